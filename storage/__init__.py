@@ -1,0 +1,20 @@
+"""SQLite persistence through aiosqlite: connection, migrations and repositories."""
+
+from storage.db import Database, open_database
+from storage.players import PlayersRepo
+from storage.standings import StandingDelta, StandingRow, StandingsRepo
+from storage.tables import ChannelBusy, SeatInfo, StaleVersion, TableRecord, TablesRepo
+
+__all__ = [
+    "ChannelBusy",
+    "PlayersRepo",
+    "SeatInfo",
+    "StaleVersion",
+    "StandingDelta",
+    "Database",
+    "StandingRow",
+    "StandingsRepo",
+    "TableRecord",
+    "TablesRepo",
+    "open_database",
+]

@@ -1,0 +1,81 @@
+"""Standings per (guild, user, game): played, won, points, team wins."""
+
+from __future__ import annotations
+
+import aiosqlite
+from pydantic import BaseModel
+
+from storage.db import Database
+
+
+class StandingDelta(BaseModel):
+    user_id: str
+    played: int = 1
+    won: int = 0
+    points: int = 0
+    team_won: int = 0
+
+
+class StandingRow(BaseModel):
+    user_id: str
+    game: str
+    played: int
+    won: int
+    points: int
+    team_won: int
+
+
+async def apply_standings(
+    conn: aiosqlite.Connection, guild_id: str, game: str, deltas: list[StandingDelta]
+) -> None:
+    """Add ``deltas`` inside the caller's transaction."""
+    for d in deltas:
+        await conn.execute(
+            "INSERT INTO standings (guild_id, user_id, game, played, won, points, team_won)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
+            " played = played + excluded.played, won = won + excluded.won,"
+            " points = points + excluded.points, team_won = team_won + excluded.team_won",
+            (guild_id, d.user_id, game, d.played, d.won, d.points, d.team_won),
+        )
+
+
+class StandingsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(self, guild_id: str, game: str, deltas: list[StandingDelta]) -> None:
+        async with self.db.transaction() as conn:
+            await apply_standings(conn, guild_id, game, deltas)
+
+    async def leaderboard(
+        self, guild_id: str, game: str | None = None, limit: int = 10
+    ) -> list[StandingRow]:
+        """Best first: wins, then points. Without ``game``, totals across games."""
+        if game is None:
+            sql = (
+                "SELECT user_id, '*' AS game, SUM(played) AS played, SUM(won) AS won,"
+                " SUM(points) AS points, SUM(team_won) AS team_won FROM standings"
+                " WHERE guild_id = ? GROUP BY user_id ORDER BY won DESC, points DESC, user_id"
+                " LIMIT ?"
+            )
+            params: tuple = (guild_id, limit)
+        else:
+            sql = (
+                "SELECT user_id, game, played, won, points, team_won FROM standings"
+                " WHERE guild_id = ? AND game = ? ORDER BY won DESC, points DESC, user_id"
+                " LIMIT ?"
+            )
+            params = (guild_id, game, limit)
+        async with self.db.conn.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [StandingRow(**dict(r)) for r in rows]
+
+    async def of_user(self, guild_id: str, user_id: str) -> list[StandingRow]:
+        async with self.db.conn.execute(
+            "SELECT user_id, game, played, won, points, team_won FROM standings"
+            " WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            (guild_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [StandingRow(**dict(r)) for r in rows]

@@ -1,0 +1,238 @@
+"""Tables: a lobby or game in one channel, its snapshot and its action log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from storage.db import Database
+from storage.standings import StandingDelta, apply_standings
+
+TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
+OPEN_STATUSES = ("lobby", "playing")
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open table (one active table per channel)."""
+
+
+class StaleVersion(Exception):
+    """The table's stored version is not the one the writer started from."""
+
+
+class SeatInfo(BaseModel):
+    id: str
+    name: str
+    cpu_level: str | None = None  # None for a human seat
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
+
+
+class TableRecord(BaseModel):
+    id: int
+    guild_id: str
+    channel_id: str
+    game: str
+    status: TableStatus
+    host_id: str
+    locale: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    seed: str
+    message_id: str | None = None
+    state: str | None = None
+    version: int = 0
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    def seat(self, seat_id: str) -> SeatInfo | None:
+        return next((s for s in self.seats if s.id == seat_id), None)
+
+
+class ActionRow(BaseModel):
+    version: int
+    seat: str
+    action: str
+    by_timer: bool
+
+
+def _record(row: Any) -> TableRecord:
+    return TableRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        status=row["status"],
+        host_id=row["host_id"],
+        locale=row["locale"],
+        options=json.loads(row["options"]),
+        seats=[SeatInfo.model_validate(s) for s in json.loads(row["seats"])],
+        seed=row["seed"],
+        message_id=row["message_id"],
+        state=row["state"],
+        version=row["version"],
+        meta=json.loads(row["meta"]),
+    )
+
+
+def _seats_json(seats: list[SeatInfo]) -> str:
+    return json.dumps([s.model_dump() for s in seats])
+
+
+class TablesRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(
+        self,
+        *,
+        guild_id: str,
+        channel_id: str,
+        game: str,
+        host_id: str,
+        locale: str,
+        options: dict[str, Any],
+        seats: list[SeatInfo],
+        seed: str,
+    ) -> TableRecord:
+        try:
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
+                    " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game, host_id, locale, json.dumps(options),
+                     _seats_json(seats), seed),
+                )
+                table_id = cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy(channel_id) from exc
+        record = await self.get(int(table_id))
+        assert record is not None
+        return record
+
+    async def get(self, table_id: int) -> TableRecord | None:
+        async with self.db.conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return _record(row) if row else None
+
+    async def open_in_channel(self, channel_id: str) -> TableRecord | None:
+        async with self.db.conn.execute(
+            "SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _record(row) if row else None
+
+    async def open_tables(self) -> list[TableRecord]:
+        async with self.db.conn.execute(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [_record(r) for r in rows]
+
+    async def update_lobby(
+        self, table_id: int, seats: list[SeatInfo], options: dict[str, Any] | None = None
+    ) -> None:
+        async with self.db.transaction() as conn:
+            if options is None:
+                await conn.execute(
+                    "UPDATE tables SET seats = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
+                    " 'now') WHERE id = ? AND status = 'lobby'",
+                    (_seats_json(seats), table_id),
+                )
+            else:
+                await conn.execute(
+                    "UPDATE tables SET seats = ?, options = ? WHERE id = ? AND status = 'lobby'",
+                    (_seats_json(seats), json.dumps(options), table_id),
+                )
+
+    async def set_message(self, table_id: int, message_id: str | None) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+    async def set_meta(self, table_id: int, meta: dict[str, Any]) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id)
+            )
+
+    async def start(
+        self, table_id: int, seats: list[SeatInfo], state_json: str, version: int
+    ) -> None:
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), state_json, version, table_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(table_id)
+
+    async def close(self, table_id: int, status: TableStatus = "cancelled") -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
+                " 'now') WHERE id = ?",
+                (status, table_id),
+            )
+
+    async def record_action(
+        self,
+        table: TableRecord,
+        *,
+        seat: str,
+        action: str,
+        state_json: str,
+        version: int,
+        by_timer: bool = False,
+        seats: list[SeatInfo] | None = None,
+        meta: dict[str, Any] | None = None,
+        finished: bool = False,
+        standings: list[StandingDelta] | None = None,
+    ) -> None:
+        """Write the action row, the new snapshot and (when the game ended) the standings, in
+        one transaction, guarded by the previous version so two writers cannot both win."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO actions (table_id, version, seat, action, by_timer)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table.id, version, seat, action, int(by_timer)),
+            )
+            cur = await conn.execute(
+                "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND version = ? AND status = 'playing'",
+                (
+                    state_json,
+                    version,
+                    "finished" if finished else "playing",
+                    _seats_json(seats if seats is not None else table.seats),
+                    json.dumps(meta if meta is not None else table.meta),
+                    table.id,
+                    table.version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(table.id)
+            if standings:
+                await apply_standings(conn, table.guild_id, table.game, standings)
+
+    async def actions(self, table_id: int) -> list[ActionRow]:
+        async with self.db.conn.execute(
+            "SELECT version, seat, action, by_timer FROM actions WHERE table_id = ?"
+            " ORDER BY version",
+            (table_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            ActionRow(version=r["version"], seat=r["seat"], action=r["action"],
+                      by_timer=bool(r["by_timer"]))
+            for r in rows
+        ]

@@ -1,0 +1,107 @@
+import pytest
+
+from storage import (
+    ChannelBusy,
+    PlayersRepo,
+    SeatInfo,
+    StaleVersion,
+    StandingDelta,
+    StandingsRepo,
+    TablesRepo,
+    open_database,
+)
+from storage.db import migration_scripts
+
+SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="cpu1", name="CPU", cpu_level="easy")]
+
+
+async def _new_table(repo, channel="c1"):
+    return await repo.create(guild_id="g", channel_id=channel, game="amapatolli", host_id="1",
+                             locale="es", options={"hand_size": 7}, seats=SEATS, seed="s")
+
+
+async def test_migrates_empty_database_and_reopens(tmp_path):
+    path = tmp_path / "bot.db"
+    db = await open_database(path)
+    assert await db.schema_version() == len(migration_scripts())
+    async with db.conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with db.conn.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    repo = TablesRepo(db)
+    lobby = await _new_table(repo, "c1")
+    playing = await _new_table(repo, "c2")
+    await repo.start(playing.id, SEATS, '{"x": 1}', 0)
+    done = await _new_table(repo, "c3")
+    await repo.close(done.id, "cancelled")
+    await db.close()
+
+    db = await open_database(path)  # reopening runs no migration twice
+    assert await db.schema_version() == len(migration_scripts())
+    open_tables = await TablesRepo(db).open_tables()
+    assert [(t.id, t.status) for t in open_tables] == [(lobby.id, "lobby"), (playing.id, "playing")]
+    assert open_tables[1].state == '{"x": 1}'
+    assert open_tables[0].seats == SEATS and open_tables[0].options == {"hand_size": 7}
+    await db.close()
+
+
+async def test_one_open_table_per_channel(tmp_path):
+    db = await open_database(tmp_path / "bot.db")
+    repo = TablesRepo(db)
+    first = await _new_table(repo)
+    with pytest.raises(ChannelBusy):
+        await _new_table(repo)
+    await repo.close(first.id)
+    await _new_table(repo)  # free again once the first one closed
+    await db.close()
+
+
+async def test_action_and_snapshot_are_one_transaction(tmp_path):
+    db = await open_database(tmp_path / "bot.db")
+    repo = TablesRepo(db)
+    table = await _new_table(repo)
+    await repo.start(table.id, SEATS, "{}", 0)
+    table = await repo.get(table.id)
+    await repo.record_action(table, seat="1", action="p1", state_json='{"v": 1}', version=1)
+    # A writer that started from the old version loses: neither its row nor its snapshot land.
+    with pytest.raises(StaleVersion):
+        await repo.record_action(table, seat="1", action="p2", state_json='{"v": 2}', version=2)
+    assert [a.action for a in await repo.actions(table.id)] == ["p1"]
+    fresh = await repo.get(table.id)
+    assert (fresh.state, fresh.version) == ('{"v": 1}', 1)
+    # Finishing writes the standings in the same transaction.
+    await repo.record_action(
+        fresh, seat="1", action="p3", state_json='{"v": 2}', version=2, finished=True,
+        standings=[StandingDelta(user_id="1", won=1, points=12), StandingDelta(user_id="2")],
+    )
+    assert (await repo.get(table.id)).status == "finished"
+    board = await StandingsRepo(db).leaderboard("g", "amapatolli")
+    assert [(r.user_id, r.played, r.won, r.points) for r in board] == [("1", 1, 1, 12),
+                                                                      ("2", 1, 0, 0)]
+    await db.close()
+
+
+async def test_standings_accumulate_and_total(tmp_path):
+    db = await open_database(tmp_path / "bot.db")
+    repo = StandingsRepo(db)
+    await repo.add("g", "amapatolli", [StandingDelta(user_id="a", won=1, points=5)])
+    await repo.add("g", "amapatolli", [StandingDelta(user_id="a", points=3)])
+    await repo.add("g", "chupate2", [StandingDelta(user_id="a", won=1, points=50)])
+    await repo.add("other", "chupate2", [StandingDelta(user_id="a", won=1)])
+    rows = await repo.of_user("g", "a")
+    assert [(r.game, r.played, r.won, r.points) for r in rows] == [
+        ("amapatolli", 2, 1, 8), ("chupate2", 1, 1, 50)]
+    total = await repo.leaderboard("g")
+    assert [(r.played, r.won, r.points) for r in total] == [(3, 2, 58)]
+    await db.close()
+
+
+async def test_players(tmp_path):
+    db = await open_database(tmp_path / "bot.db")
+    players = PlayersRepo(db)
+    await players.upsert("1", "Ana", "es")
+    assert not await players.dms_closed("1")
+    await players.set_dms_closed("1", True)
+    await players.upsert("1", "Ana B.")
+    assert await players.dms_closed("1")
+    await db.close()
