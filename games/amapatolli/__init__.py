@@ -1,0 +1,7 @@
+"""Ce Amapatolli: match the last card by margin or background colour; first out wins."""
+
+from games.amapatolli.rules import AmapatolliGame
+
+GAME = AmapatolliGame()
+
+__all__ = ["GAME", "AmapatolliGame"]

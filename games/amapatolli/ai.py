@@ -1,0 +1,132 @@
+"""Computer players. They decide from the seat's view and its legal actions only.
+
+* ``easy``: a random legal action (optional "Ce" / call-out half of the time).
+* ``normal``: always says "Ce" and calls out whoever forgot; answers a bird with a bird; keeps
+  birds and Tlapiāni for when they matter (an opponent close to going out, nothing else
+  playable), prefers double plays it can follow up, sheds high-value cards and names the colour
+  that suits its own hand.
+* ``hard``: ``normal`` whose double-play bonus looks ahead through the whole chain of double
+  plays its own hand allows (a cheap search over its own cards only).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from games.core import Action
+
+if TYPE_CHECKING:
+    from games.amapatolli.state import AmapatolliView, CardView
+
+DANGER = 2  # an opponent with this many cards or fewer is close to going out
+
+
+def choose_action(
+    view: AmapatolliView, legal: list[Action], level: str, rng: random.Random
+) -> Action | None:
+    if not legal:
+        return None
+    my_turn = view.turn is not None and view.turn == view.seat
+    optional = [a for a in legal if a.kind in ("announce", "callout")]  # type: ignore[attr-defined]
+    turn_actions = [a for a in legal if a not in optional]
+    if level == "easy":
+        if not my_turn:
+            return rng.choice(optional) if rng.random() < 0.5 else None
+        return rng.choice(legal)
+    if optional:
+        return optional[0]  # say "Ce" at once / catch whoever forgot
+    if not my_turn or not turn_actions:
+        return None
+    plays = [a for a in turn_actions if a.kind == "play"]  # type: ignore[attr-defined]
+    if not plays:
+        return turn_actions[0]  # draw, pass or accept the skip: the only choice
+    hand = {c.id: c for c in view.hand}
+    if view.skip_pending:  # a bird matters now: answer, shedding the highest value
+        return max(plays, key=lambda a: (hand[a.card].value, a.card))  # type: ignore[attr-defined]
+    lookahead = level == "hard"
+    scored = [(_score(view, hand, a, lookahead), a.encode(), a) for a in plays]
+    best = max(s for s, _, _ in scored)
+    return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
+
+
+def _colours_after(card: CardView, colour: str | None) -> tuple[str, str]:
+    return (colour, colour) if card.wild and colour else (card.margin, card.background)
+
+
+def _follows(cards: list[CardView], margin: str, background: str) -> list[CardView]:
+    return [c for c in cards if c.wild or c.margin == margin or c.background == background]
+
+
+def _triggers_double(view: AmapatolliView, card: CardView, margin: str, background: str) -> bool:
+    if card.wild:
+        return False
+    if card.margin == margin and card.background == background:
+        return True
+    if card.margin == background and card.background == margin:
+        return not (view.options.inverse_once and view.seat and view.inverse_used[view.seat])
+    return False
+
+
+def _chain(view: AmapatolliView, rest: list[CardView], margin: str, background: str,
+           depth: int) -> int:
+    """Most cards the player can still shed in this turn after a double play (own cards only)."""
+    if depth == 0:
+        return 0
+    best = 0
+    for card in _follows(rest, margin, background):
+        others = [c for c in rest if c.id != card.id]
+        more = 1
+        if _triggers_double(view, card, margin, background):
+            more += _chain(view, others, card.margin, card.background, depth - 1)
+        best = max(best, more)
+    return best
+
+
+def _score(view: AmapatolliView, hand: dict[str, CardView], action: Action,
+           lookahead: bool) -> float:
+    card = hand[action.card]  # type: ignore[attr-defined]
+    colour = action.colour  # type: ignore[attr-defined]
+    rest = [c for c in hand.values() if c.id != card.id]
+    if not rest:
+        return 10_000.0  # going out wins
+    me = view.seat
+    opponents = {s: n for s, n in view.hand_counts.items() if s != me}
+    danger = min(opponents.values()) <= DANGER
+    next_close = view.next_seat is not None and opponents.get(view.next_seat, 99) <= DANGER
+    prev_seat = view.seats[(view.seats.index(me) - view.direction) % len(view.seats)]
+    prev_count = opponents.get(prev_seat, 99)
+    margin, background = _colours_after(card, colour)
+    others_playable = [c for c in hand.values() if c.id in view.playable and not c.wild
+                       and not c.skips and c.id != card.id]
+
+    score = float(card.value)  # shed high values first
+    # Keep options open: cards of mine that will still match what I leave on top.
+    score += 1.5 * len([c for c in rest if not c.wild and
+                        (c.margin == margin or c.background == background)])
+    if _triggers_double(view, card, view.margin, view.background):
+        if lookahead:
+            chain = _chain(view, rest, margin, background, 4)
+            score += 18 * chain if chain else -12
+        else:
+            score += 18 if _follows(rest, margin, background) else -12
+    if card.wild:
+        score -= 40  # keep the wild card for when it matters
+        if not others_playable and not any(c.skips for c in rest if c.id in view.playable):
+            score += 45  # nothing else plays
+        if danger:
+            score += 30
+        if next_close and prev_count > opponents.get(view.next_seat or "", 0):
+            score += 20  # the reversal keeps the turn away from the player about to go out
+        # Name the colour that suits my hand, valuing the cards I would like to shed.
+        score += 0.3 * sum(c.value for c in rest if colour in (c.margin, c.background))
+    elif card.skips:
+        score -= 25  # a bird is worth keeping to answer one
+        if next_close or len(view.seats) == 2 and danger:
+            score += 45  # stop the player close to going out
+        elif not others_playable:
+            score += 20
+    elif card.reverses:  # Ollin with powers
+        if next_close and len(view.seats) > 2 and prev_count > opponents[view.next_seat or ""]:
+            score += 25
+    return score
