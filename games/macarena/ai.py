@@ -1,0 +1,172 @@
+"""Computer players for Macarena, deciding from the seat's view and its legal actions only.
+
+- ``easy``: a random legal first card (passing only when nothing links), extended at random.
+- ``normal``: searches the series on every open pozo and values cards sent to the collection
+  (more for elements it lacks and elements it is piling up), espejos (a MACA and an extra turn,
+  more for a pozo it has no MACA on yet: LA MACARENA), emptying the hand and shedding cards.
+- ``hard``: a wider search, plus a look at the hand it keeps: identical pairs kept for a later
+  espejo, cards left that mirror a pozo top, and shared pozos taken in an espejo turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from games.core.cards import PlayingCard
+from games.macarena.actions import (
+    BuyElement,
+    Draw,
+    GiveElement,
+    MacarenaAction,
+    MoveMaca,
+    Pass,
+    Play,
+)
+from games.macarena.elements import element_of, link_kind
+from games.macarena.series import enumerate_series, series_options
+from games.macarena.state import MacarenaView
+
+SEARCH_NODES = {"normal": 400, "hard": 4000}
+
+
+def choose_action(
+    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
+) -> MacarenaAction | None:
+    if not legal:
+        return None
+    if level not in ("easy", "normal", "hard"):
+        level = "normal"
+    first = legal[0]
+    if isinstance(first, Draw):
+        return first
+    if any(isinstance(a, (Play, Pass)) for a in legal):
+        return _choose_play(view, legal, level, rng)
+    if isinstance(first, MoveMaca):
+        return _choose_move(view, legal, level, rng)
+    if isinstance(first, GiveElement):
+        return _choose_give(view, legal, level, rng)
+    if isinstance(first, BuyElement):
+        return _choose_buy(view, legal, level, rng)
+    return rng.choice(list(legal))
+
+
+# ----- play ------------------------------------------------------------------------------------
+
+
+def _choose_play(view, legal, level, rng) -> MacarenaAction:
+    plays = [a for a in legal if isinstance(a, Play)]
+    pass_action = next((a for a in legal if isinstance(a, Pass)), Pass())
+    if not plays or view.hand is None:
+        return pass_action
+    if level == "easy":
+        first = rng.choice(plays)
+        cards = list(first.cards)
+        while rng.random() < 0.5:
+            options = series_options(view, view.seat, first.pozo, cards)
+            if not options:
+                break
+            cards.append(rng.choice(options).code)
+        return Play(pozo=first.pozo, cards=tuple(cards))
+    best: tuple[float, int] | None = None
+    best_play: Play | None = None
+    pozos = sorted({a.pozo for a in plays})
+    for pozo in pozos:
+        top = view.pozos[pozo].top
+        for series in enumerate_series(top, view.hand, max_nodes=SEARCH_NODES[level]):
+            value = score_series(view, pozo, series, level)
+            key = (value, rng.random().__hash__() % 1000)
+            if best is None or key > best:
+                best, best_play = key, Play(pozo=pozo, cards=tuple(c.code for c in series))
+    me = _me(view)
+    pass_value = -1.0 - 1.5 * (me.active_macas if me else 0)
+    if best_play is None or (best is not None and best[0] < pass_value):
+        return pass_action
+    return best_play
+
+
+def _me(view: MacarenaView):
+    return next((p for p in view.players if p.seat == view.seat), None)
+
+
+def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level: str) -> float:
+    hand = list(view.hand or [])
+    me = _me(view)
+    held_elements = set(me.elements) if me else set()
+    mine = Counter(element_of(c) for c in (view.collection or []))
+    top = view.pozos[pozo].top
+    previous = [top] + series[:-1]
+    espejo = link_kind(previous[-1], series[-1]) == "espejo"
+    solo = espejo and len(series) == 1
+    collected = series if solo else series[:-1]
+    value = 0.0
+    for card in collected:
+        element = element_of(card)
+        weight = 1.0 + (0.5 if element not in held_elements else 0.0)
+        weight += 0.08 * min(mine[element], 12)
+        value += weight
+        mine[element] += 1
+    value += 0.3 * len(series)
+    pozo_view = view.pozos[pozo]
+    if espejo:
+        value += 3.0
+        if view.seat not in pozo_view.macas:
+            value += 1.2
+            covered = sum(1 for p in view.pozos if view.seat in p.macas)
+            value += 0.4 * covered  # closer to LA MACARENA
+        if pozo_view.enchanted and view.seat not in pozo_view.macas:
+            value += 0.5
+    if len(series) == len(hand):
+        value += 3.0
+    if level == "hard":
+        value += _lookahead(view, pozo, series, hand, espejo)
+    return value
+
+
+def _lookahead(view, pozo, series, hand, espejo) -> float:
+    left = list(hand)
+    for c in series:
+        left.remove(c)
+    before = Counter(c.code for c in hand)
+    after = Counter(c.code for c in left)
+    broken_pairs = sum(1 for code, n in before.items() if n >= 2 and after[code] < 2)
+    value = -0.6 * broken_pairs
+    if espejo:
+        value += 0.6 * broken_pairs  # the pair was used as the espejo itself
+    tops = [p.top for p in view.pozos]
+    if not (espejo and len(series) == 1):
+        tops[pozo] = series[-1]
+    mirrors = {c.code for c in left if any(t.same_face(c) for t in tops)}
+    value += 0.7 * len(mirrors)
+    return value
+
+
+# ----- end-of-hand and MACA choices ------------------------------------------------------------
+
+
+def _choose_move(view, legal, level, rng) -> MacarenaAction:
+    if level == "easy":
+        return rng.choice(list(legal))
+
+    def keep_cover(action: MoveMaca) -> tuple[int, int]:
+        mine = view.pozos[action.source].macas.get(view.seat, 0)
+        return (mine, -action.source)  # move from where I have the most: keep every pozo covered
+
+    return max(legal, key=keep_cover)
+
+
+def _choose_give(view, legal, level, rng) -> MacarenaAction:
+    if level == "easy":
+        return rng.choice(list(legal))
+    mine = Counter(element_of(c) for c in (view.collection or []))
+    # Give up the element this hand's collection is most likely to win back.
+    return max(legal, key=lambda a: (mine[a.element], -legal.index(a)))
+
+
+def _choose_buy(view, legal, level, rng) -> MacarenaAction:
+    if level == "easy":
+        return rng.choice(list(legal))
+    mine = Counter(element_of(c) for c in (view.collection or []))
+    # Buy the element least in reach through collections (the one I collect least).
+    return min(legal, key=lambda a: (mine[a.element], legal.index(a)))

@@ -1,0 +1,214 @@
+"""The end of a hand: penalty, awards, exchanges and the objective (spec "End of a hand").
+
+Functions here mutate the private state copy that ``apply`` works on and append events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from games.core import Event
+from games.macarena.elements import ELEMENTS, award_rank, element_of, sort_key
+from games.macarena.options import amulets_target
+from games.macarena.state import HandResult, MacarenaState, SeatResult
+
+Emit = Callable[[Event], None]
+
+
+def active_macas(state: MacarenaState, seat: str) -> int:
+    return sum(m.get(seat, 0) for m in state.macas)
+
+
+def standing_key(state: MacarenaState, seat: str) -> tuple[int, int, int]:
+    """Tie-break at the end: more amulets, then more element tokens, then more coins."""
+    t = state.tokens[seat]
+    return (t.amulets, len(t.elements), t.coins)
+
+
+def group_by_standing(state: MacarenaState, seats: list[str]) -> list[list[str]]:
+    ordered = sorted(seats, key=lambda s: standing_key(state, s), reverse=True)
+    groups: list[list[str]] = []
+    for s in ordered:
+        if groups and standing_key(state, groups[-1][0]) == standing_key(state, s):
+            groups[-1].append(s)
+        else:
+            groups.append([s])
+    return groups
+
+
+def start_end_of_hand(
+    state: MacarenaState, emit: Emit, reason: str, went_out: str | None, deal: Callable[[], None]
+) -> None:
+    """Step 1, the penalty: players holding the most cards give up an element (or all coins)."""
+    counts = {s: len(state.hands[s]) for s in state.seats}
+    most = max(counts.values())
+    result = HandResult(
+        hand=state.hand_number,
+        reason=reason,  # type: ignore[arg-type]
+        went_out=went_out,
+        seats={s: SeatResult(hand_count=counts[s]) for s in state.seats},
+    )
+    state.hand_result = result
+    state.phase = "penalty"
+    state.espejo_turn = False
+    state.drawn = None
+    state.maca_target = None
+    state.penalty_pending = []
+    emit(Event(code="hand_ended", seat=went_out, params={"hand": state.hand_number,
+                                                          "reason": reason, "counts": counts}))
+    for s in state.seats:
+        if counts[s] != most:
+            continue
+        result.seats[s].penalized = True
+        tokens = state.tokens[s]
+        if len(tokens.elements) >= 2:
+            state.penalty_pending.append(s)
+        elif len(tokens.elements) == 1:
+            give_element(state, emit, s, tokens.elements[0], deal)
+        elif tokens.coins > 0:
+            result.seats[s].gave_coins = tokens.coins
+            emit(Event(code="penalty_coins", seat=s, params={"coins": tokens.coins}))
+            tokens.coins = 0
+        else:
+            emit(Event(code="penalty_nothing", seat=s))
+    if state.penalty_pending:
+        emit(Event(code="penalty_choice", params={"seats": list(state.penalty_pending)}))
+    else:
+        give_awards(state, emit, deal)
+
+
+def give_element(state: MacarenaState, emit: Emit, seat: str, element: str, deal) -> None:
+    """A penalized player gives up ``element`` (chosen, or their only one)."""
+    state.tokens[seat].elements.remove(element)  # type: ignore[arg-type]
+    assert state.hand_result is not None
+    state.hand_result.seats[seat].gave_element = element  # type: ignore[assignment]
+    emit(Event(code="penalty_element", seat=seat, params={"element": element}))
+    if seat in state.penalty_pending:
+        state.penalty_pending.remove(seat)
+        if not state.penalty_pending:
+            give_awards(state, emit, deal)
+
+
+def element_winner(state: MacarenaState, element: str) -> str | None:
+    """Most cards of the element; ties by highest cards (A, K, Q … 2); a full tie: nobody."""
+    keys: dict[str, tuple[int, list[int]]] = {}
+    for s in state.seats:
+        ranks = sorted(
+            (award_rank(c) for c in state.collections[s] if element_of(c) == element),
+            reverse=True,
+        )
+        if ranks:
+            keys[s] = (len(ranks), ranks)
+    if not keys:
+        return None
+    best = max(keys.values())
+    leaders = [s for s, k in keys.items() if k == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def give_awards(state: MacarenaState, emit: Emit, deal) -> None:
+    """Step 2: collections shown; coins for MACAS, largest collection, going out; elements."""
+    result = state.hand_result
+    assert result is not None
+    result.revealed = True
+    state.phase = "buy"
+    for s in state.seats:
+        result.seats[s].collection = sorted(state.collections[s], key=sort_key)
+    emit(Event(code="collections_shown", params={
+        "sizes": {s: len(state.collections[s]) for s in state.seats}}))
+    for s in state.seats:
+        n = active_macas(state, s)
+        if n:
+            state.tokens[s].coins += n
+            result.seats[s].coins_macas = n
+            emit(Event(code="award_macas", seat=s, params={"coins": n}))
+    sizes = {s: len(state.collections[s]) for s in state.seats}
+    largest = max(sizes.values())
+    if largest > 0:
+        result.largest_collection = [s for s in state.seats if sizes[s] == largest]
+        for s in result.largest_collection:
+            state.tokens[s].coins += 1
+            result.seats[s].coins_collection = 1
+            emit(Event(code="award_collection", seat=s, params={"cards": largest}))
+    if result.went_out is not None:
+        state.tokens[result.went_out].coins += 1
+        result.seats[result.went_out].coins_went_out = 1
+        emit(Event(code="award_went_out", seat=result.went_out))
+    for element in ELEMENTS:
+        winner = element_winner(state, element)
+        result.element_winners[element] = winner
+        if winner is None:
+            emit(Event(code="award_element_none", params={"element": element}))
+            continue
+        tokens = state.tokens[winner]
+        if element in tokens.elements:
+            tokens.coins += 1
+            result.seats[winner].coins_duplicates += 1
+            result.seats[winner].duplicates.append(element)
+            emit(Event(code="award_element_duplicate", seat=winner, params={"element": element}))
+        else:
+            tokens.elements.append(element)
+            result.seats[winner].elements_won.append(element)
+            emit(Event(code="award_element", seat=winner, params={"element": element}))
+    state.buy_pending = []
+    for s in state.seats:
+        run_exchanges(state, emit, s)
+    if not state.buy_pending:
+        finish_hand(state, emit, deal)
+
+
+def lacking_elements(state: MacarenaState, seat: str) -> list[str]:
+    held = state.tokens[seat].elements
+    return [e for e in ELEMENTS if e not in held]
+
+
+def run_exchanges(state: MacarenaState, emit: Emit, seat: str) -> None:
+    """Step 3 for one player: 4 elements -> amulet, 4 coins -> an element (asked if a choice)."""
+    tokens = state.tokens[seat]
+    result = state.hand_result
+    assert result is not None
+    while True:
+        if len(set(tokens.elements)) == len(ELEMENTS):
+            tokens.elements = []
+            tokens.amulets += 1
+            result.seats[seat].amulets_won += 1
+            emit(Event(code="amulet", seat=seat, params={"amulets": tokens.amulets}))
+            continue
+        if tokens.coins >= 4:
+            lacking = lacking_elements(state, seat)
+            if len(lacking) == 1:
+                buy(state, emit, seat, lacking[0])
+                continue
+            if seat not in state.buy_pending:
+                state.buy_pending.append(seat)
+                emit(Event(code="buy_choice", seat=seat, params={"coins": tokens.coins}))
+            return
+        return
+
+
+def buy(state: MacarenaState, emit: Emit, seat: str, element: str) -> None:
+    tokens = state.tokens[seat]
+    tokens.coins -= 4
+    tokens.elements.append(element)  # type: ignore[arg-type]
+    assert state.hand_result is not None
+    state.hand_result.seats[seat].bought.append(element)  # type: ignore[arg-type]
+    emit(Event(code="buy_element", seat=seat, params={"element": element}))
+
+
+def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: str, deal) -> None:
+    state.buy_pending.remove(seat)
+    buy(state, emit, seat, element)
+    run_exchanges(state, emit, seat)
+    if not state.buy_pending:
+        finish_hand(state, emit, deal)
+
+
+def finish_hand(state: MacarenaState, emit: Emit, deal: Callable[[], None]) -> None:
+    """Step 4: the objective, or the next hand."""
+    target = amulets_target(state.options, len(state.seats))
+    if any(state.tokens[s].amulets >= target for s in state.seats):
+        state.phase = "over"
+        state.winners = group_by_standing(state, list(state.seats))[0]
+        emit(Event(code="game_won", params={"winners": list(state.winners), "target": target}))
+        return
+    deal()

@@ -1,0 +1,221 @@
+"""Series: validation for ``apply`` and the step-by-step builder helpers for a UI.
+
+A series c1 … cn laid on a pozo whose top is t is valid when every consecutive pair
+(t, c1), (c1, c2), … is an escalera or igual-número link, except that two identical cards in a
+row are an espejo, which ends the series: a first card identical to t is an espejo solo (alone),
+and a later card identical to the one before it must be the last card.
+
+The UI builds one series per turn: pick a pozo from ``playable_pozos``, then add cards one at a
+time from ``series_options`` (each button adds one face), and "Bajar" sends
+``Play(pozo, cards)`` once ``series_status(...).playable`` holds. ``apply`` validates it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games.core.cards import PlayingCard
+from games.core.errors import IllegalAction
+from games.macarena.elements import canonical_face, link_kind, sort_key
+from games.macarena.state import MacarenaState, MacarenaView
+
+CardLike = PlayingCard | str
+
+
+@dataclass(frozen=True)
+class Series:
+    """A resolved series: the hand cards (with their decks) and what kind of play it is."""
+
+    cards: list[PlayingCard]
+    espejo: bool  # ends in an espejo (solo or at the end of a series)
+    solo: bool  # an espejo solo: the one card goes to the collection, the top stays
+
+    @property
+    def to_collection(self) -> list[PlayingCard]:
+        return list(self.cards) if self.solo else list(self.cards[:-1])
+
+    @property
+    def new_top(self) -> PlayingCard | None:
+        return None if self.solo else self.cards[-1]
+
+
+def _faces(cards: Sequence[CardLike]) -> list[str]:
+    return [canonical_face(c) for c in cards]
+
+
+def resolve_series(top: PlayingCard, hand: Sequence[PlayingCard], cards: Sequence[CardLike]) -> Series:
+    """Check ``cards`` against the pozo ``top`` and the ``hand``; raise ``IllegalAction`` if bad.
+
+    Codes: ``empty_series``, ``card_not_in_hand`` (card), ``no_link`` (card, after),
+    ``after_espejo`` (card).
+    """
+    faces = _faces(cards)
+    if not faces:
+        raise IllegalAction("empty_series")
+    left = list(hand)
+    chosen: list[PlayingCard] = []
+    prev = top
+    espejo = solo = False
+    for i, face in enumerate(faces):
+        if espejo:
+            raise IllegalAction("after_espejo", card=face)
+        pick = next((c for c in left if c.code == face), None)
+        if pick is None:
+            raise IllegalAction("card_not_in_hand", card=face)
+        kind = link_kind(prev, pick)
+        if kind is None:
+            raise IllegalAction("no_link", card=face, after=prev.code)
+        if kind == "espejo":
+            espejo = True
+            solo = i == 0
+        left.remove(pick)
+        chosen.append(pick)
+        prev = pick
+    return Series(cards=chosen, espejo=espejo, solo=solo)
+
+
+def next_options(
+    top: PlayingCard, hand: Sequence[PlayingCard], so_far: Sequence[CardLike]
+) -> list[PlayingCard]:
+    """Distinct hand faces that may follow ``so_far`` (one card per face), sorted."""
+    if so_far:
+        try:
+            series = resolve_series(top, hand, so_far)
+        except IllegalAction:
+            return []
+        if series.espejo:
+            return []
+        left = list(hand)
+        for c in series.cards:
+            left.remove(c)
+        prev = series.cards[-1]
+    else:
+        left = list(hand)
+        prev = top
+    seen: set[str] = set()
+    out: list[PlayingCard] = []
+    for c in sorted(left, key=sort_key):
+        if c.code not in seen and link_kind(prev, c) is not None:
+            seen.add(c.code)
+            out.append(c)
+    return out
+
+
+# ----- state-or-view adapters --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Table:
+    hand: list[PlayingCard]
+    tops: list[PlayingCard]
+    allowed: list[bool]
+
+
+def may_play_on(state: MacarenaState, seat: str, pozo: int) -> bool:
+    """Whether ``seat`` may lay a series on ``pozo`` now (ignoring which cards it holds)."""
+    if state.phase != "play" or state.seats[state.current] != seat:
+        return False
+    owners = state.macas[pozo]
+    return state.espejo_turn or not owners or seat in owners
+
+
+def _table(source: MacarenaState | MacarenaView, seat: str) -> _Table:
+    if isinstance(source, MacarenaState):
+        return _Table(
+            hand=list(source.hands.get(seat, [])),
+            tops=[p[-1] for p in source.pozos],
+            allowed=[may_play_on(source, seat, i) for i in range(len(source.pozos))],
+        )
+    if source.seat != seat or source.hand is None:
+        return _Table(hand=[], tops=[p.top for p in source.pozos], allowed=[False] * 7)
+    return _Table(
+        hand=list(source.hand),
+        tops=[p.top for p in source.pozos],
+        allowed=[p.playable for p in source.pozos],
+    )
+
+
+def series_options(
+    source: MacarenaState | MacarenaView, seat: str, pozo: int, cards_so_far: Sequence[CardLike]
+) -> list[PlayingCard]:
+    """Hand cards (one per face) that may come next in ``seat``'s series on ``pozo``.
+
+    Empty when it is not that seat's play, the pozo is closed to it, the series so far is
+    invalid, or it already ended in an espejo.
+    """
+    table = _table(source, seat)
+    if not 0 <= pozo < len(table.tops) or not table.allowed[pozo]:
+        return []
+    return next_options(table.tops[pozo], table.hand, cards_so_far)
+
+
+@dataclass(frozen=True)
+class SeriesStatus:
+    playable: bool  # "Bajar" may be pressed: a valid non-empty series on an open pozo
+    complete: bool  # nothing more may be added (it ended in an espejo, or no card links)
+    espejo: bool
+    solo: bool
+    to_collection: int  # cards that would go to the collection
+    error: str | None = None  # IllegalAction code when not playable
+    params: dict = field(default_factory=dict)
+
+
+def series_status(
+    source: MacarenaState | MacarenaView, seat: str, pozo: int, cards_so_far: Sequence[CardLike]
+) -> SeriesStatus:
+    table = _table(source, seat)
+    if not 0 <= pozo < len(table.tops) or not table.allowed[pozo]:
+        return SeriesStatus(False, True, False, False, 0, error="pozo_closed", params={"pozo": pozo})
+    try:
+        series = resolve_series(table.tops[pozo], table.hand, cards_so_far)
+    except IllegalAction as exc:
+        if exc.code == "empty_series":
+            more = bool(next_options(table.tops[pozo], table.hand, []))
+            return SeriesStatus(False, not more, False, False, 0, error=exc.code)
+        return SeriesStatus(False, True, False, False, 0, error=exc.code, params=exc.params)
+    more = not series.espejo and bool(next_options(table.tops[pozo], table.hand, cards_so_far))
+    return SeriesStatus(
+        True, not more, series.espejo, series.solo, len(series.to_collection)
+    )
+
+
+def playable_pozos(source: MacarenaState | MacarenaView, seat: str) -> list[int]:
+    """Pozos on which ``seat`` could lay at least one card now."""
+    table = _table(source, seat)
+    return [
+        i
+        for i, top in enumerate(table.tops)
+        if table.allowed[i] and next_options(top, table.hand, [])
+    ]
+
+
+def enumerate_series(
+    top: PlayingCard, hand: Sequence[PlayingCard], max_nodes: int = 2000, max_len: int = 60
+) -> list[list[PlayingCard]]:
+    """Valid series on ``top`` by depth-first search (faces, one per distinct path), bounded."""
+    out: list[list[PlayingCard]] = []
+    budget = [max_nodes]
+
+    def walk(prev: PlayingCard, left: list[PlayingCard], path: list[PlayingCard]) -> None:
+        seen: set[str] = set()
+        for c in left:
+            if budget[0] <= 0:
+                return
+            if c.code in seen:
+                continue
+            kind = link_kind(prev, c)
+            if kind is None:
+                continue
+            seen.add(c.code)
+            budget[0] -= 1
+            new_path = path + [c]
+            out.append(new_path)
+            if kind == "espejo" or len(new_path) >= max_len:
+                continue
+            rest = list(left)
+            rest.remove(c)
+            walk(c, rest, new_path)
+
+    walk(top, sorted(hand, key=sort_key), [])
+    return out
