@@ -134,21 +134,14 @@ class TablesRepo:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
 
-    async def update_lobby(
-        self, table_id: int, seats: list[SeatInfo], options: dict[str, Any] | None = None
-    ) -> None:
+    async def update_lobby(self, table_id: int, seats: list[SeatInfo], host_id: str) -> None:
         async with self.db.transaction() as conn:
-            if options is None:
-                await conn.execute(
-                    "UPDATE tables SET seats = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
-                    " 'now') WHERE id = ? AND status = 'lobby'",
-                    (_seats_json(seats), table_id),
-                )
-            else:
-                await conn.execute(
-                    "UPDATE tables SET seats = ?, options = ? WHERE id = ? AND status = 'lobby'",
-                    (_seats_json(seats), json.dumps(options), table_id),
-                )
+            await conn.execute(
+                "UPDATE tables SET seats = ?, host_id = ?,"
+                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), host_id, table_id),
+            )
 
     async def set_message(self, table_id: int, message_id: str | None) -> None:
         async with self.db.transaction() as conn:

@@ -1,0 +1,1 @@
+"""The Discord adapter and the table service."""

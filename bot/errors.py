@@ -1,0 +1,14 @@
+"""Errors of the table service, as codes with parameters (translated by the presenter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TableError(Exception):
+    """A request the table service refuses: ``code`` maps to ``error.<code>`` in catalogues."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params

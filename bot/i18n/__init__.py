@@ -1,0 +1,73 @@
+"""Message catalogues: every user-facing string, per locale (Spanish default, English).
+
+Catalogues are flat JSON files ``bot/i18n/<locale>/<domain>.json`` mapping keys to
+``str.format`` templates. All files of a locale are merged; a key missing in a locale falls back
+to the default locale, then to the key itself (so a gap is visible, never a crash).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DEFAULT_LOCALE = "es"
+LOCALES = ("es", "en")
+_ROOT = Path(__file__).resolve().parent
+
+Translator = Callable[..., str]
+
+
+def normalise_locale(locale: str | None) -> str:
+    """Discord locales look like ``es-ES``, ``en-US``, ``en-GB``: keep the language."""
+    if not locale:
+        return DEFAULT_LOCALE
+    lang = str(locale).split("-")[0].lower()
+    return lang if lang in LOCALES else "en"
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = _ROOT / locale
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for key, value in data.items():
+            if key in merged:
+                raise ValueError(f"duplicate message key {key!r} in {path}")
+            merged[key] = value
+    return merged
+
+
+class _SafeDict(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
+    return key in catalogue(normalise_locale(locale)) or key in catalogue(DEFAULT_LOCALE)
+
+
+def tr(locale: str | None, key: str, /, **params: Any) -> str:
+    loc = normalise_locale(locale)
+    template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
+    if template is None:
+        return key
+    return string.Formatter().vformat(template, (), _SafeDict(params))
+
+
+def translator(locale: str | None) -> Translator:
+    """A ``tr(key, **params)`` bound to one locale, as the image renderers expect."""
+    loc = normalise_locale(locale)
+
+    def bound(key: str, /, **params: Any) -> str:
+        return tr(loc, key, **params)
+
+    return bound
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -1,0 +1,33 @@
+"""Settings from the environment (and ``.env``), validated by pydantic-settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str | None = Field(default=None, description="The bot token")
+    database_path: Path = Field(default=Path("./data/bot.db"))
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    default_locale: Literal["es", "en"] = "es"
+    dev_guild_id: int | None = Field(
+        default=None, description="Sync commands to this guild only (instant) while developing"
+    )
+    turn_timeout_seconds: int = Field(default=120, ge=10, le=3600)
+    timeouts_before_replacement: int = Field(default=3, ge=1, le=10)
+    cpu_delay_seconds: float = Field(default=1.0, ge=0, le=10)
+    cpu_think_seconds: float = Field(default=2.0, gt=0, le=30)
+    # Only tests set these: they point an unmodified discord.py at a local fake Discord.
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+
+    @field_validator("discord_token")
+    @classmethod
+    def _blank_is_missing(cls, value: str | None) -> str | None:
+        return value.strip() or None if value else None
