@@ -55,7 +55,14 @@ def _colours_after(card: CardView, colour: str | None) -> tuple[str, str]:
 
 
 def _follows(cards: list[CardView], margin: str, background: str) -> list[CardView]:
-    return [c for c in cards if c.wild or c.margin == margin or c.background == background]
+    return [
+        c
+        for c in cards
+        if c.wild
+        or c.margin == margin
+        or c.background == background
+        or (c.margin == background and c.background == margin)
+    ]
 
 
 def _triggers_double(view: AmapatolliView, card: CardView, margin: str, background: str) -> bool:
@@ -68,8 +75,9 @@ def _triggers_double(view: AmapatolliView, card: CardView, margin: str, backgrou
     return False
 
 
-def _chain(view: AmapatolliView, rest: list[CardView], margin: str, background: str,
-           depth: int) -> int:
+def _chain(
+    view: AmapatolliView, rest: list[CardView], margin: str, background: str, depth: int
+) -> int:
     """Most cards the player can still shed in this turn after a double play (own cards only)."""
     if depth == 0:
         return 0
@@ -83,8 +91,9 @@ def _chain(view: AmapatolliView, rest: list[CardView], margin: str, background: 
     return best
 
 
-def _score(view: AmapatolliView, hand: dict[str, CardView], action: Action,
-           lookahead: bool) -> float:
+def _score(
+    view: AmapatolliView, hand: dict[str, CardView], action: Action, lookahead: bool
+) -> float:
     card = hand[action.card]  # type: ignore[attr-defined]
     colour = action.colour  # type: ignore[attr-defined]
     rest = [c for c in hand.values() if c.id != card.id]
@@ -97,13 +106,17 @@ def _score(view: AmapatolliView, hand: dict[str, CardView], action: Action,
     prev_seat = view.seats[(view.seats.index(me) - view.direction) % len(view.seats)]
     prev_count = opponents.get(prev_seat, 99)
     margin, background = _colours_after(card, colour)
-    others_playable = [c for c in hand.values() if c.id in view.playable and not c.wild
-                       and not c.skips and c.id != card.id]
+    others_playable = [
+        c
+        for c in hand.values()
+        if c.id in view.playable and not c.wild and not c.skips and c.id != card.id
+    ]
 
     score = float(card.value)  # shed high values first
     # Keep options open: cards of mine that will still match what I leave on top.
-    score += 1.5 * len([c for c in rest if not c.wild and
-                        (c.margin == margin or c.background == background)])
+    score += 1.5 * len(
+        [c for c in rest if not c.wild and (c.margin == margin or c.background == background)]
+    )
     if _triggers_double(view, card, view.margin, view.background):
         if lookahead:
             chain = _chain(view, rest, margin, background, 4)

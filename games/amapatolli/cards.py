@@ -21,22 +21,57 @@ COLOUR_LETTER: dict[str, str] = {"white": "w", "red": "r", "black": "k", "blue":
 LETTER_COLOUR: dict[str, Colour] = {v: k for k, v in COLOUR_LETTER.items()}  # type: ignore[misc]
 
 SIGN_NAMES: dict[int, str] = {
-    1: "Cipactli", 2: "Ehécatl", 3: "Calli", 4: "Cuetzpalin", 5: "Cóatl", 6: "Miquiztli",
-    7: "Mázatl", 8: "Tochtli", 9: "Atl", 10: "Itzcuintli", 11: "Ozomatli", 12: "Malinalli",
-    13: "Ácatl", 14: "Océlotl", 15: "Cuauhtli", 16: "Cozcacuauhtli", 17: "Ollin",
-    18: "Técpatl", 19: "Quiáhuitl", 20: "Xóchitl",
+    1: "Cipactli",
+    2: "Ehécatl",
+    3: "Calli",
+    4: "Cuetzpalin",
+    5: "Cóatl",
+    6: "Miquiztli",
+    7: "Mázatl",
+    8: "Tochtli",
+    9: "Atl",
+    10: "Itzcuintli",
+    11: "Ozomatli",
+    12: "Malinalli",
+    13: "Ácatl",
+    14: "Océlotl",
+    15: "Cuauhtli",
+    16: "Cozcacuauhtli",
+    17: "Ollin",
+    18: "Técpatl",
+    19: "Quiáhuitl",
+    20: "Xóchitl",
 }
 TLAPIANI_NAMES: dict[str, str] = {
-    "white": "Itztli", "black": "Tláloc", "red": "Tlazoltéotl", "blue": "Mictlantecuhtli",
+    "white": "Itztli",
+    "black": "Tláloc",
+    "red": "Tlazoltéotl",
+    "blue": "Mictlantecuhtli",
 }
 
 # (margin, background) by sign number, the same in all four series.
 _W, _R, _K, _B = COLOURS
 SIGN_COLOURS: dict[int, tuple[Colour, Colour]] = {
-    1: (_W, _W), 13: (_W, _W), 3: (_R, _R), 11: (_R, _R),
-    6: (_K, _K), 18: (_K, _K), 8: (_B, _B), 16: (_B, _B),
-    2: (_W, _R), 4: (_W, _K), 5: (_W, _B), 7: (_R, _W), 9: (_R, _K), 10: (_R, _B),
-    12: (_K, _W), 14: (_K, _R), 15: (_K, _B), 17: (_B, _W), 19: (_B, _R), 20: (_B, _K),
+    1: (_W, _W),
+    13: (_W, _W),
+    3: (_R, _R),
+    11: (_R, _R),
+    6: (_K, _K),
+    18: (_K, _K),
+    8: (_B, _B),
+    16: (_B, _B),
+    2: (_W, _R),
+    4: (_W, _K),
+    5: (_W, _B),
+    7: (_R, _W),
+    9: (_R, _K),
+    10: (_R, _B),
+    12: (_K, _W),
+    14: (_K, _R),
+    15: (_K, _B),
+    17: (_B, _W),
+    19: (_B, _R),
+    20: (_B, _K),
 }
 
 BIRD_SIGNS = frozenset({15, 16})  # Cuauhtli, Cozcacuauhtli

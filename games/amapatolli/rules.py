@@ -12,6 +12,9 @@ Decisions of our own, beyond those in the spec:
   ends; several skip cards in one turn still skip one player.
 * Reversals (Tlapiāni; Ollin with ``powers``) take effect at once. A card turned up at the start
   has no power.
+* The inverse of the last card (margin and background swapped) may always be played: the spec's
+  double play "for an inverse card" would otherwise never apply to two-colour cards, since an
+  inverse matches neither margin to margin nor background to background.
 * ``inverse_once``: a player's first inverse play triggers the double play and uses up their
   once; later inverse cards are plain plays. A card that is both a double match and an inverse
   (single-colour on the same single colour) counts as a double match.
@@ -79,10 +82,24 @@ STOCK_NOT_EMPTY = "stock_not_empty"
 CANNOT_ANNOUNCE = "cannot_announce"
 NOTHING_TO_CALL = "nothing_to_call"
 ERROR_CODES = (
-    NOT_YOUR_TURN, NOT_A_PLAYER, GAME_OVER, BAD_ACTION, CARD_NOT_IN_HAND, CARD_DOES_NOT_MATCH,
-    COLOUR_REQUIRED, COLOUR_NOT_ALLOWED, MUST_ANSWER_SKIP, NOT_A_SKIP_CARD, NO_SKIP_PENDING,
-    HAS_PLAYABLE_CARD, STOCK_EMPTY, STOCK_NOT_EMPTY, CANNOT_ANNOUNCE, NOTHING_TO_CALL,
-    "player_count", "duplicate_seat",
+    NOT_YOUR_TURN,
+    NOT_A_PLAYER,
+    GAME_OVER,
+    BAD_ACTION,
+    CARD_NOT_IN_HAND,
+    CARD_DOES_NOT_MATCH,
+    COLOUR_REQUIRED,
+    COLOUR_NOT_ALLOWED,
+    MUST_ANSWER_SKIP,
+    NOT_A_SKIP_CARD,
+    NO_SKIP_PENDING,
+    HAS_PLAYABLE_CARD,
+    STOCK_EMPTY,
+    STOCK_NOT_EMPTY,
+    CANNOT_ANNOUNCE,
+    NOTHING_TO_CALL,
+    "player_count",
+    "duplicate_seat",
 )
 
 # Event codes (params in brackets; ``seat`` is the actor unless said otherwise).
@@ -93,8 +110,22 @@ ERROR_CODES = (
 #   callout [target, count]         penalty [cards] (private to target)
 #   won []                          blocked [hand_values]
 EVENT_CODES = (
-    "start", "tlapiani_returned", "play", "colour_named", "reverse", "skip_next", "double_play",
-    "skipped", "draw", "drew", "pass", "ce", "callout", "penalty", "won", "blocked",
+    "start",
+    "tlapiani_returned",
+    "play",
+    "colour_named",
+    "reverse",
+    "skip_next",
+    "double_play",
+    "skipped",
+    "draw",
+    "drew",
+    "pass",
+    "ce",
+    "callout",
+    "penalty",
+    "won",
+    "blocked",
 )
 
 # Every possible action object, built once (actions are immutable).
@@ -117,6 +148,21 @@ def skip_signs(options: Options) -> frozenset[int]:
 
 def is_skip(card: Card, signs: frozenset[int]) -> bool:
     return not card.wild and card.sign in signs
+
+
+def matches(card: Card, margin: str, background: str) -> bool:
+    """May ``card`` be played on the colours in force (outside a pending skip)?
+
+    Margin to margin or background to background; a Tlapiāni always; and the inverse card (margin
+    and background swapped), which the double-play rule names as a play of its own although
+    neither of its colours matches the corresponding colour of a two-colour card.
+    """
+    return (
+        card.wild
+        or card.margin == margin
+        or card.background == background
+        or (card.margin == background and card.background == margin)
+    )
 
 
 @lru_cache(maxsize=512)
@@ -189,12 +235,7 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
             signs = skip_signs(state.options)
             return [c for c in hand if is_skip(CARDS[c], signs)]
         m, b = state.margin, state.background
-        out = []
-        for c in hand:
-            card = CARDS[c]
-            if card.wild or card.margin == m or card.background == b:
-                out.append(c)
-        return out
+        return [c for c in hand if matches(CARDS[c], m, b)]
 
     def legal_actions(self, state: AmapatolliState, seat: Seat) -> list[Action]:
         if state.finished or seat not in state.seats:
@@ -277,7 +318,7 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
                 raise IllegalAction(NOT_A_SKIP_CARD, card=card.id)
         elif not card.wild:
             m, b = state.margin, state.background
-            if card.margin != m and card.background != b:
+            if not matches(card, m, b):
                 raise IllegalAction(CARD_DOES_NOT_MATCH, card=card.id)
             if card.margin == m and card.background == b:
                 double = True
@@ -313,7 +354,9 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
                 state.skip_next = True
             if card.wild or (state.options.powers and card.sign == OLLIN):
                 state.direction = -state.direction  # type: ignore[assignment]
-                events.append(Event(code="reverse", seat=seat, params={"direction": state.direction}))
+                events.append(
+                    Event(code="reverse", seat=seat, params={"direction": state.direction})
+                )
         if double:
             state.double_play = True
             events.append(Event(code="double_play", seat=seat))
