@@ -165,21 +165,30 @@ def matches(card: Card, margin: str, background: str) -> bool:
     )
 
 
-@lru_cache(maxsize=512)
-def card_view(cid: str, options: Options) -> CardView:
-    card = CARDS[cid]
-    return CardView(
-        id=cid,
-        sign=card.sign,
-        name=card.name,
-        value=card.value,
-        margin=card.margin,
-        background=card.background,
-        wild=card.wild,
-        bird=card.is_bird and not options.no_birds,
-        skips=is_skip(card, skip_signs(options)),
-        reverses=card.wild or (options.powers and card.sign == OLLIN),
-    )
+@lru_cache(maxsize=8)
+def _card_views(no_birds: bool, powers: bool) -> dict[str, CardView]:
+    options = Options(no_birds=no_birds, powers=powers)
+    signs = skip_signs(options)
+    return {
+        cid: CardView(
+            id=cid,
+            sign=card.sign,
+            name=card.name,
+            value=card.value,
+            margin=card.margin,
+            background=card.background,
+            wild=card.wild,
+            bird=card.is_bird and not no_birds,
+            skips=is_skip(card, signs),
+            reverses=card.wild or (powers and card.sign == OLLIN),
+        )
+        for cid, card in CARDS.items()
+    }
+
+
+def card_views(options: Options) -> dict[str, CardView]:
+    """Every card as presenters see it under these options, by id."""
+    return _card_views(options.no_birds, options.powers)
 
 
 class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
@@ -456,7 +465,8 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
         seats = state.seats
         opts = state.options
         i = seats.index(seat) if seat in seats else None
-        hand = [card_view(c, opts) for c in state.hands[i]] if i is not None else []
+        views = card_views(opts)
+        hand = [views[c] for c in state.hands[i]] if i is not None else []
         playable: list[str] = []
         if i is not None and i == state.turn and not state.finished:
             playable = self._playable(state, i)
@@ -473,7 +483,7 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
             playable=playable,
             hand_counts={s: len(h) for s, h in zip(seats, state.hands, strict=True)},
             announced={s: a for s, a in zip(seats, state.announced, strict=True)},
-            top=card_view(state.pile[-1], opts),
+            top=views[state.pile[-1]],
             margin=state.margin,
             background=state.background,
             named_colour=state.named_colour,
