@@ -1,0 +1,119 @@
+"""The Bot subclass: wiring of settings, storage, table service, presenters and cogs."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs import EXTENSIONS
+from bot.i18n import normalise_locale
+from bot.i18n.commands import CatalogueTranslator
+from bot.registry import load_games
+from bot.settings import Settings
+from bot.tables import ServiceConfig, TableService
+from bot.ui.feedback import answer_error
+from bot.ui.listener import DiscordTableListener
+from bot.ui.presenter import GamePresenter, presenter_for
+from games.core import Game
+from storage import Database, PlayersRepo, StandingsRepo, open_database
+
+log = logging.getLogger(__name__)
+
+
+def point_at_endpoints(settings: Settings) -> None:
+    """Aim discord.py at another Discord (a local fake in tests). Production sets neither."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class MesaTree(app_commands.CommandTree):
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        await answer_error(interaction, original)
+
+
+class MesaBot(commands.Bot):
+    def __init__(
+        self, settings: Settings, *, games: Mapping[str, Game] | None = None, **kwargs
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=MesaTree,
+            help_command=None,
+            **kwargs,
+        )
+        self.settings = settings
+        self.games: Mapping[str, Game] = games if games is not None else load_games()
+        self._presenters: dict[str, GamePresenter] = {
+            key: presenter_for(game) for key, game in self.games.items()
+        }
+        self.db: Database | None = None
+
+    # ----- start-up -------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        self.db = await open_database(self.settings.database_path)
+        self.players = PlayersRepo(self.db)
+        self.standings = StandingsRepo(self.db)
+        self.tables = TableService(
+            self.db,
+            self.games,
+            DiscordTableListener(self),
+            ServiceConfig(
+                turn_timeout_seconds=self.settings.turn_timeout_seconds,
+                timeouts_before_replacement=self.settings.timeouts_before_replacement,
+                cpu_delay_seconds=self.settings.cpu_delay_seconds,
+            ),
+        )
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.tree.set_translator(CatalogueTranslator())
+        await self._sync_commands()
+        reloaded = await self.tables.load()
+        log.info("reloaded %d open tables", len(reloaded))
+
+    async def _sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    async def close(self) -> None:
+        if getattr(self, "tables", None) is not None:
+            await self.tables.close()
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+    # ----- shared helpers for cogs and the listener -----------------------------------------
+    def presenter(self, game_key: str) -> GamePresenter:
+        return self._presenters[game_key]
+
+    async def remember(self, interaction: discord.Interaction) -> None:
+        """Keep a player's name and locale (for DMs) and reopen DMs they may have reopened."""
+        user = interaction.user
+        await self.players.upsert(
+            str(user.id), user.display_name, normalise_locale(str(interaction.locale))
+        )
+
+    async def locale_of(self, user_id: str) -> str:
+        async with self.db.conn.execute(  # type: ignore[union-attr]
+            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return normalise_locale(row[0] if row and row[0] else self.settings.default_locale)

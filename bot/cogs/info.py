@@ -1,0 +1,89 @@
+"""/leaderboard [game] and /rules <game>."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import DEFAULT_LOCALE, tr
+from bot.i18n.commands import cmd_str
+from bot.ui.feedback import guild_locale, user_locale
+
+if TYPE_CHECKING:
+    from bot.client import MesaBot
+
+LEADERBOARD_SIZE = 10
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: MesaBot) -> None:
+        self.bot = bot
+
+    def _game_choices(self) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=cmd_str(tr(DEFAULT_LOCALE, f"{k}.name"), f"{k}.name"),
+                                value=k)
+            for k in self.bot.games
+        ]
+
+    async def cog_load(self) -> None:
+        leaderboard = app_commands.Command(
+            name="leaderboard",
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.leaderboard.description"),
+                                "cmd.leaderboard.description"),
+            callback=self.leaderboard,
+        )
+        leaderboard.guild_only = True
+        rules = app_commands.Command(
+            name="rules",
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.rules.description"),
+                                "cmd.rules.description"),
+            callback=self.rules,
+        )
+        for command, required in ((leaderboard, False), (rules, True)):
+            param = command._params["game"]  # noqa: SLF001
+            param.choices = self._game_choices()
+            param.required = required
+            param.description = cmd_str(tr(DEFAULT_LOCALE, "cmd.option.game"), "cmd.option.game")
+            self.bot.tree.add_command(command)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command("leaderboard")
+        self.bot.tree.remove_command("rules")
+
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None):
+        locale = guild_locale(interaction, self.bot.settings.default_locale)
+        rows = await self.bot.standings.leaderboard(str(interaction.guild_id), game,
+                                                    LEADERBOARD_SIZE)
+        title_game = tr(locale, f"{game}.name") if game else tr(locale, "leaderboard.all_games")
+        lines = [
+            tr(locale, "leaderboard.row", rank=i, player=f"<@{r.user_id}>", won=r.won,
+               played=r.played, points=r.points)
+            for i, r in enumerate(rows, start=1)
+        ]
+        embed = discord.Embed(
+            title=tr(locale, "leaderboard.title", game=title_game),
+            description="\n".join(lines) or tr(locale, "leaderboard.empty"),
+            colour=discord.Colour.gold(),
+        )
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def rules(self, interaction: discord.Interaction, game: str):
+        locale = user_locale(interaction)
+        if game not in self.bot.games:
+            await interaction.response.send_message(tr(locale, "error.unknown_game", game=game),
+                                                    ephemeral=True)
+            return
+        embed = discord.Embed(title=tr(locale, f"{game}.name"),
+                              description=tr(locale, f"{game}.rules")[:4096],
+                              colour=discord.Colour.blurple())
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: MesaBot) -> None:
+    await bot.add_cog(InfoCog(bot))

@@ -1,0 +1,138 @@
+"""/play <game> [options] and the lobby buttons (Join, Leave, Add CPU, Start, Cancel)."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import TableError
+from bot.i18n import DEFAULT_LOCALE, tr
+from bot.i18n.commands import cmd_str
+from bot.tables import TableOptions
+from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
+from bot.ui.items import LobbyButton, LobbyRemoveSelect
+from bot.ui.options import coerce, option_specs, signature_for
+from games.core import Game, IllegalAction
+
+if TYPE_CHECKING:
+    from bot.client import MesaBot
+
+TURN_SECONDS = app_commands.Range[int, 30, 900]
+
+
+class LobbyCog(commands.Cog):
+    def __init__(self, bot: MesaBot) -> None:
+        self.bot = bot
+        self.play_group = self._build_play_group()
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.play_group)
+        self.bot.add_dynamic_items(LobbyButton, LobbyRemoveSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.play_group.name)
+        self.bot.remove_dynamic_items(LobbyButton, LobbyRemoveSelect)
+
+    # ----- /play ----------------------------------------------------------------------------
+    def _build_play_group(self) -> app_commands.Group:
+        group = app_commands.Group(
+            name="play",
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.description"),
+                                "cmd.play.description"),
+            guild_only=True,
+        )
+        for key, game in self.bot.games.items():
+            group.add_command(self._play_command(key, game))
+        return group
+
+    def _play_command(self, key: str, game: Game) -> app_commands.Command:
+        game_specs = option_specs(game.options_model)
+        specs = [*game_specs]
+        table_names = {"cpu_level", "turn_seconds"}
+
+        async def callback(interaction: discord.Interaction, **raw: Any) -> None:
+            await self.open_table(interaction, game, raw)
+
+        from bot.ui.options import OptionSpec
+
+        specs.append(OptionSpec("cpu_level", str, tuple(game.ai_levels)))
+        specs.append(OptionSpec("turn_seconds", TURN_SECONDS))
+        callback.__signature__ = signature_for(specs)  # type: ignore[attr-defined]
+        command = app_commands.Command(
+            name=key,
+            description=cmd_str(tr(DEFAULT_LOCALE, f"cmd.play.{key}"), f"cmd.play.{key}"),
+            callback=callback,
+        )
+        for spec in specs:
+            param = command._params[spec.name]  # noqa: SLF001 - discord.py has no public setter
+            desc_key = (f"cmd.option.{spec.name}" if spec.name in table_names
+                        else f"{key}.option.{spec.name}")
+            param.description = cmd_str(tr(DEFAULT_LOCALE, desc_key), desc_key)
+            if spec.choices:
+                prefix = "level" if spec.name == "cpu_level" else f"{key}.option.{spec.name}"
+                param.choices = [
+                    app_commands.Choice(
+                        name=cmd_str(tr(DEFAULT_LOCALE, f"{prefix}.{v}"), f"{prefix}.{v}"),
+                        value=v,
+                    )
+                    for v in spec.choices
+                ]
+        return command
+
+    async def open_table(
+        self, interaction: discord.Interaction, game: Game, raw: dict[str, Any]
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.remember(interaction)
+        options = coerce(game.options_model, raw)
+        options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
+        try:
+            table = await self.bot.tables.open(
+                guild_id=str(interaction.guild_id),
+                channel_id=str(interaction.channel_id),
+                game_key=game.key,
+                host_id=str(interaction.user.id),
+                host_name=interaction.user.display_name,
+                locale=guild_locale(interaction, self.bot.settings.default_locale),
+                options=options,
+            )
+        except (TableError, IllegalAction) as exc:
+            await answer_error(interaction, exc, game.key)
+            return
+        await reply(interaction, tr(user_locale(interaction), "lobby.opened",
+                                    game=tr(user_locale(interaction), f"{game.key}.name"),
+                                    table=table.id))
+
+    # ----- lobby buttons --------------------------------------------------------------------
+    async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, op: str):
+        await interaction.response.defer()
+        await self.bot.remember(interaction)
+        user = str(interaction.user.id)
+        service = self.bot.tables
+        actions = {
+            "join": functools.partial(service.join, table_id, user,
+                                      interaction.user.display_name),
+            "leave": functools.partial(service.leave, table_id, user),
+            "cpu": functools.partial(service.add_cpu, table_id, user),
+            "start": functools.partial(service.start, table_id, user),
+            "cancel": functools.partial(service.cancel, table_id, user),
+        }
+        try:
+            await actions[op]()
+        except (TableError, IllegalAction) as exc:
+            await answer_error(interaction, exc)
+
+    async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str):
+        await interaction.response.defer()
+        try:
+            await self.bot.tables.remove(table_id, str(interaction.user.id), seat)
+        except (TableError, IllegalAction) as exc:
+            await answer_error(interaction, exc)
+
+
+async def setup(bot: MesaBot) -> None:
+    await bot.add_cog(LobbyCog(bot))

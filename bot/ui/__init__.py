@@ -1,0 +1,1 @@
+"""Discord presentation: dynamic items, component layout, presenters, images."""

@@ -1,0 +1,56 @@
+"""Answering a user: ephemeral replies and the one place errors become sentences."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.errors import TableError
+from bot.i18n import has, normalise_locale, tr
+from games.core import IllegalAction
+
+log = logging.getLogger(__name__)
+
+
+def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> str:
+    if isinstance(exc, TableError):
+        return tr(locale, f"error.{exc.code}", **exc.params)
+    if isinstance(exc, IllegalAction):
+        game_key_text = f"{game_key}.error.{exc.code}" if game_key else None
+        if game_key_text and has(game_key_text):
+            return tr(locale, game_key_text, **exc.params)
+        if has(f"error.{exc.code}"):
+            return tr(locale, f"error.{exc.code}", **exc.params)
+        return tr(locale, "error.illegal", code=exc.code)
+    return tr(locale, "error.unexpected")
+
+
+async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    kwargs.setdefault("ephemeral", True)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content=content, **kwargs)
+        else:
+            await interaction.response.send_message(content=content, **kwargs)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+async def answer_error(
+    interaction: discord.Interaction, exc: BaseException, game_key: str | None = None
+) -> None:
+    if not isinstance(exc, TableError | IllegalAction):
+        log.error("unexpected error in interaction", exc_info=exc)
+    await reply(interaction, error_text(exc, user_locale(interaction), game_key))
+
+
+def user_locale(interaction: discord.Interaction) -> str:
+    return normalise_locale(str(interaction.locale) if interaction.locale else None)
+
+
+def guild_locale(interaction: discord.Interaction, default: str) -> str:
+    if interaction.guild_locale is not None and interaction.guild is not None:
+        return normalise_locale(str(interaction.guild_locale))
+    return default

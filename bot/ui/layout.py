@@ -1,0 +1,142 @@
+"""Turn a list of action choices into Discord components that respect every limit.
+
+Few choices become buttons (grouped into rows); many become one select per group, split into
+chunks of 25 options; more selects than rows fit are paged. Limits (DISCORD.md): 5 action rows,
+5 buttons per row, 25 options per select, labels 80 / option labels 100, custom_id 100, unique.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.ui import ids
+
+MAX_ROWS = 5
+BUTTONS_PER_ROW = 5
+SELECT_OPTIONS = 25
+BUTTON_LABEL = 80
+OPTION_TEXT = 100
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One action offered to a player."""
+
+    action: str  # the action's encoded text
+    label: str
+    group: str = "main"  # choices of one group share a row / a select
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Layout:
+    items: list[discord.ui.Item]
+    page: int
+    pages: int
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _dedupe(choices: list[Choice]) -> list[Choice]:
+    seen: set[str] = set()
+    out = []
+    for c in choices:
+        if c.action not in seen:
+            seen.add(c.action)
+            out.append(c)
+    return out
+
+
+def _groups(choices: list[Choice]) -> list[tuple[str, list[Choice]]]:
+    order: dict[str, list[Choice]] = {}
+    for c in choices:
+        order.setdefault(c.group, []).append(c)
+    return list(order.items())
+
+
+def _button_rows(groups: list[tuple[str, list[Choice]]]) -> list[list[Choice]]:
+    rows: list[list[Choice]] = []
+    for _, members in groups:
+        for i in range(0, len(members), BUTTONS_PER_ROW):
+            rows.append(members[i : i + BUTTONS_PER_ROW])
+    return rows
+
+
+def build_layout(
+    choices: list[Choice],
+    *,
+    table_id: int,
+    version: int,
+    rows: int = MAX_ROWS,
+    page: int = 0,
+    first_row: int = 0,
+    group_placeholders: dict[str, str] | None = None,
+) -> Layout:
+    """Components for ``choices`` using at most ``rows`` rows (the caller keeps the rest).
+
+    Paging (when needed) is left to the caller: ``pages`` says how many pages exist, and the
+    caller adds its own navigation row, so pass ``rows`` one less than it has when it might page.
+    """
+    from bot.ui.items import ActionButton, ActionSelect
+
+    choices = _dedupe(choices)
+    groups = _groups(choices)
+    button_rows = _button_rows(groups)
+    if len(button_rows) <= rows:
+        items: list[discord.ui.Item] = []
+        for r, row in enumerate(button_rows):
+            for c in row:
+                items.append(
+                    ActionButton(table_id, version, c.action, label=_clip(c.label, BUTTON_LABEL),
+                                 style=c.style, emoji=c.emoji, row=first_row + r)
+                )
+        return Layout(items=items, page=0, pages=1)
+
+    selects: list[tuple[str, int, list[Choice]]] = []
+    for name, members in groups:
+        for i in range(0, len(members), SELECT_OPTIONS):
+            selects.append((name, i // SELECT_OPTIONS, members[i : i + SELECT_OPTIONS]))
+    pages = max(1, -(-len(selects) // rows))
+    page = min(max(page, 0), pages - 1)
+    items = []
+    placeholders = group_placeholders or {}
+    for r, (name, chunk_no, members) in enumerate(selects[page * rows : (page + 1) * rows]):
+        options = [
+            discord.SelectOption(
+                label=_clip(c.label, OPTION_TEXT),
+                value=c.action,
+                emoji=c.emoji,
+                description=_clip(c.description, OPTION_TEXT) if c.description else None,
+            )
+            for c in members
+        ]
+        placeholder = placeholders.get(name)
+        items.append(
+            ActionSelect(table_id, version, name, chunk_no, options=options,
+                         placeholder=_clip(placeholder, 150) if placeholder else None,
+                         row=first_row + r)
+        )
+    return Layout(items=items, page=page, pages=pages)
+
+
+def check_limits(view: discord.ui.View) -> None:
+    """Raise ``ValueError`` if a view breaks a component limit (a last line of defence)."""
+    seen: set[str] = set()
+    rows: dict[int, list[discord.ui.Item]] = {}
+    for item in view.children:
+        custom_id = getattr(item, "custom_id", None)
+        if custom_id is not None:
+            if not 1 <= len(custom_id) <= ids.CUSTOM_ID_MAX:
+                raise ValueError(f"custom_id length {len(custom_id)}")
+            if custom_id in seen:
+                raise ValueError(f"duplicate custom_id {custom_id}")
+            seen.add(custom_id)
+        rows.setdefault(item._rendered_row or 0, []).append(item)  # noqa: SLF001
+    if len(rows) > MAX_ROWS:
+        raise ValueError("too many rows")

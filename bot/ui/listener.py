@@ -1,0 +1,175 @@
+"""Shows table changes on Discord: the public message, private DMs, notices.
+
+It is the table service's ``TableListener``; it runs after a change is persisted, so whatever a
+user sees has already survived a crash. Discord failures are logged and never undo a move: the
+next change (or "Ver mi mano") shows the current state again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import translator
+from bot.tables import Table
+from bot.ui.messages import (
+    Payload,
+    closed_payload,
+    lobby_payload,
+    private_payload,
+    public_payload,
+    seat_names,
+)
+from games.core import Event
+
+if TYPE_CHECKING:
+    from bot.client import MesaBot
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007
+NO_MUTUAL_GUILD = 50278
+UNKNOWN_MESSAGE = 10008
+
+
+class DiscordTableListener:
+    def __init__(self, bot: MesaBot) -> None:
+        self.bot = bot
+        # (table, seat) -> the DM message holding that player's private view
+        self._dm_messages: dict[tuple[int, str], discord.Message] = {}
+        self._dm_digests: dict[tuple[int, str], str] = {}
+        self._dm_waiting: dict[tuple[int, str], bool] = {}
+
+    # ----- TableListener ----------------------------------------------------------------
+    async def lobby_changed(self, table: Table) -> None:
+        tr = translator(table.record.locale)
+        await self._show_public(table, lobby_payload(table, self.bot.tables, tr))
+
+    async def game_changed(
+        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
+    ) -> None:
+        tr = translator(table.record.locale)
+        presenter = self.bot.presenter(table.game.key)
+        await self._show_public(table, public_payload(table, presenter, self.bot.tables, tr))
+        if by_timer and actor is not None:
+            await self._dm(table, actor, content=translator(
+                await self.bot.locale_of(actor))("notice.timed_out"))
+        await self._refresh_private_views(table)
+
+    async def table_closed(self, table: Table, reason: str) -> None:
+        tr = translator(table.record.locale)
+        await self._show_public(table, closed_payload(table, reason, tr))
+        for key in [k for k in self._dm_messages if k[0] == table.id]:
+            self._dm_messages.pop(key, None)
+            self._dm_digests.pop(key, None)
+
+    async def seat_replaced(self, table: Table, seat_id: str) -> None:
+        tr = translator(table.record.locale)
+        name = seat_names(table, tr)(seat_id)
+        await self._send_channel(table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>",
+                                           name=name))
+
+    # ----- the public message -----------------------------------------------------------
+    async def _show_public(self, table: Table, payload: Payload) -> None:
+        channel = self.bot.get_partial_messageable(int(table.record.channel_id))
+        message_id = table.record.message_id
+        try:
+            if message_id:
+                try:
+                    await channel.get_partial_message(int(message_id)).edit(
+                        **payload.edit_kwargs()
+                    )
+                    return
+                except discord.NotFound:
+                    log.info("table %s message was deleted; posting a new one", table.id)
+            message = await channel.send(**payload.send_kwargs())
+            table.record.message_id = str(message.id)
+            await self.bot.tables.repo.set_message(table.id, str(message.id))
+        except discord.HTTPException:
+            log.exception("could not show table %s", table.id)
+        finally:
+            if payload.view is not None:
+                payload.view.stop()  # dynamic items route clicks; keep the view store empty
+
+    async def _send_channel(self, table: Table, content: str) -> None:
+        channel = self.bot.get_partial_messageable(int(table.record.channel_id))
+        try:
+            await channel.send(content=content,
+                               allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException:
+            log.exception("could not post to channel of table %s", table.id)
+
+    # ----- private views by DM ----------------------------------------------------------
+    async def _refresh_private_views(self, table: Table) -> None:
+        if table.state is None:
+            return
+        game = table.game
+        finished = game.outcome(table.state) is not None
+        to_act = game.to_act(table.state)
+        for seat in table.human_seats():
+            key = (table.id, seat.id)
+            has_actions = bool(game.legal_actions(table.state, seat.id)) and not finished
+            view_json = game.view(table.state, seat.id).model_dump_json(exclude={"version"})
+            digest = hashlib.sha256(view_json.encode()).hexdigest()
+            unchanged = self._dm_digests.get(key) == digest
+            if unchanged and not has_actions and not finished:
+                continue
+            if unchanged and finished:
+                continue
+            self._dm_digests[key] = digest
+            waiting = seat.id in to_act
+            # A new message when it becomes their turn (it notifies); an edit otherwise.
+            fresh = waiting and not self._dm_waiting.get(key, False)
+            self._dm_waiting[key] = waiting
+            await self._send_private(table, seat.id, fresh=fresh)
+
+    async def _send_private(self, table: Table, seat: str, *, fresh: bool) -> None:
+        if await self.bot.players.dms_closed(seat):
+            return
+        tr = translator(await self.bot.locale_of(seat))
+        presenter = self.bot.presenter(table.game.key)
+        payload = private_payload(table, presenter, seat, tr)
+        key = (table.id, seat)
+        old = self._dm_messages.get(key)
+        try:
+            if old is not None and not fresh:
+                try:
+                    await old.edit(**payload.edit_kwargs())
+                    return
+                except discord.NotFound:
+                    pass
+            message = await self._dm(table, seat, payload=payload)
+            if message is not None:
+                self._dm_messages[key] = message
+                if old is not None:
+                    try:  # the previous private view becomes a plain record
+                        await old.edit(view=None)
+                    except discord.HTTPException:
+                        pass
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
+
+    async def _dm(
+        self, table: Table, seat: str, *, payload: Payload | None = None, content: str | None = None
+    ) -> discord.Message | None:
+        if not seat.isdigit() or await self.bot.players.dms_closed(seat):
+            return None
+        try:
+            user = self.bot.get_user(int(seat)) or await self.bot.fetch_user(int(seat))
+            if payload is not None:
+                return await user.send(**payload.send_kwargs())
+            return await user.send(content=content)
+        except discord.Forbidden as exc:
+            if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
+                await self.bot.players.set_dms_closed(seat, True)
+                tr = translator(table.record.locale)
+                await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
+            else:
+                log.warning("DM to %s refused: %s", seat, exc)
+        except discord.HTTPException:
+            log.exception("DM to %s failed", seat)
+        return None

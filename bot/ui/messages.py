@@ -1,0 +1,263 @@
+"""Message payloads: the lobby, the public table message and a player's private view."""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator
+from bot.tables import Table, TableService
+from bot.ui import items
+from bot.ui.layout import MAX_ROWS, build_layout, check_limits
+from bot.ui.presenter import GamePresenter
+
+EMBED_DESCRIPTION = 4096
+EVENTS_SHOWN = 6
+
+
+@dataclass
+class Payload:
+    content: str | None = None
+    embeds: list[discord.Embed] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files}
+        if self.content:
+            kwargs["content"] = self.content
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {
+            "content": self.content,
+            "embeds": self.embeds,
+            "attachments": self.files,
+            "view": self.view,
+        }
+
+
+def seat_names(table: Table, tr: Translator):
+    def name(seat: str | None) -> str:
+        if seat is None:
+            return "—"
+        info = table.seat(seat)
+        if info is None:
+            return seat
+        if info.is_cpu:
+            return tr("seat.cpu_name", name=info.name, level=tr(f"level.{info.cpu_level}"))
+        return info.name
+
+    return name
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _view(items_: list[discord.ui.Item]) -> discord.ui.View | None:
+    if not items_:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items_:
+        view.add_item(item)
+    check_limits(view)
+    return view
+
+
+def _png(data: bytes | None, name: str) -> discord.File | None:
+    return discord.File(io.BytesIO(data), filename=name) if data else None
+
+
+# ----- lobby ----------------------------------------------------------------------------------
+def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payload:
+    game = table.game
+    names = seat_names(table, tr)
+    record = table.record
+    seats = "\n".join(
+        f"{i}. {names(s.id)}" + (f" {tr('lobby.host_mark')}" if s.id == record.host_id else "")
+        for i, s in enumerate(record.seats, start=1)
+    )
+    options = service.game_options(table)
+    option_lines = "\n".join(
+        f"• {tr(f'{game.key}.option.{k}')}: **{_option_value(game.key, k, v, tr)}**"
+        for k, v in options.items()
+    )
+    embed = discord.Embed(
+        title=tr("lobby.title", game=tr(f"{game.key}.name"), table=table.id),
+        description=_clip(
+            tr("lobby.description", host=names(record.host_id), min=game.min_players,
+               max=game.max_players) + "\n\n" + seats,
+            EMBED_DESCRIPTION,
+        ),
+        colour=discord.Colour.blurple(),
+    )
+    if option_lines:
+        embed.add_field(name=tr("lobby.options"), value=_clip(option_lines, 1024), inline=False)
+    embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
+    full = len(record.seats) >= game.max_players
+    buttons = [
+        items.LobbyButton(table.id, "join", label=tr("lobby.join"),
+                          style=discord.ButtonStyle.success, disabled=full),
+        items.LobbyButton(table.id, "leave", label=tr("lobby.leave")),
+        items.LobbyButton(table.id, "cpu", label=tr("lobby.add_cpu"), disabled=full),
+        items.LobbyButton(table.id, "start", label=tr("lobby.start"),
+                          style=discord.ButtonStyle.primary,
+                          disabled=len(record.seats) < game.min_players),
+        items.LobbyButton(table.id, "cancel", label=tr("lobby.cancel"),
+                          style=discord.ButtonStyle.danger),
+    ]
+    removable = [s for s in record.seats if s.id != record.host_id]
+    if removable:
+        buttons.append(
+            items.LobbyRemoveSelect(
+                table.id,
+                placeholder=tr("lobby.remove_placeholder"),
+                options=[discord.SelectOption(label=_clip(names(s.id), 100), value=s.id)
+                         for s in removable[:25]],
+            )
+        )
+    return Payload(embeds=[embed], view=_view(buttons))
+
+
+def _option_value(game_key: str, name: str, value: Any, tr: Translator) -> str:
+    if isinstance(value, bool):
+        return tr("common.yes") if value else tr("common.no")
+    if value is None:
+        return tr("common.default")
+    if isinstance(value, str):
+        key = f"{game_key}.option.{name}.{value}"
+        text = tr(key)
+        return value if text == key else text
+    return str(value)
+
+
+def closed_payload(table: Table, reason: str, tr: Translator) -> Payload:
+    embed = discord.Embed(
+        title=tr("table.closed_title", game=tr(f"{table.game.key}.name"), table=table.id),
+        description=tr(f"table.closed.{reason}"),
+        colour=discord.Colour.dark_grey(),
+    )
+    return Payload(embeds=[embed], view=None)
+
+
+# ----- the public table message -------------------------------------------------------------
+def public_payload(
+    table: Table, presenter: GamePresenter, service: TableService, tr: Translator
+) -> Payload:
+    assert table.state is not None
+    game = table.game
+    view = game.view(table.state, None)
+    names = seat_names(table, tr)
+    outcome = game.outcome(table.state)
+    lines = list(presenter.status_lines(view, names, tr))
+    to_act = sorted(game.to_act(table.state), key=table.state.seats.index)
+    if outcome is None and to_act:
+        deadline = int(time.time()) + service.turn_seconds(table)
+        lines.append(tr("table.turn", players=", ".join(f"**{names(s)}**" for s in to_act),
+                        deadline=f"<t:{deadline}:R>"))
+    seat_lines = "\n".join(
+        ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
+        for s in table.state.seats
+    )
+    events = [
+        text
+        for e in presenter.last_events(view)
+        if e.visible_to(None) and (text := presenter.event_text(e, names, tr))
+    ][-EVENTS_SHOWN:]
+    description = "\n".join(lines) + "\n\n" + seat_lines
+    embed = discord.Embed(
+        title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
+        description=_clip(description, EMBED_DESCRIPTION),
+        colour=presenter.colour if outcome is None else discord.Colour.gold(),
+    )
+    if events:
+        embed.add_field(name=tr("table.last_moves"), value=_clip("\n".join(events), 1024),
+                        inline=False)
+    if outcome is not None:
+        embed.add_field(name=tr("table.results"),
+                        value=_clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
+                        inline=False)
+    embed.set_footer(text=tr("table.footer", version=table.state.version))
+    files = []
+    image = presenter.render_table(view, tr)
+    if image:
+        files.append(_png(image, "table.png"))
+        embed.set_image(url="attachment://table.png")
+    components: list[discord.ui.Item] = []
+    if outcome is None:
+        components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
+        public = []
+        for seat in table.state.seats:
+            for action in game.legal_actions(table.state, seat):
+                if presenter.is_public_action(action):
+                    public.append(presenter.choice(action, view, tr))
+        layout = build_layout(public, table_id=table.id, version=table.state.version, rows=1,
+                              first_row=1)
+        if layout.pages == 1:
+            components.extend(layout.items)
+    return Payload(embeds=[embed], files=files, view=_view(components))
+
+
+# ----- a player's private view --------------------------------------------------------------
+def private_payload(
+    table: Table, presenter: GamePresenter, seat: str, tr: Translator, page: int = 0
+) -> Payload:
+    assert table.state is not None
+    game = table.game
+    view = game.view(table.state, seat)
+    names = seat_names(table, tr)
+    to_act = game.to_act(table.state)
+    legal = game.legal_actions(table.state, seat)
+    lines = list(presenter.private_lines(view, tr))
+    outcome = game.outcome(table.state)
+    if outcome is not None:
+        lines.append(tr("private.game_over"))
+    elif seat in to_act:
+        lines.insert(0, tr("private.your_turn"))
+    elif legal:
+        lines.insert(0, tr("private.optional_actions"))
+    else:
+        waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
+        lines.insert(0, tr("private.waiting", players=waiting))
+    private_events = [
+        text
+        for e in presenter.last_events(view)
+        if e.to is not None and e.visible_to(seat) and (text := presenter.event_text(e, names, tr))
+    ][-EVENTS_SHOWN:]
+    embed = discord.Embed(
+        title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
+        description=_clip("\n".join(lines), EMBED_DESCRIPTION),
+        colour=presenter.colour,
+    )
+    if private_events:
+        embed.add_field(name=tr("private.just_now"), value=_clip("\n".join(private_events), 1024),
+                        inline=False)
+    embed.set_footer(text=tr("table.footer", version=table.state.version))
+    files = []
+    image = presenter.render_hand(view, tr)
+    if image:
+        files.append(_png(image, "hand.png"))
+        embed.set_image(url="attachment://hand.png")
+    choices = [presenter.choice(a, view, tr) for a in legal] if outcome is None else []
+    layout = build_layout(choices, table_id=table.id, version=table.state.version,
+                          rows=MAX_ROWS - 1, page=page,
+                          group_placeholders=presenter.group_placeholders(tr))
+    components = list(layout.items)
+    if layout.pages > 1:
+        nav_row = MAX_ROWS - 1
+        components.append(items.HandButton(table.id, max(layout.page - 1, 0), emoji="◀",
+                                           style=discord.ButtonStyle.secondary, row=nav_row,
+                                           disabled=layout.page == 0))
+        components.append(items.HandButton(table.id, min(layout.page + 1, layout.pages - 1),
+                                           emoji="▶", style=discord.ButtonStyle.secondary,
+                                           row=nav_row, disabled=layout.page >= layout.pages - 1,
+                                           label=tr("private.page", page=layout.page + 1,
+                                                    pages=layout.pages)))
+    return Payload(embeds=[embed], files=files, view=_view(components))

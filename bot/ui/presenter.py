@@ -1,0 +1,111 @@
+"""Per-game presenters: a game's View -> embed text, action choices, images.
+
+The base class does what every game shares from catalogue keys (``<game>.action.<kind>``,
+``<game>.event.<code>``, ``<game>.error.<code>``); a game's presenter overrides only what its
+table looks like. Presenters never decide legality: choices come from ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator, has
+from bot.ui.layout import Choice
+from games.core import Action, Event, Game, Outcome, PlayerView
+
+log = logging.getLogger(__name__)
+
+SeatNames = Callable[[str | None], str]
+
+
+class GamePresenter:
+    colour = discord.Colour.blurple()
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.key = game.key
+        try:
+            self._images = importlib.import_module(f"bot.ui.images.{game.key}")
+        except ModuleNotFoundError:
+            self._images = None
+
+    # ----- actions --------------------------------------------------------------------------
+    def action_params(self, action: Action, view: PlayerView, tr: Translator) -> dict[str, Any]:
+        return action.model_dump(mode="json")
+
+    def choice(self, action: Action, view: PlayerView, tr: Translator) -> Choice:
+        kind = getattr(action, "kind", type(action).__name__.lower())
+        label = tr(f"{self.key}.action.{kind}", **self.action_params(action, view, tr))
+        return Choice(action=action.encode(), label=label, group=kind)
+
+    def is_public_action(self, action: Action) -> bool:
+        """Actions shown as buttons on the public message (call-outs, challenges)."""
+        return False
+
+    def group_placeholders(self, tr: Translator) -> dict[str, str]:
+        return {}
+
+    # ----- text -----------------------------------------------------------------------------
+    def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        key = f"{self.key}.event.{event.code}"
+        if not has(key):
+            return None
+        params = dict(event.params)
+        for k, v in list(params.items()):
+            if isinstance(v, str) and k in ("seat", "target", "by", "victim", "challenger"):
+                params[k] = names(v)
+        return tr(key, player=names(event.seat), **params)
+
+    def status_lines(self, view: PlayerView, names: SeatNames, tr: Translator) -> list[str]:
+        """Game-specific lines of the public embed (top card, direction, scores...)."""
+        return []
+
+    def seat_line(self, view: PlayerView, seat: str, names: SeatNames, tr: Translator) -> str:
+        """One line per seat in the public embed (hand counts, tokens...)."""
+        return names(seat)
+
+    def private_lines(self, view: PlayerView, tr: Translator) -> list[str]:
+        """Text of a player's private view (their hand in words, what they must do)."""
+        return []
+
+    def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        lines = []
+        for place, group in enumerate(outcome.ranking, start=1):
+            who = ", ".join(names(s) for s in group)
+            pts = ", ".join(str(outcome.points.get(s, 0)) for s in group)
+            lines.append(tr("game.result_line", place=place, players=who, points=pts))
+        return lines
+
+    def last_events(self, view: PlayerView) -> list[Event]:
+        return list(getattr(view, "last_events", []) or [])
+
+    # ----- images ---------------------------------------------------------------------------
+    def render_table(self, view: PlayerView, tr: Translator) -> bytes | None:
+        return self._render("render_table", view, tr)
+
+    def render_hand(self, view: PlayerView, tr: Translator) -> bytes | None:
+        return self._render("render_hand", view, tr)
+
+    def _render(self, name: str, view: PlayerView, tr: Translator) -> bytes | None:
+        func = getattr(self._images, name, None) if self._images else None
+        if func is None:
+            return None
+        try:
+            return func(view, tr)
+        except Exception:  # an image is a nicety: the text still carries everything
+            log.exception("rendering %s for %s failed", name, self.key)
+            return None
+
+
+def presenter_for(game: Game) -> GamePresenter:
+    """The game's presenter: ``bot.ui.presenters.<key>.Presenter``, or the generic one."""
+    try:
+        module = importlib.import_module(f"bot.ui.presenters.{game.key}")
+    except ModuleNotFoundError:
+        return GamePresenter(game)
+    return module.Presenter(game)

@@ -1,0 +1,1 @@
+"""One presenter module per game; each registers itself with ``register``."""
