@@ -1,0 +1,193 @@
+"""The gateway side of the fake: sessions, sequence numbers, replay on RESUME."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+log = logging.getLogger(__name__)
+
+OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_PRESENCE, OP_VOICE = 0, 1, 2, 3, 4
+OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
+HEARTBEAT_INTERVAL_MS = 41250
+
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: web.WebSocketResponse
+    path: str
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+
+@dataclass(eq=False)
+class Session:
+    """One IDENTIFYed bot session; it outlives its connections so a RESUME can replay."""
+
+    id: str
+    intents: int
+    seq: int = 0
+    events: list[tuple[int, str]] = field(default_factory=list)  # (seq, frame)
+    connection: Connection | None = None
+    resumes: int = 0
+
+
+class Gateway:
+    def __init__(self, fake: FakeDiscord):
+        self.fake = fake
+        self.session: Session | None = None
+        self.connections: list[Connection] = []
+        self.identifies = 0
+        self.resume_paths: list[str] = []
+
+    # --- dispatching -------------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+        """Send a DISPATCH to the current session (queued for replay if it is disconnected)."""
+        session = self.session
+        if session is None:
+            return
+        if intent is not None and not session.intents & intent:
+            return
+        session.seq += 1
+        frame = json.dumps({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data})
+        session.events.append((session.seq, frame))
+        if session.connection is not None:
+            session.connection.outbox.put_nowait(frame)
+
+    @property
+    def connected(self) -> bool:
+        return self.session is not None and self.session.connection is not None
+
+    async def close(self, code: int = 4000) -> None:
+        """Close the bot's current connection with `code` (the session stays resumable)."""
+        session = self.session
+        if session is None or session.connection is None:
+            raise RuntimeError("the bot is not connected to the gateway")
+        connection = session.connection
+        session.connection = None
+        connection.outbox.put_nowait(None)
+        await connection.ws.close(code=code, message=b"fake close")
+
+    async def shutdown(self) -> None:
+        for connection in list(self.connections):
+            connection.outbox.put_nowait(None)
+            await connection.ws.close(code=1001, message=b"fake shutting down")
+
+    # --- the websocket handler -----------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws=ws, path=request.path)
+        self.connections.append(connection)
+        writer = asyncio.create_task(self._writer(connection))
+        try:
+            connection.outbox.put_nowait(json.dumps({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}))
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                await self._on_frame(connection, frame)
+        finally:
+            self.connections.remove(connection)
+            if self.session is not None and self.session.connection is connection:
+                self.session.connection = None
+            connection.outbox.put_nowait(None)
+            await writer
+            self.fake._bump()
+        return ws
+
+    async def _writer(self, connection: Connection) -> None:
+        while True:
+            frame = await connection.outbox.get()
+            if frame is None or connection.ws.closed:
+                return
+            try:
+                await connection.ws.send_str(frame)
+            except ConnectionError:
+                return
+
+    async def _on_frame(self, connection: Connection, frame: dict[str, Any]) -> None:
+        op = frame.get("op")
+        data = frame.get("d")
+        if op == OP_HEARTBEAT:
+            connection.outbox.put_nowait(json.dumps({"op": OP_HEARTBEAT_ACK}))
+        elif op == OP_IDENTIFY:
+            await self._identify(connection, data or {})
+        elif op == OP_RESUME:
+            await self._resume(connection, data or {})
+        elif op in (OP_PRESENCE, OP_VOICE, OP_REQUEST_MEMBERS):
+            pass
+        else:
+            log.warning("fake gateway: unknown op %r", op)
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        fake = self.fake
+        if data.get("token") != fake.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self.identifies += 1
+        if self.session is not None and self.session.connection is not None:
+            self.session.connection.outbox.put_nowait(None)
+        self.session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)))
+        self.session.connection = connection
+        shard = data.get("shard") or [0, 1]
+        self.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "bot": True},
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds],
+                "session_id": self.session.id,
+                "resume_gateway_url": fake.resume_gateway_url,
+                "application": {"id": str(fake.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "guild_join_requests": [],
+                "user_settings": {},
+                "shard": shard,
+                "_trace": ["fakediscord"],
+            },
+        )
+        for guild in fake.guilds:
+            self.dispatch("GUILD_CREATE", guild.payload())
+        fake._bump()
+
+    async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self.session
+        if (
+            session is None
+            or data.get("token") != self.fake.token
+            or data.get("session_id") != session.id
+        ):
+            connection.outbox.put_nowait(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
+            return
+        if session.connection is not None and session.connection is not connection:
+            session.connection.outbox.put_nowait(None)
+        session.connection = connection
+        seq = data.get("seq") or 0
+        for event_seq, frame in session.events:
+            if event_seq > seq:
+                connection.outbox.put_nowait(frame)
+        session.resumes += 1
+        self.resume_paths.append(connection.path)
+        session.seq += 1
+        frame = json.dumps({"op": OP_DISPATCH, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fakediscord"]}})
+        session.events.append((session.seq, frame))
+        connection.outbox.put_nowait(frame)
+        self.fake._bump()

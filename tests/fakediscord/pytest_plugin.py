@@ -1,0 +1,74 @@
+"""Pytest fixtures for the fake Discord, and helpers to run an unmodified discord.py client on it.
+
+Use from a conftest.py:  `from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401`
+
+The `fake_discord` fixture fails the test at teardown if the fake recorded violations (invalid
+requests, unanswered or late interactions, ...). A test that provokes violations on purpose takes
+them with `fake_discord.take_violations(kind)` and asserts on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from .server import FakeDiscord
+
+
+@contextlib.contextmanager
+def discord_py_pointed_at(fake: FakeDiscord) -> Iterator[None]:
+    """Point discord.py's REST base and gateway URL at the fake; restore them afterwards."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    saved_base = discord.http.Route.BASE
+    saved_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = saved_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved_gateway
+
+
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeDiscord, client, *, ready_timeout: float = 10.0) -> AsyncIterator[None]:
+    """Log `client` in to the fake, connect it, wait for on_ready; on exit let pending interactions
+    settle, close the client. Give the client `guild_ready_timeout` well under a second."""
+    with discord_py_pointed_at(fake):
+        await client.login(fake.token)
+        task = asyncio.create_task(client.connect(reconnect=True), name="fake-discord-bot")
+        try:
+            ready = asyncio.create_task(client.wait_until_ready())
+            done, _ = await asyncio.wait({ready, task}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
+            if task in done:
+                ready.cancel()
+                task.result()  # raises what stopped the client
+                raise RuntimeError("the bot stopped before it was ready")
+            if ready not in done:
+                ready.cancel()
+                raise TimeoutError("the bot did not become ready on the fake Discord")
+            yield
+            await fake.settle()
+        finally:
+            await client.close()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(task, 5)
+
+
+@pytest.fixture
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """A started fake Discord; fails the test at teardown on any unexpected violation."""
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield fake
+        await fake.settle()
+    finally:
+        await fake.stop()
+    fake.assert_no_violations()

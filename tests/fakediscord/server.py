@@ -1,0 +1,721 @@
+"""FakeDiscord: an aiohttp server on 127.0.0.1 speaking Discord's REST API and gateway.
+
+Every REST request goes through one pipeline: route -> injected fault -> body parsing ->
+authorization -> OpenAPI + documented-limit validation -> handler. Invalid requests get Discord's
+400 / 50035 answer and are recorded as violations (which fail the test unless taken).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from . import errors as E
+from . import limits
+from .errors import DiscordError, Violation, json_response
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway
+from .interactions import Interactions
+from .model import (
+    DEFAULT_MEMBER_PERMISSIONS,
+    Attachment,
+    Channel,
+    FakeClock,
+    Guild,
+    Member,
+    Message,
+    Role,
+    Snowflakes,
+    User,
+)
+from .rest import Rest
+from .spec import OpenAPISpec, Operation, SchemaError, load_spec
+
+API_PREFIX = "/api/v10"
+
+
+@dataclass
+class RequestRecord:
+    method: str
+    path: str
+    template: str | None
+    body: Any = None
+    status: int | None = None
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UploadedFile:
+    index: int
+    filename: str
+    data: bytes
+    content_type: str
+
+
+@dataclass
+class Ctx:
+    """What a REST handler gets."""
+
+    request: web.Request
+    params: dict[str, str]
+    body: Any
+    files: list[UploadedFile]
+    query: dict[str, str]
+
+
+@dataclass
+class Fault:
+    """An injected failure for the next `remaining` requests matching method and route."""
+
+    status: int
+    method: str | None
+    route: str | None  # a spec path template ("/channels/{channel_id}/messages") or a concrete path
+    remaining: int
+    retry_after: float = 0.0
+    global_: bool = False
+    via: bool = True
+    hits: int = 0
+
+    def matches(self, method: str, path: str, template: str | None) -> bool:
+        if self.remaining <= 0:
+            return False
+        if self.method is not None and self.method != method:
+            return False
+        return self.route is None or self.route == template or self.route == path
+
+    def response(self) -> web.Response:
+        if self.status == 429:
+            headers = {
+                "Retry-After": str(max(1, int(self.retry_after + 0.999))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                "X-RateLimit-Scope": "global" if self.global_ else "user",
+            }
+            if self.global_:
+                headers["X-RateLimit-Global"] = "true"
+            if self.via:
+                headers["Via"] = "1.1 google"
+            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.global_, "code": 0}
+            return json_response(body, status=429, headers=headers)
+        return web.Response(status=self.status, text=f"{self.status}: fake server error", content_type="text/plain")
+
+
+Handler = Callable[[Ctx], Awaitable[web.StreamResponse]]
+
+
+class FakeDiscord:
+    """A fake Discord for one test: one bot application, guilds, users, messages, interactions."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        bot_name: str = "Mesa",
+        guild_name: str = "Mesa Test",
+        channels: tuple[str, ...] = ("general",),
+        interaction_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60,
+        spec: OpenAPISpec | None = None,
+    ) -> None:
+        self.spec = spec or load_spec()
+        self.clock = FakeClock()
+        self.ids = Snowflakes()
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.token_lifetime = token_lifetime
+        self.bot_user = User(id=self.ids.next(), name=bot_name, bot=True)
+        self.application_id = self.bot_user.id
+        self.owner = User(id=self.ids.next(), name="owner")
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
+        self.guilds: list[Guild] = []
+        self.channels: dict[int, Channel] = {}
+        self.dm_channels: dict[int, Channel] = {}  # by recipient user id
+        self.messages: dict[int, Message] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {None: []}  # by guild id (None: global)
+        self._command_ids: dict[tuple[int | None, int, str], int] = {}
+        self.violations: list[Violation] = []
+        self.requests: list[RequestRecord] = []
+        self.faults: list[Fault] = []
+        self.gateway = Gateway(self)
+        self.interactions = Interactions(self)
+        self.rest = Rest(self)
+        self._fake_users: dict[str, Any] = {}
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        self._routes: list[tuple[str, re.Pattern[str], int, Handler]] = []
+        self.rest.register(self._route)
+        self.interactions.register(self._route)
+        self._routes.sort(key=lambda r: -r[2])
+        self.guild = self.add_guild(guild_name, channels)
+        self.channel = self.guild.channels[0]
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    async def start(self) -> FakeDiscord:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/resume-gateway", self.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        self.interactions.cancel_timers()
+        await self.gateway.shutdown()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def http_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """What `discord.http.Route.BASE` must be."""
+        return self.http_base + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        """What `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` must be."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    @property
+    def resume_gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/resume-gateway"
+
+    # --- the world -------------------------------------------------------------------------------
+
+    def add_guild(self, name: str, channels: tuple[str, ...] = ("general",)) -> Guild:
+        guild = Guild(id=self.ids.next(), name=name, owner_id=self.owner.id, joined_at=self.clock.iso())
+        guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS))
+        for user in (self.owner, self.bot_user):
+            guild.members[user.id] = Member(user=user, joined_at=self.clock.iso())
+        self.guilds.append(guild)
+        for channel_name in channels:
+            self._new_guild_channel(guild, channel_name)
+        self.commands.setdefault(guild.id, [])
+        self.gateway.dispatch("GUILD_CREATE", guild.payload(), intent=INTENT_GUILDS)
+        self._bump()
+        return guild
+
+    def _new_guild_channel(self, guild: Guild, name: str) -> Channel:
+        channel = Channel(id=self.ids.next(), type=0, name=name, guild_id=guild.id, position=len(guild.channels))
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_channel(self, name: str, guild: Guild | None = None) -> Channel:
+        channel = self._new_guild_channel(guild or self.guild, name)
+        self.gateway.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
+        self._bump()
+        return channel
+
+    def add_role(self, name: str, permissions: int, guild: Guild | None = None) -> Role:
+        guild = guild or self.guild
+        role = Role(id=self.ids.next(), name=name, permissions=permissions, position=len(guild.roles))
+        guild.roles.append(role)
+        self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, intent=INTENT_GUILDS)
+        return role
+
+    def new_user(self, name: str, *, dms_open: bool = True, locale: str = "es-ES", guilds: list[Guild] | None = None) -> User:
+        user = User(id=self.ids.next(), name=name, dms_open=dms_open, locale=locale)
+        self.users[user.id] = user
+        for guild in guilds if guilds is not None else [self.guild]:
+            self.join(user, guild)
+        return user
+
+    def join(self, user: User, guild: Guild, roles: list[Role] = ()) -> Member:  # type: ignore[assignment]
+        member = Member(user=user, joined_at=self.clock.iso(), roles=[r.id for r in roles])
+        guild.members[user.id] = member
+        self.gateway.dispatch(
+            "GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)}, intent=INTENT_GUILD_MEMBERS
+        )
+        self._bump()
+        return member
+
+    def user(self, name: str, *, dms_open: bool = True, locale: str = "es-ES"):
+        """The test API for a user (created and made a member of the default guild on first use)."""
+        from .users import FakeUser
+
+        existing = self._fake_users.get(name)
+        if existing is None:
+            existing = FakeUser(self, self.new_user(name, dms_open=dms_open, locale=locale))
+            self._fake_users[name] = existing
+        return existing
+
+    def dm_channel(self, user: User) -> Channel:
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = Channel(id=self.ids.next(), type=1, recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    def resolve_channel(self, channel: Channel | int | str | None) -> Channel:
+        if channel is None:
+            return self.channel
+        if isinstance(channel, Channel):
+            return channel
+        if isinstance(channel, int):
+            return self.channels[channel]
+        for guild in self.guilds:
+            for c in guild.channels:
+                if c.name == channel.lstrip("#"):
+                    return c
+        raise LookupError(f"no channel {channel!r}")
+
+    def guild_of(self, channel: Channel) -> Guild | None:
+        for guild in self.guilds:
+            if guild.id == channel.guild_id:
+                return guild
+        return None
+
+    # --- messages --------------------------------------------------------------------------------
+
+    def channel_messages(self, channel: Channel | int | str | None = None) -> list[Message]:
+        """The channel's messages as everyone sees them now (no ephemerals, no deleted), oldest first."""
+        ch = self.resolve_channel(channel)
+        return [m for m in self.messages.values() if m.channel is ch and not m.deleted and m.visible_to is None]
+
+    def last_message(self, channel: Channel | int | str | None = None) -> Message | None:
+        msgs = self.channel_messages(channel)
+        return msgs[-1] if msgs else None
+
+    def message(self, message_id: int) -> Message:
+        return self.messages[message_id]
+
+    def new_message(self, channel: Channel, author: User, **fields: Any) -> Message:
+        msg = Message(id=self.ids.next(), channel=channel, author=author, timestamp=self.clock.iso(), **fields)
+        self.messages[msg.id] = msg
+        return msg
+
+    def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
+        if msg.visible_to is not None:
+            return  # ephemeral messages never reach the gateway
+        from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
+
+        intent = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
+        data = msg.payload()
+        if msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+        self.gateway.dispatch(event, data, intent=intent)
+
+    def delete_message(self, message: Message) -> None:
+        """Delete a message as a moderator would: the bot's later edits get 404 / 10008."""
+        message.deleted = True
+        if message.visible_to is None:
+            from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
+
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.guild_id is not None:
+                data["guild_id"] = str(message.guild_id)
+            intent = INTENT_DIRECT_MESSAGES if message.channel.is_dm else INTENT_GUILD_MESSAGES
+            self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
+        self._bump()
+
+    def apply_message_body(self, msg: Message, body: dict[str, Any], files: list[UploadedFile], *, edit: bool) -> None:
+        """Set content/embeds/components/attachments/flags of `msg` from a create or edit body."""
+        if edit:
+            msg.versions.append(msg.snapshot())
+            msg.edited_timestamp = self.clock.iso()
+            self.interactions.message_edited(msg)
+        if "content" in body:
+            msg.content = body["content"] or ""
+        if "embeds" in body:
+            msg.embeds = [{"type": "rich", **e} for e in body["embeds"] or []]
+        if "components" in body:
+            msg.components = _number_components(body["components"] or [])
+        if body.get("flags") is not None:
+            keep = limits.FLAG_EPHEMERAL | limits.FLAG_LOADING
+            settable = 4 | limits.FLAG_COMPONENTS_V2 | (0 if edit else 4096)  # suppress embeds/notifications
+            msg.flags = (msg.flags & keep) | (body["flags"] & settable)
+        by_index = {f.index: f for f in files}
+        new_attachments: list[Attachment]
+        if "attachments" in body and body["attachments"] is not None:
+            existing = {a.id: a for a in msg.attachments}
+            new_attachments = []
+            for spec in body["attachments"]:
+                ref = int(spec["id"])
+                if ref in by_index:
+                    new_attachments.append(self._attachment(msg, by_index.pop(ref), spec.get("description")))
+                elif ref in existing:
+                    new_attachments.append(existing[ref])
+                else:
+                    raise E.invalid_form_body([SchemaError(("attachments",), "ATTACHMENT_NOT_FOUND", f"Unknown attachment {ref}")])
+        else:
+            new_attachments = list(msg.attachments) if edit else []
+        for upload in sorted(by_index.values(), key=lambda f: f.index):
+            new_attachments.append(self._attachment(msg, upload, None))
+        msg.attachments = new_attachments
+
+    def _attachment(self, msg: Message, upload: UploadedFile, description: str | None) -> Attachment:
+        att_id = self.ids.next()
+        return Attachment(
+            id=att_id,
+            filename=upload.filename,
+            data=upload.data,
+            content_type=upload.content_type
+            if upload.content_type not in ("", "application/octet-stream")
+            else Attachment.guess_type(upload.filename),
+            description=description,
+            url=f"{self.http_base}/attachments/{msg.channel.id}/{att_id}/{upload.filename}",
+        )
+
+    # --- commands --------------------------------------------------------------------------------
+
+    def store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        stored = []
+        for command in commands:
+            kind = command.get("type", 1)
+            key = (guild_id, kind, command["name"])
+            cid = self._command_ids.setdefault(key, self.ids.next())
+            data = {
+                "id": str(cid),
+                "application_id": str(self.application_id),
+                "version": str(self.ids.next()),
+                "type": kind,
+                "name": command["name"],
+                "description": command.get("description") or "",
+                "options": command.get("options") or [],
+                "default_member_permissions": command.get("default_member_permissions"),
+                "nsfw": bool(command.get("nsfw")),
+                "contexts": command.get("contexts"),
+                "integration_types": command.get("integration_types") or [0],
+                "name_localizations": command.get("name_localizations"),
+                "description_localizations": command.get("description_localizations"),
+                "dm_permission": command.get("dm_permission", True),
+            }
+            if guild_id is not None:
+                data["guild_id"] = str(guild_id)
+            stored.append(data)
+        self.commands[guild_id] = stored
+        self._bump()
+        return stored
+
+    def find_command(self, name: str, guild: Guild | None) -> dict[str, Any]:
+        """A chat-input command as the bot synced it: the guild's first, then the global ones."""
+        scopes: list[int | None] = ([guild.id] if guild is not None else []) + [None]
+        for scope in scopes:
+            for command in self.commands.get(scope, []):
+                if command["type"] == 1 and command["name"] == name:
+                    if scope is None and guild is None and not _usable_in_dm(command):
+                        continue
+                    return command
+        synced = {scope: [c["name"] for c in cmds] for scope, cmds in self.commands.items()}
+        raise LookupError(f"no synced slash command /{name} usable here; synced: {synced}")
+
+    # --- faults ----------------------------------------------------------------------------------
+
+    def rate_limit(
+        self,
+        route: str | None = None,
+        *,
+        method: str | None = None,
+        count: int = 1,
+        retry_after: float = 0.05,
+        global_: bool = False,
+        via: bool = True,
+    ) -> Fault:
+        """Answer the next `count` matching requests with 429 (JSON `retry_after`, `Via` unless via=False)."""
+        fault = Fault(429, method, route, count, retry_after=retry_after, global_=global_, via=via)
+        self.faults.append(fault)
+        return fault
+
+    def fail(self, route: str | None = None, *, method: str | None = None, count: int = 1, status: int = 500) -> Fault:
+        """Answer the next `count` matching requests with a server error."""
+        fault = Fault(status, method, route, count)
+        self.faults.append(fault)
+        return fault
+
+    async def close_gateway(self, code: int = 4000) -> None:
+        """Close the bot's gateway connection (4000: unknown error, the bot must RESUME)."""
+        await self.gateway.close(code)
+
+    async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
+        await self.wait_until(
+            lambda: self.gateway.session is not None and self.gateway.session.resumes >= count,
+            timeout=timeout,
+            what=f"{count} gateway RESUME(s)",
+        )
+
+    def _take_fault(self, method: str, path: str, template: str | None) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(method, path, template):
+                fault.remaining -= 1
+                fault.hits += 1
+                return fault
+        return None
+
+    # --- clock, waiting, violations --------------------------------------------------------------
+
+    def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0) -> None:
+        """Move the fake's clock forward (interaction tokens expire 15 minutes after creation)."""
+        self.clock.advance(seconds, minutes=minutes, hours=hours)
+        self._bump()
+
+    def _bump(self) -> None:
+        """Wake everyone waiting on a condition about the fake's state."""
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition") -> Any:
+        """Wait until `predicate()` is truthy (re-checked on every state change); return its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            event = self._changed
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"fake Discord: timed out after {timeout} s waiting for {what}")
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                pass
+
+    async def wait_until_connected(self, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda: self.gateway.connected, timeout=timeout, what="the bot's gateway connection")
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[Message], bool] | None = None,
+        *,
+        channel: Channel | int | str | None = None,
+        timeout: float = 10.0,
+    ) -> Message:
+        """The first channel message (existing or future) matching `predicate`."""
+        ch = self.resolve_channel(channel)
+
+        def find() -> Message | None:
+            for msg in self.channel_messages(ch):
+                if predicate is None or predicate(msg):
+                    return msg
+            return None
+
+        return await self.wait_until(find, timeout=timeout, what=f"a message in #{ch.name}")
+
+    def violate(self, kind: str, detail: str, **where: Any) -> Violation:
+        violation = Violation(kind=kind, detail=detail, **where)
+        self.violations.append(violation)
+        self._bump()
+        return violation
+
+    def take_violations(self, kind: str | None = None) -> list[Violation]:
+        """Remove and return the recorded violations (of `kind`): a test that expects them takes them."""
+        taken = [v for v in self.violations if kind is None or v.kind == kind]
+        self.violations = [v for v in self.violations if v not in taken]
+        return taken
+
+    def assert_no_violations(self) -> None:
+        if self.violations:
+            lines = "\n  ".join(str(v) for v in self.violations)
+            raise AssertionError(f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}")
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until every interaction was answered (or missed its deadline) and every deferred one
+        got its content; record the ones that never will as violations."""
+        await self.interactions.settle(timeout)
+
+    # --- the REST pipeline -----------------------------------------------------------------------
+
+    def _route(self, method: str, template: str, handler: Handler) -> None:
+        parts = []
+        for seg in template.split("/"):
+            m = re.fullmatch(r"\{(\w+)\}", seg)
+            parts.append(f"(?P<{m.group(1)}>[^/]+)" if m else re.escape(seg))
+        literal = sum(1 for seg in template.split("/") if seg and not seg.startswith("{"))
+        self._routes.append((method, re.compile("/".join(parts)), literal, handler))
+
+    def _find_handler(self, method: str, path: str) -> tuple[Handler | None, dict[str, str]]:
+        for route_method, regex, _, handler in self._routes:
+            if route_method == method:
+                m = regex.fullmatch(path)
+                if m:
+                    return handler, m.groupdict()
+        return None, {}
+
+    async def _handle_api(self, request: web.Request) -> web.StreamResponse:
+        method = request.method
+        path = "/" + request.match_info["tail"]
+        op = self.spec.match(method, path)
+        template = op.template if op else None
+        record = RequestRecord(method=method, path=path, template=template)
+        self.requests.append(record)
+        try:
+            fault = self._take_fault(method, path, template)
+            if fault is not None:
+                response = fault.response()
+            else:
+                response = await self._process(request, method, path, op, record)
+        except DiscordError as exc:
+            if exc.status == 400 and not exc.recorded:
+                self.violate("bad_request", f"{exc.code} {exc.message}", method=method, path=path, body=record.body)
+            response = exc.response()
+        record.status = response.status
+        self._bump()
+        return response
+
+    async def _process(
+        self, request: web.Request, method: str, path: str, op: Operation | None, record: RequestRecord
+    ) -> web.StreamResponse:
+        body, raw, files, content_type = await _read_body(request)
+        record.body = body
+        record.files = [f.filename for f in files]
+        handler, params = self._find_handler(method, path)
+        if not _is_token_route(path) and request.headers.get("Authorization") != f"Bot {self.token}":
+            raise E.unauthorized()
+        problems: list[SchemaError] = []
+        if op is not None and body is not None:
+            problems += self.spec.validate(op, content_type, body, raw)
+        if op is not None and method in ("POST", "PUT", "PATCH") and body is None and op.body_required:
+            problems.append(SchemaError((), "BASE_TYPE_REQUIRED", "A request body is required"))
+        problems += self._check_limits(op, params, body, files)
+        if problems:
+            self.violate(
+                "invalid_body",
+                "; ".join(f"{'.'.join(map(str, p.path)) or '<body>'}: {p.code} {p.message[:120]}" for p in problems),
+                method=method,
+                path=path,
+                body=body,
+                errors=problems,
+            )
+            error = E.invalid_form_body(problems)
+            error.recorded = True
+            raise error
+        if handler is None:
+            self.violate("unimplemented", "the fake does not implement this route", method=method, path=path, body=body)
+            raise DiscordError(404, 0, "404: Not Found")
+        return await handler(Ctx(request=request, params=params, body=body, files=files, query=dict(request.query)))
+
+    def _check_limits(
+        self, op: Operation | None, params: dict[str, str], body: Any, files: list[UploadedFile]
+    ) -> list[SchemaError]:
+        if op is None:
+            return []
+        key = (op.method, op.template)
+        problems = limits.check_files([len(f.data) for f in files])
+        if key in _MESSAGE_BODIES:
+            existing_flags = 0
+            if "message_id" in params and params["message_id"].isdigit():
+                existing = self.messages.get(int(params["message_id"]))
+                existing_flags = existing.flags if existing is not None else 0
+            problems += limits.check_message(body, existing_flags=existing_flags)
+        elif key == ("POST", "/interactions/{interaction_id}/{interaction_token}/callback") and isinstance(body, dict):
+            if body.get("type") == 9:
+                problems += limits.check_modal(body.get("data"))
+            else:
+                problems += [
+                    SchemaError(("data",) + p.path, p.code, p.message) for p in limits.check_message(body.get("data"))
+                ]
+        elif op.template.endswith("/commands") and op.method == "PUT":
+            problems += limits.check_commands(body)
+        elif op.template.endswith("/commands") and op.method == "POST":
+            problems += limits.check_commands([body])
+        return problems
+
+    async def _handle_attachment(self, request: web.Request) -> web.Response:
+        attachment_id = int(request.match_info["attachment_id"])
+        for msg in self.messages.values():
+            for att in msg.attachments:
+                if att.id == attachment_id:
+                    return web.Response(body=att.data, headers={"Content-Type": att.content_type})
+        return web.Response(status=404)
+
+
+_MESSAGE_BODIES = {
+    ("POST", "/channels/{channel_id}/messages"),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+    ("POST", "/webhooks/{webhook_id}/{webhook_token}"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
+    ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
+}
+
+
+def _is_token_route(path: str) -> bool:
+    """Interaction callbacks and webhook-token routes carry no Authorization header."""
+    return path.startswith("/interactions/") or path.startswith("/webhooks/")
+
+
+def _usable_in_dm(command: dict[str, Any]) -> bool:
+    contexts = command.get("contexts")
+    if contexts is not None:
+        return 1 in contexts
+    return command.get("dm_permission", True) is not False
+
+
+def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Echo components as Discord does: same content, each with a numeric `id`."""
+    counter = iter(range(1, 10_000))
+
+    def number(comp: Any) -> Any:
+        if not isinstance(comp, dict):
+            return comp
+        out = dict(comp)
+        out.setdefault("id", next(counter))
+        if isinstance(out.get("components"), list):
+            out["components"] = [number(c) for c in out["components"]]
+        for single in ("accessory", "component"):
+            if isinstance(out.get(single), dict):
+                out[single] = number(out[single])
+        return out
+
+    return [number(c) for c in components]
+
+
+async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[UploadedFile], str]:
+    """(decoded JSON body or multipart payload_json, its raw bytes, uploaded files, content type)."""
+    content_type = request.content_type
+    files: list[UploadedFile] = []
+    if content_type == "multipart/form-data":
+        body: Any = None
+        raw: bytes | None = None
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            name = part.name or ""
+            data = await part.read(decode=False)  # type: ignore[union-attr]
+            if name == "payload_json":
+                raw = bytes(data)
+                body = json.loads(raw)
+            else:
+                m = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
+                index = int(m.group(1) or 0) if m else len(files)
+                files.append(
+                    UploadedFile(
+                        index=index,
+                        filename=part.filename or f"file{index}",  # type: ignore[union-attr]
+                        data=bytes(data),
+                        content_type=part.headers.get("Content-Type", ""),
+                    )
+                )
+        return body, raw, files, content_type
+    raw = await request.read()
+    if not raw:
+        return None, None, files, content_type
+    try:
+        return json.loads(raw), raw, files, content_type
+    except ValueError as exc:
+        raise DiscordError(400, 50109, "The request body contains invalid JSON.") from exc
