@@ -53,8 +53,11 @@ def clone(state: MacarenaState) -> MacarenaState:
             },
             "penalty_pending": list(state.penalty_pending),
             "buy_pending": list(state.buy_pending),
+            # the end-of-hand result is only changed during the penalty and buy phases
             "hand_result": (
-                state.hand_result.model_copy(deep=True) if state.hand_result is not None else None
+                state.hand_result.model_copy(deep=True)
+                if state.hand_result is not None and state.phase in ("penalty", "buy")
+                else state.hand_result
             ),
             "log": list(state.log),
             "winners": list(state.winners),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from games.core.cards import PlayingCard
+from games.core.cards import PlayingCard, parse_card
 from games.core.errors import IllegalAction
 from games.macarena.elements import canonical_face, link_kind, sort_key
 from games.macarena.state import MacarenaState, MacarenaView
@@ -60,7 +60,8 @@ def resolve_series(top: PlayingCard, hand: Sequence[PlayingCard], cards: Sequenc
     for i, face in enumerate(faces):
         if espejo:
             raise IllegalAction("after_espejo", card=face)
-        pick = next((c for c in left if c.code == face), None)
+        wanted = parse_card(face)
+        pick = next((c for c in left if c.rank == wanted.rank and c.suit == wanted.suit), None)
         if pick is None:
             raise IllegalAction("card_not_in_hand", card=face)
         kind = link_kind(prev, pick)
@@ -93,12 +94,14 @@ def next_options(
     else:
         left = list(hand)
         prev = top
-    seen: set[str] = set()
+    seen: set[tuple[int, str]] = set()
     out: list[PlayingCard] = []
-    for c in sorted(left, key=sort_key):
-        if c.code not in seen and link_kind(prev, c) is not None:
-            seen.add(c.code)
+    for c in left:
+        face = (c.rank, c.suit)
+        if face not in seen and link_kind(prev, c) is not None:
+            seen.add(face)
             out.append(c)
+    out.sort(key=sort_key)
     return out
 
 
