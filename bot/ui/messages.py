@@ -197,7 +197,7 @@ def public_payload(
         for seat in table.state.seats:
             for action in game.legal_actions(table.state, seat):
                 if presenter.is_public_action(action):
-                    public.append(presenter.choice(action, view, tr))
+                    public.append(presenter.choice(action, view, names, tr))
         layout = build_layout(public, table_id=table.id, version=table.state.version, rows=1,
                               first_row=1)
         if layout.pages == 1:
@@ -245,7 +245,7 @@ def private_payload(
     if image:
         files.append(_png(image, "hand.png"))
         embed.set_image(url="attachment://hand.png")
-    choices = [presenter.choice(a, view, tr) for a in legal] if outcome is None else []
+    choices = [presenter.choice(a, view, names, tr) for a in legal] if outcome is None else []
     layout = build_layout(choices, table_id=table.id, version=table.state.version,
                           rows=MAX_ROWS - 1, page=page,
                           group_placeholders=presenter.group_placeholders(tr))

@@ -38,7 +38,9 @@ class GamePresenter:
     def action_params(self, action: Action, view: PlayerView, tr: Translator) -> dict[str, Any]:
         return action.model_dump(mode="json")
 
-    def choice(self, action: Action, view: PlayerView, tr: Translator) -> Choice:
+    def choice(
+        self, action: Action, view: PlayerView, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind = getattr(action, "kind", type(action).__name__.lower())
         label = tr(f"{self.key}.action.{kind}", **self.action_params(action, view, tr))
         return Choice(action=action.encode(), label=label, group=kind)

@@ -1,0 +1,90 @@
+"""Payloads built for real games respect Discord's limits and offer only legal actions."""
+
+import random
+
+import discord
+import pytest
+
+from bot.i18n import translator
+from bot.registry import load_games
+from bot.tables import ServiceConfig, TableService
+from bot.ui.messages import lobby_payload, private_payload, public_payload
+from bot.ui.presenter import presenter_for
+from storage import open_database
+from tests.bot.test_tables import RecordingListener
+
+GAMES = load_games()
+
+
+def _check_limits(payload, allowed_actions=None):
+    data = payload.view.to_components() if payload.view else []
+    assert len(data) <= 5
+    custom_ids = []
+    for row in data:
+        comps = row["components"]
+        assert len(comps) <= 5
+        if any(c["type"] == 3 for c in comps):
+            assert len(comps) == 1
+        for c in comps:
+            custom_ids.append(c["custom_id"])
+            assert 1 <= len(c["custom_id"]) <= 100
+            if c["type"] == 2:
+                assert len(c.get("label") or "") <= 80
+            if c["type"] == 3:
+                assert 1 <= len(c["options"]) <= 25
+                for o in c["options"]:
+                    assert len(o["label"]) <= 100 and len(o["value"]) <= 100
+                    if allowed_actions is not None:
+                        assert o["value"] in allowed_actions
+            elif allowed_actions is not None and c["custom_id"].startswith("t:"):
+                assert c["custom_id"].split(":", 3)[3] in allowed_actions
+    assert len(custom_ids) == len(set(custom_ids))
+    total = sum(len(e.title or "") + len(e.description or "") + len(e.footer.text or "")
+                + sum(len(f.name) + len(f.value) for f in e.fields) for e in payload.embeds)
+    assert total <= 6000
+    for e in payload.embeds:
+        assert len(e.description or "") <= 4096
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("locale", ["es", "en"])
+async def test_payloads_of_random_games(tmp_path, key, locale):
+    db = await open_database(tmp_path / "b.db")
+    service = TableService(db, GAMES, RecordingListener(), ServiceConfig(cpu_delay_seconds=0))
+    game = GAMES[key]
+    presenter = presenter_for(game)
+    tr = translator(locale)
+    table = await service.open(guild_id="g", channel_id="c", game_key=key, host_id="1",
+                               host_name="Ana", locale=locale, seed=f"msg-{key}")
+    for i in range(2, game.min_players + 1):
+        await service.join(table.id, str(i), f"P{i}")
+    _check_limits(lobby_payload(table, service, tr))
+    await service.start(table.id, "1")
+    rng = random.Random(7)
+    for _ in range(150):
+        if table.record.status != "playing":
+            break
+        _check_limits(public_payload(table, presenter, service, tr))
+        for seat in table.state.seats:
+            legal = {a.encode() for a in game.legal_actions(table.state, seat)}
+            _check_limits(private_payload(table, presenter, seat, tr), legal)
+        to_act = sorted(game.to_act(table.state))
+        seat = to_act[0]
+        action = rng.choice(game.legal_actions(table.state, seat))
+        await service.act(table.id, seat, table.version, action.encode())
+    await service.close()
+    await db.close()
+
+
+def test_large_hands_are_paged():
+    from bot.ui.layout import Choice, build_layout
+
+    choices = [Choice(action=f"p:{i}", label=f"card {i}", group="play") for i in range(130)]
+    first = build_layout(choices, table_id=1, version=3, rows=4)
+    assert first.pages == 2 and len(first.items) == 4
+    second = build_layout(choices, table_id=1, version=3, rows=4, page=1)
+    seen = {o.value for page in (first, second) for item in page.items
+            for o in item.item.options}
+    assert seen == {c.action for c in choices}
+    few = build_layout(choices[:7], table_id=1, version=3)
+    assert all(isinstance(i.item, discord.ui.Button) for i in few.items)
