@@ -380,7 +380,7 @@ class TableService:
                 team_won=int(s.id in team_winners),
             )
             for s in table.record.seats
-            if not s.is_cpu
+            if not s.id.startswith(CPU_PREFIX)  # a human replaced by the computer still counts
         ]
 
     # ----- after every change: timers, computer turns, cleanup ------------------------------

@@ -149,7 +149,7 @@ async def test_turn_timer_plays_then_replaces_after_three(tmp_path):
     table = await _open(service, pile=40)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
-    for turn in range(6):  # h and a time out alternately, three times each
+    for _ in range(6):  # h and a time out alternately, three times each
         seat = table.state.seats[table.state.turn]
         assert await service.expire_turn(table.id) == [seat]
     assert ("replaced", "h") in listener.calls and ("replaced", "a") in listener.calls
