@@ -306,6 +306,41 @@ class TableService:
         self._after_change(table)
         return table
 
+    async def rematch(self, table_id: int, by: str) -> Table:
+        """A new lobby in the same channel with the same players and options, seated in the
+        order the game's rules give for a rematch (e.g. the last-placed player starts)."""
+        record = await self.repo.get(table_id)
+        if record is None or record.status != "finished" or not record.state:
+            raise TableError("no_table")
+        if record.seat(by) is None:
+            raise TableError("not_seated")
+        game = self.game(record.game)
+        order = game.rematch_seats(game.load_state(record.state))
+        # Humans whom the timer replaced are not seated again; they can join like anyone.
+        seats = [
+            seat
+            for seat_id in order
+            if (seat := record.seat(seat_id)) is not None
+            and (seat.id.startswith(CPU_PREFIX) or not seat.is_cpu)
+        ]
+        try:
+            new = await self.repo.create(
+                guild_id=record.guild_id,
+                channel_id=record.channel_id,
+                game=record.game,
+                host_id=by,
+                locale=record.locale,
+                options=record.options,
+                seats=seats,
+                seed=self._seed_factory(),
+            )
+        except ChannelBusy as exc:
+            raise TableError("channel_busy") from exc
+        table = Table(record=new, game=game)
+        self._tables[new.id] = table
+        await self.listener.lobby_changed(table)
+        return table
+
     async def cancel(self, table_id: int, by: str, *, may_manage: bool = False) -> None:
         """The host (or a member who may manage the channel) ends a lobby or a game."""
         table = self.get(table_id)

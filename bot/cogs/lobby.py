@@ -120,6 +120,7 @@ class LobbyCog(commands.Cog):
             "cpu": functools.partial(service.add_cpu, table_id, user),
             "start": functools.partial(service.start, table_id, user),
             "cancel": functools.partial(service.cancel, table_id, user),
+            "rematch": functools.partial(service.rematch, table_id, user),
         }
         try:
             await actions[op]()

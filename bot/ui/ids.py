@@ -12,7 +12,7 @@ ACTION_BUTTON = r"t:(?P<table>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<action>[!
 # ts:{table}:{version}:{group}:{page}   a game action select; values are action texts
 ACTION_SELECT = r"ts:(?P<table>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<group>[a-z0-9_]{1,20}):(?P<page>[0-9]{1,3})"
 # l:{table}:{op}   lobby buttons
-LOBBY_BUTTON = r"l:(?P<table>[0-9]{1,12}):(?P<op>join|leave|cpu|start|cancel)"
+LOBBY_BUTTON = r"l:(?P<table>[0-9]{1,12}):(?P<op>join|leave|cpu|start|cancel|rematch)"
 # lr:{table}   the host's "remove a player" select
 LOBBY_REMOVE = r"lr:(?P<table>[0-9]{1,12})"
 # h:{table}:{page}   "Ver mi mano" (public) and the pages of a private view

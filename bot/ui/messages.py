@@ -202,6 +202,9 @@ def public_payload(
                               first_row=1)
         if layout.pages == 1:
             components.extend(layout.items)
+    else:
+        components.append(items.LobbyButton(table.id, "rematch", label=tr("table.rematch"),
+                                            style=discord.ButtonStyle.primary))
     return Payload(embeds=[embed], files=files, view=_view(components))
 
 

@@ -229,3 +229,27 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
     uninterrupted = await run(tmp_path / "a.db", interrupt_at=-1)
     interrupted = await run(tmp_path / "b.db", interrupt_at=2)
     assert interrupted == uninterrupted
+
+
+async def test_rematch_seats_everyone_in_the_games_rematch_order(tmp_path):
+    db, service = await _service(tmp_path / "b.db")
+    table = await _open(service, pile=5)
+    await service.join(table.id, "a", "Ana")
+    await service.add_cpu(table.id, "h", "easy")
+    await service.start(table.id, "h")
+    with pytest.raises(TableError):  # still playing
+        await service.rematch(table.id, "a")
+    while table.record.status == "playing":
+        await service.wait_idle(table.id)
+        for seat in ("h", "a"):
+            if table.record.status == "playing" and seat in TOY.to_act(table.state):
+                await service.act(table.id, seat, table.version, "t1")
+    with pytest.raises(TableError) as err:
+        await service.rematch(table.id, "stranger")
+    assert err.value.code == "not_seated"
+    again = await service.rematch(table.id, "a")
+    assert again.record.status == "lobby" and again.record.host_id == "a"
+    assert [s.id for s in again.record.seats] == TOY.rematch_seats(table.state)
+    assert again.record.options == table.record.options
+    await service.close()
+    await db.close()

@@ -1,0 +1,350 @@
+"""Ce Amapatolli images: the public table and a player's hand, drawn with Pillow.
+
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
+the catalogue translator (``tr(key, **params) -> str``); only ``amapatolli.*`` keys are used for
+words. ``names`` (optional) maps seats to display names; without it seats read "Player N".
+
+A card is drawn with its margin colour as a thick border and its background colour as the fill,
+its number large and its sign name below. A Tlapiāni on the table is filled with the colour in
+force. The helpers ``card_label`` and ``action_params`` give presenters the button texts.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.amapatolli.state import AmapatolliView, CardView
+
+Translator = Callable[..., str]
+
+RGB = {
+    "white": (238, 233, 220),
+    "red": (192, 44, 44),
+    "black": (28, 28, 30),
+    "blue": (38, 88, 168),
+}
+INK = {
+    "white": (25, 25, 25),
+    "red": (255, 255, 255),
+    "black": (255, 255, 255),
+    "blue": (255, 255, 255),
+}
+TABLE = (28, 74, 56)
+PANEL = (20, 52, 40)
+TEXT = (236, 240, 236)
+DIM = (170, 190, 178)
+GOLD = (240, 196, 64)
+OUTLINE = (12, 12, 12)
+
+_FONT_CANDIDATES = (
+    Path(__file__).with_name("fonts") / "DejaVuSans.ttf",
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
+)
+
+
+@cache
+def _font_path() -> str | None:
+    for path in _FONT_CANDIDATES:
+        if path.is_file():
+            return str(path)
+    return None
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = _font_path()
+    if path:
+        return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size=size)
+
+
+def _plain(text: str) -> str:
+    """Text the font can draw: Pillow's built-in font has no accents (ā, é) nor arrows."""
+    if _font_path():
+        return text
+    text = text.replace("→", "->").replace("·", "-").replace("«", '"').replace("»", '"')
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ord(ch) < 256)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
+    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
+
+
+def _fit(text: str, size: int, width: int) -> int:
+    """The largest font size up to ``size`` at which ``text`` fits in ``width`` pixels."""
+    while size > 8 and _font(size).getlength(_plain(text)) > width:
+        size -= 1
+    return size
+
+
+# ----- labels for presenters -----------------------------------------------------------------
+def card_label(card: CardView, tr: Translator) -> str:
+    if card.wild:
+        return tr("amapatolli.card.tlapiani", name=card.name)
+    return tr("amapatolli.card", name=card.name, number=card.sign)
+
+
+def action_params(
+    action: Any,
+    view: AmapatolliView,
+    tr: Translator,
+    names: Callable[[str], str] | None = None,
+) -> dict[str, Any]:
+    """Parameters for the ``amapatolli.action.<kind>`` button labels.
+
+    For ``play`` the ``card`` parameter is the whole label: the card's name and number, with the
+    colour named for a Tlapiāni (``play_wild``) or "Answer with" for a bird facing a skip
+    (``play_answer``). For ``callout`` it is the target's name (``names(seat)`` if given).
+    """
+    kind = getattr(action, "kind", "")
+    if kind == "play":
+        cards = {c.id: c for c in view.hand}
+        card = cards.get(action.card)
+        label = card_label(card, tr) if card else action.card
+        colour = tr(f"amapatolli.colour.{action.colour}") if action.colour else ""
+        if action.colour:
+            label = tr("amapatolli.action.play_wild", card=label, colour=colour)
+        elif view.skip_pending and view.turn == view.seat:
+            label = tr("amapatolli.action.play_answer", card=label)
+        return {"card": label, "colour": colour}
+    if kind == "callout":
+        seat = view.seats[action.target] if action.target < len(view.seats) else ""
+        return {"target": names(seat) if names else seat}
+    return {}
+
+
+# ----- drawing -------------------------------------------------------------------------------
+def _draw_card(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    card: CardView,
+    tr: Translator,
+    fill_colour: str | None = None,
+    highlight: bool = False,
+) -> None:
+    margin = card.margin
+    background = fill_colour or card.background
+    radius = max(6, w // 12)
+    border = max(6, w // 9)
+    if highlight:
+        draw.rounded_rectangle((x - 5, y - 5, x + w + 5, y + h + 5), radius + 4, fill=GOLD)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius, fill=RGB[margin], outline=OUTLINE, width=2)
+    inner = (x + border, y + border, x + w - border, y + h - border)
+    draw.rounded_rectangle(
+        inner, max(3, radius - border // 2), fill=RGB[background], outline=OUTLINE, width=1
+    )
+    ink = INK[background]
+    inner_w = w - 2 * border - 6
+    cx = x + w // 2
+    if card.wild:
+        _text(draw, (cx, y + h * 0.34), "T", int(h * 0.26), ink, "mm")
+        tag = tr("amapatolli.card.wild")
+    else:
+        _text(draw, (cx, y + h * 0.34), str(card.sign), int(h * 0.26), ink, "mm")
+        tag = ""
+        if card.bird or card.skips:
+            tag = tr("amapatolli.card.bird") if card.bird else tr("amapatolli.card.skips")
+        elif card.reverses:
+            tag = tr("amapatolli.card.reverses")
+    name_size = _fit(card.name, max(9, int(h * 0.1)), inner_w)
+    _text(draw, (cx, y + h * 0.62), card.name, name_size, ink, "mm")
+    if not card.wild:
+        meaning = tr(f"amapatolli.sign_meaning.{card.sign}")
+        _text(
+            draw,
+            (cx, y + h * 0.73),
+            meaning,
+            _fit(meaning, max(8, int(h * 0.075)), inner_w),
+            ink,
+            "mm",
+        )
+    if tag:
+        _text(draw, (cx, y + h * 0.84), tag, _fit(tag, max(8, int(h * 0.075)), inner_w), ink, "mm")
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), 3, fill=(120, 60, 30), outline=(240, 220, 180))
+
+
+def _direction_arrow(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, clockwise: bool) -> None:
+    box = (cx - r, cy - r, cx + r, cy + r)
+    draw.arc(box, 200, 500, fill=TEXT, width=3)
+    # the head sits at the end of the arc the play moves towards, pointing along the tangent
+    angle = math.radians(140 if clockwise else 200)
+    end = (cx + r * math.cos(angle), cy + r * math.sin(angle))
+    tangent = angle + (math.pi / 2 if clockwise else -math.pi / 2)
+    tip = (end[0] + 10 * math.cos(tangent), end[1] + 10 * math.sin(tangent))
+    side = (7 * math.cos(angle), 7 * math.sin(angle))
+    draw.polygon(
+        [tip, (end[0] + side[0], end[1] + side[1]), (end[0] - side[0], end[1] - side[1])], fill=TEXT
+    )
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+TABLE_SIZE = (900, 460)
+
+
+def render_table(
+    view: AmapatolliView, tr: Translator, names: Mapping[str, str] | None = None
+) -> bytes:
+    """The public table: the last card, colours in force, whose turn, hands, stock, direction."""
+    width, height = TABLE_SIZE
+    image = Image.new("RGB", TABLE_SIZE, TABLE)
+    draw = ImageDraw.Draw(image)
+
+    def name(seat: str | None) -> str:
+        if seat is None:
+            return ""
+        if names and seat in names:
+            return names[seat]
+        return tr("amapatolli.table.seat", n=view.seats.index(seat) + 1)
+
+    # the last card played
+    _text(draw, (40, 22), tr("amapatolli.table.last_card"), 20, DIM)
+    card_w, card_h = 230, 330
+    _draw_card(
+        draw,
+        40,
+        55,
+        card_w,
+        card_h,
+        view.top,
+        tr,
+        fill_colour=view.named_colour if view.top.wild else None,
+    )
+    colour = lambda c: tr(f"amapatolli.colour.{c}")  # noqa: E731
+    if view.named_colour:
+        line = tr("amapatolli.table.named", colour=colour(view.named_colour))
+    else:
+        line = tr(
+            "amapatolli.table.colours",
+            margin=colour(view.margin),
+            background=colour(view.background),
+        )
+    _text(draw, (40 + card_w // 2, 405), line, _fit(line, 17, 300), TEXT, "mm")
+
+    # stock and direction
+    px = 310
+    for k in range(3):
+        _draw_back(draw, px + k * 3, 60 - k * 3, 60, 86)
+    _text(
+        draw, (px + 35, 165), tr("amapatolli.table.stock", count=view.stock_count), 17, TEXT, "mm"
+    )
+    _text(draw, (px + 35, 190), tr("amapatolli.table.pile", count=view.pile_count), 15, DIM, "mm")
+    _direction_arrow(draw, px + 35, 250, 26, view.direction == 1)
+    key = (
+        "amapatolli.table.direction.cw" if view.direction == 1 else "amapatolli.table.direction.ccw"
+    )
+    text = tr(key)
+    _text(draw, (px + 35, 295), text, _fit(text, 14, 150), DIM, "mm")
+
+    # right panel: status and seats
+    rx, rw = 470, width - 470 - 20
+    draw.rounded_rectangle((rx, 20, rx + rw, height - 20), 12, fill=PANEL)
+    y = 36
+    if view.finished:
+        winners = ", ".join(name(s) for s in view.winners)
+        _text(
+            draw,
+            (rx + 16, y),
+            tr("amapatolli.table.winner", player=winners),
+            _fit(winners, 22, rw - 32),
+            GOLD,
+        )
+        y += 32
+        if view.end_reason == "blocked":
+            text = tr("amapatolli.table.blocked")
+            _text(draw, (rx + 16, y), text, _fit(text, 15, rw - 32), TEXT)
+            y += 24
+    else:
+        text = tr("amapatolli.table.turn", player=name(view.turn))
+        _text(draw, (rx + 16, y), text, _fit(text, 22, rw - 32), GOLD)
+        y += 32
+        status = []
+        if view.skip_pending:
+            status.append(tr("amapatolli.table.skip_pending", player=name(view.turn)))
+        if view.double_play:
+            status.append(tr("amapatolli.table.double_play", player=name(view.turn)))
+        if view.ce_window:
+            status.append(tr("amapatolli.table.ce_window", player=name(view.ce_window)))
+        if view.drawn_this_turn:
+            status.append(tr("amapatolli.table.drawn", count=view.drawn_this_turn))
+        if view.passes_in_row:
+            status.append(tr("amapatolli.table.passes", count=view.passes_in_row))
+        for line in status[:4]:
+            _text(draw, (rx + 16, y), line, _fit(line, 15, rw - 32), TEXT)
+            y += 22
+    y += 6
+    row_h = min(46, (height - 36 - y) // max(1, len(view.seats)))
+    for seat in view.seats:
+        count = view.hand_counts.get(seat, 0)
+        active = seat == view.turn
+        if active:
+            draw.rounded_rectangle(
+                (rx + 8, y - 4, rx + rw - 8, y + row_h - 8), 8, fill=(44, 96, 72)
+            )
+        label = name(seat)
+        _text(draw, (rx + 18, y + 2), label, _fit(label, 17, 150), GOLD if active else TEXT)
+        backs = min(count, 10)
+        for k in range(backs):
+            _draw_back(draw, rx + 175 + k * 9, y, 14, 20)
+        if count == 1:
+            detail = tr("amapatolli.table.cards_one")
+        else:
+            detail = tr("amapatolli.table.cards", count=count)
+        if view.hand_values is not None:
+            detail += "  " + tr("amapatolli.table.hand_value", value=view.hand_values[seat])
+        _text(draw, (rx + 175 + backs * 9 + 18, y + 2), detail, 15, DIM)
+        if view.announced.get(seat):
+            _text(draw, (rx + rw - 20, y + 2), tr("amapatolli.table.announced"), 16, GOLD, "ra")
+        y += row_h
+    return _png(image)
+
+
+HAND_CARD = (96, 138)
+HAND_GAP = 10
+HAND_PER_ROW = 10
+
+
+def render_hand(view: AmapatolliView, tr: Translator) -> bytes:
+    """The seat's hand as cards; the cards playable right now are outlined in gold."""
+    cards = view.hand
+    per_row = max(1, min(HAND_PER_ROW, len(cards)))
+    rows = max(1, -(-len(cards) // HAND_PER_ROW))
+    cw, ch = HAND_CARD
+    width = max(360, 20 + per_row * (cw + HAND_GAP) + 10)
+    height = 50 + rows * (ch + HAND_GAP + 8) + 10
+    image = Image.new("RGB", (width, height), TABLE)
+    draw = ImageDraw.Draw(image)
+    title = tr("amapatolli.hand.title", count=len(cards))
+    if view.playable:
+        title += "  ·  " + tr("amapatolli.hand.playable")
+    _text(draw, (20, 14), title, _fit(title, 18, width - 40), TEXT)
+    if not cards:
+        _text(draw, (20, 60), tr("amapatolli.hand.empty"), 18, DIM)
+    playable = set(view.playable)
+    for k, card in enumerate(cards):
+        row, col = divmod(k, HAND_PER_ROW)
+        x = 20 + col * (cw + HAND_GAP)
+        y = 50 + row * (ch + HAND_GAP + 8)
+        _draw_card(draw, x, y, cw, ch, card, tr, highlight=card.id in playable)
+    return _png(image)
