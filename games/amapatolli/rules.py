@@ -103,10 +103,12 @@ ERROR_CODES = (
 )
 
 # Event codes (params in brackets; ``seat`` is the actor unless said otherwise).
-#   start [card, dealer]            tlapiani_returned [card]      play [card, answer]
+# A card is named by [card, name, number] (id, Nahuatl name, sign number; 0 for a Tlapiāni).
+#   start [card...] (seat: the dealer, who starts)   tlapiani_returned [card...]
+#   play [card..., answer]
 #   colour_named [colour]           reverse [direction]            skip_next [target]
 #   double_play []                  skipped []                     draw [stock]
-#   drew [card] (private)           pass [passes]                  ce []
+#   drew [card...] (private)        pass [passes]                  ce []
 #   callout [target, count]         penalty [cards] (private to target)
 #   won []                          blocked [hand_values]
 EVENT_CODES = (
@@ -137,6 +139,12 @@ for _cid, _card in CARDS.items():
     else:
         _PLAYS[(_cid, None)] = Play(card=_cid)
 _CALLOUTS = [CallOut(target=i) for i in range(6)]
+
+
+def card_params(cid: str) -> dict[str, Any]:
+    """Event parameters naming a card: its id, its (Nahuatl) name and its number (0: Tlapiāni)."""
+    card = CARDS[cid]
+    return {"card": cid, "name": card.name, "number": card.sign}
 
 
 def skip_signs(options: Options) -> frozenset[int]:
@@ -215,9 +223,9 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
         top = stock.pop()
         while CARDS[top].wild:  # a Tlapiāni turned up goes back (to the bottom)
             stock.insert(0, top)
-            log.append(Event(code="tlapiani_returned", params={"card": top}))
+            log.append(Event(code="tlapiani_returned", params=card_params(top)))
             top = stock.pop()
-        log.append(Event(code="start", seat=seats[0], params={"card": top, "dealer": seats[0]}))
+        log.append(Event(code="start", seat=seats[0], params=card_params(top)))
         card = CARDS[top]
         return AmapatolliState(
             seed=seed,
@@ -342,7 +350,8 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
         state.pile.append(card.id)
         state.passes = 0
         state.drawn = 0
-        events = [Event(code="play", seat=seat, params={"card": card.id, "answer": answer})]
+        params = {**card_params(card.id), "answer": answer}
+        events = [Event(code="play", seat=seat, params=params)]
         if card.wild:
             state.margin = state.background = action.colour  # type: ignore[assignment]
             state.named_colour = action.colour
@@ -388,7 +397,7 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
             state.ce_window = None
         return [
             Event(code="draw", seat=seat, params={"stock": len(state.stock)}),
-            Event(code="drew", seat=seat, params={"card": card}, to=(seat,)),
+            Event(code="drew", seat=seat, params=card_params(card), to=(seat,)),
         ]
 
     def _pass(self, state: AmapatolliState, i: int) -> list[Event]:
