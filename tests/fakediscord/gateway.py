@@ -52,6 +52,8 @@ class Gateway:
         self.connections: list[Connection] = []
         self.identifies = 0
         self.resume_paths: list[str] = []
+        self.resume_gate: asyncio.Event | None = None  # while unset, RESUMEs wait (events keep queueing)
+        self.pending_resumes = 0
 
     # --- dispatching -------------------------------------------------------------------------
 
@@ -169,6 +171,13 @@ class Gateway:
         fake._bump()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        if self.resume_gate is not None and not self.resume_gate.is_set():
+            self.pending_resumes += 1
+            self.fake._bump()
+            try:
+                await self.resume_gate.wait()
+            finally:
+                self.pending_resumes -= 1
         session = self.session
         if (
             session is None

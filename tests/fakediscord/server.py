@@ -451,6 +451,13 @@ class FakeDiscord:
         """Close the bot's gateway connection (4000: unknown error, the bot must RESUME)."""
         await self.gateway.close(code)
 
+    def hold_resumes(self) -> asyncio.Event:
+        """Make the gateway hold every RESUME until the returned event is set (events dispatched
+        meanwhile are queued and replayed), so a test can act while the bot is disconnected."""
+        gate = asyncio.Event()
+        self.gateway.resume_gate = gate
+        return gate
+
     async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
         await self.wait_until(
             lambda: self.gateway.session is not None and self.gateway.session.resumes >= count,
@@ -479,7 +486,8 @@ class FakeDiscord:
         event.set()
 
     async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition") -> Any:
-        """Wait until `predicate()` is truthy (re-checked on every state change); return its value."""
+        """Wait until `predicate()` is truthy; return its value. Re-checked on every change of the
+        fake's state, and every 20 ms for predicates about other state (the bot's)."""
         deadline = time.monotonic() + timeout
         while True:
             event = self._changed
@@ -490,7 +498,7 @@ class FakeDiscord:
             if remaining <= 0:
                 raise TimeoutError(f"fake Discord: timed out after {timeout} s waiting for {what}")
             try:
-                await asyncio.wait_for(event.wait(), remaining)
+                await asyncio.wait_for(event.wait(), min(remaining, 0.02))
             except TimeoutError:
                 pass
 

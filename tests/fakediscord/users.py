@@ -140,16 +140,15 @@ class FakeUser:
             raise PermissionError(f"{self.name} is not a member of {guild.name!r}")
         return ch
 
-    async def slash(self, command: str, *, channel: Channel | int | str | None = None, dm: bool = False, **options: Any) -> InteractionHandle:
-        """Run `/command` ("table join" for subcommands) with options checked against the synced tree."""
-        ch = self._channel_for(channel, dm)
+    def _command_data(self, command: str, ch: Channel) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """(interaction data, the data node that takes the options, the declared command/subcommand)."""
         guild = self.fake.guild_of(ch)
         name, *path = command.split()
         spec = self.fake.find_command(name, guild)
-        resolved: dict[str, dict[str, Any]] = {}
         data: dict[str, Any] = {"id": spec["id"], "name": name, "type": 1}
-        node = spec
-        target = data
+        if "guild_id" in spec:
+            data["guild_id"] = spec["guild_id"]
+        node, target = spec, data
         for sub in path:
             child = next((o for o in node.get("options") or [] if o["name"] == sub and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
             if child is None:
@@ -159,11 +158,16 @@ class FakeUser:
             node, target = child, entry
         if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in node.get("options") or []):
             raise LookupError(f"/{command} needs a subcommand: {[o['name'] for o in node['options']]}")
-        target["options"] = self._build_options(command, node.get("options") or [], options, resolved, guild)
+        return data, target, node
+
+    async def slash(self, command: str, *, channel: Channel | int | str | None = None, dm: bool = False, **options: Any) -> InteractionHandle:
+        """Run `/command` ("table join" for subcommands) with options checked against the synced tree."""
+        ch = self._channel_for(channel, dm)
+        data, target, node = self._command_data(command, ch)
+        resolved: dict[str, dict[str, Any]] = {}
+        target["options"] = self._build_options(command, node.get("options") or [], options, resolved, self.fake.guild_of(ch))
         if resolved:
             data["resolved"] = resolved
-        if "guild_id" in spec:
-            data["guild_id"] = spec["guild_id"]
         return self._start(type=APPLICATION_COMMAND, channel=ch, data=data, command_name=command)
 
     def _build_options(
@@ -237,29 +241,23 @@ class FakeUser:
                 raise ValueError(f"{where}: {value!r} is not one of the choices {values}")
         return value
 
-    async def autocomplete(self, command: str, focused: str, *, channel: Channel | int | str | None = None, **options: Any) -> list[dict[str, Any]]:
-        """Type in option `focused` (its current text in `options`) and return the bot's suggestions."""
-        ch = self._channel_for(channel, False)
-        guild = self.fake.guild_of(ch)
-        name, *path = command.split()
-        spec = self.fake.find_command(name, guild)
-        node = spec
-        data: dict[str, Any] = {"id": spec["id"], "name": name, "type": 1}
-        target = data
-        for sub in path:
-            node = next(o for o in node["options"] if o["name"] == sub)
-            entry: dict[str, Any] = {"name": sub, "type": node["type"], "options": []}
-            target.setdefault("options", []).append(entry)
-            target = entry
+    async def autocomplete(
+        self, command: str, focused: str, *, channel: Channel | int | str | None = None, dm: bool = False, **options: Any
+    ) -> list[dict[str, Any]]:
+        """Type into option `focused` (the partial text of each option in `options`) and return the
+        bot's suggestions (callback type 8)."""
+        ch = self._channel_for(channel, dm)
+        data, target, node = self._command_data(command, ch)
         declared = {o["name"]: o for o in node.get("options") or []}
-        opts = []
-        for key, value in options.items():
-            option = declared[key]
-            entry = {"name": key, "type": option["type"], "value": value}
+        if focused not in declared or not declared[focused].get("autocomplete"):
+            raise LookupError(f"/{command} has no autocomplete option {focused!r}")
+        entries = []
+        for key, value in {focused: "", **options}.items():
+            entry: dict[str, Any] = {"name": key, "type": declared[key]["type"], "value": value}
             if key == focused:
                 entry["focused"] = True
-            opts.append(entry)
-        target["options"] = opts
+            entries.append(entry)
+        target["options"] = entries
         handle = self._start(type=AUTOCOMPLETE, channel=ch, data=data, command_name=command)
         return await handle
 
