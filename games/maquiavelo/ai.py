@@ -1,0 +1,121 @@
+"""Computer players and the "Sugerir" hint, deciding from one seat's view only.
+
+- ``easy``: plays some valid meld it finds (three or four hand cards that form a meld on their
+  own, or one hand card that the table can absorb), chosen at random; otherwise draws.
+- ``normal``: the best play (most cards, then highest value) from the exact best-play finder.
+- ``hard``: the best play, but when it would not empty the hand, no opponent is close to going
+  out and the stock still has cards, it holds back one card that will still fit on the new table,
+  so that next turn it can play instead of drawing (the held card keeps its options open).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+
+from games.maquiavelo import solver
+from games.maquiavelo.actions import Draw, Pass, Play
+from games.maquiavelo.state import MaquiaveloView
+
+OPPONENT_CLOSE = 3  # an opponent with this many cards or fewer may go out soon
+
+
+def _faces(cards) -> list[int]:
+    return [c.id % 52 for c in cards]
+
+
+def _table_faces(view: MaquiaveloView) -> list[int]:
+    return [c.id % 52 for m in view.table for c in m.cards]
+
+
+def _ids_for(faces: list[int], cards) -> list[int]:
+    """Pick physical ids of ``cards`` (CardViews) with the given faces."""
+    pool: dict[int, list[int]] = defaultdict(list)
+    for c in cards:
+        pool[c.id % 52].append(c.id)
+    return [pool[f].pop(0) for f in faces]
+
+
+def best_play_action(view: MaquiaveloView) -> Play | None:
+    """The best play for the viewer (the "Sugerir" hint), or None if no card can be played."""
+    if not view.hand:
+        return None
+    best = solver.best_play(_table_faces(view), _faces(view.hand), _faces(view.helpers))
+    if best is None:
+        return None
+    return Play(
+        cards=tuple(
+            _ids_for(best.hand_faces, view.hand) + _ids_for(best.helper_faces, view.helpers)
+        )
+    )
+
+
+def _fallback(legal):
+    for a in legal:
+        if isinstance(a, Draw | Pass):
+            return a
+    return legal[0] if legal else None
+
+
+def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
+    hand = view.hand or []
+    table = _table_faces(view)
+    candidates: list[tuple[int, ...]] = []
+    seen = set()
+    for size in (3, 4):
+        for combo in itertools.combinations(hand, size):
+            faces = tuple(sorted(c.id % 52 for c in combo))
+            if faces in seen or solver.meld_kind(faces) is None:
+                continue
+            seen.add(faces)
+            candidates.append(tuple(c.id for c in combo))
+    if table:
+        tried = set()
+        for c in hand:
+            if c.id % 52 in tried:
+                continue
+            tried.add(c.id % 52)
+            if solver.is_partitionable(table + [c.id % 52]):
+                candidates.append((c.id,))
+    if not candidates:
+        return None
+    return Play(cards=rng.choice(candidates))
+
+
+def _hard(view: MaquiaveloView, best: Play) -> Play:
+    hand = view.hand or []
+    if len(best.cards) <= 1 or not view.stock_count:
+        return best
+    hand_ids = {c.id for c in hand}
+    played_hand = [c for c in best.cards if c in hand_ids]
+    if len(played_hand) == len(hand):
+        return best  # going out wins at once
+    others = [n for s, n in view.hand_counts.items() if s != view.seat]
+    if any(n <= OPPONENT_CLOSE for n in others):
+        return best
+    table = _table_faces(view)
+    helpers = [c % 52 for c in best.cards if c not in hand_ids]
+    all_hand = [c % 52 for c in played_hand]
+    new_table = table + all_hand + helpers
+    for held in sorted(played_hand, key=lambda c: (c % 13, c)):
+        rest = [c % 52 for c in played_hand if c != held]
+        if not rest:
+            continue
+        if solver.is_partitionable(table + rest, helpers) and solver.is_partitionable(new_table):
+            return Play(cards=tuple(c for c in best.cards if c != held))
+    return best
+
+
+def choose_action(view: MaquiaveloView, legal, level: str, rng: random.Random):
+    if view.finished or view.seat is None or view.current != view.seat:
+        return None
+    if level == "easy":
+        play = _easy(view, rng)
+        return play if play is not None else _fallback(legal)
+    best = best_play_action(view)
+    if best is None:
+        return _fallback(legal)
+    if level == "hard":
+        return _hard(view, best)
+    return best

@@ -1,0 +1,729 @@
+"""Exact partition solver for Maquiavelo tables (two decks, no jokers).
+
+A *face* is a card without its deck: ``face = suit_index * 13 + (rank - 1)`` (suits in the order
+of ``games.core.cards.SUITS``: S H D C), so there are 52 faces and every face exists twice.
+
+Valid melds:
+- set: 3 or 4 cards of one rank, all of different suits;
+- run: 3 to 13 cards of one suit with consecutive ranks; the ace is low (A-2-3) or high (Q-K-A),
+  never both in one run and never wrapping (K-A-2).
+
+The solver is a dynamic programme over ranks (the classic exact method for Rummikub-like
+problems): ranks are visited from A(low)=1 to A(high)=14 and, within a rank, suit by suit. The
+state holds, per suit, the lengths of the runs still open (capped at 3, at most two since each
+face exists twice) and how many aces that suit keeps back for rank 14, plus how many cards of the
+current rank go to sets (a set of one rank is decided by the number of cards per suit it gets:
+``_SET_OK``). Every card is either put in a set of its rank, extends an open run, or starts a new
+run; a run may close only when it holds 3 or more cards. The DP is memoised per call and pruned by
+an upper bound on the score still reachable, so it both proves impossibility and, with optional
+cards, finds the best subset to play (by count, then by value).
+
+Card categories per face (counts):
+- ``fixed``: must be used anywhere (the table, and the hand cards a player chose);
+- ``fixed_set``: must be used, only inside sets (the "ayuda" helpers a player chose);
+- ``optional``: may be used anywhere, each worth ``CARD_SCORE + value`` (hand cards);
+- ``optional_set``: may be used only inside sets, each worth ``HELPER_SCORE`` (helpers).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.core.cards import SUITS
+
+NUM_FACES = 52
+NEG = -(10**12)
+CARD_SCORE = 10_000  # one more card played always beats any difference in value
+VALUE_SCORE = 10  # then higher total value played (A=1 ... K=13)
+HELPER_SCORE = -1  # then fewer helpers consumed
+
+# Run states (per open run): 1, 2 = length; 3 = length >= 3; low-started runs (began with a low
+# ace, so they may not take the high ace): 5, 6 = length 1, 2; 4 = length >= 3.
+_EXTEND = {1: 2, 2: 3, 3: 3, 4: 4, 5: 6, 6: 4}
+_CLOSABLE = {3, 4}
+
+
+def face_of(rank: int, suit: str) -> int:
+    return SUITS.index(suit) * 13 + (rank - 1)
+
+
+def rank_of(face: int) -> int:
+    return face % 13 + 1
+
+
+def suit_of(face: int) -> str:
+    return SUITS[face // 13]
+
+
+def face_value(face: int) -> int:
+    """Hand value of a card: A=1, 2-10 face value, J=11, Q=12, K=13."""
+    return rank_of(face)
+
+
+def counts_of(faces: Iterable[int]) -> list[int]:
+    out = [0] * NUM_FACES
+    for f in faces:
+        out[f] += 1
+    return out
+
+
+def _set_ok(k1: int, k2: int) -> bool:
+    """Can one rank's set cards (k1 suits giving 1 card, k2 suits giving 2) form sets of 3-4?"""
+    if k2 == 0:
+        return k1 in (0, 3, 4)
+    if k2 == 2:
+        return k1 == 2
+    if k2 == 3:
+        return k1 in (0, 1)
+    return k2 == 4
+
+
+_SET_OK = {(k1, k2): _set_ok(k1, k2) for k1 in range(5) for k2 in range(5) if k1 + k2 <= 4}
+
+
+def _set_reachable(k1: int, k2: int, suits_left: int) -> bool:
+    for a in range(suits_left + 1):
+        for b in range(suits_left + 1 - a):
+            if _SET_OK.get((k1 + a, k2 + b), False):
+                return True
+    return False
+
+
+_REACHABLE = {
+    (k1, k2, left): _set_reachable(k1, k2, left)
+    for left in range(5)
+    for k1 in range(5)
+    for k2 in range(5)
+    if k1 + k2 + left <= 4
+}
+
+
+def meld_kind(faces: Sequence[int]) -> str | None:
+    """``"set"``, ``"run"`` or ``None`` (not a valid meld)."""
+    n = len(faces)
+    if n < 3:
+        return None
+    ranks = [rank_of(f) for f in faces]
+    suits = [suit_of(f) for f in faces]
+    if len(set(ranks)) == 1:
+        return "set" if n <= 4 and len(set(suits)) == n else None
+    if len(set(suits)) != 1 or len(set(ranks)) != n or n > 13:
+        return None
+    low = sorted(ranks)
+    if low[-1] - low[0] == n - 1:
+        return "run"
+    if low[0] == 1:
+        high = sorted(14 if r == 1 else r for r in ranks)
+        if high[-1] - high[0] == n - 1:
+            return "run"
+    return None
+
+
+def run_order(faces: Sequence[int]) -> list[int]:
+    """A valid run's faces in ascending order (the ace last when it is high)."""
+    ranks = sorted(rank_of(f) for f in faces)
+    ace_high = ranks[0] == 1 and ranks[-1] - ranks[0] != len(ranks) - 1
+    return sorted(faces, key=lambda f: 14 if ace_high and rank_of(f) == 1 else rank_of(f))
+
+
+def normalise_meld(faces: Sequence[int]) -> list[int]:
+    """Display order: runs ascending, sets by suit order."""
+    kind = meld_kind(faces)
+    if kind == "run":
+        return run_order(faces)
+    return sorted(faces)
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-suit transitions (independent of the problem, cached globally)
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """What one suit does at one rank."""
+
+    used_opt: int  # optional cards used
+    used_opt_set: int  # optional set-only cards used
+    extend: tuple[bool, ...]  # per open run (aligned with the sorted run tuple): extended?
+    new_runs: int
+    defer: int  # aces kept for rank 14 (rank 1 only)
+    to_set: int  # cards of this suit going to sets of this rank
+    set_only: int  # of those, how many are set-only cards
+
+
+_OPTS_CACHE: dict[tuple, list[tuple[int, int, tuple[int, ...], int, _Choice]]] = {}
+
+
+def _suit_options(
+    r: int, runs: tuple[int, ...], d: int, f: int, fs: int, o: int, os_: int
+) -> list[tuple[int, int, tuple[int, ...], int, _Choice]]:
+    """(score-units, m, new_runs, new_d, choice) for one suit at rank r (1..13).
+
+    score-units is returned as (used_opt, used_opt_set) folded later; here we return the raw
+    choice and let the caller score it.
+    """
+    key = (r, runs, d, f, fs, o, os_)
+    hit = _OPTS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    seen = set()
+    for u in range(o + 1):
+        for v in range(os_ + 1):
+            a = f + u
+            so = fs + v
+            if a + so > 2:
+                continue
+            for ext in itertools.product((True, False), repeat=len(runs)):
+                if any(not e and runs[i] not in _CLOSABLE for i, e in enumerate(ext)):
+                    continue
+                e_count = sum(ext)
+                if e_count > a:
+                    continue
+                rem = a - e_count
+                max_new = rem if r <= 12 else 0
+                for k in range(max_new + 1):
+                    rem2 = rem - k
+                    for dd in range(rem2 + 1) if r == 1 else (0,):
+                        x = rem2 - dd
+                        m = x + so
+                        new_runs = [_EXTEND[runs[i]] for i, e in enumerate(ext) if e]
+                        new_runs += [5 if r == 1 else 1] * k
+                        nd = dd if r == 1 else d
+                        if nd == 0:  # no high ace to come: low-started runs behave as normal
+                            new_runs = [_PLAIN.get(x, x) for x in new_runs]
+                        nr = tuple(sorted(new_runs))
+                        sig = (u, v, m, nr, nd)
+                        if sig in seen:
+                            continue
+                        seen.add(sig)
+                        out.append((u, v, m, nr, nd, _Choice(u, v, ext, k, dd, m, so)))
+    # drop options whose run state is dominated by another with the same cards and score
+    kept = []
+    for opt in out:
+        u, v, m, nr, nd, _ch = opt
+        if any(
+            o2 is not opt
+            and o2[:3] == (u, v, m)
+            and o2[4] == nd
+            and o2[3] != nr
+            and _dominates(o2[3], nr)
+            for o2 in out
+        ):
+            continue
+        kept.append(opt)
+    _OPTS_CACHE[key] = kept
+    return kept
+
+
+_PLAIN = {4: 3, 5: 1, 6: 2}
+# a -> states b that a can always replace (every way to finish b also finishes a); 0 = no run
+_DOMINATES = {
+    3: {0, 1, 2, 3, 4, 5, 6},
+    2: {1, 2, 5, 6},
+    1: {1, 5},
+    6: {5, 6},
+    4: {0, 4},
+    5: {5},
+    0: {0},
+}
+
+
+def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    a2 = list(a) + [0] * (2 - len(a))
+    b2 = list(b) + [0] * (2 - len(b))
+    return any(
+        all(y in _DOMINATES[x] for x, y in zip(perm, b2, strict=True))
+        for perm in ((a2[0], a2[1]), (a2[1], a2[0]))
+    )
+
+
+def _high_ace_ok(runs: tuple[int, ...], d: int) -> tuple[bool, ...] | None:
+    """At rank 14: the d kept aces must each extend a run of length >= 2 (not low-started);
+    every other run must already be closable. Returns the extend flags or None."""
+    for ext in itertools.product((True, False), repeat=len(runs)):
+        if sum(ext) != d:
+            continue
+        good = True
+        for st, e in zip(runs, ext, strict=True):
+            if e and st not in (2, 3):
+                good = False
+            if not e and st not in _CLOSABLE:
+                good = False
+        if good:
+            return ext
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# The DP
+
+
+# Suit states (open runs, kept aces) are interned as small ints; a full state packs the four
+# suits in 7 bits each. ``kc`` packs the set counts of the current rank as k1 * 5 + k2.
+_SUIT_IDS: dict[tuple[tuple[int, ...], int], int] = {}
+_SUIT_STATES: list[tuple[tuple[int, ...], int]] = []
+
+
+def _suit_id(runs: tuple[int, ...], d: int) -> int:
+    key = (runs, d)
+    sid = _SUIT_IDS.get(key)
+    if sid is None:
+        sid = len(_SUIT_STATES)
+        assert sid < 128
+        _SUIT_IDS[key] = sid
+        _SUIT_STATES.append(key)
+    return sid
+
+
+_EMPTY_SUIT = _suit_id((), 0)
+_M_DELTA = (0, 5, 1)  # m = 0, 1, 2 cards of one suit to this rank's sets
+_KC_REACH = [
+    [(_REACHABLE.get((kc // 5, kc % 5, 3 - s), False)) for kc in range(25)] for s in range(4)
+]
+_FINAL_OK: dict[int, bool] = {}
+
+
+def _final_ok(state: int) -> bool:
+    hit = _FINAL_OK.get(state)
+    if hit is None:
+        hit = all(
+            _high_ace_ok(*_SUIT_STATES[(state >> (7 * s)) & 127]) is not None for s in range(4)
+        )
+        _FINAL_OK[state] = hit
+    return hit
+
+
+class _Problem:
+    def __init__(
+        self,
+        fixed: Sequence[int],
+        fixed_set: Sequence[int],
+        optional: Sequence[int],
+        optional_set: Sequence[int],
+    ) -> None:
+        optional, optional_set = _usable(fixed, fixed_set, optional, optional_set)
+        self.fixed = fixed
+        self.fixed_set = fixed_set
+        self.optional = optional
+        self.optional_set = optional_set
+        self.memo: dict[int, tuple[int, bool]] = {}
+        self._best: int | None = None
+        self._options: dict[int, list] = {}
+        # per position (r-1)*4 + s, r = 1..13
+        self.cells = []
+        for r in range(1, 14):
+            for s in range(4):
+                face = s * 13 + r - 1
+                self.cells.append(
+                    (r, s, fixed[face], fixed_set[face], optional[face], optional_set[face])
+                )
+        # suffix upper bounds of optional score
+        self.bound = [0] * (len(self.cells) + 1)
+        for i in range(len(self.cells) - 1, -1, -1):
+            r, s, f, fs, o, os_ = self.cells[i]
+            self.bound[i] = self.bound[i + 1] + o * (CARD_SCORE + VALUE_SCORE * r)
+        self.end = len(self.cells)
+
+    @staticmethod
+    def score(r: int, u: int, v: int) -> int:
+        return u * (CARD_SCORE + VALUE_SCORE * r) + v * HELPER_SCORE
+
+    def options(self, pos: int, sid: int) -> list:
+        """(score, m, new suit id, u, v, choice) for the suit of ``pos``, best score first."""
+        key = pos * 128 + sid
+        hit = self._options.get(key)
+        if hit is not None:
+            return hit
+        r, s, f, fs, o, os_ = self.cells[pos]
+        runs, d = _SUIT_STATES[sid]
+        scored = [
+            (self.score(r, u, v), m, _suit_id(nr, nd), u, v, ch)
+            for (u, v, m, nr, nd, ch) in _suit_options(r, runs, d, f, fs, o, os_)
+        ]
+        scored.sort(key=lambda t: -t[0])
+        self._options[key] = scored
+        return scored
+
+    def go(self, pos: int, state: int, kc: int, need: int) -> int:
+        """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
+        otherwise some upper bound below ``need``. Memo entries remember which of the two."""
+        if pos == self.end:
+            return 0 if _final_ok(state) else NEG
+        bound = self.bound
+        if bound[pos] < need:
+            return bound[pos]
+        key = ((state * 25 + kc) << 6) | pos
+        hit = self.memo.get(key)
+        if hit is not None:
+            value, exact = hit
+            if exact or value < need:
+                return value
+        s = pos & 3
+        shift = 7 * s
+        sid = (state >> shift) & 127
+        base = state ^ (sid << shift)
+        reach = _KC_REACH[s]
+        best = NEG
+        upper = NEG
+        next_bound = bound[pos + 1]
+        go = self.go
+        nxt = pos + 1
+        for sc, m, nsid, _u, _v, _ch in self.options(pos, sid):
+            goal = need if need > best else best + 1
+            if sc + next_bound < goal:
+                if sc + next_bound > upper:
+                    upper = sc + next_bound
+                break
+            nkc = kc + _M_DELTA[m]
+            if not reach[nkc]:
+                continue
+            val = go(nxt, base | (nsid << shift), 0 if s == 3 else nkc, goal - sc)
+            if val == NEG:
+                continue
+            if val >= goal - sc:
+                best = sc + val
+            elif sc + val > upper:
+                upper = sc + val
+        if best >= need:
+            self.memo[key] = (best, True)
+            return best
+        result = best if best > upper else upper
+        self.memo[key] = (result, False)
+        return result
+
+    def solve(self) -> int:
+        """Exact best score, or NEG if the fixed cards cannot be arranged.
+
+        MTD(f)-style: search with the aspiration "at least ``need``", starting from the upper
+        bound; a failed search returns a lower upper bound, which becomes the next aspiration.
+        Bounds learnt stay valid in the memo between rounds, so every round is pruned hard."""
+        if self._best is None:
+            if not any(self.optional) and not any(self.optional_set):
+                self._best = self.go(0, _START, 0, NEG + 1)
+                return self._best
+            base = _Problem(self.fixed, self.fixed_set, _zeros(), _zeros())
+            if base.solve() == NEG:
+                self._best = NEG
+                return NEG
+            need = self.bound[0]
+            while True:
+                value = self.go(0, _START, 0, need)
+                if value >= need:
+                    self._best = value
+                    break
+                need = value
+        return self._best
+
+    def reconstruct(self) -> tuple[list[tuple[list[int], list[str]]], list[int], list[int]]:
+        """Melds as (faces, tags) where tag "h" marks a slot for a set-only card; plus the
+        per-face counts of optional and optional set-only cards used."""
+        total = self.solve()
+        if total == NEG:
+            raise ValueError("no solution")
+        used_opt = [0] * NUM_FACES
+        used_opt_set = [0] * NUM_FACES
+        melds: list[tuple[list[int], list[str]]] = []
+        open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]  # (state, faces)
+        state = _START
+        kc = 0
+        target = total
+        rank_sets: list[tuple[int, int, int]] = []  # (suit, m, set_only) of the current rank
+        for pos in range(self.end):
+            r, s, *_ = self.cells[pos]
+            shift = 7 * s
+            sid = (state >> shift) & 127
+            base = state ^ (sid << shift)
+            chosen = None
+            for sc, m, nsid, u, v, ch in self.options(pos, sid):
+                nkc = kc + _M_DELTA[m]
+                if not _KC_REACH[s][nkc]:
+                    continue
+                nstate = base | (nsid << shift)
+                val = self.go(pos + 1, nstate, 0 if s == 3 else nkc, target - sc)
+                if val != NEG and sc + val == target:
+                    chosen = (sc, m, u, v, ch, nstate, nkc)
+                    break
+            assert chosen is not None
+            sc, m, u, v, ch, state, kc = chosen
+            face = s * 13 + r - 1
+            used_opt[face] += u
+            used_opt_set[face] += v
+            runs_before = _SUIT_STATES[sid][0]
+            # concrete runs of suit s, in the order of the sorted state tuple
+            concrete = sorted(open_runs[s], key=lambda t: t[0])
+            assert tuple(_plain_if(st, _SUIT_STATES[sid][1]) for st, _ in concrete) == runs_before
+            kept = []
+            for (st, faces), e in zip(concrete, ch.extend, strict=True):
+                if e:
+                    kept.append((_EXTEND[st], faces + [face]))
+                else:
+                    melds.append((faces, ["a"] * len(faces)))
+            for _ in range(ch.new_runs):
+                kept.append((5 if r == 1 else 1, [face]))
+            nd = _SUIT_STATES[(state >> shift) & 127][1]
+            open_runs[s] = [(_plain_if(st, nd), fc) for st, fc in kept]
+            if m:
+                rank_sets.append((s, m, ch.set_only))
+            target -= sc
+            if s == 3:
+                kc = 0
+                melds.extend(_build_sets(r, rank_sets))
+                rank_sets = []
+        # rank 14: kept aces extend runs
+        for s in range(4):
+            runs, d = _SUIT_STATES[(state >> (7 * s)) & 127]
+            ext = _high_ace_ok(runs, d)
+            assert ext is not None
+            concrete = sorted(open_runs[s], key=lambda t: t[0])
+            for (_st, faces), e in zip(concrete, ext, strict=True):
+                faces = faces + [s * 13] if e else faces
+                melds.append((faces, ["a"] * len(faces)))
+        return melds, used_opt, used_opt_set
+
+
+def _plain_if(st: int, d: int) -> int:
+    return _PLAIN.get(st, st) if d == 0 else st
+
+
+_START = 0  # every suit: no open run, no kept ace (suit id 0)
+
+
+def _usable(fixed, fixed_set, optional, optional_set) -> tuple[list[int], list[int]]:
+    """Drop optional cards that fit in no meld at all, even with every other card available
+    (iterated to a fixed point); this only tightens the search bound."""
+    opt = list(optional)
+    opt_set = list(optional_set)
+    while True:
+        avail = [fixed[f] + fixed_set[f] + opt[f] + opt_set[f] for f in range(NUM_FACES)]
+        changed = False
+        for f in range(NUM_FACES):
+            if not opt[f] and not opt_set[f]:
+                continue
+            s, r0 = divmod(f, 13)
+            set_ok = sum(1 for t in range(4) if avail[t * 13 + r0] > 0) >= 3
+            run_ok = False
+            if opt[f]:
+                rank = r0 + 1
+                ranks = [rank, 14] if rank == 1 else [rank]
+                for rr in ranks:
+                    for start in range(rr - 2, rr + 1):
+                        window = [start, start + 1, start + 2]
+                        if (
+                            start >= 1
+                            and window[-1] <= 14
+                            and all(avail[s * 13 + (w - 1) % 13] > 0 for w in window)
+                        ):
+                            run_ok = True
+            if not set_ok and not run_ok and opt[f]:
+                opt[f] = 0
+                changed = True
+            if not set_ok and opt_set[f]:
+                opt_set[f] = 0
+                changed = True
+        if not changed:
+            return opt, opt_set
+
+
+def _build_sets(r: int, parts: list[tuple[int, int, int]]) -> list[tuple[list[int], list[str]]]:
+    """Split one rank's set cards into 1 or 2 sets of distinct suits.
+
+    parts: (suit, m, set_only) with m cards of that suit, set_only of them set-only cards."""
+    if not parts:
+        return []
+    doubles = [p for p in parts if p[1] == 2]
+    singles = [p for p in parts if p[1] == 1]
+    groups: list[list[tuple[int, str]]] = [[]] if not doubles else [[], []]
+    for s, _m, so in doubles:
+        face = s * 13 + r - 1
+        tags = ["h"] * so + ["a"] * (2 - so)
+        groups[0].append((face, tags[0]))
+        groups[1].append((face, tags[1]))
+    for s, _m, so in singles:
+        face = s * 13 + r - 1
+        target = min(groups, key=len) if len(groups) == 2 else groups[0]
+        target.append((face, "h" if so else "a"))
+    out = []
+    for g in groups:
+        assert 3 <= len(g) <= 4
+        out.append(([f for f, _ in g], [t for _, t in g]))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Public API
+
+
+@dataclass
+class Solution:
+    melds: list[list[int]]  # faces, display order
+    tags: list[list[str]]  # per slot: "h" = reserved for a set-only card, "a" = any card
+    used_optional: list[int]  # per face
+    used_optional_set: list[int]  # per face
+    score: int
+
+    @property
+    def optional_faces(self) -> list[int]:
+        return [f for f in range(NUM_FACES) for _ in range(self.used_optional[f])]
+
+    @property
+    def optional_set_faces(self) -> list[int]:
+        return [f for f in range(NUM_FACES) for _ in range(self.used_optional_set[f])]
+
+
+def _zeros() -> list[int]:
+    return [0] * NUM_FACES
+
+
+def solve(
+    fixed: Sequence[int],
+    fixed_set: Sequence[int] | None = None,
+    optional: Sequence[int] | None = None,
+    optional_set: Sequence[int] | None = None,
+) -> Solution | None:
+    """Best partition (or ``None``): all fixed cards used, optional ones chosen to maximise
+    (count, value, -helpers). Arguments are per-face count vectors of length 52."""
+    fixed_set = fixed_set or _zeros()
+    optional = optional or _zeros()
+    optional_set = optional_set or _zeros()
+    for f in range(NUM_FACES):
+        if fixed[f] + fixed_set[f] + optional[f] + optional_set[f] > 2:
+            raise ValueError(f"face {f} appears more than twice")
+    prob = _Problem(fixed, fixed_set, optional, optional_set)
+    if prob.solve() == NEG:
+        return None
+    raw, uo, uos = prob.reconstruct()
+    melds, tags = [], []
+    for faces, tg in raw:
+        order = sorted(range(len(faces)), key=lambda i: faces[i])
+        if meld_kind(faces) == "run":
+            # keep ascending order as built (ace high last)
+            order = list(range(len(faces)))
+        melds.append([faces[i] for i in order])
+        tags.append([tg[i] for i in order])
+    return Solution(melds, tags, uo, uos, prob.solve())
+
+
+def partition(faces: Iterable[int], set_only: Iterable[int] = ()) -> list[list[int]] | None:
+    """Partition exactly these faces into valid melds (``set_only`` ones inside sets)."""
+    sol = solve(counts_of(faces), counts_of(set_only))
+    return None if sol is None else sol.melds
+
+
+def is_partitionable(faces: Iterable[int], set_only: Iterable[int] = ()) -> bool:
+    return _Problem(counts_of(faces), counts_of(set_only), _zeros(), _zeros()).solve() != NEG
+
+
+@dataclass
+class BestPlay:
+    hand_faces: list[int]  # faces of the hand to play
+    helper_faces: list[int]  # faces of the helpers to use
+    melds: list[list[int]]  # a full table arrangement (faces)
+
+    @property
+    def count(self) -> int:
+        return len(self.hand_faces)
+
+    @property
+    def value(self) -> int:
+        return sum(face_value(f) for f in self.hand_faces)
+
+
+def best_play(
+    table: Iterable[int], hand: Iterable[int], helpers: Iterable[int] = ()
+) -> BestPlay | None:
+    """The largest subset of ``hand`` (by count, then value) that can join ``table``; helpers
+    may be used, inside sets only. ``None`` if no hand card can be played (or the table itself
+    is invalid)."""
+    fixed = counts_of(table)
+    hand_c = counts_of(hand)
+    help_c = counts_of(helpers)
+    # a face can be in hand and helpers at once, but never more than twice in all
+    sol = solve(fixed, None, hand_c, help_c)
+    if sol is None or not any(sol.used_optional):
+        return None
+    return BestPlay(sol.optional_faces, sol.optional_set_faces, sol.melds)
+
+
+# ----------------------------------------------------------------------------------------------
+# Arranging a play, keeping as many of the existing melds as possible
+
+
+@dataclass
+class PlannedMeld:
+    faces: list[int]
+    tags: list[str]  # per slot: "h" = a set-only (helper) card goes here, "a" = any card
+    origin: int | None  # index of the old meld it keeps or contains, if any
+    kept: bool  # the old meld ``origin`` is kept unchanged
+
+
+def arrange_play(
+    old_melds: Sequence[Sequence[int]],
+    added: Iterable[int],
+    added_set_only: Iterable[int] = (),
+) -> list[PlannedMeld] | None:
+    """Arrange the table ``old_melds`` (faces) plus ``added`` and ``added_set_only`` (sets only).
+
+    ``None`` if no arrangement exists (exact). Otherwise the new table, keeping as many old melds
+    unchanged as a greedy pass finds: old melds are frozen one by one (those far from the added
+    cards first) whenever the rest can still be arranged, which is checked exactly each time, so
+    the result is always valid. Old melds keep their order; a new meld that contains an old one
+    takes its place; other new melds come last.
+    """
+    added = list(added)
+    added_set_only = list(added_set_only)
+    table_faces = [f for m in old_melds for f in m]
+    so_counts = counts_of(added_set_only)
+    if _Problem(counts_of(table_faces + added), so_counts, _zeros(), _zeros()).solve() == NEG:
+        return None
+    everything = set(range(len(old_melds)))
+    if _remainder_ok(old_melds, everything, added, so_counts):
+        frozen = everything
+    else:
+        near = _closeness(added + added_set_only)
+        order = sorted(everything, key=lambda i: (_meld_touch(old_melds[i], near), i))
+        frozen = set()
+        for i in order:
+            if _remainder_ok(old_melds, frozen | {i}, added, so_counts):
+                frozen.add(i)
+    rest = [f for i, m in enumerate(old_melds) if i not in frozen for f in m] + added
+    sol = solve(counts_of(rest), so_counts)
+    assert sol is not None
+    new_melds = list(zip(sol.melds, sol.tags, strict=True))
+    out: list[PlannedMeld] = []
+    for i, m in enumerate(old_melds):
+        if i in frozen:
+            out.append(PlannedMeld(list(m), ["a"] * len(m), i, True))
+            continue
+        for j, (nm, nt) in enumerate(new_melds):
+            if not Counter(m) - Counter(nm):
+                out.append(PlannedMeld(nm, nt, i, False))
+                del new_melds[j]
+                break
+    out.extend(PlannedMeld(nm, nt, None, False) for nm, nt in new_melds)
+    return out
+
+
+def _remainder_ok(old_melds, frozen: set[int], added: list[int], so_counts: list[int]) -> bool:
+    rest = [f for i, m in enumerate(old_melds) if i not in frozen for f in m] + added
+    return _Problem(counts_of(rest), so_counts, _zeros(), _zeros()).solve() != NEG
+
+
+def _closeness(faces: list[int]) -> set[int]:
+    """Faces within two ranks in the same suit, or of the same rank, of the given faces."""
+    out = set()
+    for f in faces:
+        s, r = divmod(f, 13)
+        for dr in range(-2, 3):
+            rr = r + dr
+            out.add(s * 13 + rr % 13)
+        for ss in range(4):
+            out.add(ss * 13 + r)
+    return out
+
+
+def _meld_touch(meld: Sequence[int], near: set[int]) -> int:
+    return sum(1 for f in meld if f in near)
