@@ -61,7 +61,7 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState, AmapatolliView, CardView
-from games.core import Action, Event, Game, IllegalAction, Outcome, shuffled
+from games.core import Action, Event, Game, IllegalAction, Outcome, rng_for, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 
@@ -542,6 +542,19 @@ class AmapatolliGame(Game[AmapatolliState, Action, AmapatolliView, Options]):
         last = outcome.ranking[-1]
         k = min(state.seats.index(s) for s in last)
         return state.seats[k:] + state.seats[:k]
+
+    def default_action(self, state: AmapatolliState, seat: Seat) -> Action:
+        """A timed-out turn is played by the ``normal`` computer, moving the game on: a turn
+        action (play, draw, pass, accept the skip), never only an optional "Ce" or call-out."""
+        legal = [
+            a for a in self.legal_actions(state, seat) if not isinstance(a, Announce | CallOut)
+        ]
+        if not legal:
+            raise IllegalAction(NOT_YOUR_TURN)
+        choice = self.choose_action(
+            self.view(state, seat), legal, "normal", rng_for(state.seed, "timeout", state.version)
+        )
+        return choice if choice is not None else legal[0]
 
     # ----- text forms and computer play -----------------------------------------------------
     def decode_action(self, text: str) -> Action:

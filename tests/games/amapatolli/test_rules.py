@@ -625,3 +625,15 @@ def test_view_shows_own_hand_and_counts_only():
     assert public.hand == [] and public.seat is None
     assert "b04" not in view.model_dump_json() and "d01" not in view.model_dump_json()
     assert hand_value(["a04", "a20"]) == 24
+
+
+def test_a_timed_out_turn_is_played_not_just_announced():
+    state = make([["b02", "c02", "a04", "a20"], ["b01", "b05"]], "a02", ["d01", "d02", "d03"])
+    state, _ = act(state, 0, play("b02"))
+    state, _ = act(state, 0, play("c02"))
+    state, _ = act(state, 0, play("a04"))  # W/K on W/R: one card left, turn passes to ben
+    assert "ce" in legal_codes(state, 0) and "call:0" in legal_codes(state, 1)
+    action = GAME.default_action(state, "ben")
+    assert action.kind == "play"
+    with pytest.raises(IllegalAction):
+        GAME.default_action(state, "ana")  # not her turn: nothing to time out
