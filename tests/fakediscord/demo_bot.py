@@ -49,7 +49,9 @@ class LobbyView(discord.ui.View):
         await interaction.edit_original_response(content=f"picked {','.join(select.values)}")
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<table>\d+):(?P<n>\d+)"):
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<table>\d+):(?P<n>\d+)"
+):
     """A DynamicItem: works on any message, across restarts, parsed from its custom_id."""
 
     def __init__(self, table: int, n: int) -> None:
@@ -58,27 +60,42 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<ta
         super().__init__(discord.ui.Button(label=f"Move {n}", custom_id=f"mv:{table}:{n}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
         return cls(int(match["table"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"move {self.n} on table {self.table}", ephemeral=True)
+        await interaction.response.send_message(
+            f"move {self.n} on table {self.table}", ephemeral=True
+        )
 
 
 class NameModal(discord.ui.Modal, title="Your name"):
     name = discord.ui.TextInput(label="Name", custom_id="demo:name", max_length=32)
-    motto = discord.ui.TextInput(label="Motto", custom_id="demo:motto", required=False, style=discord.TextStyle.paragraph)
+    motto = discord.ui.TextInput(
+        label="Motto", custom_id="demo:motto", required=False, style=discord.TextStyle.paragraph
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"Hello {self.name.value} ({self.motto.value or '-'})", ephemeral=True)
+        await interaction.response.send_message(
+            f"Hello {self.name.value} ({self.motto.value or '-'})", ephemeral=True
+        )
 
 
 class DemoBot(commands.Bot):
     def __init__(self, guild_id: int) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(), help_command=None, guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            help_command=None,
+            guild_ready_timeout=0.05,
+        )
         self.guild_id = guild_id
         self.gate = asyncio.Event()  # what /slow and /late wait for
-        self.http_errors: list[tuple[int, int]] = []  # (status, code) of HTTPExceptions the commands caught
+        self.http_errors: list[
+            tuple[int, int]
+        ] = []  # (status, code) of HTTPExceptions the commands caught
         self.resumed = 0
         self._add_commands()
 
@@ -100,21 +117,37 @@ class DemoBot(commands.Bot):
         bot = self
 
         @tree.command(name="play", description="Open a lobby")
-        @app_commands.describe(game="Which game", players="How many players", private="Only you see it")
-        @app_commands.choices(
-            game=[app_commands.Choice(name="Ce Amapatolli", value="amapatolli"), app_commands.Choice(name="Macarena", value="macarena")]
+        @app_commands.describe(
+            game="Which game", players="How many players", private="Only you see it"
         )
-        async def play(interaction: discord.Interaction, game: str, players: app_commands.Range[int, 2, 6] = 3, private: bool = False):
+        @app_commands.choices(
+            game=[
+                app_commands.Choice(name="Ce Amapatolli", value="amapatolli"),
+                app_commands.Choice(name="Macarena", value="macarena"),
+            ]
+        )
+        async def play(
+            interaction: discord.Interaction,
+            game: str,
+            players: app_commands.Range[int, 2, 6] = 3,
+            private: bool = False,
+        ):
             view = LobbyView()
             view.add_item(MoveButton(7, 1))
-            await interaction.response.send_message(f"Lobby {game} for {players}", view=view, ephemeral=private)
+            await interaction.response.send_message(
+                f"Lobby {game} for {players}", view=view, ephemeral=private
+            )
 
         @tree.command(name="hand", description="DM me my hand")
         async def hand(interaction: discord.Interaction):
             try:
-                await interaction.user.send("Your hand", file=discord.File(io.BytesIO(PNG_BYTES), "hand.png"))
+                await interaction.user.send(
+                    "Your hand", file=discord.File(io.BytesIO(PNG_BYTES), "hand.png")
+                )
             except discord.Forbidden as exc:
-                await interaction.response.send_message(f"DMs closed: {bot._caught(exc)}", ephemeral=True)
+                await interaction.response.send_message(
+                    f"DMs closed: {bot._caught(exc)}", ephemeral=True
+                )
             else:
                 await interaction.response.send_message("Sent you a DM", ephemeral=True)
 
@@ -145,16 +178,37 @@ class DemoBot(commands.Bot):
             await interaction.followup.send(result, ephemeral=True)
 
         @tree.command(name="bad", description="Send an invalid payload")
-        @app_commands.choices(kind=[app_commands.Choice(name=k, value=k) for k in ("rows", "long", "embeds", "dupe")])
+        @app_commands.choices(
+            kind=[app_commands.Choice(name=k, value=k) for k in ("rows", "long", "embeds", "dupe")]
+        )
         async def bad(interaction: discord.Interaction, kind: str):
             await interaction.response.defer(ephemeral=True)
-            route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id)
+            route = discord.http.Route(
+                "POST", "/channels/{channel_id}/messages", channel_id=interaction.channel_id
+            )
             button = {"type": 2, "style": 1, "label": "x"}
             payloads = {
-                "rows": {"content": "six rows", "components": [{"type": 1, "components": [{**button, "custom_id": f"r{i}"}]} for i in range(6)]},
+                "rows": {
+                    "content": "six rows",
+                    "components": [
+                        {"type": 1, "components": [{**button, "custom_id": f"r{i}"}]}
+                        for i in range(6)
+                    ],
+                },
                 "long": {"content": "x" * 2001},
                 "embeds": {"embeds": [{"description": "y" * 4000}, {"description": "z" * 2500}]},
-                "dupe": {"content": "dupe", "components": [{"type": 1, "components": [{**button, "custom_id": "same"}, {**button, "custom_id": "same"}]}]},
+                "dupe": {
+                    "content": "dupe",
+                    "components": [
+                        {
+                            "type": 1,
+                            "components": [
+                                {**button, "custom_id": "same"},
+                                {**button, "custom_id": "same"},
+                            ],
+                        }
+                    ],
+                },
             }
             try:
                 await bot.http.request(route, json=payloads[kind])
@@ -174,7 +228,9 @@ class DemoBot(commands.Bot):
         table = app_commands.Group(name="table", description="Tables", guild_ids=[self.guild_id])
 
         @table.command(name="show", description="Show a table")
-        async def show(interaction: discord.Interaction, number: int, who: discord.Member | None = None):
+        async def show(
+            interaction: discord.Interaction, number: int, who: discord.Member | None = None
+        ):
             suffix = f" for {who.name}" if who is not None else ""
             await interaction.response.send_message(f"table {number}{suffix}")
 

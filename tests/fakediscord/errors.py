@@ -11,7 +11,9 @@ from aiohttp import web
 from .spec import SchemaError
 
 
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """A JSON answer with `Content-Type: application/json` exactly (discord.py reads anything else as text)."""
     return web.Response(
         body=json.dumps(data).encode(),

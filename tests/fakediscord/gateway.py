@@ -17,7 +17,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OP_DISPATCH, OP_HEARTBEAT, OP_IDENTIFY, OP_PRESENCE, OP_VOICE = 0, 1, 2, 3, 4
-OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
+OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HEARTBEAT_ACK = (
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+)
 HEARTBEAT_INTERVAL_MS = 41250
 
 INTENT_GUILDS = 1 << 0
@@ -52,7 +59,9 @@ class Gateway:
         self.connections: list[Connection] = []
         self.identifies = 0
         self.resume_paths: list[str] = []
-        self.resume_gate: asyncio.Event | None = None  # while unset, RESUMEs wait (events keep queueing)
+        self.resume_gate: asyncio.Event | None = (
+            None  # while unset, RESUMEs wait (events keep queueing)
+        )
         self.pending_resumes = 0
 
     # --- dispatching -------------------------------------------------------------------------
@@ -98,7 +107,9 @@ class Gateway:
         self.connections.append(connection)
         writer = asyncio.create_task(self._writer(connection))
         try:
-            connection.outbox.put_nowait(json.dumps({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}}))
+            connection.outbox.put_nowait(
+                json.dumps({"op": OP_HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            )
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
@@ -152,7 +163,12 @@ class Gateway:
             "READY",
             {
                 "v": 10,
-                "user": {**fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "bot": True},
+                "user": {
+                    **fake.bot_user.payload(),
+                    "verified": True,
+                    "mfa_enabled": False,
+                    "bot": True,
+                },
                 "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds],
                 "session_id": self.session.id,
                 "resume_gateway_url": fake.resume_gateway_url,
@@ -196,7 +212,9 @@ class Gateway:
         session.resumes += 1
         self.resume_paths.append(connection.path)
         session.seq += 1
-        frame = json.dumps({"op": OP_DISPATCH, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fakediscord"]}})
+        frame = json.dumps(
+            {"op": OP_DISPATCH, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fakediscord"]}}
+        )
         session.events.append((session.seq, frame))
         connection.outbox.put_nowait(frame)
         self.fake._bump()

@@ -36,8 +36,20 @@ if TYPE_CHECKING:
     from .server import Ctx, FakeDiscord, UploadedFile
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
-TYPE_NAMES = {APPLICATION_COMMAND: "slash command", MESSAGE_COMPONENT: "component", AUTOCOMPLETE: "autocomplete", MODAL_SUBMIT: "modal submit"}
-CALLBACK_NAMES = {4: "message", 5: "defer", 6: "deferred update", 7: "update message", 8: "autocomplete result", 9: "modal"}
+TYPE_NAMES = {
+    APPLICATION_COMMAND: "slash command",
+    MESSAGE_COMPONENT: "component",
+    AUTOCOMPLETE: "autocomplete",
+    MODAL_SUBMIT: "modal submit",
+}
+CALLBACK_NAMES = {
+    4: "message",
+    5: "defer",
+    6: "deferred update",
+    7: "update message",
+    8: "autocomplete result",
+    9: "modal",
+}
 
 
 def allowed_callbacks(inter: Interaction) -> set[int]:
@@ -48,7 +60,9 @@ def allowed_callbacks(inter: Interaction) -> set[int]:
     if inter.type == AUTOCOMPLETE:
         return {CB_AUTOCOMPLETE}
     if inter.type == MODAL_SUBMIT:
-        return {CB_MESSAGE, CB_DEFER} | ({CB_DEFER_UPDATE, CB_UPDATE} if inter.message is not None else set())
+        return {CB_MESSAGE, CB_DEFER} | (
+            {CB_DEFER_UPDATE, CB_UPDATE} if inter.message is not None else set()
+        )
     return set()
 
 
@@ -72,9 +86,19 @@ class Interactions:
     def register(self, route) -> None:
         route("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback)
         route("POST", "/webhooks/{webhook_id}/{webhook_token}", self.followup)
-        route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.get_message)
-        route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.edit_message)
-        route("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.delete_message)
+        route(
+            "GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.get_message
+        )
+        route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            self.edit_message,
+        )
+        route(
+            "DELETE",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            self.delete_message,
+        )
 
     # --- creation --------------------------------------------------------------------------------
 
@@ -106,7 +130,9 @@ class Interactions:
         self.by_token[inter.token] = inter
         fake.gateway.dispatch("INTERACTION_CREATE", self.payload(inter))
         loop = asyncio.get_running_loop()
-        self._timers[inter.id] = loop.call_later(fake.interaction_deadline, self._deadline_passed, inter)
+        self._timers[inter.id] = loop.call_later(
+            fake.interaction_deadline, self._deadline_passed, inter
+        )
         fake._bump()
         return inter
 
@@ -133,7 +159,10 @@ class Interactions:
             data["guild_id"] = str(guild.id)
             data["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
             data["guild_locale"] = guild.locale
-            data["member"] = {**member.payload(), "permissions": str(guild.permissions_of(inter.user))}
+            data["member"] = {
+                **member.payload(),
+                "permissions": str(guild.permissions_of(inter.user)),
+            }
             data["app_permissions"] = str(guild.permissions_of(fake.bot_user))
         else:
             data["user"] = inter.user.payload()
@@ -155,14 +184,18 @@ class Interactions:
             )
 
     def _late(self, inter: Interaction, elapsed: float) -> None:
-        note = f"the bot answered after {elapsed:.2f} s (limit {self.fake.interaction_deadline:g} s)"
+        note = (
+            f"the bot answered after {elapsed:.2f} s (limit {self.fake.interaction_deadline:g} s)"
+        )
         violation = self._violation_of.get(inter.id)
         if violation is not None:
             violation.kind = "late_response"
             violation.detail += f"; {note}"
         else:
             inter.failed = True
-            self._violation_of[inter.id] = self.fake.violate("late_response", f"{describe(inter)}: {note}")
+            self._violation_of[inter.id] = self.fake.violate(
+                "late_response", f"{describe(inter)}: {note}"
+            )
         self.fake._bump()
 
     def cancel_timers(self) -> None:
@@ -174,12 +207,15 @@ class Interactions:
         return [
             i
             for i in self.all.values()
-            if not i.failed and (i.callback_type is None or (i.callback_type == CB_DEFER and not i.completed))
+            if not i.failed
+            and (i.callback_type is None or (i.callback_type == CB_DEFER and not i.completed))
         ]
 
     async def settle(self, timeout: float) -> None:
         try:
-            await self.fake.wait_until(lambda: not self._pending(), timeout=timeout, what="pending interactions")
+            await self.fake.wait_until(
+                lambda: not self._pending(), timeout=timeout, what="pending interactions"
+            )
         except TimeoutError:
             pass
         for inter in self._pending():
@@ -190,7 +226,10 @@ class Interactions:
                 self._deadline_passed(inter)
             else:
                 inter.failed = True
-                self.fake.violate("deferred_never_completed", f"{describe(inter)} was deferred and never got its content")
+                self.fake.violate(
+                    "deferred_never_completed",
+                    f"{describe(inter)} was deferred and never got its content",
+                )
 
     def _complete(self, inter: Interaction, result: Any) -> None:
         if not inter.completed:
@@ -201,7 +240,11 @@ class Interactions:
     def message_edited(self, msg: Message) -> None:
         """A deferred update (type 6) is complete once its message changes, by any route."""
         for inter in self.all.values():
-            if inter.callback_type == CB_DEFER_UPDATE and inter.original is msg and not inter.completed:
+            if (
+                inter.callback_type == CB_DEFER_UPDATE
+                and inter.original is msg
+                and not inter.completed
+            ):
                 self._complete(inter, msg)
 
     # --- the callback ----------------------------------------------------------------------------
@@ -210,11 +253,22 @@ class Interactions:
         fake = self.fake
         inter = self.all.get(_int(ctx.params["interaction_id"]))
         if inter is None or inter.token != ctx.params["interaction_token"]:
-            fake.violate("unknown_interaction", "callback for an interaction that does not exist", method="POST", path=ctx.request.path)
+            fake.violate(
+                "unknown_interaction",
+                "callback for an interaction that does not exist",
+                method="POST",
+                path=ctx.request.path,
+            )
             raise E.unknown_interaction()
         elapsed = time.monotonic() - inter.created_real
         if inter.callback_type is not None:
-            fake.violate("already_acknowledged", f"{describe(inter)} was answered twice", method="POST", path=ctx.request.path, body=ctx.body)
+            fake.violate(
+                "already_acknowledged",
+                f"{describe(inter)} was answered twice",
+                method="POST",
+                path=ctx.request.path,
+                body=ctx.body,
+            )
             error = DiscordError(400, 40060, "Interaction has already been acknowledged.")
             error.recorded = True
             raise error
@@ -225,8 +279,28 @@ class Interactions:
         kind = body.get("type")
         data = body.get("data") or {}
         if kind not in allowed_callbacks(inter):
-            fake.violate("invalid_callback", f"callback type {kind} is not allowed for a {describe(inter)}", method="POST", path=ctx.request.path, body=body)
-            error = DiscordError(400, 50035, "Invalid Form Body", errors={"type": {"_errors": [{"code": "INTERACTION_CALLBACK_TYPE_INVALID", "message": "Invalid callback type"}]}})
+            fake.violate(
+                "invalid_callback",
+                f"callback type {kind} is not allowed for a {describe(inter)}",
+                method="POST",
+                path=ctx.request.path,
+                body=body,
+            )
+            error = DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                errors={
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_CALLBACK_TYPE_INVALID",
+                                "message": "Invalid callback type",
+                            }
+                        ]
+                    }
+                },
+            )
             error.recorded = True
             raise error
         if kind == CB_MESSAGE:
@@ -245,7 +319,9 @@ class Interactions:
             inter.original = message
             self._complete(inter, message)
         elif kind == CB_DEFER:
-            message = self._new_response_message(inter, {"flags": data.get("flags")}, [], loading=True)
+            message = self._new_response_message(
+                inter, {"flags": data.get("flags")}, [], loading=True
+            )
             inter.original = message
         elif kind == CB_DEFER_UPDATE:
             inter.original = inter.message
@@ -258,7 +334,11 @@ class Interactions:
             self._complete(inter, message)
         elif kind == CB_MODAL:
             inter.modal = Modal(
-                custom_id=data["custom_id"], title=data["title"], components=data["components"], user=inter.user, interaction=inter
+                custom_id=data["custom_id"],
+                title=data["title"],
+                components=data["components"],
+                user=inter.user,
+                interaction=inter,
             )
             self._complete(inter, inter.modal)
         elif kind == CB_AUTOCOMPLETE:
@@ -281,7 +361,9 @@ class Interactions:
             answer["resource"] = {"type": kind, "message": message.payload()}
         return json_response(answer)
 
-    def _new_response_message(self, inter: Interaction, data: dict[str, Any], files: list[UploadedFile], *, loading: bool) -> Message:
+    def _new_response_message(
+        self, inter: Interaction, data: dict[str, Any], files: list[UploadedFile], *, loading: bool
+    ) -> Message:
         fake = self.fake
         msg = fake.new_message(
             inter.channel,
@@ -335,15 +417,27 @@ class Interactions:
         inter = self._interaction_for(ctx)
         body = ctx.body or {}
         if inter.callback_type is None:
-            fake.violate("followup_before_response", f"{describe(inter)}: follow-up sent before the interaction was answered",
-                         method="POST", path=ctx.request.path, body=body)
+            fake.violate(
+                "followup_before_response",
+                f"{describe(inter)}: follow-up sent before the interaction was answered",
+                method="POST",
+                path=ctx.request.path,
+                body=body,
+            )
             raise E.unknown_webhook()
         _require_something(body, ctx.files)
         original = inter.original
-        if inter.callback_type == CB_DEFER and original is not None and original.loading and not original.deleted:
+        if (
+            inter.callback_type == CB_DEFER
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
             # The first follow-up after a "thinking" defer replaces the placeholder (which keeps its ephemerality).
             msg = original
-            fake.apply_message_body(msg, {k: v for k, v in body.items() if k != "flags"}, ctx.files, edit=False)
+            fake.apply_message_body(
+                msg, {k: v for k, v in body.items() if k != "flags"}, ctx.files, edit=False
+            )
             msg.flags &= ~FLAG_LOADING
             fake.announce_message(msg, "MESSAGE_UPDATE")
         else:

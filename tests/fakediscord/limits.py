@@ -70,7 +70,11 @@ def check_message(payload: dict[str, Any] | None, *, existing_flags: int = 0) ->
     errors = _too_long(payload.get("content"), CONTENT_MAX, ("content",))
     errors += check_embeds(payload.get("embeds"))
     flags = payload.get("flags")
-    flags = existing_flags if not isinstance(flags, int) else flags | (existing_flags & FLAG_COMPONENTS_V2)
+    flags = (
+        existing_flags
+        if not isinstance(flags, int)
+        else flags | (existing_flags & FLAG_COMPONENTS_V2)
+    )
     errors += check_components(payload.get("components"), v2=bool(flags & FLAG_COMPONENTS_V2))
     return errors
 
@@ -91,7 +95,9 @@ def check_embeds(embeds: Any) -> list[SchemaError]:
         return []
     errors: list[SchemaError] = []
     if len(embeds) > EMBEDS_MAX:
-        errors.append(_err(("embeds",), "BASE_TYPE_MAX_LENGTH", f"Must be {EMBEDS_MAX} or fewer in length."))
+        errors.append(
+            _err(("embeds",), "BASE_TYPE_MAX_LENGTH", f"Must be {EMBEDS_MAX} or fewer in length.")
+        )
     total = 0
     for i, embed in enumerate(embeds):
         if not isinstance(embed, dict):
@@ -101,21 +107,39 @@ def check_embeds(embeds: Any) -> list[SchemaError]:
         errors += _too_long(embed.get("description"), EMBED_DESCRIPTION, path + ("description",))
         fields = embed.get("fields") or []
         if len(fields) > EMBED_FIELDS:
-            errors.append(_err(path + ("fields",), "BASE_TYPE_MAX_LENGTH", f"Must be {EMBED_FIELDS} or fewer in length."))
+            errors.append(
+                _err(
+                    path + ("fields",),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {EMBED_FIELDS} or fewer in length.",
+                )
+            )
         for j, field in enumerate(fields):
             errors += _too_long(field.get("name"), EMBED_FIELD_NAME, path + ("fields", j, "name"))
-            errors += _too_long(field.get("value"), EMBED_FIELD_VALUE, path + ("fields", j, "value"))
-        errors += _too_long((embed.get("footer") or {}).get("text"), EMBED_FOOTER, path + ("footer", "text"))
-        errors += _too_long((embed.get("author") or {}).get("name"), EMBED_AUTHOR, path + ("author", "name"))
+            errors += _too_long(
+                field.get("value"), EMBED_FIELD_VALUE, path + ("fields", j, "value")
+            )
+        errors += _too_long(
+            (embed.get("footer") or {}).get("text"), EMBED_FOOTER, path + ("footer", "text")
+        )
+        errors += _too_long(
+            (embed.get("author") or {}).get("name"), EMBED_AUTHOR, path + ("author", "name")
+        )
         total += embed_chars(embed)
     if total > EMBEDS_TOTAL_CHARS:
         errors.append(
-            _err(("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBEDS_TOTAL_CHARS}")
+            _err(
+                ("embeds",),
+                "MAX_EMBED_SIZE_EXCEEDED",
+                f"Embed size exceeds maximum size of {EMBEDS_TOTAL_CHARS}",
+            )
         )
     return errors
 
 
-def walk_components(components: Any, path: Path = ("components",)) -> Iterator[tuple[Path, dict[str, Any]]]:
+def walk_components(
+    components: Any, path: Path = ("components",)
+) -> Iterator[tuple[Path, dict[str, Any]]]:
     """Every component of a tree (rows, sections, containers, labels, accessories) with its path."""
     if not isinstance(components, list):
         return
@@ -140,9 +164,21 @@ def _check_custom_ids(components: Any) -> list[SchemaError]:
         if custom_id is None:
             continue
         if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
-            errors.append(_err(path + ("custom_id",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {CUSTOM_ID_MAX} in length."))
+            errors.append(
+                _err(
+                    path + ("custom_id",),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {CUSTOM_ID_MAX} in length.",
+                )
+            )
         elif custom_id in seen:
-            errors.append(_err(path + ("custom_id",), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"))
+            errors.append(
+                _err(
+                    path + ("custom_id",),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                )
+            )
         seen.add(custom_id)
     return errors
 
@@ -154,15 +190,30 @@ def check_components(components: Any, *, v2: bool = False) -> list[SchemaError]:
     if v2:
         count = sum(1 for _ in walk_components(components))
         if count > V2_COMPONENTS_MAX:
-            errors.append(_err(("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {V2_COMPONENTS_MAX} or fewer in length."))
+            errors.append(
+                _err(
+                    ("components",),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {V2_COMPONENTS_MAX} or fewer in length.",
+                )
+            )
     else:
         if len(components) > ACTION_ROWS_MAX:
-            errors.append(_err(("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {ACTION_ROWS_MAX} or fewer in length."))
+            errors.append(
+                _err(
+                    ("components",),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {ACTION_ROWS_MAX} or fewer in length.",
+                )
+            )
         for i, row in enumerate(components):
             if isinstance(row, dict) and row.get("type") != ACTION_ROW:
                 errors.append(
-                    _err(("components", i, "type"), "COMPONENT_TYPE_INVALID",
-                         "Only action rows are allowed at the top level without the IS_COMPONENTS_V2 flag")
+                    _err(
+                        ("components", i, "type"),
+                        "COMPONENT_TYPE_INVALID",
+                        "Only action rows are allowed at the top level without the IS_COMPONENTS_V2 flag",
+                    )
                 )
     for path, comp in walk_components(components):
         kind = comp.get("type")
@@ -180,10 +231,21 @@ def _check_row(row: dict[str, Any], path: Path) -> list[SchemaError]:
     kinds = [c.get("type") for c in children]
     selects = sum(1 for k in kinds if k in SELECT_TYPES)
     if selects and len(children) > 1:
-        return [_err(path + ("components",), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                     "The specified component exceeds the maximum width (a select fills a row)")]
+        return [
+            _err(
+                path + ("components",),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width (a select fills a row)",
+            )
+        ]
     if len(children) > BUTTONS_PER_ROW:
-        return [_err(path + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {BUTTONS_PER_ROW} or fewer in length.")]
+        return [
+            _err(
+                path + ("components",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {BUTTONS_PER_ROW} or fewer in length.",
+            )
+        ]
     return []
 
 
@@ -194,16 +256,29 @@ def _check_button(button: dict[str, Any], path: Path) -> list[SchemaError]:
         if not button.get("url"):
             errors.append(_err(path + ("url",), "BASE_TYPE_REQUIRED", "This field is required"))
         if button.get("custom_id") is not None:
-            errors.append(_err(path + ("custom_id",), "COMPONENT_INVALID_FIELD", "Link buttons cannot have a custom_id"))
+            errors.append(
+                _err(
+                    path + ("custom_id",),
+                    "COMPONENT_INVALID_FIELD",
+                    "Link buttons cannot have a custom_id",
+                )
+            )
     elif style == PREMIUM_STYLE:
         if not button.get("sku_id"):
             errors.append(_err(path + ("sku_id",), "BASE_TYPE_REQUIRED", "This field is required"))
     else:
         if not button.get("custom_id"):
-            errors.append(_err(path + ("custom_id",), "BASE_TYPE_REQUIRED", "This field is required"))
+            errors.append(
+                _err(path + ("custom_id",), "BASE_TYPE_REQUIRED", "This field is required")
+            )
         if not button.get("label") and not button.get("emoji"):
-            errors.append(_err(path + ("label",), "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                               "A label or an emoji is required"))
+            errors.append(
+                _err(
+                    path + ("label",),
+                    "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                    "A label or an emoji is required",
+                )
+            )
     return errors
 
 
@@ -213,19 +288,48 @@ def _check_select(select: dict[str, Any], path: Path) -> list[SchemaError]:
     max_values = select.get("max_values", 1)
     if isinstance(min_values, int) and isinstance(max_values, int):
         if not 0 <= min_values <= SELECT_VALUES_MAX:
-            errors.append(_err(path + ("min_values",), "NUMBER_TYPE_MAX", f"min_values must be between 0 and {SELECT_VALUES_MAX}"))
+            errors.append(
+                _err(
+                    path + ("min_values",),
+                    "NUMBER_TYPE_MAX",
+                    f"min_values must be between 0 and {SELECT_VALUES_MAX}",
+                )
+            )
         if not 1 <= max_values <= SELECT_VALUES_MAX:
-            errors.append(_err(path + ("max_values",), "NUMBER_TYPE_MAX", f"max_values must be between 1 and {SELECT_VALUES_MAX}"))
+            errors.append(
+                _err(
+                    path + ("max_values",),
+                    "NUMBER_TYPE_MAX",
+                    f"max_values must be between 1 and {SELECT_VALUES_MAX}",
+                )
+            )
         if min_values > max_values:
-            errors.append(_err(path + ("min_values",), "SELECT_COMPONENT_MIN_VALUES_EXCEEDS_MAX", "min_values exceeds max_values"))
+            errors.append(
+                _err(
+                    path + ("min_values",),
+                    "SELECT_COMPONENT_MIN_VALUES_EXCEEDS_MAX",
+                    "min_values exceeds max_values",
+                )
+            )
     if select.get("type") != 3:
         return errors
     options = select.get("options") or []
     if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
-        errors.append(_err(path + ("options",), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {SELECT_OPTIONS_MAX} in length."))
+        errors.append(
+            _err(
+                path + ("options",),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {SELECT_OPTIONS_MAX} in length.",
+            )
+        )
     if isinstance(max_values, int) and options and max_values > len(options):
-        errors.append(_err(path + ("max_values",), "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
-                           "max_values exceeds the number of options"))
+        errors.append(
+            _err(
+                path + ("max_values",),
+                "SELECT_COMPONENT_MAX_VALUES_EXCEEDS_OPTIONS",
+                "max_values exceeds the number of options",
+            )
+        )
     values: set[str] = set()
     for j, option in enumerate(options):
         if not isinstance(option, dict):
@@ -234,12 +338,25 @@ def _check_select(select: dict[str, Any], path: Path) -> list[SchemaError]:
         for key in ("label", "value"):
             text = option.get(key)
             if not isinstance(text, str) or not 1 <= len(text) <= SELECT_OPTION_TEXT_MAX:
-                errors.append(_err(opath + (key,), "BASE_TYPE_BAD_LENGTH",
-                                   f"Must be between 1 and {SELECT_OPTION_TEXT_MAX} in length."))
-        errors += _too_long(option.get("description"), SELECT_OPTION_TEXT_MAX, opath + ("description",))
+                errors.append(
+                    _err(
+                        opath + (key,),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be between 1 and {SELECT_OPTION_TEXT_MAX} in length.",
+                    )
+                )
+        errors += _too_long(
+            option.get("description"), SELECT_OPTION_TEXT_MAX, opath + ("description",)
+        )
         value = option.get("value")
         if value in values:
-            errors.append(_err(opath + ("value",), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique"))
+            errors.append(
+                _err(
+                    opath + ("value",),
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Option values must be unique",
+                )
+            )
         values.add(value)
     return errors
 
@@ -252,7 +369,13 @@ def check_modal(data: Any) -> list[SchemaError]:
     errors = _too_long(data.get("title"), MODAL_TITLE_MAX, base + ("title",))
     components = data.get("components") or []
     if len(components) > MODAL_COMPONENTS_MAX:
-        errors.append(_err(base + ("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {MODAL_COMPONENTS_MAX} or fewer in length."))
+        errors.append(
+            _err(
+                base + ("components",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MODAL_COMPONENTS_MAX} or fewer in length.",
+            )
+        )
     for error in _check_custom_ids(components):
         errors.append(SchemaError(base + error.path, error.code, error.message))
     for path, comp in walk_components(components):
@@ -260,7 +383,9 @@ def check_modal(data: Any) -> list[SchemaError]:
             errors += _too_long(comp.get("label"), TEXT_INPUT_LABEL_MAX, base + path + ("label",))
             errors += _too_long(comp.get("value"), TEXT_INPUT_VALUE_MAX, base + path + ("value",))
         elif comp.get("type") in SELECT_TYPES:
-            errors += [SchemaError(base + e.path, e.code, e.message) for e in _check_select(comp, path)]
+            errors += [
+                SchemaError(base + e.path, e.code, e.message) for e in _check_select(comp, path)
+            ]
     return errors
 
 
@@ -268,7 +393,9 @@ def check_files(sizes: list[int]) -> list[SchemaError]:
     errors = []
     for i, size in enumerate(sizes):
         if size > FILE_MAX_BYTES:
-            errors.append(_err((f"files[{i}]",), "BASE_TYPE_MAX_LENGTH", "Request entity too large"))
+            errors.append(
+                _err((f"files[{i}]",), "BASE_TYPE_MAX_LENGTH", "Request entity too large")
+            )
     if sum(sizes) > REQUEST_FILES_MAX_BYTES:
         errors.append(_err(("files",), "BASE_TYPE_MAX_LENGTH", "Request entity too large"))
     return errors
@@ -287,7 +414,13 @@ def check_commands(commands: Any) -> list[SchemaError]:
         kind = command.get("type", 1)
         name = command.get("name") or ""
         if (kind, name) in seen:
-            errors.append(_err(path + ("name",), "APPLICATION_COMMAND_ALREADY_EXISTS", "Application command names must be unique"))
+            errors.append(
+                _err(
+                    path + ("name",),
+                    "APPLICATION_COMMAND_ALREADY_EXISTS",
+                    "Application command names must be unique",
+                )
+            )
         seen.add((kind, name))
         if kind == 1:
             errors += _check_chat_input(command, path)
@@ -298,32 +431,62 @@ def _check_chat_input(node: dict[str, Any], path: Path) -> list[SchemaError]:
     errors: list[SchemaError] = []
     name = node.get("name") or ""
     if not COMMAND_NAME.match(name) or name != name.lower():
-        errors.append(_err(path + ("name",), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"))
+        errors.append(
+            _err(path + ("name",), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+        )
     description = node.get("description") or ""
     if not 1 <= len(description) <= COMMAND_DESCRIPTION_MAX:
-        errors.append(_err(path + ("description",), "BASE_TYPE_BAD_LENGTH",
-                           f"Must be between 1 and {COMMAND_DESCRIPTION_MAX} in length."))
+        errors.append(
+            _err(
+                path + ("description",),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {COMMAND_DESCRIPTION_MAX} in length.",
+            )
+        )
     options = node.get("options") or []
     if len(options) > COMMAND_OPTIONS_MAX:
-        errors.append(_err(path + ("options",), "BASE_TYPE_MAX_LENGTH", f"Must be {COMMAND_OPTIONS_MAX} or fewer in length."))
+        errors.append(
+            _err(
+                path + ("options",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {COMMAND_OPTIONS_MAX} or fewer in length.",
+            )
+        )
     names: set[str] = set()
     seen_optional = False
     for j, option in enumerate(options):
         opath = path + ("options", j)
         if option.get("name") in names:
-            errors.append(_err(opath + ("name",), "APPLICATION_COMMAND_OPTION_NAME_DUPLICATED", "Option names must be unique"))
+            errors.append(
+                _err(
+                    opath + ("name",),
+                    "APPLICATION_COMMAND_OPTION_NAME_DUPLICATED",
+                    "Option names must be unique",
+                )
+            )
         names.add(option.get("name"))
         if option.get("type") in (1, 2):
             errors += _check_chat_input(option, opath)
             continue
         if option.get("required"):
             if seen_optional:
-                errors.append(_err(opath + ("required",), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                                   "Required options must be placed before non-required options"))
+                errors.append(
+                    _err(
+                        opath + ("required",),
+                        "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                        "Required options must be placed before non-required options",
+                    )
+                )
         else:
             seen_optional = True
         errors += _check_chat_input({**option, "options": []}, opath)
         choices = option.get("choices") or []
         if len(choices) > COMMAND_CHOICES_MAX:
-            errors.append(_err(opath + ("choices",), "BASE_TYPE_MAX_LENGTH", f"Must be {COMMAND_CHOICES_MAX} or fewer in length."))
+            errors.append(
+                _err(
+                    opath + ("choices",),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {COMMAND_CHOICES_MAX} or fewer in length.",
+                )
+            )
     return errors

@@ -396,7 +396,8 @@ class Message:
         matches = [
             b
             for b in self.buttons
-            if (label is None or b.label == label) and (custom_id is None or b.custom_id == custom_id)
+            if (label is None or b.label == label)
+            and (custom_id is None or b.custom_id == custom_id)
         ]
         if len(matches) != 1:
             have = [(b.label, b.custom_id) for b in self.buttons]
@@ -466,7 +467,11 @@ class Message:
         return data
 
     def __repr__(self) -> str:
-        where = "ephemeral" if self.ephemeral else ("DM" if self.channel.is_dm else f"#{self.channel.name}")
+        where = (
+            "ephemeral"
+            if self.ephemeral
+            else ("DM" if self.channel.is_dm else f"#{self.channel.name}")
+        )
         return f"<Message {self.id} {where} {self.text[:60]!r} buttons={[b.label for b in self.buttons]}>"
 
 
@@ -484,7 +489,9 @@ class Modal:
     @property
     def inputs(self) -> list[dict[str, Any]]:
         """Its fields: text inputs (type 4) and selects, in order."""
-        return [c for _, c in walk_components(self.components) if c.get("type") in {4, *SELECT_TYPES}]
+        return [
+            c for _, c in walk_components(self.components) if c.get("type") in {4, *SELECT_TYPES}
+        ]
 
 
 @dataclass(eq=False)

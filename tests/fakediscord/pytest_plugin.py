@@ -37,7 +37,9 @@ def discord_py_pointed_at(fake: FakeDiscord) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, client, *, ready_timeout: float = 10.0) -> AsyncIterator[None]:
+async def running_bot(
+    fake: FakeDiscord, client, *, ready_timeout: float = 10.0
+) -> AsyncIterator[None]:
     """Log `client` in to the fake, connect it, wait for on_ready; on exit let pending interactions
     settle, close the client. Give the client `guild_ready_timeout` well under a second."""
     with discord_py_pointed_at(fake):
@@ -45,7 +47,9 @@ async def running_bot(fake: FakeDiscord, client, *, ready_timeout: float = 10.0)
         task = asyncio.create_task(client.connect(reconnect=True), name="fake-discord-bot")
         try:
             ready = asyncio.create_task(client.wait_until_ready())
-            done, _ = await asyncio.wait({ready, task}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {ready, task}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
             if task in done:
                 ready.cancel()
                 task.result()  # raises what stopped the client

@@ -32,7 +32,9 @@ class Rest:
         route("POST", "/applications/{application_id}/commands", self.post_command)
         route("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.get_commands)
         route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.put_commands)
-        route("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self.post_command)
+        route(
+            "POST", "/applications/{application_id}/guilds/{guild_id}/commands", self.post_command
+        )
         route("GET", "/channels/{channel_id}", self.get_channel)
         route("GET", "/channels/{channel_id}/messages", self.get_messages)
         route("POST", "/channels/{channel_id}/messages", self.create_message)
@@ -46,7 +48,9 @@ class Rest:
     # --- login and gateway -----------------------------------------------------------------------
 
     async def get_me(self, ctx: Ctx) -> web.Response:
-        return json_response({**self.fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "bot": True})
+        return json_response(
+            {**self.fake.bot_user.payload(), "verified": True, "mfa_enabled": False, "bot": True}
+        )
 
     async def get_user(self, ctx: Ctx) -> web.Response:
         user = self.fake.users.get(_int(ctx.params["user_id"]))
@@ -87,7 +91,12 @@ class Rest:
             {
                 "url": self.fake.gateway_url,
                 "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 14400000,
+                    "max_concurrency": 1,
+                },
             }
         )
 
@@ -160,7 +169,9 @@ class Rest:
         body = ctx.body or {}
         _require_something(body, ctx.files)
         msg = fake.new_message(channel, fake.bot_user)
-        fake.apply_message_body(msg, {**body, "flags": (body.get("flags") or 0) & ~64}, ctx.files, edit=False)
+        fake.apply_message_body(
+            msg, {**body, "flags": (body.get("flags") or 0) & ~64}, ctx.files, edit=False
+        )
         fake.announce_message(msg)
         fake._bump()
         return json_response(msg.payload())
@@ -186,7 +197,9 @@ class Rest:
         body = ctx.body or {}
         user = self.fake.users.get(_int(body.get("recipient_id")))
         if user is None or user.bot:
-            raise E.invalid_form_body([E.SchemaError(("recipient_id",), "USER_NOT_FOUND", "Unknown user")])
+            raise E.invalid_form_body(
+                [E.SchemaError(("recipient_id",), "USER_NOT_FOUND", "Unknown user")]
+            )
         return json_response(self.fake.dm_channel(user).payload())
 
     # --- guilds ----------------------------------------------------------------------------------
@@ -200,7 +213,16 @@ class Rest:
 
     async def get_guild(self, ctx: Ctx) -> web.Response:
         data = self._guild(ctx).payload()
-        for key in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large", "member_count"):
+        for key in (
+            "members",
+            "channels",
+            "threads",
+            "presences",
+            "voice_states",
+            "joined_at",
+            "large",
+            "member_count",
+        ):
             data.pop(key, None)
         return json_response(data)
 
@@ -222,5 +244,12 @@ def _int(value: Any) -> int:
 
 
 def _require_something(body: dict[str, Any], files: list[Any]) -> None:
-    if not (body.get("content") or body.get("embeds") or body.get("components") or body.get("sticker_ids") or body.get("poll") or files):
+    if not (
+        body.get("content")
+        or body.get("embeds")
+        or body.get("components")
+        or body.get("sticker_ids")
+        or body.get("poll")
+        or files
+    ):
         raise DiscordError(400, 50006, "Cannot send an empty message")

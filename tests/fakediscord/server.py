@@ -102,9 +102,16 @@ class Fault:
                 headers["X-RateLimit-Global"] = "true"
             if self.via:
                 headers["Via"] = "1.1 google"
-            body = {"message": "You are being rate limited.", "retry_after": self.retry_after, "global": self.global_, "code": 0}
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": self.global_,
+                "code": 0,
+            }
             return json_response(body, status=429, headers=headers)
-        return web.Response(status=self.status, text=f"{self.status}: fake server error", content_type="text/plain")
+        return web.Response(
+            status=self.status, text=f"{self.status}: fake server error", content_type="text/plain"
+        )
 
 
 Handler = Callable[[Ctx], Awaitable[web.StreamResponse]]
@@ -138,7 +145,9 @@ class FakeDiscord:
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}  # by recipient user id
         self.messages: dict[int, Message] = {}
-        self.commands: dict[int | None, list[dict[str, Any]]] = {None: []}  # by guild id (None: global)
+        self.commands: dict[int | None, list[dict[str, Any]]] = {
+            None: []
+        }  # by guild id (None: global)
         self._command_ids: dict[tuple[int | None, int, str], int] = {}
         self.violations: list[Violation] = []
         self.requests: list[RequestRecord] = []
@@ -164,7 +173,9 @@ class FakeDiscord:
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/resume-gateway", self.gateway.handle)
-        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment)
+        app.router.add_get(
+            "/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment
+        )
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -206,8 +217,12 @@ class FakeDiscord:
     # --- the world -------------------------------------------------------------------------------
 
     def add_guild(self, name: str, channels: tuple[str, ...] = ("general",)) -> Guild:
-        guild = Guild(id=self.ids.next(), name=name, owner_id=self.owner.id, joined_at=self.clock.iso())
-        guild.roles.append(Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS))
+        guild = Guild(
+            id=self.ids.next(), name=name, owner_id=self.owner.id, joined_at=self.clock.iso()
+        )
+        guild.roles.append(
+            Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS)
+        )
         for user in (self.owner, self.bot_user):
             guild.members[user.id] = Member(user=user, joined_at=self.clock.iso())
         self.guilds.append(guild)
@@ -219,7 +234,9 @@ class FakeDiscord:
         return guild
 
     def _new_guild_channel(self, guild: Guild, name: str) -> Channel:
-        channel = Channel(id=self.ids.next(), type=0, name=name, guild_id=guild.id, position=len(guild.channels))
+        channel = Channel(
+            id=self.ids.next(), type=0, name=name, guild_id=guild.id, position=len(guild.channels)
+        )
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
@@ -232,12 +249,25 @@ class FakeDiscord:
 
     def add_role(self, name: str, permissions: int, guild: Guild | None = None) -> Role:
         guild = guild or self.guild
-        role = Role(id=self.ids.next(), name=name, permissions=permissions, position=len(guild.roles))
+        role = Role(
+            id=self.ids.next(), name=name, permissions=permissions, position=len(guild.roles)
+        )
         guild.roles.append(role)
-        self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}, intent=INTENT_GUILDS)
+        self.gateway.dispatch(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role.payload()},
+            intent=INTENT_GUILDS,
+        )
         return role
 
-    def new_user(self, name: str, *, dms_open: bool = True, locale: str = "es-ES", guilds: list[Guild] | None = None) -> User:
+    def new_user(
+        self,
+        name: str,
+        *,
+        dms_open: bool = True,
+        locale: str = "es-ES",
+        guilds: list[Guild] | None = None,
+    ) -> User:
         user = User(id=self.ids.next(), name=name, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         for guild in guilds if guilds is not None else [self.guild]:
@@ -248,7 +278,9 @@ class FakeDiscord:
         member = Member(user=user, joined_at=self.clock.iso(), roles=[r.id for r in roles])
         guild.members[user.id] = member
         self.gateway.dispatch(
-            "GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)}, intent=INTENT_GUILD_MEMBERS
+            "GUILD_MEMBER_ADD",
+            {**member.payload(), "guild_id": str(guild.id)},
+            intent=INTENT_GUILD_MEMBERS,
         )
         self._bump()
         return member
@@ -295,7 +327,11 @@ class FakeDiscord:
     def channel_messages(self, channel: Channel | int | str | None = None) -> list[Message]:
         """The channel's messages as everyone sees them now (no ephemerals, no deleted), oldest first."""
         ch = self.resolve_channel(channel)
-        return [m for m in self.messages.values() if m.channel is ch and not m.deleted and m.visible_to is None]
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel is ch and not m.deleted and m.visible_to is None
+        ]
 
     def last_message(self, channel: Channel | int | str | None = None) -> Message | None:
         msgs = self.channel_messages(channel)
@@ -305,7 +341,9 @@ class FakeDiscord:
         return self.messages[message_id]
 
     def new_message(self, channel: Channel, author: User, **fields: Any) -> Message:
-        msg = Message(id=self.ids.next(), channel=channel, author=author, timestamp=self.clock.iso(), **fields)
+        msg = Message(
+            id=self.ids.next(), channel=channel, author=author, timestamp=self.clock.iso(), **fields
+        )
         self.messages[msg.id] = msg
         return msg
 
@@ -333,7 +371,9 @@ class FakeDiscord:
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
         self._bump()
 
-    def apply_message_body(self, msg: Message, body: dict[str, Any], files: list[UploadedFile], *, edit: bool) -> None:
+    def apply_message_body(
+        self, msg: Message, body: dict[str, Any], files: list[UploadedFile], *, edit: bool
+    ) -> None:
         """Set content/embeds/components/attachments/flags of `msg` from a create or edit body."""
         if edit:
             msg.versions.append(msg.snapshot())
@@ -347,7 +387,9 @@ class FakeDiscord:
             msg.components = _number_components(body["components"] or [])
         if body.get("flags") is not None:
             keep = limits.FLAG_EPHEMERAL | limits.FLAG_LOADING
-            settable = 4 | limits.FLAG_COMPONENTS_V2 | (0 if edit else 4096)  # suppress embeds/notifications
+            settable = (
+                4 | limits.FLAG_COMPONENTS_V2 | (0 if edit else 4096)
+            )  # suppress embeds/notifications
             msg.flags = (msg.flags & keep) | (body["flags"] & settable)
         by_index = {f.index: f for f in files}
         new_attachments: list[Attachment]
@@ -357,18 +399,30 @@ class FakeDiscord:
             for spec in body["attachments"]:
                 ref = int(spec["id"])
                 if ref in by_index:
-                    new_attachments.append(self._attachment(msg, by_index.pop(ref), spec.get("description")))
+                    new_attachments.append(
+                        self._attachment(msg, by_index.pop(ref), spec.get("description"))
+                    )
                 elif ref in existing:
                     new_attachments.append(existing[ref])
                 else:
-                    raise E.invalid_form_body([SchemaError(("attachments",), "ATTACHMENT_NOT_FOUND", f"Unknown attachment {ref}")])
+                    raise E.invalid_form_body(
+                        [
+                            SchemaError(
+                                ("attachments",),
+                                "ATTACHMENT_NOT_FOUND",
+                                f"Unknown attachment {ref}",
+                            )
+                        ]
+                    )
         else:
             new_attachments = list(msg.attachments) if edit else []
         for upload in sorted(by_index.values(), key=lambda f: f.index):
             new_attachments.append(self._attachment(msg, upload, None))
         msg.attachments = new_attachments
 
-    def _attachment(self, msg: Message, upload: UploadedFile, description: str | None) -> Attachment:
+    def _attachment(
+        self, msg: Message, upload: UploadedFile, description: str | None
+    ) -> Attachment:
         att_id = self.ids.next()
         return Attachment(
             id=att_id,
@@ -383,7 +437,9 @@ class FakeDiscord:
 
     # --- commands --------------------------------------------------------------------------------
 
-    def store_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def store_commands(
+        self, guild_id: int | None, commands: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         stored = []
         for command in commands:
             kind = command.get("type", 1)
@@ -441,7 +497,14 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
-    def fail(self, route: str | None = None, *, method: str | None = None, count: int = 1, status: int = 500) -> Fault:
+    def fail(
+        self,
+        route: str | None = None,
+        *,
+        method: str | None = None,
+        count: int = 1,
+        status: int = 500,
+    ) -> Fault:
         """Answer the next `count` matching requests with a server error."""
         fault = Fault(status, method, route, count)
         self.faults.append(fault)
@@ -485,7 +548,9 @@ class FakeDiscord:
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
-    async def wait_until(self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition") -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition"
+    ) -> Any:
         """Wait until `predicate()` is truthy; return its value. Re-checked on every change of the
         fake's state, and every 20 ms for predicates about other state (the bot's)."""
         deadline = time.monotonic() + timeout
@@ -503,7 +568,9 @@ class FakeDiscord:
                 pass
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:
-        await self.wait_until(lambda: self.gateway.connected, timeout=timeout, what="the bot's gateway connection")
+        await self.wait_until(
+            lambda: self.gateway.connected, timeout=timeout, what="the bot's gateway connection"
+        )
 
     async def wait_for_message(
         self,
@@ -538,7 +605,9 @@ class FakeDiscord:
     def assert_no_violations(self) -> None:
         if self.violations:
             lines = "\n  ".join(str(v) for v in self.violations)
-            raise AssertionError(f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}")
+            raise AssertionError(
+                f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}"
+            )
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until every interaction was answered (or missed its deadline) and every deferred one
@@ -578,31 +647,53 @@ class FakeDiscord:
                 response = await self._process(request, method, path, op, record)
         except DiscordError as exc:
             if exc.status == 400 and not exc.recorded:
-                self.violate("bad_request", f"{exc.code} {exc.message}", method=method, path=path, body=record.body)
+                self.violate(
+                    "bad_request",
+                    f"{exc.code} {exc.message}",
+                    method=method,
+                    path=path,
+                    body=record.body,
+                )
             response = exc.response()
         record.status = response.status
         self._bump()
         return response
 
     async def _process(
-        self, request: web.Request, method: str, path: str, op: Operation | None, record: RequestRecord
+        self,
+        request: web.Request,
+        method: str,
+        path: str,
+        op: Operation | None,
+        record: RequestRecord,
     ) -> web.StreamResponse:
         body, raw, files, content_type = await _read_body(request)
         record.body = body
         record.files = [f.filename for f in files]
         handler, params = self._find_handler(method, path)
-        if not _is_token_route(path) and request.headers.get("Authorization") != f"Bot {self.token}":
+        if (
+            not _is_token_route(path)
+            and request.headers.get("Authorization") != f"Bot {self.token}"
+        ):
             raise E.unauthorized()
         problems: list[SchemaError] = []
         if op is not None and body is not None:
             problems += self.spec.validate(op, content_type, body, raw)
-        if op is not None and method in ("POST", "PUT", "PATCH") and body is None and op.body_required:
+        if (
+            op is not None
+            and method in ("POST", "PUT", "PATCH")
+            and body is None
+            and op.body_required
+        ):
             problems.append(SchemaError((), "BASE_TYPE_REQUIRED", "A request body is required"))
         problems += self._check_limits(op, params, body, files)
         if problems:
             self.violate(
                 "invalid_body",
-                "; ".join(f"{'.'.join(map(str, p.path)) or '<body>'}: {p.code} {p.message[:120]}" for p in problems),
+                "; ".join(
+                    f"{'.'.join(map(str, p.path)) or '<body>'}: {p.code} {p.message[:120]}"
+                    for p in problems
+                ),
                 method=method,
                 path=path,
                 body=body,
@@ -612,9 +703,17 @@ class FakeDiscord:
             error.recorded = True
             raise error
         if handler is None:
-            self.violate("unimplemented", "the fake does not implement this route", method=method, path=path, body=body)
+            self.violate(
+                "unimplemented",
+                "the fake does not implement this route",
+                method=method,
+                path=path,
+                body=body,
+            )
             raise DiscordError(404, 0, "404: Not Found")
-        return await handler(Ctx(request=request, params=params, body=body, files=files, query=dict(request.query)))
+        return await handler(
+            Ctx(request=request, params=params, body=body, files=files, query=dict(request.query))
+        )
 
     def _check_limits(
         self, op: Operation | None, params: dict[str, str], body: Any, files: list[UploadedFile]
@@ -629,12 +728,16 @@ class FakeDiscord:
                 existing = self.messages.get(int(params["message_id"]))
                 existing_flags = existing.flags if existing is not None else 0
             problems += limits.check_message(body, existing_flags=existing_flags)
-        elif key == ("POST", "/interactions/{interaction_id}/{interaction_token}/callback") and isinstance(body, dict):
+        elif key == (
+            "POST",
+            "/interactions/{interaction_id}/{interaction_token}/callback",
+        ) and isinstance(body, dict):
             if body.get("type") == 9:
                 problems += limits.check_modal(body.get("data"))
             else:
                 problems += [
-                    SchemaError(("data",) + p.path, p.code, p.message) for p in limits.check_message(body.get("data"))
+                    SchemaError(("data",) + p.path, p.code, p.message)
+                    for p in limits.check_message(body.get("data"))
                 ]
         elif op.template.endswith("/commands") and op.method == "PUT":
             problems += limits.check_commands(body)

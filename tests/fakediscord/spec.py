@@ -20,7 +20,9 @@ import referencing
 from referencing.jsonschema import DRAFT202012
 
 # The layout: the shared folder sits next to the repository checkout.
-DEFAULT_SPEC_PATH = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+DEFAULT_SPEC_PATH = (
+    Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
+)
 SPEC_ENV_VAR = "FAKE_DISCORD_OPENAPI"
 _SPEC_URI = "urn:fakediscord:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
@@ -146,7 +148,7 @@ def _type_tags(schemas: dict[str, Any], ref: str) -> tuple[Any, ...] | None:
     prefix = "#/components/schemas/"
     if not ref.startswith(prefix):
         return None
-    target = schemas.get(ref[len(prefix):], {})
+    target = schemas.get(ref[len(prefix) :], {})
     tag = target.get("properties", {}).get("type", {})
     if "type" not in target.get("required", ()):
         return None
@@ -171,7 +173,10 @@ def _tag_unions(node: Any, schemas: dict[str, Any]) -> None:
         alternatives = node.get(key)
         if not isinstance(alternatives, list) or len(alternatives) < 2:
             continue
-        if all(isinstance(a, dict) and "const" in a and set(a) <= {"const", "title", "description"} for a in alternatives):
+        if all(
+            isinstance(a, dict) and "const" in a and set(a) <= {"const", "title", "description"}
+            for a in alternatives
+        ):
             # Named enums (MessageComponentTypes, ButtonStyleTypes, ...) are a oneOf of consts.
             del node[key]
             node["enum"] = [a["const"] for a in alternatives]

@@ -17,7 +17,15 @@ async def test_login_ready_sync_and_urls_restored(fake_discord, bot):
     assert bot.application_id == fake_discord.application_id
     assert [g.id for g in bot.guilds] == [fake_discord.guild.id]
     assert bot.get_channel(fake_discord.channel.id).name == "general"
-    assert {c["name"] for c in fake_discord.commands[None]} == {"play", "hand", "name", "slow", "announce", "bad", "late"}
+    assert {c["name"] for c in fake_discord.commands[None]} == {
+        "play",
+        "hand",
+        "name",
+        "slow",
+        "announce",
+        "bad",
+        "late",
+    }
     [table] = fake_discord.commands[fake_discord.guild.id]
     assert table["name"] == "table" and [o["name"] for o in table["options"]] == ["show", "pick"]
     assert discord.http.Route.BASE == fake_discord.api_base

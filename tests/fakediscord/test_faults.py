@@ -57,7 +57,9 @@ async def test_gateway_close_4000_resumes_and_replays_missed_events(fake_discord
     alice = fake_discord.user("alice")
     release = fake_discord.hold_resumes()
     await fake_discord.close_gateway(4000)
-    await fake_discord.wait_until(lambda: fake_discord.gateway.pending_resumes == 1, what="the bot's RESUME")
+    await fake_discord.wait_until(
+        lambda: fake_discord.gateway.pending_resumes == 1, what="the bot's RESUME"
+    )
     # The bot is disconnected: this interaction is queued and must be replayed after RESUME.
     assert not fake_discord.gateway.connected
     handle = await alice.slash("play", game="amapatolli")
@@ -78,10 +80,15 @@ async def test_sequence_numbers_increase(fake_discord, bot):
     seqs = [seq for seq, _ in fake_discord.gateway.session.events]
     assert seqs == list(range(1, len(seqs) + 1))
     assert [json.loads(frame)["t"] for _, frame in fake_discord.gateway.session.events] == [
-        "READY", "GUILD_CREATE", "INTERACTION_CREATE", "MESSAGE_CREATE"
+        "READY",
+        "GUILD_CREATE",
+        "INTERACTION_CREATE",
+        "MESSAGE_CREATE",
     ]
     # The bot acknowledges what it received: its heartbeat sequence catches up with the last event.
-    await fake_discord.wait_until(lambda: bot.ws.sequence == seqs[-1], what="the bot's sequence number")
+    await fake_discord.wait_until(
+        lambda: bot.ws.sequence == seqs[-1], what="the bot's sequence number"
+    )
 
 
 async def test_interaction_token_expires_after_15_minutes_of_fake_clock(fake_discord, bot):
@@ -125,7 +132,9 @@ async def test_an_interaction_nobody_answers_is_a_violation(fake_discord, bot):
     alice = fake_discord.user("alice")
     lobby = await (await alice.slash("play", game="amapatolli"))
     # A component no view or dynamic item handles: discord.py drops it silently.
-    lobby.components[0]["components"].append({"type": 2, "style": 1, "label": "Ghost", "custom_id": "ghost"})
+    lobby.components[0]["components"].append(
+        {"type": 2, "style": 1, "label": "Ghost", "custom_id": "ghost"}
+    )
     handle = await alice.click(lobby, "Ghost")
     with pytest.raises(InteractionFailed):
         await handle

@@ -20,7 +20,12 @@ def row(*components: dict) -> dict:
 
 
 def select(custom_id: str = "s", n: int = 3, **extra) -> dict:
-    return {"type": 3, "custom_id": custom_id, "options": [{"label": f"L{i}", "value": f"v{i}"} for i in range(n)], **extra}
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "options": [{"label": f"L{i}", "value": f"v{i}"} for i in range(n)],
+        **extra,
+    }
 
 
 def paths(errors) -> set[str]:
@@ -48,13 +53,23 @@ def test_spec_path_can_be_overridden(monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     "body",
     [
-        {"type": 4, "data": {"content": "hi", "flags": 64, "components": [row(button("a"), button("b"))]}},
+        {
+            "type": 4,
+            "data": {"content": "hi", "flags": 64, "components": [row(button("a"), button("b"))]},
+        },
         {"type": 5, "data": {"flags": 64}},
         {"type": 5},
         {"type": 6},
         {"type": 7, "data": {"content": "x", "components": [row(select())]}},
         {"type": 8, "data": {"choices": [{"name": "a", "value": "a"}]}},
-        {"type": 9, "data": {"custom_id": "m", "title": "T", "components": [row({"type": 4, "custom_id": "t", "style": 1, "label": "L"})]}},
+        {
+            "type": 9,
+            "data": {
+                "custom_id": "m",
+                "title": "T",
+                "components": [row({"type": 4, "custom_id": "t", "style": 1, "label": "L"})],
+            },
+        },
     ],
 )
 def test_valid_callbacks_pass(body):
@@ -68,7 +83,11 @@ def test_schema_errors_point_at_the_field():
     op = spec.match("POST", "/interactions/1/tok/callback")
     errors = spec.validate(op, "application/json", {"type": 4, "data": {"content": "x" * 2001}})
     assert paths(errors) == {"data.content"} and errors[0].code == "BASE_TYPE_MAX_LENGTH"
-    errors = spec.validate(op, "application/json", {"type": 4, "data": {"components": [row({**button("a"), "label": "l" * 81})]}})
+    errors = spec.validate(
+        op,
+        "application/json",
+        {"type": 4, "data": {"components": [row({**button("a"), "label": "l" * 81})]}},
+    )
     assert paths(errors) == {"data.components.0.components.0.label"}
     errors = spec.validate(op, "application/json", {"type": 42})
     assert paths(errors) == {"type"}
@@ -93,15 +112,33 @@ def test_content_limit_is_2000_not_the_specs_4000():
 
 
 def test_embed_limits():
-    assert paths(limits.check_message({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]})) == {"embeds"}
-    assert limits.check_message({"embeds": [{"description": "d" * 3000}, {"title": "t" * 256, "description": "d" * 2744}]}) == []
+    assert paths(
+        limits.check_message({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]})
+    ) == {"embeds"}
+    assert (
+        limits.check_message(
+            {
+                "embeds": [
+                    {"description": "d" * 3000},
+                    {"title": "t" * 256, "description": "d" * 2744},
+                ]
+            }
+        )
+        == []
+    )
     fields = [{"name": "n", "value": "v"}] * 26
     assert paths(limits.check_message({"embeds": [{"fields": fields}]})) == {"embeds.0.fields"}
-    assert paths(limits.check_message({"embeds": [{"fields": [{"name": "n" * 257, "value": "v" * 1025}]}]})) == {
+    assert paths(
+        limits.check_message({"embeds": [{"fields": [{"name": "n" * 257, "value": "v" * 1025}]}]})
+    ) == {
         "embeds.0.fields.0.name",
         "embeds.0.fields.0.value",
     }
-    assert paths(limits.check_message({"embeds": [{"footer": {"text": "f" * 2049}, "author": {"name": "a" * 257}}]})) == {
+    assert paths(
+        limits.check_message(
+            {"embeds": [{"footer": {"text": "f" * 2049}, "author": {"name": "a" * 257}}]}
+        )
+    ) == {
         "embeds.0.footer.text",
         "embeds.0.author.name",
     }
@@ -120,23 +157,44 @@ def test_action_row_limits():
 
 
 def test_custom_id_limits_and_uniqueness():
-    assert paths(limits.check_components([row(button("x" * 101))])) == {"components.0.components.0.custom_id"}
+    assert paths(limits.check_components([row(button("x" * 101))])) == {
+        "components.0.components.0.custom_id"
+    }
     assert limits.check_components([row(button("x" * 100))]) == []
     dupes = [row(button("same")), row(button("same"))]
     [error] = limits.check_components(dupes)
-    assert error.code == "COMPONENT_CUSTOM_ID_DUPLICATED" and error.path == ("components", 1, "components", 0, "custom_id")
+    assert error.code == "COMPONENT_CUSTOM_ID_DUPLICATED" and error.path == (
+        "components",
+        1,
+        "components",
+        0,
+        "custom_id",
+    )
 
 
 def test_button_rules():
-    assert paths(limits.check_components([row(button("b", label="l" * 81))])) == {"components.0.components.0.label"}
-    assert paths(limits.check_components([row({"type": 2, "style": 1, "label": "no id"})])) == {"components.0.components.0.custom_id"}
-    assert paths(limits.check_components([row({"type": 2, "style": 1, "custom_id": "bare"})])) == {"components.0.components.0.label"}
-    assert limits.check_components([row({"type": 2, "style": 5, "label": "docs", "url": "https://example.com"})]) == []
+    assert paths(limits.check_components([row(button("b", label="l" * 81))])) == {
+        "components.0.components.0.label"
+    }
+    assert paths(limits.check_components([row({"type": 2, "style": 1, "label": "no id"})])) == {
+        "components.0.components.0.custom_id"
+    }
+    assert paths(limits.check_components([row({"type": 2, "style": 1, "custom_id": "bare"})])) == {
+        "components.0.components.0.label"
+    }
+    assert (
+        limits.check_components(
+            [row({"type": 2, "style": 5, "label": "docs", "url": "https://example.com"})]
+        )
+        == []
+    )
 
 
 def test_select_rules():
     assert limits.check_components([row(select(n=25, max_values=25))]) == []
-    assert "components.0.components.0.options" in paths(limits.check_components([row(select(n=26))]))
+    assert "components.0.components.0.options" in paths(
+        limits.check_components([row(select(n=26))])
+    )
     long_option = select()
     long_option["options"][0] = {"label": "l" * 101, "value": "v" * 101, "description": "d" * 101}
     assert paths(limits.check_components([row(long_option)])) == {
@@ -144,19 +202,29 @@ def test_select_rules():
         "components.0.components.0.options.0.value",
         "components.0.components.0.options.0.description",
     }
-    assert paths(limits.check_components([row(select(n=3, max_values=4))])) == {"components.0.components.0.max_values"}
-    assert paths(limits.check_components([row(select(placeholder="p" * 151))])) == {"components.0.components.0.placeholder"}
+    assert paths(limits.check_components([row(select(n=3, max_values=4))])) == {
+        "components.0.components.0.max_values"
+    }
+    assert paths(limits.check_components([row(select(placeholder="p" * 151))])) == {
+        "components.0.components.0.placeholder"
+    }
     twice = select()
     twice["options"][1]["value"] = "v0"
-    assert paths(limits.check_components([row(twice)])) == {"components.0.components.0.options.1.value"}
+    assert paths(limits.check_components([row(twice)])) == {
+        "components.0.components.0.options.1.value"
+    }
 
 
 def test_components_v2_count_limit():
     text = {"type": 10, "content": "t"}
     container = {"type": 17, "components": [text] * 39}
-    assert limits.check_message({"flags": limits.FLAG_COMPONENTS_V2, "components": [container]}) == []
+    assert (
+        limits.check_message({"flags": limits.FLAG_COMPONENTS_V2, "components": [container]}) == []
+    )
     container = {"type": 17, "components": [text] * 40}
-    assert paths(limits.check_message({"flags": limits.FLAG_COMPONENTS_V2, "components": [container]})) == {"components"}
+    assert paths(
+        limits.check_message({"flags": limits.FLAG_COMPONENTS_V2, "components": [container]})
+    ) == {"components"}
 
 
 def test_modal_limits():
@@ -167,17 +235,26 @@ def test_modal_limits():
 
 
 def test_command_limits():
-    good = {"name": "play", "description": "Play", "options": [{"type": 3, "name": "game", "description": "g", "required": True}]}
+    good = {
+        "name": "play",
+        "description": "Play",
+        "options": [{"type": 3, "name": "game", "description": "g", "required": True}],
+    }
     assert limits.check_commands([good]) == []
     assert paths(limits.check_commands([{**good, "name": "Play"}])) == {"0.name"}
     assert paths(limits.check_commands([{**good, "description": ""}])) == {"0.description"}
     assert paths(limits.check_commands([good, good])) == {"1.name"}
-    order = [{"type": 3, "name": "a", "description": "a"}, {"type": 3, "name": "b", "description": "b", "required": True}]
+    order = [
+        {"type": 3, "name": "a", "description": "a"},
+        {"type": 3, "name": "b", "description": "b", "required": True},
+    ]
     assert paths(limits.check_commands([{**good, "options": order}])) == {"0.options.1.required"}
     many = [{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)]
     assert paths(limits.check_commands([{**good, "options": many}])) == {"0.options"}
     choices = [{"name": str(i), "value": str(i)} for i in range(26)]
-    assert paths(limits.check_commands([{**good, "options": [{**good["options"][0], "choices": choices}]}])) == {"0.options.0.choices"}
+    assert paths(
+        limits.check_commands([{**good, "options": [{**good["options"][0], "choices": choices}]}])
+    ) == {"0.options.0.choices"}
 
 
 def test_validation_is_fast():
@@ -185,7 +262,10 @@ def test_validation_is_fast():
 
     spec = load_spec()
     op = spec.match("POST", "/channels/1/messages")
-    body = {"content": "c", "components": [row(*(button(f"b{r}{i}", "label") for i in range(5))) for r in range(5)]}
+    body = {
+        "content": "c",
+        "components": [row(*(button(f"b{r}{i}", "label") for i in range(5))) for r in range(5)],
+    }
     spec.validate(op, "application/json", body)
     start = time.perf_counter()
     for n in range(20):
@@ -200,7 +280,9 @@ def test_validation_is_fast():
 
 @pytest.fixture
 async def http(fake_discord):
-    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {fake_discord.token}"}) as session:
+    async with aiohttp.ClientSession(
+        headers={"Authorization": f"Bot {fake_discord.token}"}
+    ) as session:
         yield session
 
 
@@ -212,7 +294,10 @@ async def test_json_answers_have_the_exact_content_type(fake_discord, http):
 
 
 async def test_missing_authorization_is_401(fake_discord):
-    async with aiohttp.ClientSession() as session, session.get(fake_discord.api_base + "/users/@me") as resp:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(fake_discord.api_base + "/users/@me") as resp,
+    ):
         assert resp.status == 401
         assert (await resp.json())["code"] == 0
 
@@ -234,8 +319,13 @@ async def test_invalid_body_answers_400_50035_with_an_errors_tree(fake_discord, 
 async def test_multipart_payload_json_is_validated_and_files_kept(fake_discord, http):
     url = f"{fake_discord.api_base}/channels/{fake_discord.channel.id}/messages"
     form = aiohttp.FormData(quote_fields=False)
-    form.add_field("payload_json", json.dumps({"content": "hand", "attachments": [{"id": 0, "filename": "a.bin"}]}))
-    form.add_field("files[0]", b"\x00\x01\x02", filename="a.bin", content_type="application/octet-stream")
+    form.add_field(
+        "payload_json",
+        json.dumps({"content": "hand", "attachments": [{"id": 0, "filename": "a.bin"}]}),
+    )
+    form.add_field(
+        "files[0]", b"\x00\x01\x02", filename="a.bin", content_type="application/octet-stream"
+    )
     async with http.post(url, data=form) as resp:
         assert resp.status == 200
         payload = await resp.json()
@@ -270,8 +360,12 @@ async def test_invalid_command_sync_is_rejected(fake_discord, http):
 
 async def test_dm_channel_to_a_closed_user_opens_but_send_is_403(fake_discord, http):
     bob = fake_discord.user("bob", dms_open=False)
-    async with http.post(f"{fake_discord.api_base}/users/@me/channels", json={"recipient_id": str(bob.id)}) as resp:
+    async with http.post(
+        f"{fake_discord.api_base}/users/@me/channels", json={"recipient_id": str(bob.id)}
+    ) as resp:
         channel = await resp.json()
     assert channel["type"] == 1 and channel["recipients"][0]["id"] == str(bob.id)
-    async with http.post(f"{fake_discord.api_base}/channels/{channel['id']}/messages", json={"content": "hi"}) as resp:
+    async with http.post(
+        f"{fake_discord.api_base}/channels/{channel['id']}/messages", json={"content": "hi"}
+    ) as resp:
         assert resp.status == 403 and (await resp.json())["code"] == 50007

@@ -26,7 +26,19 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 # Application command option types
-SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(1, 12)
+(
+    SUB_COMMAND,
+    SUB_COMMAND_GROUP,
+    STRING,
+    INTEGER,
+    BOOLEAN,
+    USER,
+    CHANNEL,
+    ROLE,
+    MENTIONABLE,
+    NUMBER,
+    ATTACHMENT,
+) = range(1, 12)
 
 
 class InteractionFailed(AssertionError):
@@ -83,13 +95,17 @@ class InteractionHandle:
                 what=f"the deferred response to interaction {inter.id}",
             )
             if not inter.completed:
-                raise InteractionFailed(f"the deferred interaction {inter.id} never got its response")
+                raise InteractionFailed(
+                    f"the deferred interaction {inter.id} never got its response"
+                )
         return inter.result
 
     async def followup(self, index: int = 0, timeout: float = 10.0) -> Message:
         """The `index`-th follow-up message (a follow-up that replaced a "thinking" placeholder is not one)."""
         inter = self.interaction
-        await self.fake.wait_until(lambda: len(inter.followups) > index, timeout=timeout, what=f"follow-up #{index}")
+        await self.fake.wait_until(
+            lambda: len(inter.followups) > index, timeout=timeout, what=f"follow-up #{index}"
+        )
         return inter.followups[index]
 
 
@@ -140,7 +156,9 @@ class FakeUser:
             raise PermissionError(f"{self.name} is not a member of {guild.name!r}")
         return ch
 
-    def _command_data(self, command: str, ch: Channel) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    def _command_data(
+        self, command: str, ch: Channel
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
         """(interaction data, the data node that takes the options, the declared command/subcommand)."""
         guild = self.fake.guild_of(ch)
         name, *path = command.split()
@@ -150,28 +168,51 @@ class FakeUser:
             data["guild_id"] = spec["guild_id"]
         node, target = spec, data
         for sub in path:
-            child = next((o for o in node.get("options") or [] if o["name"] == sub and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+            child = next(
+                (
+                    o
+                    for o in node.get("options") or []
+                    if o["name"] == sub and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                ),
+                None,
+            )
             if child is None:
                 raise LookupError(f"/{name} has no subcommand {sub!r}")
             entry: dict[str, Any] = {"name": sub, "type": child["type"], "options": []}
             target.setdefault("options", []).append(entry)
             node, target = child, entry
         if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in node.get("options") or []):
-            raise LookupError(f"/{command} needs a subcommand: {[o['name'] for o in node['options']]}")
+            raise LookupError(
+                f"/{command} needs a subcommand: {[o['name'] for o in node['options']]}"
+            )
         return data, target, node
 
-    async def slash(self, command: str, *, channel: Channel | int | str | None = None, dm: bool = False, **options: Any) -> InteractionHandle:
+    async def slash(
+        self,
+        command: str,
+        *,
+        channel: Channel | int | str | None = None,
+        dm: bool = False,
+        **options: Any,
+    ) -> InteractionHandle:
         """Run `/command` ("table join" for subcommands) with options checked against the synced tree."""
         ch = self._channel_for(channel, dm)
         data, target, node = self._command_data(command, ch)
         resolved: dict[str, dict[str, Any]] = {}
-        target["options"] = self._build_options(command, node.get("options") or [], options, resolved, self.fake.guild_of(ch))
+        target["options"] = self._build_options(
+            command, node.get("options") or [], options, resolved, self.fake.guild_of(ch)
+        )
         if resolved:
             data["resolved"] = resolved
         return self._start(type=APPLICATION_COMMAND, channel=ch, data=data, command_name=command)
 
     def _build_options(
-        self, command: str, declared: list[dict[str, Any]], given: dict[str, Any], resolved: dict[str, dict[str, Any]], guild: Guild | None
+        self,
+        command: str,
+        declared: list[dict[str, Any]],
+        given: dict[str, Any],
+        resolved: dict[str, dict[str, Any]],
+        guild: Guild | None,
     ) -> list[dict[str, Any]]:
         by_name = {o["name"]: o for o in declared}
         out = []
@@ -179,13 +220,30 @@ class FakeUser:
             option = by_name.get(key) or by_name.get(key.replace("_", "-"))
             if option is None:
                 raise TypeError(f"/{command} has no option {key!r}; it has {list(by_name)}")
-            out.append({"name": option["name"], "type": option["type"], "value": self._option_value(command, option, value, resolved, guild)})
-        missing = [o["name"] for o in declared if o.get("required") and o["name"] not in {e["name"] for e in out}]
+            out.append(
+                {
+                    "name": option["name"],
+                    "type": option["type"],
+                    "value": self._option_value(command, option, value, resolved, guild),
+                }
+            )
+        missing = [
+            o["name"]
+            for o in declared
+            if o.get("required") and o["name"] not in {e["name"] for e in out}
+        ]
         if missing:
             raise TypeError(f"/{command} requires option(s) {missing}")
         return out
 
-    def _option_value(self, command: str, option: dict[str, Any], value: Any, resolved: dict[str, dict[str, Any]], guild: Guild | None) -> Any:
+    def _option_value(
+        self,
+        command: str,
+        option: dict[str, Any],
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+        guild: Guild | None,
+    ) -> Any:
         kind = option["type"]
         where = f"/{command} {option['name']}"
         if kind == STRING:
@@ -216,7 +274,11 @@ class FakeUser:
         elif kind == CHANNEL:
             channel = self.fake.resolve_channel(value)
             resolved.setdefault("channels", {})[str(channel.id)] = {
-                "id": str(channel.id), "type": channel.type, "name": channel.name, "permissions": "0", "guild_id": str(channel.guild_id)
+                "id": str(channel.id),
+                "type": channel.type,
+                "name": channel.name,
+                "permissions": "0",
+                "guild_id": str(channel.guild_id),
             }
             return str(channel.id)
         elif kind == ROLE:
@@ -242,7 +304,13 @@ class FakeUser:
         return value
 
     async def autocomplete(
-        self, command: str, focused: str, *, channel: Channel | int | str | None = None, dm: bool = False, **options: Any
+        self,
+        command: str,
+        focused: str,
+        *,
+        channel: Channel | int | str | None = None,
+        dm: bool = False,
+        **options: Any,
     ) -> list[dict[str, Any]]:
         """Type into option `focused` (the partial text of each option in `options`) and return the
         bot's suggestions (callback type 8)."""
@@ -268,7 +336,9 @@ class FakeUser:
             raise PermissionError(f"{self.name} cannot see message {message.id}")
         return message
 
-    async def click(self, message: Message, label: str | None = None, *, custom_id: str | None = None) -> InteractionHandle:
+    async def click(
+        self, message: Message, label: str | None = None, *, custom_id: str | None = None
+    ) -> InteractionHandle:
         """Click the (enabled) button with this label and/or custom_id on a message this user can see."""
         msg = self._visible_message(message)
         button = msg.button(label, custom_id=custom_id)
@@ -279,12 +349,16 @@ class FakeUser:
         data = {"custom_id": button.custom_id, "component_type": 2}
         return self._start(type=MESSAGE_COMPONENT, channel=msg.channel, data=data, message=msg)
 
-    async def select(self, message: Message, values: list[str] | str, *, custom_id: str | None = None) -> InteractionHandle:
+    async def select(
+        self, message: Message, values: list[str] | str, *, custom_id: str | None = None
+    ) -> InteractionHandle:
         """Choose option values (or labels) in a select of a message this user can see."""
         msg = self._visible_message(message)
         selects = [s for s in msg.selects if custom_id is None or s.custom_id == custom_id]
         if len(selects) != 1:
-            raise LookupError(f"{len(selects)} selects match custom_id={custom_id!r} on message {msg.id}")
+            raise LookupError(
+                f"{len(selects)} selects match custom_id={custom_id!r} on message {msg.id}"
+            )
         select = selects[0]
         if select.disabled:
             raise PermissionError(f"select {select.custom_id!r} is disabled")
@@ -294,18 +368,32 @@ class FakeUser:
             chosen = [v if v in select.values else by_label.get(v, v) for v in chosen]
             unknown = [v for v in chosen if v not in select.values]
             if unknown:
-                raise ValueError(f"{unknown} are not options of select {select.custom_id!r}: {select.values}")
+                raise ValueError(
+                    f"{unknown} are not options of select {select.custom_id!r}: {select.values}"
+                )
         if not select.min_values <= len(chosen) <= select.max_values:
-            raise ValueError(f"select {select.custom_id!r} takes {select.min_values}..{select.max_values} values")
+            raise ValueError(
+                f"select {select.custom_id!r} takes {select.min_values}..{select.max_values} values"
+            )
         data = {"custom_id": select.custom_id, "component_type": select.type, "values": chosen}
         return self._start(type=MESSAGE_COMPONENT, channel=msg.channel, data=data, message=msg)
 
     def modals(self) -> list[Modal]:
         """Modals the bot opened for this user and that were not submitted yet, oldest first."""
         inters = self.fake.interactions.all.values()
-        return [i.modal for i in inters if i.user is self.model and i.modal is not None and not i.modal.submitted]
+        return [
+            i.modal
+            for i in inters
+            if i.user is self.model and i.modal is not None and not i.modal.submitted
+        ]
 
-    async def submit_modal(self, values: dict[str, Any] | None = None, *, modal: Modal | None = None, **by_custom_id: Any) -> InteractionHandle:
+    async def submit_modal(
+        self,
+        values: dict[str, Any] | None = None,
+        *,
+        modal: Modal | None = None,
+        **by_custom_id: Any,
+    ) -> InteractionHandle:
         """Fill the latest open modal (inputs by custom_id or label) and submit it."""
         if modal is None:
             open_modals = self.modals()
@@ -320,15 +408,27 @@ class FakeUser:
         for key, value in given.items():
             cid = key if key in known else by_label.get(key)
             if cid is None:
-                raise LookupError(f"modal {modal.custom_id!r} has no input {key!r}; it has {sorted(known)}")
+                raise LookupError(
+                    f"modal {modal.custom_id!r} has no input {key!r}; it has {sorted(known)}"
+                )
             answers[cid] = value
         for comp in inputs:
-            if comp.get("type") == 4 and comp.get("required", True) and comp["custom_id"] not in answers and not comp.get("value"):
+            if (
+                comp.get("type") == 4
+                and comp.get("required", True)
+                and comp["custom_id"] not in answers
+                and not comp.get("value")
+            ):
                 raise ValueError(f"modal input {comp['custom_id']!r} is required")
         modal.submitted = True
-        data = {"custom_id": modal.custom_id, "components": _submitted_components(modal.components, answers)}
+        data = {
+            "custom_id": modal.custom_id,
+            "components": _submitted_components(modal.components, answers),
+        }
         source = modal.interaction
-        return self._start(type=MODAL_SUBMIT, channel=source.channel, data=data, message=source.message)
+        return self._start(
+            type=MODAL_SUBMIT, channel=source.channel, data=data, message=source.message
+        )
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -337,11 +437,17 @@ class FakeUser:
         channel = self.fake.dm_channels.get(self.model.id)
         if channel is None:
             return []
-        return [m for m in self.fake.messages.values() if m.channel is channel and not m.deleted and m.visible_to is None]
+        return [
+            m
+            for m in self.fake.messages.values()
+            if m.channel is channel and not m.deleted and m.visible_to is None
+        ]
 
     def ephemerals(self) -> list[Message]:
         """Ephemeral replies and follow-ups only this user sees, oldest first (deleted ones excluded)."""
-        return [m for m in self.fake.messages.values() if m.visible_to is self.model and not m.deleted]
+        return [
+            m for m in self.fake.messages.values() if m.visible_to is self.model and not m.deleted
+        ]
 
     def replies(self) -> list[Message]:
         """Every message the bot created answering one of this user's interactions (originals and
@@ -362,7 +468,11 @@ class FakeUser:
                 return live[-1]
             if isinstance(inter.result, Message) and not inter.result.deleted:
                 return inter.result
-            if inter.original is not None and not inter.original.deleted and inter.callback_type != CB_DEFER_UPDATE:
+            if (
+                inter.original is not None
+                and not inter.original.deleted
+                and inter.callback_type != CB_DEFER_UPDATE
+            ):
                 return inter.original
         return None
 
@@ -386,21 +496,38 @@ def _label_of(modal: Modal, component: dict[str, Any]) -> str | None:
     return None
 
 
-def _submitted_components(components: list[dict[str, Any]], answers: dict[str, Any]) -> list[dict[str, Any]]:
+def _submitted_components(
+    components: list[dict[str, Any]], answers: dict[str, Any]
+) -> list[dict[str, Any]]:
     """Mirror the modal's layout with the user's values, as Discord's MODAL_SUBMIT data does."""
 
     def answer(comp: dict[str, Any]) -> dict[str, Any]:
         cid = comp["custom_id"]
         if comp.get("type") == 4:
-            return {"type": 4, "custom_id": cid, "value": str(answers.get(cid, comp.get("value") or ""))}
+            return {
+                "type": 4,
+                "custom_id": cid,
+                "value": str(answers.get(cid, comp.get("value") or "")),
+            }
         value = answers.get(cid, [])
-        return {"type": comp["type"], "custom_id": cid, "values": [value] if isinstance(value, str) else list(value)}
+        return {
+            "type": comp["type"],
+            "custom_id": cid,
+            "values": [value] if isinstance(value, str) else list(value),
+        }
 
     out = []
     for comp in components:
         kind = comp.get("type")
         if kind == 1:
-            out.append({"type": 1, "components": [answer(c) for c in comp.get("components") or [] if "custom_id" in c]})
+            out.append(
+                {
+                    "type": 1,
+                    "components": [
+                        answer(c) for c in comp.get("components") or [] if "custom_id" in c
+                    ],
+                }
+            )
         elif kind == 18 and isinstance(comp.get("component"), dict):
             out.append({"type": 18, "component": answer(comp["component"])})
         elif kind == 4 or kind in SELECT_TYPES:
