@@ -61,7 +61,7 @@ async def test_payloads_of_random_games(tmp_path, key, locale):
     _check_limits(lobby_payload(table, service, tr))
     await service.start(table.id, "1")
     rng = random.Random(7)
-    for _ in range(150):
+    for _ in range(80):
         if table.record.status != "playing":
             break
         _check_limits(public_payload(table, presenter, service, tr))
