@@ -129,7 +129,7 @@ def give_awards(state: MacarenaState, emit: Emit, deal) -> None:
         for s in result.largest_collection:
             state.tokens[s].coins += 1
             result.seats[s].coins_collection = 1
-            emit(Event(code="award_collection", seat=s, params={"cards": largest}))
+            emit(Event(code="award_collection", seat=s, params={"size": largest}))
     if result.went_out is not None:
         state.tokens[result.went_out].coins += 1
         result.seats[result.went_out].coins_went_out = 1

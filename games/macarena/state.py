@@ -135,7 +135,7 @@ class MacarenaView(PlayerView):
     maca_sources: list[int] = Field(default_factory=list)
     give_choices: list[Element] = Field(default_factory=list)
     buy_choices: list[Element] = Field(default_factory=list)
-    events: list[Event] = Field(default_factory=list)
+    last_events: list[Event] = Field(default_factory=list)  # public + the viewer's private
     hand_result: HandResult | None = None  # only once revealed (awards given)
     ending: EndReason | None = None  # set during the end-of-hand penalty (before the reveal)
     penalty_waiting: list[str] = Field(default_factory=list)

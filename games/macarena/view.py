@@ -79,7 +79,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
         amulets_to_win=amulets_target(state.options, len(state.seats)),
         pozos=pozos,
         players=players,
-        events=[e for e in state.log if e.visible_to(seat)][-VIEW_EVENTS:],
+        last_events=[e for e in state.log if e.visible_to(seat)][-VIEW_EVENTS:],
         hand_result=state.hand_result if state.hand_result and state.hand_result.revealed else None,
         ending=(
             state.hand_result.reason

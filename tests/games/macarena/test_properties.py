@@ -66,7 +66,7 @@ def check_views(state: MacarenaState) -> None:
             assert p.hand_count == len(state.hands[p.seat])
             if p.seat != viewer and not revealed:
                 assert p.collection_count is None
-        for event in view.events:
+        for event in view.last_events:
             assert event.to is None or viewer in event.to
         if view.hand_result is not None:
             assert view.hand_result.revealed

@@ -1,0 +1,347 @@
+"""Macarena images: the public table and a player's hand, drawn with Pillow.
+
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None)`` return PNG
+bytes. ``tr`` is the catalogue translator (``tr(key, **params) -> str``); only ``macarena.*``
+keys are used for words. ``names`` (optional) maps seats to display names; without it seats read
+"P1", "P2"… in their MACA colour.
+
+The table: the 7 pozos around the stock, each showing its top card (element colours: earth
+brown, air sky blue, water blue, fire red), the number of cards under it, its MACAS as dots in
+the owners' colours, a coloured frame when enchanted (striped when shared); below, a standings
+strip with hand size, collection size (when shown), coins, elements, amulets and active MACAS.
+
+Helpers for presenters: ``card_label`` (``7♥``), ``action_params`` and ``event_params`` (pozo
+numbers 1–7, element names, card lists) for the ``macarena.action.*`` / ``macarena.event.*``
+templates.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.core import Event
+from games.core.cards import SUIT_SYMBOLS, PlayingCard
+from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
+from games.macarena.state import MacarenaView
+
+Translator = Callable[..., str]
+Names = Callable[[str], str] | None
+
+TABLE = (30, 78, 60)
+PANEL = (20, 52, 42)
+TEXT = (236, 240, 236)
+DIM = (165, 188, 176)
+GOLD = (240, 196, 64)
+OUTLINE = (15, 15, 15)
+CARD = (250, 248, 240)
+BACK = (120, 40, 60)
+ELEMENT_RGB = {
+    "earth": (130, 92, 40),
+    "air": (95, 110, 135),
+    "water": (30, 80, 190),
+    "fire": (210, 50, 30),
+}
+PLAYER_RGB = [(220, 50, 50), (50, 110, 230), (40, 170, 70), (235, 200, 40), (150, 70, 200)]
+
+_FONT_CANDIDATES = (
+    Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf",
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
+)
+
+
+@cache
+def _font_path() -> str | None:
+    for path in _FONT_CANDIDATES:
+        if path.is_file():
+            return str(path)
+    return None
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = _font_path()
+    if path:
+        return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size=size)
+
+
+def _plain(text: str) -> str:
+    """Text the font can draw: Pillow's built-in font has no accents and no symbols."""
+    if _font_path():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.replace("·", "-"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ord(ch) < 256)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
+    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
+
+
+def _fit(text: str, size: int, width: int) -> int:
+    while size > 8 and _font(size).getlength(_plain(text)) > width:
+        size -= 1
+    return size
+
+
+def _colour(index: int) -> tuple[int, int, int]:
+    return PLAYER_RGB[index % len(PLAYER_RGB)]
+
+
+# ----- labels for presenters -----------------------------------------------------------------
+def card_label(card: PlayingCard | str) -> str:
+    """``7♥``: rank and suit symbol (the suit names the element)."""
+    if isinstance(card, str):
+        rank, suit = card[:-1], card[-1]
+        return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
+    return card.pretty
+
+
+def cards_label(cards: list[Any]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
+def action_params(action: Any, view: MacarenaView | None, tr: Translator) -> dict[str, Any]:
+    """Parameters for the ``macarena.action.<kind>`` labels."""
+    kind = getattr(action, "kind", "")
+    if kind == "play":
+        return {"pozo": action.pozo + 1, "cards": cards_label(list(action.cards)),
+                "card": card_label(action.cards[-1])}
+    if kind == "move_maca":
+        return {"pozo": action.source + 1}
+    if kind in ("give_element", "buy_element"):
+        return {"element": tr(f"macarena.element.{action.element}")}
+    return {}
+
+
+def event_params(event: Event, tr: Translator, names: Names = None) -> dict[str, Any]:
+    """Parameters for the ``macarena.event.<code>`` templates (``player`` is the event's seat).
+
+    Pozo numbers become 1–7, elements and reasons are translated, cards become ``7♥ 8♥``.
+    """
+    name = names or (lambda s: s)
+    params: dict[str, Any] = dict(event.params)
+    for key in ("pozo", "from"):
+        if isinstance(params.get(key), int):
+            params[key] = params[key] + 1
+    if "element" in params:
+        params["element"] = tr(f"macarena.element.{params['element']}")
+    if "reason" in params:
+        params["reason"] = tr(f"macarena.reason.{params['reason']}")
+    if "cards" in params:
+        params["cards"] = cards_label(params["cards"])
+    if "card" in params:
+        params["card"] = card_label(params["card"])
+    for key in ("winners", "seats", "owners"):
+        if isinstance(params.get(key), list):
+            params[key] = ", ".join(name(s) for s in params[key])
+    params.pop("counts", None)
+    params.pop("sizes", None)
+    params["player"] = name(event.seat) if event.seat else ""
+    return params
+
+
+# ----- drawing -------------------------------------------------------------------------------
+def _suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, suit: str, fill):
+    """A suit pip drawn from shapes (no font needed)."""
+    r = size / 2
+    if suit == "D":
+        draw.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)],
+                     fill=fill)
+    elif suit == "H":
+        q = r * 0.5
+        draw.ellipse((cx - r, cy - r * 0.8, cx, cy - r * 0.8 + 2 * q + 2), fill=fill)
+        draw.ellipse((cx, cy - r * 0.8, cx + r, cy - r * 0.8 + 2 * q + 2), fill=fill)
+        draw.polygon([(cx - r * 0.98, cy - r * 0.2), (cx + r * 0.98, cy - r * 0.2), (cx, cy + r)],
+                     fill=fill)
+    elif suit == "S":
+        q = r * 0.5
+        draw.polygon([(cx, cy - r), (cx + r * 0.98, cy + r * 0.15), (cx - r * 0.98, cy + r * 0.15)],
+                     fill=fill)
+        draw.ellipse((cx - r, cy - q * 0.4, cx, cy + q * 1.4), fill=fill)
+        draw.ellipse((cx, cy - q * 0.4, cx + r, cy + q * 1.4), fill=fill)
+        draw.polygon([(cx, cy + r * 0.3), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)],
+                     fill=fill)
+    else:  # clubs
+        q = r * 0.48
+        draw.ellipse((cx - q, cy - r, cx + q, cy - r + 2 * q), fill=fill)
+        draw.ellipse((cx - r, cy - q * 0.6, cx - r + 2 * q, cy + q * 1.4), fill=fill)
+        draw.ellipse((cx + r - 2 * q, cy - q * 0.6, cx + r, cy + q * 1.4), fill=fill)
+        draw.polygon([(cx, cy), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=fill)
+
+
+def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card: PlayingCard,
+               frame=None, frame_width: int = 4) -> None:
+    element = SUIT_ELEMENT[card.suit]
+    ink = ELEMENT_RGB[element]
+    if frame is not None:
+        draw.rounded_rectangle((x - frame_width - 1, y - frame_width - 1, x + w + frame_width + 1,
+                                y + h + frame_width + 1), 10, fill=frame)
+    draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=CARD, outline=ink, width=3)
+    size = max(12, w // 3)
+    _text(draw, (x + 7, y + 5), card.rank_text, size, ink)
+    _suit_shape(draw, x + w - 7 - size * 0.35, y + 5 + size * 0.5, size * 0.7, card.suit, ink)
+    _suit_shape(draw, x + w / 2, y + h * 0.62, w * 0.45, card.suit, ink)
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=BACK, outline=OUTLINE, width=2)
+    draw.rounded_rectangle((x + 6, y + 6, x + w - 6, y + h - 6), 5, outline=GOLD, width=2)
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def _player_label(view: MacarenaView, seat: str, tr: Translator, names: Names) -> str:
+    if names:
+        return names(seat)
+    return tr("macarena.image.player", number=view.seats.index(seat) + 1)
+
+
+def _element_pips(draw, x: int, y: int, held: list[str], size: int = 16) -> int:
+    for i, element in enumerate(ELEMENTS):
+        cx = x + i * (size + 6) + size // 2
+        ink = ELEMENT_RGB[element]
+        if element in held:
+            draw.ellipse((cx - size / 2 - 2, y - 2, cx + size / 2 + 2, y + size + 2), fill=CARD)
+            _suit_shape(draw, cx, y + size / 2, size * 0.8, ELEMENT_SUIT[element], ink)
+        else:
+            draw.ellipse((cx - size / 2, y, cx + size / 2, y + size), outline=DIM, width=1)
+    return x + len(ELEMENTS) * (size + 6)
+
+
+# ----- the table -----------------------------------------------------------------------------
+WIDTH = 960
+POZO_W, POZO_H = 74, 104
+# 7 pozos around the stock: three above, two at the sides, two below.
+POZO_SLOTS = [(150, 70), (443, 40), (736, 70), (820, 250), (560, 330), (326, 330), (66, 250)]
+
+
+def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
+    rows = len(view.players)
+    strip_top = 500
+    height = strip_top + 40 + rows * 34 + 12
+    image = Image.new("RGB", (WIDTH, height), TABLE)
+    draw = ImageDraw.Draw(image)
+
+    # header
+    header = tr("macarena.image.hand_number", hand=view.hand_number)
+    _text(draw, (16, 12), header, 20, TEXT)
+    if view.espejo_turn and view.current:
+        _text(draw, (WIDTH - 16, 12), tr("macarena.image.espejo_turn"), 20, GOLD, anchor="ra")
+
+    # the stock in the middle
+    sx, sy = WIDTH // 2 - 40, 200
+    if view.stock_count:
+        for k in range(min(3, view.stock_count)):
+            _draw_back(draw, sx + k * 3, sy - k * 3, 80, 112)
+    else:
+        draw.rounded_rectangle((sx, sy, sx + 80, sy + 112), 8, outline=DIM, width=2)
+    _text(draw, (WIDTH // 2, sy + 124), tr("macarena.image.stock", count=view.stock_count), 16,
+          TEXT, anchor="ma")
+
+    colour_of = {p.seat: p.colour for p in view.players}
+    for pozo in view.pozos:
+        x, y = POZO_SLOTS[pozo.index]
+        owners = [s for s, n in pozo.macas.items() if n > 0]
+        frame = None
+        if owners:
+            frame = _colour(colour_of.get(owners[0], 0))
+        if pozo.playable:
+            draw.rounded_rectangle((x - 10, y - 10, x + POZO_W + 10, y + POZO_H + 10), 12,
+                                   outline=GOLD, width=3)
+        _draw_card(draw, x, y, POZO_W, POZO_H, pozo.top, frame=frame)
+        if len(owners) >= 2:  # shared: a stripe per owner along the top
+            seg = (POZO_W + 10) / len(owners)
+            for k, owner in enumerate(owners):
+                draw.rectangle((x - 5 + k * seg, y - 5, x - 5 + (k + 1) * seg, y - 1),
+                               fill=_colour(colour_of.get(owner, 0)))
+            _text(draw, (x + POZO_W / 2, y - 22), tr("macarena.image.shared"), 12, GOLD,
+                  anchor="ma")
+        label = tr("macarena.image.pozo", pozo=pozo.index + 1)
+        _text(draw, (x + POZO_W / 2, y + POZO_H + 8), f"{label} ({pozo.size})", 14, TEXT,
+              anchor="ma")
+        # MACAS as dots in the owners' colours
+        dots = [colour_of.get(s, 0) for s, n in pozo.macas.items() for _ in range(n)]
+        dot = 12
+        total = len(dots) * (dot + 3) - 3
+        dx = x + POZO_W / 2 - total / 2
+        for k, c in enumerate(dots):
+            left = dx + k * (dot + 3)
+            draw.ellipse((left, y + POZO_H + 28, left + dot, y + POZO_H + 28 + dot),
+                         fill=_colour(c), outline=OUTLINE)
+
+    # standings strip
+    draw.rectangle((0, strip_top, WIDTH, height), fill=PANEL)
+    headers = [
+        (180, "macarena.image.cards"),
+        (260, "macarena.image.collection_header"),
+        (380, "macarena.image.coins"),
+        (490, "macarena.image.elements"),
+        (640, "macarena.image.amulets"),
+        (780, "macarena.image.macas"),
+    ]
+    for x, key in headers:
+        _text(draw, (x, strip_top + 10), tr(key), 13, DIM)
+    for row, p in enumerate(view.players):
+        y = strip_top + 38 + row * 34
+        if p.current or p.seat in view.to_act:
+            draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
+        draw.ellipse((14, y + 2, 34, y + 22), fill=_colour(p.colour), outline=OUTLINE)
+        name = _player_label(view, p.seat, tr, names)
+        _text(draw, (44, y + 3), name, _fit(name, 17, 130), TEXT)
+        _text(draw, (180, y + 4), str(p.hand_count), 16, TEXT)
+        coll = "?" if p.collection_count is None else str(p.collection_count)
+        _text(draw, (260, y + 4), coll, 16, TEXT)
+        draw.ellipse((380, y + 3, 398, y + 21), fill=GOLD, outline=OUTLINE)
+        _text(draw, (406, y + 4), str(p.coins), 16, TEXT)
+        _element_pips(draw, 490, y + 4, list(p.elements))
+        for k in range(p.amulets):
+            draw.regular_polygon((648 + k * 22, y + 13, 9), 6, fill=(200, 120, 230),
+                                 outline=OUTLINE)
+        if not p.amulets:
+            _text(draw, (640, y + 4), "0", 16, DIM)
+        _text(draw, (780, y + 4), f"{p.active_macas}/7", 16, TEXT)
+    return _png(image)
+
+
+# ----- a player's hand -----------------------------------------------------------------------
+HAND_W, HAND_H = 60, 84
+PER_ROW = 13
+
+
+def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
+    hand = list(view.hand or [])
+    rows = max(1, (len(hand) + PER_ROW - 1) // PER_ROW)
+    width = 24 + PER_ROW * (HAND_W + 10) + 14
+    height = 56 + rows * (HAND_H + 16) + 10
+    image = Image.new("RGB", (width, height), TABLE)
+    draw = ImageDraw.Draw(image)
+    title = f"{tr('macarena.image.hand_title')} ({len(hand)})"
+    _text(draw, (16, 14), title, 20, TEXT)
+    count = len(view.collection) if view.collection is not None else 0
+    _text(draw, (width - 16, 16), tr("macarena.image.collection", count=count), 17, TEXT,
+          anchor="ra")
+    drawn_marked = False
+    for i, card in enumerate(hand):
+        x = 24 + (i % PER_ROW) * (HAND_W + 10)
+        y = 56 + (i // PER_ROW) * (HAND_H + 16)
+        is_drawn = (
+            not drawn_marked and view.drawn is not None and card == view.drawn
+        )
+        if is_drawn:
+            drawn_marked = True
+        _draw_card(draw, x, y, HAND_W, HAND_H, card, frame=GOLD if is_drawn else None,
+                   frame_width=3)
+    return _png(image)

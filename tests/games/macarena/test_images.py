@@ -1,0 +1,105 @@
+"""The Macarena table and hand images render from views and decode as PNGs of the right size."""
+
+import io
+import json
+import random
+from pathlib import Path
+
+from PIL import Image
+
+from bot.ui.images.macarena import (
+    WIDTH,
+    action_params,
+    card_label,
+    event_params,
+    render_hand,
+    render_table,
+)
+from games.macarena import GAME, MoveMaca, Play
+from games.macarena.state import Tokens
+
+ROOT = Path(__file__).resolve().parents[3]
+CATALOGUE = json.loads((ROOT / "bot/i18n/en/macarena.json").read_text("utf-8"))
+
+
+def tr(key, **params):
+    return CATALOGUE[key].format(**params)
+
+
+def played_state(players: int, steps: int, seed: str):
+    state = GAME.new([f"s{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if GAME.outcome(state) is not None:
+            break
+        seat = sorted(GAME.to_act(state))[0]
+        action = GAME.choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat),
+                                    "normal", rng)
+        state, _ = GAME.apply(state, seat, action)
+    return state
+
+
+def decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG" and len(png) < 300_000
+    return image
+
+
+def test_table_and_hand_render_for_every_player_count():
+    for players in range(2, 6):
+        state = played_state(players, 40 + players * 7, f"img{players}")
+        state.macas[0] = {state.seats[0]: 2, state.seats[1]: 1}  # a shared pozo
+        state.tokens[state.seats[0]] = Tokens(coins=3, elements=["fire", "air"], amulets=1)
+        for seat in [None, *state.seats]:
+            view = GAME.view(state, seat)
+            table = decode(render_table(view, tr))
+            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12)
+            if seat is not None:
+                hand = decode(render_hand(view, tr, names=lambda s: f"name-{s}"))
+                assert hand.width == 24 + 13 * 70 + 14
+
+
+def test_large_hand_wraps_into_rows():
+    state = played_state(2, 0, "big")
+    seat = state.seats[0]
+    state.hands[seat] = state.stock[:40]
+    view = GAME.view(state, seat)
+    assert decode(render_hand(view, tr)).height == 56 + 4 * 100 + 10
+
+
+def test_labels_for_presenters():
+    state = played_state(3, 0, "labels")
+    view = GAME.view(state, None)
+    assert card_label("10H") == "10♥"
+    assert action_params(Play(pozo=2, cards=("10H", "JH")), view, tr)["pozo"] == 3
+    assert action_params(MoveMaca(source=0), view, tr) == {"pozo": 1}
+    for event in state.log:
+        params = event_params(event, tr, names=lambda s: s.upper())
+        tr(f"macarena.event.{event.code}", **params)
+    from games.core import Event
+
+    e = Event(code="maca_moved", seat="s0", params={"from": 0, "pozo": 3})
+    assert tr("macarena.event.maca_moved", **event_params(e, tr)) == (
+        "s0 moves a MACA from pozo 1 to pozo 4.")
+
+
+def test_every_event_of_a_game_formats_in_both_catalogues():
+    es = json.loads((ROOT / "bot/i18n/es/macarena.json").read_text("utf-8"))
+    seen = set()
+    for n, players in enumerate((2, 4)):
+        state = GAME.new([f"s{i}" for i in range(players)], f"fmt{n}")
+        rng = random.Random(n)
+        while GAME.outcome(state) is None:
+            seat = sorted(GAME.to_act(state))[0]
+            action = GAME.choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat),
+                                        "hard", rng)
+            label_params = action_params(action, GAME.view(state, seat), tr)
+            tr(f"macarena.action.{action.kind}", **label_params)
+            state, events = GAME.apply(state, seat, action)
+            for event in events:
+                params = event_params(event, tr)
+                tr(f"macarena.event.{event.code}", **params)
+                es[f"macarena.event.{event.code}"].format(**params)
+                seen.add(event.code)
+    assert {"play", "draw", "hand_ended", "award_element", "game_won"} <= seen
