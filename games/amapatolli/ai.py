@@ -6,7 +6,9 @@
   playable), prefers double plays it can follow up, sheds high-value cards and names the colour
   that suits its own hand.
 * ``hard``: ``normal`` whose double-play bonus looks ahead through the whole chain of double
-  plays its own hand allows (a cheap search over its own cards only).
+  plays its own hand allows (a cheap search over its own cards only), and which reads the recent
+  public events: a player who had to draw or pass lacked both colours then in force, so it likes
+  to leave those colours to the player who comes next.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from games.amapatolli.cards import CARDS
 from games.core import Action
 
 if TYPE_CHECKING:
@@ -45,7 +48,8 @@ def choose_action(
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
         return max(plays, key=lambda a: (hand[a.card].value, a.card))  # type: ignore[attr-defined]
     lookahead = level == "hard"
-    scored = [(_score(view, hand, a, lookahead), a.encode(), a) for a in plays]
+    lacking = _lacking_colours(view) if lookahead else {}
+    scored = [(_score(view, hand, a, lookahead, lacking), a.encode(), a) for a in plays]
     best = max(s for s, _, _ in scored)
     return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
 
@@ -91,8 +95,32 @@ def _chain(
     return best
 
 
+def _lacking_colours(view: AmapatolliView) -> dict[str, tuple[str, str]]:
+    """Seat -> the (margin, background) in force when it last drew or passed, from public
+    events only (colours are followed through the plays; a later play of theirs forgets it)."""
+    colours: tuple[str, str] | None = None
+    lacking: dict[str, tuple[str, str]] = {}
+    for event in view.last_events:
+        if event.code in ("start", "play"):
+            card = CARDS.get(event.params.get("card", ""))
+            if card is not None and not card.wild:
+                colours = (card.margin, card.background)
+            if event.code == "play" and event.seat in lacking:
+                del lacking[event.seat]
+        elif event.code == "colour_named":
+            colour = event.params.get("colour")
+            colours = (colour, colour)
+        elif event.code in ("draw", "pass") and colours and event.seat:
+            lacking[event.seat] = colours
+    return lacking
+
+
 def _score(
-    view: AmapatolliView, hand: dict[str, CardView], action: Action, lookahead: bool
+    view: AmapatolliView,
+    hand: dict[str, CardView],
+    action: Action,
+    lookahead: bool,
+    lacking: dict[str, tuple[str, str]] | None = None,
 ) -> float:
     card = hand[action.card]  # type: ignore[attr-defined]
     colour = action.colour  # type: ignore[attr-defined]
@@ -139,7 +167,15 @@ def _score(
             score += 45  # stop the player close to going out
         elif not others_playable:
             score += 20
-    elif card.reverses:  # Ollin with powers
+    after = prev_seat if card.reverses and len(view.seats) > 2 else view.next_seat
+    if (
+        lacking
+        and after in lacking
+        and not _triggers_double(view, card, view.margin, view.background)
+    ):
+        lack_m, lack_b = lacking[after]
+        score += 6 * ((margin == lack_m) + (background == lack_b))
+    if card.reverses and not card.wild:  # Ollin with powers
         if next_close and len(view.seats) > 2 and prev_count > opponents[view.next_seat or ""]:
             score += 25
     return score
