@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -10,9 +10,18 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.ui.feedback import answer_error, reply, user_locale
-from bot.ui.items import ActionButton, ActionSelect, HandButton
+from bot.ui.items import (
+    ActionButton,
+    ActionSelect,
+    DraftButton,
+    DraftSelect,
+    HandButton,
+    ModalButton,
+)
 from bot.ui.messages import private_payload
 from games.core import IllegalAction
+
+ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
 if TYPE_CHECKING:
     from bot.client import MesaBot
@@ -26,12 +35,19 @@ def _is_ephemeral(interaction: discord.Interaction) -> bool:
 class PlayCog(commands.Cog):
     def __init__(self, bot: MesaBot) -> None:
         self.bot = bot
+        # (table, seat) -> (version, draft): a move being built over several clicks. UI state
+        # only: a new table version or a restart simply starts the draft over.
+        self._drafts: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ActionButton, ActionSelect, HandButton)
+        self.bot.add_dynamic_items(*ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ActionButton, ActionSelect, HandButton)
+        self.bot.remove_dynamic_items(*ITEMS)
+
+    def draft(self, table_id: int, seat: str, version: int) -> dict[str, Any]:
+        stored = self._drafts.get((table_id, seat))
+        return dict(stored[1]) if stored and stored[0] == version else {}
 
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, version: int, action: str
@@ -70,6 +86,99 @@ class PlayCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self._show_private(interaction, table_id, page)
 
+    async def on_draft(
+        self, interaction: discord.Interaction, table_id: int, version: int, op: str,
+        values: list[str],
+    ) -> None:
+        await interaction.response.defer()
+        seat = str(interaction.user.id)
+        try:
+            table = self.bot.tables.get(table_id)
+            if table.seat(seat) is None:
+                raise TableError("not_seated")
+            if table.state is None:
+                raise TableError("not_playing")
+            if version != table.version:
+                raise TableError("stale", version=version, current=table.version)
+            presenter = self.bot.presenter(table.game.key)
+            legal = table.game.legal_actions(table.state, seat)
+            draft, action = presenter.draft_step(
+                table.game.view(table.state, seat), legal, self.draft(table_id, seat, version),
+                op, values,
+            )
+            if action is None:
+                self._drafts[(table_id, seat)] = (version, draft)
+            else:
+                self._drafts.pop((table_id, seat), None)
+                await self.bot.tables.act(table_id, seat, version, action)
+        except TableError as exc:
+            if exc.code == "stale":
+                await self._show_private(interaction, table_id, 0, notice="error.stale")
+                return
+            await answer_error(interaction, exc)
+            return
+        except IllegalAction as exc:
+            await answer_error(interaction, exc, table.game.key)
+            return
+        await self._refresh_ephemeral(interaction, table_id, seat)
+
+    async def on_open_modal(
+        self, interaction: discord.Interaction, table_id: int, kind: str
+    ) -> None:
+        seat = str(interaction.user.id)
+        tr = translator(user_locale(interaction))
+        try:
+            table = self.bot.tables.get(table_id)
+            if table.seat(seat) is None or table.state is None:
+                raise TableError("not_seated")
+            presenter = self.bot.presenter(table.game.key)
+            spec = presenter.modal_fields(kind, table.game.view(table.state, seat), tr)
+            if spec is None:
+                raise TableError("no_table")
+        except TableError as exc:
+            await answer_error(interaction, exc)
+            return
+        title, fields = spec
+        version = table.version
+        cog = self
+
+        class MoveModal(discord.ui.Modal, title=title[:45]):
+            async def on_submit(self, submit: discord.Interaction) -> None:
+                values = {f.name: str(i.value) for f, i in zip(fields, inputs, strict=True)}
+                await cog.on_modal_submit(submit, table_id, version, kind, values)
+
+        modal = MoveModal(timeout=900)
+        inputs = []
+        for f in fields:
+            text_input = discord.ui.TextInput(
+                label=f.label[:45], placeholder=(f.placeholder or "")[:100] or None,
+                default=f.default, max_length=min(f.max_length, 4000), required=True,
+                style=discord.TextStyle.paragraph if f.long else discord.TextStyle.short,
+            )
+            inputs.append(text_input)
+            modal.add_item(text_input)
+        await interaction.response.send_modal(modal)
+
+    async def on_modal_submit(
+        self, interaction: discord.Interaction, table_id: int, version: int, kind: str,
+        values: dict[str, str],
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        seat = str(interaction.user.id)
+        game_key = None
+        try:
+            table = self.bot.tables.get(table_id)
+            game_key = table.game.key
+            if table.state is None or table.seat(seat) is None:
+                raise TableError("not_seated")
+            presenter = self.bot.presenter(game_key)
+            action = presenter.modal_action(kind, table.game.view(table.state, seat), values)
+            await self.bot.tables.act(table_id, seat, version, action)
+        except (TableError, IllegalAction) as exc:
+            await answer_error(interaction, exc, game_key)
+            return
+        await self._show_private(interaction, table_id, 0)
+
     async def _private(self, interaction: discord.Interaction, table_id: int, page: int):
         table = self.bot.tables.get(table_id)
         seat = str(interaction.user.id)
@@ -78,7 +187,8 @@ class PlayCog(commands.Cog):
         if table.seat(seat) is None:
             raise TableError("not_seated")
         tr = translator(user_locale(interaction))
-        return private_payload(table, self.bot.presenter(table.game.key), seat, tr, page)
+        return private_payload(table, self.bot.presenter(table.game.key), seat, tr, page,
+                               draft=self.draft(table_id, seat, table.version))
 
     async def _show_private(
         self, interaction: discord.Interaction, table_id: int, page: int, notice: str | None = None

@@ -17,6 +17,12 @@ LOBBY_BUTTON = r"l:(?P<table>[0-9]{1,12}):(?P<op>join|leave|cpu|start|cancel|rem
 LOBBY_REMOVE = r"lr:(?P<table>[0-9]{1,12})"
 # h:{table}:{page}   "Ver mi mano" (public) and the pages of a private view
 HAND_BUTTON = r"h:(?P<table>[0-9]{1,12}):(?P<page>[0-9]{1,3})"
+# d:{table}:{version}:{op}   a step of a move built in several clicks (a draft)
+DRAFT_BUTTON = r"d:(?P<table>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<op>[!-~]{1,60})"
+# ds:{table}:{version}:{op}   a draft select (one or several values)
+DRAFT_SELECT = r"ds:(?P<table>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<op>[!-~]{1,60})"
+# mo:{table}:{version}:{kind}   opens a modal where the move is typed
+MODAL_BUTTON = r"mo:(?P<table>[0-9]{1,12}):(?P<version>[0-9]{1,9}):(?P<kind>[a-z0-9_]{1,20})"
 
 
 def action_button(table_id: int, version: int, action: str) -> str:
@@ -37,3 +43,15 @@ def lobby_remove(table_id: int) -> str:
 
 def hand_button(table_id: int, page: int = 0) -> str:
     return f"h:{table_id}:{page}"
+
+
+def draft_button(table_id: int, version: int, op: str) -> str:
+    return f"d:{table_id}:{version}:{op}"
+
+
+def draft_select(table_id: int, version: int, op: str) -> str:
+    return f"ds:{table_id}:{version}:{op}"
+
+
+def modal_button(table_id: int, version: int, kind: str) -> str:
+    return f"mo:{table_id}:{version}:{kind}"

@@ -179,4 +179,106 @@ class LobbyRemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.
         await _lobby(interaction).on_remove(interaction, self.table_id, values[0] if values else "")
 
 
-ALL_ITEMS = (ActionButton, ActionSelect, HandButton, LobbyButton, LobbyRemoveSelect)
+class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.DRAFT_BUTTON):
+    """One step of a move built over several clicks (pick a pozo, add a card, "Bajar")."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        op: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        self.table_id = table_id
+        self.version = version
+        self.op = op
+        super().__init__(
+            discord.ui.Button(label=label, style=style, emoji=emoji, row=row, disabled=disabled,
+                              custom_id=ids.draft_button(table_id, version, op))
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> DraftButton:
+        return cls(int(match["table"]), int(match["version"]), match["op"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, [])
+
+
+class DraftSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.DRAFT_SELECT):
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        op: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.version = version
+        self.op = op
+        options = options or [discord.SelectOption(label="-")]
+        super().__init__(
+            discord.ui.Select(custom_id=ids.draft_select(table_id, version, op), options=options,
+                              placeholder=placeholder, row=row, min_values=min_values,
+                              max_values=min(max_values, len(options)))
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> DraftSelect:
+        return cls(int(match["table"]), int(match["version"]), match["op"],
+                   options=list(item.options), min_values=item.min_values,
+                   max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
+        await _play(interaction).on_draft(interaction, self.table_id, self.version, self.op,
+                                          values)
+
+
+class ModalButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.MODAL_BUTTON):
+    """Opens a modal where a move is typed (e.g. a Maquiavelo arrangement)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        version: int,
+        kind: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.version = version
+        self.kind = kind
+        super().__init__(
+            discord.ui.Button(label=label, style=style, row=row,
+                              custom_id=ids.modal_button(table_id, version, kind))
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ModalButton:
+        return cls(int(match["table"]), int(match["version"]), match["kind"], label=item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await _play(interaction).on_open_modal(interaction, self.table_id, self.kind)
+
+
+ALL_ITEMS = (ActionButton, ActionSelect, HandButton, LobbyButton, LobbyRemoveSelect,
+             DraftButton, DraftSelect, ModalButton)

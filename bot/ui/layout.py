@@ -85,6 +85,8 @@ def build_layout(
     """
     from bot.ui.items import ActionButton, ActionSelect
 
+    if rows <= 0 or not choices:
+        return Layout(items=[], page=0, pages=1)
     choices = _dedupe(choices)
     groups = _groups(choices)
     button_rows = _button_rows(groups)

@@ -210,7 +210,12 @@ def public_payload(
 
 # ----- a player's private view --------------------------------------------------------------
 def private_payload(
-    table: Table, presenter: GamePresenter, seat: str, tr: Translator, page: int = 0
+    table: Table,
+    presenter: GamePresenter,
+    seat: str,
+    tr: Translator,
+    page: int = 0,
+    draft: dict[str, Any] | None = None,
 ) -> Payload:
     assert table.state is not None
     game = table.game
@@ -248,11 +253,16 @@ def private_payload(
     if image:
         files.append(_png(image, "hand.png"))
         embed.set_image(url="attachment://hand.png")
+    custom: list[discord.ui.Item] = []
+    if outcome is None:
+        custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names,
+                                                     tr)
+    used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
     choices = [presenter.choice(a, view, names, tr) for a in legal] if outcome is None else []
     layout = build_layout(choices, table_id=table.id, version=table.state.version,
-                          rows=MAX_ROWS - 1, page=page,
+                          rows=MAX_ROWS - 1 - used_rows, first_row=used_rows, page=page,
                           group_placeholders=presenter.group_placeholders(tr))
-    components = list(layout.items)
+    components = [*custom, *layout.items]
     if layout.pages > 1:
         nav_row = MAX_ROWS - 1
         components.append(items.HandButton(table.id, max(layout.page - 1, 0), emoji="◀",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -21,6 +22,18 @@ from games.core import Action, Event, Game, Outcome, PlayerView
 log = logging.getLogger(__name__)
 
 SeatNames = Callable[[str | None], str]
+
+
+@dataclass(frozen=True)
+class ModalField:
+    """One text input of a modal where a move is typed."""
+
+    name: str
+    label: str
+    placeholder: str | None = None
+    default: str | None = None
+    long: bool = False
+    max_length: int = 400
 
 
 class GamePresenter:
@@ -51,6 +64,43 @@ class GamePresenter:
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         return {}
+
+    # ----- moves built over several clicks (drafts) and typed moves (modals) ---------------
+    def private_components(
+        self,
+        table_id: int,
+        view: PlayerView,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
+    ) -> tuple[list[discord.ui.Item], list[Action]]:
+        """Extra components of a private view (builders, modal buttons), on the first rows,
+        and the legal actions still to show as plain buttons/selects after them. ``draft`` is
+        this seat's move in progress (empty when none)."""
+        return [], legal
+
+    def draft_step(
+        self, view: PlayerView, legal: list[Action], draft: dict[str, Any], op: str,
+        values: list[str],
+    ) -> tuple[dict[str, Any], str | None]:
+        """Advance a draft by one click: the new draft, and an action text once the move is
+        complete. Raise ``IllegalAction`` for a step that cannot be taken."""
+        from games.core import IllegalAction
+
+        raise IllegalAction("bad_action")
+
+    def modal_fields(
+        self, kind: str, view: PlayerView, tr: Translator
+    ) -> tuple[str, list[ModalField]] | None:
+        """Title and fields of the modal ``kind``; None if this game has no such modal."""
+        return None
+
+    def modal_action(self, kind: str, view: PlayerView, values: dict[str, str]) -> str:
+        """The action text typed in modal ``kind``; raise ``IllegalAction`` when it is not."""
+        from games.core import IllegalAction
+
+        raise IllegalAction("bad_action")
 
     # ----- text -----------------------------------------------------------------------------
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
