@@ -290,7 +290,7 @@ class Button:
     disabled: bool
     url: str | None
     emoji: dict[str, Any] | None
-    raw: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -302,7 +302,7 @@ class Select:
     max_values: int
     placeholder: str | None
     disabled: bool
-    raw: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False)
 
     @property
     def values(self) -> list[str]:

@@ -378,6 +378,22 @@ class FakeUser:
         data = {"custom_id": select.custom_id, "component_type": select.type, "values": chosen}
         return self._start(type=MESSAGE_COMPONENT, channel=msg.channel, data=data, message=msg)
 
+    async def forge_click(
+        self,
+        message: Message,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        values: list[str] | None = None,
+    ) -> InteractionHandle:
+        """A component interaction carrying any custom_id (and select values), as a modified client
+        could send: for testing that the bot validates what it parses."""
+        msg = self._visible_message(message)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if component_type != 2:
+            data["values"] = list(values or [])
+        return self._start(type=MESSAGE_COMPONENT, channel=msg.channel, data=data, message=msg)
+
     def modals(self) -> list[Modal]:
         """Modals the bot opened for this user and that were not submitted yet, oldest first."""
         inters = self.fake.interactions.all.values()

@@ -1,0 +1,234 @@
+"""Drive a game of Ce Amapatolli through the fake Discord, as its players would.
+
+The players follow a fixed policy. The engine runs alongside as an oracle (same seed, same moves):
+it says who moves next and what; the test then checks that the bot offers exactly that move, in
+the right place (a DM, the public message or a "Ver mi mano" ephemeral), at the right version,
+and that the bot's public table reaches the next version.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from games.amapatolli import GAME
+from tests.fakediscord.model import Message
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import FakeUser, InteractionHandle
+
+ACTION_ID = re.compile(r"^t:(\d+):(\d+):(.+)$")
+SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
+VERSION = re.compile(r"(\d+)\s*$")
+HAND_BUTTON = "Ver mi mano"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One move a message lets its reader make."""
+
+    action: str
+    version: int
+    message: Message
+    custom_id: str
+    select: bool
+
+
+def offers_on(message: Message, table_id: int) -> dict[str, Offer]:
+    found: dict[str, Offer] = {}
+    for button in message.buttons:
+        m = ACTION_ID.match(button.custom_id or "")
+        if m and int(m[1]) == table_id and not button.disabled:
+            found[m[3]] = Offer(m[3], int(m[2]), message, button.custom_id or "", False)
+    for select in message.selects:
+        m = SELECT_ID.match(select.custom_id)
+        if m and int(m[1]) == table_id and not select.disabled:
+            for value in select.values:
+                found[value] = Offer(value, int(m[2]), message, select.custom_id, True)
+    return found
+
+
+async def take(user: FakeUser, offer: Offer) -> InteractionHandle:
+    if offer.select:
+        return await user.select(offer.message, [offer.action], custom_id=offer.custom_id)
+    return await user.click(offer.message, custom_id=offer.custom_id)
+
+
+def policy(actions: set[str]) -> str | None:
+    """A player's turn: the first playable card (by id), else accept a skip, draw, pass."""
+    plays = sorted(a for a in actions if a.startswith("p:"))
+    if plays:
+        return plays[0]
+    for action in ("accept", "draw", "pass"):
+        if action in actions:
+            return action
+    return None
+
+
+@dataclass
+class Oracle:
+    """The engine in lockstep with the table. The first player left holding one card unannounced
+    is called out ("¡Ce!"); after that everyone announces "Ce" in time."""
+
+    seats: list[str]
+    seed: str
+    options: dict
+    state: object = None
+    callouts: int = 0
+    log: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.state = GAME.new(self.seats, self.seed, self.options)
+
+    @property
+    def finished(self) -> bool:
+        return GAME.outcome(self.state) is not None
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def legal(self, seat: str) -> set[str]:
+        return {a.encode() for a in GAME.legal_actions(self.state, seat)}
+
+    def next_move(self) -> tuple[str, str]:
+        for seat in self.seats:
+            legal = self.legal(seat)
+            calls = sorted(a for a in legal if a.startswith("call:"))
+            if self.callouts == 0 and calls:
+                return seat, calls[0]
+            if self.callouts > 0 and "ce" in legal:
+                return seat, "ce"
+        seat = sorted(GAME.to_act(self.state), key=self.seats.index)[0]
+        action = policy(self.legal(seat))
+        assert action is not None, f"{seat} has nothing to do: {self.legal(seat)}"
+        return seat, action
+
+    def apply(self, seat: str, action: str) -> None:
+        self.state, _ = GAME.apply(self.state, seat, GAME.decode_action(action))
+        if action.startswith("call:"):
+            self.callouts += 1
+        self.log.append((seat, action))
+
+    def ranking(self) -> list[list[str]]:
+        outcome = GAME.outcome(self.state)
+        assert outcome is not None
+        return outcome.ranking
+
+
+class AmapatolliTable:
+    """One table of Ce Amapatolli on the fake, seen by its players."""
+
+    def __init__(
+        self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str, options: dict
+    ):
+        self.fake = fake
+        self.table_id = table_id
+        self.players = players
+        self.by_seat = {str(p.id): p for p in players}
+        self.oracle = Oracle([str(p.id) for p in players], seed, options)
+        self.handles: list[InteractionHandle] = []
+        self.moves = 0
+
+    # --- what players see --------------------------------------------------------------------
+
+    def public(self) -> Message:
+        marker = f"mesa #{self.table_id}"
+        for msg in reversed(self.fake.channel_messages()):
+            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
+                return msg
+        raise LookupError(f"no public message for table {self.table_id}")
+
+    def version(self) -> int | None:
+        try:
+            footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
+        except LookupError:
+            return None
+        m = VERSION.search(footer)
+        return int(m.group(1)) if m and "Versi" in footer else None
+
+    async def wait_version(self, version: int, timeout: float = 15.0) -> None:
+        await self.fake.wait_until(
+            lambda: self.version() == version, timeout=timeout, what=f"table version {version}"
+        )
+
+    def dm_offers(self, user: FakeUser, version: int) -> dict[str, Offer] | None:
+        """The moves the latest DM of `user` offers, if that DM shows `version`."""
+        for msg in reversed(user.dms()):
+            offers = offers_on(msg, self.table_id)
+            if offers:
+                return offers if all(o.version == version for o in offers.values()) else None
+        return None
+
+    async def private_offers(self, user: FakeUser, version: int) -> dict[str, Offer]:
+        if user.dms_open:
+            return await self.fake.wait_until(
+                lambda: self.dm_offers(user, version), what=f"{user.name}'s DM at version {version}"
+            )
+        view = await (await user.click(self.public(), HAND_BUTTON))
+        assert view.ephemeral and view.visible_to is user.model
+        offers = offers_on(view, self.table_id)
+        assert offers and all(o.version == version for o in offers.values()), offers
+        return offers
+
+    # --- playing ------------------------------------------------------------------------------
+
+    async def move(self) -> tuple[str, str]:
+        """Make the oracle's next move through Discord and wait for the table to show it."""
+        seat, action = self.oracle.next_move()
+        user = self.by_seat[seat]
+        version = self.oracle.version
+        await self.wait_version(version)
+        if action.startswith("call:"):
+            offers = offers_on(self.public(), self.table_id)
+        else:
+            offers = await self.private_offers(user, version)
+            assert set(offers) <= self.oracle.legal(seat), (set(offers), self.oracle.legal(seat))
+        assert action in offers, (
+            f"{user.name} should be offered {action!r} at version {version}: {sorted(offers)}"
+        )
+        handle = await take(user, offers[action])
+        await handle.acknowledged()
+        self.handles.append(handle)
+        self.oracle.apply(seat, action)
+        self.moves += 1
+        await self.wait_version(self.oracle.version)
+        return seat, action
+
+    async def play_to_the_end(
+        self, between_moves: Callable[[int], Awaitable[None]] | None = None
+    ) -> None:
+        while not self.oracle.finished:
+            if between_moves is not None:
+                await between_moves(self.moves)
+            await self.move()
+
+
+async def open_lobby(fake: FakeDiscord, host: FakeUser, **options) -> tuple[int, Message]:
+    reply = await (await host.slash("play amapatolli", **options))
+    assert reply.ephemeral, reply
+    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    lobby = await fake.wait_for_message(
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+    )
+    return table_id, lobby
+
+
+async def start_game(
+    fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int = 3
+) -> AmapatolliTable:
+    """`/play amapatolli` by the first player, the others join, the host starts."""
+    host, *guests = players
+    table_id, lobby = await open_lobby(fake, host, hand_size=hand_size)
+    for n, guest in enumerate(guests, start=2):
+        await (await guest.click(lobby, "Unirse")).acknowledged()
+        await fake.wait_until(
+            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
+        )
+    await (await host.click(lobby, "Empezar")).acknowledged()
+    table = AmapatolliTable(fake, table_id, players, seed, {"hand_size": hand_size})
+    await table.wait_version(0)
+    await fake.wait_until(
+        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
+    )
+    return table

@@ -1,0 +1,92 @@
+"""End-to-end fixtures: the fake Discord and the real Mesa bot on a temporary database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord.gateway
+import discord.http
+import pytest
+
+from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
+from tests.fakediscord.server import FakeDiscord
+
+DEFAULT_SEED = "e2e-seed-0001"
+
+
+class Mesa:
+    """The Mesa bot running on the fake Discord; `restart()` keeps the same database."""
+
+    def __init__(self, fake: FakeDiscord, db_path: Path, **settings) -> None:
+        self.fake = fake
+        self.db_path = db_path
+        self.settings_overrides = settings
+        self.seed = DEFAULT_SEED
+        self.bot = None
+        self._task: asyncio.Task | None = None
+        self.starts = 0
+
+    def settings(self):
+        from bot.settings import Settings
+
+        return Settings(
+            _env_file=None,
+            discord_token=self.fake.token,
+            database_path=self.db_path,
+            discord_api_base=self.fake.api_base,
+            discord_gateway_url=self.fake.gateway_url,
+            cpu_delay_seconds=0,
+            **self.settings_overrides,
+        )
+
+    async def start(self) -> None:
+        from bot.client import MesaBot, point_at_endpoints
+
+        settings = self.settings()
+        point_at_endpoints(settings)  # the bot's own start-up path
+        bot = MesaBot(settings, guild_ready_timeout=0.05)
+        # Deterministic table seeds, so a game's course is known in advance.
+        await bot.login(self.fake.token)
+        bot.tables._seed_factory = lambda: self.seed  # noqa: SLF001
+        self._task = asyncio.create_task(bot.connect(reconnect=True), name="mesa-bot")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {ready, self._task}, timeout=15, return_when=asyncio.FIRST_COMPLETED
+        )
+        if ready not in done:
+            ready.cancel()
+            if self._task in done:
+                self._task.result()
+            raise TimeoutError("Mesa did not become ready on the fake Discord")
+        self.bot = bot
+        self.starts += 1
+
+    async def stop(self) -> None:
+        if self.bot is None:
+            return
+        await self.fake.settle()
+        await self.bot.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self._task, 10)
+        self.bot = None
+        self._task = None
+
+    async def restart(self) -> None:
+        await self.stop()
+        await self.start()
+
+
+@pytest.fixture
+async def mesa(fake_discord, tmp_path) -> AsyncIterator[Mesa]:  # noqa: F811
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    harness = Mesa(fake_discord, tmp_path / "mesa.db")
+    try:
+        await harness.start()
+        yield harness
+    finally:
+        await harness.stop()
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved

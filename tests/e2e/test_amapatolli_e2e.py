@@ -1,0 +1,41 @@
+"""Ce Amapatolli end to end: the real Mesa bot, unmodified discord.py, the fake Discord, users."""
+
+from __future__ import annotations
+
+from tests.e2e.amapatolli_driver import start_game
+
+SEED = "e2e-0063"  # 12 moves: plays, a draw, an accepted skip, a "¡Ce!" call-out and "Ce" announcements
+
+
+async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+
+    # Everyone received their hand by DM: an embed listing the cards, and the hand image.
+    for player in players:
+        [first, *_] = player.dms()
+        assert "mesa #" in first.embeds[0]["title"]
+        assert [a.filename for a in first.attachments] == ["hand.png"]
+        assert first.attachments[0].data.startswith(b"\x89PNG")
+
+    await table.play_to_the_end()
+
+    kinds = {action.split(":")[0] for _, action in table.oracle.log}
+    assert {"p", "draw", "accept", "call", "ce"} <= kinds
+    public = table.public()
+    results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
+    names = {str(p.id): p.name for p in players}
+    ranking = [names[seat] for group in table.oracle.ranking() for seat in group]
+    positions = [results["value"].find(name) for name in ranking]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), (
+        ranking,
+        results["value"],
+    )
+    assert [b.label for b in public.buttons] == ["Revancha"]
+
+    board = await (await players[0].slash("leaderboard"))
+    rows = board.embeds[0]["description"].splitlines()
+    winner = next(p for p in players if p.name == ranking[0])
+    assert f"<@{winner.id}>" in rows[0] and "1 victorias en 1 partidas" in rows[0]
