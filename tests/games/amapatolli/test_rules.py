@@ -637,3 +637,11 @@ def test_a_timed_out_turn_is_played_not_just_announced():
     assert action.kind == "play"
     with pytest.raises(IllegalAction):
         GAME.default_action(state, "ana")  # not her turn: nothing to time out
+
+
+def test_call_out_with_an_empty_stock_costs_nothing_but_closes_the_window():
+    state = make([["a04", "a20"], ["b01", "b04"], ["c01", "c03"]], "a02", [])
+    state, _ = act(state, 0, play("a04"))
+    state, events = act(state, 2, CallOut(target=0))
+    assert events[0].params["count"] == 0 and state.hands[0] == ["a20"]
+    assert state.ce_window is None and "ce" not in legal_codes(state, 0)
