@@ -79,6 +79,10 @@ def transfers_of(state: TriadState) -> list[tuple[int, int, int]]:
     return [(uid, loser, state.winner) for uid in state.picks]
 
 
+def _flip_event(code: str, seat: Seat, cells: Sequence[int]) -> Event:
+    return Event(code=code, seat=seat, params={"cells": list(cells), "count": len(cells)})
+
+
 class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
     key = "triad"
     names = {"es": "Triple Triad", "en": "Triple Triad"}
@@ -226,13 +230,13 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
                         params={"card": held.card, "cell": action.cell, "slot": action.slot})]
         if flips.same:
             code = "same_wall" if flips.same_wall else "same"
-            events.append(Event(code=code, seat=seat, params={"cells": list(flips.same)}))
+            events.append(_flip_event(code, seat, flips.same))
         if flips.plus:
-            events.append(Event(code="plus", seat=seat, params={"cells": list(flips.plus)}))
+            events.append(_flip_event("plus", seat, flips.plus))
         if flips.basic:
-            events.append(Event(code="flipped", seat=seat, params={"cells": list(flips.basic)}))
+            events.append(_flip_event("flipped", seat, flips.basic))
         if flips.combo:
-            events.append(Event(code="combo", seat=seat, params={"cells": list(flips.combo)}))
+            events.append(_flip_event("combo", seat, flips.combo))
         if any(c is None for c in state.board):
             state.turn = 1 - me
             return events
@@ -255,24 +259,27 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
                 state.hands = new_hands
                 self._start_round(state, state.round + 1)
                 return [
-                    Event(code="round_draw", params={"round": state.round - 1, **score_params}),
+                    Event(code="round_draw", params={"round": state.round - 1,
+                                                     "score": scores[0], "scores": score_params}),
                     Event(code="sudden_death", seat=names[state.first],
                           params={"round": state.round, "max": MAX_REMATCHES}),
                 ]
             state.winner = None
             state.phase = "over"
-            return [Event(code="game_draw", params={"scores": score_params})] + self._payout_events(state)
+            draw = Event(code="game_draw", params={"score": scores[0], "scores": score_params})
+            return [draw] + self._payout_events(state)
         winner = 0 if scores[0] > scores[1] else 1
         state.winner = winner
         events = [Event(code="game_won", seat=names[winner],
-                        params={"winner": names[winner], "scores": score_params})]
+                        params={"winner_score": scores[winner],
+                                "loser_score": scores[1 - winner], "scores": score_params})]
         rule = state.options.payout
         if rule in ("una", "diferencia"):
             need = 1 if rule == "una" else min(HAND, abs(scores[0] - scores[1]))
             state.picks_required = need
             state.phase = "pick"
             return events + [Event(code="pick_required", seat=names[winner],
-                                   params={"winner": names[winner], "count": need})]
+                                   params={"count": need, "target": names[1 - winner]})]
         state.phase = "over"
         return events + self._payout_events(state)
 
@@ -289,7 +296,7 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             raise IllegalAction(ALREADY_PICKED, card=action.card)
         state.picks.append(uid)
         events = [Event(code="picked", seat=state.seats[me],
-                        params={"card": action.card, "from": state.seats[loser]})]
+                        params={"card": action.card, "target": state.seats[loser]})]
         if len(state.picks) >= state.picks_required:
             state.phase = "over"
             events += self._payout_events(state)

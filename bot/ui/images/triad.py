@@ -1,0 +1,321 @@
+"""Triple Triad images: the board (and the hands) as a PNG, drawn with Pillow.
+
+``render_table(view, tr, names=None)`` draws the 3×3 board -- each card with its four values in
+force (raised values green, lowered red), its holder's colour (blue for ``seats[0]``, red for
+``seats[1]``), elemental cells tinted with their element -- the last move outlined, and each
+side's hand beside the board: face up where the view shows it (Abierto, your own hand, cards
+already seen), as card backs otherwise. ``render_hand(view, tr)`` draws the viewing seat's hand
+with slot numbers; while that seat must pick its payout it draws the loser's five cards instead,
+picked ones dimmed. Only ``triad.*`` catalogue keys are used for words.
+
+Helpers for presenters: ``card_label``, ``action_params`` (button labels) and ``event_params``
+(event templates: card ids -> names, cells -> cell names, payout rule -> its name).
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.triad.cards import card as catalogue_card
+from games.triad.cards import edge_text
+from games.triad.view import CardFace, TriadView
+
+Translator = Callable[..., str]
+
+SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
+SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
+ELEMENT_RGB = {
+    "fuego": (226, 104, 38), "hielo": (126, 200, 238), "rayo": (232, 206, 48),
+    "tierra": (150, 108, 58), "veneno": (142, 72, 168), "viento": (112, 190, 112),
+    "agua": (44, 112, 214), "sagrado": (236, 232, 196),
+}
+BG = (34, 38, 46)
+SLOT = (54, 60, 72)
+TEXT = (240, 242, 246)
+DIM = (160, 168, 180)
+GOLD = (244, 198, 60)
+UP = (150, 255, 150)
+DOWN = (255, 150, 130)
+BACK = (70, 64, 92)
+
+CELL = 128
+GAP = 6
+MINI = 74
+MARGIN = 14
+HEADER = 52
+FOOTER = 34
+
+_FONT_CANDIDATES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
+)
+
+
+@cache
+def _font_path() -> str | None:
+    for path in _FONT_CANDIDATES:
+        if path.is_file():
+            return str(path)
+    return None
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    path = _font_path()
+    if path:
+        return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size=size)
+
+
+def _plain(text: str) -> str:
+    """Text Pillow's built-in font can draw (no arrows, no minus sign) when DejaVu is missing."""
+    if _font_path():
+        return text
+    text = text.replace("→", "->").replace("−", "-").replace("·", "-").replace("–", "-")
+    return "".join(ch for ch in unicodedata.normalize("NFC", text) if ord(ch) < 256)
+
+
+def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "mm") -> None:
+    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
+
+
+def _fit(text: str, size: int, width: int) -> int:
+    while size > 8 and _font(size).getlength(_plain(text)) > width:
+        size -= 1
+    return size
+
+
+# ----- labels for presenters -----------------------------------------------------------------
+def card_name(card_id: str, tr: Translator) -> str:
+    return tr(f"triad.card.{card_id}")
+
+
+def card_label(card_id: str, tr: Translator) -> str:
+    """``Name [top-right-bottom-left]`` with A for 10, e.g. ``Dragón Solar [9-2-A-8]``."""
+    c = catalogue_card(card_id)
+    values = "-".join(edge_text(v) for v in c.edges)
+    return f"{card_name(card_id, tr)} [{values}]"
+
+
+def action_params(action: Any, view: TriadView, tr: Translator) -> dict[str, Any]:
+    """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
+    kind = getattr(action, "kind", "")
+    if kind == "place":
+        return {"card": card_label(action.card, tr), "cell": tr(f"triad.cell.{action.cell}"),
+                "slot": action.slot + 1}
+    if kind == "pick":
+        return {"card": card_label(action.card, tr), "index": action.index + 1}
+    return {}
+
+
+def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
+    """Event parameters made readable: ``card`` ids to names, ``cell`` to its name, ``rule`` to
+    the payout's name. Seat parameters (``target``) are left to the presenter's name lookup."""
+    out = dict(params)
+    if isinstance(out.get("card"), str):
+        out["card"] = card_name(out["card"], tr)
+    if isinstance(out.get("cell"), int):
+        out["cell"] = tr(f"triad.cell.{out['cell']}")
+    if isinstance(out.get("rule"), str):
+        out["rule"] = tr(f"triad.payout.{out['rule']}")
+    return out
+
+
+# ----- drawing -------------------------------------------------------------------------------
+def _value_text(value: int) -> str:
+    return edge_text(value) if value <= 10 else "A+"
+
+
+def _draw_card(
+    draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: CardFace, colour: int,
+    tr: Translator, highlight: bool = False, flipped: bool = False, dim: bool = False,
+    show_name: bool = True,
+) -> None:
+    base = SEAT_RGB[colour]
+    light = SEAT_LIGHT[colour]
+    if dim:
+        base = tuple(c // 2 for c in base)
+        light = tuple(c // 2 for c in light)
+    r = max(6, size // 12)
+    draw.rounded_rectangle((x, y, x + size, y + size), r, fill=base,
+                           outline=GOLD if highlight else (light if not flipped else TEXT),
+                           width=4 if highlight else (3 if flipped else 2))
+    vs = max(11, size // 6)
+    cx, cy = x + size * 0.34, y + size * 0.36
+    off = size * 0.17
+    spots = [(cx, cy - off), (cx + off, cy), (cx, cy + off), (cx - off, cy)]
+    for (px, py), value, printed in zip(spots, face.values, face.printed, strict=True):
+        fill = UP if value > printed else DOWN if value < printed else TEXT
+        _text(draw, (px, py), _value_text(value), vs, fill)
+    if face.element:
+        er = max(5, size // 11)
+        ex, ey = x + size - er - 6, y + er + 6
+        draw.ellipse((ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[face.element],
+                     outline=TEXT)
+        initial = tr(f"triad.element.{face.element}")[:1]
+        _text(draw, (ex, ey), initial, max(8, er), (20, 20, 20))
+    _text(draw, (x + size - 8, y + size * 0.62), tr("triad.label.level", level=face.level),
+          max(8, size // 11), light if not dim else DIM, anchor="rm")
+    if show_name:
+        name = card_name(face.card, tr)
+        ns = _fit(name, max(8, size // 10), size - 10)
+        _text(draw, (x + size / 2, y + size - max(8, size // 9)), name, ns, TEXT)
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
+    draw.rounded_rectangle((x, y, x + size, y + size), max(6, size // 12), fill=BACK,
+                           outline=DIM, width=2)
+    inset = size // 5
+    draw.rounded_rectangle((x + inset, y + inset, x + size - inset, y + size - inset),
+                           max(4, size // 16), outline=DIM, width=2)
+    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, DIM)
+
+
+def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None,
+               tr: Translator) -> None:
+    fill = SLOT
+    if element:
+        er, eg, eb = ELEMENT_RGB[element]
+        fill = ((er + SLOT[0] * 2) // 3, (eg + SLOT[1] * 2) // 3, (eb + SLOT[2] * 2) // 3)
+    draw.rounded_rectangle((x, y, x + CELL, y + CELL), 10, fill=fill)
+    if element:
+        _text(draw, (x + CELL / 2, y + CELL / 2), tr(f"triad.element.{element}"), 16,
+              ELEMENT_RGB[element])
+
+
+def _png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def _colour_of(view: TriadView, seat: str | None) -> int:
+    return view.seats.index(seat) if seat in view.seats else 0
+
+
+def render_table(view: TriadView, tr: Translator,
+                 names: Callable[[str], str] | None = None) -> bytes:
+    """The public table (or a seat's view of it) as PNG bytes."""
+    col_w = MINI + 2 * MARGIN
+    board_w = 3 * CELL + 2 * GAP
+    width = 2 * col_w + board_w + 2 * MARGIN
+    height = HEADER + board_w + FOOTER + 2 * MARGIN
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+
+    def who(s: int) -> str:
+        colour = tr(f"triad.colour.{s}")
+        return f"{names(view.seats[s])} ({colour})" if names else colour
+
+    # header: scores and the round of Sudden Death
+    for s in (0, 1):
+        label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
+        x = MARGIN if s == 0 else width - MARGIN
+        size = _fit(label, 22, width // 2 - 90)
+        _text(draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm")
+        if view.turn == view.seats[s]:
+            tx = x + (-10 if s == 1 else 10) + (0 if s == 1 else _font(size).getlength(
+                _plain(label)) + 12)
+            if s == 1:
+                tx = x - _font(size).getlength(_plain(label)) - 22
+            draw.ellipse((tx - 7, HEADER / 2 - 3, tx + 7, HEADER / 2 + 11), fill=GOLD)
+    if view.round > 0:
+        _text(draw, (width / 2, HEADER / 2 + 4),
+              tr("triad.label.round", round=view.round, max=view.max_rematches), 16, GOLD)
+
+    # board
+    bx, by = col_w + MARGIN, HEADER + MARGIN
+    lm = view.last_move
+    flipped = set()
+    if lm is not None:
+        flipped = set(lm.same) | set(lm.plus) | set(lm.basic) | set(lm.combo)
+    for cv in view.board:
+        row, col = divmod(cv.cell, 3)
+        x, y = bx + col * (CELL + GAP), by + row * (CELL + GAP)
+        _draw_cell(draw, x, y, cv.element, tr)
+        if cv.card is not None:
+            _draw_card(draw, x, y, CELL, cv.card, _colour_of(view, cv.holder), tr,
+                       highlight=lm is not None and lm.cell == cv.cell,
+                       flipped=cv.cell in flipped)
+            if cv.element:  # the cell's element, as a square badge in the corner
+                draw.rectangle((x + 5, y + 5, x + 21, y + 21), fill=ELEMENT_RGB[cv.element],
+                               outline=TEXT)
+                _text(draw, (x + 13, y + 13), tr(f"triad.element.{cv.element}")[:1], 11,
+                      (20, 20, 20))
+
+    # hands beside the board
+    for s in (0, 1):
+        seat = view.seats[s]
+        hx = MARGIN + (0 if s == 0 else col_w + board_w + MARGIN) + MARGIN
+        hand = view.hands.get(seat, [])
+        step = min(MINI + 6, (board_w - MINI) // max(1, len(hand) - 1)) if len(hand) > 1 else 0
+        for i, face in enumerate(hand):
+            y = by + i * step
+            if face is None:
+                _draw_back(draw, hx, y, MINI)
+            else:
+                _draw_card(draw, hx, y, MINI, face, s, tr, show_name=False)
+
+    # footer: rules, payout and the state of the game
+    rules = [tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items()
+             if on is True]
+    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
+    footer = " · ".join(rules)
+    _text(draw, (MARGIN, height - FOOTER / 2 - 4), footer, _fit(footer, 14, width * 2 // 3),
+          DIM, anchor="lm")
+    status = ""
+    if view.pick is not None:
+        status = tr("triad.label.pick", colour=who(_colour_of(view, view.pick.winner)),
+                    count=view.pick.remaining)
+    elif view.finished:
+        status = (tr("triad.label.winner", colour=who(_colour_of(view, view.winner)))
+                  if view.winner else tr("triad.label.draw"))
+    elif view.turn is not None:
+        status = tr("triad.label.turn", colour=who(_colour_of(view, view.turn)))
+    if status:
+        _text(draw, (width - MARGIN, height - FOOTER / 2 - 4), status,
+              _fit(status, 16, width // 3 - 10), GOLD, anchor="rm")
+    return _png(image)
+
+
+def render_hand(view: TriadView, tr: Translator) -> bytes:
+    """The viewing seat's hand (slot numbers 1-5 under the cards), or the loser's five cards
+    while that seat picks its payout."""
+    seat = view.seat
+    picking = view.pick is not None and seat is not None and view.pick.winner == seat
+    faces: list[tuple[CardFace | None, bool]]
+    if picking and view.pick is not None:
+        faces = [(c.face, c.picked) for c in view.pick.choices]
+        colour = _colour_of(view, view.pick.loser)
+        title = tr("triad.label.pick", colour=tr(f"triad.colour.{_colour_of(view, seat)}"),
+                   count=view.pick.remaining)
+    else:
+        hand = view.hands.get(seat, []) if seat is not None else []
+        faces = [(f, False) for f in hand]
+        colour = _colour_of(view, seat)
+        title = tr("triad.label.your_hand")
+    n = max(1, len(faces))
+    width = n * CELL + (n - 1) * GAP + 2 * MARGIN
+    width = max(width, 3 * CELL + 2 * MARGIN)
+    height = 36 + CELL + 28 + MARGIN
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+    _text(draw, (MARGIN, 20), title, _fit(title, 18, width - 2 * MARGIN), SEAT_LIGHT[colour],
+          anchor="lm")
+    for i, (face, dim) in enumerate(faces):
+        x = MARGIN + i * (CELL + GAP)
+        y = 36
+        if face is None:
+            _draw_back(draw, x, y, CELL)
+        else:
+            _draw_card(draw, x, y, CELL, face, colour, tr, dim=dim)
+        _text(draw, (x + CELL / 2, y + CELL + 14), str(i + 1), 16, DIM if dim else TEXT)
+    return _png(image)

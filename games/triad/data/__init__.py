@@ -1,0 +1,1 @@
+"""Card data (cards.json) shipped as package data."""

@@ -1,0 +1,160 @@
+"""The board and hand images, the presenter helpers and the i18n catalogues of Triple Triad."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import string
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.ui.images.triad import (
+    action_params,
+    card_label,
+    event_params,
+    render_hand,
+    render_table,
+)
+from games.triad import GAME, Options
+from games.triad import game as game_module
+from games.triad.cards import catalogue
+from tests.games.triad.randomgames import SEATS, random_game, random_hands
+
+I18N = Path(__file__).resolve().parents[3] / "bot" / "i18n"
+
+
+def _catalogue(locale: str) -> dict[str, str]:
+    return json.loads((I18N / locale / "triad.json").read_text(encoding="utf-8"))
+
+
+def _tr(locale: str = "es"):
+    cat = _catalogue(locale)
+
+    def tr(key: str, **params) -> str:
+        assert key in cat, key
+        return cat[key].format(**params)
+
+    return tr
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 300_000
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+# ----- images ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_render_table_and_hand_through_a_game(locale):
+    tr = _tr(locale)
+    g = random_game(11)
+    for state in g.states:
+        for seat in (None, *SEATS):
+            view = GAME.view(state, seat)
+            table = _png(render_table(view, tr))
+            assert table.size == (628, 510)
+            if seat is not None:
+                hand = _png(render_hand(view, tr))
+                assert hand.size[1] == 206 and hand.size[0] >= 3 * 128
+
+
+def test_render_open_elemental_sudden_death_and_pick():
+    tr = _tr()
+    rng = random.Random(4)
+    options = {"open": True, "elemental": True, "same": True, "same_wall": True, "plus": True,
+               "combo": True, "sudden_death": True, "payout": "diferencia"}
+    state = GAME.new(SEATS, "render", options, hands=random_hands(rng))
+    state.round = 2
+    seen_pick = False
+    while GAME.outcome(state) is None:
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        _png(render_table(view, tr, names=lambda s: s.upper()))
+        if view.pick is not None:
+            hand = _png(render_hand(view, tr))
+            assert hand.size[0] == 5 * 128 + 4 * 6 + 2 * 14
+            seen_pick = True
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    _png(render_table(GAME.view(state, None), tr))
+    assert seen_pick or state.winner is None
+
+
+def test_labels_for_presenters():
+    tr = _tr("en")
+    assert card_label("c100", tr) == "Orlan the Sage [A-3-A-7]"
+    state = GAME.new(SEATS, "labels")
+    seat = SEATS[state.turn]
+    action = GAME.legal_actions(state, seat)[0]
+    params = action_params(action, GAME.view(state, seat), tr)
+    label = tr("triad.action.place", **params)
+    assert "→" in label and len(label) <= 80
+    ev = event_params({"card": "c001", "cell": 4, "rule": "una"}, tr)
+    assert ev == {"card": "Ash Mouse", "cell": "centre", "rule": "One"}
+
+
+# ----- catalogues -----------------------------------------------------------------------------
+
+
+def test_catalogues_have_the_same_keys_and_placeholders():
+    es, en = _catalogue("es"), _catalogue("en")
+    assert es.keys() == en.keys()
+    for key in es:
+        assert key.startswith("triad.")
+        assert _placeholders(es[key]) == _placeholders(en[key]), key
+    for cat in (es, en):
+        assert len(cat["triad.rules"]) <= 3500
+
+
+def test_catalogues_cover_options_events_errors_cards_and_elements():
+    es = _catalogue("es")
+    for field, info in Options.model_fields.items():
+        assert len(es[f"triad.option.{field}"]) <= 100
+        for value in getattr(info.annotation, "__args__", ()):
+            if isinstance(value, str):
+                assert f"triad.option.{field}.{value}" in es
+                assert f"triad.payout.{value}" in es
+        if info.annotation is bool:
+            assert f"triad.rule.{field}" in es
+    codes = {"placed", "same", "same_wall", "plus", "flipped", "combo", "round_draw",
+             "sudden_death", "game_draw", "game_won", "pick_required", "picked", "payout"}
+    for code in codes:
+        assert f"triad.event.{code}" in es
+    errors = {v for k, v in vars(game_module).items() if k.isupper() and isinstance(v, str)
+              and k not in {"HAND"}} - {"triad"}
+    errors |= {"not_your_turn", "not_a_player", "game_over", "bad_action", "player_count",
+               "duplicate_seat"}
+    for code in errors:
+        assert f"triad.error.{code}" in es, code
+    for kind in ("place", "pick"):
+        assert f"triad.action.{kind}" in es
+    for loc in ("es", "en"):
+        cat = _catalogue(loc)
+        for c in catalogue().cards:
+            assert cat[f"triad.card.{c.id}"] == getattr(c.name, loc)
+    assert all(f"triad.cell.{i}" in es for i in range(9))
+
+
+def test_every_event_code_emitted_has_a_template():
+    es = _catalogue("es")
+    seen = set()
+    for n in range(300):
+        g = random_game(n, low_levels=True)
+        state = GAME.new(SEATS, g.seed, g.options, hands=g.hands)
+        for seat, action in g.moves:
+            state, events = GAME.apply(state, seat, action)
+            for e in events:
+                seen.add(e.code)
+                template = es[f"triad.event.{e.code}"]
+                params = event_params(e.params, _tr())
+                template.format(player="X", **params)
+    assert {"placed", "flipped", "game_won", "payout", "pick_required", "picked"} <= seen
