@@ -1,0 +1,15 @@
+"""Chúpate 2: the UNO-family card game (spec: shared/rules/chupate2.md).
+
+``GAME`` is the engine object the bot registers under the key ``chupate2``.
+"""
+
+from games.chupate2.actions import Chupate2Action, decode_action
+from games.chupate2.options import Options
+from games.chupate2.rules import Chupate2Game
+from games.chupate2.state import Chupate2State
+from games.chupate2.view import Chupate2View
+
+GAME = Chupate2Game()
+
+__all__ = ["GAME", "Chupate2Action", "Chupate2Game", "Chupate2State", "Chupate2View", "Options",
+           "decode_action"]

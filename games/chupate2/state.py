@@ -1,0 +1,117 @@
+"""The full (secret) game state. Round-trips through JSON exactly.
+
+Containers are never shared between two states: ``rules._working_copy`` copies every mutable
+container before a change, so an old state stays unchanged after ``apply``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.chupate2.options import Options
+from games.core import Event, GameState
+from games.core.engine import Seat
+
+# Turn phases of the seat ``current``:
+#   colour     the starting player names the colour of a first-card Comodín
+#   play       play a matching card or draw one
+#   drawn      the card just drawn is playable: play it (that card only) or pass
+#   penalty    a Chúpate 2 stack is pending: stack or take it all and lose the turn
+#   challenge  a +4 was played on this seat: "¡Mentira!", accept (take), or stack (variant)
+#   over       the game has ended
+Phase = Literal["colour", "play", "drawn", "penalty", "challenge", "over"]
+
+
+class PlusFour(BaseModel):
+    """The +4 waiting for its victim's answer. ``hand`` is secret (only a challenger sees it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    by: Seat
+    legal: bool
+    prev_colour: str
+    hand: list[str]
+    pending_before: int = 0
+
+
+class Reveal(BaseModel):
+    """The one-off challenge reveal: the +4 player's hand shown to the challenger alone."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    to: Seat
+    of: Seat
+    cards: list[str]
+    legal: bool
+
+
+class RoundResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    round: int
+    winner: Seat
+    team: int | None = None
+    points: int
+    left: dict[Seat, int]  # points left in each hand at the end of the round
+    cards_left: dict[Seat, int]
+
+
+class Signals(BaseModel):
+    """Public table talk a good player remembers about one seat (what everybody saw).
+
+    ``lacks``: colours in force when the seat drew or took a penalty instead of playing, since
+    it last played that colour. ``named``: the colour it last named with a wild.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lacks: list[str] = Field(default_factory=list)
+    named: str | None = None
+
+
+class LoggedEvent(BaseModel):
+    """An event and the state version it produced (``v``): the presenter's "last moves"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    v: int
+    event: Event
+
+
+class Chupate2State(GameState):
+    options: Options
+    round: int = 1
+    dealer: int
+    starter: int
+    hands: dict[Seat, list[str]]
+    stock: list[str]  # top of the stock = last element
+    discard: list[str]  # top of the discard pile = last element
+    colour: str | None  # colour in force (None while a first-card Comodín waits for its colour)
+    direction: int = -1  # +1 clockwise (increasing seat index), -1 counter-clockwise
+    current: int
+    phase: Phase
+    pending: int = 0  # cards the seat ``current`` must draw unless it stacks / challenges
+    drawn: str | None = None  # the playable card just drawn (phase ``drawn``)
+    plus4: PlusFour | None = None
+    reveal: Reveal | None = None
+    shuffles: int = 0  # how many reshuffles happened (labels of the seeded shuffles)
+    scores: dict[Seat, int] = Field(default_factory=dict)  # points game, per seat
+    team_scores: list[int] = Field(default_factory=list)  # points game, per team
+    results: list[RoundResult] = Field(default_factory=list)
+    called: list[Seat] = Field(default_factory=list)  # "¡Última!" declared (variant)
+    exposed: Seat | None = None  # down to one card without calling (variant)
+    signals: dict[Seat, Signals] = Field(default_factory=dict)
+    log: list[Event] = Field(default_factory=list)  # the most recent events ...
+    log_versions: list[int] = Field(default_factory=list)  # ... and the version each produced
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Fast path for the engine's hot loop: fields are never validated on assignment anyway.
+        if name in _FIELDS:
+            self.__dict__[name] = value
+        else:  # pragma: no cover - pydantic internals
+            super().__setattr__(name, value)
+
+
+_FIELDS = frozenset(Chupate2State.model_fields)

@@ -1,0 +1,121 @@
+"""What one seat (or the public) may see of a Chúpate 2 game."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from games.chupate2.cards import sort_hand
+from games.chupate2.options import Options, team_groups
+from games.chupate2.state import Chupate2State, LoggedEvent, Reveal, RoundResult, Signals
+from games.core import PlayerView
+from games.core.engine import Seat
+
+
+class PlusFourInfo(BaseModel):
+    """The public side of a +4 waiting for an answer: who played it on which colour."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    by: Seat
+    victim: Seat
+    prev_colour: str
+    by_hand_count: int
+
+
+class Chupate2View(PlayerView):
+    """Everything a presenter or a computer player needs, and nothing secret.
+
+    - ``hand``: this seat's cards grouped by colour (empty for the public view);
+      ``drawn_card``: the card it just drew and may play (phase ``drawn``).
+    - ``hand_counts``: cards held by every seat; ``stock_count``; ``discard`` (bottom -> top,
+      every card in it was played face up); ``top_card`` and ``colour`` (the colour in force).
+    - ``direction``: +1 clockwise (increasing seat order), -1 counter-clockwise.
+    - ``current`` / ``phase``: whose turn and what it must do (see ``state.Phase``);
+      ``pending_draw``: cards the current seat must take unless it stacks (or challenges);
+      ``plus4``: the +4 awaiting ``plus4.victim``'s "¡Mentira!" / accept choice.
+    - ``reveal``: the challenge reveal, only in the challenger's view, right after challenging.
+    - ``teams`` (seat lists), ``team_of``; points game: ``target``, ``scores`` (per seat, solo),
+      ``team_scores`` (per team), ``results`` (one per finished round), ``round``, ``dealer``.
+    - ``last_card_called`` / ``exposed``: the "¡Última!" variant.
+    - ``signals``: public table memory per seat (colours it drew on, colour it last named).
+    - ``events``: the latest events this seat may see, each with the version it produced.
+    """
+
+    hand: list[str]
+    drawn_card: str | None
+    hand_counts: dict[Seat, int]
+    top_card: str
+    colour: str | None
+    direction: int
+    current: Seat | None
+    phase: str
+    pending_draw: int
+    plus4: PlusFourInfo | None
+    reveal: Reveal | None
+    stock_count: int
+    discard: list[str]
+    round: int
+    dealer: Seat
+    starter: Seat
+    options: Options
+    target: int | None
+    scores: dict[Seat, int]
+    teams: list[list[Seat]] | None
+    team_of: dict[Seat, int] | None
+    team_scores: list[int] | None
+    results: list[RoundResult]
+    last_card_called: list[Seat]
+    exposed: Seat | None
+    signals: dict[Seat, Signals]
+    events: list[LoggedEvent]
+
+
+def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
+    seats = state.seats
+    over = state.phase == "over"
+    current = None if over else seats[state.current]
+    own = seat is not None and seat in state.hands
+    groups = team_groups(len(seats), state.options)
+    teams = None if groups is None else [[seats[i] for i in g] for g in groups]
+    team_of = None if teams is None else {s: t for t, ms in enumerate(teams) for s in ms}
+    plus4 = None
+    if state.plus4 is not None and state.phase == "challenge":
+        p = state.plus4
+        plus4 = PlusFourInfo(by=p.by, victim=seats[state.current], prev_colour=p.prev_colour,
+                             by_hand_count=len(p.hand))
+    reveal = state.reveal if (state.reveal is not None and state.reveal.to == seat) else None
+    return Chupate2View(
+        seat=seat,
+        version=state.version,
+        seats=list(seats),
+        to_act=[] if over else [current],
+        finished=over,
+        hand=sort_hand(state.hands[seat]) if own else [],
+        drawn_card=state.drawn if (own and state.phase == "drawn" and current == seat) else None,
+        hand_counts={s: len(h) for s, h in state.hands.items()},
+        top_card=state.discard[-1],
+        colour=state.colour,
+        direction=state.direction,
+        current=current,
+        phase=state.phase,
+        pending_draw=state.pending,
+        plus4=plus4,
+        reveal=reveal,
+        stock_count=len(state.stock),
+        discard=list(state.discard),
+        round=state.round,
+        dealer=seats[state.dealer],
+        starter=seats[state.starter],
+        options=state.options,
+        target=state.options.target,
+        scores=dict(state.scores),
+        teams=teams,
+        team_of=team_of,
+        team_scores=None if teams is None else list(state.team_scores),
+        results=list(state.results),
+        last_card_called=list(state.called),
+        exposed=state.exposed,
+        signals=dict(state.signals),
+        events=[LoggedEvent(v=v, event=e) for v, e in zip(state.log_versions, state.log, strict=True)
+                if e.to is None or seat in e.to],
+    )
