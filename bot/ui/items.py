@@ -7,15 +7,25 @@ validation happens in the table service and the engine.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.ui import ids
+from bot.ui.feedback import answer_error
 
 if TYPE_CHECKING:
     from bot.cogs.lobby import LobbyCog
     from bot.cogs.play import PlayCog
+
+
+async def _guarded(interaction: discord.Interaction, work: Awaitable[Any]) -> None:
+    """Run a click handler; anything unexpected is logged and answered, never swallowed."""
+    try:
+        await work
+    except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
+        await answer_error(interaction, exc)
 
 
 def _play(interaction: discord.Interaction) -> PlayCog:
@@ -43,7 +53,10 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ACTIO
         self.action = action
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, emoji=emoji, row=row,
+                label=label,
+                style=style,
+                emoji=emoji,
+                row=row,
                 custom_id=ids.action_button(table_id, version, action),
             )
         )
@@ -52,11 +65,20 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ACTIO
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ActionButton:
-        return cls(int(match["table"]), int(match["version"]), match["action"],
-                   label=item.label, style=item.style, emoji=item.emoji)
+        return cls(
+            int(match["table"]),
+            int(match["version"]),
+            match["action"],
+            label=item.label,
+            style=item.style,
+            emoji=item.emoji,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await _play(interaction).on_action(interaction, self.table_id, self.version, self.action)
+        await _guarded(
+            interaction,
+            _play(interaction).on_action(interaction, self.table_id, self.version, self.action),
+        )
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ACTION_SELECT):
@@ -77,7 +99,10 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ACTIO
             discord.ui.Select(
                 custom_id=ids.action_select(table_id, version, group, page),
                 options=options or [discord.SelectOption(label="-")],
-                placeholder=placeholder, row=row, min_values=1, max_values=1,
+                placeholder=placeholder,
+                row=row,
+                min_values=1,
+                max_values=1,
             )
         )
 
@@ -85,18 +110,26 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ACTIO
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> ActionSelect:
-        return cls(int(match["table"]), int(match["version"]), match["group"],
-                   int(match["page"]), options=list(item.options))
+        return cls(
+            int(match["table"]),
+            int(match["version"]),
+            match["group"],
+            int(match["page"]),
+            options=list(item.options),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
         if not values:
-            return await _play(interaction).on_empty_select(interaction)
-        await _play(interaction).on_action(interaction, self.table_id, self.version, values[0])
+            return await _guarded(interaction, _play(interaction).on_empty_select(interaction))
+        await _guarded(
+            interaction,
+            _play(interaction).on_action(interaction, self.table_id, self.version, values[0]),
+        )
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.HAND_BUTTON):
-    """"Ver mi mano" on the public message, and page arrows in a private view."""
+    """ "Ver mi mano" on the public message, and page arrows in a private view."""
 
     def __init__(
         self,
@@ -112,8 +145,14 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.HAND_BU
         self.table_id = table_id
         self.page = page
         super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, row=row, disabled=disabled,
-                              custom_id=ids.hand_button(table_id, page))
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                row=row,
+                disabled=disabled,
+                custom_id=ids.hand_button(table_id, page),
+            )
         )
 
     @classmethod
@@ -123,7 +162,9 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.HAND_BU
         return cls(int(match["table"]), int(match["page"]), label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await _play(interaction).on_show_hand(interaction, self.table_id, self.page)
+        await _guarded(
+            interaction, _play(interaction).on_show_hand(interaction, self.table_id, self.page)
+        )
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOBBY_BUTTON):
@@ -139,8 +180,12 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOBBY_
         self.table_id = table_id
         self.op = op
         super().__init__(
-            discord.ui.Button(label=label, style=style, disabled=disabled,
-                              custom_id=ids.lobby_button(table_id, op))
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                custom_id=ids.lobby_button(table_id, op),
+            )
         )
 
     @classmethod
@@ -150,7 +195,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOBBY_
         return cls(int(match["table"]), match["op"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await _lobby(interaction).on_lobby_button(interaction, self.table_id, self.op)
+        await _guarded(
+            interaction, _lobby(interaction).on_lobby_button(interaction, self.table_id, self.op)
+        )
 
 
 class LobbyRemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.LOBBY_REMOVE):
@@ -163,9 +210,12 @@ class LobbyRemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.
     ) -> None:
         self.table_id = table_id
         super().__init__(
-            discord.ui.Select(custom_id=ids.lobby_remove(table_id),
-                              options=options or [discord.SelectOption(label="-")],
-                              placeholder=placeholder, row=1)
+            discord.ui.Select(
+                custom_id=ids.lobby_remove(table_id),
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+                row=1,
+            )
         )
 
     @classmethod
@@ -176,7 +226,10 @@ class LobbyRemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        await _lobby(interaction).on_remove(interaction, self.table_id, values[0] if values else "")
+        await _guarded(
+            interaction,
+            _lobby(interaction).on_remove(interaction, self.table_id, values[0] if values else ""),
+        )
 
 
 class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.DRAFT_BUTTON):
@@ -198,8 +251,14 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.DRAFT_
         self.version = version
         self.op = op
         super().__init__(
-            discord.ui.Button(label=label, style=style, emoji=emoji, row=row, disabled=disabled,
-                              custom_id=ids.draft_button(table_id, version, op))
+            discord.ui.Button(
+                label=label,
+                style=style,
+                emoji=emoji,
+                row=row,
+                disabled=disabled,
+                custom_id=ids.draft_button(table_id, version, op),
+            )
         )
 
     @classmethod
@@ -209,7 +268,10 @@ class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.DRAFT_
         return cls(int(match["table"]), int(match["version"]), match["op"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, [])
+        await _guarded(
+            interaction,
+            _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, []),
+        )
 
 
 class DraftSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.DRAFT_SELECT):
@@ -230,23 +292,35 @@ class DraftSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.DRAFT_
         self.op = op
         options = options or [discord.SelectOption(label="-")]
         super().__init__(
-            discord.ui.Select(custom_id=ids.draft_select(table_id, version, op), options=options,
-                              placeholder=placeholder, row=row, min_values=min_values,
-                              max_values=min(max_values, len(options)))
+            discord.ui.Select(
+                custom_id=ids.draft_select(table_id, version, op),
+                options=options,
+                placeholder=placeholder,
+                row=row,
+                min_values=min_values,
+                max_values=min(max_values, len(options)),
+            )
         )
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> DraftSelect:
-        return cls(int(match["table"]), int(match["version"]), match["op"],
-                   options=list(item.options), min_values=item.min_values,
-                   max_values=item.max_values)
+        return cls(
+            int(match["table"]),
+            int(match["version"]),
+            match["op"],
+            options=list(item.options),
+            min_values=item.min_values,
+            max_values=item.max_values,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
-        await _play(interaction).on_draft(interaction, self.table_id, self.version, self.op,
-                                          values)
+        await _guarded(
+            interaction,
+            _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, values),
+        )
 
 
 class ModalButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.MODAL_BUTTON):
@@ -266,8 +340,12 @@ class ModalButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.MODAL_
         self.version = version
         self.kind = kind
         super().__init__(
-            discord.ui.Button(label=label, style=style, row=row,
-                              custom_id=ids.modal_button(table_id, version, kind))
+            discord.ui.Button(
+                label=label,
+                style=style,
+                row=row,
+                custom_id=ids.modal_button(table_id, version, kind),
+            )
         )
 
     @classmethod
@@ -277,8 +355,18 @@ class ModalButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.MODAL_
         return cls(int(match["table"]), int(match["version"]), match["kind"], label=item.label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        await _play(interaction).on_open_modal(interaction, self.table_id, self.kind)
+        await _guarded(
+            interaction, _play(interaction).on_open_modal(interaction, self.table_id, self.kind)
+        )
 
 
-ALL_ITEMS = (ActionButton, ActionSelect, HandButton, LobbyButton, LobbyRemoveSelect,
-             DraftButton, DraftSelect, ModalButton)
+ALL_ITEMS = (
+    ActionButton,
+    ActionSelect,
+    HandButton,
+    LobbyButton,
+    LobbyRemoveSelect,
+    DraftButton,
+    DraftSelect,
+    ModalButton,
+)
