@@ -54,6 +54,7 @@ def make_state(
         "pending": pending,
         "direction": direction,
         "log": [],
+        "log_versions": [],
         **extra,
     })
     assert_conserved(state)
