@@ -42,6 +42,7 @@ from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 
 HAND_SIZE = 7
+DIRECTION_NAMES = {1: "cw", -1: "ccw"}
 LOG_SIZE = 24  # events kept in the state for the presenters' "last moves"
 LAST_CARD_PENALTY = 2
 
@@ -78,7 +79,7 @@ EVENT_CODES = (
     "colour_chosen",        # seat; colour (first-card Comodín)
     "played",               # seat; card, colour (the colour in force after it)
     "skipped",              # seat lost the turn
-    "reversed",             # direction (+1 clockwise, -1 counter-clockwise)
+    "reversed",             # direction: "cw" (clockwise) or "ccw" (counter-clockwise)
     "must_draw",            # seat faces count pending cards
     "drew",                 # seat drew one card in its turn
     "drew_cards",           # PRIVATE to seat: cards it received
@@ -220,7 +221,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         elif face == REVERSE:
             events.append(Event(code="skipped", seat=seats[starter]))
             st.direction = 1
-            events.append(Event(code="reversed", params={"direction": 1}))
+            events.append(Event(code="reversed", params={"direction": "cw"}))
             st.current = (starter + 1) % n
 
     # ----- turn structure -------------------------------------------------------------------
@@ -442,7 +443,8 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
                     self._advance(st, 1)
                 else:
                     st.direction = -st.direction
-                    events.append(Event(code="reversed", params={"direction": st.direction}))
+                    events.append(Event(code="reversed",
+                                        params={"direction": DIRECTION_NAMES[st.direction]}))
                     self._advance(st, 1)
             else:
                 self._advance(st, 1)

@@ -1,0 +1,290 @@
+"""Chúpate 2 images: the public table and a player's hand, drawn with Pillow.
+
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
+the catalogue translator (``tr(key, **params) -> str``); only ``chupate2.*`` keys are used for
+words. ``names`` (optional) maps seats to display names; without them seats read "P1", "P2"...
+
+Cards are drawn like the physical ones: a coloured card with a white oval, the number or symbol
+in the middle (the Salto and Cambio de sentido symbols are drawn as shapes, so no font glyph is
+needed) and small corner marks; wilds are black with four colour quadrants.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
+from games.chupate2.view import Chupate2View
+
+Translator = Callable[..., str]
+
+RGB = {"r": (214, 40, 40), "y": (240, 190, 20), "g": (46, 150, 70), "b": (30, 100, 200),
+       WILD: (24, 24, 24)}
+FELT = (26, 84, 60)
+PANEL = (18, 58, 42)
+TEXT = (240, 244, 240)
+DIM = (168, 196, 180)
+GOLD = (245, 200, 60)
+WHITE = (255, 255, 255)
+OUTLINE = (10, 10, 10)
+BACK = (40, 30, 30)
+
+_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
+)
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in _FONT_FILES:
+        if path.is_file():
+            return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
+
+
+def _text_size(draw: ImageDraw.ImageDraw, text: str, font) -> tuple[int, int]:
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    return right - left, bottom - top
+
+
+def _centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font,
+             fill=TEXT, stroke: int = 0) -> None:
+    draw.text(xy, text, font=font, fill=fill, anchor="mm", stroke_width=stroke,
+              stroke_fill=OUTLINE)
+
+
+# ----- one card ---------------------------------------------------------------------------------
+def _skip_symbol(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour) -> None:
+    w = max(2, int(r / 3))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=w)
+    d = r * 0.7
+    draw.line((cx - d, cy + d, cx + d, cy - d), fill=colour, width=w)
+
+
+def _reverse_symbol(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour) -> None:
+    w = max(2, int(r / 3.5))
+    for sign in (1, -1):
+        y = cy - sign * r * 0.35
+        x0, x1 = cx - sign * r * 0.8, cx + sign * r * 0.55
+        draw.line((x0, y, x1, y), fill=colour, width=w)
+        tip = cx + sign * r
+        draw.polygon([(tip, y), (x1, y - r * 0.35), (x1, y + r * 0.35)], fill=colour)
+
+
+def _wild_quadrants(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    for i, colour in enumerate(("r", "b", "y", "g")):
+        draw.pieslice(box, start=-90 + 90 * i, end=90 * i, fill=RGB[colour])
+
+
+def draw_card(draw: ImageDraw.ImageDraw, card: str, x: float, y: float, w: float, h: float,
+              tr: Translator, *, highlight: bool = False, colour_in_force: str | None = None
+              ) -> None:
+    """One face-up card with its top-left corner at (x, y)."""
+    colour = COLOUR_OF[card]
+    face = FACE_OF[card]
+    radius = int(w * 0.12)
+    border = GOLD if highlight else WHITE
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=border)
+    pad = max(3, int(w * 0.06))
+    draw.rounded_rectangle((x + pad, y + pad, x + w - pad, y + h - pad),
+                           radius=max(2, radius - pad), fill=RGB[colour])
+    cx, cy = x + w / 2, y + h / 2
+    oval = (x + w * 0.16, y + h * 0.2, x + w * 0.84, y + h * 0.8)
+    ink = RGB[colour] if colour != WILD else WHITE
+    if colour == WILD:
+        _wild_quadrants(draw, oval)
+        if colour_in_force is not None:  # the colour named with the wild, as a ring
+            draw.ellipse(oval, outline=RGB[colour_in_force], width=max(3, int(w * 0.06)))
+    else:
+        draw.ellipse(oval, fill=WHITE)
+    size = int(h * (0.34 if face in "0123456789" else 0.26))
+    corner = _font(max(9, int(h * 0.14)))
+    r = w * 0.2
+    if face in "0123456789":
+        _centred(draw, (cx, cy), face, _font(size), fill=ink, stroke=1)
+        mark = face
+    elif face == "S":
+        _skip_symbol(draw, cx, cy, r, ink)
+        mark = None
+    elif face == "R":
+        _reverse_symbol(draw, cx, cy, r, ink)
+        mark = None
+    elif face == "D":
+        label = tr("chupate2.symbol.D")
+        _centred(draw, (cx, cy), label, _font(size), fill=ink, stroke=1)
+        mark = label
+    elif face == "F":
+        label = tr("chupate2.symbol.F")
+        _centred(draw, (cx, cy), label, _font(size), fill=WHITE, stroke=2)
+        mark = label
+    else:
+        mark = None
+    if mark is not None:
+        draw.text((x + pad + 3, y + pad + 2), mark, font=corner, fill=WHITE, stroke_width=1,
+                  stroke_fill=OUTLINE)
+        draw.text((x + w - pad - 3, y + h - pad - 2), mark, font=corner, fill=WHITE,
+                  anchor="rd", stroke_width=1, stroke_fill=OUTLINE)
+
+
+def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+    radius = int(w * 0.12)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=WHITE)
+    pad = max(2, int(w * 0.06))
+    draw.rounded_rectangle((x + pad, y + pad, x + w - pad, y + h - pad),
+                           radius=max(2, radius - pad), fill=BACK)
+    draw.ellipse((x + w * 0.18, y + h * 0.25, x + w * 0.82, y + h * 0.75), fill=RGB["r"])
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:
+    if names and seat in names:
+        # the font has no emoji: keep the Basic Multilingual Plane, drop variation selectors
+        name = "".join(ch for ch in names[seat] if ord(ch) <= 0xFFFF
+                       and not 0xFE00 <= ord(ch) <= 0xFE0F).strip()
+        if name:
+            return name if len(name) <= 18 else name[:17] + "…"
+    return tr("chupate2.image.seat", n=index + 1)
+
+
+# ----- the table --------------------------------------------------------------------------------
+TABLE_W = 900
+CENTRE_H = 330
+SEAT_ROW_H = 46
+
+
+def _direction_arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
+                     clockwise: bool) -> None:
+    box = (cx - r, cy - r, cx + r, cy + r)
+    draw.arc(box, start=200, end=340, fill=DIM, width=5)
+    draw.arc(box, start=20, end=160, fill=DIM, width=5)
+    for end_angle, sign in ((340, 1), (160, 1)) if clockwise else ((200, -1), (20, -1)):
+        a = math.radians(end_angle)
+        px, py = cx + r * math.cos(a), cy + r * math.sin(a)
+        # tangent direction of travel
+        tx, ty = -math.sin(a) * sign, math.cos(a) * sign
+        nx, ny = math.cos(a), math.sin(a)
+        size = 14
+        tip = (px + tx * size, py + ty * size)
+        left = (px + nx * size * 0.6, py + ny * size * 0.6)
+        right = (px - nx * size * 0.6, py - ny * size * 0.6)
+        draw.polygon([tip, left, right], fill=DIM)
+
+
+def render_table(view: Chupate2View, tr: Translator,
+                 names: Mapping[str, str] | None = None) -> bytes:
+    seats = view.seats
+    height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
+    image = Image.new("RGB", (TABLE_W, height), FELT)
+    draw = ImageDraw.Draw(image)
+    small, medium, big = _font(16), _font(20), _font(34)
+
+    # stock, top card, colour in force, direction, pending draw
+    cw, ch = 130, 195
+    sx, sy = 90, 55
+    for i in range(3):
+        draw_back(draw, sx + i * 3, sy - i * 3, cw, ch)
+    _centred(draw, (sx + cw / 2, sy + ch + 30), tr("chupate2.image.stock", count=view.stock_count),
+             medium)
+    tx = 330
+    if len(view.discard) > 1:
+        draw_card(draw, view.discard[-2], tx - 10, sy + 8, cw, ch, tr)
+    draw_card(draw, view.top_card, tx, sy, cw, ch, tr, colour_in_force=view.colour)
+    _direction_arrow(draw, tx + cw / 2, sy + ch / 2, 150, view.direction > 0)
+    direction = tr("chupate2.image.direction_cw" if view.direction > 0
+                   else "chupate2.image.direction_ccw")
+    _centred(draw, (tx + cw / 2, sy + ch / 2 + 168), direction, medium, fill=DIM)
+
+    px = 620
+    _centred(draw, (px + 90, 70), tr("chupate2.image.colour"), medium)
+    swatch = RGB[view.colour] if view.colour is not None else RGB[WILD]
+    draw.ellipse((px + 50, 95, px + 130, 175), fill=swatch, outline=WHITE, width=4)
+    if view.colour is None:
+        _wild_quadrants(draw, (px + 58, 103, px + 122, 167))
+    if view.pending_draw:
+        _centred(draw, (px + 90, 215), tr("chupate2.image.pending", count=view.pending_draw),
+                 big, fill=GOLD, stroke=2)
+    if view.target is not None:
+        _centred(draw, (px + 90, 265),
+                 tr("chupate2.image.round", round=view.round), medium, fill=DIM)
+
+    # one row per seat, in seat order
+    y = CENTRE_H + 20
+    draw.rectangle((0, y - 10, TABLE_W, height), fill=PANEL)
+    for i, seat in enumerate(seats):
+        row_y = y + i * SEAT_ROW_H
+        is_turn = seat == view.current
+        if is_turn:
+            draw.rounded_rectangle((8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6),
+                                   radius=8, outline=GOLD, width=3)
+        label = _seat_name(seat, i, tr, names)
+        draw.text((24, row_y + 8), label, font=medium, fill=GOLD if is_turn else TEXT)
+        x = 250
+        if view.teams is not None and view.team_of is not None:
+            team = view.team_of[seat]
+            draw.ellipse((x, row_y + 10, x + 18, row_y + 28),
+                         fill=RGB[COLOURS[team % len(COLOURS)]])
+            draw.text((x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1),
+                      font=small, fill=DIM)
+        x = 370
+        count = view.hand_counts.get(seat, 0)
+        for k in range(min(count, 20)):
+            draw_back(draw, x + k * 11, row_y + 4, 24, 34)
+        draw.text((x + min(count, 20) * 11 + 30, row_y + 10),
+                  tr("chupate2.image.cards", count=count), font=medium, fill=TEXT)
+        if view.target is not None:
+            if view.teams is not None and view.team_of is not None and view.team_scores:
+                points = view.team_scores[view.team_of[seat]]
+            else:
+                points = view.scores.get(seat, 0)
+            draw.text((TABLE_W - 24, row_y + 10), tr("chupate2.image.points", points=points),
+                      font=medium, fill=TEXT, anchor="ra")
+    return _png(image)
+
+
+# ----- a hand -----------------------------------------------------------------------------------
+HAND_W = 900
+CARD_W, CARD_H = 72, 108
+ROW_H = CARD_H + 22
+
+
+def render_hand(view: Chupate2View, tr: Translator) -> bytes:
+    groups: list[tuple[str, list[str]]] = []
+    for colour in (*COLOURS, WILD):
+        cards = [c for c in view.hand if COLOUR_OF[c] == colour]
+        if cards:
+            groups.append((colour, cards))
+    rows = max(1, len(groups))
+    image = Image.new("RGB", (HAND_W, 20 + rows * ROW_H), FELT)
+    draw = ImageDraw.Draw(image)
+    label_font = _font(16)
+    if not groups:
+        _centred(draw, (HAND_W / 2, 20 + ROW_H / 2), tr("chupate2.image.hand_empty"), _font(24))
+        return _png(image)
+    left = 176
+    for r, (colour, cards) in enumerate(groups):
+        y = 14 + r * ROW_H
+        word = tr(f"chupate2.colour.{colour}") if colour != WILD else tr("chupate2.image.wilds")
+        draw.ellipse((16, y + CARD_H / 2 - 12, 40, y + CARD_H / 2 + 12), fill=RGB[colour],
+                     outline=WHITE, width=2)
+        draw.text((48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT,
+                  anchor="lm")
+        room = HAND_W - left - 16
+        step = CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (
+            len(cards) - 1)
+        for k, card in enumerate(cards):
+            draw_card(draw, card, left + k * step, y, CARD_W, CARD_H, tr,
+                      highlight=card == view.drawn_card)
+    return _png(image)

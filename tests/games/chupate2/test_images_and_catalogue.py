@@ -1,0 +1,125 @@
+"""The es/en catalogues cover every code and option; the images render and decode."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import string
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from PIL import Image
+
+from bot.ui.images.chupate2 import render_hand, render_table
+from games.chupate2 import GAME, Options
+from games.chupate2 import actions as A
+from games.chupate2.cards import COLOURS
+from games.chupate2.rules import ERROR_CODES, EVENT_CODES
+from tests.games.chupate2.helpers import make_state
+
+I18N = Path(__file__).resolve().parents[3] / "bot" / "i18n"
+CATALOGUES = {loc: json.loads((I18N / loc / "chupate2.json").read_text("utf-8"))
+              for loc in ("es", "en")}
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def tr_for(locale: str):
+    catalogue = CATALOGUES[locale]
+
+    def tr(key: str, **params) -> str:
+        return catalogue[key].format(**params)
+
+    return tr
+
+
+def test_catalogues_have_the_same_keys_and_placeholders():
+    es, en = CATALOGUES["es"], CATALOGUES["en"]
+    assert es.keys() == en.keys()
+    for key in es:
+        assert key.startswith("chupate2.")
+        assert _placeholders(es[key]) == _placeholders(en[key]), key
+
+
+def test_catalogues_cover_codes_options_and_actions():
+    es = CATALOGUES["es"]
+    for code in EVENT_CODES:
+        assert f"chupate2.event.{code}" in es
+    for code in ERROR_CODES:
+        assert f"chupate2.error.{code}" in es
+    for name, field in Options.model_fields.items():
+        assert f"chupate2.option.{name}" in es
+        assert len(es[f"chupate2.option.{name}"]) <= 100
+        for value in get_args(field.annotation):
+            assert f"chupate2.option.{name}.{value}" in es
+    kinds = {a.kind for a in [A.DRAW, A.PASS, A.TAKE, A.CHALLENGE, A.CALL_LAST, A.CATCH,
+                              *A.CHOOSE_COLOUR.values(), *A.PLAY.values()]}
+    for kind in kinds:
+        assert f"chupate2.action.{kind}" in es
+    for colour in COLOURS:
+        assert f"chupate2.colour.{colour}" in es
+    for face in [*"0123456789", "D", "S", "R", "W", "F"]:
+        assert f"chupate2.face.{face}" in es
+    for locale in CATALOGUES:
+        assert len(CATALOGUES[locale]["chupate2.rules"]) <= 3500
+        labels = [v for k, v in CATALOGUES[locale].items() if k.startswith("chupate2.action.")]
+        assert all(len(v) <= 80 for v in labels)
+
+
+def test_every_event_of_a_playout_formats():
+    tr = tr_for("en")
+    state = GAME.new(["a", "b", "c", "d"], "fmt", {"last_card": True, "stack_plus4": True})
+    rng = random.Random(5)
+    for _ in range(300):
+        if GAME.outcome(state):
+            break
+        (seat,) = GAME.to_act(state)
+        state, events = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        for e in events:
+            assert tr(f"chupate2.event.{e.code}", player=e.seat, target="x", dealer="d",
+                      **{k: v for k, v in e.params.items() if k not in ("target", "dealer")})
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image.size
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_render_table_and_hand_for_played_states(locale):
+    tr = tr_for(locale)
+    for options, n in (({}, 2), ({"teams": "pairs", "points": "150"}, 4),
+                       ({"teams": "trios"}, 6)):
+        seats = [f"s{i}" for i in range(n)]
+        state = GAME.new(seats, f"img-{n}", options)
+        rng = random.Random(n)
+        for _ in range(40):
+            if GAME.outcome(state):
+                break
+            (seat,) = GAME.to_act(state)
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        table = render_table(GAME.view(state, None), tr, names={"s0": "Ana 🤖", "s1": "B" * 40})
+        width, height = _png_size(table)
+        assert width == 900 and height == 330 + 20 + 46 * n + 16
+        assert len(table) < 300_000
+        hand = render_hand(GAME.view(state, "s0"), tr)
+        width, _ = _png_size(hand)
+        assert width == 900 and len(hand) < 300_000
+
+
+def test_render_special_cards_big_hand_and_empty_hand():
+    tr = tr_for("es")
+    big = [c for colour in COLOURS for c in [c for c in A.PLAY if c[0] == colour][:8]]
+    big += ["Wa", "Wb"]  # 34 cards in 5 colour groups
+    state = make_state({"a": big, "b": ["Fb"]}, "Fa", colour="g", phase="challenge", pending=4)
+    assert _png_size(render_hand(GAME.view(state, "a"), tr)) == (900, 20 + 5 * 130)
+    assert _png_size(render_table(GAME.view(state, "a"), tr))[0] == 900
+    assert _png_size(render_hand(GAME.view(state, None), tr)) == (900, 150)
+    wild_first = make_state({"a": ["r1a"], "b": ["g1a"]}, "Wa", colour=None, phase="colour")
+    assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 900
