@@ -88,6 +88,9 @@ class Oracle:
     def version(self) -> int:
         return self.state.version
 
+    def to_act(self) -> set[str]:
+        return set(GAME.to_act(self.state))
+
     def legal(self, seat: str) -> set[str]:
         return {a.encode() for a in GAME.legal_actions(self.state, seat)}
 
@@ -120,9 +123,16 @@ class AmapatolliTable:
     """One table of Ce Amapatolli on the fake, seen by its players."""
 
     def __init__(
-        self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str, options: dict
+        self,
+        fake: FakeDiscord,
+        table_id: int,
+        players: list[FakeUser],
+        seed: str,
+        options: dict,
+        channel=None,
     ):
         self.fake = fake
+        self.channel = fake.resolve_channel(channel)
         self.table_id = table_id
         self.players = players
         self.by_seat = {str(p.id): p for p in players}
@@ -134,7 +144,7 @@ class AmapatolliTable:
 
     def public(self) -> Message:
         marker = f"mesa #{self.table_id}"
-        for msg in reversed(self.fake.channel_messages()):
+        for msg in reversed(self.fake.channel_messages(self.channel)):
             if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
                 return msg
         raise LookupError(f"no public message for table {self.table_id}")
@@ -204,29 +214,34 @@ class AmapatolliTable:
             await self.move()
 
 
-async def open_lobby(fake: FakeDiscord, host: FakeUser, **options) -> tuple[int, Message]:
-    reply = await (await host.slash("play amapatolli", **options))
+async def open_lobby(
+    fake: FakeDiscord, host: FakeUser, channel=None, **options
+) -> tuple[int, Message]:
+    reply = await (await host.slash("play amapatolli", channel=channel, **options))
     assert reply.ephemeral, reply
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""),
+        channel=channel,
     )
     return table_id, lobby
 
 
 async def start_game(
-    fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int = 3
+    fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int = 3, channel=None
 ) -> AmapatolliTable:
     """`/play amapatolli` by the first player, the others join, the host starts."""
     host, *guests = players
-    table_id, lobby = await open_lobby(fake, host, hand_size=hand_size)
+    table_id, lobby = await open_lobby(fake, host, channel=channel, hand_size=hand_size)
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()
         await fake.wait_until(
             lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
         )
     await (await host.click(lobby, "Empezar")).acknowledged()
-    table = AmapatolliTable(fake, table_id, players, seed, {"hand_size": hand_size})
+    table = AmapatolliTable(
+        fake, table_id, players, seed, {"hand_size": hand_size}, channel=channel
+    )
     await table.wait_version(0)
     await fake.wait_until(
         lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"

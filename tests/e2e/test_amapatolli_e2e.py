@@ -39,3 +39,21 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     rows = board.embeds[0]["description"].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victorias en 1 partidas" in rows[0]
+
+
+async def test_a_player_with_dms_closed_plays_through_ver_mi_mano(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    notice = await fake.wait_for_message(lambda m: f"<@{bob.id}>" in m.content)
+    assert "mensajes directos están cerrados" in notice.content
+    await table.play_to_the_end()
+    bob_moves = [action for seat, action in table.oracle.log if seat == str(bob.id)]
+    assert bob_moves, "bob must have moved"
+    assert bob.dms() == []
+    # Every view bob used was an ephemeral only he could see.
+    assert bob.ephemerals() and all(m.visible_to is bob.model for m in bob.ephemerals())
+    assert (
+        len([n for n in fake.channel_messages() if f"<@{bob.id}>" in n.content]) == 1
+    )  # told once

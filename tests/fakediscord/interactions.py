@@ -111,6 +111,7 @@ class Interactions:
         data: dict[str, Any],
         message: Message | None = None,
         command_name: str | None = None,
+        message_payload: dict[str, Any] | None = None,
     ) -> Interaction:
         fake = self.fake
         inter = Interaction(
@@ -125,6 +126,7 @@ class Interactions:
             created_fake=fake.clock.now(),
             message=message,
             command_name=command_name,
+            message_payload=message_payload,
         )
         self.all[inter.id] = inter
         self.by_token[inter.token] = inter
@@ -167,7 +169,9 @@ class Interactions:
         else:
             data["user"] = inter.user.payload()
             data["app_permissions"] = str((1 << 11) | (1 << 14) | (1 << 15) | (1 << 16))
-        if inter.message is not None:
+        if inter.message_payload is not None:
+            data["message"] = inter.message_payload
+        elif inter.message is not None:
             data["message"] = inter.message.payload()
         return data
 

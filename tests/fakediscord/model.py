@@ -506,6 +506,9 @@ class Interaction:
     created_real: float  # time.monotonic(): the 3-second rule runs on real time
     created_fake: float  # the fake's clock: the 15-minute token lifetime runs on it
     message: Message | None = None  # the message a component belonged to
+    message_payload: dict[str, Any] | None = (
+        None  # what INTERACTION_CREATE carries instead (forgeries)
+    )
     command_name: str | None = None
     callback_type: int | None = None
     answered_after: float | None = None  # real seconds between creation and the callback

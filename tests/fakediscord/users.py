@@ -386,13 +386,42 @@ class FakeUser:
         component_type: int = 2,
         values: list[str] | None = None,
     ) -> InteractionHandle:
-        """A component interaction carrying any custom_id (and select values), as a modified client
-        could send: for testing that the bot validates what it parses."""
+        """A component interaction with a crafted custom_id (and select values) on a message this
+        user can see. The message in the interaction carries the forged component, so the bot's
+        routing reaches it (discord.py silently drops custom_ids absent from the message): this
+        tests that the bot validates everything it parses from a custom_id. The stored message
+        is not changed."""
         msg = self._visible_message(message)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
-        if component_type != 2:
-            data["values"] = list(values or [])
-        return self._start(type=MESSAGE_COMPONENT, channel=msg.channel, data=data, message=msg)
+        if component_type == 2:
+            forged: dict[str, Any] = {
+                "type": 2,
+                "style": 2,
+                "label": "forged",
+                "custom_id": custom_id,
+            }
+        else:
+            chosen = list(values or [])
+            data["values"] = chosen
+            options = [{"label": v[:100], "value": v} for v in chosen] or [
+                {"label": "-", "value": "-"}
+            ]
+            forged = {
+                "type": component_type,
+                "custom_id": custom_id,
+                "options": options,
+                "max_values": len(options),
+            }
+        payload = msg.payload()
+        rows = [r for r in payload["components"] if r.get("type") == 1][:4]
+        payload["components"] = [*rows, {"type": 1, "components": [forged]}]
+        return self._start(
+            type=MESSAGE_COMPONENT,
+            channel=msg.channel,
+            data=data,
+            message=msg,
+            message_payload=payload,
+        )
 
     def modals(self) -> list[Modal]:
         """Modals the bot opened for this user and that were not submitted yet, oldest first."""
