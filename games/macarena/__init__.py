@@ -12,6 +12,8 @@ from games.macarena.actions import (
     Pass,
     Play,
     decode_action,
+    decode_draft,
+    encode_draft,
 )
 from games.macarena.game import GAME, MacarenaGame
 from games.macarena.options import Options
@@ -31,6 +33,8 @@ __all__ = [
     "Pass",
     "Play",
     "decode_action",
+    "decode_draft",
+    "encode_draft",
     "playable_pozos",
     "series_options",
     "series_status",

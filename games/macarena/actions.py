@@ -118,3 +118,27 @@ def decode_action(text: str) -> MacarenaAction:
     except (ValueError, IllegalAction):
         pass
     raise IllegalAction(BAD_ACTION, text=text)
+
+
+def encode_draft(pozo: int, cards: list[str] | tuple[str, ...] | list[PlayingCard]) -> str:
+    """A series being built (possibly still empty) in the same text form as ``Play``:
+    ``encode_draft(2, [])`` is ``"p2"``; with cards it equals ``Play(...).encode()``."""
+    if not 0 <= pozo <= 6 or len(cards) > MAX_SERIES:
+        raise IllegalAction(BAD_ACTION, text=str(pozo))
+    faces = [c if isinstance(c, PlayingCard) else parse_card(c) for c in cards]
+    return f"p{pozo}" + "".join(face_char(c) for c in faces)
+
+
+def decode_draft(text: str) -> tuple[int, list[str]]:
+    """Inverse of ``encode_draft``: ``(pozo, [face codes])``; ``IllegalAction`` on junk."""
+    if (
+        not isinstance(text, str)
+        or not 2 <= len(text) <= 60
+        or text[0] != "p"
+        or text[1] not in "0123456"
+    ):
+        raise IllegalAction(BAD_ACTION, text=str(text)[:60])
+    try:
+        return int(text[1]), [card_from_char(ch).code for ch in text[2:]]
+    except IllegalAction:
+        raise IllegalAction(BAD_ACTION, text=text) from None
