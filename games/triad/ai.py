@@ -1,26 +1,28 @@
 """Computer play for Triple Triad, deciding only from one seat's view.
 
 Levels:
-- ``easy``: a random legal action.
-- ``normal``: greedy: the placement that flips most cards now, minus the exposure of the placed
-  card (its low sides left facing empty cells); picks the strongest card when paid.
-- ``hard``: iterative-deepening negamax alpha-beta with a transposition table (Zobrist keys) over
-  the rest of the round. Each iteration either finishes or is abandoned when the node budget
-  runs out; the deepest finished iteration decides. When the iteration covering every empty cell
-  finishes, the move is exact (optimal final score difference of the round, for both sides
-  playing perfectly). Shallower iterations end in an evaluation (score difference, then the
-  exposure of each side's cards).
+- ``easy``: a random legal action (a random card when paid).
+- ``normal``: greedy: the placement that flips most cards now (every rule in force), minus the
+  exposure of the placed card (its low sides left facing empty cells); ties at random. When paid
+  it takes the loser's strongest card (level, then sum of edges).
+- ``hard``: negamax alpha-beta with a transposition table (Zobrist keys) over the rest of the
+  round, under a node budget. Shallow iterations (depths 1-3) order the moves; then, when the
+  budget makes it likely to finish, an exact MTD(f) search to the end of the round (values are
+  the final score difference, so the move is optimal for both sides playing perfectly); if that
+  does not fit, depth-limited iterations whose leaves are evaluated by score difference plus
+  the exposure of each side's cards. The deepest finished search decides.
 
-Hidden information: the search never reads a hidden hand. Under Abierto (or once every card of
-the opponent's hand has been seen on the board in a Sudden Death rematch) it searches the true
-position. Otherwise it determinises: it draws ``HIDDEN_SAMPLES`` guesses of the unseen cards from
-the catalogue, at the levels of the opponent's cards already seen (or, before any is seen, the
-levels of its own hand, one either side), searches each guess with an equal share of the node
-budget, and plays the move most guesses chose (ties: the larger summed value).
+Hidden information: the search never reads a hidden hand (it only gets the seat's view). Under
+Abierto (or once every card of the opponent's hand has been seen on the board, in a Sudden Death
+rematch) it searches the true position. Otherwise it determinises: it draws ``HIDDEN_SAMPLES``
+guesses of the unseen cards from the catalogue, at the levels of the opponent's cards already
+seen (or, before any is seen, the levels of its own hand), one level either side, searches each
+guess with an equal share of the node budget, and plays the move most guesses chose (ties: the
+larger summed value). ``normal`` evaluates immediate flips on one such guess.
 
 ``games/`` may not read a clock, so the budget is a node count: callers turn a time setting into
-nodes with ``node_budget_for(seconds)`` (default ``DEFAULT_TIME_BUDGET`` = 2 s at the measured
-rate ``NODES_PER_SECOND``; see ``bench/triad_ai.py``).
+nodes with ``node_budget_for(seconds)``; the default ``DEFAULT_NODE_BUDGET`` is
+``DEFAULT_TIME_BUDGET`` (2 s) at ``NODES_PER_SECOND`` (see ``bench/triad_ai.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ DEFAULT_TIME_BUDGET = 2.0  # seconds
 NODES_PER_SECOND = 200_000  # measured by bench/triad_ai.py (2-core machine, shared)
 HIDDEN_SAMPLES = 4
 WIN = 100  # value of one card of score difference; evaluations stay within (-WIN, WIN)
+SHALLOW_DEPTH = 3  # iterations run first, for move ordering and a fallback move
+# Typical nodes of the exact search by empty cells (bench/triad_ai.py, open hands, medians x2):
+# the exact search is tried first when three quarters of the budget reach half of it.
+EXACT_COST = {9: 6_000_000, 8: 300_000, 7: 40_000, 6: 8_000, 5: 1_600}
 
 
 def node_budget_for(seconds: float) -> int:
@@ -281,20 +287,40 @@ class Searcher:
         return WIN * (mine - theirs)
 
     def moves(self, side: int) -> list[tuple[int, int]]:
-        """(hand slot, cell) pairs, one slot per distinct card, cells with more contact first."""
+        """(hand slot, cell) pairs, one slot per distinct card, likely best first: most
+        opponent cards beaten by the basic rule, then cells with more contact, stronger cards."""
         pos = self.pos
         owner = pos.owner
-        empties = [c for c in range(9) if owner[c] < 0]
-        contact = {c: sum(1 for q in NEIGHBOURS[c] if q >= 0 and owner[q] >= 0) for c in empties}
-        empties.sort(key=lambda c: -contact[c])
+        modified = pos.modified
+        other = 1 - side
         seen: set[int] = set()
-        slots = []
+        cards = []
         for i, card in enumerate(pos.hands[side]):
             if card.kind not in seen:
                 seen.add(card.kind)
-                slots.append(i)
-        slots.sort(key=lambda i: -pos.hands[side][i].strength)
-        return [(i, c) for c in empties for i in slots]
+                cards.append((i, card.on_cell, card.strength))
+        keyed = []
+        for cell in range(9):
+            if owner[cell] >= 0:
+                continue
+            rivals = []
+            contact = 0
+            for d, q in enumerate(NEIGHBOURS[cell]):
+                if q >= 0 and owner[q] >= 0:
+                    contact += 1
+                    if owner[q] == other:
+                        rivals.append((d, modified[q][OPPOSITE[d]]))
+            base = contact * 64
+            for i, on_cell, strength in cards:
+                values = on_cell[cell]
+                gain = 0
+                for d, theirs in rivals:
+                    if values[d] > theirs:
+                        gain += 1
+                # one int per move: gain, contact, strength (< 64), then slot and cell
+                keyed.append((((gain * 512 + base + strength) * 8 + i) * 16) + cell)
+        keyed.sort(reverse=True)
+        return [((k >> 4) & 7, k & 15) for k in keyed]
 
     # -- the search --
     def search(self, side: int, depth: int, alpha: int, beta: int, h: int, empties: int) -> int:
@@ -376,9 +402,11 @@ class Searcher:
         tt[h] = (depth, flag, best, best_mv)
         return best
 
-    def root(self, depth: int, first: tuple[int, int] | None = None
-             ) -> tuple[int, tuple[int, int], list[tuple[tuple[int, int], int]]]:
-        """Search the root to ``depth``; returns (value, best (slot, cell), per-move bounds)."""
+    def root(self, depth: int, alpha: int, beta: int, first: tuple[int, int] | None = None
+             ) -> tuple[int, tuple[int, int]]:
+        """Fail-soft search of the root to ``depth`` in the window (alpha, beta): (value, move).
+
+        A value >= beta comes with a move achieving it; ``first`` is tried first."""
         pos = self.pos
         side = pos.side
         empties = sum(1 for o in pos.owner if o < 0)
@@ -386,14 +414,12 @@ class Searcher:
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
-        alpha, beta = -WIN * 100, WIN * 100
         h0 = self._root_hash()
         printed, modified, owner, kinds = pos.printed, pos.modified, pos.owner, pos.kinds
         hand = pos.hands[side]
         rules = pos.rules
         other = 1 - side
         best_value, best_move = -WIN * 100, moves[0]
-        scored = []
         for slot, cell in moves:
             card = hand.pop(slot)
             printed[cell] = card.printed
@@ -409,7 +435,8 @@ class Searcher:
                 owner[q] = side
             self.placer[cell] = side
             try:
-                value = -self.search(other, depth - 1, -beta, -alpha, nh, empties - 1)
+                value = -self.search(other, depth - 1, -beta, -max(alpha, best_value), nh,
+                                     empties - 1)
             finally:
                 for q in flipped:
                     owner[q] = other
@@ -419,29 +446,69 @@ class Searcher:
                 kinds[cell] = -1
                 self.placer[cell] = -1
                 hand.insert(slot, card)
-            scored.append(((slot, cell), value))
             if value > best_value:
                 best_value, best_move = value, (slot, cell)
-                alpha = max(alpha, value)
-        return best_value, best_move, scored
+                if value >= beta:
+                    break
+        return best_value, best_move
+
+    def exact(self, guess: int, first: tuple[int, int] | None) -> tuple[int, tuple[int, int]]:
+        """MTD(f) to the end of the round: null-window searches around ``guess`` until the
+        bounds meet (final values are multiples of 2 x WIN, so few passes are needed)."""
+        empties = sum(1 for o in self.pos.owner if o < 0)
+        lower, upper = -WIN * 100, WIN * 100
+        g = guess
+        move = first
+        while lower < upper:
+            beta = max(g, lower + 1)
+            g, m = self.root(empties, beta - 1, beta, move)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+                move = m
+        assert move is not None
+        return g, move
 
     def best(self) -> tuple[tuple[int, int], int, bool]:
-        """Iterative deepening within the budget: (slot, cell), value, exact?"""
+        """The move within the node budget: (slot, cell), value, exact?
+
+        Shallow iterations (depths 1-3) order the moves; then, when the budget makes it likely
+        to finish (``EXACT_COST``), an exact MTD(f) search gets three quarters of the budget; if
+        it does not finish (or is not tried), deeper depth-limited iterations use the rest."""
         empties = sum(1 for o in self.pos.owner if o < 0)
         move: tuple[int, int] | None = None
         value = 0
-        exact = False
-        for depth in range(1, empties + 1):
+        full = WIN * 100
+        budget = self.budget
+        try:
+            for depth in range(1, min(SHALLOW_DEPTH, empties) + 1):
+                value, move = self.root(depth, -full, full, move)
+                self.completed_depth = depth
+        except BudgetExhausted:
+            pass
+        if move is None:  # not even one ply fitted: the first move in search order
+            return self.moves(self.pos.side)[0], 0, False
+        if self.completed_depth == empties:
+            return move, value, True
+        if (budget - budget // 4) * 2 >= EXACT_COST.get(empties, 0):
+            self.budget = budget - budget // 4
             try:
-                value, move, _ = self.root(depth, move)
+                guess = 2 * WIN * round(value / (2 * WIN))
+                value, move = self.exact(guess, move)
+                self.completed_depth = empties
+                return move, value, True
+            except BudgetExhausted:
+                pass
+            finally:
+                self.budget = budget
+        for depth in range(self.completed_depth + 1, empties + 1):
+            try:
+                value, move = self.root(depth, -full, full, move)
             except BudgetExhausted:
                 break
             self.completed_depth = depth
-            if depth == empties:
-                exact = True
-        if move is None:  # not even one ply fitted: the first move in search order
-            move = self.moves(self.pos.side)[0]
-        return move, value, exact
+        return move, value, self.completed_depth == empties
 
 
 def search_best(pos: Position, node_budget: int = DEFAULT_NODE_BUDGET
@@ -520,18 +587,24 @@ def _normal(view: TriadView, places: list[PlaceCard], rng: random.Random) -> Pla
 
 
 def _hard(view: TriadView, places: list[PlaceCard], rng: random.Random,
-          node_budget: int) -> PlaceCard:
+          node_budget: int, stats: dict | None) -> PlaceCard:
     assert view.me is not None
     opp = view.seats[1 - view.me]
     n_hidden = sum(1 for f in view.hands[opp] if f is None)
+    stats = stats if stats is not None else {}
+    stats.update(nodes=0, exact=True, samples=0)
     if n_hidden == 0:
-        (slot, cell), _v, _exact, _n = search_best(position_from_view(view), node_budget)
+        (slot, cell), _v, exact, nodes = search_best(position_from_view(view), node_budget)
+        stats.update(nodes=nodes, exact=exact, samples=1)
         return _place_for(places, slot, cell) or places[0]
     votes: dict[tuple[int, int], list[int]] = {}
     share = max(200, node_budget // HIDDEN_SAMPLES)
     for _ in range(HIDDEN_SAMPLES):
         pos = position_from_view(view, _guesses(view, rng, n_hidden))
-        (slot, cell), value, _exact, _n = search_best(pos, share)
+        (slot, cell), value, exact, nodes = search_best(pos, share)
+        stats["nodes"] += nodes
+        stats["exact"] = stats["exact"] and exact
+        stats["samples"] += 1
         tally = votes.setdefault((slot, cell), [0, 0])
         tally[0] += 1
         tally[1] += value
@@ -546,8 +619,13 @@ def choose_action(
     rng: random.Random,
     *,
     node_budget: int | None = None,
+    stats: dict | None = None,
 ) -> PlaceCard | PickCard | None:
-    """The computer's action for ``view.me`` (``None`` when it has nothing to do)."""
+    """The computer's action for ``view.me`` (``None`` when it has nothing to do).
+
+    ``node_budget`` bounds ``hard`` (default: ``DEFAULT_NODE_BUDGET``, about 2 s); ``stats``, if
+    given, receives ``nodes`` searched, ``exact`` (every search reached the end of the round)
+    and ``samples`` (guesses of the hidden hand searched)."""
     if not legal:
         return None
     picks = [a for a in legal if isinstance(a, PickCard)]
@@ -559,7 +637,7 @@ def choose_action(
     if level == "normal":
         return _normal(view, places, rng)
     if level == "hard":
-        return _hard(view, places, rng, node_budget or DEFAULT_NODE_BUDGET)
+        return _hard(view, places, rng, node_budget or DEFAULT_NODE_BUDGET, stats)
     raise ValueError(f"unknown level {level!r}")
 
 
