@@ -201,3 +201,18 @@ def test_sudden_death_ends_in_a_draw_after_five_rematches():
     final.round = MAX_REMATCHES - 1
     again, _ = place(final, LAST, 8)
     assert again.phase == "play" and again.round == MAX_REMATCHES
+
+
+def test_directo_after_sudden_death_moves_cards_by_original_owner():
+    state, _ = endgame({0, 3}, seed="sd3", sudden_death=True, payout="directo")
+    rng = random.Random(11)
+    while state.phase == "play":
+        seat = SEATS[state.turn]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    colour = {p.uid: p.holder for p in state.board}
+    for s in (0, 1):
+        colour.update({h.uid: s for h in state.hands[s]})
+    expected = [(state.originals[u // 5][u % 5], SEATS[u // 5], SEATS[colour[u]])
+                for u in range(10) if colour[u] != u // 5]
+    assert transfers(state) == expected
+    assert state.round >= 1

@@ -344,3 +344,14 @@ def test_hands_must_hold_five_catalogue_cards():
     with pytest.raises(IllegalAction) as exc:
         GAME.new(["a"], "s")
     assert exc.value.code == "player_count"
+
+
+def test_combo_uses_the_elemental_values():
+    # As in the combo scenario, but the chained c004 lies on a fuego cell (right 4 -> 3) and
+    # c009 (rayo) on a rayo cell (left 2 -> 3): 3 > 3 fails, so the chain stops at once.
+    state = _combo_state(same=True, combo=True, elemental=True)
+    state.elements = [None, "fuego", "rayo", None, None, None, None, None, None]
+    after, _ = place(state, "c001", 4)
+    assert after.last_move.same == [1]  # printed values: Igual still holds
+    assert after.last_move.combo == []
+    assert holders(after)[2] == 1 and holders(after)[5] == 1
