@@ -1,7 +1,7 @@
 """Computer players and the "Sugerir" hint, deciding from one seat's view only.
 
-- ``easy``: plays some valid meld it finds (three or four hand cards that form a meld on their
-  own, or one hand card that the table can absorb), chosen at random; otherwise draws.
+- ``easy``: plays some valid meld it finds (three hand cards that form a meld on their own, or
+  one hand card that the table can absorb), chosen at random; otherwise draws.
 - ``normal``: the best play (most cards, then highest value) from the exact best-play finder.
 - ``hard``: the best play, but when it would not empty the hand, no opponent is close to going
   out and the stock still has cards, it holds back one card that will still fit on the new table,
@@ -63,7 +63,7 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
     table = _table_faces(view)
     candidates: list[tuple[int, ...]] = []
     seen = set()
-    for size in (3, 4):
+    for size in (3,):  # (a four-card meld holds a three-card one)
         for combo in itertools.combinations(hand, size):
             faces = tuple(sorted(c.id % 52 for c in combo))
             if faces in seen or solver.meld_kind(faces) is None:

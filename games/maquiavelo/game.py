@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from typing import ClassVar
 
 from games.core import Event, Game, IllegalAction, Outcome
-from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
+from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.rng import rng_for, shuffled
 from games.maquiavelo import solver
 from games.maquiavelo.actions import Arrange, Draw, Pass, Play, decode_action
@@ -102,6 +102,29 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
         if state.finished or seat != state.seats[state.current]:
             return []
         return [Draw()] if state.stock else [Pass()]
+
+    def apply(self, state: MaquiaveloState, seat: str, action: Action):
+        """As ``Game.apply`` (the old state is untouched), with a cheap copy: every mutable
+        container is copied; cards, events and options are immutable values."""
+        if seat not in state.seats:
+            raise IllegalAction(NOT_A_PLAYER)
+        if state.finished:
+            raise IllegalAction(GAME_OVER)
+        new_state = state.model_copy(
+            update={
+                "seats": list(state.seats),
+                "hands": {s: list(h) for s, h in state.hands.items()},
+                "stock": list(state.stock),
+                "helpers": list(state.helpers),
+                "table": [list(m) for m in state.table],
+                "winners": list(state.winners),
+                "last_play": list(state.last_play),
+                "log": list(state.log),
+            }
+        )
+        events = self._apply(new_state, seat, action)
+        new_state.version = state.version + 1
+        return new_state, events
 
     def _apply(self, state: MaquiaveloState, seat: str, action: Action) -> list[Event]:
         if state.finished:

@@ -36,7 +36,7 @@ from games.core.cards import SUITS
 
 NUM_FACES = 52
 NEG = -(10**12)
-CARD_SCORE = 10_000  # one more card played always beats any difference in value
+CARD_SCORE = 100_000  # one more card played always beats any difference in value
 VALUE_SCORE = 10  # then higher total value played (A=1 ... K=13)
 HELPER_SCORE = -1  # then fewer helpers consumed
 
@@ -409,13 +409,15 @@ class _Problem:
             if base.solve() == NEG:
                 self._best = NEG
                 return NEG
-            need = self.bound[0]
+            # aspiration on whole cards: "k cards at least", k from the top down (the value
+            # is optimised by the last, successful search itself)
+            need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
             while True:
                 value = self.go(0, _START, 0, need)
                 if value >= need:
                     self._best = value
                     break
-                need = value
+                need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
         return self._best
 
     def reconstruct(self) -> tuple[list[tuple[list[int], list[str]]], list[int], list[int]]:
@@ -680,30 +682,88 @@ def arrange_play(
     if _Problem(counts_of(table_faces + added), so_counts, _zeros(), _zeros()).solve() == NEG:
         return None
     everything = set(range(len(old_melds)))
+    near = _closeness(added + added_set_only)
+    order = sorted(everything, key=lambda i: (_meld_touch(old_melds[i], near), i))
     if _remainder_ok(old_melds, everything, added, so_counts):
         frozen = everything
     else:
-        near = _closeness(added + added_set_only)
-        order = sorted(everything, key=lambda i: (_meld_touch(old_melds[i], near), i))
         frozen = set()
         for i in order:
             if _remainder_ok(old_melds, frozen | {i}, added, so_counts):
                 frozen.add(i)
-    rest = [f for i, m in enumerate(old_melds) if i not in frozen for f in m] + added
-    sol = solve(counts_of(rest), so_counts)
+    # second pass: an old meld that cannot stay as it is may still grow in place
+    grown: dict[int, list[int]] = {}
+    pool = Counter(f for i, m in enumerate(old_melds) if i not in frozen for f in m) + Counter(
+        added
+    )
+    for i in order:
+        if i in frozen or Counter(old_melds[i]) - pool:  # gone (partly) into another meld
+            continue
+        for ext in _extensions(old_melds[i], pool - Counter(old_melds[i])):
+            trial = pool - Counter(ext)
+            if _Problem(_counts(trial), so_counts, _zeros(), _zeros()).solve() != NEG:
+                grown[i] = ext
+                pool = trial
+                break
+    sol = solve(_counts(pool), so_counts)
     assert sol is not None
     new_melds = list(zip(sol.melds, sol.tags, strict=True))
     out: list[PlannedMeld] = []
     for i, m in enumerate(old_melds):
         if i in frozen:
             out.append(PlannedMeld(list(m), ["a"] * len(m), i, True))
-            continue
-        for j, (nm, nt) in enumerate(new_melds):
-            if not Counter(m) - Counter(nm):
+        elif i in grown:
+            out.append(PlannedMeld(grown[i], ["a"] * len(grown[i]), i, False))
+        else:
+            # the new meld sharing most cards with the old one takes its place
+            overlap = [len(Counter(m) & Counter(nm)) for nm, _ in new_melds]
+            if overlap and max(overlap) >= 2:
+                j = overlap.index(max(overlap))
+                nm, nt = new_melds.pop(j)
                 out.append(PlannedMeld(nm, nt, i, False))
-                del new_melds[j]
-                break
     out.extend(PlannedMeld(nm, nt, None, False) for nm, nt in new_melds)
+    return out
+
+
+def _counts(c: Counter) -> list[int]:
+    out = [0] * NUM_FACES
+    for f, n in c.items():
+        out[f] = n
+    return out
+
+
+def _extensions(meld: Sequence[int], avail: Counter) -> list[list[int]]:
+    """Bigger valid melds containing ``meld``, using cards of ``avail``, smallest first."""
+    kind = meld_kind(meld)
+    out: list[list[int]] = []
+    if kind == "set":
+        r = meld[0] % 13
+        for s in range(4):
+            f = s * 13 + r
+            if f not in meld and avail[f] > 0:
+                out.append(sorted([*meld, f]))
+        return out
+    if kind != "run":
+        return out
+    ordered = run_order(meld)
+    suit = ordered[0] // 13
+    lo = ordered[0] % 13 + 1
+    hi = lo + len(ordered) - 1  # 14 when the ace is high
+    for left in range(0, 4):
+        for right in range(0, 4):
+            if not left and not right:
+                continue
+            start, end = lo - left, hi + right
+            if start < 1 or end > 14 or end - start + 1 > 13:
+                continue
+            need = Counter(suit * 13 + (r - 1) % 13 for r in range(start, lo))
+            need += Counter(suit * 13 + (r - 1) % 13 for r in range(hi + 1, end + 1))
+            if any(avail[f] < n for f, n in need.items()):
+                continue
+            faces = [suit * 13 + (r - 1) % 13 for r in range(start, end + 1)]
+            if meld_kind(faces) == "run":
+                out.append(faces)
+    out.sort(key=len)
     return out
 
 
