@@ -239,8 +239,8 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         if state.options.last_card:
             if state.exposed is not None:
                 out.append(A.CALL_LAST if state.exposed == seat else A.CATCH)
-            elif (is_current and len(hand) == 2 and seat not in state.called
-                  and state.phase != "colour"):
+            if (is_current and state.exposed != seat and len(hand) == 2
+                    and seat not in state.called and state.phase != "colour"):
                 out.append(A.CALL_LAST)
         if not is_current:
             return out
@@ -501,7 +501,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             raise IllegalAction(CANNOT_CALL)
         if st.exposed == seat:
             st.exposed = None
-        elif (st.exposed is None and st.seats[st.current] == seat and len(st.hands[seat]) == 2
+        elif (st.seats[st.current] == seat and len(st.hands[seat]) == 2
               and seat not in st.called and st.phase != "colour"):
             st.called.append(seat)
         else:

@@ -620,3 +620,15 @@ def test_view_shows_own_hand_and_only_counts_of_others():
     assert GAME.view(drawn, "b").drawn_card is None
     assert "r9a" not in GAME.view(drawn, "b").model_dump_json()
     assert all(c in all_cards(drawn) for c in GAME.view(drawn, "a").hand)
+
+
+def test_last_card_pre_call_allowed_while_another_player_is_exposed():
+    hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a", "g3a"], "c": ["r3a", "r4a"]}
+    state = make_state(hands, "r5a", options={"last_card": True})
+    state, _ = act(state, "a", "p.r1a")  # a forgets: exposed; c (next) holds two cards
+    assert state.exposed == "a" and state.seats[state.current] == "c"
+    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "uno"}
+    state, _ = act(state, "c", "uno")
+    assert state.exposed == "a" and state.called == ["c"]
+    state, _ = act(state, "c", "p.r3a")
+    assert state.exposed is None  # c called; a's window closed with c's move
