@@ -162,13 +162,14 @@ def main() -> None:
         rlcard_version = None
     totals: dict[str, list[float]] = {}
     for r in range(rounds):  # interleaved, so machine load is shared fairly
+        seed0 = 10_000 * r
         runs = {
-            "chupate2/uniform": lambda: ours(seconds, "uniform", 10_000 * r),
-            "chupate2/rlcard_policy": lambda: ours(seconds, "rlcard_policy", 10_000 * r),
+            "chupate2/uniform": lambda s=seed0: ours(seconds, "uniform", s),
+            "chupate2/rlcard_policy": lambda s=seed0: ours(seconds, "rlcard_policy", s),
         }
         if env is not None:
             runs["rlcard/env"] = lambda: rlcard_env(seconds, env)
-            runs["rlcard/game"] = lambda: rlcard_game(seconds, 10_000 * r)
+            runs["rlcard/game"] = lambda s=seed0: rlcard_game(seconds, s)
         for name, run in runs.items():
             g, s, wall, cpu = run()
             acc = totals.setdefault(name, [0, 0, 0.0, 0.0])
