@@ -545,9 +545,17 @@ def _guesses(view: TriadView, rng: random.Random, count: int) -> list[SearchCard
 # ----- the three levels -------------------------------------------------------------------------
 
 
-def _place_for(legal: Sequence[PlaceCard | PickCard], slot: int, cell: int) -> PlaceCard | None:
+def _place_for(view: TriadView, legal: Sequence[PlaceCard], slot: int, cell: int
+               ) -> PlaceCard | None:
+    """The legal placement of hand slot ``slot`` on ``cell`` (or of the same card, when the
+    engine lists only one of several copies)."""
     for a in legal:
-        if isinstance(a, PlaceCard) and a.slot == slot and a.cell == cell:
+        if a.slot == slot and a.cell == cell:
+            return a
+    face = view.hands[view.seats[view.me or 0]][slot]
+    card = face.card if face is not None else None
+    for a in legal:
+        if a.card == card and a.cell == cell:
             return a
     return None
 
@@ -596,7 +604,7 @@ def _hard(view: TriadView, places: list[PlaceCard], rng: random.Random,
     if n_hidden == 0:
         (slot, cell), _v, exact, nodes = search_best(position_from_view(view), node_budget)
         stats.update(nodes=nodes, exact=exact, samples=1)
-        return _place_for(places, slot, cell) or places[0]
+        return _place_for(view, places, slot, cell) or places[0]
     votes: dict[tuple[int, int], list[int]] = {}
     share = max(200, node_budget // HIDDEN_SAMPLES)
     for _ in range(HIDDEN_SAMPLES):
@@ -609,7 +617,7 @@ def _hard(view: TriadView, places: list[PlaceCard], rng: random.Random,
         tally[0] += 1
         tally[1] += value
     (slot, cell) = max(votes, key=lambda k: (votes[k][0], votes[k][1], -k[1], -k[0]))
-    return _place_for(places, slot, cell) or places[0]
+    return _place_for(view, places, slot, cell) or places[0]
 
 
 def choose_action(

@@ -173,10 +173,17 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             return []
         me = state.seats.index(seat)
         if state.phase == "play" and me == state.turn:
+            # Copies of one card from one original owner are interchangeable: list the first.
             empty = [c for c in range(9) if state.board[c] is None]
+            seen: set[tuple[str, int]] = set()
+            slots = []
+            for slot, held in enumerate(state.hands[me]):
+                if (held.card, held.uid // HAND) not in seen:
+                    seen.add((held.card, held.uid // HAND))
+                    slots.append(slot)
             return [
-                PlaceCard(slot=slot, card=held.card, cell=cell)
-                for slot, held in enumerate(state.hands[me])
+                PlaceCard(slot=slot, card=state.hands[me][slot].card, cell=cell)
+                for slot in slots
                 for cell in empty
             ]
         if state.phase == "pick" and me == state.winner:

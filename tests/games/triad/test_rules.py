@@ -355,3 +355,14 @@ def test_combo_uses_the_elemental_values():
     assert after.last_move.same == [1]  # printed values: Igual still holds
     assert after.last_move.combo == []
     assert holders(after)[2] == 1 and holders(after)[5] == 1
+
+
+def test_copies_of_a_card_are_listed_once_unless_their_owners_differ():
+    state = GAME.new(SEATS, "dup", hands={SEATS[0]: ["c001", "c001", "c002", "c002", "c003"],
+                                          SEATS[1]: ["c001"] * 5})
+    seat = SEATS[state.turn]
+    slots = {a.slot for a in GAME.legal_actions(state, seat)}
+    assert slots == ({0, 2, 4} if state.turn == 0 else {0})
+    # a copy from the other player (after a Sudden Death rematch) is a different choice
+    state.hands[state.turn][1].uid = (1 - state.turn) * 5 + 1
+    assert {a.slot for a in GAME.legal_actions(state, seat)} >= {0, 1}
