@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import gzip
 import json
 import os
 import re
@@ -23,16 +24,20 @@ from referencing.jsonschema import DRAFT202012
 DEFAULT_SPEC_PATH = (
     Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 )
+# A copy (discord/discord-api-spec commit 74fda0fa, MIT: discord-openapi.LICENSE) for fresh clones.
+BUNDLED_SPEC_PATH = Path(__file__).resolve().parent / "discord-openapi.json.gz"
 SPEC_ENV_VAR = "FAKE_DISCORD_OPENAPI"
 _SPEC_URI = "urn:fakediscord:openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
 
 
 def spec_path() -> Path:
-    """Where the OpenAPI file is: `$FAKE_DISCORD_OPENAPI`, else `../shared/discord-api-spec/openapi.json`
-    next to the repository."""
+    """Where the OpenAPI file is: `$FAKE_DISCORD_OPENAPI` if set, else
+    `../shared/discord-api-spec/openapi.json` next to the repository, else the bundled copy."""
     override = os.environ.get(SPEC_ENV_VAR)
-    return Path(override) if override else DEFAULT_SPEC_PATH
+    if override:
+        return Path(override)
+    return DEFAULT_SPEC_PATH if DEFAULT_SPEC_PATH.exists() else BUNDLED_SPEC_PATH
 
 
 @dataclass(frozen=True)
@@ -275,7 +280,8 @@ def _describe(error: jsonschema.ValidationError) -> SchemaError:
 
 @functools.lru_cache(maxsize=4)
 def _load(path: str) -> OpenAPISpec:
-    with open(path, encoding="utf-8") as fh:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as fh:
         return OpenAPISpec(json.load(fh))
 
 

@@ -45,9 +45,20 @@ def test_spec_is_loaded_once_and_matches_operations():
 
 
 def test_spec_path_can_be_overridden(monkeypatch, tmp_path):
-    assert spec_path().name == "openapi.json"
+    assert spec_path().name in ("openapi.json", "discord-openapi.json.gz")
     monkeypatch.setenv(SPEC_ENV_VAR, str(tmp_path / "other.json"))
     assert spec_path() == tmp_path / "other.json"
+
+
+def test_the_bundled_copy_is_the_shared_spec():
+    import gzip
+
+    from tests.fakediscord.spec import BUNDLED_SPEC_PATH, DEFAULT_SPEC_PATH
+
+    bundled = json.loads(gzip.decompress(BUNDLED_SPEC_PATH.read_bytes()))
+    assert len(bundled["paths"]) == 150
+    if DEFAULT_SPEC_PATH.exists():
+        assert bundled == json.loads(DEFAULT_SPEC_PATH.read_text())
 
 
 @pytest.mark.parametrize(
