@@ -103,16 +103,15 @@ _ACTION_TYPES = (A.PlayCard, A.Draw, A.Pass, A.Take, A.Challenge, A.ChooseColour
 
 
 def _working_copy(s: Chupate2State) -> Chupate2State:
-    """A new state sharing nothing mutable with ``s`` (frozen nested models are shared).
+    """A new state that an action may change without touching ``s``.
 
-    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict, then a fresh
-    copy of every container an action may change.
+    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and fresh
+    copies of the small containers. Copy-on-write for the big ones: the hand lists, the stock
+    and the discard pile stay shared and are *replaced* (never mutated in place) when changed.
     """
     d = s.__dict__.copy()
     d["seats"] = s.seats[:]
-    d["hands"] = {k: v[:] for k, v in s.hands.items()}
-    d["stock"] = s.stock[:]
-    d["discard"] = s.discard[:]
+    d["hands"] = s.hands.copy()
     d["scores"] = s.scores.copy()
     d["team_scores"] = s.team_scores[:]
     d["results"] = s.results[:]
@@ -390,8 +389,10 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         legal_plus4 = True
         if face == WILD_FOUR:  # legal only without a card of the colour in force
             legal_plus4 = not any(COLOUR_OF[c] == prev_colour for c in hand if c != card)
+        hand = hand[:]  # copy-on-write (see _working_copy)
         hand.remove(card)
-        st.discard.append(card)
+        st.hands[seat] = hand
+        st.discard = [*st.discard, card]
         st.drawn = None
         colour = action.colour if wild else COLOUR_OF[card]
         st.colour = colour
@@ -550,16 +551,17 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
               ) -> list[str]:
         """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed)."""
         got: list[str] = []
-        stock = st.stock
+        stock = st.stock[:]  # copy-on-write (see _working_copy)
         for _ in range(count):
             if not stock:
+                st.stock = stock
                 if not self._refill(st, events):
                     break  # Decision: nothing left anywhere, the draw is skipped
                 stock = st.stock
             got.append(stock.pop())
+        st.stock = stock
         if got:
-            hand = st.hands[seat]
-            hand.extend(got)
+            st.hands[seat] = st.hands[seat] + got
             events.append(Event(code="drew_cards", seat=seat, params={"cards": got},
                                 to=(seat,)))
             if seat in st.called:
