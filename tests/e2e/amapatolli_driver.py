@@ -188,7 +188,8 @@ class AmapatolliTable:
         seat, action = self.oracle.next_move()
         user = self.by_seat[seat]
         version = self.oracle.version
-        await self.wait_version(version)
+        if self.version() is not None:  # (a deleted public message comes back at the next move)
+            await self.wait_version(version)
         if action.startswith("call:"):
             offers = offers_on(self.public(), self.table_id)
         else:

@@ -131,3 +131,37 @@ async def test_a_dm_edit_that_fails_after_retries_does_not_stall_the_others(fake
     assert not isinstance(outcome, list), outcome[0].text
     await table.play_to_the_end()
     final_ranking_shown(table)
+
+
+async def test_a_deleted_table_message_is_posted_again(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    await table.move()
+    deleted = table.public()
+    fake.delete_message(deleted)  # a moderator removes it: the bot's next edit gets 404 / 10008
+    await table.move()
+    assert table.public() is not deleted
+    assert [r.status for r in fake.requests if r.path.endswith(f"/messages/{deleted.id}")][
+        -1
+    ] == 404
+    await table.play_to_the_end()
+    final_ranking_shown(table)
+
+
+async def test_a_player_closing_dms_mid_game_goes_on_with_ver_mi_mano(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+
+    async def close_bobs_dms(moves_made: int) -> None:
+        if moves_made == 2:
+            bob.dms_open = False
+
+    await table.play_to_the_end(between_moves=close_bobs_dms)
+    notices = [m for m in fake.channel_messages() if f"<@{bob.id}>" in m.content]
+    assert len(notices) == 1 and "mensajes directos están cerrados" in notices[0].content
+    assert any(m.visible_to is bob.model for m in bob.ephemerals())
+    final_ranking_shown(table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HE
     11,
 )
 HEARTBEAT_INTERVAL_MS = 41250
+GATEWAY_SENDS_PER_MINUTE = 120
 
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -38,6 +40,7 @@ class Connection:
     ws: web.WebSocketResponse
     path: str
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    received: list[float] = field(default_factory=list)  # monotonic times of the client's frames
 
 
 @dataclass(eq=False)
@@ -50,6 +53,7 @@ class Session:
     events: list[tuple[int, str]] = field(default_factory=list)  # (seq, frame)
     connection: Connection | None = None
     resumes: int = 0
+    resumable: bool = True  # a clean close (1000/1001) by the client ends the session
 
 
 class Gateway:
@@ -113,16 +117,30 @@ class Gateway:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
+                self._count_frame(connection)
                 frame = json.loads(msg.data)
                 await self._on_frame(connection, frame)
         finally:
             self.connections.remove(connection)
             if self.session is not None and self.session.connection is connection:
                 self.session.connection = None
+                if ws.close_code in (1000, 1001):
+                    self.session.resumable = False
             connection.outbox.put_nowait(None)
             await writer
             self.fake._bump()
         return ws
+
+    def _count_frame(self, connection: Connection) -> None:
+        """Discord allows 120 gateway sends per 60 s per connection."""
+        now = time.monotonic()
+        connection.received = [t for t in connection.received if now - t < 60.0]
+        connection.received.append(now)
+        if len(connection.received) == GATEWAY_SENDS_PER_MINUTE + 1:
+            self.fake.violate(
+                "gateway_rate_limit",
+                f"the bot sent over {GATEWAY_SENDS_PER_MINUTE} gateway frames in 60 s",
+            )
 
     async def _writer(self, connection: Connection) -> None:
         while True:
@@ -197,6 +215,7 @@ class Gateway:
         session = self.session
         if (
             session is None
+            or not session.resumable
             or data.get("token") != self.fake.token
             or data.get("session_id") != session.id
         ):
