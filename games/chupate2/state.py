@@ -71,15 +71,6 @@ class Signals(BaseModel):
     named: str | None = None
 
 
-class LoggedEvent(BaseModel):
-    """An event and the state version it produced (``v``): the presenter's "last moves"."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    v: int
-    event: Event
-
-
 class Chupate2State(GameState):
     options: Options
     round: int = 1

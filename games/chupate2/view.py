@@ -6,8 +6,8 @@ from pydantic import BaseModel, ConfigDict
 
 from games.chupate2.cards import sort_hand
 from games.chupate2.options import Options, team_groups
-from games.chupate2.state import Chupate2State, LoggedEvent, Reveal, RoundResult, Signals
-from games.core import PlayerView
+from games.chupate2.state import Chupate2State, Reveal, RoundResult, Signals
+from games.core import Event, PlayerView
 from games.core.engine import Seat
 
 
@@ -38,7 +38,9 @@ class Chupate2View(PlayerView):
       ``team_scores`` (per team), ``results`` (one per finished round), ``round``, ``dealer``.
     - ``last_card_called`` / ``exposed``: the "¡Última!" variant.
     - ``signals``: public table memory per seat (colours it drew on, colour it last named).
-    - ``events``: the latest events this seat may see, each with the version it produced.
+    - ``last_events``: the latest events this seat may see (public ones and its private ones),
+      oldest first; ``last_event_versions[i]``: the state version ``last_events[i]`` produced
+      (events with ``v == version`` came from the latest action).
     """
 
     hand: list[str]
@@ -67,7 +69,8 @@ class Chupate2View(PlayerView):
     last_card_called: list[Seat]
     exposed: Seat | None
     signals: dict[Seat, Signals]
-    events: list[LoggedEvent]
+    last_events: list[Event]
+    last_event_versions: list[int]
 
 
 def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
@@ -116,6 +119,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         last_card_called=list(state.called),
         exposed=state.exposed,
         signals=dict(state.signals),
-        events=[LoggedEvent(v=v, event=e) for v, e in zip(state.log_versions, state.log, strict=True)
-                if e.to is None or seat in e.to],
+        last_events=[e for e in state.log if e.to is None or seat in e.to],
+        last_event_versions=[v for v, e in zip(state.log_versions, state.log, strict=True)
+                             if e.to is None or seat in e.to],
     )

@@ -275,7 +275,8 @@ def test_legal_plus4_challenged_challenger_draws_six_and_loses_the_turn():
     for seat in ("a", "b", None):
         view = GAME.view(after, seat)
         assert view.reveal is None
-        assert all(le.event.code != "challenge_reveal" for le in view.events)
+        assert all(e.code != "challenge_reveal" for e in view.last_events)
+    assert "challenge_reveal" in [e.code for e in GAME.view(after, "c").last_events]
     # one-off: gone after the next action
     later, _ = act(after, "b", "p.g1a")
     assert GAME.view(later, "c").reveal is None
@@ -632,3 +633,14 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
     assert state.exposed == "a" and state.called == ["c"]
     state, _ = act(state, "c", "p.r3a")
     assert state.exposed is None  # c called; a's window closed with c's move
+
+
+def test_view_last_events_with_versions_and_private_filtering():
+    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a",
+                       stock_top=["b7a"])
+    state, _ = act(state, "a", "draw")
+    mine, theirs = GAME.view(state, "a"), GAME.view(state, "b")
+    assert [e.code for e in mine.last_events] == ["drew_cards", "drew"]
+    assert [e.code for e in theirs.last_events] == ["drew"]
+    assert mine.last_event_versions == [1, 1] and theirs.last_event_versions == [1]
+    assert "b7a" not in theirs.model_dump_json()
