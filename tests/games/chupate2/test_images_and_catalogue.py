@@ -123,3 +123,26 @@ def test_render_special_cards_big_hand_and_empty_hand():
     assert _png_size(render_hand(GAME.view(state, None), tr)) == (900, 150)
     wild_first = make_state({"a": ["r1a"], "b": ["g1a"]}, "Wa", colour=None, phase="colour")
     assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 900
+
+
+def test_presenter_helpers_put_cards_and_colours_into_words():
+    from bot.ui.images.chupate2 import action_key, action_params, card_label, event_params
+    from games.core import Event
+
+    es, en = tr_for("es"), tr_for("en")
+    assert card_label("rDa", es) == "Chúpate 2 rojo" and card_label("g7b", en) == "green 7"
+    assert card_label("Fa", es) == "Comodín +4"
+    state = make_state({"a": ["Fa", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a")
+    view = GAME.view(state, "a")
+    wild = A.PLAY_WILD["Fa"][2]
+    label = en(action_key(wild, view), **action_params(wild, view, en))
+    assert label == "Wild +4 → green"
+    state, _ = GAME.apply(state, "a", wild)
+    victim = GAME.view(state, "c")
+    assert action_key(A.TAKE, victim) == "chupate2.action.accept"
+    assert es(action_key(A.TAKE, victim), **action_params(A.TAKE, victim, es)) == "Aceptar (+4)"
+    event = Event(code="drew_cards", seat="a", params={"cards": ["r1a", "Wa"]}, to=("a",))
+    assert en("chupate2.event.drew_cards", **event_params(event, en)) == \
+        "You drew: red 1, Wild."
+    rev = Event(code="reversed", params={"direction": "cw"})
+    assert "clockwise" in en("chupate2.event.reversed", **event_params(rev, en))
