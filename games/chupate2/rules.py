@@ -353,6 +353,8 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         elif kind == "colour":
             if phase != "colour":
                 raise IllegalAction(NO_COLOUR_TO_CHOOSE)
+            if action.colour not in COLOURS:
+                raise IllegalAction(BAD_ACTION)
             st.colour = action.colour
             st.phase = "play"
             self._signal(st, seat, named=action.colour)

@@ -644,3 +644,18 @@ def test_view_last_events_with_versions_and_private_filtering():
     assert [e.code for e in theirs.last_events] == ["drew"]
     assert mine.last_event_versions == [1, 1] and theirs.last_event_versions == [1]
     assert "b7a" not in theirs.model_dump_json()
+
+
+def test_forged_unvalidated_actions_are_refused():
+    from games.chupate2.actions import ChooseColour
+
+    state = _first("W")
+    starter = state.seats[state.starter]
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, starter, ChooseColour.model_construct(kind="colour", colour="x"))
+    assert err.value.code == "bad_action"
+    hands = {"a": ["Wa", "r1a"], "b": ["g1a"]}
+    state = make_state(hands, "r5a")
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, "a", PlayCard.model_construct(kind="play", card="Wa", colour="x"))
+    assert err.value.code == "colour_required"
