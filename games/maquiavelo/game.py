@@ -317,14 +317,13 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
         state.passes = 0
         events = [
             Event(
-                code="played",
+                # "rearranged": some meld that was on the table changed, not only new melds
+                code="rearranged" if kept < old_count else "played",
                 seat=seat,
                 params={
                     "cards": " ".join(pretty(c) for c in sorted(hand_ids, key=sort_key)),
                     "count": len(hand_ids),
                     "left": len(state.hands[seat]),
-                    # some meld that was on the table changed (not only new melds)
-                    "rearranged": kept < old_count,
                 },
             )
         ]

@@ -405,17 +405,17 @@ class _Problem:
             if not any(self.optional) and not any(self.optional_set):
                 self._best = self.go(0, _START, 0, NEG + 1)
                 return self._best
-            base = _Problem(self.fixed, self.fixed_set, _zeros(), _zeros())
-            if base.solve() == NEG:
-                self._best = NEG
-                return NEG
             # aspiration on whole cards: "k cards at least", k from the top down (the value
-            # is optimised by the last, successful search itself)
+            # is optimised by the last, successful search itself); below k = 0 the fixed cards
+            # themselves cannot be arranged
             need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
-            while True:
+            self._best = NEG
+            while need >= -100:
                 value = self.go(0, _START, 0, need)
                 if value >= need:
                     self._best = value
+                    break
+                if value == NEG:
                     break
                 need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
         return self._best

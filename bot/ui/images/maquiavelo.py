@@ -1,0 +1,307 @@
+"""Maquiavelo images: the table's melds and a player's hand, drawn with Pillow.
+
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
+the catalogue translator (``tr(key, **params) -> str``); only ``maquiavelo.*`` keys are used for
+words. ``names`` (optional) maps seats to display names; without them seats read "P1", "P2"...
+
+Cards are small playing cards: white, the rank in the corner and a suit pip drawn as a shape
+(hearts and diamonds red, spades and clubs black), so no font needs the suit glyphs. The table
+shows one meld after another in rows (cards just played have a gold frame), then the face-up
+help cards ("ayuda"), the stock and each player's card count; the hand shows one row per suit.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from games.maquiavelo.state import CardView, MaquiaveloView
+
+Translator = Callable[..., str]
+
+FELT = (22, 92, 62)
+PANEL = (16, 64, 44)
+TEXT = (240, 244, 240)
+DIM = (170, 200, 184)
+GOLD = (245, 200, 60)
+WHITE = (252, 252, 250)
+EDGE = (70, 70, 70)
+RED = (200, 30, 40)
+BLACK = (25, 25, 30)
+BACK = (40, 60, 140)
+SUITS = ("S", "H", "D", "C")
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+WIDTH = 980
+MARGIN = 16
+SMALL = (34, 48)  # table cards
+LARGE = (52, 74)  # hand cards
+OVERLAP = 0.62  # fraction of a table card's width that the next card of a meld covers not
+
+_FONT_FILES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
+)
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for path in _FONT_FILES:
+        if path.is_file():
+            return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
+
+
+def _png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    return buf.getvalue()
+
+
+def _name(seat: str, view: MaquiaveloView, names: Mapping[str, str] | None) -> str:
+    if names and seat in names:
+        return names[seat]
+    return f"P{view.seats.index(seat) + 1}"
+
+
+# ----- suit pips and cards ----------------------------------------------------------------------
+def draw_pip(draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, r: float) -> None:
+    """A suit symbol of radius ``r`` centred at (cx, cy)."""
+    colour = RED if suit in "HD" else BLACK
+    if suit == "D":
+        draw.polygon(
+            [(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=colour
+        )
+    elif suit == "H":
+        q = r * 0.52
+        draw.ellipse((cx - 2 * q, cy - r * 0.8, cx, cy - r * 0.8 + 2 * q), fill=colour)
+        draw.ellipse((cx, cy - r * 0.8, cx + 2 * q, cy - r * 0.8 + 2 * q), fill=colour)
+        draw.polygon(
+            [
+                (cx - 2 * q + 0.5, cy - r * 0.8 + q * 1.2),
+                (cx + 2 * q - 0.5, cy - r * 0.8 + q * 1.2),
+                (cx, cy + r),
+            ],
+            fill=colour,
+        )
+    elif suit == "S":
+        q = r * 0.5
+        draw.polygon(
+            [(cx, cy - r), (cx + 2 * q, cy + r * 0.15), (cx - 2 * q, cy + r * 0.15)], fill=colour
+        )
+        draw.ellipse((cx - 2 * q, cy - q * 0.6, cx, cy - q * 0.6 + 2 * q), fill=colour)
+        draw.ellipse((cx, cy - q * 0.6, cx + 2 * q, cy - q * 0.6 + 2 * q), fill=colour)
+        draw.polygon(
+            [(cx, cy + r * 0.2), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=colour
+        )
+    else:  # clubs
+        q = r * 0.4
+        for dx, dy in ((0, -r + q), (-q * 1.3, q * 0.1), (q * 1.3, q * 0.1)):
+            draw.ellipse((cx + dx - q, cy + dy - q, cx + dx + q, cy + dy + q), fill=colour)
+        draw.polygon(
+            [(cx, cy - q * 0.2), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=colour
+        )
+
+
+def draw_card(
+    draw: ImageDraw.ImageDraw,
+    card: CardView,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    highlight: bool = False,
+    full: bool = True,
+) -> None:
+    """A face-up card with its top-left corner at (x, y). ``full=False`` draws only the left
+    strip that stays visible when the next card overlaps it (rank + small pip)."""
+    radius = max(3, int(w * 0.12))
+    draw.rounded_rectangle(
+        (x, y, x + w, y + h),
+        radius=radius,
+        fill=WHITE,
+        outline=GOLD if highlight else EDGE,
+        width=3 if highlight else 1,
+    )
+    colour = RED if card.suit in "HD" else BLACK
+    rank = RANKS.get(card.rank, str(card.rank))
+    font = _font(max(9, int(h * (0.26 if len(rank) == 1 else 0.22))))
+    draw.text((x + w * 0.08, y + h * 0.05), rank, font=font, fill=colour)
+    corner_r = h * 0.09
+    draw_pip(draw, card.suit, x + w * 0.08 + corner_r * 0.9, y + h * 0.44, corner_r)
+    if full:
+        draw_pip(draw, card.suit, x + w * 0.6, y + h * 0.68, h * 0.2)
+
+
+def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+    radius = max(3, int(w * 0.12))
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=WHITE, outline=EDGE)
+    pad = max(2, int(w * 0.1))
+    draw.rounded_rectangle((x + pad, y + pad, x + w - pad, y + h - pad), radius=radius, fill=BACK)
+    for i in range(3):
+        draw.line(
+            (
+                x + pad,
+                y + pad + (h - 2 * pad) * (i + 1) / 4,
+                x + w - pad,
+                y + pad + (h - 2 * pad) * (i + 1) / 4,
+            ),
+            fill=(70, 95, 180),
+            width=1,
+        )
+
+
+def _meld_width(n: int, w: int) -> int:
+    step = int(w * OVERLAP)
+    return step * (n - 1) + w
+
+
+def draw_meld(
+    draw: ImageDraw.ImageDraw,
+    cards: list[CardView],
+    x: float,
+    y: float,
+    size: tuple[int, int],
+    highlight: set[int],
+) -> None:
+    w, h = size
+    step = int(w * OVERLAP)
+    for i, c in enumerate(cards):
+        draw_card(
+            draw, c, x + i * step, y, w, h, highlight=c.id in highlight, full=i == len(cards) - 1
+        )
+
+
+# ----- the table --------------------------------------------------------------------------------
+def _layout_melds(view: MaquiaveloView, width: int) -> list[list[tuple[int, int]]]:
+    """Rows of (meld index, x offset), packing melds left to right."""
+    w, _h = SMALL
+    gap = 14
+    rows: list[list[tuple[int, int]]] = [[]]
+    x = 0
+    for i, meld in enumerate(view.table):
+        mw = _meld_width(len(meld.cards), w)
+        if rows[-1] and x + mw > width:
+            rows.append([])
+            x = 0
+        rows[-1].append((i, x))
+        x += mw + gap
+    return rows if rows[0] else []
+
+
+def render_table(
+    view: MaquiaveloView, tr: Translator, names: Mapping[str, str] | None = None
+) -> bytes:
+    w, h = SMALL
+    inner = WIDTH - 2 * MARGIN
+    rows = _layout_melds(view, inner)
+    row_h = h + 10
+    header_h = 92
+    table_h = max(1, len(rows)) * row_h + 20
+    height = MARGIN + header_h + table_h + MARGIN
+    img = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(img)
+    small = _font(14)
+    label = _font(16)
+
+    # header panel: stock, helpers, players
+    draw.rounded_rectangle(
+        (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + header_h - 8), radius=10, fill=PANEL
+    )
+    x0, y0 = MARGIN + 12, MARGIN + 10
+    if view.stock_count:
+        for k in range(min(3, view.stock_count)):
+            draw_back(draw, x0 + k * 3, y0 + k * 2, w, h)
+    else:
+        draw.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=4, outline=DIM)
+    draw.text(
+        (x0, y0 + h + 8),
+        tr("maquiavelo.image.stock", count=view.stock_count),
+        font=small,
+        fill=TEXT,
+    )
+    x = x0 + 110
+    if view.helpers or view.options.ayuda:
+        draw.text((x, y0 - 2), tr("maquiavelo.image.helpers"), font=small, fill=GOLD)
+        for k, c in enumerate(view.helpers):
+            draw_card(draw, c, x + k * (w + 6), y0 + 18, w, h)
+        x += max(4, len(view.helpers)) * (w + 6) + 20
+    # players: two columns of names with card counts
+    px = x
+    col_w = (WIDTH - MARGIN - 12 - px) // 2 if len(view.seats) > 4 else WIDTH - MARGIN - 12 - px
+    for k, seat in enumerate(view.seats):
+        cx = px + (k // 4) * col_w
+        cy = y0 + (k % 4) * 18
+        turn = seat == view.current
+        winner = seat in view.winners
+        text = f"{_name(seat, view, names)[:18]} · "
+        text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
+        if turn:
+            text = "▶ " + text
+            text += f" ({tr('maquiavelo.image.turn')})"
+        if winner:
+            text += f" ★ {tr('maquiavelo.image.winner')}"
+        draw.text((cx, cy), text, font=small, fill=GOLD if (turn or winner) else TEXT)
+
+    # melds
+    top = MARGIN + header_h + 6
+    if not rows:
+        draw.text(
+            (WIDTH / 2, top + table_h / 2 - 6),
+            tr("maquiavelo.image.table_empty"),
+            font=label,
+            fill=DIM,
+            anchor="mm",
+        )
+    highlight = set(view.last_play)
+    for r, row in enumerate(rows):
+        for i, dx in row:
+            draw_meld(draw, view.table[i].cards, MARGIN + dx, top + r * row_h, SMALL, highlight)
+    return _png(img)
+
+
+# ----- the hand ---------------------------------------------------------------------------------
+def render_hand(view: MaquiaveloView, tr: Translator) -> bytes:
+    w, h = LARGE
+    hand = view.hand or []
+    groups = view.hand_by_suit()
+    suits = [s for s in SUITS if s in groups]
+    step = w + 6
+    per_row = (WIDTH - 2 * MARGIN - 110) // step
+    lines: list[tuple[str, list[CardView]]] = []
+    for s in suits:
+        cards = groups[s]
+        for k in range(0, len(cards), per_row):
+            lines.append((s if k == 0 else "", cards[k : k + per_row]))
+    row_h = h + 12
+    title_h = 34
+    height = MARGIN * 2 + title_h + max(1, len(lines)) * row_h
+    img = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(img)
+    value = sum(c.rank for c in hand)
+    draw.text(
+        (MARGIN, MARGIN),
+        tr("maquiavelo.image.hand_title", count=len(hand), value=value),
+        font=_font(18),
+        fill=TEXT,
+    )
+    top = MARGIN + title_h
+    if not lines:
+        draw.text((MARGIN, top + 10), tr("maquiavelo.image.hand_empty"), font=_font(16), fill=DIM)
+    highlight = set(view.last_play)
+    for r, (suit, cards) in enumerate(lines):
+        y = top + r * row_h
+        if suit:
+            draw_pip(draw, suit, MARGIN + 14, y + h / 2 - 10, 11)
+            draw.text(
+                (MARGIN, y + h / 2 + 6), tr(f"maquiavelo.suit.{suit}"), font=_font(12), fill=DIM
+            )
+        for k, c in enumerate(cards):
+            draw_card(draw, c, MARGIN + 110 + k * step, y, w, h, highlight=c.id in highlight)
+    return _png(img)
