@@ -105,20 +105,13 @@ _ACTION_TYPES = (A.PlayCard, A.Draw, A.Pass, A.Take, A.Challenge, A.ChooseColour
 def _working_copy(s: Chupate2State) -> Chupate2State:
     """A new state that an action may change without touching ``s``.
 
-    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and fresh
-    copies of the small containers. Copy-on-write for the big ones: the hand lists, the stock
-    and the discard pile stay shared and are *replaced* (never mutated in place) when changed.
+    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
+    hands dict. Every other container (hand lists, stock, discard pile, scores, results, calls,
+    signals, log) is copy-on-write: shared with ``s`` and *replaced*, never mutated in place, by
+    the code that changes it.
     """
     d = s.__dict__.copy()
-    d["seats"] = s.seats[:]
-    d["hands"] = s.hands.copy()
-    d["scores"] = s.scores.copy()
-    d["team_scores"] = s.team_scores[:]
-    d["results"] = s.results[:]
-    d["called"] = s.called[:]
-    d["signals"] = s.signals.copy()
-    d["log"] = s.log[:]
-    d["log_versions"] = s.log_versions[:]
+    d["hands"] = s.hands.copy()  # the hand lists themselves are replaced when they change
     new = _STATE_NEW(Chupate2State)
     _SET(new, "__dict__", d)
     _SET(new, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
@@ -304,12 +297,9 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         st.reveal = None  # the challenge reveal is one-off
         events = self._apply(st, seat, action)
         st.version = state.version + 1
-        log = st.log
-        log.extend(events)
-        st.log_versions.extend([st.version] * len(events))
-        if len(log) > LOG_SIZE:
-            del log[:-LOG_SIZE]
-            del st.log_versions[:-LOG_SIZE]
+        if events:
+            st.log = (state.log + events)[-LOG_SIZE:]
+            st.log_versions = (state.log_versions + [st.version] * len(events))[-LOG_SIZE:]
         return st, events
 
     def _apply(self, st: Chupate2State, seat: Seat, action: Any) -> list[Event]:
@@ -415,7 +405,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             return
         if st.options.last_card and len(hand) == 1:
             if seat in st.called:
-                st.called.remove(seat)  # the call is used up
+                st.called = [s for s in st.called if s != seat]  # the call is used up
             else:
                 st.exposed = seat
         if face == DRAW_TWO:
@@ -506,7 +496,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             st.exposed = None
         elif (st.seats[st.current] == seat and len(st.hands[seat]) == 2
               and seat not in st.called and st.phase != "colour"):
-            st.called.append(seat)
+            st.called = [*st.called, seat]
         else:
             raise IllegalAction(CANNOT_CALL)
         events.append(Event(code="last_card_called", seat=seat))
@@ -536,7 +526,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             new_lacks = [c for c in new_lacks if c != played]
         new_named = named if named is not None else old.named
         if new_lacks is not old.lacks or new_named != old.named:
-            st.signals[seat] = Signals(lacks=new_lacks, named=new_named)
+            st.signals = {**st.signals, seat: Signals(lacks=new_lacks, named=new_named)}
 
     def _refill(self, st: Chupate2State, events: list[Event]) -> bool:
         """Shuffle the discard pile except its top card into a new stock."""
@@ -567,7 +557,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             events.append(Event(code="drew_cards", seat=seat, params={"cards": got},
                                 to=(seat,)))
             if seat in st.called:
-                st.called.remove(seat)
+                st.called = [s for s in st.called if s != seat]
             if st.exposed == seat:
                 st.exposed = None
         return got
@@ -583,9 +573,9 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             mates = {seats[i] for i in groups[team]}
         left = {s: sum(POINTS[c] for c in st.hands[s]) for s in seats}
         points = sum(p for s, p in left.items() if s not in mates)
-        st.results.append(RoundResult(
+        st.results = [*st.results, RoundResult(
             round=st.round, winner=winner, team=team, points=points, left=left,
-            cards_left={s: len(h) for s, h in st.hands.items()}))
+            cards_left={s: len(h) for s, h in st.hands.items()})]
         events.append(Event(code="round_won", seat=winner,
                             params={"round": st.round, "points": points, "team": team}))
         st.pending = 0
@@ -594,6 +584,8 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         st.exposed = None
         target = st.options.target
         if target is not None:
+            st.scores = dict(st.scores)
+            st.team_scores = list(st.team_scores)
             if team is None:
                 st.scores[winner] += points
                 total = st.scores[winner]

@@ -72,8 +72,11 @@ def assert_conserved(state: Chupate2State) -> None:
 
 
 def act(state: Chupate2State, seat: str, text: str):
-    """Apply the action written in its text form."""
-    return GAME.apply(state, seat, GAME.decode_action(text))
+    """Apply the action written in its text form, checking the old state is left unchanged."""
+    before = GAME.dump_state(state)
+    result = GAME.apply(state, seat, GAME.decode_action(text))
+    assert GAME.dump_state(state) == before, "apply changed the old state"
+    return result
 
 
 def codes(events) -> list[str]:
