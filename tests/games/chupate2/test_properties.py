@@ -18,9 +18,12 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.chupate2 import GAME
 from games.chupate2.cards import DECK_SET
+from games.core import IllegalAction
 from tests.games.chupate2.helpers import assert_conserved
 
 MAX_STEPS = 20_000
@@ -186,3 +189,23 @@ def test_random_playouts(case):
                 replay, _ = GAME.apply(replay, seat, GAME.decode_action(text))
             assert GAME.dump_state(replay) == GAME.dump_state(state)
     assert total_steps > PLAYOUTS_PER_CASE
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    n_players=st.sampled_from([2, 3, 4, 6]),
+    points=st.sampled_from(["off", "50"]),
+    stack_plus4=st.booleans(),
+    last_card=st.booleans(),
+    teams=st.sampled_from(["off", "pairs", "trios"]),
+    seed=st.integers(min_value=0, max_value=10**9),
+)
+def test_hypothesis_playouts(n_players, points, stack_plus4, last_card, teams, seed):
+    """Any table the options allow plays to the end with every invariant intact."""
+    if teams == "pairs" and n_players not in (4, 6) or teams == "trios" and n_players != 6:
+        with pytest.raises(IllegalAction):
+            GAME.new([f"s{i}" for i in range(n_players)], "x", {"teams": teams})
+        return
+    options = {"points": points, "stack_plus4": stack_plus4, "last_card": last_card,
+               "teams": teams}
+    _playout(n_players, options, seed, deep=seed % 4 == 0)
