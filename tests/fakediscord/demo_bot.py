@@ -217,6 +217,14 @@ class DemoBot(commands.Bot):
                 result = bot._caught(exc)
             await interaction.followup.send(result, ephemeral=True)
 
+        @tree.command(name="temp", description="Answer, read it back, follow up, edit, delete")
+        async def temp(interaction: discord.Interaction):
+            await interaction.response.send_message("temporary")
+            original = await interaction.original_response()
+            follow = await interaction.followup.send(f"read back: {original.content}", wait=True)
+            await follow.edit(content=follow.content + " (edited)")
+            await interaction.delete_original_response()
+
         @tree.command(name="late", description="Answer after the gate opens")
         async def late(interaction: discord.Interaction):
             await bot.gate.wait()

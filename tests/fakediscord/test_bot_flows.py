@@ -25,6 +25,7 @@ async def test_login_ready_sync_and_urls_restored(fake_discord, bot):
         "announce",
         "bad",
         "late",
+        "temp",
     }
     [table] = fake_discord.commands[fake_discord.guild.id]
     assert table["name"] == "table" and [o["name"] for o in table["options"]] == ["show", "pick"]
@@ -249,3 +250,23 @@ async def test_bot_reads_channel_history(fake_discord, bot):
         await channel.send(f"m{i}")
     history = [m.content async for m in channel.history(limit=10)]
     assert history == ["m2", "m1", "m0"]
+
+
+async def test_original_response_get_delete_and_followup_edit(fake_discord, bot):
+    alice = fake_discord.user("alice")
+    handle = await alice.slash("temp")
+    follow = await handle.followup(0)
+    await fake_discord.wait_until(lambda: handle.original.deleted and "(edited)" in follow.content)
+    assert follow.content == "read back: temporary (edited)"
+    assert fake_discord.channel_messages() == [follow]
+    methods = [
+        (r.method, r.template.rsplit("/", 1)[-1])
+        for r in fake_discord.requests
+        if r.template and "webhooks" in r.template
+    ]
+    assert methods == [
+        ("GET", "@original"),
+        ("POST", "{webhook_token}"),
+        ("PATCH", "{message_id}"),
+        ("DELETE", "@original"),
+    ]
