@@ -83,6 +83,27 @@ class NameModal(discord.ui.Modal, title="Your name"):
         )
 
 
+class ColourModal(discord.ui.Modal, title="Pick a colour"):
+    """A modal built from Labels (type 18) holding a select and a text input."""
+
+    colour = discord.ui.Label(
+        text="Colour",
+        component=discord.ui.Select(
+            custom_id="demo:colour",
+            options=[discord.SelectOption(label=c, value=c[0]) for c in ("red", "blue")],
+        ),
+    )
+    note = discord.ui.Label(
+        text="Note", component=discord.ui.TextInput(custom_id="demo:note", required=False)
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        values = self.colour.component.values  # type: ignore[attr-defined]
+        await interaction.response.send_message(
+            f"colour {values} note {self.note.component.value!r}", ephemeral=True
+        )  # type: ignore[attr-defined]
+
+
 class DemoBot(commands.Bot):
     def __init__(self, guild_id: int) -> None:
         super().__init__(
@@ -216,6 +237,10 @@ class DemoBot(commands.Bot):
             except discord.HTTPException as exc:
                 result = bot._caught(exc)
             await interaction.followup.send(result, ephemeral=True)
+
+        @tree.command(name="colour", description="Open a modal made of labels")
+        async def colour(interaction: discord.Interaction):
+            await interaction.response.send_modal(ColourModal())
 
         @tree.command(name="temp", description="Answer, read it back, follow up, edit, delete")
         async def temp(interaction: discord.Interaction):

@@ -26,6 +26,7 @@ async def test_login_ready_sync_and_urls_restored(fake_discord, bot):
         "bad",
         "late",
         "temp",
+        "colour",
     }
     [table] = fake_discord.commands[fake_discord.guild.id]
     assert table["name"] == "table" and [o["name"] for o in table["options"]] == ["show", "pick"]
@@ -270,3 +271,13 @@ async def test_original_response_get_delete_and_followup_edit(fake_discord, bot)
         ("PATCH", "{message_id}"),
         ("DELETE", "@original"),
     ]
+
+
+async def test_modal_made_of_labels(fake_discord, bot):
+    alice = fake_discord.user("alice")
+    modal = await (await alice.slash("colour"))
+    assert [c["type"] for c in modal.components] == [18, 18]
+    with pytest.raises(ValueError):
+        await alice.submit_modal(Colour=["green"])
+    reply = await (await alice.submit_modal(Colour=["b"], Note="hi"))
+    assert reply.content == "colour ['b'] note 'hi'"

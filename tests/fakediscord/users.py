@@ -465,6 +465,18 @@ class FakeUser:
                 and not comp.get("value")
             ):
                 raise ValueError(f"modal input {comp['custom_id']!r} is required")
+            if comp.get("type") == 3 and comp["custom_id"] in answers:
+                chosen = answers[comp["custom_id"]]
+                chosen = [chosen] if isinstance(chosen, str) else list(chosen)
+                allowed = {o["value"] for o in comp.get("options") or []}
+                if not set(chosen) <= allowed:
+                    raise ValueError(
+                        f"{chosen} are not options of {comp['custom_id']!r}: {sorted(allowed)}"
+                    )
+                if not comp.get("min_values", 1) <= len(chosen) <= comp.get("max_values", 1):
+                    raise ValueError(
+                        f"{comp['custom_id']!r} takes {comp.get('min_values', 1)}..{comp.get('max_values', 1)} values"
+                    )
         modal.submitted = True
         data = {
             "custom_id": modal.custom_id,
