@@ -343,10 +343,30 @@ class _Problem:
         scored = [
             (self.score(r, u, v), m, _suit_id(nr, nd), u, v, ch)
             for (u, v, m, nr, nd, ch) in _suit_options(r, runs, d, f, fs, o, os_)
+            if self._runs_can_finish(s, r, nr, nd)
         ]
         scored.sort(key=lambda t: -t[0])
         self._options[key] = scored
         return scored
+
+    def _run_cards(self, s: int, rank: int, kept_aces: int) -> int:
+        """How many cards of suit s at ``rank`` (14 = high ace) could extend a run."""
+        if rank == 14:
+            return kept_aces
+        if rank > 14:
+            return 0
+        face = s * 13 + rank - 1
+        return self.fixed[face] + self.optional[face]
+
+    def _runs_can_finish(self, s: int, r: int, runs: tuple[int, ...], d: int) -> bool:
+        """Prune: runs shorter than 3 need the next ranks; kept aces need a Q and a K."""
+        if r == 1 and d and (self._run_cards(s, 12, 0) < d or self._run_cards(s, 13, 0) < d):
+            return False
+        need1 = sum(1 for st in runs if st in (1, 2, 5, 6))
+        if not need1:
+            return True
+        need2 = sum(1 for st in runs if st in (1, 5))
+        return self._run_cards(s, r + 1, d) >= need1 and self._run_cards(s, r + 2, d) >= need2
 
     def go(self, pos: int, state: int, kc: int, need: int) -> int:
         """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
