@@ -57,3 +57,19 @@ async def test_a_player_with_dms_closed_plays_through_ver_mi_mano(fake_discord, 
     assert (
         len([n for n in fake.channel_messages() if f"<@{bob.id}>" in n.content]) == 1
     )  # told once
+
+
+BIG_SEED = "e2e-big-0223"  # 7-card hands, 67 moves, a hand grows to 17 cards
+
+
+async def test_a_long_game_with_big_hands_stays_within_discord_limits(fake_discord, mesa):
+    """Every payload of a long game (big hands: selects, pages) passes the validator."""
+    fake = fake_discord
+    mesa.seed = BIG_SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=BIG_SEED, hand_size=7)
+    await table.play_to_the_end()
+    assert table.moves == 67
+    biggest = max(len(m.components) for p in players for m in p.dms())
+    assert 1 <= biggest <= 5
+    assert fake.violations == []
