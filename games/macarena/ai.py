@@ -4,8 +4,10 @@
 - ``normal``: searches the series on every open pozo and values cards sent to the collection
   (more for elements it lacks and elements it is piling up), espejos (a MACA and an extra turn,
   more for a pozo it has no MACA on yet: LA MACARENA), emptying the hand and shedding cards.
-- ``hard``: a wider search, plus a look at the hand it keeps: identical pairs kept for a later
-  espejo, cards left that mirror a pozo top, and shared pozos taken in an espejo turn.
+- ``hard``: a wider search, plus a look at what the move leaves: identical pairs kept for a later
+  espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
+  return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
+  element), and no unseen twin left on top for the next player's espejo.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from games.macarena.series import enumerate_series, series_options
 from games.macarena.state import MacarenaView
 
 SEARCH_NODES = {"normal": 400, "hard": 4000}
+DENIAL = 0.3
 
 
 def choose_action(
@@ -69,14 +72,14 @@ def _choose_play(view, legal, level, rng) -> MacarenaAction:
                 break
             cards.append(rng.choice(options).code)
         return Play(pozo=first.pozo, cards=tuple(cards))
-    best: tuple[float, int] | None = None
+    best: tuple[float, float] | None = None
     best_play: Play | None = None
     pozos = sorted({a.pozo for a in plays})
     for pozo in pozos:
         top = view.pozos[pozo].top
         for series in enumerate_series(top, view.hand, max_nodes=SEARCH_NODES[level]):
             value = score_series(view, pozo, series, level)
-            key = (value, rng.random().__hash__() % 1000)
+            key = (value, rng.random())
             if best is None or key > best:
                 best, best_play = key, Play(pozo=pozo, cards=tuple(c.code for c in series))
     me = _me(view)
@@ -125,20 +128,41 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
 
 
 def _lookahead(view, pozo, series, hand, espejo) -> float:
+    """Hard only: what the move leaves behind for the next turns."""
     left = list(hand)
     for c in series:
         left.remove(c)
-    before = Counter(c.code for c in hand)
-    after = Counter(c.code for c in left)
-    broken_pairs = sum(1 for code, n in before.items() if n >= 2 and after[code] < 2)
-    value = -0.6 * broken_pairs
-    if espejo:
-        value += 0.6 * broken_pairs  # the pair was used as the espejo itself
+    me = _me(view)
     tops = [p.top for p in view.pozos]
     if not (espejo and len(series) == 1):
         tops[pozo] = series[-1]
+    # identical pairs kept for a later espejo, cards left that mirror a pozo top
+    before = Counter(c.code for c in hand)
+    after = Counter(c.code for c in left)
+    broken_pairs = sum(1 for code, n in before.items() if n >= 2 and after[code] < 2)
+    value = 0.0 if espejo else -0.6 * broken_pairs
     mirrors = {c.code for c in left if any(t.same_face(c) for t in tops)}
     value += 0.7 * len(mirrors)
+    # keep a card that will link next turn: a pass would return every active MACA
+    open_pozos = [
+        i for i, p in enumerate(view.pozos)
+        if not p.enchanted or view.seat in p.macas or i == pozo
+    ]
+    linking = sum(1 for c in left if any(link_kind(tops[i], c) for i in open_pozos))
+    keep = 1 + (me.active_macas if me else 0) + (1 if espejo else 0)
+    value += 0.4 * min(linking, 2) * keep
+    # race to a small hand: the most cards at the end of the hand cost an element
+    others = max((p.hand_count for p in view.players if p.seat != view.seat), default=0)
+    urgency = 1.0 if view.stock_count < 12 * len(view.seats) else 0.5
+    value += 0.5 * urgency * len(series) * (1.5 if len(hand) >= others else 1.0)
+    if not left:
+        value += 4.0
+    # leaving on top a card whose twin is unseen offers an espejo to the next players
+    new_top = tops[pozo]
+    mine_after = left + list(view.collection or []) + list(series[:-1])
+    seen = sum(1 for c in mine_after if c.same_face(new_top))
+    if not espejo and seen == 0:
+        value -= DENIAL
     return value
 
 

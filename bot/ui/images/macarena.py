@@ -86,10 +86,14 @@ def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str
     draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
 
 
-def _fit(text: str, size: int, width: int) -> int:
-    while size > 8 and _font(size).getlength(_plain(text)) > width:
-        size -= 1
-    return size
+def _shorten(text: str, size: int, width: int) -> str:
+    """``text`` cut with an ellipsis so that it fits in ``width`` pixels."""
+    font = _font(size)
+    if font.getlength(_plain(text)) <= width:
+        return text
+    while text and font.getlength(_plain(text + "...")) > width:
+        text = text[:-1]
+    return text + "..."
 
 
 def _colour(index: int) -> tuple[int, int, int]:
@@ -187,9 +191,9 @@ def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card: 
                                 y + h + frame_width + 1), 10, fill=frame)
     draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=CARD, outline=ink, width=3)
     size = max(12, w // 3)
-    _text(draw, (x + 7, y + 5), card.rank_text, size, ink)
-    _suit_shape(draw, x + w - 7 - size * 0.35, y + 5 + size * 0.5, size * 0.7, card.suit, ink)
-    _suit_shape(draw, x + w / 2, y + h * 0.62, w * 0.45, card.suit, ink)
+    _text(draw, (x + 6, y + 4), card.rank_text, size, ink)
+    _suit_shape(draw, x + 6 + size * 0.32, y + 8 + size * 1.25, size * 0.6, card.suit, ink)
+    _suit_shape(draw, x + w * 0.6, y + h * 0.64, w * 0.42, card.suit, ink)
 
 
 def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
@@ -260,7 +264,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             frame = _colour(colour_of.get(owners[0], 0))
         if pozo.playable:
             draw.rounded_rectangle((x - 10, y - 10, x + POZO_W + 10, y + POZO_H + 10), 12,
-                                   outline=GOLD, width=3)
+                                   outline=TEXT, width=2)
         _draw_card(draw, x, y, POZO_W, POZO_H, pozo.top, frame=frame)
         if len(owners) >= 2:  # shared: a stripe per owner along the top
             seg = (POZO_W + 10) / len(owners)
@@ -300,7 +304,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
         draw.ellipse((14, y + 2, 34, y + 22), fill=_colour(p.colour), outline=OUTLINE)
         name = _player_label(view, p.seat, tr, names)
-        _text(draw, (44, y + 3), name, _fit(name, 17, 130), TEXT)
+        _text(draw, (44, y + 3), _shorten(name, 15, 130), 15, TEXT)
         _text(draw, (180, y + 4), str(p.hand_count), 16, TEXT)
         coll = "?" if p.collection_count is None else str(p.collection_count)
         _text(draw, (260, y + 4), coll, 16, TEXT)
