@@ -4,8 +4,10 @@
   one hand card that the table can absorb), chosen at random; otherwise draws.
 - ``normal``: the best play (most cards, then highest value) from the exact best-play finder.
 - ``hard``: the best play, but when it would not empty the hand, no opponent is close to going
-  out and the stock still has cards, it holds back one card that will still fit on the new table,
-  so that next turn it can play instead of drawing (the held card keeps its options open).
+  out and the stock still has cards, it holds back one card that will still fit on the new
+  table, so that next turn it can play instead of drawing (the held card keeps its options open).
+  Measured against ``normal`` this is about even (see the closing report); against ``easy``
+  both win about 4 games in 5.
 """
 
 from __future__ import annotations
@@ -84,25 +86,23 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
 
 
 def _hard(view: MaquiaveloView, best: Play) -> Play:
+    """The best play, holding back one reserve card: one that the rest of the play does not
+    need and that will still fit the table after it, to be played next turn instead of drawing.
+    Not when the play goes out, the stock is empty (no draw to avoid), or an opponent may go out
+    soon (then shed points instead)."""
     hand = view.hand or []
-    if len(best.cards) <= 1 or not view.stock_count:
-        return best
     hand_ids = {c.id for c in hand}
     played_hand = [c for c in best.cards if c in hand_ids]
-    if len(played_hand) == len(hand):
-        return best  # going out wins at once
-    others = [n for s, n in view.hand_counts.items() if s != view.seat]
-    if any(n <= OPPONENT_CLOSE for n in others):
+    if len(played_hand) <= 1 or len(played_hand) == len(hand) or not view.stock_count:
+        return best
+    if any(n <= OPPONENT_CLOSE for s, n in view.hand_counts.items() if s != view.seat):
         return best
     table = _table_faces(view)
     helpers = [c % 52 for c in best.cards if c not in hand_ids]
-    all_hand = [c % 52 for c in played_hand]
-    new_table = table + all_hand + helpers
+    # the whole best play is valid, so a held card always fits the table it leaves behind
     for held in sorted(played_hand, key=lambda c: (c % 13, c)):
         rest = [c % 52 for c in played_hand if c != held]
-        if not rest:
-            continue
-        if solver.is_partitionable(table + rest, helpers) and solver.is_partitionable(new_table):
+        if solver.is_partitionable(table + rest, helpers):
             return Play(cards=tuple(c for c in best.cards if c != held))
     return best
 

@@ -11,6 +11,7 @@ from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.rng import rng_for, shuffled
 from games.maquiavelo import solver
 from games.maquiavelo.actions import Arrange, Draw, Pass, Play, decode_action
+from games.maquiavelo.arrange import PlannedMeld, arrange_play
 from games.maquiavelo.cards import (
     NUM_CARDS,
     face,
@@ -174,9 +175,7 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
     def _play_cards(self, state: MaquiaveloState, seat: str, action: Play) -> list[Event]:
         hand_ids, helper_ids = self._split_played(state, seat, action.cards)
         old_faces = [[face(c) for c in m] for m in state.table]
-        plan = solver.arrange_play(
-            old_faces, [face(c) for c in hand_ids], [face(c) for c in helper_ids]
-        )
+        plan = arrange_play(old_faces, [face(c) for c in hand_ids], [face(c) for c in helper_ids])
         if plan is None:
             code = NO_ARRANGEMENT
             if helper_ids and solver.is_partitionable(
@@ -232,7 +231,7 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
         plan = []
         for g in groups:
             ordered = solver.normalise_meld(g)
-            plan.append(solver.PlannedMeld(ordered, ["a"] * len(ordered), None, False))
+            plan.append(PlannedMeld(ordered, ["a"] * len(ordered), None, False))
         # helper copies go to set slots first
         budget = Counter(helper_faces)
         for pm in plan:

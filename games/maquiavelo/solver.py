@@ -12,11 +12,18 @@ The solver is a dynamic programme over ranks (the classic exact method for Rummi
 problems): ranks are visited from A(low)=1 to A(high)=14 and, within a rank, suit by suit. The
 state holds, per suit, the lengths of the runs still open (capped at 3, at most two since each
 face exists twice) and how many aces that suit keeps back for rank 14, plus how many cards of the
-current rank go to sets (a set of one rank is decided by the number of cards per suit it gets:
-``_SET_OK``). Every card is either put in a set of its rank, extends an open run, or starts a new
-run; a run may close only when it holds 3 or more cards. The DP is memoised per call and pruned by
-an upper bound on the score still reachable, so it both proves impossibility and, with optional
-cards, finds the best subset to play (by count, then by value).
+current rank go to sets (whether one rank's set cards split into sets depends only on how many
+cards each suit gives: ``_SET_OK``). Every card is either put in a set of its rank, extends an
+open run, or starts a new run; a run may close only when it holds 3 or more cards. (A run of 14,
+A..K..A, is never needed: it can always be split in two valid runs, so "at most 13" never makes
+a multiset impossible; the DP still never builds one.)
+
+Search: memoised fail-soft branch and bound (``_Problem.go``) with an upper bound of the score
+still reachable, options tried best score first, dominated run states dropped (an open run of 3+
+can do whatever a shorter one can), runs that cannot reach 3 cards pruned early; ``solve`` asks
+"at least k hand cards?" from the most down, and the memo's bounds carry over between rounds. It
+both proves impossibility and, with optional cards, finds the best subset to play (by count, then
+by value, then fewest helpers).
 
 Card categories per face (counts):
 - ``fixed``: must be used anywhere (the table, and the hand cards a player chose);
@@ -28,7 +35,6 @@ Card categories per face (counts):
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -160,11 +166,10 @@ _OPTS_CACHE: dict[tuple, list[tuple[int, int, tuple[int, ...], int, _Choice]]] =
 def _suit_options(
     r: int, runs: tuple[int, ...], d: int, f: int, fs: int, o: int, os_: int
 ) -> list[tuple[int, int, tuple[int, ...], int, _Choice]]:
-    """(score-units, m, new_runs, new_d, choice) for one suit at rank r (1..13).
+    """Every way one suit can use its cards at rank r (1..13), as
+    (optional used, set-only optional used, cards to sets, new run states, kept aces, choice).
 
-    score-units is returned as (used_opt, used_opt_set) folded later; here we return the raw
-    choice and let the caller score it.
-    """
+    Problem-independent (cached globally); the problem scores and prunes them."""
     key = (r, runs, d, f, fs, o, os_)
     hit = _OPTS_CACHE.get(key)
     if hit is not None:
@@ -279,7 +284,7 @@ def _suit_id(runs: tuple[int, ...], d: int) -> int:
     return sid
 
 
-_EMPTY_SUIT = _suit_id((), 0)
+assert _suit_id((), 0) == 0  # _START relies on it
 _M_DELTA = (0, 5, 1)  # m = 0, 1, 2 cards of one suit to this rank's sets
 _KC_REACH = [
     [(_REACHABLE.get((kc // 5, kc % 5, 3 - s), False)) for kc in range(25)] for s in range(4)
@@ -636,7 +641,12 @@ def partition(faces: Iterable[int], set_only: Iterable[int] = ()) -> list[list[i
 
 
 def is_partitionable(faces: Iterable[int], set_only: Iterable[int] = ()) -> bool:
-    return _Problem(counts_of(faces), counts_of(set_only), _zeros(), _zeros()).solve() != NEG
+    return feasible(counts_of(faces), counts_of(set_only))
+
+
+def feasible(counts: Sequence[int], set_only_counts: Sequence[int] | None = None) -> bool:
+    """Can these per-face counts be arranged (the set-only ones inside sets)?"""
+    return _Problem(counts, set_only_counts or _zeros(), _zeros(), _zeros()).solve() != NEG
 
 
 @dataclass
@@ -668,142 +678,3 @@ def best_play(
     if sol is None or not any(sol.used_optional):
         return None
     return BestPlay(sol.optional_faces, sol.optional_set_faces, sol.melds)
-
-
-# ----------------------------------------------------------------------------------------------
-# Arranging a play, keeping as many of the existing melds as possible
-
-
-@dataclass
-class PlannedMeld:
-    faces: list[int]
-    tags: list[str]  # per slot: "h" = a set-only (helper) card goes here, "a" = any card
-    origin: int | None  # index of the old meld it keeps or contains, if any
-    kept: bool  # the old meld ``origin`` is kept unchanged
-
-
-def arrange_play(
-    old_melds: Sequence[Sequence[int]],
-    added: Iterable[int],
-    added_set_only: Iterable[int] = (),
-) -> list[PlannedMeld] | None:
-    """Arrange the table ``old_melds`` (faces) plus ``added`` and ``added_set_only`` (sets only).
-
-    ``None`` if no arrangement exists (exact). Otherwise the new table, keeping as many old melds
-    unchanged as a greedy pass finds: old melds are frozen one by one (those far from the added
-    cards first) whenever the rest can still be arranged, which is checked exactly each time, so
-    the result is always valid. Old melds keep their order; a new meld that contains an old one
-    takes its place; other new melds come last.
-    """
-    added = list(added)
-    added_set_only = list(added_set_only)
-    table_faces = [f for m in old_melds for f in m]
-    so_counts = counts_of(added_set_only)
-    if _Problem(counts_of(table_faces + added), so_counts, _zeros(), _zeros()).solve() == NEG:
-        return None
-    everything = set(range(len(old_melds)))
-    near = _closeness(added + added_set_only)
-    order = sorted(everything, key=lambda i: (_meld_touch(old_melds[i], near), i))
-    if _remainder_ok(old_melds, everything, added, so_counts):
-        frozen = everything
-    else:
-        frozen = set()
-        for i in order:
-            if _remainder_ok(old_melds, frozen | {i}, added, so_counts):
-                frozen.add(i)
-    # second pass: an old meld that cannot stay as it is may still grow in place
-    grown: dict[int, list[int]] = {}
-    pool = Counter(f for i, m in enumerate(old_melds) if i not in frozen for f in m) + Counter(
-        added
-    )
-    for i in order:
-        if i in frozen or Counter(old_melds[i]) - pool:  # gone (partly) into another meld
-            continue
-        for ext in _extensions(old_melds[i], pool - Counter(old_melds[i])):
-            trial = pool - Counter(ext)
-            if _Problem(_counts(trial), so_counts, _zeros(), _zeros()).solve() != NEG:
-                grown[i] = ext
-                pool = trial
-                break
-    sol = solve(_counts(pool), so_counts)
-    assert sol is not None
-    new_melds = list(zip(sol.melds, sol.tags, strict=True))
-    out: list[PlannedMeld] = []
-    for i, m in enumerate(old_melds):
-        if i in frozen:
-            out.append(PlannedMeld(list(m), ["a"] * len(m), i, True))
-        elif i in grown:
-            out.append(PlannedMeld(grown[i], ["a"] * len(grown[i]), i, False))
-        else:
-            # the new meld sharing most cards with the old one takes its place
-            overlap = [len(Counter(m) & Counter(nm)) for nm, _ in new_melds]
-            if overlap and max(overlap) >= 2:
-                j = overlap.index(max(overlap))
-                nm, nt = new_melds.pop(j)
-                out.append(PlannedMeld(nm, nt, i, False))
-    out.extend(PlannedMeld(nm, nt, None, False) for nm, nt in new_melds)
-    return out
-
-
-def _counts(c: Counter) -> list[int]:
-    out = [0] * NUM_FACES
-    for f, n in c.items():
-        out[f] = n
-    return out
-
-
-def _extensions(meld: Sequence[int], avail: Counter) -> list[list[int]]:
-    """Bigger valid melds containing ``meld``, using cards of ``avail``, smallest first."""
-    kind = meld_kind(meld)
-    out: list[list[int]] = []
-    if kind == "set":
-        r = meld[0] % 13
-        for s in range(4):
-            f = s * 13 + r
-            if f not in meld and avail[f] > 0:
-                out.append(sorted([*meld, f]))
-        return out
-    if kind != "run":
-        return out
-    ordered = run_order(meld)
-    suit = ordered[0] // 13
-    lo = ordered[0] % 13 + 1
-    hi = lo + len(ordered) - 1  # 14 when the ace is high
-    for left in range(0, 4):
-        for right in range(0, 4):
-            if not left and not right:
-                continue
-            start, end = lo - left, hi + right
-            if start < 1 or end > 14 or end - start + 1 > 13:
-                continue
-            need = Counter(suit * 13 + (r - 1) % 13 for r in range(start, lo))
-            need += Counter(suit * 13 + (r - 1) % 13 for r in range(hi + 1, end + 1))
-            if any(avail[f] < n for f, n in need.items()):
-                continue
-            faces = [suit * 13 + (r - 1) % 13 for r in range(start, end + 1)]
-            if meld_kind(faces) == "run":
-                out.append(faces)
-    out.sort(key=len)
-    return out
-
-
-def _remainder_ok(old_melds, frozen: set[int], added: list[int], so_counts: list[int]) -> bool:
-    rest = [f for i, m in enumerate(old_melds) if i not in frozen for f in m] + added
-    return _Problem(counts_of(rest), so_counts, _zeros(), _zeros()).solve() != NEG
-
-
-def _closeness(faces: list[int]) -> set[int]:
-    """Faces within two ranks in the same suit, or of the same rank, of the given faces."""
-    out = set()
-    for f in faces:
-        s, r = divmod(f, 13)
-        for dr in range(-2, 3):
-            rr = r + dr
-            out.add(s * 13 + rr % 13)
-        for ss in range(4):
-            out.add(ss * 13 + r)
-    return out
-
-
-def _meld_touch(meld: Sequence[int], near: set[int]) -> int:
-    return sum(1 for f in meld if f in near)

@@ -82,3 +82,19 @@ class MaquiaveloView(PlayerView):
         for c in self.hand or []:
             groups.setdefault(c.suit, []).append(c)
         return groups
+
+    def hand_groups(self, max_options: int = 25) -> list[tuple[str, list[CardView]]]:
+        """(suit, cards) chunks of at most ``max_options`` cards, suit by suit: one select each.
+
+        A suit holds at most 26 cards, so it splits in two only when it has 26; with more
+        chunks than a message has rows for, the presenter pages them."""
+        out: list[tuple[str, list[CardView]]] = []
+        for suit, cards in self.hand_by_suit().items():
+            parts = -(-len(cards) // max_options)
+            size = -(-len(cards) // parts)
+            out += [(suit, cards[k : k + size]) for k in range(0, len(cards), size)]
+        return out
+
+    def table_text(self) -> str:
+        """The table as typed-arrangement text (``7♠ 7♥ 7♦ | 3♠ 4♠ 5♠``): a modal's default."""
+        return " | ".join(" ".join(c.pretty for c in m.cards) for m in self.table)

@@ -528,3 +528,25 @@ def test_hard_plays_everything_when_an_opponent_is_close():
 def test_default_action_draws_when_nothing_fits():
     s = make_state({"ana": "KC 2D", "beto": "3H"}, table=["9H 10H JH"], stock="5C")
     assert GAME.default_action(s, "ana") == Draw()
+
+
+def test_view_hand_groups_fit_selects():
+    s = make_state(
+        {
+            "ana": " ".join(f"{r}S {r}S" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()) + " 2H",
+            "beto": "3H",
+        },
+        stock="5C",
+    )
+    v = GAME.view(s, "ana")
+    groups = v.hand_groups()
+    assert [(suit, len(cards)) for suit, cards in groups] == [("S", 13), ("S", 13), ("H", 1)]
+    assert all(len(cards) <= 25 for _, cards in groups)
+
+
+def test_view_table_text_parses_back():
+    s = make_state({"ana": "2H 7C", "beto": "3H"}, table=["QS KS AS", "7H 7D 7S"], stock="5C")
+    v = GAME.view(s, "ana")
+    assert v.table_text() == "Q♠ K♠ A♠ | 7♥ 7♦ 7♠"
+    s2, _ = GAME.apply(s, "ana", parse_arrangement(v.table_text() + " 7♣"))
+    assert len(s2.table[1]) == 4

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from games.maquiavelo import solver
+from games.maquiavelo.arrange import arrange_play
 from games.maquiavelo.solver import (
-    arrange_play,
     best_play,
     is_partitionable,
     meld_kind,
