@@ -184,8 +184,7 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
                 code = HELPER_NOT_IN_SET
             return self._reject(state, seat, IllegalAction(code))
         table = self._assign_ids(state.table, plan, hand_ids, helper_ids)
-        kept = sum(1 for p in plan if p.kept)
-        return self._commit(state, seat, table, hand_ids, helper_ids, kept)
+        return self._commit(state, seat, table, hand_ids, helper_ids)
 
     def _arrange(self, state: MaquiaveloState, seat: str, action: Arrange) -> list[Event]:
         groups = [[face_from_code(code) for code in g] for g in action.groups]
@@ -249,8 +248,7 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
                 pm.origin, pm.kept = i, True
                 used_old.add(i)
         table = self._assign_ids(state.table, plan, hand_ids, helper_ids)
-        kept = sum(1 for p in plan if p.kept)
-        return self._commit(state, seat, table, hand_ids, helper_ids, kept)
+        return self._commit(state, seat, table, hand_ids, helper_ids)
 
     # ----- helpers of the moves -------------------------------------------------------------
     def _split_played(self, state, seat, cards) -> tuple[list[int], list[int]]:
@@ -306,18 +304,19 @@ class MaquiaveloGame(Game[MaquiaveloState, Action, MaquiaveloView, Options]):
         assert not any(pool.values()) and not any(helpers.values())
         return out
 
-    def _commit(self, state, seat, table, hand_ids, helper_ids, kept) -> list[Event]:
+    def _commit(self, state, seat, table, hand_ids, helper_ids) -> list[Event]:
         assert all(solver.meld_kind([face(c) for c in m]) for m in table)
         played = set(hand_ids)
-        old_count = len(state.table)
+        # "rearranged": some meld that was on the table is not whole inside one meld any more
+        new_melds = [set(m) for m in table]
+        rearranged = any(not any(set(m) <= n for n in new_melds) for m in state.table)
         state.hands[seat] = [c for c in state.hands[seat] if c not in played]
         state.table = table
         state.last_play = sorted(hand_ids + helper_ids, key=sort_key)
         state.passes = 0
         events = [
             Event(
-                # "rearranged": some meld that was on the table changed, not only new melds
-                code="rearranged" if kept < old_count else "played",
+                code="rearranged" if rearranged else "played",
                 seat=seat,
                 params={
                     "cards": " ".join(pretty(c) for c in sorted(hand_ids, key=sort_key)),

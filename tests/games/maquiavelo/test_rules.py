@@ -165,7 +165,8 @@ def test_play_a_new_meld_does_not_draw():
 
 def test_add_to_existing_melds_keeps_them():
     s = make_state({"ana": "6S 7C 2C", "beto": "3H"}, table=["3S 4S 5S", "7H 7D 7S"], stock="5C")
-    s2, _ = play(s, "ana", "6S 7C")
+    s2, events = play(s, "ana", "6S 7C")
+    assert events[0].code == "played"  # grown in place, not rearranged
     assert [sorted(face(c) for c in m) for m in s2.table] == [
         sorted(face(c) for c in ids("3S 4S 5S 6S")),
         sorted(face(c) for c in ids("7S 7H 7D 7C")),
