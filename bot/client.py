@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import discord
 import yarl
@@ -43,7 +43,12 @@ class MesaTree(app_commands.CommandTree):
 
 class MesaBot(commands.Bot):
     def __init__(
-        self, settings: Settings, *, games: Mapping[str, Game] | None = None, **kwargs
+        self,
+        settings: Settings,
+        *,
+        games: Mapping[str, Game] | None = None,
+        seed_factory: Callable[[], str] | None = None,
+        **kwargs,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -60,6 +65,7 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
+        self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -75,6 +81,7 @@ class MesaBot(commands.Bot):
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
                 cpu_delay_seconds=self.settings.cpu_delay_seconds,
             ),
+            seed_factory=self._seed_factory,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

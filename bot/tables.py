@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field, ValidationError
 from bot.errors import TableError
 from games.core import Event, Game, GameState, IllegalAction, Outcome, rng_for
 from storage import (
+    CardTransfer,
     ChannelBusy,
     Database,
     SeatInfo,
@@ -34,6 +35,11 @@ from storage import (
 log = logging.getLogger(__name__)
 
 CPU_PREFIX = "cpu"
+
+
+def is_human_id(seat_id: str) -> bool:
+    """Computer seats are ``cpu1``, ``cpu2``...; people are Discord user ids."""
+    return not seat_id.startswith(CPU_PREFIX)
 
 
 class TableOptions(BaseModel):
@@ -286,15 +292,25 @@ class TableService:
         await self.listener.lobby_changed(table)
         return table
 
-    async def start(self, table_id: int, by: str) -> Table:
+    async def start(
+        self, table_id: int, by: str, *, setup: dict[str, Any] | None = None,
+        host_only: bool = True,
+    ) -> Table:
+        """Deal. ``setup`` is extra keyword input of the game's ``new`` (e.g. Triple Triad's
+        chosen hands); it is stored with the table so a replay can rebuild the same game."""
         table = self.get(table_id)
         async with table.lock:
             self._require_lobby(table)
-            self._require_host(table, by)
+            if host_only:
+                self._require_host(table, by)
             if len(table.record.seats) < table.game.min_players:
                 raise TableError("not_enough_players", min=table.game.min_players)
             seats = [s.id for s in table.record.seats]
-            state = table.game.new(seats, table.record.seed, self.game_options(table))
+            if setup:
+                table.record.meta = {**table.record.meta, "setup": setup}
+                await self.repo.set_meta(table.id, table.record.meta)
+            state = table.game.new(seats, table.record.seed, self.game_options(table),
+                                   **(setup or {}))
             await self.repo.start(table.id, table.record.seats, table.game.dump_state(state),
                                   state.version)
             table.record.status = "playing"
@@ -321,7 +337,7 @@ class TableService:
             seat
             for seat_id in order
             if (seat := record.seat(seat_id)) is not None
-            and (seat.id.startswith(CPU_PREFIX) or not seat.is_cpu)
+            and (not is_human_id(seat.id) or not seat.is_cpu)
         ]
         try:
             new = await self.repo.create(
@@ -392,6 +408,7 @@ class TableService:
                 meta=meta,
                 finished=outcome is not None,
                 standings=self._standings(table, outcome) if outcome else None,
+                transfers=self._transfers(outcome) if outcome else None,
             )
         except StaleVersion as exc:  # another process wrote first: reload and refuse
             raise TableError("stale", version=version, current=table.state.version) from exc
@@ -406,16 +423,29 @@ class TableService:
 
     def _standings(self, table: Table, outcome: Outcome) -> list[StandingDelta]:
         winners = set(outcome.winners)
-        team_winners = set(outcome.details.get("team_winners", []))
+        team_winners = set(outcome.details.get("team_winners") or [])
+        stats = outcome.details.get("stats") or {}
         return [
             StandingDelta(
                 user_id=s.id,
                 won=int(s.id in winners),
                 points=int(outcome.points.get(s.id, 0)),
                 team_won=int(s.id in team_winners),
+                stats={k: int(v) for k, v in (stats.get(s.id) or {}).items() if v},
             )
             for s in table.record.seats
-            if not s.id.startswith(CPU_PREFIX)  # a human replaced by the computer still counts
+            if is_human_id(s.id)  # a human replaced by the computer still counts
+        ]
+
+    @staticmethod
+    def _transfers(outcome: Outcome) -> list[CardTransfer]:
+        return [
+            CardTransfer(
+                card_id=str(t["card"]),
+                from_user=t["from"] if is_human_id(t["from"]) else None,
+                to_user=t["to"] if is_human_id(t["to"]) else None,
+            )
+            for t in outcome.details.get("transfers") or []
         ]
 
     # ----- after every change: timers, computer turns, cleanup ------------------------------
@@ -571,7 +601,8 @@ class TableService:
             raise TableError("no_table")
         game = self.game(record.game)
         options = {k: v for k, v in record.options.items() if k not in TableOptions.model_fields}
-        state = game.new([s.id for s in record.seats], record.seed, options)
+        state = game.new([s.id for s in record.seats], record.seed, options,
+                         **record.meta.get("setup", {}))
         for row in await self.repo.actions(table_id):
             state, _ = game.apply(state, row.seat, game.decode_action(row.action))
         return state

@@ -1,11 +1,16 @@
 """SQLite persistence through aiosqlite: connection, migrations and repositories."""
 
+from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, LedgerRow
 from storage.db import Database, open_database
 from storage.players import PlayersRepo
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import ChannelBusy, SeatInfo, StaleVersion, TableRecord, TablesRepo
 
 __all__ = [
+    "CardNotHeld",
+    "CardTransfer",
+    "CollectionsRepo",
+    "LedgerRow",
     "ChannelBusy",
     "PlayersRepo",
     "SeatInfo",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,18 +33,22 @@ class Database:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+        # One connection serves every task: transactions must take turns on it, or a second
+        # BEGIN lands inside the first ("cannot start a transaction within a transaction").
+        self._write_lock = asyncio.Lock()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` if the block raises."""
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            await self.conn.rollback()
-            raise
-        else:
-            await self.conn.commit()
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.rollback()
+                raise
+            else:
+                await self.conn.commit()
 
     async def schema_version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cur:

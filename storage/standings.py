@@ -14,6 +14,7 @@ class StandingDelta(BaseModel):
     won: int = 0
     points: int = 0
     team_won: int = 0
+    stats: dict[str, int] = {}  # game-specific counters: amulets, macarenas, ...
 
 
 class StandingRow(BaseModel):
@@ -38,6 +39,13 @@ async def apply_standings(
             " points = points + excluded.points, team_won = team_won + excluded.team_won",
             (guild_id, d.user_id, game, d.played, d.won, d.points, d.team_won),
         )
+        for stat, value in d.stats.items():
+            await conn.execute(
+                "INSERT INTO player_stats (guild_id, user_id, game, stat, value)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, game, stat)"
+                " DO UPDATE SET value = value + excluded.value",
+                (guild_id, d.user_id, game, stat, value),
+            )
 
 
 class StandingsRepo:
@@ -70,6 +78,25 @@ class StandingsRepo:
         async with self.db.conn.execute(sql, params) as cur:
             rows = await cur.fetchall()
         return [StandingRow(**dict(r)) for r in rows]
+
+    async def stat_board(
+        self, guild_id: str, game: str, stat: str, limit: int = 10
+    ) -> list[tuple[str, int]]:
+        """(user, value) for one game-specific counter, highest first."""
+        async with self.db.conn.execute(
+            "SELECT user_id, value FROM player_stats WHERE guild_id = ? AND game = ?"
+            " AND stat = ? AND value > 0 ORDER BY value DESC, user_id LIMIT ?",
+            (guild_id, game, stat, limit),
+        ) as cur:
+            return [(r["user_id"], r["value"]) for r in await cur.fetchall()]
+
+    async def stats_of(self, guild_id: str, user_id: str, game: str) -> dict[str, int]:
+        async with self.db.conn.execute(
+            "SELECT stat, value FROM player_stats WHERE guild_id = ? AND user_id = ?"
+            " AND game = ?",
+            (guild_id, user_id, game),
+        ) as cur:
+            return {r["stat"]: r["value"] for r in await cur.fetchall()}
 
     async def of_user(self, guild_id: str, user_id: str) -> list[StandingRow]:
         async with self.db.conn.execute(

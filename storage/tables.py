@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
 from storage.standings import StandingDelta, apply_standings
 
@@ -189,9 +190,11 @@ class TablesRepo:
         meta: dict[str, Any] | None = None,
         finished: bool = False,
         standings: list[StandingDelta] | None = None,
+        transfers: list[CardTransfer] | None = None,
     ) -> None:
-        """Write the action row, the new snapshot and (when the game ended) the standings, in
-        one transaction, guarded by the previous version so two writers cannot both win."""
+        """Write the action row, the new snapshot and (when the game ended) the standings and
+        card transfers, in one transaction, guarded by the previous version so two writers
+        cannot both win and a crash half-way leaves nothing half-done."""
         async with self.db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO actions (table_id, version, seat, action, by_timer)"
@@ -216,6 +219,8 @@ class TablesRepo:
                 raise StaleVersion(table.id)
             if standings:
                 await apply_standings(conn, table.guild_id, table.game, standings)
+            if transfers:
+                await apply_transfers(conn, table.game, transfers, table.id)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         async with self.db.conn.execute(

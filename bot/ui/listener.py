@@ -124,7 +124,11 @@ class DiscordTableListener:
             # A new message when it becomes their turn (it notifies); an edit otherwise.
             fresh = waiting and not self._dm_waiting.get(key, False)
             self._dm_waiting[key] = waiting
-            await self._send_private(table, seat.id, fresh=fresh)
+            try:
+                await self._send_private(table, seat.id, fresh=fresh)
+            except Exception:  # noqa: BLE001 - one player's DM never blocks the others
+                log.exception("private view of %s at table %s failed", seat.id, table.id)
+                self._dm_digests.pop(key, None)
 
     async def _send_private(self, table: Table, seat: str, *, fresh: bool) -> None:
         if await self.bot.players.dms_closed(seat):
@@ -140,7 +144,11 @@ class DiscordTableListener:
                     await old.edit(**payload.edit_kwargs())
                     return
                 except discord.NotFound:
-                    pass
+                    pass  # they deleted it: send a new one
+                except discord.HTTPException:
+                    # Discord gave up on the edit (retries exhausted): post the view anew
+                    # instead; if that fails too, "Ver mi mano" still shows it.
+                    log.warning("DM edit for %s at table %s failed", seat, table.id)
             message = await self._dm(table, seat, payload=payload)
             if message is not None:
                 self._dm_messages[key] = message
@@ -149,6 +157,8 @@ class DiscordTableListener:
                         await old.edit(view=None)
                     except discord.HTTPException:
                         pass
+            else:
+                self._dm_digests.pop(key, None)
         finally:
             if payload.view is not None:
                 payload.view.stop()

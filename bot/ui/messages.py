@@ -186,7 +186,7 @@ def public_payload(
                         inline=False)
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files = []
-    image = presenter.render_table(view, tr)
+    image = presenter.render_table(view, tr, names)
     if image:
         files.append(_png(image, "table.png"))
         embed.set_image(url="attachment://table.png")

@@ -8,6 +8,7 @@ table looks like. Presenters never decide legality: choices come from ``legal_ac
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -137,17 +138,23 @@ class GamePresenter:
         return list(getattr(view, "last_events", []) or [])
 
     # ----- images ---------------------------------------------------------------------------
-    def render_table(self, view: PlayerView, tr: Translator) -> bytes | None:
-        return self._render("render_table", view, tr)
+    def render_table(
+        self, view: PlayerView, tr: Translator, names: SeatNames | None = None
+    ) -> bytes | None:
+        return self._render("render_table", view, tr, names)
 
     def render_hand(self, view: PlayerView, tr: Translator) -> bytes | None:
-        return self._render("render_hand", view, tr)
+        return self._render("render_hand", view, tr, None)
 
-    def _render(self, name: str, view: PlayerView, tr: Translator) -> bytes | None:
+    def _render(
+        self, name: str, view: PlayerView, tr: Translator, names: SeatNames | None
+    ) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
         if func is None:
             return None
         try:
+            if names is not None and "names" in inspect.signature(func).parameters:
+                return func(view, tr, names={s: names(s) for s in view.seats})
             return func(view, tr)
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)

@@ -1,4 +1,6 @@
-"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+"""(Helper agents: read /work/main/AGENTS.md before anything else -- file ownership, commits, i18n, images.)
+
+The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
 
 A game is one object (a ``Game`` subclass instance) with pure functions over immutable-by-
 convention pydantic states:
@@ -84,7 +86,11 @@ class Outcome(BaseModel):
 
     ``ranking`` groups seats by place, best first (ties share a group). ``points`` are the
     standings points each seat earns. ``details`` holds game-specific data for presenters and
-    storage (hand sums, token deltas, card transfers), as plain JSON values.
+    storage as plain JSON values; storage reads these keys when present:
+
+    - ``team_winners``: seats whose team won (team games);
+    - ``stats``: ``{seat: {counter: int}}`` added to leaderboard counters (amulets, ...);
+    - ``transfers``: ``[{"card": id, "from": seat, "to": seat}]`` cards changing hands.
     """
 
     ranking: list[list[Seat]]

@@ -47,10 +47,9 @@ class Mesa:
 
         settings = self.settings()
         point_at_endpoints(settings)  # the bot's own start-up path
-        bot = MesaBot(settings, guild_ready_timeout=0.05)
         # Deterministic table seeds, so a game's course is known in advance.
+        bot = MesaBot(settings, guild_ready_timeout=0.05, seed_factory=lambda: self.seed)
         await bot.login(self.fake.token)
-        bot.tables._seed_factory = lambda: self.seed  # noqa: SLF001
         self._task = asyncio.create_task(bot.connect(reconnect=True), name="mesa-bot")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(

@@ -83,12 +83,6 @@ async def test_rejected_clicks_change_nothing(fake_discord, mesa):
     assert table.version() == table.oracle.version
 
 
-@pytest.mark.xfail(
-    reason="bot bug found by this test: storage.Database.transaction() is not serialised, so two "
-    "concurrent clicks make remember() fail with 'cannot start a transaction within a transaction' "
-    "and the second click is answered 'Algo salió mal' instead of the stale notice",
-    strict=False,
-)
 async def test_two_simultaneous_clicks_of_the_same_move_apply_once(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED

@@ -101,12 +101,6 @@ async def test_429s_500s_and_a_gateway_resume_lose_no_move(fake_discord, mesa):
     final_ranking_shown(table)
 
 
-@pytest.mark.xfail(
-    reason="bot bug found by this test: DiscordTableListener._send_private lets an HTTPException "
-    "from editing a DM escape (it only catches NotFound), so one failed DM edit aborts the other "
-    "players' refresh and the mover is told 'Algo salió mal' although the move was applied",
-    strict=True,
-)
 async def test_a_dm_edit_that_fails_after_retries_does_not_stall_the_others(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
@@ -133,12 +127,6 @@ async def test_a_dm_edit_that_fails_after_retries_does_not_stall_the_others(fake
     final_ranking_shown(table)
 
 
-@pytest.mark.xfail(
-    reason="flaky through a bot bug: storage.Database.transaction() is not serialised; the "
-    "listener's set_message() after re-posting can overlap the next click's remember() "
-    "('cannot start a transaction within a transaction')",
-    strict=False,
-)
 async def test_a_deleted_table_message_is_posted_again(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED

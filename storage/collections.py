@@ -1,0 +1,125 @@
+"""Card collections (Triple Triad) and the ledger behind them.
+
+Counts only change together with a ledger row, in one transaction, so a collection always
+equals the sum of its ledger; ``count >= 0`` is a CHECK, so a transfer of a card someone no
+longer holds fails whole instead of going negative.
+"""
+
+from __future__ import annotations
+
+import aiosqlite
+from pydantic import BaseModel
+
+from storage.db import Database
+
+
+class CardNotHeld(Exception):
+    """A transfer takes a card its owner does not hold; the whole transaction is undone."""
+
+
+class CardTransfer(BaseModel):
+    """One card moving between players; ``None`` on a side is the computer (no collection)."""
+
+    card_id: str
+    from_user: str | None
+    to_user: str | None
+
+
+class LedgerRow(BaseModel):
+    user_id: str
+    card_id: str
+    delta: int
+    reason: str
+    table_id: int | None
+    counterparty: str | None
+
+
+async def _change(
+    conn: aiosqlite.Connection, user_id: str, game: str, card_id: str, delta: int, reason: str,
+    table_id: int | None = None, counterparty: str | None = None,
+) -> None:
+    if delta > 0:
+        await conn.execute(
+            "INSERT INTO card_collections (user_id, game, card_id, count) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id, game, card_id) DO UPDATE SET count = count + excluded.count",
+            (user_id, game, card_id, delta),
+        )
+    else:
+        cur = await conn.execute(
+            "UPDATE card_collections SET count = count + ? WHERE user_id = ? AND game = ?"
+            " AND card_id = ? AND count >= ?",
+            (delta, user_id, game, card_id, -delta),
+        )
+        if cur.rowcount != 1:
+            raise CardNotHeld(user_id, card_id)
+    await conn.execute(
+        "INSERT INTO card_ledger (user_id, game, card_id, delta, reason, table_id, counterparty)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (user_id, game, card_id, delta, reason, table_id, counterparty),
+    )
+
+
+async def apply_transfers(
+    conn: aiosqlite.Connection, game: str, transfers: list[CardTransfer], table_id: int | None
+) -> None:
+    """Move cards inside the caller's transaction (e.g. with a game's final action)."""
+    for t in transfers:
+        if t.from_user is not None:
+            await _change(conn, t.from_user, game, t.card_id, -1, "payout", table_id,
+                          t.to_user or "cpu")
+        if t.to_user is not None:
+            await _change(conn, t.to_user, game, t.card_id, +1, "payout", table_id,
+                          t.from_user or "cpu")
+
+
+class CollectionsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def cards(self, user_id: str, game: str) -> dict[str, int]:
+        async with self.db.conn.execute(
+            "SELECT card_id, count FROM card_collections WHERE user_id = ? AND game = ?"
+            " AND count > 0 ORDER BY card_id",
+            (user_id, game),
+        ) as cur:
+            return {r["card_id"]: r["count"] for r in await cur.fetchall()}
+
+    async def grant(self, user_id: str, game: str, cards: list[str], reason: str) -> None:
+        async with self.db.transaction() as conn:
+            for card_id in cards:
+                await _change(conn, user_id, game, card_id, +1, reason)
+
+    async def ensure_starter(self, user_id: str, game: str, starter: list[str]) -> bool:
+        """Grant ``starter`` to a user who never had cards of ``game``; True if granted."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT 1 FROM card_ledger WHERE user_id = ? AND game = ? LIMIT 1",
+                (user_id, game),
+            ) as cur:
+                if await cur.fetchone():
+                    return False
+            for card_id in starter:
+                await _change(conn, user_id, game, card_id, +1, "starter")
+        return True
+
+    async def top_up(self, user_id: str, game: str, minimum: int, filler: list[str]) -> list[str]:
+        """Bring a collection below ``minimum`` cards back up, granting from ``filler`` in
+        order; returns the cards granted."""
+        held = sum((await self.cards(user_id, game)).values())
+        grants = filler[: max(0, minimum - held)]
+        if grants:
+            await self.grant(user_id, game, grants, "top_up")
+        return grants
+
+    async def transfer(self, game: str, transfers: list[CardTransfer],
+                       table_id: int | None = None) -> None:
+        async with self.db.transaction() as conn:
+            await apply_transfers(conn, game, transfers, table_id)
+
+    async def ledger(self, user_id: str, game: str) -> list[LedgerRow]:
+        async with self.db.conn.execute(
+            "SELECT user_id, card_id, delta, reason, table_id, counterparty FROM card_ledger"
+            " WHERE user_id = ? AND game = ? ORDER BY id",
+            (user_id, game),
+        ) as cur:
+            return [LedgerRow(**dict(r)) for r in await cur.fetchall()]
