@@ -501,7 +501,7 @@ def test_format_arrangement_round_trips_through_the_parser():
 
 def test_cpu_levels():
     s = make_state(
-        {"ana": "7H 7D 7S 7C 3S 4S 5S KC", "beto": "3H 2H 9C 8D"},
+        {"ana": "7H 7D 7S 7C 3S 4S 5S KC 2D 9C 5H", "beto": "3H 2H 9C 8D 4C 6C"},
         table=["9H 10H JH"],
         stock="5C 6C",
     )
@@ -519,11 +519,11 @@ def test_cpu_levels():
 
 
 def test_hard_plays_everything_when_an_opponent_is_close():
-    s = make_state({"ana": "7H 7D 7S 3S 4S 5S KC", "beto": "3H 2H"}, stock="5C 6C")
+    s = make_state({"ana": "7H 7D 7S 7C 3S 4S 5S KC 2D 9C 5H", "beto": "3H 2H"}, stock="5C 6C")
     hard = GAME.choose_action(
         GAME.view(s, "ana"), GAME.legal_actions(s, "ana"), "hard", random.Random(1)
     )
-    assert len(hard.cards) == 6
+    assert len(hard.cards) == 7
 
 
 def test_default_action_draws_when_nothing_fits():
