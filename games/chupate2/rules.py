@@ -629,6 +629,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             "winning_team": None,
             "team_results": None,
             "team_scores": None,
+            "team_winners": [],
         }
         if groups is None:
             if target is None:
@@ -659,6 +660,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
                 team_scores=team_score,
                 team_results={s: ("won" if t == last.team else "lost")
                                for t, members in enumerate(teams) for s in members},
+                team_winners=list(teams[last.team]),  # storage counts these as team wins
                 scores=points,
             )
         return Outcome(ranking=ranking, points=points, details=details)

@@ -417,6 +417,7 @@ def test_single_round_game_first_out_wins_and_scores_opponents_cards():
     assert out.points == {"a": 29 + 53, "b": 0, "c": 0}
     assert out.details["mode"] == "single"
     assert out.details["rounds"][0]["left"] == {"a": 0, "b": 29, "c": 53}
+    assert out.details["team_winners"] == []  # no teams: no team wins to record
     assert codes(events)[-2:] == ["round_won", "game_won"]
     assert GAME.to_act(state) == set() and GAME.legal_actions(state, "b") == []
     raises("game_over", state, "b", "draw")
@@ -504,6 +505,7 @@ def test_team_wins_when_a_member_goes_out():
     assert out.points == {"a": 55, "c": 55, "b": 0, "d": 0}
     assert out.details["winning_team"] == 0 and out.details["teams"] == [["a", "c"], ["b", "d"]]
     assert out.details["team_results"] == {"a": "won", "c": "won", "b": "lost", "d": "lost"}
+    assert out.details["team_winners"] == ["a", "c"]
     assert next(e for e in events if e.code == "round_won").params["team"] == 0
 
 
@@ -516,6 +518,7 @@ def test_team_points_game_scores_go_to_the_team():
     assert out.details["team_scores"] == [53, 0]  # b 1 + d 2 + f 50
     assert out.ranking == [["a", "c", "e"], ["b", "d", "f"]]
     assert out.points["e"] == 53 and out.points["b"] == 0
+    assert out.details["team_winners"] == ["a", "c", "e"]
 
 
 # ----- "¡Última!" call variant ----------------------------------------------------------------
