@@ -7,7 +7,9 @@
 - ``hard``: a wider search, plus a look at what the move leaves: identical pairs kept for a later
   espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
   return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
-  element), and no unseen twin left on top for the next player's espejo.
+  element), and no unseen twin left on top for the next player's espejo. Near the end of a hand
+  (short stock, or a hand of 1–2 cards) it plays its best few candidates (and a pass) out to the
+  end of the hand in worlds sampled from its view (``ai_rollout``) and keeps the best on average.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ from games.macarena.series import enumerate_series, series_options
 from games.macarena.state import MacarenaView
 
 SEARCH_NODES = {"normal": 400, "hard": 4000}
+ENDGAME_STOCK = 6  # hard: roll out to the end of the hand when the stock is this short per player
+ENDGAME_HAND = 2  # ... or when some hand holds this few cards
+ROLLOUT_CANDIDATES = 3
+ROLLOUT_WORLDS = 6
 DENIAL = 0.3
 
 
@@ -72,21 +78,38 @@ def _choose_play(view, legal, level, rng) -> MacarenaAction:
                 break
             cards.append(rng.choice(options).code)
         return Play(pozo=first.pozo, cards=tuple(cards))
-    best: tuple[float, float] | None = None
-    best_play: Play | None = None
+    scored: list[tuple[float, float, Play]] = []
     pozos = sorted({a.pozo for a in plays})
     for pozo in pozos:
         top = view.pozos[pozo].top
         for series in enumerate_series(top, view.hand, max_nodes=SEARCH_NODES[level]):
             value = score_series(view, pozo, series, level)
-            key = (value, rng.random())
-            if best is None or key > best:
-                best, best_play = key, Play(pozo=pozo, cards=tuple(c.code for c in series))
+            play = Play(pozo=pozo, cards=tuple(c.code for c in series))
+            scored.append((value, rng.random(), play))
     me = _me(view)
     pass_value = -1.0 - 1.5 * (me.active_macas if me else 0)
-    if best_play is None or (best is not None and best[0] < pass_value):
+    if not scored:
         return pass_action
-    return best_play
+    scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    if level == "hard" and _endgame(view):
+        from games.macarena.ai_rollout import HORIZON_TURNS, best_by_rollouts
+        from games.macarena.game import GAME
+
+        candidates: list[MacarenaAction] = [item[2] for item in scored[:ROLLOUT_CANDIDATES]]
+        candidates.append(pass_action)
+        horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
+        choice, _ = best_by_rollouts(GAME, view, candidates, rng, worlds=ROLLOUT_WORLDS,
+                                     horizon=horizon)
+        return choice
+    if scored[0][0] < pass_value:
+        return pass_action
+    return scored[0][2]
+
+
+def _endgame(view: MacarenaView) -> bool:
+    """The end of the hand is near: a short stock, or a hand close to going out."""
+    smallest = min(p.hand_count for p in view.players)
+    return view.stock_count <= ENDGAME_STOCK * len(view.seats) or smallest <= ENDGAME_HAND
 
 
 def _me(view: MacarenaView):

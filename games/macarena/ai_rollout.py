@@ -1,0 +1,176 @@
+"""Hard computer: Monte Carlo look-ahead to the end of the hand, from the seat's view only.
+
+Near the end of a hand (a short stock) the timing decides most: who holds the most cards (the
+penalty), whose MACAS are still active, who takes each element. For a few candidate moves the
+hard player samples *worlds* consistent with its view (the unseen cards dealt at random into the
+other hands, the stock, the cards under the pozo tops and the other collections), plays each world
+to the end of the hand with a fast greedy policy, and scores what the engine awards: elements
+won or lost count 1, coins ¼. The same worlds serve every candidate (common random numbers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from games.core import IllegalAction
+from games.core.cards import PlayingCard, two_decks
+from games.macarena import endhand
+from games.macarena.actions import Draw, GiveElement, MacarenaAction, Pass, Play
+from games.macarena.options import Options
+from games.macarena.series import enumerate_series, may_play_on
+from games.macarena.state import MacarenaState, MacarenaView, Tokens
+
+ROLLOUT_NODES = 40
+MAX_ROLLOUT_STEPS = 400
+HORIZON_TURNS = 3  # turns per player played out before the hand is scored as it stands
+
+
+def _face(card: PlayingCard) -> tuple[int, str]:
+    return (card.rank, card.suit)
+
+
+def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
+    """A full state that agrees with everything ``view`` shows."""
+    me = view.seat
+    assert me is not None and view.hand is not None and view.collection is not None
+    known = Counter(_face(c) for c in view.hand)
+    known.update(_face(c) for c in view.collection)
+    known.update(_face(p.top) for p in view.pozos)
+    pool: list[PlayingCard] = []
+    for card in two_decks():
+        face = _face(card)
+        if known[face] > 0:
+            known[face] -= 1
+        else:
+            pool.append(card)
+    rng.shuffle(pool)
+    others = [p for p in view.players if p.seat != me]
+    hands: dict[str, list[PlayingCard]] = {me: list(view.hand)}
+    for p in others:
+        hands[p.seat], pool = pool[: p.hand_count], pool[p.hand_count :]
+    pozos = []
+    for p in view.pozos:
+        under, pool = pool[: p.size - 1], pool[p.size - 1 :]
+        pozos.append(under + [p.top])
+    stock, pool = pool[: view.stock_count], pool[view.stock_count :]
+    collections: dict[str, list[PlayingCard]] = {me: list(view.collection)}
+    for i, p in enumerate(others):  # the rest: the other collections, shared out evenly
+        collections[p.seat] = pool[i :: len(others)]
+    seats = list(view.seats)
+    current = seats.index(view.current) if view.current in seats else 0
+    return MacarenaState(
+        seed=f"rollout{rng.random()}",
+        seats=seats,
+        options=Options(amulets_to_win=view.amulets_to_win),
+        hand_number=view.hand_number,
+        starter=seats.index(view.starter),
+        current=current,
+        phase=view.phase,
+        espejo_turn=view.espejo_turn,
+        stock=stock,
+        pozos=pozos,
+        macas=[dict(p.macas) for p in view.pozos],
+        hands=hands,
+        collections=collections,
+        drawn=view.drawn,
+        tokens={
+            p.seat: Tokens(coins=p.coins, elements=list(p.elements), amulets=p.amulets)
+            for p in view.players
+        },
+    )
+
+
+def greedy_action(game, state: MacarenaState, seat: str, rng: random.Random) -> MacarenaAction:
+    """The rollout policy: the series sending most cards to the collection, espejos first."""
+    if state.phase == "draw":
+        return Draw()
+    if state.phase == "play":
+        hand = state.hands[seat]
+        best: tuple[float, int, tuple[str, ...]] | None = None
+        for pozo in range(7):
+            if not may_play_on(state, seat, pozo):
+                continue
+            top = state.pozos[pozo][-1]
+            for series in enumerate_series(top, hand, max_nodes=ROLLOUT_NODES):
+                last = series[-1]
+                prev = series[-2] if len(series) > 1 else top
+                espejo = prev.same_face(last)
+                collected = len(series) if espejo and len(series) == 1 else len(series) - 1
+                value = collected + 0.4 * len(series) + (2.5 if espejo else 0) + rng.random() * 0.1
+                if best is None or value > best[0]:
+                    best = (value, pozo, tuple(c.code for c in series))
+        if best is None:
+            return Pass()
+        return Play(pozo=best[1], cards=best[2])
+    legal = game.legal_actions(state, seat)
+    if state.phase == "penalty":
+        return legal[0] if legal else GiveElement(element="earth")
+    return legal[0]
+
+
+def hand_score(state: MacarenaState, seat: str) -> float:
+    """What the engine gave ``seat`` at the end of the hand, relative to the others."""
+    result = state.hand_result
+    if result is None:
+        return 0.0
+
+    def value(s: str) -> float:
+        r = result.seats[s]
+        coins = r.coins_macas + r.coins_collection + r.coins_went_out + r.coins_duplicates
+        lost = (1.0 if r.gave_element else 0.0) + 0.25 * r.gave_coins
+        return len(r.elements_won) + 0.25 * coins - lost
+
+    others = [s for s in state.seats if s != seat]
+    mean_others = sum(value(s) for s in others) / max(1, len(others))
+    return value(seat) - mean_others
+
+
+def play_out(game, state: MacarenaState, seat: str, first: MacarenaAction,
+             rng: random.Random, horizon: int = MAX_ROLLOUT_STEPS) -> float:
+    hand_number = state.hand_number
+    try:
+        state, _ = game.apply(state, seat, first)
+    except IllegalAction:  # a candidate the sampled world cannot take
+        return -10.0
+    for _ in range(horizon):
+        if state.macarena is not None:
+            return 10.0 if state.macarena == seat else -10.0
+        result = state.hand_result
+        if result is not None and result.hand == hand_number and result.revealed:
+            return hand_score(state, seat)
+        if state.phase == "over" or state.hand_number != hand_number:
+            return hand_score(state, seat)
+        actor = sorted(game.to_act(state))[0]
+        state, _ = game.apply(state, actor, greedy_action(game, state, actor, rng))
+    return forced_end_score(state, seat)
+
+
+def forced_end_score(state: MacarenaState, seat: str) -> float:
+    """Past the horizon: score the hand as if it ended now (penalty choices: the first)."""
+    if state.phase not in ("draw", "play", "move_maca"):
+        return hand_score(state, seat)
+    state = state.model_copy(deep=True)
+    endhand.start_end_of_hand(state, lambda event: None, "stock_empty", None, lambda: None)
+    while state.penalty_pending:
+        s = state.penalty_pending[0]
+        endhand.give_element(state, lambda event: None, s, state.tokens[s].elements[0],
+                             lambda: None)
+    return hand_score(state, seat)
+
+
+def best_by_rollouts(
+    game, view: MacarenaView, candidates: list[MacarenaAction], rng: random.Random,
+    worlds: int, horizon: int = MAX_ROLLOUT_STEPS,
+) -> tuple[MacarenaAction, list[float]]:
+    """The candidate with the best mean end-of-hand score over ``worlds`` sampled worlds."""
+    samples = [sample_world(view, rng) for _ in range(worlds)]
+    seeds = [rng.random() for _ in range(worlds)]
+    means = []
+    for action in candidates:
+        total = 0.0
+        for world, seed in zip(samples, seeds, strict=True):
+            total += play_out(game, world, view.seat, action, random.Random(seed), horizon)
+        means.append(total / worlds)
+    best = max(range(len(candidates)), key=lambda i: means[i])
+    return candidates[best], means
