@@ -36,6 +36,7 @@ SEARCH_NODES = {"normal": 400, "hard": 4000}
 ENDGAME_STOCK = 6  # hard: roll out to the end of the hand when the stock is this short per player
 ENDGAME_HAND = 2  # ... or when some hand holds this few cards
 ROLLOUT_CANDIDATES = 3
+CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
 ROLLOUT_WORLDS = 6
 DENIAL = 0.3
 
@@ -147,7 +148,31 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
         value += 3.0
     if level == "hard":
         value += _lookahead(view, pozo, series, hand, espejo)
+        if espejo and CHAIN_WEIGHT:
+            value += CHAIN_WEIGHT * _espejo_follow_up(view, pozo, series, hand, solo)
     return value
+
+
+def _espejo_follow_up(view, pozo, series, hand, solo) -> float:
+    """Hard: an espejo earns a turn on any pozo; what could the cards left do there?"""
+    left = list(hand)
+    for c in series:
+        left.remove(c)
+    if not left:
+        return 0.0
+    tops = [p.top for p in view.pozos]
+    if not solo:
+        tops[pozo] = series[-1]
+    best = 0.0
+    for top in tops:
+        for follow in enumerate_series(top, left, max_nodes=60):
+            espejo = link_kind(([top] + follow[:-1])[-1], follow[-1]) == "espejo"
+            collected = len(follow) if espejo and len(follow) == 1 else len(follow) - 1
+            value = 1.2 * collected + 0.3 * len(follow) + (3.0 if espejo else 0.0)
+            if len(follow) == len(left):
+                value += 3.0
+            best = max(best, value)
+    return best
 
 
 def _lookahead(view, pozo, series, hand, espejo) -> float:
