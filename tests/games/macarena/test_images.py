@@ -93,7 +93,7 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
         while GAME.outcome(state) is None:
             seat = sorted(GAME.to_act(state))[0]
             action = GAME.choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat),
-                                        "hard", rng)
+                                        "normal", rng)
             label_params = action_params(action, GAME.view(state, seat), tr)
             tr(f"macarena.action.{action.kind}", **label_params)
             state, events = GAME.apply(state, seat, action)
