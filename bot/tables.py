@@ -97,6 +97,7 @@ class ServiceConfig:
     turn_timeout_seconds: int = 120
     timeouts_before_replacement: int = 3
     cpu_delay_seconds: float = 1.0
+    cpu_think_seconds: float = 2.0  # the time budget a searching computer player may use
 
 
 class TableService:
@@ -109,6 +110,7 @@ class TableService:
         *,
         seed_factory: Callable[[], str] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
     ) -> None:
         self.repo = TablesRepo(db)
         self.games = games
@@ -116,6 +118,8 @@ class TableService:
         self.config = config or ServiceConfig()
         self._seed_factory = seed_factory or (lambda: secrets.token_hex(8))
         self._sleep = sleep
+        # Extra keyword arguments of a game's ``choose_action`` from ``cpu_think_seconds``.
+        self._ai_kwargs = ai_kwargs
         self._tables: dict[int, Table] = {}
         self._cpu_tasks: dict[int, asyncio.Task] = {}
         self._timers: dict[int, asyncio.Task] = {}
@@ -409,6 +413,9 @@ class TableService:
                 finished=outcome is not None,
                 standings=self._standings(table, outcome) if outcome else None,
                 transfers=self._transfers(outcome) if outcome else None,
+                # A card staked here may have left its owner in another game meanwhile: that
+                # transfer is skipped rather than leaving this game unable to finish.
+                skip_unheld_cards=True,
             )
         except StaleVersion as exc:  # another process wrote first: reload and refuse
             raise TableError("stale", version=version, current=table.state.version) from exc
@@ -425,13 +432,15 @@ class TableService:
         winners = set(outcome.winners)
         team_winners = set(outcome.details.get("team_winners") or [])
         stats = outcome.details.get("stats") or {}
+        everyone_tied = len(outcome.ranking) == 1 and len(outcome.ranking[0]) > 1
         return [
             StandingDelta(
                 user_id=s.id,
                 won=int(s.id in winners),
                 points=int(outcome.points.get(s.id, 0)),
                 team_won=int(s.id in team_winners),
-                stats={k: int(v) for k, v in (stats.get(s.id) or {}).items() if v},
+                stats={k: int(v) for k, v in (stats.get(s.id) or {}).items() if v}
+                | ({"draws": 1} if everyone_tied else {}),
             )
             for s in table.record.seats
             if is_human_id(s.id)  # a human replaced by the computer still counts
@@ -457,9 +466,20 @@ class TableService:
             if table.record.status in ("finished", "cancelled"):
                 self._tables.pop(table.id, None)
             return
-        if self._cpu_work(table) is not None:
+        if self._cpu_pending(table):
             self._kick_cpu(table)
         self._restart_timer(table)
+
+    def _cpu_pending(self, table: Table) -> bool:
+        """Whether a computer seat will move; cheap when one is waited on (no search)."""
+        state = table.state
+        if state is None or table.game.outcome(state) is not None:
+            return False
+        to_act = table.game.to_act(state)
+        if any(s.is_cpu and s.id in to_act and table.game.legal_actions(state, s.id)
+               for s in table.record.seats):
+            return True
+        return self._cpu_work(table) is not None
 
     def _cpu_work(self, table: Table) -> tuple[str, str] | None:
         """The next (seat, action text) a computer seat wants to play, if any."""
@@ -478,8 +498,11 @@ class TableService:
                 if not legal:
                     continue
                 rng = rng_for(state.seed, "cpu", seat.id, state.version)
+                extra = (self._ai_kwargs(table.game, self.config.cpu_think_seconds)
+                         if self._ai_kwargs else {})
                 choice = table.game.choose_action(
-                    table.game.view(state, seat.id), legal, seat.cpu_level or "normal", rng
+                    table.game.view(state, seat.id), legal, seat.cpu_level or "normal", rng,
+                    **extra,
                 )
                 if choice is None and only_waited:
                     choice = legal[0]
@@ -500,7 +523,9 @@ class TableService:
                 if self.config.cpu_delay_seconds:
                     await self._sleep(self.config.cpu_delay_seconds)
                 async with table.lock:
-                    work = self._cpu_work(table)
+                    # A search may take its whole time budget: off the event loop (the state
+                    # only changes under this lock, so the thread reads a stable state).
+                    work = await asyncio.to_thread(self._cpu_work, table)
                     if work is None:
                         return
                     seat, action_text = work

@@ -59,17 +59,44 @@ async def _change(
     )
 
 
+async def _holds(conn: aiosqlite.Connection, user_id: str, game: str, card_id: str) -> bool:
+    async with conn.execute(
+        "SELECT count FROM card_collections WHERE user_id = ? AND game = ? AND card_id = ?",
+        (user_id, game, card_id),
+    ) as cur:
+        row = await cur.fetchone()
+    return bool(row and row[0] > 0)
+
+
 async def apply_transfers(
-    conn: aiosqlite.Connection, game: str, transfers: list[CardTransfer], table_id: int | None
-) -> None:
-    """Move cards inside the caller's transaction (e.g. with a game's final action)."""
+    conn: aiosqlite.Connection,
+    game: str,
+    transfers: list[CardTransfer],
+    table_id: int | None,
+    *,
+    skip_unheld: bool = False,
+) -> list[CardTransfer]:
+    """Move cards inside the caller's transaction (e.g. with a game's final action).
+
+    With ``skip_unheld`` a transfer whose giver no longer holds the card (it left their
+    collection in another game meanwhile) is skipped instead of undoing everything; the
+    transfers actually made are returned."""
+    done = []
     for t in transfers:
+        if (
+            skip_unheld
+            and t.from_user is not None
+            and not await _holds(conn, t.from_user, game, t.card_id)
+        ):
+            continue
+        done.append(t)
         if t.from_user is not None:
             await _change(conn, t.from_user, game, t.card_id, -1, "payout", table_id,
                           t.to_user or "cpu")
         if t.to_user is not None:
             await _change(conn, t.to_user, game, t.card_id, +1, "payout", table_id,
                           t.from_user or "cpu")
+    return done
 
 
 class CollectionsRepo:

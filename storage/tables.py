@@ -191,6 +191,7 @@ class TablesRepo:
         finished: bool = False,
         standings: list[StandingDelta] | None = None,
         transfers: list[CardTransfer] | None = None,
+        skip_unheld_cards: bool = False,
     ) -> None:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers, in one transaction, guarded by the previous version so two writers
@@ -220,7 +221,8 @@ class TablesRepo:
             if standings:
                 await apply_standings(conn, table.guild_id, table.game, standings)
             if transfers:
-                await apply_transfers(conn, table.game, transfers, table.id)
+                await apply_transfers(conn, table.game, transfers, table.id,
+                                      skip_unheld=skip_unheld_cards)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         async with self.db.conn.execute(

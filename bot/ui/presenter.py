@@ -25,6 +25,14 @@ log = logging.getLogger(__name__)
 SeatNames = Callable[[str | None], str]
 
 
+class NameBook(dict[str, str]):
+    """Seat -> display name, usable both as a mapping and as a function (renderers use
+    either)."""
+
+    def __call__(self, seat: str | None) -> str:
+        return self.get(seat, seat or "")
+
+
 @dataclass(frozen=True)
 class ModalField:
     """One text input of a modal where a move is typed."""
@@ -39,6 +47,8 @@ class ModalField:
 
 class GamePresenter:
     colour = discord.Colour.blurple()
+    # True when the game's own cog registers ``/play <key>`` (the lobby cog then skips it).
+    custom_play_command = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -47,6 +57,17 @@ class GamePresenter:
             self._images = importlib.import_module(f"bot.ui.images.{game.key}")
         except ModuleNotFoundError:
             self._images = None
+
+    # ----- lobby and computer players -------------------------------------------------------
+    def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any | None:
+        """A game-specific lobby message (a ``bot.ui.messages.Payload``); None = the generic
+        lobby."""
+        return None
+
+    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
+        """Extra keyword arguments of the game's ``choose_action`` (e.g. a search budget
+        derived from the ``cpu_think_seconds`` setting)."""
+        return {}
 
     # ----- actions --------------------------------------------------------------------------
     def action_params(self, action: Action, view: PlayerView, tr: Translator) -> dict[str, Any]:
@@ -154,7 +175,7 @@ class GamePresenter:
             return None
         try:
             if names is not None and "names" in inspect.signature(func).parameters:
-                return func(view, tr, names={s: names(s) for s in view.seats})
+                return func(view, tr, names=NameBook({s: names(s) for s in view.seats}))
             return func(view, tr)
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)

@@ -76,3 +76,20 @@ async def test_payout_lands_with_the_final_action_or_not_at_all(tmp_path):
     assert await standings.stat_board("g", "triad", "cards_won") == [("a", 1)]
     assert await standings.stats_of("g", "a", "triad") == {"cards_won": 1}
     await db.close()
+
+
+async def test_unheld_cards_can_be_skipped_instead_of_failing(tmp_path):
+    db = await open_database(tmp_path / "b.db")
+    coll = CollectionsRepo(db)
+    await coll.grant("b", "triad", ["c3"], "starter")
+    tables, table = await _playing_table(db)
+    await tables.record_action(
+        table, seat="a", action="x", state_json="{}", version=1, finished=True,
+        transfers=[CardTransfer(card_id="c3", from_user="b", to_user="a"),
+                   CardTransfer(card_id="c9", from_user="b", to_user="a")],
+        skip_unheld_cards=True,
+    )
+    assert await coll.cards("a", "triad") == {"c3": 1}
+    assert await coll.cards("b", "triad") == {}
+    await _ledger_matches_counts(coll, "a")
+    await db.close()
