@@ -47,6 +47,27 @@ def speed(games: int) -> dict:
             "ms_per_step_incl_view_ai": round(1000 * elapsed / steps, 4)}
 
 
+def decision_times(games: int) -> dict:
+    """Mean and worst milliseconds per computer decision, by level (2-player games)."""
+    times: dict[str, list[float]] = {"easy": [], "normal": [], "hard": []}
+    for g in range(games):
+        seats = ["s0", "s1"]
+        state = GAME.new(seats, f"timing{g}")
+        rng = random.Random(g)
+        while GAME.outcome(state) is None:
+            seat = sorted(GAME.to_act(state))[0]
+            view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+            for level in times:
+                t0 = time.perf_counter()
+                GAME.choose_action(view, legal, level, random.Random(rng.random()))
+                times[level].append(1000 * (time.perf_counter() - t0))
+            action = GAME.choose_action(view, legal, "normal", rng)
+            state, _ = GAME.apply(state, seat, action)
+    return {"bench": "macarena_decision_ms", "games": games,
+            **{level: {"mean": round(sum(v) / len(v), 3), "max": round(max(v), 1)}
+               for level, v in times.items()}}
+
+
 def match(a: str, b: str, games: int, players: int = 2) -> dict:
     wins: Counter = Counter()
     for g in range(games):
@@ -61,6 +82,7 @@ def match(a: str, b: str, games: int, players: int = 2) -> dict:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 60
     print(json.dumps(speed(max(5, games // 6))))
+    print(json.dumps(decision_times(max(3, games // 20))))
     for a, b in (("normal", "easy"), ("hard", "normal"), ("hard", "easy")):
         print(json.dumps(match(a, b, games)))
     print(json.dumps(match("hard", "normal", games, players=4)))
