@@ -23,7 +23,7 @@ class AdminCog(commands.Cog):
 
     async def cog_load(self) -> None:
         command = app_commands.Command(
-            name="stop",
+            name=cmd_str("stop", "cmd.stop.name"),
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.stop.description"),
                                 "cmd.stop.description"),
             callback=self.stop,

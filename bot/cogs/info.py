@@ -31,14 +31,14 @@ class InfoCog(commands.Cog):
 
     async def cog_load(self) -> None:
         leaderboard = app_commands.Command(
-            name="leaderboard",
+            name=cmd_str("leaderboard", "cmd.leaderboard.name"),
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.leaderboard.description"),
                                 "cmd.leaderboard.description"),
             callback=self.leaderboard,
         )
         leaderboard.guild_only = True
         rules = app_commands.Command(
-            name="rules",
+            name=cmd_str("rules", "cmd.rules.name"),
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.rules.description"),
                                 "cmd.rules.description"),
             callback=self.rules,

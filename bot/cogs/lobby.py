@@ -40,12 +40,14 @@ class LobbyCog(commands.Cog):
     # ----- /play ----------------------------------------------------------------------------
     def _build_play_group(self) -> app_commands.Group:
         group = app_commands.Group(
-            name="play",
+            name=cmd_str("play", "cmd.play.name"),
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.description"),
                                 "cmd.play.description"),
             guild_only=True,
         )
         for key, game in self.bot.games.items():
+            if getattr(self.bot.presenter(key), "custom_play_command", False):
+                continue  # the game's own cog adds ``/play <key>`` (e.g. with a member option)
             group.add_command(self._play_command(key, game))
         return group
 

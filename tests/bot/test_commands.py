@@ -1,0 +1,61 @@
+"""The slash-command tree: every game has /play, names and texts are valid and localised."""
+
+import re
+
+import pytest
+
+from bot.client import MesaBot
+from bot.cogs import EXTENSIONS
+from bot.i18n.commands import CatalogueTranslator
+from bot.settings import Settings
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.fixture
+async def tree_payload(tmp_path):
+    bot = MesaBot(Settings(discord_token="x", database_path=tmp_path / "b.db"))
+    for ext in EXTENSIONS:
+        await bot.load_extension(ext)
+    translator = CatalogueTranslator()
+    await bot.tree.set_translator(translator)
+    payload = [await c.get_translated_payload(bot.tree, translator)
+               for c in bot.tree.get_commands()]
+    yield bot, payload
+    await bot.close()
+
+
+def _walk(entries):
+    for entry in entries:
+        yield entry
+        yield from _walk(entry.get("options", []) or [])
+        yield from _walk(entry.get("choices", []) or [])
+
+
+async def test_every_game_has_a_play_subcommand(tree_payload):
+    bot, payload = tree_payload
+    play = next(c for c in payload if c["name"] == "play")
+    subcommands = {o["name"] for o in play["options"] if o["type"] == 1}
+    assert set(bot.games) <= subcommands
+    assert play["name_localizations"]["es-ES"] == "jugar"
+    assert {c["name"] for c in payload} >= {"play", "leaderboard", "rules", "stop"}
+
+
+async def test_names_descriptions_and_choices_are_valid_in_every_locale(tree_payload):
+    _, payload = tree_payload
+    for entry in _walk(payload):
+        if "value" in entry:  # a choice
+            names = [entry["name"], *entry.get("name_localizations", {}).values()]
+            assert all(1 <= len(n) <= 100 for n in names), entry
+            assert all("." not in n for n in names), f"untranslated choice {entry}"
+            continue
+        names = [entry["name"], *(entry.get("name_localizations") or {}).values()]
+        for name in names:
+            assert NAME.match(name) and name == name.lower(), name
+        descriptions = [entry["description"],
+                        *(entry.get("description_localizations") or {}).values()]
+        for text in descriptions:
+            assert 1 <= len(text) <= 100, text
+            assert not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", text), f"untranslated {text}"
+        if entry.get("description_localizations"):
+            assert entry["description_localizations"].get("en-US"), entry["name"]
