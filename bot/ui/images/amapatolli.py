@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import io
 import math
-import unicodedata
 from collections.abc import Callable, Mapping
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.ui.images.fonts import font, plain
 from games.amapatolli.state import AmapatolliView, CardView
 
 Translator = Callable[..., str]
@@ -44,37 +42,12 @@ DIM = (170, 190, 178)
 GOLD = (240, 196, 64)
 OUTLINE = (12, 12, 12)
 
-_FONT_CANDIDATES = (
-    Path(__file__).with_name("fonts") / "DejaVuSans.ttf",
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
-)
-
-
-@cache
-def _font_path() -> str | None:
-    for path in _FONT_CANDIDATES:
-        if path.is_file():
-            return str(path)
-    return None
-
-
-@cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = _font_path()
-    if path:
-        return ImageFont.truetype(path, size)
-    return ImageFont.load_default(size=size)
+    return font(size, bold=False)
 
 
 def _plain(text: str) -> str:
-    """Text the font can draw: Pillow's built-in font has no accents (ā, é) nor arrows."""
-    if _font_path():
-        return text
-    text = text.replace("→", "->").replace("·", "-").replace("«", '"').replace("»", '"')
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ord(ch) < 256)
+    return plain(text, bold=False)
 
 
 def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:

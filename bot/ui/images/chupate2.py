@@ -19,12 +19,11 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Mapping
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import font as _font
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
 
@@ -40,21 +39,6 @@ GOLD = (245, 200, 60)
 WHITE = (255, 255, 255)
 OUTLINE = (10, 10, 10)
 BACK = (40, 30, 30)
-
-_FONT_FILES = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
-)
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for path in _FONT_FILES:
-        if path.is_file():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
-
 
 def _text_size(draw: ImageDraw.ImageDraw, text: str, font) -> tuple[int, int]:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
-from functools import cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import font as _font
 from games.maquiavelo.state import CardView, MaquiaveloView
 
 Translator = Callable[..., str]
@@ -41,21 +40,6 @@ MARGIN = 16
 SMALL = (34, 48)  # table cards
 LARGE = (52, 74)  # hand cards
 OVERLAP = 0.62  # fraction of a table card's width that the next card of a meld covers not
-
-_FONT_FILES = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
-)
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for path in _FONT_FILES:
-        if path.is_file():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
-
 
 def _png(img: Image.Image) -> bytes:
     buf = io.BytesIO()

@@ -15,14 +15,13 @@ Helpers for presenters: ``card_label``, ``action_params`` (button labels) and ``
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import font as _font
+from bot.ui.images.fonts import plain as _plain
 from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
@@ -51,37 +50,6 @@ MINI = 74
 MARGIN = 14
 HEADER = 52
 FOOTER = 34
-
-_FONT_CANDIDATES = (
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
-)
-
-
-@cache
-def _font_path() -> str | None:
-    for path in _FONT_CANDIDATES:
-        if path.is_file():
-            return str(path)
-    return None
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = _font_path()
-    if path:
-        return ImageFont.truetype(path, size)
-    return ImageFont.load_default(size=size)
-
-
-def _plain(text: str) -> str:
-    """Text Pillow's built-in font can draw (no arrows, no minus sign) when DejaVu is missing."""
-    if _font_path():
-        return text
-    text = text.replace("→", "->").replace("−", "-").replace("·", "-").replace("–", "-")
-    return "".join(ch for ch in unicodedata.normalize("NFC", text) if ord(ch) < 256)
-
 
 def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "mm") -> None:
     draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)

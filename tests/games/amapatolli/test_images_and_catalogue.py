@@ -138,9 +138,11 @@ def test_table_and_hand_images_render(locale):
 
 
 def test_images_render_with_pillows_builtin_font(monkeypatch):
-    monkeypatch.setattr(images, "_FONT_CANDIDATES", ())
-    images._font_path.cache_clear()
-    images._font.cache_clear()
+    from bot.ui.images import fonts
+
+    monkeypatch.setattr(fonts, "_DIRS", ())
+    fonts.font_path.cache_clear()
+    fonts.font.cache_clear()
     try:
         state = next(_states())
         view = GAME.view(state, state.seats[0])
@@ -149,5 +151,5 @@ def test_images_render_with_pillows_builtin_font(monkeypatch):
         )
         assert images._plain("Tlapiāni → Ehécatl") == "Tlapiani -> Ehecatl"
     finally:
-        images._font_path.cache_clear()
-        images._font.cache_clear()
+        fonts.font_path.cache_clear()
+        fonts.font.cache_clear()
