@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -102,14 +103,15 @@ class PlayCog(commands.Cog):
                 raise TableError("stale", version=version, current=table.version)
             presenter = self.bot.presenter(table.game.key)
             legal = table.game.legal_actions(table.state, seat)
-            draft, action = presenter.draft_step(
+            # A step may search (e.g. a hint from a solver): off the event loop.
+            draft, action = await asyncio.to_thread(
+                presenter.draft_step,
                 table.game.view(table.state, seat), legal, self.draft(table_id, seat, version),
                 op, values,
             )
-            if action is None:
-                self._drafts[(table_id, seat)] = (version, draft)
-            else:
-                self._drafts.pop((table_id, seat), None)
+            # Kept for this version: a refused move leaves the draft as it was when completed.
+            self._drafts[(table_id, seat)] = (version, draft)
+            if action is not None:
                 await self.bot.tables.act(table_id, seat, version, action)
         except TableError as exc:
             if exc.code == "stale":

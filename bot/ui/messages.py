@@ -225,6 +225,8 @@ def private_payload(
     legal = game.legal_actions(table.state, seat)
     lines = list(presenter.private_lines(view, tr))
     outcome = game.outcome(table.state)
+    if outcome is None:
+        lines.extend(presenter.draft_lines(view, draft or {}, tr))
     if outcome is not None:
         lines.append(tr("private.game_over"))
     elif seat in to_act:

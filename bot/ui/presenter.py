@@ -112,6 +112,11 @@ class GamePresenter:
 
         raise IllegalAction("bad_action")
 
+    def draft_lines(self, view: PlayerView, draft: dict[str, Any], tr: Translator) -> list[str]:
+        """Lines of a private view describing the move in progress (what is selected, a hint,
+        a warning); shown after ``private_lines`` while the game runs."""
+        return []
+
     def modal_fields(
         self, kind: str, view: PlayerView, tr: Translator
     ) -> tuple[str, list[ModalField]] | None:
