@@ -1,0 +1,371 @@
+"""Chúpate 2 on Discord: cards as colour emoji + face, a colour picker after a wild.
+
+Private view, row by row:
+- row 0: the turn's buttons ("¡Mentira!", "Aceptar (+4)", "Robar", "Pasar", the drawn card,
+  "¡Última!", "¡Pillado!") and one button per wild in hand ("Comodín…", "Comodín +4…");
+  clicking a wild starts a draft whose view is four colour buttons and a cancel, and the colour
+  click plays ``p.<card>.<colour>`` (the colour op carries the card, so it survives a restart);
+- rows 1-4: the playable cards, a button row per colour; when that does not fit, a few cards
+  packed five to a row or, for big hands (20+ cards happen), one select per colour; if even
+  that does not fit, the framework pages the selects.
+The public message offers the "¡Última!" call and the catch of the variant as buttons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator, has
+from bot.ui.images.chupate2 import action_key, action_params, card_label, event_params
+from bot.ui.items import ActionButton, ActionSelect, DraftButton
+from bot.ui.layout import (
+    BUTTON_LABEL,
+    BUTTONS_PER_ROW,
+    MAX_ROWS,
+    OPTION_TEXT,
+    SELECT_OPTIONS,
+    Choice,
+)
+from bot.ui.presenter import GamePresenter, SeatNames
+from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
+from games.core import Action, Event, IllegalAction, Outcome
+from games.core.errors import BAD_ACTION
+
+COLOUR_EMOJI = {"r": "🟥", "y": "🟨", "g": "🟩", "b": "🟦", WILD: "🌈"}
+COLOUR_STYLE = {
+    "r": discord.ButtonStyle.danger,
+    "y": discord.ButtonStyle.secondary,
+    "g": discord.ButtonStyle.success,
+    "b": discord.ButtonStyle.primary,
+}
+# Row 0 holds the turn's buttons; these kinds go there, in this order.
+TURN_KINDS = ("uno", "catch", "challenge", "take", "draw", "pass")
+TURN_STYLE = {
+    "uno": discord.ButtonStyle.danger,
+    "catch": discord.ButtonStyle.danger,
+    "challenge": discord.ButtonStyle.danger,
+    "take": discord.ButtonStyle.primary,
+    "draw": discord.ButtonStyle.primary,
+    "pass": discord.ButtonStyle.secondary,
+}
+TURN_EMOJI = {"challenge": "🤥", "take": "✅", "draw": "🂠", "uno": "☝️", "catch": "🫵"}
+PACKED_BUTTONS = 10  # card choices shown as buttons when a row per colour does not fit
+PLACEHOLDER = 150
+RESULTS_SHOWN = 3  # rounds of a points game listed in the public embed
+PICK_OP = "w."  # draft op: a wild card was picked (``w.Wa``)
+COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
+CANCEL_OP = "x"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def card_text(card: str, tr: Translator) -> str:
+    """``🟥 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
+    return f"{COLOUR_EMOJI[COLOUR_OF[card]]} {card_label(card, tr)}"
+
+
+def colour_text(colour: str | None, tr: Translator) -> str:
+    if colour is None:
+        return tr("chupate2.ui.colour_pending")
+    return f"{COLOUR_EMOJI[colour]} {tr(f'chupate2.colour.{colour}')}"
+
+
+def _is_wild_play(action: Action) -> bool:
+    return getattr(action, "kind", None) == "play" and getattr(action, "colour", None) is not None
+
+
+def _wild_cards(legal: list[Action]) -> list[str]:
+    """Wild cards with a legal play (the engine offers each once per colour)."""
+    cards: list[str] = []
+    for a in legal:
+        if _is_wild_play(a) and a.card not in cards:  # type: ignore[attr-defined]
+            cards.append(a.card)  # type: ignore[attr-defined]
+    return cards
+
+
+class Presenter(GamePresenter):
+    colour = discord.Colour.from_rgb(214, 40, 40)
+
+    # ----- actions --------------------------------------------------------------------------
+    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+        kind = action.kind  # type: ignore[attr-defined]
+        params = action_params(action, view, tr, names)
+        if kind == "play":
+            card = action.card  # type: ignore[attr-defined]
+            chosen = action.colour  # type: ignore[attr-defined]
+            if chosen is not None:
+                label = tr("chupate2.action.play_wild", card=card_label(card, tr),
+                           colour=tr(f"chupate2.colour.{chosen}"))
+                return Choice(action=action.encode(), label=label, group=WILD,
+                              emoji=COLOUR_EMOJI[chosen], style=COLOUR_STYLE[chosen])
+            if view.phase == "drawn":
+                return Choice(action=action.encode(), group="turn",
+                              label=tr("chupate2.ui.play_drawn", card=card_label(card, tr)),
+                              emoji=COLOUR_EMOJI[COLOUR_OF[card]],
+                              style=discord.ButtonStyle.success)
+            colour = COLOUR_OF[card]
+            return Choice(action=action.encode(), label=card_label(card, tr), group=colour,
+                          emoji=COLOUR_EMOJI[colour], style=discord.ButtonStyle.success)
+        if kind == "colour":
+            colour = action.colour  # type: ignore[attr-defined]
+            return Choice(action=action.encode(), label=tr("chupate2.action.colour", **params),
+                          group="colour", emoji=COLOUR_EMOJI[colour], style=COLOUR_STYLE[colour])
+        return Choice(action=action.encode(), label=tr(action_key(action, view), **params),
+                      group="turn", emoji=TURN_EMOJI.get(kind),
+                      style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary))
+
+    def is_public_action(self, action: Action) -> bool:
+        return getattr(action, "kind", None) in ("uno", "catch")
+
+    def group_placeholders(self, tr: Translator) -> dict[str, str]:
+        out = {c: tr("chupate2.ui.pick_in_colour", colour=colour_text(c, tr)) for c in COLOURS}
+        out[WILD] = tr("chupate2.ui.pick_wild")
+        out["colour"] = tr("chupate2.group.colour")
+        out["turn"] = tr("chupate2.ui.pick_turn")
+        return out
+
+    # ----- the colour picker (a draft) and the turn row ---------------------------------------
+    def private_components(
+        self,
+        table_id: int,
+        view,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
+    ) -> tuple[list[discord.ui.Item], list[Action]]:
+        wilds = _wild_cards(legal)
+        picked = draft.get("card")
+        if picked in wilds:
+            return self._colour_picker(table_id, view.version, picked, tr), []
+        turn = sorted((a for a in legal if self._on_turn_row(a, view)),
+                      key=lambda a: TURN_KINDS.index(a.kind) if a.kind in TURN_KINDS else -1)
+        room = BUTTONS_PER_ROW - len(wilds)  # the wilds have no other place: they come first
+        placed, overflow = turn[:room], turn[room:]
+        row0: list[discord.ui.Item] = []
+        for action in placed:
+            c = self.choice(action, view, names, tr)
+            row0.append(ActionButton(table_id, view.version, c.action,
+                                     label=_clip(c.label, BUTTON_LABEL), style=c.style,
+                                     emoji=c.emoji, row=0))
+        for card in wilds:
+            row0.append(DraftButton(
+                table_id, view.version, f"{PICK_OP}{card}", emoji=COLOUR_EMOJI[WILD],
+                label=_clip(tr("chupate2.ui.pick_wild_card", card=card_label(card, tr)),
+                            BUTTON_LABEL),
+                style=discord.ButtonStyle.success, row=0))
+        rest = [a for a in legal if a not in turn and not _is_wild_play(a)] + overflow
+        packed = self._packed_cards(table_id, view, rest, names, tr, first_row=1 if row0 else 0)
+        if packed is not None:
+            return row0 + packed, []
+        return row0, rest
+
+    def _packed_cards(self, table_id: int, view, actions: list[Action], names: SeatNames,
+                      tr: Translator, first_row: int) -> list[discord.ui.Item] | None:
+        """The card choices when one button row per colour would not fit: a few cards as
+        buttons five to a row (e.g. a Chúpate 2 of each colour to stack), many as one select
+        per colour on the free rows. None leaves them to the framework (a button row per
+        colour, or selects per colour over pages when even that does not fit)."""
+        framework_rows = MAX_ROWS - 1 - first_row  # it keeps the last row for page arrows
+        free_rows = MAX_ROWS - first_row  # what we build ourselves never pages
+        choices = [self.choice(a, view, names, tr) for a in actions]
+        groups: dict[str, list[Choice]] = {}
+        for c in choices:
+            groups.setdefault(c.group, []).append(c)
+        if sum(-(-len(g) // BUTTONS_PER_ROW) for g in groups.values()) <= framework_rows:
+            return None
+        version = view.version
+        if len(choices) <= PACKED_BUTTONS:
+            return [
+                ActionButton(table_id, version, c.action, label=_clip(c.label, BUTTON_LABEL),
+                             style=c.style, emoji=c.emoji, row=first_row + i // BUTTONS_PER_ROW)
+                for i, c in enumerate(choices)
+            ]
+        if len(groups) > free_rows or any(len(g) > SELECT_OPTIONS for g in groups.values()):
+            return None
+        placeholders = self.group_placeholders(tr)
+        return [
+            ActionSelect(
+                table_id, version, group, 0, row=first_row + r,
+                placeholder=_clip(placeholders.get(group, ""), PLACEHOLDER) or None,
+                options=[discord.SelectOption(label=_clip(c.label, OPTION_TEXT), value=c.action,
+                                              emoji=c.emoji) for c in members],
+            )
+            for r, (group, members) in enumerate(groups.items())
+        ]
+
+    @staticmethod
+    def _on_turn_row(action: Action, view) -> bool:
+        kind = action.kind  # type: ignore[attr-defined]
+        return kind in TURN_KINDS or (kind == "play" and view.phase == "drawn"
+                                      and not _is_wild_play(action))
+
+    @staticmethod
+    def _colour_picker(table_id: int, version: int, card: str, tr: Translator
+                       ) -> list[discord.ui.Item]:
+        buttons: list[discord.ui.Item] = [
+            DraftButton(table_id, version, f"{COLOUR_OP}{card}.{colour}",
+                        label=_clip(tr("chupate2.action.play_wild", card=card_label(card, tr),
+                                       colour=tr(f"chupate2.colour.{colour}")), BUTTON_LABEL),
+                        emoji=COLOUR_EMOJI[colour], style=COLOUR_STYLE[colour], row=0)
+            for colour in COLOURS
+        ]
+        buttons.append(DraftButton(table_id, version, CANCEL_OP, label=tr("chupate2.ui.cancel"),
+                                   style=discord.ButtonStyle.secondary, row=0))
+        return buttons
+
+    def draft_step(
+        self, view, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+    ) -> tuple[dict[str, Any], str | None]:
+        if op == CANCEL_OP:
+            return {}, None
+        if op.startswith(PICK_OP):
+            card = op[len(PICK_OP):]
+            if card not in _wild_cards(legal):
+                raise IllegalAction(BAD_ACTION, text=op)
+            return {"card": card}, None
+        if op.startswith(COLOUR_OP):
+            text = "p." + op[len(COLOUR_OP):]
+            if text not in {a.encode() for a in legal}:
+                raise IllegalAction(BAD_ACTION, text=op)
+            return {}, text
+        raise IllegalAction(BAD_ACTION, text=op)
+
+    # ----- text -----------------------------------------------------------------------------
+    def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        key = f"chupate2.event.{event.code}"
+        if not has(key):
+            return None
+        params = event_params(event, tr)
+        card = event.params.get("card")
+        if card is not None:
+            params["card"] = card_text(card, tr)
+            colour = event.params.get("colour")
+            if is_wild(card) and colour in COLOURS:
+                params["card"] = tr("chupate2.action.play_wild", card=params["card"],
+                                    colour=colour_text(colour, tr))
+        if "cards" in event.params:
+            params["cards"] = ", ".join(card_text(c, tr) for c in event.params["cards"])
+        for name in ("target", "dealer"):
+            if isinstance(params.get(name), str):
+                params[name] = names(params[name])
+        team = event.params.get("team")
+        if event.code in ("round_won", "game_won") and isinstance(team, int):
+            key = f"chupate2.ui.event.{event.code}_team"
+            params["team"] = team + 1
+        if event.code == "challenge_reveal":
+            key = "chupate2.status.reveal"
+            verdict = "legal" if event.params.get("legal") else "illegal"
+            params["verdict"] = tr(f"chupate2.status.reveal.{verdict}")
+        return tr(key, player=names(event.seat), **params)
+
+    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+        lines = [tr("chupate2.status.top", card=card_text(view.top_card, tr),
+                    colour=colour_text(view.colour, tr))]
+        arrow = "🔃" if view.direction > 0 else "🔄"
+        lines.append(f"{arrow} " + tr("chupate2.status.direction",
+                                      direction=tr(f"chupate2.direction.{self._dir(view)}"))
+                     + " · " + tr("chupate2.status.stock", count=view.stock_count))
+        if view.pending_draw:
+            lines.append("⚠️ " + tr("chupate2.status.pending", count=view.pending_draw))
+        if view.current is not None and view.phase in ("colour", "drawn", "penalty", "challenge"):
+            target = view.plus4.by if view.plus4 is not None else None
+            lines.append(tr(f"chupate2.phase.{view.phase}", player=names(view.current),
+                            count=view.pending_draw, target=names(target)))
+        if view.exposed is not None:
+            lines.append("🫵 " + tr("chupate2.status.exposed", player=names(view.exposed)))
+        if view.teams is not None:
+            lines.extend(self._team_lines(view, names, tr))
+        if view.target is not None:
+            lines.append(tr("chupate2.status.round", round=view.round, target=view.target))
+            lines.extend(
+                tr("chupate2.status.round_result", round=r.round, player=names(r.winner),
+                   points=r.points)
+                for r in view.results[-RESULTS_SHOWN:]
+            )
+        return lines
+
+    @staticmethod
+    def _dir(view) -> str:
+        return "cw" if view.direction > 0 else "ccw"
+
+    @staticmethod
+    def _team_lines(view, names: SeatNames, tr: Translator) -> list[str]:
+        lines = []
+        for t, members in enumerate(view.teams):
+            players = ", ".join(names(s) for s in members)
+            if view.target is not None and view.team_scores:
+                lines.append(tr("chupate2.status.team", team=t + 1, players=players,
+                                points=view.team_scores[t]))
+            else:
+                lines.append(tr("chupate2.ui.team", team=t + 1, players=players))
+        return lines
+
+    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+        count = view.hand_counts.get(seat, 0)
+        if view.target is not None and view.teams is None:
+            line = tr("chupate2.status.seat_score", player=names(seat), count=count,
+                      points=view.scores.get(seat, 0))
+        elif count == 1:
+            line = tr("chupate2.ui.seat_one", player=names(seat))
+        else:
+            line = tr("chupate2.status.seat", player=names(seat), count=count)
+        if view.team_of is not None:
+            line += " · " + tr("chupate2.image.team", team=view.team_of[seat] + 1)
+        if seat in view.last_card_called:
+            line += " · ☝️ " + tr("chupate2.action.uno")
+        return line
+
+    def private_lines(self, view, tr: Translator) -> list[str]:
+        lines = [tr("chupate2.status.top", card=card_text(view.top_card, tr),
+                    colour=colour_text(view.colour, tr))]
+        mine = view.seat is not None and view.current == view.seat
+        if mine and view.phase == "challenge" and view.plus4 is not None:
+            lines.append("🤥 " + tr("chupate2.ui.hit_by_plus4", count=view.pending_draw,
+                                   colour=colour_text(view.plus4.prev_colour, tr)))
+        elif mine and view.phase == "penalty":
+            lines.append("⚠️ " + tr("chupate2.ui.must_answer", count=view.pending_draw))
+        elif mine and view.phase == "drawn" and view.drawn_card is not None:
+            lines.append(tr("chupate2.ui.drawn", card=card_text(view.drawn_card, tr)))
+        elif mine and view.phase == "colour":
+            lines.append(tr("chupate2.ui.name_colour"))
+        if view.reveal is not None:
+            verdict = "legal" if view.reveal.legal else "illegal"
+            lines.append("👀 " + tr("chupate2.ui.reveal",
+                                   cards=", ".join(card_text(c, tr) for c in view.reveal.cards)
+                                   or "—",
+                                   verdict=tr(f"chupate2.status.reveal.{verdict}")))
+        if view.hand:
+            lines.append(tr("chupate2.ui.hand", count=len(view.hand)))
+            for colour in (*COLOURS, WILD):
+                cards = [c for c in view.hand if COLOUR_OF[c] == colour]
+                if cards:
+                    faces = ", ".join(tr(f"chupate2.face.{c[0] if colour == WILD else c[1]}")
+                                      for c in cards)
+                    lines.append(f"{COLOUR_EMOJI[colour]} {faces}")
+        return lines
+
+    def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        details = outcome.details
+        lines: list[str] = []
+        teams = details.get("teams")
+        if teams:
+            winning = details.get("winning_team")
+            scores = details.get("team_scores") or [0] * len(teams)
+            if isinstance(winning, int):
+                lines.append("🏆 " + tr("chupate2.outcome.team_won", team=winning + 1,
+                                        players=", ".join(names(s) for s in teams[winning])))
+            order = sorted(range(len(teams)), key=lambda t: (t != winning, -scores[t]))
+            lines.extend(tr("chupate2.status.team", team=t + 1, points=scores[t],
+                            players=", ".join(names(s) for s in teams[t])) for t in order)
+        else:
+            lines.extend(super().outcome_lines(outcome, names, tr))
+        if details.get("mode") == "points":
+            lines.extend(tr("chupate2.status.round_result", round=r["round"],
+                            player=names(r["winner"]), points=r["points"])
+                         for r in details.get("round_scores") or [])
+        return lines
