@@ -75,6 +75,8 @@ async def test_payout_lands_with_the_final_action_or_not_at_all(tmp_path):
     standings = StandingsRepo(db)
     assert await standings.stat_board("g", "triad", "cards_won") == [("a", 1)]
     assert await standings.stats_of("g", "a", "triad") == {"cards_won": 1}
+    assert await standings.stat_names("g", "triad") == ["cards_won"]
+    assert await standings.stat_names("g", "macarena") == []
     await db.close()
 
 
