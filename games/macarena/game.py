@@ -375,6 +375,15 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
                 "coins": {s: state.tokens[s].coins for s in state.seats},
                 "hands": state.hand_number,
                 "amulets_to_win": amulets_target(state.options, len(state.seats)),
+                # leaderboard counters (storage adds them per player): amulets earned in this
+                # game (they are never lost) and Macarenas achieved
+                "stats": {
+                    s: {
+                        "amulets": state.tokens[s].amulets,
+                        "macarenas": state.macarenas_count.get(s, 0),
+                    }
+                    for s in state.seats
+                },
             },
         )
 

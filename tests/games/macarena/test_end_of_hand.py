@@ -254,6 +254,8 @@ def test_two_amulets_win_with_three_players():
     out = GAME.outcome(s)
     assert out.winners == ["b"] and out.details["amulets"]["b"] == 2 and out.points["b"] == 2
     assert out.details["amulets_to_win"] == 2
+    assert out.details["stats"]["b"] == {"amulets": 2, "macarenas": 0}
+    assert out.details["stats"]["a"] == {"amulets": 0, "macarenas": 0}
 
 
 def test_one_amulet_wins_with_four_players():

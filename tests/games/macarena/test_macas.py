@@ -122,6 +122,8 @@ def test_la_macarena_wins_at_once():
     out = GAME.outcome(s2)
     assert out is not None and out.winners == ["a"] and out.details["macarena"] == "a"
     assert out.details["macarenas"] == {"a": 1, "b": 0}
+    assert out.details["stats"] == {"a": {"amulets": 0, "macarenas": 1},
+                                    "b": {"amulets": 0, "macarenas": 0}}
     assert GAME.to_act(s2) == set() and GAME.view(s2, None).finished
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s2, "b", Pass())
