@@ -17,15 +17,14 @@ templates.
 
 from __future__ import annotations
 
-import io
-import unicodedata
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import font as _font
+from bot.ui.images.fonts import plain as _plain
+from bot.ui.images.fonts import png as _png
 from games.core import Event
 from games.core.cards import SUIT_SYMBOLS, PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
@@ -49,38 +48,6 @@ ELEMENT_RGB = {
     "fire": (210, 50, 30),
 }
 PLAYER_RGB = [(220, 50, 50), (50, 110, 230), (40, 170, 70), (235, 200, 40), (150, 70, 200)]
-
-_FONT_CANDIDATES = (
-    Path(__file__).with_name("fonts") / "DejaVuSans-Bold.ttf",
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf"),
-    Path("/usr/share/fonts/TTF/DejaVuSans-Bold.ttf"),
-)
-
-
-@cache
-def _font_path() -> str | None:
-    for path in _FONT_CANDIDATES:
-        if path.is_file():
-            return str(path)
-    return None
-
-
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = _font_path()
-    if path:
-        return ImageFont.truetype(path, size)
-    return ImageFont.load_default(size=size)
-
-
-def _plain(text: str) -> str:
-    """Text the font can draw: Pillow's built-in font has no accents and no symbols."""
-    if _font_path():
-        return text
-    decomposed = unicodedata.normalize("NFKD", text.replace("·", "-"))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ord(ch) < 256)
-
 
 def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
     draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
@@ -199,12 +166,6 @@ def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card: 
 def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=BACK, outline=OUTLINE, width=2)
     draw.rounded_rectangle((x + 6, y + 6, x + w - 6, y + h - 6), 5, outline=GOLD, width=2)
-
-
-def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
-    return out.getvalue()
 
 
 def _player_label(view: MacarenaView, seat: str, tr: Translator, names: Names) -> str:
