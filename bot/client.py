@@ -80,8 +80,10 @@ class MesaBot(commands.Bot):
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
                 cpu_delay_seconds=self.settings.cpu_delay_seconds,
+                cpu_think_seconds=self.settings.cpu_think_seconds,
             ),
             seed_factory=self._seed_factory,
+            ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -46,7 +46,9 @@ class DiscordTableListener:
     # ----- TableListener ----------------------------------------------------------------
     async def lobby_changed(self, table: Table) -> None:
         tr = translator(table.record.locale)
-        await self._show_public(table, lobby_payload(table, self.bot.tables, tr))
+        presenter = self.bot.presenter(table.game.key)
+        payload = presenter.lobby_payload(table, self.bot.tables, tr)
+        await self._show_public(table, payload or lobby_payload(table, self.bot.tables, tr))
 
     async def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool
