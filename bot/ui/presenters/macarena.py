@@ -1,0 +1,370 @@
+"""Macarena on Discord: the 7 pozos, the token standings and a series built click by click.
+
+Public message: the pozos image (top cards, MACAS in the owners' colours), a line with the pozo
+tops in text, the hand, the stock and the objective, one line per player (hand size, coins,
+elements, amulets, active MACAS) and, once a hand is over, its collections and element tokens.
+
+Private view (DM / "Ver mi mano"), row by row:
+- draw phase: "Robar";
+- play phase: "Pasar" and one button per pozo the player can lay a card on; picking a pozo starts
+  a series (a draft), then one button per card that links to the end of the series
+  (``series_options``), "Deshacer" (remove the last card), "Cambiar de pozo" and "Bajar", which
+  sends the ``p<pozo><cards>`` action. Every draft op carries the whole series so far
+  (``encode_draft``), so a click works even after a restart forgot the draft;
+- end of a hand / the eighth espejo: the element to give up, the element to buy, the MACA to
+  move, as buttons (they are that seat's legal actions; the timer's default is the engine's);
+- always: "Ver mi colección", which lists the player's collection card by card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator, has
+from bot.ui.images.macarena import card_label, event_params
+from bot.ui.items import ActionButton, DraftButton
+from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
+from bot.ui.presenter import GamePresenter, SeatNames
+from games.core import Action, Event, IllegalAction, Outcome
+from games.core.cards import PlayingCard, parse_card
+from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
+from games.macarena import (
+    decode_draft,
+    encode_draft,
+    playable_pozos,
+    series_options,
+    series_status,
+)
+from games.macarena.actions import MAX_SERIES
+from games.macarena.elements import ELEMENTS, element_of, link_kind
+
+ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
+PLAYER_EMOJI = ["🔴", "🔵", "🟢", "🟡", "🟣"]  # the image's player colours, in order
+COLLECTION_OP = "v"  # draft op: show / hide the collection card by card
+CANCEL_OP = "c"  # draft op: drop the series, choose the pozo again
+SERIES_OP = "p"  # draft ops "p<pozo><cards>": the series so far (``encode_draft``)
+TURN_STYLE = {
+    "draw": discord.ButtonStyle.primary,
+    "pass": discord.ButtonStyle.secondary,
+    "move_maca": discord.ButtonStyle.primary,
+    "give_element": discord.ButtonStyle.danger,
+    "buy_element": discord.ButtonStyle.success,
+}
+TURN_EMOJI = {"draw": "🂠", "pass": "⏭️", "move_maca": "🔮"}
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def card_text(card: PlayingCard | str) -> str:
+    """``🔥 8♦``: the element's emoji, then rank and suit."""
+    if isinstance(card, str):
+        card = parse_card(card)
+    return f"{ELEMENT_EMOJI[element_of(card)]} {card_label(card)}"
+
+
+def cards_text(cards: list[PlayingCard] | list[str]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
+def player_mark(colour: int) -> str:
+    return PLAYER_EMOJI[colour % len(PLAYER_EMOJI)]
+
+
+def elements_text(elements: list[str], tr: Translator) -> str:
+    held = [e for e in ELEMENTS if e in elements]
+    return "".join(ELEMENT_EMOJI[e] for e in held) if held else tr("macarena.ui.no_elements")
+
+
+def _mine(view) -> bool:
+    return view.seat is not None and view.current == view.seat
+
+
+def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
+    """The series in progress, if the draft holds one that is still valid in ``view``."""
+    text = draft.get("series")
+    if not text or view.phase != "play" or not _mine(view):
+        return None
+    try:
+        pozo, cards = decode_draft(text)
+    except IllegalAction:
+        return None
+    status = series_status(view, view.seat, pozo, cards)
+    if cards and not status.playable:
+        return None
+    if not cards and pozo not in playable_pozos(view, view.seat):
+        return None
+    return pozo, cards
+
+
+class Presenter(GamePresenter):
+    colour = discord.Colour.from_rgb(30, 120, 90)
+
+    # ----- actions --------------------------------------------------------------------------
+    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+        kind = action.kind  # type: ignore[attr-defined]
+        style = TURN_STYLE.get(kind, discord.ButtonStyle.secondary)
+        if kind == "play":
+            label = tr("macarena.ui.play_series", pozo=action.pozo + 1,  # type: ignore[attr-defined]
+                       cards=cards_text(list(action.cards)))  # type: ignore[attr-defined]
+            return Choice(action=action.encode(), label=label, group="play",
+                          style=discord.ButtonStyle.success)
+        if kind == "move_maca":
+            label = tr("macarena.action.move_maca", pozo=action.source + 1)  # type: ignore[attr-defined]
+            return Choice(action=action.encode(), label=label, group=kind, style=style,
+                          emoji=TURN_EMOJI[kind])
+        if kind in ("give_element", "buy_element"):
+            element = action.element  # type: ignore[attr-defined]
+            label = tr(f"macarena.action.{kind}", element=tr(f"macarena.element.{element}"))
+            return Choice(action=action.encode(), label=label, group=kind, style=style,
+                          emoji=ELEMENT_EMOJI[element])
+        return Choice(action=action.encode(), label=tr(f"macarena.action.{kind}"), group="turn",
+                      style=style, emoji=TURN_EMOJI.get(kind))
+
+    # ----- the private components and the series draft -----------------------------------------
+    def private_components(
+        self,
+        table_id: int,
+        view,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
+    ) -> tuple[list[discord.ui.Item], list[Action]]:
+        version = view.version
+        items: list[discord.ui.Item] = []
+        if view.phase == "play" and _mine(view):
+            items = self._play_components(table_id, view, legal, draft, names, tr)
+        else:
+            # draw, or an end-of-hand / MACA choice: the seat's legal actions as buttons
+            for i, action in enumerate(legal):
+                items.append(self._button(table_id, view, action, names, tr,
+                                          row=i // BUTTONS_PER_ROW))
+        rows = 1 + max((item.row or 0 for item in items), default=-1)
+        if view.seat is not None and view.collection is not None:
+            showing = bool(draft.get("collection"))
+            key = "macarena.ui.hide_collection" if showing else "macarena.ui.show_collection"
+            items.append(DraftButton(table_id, version, COLLECTION_OP, label=tr(key),
+                                     emoji="📚", row=self._row_with_room(items, rows)))
+        return items, []
+
+    @staticmethod
+    def _row_with_room(items: list[discord.ui.Item], rows: int) -> int:
+        """The first row of the turn's buttons when it has room, else a new row."""
+        on_first = sum(1 for item in items if (item.row or 0) == 0)
+        return 0 if on_first < BUTTONS_PER_ROW else rows
+
+    def _button(self, table_id: int, view, action: Action, names: SeatNames, tr: Translator,
+                row: int) -> ActionButton:
+        c = self.choice(action, view, names, tr)
+        return ActionButton(table_id, view.version, c.action, label=_clip(c.label, BUTTON_LABEL),
+                            style=c.style, emoji=c.emoji, row=row)
+
+    def _play_components(self, table_id: int, view, legal: list[Action], draft: dict[str, Any],
+                         names: SeatNames, tr: Translator) -> list[discord.ui.Item]:
+        version = view.version
+        pass_action = next((a for a in legal if a.kind == "pass"), None)  # type: ignore[attr-defined]
+        series = _series(view, draft)
+        items: list[discord.ui.Item] = []
+        if series is None:
+            if pass_action is not None:
+                items.append(self._button(table_id, view, pass_action, names, tr, row=0))
+            for i, pozo in enumerate(playable_pozos(view, view.seat)):
+                top = view.pozos[pozo].top
+                label = tr("macarena.ui.pozo_button", pozo=pozo + 1, card=card_label(top))
+                items.append(DraftButton(table_id, version, encode_draft(pozo, []),
+                                         label=_clip(label, BUTTON_LABEL),
+                                         emoji=ELEMENT_EMOJI[element_of(top)],
+                                         style=discord.ButtonStyle.primary,
+                                         row=1 + i // BUTTONS_PER_ROW))
+            return items
+        pozo, cards = series
+        if cards:
+            play = encode_draft(pozo, cards)
+            items.append(ActionButton(table_id, version, play, label=tr("macarena.action.play"),
+                                      emoji="✅", style=discord.ButtonStyle.success, row=0))
+            items.append(DraftButton(table_id, version, encode_draft(pozo, cards[:-1]),
+                                     label=tr("macarena.ui.series_undo"), emoji="↩️", row=0))
+        items.append(DraftButton(table_id, version, CANCEL_OP, label=tr("macarena.ui.cancel"),
+                                 row=0))
+        if pass_action is not None:
+            items.append(self._button(table_id, view, pass_action, names, tr, row=0))
+        if len(cards) < MAX_SERIES:
+            prev = parse_card(cards[-1]) if cards else view.pozos[pozo].top
+            for i, card in enumerate(series_options(view, view.seat, pozo, cards)):
+                text = card_label(card)
+                if link_kind(prev, card) == "espejo":
+                    text = tr("macarena.ui.series_card_espejo", card=text)
+                items.append(DraftButton(
+                    table_id, version, encode_draft(pozo, [*cards, card.code]),
+                    label=_clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
+                    emoji=ELEMENT_EMOJI[element_of(card)], style=discord.ButtonStyle.primary,
+                    row=1 + i // BUTTONS_PER_ROW))
+        return items
+
+    def draft_step(
+        self, view, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+    ) -> tuple[dict[str, Any], str | None]:
+        if op == COLLECTION_OP:
+            return {**draft, "collection": not draft.get("collection")}, None
+        if op == CANCEL_OP:
+            return {k: v for k, v in draft.items() if k != "series"}, None
+        if not op.startswith(SERIES_OP):
+            raise IllegalAction(BAD_ACTION, text=op)
+        if view.phase != "play" or not _mine(view):
+            raise IllegalAction(NOT_YOUR_TURN)
+        pozo, cards = decode_draft(op)
+        if pozo not in playable_pozos(view, view.seat):
+            raise IllegalAction("pozo_closed", pozo=pozo + 1)
+        if cards:
+            status = series_status(view, view.seat, pozo, cards)
+            if not status.playable:
+                params = dict(status.params)
+                if isinstance(params.get("pozo"), int):
+                    params["pozo"] += 1
+                raise IllegalAction(status.error or BAD_ACTION, **params)
+        return {**draft, "series": op}, None
+
+    def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
+        lines: list[str] = []
+        if view.phase == "play" and _mine(view):
+            series = _series(view, draft)
+            if series is None:
+                if playable_pozos(view, view.seat):
+                    lines.append("👉 " + tr("macarena.ui.choose_pozo"))
+                else:
+                    lines.append(tr("macarena.ui.no_play"))
+            else:
+                lines.extend(self._series_lines(view, *series, tr))
+        if draft.get("collection") and view.collection is not None:
+            lines.append("")
+            lines.append(tr("macarena.ui.collection_title", count=len(view.collection)))
+            lines.extend(self._by_element(view.collection, tr))
+        return lines
+
+    @staticmethod
+    def _series_lines(view, pozo: int, cards: list[str], tr: Translator) -> list[str]:
+        top = view.pozos[pozo].top
+        if not cards:
+            return [tr("macarena.ui.series_so_far", pozo=pozo + 1, cards=card_text(top)),
+                    "👉 " + tr("macarena.ui.series_empty")]
+        lines = [tr("macarena.ui.series_so_far", pozo=pozo + 1,
+                    cards=f"{card_text(top)} → {cards_text(cards)}")]
+        status = series_status(view, view.seat, pozo, cards)
+        if status.espejo:
+            lines.append("🪞 " + tr("macarena.ui.series_espejo"))
+        if status.to_collection:
+            lines.append(tr("macarena.ui.series_to_collection", count=status.to_collection))
+        if status.complete and not status.espejo:
+            lines.append(tr("macarena.ui.series_complete"))
+        return lines
+
+    @staticmethod
+    def _by_element(cards: list[PlayingCard], tr: Translator) -> list[str]:
+        lines = []
+        for element in ELEMENTS:
+            mine = [c for c in cards if element_of(c) == element]
+            if mine:
+                lines.append(tr("macarena.ui.element_cards", emoji=ELEMENT_EMOJI[element],
+                                element=tr(f"macarena.element.{element}"),
+                                cards=cards_text(mine)))
+        return lines
+
+    # ----- text -----------------------------------------------------------------------------
+    def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        key = f"macarena.event.{event.code}"
+        if not has(key):
+            return None
+        return tr(key, **event_params(event, tr, names))
+
+    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+        lines = [tr("macarena.ui.status", hand=view.hand_number, stock=view.stock_count,
+                    target=view.amulets_to_win)]
+        colour_of = {p.seat: p.colour for p in view.players}
+        pozos = []
+        for pozo in view.pozos:
+            marks = "".join(player_mark(colour_of.get(s, 0)) * n for s, n in pozo.macas.items())
+            pozos.append(f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks
+                                                                           else ""))
+        lines.append(tr("macarena.ui.pozos", pozos=" · ".join(pozos)))
+        if view.espejo_turn and view.current:
+            lines.append("🪞 " + tr("macarena.ui.public_espejo", player=names(view.current)))
+        if view.penalty_waiting:
+            lines.append(tr("macarena.ui.waiting_penalty",
+                            players=", ".join(names(s) for s in view.penalty_waiting)))
+        if view.buy_waiting:
+            lines.append(tr("macarena.ui.waiting_buy",
+                            players=", ".join(names(s) for s in view.buy_waiting)))
+        if view.hand_result is not None:
+            lines.extend(self._hand_result_lines(view.hand_result, view, names, tr))
+        return lines
+
+    @staticmethod
+    def _hand_result_lines(result, view, names: SeatNames, tr: Translator) -> list[str]:
+        sizes = ", ".join(f"{names(s)} {len(r.collection)}" for s, r in result.seats.items())
+        winners = " · ".join(
+            f"{ELEMENT_EMOJI[e]} {names(result.element_winners[e]) if result.element_winners.get(e) else tr('macarena.ui.nobody')}"  # noqa: E501
+            for e in ELEMENTS
+        )
+        return [tr("macarena.ui.last_hand", hand=result.hand,
+                   reason=tr(f"macarena.reason.{result.reason}"), sizes=sizes),
+                tr("macarena.ui.last_hand_elements", elements=winners)]
+
+    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+        p = next(p for p in view.players if p.seat == seat)
+        line = player_mark(p.colour) + " " + tr(
+            "macarena.ui.seat", player=names(seat), cards=p.hand_count, coins=p.coins,
+            elements=elements_text(p.elements, tr), amulets=p.amulets, macas=p.active_macas)
+        if p.collection_count is not None:
+            line += " · " + tr("macarena.ui.seat_collection", count=p.collection_count)
+        return line
+
+    def private_lines(self, view, tr: Translator) -> list[str]:
+        if view.seat is None or view.hand is None:
+            return []
+        lines: list[str] = []
+        if view.espejo_turn and _mine(view):
+            lines.append("🪞 " + tr("macarena.ui.espejo_turn"))
+        if view.drawn is not None:
+            lines.append(tr("macarena.ui.drawn", card=card_text(view.drawn)))
+        if view.choice == "move_maca" and view.maca_target is not None:
+            lines.append("🔮 " + tr("macarena.ui.choose_maca", pozo=view.maca_target + 1))
+        elif view.choice == "give_element":
+            lines.append("⚠️ " + tr("macarena.ui.choose_give"))
+        elif view.choice == "buy_element":
+            lines.append("🪙 " + tr("macarena.ui.choose_buy"))
+        lines.append(tr("macarena.ui.hand_title", count=len(view.hand)))
+        lines.extend(self._by_element(view.hand, tr))
+        me = next(p for p in view.players if p.seat == view.seat)
+        collection = view.collection or []
+        counts = " · ".join(
+            f"{ELEMENT_EMOJI[e]} {sum(1 for c in collection if element_of(c) == e)}"
+            for e in ELEMENTS)
+        lines.append(tr("macarena.ui.collection_summary", count=len(collection), counts=counts))
+        lines.append(tr("macarena.ui.my_tokens", coins=me.coins,
+                        elements=elements_text(me.elements, tr), amulets=me.amulets,
+                        target=view.amulets_to_win))
+        return lines
+
+    def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        details = outcome.details
+        lines = ["🏆 " + tr("macarena.ui.winner",
+                           players=", ".join(names(s) for s in outcome.winners))]
+        if details.get("macarena"):
+            lines.append("💃 " + tr("macarena.ui.outcome_macarena",
+                                   player=names(details["macarena"])))
+        amulets = details.get("amulets") or {}
+        elements = details.get("elements") or {}
+        coins = details.get("coins") or {}
+        macarenas = details.get("macarenas") or {}
+        for place, group in enumerate(outcome.ranking, start=1):
+            for seat in group:
+                lines.append(tr("macarena.ui.outcome_line", place=place, player=names(seat),
+                                amulets=amulets.get(seat, 0),
+                                elements=elements_text(elements.get(seat) or [], tr),
+                                coins=coins.get(seat, 0), macarenas=macarenas.get(seat, 0)))
+        lines.append(tr("macarena.ui.outcome_hands", hands=details.get("hands", 1)))
+        return lines
