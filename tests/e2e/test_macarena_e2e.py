@@ -1,0 +1,104 @@
+"""Macarena end to end: the real Mesa bot, unmodified discord.py, the fake Discord, two people and
+a computer player, to one amulet.
+
+The course of SEED (alice, bob, CPU 1; 77 moves): hand 1 ends when a player goes out (move 56);
+the bot restarts there, and the coins and element tokens won in hand 1 (alice: 3 coins, earth,
+water, fire) are still on the table afterwards. At the end of hand 2 alice has 4 coins and buys
+water with a button: her four elements become an amulet, and she wins (CPU 1 also gets one; alice
+has more tokens). People build ten multi-card series with the builder.
+"""
+
+from __future__ import annotations
+
+from games.macarena.elements import ELEMENTS
+from tests.e2e.macarena_driver import start_game
+
+SEED = "mac-e2e-0368"
+ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
+
+
+def token_text(tokens) -> str:
+    elements = "".join(ELEMENT_EMOJI[e] for e in ELEMENTS if e in tokens.elements) or "ninguno"
+    return (f"{tokens.coins} monedas · elementos: {elements} · {tokens.amulets} amuletos")
+
+
+def seat_lines(table, names: dict[str, str]) -> dict[str, str]:
+    description = table.public().embeds[0]["description"]
+    return {seat: next(line for line in description.splitlines() if f" {name}: " in line)
+            for seat, name in names.items()}
+
+
+async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_game(fake, [alice, bob], seed=SEED, options={"amulets_to_win": 1},
+                             cpus=1)
+    names = {str(alice.id): "alice", str(bob.id): "bob", "cpu1": "🤖 CPU 1 (normal)"}
+
+    first = alice.dms()[0]
+    assert [a.filename for a in first.attachments] == ["hand.png"]
+    assert "**Tu mano (7 cartas)**" in first.embeds[0]["description"]
+    public = table.public()
+    assert [a.filename for a in public.attachments] == ["table.png"]
+    assert public.attachments[0].data.startswith(b"\x89PNG")
+    assert "Pozos: **1**" in public.embeds[0]["description"]
+
+    restarted_with: dict[str, str] = {}
+
+    async def restart_between_hands() -> None:
+        if table.oracle.state.hand_number == 2 and not restarted_with:
+            await table.wait_version(table.oracle.version)
+            result = table.oracle.state.hand_result
+            assert result.hand == 1 and result.reason == "went_out"
+            assert "Mano 1 (un jugador se fue)" in table.public().embeds[0]["description"]
+            restarted_with.update({s: token_text(table.oracle.state.tokens[s]) for s in names})
+            # the private view of whoever moves next reached their DM before the bot stops
+            seat, _ = table.oracle.next_move()
+            await table.private_view(table.by_seat[seat], table.oracle.version)
+            await mesa.restart()
+
+    moves_before_restart = None
+    while not table.oracle.finished:
+        await restart_between_hands()
+        if restarted_with and moves_before_restart is None:
+            moves_before_restart = table.moves
+            await table.move()  # the first move after the restart, from a DM sent before it
+            # the tokens won in hand 1 survived the restart (the state is stored with each move)
+            lines = seat_lines(table, names)
+            for seat, tokens in restarted_with.items():
+                assert tokens in lines[seat], (tokens, lines[seat])
+            assert any("0 monedas · elementos: ninguno" not in t for t in restarted_with.values())
+            continue
+        await table.move()
+
+    assert mesa.starts == 2 and moves_before_restart is not None
+    assert len(table.oracle.log) == 77 and table.oracle.state.hand_number == 2
+    assert len(table.series_built) == 10  # multi-card series built click by click
+    assert table.choices == [(str(alice.id), "bw")]  # the element bought, by button
+
+    outcome = table.oracle.outcome()
+    assert outcome.winners == [str(alice.id)]
+    final = table.public()
+    results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
+    lines = results.splitlines()
+    assert lines[0] == "🏆 ¡alice gana la partida!"
+    assert lines[1].startswith("1. alice — 1 amuletos · ")
+    assert lines[2].startswith("2. 🤖 CPU 1 (normal) — 1 amuletos · ")
+    assert lines[3].startswith("3. bob — 0 amuletos · ")
+    assert lines[-1] == "Partida de 2 manos."
+    assert "alice cambia 4 monedas por agua." in final.text
+    assert [b.label for b in final.buttons] == ["Revancha"]
+
+    # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
+    board = await (await bob.slash("leaderboard", game="macarena"))
+    rows = board.embeds[0]["description"].splitlines()
+    assert f"<@{alice.id}>" in rows[0] and "1 victorias en 1 partidas" in rows[0]
+    assert f"<@{bob.id}>" in rows[1] and "0 victorias en 1 partidas" in rows[1]
+    guild = str(fake.guild.id)
+    standings = mesa.bot.standings
+    assert await standings.stats_of(guild, str(alice.id), "macarena") == {"amulets": 1}
+    assert await standings.stats_of(guild, str(bob.id), "macarena") == {}
+    assert await standings.stat_board(guild, "macarena", "amulets") == [(str(alice.id), 1)]
+    assert await standings.stat_board(guild, "macarena", "macarenas") == []
+    assert fake.violations == []
