@@ -315,14 +315,14 @@ def test_the_collection_is_private_and_shown_on_demand():
                   collections={"a": "7H 8H 9D", "b": "KS"})
     plain = _private(state, "a")
     text = plain.embeds[0].description
-    assert "Tu colección: 3 cartas" in text and "7♥" not in text
+    assert "Tu colección: 3 (🌍 0 · 💨 0 · 💧 2 · 🔥 1)" in text and "7♥" not in text
     ops = _ops(plain)
     assert ops["v"]["label"] == "Ver mi colección"
     draft, action = _step(state, "a", {}, "v")
     assert action is None and draft == {"collection": True}
     shown = _private(state, "a", draft)
     text = shown.embeds[0].description
-    assert "**Tu colección (3 cartas)**" in text and "💧 agua: 7♥ 8♥" in text
+    assert "**Tu colección** (3)" in text and "💧 agua: 7♥ 8♥" in text
     assert "🔥 fuego: 9♦" in text and "K♠" not in text
     assert _ops(shown)["v"]["label"] == "Ocultar mi colección"
     # the collection button keeps its place while a series is built
@@ -351,7 +351,7 @@ def test_texts_show_names_and_never_seat_ids():
         results = next(f.value for f in embed.fields if f.name == "Resultado")
         winner = NAMES[IDS.index(GAME.outcome(state).winners[0])]
         assert results.splitlines()[0] == f"🏆 ¡{winner} gana la partida!"
-        assert "amuletos" in results and "Macarenas" in results
+        assert "amuletos " in results and "Macarenas " in results
         seen_events += len(embed.fields[0].value.splitlines())
     assert seen_events >= 3
     # mid-game: seat lines and events name the players
@@ -360,7 +360,7 @@ def test_texts_show_names_and_never_seat_ids():
     text = embed.description + "".join(f.value for f in embed.fields)
     assert not any(i in text for i in IDS)
     for name in NAMES[:3]:
-        assert f"{name}: " in embed.description
+        assert f"{name} — mano " in embed.description
     assert "Pozos: **1**" in embed.description
 
 
@@ -370,11 +370,10 @@ def test_public_standings_show_tokens_and_hand_sizes():
                   macas=[{"a": 2}] + [{}] * 6)
     embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
     lines = embed.description.splitlines()
-    a_line = next(line for line in lines if "a: 2 cartas" in line)
-    assert "3 monedas · elementos: 🌍🔥 · 1 amuletos · 2 MACAS" in a_line
-    assert a_line.startswith("▶ 🔴")
-    assert any("b: 3 cartas · 0 monedas · elementos: ninguno · 0 amuletos" in line
-               for line in lines)
+    a_line = next(line for line in lines if "a — mano 2" in line)
+    assert a_line == "▶ 🔴 a — mano 2 · monedas 3 · elementos 🌍🔥 · amuletos 1 · MACAS 2"
+    assert "• 🔵 b — mano 3 · monedas 0 · elementos ninguno · amuletos 0 · MACAS 0" in lines
+    assert lines[0] == "Mano 1 · jugar o pasar · mazo: 6 · para ganar: 2 amuleto(s)"
     assert "**1** 2♣ 🔴🔴" in embed.description
 
 

@@ -5,7 +5,8 @@ The course of SEED (alice, bob, CPU 1; 77 moves): hand 1 ends when a player goes
 the bot restarts there, and the coins and element tokens won in hand 1 (alice: 3 coins, earth,
 water, fire) are still on the table afterwards. At the end of hand 2 alice has 4 coins and buys
 water with a button: her four elements become an amulet, and she wins (CPU 1 also gets one; alice
-has more tokens). People build ten multi-card series with the builder.
+has more tokens). People build ten multi-card series with the builder; bob has his DMs closed
+and plays everything from "Ver mi mano".
 """
 
 from __future__ import annotations
@@ -19,26 +20,26 @@ ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"
 
 def token_text(tokens) -> str:
     elements = "".join(ELEMENT_EMOJI[e] for e in ELEMENTS if e in tokens.elements) or "ninguno"
-    return (f"{tokens.coins} monedas · elementos: {elements} · {tokens.amulets} amuletos")
+    return f"monedas {tokens.coins} · elementos {elements} · amuletos {tokens.amulets}"
 
 
 def seat_lines(table, names: dict[str, str]) -> dict[str, str]:
     description = table.public().embeds[0]["description"]
-    return {seat: next(line for line in description.splitlines() if f" {name}: " in line)
+    return {seat: next(line for line in description.splitlines() if f" {name} — " in line)
             for seat, name in names.items()}
 
 
 async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
-    alice, bob = fake.user("alice"), fake.user("bob")
+    alice, bob = fake.user("alice"), fake.user("bob", dms_open=False)  # bob: "Ver mi mano"
     table = await start_game(fake, [alice, bob], seed=SEED, options={"amulets_to_win": 1},
                              cpus=1)
     names = {str(alice.id): "alice", str(bob.id): "bob", "cpu1": "🤖 CPU 1 (normal)"}
 
     first = alice.dms()[0]
     assert [a.filename for a in first.attachments] == ["hand.png"]
-    assert "**Tu mano (7 cartas)**" in first.embeds[0]["description"]
+    assert "**Tu mano** (7)" in first.embeds[0]["description"]
     public = table.public()
     assert [a.filename for a in public.attachments] == ["table.png"]
     assert public.attachments[0].data.startswith(b"\x89PNG")
@@ -53,28 +54,49 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             assert result.hand == 1 and result.reason == "went_out"
             assert "Mano 1 (un jugador se fue)" in table.public().embeds[0]["description"]
             restarted_with.update({s: token_text(table.oracle.state.tokens[s]) for s in names})
-            # the private view of whoever moves next reached their DM before the bot stops
+            # whoever moves next can see their private view before the bot stops
             seat, _ = table.oracle.next_move()
             await table.private_view(table.by_seat[seat], table.oracle.version)
             await mesa.restart()
 
+    async def look_at_the_collection() -> None:
+        """alice opens her collection in her DM: the cards she collected, by element."""
+        view = await table.private_view(alice, table.oracle.version)
+        await (await alice.click(view, "Ver mi colección")).acknowledged()
+        mine = table.oracle.state.collections[str(alice.id)]
+        assert mine, "alice has collected cards by now"
+        await fake.wait_until(lambda: f"**Tu colección** ({len(mine)})" in view.text,
+                              what="alice's collection")
+        for card in mine:
+            assert card.pretty in view.text
+        assert view.button("Ocultar mi colección") is not None
+        seen.append(len(mine))
+
+    seen: list[int] = []
     moves_before_restart = None
     while not table.oracle.finished:
         await restart_between_hands()
         if restarted_with and moves_before_restart is None:
             moves_before_restart = table.moves
-            await table.move()  # the first move after the restart, from a DM sent before it
+            # the first move after the restart: bob draws from "Ver mi mano" on the public
+            # message posted before it
+            assert await table.move() == (str(bob.id), "d")
             # the tokens won in hand 1 survived the restart (the state is stored with each move)
             lines = seat_lines(table, names)
             for seat, tokens in restarted_with.items():
                 assert tokens in lines[seat], (tokens, lines[seat])
-            assert any("0 monedas · elementos: ninguno" not in t for t in restarted_with.values())
+            assert any("monedas 0 · elementos ninguno" not in t for t in restarted_with.values())
             continue
+        if table.moves == 30:
+            await look_at_the_collection()
         await table.move()
 
-    assert mesa.starts == 2 and moves_before_restart is not None
+    assert mesa.starts == 2 and moves_before_restart is not None and seen
+    assert bob.dms() == [] and bob.ephemerals()  # bob played from "Ver mi mano"
+    assert all(m.visible_to is bob.model for m in bob.ephemerals())
     assert len(table.oracle.log) == 77 and table.oracle.state.hand_number == 2
     assert len(table.series_built) == 10  # multi-card series built click by click
+    assert {seat for seat, _ in table.series_built} == {str(alice.id), str(bob.id)}
     assert table.choices == [(str(alice.id), "bw")]  # the element bought, by button
 
     outcome = table.oracle.outcome()
@@ -83,10 +105,10 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
     lines = results.splitlines()
     assert lines[0] == "🏆 ¡alice gana la partida!"
-    assert lines[1].startswith("1. alice — 1 amuletos · ")
-    assert lines[2].startswith("2. 🤖 CPU 1 (normal) — 1 amuletos · ")
-    assert lines[3].startswith("3. bob — 0 amuletos · ")
-    assert lines[-1] == "Partida de 2 manos."
+    assert lines[1].startswith("1. alice — amuletos 1 · ")
+    assert lines[2].startswith("2. 🤖 CPU 1 (normal) — amuletos 1 · ")
+    assert lines[3].startswith("3. bob — amuletos 0 · ")
+    assert lines[-1] == "Manos jugadas: 2."
     assert "alice cambia 4 monedas por agua." in final.text
     assert [b.label for b in final.buttons] == ["Revancha"]
 

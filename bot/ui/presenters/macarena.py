@@ -282,7 +282,7 @@ class Presenter(GamePresenter):
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
         lines = [tr("macarena.ui.status", hand=view.hand_number, stock=view.stock_count,
-                    target=view.amulets_to_win)]
+                    phase=tr(f"macarena.phase.{view.phase}"), target=view.amulets_to_win)]
         colour_of = {p.seat: p.colour for p in view.players}
         pozos = []
         for pozo in view.pozos:
