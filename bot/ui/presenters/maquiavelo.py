@@ -1,0 +1,337 @@
+"""Maquiavelo on Discord: the table's melds as an image, the hand in suit selects.
+
+A turn is a draft (``private_components`` + ``draft_step``): the hand is split into one
+multi-select per suit (chunks of at most 25 cards, merged or cut when a hand needs more rows
+than a message has), and picking cards in any of them updates one selection that persists
+across the selects. "Jugar" sends ``p<mask>`` of the selected cards and the engine arranges the
+table; "Sugerir" fills the selection with the best play without playing it; "Limpiar" clears it.
+A modal takes a whole explicit arrangement, prefilled with the current table. Under "estricto" a
+selection the engine would refuse is checked first (``check_proposal``) and only proposed after a
+second press of "Jugar".
+
+Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``clear``, ``hint``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator
+from bot.ui import items
+from bot.ui.presenter import GamePresenter, ModalField, SeatNames
+from games.core import Action, Event, IllegalAction, Outcome
+from games.maquiavelo import GAME, MaquiaveloState, MaquiaveloView, Play, parse_arrangement
+from games.maquiavelo.ai import best_play_action
+from games.maquiavelo.state import CardView
+
+SELECT_OPTIONS = 25
+HAND_ROWS = 4  # five rows, less the button row
+SUIT_ORDER = "SHDC"
+MODAL_KIND = "arrange"
+MODAL_FIELD = "table"
+HELPERS_OP = "s.h"
+OPTION_LABEL = 100
+PLACEHOLDER = 150
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _pretty(cards: list[CardView]) -> str:
+    return " ".join(c.pretty for c in cards)
+
+
+def _acting(view: MaquiaveloView) -> bool:
+    return not view.finished and view.seat is not None and view.current == view.seat
+
+
+def hand_chunks(view: MaquiaveloView, rows: int) -> list[list[CardView]]:
+    """The hand as at most ``rows`` selects of at most 25 cards: one per suit when that fits,
+    else neighbouring suits merged, else the hand (by suit and rank) cut in pieces of 25 (the
+    cards beyond ``rows`` * 25 are left to the modal)."""
+    groups = [cards for _, cards in view.hand_groups(SELECT_OPTIONS)]
+    if len(groups) <= rows:
+        return groups
+    merged: list[list[CardView]] = []
+    for cards in groups:
+        if merged and len(merged[-1]) + len(cards) <= SELECT_OPTIONS:
+            merged[-1] = merged[-1] + cards
+        else:
+            merged.append(list(cards))
+    if len(merged) <= rows:
+        return merged
+    hand = [c for cards in groups for c in cards]
+    size = max(-(-len(hand) // rows), 1)
+    size = min(size, SELECT_OPTIONS)
+    return [hand[k : k + size] for k in range(0, len(hand), size)][:rows]
+
+
+class Presenter(GamePresenter):
+    colour = discord.Colour.from_rgb(22, 92, 62)
+
+    # ----- helpers ------------------------------------------------------------------------
+    def _suit(self, suit: str, tr: Translator) -> str:
+        return tr(f"maquiavelo.suit.{suit}")
+
+    def _placeholder(self, view: MaquiaveloView, cards: list[CardView], tr: Translator) -> str:
+        by_suit = view.hand_by_suit()
+        suits = sorted({c.suit for c in cards}, key=SUIT_ORDER.index)
+        if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
+            label = " · ".join(self._suit(s, tr) for s in suits)
+        else:
+            label = f"{cards[0].pretty}–{cards[-1].pretty}"
+        return _clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
+
+    def _selects(self, view: MaquiaveloView) -> tuple[list[list[CardView]], bool]:
+        """The hand chunks of the selects, and whether a helpers select comes first."""
+        helpers = bool(view.helpers) and view.options.ayuda
+        return hand_chunks(view, HAND_ROWS - (1 if helpers else 0)), helpers
+
+    @staticmethod
+    def _options(cards: list[CardView], selected: set[int]) -> list[discord.SelectOption]:
+        seen: dict[str, int] = {}
+        options = []
+        for c in cards:
+            seen[c.code] = seen.get(c.code, 0) + 1
+            label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
+            options.append(discord.SelectOption(label=_clip(label, OPTION_LABEL),
+                                                value=str(c.id), default=c.id in selected))
+        return options
+
+    @staticmethod
+    def _selection(view: MaquiaveloView, draft: dict[str, Any]) -> list[int]:
+        """The draft's selected card ids still in the hand or among the helpers."""
+        mine = {c.id for c in view.hand or []} | {c.id for c in view.helpers}
+        return sorted({int(c) for c in draft.get("sel", []) if int(c) in mine})
+
+    # ----- drafts -------------------------------------------------------------------------
+    def private_components(
+        self,
+        table_id: int,
+        view: MaquiaveloView,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
+    ) -> tuple[list[discord.ui.Item], list[Action]]:
+        if not _acting(view) or not legal:
+            return [], legal
+        selected = set(self._selection(view, draft))
+        chunks, helpers = self._selects(view)
+        out: list[discord.ui.Item] = []
+        row = 0
+        if helpers:
+            out.append(items.DraftSelect(
+                table_id, view.version, HELPERS_OP,
+                options=self._options(view.helpers, selected),
+                placeholder=_clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
+                min_values=0, max_values=len(view.helpers), row=row))
+            row += 1
+        for k, cards in enumerate(chunks):
+            out.append(items.DraftSelect(
+                table_id, view.version, f"s.{k}", options=self._options(cards, selected),
+                placeholder=self._placeholder(view, cards, tr), min_values=0,
+                max_values=len(cards), row=row))
+            row += 1
+        play_label = (tr("maquiavelo.ui.play_selected", count=len(selected)) if selected
+                      else tr("maquiavelo.action.play"))
+        out += [
+            items.DraftButton(table_id, view.version, "play", label=play_label,
+                              style=discord.ButtonStyle.success, row=row, disabled=not selected),
+            items.DraftButton(table_id, view.version, "clear",
+                              label=tr("maquiavelo.action.clear"), row=row,
+                              disabled=not selected),
+            items.DraftButton(table_id, view.version, "hint",
+                              label=tr("maquiavelo.action.suggest"),
+                              style=discord.ButtonStyle.primary, row=row),
+            items.ModalButton(table_id, view.version, MODAL_KIND,
+                              label=tr("maquiavelo.action.arrange"), row=row),
+        ]
+        for action in legal:
+            choice = self.choice(action, view, names, tr)
+            out.append(items.ActionButton(table_id, view.version, choice.action,
+                                          label=choice.label, row=row))
+        return out, []
+
+    def draft_step(
+        self, view: MaquiaveloView, legal: list[Action], draft: dict[str, Any], op: str,
+        values: list[str],
+    ) -> tuple[dict[str, Any], str | None]:
+        if not _acting(view):
+            raise IllegalAction("not_your_turn")
+        selected = self._selection(view, draft)
+        if op == "clear":
+            return {}, None
+        if op == "hint":
+            play = best_play_action(view)
+            cards = list(play.cards) if play else []
+            return {"sel": cards, "hint": cards}, None
+        if op == "play":
+            if not selected:
+                raise IllegalAction("empty_play")
+            action = Play(cards=tuple(selected))
+            text = action.encode()
+            if view.options.estricto and draft.get("warned") != text:
+                try:
+                    GAME.check_proposal(_state_of(view), view.seat, action)
+                except IllegalAction as exc:
+                    return {"sel": selected, "warned": text, "code": exc.code,
+                            "params": dict(exc.params)}, None
+            return {"sel": selected}, text
+        if op.startswith("s."):
+            if op == HELPERS_OP:
+                pool = view.helpers
+            else:
+                chunks, _ = self._selects(view)
+                try:
+                    pool = chunks[int(op[2:])]
+                except (ValueError, IndexError) as exc:
+                    raise IllegalAction("bad_action") from exc
+            ids = {c.id for c in pool}
+            try:
+                picked = {int(v) for v in values}
+            except ValueError as exc:
+                raise IllegalAction("bad_action") from exc
+            if not picked <= ids:
+                raise IllegalAction("bad_action")
+            return {"sel": sorted((set(selected) - ids) | picked)}, None
+        raise IllegalAction("bad_action")
+
+    def draft_lines(
+        self, view: MaquiaveloView, draft: dict[str, Any], tr: Translator
+    ) -> list[str]:
+        if not _acting(view):
+            return []
+        lines = []
+        selected = set(self._selection(view, draft))
+        if "hint" in draft:
+            lines.append(self._hint_text(view, draft["hint"], tr))
+        chosen = [c for c in [*(view.hand or []), *view.helpers] if c.id in selected]
+        lines.append(tr("maquiavelo.ui.selected", cards=_pretty(chosen)) if chosen
+                     else tr("maquiavelo.ui.selected_none"))
+        if draft.get("warned"):
+            reason = tr(f"maquiavelo.error.{draft.get('code')}", **draft.get("params", {}))
+            lines.append(tr("maquiavelo.ui.estricto_refused", reason=reason))
+            lines.append(tr("maquiavelo.ui.estricto_confirm"))
+        if view.options.estricto:
+            lines.append(tr("maquiavelo.ui.estricto_warning"))
+        chunks, _ = self._selects(view)
+        shown = sum(len(c) for c in chunks)
+        if shown < len(view.hand or []):
+            lines.append(tr("maquiavelo.ui.hand_cut", shown=shown, count=len(view.hand or [])))
+        return lines
+
+    def _hint_text(self, view: MaquiaveloView, hint: list[int], tr: Translator) -> str:
+        if not hint:
+            key = "maquiavelo.ui.hint_none_pass" if not view.stock_count else \
+                "maquiavelo.ui.hint_none"
+            return tr(key)
+        ids = set(hint)
+        hand = [c for c in view.hand or [] if c.id in ids]
+        helpers = [c for c in view.helpers if c.id in ids]
+        if helpers:
+            return tr("maquiavelo.ui.hint_helpers", cards=_pretty(hand),
+                      helpers=_pretty(helpers), count=len(hint))
+        return tr("maquiavelo.ui.hint", cards=_pretty(hand), count=len(hint))
+
+    # ----- the typed arrangement ----------------------------------------------------------
+    def modal_fields(
+        self, kind: str, view: MaquiaveloView, tr: Translator
+    ) -> tuple[str, list[ModalField]] | None:
+        if kind != MODAL_KIND:
+            return None
+        return tr("maquiavelo.ui.modal_title"), [
+            ModalField(name=MODAL_FIELD, label=tr("maquiavelo.ui.modal_field"),
+                       placeholder=tr("maquiavelo.ui.modal_placeholder"),
+                       default=view.table_text() or None, long=True, max_length=1200)
+        ]
+
+    def modal_action(self, kind: str, view: MaquiaveloView, values: dict[str, str]) -> str:
+        if kind != MODAL_KIND:
+            raise IllegalAction("bad_action")
+        return parse_arrangement(values.get(MODAL_FIELD, "")).encode()
+
+    # ----- text ---------------------------------------------------------------------------
+    def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        params = dict(event.params)
+        if isinstance(params.get("first"), str):
+            params["first"] = names(params["first"])
+        if isinstance(params.get("winners"), list):
+            params["winners"] = ", ".join(names(s) for s in params["winners"])
+        return super().event_text(event.model_copy(update={"params": params}), names, tr)
+
+    def status_lines(self, view: MaquiaveloView, names: SeatNames, tr: Translator) -> list[str]:
+        cards = sum(len(m.cards) for m in view.table)
+        lines = [
+            tr("maquiavelo.status.table", melds=len(view.table), cards=cards),
+            tr("maquiavelo.status.stock", count=view.stock_count),
+        ]
+        if view.options.ayuda:
+            lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers) or "—"))
+        if not view.stock_count and not view.finished:
+            lines.append(tr("maquiavelo.status.passes", count=view.passes,
+                            players=len(view.seats)))
+        variants = [tr(f"maquiavelo.ui.variant.{name}")
+                    for name in ("ayuda", "estricto") if getattr(view.options, name)]
+        if variants:
+            lines.append(tr("maquiavelo.status.variants", variants=", ".join(variants)))
+        if view.last_play:
+            lines.append(tr("maquiavelo.ui.last_play",
+                            cards=_pretty([CardView.of(c) for c in view.last_play])))
+        return lines
+
+    def seat_line(self, view: MaquiaveloView, seat: str, names: SeatNames,
+                  tr: Translator) -> str:
+        count = view.hand_counts.get(seat, 0)
+        if view.finished and seat in view.hand_values:
+            return tr("maquiavelo.outcome.hand_value", player=names(seat), count=count,
+                      value=view.hand_values[seat])
+        return tr("maquiavelo.status.seat", player=names(seat), count=count)
+
+    def private_lines(self, view: MaquiaveloView, tr: Translator) -> list[str]:
+        table = view.table_text() or tr("maquiavelo.image.table_empty")
+        lines = [tr("maquiavelo.ui.table_line", table=table)]
+        if view.options.ayuda and view.helpers:
+            lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers)))
+        for suit, cards in sorted(view.hand_by_suit().items(),
+                                  key=lambda kv: SUIT_ORDER.index(kv[0])):
+            lines.append(tr("maquiavelo.ui.hand_suit", suit=self._suit(suit, tr),
+                            cards=_pretty(cards)))
+        return lines
+
+    def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        lines = super().outcome_lines(outcome, names, tr)
+        details = outcome.details
+        winners = outcome.ranking[0] if outcome.ranking else []
+        if winners:
+            who = ", ".join(names(s) for s in winners)
+            points = outcome.points.get(winners[0], 0)
+            if details.get("reason") == "out":
+                lines.append(tr("maquiavelo.outcome.out", player=who, points=points))
+            elif details.get("reason") == "blocked":
+                count = details.get("hand_counts", {}).get(winners[0], 0)
+                lines.append(tr("maquiavelo.outcome.blocked", player=who, count=count,
+                                points=points))
+        return lines
+
+
+def _state_of(view: MaquiaveloView) -> MaquiaveloState:
+    """A state holding just what ``view`` shows (the viewer's hand, the table, the helpers;
+    no stock, other hands empty): enough for the engine's dry run of the viewer's proposal."""
+    assert view.seat is not None
+    return MaquiaveloState(
+        seed="dry-run",
+        version=view.version,
+        seats=list(view.seats),
+        options=view.options,
+        dealer=view.seats.index(view.dealer) if view.dealer in view.seats else 0,
+        current=view.seats.index(view.seat),
+        hands={s: ([c.id for c in view.hand or []] if s == view.seat else [])
+               for s in view.seats},
+        stock=[],
+        helpers=[c.id for c in view.helpers],
+        table=[[c.id for c in m.cards] for m in view.table],
+    )
