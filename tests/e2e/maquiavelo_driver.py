@@ -25,6 +25,7 @@ from tests.games.maquiavelo.helpers import brute_partition, valid_meld
 VERSION = re.compile(r"(\d+)\s*$")
 SELECTS = "selects"
 MODAL = "modal"
+HAND_BUTTON = "Ver mi mano"
 MODAL_LABEL = "Toda la mesa + tus cartas, grupos con |"
 
 
@@ -150,6 +151,7 @@ class MaquiaveloTable:
         self.oracle = Oracle([str(p.id) for p in players], seed, options)
         self.moves = 0
         self.hints = 0
+        self._ephemeral: dict[int, tuple[int, Message]] = {}
 
     def public(self) -> Message:
         marker = f"mesa #{self.table_id}"
@@ -180,8 +182,19 @@ class MaquiaveloTable:
         return None
 
     async def builder(self, user: FakeUser, version: int) -> Message:
-        return await self.fake.wait_until(lambda: self._builder(user, version),
-                                          what=f"{user.name}'s DM at version {version}")
+        """The private view ``user`` plays from: the latest DM, or (DMs closed) the ephemeral
+        answer of "Ver mi mano" on the public message, asked once per version."""
+        if user.dms_open:
+            return await self.fake.wait_until(lambda: self._builder(user, version),
+                                              what=f"{user.name}'s DM at version {version}")
+        cached = self._ephemeral.get(user.id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        view = await (await user.click(self.public(), HAND_BUTTON))
+        assert view.ephemeral and view.visible_to is user.model
+        assert f"Versión {version}" in view.text
+        self._ephemeral[user.id] = (version, view)
+        return view
 
     @staticmethod
     def button(msg: Message, prefix: str, op: str):
@@ -268,7 +281,8 @@ async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str,
     await (await host.click(lobby, "Empezar")).acknowledged()
     table = MaquiaveloTable(fake, table_id, players, seed, {"hand_size": hand_size})
     await table.wait_version(0)
-    await fake.wait_until(lambda: all(p.dms() for p in players), what="the first private views")
+    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open),
+                          what="the first private views")
     return table
 
 

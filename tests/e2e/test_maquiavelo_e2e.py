@@ -4,6 +4,8 @@ table), one typed in the modal, a hint, a refused play, and the result."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.maquiavelo import GAME
 from games.maquiavelo.cards import face
 from tests.e2e.maquiavelo_driver import MODAL, SELECTS, count_faces, selected, start_game
@@ -38,11 +40,14 @@ REARRANGE_AT = 8
 FIRST_DRAW_AT = 4  # Ana has nothing to play: a refused play, then a draw
 
 
-async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(fake_discord,
-                                                                              mesa):
+@pytest.mark.parametrize("carla_dms", [True, False], ids=["dms", "carla-dms-closed"])
+async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(
+    fake_discord, mesa, carla_dms
+):
+    """With Carla's DMs closed she plays (selects, Jugar, the modal) from "Ver mi mano"."""
     fake = fake_discord
     mesa.seed = SEED
-    players = [fake.user(n) for n in ("ana", "beto", "carla")]
+    players = [fake.user(n) for n in ("ana", "beto")] + [fake.user("carla", dms_open=carla_dms)]
     ana, beto, carla = players
     table = await start_game(fake, players, seed=SEED, hand_size=11)
     oracle = table.oracle
@@ -97,4 +102,9 @@ async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(f
     assert "beto se queda sin cartas y gana" in results["value"]
     assert "beto: 0 cartas" in public.embeds[0]["description"]
     assert [b.label for b in public.buttons] == ["Revancha"]
+    if not carla_dms:
+        carla_moves = [a for s, a, _ in oracle.log if s == seat_of["carla"]]
+        assert len(carla_moves) == 7 and carla.dms() == []
+        views = [m for m in carla.ephemerals() if "Tu mano" in m.text]
+        assert len(views) >= 7 and all(m.visible_to is carla.model for m in views)
     assert fake.violations == []
