@@ -62,6 +62,7 @@ class InfoCog(commands.Cog):
         lines = [
             tr(locale, "leaderboard.row", rank=i, player=f"<@{r.user_id}>", won=r.won,
                played=r.played, points=r.points)
+            + (" · " + tr(locale, "leaderboard.team_won", count=r.team_won) if r.team_won else "")
             for i, r in enumerate(rows, start=1)
         ]
         embed = discord.Embed(
