@@ -1,0 +1,216 @@
+"""Drive a game of Chúpate 2 through the fake Discord, as its players would.
+
+The players follow a fixed policy; the engine runs alongside as an oracle (same seed, same
+moves): it says who moves next and what. The driver then checks that the bot offers exactly
+that move in the player's DM (or their "Ver mi mano" view when their DMs are closed) at the
+right version, makes it the way a person would (a wild is two clicks: the card, then its colour
+in the picker), and waits for the public table to reach the next version.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from games.chupate2 import GAME
+from games.chupate2.cards import COLOUR_OF, COLOURS
+from tests.e2e.amapatolli_driver import VERSION, Offer, offers_on, take
+from tests.fakediscord.model import Message
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import FakeUser, InteractionHandle
+
+DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
+HAND_BUTTON = "Ver mi mano"
+
+
+def policy(legal: list[str], hand: list[str]) -> str:
+    """Always "¡Mentira!" against a +4; else a +4 whenever held (a bluff when it can be), else
+    the first coloured card (by id), else a Comodín, naming the colour held most; else
+    stack/draw/take; after drawing, play the drawn card."""
+    if "chal" in legal:
+        return "chal"
+    plays = [sorted(a for a in legal if a.startswith("p.F")),
+             sorted(a for a in legal if a.startswith("p.") and a.count(".") == 1),
+             sorted(a for a in legal if a.startswith("p.W"))]
+    for options in plays:
+        if options:
+            card = options[0].split(".")[1]
+            if options[0].count(".") == 1:
+                return options[0]
+            held = [COLOUR_OF[c] for c in hand if COLOUR_OF[c] in COLOURS]
+            best = max(COLOURS, key=lambda c: (held.count(c), -COLOURS.index(c)))
+            return f"p.{card}.{best}"
+    for action in ("col.r", "take", "draw", "pass"):
+        if action in legal:
+            return action
+    raise AssertionError(f"nothing to do: {legal}")
+
+
+@dataclass
+class Oracle:
+    seats: list[str]
+    seed: str
+    options: dict
+    state: object = None
+    log: list[tuple[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.state = GAME.new(self.seats, self.seed, self.options)
+
+    @property
+    def finished(self) -> bool:
+        return GAME.outcome(self.state) is not None
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def legal(self, seat: str) -> set[str]:
+        return {a.encode() for a in GAME.legal_actions(self.state, seat)}
+
+    def next_move(self) -> tuple[str, str]:
+        seat = next(iter(GAME.to_act(self.state)))
+        return seat, policy(sorted(self.legal(seat)), self.state.hands[seat])
+
+    def apply(self, seat: str, action: str) -> list:
+        self.state, events = GAME.apply(self.state, seat, GAME.decode_action(action))
+        self.log.append((seat, action))
+        return events
+
+    def outcome(self):
+        outcome = GAME.outcome(self.state)
+        assert outcome is not None
+        return outcome
+
+
+def play_offline(seed: str, n: int = 4, options: dict | None = None, limit: int = 400) -> Oracle:
+    """The whole game without Discord (to pick a seed whose course shows what a test needs)."""
+    oracle = Oracle([f"s{i}" for i in range(n)], seed, options or {})
+    while not oracle.finished and len(oracle.log) < limit:
+        oracle.apply(*oracle.next_move())
+    return oracle
+
+
+def draft_buttons(message: Message, table_id: int) -> dict[str, tuple[int, str]]:
+    """op -> (version, custom_id) of the draft buttons (wild picks, colours, cancel)."""
+    found = {}
+    for button in message.buttons:
+        m = DRAFT_ID.match(button.custom_id or "")
+        if m and int(m[1]) == table_id and not button.disabled:
+            found[m[3]] = (int(m[2]), button.custom_id or "")
+    return found
+
+
+class Chupate2Table:
+    """One table of Chúpate 2 on the fake, seen by its players."""
+
+    def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str,
+                 options: dict):
+        self.fake = fake
+        self.table_id = table_id
+        self.players = players
+        self.by_seat = {str(p.id): p for p in players}
+        self.oracle = Oracle([str(p.id) for p in players], seed, options)
+        self.handles: list[InteractionHandle] = []
+        self.pickers: list[Message] = []  # private views showing the colour picker
+        self.moves = 0
+
+    # --- what players see --------------------------------------------------------------------
+    def public(self) -> Message:
+        marker = f"mesa #{self.table_id}"
+        for msg in reversed(self.fake.channel_messages()):
+            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
+                return msg
+        raise LookupError(f"no public message for table {self.table_id}")
+
+    def version(self) -> int | None:
+        footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
+        m = VERSION.search(footer)
+        return int(m.group(1)) if m and "Versi" in footer else None
+
+    async def wait_version(self, version: int) -> None:
+        await self.fake.wait_until(lambda: self.version() == version, timeout=15,
+                                   what=f"table version {version}")
+
+    def latest_dm(self, user: FakeUser, version: int) -> Message | None:
+        """The DM holding `user`'s private view at `version` (its buttons carry the version)."""
+        for msg in reversed(user.dms()):
+            if offers_on(msg, self.table_id) or draft_buttons(msg, self.table_id):
+                versions = {o.version for o in offers_on(msg, self.table_id).values()}
+                versions |= {v for v, _ in draft_buttons(msg, self.table_id).values()}
+                return msg if versions == {version} else None
+        return None
+
+    async def private_view(self, user: FakeUser, version: int) -> Message:
+        if user.dms_open:
+            return await self.fake.wait_until(lambda: self.latest_dm(user, version),
+                                              what=f"{user.name}'s DM at version {version}")
+        view = await (await user.click(self.public(), HAND_BUTTON))
+        assert view.ephemeral and view.visible_to is user.model
+        return view
+
+    # --- playing ------------------------------------------------------------------------------
+    async def move(self) -> tuple[str, str]:
+        seat, action = self.oracle.next_move()
+        user = self.by_seat[seat]
+        version = self.oracle.version
+        await self.wait_version(version)
+        view = await self.private_view(user, version)
+        offers: dict[str, Offer] = offers_on(view, self.table_id)
+        wild = action.count(".") == 2 and action.startswith("p.")
+        # everything the view offers is legal, and every legal move is on it (wilds as picks)
+        picks = {op[2:] for op in draft_buttons(view, self.table_id) if op.startswith("w.")}
+        shown = set(offers) | {a for a in self.oracle.legal(seat)
+                               if a.count(".") == 2 and a.split(".")[1] in picks}
+        assert shown == self.oracle.legal(seat), (sorted(shown), sorted(self.oracle.legal(seat)))
+        if wild:
+            handle = await self._play_wild(user, view, action, version)
+        else:
+            assert action in offers, f"{user.name}: {action!r} not offered: {sorted(offers)}"
+            handle = await take(user, offers[action])
+        await handle.acknowledged()
+        self.handles.append(handle)
+        self.oracle.apply(seat, action)
+        self.moves += 1
+        await self.wait_version(self.oracle.version)
+        return seat, action
+
+    async def _play_wild(self, user: FakeUser, view: Message, action: str, version: int
+                         ) -> InteractionHandle:
+        """Pick the wild, then its colour in the picker that replaces the private view."""
+        _, card, colour = action.split(".")
+        _, pick_id = draft_buttons(view, self.table_id)[f"w.{card}"]
+        await (await user.click(view, custom_id=pick_id)).acknowledged()
+        colour_op = f"c.{card}.{colour}"
+        await self.fake.wait_until(lambda: colour_op in draft_buttons(view, self.table_id),
+                                   what=f"{user.name}'s colour picker")
+        ops = draft_buttons(view, self.table_id)
+        assert sorted(ops) == sorted([f"c.{card}.{c}" for c in COLOURS] + ["x"]), ops
+        assert offers_on(view, self.table_id) == {}
+        self.pickers.append(view)
+        return await user.click(view, custom_id=ops[colour_op][1])
+
+    async def play_to_the_end(self) -> None:
+        while not self.oracle.finished:
+            await self.move()
+
+
+async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str,
+                     options: dict) -> Chupate2Table:
+    """`/play chupate2` by the first player with `options`, the others join, the host starts."""
+    host, *guests = players
+    reply = await (await host.slash("play chupate2", **options))
+    assert reply.ephemeral, reply
+    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    lobby = await fake.wait_for_message(
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+    for n, guest in enumerate(guests, start=2):
+        await (await guest.click(lobby, "Unirse")).acknowledged()
+        await fake.wait_until(lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text,
+                              what=f"{guest.name} seated")
+    await (await host.click(lobby, "Empezar")).acknowledged()
+    table = Chupate2Table(fake, table_id, players, seed, options)
+    await table.wait_version(0)
+    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open),
+                          what="the first private views by DM")
+    return table

@@ -1,0 +1,87 @@
+"""Chúpate 2 end to end: the real Mesa bot, unmodified discord.py, the fake Discord, four users.
+
+The course of SEED (teams of two: alice + carol against bob + dave), 23 moves:
+v1 carol plays green; v2 bob bluffs a +4 on alice (he holds green); v3 alice says "¡Mentira!" and is
+right: bob draws 4, alice alone sees his hand and plays on; v5 dave (DMs closed, he plays from
+"Ver mi mano") plays an honest +4 on carol; v6 carol says "¡Mentira!" and is wrong: she draws 6;
+... v23 alice goes out with a Comodín: her team wins.
+"""
+
+from __future__ import annotations
+
+from tests.e2e.chupate2_driver import offers_on, start_game
+
+SEED = "e2e-c2-0079"
+
+
+async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plus4(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    dave = fake.user("dave", dms_open=False)
+    players = [alice, bob, carol, dave]
+    table = await start_game(fake, players, seed=SEED, options={"teams": "pairs"})
+    await fake.wait_for_message(lambda m: f"<@{dave.id}>" in m.content)  # told to use the button
+
+    public = table.public().embeds[0]["description"]
+    assert "Equipo 1: alice, carol" in public and "Equipo 2: bob, dave" in public
+    assert "alice: 7 cartas · Eq. 1" in public
+    first_dm = alice.dms()[0]
+    assert [a.filename for a in first_dm.attachments] == ["hand.png"]
+    assert "**Tu mano (7 cartas)**" in first_dm.embeds[0]["description"]
+
+    assert await table.move() == (str(carol.id), "p.g3b")
+    # bob's +4 is two clicks in his DM: the card, then its colour in the picker
+    assert await table.move() == (str(bob.id), "p.Fc.b")
+
+    # alice, hit by the +4, is offered "¡Mentira!" and "Aceptar (+4)" as buttons in her DM
+    hit = await table.private_view(alice, 2)
+    assert [b.label for b in hit.buttons[:2]] == ["¡Mentira!", "Aceptar (+4)"]
+    assert set(offers_on(hit, table.table_id)) == {"chal", "take"}
+    assert "Te han jugado un +4 sobre 🟩 verde" in hit.embeds[0]["description"]
+    public = table.public().embeds[0]["description"]
+    assert "alice recibe un +4 de bob" in public and "+4" in public
+
+    assert await table.move() == (str(alice.id), "chal")
+    # the challenger alone sees bob's hand as it was; the +4 was a bluff
+    seen = await table.private_view(alice, 3)
+    revealed = seen.embeds[0]["description"]
+    assert "Su mano al jugar el +4:" in revealed and "¡ilegal!" in revealed
+    bobs_hand = [line for line in revealed.splitlines() if line.startswith("👀")][0]
+    assert "🟩 7 verde" in bobs_hand  # he held green, the colour in force
+    for other in (bob, carol):
+        assert all("Su mano al jugar" not in m.text for m in other.dms())
+    assert "Su mano al jugar" not in table.public().text
+    assert "¡Mentira! alice acierta: bob roba 4." in table.public().text
+
+    await table.move()  # alice plays on
+    # dave plays his +4 from "Ver mi mano": the picker opens in his ephemeral view
+    assert await table.move() == (str(dave.id), "p.Fb.y")
+    assert table.pickers[-1].ephemeral and table.pickers[-1].visible_to is dave.model
+    assert await table.move() == (str(carol.id), "chal")
+    assert "¡Mentira! carol se equivoca: el +4 de dave era legal, roba 6." in table.public().text
+
+    await table.play_to_the_end()
+    assert table.moves == 23
+    assert table.oracle.log[-1] == (str(alice.id), "p.Wb.r")
+    assert dave.dms() == [] and dave.ephemerals()
+
+    final = table.public()
+    results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
+    assert results.splitlines()[0] == "🏆 ¡Gana el equipo 1: alice, carol!"
+    assert "Equipo 1: alice, carol · 56 pts" in results
+    assert "Equipo 2: bob, dave · 0 pts" in results
+    assert "¡alice gana la partida para el equipo 1!" in final.text
+    assert [b.label for b in final.buttons] == ["Revancha"]
+
+    board = await (await bob.slash("leaderboard", game="chupate2"))
+    rows = board.embeds[0]["description"].splitlines()
+    assert len(rows) == 4
+    for row, player in zip(rows[:2], sorted([alice, carol], key=lambda p: str(p.id)), strict=True):
+        assert f"<@{player.id}>" in row
+        assert "1 victorias en 1 partidas · 56 puntos · 🤝 1 en equipo" in row
+    for row in rows[2:]:
+        assert "0 victorias en 1 partidas · 0 puntos" in row and "🤝" not in row
+    assert fake.violations == []
