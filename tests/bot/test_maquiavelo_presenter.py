@@ -155,6 +155,15 @@ def test_one_select_per_suit_with_suit_placeholders():
     assert [o["label"] for o in selects[1]["options"]] == ["3♥", "9♥", "9♥ (2)"]
 
 
+def test_with_helper_cards_the_two_smallest_neighbouring_suits_share_a_select():
+    state = make_state({ANA: "AS 2S 3S 4S 5S 3H 9H KD 2C 4C 6C 8C", IDS[1]: "4D"},
+                       helpers="7S 7H 7D 7C", ayuda=True)
+    payload = private_payload(_table(state), PRESENTER, ANA, translator("es"))
+    assert [(s["placeholder"], len(s["options"])) for s in _selects(payload).values()] == [
+        ("Cartas de ayuda (solo para tríos)", 4), ("Picas: elige cartas", 5),
+        ("Corazones · Diamantes: elige cartas", 3), ("Tréboles: elige cartas", 4)]
+
+
 # ----- the selection draft --------------------------------------------------------------------
 
 

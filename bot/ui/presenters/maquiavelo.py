@@ -50,17 +50,18 @@ def _acting(view: MaquiaveloView) -> bool:
 
 def hand_chunks(view: MaquiaveloView, rows: int) -> list[list[CardView]]:
     """The hand as at most ``rows`` selects of at most 25 cards: one per suit when that fits,
-    else neighbouring suits merged, else the hand (by suit and rank) cut in pieces of 25 (the
+    else the smallest neighbouring groups merged, else the hand (by suit and rank) cut in pieces of 25 (the
     cards beyond ``rows`` * 25 are left to the modal)."""
     groups = [cards for _, cards in view.hand_groups(SELECT_OPTIONS)]
     if len(groups) <= rows:
         return groups
-    merged: list[list[CardView]] = []
-    for cards in groups:
-        if merged and len(merged[-1]) + len(cards) <= SELECT_OPTIONS:
-            merged[-1] = merged[-1] + cards
-        else:
-            merged.append(list(cards))
+    merged = [list(cards) for cards in groups]
+    while len(merged) > rows:  # merge the smallest neighbouring pair that fits one select
+        sizes = [(len(merged[k]) + len(merged[k + 1]), k) for k in range(len(merged) - 1)]
+        size, k = min(sizes)
+        if size > SELECT_OPTIONS:
+            break
+        merged[k : k + 2] = [merged[k] + merged[k + 1]]
     if len(merged) <= rows:
         return merged
     hand = [c for cards in groups for c in cards]
