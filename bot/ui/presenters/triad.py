@@ -1,0 +1,224 @@
+"""Triple Triad on Discord: the board image, open hands, card-then-cell drafts, payout picks.
+
+A placement is built in two clicks of the player's private view (a draft): a card of the hand
+(``d:…:c{slot}``), then one of the free cells of a 3×3 button grid (``d:…:x{cell}``). Only
+cards and cells of ``legal_actions`` are ever enabled. The payout pick is a plain action button
+per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.triad_lobby``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import Translator, has
+from bot.ui.images.triad import action_params, card_label, card_name, event_params
+from bot.ui.items import DraftButton
+from bot.ui.layout import BUTTON_LABEL, Choice
+from bot.ui.presenter import GamePresenter, SeatNames
+from games.core import Action, Event, IllegalAction, Outcome
+from games.triad.ai import node_budget_for
+from games.triad.cards import card as catalogue_card
+from games.triad.cards import edge_text
+
+SEAT_EMOJI = ("🟦", "🟥")
+RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand",
+         "sudden_death")
+
+
+def _clip(text: str, limit: int = BUTTON_LABEL) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seat_emoji(view: Any, seat: str | None) -> str:
+    return SEAT_EMOJI[view.seats.index(seat)] if seat in view.seats else "⬜"
+
+
+def face_text(face: Any, tr: Translator) -> str:
+    """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
+    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
+    return tr("triad.ui.face", card=card_label(face.card, tr),
+              level=tr("triad.label.level", level=face.level), element=element)
+
+
+def rules_text(options: Any, tr: Translator) -> str:
+    active = [tr(f"triad.rule.{r}") for r in RULES if getattr(options, r)]
+    return ", ".join(active) if active else tr("triad.rule.basic")
+
+
+def _places(legal: list[Action]) -> list[Any]:
+    return [a for a in legal if getattr(a, "kind", None) == "place"]
+
+
+class Presenter(GamePresenter):
+    colour = discord.Colour.from_rgb(46, 98, 196)
+    custom_play_command = True  # bot/cogs/triad.py: /play triad with opponent and level
+
+    # ----- lobby and the computer -----------------------------------------------------------
+    def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any:
+        from bot.ui.triad_lobby import lobby_payload
+
+        return lobby_payload(table, service, tr)
+
+    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
+        return {"node_budget": node_budget_for(think_seconds)}
+
+    # ----- actions --------------------------------------------------------------------------
+    def action_params(self, action: Action, view: Any, tr: Translator) -> dict[str, Any]:
+        return action_params(action, view, tr)
+
+    def choice(self, action: Action, view: Any, names: SeatNames, tr: Translator) -> Choice:
+        kind = getattr(action, "kind", "")
+        label = tr(f"triad.action.{kind}", **self.action_params(action, view, tr))
+        style = discord.ButtonStyle.success if kind == "pick" else discord.ButtonStyle.secondary
+        return Choice(action=action.encode(), label=label, group=kind, style=style)
+
+    def group_placeholders(self, tr: Translator) -> dict[str, str]:
+        return {"pick": tr("triad.ui.pick_placeholder")}
+
+    def private_components(
+        self, table_id: int, view: Any, legal: list[Action], draft: dict[str, Any],
+        names: SeatNames, tr: Translator,
+    ) -> tuple[list[discord.ui.Item], list[Action]]:
+        places = _places(legal)
+        others = [a for a in legal if a not in places]
+        if not places:
+            return [], others
+        hand = view.hands.get(view.seat) or []
+        slots = sorted({a.slot for a in places})
+        chosen = draft.get("slot") if draft.get("slot") in slots else None
+        items: list[discord.ui.Item] = []
+        for slot in slots:
+            face = hand[slot] if slot < len(hand) else None
+            label = card_label(face.card, tr) if face else str(slot + 1)
+            items.append(DraftButton(
+                table_id, view.version, f"c{slot}", label=_clip(label), row=0,
+                style=discord.ButtonStyle.primary if slot == chosen
+                else discord.ButtonStyle.secondary,
+            ))
+        if chosen is not None:
+            free = {a.cell for a in places if a.slot == chosen}
+            for cell in range(9):
+                spot = view.board[cell]
+                emoji = None
+                if spot.card is not None:
+                    label = "-".join(edge_text(v) if v <= 10 else "A+" for v in spot.card.values)
+                    emoji = seat_emoji(view, spot.holder)
+                else:
+                    label = tr(f"triad.cell.{cell}")
+                    if spot.element:
+                        label += " · " + tr(f"triad.element.{spot.element}")
+                items.append(DraftButton(
+                    table_id, view.version, f"x{cell}", label=_clip(label), emoji=emoji,
+                    row=1 + cell // 3, disabled=cell not in free,
+                    style=discord.ButtonStyle.success if cell in free
+                    else discord.ButtonStyle.secondary,
+                ))
+        return items, others
+
+    def draft_step(
+        self, view: Any, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+    ) -> tuple[dict[str, Any], str | None]:
+        places = _places(legal)
+        if op[:1] == "c" and op[1:].isdigit():
+            slot = int(op[1:])
+            if any(a.slot == slot for a in places):
+                return {"slot": slot}, None
+        elif op[:1] == "x" and op[1:].isdigit():
+            cell = int(op[1:])
+            slot = draft.get("slot")
+            match = next((a for a in places if a.slot == slot and a.cell == cell), None)
+            if match is not None:
+                return {}, match.encode()
+        raise IllegalAction("bad_action")
+
+    def draft_lines(self, view: Any, draft: dict[str, Any], tr: Translator) -> list[str]:
+        if view.turn != view.seat or view.seat is None:
+            return []
+        hand = view.hands.get(view.seat) or []
+        slot = draft.get("slot")
+        if isinstance(slot, int) and slot < len(hand) and hand[slot] is not None:
+            return [tr("triad.ui.chosen", card=card_name(hand[slot].card, tr))]
+        return [tr("triad.ui.choose_card")]
+
+    # ----- text -----------------------------------------------------------------------------
+    def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        key = f"triad.event.{event.code}"
+        if not has(key):
+            return None
+        params = event_params(dict(event.params), tr)
+        if isinstance(params.get("target"), str):
+            params["target"] = names(params["target"])
+        params.pop("scores", None)
+        params.pop("transfers", None)
+        return tr(key, **{**params, "player": names(event.seat)})
+
+    def status_lines(self, view: Any, names: SeatNames, tr: Translator) -> list[str]:
+        scores = " — ".join(
+            f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats
+        )
+        lines = [scores, tr("triad.ui.rules_line", rules=rules_text(view.options, tr),
+                            payout=tr(f"triad.payout.{view.options.payout}"))]
+        if view.round:
+            lines.append(tr("triad.label.round", round=view.round, max=view.max_rematches))
+        if view.pick is not None:
+            lines.append(tr("triad.status.waiting_pick", player=names(view.pick.winner)))
+        return lines
+
+    def seat_line(self, view: Any, seat: str, names: SeatNames, tr: Translator) -> str:
+        line = tr("triad.ui.seat", colour=seat_emoji(view, seat), player=names(seat),
+                  count=view.hand_counts.get(seat, 0))
+        if view.hands_open and not view.finished:  # Abierto: everyone sees both hands
+            shown = [card_label(f.card, tr) for f in view.hands.get(seat, []) if f is not None]
+            if shown:
+                line += "\n" + "\n".join(f"  · {c}" for c in shown)
+        return line
+
+    def private_lines(self, view: Any, tr: Translator) -> list[str]:
+        lines: list[str] = []
+        pick = view.pick
+        if pick is not None and pick.winner == view.seat:
+            lines.append(tr("triad.status.pick", count=pick.remaining))
+            lines.extend(("✅ " if c.picked else "• ") + face_text(c.face, tr)
+                         for c in pick.choices)
+            return lines
+        if view.turn == view.seat and view.seat is not None:
+            lines.append(tr("triad.status.turn"))
+        mine = [f for f in view.hands.get(view.seat, []) if f is not None]
+        if mine:
+            lines.append(tr("triad.label.your_hand"))
+            lines.extend(f"• {face_text(f, tr)}" for f in mine)
+        if view.hands_open:
+            for seat in view.seats:
+                if seat != view.seat:
+                    open_cards = [f for f in view.hands.get(seat, []) if f is not None]
+                    if open_cards:
+                        lines.append(tr("triad.ui.open_hand"))
+                        lines.extend(f"• {face_text(f, tr)}" for f in open_cards)
+        return lines
+
+    def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        details = outcome.details
+        scores = details.get("scores") or outcome.points
+        seats = list(scores)
+        winner = details.get("winner")
+        lines = [" — ".join(f"{SEAT_EMOJI[i % 2]} {names(s)} **{scores[s]}**"
+                            for i, s in enumerate(seats))]
+        lines.append(tr("triad.ui.winner", player=names(winner)) if winner
+                     else tr("triad.label.draw"))
+        transfers = details.get("transfers") or []
+        for t in transfers:
+            lines.append(tr("triad.ui.transfer", card=card_name(t["card"], tr),
+                            to=names(t["to"]), source=names(t["from"])))
+        if not transfers:
+            lines.append(tr("triad.ui.no_transfer"))
+        return lines
+
+
+def card_summary(card_id: str, tr: Translator) -> str:
+    """``Name [5-3-A-2] · Lv. 3 · Fire`` straight from the catalogue (collections, pickers)."""
+    c = catalogue_card(card_id)
+    element = tr(f"triad.element.{c.element}") if c.element else tr("triad.element.none")
+    return tr("triad.ui.face", card=card_label(card_id, tr),
+              level=tr("triad.label.level", level=c.level), element=element)
