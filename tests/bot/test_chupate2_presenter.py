@@ -387,3 +387,14 @@ def test_points_game_between_rounds_shows_scores_per_seat():
     assert "Ronda 2 · meta 300 puntos" in text
     assert "Ronda 1: Ana +12" in text
     assert "Ana: 7 cartas · 12 pts" in text and "Beto: 7 cartas · 0 pts" in text
+
+
+def test_single_round_results_show_the_points_left_in_each_hand():
+    hands = {IDS[0]: ["g1a"], IDS[1]: ["y1a", "rSa"], IDS[2]: ["r9a", "Wa"]}
+    state = make_state(hands, "g5a", direction=1)
+    state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.g1a"))
+    names = dict(zip(IDS, NAMES, strict=True)).get
+    lines = PRESENTER.outcome_lines(GAME.outcome(state), names, translator("es"))
+    assert lines == ["1.º Ana — 80 puntos",
+                     "2.º Beto — le quedan 21 puntos en la mano",
+                     "3.º Carla — le quedan 59 puntos en la mano"]

@@ -9,7 +9,7 @@ right: bob draws 4, alice alone sees his hand and plays on; v5 dave (DMs closed,
 
 from __future__ import annotations
 
-from tests.e2e.chupate2_driver import offers_on, start_game
+from tests.e2e.chupate2_driver import draft_buttons, offers_on, start_game
 
 SEED = "e2e-c2-0079"
 
@@ -84,4 +84,39 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
         assert "1 victorias en 1 partidas · 56 puntos · 🤝 1 en equipo" in row
     for row in rows[2:]:
         assert "0 victorias en 1 partidas · 0 puntos" in row and "🤝" not in row
+    assert fake.violations == []
+
+
+WILD_SEED = "e2e-c2w-033"  # two players; alice starts with nothing to play but a Comodín
+
+
+async def test_the_colour_picker_cancels_and_survives_a_restart(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = WILD_SEED
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_game(fake, [alice, bob], seed=WILD_SEED, options={})
+    assert table.oracle.next_move() == (str(alice.id), "p.Wc.y")
+    dm = await table.private_view(alice, 0)
+
+    def ops() -> dict[str, tuple[int, str]]:
+        return draft_buttons(dm, table.table_id)
+
+    async def click(op: str) -> None:
+        await (await alice.click(dm, custom_id=ops()[op][1])).acknowledged()
+
+    await click("w.Wc")
+    await fake.wait_until(lambda: "x" in ops(), what="the colour picker")
+    assert offers_on(dm, table.table_id) == {}  # nothing but the picker while it is open
+    await click("x")  # cancel: back to the hand
+    await fake.wait_until(lambda: "w.Wc" in ops(), what="the hand again")
+    assert "draw" in offers_on(dm, table.table_id)
+
+    await click("w.Wc")
+    await fake.wait_until(lambda: "c.Wc.y" in ops(), what="the colour picker again")
+    await mesa.restart()  # the picker's buttons carry the card: they still work
+    await click("c.Wc.y")
+    table.oracle.apply(str(alice.id), "p.Wc.y")
+    await table.wait_version(1)
+    assert "alice juega 🌈 Comodín → 🟨 amarillo." in table.public().text
+    assert "color en juego: 🟨 amarillo" in table.public().text
     assert fake.violations == []

@@ -362,6 +362,16 @@ class Presenter(GamePresenter):
             order = sorted(range(len(teams)), key=lambda t: (t != winning, -scores[t]))
             lines.extend(tr("chupate2.status.team", team=t + 1, points=scores[t],
                             players=", ".join(names(s) for s in teams[t])) for t in order)
+        elif details.get("mode") == "single" and details.get("rounds"):
+            left = details["rounds"][-1]["left"]  # points left in each hand
+            for place, group in enumerate(outcome.ranking, start=1):
+                players = ", ".join(names(s) for s in group)
+                if place == 1:
+                    lines.append(tr("game.result_line", place=place, players=players,
+                                    points=outcome.points.get(group[0], 0)))
+                else:
+                    lines.append(tr("chupate2.ui.result_left", place=place, players=players,
+                                    left=left.get(group[0], 0)))
         else:
             lines.extend(super().outcome_lines(outcome, names, tr))
         if details.get("mode") == "points":
