@@ -28,6 +28,8 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     public = table.public().embeds[0]["description"]
     assert "Equipo 1: alice, carol" in public and "Equipo 2: bob, dave" in public
     assert "alice: 7 cartas · Eq. 1" in public
+    image = table.public().attachments
+    assert [a.filename for a in image] == ["table.png"] and image[0].data.startswith(b"\x89PNG")
     first_dm = alice.dms()[0]
     assert [a.filename for a in first_dm.attachments] == ["hand.png"]
     assert "**Tu mano (7 cartas)**" in first_dm.embeds[0]["description"]

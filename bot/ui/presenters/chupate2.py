@@ -50,7 +50,9 @@ TURN_STYLE = {
     "draw": discord.ButtonStyle.primary,
     "pass": discord.ButtonStyle.secondary,
 }
-TURN_EMOJI = {"challenge": "🤥", "take": "✅", "draw": "🂠", "uno": "☝️", "catch": "🫵"}
+# Standard emoji only (Discord refuses other characters as a button emoji).
+TURN_EMOJI = {"challenge": "🤥", "draw": "🃏", "pass": "⏭️", "uno": "☝️", "catch": "👉"}
+ACCEPT_EMOJI = "✅"  # "Aceptar (+4)", the other answer to a +4
 PACKED_BUTTONS = 10  # card choices shown as buttons when a row per colour does not fit
 PLACEHOLDER = 150
 RESULTS_SHOWN = 3  # rounds of a points game listed in the public embed
@@ -114,8 +116,9 @@ class Presenter(GamePresenter):
             colour = action.colour  # type: ignore[attr-defined]
             return Choice(action=action.encode(), label=tr("chupate2.action.colour", **params),
                           group="colour", emoji=COLOUR_EMOJI[colour], style=COLOUR_STYLE[colour])
+        emoji = ACCEPT_EMOJI if kind == "take" and view.phase == "challenge" else None
         return Choice(action=action.encode(), label=tr(action_key(action, view), **params),
-                      group="turn", emoji=TURN_EMOJI.get(kind),
+                      group="turn", emoji=emoji or TURN_EMOJI.get(kind),
                       style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary))
 
     def is_public_action(self, action: Action) -> bool:
@@ -277,7 +280,7 @@ class Presenter(GamePresenter):
             lines.append(tr(f"chupate2.phase.{view.phase}", player=names(view.current),
                             count=view.pending_draw, target=names(target)))
         if view.exposed is not None:
-            lines.append("🫵 " + tr("chupate2.status.exposed", player=names(view.exposed)))
+            lines.append("👉 " + tr("chupate2.status.exposed", player=names(view.exposed)))
         if view.teams is not None:
             lines.extend(self._team_lines(view, names, tr))
         if view.target is not None:
