@@ -69,7 +69,15 @@ class Oracle:
         return {a.encode() for a in GAME.legal_actions(self.state, seat)}
 
     def next_move(self) -> tuple[str, str]:
+        """The "¡Última!" variant: the first player who goes down to one card without calling is
+        caught (from the public message); after that, everyone calls in time (from their DM)."""
+        caught = any(a == "catch" for _, a in self.log)
+        for seat in self.seats:
+            if not caught and "catch" in self.legal(seat):
+                return seat, "catch"
         seat = next(iter(GAME.to_act(self.state)))
+        if caught and "uno" in self.legal(seat):
+            return seat, "uno"
         return seat, policy(sorted(self.legal(seat)), self.state.hands[seat])
 
     def apply(self, seat: str, action: str) -> list:
@@ -155,6 +163,8 @@ class Chupate2Table:
         user = self.by_seat[seat]
         version = self.oracle.version
         await self.wait_version(version)
+        if action == "catch":  # a call-out: a public button, clicked where everyone sees it
+            return await self._public_move(user, seat, action, version)
         view = await self.private_view(user, version)
         offers: dict[str, Offer] = offers_on(view, self.table_id)
         wild = action.count(".") == 2 and action.startswith("p.")
@@ -168,6 +178,18 @@ class Chupate2Table:
         else:
             assert action in offers, f"{user.name}: {action!r} not offered: {sorted(offers)}"
             handle = await take(user, offers[action])
+        await handle.acknowledged()
+        self.handles.append(handle)
+        self.oracle.apply(seat, action)
+        self.moves += 1
+        await self.wait_version(self.oracle.version)
+        return seat, action
+
+    async def _public_move(self, user: FakeUser, seat: str, action: str, version: int
+                           ) -> tuple[str, str]:
+        offers = offers_on(self.public(), self.table_id)
+        assert action in offers and offers[action].version == version, sorted(offers)
+        handle = await take(user, offers[action])
         await handle.acknowledged()
         self.handles.append(handle)
         self.oracle.apply(seat, action)

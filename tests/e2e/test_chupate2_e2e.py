@@ -122,3 +122,33 @@ async def test_the_colour_picker_cancels_and_survives_a_restart(fake_discord, me
     assert "alice juega 🌈 Comodín → 🟨 amarillo." in table.public().text
     assert "color en juego: 🟨 amarillo" in table.public().text
     assert fake.violations == []
+
+
+LAST_CARD_SEED = "e2e-c2u-226"  # 23 moves: carol forgets "¡Última!" at v16, alice catches her
+
+
+async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    mesa.seed = LAST_CARD_SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=LAST_CARD_SEED,
+                             options={"last_card": True})
+    while table.oracle.version < 16:
+        await table.move()
+    public = table.public()
+    assert "carol tiene una carta y no avisó: ¡píllalo!" in public.text
+    assert "¡Pillado! (carol)" in [b.label for b in public.buttons]
+    assert await table.move() == (str(alice.id), "catch")  # clicked on the public message
+    assert "alice pilla a carol sin avisar: roba 2." in table.public().text
+    assert "carol: 3 cartas" in table.public().text
+
+    await table.move()
+    assert await table.move() == (str(alice.id), "uno")  # from her DM, before her last but one
+    assert "alice: 2 cartas · ☝️ ¡Última!" in table.public().text
+    await table.play_to_the_end()
+    assert table.oracle.log[-1] == (str(alice.id), "p.y3b") and table.moves == 23
+    results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    assert results["value"].splitlines()[0].startswith("1.º alice — ")
+    assert fake.violations == []
