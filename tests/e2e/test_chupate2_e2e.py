@@ -152,3 +152,34 @@ async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(
     results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
     assert results["value"].splitlines()[0].startswith("1.º alice — ")
     assert fake.violations == []
+
+
+POINTS_SEED = "e2e-c2p-021"  # to 50 points: alice takes round 1 (+37), bob round 2 (+109)
+
+
+async def test_points_game_shows_the_running_score_between_rounds(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = POINTS_SEED
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_game(fake, [alice, bob], seed=POINTS_SEED, options={"points": "50"})
+    assert "Ronda 1 · meta 50 puntos" in table.public().text
+    while table.oracle.version < 20:
+        await table.move()
+    text = table.public().text
+    assert "¡alice se queda sin cartas! Ronda 1: 37 puntos." in text
+    assert "Ronda 2 · meta 50 puntos" in text and "Ronda 1: alice +37" in text
+    assert "alice: 7 cartas · 37 pts" in text and "bob: 7 cartas · 0 pts" in text
+    assert "Ronda 2: reparte alice, empieza bob." in text
+    new_hand = await table.private_view(bob, 20)  # the new round's hand, by DM
+    assert "**Tu mano (7 cartas)**" in new_hand.text
+
+    await table.play_to_the_end()
+    assert table.moves == 32
+    results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    assert results["value"].splitlines() == ["1.º bob — 109 puntos", "2.º alice — 37 puntos",
+                                             "Ronda 1: alice +37", "Ronda 2: bob +109"]
+    board = await (await alice.slash("leaderboard", game="chupate2"))
+    rows = board.embeds[0]["description"].splitlines()
+    assert f"<@{bob.id}>" in rows[0] and "1 victorias en 1 partidas · 109 puntos" in rows[0]
+    assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partidas · 37 puntos" in rows[1]
+    assert fake.violations == []
