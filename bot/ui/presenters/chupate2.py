@@ -147,7 +147,7 @@ class Presenter(GamePresenter):
             return self._colour_picker(table_id, view.version, picked, tr), []
         turn = sorted((a for a in legal if self._on_turn_row(a, view)),
                       key=lambda a: TURN_KINDS.index(a.kind) if a.kind in TURN_KINDS else -1)
-        room = BUTTONS_PER_ROW - len(wilds)  # the wilds have no other place: they come first
+        room = BUTTONS_PER_ROW - len(wilds)  # kept for the wilds: they have no other place
         placed, overflow = turn[:room], turn[room:]
         row0: list[discord.ui.Item] = []
         for action in placed:
