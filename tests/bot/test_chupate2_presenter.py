@@ -210,6 +210,8 @@ def test_the_colour_draft_plays_exactly_the_chosen_legal_wild():
     picker = private_payload(table, PRESENTER, seat, tr, draft=draft)
     _check_limits(picker, {a.encode() for a in legal})
     assert _offers(picker) == set()  # only the picker while it is open
+    assert "🌈 **Elige el color para tu Comodín +4:**" in picker.embeds[0].description
+    assert "Elige el color" not in first.embeds[0].description
     assert _draft_ops(picker) == ["c.Fb.r", "c.Fb.y", "c.Fb.g", "c.Fb.b", "x"]
     buttons = [c for c in _components(picker)]
     assert [b["label"] for b in buttons] == ["Comodín +4 → rojo", "Comodín +4 → amarillo",

@@ -221,6 +221,13 @@ class Presenter(GamePresenter):
                                    style=discord.ButtonStyle.secondary, row=0))
         return buttons
 
+    def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
+        card = draft.get("card")
+        if card in view.hand and is_wild(card):
+            return [f"{COLOUR_EMOJI[WILD]} " + tr("chupate2.ui.pick_colour_for",
+                                                 card=card_label(card, tr))]
+        return []
+
     def draft_step(
         self, view, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
