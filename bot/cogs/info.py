@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from bot.client import MesaBot
 
 LEADERBOARD_SIZE = 10
+STAT_BOARD_SIZE = 5
 
 
 class InfoCog(commands.Cog):
@@ -70,6 +71,17 @@ class InfoCog(commands.Cog):
             description="\n".join(lines) or tr(locale, "leaderboard.empty"),
             colour=discord.Colour.gold(),
         )
+        if game is not None:  # game-specific counters: amulets, Macarenas, ...
+            guild = str(interaction.guild_id)
+            for stat in await self.bot.standings.stat_names(guild, game):
+                board = await self.bot.standings.stat_board(guild, game, stat, STAT_BOARD_SIZE)
+                if board:
+                    embed.add_field(
+                        name=tr(locale, f"{game}.stat.{stat}"),
+                        value="\n".join(f"{i}. <@{user}> — {value}"
+                                        for i, (user, value) in enumerate(board, start=1)),
+                        inline=True,
+                    )
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
