@@ -1,0 +1,221 @@
+"""Triple Triad payloads: Discord limits, only legal moves offered, hidden cards never shown."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.i18n import translator
+from bot.registry import load_games
+from bot.tables import ServiceConfig, TableService
+from bot.ui.messages import private_payload, public_payload
+from bot.ui.presenter import presenter_for
+from bot.ui.triad_lobby import lobby_payload, picker_payload
+from games.core import IllegalAction
+from games.triad.ai import node_budget_for
+from games.triad.cards import ids_of_levels
+from storage import open_database
+from tests.bot.test_messages import _check_limits
+from tests.bot.test_tables import RecordingListener
+
+GAME = load_games(("triad",))["triad"]
+PRESENTER = presenter_for(GAME)
+HANDS = {"1": ids_of_levels((1,))[:5], "2": ids_of_levels((9,))[:5]}
+
+
+def _everything(payload) -> str:
+    """All text a payload carries: content, embeds, component labels, options, custom_ids."""
+    parts = [payload.content or ""]
+    parts += [json.dumps(e.to_dict(), ensure_ascii=False) for e in payload.embeds]
+    if payload.view is not None:
+        parts.append(json.dumps(payload.view.to_components(), ensure_ascii=False))
+    return "\n".join(parts)
+
+
+async def _table(tmp_path, **options):
+    db = await open_database(tmp_path / "t.db")
+    service = TableService(db, {"triad": GAME}, RecordingListener(),
+                           ServiceConfig(cpu_delay_seconds=0))
+    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
+                               host_name="Ana", locale="es", options=options, seed="pres-1")
+    await service.join(table.id, "2", "Beto")
+    await service.start(table.id, "1", setup={"hands": HANDS})
+    return db, service, table
+
+
+def _hidden_of(table, seat: str) -> set[str]:
+    """Card ids of the other seat that ``seat`` must not see (in hand, never on the board)."""
+    state = table.state
+    other = 1 - state.seats.index(seat)
+    seen = {c.card for c in state.board if c is not None} | {c.card for c in state.hands[1 - other]}
+    return {c.card for c in state.hands[other]} - seen
+
+
+@pytest.mark.parametrize("open_rule", [False, True])
+async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path, open_rule):
+    db, service, table = await _table(tmp_path, open=open_rule, elemental=True, same=True)
+    tr = translator("es")
+    rng = random.Random(3)
+    cpu_like = 0
+    while table.record.status == "playing":
+        public = public_payload(table, PRESENTER, service, tr)
+        _check_limits(public)
+        text = _everything(public)
+        for seat in table.state.seats:
+            legal = {a.encode() for a in GAME.legal_actions(table.state, seat)}
+            payload = private_payload(table, PRESENTER, seat, tr)
+            _check_limits(payload, legal)
+            mine = _everything(payload)
+            for card in _hidden_of(table, seat):
+                name = tr(f"triad.card.{card}")
+                assert (name in mine) == open_rule, (seat, card)
+                assert card not in mine or open_rule
+            if not open_rule:
+                for card in _hidden_of(table, seat):
+                    assert tr(f"triad.card.{card}") not in text
+        seat = sorted(GAME.to_act(table.state))[0]
+        legal = GAME.legal_actions(table.state, seat)
+        view = GAME.view(table.state, seat)
+        if legal[0].kind == "place":
+            # Build the move with the draft: card, then a cell. Only free cells are enabled.
+            action = rng.choice(legal)
+            items, rest = PRESENTER.private_components(table.id, view, legal, {}, str, tr)
+            assert rest == [] and {i.custom_id for i in items} == {
+                f"d:{table.id}:{view.version}:c{a.slot}" for a in legal}
+            draft, done = PRESENTER.draft_step(view, legal, {}, f"c{action.slot}", [])
+            assert done is None and draft == {"slot": action.slot}
+            items, _ = PRESENTER.private_components(table.id, view, legal, draft, str, tr)
+            enabled = {i.custom_id.rsplit(":", 1)[1] for i in items
+                       if i.custom_id.split(":")[3].startswith("x") and not i.item.disabled}
+            assert enabled == {f"x{a.cell}" for a in legal if a.slot == action.slot}
+            assert len([i for i in items if ":x" in i.custom_id]) == 9
+            _, text_action = PRESENTER.draft_step(view, legal, draft, f"x{action.cell}", [])
+            assert text_action == action.encode()
+            taken = next((c for c in range(9) if table.state.board[c] is not None), None)
+            if taken is not None:
+                with pytest.raises(IllegalAction):
+                    PRESENTER.draft_step(view, legal, draft, f"x{taken}", [])
+        else:
+            action = legal[0]
+            cpu_like += 1
+        await service.act(table.id, seat, table.version, action.encode())
+    assert table.record.status == "finished"
+    await service.close()
+    await db.close()
+
+
+async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
+    db, service, table = await _table(tmp_path, payout="una")
+    tr = translator("en")
+    # Seat "2" holds level-9 cards: play greedily until the end, then "2" must pick.
+    while table.state.phase == "play":
+        seat = sorted(GAME.to_act(table.state))[0]
+        await service.act(table.id, seat, table.version,
+                          GAME.legal_actions(table.state, seat)[0].encode())
+    winner = GAME.view(table.state, None).pick.winner
+    payload = private_payload(table, PRESENTER, winner, tr)
+    picks = {a.encode() for a in GAME.legal_actions(table.state, winner)}
+    _check_limits(payload, picks)
+    offered = {b["custom_id"].split(":", 3)[3] for row in payload.view.to_components()
+               for b in row["components"]}
+    assert offered == picks and len(picks) == 5
+    loser = next(s for s in table.state.seats if s != winner)
+    assert private_payload(table, PRESENTER, loser, tr).view is None or not any(
+        c["custom_id"].startswith("t:") for row in
+        private_payload(table, PRESENTER, loser, tr).view.to_components()
+        for c in row["components"])
+    taken = sorted(picks)[0]
+    await service.act(table.id, winner, table.version, taken)
+    outcome = GAME.outcome(table.state)
+    lines = PRESENTER.outcome_lines(outcome, {"1": "Ana", "2": "Beto"}.get, tr)
+    card = taken.split(":")[2]
+    name = tr(f"triad.card.{card}")
+    assert any(name in line and "from Ana to Beto" in line for line in lines) or any(
+        name in line and "from Beto to Ana" in line for line in lines)
+    events = [PRESENTER.event_text(e, {"1": "Ana", "2": "Beto"}.get, tr)
+              for e in table.last_events]
+    assert any(name in (t or "") for t in events)
+    await service.close()
+    await db.close()
+
+
+def test_hard_budget_comes_from_the_think_setting():
+    assert PRESENTER.ai_kwargs(0.5) == {"node_budget": node_budget_for(0.5)}
+    assert PRESENTER.ai_kwargs(4)["node_budget"] > PRESENTER.ai_kwargs(1)["node_budget"]
+    assert PRESENTER.custom_play_command is True
+
+
+def test_picker_pages_and_limits():
+    tr = translator("es")
+    cards = {c: 2 for c in ids_of_levels((1, 2, 3))}  # 33 distinct cards: 4 pages of 10
+    picks = [ids_of_levels((3,))[0]] * 2
+    first = picker_payload(7, cards, picks, 0, False, tr)
+    _check_limits(first)
+    ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
+    assert "tts:7:add0" in ids and "tts:7:rm" in ids and "tt:7:pg1" in ids
+    assert "Página 1/4" in _everything(first) and "Elegidas (2/5)" in _everything(first)
+    add = next(c for row in first.view.to_components() for c in row["components"]
+               if c["custom_id"] == "tts:7:add0")
+    assert len(add["options"]) == 9  # the card chosen twice (both copies) can't be added again
+    last = picker_payload(7, cards, picks, 9, False, tr)
+    assert "Página 4/4" in _everything(last)
+    full = picker_payload(7, cards, ids_of_levels((1,))[:5], 0, False, tr)
+    _check_limits(full)
+    ok = next(c for row in full.view.to_components() for c in row["components"]
+              if c["custom_id"] == "tt:7:ok")
+    assert not ok.get("disabled")
+    assert not any(c["custom_id"].startswith("tts:7:add") for row in full.view.to_components()
+                   for c in row["components"])
+    assert picker_payload(7, cards, picks, 0, True, tr).view is None
+
+
+async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
+    db = await open_database(tmp_path / "l.db")
+    service = TableService(db, {"triad": GAME}, RecordingListener(),
+                           ServiceConfig(cpu_delay_seconds=0))
+    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
+                               host_name="Ana", locale="en",
+                               options={"same": True, "payout": "todas"}, seed="l")
+    table.record.meta = {"triad": {"opponent": "2"}}
+    tr = translator("en")
+    payload = lobby_payload(table, service, tr)
+    _check_limits(payload)
+    text = _everything(payload)
+    assert "Same" in text and "All" in text and "<@2>" in text
+    assert {c["custom_id"] for row in payload.view.to_components()
+            for c in row["components"]} == {f"tt:{table.id}:accept", f"tt:{table.id}:decline",
+                                            f"tt:{table.id}:cancel"}
+    await service.join(table.id, "2", "Beto")
+    after = lobby_payload(table, service, tr)
+    assert f"tt:{table.id}:cards" in _everything(after) and "choosing cards (0/5)" in \
+        _everything(after)
+    await service.close()
+    await db.close()
+
+
+async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
+    db = await open_database(tmp_path / "h.db")
+    asked = []
+
+    def ai_kwargs(game, seconds):
+        asked.append((game.key, seconds))
+        return presenter_for(game).ai_kwargs(seconds)
+
+    service = TableService(db, {"triad": GAME}, RecordingListener(),
+                           ServiceConfig(cpu_delay_seconds=0, cpu_think_seconds=0.05),
+                           ai_kwargs=ai_kwargs)
+    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
+                               host_name="Ana", locale="es", options={"cpu_level": "hard"},
+                               seed="think")
+    await service.add_cpu(table.id, "1")
+    await service.start(table.id, "1", setup={"hands": {"1": HANDS["1"], "cpu1": HANDS["2"]}})
+    while table.record.status == "playing":
+        if "1" in GAME.to_act(table.state):
+            await service.act(table.id, "1", table.version,
+                              GAME.legal_actions(table.state, "1")[0].encode())
+        await service.wait_idle(table.id)
+    assert asked and set(asked) == {("triad", 0.05)}
+    await service.close()
+    await db.close()
