@@ -3,6 +3,8 @@ cards, placing them with the card-then-cell buttons, the payout pick, and /cards
 
 from __future__ import annotations
 
+import re
+
 from bot.i18n import tr
 from storage import CollectionsRepo
 from tests.e2e.triad_driver import TriadMatch, collection_size, open_against_cpu, pick_five
@@ -45,3 +47,55 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
     cards = await repo.cards(str(alice.id), "triad")
     assert sum(r.delta for r in ledger) == sum(cards.values()) == after
     assert set(chosen) <= set(cards)
+
+
+async def _lobby(fake, table_id):
+    return await fake.wait_for_message(
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+
+
+async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = "triad-e2e-pvp"
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+
+    sent = await (await alice.slash("play triad", opponent=bob, payout="todas", same=True))
+    table_id = int(re.search(r"#(\d+)", sent.content).group(1))
+    lobby = await _lobby(fake, table_id)
+    await fake.wait_until(lambda: "Aceptar" in [b.label for b in lobby.buttons],
+                          what="the challenge")
+    assert "Igual" in lobby.text and "Todas" in lobby.text and f"<@{bob.id}>" in lobby.text
+    refused = await (await carol.click(lobby, "Aceptar"))
+    assert refused.ephemeral and "para otra persona" in refused.content
+    await (await bob.click(lobby, "Rechazar")).acknowledged()
+    await fake.wait_until(lambda: "cerrada" in (lobby.embeds[0].get("title") or ""),
+                          what="the declined challenge closed")
+
+    sent = await (await alice.slash("play triad", opponent=bob, payout="todas"))
+    table_id = int(re.search(r"#(\d+)", sent.content).group(1))
+    lobby = await _lobby(fake, table_id)
+    await fake.wait_until(lambda: "Aceptar" in [b.label for b in lobby.buttons],
+                          what="the second challenge")
+    bob_picker = await (await bob.click(lobby, "Aceptar"))
+    assert bob_picker.ephemeral and "Tus cartas para la mesa" in bob_picker.text
+    await fake.wait_until(lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons],
+                          what="the accepted lobby")
+    alice_picker = await (await alice.click(lobby, "Elegir mis cartas"))
+    await pick_five(fake, alice, alice_picker, table_id)
+    await pick_five(fake, bob, bob_picker, table_id, confirm=False)
+    await fake.wait_until(lambda: "cartas elegidas" in lobby.text, what="alice ready")
+
+    await mesa.restart()  # picks live in the table's meta; the picker's buttons still work
+    await (await bob.click(bob_picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
+    match = TriadMatch(fake, table_id, alice, others=[bob])
+    await fake.wait_until(lambda: match.version() == 0, what="the game started")
+    await match.play()
+    assert match.picks == []  # payout Todas: no choice to make
+    result = next(f for f in match.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    sizes = {p.name: (await collection_size(p))[0] for p in (alice, bob)}
+    assert "Gana" in result["value"]  # this seed has a winner
+    # The winner holds 7 + 5; the loser kept 2 and /cards topped them up to 5.
+    assert sorted(sizes.values()) == [5, 12] and result["value"].count("🃏") == 5
+    profile = await (await alice.slash("profile"))
+    assert profile.ephemeral and "Partidas: 1" in profile.text
+    assert fake.violations == []

@@ -43,6 +43,7 @@ class TriadMatch:
     fake: FakeDiscord
     table_id: int
     player: FakeUser
+    others: list[FakeUser] = field(default_factory=list)  # more human players, same policy
     moves: list[str] = field(default_factory=list)
     picks: list[str] = field(default_factory=list)
 
@@ -62,26 +63,28 @@ class TriadMatch:
         fields = self.public().embeds[0].get("fields") or []
         return any(f["name"] == "Resultado" for f in fields)
 
-    def private_view(self) -> Message | None:
+    def private_view(self, player: FakeUser | None = None) -> Message | None:
         """The player's latest DM for this table."""
-        for msg in reversed(self.player.dms()):
+        for msg in reversed((player or self.player).dms()):
             if msg.embeds and f"#{self.table_id}" in (msg.embeds[0].get("title") or ""):
                 return msg
         return None
 
-    def my_move(self) -> tuple[str, Message, int] | None:
-        """("place" | "pick", the DM, version) when the DM offers a move at the table's version."""
+    def my_move(self) -> tuple[str, Message, int, FakeUser] | None:
+        """("place" | "pick", the DM, version, player) when a player's DM offers a move at the
+        table's version."""
         version = self.version()
-        dm = self.private_view()
-        if version is None or dm is None:
-            return None
-        if draft_buttons(dm, self.table_id, version, "c"):
-            return "place", dm, version
-        if pick_buttons(dm, self.table_id, version):
-            return "pick", dm, version
+        for player in (self.player, *self.others):
+            dm = self.private_view(player)
+            if version is None or dm is None:
+                continue
+            if draft_buttons(dm, self.table_id, version, "c"):
+                return "place", dm, version, player
+            if pick_buttons(dm, self.table_id, version):
+                return "pick", dm, version, player
         return None
 
-    async def play(self, max_moves: int = 20) -> None:
+    async def play(self, max_moves: int = 24) -> None:
         """Play until the public message shows the result."""
         for _ in range(max_moves):
             state = await self.fake.wait_until(
@@ -89,10 +92,10 @@ class TriadMatch:
                 timeout=20, what="the player's turn or the end")
             if state == "over":
                 return
-            kind, dm, version = state
+            kind, dm, version, player = state
             if kind == "place":
                 card = draft_buttons(dm, self.table_id, version, "c")[0]
-                await (await self.player.click(dm, custom_id=card.custom_id)).acknowledged()
+                await (await player.click(dm, custom_id=card.custom_id)).acknowledged()
                 grid = await self.fake.wait_until(
                     lambda: draft_buttons(dm, self.table_id, version, "x"),
                     what="the cell grid")
@@ -100,11 +103,11 @@ class TriadMatch:
                 cells = [b for b in dm.buttons
                          if (b.custom_id or "").startswith(f"d:{self.table_id}:{version}:x")]
                 assert len(cells) == 9
-                await (await self.player.click(dm, custom_id=grid[0].custom_id)).acknowledged()
+                await (await player.click(dm, custom_id=grid[0].custom_id)).acknowledged()
                 self.moves.append(f"{card.custom_id.rsplit(':', 1)[1]}{grid[0].custom_id[-2:]}")
             else:
                 button = pick_buttons(dm, self.table_id, version)[0]
-                await (await self.player.click(dm, custom_id=button.custom_id)).acknowledged()
+                await (await player.click(dm, custom_id=button.custom_id)).acknowledged()
                 self.picks.append(button.custom_id.split(":", 3)[3])
             await self.fake.wait_until(lambda v=version: (self.version() or 0) > v,
                                        timeout=20, what=f"the table past version {version}")
@@ -119,8 +122,8 @@ async def open_against_cpu(fake: FakeDiscord, player: FakeUser, **options) -> tu
     return table_id, picker
 
 
-async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_id: int
-                    ) -> list[str]:
+async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_id: int,
+                    *, confirm: bool = True) -> list[str]:
     """Add cards from the first page's select until five are chosen, then confirm."""
     chosen: list[str] = []
     while len(chosen) < 5:
@@ -130,5 +133,6 @@ async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_
         chosen.append(value)
         await fake.wait_until(lambda n=len(chosen): f"Elegidas ({n}/5)" in picker.text,
                               what=f"{len(chosen)} cards chosen")
-    await (await player.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
+    if confirm:
+        await (await player.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
     return chosen
