@@ -138,3 +138,32 @@ async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
     await _ledger_matches(repo, "1")
     await service.close()
     await db.close()
+
+
+async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
+    from storage import StandingsRepo
+
+    db = await open_database(tmp_path / "c.db")
+    repo = CollectionsRepo(db)
+    service = TableService(db, {"triad": GAME}, RecordingListener(),
+                           ServiceConfig(cpu_delay_seconds=0))
+    hands = {u: sorted(Counter(await ensure_collection(repo, u)).elements())[:5]
+             for u in ("1", "2")}
+    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
+                               host_name="Ana", locale="es", seed="pay-3")
+    await service.join(table.id, "2", "Beto")
+    await service.start(table.id, "1", setup={"hands": hands})
+    while table.record.status == "playing":  # the last legal move each turn: a 5-5 draw
+        seat = sorted(GAME.to_act(table.state))[0]
+        await service.act(table.id, seat, table.version,
+                          GAME.legal_actions(table.state, seat)[-1].encode())
+    assert GAME.outcome(table.state).details["winner"] is None
+    standings = StandingsRepo(db)
+    for user in ("1", "2"):
+        assert await standings.stats_of("g", user, "triad") == {"draws": 1}
+        [row] = await standings.of_user("g", user)
+        assert (row.played, row.won) == (1, 1)  # the shared table counts a tie as a win...
+    # ...so /profile reports won - draws wins: 0 wins, 1 draw, 0 losses.
+    assert [r.reason for r in await repo.ledger("1", "triad")].count("payout") == 0
+    await service.close()
+    await db.close()

@@ -101,6 +101,11 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path,
             action = legal[0]
             cpu_like += 1
         await service.act(table.id, seat, table.version, action.encode())
+        if table.state.last_move is not None and action.kind == "place":
+            placed = tr(f"triad.card.{action.card}")
+            line = tr("triad.event.placed", player={"1": "Ana", "2": "Beto"}[seat], card=placed,
+                      cell=tr(f"triad.cell.{action.cell}"))
+            assert line in _everything(public_payload(table, PRESENTER, service, tr))
     assert table.record.status == "finished"
     await service.close()
     await db.close()
@@ -115,6 +120,9 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
         await service.act(table.id, seat, table.version,
                           GAME.legal_actions(table.state, seat)[0].encode())
     winner = GAME.view(table.state, None).pick.winner
+    # The public message tells who won and who is choosing (from the view, not an event log).
+    public = _everything(public_payload(table, PRESENTER, service, tr))
+    assert "wins" in public and "chooses 1 card(s) from" in public
     payload = private_payload(table, PRESENTER, winner, tr)
     picks = {a.encode() for a in GAME.legal_actions(table.state, winner)}
     _check_limits(payload, picks)
@@ -137,6 +145,7 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     events = [PRESENTER.event_text(e, {"1": "Ana", "2": "Beto"}.get, tr)
               for e in table.last_events]
     assert any(name in (t or "") for t in events)
+    assert "Payout (One): 1 card(s) change hands." in events
     await service.close()
     await db.close()
 

@@ -143,6 +143,27 @@ class Presenter(GamePresenter):
         return [tr("triad.ui.choose_card")]
 
     # ----- text -----------------------------------------------------------------------------
+    def last_events(self, view: Any) -> list[Event]:
+        """The view has no event log: the last placement and its flips come from
+        ``last_move``, a pending payout pick from ``pick`` (both survive restarts)."""
+        events: list[Event] = []
+        lm = view.last_move
+        if lm is not None:
+            events.append(Event(code="placed", seat=lm.seat,
+                                params={"card": lm.card, "cell": lm.cell}))
+            for code, cells in (("same_wall" if lm.same_wall else "same", lm.same),
+                                ("plus", lm.plus), ("flipped", lm.basic), ("combo", lm.combo)):
+                if cells:
+                    events.append(Event(code=code, seat=lm.seat,
+                                        params={"cells": list(cells), "count": len(cells)}))
+        pick = view.pick
+        if pick is not None:
+            events.append(Event(code="game_won", seat=pick.winner, params={
+                "winner_score": view.scores[pick.winner], "loser_score": view.scores[pick.loser]}))
+            events.append(Event(code="pick_required", seat=pick.winner,
+                                params={"count": pick.remaining, "target": pick.loser}))
+        return events
+
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
         key = f"triad.event.{event.code}"
         if not has(key):
