@@ -228,3 +228,29 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
     assert asked and set(asked) == {("triad", 0.05)}
     await service.close()
     await db.close()
+
+
+def test_cards_pages_show_name_level_element_values_and_quantity():
+    from bot.ui.triad_lobby import cards_payload, profile_payload
+    from games.triad.cards import card
+
+    tr = translator("en")
+    cards = {c: 1 for c in ids_of_levels((1, 2, 3))}
+    cards["c001"] = 3
+    first = cards_payload("55", "Ana", cards, 0, tr)
+    _check_limits(first)
+    text = _everything(first)
+    assert "Ana's collection: 35 cards (33 different)" in text and "Page 1/4" in text
+    ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
+    assert ids == ["tk:55:0", "tk:55:1"]
+    assert "Page 4/4" in _everything(cards_payload("55", "Ana", cards, 9, tr))  # clamped
+    last = _everything(cards_payload("55", "Ana", cards, 2, tr))
+    assert "×3" in last and "Page 3/4" in last  # strongest first: level 1 from page 3
+    c = card("c001")
+    assert tr("triad.card.c001") in last and f"Lv. {c.level}" in last
+    assert "-".join("A" if v == 10 else str(v) for v in c.edges) in last
+    profile = _everything(profile_payload("Ana", {
+        "played": 3, "won": 1, "drawn": 1, "lost": 1, "cards_won": 2, "cards_lost": 1,
+        "cards": 8}, [("Macarena", 2, 5)], tr))
+    assert "wins 1, draws 1, losses 1" in profile and "Cards won: 2" in profile
+    assert "Macarena: 2 wins in 5 games" in profile

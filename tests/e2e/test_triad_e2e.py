@@ -99,3 +99,18 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     profile = await (await alice.slash("profile"))
     assert profile.ephemeral and "Partidas: 1" in profile.text
     assert fake.violations == []
+
+
+async def test_mano_mezclada_against_the_computer_starts_at_once(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = "triad-e2e-random"
+    alice = fake.user("alice")
+    reply = await (await alice.slash("play triad", random_hand=True, level="normal",
+                                     payout="directo"))
+    assert reply.ephemeral and not reply.selects  # no picker: the engine draws the five
+    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    match = TriadMatch(fake, table_id, alice)
+    await fake.wait_until(lambda: match.version() is not None, what="the game started")
+    assert "Mano mezclada" in match.public().text
+    dm = await alice.wait_for_dm(lambda m: bool(m.embeds))
+    assert "Tu mano" in dm.text
