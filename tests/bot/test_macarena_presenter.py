@@ -387,3 +387,15 @@ def test_play_action_choice_label():
     action = Play(pozo=2, cards=("7H", "8H"))
     choice = PRESENTER.choice(action, None, lambda s: s, TR)
     assert choice.label == "Bajar 7♥ 8♥ en el pozo 3"
+
+
+def test_the_last_hand_is_summed_up_in_the_public_embed():
+    state = _end_of_hand({})  # nobody has tokens: awards, then the next hand at once
+    assert state.hand_number == 3
+    lines = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0].description
+    assert "Mano 2 (se acabó el mazo) · colecciones: a 2, b 0, c 5" in lines
+    assert "Fichas de elemento: 🌍 c · 💨 a · 💧 c · 🔥 a" in lines
+    s = table({"a": "3C", "b": "5S 6S", "c": "6S"}, hand_number=2)
+    went_out, _ = play(s, "a", 0, "3C")
+    text = public_payload(_table(went_out), PRESENTER, _Service(), TR).embeds[0].description
+    assert "Mano 2 (a se quedó sin cartas)" in text

@@ -52,7 +52,8 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             await table.wait_version(table.oracle.version)
             result = table.oracle.state.hand_result
             assert result.hand == 1 and result.reason == "went_out"
-            assert "Mano 1 (un jugador se fue)" in table.public().embeds[0]["description"]
+            gone = names[result.went_out]
+            assert f"Mano 1 ({gone} se quedó sin cartas)" in table.public().embeds[0]["description"]
             restarted_with.update({s: token_text(table.oracle.state.tokens[s]) for s in names})
             # whoever moves next can see their private view before the bot stops
             seat, _ = table.oracle.next_move()

@@ -309,8 +309,9 @@ class Presenter(GamePresenter):
             f"{ELEMENT_EMOJI[e]} {names(result.element_winners[e]) if result.element_winners.get(e) else tr('macarena.ui.nobody')}"  # noqa: E501
             for e in ELEMENTS
         )
-        return [tr("macarena.ui.last_hand", hand=result.hand,
-                   reason=tr(f"macarena.reason.{result.reason}"), sizes=sizes),
+        reason = (tr("macarena.ui.went_out", player=names(result.went_out)) if result.went_out
+                  else tr(f"macarena.reason.{result.reason}"))
+        return [tr("macarena.ui.last_hand", hand=result.hand, reason=reason, sizes=sizes),
                 tr("macarena.ui.last_hand_elements", elements=winners)]
 
     def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
