@@ -8,6 +8,7 @@ The game itself is played through the shared play cog and ``bot/ui/presenters/tr
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +18,6 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
-from bot.tables import TableOptions
 from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.triad_lobby import (
@@ -147,7 +147,7 @@ class TriadCog(commands.Cog):
         if raw.get("turn_seconds") is not None:
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
-        cards = await ensure_collection(self.collections, host)
+        cards = await self.available(host)
         try:
             table = await self.bot.tables.open(
                 guild_id=str(interaction.guild_id), channel_id=str(interaction.channel_id),
@@ -157,6 +157,7 @@ class TriadCog(commands.Cog):
             await self._set_state(table, opponent=str(opponent.id) if opponent else None)
             if opponent is None:
                 await self.bot.tables.add_cpu(table.id, host, level)
+            started = opponent is None and await self._maybe_start(table)
         except (TableError, IllegalAction) as exc:
             await answer_error(interaction, exc, GAME)
             return
@@ -164,7 +165,7 @@ class TriadCog(commands.Cog):
             await reply(interaction, tr(locale, "triad.ui.challenge_sent", table=table.id,
                                         player=opponent.display_name))
             return
-        if await self._maybe_start(table):
+        if started:
             await reply(interaction, tr(locale, "lobby.opened", game=tr(locale, "triad.name"),
                                         table=table.id))
             return
@@ -211,7 +212,7 @@ class TriadCog(commands.Cog):
         try:
             table = self._lobby(table_id)
             value = values[0] if values else ""
-            cards = await ensure_collection(self.collections, user)
+            cards = await self.available(user)
             if op.startswith("add"):
                 def add(picks: list[str]) -> list[str]:
                     ok = (len(picks) < HAND_SIZE and picks.count(value) < cards.get(value, 0))
@@ -246,7 +247,7 @@ class TriadCog(commands.Cog):
         wanted = pending_opponent(table)
         if wanted is not None and wanted != user:
             raise Notice("not_challenged")
-        cards = await ensure_collection(self.collections, user)
+        cards = await self.available(user)
         await self.bot.tables.join(table.id, user, interaction.user.display_name)
         if not await self._maybe_start(table):
             await self._show_picker(interaction, table, user, 0, fresh=True, cards=cards)
@@ -255,7 +256,7 @@ class TriadCog(commands.Cog):
 
     async def _confirm(self, interaction: discord.Interaction, table: Table, user: str) -> None:
         self._require_seated(table, user)
-        cards = await ensure_collection(self.collections, user)
+        cards = await self.available(user)
         state = lobby_state(table)
         if not holds(cards, state["picks"].get(user, [])):
             raise Notice("pick_five")
@@ -282,7 +283,7 @@ class TriadCog(commands.Cog):
                 hands[seat.id] = cpu_deck(seat.cpu_level or "normal", table.record.seed,
                                           table.id)
                 continue
-            cards = await ensure_collection(self.collections, seat.id)
+            cards = await self.available(seat.id)
             if options.random_hand:
                 collections[seat.id] = cards
             elif seat.id in state["ready"] and holds(cards, state["picks"].get(seat.id, [])):
@@ -300,6 +301,18 @@ class TriadCog(commands.Cog):
                 return True
             raise
         return True
+
+    async def available(self, user: str) -> dict[str, int]:
+        """The user's collection minus the cards their games in progress put at stake (a
+        payout takes from the original five), so no card is staked twice at once."""
+        cards = await ensure_collection(self.collections, user)
+        staked: Counter[str] = Counter()
+        for other in self.bot.tables.tables():
+            state = other.state
+            if (other.game.key == GAME and state is not None
+                    and other.record.status == "playing" and user in state.seats):
+                staked.update(state.originals[state.seats.index(user)])
+        return {c: q - staked[c] for c, q in cards.items() if q - staked[c] > 0}
 
     # ----- state helpers --------------------------------------------------------------------
     def _require_seated(self, table: Table, user: str) -> None:
@@ -333,7 +346,7 @@ class TriadCog(commands.Cog):
                            cards: dict[str, int] | None = None) -> None:
         self._require_seated(table, user)
         if cards is None:
-            cards = await ensure_collection(self.collections, user)
+            cards = await self.available(user)
         state = lobby_state(table)
         payload = picker_payload(table.id, cards, list(state["picks"].get(user, [])), page,
                                  user in state["ready"], translator(user_locale(interaction)))

@@ -167,3 +167,30 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
     assert [r.reason for r in await repo.ledger("1", "triad")].count("payout") == 0
     await service.close()
     await db.close()
+
+
+async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path):
+    from types import SimpleNamespace
+
+    from bot.cogs.triad import TriadCog
+
+    db = await open_database(tmp_path / "c.db")
+    repo = CollectionsRepo(db)
+    service = TableService(db, {"triad": GAME}, RecordingListener(),
+                           ServiceConfig(cpu_delay_seconds=0))
+    cog = TriadCog(SimpleNamespace(games={"triad": GAME}, db=db, tables=service))
+    mine = await ensure_collection(repo, "1")
+    assert await cog.available("1") == mine
+    hand = sorted(Counter(mine).elements())[:5]
+    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
+                               host_name="Ana", locale="es", seed="stake")
+    await service.add_cpu(table.id, "1")
+    await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    left = await cog.available("1")
+    assert sum(left.values()) == STARTER_SIZE - 5
+    assert Counter(left) + Counter(hand) == Counter(mine)
+    assert not holds(left, hand)
+    await service.cancel(table.id, "1")
+    assert await cog.available("1") == mine  # a closed table stakes nothing
+    await service.close()
+    await db.close()

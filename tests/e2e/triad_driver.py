@@ -97,7 +97,7 @@ class TriadMatch:
                 card = draft_buttons(dm, self.table_id, version, "c")[0]
                 await (await player.click(dm, custom_id=card.custom_id)).acknowledged()
                 grid = await self.fake.wait_until(
-                    lambda: draft_buttons(dm, self.table_id, version, "x"),
+                    lambda dm=dm, version=version: draft_buttons(dm, self.table_id, version, "x"),
                     what="the cell grid")
                 # Only free cells are enabled, and exactly nine cell buttons are shown.
                 cells = [b for b in dm.buttons
@@ -131,8 +131,9 @@ async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_
         value = add.values[0]
         await (await player.select(picker, [value], custom_id=add.custom_id)).acknowledged()
         chosen.append(value)
-        await fake.wait_until(lambda n=len(chosen): f"Elegidas ({n}/5)" in picker.text,
-                              what=f"{len(chosen)} cards chosen")
+        count = len(chosen)
+        await fake.wait_until(lambda n=count: f"Elegidas ({n}/5)" in picker.text,
+                              what=f"{count} cards chosen")
     if confirm:
         await (await player.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
     return chosen
