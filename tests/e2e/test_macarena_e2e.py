@@ -7,6 +7,9 @@ water, fire) are still on the table afterwards. At the end of hand 2 alice has 4
 water with a button: her four elements become an amulet, and she wins (CPU 1 also gets one; alice
 has more tokens). People build ten multi-card series with the builder; bob has his DMs closed
 and plays everything from "Ver mi mano".
+
+The course depends on the engine's ``normal`` computer player (CPU 1 and the people's policy):
+if that changes, pick a new SEED with ``macarena_driver.play_offline``.
 """
 
 from __future__ import annotations
@@ -58,7 +61,12 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             # whoever moves next can see their private view before the bot stops
             seat, _ = table.oracle.next_move()
             await table.private_view(table.by_seat[seat], table.oracle.version)
+            old_dm = await table.private_view(alice, table.oracle.version)
             await mesa.restart()
+            # a button of a DM sent before the restart still works
+            await (await alice.click(old_dm, "Ver mi colección")).acknowledged()
+            await fake.wait_until(lambda: "**Tu colección** (0)" in old_dm.text,
+                                  what="alice's (new, empty) collection after the restart")
 
     async def look_at_the_collection() -> None:
         """alice opens her collection in her DM: the cards she collected, by element."""
