@@ -228,7 +228,7 @@ class TriadCog(commands.Cog):
                     return picks
 
                 await self._edit_picks(table, user, remove)
-                page = 0
+                page = int(op[2:])
             await self._show_picker(interaction, table, user, page)
         except Notice as exc:
             await reply(interaction, tr(user_locale(interaction), f"triad.ui.error.{exc.code}"))

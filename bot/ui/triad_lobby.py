@@ -7,7 +7,7 @@ is seated only once they accept; a lobby with two seats (a rematch, a computer) 
 custom_ids (DynamicItems, routed to ``TriadCog``):
 - ``tt:{table}:{op}`` lobby and picker buttons: ``accept``, ``decline``, ``cards`` (open my
   picker), ``cancel``, ``pg{n}`` (picker page), ``clr`` (clear), ``ok`` (confirm the five);
-- ``tts:{table}:{op}`` picker selects: ``add{page}`` (add one copy), ``rm`` (remove one copy);
+- ``tts:{table}:{op}`` picker selects: ``add{page}`` (add one copy), ``rm{page}`` (remove one copy);
 - ``tk:{user}:{page}`` pages of ``/cards``.
 """
 
@@ -33,7 +33,7 @@ PAGE_SIZE = 10  # cards per picker / collection page (one select of at most 25 o
 META = "triad"
 
 LOBBY_BUTTON = r"tt:(?P<table>[0-9]{1,12}):(?P<op>accept|decline|cards|cancel|clr|ok|pg[0-9]{1,3})"
-PICKER_SELECT = r"tts:(?P<table>[0-9]{1,12}):(?P<op>rm|add[0-9]{1,3})"
+PICKER_SELECT = r"tts:(?P<table>[0-9]{1,12}):(?P<op>(?:rm|add)[0-9]{1,3})"
 CARDS_BUTTON = r"tk:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,3})"
 
 
@@ -233,7 +233,7 @@ def picker_payload(table_id: int, cards: Mapping[str, int], picks: list[str], pa
                                           for c in addable]))
     if picks:
         distinct = list(dict.fromkeys(picks))
-        items.append(TriadSelect(table_id, "rm", row=1,
+        items.append(TriadSelect(table_id, f"rm{page}", row=1,
                                  placeholder=tr("triad.ui.remove_placeholder"),
                                  options=[_option(c, picks.count(c), tr) for c in distinct]))
     if pages > 1:

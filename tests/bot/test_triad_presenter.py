@@ -160,7 +160,7 @@ def test_picker_pages_and_limits():
     first = picker_payload(7, cards, picks, 0, False, tr)
     _check_limits(first)
     ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
-    assert "tts:7:add0" in ids and "tts:7:rm" in ids and "tt:7:pg1" in ids
+    assert "tts:7:add0" in ids and "tts:7:rm0" in ids and "tt:7:pg1" in ids
     assert "Página 1/4" in _everything(first) and "Elegidas (2/5)" in _everything(first)
     add = next(c for row in first.view.to_components() for c in row["components"]
                if c["custom_id"] == "tts:7:add0")

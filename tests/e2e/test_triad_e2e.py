@@ -21,7 +21,17 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
 
     table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
     assert "Tus cartas para la mesa" in picker.text and "Página 1/1" in picker.text
-    chosen = await pick_five(fake, alice, picker, table_id)
+    chosen = await pick_five(fake, alice, picker, table_id, confirm=False)
+    # Change one's mind: remove a chosen card (the add select comes back), add it again.
+    assert not any(s.custom_id.startswith(f"tts:{table_id}:add") for s in picker.selects)
+    await (await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:rm0")
+           ).acknowledged()
+    await fake.wait_until(lambda: "Elegidas (4/5)" in picker.text, what="one card removed")
+    await (await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:add0")
+           ).acknowledged()
+    await fake.wait_until(lambda: "Elegidas (5/5)" in picker.text, what="five again")
+    await (await alice.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
+    await fake.wait_until(lambda: picker.selects == [], what="the picker confirmed")
     match = TriadMatch(fake, table_id, alice)
     await fake.wait_until(lambda: match.version() == 0, what="the game started")
     public = match.public()
