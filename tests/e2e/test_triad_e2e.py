@@ -124,3 +124,25 @@ async def test_mano_mezclada_against_the_computer_starts_at_once(fake_discord, m
     assert "Mano mezclada" in match.public().text
     dm = await alice.wait_for_dm(lambda m: bool(m.embeds))
     assert "Tu mano" in dm.text
+
+
+async def test_rematch_against_the_computer_opens_a_lobby_to_pick_again(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice, payout="directo", level="easy")
+    await pick_five(fake, alice, picker, table_id)
+    match = TriadMatch(fake, table_id, alice)
+    await match.play()
+    public = match.public()
+    await (await alice.click(public, "Revancha")).acknowledged()
+    lobby = await fake.wait_for_message(
+        lambda m: bool(m.embeds) and f"mesa #{table_id + 1}" in (m.embeds[0].get("title") or ""))
+    await fake.wait_until(lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons],
+                          what="the rematch lobby")
+    assert "Directo" in lobby.text and "CPU" in lobby.text
+    again = await (await alice.click(lobby, "Elegir mis cartas"))
+    assert again.ephemeral and f"mesa #{table_id + 1}" in again.text
+    await pick_five(fake, alice, again, table_id + 1)
+    rematch = TriadMatch(fake, table_id + 1, alice)
+    await fake.wait_until(lambda: rematch.version() == 0, what="the rematch started")
