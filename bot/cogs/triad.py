@@ -187,7 +187,7 @@ class TriadCog(commands.Cog):
                 await self._accept(interaction, table, user)
             elif op == "decline":
                 if pending_opponent(table) != user:
-                    raise TableError("not_seated")
+                    raise Notice("not_challenged")
                 await self.bot.tables.cancel(table_id, table.record.host_id, may_manage=True)
             elif op == "cancel":
                 await self.bot.tables.cancel(table_id, user)

@@ -77,6 +77,8 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     assert "Igual" in lobby.text and "Todas" in lobby.text and f"<@{bob.id}>" in lobby.text
     refused = await (await carol.click(lobby, "Aceptar"))
     assert refused.ephemeral and "para otra persona" in refused.content
+    refused = await (await carol.click(lobby, "Rechazar"))
+    assert refused.ephemeral and "para otra persona" in refused.content
     await (await bob.click(lobby, "Rechazar")).acknowledged()
     await fake.wait_until(lambda: "cerrada" in (lobby.embeds[0].get("title") or ""),
                           what="the declined challenge closed")
