@@ -14,42 +14,30 @@ from bot.ui.presenters.macarena import Presenter
 from games.core import IllegalAction
 from games.macarena import GAME, Play, encode_draft, playable_pozos
 from games.macarena.state import Tokens
-from storage import SeatInfo, TableRecord
+from tests.bot.presenter_kit import (
+    SEAT_IDS,
+    SEAT_NAMES,
+    StubService,
+    components,
+    table_for,
+    text_presenter,
+)
 from tests.bot.test_messages import _check_limits
 from tests.games.macarena.helpers import play, table
 
 TABLE_ID = 4242
-# Seat ids that can't be mistaken for anything else in a text; names are what players read.
-IDS = ["seatid-alpha", "seatid-bravo", "seatid-charlie", "seatid-delta", "seatid-echo"]
-NAMES = ["Ana", "Beto", "Carla", "Dani", "Eva"]
+IDS = SEAT_IDS
+NAMES = SEAT_NAMES
 TR = translator("es")
 
 
-class _Service:
-    def turn_seconds(self, table) -> int:
-        return 60
-
-
-def _presenter() -> Presenter:
-    presenter = Presenter(GAME)
-    presenter._images = None  # images have their own tests; these check text and components
-    return presenter
-
-
-PRESENTER = _presenter()
+PRESENTER = text_presenter(Presenter, GAME)
+_Service = StubService
+_components = components
 
 
 def _table(state) -> Table:
-    seats = [SeatInfo(id=s, name=NAMES[IDS.index(s)] if s in IDS else s) for s in state.seats]
-    record = TableRecord(id=TABLE_ID, guild_id="g", channel_id="c", game="macarena",
-                         status="playing", host_id=state.seats[0], locale="es", options={},
-                         seats=seats, seed=state.seed)
-    return Table(record=record, game=GAME, state=state)
-
-
-def _components(payload) -> list[dict]:
-    rows = payload.view.to_components() if payload.view else []
-    return [c for row in rows for c in row["components"]]
+    return table_for(GAME, state, TABLE_ID)
 
 
 def _actions(payload) -> dict[str, dict]:

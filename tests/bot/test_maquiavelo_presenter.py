@@ -18,35 +18,29 @@ from games.core import IllegalAction
 from games.core.cards import parse_card
 from games.maquiavelo import GAME, Arrange, Play
 from games.maquiavelo.cards import card_id, face, sort_key
-from storage import SeatInfo, TableRecord
+from tests.bot.presenter_kit import (
+    SEAT_IDS,
+    SEAT_NAMES,
+    StubService,
+    components,
+    table_for,
+    text_presenter,
+)
 from tests.bot.test_messages import _check_limits
 
 TABLE_ID = 9
-IDS = ["seatid-alpha", "seatid-bravo", "seatid-charlie"]
-NAMES = ["Ana", "Beto", "Carla"]
+IDS = SEAT_IDS
+NAMES = SEAT_NAMES
 ANA = IDS[0]
 
 
-class _Service:
-    def turn_seconds(self, table) -> int:
-        return 60
-
-
-def _presenter() -> Presenter:
-    presenter = Presenter(GAME)
-    presenter._images = None  # images have their own tests; these check text and components
-    return presenter
-
-
-PRESENTER = _presenter()
+PRESENTER = text_presenter(Presenter, GAME)
+_Service = StubService
+_components = components
 
 
 def _table(state) -> Table:
-    seats = [SeatInfo(id=s, name=NAMES[IDS.index(s)]) for s in state.seats]
-    record = TableRecord(id=TABLE_ID, guild_id="g", channel_id="c", game="maquiavelo",
-                         status="playing", host_id=state.seats[0], locale="es", options={},
-                         seats=seats, seed=state.seed)
-    return Table(record=record, game=GAME, state=state)
+    return table_for(GAME, state, TABLE_ID)
 
 
 def make_state(hands: dict[str, str], table: list[str] = (), stock: str = "2C 3C 4C",
@@ -93,11 +87,6 @@ def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
         "helpers": rest[hand_size + 25:hand_size + 29] if options.get("ayuda") else [],
         "current": 0, "dealer": 1, "log": [],
     })
-
-
-def _components(payload) -> list[dict]:
-    rows = payload.view.to_components() if payload.view else []
-    return [c for row in rows for c in row["components"]]
 
 
 def _selects(payload) -> dict[str, dict]:
