@@ -13,14 +13,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from games.amapatolli import GAME
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
 
 ACTION_ID = re.compile(r"^t:(\d+):(\d+):(.+)$")
 SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
-VERSION = re.compile(r"(\d+)\s*$")
-HAND_BUTTON = "Ver mi mano"
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ class Oracle:
         return outcome.ranking
 
 
-class AmapatolliTable:
+class AmapatolliTable(TableOnFake):
     """One table of Ce Amapatolli on the fake, seen by its players."""
 
     def __init__(
@@ -141,26 +140,6 @@ class AmapatolliTable:
         self.moves = 0
 
     # --- what players see --------------------------------------------------------------------
-
-    def public(self) -> Message:
-        marker = f"mesa #{self.table_id}"
-        for msg in reversed(self.fake.channel_messages(self.channel)):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
-                return msg
-        raise LookupError(f"no public message for table {self.table_id}")
-
-    def version(self) -> int | None:
-        try:
-            footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
-        except LookupError:
-            return None
-        m = VERSION.search(footer)
-        return int(m.group(1)) if m and "Versi" in footer else None
-
-    async def wait_version(self, version: int, timeout: float = 15.0) -> None:
-        await self.fake.wait_until(
-            lambda: self.version() == version, timeout=timeout, what=f"table version {version}"
-        )
 
     def dm_offers(self, user: FakeUser, version: int) -> dict[str, Offer] | None:
         """The moves the latest DM of `user` offers, if that DM shows `version`."""

@@ -14,13 +14,11 @@ from dataclasses import dataclass, field
 
 from games.chupate2 import GAME
 from games.chupate2.cards import COLOUR_OF, COLOURS
-from tests.e2e.amapatolli_driver import VERSION, Offer, offers_on, take
+from tests.e2e.amapatolli_driver import Offer, offers_on, take
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, draft_buttons
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-
-DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
-HAND_BUTTON = "Ver mi mano"
 
 
 def policy(legal: list[str], hand: list[str]) -> str:
@@ -99,17 +97,7 @@ def play_offline(seed: str, n: int = 4, options: dict | None = None, limit: int 
     return oracle
 
 
-def draft_buttons(message: Message, table_id: int) -> dict[str, tuple[int, str]]:
-    """op -> (version, custom_id) of the draft buttons (wild picks, colours, cancel)."""
-    found = {}
-    for button in message.buttons:
-        m = DRAFT_ID.match(button.custom_id or "")
-        if m and int(m[1]) == table_id and not button.disabled:
-            found[m[3]] = (int(m[2]), button.custom_id or "")
-    return found
-
-
-class Chupate2Table:
+class Chupate2Table(TableOnFake):
     """One table of Chúpate 2 on the fake, seen by its players."""
 
     def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str,
@@ -124,22 +112,6 @@ class Chupate2Table:
         self.moves = 0
 
     # --- what players see --------------------------------------------------------------------
-    def public(self) -> Message:
-        marker = f"mesa #{self.table_id}"
-        for msg in reversed(self.fake.channel_messages()):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
-                return msg
-        raise LookupError(f"no public message for table {self.table_id}")
-
-    def version(self) -> int | None:
-        footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
-        m = VERSION.search(footer)
-        return int(m.group(1)) if m and "Versi" in footer else None
-
-    async def wait_version(self, version: int) -> None:
-        await self.fake.wait_until(lambda: self.version() == version, timeout=15,
-                                   what=f"table version {version}")
-
     def latest_dm(self, user: FakeUser, version: int) -> Message | None:
         """The DM holding `user`'s private view at `version` (its buttons carry the version)."""
         for msg in reversed(user.dms()):

@@ -20,23 +20,11 @@ from dataclasses import dataclass, field
 
 from games.core import rng_for
 from games.macarena import GAME, encode_draft, playable_pozos, series_options
-from tests.e2e.amapatolli_driver import VERSION, offers_on, take
+from tests.e2e.amapatolli_driver import offers_on, take
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, draft_buttons
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-
-DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
-HAND_BUTTON = "Ver mi mano"
-
-
-def draft_buttons(message: Message, table_id: int) -> dict[str, tuple[int, str]]:
-    """op -> (version, custom_id) of the enabled draft buttons of a private view."""
-    found = {}
-    for button in message.buttons:
-        m = DRAFT_ID.match(button.custom_id or "")
-        if m and int(m[1]) == table_id and not button.disabled:
-            found[m[3]] = (int(m[2]), button.custom_id or "")
-    return found
 
 
 @dataclass
@@ -103,7 +91,7 @@ def play_offline(seed: str, seats: list[str], cpus: dict[str, str], options: dic
     return oracle
 
 
-class MacarenaTable:
+class MacarenaTable(TableOnFake):
     """One table of Macarena on the fake, seen by its players."""
 
     def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seats: list[str],
@@ -119,22 +107,6 @@ class MacarenaTable:
         self.moves = 0
 
     # --- what players see --------------------------------------------------------------------
-    def public(self) -> Message:
-        marker = f"mesa #{self.table_id}"
-        for msg in reversed(self.fake.channel_messages()):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
-                return msg
-        raise LookupError(f"no public message for table {self.table_id}")
-
-    def version(self) -> int | None:
-        footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
-        m = VERSION.search(footer)
-        return int(m.group(1)) if m and "Versi" in footer else None
-
-    async def wait_version(self, version: int) -> None:
-        await self.fake.wait_until(lambda: self.version() == version, timeout=15,
-                                   what=f"table version {version}")
-
     def latest_dm(self, user: FakeUser, version: int) -> Message | None:
         """The DM holding `user`'s private view at `version` (its buttons carry the version)."""
         for msg in reversed(user.dms()):

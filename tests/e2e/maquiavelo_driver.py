@@ -17,15 +17,14 @@ from dataclasses import dataclass, field
 
 from games.maquiavelo import GAME, Play, format_arrangement, parse_arrangement
 from games.maquiavelo.cards import face
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
 from tests.games.maquiavelo.helpers import brute_partition, valid_meld
 
-VERSION = re.compile(r"(\d+)\s*$")
 SELECTS = "selects"
 MODAL = "modal"
-HAND_BUTTON = "Ver mi mano"
 MODAL_LABEL = "Toda la mesa + tus cartas, grupos con |"
 
 
@@ -141,7 +140,7 @@ def _parts(custom_id: str | None) -> list[str]:
     return (custom_id or "").split(":", 3)
 
 
-class MaquiaveloTable:
+class MaquiaveloTable(TableOnFake):
     def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str,
                  options: dict):
         self.fake = fake
@@ -152,25 +151,6 @@ class MaquiaveloTable:
         self.moves = 0
         self.hints = 0
         self._ephemeral: dict[int, tuple[int, Message]] = {}
-
-    def public(self) -> Message:
-        marker = f"mesa #{self.table_id}"
-        for msg in reversed(self.fake.channel_messages()):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
-                return msg
-        raise LookupError(f"no public message for table {self.table_id}")
-
-    def version(self) -> int | None:
-        try:
-            footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
-        except LookupError:
-            return None
-        m = VERSION.search(footer)
-        return int(m.group(1)) if m else None
-
-    async def wait_version(self, version: int) -> None:
-        await self.fake.wait_until(lambda: self.version() == version, timeout=15,
-                                   what=f"table version {version}")
 
     def _builder(self, user: FakeUser, version: int) -> Message | None:
         """The latest DM of ``user`` holding this table's controls at ``version``."""

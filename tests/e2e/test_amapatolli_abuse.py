@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.e2e.amapatolli_driver import HAND_BUTTON, start_game, take
 from tests.fakediscord.model import Message
 

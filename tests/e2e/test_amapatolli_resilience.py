@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from tests.e2e.amapatolli_driver import offers_on, start_game, take
 
 SEED = "e2e-0063"
