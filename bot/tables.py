@@ -436,7 +436,7 @@ class TableService:
         return [
             StandingDelta(
                 user_id=s.id,
-                won=int(s.id in winners),
+                won=int(s.id in winners and not everyone_tied),  # a draw is no win
                 points=int(outcome.points.get(s.id, 0)),
                 team_won=int(s.id in team_winners),
                 stats={k: int(v) for k, v in (stats.get(s.id) or {}).items() if v}

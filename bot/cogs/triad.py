@@ -407,7 +407,7 @@ class TriadCog(commands.Cog):
         played = triad_row.played if triad_row else 0
         won = triad_row.won if triad_row else 0
         record = {
-            "played": played, "won": won - draws, "drawn": draws, "lost": played - won,
+            "played": played, "won": won, "drawn": draws, "lost": played - won - draws,
             "cards_won": sum(r.delta for r in ledger if r.reason == "payout" and r.delta > 0),
             "cards_lost": -sum(r.delta for r in ledger if r.reason == "payout" and r.delta < 0),
             "cards": sum((await self.collections.cards(user_id, GAME)).values()),

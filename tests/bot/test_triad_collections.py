@@ -162,8 +162,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
     for user in ("1", "2"):
         assert await standings.stats_of("g", user, "triad") == {"draws": 1}
         [row] = await standings.of_user("g", user)
-        assert (row.played, row.won) == (1, 1)  # the shared table counts a tie as a win...
-    # ...so /profile reports won - draws wins: 0 wins, 1 draw, 0 losses.
+        assert (row.played, row.won) == (1, 0)  # a draw is no win on any leaderboard
     assert [r.reason for r in await repo.ledger("1", "triad")].count("payout") == 0
     await service.close()
     await db.close()
