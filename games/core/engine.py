@@ -1,6 +1,4 @@
-"""(Helper agents: read /work/main/AGENTS.md before anything else -- file ownership, commits, i18n, images.)
-
-The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
 
 A game is one object (a ``Game`` subclass instance) with pure functions over immutable-by-
 convention pydantic states:
@@ -105,10 +103,10 @@ class Outcome(BaseModel):
 S = TypeVar("S", bound=GameState)
 A = TypeVar("A", bound=Action)
 V = TypeVar("V", bound=PlayerView)
-O = TypeVar("O", bound=BaseModel)
+Opts = TypeVar("Opts", bound=BaseModel)
 
 
-class Game(ABC, Generic[S, A, V, O]):
+class Game(ABC, Generic[S, A, V, Opts]):
     """Describes one game. Subclasses set the class attributes and implement the hooks."""
 
     key: ClassVar[str]
@@ -120,7 +118,7 @@ class Game(ABC, Generic[S, A, V, O]):
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "normal", "hard")
 
     # ----- creation -------------------------------------------------------------------------
-    def parse_options(self, raw: O | dict[str, Any] | None) -> O:
+    def parse_options(self, raw: Opts | dict[str, Any] | None) -> Opts:
         if raw is None:
             return self.options_model()  # type: ignore[return-value]
         if isinstance(raw, self.options_model):
@@ -128,7 +126,7 @@ class Game(ABC, Generic[S, A, V, O]):
         return self.options_model.model_validate(raw)  # type: ignore[return-value]
 
     @abstractmethod
-    def new(self, seats: list[Seat], seed: str, options: O | dict[str, Any] | None = None) -> S:
+    def new(self, seats: list[Seat], seed: str, options: Opts | dict[str, Any] | None = None) -> S:
         """A fresh game. Raises ``IllegalAction("player_count", ...)`` for a wrong seat count."""
 
     def check_player_count(self, seats: list[Seat]) -> None:

@@ -38,6 +38,9 @@ async def test_every_game_has_a_play_subcommand(tree_payload):
     subcommands = {o["name"] for o in play["options"] if o["type"] == 1}
     assert set(bot.games) <= subcommands
     assert play["name_localizations"]["es-ES"] == "jugar"
+    amapatolli = next(o for o in play["options"] if o["name"] == "amapatolli")
+    hand_size = next(o for o in amapatolli["options"] if o["name"] == "hand_size")
+    assert hand_size["name_localizations"]["es-ES"] == "cartas_mano"
     assert {c["name"] for c in payload} >= {"play", "leaderboard", "rules", "stop"}
 
 
