@@ -12,13 +12,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    discord_token: str | None = Field(default=None, description="The bot token")
+    discord_token: str | None = None  # from the developer portal; see .env.example
     database_path: Path = Field(default=Path("./data/bot.db"))
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_locale: Literal["es", "en"] = "es"
-    dev_guild_id: int | None = Field(
-        default=None, description="Sync commands to this guild only (instant) while developing"
-    )
+    dev_guild_id: int | None = None  # sync commands to this guild only (instant) in development
     turn_timeout_seconds: int = Field(default=120, ge=10, le=3600)
     timeouts_before_replacement: int = Field(default=3, ge=1, le=10)
     cpu_delay_seconds: float = Field(default=1.0, ge=0, le=10)

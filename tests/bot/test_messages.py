@@ -27,11 +27,11 @@ def _check_limits(payload, allowed_actions=None):
             assert len(comps) == 1
         for c in comps:
             custom_ids.append(c["custom_id"])
-            assert 1 <= len(c["custom_id"]) <= 100
+            assert 0 < len(c["custom_id"]) <= 100
             if c["type"] == 2:
                 assert len(c.get("label") or "") <= 80
             if c["type"] == 3:
-                assert 1 <= len(c["options"]) <= 25
+                assert 0 < len(c["options"]) <= 25
                 for o in c["options"]:
                     assert len(o["label"]) <= 100 and len(o["value"]) <= 100
                     if allowed_actions is not None and c["custom_id"].startswith("ts:"):

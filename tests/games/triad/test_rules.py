@@ -277,7 +277,7 @@ def test_elemental_cells_come_from_the_seed():
     a = GAME.new(SEATS, "seed-1", {"elemental": True})
     b = GAME.new(SEATS, "seed-1", {"elemental": True})
     assert a.elements == b.elements
-    assert 1 <= sum(e is not None for e in a.elements) <= 4
+    assert 0 < sum(e is not None for e in a.elements) <= 4
     assert GAME.new(SEATS, "seed-1").elements == [None] * 9
     varied = {tuple(GAME.new(SEATS, f"s{i}", {"elemental": True}).elements) for i in range(20)}
     assert len(varied) > 10
