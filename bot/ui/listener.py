@@ -60,13 +60,18 @@ class DiscordTableListener:
             await self._dm(table, actor, content=translator(
                 await self.bot.locale_of(actor))("notice.timed_out"))
         await self._refresh_private_views(table)
+        if table.record.status != "playing":
+            self._forget(table.id)  # the final views are out; nothing will edit them again
 
     async def table_closed(self, table: Table, reason: str) -> None:
         tr = translator(table.record.locale)
         await self._show_public(table, closed_payload(table, reason, tr))
-        for key in [k for k in self._dm_messages if k[0] == table.id]:
-            self._dm_messages.pop(key, None)
-            self._dm_digests.pop(key, None)
+        self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        for cache in (self._dm_messages, self._dm_digests, self._dm_waiting):
+            for key in [k for k in cache if k[0] == table_id]:
+                del cache[key]
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
