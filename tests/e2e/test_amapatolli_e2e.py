@@ -35,8 +35,9 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     )
     assert [b.label for b in public.buttons] == ["Revancha"]
     # Once the final views are out, the bot keeps nothing of the finished table in memory.
-    assert mesa.bot.tables.find(table.table_id) is None
-    assert not [k for k in mesa.bot.tables.listener._dm_messages if k[0] == table.table_id]
+    service = mesa.bot.tables
+    await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
+    assert not [k for k in service.listener._dm_messages if k[0] == table.table_id]
 
     board = await (await players[0].slash("leaderboard"))
     rows = board.embeds[0]["description"].splitlines()
