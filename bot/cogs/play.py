@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.errors import TableError
 from bot.i18n import translator
-from bot.ui.feedback import answer_error, reply, user_locale
+from bot.ui.feedback import answer_error, user_locale
 from bot.ui.items import (
     ActionButton,
     ActionSelect,
@@ -19,7 +19,7 @@ from bot.ui.items import (
     HandButton,
     ModalButton,
 )
-from bot.ui.messages import private_payload
+from bot.ui.messages import answer_with, private_payload
 from games.core import IllegalAction
 
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
@@ -202,9 +202,7 @@ class PlayCog(commands.Cog):
             return
         if notice:
             payload.content = translator(user_locale(interaction))(notice)
-        await reply(interaction, **payload.send_kwargs())
-        if payload.view is not None:
-            payload.view.stop()
+        await answer_with(interaction, payload, fresh=True)
 
     async def _refresh_ephemeral(
         self, interaction: discord.Interaction, table_id: int, seat: str, page: int = 0
@@ -213,13 +211,7 @@ class PlayCog(commands.Cog):
             payload = await self._private(interaction, table_id, page)
         except TableError:
             return  # the game ended or the table closed: the public message says so
-        try:
-            await interaction.edit_original_response(**payload.edit_kwargs())
-        except discord.HTTPException:
-            await reply(interaction, **payload.send_kwargs())
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
+        await answer_with(interaction, payload, fresh=False)
 
 
 async def setup(bot: MesaBot) -> None:

@@ -19,6 +19,7 @@ from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
+from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.triad_lobby import (
     ITEMS,
@@ -350,14 +351,7 @@ class TriadCog(commands.Cog):
         state = lobby_state(table)
         payload = picker_payload(table.id, cards, list(state["picks"].get(user, [])), page,
                                  user in state["ready"], translator(user_locale(interaction)))
-        try:
-            if fresh:
-                await reply(interaction, **payload.send_kwargs())
-            else:
-                await interaction.edit_original_response(**payload.edit_kwargs())
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
+        await answer_with(interaction, payload, fresh=fresh)
 
     # ----- /cards and /profile --------------------------------------------------------------
     async def cards(self, interaction: discord.Interaction,
@@ -383,14 +377,7 @@ class TriadCog(commands.Cog):
         else:
             cards = await self.collections.cards(user_id, GAME)
         payload = cards_payload(user_id, name, cards, page, translator(user_locale(interaction)))
-        try:
-            if fresh:
-                await reply(interaction, **payload.send_kwargs())
-            else:
-                await interaction.edit_original_response(**payload.edit_kwargs())
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
+        await answer_with(interaction, payload, fresh=fresh)
 
     async def profile(self, interaction: discord.Interaction,
                       member: discord.Member | None = None) -> None:

@@ -43,6 +43,26 @@ class Payload:
         }
 
 
+async def answer_with(
+    interaction: discord.Interaction, payload: Payload, *, fresh: bool
+) -> None:
+    """Show ``payload`` to the clicking user: a new ephemeral message (``fresh``) or an edit of
+    the message the interaction came from, falling back to a new one if the edit fails."""
+    from bot.ui.feedback import reply
+
+    try:
+        if not fresh:
+            try:
+                await interaction.edit_original_response(**payload.edit_kwargs())
+                return
+            except discord.HTTPException:
+                pass  # e.g. an expired token: a new message still shows it
+        await reply(interaction, **payload.send_kwargs())
+    finally:
+        if payload.view is not None:
+            payload.view.stop()  # dynamic items route the clicks; keep the view store empty
+
+
 def seat_names(table: Table, tr: Translator):
     def name(seat: str | None) -> str:
         if seat is None:
