@@ -13,44 +13,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from games.amapatolli import GAME
-from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake
+from tests.e2e.driver_kit import HAND_BUTTON, Offer, TableOnFake, offers_on, take
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-
-ACTION_ID = re.compile(r"^t:(\d+):(\d+):(.+)$")
-SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
-
-
-@dataclass(frozen=True)
-class Offer:
-    """One move a message lets its reader make."""
-
-    action: str
-    version: int
-    message: Message
-    custom_id: str
-    select: bool
-
-
-def offers_on(message: Message, table_id: int) -> dict[str, Offer]:
-    found: dict[str, Offer] = {}
-    for button in message.buttons:
-        m = ACTION_ID.match(button.custom_id or "")
-        if m and int(m[1]) == table_id and not button.disabled:
-            found[m[3]] = Offer(m[3], int(m[2]), message, button.custom_id or "", False)
-    for select in message.selects:
-        m = SELECT_ID.match(select.custom_id)
-        if m and int(m[1]) == table_id and not select.disabled:
-            for value in select.values:
-                found[value] = Offer(value, int(m[2]), message, select.custom_id, True)
-    return found
-
-
-async def take(user: FakeUser, offer: Offer) -> InteractionHandle:
-    if offer.select:
-        return await user.select(offer.message, [offer.action], custom_id=offer.custom_id)
-    return await user.click(offer.message, custom_id=offer.custom_id)
 
 
 def policy(actions: set[str]) -> str | None:

@@ -4,13 +4,50 @@ on the fake Discord, and reading the draft buttons of a private view."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import FakeUser, InteractionHandle
 
 VERSION = re.compile(r"(\d+)\s*$")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
 HAND_BUTTON = "Ver mi mano"
+
+
+ACTION_ID = re.compile(r"^t:(\d+):(\d+):(.+)$")
+SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One move a message lets its reader make."""
+
+    action: str
+    version: int
+    message: Message
+    custom_id: str
+    select: bool
+
+
+def offers_on(message: Message, table_id: int) -> dict[str, Offer]:
+    found: dict[str, Offer] = {}
+    for button in message.buttons:
+        m = ACTION_ID.match(button.custom_id or "")
+        if m and int(m[1]) == table_id and not button.disabled:
+            found[m[3]] = Offer(m[3], int(m[2]), message, button.custom_id or "", False)
+    for select in message.selects:
+        m = SELECT_ID.match(select.custom_id)
+        if m and int(m[1]) == table_id and not select.disabled:
+            for value in select.values:
+                found[value] = Offer(value, int(m[2]), message, select.custom_id, True)
+    return found
+
+
+async def take(user: FakeUser, offer: Offer) -> InteractionHandle:
+    if offer.select:
+        return await user.select(offer.message, [offer.action], custom_id=offer.custom_id)
+    return await user.click(offer.message, custom_id=offer.custom_id)
 
 
 def draft_buttons(message: Message, table_id: int) -> dict[str, tuple[int, str]]:
@@ -49,3 +86,22 @@ class TableOnFake:
     async def wait_version(self, version: int, timeout: float = 15.0) -> None:
         await self.fake.wait_until(lambda: self.version() == version, timeout=timeout,
                                    what=f"table version {version}")
+
+    def latest_dm(self, user: FakeUser, version: int) -> Message | None:
+        """The DM holding ``user``'s private view at ``version`` (its buttons carry it)."""
+        for msg in reversed(user.dms()):
+            offers = offers_on(msg, self.table_id)
+            drafts = draft_buttons(msg, self.table_id)
+            if offers or drafts:
+                versions = {o.version for o in offers.values()} | {v for v, _ in drafts.values()}
+                return msg if versions == {version} else None
+        return None
+
+    async def private_view(self, user: FakeUser, version: int) -> Message:
+        """The user's view at ``version``: their DM, or "Ver mi mano" when DMs are closed."""
+        if user.dms_open:
+            return await self.fake.wait_until(lambda: self.latest_dm(user, version),
+                                              what=f"{user.name}'s DM at version {version}")
+        view = await (await user.click(self.public(), HAND_BUTTON))
+        assert view.ephemeral and view.visible_to is user.model
+        return view

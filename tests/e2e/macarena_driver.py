@@ -20,8 +20,12 @@ from dataclasses import dataclass, field
 
 from games.core import rng_for
 from games.macarena import GAME, encode_draft, playable_pozos, series_options
-from tests.e2e.amapatolli_driver import offers_on, take
-from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, draft_buttons
+from tests.e2e.driver_kit import (
+    TableOnFake,
+    draft_buttons,
+    offers_on,
+    take,
+)
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
@@ -107,24 +111,6 @@ class MacarenaTable(TableOnFake):
         self.moves = 0
 
     # --- what players see --------------------------------------------------------------------
-    def latest_dm(self, user: FakeUser, version: int) -> Message | None:
-        """The DM holding `user`'s private view at `version` (its buttons carry the version)."""
-        for msg in reversed(user.dms()):
-            offers = offers_on(msg, self.table_id)
-            drafts = draft_buttons(msg, self.table_id)
-            if offers or drafts:
-                versions = {o.version for o in offers.values()} | {v for v, _ in drafts.values()}
-                return msg if versions == {version} else None
-        return None
-
-    async def private_view(self, user: FakeUser, version: int) -> Message:
-        if user.dms_open:
-            return await self.fake.wait_until(lambda: self.latest_dm(user, version),
-                                              what=f"{user.name}'s DM at version {version}")
-        view = await (await user.click(self.public(), HAND_BUTTON))
-        assert view.ephemeral and view.visible_to is user.model
-        return view
-
     # --- playing ------------------------------------------------------------------------------
     async def move(self) -> tuple[str, str]:
         seat, action = self.oracle.next_move()

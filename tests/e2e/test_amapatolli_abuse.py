@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.amapatolli_driver import HAND_BUTTON, start_game, take
+from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import HAND_BUTTON, take
 from tests.fakediscord.model import Message
 
 SEED = "e2e-0063"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.amapatolli_driver import offers_on, start_game, take
+from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import offers_on, take
 
 SEED = "e2e-0063"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"

@@ -9,7 +9,8 @@ right: bob draws 4, alice alone sees his hand and plays on; v5 dave (DMs closed,
 
 from __future__ import annotations
 
-from tests.e2e.chupate2_driver import draft_buttons, offers_on, start_game
+from tests.e2e.chupate2_driver import start_game
+from tests.e2e.driver_kit import draft_buttons, offers_on
 
 SEED = "e2e-c2-0079"
 
