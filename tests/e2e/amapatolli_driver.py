@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from games.amapatolli import GAME
-from tests.e2e.driver_kit import HAND_BUTTON, Offer, TableOnFake, offers_on, take
+from tests.e2e.driver_kit import HAND_BUTTON, Offer, OracleBase, TableOnFake, offers_on, take
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
@@ -31,9 +32,11 @@ def policy(actions: set[str]) -> str | None:
 
 
 @dataclass
-class Oracle:
+class Oracle(OracleBase):
     """The engine in lockstep with the table. The first player left holding one card unannounced
     is called out ("¡Ce!"); after that everyone announces "Ce" in time."""
+
+    game: ClassVar = GAME
 
     seats: list[str]
     seed: str
@@ -45,19 +48,8 @@ class Oracle:
     def __post_init__(self) -> None:
         self.state = GAME.new(self.seats, self.seed, self.options)
 
-    @property
-    def finished(self) -> bool:
-        return GAME.outcome(self.state) is not None
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
     def to_act(self) -> set[str]:
         return set(GAME.to_act(self.state))
-
-    def legal(self, seat: str) -> set[str]:
-        return {a.encode() for a in GAME.legal_actions(self.state, seat)}
 
     def next_move(self) -> tuple[str, str]:
         for seat in self.seats:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from games.chupate2 import GAME
 from games.chupate2.cards import COLOUR_OF, COLOURS
 from tests.e2e.driver_kit import (
     Offer,
+    OracleBase,
     TableOnFake,
     draft_buttons,
     offers_on,
@@ -50,7 +52,8 @@ def policy(legal: list[str], hand: list[str]) -> str:
 
 
 @dataclass
-class Oracle:
+class Oracle(OracleBase):
+    game: ClassVar = GAME
     seats: list[str]
     seed: str
     options: dict
@@ -59,17 +62,6 @@ class Oracle:
 
     def __post_init__(self) -> None:
         self.state = GAME.new(self.seats, self.seed, self.options)
-
-    @property
-    def finished(self) -> bool:
-        return GAME.outcome(self.state) is not None
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-    def legal(self, seat: str) -> set[str]:
-        return {a.encode() for a in GAME.legal_actions(self.state, seat)}
 
     def next_move(self) -> tuple[str, str]:
         """The "¡Última!" variant: the first player who goes down to one card without calling is

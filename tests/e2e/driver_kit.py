@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from games.core import Game
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
@@ -58,6 +60,25 @@ def draft_buttons(message: Message, table_id: int) -> dict[str, tuple[int, str]]
         if m and int(m[1]) == table_id and not button.disabled:
             found[m[3]] = (int(m[2]), button.custom_id or "")
     return found
+
+
+class OracleBase:
+    """The reference engine, run beside the bot on the same seed and moves; subclasses set
+    ``game`` and hold ``state``."""
+
+    game: ClassVar[Game]
+    state: Any
+
+    @property
+    def finished(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def legal(self, seat: str) -> set[str]:
+        return {a.encode() for a in self.game.legal_actions(self.state, seat)}
 
 
 class TableOnFake:

@@ -17,10 +17,12 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from games.core import rng_for
 from games.macarena import GAME, encode_draft, playable_pozos, series_options
 from tests.e2e.driver_kit import (
+    OracleBase,
     TableOnFake,
     draft_buttons,
     offers_on,
@@ -32,7 +34,8 @@ from tests.fakediscord.users import FakeUser, InteractionHandle
 
 
 @dataclass
-class Oracle:
+class Oracle(OracleBase):
+    game: ClassVar = GAME
     seats: list[str]
     seed: str
     options: dict
@@ -43,17 +46,6 @@ class Oracle:
     def __post_init__(self) -> None:
         self.state = GAME.new(self.seats, self.seed, self.options)
         self.advance_cpus()
-
-    @property
-    def finished(self) -> bool:
-        return GAME.outcome(self.state) is not None
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-    def legal(self, seat: str) -> set[str]:
-        return {a.encode() for a in GAME.legal_actions(self.state, seat)}
 
     def apply(self, seat: str, action: str) -> None:
         self.state, _ = GAME.apply(self.state, seat, GAME.decode_action(action))

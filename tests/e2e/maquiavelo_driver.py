@@ -14,10 +14,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from games.maquiavelo import GAME, Play, format_arrangement, parse_arrangement
 from games.maquiavelo.cards import face
-from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake
+from tests.e2e.driver_kit import HAND_BUTTON, OracleBase, TableOnFake
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
@@ -76,7 +77,8 @@ def needs_rearranging(old_melds: Sequence[Sequence[int]], added: Sequence[int]) 
 
 
 @dataclass
-class Oracle:
+class Oracle(OracleBase):
+    game: ClassVar = GAME
     seats: list[str]
     seed: str
     options: dict
@@ -86,10 +88,6 @@ class Oracle:
 
     def __post_init__(self) -> None:
         self.state = GAME.new(self.seats, self.seed, self.options)
-
-    @property
-    def finished(self) -> bool:
-        return GAME.outcome(self.state) is not None
 
     def current(self) -> str:
         return self.state.seats[self.state.current]
