@@ -4,39 +4,32 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from bot.i18n import normalise_locale, translator
 from bot.settings import Settings
 
-NO_TOKEN = """\
-No Discord bot token found.
 
-  1. Open https://discord.com/developers/applications and create an application
-     (or pick yours), then open "Bot" and press "Reset Token" to get the token.
-  2. Put it in a file named .env next to pyproject.toml:   DISCORD_TOKEN=your-token
-     (copy .env.example to start), or export DISCORD_TOKEN in your shell.
-  3. Invite the bot with the "bot" and "applications.commands" scopes.
-"""
+def terminal_locale() -> str:
+    """The operator's language, from LANG (``es_ES.UTF-8`` -> ``es``); Spanish by default."""
+    lang = os.environ.get("LC_ALL") or os.environ.get("LANG") or ""
+    return normalise_locale(lang.split(".")[0].replace("_", "-") or None)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Mesa: a Discord bot hosting five card games. Settings come from the "
-        "environment and .env (see .env.example); these flags override them.",
-    )
+    t = translator(terminal_locale())
+    parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
     parser.add_argument("--env-file", type=Path, default=Path(".env"),
-                        help="settings file to read (default: .env)")
-    parser.add_argument("--database", type=Path, help="SQLite file (DATABASE_PATH)")
+                        help=t("cli.help.env_file"))
+    parser.add_argument("--database", type=Path, help=t("cli.help.database"))
     parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-                        help="log level (LOG_LEVEL)")
-    parser.add_argument("--dev-guild", type=int,
-                        help="sync commands to this guild only, instantly (DEV_GUILD_ID)")
-    parser.add_argument("--locale", choices=["es", "en"],
-                        help="default language of public messages (DEFAULT_LOCALE)")
+                        help=t("cli.help.log_level"))
+    parser.add_argument("--dev-guild", type=int, help=t("cli.help.dev_guild"))
+    parser.add_argument("--locale", choices=["es", "en"], help=t("cli.help.locale"))
     return parser.parse_args(argv)
 
 
@@ -52,13 +45,14 @@ def load_settings(args: argparse.Namespace) -> Settings:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    t = translator(terminal_locale())
     try:
         settings = load_settings(args)
     except ValidationError as exc:
-        print(f"Invalid settings:\n{exc}", file=sys.stderr)
+        print(t("cli.invalid_settings", detail=exc), file=sys.stderr)
         return 2
     if not settings.discord_token:
-        print(NO_TOKEN, file=sys.stderr)
+        print(t("cli.no_token"), file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level,
@@ -73,8 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bot.run(settings.discord_token, log_handler=None)
     except discord.LoginFailure:
-        print("Discord rejected the token (DISCORD_TOKEN). Reset it in the developer portal "
-              "and update .env.", file=sys.stderr)
+        print(t("cli.bad_token"), file=sys.stderr)
         return 3
     return 0
 
