@@ -137,7 +137,8 @@ def memory() -> dict:
         game.np_random.seed(1)
         game.init_game()
         figures["rlcard_game_tracemalloc_bytes"] = traced_bytes(
-            lambda: copy.deepcopy((game.dealer, game.players, game.round)))
+            lambda: copy.deepcopy((game.dealer, game.players, game.round))
+        )
     except ImportError:
         pass
     return figures
@@ -178,8 +179,10 @@ def main() -> None:
     results = {}
     for name, (g, s, wall, cpu) in totals.items():
         results[name] = {
-            "games": int(g), "steps": int(s),
-            "games_per_s": round(g / wall, 1), "steps_per_s": round(s / wall),
+            "games": int(g),
+            "steps": int(s),
+            "games_per_s": round(g / wall, 1),
+            "steps_per_s": round(s / wall),
             "games_per_cpu_s": round(g / cpu, 1) if cpu else None,
             "steps_per_game": round(s / g, 1) if g else None,
         }
@@ -188,18 +191,26 @@ def main() -> None:
         for ours_name in ("chupate2/uniform", "chupate2/rlcard_policy"):
             for theirs in ("rlcard/env", "rlcard/game"):
                 a, b = results[ours_name], results[theirs]
-                emit("ratio", ours=ours_name, theirs=theirs,
-                     games_per_s=round(a["games_per_s"] / b["games_per_s"], 2),
-                     steps_per_s=round(a["steps_per_s"] / b["steps_per_s"], 2))
+                emit(
+                    "ratio",
+                    ours=ours_name,
+                    theirs=theirs,
+                    games_per_s=round(a["games_per_s"] / b["games_per_s"], 2),
+                    steps_per_s=round(a["steps_per_s"] / b["steps_per_s"], 2),
+                )
     mem = memory()
     emit("memory/one_state", **mem)
     emit("versions", rlcard=rlcard_version, python=sys.version.split()[0])
     print("\nsummary (4 players, random playouts, wall clock):")
     for name, r in results.items():
-        print(f"  {name:24} {r['games_per_s']:>9} games/s  {r['steps_per_s']:>9} actions/s"
-              f"  ({r['steps_per_game']} actions/game)")
-    print(f"  one state: {mem['state_json_bytes']} bytes of JSON, "
-          f"{mem['state_tracemalloc_bytes']} bytes allocated (tracemalloc)")
+        print(
+            f"  {name:24} {r['games_per_s']:>9} games/s  {r['steps_per_s']:>9} actions/s"
+            f"  ({r['steps_per_game']} actions/game)"
+        )
+    print(
+        f"  one state: {mem['state_json_bytes']} bytes of JSON, "
+        f"{mem['state_tracemalloc_bytes']} bytes allocated (tracemalloc)"
+    )
 
 
 if __name__ == "__main__":

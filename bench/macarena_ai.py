@@ -42,9 +42,15 @@ def speed(games: int) -> dict:
         steps += s
         hands += h
     elapsed = time.perf_counter() - t0
-    return {"bench": "macarena_playout_easy3", "games": games, "hands": hands, "steps": steps,
-            "seconds": round(elapsed, 3), "steps_per_s": round(steps / elapsed),
-            "ms_per_step_incl_view_ai": round(1000 * elapsed / steps, 4)}
+    return {
+        "bench": "macarena_playout_easy3",
+        "games": games,
+        "hands": hands,
+        "steps": steps,
+        "seconds": round(elapsed, 3),
+        "steps_per_s": round(steps / elapsed),
+        "ms_per_step_incl_view_ai": round(1000 * elapsed / steps, 4),
+    }
 
 
 def decision_times(games: int) -> dict:
@@ -63,9 +69,14 @@ def decision_times(games: int) -> dict:
                 times[level].append(1000 * (time.perf_counter() - t0))
             action = GAME.choose_action(view, legal, "normal", rng)
             state, _ = GAME.apply(state, seat, action)
-    return {"bench": "macarena_decision_ms", "games": games,
-            **{level: {"mean": round(sum(v) / len(v), 3), "max": round(max(v), 1)}
-               for level, v in times.items()}}
+    return {
+        "bench": "macarena_decision_ms",
+        "games": games,
+        **{
+            level: {"mean": round(sum(v) / len(v), 3), "max": round(max(v), 1)}
+            for level, v in times.items()
+        },
+    }
 
 
 def match(a: str, b: str, games: int, players: int = 2) -> dict:
@@ -75,8 +86,11 @@ def match(a: str, b: str, games: int, players: int = 2) -> dict:
         winners, _, _ = playout(levels, f"match-{a}-{b}-{players}-{g}")
         for w in set(winners):
             wins[w] += 1 / len(winners)
-    return {"bench": f"macarena_{a}_vs_{b}_{players}p", "games": games,
-            "win_share": {k: round(v / games, 3) for k, v in wins.items()}}
+    return {
+        "bench": f"macarena_{a}_vs_{b}_{players}p",
+        "games": games,
+        "win_share": {k: round(v / games, 3) for k, v in wins.items()},
+    }
 
 
 def main() -> None:

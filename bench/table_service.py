@@ -29,13 +29,24 @@ class Quiet:
 
 async def through_service(games: int, folder: Path) -> tuple[int, float]:
     db = await open_database(folder / "bench.db")
-    service = TableService(db, {"amapatolli": GAME}, Quiet(),
-                           ServiceConfig(cpu_delay_seconds=0, timeouts_before_replacement=1))
+    service = TableService(
+        db,
+        {"amapatolli": GAME},
+        Quiet(),
+        ServiceConfig(cpu_delay_seconds=0, timeouts_before_replacement=1),
+    )
     actions = 0
     start = time.perf_counter()
     for n in range(games):
-        table = await service.open(guild_id="g", channel_id=f"c{n}", game_key="amapatolli",
-                                   host_id="h", host_name="H", locale="es", seed=f"bench-{n}")
+        table = await service.open(
+            guild_id="g",
+            channel_id=f"c{n}",
+            game_key="amapatolli",
+            host_id="h",
+            host_name="H",
+            locale="es",
+            seed=f"bench-{n}",
+        )
         for _ in range(3):
             await service.add_cpu(table.id, "h", "normal")
         await service.start(table.id, "h")
@@ -56,8 +67,12 @@ def bare_engine(games: int) -> tuple[int, float]:
         while GAME.outcome(state) is None:
             seat = sorted(GAME.to_act(state))[0]
             legal = GAME.legal_actions(state, seat)
-            action = GAME.choose_action(GAME.view(state, seat), legal, "normal",
-                                        rng_for(state.seed, "cpu", seat, state.version))
+            action = GAME.choose_action(
+                GAME.view(state, seat),
+                legal,
+                "normal",
+                rng_for(state.seed, "cpu", seat, state.version),
+            )
             state, _ = GAME.apply(state, seat, action or legal[0])
             actions += 1
     return actions, time.perf_counter() - start
@@ -68,16 +83,28 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         service_actions, service_s = asyncio.run(through_service(games, Path(folder)))
     engine_actions, engine_s = bare_engine(games)
-    print(json.dumps({
-        "games": games,
-        "service": {"actions": service_actions, "seconds": round(service_s, 3),
+    print(
+        json.dumps(
+            {
+                "games": games,
+                "service": {
+                    "actions": service_actions,
+                    "seconds": round(service_s, 3),
                     "actions_per_s": round(service_actions / service_s),
-                    "ms_per_action": round(1000 * service_s / service_actions, 3)},
-        "bare_engine_with_ai": {"actions": engine_actions, "seconds": round(engine_s, 3),
-                                "actions_per_s": round(engine_actions / engine_s)},
-        "service_overhead_ms_per_action": round(
-            1000 * (service_s / service_actions - engine_s / engine_actions), 3),
-    }, indent=2))
+                    "ms_per_action": round(1000 * service_s / service_actions, 3),
+                },
+                "bare_engine_with_ai": {
+                    "actions": engine_actions,
+                    "seconds": round(engine_s, 3),
+                    "actions_per_s": round(engine_actions / engine_s),
+                },
+                "service_overhead_ms_per_action": round(
+                    1000 * (service_s / service_actions - engine_s / engine_actions), 3
+                ),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

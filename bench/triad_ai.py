@@ -29,8 +29,14 @@ from games.triad.cards import catalogue  # noqa: E402
 SEATS = ["a", "b"]
 SETTINGS = {
     "open_basic": {"open": True},
-    "open_all_rules": {"open": True, "same": True, "same_wall": True, "plus": True,
-                       "combo": True, "elemental": True},
+    "open_all_rules": {
+        "open": True,
+        "same": True,
+        "same_wall": True,
+        "plus": True,
+        "combo": True,
+        "elemental": True,
+    },
     "hidden_basic": {},
 }
 
@@ -59,16 +65,23 @@ def run(setting: str, deals: int, budget: int) -> dict:
     total_time = sum(t for v in per_ply.values() for t, _, _ in v)
     for ply, samples in per_ply.items():
         times = [t for t, _, _ in samples]
-        rows.append({
-            "ply": ply,
-            "moves": len(samples),
-            "median_s": round(statistics.median(times), 4),
-            "worst_s": round(max(times), 4),
-            "median_nodes": int(statistics.median(n for _, n, _ in samples)),
-            "exact_share": round(sum(e for _, _, e in samples) / len(samples), 2),
-        })
-    return {"setting": setting, "deals": deals, "budget": budget, "plies": rows,
-            "nodes_per_second": int(total_nodes / total_time) if total_time else 0}
+        rows.append(
+            {
+                "ply": ply,
+                "moves": len(samples),
+                "median_s": round(statistics.median(times), 4),
+                "worst_s": round(max(times), 4),
+                "median_nodes": int(statistics.median(n for _, n, _ in samples)),
+                "exact_share": round(sum(e for _, _, e in samples) / len(samples), 2),
+            }
+        )
+    return {
+        "setting": setting,
+        "deals": deals,
+        "budget": budget,
+        "plies": rows,
+        "nodes_per_second": int(total_nodes / total_time) if total_time else 0,
+    }
 
 
 def main() -> None:
@@ -78,8 +91,9 @@ def main() -> None:
     parser.add_argument("--settings", default=",".join(SETTINGS))
     args = parser.parse_args()
     budget = node_budget_for(args.seconds)
-    print(f"hard: node budget {budget} (= {args.seconds} s at the assumed "
-          f"{NODES_PER_SECOND} nodes/s)")
+    print(
+        f"hard: node budget {budget} (= {args.seconds} s at the assumed {NODES_PER_SECOND} nodes/s)"
+    )
     results = []
     for setting in args.settings.split(","):
         r = run(setting, args.deals, budget)
@@ -87,8 +101,10 @@ def main() -> None:
         print(f"\n{setting}: {args.deals} deals, {r['nodes_per_second']} nodes/s")
         print("ply  moves  median_s  worst_s  median_nodes  exact")
         for row in r["plies"]:
-            print(f"{row['ply']:>3}  {row['moves']:>5}  {row['median_s']:>8.3f}  "
-                  f"{row['worst_s']:>7.3f}  {row['median_nodes']:>12}  {row['exact_share']:>5.2f}")
+            print(
+                f"{row['ply']:>3}  {row['moves']:>5}  {row['median_s']:>8.3f}  "
+                f"{row['worst_s']:>7.3f}  {row['median_nodes']:>12}  {row['exact_share']:>5.2f}"
+            )
     print(json.dumps({"bench": "triad_ai", "results": results}))
 
 

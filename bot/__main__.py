@@ -23,11 +23,11 @@ def terminal_locale() -> str:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     t = translator(terminal_locale())
     parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
-    parser.add_argument("--env-file", type=Path, default=Path(".env"),
-                        help=t("cli.help.env_file"))
+    parser.add_argument("--env-file", type=Path, default=Path(".env"), help=t("cli.help.env_file"))
     parser.add_argument("--database", type=Path, help=t("cli.help.database"))
-    parser.add_argument("--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-                        help=t("cli.help.log_level"))
+    parser.add_argument(
+        "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help=t("cli.help.log_level")
+    )
     parser.add_argument("--dev-guild", type=int, help=t("cli.help.dev_guild"))
     parser.add_argument("--locale", choices=["es", "en"], help=t("cli.help.locale"))
     return parser.parse_args(argv)

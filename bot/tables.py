@@ -136,9 +136,7 @@ class TableService:
         return self._tables.get(table_id)
 
     def in_channel(self, channel_id: str) -> Table | None:
-        return next(
-            (t for t in self._tables.values() if t.record.channel_id == channel_id), None
-        )
+        return next((t for t in self._tables.values() if t.record.channel_id == channel_id), None)
 
     def tables(self) -> list[Table]:
         return list(self._tables.values())
@@ -225,9 +223,7 @@ class TableService:
         return table
 
     def game_options(self, table: Table) -> dict[str, Any]:
-        return {
-            k: v for k, v in table.record.options.items() if k not in TableOptions.model_fields
-        }
+        return {k: v for k, v in table.record.options.items() if k not in TableOptions.model_fields}
 
     def table_options(self, table: Table) -> TableOptions:
         return TableOptions.model_validate(
@@ -297,7 +293,11 @@ class TableService:
         return table
 
     async def start(
-        self, table_id: int, by: str, *, setup: dict[str, Any] | None = None,
+        self,
+        table_id: int,
+        by: str,
+        *,
+        setup: dict[str, Any] | None = None,
         host_only: bool = True,
     ) -> Table:
         """Deal. ``setup`` is extra keyword input of the game's ``new`` (e.g. Triple Triad's
@@ -313,10 +313,12 @@ class TableService:
             if setup:
                 table.record.meta = {**table.record.meta, "setup": setup}
                 await self.repo.set_meta(table.id, table.record.meta)
-            state = table.game.new(seats, table.record.seed, self.game_options(table),
-                                   **(setup or {}))
-            await self.repo.start(table.id, table.record.seats, table.game.dump_state(state),
-                                  state.version)
+            state = table.game.new(
+                seats, table.record.seed, self.game_options(table), **(setup or {})
+            )
+            await self.repo.start(
+                table.id, table.record.seats, table.game.dump_state(state), state.version
+            )
             table.record.status = "playing"
             table.record.state = table.game.dump_state(state)
             table.record.version = state.version
@@ -373,9 +375,7 @@ class TableService:
         await self.listener.table_closed(table, "stopped")
 
     # ----- play -----------------------------------------------------------------------------
-    async def act(
-        self, table_id: int, seat: str, version: int | None, action_text: str
-    ) -> Table:
+    async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
         skips the check, for actions typed fresh such as a modal)."""
         table = self.get(table_id)
@@ -476,8 +476,10 @@ class TableService:
         if state is None or table.game.outcome(state) is not None:
             return False
         to_act = table.game.to_act(state)
-        if any(s.is_cpu and s.id in to_act and table.game.legal_actions(state, s.id)
-               for s in table.record.seats):
+        if any(
+            s.is_cpu and s.id in to_act and table.game.legal_actions(state, s.id)
+            for s in table.record.seats
+        ):
             return True
         return self._cpu_work(table) is not None
 
@@ -498,10 +500,16 @@ class TableService:
                 if not legal:
                     continue
                 rng = rng_for(state.seed, "cpu", seat.id, state.version)
-                extra = (self._ai_kwargs(table.game, self.config.cpu_think_seconds)
-                         if self._ai_kwargs else {})
+                extra = (
+                    self._ai_kwargs(table.game, self.config.cpu_think_seconds)
+                    if self._ai_kwargs
+                    else {}
+                )
                 choice = table.game.choose_action(
-                    table.game.view(state, seat.id), legal, seat.cpu_level or "normal", rng,
+                    table.game.view(state, seat.id),
+                    legal,
+                    seat.cpu_level or "normal",
+                    rng,
                     **extra,
                 )
                 if choice is None and only_waited:
@@ -626,8 +634,9 @@ class TableService:
             raise TableError("no_table")
         game = self.game(record.game)
         options = {k: v for k, v in record.options.items() if k not in TableOptions.model_fields}
-        state = game.new([s.id for s in record.seats], record.seed, options,
-                         **record.meta.get("setup", {}))
+        state = game.new(
+            [s.id for s in record.seats], record.seed, options, **record.meta.get("setup", {})
+        )
         for row in await self.repo.actions(table_id):
             state, _ = game.apply(state, row.seat, game.decode_action(row.action))
         return state

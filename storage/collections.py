@@ -35,8 +35,14 @@ class LedgerRow(BaseModel):
 
 
 async def _change(
-    conn: aiosqlite.Connection, user_id: str, game: str, card_id: str, delta: int, reason: str,
-    table_id: int | None = None, counterparty: str | None = None,
+    conn: aiosqlite.Connection,
+    user_id: str,
+    game: str,
+    card_id: str,
+    delta: int,
+    reason: str,
+    table_id: int | None = None,
+    counterparty: str | None = None,
 ) -> None:
     if delta > 0:
         await conn.execute(
@@ -91,11 +97,13 @@ async def apply_transfers(
             continue
         done.append(t)
         if t.from_user is not None:
-            await _change(conn, t.from_user, game, t.card_id, -1, "payout", table_id,
-                          t.to_user or "cpu")
+            await _change(
+                conn, t.from_user, game, t.card_id, -1, "payout", table_id, t.to_user or "cpu"
+            )
         if t.to_user is not None:
-            await _change(conn, t.to_user, game, t.card_id, +1, "payout", table_id,
-                          t.from_user or "cpu")
+            await _change(
+                conn, t.to_user, game, t.card_id, +1, "payout", table_id, t.from_user or "cpu"
+            )
     return done
 
 
@@ -138,8 +146,9 @@ class CollectionsRepo:
             await self.grant(user_id, game, grants, "top_up")
         return grants
 
-    async def transfer(self, game: str, transfers: list[CardTransfer],
-                       table_id: int | None = None) -> None:
+    async def transfer(
+        self, game: str, transfers: list[CardTransfer], table_id: int | None = None
+    ) -> None:
         async with self.db.transaction() as conn:
             await apply_transfers(conn, game, transfers, table_id)
 

@@ -92,16 +92,14 @@ class StandingsRepo:
 
     async def stat_names(self, guild_id: str, game: str) -> list[str]:
         async with self.db.conn.execute(
-            "SELECT DISTINCT stat FROM player_stats WHERE guild_id = ? AND game = ?"
-            " ORDER BY stat",
+            "SELECT DISTINCT stat FROM player_stats WHERE guild_id = ? AND game = ? ORDER BY stat",
             (guild_id, game),
         ) as cur:
             return [r["stat"] for r in await cur.fetchall()]
 
     async def stats_of(self, guild_id: str, user_id: str, game: str) -> dict[str, int]:
         async with self.db.conn.execute(
-            "SELECT stat, value FROM player_stats WHERE guild_id = ? AND user_id = ?"
-            " AND game = ?",
+            "SELECT stat, value FROM player_stats WHERE guild_id = ? AND user_id = ? AND game = ?",
             (guild_id, user_id, game),
         ) as cur:
             return {r["stat"]: r["value"] for r in await cur.fetchall()}

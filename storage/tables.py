@@ -105,8 +105,16 @@ class TablesRepo:
                 cur = await conn.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
                     " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, game, host_id, locale, json.dumps(options),
-                     _seats_json(seats), seed),
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        host_id,
+                        locale,
+                        json.dumps(options),
+                        _seats_json(seats),
+                        seed,
+                    ),
                 )
                 table_id = cur.lastrowid
         except sqlite3.IntegrityError as exc:
@@ -221,8 +229,9 @@ class TablesRepo:
             if standings:
                 await apply_standings(conn, table.guild_id, table.game, standings)
             if transfers:
-                await apply_transfers(conn, table.game, transfers, table.id,
-                                      skip_unheld=skip_unheld_cards)
+                await apply_transfers(
+                    conn, table.game, transfers, table.id, skip_unheld=skip_unheld_cards
+                )
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         async with self.db.conn.execute(
@@ -232,7 +241,11 @@ class TablesRepo:
         ) as cur:
             rows = await cur.fetchall()
         return [
-            ActionRow(version=r["version"], seat=r["seat"], action=r["action"],
-                      by_timer=bool(r["by_timer"]))
+            ActionRow(
+                version=r["version"],
+                seat=r["seat"],
+                action=r["action"],
+                by_timer=bool(r["by_timer"]),
+            )
             for r in rows
         ]

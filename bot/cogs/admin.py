@@ -24,8 +24,7 @@ class AdminCog(commands.Cog):
     async def cog_load(self) -> None:
         command = app_commands.Command(
             name=cmd_str("stop", "cmd.stop.name"),
-            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.stop.description"),
-                                "cmd.stop.description"),
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.stop.description"), "cmd.stop.description"),
             callback=self.stop,
         )
         command.guild_only = True
@@ -42,8 +41,9 @@ class AdminCog(commands.Cog):
             return
         perms = interaction.permissions
         try:
-            await self.bot.tables.cancel(table.id, str(interaction.user.id),
-                                         may_manage=bool(perms and perms.manage_channels))
+            await self.bot.tables.cancel(
+                table.id, str(interaction.user.id), may_manage=bool(perms and perms.manage_channels)
+            )
         except TableError as exc:
             await answer_error(interaction, exc)
             return

@@ -25,23 +25,24 @@ class InfoCog(commands.Cog):
 
     def _game_choices(self) -> list[app_commands.Choice[str]]:
         return [
-            app_commands.Choice(name=cmd_str(tr(DEFAULT_LOCALE, f"{k}.name"), f"{k}.name"),
-                                value=k)
+            app_commands.Choice(name=cmd_str(tr(DEFAULT_LOCALE, f"{k}.name"), f"{k}.name"), value=k)
             for k in self.bot.games
         ]
 
     async def cog_load(self) -> None:
         leaderboard = app_commands.Command(
             name=cmd_str("leaderboard", "cmd.leaderboard.name"),
-            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.leaderboard.description"),
-                                "cmd.leaderboard.description"),
+            description=cmd_str(
+                tr(DEFAULT_LOCALE, "cmd.leaderboard.description"), "cmd.leaderboard.description"
+            ),
             callback=self.leaderboard,
         )
         leaderboard.guild_only = True
         rules = app_commands.Command(
             name=cmd_str("rules", "cmd.rules.name"),
-            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.rules.description"),
-                                "cmd.rules.description"),
+            description=cmd_str(
+                tr(DEFAULT_LOCALE, "cmd.rules.description"), "cmd.rules.description"
+            ),
             callback=self.rules,
         )
         for command, required in ((leaderboard, False), (rules, True)):
@@ -57,12 +58,20 @@ class InfoCog(commands.Cog):
 
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None):
         locale = guild_locale(interaction, self.bot.settings.default_locale)
-        rows = await self.bot.standings.leaderboard(str(interaction.guild_id), game,
-                                                    LEADERBOARD_SIZE)
+        rows = await self.bot.standings.leaderboard(
+            str(interaction.guild_id), game, LEADERBOARD_SIZE
+        )
         title_game = tr(locale, f"{game}.name") if game else tr(locale, "leaderboard.all_games")
         lines = [
-            tr(locale, "leaderboard.row", rank=i, player=f"<@{r.user_id}>", won=r.won,
-               played=r.played, points=r.points)
+            tr(
+                locale,
+                "leaderboard.row",
+                rank=i,
+                player=f"<@{r.user_id}>",
+                won=r.won,
+                played=r.played,
+                points=r.points,
+            )
             + (" · " + tr(locale, "leaderboard.team_won", count=r.team_won) if r.team_won else "")
             for i, r in enumerate(rows, start=1)
         ]
@@ -78,8 +87,10 @@ class InfoCog(commands.Cog):
                 if board:
                     embed.add_field(
                         name=tr(locale, f"{game}.stat.{stat}"),
-                        value="\n".join(f"{i}. <@{user}> — {value}"
-                                        for i, (user, value) in enumerate(board, start=1)),
+                        value="\n".join(
+                            f"{i}. <@{user}> — {value}"
+                            for i, (user, value) in enumerate(board, start=1)
+                        ),
                         inline=True,
                     )
         await interaction.response.send_message(
@@ -89,12 +100,15 @@ class InfoCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str):
         locale = user_locale(interaction)
         if game not in self.bot.games:
-            await interaction.response.send_message(tr(locale, "error.unknown_game", game=game),
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                tr(locale, "error.unknown_game", game=game), ephemeral=True
+            )
             return
-        embed = discord.Embed(title=tr(locale, f"{game}.name"),
-                              description=tr(locale, f"{game}.rules")[:4096],
-                              colour=discord.Colour.blurple())
+        embed = discord.Embed(
+            title=tr(locale, f"{game}.name"),
+            description=tr(locale, f"{game}.rules")[:4096],
+            colour=discord.Colour.blurple(),
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

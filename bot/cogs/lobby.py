@@ -41,8 +41,7 @@ class LobbyCog(commands.Cog):
     def _build_play_group(self) -> app_commands.Group:
         group = app_commands.Group(
             name=cmd_str("play", "cmd.play.name"),
-            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.description"),
-                                "cmd.play.description"),
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.description"), "cmd.play.description"),
             guild_only=True,
         )
         for key, game in self.bot.games.items():
@@ -71,8 +70,11 @@ class LobbyCog(commands.Cog):
         )
         for spec in specs:
             param = command._params[spec.name]  # noqa: SLF001 - discord.py has no public setter
-            desc_key = (f"cmd.option.{spec.name}" if spec.name in table_names
-                        else f"{key}.option.{spec.name}")
+            desc_key = (
+                f"cmd.option.{spec.name}"
+                if spec.name in table_names
+                else f"{key}.option.{spec.name}"
+            )
             param.description = cmd_str(tr(DEFAULT_LOCALE, desc_key), desc_key)
             if spec.choices:
                 prefix = "level" if spec.name == "cpu_level" else f"{key}.option.{spec.name}"
@@ -105,9 +107,15 @@ class LobbyCog(commands.Cog):
         except (TableError, IllegalAction) as exc:
             await answer_error(interaction, exc, game.key)
             return
-        await reply(interaction, tr(user_locale(interaction), "lobby.opened",
-                                    game=tr(user_locale(interaction), f"{game.key}.name"),
-                                    table=table.id))
+        await reply(
+            interaction,
+            tr(
+                user_locale(interaction),
+                "lobby.opened",
+                game=tr(user_locale(interaction), f"{game.key}.name"),
+                table=table.id,
+            ),
+        )
 
     # ----- lobby buttons --------------------------------------------------------------------
     async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, op: str):
@@ -116,8 +124,7 @@ class LobbyCog(commands.Cog):
         user = str(interaction.user.id)
         service = self.bot.tables
         actions = {
-            "join": functools.partial(service.join, table_id, user,
-                                      interaction.user.display_name),
+            "join": functools.partial(service.join, table_id, user, interaction.user.display_name),
             "leave": functools.partial(service.leave, table_id, user),
             "cpu": functools.partial(service.add_cpu, table_id, user),
             "start": functools.partial(service.start, table_id, user),

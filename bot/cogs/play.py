@@ -88,7 +88,11 @@ class PlayCog(commands.Cog):
         await self._show_private(interaction, table_id, page)
 
     async def on_draft(
-        self, interaction: discord.Interaction, table_id: int, version: int, op: str,
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int,
+        op: str,
         values: list[str],
     ) -> None:
         await interaction.response.defer()
@@ -106,8 +110,11 @@ class PlayCog(commands.Cog):
             # A step may search (e.g. a hint from a solver): off the event loop.
             draft, action = await asyncio.to_thread(
                 presenter.draft_step,
-                table.game.view(table.state, seat), legal, self.draft(table_id, seat, version),
-                op, values,
+                table.game.view(table.state, seat),
+                legal,
+                self.draft(table_id, seat, version),
+                op,
+                values,
             )
             # Kept for this version: a refused move leaves the draft as it was when completed.
             self._drafts[(table_id, seat)] = (version, draft)
@@ -153,8 +160,11 @@ class PlayCog(commands.Cog):
         inputs = []
         for f in fields:
             text_input = discord.ui.TextInput(
-                label=f.label[:45], placeholder=(f.placeholder or "")[:100] or None,
-                default=f.default, max_length=min(f.max_length, 4000), required=True,
+                label=f.label[:45],
+                placeholder=(f.placeholder or "")[:100] or None,
+                default=f.default,
+                max_length=min(f.max_length, 4000),
+                required=True,
                 style=discord.TextStyle.paragraph if f.long else discord.TextStyle.short,
             )
             inputs.append(text_input)
@@ -162,7 +172,11 @@ class PlayCog(commands.Cog):
         await interaction.response.send_modal(modal)
 
     async def on_modal_submit(
-        self, interaction: discord.Interaction, table_id: int, version: int, kind: str,
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int,
+        kind: str,
         values: dict[str, str],
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -189,8 +203,14 @@ class PlayCog(commands.Cog):
         if table.seat(seat) is None:
             raise TableError("not_seated")
         tr = translator(user_locale(interaction))
-        return private_payload(table, self.bot.presenter(table.game.key), seat, tr, page,
-                               draft=self.draft(table_id, seat, table.version))
+        return private_payload(
+            table,
+            self.bot.presenter(table.game.key),
+            seat,
+            tr,
+            page,
+            draft=self.draft(table_id, seat, table.version),
+        )
 
     async def _show_private(
         self, interaction: discord.Interaction, table_id: int, page: int, notice: str | None = None

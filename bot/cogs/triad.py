@@ -64,7 +64,8 @@ class Notice(Exception):
 
 def holds(cards: dict[str, int], picks: list[str]) -> bool:
     return len(picks) == HAND_SIZE and all(
-        is_card(c) and picks.count(c) <= cards.get(c, 0) for c in picks)
+        is_card(c) and picks.count(c) <= cards.get(c, 0) for c in picks
+    )
 
 
 class TriadCog(commands.Cog):
@@ -81,18 +82,23 @@ class TriadCog(commands.Cog):
         lobby = self.bot.get_cog("LobbyCog")
         if lobby is not None and GAME in self.bot.games:
             lobby.play_group.add_command(self._play)  # type: ignore[attr-defined]
-        for name, callback, key in (("cards", self.cards, "cards"),
-                                    ("profile", self.profile, "profile")):
+        for name, callback, key in (
+            ("cards", self.cards, "cards"),
+            ("profile", self.profile, "profile"),
+        ):
             command = app_commands.Command(
                 name=cmd_str(name, f"triad.ui.cmd.{key}.name"),
-                description=cmd_str(tr(DEFAULT_LOCALE, f"triad.ui.cmd.{key}.description"),
-                                    f"triad.ui.cmd.{key}.description"),
+                description=cmd_str(
+                    tr(DEFAULT_LOCALE, f"triad.ui.cmd.{key}.description"),
+                    f"triad.ui.cmd.{key}.description",
+                ),
                 callback=callback,
             )
             command.guild_only = True
             param = command._params["member"]  # noqa: SLF001
-            param.description = cmd_str(tr(DEFAULT_LOCALE, "triad.ui.cmd.member"),
-                                        "triad.ui.cmd.member")
+            param.description = cmd_str(
+                tr(DEFAULT_LOCALE, "triad.ui.cmd.member"), "triad.ui.cmd.member"
+            )
             self.bot.tree.add_command(command)
             self._commands.append(command)
         self.bot.add_dynamic_items(*ITEMS)
@@ -108,29 +114,38 @@ class TriadCog(commands.Cog):
     # ----- /play triad ----------------------------------------------------------------------
     def _play_command(self) -> app_commands.Command:
         game = self.bot.games.get(GAME)
-        specs = [OptionSpec("opponent", discord.Member),
-                 OptionSpec("level", str, tuple(game.ai_levels) if game else ()),
-                 *(option_specs(game.options_model) if game else []),
-                 OptionSpec("turn_seconds", TURN_SECONDS)]
+        specs = [
+            OptionSpec("opponent", discord.Member),
+            OptionSpec("level", str, tuple(game.ai_levels) if game else ()),
+            *(option_specs(game.options_model) if game else []),
+            OptionSpec("turn_seconds", TURN_SECONDS),
+        ]
 
         async def callback(interaction: discord.Interaction, **raw: Any) -> None:
             await self.challenge(interaction, raw)
 
         callback.__signature__ = signature_for(specs)  # type: ignore[attr-defined]
         command = app_commands.Command(
-            name=GAME, description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.triad"), "cmd.play.triad"),
-            callback=callback)
+            name=GAME,
+            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.triad"), "cmd.play.triad"),
+            callback=callback,
+        )
         for spec in specs:
             param = command._params[spec.name]  # noqa: SLF001 - no public setter in discord.py
-            key = {"opponent": "triad.ui.cmd.opponent", "level": "triad.ui.cmd.level",
-                   "turn_seconds": "cmd.option.turn_seconds"}.get(spec.name,
-                                                                  f"triad.option.{spec.name}")
+            key = {
+                "opponent": "triad.ui.cmd.opponent",
+                "level": "triad.ui.cmd.level",
+                "turn_seconds": "cmd.option.turn_seconds",
+            }.get(spec.name, f"triad.option.{spec.name}")
             param.description = cmd_str(tr(DEFAULT_LOCALE, key), key)
             if spec.choices:
                 prefix = "level" if spec.name == "level" else f"triad.option.{spec.name}"
-                param.choices = [app_commands.Choice(
-                    name=cmd_str(tr(DEFAULT_LOCALE, f"{prefix}.{v}"), f"{prefix}.{v}"), value=v)
-                    for v in spec.choices]
+                param.choices = [
+                    app_commands.Choice(
+                        name=cmd_str(tr(DEFAULT_LOCALE, f"{prefix}.{v}"), f"{prefix}.{v}"), value=v
+                    )
+                    for v in spec.choices
+                ]
         return command
 
     async def challenge(self, interaction: discord.Interaction, raw: dict[str, Any]) -> None:
@@ -151,10 +166,14 @@ class TriadCog(commands.Cog):
         cards = await self.available(host)
         try:
             table = await self.bot.tables.open(
-                guild_id=str(interaction.guild_id), channel_id=str(interaction.channel_id),
-                game_key=GAME, host_id=host, host_name=interaction.user.display_name,
+                guild_id=str(interaction.guild_id),
+                channel_id=str(interaction.channel_id),
+                game_key=GAME,
+                host_id=host,
+                host_name=interaction.user.display_name,
                 locale=guild_locale(interaction, self.bot.settings.default_locale),
-                options=options)
+                options=options,
+            )
             await self._set_state(table, opponent=str(opponent.id) if opponent else None)
             if opponent is None:
                 await self.bot.tables.add_cpu(table.id, host, level)
@@ -163,16 +182,23 @@ class TriadCog(commands.Cog):
             await answer_error(interaction, exc, GAME)
             return
         if opponent is not None:
-            await reply(interaction, tr(locale, "triad.ui.challenge_sent", table=table.id,
-                                        player=opponent.display_name))
+            await reply(
+                interaction,
+                tr(locale, "triad.ui.challenge_sent", table=table.id, player=opponent.display_name),
+            )
             return
         if started:
-            await reply(interaction, tr(locale, "lobby.opened", game=tr(locale, "triad.name"),
-                                        table=table.id))
+            await reply(
+                interaction,
+                tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
+            )
             return
         payload = picker_payload(table.id, cards, [], 0, False, translator(locale))
-        await reply(interaction, tr(locale, "lobby.opened", game=tr(locale, "triad.name"),
-                                    table=table.id), **payload.send_kwargs())
+        await reply(
+            interaction,
+            tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
+            **payload.send_kwargs(),
+        )
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -206,8 +232,9 @@ class TriadCog(commands.Cog):
         except (TableError, IllegalAction) as exc:
             await answer_error(interaction, exc, GAME)
 
-    async def on_select(self, interaction: discord.Interaction, table_id: int, op: str,
-                        values: list[str]) -> None:
+    async def on_select(
+        self, interaction: discord.Interaction, table_id: int, op: str, values: list[str]
+    ) -> None:
         await interaction.response.defer()
         user = str(interaction.user.id)
         try:
@@ -215,13 +242,15 @@ class TriadCog(commands.Cog):
             value = values[0] if values else ""
             cards = await self.available(user)
             if op.startswith("add"):
+
                 def add(picks: list[str]) -> list[str]:
-                    ok = (len(picks) < HAND_SIZE and picks.count(value) < cards.get(value, 0))
+                    ok = len(picks) < HAND_SIZE and picks.count(value) < cards.get(value, 0)
                     return [*picks, value] if ok else picks
 
                 await self._edit_picks(table, user, add)
                 page = int(op[3:])
             else:
+
                 def remove(picks: list[str]) -> list[str]:
                     if value in picks:
                         picks = list(picks)
@@ -281,8 +310,7 @@ class TriadCog(commands.Cog):
         collections: dict[str, dict[str, int]] = {}
         for seat in table.record.seats:
             if seat.is_cpu:
-                hands[seat.id] = cpu_deck(seat.cpu_level or "normal", table.record.seed,
-                                          table.id)
+                hands[seat.id] = cpu_deck(seat.cpu_level or "normal", table.record.seed, table.id)
                 continue
             cards = await self.available(seat.id)
             if options.random_hand:
@@ -295,8 +323,9 @@ class TriadCog(commands.Cog):
         if collections:
             setup["collections"] = collections
         try:
-            await self.bot.tables.start(table.id, table.record.host_id, setup=setup,
-                                        host_only=False)
+            await self.bot.tables.start(
+                table.id, table.record.host_id, setup=setup, host_only=False
+            )
         except TableError as exc:
             if exc.code == "not_in_lobby":  # both confirmed at once: the other click started
                 return True
@@ -310,8 +339,12 @@ class TriadCog(commands.Cog):
         staked: Counter[str] = Counter()
         for other in self.bot.tables.tables():
             state = other.state
-            if (other.game.key == GAME and state is not None
-                    and other.record.status == "playing" and user in state.seats):
+            if (
+                other.game.key == GAME
+                and state is not None
+                and other.record.status == "playing"
+                and user in state.seats
+            ):
                 staked.update(state.originals[state.seats.index(user)])
         return {c: q - staked[c] for c, q in cards.items() if q - staked[c] > 0}
 
@@ -342,27 +375,42 @@ class TriadCog(commands.Cog):
             await self._store(table, state)
         await self.bot.tables.listener.lobby_changed(table)
 
-    async def _show_picker(self, interaction: discord.Interaction, table: Table, user: str,
-                           page: int, *, fresh: bool = False,
-                           cards: dict[str, int] | None = None) -> None:
+    async def _show_picker(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        user: str,
+        page: int,
+        *,
+        fresh: bool = False,
+        cards: dict[str, int] | None = None,
+    ) -> None:
         self._require_seated(table, user)
         if cards is None:
             cards = await self.available(user)
         state = lobby_state(table)
-        payload = picker_payload(table.id, cards, list(state["picks"].get(user, [])), page,
-                                 user in state["ready"], translator(user_locale(interaction)))
+        payload = picker_payload(
+            table.id,
+            cards,
+            list(state["picks"].get(user, [])),
+            page,
+            user in state["ready"],
+            translator(user_locale(interaction)),
+        )
         await answer_with(interaction, payload, fresh=fresh)
 
     # ----- /cards and /profile --------------------------------------------------------------
-    async def cards(self, interaction: discord.Interaction,
-                    member: discord.Member | None = None) -> None:
+    async def cards(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.remember(interaction)
         target = member or interaction.user
         await self._send_cards(interaction, str(target.id), target.display_name, 0, fresh=True)
 
-    async def on_cards_page(self, interaction: discord.Interaction, user_id: str,
-                            page: int) -> None:
+    async def on_cards_page(
+        self, interaction: discord.Interaction, user_id: str, page: int
+    ) -> None:
         await interaction.response.defer()
         name = interaction.user.display_name
         if user_id != str(interaction.user.id):
@@ -370,8 +418,9 @@ class TriadCog(commands.Cog):
             name = member.display_name if member else f"<@{user_id}>"
         await self._send_cards(interaction, user_id, name, page, fresh=False)
 
-    async def _send_cards(self, interaction: discord.Interaction, user_id: str, name: str,
-                          page: int, *, fresh: bool) -> None:
+    async def _send_cards(
+        self, interaction: discord.Interaction, user_id: str, name: str, page: int, *, fresh: bool
+    ) -> None:
         if user_id == str(interaction.user.id):
             cards = await ensure_collection(self.collections, user_id)
         else:
@@ -379,8 +428,9 @@ class TriadCog(commands.Cog):
         payload = cards_payload(user_id, name, cards, page, translator(user_locale(interaction)))
         await answer_with(interaction, payload, fresh=fresh)
 
-    async def profile(self, interaction: discord.Interaction,
-                      member: discord.Member | None = None) -> None:
+    async def profile(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.remember(interaction)
         target = member or interaction.user
@@ -394,7 +444,10 @@ class TriadCog(commands.Cog):
         played = triad_row.played if triad_row else 0
         won = triad_row.won if triad_row else 0
         record = {
-            "played": played, "won": won, "drawn": draws, "lost": played - won - draws,
+            "played": played,
+            "won": won,
+            "drawn": draws,
+            "lost": played - won - draws,
             "cards_won": sum(r.delta for r in ledger if r.reason == "payout" and r.delta > 0),
             "cards_lost": -sum(r.delta for r in ledger if r.reason == "payout" and r.delta < 0),
             "cards": sum((await self.collections.cards(user_id, GAME)).values()),

@@ -95,8 +95,15 @@ def build_layout(
         for r, row in enumerate(button_rows):
             for c in row:
                 items.append(
-                    ActionButton(table_id, version, c.action, label=_clip(c.label, BUTTON_LABEL),
-                                 style=c.style, emoji=c.emoji, row=first_row + r)
+                    ActionButton(
+                        table_id,
+                        version,
+                        c.action,
+                        label=_clip(c.label, BUTTON_LABEL),
+                        style=c.style,
+                        emoji=c.emoji,
+                        row=first_row + r,
+                    )
                 )
         return Layout(items=items, page=0, pages=1)
 
@@ -120,9 +127,15 @@ def build_layout(
         ]
         placeholder = placeholders.get(name)
         items.append(
-            ActionSelect(table_id, version, name, chunk_no, options=options,
-                         placeholder=_clip(placeholder, 150) if placeholder else None,
-                         row=first_row + r)
+            ActionSelect(
+                table_id,
+                version,
+                name,
+                chunk_no,
+                options=options,
+                placeholder=_clip(placeholder, 150) if placeholder else None,
+                row=first_row + r,
+            )
         )
     return Layout(items=items, page=page, pages=pages)
 

@@ -57,8 +57,11 @@ class DiscordTableListener:
         presenter = self.bot.presenter(table.game.key)
         await self._show_public(table, public_payload(table, presenter, self.bot.tables, tr))
         if by_timer and actor is not None:
-            await self._dm(table, actor, content=translator(
-                await self.bot.locale_of(actor))("notice.timed_out"))
+            await self._dm(
+                table,
+                actor,
+                content=translator(await self.bot.locale_of(actor))("notice.timed_out"),
+            )
         await self._refresh_private_views(table)
         if table.record.status != "playing":
             self._forget(table.id)  # the final views are out; nothing will edit them again
@@ -76,8 +79,9 @@ class DiscordTableListener:
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
         name = seat_names(table, tr)(seat_id)
-        await self._send_channel(table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>",
-                                           name=name))
+        await self._send_channel(
+            table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>", name=name)
+        )
 
     # ----- the public message -----------------------------------------------------------
     async def _show_public(self, table: Table, payload: Payload) -> None:
@@ -86,9 +90,7 @@ class DiscordTableListener:
         try:
             if message_id:
                 try:
-                    await channel.get_partial_message(int(message_id)).edit(
-                        **payload.edit_kwargs()
-                    )
+                    await channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
                     return
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
@@ -104,8 +106,9 @@ class DiscordTableListener:
     async def _send_channel(self, table: Table, content: str) -> None:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         try:
-            await channel.send(content=content,
-                               allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(
+                content=content, allowed_mentions=discord.AllowedMentions(users=True)
+            )
         except discord.HTTPException:
             log.exception("could not post to channel of table %s", table.id)
 

@@ -43,9 +43,7 @@ class Payload:
         }
 
 
-async def answer_with(
-    interaction: discord.Interaction, payload: Payload, *, fresh: bool
-) -> None:
+async def answer_with(interaction: discord.Interaction, payload: Payload, *, fresh: bool) -> None:
     """Show ``payload`` to the clicking user: a new ephemeral message (``fresh``) or an edit of
     the message the interaction came from, falling back to a new one if the edit fails."""
     from bot.ui.feedback import reply
@@ -112,8 +110,14 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     embed = discord.Embed(
         title=tr("lobby.title", game=tr(f"{game.key}.name"), table=table.id),
         description=_clip(
-            tr("lobby.description", host=names(record.host_id), min=game.min_players,
-               max=game.max_players) + "\n\n" + seats,
+            tr(
+                "lobby.description",
+                host=names(record.host_id),
+                min=game.min_players,
+                max=game.max_players,
+            )
+            + "\n\n"
+            + seats,
             EMBED_DESCRIPTION,
         ),
         colour=discord.Colour.blurple(),
@@ -123,15 +127,25 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
     full = len(record.seats) >= game.max_players
     buttons = [
-        items.LobbyButton(table.id, "join", label=tr("lobby.join"),
-                          style=discord.ButtonStyle.success, disabled=full),
+        items.LobbyButton(
+            table.id,
+            "join",
+            label=tr("lobby.join"),
+            style=discord.ButtonStyle.success,
+            disabled=full,
+        ),
         items.LobbyButton(table.id, "leave", label=tr("lobby.leave")),
         items.LobbyButton(table.id, "cpu", label=tr("lobby.add_cpu"), disabled=full),
-        items.LobbyButton(table.id, "start", label=tr("lobby.start"),
-                          style=discord.ButtonStyle.primary,
-                          disabled=len(record.seats) < game.min_players),
-        items.LobbyButton(table.id, "cancel", label=tr("lobby.cancel"),
-                          style=discord.ButtonStyle.danger),
+        items.LobbyButton(
+            table.id,
+            "start",
+            label=tr("lobby.start"),
+            style=discord.ButtonStyle.primary,
+            disabled=len(record.seats) < game.min_players,
+        ),
+        items.LobbyButton(
+            table.id, "cancel", label=tr("lobby.cancel"), style=discord.ButtonStyle.danger
+        ),
     ]
     removable = [s for s in record.seats if s.id != record.host_id]
     if removable:
@@ -139,8 +153,10 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
             items.LobbyRemoveSelect(
                 table.id,
                 placeholder=tr("lobby.remove_placeholder"),
-                options=[discord.SelectOption(label=_clip(names(s.id), 100), value=s.id)
-                         for s in removable[:25]],
+                options=[
+                    discord.SelectOption(label=_clip(names(s.id), 100), value=s.id)
+                    for s in removable[:25]
+                ],
             )
         )
     return Payload(embeds=[embed], view=_view(buttons))
@@ -180,8 +196,13 @@ def public_payload(
     to_act = sorted(game.to_act(table.state), key=table.state.seats.index)
     if outcome is None and to_act:
         deadline = int(time.time()) + service.turn_seconds(table)
-        lines.append(tr("table.turn", players=", ".join(f"**{names(s)}**" for s in to_act),
-                        deadline=f"<t:{deadline}:R>"))
+        lines.append(
+            tr(
+                "table.turn",
+                players=", ".join(f"**{names(s)}**" for s in to_act),
+                deadline=f"<t:{deadline}:R>",
+            )
+        )
     seat_lines = "\n".join(
         ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
         for s in table.state.seats
@@ -198,12 +219,15 @@ def public_payload(
         colour=presenter.colour if outcome is None else discord.Colour.gold(),
     )
     if events:
-        embed.add_field(name=tr("table.last_moves"), value=_clip("\n".join(events), 1024),
-                        inline=False)
+        embed.add_field(
+            name=tr("table.last_moves"), value=_clip("\n".join(events), 1024), inline=False
+        )
     if outcome is not None:
-        embed.add_field(name=tr("table.results"),
-                        value=_clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
-                        inline=False)
+        embed.add_field(
+            name=tr("table.results"),
+            value=_clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
+            inline=False,
+        )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files = []
     image = presenter.render_table(view, tr, names)
@@ -218,13 +242,17 @@ def public_payload(
             for action in game.legal_actions(table.state, seat):
                 if presenter.is_public_action(action):
                     public.append(presenter.choice(action, view, names, tr))
-        layout = build_layout(public, table_id=table.id, version=table.state.version, rows=1,
-                              first_row=1)
+        layout = build_layout(
+            public, table_id=table.id, version=table.state.version, rows=1, first_row=1
+        )
         if layout.pages == 1:
             components.extend(layout.items)
     else:
-        components.append(items.LobbyButton(table.id, "rematch", label=tr("table.rematch"),
-                                            style=discord.ButtonStyle.primary))
+        components.append(
+            items.LobbyButton(
+                table.id, "rematch", label=tr("table.rematch"), style=discord.ButtonStyle.primary
+            )
+        )
     return Payload(embeds=[embed], files=files, view=_view(components))
 
 
@@ -267,8 +295,9 @@ def private_payload(
         colour=presenter.colour,
     )
     if private_events:
-        embed.add_field(name=tr("private.just_now"), value=_clip("\n".join(private_events), 1024),
-                        inline=False)
+        embed.add_field(
+            name=tr("private.just_now"), value=_clip("\n".join(private_events), 1024), inline=False
+        )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files = []
     image = presenter.render_hand(view, tr)
@@ -277,22 +306,40 @@ def private_payload(
         embed.set_image(url="attachment://hand.png")
     custom: list[discord.ui.Item] = []
     if outcome is None:
-        custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names,
-                                                     tr)
+        custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names, tr)
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
     choices = [presenter.choice(a, view, names, tr) for a in legal] if outcome is None else []
-    layout = build_layout(choices, table_id=table.id, version=table.state.version,
-                          rows=MAX_ROWS - 1 - used_rows, first_row=used_rows, page=page,
-                          group_placeholders=presenter.group_placeholders(tr))
+    layout = build_layout(
+        choices,
+        table_id=table.id,
+        version=table.state.version,
+        rows=MAX_ROWS - 1 - used_rows,
+        first_row=used_rows,
+        page=page,
+        group_placeholders=presenter.group_placeholders(tr),
+    )
     components = [*custom, *layout.items]
     if layout.pages > 1:
         nav_row = MAX_ROWS - 1
-        components.append(items.HandButton(table.id, max(layout.page - 1, 0), emoji="◀",
-                                           style=discord.ButtonStyle.secondary, row=nav_row,
-                                           disabled=layout.page == 0))
-        components.append(items.HandButton(table.id, min(layout.page + 1, layout.pages - 1),
-                                           emoji="▶", style=discord.ButtonStyle.secondary,
-                                           row=nav_row, disabled=layout.page >= layout.pages - 1,
-                                           label=tr("private.page", page=layout.page + 1,
-                                                    pages=layout.pages)))
+        components.append(
+            items.HandButton(
+                table.id,
+                max(layout.page - 1, 0),
+                emoji="◀",
+                style=discord.ButtonStyle.secondary,
+                row=nav_row,
+                disabled=layout.page == 0,
+            )
+        )
+        components.append(
+            items.HandButton(
+                table.id,
+                min(layout.page + 1, layout.pages - 1),
+                emoji="▶",
+                style=discord.ButtonStyle.secondary,
+                row=nav_row,
+                disabled=layout.page >= layout.pages - 1,
+                label=tr("private.page", page=layout.page + 1, pages=layout.pages),
+            )
+        )
     return Payload(embeds=[embed], files=files, view=_view(components))

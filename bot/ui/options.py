@@ -64,8 +64,12 @@ def signature_for(specs: list[OptionSpec]) -> inspect.Signature:
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     for spec in specs:
         params.append(
-            inspect.Parameter(spec.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                              annotation=typing.Optional[spec.annotation])  # noqa: UP045
+            inspect.Parameter(
+                spec.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=None,
+                annotation=typing.Optional[spec.annotation],  # noqa: UP045
+            )
         )
     return inspect.Signature(params)
 

@@ -73,9 +73,7 @@ class GamePresenter:
     def action_params(self, action: Action, view: PlayerView, tr: Translator) -> dict[str, Any]:
         return action.model_dump(mode="json")
 
-    def choice(
-        self, action: Action, view: PlayerView, names: SeatNames, tr: Translator
-    ) -> Choice:
+    def choice(self, action: Action, view: PlayerView, names: SeatNames, tr: Translator) -> Choice:
         kind = getattr(action, "kind", type(action).__name__.lower())
         label = tr(f"{self.key}.action.{kind}", **self.action_params(action, view, tr))
         return Choice(action=action.encode(), label=label, group=kind)
@@ -103,7 +101,11 @@ class GamePresenter:
         return [], legal
 
     def draft_step(
-        self, view: PlayerView, legal: list[Action], draft: dict[str, Any], op: str,
+        self,
+        view: PlayerView,
+        legal: list[Action],
+        draft: dict[str, Any],
+        op: str,
         values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         """Advance a draft by one click: the new draft, and an action text once the move is

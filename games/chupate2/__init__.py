@@ -11,5 +11,12 @@ from games.chupate2.view import Chupate2View
 
 GAME = Chupate2Game()
 
-__all__ = ["GAME", "Chupate2Action", "Chupate2Game", "Chupate2State", "Chupate2View", "Options",
-           "decode_action"]
+__all__ = [
+    "GAME",
+    "Chupate2Action",
+    "Chupate2Game",
+    "Chupate2State",
+    "Chupate2View",
+    "Options",
+    "decode_action",
+]

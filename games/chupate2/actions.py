@@ -59,7 +59,7 @@ class Take(Action):
 
 
 class Challenge(Action):
-    """"¡Mentira!": challenge the +4 just played on you."""
+    """ "¡Mentira!": challenge the +4 just played on you."""
 
     kind: Literal["challenge"] = "challenge"
 
@@ -78,7 +78,7 @@ class ChooseColour(Action):
 
 
 class CallLast(Action):
-    """"¡Última!": declare going down to one card (variant ``last_card``)."""
+    """ "¡Última!": declare going down to one card (variant ``last_card``)."""
 
     kind: Literal["uno"] = "uno"
 
@@ -101,14 +101,27 @@ Chupate2Action = Annotated[
 ]
 
 # Shared, immutable instances: legal_actions hands these out instead of building new models.
-DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = Draw(), Pass(), Take(), Challenge(), CallLast(), Catch()
+DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
+    Draw(),
+    Pass(),
+    Take(),
+    Challenge(),
+    CallLast(),
+    Catch(),
+)
 CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOURS}
 PLAY: dict[str, PlayCard] = {c: PlayCard(card=c) for c in DECK if not is_wild(c)}
 PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
     c: tuple(PlayCard(card=c, colour=col) for col in COLOURS) for c in DECK if is_wild(c)
 }
-_SIMPLE = {"draw": DRAW, "pass": PASS, "take": TAKE, "chal": CHALLENGE, "uno": CALL_LAST,
-           "catch": CATCH}
+_SIMPLE = {
+    "draw": DRAW,
+    "pass": PASS,
+    "take": TAKE,
+    "chal": CHALLENGE,
+    "uno": CALL_LAST,
+    "catch": CATCH,
+}
 
 
 def decode_action(text: str) -> Action:

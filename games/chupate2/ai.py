@@ -35,8 +35,9 @@ CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
 BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays a +4 anyway
 
 
-def choose_action(view: Chupate2View, legal: list[Any], level: str,
-                  rng: random.Random) -> Any | None:
+def choose_action(
+    view: Chupate2View, legal: list[Any], level: str, rng: random.Random
+) -> Any | None:
     if not legal:
         return None
     my_turn = view.seat in view.to_act
@@ -190,8 +191,9 @@ def _unseen(view: Chupate2View) -> list[str]:
     return [c for c in DECK if c not in seen]
 
 
-def _holds_colour_probability(view: Chupate2View, seat: str, colour: str,
-                              hand_size: int | None = None) -> float:
+def _holds_colour_probability(
+    view: Chupate2View, seat: str, colour: str, hand_size: int | None = None
+) -> float:
     """P(``seat`` holds at least one card of ``colour``), from unseen cards and signals."""
     unseen = _unseen(view)
     total = len(unseen)
@@ -215,7 +217,8 @@ def _answer_plus4(view: Chupate2View, legal: list[Any], plays: list[Any], hard: 
     info = view.plus4
     if hard and info is not None:
         p_bluff = BLUFF_RATE * _holds_colour_probability(
-            view, info.by, info.prev_colour, hand_size=info.by_hand_count)
+            view, info.by, info.prev_colour, hand_size=info.by_hand_count
+        )
         if p_bluff > CHALLENGE_THRESHOLD and "challenge" in kinds:
             return kinds["challenge"]
     elif info is not None and info.by_hand_count >= 6 and "challenge" in kinds:

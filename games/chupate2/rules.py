@@ -65,41 +65,66 @@ PLAYER_COUNT = "player_count"
 TEAM_PLAYER_COUNT = "team_player_count"
 
 ERROR_CODES = (
-    NOT_YOUR_TURN, NOT_A_PLAYER, GAME_OVER, BAD_ACTION, NOT_IN_HAND, CARD_DOES_NOT_MATCH,
-    COLOUR_REQUIRED, COLOUR_NOT_ALLOWED, MUST_ANSWER_DRAW, ONLY_DRAWN_CARD, CANNOT_PASS,
-    NOTHING_TO_TAKE, NO_CHALLENGE, CHOOSE_COLOUR_FIRST, NO_COLOUR_TO_CHOOSE, ALREADY_DREW,
-    CANNOT_CALL, NOTHING_TO_CATCH, PLAYER_COUNT, TEAM_PLAYER_COUNT, "duplicate_seat",
+    NOT_YOUR_TURN,
+    NOT_A_PLAYER,
+    GAME_OVER,
+    BAD_ACTION,
+    NOT_IN_HAND,
+    CARD_DOES_NOT_MATCH,
+    COLOUR_REQUIRED,
+    COLOUR_NOT_ALLOWED,
+    MUST_ANSWER_DRAW,
+    ONLY_DRAWN_CARD,
+    CANNOT_PASS,
+    NOTHING_TO_TAKE,
+    NO_CHALLENGE,
+    CHOOSE_COLOUR_FIRST,
+    NO_COLOUR_TO_CHOOSE,
+    ALREADY_DREW,
+    CANNOT_CALL,
+    NOTHING_TO_CATCH,
+    PLAYER_COUNT,
+    TEAM_PLAYER_COUNT,
+    "duplicate_seat",
 )
 
 # Event codes (all public unless marked private).
 EVENT_CODES = (
-    "round_start",          # seat=starter; round, dealer
-    "first_card",           # card
+    "round_start",  # seat=starter; round, dealer
+    "first_card",  # card
     "first_card_returned",  # card: a first +4 went back into the stock
-    "colour_chosen",        # seat; colour (first-card Comodín)
-    "played",               # seat; card, colour (the colour in force after it)
-    "skipped",              # seat lost the turn
-    "reversed",             # direction: "cw" (clockwise) or "ccw" (counter-clockwise)
-    "must_draw",            # seat faces count pending cards
-    "drew",                 # seat drew one card in its turn
-    "drew_cards",           # PRIVATE to seat: cards it received
-    "draw_skipped",         # seat had to draw but no card was left anywhere
-    "passed",               # seat kept the drawn card
-    "took",                 # seat took count pending cards and lost the turn
-    "challenge_reveal",     # PRIVATE to the challenger: seat=+4 player; cards, legal
-    "challenge_won",        # seat=challenger; target drew count (the +4 was illegal)
-    "challenge_lost",       # seat=challenger drew count (the +4 was legal)
-    "final_draw",           # seat drew count from a last Chúpate 2 / +4
-    "refilled",             # the discard pile (count cards) became the new stock
-    "last_card_called",     # seat called "¡Última!"
-    "caught",               # seat caught target, who drew count
-    "round_won",            # seat went out; round, points, team
-    "game_won",             # seat (and team) won the game; team, points
+    "colour_chosen",  # seat; colour (first-card Comodín)
+    "played",  # seat; card, colour (the colour in force after it)
+    "skipped",  # seat lost the turn
+    "reversed",  # direction: "cw" (clockwise) or "ccw" (counter-clockwise)
+    "must_draw",  # seat faces count pending cards
+    "drew",  # seat drew one card in its turn
+    "drew_cards",  # PRIVATE to seat: cards it received
+    "draw_skipped",  # seat had to draw but no card was left anywhere
+    "passed",  # seat kept the drawn card
+    "took",  # seat took count pending cards and lost the turn
+    "challenge_reveal",  # PRIVATE to the challenger: seat=+4 player; cards, legal
+    "challenge_won",  # seat=challenger; target drew count (the +4 was illegal)
+    "challenge_lost",  # seat=challenger drew count (the +4 was legal)
+    "final_draw",  # seat drew count from a last Chúpate 2 / +4
+    "refilled",  # the discard pile (count cards) became the new stock
+    "last_card_called",  # seat called "¡Última!"
+    "caught",  # seat caught target, who drew count
+    "round_won",  # seat went out; round, points, team
+    "game_won",  # seat (and team) won the game; team, points
 )
 
 _TURN_KINDS = frozenset({"play", "draw", "pass", "take", "challenge", "colour"})
-_ACTION_TYPES = (A.PlayCard, A.Draw, A.Pass, A.Take, A.Challenge, A.ChooseColour, A.CallLast,
-                 A.Catch)
+_ACTION_TYPES = (
+    A.PlayCard,
+    A.Draw,
+    A.Pass,
+    A.Take,
+    A.Challenge,
+    A.ChooseColour,
+    A.CallLast,
+    A.Catch,
+)
 
 
 def _working_copy(s: Chupate2State) -> Chupate2State:
@@ -133,17 +158,27 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
     state_model = Chupate2State
 
     # ----- creation -------------------------------------------------------------------------
-    def new(self, seats: list[Seat], seed: str, options: Options | dict | None = None
-            ) -> Chupate2State:
+    def new(
+        self, seats: list[Seat], seed: str, options: Options | dict | None = None
+    ) -> Chupate2State:
         opts = self.parse_options(options)
         self.check_player_count(seats)
         n = len(seats)
         if n not in ALLOWED_PLAYER_COUNTS:
-            raise IllegalAction(PLAYER_COUNT, count=n, min=self.min_players,
-                                max=self.max_players, allowed=list(ALLOWED_PLAYER_COUNTS))
+            raise IllegalAction(
+                PLAYER_COUNT,
+                count=n,
+                min=self.min_players,
+                max=self.max_players,
+                allowed=list(ALLOWED_PLAYER_COUNTS),
+            )
         if opts.teams != "off" and n not in TEAM_PLAYER_COUNTS[opts.teams]:
-            raise IllegalAction(TEAM_PLAYER_COUNT, count=n, teams=opts.teams,
-                                allowed=list(TEAM_PLAYER_COUNTS[opts.teams]))
+            raise IllegalAction(
+                TEAM_PLAYER_COUNT,
+                count=n,
+                teams=opts.teams,
+                allowed=list(TEAM_PLAYER_COUNTS[opts.teams]),
+            )
         groups = team_groups(n, opts)
         starter = rng_for(seed, "starter").randrange(n)
         state = Chupate2State(
@@ -173,8 +208,8 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         seats = st.seats
         n = len(seats)
         deck = shuffled(DECK, st.seed, "deal", st.round)
-        st.hands = {s: deck[i * HAND_SIZE:(i + 1) * HAND_SIZE] for i, s in enumerate(seats)}
-        stock = deck[n * HAND_SIZE:]
+        st.hands = {s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(seats)}
+        stock = deck[n * HAND_SIZE :]
         first = stock.pop()
         redraw = 0
         while FACE_OF[first] == WILD_FOUR:  # Decision: a first +4 goes back, reshuffle, turn again
@@ -194,8 +229,13 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         st.exposed = None
         st.signals = {s: Signals() for s in seats}
         starter = st.starter
-        events.append(Event(code="round_start", seat=seats[starter],
-                            params={"round": st.round, "dealer": seats[st.dealer]}))
+        events.append(
+            Event(
+                code="round_start",
+                seat=seats[starter],
+                params={"round": st.round, "dealer": seats[st.dealer]},
+            )
+        )
         events.append(Event(code="first_card", params={"card": first}))
         face = FACE_OF[first]
         st.colour = None if face == WILD_FACE else COLOUR_OF[first]
@@ -231,8 +271,13 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         if state.options.last_card:
             if state.exposed is not None:
                 out.append(A.CALL_LAST if state.exposed == seat else A.CATCH)
-            if (is_current and state.exposed != seat and len(hand) == 2
-                    and seat not in state.called and state.phase != "colour"):
+            if (
+                is_current
+                and state.exposed != seat
+                and len(hand) == 2
+                and seat not in state.called
+                and state.phase != "colour"
+            ):
                 out.append(A.CALL_LAST)
         if not is_current:
             return out
@@ -285,8 +330,9 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         return face == WILD_FOUR and state.options.stack_plus4
 
     # ----- apply ----------------------------------------------------------------------------
-    def apply(self, state: Chupate2State, seat: Seat, action: Any
-              ) -> tuple[Chupate2State, list[Event]]:
+    def apply(
+        self, state: Chupate2State, seat: Seat, action: Any
+    ) -> tuple[Chupate2State, list[Event]]:
         if seat not in state.hands:
             raise IllegalAction(NOT_A_PLAYER)
         if state.phase == "over":
@@ -348,15 +394,13 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             st.colour = action.colour
             st.phase = "play"
             self._signal(st, seat, named=action.colour)
-            events.append(Event(code="colour_chosen", seat=seat,
-                                params={"colour": action.colour}))
+            events.append(Event(code="colour_chosen", seat=seat, params={"colour": action.colour}))
         else:  # pragma: no cover - isinstance check above
             raise IllegalAction(BAD_ACTION)
         return events
 
     # ----- turn actions ---------------------------------------------------------------------
-    def _play(self, st: Chupate2State, seat: Seat, action: A.PlayCard, events: list[Event]
-              ) -> None:
+    def _play(self, st: Chupate2State, seat: Seat, action: A.PlayCard, events: list[Event]) -> None:
         card = action.card
         hand = st.hands[seat]
         if card not in hand:
@@ -413,16 +457,23 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             st.plus4 = None
             st.phase = "penalty"
             self._advance(st, 1)
-            events.append(Event(code="must_draw", seat=seats[st.current],
-                                params={"count": st.pending}))
+            events.append(
+                Event(code="must_draw", seat=seats[st.current], params={"count": st.pending})
+            )
         elif face == WILD_FOUR:
-            st.plus4 = PlusFour(by=seat, legal=legal_plus4, prev_colour=prev_colour or colour,
-                                hand=list(hand), pending_before=st.pending)
+            st.plus4 = PlusFour(
+                by=seat,
+                legal=legal_plus4,
+                prev_colour=prev_colour or colour,
+                hand=list(hand),
+                pending_before=st.pending,
+            )
             st.pending += 4
             st.phase = "challenge"
             self._advance(st, 1)
-            events.append(Event(code="must_draw", seat=seats[st.current],
-                                params={"count": st.pending}))
+            events.append(
+                Event(code="must_draw", seat=seats[st.current], params={"count": st.pending})
+            )
         else:
             st.phase = "play"
             if face == SKIP:
@@ -436,8 +487,9 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
                     self._advance(st, 1)
                 else:
                     st.direction = -st.direction
-                    events.append(Event(code="reversed",
-                                        params={"direction": DIRECTION_NAMES[st.direction]}))
+                    events.append(
+                        Event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
+                    )
                     self._advance(st, 1)
             else:
                 self._advance(st, 1)
@@ -469,21 +521,28 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         p4 = st.plus4
         st.plus4 = None
         st.reveal = Reveal(to=seat, of=p4.by, cards=sort_hand(p4.hand), legal=p4.legal)
-        events.append(Event(code="challenge_reveal", seat=p4.by,
-                            params={"cards": sort_hand(p4.hand), "legal": p4.legal},
-                            to=(seat,)))
+        events.append(
+            Event(
+                code="challenge_reveal",
+                seat=p4.by,
+                params={"cards": sort_hand(p4.hand), "legal": p4.legal},
+                to=(seat,),
+            )
+        )
         if not p4.legal:
             got = self._draw(st, p4.by, 4, events)
-            events.append(Event(code="challenge_won", seat=seat,
-                                params={"target": p4.by, "count": len(got)}))
+            events.append(
+                Event(code="challenge_won", seat=seat, params={"target": p4.by, "count": len(got)})
+            )
             st.pending = p4.pending_before  # an earlier part of a +4 stack still stands
             st.phase = "penalty" if st.pending else "play"
             if st.pending:
                 events.append(Event(code="must_draw", seat=seat, params={"count": st.pending}))
         else:
             got = self._draw(st, seat, st.pending + 2, events)
-            events.append(Event(code="challenge_lost", seat=seat,
-                                params={"target": p4.by, "count": len(got)}))
+            events.append(
+                Event(code="challenge_lost", seat=seat, params={"target": p4.by, "count": len(got)})
+            )
             st.pending = 0
             st.phase = "play"
             self._advance(st, 1)
@@ -494,8 +553,12 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             raise IllegalAction(CANNOT_CALL)
         if st.exposed == seat:
             st.exposed = None
-        elif (st.seats[st.current] == seat and len(st.hands[seat]) == 2
-              and seat not in st.called and st.phase != "colour"):
+        elif (
+            st.seats[st.current] == seat
+            and len(st.hands[seat]) == 2
+            and seat not in st.called
+            and st.phase != "colour"
+        ):
             st.called = [*st.called, seat]
         else:
             raise IllegalAction(CANNOT_CALL)
@@ -507,8 +570,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             raise IllegalAction(NOTHING_TO_CATCH)
         st.exposed = None
         got = self._draw(st, target, LAST_CARD_PENALTY, events)
-        events.append(Event(code="caught", seat=seat, params={"target": target,
-                                                               "count": len(got)}))
+        events.append(Event(code="caught", seat=seat, params={"target": target, "count": len(got)}))
 
     # ----- helpers --------------------------------------------------------------------------
     @staticmethod
@@ -516,8 +578,14 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         st.current = (st.current + steps * st.direction) % len(st.seats)
 
     @staticmethod
-    def _signal(st: Chupate2State, seat: Seat, *, lacks: str | None = None,
-                played: str | None = None, named: str | None = None) -> None:
+    def _signal(
+        st: Chupate2State,
+        seat: Seat,
+        *,
+        lacks: str | None = None,
+        played: str | None = None,
+        named: str | None = None,
+    ) -> None:
         old = st.signals[seat]
         new_lacks = old.lacks
         if lacks is not None and lacks not in new_lacks:
@@ -539,8 +607,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         events.append(Event(code="refilled", params={"count": len(rest)}))
         return True
 
-    def _draw(self, st: Chupate2State, seat: Seat, count: int, events: list[Event]
-              ) -> list[str]:
+    def _draw(self, st: Chupate2State, seat: Seat, count: int, events: list[Event]) -> list[str]:
         """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed)."""
         got: list[str] = []
         stock = st.stock[:]  # copy-on-write (see _working_copy)
@@ -554,8 +621,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
         st.stock = stock
         if got:
             st.hands[seat] = st.hands[seat] + got
-            events.append(Event(code="drew_cards", seat=seat, params={"cards": got},
-                                to=(seat,)))
+            events.append(Event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
             if seat in st.called:
                 st.called = [s for s in st.called if s != seat]
             if st.exposed == seat:
@@ -573,11 +639,24 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             mates = {seats[i] for i in groups[team]}
         left = {s: sum(POINTS[c] for c in st.hands[s]) for s in seats}
         points = sum(p for s, p in left.items() if s not in mates)
-        st.results = [*st.results, RoundResult(
-            round=st.round, winner=winner, team=team, points=points, left=left,
-            cards_left={s: len(h) for s, h in st.hands.items()})]
-        events.append(Event(code="round_won", seat=winner,
-                            params={"round": st.round, "points": points, "team": team}))
+        st.results = [
+            *st.results,
+            RoundResult(
+                round=st.round,
+                winner=winner,
+                team=team,
+                points=points,
+                left=left,
+                cards_left={s: len(h) for s, h in st.hands.items()},
+            ),
+        ]
+        events.append(
+            Event(
+                code="round_won",
+                seat=winner,
+                params={"round": st.round, "points": points, "team": team},
+            )
+        )
         st.pending = 0
         st.plus4 = None
         st.drawn = None
@@ -603,8 +682,7 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
                 return
             points = total
         st.phase = "over"
-        events.append(Event(code="game_won", seat=winner, params={"team": team,
-                                                                  "points": points}))
+        events.append(Event(code="game_won", seat=winner, params={"team": team, "points": points}))
 
     # ----- information ----------------------------------------------------------------------
     def view(self, state: Chupate2State, seat: Seat | None) -> Chupate2View:
@@ -623,8 +701,10 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             "target": target,
             "winner": last.winner,
             "rounds": rounds,
-            "round_scores": [{"round": r.round, "winner": r.winner, "team": r.team,
-                              "points": r.points} for r in state.results],
+            "round_scores": [
+                {"round": r.round, "winner": r.winner, "team": r.team, "points": r.points}
+                for r in state.results
+            ],
             "teams": None,
             "winning_team": None,
             "team_results": None,
@@ -646,8 +726,11 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
             teams = [[seats[i] for i in g] for g in groups]
             if target is None:
                 team_score = [last.points if t == last.team else 0 for t in range(len(teams))]
-                key = {t: -sum(last.left[s] for s in teams[t]) for t in range(len(teams))
-                       if t != last.team}
+                key = {
+                    t: -sum(last.left[s] for s in teams[t])
+                    for t in range(len(teams))
+                    if t != last.team
+                }
                 team_order = [[last.team], *_group_desc(key)]
             else:
                 team_score = list(state.team_scores)
@@ -658,8 +741,11 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
                 teams=teams,
                 winning_team=last.team,
                 team_scores=team_score,
-                team_results={s: ("won" if t == last.team else "lost")
-                               for t, members in enumerate(teams) for s in members},
+                team_results={
+                    s: ("won" if t == last.team else "lost")
+                    for t, members in enumerate(teams)
+                    for s in members
+                },
                 team_winners=list(teams[last.team]),  # storage counts these as team wins
                 scores=points,
             )
@@ -669,8 +755,9 @@ class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
     def decode_action(self, text: str) -> Any:
         return A.decode_action(text)
 
-    def choose_action(self, view: Chupate2View, legal: list[Any], level: str,
-                      rng: random.Random) -> Any:
+    def choose_action(
+        self, view: Chupate2View, legal: list[Any], level: str, rng: random.Random
+    ) -> Any:
         from games.chupate2.ai import choose_action
 
         return choose_action(view, legal, level, rng)

@@ -84,8 +84,12 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
     plus4 = None
     if state.plus4 is not None and state.phase == "challenge":
         p = state.plus4
-        plus4 = PlusFourInfo(by=p.by, victim=seats[state.current], prev_colour=p.prev_colour,
-                             by_hand_count=len(p.hand))
+        plus4 = PlusFourInfo(
+            by=p.by,
+            victim=seats[state.current],
+            prev_colour=p.prev_colour,
+            by_hand_count=len(p.hand),
+        )
     reveal = state.reveal if (state.reveal is not None and state.reveal.to == seat) else None
     return Chupate2View(
         seat=seat,
@@ -120,6 +124,9 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         exposed=state.exposed,
         signals=dict(state.signals),
         last_events=[e for e in state.log if e.to is None or seat in e.to],
-        last_event_versions=[v for v, e in zip(state.log_versions, state.log, strict=True)
-                             if e.to is None or seat in e.to],
+        last_event_versions=[
+            v
+            for v, e in zip(state.log_versions, state.log, strict=True)
+            if e.to is None or seat in e.to
+        ],
     )

@@ -99,8 +99,9 @@ def _choose_play(view, legal, level, rng) -> MacarenaAction:
         candidates: list[MacarenaAction] = [item[2] for item in scored[:ROLLOUT_CANDIDATES]]
         candidates.append(pass_action)
         horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
-        choice, _ = best_by_rollouts(GAME, view, candidates, rng, worlds=ROLLOUT_WORLDS,
-                                     horizon=horizon)
+        choice, _ = best_by_rollouts(
+            GAME, view, candidates, rng, worlds=ROLLOUT_WORLDS, horizon=horizon
+        )
         return choice
     if scored[0][0] < pass_value:
         return pass_action
@@ -193,8 +194,7 @@ def _lookahead(view, pozo, series, hand, espejo) -> float:
     value += 0.7 * len(mirrors)
     # keep a card that will link next turn: a pass would return every active MACA
     open_pozos = [
-        i for i, p in enumerate(view.pozos)
-        if not p.enchanted or view.seat in p.macas or i == pozo
+        i for i, p in enumerate(view.pozos) if not p.enchanted or view.seat in p.macas or i == pozo
     ]
     linking = sum(1 for c in left if any(link_kind(tops[i], c) for i in open_pozos))
     keep = 1 + (me.active_macas if me else 0) + (1 if espejo else 0)

@@ -126,8 +126,14 @@ def hand_score(state: MacarenaState, seat: str) -> float:
     return value(seat) - mean_others
 
 
-def play_out(game, state: MacarenaState, seat: str, first: MacarenaAction,
-             rng: random.Random, horizon: int = MAX_ROLLOUT_STEPS) -> float:
+def play_out(
+    game,
+    state: MacarenaState,
+    seat: str,
+    first: MacarenaAction,
+    rng: random.Random,
+    horizon: int = MAX_ROLLOUT_STEPS,
+) -> float:
     hand_number = state.hand_number
     try:
         state, _ = game.apply(state, seat, first)
@@ -154,14 +160,19 @@ def forced_end_score(state: MacarenaState, seat: str) -> float:
     endhand.start_end_of_hand(state, lambda event: None, "stock_empty", None, lambda: None)
     while state.penalty_pending:
         s = state.penalty_pending[0]
-        endhand.give_element(state, lambda event: None, s, state.tokens[s].elements[0],
-                             lambda: None)
+        endhand.give_element(
+            state, lambda event: None, s, state.tokens[s].elements[0], lambda: None
+        )
     return hand_score(state, seat)
 
 
 def best_by_rollouts(
-    game, view: MacarenaView, candidates: list[MacarenaAction], rng: random.Random,
-    worlds: int, horizon: int = MAX_ROLLOUT_STEPS,
+    game,
+    view: MacarenaView,
+    candidates: list[MacarenaAction],
+    rng: random.Random,
+    worlds: int,
+    horizon: int = MAX_ROLLOUT_STEPS,
 ) -> tuple[MacarenaAction, list[float]]:
     """The candidate with the best mean end-of-hand score over ``worlds`` sampled worlds."""
     samples = [sample_world(view, rng) for _ in range(worlds)]

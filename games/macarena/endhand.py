@@ -54,8 +54,13 @@ def start_end_of_hand(
     state.drawn = None
     state.maca_target = None
     state.penalty_pending = []
-    emit(Event(code="hand_ended", seat=went_out, params={"hand": state.hand_number,
-                                                          "reason": reason, "counts": counts}))
+    emit(
+        Event(
+            code="hand_ended",
+            seat=went_out,
+            params={"hand": state.hand_number, "reason": reason, "counts": counts},
+        )
+    )
     for s in state.seats:
         if counts[s] != most:
             continue
@@ -114,8 +119,12 @@ def give_awards(state: MacarenaState, emit: Emit, deal) -> None:
     state.phase = "buy"
     for s in state.seats:
         result.seats[s].collection = sorted(state.collections[s], key=sort_key)
-    emit(Event(code="collections_shown", params={
-        "sizes": {s: len(state.collections[s]) for s in state.seats}}))
+    emit(
+        Event(
+            code="collections_shown",
+            params={"sizes": {s: len(state.collections[s]) for s in state.seats}},
+        )
+    )
     for s in state.seats:
         n = active_macas(state, s)
         if n:

@@ -112,7 +112,9 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
     def _deal(self, state: MacarenaState, turn: _Turn) -> None:
         deck = shuffled(two_decks(), state.seed, "deal", state.hand_number)
         n = len(state.seats)
-        state.hands = {s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(state.seats)}
+        state.hands = {
+            s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(state.seats)
+        }
         rest = deck[n * HAND_SIZE :]
         state.pozos = [[c] for c in rest[:POZOS]]
         state.stock = rest[POZOS:]
@@ -289,7 +291,9 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
 
     def _after_play(self, state: MacarenaState, turn: _Turn, seat: str, espejo: bool) -> None:
         if not state.hands[seat]:  # se va: the hand ends at once
-            endhand.start_end_of_hand(state, turn.emit, "went_out", seat, self._deal_fn(state, turn))
+            endhand.start_end_of_hand(
+                state, turn.emit, "went_out", seat, self._deal_fn(state, turn)
+            )
         elif espejo:  # an espejo turn always follows and cannot be refused
             self._start_turn(state, turn, state.current, espejo=True)
         else:
@@ -315,8 +319,9 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
             Event(code="maca_placed", seat=seat, params={"pozo": pozo, "count": on_pozo[seat]})
         )
         if len(on_pozo) >= 2 and not shared_before:
-            turn.emit(Event(code="pozo_shared", seat=seat, params={"pozo": pozo,
-                                                                   "owners": list(on_pozo)}))
+            turn.emit(
+                Event(code="pozo_shared", seat=seat, params={"pozo": pozo, "owners": list(on_pozo)})
+            )
         self._check_macarena(state, turn, seat)
 
     def _move_maca(
@@ -332,8 +337,13 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         state.phase = "play"
         turn.emit(Event(code="maca_moved", seat=seat, params={"from": source, "pozo": target}))
         if len(on_target) >= 2 and not shared_before:
-            turn.emit(Event(code="pozo_shared", seat=seat, params={"pozo": target,
-                                                                   "owners": list(on_target)}))
+            turn.emit(
+                Event(
+                    code="pozo_shared",
+                    seat=seat,
+                    params={"pozo": target, "owners": list(on_target)},
+                )
+            )
         self._check_macarena(state, turn, seat)
 
     def _move_choice(self, state: MacarenaState, turn: _Turn, seat: str, action: MoveMaca) -> None:

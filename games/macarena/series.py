@@ -44,7 +44,9 @@ def _faces(cards: Sequence[CardLike]) -> list[str]:
     return [canonical_face(c) for c in cards]
 
 
-def resolve_series(top: PlayingCard, hand: Sequence[PlayingCard], cards: Sequence[CardLike]) -> Series:
+def resolve_series(
+    top: PlayingCard, hand: Sequence[PlayingCard], cards: Sequence[CardLike]
+) -> Series:
     """Check ``cards`` against the pozo ``top`` and the ``hand``; raise ``IllegalAction`` if bad.
 
     Codes: ``empty_series``, ``card_not_in_hand`` (card), ``no_link`` (card, after),
@@ -169,7 +171,9 @@ def series_status(
 ) -> SeriesStatus:
     table = _table(source, seat)
     if not 0 <= pozo < len(table.tops) or not table.allowed[pozo]:
-        return SeriesStatus(False, True, False, False, 0, error="pozo_closed", params={"pozo": pozo})
+        return SeriesStatus(
+            False, True, False, False, 0, error="pozo_closed", params={"pozo": pozo}
+        )
     try:
         series = resolve_series(table.tops[pozo], table.hand, cards_so_far)
     except IllegalAction as exc:
@@ -178,9 +182,7 @@ def series_status(
             return SeriesStatus(False, not more, False, False, 0, error=exc.code)
         return SeriesStatus(False, True, False, False, 0, error=exc.code, params=exc.params)
     more = not series.espejo and bool(next_options(table.tops[pozo], table.hand, cards_so_far))
-    return SeriesStatus(
-        True, not more, series.espejo, series.solo, len(series.to_collection)
-    )
+    return SeriesStatus(True, not more, series.espejo, series.solo, len(series.to_collection))
 
 
 def playable_pozos(source: MacarenaState | MacarenaView, seat: str) -> list[int]:

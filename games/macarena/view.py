@@ -39,9 +39,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
                 seat=s,
                 colour=i,
                 hand_count=len(state.hands[s]),
-                collection_count=(
-                    len(state.collections[s]) if (s == seat or revealed) else None
-                ),
+                collection_count=(len(state.collections[s]) if (s == seat or revealed) else None),
                 coins=t.coins,
                 elements=list(t.elements),
                 amulets=t.amulets,

@@ -117,7 +117,12 @@ def flips(
             xn = NEIGHBOURS[x]
             for d in (0, 1, 2, 3):
                 q = xn[d]
-                if q >= 0 and owner[q] == opp and q not in taken and xm[d] > modified[q][OPPOSITE[d]]:
+                if (
+                    q >= 0
+                    and owner[q] == opp
+                    and q not in taken
+                    and xm[d] > modified[q][OPPOSITE[d]]
+                ):
                     taken.append(q)
                     frontier.append(q)
     return taken
@@ -131,8 +136,9 @@ class SearchCard:
 
     __slots__ = ("printed", "element", "on_cell", "kind", "strength")
 
-    def __init__(self, printed: Sequence[int], element: str | None,
-                 elements: Sequence[str | None], kind: int) -> None:
+    def __init__(
+        self, printed: Sequence[int], element: str | None, elements: Sequence[str | None], kind: int
+    ) -> None:
         self.printed = tuple(printed)
         self.element = element
         self.on_cell = [modified_values(self.printed, e, element) for e in elements]
@@ -143,9 +149,16 @@ class SearchCard:
 class Position:
     """A full-information Triple Triad round: board, both hands, side to move."""
 
-    def __init__(self, printed: list, modified: list, owner: list[int],
-                 hands: list[list[SearchCard]], side: int, rules: RuleSet,
-                 kinds: list[int]) -> None:
+    def __init__(
+        self,
+        printed: list,
+        modified: list,
+        owner: list[int],
+        hands: list[list[SearchCard]],
+        side: int,
+        rules: RuleSet,
+        kinds: list[int],
+    ) -> None:
         self.printed = printed
         self.modified = modified
         self.owner = owner
@@ -157,8 +170,15 @@ class Position:
     def copy_with_hand(self, side: int, hand: list[SearchCard]) -> Position:
         hands = [list(self.hands[0]), list(self.hands[1])]
         hands[side] = hand
-        return Position(list(self.printed), list(self.modified), list(self.owner), hands,
-                        self.side, self.rules, list(self.kinds))
+        return Position(
+            list(self.printed),
+            list(self.modified),
+            list(self.owner),
+            hands,
+            self.side,
+            self.rules,
+            list(self.kinds),
+        )
 
 
 class _KindTable:
@@ -179,7 +199,8 @@ def _view_parts(view: TriadView) -> tuple[int, list[str | None], RuleSet]:
 
 
 def position_from_view(
-    view: TriadView, guesses: Sequence[SearchCard] | None = None,
+    view: TriadView,
+    guesses: Sequence[SearchCard] | None = None,
     kinds: _KindTable | None = None,
 ) -> Position:
     """The position seen by ``view.me``; hidden opponent cards are taken from ``guesses``."""
@@ -204,11 +225,15 @@ def position_from_view(
                 if not pending:
                     raise ValueError("hidden card without a guess")
                 g = pending.pop(0)
-                hands[s].append(SearchCard(g.printed, g.element, elements,
-                                           kinds(g.printed, g.element)))
+                hands[s].append(
+                    SearchCard(g.printed, g.element, elements, kinds(g.printed, g.element))
+                )
             else:
-                hands[s].append(SearchCard(face.printed, face.element, elements,
-                                           kinds(face.printed, face.element)))
+                hands[s].append(
+                    SearchCard(
+                        face.printed, face.element, elements, kinds(face.printed, face.element)
+                    )
+                )
     side = seats.index(view.turn) if view.turn is not None else me
     return Position(printed, modified, owner, hands, side, rules, kind_on)
 
@@ -237,12 +262,13 @@ class Searcher:
         self.tt: dict[int, tuple[int, int, int, tuple[int, int] | None]] = {}
         rng = random.Random(f"triad-zobrist:{seed}")
         n_kinds = 1 + max(
-            [k for k in pos.kinds if k >= 0]
-            + [c.kind for hand in pos.hands for c in hand] + [0]
+            [k for k in pos.kinds if k >= 0] + [c.kind for hand in pos.hands for c in hand] + [0]
         )
         # key of (cell, kind, placer, holder)
-        self.z = [[[[rng.getrandbits(64) for _h in range(2)] for _p in range(2)]
-                   for _k in range(n_kinds)] for _c in range(9)]
+        self.z = [
+            [[[rng.getrandbits(64) for _h in range(2)] for _p in range(2)] for _k in range(n_kinds)]
+            for _c in range(9)
+        ]
         self.placer = [-1] * 9  # unknown for cards on the board at the root: use holder
         for c in range(9):
             if pos.owner[c] >= 0:
@@ -402,8 +428,9 @@ class Searcher:
         tt[h] = (depth, flag, best, best_mv)
         return best
 
-    def root(self, depth: int, alpha: int, beta: int, first: tuple[int, int] | None = None
-             ) -> tuple[int, tuple[int, int]]:
+    def root(
+        self, depth: int, alpha: int, beta: int, first: tuple[int, int] | None = None
+    ) -> tuple[int, tuple[int, int]]:
         """Fail-soft search of the root to ``depth`` in the window (alpha, beta): (value, move).
 
         A value >= beta comes with a move achieving it; ``first`` is tried first."""
@@ -425,8 +452,17 @@ class Searcher:
             printed[cell] = card.printed
             modified[cell] = card.on_cell[cell]
             kinds[cell] = card.kind
-            flipped = flips(cell, side, printed, modified, owner,
-                            rules.same, rules.same_wall, rules.plus, rules.combo)
+            flipped = flips(
+                cell,
+                side,
+                printed,
+                modified,
+                owner,
+                rules.same,
+                rules.same_wall,
+                rules.plus,
+                rules.combo,
+            )
             owner[cell] = side
             nh = h0 ^ self.z[cell][card.kind][side][side]
             for q in flipped:
@@ -435,8 +471,9 @@ class Searcher:
                 owner[q] = side
             self.placer[cell] = side
             try:
-                value = -self.search(other, depth - 1, -beta, -max(alpha, best_value), nh,
-                                     empties - 1)
+                value = -self.search(
+                    other, depth - 1, -beta, -max(alpha, best_value), nh, empties - 1
+                )
             finally:
                 for q in flipped:
                     owner[q] = other
@@ -511,8 +548,9 @@ class Searcher:
         return move, value, self.completed_depth == empties
 
 
-def search_best(pos: Position, node_budget: int = DEFAULT_NODE_BUDGET
-                ) -> tuple[tuple[int, int], int, bool, int]:
+def search_best(
+    pos: Position, node_budget: int = DEFAULT_NODE_BUDGET
+) -> tuple[tuple[int, int], int, bool, int]:
     """Best (slot, cell) for the side to move, its value, exactness and nodes searched."""
     s = Searcher(pos, node_budget)
     move, value, exact = s.best()
@@ -526,8 +564,9 @@ def _guess_pool(view: TriadView) -> list[catalogue.Card]:
     me = view.me
     assert me is not None
     opp_seat = view.seats[1 - me]
-    seen_levels = [cv.card.level for cv in view.board
-                   if cv.card is not None and cv.card.owner == opp_seat]
+    seen_levels = [
+        cv.card.level for cv in view.board if cv.card is not None and cv.card.owner == opp_seat
+    ]
     seen_levels += [f.level for f in view.hands[opp_seat] if f is not None]
     if not seen_levels:
         seen_levels = [f.level for f in view.hands[view.seats[me]] if f is not None]
@@ -538,15 +577,18 @@ def _guess_pool(view: TriadView) -> list[catalogue.Card]:
 
 def _guesses(view: TriadView, rng: random.Random, count: int) -> list[SearchCard]:
     pool = _guess_pool(view)
-    return [SearchCard(c.edges, c.element, view.elements, -1)
-            for c in (rng.choice(pool) for _ in range(count))]
+    return [
+        SearchCard(c.edges, c.element, view.elements, -1)
+        for c in (rng.choice(pool) for _ in range(count))
+    ]
 
 
 # ----- the three levels -------------------------------------------------------------------------
 
 
-def _place_for(view: TriadView, legal: Sequence[PlaceCard], slot: int, cell: int
-               ) -> PlaceCard | None:
+def _place_for(
+    view: TriadView, legal: Sequence[PlaceCard], slot: int, cell: int
+) -> PlaceCard | None:
     """The legal placement of hand slot ``slot`` on ``cell`` (or of the same card, when the
     engine lists only one of several copies)."""
     for a in legal:
@@ -581,8 +623,11 @@ def greedy_score(pos: Position, slot: int, cell: int) -> int:
         printed[cell] = None
         modified[cell] = None
     values = card.on_cell[cell]
-    exposure = sum(max(0, 7 - values[d]) for d in (0, 1, 2, 3)
-                   if NEIGHBOURS[cell][d] >= 0 and owner[NEIGHBOURS[cell][d]] < 0)
+    exposure = sum(
+        max(0, 7 - values[d])
+        for d in (0, 1, 2, 3)
+        if NEIGHBOURS[cell][d] >= 0 and owner[NEIGHBOURS[cell][d]] < 0
+    )
     return 10 * len(taken) - exposure
 
 
@@ -594,8 +639,13 @@ def _normal(view: TriadView, places: list[PlaceCard], rng: random.Random) -> Pla
     return rng.choice([a for s, a in scored if s == top])
 
 
-def _hard(view: TriadView, places: list[PlaceCard], rng: random.Random,
-          node_budget: int, stats: dict | None) -> PlaceCard:
+def _hard(
+    view: TriadView,
+    places: list[PlaceCard],
+    rng: random.Random,
+    node_budget: int,
+    stats: dict | None,
+) -> PlaceCard:
     assert view.me is not None
     opp = view.seats[1 - view.me]
     n_hidden = sum(1 for f in view.hands[opp] if f is None)
@@ -650,6 +700,14 @@ def choose_action(
 
 
 __all__ = [
-    "DEFAULT_NODE_BUDGET", "DEFAULT_TIME_BUDGET", "CardFace", "Position", "Searcher",
-    "choose_action", "flips", "node_budget_for", "position_from_view", "search_best",
+    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_TIME_BUDGET",
+    "CardFace",
+    "Position",
+    "Searcher",
+    "choose_action",
+    "flips",
+    "node_budget_for",
+    "position_from_view",
+    "search_best",
 ]

@@ -18,7 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from games.core.rng import rng_for
 
 ELEMENTS: tuple[str, ...] = (
-    "fuego", "hielo", "rayo", "tierra", "veneno", "viento", "agua", "sagrado",
+    "fuego",
+    "hielo",
+    "rayo",
+    "tierra",
+    "veneno",
+    "viento",
+    "agua",
+    "sagrado",
 )
 Element = Literal["fuego", "hielo", "rayo", "tierra", "veneno", "viento", "agua", "sagrado"]
 LEVELS = range(1, 11)

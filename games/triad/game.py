@@ -145,8 +145,10 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             originals=originals,
             first=0,
             turn=0,
-            hands=[[InHand(uid=s * HAND + i, card=c) for i, c in enumerate(originals[s])]
-                   for s in range(2)],
+            hands=[
+                [InHand(uid=s * HAND + i, card=c) for i, c in enumerate(originals[s])]
+                for s in range(2)
+            ],
             board=[None] * 9,
             elements=[None] * 9,
         )
@@ -157,7 +159,9 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         state.round = round_no
         state.first = state.turn = first_player(state.seed, round_no)
         state.board = [None] * 9
-        state.elements = element_cells(state.seed, round_no) if state.options.elemental else [None] * 9
+        state.elements = (
+            element_cells(state.seed, round_no) if state.options.elemental else [None] * 9
+        )
         state.last_move = None
 
     # ----- turn structure -------------------------------------------------------------------
@@ -229,12 +233,22 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             assert placed is not None
             placed.holder = me
         state.last_move = LastMove(
-            seat=me, cell=action.cell, card=held.card, same=list(flips.same),
-            plus=list(flips.plus), basic=list(flips.basic), combo=list(flips.combo),
+            seat=me,
+            cell=action.cell,
+            card=held.card,
+            same=list(flips.same),
+            plus=list(flips.plus),
+            basic=list(flips.basic),
+            combo=list(flips.combo),
             same_wall=flips.same_wall,
         )
-        events = [Event(code="placed", seat=seat,
-                        params={"card": held.card, "cell": action.cell, "slot": action.slot})]
+        events = [
+            Event(
+                code="placed",
+                seat=seat,
+                params={"card": held.card, "cell": action.cell, "slot": action.slot},
+            )
+        ]
         if flips.same:
             code = "same_wall" if flips.same_wall else "same"
             events.append(_flip_event(code, seat, flips.same))
@@ -266,10 +280,19 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
                 state.hands = new_hands
                 self._start_round(state, state.round + 1)
                 return [
-                    Event(code="round_draw", params={"round": state.round - 1,
-                                                     "score": scores[0], "scores": score_params}),
-                    Event(code="sudden_death", seat=names[state.first],
-                          params={"round": state.round, "max": MAX_REMATCHES}),
+                    Event(
+                        code="round_draw",
+                        params={
+                            "round": state.round - 1,
+                            "score": scores[0],
+                            "scores": score_params,
+                        },
+                    ),
+                    Event(
+                        code="sudden_death",
+                        seat=names[state.first],
+                        params={"round": state.round, "max": MAX_REMATCHES},
+                    ),
                 ]
             state.winner = None
             state.phase = "over"
@@ -277,16 +300,29 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             return [draw] + self._payout_events(state)
         winner = 0 if scores[0] > scores[1] else 1
         state.winner = winner
-        events = [Event(code="game_won", seat=names[winner],
-                        params={"winner_score": scores[winner],
-                                "loser_score": scores[1 - winner], "scores": score_params})]
+        events = [
+            Event(
+                code="game_won",
+                seat=names[winner],
+                params={
+                    "winner_score": scores[winner],
+                    "loser_score": scores[1 - winner],
+                    "scores": score_params,
+                },
+            )
+        ]
         rule = state.options.payout
         if rule in ("una", "diferencia"):
             need = 1 if rule == "una" else min(HAND, abs(scores[0] - scores[1]))
             state.picks_required = need
             state.phase = "pick"
-            return events + [Event(code="pick_required", seat=names[winner],
-                                   params={"count": need, "target": names[1 - winner]})]
+            return events + [
+                Event(
+                    code="pick_required",
+                    seat=names[winner],
+                    params={"count": need, "target": names[1 - winner]},
+                )
+            ]
         state.phase = "over"
         return events + self._payout_events(state)
 
@@ -302,8 +338,13 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         if uid in state.picks:
             raise IllegalAction(ALREADY_PICKED, card=action.card)
         state.picks.append(uid)
-        events = [Event(code="picked", seat=state.seats[me],
-                        params={"card": action.card, "target": state.seats[loser]})]
+        events = [
+            Event(
+                code="picked",
+                seat=state.seats[me],
+                params={"card": action.card, "target": state.seats[loser]},
+            )
+        ]
         if len(state.picks) >= state.picks_required:
             state.phase = "over"
             events += self._payout_events(state)
@@ -311,13 +352,21 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
 
     def _payout_events(self, state: TriadState) -> list[Event]:
         moves = self._transfer_dicts(state)
-        return [Event(code="payout", params={"rule": state.options.payout, "transfers": moves,
-                                             "count": len(moves)})]
+        return [
+            Event(
+                code="payout",
+                params={"rule": state.options.payout, "transfers": moves, "count": len(moves)},
+            )
+        ]
 
     def _transfer_dicts(self, state: TriadState) -> list[dict[str, Any]]:
         return [
-            {"card": state.originals[uid // HAND][uid % HAND], "uid": uid,
-             "from": state.seats[src], "to": state.seats[dst]}
+            {
+                "card": state.originals[uid // HAND][uid % HAND],
+                "uid": uid,
+                "from": state.seats[src],
+                "to": state.seats[dst],
+            }
             for uid, src, dst in transfers_of(state)
         ]
 
@@ -337,11 +386,20 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
 
     def _face(self, state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFace:
         card = catalogue.card(card_id)
-        values = card.edges if cell is None else modified_values(
-            card.edges, state.elements[cell], card.element)
-        return CardFace(uid=uid, card=card_id, level=card.level, element=card.element,
-                        printed=list(card.edges), values=list(values),
-                        owner=state.seats[uid // HAND])
+        values = (
+            card.edges
+            if cell is None
+            else modified_values(card.edges, state.elements[cell], card.element)
+        )
+        return CardFace(
+            uid=uid,
+            card=card_id,
+            level=card.level,
+            element=card.element,
+            printed=list(card.edges),
+            values=list(values),
+            owner=state.seats[uid // HAND],
+        )
 
     # ----- information ----------------------------------------------------------------------
     def view(self, state: TriadState, seat: Seat | None) -> TriadView:
@@ -349,17 +407,19 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         seats = state.seats
         board = []
         for c, placed in enumerate(state.board):
-            board.append(CellView(
-                cell=c, element=state.elements[c],
-                card=None if placed is None else self._face(state, placed.uid, placed.card, c),
-                holder=None if placed is None else seats[placed.holder],
-            ))
+            board.append(
+                CellView(
+                    cell=c,
+                    element=state.elements[c],
+                    card=None if placed is None else self._face(state, placed.uid, placed.card, c),
+                    holder=None if placed is None else seats[placed.holder],
+                )
+            )
         hands: dict[Seat, list[CardFace | None]] = {}
         for s in range(2):
             shown = state.options.open or s == me or state.phase == "over"
             hands[seats[s]] = [
-                self._face(state, h.uid, h.card, None)
-                if shown or h.uid in state.revealed else None
+                self._face(state, h.uid, h.card, None) if shown or h.uid in state.revealed else None
                 for h in state.hands[s]
             ]
         scores = state.scores()
@@ -367,12 +427,16 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         if state.phase == "pick" and state.winner is not None:
             loser = 1 - state.winner
             pick = PickView(
-                winner=seats[state.winner], loser=seats[loser],
+                winner=seats[state.winner],
+                loser=seats[loser],
                 required=state.picks_required,
                 remaining=state.picks_required - len(state.picks),
                 choices=[
-                    PickChoice(index=i, face=self._face(state, loser * HAND + i, cid, None),
-                               picked=loser * HAND + i in state.picks)
+                    PickChoice(
+                        index=i,
+                        face=self._face(state, loser * HAND + i, cid, None),
+                        picked=loser * HAND + i in state.picks,
+                    )
                     for i, cid in enumerate(state.originals[loser])
                 ],
             )
@@ -396,12 +460,26 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             hand_counts={seats[s]: len(state.hands[s]) for s in range(2)},
             hands_open=state.options.open,
             scores={seats[0]: scores[0], seats[1]: scores[1]},
-            last_move=None if lm is None else LastMoveView(
-                seat=seats[lm.seat], cell=lm.cell, card=lm.card, same=lm.same, plus=lm.plus,
-                basic=lm.basic, combo=lm.combo, same_wall=lm.same_wall),
-            history=[RoundView(round=r.round, first=seats[r.first],
-                               scores={seats[0]: r.scores[0], seats[1]: r.scores[1]})
-                     for r in state.history],
+            last_move=None
+            if lm is None
+            else LastMoveView(
+                seat=seats[lm.seat],
+                cell=lm.cell,
+                card=lm.card,
+                same=lm.same,
+                plus=lm.plus,
+                basic=lm.basic,
+                combo=lm.combo,
+                same_wall=lm.same_wall,
+            ),
+            history=[
+                RoundView(
+                    round=r.round,
+                    first=seats[r.first],
+                    scores={seats[0]: r.scores[0], seats[1]: r.scores[1]},
+                )
+                for r in state.history
+            ],
             pick=pick,
             winner=seats[state.winner] if state.winner is not None else None,
             transfers=[
@@ -425,9 +503,14 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
             details={
                 "winner": seats[state.winner] if state.winner is not None else None,
                 "scores": {seats[0]: scores[0], seats[1]: scores[1]},
-                "rounds": [{"round": r.round, "first": seats[r.first],
-                            "scores": {seats[0]: r.scores[0], seats[1]: r.scores[1]}}
-                           for r in state.history],
+                "rounds": [
+                    {
+                        "round": r.round,
+                        "first": seats[r.first],
+                        "scores": {seats[0]: r.scores[0], seats[1]: r.scores[1]},
+                    }
+                    for r in state.history
+                ],
                 "payout": state.options.payout,
                 "hands": {seats[s]: list(state.originals[s]) for s in range(2)},
                 "transfers": self._transfer_dicts(state),
@@ -440,8 +523,13 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
 
     # ----- computer play --------------------------------------------------------------------
     def choose_action(
-        self, view: TriadView, legal: list[TriadAction], level: str, rng: random.Random,
-        *, node_budget: int | None = None,
+        self,
+        view: TriadView,
+        legal: list[TriadAction],
+        level: str,
+        rng: random.Random,
+        *,
+        node_budget: int | None = None,
     ) -> TriadAction | None:
         from games.triad.ai import choose_action
 

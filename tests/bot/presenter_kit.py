@@ -8,8 +8,14 @@ from games.core import Game, GameState
 from storage import SeatInfo, TableRecord
 
 # Seat ids that can't be mistaken for anything else in a text; names are what players read.
-SEAT_IDS = ["seatid-alpha", "seatid-bravo", "seatid-charlie", "seatid-delta", "seatid-echo",
-            "seatid-fox"]
+SEAT_IDS = [
+    "seatid-alpha",
+    "seatid-bravo",
+    "seatid-charlie",
+    "seatid-delta",
+    "seatid-echo",
+    "seatid-fox",
+]
 SEAT_NAMES = ["Ana", "Beto", "Carla", "Dani", "Eva", "Fede"]
 
 
@@ -32,9 +38,18 @@ def table_for(game: Game, state: GameState, table_id: int) -> Table:
         SeatInfo(id=s, name=SEAT_NAMES[SEAT_IDS.index(s)] if s in SEAT_IDS else s)
         for s in state.seats
     ]
-    record = TableRecord(id=table_id, guild_id="g", channel_id="c", game=game.key,
-                         status="playing", host_id=state.seats[0], locale="es", options={},
-                         seats=seats, seed=state.seed)
+    record = TableRecord(
+        id=table_id,
+        guild_id="g",
+        channel_id="c",
+        game=game.key,
+        status="playing",
+        host_id=state.seats[0],
+        locale="es",
+        options={},
+        seats=seats,
+        seed=state.seed,
+    )
     return Table(record=record, game=game, state=state)
 
 

@@ -50,8 +50,11 @@ def _offers(payload) -> set[str]:
 
 
 def _draft_ops(payload) -> list[str]:
-    return [c["custom_id"].split(":", 3)[3] for c in _components(payload)
-            if c["type"] == 2 and c["custom_id"].startswith("d:")]
+    return [
+        c["custom_id"].split(":", 3)[3]
+        for c in _components(payload)
+        if c["type"] == 2 and c["custom_id"].startswith("d:")
+    ]
 
 
 def _all_pages(table, seat, tr):
@@ -69,9 +72,9 @@ def _check_seat(table, seat, tr) -> None:
         for op in _draft_ops(payload):  # a wild: its four colours come after the pick
             assert op.startswith("w.")
             card = op[2:]
-            draft, action = PRESENTER.draft_step(GAME.view(table.state, seat),
-                                                 GAME.legal_actions(table.state, seat), {}, op,
-                                                 [])
+            draft, action = PRESENTER.draft_step(
+                GAME.view(table.state, seat), GAME.legal_actions(table.state, seat), {}, op, []
+            )
             assert draft == {"card": card} and action is None
             picker = private_payload(table, PRESENTER, seat, tr, draft=draft)
             _check_limits(picker, legal)
@@ -123,12 +126,44 @@ def test_payloads_of_random_states_stay_within_limits(n, options):
 
 def _big_hand_state(phase="play"):
     """26 cards: every red face, then more; red in force so 13 red plays + same-face ones."""
-    red = ["r0a", "r1a", "r2a", "r3a", "r4a", "r5a", "r6a", "r7a", "r8a", "r9a", "rDa", "rSa",
-           "rRa"]
-    other = ["y5a", "g5a", "b5a", "y1a", "g2a", "b3a", "y9b", "g9b", "b9b", "Wa", "Fa", "yDa",
-             "gSa"]
-    hands = {IDS[0]: red + other, IDS[1]: ["b1b", "b2b"], IDS[2]: ["y2b"], IDS[3]: ["g3b"],
-             IDS[4]: ["y3b"], IDS[5]: ["g4b"]}
+    red = [
+        "r0a",
+        "r1a",
+        "r2a",
+        "r3a",
+        "r4a",
+        "r5a",
+        "r6a",
+        "r7a",
+        "r8a",
+        "r9a",
+        "rDa",
+        "rSa",
+        "rRa",
+    ]
+    other = [
+        "y5a",
+        "g5a",
+        "b5a",
+        "y1a",
+        "g2a",
+        "b3a",
+        "y9b",
+        "g9b",
+        "b9b",
+        "Wa",
+        "Fa",
+        "yDa",
+        "gSa",
+    ]
+    hands = {
+        IDS[0]: red + other,
+        IDS[1]: ["b1b", "b2b"],
+        IDS[2]: ["y2b"],
+        IDS[3]: ["g3b"],
+        IDS[4]: ["y3b"],
+        IDS[5]: ["g4b"],
+    }
     return make_state(hands, "r5b", current=0, phase=phase)
 
 
@@ -201,9 +236,13 @@ def test_the_colour_draft_plays_exactly_the_chosen_legal_wild():
     assert "Elige el color" not in first.embeds[0].description
     assert _draft_ops(picker) == ["c.Fb.r", "c.Fb.y", "c.Fb.g", "c.Fb.b", "x"]
     buttons = [c for c in _components(picker)]
-    assert [b["label"] for b in buttons] == ["Comodín +4 → rojo", "Comodín +4 → amarillo",
-                                             "Comodín +4 → verde", "Comodín +4 → azul",
-                                             "Cancelar"]
+    assert [b["label"] for b in buttons] == [
+        "Comodín +4 → rojo",
+        "Comodín +4 → amarillo",
+        "Comodín +4 → verde",
+        "Comodín +4 → azul",
+        "Cancelar",
+    ]
     assert [b.get("emoji", {}).get("name") for b in buttons[:4]] == ["🟥", "🟨", "🟩", "🟦"]
 
     draft, action = PRESENTER.draft_step(view, legal, draft, "c.Fb.g", [])
@@ -215,21 +254,24 @@ def test_the_colour_draft_plays_exactly_the_chosen_legal_wild():
     assert PRESENTER.draft_step(view, legal, {}, "c.Wa.b", []) == ({}, "p.Wa.b")
 
 
-@pytest.mark.parametrize("op", ["w.r1a", "w.Wb", "w.", "c.Wa.x", "c.r1a.r", "c.Wb.r", "c.Wa",
-                                "zz", "c.g7a"])
+@pytest.mark.parametrize(
+    "op", ["w.r1a", "w.Wb", "w.", "c.Wa.x", "c.r1a.r", "c.Wb.r", "c.Wa", "zz", "c.g7a"]
+)
 def test_forged_draft_steps_are_refused(op):
     hands = {IDS[0]: ["Wa", "Fb", "r1a", "g7a"], IDS[1]: ["b1b", "b2b"], IDS[2]: ["y2b"]}
     state = make_state(hands, "r5a", current=0)
     with pytest.raises(IllegalAction):
-        PRESENTER.draft_step(GAME.view(state, IDS[0]), GAME.legal_actions(state, IDS[0]), {},
-                             op, [])
+        PRESENTER.draft_step(
+            GAME.view(state, IDS[0]), GAME.legal_actions(state, IDS[0]), {}, op, []
+        )
 
 
 def test_a_stale_draft_is_ignored():
     hands = {IDS[0]: ["r1a", "g7a"], IDS[1]: ["b1b", "b2b"], IDS[2]: ["y2b"]}
     state = make_state(hands, "r5a", current=0)
-    payload = private_payload(_table(state), PRESENTER, IDS[0], translator("es"),
-                              draft={"card": "Wa"})
+    payload = private_payload(
+        _table(state), PRESENTER, IDS[0], translator("es"), draft={"card": "Wa"}
+    )
     assert _offers(payload) == {"p.r1a", "draw"}
 
 
@@ -251,8 +293,12 @@ def test_first_card_comodin_colour_is_named_with_four_buttons():
 
 # ----- the +4 challenge ------------------------------------------------------------------------
 def _plus4_state():
-    hands = {IDS[0]: ["Fa", "r1a", "g7a"], IDS[1]: ["b1b", "b2b"], IDS[2]: ["y2b", "y3b"],
-             IDS[3]: ["g1b"]}
+    hands = {
+        IDS[0]: ["Fa", "r1a", "g7a"],
+        IDS[1]: ["b1b", "b2b"],
+        IDS[2]: ["y2b", "y3b"],
+        IDS[3]: ["g1b"],
+    }
     state = make_state(hands, "r5a", current=0, direction=1)
     state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.Fa.b"))  # a bluff: holds r1a
     return state
@@ -266,7 +312,9 @@ def test_the_player_hit_by_a_plus4_gets_mentira_and_aceptar_buttons():
     payload = private_payload(table, PRESENTER, victim, tr)
     row0 = payload.view.to_components()[0]["components"]
     assert [(c["label"], c["custom_id"].split(":", 3)[3]) for c in row0] == [
-        ("¡Mentira!", "chal"), ("Aceptar (+4)", "take")]
+        ("¡Mentira!", "chal"),
+        ("Aceptar (+4)", "take"),
+    ]
     assert row0[0]["style"] == 4  # danger: the challenge stands out
     assert "Te han jugado un +4 sobre 🟥 rojo" in payload.embeds[0].description
     for other in (IDS[0], IDS[2], IDS[3]):
@@ -318,13 +366,18 @@ def test_texts_name_players_never_ids(locale):
         state = None
         for state in _playout(options, n, rng, 400):
             view = GAME.view(state, None)
-            texts = [*PRESENTER.status_lines(view, name, tr),
-                     *(PRESENTER.seat_line(view, s, name, tr) for s in state.seats)]
+            texts = [
+                *PRESENTER.status_lines(view, name, tr),
+                *(PRESENTER.seat_line(view, s, name, tr) for s in state.seats),
+            ]
             for seat in state.seats:
                 private = GAME.view(state, seat)
                 texts += PRESENTER.private_lines(private, tr)
-                fresh = [e for e, v in zip(private.last_events, private.last_event_versions,
-                                           strict=True) if v == state.version]
+                fresh = [
+                    e
+                    for e, v in zip(private.last_events, private.last_event_versions, strict=True)
+                    if v == state.version
+                ]
                 for e in fresh:
                     text = PRESENTER.event_text(e, name, tr)
                     assert text is not None, e.code
@@ -336,8 +389,16 @@ def test_texts_name_players_never_ids(locale):
         if outcome is not None:
             for text in PRESENTER.outcome_lines(outcome, name, tr):
                 assert not ID_PATTERN.search(text), text
-    assert {"round_start", "played", "drew", "drew_cards", "must_draw", "took",
-            "round_won", "game_won"} <= seen_codes
+    assert {
+        "round_start",
+        "played",
+        "drew",
+        "drew_cards",
+        "must_draw",
+        "took",
+        "round_won",
+        "game_won",
+    } <= seen_codes
 
 
 def test_round_start_names_the_dealer():
@@ -351,8 +412,9 @@ def test_round_start_names_the_dealer():
 
 def test_points_game_shows_the_running_score_and_team_results():
     hands = {IDS[0]: ["g1a"], IDS[1]: ["y1a"], IDS[2]: ["r1a"], IDS[3]: ["b2a", "Wa"]}
-    state = make_state(hands, "g5a", options={"teams": "pairs", "points": "50"},
-                       team_scores=[0, 0], direction=1)
+    state = make_state(
+        hands, "g5a", options={"teams": "pairs", "points": "50"}, team_scores=[0, 0], direction=1
+    )
     tr = translator("es")
     state, events = GAME.apply(state, IDS[0], GAME.decode_action("p.g1a"))  # 1 + 2 + 50 = 53
     names = dict(zip(IDS, NAMES, strict=True)).get
@@ -384,6 +446,8 @@ def test_single_round_results_show_the_points_left_in_each_hand():
     state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.g1a"))
     names = dict(zip(IDS, NAMES, strict=True)).get
     lines = PRESENTER.outcome_lines(GAME.outcome(state), names, translator("es"))
-    assert lines == ["1.º Ana — 80 puntos",
-                     "2.º Beto — le quedan 21 puntos en la mano",
-                     "3.º Carla — le quedan 59 puntos en la mano"]
+    assert lines == [
+        "1.º Ana — 80 puntos",
+        "2.º Beto — le quedan 21 puntos en la mano",
+        "3.º Carla — le quedan 59 puntos en la mano",
+    ]

@@ -19,8 +19,9 @@ async def tree_payload(tmp_path):
         await bot.load_extension(ext)
     translator = CatalogueTranslator()
     await bot.tree.set_translator(translator)
-    payload = [await c.get_translated_payload(bot.tree, translator)
-               for c in bot.tree.get_commands()]
+    payload = [
+        await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()
+    ]
     yield bot, payload
     await bot.close()
 
@@ -55,8 +56,10 @@ async def test_names_descriptions_and_choices_are_valid_in_every_locale(tree_pay
         names = [entry["name"], *(entry.get("name_localizations") or {}).values()]
         for name in names:
             assert NAME.match(name) and name == name.lower(), name
-        descriptions = [entry["description"],
-                        *(entry.get("description_localizations") or {}).values()]
+        descriptions = [
+            entry["description"],
+            *(entry.get("description_localizations") or {}).values(),
+        ]
         for text in descriptions:
             assert 0 < len(text) <= 100, text
             assert not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", text), f"untranslated {text}"

@@ -29,8 +29,10 @@ def test_literal_keys_used_in_code_exist():
     assert missing == []
 
 
-@pytest.mark.parametrize("locale,expected", [("es-ES", "es"), ("en-US", "en"), ("en-GB", "en"),
-                                             ("fr", "en"), (None, "es")])
+@pytest.mark.parametrize(
+    "locale,expected",
+    [("es-ES", "es"), ("en-US", "en"), ("en-GB", "en"), ("fr", "en"), (None, "es")],
+)
 def test_normalise_locale(locale, expected):
     assert normalise_locale(locale) == expected
 

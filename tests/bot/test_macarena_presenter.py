@@ -42,14 +42,20 @@ def _table(state) -> Table:
 
 def _actions(payload) -> dict[str, dict]:
     """Action text -> button, for the t: buttons."""
-    return {c["custom_id"].split(":", 3)[3]: c for c in _components(payload)
-            if c["type"] == 2 and c["custom_id"].startswith("t:")}
+    return {
+        c["custom_id"].split(":", 3)[3]: c
+        for c in _components(payload)
+        if c["type"] == 2 and c["custom_id"].startswith("t:")
+    }
 
 
 def _ops(payload) -> dict[str, dict]:
     """Draft op -> button, for the d: buttons."""
-    return {c["custom_id"].split(":", 3)[3]: c for c in _components(payload)
-            if c["type"] == 2 and c["custom_id"].startswith("d:")}
+    return {
+        c["custom_id"].split(":", 3)[3]: c
+        for c in _components(payload)
+        if c["type"] == 2 and c["custom_id"].startswith("d:")
+    }
 
 
 def _private(state, seat, draft=None):
@@ -57,8 +63,9 @@ def _private(state, seat, draft=None):
 
 
 def _step(state, seat, draft, op):
-    return PRESENTER.draft_step(GAME.view(state, seat), GAME.legal_actions(state, seat), draft,
-                                op, [])
+    return PRESENTER.draft_step(
+        GAME.view(state, seat), GAME.legal_actions(state, seat), draft, op, []
+    )
 
 
 def _applies(state, seat, text) -> bool:
@@ -78,8 +85,11 @@ def _walk_series(state, seat, pozo, rng, check=None):
     while True:
         if check:
             check(payload)
-        adds = {op: b for op, b in _ops(payload).items()
-                if op.startswith("p") and len(op) > len(draft["series"])}
+        adds = {
+            op: b
+            for op, b in _ops(payload).items()
+            if op.startswith("p") and len(op) > len(draft["series"])
+        }
         if not adds or (len(draft["series"]) > 3 and rng.random() < 0.15):
             return draft, payload
         op = rng.choice(sorted(adds))
@@ -152,8 +162,11 @@ def test_the_first_cards_the_builder_offers_are_exactly_the_legal_single_plays()
         offered = set()
         for pozo in playable_pozos(state, seat):
             draft, _ = _step(state, seat, {}, encode_draft(pozo, []))
-            offered |= {op for op in _ops(_private(state, seat, draft))
-                        if op.startswith("p") and len(op) == 3}
+            offered |= {
+                op
+                for op in _ops(_private(state, seat, draft))
+                if op.startswith("p") and len(op) == 3
+            }
         assert offered == singles
 
 
@@ -179,10 +192,12 @@ def test_the_draft_builds_exactly_the_series_apply_accepts():
 
 def _long_series_state():
     """Every heart twice, on a pozo topped by 2♥: a series of 24 cards, then an espejo."""
-    hearts = " ".join(f"{r}H" for r in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
-                                        "A"])
-    return table({"a": f"{hearts} {hearts}", "b": "5S"}, seats=["a", "b"],
-                 tops="2H 5D 9S QC KC 3C 7D")
+    hearts = " ".join(
+        f"{r}H" for r in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    )
+    return table(
+        {"a": f"{hearts} {hearts}", "b": "5S"}, seats=["a", "b"], tops="2H 5D 9S QC KC 3C 7D"
+    )
 
 
 def test_a_long_series_stays_within_limits_and_is_laid_as_built():
@@ -228,14 +243,17 @@ def test_undo_and_change_pozo_and_espejo_mark():
     assert "Elige un pozo" in _private(state, "a", draft).embeds[0].description
 
 
-@pytest.mark.parametrize("op,code", [
-    (encode_draft(0, ["9H"]), "no_link"),  # held, but 9♥ does not link to 2♣
-    (encode_draft(0, ["5C"]), "card_not_in_hand"),
-    (encode_draft(0, ["3C", "3C"]), "card_not_in_hand"),  # only one 3♣ held
-    ("p4", "pozo_closed"),  # no card of a's links to K♣
-    ("zz", "bad_action"),
-    ("p9", "bad_action"),
-])
+@pytest.mark.parametrize(
+    "op,code",
+    [
+        (encode_draft(0, ["9H"]), "no_link"),  # held, but 9♥ does not link to 2♣
+        (encode_draft(0, ["5C"]), "card_not_in_hand"),
+        (encode_draft(0, ["3C", "3C"]), "card_not_in_hand"),  # only one 3♣ held
+        ("p4", "pozo_closed"),  # no card of a's links to K♣
+        ("zz", "bad_action"),
+        ("p9", "bad_action"),
+    ],
+)
 def test_a_forged_draft_step_is_refused(op, code):
     state = table({"a": "3C 4C 9H", "b": "5S"}, seats=["a", "b"])
     with pytest.raises(IllegalAction) as err:
@@ -252,8 +270,13 @@ def test_a_draft_step_out_of_turn_is_refused():
 
 def _end_of_hand(tokens):
     """Seat a ends the hand (empty stock); b holds the most cards."""
-    s = table({"a": "3C 9D", "b": "5S 6S 8H", "c": "6S"}, stock="", hand_number=2,
-              tokens=tokens, collections={"c": "4D 4H 4S 4C 5C", "a": "JD JS"})
+    s = table(
+        {"a": "3C 9D", "b": "5S 6S 8H", "c": "6S"},
+        stock="",
+        hand_number=2,
+        tokens=tokens,
+        collections={"c": "4D 4H 4S 4C 5C", "a": "JD JS"},
+    )
     return play(s, "a", 0, "3C")[0]
 
 
@@ -299,8 +322,9 @@ def test_the_maca_to_move_is_asked_with_buttons():
 
 
 def test_the_collection_is_private_and_shown_on_demand():
-    state = table({"a": "3C 4C", "b": "5S"}, seats=["a", "b"],
-                  collections={"a": "7H 8H 9D", "b": "KS"})
+    state = table(
+        {"a": "3C 4C", "b": "5S"}, seats=["a", "b"], collections={"a": "7H 8H 9D", "b": "KS"}
+    )
     plain = _private(state, "a")
     text = plain.embeds[0].description
     assert "Tu colección: 3 (🌍 0 · 💨 0 · 💧 2 · 🔥 1)" in text and "7♥" not in text
@@ -353,9 +377,12 @@ def test_texts_show_names_and_never_seat_ids():
 
 
 def test_public_standings_show_tokens_and_hand_sizes():
-    state = table({"a": "3C 4C", "b": "5S 6S 7S"}, seats=["a", "b"],
-                  tokens={"a": Tokens(coins=3, elements=["earth", "fire"], amulets=1)},
-                  macas=[{"a": 2}] + [{}] * 6)
+    state = table(
+        {"a": "3C 4C", "b": "5S 6S 7S"},
+        seats=["a", "b"],
+        tokens={"a": Tokens(coins=3, elements=["earth", "fire"], amulets=1)},
+        macas=[{"a": 2}] + [{}] * 6,
+    )
     embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
     lines = embed.description.splitlines()
     a_line = next(line for line in lines if "a — mano 2" in line)

@@ -9,12 +9,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(*args, tmp_path, lang="es_ES.UTF-8"):
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISCORD_TOKEN", "LANG", "LC_ALL")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "LANG", "LC_ALL")}
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args], cwd=tmp_path,
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
         env={**env, "PYTHONPATH": str(ROOT), "LANG": lang},
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 

@@ -43,8 +43,13 @@ def _table(state) -> Table:
     return table_for(GAME, state, TABLE_ID)
 
 
-def make_state(hands: dict[str, str], table: list[str] = (), stock: str = "2C 3C 4C",
-               helpers: str = "", **options):
+def make_state(
+    hands: dict[str, str],
+    table: list[str] = (),
+    stock: str = "2C 3C 4C",
+    helpers: str = "",
+    **options,
+):
     """Hands/table/stock by faces (deck 0, then deck 1 for a repeated face); ``ana`` first."""
     used: Counter = Counter()
 
@@ -58,11 +63,17 @@ def make_state(hands: dict[str, str], table: list[str] = (), stock: str = "2C 3C
         return out
 
     state = GAME.new(list(hands), "presenter", options)
-    return state.model_copy(update={
-        "hands": {s: sorted(take(h), key=sort_key) for s, h in hands.items()},
-        "table": [take(m) for m in table], "stock": take(stock), "helpers": take(helpers),
-        "current": 0, "dealer": len(hands) - 1, "log": [],
-    })
+    return state.model_copy(
+        update={
+            "hands": {s: sorted(take(h), key=sort_key) for s, h in hands.items()},
+            "table": [take(m) for m in table],
+            "stock": take(stock),
+            "helpers": take(helpers),
+            "current": 0,
+            "dealer": len(hands) - 1,
+            "log": [],
+        }
+    )
 
 
 def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
@@ -80,19 +91,29 @@ def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
             free -= set(run)
     rest = [c for c in cards if c in free]
     state = GAME.new(IDS[:2], "presenter", options)
-    return state.model_copy(update={
-        "hands": {ANA: sorted(rest[:hand_size], key=sort_key),
-                  IDS[1]: sorted(rest[hand_size:hand_size + 5], key=sort_key)},
-        "table": table, "stock": rest[hand_size + 5:hand_size + 25],
-        "helpers": rest[hand_size + 25:hand_size + 29] if options.get("ayuda") else [],
-        "current": 0, "dealer": 1, "log": [],
-    })
+    return state.model_copy(
+        update={
+            "hands": {
+                ANA: sorted(rest[:hand_size], key=sort_key),
+                IDS[1]: sorted(rest[hand_size : hand_size + 5], key=sort_key),
+            },
+            "table": table,
+            "stock": rest[hand_size + 5 : hand_size + 25],
+            "helpers": rest[hand_size + 25 : hand_size + 29] if options.get("ayuda") else [],
+            "current": 0,
+            "dealer": 1,
+            "log": [],
+        }
+    )
 
 
 def _selects(payload) -> dict[str, dict]:
     """Draft selects by op (``s.0``, ``s.h``...)."""
-    return {c["custom_id"].split(":", 3)[3]: c for c in _components(payload)
-            if c["type"] == 3 and c["custom_id"].startswith("ds:")}
+    return {
+        c["custom_id"].split(":", 3)[3]: c
+        for c in _components(payload)
+        if c["type"] == 3 and c["custom_id"].startswith("ds:")
+    }
 
 
 def _buttons(payload) -> dict[str, dict]:
@@ -139,18 +160,27 @@ def test_one_select_per_suit_with_suit_placeholders():
     payload = private_payload(_table(state), PRESENTER, ANA, translator("es"))
     selects = list(_selects(payload).values())
     assert [s["placeholder"] for s in selects] == [
-        "Picas: elige cartas", "Corazones: elige cartas", "Diamantes: elige cartas",
-        "Tréboles: elige cartas"]
+        "Picas: elige cartas",
+        "Corazones: elige cartas",
+        "Diamantes: elige cartas",
+        "Tréboles: elige cartas",
+    ]
     assert [o["label"] for o in selects[1]["options"]] == ["3♥", "9♥", "9♥ (2)"]
 
 
 def test_with_helper_cards_the_two_smallest_neighbouring_suits_share_a_select():
-    state = make_state({ANA: "AS 2S 3S 4S 5S 3H 9H KD 2C 4C 6C 8C", IDS[1]: "4D"},
-                       helpers="7S 7H 7D 7C", ayuda=True)
+    state = make_state(
+        {ANA: "AS 2S 3S 4S 5S 3H 9H KD 2C 4C 6C 8C", IDS[1]: "4D"},
+        helpers="7S 7H 7D 7C",
+        ayuda=True,
+    )
     payload = private_payload(_table(state), PRESENTER, ANA, translator("es"))
     assert [(s["placeholder"], len(s["options"])) for s in _selects(payload).values()] == [
-        ("Cartas de ayuda (solo para tríos)", 4), ("Picas: elige cartas", 5),
-        ("Corazones · Diamantes: elige cartas", 3), ("Tréboles: elige cartas", 4)]
+        ("Cartas de ayuda (solo para tríos)", 4),
+        ("Picas: elige cartas", 5),
+        ("Corazones · Diamantes: elige cartas", 3),
+        ("Tréboles: elige cartas", 4),
+    ]
 
 
 # ----- the selection draft --------------------------------------------------------------------
@@ -164,8 +194,10 @@ def _step(state, draft, op, values=()):
 def test_selecting_in_several_suits_plays_exactly_the_selected_cards():
     state = make_state({ANA: "5H 5D KC 9S 9S", IDS[1]: "3H"}, table=["5S 6S 7S 8S"])
     tr = translator("es")
-    ops = {s["placeholder"].split(":")[0]: (op, s) for op, s in
-           _selects(private_payload(_table(state), PRESENTER, ANA, tr)).items()}
+    ops = {
+        s["placeholder"].split(":")[0]: (op, s)
+        for op, s in _selects(private_payload(_table(state), PRESENTER, ANA, tr)).items()
+    }
     hearts_op, hearts = ops["Corazones"]
     diamonds_op, diamonds = ops["Diamantes"]
     clubs_op, clubs = ops["Tréboles"]
@@ -177,8 +209,9 @@ def test_selecting_in_several_suits_plays_exactly_the_selected_cards():
     assert action is None
     payload = private_payload(_table(state), PRESENTER, ANA, tr, draft=draft)
     assert "Seleccionadas: 5♥ 5♦" in _text(payload)
-    defaults = {o["label"] for s in _selects(payload).values() for o in s["options"]
-                if o.get("default")}
+    defaults = {
+        o["label"] for s in _selects(payload).values() for o in s["options"] if o.get("default")
+    }
     assert defaults == {"5♥", "5♦"}
     play = next(b for b in _buttons(payload).values() if b["custom_id"].endswith(":play"))
     assert play["label"] == "Jugar 2" and not play.get("disabled")
@@ -197,8 +230,13 @@ def test_selecting_in_several_suits_plays_exactly_the_selected_cards():
 def test_forged_select_values_and_ops_are_refused():
     state = make_state({ANA: "5H 5D KC", IDS[1]: "3H"}, table=["5S 6S 7S"])
     beto_card = str(state.hands[IDS[1]][0])
-    for op, values in [("s.0", [beto_card]), ("s.7", []), ("s.x", []), ("zz", []),
-                       ("s.0", ["nope"])]:
+    for op, values in [
+        ("s.0", [beto_card]),
+        ("s.7", []),
+        ("s.x", []),
+        ("zz", []),
+        ("s.0", ["nope"]),
+    ]:
         with pytest.raises(IllegalAction) as exc:
             _step(state, {}, op, values)
         assert exc.value.code == "bad_action"
@@ -228,8 +266,9 @@ def test_suggest_with_helper_cards():
     draft, _ = _step(state, {}, "hint")
     text = _text(private_payload(_table(state), PRESENTER, ANA, translator("es"), draft=draft))
     assert "Sugerencia: juega 9♥ 9♦ con la ayuda 9♠ (3 cartas)." in text
-    helpers = _selects(private_payload(_table(state), PRESENTER, ANA, translator("es"),
-                                       draft=draft))["s.h"]
+    helpers = _selects(
+        private_payload(_table(state), PRESENTER, ANA, translator("es"), draft=draft)
+    )["s.h"]
     assert [o["label"] for o in helpers["options"] if o.get("default")] == ["9♠"]
 
 
@@ -272,9 +311,11 @@ def test_the_modal_is_prefilled_with_the_table_and_parses_plain_letters():
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(state, ANA, GAME.decode_action(action))
     assert error_text(exc.value, "es", "maquiavelo") == (
-        "El grupo 2 (8♠ 9♠ 9♠) no es un trío, póker ni escalera válido.")
-    stolen = PRESENTER.modal_action("arrange", view,
-                                    {"table": "3s 4s 5s | 7s 7h 7d 7c | 8s 9s 10s"})
+        "El grupo 2 (8♠ 9♠ 9♠) no es un trío, póker ni escalera válido."
+    )
+    stolen = PRESENTER.modal_action(
+        "arrange", view, {"table": "3s 4s 5s | 7s 7h 7d 7c | 8s 9s 10s"}
+    )
     with pytest.raises(IllegalAction) as exc:  # 10S is nobody's: not in the hand
         GAME.apply(state, ANA, GAME.decode_action(stolen))
     assert error_text(exc.value, "es", "maquiavelo") == "10♠ no está en tu mano."
@@ -293,11 +334,19 @@ def test_the_modal_is_prefilled_with_the_table_and_parses_plain_letters():
 
 
 REFUSALS = {
-    "not_your_turn": {}, "stock_empty": {}, "stock_not_empty": {}, "empty_play": {},
-    "card_not_in_hand": {"card": "7♥"}, "no_hand_card": {}, "no_arrangement": {},
-    "helper_not_in_set": {}, "invalid_meld": {"group": 2, "cards": "8♠ 9♠"},
-    "table_card_missing": {"cards": "5♠"}, "arrangement_syntax": {"token": "xx", "group": 1},
-    "arrangement_empty": {}, "bad_action": {},
+    "not_your_turn": {},
+    "stock_empty": {},
+    "stock_not_empty": {},
+    "empty_play": {},
+    "card_not_in_hand": {"card": "7♥"},
+    "no_hand_card": {},
+    "no_arrangement": {},
+    "helper_not_in_set": {},
+    "invalid_meld": {"group": 2, "cards": "8♠ 9♠"},
+    "table_card_missing": {"cards": "5♠"},
+    "arrangement_syntax": {"token": "xx", "group": 1},
+    "arrangement_empty": {},
+    "bad_action": {},
 }
 
 
@@ -328,10 +377,10 @@ def test_a_refused_play_and_a_missing_table_card_explain_themselves():
 
 
 def test_public_view_events_name_players_and_show_the_last_play():
-    state = make_state({ANA: "5H 5D KC", IDS[1]: "3H 4H"}, table=["5S 6S 7S 8S"],
-                       stock="2C 3C")
-    state, _ = GAME.apply(state, ANA, Play(cards=tuple(c for c in state.hands[ANA]
-                                                       if face(c) in (17, 30))))
+    state = make_state({ANA: "5H 5D KC", IDS[1]: "3H 4H"}, table=["5S 6S 7S 8S"], stock="2C 3C")
+    state, _ = GAME.apply(
+        state, ANA, Play(cards=tuple(c for c in state.hands[ANA] if face(c) in (17, 30)))
+    )
     state, _ = GAME.apply(state, IDS[1], GAME.decode_action("d"))
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "Ana reordena la mesa y baja 5♥ 5♦." in text and "Beto roba una carta." in text
@@ -341,8 +390,7 @@ def test_public_view_events_name_players_and_show_the_last_play():
     # Beto's private view: the drawn card is his alone; the table in words
     beto = _text(private_payload(_table(state), PRESENTER, IDS[1], translator("es")))
     assert "Robaste 3♣." in beto and "5♠ 5♥ 5♦" in beto
-    assert "Robaste" not in _text(private_payload(_table(state), PRESENTER, ANA,
-                                                  translator("es")))
+    assert "Robaste" not in _text(private_payload(_table(state), PRESENTER, ANA, translator("es")))
 
 
 def test_the_result_names_the_winner_and_the_hands_left():

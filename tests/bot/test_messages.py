@@ -39,8 +39,13 @@ def _check_limits(payload, allowed_actions=None):
             elif allowed_actions is not None and c["custom_id"].startswith("t:"):
                 assert c["custom_id"].split(":", 3)[3] in allowed_actions
     assert len(custom_ids) == len(set(custom_ids))
-    total = sum(len(e.title or "") + len(e.description or "") + len(e.footer.text or "")
-                + sum(len(f.name) + len(f.value) for f in e.fields) for e in payload.embeds)
+    total = sum(
+        len(e.title or "")
+        + len(e.description or "")
+        + len(e.footer.text or "")
+        + sum(len(f.name) + len(f.value) for f in e.fields)
+        for e in payload.embeds
+    )
     assert total <= 6000
     for e in payload.embeds:
         assert len(e.description or "") <= 4096
@@ -54,8 +59,15 @@ async def test_payloads_of_random_games(tmp_path, key, locale):
     game = GAMES[key]
     presenter = presenter_for(game)
     tr = translator(locale)
-    table = await service.open(guild_id="g", channel_id="c", game_key=key, host_id="1",
-                               host_name="Ana", locale=locale, seed=f"msg-{key}")
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key=key,
+        host_id="1",
+        host_name="Ana",
+        locale=locale,
+        seed=f"msg-{key}",
+    )
     for i in range(2, game.min_players + 1):
         await service.join(table.id, str(i), f"P{i}")
     _check_limits(lobby_payload(table, service, tr))
@@ -83,8 +95,7 @@ def test_large_hands_are_paged():
     first = build_layout(choices, table_id=1, version=3, rows=4)
     assert first.pages == 2 and len(first.items) == 4
     second = build_layout(choices, table_id=1, version=3, rows=4, page=1)
-    seen = {o.value for page in (first, second) for item in page.items
-            for o in item.item.options}
+    seen = {o.value for page in (first, second) for item in page.items for o in item.item.options}
     assert seen == {c.action for c in choices}
     few = build_layout(choices[:7], table_id=1, version=3)
     assert all(isinstance(i.item, discord.ui.Button) for i in few.items)

@@ -25,17 +25,28 @@ class StopAtVersion:
 
 async def _start(path, sleep):
     db = await open_database(path)
-    service = TableService(db, {"amapatolli": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0.001, timeouts_before_replacement=1),
-                           sleep=sleep)
+    service = TableService(
+        db,
+        {"amapatolli": GAME},
+        RecordingListener(),
+        ServiceConfig(cpu_delay_seconds=0.001, timeouts_before_replacement=1),
+        sleep=sleep,
+    )
     return db, service
 
 
 async def _run(path, stop_at):
     sleep = StopAtVersion(stop_at)
     db, service = await _start(path, sleep)
-    table = await service.open(guild_id="g", channel_id="c", game_key="amapatolli",
-                               host_id="h", host_name="Host", locale="es", seed="restart-42")
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="amapatolli",
+        host_id="h",
+        host_name="Host",
+        locale="es",
+        seed="restart-42",
+    )
     sleep.table = table
     for level in ("normal", "easy", "normal"):
         await service.add_cpu(table.id, "h", level)

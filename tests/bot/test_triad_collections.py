@@ -31,7 +31,8 @@ async def test_starter_set_is_granted_once_and_recorded(tmp_path):
     first = await ensure_collection(repo, "42")
     assert sum(first.values()) == STARTER_SIZE
     assert sorted(Counter(starter_set("starter:42")).elements()) == sorted(
-        Counter(first).elements())
+        Counter(first).elements()
+    )
     assert all(card(c).level in (1, 2) for c in first)
     again = await ensure_collection(repo, "42")
     assert again == first
@@ -46,8 +47,9 @@ async def test_a_user_below_five_cards_is_topped_up(tmp_path):
     repo = CollectionsRepo(db)
     cards = await ensure_collection(repo, "7")
     lost = sorted(Counter(cards).elements())[:4]  # lose 4 of 7 to the computer
-    await repo.transfer("triad", [CardTransfer(card_id=c, from_user="7", to_user=None)
-                                  for c in lost], table_id=None)
+    await repo.transfer(
+        "triad", [CardTransfer(card_id=c, from_user="7", to_user=None) for c in lost], table_id=None
+    )
     assert sum((await repo.cards("7", "triad")).values()) == 3
     after = await ensure_collection(repo, "7")
     assert sum(after.values()) == 5
@@ -69,22 +71,34 @@ def test_holds_checks_quantities():
 async def test_a_finished_game_moves_the_picked_card_between_collections(tmp_path):
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
     ana = await ensure_collection(repo, "1")
     beto = await ensure_collection(repo, "2")
     hands = {"1": sorted(Counter(ana).elements())[:5], "2": sorted(Counter(beto).elements())[:5]}
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es", options={"payout": "una"},
-                               seed="pay-3")
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options={"payout": "una"},
+        seed="pay-3",
+    )
     await service.join(table.id, "2", "Beto")
     await service.start(table.id, "1", setup={"hands": hands})
     rng = random.Random(0)  # with seed pay-3: a win, so the winner picks (no draw)
     try:
         while table.state.phase == "play":
             seat = sorted(GAME.to_act(table.state))[0]
-            await service.act(table.id, seat, table.version,
-                              rng.choice(GAME.legal_actions(table.state, seat)).encode())
+            await service.act(
+                table.id,
+                seat,
+                table.version,
+                rng.choice(GAME.legal_actions(table.state, seat)).encode(),
+            )
         assert table.state.phase == "pick" and table.record.status == "playing"
     finally:
         if table.state.phase != "pick":
@@ -101,10 +115,11 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(tmp_pat
     assert now[winner].get(pick.card, 0) == before[winner].get(pick.card, 0) + 1
     assert now[loser].get(pick.card, 0) == before[loser].get(pick.card, 0) - 1
     assert sum(now["1"].values()) + sum(now["2"].values()) == 2 * STARTER_SIZE
-    payout = [r for u in ("1", "2") for r in await repo.ledger(u, "triad")
-              if r.reason == "payout"]
+    payout = [r for u in ("1", "2") for r in await repo.ledger(u, "triad") if r.reason == "payout"]
     assert {(r.user_id, r.delta, r.table_id, r.counterparty) for r in payout} == {
-        (winner, 1, table.id, loser), (loser, -1, table.id, winner)}
+        (winner, 1, table.id, loser),
+        (loser, -1, table.id, winner),
+    }
     await service.close()
     await db.close()
 
@@ -112,22 +127,32 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(tmp_pat
 async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es",
-                               options={"payout": "todas", "cpu_level": "hard"}, seed="all-1")
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options={"payout": "todas", "cpu_level": "hard"},
+        seed="all-1",
+    )
     await service.add_cpu(table.id, "1")
     from games.triad.cards import deck_for_level
 
-    await service.start(table.id, "1",
-                        setup={"hands": {"1": hand, "cpu1": deck_for_level(10, "strong")}})
+    await service.start(
+        table.id, "1", setup={"hands": {"1": hand, "cpu1": deck_for_level(10, "strong")}}
+    )
     while table.record.status == "playing":
         if "1" in GAME.to_act(table.state):
-            await service.act(table.id, "1", table.version,
-                              GAME.legal_actions(table.state, "1")[0].encode())
+            await service.act(
+                table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
+            )
         await service.wait_idle(table.id)
     outcome = GAME.outcome(table.state)
     assert outcome.details["winner"] == "cpu1"
@@ -145,18 +170,28 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
 
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
-    hands = {u: sorted(Counter(await ensure_collection(repo, u)).elements())[:5]
-             for u in ("1", "2")}
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es", seed="pay-3")
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
+    hands = {
+        u: sorted(Counter(await ensure_collection(repo, u)).elements())[:5] for u in ("1", "2")
+    }
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        seed="pay-3",
+    )
     await service.join(table.id, "2", "Beto")
     await service.start(table.id, "1", setup={"hands": hands})
     while table.record.status == "playing":  # the last legal move each turn: a 5-5 draw
         seat = sorted(GAME.to_act(table.state))[0]
-        await service.act(table.id, seat, table.version,
-                          GAME.legal_actions(table.state, seat)[-1].encode())
+        await service.act(
+            table.id, seat, table.version, GAME.legal_actions(table.state, seat)[-1].encode()
+        )
     assert GAME.outcome(table.state).details["winner"] is None
     standings = StandingsRepo(db)
     for user in ("1", "2"):
@@ -175,14 +210,22 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path
 
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
     cog = TriadCog(SimpleNamespace(games={"triad": GAME}, db=db, tables=service))
     mine = await ensure_collection(repo, "1")
     assert await cog.available("1") == mine
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es", seed="stake")
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        seed="stake",
+    )
     await service.add_cpu(table.id, "1")
     await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     left = await cog.available("1")

@@ -36,10 +36,19 @@ def _everything(payload) -> str:
 
 async def _table(tmp_path, **options):
     db = await open_database(tmp_path / "t.db")
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es", options=options, seed="pres-1")
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options=options,
+        seed="pres-1",
+    )
     await service.join(table.id, "2", "Beto")
     await service.start(table.id, "1", setup={"hands": HANDS})
     return db, service, table
@@ -81,12 +90,16 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path,
             action = rng.choice(legal)
             items, rest = PRESENTER.private_components(table.id, view, legal, {}, str, tr)
             assert rest == [] and {i.custom_id for i in items} == {
-                f"d:{table.id}:{view.version}:c{a.slot}" for a in legal}
+                f"d:{table.id}:{view.version}:c{a.slot}" for a in legal
+            }
             draft, done = PRESENTER.draft_step(view, legal, {}, f"c{action.slot}", [])
             assert done is None and draft == {"slot": action.slot}
             items, _ = PRESENTER.private_components(table.id, view, legal, draft, str, tr)
-            enabled = {i.custom_id.rsplit(":", 1)[1] for i in items
-                       if i.custom_id.split(":")[3].startswith("x") and not i.item.disabled}
+            enabled = {
+                i.custom_id.rsplit(":", 1)[1]
+                for i in items
+                if i.custom_id.split(":")[3].startswith("x") and not i.item.disabled
+            }
             assert enabled == {f"x{a.cell}" for a in legal if a.slot == action.slot}
             assert len([i for i in items if ":x" in i.custom_id]) == 9
             _, text_action = PRESENTER.draft_step(view, legal, draft, f"x{action.cell}", [])
@@ -100,8 +113,12 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path,
         await service.act(table.id, seat, table.version, action.encode())
         if table.state.last_move is not None and action.kind == "place":
             placed = tr(f"triad.card.{action.card}")
-            line = tr("triad.event.placed", player={"1": "Ana", "2": "Beto"}[seat], card=placed,
-                      cell=tr(f"triad.cell.{action.cell}"))
+            line = tr(
+                "triad.event.placed",
+                player={"1": "Ana", "2": "Beto"}[seat],
+                card=placed,
+                cell=tr(f"triad.cell.{action.cell}"),
+            )
             assert line in _everything(public_payload(table, PRESENTER, service, tr))
     assert table.record.status == "finished"
     await service.close()
@@ -114,8 +131,9 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     # Seat "2" holds level-9 cards: play greedily until the end, then "2" must pick.
     while table.state.phase == "play":
         seat = sorted(GAME.to_act(table.state))[0]
-        await service.act(table.id, seat, table.version,
-                          GAME.legal_actions(table.state, seat)[0].encode())
+        await service.act(
+            table.id, seat, table.version, GAME.legal_actions(table.state, seat)[0].encode()
+        )
     winner = GAME.view(table.state, None).pick.winner
     # The public message tells who won and who is choosing (from the view, not an event log).
     public = _everything(public_payload(table, PRESENTER, service, tr))
@@ -123,14 +141,18 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     payload = private_payload(table, PRESENTER, winner, tr)
     picks = {a.encode() for a in GAME.legal_actions(table.state, winner)}
     _check_limits(payload, picks)
-    offered = {b["custom_id"].split(":", 3)[3] for row in payload.view.to_components()
-               for b in row["components"]}
+    offered = {
+        b["custom_id"].split(":", 3)[3]
+        for row in payload.view.to_components()
+        for b in row["components"]
+    }
     assert offered == picks and len(picks) == 5
     loser = next(s for s in table.state.seats if s != winner)
     assert private_payload(table, PRESENTER, loser, tr).view is None or not any(
-        c["custom_id"].startswith("t:") for row in
-        private_payload(table, PRESENTER, loser, tr).view.to_components()
-        for c in row["components"])
+        c["custom_id"].startswith("t:")
+        for row in private_payload(table, PRESENTER, loser, tr).view.to_components()
+        for c in row["components"]
+    )
     taken = sorted(picks)[0]
     await service.act(table.id, winner, table.version, taken)
     outcome = GAME.outcome(table.state)
@@ -138,9 +160,9 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     card = taken.split(":")[2]
     name = tr(f"triad.card.{card}")
     assert any(name in line and "from Ana to Beto" in line for line in lines) or any(
-        name in line and "from Beto to Ana" in line for line in lines)
-    events = [PRESENTER.event_text(e, {"1": "Ana", "2": "Beto"}.get, tr)
-              for e in table.last_events]
+        name in line and "from Beto to Ana" in line for line in lines
+    )
+    events = [PRESENTER.event_text(e, {"1": "Ana", "2": "Beto"}.get, tr) for e in table.last_events]
     assert any(name in (t or "") for t in events)
     assert "Payout (One): 1 card(s) change hands." in events
     await service.close()
@@ -162,41 +184,63 @@ def test_picker_pages_and_limits():
     ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
     assert "tts:7:add0" in ids and "tts:7:rm0" in ids and "tt:7:pg1" in ids
     assert "Página 1/4" in _everything(first) and "Elegidas (2/5)" in _everything(first)
-    add = next(c for row in first.view.to_components() for c in row["components"]
-               if c["custom_id"] == "tts:7:add0")
+    add = next(
+        c
+        for row in first.view.to_components()
+        for c in row["components"]
+        if c["custom_id"] == "tts:7:add0"
+    )
     assert len(add["options"]) == 9  # the card chosen twice (both copies) can't be added again
     last = picker_payload(7, cards, picks, 9, False, tr)
     assert "Página 4/4" in _everything(last)
     full = picker_payload(7, cards, ids_of_levels((1,))[:5], 0, False, tr)
     _check_limits(full)
-    ok = next(c for row in full.view.to_components() for c in row["components"]
-              if c["custom_id"] == "tt:7:ok")
+    ok = next(
+        c
+        for row in full.view.to_components()
+        for c in row["components"]
+        if c["custom_id"] == "tt:7:ok"
+    )
     assert not ok.get("disabled")
-    assert not any(c["custom_id"].startswith("tts:7:add") for row in full.view.to_components()
-                   for c in row["components"])
+    assert not any(
+        c["custom_id"].startswith("tts:7:add")
+        for row in full.view.to_components()
+        for c in row["components"]
+    )
     assert picker_payload(7, cards, picks, 0, True, tr).view is None
 
 
 async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
     db = await open_database(tmp_path / "l.db")
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0))
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="en",
-                               options={"same": True, "payout": "todas"}, seed="l")
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="en",
+        options={"same": True, "payout": "todas"},
+        seed="l",
+    )
     table.record.meta = {"triad": {"opponent": "2"}}
     tr = translator("en")
     payload = lobby_payload(table, service, tr)
     _check_limits(payload)
     text = _everything(payload)
     assert "Same" in text and "All" in text and "<@2>" in text
-    assert {c["custom_id"] for row in payload.view.to_components()
-            for c in row["components"]} == {f"tt:{table.id}:accept", f"tt:{table.id}:decline",
-                                            f"tt:{table.id}:cancel"}
+    assert {c["custom_id"] for row in payload.view.to_components() for c in row["components"]} == {
+        f"tt:{table.id}:accept",
+        f"tt:{table.id}:decline",
+        f"tt:{table.id}:cancel",
+    }
     await service.join(table.id, "2", "Beto")
     after = lobby_payload(table, service, tr)
-    assert f"tt:{table.id}:cards" in _everything(after) and "choosing cards (0/5)" in \
-        _everything(after)
+    assert f"tt:{table.id}:cards" in _everything(after) and "choosing cards (0/5)" in _everything(
+        after
+    )
     await service.close()
     await db.close()
 
@@ -209,18 +253,30 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
         asked.append((game.key, seconds))
         return presenter_for(game).ai_kwargs(seconds)
 
-    service = TableService(db, {"triad": GAME}, RecordingListener(),
-                           ServiceConfig(cpu_delay_seconds=0, cpu_think_seconds=0.05),
-                           ai_kwargs=ai_kwargs)
-    table = await service.open(guild_id="g", channel_id="c", game_key="triad", host_id="1",
-                               host_name="Ana", locale="es", options={"cpu_level": "hard"},
-                               seed="think")
+    service = TableService(
+        db,
+        {"triad": GAME},
+        RecordingListener(),
+        ServiceConfig(cpu_delay_seconds=0, cpu_think_seconds=0.05),
+        ai_kwargs=ai_kwargs,
+    )
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options={"cpu_level": "hard"},
+        seed="think",
+    )
     await service.add_cpu(table.id, "1")
     await service.start(table.id, "1", setup={"hands": {"1": HANDS["1"], "cpu1": HANDS["2"]}})
     while table.record.status == "playing":
         if "1" in GAME.to_act(table.state):
-            await service.act(table.id, "1", table.version,
-                              GAME.legal_actions(table.state, "1")[0].encode())
+            await service.act(
+                table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
+            )
         await service.wait_idle(table.id)
     assert asked and set(asked) == {("triad", 0.05)}
     await service.close()
@@ -246,8 +302,21 @@ def test_cards_pages_show_name_level_element_values_and_quantity():
     c = card("c001")
     assert tr("triad.card.c001") in last and f"Lv. {c.level}" in last
     assert "-".join("A" if v == 10 else str(v) for v in c.edges) in last
-    profile = _everything(profile_payload("Ana", {
-        "played": 3, "won": 1, "drawn": 1, "lost": 1, "cards_won": 2, "cards_lost": 1,
-        "cards": 8}, [("Macarena", 2, 5)], tr))
+    profile = _everything(
+        profile_payload(
+            "Ana",
+            {
+                "played": 3,
+                "won": 1,
+                "drawn": 1,
+                "lost": 1,
+                "cards_won": 2,
+                "cards_lost": 1,
+                "cards": 8,
+            },
+            [("Macarena", 2, 5)],
+            tr,
+        )
+    )
     assert "wins 1, draws 1, losses 1" in profile and "Cards won: 2" in profile
     assert "Macarena: 2 wins in 5 games" in profile

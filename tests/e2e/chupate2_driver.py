@@ -34,9 +34,11 @@ def policy(legal: list[str], hand: list[str]) -> str:
     stack/draw/take; after drawing, play the drawn card."""
     if "chal" in legal:
         return "chal"
-    plays = [sorted(a for a in legal if a.startswith("p.F")),
-             sorted(a for a in legal if a.startswith("p.") and a.count(".") == 1),
-             sorted(a for a in legal if a.startswith("p.W"))]
+    plays = [
+        sorted(a for a in legal if a.startswith("p.F")),
+        sorted(a for a in legal if a.startswith("p.") and a.count(".") == 1),
+        sorted(a for a in legal if a.startswith("p.W")),
+    ]
     for options in plays:
         if options:
             card = options[0].split(".")[1]
@@ -97,8 +99,9 @@ def play_offline(seed: str, n: int = 4, options: dict | None = None, limit: int 
 class Chupate2Table(TableOnFake):
     """One table of Chúpate 2 on the fake, seen by its players."""
 
-    def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str,
-                 options: dict):
+    def __init__(
+        self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str, options: dict
+    ):
         self.fake = fake
         self.table_id = table_id
         self.players = players
@@ -122,8 +125,9 @@ class Chupate2Table(TableOnFake):
         wild = action.count(".") == 2 and action.startswith("p.")
         # everything the view offers is legal, and every legal move is on it (wilds as picks)
         picks = {op[2:] for op in draft_buttons(view, self.table_id) if op.startswith("w.")}
-        shown = set(offers) | {a for a in self.oracle.legal(seat)
-                               if a.count(".") == 2 and a.split(".")[1] in picks}
+        shown = set(offers) | {
+            a for a in self.oracle.legal(seat) if a.count(".") == 2 and a.split(".")[1] in picks
+        }
         assert shown == self.oracle.legal(seat), (sorted(shown), sorted(self.oracle.legal(seat)))
         if wild:
             handle = await self._play_wild(user, view, action, version)
@@ -137,8 +141,9 @@ class Chupate2Table(TableOnFake):
         await self.wait_version(self.oracle.version)
         return seat, action
 
-    async def _public_move(self, user: FakeUser, seat: str, action: str, version: int
-                           ) -> tuple[str, str]:
+    async def _public_move(
+        self, user: FakeUser, seat: str, action: str, version: int
+    ) -> tuple[str, str]:
         offers = offers_on(self.public(), self.table_id)
         assert action in offers and offers[action].version == version, sorted(offers)
         handle = await take(user, offers[action])
@@ -149,15 +154,18 @@ class Chupate2Table(TableOnFake):
         await self.wait_version(self.oracle.version)
         return seat, action
 
-    async def _play_wild(self, user: FakeUser, view: Message, action: str, version: int
-                         ) -> InteractionHandle:
+    async def _play_wild(
+        self, user: FakeUser, view: Message, action: str, version: int
+    ) -> InteractionHandle:
         """Pick the wild, then its colour in the picker that replaces the private view."""
         _, card, colour = action.split(".")
         _, pick_id = draft_buttons(view, self.table_id)[f"w.{card}"]
         await (await user.click(view, custom_id=pick_id)).acknowledged()
         colour_op = f"c.{card}.{colour}"
-        await self.fake.wait_until(lambda: colour_op in draft_buttons(view, self.table_id),
-                                   what=f"{user.name}'s colour picker")
+        await self.fake.wait_until(
+            lambda: colour_op in draft_buttons(view, self.table_id),
+            what=f"{user.name}'s colour picker",
+        )
         ops = draft_buttons(view, self.table_id)
         assert sorted(ops) == sorted([f"c.{card}.{c}" for c in COLOURS] + ["x"]), ops
         assert offers_on(view, self.table_id) == {}
@@ -169,22 +177,26 @@ class Chupate2Table(TableOnFake):
             await self.move()
 
 
-async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str,
-                     options: dict) -> Chupate2Table:
+async def start_game(
+    fake: FakeDiscord, players: list[FakeUser], *, seed: str, options: dict
+) -> Chupate2Table:
     """`/play chupate2` by the first player with `options`, the others join, the host starts."""
     host, *guests = players
     reply = await (await host.slash("play chupate2", **options))
     assert reply.ephemeral, reply
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+    )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text,
-                              what=f"{guest.name} seated")
+        await fake.wait_until(
+            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
+        )
     await (await host.click(lobby, "Empezar")).acknowledged()
     table = Chupate2Table(fake, table_id, players, seed, options)
     await table.wait_version(0)
-    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open),
-                          what="the first private views by DM")
+    await fake.wait_until(
+        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
+    )
     return table

@@ -105,8 +105,9 @@ class TableOnFake:
         return int(m.group(1)) if m and "Versi" in footer else None
 
     async def wait_version(self, version: int, timeout: float = 15.0) -> None:
-        await self.fake.wait_until(lambda: self.version() == version, timeout=timeout,
-                                   what=f"table version {version}")
+        await self.fake.wait_until(
+            lambda: self.version() == version, timeout=timeout, what=f"table version {version}"
+        )
 
     def latest_dm(self, user: FakeUser, version: int) -> Message | None:
         """The DM holding ``user``'s private view at ``version`` (its buttons carry it)."""
@@ -121,8 +122,9 @@ class TableOnFake:
     async def private_view(self, user: FakeUser, version: int) -> Message:
         """The user's view at ``version``: their DM, or "Ver mi mano" when DMs are closed."""
         if user.dms_open:
-            return await self.fake.wait_until(lambda: self.latest_dm(user, version),
-                                              what=f"{user.name}'s DM at version {version}")
+            return await self.fake.wait_until(
+                lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
+            )
         view = await (await user.click(self.public(), HAND_BUTTON))
         assert view.ephemeral and view.visible_to is user.model
         return view

@@ -67,8 +67,9 @@ class Oracle(OracleBase):
         """The next person's move (the computer seats have moved already)."""
         seat = sorted(GAME.to_act(self.state), key=self.seats.index)[0]
         legal = GAME.legal_actions(self.state, seat)
-        choice = GAME.choose_action(GAME.view(self.state, seat), legal, "normal",
-                                    random.Random(self.state.version))
+        choice = GAME.choose_action(
+            GAME.view(self.state, seat), legal, "normal", random.Random(self.state.version)
+        )
         return seat, choice.encode()
 
     def outcome(self):
@@ -77,8 +78,9 @@ class Oracle(OracleBase):
         return outcome
 
 
-def play_offline(seed: str, seats: list[str], cpus: dict[str, str], options: dict,
-                 limit: int = 400) -> Oracle:
+def play_offline(
+    seed: str, seats: list[str], cpus: dict[str, str], options: dict, limit: int = 400
+) -> Oracle:
     """The whole game without Discord (to pick a seed whose course shows what a test needs)."""
     oracle = Oracle(seats, seed, options, cpus)
     while not oracle.finished and len(oracle.log) < limit:
@@ -90,8 +92,16 @@ def play_offline(seed: str, seats: list[str], cpus: dict[str, str], options: dic
 class MacarenaTable(TableOnFake):
     """One table of Macarena on the fake, seen by its players."""
 
-    def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seats: list[str],
-                 seed: str, options: dict, cpus: dict[str, str]):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        table_id: int,
+        players: list[FakeUser],
+        seats: list[str],
+        seed: str,
+        options: dict,
+        cpus: dict[str, str],
+    ):
         self.fake = fake
         self.table_id = table_id
         self.players = players
@@ -133,11 +143,15 @@ class MacarenaTable(TableOnFake):
         await (await user.click(view, custom_id=ops[op][1])).acknowledged()
 
     def _card_ops(self, view: Message, prefix: str) -> set[str]:
-        return {op for op in draft_buttons(view, self.table_id)
-                if op.startswith(prefix) and len(op) == len(prefix) + 1}
+        return {
+            op
+            for op in draft_buttons(view, self.table_id)
+            if op.startswith(prefix) and len(op) == len(prefix) + 1
+        }
 
-    async def _build_series(self, user: FakeUser, seat: str, view: Message, action: str
-                            ) -> InteractionHandle:
+    async def _build_series(
+        self, user: FakeUser, seat: str, view: Message, action: str
+    ) -> InteractionHandle:
         """Pick the pozo, add the cards one by one, then "Bajar"."""
         play = GAME.decode_action(action)
         state = self.oracle.state
@@ -149,14 +163,18 @@ class MacarenaTable(TableOnFake):
         cards = list(play.cards)
         for k in range(len(cards)):
             prefix = encode_draft(play.pozo, cards[:k])
-            expected = {encode_draft(play.pozo, [*cards[:k], c.code])
-                        for c in series_options(state, seat, play.pozo, cards[:k])}
+            expected = {
+                encode_draft(play.pozo, [*cards[:k], c.code])
+                for c in series_options(state, seat, play.pozo, cards[:k])
+            }
             await self.fake.wait_until(
                 lambda prefix=prefix, expected=expected: self._card_ops(view, prefix) == expected,
-                what=f"{user.name}'s builder after {prefix}")
-            await self._click_op(user, view, encode_draft(play.pozo, cards[:k + 1]))
-        await self.fake.wait_until(lambda: action in offers_on(view, self.table_id),
-                                   what=f"'Bajar' {action}")
+                what=f"{user.name}'s builder after {prefix}",
+            )
+            await self._click_op(user, view, encode_draft(play.pozo, cards[: k + 1]))
+        await self.fake.wait_until(
+            lambda: action in offers_on(view, self.table_id), what=f"'Bajar' {action}"
+        )
         bajar = offers_on(view, self.table_id)[action]
         assert next(b for b in view.buttons if b.custom_id == bajar.custom_id).label == "Bajar"
         if len(cards) > 1:
@@ -172,8 +190,9 @@ class MacarenaTable(TableOnFake):
             await self.move()
 
 
-async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str, options: dict,
-                     cpus: int = 0) -> MacarenaTable:
+async def start_game(
+    fake: FakeDiscord, players: list[FakeUser], *, seed: str, options: dict, cpus: int = 0
+) -> MacarenaTable:
     """`/play macarena` by the first player, the others join, the host adds computer players
     and starts."""
     host, *guests = players
@@ -181,19 +200,29 @@ async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str, o
     assert reply.ephemeral, reply
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+    )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text,
-                              what=f"{guest.name} seated")
+        await fake.wait_until(
+            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
+        )
     for n in range(1, cpus + 1):
         await (await host.click(lobby, "Añadir CPU")).acknowledged()
         await fake.wait_until(lambda n=n: f"CPU {n}" in lobby.text, what=f"CPU {n} seated")
     await (await host.click(lobby, "Empezar")).acknowledged()
     seats = [str(p.id) for p in players] + [f"cpu{n}" for n in range(1, cpus + 1)]
-    table = MacarenaTable(fake, table_id, players, seats, seed, options,
-                          {f"cpu{n}": "normal" for n in range(1, cpus + 1)})
+    table = MacarenaTable(
+        fake,
+        table_id,
+        players,
+        seats,
+        seed,
+        options,
+        {f"cpu{n}": "normal" for n in range(1, cpus + 1)},
+    )
     await table.wait_version(table.oracle.version)
-    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open),
-                          what="the first private views by DM")
+    await fake.wait_until(
+        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
+    )
     return table

@@ -116,8 +116,7 @@ class Oracle(OracleBase):
     def apply(self, seat: str, action: str, path: str) -> list:
         before = self.state
         self.state, events = GAME.apply(self.state, seat, GAME.decode_action(action))
-        if (path == SELECTS and not self.rearranged_by_selects
-                and events[0].code == "rearranged"):
+        if path == SELECTS and not self.rearranged_by_selects and events[0].code == "rearranged":
             old = Oracle.__new__(Oracle)
             old.state = before
             if old.needs_rearranging(seat, action):
@@ -139,8 +138,9 @@ def _parts(custom_id: str | None) -> list[str]:
 
 
 class MaquiaveloTable(TableOnFake):
-    def __init__(self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str,
-                 options: dict):
+    def __init__(
+        self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str, options: dict
+    ):
         self.fake = fake
         self.table_id = table_id
         self.players = players
@@ -163,8 +163,9 @@ class MaquiaveloTable(TableOnFake):
         """The private view ``user`` plays from: the latest DM, or (DMs closed) the ephemeral
         answer of "Ver mi mano" on the public message, asked once per version."""
         if user.dms_open:
-            return await self.fake.wait_until(lambda: self._builder(user, version),
-                                              what=f"{user.name}'s DM at version {version}")
+            return await self.fake.wait_until(
+                lambda: self._builder(user, version), what=f"{user.name}'s DM at version {version}"
+            )
         cached = self._ephemeral.get(user.id)
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -176,16 +177,20 @@ class MaquiaveloTable(TableOnFake):
 
     @staticmethod
     def button(msg: Message, prefix: str, op: str):
-        return next(b for b in msg.buttons if (b.custom_id or "").startswith(prefix)
-                    and _parts(b.custom_id)[3] == op)
+        return next(
+            b
+            for b in msg.buttons
+            if (b.custom_id or "").startswith(prefix) and _parts(b.custom_id)[3] == op
+        )
 
     async def hint(self, user: FakeUser, version: int) -> str:
         """Press "Sugerir": the DM now says what it would play (nothing is played)."""
         msg = await self.builder(user, version)
         await (await user.click(msg, custom_id=self.button(msg, "d:", "hint").custom_id))
         self.hints += 1
-        await self.fake.wait_until(lambda: "Sugerencia" in msg.text or "No puedes" in msg.text,
-                                   what="the hint")
+        await self.fake.wait_until(
+            lambda: "Sugerencia" in msg.text or "No puedes" in msg.text, what="the hint"
+        )
         return msg.text
 
     async def select_and_play(self, user: FakeUser, version: int, cards: Sequence[int]) -> None:
@@ -196,8 +201,9 @@ class MaquiaveloTable(TableOnFake):
             if pick:
                 handle = await user.select(msg, pick, custom_id=select.custom_id)
                 await handle.acknowledged()
-                await self.fake.wait_until(lambda pick=pick: set(pick) <= selected(msg),
-                                           what="the selection shown")
+                await self.fake.wait_until(
+                    lambda pick=pick: set(pick) <= selected(msg), what="the selection shown"
+                )
         assert selected(msg) == wanted, (selected(msg), wanted)
         play = self.button(msg, "d:", "play")
         assert play.label == f"Jugar {len(wanted)}" and not play.disabled
@@ -221,13 +227,21 @@ class MaquiaveloTable(TableOnFake):
         if path == SELECTS:
             await self.select_and_play(user, version, GAME.decode_action(action).cards)
         elif path == MODAL:
-            reply = await self.type_table(user, version, format_arrangement(
-                [[c for c in m] for m in _table_after(self.oracle.state, seat, action)]))
+            reply = await self.type_table(
+                user,
+                version,
+                format_arrangement(
+                    [[c for c in m] for m in _table_after(self.oracle.state, seat, action)]
+                ),
+            )
             assert reply.ephemeral
         else:
             msg = await self.builder(user, version)
-            button = next(b for b in msg.buttons if _parts(b.custom_id)[0] == "t"
-                          and _parts(b.custom_id)[3] == action)
+            button = next(
+                b
+                for b in msg.buttons
+                if _parts(b.custom_id)[0] == "t" and _parts(b.custom_id)[3] == action
+            )
             await (await user.click(msg, custom_id=button.custom_id)).acknowledged()
         self.oracle.apply(seat, action, path)
         self.moves += 1
@@ -244,23 +258,27 @@ def _table_after(state, seat: str, action: str) -> list[list[int]]:
     return after.table
 
 
-async def start_game(fake: FakeDiscord, players: list[FakeUser], *, seed: str,
-                     hand_size: int) -> MaquiaveloTable:
+async def start_game(
+    fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int
+) -> MaquiaveloTable:
     """`/play maquiavelo` by the first player, the others join, the host starts."""
     host, *guests = players
     reply = await (await host.slash("play maquiavelo", hand_size=hand_size))
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+    )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(lambda n=n, g=guest: f"{n}. {g.name}" in lobby.text,
-                              what=f"{guest.name} seated")
+        await fake.wait_until(
+            lambda n=n, g=guest: f"{n}. {g.name}" in lobby.text, what=f"{guest.name} seated"
+        )
     await (await host.click(lobby, "Empezar")).acknowledged()
     table = MaquiaveloTable(fake, table_id, players, seed, {"hand_size": hand_size})
     await table.wait_version(0)
-    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open),
-                          what="the first private views")
+    await fake.wait_until(
+        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views"
+    )
     return table
 
 

@@ -128,14 +128,13 @@ async def test_the_colour_picker_cancels_and_survives_a_restart(fake_discord, me
 LAST_CARD_SEED = "e2e-c2u-226"  # 23 moves: carol forgets "¡Última!" at v16, alice catches her
 
 
-async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(
-    fake_discord, mesa
-):
+async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = LAST_CARD_SEED
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
-    table = await start_game(fake, [alice, bob, carol], seed=LAST_CARD_SEED,
-                             options={"last_card": True})
+    table = await start_game(
+        fake, [alice, bob, carol], seed=LAST_CARD_SEED, options={"last_card": True}
+    )
     while table.oracle.version < 16:
         await table.move()
     public = table.public()
@@ -177,8 +176,12 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
     await table.play_to_the_end()
     assert table.moves == 32
     results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
-    assert results["value"].splitlines() == ["1.º bob — 109 puntos", "2.º alice — 37 puntos",
-                                             "Ronda 1: alice +37", "Ronda 2: bob +109"]
+    assert results["value"].splitlines() == [
+        "1.º bob — 109 puntos",
+        "2.º alice — 37 puntos",
+        "Ronda 1: alice +37",
+        "Ronda 2: bob +109",
+    ]
     board = await (await alice.slash("leaderboard", game="chupate2"))
     rows = board.embeds[0]["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victorias en 1 partidas · 109 puntos" in rows[0]

@@ -28,16 +28,17 @@ def token_text(tokens) -> str:
 
 def seat_lines(table, names: dict[str, str]) -> dict[str, str]:
     description = table.public().embeds[0]["description"]
-    return {seat: next(line for line in description.splitlines() if f" {name} — " in line)
-            for seat, name in names.items()}
+    return {
+        seat: next(line for line in description.splitlines() if f" {name} — " in line)
+        for seat, name in names.items()
+    }
 
 
 async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
     alice, bob = fake.user("alice"), fake.user("bob", dms_open=False)  # bob: "Ver mi mano"
-    table = await start_game(fake, [alice, bob], seed=SEED, options={"amulets_to_win": 1},
-                             cpus=1)
+    table = await start_game(fake, [alice, bob], seed=SEED, options={"amulets_to_win": 1}, cpus=1)
     names = {str(alice.id): "alice", str(bob.id): "bob", "cpu1": "🤖 CPU 1 (normal)"}
 
     first = alice.dms()[0]
@@ -65,8 +66,10 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             await mesa.restart()
             # a button of a DM sent before the restart still works
             await (await alice.click(old_dm, "Ver mi colección")).acknowledged()
-            await fake.wait_until(lambda: "**Tu colección** (0)" in old_dm.text,
-                                  what="alice's (new, empty) collection after the restart")
+            await fake.wait_until(
+                lambda: "**Tu colección** (0)" in old_dm.text,
+                what="alice's (new, empty) collection after the restart",
+            )
 
     async def look_at_the_collection() -> None:
         """alice opens her collection in her DM: the cards she collected, by element."""
@@ -74,8 +77,9 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
         await (await alice.click(view, "Ver mi colección")).acknowledged()
         mine = table.oracle.state.collections[str(alice.id)]
         assert mine, "alice has collected cards by now"
-        await fake.wait_until(lambda: f"**Tu colección** ({len(mine)})" in view.text,
-                              what="alice's collection")
+        await fake.wait_until(
+            lambda: f"**Tu colección** ({len(mine)})" in view.text, what="alice's collection"
+        )
         for card in mine:
             assert card.pretty in view.text
         assert view.button("Ocultar mi colección") is not None

@@ -20,8 +20,13 @@ async def test_python_m_bot_starts_from_an_env_file(fake_discord, tmp_path):
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     try:
         synced = await fake.wait_until(

@@ -20,8 +20,9 @@ async def refused_play(table, user, version: int, card: int) -> None:
     play = table.button(msg, "d:", "play")
     await (await user.click(msg, custom_id=play.custom_id)).acknowledged()
     await table.fake.wait_until(
-        lambda: any("No hay forma de ordenar la mesa" in (m.content or "")
-                    for m in user.replies()), what="the refusal")
+        lambda: any("No hay forma de ordenar la mesa" in (m.content or "") for m in user.replies()),
+        what="the refusal",
+    )
 
 
 async def clear_selection(table, user, version: int) -> None:
@@ -29,8 +30,10 @@ async def clear_selection(table, user, version: int) -> None:
     assert selected(msg)  # the hint filled the selection
     clear = table.button(msg, "d:", "clear")
     await (await user.click(msg, custom_id=clear.custom_id)).acknowledged()
-    await table.fake.wait_until(lambda: "Elige cartas en los menús" in msg.text
-                                and not selected(msg), what="the selection cleared")
+    await table.fake.wait_until(
+        lambda: "Elige cartas en los menús" in msg.text and not selected(msg),
+        what="the selection cleared",
+    )
 
 
 # 21 moves (3 players, 11 cards): at version 8 Beto's 10♦ J♦ fit only by taking the 9♦ out of
@@ -85,8 +88,9 @@ async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(
             assert "beto reordena la mesa y baja 10♦ J♦." in table.public().text
             new = [sorted(face(c) for c in m) for m in oracle.state.table]
             assert any(sorted(m) not in new for m in old)  # an old meld was broken up
-            assert count_faces(oracle.state.table) - count_faces([[f] for m in old for f in m]) \
-                == count_faces([[c] for c in GAME.decode_action(action).cards])
+            assert count_faces(oracle.state.table) - count_faces(
+                [[f] for m in old for f in m]
+            ) == count_faces([[c] for c in GAME.decode_action(action).cards])
 
     paths = [p for _, _, p in oracle.log]
     assert paths.count(MODAL) == 1 and paths.count(SELECTS) >= 8 and oracle.rearranged_by_selects

@@ -24,11 +24,11 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
     chosen = await pick_five(fake, alice, picker, table_id, confirm=False)
     # Change one's mind: remove a chosen card (the add select comes back), add it again.
     assert not any(s.custom_id.startswith(f"tts:{table_id}:add") for s in picker.selects)
-    await (await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:rm0")
-           ).acknowledged()
+    await (await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:rm0")).acknowledged()
     await fake.wait_until(lambda: "Elegidas (4/5)" in picker.text, what="one card removed")
-    await (await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:add0")
-           ).acknowledged()
+    await (
+        await alice.select(picker, [chosen[-1]], custom_id=f"tts:{table_id}:add0")
+    ).acknowledged()
     await fake.wait_until(lambda: "Elegidas (5/5)" in picker.text, what="five again")
     await (await alice.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
     await fake.wait_until(lambda: picker.selects == [], what="the picker confirmed")
@@ -61,7 +61,8 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
 
 async def _lobby(fake, table_id):
     return await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""))
+        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+    )
 
 
 async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fake_discord, mesa):
@@ -72,26 +73,31 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     sent = await (await alice.slash("play triad", opponent=bob, payout="todas", same=True))
     table_id = int(re.search(r"#(\d+)", sent.content).group(1))
     lobby = await _lobby(fake, table_id)
-    await fake.wait_until(lambda: "Aceptar" in [b.label for b in lobby.buttons],
-                          what="the challenge")
+    await fake.wait_until(
+        lambda: "Aceptar" in [b.label for b in lobby.buttons], what="the challenge"
+    )
     assert "Igual" in lobby.text and "Todas" in lobby.text and f"<@{bob.id}>" in lobby.text
     refused = await (await carol.click(lobby, "Aceptar"))
     assert refused.ephemeral and "para otra persona" in refused.content
     refused = await (await carol.click(lobby, "Rechazar"))
     assert refused.ephemeral and "para otra persona" in refused.content
     await (await bob.click(lobby, "Rechazar")).acknowledged()
-    await fake.wait_until(lambda: "cerrada" in (lobby.embeds[0].get("title") or ""),
-                          what="the declined challenge closed")
+    await fake.wait_until(
+        lambda: "cerrada" in (lobby.embeds[0].get("title") or ""),
+        what="the declined challenge closed",
+    )
 
     sent = await (await alice.slash("play triad", opponent=bob, payout="todas"))
     table_id = int(re.search(r"#(\d+)", sent.content).group(1))
     lobby = await _lobby(fake, table_id)
-    await fake.wait_until(lambda: "Aceptar" in [b.label for b in lobby.buttons],
-                          what="the second challenge")
+    await fake.wait_until(
+        lambda: "Aceptar" in [b.label for b in lobby.buttons], what="the second challenge"
+    )
     bob_picker = await (await bob.click(lobby, "Aceptar"))
     assert bob_picker.ephemeral and "Tus cartas para la mesa" in bob_picker.text
-    await fake.wait_until(lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons],
-                          what="the accepted lobby")
+    await fake.wait_until(
+        lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons], what="the accepted lobby"
+    )
     alice_picker = await (await alice.click(lobby, "Elegir mis cartas"))
     await pick_five(fake, alice, alice_picker, table_id)
     await pick_five(fake, bob, bob_picker, table_id, confirm=False)
@@ -117,8 +123,9 @@ async def test_mano_mezclada_against_the_computer_starts_at_once(fake_discord, m
     fake = fake_discord
     mesa.seed = "triad-e2e-random"
     alice = fake.user("alice")
-    reply = await (await alice.slash("play triad", random_hand=True, level="normal",
-                                     payout="directo"))
+    reply = await (
+        await alice.slash("play triad", random_hand=True, level="normal", payout="directo")
+    )
     assert reply.ephemeral and not reply.selects  # no picker: the engine draws the five
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     match = TriadMatch(fake, table_id, alice)
@@ -139,9 +146,11 @@ async def test_rematch_against_the_computer_opens_a_lobby_to_pick_again(fake_dis
     public = match.public()
     await (await alice.click(public, "Revancha")).acknowledged()
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id + 1}" in (m.embeds[0].get("title") or ""))
-    await fake.wait_until(lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons],
-                          what="the rematch lobby")
+        lambda m: bool(m.embeds) and f"mesa #{table_id + 1}" in (m.embeds[0].get("title") or "")
+    )
+    await fake.wait_until(
+        lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons], what="the rematch lobby"
+    )
     assert "Directo" in lobby.text and "CPU" in lobby.text
     again = await (await alice.click(lobby, "Elegir mis cartas"))
     assert again.ephemeral and f"mesa #{table_id + 1}" in again.text

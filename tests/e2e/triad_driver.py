@@ -21,14 +21,12 @@ CARDS_TITLE = re.compile(r": (\d+) cartas")
 
 def draft_buttons(message: Message, table_id: int, version: int, kind: str) -> list:
     prefix = f"d:{table_id}:{version}:{kind}"
-    return [b for b in message.buttons if (b.custom_id or "").startswith(prefix)
-            and not b.disabled]
+    return [b for b in message.buttons if (b.custom_id or "").startswith(prefix) and not b.disabled]
 
 
 def pick_buttons(message: Message, table_id: int, version: int) -> list:
     prefix = f"t:{table_id}:{version}:k:"
-    return [b for b in message.buttons if (b.custom_id or "").startswith(prefix)
-            and not b.disabled]
+    return [b for b in message.buttons if (b.custom_id or "").startswith(prefix) and not b.disabled]
 
 
 async def collection_size(user: FakeUser) -> tuple[int, Message]:
@@ -89,7 +87,9 @@ class TriadMatch:
         for _ in range(max_moves):
             state = await self.fake.wait_until(
                 lambda: "over" if self.finished() else self.my_move(),
-                timeout=20, what="the player's turn or the end")
+                timeout=20,
+                what="the player's turn or the end",
+            )
             if state == "over":
                 return
             kind, dm, version, player = state
@@ -98,10 +98,14 @@ class TriadMatch:
                 await (await player.click(dm, custom_id=card.custom_id)).acknowledged()
                 grid = await self.fake.wait_until(
                     lambda dm=dm, version=version: draft_buttons(dm, self.table_id, version, "x"),
-                    what="the cell grid")
+                    what="the cell grid",
+                )
                 # Only free cells are enabled, and exactly nine cell buttons are shown.
-                cells = [b for b in dm.buttons
-                         if (b.custom_id or "").startswith(f"d:{self.table_id}:{version}:x")]
+                cells = [
+                    b
+                    for b in dm.buttons
+                    if (b.custom_id or "").startswith(f"d:{self.table_id}:{version}:x")
+                ]
                 assert len(cells) == 9
                 await (await player.click(dm, custom_id=grid[0].custom_id)).acknowledged()
                 self.moves.append(f"{card.custom_id.rsplit(':', 1)[1]}{grid[0].custom_id[-2:]}")
@@ -109,8 +113,11 @@ class TriadMatch:
                 button = pick_buttons(dm, self.table_id, version)[0]
                 await (await player.click(dm, custom_id=button.custom_id)).acknowledged()
                 self.picks.append(button.custom_id.split(":", 3)[3])
-            await self.fake.wait_until(lambda v=version: (self.version() or 0) > v,
-                                       timeout=20, what=f"the table past version {version}")
+            await self.fake.wait_until(
+                lambda v=version: (self.version() or 0) > v,
+                timeout=20,
+                what=f"the table past version {version}",
+            )
         raise AssertionError("the match did not end")
 
 
@@ -122,8 +129,9 @@ async def open_against_cpu(fake: FakeDiscord, player: FakeUser, **options) -> tu
     return table_id, picker
 
 
-async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_id: int,
-                    *, confirm: bool = True) -> list[str]:
+async def pick_five(
+    fake: FakeDiscord, player: FakeUser, picker: Message, table_id: int, *, confirm: bool = True
+) -> list[str]:
     """Add cards from the first page's select until five are chosen, then confirm."""
     chosen: list[str] = []
     while len(chosen) < 5:
@@ -132,8 +140,9 @@ async def pick_five(fake: FakeDiscord, player: FakeUser, picker: Message, table_
         await (await player.select(picker, [value], custom_id=add.custom_id)).acknowledged()
         chosen.append(value)
         count = len(chosen)
-        await fake.wait_until(lambda n=count: f"Elegidas ({n}/5)" in picker.text,
-                              what=f"{count} cards chosen")
+        await fake.wait_until(
+            lambda n=count: f"Elegidas ({n}/5)" in picker.text, what=f"{count} cards chosen"
+        )
     if confirm:
         await (await player.click(picker, custom_id=f"tt:{table_id}:ok")).acknowledged()
     return chosen

@@ -6,8 +6,17 @@ from pathlib import Path
 GAMES = Path(__file__).resolve().parents[2] / "games"
 FORBIDDEN_MODULES = {"discord", "aiosqlite", "asyncio", "bot", "storage", "time", "datetime"}
 GLOBAL_RANDOM_FUNCS = {
-    "random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "uniform",
-    "seed", "getrandbits", "gauss",
+    "random",
+    "randint",
+    "randrange",
+    "choice",
+    "choices",
+    "shuffle",
+    "sample",
+    "uniform",
+    "seed",
+    "getrandbits",
+    "gauss",
 }
 
 

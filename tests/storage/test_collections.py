@@ -14,10 +14,16 @@ from storage import (
 
 async def _playing_table(db):
     repo = TablesRepo(db)
-    table = await repo.create(guild_id="g", channel_id="c", game="triad", host_id="a",
-                              locale="es", options={}, seats=[SeatInfo(id="a", name="A"),
-                                                              SeatInfo(id="b", name="B")],
-                              seed="s")
+    table = await repo.create(
+        guild_id="g",
+        channel_id="c",
+        game="triad",
+        host_id="a",
+        locale="es",
+        options={},
+        seats=[SeatInfo(id="a", name="A"), SeatInfo(id="b", name="B")],
+        seed="s",
+    )
     await repo.start(table.id, table.seats, "{}", 0)
     return repo, await repo.get(table.id)
 
@@ -51,21 +57,37 @@ async def test_payout_lands_with_the_final_action_or_not_at_all(tmp_path):
     # b does not hold c9: the whole final write fails, the game is not finished.
     with pytest.raises(CardNotHeld):
         await tables.record_action(
-            table, seat="a", action="x", state_json='{"end": 1}', version=1, finished=True,
+            table,
+            seat="a",
+            action="x",
+            state_json='{"end": 1}',
+            version=1,
+            finished=True,
             standings=[StandingDelta(user_id="a", won=1)],
-            transfers=[CardTransfer(card_id="c3", from_user="b", to_user="a"),
-                       CardTransfer(card_id="c9", from_user="b", to_user="a")],
+            transfers=[
+                CardTransfer(card_id="c3", from_user="b", to_user="a"),
+                CardTransfer(card_id="c9", from_user="b", to_user="a"),
+            ],
         )
     assert (await tables.get(table.id)).status == "playing"
     assert await tables.actions(table.id) == []
     assert await coll.cards("b", "triad") == {"c3": 1}
     assert await StandingsRepo(db).leaderboard("g", "triad") == []
     await tables.record_action(
-        table, seat="a", action="x", state_json='{"end": 1}', version=1, finished=True,
-        standings=[StandingDelta(user_id="a", won=1, stats={"cards_won": 1}),
-                   StandingDelta(user_id="b")],
-        transfers=[CardTransfer(card_id="c3", from_user="b", to_user="a"),
-                   CardTransfer(card_id="c2", from_user="a", to_user=None)],  # to the computer
+        table,
+        seat="a",
+        action="x",
+        state_json='{"end": 1}',
+        version=1,
+        finished=True,
+        standings=[
+            StandingDelta(user_id="a", won=1, stats={"cards_won": 1}),
+            StandingDelta(user_id="b"),
+        ],
+        transfers=[
+            CardTransfer(card_id="c3", from_user="b", to_user="a"),
+            CardTransfer(card_id="c2", from_user="a", to_user=None),
+        ],  # to the computer
     )
     assert await coll.cards("a", "triad") == {"c1": 1, "c3": 1}
     assert await coll.cards("b", "triad") == {}
@@ -86,9 +108,16 @@ async def test_unheld_cards_can_be_skipped_instead_of_failing(tmp_path):
     await coll.grant("b", "triad", ["c3"], "starter")
     tables, table = await _playing_table(db)
     await tables.record_action(
-        table, seat="a", action="x", state_json="{}", version=1, finished=True,
-        transfers=[CardTransfer(card_id="c3", from_user="b", to_user="a"),
-                   CardTransfer(card_id="c9", from_user="b", to_user="a")],
+        table,
+        seat="a",
+        action="x",
+        state_json="{}",
+        version=1,
+        finished=True,
+        transfers=[
+            CardTransfer(card_id="c3", from_user="b", to_user="a"),
+            CardTransfer(card_id="c9", from_user="b", to_user="a"),
+        ],
         skip_unheld_cards=True,
     )
     assert await coll.cards("a", "triad") == {"c3": 1}

@@ -16,8 +16,16 @@ SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="cpu1", name="CPU", cpu_level
 
 
 async def _new_table(repo, channel="c1"):
-    return await repo.create(guild_id="g", channel_id=channel, game="amapatolli", host_id="1",
-                             locale="es", options={"hand_size": 7}, seats=SEATS, seed="s")
+    return await repo.create(
+        guild_id="g",
+        channel_id=channel,
+        game="amapatolli",
+        host_id="1",
+        locale="es",
+        options={"hand_size": 7},
+        seats=SEATS,
+        seed="s",
+    )
 
 
 async def test_migrates_empty_database_and_reopens(tmp_path):
@@ -71,13 +79,20 @@ async def test_action_and_snapshot_are_one_transaction(tmp_path):
     assert (fresh.state, fresh.version) == ('{"v": 1}', 1)
     # Finishing writes the standings in the same transaction.
     await repo.record_action(
-        fresh, seat="1", action="p3", state_json='{"v": 2}', version=2, finished=True,
+        fresh,
+        seat="1",
+        action="p3",
+        state_json='{"v": 2}',
+        version=2,
+        finished=True,
         standings=[StandingDelta(user_id="1", won=1, points=12), StandingDelta(user_id="2")],
     )
     assert (await repo.get(table.id)).status == "finished"
     board = await StandingsRepo(db).leaderboard("g", "amapatolli")
-    assert [(r.user_id, r.played, r.won, r.points) for r in board] == [("1", 1, 1, 12),
-                                                                      ("2", 1, 0, 0)]
+    assert [(r.user_id, r.played, r.won, r.points) for r in board] == [
+        ("1", 1, 1, 12),
+        ("2", 1, 0, 0),
+    ]
     await db.close()
 
 
@@ -90,7 +105,9 @@ async def test_standings_accumulate_and_total(tmp_path):
     await repo.add("other", "chupate2", [StandingDelta(user_id="a", won=1)])
     rows = await repo.of_user("g", "a")
     assert [(r.game, r.played, r.won, r.points) for r in rows] == [
-        ("amapatolli", 2, 1, 8), ("chupate2", 1, 1, 50)]
+        ("amapatolli", 2, 1, 8),
+        ("chupate2", 1, 1, 50),
+    ]
     total = await repo.leaderboard("g")
     assert [(r.played, r.won, r.points) for r in total] == [(3, 2, 58)]
     await db.close()

@@ -42,6 +42,7 @@ DIM = (170, 190, 178)
 GOLD = (240, 196, 64)
 OUTLINE = (12, 12, 12)
 
+
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return font(size, bold=False)
 

@@ -29,8 +29,13 @@ from games.chupate2.view import Chupate2View
 
 Translator = Callable[..., str]
 
-RGB = {"r": (214, 40, 40), "y": (240, 190, 20), "g": (46, 150, 70), "b": (30, 100, 200),
-       WILD: (24, 24, 24)}
+RGB = {
+    "r": (214, 40, 40),
+    "y": (240, 190, 20),
+    "g": (46, 150, 70),
+    "b": (30, 100, 200),
+    WILD: (24, 24, 24),
+}
 FELT = (26, 84, 60)
 PANEL = (18, 58, 42)
 TEXT = (240, 244, 240)
@@ -40,15 +45,16 @@ WHITE = (255, 255, 255)
 OUTLINE = (10, 10, 10)
 BACK = (40, 30, 30)
 
+
 def _text_size(draw: ImageDraw.ImageDraw, text: str, font) -> tuple[int, int]:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     return right - left, bottom - top
 
 
-def _centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font,
-             fill=TEXT, stroke: int = 0) -> None:
-    draw.text(xy, text, font=font, fill=fill, anchor="mm", stroke_width=stroke,
-              stroke_fill=OUTLINE)
+def _centred(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill=TEXT, stroke: int = 0
+) -> None:
+    draw.text(xy, text, font=font, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=OUTLINE)
 
 
 # ----- words for presenters ---------------------------------------------------------------------
@@ -61,8 +67,9 @@ def card_label(card: str, tr: Translator) -> str:
     return tr("chupate2.card", face=face, colour=tr(f"chupate2.colour.{colour}"))
 
 
-def action_params(action: Any, view: Chupate2View, tr: Translator,
-                  names: Callable[[str], str] | None = None) -> dict[str, Any]:
+def action_params(
+    action: Any, view: Chupate2View, tr: Translator, names: Callable[[str], str] | None = None
+) -> dict[str, Any]:
     """Parameters for the ``chupate2.action.<kind>`` button label of ``action``."""
     kind = getattr(action, "kind", "")
     if kind == "play":
@@ -126,9 +133,18 @@ def _wild_quadrants(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, f
         draw.pieslice(box, start=-90 + 90 * i, end=90 * i, fill=RGB[colour])
 
 
-def draw_card(draw: ImageDraw.ImageDraw, card: str, x: float, y: float, w: float, h: float,
-              tr: Translator, *, highlight: bool = False, colour_in_force: str | None = None
-              ) -> None:
+def draw_card(
+    draw: ImageDraw.ImageDraw,
+    card: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    tr: Translator,
+    *,
+    highlight: bool = False,
+    colour_in_force: str | None = None,
+) -> None:
     """One face-up card with its top-left corner at (x, y)."""
     colour = COLOUR_OF[card]
     face = FACE_OF[card]
@@ -136,8 +152,9 @@ def draw_card(draw: ImageDraw.ImageDraw, card: str, x: float, y: float, w: float
     border = GOLD if highlight else WHITE
     draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=border)
     pad = max(3, int(w * 0.06))
-    draw.rounded_rectangle((x + pad, y + pad, x + w - pad, y + h - pad),
-                           radius=max(2, radius - pad), fill=RGB[colour])
+    draw.rounded_rectangle(
+        (x + pad, y + pad, x + w - pad, y + h - pad), radius=max(2, radius - pad), fill=RGB[colour]
+    )
     cx, cy = x + w / 2, y + h / 2
     oval = (x + w * 0.16, y + h * 0.2, x + w * 0.84, y + h * 0.8)
     ink = RGB[colour] if colour != WILD else WHITE
@@ -170,18 +187,32 @@ def draw_card(draw: ImageDraw.ImageDraw, card: str, x: float, y: float, w: float
     else:
         mark = None
     if mark is not None:
-        draw.text((x + pad + 3, y + pad + 2), mark, font=corner, fill=WHITE, stroke_width=1,
-                  stroke_fill=OUTLINE)
-        draw.text((x + w - pad - 3, y + h - pad - 2), mark, font=corner, fill=WHITE,
-                  anchor="rd", stroke_width=1, stroke_fill=OUTLINE)
+        draw.text(
+            (x + pad + 3, y + pad + 2),
+            mark,
+            font=corner,
+            fill=WHITE,
+            stroke_width=1,
+            stroke_fill=OUTLINE,
+        )
+        draw.text(
+            (x + w - pad - 3, y + h - pad - 2),
+            mark,
+            font=corner,
+            fill=WHITE,
+            anchor="rd",
+            stroke_width=1,
+            stroke_fill=OUTLINE,
+        )
 
 
 def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
     radius = int(w * 0.12)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=WHITE)
     pad = max(2, int(w * 0.06))
-    draw.rounded_rectangle((x + pad, y + pad, x + w - pad, y + h - pad),
-                           radius=max(2, radius - pad), fill=BACK)
+    draw.rounded_rectangle(
+        (x + pad, y + pad, x + w - pad, y + h - pad), radius=max(2, radius - pad), fill=BACK
+    )
     draw.ellipse((x + w * 0.18, y + h * 0.25, x + w * 0.82, y + h * 0.75), fill=RGB["r"])
 
 
@@ -194,8 +225,9 @@ def _png(image: Image.Image) -> bytes:
 def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:
     if names and seat in names:
         # the font has no emoji: keep the Basic Multilingual Plane, drop variation selectors
-        name = "".join(ch for ch in names[seat] if ord(ch) <= 0xFFFF
-                       and not 0xFE00 <= ord(ch) <= 0xFE0F).strip()
+        name = "".join(
+            ch for ch in names[seat] if ord(ch) <= 0xFFFF and not 0xFE00 <= ord(ch) <= 0xFE0F
+        ).strip()
         if name:
             return name if len(name) <= 18 else name[:17] + "…"
     return tr("chupate2.image.seat", n=index + 1)
@@ -207,8 +239,9 @@ CENTRE_H = 330
 SEAT_ROW_H = 46
 
 
-def _direction_arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
-                     clockwise: bool) -> None:
+def _direction_arrow(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, clockwise: bool
+) -> None:
     box = (cx - r, cy - r, cx + r, cy + r)
     draw.arc(box, start=200, end=340, fill=DIM, width=5)
     draw.arc(box, start=20, end=160, fill=DIM, width=5)
@@ -225,8 +258,9 @@ def _direction_arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
         draw.polygon([tip, left, right], fill=DIM)
 
 
-def render_table(view: Chupate2View, tr: Translator,
-                 names: Mapping[str, str] | None = None) -> bytes:
+def render_table(
+    view: Chupate2View, tr: Translator, names: Mapping[str, str] | None = None
+) -> bytes:
     seats = view.seats
     height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
     image = Image.new("RGB", (TABLE_W, height), FELT)
@@ -238,15 +272,20 @@ def render_table(view: Chupate2View, tr: Translator,
     sx, sy = 90, 55
     for i in range(3):
         draw_back(draw, sx + i * 3, sy - i * 3, cw, ch)
-    _centred(draw, (sx + cw / 2, sy + ch + 30), tr("chupate2.image.stock", count=view.stock_count),
-             medium)
+    _centred(
+        draw,
+        (sx + cw / 2, sy + ch + 30),
+        tr("chupate2.image.stock", count=view.stock_count),
+        medium,
+    )
     tx = 330
     if len(view.discard) > 1:
         draw_card(draw, view.discard[-2], tx - 10, sy + 8, cw, ch, tr)
     draw_card(draw, view.top_card, tx, sy, cw, ch, tr, colour_in_force=view.colour)
     _direction_arrow(draw, tx + cw / 2, sy + ch / 2, 150, view.direction > 0)
-    direction = tr("chupate2.image.direction_cw" if view.direction > 0
-                   else "chupate2.image.direction_ccw")
+    direction = tr(
+        "chupate2.image.direction_cw" if view.direction > 0 else "chupate2.image.direction_ccw"
+    )
     _centred(draw, (tx + cw / 2, sy + ch / 2 + 168), direction, medium, fill=DIM)
 
     px = 620
@@ -256,11 +295,18 @@ def render_table(view: Chupate2View, tr: Translator,
     if view.colour is None:
         _wild_quadrants(draw, (px + 58, 103, px + 122, 167))
     if view.pending_draw:
-        _centred(draw, (px + 90, 215), tr("chupate2.image.pending", count=view.pending_draw),
-                 big, fill=GOLD, stroke=2)
+        _centred(
+            draw,
+            (px + 90, 215),
+            tr("chupate2.image.pending", count=view.pending_draw),
+            big,
+            fill=GOLD,
+            stroke=2,
+        )
     if view.target is not None:
-        _centred(draw, (px + 90, 265),
-                 tr("chupate2.image.round", round=view.round), medium, fill=DIM)
+        _centred(
+            draw, (px + 90, 265), tr("chupate2.image.round", round=view.round), medium, fill=DIM
+        )
 
     # one row per seat, in seat order
     y = CENTRE_H + 20
@@ -269,30 +315,42 @@ def render_table(view: Chupate2View, tr: Translator,
         row_y = y + i * SEAT_ROW_H
         is_turn = seat == view.current
         if is_turn:
-            draw.rounded_rectangle((8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6),
-                                   radius=8, outline=GOLD, width=3)
+            draw.rounded_rectangle(
+                (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
+            )
         label = _seat_name(seat, i, tr, names)
         draw.text((24, row_y + 8), label, font=medium, fill=GOLD if is_turn else TEXT)
         x = 250
         if view.teams is not None and view.team_of is not None:
             team = view.team_of[seat]
-            draw.ellipse((x, row_y + 10, x + 18, row_y + 28),
-                         fill=RGB[COLOURS[team % len(COLOURS)]])
-            draw.text((x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1),
-                      font=small, fill=DIM)
+            draw.ellipse(
+                (x, row_y + 10, x + 18, row_y + 28), fill=RGB[COLOURS[team % len(COLOURS)]]
+            )
+            draw.text(
+                (x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1), font=small, fill=DIM
+            )
         x = 370
         count = view.hand_counts.get(seat, 0)
         for k in range(min(count, 20)):
             draw_back(draw, x + k * 11, row_y + 4, 24, 34)
-        draw.text((x + min(count, 20) * 11 + 30, row_y + 10),
-                  tr("chupate2.image.cards", count=count), font=medium, fill=TEXT)
+        draw.text(
+            (x + min(count, 20) * 11 + 30, row_y + 10),
+            tr("chupate2.image.cards", count=count),
+            font=medium,
+            fill=TEXT,
+        )
         if view.target is not None:
             if view.teams is not None and view.team_of is not None and view.team_scores:
                 points = view.team_scores[view.team_of[seat]]
             else:
                 points = view.scores.get(seat, 0)
-            draw.text((TABLE_W - 24, row_y + 10), tr("chupate2.image.points", points=points),
-                      font=medium, fill=TEXT, anchor="ra")
+            draw.text(
+                (TABLE_W - 24, row_y + 10),
+                tr("chupate2.image.points", points=points),
+                font=medium,
+                fill=TEXT,
+                anchor="ra",
+            )
     return _png(image)
 
 
@@ -319,14 +377,28 @@ def render_hand(view: Chupate2View, tr: Translator) -> bytes:
     for r, (colour, cards) in enumerate(groups):
         y = 14 + r * ROW_H
         word = tr(f"chupate2.colour.{colour}") if colour != WILD else tr("chupate2.image.wilds")
-        draw.ellipse((16, y + CARD_H / 2 - 12, 40, y + CARD_H / 2 + 12), fill=RGB[colour],
-                     outline=WHITE, width=2)
-        draw.text((48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT,
-                  anchor="lm")
+        draw.ellipse(
+            (16, y + CARD_H / 2 - 12, 40, y + CARD_H / 2 + 12),
+            fill=RGB[colour],
+            outline=WHITE,
+            width=2,
+        )
+        draw.text(
+            (48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT, anchor="lm"
+        )
         room = HAND_W - left - 16
-        step = CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (
-            len(cards) - 1)
+        step = (
+            CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
+        )
         for k, card in enumerate(cards):
-            draw_card(draw, card, left + k * step, y, CARD_W, CARD_H, tr,
-                      highlight=card == view.drawn_card)
+            draw_card(
+                draw,
+                card,
+                left + k * step,
+                y,
+                CARD_W,
+                CARD_H,
+                tr,
+                highlight=card == view.drawn_card,
+            )
     return _png(image)

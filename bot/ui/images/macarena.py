@@ -49,6 +49,7 @@ ELEMENT_RGB = {
 }
 PLAYER_RGB = [(220, 50, 50), (50, 110, 230), (40, 170, 70), (235, 200, 40), (150, 70, 200)]
 
+
 def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
     draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
 
@@ -84,8 +85,11 @@ def action_params(action: Any, view: MacarenaView | None, tr: Translator) -> dic
     """Parameters for the ``macarena.action.<kind>`` labels."""
     kind = getattr(action, "kind", "")
     if kind == "play":
-        return {"pozo": action.pozo + 1, "cards": cards_label(list(action.cards)),
-                "card": card_label(action.cards[-1])}
+        return {
+            "pozo": action.pozo + 1,
+            "cards": cards_label(list(action.cards)),
+            "card": card_label(action.cards[-1]),
+        }
     if kind == "move_maca":
         return {"pozo": action.source + 1}
     if kind in ("give_element", "buy_element"):
@@ -125,22 +129,27 @@ def _suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, su
     """A suit pip drawn from shapes (no font needed)."""
     r = size / 2
     if suit == "D":
-        draw.polygon([(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)],
-                     fill=fill)
+        draw.polygon(
+            [(cx, cy - r), (cx + r * 0.75, cy), (cx, cy + r), (cx - r * 0.75, cy)], fill=fill
+        )
     elif suit == "H":
         q = r * 0.5
         draw.ellipse((cx - r, cy - r * 0.8, cx, cy - r * 0.8 + 2 * q + 2), fill=fill)
         draw.ellipse((cx, cy - r * 0.8, cx + r, cy - r * 0.8 + 2 * q + 2), fill=fill)
-        draw.polygon([(cx - r * 0.98, cy - r * 0.2), (cx + r * 0.98, cy - r * 0.2), (cx, cy + r)],
-                     fill=fill)
+        draw.polygon(
+            [(cx - r * 0.98, cy - r * 0.2), (cx + r * 0.98, cy - r * 0.2), (cx, cy + r)], fill=fill
+        )
     elif suit == "S":
         q = r * 0.5
-        draw.polygon([(cx, cy - r), (cx + r * 0.98, cy + r * 0.15), (cx - r * 0.98, cy + r * 0.15)],
-                     fill=fill)
+        draw.polygon(
+            [(cx, cy - r), (cx + r * 0.98, cy + r * 0.15), (cx - r * 0.98, cy + r * 0.15)],
+            fill=fill,
+        )
         draw.ellipse((cx - r, cy - q * 0.4, cx, cy + q * 1.4), fill=fill)
         draw.ellipse((cx, cy - q * 0.4, cx + r, cy + q * 1.4), fill=fill)
-        draw.polygon([(cx, cy + r * 0.3), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)],
-                     fill=fill)
+        draw.polygon(
+            [(cx, cy + r * 0.3), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=fill
+        )
     else:  # clubs
         q = r * 0.48
         draw.ellipse((cx - q, cy - r, cx + q, cy - r + 2 * q), fill=fill)
@@ -149,13 +158,29 @@ def _suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, su
         draw.polygon([(cx, cy), (cx + r * 0.35, cy + r), (cx - r * 0.35, cy + r)], fill=fill)
 
 
-def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, card: PlayingCard,
-               frame=None, frame_width: int = 4) -> None:
+def _draw_card(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    card: PlayingCard,
+    frame=None,
+    frame_width: int = 4,
+) -> None:
     element = SUIT_ELEMENT[card.suit]
     ink = ELEMENT_RGB[element]
     if frame is not None:
-        draw.rounded_rectangle((x - frame_width - 1, y - frame_width - 1, x + w + frame_width + 1,
-                                y + h + frame_width + 1), 10, fill=frame)
+        draw.rounded_rectangle(
+            (
+                x - frame_width - 1,
+                y - frame_width - 1,
+                x + w + frame_width + 1,
+                y + h + frame_width + 1,
+            ),
+            10,
+            fill=frame,
+        )
     draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=CARD, outline=ink, width=3)
     size = max(12, w // 3)
     _text(draw, (x + 6, y + 4), card.rank_text, size, ink)
@@ -213,8 +238,14 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             _draw_back(draw, sx + k * 3, sy - k * 3, 80, 112)
     else:
         draw.rounded_rectangle((sx, sy, sx + 80, sy + 112), 8, outline=DIM, width=2)
-    _text(draw, (WIDTH // 2, sy + 124), tr("macarena.image.stock", count=view.stock_count), 16,
-          TEXT, anchor="ma")
+    _text(
+        draw,
+        (WIDTH // 2, sy + 124),
+        tr("macarena.image.stock", count=view.stock_count),
+        16,
+        TEXT,
+        anchor="ma",
+    )
 
     colour_of = {p.seat: p.colour for p in view.players}
     for pozo in view.pozos:
@@ -224,19 +255,24 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         if owners:
             frame = _colour(colour_of.get(owners[0], 0))
         if pozo.playable:
-            draw.rounded_rectangle((x - 10, y - 10, x + POZO_W + 10, y + POZO_H + 10), 12,
-                                   outline=TEXT, width=2)
+            draw.rounded_rectangle(
+                (x - 10, y - 10, x + POZO_W + 10, y + POZO_H + 10), 12, outline=TEXT, width=2
+            )
         _draw_card(draw, x, y, POZO_W, POZO_H, pozo.top, frame=frame)
         if len(owners) >= 2:  # shared: a stripe per owner along the top
             seg = (POZO_W + 10) / len(owners)
             for k, owner in enumerate(owners):
-                draw.rectangle((x - 5 + k * seg, y - 5, x - 5 + (k + 1) * seg, y - 1),
-                               fill=_colour(colour_of.get(owner, 0)))
-            _text(draw, (x + POZO_W / 2, y - 22), tr("macarena.image.shared"), 12, GOLD,
-                  anchor="ma")
+                draw.rectangle(
+                    (x - 5 + k * seg, y - 5, x - 5 + (k + 1) * seg, y - 1),
+                    fill=_colour(colour_of.get(owner, 0)),
+                )
+            _text(
+                draw, (x + POZO_W / 2, y - 22), tr("macarena.image.shared"), 12, GOLD, anchor="ma"
+            )
         label = tr("macarena.image.pozo", pozo=pozo.index + 1)
-        _text(draw, (x + POZO_W / 2, y + POZO_H + 8), f"{label} ({pozo.size})", 14, TEXT,
-              anchor="ma")
+        _text(
+            draw, (x + POZO_W / 2, y + POZO_H + 8), f"{label} ({pozo.size})", 14, TEXT, anchor="ma"
+        )
         # MACAS as dots in the owners' colours
         dots = [colour_of.get(s, 0) for s, n in pozo.macas.items() for _ in range(n)]
         dot = 12
@@ -244,8 +280,11 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         dx = x + POZO_W / 2 - total / 2
         for k, c in enumerate(dots):
             left = dx + k * (dot + 3)
-            draw.ellipse((left, y + POZO_H + 28, left + dot, y + POZO_H + 28 + dot),
-                         fill=_colour(c), outline=OUTLINE)
+            draw.ellipse(
+                (left, y + POZO_H + 28, left + dot, y + POZO_H + 28 + dot),
+                fill=_colour(c),
+                outline=OUTLINE,
+            )
 
     # standings strip
     draw.rectangle((0, strip_top, WIDTH, height), fill=PANEL)
@@ -273,8 +312,9 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         _text(draw, (406, y + 4), str(p.coins), 16, TEXT)
         _element_pips(draw, 490, y + 4, list(p.elements))
         for k in range(p.amulets):
-            draw.regular_polygon((648 + k * 22, y + 13, 9), 6, fill=(200, 120, 230),
-                                 outline=OUTLINE)
+            draw.regular_polygon(
+                (648 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
+            )
         if not p.amulets:
             _text(draw, (640, y + 4), "0", 16, DIM)
         _text(draw, (780, y + 4), f"{p.active_macas}/7", 16, TEXT)
@@ -296,17 +336,17 @@ def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> byte
     title = f"{tr('macarena.image.hand_title')} ({len(hand)})"
     _text(draw, (16, 14), title, 20, TEXT)
     count = len(view.collection) if view.collection is not None else 0
-    _text(draw, (width - 16, 16), tr("macarena.image.collection", count=count), 17, TEXT,
-          anchor="ra")
+    _text(
+        draw, (width - 16, 16), tr("macarena.image.collection", count=count), 17, TEXT, anchor="ra"
+    )
     drawn_marked = False
     for i, card in enumerate(hand):
         x = 24 + (i % PER_ROW) * (HAND_W + 10)
         y = 56 + (i // PER_ROW) * (HAND_H + 16)
-        is_drawn = (
-            not drawn_marked and view.drawn is not None and card == view.drawn
-        )
+        is_drawn = not drawn_marked and view.drawn is not None and card == view.drawn
         if is_drawn:
             drawn_marked = True
-        _draw_card(draw, x, y, HAND_W, HAND_H, card, frame=GOLD if is_drawn else None,
-                   frame_width=3)
+        _draw_card(
+            draw, x, y, HAND_W, HAND_H, card, frame=GOLD if is_drawn else None, frame_width=3
+        )
     return _png(image)

@@ -41,6 +41,7 @@ SMALL = (34, 48)  # table cards
 LARGE = (52, 74)  # hand cards
 OVERLAP = 0.62  # fraction of a table card's width that the next card of a meld covers not
 
+
 def _png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=6)

@@ -31,9 +31,14 @@ Translator = Callable[..., str]
 SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
 SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
 ELEMENT_RGB = {
-    "fuego": (226, 104, 38), "hielo": (126, 200, 238), "rayo": (232, 206, 48),
-    "tierra": (150, 108, 58), "veneno": (142, 72, 168), "viento": (112, 190, 112),
-    "agua": (44, 112, 214), "sagrado": (236, 232, 196),
+    "fuego": (226, 104, 38),
+    "hielo": (126, 200, 238),
+    "rayo": (232, 206, 48),
+    "tierra": (150, 108, 58),
+    "veneno": (142, 72, 168),
+    "viento": (112, 190, 112),
+    "agua": (44, 112, 214),
+    "sagrado": (236, 232, 196),
 }
 BG = (34, 38, 46)
 SLOT = (54, 60, 72)
@@ -50,6 +55,7 @@ MINI = 74
 MARGIN = 14
 HEADER = 52
 FOOTER = 34
+
 
 def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "mm") -> None:
     draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
@@ -77,8 +83,11 @@ def action_params(action: Any, view: TriadView, tr: Translator) -> dict[str, Any
     """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
     kind = getattr(action, "kind", "")
     if kind == "place":
-        return {"card": card_label(action.card, tr), "cell": tr(f"triad.cell.{action.cell}"),
-                "slot": action.slot + 1}
+        return {
+            "card": card_label(action.card, tr),
+            "cell": tr(f"triad.cell.{action.cell}"),
+            "slot": action.slot + 1,
+        }
     if kind == "pick":
         return {"card": card_label(action.card, tr), "index": action.index + 1}
     return {}
@@ -103,8 +112,16 @@ def _value_text(value: int) -> str:
 
 
 def _draw_card(
-    draw: ImageDraw.ImageDraw, x: int, y: int, size: int, face: CardFace, colour: int,
-    tr: Translator, highlight: bool = False, flipped: bool = False, dim: bool = False,
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    size: int,
+    face: CardFace,
+    colour: int,
+    tr: Translator,
+    highlight: bool = False,
+    flipped: bool = False,
+    dim: bool = False,
     show_name: bool = True,
 ) -> None:
     base = SEAT_RGB[colour]
@@ -113,9 +130,13 @@ def _draw_card(
         base = tuple(c // 2 for c in base)
         light = tuple(c // 2 for c in light)
     r = max(6, size // 12)
-    draw.rounded_rectangle((x, y, x + size, y + size), r, fill=base,
-                           outline=GOLD if highlight else (light if not flipped else TEXT),
-                           width=4 if highlight else (3 if flipped else 2))
+    draw.rounded_rectangle(
+        (x, y, x + size, y + size),
+        r,
+        fill=base,
+        outline=GOLD if highlight else (light if not flipped else TEXT),
+        width=4 if highlight else (3 if flipped else 2),
+    )
     vs = max(11, size // 6)
     cx, cy = x + size * 0.34, y + size * 0.36
     off = size * 0.17
@@ -126,12 +147,19 @@ def _draw_card(
     if face.element:
         er = max(5, size // 11)
         ex, ey = x + size - er - 6, y + er + 6
-        draw.ellipse((ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[face.element],
-                     outline=TEXT)
+        draw.ellipse(
+            (ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[face.element], outline=TEXT
+        )
         initial = tr(f"triad.element.{face.element}")[:1]
         _text(draw, (ex, ey), initial, max(8, er), (20, 20, 20))
-    _text(draw, (x + size - 8, y + size * 0.62), tr("triad.label.level", level=face.level),
-          max(8, size // 11), light if not dim else DIM, anchor="rm")
+    _text(
+        draw,
+        (x + size - 8, y + size * 0.62),
+        tr("triad.label.level", level=face.level),
+        max(8, size // 11),
+        light if not dim else DIM,
+        anchor="rm",
+    )
     if show_name:
         name = card_name(face.card, tr)
         ns = _fit(name, max(8, size // 10), size - 10)
@@ -139,24 +167,35 @@ def _draw_card(
 
 
 def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
-    draw.rounded_rectangle((x, y, x + size, y + size), max(6, size // 12), fill=BACK,
-                           outline=DIM, width=2)
+    draw.rounded_rectangle(
+        (x, y, x + size, y + size), max(6, size // 12), fill=BACK, outline=DIM, width=2
+    )
     inset = size // 5
-    draw.rounded_rectangle((x + inset, y + inset, x + size - inset, y + size - inset),
-                           max(4, size // 16), outline=DIM, width=2)
+    draw.rounded_rectangle(
+        (x + inset, y + inset, x + size - inset, y + size - inset),
+        max(4, size // 16),
+        outline=DIM,
+        width=2,
+    )
     _text(draw, (x + size / 2, y + size / 2), "?", size // 3, DIM)
 
 
-def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None,
-               tr: Translator) -> None:
+def _draw_cell(
+    draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, tr: Translator
+) -> None:
     fill = SLOT
     if element:
         er, eg, eb = ELEMENT_RGB[element]
         fill = ((er + SLOT[0] * 2) // 3, (eg + SLOT[1] * 2) // 3, (eb + SLOT[2] * 2) // 3)
     draw.rounded_rectangle((x, y, x + CELL, y + CELL), 10, fill=fill)
     if element:
-        _text(draw, (x + CELL / 2, y + CELL / 2), tr(f"triad.element.{element}"), 16,
-              ELEMENT_RGB[element])
+        _text(
+            draw,
+            (x + CELL / 2, y + CELL / 2),
+            tr(f"triad.element.{element}"),
+            16,
+            ELEMENT_RGB[element],
+        )
 
 
 def _png(image: Image.Image) -> bytes:
@@ -169,8 +208,9 @@ def _colour_of(view: TriadView, seat: str | None) -> int:
     return view.seats.index(seat) if seat in view.seats else 0
 
 
-def render_table(view: TriadView, tr: Translator,
-                 names: Callable[[str], str] | None = None) -> bytes:
+def render_table(
+    view: TriadView, tr: Translator, names: Callable[[str], str] | None = None
+) -> bytes:
     """The public table (or a seat's view of it) as PNG bytes."""
     col_w = MINI + 2 * MARGIN
     board_w = 3 * CELL + 2 * GAP
@@ -188,16 +228,26 @@ def render_table(view: TriadView, tr: Translator,
         label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
         x = MARGIN if s == 0 else width - MARGIN
         size = _fit(label, 22, width // 2 - 90)
-        _text(draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm")
+        _text(
+            draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm"
+        )
         if view.turn == view.seats[s]:
-            tx = x + (-10 if s == 1 else 10) + (0 if s == 1 else _font(size).getlength(
-                _plain(label)) + 12)
+            tx = (
+                x
+                + (-10 if s == 1 else 10)
+                + (0 if s == 1 else _font(size).getlength(_plain(label)) + 12)
+            )
             if s == 1:
                 tx = x - _font(size).getlength(_plain(label)) - 22
             draw.ellipse((tx - 7, HEADER / 2 - 3, tx + 7, HEADER / 2 + 11), fill=GOLD)
     if view.round > 0:
-        _text(draw, (width / 2, HEADER / 2 + 4),
-              tr("triad.label.round", round=view.round, max=view.max_rematches), 16, GOLD)
+        _text(
+            draw,
+            (width / 2, HEADER / 2 + 4),
+            tr("triad.label.round", round=view.round, max=view.max_rematches),
+            16,
+            GOLD,
+        )
 
     # board
     bx, by = col_w + MARGIN, HEADER + MARGIN
@@ -210,14 +260,24 @@ def render_table(view: TriadView, tr: Translator,
         x, y = bx + col * (CELL + GAP), by + row * (CELL + GAP)
         _draw_cell(draw, x, y, cv.element, tr)
         if cv.card is not None:
-            _draw_card(draw, x, y, CELL, cv.card, _colour_of(view, cv.holder), tr,
-                       highlight=lm is not None and lm.cell == cv.cell,
-                       flipped=cv.cell in flipped)
+            _draw_card(
+                draw,
+                x,
+                y,
+                CELL,
+                cv.card,
+                _colour_of(view, cv.holder),
+                tr,
+                highlight=lm is not None and lm.cell == cv.cell,
+                flipped=cv.cell in flipped,
+            )
             if cv.element:  # the cell's element, as a square badge in the corner
-                draw.rectangle((x + 5, y + 5, x + 21, y + 21), fill=ELEMENT_RGB[cv.element],
-                               outline=TEXT)
-                _text(draw, (x + 13, y + 13), tr(f"triad.element.{cv.element}")[:1], 11,
-                      (20, 20, 20))
+                draw.rectangle(
+                    (x + 5, y + 5, x + 21, y + 21), fill=ELEMENT_RGB[cv.element], outline=TEXT
+                )
+                _text(
+                    draw, (x + 13, y + 13), tr(f"triad.element.{cv.element}")[:1], 11, (20, 20, 20)
+                )
 
     # hands beside the board
     for s in (0, 1):
@@ -233,24 +293,43 @@ def render_table(view: TriadView, tr: Translator,
                 _draw_card(draw, hx, y, MINI, face, s, tr, show_name=False)
 
     # footer: rules, payout and the state of the game
-    rules = [tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items()
-             if on is True]
+    rules = [
+        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
+    ]
     rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
     footer = " · ".join(rules)
-    _text(draw, (MARGIN, height - FOOTER / 2 - 4), footer, _fit(footer, 14, width * 2 // 3),
-          DIM, anchor="lm")
+    _text(
+        draw,
+        (MARGIN, height - FOOTER / 2 - 4),
+        footer,
+        _fit(footer, 14, width * 2 // 3),
+        DIM,
+        anchor="lm",
+    )
     status = ""
     if view.pick is not None:
-        status = tr("triad.label.pick", colour=who(_colour_of(view, view.pick.winner)),
-                    count=view.pick.remaining)
+        status = tr(
+            "triad.label.pick",
+            colour=who(_colour_of(view, view.pick.winner)),
+            count=view.pick.remaining,
+        )
     elif view.finished:
-        status = (tr("triad.label.winner", colour=who(_colour_of(view, view.winner)))
-                  if view.winner else tr("triad.label.draw"))
+        status = (
+            tr("triad.label.winner", colour=who(_colour_of(view, view.winner)))
+            if view.winner
+            else tr("triad.label.draw")
+        )
     elif view.turn is not None:
         status = tr("triad.label.turn", colour=who(_colour_of(view, view.turn)))
     if status:
-        _text(draw, (width - MARGIN, height - FOOTER / 2 - 4), status,
-              _fit(status, 16, width // 3 - 10), GOLD, anchor="rm")
+        _text(
+            draw,
+            (width - MARGIN, height - FOOTER / 2 - 4),
+            status,
+            _fit(status, 16, width // 3 - 10),
+            GOLD,
+            anchor="rm",
+        )
     return _png(image)
 
 
@@ -263,8 +342,11 @@ def render_hand(view: TriadView, tr: Translator) -> bytes:
     if picking and view.pick is not None:
         faces = [(c.face, c.picked) for c in view.pick.choices]
         colour = _colour_of(view, view.pick.loser)
-        title = tr("triad.label.pick", colour=tr(f"triad.colour.{_colour_of(view, seat)}"),
-                   count=view.pick.remaining)
+        title = tr(
+            "triad.label.pick",
+            colour=tr(f"triad.colour.{_colour_of(view, seat)}"),
+            count=view.pick.remaining,
+        )
     else:
         hand = view.hands.get(seat, []) if seat is not None else []
         faces = [(f, False) for f in hand]
@@ -276,8 +358,14 @@ def render_hand(view: TriadView, tr: Translator) -> bytes:
     height = 36 + CELL + 28 + MARGIN
     image = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(image)
-    _text(draw, (MARGIN, 20), title, _fit(title, 18, width - 2 * MARGIN), SEAT_LIGHT[colour],
-          anchor="lm")
+    _text(
+        draw,
+        (MARGIN, 20),
+        title,
+        _fit(title, 18, width - 2 * MARGIN),
+        SEAT_LIGHT[colour],
+        anchor="lm",
+    )
     for i, (face, dim) in enumerate(faces):
         x = MARGIN + i * (CELL + GAP)
         y = 36

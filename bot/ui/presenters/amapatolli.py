@@ -31,21 +31,37 @@ class Presenter(GamePresenter):
             if colour:
                 return Choice(
                     action=action.encode(),
-                    label=tr("amapatolli.action.play_wild", card=text,
-                             colour=tr(f"amapatolli.colour.{colour}")),
-                    group="wild", emoji=COLOUR_EMOJI[colour], style=discord.ButtonStyle.primary,
+                    label=tr(
+                        "amapatolli.action.play_wild",
+                        card=text,
+                        colour=tr(f"amapatolli.colour.{colour}"),
+                    ),
+                    group="wild",
+                    emoji=COLOUR_EMOJI[colour],
+                    style=discord.ButtonStyle.primary,
                 )
             key = "amapatolli.action.play_answer" if view.skip_pending else "amapatolli.action.play"
-            return Choice(action=action.encode(), label=tr(key, card=text), group="play",
-                          style=discord.ButtonStyle.success)
+            return Choice(
+                action=action.encode(),
+                label=tr(key, card=text),
+                group="play",
+                style=discord.ButtonStyle.success,
+            )
         if kind == "callout":
             target = view.seats[action.target]  # type: ignore[attr-defined]
-            return Choice(action=action.encode(), group="callout",
-                          label=tr("amapatolli.action.callout", target=names(target)),
-                          style=discord.ButtonStyle.danger)
+            return Choice(
+                action=action.encode(),
+                group="callout",
+                label=tr("amapatolli.action.callout", target=names(target)),
+                style=discord.ButtonStyle.danger,
+            )
         styles = {"announce": discord.ButtonStyle.danger, "draw": discord.ButtonStyle.primary}
-        return Choice(action=action.encode(), label=tr(f"amapatolli.action.{kind}"),
-                      group="turn", style=styles.get(kind, discord.ButtonStyle.secondary))
+        return Choice(
+            action=action.encode(),
+            label=tr(f"amapatolli.action.{kind}"),
+            group="turn",
+            style=styles.get(kind, discord.ButtonStyle.secondary),
+        )
 
     def is_public_action(self, action: Action) -> bool:
         return getattr(action, "kind", None) == "callout"
@@ -55,15 +71,22 @@ class Presenter(GamePresenter):
 
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
         if "colour" in event.params:
-            event = event.model_copy(update={"params": {
-                **event.params, "colour": tr(f"amapatolli.colour.{event.params['colour']}")}})
+            event = event.model_copy(
+                update={
+                    "params": {
+                        **event.params,
+                        "colour": tr(f"amapatolli.colour.{event.params['colour']}"),
+                    }
+                }
+            )
         return super().event_text(event, names, tr)
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
         lines = [tr("amapatolli.ui.top", card=card_text(view.top))]
         if view.named_colour:
-            lines.append(tr("amapatolli.table.named",
-                            colour=tr(f"amapatolli.colour.{view.named_colour}")))
+            lines.append(
+                tr("amapatolli.table.named", colour=tr(f"amapatolli.colour.{view.named_colour}"))
+            )
         lines.append(tr(f"amapatolli.table.direction.{'cw' if view.direction == 1 else 'ccw'}"))
         lines.append(tr("amapatolli.table.stock", count=view.stock_count))
         if view.skip_pending and view.turn:
@@ -74,8 +97,11 @@ class Presenter(GamePresenter):
 
     def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
-        cards = tr("amapatolli.table.cards_one") if count == 1 else tr(
-            "amapatolli.table.cards", count=count)
+        cards = (
+            tr("amapatolli.table.cards_one")
+            if count == 1
+            else tr("amapatolli.table.cards", count=count)
+        )
         line = f"{names(seat)} — {cards}"
         if view.announced.get(seat) and count == 1:
             line += " · " + tr("amapatolli.table.announced")
@@ -86,8 +112,12 @@ class Presenter(GamePresenter):
     def private_lines(self, view, tr: Translator) -> list[str]:
         lines = [tr("amapatolli.ui.top", card=card_text(view.top))]
         if view.hand:
-            lines.append(tr("amapatolli.hand.title", count=len(view.hand)) + " · "
-                         + tr("amapatolli.ui.playable_mark"))
-            lines.extend(f"• {card_text(c)}" + (" ✅" if c.id in view.playable else "")
-                         for c in view.hand)
+            lines.append(
+                tr("amapatolli.hand.title", count=len(view.hand))
+                + " · "
+                + tr("amapatolli.ui.playable_mark")
+            )
+            lines.extend(
+                f"• {card_text(c)}" + (" ✅" if c.id in view.playable else "") for c in view.hand
+            )
         return lines

@@ -100,26 +100,51 @@ class Presenter(GamePresenter):
             card = action.card  # type: ignore[attr-defined]
             chosen = action.colour  # type: ignore[attr-defined]
             if chosen is not None:
-                label = tr("chupate2.action.play_wild", card=card_label(card, tr),
-                           colour=tr(f"chupate2.colour.{chosen}"))
-                return Choice(action=action.encode(), label=label, group=WILD,
-                              emoji=COLOUR_EMOJI[chosen], style=COLOUR_STYLE[chosen])
+                label = tr(
+                    "chupate2.action.play_wild",
+                    card=card_label(card, tr),
+                    colour=tr(f"chupate2.colour.{chosen}"),
+                )
+                return Choice(
+                    action=action.encode(),
+                    label=label,
+                    group=WILD,
+                    emoji=COLOUR_EMOJI[chosen],
+                    style=COLOUR_STYLE[chosen],
+                )
             if view.phase == "drawn":
-                return Choice(action=action.encode(), group="turn",
-                              label=tr("chupate2.ui.play_drawn", card=card_label(card, tr)),
-                              emoji=COLOUR_EMOJI[COLOUR_OF[card]],
-                              style=discord.ButtonStyle.success)
+                return Choice(
+                    action=action.encode(),
+                    group="turn",
+                    label=tr("chupate2.ui.play_drawn", card=card_label(card, tr)),
+                    emoji=COLOUR_EMOJI[COLOUR_OF[card]],
+                    style=discord.ButtonStyle.success,
+                )
             colour = COLOUR_OF[card]
-            return Choice(action=action.encode(), label=card_label(card, tr), group=colour,
-                          emoji=COLOUR_EMOJI[colour], style=discord.ButtonStyle.success)
+            return Choice(
+                action=action.encode(),
+                label=card_label(card, tr),
+                group=colour,
+                emoji=COLOUR_EMOJI[colour],
+                style=discord.ButtonStyle.success,
+            )
         if kind == "colour":
             colour = action.colour  # type: ignore[attr-defined]
-            return Choice(action=action.encode(), label=tr("chupate2.action.colour", **params),
-                          group="colour", emoji=COLOUR_EMOJI[colour], style=COLOUR_STYLE[colour])
+            return Choice(
+                action=action.encode(),
+                label=tr("chupate2.action.colour", **params),
+                group="colour",
+                emoji=COLOUR_EMOJI[colour],
+                style=COLOUR_STYLE[colour],
+            )
         emoji = ACCEPT_EMOJI if kind == "take" and view.phase == "challenge" else None
-        return Choice(action=action.encode(), label=tr(action_key(action, view), **params),
-                      group="turn", emoji=emoji or TURN_EMOJI.get(kind),
-                      style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary))
+        return Choice(
+            action=action.encode(),
+            label=tr(action_key(action, view), **params),
+            group="turn",
+            emoji=emoji or TURN_EMOJI.get(kind),
+            style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary),
+        )
 
     def is_public_action(self, action: Action) -> bool:
         return getattr(action, "kind", None) in ("uno", "catch")
@@ -145,30 +170,55 @@ class Presenter(GamePresenter):
         picked = draft.get("card")
         if picked in wilds:
             return self._colour_picker(table_id, view.version, picked, tr), []
-        turn = sorted((a for a in legal if self._on_turn_row(a, view)),
-                      key=lambda a: TURN_KINDS.index(a.kind) if a.kind in TURN_KINDS else -1)
+        turn = sorted(
+            (a for a in legal if self._on_turn_row(a, view)),
+            key=lambda a: TURN_KINDS.index(a.kind) if a.kind in TURN_KINDS else -1,
+        )
         room = BUTTONS_PER_ROW - len(wilds)  # kept for the wilds: they have no other place
         placed, overflow = turn[:room], turn[room:]
         row0: list[discord.ui.Item] = []
         for action in placed:
             c = self.choice(action, view, names, tr)
-            row0.append(ActionButton(table_id, view.version, c.action,
-                                     label=_clip(c.label, BUTTON_LABEL), style=c.style,
-                                     emoji=c.emoji, row=0))
+            row0.append(
+                ActionButton(
+                    table_id,
+                    view.version,
+                    c.action,
+                    label=_clip(c.label, BUTTON_LABEL),
+                    style=c.style,
+                    emoji=c.emoji,
+                    row=0,
+                )
+            )
         for card in wilds:
-            row0.append(DraftButton(
-                table_id, view.version, f"{PICK_OP}{card}", emoji=COLOUR_EMOJI[WILD],
-                label=_clip(tr("chupate2.ui.pick_wild_card", card=card_label(card, tr)),
-                            BUTTON_LABEL),
-                style=discord.ButtonStyle.success, row=0))
+            row0.append(
+                DraftButton(
+                    table_id,
+                    view.version,
+                    f"{PICK_OP}{card}",
+                    emoji=COLOUR_EMOJI[WILD],
+                    label=_clip(
+                        tr("chupate2.ui.pick_wild_card", card=card_label(card, tr)), BUTTON_LABEL
+                    ),
+                    style=discord.ButtonStyle.success,
+                    row=0,
+                )
+            )
         rest = [a for a in legal if a not in turn and not _is_wild_play(a)] + overflow
         packed = self._packed_cards(table_id, view, rest, names, tr, first_row=1 if row0 else 0)
         if packed is not None:
             return row0 + packed, []
         return row0, rest
 
-    def _packed_cards(self, table_id: int, view, actions: list[Action], names: SeatNames,
-                      tr: Translator, first_row: int) -> list[discord.ui.Item] | None:
+    def _packed_cards(
+        self,
+        table_id: int,
+        view,
+        actions: list[Action],
+        names: SeatNames,
+        tr: Translator,
+        first_row: int,
+    ) -> list[discord.ui.Item] | None:
         """The card choices when one button row per colour would not fit: a few cards as
         buttons five to a row (e.g. a Chúpate 2 of each colour to stack), many as one select
         per colour on the free rows. None leaves them to the framework (a button row per
@@ -184,8 +234,15 @@ class Presenter(GamePresenter):
         version = view.version
         if len(choices) <= PACKED_BUTTONS:
             return [
-                ActionButton(table_id, version, c.action, label=_clip(c.label, BUTTON_LABEL),
-                             style=c.style, emoji=c.emoji, row=first_row + i // BUTTONS_PER_ROW)
+                ActionButton(
+                    table_id,
+                    version,
+                    c.action,
+                    label=_clip(c.label, BUTTON_LABEL),
+                    style=c.style,
+                    emoji=c.emoji,
+                    row=first_row + i // BUTTONS_PER_ROW,
+                )
                 for i, c in enumerate(choices)
             ]
         if len(groups) > free_rows or any(len(g) > SELECT_OPTIONS for g in groups.values()):
@@ -193,10 +250,18 @@ class Presenter(GamePresenter):
         placeholders = self.group_placeholders(tr)
         return [
             ActionSelect(
-                table_id, version, group, 0, row=first_row + r,
+                table_id,
+                version,
+                group,
+                0,
+                row=first_row + r,
                 placeholder=_clip(placeholders.get(group, ""), PLACEHOLDER) or None,
-                options=[discord.SelectOption(label=_clip(c.label, OPTION_TEXT), value=c.action,
-                                              emoji=c.emoji) for c in members],
+                options=[
+                    discord.SelectOption(
+                        label=_clip(c.label, OPTION_TEXT), value=c.action, emoji=c.emoji
+                    )
+                    for c in members
+                ],
             )
             for r, (group, members) in enumerate(groups.items())
         ]
@@ -204,42 +269,71 @@ class Presenter(GamePresenter):
     @staticmethod
     def _on_turn_row(action: Action, view) -> bool:
         kind = action.kind  # type: ignore[attr-defined]
-        return kind in TURN_KINDS or (kind == "play" and view.phase == "drawn"
-                                      and not _is_wild_play(action))
+        return kind in TURN_KINDS or (
+            kind == "play" and view.phase == "drawn" and not _is_wild_play(action)
+        )
 
     @staticmethod
-    def _colour_picker(table_id: int, version: int, card: str, tr: Translator
-                       ) -> list[discord.ui.Item]:
+    def _colour_picker(
+        table_id: int, version: int, card: str, tr: Translator
+    ) -> list[discord.ui.Item]:
         buttons: list[discord.ui.Item] = [
-            DraftButton(table_id, version, f"{COLOUR_OP}{card}.{colour}",
-                        label=_clip(tr("chupate2.action.play_wild", card=card_label(card, tr),
-                                       colour=tr(f"chupate2.colour.{colour}")), BUTTON_LABEL),
-                        emoji=COLOUR_EMOJI[colour], style=COLOUR_STYLE[colour], row=0)
+            DraftButton(
+                table_id,
+                version,
+                f"{COLOUR_OP}{card}.{colour}",
+                label=_clip(
+                    tr(
+                        "chupate2.action.play_wild",
+                        card=card_label(card, tr),
+                        colour=tr(f"chupate2.colour.{colour}"),
+                    ),
+                    BUTTON_LABEL,
+                ),
+                emoji=COLOUR_EMOJI[colour],
+                style=COLOUR_STYLE[colour],
+                row=0,
+            )
             for colour in COLOURS
         ]
-        buttons.append(DraftButton(table_id, version, CANCEL_OP, label=tr("chupate2.ui.cancel"),
-                                   style=discord.ButtonStyle.secondary, row=0))
+        buttons.append(
+            DraftButton(
+                table_id,
+                version,
+                CANCEL_OP,
+                label=tr("chupate2.ui.cancel"),
+                style=discord.ButtonStyle.secondary,
+                row=0,
+            )
+        )
         return buttons
 
     def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
         card = draft.get("card")
         if card in view.hand and is_wild(card):
-            return [f"{COLOUR_EMOJI[WILD]} " + tr("chupate2.ui.pick_colour_for",
-                                                 card=card_label(card, tr))]
+            return [
+                f"{COLOUR_EMOJI[WILD]} "
+                + tr("chupate2.ui.pick_colour_for", card=card_label(card, tr))
+            ]
         return []
 
     def draft_step(
-        self, view, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+        self,
+        view,
+        legal: list[Action],
+        draft: dict[str, Any],
+        op: str,
+        values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         if op == CANCEL_OP:
             return {}, None
         if op.startswith(PICK_OP):
-            card = op[len(PICK_OP):]
+            card = op[len(PICK_OP) :]
             if card not in _wild_cards(legal):
                 raise IllegalAction(BAD_ACTION, text=op)
             return {"card": card}, None
         if op.startswith(COLOUR_OP):
-            text = "p." + op[len(COLOUR_OP):]
+            text = "p." + op[len(COLOUR_OP) :]
             if text not in {a.encode() for a in legal}:
                 raise IllegalAction(BAD_ACTION, text=op)
             return {}, text
@@ -256,8 +350,9 @@ class Presenter(GamePresenter):
             params["card"] = card_text(card, tr)
             colour = event.params.get("colour")
             if is_wild(card) and colour in COLOURS:
-                params["card"] = tr("chupate2.action.play_wild", card=params["card"],
-                                    colour=colour_text(colour, tr))
+                params["card"] = tr(
+                    "chupate2.action.play_wild", card=params["card"], colour=colour_text(colour, tr)
+                )
         if "cards" in event.params:
             params["cards"] = ", ".join(card_text(c, tr) for c in event.params["cards"])
         for name in ("target", "dealer"):
@@ -274,18 +369,32 @@ class Presenter(GamePresenter):
         return tr(key, player=names(event.seat), **params)
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
-        lines = [tr("chupate2.status.top", card=card_text(view.top_card, tr),
-                    colour=colour_text(view.colour, tr))]
+        lines = [
+            tr(
+                "chupate2.status.top",
+                card=card_text(view.top_card, tr),
+                colour=colour_text(view.colour, tr),
+            )
+        ]
         arrow = "🔃" if view.direction > 0 else "🔄"
-        lines.append(f"{arrow} " + tr("chupate2.status.direction",
-                                      direction=tr(f"chupate2.direction.{self._dir(view)}"))
-                     + " · " + tr("chupate2.status.stock", count=view.stock_count))
+        lines.append(
+            f"{arrow} "
+            + tr("chupate2.status.direction", direction=tr(f"chupate2.direction.{self._dir(view)}"))
+            + " · "
+            + tr("chupate2.status.stock", count=view.stock_count)
+        )
         if view.pending_draw:
             lines.append("⚠️ " + tr("chupate2.status.pending", count=view.pending_draw))
         if view.current is not None and view.phase in ("colour", "drawn", "penalty", "challenge"):
             target = view.plus4.by if view.plus4 is not None else None
-            lines.append(tr(f"chupate2.phase.{view.phase}", player=names(view.current),
-                            count=view.pending_draw, target=names(target)))
+            lines.append(
+                tr(
+                    f"chupate2.phase.{view.phase}",
+                    player=names(view.current),
+                    count=view.pending_draw,
+                    target=names(target),
+                )
+            )
         if view.exposed is not None:
             lines.append("👉 " + tr("chupate2.status.exposed", player=names(view.exposed)))
         if view.teams is not None:
@@ -293,8 +402,12 @@ class Presenter(GamePresenter):
         if view.target is not None:
             lines.append(tr("chupate2.status.round", round=view.round, target=view.target))
             lines.extend(
-                tr("chupate2.status.round_result", round=r.round, player=names(r.winner),
-                   points=r.points)
+                tr(
+                    "chupate2.status.round_result",
+                    round=r.round,
+                    player=names(r.winner),
+                    points=r.points,
+                )
                 for r in view.results[-RESULTS_SHOWN:]
             )
         return lines
@@ -309,8 +422,14 @@ class Presenter(GamePresenter):
         for t, members in enumerate(view.teams):
             players = ", ".join(names(s) for s in members)
             if view.target is not None and view.team_scores:
-                lines.append(tr("chupate2.status.team", team=t + 1, players=players,
-                                points=view.team_scores[t]))
+                lines.append(
+                    tr(
+                        "chupate2.status.team",
+                        team=t + 1,
+                        players=players,
+                        points=view.team_scores[t],
+                    )
+                )
             else:
                 lines.append(tr("chupate2.ui.team", team=t + 1, players=players))
         return lines
@@ -318,8 +437,12 @@ class Presenter(GamePresenter):
     def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         if view.target is not None and view.teams is None:
-            line = tr("chupate2.status.seat_score", player=names(seat), count=count,
-                      points=view.scores.get(seat, 0))
+            line = tr(
+                "chupate2.status.seat_score",
+                player=names(seat),
+                count=count,
+                points=view.scores.get(seat, 0),
+            )
         elif count == 1:
             line = tr("chupate2.ui.seat_one", player=names(seat))
         else:
@@ -331,12 +454,23 @@ class Presenter(GamePresenter):
         return line
 
     def private_lines(self, view, tr: Translator) -> list[str]:
-        lines = [tr("chupate2.status.top", card=card_text(view.top_card, tr),
-                    colour=colour_text(view.colour, tr))]
+        lines = [
+            tr(
+                "chupate2.status.top",
+                card=card_text(view.top_card, tr),
+                colour=colour_text(view.colour, tr),
+            )
+        ]
         mine = view.seat is not None and view.current == view.seat
         if mine and view.phase == "challenge" and view.plus4 is not None:
-            lines.append("🤥 " + tr("chupate2.ui.hit_by_plus4", count=view.pending_draw,
-                                   colour=colour_text(view.plus4.prev_colour, tr)))
+            lines.append(
+                "🤥 "
+                + tr(
+                    "chupate2.ui.hit_by_plus4",
+                    count=view.pending_draw,
+                    colour=colour_text(view.plus4.prev_colour, tr),
+                )
+            )
         elif mine and view.phase == "penalty":
             lines.append("⚠️ " + tr("chupate2.ui.must_answer", count=view.pending_draw))
         elif mine and view.phase == "drawn" and view.drawn_card is not None:
@@ -345,17 +479,22 @@ class Presenter(GamePresenter):
             lines.append(tr("chupate2.ui.name_colour"))
         if view.reveal is not None:
             verdict = "legal" if view.reveal.legal else "illegal"
-            lines.append("👀 " + tr("chupate2.ui.reveal",
-                                   cards=", ".join(card_text(c, tr) for c in view.reveal.cards)
-                                   or "—",
-                                   verdict=tr(f"chupate2.status.reveal.{verdict}")))
+            lines.append(
+                "👀 "
+                + tr(
+                    "chupate2.ui.reveal",
+                    cards=", ".join(card_text(c, tr) for c in view.reveal.cards) or "—",
+                    verdict=tr(f"chupate2.status.reveal.{verdict}"),
+                )
+            )
         if view.hand:
             lines.append(tr("chupate2.ui.hand", count=len(view.hand)))
             for colour in (*COLOURS, WILD):
                 cards = [c for c in view.hand if COLOUR_OF[c] == colour]
                 if cards:
-                    faces = ", ".join(tr(f"chupate2.face.{c[0] if colour == WILD else c[1]}")
-                                      for c in cards)
+                    faces = ", ".join(
+                        tr(f"chupate2.face.{c[0] if colour == WILD else c[1]}") for c in cards
+                    )
                     lines.append(f"{COLOUR_EMOJI[colour]} {faces}")
         return lines
 
@@ -367,25 +506,56 @@ class Presenter(GamePresenter):
             winning = details.get("winning_team")
             scores = details.get("team_scores") or [0] * len(teams)
             if isinstance(winning, int):
-                lines.append("🏆 " + tr("chupate2.outcome.team_won", team=winning + 1,
-                                        players=", ".join(names(s) for s in teams[winning])))
+                lines.append(
+                    "🏆 "
+                    + tr(
+                        "chupate2.outcome.team_won",
+                        team=winning + 1,
+                        players=", ".join(names(s) for s in teams[winning]),
+                    )
+                )
             order = sorted(range(len(teams)), key=lambda t: (t != winning, -scores[t]))
-            lines.extend(tr("chupate2.status.team", team=t + 1, points=scores[t],
-                            players=", ".join(names(s) for s in teams[t])) for t in order)
+            lines.extend(
+                tr(
+                    "chupate2.status.team",
+                    team=t + 1,
+                    points=scores[t],
+                    players=", ".join(names(s) for s in teams[t]),
+                )
+                for t in order
+            )
         elif details.get("mode") == "single" and details.get("rounds"):
             left = details["rounds"][-1]["left"]  # points left in each hand
             for place, group in enumerate(outcome.ranking, start=1):
                 players = ", ".join(names(s) for s in group)
                 if place == 1:
-                    lines.append(tr("game.result_line", place=place, players=players,
-                                    points=outcome.points.get(group[0], 0)))
+                    lines.append(
+                        tr(
+                            "game.result_line",
+                            place=place,
+                            players=players,
+                            points=outcome.points.get(group[0], 0),
+                        )
+                    )
                 else:
-                    lines.append(tr("chupate2.ui.result_left", place=place, players=players,
-                                    left=left.get(group[0], 0)))
+                    lines.append(
+                        tr(
+                            "chupate2.ui.result_left",
+                            place=place,
+                            players=players,
+                            left=left.get(group[0], 0),
+                        )
+                    )
         else:
             lines.extend(super().outcome_lines(outcome, names, tr))
         if details.get("mode") == "points":
-            lines.extend(tr("chupate2.status.round_result", round=r["round"],
-                            player=names(r["winner"]), points=r["points"])
-                         for r in details.get("round_scores") or [])
+            lines.extend(
+                tr(
+                    "chupate2.status.round_result",
+                    round=r["round"],
+                    player=names(r["winner"]),
+                    points=r["points"],
+                )
+                for r in details.get("round_scores") or []
+            )
         return lines

@@ -108,21 +108,36 @@ class Presenter(GamePresenter):
         kind = action.kind  # type: ignore[attr-defined]
         style = TURN_STYLE.get(kind, discord.ButtonStyle.secondary)
         if kind == "play":
-            label = tr("macarena.ui.play_series", pozo=action.pozo + 1,  # type: ignore[attr-defined]
-                       cards=cards_text(list(action.cards)))  # type: ignore[attr-defined]
-            return Choice(action=action.encode(), label=label, group="play",
-                          style=discord.ButtonStyle.success)
+            label = tr(
+                "macarena.ui.play_series",
+                pozo=action.pozo + 1,  # type: ignore[attr-defined]
+                cards=cards_text(list(action.cards)),
+            )  # type: ignore[attr-defined]
+            return Choice(
+                action=action.encode(), label=label, group="play", style=discord.ButtonStyle.success
+            )
         if kind == "move_maca":
             label = tr("macarena.action.move_maca", pozo=action.source + 1)  # type: ignore[attr-defined]
-            return Choice(action=action.encode(), label=label, group=kind, style=style,
-                          emoji=TURN_EMOJI[kind])
+            return Choice(
+                action=action.encode(), label=label, group=kind, style=style, emoji=TURN_EMOJI[kind]
+            )
         if kind in ("give_element", "buy_element"):
             element = action.element  # type: ignore[attr-defined]
             label = tr(f"macarena.action.{kind}", element=tr(f"macarena.element.{element}"))
-            return Choice(action=action.encode(), label=label, group=kind, style=style,
-                          emoji=ELEMENT_EMOJI[element])
-        return Choice(action=action.encode(), label=tr(f"macarena.action.{kind}"), group="turn",
-                      style=style, emoji=TURN_EMOJI.get(kind))
+            return Choice(
+                action=action.encode(),
+                label=label,
+                group=kind,
+                style=style,
+                emoji=ELEMENT_EMOJI[element],
+            )
+        return Choice(
+            action=action.encode(),
+            label=tr(f"macarena.action.{kind}"),
+            group="turn",
+            style=style,
+            emoji=TURN_EMOJI.get(kind),
+        )
 
     # ----- the private components and the series draft -----------------------------------------
     def private_components(
@@ -141,14 +156,23 @@ class Presenter(GamePresenter):
         else:
             # draw, or an end-of-hand / MACA choice: the seat's legal actions as buttons
             for i, action in enumerate(legal):
-                items.append(self._button(table_id, view, action, names, tr,
-                                          row=i // BUTTONS_PER_ROW))
+                items.append(
+                    self._button(table_id, view, action, names, tr, row=i // BUTTONS_PER_ROW)
+                )
         rows = 1 + max((item.row or 0 for item in items), default=-1)
         if view.seat is not None and view.collection is not None:
             showing = bool(draft.get("collection"))
             key = "macarena.ui.hide_collection" if showing else "macarena.ui.show_collection"
-            items.append(DraftButton(table_id, version, COLLECTION_OP, label=tr(key),
-                                     emoji="📚", row=self._row_with_room(items, rows)))
+            items.append(
+                DraftButton(
+                    table_id,
+                    version,
+                    COLLECTION_OP,
+                    label=tr(key),
+                    emoji="📚",
+                    row=self._row_with_room(items, rows),
+                )
+            )
         return items, []
 
     @staticmethod
@@ -157,14 +181,29 @@ class Presenter(GamePresenter):
         on_first = sum(1 for item in items if (item.row or 0) == 0)
         return 0 if on_first < BUTTONS_PER_ROW else rows
 
-    def _button(self, table_id: int, view, action: Action, names: SeatNames, tr: Translator,
-                row: int) -> ActionButton:
+    def _button(
+        self, table_id: int, view, action: Action, names: SeatNames, tr: Translator, row: int
+    ) -> ActionButton:
         c = self.choice(action, view, names, tr)
-        return ActionButton(table_id, view.version, c.action, label=_clip(c.label, BUTTON_LABEL),
-                            style=c.style, emoji=c.emoji, row=row)
+        return ActionButton(
+            table_id,
+            view.version,
+            c.action,
+            label=_clip(c.label, BUTTON_LABEL),
+            style=c.style,
+            emoji=c.emoji,
+            row=row,
+        )
 
-    def _play_components(self, table_id: int, view, legal: list[Action], draft: dict[str, Any],
-                         names: SeatNames, tr: Translator) -> list[discord.ui.Item]:
+    def _play_components(
+        self,
+        table_id: int,
+        view,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
+    ) -> list[discord.ui.Item]:
         version = view.version
         pass_action = next((a for a in legal if a.kind == "pass"), None)  # type: ignore[attr-defined]
         series = _series(view, draft)
@@ -175,21 +214,45 @@ class Presenter(GamePresenter):
             for i, pozo in enumerate(playable_pozos(view, view.seat)):
                 top = view.pozos[pozo].top
                 label = tr("macarena.ui.pozo_button", pozo=pozo + 1, card=card_label(top))
-                items.append(DraftButton(table_id, version, encode_draft(pozo, []),
-                                         label=_clip(label, BUTTON_LABEL),
-                                         emoji=ELEMENT_EMOJI[element_of(top)],
-                                         style=discord.ButtonStyle.primary,
-                                         row=1 + i // BUTTONS_PER_ROW))
+                items.append(
+                    DraftButton(
+                        table_id,
+                        version,
+                        encode_draft(pozo, []),
+                        label=_clip(label, BUTTON_LABEL),
+                        emoji=ELEMENT_EMOJI[element_of(top)],
+                        style=discord.ButtonStyle.primary,
+                        row=1 + i // BUTTONS_PER_ROW,
+                    )
+                )
             return items
         pozo, cards = series
         if cards:
             play = encode_draft(pozo, cards)
-            items.append(ActionButton(table_id, version, play, label=tr("macarena.action.play"),
-                                      emoji="✅", style=discord.ButtonStyle.success, row=0))
-            items.append(DraftButton(table_id, version, encode_draft(pozo, cards[:-1]),
-                                     label=tr("macarena.ui.series_undo"), emoji="↩️", row=0))
-        items.append(DraftButton(table_id, version, CANCEL_OP, label=tr("macarena.ui.cancel"),
-                                 row=0))
+            items.append(
+                ActionButton(
+                    table_id,
+                    version,
+                    play,
+                    label=tr("macarena.action.play"),
+                    emoji="✅",
+                    style=discord.ButtonStyle.success,
+                    row=0,
+                )
+            )
+            items.append(
+                DraftButton(
+                    table_id,
+                    version,
+                    encode_draft(pozo, cards[:-1]),
+                    label=tr("macarena.ui.series_undo"),
+                    emoji="↩️",
+                    row=0,
+                )
+            )
+        items.append(
+            DraftButton(table_id, version, CANCEL_OP, label=tr("macarena.ui.cancel"), row=0)
+        )
         if pass_action is not None:
             items.append(self._button(table_id, view, pass_action, names, tr, row=0))
         if len(cards) < MAX_SERIES:
@@ -198,15 +261,26 @@ class Presenter(GamePresenter):
                 text = card_label(card)
                 if link_kind(prev, card) == "espejo":
                     text = tr("macarena.ui.series_card_espejo", card=text)
-                items.append(DraftButton(
-                    table_id, version, encode_draft(pozo, [*cards, card.code]),
-                    label=_clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
-                    emoji=ELEMENT_EMOJI[element_of(card)], style=discord.ButtonStyle.primary,
-                    row=1 + i // BUTTONS_PER_ROW))
+                items.append(
+                    DraftButton(
+                        table_id,
+                        version,
+                        encode_draft(pozo, [*cards, card.code]),
+                        label=_clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
+                        emoji=ELEMENT_EMOJI[element_of(card)],
+                        style=discord.ButtonStyle.primary,
+                        row=1 + i // BUTTONS_PER_ROW,
+                    )
+                )
         return items
 
     def draft_step(
-        self, view, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+        self,
+        view,
+        legal: list[Action],
+        draft: dict[str, Any],
+        op: str,
+        values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         if op == COLLECTION_OP:
             return {**draft, "collection": not draft.get("collection")}, None
@@ -249,10 +323,17 @@ class Presenter(GamePresenter):
     def _series_lines(view, pozo: int, cards: list[str], tr: Translator) -> list[str]:
         top = view.pozos[pozo].top
         if not cards:
-            return [tr("macarena.ui.series_so_far", pozo=pozo + 1, cards=card_text(top)),
-                    "👉 " + tr("macarena.ui.series_empty")]
-        lines = [tr("macarena.ui.series_so_far", pozo=pozo + 1,
-                    cards=f"{card_text(top)} → {cards_text(cards)}")]
+            return [
+                tr("macarena.ui.series_so_far", pozo=pozo + 1, cards=card_text(top)),
+                "👉 " + tr("macarena.ui.series_empty"),
+            ]
+        lines = [
+            tr(
+                "macarena.ui.series_so_far",
+                pozo=pozo + 1,
+                cards=f"{card_text(top)} → {cards_text(cards)}",
+            )
+        ]
         status = series_status(view, view.seat, pozo, cards)
         if status.espejo:
             lines.append("🪞 " + tr("macarena.ui.series_espejo"))
@@ -268,9 +349,14 @@ class Presenter(GamePresenter):
         for element in ELEMENTS:
             mine = [c for c in cards if element_of(c) == element]
             if mine:
-                lines.append(tr("macarena.ui.element_cards", emoji=ELEMENT_EMOJI[element],
-                                element=tr(f"macarena.element.{element}"),
-                                cards=cards_text(mine)))
+                lines.append(
+                    tr(
+                        "macarena.ui.element_cards",
+                        emoji=ELEMENT_EMOJI[element],
+                        element=tr(f"macarena.element.{element}"),
+                        cards=cards_text(mine),
+                    )
+                )
         return lines
 
     # ----- text -----------------------------------------------------------------------------
@@ -281,23 +367,36 @@ class Presenter(GamePresenter):
         return tr(key, **event_params(event, tr, names))
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
-        lines = [tr("macarena.ui.status", hand=view.hand_number, stock=view.stock_count,
-                    phase=tr(f"macarena.phase.{view.phase}"), target=view.amulets_to_win)]
+        lines = [
+            tr(
+                "macarena.ui.status",
+                hand=view.hand_number,
+                stock=view.stock_count,
+                phase=tr(f"macarena.phase.{view.phase}"),
+                target=view.amulets_to_win,
+            )
+        ]
         colour_of = {p.seat: p.colour for p in view.players}
         pozos = []
         for pozo in view.pozos:
             marks = "".join(player_mark(colour_of.get(s, 0)) * n for s, n in pozo.macas.items())
-            pozos.append(f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks
-                                                                           else ""))
+            pozos.append(
+                f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks else "")
+            )
         lines.append(tr("macarena.ui.pozos", pozos=" · ".join(pozos)))
         if view.espejo_turn and view.current:
             lines.append("🪞 " + tr("macarena.ui.public_espejo", player=names(view.current)))
         if view.penalty_waiting:
-            lines.append(tr("macarena.ui.waiting_penalty",
-                            players=", ".join(names(s) for s in view.penalty_waiting)))
+            lines.append(
+                tr(
+                    "macarena.ui.waiting_penalty",
+                    players=", ".join(names(s) for s in view.penalty_waiting),
+                )
+            )
         if view.buy_waiting:
-            lines.append(tr("macarena.ui.waiting_buy",
-                            players=", ".join(names(s) for s in view.buy_waiting)))
+            lines.append(
+                tr("macarena.ui.waiting_buy", players=", ".join(names(s) for s in view.buy_waiting))
+            )
         if view.hand_result is not None:
             lines.extend(self._hand_result_lines(view.hand_result, view, names, tr))
         return lines
@@ -309,16 +408,31 @@ class Presenter(GamePresenter):
             f"{ELEMENT_EMOJI[e]} {names(result.element_winners[e]) if result.element_winners.get(e) else tr('macarena.ui.nobody')}"  # noqa: E501
             for e in ELEMENTS
         )
-        reason = (tr("macarena.ui.went_out", player=names(result.went_out)) if result.went_out
-                  else tr(f"macarena.reason.{result.reason}"))
-        return [tr("macarena.ui.last_hand", hand=result.hand, reason=reason, sizes=sizes),
-                tr("macarena.ui.last_hand_elements", elements=winners)]
+        reason = (
+            tr("macarena.ui.went_out", player=names(result.went_out))
+            if result.went_out
+            else tr(f"macarena.reason.{result.reason}")
+        )
+        return [
+            tr("macarena.ui.last_hand", hand=result.hand, reason=reason, sizes=sizes),
+            tr("macarena.ui.last_hand_elements", elements=winners),
+        ]
 
     def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
         p = next(p for p in view.players if p.seat == seat)
-        line = player_mark(p.colour) + " " + tr(
-            "macarena.ui.seat", player=names(seat), cards=p.hand_count, coins=p.coins,
-            elements=elements_text(p.elements, tr), amulets=p.amulets, macas=p.active_macas)
+        line = (
+            player_mark(p.colour)
+            + " "
+            + tr(
+                "macarena.ui.seat",
+                player=names(seat),
+                cards=p.hand_count,
+                coins=p.coins,
+                elements=elements_text(p.elements, tr),
+                amulets=p.amulets,
+                macas=p.active_macas,
+            )
+        )
         if p.collection_count is not None:
             line += " · " + tr("macarena.ui.seat_collection", count=p.collection_count)
         return line
@@ -343,29 +457,45 @@ class Presenter(GamePresenter):
         collection = view.collection or []
         counts = " · ".join(
             f"{ELEMENT_EMOJI[e]} {sum(1 for c in collection if element_of(c) == e)}"
-            for e in ELEMENTS)
+            for e in ELEMENTS
+        )
         lines.append(tr("macarena.ui.collection_summary", count=len(collection), counts=counts))
-        lines.append(tr("macarena.ui.my_tokens", coins=me.coins,
-                        elements=elements_text(me.elements, tr), amulets=me.amulets,
-                        target=view.amulets_to_win))
+        lines.append(
+            tr(
+                "macarena.ui.my_tokens",
+                coins=me.coins,
+                elements=elements_text(me.elements, tr),
+                amulets=me.amulets,
+                target=view.amulets_to_win,
+            )
+        )
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
         details = outcome.details
-        lines = ["🏆 " + tr("macarena.ui.winner",
-                           players=", ".join(names(s) for s in outcome.winners))]
+        lines = [
+            "🏆 " + tr("macarena.ui.winner", players=", ".join(names(s) for s in outcome.winners))
+        ]
         if details.get("macarena"):
-            lines.append("💃 " + tr("macarena.ui.outcome_macarena",
-                                   player=names(details["macarena"])))
+            lines.append(
+                "💃 " + tr("macarena.ui.outcome_macarena", player=names(details["macarena"]))
+            )
         amulets = details.get("amulets") or {}
         elements = details.get("elements") or {}
         coins = details.get("coins") or {}
         macarenas = details.get("macarenas") or {}
         for place, group in enumerate(outcome.ranking, start=1):
             for seat in group:
-                lines.append(tr("macarena.ui.outcome_line", place=place, player=names(seat),
-                                amulets=amulets.get(seat, 0),
-                                elements=elements_text(elements.get(seat) or [], tr),
-                                coins=coins.get(seat, 0), macarenas=macarenas.get(seat, 0)))
+                lines.append(
+                    tr(
+                        "macarena.ui.outcome_line",
+                        place=place,
+                        player=names(seat),
+                        amulets=amulets.get(seat, 0),
+                        elements=elements_text(elements.get(seat) or [], tr),
+                        coins=coins.get(seat, 0),
+                        macarenas=macarenas.get(seat, 0),
+                    )
+                )
         lines.append(tr("macarena.ui.outcome_hands", hands=details.get("hands", 1)))
         return lines

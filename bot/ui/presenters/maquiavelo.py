@@ -98,8 +98,11 @@ class Presenter(GamePresenter):
         for c in cards:
             seen[c.code] = seen.get(c.code, 0) + 1
             label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
-            options.append(discord.SelectOption(label=_clip(label, OPTION_LABEL),
-                                                value=str(c.id), default=c.id in selected))
+            options.append(
+                discord.SelectOption(
+                    label=_clip(label, OPTION_LABEL), value=str(c.id), default=c.id in selected
+                )
+            )
         return options
 
     @staticmethod
@@ -125,40 +128,83 @@ class Presenter(GamePresenter):
         out: list[discord.ui.Item] = []
         row = 0
         if helpers:
-            out.append(items.DraftSelect(
-                table_id, view.version, HELPERS_OP,
-                options=self._options(view.helpers, selected),
-                placeholder=_clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
-                min_values=0, max_values=len(view.helpers), row=row))
+            out.append(
+                items.DraftSelect(
+                    table_id,
+                    view.version,
+                    HELPERS_OP,
+                    options=self._options(view.helpers, selected),
+                    placeholder=_clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
+                    min_values=0,
+                    max_values=len(view.helpers),
+                    row=row,
+                )
+            )
             row += 1
         for k, cards in enumerate(chunks):
-            out.append(items.DraftSelect(
-                table_id, view.version, f"s.{k}", options=self._options(cards, selected),
-                placeholder=self._placeholder(view, cards, tr), min_values=0,
-                max_values=len(cards), row=row))
+            out.append(
+                items.DraftSelect(
+                    table_id,
+                    view.version,
+                    f"s.{k}",
+                    options=self._options(cards, selected),
+                    placeholder=self._placeholder(view, cards, tr),
+                    min_values=0,
+                    max_values=len(cards),
+                    row=row,
+                )
+            )
             row += 1
-        play_label = (tr("maquiavelo.ui.play_selected", count=len(selected)) if selected
-                      else tr("maquiavelo.action.play"))
+        play_label = (
+            tr("maquiavelo.ui.play_selected", count=len(selected))
+            if selected
+            else tr("maquiavelo.action.play")
+        )
         out += [
-            items.DraftButton(table_id, view.version, "play", label=play_label,
-                              style=discord.ButtonStyle.success, row=row, disabled=not selected),
-            items.DraftButton(table_id, view.version, "clear",
-                              label=tr("maquiavelo.action.clear"), row=row,
-                              disabled=not selected),
-            items.DraftButton(table_id, view.version, "hint",
-                              label=tr("maquiavelo.action.suggest"),
-                              style=discord.ButtonStyle.primary, row=row),
-            items.ModalButton(table_id, view.version, MODAL_KIND,
-                              label=tr("maquiavelo.action.arrange"), row=row),
+            items.DraftButton(
+                table_id,
+                view.version,
+                "play",
+                label=play_label,
+                style=discord.ButtonStyle.success,
+                row=row,
+                disabled=not selected,
+            ),
+            items.DraftButton(
+                table_id,
+                view.version,
+                "clear",
+                label=tr("maquiavelo.action.clear"),
+                row=row,
+                disabled=not selected,
+            ),
+            items.DraftButton(
+                table_id,
+                view.version,
+                "hint",
+                label=tr("maquiavelo.action.suggest"),
+                style=discord.ButtonStyle.primary,
+                row=row,
+            ),
+            items.ModalButton(
+                table_id, view.version, MODAL_KIND, label=tr("maquiavelo.action.arrange"), row=row
+            ),
         ]
         for action in legal:
             choice = self.choice(action, view, names, tr)
-            out.append(items.ActionButton(table_id, view.version, choice.action,
-                                          label=choice.label, row=row))
+            out.append(
+                items.ActionButton(
+                    table_id, view.version, choice.action, label=choice.label, row=row
+                )
+            )
         return out, []
 
     def draft_step(
-        self, view: MaquiaveloView, legal: list[Action], draft: dict[str, Any], op: str,
+        self,
+        view: MaquiaveloView,
+        legal: list[Action],
+        draft: dict[str, Any],
+        op: str,
         values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         if not _acting(view):
@@ -179,8 +225,12 @@ class Presenter(GamePresenter):
                 try:
                     GAME.check_proposal(_state_of(view), view.seat, action)
                 except IllegalAction as exc:
-                    return {"sel": selected, "warned": text, "code": exc.code,
-                            "params": dict(exc.params)}, None
+                    return {
+                        "sel": selected,
+                        "warned": text,
+                        "code": exc.code,
+                        "params": dict(exc.params),
+                    }, None
             return {"sel": selected}, text
         if op.startswith("s."):
             if op == HELPERS_OP:
@@ -201,9 +251,7 @@ class Presenter(GamePresenter):
             return {"sel": sorted((set(selected) - ids) | picked)}, None
         raise IllegalAction("bad_action")
 
-    def draft_lines(
-        self, view: MaquiaveloView, draft: dict[str, Any], tr: Translator
-    ) -> list[str]:
+    def draft_lines(self, view: MaquiaveloView, draft: dict[str, Any], tr: Translator) -> list[str]:
         if not _acting(view):
             return []
         lines = []
@@ -211,8 +259,11 @@ class Presenter(GamePresenter):
         if "hint" in draft:
             lines.append(self._hint_text(view, draft["hint"], tr))
         chosen = [c for c in [*(view.hand or []), *view.helpers] if c.id in selected]
-        lines.append(tr("maquiavelo.ui.selected", cards=_pretty(chosen)) if chosen
-                     else tr("maquiavelo.ui.selected_none"))
+        lines.append(
+            tr("maquiavelo.ui.selected", cards=_pretty(chosen))
+            if chosen
+            else tr("maquiavelo.ui.selected_none")
+        )
         if draft.get("warned"):
             reason = tr(f"maquiavelo.error.{draft.get('code')}", **draft.get("params", {}))
             lines.append(tr("maquiavelo.ui.estricto_refused", reason=reason))
@@ -227,15 +278,22 @@ class Presenter(GamePresenter):
 
     def _hint_text(self, view: MaquiaveloView, hint: list[int], tr: Translator) -> str:
         if not hint:
-            key = "maquiavelo.ui.hint_none_pass" if not view.stock_count else \
-                "maquiavelo.ui.hint_none"
+            key = (
+                "maquiavelo.ui.hint_none_pass"
+                if not view.stock_count
+                else "maquiavelo.ui.hint_none"
+            )
             return tr(key)
         ids = set(hint)
         hand = [c for c in view.hand or [] if c.id in ids]
         helpers = [c for c in view.helpers if c.id in ids]
         if helpers:
-            return tr("maquiavelo.ui.hint_helpers", cards=_pretty(hand),
-                      helpers=_pretty(helpers), count=len(hint))
+            return tr(
+                "maquiavelo.ui.hint_helpers",
+                cards=_pretty(hand),
+                helpers=_pretty(helpers),
+                count=len(hint),
+            )
         return tr("maquiavelo.ui.hint", cards=_pretty(hand), count=len(hint))
 
     # ----- the typed arrangement ----------------------------------------------------------
@@ -245,9 +303,14 @@ class Presenter(GamePresenter):
         if kind != MODAL_KIND:
             return None
         return tr("maquiavelo.ui.modal_title"), [
-            ModalField(name=MODAL_FIELD, label=tr("maquiavelo.ui.modal_field"),
-                       placeholder=tr("maquiavelo.ui.modal_placeholder"),
-                       default=view.table_text() or None, long=True, max_length=1200)
+            ModalField(
+                name=MODAL_FIELD,
+                label=tr("maquiavelo.ui.modal_field"),
+                placeholder=tr("maquiavelo.ui.modal_placeholder"),
+                default=view.table_text() or None,
+                long=True,
+                max_length=1200,
+            )
         ]
 
     def modal_action(self, kind: str, view: MaquiaveloView, values: dict[str, str]) -> str:
@@ -273,23 +336,32 @@ class Presenter(GamePresenter):
         if view.options.ayuda:
             lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers) or "—"))
         if not view.stock_count and not view.finished:
-            lines.append(tr("maquiavelo.status.passes", count=view.passes,
-                            players=len(view.seats)))
-        variants = [tr(f"maquiavelo.ui.variant.{name}")
-                    for name in ("ayuda", "estricto") if getattr(view.options, name)]
+            lines.append(tr("maquiavelo.status.passes", count=view.passes, players=len(view.seats)))
+        variants = [
+            tr(f"maquiavelo.ui.variant.{name}")
+            for name in ("ayuda", "estricto")
+            if getattr(view.options, name)
+        ]
         if variants:
             lines.append(tr("maquiavelo.status.variants", variants=", ".join(variants)))
         if view.last_play:
-            lines.append(tr("maquiavelo.ui.last_play",
-                            cards=_pretty([CardView.of(c) for c in view.last_play])))
+            lines.append(
+                tr(
+                    "maquiavelo.ui.last_play",
+                    cards=_pretty([CardView.of(c) for c in view.last_play]),
+                )
+            )
         return lines
 
-    def seat_line(self, view: MaquiaveloView, seat: str, names: SeatNames,
-                  tr: Translator) -> str:
+    def seat_line(self, view: MaquiaveloView, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         if view.finished and seat in view.hand_values:
-            return tr("maquiavelo.outcome.hand_value", player=names(seat), count=count,
-                      value=view.hand_values[seat])
+            return tr(
+                "maquiavelo.outcome.hand_value",
+                player=names(seat),
+                count=count,
+                value=view.hand_values[seat],
+            )
         return tr("maquiavelo.status.seat", player=names(seat), count=count)
 
     def private_lines(self, view: MaquiaveloView, tr: Translator) -> list[str]:
@@ -297,10 +369,12 @@ class Presenter(GamePresenter):
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
             lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers)))
-        for suit, cards in sorted(view.hand_by_suit().items(),
-                                  key=lambda kv: SUIT_ORDER.index(kv[0])):
-            lines.append(tr("maquiavelo.ui.hand_suit", suit=self._suit(suit, tr),
-                            cards=_pretty(cards)))
+        for suit, cards in sorted(
+            view.hand_by_suit().items(), key=lambda kv: SUIT_ORDER.index(kv[0])
+        ):
+            lines.append(
+                tr("maquiavelo.ui.hand_suit", suit=self._suit(suit, tr), cards=_pretty(cards))
+            )
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
@@ -314,8 +388,9 @@ class Presenter(GamePresenter):
                 lines.append(tr("maquiavelo.outcome.out", player=who, points=points))
             elif details.get("reason") == "blocked":
                 count = details.get("hand_counts", {}).get(winners[0], 0)
-                lines.append(tr("maquiavelo.outcome.blocked", player=who, count=count,
-                                points=points))
+                lines.append(
+                    tr("maquiavelo.outcome.blocked", player=who, count=count, points=points)
+                )
         return lines
 
 
@@ -330,8 +405,7 @@ def _state_of(view: MaquiaveloView) -> MaquiaveloState:
         options=view.options,
         dealer=view.seats.index(view.dealer) if view.dealer in view.seats else 0,
         current=view.seats.index(view.seat),
-        hands={s: ([c.id for c in view.hand or []] if s == view.seat else [])
-               for s in view.seats},
+        hands={s: ([c.id for c in view.hand or []] if s == view.seat else []) for s in view.seats},
         stock=[],
         helpers=[c.id for c in view.helpers],
         table=[[c.id for c in m.cards] for m in view.table],

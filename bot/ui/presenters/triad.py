@@ -23,8 +23,7 @@ from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
 
 SEAT_EMOJI = ("🟦", "🟥")
-RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand",
-         "sudden_death")
+RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
 
 
 def _clip(text: str, limit: int = BUTTON_LABEL) -> str:
@@ -38,8 +37,12 @@ def seat_emoji(view: Any, seat: str | None) -> str:
 def face_text(face: Any, tr: Translator) -> str:
     """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
     element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
-    return tr("triad.ui.face", card=card_label(face.card, tr),
-              level=tr("triad.label.level", level=face.level), element=element)
+    return tr(
+        "triad.ui.face",
+        card=card_label(face.card, tr),
+        level=tr("triad.label.level", level=face.level),
+        element=element,
+    )
 
 
 def rules_text(options: Any, tr: Translator) -> str:
@@ -78,8 +81,13 @@ class Presenter(GamePresenter):
         return {"pick": tr("triad.ui.pick_placeholder")}
 
     def private_components(
-        self, table_id: int, view: Any, legal: list[Action], draft: dict[str, Any],
-        names: SeatNames, tr: Translator,
+        self,
+        table_id: int,
+        view: Any,
+        legal: list[Action],
+        draft: dict[str, Any],
+        names: SeatNames,
+        tr: Translator,
     ) -> tuple[list[discord.ui.Item], list[Action]]:
         places = _places(legal)
         others = [a for a in legal if a not in places]
@@ -92,11 +100,18 @@ class Presenter(GamePresenter):
         for slot in slots:
             face = hand[slot] if slot < len(hand) else None
             label = card_label(face.card, tr) if face else str(slot + 1)
-            items.append(DraftButton(
-                table_id, view.version, f"c{slot}", label=_clip(label), row=0,
-                style=discord.ButtonStyle.primary if slot == chosen
-                else discord.ButtonStyle.secondary,
-            ))
+            items.append(
+                DraftButton(
+                    table_id,
+                    view.version,
+                    f"c{slot}",
+                    label=_clip(label),
+                    row=0,
+                    style=discord.ButtonStyle.primary
+                    if slot == chosen
+                    else discord.ButtonStyle.secondary,
+                )
+            )
         if chosen is not None:
             free = {a.cell for a in places if a.slot == chosen}
             for cell in range(9):
@@ -109,16 +124,29 @@ class Presenter(GamePresenter):
                     label = tr(f"triad.cell.{cell}")
                     if spot.element:
                         label += " · " + tr(f"triad.element.{spot.element}")
-                items.append(DraftButton(
-                    table_id, view.version, f"x{cell}", label=_clip(label), emoji=emoji,
-                    row=1 + cell // 3, disabled=cell not in free,
-                    style=discord.ButtonStyle.success if cell in free
-                    else discord.ButtonStyle.secondary,
-                ))
+                items.append(
+                    DraftButton(
+                        table_id,
+                        view.version,
+                        f"x{cell}",
+                        label=_clip(label),
+                        emoji=emoji,
+                        row=1 + cell // 3,
+                        disabled=cell not in free,
+                        style=discord.ButtonStyle.success
+                        if cell in free
+                        else discord.ButtonStyle.secondary,
+                    )
+                )
         return items, others
 
     def draft_step(
-        self, view: Any, legal: list[Action], draft: dict[str, Any], op: str, values: list[str],
+        self,
+        view: Any,
+        legal: list[Action],
+        draft: dict[str, Any],
+        op: str,
+        values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         places = _places(legal)
         if op[:1] == "c" and op[1:].isdigit():
@@ -149,19 +177,42 @@ class Presenter(GamePresenter):
         events: list[Event] = []
         lm = view.last_move
         if lm is not None:
-            events.append(Event(code="placed", seat=lm.seat,
-                                params={"card": lm.card, "cell": lm.cell}))
-            for code, cells in (("same_wall" if lm.same_wall else "same", lm.same),
-                                ("plus", lm.plus), ("flipped", lm.basic), ("combo", lm.combo)):
+            events.append(
+                Event(code="placed", seat=lm.seat, params={"card": lm.card, "cell": lm.cell})
+            )
+            for code, cells in (
+                ("same_wall" if lm.same_wall else "same", lm.same),
+                ("plus", lm.plus),
+                ("flipped", lm.basic),
+                ("combo", lm.combo),
+            ):
                 if cells:
-                    events.append(Event(code=code, seat=lm.seat,
-                                        params={"cells": list(cells), "count": len(cells)}))
+                    events.append(
+                        Event(
+                            code=code,
+                            seat=lm.seat,
+                            params={"cells": list(cells), "count": len(cells)},
+                        )
+                    )
         pick = view.pick
         if pick is not None:
-            events.append(Event(code="game_won", seat=pick.winner, params={
-                "winner_score": view.scores[pick.winner], "loser_score": view.scores[pick.loser]}))
-            events.append(Event(code="pick_required", seat=pick.winner,
-                                params={"count": pick.remaining, "target": pick.loser}))
+            events.append(
+                Event(
+                    code="game_won",
+                    seat=pick.winner,
+                    params={
+                        "winner_score": view.scores[pick.winner],
+                        "loser_score": view.scores[pick.loser],
+                    },
+                )
+            )
+            events.append(
+                Event(
+                    code="pick_required",
+                    seat=pick.winner,
+                    params={"count": pick.remaining, "target": pick.loser},
+                )
+            )
         return events
 
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
@@ -179,8 +230,14 @@ class Presenter(GamePresenter):
         scores = " — ".join(
             f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats
         )
-        lines = [scores, tr("triad.ui.rules_line", rules=rules_text(view.options, tr),
-                            payout=tr(f"triad.payout.{view.options.payout}"))]
+        lines = [
+            scores,
+            tr(
+                "triad.ui.rules_line",
+                rules=rules_text(view.options, tr),
+                payout=tr(f"triad.payout.{view.options.payout}"),
+            ),
+        ]
         if view.round:
             lines.append(tr("triad.label.round", round=view.round, max=view.max_rematches))
         if view.pick is not None:
@@ -188,8 +245,12 @@ class Presenter(GamePresenter):
         return lines
 
     def seat_line(self, view: Any, seat: str, names: SeatNames, tr: Translator) -> str:
-        line = tr("triad.ui.seat", colour=seat_emoji(view, seat), player=names(seat),
-                  count=view.hand_counts.get(seat, 0))
+        line = tr(
+            "triad.ui.seat",
+            colour=seat_emoji(view, seat),
+            player=names(seat),
+            count=view.hand_counts.get(seat, 0),
+        )
         if view.hands_open and not view.finished:  # Abierto: everyone sees both hands
             shown = [card_label(f.card, tr) for f in view.hands.get(seat, []) if f is not None]
             if shown:
@@ -201,8 +262,9 @@ class Presenter(GamePresenter):
         pick = view.pick
         if pick is not None and pick.winner == view.seat:
             lines.append(tr("triad.status.pick", count=pick.remaining))
-            lines.extend(("✅ " if c.picked else "• ") + face_text(c.face, tr)
-                         for c in pick.choices)
+            lines.extend(
+                ("✅ " if c.picked else "• ") + face_text(c.face, tr) for c in pick.choices
+            )
             return lines
         if view.turn == view.seat and view.seat is not None:
             lines.append(tr("triad.status.turn"))
@@ -224,14 +286,24 @@ class Presenter(GamePresenter):
         scores = details.get("scores") or outcome.points
         seats = list(scores)
         winner = details.get("winner")
-        lines = [" — ".join(f"{SEAT_EMOJI[i % 2]} {names(s)} **{scores[s]}**"
-                            for i, s in enumerate(seats))]
-        lines.append(tr("triad.ui.winner", player=names(winner)) if winner
-                     else tr("triad.label.draw"))
+        lines = [
+            " — ".join(
+                f"{SEAT_EMOJI[i % 2]} {names(s)} **{scores[s]}**" for i, s in enumerate(seats)
+            )
+        ]
+        lines.append(
+            tr("triad.ui.winner", player=names(winner)) if winner else tr("triad.label.draw")
+        )
         transfers = details.get("transfers") or []
         for t in transfers:
-            lines.append(tr("triad.ui.transfer", card=card_name(t["card"], tr),
-                            to=names(t["to"]), source=names(t["from"])))
+            lines.append(
+                tr(
+                    "triad.ui.transfer",
+                    card=card_name(t["card"], tr),
+                    to=names(t["to"]),
+                    source=names(t["from"]),
+                )
+            )
         if not transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
@@ -241,5 +313,9 @@ def card_summary(card_id: str, tr: Translator) -> str:
     """``Name [5-3-A-2] · Lv. 3 · Fire`` straight from the catalogue (collections, pickers)."""
     c = catalogue_card(card_id)
     element = tr(f"triad.element.{c.element}") if c.element else tr("triad.element.none")
-    return tr("triad.ui.face", card=card_label(card_id, tr),
-              level=tr("triad.label.level", level=c.level), element=element)
+    return tr(
+        "triad.ui.face",
+        card=card_label(card_id, tr),
+        level=tr("triad.label.level", level=c.level),
+        element=element,
+    )

@@ -44,19 +44,21 @@ def make_state(
         stock_list = rest + list(reversed(stock_top))
         discard = [*under, top]
     assert not [c for c, k in Counter(placed).items() if k > 1], "card placed twice"
-    state = base.model_copy(update={
-        "hands": {s: list(h) for s, h in hands.items()},
-        "stock": stock_list,
-        "discard": discard,
-        "colour": colour if colour is not None else (top[0] if top[0] in "rygb" else None),
-        "current": current,
-        "phase": phase,
-        "pending": pending,
-        "direction": direction,
-        "log": [],
-        "log_versions": [],
-        **extra,
-    })
+    state = base.model_copy(
+        update={
+            "hands": {s: list(h) for s, h in hands.items()},
+            "stock": stock_list,
+            "discard": discard,
+            "colour": colour if colour is not None else (top[0] if top[0] in "rygb" else None),
+            "current": current,
+            "phase": phase,
+            "pending": pending,
+            "direction": direction,
+            "log": [],
+            "log_versions": [],
+            **extra,
+        }
+    )
     assert_conserved(state)
     return GAME.load_state(GAME.dump_state(state))
 

@@ -79,8 +79,9 @@ def test_default_action_is_legal_for_the_timer():
 
 
 def _decide(state, seat, level="normal"):
-    return choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), level,
-                         random.Random(0))
+    return choose_action(
+        GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(0)
+    )
 
 
 def test_normal_dumps_high_values_and_keeps_wilds():
@@ -96,8 +97,13 @@ def test_normal_dumps_high_values_and_keeps_wilds():
 def test_normal_plays_a_plus4_only_when_honest():
     # facing a +2 stack (variant stack +4) while holding red, the colour in force: no bluff
     def facing(hand):
-        return make_state({"a": hand, "b": ["y9a"]}, "rDa", phase="penalty", pending=2,
-                          options={"stack_plus4": True})
+        return make_state(
+            {"a": hand, "b": ["y9a"]},
+            "rDa",
+            phase="penalty",
+            pending=2,
+            options={"stack_plus4": True},
+        )
 
     assert _decide(facing(["r1a", "Fa"]), "a").encode() == "take"
     assert _decide(facing(["g1a", "g2a", "Fa"]), "a").encode() == "p.Fa.g"

@@ -20,8 +20,9 @@ from games.chupate2.rules import ERROR_CODES, EVENT_CODES
 from tests.games.chupate2.helpers import make_state
 
 I18N = Path(__file__).resolve().parents[3] / "bot" / "i18n"
-CATALOGUES = {loc: json.loads((I18N / loc / "chupate2.json").read_text("utf-8"))
-              for loc in ("es", "en")}
+CATALOGUES = {
+    loc: json.loads((I18N / loc / "chupate2.json").read_text("utf-8")) for loc in ("es", "en")
+}
 
 
 def _placeholders(template: str) -> set[str]:
@@ -56,8 +57,19 @@ def test_catalogues_cover_codes_options_and_actions():
         assert len(es[f"chupate2.option.{name}"]) <= 100
         for value in get_args(field.annotation):
             assert f"chupate2.option.{name}.{value}" in es
-    kinds = {a.kind for a in [A.DRAW, A.PASS, A.TAKE, A.CHALLENGE, A.CALL_LAST, A.CATCH,
-                              *A.CHOOSE_COLOUR.values(), *A.PLAY.values()]}
+    kinds = {
+        a.kind
+        for a in [
+            A.DRAW,
+            A.PASS,
+            A.TAKE,
+            A.CHALLENGE,
+            A.CALL_LAST,
+            A.CATCH,
+            *A.CHOOSE_COLOUR.values(),
+            *A.PLAY.values(),
+        ]
+    }
     for kind in kinds:
         assert f"chupate2.action.{kind}" in es
     for colour in COLOURS:
@@ -80,8 +92,13 @@ def test_every_event_of_a_playout_formats():
         (seat,) = GAME.to_act(state)
         state, events = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         for e in events:
-            assert tr(f"chupate2.event.{e.code}", player=e.seat, target="x", dealer="d",
-                      **{k: v for k, v in e.params.items() if k not in ("target", "dealer")})
+            assert tr(
+                f"chupate2.event.{e.code}",
+                player=e.seat,
+                target="x",
+                dealer="d",
+                **{k: v for k, v in e.params.items() if k not in ("target", "dealer")},
+            )
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -94,8 +111,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 @pytest.mark.parametrize("locale", ["es", "en"])
 def test_render_table_and_hand_for_played_states(locale):
     tr = tr_for(locale)
-    for options, n in (({}, 2), ({"teams": "pairs", "points": "150"}, 4),
-                       ({"teams": "trios"}, 6)):
+    for options, n in (({}, 2), ({"teams": "pairs", "points": "150"}, 4), ({"teams": "trios"}, 6)):
         seats = [f"s{i}" for i in range(n)]
         state = GAME.new(seats, f"img-{n}", options)
         rng = random.Random(n)
@@ -142,7 +158,6 @@ def test_presenter_helpers_put_cards_and_colours_into_words():
     assert action_key(A.TAKE, victim) == "chupate2.action.accept"
     assert es(action_key(A.TAKE, victim), **action_params(A.TAKE, victim, es)) == "Aceptar (+4)"
     event = Event(code="drew_cards", seat="a", params={"cards": ["r1a", "Wa"]}, to=("a",))
-    assert en("chupate2.event.drew_cards", **event_params(event, en)) == \
-        "You drew: red 1, Wild."
+    assert en("chupate2.event.drew_cards", **event_params(event, en)) == "You drew: red 1, Wild."
     rev = Event(code="reversed", params={"direction": "cw"})
     assert "clockwise" in en("chupate2.event.reversed", **event_params(rev, en))

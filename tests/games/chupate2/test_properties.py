@@ -206,6 +206,5 @@ def test_hypothesis_playouts(n_players, points, stack_plus4, last_card, teams, s
         with pytest.raises(IllegalAction):
             GAME.new([f"s{i}" for i in range(n_players)], "x", {"teams": teams})
         return
-    options = {"points": points, "stack_plus4": stack_plus4, "last_card": last_card,
-               "teams": teams}
+    options = {"points": points, "stack_plus4": stack_plus4, "last_card": last_card, "teams": teams}
     _playout(n_players, options, seed, deep=seed % 4 == 0)

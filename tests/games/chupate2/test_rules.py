@@ -82,8 +82,12 @@ def test_direction_starts_counter_clockwise():
 
 def test_options_default_and_validation():
     opts = Options()
-    assert (opts.points, opts.teams, opts.stack_plus4, opts.last_card) == ("off", "off", False,
-                                                                           False)
+    assert (opts.points, opts.teams, opts.stack_plus4, opts.last_card) == (
+        "off",
+        "off",
+        False,
+        False,
+    )
     assert Options(points="150").target == 150
     with pytest.raises(ValueError):
         Options(points="100")
@@ -131,8 +135,7 @@ def test_colour_given_for_a_coloured_card_is_refused():
 
 # ----- drawing --------------------------------------------------------------------------------
 def test_no_playable_card_draw_one_playable_then_play_it_or_pass():
-    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a",
-                       stock_top=["r7a"])
+    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a", stock_top=["r7a"])
     assert {a.encode() for a in GAME.legal_actions(state, "a")} == {"draw"}
     drawn, events = act(state, "a", "draw")
     assert drawn.phase == "drawn" and drawn.drawn == "r7a" and drawn.current == 0
@@ -155,8 +158,7 @@ def test_only_the_drawn_card_may_be_played():
 
 
 def test_unplayable_drawn_card_passes_the_turn():
-    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a",
-                       stock_top=["b7a"])
+    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a", stock_top=["b7a"])
     after, events = act(state, "a", "draw")
     assert after.phase == "play" and after.seats[after.current] == "c"
     assert "b7a" in after.hands["a"]
@@ -252,8 +254,9 @@ def test_reverse_with_two_players_acts_as_a_skip():
 # ----- Comodín +4 and ¡Mentira! ---------------------------------------------------------------
 def _plus4_state(a_hand, stack=False):
     hands = {"a": a_hand, "b": ["g1a", "g2a"], "c": ["y1a", "y2a"]}
-    return make_state(hands, "r5a", stock_top=[f"y{n}b" for n in range(1, 10)],
-                      options={"stack_plus4": stack})
+    return make_state(
+        hands, "r5a", stock_top=[f"y{n}b" for n in range(1, 10)], options={"stack_plus4": stack}
+    )
 
 
 def test_legal_plus4_challenged_challenger_draws_six_and_loses_the_turn():
@@ -322,8 +325,13 @@ def test_draw_two_cannot_be_stacked_on_a_plus4():
 
 def test_variant_stack_plus4_on_plus4_and_on_a_draw_two_stack():
     hands = {"a": ["rDa", "r1a"], "b": ["Fa", "g1a"], "c": ["Fb", "y2a"], "d": ["b1a", "b2a"]}
-    state = make_state(hands, "r5a", direction=1, options={"stack_plus4": True},
-                       stock_top=[f"g{n}a" for n in range(2, 10)])
+    state = make_state(
+        hands,
+        "r5a",
+        direction=1,
+        options={"stack_plus4": True},
+        stock_top=[f"g{n}a" for n in range(2, 10)],
+    )
     state, _ = act(state, "a", "p.rDa")
     assert "p.Fa.r" in {a.encode() for a in GAME.legal_actions(state, "b")}
     state, _ = act(state, "b", "p.Fa.g")  # +4 on a +2 stack
@@ -383,7 +391,11 @@ def test_first_card_wild_the_starting_player_names_the_colour_then_plays():
     starter = state.seats[state.starter]
     assert state.phase == "colour" and state.colour is None and state.current == state.starter
     assert {a.encode() for a in GAME.legal_actions(state, starter)} == {
-        "col.r", "col.y", "col.g", "col.b"}
+        "col.r",
+        "col.y",
+        "col.g",
+        "col.b",
+    }
     raises("choose_colour_first", state, starter, "draw")
     after, events = act(state, starter, "col.b")
     assert after.colour == "b" and after.phase == "play" and after.current == state.starter
@@ -454,13 +466,15 @@ def test_points_game_new_round_dealt_with_the_dealer_advancing():
 
 def test_points_game_reaching_the_target_wins():
     hands = {"a": ["r1a"], "b": ["Wa", "Fa"], "c": ["y3a"]}
-    state = make_state(hands, "r5a", options={"points": "150"},
-                       scores={"a": 40, "b": 149, "c": 0}, round=4)
+    state = make_state(
+        hands, "r5a", options={"points": "150"}, scores={"a": 40, "b": 149, "c": 0}, round=4
+    )
     state, events = act(state, "a", "p.r1a")
     assert GAME.outcome(state) is None and state.scores["a"] == 40 + 103
     assert "game_won" not in codes(events) and state.round == 5  # 143 < 150: another round
-    state = make_state(hands, "r5a", options={"points": "150"},
-                       scores={"a": 60, "b": 149, "c": 0}, round=4)
+    state = make_state(
+        hands, "r5a", options={"points": "150"}, scores={"a": 60, "b": 149, "c": 0}, round=4
+    )
     state, events = act(state, "a", "p.r1a")
     out = GAME.outcome(state)
     assert out.ranking == [["a"], ["b"], ["c"]]
@@ -480,8 +494,10 @@ def test_points_game_played_to_its_target_by_computer_players():
         state, _ = GAME.apply(state, seat, action)
     out = GAME.outcome(state)
     assert max(state.scores.values()) >= 300 and state.round >= 2
-    assert sum(r.points for r in state.results if r.winner == out.winners[0]) == \
-        state.scores[out.winners[0]]
+    assert (
+        sum(r.points for r in state.results if r.winner == out.winners[0])
+        == state.scores[out.winners[0]]
+    )
     assert len(out.details["round_scores"]) == state.round
 
 
@@ -511,8 +527,7 @@ def test_team_wins_when_a_member_goes_out():
 
 def test_team_points_game_scores_go_to_the_team():
     hands = {"a": ["g1a"], "b": ["y1a"], "c": ["r1a"], "d": ["b2a"], "e": ["g3a"], "f": ["Wa"]}
-    state = make_state(hands, "g5a", options={"teams": "trios", "points": "50"},
-                       team_scores=[0, 0])
+    state = make_state(hands, "g5a", options={"teams": "trios", "points": "50"}, team_scores=[0, 0])
     state, _ = act(state, "a", "p.g1a")
     out = GAME.outcome(state)
     assert out.details["team_scores"] == [53, 0]  # b 1 + d 2 + f 50
@@ -524,8 +539,7 @@ def test_team_points_game_scores_go_to_the_team():
 # ----- "¡Última!" call variant ----------------------------------------------------------------
 def _last_card_state():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a"], "c": ["y1a", "y2a"]}
-    return make_state(hands, "r5a", options={"last_card": True},
-                      stock_top=["b1a", "b2a", "b3a"])
+    return make_state(hands, "r5a", options={"last_card": True}, stock_top=["b1a", "b2a", "b3a"])
 
 
 def test_last_card_call_before_playing_is_safe():
@@ -580,8 +594,24 @@ def test_forged_actions_fail_and_change_nothing():
     assert err.value.code == "bad_action"
 
 
-@pytest.mark.parametrize("text", ["", "p", "p.", "p.zz", "p.r1a.g", "p.Wa", "p.Wa.x", "col.z",
-                                  "col", "x", "p.r1a.", "DRAW", "p.r1a.g.g"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "p",
+        "p.",
+        "p.zz",
+        "p.r1a.g",
+        "p.Wa",
+        "p.Wa.x",
+        "col.z",
+        "col",
+        "x",
+        "p.r1a.",
+        "DRAW",
+        "p.r1a.g.g",
+    ],
+)
 def test_decode_rejects_junk(text):
     with pytest.raises(IllegalAction) as err:
         GAME.decode_action(text)
@@ -591,9 +621,17 @@ def test_decode_rejects_junk(text):
 def test_every_action_encoding_round_trips():
     from games.chupate2 import actions as A
 
-    every = [*A.PLAY.values(), *[a for t in A.PLAY_WILD.values() for a in t],
-             *A.CHOOSE_COLOUR.values(), A.DRAW, A.PASS, A.TAKE, A.CHALLENGE, A.CALL_LAST,
-             A.CATCH]
+    every = [
+        *A.PLAY.values(),
+        *[a for t in A.PLAY_WILD.values() for a in t],
+        *A.CHOOSE_COLOUR.values(),
+        A.DRAW,
+        A.PASS,
+        A.TAKE,
+        A.CHALLENGE,
+        A.CALL_LAST,
+        A.CATCH,
+    ]
     assert len({a.encode() for a in every}) == len(every)
     for action in every:
         assert GAME.decode_action(action.encode()) == action
@@ -610,8 +648,9 @@ def test_apply_leaves_the_old_state_unchanged_and_bumps_the_version():
 
 # ----- views ----------------------------------------------------------------------------------
 def test_view_shows_own_hand_and_only_counts_of_others():
-    state = make_state({"a": ["b1a", "r2a", "Wa"], "b": ["g1a"], "c": ["y1a", "y2a"]}, "r5a",
-                       stock_top=["r9a"])
+    state = make_state(
+        {"a": ["b1a", "r2a", "Wa"], "b": ["g1a"], "c": ["y1a", "y2a"]}, "r5a", stock_top=["r9a"]
+    )
     view = GAME.view(state, "a")
     assert view.hand == ["r2a", "b1a", "Wa"]  # grouped by colour
     assert view.hand_counts == {"a": 3, "b": 1, "c": 2}
@@ -639,8 +678,7 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
 
 
 def test_view_last_events_with_versions_and_private_filtering():
-    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a",
-                       stock_top=["b7a"])
+    state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a", stock_top=["b7a"])
     state, _ = act(state, "a", "draw")
     mine, theirs = GAME.view(state, "a"), GAME.view(state, "b")
     assert [e.code for e in mine.last_events] == ["drew_cards", "drew"]

@@ -16,8 +16,10 @@ def test_illegal_action_carries_code_and_params():
     assert err.code == "not_your_turn" and err.params == {"seat": "a"}
 
 
-@pytest.mark.parametrize("text,rank,suit", [("AS", 1, "S"), ("10h", 10, "H"), ("q♦", 12, "D"),
-                                             ("T♣", 10, "C"), ("K♠", 13, "S")])
+@pytest.mark.parametrize(
+    "text,rank,suit",
+    [("AS", 1, "S"), ("10h", 10, "H"), ("q♦", 12, "D"), ("T♣", 10, "C"), ("K♠", 13, "S")],
+)
 def test_parse_card(text, rank, suit):
     card = parse_card(text)
     assert (card.rank, card.suit) == (rank, suit)

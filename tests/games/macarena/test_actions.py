@@ -21,8 +21,12 @@ from games.macarena.actions import MAX_SERIES
 def test_every_kind_round_trips():
     faces = [c.code for c in two_decks()[:52]]
     actions = [
-        Draw(), Pass(), MoveMaca(source=6), GiveElement(element="water"),
-        BuyElement(element="earth"), Play(pozo=0, cards=("AS",)),
+        Draw(),
+        Pass(),
+        MoveMaca(source=6),
+        GiveElement(element="water"),
+        BuyElement(element="earth"),
+        Play(pozo=0, cards=("AS",)),
         Play(pozo=6, cards=tuple(faces[:MAX_SERIES])),
     ] + [Play(pozo=3, cards=(f,)) for f in faces]
     for action in actions:
@@ -36,8 +40,24 @@ def test_faces_are_canonical():
 
 
 @pytest.mark.parametrize(
-    "text", ["", "p", "p7A", "p0", "p0?", "m7", "gz", "bx", "dd", "xx", "q", "p0" + "A" * 59,
-             "d" * 61, "g", "m"],
+    "text",
+    [
+        "",
+        "p",
+        "p7A",
+        "p0",
+        "p0?",
+        "m7",
+        "gz",
+        "bx",
+        "dd",
+        "xx",
+        "q",
+        "p0" + "A" * 59,
+        "d" * 61,
+        "g",
+        "m",
+    ],
 )
 def test_junk_is_rejected(text):
     with pytest.raises(IllegalAction) as err:

@@ -14,8 +14,9 @@ from .helpers import table
 
 
 def decide(state, seat, level, seed=0):
-    return choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), level,
-                         random.Random(seed))
+    return choose_action(
+        GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(seed)
+    )
 
 
 def test_normal_prefers_the_longest_series_and_espejos():
@@ -44,8 +45,11 @@ def test_sampled_worlds_agree_with_the_view_and_keep_104_cards():
     rng = random.Random(1)
     for _ in range(60):
         seat = sorted(GAME.to_act(state))[0]
-        state, _ = GAME.apply(state, seat, choose_action(
-            GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng))
+        state, _ = GAME.apply(
+            state,
+            seat,
+            choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng),
+        )
     seat = state.seats[state.current]
     view = GAME.view(state, seat)
     world = sample_world(view, random.Random(2))
@@ -55,15 +59,17 @@ def test_sampled_worlds_agree_with_the_view_and_keep_104_cards():
     faces = Counter((c.rank, c.suit) for c in cards)
     assert faces == Counter((c.rank, c.suit) for c in two_decks())
     assert world.hands[seat] == view.hand and [p[-1] for p in world.pozos] == [
-        p.top for p in view.pozos]
+        p.top for p in view.pozos
+    ]
     assert [len(world.hands[p.seat]) for p in view.players] == [p.hand_count for p in view.players]
     assert len(world.stock) == view.stock_count and world.macas == [p.macas for p in view.pozos]
 
 
 def test_hard_looks_ahead_at_the_end_of_the_hand():
     # a short stock: hard rolls the hand out and still returns a move apply accepts
-    s = table({"a": "6D 7D 3C 9S 10S", "b": "AS 4H 6S", "c": "KD 2D"},
-              stock="4C 4D 4S", current="a")
+    s = table(
+        {"a": "6D 7D 3C 9S 10S", "b": "AS 4H 6S", "c": "KD 2D"}, stock="4C 4D 4S", current="a"
+    )
     action = decide(s, "a", "hard")
     GAME.apply(s, "a", action)
     assert action != Pass()

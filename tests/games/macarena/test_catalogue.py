@@ -34,8 +34,15 @@ def test_every_engine_code_has_a_message():
     events = set(re.findall(r'code="([a-z_]+)"', text))
     events |= {"espejo_solo", "play"}
     errors = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', text))
-    errors |= {"not_your_turn", "not_a_player", "game_over", "bad_action", "player_count",
-               "duplicate_seat", "pozo_closed"}
+    errors |= {
+        "not_your_turn",
+        "not_a_player",
+        "game_over",
+        "bad_action",
+        "player_count",
+        "duplicate_seat",
+        "pozo_closed",
+    }
     es = load("es")
     missing = [f"macarena.event.{c}" for c in sorted(events) if f"macarena.event.{c}" not in es]
     missing += [f"macarena.error.{c}" for c in sorted(errors) if f"macarena.error.{c}" not in es]

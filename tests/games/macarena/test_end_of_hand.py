@@ -12,12 +12,19 @@ from .helpers import codes, play, table
 # on pozo 0 with an empty stock: the next player (to the right: c, then b) cannot draw.
 
 
-def end_hand(hands, collections=None, tokens=None, macas=None, seats=None, a_extra="",
-             **options):
+def end_hand(hands, collections=None, tokens=None, macas=None, seats=None, a_extra="", **options):
     hands = dict(hands)
     hands["a"] = f"3C {a_extra} " + hands.get("a", "")
-    s = table(hands, stock="", collections=collections, tokens=tokens, macas=macas,
-              seats=seats, hand_number=2, **options)
+    s = table(
+        hands,
+        stock="",
+        collections=collections,
+        tokens=tokens,
+        macas=macas,
+        seats=seats,
+        hand_number=2,
+        **options,
+    )
     return play(s, "a", 0, "3C")
 
 
@@ -179,8 +186,11 @@ def test_revealed_results_in_every_view():
     )
     for seat in (None, "a", "b", "c"):
         r = GAME.view(s, seat).hand_result
-        assert r is not None and r.revealed and [c.code for c in r.seats["a"].collection] == [
-            "2H", "3H"]
+        assert (
+            r is not None
+            and r.revealed
+            and [c.code for c in r.seats["a"].collection] == ["2H", "3H"]
+        )
 
 
 # ----- exchanges ------------------------------------------------------------------------------
@@ -188,7 +198,8 @@ def test_revealed_results_in_every_view():
 
 def test_duplicate_element_becomes_a_coin():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S"},
+        a_extra="JD JS",
         collections={"b": "4H", "c": ""},
         tokens={"b": tok(elements=["water"])},
     )
@@ -214,7 +225,10 @@ def test_four_coins_buy_an_element_of_choice():
     assert err.value.code == "element_held"
     s2, ev = GAME.apply(s, "a", BuyElement(element="fire"))
     assert s2.tokens["a"].coins == 0 and sorted(s2.tokens["a"].elements) == [
-        "earth", "fire", "water"]
+        "earth",
+        "fire",
+        "water",
+    ]
     assert s2.hand_number == 3 and "hand_started" in codes(ev)
     assert GAME.default_action(s, "a") in GAME.legal_actions(s, "a")
 
@@ -234,7 +248,8 @@ def test_four_coins_buy_the_only_missing_element_and_four_elements_make_an_amule
 
 def test_four_elements_become_an_amulet():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S"},
+        a_extra="JD JS",
         collections={"b": "4D", "c": "6S 7S"},
         tokens={"b": tok(elements=["earth", "air", "water"])},
     )
@@ -246,7 +261,8 @@ def test_four_elements_become_an_amulet():
 
 def test_two_amulets_win_with_three_players():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S"},
+        a_extra="JD JS",
         collections={"b": "4D"},
         tokens={"b": tok(elements=["earth", "air", "water"], amulets=1)},
     )
@@ -260,7 +276,8 @@ def test_two_amulets_win_with_three_players():
 
 def test_one_amulet_wins_with_four_players():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"},
+        a_extra="JD JS",
         collections={"b": "4D"},
         tokens={"b": tok(elements=["earth", "air", "water"])},
     )
@@ -269,7 +286,8 @@ def test_one_amulet_wins_with_four_players():
 
 def test_option_overrides_the_objective():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"},
+        a_extra="JD JS",
         collections={"b": "4D"},
         tokens={"b": tok(elements=["earth", "air", "water"])},
         amulets_to_win=2,
@@ -280,10 +298,13 @@ def test_option_overrides_the_objective():
 
 def test_simultaneous_objective_ties_by_amulets_elements_coins():
     s, ev = end_hand(
-        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"}, a_extra="JD JS",
+        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"},
+        a_extra="JD JS",
         collections={"b": "4D", "c": "4S"},
-        tokens={"b": tok(elements=["earth", "air", "water"]),
-                "c": tok(coins=2, elements=["earth", "fire", "water"])},
+        tokens={
+            "b": tok(elements=["earth", "air", "water"]),
+            "c": tok(coins=2, elements=["earth", "fire", "water"]),
+        },
     )
     out = GAME.outcome(s)
     assert out.winners == ["c"]  # both reach one amulet; c has more coins
@@ -291,8 +312,12 @@ def test_simultaneous_objective_ties_by_amulets_elements_coins():
 
 
 def test_next_hand_dealt_tokens_carry_over_and_the_start_moves_right():
-    s = table({"a": "3C 4C", "b": "5S", "c": "6S"}, stock="",
-              macas=[{"a": 1}] + [{}] * 6, collections={"a": "4H"})
+    s = table(
+        {"a": "3C 4C", "b": "5S", "c": "6S"},
+        stock="",
+        macas=[{"a": 1}] + [{}] * 6,
+        collections={"a": "4H"},
+    )
     s.starter = 0
     s2, ev = play(s, "a", 0, "3C")
     assert s2.hand_number == 2 and s2.phase == "draw"

@@ -33,8 +33,9 @@ def played_state(players: int, steps: int, seed: str):
         if GAME.outcome(state) is not None:
             break
         seat = sorted(GAME.to_act(state))[0]
-        action = GAME.choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat),
-                                    "normal", rng)
+        action = GAME.choose_action(
+            GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng
+        )
         state, _ = GAME.apply(state, seat, action)
     return state
 
@@ -81,7 +82,8 @@ def test_labels_for_presenters():
 
     e = Event(code="maca_moved", seat="s0", params={"from": 0, "pozo": 3})
     assert tr("macarena.event.maca_moved", **event_params(e, tr)) == (
-        "s0 moves a MACA from pozo 1 to pozo 4.")
+        "s0 moves a MACA from pozo 1 to pozo 4."
+    )
 
 
 def test_every_event_of_a_game_formats_in_both_catalogues():
@@ -92,8 +94,9 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
         rng = random.Random(n)
         while GAME.outcome(state) is None:
             seat = sorted(GAME.to_act(state))[0]
-            action = GAME.choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat),
-                                        "normal", rng)
+            action = GAME.choose_action(
+                GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng
+            )
             label_params = action_params(action, GAME.view(state, seat), tr)
             tr(f"macarena.action.{action.kind}", **label_params)
             state, events = GAME.apply(state, seat, action)

@@ -63,8 +63,11 @@ def test_espejo_in_an_espejo_turn_on_a_plain_pozo_places_a_maca():
 
 def test_at_most_seven_macas_on_one_pozo():
     full = {"b": 4, "c": 3}
-    s = table({"a": "9S 4C", "b": "5S", "c": "5S"}, espejo_turn=True,
-              macas=[{}, {}, dict(full)] + [{}] * 4)
+    s = table(
+        {"a": "9S 4C", "b": "5S", "c": "5S"},
+        espejo_turn=True,
+        macas=[{}, {}, dict(full)] + [{}] * 4,
+    )
     s2, ev = play(s, "a", 2, "9S")
     assert s2.macas[2] == full and "maca_pozo_full" in codes(ev)
     assert s2.espejo_turn and s2.seats[s2.current] == "a"  # the espejo turn still follows
@@ -122,8 +125,10 @@ def test_la_macarena_wins_at_once():
     out = GAME.outcome(s2)
     assert out is not None and out.winners == ["a"] and out.details["macarena"] == "a"
     assert out.details["macarenas"] == {"a": 1, "b": 0}
-    assert out.details["stats"] == {"a": {"amulets": 0, "macarenas": 1},
-                                    "b": {"amulets": 0, "macarenas": 0}}
+    assert out.details["stats"] == {
+        "a": {"amulets": 0, "macarenas": 1},
+        "b": {"amulets": 0, "macarenas": 0},
+    }
     assert GAME.to_act(s2) == set() and GAME.view(s2, None).finished
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s2, "b", Pass())

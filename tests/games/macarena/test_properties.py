@@ -60,8 +60,7 @@ def check_views(state: MacarenaState) -> None:
             assert view.hand is None and view.collection is None and view.drawn is None
         else:
             assert sorted(view.hand, key=key) == sorted(state.hands[viewer], key=key)
-            assert sorted(view.collection, key=key) == sorted(
-                state.collections[viewer], key=key)
+            assert sorted(view.collection, key=key) == sorted(state.collections[viewer], key=key)
         for p in view.players:
             assert p.hand_count == len(state.hands[p.seat])
             if p.seat != viewer and not revealed:
@@ -103,8 +102,12 @@ def play_game(game_no: int, check_every: int = 13):
         step += 1
         steps_in_hand += 1
         assert steps_in_hand < MAX_STEPS_PER_HAND
-        assert len(state.stock) + sum(map(len, state.pozos)) + sum(
-            len(state.hands[s]) + len(state.collections[s]) for s in state.seats) == 104
+        assert (
+            len(state.stock)
+            + sum(map(len, state.pozos))
+            + sum(len(state.hands[s]) + len(state.collections[s]) for s in state.seats)
+            == 104
+        )
         if step % 5 == 0 or state.hand_number != hand_before:
             assert all_cards(state) == FULL_DECK
         if any(e.code == "hand_ended" for e in events):
@@ -145,8 +148,9 @@ def test_random_playouts_keep_every_invariant_over_1000_hands():
 
 
 def test_computer_players_finish_games_from_their_views():
-    for game_no, levels in enumerate([("easy", "normal"), ("normal", "hard", "easy"),
-                                      ("hard", "hard", "normal", "easy", "easy")]):
+    for game_no, levels in enumerate(
+        [("easy", "normal"), ("normal", "hard", "easy"), ("hard", "hard", "normal", "easy", "easy")]
+    ):
         seats = [f"c{i}" for i in range(len(levels))]
         level = dict(zip(seats, levels, strict=True))
         state = GAME.new(seats, f"ai-{game_no}")
@@ -160,7 +164,10 @@ def test_computer_players_finish_games_from_their_views():
             steps += 1
             assert steps < 5000
             if steps % 25 == 0:
-                timeout = GAME.default_action(state, sorted(GAME.to_act(state))[0]) if (
-                    GAME.outcome(state) is None) else None
+                timeout = (
+                    GAME.default_action(state, sorted(GAME.to_act(state))[0])
+                    if (GAME.outcome(state) is None)
+                    else None
+                )
                 assert timeout is None or isinstance(timeout, type(timeout))
         assert GAME.outcome(state).winners

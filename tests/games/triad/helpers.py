@@ -41,9 +41,7 @@ def scenario(
     state.board = [None] * 9
     for cell, (cid, _owner, holder) in board.items():
         state.board[cell] = OnBoard(uid=placed[cell], card=cid, holder=holder)
-    state.hands = [
-        [InHand(uid=u, card=originals[s][u % 5]) for u in hand_uids[s]] for s in (0, 1)
-    ]
+    state.hands = [[InHand(uid=u, card=originals[s][u % 5]) for u in hand_uids[s]] for s in (0, 1)]
     state.elements = [None] * 9
     for cell, element in (elements or {}).items():
         state.elements[cell] = element

@@ -28,9 +28,11 @@ def exact_value(state, side: int) -> int:
     elements = tuple(state.elements)
     printed0 = tuple(None if p is None else card(p.card).edges for p in state.board)
     modified0 = tuple(
-        None if p is None else modified_values(card(p.card).edges, elements[c],
-                                               card(p.card).element)
-        for c, p in enumerate(state.board))
+        None
+        if p is None
+        else modified_values(card(p.card).edges, elements[c], card(p.card).element)
+        for c, p in enumerate(state.board)
+    )
     owner0 = tuple(-1 if p is None else p.holder for p in state.board)
     hands0 = tuple(tuple(h.card for h in hand) for hand in state.hands)
     return _negamax(printed0, modified0, owner0, hands0, side, rules, elements)
@@ -45,7 +47,8 @@ def _negamax(printed, modified, owner, hands, side, rules: RuleSet, elements) ->
         return mine - theirs
     return max(
         _child_value(printed, modified, owner, hands, side, rules, elements, slot, cell)
-        for slot in range(len(hands[side])) for cell in empties
+        for slot in range(len(hands[side]))
+        for cell in empties
     )
 
 
@@ -61,7 +64,7 @@ def _child_value(printed, modified, owner, hands, side, rules, elements, slot, c
     for q in resolve(cell, side, p, m, o, rules).all:
         o[q] = side
     hs = list(hands)
-    hs[side] = hands[side][:slot] + hands[side][slot + 1:]
+    hs[side] = hands[side][:slot] + hands[side][slot + 1 :]
     return -_negamax(tuple(p), tuple(m), tuple(o), tuple(hs), 1 - side, rules, elements)
 
 
@@ -71,13 +74,16 @@ def move_value(state, action: PlaceCard) -> int:
     elements = tuple(state.elements)
     printed = tuple(None if p is None else card(p.card).edges for p in state.board)
     modified = tuple(
-        None if p is None else modified_values(card(p.card).edges, elements[c],
-                                               card(p.card).element)
-        for c, p in enumerate(state.board))
+        None
+        if p is None
+        else modified_values(card(p.card).edges, elements[c], card(p.card).element)
+        for c, p in enumerate(state.board)
+    )
     owner = tuple(-1 if p is None else p.holder for p in state.board)
     hands = tuple(tuple(h.card for h in hand) for hand in state.hands)
-    return _child_value(printed, modified, owner, hands, state.turn, rules, elements,
-                        action.slot, action.cell)
+    return _child_value(
+        printed, modified, owner, hands, state.turn, rules, elements, action.slot, action.cell
+    )
 
 
 def random_position(n: int, empties: int):
@@ -119,8 +125,9 @@ def test_hard_with_a_tiny_budget_still_plays_legally():
     seat = SEATS[state.turn]
     legal = GAME.legal_actions(state, seat)
     for budget in (1, 50, 500):
-        assert choose_action(GAME.view(state, seat), legal, "hard", rng,
-                             node_budget=budget) in legal
+        assert (
+            choose_action(GAME.view(state, seat), legal, "hard", rng, node_budget=budget) in legal
+        )
 
 
 def test_node_budget_from_time():
@@ -137,8 +144,7 @@ def test_every_level_plays_whole_games_legally(level):
         while GAME.outcome(state) is None:
             (seat,) = GAME.to_act(state)
             legal = GAME.legal_actions(state, seat)
-            action = GAME.choose_action(GAME.view(state, seat), legal, level, rng,
-                                        node_budget=3000)
+            action = GAME.choose_action(GAME.view(state, seat), legal, level, rng, node_budget=3000)
             assert action in legal
             state, _ = GAME.apply(state, seat, action)
 
@@ -172,10 +178,12 @@ def test_the_computer_sees_only_its_view():
         assert GAME.view(a, seat) == GAME.view(b, seat)
         legal = GAME.legal_actions(a, seat)
         if a.turn == 0:
-            ca = choose_action(GAME.view(a, seat), legal, "hard", random.Random(n),
-                               node_budget=5000)
-            cb = choose_action(GAME.view(b, seat), legal, "hard", random.Random(n),
-                               node_budget=5000)
+            ca = choose_action(
+                GAME.view(a, seat), legal, "hard", random.Random(n), node_budget=5000
+            )
+            cb = choose_action(
+                GAME.view(b, seat), legal, "hard", random.Random(n), node_budget=5000
+            )
             assert ca == cb
 
 

@@ -71,8 +71,16 @@ def test_render_table_and_hand_through_a_game(locale):
 def test_render_open_elemental_sudden_death_and_pick():
     tr = _tr()
     rng = random.Random(4)
-    options = {"open": True, "elemental": True, "same": True, "same_wall": True, "plus": True,
-               "combo": True, "sudden_death": True, "payout": "diferencia"}
+    options = {
+        "open": True,
+        "elemental": True,
+        "same": True,
+        "same_wall": True,
+        "plus": True,
+        "combo": True,
+        "sudden_death": True,
+        "payout": "diferencia",
+    }
     state = GAME.new(SEATS, "render", options, hands=random_hands(rng))
     state.round = 2
     seen_pick = False
@@ -125,14 +133,36 @@ def test_catalogues_cover_options_events_errors_cards_and_elements():
                 assert f"triad.payout.{value}" in es
         if info.annotation is bool:
             assert f"triad.rule.{field}" in es
-    codes = {"placed", "same", "same_wall", "plus", "flipped", "combo", "round_draw",
-             "sudden_death", "game_draw", "game_won", "pick_required", "picked", "payout"}
+    codes = {
+        "placed",
+        "same",
+        "same_wall",
+        "plus",
+        "flipped",
+        "combo",
+        "round_draw",
+        "sudden_death",
+        "game_draw",
+        "game_won",
+        "pick_required",
+        "picked",
+        "payout",
+    }
     for code in codes:
         assert f"triad.event.{code}" in es
-    errors = {v for k, v in vars(game_module).items() if k.isupper() and isinstance(v, str)
-              and k not in {"HAND"}} - {"triad"}
-    errors |= {"not_your_turn", "not_a_player", "game_over", "bad_action", "player_count",
-               "duplicate_seat"}
+    errors = {
+        v
+        for k, v in vars(game_module).items()
+        if k.isupper() and isinstance(v, str) and k not in {"HAND"}
+    } - {"triad"}
+    errors |= {
+        "not_your_turn",
+        "not_a_player",
+        "game_over",
+        "bad_action",
+        "player_count",
+        "duplicate_seat",
+    }
     for code in errors:
         assert f"triad.error.{code}" in es, code
     for kind in ("place", "pick"):

@@ -170,8 +170,7 @@ def test_sudden_death_rematch_with_the_cards_of_each_colour():
     view = GAME.view(state, None)
     assert view.round == 1 and view.history[0].scores == {A: 5, B: 5}
     # Cards seen on the board stay public; only B's never-placed c020 stays hidden.
-    assert [f.card if f else None for f in view.hands[B]] == [
-        "c013", "c014", "c016", "c018", None]
+    assert [f.card if f else None for f in view.hands[B]] == ["c013", "c014", "c016", "c018", None]
 
 
 def test_sudden_death_payout_uses_the_original_owners():
@@ -212,7 +211,10 @@ def test_directo_after_sudden_death_moves_cards_by_original_owner():
     colour = {p.uid: p.holder for p in state.board}
     for s in (0, 1):
         colour.update({h.uid: s for h in state.hands[s]})
-    expected = [(state.originals[u // 5][u % 5], SEATS[u // 5], SEATS[colour[u]])
-                for u in range(10) if colour[u] != u // 5]
+    expected = [
+        (state.originals[u // 5][u % 5], SEATS[u // 5], SEATS[colour[u]])
+        for u in range(10)
+        if colour[u] != u // 5
+    ]
     assert transfers(state) == expected
     assert state.round >= 1

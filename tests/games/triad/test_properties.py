@@ -108,8 +108,9 @@ def test_views_hide_what_they_must(games):
                 other = SEATS[1 - s]
                 assert all(f is not None for f in mine.hands[seat])
                 for face, held in zip(mine.hands[other], state.hands[1 - s], strict=True):
-                    visible = state.options.open or held.uid in state.revealed or (
-                        state.phase == "over")
+                    visible = (
+                        state.options.open or held.uid in state.revealed or (state.phase == "over")
+                    )
                     assert (face is not None) == visible
                     if face is not None:
                         assert face.card == held.card
@@ -145,8 +146,9 @@ def test_flips_never_depend_on_iteration_order(games):
         assert list(ref.plus) == lm.plus and list(ref.combo) == lm.combo
         for order in orders:
             for lifo in (True, False):
-                assert resolve(lm.cell, lm.seat, printed, modified, owner, rules,
-                               order, lifo) == ref
+                assert (
+                    resolve(lm.cell, lm.seat, printed, modified, owner, rules, order, lifo) == ref
+                )
         fast = fast_flips(lm.cell, lm.seat, printed, modified, owner, *rules)
         assert sorted(fast) == list(ref.all) and len(fast) == len(set(fast))
         checked += 1
@@ -156,19 +158,23 @@ def test_flips_never_depend_on_iteration_order(games):
 def test_fast_flips_match_the_rules_on_random_boards():
     rng = random.Random(5)
     for _ in range(3000):
-        printed = [tuple(rng.randint(1, 10) for _ in range(4)) if rng.random() < 0.7 else None
-                   for _ in range(9)]
+        printed = [
+            tuple(rng.randint(1, 10) for _ in range(4)) if rng.random() < 0.7 else None
+            for _ in range(9)
+        ]
         cell = rng.randrange(9)
         printed[cell] = tuple(rng.randint(1, 10) for _ in range(4))
-        modified = [None if p is None else tuple(v + rng.choice((-1, 0, 1)) for v in p)
-                    for p in printed]
+        modified = [
+            None if p is None else tuple(v + rng.choice((-1, 0, 1)) for v in p) for p in printed
+        ]
         owner = [-1 if p is None else rng.randrange(2) for p in printed]
         placer = rng.randrange(2)
         owner[cell] = placer
         same = rng.random() < 0.6
         plus = rng.random() < 0.6
-        rules = RuleSet(same, same and rng.random() < 0.5, plus,
-                        (same or plus) and rng.random() < 0.7)
+        rules = RuleSet(
+            same, same and rng.random() < 0.5, plus, (same or plus) and rng.random() < 0.7
+        )
         ref = resolve(cell, placer, printed, modified, owner, rules)
         shuffled = list(SIDES)
         rng.shuffle(shuffled)

@@ -11,10 +11,20 @@ from tests.games.triad.helpers import SEATS, edges, holders, place, scenario
 # Cards used below, with their printed (top, right, bottom, left) values checked first so the
 # scenarios fail loudly if the catalogue changes.
 VALUES = {
-    "c001": (3, 3, 4, 4), "c002": (3, 4, 3, 3), "c003": (4, 1, 4, 4), "c004": (4, 4, 3, 2),
-    "c005": (3, 4, 1, 4), "c007": (4, 3, 4, 3), "c009": (3, 4, 4, 2), "c010": (4, 4, 4, 2),
-    "c012": (5, 5, 3, 2), "c013": (4, 2, 5, 4), "c019": (3, 4, 5, 3), "c020": (3, 4, 3, 5),
-    "c080": (8, 4, 6, 10), "c100": (10, 3, 10, 7),
+    "c001": (3, 3, 4, 4),
+    "c002": (3, 4, 3, 3),
+    "c003": (4, 1, 4, 4),
+    "c004": (4, 4, 3, 2),
+    "c005": (3, 4, 1, 4),
+    "c007": (4, 3, 4, 3),
+    "c009": (3, 4, 4, 2),
+    "c010": (4, 4, 4, 2),
+    "c012": (5, 5, 3, 2),
+    "c013": (4, 2, 5, 4),
+    "c019": (3, 4, 5, 3),
+    "c020": (3, 4, 3, 5),
+    "c080": (8, 4, 6, 10),
+    "c100": (10, 3, 10, 7),
 }
 FILLER = ["c014", "c015", "c016", "c017", "c018"]
 
@@ -63,8 +73,9 @@ def _same_board(own_left: bool) -> dict[int, tuple[str, int, int]]:
 
 
 def test_same_with_one_own_card_among_the_matches_flips_the_opponent_card():
-    state = scenario(_same_board(own_left=True), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, same=True)
+    state = scenario(
+        _same_board(own_left=True), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0, same=True
+    )
     after, events = place(state, "c001", 4)
     assert holders(after)[1] == 0 and holders(after)[3] == 0
     assert after.last_move.same == [1]
@@ -72,31 +83,31 @@ def test_same_with_one_own_card_among_the_matches_flips_the_opponent_card():
 
 
 def test_same_flips_every_opponent_card_matched():
-    state = scenario(_same_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, same=True)
+    state = scenario(
+        _same_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0, same=True
+    )
     after, _ = place(state, "c001", 4)
     assert after.last_move.same == [1, 3]
     assert holders(after)[1] == holders(after)[3] == 0
 
 
 def test_without_same_equal_sides_do_not_flip():
-    state = scenario(_same_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0)
+    state = scenario(_same_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0)
     after, _ = place(state, "c001", 4)
     assert holders(after)[1] == holders(after)[3] == 1
 
 
 def test_same_needs_two_matches():
-    state = scenario({1: ("c004", 1, 1)}, {0: ["c001", *_filler(4)], 1: _filler(4)},
-                     turn=0, same=True)
+    state = scenario(
+        {1: ("c004", 1, 1)}, {0: ["c001", *_filler(4)], 1: _filler(4)}, turn=0, same=True
+    )
     after, _ = place(state, "c001", 4)
     assert holders(after)[1] == 1
 
 
 def _wall_state(**rules: bool):
     # c100 (10,3,10,7) on corner 0: top A faces the wall; right 3 = c019's left 3.
-    return scenario({1: ("c019", 1, 1)}, {0: ["c100", *_filler(4)], 1: _filler(4)},
-                    turn=0, **rules)
+    return scenario({1: ("c019", 1, 1)}, {0: ["c100", *_filler(4)], 1: _filler(4)}, turn=0, **rules)
 
 
 def test_same_wall_counts_the_board_edge_as_an_a():
@@ -114,8 +125,14 @@ def test_without_same_wall_the_edge_does_not_count():
 def test_walls_never_count_for_plus():
     # c001 (3,3,4,4) on 0: top 3 + wall A = 13 = right 3 + c080's left 10: Suma would need
     # the wall, so nothing flips (and no Igual: 3 != 10, top 3 is not an A).
-    state = scenario({1: ("c080", 1, 1)}, {0: ["c001", *_filler(4)], 1: _filler(4)},
-                     turn=0, plus=True, same=True, same_wall=True)
+    state = scenario(
+        {1: ("c080", 1, 1)},
+        {0: ["c001", *_filler(4)], 1: _filler(4)},
+        turn=0,
+        plus=True,
+        same=True,
+        same_wall=True,
+    )
     after, _ = place(state, "c001", 0)
     assert holders(after)[1] == 1
     assert after.last_move.plus == [] and after.last_move.same == []
@@ -138,8 +155,9 @@ def _plus_board(own_left: bool) -> dict[int, tuple[str, int, int]]:
 
 
 def test_plus_flips_the_opponent_cards_of_equal_sums():
-    state = scenario(_plus_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, plus=True)
+    state = scenario(
+        _plus_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0, plus=True
+    )
     after, events = place(state, "c001", 4)
     assert after.last_move.plus == [1, 3]
     assert holders(after)[1] == holders(after)[3] == 0
@@ -147,16 +165,16 @@ def test_plus_flips_the_opponent_cards_of_equal_sums():
 
 
 def test_plus_with_one_own_card_flips_only_the_opponent():
-    state = scenario(_plus_board(own_left=True), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, plus=True)
+    state = scenario(
+        _plus_board(own_left=True), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0, plus=True
+    )
     after, _ = place(state, "c001", 4)
     assert after.last_move.plus == [1]
     assert holders(after)[1] == 0
 
 
 def test_plus_off_nothing_flips():
-    state = scenario(_plus_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0)
+    state = scenario(_plus_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)}, turn=0)
     after, _ = place(state, "c001", 4)
     assert holders(after)[1] == holders(after)[3] == 1
 
@@ -178,8 +196,13 @@ def _combo_state(**rules: bool):
     c002's right 4 > c010's left 2, yet 8 stays.
     """
     board = {
-        0: ("c013", 0, 1), 1: ("c004", 1, 1), 2: ("c009", 1, 1), 3: ("c020", 0, 0),
-        5: ("c005", 1, 1), 7: ("c002", 1, 1), 8: ("c010", 0, 1),
+        0: ("c013", 0, 1),
+        1: ("c004", 1, 1),
+        2: ("c009", 1, 1),
+        3: ("c020", 0, 0),
+        5: ("c005", 1, 1),
+        7: ("c002", 1, 1),
+        8: ("c010", 0, 1),
     }
     return scenario(board, {0: ["c001", "c003"], 1: ["c007"]}, turn=0, **rules)
 
@@ -219,8 +242,9 @@ def test_elemental_raises_a_card_on_its_own_element():
     hands = {0: ["c002", *_filler(4)], 1: _filler(4)}
     plain, _ = place(scenario(board, hands, turn=0, elemental=True), "c002", 4)
     assert holders(plain)[3] == 1
-    raised, _ = place(scenario(board, hands, turn=0, elements={4: "agua"}, elemental=True),
-                      "c002", 4)
+    raised, _ = place(
+        scenario(board, hands, turn=0, elements={4: "agua"}, elemental=True), "c002", 4
+    )
     assert holders(raised)[3] == 0
     view = GAME.view(raised, None)
     assert view.board[4].card.values == [4, 5, 4, 4]
@@ -233,8 +257,9 @@ def test_elemental_lowers_a_card_on_another_element():
     hands = {0: ["c002", *_filler(4)], 1: _filler(4)}
     plain, _ = place(scenario(board, hands, turn=0, elemental=True), "c002", 4)
     assert holders(plain)[3] == 0
-    lowered, _ = place(scenario(board, hands, turn=0, elements={4: "fuego"}, elemental=True),
-                       "c002", 4)
+    lowered, _ = place(
+        scenario(board, hands, turn=0, elements={4: "fuego"}, elemental=True), "c002", 4
+    )
     assert holders(lowered)[3] == 1
 
 
@@ -242,8 +267,9 @@ def test_elemental_lowers_a_card_without_element():
     # c001 (no element, left 4) on a hielo cell: 3, not > c002's right... c009's right 4 -> 3 < 4.
     board = {3: ("c002", 1, 1)}  # right 4
     hands = {0: ["c001", *_filler(4)], 1: _filler(4)}
-    after, _ = place(scenario(board, hands, turn=0, elements={4: "hielo"}, elemental=True),
-                     "c001", 4)
+    after, _ = place(
+        scenario(board, hands, turn=0, elements={4: "hielo"}, elemental=True), "c001", 4
+    )
     assert GAME.view(after, None).board[4].card.values == [2, 2, 3, 3]
     assert holders(after)[3] == 1
 
@@ -254,21 +280,34 @@ def test_the_target_keeps_its_cell_modifier():
     hands = {0: ["c001", *_filler(4)], 1: _filler(4)}
     plain, _ = place(scenario(board, hands, turn=0, elemental=True), "c001", 4)
     assert holders(plain)[3] == 1
-    after, _ = place(scenario(board, hands, turn=0, elements={3: "fuego"}, elemental=True),
-                     "c001", 4)
+    after, _ = place(
+        scenario(board, hands, turn=0, elements={3: "fuego"}, elemental=True), "c001", 4
+    )
     assert holders(after)[3] == 0
 
 
 def test_same_and_plus_compare_printed_values_under_elemental():
     # c001 lowered to (2,2,3,3) on a fuego cell; printed top 3 = c004's bottom 3 and left 4 =
     # c009's right 4 still make an Igual.
-    state = scenario(_same_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, elements={4: "fuego"}, elemental=True, same=True)
+    state = scenario(
+        _same_board(own_left=False),
+        {0: ["c001", *_filler(4)], 1: _filler(3)},
+        turn=0,
+        elements={4: "fuego"},
+        elemental=True,
+        same=True,
+    )
     after, _ = place(state, "c001", 4)
     assert after.last_move.same == [1, 3]
     # Suma with the printed values: 3 + 5 = 4 + 4 although the modified sums differ.
-    state = scenario(_plus_board(own_left=False), {0: ["c001", *_filler(4)], 1: _filler(3)},
-                     turn=0, elements={4: "fuego", 1: "veneno"}, elemental=True, plus=True)
+    state = scenario(
+        _plus_board(own_left=False),
+        {0: ["c001", *_filler(4)], 1: _filler(3)},
+        turn=0,
+        elements={4: "fuego", 1: "veneno"},
+        elemental=True,
+        plus=True,
+    )
     after, _ = place(state, "c001", 4)
     assert after.last_move.plus == [1, 3]
 
@@ -358,8 +397,11 @@ def test_combo_uses_the_elemental_values():
 
 
 def test_copies_of_a_card_are_listed_once_unless_their_owners_differ():
-    state = GAME.new(SEATS, "dup", hands={SEATS[0]: ["c001", "c001", "c002", "c002", "c003"],
-                                          SEATS[1]: ["c001"] * 5})
+    state = GAME.new(
+        SEATS,
+        "dup",
+        hands={SEATS[0]: ["c001", "c001", "c002", "c002", "c003"], SEATS[1]: ["c001"] * 5},
+    )
     seat = SEATS[state.turn]
     slots = {a.slot for a in GAME.legal_actions(state, seat)}
     assert slots == ({0, 2, 4} if state.turn == 0 else {0})
