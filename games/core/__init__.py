@@ -1,7 +1,8 @@
 """The engine contract shared by every game (see ARCHITECTURE.md)."""
 
+from games.core.actions import Action, ActionCodec, format_action, parse_action
 from games.core.engine import (
-    Action,
+    CardTransfer,
     Event,
     Game,
     GameState,
@@ -13,6 +14,10 @@ from games.core.rng import rng_for, shuffled
 
 __all__ = [
     "Action",
+    "ActionCodec",
+    "CardTransfer",
+    "format_action",
+    "parse_action",
     "Event",
     "Game",
     "GameState",

@@ -6,7 +6,8 @@ convention pydantic states:
     new(seats, seed, options) -> State
     to_act(state) -> set[seat]            seats the game is waiting on (their turn timer runs)
     legal_actions(state, seat) -> [Action]  also for seats outside to_act (call-outs, challenges)
-    apply(state, seat, action) -> (State, [Event])   the security boundary
+    apply(state, seat, action) -> (State, [Event])   the security boundary (final: guards, then
+                                                     copy_state, then the game's _apply)
     view(state, seat | None) -> View      what that seat may see; None = public
     outcome(state) -> Outcome | None
     choose_action(view, legal, level, rng) -> Action | None   computer play, from the view only
@@ -18,26 +19,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from games.core.actions import Action, ActionCodec
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, IllegalAction
 
 Seat = str
-
-
-class Action(BaseModel):
-    """A move. Subclasses add fields and a compact text form (like UCI for chess).
-
-    ``encode()`` must be short enough for a Discord custom_id (keep it under 60 characters) and
-    ``Game.decode_action(a.encode()) == a`` must hold for every action.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def encode(self) -> str:  # pragma: no cover - every game overrides
-        raise NotImplementedError
 
 
 class Event(BaseModel):
@@ -79,25 +68,40 @@ class PlayerView(BaseModel):
     finished: bool = False
 
 
+class CardTransfer(BaseModel):
+    """A card that changes owner when a game ends (Triple Triad payouts)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    card: str
+    giver: Seat
+    receiver: Seat
+
+
 class Outcome(BaseModel):
-    """The result of a finished game.
+    """The result of a finished game; storage reads only these typed fields.
 
     ``ranking`` groups seats by place, best first (ties share a group). ``points`` are the
-    standings points each seat earns. ``details`` holds game-specific data for presenters and
-    storage as plain JSON values; storage reads these keys when present:
-
-    - ``team_winners``: seats whose team won (team games);
-    - ``stats``: ``{seat: {counter: int}}`` added to leaderboard counters (amulets, ...);
-    - ``transfers``: ``[{"card": id, "from": seat, "to": seat}]`` cards changing hands.
+    standings points each seat earns. ``team_winners`` are the seats whose team won (team games);
+    ``stats`` are ``{seat: {counter: n}}`` added to leaderboard counters (amulets, ...);
+    ``transfers`` are cards changing hands. A game whose presenter needs more (scores per round,
+    the reason the game ended) subclasses ``Outcome`` with typed fields.
     """
 
     ranking: list[list[Seat]]
     points: dict[Seat, int] = Field(default_factory=dict)
-    details: dict[str, Any] = Field(default_factory=dict)
+    team_winners: list[Seat] = Field(default_factory=list)
+    stats: dict[Seat, dict[str, int]] = Field(default_factory=dict)
+    transfers: list[CardTransfer] = Field(default_factory=list)
 
     @property
     def winners(self) -> list[Seat]:
         return list(self.ranking[0]) if self.ranking else []
+
+    @property
+    def is_draw(self) -> bool:
+        """Everyone tied for first."""
+        return len(self.ranking) == 1 and len(self.ranking[0]) > 1
 
 
 S = TypeVar("S", bound=GameState)
@@ -114,6 +118,7 @@ class Game(ABC, Generic[S, A, V, Opts]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options_model: ClassVar[type[BaseModel]]
+    action_codec: ClassVar[ActionCodec[Any]]
     state_model: ClassVar[type[GameState]]
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "normal", "hard")
 
@@ -146,20 +151,37 @@ class Game(ABC, Generic[S, A, V, Opts]):
     def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """Every action ``seat`` may take now: the only source of UI choices."""
 
+    @final
     def apply(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
-        """Validate and apply ``action`` by ``seat``; the old state is left untouched."""
+        """Validate and apply ``action`` by ``seat``; the old state is left untouched.
+
+        The guards every game shares live here (a seat of the game, a game not over, an action of
+        this game's union); the copy goes through ``copy_state`` and the rules through ``_apply``.
+        """
         if seat not in state.seats:
             raise IllegalAction(NOT_A_PLAYER)
-        if self.outcome(state) is not None:
+        if self.is_over(state):
             raise IllegalAction(GAME_OVER)
-        new_state = state.model_copy(deep=True)
-        events = self._apply(new_state, seat, action)
+        if not isinstance(action, self.action_codec.types):
+            raise IllegalAction(BAD_ACTION)
+        new_state = self.copy_state(state)
         new_state.version = state.version + 1
+        events = self._apply(new_state, seat, action)
         return new_state, events
+
+    def copy_state(self, state: S) -> S:
+        """A copy ``_apply`` may change freely; games override it with a cheaper copy."""
+        return state.model_copy(deep=True)
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended; games override it when ``outcome`` is costly."""
+        return self.outcome(state) is not None
 
     @abstractmethod
     def _apply(self, state: S, seat: Seat, action: A) -> list[Event]:
-        """Mutate the private copy ``state``; raise ``IllegalAction`` for anything not allowed."""
+        """Mutate the private copy ``state`` (its version already advanced); raise
+        ``IllegalAction`` for anything not allowed. ``seat`` is a seat of the game and ``action``
+        one of ``action_codec.types``."""
 
     # ----- information ----------------------------------------------------------------------
     @abstractmethod
@@ -171,9 +193,10 @@ class Game(ABC, Generic[S, A, V, Opts]):
         """``None`` while the game goes on."""
 
     # ----- text forms -----------------------------------------------------------------------
-    @abstractmethod
+    @final
     def decode_action(self, text: str) -> A:
         """Inverse of ``Action.encode``; raises ``IllegalAction(BAD_ACTION)`` on bad input."""
+        return self.action_codec.decode(text)
 
     def load_state(self, text: str) -> S:
         return self.state_model.model_validate_json(text)  # type: ignore[return-value]
@@ -183,9 +206,7 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     # ----- computer play --------------------------------------------------------------------
     @abstractmethod
-    def choose_action(
-        self, view: V, legal: list[A], level: str, rng: random.Random
-    ) -> A | None:
+    def choose_action(self, view: V, legal: list[A], level: str, rng: random.Random) -> A | None:
         """The computer's choice for the seat of ``view``, seeing only that view.
 
         Returns ``None`` to decline optional actions (only when the seat is not in ``to_act``).

@@ -34,8 +34,16 @@ async def _service(path, listener=None, **config):
 
 
 async def _open(service, **options):
-    return await service.open(guild_id="g", channel_id="c", game_key="toy", host_id="h",
-                              host_name="Host", locale="es", options=options, seed="seed-1")
+    return await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="toy",
+        host_id="h",
+        host_name="Host",
+        locale="es",
+        options=options,
+        seed="seed-1",
+    )
 
 
 async def _wait_finished(service, table):
@@ -89,19 +97,19 @@ async def test_actions_are_checked_and_persisted(tmp_path):
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
     with pytest.raises(IllegalAction) as err:
-        await service.act(table.id, "a", 0, "t1")
+        await service.act(table.id, "a", 0, "t.1")
     assert err.value.code == "not_your_turn"
     with pytest.raises(IllegalAction):
-        await service.act(table.id, "stranger", 0, "t1")
+        await service.act(table.id, "stranger", 0, "t.1")
     with pytest.raises(IllegalAction):
         await service.act(table.id, "h", 0, "t9")  # forged action text
-    await service.act(table.id, "h", 0, "t2")
+    await service.act(table.id, "h", 0, "t.2")
     with pytest.raises(TableError) as err:  # the same click again: stale, applied once
-        await service.act(table.id, "h", 0, "t2")
+        await service.act(table.id, "h", 0, "t.2")
     assert err.value.code == "stale"
     assert table.state.pile == 8
     rows = await service.repo.actions(table.id)
-    assert [(r.version, r.seat, r.action) for r in rows] == [(1, "h", "t2")]
+    assert [(r.version, r.seat, r.action) for r in rows] == [(1, "h", "t.2")]
     assert (await service.repo.get(table.id)).version == 1
     assert ("game", 1, "h", False) in listener.calls
     await service.close()
@@ -114,11 +122,12 @@ async def test_simultaneous_clicks_apply_once(tmp_path):
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
     results = await asyncio.gather(
-        *(service.act(table.id, "h", 0, "t1") for _ in range(5)), return_exceptions=True
+        *(service.act(table.id, "h", 0, "t.1") for _ in range(5)), return_exceptions=True
     )
     assert sum(not isinstance(r, Exception) for r in results) == 1
-    assert all(isinstance(r, TableError) and r.code == "stale" for r in results
-               if isinstance(r, Exception))
+    assert all(
+        isinstance(r, TableError) and r.code == "stale" for r in results if isinstance(r, Exception)
+    )
     assert table.state.pile == 9
     await service.close()
     await db.close()
@@ -132,7 +141,7 @@ async def test_computer_game_finishes_records_standings_and_replays(tmp_path):
     while table.record.status == "playing":
         await service.wait_idle(table.id)
         if "h" in TOY.to_act(table.state):
-            await service.act(table.id, "h", table.version, "t1")
+            await service.act(table.id, "h", table.version, "t.1")
     assert table.record.status == "finished"
     assert service.find(table.id) is None
     replayed = await service.replay(table.id)
@@ -168,9 +177,9 @@ async def test_an_action_resets_the_timeout_count(tmp_path):
     await service.start(table.id, "h")
     for _ in range(2):
         await service.expire_turn(table.id)  # h times out
-        await service.act(table.id, "a", table.version, "t1")  # a plays
-    await service.act(table.id, "h", table.version, "t1")  # h plays: count back to 0
-    await service.act(table.id, "a", table.version, "t1")
+        await service.act(table.id, "a", table.version, "t.1")  # a plays
+    await service.act(table.id, "h", table.version, "t.1")  # h plays: count back to 0
+    await service.act(table.id, "a", table.version, "t.1")
     await service.expire_turn(table.id)
     assert not table.seat("h").is_cpu
     assert table.record.meta["timeouts"]["h"] == 1
@@ -183,7 +192,7 @@ async def test_stale_timer_does_nothing(tmp_path):
     table = await _open(service, pile=40)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
-    await service.act(table.id, "h", 0, "t1")
+    await service.act(table.id, "h", 0, "t.1")
     assert await service.expire_turn(table.id, version=0) == []
     assert table.version == 1
     await service.close()
@@ -198,8 +207,16 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             await service.add_cpu(table.id, "h", "easy")
         await service.leave(table.id, "h")  # would cancel: no humans left
         assert table.record.status == "cancelled"
-        table = await service.open(guild_id="g", channel_id="c", game_key="toy", host_id="h",
-                                   host_name="H", locale="es", options={"pile": 30}, seed="s2")
+        table = await service.open(
+            guild_id="g",
+            channel_id="c",
+            game_key="toy",
+            host_id="h",
+            host_name="H",
+            locale="es",
+            options={"pile": 30},
+            seed="s2",
+        )
         for _ in range(3):
             await service.add_cpu(table.id, "h", "easy")
         await service.start(table.id, "h")
@@ -209,7 +226,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             if "h" in TOY.to_act(table.state):
                 if moves == interrupt_at:
                     break
-                await service.act(table.id, "h", table.version, "t1")
+                await service.act(table.id, "h", table.version, "t.1")
                 moves += 1
         if table.record.status == "playing":
             await service.close()
@@ -219,7 +236,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             while table.record.status == "playing":
                 await service.wait_idle(table.id)
                 if "h" in TOY.to_act(table.state):
-                    await service.act(table.id, "h", table.version, "t1")
+                    await service.act(table.id, "h", table.version, "t.1")
         actions = [(r.seat, r.action) for r in await service.repo.actions(table.id)]
         state = table.state
         await service.close()
@@ -243,7 +260,7 @@ async def test_rematch_seats_everyone_in_the_games_rematch_order(tmp_path):
         await service.wait_idle(table.id)
         for seat in ("h", "a"):
             if table.record.status == "playing" and seat in TOY.to_act(table.state):
-                await service.act(table.id, seat, table.version, "t1")
+                await service.act(table.id, seat, table.version, "t.1")
     with pytest.raises(TableError) as err:
         await service.rematch(table.id, "stranger")
     assert err.value.code == "not_seated"

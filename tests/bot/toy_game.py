@@ -7,11 +7,21 @@ the seed, so replays must reproduce it.
 from __future__ import annotations
 
 import random
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from games.core import Action, Event, Game, GameState, IllegalAction, Outcome, PlayerView, rng_for
+from games.core import (
+    Action,
+    ActionCodec,
+    Event,
+    Game,
+    GameState,
+    IllegalAction,
+    Outcome,
+    PlayerView,
+    rng_for,
+)
 
 
 class ToyOptions(BaseModel):
@@ -19,11 +29,8 @@ class ToyOptions(BaseModel):
 
 
 class Take(Action):
-    kind: Literal["take"] = "take"
+    verb: ClassVar[str] = "t"
     n: int = Field(ge=1, le=2)
-
-    def encode(self) -> str:
-        return f"t{self.n}"
 
 
 class ToyState(GameState):
@@ -43,6 +50,7 @@ class ToyGame(Game[ToyState, Take, ToyView, ToyOptions]):
     max_players: ClassVar[int] = 4
     options_model: ClassVar[type[BaseModel]] = ToyOptions
     state_model: ClassVar[type[GameState]] = ToyState
+    action_codec: ClassVar[ActionCodec[Take]] = ActionCodec(Take)
 
     def new(self, seats, seed, options=None):
         self.check_player_count(seats)
@@ -61,7 +69,7 @@ class ToyGame(Game[ToyState, Take, ToyView, ToyOptions]):
     def _apply(self, state, seat, action):
         if seat != state.seats[state.turn]:
             raise IllegalAction("not_your_turn")
-        if not isinstance(action, Take) or action.n > state.pile:
+        if action.n > state.pile:
             raise IllegalAction("bad_action")
         state.pile -= action.n
         if state.pile == 0:
@@ -71,20 +79,20 @@ class ToyGame(Game[ToyState, Take, ToyView, ToyOptions]):
         return [Event(code="took", seat=seat, params={"n": action.n})]
 
     def view(self, state, seat):
-        return ToyView(seat=seat, version=state.version, seats=state.seats,
-                       to_act=sorted(self.to_act(state)), finished=bool(state.winner),
-                       pile=state.pile)
+        return ToyView(
+            seat=seat,
+            version=state.version,
+            seats=state.seats,
+            to_act=sorted(self.to_act(state)),
+            finished=bool(state.winner),
+            pile=state.pile,
+        )
 
     def outcome(self, state):
         if not state.winner:
             return None
         others = [s for s in state.seats if s != state.winner]
         return Outcome(ranking=[[state.winner], others], points={state.winner: len(others)})
-
-    def decode_action(self, text):
-        if text in ("t1", "t2"):
-            return Take(n=int(text[1]))
-        raise IllegalAction("bad_action")
 
     def choose_action(self, view, legal, level, rng: random.Random):
         if not legal:

@@ -1,0 +1,108 @@
+"""Actions and their one text grammar, shared by every game.
+
+Every action of every game has one compact text form (like UCI in python-chess), short enough to
+sit inside a Discord custom_id next to a table id and a version::
+
+    action := verb ( "." arg )*
+    verb   := [a-z]+                  e.g. "play", "draw", "p", "call"
+    arg    := [A-Za-z0-9_+-]+         e.g. a card id, a seat index, a cell, a colour letter
+
+``:`` never appears, so the bot can wrap the text as ``t:{table}:{version}:{action}``; an action
+text is at most ``MAX_ACTION_TEXT`` characters. An action class names its ``verb`` and, by default,
+its arguments are its fields in declaration order (``None`` fields are left out at the end).
+Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
+``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action; anything else raises
+``IllegalAction(BAD_ACTION)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar, final
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from games.core.errors import BAD_ACTION, IllegalAction
+
+MAX_ACTION_TEXT = 60
+VERB = re.compile(r"[a-z]+")
+ARG = re.compile(r"[A-Za-z0-9_+\-]+")
+ACTION_TEXT = re.compile(r"[a-z]+(?:\.[A-Za-z0-9_+\-]+)*")
+
+A = TypeVar("A", bound="Action")
+
+
+class Action(BaseModel):
+    """A move: a frozen value with a ``verb`` and positional text arguments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    verb: ClassVar[str]
+
+    def args(self) -> tuple[str, ...]:
+        """The text arguments; by default each field's value in declaration order."""
+        values = [getattr(self, name) for name in type(self).model_fields]
+        while values and values[-1] is None:
+            values.pop()
+        return tuple(_arg_text(v) for v in values)
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        """Inverse of ``args``; raises ``IllegalAction(BAD_ACTION)`` on anything else."""
+        names = list(cls.model_fields)
+        if len(args) > len(names):
+            raise IllegalAction(BAD_ACTION)
+        try:
+            return cls.model_validate(dict(zip(names, args, strict=False)))
+        except ValidationError as exc:
+            raise IllegalAction(BAD_ACTION) from exc
+
+    @final
+    def encode(self) -> str:
+        return format_action(self.verb, self.args())
+
+
+def _arg_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def format_action(verb: str, args: Sequence[str] = ()) -> str:
+    """``verb.arg1.arg2``; checks the grammar so a bad encoder fails where it is written."""
+    text = ".".join([verb, *args])
+    if len(text) > MAX_ACTION_TEXT or not ACTION_TEXT.fullmatch(text):
+        raise ValueError(f"not a valid action text: {text!r}")
+    return text
+
+
+def parse_action(text: str) -> tuple[str, tuple[str, ...]]:
+    """Split an action text into verb and arguments, or raise ``IllegalAction(BAD_ACTION)``."""
+    if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT or not ACTION_TEXT.fullmatch(text):
+        raise IllegalAction(BAD_ACTION)
+    verb, *args = text.split(".")
+    return verb, tuple(args)
+
+
+class ActionCodec(Generic[A]):
+    """The text codec of one game's action union: verb -> class."""
+
+    def __init__(self, *classes: type[A]) -> None:
+        by_verb: dict[str, type[A]] = {}
+        for cls in classes:
+            if not VERB.fullmatch(cls.verb) or cls.verb in by_verb:
+                raise ValueError(f"bad or repeated verb {cls.verb!r} in {cls.__name__}")
+            by_verb[cls.verb] = cls
+        self._by_verb = by_verb
+        self.types: tuple[type[A], ...] = tuple(classes)
+
+    def decode(self, text: str) -> A:
+        verb, args = parse_action(text)
+        cls = self._by_verb.get(verb)
+        if cls is None:
+            raise IllegalAction(BAD_ACTION)
+        action = cls.from_args(args)
+        if not isinstance(action, cls):  # a from_args override returning something else
+            raise IllegalAction(BAD_ACTION)
+        return action

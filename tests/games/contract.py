@@ -1,0 +1,55 @@
+"""What each game declares for the one contract test (``tests/games/test_contract.py``).
+
+The contract test runs the same checks over every registered game (OpenSpiel's random_sim_test
+idea): seeded random playouts in every option combination the game declares, the game's own
+state invariants, secrecy of views, purity of ``apply``, text round trips, refusals of forged,
+out-of-turn and garbage actions, JSON round trips, replay determinism and termination.
+
+A game takes part by defining ``SPEC = ContractSpec(...)`` in ``tests/games/<game>/spec.py``.
+Rule scenarios specific to one game stay in that game's own test modules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Game, GameState, PlayerView
+
+
+def no_invariants(state: GameState) -> None:
+    return None
+
+
+def no_secrets(state: GameState, viewer: str | None, view: PlayerView) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class ContractSpec:
+    """How to exercise one game.
+
+    - ``option_sets``: every option combination worth playing (dicts for ``Game.new``); each is
+      played at every count in ``player_counts`` that the options allow (``Game.new`` raising
+      ``IllegalAction`` for a count means "not allowed", and is skipped).
+    - ``invariant(state)``: asserts what always holds (card conservation, score sums...).
+    - ``assert_hidden(state, viewer, view)``: asserts ``view`` (of ``viewer``; ``None`` = the
+      public) shows nothing of another seat's secrets, nor the stock order or the seed.
+    - ``max_steps``: a playout longer than this fails as non-terminating.
+    - ``playouts``: seeded playouts per (options, player count).
+    - ``policy(state, seat, legal, rng)``: picks the action of a seat to act in the playouts
+      (default ``None``: uniform random over ``legal``, so every rule gets exercised; a game whose
+      random games run too long may prefer, say, its ``normal`` computer now and then).
+    """
+
+    game: Game[Any, Any, Any, Any]
+    option_sets: Sequence[dict[str, Any]]
+    player_counts: Sequence[int]
+    invariant: Callable[[GameState], None] = no_invariants
+    assert_hidden: Callable[[GameState, str | None, PlayerView], None] = no_secrets
+    max_steps: int = 5_000
+    playouts: int = 3
+    policy: Callable[[GameState, str, list[Any], random.Random], Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
