@@ -430,9 +430,9 @@ class TableService:
 
     def _standings(self, table: Table, outcome: Outcome) -> list[StandingDelta]:
         winners = set(outcome.winners)
-        team_winners = set(outcome.details.get("team_winners") or [])
-        stats = outcome.details.get("stats") or {}
-        everyone_tied = len(outcome.ranking) == 1 and len(outcome.ranking[0]) > 1
+        team_winners = set(outcome.team_winners)
+        stats = outcome.stats
+        everyone_tied = outcome.is_draw
         return [
             StandingDelta(
                 user_id=s.id,
@@ -450,11 +450,11 @@ class TableService:
     def _transfers(outcome: Outcome) -> list[CardTransfer]:
         return [
             CardTransfer(
-                card_id=str(t["card"]),
-                from_user=t["from"] if is_human_id(t["from"]) else None,
-                to_user=t["to"] if is_human_id(t["to"]) else None,
+                card_id=t.card,
+                from_user=t.giver if is_human_id(t.giver) else None,
+                to_user=t.receiver if is_human_id(t.receiver) else None,
             )
-            for t in outcome.details.get("transfers") or []
+            for t in outcome.transfers
         ]
 
     # ----- after every change: timers, computer turns, cleanup ------------------------------

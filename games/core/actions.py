@@ -9,7 +9,8 @@ sit inside a Discord custom_id next to a table id and a version::
 
 ``:`` never appears, so the bot can wrap the text as ``t:{table}:{version}:{action}``; an action
 text is at most ``MAX_ACTION_TEXT`` characters. An action class names its ``verb`` and, by default,
-its arguments are its fields in declaration order (``None`` fields are left out at the end).
+its arguments are its fields in declaration order (``None`` fields are left out at the end; a
+``kind`` field, the discriminator of a pydantic union, is not an argument).
 Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
 ``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action; anything else raises
 ``IllegalAction(BAD_ACTION)``.
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from games.core.errors import BAD_ACTION, IllegalAction
 
 MAX_ACTION_TEXT = 60
+DISCRIMINATOR = "kind"
 VERB = re.compile(r"[a-z]+")
 ARG = re.compile(r"[A-Za-z0-9_+\-]+")
 ACTION_TEXT = re.compile(r"[a-z]+(?:\.[A-Za-z0-9_+\-]+)*")
@@ -42,7 +44,7 @@ class Action(BaseModel):
 
     def args(self) -> tuple[str, ...]:
         """The text arguments; by default each field's value in declaration order."""
-        values = [getattr(self, name) for name in type(self).model_fields]
+        values = [getattr(self, name) for name in _arg_fields(type(self))]
         while values and values[-1] is None:
             values.pop()
         return tuple(_arg_text(v) for v in values)
@@ -50,7 +52,7 @@ class Action(BaseModel):
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
         """Inverse of ``args``; raises ``IllegalAction(BAD_ACTION)`` on anything else."""
-        names = list(cls.model_fields)
+        names = _arg_fields(cls)
         if len(args) > len(names):
             raise IllegalAction(BAD_ACTION)
         try:
@@ -61,6 +63,10 @@ class Action(BaseModel):
     @final
     def encode(self) -> str:
         return format_action(self.verb, self.args())
+
+
+def _arg_fields(cls: type[Action]) -> list[str]:
+    return [name for name in cls.model_fields if name != DISCRIMINATOR]
 
 
 def _arg_text(value: Any) -> str:
