@@ -15,7 +15,7 @@ from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
 from bot.registry import load_games
 from bot.settings import Settings
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for

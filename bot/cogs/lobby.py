@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
-from bot.tables import TableOptions
+from bot.service import TableOptions
 from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.options import coerce, option_specs, signature_for

@@ -36,7 +36,7 @@ from storage import CollectionsRepo
 
 if TYPE_CHECKING:
     from bot.client import MesaBot
-    from bot.tables import Table
+    from bot.service import Table
 
 GAME = "triad"
 TURN_SECONDS = app_commands.Range[int, 30, 900]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import translator
-from bot.tables import Table
+from bot.service import Table
 from bot.ui.messages import (
     Payload,
     closed_payload,

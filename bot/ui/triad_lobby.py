@@ -27,7 +27,7 @@ from bot.ui.presenters.triad import SEAT_EMOJI, card_summary, rules_text
 from games.triad.cards import HAND_SIZE, card
 
 if TYPE_CHECKING:
-    from bot.tables import Table, TableService
+    from bot.service import Table, TableService
 
 PAGE_SIZE = 10  # cards per picker / collection page (one select of at most 25 options)
 META = "triad"

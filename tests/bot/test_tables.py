@@ -3,7 +3,7 @@ import asyncio
 import pytest
 
 from bot.errors import TableError
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from games.core import IllegalAction
 from storage import StandingsRepo, open_database
 from tests.bot.toy_game import TOY

@@ -8,7 +8,7 @@ from collections import Counter
 
 from bot.cogs.triad import ensure_collection, holds
 from bot.registry import load_games
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from games.triad.cards import STARTER_SIZE, card, starter_set
 from storage import CardTransfer, CollectionsRepo, open_database
 from tests.bot.test_tables import RecordingListener

@@ -1,0 +1,203 @@
+"""``TableService``: the one door the Discord side uses into lobbies, moves, timers, computer
+turns and replays. It wires the parts (``lobby``, ``moves``, ``cpu``, ``timers``, ``replay``)
+around one shared ``ServiceContext`` and decides what runs after each change."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+from bot.errors import TableError
+from bot.service.context import ServiceContext
+from bot.service.cpu import ComputerTurns
+from bot.service.lobby import Lobby, LobbyRules
+from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
+from bot.service.moves import Moves
+from bot.service.replay import rebuild
+from bot.service.timers import TurnTimers
+from bot.service.triad import TriadLobby
+from games.core import Game, GameState
+from storage import Database, PlayersRepo, TablesRepo
+
+log = logging.getLogger(__name__)
+
+# Games whose lobby has rules of its own; built only for the games the service hosts.
+LOBBY_RULES: dict[str, Callable[[ServiceContext, Lobby, Database], LobbyRules]] = {
+    "triad": TriadLobby,
+}
+
+R = TypeVar("R", bound=LobbyRules)
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        games: Mapping[str, Game],
+        listener: TableListener,
+        config: ServiceConfig | None = None,
+        *,
+        seed_factory: Callable[[], str] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
+    ) -> None:
+        self.repo = TablesRepo(db)
+        self._players = PlayersRepo(db)
+        self._ctx = ServiceContext(
+            repo=self.repo,
+            games=games,
+            listener=listener,
+            config=config or ServiceConfig(),
+            seed_factory=seed_factory or (lambda: secrets.token_hex(8)),
+            sleep=sleep,
+            ai_kwargs=ai_kwargs,
+        )
+        self._moves = Moves(self._ctx)
+        self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
+        self._cpu = ComputerTurns(self._ctx, self._moves, self._timers, self._after_change)
+        self._lobby = Lobby(
+            self._ctx, after_change=self._after_change, stop_background=self._stop_background
+        )
+        self._lobby_rules: dict[str, LobbyRules] = {
+            key: make(self._ctx, self._lobby, db)
+            for key, make in LOBBY_RULES.items()
+            if key in games
+        }
+        # The lobby operations are the service's own public API.
+        self.open = self._lobby.open
+        self.join = self._lobby.join
+        self.leave = self._lobby.leave
+        self.add_cpu = self._lobby.add_cpu
+        self.remove = self._lobby.remove
+        self.start = self._lobby.start
+        self.rematch = self._lobby.rematch
+        self.cancel = self._lobby.cancel
+        self.expire_turn = self._timers.expire_turn
+        self.wait_idle = self._cpu.wait_idle
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        return self._ctx.games
+
+    @property
+    def listener(self) -> TableListener:
+        return self._ctx.listener
+
+    @property
+    def config(self) -> ServiceConfig:
+        return self._ctx.config
+
+    # ----- lookup ---------------------------------------------------------------------------
+    def get(self, table_id: int) -> Table:
+        return self._ctx.get(table_id)
+
+    def find(self, table_id: int) -> Table | None:
+        return self._ctx.tables.get(table_id)
+
+    def in_channel(self, channel_id: str) -> Table | None:
+        return next(
+            (t for t in self._ctx.tables.values() if t.record.channel_id == channel_id), None
+        )
+
+    def tables(self) -> list[Table]:
+        return list(self._ctx.tables.values())
+
+    def game(self, key: str) -> Game:
+        return self._ctx.game(key)
+
+    def game_options(self, table: Table) -> dict[str, Any]:
+        return self._ctx.game_options(table)
+
+    def table_options(self, table: Table) -> TableOptions:
+        return self._ctx.table_options(table)
+
+    def turn_seconds(self, table: Table) -> int:
+        return self._ctx.turn_seconds(table)
+
+    def lobby_rules(self, game_key: str, kind: type[R]) -> R:
+        """The lobby rules of ``game_key`` as their concrete class (e.g. ``TriadLobby``)."""
+        rules = self._lobby_rules.get(game_key)
+        if not isinstance(rules, kind):
+            raise TableError("unknown_game", game=game_key)
+        return rules
+
+    # ----- start-up and shutdown ------------------------------------------------------------
+    async def load(self) -> list[Table]:
+        """Rebuild every open table from storage and resume timers and computer turns."""
+        loaded = []
+        for record in await self.repo.open_tables():
+            game = self._ctx.games.get(record.game)
+            if game is None:
+                log.error("table %s uses unknown game %s; left closed", record.id, record.game)
+                continue
+            table = Table(record=record, game=game)
+            if record.status == "playing" and record.state:
+                table.state = game.load_state(record.state)
+            self._ctx.tables[record.id] = table
+            loaded.append(table)
+        for table in loaded:
+            if table.state is not None:
+                self._after_change(table)
+        return loaded
+
+    async def close(self) -> None:
+        """Stop background work (used on shutdown and by tests that restart the service)."""
+        self._ctx.closing = True
+        tasks = [*self._cpu.tasks(), *self._timers.tasks()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._cpu.clear()
+        self._timers.clear()
+
+    # ----- play -----------------------------------------------------------------------------
+    async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:
+        """Apply a player's action. ``version`` is the table version the player saw (``None``
+        skips the check, for actions typed fresh such as a modal)."""
+        table = self.get(table_id)
+        await self._moves.act(table, seat, version, action_text)
+        self._after_change(table)
+        return table
+
+    async def replay(self, table_id: int) -> GameState:
+        """Rebuild a table's state from its seed and action log (history, determinism)."""
+        record = await self.repo.get(table_id)
+        if record is None:
+            raise TableError("no_table")
+        return rebuild(self.game(record.game), record, await self.repo.actions(table_id))
+
+    # ----- what the presentation stores -----------------------------------------------------
+    async def set_message(self, table: Table, message_id: str | None) -> None:
+        """Remember the table's public message (edited on every change, after a restart too)."""
+        table.record.message_id = message_id
+        await self.repo.set_message(table.id, message_id)
+
+    async def dms_closed(self, user_id: str) -> bool:
+        return await self._players.dms_closed(user_id)
+
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None:
+        await self._players.set_dms_closed(user_id, closed)
+
+    # ----- after every change: timers, computer turns, cleanup ------------------------------
+    def _after_change(self, table: Table) -> None:
+        if self._ctx.closing:
+            return
+        if table.record.status != "playing" or table.state is None:
+            self._timers.cancel(table.id)
+            if table.record.status in ("finished", "cancelled"):
+                self._ctx.tables.pop(table.id, None)
+            return
+        if self._cpu.pending(table):
+            self._cpu.kick(table)
+        self._timers.restart(table)
+
+    def _stop_background(self, table_id: int) -> None:
+        self._timers.cancel(table_id)
+        self._cpu.cancel(table_id)
