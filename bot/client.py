@@ -14,8 +14,8 @@ from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
 from bot.registry import load_games
-from bot.settings import Settings
 from bot.service import ServiceConfig, TableService
+from bot.settings import Settings
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
@@ -121,8 +121,4 @@ class MesaBot(commands.Bot):
         )
 
     async def locale_of(self, user_id: str) -> str:
-        async with self.db.conn.execute(  # type: ignore[union-attr]
-            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return normalise_locale(row[0] if row and row[0] else self.settings.default_locale)
+        return normalise_locale(await self.players.locale(user_id) or self.settings.default_locale)

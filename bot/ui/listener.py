@@ -95,8 +95,7 @@ class DiscordTableListener:
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
             message = await channel.send(**payload.send_kwargs())
-            table.record.message_id = str(message.id)
-            await self.bot.tables.repo.set_message(table.id, str(message.id))
+            await self.bot.tables.set_message(table, str(message.id))
         except discord.HTTPException:
             log.exception("could not show table %s", table.id)
         finally:
@@ -141,7 +140,7 @@ class DiscordTableListener:
                 self._dm_digests.pop(key, None)
 
     async def _send_private(self, table: Table, seat: str, *, fresh: bool) -> None:
-        if await self.bot.players.dms_closed(seat):
+        if await self.bot.tables.dms_closed(seat):
             return
         tr = translator(await self.bot.locale_of(seat))
         presenter = self.bot.presenter(table.game.key)
@@ -176,7 +175,7 @@ class DiscordTableListener:
     async def _dm(
         self, table: Table, seat: str, *, payload: Payload | None = None, content: str | None = None
     ) -> discord.Message | None:
-        if not seat.isdigit() or await self.bot.players.dms_closed(seat):
+        if not seat.isdigit() or await self.bot.tables.dms_closed(seat):
             return None
         try:
             user = self.bot.get_user(int(seat)) or await self.bot.fetch_user(int(seat))
@@ -185,7 +184,7 @@ class DiscordTableListener:
             return await user.send(content=content)
         except discord.Forbidden as exc:
             if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
-                await self.bot.players.set_dms_closed(seat, True)
+                await self.bot.tables.set_dms_closed(seat, True)
                 tr = translator(table.record.locale)
                 await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
             else:

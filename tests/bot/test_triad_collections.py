@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot.cogs.triad import ensure_collection, holds
 from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
+from bot.service.triad import TriadLobby, ensure_collection, holds
 from games.triad.cards import STARTER_SIZE, card, starter_set
 from storage import CardTransfer, CollectionsRepo, open_database
 from tests.bot.test_tables import RecordingListener
@@ -155,7 +155,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
             )
         await service.wait_idle(table.id)
     outcome = GAME.outcome(table.state)
-    assert outcome.details["winner"] == "cpu1"
+    assert outcome.winners == ["cpu1"]
     left = await _ledger_matches(repo, "1")
     assert sum(left.values()) == STARTER_SIZE - 5
     topped = await ensure_collection(repo, "1")
@@ -192,7 +192,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
         await service.act(
             table.id, seat, table.version, GAME.legal_actions(table.state, seat)[-1].encode()
         )
-    assert GAME.outcome(table.state).details["winner"] is None
+    assert GAME.outcome(table.state).is_draw
     standings = StandingsRepo(db)
     for user in ("1", "2"):
         assert await standings.stats_of("g", user, "triad") == {"draws": 1}
@@ -204,18 +204,14 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
 
 
 async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path):
-    from types import SimpleNamespace
-
-    from bot.cogs.triad import TriadCog
-
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
-    cog = TriadCog(SimpleNamespace(games={"triad": GAME}, db=db, tables=service))
+    triad = service.lobby_rules("triad", TriadLobby)
     mine = await ensure_collection(repo, "1")
-    assert await cog.available("1") == mine
+    assert await triad.available("1") == mine
     hand = sorted(Counter(mine).elements())[:5]
     table = await service.open(
         guild_id="g",
@@ -228,11 +224,11 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path
     )
     await service.add_cpu(table.id, "1")
     await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
-    left = await cog.available("1")
+    left = await triad.available("1")
     assert sum(left.values()) == STARTER_SIZE - 5
     assert Counter(left) + Counter(hand) == Counter(mine)
     assert not holds(left, hand)
     await service.cancel(table.id, "1")
-    assert await cog.available("1") == mine  # a closed table stakes nothing
+    assert await triad.available("1") == mine  # a closed table stakes nothing
     await service.close()
     await db.close()
