@@ -24,7 +24,8 @@ from storage import Database, PlayersRepo, TablesRepo
 
 log = logging.getLogger(__name__)
 
-# Games whose lobby has rules of its own; built only for the games the service hosts.
+# Games whose lobby has rules of its own. Built even when the game is not hosted: their
+# collection commands (Triple Triad's /cards, /profile) work without the game.
 LOBBY_RULES: dict[str, Callable[[ServiceContext, Lobby, Database], LobbyRules]] = {
     "triad": TriadLobby,
 }
@@ -62,21 +63,8 @@ class TableService:
             self._ctx, after_change=self._after_change, stop_background=self._stop_background
         )
         self._lobby_rules: dict[str, LobbyRules] = {
-            key: make(self._ctx, self._lobby, db)
-            for key, make in LOBBY_RULES.items()
-            if key in games
+            key: make(self._ctx, self._lobby, db) for key, make in LOBBY_RULES.items()
         }
-        # The lobby operations are the service's own public API.
-        self.open = self._lobby.open
-        self.join = self._lobby.join
-        self.leave = self._lobby.leave
-        self.add_cpu = self._lobby.add_cpu
-        self.remove = self._lobby.remove
-        self.start = self._lobby.start
-        self.rematch = self._lobby.rematch
-        self.cancel = self._lobby.cancel
-        self.expire_turn = self._timers.expire_turn
-        self.wait_idle = self._cpu.wait_idle
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -157,7 +145,59 @@ class TableService:
         self._cpu.clear()
         self._timers.clear()
 
-    # ----- play -----------------------------------------------------------------------------
+    # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
+    async def open(
+        self,
+        *,
+        guild_id: str,
+        channel_id: str,
+        game_key: str,
+        host_id: str,
+        host_name: str,
+        locale: str,
+        options: dict[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> Table:
+        return await self._lobby.open(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_key=game_key,
+            host_id=host_id,
+            host_name=host_name,
+            locale=locale,
+            options=options,
+            seed=seed,
+        )
+
+    async def join(self, table_id: int, user_id: str, name: str) -> Table:
+        return await self._lobby.join(table_id, user_id, name)
+
+    async def leave(self, table_id: int, user_id: str) -> Table:
+        return await self._lobby.leave(table_id, user_id)
+
+    async def add_cpu(self, table_id: int, by: str, level: str | None = None) -> Table:
+        return await self._lobby.add_cpu(table_id, by, level)
+
+    async def remove(self, table_id: int, by: str, seat_id: str) -> Table:
+        return await self._lobby.remove(table_id, by, seat_id)
+
+    async def start(
+        self,
+        table_id: int,
+        by: str,
+        *,
+        setup: dict[str, Any] | None = None,
+        host_only: bool = True,
+    ) -> Table:
+        return await self._lobby.start(table_id, by, setup=setup, host_only=host_only)
+
+    async def rematch(self, table_id: int, by: str) -> Table:
+        return await self._lobby.rematch(table_id, by)
+
+    async def cancel(self, table_id: int, by: str, *, may_manage: bool = False) -> None:
+        await self._lobby.cancel(table_id, by, may_manage=may_manage)
+
+    # ----- play (bot/service/moves.py, timers.py, cpu.py, replay.py) ------------------------
     async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
         skips the check, for actions typed fresh such as a modal)."""
@@ -165,6 +205,18 @@ class TableService:
         await self._moves.act(table, seat, version, action_text)
         self._after_change(table)
         return table
+
+    async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
+        """The turn timer ran out: the computer plays for every waited-on human seat.
+
+        Returns the seats played for. A seat that times out ``timeouts_before_replacement``
+        times in a row becomes a computer seat. Tests call this directly instead of waiting.
+        """
+        return await self._timers.expire_turn(table_id, version)
+
+    async def wait_idle(self, table_id: int) -> None:
+        """Wait until no computer turn is running at the table (tests, graceful shutdown)."""
+        await self._cpu.wait_idle(table_id)
 
     async def replay(self, table_id: int) -> GameState:
         """Rebuild a table's state from its seed and action log (history, determinism)."""
