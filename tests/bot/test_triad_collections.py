@@ -232,3 +232,79 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path
     assert await triad.available("1") == mine  # a closed table stakes nothing
     await service.close()
     await db.close()
+
+
+async def _triad_service(tmp_path):
+    db = await open_database(tmp_path / "c.db")
+    listener = RecordingListener()
+    service = TableService(db, {"triad": GAME}, listener, ServiceConfig(cpu_delay_seconds=0))
+    return db, service, listener, service.lobby_rules("triad", TriadLobby)
+
+
+async def _challenge(triad, opponent):
+    return await triad.challenge(
+        guild_id="g",
+        channel_id="c",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options={},
+        opponent=opponent,
+        level="normal",
+    )
+
+
+async def test_a_challenge_is_accepted_then_both_pick_five_and_the_game_starts(tmp_path):
+    import pytest
+
+    from bot.errors import Notice
+    from bot.service.triad import lobby_state, pending_opponent
+
+    db, service, listener, triad = await _triad_service(tmp_path)
+    await triad.available("1")
+    table, started = await _challenge(triad, "2")
+    assert not started and pending_opponent(table) == "2"
+    for wrong in (triad.accept(table.id, "3", "Caro"), triad.decline(table.id, "3")):
+        with pytest.raises(Notice) as err:
+            await wrong
+        assert err.value.code == "not_challenged"
+    assert not await triad.accept(table.id, "2", "Beto")
+    assert [s.id for s in table.record.seats] == ["1", "2"] and pending_opponent(table) is None
+    hands = {}
+    for user in ("1", "2"):
+        cards, picks, ready = await triad.picker(table.id, user)
+        assert picks == [] and not ready
+        with pytest.raises(Notice) as err:
+            await triad.confirm(table.id, user)
+        assert err.value.code == "pick_five"
+        hands[user] = sorted(Counter(cards).elements())[:5]
+        for card_id in [*hands[user], hands[user][0]]:  # one more than held or allowed
+            await triad.change_picks(table.id, user, "add", card_id)
+        await triad.change_picks(table.id, user, "remove", hands[user][0])
+        await triad.change_picks(table.id, user, "add", hands[user][0])
+        assert sorted(lobby_state(table).picks[user]) == hands[user]
+    await triad.confirm(table.id, "1")
+    assert not await triad.start_if_ready(table.id)  # Beto has not confirmed
+    with pytest.raises(Notice) as err:
+        await triad.change_picks(table.id, "1", "clear")
+    assert err.value.code == "already_ready"
+    await triad.confirm(table.id, "2")
+    assert await triad.start_if_ready(table.id)
+    assert table.record.status == "playing"
+    setup = (await service.repo.get(table.id)).meta["setup"]
+    assert {u: sorted(h) for u, h in setup["hands"].items()} == hands
+    assert ("lobby", table.id, ["1", "2"]) in listener.calls
+    await service.close()
+    await db.close()
+
+
+async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_once(tmp_path):
+    db, service, listener, triad = await _triad_service(tmp_path)
+    table, started = await _challenge(triad, "2")
+    await triad.decline(table.id, "2")
+    assert table.record.status == "cancelled" and service.find(table.id) is None
+    assert ("closed", table.id, "stopped") in listener.calls
+    table, started = await _challenge(triad, None)  # against the computer: its deck is set
+    assert not started and [s.id for s in table.record.seats] == ["1", "cpu1"]
+    await service.close()
+    await db.close()
