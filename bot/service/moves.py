@@ -10,9 +10,9 @@ Scheduling what comes next (computer turns, the turn timer) is the caller's.
 from __future__ import annotations
 
 from bot.errors import TableError
-from bot.service import results
 from bot.service.context import ServiceContext
 from bot.service.models import Table
+from bot.service.results import card_transfers, standing_deltas
 from games.core import Event, IllegalAction
 from storage import StaleVersion
 
@@ -62,8 +62,8 @@ class Moves:
                 by_timer=by_timer,
                 meta=meta,
                 finished=outcome is not None,
-                standings=results.standings(table, outcome) if outcome else None,
-                transfers=results.transfers(outcome) if outcome else None,
+                standings=standing_deltas(table, outcome) if outcome else None,
+                transfers=card_transfers(outcome) if outcome else None,
                 # A card staked here may have left its owner in another game meanwhile: that
                 # transfer is skipped rather than leaving this game unable to finish.
                 skip_unheld_cards=True,

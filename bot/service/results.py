@@ -7,7 +7,7 @@ from games.core import Outcome
 from storage import CardTransfer, StandingDelta
 
 
-def standings(table: Table, outcome: Outcome) -> list[StandingDelta]:
+def standing_deltas(table: Table, outcome: Outcome) -> list[StandingDelta]:
     """One delta per human seat (a human replaced by the computer still counts)."""
     winners = set(outcome.winners)
     team_winners = set(outcome.team_winners)
@@ -26,7 +26,7 @@ def standings(table: Table, outcome: Outcome) -> list[StandingDelta]:
     ]
 
 
-def transfers(outcome: Outcome) -> list[CardTransfer]:
+def card_transfers(outcome: Outcome) -> list[CardTransfer]:
     """The outcome's card transfers; a computer side has no collection (``None``)."""
     return [
         CardTransfer(
