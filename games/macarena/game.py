@@ -45,7 +45,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         return state.phase == "over"
 
     def _apply(self, state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
-        return rules.apply_action(state, seat, action)
+        return rules.take_action(state, seat, action)
 
     def view(self, state: MacarenaState, seat: str | None) -> MacarenaView:
         return build_view(state, seat)

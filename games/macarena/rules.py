@@ -1,6 +1,6 @@
 """The Macarena rules as pure functions over a state (spec: ../shared/rules/macarena.md).
 
-``apply_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
+``take_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
 and returns the events; the end of a hand lives in ``endhand.py``, series in ``series.py``, and
 the read-only turn questions (who acts, where a series may go) in ``turns.py``.
 """
@@ -176,7 +176,7 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
 # ----- applying an action --------------------------------------------------------------------
 
 
-def apply_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
+def take_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
     """Apply ``action`` of ``seat`` to the private copy ``state``; the events, in order."""
     if seat not in to_act(state):
         raise IllegalAction(NOT_YOUR_TURN)
