@@ -117,7 +117,6 @@ def _build() -> dict[str, Card]:
 
 CARDS: dict[str, Card] = _build()
 ALL_IDS: tuple[str, ...] = tuple(CARDS)
-TLAPIANI_IDS: tuple[str, ...] = tuple(c for c in ALL_IDS if CARDS[c].wild)
 
 
 def deck_ids(with_tlapiani: bool = True) -> list[str]:
