@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
-from games.amapatolli.cards import CARDS
+from games.amapatolli.cards import CARDS, COLOUR_LETTER
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
@@ -49,9 +49,15 @@ def choose_action(
         return max(plays, key=lambda a: (hand[a.card].value, a.card))
     lookahead = level == "hard"
     lacking = _lacking_colours(view) if lookahead else {}
-    scored = [(_score(view, hand, a, lookahead, lacking), a.encode(), a) for a in plays]
+    # Ties are broken in the order of the action texts ("p.<card>[.<colour letter>]"), without
+    # building the texts.
+    scored = [(_score(view, hand, a, lookahead, lacking), _text_order(a), a) for a in plays]
     best = max(s for s, _, _ in scored)
     return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
+
+
+def _text_order(play: Play) -> tuple[str, str]:
+    return play.card, COLOUR_LETTER[play.colour] if play.colour else ""
 
 
 def _colours_after(card: CardView, colour: str | None) -> tuple[str, str]:

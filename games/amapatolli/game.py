@@ -44,7 +44,7 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
         return state.finished
 
     def _apply(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
-        events = rules.apply_action(state, state.seats.index(seat), action)
+        events = rules.make_move(state, state.seats.index(seat), action)
         state.log = (state.log + events)[-rules.LOG_SIZE :]
         return events
 

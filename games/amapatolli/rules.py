@@ -258,7 +258,7 @@ def is_optional(action: AmapatolliAction) -> bool:
 
 
 # ----- applying a move to the working copy ----------------------------------------------------
-def apply_action(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[Event]:
+def make_move(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[Event]:
     """Play ``action`` of seat index ``i`` on ``state`` (a private copy); the events it causes."""
     if isinstance(action, Announce):
         return _announce(state, i)
