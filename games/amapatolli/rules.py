@@ -231,11 +231,13 @@ def playable(state: AmapatolliState, i: int) -> list[str]:
 
 
 def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
-    if state.finished or seat not in state.seats:
+    if state.finished:
+        return []
+    if state.ce_window is None and state.seats[state.turn] != seat:
+        return []  # the common case: a seat waiting for its turn (or not at the table)
+    if seat not in state.seats:
         return []
     i = state.seats.index(seat)
-    if i != state.turn and state.ce_window is None:
-        return []  # the common case of a seat waiting for its turn
     out: list[AmapatolliAction] = []
     if i == state.turn:
         for c in playable(state, i):
