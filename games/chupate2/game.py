@@ -11,7 +11,7 @@ from games.chupate2.actions import CODEC, Chupate2Action
 from games.chupate2.options import Options
 from games.chupate2.rules import LOG_SIZE
 from games.chupate2.state import Chupate2State
-from games.chupate2.view import Chupate2Outcome, Chupate2View, build_view
+from games.chupate2.view import Chupate2View, build_view
 from games.core import ActionCodec, Event, Game
 from games.core.engine import Seat
 
@@ -33,31 +33,24 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
         rules.check_table(len(seats), opts, self.min_players, self.max_players)
         return rules.new_state(seats, seed, opts)
 
-    def to_act(self, state: Chupate2State) -> set[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
-        return rules.legal_actions(state, seat)
-
-    def copy_state(self, state: Chupate2State) -> Chupate2State:
-        return rules.copy_state(state)
+    # The rule functions themselves (no wrapper call: these run on every step of a playout).
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(rules.legal_actions)
+    copy_state = staticmethod(rules.copy_state)
+    view = staticmethod(build_view)
+    outcome = staticmethod(rules.outcome)
 
     def is_over(self, state: Chupate2State) -> bool:
         return state.phase == "over"
 
     def _apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
-        state.reveal = None  # the challenge reveal is shown once, right after challenging
+        if state.reveal is not None:
+            state.reveal = None  # the challenge reveal is shown once, right after challenging
         events = rules.apply_action(state, seat, action)
         if events:  # the log lists are shared with the old state: replaced, never extended
             state.log = (state.log + events)[-LOG_SIZE:]
             state.log_versions = (state.log_versions + [state.version] * len(events))[-LOG_SIZE:]
         return events
-
-    def view(self, state: Chupate2State, seat: Seat | None) -> Chupate2View:
-        return build_view(state, seat)
-
-    def outcome(self, state: Chupate2State) -> Chupate2Outcome | None:
-        return rules.outcome(state)
 
     def choose_action(
         self, view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random

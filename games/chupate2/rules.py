@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import Literal, TypeVar
 
 from games.chupate2 import actions as A
-from games.chupate2.actions import Chupate2Action
+from games.chupate2.actions import (
+    CallLast,
+    Catch,
+    Challenge,
+    ChooseColour,
+    Chupate2Action,
+    Draw,
+    Pass,
+    PlayCard,
+    Take,
+)
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -23,6 +33,8 @@ from games.chupate2.cards import (
     POINTS,
     REVERSE,
     SKIP,
+    SORT_KEY,
+    WILD,
     WILD_FACE,
     WILD_FOUR,
     is_wild,
@@ -116,19 +128,19 @@ EVENT_CODES = (
 )
 
 
-def copy_state(s: Chupate2State) -> Chupate2State:
-    """A working copy of ``s`` that an action may change without touching ``s``.
+def copy_state(state: Chupate2State) -> Chupate2State:
+    """A working copy of ``state`` that an action may change without touching ``state``.
 
     Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
     hands dict. Every other container (hand lists, stock, discard pile, scores, results, calls,
-    signals, log) is copy-on-write: shared with ``s`` and *replaced*, never mutated in place, by
+    signals, log) is copy-on-write: shared with ``state`` and *replaced*, never mutated in place, by
     the code that changes it.
     """
-    d = s.__dict__.copy()
-    d["hands"] = s.hands.copy()  # the hand lists themselves are replaced when they change
+    d = state.__dict__.copy()
+    d["hands"] = state.hands.copy()  # the hand lists themselves are replaced when they change
     new = _STATE_NEW(Chupate2State)
     _SET(new, "__dict__", d)
-    _SET(new, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
+    _SET(new, "__pydantic_fields_set__", set(state.__pydantic_fields_set__))
     _SET(new, "__pydantic_extra__", None)
     _SET(new, "__pydantic_private__", None)
     return new
@@ -276,26 +288,27 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         out.append(A.PASS)
         return out
     top_face = FACE_OF[state.discard[-1]]
-    seen: set[str] = set()
     if phase == "play":
         colour = state.colour
-        for card in sort_hand(hand):
-            key = FACE_KEY[card]
-            if key not in seen:
-                seen.add(key)
-                if matches(card, top_face, colour):
-                    _add_play(out, card)
+        _add_plays(  # ``cards.matches``, inlined
+            out,
+            [c for c in hand if COLOUR_OF[c] in (WILD, colour) or FACE_OF[c] == top_face],
+        )
         out.append(A.DRAW)
         return out
     # penalty / challenge: stack, (challenge,) or take
     if phase == "challenge":
         out.append(A.CHALLENGE)
-    for card in sort_hand(hand):
-        key = FACE_KEY[card]
-        if key not in seen:
-            seen.add(key)
-            if stackable(state, card, top_face):
-                _add_play(out, card)
+    on_draw_two = top_face == DRAW_TWO  # ``stackable``, inlined: this runs on every turn
+    plus4 = state.options.stack_plus4
+    _add_plays(
+        out,
+        [
+            c
+            for c in hand
+            if (f := FACE_OF[c]) == WILD_FOUR and plus4 or f == DRAW_TWO and on_draw_two
+        ],
+    )
     out.append(A.TAKE)
     return out
 
@@ -307,6 +320,23 @@ def _add_play(out: list[Chupate2Action], card: str | None) -> None:
         out.extend(A.PLAY_WILD[card])
     else:
         out.append(A.PLAY[card])
+
+
+def _add_plays(out: list[Chupate2Action], cards: list[str]) -> None:
+    """The plays of ``cards`` in hand order (by colour, then face), one per interchangeable
+    pair (``r7a`` and ``r7b`` play alike: only the first is offered)."""
+    if len(cards) > 1:
+        cards.sort(key=SORT_KEY.__getitem__)
+    seen: set[str] = set()
+    for card in cards:
+        key = FACE_KEY[card]
+        if key not in seen:
+            seen.add(key)
+            wild = A.PLAY_WILD.get(card)
+            if wild is None:
+                out.append(A.PLAY[card])
+            else:
+                out.extend(wild)
 
 
 def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
@@ -321,33 +351,34 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 def apply_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []
-    if isinstance(action, A.CallLast):
+    if isinstance(action, CallLast):
         _call_last(st, seat, events)
         return events
-    if isinstance(action, A.Catch):
+    if isinstance(action, Catch):
         _catch(st, seat, events)
         return events
     if st.seats[st.current] != seat:
         raise IllegalAction(NOT_YOUR_TURN)
-    if st.phase == "colour" and not isinstance(action, A.ChooseColour):
+    if st.phase == "colour" and not isinstance(action, ChooseColour):
         raise IllegalAction(CHOOSE_COLOUR_FIRST)
-    st.exposed = None  # a turn action closes the window for catching a missing call
-    if isinstance(action, A.PlayCard):
+    if st.exposed is not None:
+        st.exposed = None  # a turn action closes the window for catching a missing call
+    if isinstance(action, PlayCard):
         _play(st, seat, action, events)
-    elif isinstance(action, A.Draw):
+    elif isinstance(action, Draw):
         _draw_turn(st, seat, events)
-    elif isinstance(action, A.Pass):
+    elif isinstance(action, Pass):
         _pass(st, seat, events)
-    elif isinstance(action, A.Take):
+    elif isinstance(action, Take):
         _take(st, seat, events)
-    elif isinstance(action, A.Challenge):
+    elif isinstance(action, Challenge):
         _challenge(st, seat, events)
     else:
         _choose_colour(st, seat, action, events)
     return events
 
 
-def _play(st: Chupate2State, seat: Seat, action: A.PlayCard, events: list[Event]) -> None:
+def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
     card = action.card
     hand = st.hands[seat]
     if card not in hand:
@@ -459,7 +490,7 @@ def _take(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
 
 
 def _choose_colour(
-    st: Chupate2State, seat: Seat, action: A.ChooseColour, events: list[Event]
+    st: Chupate2State, seat: Seat, action: ChooseColour, events: list[Event]
 ) -> None:
     if st.phase != "colour":
         raise IllegalAction(NO_COLOUR_TO_CHOOSE)
