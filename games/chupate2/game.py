@@ -46,7 +46,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     def _apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
         if state.reveal is not None:
             state.reveal = None  # the challenge reveal is shown once, right after challenging
-        events = rules.apply_action(state, seat, action)
+        events = rules.resolve_action(state, seat, action)
         if events:  # the log lists are shared with the old state: replaced, never extended
             state.log = (state.log + events)[-LOG_SIZE:]
             state.log_versions = (state.log_versions + [state.version] * len(events))[-LOG_SIZE:]

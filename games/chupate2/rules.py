@@ -348,7 +348,7 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 
 
 # ----- applying an action to the working copy ---------------------------------------------
-def apply_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []
     if isinstance(action, CallLast):

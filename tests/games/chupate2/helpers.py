@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from games.chupate2 import GAME
@@ -21,9 +22,9 @@ def make_state(
     pending: int = 0,
     direction: int = -1,
     options: dict[str, Any] | None = None,
-    stock_top: list[str] = (),
+    stock_top: Sequence[str] = (),
     stock: list[str] | None = None,
-    under: list[str] = (),
+    under: Sequence[str] = (),
     seed: str = "test",
     **extra: Any,
 ) -> Chupate2State:
