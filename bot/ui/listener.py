@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
 from bot.i18n import translator
-from bot.service import Table
+from bot.service import Table, TableService
 from bot.ui.messages import (
     Payload,
     closed_payload,
@@ -23,10 +23,8 @@ from bot.ui.messages import (
     public_payload,
     seat_names,
 )
+from bot.ui.presenter import GamePresenter
 from games.core import Event
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +33,25 @@ NO_MUTUAL_GUILD = 50278
 UNKNOWN_MESSAGE = 10008
 
 
+class ListenerHost(Protocol):
+    """What the listener needs of the bot (``MesaBot`` is one), so it does not import it."""
+
+    @property
+    def tables(self) -> TableService: ...
+
+    def presenter(self, game_key: str) -> GamePresenter: ...
+
+    async def locale_of(self, user_id: str) -> str: ...
+
+    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+
 class DiscordTableListener:
-    def __init__(self, bot: MesaBot) -> None:
+    def __init__(self, bot: ListenerHost) -> None:
         self.bot = bot
         # (table, seat) -> the DM message holding that player's private view
         self._dm_messages: dict[tuple[int, str], discord.Message] = {}
