@@ -308,3 +308,27 @@ async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_
     assert not started and [s.id for s in table.record.seats] == ["1", "cpu1"]
     await service.close()
     await db.close()
+
+
+async def test_a_lobby_s_picks_survive_a_restart(tmp_path):
+    from bot.service.triad import lobby_state
+
+    db, service, listener, triad = await _triad_service(tmp_path)
+    table, _ = await _challenge(triad, "2")
+    await triad.accept(table.id, "2", "Beto")
+    cards, _, _ = await triad.picker(table.id, "1")
+    hand = sorted(Counter(cards).elements())[:5]
+    for card_id in hand:
+        await triad.change_picks(table.id, "1", "add", card_id)
+    await triad.confirm(table.id, "1")
+    await service.close()
+    await db.close()
+
+    db, service, listener, triad = await _triad_service(tmp_path)  # a new process
+    [table] = await service.load()
+    state = lobby_state(table)
+    assert state.ready == ["1"] and sorted(state.picks["1"]) == hand
+    _, picks, ready = await triad.picker(table.id, "1")
+    assert sorted(picks) == hand and ready
+    await service.close()
+    await db.close()
