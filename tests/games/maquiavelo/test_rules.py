@@ -461,10 +461,15 @@ def test_encode_decode_round_trip():
         cards = tuple(sorted(rng.sample(range(104), rng.randint(1, 104))))
         a = Play(cards=cards)
         text = a.encode()
-        assert len(text) <= 22 and GAME.decode_action(text) == a
-    for a in (Draw(), Pass(), parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")):
+        assert len(text) <= 23 and GAME.decode_action(text) == a  # "p." + 21 base-36 digits
+    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == ["d", "x", "p.1r4zlr7l"]
+    arrangement = parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")
+    assert arrangement.encode() == "a.7H7D7S.TSJSQSKSAS"
+    for a in (Draw(), Pass(), arrangement):
         assert GAME.decode_action(a.encode()) == a
-    for junk in ("", "p", "pZZ", "p" + "z" * 30, "q", "a", "a7H7", "aXX", "a7H..7D", "p00"):
+    junk_texts = ("", "p", "p.ZZ", "p." + "z" * 30, "q", "a", "a.7H7", "a.XX", "a.7H..7D", "p.00")
+    old_texts = ("pZZ", "p1", "a7H7D7S", "d.1", "x.0", "p.1.2")  # the former grammar, extra args
+    for junk in junk_texts + old_texts:
         with pytest.raises(IllegalAction) as e:
             GAME.decode_action(junk)
         assert e.value.code == "bad_action"
