@@ -121,6 +121,6 @@ class Arrange(Action):
 
 
 MaquiaveloAction = Annotated[Draw | Pass | Play | Arrange, Field(discriminator="kind")]
-AnyAction = Draw | Pass | Play | Arrange
+AnyAction = Draw | Pass | Play | Arrange  # the same union, for type hints
 
 CODEC: ActionCodec[AnyAction] = ActionCodec(Draw, Pass, Play, Arrange)

@@ -3,7 +3,7 @@
 A turn is a draft (``private_components`` + ``draft_step``): the hand is split into one
 multi-select per suit (chunks of at most 25 cards, merged or cut when a hand needs more rows
 than a message has), and picking cards in any of them updates one selection that persists
-across the selects. "Jugar" sends ``p<mask>`` of the selected cards and the engine arranges the
+across the selects. "Jugar" sends ``p.<mask>`` of the selected cards and the engine arranges the
 table; "Sugerir" fills the selection with the best play without playing it; "Limpiar" clears it.
 A modal takes a whole explicit arrangement, prefilled with the current table. Under "estricto" a
 selection the engine would refuse is checked first (``check_proposal``) and only proposed after a
