@@ -45,7 +45,7 @@ PENALISED = {NO_ARRANGEMENT, HELPER_NOT_IN_SET, INVALID_MELD, TABLE_CARD_MISSING
 ESTRICTO_PENALTY = 3
 
 
-# ----- creation -----------------------------------------------------------------------------
+# ----- creation -------------------------------------------------------------------------------
 def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
     """A new game (the seat count already checked): the dealer, the hands, the helpers."""
     n = len(seats)
@@ -81,7 +81,7 @@ def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
     return state
 
 
-# ----- turn structure -----------------------------------------------------------------------
+# ----- turn structure -------------------------------------------------------------------------
 def to_act(state: MaquiaveloState) -> set[str]:
     return set() if state.finished else {state.seats[state.current]}
 
@@ -142,7 +142,7 @@ def check_proposal(state: MaquiaveloState, seat: str, action: Play | Arrange) ->
     apply_action(strict_off, seat, action)
 
 
-# ----- the end ------------------------------------------------------------------------------
+# ----- the end --------------------------------------------------------------------------------
 def outcome(state: MaquiaveloState) -> MaquiaveloOutcome | None:
     if not state.finished:
         return None
@@ -164,7 +164,7 @@ def outcome(state: MaquiaveloState) -> MaquiaveloOutcome | None:
     )
 
 
-# ----- the moves --------------------------------------------------------------------------------
+# ----- the moves ------------------------------------------------------------------------------
 def _draw(state: MaquiaveloState, seat: str) -> list[Event]:
     if not state.stock:
         raise IllegalAction(STOCK_EMPTY)
@@ -273,7 +273,7 @@ def _arrange(state: MaquiaveloState, seat: str, action: Arrange) -> list[Event]:
     return _commit(state, seat, table, hand_ids, helper_ids)
 
 
-# ----- helpers of the moves -------------------------------------------------------------
+# ----- helpers of the moves -------------------------------------------------------------------
 def _split_played(
     state: MaquiaveloState, seat: str, cards: Sequence[int]
 ) -> tuple[list[int], list[int]]:
