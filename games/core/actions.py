@@ -8,10 +8,11 @@ sit inside a Discord custom_id next to a table id and a version::
     arg    := [A-Za-z0-9_+-]+         e.g. a card id, a seat index, a cell, a colour letter
 
 ``:`` never appears, so the bot can wrap the text as ``t:{table}:{version}:{action}``; an action
-text is at most ``MAX_ACTION_TEXT`` characters (an action class that never sits in a custom_id, such
-as a whole arrangement typed in a modal, may raise its own ``max_text``). An action class names its ``verb`` and, by default,
-its arguments are its fields in declaration order (``None`` fields are left out at the end; a
-``kind`` field, the discriminator of a pydantic union, is not an argument).
+text is at most ``MAX_ACTION_TEXT`` characters (an action class that never sits in a custom_id,
+such as a whole arrangement typed in a modal, may raise its own ``max_text``). An action class
+names its ``verb`` and, by default, its arguments are its fields in declaration order (``None``
+fields are left out at the end; a ``kind`` field, the discriminator of a pydantic union, is not an
+argument).
 Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
 ``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action; anything else raises
 ``IllegalAction(BAD_ACTION)``.
