@@ -155,7 +155,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
             )
         await service.wait_idle(table.id)
     outcome = GAME.outcome(table.state)
-    assert outcome.details["winner"] == "cpu1"
+    assert outcome.winner == "cpu1"
     left = await _ledger_matches(repo, "1")
     assert sum(left.values()) == STARTER_SIZE - 5
     topped = await ensure_collection(repo, "1")
@@ -192,7 +192,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
         await service.act(
             table.id, seat, table.version, GAME.legal_actions(table.state, seat)[-1].encode()
         )
-    assert GAME.outcome(table.state).details["winner"] is None
+    assert GAME.outcome(table.state).winner is None
     standings = StandingsRepo(db)
     for user in ("1", "2"):
         assert await standings.stats_of("g", user, "triad") == {"draws": 1}
