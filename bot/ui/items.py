@@ -10,7 +10,16 @@ Validation happens in the table service and the engine.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, dataclass_transform
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeVar,
+    dataclass_transform,
+    runtime_checkable,
+)
 
 import discord
 from discord.ext import commands
@@ -36,6 +45,7 @@ def look(*, default: Any, kw_only: bool = True) -> Any:
 
 
 # ----- what items need from the cogs that handle them ----------------------------------------
+@runtime_checkable
 class TableHandler(Protocol):
     def game_key(self, table_id: int) -> str | None:
         """The game of a table, whose catalogue explains its refusals."""
@@ -76,12 +86,12 @@ class LobbyHandler(TableHandler, Protocol):
     ) -> None: ...
 
 
-def handler_cog(interaction: discord.Interaction, name: str) -> Any:
+def handler_cog(interaction: discord.Interaction, name: str) -> TableHandler:
     """The loaded cog called ``name``; a missing one is a wiring bug, not a user's error."""
     client = interaction.client
     cog = client.get_cog(name) if isinstance(client, commands.Bot) else None
-    if cog is None:
-        raise LookupError(f"no {name} loaded")
+    if not isinstance(cog, TableHandler):
+        raise LookupError(f"no {name} handling table items is loaded")
     return cog
 
 
