@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -15,35 +14,12 @@ from bot.tables import Table, TableService
 from bot.ui import items
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
+from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 
 EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
-
-
-@dataclass
-class Payload:
-    content: str | None = None
-    embeds: list[discord.Embed] = field(default_factory=list)
-    files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
-
-    def send_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files}
-        if self.content:
-            kwargs["content"] = self.content
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "embeds": self.embeds,
-            "attachments": self.files,
-            "view": self.view,
-        }
 
 
 async def answer_with(interaction: discord.Interaction, payload: Payload, *, fresh: bool) -> None:

@@ -18,7 +18,9 @@ from typing import Any, Generic, TypeVar
 import discord
 
 from bot.i18n import Translator, has
+from bot.tables import Table, TableService
 from bot.ui.layout import Choice
+from bot.ui.payload import Payload
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 
 log = logging.getLogger(__name__)
@@ -66,9 +68,8 @@ class GamePresenter(Generic[V, A]):
             self._images = None
 
     # ----- lobby and computer players -------------------------------------------------------
-    def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any | None:
-        """A game-specific lobby message (a ``bot.ui.messages.Payload``); None = the generic
-        lobby."""
+    def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
+        """A game-specific lobby message; None = the generic lobby."""
         return None
 
     def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
