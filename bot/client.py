@@ -16,8 +16,8 @@ from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
+from bot.service import ServiceConfig, TableService
 from bot.settings import Settings
-from bot.tables import ServiceConfig, TableService
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
@@ -125,11 +125,7 @@ class MesaBot(commands.Bot):
         )
 
     async def locale_of(self, user_id: str) -> str:
-        async with self.db.conn.execute(  # type: ignore[union-attr]
-            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return normalise_locale(row[0] if row and row[0] else self.settings.default_locale)
+        return normalise_locale(await self.players.locale(user_id) or self.settings.default_locale)
 
 
 # The cogs are written against CogHost; this line makes mypy check MesaBot provides it.

@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.service import TableService
 from bot.settings import Settings
-from bot.tables import TableService
 from bot.ui.presenter import GamePresenter
 from games.core import Game
 from storage import StandingsRepo

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
-from bot.tables import TableOptions
+from bot.service import TableOptions
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for

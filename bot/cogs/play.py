@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.ports import CogHost
-from bot.tables import Table
+from bot.service import Table
 from bot.ui.feedback import guard, user_locale
 from bot.ui.items import (
     ActionButton,

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator
-from bot.tables import Table, TableService
+from bot.service import Table, TableService
 from bot.ui import items
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 import discord
 
 from bot.i18n import Translator, has
-from bot.tables import Table, TableService
+from bot.service import Table, TableService
 from bot.ui.layout import Choice
 from bot.ui.payload import Payload
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView

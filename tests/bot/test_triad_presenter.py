@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.registry import load_games
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from bot.ui.triad_lobby import lobby_payload, picker_payload
