@@ -65,6 +65,8 @@ class LobbyCog(commands.Cog):
 
         specs.append(OptionSpec("cpu_level", str, tuple(game.ai_levels)))
         specs.append(OptionSpec("turn_seconds", TURN_SECONDS))
+        # discord.py reads a command's options from its callback's signature; functions have
+        # no declared ``__signature__`` attribute, hence the ignore.
         callback.__signature__ = signature_for(specs)  # type: ignore[attr-defined]
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=key,

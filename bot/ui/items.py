@@ -18,6 +18,7 @@ from typing import (
     Self,
     TypeVar,
     dataclass_transform,
+    get_origin,
     runtime_checkable,
 )
 
@@ -116,7 +117,7 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
         fields = dict(cls._fields)
         looks = dict(cls._looks)
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():
-            if str(annotation).startswith("ClassVar"):
+            if _is_class_var(annotation):
                 continue
             value = cls.__dict__.get(name, _REQUIRED)
             if isinstance(value, Look):
@@ -173,6 +174,12 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""
         raise NotImplementedError
+
+
+def _is_class_var(annotation: object) -> bool:
+    if isinstance(annotation, str):  # ``from __future__ import annotations``
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    return get_origin(annotation) is ClassVar
 
 
 class TableButton(TableItem[discord.ui.Button[Any]]):
