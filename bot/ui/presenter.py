@@ -21,6 +21,7 @@ from bot.i18n import Translator, has
 from bot.service import Table, TableService
 from bot.ui.layout import Choice
 from bot.ui.payload import Payload
+from bot.ui.rendering import NameBook
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 
 log = logging.getLogger(__name__)
@@ -28,14 +29,6 @@ log = logging.getLogger(__name__)
 SeatNames = Callable[[str | None], str]
 V = TypeVar("V", bound=PlayerView)  # the game's view model
 A = TypeVar("A", bound=Action)  # the game's action union
-
-
-class NameBook(dict[str, str]):
-    """Seat -> display name, usable both as a mapping and as a function (renderers use
-    either)."""
-
-    def __call__(self, seat: str | None) -> str:
-        return self.get(seat or "", seat or "")
 
 
 @dataclass(frozen=True)
@@ -175,6 +168,10 @@ class GamePresenter(Generic[V, A]):
 
     def render_hand(self, view: V, tr: Translator) -> bytes | None:
         return self._render("render_hand", view, tr, None)
+
+    def draws(self, name: str) -> bool:
+        """Whether this game has the renderer ``name`` (``render_table``, ``render_hand``)."""
+        return self._images is not None and hasattr(self._images, name)
 
     def _render(self, name: str, view: V, tr: Translator, names: SeatNames | None) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
