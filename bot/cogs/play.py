@@ -7,7 +7,8 @@ Refusals raised here (``TableError``, ``IllegalAction``) are answered by the ite
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -29,6 +30,8 @@ from bot.ui.messages import Payload, answer_with, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
 
+ANSWER_WITHIN = 2.0  # seconds; Discord gives up on an unanswered click after 3
+T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
 
@@ -75,20 +78,28 @@ class PlayCog(commands.Cog):
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, version: int, action: str
     ) -> None:
-        # Answer within 3 s first; the move, its storage and the redraw come after.
-        await interaction.response.defer()
-        await self.bot.remember(interaction)
+        # A click on a private view is answered by updating that very message with the view
+        # after the move (one call); anything else is acknowledged first. Discord wants an
+        # answer within 3 s: a move that takes longer is acknowledged meanwhile.
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        in_place = _is_private_view(interaction)
+        if not in_place:
+            await interaction.response.defer()
         seat = str(interaction.user.id)
         table = self.bot.tables.find(table_id)
         try:
-            await self.bot.tables.act(table_id, seat, version, action)
+            await _within(
+                interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
+            )
         except TableError as exc:
             if exc.code != "stale" or table is None or not table.seat(seat):
                 raise
             await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
-        if _is_ephemeral(interaction):
-            await self._refresh_ephemeral(interaction, table_id, seat)
+        finally:
+            await self.bot.remember(interaction)
+        if in_place:
+            await self._update_in_place(interaction, table_id, seat, deadline)
 
     async def on_empty_select(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -96,12 +107,15 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
-        await self.bot.remember(interaction)
-        if _is_ephemeral(interaction) or isinstance(interaction.channel, discord.DMChannel):
-            await interaction.response.defer()
-            await self._refresh_ephemeral(interaction, table_id, str(interaction.user.id), page)
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        if _is_private_view(interaction):
+            await self._update_in_place(
+                interaction, table_id, str(interaction.user.id), deadline, page
+            )
+            await self.bot.remember(interaction)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.remember(interaction)
         await self._show_private(interaction, table_id, page)
 
     async def on_draft(
@@ -112,31 +126,37 @@ class PlayCog(commands.Cog):
         op: str,
         values: list[str],
     ) -> None:
-        await interaction.response.defer()
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
         seat = str(interaction.user.id)
         try:
             table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)
             legal = table.game.legal_actions(state, seat)
             # A step may search (e.g. a hint from a solver): off the event loop.
-            draft, action = await asyncio.to_thread(
-                presenter.draft_step,
-                table.game.view(state, seat),
-                legal,
-                self.draft(table_id, seat, version),
-                op,
-                values,
+            draft, action = await _within(
+                interaction,
+                deadline,
+                asyncio.to_thread(
+                    presenter.draft_step,
+                    table.game.view(state, seat),
+                    legal,
+                    self.draft(table_id, seat, version),
+                    op,
+                    values,
+                ),
             )
             # Kept for this version: a refused move leaves the draft as it was when completed.
             self._drafts[(table_id, seat)] = (version, draft)
             if action is not None:
-                await self.bot.tables.act(table_id, seat, version, action)
+                await _within(
+                    interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
+                )
         except TableError as exc:
             if exc.code != "stale":
                 raise
             await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
-        await self._refresh_ephemeral(interaction, table_id, seat)
+        await self._update_in_place(interaction, table_id, seat, deadline)
 
     async def on_open_modal(
         self, interaction: discord.Interaction, table_id: int, kind: str
@@ -225,14 +245,52 @@ class PlayCog(commands.Cog):
             payload.content = translator(user_locale(interaction))(notice)
         await answer_with(interaction, payload, fresh=True)
 
-    async def _refresh_ephemeral(
-        self, interaction: discord.Interaction, table_id: int, seat: str, page: int = 0
+    async def _update_in_place(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        deadline: float,
+        page: int = 0,
     ) -> None:
+        """Show ``seat``'s current view on the message clicked (its DM view or an ephemeral
+        "Ver mi mano"): as the click's answer when it has none yet, else by an edit."""
         try:
-            payload = self._private(interaction, table_id, page)
+            table, _ = self._seated(table_id, seat)
         except TableError:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             return  # the game ended or the table closed: the public message says so
-        await answer_with(interaction, payload, fresh=False)
+        tr = translator(user_locale(interaction))
+        draft = self.draft(table_id, seat, table.version)
+        if await self.bot.listener.answer_in_place(
+            interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
+        ):
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        if _is_ephemeral(interaction) or page or draft:
+            await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
+        else:
+            self.bot.listener.refresh_private(table, seat)
+
+
+def _is_private_view(interaction: discord.Interaction) -> bool:
+    """A click on a player's own view: an ephemeral "Ver mi mano" or their DM."""
+    return interaction.message is not None and (
+        _is_ephemeral(interaction) or interaction.guild_id is None
+    )
+
+
+async def _within(interaction: discord.Interaction, deadline: float, work: Awaitable[T]) -> T:
+    """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
+    acknowledged meanwhile, so Discord does not give up on it."""
+    task = asyncio.ensure_future(work)
+    remaining = deadline - asyncio.get_running_loop().time()
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer()
+    return await task
 
 
 async def setup(bot: CogHost) -> None:
