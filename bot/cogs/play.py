@@ -86,6 +86,25 @@ class PlayCog(commands.Cog):
         if not in_place:
             await interaction.response.defer()
         seat = str(interaction.user.id)
+        if not in_place:
+            await self._move(interaction, table_id, seat, version, action, deadline, False)
+            return
+        self.bot.listener.hold_private(table_id, seat)  # this answer shows the mover's view
+        try:
+            await self._move(interaction, table_id, seat, version, action, deadline, True)
+        finally:
+            self.bot.listener.release_private(table_id, seat)
+
+    async def _move(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        version: int,
+        action: str,
+        deadline: float,
+        in_place: bool,
+    ) -> None:
         table = self.bot.tables.find(table_id)
         try:
             await _within(
@@ -128,6 +147,22 @@ class PlayCog(commands.Cog):
     ) -> None:
         deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
         seat = str(interaction.user.id)
+        self.bot.listener.hold_private(table_id, seat)  # this answer shows the view
+        try:
+            await self._draft_step(interaction, table_id, seat, version, op, values, deadline)
+        finally:
+            self.bot.listener.release_private(table_id, seat)
+
+    async def _draft_step(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        version: int,
+        op: str,
+        values: list[str],
+        deadline: float,
+    ) -> None:
         try:
             table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)

@@ -70,7 +70,7 @@ class ListenerHost(Protocol):
 class Slot:
     """One message a table owns, and what it currently shows."""
 
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)  # one REST call at a time
     dirty: bool = False
     task: asyncio.Task[None] | None = None
     build: Callable[[], Payload] | None = None  # the public message's latest builder
@@ -79,6 +79,8 @@ class Slot:
     digest: str | None = None  # the DM payload it shows
     image: str | None = None  # the digest of the image attached to the message
     waiting: bool = False  # the DM view showed "your turn"
+    holds: int = 0  # a click being answered with this view: the worker waits for it
+    work: Callable[[], Awaitable[None]] | None = None
 
 
 async def timed_rest(call: Awaitable[T]) -> T:
@@ -107,7 +109,9 @@ class DiscordTableListener:
             payload = presenter.lobby_payload(table, self.bot.tables, tr)
             return payload or lobby_payload(table, self.bot.tables, tr)
 
-        self._show_public(table, build)
+        # Lobby changes are few: they are shown before the service call returns (so whoever
+        # clicked sees the lobby as it is), as are closings.
+        await self._shown(self._show_public(table, build))
 
     async def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool
@@ -127,7 +131,9 @@ class DiscordTableListener:
 
     async def table_closed(self, table: Table, reason: str) -> None:
         tr = translator(table.record.locale)
-        self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
+        await self._shown(
+            self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
+        )
         for key in [k for k in self._private if k[0] == table.id]:
             del self._private[key]  # nothing will edit those views again
 
@@ -162,26 +168,35 @@ class DiscordTableListener:
 
     def _kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
         slot.dirty = True
-        if slot.task is None or slot.task.done():
+        slot.work = work
+        if not slot.holds and (slot.task is None or slot.task.done()):
             slot.task = self._spawn(self._drain_slot(slot, work))
 
     async def _drain_slot(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
-        while slot.dirty:
+        while slot.dirty and not slot.holds:
             slot.dirty = False
-            async with slot.lock:
+            async with slot.busy:
                 try:
                     await work()
                 except Exception:  # noqa: BLE001 - one message never stops the others
                     log.exception("showing a table change failed")
 
     # ----- the public message -----------------------------------------------------------
-    def _show_public(self, table: Table, build: Callable[[], Payload], final: bool = False) -> None:
+    def _show_public(
+        self, table: Table, build: Callable[[], Payload], final: bool = False
+    ) -> Slot | None:
         slot = self._public.setdefault(table.id, Slot())
         if slot.final:
-            return
+            return None
         slot.build = build
         slot.final = final
         self._kick(slot, lambda: self._present_public(table, slot))
+        return slot
+
+    async def _shown(self, slot: Slot | None) -> None:
+        """Wait until ``slot``'s worker has shown everything asked of it so far."""
+        if slot is not None and slot.task is not None:
+            await asyncio.gather(asyncio.shield(slot.task), return_exceptions=True)
 
     async def _present_public(self, table: Table, slot: Slot) -> None:
         if slot.build is None:
@@ -234,6 +249,19 @@ class DiscordTableListener:
         """The DM message holding ``seat``'s private view at that table, if any."""
         slot = self._private.get((table_id, seat))
         return slot.message_id if slot else None
+
+    def hold_private(self, table_id: int, seat: str) -> None:
+        """A click on ``seat``'s view is being answered with the view itself
+        (``answer_in_place``): the DM worker waits until ``release_private``."""
+        self._private.setdefault((table_id, seat), Slot()).holds += 1
+
+    def release_private(self, table_id: int, seat: str) -> None:
+        slot = self._private.get((table_id, seat))
+        if slot is None:
+            return
+        slot.holds = max(0, slot.holds - 1)
+        if slot.dirty and slot.work is not None:
+            self._kick(slot, slot.work)
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
@@ -326,7 +354,7 @@ class DiscordTableListener:
         own_message = interaction.message.id == slot.message_id
         loop = asyncio.get_running_loop()
         try:
-            await asyncio.wait_for(slot.lock.acquire(), max(0.0, deadline - loop.time()))
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
         except TimeoutError:
             return False
         try:
@@ -354,7 +382,7 @@ class DiscordTableListener:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view
             return True
         finally:
-            slot.lock.release()
+            slot.busy.release()
 
     async def _timed_out_notice(self, table: Table, seat: str) -> None:
         text = translator(await self.bot.locale_of(seat))("notice.timed_out")

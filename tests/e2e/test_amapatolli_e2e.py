@@ -39,8 +39,10 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
     listener = service.listener
     await fake.wait_until(
-        lambda: not [k for k in listener._private if k[0] == table.table_id]
-        and table.table_id not in listener._public,
+        lambda: (
+            not [k for k in listener._private if k[0] == table.table_id]
+            and table.table_id not in listener._public
+        ),
         what="the table's message slots released",
     )
 
