@@ -39,6 +39,7 @@ from bot.ui.messages import (
     seat_names,
 )
 from bot.ui.presenter import GamePresenter
+from bot.ui.rendering import Superseded
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -209,9 +210,10 @@ class DiscordTableListener:
                 self._public.pop(table.id, None)
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if message_id:
-                image = await finish(payload, shown=slot.image)
+                image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
                     await timed_rest(
                         channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
@@ -228,6 +230,8 @@ class DiscordTableListener:
             message = await timed_rest(channel.send(**payload.send_kwargs()))
             slot.image = payload.image.digest if payload.image and payload.files else None
             await self.bot.tables.set_message(table, str(message.id))
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
         except discord.HTTPException:
             slot.image = None
             log.exception("could not show table %s", table.id)
@@ -299,9 +303,10 @@ class DiscordTableListener:
             return
         tr = translator(await self.bot.locale_of(seat))
         payload = private_payload(table, self.bot.presenter(table.game.key), seat, tr)
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if slot.message_id is not None and not fresh:
-                image = await finish(payload, shown=slot.image)
+                image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
                     channel = await self._dm_channel(seat)
                     await timed_rest(
@@ -327,6 +332,8 @@ class DiscordTableListener:
                 slot.message_id = message.id
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
         finally:
             if payload.view is not None:
                 payload.view.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -24,10 +24,13 @@ EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
 
 
-async def finish(payload: Payload, shown: str | None = None) -> str | None:
+async def finish(
+    payload: Payload, shown: str | None = None, wanted: Callable[[], bool] | None = None
+) -> str | None:
     """Draw the payload's image (off the event loop, reused while unchanged) and attach it.
     Returns the image's digest; when the message being edited already shows that image
-    (``shown``), nothing is drawn or uploaded."""
+    (``shown``), nothing is drawn or uploaded. ``rendering.Superseded`` when ``wanted()`` is
+    false by the time a worker could draw it."""
     request = payload.image
     if request is None:
         return None
@@ -35,7 +38,7 @@ async def finish(payload: Payload, shown: str | None = None) -> str | None:
     if shown == digest:
         payload.keep_image = True
         return digest
-    data = await rendering.renderer().render(request)
+    data = await rendering.renderer().render(request, wanted)
     if not data:
         for embed in payload.embeds:
             if embed.image and embed.image.url == f"attachment://{request.filename}":

@@ -20,6 +20,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -77,11 +78,21 @@ def render_image(
     return image
 
 
+class Superseded(Exception):
+    """The image was no longer wanted when a worker became free to draw it."""
+
+
 class Renderer:
-    """Renders ``ImageRequest``s on ``workers`` (None: inline, on the calling thread)."""
+    """Renders ``ImageRequest``s on ``workers`` (None: inline, on the calling thread).
+
+    At most one render per worker is handed to the pool at a time; the others wait here, so a
+    render whose message has meanwhile moved on (``wanted()`` is false when its turn comes) is
+    skipped instead of drawn."""
 
     def __init__(self, workers: Workers | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         self.workers = workers
+        self._free = asyncio.Semaphore(workers.size) if workers is not None else None
+        self.skipped = 0  # renders superseded before they started
         self.cache_bytes = cache_bytes
         self._cache: OrderedDict[str, bytes | None] = OrderedDict()
         self._cached_bytes = 0
@@ -89,7 +100,11 @@ class Renderer:
         self.renders = 0  # images actually drawn (cache misses)
         self.reused = 0  # images answered from the cache or a render already under way
 
-    async def render(self, request: ImageRequest) -> bytes | None:
+    async def render(
+        self, request: ImageRequest, wanted: Callable[[], bool] | None = None
+    ) -> bytes | None:
+        """The image's PNG bytes (None if it has none); ``Superseded`` if ``wanted`` says, when
+        a worker is free for it, that it is no longer needed."""
         digest = request.digest
         if digest in self._cache:
             self._cache.move_to_end(digest)
@@ -102,7 +117,7 @@ class Renderer:
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._running[digest] = future
         try:
-            image = await self._draw(request)
+            image = await self._draw(request, wanted)
             self._remember(digest, image)
             future.set_result(image)
         except BaseException as exc:
@@ -117,20 +132,32 @@ class Renderer:
         """Synchronously, on this thread (tools and tests)."""
         return _safe_render(request)
 
-    async def _draw(self, request: ImageRequest) -> bytes | None:
+    async def _draw(self, request: ImageRequest, wanted: Callable[[], bool] | None) -> bytes | None:
+        if self.workers is None or self._free is None:
+            return self._timed(request)
+        async with self._free:
+            if wanted is not None and not wanted():
+                self.skipped += 1
+                raise Superseded
+            self.renders += 1
+            start = time.perf_counter()
+            try:
+                return await self.workers.run(
+                    _safe_render_args,
+                    request.game_key,
+                    request.function,
+                    request.view,
+                    request.locale,
+                    request.names,
+                )
+            finally:
+                metrics.observe("render", (time.perf_counter() - start) * 1000)
+
+    def _timed(self, request: ImageRequest) -> bytes | None:
         self.renders += 1
         start = time.perf_counter()
         try:
-            if self.workers is None:
-                return _safe_render(request)
-            return await self.workers.run(
-                _safe_render_args,
-                request.game_key,
-                request.function,
-                request.view,
-                request.locale,
-                request.names,
-            )
+            return _safe_render(request)
         finally:
             metrics.observe("render", (time.perf_counter() - start) * 1000)
 

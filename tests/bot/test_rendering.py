@@ -3,6 +3,7 @@ drawn, unchanged images are reused, and a worker process draws the same bytes.""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import discord
@@ -11,7 +12,14 @@ import pytest
 from bot.registry import load_games
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
-from bot.ui.rendering import NOT_DRAWN, ImageRequest, Renderer, install, render_image
+from bot.ui.rendering import (
+    NOT_DRAWN,
+    ImageRequest,
+    Renderer,
+    Superseded,
+    install,
+    render_image,
+)
 from bot.workers import Workers
 
 GAMES = load_games()
@@ -79,13 +87,20 @@ async def test_an_unchanged_image_is_drawn_once_and_not_uploaded_again():
         install(previous)
 
 
-async def test_a_worker_process_draws_the_same_image():
+async def test_a_worker_process_draws_the_same_image_and_skips_superseded_ones():
     seats, views = _views("triad")
-    seat, view = views[0]
-    request = _request("triad", seat, view, seats)
+    table = _request("triad", *views[0], seats)
+    hand = _request("triad", *views[1], seats)
     renderer = Renderer(Workers(1))
     try:
-        drawn = await renderer.render(request)
+        # The one worker draws the table; the hand waits for it and is no longer wanted.
+        drawn, skipped = await asyncio.gather(
+            renderer.render(table),
+            renderer.render(hand, wanted=lambda: False),
+            return_exceptions=True,
+        )
     finally:
         renderer.close()
-    assert drawn == render_image("triad", request.function, view, "es", request.names)
+    assert drawn == render_image("triad", table.function, table.view, "es", table.names)
+    assert isinstance(skipped, Superseded)
+    assert (renderer.renders, renderer.skipped) == (1, 1)
