@@ -83,17 +83,28 @@ class PlayCog(commands.Cog):
         # answer within 3 s: a move that takes longer is acknowledged meanwhile.
         deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
         in_place = _is_private_view(interaction)
-        if not in_place:
-            await interaction.response.defer()
         seat = str(interaction.user.id)
+        listener = self.bot.listener
+        table = self.bot.tables.find(table_id)
         if not in_place:
-            await self._move(interaction, table_id, seat, version, action, deadline, False)
+            if table is None or not listener.is_public_message(table, interaction.message):
+                await interaction.response.defer()
+                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                return
+            listener.hold_public(table_id)  # this answer shows the public message's update
+            try:
+                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
+                    if not interaction.response.is_done():
+                        await interaction.response.defer()
+            finally:
+                listener.release_public(table_id)
             return
-        self.bot.listener.hold_private(table_id, seat)  # this answer shows the mover's view
+        listener.hold_private(table_id, seat)  # this answer shows the mover's view
         try:
             await self._move(interaction, table_id, seat, version, action, deadline, True)
         finally:
-            self.bot.listener.release_private(table_id, seat)
+            listener.release_private(table_id, seat)
 
     async def _move(
         self,

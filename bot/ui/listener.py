@@ -81,6 +81,7 @@ class Slot:
     image: str | None = None  # the digest of the image attached to the message
     waiting: bool = False  # the DM view showed "your turn"
     holds: int = 0  # a click being answered with this view: the worker waits for it
+    shown_version: int | None = None  # the game version the public message shows
     work: Callable[[], Awaitable[None]] | None = None
 
 
@@ -202,6 +203,9 @@ class DiscordTableListener:
     async def _present_public(self, table: Table, slot: Slot) -> None:
         if slot.build is None:
             return
+        playing = table.record.status == "playing" and not slot.final
+        if playing and slot.shown_version == table.version:
+            return  # already shown (by the answer to the click that made it)
         payload = slot.build()
         if slot.final or table.record.status == "finished":
             # The last word (a later change, e.g. closing, opens a new slot): no slot outlives
@@ -219,6 +223,7 @@ class DiscordTableListener:
                         channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
                     )
                     slot.image = image
+                    slot.shown_version = table.version if playing else None
                     return
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
@@ -229,6 +234,7 @@ class DiscordTableListener:
                 await finish(payload)
             message = await timed_rest(channel.send(**payload.send_kwargs()))
             slot.image = payload.image.digest if payload.image and payload.files else None
+            slot.shown_version = table.version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
@@ -248,6 +254,58 @@ class DiscordTableListener:
         except discord.HTTPException:
             log.exception("could not post to channel of table %s", table.id)
 
+    def hold_public(self, table_id: int) -> None:
+        """A click on the public message is being answered with its update
+        (``answer_public_in_place``): the worker waits until ``release_public``."""
+        self._public.setdefault(table_id, Slot()).holds += 1
+
+    def release_public(self, table_id: int) -> None:
+        self._release(self._public.get(table_id))
+
+    def _release(self, slot: Slot | None) -> None:
+        if slot is None:
+            return
+        slot.holds = max(0, slot.holds - 1)
+        if slot.dirty and slot.work is not None:
+            self._kick(slot, slot.work)
+
+    def is_public_message(self, table: Table, message: discord.Message | None) -> bool:
+        return message is not None and str(message.id) == table.record.message_id
+
+    async def answer_public_in_place(
+        self, interaction: discord.Interaction, table: Table, *, deadline: float
+    ) -> bool:
+        """Answer a click on the table's public message with that message updated
+        (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual)."""
+        slot = self._public.setdefault(table.id, Slot())
+        if interaction.response.is_done() or slot.final or table.state is None:
+            return False
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        try:
+            tr = translator(table.record.locale)
+            presenter = self.bot.presenter(table.game.key)
+            payload = public_payload(table, presenter, self.bot.tables, tr)
+            try:
+                image = await asyncio.wait_for(
+                    finish(payload, shown=slot.image), max(0.0, deadline - loop.time())
+                )
+                await timed_rest(interaction.response.edit_message(**payload.edit_kwargs()))
+            except (TimeoutError, discord.HTTPException):
+                log.warning("updating the public message of table %s failed", table.id)
+                return False
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            slot.image = image
+            slot.shown_version = table.version if table.record.status == "playing" else None
+            return True
+        finally:
+            slot.busy.release()
+
     # ----- private views by DM ----------------------------------------------------------
     def private_message_id(self, table_id: int, seat: str) -> int | None:
         """The DM message holding ``seat``'s private view at that table, if any."""
@@ -260,12 +318,7 @@ class DiscordTableListener:
         self._private.setdefault((table_id, seat), Slot()).holds += 1
 
     def release_private(self, table_id: int, seat: str) -> None:
-        slot = self._private.get((table_id, seat))
-        if slot is None:
-            return
-        slot.holds = max(0, slot.holds - 1)
-        if slot.dirty and slot.work is not None:
-            self._kick(slot, slot.work)
+        self._release(self._private.get((table_id, seat)))
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
