@@ -26,7 +26,7 @@ from bot.ui.items import (
     HandButton,
     ModalButton,
 )
-from bot.ui.messages import Payload, answer_with, private_payload
+from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
 
@@ -144,9 +144,11 @@ class PlayCog(commands.Cog):
             )
             await self.bot.remember(interaction)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # One call: the view itself as the answer, unless its image is not ready in time.
+        payload = self._private(interaction, table_id, page)
+        await _within(interaction, deadline, finish(payload), ephemeral=True)
+        await answer_with(interaction, payload, fresh=True)
         await self.bot.remember(interaction)
-        await self._show_private(interaction, table_id, page)
 
     async def on_draft(
         self,
@@ -328,14 +330,24 @@ def _is_private_view(interaction: discord.Interaction) -> bool:
     )
 
 
-async def _within(interaction: discord.Interaction, deadline: float, work: Awaitable[T]) -> T:
+async def _within(
+    interaction: discord.Interaction,
+    deadline: float,
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+) -> T:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
-    acknowledged meanwhile, so Discord does not give up on it."""
+    acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
+    Discord does not give up on it."""
     task = asyncio.ensure_future(work)
     remaining = deadline - asyncio.get_running_loop().time()
     done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
     if not done and not interaction.response.is_done():
-        await interaction.response.defer()
+        if ephemeral:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
     return await task
 
 

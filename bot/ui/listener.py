@@ -204,7 +204,8 @@ class DiscordTableListener:
         if slot.build is None:
             return
         playing = table.record.status == "playing" and not slot.final
-        if playing and slot.shown_version == table.version:
+        version = table.version  # what the payload built now shows
+        if playing and slot.shown_version == version:
             return  # already shown (by the answer to the click that made it)
         payload = slot.build()
         if slot.final or table.record.status == "finished":
@@ -223,7 +224,7 @@ class DiscordTableListener:
                         channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
                     )
                     slot.image = image
-                    slot.shown_version = table.version if playing else None
+                    slot.shown_version = version if playing else None
                     return
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
@@ -234,7 +235,7 @@ class DiscordTableListener:
                 await finish(payload)
             message = await timed_rest(channel.send(**payload.send_kwargs()))
             slot.image = payload.image.digest if payload.image and payload.files else None
-            slot.shown_version = table.version if playing else None
+            slot.shown_version = version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
@@ -288,6 +289,7 @@ class DiscordTableListener:
         try:
             tr = translator(table.record.locale)
             presenter = self.bot.presenter(table.game.key)
+            version, status = table.version, table.record.status
             payload = public_payload(table, presenter, self.bot.tables, tr)
             try:
                 image = await asyncio.wait_for(
@@ -301,7 +303,7 @@ class DiscordTableListener:
                 if payload.view is not None:
                     payload.view.stop()
             slot.image = image
-            slot.shown_version = table.version if table.record.status == "playing" else None
+            slot.shown_version = version if status == "playing" else None
             return True
         finally:
             slot.busy.release()

@@ -38,6 +38,8 @@ async def finish(
     if shown == digest:
         payload.keep_image = True
         return digest
+    if any(f.filename == request.filename for f in payload.files):
+        return digest  # attached already
     data = await rendering.renderer().render(request, wanted)
     if not data:
         for embed in payload.embeds:
