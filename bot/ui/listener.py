@@ -85,8 +85,9 @@ class Slot:
     work: Callable[[], Awaitable[None]] | None = None
 
 
-async def timed_rest(call: Awaitable[T]) -> T:
-    """A REST call, timed as ``phase=rest``."""
+async def timed_rest(call: Awaitable[T], kind: str) -> T:
+    """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``."""
+    metrics.count(f"rest.{kind}")
     start = time.perf_counter()
     try:
         return await call
@@ -221,7 +222,8 @@ class DiscordTableListener:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
                     await timed_rest(
-                        channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
+                        channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs()),
+                        "public_edit",
                     )
                     slot.image = image
                     slot.shown_version = version if playing else None
@@ -233,7 +235,7 @@ class DiscordTableListener:
                         await finish(payload)
             else:
                 await finish(payload)
-            message = await timed_rest(channel.send(**payload.send_kwargs()))
+            message = await timed_rest(channel.send(**payload.send_kwargs()), "public_send")
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
@@ -250,7 +252,8 @@ class DiscordTableListener:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         try:
             await timed_rest(
-                channel.send(content=content, allowed_mentions=discord.AllowedMentions(users=True))
+                channel.send(content=content, allowed_mentions=discord.AllowedMentions(users=True)),
+                "channel_send",
             )
         except discord.HTTPException:
             log.exception("could not post to channel of table %s", table.id)
@@ -295,7 +298,10 @@ class DiscordTableListener:
                 image = await asyncio.wait_for(
                     finish(payload, shown=slot.image), max(0.0, deadline - loop.time())
                 )
-                await timed_rest(interaction.response.edit_message(**payload.edit_kwargs()))
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()),
+                    "click_update_public",
+                )
             except (TimeoutError, discord.HTTPException):
                 log.warning("updating the public message of table %s failed", table.id)
                 return False
@@ -365,7 +371,8 @@ class DiscordTableListener:
                 try:
                     channel = await self._dm_channel(seat)
                     await timed_rest(
-                        channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs())
+                        channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
+                        "dm_edit",
                     )
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     return
@@ -431,7 +438,9 @@ class DiscordTableListener:
                     finish(payload, shown=slot.image if own_message else None),
                     max(0.0, deadline - loop.time()),
                 )
-                await timed_rest(interaction.response.edit_message(**payload.edit_kwargs()))
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
+                )
             except (TimeoutError, discord.HTTPException):
                 log.warning("updating the clicked view of %s at table %s failed", seat, table.id)
                 return False
@@ -462,7 +471,7 @@ class DiscordTableListener:
         """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
         channel_id = self._dm_channels.get(seat)
         if channel_id is None:
-            channel = await timed_rest(self.bot.create_dm(discord.Object(id=int(seat))))
+            channel = await timed_rest(self.bot.create_dm(discord.Object(id=int(seat))), "dm_open")
             channel_id = self._dm_channels[seat] = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
@@ -474,8 +483,8 @@ class DiscordTableListener:
         try:
             channel = await self._dm_channel(seat)
             if payload is not None:
-                return await timed_rest(channel.send(**payload.send_kwargs()))
-            return await timed_rest(channel.send(content=content))
+                return await timed_rest(channel.send(**payload.send_kwargs()), "dm_send")
+            return await timed_rest(channel.send(content=content), "dm_send")
         except discord.Forbidden as exc:
             if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
                 self._dms_closed[seat] = True
