@@ -30,7 +30,7 @@ from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
 
-ANSWER_WITHIN = 2.0  # seconds; Discord gives up on an unanswered click after 3
+ANSWER_WITHIN = 1.5  # seconds; Discord gives up on an unanswered click after 3
 T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
