@@ -4,11 +4,13 @@
 
 Plays a few random moves of every game to collect real views (public tables and hands), then
 renders the same list of images:
-  * inline, one after another (what the bot did on its event loop before issue 15);
-  * on a thread pool of N threads (the GIL: barely faster, or slower, than inline);
+  * inline on the event loop, one after another (what the bot did before issue 15);
+  * on a thread pool of N threads (the GIL: Python drawing code still runs one at a time, and
+    holds the loop up; only zlib's encoding runs beside it);
   * on a process pool of N processes (``bot.workers.Workers``, what the bot now uses);
-and prints renders/s for each, plus, for the images produced, the size and encoding time of
-each PNG ``compress_level``. Figures only; nothing is asserted.
+and prints, for each, renders/s, the bot process's own CPU per render and the event-loop lag a
+5 ms ticker sees meanwhile; then, for the images produced, the size and encoding time of each
+PNG ``compress_level``. Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -61,30 +63,52 @@ def sample_requests(count: int) -> list[ImageRequest]:
     return out[:count]
 
 
-def inline(requests: list[ImageRequest]) -> float:
-    start = time.perf_counter()
-    for r in requests:
-        _safe_render(r)
-    return time.perf_counter() - start
+async def _ticker(lags: list[float], stop: asyncio.Event) -> None:
+    """What the event loop feels: how late a 5 ms sleep wakes up, over and over."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        before = loop.time()
+        await asyncio.sleep(0.005)
+        lags.append((loop.time() - before - 0.005) * 1000)
 
 
-def threads(requests: list[ImageRequest], n: int) -> float:
-    with ThreadPoolExecutor(n) as pool:
-        list(pool.map(_safe_render, requests[:n]))  # warm up
-        start = time.perf_counter()
-        list(pool.map(_safe_render, requests))
-        return time.perf_counter() - start
+async def run_mode(mode: str, requests: list[ImageRequest], n: int) -> dict[str, float]:
+    loop = asyncio.get_running_loop()
+    workers = Workers(n) if mode == "processes" else None
+    threads = ThreadPoolExecutor(n) if mode == "threads" else None
 
+    async def one(r: ImageRequest) -> None:
+        if workers is not None:
+            await workers.run(_safe_render, r)
+        elif threads is not None:
+            await loop.run_in_executor(threads, _safe_render, r)
+        else:
+            _safe_render(r)  # on the loop, as before issue 15
+            await asyncio.sleep(0)
 
-async def processes(requests: list[ImageRequest], n: int) -> float:
-    workers = Workers(n)
     try:
-        await asyncio.gather(*(workers.run(_safe_render, r) for r in requests[: n * 2]))
-        start = time.perf_counter()
-        await asyncio.gather(*(workers.run(_safe_render, r) for r in requests))
-        return time.perf_counter() - start
+        await asyncio.gather(*(one(r) for r in requests[: n * 2]))  # warm up
+        lags: list[float] = []
+        stop = asyncio.Event()
+        ticker = asyncio.create_task(_ticker(lags, stop))
+        cpu, start = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(one(r) for r in requests))
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        stop.set()
+        await ticker
     finally:
-        workers.shutdown()
+        if workers is not None:
+            workers.shutdown()
+        if threads is not None:
+            threads.shutdown()
+    lags.sort()
+    return {
+        "renders_per_s": len(requests) / seconds,
+        "main_cpu_ms_per_render": cpu * 1000 / len(requests),
+        "loop_lag_p50_ms": lags[len(lags) // 2] if lags else 0.0,
+        "loop_lag_p99_ms": lags[int(len(lags) * 0.99)] if lags else seconds * 1000,
+        "loop_lag_max_ms": lags[-1] if lags else seconds * 1000,
+    }
 
 
 def encoder_levels(images: list[bytes]) -> None:
@@ -111,17 +135,11 @@ def main() -> None:
     args = parser.parse_args()
     requests = sample_requests(args.images)
     print(f"{len(requests)} images (tables and hands of all games), {args.workers} workers")
-    inline(requests[:10])  # fonts and modules loaded
-    results = {
-        "loop": inline(requests),
-        "threads": threads(requests, args.workers),
-        "processes": asyncio.run(processes(requests, args.workers)),
-    }
-    for name, seconds in results.items():
-        print(
-            f"renders mode={name} renders_per_s={len(requests) / seconds:.1f} "
-            f"ms_per_render={seconds * 1000 / len(requests):.2f}"
-        )
+    for r in requests[:10]:
+        _safe_render(r)  # fonts and modules loaded
+    for mode in ("loop", "threads", "processes"):
+        figures = asyncio.run(run_mode(mode, requests, args.workers))
+        print(f"renders mode={mode} " + " ".join(f"{k}={v:.2f}" for k, v in figures.items()))
     encoder_levels([b for r in requests[:60] if (b := _safe_render(r))])
 
 
