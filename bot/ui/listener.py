@@ -170,15 +170,21 @@ class DiscordTableListener:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     def _kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
+        """Mark ``slot`` dirty with ``work``, the latest change's presentation (it replaces any
+        older one not started yet: the table the service handed us may be a frozen copy of
+        that change), and make sure its worker runs."""
         slot.dirty = True
         slot.work = work
         if not slot.holds and (slot.task is None or slot.task.done()):
-            slot.task = self._spawn(self._drain_slot(slot, work))
+            slot.task = self._spawn(self._drain_slot(slot))
 
-    async def _drain_slot(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
-        while slot.dirty and not slot.holds:
+    async def _drain_slot(self, slot: Slot) -> None:
+        while slot.dirty and not slot.holds and slot.work is not None:
             slot.dirty = False
             async with slot.busy:
+                work = slot.work  # the latest, also if a change came while waiting
+                if work is None:
+                    return
                 try:
                     await work()
                 except Exception:  # noqa: BLE001 - one message never stops the others
@@ -420,13 +426,13 @@ class DiscordTableListener:
             return False
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
-        own_message = interaction.message.id == slot.message_id
         loop = asyncio.get_running_loop()
         try:
             await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
         except TimeoutError:
             return False
         try:
+            own_message = interaction.message.id == slot.message_id
             digest, waiting, _ = self._private_digest(table, seat)
             payload = private_payload(
                 table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft
