@@ -124,10 +124,11 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     # ----- creation -------------------------------------------------------------------------
     def parse_options(self, raw: Opts | dict[str, Any] | None) -> Opts:
+        # ``options_model`` is a ClassVar, which cannot name the type variable ``Opts``.
         if raw is None:
             return self.options_model()  # type: ignore[return-value]
         if isinstance(raw, self.options_model):
-            return raw  # type: ignore[return-value]
+            return raw
         return self.options_model.model_validate(raw)  # type: ignore[return-value]
 
     @abstractmethod
