@@ -245,8 +245,8 @@ class Playout:
     def run(self) -> None:
         state = self.new()
         assert self.game.dump_state(self.new()) == self.game.dump_state(state), "new() is seeded"
-        # Guess a step for the timeout-move check; short games check it at step 0.
-        self.timeout_check_step = self.rng.randrange(min(self.spec.max_steps, 40))
+        # The timeout move (an AI call, so not every step) is tried first and at one later step.
+        self.timeout_check_step = self.rng.randrange(1, max(2, min(self.spec.max_steps, 40)))
         while True:
             dump, legal, over = self.check_state(state)
             if over:
@@ -254,7 +254,7 @@ class Playout:
             assert self.step < self.spec.max_steps, f"no end after {self.spec.max_steps} steps"
             if self.step == 0 or self.rng.random() < self.forge_rate:
                 self.check_forgeries(state, dump, legal)
-            if self.step == self.timeout_check_step:
+            if self.step in (0, self.timeout_check_step):
                 self.check_timeout_moves(state, dump)
             seat, action = self.choose(state, legal)
             state = self.play(state, dump, seat, action)
