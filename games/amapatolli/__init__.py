@@ -1,6 +1,6 @@
 """Ce Amapatolli: match the last card by margin or background colour; first out wins."""
 
-from games.amapatolli.rules import AmapatolliGame
+from games.amapatolli.game import AmapatolliGame
 
 GAME = AmapatolliGame()
 

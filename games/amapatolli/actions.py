@@ -1,103 +1,122 @@
-"""Actions and their compact text forms.
+"""Actions and their text forms (the shared grammar of ``games.core.actions``).
 
 =================  ==================  ===========================================
-kind               encoding            meaning
+kind               text                meaning
 =================  ==================  ===========================================
-``play``           ``p:a07``           play a card (also a bird answering a skip)
-``play`` (wild)    ``p:tw:r``          play a Tlapiāni naming the colour (w r k b)
+``play``           ``p.a07``           play a card (also a bird answering a skip)
+``play`` (wild)    ``p.tw.r``          play a Tlapiāni naming the colour (w r k b)
 ``draw``           ``draw``            draw one card (only with nothing playable)
 ``pass``           ``pass``            end the turn: nothing playable, stock empty
 ``accept_skip``    ``accept``          lose the turn to a pending bird
 ``announce``       ``ce``              say "Ce" (holding one card)
-``callout``        ``call:2``          "¡Ce!" at the seat with index 2
+``callout``        ``call.2``          "¡Ce!" at the seat with index 2
 =================  ==================  ===========================================
+
+Every possible action exists once (``PLAYS``, ``CALLOUTS`` and the argument-less singletons):
+the engine hands out these shared objects and decoding returns them too.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from games.amapatolli.cards import CARDS, COLOUR_LETTER, LETTER_COLOUR, Colour
-from games.core import Action, IllegalAction
+from games.amapatolli.cards import CARDS, COLOUR_LETTER, COLOURS, LETTER_COLOUR, Colour
+from games.core import Action, ActionCodec, IllegalAction
 from games.core.errors import BAD_ACTION
+
+MAX_SEATS = 6
 
 
 class Play(Action):
+    verb = "p"
     kind: Literal["play"] = "play"
     card: str
     colour: Colour | None = None  # only (and always) for a Tlapiāni
 
-    def encode(self) -> str:
+    def args(self) -> tuple[str, ...]:
         if self.colour is None:
-            return f"p:{self.card}"
-        return f"p:{self.card}:{COLOUR_LETTER[self.colour]}"
+            return (self.card,)
+        return (self.card, COLOUR_LETTER[self.colour])
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        """``card`` or ``card.colourletter``: a known card, with a colour iff it is a Tlapiāni."""
+        if len(args) not in (1, 2):
+            raise IllegalAction(BAD_ACTION)
+        card = CARDS.get(args[0])
+        colour = LETTER_COLOUR.get(args[1]) if len(args) == 2 else None
+        if card is None or card.wild != (len(args) == 2) or (card.wild and colour is None):
+            raise IllegalAction(BAD_ACTION)
+        return PLAYS[(card.id, colour)]
 
 
-class Draw(Action):
+class _NoArgs(Action):
+    """An action without arguments: decoding returns its one shared instance."""
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if args:
+            raise IllegalAction(BAD_ACTION)
+        return _SINGLETONS[cls]
+
+
+class Draw(_NoArgs):
+    verb = "draw"
     kind: Literal["draw"] = "draw"
 
-    def encode(self) -> str:
-        return "draw"
 
-
-class Pass(Action):
+class Pass(_NoArgs):
+    verb = "pass"
     kind: Literal["pass"] = "pass"
 
-    def encode(self) -> str:
-        return "pass"
 
-
-class AcceptSkip(Action):
+class AcceptSkip(_NoArgs):
+    verb = "accept"
     kind: Literal["accept_skip"] = "accept_skip"
 
-    def encode(self) -> str:
-        return "accept"
 
-
-class Announce(Action):
+class Announce(_NoArgs):
+    verb = "ce"
     kind: Literal["announce"] = "announce"
-
-    def encode(self) -> str:
-        return "ce"
 
 
 class CallOut(Action):
+    verb = "call"
     kind: Literal["callout"] = "callout"
-    target: int = Field(ge=0, le=5)  # seat index of the player called out
+    target: int = Field(ge=0, le=MAX_SEATS - 1)  # seat index of the player called out
 
-    def encode(self) -> str:
-        return f"call:{self.target}"
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        """One digit, the seat index (``call.02`` or ``call.+2`` are not the text of any call)."""
+        if len(args) != 1 or len(args[0]) != 1 or not "0" <= args[0] < str(MAX_SEATS):
+            raise IllegalAction(BAD_ACTION)
+        return CALLOUTS[int(args[0])]
 
 
 AmapatolliAction = Annotated[
     Play | Draw | Pass | AcceptSkip | Announce | CallOut, Field(discriminator="kind")
 ]
 
+CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, CallOut)
+
 DRAW = Draw()
 PASS = Pass()
 ACCEPT_SKIP = AcceptSkip()
 ANNOUNCE = Announce()
-_SIMPLE = {"draw": DRAW, "pass": PASS, "accept": ACCEPT_SKIP, "ce": ANNOUNCE}
-_PLAY = re.compile(r"p:([a-d](?:0[1-9]|1[0-9]|20)|t[wrkb])(?::([wrkb]))?")
-_CALL = re.compile(r"call:([0-5])")
-
-
-def decode(text: str) -> Action:
-    if not isinstance(text, str):
-        raise IllegalAction(BAD_ACTION)
-    simple = _SIMPLE.get(text)
-    if simple is not None:
-        return simple
-    m = _PLAY.fullmatch(text)
-    if m:
-        card, letter = m.group(1), m.group(2)
-        if CARDS[card].wild != (letter is not None):
-            raise IllegalAction(BAD_ACTION, text=text)
-        return Play(card=card, colour=LETTER_COLOUR[letter] if letter else None)
-    m = _CALL.fullmatch(text)
-    if m:
-        return CallOut(target=int(m.group(1)))
-    raise IllegalAction(BAD_ACTION, text=text[:60])
+_SINGLETONS: dict[type[Action], Action] = {
+    Draw: DRAW,
+    Pass: PASS,
+    AcceptSkip: ACCEPT_SKIP,
+    Announce: ANNOUNCE,
+}
+PLAYS: dict[tuple[str, Colour | None], Play] = {}
+for _cid, _card in CARDS.items():
+    if _card.wild:
+        for _colour in COLOURS:
+            PLAYS[(_cid, _colour)] = Play(card=_cid, colour=_colour)
+    else:
+        PLAYS[(_cid, None)] = Play(card=_cid)
+CALLOUTS: tuple[CallOut, ...] = tuple(CallOut(target=i) for i in range(MAX_SEATS))

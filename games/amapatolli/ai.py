@@ -16,22 +16,22 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from games.amapatolli.cards import CARDS
-from games.core import Action
+from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
+from games.amapatolli.cards import CARDS, COLOUR_LETTER
 
 if TYPE_CHECKING:
-    from games.amapatolli.state import AmapatolliView, CardView
+    from games.amapatolli.view import AmapatolliView, CardView
 
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
 
 
 def choose_action(
-    view: AmapatolliView, legal: list[Action], level: str, rng: random.Random
-) -> Action | None:
+    view: AmapatolliView, legal: list[AmapatolliAction], level: str, rng: random.Random
+) -> AmapatolliAction | None:
     if not legal:
         return None
     my_turn = view.turn is not None and view.turn == view.seat
-    optional = [a for a in legal if a.kind in ("announce", "callout")]  # type: ignore[attr-defined]
+    optional = [a for a in legal if isinstance(a, Announce | CallOut)]
     turn_actions = [a for a in legal if a not in optional]
     if level == "easy":
         if not my_turn:
@@ -41,17 +41,23 @@ def choose_action(
         return optional[0]  # say "Ce" at once / catch whoever forgot
     if not my_turn or not turn_actions:
         return None
-    plays = [a for a in turn_actions if a.kind == "play"]  # type: ignore[attr-defined]
+    plays = [a for a in turn_actions if isinstance(a, Play)]
     if not plays:
         return turn_actions[0]  # draw, pass or accept the skip: the only choice
     hand = {c.id: c for c in view.hand}
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
-        return max(plays, key=lambda a: (hand[a.card].value, a.card))  # type: ignore[attr-defined]
+        return max(plays, key=lambda a: (hand[a.card].value, a.card))
     lookahead = level == "hard"
     lacking = _lacking_colours(view) if lookahead else {}
-    scored = [(_score(view, hand, a, lookahead, lacking), a.encode(), a) for a in plays]
+    # Ties are broken in the order of the action texts ("p.<card>[.<colour letter>]"), without
+    # building the texts.
+    scored = [(_score(view, hand, a, lookahead, lacking), _text_order(a), a) for a in plays]
     best = max(s for s, _, _ in scored)
     return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
+
+
+def _text_order(play: Play) -> tuple[str, str]:
+    return play.card, COLOUR_LETTER[play.colour] if play.colour else ""
 
 
 def _colours_after(card: CardView, colour: str | None) -> tuple[str, str]:
@@ -108,7 +114,7 @@ def _lacking_colours(view: AmapatolliView) -> dict[str, tuple[str, str]]:
             if event.code == "play" and event.seat in lacking:
                 del lacking[event.seat]
         elif event.code == "colour_named":
-            colour = event.params.get("colour")
+            colour: str = event.params.get("colour", "")
             colours = (colour, colour)
         elif event.code in ("draw", "pass") and colours and event.seat:
             lacking[event.seat] = colours
@@ -118,16 +124,17 @@ def _lacking_colours(view: AmapatolliView) -> dict[str, tuple[str, str]]:
 def _score(
     view: AmapatolliView,
     hand: dict[str, CardView],
-    action: Action,
+    action: Play,
     lookahead: bool,
     lacking: dict[str, tuple[str, str]] | None = None,
 ) -> float:
-    card = hand[action.card]  # type: ignore[attr-defined]
-    colour = action.colour  # type: ignore[attr-defined]
+    card = hand[action.card]
+    colour = action.colour
     rest = [c for c in hand.values() if c.id != card.id]
     if not rest:
         return 10_000.0  # going out wins
     me = view.seat
+    assert me is not None  # only a seat at turn scores its plays
     opponents = {s: n for s, n in view.hand_counts.items() if s != me}
     danger = min(opponents.values()) <= DANGER
     next_close = view.next_seat is not None and opponents.get(view.next_seat, 99) <= DANGER

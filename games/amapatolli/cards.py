@@ -18,7 +18,7 @@ from typing import Literal, NamedTuple
 Colour = Literal["white", "red", "black", "blue"]
 COLOURS: tuple[Colour, ...] = ("white", "red", "black", "blue")
 COLOUR_LETTER: dict[str, str] = {"white": "w", "red": "r", "black": "k", "blue": "b"}
-LETTER_COLOUR: dict[str, Colour] = {v: k for k, v in COLOUR_LETTER.items()}  # type: ignore[misc]
+LETTER_COLOUR: dict[str, Colour] = {COLOUR_LETTER[c]: c for c in COLOURS}
 
 SIGN_NAMES: dict[int, str] = {
     1: "Cipactli",
@@ -117,7 +117,6 @@ def _build() -> dict[str, Card]:
 
 CARDS: dict[str, Card] = _build()
 ALL_IDS: tuple[str, ...] = tuple(CARDS)
-TLAPIANI_IDS: tuple[str, ...] = tuple(c for c in ALL_IDS if CARDS[c].wild)
 
 
 def deck_ids(with_tlapiani: bool = True) -> list[str]:

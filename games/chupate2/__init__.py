@@ -3,20 +3,21 @@
 ``GAME`` is the engine object the bot registers under the key ``chupate2``.
 """
 
-from games.chupate2.actions import Chupate2Action, decode_action
+from games.chupate2.actions import CODEC, Chupate2Action
+from games.chupate2.game import Chupate2Game
 from games.chupate2.options import Options
-from games.chupate2.rules import Chupate2Game
 from games.chupate2.state import Chupate2State
-from games.chupate2.view import Chupate2View
+from games.chupate2.view import Chupate2Outcome, Chupate2View
 
 GAME = Chupate2Game()
 
 __all__ = [
+    "CODEC",
     "GAME",
     "Chupate2Action",
     "Chupate2Game",
+    "Chupate2Outcome",
     "Chupate2State",
     "Chupate2View",
     "Options",
-    "decode_action",
 ]

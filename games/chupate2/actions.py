@@ -11,96 +11,119 @@
 | name the colour of a first-card Comodín | ``col.g`` |
 | call "¡Última!" (variant)     | ``uno``         |
 | catch a missing call (variant) | ``catch``      |
+
+Decoding hands out the shared instances below (``PLAY``, ``PLAY_WILD``, ``DRAW``...), the same
+objects ``legal_actions`` offers, so no model is built in the hot loop.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Sequence
+from typing import ClassVar, Literal, TypeAlias
 
-from pydantic import Field
-
-from games.chupate2.cards import COLOURS, DECK, DECK_SET, is_wild
-from games.core import Action, IllegalAction
+from games.chupate2.cards import COLOURS, DECK, is_wild
+from games.core import Action, ActionCodec, IllegalAction
 from games.core.errors import BAD_ACTION
 
 Colour = Literal["r", "y", "g", "b"]
+COLOUR_LETTERS: tuple[Colour, ...] = ("r", "y", "g", "b")
+assert COLOUR_LETTERS == COLOURS
 
 
 class PlayCard(Action):
+    """Play ``card``; a wild names the ``colour`` in force after it (and only a wild does)."""
+
+    verb: ClassVar[str] = "p"
     kind: Literal["play"] = "play"
     card: str
     colour: Colour | None = None
 
-    def encode(self) -> str:
-        return f"p.{self.card}" if self.colour is None else f"p.{self.card}.{self.colour}"
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if len(args) == 1:
+            play = PLAY.get(args[0])
+        elif len(args) == 2:
+            wild = PLAY_WILD.get(args[0])
+            play = wild[COLOURS.index(args[1])] if wild and args[1] in COLOURS else None
+        else:
+            play = None
+        if play is None:
+            raise IllegalAction(BAD_ACTION)
+        return play
 
 
-class Draw(Action):
+class _Bare(Action):
+    """An action without arguments: decoding returns its one shared instance."""
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if args:
+            raise IllegalAction(BAD_ACTION)
+        return _BARE[cls]
+
+
+class Draw(_Bare):
+    verb: ClassVar[str] = "draw"
     kind: Literal["draw"] = "draw"
 
-    def encode(self) -> str:
-        return "draw"
 
-
-class Pass(Action):
+class Pass(_Bare):
+    verb: ClassVar[str] = "pass"
     kind: Literal["pass"] = "pass"
 
-    def encode(self) -> str:
-        return "pass"
 
-
-class Take(Action):
+class Take(_Bare):
     """Take the whole pending draw (Chúpate 2 stack or an accepted +4) and lose the turn."""
 
+    verb: ClassVar[str] = "take"
     kind: Literal["take"] = "take"
 
-    def encode(self) -> str:
-        return "take"
 
-
-class Challenge(Action):
+class Challenge(_Bare):
     """ "¡Mentira!": challenge the +4 just played on you."""
 
+    verb: ClassVar[str] = "chal"
     kind: Literal["challenge"] = "challenge"
-
-    def encode(self) -> str:
-        return "chal"
 
 
 class ChooseColour(Action):
     """Name the colour of a Comodín turned as the first card (the starting player does)."""
 
+    verb: ClassVar[str] = "col"
     kind: Literal["colour"] = "colour"
     colour: Colour
 
-    def encode(self) -> str:
-        return f"col.{self.colour}"
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        choice = CHOOSE_COLOUR.get(args[0]) if len(args) == 1 else None
+        if choice is None:
+            raise IllegalAction(BAD_ACTION)
+        return choice
 
 
-class CallLast(Action):
+class CallLast(_Bare):
     """ "¡Última!": declare going down to one card (variant ``last_card``)."""
 
+    verb: ClassVar[str] = "uno"
     kind: Literal["uno"] = "uno"
 
-    def encode(self) -> str:
-        return "uno"
 
-
-class Catch(Action):
+class Catch(_Bare):
     """Catch the player who went down to one card without calling (variant ``last_card``)."""
 
+    verb: ClassVar[str] = "catch"
     kind: Literal["catch"] = "catch"
 
-    def encode(self) -> str:
-        return "catch"
 
+Chupate2Action: TypeAlias = (
+    PlayCard | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch
+)
 
-Chupate2Action = Annotated[
-    PlayCard | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch,
-    Field(discriminator="kind"),
-]
+CODEC: ActionCodec[Chupate2Action] = ActionCodec(
+    PlayCard, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch
+)
 
-# Shared, immutable instances: legal_actions hands these out instead of building new models.
+# Shared, immutable instances: legal_actions and decoding hand these out.
 DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
     Draw(),
     Pass(),
@@ -109,36 +132,11 @@ DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
     CallLast(),
     Catch(),
 )
-CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOURS}
+_BARE: dict[type[Action], Action] = {
+    type(a): a for a in (DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH)
+}
+CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOUR_LETTERS}
 PLAY: dict[str, PlayCard] = {c: PlayCard(card=c) for c in DECK if not is_wild(c)}
 PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
-    c: tuple(PlayCard(card=c, colour=col) for col in COLOURS) for c in DECK if is_wild(c)
+    c: tuple(PlayCard(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
 }
-_SIMPLE = {
-    "draw": DRAW,
-    "pass": PASS,
-    "take": TAKE,
-    "chal": CHALLENGE,
-    "uno": CALL_LAST,
-    "catch": CATCH,
-}
-
-
-def decode_action(text: str) -> Action:
-    """Inverse of ``encode``; ``IllegalAction("bad_action")`` on anything else."""
-    if not isinstance(text, str):
-        raise IllegalAction(BAD_ACTION, text=str(text))
-    simple = _SIMPLE.get(text)
-    if simple is not None:
-        return simple
-    parts = text.split(".")
-    if parts[0] == "p" and len(parts) in (2, 3) and parts[1] in DECK_SET:
-        card = parts[1]
-        if is_wild(card):
-            if len(parts) == 3 and parts[2] in COLOURS:
-                return PLAY_WILD[card][COLOURS.index(parts[2])]
-        elif len(parts) == 2:
-            return PLAY[card]
-    if parts[0] == "col" and len(parts) == 2 and parts[1] in COLOURS:
-        return CHOOSE_COLOUR[parts[1]]
-    raise IllegalAction(BAD_ACTION, text=text[:60])

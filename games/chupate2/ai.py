@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import random
 from math import comb
-from typing import Any
 
+from games.chupate2.actions import ChooseColour, Chupate2Action, PlayCard
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -36,8 +36,8 @@ BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays
 
 
 def choose_action(
-    view: Chupate2View, legal: list[Any], level: str, rng: random.Random
-) -> Any | None:
+    view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random
+) -> Chupate2Action | None:
     if not legal:
         return None
     my_turn = view.seat in view.to_act
@@ -56,8 +56,8 @@ def choose_action(
     phase = view.phase
     if phase == "colour":
         best = _best_colour(view, None, hard)
-        return next(a for a in legal if a.colour == best)
-    plays = [a for a in legal if a.kind == "play"]
+        return next(a for a in legal if isinstance(a, ChooseColour) and a.colour == best)
+    plays = [a for a in legal if isinstance(a, PlayCard)]
     if phase == "challenge":
         return _answer_plus4(view, legal, plays, hard)
     if phase == "penalty":
@@ -83,7 +83,9 @@ def _colour_counts(cards: list[str]) -> dict[str, int]:
 
 def _seat_at(view: Chupate2View, steps: int) -> str:
     seats = view.seats
-    i = seats.index(view.current or view.seat)
+    origin = view.current or view.seat
+    assert origin is not None, "a computer player decides in a game still going on"
+    i = seats.index(origin)
     return seats[(i + steps * view.direction) % len(seats)]
 
 
@@ -97,7 +99,7 @@ def _plus4_is_honest(view: Chupate2View) -> bool:
     return not any(COLOUR_OF[c] == view.colour for c in view.hand)
 
 
-def _with_colour(view: Chupate2View, options: list[Any], hard: bool) -> Any:
+def _with_colour(view: Chupate2View, options: list[PlayCard], hard: bool) -> PlayCard:
     """Among plays of one card, the one naming the best colour (or the only one)."""
     card = options[0].card
     if COLOUR_OF[card] != WILD:
@@ -130,10 +132,10 @@ def _best_colour(view: Chupate2View, hand: list[str] | None, hard: bool) -> str:
     return max(COLOURS, key=lambda c: (score[c], -COLOURS.index(c)))
 
 
-def _pick_play(view: Chupate2View, plays: list[Any], hard: bool) -> Any | None:
+def _pick_play(view: Chupate2View, plays: list[PlayCard], hard: bool) -> PlayCard | None:
     if not plays:
         return None
-    by_card: dict[str, list[Any]] = {}
+    by_card: dict[str, list[PlayCard]] = {}
     for a in plays:
         by_card.setdefault(a.card, []).append(a)
     honest = _plus4_is_honest(view)
@@ -212,7 +214,9 @@ def _holds_colour_probability(
     return p
 
 
-def _answer_plus4(view: Chupate2View, legal: list[Any], plays: list[Any], hard: bool) -> Any:
+def _answer_plus4(
+    view: Chupate2View, legal: list[Chupate2Action], plays: list[PlayCard], hard: bool
+) -> Chupate2Action:
     kinds = {a.kind: a for a in legal}
     info = view.plus4
     if hard and info is not None:

@@ -8,7 +8,7 @@ A card is a short, stable text id (the same id for the same physical card all ga
   (reverse); copies ``a``/``b`` (the 0 has only ``a``);
 - wilds: ``W`` Comodín and ``F`` Comodín +4 (four), followed by a copy letter ``a``-``d``.
 
-``face_key(card)`` drops the copy letter (``r7``, ``W``): two cards with the same key are
+``FACE_KEY[card]`` drops the copy letter (``r7``, ``W``): two cards with the same key are
 interchangeable, which is how the legal moves avoid offering the same play twice.
 """
 
@@ -61,10 +61,6 @@ def hand_points(cards: list[str]) -> int:
 
 def is_wild(card: str) -> bool:
     return COLOUR_OF[card] == WILD
-
-
-def face_key(card: str) -> str:
-    return FACE_KEY[card]
 
 
 _COLOUR_RANK = {c: i for i, c in enumerate(COLOURS + (WILD,))}

@@ -1,17 +1,28 @@
-"""The Chúpate 2 rules engine (spec: shared/rules/chupate2.md).
+"""The Chúpate 2 rules (spec: shared/rules/chupate2.md) as pure functions over the state.
 
-``apply`` is hand-written for speed: it takes a shallow copy of the state, copies every container
-it may change (hands, stock, discard, scores, logs), mutates only the copy and bumps ``version``;
-the old state is never touched. Nested models (``PlusFour``, ``Reveal``, ``RoundResult``,
-``Signals``, events) are frozen and replaced, never mutated.
+``copy_state`` is hand-written for speed: a shallow copy of the state whose containers are
+copy-on-write, so the functions that apply an action to that working copy replace every
+container they change (hands, stock, discard, scores, logs) instead of mutating it; the old
+state is never touched. Nested models (``PlusFour``, ``Reveal``, ``RoundResult``, ``Signals``,
+events) are frozen and replaced, never mutated.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import Literal, TypeVar
 
 from games.chupate2 import actions as A
+from games.chupate2.actions import (
+    CallLast,
+    Catch,
+    Challenge,
+    ChooseColour,
+    Chupate2Action,
+    Draw,
+    Pass,
+    PlayCard,
+    Take,
+)
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -22,6 +33,8 @@ from games.chupate2.cards import (
     POINTS,
     REVERSE,
     SKIP,
+    SORT_KEY,
+    WILD,
     WILD_FACE,
     WILD_FOUR,
     is_wild,
@@ -36,8 +49,8 @@ from games.chupate2.state import (
     RoundResult,
     Signals,
 )
-from games.chupate2.view import Chupate2View, build_view
-from games.core import Event, Game, IllegalAction, Outcome, rng_for, shuffled
+from games.chupate2.view import Chupate2Outcome
+from games.core import Event, IllegalAction, rng_for, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 
@@ -114,32 +127,20 @@ EVENT_CODES = (
     "game_won",  # seat (and team) won the game; team, points
 )
 
-_TURN_KINDS = frozenset({"play", "draw", "pass", "take", "challenge", "colour"})
-_ACTION_TYPES = (
-    A.PlayCard,
-    A.Draw,
-    A.Pass,
-    A.Take,
-    A.Challenge,
-    A.ChooseColour,
-    A.CallLast,
-    A.Catch,
-)
 
-
-def _working_copy(s: Chupate2State) -> Chupate2State:
-    """A new state that an action may change without touching ``s``.
+def copy_state(state: Chupate2State) -> Chupate2State:
+    """A working copy of ``state`` that an action may change without touching ``state``.
 
     Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
     hands dict. Every other container (hand lists, stock, discard pile, scores, results, calls,
-    signals, log) is copy-on-write: shared with ``s`` and *replaced*, never mutated in place, by
+    signals, log) is copy-on-write: shared with ``state`` and *replaced*, never mutated in place, by
     the code that changes it.
     """
-    d = s.__dict__.copy()
-    d["hands"] = s.hands.copy()  # the hand lists themselves are replaced when they change
+    d = state.__dict__.copy()
+    d["hands"] = state.hands.copy()  # the hand lists themselves are replaced when they change
     new = _STATE_NEW(Chupate2State)
     _SET(new, "__dict__", d)
-    _SET(new, "__pydantic_fields_set__", set(s.__pydantic_fields_set__))
+    _SET(new, "__pydantic_fields_set__", set(state.__pydantic_fields_set__))
     _SET(new, "__pydantic_extra__", None)
     _SET(new, "__pydantic_private__", None)
     return new
@@ -149,626 +150,612 @@ _STATE_NEW = Chupate2State.__new__
 _SET = object.__setattr__
 
 
-class Chupate2Game(Game[Chupate2State, Any, Chupate2View, Options]):
-    key = "chupate2"
-    names = {"es": "Chúpate 2", "en": "Chúpate 2"}
-    min_players = 2
-    max_players = 6
-    options_model = Options
-    state_model = Chupate2State
-
-    # ----- creation -------------------------------------------------------------------------
-    def new(
-        self, seats: list[Seat], seed: str, options: Options | dict | None = None
-    ) -> Chupate2State:
-        opts = self.parse_options(options)
-        self.check_player_count(seats)
-        n = len(seats)
-        if n not in ALLOWED_PLAYER_COUNTS:
-            raise IllegalAction(
-                PLAYER_COUNT,
-                count=n,
-                min=self.min_players,
-                max=self.max_players,
-                allowed=list(ALLOWED_PLAYER_COUNTS),
-            )
-        if opts.teams != "off" and n not in TEAM_PLAYER_COUNTS[opts.teams]:
-            raise IllegalAction(
-                TEAM_PLAYER_COUNT,
-                count=n,
-                teams=opts.teams,
-                allowed=list(TEAM_PLAYER_COUNTS[opts.teams]),
-            )
-        groups = team_groups(n, opts)
-        starter = rng_for(seed, "starter").randrange(n)
-        state = Chupate2State(
-            seed=seed,
-            seats=list(seats),
-            options=opts,
-            dealer=(starter + 1) % n,  # the starter sits counter-clockwise of the dealer
-            starter=starter,
-            hands={s: [] for s in seats},
-            stock=[],
-            discard=[],
-            colour=None,
-            current=starter,
-            phase="play",
-            scores={s: 0 for s in seats} if opts.target is not None else {},
-            team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
-            signals={s: Signals() for s in seats},
+# ----- creation ---------------------------------------------------------------------------
+def check_table(n: int, opts: Options, min_players: int, max_players: int) -> None:
+    """Refuse a seat count these rules do not deal for (5 players; teams that do not fit)."""
+    if n not in ALLOWED_PLAYER_COUNTS:
+        raise IllegalAction(
+            PLAYER_COUNT,
+            count=n,
+            min=min_players,
+            max=max_players,
+            allowed=list(ALLOWED_PLAYER_COUNTS),
         )
-        events: list[Event] = []
-        self._deal(state, events)
-        state.log = events[-LOG_SIZE:]
-        state.log_versions = [0] * len(state.log)
-        return state
+    if opts.teams != "off" and n not in TEAM_PLAYER_COUNTS[opts.teams]:
+        raise IllegalAction(
+            TEAM_PLAYER_COUNT,
+            count=n,
+            teams=opts.teams,
+            allowed=list(TEAM_PLAYER_COUNTS[opts.teams]),
+        )
 
-    def _deal(self, st: Chupate2State, events: list[Event]) -> None:
-        """Deal a round: 7 cards each, turn the first card and apply its effect."""
-        seats = st.seats
-        n = len(seats)
-        deck = shuffled(DECK, st.seed, "deal", st.round)
-        st.hands = {s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(seats)}
-        stock = deck[n * HAND_SIZE :]
+
+def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
+    """A fresh game: the starter drawn from the seed, the first round dealt."""
+    n = len(seats)
+    groups = team_groups(n, opts)
+    starter = rng_for(seed, "starter").randrange(n)
+    state = Chupate2State(
+        seed=seed,
+        seats=list(seats),
+        options=opts,
+        dealer=(starter + 1) % n,  # the starter sits counter-clockwise of the dealer
+        starter=starter,
+        hands={s: [] for s in seats},
+        stock=[],
+        discard=[],
+        colour=None,
+        current=starter,
+        phase="play",
+        scores={s: 0 for s in seats} if opts.target is not None else {},
+        team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
+        signals={s: Signals() for s in seats},
+    )
+    events: list[Event] = []
+    _deal(state, events)
+    state.log = events[-LOG_SIZE:]
+    state.log_versions = [0] * len(state.log)
+    return state
+
+
+def _deal(st: Chupate2State, events: list[Event]) -> None:
+    """Deal a round: 7 cards each, turn the first card and apply its effect."""
+    seats = st.seats
+    n = len(seats)
+    deck = shuffled(DECK, st.seed, "deal", st.round)
+    st.hands = {s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(seats)}
+    stock = deck[n * HAND_SIZE :]
+    first = stock.pop()
+    redraw = 0
+    while FACE_OF[first] == WILD_FOUR:  # Decision: a first +4 goes back, reshuffle, turn again
+        events.append(Event(code="first_card_returned", params={"card": first}))
+        stock.append(first)
+        stock = shuffled(stock, st.seed, "first", st.round, redraw)
+        redraw += 1
         first = stock.pop()
-        redraw = 0
-        while FACE_OF[first] == WILD_FOUR:  # Decision: a first +4 goes back, reshuffle, turn again
-            events.append(Event(code="first_card_returned", params={"card": first}))
-            stock.append(first)
-            stock = shuffled(stock, st.seed, "first", st.round, redraw)
-            redraw += 1
-            first = stock.pop()
-        st.stock = stock
-        st.discard = [first]
-        st.direction = -1
-        st.pending = 0
-        st.drawn = None
-        st.plus4 = None
-        st.reveal = None
-        st.called = []
-        st.exposed = None
-        st.signals = {s: Signals() for s in seats}
-        starter = st.starter
-        events.append(
-            Event(
-                code="round_start",
-                seat=seats[starter],
-                params={"round": st.round, "dealer": seats[st.dealer]},
-            )
+    st.stock = stock
+    st.discard = [first]
+    st.direction = -1
+    st.pending = 0
+    st.drawn = None
+    st.plus4 = None
+    st.reveal = None
+    st.called = []
+    st.exposed = None
+    st.signals = {s: Signals() for s in seats}
+    starter = st.starter
+    events.append(
+        Event(
+            code="round_start",
+            seat=seats[starter],
+            params={"round": st.round, "dealer": seats[st.dealer]},
         )
-        events.append(Event(code="first_card", params={"card": first}))
-        face = FACE_OF[first]
-        st.colour = None if face == WILD_FACE else COLOUR_OF[first]
-        st.current = starter
-        st.phase = "play"
-        if face == WILD_FACE:
-            st.phase = "colour"
-        elif face == DRAW_TWO:
-            st.phase = "penalty"
-            st.pending = 2
-            events.append(Event(code="must_draw", seat=seats[starter], params={"count": 2}))
-        elif face == SKIP:
-            events.append(Event(code="skipped", seat=seats[starter]))
-            st.current = (starter + st.direction) % n
-        elif face == REVERSE:
-            events.append(Event(code="skipped", seat=seats[starter]))
-            st.direction = 1
-            events.append(Event(code="reversed", params={"direction": "cw"}))
-            st.current = (starter + 1) % n
+    )
+    events.append(Event(code="first_card", params={"card": first}))
+    face = FACE_OF[first]
+    st.colour = None if face == WILD_FACE else COLOUR_OF[first]
+    st.current = starter
+    st.phase = "play"
+    if face == WILD_FACE:
+        st.phase = "colour"
+    elif face == DRAW_TWO:
+        st.phase = "penalty"
+        st.pending = 2
+        events.append(Event(code="must_draw", seat=seats[starter], params={"count": 2}))
+    elif face == SKIP:
+        events.append(Event(code="skipped", seat=seats[starter]))
+        st.current = (starter + st.direction) % n
+    elif face == REVERSE:
+        events.append(Event(code="skipped", seat=seats[starter]))
+        st.direction = 1
+        events.append(Event(code="reversed", params={"direction": "cw"}))
+        st.current = (starter + 1) % n
 
-    # ----- turn structure -------------------------------------------------------------------
-    def to_act(self, state: Chupate2State) -> set[Seat]:
-        if state.phase == "over":
-            return set()
-        return {state.seats[state.current]}
 
-    def legal_actions(self, state: Chupate2State, seat: Seat) -> list[Any]:
-        if state.phase == "over" or seat not in state.hands:
-            return []
-        out: list[Any] = []
-        is_current = state.seats[state.current] == seat
-        hand = state.hands[seat]
-        if state.options.last_card:
-            if state.exposed is not None:
-                out.append(A.CALL_LAST if state.exposed == seat else A.CATCH)
-            if (
-                is_current
-                and state.exposed != seat
-                and len(hand) == 2
-                and seat not in state.called
-                and state.phase != "colour"
-            ):
-                out.append(A.CALL_LAST)
-        if not is_current:
-            return out
-        phase = state.phase
-        if phase == "colour":
-            out.extend(A.CHOOSE_COLOUR.values())
-            return out
-        if phase == "drawn":
-            self._add_play(out, state.drawn)
-            out.append(A.PASS)
-            return out
-        top_face = FACE_OF[state.discard[-1]]
-        seen: set[str] = set()
-        if phase == "play":
-            colour = state.colour
-            for card in sort_hand(hand):
-                key = FACE_KEY[card]
-                if key not in seen:
-                    seen.add(key)
-                    if matches(card, top_face, colour):
-                        self._add_play(out, card)
-            out.append(A.DRAW)
-            return out
-        # penalty / challenge: stack, (challenge,) or take
-        if phase == "challenge":
-            out.append(A.CHALLENGE)
-        for card in sort_hand(hand):
-            key = FACE_KEY[card]
-            if key not in seen:
-                seen.add(key)
-                if self._stackable(state, card, top_face):
-                    self._add_play(out, card)
-        out.append(A.TAKE)
+# ----- turn structure ----------------------------------------------------------------------
+def to_act(state: Chupate2State) -> set[Seat]:
+    if state.phase == "over":
+        return set()
+    return {state.seats[state.current]}
+
+
+def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
+    """Every action ``seat`` may take now; a card interchangeable with another is offered once."""
+    if state.phase == "over" or seat not in state.hands:
+        return []
+    out: list[Chupate2Action] = []
+    is_current = state.seats[state.current] == seat
+    hand = state.hands[seat]
+    if state.options.last_card:
+        if state.exposed is not None:
+            out.append(A.CALL_LAST if state.exposed == seat else A.CATCH)
+        if (
+            is_current
+            and state.exposed != seat
+            and len(hand) == 2
+            and seat not in state.called
+            and state.phase != "colour"
+        ):
+            out.append(A.CALL_LAST)
+    if not is_current:
         return out
+    phase = state.phase
+    if phase == "colour":
+        out.extend(A.CHOOSE_COLOUR.values())
+        return out
+    if phase == "drawn":
+        _add_play(out, state.drawn)
+        out.append(A.PASS)
+        return out
+    top_face = FACE_OF[state.discard[-1]]
+    if phase == "play":
+        colour = state.colour
+        _add_plays(  # ``cards.matches``, inlined
+            out,
+            [c for c in hand if COLOUR_OF[c] in (WILD, colour) or FACE_OF[c] == top_face],
+        )
+        out.append(A.DRAW)
+        return out
+    # penalty / challenge: stack, (challenge,) or take
+    if phase == "challenge":
+        out.append(A.CHALLENGE)
+    on_draw_two = top_face == DRAW_TWO  # ``stackable``, inlined: this runs on every turn
+    plus4 = state.options.stack_plus4
+    _add_plays(
+        out,
+        [
+            c
+            for c in hand
+            if (f := FACE_OF[c]) == WILD_FOUR and plus4 or f == DRAW_TWO and on_draw_two
+        ],
+    )
+    out.append(A.TAKE)
+    return out
 
-    @staticmethod
-    def _add_play(out: list[Any], card: str | None) -> None:
-        if card is None:
-            return
-        if is_wild(card):
-            out.extend(A.PLAY_WILD[card])
-        else:
-            out.append(A.PLAY[card])
 
-    @staticmethod
-    def _stackable(state: Chupate2State, card: str, top_face: str) -> bool:
-        face = FACE_OF[card]
-        if face == DRAW_TWO:
-            return top_face == DRAW_TWO
-        return face == WILD_FOUR and state.options.stack_plus4
+def _add_play(out: list[Chupate2Action], card: str | None) -> None:
+    if card is None:
+        return
+    if is_wild(card):
+        out.extend(A.PLAY_WILD[card])
+    else:
+        out.append(A.PLAY[card])
 
-    # ----- apply ----------------------------------------------------------------------------
-    def apply(
-        self, state: Chupate2State, seat: Seat, action: Any
-    ) -> tuple[Chupate2State, list[Event]]:
-        if seat not in state.hands:
-            raise IllegalAction(NOT_A_PLAYER)
-        if state.phase == "over":
-            raise IllegalAction(GAME_OVER)
-        if not isinstance(action, _ACTION_TYPES):
-            raise IllegalAction(BAD_ACTION)
-        st = _working_copy(state)
-        st.reveal = None  # the challenge reveal is one-off
-        events = self._apply(st, seat, action)
-        st.version = state.version + 1
-        if events:
-            st.log = (state.log + events)[-LOG_SIZE:]
-            st.log_versions = (state.log_versions + [st.version] * len(events))[-LOG_SIZE:]
-        return st, events
 
-    def _apply(self, st: Chupate2State, seat: Seat, action: Any) -> list[Event]:
-        events: list[Event] = []
-        kind = action.kind
-        if kind == "uno":
-            self._call_last(st, seat, events)
-            return events
-        if kind == "catch":
-            self._catch(st, seat, events)
-            return events
-        if st.seats[st.current] != seat:
-            raise IllegalAction(NOT_YOUR_TURN)
-        phase = st.phase
-        if phase == "colour" and kind != "colour":
-            raise IllegalAction(CHOOSE_COLOUR_FIRST)
-        st.exposed = None  # a turn action closes the window for catching a missing call
-        if kind == "play":
-            self._play(st, seat, action, events)
-        elif kind == "draw":
-            self._draw_turn(st, seat, events)
-        elif kind == "pass":
-            if phase != "drawn":
-                raise IllegalAction(CANNOT_PASS)
-            st.drawn = None
-            st.phase = "play"
-            events.append(Event(code="passed", seat=seat))
-            self._advance(st, 1)
-        elif kind == "take":
-            if phase not in ("penalty", "challenge"):
-                raise IllegalAction(NOTHING_TO_TAKE)
-            count = st.pending
-            got = self._draw(st, seat, count, events)
-            events.append(Event(code="took", seat=seat, params={"count": len(got)}))
-            st.pending = 0
-            st.plus4 = None
-            st.phase = "play"
-            self._advance(st, 1)
-        elif kind == "challenge":
-            self._challenge(st, seat, events)
-        elif kind == "colour":
-            if phase != "colour":
-                raise IllegalAction(NO_COLOUR_TO_CHOOSE)
-            if action.colour not in COLOURS:
-                raise IllegalAction(BAD_ACTION)
-            st.colour = action.colour
-            st.phase = "play"
-            self._signal(st, seat, named=action.colour)
-            events.append(Event(code="colour_chosen", seat=seat, params={"colour": action.colour}))
-        else:  # pragma: no cover - isinstance check above
-            raise IllegalAction(BAD_ACTION)
-        return events
-
-    # ----- turn actions ---------------------------------------------------------------------
-    def _play(self, st: Chupate2State, seat: Seat, action: A.PlayCard, events: list[Event]) -> None:
-        card = action.card
-        hand = st.hands[seat]
-        if card not in hand:
-            raise IllegalAction(NOT_IN_HAND, card=card)
-        wild = is_wild(card)
-        if wild and action.colour not in COLOURS:
-            raise IllegalAction(COLOUR_REQUIRED, card=card)
-        if not wild and action.colour is not None:
-            raise IllegalAction(COLOUR_NOT_ALLOWED, card=card)
-        top_face = FACE_OF[st.discard[-1]]
-        phase = st.phase
-        if phase == "play":
-            if not matches(card, top_face, st.colour):
-                raise IllegalAction(CARD_DOES_NOT_MATCH, card=card)
-        elif phase == "drawn":
-            if card != st.drawn:
-                raise IllegalAction(ONLY_DRAWN_CARD, card=card)
-        elif not self._stackable(st, card, top_face):  # penalty / challenge
-            raise IllegalAction(MUST_ANSWER_DRAW, card=card, count=st.pending)
-        face = FACE_OF[card]
-        prev_colour = st.colour
-        legal_plus4 = True
-        if face == WILD_FOUR:  # legal only without a card of the colour in force
-            legal_plus4 = not any(COLOUR_OF[c] == prev_colour for c in hand if c != card)
-        hand = hand[:]  # copy-on-write (see _working_copy)
-        hand.remove(card)
-        st.hands[seat] = hand
-        st.discard = [*st.discard, card]
-        st.drawn = None
-        colour = action.colour if wild else COLOUR_OF[card]
-        st.colour = colour
-        self._signal(st, seat, played=colour, named=action.colour if wild else None)
-        events.append(Event(code="played", seat=seat, params={"card": card, "colour": colour}))
-        seats = st.seats
-        n = len(seats)
-        if not hand:  # out: a last Chúpate 2 / +4 still makes the next player draw
-            if face == DRAW_TWO:
-                st.pending += 2
-            elif face == WILD_FOUR:
-                st.pending += 4
-            if st.pending:
-                victim = seats[(st.current + st.direction) % n]
-                got = self._draw(st, victim, st.pending, events)
-                events.append(Event(code="final_draw", seat=victim, params={"count": len(got)}))
-            self._end_round(st, seat, events)
-            return
-        if st.options.last_card and len(hand) == 1:
-            if seat in st.called:
-                st.called = [s for s in st.called if s != seat]  # the call is used up
+def _add_plays(out: list[Chupate2Action], cards: list[str]) -> None:
+    """The plays of ``cards`` in hand order (by colour, then face), one per interchangeable
+    pair (``r7a`` and ``r7b`` play alike: only the first is offered)."""
+    if len(cards) > 1:
+        cards.sort(key=SORT_KEY.__getitem__)
+    seen: set[str] = set()
+    for card in cards:
+        key = FACE_KEY[card]
+        if key not in seen:
+            seen.add(key)
+            wild = A.PLAY_WILD.get(card)
+            if wild is None:
+                out.append(A.PLAY[card])
             else:
-                st.exposed = seat
+                out.extend(wild)
+
+
+def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
+    """Whether ``card`` answers a pending draw: a Chúpate 2 on a Chúpate 2, a +4 (variant)."""
+    face = FACE_OF[card]
+    if face == DRAW_TWO:
+        return top_face == DRAW_TWO
+    return face == WILD_FOUR and state.options.stack_plus4
+
+
+# ----- applying an action to the working copy ---------------------------------------------
+def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+    """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
+    events: list[Event] = []
+    if isinstance(action, CallLast):
+        _call_last(st, seat, events)
+        return events
+    if isinstance(action, Catch):
+        _catch(st, seat, events)
+        return events
+    if st.seats[st.current] != seat:
+        raise IllegalAction(NOT_YOUR_TURN)
+    if st.phase == "colour" and not isinstance(action, ChooseColour):
+        raise IllegalAction(CHOOSE_COLOUR_FIRST)
+    if st.exposed is not None:
+        st.exposed = None  # a turn action closes the window for catching a missing call
+    if isinstance(action, PlayCard):
+        _play(st, seat, action, events)
+    elif isinstance(action, Draw):
+        _draw_turn(st, seat, events)
+    elif isinstance(action, Pass):
+        _pass(st, seat, events)
+    elif isinstance(action, Take):
+        _take(st, seat, events)
+    elif isinstance(action, Challenge):
+        _challenge(st, seat, events)
+    else:
+        _choose_colour(st, seat, action, events)
+    return events
+
+
+def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
+    card = action.card
+    hand = st.hands[seat]
+    if card not in hand:
+        raise IllegalAction(NOT_IN_HAND, card=card)
+    wild = is_wild(card)
+    if wild and action.colour not in COLOURS:
+        raise IllegalAction(COLOUR_REQUIRED, card=card)
+    if not wild and action.colour is not None:
+        raise IllegalAction(COLOUR_NOT_ALLOWED, card=card)
+    top_face = FACE_OF[st.discard[-1]]
+    phase = st.phase
+    if phase == "play":
+        if not matches(card, top_face, st.colour):
+            raise IllegalAction(CARD_DOES_NOT_MATCH, card=card)
+    elif phase == "drawn":
+        if card != st.drawn:
+            raise IllegalAction(ONLY_DRAWN_CARD, card=card)
+    elif not stackable(st, card, top_face):  # penalty / challenge
+        raise IllegalAction(MUST_ANSWER_DRAW, card=card, count=st.pending)
+    face = FACE_OF[card]
+    prev_colour = st.colour
+    legal_plus4 = True
+    if face == WILD_FOUR:  # legal only without a card of the colour in force
+        legal_plus4 = not any(COLOUR_OF[c] == prev_colour for c in hand if c != card)
+    hand = hand[:]  # copy-on-write (see copy_state)
+    hand.remove(card)
+    st.hands[seat] = hand
+    st.discard = [*st.discard, card]
+    st.drawn = None
+    colour = COLOUR_OF[card] if action.colour is None else action.colour  # checked above
+    st.colour = colour
+    _signal(st, seat, played=colour, named=action.colour if wild else None)
+    events.append(Event(code="played", seat=seat, params={"card": card, "colour": colour}))
+    seats = st.seats
+    n = len(seats)
+    if not hand:  # out: a last Chúpate 2 / +4 still makes the next player draw
         if face == DRAW_TWO:
             st.pending += 2
-            st.plus4 = None
-            st.phase = "penalty"
-            self._advance(st, 1)
-            events.append(
-                Event(code="must_draw", seat=seats[st.current], params={"count": st.pending})
-            )
         elif face == WILD_FOUR:
-            st.plus4 = PlusFour(
-                by=seat,
-                legal=legal_plus4,
-                prev_colour=prev_colour or colour,
-                hand=list(hand),
-                pending_before=st.pending,
-            )
             st.pending += 4
-            st.phase = "challenge"
-            self._advance(st, 1)
-            events.append(
-                Event(code="must_draw", seat=seats[st.current], params={"count": st.pending})
-            )
+        if st.pending:
+            victim = seats[(st.current + st.direction) % n]
+            got = _draw(st, victim, st.pending, events)
+            events.append(Event(code="final_draw", seat=victim, params={"count": len(got)}))
+        _end_round(st, seat, events)
+        return
+    if st.options.last_card and len(hand) == 1:
+        if seat in st.called:
+            st.called = [s for s in st.called if s != seat]  # the call is used up
         else:
-            st.phase = "play"
-            if face == SKIP:
-                self._advance(st, 1)
-                events.append(Event(code="skipped", seat=seats[st.current]))
-                self._advance(st, 1)
-            elif face == REVERSE:
-                if n == 2:  # Decision: with 2 players a Cambio de sentido acts as a Salto
-                    self._advance(st, 1)
-                    events.append(Event(code="skipped", seat=seats[st.current]))
-                    self._advance(st, 1)
-                else:
-                    st.direction = -st.direction
-                    events.append(
-                        Event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
-                    )
-                    self._advance(st, 1)
-            else:
-                self._advance(st, 1)
-
-    def _draw_turn(self, st: Chupate2State, seat: Seat, events: list[Event]) -> None:
-        phase = st.phase
-        if phase == "drawn":
-            raise IllegalAction(ALREADY_DREW)
-        if phase != "play":
-            raise IllegalAction(MUST_ANSWER_DRAW, count=st.pending)
-        colour = st.colour
-        self._signal(st, seat, lacks=colour)
-        got = self._draw(st, seat, 1, events)
-        if not got:
-            events.append(Event(code="draw_skipped", seat=seat))
-            self._advance(st, 1)
-            return
-        events.append(Event(code="drew", seat=seat, params={"count": 1}))
-        card = got[0]
-        if matches(card, FACE_OF[st.discard[-1]], colour):
-            st.phase = "drawn"
-            st.drawn = card
-        else:
-            self._advance(st, 1)
-
-    def _challenge(self, st: Chupate2State, seat: Seat, events: list[Event]) -> None:
-        if st.phase != "challenge" or st.plus4 is None:
-            raise IllegalAction(NO_CHALLENGE)
-        p4 = st.plus4
+            st.exposed = seat
+    if face == DRAW_TWO:
+        st.pending += 2
         st.plus4 = None
-        st.reveal = Reveal(to=seat, of=p4.by, cards=sort_hand(p4.hand), legal=p4.legal)
-        events.append(
-            Event(
-                code="challenge_reveal",
-                seat=p4.by,
-                params={"cards": sort_hand(p4.hand), "legal": p4.legal},
-                to=(seat,),
-            )
+        st.phase = "penalty"
+        _advance(st, 1)
+        events.append(Event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+    elif face == WILD_FOUR:
+        st.plus4 = PlusFour(
+            by=seat,
+            legal=legal_plus4,
+            prev_colour=prev_colour or colour,
+            hand=list(hand),
+            pending_before=st.pending,
         )
-        if not p4.legal:
-            got = self._draw(st, p4.by, 4, events)
-            events.append(
-                Event(code="challenge_won", seat=seat, params={"target": p4.by, "count": len(got)})
-            )
-            st.pending = p4.pending_before  # an earlier part of a +4 stack still stands
-            st.phase = "penalty" if st.pending else "play"
-            if st.pending:
-                events.append(Event(code="must_draw", seat=seat, params={"count": st.pending}))
+        st.pending += 4
+        st.phase = "challenge"
+        _advance(st, 1)
+        events.append(Event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+    else:
+        st.phase = "play"
+        if face == SKIP:
+            _advance(st, 1)
+            events.append(Event(code="skipped", seat=seats[st.current]))
+            _advance(st, 1)
+        elif face == REVERSE:
+            if n == 2:  # Decision: with 2 players a Cambio de sentido acts as a Salto
+                _advance(st, 1)
+                events.append(Event(code="skipped", seat=seats[st.current]))
+                _advance(st, 1)
+            else:
+                st.direction = -st.direction
+                events.append(
+                    Event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
+                )
+                _advance(st, 1)
         else:
-            got = self._draw(st, seat, st.pending + 2, events)
-            events.append(
-                Event(code="challenge_lost", seat=seat, params={"target": p4.by, "count": len(got)})
-            )
-            st.pending = 0
-            st.phase = "play"
-            self._advance(st, 1)
+            _advance(st, 1)
 
-    # ----- the "¡Última!" variant -----------------------------------------------------------
-    def _call_last(self, st: Chupate2State, seat: Seat, events: list[Event]) -> None:
-        if not st.options.last_card:
-            raise IllegalAction(CANNOT_CALL)
-        if st.exposed == seat:
-            st.exposed = None
-        elif (
-            st.seats[st.current] == seat
-            and len(st.hands[seat]) == 2
-            and seat not in st.called
-            and st.phase != "colour"
-        ):
-            st.called = [*st.called, seat]
-        else:
-            raise IllegalAction(CANNOT_CALL)
-        events.append(Event(code="last_card_called", seat=seat))
 
-    def _catch(self, st: Chupate2State, seat: Seat, events: list[Event]) -> None:
-        target = st.exposed
-        if not st.options.last_card or target is None or target == seat:
-            raise IllegalAction(NOTHING_TO_CATCH)
-        st.exposed = None
-        got = self._draw(st, target, LAST_CARD_PENALTY, events)
-        events.append(Event(code="caught", seat=seat, params={"target": target, "count": len(got)}))
+def _pass(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    if st.phase != "drawn":
+        raise IllegalAction(CANNOT_PASS)
+    st.drawn = None
+    st.phase = "play"
+    events.append(Event(code="passed", seat=seat))
+    _advance(st, 1)
 
-    # ----- helpers --------------------------------------------------------------------------
-    @staticmethod
-    def _advance(st: Chupate2State, steps: int) -> None:
-        st.current = (st.current + steps * st.direction) % len(st.seats)
 
-    @staticmethod
-    def _signal(
-        st: Chupate2State,
-        seat: Seat,
-        *,
-        lacks: str | None = None,
-        played: str | None = None,
-        named: str | None = None,
-    ) -> None:
-        old = st.signals[seat]
-        new_lacks = old.lacks
-        if lacks is not None and lacks not in new_lacks:
-            new_lacks = [*new_lacks, lacks]
-        if played is not None and played in new_lacks:
-            new_lacks = [c for c in new_lacks if c != played]
-        new_named = named if named is not None else old.named
-        if new_lacks is not old.lacks or new_named != old.named:
-            st.signals = {**st.signals, seat: Signals(lacks=new_lacks, named=new_named)}
+def _take(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    if st.phase not in ("penalty", "challenge"):
+        raise IllegalAction(NOTHING_TO_TAKE)
+    got = _draw(st, seat, st.pending, events)
+    events.append(Event(code="took", seat=seat, params={"count": len(got)}))
+    st.pending = 0
+    st.plus4 = None
+    st.phase = "play"
+    _advance(st, 1)
 
-    def _refill(self, st: Chupate2State, events: list[Event]) -> bool:
-        """Shuffle the discard pile except its top card into a new stock."""
-        rest = st.discard[:-1]
-        if not rest:
-            return False
-        st.discard = st.discard[-1:]
-        st.stock = shuffled(rest, st.seed, "refill", st.round, st.shuffles)
-        st.shuffles += 1
-        events.append(Event(code="refilled", params={"count": len(rest)}))
-        return True
 
-    def _draw(self, st: Chupate2State, seat: Seat, count: int, events: list[Event]) -> list[str]:
-        """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed)."""
-        got: list[str] = []
-        stock = st.stock[:]  # copy-on-write (see _working_copy)
-        for _ in range(count):
-            if not stock:
-                st.stock = stock
-                if not self._refill(st, events):
-                    break  # Decision: nothing left anywhere, the draw is skipped
-                stock = st.stock
-            got.append(stock.pop())
-        st.stock = stock
-        if got:
-            st.hands[seat] = st.hands[seat] + got
-            events.append(Event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
-            if seat in st.called:
-                st.called = [s for s in st.called if s != seat]
-            if st.exposed == seat:
-                st.exposed = None
-        return got
+def _choose_colour(
+    st: Chupate2State, seat: Seat, action: ChooseColour, events: list[Event]
+) -> None:
+    if st.phase != "colour":
+        raise IllegalAction(NO_COLOUR_TO_CHOOSE)
+    if action.colour not in COLOURS:  # a forged, unvalidated action
+        raise IllegalAction(BAD_ACTION)
+    st.colour = action.colour
+    st.phase = "play"
+    _signal(st, seat, named=action.colour)
+    events.append(Event(code="colour_chosen", seat=seat, params={"colour": action.colour}))
 
-    def _end_round(self, st: Chupate2State, winner: Seat, events: list[Event]) -> None:
-        seats = st.seats
-        n = len(seats)
-        groups = team_groups(n, st.options)
-        team = None
-        mates = {winner}
-        if groups is not None:
-            team = next(t for t, g in enumerate(groups) if seats.index(winner) in g)
-            mates = {seats[i] for i in groups[team]}
-        left = {s: sum(POINTS[c] for c in st.hands[s]) for s in seats}
-        points = sum(p for s, p in left.items() if s not in mates)
-        st.results = [
-            *st.results,
-            RoundResult(
-                round=st.round,
-                winner=winner,
-                team=team,
-                points=points,
-                left=left,
-                cards_left={s: len(h) for s, h in st.hands.items()},
-            ),
-        ]
+
+def _draw_turn(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    phase = st.phase
+    if phase == "drawn":
+        raise IllegalAction(ALREADY_DREW)
+    if phase != "play":
+        raise IllegalAction(MUST_ANSWER_DRAW, count=st.pending)
+    colour = st.colour
+    _signal(st, seat, lacks=colour)
+    got = _draw(st, seat, 1, events)
+    if not got:
+        events.append(Event(code="draw_skipped", seat=seat))
+        _advance(st, 1)
+        return
+    events.append(Event(code="drew", seat=seat, params={"count": 1}))
+    card = got[0]
+    if matches(card, FACE_OF[st.discard[-1]], colour):
+        st.phase = "drawn"
+        st.drawn = card
+    else:
+        _advance(st, 1)
+
+
+def _challenge(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    if st.phase != "challenge" or st.plus4 is None:
+        raise IllegalAction(NO_CHALLENGE)
+    p4 = st.plus4
+    st.plus4 = None
+    st.reveal = Reveal(to=seat, of=p4.by, cards=sort_hand(p4.hand), legal=p4.legal)
+    events.append(
+        Event(
+            code="challenge_reveal",
+            seat=p4.by,
+            params={"cards": sort_hand(p4.hand), "legal": p4.legal},
+            to=(seat,),
+        )
+    )
+    if not p4.legal:
+        got = _draw(st, p4.by, 4, events)
         events.append(
-            Event(
-                code="round_won",
-                seat=winner,
-                params={"round": st.round, "points": points, "team": team},
-            )
+            Event(code="challenge_won", seat=seat, params={"target": p4.by, "count": len(got)})
+        )
+        st.pending = p4.pending_before  # an earlier part of a +4 stack still stands
+        st.phase = "penalty" if st.pending else "play"
+        if st.pending:
+            events.append(Event(code="must_draw", seat=seat, params={"count": st.pending}))
+    else:
+        got = _draw(st, seat, st.pending + 2, events)
+        events.append(
+            Event(code="challenge_lost", seat=seat, params={"target": p4.by, "count": len(got)})
         )
         st.pending = 0
-        st.plus4 = None
-        st.drawn = None
+        st.phase = "play"
+        _advance(st, 1)
+
+
+# ----- the "¡Última!" variant -----------------------------------------------------------
+def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    if not st.options.last_card:
+        raise IllegalAction(CANNOT_CALL)
+    if st.exposed == seat:
         st.exposed = None
-        target = st.options.target
-        if target is not None:
-            st.scores = dict(st.scores)
-            st.team_scores = list(st.team_scores)
-            if team is None:
-                st.scores[winner] += points
-                total = st.scores[winner]
-            else:
-                st.team_scores[team] += points
-                total = st.team_scores[team]
-                for s in mates:
-                    st.scores[s] = total
-            if total < target:
-                st.round += 1
-                st.dealer = (st.dealer + 1) % n  # the dealer advances one seat
-                st.starter = (st.dealer - 1) % n  # the dealer's counter-clockwise neighbour
-                st.shuffles = 0
-                self._deal(st, events)
-                return
-            points = total
-        st.phase = "over"
-        events.append(Event(code="game_won", seat=winner, params={"team": team, "points": points}))
+    elif (
+        st.seats[st.current] == seat
+        and len(st.hands[seat]) == 2
+        and seat not in st.called
+        and st.phase != "colour"
+    ):
+        st.called = [*st.called, seat]
+    else:
+        raise IllegalAction(CANNOT_CALL)
+    events.append(Event(code="last_card_called", seat=seat))
 
-    # ----- information ----------------------------------------------------------------------
-    def view(self, state: Chupate2State, seat: Seat | None) -> Chupate2View:
-        return build_view(state, seat)
 
-    def outcome(self, state: Chupate2State) -> Outcome | None:
-        if state.phase != "over":
-            return None
-        seats = state.seats
-        groups = team_groups(len(seats), state.options)
-        last = state.results[-1]
-        target = state.options.target
-        rounds = [r.model_dump() for r in state.results]
-        details: dict[str, Any] = {
-            "mode": "single" if target is None else "points",
-            "target": target,
-            "winner": last.winner,
-            "rounds": rounds,
-            "round_scores": [
-                {"round": r.round, "winner": r.winner, "team": r.team, "points": r.points}
-                for r in state.results
-            ],
-            "teams": None,
-            "winning_team": None,
-            "team_results": None,
-            "team_scores": None,
-            "team_winners": [],
-        }
-        if groups is None:
-            if target is None:
-                score = {s: (last.points if s == last.winner else 0) for s in seats}
-                # others by the points left in their hands (fewer is better)
-                order = {s: -last.left[s] for s in seats if s != last.winner}
-                ranking = [[last.winner], *_group_desc(order)]
-            else:
-                score = dict(state.scores)
-                ranking = _group_desc(score)
-            details["scores"] = score
-            points = score
+def _catch(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    target = st.exposed
+    if not st.options.last_card or target is None or target == seat:
+        raise IllegalAction(NOTHING_TO_CATCH)
+    st.exposed = None
+    got = _draw(st, target, LAST_CARD_PENALTY, events)
+    events.append(Event(code="caught", seat=seat, params={"target": target, "count": len(got)}))
+
+
+# ----- helpers --------------------------------------------------------------------------
+def _advance(st: Chupate2State, steps: int) -> None:
+    st.current = (st.current + steps * st.direction) % len(st.seats)
+
+
+def _signal(
+    st: Chupate2State,
+    seat: Seat,
+    *,
+    lacks: str | None = None,
+    played: str | None = None,
+    named: str | None = None,
+) -> None:
+    old = st.signals[seat]
+    new_lacks = old.lacks
+    if lacks is not None and lacks not in new_lacks:
+        new_lacks = [*new_lacks, lacks]
+    if played is not None and played in new_lacks:
+        new_lacks = [c for c in new_lacks if c != played]
+    new_named = named if named is not None else old.named
+    if new_lacks is not old.lacks or new_named != old.named:
+        st.signals = {**st.signals, seat: Signals(lacks=new_lacks, named=new_named)}
+
+
+def _refill(st: Chupate2State, events: list[Event]) -> bool:
+    """Shuffle the discard pile except its top card into a new stock."""
+    rest = st.discard[:-1]
+    if not rest:
+        return False
+    st.discard = st.discard[-1:]
+    st.stock = shuffled(rest, st.seed, "refill", st.round, st.shuffles)
+    st.shuffles += 1
+    events.append(Event(code="refilled", params={"count": len(rest)}))
+    return True
+
+
+def _draw(st: Chupate2State, seat: Seat, count: int, events: list[Event]) -> list[str]:
+    """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed)."""
+    got: list[str] = []
+    stock = st.stock[:]  # copy-on-write (see copy_state)
+    for _ in range(count):
+        if not stock:
+            st.stock = stock
+            if not _refill(st, events):
+                break  # Decision: nothing left anywhere, the draw is skipped
+            stock = st.stock
+        got.append(stock.pop())
+    st.stock = stock
+    if got:
+        st.hands[seat] = st.hands[seat] + got
+        events.append(Event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
+        if seat in st.called:
+            st.called = [s for s in st.called if s != seat]
+        if st.exposed == seat:
+            st.exposed = None
+    return got
+
+
+def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
+    seats = st.seats
+    n = len(seats)
+    groups = team_groups(n, st.options)
+    team = None
+    mates = {winner}
+    if groups is not None:
+        team = next(t for t, g in enumerate(groups) if seats.index(winner) in g)
+        mates = {seats[i] for i in groups[team]}
+    left = {s: sum(POINTS[c] for c in st.hands[s]) for s in seats}
+    points = sum(p for s, p in left.items() if s not in mates)
+    st.results = [
+        *st.results,
+        RoundResult(
+            round=st.round,
+            winner=winner,
+            team=team,
+            points=points,
+            left=left,
+            cards_left={s: len(h) for s, h in st.hands.items()},
+        ),
+    ]
+    events.append(
+        Event(
+            code="round_won",
+            seat=winner,
+            params={"round": st.round, "points": points, "team": team},
+        )
+    )
+    st.pending = 0
+    st.plus4 = None
+    st.drawn = None
+    st.exposed = None
+    target = st.options.target
+    if target is not None:
+        st.scores = dict(st.scores)
+        st.team_scores = list(st.team_scores)
+        if team is None:
+            st.scores[winner] += points
+            total = st.scores[winner]
         else:
-            teams = [[seats[i] for i in g] for g in groups]
-            if target is None:
-                team_score = [last.points if t == last.team else 0 for t in range(len(teams))]
-                key = {
-                    t: -sum(last.left[s] for s in teams[t])
-                    for t in range(len(teams))
-                    if t != last.team
-                }
-                team_order = [[last.team], *_group_desc(key)]
-            else:
-                team_score = list(state.team_scores)
-                team_order = _group_desc(dict(enumerate(team_score)))
-            ranking = [[s for t in grp for s in teams[t]] for grp in team_order]
-            points = {s: team_score[t] for t, members in enumerate(teams) for s in members}
-            details.update(
-                teams=teams,
-                winning_team=last.team,
-                team_scores=team_score,
-                team_results={
-                    s: ("won" if t == last.team else "lost")
-                    for t, members in enumerate(teams)
-                    for s in members
-                },
-                team_winners=list(teams[last.team]),  # storage counts these as team wins
-                scores=points,
-            )
-        return Outcome(ranking=ranking, points=points, details=details)
-
-    # ----- text forms / computer play -------------------------------------------------------
-    def decode_action(self, text: str) -> Any:
-        return A.decode_action(text)
-
-    def choose_action(
-        self, view: Chupate2View, legal: list[Any], level: str, rng: random.Random
-    ) -> Any:
-        from games.chupate2.ai import choose_action
-
-        return choose_action(view, legal, level, rng)
-
-    def rematch_seats(self, state: Chupate2State) -> list[Seat]:
-        return list(state.seats)
+            st.team_scores[team] += points
+            total = st.team_scores[team]
+            for s in mates:
+                st.scores[s] = total
+        if total < target:
+            st.round += 1
+            st.dealer = (st.dealer + 1) % n  # the dealer advances one seat
+            st.starter = (st.dealer - 1) % n  # the dealer's counter-clockwise neighbour
+            st.shuffles = 0
+            _deal(st, events)
+            return
+        points = total
+    st.phase = "over"
+    events.append(Event(code="game_won", seat=winner, params={"team": team, "points": points}))
 
 
-def _group_desc(values: dict[Any, int]) -> list[list[Any]]:
+# ----- the result -------------------------------------------------------------------------
+def outcome(state: Chupate2State) -> Chupate2Outcome | None:
+    """Ranking and points of a finished game (``None`` while it goes on).
+
+    Single round: the winner (or its team) scores the points left in the other hands; the others
+    are ranked by the points left in their hands (fewer is better). Points game: by score.
+    """
+    if state.phase != "over":
+        return None
+    seats = state.seats
+    groups = team_groups(len(seats), state.options)
+    last = state.results[-1]
+    target = state.options.target
+    mode: Literal["single", "points"] = "single" if target is None else "points"
+    rounds = list(state.results)
+    if groups is None:
+        if target is None:
+            points = {s: (last.points if s == last.winner else 0) for s in seats}
+            order = {s: -last.left[s] for s in seats if s != last.winner}
+            ranking = [[last.winner], *_group_desc(order)]
+        else:
+            points = dict(state.scores)
+            ranking = _group_desc(points)
+        return Chupate2Outcome(
+            ranking=ranking, points=points, mode=mode, target=target, rounds=rounds
+        )
+    teams = [[seats[i] for i in g] for g in groups]
+    winning_team = last.team
+    assert winning_team is not None  # a team game's rounds are won by a team
+    if target is None:
+        team_scores = [last.points if t == winning_team else 0 for t in range(len(teams))]
+        key = {
+            t: -sum(last.left[s] for s in teams[t]) for t in range(len(teams)) if t != winning_team
+        }
+        team_order = [[winning_team], *_group_desc(key)]
+    else:
+        team_scores = list(state.team_scores)
+        team_order = _group_desc(dict(enumerate(team_scores)))
+    return Chupate2Outcome(
+        ranking=[[s for t in grp for s in teams[t]] for grp in team_order],
+        points={s: team_scores[t] for t, members in enumerate(teams) for s in members},
+        team_winners=list(teams[winning_team]),  # storage counts these as team wins
+        mode=mode,
+        target=target,
+        rounds=rounds,
+        teams=teams,
+        winning_team=winning_team,
+        team_scores=team_scores,
+    )
+
+
+K = TypeVar("K")
+
+
+def _group_desc(values: dict[K, int]) -> list[list[K]]:
     """Keys grouped by equal value, highest value first (ties share a group)."""
-    groups: dict[int, list[Any]] = {}
+    groups: dict[int, list[K]] = {}
     for k, v in values.items():
         groups.setdefault(v, []).append(k)
     return [groups[v] for v in sorted(groups, reverse=True)]

@@ -1,7 +1,7 @@
 """The full (secret) game state. Round-trips through JSON exactly.
 
-Containers are never shared between two states: ``rules._working_copy`` copies every mutable
-container before a change, so an old state stays unchanged after ``apply``.
+Two states may share containers (``rules.copy_state`` is copy-on-write): the rules replace a
+container they change instead of mutating it, so an old state stays unchanged after ``apply``.
 """
 
 from __future__ import annotations

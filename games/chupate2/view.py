@@ -1,13 +1,15 @@
-"""What one seat (or the public) may see of a Chúpate 2 game."""
+"""What one seat (or the public) may see of a Chúpate 2 game, and how a finished one ended."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from games.chupate2.cards import sort_hand
 from games.chupate2.options import Options, team_groups
 from games.chupate2.state import Chupate2State, Reveal, RoundResult, Signals
-from games.core import Event, PlayerView
+from games.core import Event, Outcome, PlayerView
 from games.core.engine import Seat
 
 
@@ -73,11 +75,29 @@ class Chupate2View(PlayerView):
     last_event_versions: list[int]
 
 
+class Chupate2Outcome(Outcome):
+    """The result with what the presenter shows besides ranking and points.
+
+    ``mode``: ``single`` (one round) or ``points`` (played to ``target``); ``rounds``: every
+    round's result (winner, team, points, points left in each hand). Team games: ``teams`` (seat
+    lists), ``winning_team`` (index) and ``team_scores`` (per team; the single round's points
+    for the winning team, 0 for the others). ``points`` are per seat (a team's score for each
+    member) and ``team_winners`` the winning team's seats.
+    """
+
+    mode: Literal["single", "points"]
+    target: int | None = None
+    rounds: list[RoundResult]
+    teams: list[list[Seat]] | None = None
+    winning_team: int | None = None
+    team_scores: list[int] | None = None
+
+
 def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
     seats = state.seats
     over = state.phase == "over"
     current = None if over else seats[state.current]
-    own = seat is not None and seat in state.hands
+    own_hand = state.hands.get(seat) if seat is not None else None
     groups = team_groups(len(seats), state.options)
     teams = None if groups is None else [[seats[i] for i in g] for g in groups]
     team_of = None if teams is None else {s: t for t, ms in enumerate(teams) for s in ms}
@@ -95,10 +115,14 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         seat=seat,
         version=state.version,
         seats=list(seats),
-        to_act=[] if over else [current],
+        to_act=[] if current is None else [current],
         finished=over,
-        hand=sort_hand(state.hands[seat]) if own else [],
-        drawn_card=state.drawn if (own and state.phase == "drawn" and current == seat) else None,
+        hand=[] if own_hand is None else sort_hand(own_hand),
+        drawn_card=(
+            state.drawn
+            if (own_hand is not None and state.phase == "drawn" and current == seat)
+            else None
+        ),
         hand_counts={s: len(h) for s, h in state.hands.items()},
         top_card=state.discard[-1],
         colour=state.colour,

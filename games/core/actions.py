@@ -8,9 +8,11 @@ sit inside a Discord custom_id next to a table id and a version::
     arg    := [A-Za-z0-9_+-]+         e.g. a card id, a seat index, a cell, a colour letter
 
 ``:`` never appears, so the bot can wrap the text as ``t:{table}:{version}:{action}``; an action
-text is at most ``MAX_ACTION_TEXT`` characters. An action class names its ``verb`` and, by default,
-its arguments are its fields in declaration order (``None`` fields are left out at the end; a
-``kind`` field, the discriminator of a pydantic union, is not an argument).
+text is at most ``MAX_ACTION_TEXT`` characters (an action class that never sits in a custom_id,
+such as a whole arrangement typed in a modal, may raise its own ``max_text``). An action class
+names its ``verb`` and, by default, its arguments are its fields in declaration order (``None``
+fields are left out at the end; a ``kind`` field, the discriminator of a pydantic union, is not an
+argument).
 Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
 ``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action; anything else raises
 ``IllegalAction(BAD_ACTION)``.
@@ -41,6 +43,8 @@ class Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     verb: ClassVar[str]
+    # Longest text form. Only actions that never sit in a custom_id (typed in a modal) raise it.
+    max_text: ClassVar[int] = MAX_ACTION_TEXT
 
     def args(self) -> tuple[str, ...]:
         """The text arguments; by default each field's value in declaration order."""
@@ -62,7 +66,7 @@ class Action(BaseModel):
 
     @final
     def encode(self) -> str:
-        return format_action(self.verb, self.args())
+        return format_action(self.verb, self.args(), self.max_text)
 
 
 def _arg_fields(cls: type[Action]) -> list[str]:
@@ -75,17 +79,17 @@ def _arg_text(value: Any) -> str:
     return str(value)
 
 
-def format_action(verb: str, args: Sequence[str] = ()) -> str:
+def format_action(verb: str, args: Sequence[str] = (), limit: int = MAX_ACTION_TEXT) -> str:
     """``verb.arg1.arg2``; checks the grammar so a bad encoder fails where it is written."""
     text = ".".join([verb, *args])
-    if len(text) > MAX_ACTION_TEXT or not ACTION_TEXT.fullmatch(text):
+    if len(text) > limit or not ACTION_TEXT.fullmatch(text):
         raise ValueError(f"not a valid action text: {text!r}")
     return text
 
 
-def parse_action(text: str) -> tuple[str, tuple[str, ...]]:
+def parse_action(text: str, limit: int = MAX_ACTION_TEXT) -> tuple[str, tuple[str, ...]]:
     """Split an action text into verb and arguments, or raise ``IllegalAction(BAD_ACTION)``."""
-    if not isinstance(text, str) or len(text) > MAX_ACTION_TEXT or not ACTION_TEXT.fullmatch(text):
+    if not isinstance(text, str) or len(text) > limit or not ACTION_TEXT.fullmatch(text):
         raise IllegalAction(BAD_ACTION)
     verb, *args = text.split(".")
     return verb, tuple(args)
@@ -101,12 +105,13 @@ class ActionCodec(Generic[A]):
                 raise ValueError(f"bad or repeated verb {cls.verb!r} in {cls.__name__}")
             by_verb[cls.verb] = cls
         self._by_verb = by_verb
+        self._max_text = max((cls.max_text for cls in classes), default=MAX_ACTION_TEXT)
         self.types: tuple[type[A], ...] = tuple(classes)
 
     def decode(self, text: str) -> A:
-        verb, args = parse_action(text)
+        verb, args = parse_action(text, self._max_text)
         cls = self._by_verb.get(verb)
-        if cls is None:
+        if cls is None or len(text) > cls.max_text:
             raise IllegalAction(BAD_ACTION)
         action = cls.from_args(args)
         if not isinstance(action, cls):  # a from_args override returning something else

@@ -1,22 +1,26 @@
-"""Macarena actions and their compact text forms (for Discord custom_ids, ≤ 60 chars).
+"""Macarena actions and their text forms (the core grammar ``verb.arg.arg``, ≤ 60 chars).
 
-    d                 draw the turn's card
-    x                 pass (returns all of the player's MACAS)
-    p<pozo><faces>    play a series on pozo 0–6; one character per card face (FACE_ALPHABET)
-    m<pozo>           move one of my MACAS from that pozo (all 7 active and an espejo played)
-    g<e|a|w|f>        give up that element token (end-of-hand penalty)
-    b<e|a|w|f>        buy that element token with 4 coins (end-of-hand exchange)
+    d                   draw the turn's card
+    x                   pass (returns all of the player's MACAS)
+    p.<pozo>.<faces>    play a series on pozo 0–6; one character per card face (FACE_ALPHABET)
+    m.<pozo>            move one of my MACAS from that pozo (all 7 active and an espejo played)
+    g.<e|a|w|f>         give up that element token (end-of-hand penalty)
+    b.<e|a|w|f>         buy that element token with 4 coins (end-of-hand exchange)
 
 Both copies of a face are interchangeable, so a series names faces (``"10H"``), not decks.
+A series being built in the UI (a *draft*) has the same form, its faces possibly still empty:
+``p.<pozo>`` or ``p.<pozo>.<faces>`` (``encode_draft`` / ``decode_draft``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Sequence
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, field_validator
 
 from games.core import Action
+from games.core.actions import ActionCodec, format_action, parse_action
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, IllegalAction
 from games.macarena.elements import (
@@ -28,24 +32,41 @@ from games.macarena.elements import (
     face_char,
 )
 
-MAX_SERIES = 58  # 60 characters minus "p" and the pozo digit
+PLAY_VERB = "p"
+MAX_SERIES = 56  # 60 characters minus "p.", the pozo digit and "."
+POZO_DIGITS = "0123456"
+
+
+def _pozo_arg(text: str) -> int:
+    if len(text) != 1 or text not in POZO_DIGITS:
+        raise IllegalAction(BAD_ACTION, text=text)
+    return int(text)
+
+
+def _faces_arg(text: str) -> tuple[str, ...]:
+    """Face characters -> face codes; ``IllegalAction(BAD_ACTION)`` on a bad character."""
+    try:
+        return tuple(card_from_char(ch).code for ch in text)
+    except IllegalAction:
+        raise IllegalAction(BAD_ACTION, text=text) from None
+
+
+def _faces_text(cards: Sequence[str | PlayingCard]) -> str:
+    return "".join(face_char(c if isinstance(c, PlayingCard) else parse_card(c)) for c in cards)
 
 
 class Draw(Action):
+    verb: ClassVar[str] = "d"
     kind: Literal["draw"] = "draw"
-
-    def encode(self) -> str:
-        return "d"
 
 
 class Pass(Action):
+    verb: ClassVar[str] = "x"
     kind: Literal["pass"] = "pass"
-
-    def encode(self) -> str:
-        return "x"
 
 
 class Play(Action):
+    verb: ClassVar[str] = PLAY_VERB
     kind: Literal["play"] = "play"
     pozo: int = Field(ge=0, le=6)
     cards: tuple[str, ...] = Field(min_length=1, max_length=MAX_SERIES)
@@ -55,7 +76,7 @@ class Play(Action):
     def _faces(cls, value: object) -> object:
         if isinstance(value, (list, tuple)):
             try:
-                return tuple(canonical_face(v) for v in value)  # type: ignore[arg-type]
+                return tuple(canonical_face(v) for v in value)
             except IllegalAction as exc:
                 raise ValueError(f"bad card {exc.params}") from None
         return value
@@ -64,81 +85,83 @@ class Play(Action):
     def playing_cards(self) -> list[PlayingCard]:
         return [parse_card(c) for c in self.cards]
 
-    def encode(self) -> str:
-        return f"p{self.pozo}" + "".join(face_char(c) for c in self.playing_cards)
+    def args(self) -> tuple[str, ...]:
+        return (str(self.pozo), _faces_text(self.playing_cards))
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Play:
+        if len(args) != 2 or not args[1] or len(args[1]) > MAX_SERIES:
+            raise IllegalAction(BAD_ACTION)
+        return cls(pozo=_pozo_arg(args[0]), cards=_faces_arg(args[1]))
 
 
 class MoveMaca(Action):
+    verb: ClassVar[str] = "m"
     kind: Literal["move_maca"] = "move_maca"
     source: int = Field(ge=0, le=6)
 
-    def encode(self) -> str:
-        return f"m{self.source}"
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> MoveMaca:
+        if len(args) != 1:
+            raise IllegalAction(BAD_ACTION)
+        return cls(source=_pozo_arg(args[0]))
+
+
+def _element_arg(args: Sequence[str]) -> Element:
+    if len(args) != 1 or args[0] not in LETTER_ELEMENT:
+        raise IllegalAction(BAD_ACTION)
+    return LETTER_ELEMENT[args[0]]
 
 
 class GiveElement(Action):
+    verb: ClassVar[str] = "g"
     kind: Literal["give_element"] = "give_element"
     element: Element
 
-    def encode(self) -> str:
-        return "g" + ELEMENT_LETTER[self.element]
+    def args(self) -> tuple[str, ...]:
+        return (ELEMENT_LETTER[self.element],)
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> GiveElement:
+        return cls(element=_element_arg(args))
 
 
 class BuyElement(Action):
+    verb: ClassVar[str] = "b"
     kind: Literal["buy_element"] = "buy_element"
     element: Element
 
-    def encode(self) -> str:
-        return "b" + ELEMENT_LETTER[self.element]
+    def args(self) -> tuple[str, ...]:
+        return (ELEMENT_LETTER[self.element],)
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> BuyElement:
+        return cls(element=_element_arg(args))
 
 
 MacarenaAction = Annotated[
     Draw | Pass | Play | MoveMaca | GiveElement | BuyElement, Field(discriminator="kind")
 ]
 ACTION_ADAPTER: TypeAdapter[MacarenaAction] = TypeAdapter(MacarenaAction)
+CODEC: ActionCodec[Draw | Pass | Play | MoveMaca | GiveElement | BuyElement] = ActionCodec(
+    Draw, Pass, Play, MoveMaca, GiveElement, BuyElement
+)
 
 
-def decode_action(text: str) -> MacarenaAction:
-    if not isinstance(text, str) or not text or len(text) > 60:
-        raise IllegalAction(BAD_ACTION, text=str(text)[:60])
-    head, rest = text[0], text[1:]
-    try:
-        if head == "d" and not rest:
-            return Draw()
-        if head == "x" and not rest:
-            return Pass()
-        if head == "p" and len(rest) >= 2 and rest[0] in "0123456":
-            cards = tuple(card_from_char(ch).code for ch in rest[1:])
-            return Play(pozo=int(rest[0]), cards=cards)
-        if head == "m" and len(rest) == 1 and rest in "0123456":
-            return MoveMaca(source=int(rest))
-        if head in "gb" and rest in LETTER_ELEMENT:
-            element = LETTER_ELEMENT[rest]
-            return GiveElement(element=element) if head == "g" else BuyElement(element=element)
-    except (ValueError, IllegalAction):
-        pass
-    raise IllegalAction(BAD_ACTION, text=text)
-
-
-def encode_draft(pozo: int, cards: list[str] | tuple[str, ...] | list[PlayingCard]) -> str:
+def encode_draft(pozo: int, cards: Sequence[str] | Sequence[PlayingCard]) -> str:
     """A series being built (possibly still empty) in the same text form as ``Play``:
-    ``encode_draft(2, [])`` is ``"p2"``; with cards it equals ``Play(...).encode()``."""
+    ``encode_draft(2, [])`` is ``"p.2"``; with cards it equals ``Play(...).encode()``."""
     if not 0 <= pozo <= 6 or len(cards) > MAX_SERIES:
         raise IllegalAction(BAD_ACTION, text=str(pozo))
-    faces = [c if isinstance(c, PlayingCard) else parse_card(c) for c in cards]
-    return f"p{pozo}" + "".join(face_char(c) for c in faces)
+    faces = _faces_text(cards)
+    return format_action(PLAY_VERB, (str(pozo), faces) if faces else (str(pozo),))
 
 
 def decode_draft(text: str) -> tuple[int, list[str]]:
     """Inverse of ``encode_draft``: ``(pozo, [face codes])``; ``IllegalAction`` on junk."""
-    if (
-        not isinstance(text, str)
-        or not 2 <= len(text) <= 60
-        or text[0] != "p"
-        or text[1] not in "0123456"
-    ):
-        raise IllegalAction(BAD_ACTION, text=str(text)[:60])
-    try:
-        return int(text[1]), [card_from_char(ch).code for ch in text[2:]]
-    except IllegalAction:
-        raise IllegalAction(BAD_ACTION, text=text) from None
+    verb, args = parse_action(text)
+    if verb != PLAY_VERB or not 1 <= len(args) <= 2:
+        raise IllegalAction(BAD_ACTION, text=text)
+    if len(args) == 2 and (not args[1] or len(args[1]) > MAX_SERIES):
+        raise IllegalAction(BAD_ACTION, text=text)
+    return _pozo_arg(args[0]), list(_faces_arg(args[1])) if len(args) == 2 else []

@@ -28,9 +28,10 @@ from games.macarena.actions import (
     Pass,
     Play,
 )
+from games.macarena.ai_rollout import HORIZON_TURNS, Engine, best_by_rollouts
 from games.macarena.elements import element_of, link_kind
 from games.macarena.series import enumerate_series, series_options
-from games.macarena.state import MacarenaView
+from games.macarena.view import MacarenaView, PlayerInfo
 
 SEARCH_NODES = {"normal": 400, "hard": 4000}
 ENDGAME_STOCK = 6  # hard: roll out to the end of the hand when the stock is this short per player
@@ -42,8 +43,13 @@ DENIAL = 0.3
 
 
 def choose_action(
-    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
+    engine: Engine,
+    view: MacarenaView,
+    legal: Sequence[MacarenaAction],
+    level: str,
+    rng: random.Random,
 ) -> MacarenaAction | None:
+    """The choice of ``level`` for the seat of ``view``; ``engine`` plays the hard rollouts."""
     if not legal:
         return None
     if level not in ("easy", "normal", "hard"):
@@ -52,7 +58,7 @@ def choose_action(
     if isinstance(first, Draw):
         return first
     if any(isinstance(a, (Play, Pass)) for a in legal):
-        return _choose_play(view, legal, level, rng)
+        return _choose_play(engine, view, legal, level, rng)
     if isinstance(first, MoveMaca):
         return _choose_move(view, legal, level, rng)
     if isinstance(first, GiveElement):
@@ -65,10 +71,16 @@ def choose_action(
 # ----- play ------------------------------------------------------------------------------------
 
 
-def _choose_play(view, legal, level, rng) -> MacarenaAction:
+def _choose_play(
+    engine: Engine,
+    view: MacarenaView,
+    legal: Sequence[MacarenaAction],
+    level: str,
+    rng: random.Random,
+) -> MacarenaAction:
     plays = [a for a in legal if isinstance(a, Play)]
     pass_action = next((a for a in legal if isinstance(a, Pass)), Pass())
-    if not plays or view.hand is None:
+    if not plays or view.hand is None or view.seat is None:
         return pass_action
     if level == "easy":
         first = rng.choice(plays)
@@ -93,14 +105,11 @@ def _choose_play(view, legal, level, rng) -> MacarenaAction:
         return pass_action
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
     if level == "hard" and _endgame(view):
-        from games.macarena.ai_rollout import HORIZON_TURNS, best_by_rollouts
-        from games.macarena.game import GAME
-
         candidates: list[MacarenaAction] = [item[2] for item in scored[:ROLLOUT_CANDIDATES]]
         candidates.append(pass_action)
         horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
         choice, _ = best_by_rollouts(
-            GAME, view, candidates, rng, worlds=ROLLOUT_WORLDS, horizon=horizon
+            engine, view, candidates, rng, worlds=ROLLOUT_WORLDS, horizon=horizon
         )
         return choice
     if scored[0][0] < pass_value:
@@ -114,7 +123,7 @@ def _endgame(view: MacarenaView) -> bool:
     return view.stock_count <= ENDGAME_STOCK * len(view.seats) or smallest <= ENDGAME_HAND
 
 
-def _me(view: MacarenaView):
+def _me(view: MacarenaView) -> PlayerInfo | None:
     return next((p for p in view.players if p.seat == view.seat), None)
 
 
@@ -154,7 +163,13 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
     return value
 
 
-def _espejo_follow_up(view, pozo, series, hand, solo) -> float:
+def _espejo_follow_up(
+    view: MacarenaView,
+    pozo: int,
+    series: list[PlayingCard],
+    hand: list[PlayingCard],
+    solo: bool,
+) -> float:
     """Hard: an espejo earns a turn on any pozo; what could the cards left do there?"""
     left = list(hand)
     for c in series:
@@ -176,7 +191,13 @@ def _espejo_follow_up(view, pozo, series, hand, solo) -> float:
     return best
 
 
-def _lookahead(view, pozo, series, hand, espejo) -> float:
+def _lookahead(
+    view: MacarenaView,
+    pozo: int,
+    series: list[PlayingCard],
+    hand: list[PlayingCard],
+    espejo: bool,
+) -> float:
     """Hard only: what the move leaves behind for the next turns."""
     left = list(hand)
     for c in series:
@@ -217,28 +238,38 @@ def _lookahead(view, pozo, series, hand, espejo) -> float:
 # ----- end-of-hand and MACA choices ------------------------------------------------------------
 
 
-def _choose_move(view, legal, level, rng) -> MacarenaAction:
+def _choose_move(
+    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
+) -> MacarenaAction:
     if level == "easy":
         return rng.choice(list(legal))
+    moves = [a for a in legal if isinstance(a, MoveMaca)]
+    seat = view.seat or ""
 
     def keep_cover(action: MoveMaca) -> tuple[int, int]:
-        mine = view.pozos[action.source].macas.get(view.seat, 0)
+        mine = view.pozos[action.source].macas.get(seat, 0)
         return (mine, -action.source)  # move from where I have the most: keep every pozo covered
 
-    return max(legal, key=keep_cover)
+    return max(moves, key=keep_cover)
 
 
-def _choose_give(view, legal, level, rng) -> MacarenaAction:
+def _choose_give(
+    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
+) -> MacarenaAction:
     if level == "easy":
         return rng.choice(list(legal))
+    gives = [a for a in legal if isinstance(a, GiveElement)]
     mine = Counter(element_of(c) for c in (view.collection or []))
     # Give up the element this hand's collection is most likely to win back.
-    return max(legal, key=lambda a: (mine[a.element], -legal.index(a)))
+    return max(gives, key=lambda a: (mine[a.element], -gives.index(a)))
 
 
-def _choose_buy(view, legal, level, rng) -> MacarenaAction:
+def _choose_buy(
+    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
+) -> MacarenaAction:
     if level == "easy":
         return rng.choice(list(legal))
+    buys = [a for a in legal if isinstance(a, BuyElement)]
     mine = Counter(element_of(c) for c in (view.collection or []))
     # Buy the element least in reach through collections (the one I collect least).
-    return min(legal, key=lambda a: (mine[a.element], legal.index(a)))
+    return min(buys, key=lambda a: (mine[a.element], buys.index(a)))

@@ -13,13 +13,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.core import IllegalAction
+from games.core import Game, IllegalAction
 from games.core.cards import PlayingCard, two_decks
 from games.macarena import endhand
 from games.macarena.actions import Draw, GiveElement, MacarenaAction, Pass, Play
 from games.macarena.options import Options
-from games.macarena.series import enumerate_series, may_play_on
-from games.macarena.state import MacarenaState, MacarenaView, Tokens
+from games.macarena.series import enumerate_series
+from games.macarena.state import MacarenaState, Tokens
+from games.macarena.turns import may_play_on
+from games.macarena.view import MacarenaView
+
+# The engine the rollouts play with, passed in by the caller (``MacarenaGame`` is that engine;
+# importing it here would close a circle game -> ai -> game).
+Engine = Game[MacarenaState, MacarenaAction, MacarenaView, Options]
 
 ROLLOUT_NODES = 40
 MAX_ROLLOUT_STEPS = 400
@@ -50,9 +56,9 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
     for p in others:
         hands[p.seat], pool = pool[: p.hand_count], pool[p.hand_count :]
     pozos = []
-    for p in view.pozos:
-        under, pool = pool[: p.size - 1], pool[p.size - 1 :]
-        pozos.append(under + [p.top])
+    for pozo in view.pozos:
+        under, pool = pool[: pozo.size - 1], pool[pozo.size - 1 :]
+        pozos.append(under + [pozo.top])
     stock, pool = pool[: view.stock_count], pool[view.stock_count :]
     collections: dict[str, list[PlayingCard]] = {me: list(view.collection)}
     for i, p in enumerate(others):  # the rest: the other collections, shared out evenly
@@ -81,7 +87,9 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
     )
 
 
-def greedy_action(game, state: MacarenaState, seat: str, rng: random.Random) -> MacarenaAction:
+def greedy_action(
+    game: Engine, state: MacarenaState, seat: str, rng: random.Random
+) -> MacarenaAction:
     """The rollout policy: the series sending most cards to the collection, espejos first."""
     if state.phase == "draw":
         return Draw()
@@ -127,7 +135,7 @@ def hand_score(state: MacarenaState, seat: str) -> float:
 
 
 def play_out(
-    game,
+    game: Engine,
     state: MacarenaState,
     seat: str,
     first: MacarenaAction,
@@ -167,7 +175,7 @@ def forced_end_score(state: MacarenaState, seat: str) -> float:
 
 
 def best_by_rollouts(
-    game,
+    game: Engine,
     view: MacarenaView,
     candidates: list[MacarenaAction],
     rng: random.Random,
@@ -175,13 +183,15 @@ def best_by_rollouts(
     horizon: int = MAX_ROLLOUT_STEPS,
 ) -> tuple[MacarenaAction, list[float]]:
     """The candidate with the best mean end-of-hand score over ``worlds`` sampled worlds."""
+    seat = view.seat
+    assert seat is not None, "rollouts are played for a seat"
     samples = [sample_world(view, rng) for _ in range(worlds)]
     seeds = [rng.random() for _ in range(worlds)]
     means = []
     for action in candidates:
         total = 0.0
         for world, seed in zip(samples, seeds, strict=True):
-            total += play_out(game, world, view.seat, action, random.Random(seed), horizon)
+            total += play_out(game, world, seat, action, random.Random(seed), horizon)
         means.append(total / worlds)
     best = max(range(len(candidates)), key=lambda i: means[i])
     return candidates[best], means

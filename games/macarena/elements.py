@@ -16,7 +16,7 @@ Element = Literal["earth", "air", "water", "fire"]
 ELEMENTS: tuple[Element, ...] = ("earth", "air", "water", "fire")
 SUIT_ELEMENT: dict[str, Element] = {"C": "earth", "S": "air", "H": "water", "D": "fire"}
 ELEMENT_SUIT: dict[str, str] = {e: s for s, e in SUIT_ELEMENT.items()}
-ELEMENT_LETTER: dict[str, str] = {"earth": "e", "air": "a", "water": "w", "fire": "f"}
+ELEMENT_LETTER: dict[Element, str] = {"earth": "e", "air": "a", "water": "w", "fire": "f"}
 LETTER_ELEMENT: dict[str, Element] = {v: k for k, v in ELEMENT_LETTER.items()}
 
 # One character per face (52 faces) for compact action texts.

@@ -1,6 +1,7 @@
 """The end of a hand: penalty, awards, exchanges and the objective (spec "End of a hand").
 
-Functions here mutate the private state copy that ``apply`` works on and append events.
+Functions here mutate the private state copy that ``rules.take_action`` works on and emit
+events; ``deal`` is how they start the next hand.
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.core import Event
-from games.macarena.elements import ELEMENTS, award_rank, element_of, sort_key
+from games.macarena.elements import ELEMENTS, Element, award_rank, element_of, sort_key
 from games.macarena.options import amulets_target
-from games.macarena.state import HandResult, MacarenaState, SeatResult
+from games.macarena.state import EndReason, HandResult, MacarenaState, SeatResult
 
 Emit = Callable[[Event], None]
+Deal = Callable[[], None]  # deals the next hand (the rules own the deck)
 
 
 def active_macas(state: MacarenaState, seat: str) -> int:
@@ -37,14 +39,14 @@ def group_by_standing(state: MacarenaState, seats: list[str]) -> list[list[str]]
 
 
 def start_end_of_hand(
-    state: MacarenaState, emit: Emit, reason: str, went_out: str | None, deal: Callable[[], None]
+    state: MacarenaState, emit: Emit, reason: EndReason, went_out: str | None, deal: Deal
 ) -> None:
     """Step 1, the penalty: players holding the most cards give up an element (or all coins)."""
     counts = {s: len(state.hands[s]) for s in state.seats}
     most = max(counts.values())
     result = HandResult(
         hand=state.hand_number,
-        reason=reason,  # type: ignore[arg-type]
+        reason=reason,
         went_out=went_out,
         seats={s: SeatResult(hand_count=counts[s]) for s in state.seats},
     )
@@ -82,11 +84,11 @@ def start_end_of_hand(
         give_awards(state, emit, deal)
 
 
-def give_element(state: MacarenaState, emit: Emit, seat: str, element: str, deal) -> None:
+def give_element(state: MacarenaState, emit: Emit, seat: str, element: Element, deal: Deal) -> None:
     """A penalized player gives up ``element`` (chosen, or their only one)."""
-    state.tokens[seat].elements.remove(element)  # type: ignore[arg-type]
+    state.tokens[seat].elements.remove(element)
     assert state.hand_result is not None
-    state.hand_result.seats[seat].gave_element = element  # type: ignore[assignment]
+    state.hand_result.seats[seat].gave_element = element
     emit(Event(code="penalty_element", seat=seat, params={"element": element}))
     if seat in state.penalty_pending:
         state.penalty_pending.remove(seat)
@@ -94,7 +96,7 @@ def give_element(state: MacarenaState, emit: Emit, seat: str, element: str, deal
             give_awards(state, emit, deal)
 
 
-def element_winner(state: MacarenaState, element: str) -> str | None:
+def element_winner(state: MacarenaState, element: Element) -> str | None:
     """Most cards of the element; ties by highest cards (A, K, Q … 2); a full tie: nobody."""
     keys: dict[str, tuple[int, list[int]]] = {}
     for s in state.seats:
@@ -111,7 +113,7 @@ def element_winner(state: MacarenaState, element: str) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def give_awards(state: MacarenaState, emit: Emit, deal) -> None:
+def give_awards(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     """Step 2: collections shown; coins for MACAS, largest collection, going out; elements."""
     result = state.hand_result
     assert result is not None
@@ -166,7 +168,7 @@ def give_awards(state: MacarenaState, emit: Emit, deal) -> None:
         finish_hand(state, emit, deal)
 
 
-def lacking_elements(state: MacarenaState, seat: str) -> list[str]:
+def lacking_elements(state: MacarenaState, seat: str) -> list[Element]:
     held = state.tokens[seat].elements
     return [e for e in ELEMENTS if e not in held]
 
@@ -195,16 +197,16 @@ def run_exchanges(state: MacarenaState, emit: Emit, seat: str) -> None:
         return
 
 
-def buy(state: MacarenaState, emit: Emit, seat: str, element: str) -> None:
+def buy(state: MacarenaState, emit: Emit, seat: str, element: Element) -> None:
     tokens = state.tokens[seat]
     tokens.coins -= 4
-    tokens.elements.append(element)  # type: ignore[arg-type]
+    tokens.elements.append(element)
     assert state.hand_result is not None
-    state.hand_result.seats[seat].bought.append(element)  # type: ignore[arg-type]
+    state.hand_result.seats[seat].bought.append(element)
     emit(Event(code="buy_element", seat=seat, params={"element": element}))
 
 
-def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: str, deal) -> None:
+def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: Element, deal: Deal) -> None:
     state.buy_pending.remove(seat)
     buy(state, emit, seat, element)
     run_exchanges(state, emit, seat)
@@ -212,7 +214,7 @@ def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: str, deal) 
         finish_hand(state, emit, deal)
 
 
-def finish_hand(state: MacarenaState, emit: Emit, deal: Callable[[], None]) -> None:
+def finish_hand(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     """Step 4: the objective, or the next hand."""
     target = amulets_target(state.options, len(state.seats))
     if any(state.tokens[s].amulets >= target for s in state.seats):

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import IllegalAction
 from games.macarena.elements import canonical_face, link_kind, sort_key
-from games.macarena.state import MacarenaState, MacarenaView
+from games.macarena.state import MacarenaState
+from games.macarena.turns import may_play_on
+from games.macarena.view import MacarenaView
 
 CardLike = PlayingCard | str
 
@@ -117,14 +120,6 @@ class _Table:
     allowed: list[bool]
 
 
-def may_play_on(state: MacarenaState, seat: str, pozo: int) -> bool:
-    """Whether ``seat`` may lay a series on ``pozo`` now (ignoring which cards it holds)."""
-    if state.phase != "play" or state.seats[state.current] != seat:
-        return False
-    owners = state.macas[pozo]
-    return state.espejo_turn or not owners or seat in owners
-
-
 def _table(source: MacarenaState | MacarenaView, seat: str) -> _Table:
     if isinstance(source, MacarenaState):
         return _Table(
@@ -163,7 +158,7 @@ class SeriesStatus:
     solo: bool
     to_collection: int  # cards that would go to the collection
     error: str | None = None  # IllegalAction code when not playable
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def series_status(

@@ -1,4 +1,4 @@
-"""The Macarena game state (a whole multi-hand match) and the per-seat view models."""
+"""The Macarena game state: a whole multi-hand match (the view models are in view.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core import Event, GameState, PlayerView
+from games.core import Event, GameState
 from games.core.cards import PlayingCard
 from games.macarena.elements import Element
 from games.macarena.options import Options
@@ -85,60 +85,3 @@ class MacarenaState(GameState):
     winners: list[str] = Field(default_factory=list)
     macarena: str | None = None
     macarenas_count: dict[str, int] = Field(default_factory=dict)
-
-
-# ----- views ---------------------------------------------------------------------------------
-
-
-class PozoView(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    index: int  # 0–6 (shown as 1–7)
-    top: PlayingCard
-    size: int
-    macas: dict[str, int]  # owner seat -> active MACAS on this pozo
-    enchanted: bool
-    shared: bool  # enchanted by two or more players
-    playable: bool  # the viewing seat may play here now (its turn, play phase, allowed)
-
-
-class PlayerInfo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seat: str
-    colour: int  # 0–4, index into the presenter's palette (catalogue macarena.colour.N)
-    hand_count: int
-    collection_count: int | None  # own seat, or everyone once a hand's collections are shown
-    coins: int
-    elements: list[Element]
-    amulets: int
-    active_macas: int
-    macas_left: int  # MACAS still in front of the player (7 - active)
-    current: bool
-
-
-class MacarenaView(PlayerView):
-    hand_number: int
-    phase: Phase
-    current: str | None  # whose turn (draw / play / move_maca phases)
-    espejo_turn: bool
-    starter: str
-    stock_count: int
-    amulets_to_win: int
-    pozos: list[PozoView]
-    players: list[PlayerInfo]
-    hand: list[PlayingCard] | None = None  # the viewing seat's hand, sorted
-    collection: list[PlayingCard] | None = None  # the viewing seat's collection, sorted
-    drawn: PlayingCard | None = None  # the card the viewing seat just drew
-    choice: Literal["move_maca", "give_element", "buy_element"] | None = None
-    maca_target: int | None = None
-    maca_sources: list[int] = Field(default_factory=list)
-    give_choices: list[Element] = Field(default_factory=list)
-    buy_choices: list[Element] = Field(default_factory=list)
-    last_events: list[Event] = Field(default_factory=list)  # public + the viewer's private
-    hand_result: HandResult | None = None  # only once revealed (awards given)
-    ending: EndReason | None = None  # set during the end-of-hand penalty (before the reveal)
-    penalty_waiting: list[str] = Field(default_factory=list)
-    buy_waiting: list[str] = Field(default_factory=list)
-    winners: list[str] = Field(default_factory=list)
-    macarena: str | None = None

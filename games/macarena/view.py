@@ -1,24 +1,99 @@
-"""What one seat (or the public, ``seat=None``) may see of a Macarena state."""
+"""What one seat (or the public, ``seat=None``) may see of a Macarena state, and the outcome.
+
+``build_view`` is pure: it reads the state and never another seat's hand or collection (until a
+hand's collections are shown), the stock order or the seed.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Literal
 
-from games.macarena.elements import ELEMENTS, sort_key
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.core import Event, Outcome, PlayerView
+from games.core.cards import PlayingCard
+from games.macarena.elements import ELEMENTS, Element, sort_key
 from games.macarena.options import amulets_target
-from games.macarena.series import may_play_on
 from games.macarena.state import (
     MACAS_PER_PLAYER,
+    EndReason,
+    HandResult,
     MacarenaState,
-    MacarenaView,
-    PlayerInfo,
-    PozoView,
+    Phase,
 )
-
-if TYPE_CHECKING:
-    from games.macarena.game import MacarenaGame
+from games.macarena.turns import TURN_PHASES, maca_sources, may_play_on, to_act
 
 VIEW_EVENTS = 20
+
+
+class PozoView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    index: int  # 0–6 (shown as 1–7)
+    top: PlayingCard
+    size: int
+    macas: dict[str, int]  # owner seat -> active MACAS on this pozo
+    enchanted: bool
+    shared: bool  # enchanted by two or more players
+    playable: bool  # the viewing seat may play here now (its turn, play phase, allowed)
+
+
+class PlayerInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seat: str
+    colour: int  # 0–4, index into the presenter's palette (catalogue macarena.colour.N)
+    hand_count: int
+    collection_count: int | None  # own seat, or everyone once a hand's collections are shown
+    coins: int
+    elements: list[Element]
+    amulets: int
+    active_macas: int
+    macas_left: int  # MACAS still in front of the player (7 - active)
+    current: bool
+
+
+class MacarenaView(PlayerView):
+    hand_number: int
+    phase: Phase
+    current: str | None  # whose turn (draw / play / move_maca phases)
+    espejo_turn: bool
+    starter: str
+    stock_count: int
+    amulets_to_win: int
+    pozos: list[PozoView]
+    players: list[PlayerInfo]
+    hand: list[PlayingCard] | None = None  # the viewing seat's hand, sorted
+    collection: list[PlayingCard] | None = None  # the viewing seat's collection, sorted
+    drawn: PlayingCard | None = None  # the card the viewing seat just drew
+    choice: Literal["move_maca", "give_element", "buy_element"] | None = None
+    maca_target: int | None = None
+    maca_sources: list[int] = Field(default_factory=list)
+    give_choices: list[Element] = Field(default_factory=list)
+    buy_choices: list[Element] = Field(default_factory=list)
+    last_events: list[Event] = Field(default_factory=list)  # public + the viewer's private
+    hand_result: HandResult | None = None  # only once revealed (awards given)
+    ending: EndReason | None = None  # set during the end-of-hand penalty (before the reveal)
+    penalty_waiting: list[str] = Field(default_factory=list)
+    buy_waiting: list[str] = Field(default_factory=list)
+    winners: list[str] = Field(default_factory=list)
+    macarena: str | None = None
+
+
+class MacarenaOutcome(Outcome):
+    """The core outcome plus what the presenter shows of the final standings.
+
+    ``points`` are the amulets; ``stats`` are the leaderboard counters ``amulets`` (earned in
+    this game; they are never lost) and ``macarenas``.
+    """
+
+    macarena: str | None = None  # the seat that achieved LA MACARENA, if the game ended so
+    macarenas: dict[str, int] = Field(default_factory=dict)
+    amulets: dict[str, int] = Field(default_factory=dict)
+    elements: dict[str, list[Element]] = Field(default_factory=dict)
+    coins: dict[str, int] = Field(default_factory=dict)
+    hands: int = 1
+    amulets_to_win: int = 0
 
 
 def collections_revealed(state: MacarenaState) -> bool:
@@ -27,8 +102,8 @@ def collections_revealed(state: MacarenaState) -> bool:
     return r is not None and r.revealed and r.hand == state.hand_number
 
 
-def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> MacarenaView:
-    in_game = seat in state.seats
+def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
+    in_game = seat is not None and seat in state.seats
     revealed = collections_revealed(state)
     players = []
     for i, s in enumerate(state.seats):
@@ -45,7 +120,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
                 amulets=t.amulets,
                 active_macas=active,
                 macas_left=MACAS_PER_PLAYER - active,
-                current=state.phase in ("draw", "play", "move_maca") and i == state.current,
+                current=state.phase in TURN_PHASES and i == state.current,
             )
         )
     pozos = [
@@ -56,7 +131,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
             macas=dict(state.macas[i]),
             enchanted=bool(state.macas[i]),
             shared=len(state.macas[i]) >= 2,
-            playable=in_game and may_play_on(state, seat, i),  # type: ignore[arg-type]
+            playable=seat is not None and in_game and may_play_on(state, seat, i),
         )
         for i, pile in enumerate(state.pozos)
     ]
@@ -64,13 +139,11 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
         seat=seat,
         version=state.version,
         seats=list(state.seats),
-        to_act=sorted(game.to_act(state), key=state.seats.index),
+        to_act=sorted(to_act(state), key=state.seats.index),
         finished=state.phase == "over",
         hand_number=state.hand_number,
         phase=state.phase,
-        current=(
-            state.seats[state.current] if state.phase in ("draw", "play", "move_maca") else None
-        ),
+        current=(state.seats[state.current] if state.phase in TURN_PHASES else None),
         espejo_turn=state.espejo_turn,
         starter=state.seats[state.starter],
         stock_count=len(state.stock),
@@ -89,8 +162,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
         winners=list(state.winners),
         macarena=state.macarena,
     )
-    if in_game:
-        assert seat is not None
+    if seat is not None and in_game:
         view.hand = sorted(state.hands[seat], key=sort_key)
         view.collection = sorted(state.collections[seat], key=sort_key)
         if state.phase == "play" and state.seats[state.current] == seat:
@@ -98,7 +170,7 @@ def build_view(game: MacarenaGame, state: MacarenaState, seat: str | None) -> Ma
         if state.phase == "move_maca" and state.seats[state.current] == seat:
             view.choice = "move_maca"
             view.maca_target = state.maca_target
-            view.maca_sources = game.maca_sources(state)
+            view.maca_sources = maca_sources(state)
         elif state.phase == "penalty" and seat in state.penalty_pending:
             view.choice = "give_element"
             view.give_choices = [e for e in ELEMENTS if e in state.tokens[seat].elements]

@@ -16,16 +16,17 @@ from __future__ import annotations
 import itertools
 import random
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 
 from games.maquiavelo import solver
-from games.maquiavelo.actions import Draw, Pass, Play
-from games.maquiavelo.state import MaquiaveloView
+from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
+from games.maquiavelo.view import CardView, MaquiaveloView
 
 OPPONENT_CLOSE = 5  # an opponent with this many cards or fewer may go out soon
 MIN_LEFT = 4  # hold a reserve only while this many cards stay in hand after the play anyway
 
 
-def _faces(cards) -> list[int]:
+def _faces(cards: Iterable[CardView]) -> list[int]:
     return [c.id % 52 for c in cards]
 
 
@@ -33,7 +34,7 @@ def _table_faces(view: MaquiaveloView) -> list[int]:
     return [c.id % 52 for m in view.table for c in m.cards]
 
 
-def _ids_for(faces: list[int], cards) -> list[int]:
+def _ids_for(faces: Sequence[int], cards: Iterable[CardView]) -> list[int]:
     """Pick physical ids of ``cards`` (CardViews) with the given faces."""
     pool: dict[int, list[int]] = defaultdict(list)
     for c in cards:
@@ -55,7 +56,7 @@ def best_play_action(view: MaquiaveloView) -> Play | None:
     )
 
 
-def _fallback(legal):
+def _fallback(legal: Sequence[AnyAction]) -> AnyAction | None:
     for a in legal:
         if isinstance(a, Draw | Pass):
             return a
@@ -66,7 +67,7 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
     hand = view.hand or []
     table = _table_faces(view)
     candidates: list[tuple[int, ...]] = []
-    seen = set()
+    seen: set[tuple[int, ...]] = set()
     for size in (3,):  # (a four-card meld holds a three-card one)
         for combo in itertools.combinations(hand, size):
             faces = tuple(sorted(c.id % 52 for c in combo))
@@ -75,7 +76,7 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
             seen.add(faces)
             candidates.append(tuple(c.id for c in combo))
     if table:
-        tried = set()
+        tried: set[int] = set()
         for c in hand:
             if c.id % 52 in tried:
                 continue
@@ -111,7 +112,9 @@ def _hard(view: MaquiaveloView, best: Play) -> Play:
     return best
 
 
-def choose_action(view: MaquiaveloView, legal, level: str, rng: random.Random):
+def choose_action(
+    view: MaquiaveloView, legal: Sequence[AnyAction], level: str, rng: random.Random
+) -> AnyAction | None:
     if view.finished or view.seat is None or view.current != view.seat:
         return None
     if level == "easy":

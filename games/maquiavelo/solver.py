@@ -160,12 +160,14 @@ class _Choice:
     set_only: int  # of those, how many are set-only cards
 
 
-_OPTS_CACHE: dict[tuple, list[tuple[int, int, tuple[int, ...], int, _Choice]]] = {}
+# (optional used, set-only optional used, cards to sets, new run states, kept aces, choice)
+_SuitOption = tuple[int, int, int, tuple[int, ...], int, _Choice]
+_OPTS_CACHE: dict[tuple, list[_SuitOption]] = {}
 
 
 def _suit_options(
     r: int, runs: tuple[int, ...], d: int, f: int, fs: int, o: int, os_: int
-) -> list[tuple[int, int, tuple[int, ...], int, _Choice]]:
+) -> list[_SuitOption]:
     """Every way one suit can use its cards at rank r (1..13), as
     (optional used, set-only optional used, cards to sets, new run states, kept aces, choice).
 
@@ -174,7 +176,7 @@ def _suit_options(
     hit = _OPTS_CACHE.get(key)
     if hit is not None:
         return hit
-    out = []
+    out: list[_SuitOption] = []
     seen = set()
     for u in range(o + 1):
         for v in range(os_ + 1):

@@ -421,7 +421,7 @@ def test_points_game_shows_the_running_score_and_team_results():
     texts = [PRESENTER.event_text(e, names, tr) for e in events]
     assert "¡Ana gana la partida para el equipo 1!" in texts
     outcome = GAME.outcome(state)
-    assert outcome.details["team_winners"] == [IDS[0], IDS[2]]
+    assert outcome.team_winners == [IDS[0], IDS[2]]
     lines = PRESENTER.outcome_lines(outcome, names, tr)
     assert lines[0] == "🏆 ¡Gana el equipo 1: Ana, Carla!"
     assert "Equipo 1: Ana, Carla · 53 pts" in lines and "Equipo 2: Beto, Dani · 0 pts" in lines

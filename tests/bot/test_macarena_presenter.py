@@ -80,7 +80,7 @@ def _walk_series(state, seat, pozo, rng, check=None):
     """Build a series on ``pozo`` through the draft, one random card at a time, checking each
     view; returns the draft and the private payload at the end."""
     draft, action = _step(state, seat, {}, encode_draft(pozo, []))
-    assert action is None and draft == {"series": f"p{pozo}"}
+    assert action is None and draft == {"series": f"p.{pozo}"}
     payload = _private(state, seat, draft)
     while True:
         if check:
@@ -90,7 +90,7 @@ def _walk_series(state, seat, pozo, rng, check=None):
             for op, b in _ops(payload).items()
             if op.startswith("p") and len(op) > len(draft["series"])
         }
-        if not adds or (len(draft["series"]) > 3 and rng.random() < 0.15):
+        if not adds or (len(draft["series"]) > 5 and rng.random() < 0.15):  # 2+ cards
             return draft, payload
         op = rng.choice(sorted(adds))
         draft, action = _step(state, seat, draft, op)
@@ -114,10 +114,10 @@ def _check_seat(state, seat, rng) -> None:
         assert set(_actions(payload)) == legal
         return
     pozo_ops = {op for op in _ops(payload) if op.startswith("p")}
-    assert pozo_ops == {f"p{i}" for i in playable_pozos(state, seat)}
+    assert pozo_ops == {f"p.{i}" for i in playable_pozos(state, seat)}
     assert "x" in _actions(payload)
     for op in sorted(pozo_ops):
-        _walk_series(state, seat, int(op[1]), rng, check)
+        _walk_series(state, seat, int(op[2]), rng, check)
 
 
 def _playout(n: int, rng: random.Random, steps: int, options=None):
@@ -165,7 +165,7 @@ def test_the_first_cards_the_builder_offers_are_exactly_the_legal_single_plays()
             offered |= {
                 op
                 for op in _ops(_private(state, seat, draft))
-                if op.startswith("p") and len(op) == 3
+                if op.startswith("p") and len(op) == 5  # p.<pozo>.<one face>
             }
         assert offered == singles
 
@@ -225,19 +225,19 @@ def test_a_long_series_stays_within_limits_and_is_laid_as_built():
 
 def test_undo_and_change_pozo_and_espejo_mark():
     state = table({"a": "3C 3C 4C 9H", "b": "5S"}, seats=["a", "b"])  # pozo 1 top: 2C
-    draft, _ = _step(state, "a", {}, "p0")
+    draft, _ = _step(state, "a", {}, "p.0")
     ops = _ops(_private(state, "a", draft))
     assert ops[encode_draft(0, ["3C"])]["label"] == "Añadir 3♣"
     draft, _ = _step(state, "a", draft, encode_draft(0, ["3C"]))
     ops = _ops(_private(state, "a", draft))
     assert ops[encode_draft(0, ["3C", "3C"])]["label"] == "Añadir 3♣ (espejo)"
-    assert ops["p0"]["label"] == "Deshacer" and ops["c"]["label"] == "Cambiar de pozo"
+    assert ops["p.0"]["label"] == "Deshacer" and ops["c"]["label"] == "Cambiar de pozo"
     draft, _ = _step(state, "a", draft, encode_draft(0, ["3C", "3C"]))
     payload = _private(state, "a", draft)
     assert "¡Espejo! La serie termina aquí." in payload.embeds[0].description
-    assert not [op for op in _ops(payload) if len(op) > 4]  # nothing after an espejo
-    draft, _ = _step(state, "a", draft, "p0")  # undo twice
-    assert draft["series"] == "p0"
+    assert not [op for op in _ops(payload) if len(op) > len("p.0.ff")]  # nothing after an espejo
+    draft, _ = _step(state, "a", draft, "p.0")  # undo twice
+    assert draft["series"] == "p.0"
     draft, _ = _step(state, "a", draft, "c")
     assert "series" not in draft
     assert "Elige un pozo" in _private(state, "a", draft).embeds[0].description
@@ -249,9 +249,9 @@ def test_undo_and_change_pozo_and_espejo_mark():
         (encode_draft(0, ["9H"]), "no_link"),  # held, but 9♥ does not link to 2♣
         (encode_draft(0, ["5C"]), "card_not_in_hand"),
         (encode_draft(0, ["3C", "3C"]), "card_not_in_hand"),  # only one 3♣ held
-        ("p4", "pozo_closed"),  # no card of a's links to K♣
+        ("p.4", "pozo_closed"),  # no card of a's links to K♣
         ("zz", "bad_action"),
-        ("p9", "bad_action"),
+        ("p.9", "bad_action"),
     ],
 )
 def test_a_forged_draft_step_is_refused(op, code):
@@ -264,7 +264,7 @@ def test_a_forged_draft_step_is_refused(op, code):
 def test_a_draft_step_out_of_turn_is_refused():
     state = table({"a": "3C 4C", "b": "3C"}, seats=["a", "b"])
     with pytest.raises(IllegalAction) as err:
-        _step(state, "b", {}, "p0")
+        _step(state, "b", {}, "p.0")
     assert err.value.code == "not_your_turn"
 
 
@@ -286,8 +286,8 @@ def test_the_element_to_give_up_is_asked_with_buttons():
     payload = _private(state, "b")
     _check_limits(payload)
     buttons = _actions(payload)
-    assert set(buttons) == {"ge", "gw"}
-    assert buttons["ge"]["label"] == "Entregar tierra" and buttons["ge"]["emoji"]["name"] == "🌍"
+    assert set(buttons) == {"g.e", "g.w"}
+    assert buttons["g.e"]["label"] == "Entregar tierra" and buttons["g.e"]["emoji"]["name"] == "🌍"
     assert "elige el elemento que entregas" in payload.embeds[0].description
     public = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
     assert "Esperando a que b entreguen un elemento" in public.description
@@ -301,8 +301,8 @@ def test_the_element_to_buy_is_asked_with_buttons():
     payload = _private(state, "c")
     _check_limits(payload)
     buttons = _actions(payload)
-    assert set(buttons) == {"ba", "bf"}
-    assert buttons["bf"]["label"] == "Comprar fuego (4 monedas)"
+    assert set(buttons) == {"b.a", "b.f"}
+    assert buttons["b.f"]["label"] == "Comprar fuego (4 monedas)"
     for text in buttons:
         assert _applies(state, "c", text)
     assert "Tienes 4 monedas" in payload.embeds[0].description
@@ -316,8 +316,8 @@ def test_the_maca_to_move_is_asked_with_buttons():
     payload = _private(state, "a")
     _check_limits(payload)
     buttons = _actions(payload)
-    assert set(buttons) == {"m0", "m1", "m3"}
-    assert buttons["m3"]["label"] == "Mover la MACA del pozo 4"
+    assert set(buttons) == {"m.0", "m.1", "m.3"}
+    assert buttons["m.3"]["label"] == "Mover la MACA del pozo 4"
     assert "elige cuál mover al pozo 3" in payload.embeds[0].description
 
 
@@ -338,8 +338,8 @@ def test_the_collection_is_private_and_shown_on_demand():
     assert "🔥 fuego: 9♦" in text and "K♠" not in text
     assert _ops(shown)["v"]["label"] == "Ocultar mi colección"
     # the collection button keeps its place while a series is built
-    draft, _ = _step(state, "a", draft, "p0")
-    assert _step(state, "a", draft, "v")[0] == {"series": "p0", "collection": False}
+    draft, _ = _step(state, "a", draft, "p.0")
+    assert _step(state, "a", draft, "v")[0] == {"series": "p.0", "collection": False}
     # b (not on turn) has the button too; the public message shows no collection
     assert "v" in _ops(_private(state, "b"))
     public = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]

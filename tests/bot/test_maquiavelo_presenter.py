@@ -401,3 +401,12 @@ def test_the_result_names_the_winner_and_the_hands_left():
     assert "¡Ana se queda sin cartas y gana!" in text
     assert "Ana se queda sin cartas y gana 20 puntos." in text
     assert "Beto: 3 cartas, 20 puntos en mano" in text
+
+
+def test_the_result_of_a_blocked_game_gives_the_winner_s_hand():
+    state = make_state({ANA: "KH QH", IDS[1]: "2H"}, stock="")
+    for seat in (ANA, IDS[1]):
+        state, events = GAME.apply(state, seat, GAME.decode_action("x"))
+    assert events[-1].code == "blocked"
+    text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
+    assert "Mazo agotado y todos pasaron: gana Beto con 1 cartas (25 puntos)." in text

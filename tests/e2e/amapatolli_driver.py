@@ -22,7 +22,7 @@ from tests.fakediscord.users import FakeUser, InteractionHandle
 
 def policy(actions: set[str]) -> str | None:
     """A player's turn: the first playable card (by id), else accept a skip, draw, pass."""
-    plays = sorted(a for a in actions if a.startswith("p:"))
+    plays = sorted(a for a in actions if a.startswith("p."))
     if plays:
         return plays[0]
     for action in ("accept", "draw", "pass"):
@@ -54,7 +54,7 @@ class Oracle(OracleBase):
     def next_move(self) -> tuple[str, str]:
         for seat in self.seats:
             legal = self.legal(seat)
-            calls = sorted(a for a in legal if a.startswith("call:"))
+            calls = sorted(a for a in legal if a.startswith("call."))
             if self.callouts == 0 and calls:
                 return seat, calls[0]
             if self.callouts > 0 and "ce" in legal:
@@ -66,7 +66,7 @@ class Oracle(OracleBase):
 
     def apply(self, seat: str, action: str) -> None:
         self.state, _ = GAME.apply(self.state, seat, GAME.decode_action(action))
-        if action.startswith("call:"):
+        if action.startswith("call."):
             self.callouts += 1
         self.log.append((seat, action))
 
@@ -127,7 +127,7 @@ class AmapatolliTable(TableOnFake):
         version = self.oracle.version
         if self.version() is not None:  # (a deleted public message comes back at the next move)
             await self.wait_version(version)
-        if action.startswith("call:"):
+        if action.startswith("call."):
             offers = offers_on(self.public(), self.table_id)
         else:
             offers = await self.private_offers(user, version)

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from games.core import rng_for
-from games.macarena import GAME, encode_draft, playable_pozos, series_options
+from games.core import IllegalAction, rng_for
+from games.macarena import GAME, decode_draft, encode_draft, playable_pozos, series_options
 from tests.e2e.driver_kit import (
     OracleBase,
     TableOnFake,
@@ -143,11 +143,17 @@ class MacarenaTable(TableOnFake):
         await (await user.click(view, custom_id=ops[op][1])).acknowledged()
 
     def _card_ops(self, view: Message, prefix: str) -> set[str]:
-        return {
-            op
-            for op in draft_buttons(view, self.table_id)
-            if op.startswith(prefix) and len(op) == len(prefix) + 1
-        }
+        """The builder's "add a card" ops: the series ``prefix`` plus one card."""
+        pozo, so_far = decode_draft(prefix)
+        out = set()
+        for op in draft_buttons(view, self.table_id):
+            try:
+                op_pozo, cards = decode_draft(op)
+            except IllegalAction:
+                continue
+            if op_pozo == pozo and cards[:-1] == so_far and len(cards) == len(so_far) + 1:
+                out.add(op)
+        return out
 
     async def _build_series(
         self, user: FakeUser, seat: str, view: Message, action: str
@@ -157,9 +163,9 @@ class MacarenaTable(TableOnFake):
         state = self.oracle.state
         offers = offers_on(view, self.table_id)
         assert set(offers) == {"x"}, sorted(offers)  # "Pasar"; the plays go through the builder
-        pozo_ops = {op for op in draft_buttons(view, self.table_id) if re.fullmatch(r"p\d", op)}
-        assert pozo_ops == {f"p{i}" for i in playable_pozos(state, seat)}
-        await self._click_op(user, view, f"p{play.pozo}")
+        pozo_ops = {op for op in draft_buttons(view, self.table_id) if re.fullmatch(r"p\.\d", op)}
+        assert pozo_ops == {encode_draft(i, []) for i in playable_pozos(state, seat)}
+        await self._click_op(user, view, encode_draft(play.pozo, []))
         cards = list(play.cards)
         for k in range(len(cards)):
             prefix = encode_draft(play.pozo, cards[:k])

@@ -22,7 +22,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
 
     await table.play_to_the_end()
 
-    kinds = {action.split(":")[0] for _, action in table.oracle.log}
+    kinds = {action.split(".")[0] for _, action in table.oracle.log}
     assert {"p", "draw", "accept", "call", "ce"} <= kinds
     public = table.public()
     results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")

@@ -110,7 +110,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert len(table.oracle.log) == 77 and table.oracle.state.hand_number == 2
     assert len(table.series_built) == 10  # multi-card series built click by click
     assert {seat for seat, _ in table.series_built} == {str(alice.id), str(bob.id)}
-    assert table.choices == [(str(alice.id), "bw")]  # the element bought, by button
+    assert table.choices == [(str(alice.id), "b.w")]  # the element bought, by button
 
     outcome = table.oracle.outcome()
     assert outcome.winners == [str(alice.id)]

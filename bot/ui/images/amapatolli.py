@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.images.fonts import font, plain
-from games.amapatolli.state import AmapatolliView, CardView
+from games.amapatolli.view import AmapatolliView, CardView
 
 Translator = Callable[..., str]
 

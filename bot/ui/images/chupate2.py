@@ -24,8 +24,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font as _font
+from games.chupate2.actions import ChooseColour, PlayCard
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
+from games.core import Action, Event
 
 Translator = Callable[..., str]
 
@@ -46,11 +48,6 @@ OUTLINE = (10, 10, 10)
 BACK = (40, 30, 30)
 
 
-def _text_size(draw: ImageDraw.ImageDraw, text: str, font) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-    return right - left, bottom - top
-
-
 def _centred(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill=TEXT, stroke: int = 0
 ) -> None:
@@ -68,18 +65,18 @@ def card_label(card: str, tr: Translator) -> str:
 
 
 def action_params(
-    action: Any, view: Chupate2View, tr: Translator, names: Callable[[str], str] | None = None
+    action: Action, view: Chupate2View, tr: Translator, names: Callable[[str], str] | None = None
 ) -> dict[str, Any]:
     """Parameters for the ``chupate2.action.<kind>`` button label of ``action``."""
-    kind = getattr(action, "kind", "")
-    if kind == "play":
+    if isinstance(action, PlayCard):
         label = card_label(action.card, tr)
         colour = tr(f"chupate2.colour.{action.colour}") if action.colour else ""
         if action.colour:
             label = tr("chupate2.action.play_wild", card=label, colour=colour)
         return {"card": label, "colour": colour}
-    if kind == "colour":
+    if isinstance(action, ChooseColour):
         return {"colour": tr(f"chupate2.colour.{action.colour}")}
+    kind = getattr(action, "kind", "")
     if kind == "take":
         return {"count": view.pending_draw}
     if kind == "catch":
@@ -88,7 +85,7 @@ def action_params(
     return {}
 
 
-def action_key(action: Any, view: Chupate2View) -> str:
+def action_key(action: Action, view: Chupate2View) -> str:
     """The catalogue key of the label: ``take`` reads "Accept (+4)" when answering a +4."""
     kind = getattr(action, "kind", "")
     if kind == "take" and view.phase == "challenge":
@@ -96,7 +93,7 @@ def action_key(action: Any, view: Chupate2View) -> str:
     return f"chupate2.action.{kind}"
 
 
-def event_params(event: Any, tr: Translator) -> dict[str, Any]:
+def event_params(event: Event, tr: Translator) -> dict[str, Any]:
     """An event's parameters with card ids, colours and directions in words."""
     params = dict(event.params)
     if "card" in params:

@@ -28,7 +28,7 @@ from bot.ui.images.fonts import png as _png
 from games.core import Event
 from games.core.cards import SUIT_SYMBOLS, PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
-from games.macarena.state import MacarenaView
+from games.macarena.view import MacarenaView
 
 Translator = Callable[..., str]
 Names = Callable[[str], str] | None

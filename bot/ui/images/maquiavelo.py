@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font as _font
-from games.maquiavelo.state import CardView, MaquiaveloView
+from games.maquiavelo.view import CardView, MaquiaveloView
 
 Translator = Callable[..., str]
 

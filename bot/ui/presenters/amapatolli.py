@@ -7,6 +7,7 @@ import discord
 from bot.i18n import Translator
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
+from games.amapatolli.actions import CallOut, Play
 from games.core import Action, Event
 
 COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
@@ -23,11 +24,10 @@ class Presenter(GamePresenter):
     colour = discord.Colour.from_rgb(196, 120, 48)
 
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
-        kind = action.kind  # type: ignore[attr-defined]
-        if kind == "play":
-            card = next((c for c in view.hand if c.id == action.card), None)  # type: ignore[attr-defined]
-            text = card_text(card) if card else action.card  # type: ignore[attr-defined]
-            colour = action.colour  # type: ignore[attr-defined]
+        if isinstance(action, Play):
+            card = next((c for c in view.hand if c.id == action.card), None)
+            text = card_text(card) if card else action.card
+            colour = action.colour
             if colour:
                 return Choice(
                     action=action.encode(),
@@ -47,14 +47,15 @@ class Presenter(GamePresenter):
                 group="play",
                 style=discord.ButtonStyle.success,
             )
-        if kind == "callout":
-            target = view.seats[action.target]  # type: ignore[attr-defined]
+        if isinstance(action, CallOut):
+            target = view.seats[action.target]
             return Choice(
                 action=action.encode(),
                 group="callout",
                 label=tr("amapatolli.action.callout", target=names(target)),
                 style=discord.ButtonStyle.danger,
             )
+        kind = getattr(action, "kind", "")
         styles = {"announce": discord.ButtonStyle.danger, "draw": discord.ButtonStyle.primary}
         return Choice(
             action=action.encode(),
@@ -64,7 +65,7 @@ class Presenter(GamePresenter):
         )
 
     def is_public_action(self, action: Action) -> bool:
-        return getattr(action, "kind", None) == "callout"
+        return isinstance(action, CallOut)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}

@@ -29,7 +29,10 @@ from bot.ui.layout import (
     Choice,
 )
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.text import clip
+from games.chupate2.actions import ChooseColour, PlayCard
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
+from games.chupate2.view import Chupate2Outcome
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
 
@@ -61,10 +64,6 @@ COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
 CANCEL_OP = "x"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def card_text(card: str, tr: Translator) -> str:
     """``🟥 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
     return f"{COLOUR_EMOJI[COLOUR_OF[card]]} {card_label(card, tr)}"
@@ -77,15 +76,19 @@ def colour_text(colour: str | None, tr: Translator) -> str:
 
 
 def _is_wild_play(action: Action) -> bool:
-    return getattr(action, "kind", None) == "play" and getattr(action, "colour", None) is not None
+    return isinstance(action, PlayCard) and action.colour is not None
+
+
+def _kind(action: Action) -> str:
+    return getattr(action, "kind", "")
 
 
 def _wild_cards(legal: list[Action]) -> list[str]:
     """Wild cards with a legal play (the engine offers each once per colour)."""
     cards: list[str] = []
     for a in legal:
-        if _is_wild_play(a) and a.card not in cards:  # type: ignore[attr-defined]
-            cards.append(a.card)  # type: ignore[attr-defined]
+        if isinstance(a, PlayCard) and a.colour is not None and a.card not in cards:
+            cards.append(a.card)
     return cards
 
 
@@ -94,11 +97,11 @@ class Presenter(GamePresenter):
 
     # ----- actions --------------------------------------------------------------------------
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
-        kind = action.kind  # type: ignore[attr-defined]
+        kind = _kind(action)
         params = action_params(action, view, tr, names)
-        if kind == "play":
-            card = action.card  # type: ignore[attr-defined]
-            chosen = action.colour  # type: ignore[attr-defined]
+        if isinstance(action, PlayCard):
+            card = action.card
+            chosen = action.colour
             if chosen is not None:
                 label = tr(
                     "chupate2.action.play_wild",
@@ -128,8 +131,8 @@ class Presenter(GamePresenter):
                 emoji=COLOUR_EMOJI[colour],
                 style=discord.ButtonStyle.success,
             )
-        if kind == "colour":
-            colour = action.colour  # type: ignore[attr-defined]
+        if isinstance(action, ChooseColour):
+            colour = action.colour
             return Choice(
                 action=action.encode(),
                 label=tr("chupate2.action.colour", **params),
@@ -147,7 +150,7 @@ class Presenter(GamePresenter):
         )
 
     def is_public_action(self, action: Action) -> bool:
-        return getattr(action, "kind", None) in ("uno", "catch")
+        return _kind(action) in ("uno", "catch")
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         out = {c: tr("chupate2.ui.pick_in_colour", colour=colour_text(c, tr)) for c in COLOURS}
@@ -172,7 +175,7 @@ class Presenter(GamePresenter):
             return self._colour_picker(table_id, view.version, picked, tr), []
         turn = sorted(
             (a for a in legal if self._on_turn_row(a, view)),
-            key=lambda a: TURN_KINDS.index(a.kind) if a.kind in TURN_KINDS else -1,
+            key=lambda a: TURN_KINDS.index(_kind(a)) if _kind(a) in TURN_KINDS else -1,
         )
         room = BUTTONS_PER_ROW - len(wilds)  # kept for the wilds: they have no other place
         placed, overflow = turn[:room], turn[room:]
@@ -184,7 +187,7 @@ class Presenter(GamePresenter):
                     table_id,
                     view.version,
                     c.action,
-                    label=_clip(c.label, BUTTON_LABEL),
+                    label=clip(c.label, BUTTON_LABEL),
                     style=c.style,
                     emoji=c.emoji,
                     row=0,
@@ -197,7 +200,7 @@ class Presenter(GamePresenter):
                     view.version,
                     f"{PICK_OP}{card}",
                     emoji=COLOUR_EMOJI[WILD],
-                    label=_clip(
+                    label=clip(
                         tr("chupate2.ui.pick_wild_card", card=card_label(card, tr)), BUTTON_LABEL
                     ),
                     style=discord.ButtonStyle.success,
@@ -238,7 +241,7 @@ class Presenter(GamePresenter):
                     table_id,
                     version,
                     c.action,
-                    label=_clip(c.label, BUTTON_LABEL),
+                    label=clip(c.label, BUTTON_LABEL),
                     style=c.style,
                     emoji=c.emoji,
                     row=first_row + i // BUTTONS_PER_ROW,
@@ -255,10 +258,10 @@ class Presenter(GamePresenter):
                 group,
                 0,
                 row=first_row + r,
-                placeholder=_clip(placeholders.get(group, ""), PLACEHOLDER) or None,
+                placeholder=clip(placeholders.get(group, ""), PLACEHOLDER) or None,
                 options=[
                     discord.SelectOption(
-                        label=_clip(c.label, OPTION_TEXT), value=c.action, emoji=c.emoji
+                        label=clip(c.label, OPTION_TEXT), value=c.action, emoji=c.emoji
                     )
                     for c in members
                 ],
@@ -268,7 +271,7 @@ class Presenter(GamePresenter):
 
     @staticmethod
     def _on_turn_row(action: Action, view) -> bool:
-        kind = action.kind  # type: ignore[attr-defined]
+        kind = _kind(action)
         return kind in TURN_KINDS or (
             kind == "play" and view.phase == "drawn" and not _is_wild_play(action)
         )
@@ -282,7 +285,7 @@ class Presenter(GamePresenter):
                 table_id,
                 version,
                 f"{COLOUR_OP}{card}.{colour}",
-                label=_clip(
+                label=clip(
                     tr(
                         "chupate2.action.play_wild",
                         card=card_label(card, tr),
@@ -310,7 +313,7 @@ class Presenter(GamePresenter):
 
     def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
         card = draft.get("card")
-        if card in view.hand and is_wild(card):
+        if isinstance(card, str) and card in view.hand and is_wild(card):
             return [
                 f"{COLOUR_EMOJI[WILD]} "
                 + tr("chupate2.ui.pick_colour_for", card=card_label(card, tr))
@@ -499,13 +502,14 @@ class Presenter(GamePresenter):
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
-        details = outcome.details
+        if not isinstance(outcome, Chupate2Outcome):
+            return super().outcome_lines(outcome, names, tr)
         lines: list[str] = []
-        teams = details.get("teams")
+        teams = outcome.teams
         if teams:
-            winning = details.get("winning_team")
-            scores = details.get("team_scores") or [0] * len(teams)
-            if isinstance(winning, int):
+            winning = outcome.winning_team
+            scores = outcome.team_scores or [0] * len(teams)
+            if winning is not None:
                 lines.append(
                     "🏆 "
                     + tr(
@@ -524,8 +528,8 @@ class Presenter(GamePresenter):
                 )
                 for t in order
             )
-        elif details.get("mode") == "single" and details.get("rounds"):
-            left = details["rounds"][-1]["left"]  # points left in each hand
+        elif outcome.mode == "single" and outcome.rounds:
+            left = outcome.rounds[-1].left  # points left in each hand
             for place, group in enumerate(outcome.ranking, start=1):
                 players = ", ".join(names(s) for s in group)
                 if place == 1:
@@ -548,14 +552,14 @@ class Presenter(GamePresenter):
                     )
         else:
             lines.extend(super().outcome_lines(outcome, names, tr))
-        if details.get("mode") == "points":
+        if outcome.mode == "points":
             lines.extend(
                 tr(
                     "chupate2.status.round_result",
-                    round=r["round"],
-                    player=names(r["winner"]),
-                    points=r["points"],
+                    round=r.round,
+                    player=names(r.winner),
+                    points=r.points,
                 )
-                for r in details.get("round_scores") or []
+                for r in outcome.rounds
             )
         return lines

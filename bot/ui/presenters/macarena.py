@@ -9,7 +9,7 @@ Private view (DM / "Ver mi mano"), row by row:
 - play phase: "Pasar" and one button per pozo the player can lay a card on; picking a pozo starts
   a series (a draft), then one button per card that links to the end of the series
   (``series_options``), "Deshacer" (remove the last card), "Cambiar de pozo" and "Bajar", which
-  sends the ``p<pozo><cards>`` action. Every draft op carries the whole series so far
+  sends the ``p.<pozo>.<faces>`` action. Every draft op carries the whole series so far
   (``encode_draft``), so a click works even after a restart forgot the draft;
 - end of a hand / the eighth espejo: the element to give up, the element to buy, the MACA to
   move, as buttons (they are that seat's legal actions; the timer's default is the engine's);
@@ -18,6 +18,7 @@ Private view (DM / "Ver mi mano"), row by row:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -27,24 +28,31 @@ from bot.ui.images.macarena import card_label, event_params
 from bot.ui.items import ActionButton, DraftButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
 from games.macarena import (
+    BuyElement,
+    GiveElement,
+    MacarenaOutcome,
+    MoveMaca,
+    Pass,
+    Play,
     decode_draft,
     encode_draft,
     playable_pozos,
     series_options,
     series_status,
 )
-from games.macarena.actions import MAX_SERIES
+from games.macarena.actions import MAX_SERIES, PLAY_VERB
 from games.macarena.elements import ELEMENTS, element_of, link_kind
 
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
 PLAYER_EMOJI = ["🔴", "🔵", "🟢", "🟡", "🟣"]  # the image's player colours, in order
 COLLECTION_OP = "v"  # draft op: show / hide the collection card by card
 CANCEL_OP = "c"  # draft op: drop the series, choose the pozo again
-SERIES_OP = "p"  # draft ops "p<pozo><cards>": the series so far (``encode_draft``)
+SERIES_OP = PLAY_VERB + "."  # draft ops "p.<pozo>[.<faces>]": the series so far (``encode_draft``)
 TURN_STYLE = {
     "draw": discord.ButtonStyle.primary,
     "pass": discord.ButtonStyle.secondary,
@@ -53,10 +61,6 @@ TURN_STYLE = {
     "buy_element": discord.ButtonStyle.success,
 }
 TURN_EMOJI = {"draw": "🂠", "pass": "⏭️", "move_maca": "🔮"}
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def card_text(card: PlayingCard | str) -> str:
@@ -74,7 +78,7 @@ def player_mark(colour: int) -> str:
     return PLAYER_EMOJI[colour % len(PLAYER_EMOJI)]
 
 
-def elements_text(elements: list[str], tr: Translator) -> str:
+def elements_text(elements: Sequence[str], tr: Translator) -> str:
     held = [e for e in ELEMENTS if e in elements]
     return "".join(ELEMENT_EMOJI[e] for e in held) if held else tr("macarena.ui.no_elements")
 
@@ -105,24 +109,24 @@ class Presenter(GamePresenter):
 
     # ----- actions --------------------------------------------------------------------------
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
-        kind = action.kind  # type: ignore[attr-defined]
+        kind: str = getattr(action, "kind", "")
         style = TURN_STYLE.get(kind, discord.ButtonStyle.secondary)
-        if kind == "play":
+        if isinstance(action, Play):
             label = tr(
                 "macarena.ui.play_series",
-                pozo=action.pozo + 1,  # type: ignore[attr-defined]
+                pozo=action.pozo + 1,
                 cards=cards_text(list(action.cards)),
-            )  # type: ignore[attr-defined]
+            )
             return Choice(
                 action=action.encode(), label=label, group="play", style=discord.ButtonStyle.success
             )
-        if kind == "move_maca":
-            label = tr("macarena.action.move_maca", pozo=action.source + 1)  # type: ignore[attr-defined]
+        if isinstance(action, MoveMaca):
+            label = tr("macarena.action.move_maca", pozo=action.source + 1)
             return Choice(
                 action=action.encode(), label=label, group=kind, style=style, emoji=TURN_EMOJI[kind]
             )
-        if kind in ("give_element", "buy_element"):
-            element = action.element  # type: ignore[attr-defined]
+        if isinstance(action, (GiveElement, BuyElement)):
+            element = action.element
             label = tr(f"macarena.action.{kind}", element=tr(f"macarena.element.{element}"))
             return Choice(
                 action=action.encode(),
@@ -189,7 +193,7 @@ class Presenter(GamePresenter):
             table_id,
             view.version,
             c.action,
-            label=_clip(c.label, BUTTON_LABEL),
+            label=clip(c.label, BUTTON_LABEL),
             style=c.style,
             emoji=c.emoji,
             row=row,
@@ -205,7 +209,7 @@ class Presenter(GamePresenter):
         tr: Translator,
     ) -> list[discord.ui.Item]:
         version = view.version
-        pass_action = next((a for a in legal if a.kind == "pass"), None)  # type: ignore[attr-defined]
+        pass_action = next((a for a in legal if isinstance(a, Pass)), None)
         series = _series(view, draft)
         items: list[discord.ui.Item] = []
         if series is None:
@@ -219,7 +223,7 @@ class Presenter(GamePresenter):
                         table_id,
                         version,
                         encode_draft(pozo, []),
-                        label=_clip(label, BUTTON_LABEL),
+                        label=clip(label, BUTTON_LABEL),
                         emoji=ELEMENT_EMOJI[element_of(top)],
                         style=discord.ButtonStyle.primary,
                         row=1 + i // BUTTONS_PER_ROW,
@@ -266,7 +270,7 @@ class Presenter(GamePresenter):
                         table_id,
                         version,
                         encode_draft(pozo, [*cards, card.code]),
-                        label=_clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
+                        label=clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
                         emoji=ELEMENT_EMOJI[element_of(card)],
                         style=discord.ButtonStyle.primary,
                         row=1 + i // BUTTONS_PER_ROW,
@@ -472,18 +476,15 @@ class Presenter(GamePresenter):
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
-        details = outcome.details
         lines = [
             "🏆 " + tr("macarena.ui.winner", players=", ".join(names(s) for s in outcome.winners))
         ]
-        if details.get("macarena"):
-            lines.append(
-                "💃 " + tr("macarena.ui.outcome_macarena", player=names(details["macarena"]))
-            )
-        amulets = details.get("amulets") or {}
-        elements = details.get("elements") or {}
-        coins = details.get("coins") or {}
-        macarenas = details.get("macarenas") or {}
+        # the bot may hand back a plain Outcome (e.g. one read back from storage): no extras then
+        extra = outcome if isinstance(outcome, MacarenaOutcome) else MacarenaOutcome(ranking=[])
+        if extra.macarena:
+            lines.append("💃 " + tr("macarena.ui.outcome_macarena", player=names(extra.macarena)))
+        amulets, elements = extra.amulets, extra.elements
+        coins, macarenas = extra.coins, extra.macarenas
         for place, group in enumerate(outcome.ranking, start=1):
             for seat in group:
                 lines.append(
@@ -497,5 +498,5 @@ class Presenter(GamePresenter):
                         macarenas=macarenas.get(seat, 0),
                     )
                 )
-        lines.append(tr("macarena.ui.outcome_hands", hands=details.get("hands", 1)))
+        lines.append(tr("macarena.ui.outcome_hands", hands=extra.hands))
         return lines

@@ -3,11 +3,14 @@
 A turn is a draft (``private_components`` + ``draft_step``): the hand is split into one
 multi-select per suit (chunks of at most 25 cards, merged or cut when a hand needs more rows
 than a message has), and picking cards in any of them updates one selection that persists
-across the selects. "Jugar" sends ``p<mask>`` of the selected cards and the engine arranges the
+across the selects. "Jugar" sends ``p.<mask>`` of the selected cards and the engine arranges the
 table; "Sugerir" fills the selection with the best play without playing it; "Limpiar" clears it.
 A modal takes a whole explicit arrangement, prefilled with the current table. Under "estricto" a
 selection the engine would refuse is checked first (``check_proposal``) and only proposed after a
 second press of "Jugar".
+
+The engine's presenter hooks take the base ``PlayerView``; each narrows it to ``MaquiaveloView``
+(this presenter is only ever given Maquiavelo views).
 
 Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``clear``, ``hint``.
 """
@@ -21,10 +24,11 @@ import discord
 from bot.i18n import Translator
 from bot.ui import items
 from bot.ui.presenter import GamePresenter, ModalField, SeatNames
-from games.core import Action, Event, IllegalAction, Outcome
+from bot.ui.text import clip
+from games.core import Action, Event, IllegalAction, Outcome, PlayerView
 from games.maquiavelo import GAME, MaquiaveloState, MaquiaveloView, Play, parse_arrangement
 from games.maquiavelo.ai import best_play_action
-from games.maquiavelo.state import CardView
+from games.maquiavelo.view import CardView, MaquiaveloOutcome
 
 SELECT_OPTIONS = 25
 HAND_ROWS = 4  # five rows, less the button row
@@ -34,10 +38,6 @@ MODAL_FIELD = "table"
 HELPERS_OP = "s.h"
 OPTION_LABEL = 100
 PLACEHOLDER = 150
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _pretty(cards: list[CardView]) -> str:
@@ -84,7 +84,7 @@ class Presenter(GamePresenter):
             label = " · ".join(self._suit(s, tr) for s in suits)
         else:
             label = f"{cards[0].pretty}–{cards[-1].pretty}"
-        return _clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
+        return clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
 
     def _selects(self, view: MaquiaveloView) -> tuple[list[list[CardView]], bool]:
         """The hand chunks of the selects, and whether a helpers select comes first."""
@@ -100,7 +100,7 @@ class Presenter(GamePresenter):
             label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
             options.append(
                 discord.SelectOption(
-                    label=_clip(label, OPTION_LABEL), value=str(c.id), default=c.id in selected
+                    label=clip(label, OPTION_LABEL), value=str(c.id), default=c.id in selected
                 )
             )
         return options
@@ -115,12 +115,13 @@ class Presenter(GamePresenter):
     def private_components(
         self,
         table_id: int,
-        view: MaquiaveloView,
+        view: PlayerView,
         legal: list[Action],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
     ) -> tuple[list[discord.ui.Item], list[Action]]:
+        assert isinstance(view, MaquiaveloView)
         if not _acting(view) or not legal:
             return [], legal
         selected = set(self._selection(view, draft))
@@ -134,7 +135,7 @@ class Presenter(GamePresenter):
                     view.version,
                     HELPERS_OP,
                     options=self._options(view.helpers, selected),
-                    placeholder=_clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
+                    placeholder=clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
                     min_values=0,
                     max_values=len(view.helpers),
                     row=row,
@@ -201,13 +202,14 @@ class Presenter(GamePresenter):
 
     def draft_step(
         self,
-        view: MaquiaveloView,
+        view: PlayerView,
         legal: list[Action],
         draft: dict[str, Any],
         op: str,
         values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
-        if not _acting(view):
+        assert isinstance(view, MaquiaveloView)
+        if not _acting(view) or view.seat is None:
             raise IllegalAction("not_your_turn")
         selected = self._selection(view, draft)
         if op == "clear":
@@ -251,7 +253,8 @@ class Presenter(GamePresenter):
             return {"sel": sorted((set(selected) - ids) | picked)}, None
         raise IllegalAction("bad_action")
 
-    def draft_lines(self, view: MaquiaveloView, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: PlayerView, draft: dict[str, Any], tr: Translator) -> list[str]:
+        assert isinstance(view, MaquiaveloView)
         if not _acting(view):
             return []
         lines = []
@@ -298,8 +301,9 @@ class Presenter(GamePresenter):
 
     # ----- the typed arrangement ----------------------------------------------------------
     def modal_fields(
-        self, kind: str, view: MaquiaveloView, tr: Translator
+        self, kind: str, view: PlayerView, tr: Translator
     ) -> tuple[str, list[ModalField]] | None:
+        assert isinstance(view, MaquiaveloView)
         if kind != MODAL_KIND:
             return None
         return tr("maquiavelo.ui.modal_title"), [
@@ -313,7 +317,7 @@ class Presenter(GamePresenter):
             )
         ]
 
-    def modal_action(self, kind: str, view: MaquiaveloView, values: dict[str, str]) -> str:
+    def modal_action(self, kind: str, view: PlayerView, values: dict[str, str]) -> str:
         if kind != MODAL_KIND:
             raise IllegalAction("bad_action")
         return parse_arrangement(values.get(MODAL_FIELD, "")).encode()
@@ -327,7 +331,8 @@ class Presenter(GamePresenter):
             params["winners"] = ", ".join(names(s) for s in params["winners"])
         return super().event_text(event.model_copy(update={"params": params}), names, tr)
 
-    def status_lines(self, view: MaquiaveloView, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: PlayerView, names: SeatNames, tr: Translator) -> list[str]:
+        assert isinstance(view, MaquiaveloView)
         cards = sum(len(m.cards) for m in view.table)
         lines = [
             tr("maquiavelo.status.table", melds=len(view.table), cards=cards),
@@ -353,7 +358,8 @@ class Presenter(GamePresenter):
             )
         return lines
 
-    def seat_line(self, view: MaquiaveloView, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: PlayerView, seat: str, names: SeatNames, tr: Translator) -> str:
+        assert isinstance(view, MaquiaveloView)
         count = view.hand_counts.get(seat, 0)
         if view.finished and seat in view.hand_values:
             return tr(
@@ -364,7 +370,8 @@ class Presenter(GamePresenter):
             )
         return tr("maquiavelo.status.seat", player=names(seat), count=count)
 
-    def private_lines(self, view: MaquiaveloView, tr: Translator) -> list[str]:
+    def private_lines(self, view: PlayerView, tr: Translator) -> list[str]:
+        assert isinstance(view, MaquiaveloView)
         table = view.table_text() or tr("maquiavelo.image.table_empty")
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
@@ -379,15 +386,14 @@ class Presenter(GamePresenter):
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
         lines = super().outcome_lines(outcome, names, tr)
-        details = outcome.details
-        winners = outcome.ranking[0] if outcome.ranking else []
-        if winners:
+        winners = outcome.winners
+        if winners and isinstance(outcome, MaquiaveloOutcome):
             who = ", ".join(names(s) for s in winners)
             points = outcome.points.get(winners[0], 0)
-            if details.get("reason") == "out":
+            if outcome.reason == "out":
                 lines.append(tr("maquiavelo.outcome.out", player=who, points=points))
-            elif details.get("reason") == "blocked":
-                count = details.get("hand_counts", {}).get(winners[0], 0)
+            elif outcome.reason == "blocked":
+                count = outcome.hand_counts.get(winners[0], 0)
                 lines.append(
                     tr("maquiavelo.outcome.blocked", player=who, count=count, points=points)
                 )

@@ -125,7 +125,7 @@ def test_match_by_margin_or_background_only():
     # inverse (always playable, see test_inverse_card...), while a09 (R/K) and a12 (K/W) share a
     # colour only crosswise and a20 (B/K) shares none: not playable.
     state = make([["a04", "a07", "a14", "a09", "a12", "a20"], ["b01"]], "b02", ["c01"])
-    assert sorted(legal_codes(state, 0)) == ["p:a04", "p:a07", "p:a14"]
+    assert sorted(legal_codes(state, 0)) == ["p.a04", "p.a07", "p.a14"]
     for card in ("a09", "a12", "a20"):
         with pytest.raises(IllegalAction) as err:
             act(state, 0, play(card))
@@ -165,7 +165,7 @@ def test_double_play_without_playable_card_draws_until_playable():
     state, _ = act(state, 0, DRAW)  # a17: B/W does not match W/R
     assert legal_codes(state, 0) == ["draw"] and state.drawn == 1
     state, _ = act(state, 0, DRAW)  # a05: W/B matches by margin
-    assert legal_codes(state, 0) == ["p:a05"]
+    assert legal_codes(state, 0) == ["p.a05"]
     state, _ = act(state, 0, play("a05"))
     assert state.turn == 1
 
@@ -198,7 +198,7 @@ def test_draw_only_without_playable_card_then_must_play_what_matches():
     assert events[0].params == {"stock": 1} and "card" not in events[0].params
     assert state.turn == 0 and legal_codes(state, 0) == ["draw"]
     state, _ = act(state, 0, DRAW)  # b04 W/K matches the margin
-    assert legal_codes(state, 0) == ["p:b04"]
+    assert legal_codes(state, 0) == ["p.b04"]
     with pytest.raises(IllegalAction) as err:
         act(state, 0, DRAW)
     assert err.value.code == "has_playable_card"
@@ -207,7 +207,7 @@ def test_draw_only_without_playable_card_then_must_play_what_matches():
 def test_a_drawn_tlapiani_may_be_played_naming_any_colour():
     state = make([["a20"], ["b01"]], "a02", ["tw"])
     state, _ = act(state, 0, DRAW)
-    assert sorted(legal_codes(state, 0)) == ["p:tw:b", "p:tw:k", "p:tw:r", "p:tw:w"]
+    assert sorted(legal_codes(state, 0)) == ["p.tw.b", "p.tw.k", "p.tw.r", "p.tw.w"]
 
 
 def test_stock_empty_and_nothing_playable_ends_the_turn():
@@ -251,7 +251,7 @@ def test_bird_chain_answer_with_any_bird_without_matching():
     hands = [["a16", "a03", "a06"], ["b15", "b03"], ["c16", "c03"], ["d01", "d02"]]
     state = make(hands, "a20", ["d05"])
     state, _ = act(state, 0, play("a16"))
-    assert sorted(legal_codes(state, 1)) == ["accept", "p:b15"]
+    assert sorted(legal_codes(state, 1)) == ["accept", "p.b15"]
     with pytest.raises(IllegalAction) as err:
         act(state, 1, play("b03"))
     assert err.value.code == "not_a_skip_card"
@@ -313,7 +313,7 @@ def test_tlapiani_is_wild_names_the_colour_and_reverses():
     state = make(
         [["tk", "a20", "a09"], ["b01"], ["c20", "c01"]], "a02", ["d01"]
     )  # nothing else plays
-    assert sorted(legal_codes(state, 0)) == ["p:tk:b", "p:tk:k", "p:tk:r", "p:tk:w"]
+    assert sorted(legal_codes(state, 0)) == ["p.tk.b", "p.tk.k", "p.tk.r", "p.tk.w"]
     with pytest.raises(IllegalAction) as err:
         act(state, 0, play("tk"))
     assert err.value.code == "colour_required"
@@ -324,7 +324,7 @@ def test_tlapiani_is_wild_names_the_colour_and_reverses():
     assert codes(events) == ["play", "colour_named", "reverse"]
     assert (state.margin, state.background, state.named_colour) == ("blue", "blue", "blue")
     assert state.direction == -1 and state.turn == 2  # reversed: seat 2 is next
-    assert legal_codes(state, 2) == ["p:c20"]  # B/K matches blue by margin
+    assert legal_codes(state, 2) == ["p.c20"]  # B/K matches blue by margin
     view = GAME.view(state, None)
     assert view.top.wild and view.named_colour == "blue" and view.direction == -1
 
@@ -344,7 +344,7 @@ def test_single_colour_card_on_a_named_colour_is_a_double_match():
 def test_tlapiani_may_be_the_second_card_of_a_double_play():
     state = make([["b02", "tr", "a20"], ["b01"]], "a02", ["d01"])
     state, _ = act(state, 0, play("b02"))
-    assert "p:tr:r" in legal_codes(state, 0)
+    assert "p.tr.r" in legal_codes(state, 0)
     state, _ = act(state, 0, play("tr", "red"))
     assert state.turn == 1 and not state.double_play
 
@@ -362,11 +362,11 @@ def test_announce_from_the_second_to_last_card_until_the_next_player_acts():
     assert "ce" not in legal_codes(state, 0)
     state, _ = act(state, 0, play("a04"))
     assert state.turn == 1 and "ce" in legal_codes(state, 0)
-    assert "call:0" in legal_codes(state, 1) and "call:0" in legal_codes(state, 2)
+    assert "call.0" in legal_codes(state, 1) and "call.0" in legal_codes(state, 2)
     assert GAME.view(state, None).ce_window == "ana"
     state, events = act(state, 0, ANNOUNCE)
     assert codes(events) == ["ce"] and state.announced[0]
-    assert "call:0" not in legal_codes(state, 1) and "ce" not in legal_codes(state, 0)
+    assert "call.0" not in legal_codes(state, 1) and "ce" not in legal_codes(state, 0)
     assert GAME.view(state, "ben").announced["ana"]
 
 
@@ -379,7 +379,7 @@ def test_call_out_costs_three_cards():
     assert codes(events) == ["callout", "penalty"]
     assert events[0].params == {"target": "ana", "count": 3} and events[1].to == ("ana",)
     assert len(state.hands[0]) == 4 and state.stock == ["d01"]
-    assert "ce" not in legal_codes(state, 0) and "call:0" not in legal_codes(state, 1)
+    assert "ce" not in legal_codes(state, 0) and "call.0" not in legal_codes(state, 1)
 
 
 def test_call_out_draws_what_is_left_of_the_stock():
@@ -417,7 +417,7 @@ def test_the_window_closes_when_the_next_player_acts():
     state, _ = act(state, 0, play("a04"))
     state, _ = act(state, 1, play("b05"))  # ben acts
     assert state.ce_window is None
-    assert "ce" not in legal_codes(state, 0) and "call:0" not in legal_codes(state, 2)
+    assert "ce" not in legal_codes(state, 0) and "call.0" not in legal_codes(state, 2)
     with pytest.raises(IllegalAction):
         act(state, 2, CallOut(target=0))
 
@@ -427,7 +427,7 @@ def test_announce_during_ones_own_double_play():
     state, _ = act(state, 0, play("b02"))
     state, _ = act(state, 0, play("c02"))  # a double play again, one card left
     assert state.turn == 0 and "ce" in legal_codes(state, 0)
-    assert "call:0" in legal_codes(state, 1)
+    assert "call.0" in legal_codes(state, 1)
 
 
 # ----- the end -------------------------------------------------------------------------------
@@ -441,8 +441,8 @@ def test_last_card_wins_at_once_ranking_by_hand_value_points_to_the_winner():
     out = GAME.outcome(state)
     assert out.ranking == [["ana"], ["cy", "dee"], ["ben"]]
     assert out.points == {"ana": 31, "ben": 0, "cy": 0, "dee": 0}
-    assert out.details["hand_values"] == {"ana": 0, "ben": 21, "cy": 5, "dee": 5}
-    assert out.details["reason"] == "out"
+    assert out.hand_values == {"ana": 0, "ben": 21, "cy": 5, "dee": 5}
+    assert out.reason == "out"
     assert GAME.legal_actions(state, "ben") == [] and GAME.to_act(state) == set()
     with pytest.raises(IllegalAction) as err:
         act(state, 1, DRAW)
@@ -459,7 +459,7 @@ def test_blocked_game_ends_with_lowest_sum_and_shared_ties():
     assert state.finished and codes(events) == ["pass", "blocked"]
     out = GAME.outcome(state)
     assert out.ranking == [["ana", "ben", "cy"]] and out.points == {"ana": 0, "ben": 0, "cy": 0}
-    assert out.details["reason"] == "blocked"
+    assert out.reason == "blocked"
 
 
 def test_blocked_game_finishing_order_by_hand_value():
@@ -497,7 +497,7 @@ def test_variant_hand_size(size):
 def test_variant_inverse_once():
     opts = {"inverse_once": True}
     state = make([["a07", "b02", "c07", "a20"], ["b01", "b20"]], "a02", ["d01"], options=opts)
-    assert "p:a07" in legal_codes(state, 0)
+    assert "p.a07" in legal_codes(state, 0)
     state, events = act(state, 0, play("a07"))  # first inverse: double play
     assert "double_play" in codes(events) and state.inverse_used[0]
     state, events = act(state, 0, play("b02"))  # inverse again (W/R on R/W): now a plain play
@@ -532,7 +532,7 @@ def test_variant_powers_tochtli_skips_and_ollin_reverses():
     assert GAME.view(state, "ana").hand[0].skips
     state, _ = act(state, 0, play("a08"))
     assert state.skip_pending and state.turn == 1
-    assert sorted(legal_codes(state, 1)) == ["accept", "p:b08", "p:b15"]
+    assert sorted(legal_codes(state, 1)) == ["accept", "p.b08", "p.b15"]
     # a17 Ollin B/W on a20 B/K reverses the order
     state = make([["a17", "a01"], ["b01"], ["c01"]], "a20", ["d01"], options=opts)
     state, events = act(state, 0, play("a17"))
@@ -582,18 +582,27 @@ def test_forged_and_out_of_turn_actions_are_rejected():
     "text",
     [
         "",
-        "p:",
-        "p:a21",
-        "p:e01",
-        "p:a00",
-        "p:tw",
-        "p:a01:r",
-        "p:tw:x",
-        "call:9",
-        "call:",
+        "p",
+        "p.",
+        "p.a21",
+        "p.e01",
+        "p.a00",
+        "p.tw",
+        "p.a01.r",
+        "p.tw.x",
+        "p.tw.r.r",
+        "call.9",
+        "call.",
+        "call",
+        "call.02",
+        "call.+2",
+        "draw.1",
+        "ce.0",
         "xx",
         "DRAW",
-        "p:a1",
+        "p.a1",
+        "p:a07",  # the old text form
+        "call:0",
     ],
 )
 def test_decode_rejects_junk(text):
@@ -604,13 +613,13 @@ def test_decode_rejects_junk(text):
 
 def test_encodings():
     for action, text in [
-        (play("a07"), "p:a07"),
-        (play("tw", "red"), "p:tw:r"),
+        (play("a07"), "p.a07"),
+        (play("tw", "red"), "p.tw.r"),
         (DRAW, "draw"),
         (PASS, "pass"),
         (ACCEPT_SKIP, "accept"),
         (ANNOUNCE, "ce"),
-        (CallOut(target=3), "call:3"),
+        (CallOut(target=3), "call.3"),
     ]:
         assert action.encode() == text and GAME.decode_action(text) == action
 
@@ -632,7 +641,7 @@ def test_a_timed_out_turn_is_played_not_just_announced():
     state, _ = act(state, 0, play("b02"))
     state, _ = act(state, 0, play("c02"))
     state, _ = act(state, 0, play("a04"))  # W/K on W/R: one card left, turn passes to ben
-    assert "ce" in legal_codes(state, 0) and "call:0" in legal_codes(state, 1)
+    assert "ce" in legal_codes(state, 0) and "call.0" in legal_codes(state, 1)
     action = GAME.default_action(state, "ben")
     assert action.kind == "play"
     with pytest.raises(IllegalAction):

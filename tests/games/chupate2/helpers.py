@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from games.chupate2 import GAME
-from games.chupate2.cards import DECK
+from games.chupate2.cards import DECK, DECK_SET
 from games.chupate2.state import Chupate2State
 
 
@@ -20,9 +22,9 @@ def make_state(
     pending: int = 0,
     direction: int = -1,
     options: dict[str, Any] | None = None,
-    stock_top: list[str] = (),
+    stock_top: Sequence[str] = (),
     stock: list[str] | None = None,
-    under: list[str] = (),
+    under: Sequence[str] = (),
     seed: str = "test",
     **extra: Any,
 ) -> Chupate2State:
@@ -71,6 +73,16 @@ def assert_conserved(state: Chupate2State) -> None:
     cards = all_cards(state)
     assert len(cards) == 108
     assert sorted(cards) == sorted(DECK)
+
+
+CARD_ID = re.compile(r'"([rygb][0-9DSR][ab]|[WF][a-d])"')
+
+
+def card_ids(json_text: str) -> set[str]:
+    """Every card id appearing as a JSON string anywhere in a dumped model."""
+    found = set(CARD_ID.findall(json_text))
+    assert found <= DECK_SET
+    return found
 
 
 def act(state: Chupate2State, seat: str, text: str):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from typing import Any
 
 import pytest
@@ -22,9 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.chupate2 import GAME
-from games.chupate2.cards import DECK_SET
 from games.core import IllegalAction
-from tests.games.chupate2.helpers import assert_conserved
+from tests.games.chupate2.helpers import assert_conserved, card_ids
 
 MAX_STEPS = 20_000
 PLAYOUTS_PER_CASE = 125
@@ -42,18 +40,8 @@ CASES: list[tuple[int, dict[str, Any]]] = [
 ]
 
 
-CARD_ID = re.compile(r'"([rygb][0-9DSR][ab]|[WF][a-d])"')
-
-
-def _card_ids(json_text: str) -> set[str]:
-    """Every card id appearing as a JSON string anywhere in a dumped model."""
-    found = set(CARD_ID.findall(json_text))
-    assert found <= DECK_SET
-    return found
-
-
 def _event_cards(event) -> set[str]:
-    return _card_ids(json.dumps(event.params))
+    return card_ids(json.dumps(event.params))
 
 
 def _pick(rng: random.Random, legal: list) -> Any:
@@ -94,7 +82,7 @@ def _check_views(state, known: dict, full: bool, rng: random.Random) -> None:
             assert view.reveal.to == seat
         assert view.hand_counts == {s: len(h) for s, h in state.hands.items()}
         if full:
-            seen = _card_ids(view.model_dump_json())
+            seen = card_ids(view.model_dump_json())
             allowed = known[seat] | set(state.discard)
             if seat is not None:
                 allowed |= set(state.hands[seat])

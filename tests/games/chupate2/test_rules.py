@@ -427,9 +427,9 @@ def test_single_round_game_first_out_wins_and_scores_opponents_cards():
     out = GAME.outcome(state)
     assert out.ranking == [["a"], ["c"], ["b"]] or out.ranking == [["a"], ["b"], ["c"]]
     assert out.points == {"a": 29 + 53, "b": 0, "c": 0}
-    assert out.details["mode"] == "single"
-    assert out.details["rounds"][0]["left"] == {"a": 0, "b": 29, "c": 53}
-    assert out.details["team_winners"] == []  # no teams: no team wins to record
+    assert out.mode == "single"
+    assert out.rounds[0].left == {"a": 0, "b": 29, "c": 53}
+    assert out.team_winners == []  # no teams: no team wins to record
     assert codes(events)[-2:] == ["round_won", "game_won"]
     assert GAME.to_act(state) == set() and GAME.legal_actions(state, "b") == []
     raises("game_over", state, "b", "draw")
@@ -479,7 +479,7 @@ def test_points_game_reaching_the_target_wins():
     out = GAME.outcome(state)
     assert out.ranking == [["a"], ["b"], ["c"]]
     assert out.points == {"a": 163, "b": 149, "c": 0}
-    assert out.details["mode"] == "points" and out.details["target"] == 150
+    assert out.mode == "points" and out.target == 150
 
 
 def test_points_game_played_to_its_target_by_computer_players():
@@ -498,7 +498,7 @@ def test_points_game_played_to_its_target_by_computer_players():
         sum(r.points for r in state.results if r.winner == out.winners[0])
         == state.scores[out.winners[0]]
     )
-    assert len(out.details["round_scores"]) == state.round
+    assert len(out.rounds) == state.round
 
 
 # ----- teams ----------------------------------------------------------------------------------
@@ -519,9 +519,8 @@ def test_team_wins_when_a_member_goes_out():
     assert out.ranking == [["a", "c"], ["b", "d"]]
     # points only from the non-team-mates' hands (b: 3, d: 52); a's cards don't count
     assert out.points == {"a": 55, "c": 55, "b": 0, "d": 0}
-    assert out.details["winning_team"] == 0 and out.details["teams"] == [["a", "c"], ["b", "d"]]
-    assert out.details["team_results"] == {"a": "won", "c": "won", "b": "lost", "d": "lost"}
-    assert out.details["team_winners"] == ["a", "c"]
+    assert out.winning_team == 0 and out.teams == [["a", "c"], ["b", "d"]]
+    assert out.team_winners == ["a", "c"]  # a and c won, b and d lost
     assert next(e for e in events if e.code == "round_won").params["team"] == 0
 
 
@@ -530,10 +529,10 @@ def test_team_points_game_scores_go_to_the_team():
     state = make_state(hands, "g5a", options={"teams": "trios", "points": "50"}, team_scores=[0, 0])
     state, _ = act(state, "a", "p.g1a")
     out = GAME.outcome(state)
-    assert out.details["team_scores"] == [53, 0]  # b 1 + d 2 + f 50
+    assert out.team_scores == [53, 0]  # b 1 + d 2 + f 50
     assert out.ranking == [["a", "c", "e"], ["b", "d", "f"]]
     assert out.points["e"] == 53 and out.points["b"] == 0
-    assert out.details["team_winners"] == ["a", "c", "e"]
+    assert out.team_winners == ["a", "c", "e"]
 
 
 # ----- "¡Última!" call variant ----------------------------------------------------------------

@@ -44,19 +44,32 @@ def test_faces_are_canonical():
     [
         "",
         "p",
-        "p7A",
-        "p0",
-        "p0?",
-        "m7",
-        "gz",
-        "bx",
-        "dd",
-        "xx",
+        "p.7.A",
+        "p.0",
+        "p.0.?",
+        "p.0.A.A",
+        "p.00.A",
+        "p.0.",
+        "m.7",
+        "m.03",
+        "m.1.2",
+        "g.z",
+        "b.x",
+        "g.e.a",
+        "d.d",
+        "x.x",
         "q",
-        "p0" + "A" * 59,
+        "p.0." + "A" * 57,
         "d" * 61,
         "g",
         "m",
+        # the old compact forms are not actions any more
+        "p7A",
+        "p0A",
+        "m3",
+        "ge",
+        "dd",
+        "xx",
     ],
 )
 def test_junk_is_rejected(text):
@@ -66,12 +79,12 @@ def test_junk_is_rejected(text):
 
 
 def test_series_drafts_for_the_builder():
-    assert encode_draft(2, []) == "p2"
-    assert decode_draft("p2") == (2, [])
+    assert encode_draft(2, []) == "p.2"
+    assert decode_draft("p.2") == (2, [])
     text = encode_draft(4, ["10H", "JH"])
-    assert text == Play(pozo=4, cards=("10H", "JH")).encode()
+    assert text == Play(pozo=4, cards=("10H", "JH")).encode() == "p.4.MN"
     assert decode_draft(text) == (4, ["10H", "JH"])
-    for bad in ("", "x", "p9", "p1?"):
+    for bad in ("", "x", "p", "p.9", "p.1.?", "p.1.", "p.1.A.B", "d.1", "p2"):
         with pytest.raises(IllegalAction):
             decode_draft(bad)
 

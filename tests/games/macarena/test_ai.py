@@ -15,7 +15,7 @@ from .helpers import table
 
 def decide(state, seat, level, seed=0):
     return choose_action(
-        GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(seed)
+        GAME, GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(seed)
     )
 
 
@@ -48,7 +48,9 @@ def test_sampled_worlds_agree_with_the_view_and_keep_104_cards():
         state, _ = GAME.apply(
             state,
             seat,
-            choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng),
+            choose_action(
+                GAME, GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng
+            ),
         )
     seat = state.seats[state.current]
     view = GAME.view(state, seat)

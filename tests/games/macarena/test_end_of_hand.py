@@ -86,7 +86,7 @@ def test_penalty_choice_of_element_before_the_collections_are_shown():
     assert view.choice == "give_element" and view.give_choices == ["water", "fire"]
     assert view.ending == "stock_empty" and view.hand_result is None
     assert [p.collection_count for p in view.players] == [None, 1, None]  # not shown yet
-    assert sorted(a.encode() for a in GAME.legal_actions(s, "b")) == ["gf", "gw"]
+    assert sorted(a.encode() for a in GAME.legal_actions(s, "b")) == ["g.f", "g.w"]
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s, "b", GiveElement(element="earth"))
     assert err.value.code == "element_not_held"
@@ -268,10 +268,10 @@ def test_two_amulets_win_with_three_players():
     )
     assert "game_won" in codes(ev)
     out = GAME.outcome(s)
-    assert out.winners == ["b"] and out.details["amulets"]["b"] == 2 and out.points["b"] == 2
-    assert out.details["amulets_to_win"] == 2
-    assert out.details["stats"]["b"] == {"amulets": 2, "macarenas": 0}
-    assert out.details["stats"]["a"] == {"amulets": 0, "macarenas": 0}
+    assert out.winners == ["b"] and out.amulets["b"] == 2 and out.points["b"] == 2
+    assert out.amulets_to_win == 2
+    assert out.stats["b"] == {"amulets": 2, "macarenas": 0}
+    assert out.stats["a"] == {"amulets": 0, "macarenas": 0}
 
 
 def test_one_amulet_wins_with_four_players():

@@ -123,9 +123,9 @@ def test_la_macarena_wins_at_once():
     s2, ev = play(s, "a", 2, "9S")
     assert "macarena" in codes(ev)
     out = GAME.outcome(s2)
-    assert out is not None and out.winners == ["a"] and out.details["macarena"] == "a"
-    assert out.details["macarenas"] == {"a": 1, "b": 0}
-    assert out.details["stats"] == {
+    assert out is not None and out.winners == ["a"] and out.macarena == "a"
+    assert out.macarenas == {"a": 1, "b": 0}
+    assert out.stats == {
         "a": {"amulets": 0, "macarenas": 1},
         "b": {"amulets": 0, "macarenas": 0},
     }

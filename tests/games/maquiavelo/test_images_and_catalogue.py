@@ -11,8 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.ui.images.maquiavelo import WIDTH, render_hand, render_table
-from games.maquiavelo import GAME
-from games.maquiavelo import game as rules
+from games.maquiavelo import GAME, rules
 from games.maquiavelo.options import Options
 
 I18N = Path(__file__).resolve().parents[3] / "bot" / "i18n"

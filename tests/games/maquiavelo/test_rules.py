@@ -8,8 +8,18 @@ from collections import Counter
 import pytest
 
 from games.core import IllegalAction
+from games.core.actions import MAX_ACTION_TEXT
 from games.core.cards import parse_card
-from games.maquiavelo import GAME, Arrange, Draw, Options, Pass, Play, parse_arrangement
+from games.maquiavelo import (
+    GAME,
+    Arrange,
+    Draw,
+    MaquiaveloOutcome,
+    Options,
+    Pass,
+    Play,
+    parse_arrangement,
+)
 from games.maquiavelo.cards import card_id, face, sort_key
 from games.maquiavelo.options import default_hand_size
 from games.maquiavelo.solver import meld_kind
@@ -251,6 +261,9 @@ def test_emptying_the_hand_wins_at_once():
     out = GAME.outcome(s2)
     assert out.ranking == [["ana"], ["cora"], ["beto"]]
     assert out.points == {"ana": 13 + 12 + 1, "beto": 0, "cora": 0}
+    assert isinstance(out, MaquiaveloOutcome) and out.reason == "out"
+    assert out.hand_counts == {"ana": 0, "beto": 2, "cora": 1}
+    assert out.hand_values == {"ana": 0, "beto": 25, "cora": 1}
     assert GAME.to_act(s2) == set()
     with pytest.raises(IllegalAction) as e:
         GAME.apply(s2, "beto", Pass())
@@ -268,6 +281,8 @@ def test_empty_stock_all_pass_fewest_cards_wins():
     # beto and cora hold one card each; beto's is worth less
     assert out.ranking == [["beto"], ["cora"], ["ana"]]
     assert out.points["beto"] == 3 + 13 + 12
+    assert isinstance(out, MaquiaveloOutcome) and out.reason == "blocked"
+    assert out.hand_counts == {"ana": 2, "beto": 1, "cora": 1}
 
 
 def test_empty_stock_tie_is_shared():
@@ -455,16 +470,36 @@ def test_private_events_only_in_own_view():
 # ----- actions as text ----------------------------------------------------------------------
 
 
+def _whole_deck_text() -> str:
+    """Both decks as one typed arrangement of 52 runs: the longest arrangement text."""
+    groups = [f"{r}{s} {r}{s}" for r in "A23456789TJQK" for s in "SHDC"]
+    return parse_arrangement(" | ".join(groups)).encode()
+
+
+def test_an_arrangement_from_the_modal_may_be_longer_than_a_custom_id():
+    text = _whole_deck_text()
+    assert len(text) == 1 + 52 * 5 > MAX_ACTION_TEXT and len(text) <= Arrange.max_text
+    assert GAME.decode_action(text).encode() == text
+    assert all(len(a.encode()) <= MAX_ACTION_TEXT for a in (Draw(), Pass(), Play(cards=(103,))))
+    with pytest.raises(IllegalAction):  # only an arrangement may be that long
+        GAME.decode_action("p." + "1" * (MAX_ACTION_TEXT + 1))
+
+
 def test_encode_decode_round_trip():
     rng = random.Random(5)
     for _ in range(200):
         cards = tuple(sorted(rng.sample(range(104), rng.randint(1, 104))))
         a = Play(cards=cards)
         text = a.encode()
-        assert len(text) <= 22 and GAME.decode_action(text) == a
-    for a in (Draw(), Pass(), parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")):
+        assert len(text) <= 23 and GAME.decode_action(text) == a  # "p." + 21 base-36 digits
+    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == ["d", "x", "p.1r4zlr7l"]
+    arrangement = parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")
+    assert arrangement.encode() == "a.7H7D7S.TSJSQSKSAS"
+    for a in (Draw(), Pass(), arrangement):
         assert GAME.decode_action(a.encode()) == a
-    for junk in ("", "p", "pZZ", "p" + "z" * 30, "q", "a", "a7H7", "aXX", "a7H..7D", "p00"):
+    junk_texts = ("", "p", "p.ZZ", "p." + "z" * 30, "q", "a", "a.7H7", "a.XX", "a.7H..7D", "p.00")
+    old_texts = ("pZZ", "p1", "a7H7D7S", "d.1", "x.0", "p.1.2")  # the former grammar, extra args
+    for junk in junk_texts + old_texts + (_whole_deck_text() + ".AS",):
         with pytest.raises(IllegalAction) as e:
             GAME.decode_action(junk)
         assert e.value.code == "bad_action"

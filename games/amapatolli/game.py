@@ -1,0 +1,81 @@
+"""The Ce Amapatolli engine: wiring the rules, the views and the computer players together."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.amapatolli import ai, rules
+from games.amapatolli.actions import CODEC, AmapatolliAction
+from games.amapatolli.options import Options
+from games.amapatolli.state import AmapatolliState
+from games.amapatolli.view import AmapatolliOutcome, AmapatolliView, build_outcome, build_view
+from games.core import Event, Game, IllegalAction, rng_for
+from games.core.engine import Seat
+from games.core.errors import NOT_YOUR_TURN
+
+
+class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
+    key = "amapatolli"
+    names = {"es": "Ce Amapatolli", "en": "Ce Amapatolli"}
+    min_players = 2
+    max_players = 6
+    options_model = Options
+    state_model = AmapatolliState
+    action_codec = CODEC
+    ai_levels = ("easy", "normal", "hard")
+
+    def new(
+        self, seats: list[Seat], seed: str, options: Options | dict[str, Any] | None = None
+    ) -> AmapatolliState:
+        self.check_player_count(seats)
+        return rules.deal(seats, seed, self.parse_options(options))
+
+    def to_act(self, state: AmapatolliState) -> set[Seat]:
+        return set() if state.finished else {state.seats[state.turn]}
+
+    def legal_actions(self, state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
+        return rules.legal_actions(state, seat)
+
+    def copy_state(self, state: AmapatolliState) -> AmapatolliState:
+        return rules.copy_for_move(state)
+
+    def is_over(self, state: AmapatolliState) -> bool:
+        return state.finished
+
+    def _apply(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
+        events = rules.make_move(state, state.seats.index(seat), action)
+        state.log = (state.log + events)[-rules.LOG_SIZE :]
+        return events
+
+    def view(self, state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
+        return build_view(state, seat)
+
+    def outcome(self, state: AmapatolliState) -> AmapatolliOutcome | None:
+        return build_outcome(state)
+
+    def rematch_seats(self, state: AmapatolliState) -> list[Seat]:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return list(state.seats)
+        return rules.rematch_order(state.seats, outcome.ranking)
+
+    def default_action(self, state: AmapatolliState, seat: Seat) -> AmapatolliAction:
+        """A timed-out turn is played by the ``normal`` computer, moving the game on: a turn
+        action (play, draw, pass, accept the skip), never only an optional "Ce" or call-out."""
+        legal = [a for a in self.legal_actions(state, seat) if not rules.is_optional(a)]
+        if not legal:
+            raise IllegalAction(NOT_YOUR_TURN)
+        choice = self.choose_action(
+            self.view(state, seat), legal, "normal", rng_for(state.seed, "timeout", state.version)
+        )
+        return choice if choice is not None else legal[0]
+
+    def choose_action(
+        self,
+        view: AmapatolliView,
+        legal: list[AmapatolliAction],
+        level: str,
+        rng: random.Random,
+    ) -> AmapatolliAction | None:
+        return ai.choose_action(view, legal, level, rng)

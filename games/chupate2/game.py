@@ -1,0 +1,58 @@
+"""The Chúpate 2 engine object: wires the rules, the view and the computer players to the core
+``Game`` contract (spec: shared/rules/chupate2.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from games.chupate2 import ai, rules
+from games.chupate2.actions import CODEC, Chupate2Action
+from games.chupate2.options import Options
+from games.chupate2.rules import LOG_SIZE
+from games.chupate2.state import Chupate2State
+from games.chupate2.view import Chupate2View, build_view
+from games.core import ActionCodec, Event, Game
+from games.core.engine import Seat
+
+
+class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
+    key = "chupate2"
+    names = {"es": "Chúpate 2", "en": "Chúpate 2"}
+    min_players = 2
+    max_players = 6
+    options_model = Options
+    state_model = Chupate2State
+    action_codec: ClassVar[ActionCodec[Chupate2Action]] = CODEC
+
+    def new(
+        self, seats: list[Seat], seed: str, options: Options | dict[str, Any] | None = None
+    ) -> Chupate2State:
+        opts = self.parse_options(options)
+        self.check_player_count(seats)
+        rules.check_table(len(seats), opts, self.min_players, self.max_players)
+        return rules.new_state(seats, seed, opts)
+
+    # The rule functions themselves (no wrapper call: these run on every step of a playout).
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(rules.legal_actions)
+    copy_state = staticmethod(rules.copy_state)
+    view = staticmethod(build_view)
+    outcome = staticmethod(rules.outcome)
+
+    def is_over(self, state: Chupate2State) -> bool:
+        return state.phase == "over"
+
+    def _apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+        if state.reveal is not None:
+            state.reveal = None  # the challenge reveal is shown once, right after challenging
+        events = rules.resolve_action(state, seat, action)
+        if events:  # the log lists are shared with the old state: replaced, never extended
+            state.log = (state.log + events)[-LOG_SIZE:]
+            state.log_versions = (state.log_versions + [state.version] * len(events))[-LOG_SIZE:]
+        return events
+
+    def choose_action(
+        self, view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random
+    ) -> Chupate2Action | None:
+        return ai.choose_action(view, legal, level, rng)

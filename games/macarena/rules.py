@@ -1,0 +1,368 @@
+"""The Macarena rules as pure functions over a state (spec: ../shared/rules/macarena.md).
+
+``take_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
+and returns the events; the end of a hand lives in ``endhand.py``, series in ``series.py``, and
+the read-only turn questions (who acts, where a series may go) in ``turns.py``.
+"""
+
+from __future__ import annotations
+
+from games.core import Event, IllegalAction, shuffled
+from games.core.cards import two_decks
+from games.core.errors import NOT_YOUR_TURN
+from games.core.rng import rng_for
+from games.macarena import endhand
+from games.macarena.actions import (
+    BuyElement,
+    Draw,
+    GiveElement,
+    MacarenaAction,
+    MoveMaca,
+    Pass,
+    Play,
+)
+from games.macarena.elements import ELEMENTS
+from games.macarena.options import Options, amulets_target
+from games.macarena.series import next_options, resolve_series
+from games.macarena.state import (
+    LOG_SIZE,
+    MACAS_PER_PLAYER,
+    MAX_MACAS_PER_POZO,
+    POZOS,
+    MacarenaState,
+    Phase,
+    Tokens,
+)
+from games.macarena.turns import maca_sources, may_play_on, to_act
+from games.macarena.view import MacarenaOutcome
+
+HAND_SIZE = 7
+# The actions each phase accepts (anything else: ``wrong_phase``).
+PHASE_ACTIONS: dict[Phase, tuple[type[MacarenaAction], ...]] = {
+    "draw": (Draw,),
+    "play": (Play, Pass),
+    "move_maca": (MoveMaca,),
+    "penalty": (GiveElement,),
+    "buy": (BuyElement,),
+    "over": (),
+}
+
+
+def copy_state(state: MacarenaState) -> MacarenaState:
+    """A copy whose containers are new (cards and events are immutable and shared)."""
+    return state.model_copy(
+        update={
+            "seats": list(state.seats),
+            "stock": list(state.stock),
+            "pozos": [list(p) for p in state.pozos],
+            "macas": [dict(m) for m in state.macas],
+            "hands": {s: list(h) for s, h in state.hands.items()},
+            "collections": {s: list(c) for s, c in state.collections.items()},
+            "tokens": {
+                s: t.model_copy(update={"elements": list(t.elements)})
+                for s, t in state.tokens.items()
+            },
+            "penalty_pending": list(state.penalty_pending),
+            "buy_pending": list(state.buy_pending),
+            # the end-of-hand result is only changed during the penalty and buy phases
+            "hand_result": (
+                state.hand_result.model_copy(deep=True)
+                if state.hand_result is not None and state.phase in ("penalty", "buy")
+                else state.hand_result
+            ),
+            "log": list(state.log),
+            "winners": list(state.winners),
+            "macarenas_count": dict(state.macarenas_count),
+        }
+    )
+
+
+class _Turn:
+    """Collects the events of one action and mirrors them into the state's log."""
+
+    def __init__(self, state: MacarenaState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state.log.append(event)
+        if len(self.state.log) > LOG_SIZE:
+            del self.state.log[: len(self.state.log) - LOG_SIZE]
+
+    def deal_next_hand(self) -> None:
+        """The ``deal`` callback of ``endhand``: the next hand, its events in this turn."""
+        state = self.state
+        state.hand_number += 1
+        state.starter = (state.starter - 1) % len(state.seats)  # play passes to the right
+        deal(state, self)
+
+
+# ----- creation ------------------------------------------------------------------------------
+
+
+def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
+    """The first hand dealt; the first starter is drawn from the seed."""
+    starter = rng_for(seed, "starter").randrange(len(seats))
+    state = MacarenaState(
+        seed=seed,
+        seats=list(seats),
+        options=options,
+        starter=starter,
+        current=starter,
+        stock=[],
+        pozos=[],
+        macas=[],
+        hands={},
+        collections={},
+        tokens={s: Tokens() for s in seats},
+    )
+    deal(state, _Turn(state))
+    return state
+
+
+def deal(state: MacarenaState, turn: _Turn) -> None:
+    deck = shuffled(two_decks(), state.seed, "deal", state.hand_number)
+    n = len(state.seats)
+    state.hands = {s: deck[i * HAND_SIZE : (i + 1) * HAND_SIZE] for i, s in enumerate(state.seats)}
+    rest = deck[n * HAND_SIZE :]
+    state.pozos = [[c] for c in rest[:POZOS]]
+    state.stock = rest[POZOS:]
+    state.macas = [{} for _ in range(POZOS)]
+    state.collections = {s: [] for s in state.seats}
+    state.current = state.starter
+    state.phase = "draw"
+    state.espejo_turn = False
+    state.drawn = None
+    state.maca_target = None
+    state.penalty_pending = []
+    state.buy_pending = []
+    turn.emit(
+        Event(
+            code="hand_started",
+            seat=state.seats[state.starter],
+            params={"hand": state.hand_number},
+        )
+    )
+
+
+# ----- legality ------------------------------------------------------------------------------
+
+
+def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
+    """Every action of ``seat`` now. In the play phase a series is listed by its first card
+    (``Play(pozo, (card,))``); longer series extend it through ``series_options``."""
+    if seat not in to_act(state):
+        return []
+    if state.phase == "draw":
+        return [Draw()]
+    if state.phase == "play":
+        plays: list[MacarenaAction] = [Pass()]
+        hand = state.hands[seat]
+        for pozo in range(POZOS):
+            if may_play_on(state, seat, pozo):
+                for card in next_options(state.pozos[pozo][-1], hand, []):
+                    plays.append(Play(pozo=pozo, cards=(card.code,)))
+        return plays
+    if state.phase == "move_maca":
+        return [MoveMaca(source=i) for i in maca_sources(state)]
+    if state.phase == "penalty":
+        return [GiveElement(element=e) for e in state.tokens[seat].elements]
+    if state.phase == "buy":
+        return [BuyElement(element=e) for e in ELEMENTS if e not in state.tokens[seat].elements]
+    return []
+
+
+# ----- applying an action --------------------------------------------------------------------
+
+
+def take_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
+    """Apply ``action`` of ``seat`` to the private copy ``state``; the events, in order."""
+    if seat not in to_act(state):
+        raise IllegalAction(NOT_YOUR_TURN)
+    if not isinstance(action, PHASE_ACTIONS[state.phase]):
+        raise IllegalAction("wrong_phase", phase=state.phase)
+    turn = _Turn(state)
+    if isinstance(action, Draw):
+        _draw(state, turn, seat)
+    elif isinstance(action, Pass):
+        _pass(state, turn, seat)
+    elif isinstance(action, Play):
+        _play(state, turn, seat, action)
+    elif isinstance(action, MoveMaca):
+        _move_choice(state, turn, seat, action)
+    elif isinstance(action, GiveElement):
+        if action.element not in state.tokens[seat].elements:
+            raise IllegalAction("element_not_held", element=action.element)
+        endhand.give_element(state, turn.emit, seat, action.element, turn.deal_next_hand)
+    elif isinstance(action, BuyElement):
+        if action.element in state.tokens[seat].elements:
+            raise IllegalAction("element_held", element=action.element)
+        endhand.chosen_buy(state, turn.emit, seat, action.element, turn.deal_next_hand)
+    return turn.events
+
+
+def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> None:
+    if not state.stock:  # the player must draw from an empty stock: the hand ends
+        endhand.start_end_of_hand(state, turn.emit, "stock_empty", None, turn.deal_next_hand)
+        return
+    state.current = index
+    state.espejo_turn = espejo
+    state.phase = "draw"
+    state.drawn = None
+    state.maca_target = None
+    if espejo:
+        turn.emit(Event(code="espejo_turn", seat=state.seats[index]))
+
+
+def _next_player(state: MacarenaState) -> int:
+    return (state.current - 1) % len(state.seats)  # play passes to the right
+
+
+def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
+    card = state.stock.pop()
+    state.hands[seat].append(card)
+    state.drawn = card
+    state.phase = "play"
+    turn.emit(Event(code="draw", seat=seat, params={"stock": len(state.stock)}))
+    turn.emit(Event(code="draw_card", seat=seat, params={"card": card.code}, to=(seat,)))
+
+
+def _pass(state: MacarenaState, turn: _Turn, seat: str) -> None:
+    returned = sum(m.pop(seat, 0) for m in state.macas)
+    turn.emit(Event(code="pass", seat=seat, params={"returned": returned}))
+    state.drawn = None
+    _start_turn(state, turn, _next_player(state), espejo=False)
+
+
+def _play(state: MacarenaState, turn: _Turn, seat: str, action: Play) -> None:
+    pozo = action.pozo
+    if not may_play_on(state, seat, pozo):
+        raise IllegalAction("pozo_enchanted", pozo=pozo)
+    series = resolve_series(state.pozos[pozo][-1], state.hands[seat], action.cards)
+    hand = state.hands[seat]
+    for card in series.cards:
+        hand.remove(card)
+    state.collections[seat].extend(series.to_collection)
+    if series.new_top is not None:
+        state.pozos[pozo].append(series.new_top)
+    state.drawn = None
+    turn.emit(
+        Event(
+            code="espejo_solo" if series.solo else "play",
+            seat=seat,
+            params={
+                "pozo": pozo,
+                "cards": [c.code for c in series.cards],
+                "collected": len(series.to_collection),
+                "espejo": series.espejo,
+            },
+        )
+    )
+    if series.espejo:
+        _activate_maca(state, turn, seat, pozo)
+        if state.phase in ("move_maca", "over"):
+            return
+    _after_play(state, turn, seat, series.espejo)
+
+
+def _after_play(state: MacarenaState, turn: _Turn, seat: str, espejo: bool) -> None:
+    if not state.hands[seat]:  # se va: the hand ends at once
+        endhand.start_end_of_hand(state, turn.emit, "went_out", seat, turn.deal_next_hand)
+    elif espejo:  # an espejo turn always follows and cannot be refused
+        _start_turn(state, turn, state.current, espejo=True)
+    else:
+        _start_turn(state, turn, _next_player(state), espejo=False)
+
+
+def _activate_maca(state: MacarenaState, turn: _Turn, seat: str, pozo: int) -> None:
+    on_pozo = state.macas[pozo]
+    if sum(on_pozo.values()) >= MAX_MACAS_PER_POZO:
+        turn.emit(Event(code="maca_pozo_full", seat=seat, params={"pozo": pozo}))
+        return
+    if sum(m.get(seat, 0) for m in state.macas) >= MACAS_PER_PLAYER:
+        state.phase = "move_maca"
+        state.maca_target = pozo
+        sources = maca_sources(state)
+        if len(sources) == 1:
+            _move_maca(state, turn, seat, sources[0], pozo)
+        else:
+            turn.emit(Event(code="maca_move_choice", seat=seat, params={"pozo": pozo}))
+        return
+    shared_before = len(on_pozo) >= 2
+    on_pozo[seat] = on_pozo.get(seat, 0) + 1
+    turn.emit(Event(code="maca_placed", seat=seat, params={"pozo": pozo, "count": on_pozo[seat]}))
+    if len(on_pozo) >= 2 and not shared_before:
+        turn.emit(
+            Event(code="pozo_shared", seat=seat, params={"pozo": pozo, "owners": list(on_pozo)})
+        )
+    _check_macarena(state, turn, seat)
+
+
+def _move_maca(state: MacarenaState, turn: _Turn, seat: str, source: int, target: int) -> None:
+    state.macas[source][seat] -= 1
+    if not state.macas[source][seat]:
+        del state.macas[source][seat]
+    on_target = state.macas[target]
+    shared_before = len(on_target) >= 2
+    on_target[seat] = on_target.get(seat, 0) + 1
+    state.maca_target = None
+    state.phase = "play"
+    turn.emit(Event(code="maca_moved", seat=seat, params={"from": source, "pozo": target}))
+    if len(on_target) >= 2 and not shared_before:
+        turn.emit(
+            Event(
+                code="pozo_shared",
+                seat=seat,
+                params={"pozo": target, "owners": list(on_target)},
+            )
+        )
+    _check_macarena(state, turn, seat)
+
+
+def _move_choice(state: MacarenaState, turn: _Turn, seat: str, action: MoveMaca) -> None:
+    if action.source not in maca_sources(state):
+        raise IllegalAction("not_a_maca_source", pozo=action.source)
+    assert state.maca_target is not None
+    _move_maca(state, turn, seat, action.source, state.maca_target)
+    if state.phase != "over":
+        _after_play(state, turn, seat, espejo=True)
+
+
+def _check_macarena(state: MacarenaState, turn: _Turn, seat: str) -> None:
+    if all(m.get(seat, 0) > 0 for m in state.macas):
+        state.phase = "over"
+        state.macarena = seat
+        state.winners = [seat]
+        state.macarenas_count[seat] = state.macarenas_count.get(seat, 0) + 1
+        turn.emit(Event(code="macarena", seat=seat))
+
+
+# ----- the end of the game -------------------------------------------------------------------
+
+
+def outcome(state: MacarenaState) -> MacarenaOutcome | None:
+    if state.phase != "over":
+        return None
+    if state.macarena is not None:
+        others = [s for s in state.seats if s != state.macarena]
+        ranking = [[state.macarena]] + endhand.group_by_standing(state, others)
+    else:
+        ranking = endhand.group_by_standing(state, list(state.seats))
+    return MacarenaOutcome(
+        ranking=ranking,
+        points={s: state.tokens[s].amulets for s in state.seats},
+        # leaderboard counters (storage adds them per player): amulets earned in this game
+        # (they are never lost) and Macarenas achieved
+        stats={
+            s: {"amulets": state.tokens[s].amulets, "macarenas": state.macarenas_count.get(s, 0)}
+            for s in state.seats
+        },
+        macarena=state.macarena,
+        macarenas={s: state.macarenas_count.get(s, 0) for s in state.seats},
+        amulets={s: state.tokens[s].amulets for s in state.seats},
+        elements={s: list(state.tokens[s].elements) for s in state.seats},
+        coins={s: state.tokens[s].coins for s in state.seats},
+        hands=state.hand_number,
+        amulets_to_win=amulets_target(state.options, len(state.seats)),
+    )
