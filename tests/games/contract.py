@@ -49,7 +49,7 @@ class ContractSpec:
       not in their list.
     - ``extra``: tuning knobs of the contract test, all optional: ``forge_rate`` (share of steps
       that also try forged, out-of-turn and garbage actions; default 0.1), ``roundtrip_sample``
-      (legal actions round-tripped through text per step; default 12), ``callout_rate`` (chance
+      (legal actions round-tripped through text per step; default 8), ``callout_rate`` (chance
       that a seat outside ``to_act`` holding optional actions acts; default 0.2).
     """
 

@@ -89,4 +89,5 @@ SPEC = ContractSpec(
     max_steps=10_000,  # uniform play: ~2,600 steps on average with 5 players and 3 amulets
     playouts=2,
     policy=random_series,
+    complete_legal=False,  # legal_actions lists a series by its first card only
 )
