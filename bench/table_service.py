@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from games.core import rng_for
 from storage import open_database

@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # Imported here, not for a cycle: a missing token or --help answers without loading
+    # discord.py, the games and their presenters.
     import discord
 
     from bot.client import MesaBot, point_at_endpoints

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import discord
 import yarl
@@ -13,9 +14,10 @@ from discord.ext import commands
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
+from bot.ports import CogHost
 from bot.registry import load_games
+from bot.service import ServiceConfig, TableService
 from bot.settings import Settings
-from bot.tables import ServiceConfig, TableService
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
@@ -37,6 +39,8 @@ class MesaTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        """The one answer to a failed slash command (components use ``bot.ui.feedback.guard``):
+        refusals in the user's language, anything else logged once and answered generically."""
         original = getattr(error, "original", error)
         await answer_error(interaction, original)
 
@@ -48,7 +52,7 @@ class MesaBot(commands.Bot):
         *,
         games: Mapping[str, Game] | None = None,
         seed_factory: Callable[[], str] | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -61,7 +65,7 @@ class MesaBot(commands.Bot):
         )
         self.settings = settings
         self.games: Mapping[str, Game] = games if games is not None else load_games()
-        self._presenters: dict[str, GamePresenter] = {
+        self._presenters: dict[str, GamePresenter[Any, Any]] = {
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
@@ -110,7 +114,7 @@ class MesaBot(commands.Bot):
             self.db = None
 
     # ----- shared helpers for cogs and the listener -----------------------------------------
-    def presenter(self, game_key: str) -> GamePresenter:
+    def presenter(self, game_key: str) -> GamePresenter[Any, Any]:
         return self._presenters[game_key]
 
     async def remember(self, interaction: discord.Interaction) -> None:
@@ -121,8 +125,8 @@ class MesaBot(commands.Bot):
         )
 
     async def locale_of(self, user_id: str) -> str:
-        async with self.db.conn.execute(  # type: ignore[union-attr]
-            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return normalise_locale(row[0] if row and row[0] else self.settings.default_locale)
+        return normalise_locale(await self.players.locale(user_id) or self.settings.default_locale)
+
+
+# The cogs are written against CogHost; this line makes mypy check MesaBot provides it.
+_COG_HOST: type[CogHost] = MesaBot

@@ -12,3 +12,12 @@ class TableError(Exception):
         super().__init__(code)
         self.code = code
         self.params = params
+
+
+class Notice(Exception):
+    """A refusal a game's own lobby explains with a ``<game>.ui.error.<code>`` catalogue key
+    (e.g. Triple Triad's ``triad.ui.error.pick_five``)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code

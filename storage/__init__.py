@@ -4,9 +4,18 @@ from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, Ledg
 from storage.db import Database, open_database
 from storage.players import PlayersRepo
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
-from storage.tables import ChannelBusy, SeatInfo, StaleVersion, TableRecord, TablesRepo
+from storage.tables import (
+    ActionRow,
+    ChannelBusy,
+    SeatInfo,
+    StaleVersion,
+    TableRecord,
+    TablesRepo,
+    TableStatus,
+)
 
 __all__ = [
+    "ActionRow",
     "CardNotHeld",
     "CardTransfer",
     "CollectionsRepo",
@@ -21,5 +30,6 @@ __all__ = [
     "StandingsRepo",
     "TableRecord",
     "TablesRepo",
+    "TableStatus",
     "open_database",
 ]

@@ -53,7 +53,7 @@ class Database:
     async def schema_version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
-        return int(row[0])
+        return int(row[0]) if row is not None else 0
 
     async def migrate(self) -> int:
         """Apply every migration newer than ``PRAGMA user_version``; returns the new version."""

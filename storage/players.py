@@ -30,3 +30,11 @@ class PlayersRepo:
         ) as cur:
             row = await cur.fetchone()
         return bool(row and row[0])
+
+    async def locale(self, user_id: str) -> str | None:
+        """The locale a player last used, if known."""
+        async with self.db.conn.execute(
+            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return row[0] if row and row[0] else None

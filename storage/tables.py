@@ -119,7 +119,8 @@ class TablesRepo:
                 table_id = cur.lastrowid
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
-        record = await self.get(int(table_id))
+        assert table_id is not None  # an INSERT that succeeded has a row id
+        record = await self.get(table_id)
         assert record is not None
         return record
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -10,27 +10,25 @@ from discord.ext import commands
 
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
+from bot.ports import CogHost
 from bot.ui.feedback import guild_locale, user_locale
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
 
 LEADERBOARD_SIZE = 10
 STAT_BOARD_SIZE = 5
 
 
 class InfoCog(commands.Cog):
-    def __init__(self, bot: MesaBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
-    def _game_choices(self) -> list[app_commands.Choice[str]]:
+    def _game_choices(self) -> list[app_commands.Choice[str | int | float]]:
         return [
             app_commands.Choice(name=cmd_str(tr(DEFAULT_LOCALE, f"{k}.name"), f"{k}.name"), value=k)
             for k in self.bot.games
         ]
 
     async def cog_load(self) -> None:
-        leaderboard = app_commands.Command(
+        leaderboard: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=cmd_str("leaderboard", "cmd.leaderboard.name"),
             description=cmd_str(
                 tr(DEFAULT_LOCALE, "cmd.leaderboard.description"), "cmd.leaderboard.description"
@@ -38,7 +36,7 @@ class InfoCog(commands.Cog):
             callback=self.leaderboard,
         )
         leaderboard.guild_only = True
-        rules = app_commands.Command(
+        rules: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=cmd_str("rules", "cmd.rules.name"),
             description=cmd_str(
                 tr(DEFAULT_LOCALE, "cmd.rules.description"), "cmd.rules.description"
@@ -56,7 +54,7 @@ class InfoCog(commands.Cog):
         self.bot.tree.remove_command("leaderboard")
         self.bot.tree.remove_command("rules")
 
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None):
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         locale = guild_locale(interaction, self.bot.settings.default_locale)
         rows = await self.bot.standings.leaderboard(
             str(interaction.guild_id), game, LEADERBOARD_SIZE
@@ -97,7 +95,7 @@ class InfoCog(commands.Cog):
             embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    async def rules(self, interaction: discord.Interaction, game: str):
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
         locale = user_locale(interaction)
         if game not in self.bot.games:
             await interaction.response.send_message(
@@ -112,5 +110,5 @@ class InfoCog(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: MesaBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(InfoCog(bot))

@@ -3,29 +3,30 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
-from bot.tables import TableOptions
-from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
+from bot.ports import CogHost
+from bot.service import TableOptions
+from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
-from bot.ui.options import coerce, option_specs, signature_for
-from games.core import Game, IllegalAction
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
+from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
+from games.core import Game
 
 TURN_SECONDS = app_commands.Range[int, 30, 900]
 
 
 class LobbyCog(commands.Cog):
-    def __init__(self, bot: MesaBot) -> None:
+    """/play and the lobby buttons; refusals are answered by MesaTree.on_error (commands) and
+    the items' guard (buttons)."""
+
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.play_group = self._build_play_group()
 
@@ -50,7 +51,11 @@ class LobbyCog(commands.Cog):
             group.add_command(self._play_command(key, game))
         return group
 
-    def _play_command(self, key: str, game: Game) -> app_commands.Command:
+    def game_key(self, table_id: int) -> str | None:
+        table = self.bot.tables.find(table_id)
+        return table.game.key if table else None
+
+    def _play_command(self, key: str, game: Game) -> app_commands.Command[Any, ..., None]:
         game_specs = option_specs(game.options_model)
         specs = [*game_specs]
         table_names = {"cpu_level", "turn_seconds"}
@@ -58,12 +63,12 @@ class LobbyCog(commands.Cog):
         async def callback(interaction: discord.Interaction, **raw: Any) -> None:
             await self.open_table(interaction, game, raw)
 
-        from bot.ui.options import OptionSpec
-
         specs.append(OptionSpec("cpu_level", str, tuple(game.ai_levels)))
         specs.append(OptionSpec("turn_seconds", TURN_SECONDS))
+        # discord.py reads a command's options from its callback's signature; functions have
+        # no declared ``__signature__`` attribute, hence the ignore.
         callback.__signature__ = signature_for(specs)  # type: ignore[attr-defined]
-        command = app_commands.Command(
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=key,
             description=cmd_str(tr(DEFAULT_LOCALE, f"cmd.play.{key}"), f"cmd.play.{key}"),
             callback=callback,
@@ -94,19 +99,15 @@ class LobbyCog(commands.Cog):
         await self.bot.remember(interaction)
         options = coerce(game.options_model, raw)
         options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
-        try:
-            table = await self.bot.tables.open(
-                guild_id=str(interaction.guild_id),
-                channel_id=str(interaction.channel_id),
-                game_key=game.key,
-                host_id=str(interaction.user.id),
-                host_name=interaction.user.display_name,
-                locale=guild_locale(interaction, self.bot.settings.default_locale),
-                options=options,
-            )
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc, game.key)
-            return
+        table = await self.bot.tables.open(
+            guild_id=str(interaction.guild_id),
+            channel_id=str(interaction.channel_id),
+            game_key=game.key,
+            host_id=str(interaction.user.id),
+            host_name=interaction.user.display_name,
+            locale=guild_locale(interaction, self.bot.settings.default_locale),
+            options=options,
+        )
         await reply(
             interaction,
             tr(
@@ -118,12 +119,14 @@ class LobbyCog(commands.Cog):
         )
 
     # ----- lobby buttons --------------------------------------------------------------------
-    async def on_lobby_button(self, interaction: discord.Interaction, table_id: int, op: str):
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, table_id: int, op: str
+    ) -> None:
         await interaction.response.defer()
         await self.bot.remember(interaction)
         user = str(interaction.user.id)
         service = self.bot.tables
-        actions = {
+        actions: dict[str, Callable[[], Awaitable[object]]] = {
             "join": functools.partial(service.join, table_id, user, interaction.user.display_name),
             "leave": functools.partial(service.leave, table_id, user),
             "cpu": functools.partial(service.add_cpu, table_id, user),
@@ -131,18 +134,12 @@ class LobbyCog(commands.Cog):
             "cancel": functools.partial(service.cancel, table_id, user),
             "rematch": functools.partial(service.rematch, table_id, user),
         }
-        try:
-            await actions[op]()
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc)
+        await actions[op]()
 
-    async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str):
+    async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str) -> None:
         await interaction.response.defer()
-        try:
-            await self.bot.tables.remove(table_id, str(interaction.user.id), seat)
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc)
+        await self.bot.tables.remove(table_id, str(interaction.user.id), seat)
 
 
-async def setup(bot: MesaBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(LobbyCog(bot))

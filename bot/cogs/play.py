@@ -1,16 +1,22 @@
-"""Moves: action buttons and selects, "Ver mi mano" and its pages, stale clicks."""
+"""Moves: action buttons and selects, "Ver mi mano" and its pages, stale clicks.
+
+Refusals raised here (``TableError``, ``IllegalAction``) are answered by the items' guard
+(``bot.ui.feedback.guard``); only a stale click is handled here, by showing the fresh view.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.errors import TableError
 from bot.i18n import translator
-from bot.ui.feedback import answer_error, user_locale
+from bot.ports import CogHost
+from bot.service import Table
+from bot.ui.feedback import guard, user_locale
 from bot.ui.items import (
     ActionButton,
     ActionSelect,
@@ -19,13 +25,11 @@ from bot.ui.items import (
     HandButton,
     ModalButton,
 )
-from bot.ui.messages import answer_with, private_payload
-from games.core import IllegalAction
+from bot.ui.messages import Payload, answer_with, private_payload
+from bot.ui.presenter import ModalField
+from games.core import GameState
 
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -34,7 +38,7 @@ def _is_ephemeral(interaction: discord.Interaction) -> bool:
 
 
 class PlayCog(commands.Cog):
-    def __init__(self, bot: MesaBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         # (table, seat) -> (version, draft): a move being built over several clicks. UI state
         # only: a new table version or a restart simply starts the draft over.
@@ -46,9 +50,27 @@ class PlayCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*ITEMS)
 
+    def game_key(self, table_id: int) -> str | None:
+        table = self.bot.tables.find(table_id)
+        return table.game.key if table else None
+
     def draft(self, table_id: int, seat: str, version: int) -> dict[str, Any]:
         stored = self._drafts.get((table_id, seat))
         return dict(stored[1]) if stored and stored[0] == version else {}
+
+    def _seated(
+        self, table_id: int, seat: str, version: int | None = None
+    ) -> tuple[Table, GameState]:
+        """The table and its game state, if ``seat`` plays there (and, given a ``version``,
+        clicked what is current): the one seat/turn check of every private click."""
+        table = self.bot.tables.get(table_id)
+        if table.seat(seat) is None:
+            raise TableError("not_seated")
+        if table.state is None:
+            raise TableError("not_playing")
+        if version is not None and version != table.version:
+            raise TableError("stale", version=version, current=table.version)
+        return table, table.state
 
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, version: int, action: str
@@ -58,17 +80,12 @@ class PlayCog(commands.Cog):
         await self.bot.remember(interaction)
         seat = str(interaction.user.id)
         table = self.bot.tables.find(table_id)
-        game_key = table.game.key if table else None
         try:
             await self.bot.tables.act(table_id, seat, version, action)
         except TableError as exc:
-            if exc.code == "stale" and table is not None and table.seat(seat):
-                await self._show_private(interaction, table_id, 0, notice="error.stale")
-                return
-            await answer_error(interaction, exc, game_key)
-            return
-        except IllegalAction as exc:
-            await answer_error(interaction, exc, game_key)
+            if exc.code != "stale" or table is None or not table.seat(seat):
+                raise
+            await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
         if _is_ephemeral(interaction):
             await self._refresh_ephemeral(interaction, table_id, seat)
@@ -98,19 +115,13 @@ class PlayCog(commands.Cog):
         await interaction.response.defer()
         seat = str(interaction.user.id)
         try:
-            table = self.bot.tables.get(table_id)
-            if table.seat(seat) is None:
-                raise TableError("not_seated")
-            if table.state is None:
-                raise TableError("not_playing")
-            if version != table.version:
-                raise TableError("stale", version=version, current=table.version)
+            table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)
-            legal = table.game.legal_actions(table.state, seat)
+            legal = table.game.legal_actions(state, seat)
             # A step may search (e.g. a hint from a solver): off the event loop.
             draft, action = await asyncio.to_thread(
                 presenter.draft_step,
-                table.game.view(table.state, seat),
+                table.game.view(state, seat),
                 legal,
                 self.draft(table_id, seat, version),
                 op,
@@ -121,13 +132,9 @@ class PlayCog(commands.Cog):
             if action is not None:
                 await self.bot.tables.act(table_id, seat, version, action)
         except TableError as exc:
-            if exc.code == "stale":
-                await self._show_private(interaction, table_id, 0, notice="error.stale")
-                return
-            await answer_error(interaction, exc)
-            return
-        except IllegalAction as exc:
-            await answer_error(interaction, exc, table.game.key)
+            if exc.code != "stale":
+                raise
+            await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
         await self._refresh_ephemeral(interaction, table_id, seat)
 
@@ -135,31 +142,42 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction, table_id: int, kind: str
     ) -> None:
         seat = str(interaction.user.id)
-        tr = translator(user_locale(interaction))
-        try:
-            table = self.bot.tables.get(table_id)
-            if table.seat(seat) is None or table.state is None:
-                raise TableError("not_seated")
-            presenter = self.bot.presenter(table.game.key)
-            spec = presenter.modal_fields(kind, table.game.view(table.state, seat), tr)
-            if spec is None:
-                raise TableError("no_table")
-        except TableError as exc:
-            await answer_error(interaction, exc)
-            return
+        table, state = self._seated(table_id, seat)
+        presenter = self.bot.presenter(table.game.key)
+        spec = presenter.modal_fields(
+            kind, table.game.view(state, seat), translator(user_locale(interaction))
+        )
+        if spec is None:
+            raise TableError("no_table")
         title, fields = spec
-        version = table.version
+        await interaction.response.send_modal(
+            self._move_modal(title, fields, table_id, table.version, kind, table.game.key)
+        )
+
+    def _move_modal(
+        self,
+        title: str,
+        fields: list[ModalField],
+        table_id: int,
+        version: int,
+        kind: str,
+        game_key: str,
+    ) -> discord.ui.Modal:
         cog = self
+        inputs: list[discord.ui.TextInput[discord.ui.Modal]] = []
 
         class MoveModal(discord.ui.Modal, title=title[:45]):
-            async def on_submit(self, submit: discord.Interaction) -> None:
+            async def on_submit(self, interaction: discord.Interaction) -> None:
                 values = {f.name: str(i.value) for f, i in zip(fields, inputs, strict=True)}
-                await cog.on_modal_submit(submit, table_id, version, kind, values)
+                await guard(
+                    interaction,
+                    cog.on_modal_submit(interaction, table_id, version, kind, values),
+                    game_key,
+                )
 
         modal = MoveModal(timeout=900)
-        inputs = []
         for f in fields:
-            text_input = discord.ui.TextInput(
+            text_input: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
                 label=f.label[:45],
                 placeholder=(f.placeholder or "")[:100] or None,
                 default=f.default,
@@ -169,7 +187,7 @@ class PlayCog(commands.Cog):
             )
             inputs.append(text_input)
             modal.add_item(text_input)
-        await interaction.response.send_modal(modal)
+        return modal
 
     async def on_modal_submit(
         self,
@@ -181,33 +199,20 @@ class PlayCog(commands.Cog):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         seat = str(interaction.user.id)
-        game_key = None
-        try:
-            table = self.bot.tables.get(table_id)
-            game_key = table.game.key
-            if table.state is None or table.seat(seat) is None:
-                raise TableError("not_seated")
-            presenter = self.bot.presenter(game_key)
-            action = presenter.modal_action(kind, table.game.view(table.state, seat), values)
-            await self.bot.tables.act(table_id, seat, version, action)
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc, game_key)
-            return
+        table, state = self._seated(table_id, seat)
+        presenter = self.bot.presenter(table.game.key)
+        action = presenter.modal_action(kind, table.game.view(state, seat), values)
+        await self.bot.tables.act(table_id, seat, version, action)
         await self._show_private(interaction, table_id, 0)
 
-    async def _private(self, interaction: discord.Interaction, table_id: int, page: int):
-        table = self.bot.tables.get(table_id)
+    def _private(self, interaction: discord.Interaction, table_id: int, page: int) -> Payload:
         seat = str(interaction.user.id)
-        if table.state is None:
-            raise TableError("not_playing")
-        if table.seat(seat) is None:
-            raise TableError("not_seated")
-        tr = translator(user_locale(interaction))
+        table, _ = self._seated(table_id, seat)
         return private_payload(
             table,
             self.bot.presenter(table.game.key),
             seat,
-            tr,
+            translator(user_locale(interaction)),
             page,
             draft=self.draft(table_id, seat, table.version),
         )
@@ -215,11 +220,7 @@ class PlayCog(commands.Cog):
     async def _show_private(
         self, interaction: discord.Interaction, table_id: int, page: int, notice: str | None = None
     ) -> None:
-        try:
-            payload = await self._private(interaction, table_id, page)
-        except TableError as exc:
-            await answer_error(interaction, exc)
-            return
+        payload = self._private(interaction, table_id, page)
         if notice:
             payload.content = translator(user_locale(interaction))(notice)
         await answer_with(interaction, payload, fresh=True)
@@ -228,11 +229,11 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction, table_id: int, seat: str, page: int = 0
     ) -> None:
         try:
-            payload = await self._private(interaction, table_id, page)
+            payload = self._private(interaction, table_id, page)
         except TableError:
             return  # the game ended or the table closed: the public message says so
         await answer_with(interaction, payload, fresh=False)
 
 
-async def setup(bot: MesaBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(PlayCog(bot))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
+from typing import Any
 
 import discord
 
@@ -26,14 +28,17 @@ def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> 
     return tr(locale, "error.unexpected")
 
 
-async def reply(interaction: discord.Interaction, content: str | None = None, **kwargs) -> None:
+async def reply(
+    interaction: discord.Interaction, content: str | None = None, **kwargs: Any
+) -> None:
     """An ephemeral answer, whether or not the interaction was already answered."""
     kwargs.setdefault("ephemeral", True)
+    kwargs["content"] = content
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(content=content, **kwargs)
+            await interaction.followup.send(**kwargs)
         else:
-            await interaction.response.send_message(content=content, **kwargs)
+            await interaction.response.send_message(**kwargs)
     except discord.HTTPException:
         log.exception("could not answer interaction %s", interaction.id)
 
@@ -41,9 +46,23 @@ async def reply(interaction: discord.Interaction, content: str | None = None, **
 async def answer_error(
     interaction: discord.Interaction, exc: BaseException, game_key: str | None = None
 ) -> None:
+    """The one answer to a failed interaction: a refusal (``TableError``, ``IllegalAction``) in
+    the user's language; anything else is logged once and answered with the generic text."""
     if not isinstance(exc, TableError | IllegalAction):
         log.error("unexpected error in interaction", exc_info=exc)
     await reply(interaction, error_text(exc, user_locale(interaction), game_key))
+
+
+async def guard(
+    interaction: discord.Interaction, work: Awaitable[object], game_key: str | None = None
+) -> None:
+    """Run a component or modal callback's ``work``; whatever it raises is answered by
+    ``answer_error`` (``game_key``: whose ``<game>.error.<code>`` texts explain refusals).
+    Every TableItem click goes through here; other items and modals call it themselves."""
+    try:
+        await work
+    except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
+        await answer_error(interaction, exc, game_key)
 
 
 def user_locale(interaction: discord.Interaction) -> str:

@@ -1,372 +1,308 @@
 """Dynamic items: components that survive restarts (discord.py's ``DynamicItem``).
 
-Each item only parses its custom_id and hands the click to the cog that owns the feature;
-validation happens in the table service and the engine.
+Every item is a ``TableItem``: a concrete class declares its custom_id format (discord.py needs
+one template per class) and its fields, in the order of the format's parts, plus ``run``: the
+one handler call a click makes. The base builds the custom_id, parses it back, finds the cog
+that handles the click and answers any refusal through the one guard (``bot.ui.feedback``).
+Validation happens in the table service and the engine.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeVar,
+    dataclass_transform,
+    get_origin,
+    runtime_checkable,
+)
 
 import discord
+from discord.ext import commands
 
 from bot.ui import ids
-from bot.ui.feedback import answer_error
+from bot.ui.feedback import guard
 
-if TYPE_CHECKING:
-    from bot.cogs.lobby import LobbyCog
-    from bot.cogs.play import PlayCog
-
-
-async def _guarded(interaction: discord.Interaction, work: Awaitable[Any]) -> None:
-    """Run a click handler; anything unexpected is logged and answered, never swallowed."""
-    try:
-        await work
-    except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
-        await answer_error(interaction, exc)
+ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
+NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
+_REQUIRED: Any = object()  # the default of a field that has none
 
 
-def _play(interaction: discord.Interaction) -> PlayCog:
-    return interaction.client.get_cog("PlayCog")  # type: ignore[union-attr,return-value]
+class Look:
+    """How a component looks (label, style...): a keyword of the constructor, not a field."""
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
 
 
-def _lobby(interaction: discord.Interaction) -> LobbyCog:
-    return interaction.client.get_cog("LobbyCog")  # type: ignore[union-attr,return-value]
+def look(*, default: Any, kw_only: bool = True) -> Any:
+    """Declare a look keyword (``kw_only`` is there for type checkers; looks always are)."""
+    return Look(default)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ACTION_BUTTON):
-    def __init__(
+# ----- what items need from the cogs that handle them ----------------------------------------
+@runtime_checkable
+class TableHandler(Protocol):
+    def game_key(self, table_id: int) -> str | None:
+        """The game of a table, whose catalogue explains its refusals."""
+
+
+class PlayHandler(TableHandler, Protocol):
+    async def on_action(
+        self, interaction: discord.Interaction, table_id: int, version: int, action: str
+    ) -> None: ...
+
+    async def on_empty_select(self, interaction: discord.Interaction) -> None: ...
+
+    async def on_show_hand(
+        self, interaction: discord.Interaction, table_id: int, page: int
+    ) -> None: ...
+
+    async def on_draft(
         self,
+        interaction: discord.Interaction,
         table_id: int,
         version: int,
-        action: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | discord.PartialEmoji | None = None,
-        row: int | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.version = version
-        self.action = action
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                row=row,
-                custom_id=ids.action_button(table_id, version, action),
-            )
-        )
+        op: str,
+        values: list[str],
+    ) -> None: ...
+
+    async def on_open_modal(
+        self, interaction: discord.Interaction, table_id: int, kind: str
+    ) -> None: ...
+
+
+class LobbyHandler(TableHandler, Protocol):
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, table_id: int, op: str
+    ) -> None: ...
+
+    async def on_remove(
+        self, interaction: discord.Interaction, table_id: int, seat: str
+    ) -> None: ...
+
+
+def handler_cog(interaction: discord.Interaction, name: str) -> TableHandler:
+    """The loaded cog called ``name``; a missing one is a wiring bug, not a user's error."""
+    client = interaction.client
+    cog = client.get_cog(name) if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, TableHandler):
+        raise LookupError(f"no {name} handling table items is loaded")
+    return cog
+
+
+def selected_values(interaction: discord.Interaction) -> list[str]:
+    data: Any = interaction.data or {}
+    return [str(v) for v in data.get("values") or []]
+
+
+# ----- the base ---------------------------------------------------------------------------------
+@dataclass_transform(field_specifiers=(look,))
+class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], template=NEVER_MATCHES):
+    """One clickable thing of a table. Subclass ``TableButton`` or ``TableSelect``."""
+
+    id_format: ClassVar[ids.CustomIdFormat]
+    handled_by: ClassVar[str] = "PlayCog"  # the cog whose handler ``run`` calls
+    _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
+    _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
+    table_id: int
+
+    def __init_subclass__(cls, *, template: ids.CustomIdFormat | None = None) -> None:
+        super().__init_subclass__(template=template.pattern if template else NEVER_MATCHES)
+        fields = dict(cls._fields)
+        looks = dict(cls._looks)
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+            if _is_class_var(annotation):
+                continue
+            value = cls.__dict__.get(name, _REQUIRED)
+            if isinstance(value, Look):
+                looks[name] = value.default
+                delattr(cls, name)  # ``row`` must stay discord.py's property
+            else:
+                fields[name] = value
+        cls._fields, cls._looks = fields, looks
+        if template is not None:
+            cls.id_format = template
+            if tuple(fields) != template.names:
+                raise TypeError(f"{cls.__name__} fields {tuple(fields)} != {template.names}")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        if len(args) > len(cls._fields):
+            raise TypeError(f"{cls.__name__} takes {len(cls._fields)} positional arguments")
+        values = dict(zip(cls._fields, args, strict=False))
+        for name, default in cls._fields.items():
+            if name not in values:
+                values[name] = kwargs.pop(name, default)
+            if values[name] is _REQUIRED:
+                raise TypeError(f"{cls.__name__} needs {name}")
+        looks = {name: kwargs.pop(name, default) for name, default in cls._looks.items()}
+        if kwargs:
+            raise TypeError(f"{cls.__name__} got unexpected {sorted(kwargs)}")
+        for name, value in (values | looks).items():
+            if not isinstance(getattr(cls, name, None), property):  # ``row`` lives in the item
+                setattr(self, name, value)
+        super().__init__(self.component(cls.id_format.format(values), looks))
+
+    def component(self, custom_id: str, looks: dict[str, Any]) -> ComponentT:
+        raise NotImplementedError
+
+    @classmethod
+    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+        """The look of a dispatched component, so the rebuilt item matches it."""
+        return {}
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ActionButton:
-        return cls(
-            int(match["table"]),
-            int(match["version"]),
-            match["action"],
-            label=item.label,
-            style=item.style,
-            emoji=item.emoji,
-        )
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(**cls.id_format.parse(match), **cls.looks_of(item))
 
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction,
-            _play(interaction).on_action(interaction, self.table_id, self.version, self.action),
-        )
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = handler_cog(interaction, self.handled_by)
+        await guard(interaction, self.run(cog, interaction), cog.game_key(self.table_id))
+
+    async def run(self, cog: Any, interaction: discord.Interaction) -> None:
+        """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""
+        raise NotImplementedError
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.ACTION_SELECT):
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        group: str,
-        page: int,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.version = version
-        super().__init__(
-            discord.ui.Select(
-                custom_id=ids.action_select(table_id, version, group, page),
-                options=options or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-                row=row,
-                min_values=1,
-                max_values=1,
-            )
+def _is_class_var(annotation: object) -> bool:
+    if isinstance(annotation, str):  # ``from __future__ import annotations``
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    return get_origin(annotation) is ClassVar
+
+
+class TableButton(TableItem[discord.ui.Button[Any]]):
+    table_id: int
+    label: str | None = look(default=None, kw_only=True)
+    style: discord.ButtonStyle = look(default=discord.ButtonStyle.secondary, kw_only=True)
+    emoji: str | discord.PartialEmoji | None = look(default=None, kw_only=True)
+    row: int | None = look(default=None, kw_only=True)
+    disabled: bool = look(default=False, kw_only=True)
+
+    def component(self, custom_id: str, looks: dict[str, Any]) -> discord.ui.Button[Any]:
+        return discord.ui.Button(custom_id=custom_id, **looks)
+
+    @classmethod
+    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+        if not isinstance(item, discord.ui.Button):
+            return {}
+        return {"label": item.label, "style": item.style, "emoji": item.emoji}
+
+
+class TableSelect(TableItem[discord.ui.Select[Any]]):
+    table_id: int
+    options: list[discord.SelectOption] | None = look(default=None, kw_only=True)
+    placeholder: str | None = look(default=None, kw_only=True)
+    row: int | None = look(default=None, kw_only=True)
+    min_values: int = look(default=1, kw_only=True)
+    max_values: int = look(default=1, kw_only=True)
+
+    def component(self, custom_id: str, looks: dict[str, Any]) -> discord.ui.Select[Any]:
+        options = looks["options"] or [discord.SelectOption(label="-")]
+        return discord.ui.Select(
+            custom_id=custom_id,
+            options=options,
+            placeholder=looks["placeholder"],
+            row=looks["row"],
+            min_values=looks["min_values"],
+            max_values=min(looks["max_values"], len(options)),
         )
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> ActionSelect:
-        return cls(
-            int(match["table"]),
-            int(match["version"]),
-            match["group"],
-            int(match["page"]),
-            options=list(item.options),
-        )
+    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+        if not isinstance(item, discord.ui.Select):
+            return {}
+        return {
+            "options": list(item.options),
+            "min_values": item.min_values,
+            "max_values": item.max_values,
+        }
 
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+
+# ----- the items ------------------------------------------------------------------------------
+class ActionButton(TableButton, template=ids.ACTION_BUTTON):
+    version: int
+    action: str
+
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        await cog.on_action(interaction, self.table_id, self.version, self.action)
+
+
+class ActionSelect(TableSelect, template=ids.ACTION_SELECT):
+    version: int
+    group: str
+    page: int
+
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        values = selected_values(interaction)
         if not values:
-            return await _guarded(interaction, _play(interaction).on_empty_select(interaction))
-        await _guarded(
-            interaction,
-            _play(interaction).on_action(interaction, self.table_id, self.version, values[0]),
-        )
+            await cog.on_empty_select(interaction)
+            return
+        await cog.on_action(interaction, self.table_id, self.version, values[0])
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.HAND_BUTTON):
+class HandButton(TableButton, template=ids.HAND_BUTTON):
     """ "Ver mi mano" on the public message, and page arrows in a private view."""
 
-    def __init__(
-        self,
-        table_id: int,
-        page: int = 0,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.primary,
-        emoji: str | None = None,
-        row: int | None = None,
-        disabled: bool = False,
-    ) -> None:
-        self.table_id = table_id
-        self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                row=row,
-                disabled=disabled,
-                custom_id=ids.hand_button(table_id, page),
-            )
-        )
+    page: int = 0
+    style: discord.ButtonStyle = look(default=discord.ButtonStyle.primary, kw_only=True)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> HandButton:
-        return cls(int(match["table"]), int(match["page"]), label=item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction, _play(interaction).on_show_hand(interaction, self.table_id, self.page)
-        )
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        await cog.on_show_hand(interaction, self.table_id, self.page)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOBBY_BUTTON):
-    def __init__(
-        self,
-        table_id: int,
-        op: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-    ) -> None:
-        self.table_id = table_id
-        self.op = op
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                disabled=disabled,
-                custom_id=ids.lobby_button(table_id, op),
-            )
-        )
+class LobbyButton(TableButton, template=ids.LOBBY_BUTTON):
+    handled_by = "LobbyCog"
+    op: str
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(int(match["table"]), match["op"], label=item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction, _lobby(interaction).on_lobby_button(interaction, self.table_id, self.op)
-        )
+    async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:
+        await cog.on_lobby_button(interaction, self.table_id, self.op)
 
 
-class LobbyRemoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.LOBBY_REMOVE):
-    def __init__(
-        self,
-        table_id: int,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-    ) -> None:
-        self.table_id = table_id
-        super().__init__(
-            discord.ui.Select(
-                custom_id=ids.lobby_remove(table_id),
-                options=options or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-                row=1,
-            )
-        )
+class LobbyRemoveSelect(TableSelect, template=ids.LOBBY_REMOVE):
+    handled_by = "LobbyCog"
+    row: int | None = look(default=1, kw_only=True)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> LobbyRemoveSelect:
-        return cls(int(match["table"]), options=list(item.options))
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        await _guarded(
-            interaction,
-            _lobby(interaction).on_remove(interaction, self.table_id, values[0] if values else ""),
-        )
+    async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:
+        values = selected_values(interaction)
+        await cog.on_remove(interaction, self.table_id, values[0] if values else "")
 
 
-class DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.DRAFT_BUTTON):
+class DraftButton(TableButton, template=ids.DRAFT_BUTTON):
     """One step of a move built over several clicks (pick a pozo, add a card, "Bajar")."""
 
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        op: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        row: int | None = None,
-        disabled: bool = False,
-    ) -> None:
-        self.table_id = table_id
-        self.version = version
-        self.op = op
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                row=row,
-                disabled=disabled,
-                custom_id=ids.draft_button(table_id, version, op),
-            )
-        )
+    version: int
+    op: str
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> DraftButton:
-        return cls(int(match["table"]), int(match["version"]), match["op"], label=item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction,
-            _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, []),
-        )
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        await cog.on_draft(interaction, self.table_id, self.version, self.op, [])
 
 
-class DraftSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.DRAFT_SELECT):
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        op: str,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        min_values: int = 1,
-        max_values: int = 1,
-        row: int | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.version = version
-        self.op = op
-        options = options or [discord.SelectOption(label="-")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=ids.draft_select(table_id, version, op),
-                options=options,
-                placeholder=placeholder,
-                row=row,
-                min_values=min_values,
-                max_values=min(max_values, len(options)),
-            )
-        )
+class DraftSelect(TableSelect, template=ids.DRAFT_SELECT):
+    version: int
+    op: str
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> DraftSelect:
-        return cls(
-            int(match["table"]),
-            int(match["version"]),
-            match["op"],
-            options=list(item.options),
-            min_values=item.min_values,
-            max_values=item.max_values,
-        )
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
-        await _guarded(
-            interaction,
-            _play(interaction).on_draft(interaction, self.table_id, self.version, self.op, values),
-        )
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        values = selected_values(interaction)
+        await cog.on_draft(interaction, self.table_id, self.version, self.op, values)
 
 
-class ModalButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.MODAL_BUTTON):
+class ModalButton(TableButton, template=ids.MODAL_BUTTON):
     """Opens a modal where a move is typed (e.g. a Maquiavelo arrangement)."""
 
-    def __init__(
-        self,
-        table_id: int,
-        version: int,
-        kind: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.version = version
-        self.kind = kind
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                row=row,
-                custom_id=ids.modal_button(table_id, version, kind),
-            )
-        )
+    version: int
+    kind: str
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ModalButton:
-        return cls(int(match["table"]), int(match["version"]), match["kind"], label=item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction, _play(interaction).on_open_modal(interaction, self.table_id, self.kind)
-        )
-
-
-ALL_ITEMS = (
-    ActionButton,
-    ActionSelect,
-    HandButton,
-    LobbyButton,
-    LobbyRemoveSelect,
-    DraftButton,
-    DraftSelect,
-    ModalButton,
-)
+    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+        await cog.on_open_modal(interaction, self.table_id, self.kind)

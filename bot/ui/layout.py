@@ -8,10 +8,13 @@ chunks of 25 options; more selects than rows fit are paged. Limits (DISCORD.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from bot.ui import ids
+from bot.ui.items import ActionButton, ActionSelect
+from bot.ui.text import clip
 
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
@@ -34,13 +37,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Layout:
-    items: list[discord.ui.Item]
+    items: list[discord.ui.Item[Any]]
     page: int
     pages: int
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _dedupe(choices: list[Choice]) -> list[Choice]:
@@ -83,15 +82,13 @@ def build_layout(
     Paging (when needed) is left to the caller: ``pages`` says how many pages exist, and the
     caller adds its own navigation row, so pass ``rows`` one less than it has when it might page.
     """
-    from bot.ui.items import ActionButton, ActionSelect
-
     if rows <= 0 or not choices:
         return Layout(items=[], page=0, pages=1)
     choices = _dedupe(choices)
     groups = _groups(choices)
     button_rows = _button_rows(groups)
     if len(button_rows) <= rows:
-        items: list[discord.ui.Item] = []
+        items: list[discord.ui.Item[Any]] = []
         for r, row in enumerate(button_rows):
             for c in row:
                 items.append(
@@ -99,7 +96,7 @@ def build_layout(
                         table_id,
                         version,
                         c.action,
-                        label=_clip(c.label, BUTTON_LABEL),
+                        label=clip(c.label, BUTTON_LABEL),
                         style=c.style,
                         emoji=c.emoji,
                         row=first_row + r,
@@ -118,10 +115,10 @@ def build_layout(
     for r, (name, chunk_no, members) in enumerate(selects[page * rows : (page + 1) * rows]):
         options = [
             discord.SelectOption(
-                label=_clip(c.label, OPTION_TEXT),
+                label=clip(c.label, OPTION_TEXT),
                 value=c.action,
                 emoji=c.emoji,
-                description=_clip(c.description, OPTION_TEXT) if c.description else None,
+                description=clip(c.description, OPTION_TEXT) if c.description else None,
             )
             for c in members
         ]
@@ -133,7 +130,7 @@ def build_layout(
                 name,
                 chunk_no,
                 options=options,
-                placeholder=_clip(placeholder, 150) if placeholder else None,
+                placeholder=clip(placeholder, 150) if placeholder else None,
                 row=first_row + r,
             )
         )
@@ -143,7 +140,7 @@ def build_layout(
 def check_limits(view: discord.ui.View) -> None:
     """Raise ``ValueError`` if a view breaks a component limit (a last line of defence)."""
     seen: set[str] = set()
-    rows: dict[int, list[discord.ui.Item]] = {}
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}
     for item in view.children:
         custom_id = getattr(item, "custom_id", None)
         if custom_id is not None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
 from bot.i18n import translator
-from bot.tables import Table
+from bot.service import Table, TableService
 from bot.ui.messages import (
     Payload,
     closed_payload,
@@ -23,10 +23,8 @@ from bot.ui.messages import (
     public_payload,
     seat_names,
 )
+from bot.ui.presenter import GamePresenter
 from games.core import Event
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +33,25 @@ NO_MUTUAL_GUILD = 50278
 UNKNOWN_MESSAGE = 10008
 
 
+class ListenerHost(Protocol):
+    """What the listener needs of the bot (``MesaBot`` is one), so it does not import it."""
+
+    @property
+    def tables(self) -> TableService: ...
+
+    def presenter(self, game_key: str) -> GamePresenter: ...
+
+    async def locale_of(self, user_id: str) -> str: ...
+
+    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+
 class DiscordTableListener:
-    def __init__(self, bot: MesaBot) -> None:
+    def __init__(self, bot: ListenerHost) -> None:
         self.bot = bot
         # (table, seat) -> the DM message holding that player's private view
         self._dm_messages: dict[tuple[int, str], discord.Message] = {}
@@ -95,8 +110,7 @@ class DiscordTableListener:
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
             message = await channel.send(**payload.send_kwargs())
-            table.record.message_id = str(message.id)
-            await self.bot.tables.repo.set_message(table.id, str(message.id))
+            await self.bot.tables.set_message(table, str(message.id))
         except discord.HTTPException:
             log.exception("could not show table %s", table.id)
         finally:
@@ -141,7 +155,7 @@ class DiscordTableListener:
                 self._dm_digests.pop(key, None)
 
     async def _send_private(self, table: Table, seat: str, *, fresh: bool) -> None:
-        if await self.bot.players.dms_closed(seat):
+        if await self.bot.tables.dms_closed(seat):
             return
         tr = translator(await self.bot.locale_of(seat))
         presenter = self.bot.presenter(table.game.key)
@@ -176,7 +190,7 @@ class DiscordTableListener:
     async def _dm(
         self, table: Table, seat: str, *, payload: Payload | None = None, content: str | None = None
     ) -> discord.Message | None:
-        if not seat.isdigit() or await self.bot.players.dms_closed(seat):
+        if not seat.isdigit() or await self.bot.tables.dms_closed(seat):
             return None
         try:
             user = self.bot.get_user(int(seat)) or await self.bot.fetch_user(int(seat))
@@ -185,7 +199,7 @@ class DiscordTableListener:
             return await user.send(content=content)
         except discord.Forbidden as exc:
             if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
-                await self.bot.players.set_dms_closed(seat, True)
+                await self.bot.tables.set_dms_closed(seat, True)
                 tr = translator(table.record.locale)
                 await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
             else:

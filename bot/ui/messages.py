@@ -4,50 +4,27 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.i18n import Translator
-from bot.tables import Table, TableService
+from bot.service import Table, TableService
 from bot.ui import items
+from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
-from bot.ui.presenter import GamePresenter
+from bot.ui.payload import Payload
+from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.text import clip
 
 EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
 
 
-@dataclass
-class Payload:
-    content: str | None = None
-    embeds: list[discord.Embed] = field(default_factory=list)
-    files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
-
-    def send_kwargs(self) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files}
-        if self.content:
-            kwargs["content"] = self.content
-        if self.view is not None:
-            kwargs["view"] = self.view
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "embeds": self.embeds,
-            "attachments": self.files,
-            "view": self.view,
-        }
-
-
 async def answer_with(interaction: discord.Interaction, payload: Payload, *, fresh: bool) -> None:
     """Show ``payload`` to the clicking user: a new ephemeral message (``fresh``) or an edit of
     the message the interaction came from, falling back to a new one if the edit fails."""
-    from bot.ui.feedback import reply
-
     try:
         if not fresh:
             try:
@@ -61,7 +38,7 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
             payload.view.stop()  # dynamic items route the clicks; keep the view store empty
 
 
-def seat_names(table: Table, tr: Translator):
+def seat_names(table: Table, tr: Translator) -> SeatNames:
     def name(seat: str | None) -> str:
         if seat is None:
             return "—"
@@ -75,11 +52,7 @@ def seat_names(table: Table, tr: Translator):
     return name
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _view(items_: list[discord.ui.Item]) -> discord.ui.View | None:
+def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
     if not items_:
         return None
     view = discord.ui.View(timeout=None)
@@ -89,8 +62,8 @@ def _view(items_: list[discord.ui.Item]) -> discord.ui.View | None:
     return view
 
 
-def _png(data: bytes | None, name: str) -> discord.File | None:
-    return discord.File(io.BytesIO(data), filename=name) if data else None
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
 
 
 # ----- lobby ----------------------------------------------------------------------------------
@@ -109,7 +82,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     )
     embed = discord.Embed(
         title=tr("lobby.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=_clip(
+        description=clip(
             tr(
                 "lobby.description",
                 host=names(record.host_id),
@@ -123,10 +96,10 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         colour=discord.Colour.blurple(),
     )
     if option_lines:
-        embed.add_field(name=tr("lobby.options"), value=_clip(option_lines, 1024), inline=False)
+        embed.add_field(name=tr("lobby.options"), value=clip(option_lines, 1024), inline=False)
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
     full = len(record.seats) >= game.max_players
-    buttons = [
+    buttons: list[discord.ui.Item[Any]] = [
         items.LobbyButton(
             table.id,
             "join",
@@ -154,7 +127,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
                 table.id,
                 placeholder=tr("lobby.remove_placeholder"),
                 options=[
-                    discord.SelectOption(label=_clip(names(s.id), 100), value=s.id)
+                    discord.SelectOption(label=clip(names(s.id), 100), value=s.id)
                     for s in removable[:25]
                 ],
             )
@@ -185,7 +158,7 @@ def closed_payload(table: Table, reason: str, tr: Translator) -> Payload:
 
 # ----- the public table message -------------------------------------------------------------
 def public_payload(
-    table: Table, presenter: GamePresenter, service: TableService, tr: Translator
+    table: Table, presenter: GamePresenter[Any, Any], service: TableService, tr: Translator
 ) -> Payload:
     assert table.state is not None
     game = table.game
@@ -215,26 +188,26 @@ def public_payload(
     description = "\n".join(lines) + "\n\n" + seat_lines
     embed = discord.Embed(
         title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=_clip(description, EMBED_DESCRIPTION),
+        description=clip(description, EMBED_DESCRIPTION),
         colour=presenter.colour if outcome is None else discord.Colour.gold(),
     )
     if events:
         embed.add_field(
-            name=tr("table.last_moves"), value=_clip("\n".join(events), 1024), inline=False
+            name=tr("table.last_moves"), value=clip("\n".join(events), 1024), inline=False
         )
     if outcome is not None:
         embed.add_field(
             name=tr("table.results"),
-            value=_clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
+            value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
             inline=False,
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
-    files = []
+    files: list[discord.File] = []
     image = presenter.render_table(view, tr, names)
     if image:
         files.append(_png(image, "table.png"))
         embed.set_image(url="attachment://table.png")
-    components: list[discord.ui.Item] = []
+    components: list[discord.ui.Item[Any]] = []
     if outcome is None:
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
         public = []
@@ -259,7 +232,7 @@ def public_payload(
 # ----- a player's private view --------------------------------------------------------------
 def private_payload(
     table: Table,
-    presenter: GamePresenter,
+    presenter: GamePresenter[Any, Any],
     seat: str,
     tr: Translator,
     page: int = 0,
@@ -291,20 +264,20 @@ def private_payload(
     ][-EVENTS_SHOWN:]
     embed = discord.Embed(
         title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=_clip("\n".join(lines), EMBED_DESCRIPTION),
+        description=clip("\n".join(lines), EMBED_DESCRIPTION),
         colour=presenter.colour,
     )
     if private_events:
         embed.add_field(
-            name=tr("private.just_now"), value=_clip("\n".join(private_events), 1024), inline=False
+            name=tr("private.just_now"), value=clip("\n".join(private_events), 1024), inline=False
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
-    files = []
+    files: list[discord.File] = []
     image = presenter.render_hand(view, tr)
     if image:
         files.append(_png(image, "hand.png"))
         embed.set_image(url="attachment://hand.png")
-    custom: list[discord.ui.Item] = []
+    custom: list[discord.ui.Item[Any]] = []
     if outcome is None:
         custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names, tr)
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1)

@@ -6,7 +6,7 @@ import inspect
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import annotated_types
 from discord import app_commands
@@ -36,16 +36,17 @@ def option_specs(model: type[BaseModel]) -> list[OptionSpec]:
         if annotation is bool:
             specs.append(OptionSpec(name, bool))
         elif annotation is int:
-            lo = hi = None
+            lo: Any = None  # an int field's bounds are ints
+            hi: Any = None
             for meta in field.metadata:
                 if isinstance(meta, annotated_types.Ge):
                     lo = meta.ge
                 elif isinstance(meta, annotated_types.Le):
                     hi = meta.le
                 elif isinstance(meta, annotated_types.Gt):
-                    lo = meta.gt + 1
+                    lo = cast(int, meta.gt) + 1
                 elif isinstance(meta, annotated_types.Lt):
-                    hi = meta.lt - 1
+                    hi = cast(int, meta.lt) - 1
             if lo is not None and hi is not None:
                 specs.append(OptionSpec(name, app_commands.Range[int, lo, hi]))
             else:

@@ -12,17 +12,22 @@ import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, Generic, TypeVar
 
 import discord
 
 from bot.i18n import Translator, has
+from bot.service import Table, TableService
 from bot.ui.layout import Choice
-from games.core import Action, Event, Game, Outcome, PlayerView
+from bot.ui.payload import Payload
+from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 
 log = logging.getLogger(__name__)
 
 SeatNames = Callable[[str | None], str]
+V = TypeVar("V", bound=PlayerView)  # the game's view model
+A = TypeVar("A", bound=Action)  # the game's action union
 
 
 class NameBook(dict[str, str]):
@@ -30,7 +35,7 @@ class NameBook(dict[str, str]):
     either)."""
 
     def __call__(self, seat: str | None) -> str:
-        return self.get(seat, seat or "")
+        return self.get(seat or "", seat or "")
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,10 @@ class ModalField:
     max_length: int = 400
 
 
-class GamePresenter:
+class GamePresenter(Generic[V, A]):
+    """``GamePresenter[MyView, MyAction]``: the methods below receive the game's own view and
+    actions. Unparametrised (``GamePresenter``) they are ``Any``, as before."""
+
     colour = discord.Colour.blurple()
     # True when the game's own cog registers ``/play <key>`` (the lobby cog then skips it).
     custom_play_command = False
@@ -53,15 +61,15 @@ class GamePresenter:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
+        self._images: ModuleType | None
         try:
             self._images = importlib.import_module(f"bot.ui.images.{game.key}")
         except ModuleNotFoundError:
             self._images = None
 
     # ----- lobby and computer players -------------------------------------------------------
-    def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any | None:
-        """A game-specific lobby message (a ``bot.ui.messages.Payload``); None = the generic
-        lobby."""
+    def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
+        """A game-specific lobby message; None = the generic lobby."""
         return None
 
     def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
@@ -70,15 +78,15 @@ class GamePresenter:
         return {}
 
     # ----- actions --------------------------------------------------------------------------
-    def action_params(self, action: Action, view: PlayerView, tr: Translator) -> dict[str, Any]:
+    def action_params(self, action: A, view: V, tr: Translator) -> dict[str, Any]:
         return action.model_dump(mode="json")
 
-    def choice(self, action: Action, view: PlayerView, names: SeatNames, tr: Translator) -> Choice:
+    def choice(self, action: A, view: V, names: SeatNames, tr: Translator) -> Choice:
         kind = getattr(action, "kind", type(action).__name__.lower())
         label = tr(f"{self.key}.action.{kind}", **self.action_params(action, view, tr))
         return Choice(action=action.encode(), label=label, group=kind)
 
-    def is_public_action(self, action: Action) -> bool:
+    def is_public_action(self, action: A) -> bool:
         """Actions shown as buttons on the public message (call-outs, challenges)."""
         return False
 
@@ -89,12 +97,12 @@ class GamePresenter:
     def private_components(
         self,
         table_id: int,
-        view: PlayerView,
-        legal: list[Action],
+        view: V,
+        legal: list[A],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
-    ) -> tuple[list[discord.ui.Item], list[Action]]:
+    ) -> tuple[list[discord.ui.Item[Any]], list[A]]:
         """Extra components of a private view (builders, modal buttons), on the first rows,
         and the legal actions still to show as plain buttons/selects after them. ``draft`` is
         this seat's move in progress (empty when none)."""
@@ -102,33 +110,29 @@ class GamePresenter:
 
     def draft_step(
         self,
-        view: PlayerView,
-        legal: list[Action],
+        view: V,
+        legal: list[A],
         draft: dict[str, Any],
         op: str,
         values: list[str],
     ) -> tuple[dict[str, Any], str | None]:
         """Advance a draft by one click: the new draft, and an action text once the move is
         complete. Raise ``IllegalAction`` for a step that cannot be taken."""
-        from games.core import IllegalAction
-
         raise IllegalAction("bad_action")
 
-    def draft_lines(self, view: PlayerView, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: V, draft: dict[str, Any], tr: Translator) -> list[str]:
         """Lines of a private view describing the move in progress (what is selected, a hint,
         a warning); shown after ``private_lines`` while the game runs."""
         return []
 
     def modal_fields(
-        self, kind: str, view: PlayerView, tr: Translator
+        self, kind: str, view: V, tr: Translator
     ) -> tuple[str, list[ModalField]] | None:
         """Title and fields of the modal ``kind``; None if this game has no such modal."""
         return None
 
-    def modal_action(self, kind: str, view: PlayerView, values: dict[str, str]) -> str:
+    def modal_action(self, kind: str, view: V, values: dict[str, str]) -> str:
         """The action text typed in modal ``kind``; raise ``IllegalAction`` when it is not."""
-        from games.core import IllegalAction
-
         raise IllegalAction("bad_action")
 
     # ----- text -----------------------------------------------------------------------------
@@ -142,15 +146,15 @@ class GamePresenter:
                 params[k] = names(v)
         return tr(key, player=names(event.seat), **params)
 
-    def status_lines(self, view: PlayerView, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: V, names: SeatNames, tr: Translator) -> list[str]:
         """Game-specific lines of the public embed (top card, direction, scores...)."""
         return []
 
-    def seat_line(self, view: PlayerView, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: V, seat: str, names: SeatNames, tr: Translator) -> str:
         """One line per seat in the public embed (hand counts, tokens...)."""
         return names(seat)
 
-    def private_lines(self, view: PlayerView, tr: Translator) -> list[str]:
+    def private_lines(self, view: V, tr: Translator) -> list[str]:
         """Text of a player's private view (their hand in words, what they must do)."""
         return []
 
@@ -162,21 +166,17 @@ class GamePresenter:
             lines.append(tr("game.result_line", place=place, players=who, points=pts))
         return lines
 
-    def last_events(self, view: PlayerView) -> list[Event]:
+    def last_events(self, view: V) -> list[Event]:
         return list(getattr(view, "last_events", []) or [])
 
     # ----- images ---------------------------------------------------------------------------
-    def render_table(
-        self, view: PlayerView, tr: Translator, names: SeatNames | None = None
-    ) -> bytes | None:
+    def render_table(self, view: V, tr: Translator, names: SeatNames | None = None) -> bytes | None:
         return self._render("render_table", view, tr, names)
 
-    def render_hand(self, view: PlayerView, tr: Translator) -> bytes | None:
+    def render_hand(self, view: V, tr: Translator) -> bytes | None:
         return self._render("render_hand", view, tr, None)
 
-    def _render(
-        self, name: str, view: PlayerView, tr: Translator, names: SeatNames | None
-    ) -> bytes | None:
+    def _render(self, name: str, view: V, tr: Translator, names: SeatNames | None) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
         if func is None:
             return None
@@ -189,10 +189,11 @@ class GamePresenter:
             return None
 
 
-def presenter_for(game: Game) -> GamePresenter:
+def presenter_for(game: Game) -> GamePresenter[Any, Any]:
     """The game's presenter: ``bot.ui.presenters.<key>.Presenter``, or the generic one."""
     try:
         module = importlib.import_module(f"bot.ui.presenters.{game.key}")
     except ModuleNotFoundError:
         return GamePresenter(game)
-    return module.Presenter(game)
+    presenter: GamePresenter[Any, Any] = module.Presenter(game)
+    return presenter

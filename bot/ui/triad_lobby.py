@@ -1,8 +1,6 @@
-"""Triple Triad before and beside the game: the challenge lobby, the 5-card picker, /cards.
-
-State of a lobby lives in the table record's ``meta["triad"]`` (so it survives restarts):
-``{"opponent": user id | None, "picks": {seat: [card ids]}, "ready": [seats]}``. The opponent
-is seated only once they accept; a lobby with two seats (a rematch, a computer) is accepted.
+"""Triple Triad before and beside the game, as Discord shows it: the challenge lobby, the
+5-card picker, /cards and /profile. The lobby's state and rules are the table service's
+(``bot/service/triad.py``); this module only builds payloads and items.
 
 custom_ids (DynamicItems, routed to ``TriadCog``):
 - ``tt:{table}:{op}`` lobby and picker buttons: ``accept``, ``decline``, ``cards`` (open my
@@ -15,52 +13,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
+from discord.ext import commands
 
 from bot.i18n import Translator
+from bot.service.triad import accepted, lobby_state, pending_opponent
 from bot.ui.feedback import answer_error
 from bot.ui.layout import BUTTON_LABEL, OPTION_TEXT
 from bot.ui.messages import Payload, _view, seat_names
 from bot.ui.presenters.triad import SEAT_EMOJI, card_summary, rules_text
+from bot.ui.text import clip
 from games.triad.cards import HAND_SIZE, card
 
 if TYPE_CHECKING:
-    from bot.tables import Table, TableService
+    from bot.service import Table, TableService
 
 PAGE_SIZE = 10  # cards per picker / collection page (one select of at most 25 options)
-META = "triad"
 
 LOBBY_BUTTON = r"tt:(?P<table>[0-9]{1,12}):(?P<op>accept|decline|cards|cancel|clr|ok|pg[0-9]{1,3})"
-PICKER_SELECT = r"tts:(?P<table>[0-9]{1,12}):(?P<op>(?:rm|add)[0-9]{1,3})"
+PICKER_MENU = r"tts:(?P<table>[0-9]{1,12}):(?P<op>(?:rm|add)[0-9]{1,3})"
 CARDS_BUTTON = r"tk:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,3})"
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# ----- lobby state ----------------------------------------------------------------------------
-def lobby_state(table: Table) -> dict[str, Any]:
-    meta = dict(table.record.meta.get(META) or {})
-    meta.setdefault("opponent", None)
-    meta.setdefault("picks", {})
-    meta.setdefault("ready", [])
-    return meta
-
-
-def accepted(table: Table) -> bool:
-    return len(table.record.seats) >= 2
-
-
-def pending_opponent(table: Table) -> str | None:
-    """The challenged member who has not accepted yet (None if open to anyone / accepted)."""
-    if accepted(table):
-        return None
-    return lobby_state(table)["opponent"]
-
-
+# ----- collection pages -----------------------------------------------------------------------
 def sorted_collection(cards: Mapping[str, int]) -> list[str]:
     """A collection's card ids in picker order: strongest level first, then catalogue id."""
     return sorted((c for c, q in cards.items() if q > 0), key=lambda c: (-card(c).level, c))
@@ -72,7 +49,7 @@ def pages_of(count: int) -> int:
 
 # ----- items ----------------------------------------------------------------------------------
 def _cog(interaction: discord.Interaction) -> Any:
-    return interaction.client.get_cog("TriadCog")  # type: ignore[union-attr]
+    return cast(commands.Bot, interaction.client).get_cog("TriadCog")
 
 
 async def _guarded(interaction: discord.Interaction, work: Any) -> None:
@@ -98,7 +75,7 @@ class TriadButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_BUTT
         self.op = op
         super().__init__(
             discord.ui.Button(
-                label=_clip(label, BUTTON_LABEL) if label else None,
+                label=clip(label, BUTTON_LABEL) if label else None,
                 style=style,
                 emoji=emoji,
                 disabled=disabled,
@@ -109,9 +86,10 @@ class TriadButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_BUTT
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TriadButton:
-        return cls(int(match["table"]), match["op"], label=item.label)
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["table"]), match["op"], label=label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         await _guarded(
@@ -119,7 +97,7 @@ class TriadButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_BUTT
         )
 
 
-class TriadSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_SELECT):
+class TriadSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_MENU):
     def __init__(
         self,
         table_id: int,
@@ -135,7 +113,7 @@ class TriadSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_SEL
             discord.ui.Select(
                 custom_id=f"tts:{table_id}:{op}",
                 options=options or [discord.SelectOption(label="-")],
-                placeholder=_clip(placeholder, 150) if placeholder else None,
+                placeholder=clip(placeholder, 150) if placeholder else None,
                 row=row,
                 min_values=1,
                 max_values=1,
@@ -144,12 +122,14 @@ class TriadSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_SEL
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> TriadSelect:
-        return cls(int(match["table"]), match["op"], options=list(item.options))
+        options = list(item.options) if isinstance(item, discord.ui.Select) else None
+        return cls(int(match["table"]), match["op"], options=options)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
-        values = list((interaction.data or {}).get("values") or [])  # type: ignore[union-attr]
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
         await _guarded(
             interaction, _cog(interaction).on_select(interaction, self.table_id, self.op, values)
         )
@@ -179,9 +159,10 @@ class CardsPageButton(discord.ui.DynamicItem[discord.ui.Button], template=CARDS_
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CardsPageButton:
-        return cls(match["user"], int(match["page"]), label=item.label)
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(match["user"], int(match["page"]), label=label)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         await _guarded(
@@ -223,18 +204,18 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
                 status = tr("triad.ui.cpu_deck")
             elif options.random_hand:
                 status = tr("triad.ui.random_hand")
-            elif seat.id in state["ready"]:
+            elif seat.id in state.ready:
                 status = tr("triad.ui.ready")
             else:
                 status = tr(
-                    "triad.ui.choosing", count=len(state["picks"].get(seat.id, [])), total=HAND_SIZE
+                    "triad.ui.choosing", count=len(state.picks.get(seat.id, [])), total=HAND_SIZE
                 )
             lines.append(f"{SEAT_EMOJI[i % 2]} {names(seat.id)} — {status}")
     else:
         lines += ["", tr("triad.ui.waiting_accept", player=rival)]
     embed = discord.Embed(
         title=tr("lobby.title", game=tr("triad.name"), table=table.id),
-        description=_clip("\n".join(lines), 4096),
+        description=clip("\n".join(lines), 4096),
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
@@ -290,13 +271,13 @@ def picker_payload(
         lines.append(f"• {card_summary(cid, tr)} · ×{cards[cid]}{mark}")
     embed = discord.Embed(
         title=tr("triad.ui.picker_title", table=table_id),
-        description=_clip("\n".join(lines), 4096),
+        description=clip("\n".join(lines), 4096),
         colour=discord.Colour.blurple(),
     )
     selection = "\n".join(f"{i}. {card_summary(c, tr)}" for i, c in enumerate(picks, 1))
     embed.add_field(
         name=tr("triad.ui.selected", count=len(picks), total=HAND_SIZE),
-        value=_clip(selection or tr("triad.ui.none_selected"), 1024),
+        value=clip(selection or tr("triad.ui.none_selected"), 1024),
         inline=False,
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
@@ -360,9 +341,9 @@ def _option(card_id: str, count: int, tr: Translator) -> discord.SelectOption:
     c = card(card_id)
     element = tr(f"triad.element.{c.element}") if c.element else tr("triad.element.none")
     return discord.SelectOption(
-        label=_clip(tr(f"triad.card.{card_id}"), OPTION_TEXT),
+        label=clip(tr(f"triad.card.{card_id}"), OPTION_TEXT),
         value=card_id,
-        description=_clip(
+        description=clip(
             tr(
                 "triad.ui.option_description",
                 level=tr("triad.label.level", level=c.level),
@@ -388,7 +369,7 @@ def cards_payload(
         title=tr(
             "triad.ui.cards_title", player=who, count=sum(cards.values()), distinct=len(order)
         ),
-        description=_clip("\n".join(lines) or tr("triad.ui.no_cards"), 4096),
+        description=clip("\n".join(lines) or tr("triad.ui.no_cards"), 4096),
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
@@ -422,7 +403,7 @@ def profile_payload(
         embed.add_field(
             name=tr("triad.ui.profile_others"),
             inline=False,
-            value=_clip(
+            value=clip(
                 "\n".join(
                     tr("triad.ui.profile_game", game=g, won=w, played=p) for g, w, p in others
                 ),

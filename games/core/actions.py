@@ -14,7 +14,8 @@ names its ``verb`` and, by default, its arguments are its fields in declaration 
 fields are left out at the end; a ``kind`` field, the discriminator of a pydantic union, is not an
 argument).
 Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
-``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action; anything else raises
+``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action, and ``decode`` accepts only
+that one canonical text (``p.02`` is not ``p.2``); anything else raises
 ``IllegalAction(BAD_ACTION)``.
 """
 
@@ -115,5 +116,7 @@ class ActionCodec(Generic[A]):
             raise IllegalAction(BAD_ACTION)
         action = cls.from_args(args)
         if not isinstance(action, cls):  # a from_args override returning something else
+            raise IllegalAction(BAD_ACTION)
+        if action.encode() != text:  # one text per action: "p.02" or "p.+2" is not "p.2"
             raise IllegalAction(BAD_ACTION)
         return action

@@ -8,12 +8,16 @@ with neither gets a seeded level-3 deck (tests, benches). ``cards.starter_set``,
 computer's decks.
 
 Playing: ``legal_actions`` lists every card x empty cell as ``PlaceCard(slot, card, cell)``
-(``p:{slot}:{card}:{cell}``). After the last placement, under Una and Diferencia the game waits
-for the winner's ``PickCard(index, card)`` actions (``k:{index}:{card}``; ``to_act`` is the
+(``p.{slot}.{card}.{cell}``). After the last placement, under Una and Diferencia the game waits
+for the winner's ``PickCard(index, card)`` actions (``k.{index}.{card}``; ``to_act`` is the
 winner, ``view.pick`` lists the loser's five with what is already picked); ``outcome`` is None
-until then. ``outcome.details["transfers"]`` then lists each card that changes owner:
-``{"card", "uid", "from", "to"}``; ``details`` also has ``winner``, ``scores``, ``rounds``,
-``payout`` and the original ``hands``. ``outcome.points`` are the final scores (cards).
+until then. The outcome is a ``TriadOutcome``: ``transfers`` lists each card that changes owner
+(``CardTransfer(card, giver, receiver)``), ``winner`` (None on a draw), ``scores`` and ``rounds``
+are typed fields; ``points`` are the final scores (cards).
+
+Layout: ``actions`` (the two actions, ``CODEC``), ``state``, ``rules`` (flips, placements,
+rounds, payout: pure functions), ``view`` (``build_view``, ``build_outcome``, ``TriadOutcome``),
+``ai`` (the computer, from a view), ``cards`` (the catalogue), ``game`` (the wiring).
 
 Decisions beyond the spec:
 - Elemental: 1-4 cells (uniformly) get an element, each drawn among the eight; a new board is
@@ -34,8 +38,17 @@ from games.triad.actions import PickCard, PlaceCard
 from games.triad.game import TriadGame
 from games.triad.options import Options
 from games.triad.state import TriadState
-from games.triad.view import TriadView
+from games.triad.view import TriadOutcome, TriadView
 
 GAME = TriadGame()
 
-__all__ = ["GAME", "Options", "PickCard", "PlaceCard", "TriadGame", "TriadState", "TriadView"]
+__all__ = [
+    "GAME",
+    "Options",
+    "PickCard",
+    "PlaceCard",
+    "TriadGame",
+    "TriadOutcome",
+    "TriadState",
+    "TriadView",
+]

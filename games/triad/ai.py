@@ -32,7 +32,8 @@ from collections.abc import Sequence
 
 from games.triad import cards as catalogue
 from games.triad.actions import PickCard, PlaceCard
-from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE, RuleSet, modified_values
+from games.triad.options import RuleSet
+from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE, modified_values
 from games.triad.view import CardFace, TriadView
 
 DEFAULT_TIME_BUDGET = 2.0  # seconds
@@ -75,6 +76,7 @@ def flips(
     nbs = NEIGHBOURS[cell]
     mp = printed[cell]
     mm = modified[cell]
+    assert mp is not None and mm is not None
     special: list[int] = []
     if same or plus:
         matched = 0
@@ -107,13 +109,20 @@ def flips(
     taken = list(special)
     for d in (0, 1, 2, 3):
         q = nbs[d]
-        if q >= 0 and owner[q] == opp and q not in taken and mm[d] > modified[q][OPPOSITE[d]]:
+        if (
+            q >= 0
+            and owner[q] == opp
+            and q not in taken
+            and (theirs := modified[q]) is not None
+            and mm[d] > theirs[OPPOSITE[d]]
+        ):
             taken.append(q)
     if combo and special:
         frontier = list(special)
         while frontier:
             x = frontier.pop()
             xm = modified[x]
+            assert xm is not None
             xn = NEIGHBOURS[x]
             for d in (0, 1, 2, 3):
                 q = xn[d]
@@ -121,7 +130,8 @@ def flips(
                     q >= 0
                     and owner[q] == opp
                     and q not in taken
-                    and xm[d] > modified[q][OPPOSITE[d]]
+                    and (theirs := modified[q]) is not None
+                    and xm[d] > theirs[OPPOSITE[d]]
                 ):
                     taken.append(q)
                     frontier.append(q)
@@ -166,19 +176,6 @@ class Position:
         self.side = side
         self.rules = rules
         self.kinds = kinds  # kind id of the card on each cell (-1 empty)
-
-    def copy_with_hand(self, side: int, hand: list[SearchCard]) -> Position:
-        hands = [list(self.hands[0]), list(self.hands[1])]
-        hands[side] = hand
-        return Position(
-            list(self.printed),
-            list(self.modified),
-            list(self.owner),
-            hands,
-            self.side,
-            self.rules,
-            list(self.kinds),
-        )
 
 
 class _KindTable:
@@ -632,7 +629,8 @@ def greedy_score(pos: Position, slot: int, cell: int) -> int:
 
 
 def _normal(view: TriadView, places: list[PlaceCard], rng: random.Random) -> PlaceCard:
-    n_hidden = sum(1 for f in view.hands[view.seats[1 - view.me]] if f is None)  # type: ignore[index]
+    assert view.me is not None
+    n_hidden = sum(1 for f in view.hands[view.seats[1 - view.me]] if f is None)
     pos = position_from_view(view, _guesses(view, rng, n_hidden))
     scored = [(greedy_score(pos, a.slot, a.cell), a) for a in places]
     top = max(s for s, _ in scored)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, model_validator
-
-from games.triad.rules import RuleSet
 
 Payout = Literal["una", "diferencia", "directo", "todas"]
 PAYOUTS: tuple[str, ...] = ("una", "diferencia", "directo", "todas")
 MAX_REMATCHES = 5  # Hasta la muerte: at most 5 rematches, then a draw
+
+
+class RuleSet(NamedTuple):
+    """The flip rules in force, as plain flags for ``rules.resolve`` and the computer's search."""
+
+    same: bool = False
+    same_wall: bool = False
+    plus: bool = False
+    combo: bool = False
 
 
 class Options(BaseModel):

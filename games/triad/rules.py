@@ -1,19 +1,31 @@
-"""Flip resolution on plain data, shared by the engine and the computer's search.
+"""The Triple Triad rules as pure functions: flip resolution, then the match itself.
 
-Cells are numbered 0-8 row by row; sides are 0 top, 1 right, 2 bottom, 3 left. ``printed[c]`` and
-``modified[c]`` hold the (top, right, bottom, left) values of the card on cell ``c`` (``None`` when
-empty); ``owner[c]`` is the seat index (0/1) whose colour the card shows, or -1 when empty.
-``modified`` equals ``printed`` unless the Elemental rule changes a card on an elemental cell.
+Flips work on plain data shared by the engine and the computer's search. Cells are numbered 0-8
+row by row; sides are 0 top, 1 right, 2 bottom, 3 left. ``printed[c]`` and ``modified[c]`` hold
+the (top, right, bottom, left) values of the card on cell ``c`` (``None`` when empty);
+``owner[c]`` is the seat index (0/1) whose colour the card shows, or -1 when empty. ``modified``
+equals ``printed`` unless the Elemental rule changes a card on an elemental cell.
 
 Resolution reads only the board as it was before the move plus the placed card, and every
 decision is a set (never a "first found"), so the result does not depend on the order in which
 sides or chained cards are visited: ``order`` lets tests prove that.
+
+The match (``new_state``, ``legal_actions``, ``play``, ``transfers_of``...) works on a
+``TriadState``: ``play`` changes the working copy ``Game.apply`` made with ``copy_state``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
+
+from games.core import Event, IllegalAction, rng_for
+from games.core.engine import Seat
+from games.core.errors import NOT_YOUR_TURN
+from games.triad import cards as catalogue
+from games.triad.actions import PickCard, PlaceCard, TriadAction
+from games.triad.options import MAX_REMATCHES, Options, RuleSet
+from games.triad.state import InHand, LastMove, OnBoard, RoundResult, TriadState
 
 TOP, RIGHT, BOTTOM, LEFT = 0, 1, 2, 3
 SIDES: tuple[int, ...] = (TOP, RIGHT, BOTTOM, LEFT)
@@ -34,13 +46,6 @@ def _neighbours(cell: int) -> tuple[int, int, int, int]:
 NEIGHBOURS: tuple[tuple[int, int, int, int], ...] = tuple(_neighbours(c) for c in range(9))
 
 
-class RuleSet(NamedTuple):
-    same: bool = False
-    same_wall: bool = False
-    plus: bool = False
-    combo: bool = False
-
-
 class Flips(NamedTuple):
     """Cells that change colour, by the rule that took them (each sorted, disjoint)."""
 
@@ -53,9 +58,6 @@ class Flips(NamedTuple):
     @property
     def all(self) -> tuple[int, ...]:
         return tuple(sorted(self.same + self.plus + self.basic + self.combo))
-
-
-NO_FLIPS = Flips((), (), (), (), False)
 
 
 def elemental_modifier(cell_element: str | None, card_element: str | None) -> int:
@@ -161,3 +163,401 @@ def resolve(
         tuple(sorted(chained)),
         wall_used,
     )
+
+
+# ----- the match --------------------------------------------------------------------------------
+
+HAND = catalogue.HAND_SIZE
+ELEMENTAL_CELLS = (1, 4)  # Elemental: between 1 and 4 cells get an element (Decision)
+
+# Error codes raised by apply / new (besides the shared ones).
+BAD_HAND = "bad_hand"
+WRONG_PHASE = "wrong_phase"
+BAD_SLOT = "bad_slot"
+CARD_MISMATCH = "card_mismatch"
+CELL_TAKEN = "cell_taken"
+ALREADY_PICKED = "already_picked"
+BAD_OPTIONS = "bad_options"
+
+
+def element_cells(seed: str, round_no: int) -> list[str | None]:
+    """The elements shown by the cells of round ``round_no`` (Elemental), fixed by the seed."""
+    rng = rng_for(seed, "elements", round_no)
+    count = rng.randint(*ELEMENTAL_CELLS)
+    cells = rng.sample(range(9), count)
+    out: list[str | None] = [None] * 9
+    for c in cells:
+        out[c] = rng.choice(catalogue.ELEMENTS)
+    return out
+
+
+def first_player(seed: str, round_no: int) -> int:
+    """A random player starts every round (Sudden Death rematches draw again)."""
+    return rng_for(seed, "first", round_no).randrange(2)
+
+
+def deal(
+    seats: Sequence[Seat],
+    seed: str,
+    options: Options,
+    hands: Mapping[Seat, Sequence[str]] | None,
+    collections: Mapping[Seat, Mapping[str, int]] | None,
+) -> list[list[str]]:
+    """Each seat's original five card ids (see ``TriadGame.new`` for where they come from)."""
+    originals: list[list[str]] = []
+    for i, seat in enumerate(seats):
+        given = list(hands[seat]) if hands and seat in hands else None
+        for cid in given or []:
+            if not catalogue.is_card(cid):
+                raise IllegalAction(BAD_HAND, seat=seat, card=str(cid))
+        if options.random_hand and collections and seat in collections:
+            pool = dict(collections[seat])
+            if any(not catalogue.is_card(c) for c in pool):
+                raise IllegalAction(BAD_HAND, seat=seat)
+            try:
+                five = catalogue.random_hand(pool, seed, i)
+            except ValueError as exc:
+                raise IllegalAction(BAD_HAND, seat=seat) from exc
+        elif options.random_hand and given is not None:
+            if len(given) < HAND:
+                raise IllegalAction(BAD_HAND, seat=seat)
+            five = rng_for(seed, "random_hand", i).sample(given, HAND)
+        elif given is not None:
+            if len(given) != HAND:
+                raise IllegalAction(BAD_HAND, seat=seat)
+            five = given
+        else:
+            five = catalogue.deck_for_level(3, seed, "seat", i)
+        originals.append(five)
+    return originals
+
+
+def new_state(
+    seats: Sequence[Seat], seed: str, options: Options, originals: list[list[str]]
+) -> TriadState:
+    """The match at its first placement, from each seat's original five."""
+    state = TriadState(
+        seed=seed,
+        seats=list(seats),
+        options=options,
+        originals=originals,
+        first=0,
+        turn=0,
+        hands=[
+            [InHand(uid=s * HAND + i, card=c) for i, c in enumerate(originals[s])] for s in range(2)
+        ],
+        board=[None] * 9,
+        elements=[None] * 9,
+    )
+    start_round(state, 0)
+    return state
+
+
+def start_round(state: TriadState, round_no: int) -> None:
+    state.round = round_no
+    state.first = state.turn = first_player(state.seed, round_no)
+    state.board = [None] * 9
+    state.elements = element_cells(state.seed, round_no) if state.options.elemental else [None] * 9
+    state.last_move = None
+
+
+def copy_state(state: TriadState) -> TriadState:
+    """The working copy for ``play``: new containers for everything it changes in place.
+
+    ``play`` replaces (never mutates) ``InHand``, ``RoundResult`` and ``LastMove`` values, and
+    ``options`` is frozen, so those are shared; board cards change colour, so they are copied.
+    """
+    return state.model_copy(
+        update={
+            "seats": list(state.seats),
+            "originals": [list(o) for o in state.originals],
+            "hands": [list(h) for h in state.hands],
+            "board": [None if p is None else p.model_copy() for p in state.board],
+            "elements": list(state.elements),
+            "revealed": list(state.revealed),
+            "history": list(state.history),
+            "picks": list(state.picks),
+        }
+    )
+
+
+def is_over(state: TriadState) -> bool:
+    return state.phase == "over"
+
+
+# ----- turn structure ---------------------------------------------------------------------------
+
+
+def to_act(state: TriadState) -> set[Seat]:
+    if state.phase == "play":
+        return {state.seats[state.turn]}
+    if state.phase == "pick" and state.winner is not None:
+        return {state.seats[state.winner]}
+    return set()
+
+
+def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
+    if seat not in state.seats:
+        return []
+    me = state.seats.index(seat)
+    if state.phase == "play" and me == state.turn:
+        # Copies of one card from one original owner are interchangeable: list the first.
+        empty = [c for c in range(9) if state.board[c] is None]
+        seen: set[tuple[str, int]] = set()
+        slots = []
+        for slot, held in enumerate(state.hands[me]):
+            if (held.card, held.uid // HAND) not in seen:
+                seen.add((held.card, held.uid // HAND))
+                slots.append(slot)
+        return [
+            PlaceCard(slot=slot, card=state.hands[me][slot].card, cell=cell)
+            for slot in slots
+            for cell in empty
+        ]
+    if state.phase == "pick" and me == state.winner:
+        loser = 1 - me
+        return [
+            PickCard(index=i, card=cid)
+            for i, cid in enumerate(state.originals[loser])
+            if loser * HAND + i not in state.picks
+        ]
+    return []
+
+
+# ----- moves ------------------------------------------------------------------------------------
+
+
+def play(state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
+    """Apply ``action`` by ``seat`` (a seat of the game) to the working copy ``state``."""
+    me = state.seats.index(seat)
+    if isinstance(action, PlaceCard):
+        return place(state, me, action)
+    return pick(state, me, action)
+
+
+def _flip_event(code: str, seat: Seat, cells: Sequence[int]) -> Event:
+    return Event(code=code, seat=seat, params={"cells": list(cells), "count": len(cells)})
+
+
+def place(state: TriadState, me: int, action: PlaceCard) -> list[Event]:
+    if state.phase != "play":
+        raise IllegalAction(WRONG_PHASE)
+    if me != state.turn:
+        raise IllegalAction(NOT_YOUR_TURN)
+    hand = state.hands[me]
+    if action.slot >= len(hand):
+        raise IllegalAction(BAD_SLOT, slot=action.slot)
+    if hand[action.slot].card != action.card:
+        raise IllegalAction(CARD_MISMATCH, slot=action.slot, card=action.card)
+    if state.board[action.cell] is not None:
+        raise IllegalAction(CELL_TAKEN, cell=action.cell)
+    seat = state.seats[me]
+    held = hand.pop(action.slot)
+    state.board[action.cell] = OnBoard(uid=held.uid, card=held.card, holder=me)
+    if held.uid not in state.revealed:
+        state.revealed = sorted([*state.revealed, held.uid])
+    printed, modified, owner = board_arrays(state)
+    owner[action.cell] = me
+    flips = resolve(action.cell, me, printed, modified, owner, state.options.rule_set)
+    for cell in flips.all:
+        placed = state.board[cell]
+        assert placed is not None
+        placed.holder = me
+    state.last_move = LastMove(
+        seat=me,
+        cell=action.cell,
+        card=held.card,
+        same=list(flips.same),
+        plus=list(flips.plus),
+        basic=list(flips.basic),
+        combo=list(flips.combo),
+        same_wall=flips.same_wall,
+    )
+    events = [
+        Event(
+            code="placed",
+            seat=seat,
+            params={"card": held.card, "cell": action.cell, "slot": action.slot},
+        )
+    ]
+    if flips.same:
+        code = "same_wall" if flips.same_wall else "same"
+        events.append(_flip_event(code, seat, flips.same))
+    if flips.plus:
+        events.append(_flip_event("plus", seat, flips.plus))
+    if flips.basic:
+        events.append(_flip_event("flipped", seat, flips.basic))
+    if flips.combo:
+        events.append(_flip_event("combo", seat, flips.combo))
+    if any(c is None for c in state.board):
+        state.turn = 1 - me
+        return events
+    return events + end_round(state)
+
+
+def end_round(state: TriadState) -> list[Event]:
+    """The board is full: a Sudden Death rematch, a draw, a win (with picks pending or paid)."""
+    scores = state.scores()
+    state.history.append(RoundResult(round=state.round, first=state.first, scores=scores))
+    names = state.seats
+    score_params = {names[0]: scores[0], names[1]: scores[1]}
+    if scores[0] == scores[1]:
+        if state.options.sudden_death and state.round < MAX_REMATCHES:
+            # Hasta la muerte: each side's hand is the five cards of its colour.
+            new_hands: list[list[InHand]] = [[], []]
+            for placed in state.board:
+                assert placed is not None
+                new_hands[placed.holder].append(InHand(uid=placed.uid, card=placed.card))
+            for s in range(2):
+                new_hands[s].extend(state.hands[s])
+            state.hands = new_hands
+            start_round(state, state.round + 1)
+            return [
+                Event(
+                    code="round_draw",
+                    params={
+                        "round": state.round - 1,
+                        "score": scores[0],
+                        "scores": score_params,
+                    },
+                ),
+                Event(
+                    code="sudden_death",
+                    seat=names[state.first],
+                    params={"round": state.round, "max": MAX_REMATCHES},
+                ),
+            ]
+        state.winner = None
+        state.phase = "over"
+        draw = Event(code="game_draw", params={"score": scores[0], "scores": score_params})
+        return [draw, payout_event(state)]
+    winner = 0 if scores[0] > scores[1] else 1
+    state.winner = winner
+    events = [
+        Event(
+            code="game_won",
+            seat=names[winner],
+            params={
+                "winner_score": scores[winner],
+                "loser_score": scores[1 - winner],
+                "scores": score_params,
+            },
+        )
+    ]
+    rule = state.options.payout
+    if rule in ("una", "diferencia"):
+        need = 1 if rule == "una" else min(HAND, abs(scores[0] - scores[1]))
+        state.picks_required = need
+        state.phase = "pick"
+        return events + [
+            Event(
+                code="pick_required",
+                seat=names[winner],
+                params={"count": need, "target": names[1 - winner]},
+            )
+        ]
+    state.phase = "over"
+    return events + [payout_event(state)]
+
+
+def pick(state: TriadState, me: int, action: PickCard) -> list[Event]:
+    if state.phase != "pick":
+        raise IllegalAction(WRONG_PHASE)
+    if me != state.winner:
+        raise IllegalAction(NOT_YOUR_TURN)
+    loser = 1 - me
+    if state.originals[loser][action.index] != action.card:
+        raise IllegalAction(CARD_MISMATCH, index=action.index, card=action.card)
+    uid = loser * HAND + action.index
+    if uid in state.picks:
+        raise IllegalAction(ALREADY_PICKED, card=action.card)
+    state.picks.append(uid)
+    events = [
+        Event(
+            code="picked",
+            seat=state.seats[me],
+            params={"card": action.card, "target": state.seats[loser]},
+        )
+    ]
+    if len(state.picks) >= state.picks_required:
+        state.phase = "over"
+        events.append(payout_event(state))
+    return events
+
+
+# ----- payout and result ------------------------------------------------------------------------
+
+
+class Payment(NamedTuple):
+    """One card changing owner at the end: ``uid`` tells which of the ten it is."""
+
+    uid: int
+    card: str
+    giver: Seat
+    receiver: Seat
+
+
+def transfers_of(state: TriadState) -> list[Payment]:
+    """The payout of a finished (or fully picked) game."""
+    moves: list[tuple[int, int, int]]  # (uid, from seat index, to seat index)
+    rule = state.options.payout
+    if rule == "directo":
+        colour: dict[int, int] = {}
+        for placed in state.board:
+            if placed is not None:
+                colour[placed.uid] = placed.holder
+        for seat, hand in enumerate(state.hands):
+            for held in hand:
+                colour[held.uid] = seat
+        moves = [
+            (uid, uid // HAND, colour[uid]) for uid in range(2 * HAND) if colour[uid] != uid // HAND
+        ]
+    elif state.winner is None:
+        moves = []
+    elif rule == "todas":
+        loser = 1 - state.winner
+        moves = [(loser * HAND + i, loser, state.winner) for i in range(HAND)]
+    else:
+        moves = [(uid, 1 - state.winner, state.winner) for uid in state.picks]
+    return [
+        Payment(uid, state.originals[uid // HAND][uid % HAND], state.seats[src], state.seats[dst])
+        for uid, src, dst in moves
+    ]
+
+
+def payout_event(state: TriadState) -> Event:
+    moves = [
+        {"card": p.card, "uid": p.uid, "from": p.giver, "to": p.receiver}
+        for p in transfers_of(state)
+    ]
+    return Event(
+        code="payout",
+        params={"rule": state.options.payout, "transfers": moves, "count": len(moves)},
+    )
+
+
+def ranking(state: TriadState) -> list[list[Seat]]:
+    """Winner first, or both seats together on a draw."""
+    seats = state.seats
+    if state.winner is None:
+        return [[seats[0], seats[1]]]
+    return [[seats[state.winner]], [seats[1 - state.winner]]]
+
+
+# ----- the board as plain arrays ----------------------------------------------------------------
+
+Values = tuple[int, int, int, int]
+
+
+def board_arrays(state: TriadState) -> tuple[list[Values | None], list[Values | None], list[int]]:
+    """``printed``, ``modified`` and ``owner`` of the board, as ``resolve`` reads them."""
+    printed: list[Values | None] = [None] * 9
+    modified: list[Values | None] = [None] * 9
+    owner = [-1] * 9
+    for c, placed in enumerate(state.board):
+        if placed is not None:
+            card = catalogue.card(placed.card)
+            printed[c] = card.edges
+            modified[c] = modified_values(card.edges, state.elements[c], card.element)
+            owner[c] = placed.holder
+    return printed, modified, owner

@@ -17,10 +17,6 @@ from games.triad.options import Options
 Phase = Literal["play", "pick", "over"]
 
 
-def original_owner(uid: int) -> int:
-    return uid // 5
-
-
 class InHand(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

@@ -1,12 +1,15 @@
-"""What one seat (or the public) may see of a Triple Triad table."""
+"""What one seat (or the public) may see of a Triple Triad table, and the result of a match."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from games.core import CardTransfer, Outcome
 from games.core.engine import PlayerView, Seat
-from games.triad.options import Options
-from games.triad.state import Phase
+from games.triad import cards as catalogue
+from games.triad import rules
+from games.triad.options import MAX_REMATCHES, Options
+from games.triad.state import Phase, TriadState
 
 
 class CardFace(BaseModel):
@@ -102,3 +105,149 @@ class TriadView(PlayerView):
     pick: PickView | None
     winner: Seat | None
     transfers: list[Transfer]  # once finished: the payout
+
+
+class TriadOutcome(Outcome):
+    """``points`` are the final scores (cards); ``winner`` is None on a draw; ``rounds`` has
+    one entry per round played (Sudden Death rematches included)."""
+
+    winner: Seat | None
+    scores: dict[Seat, int]
+    rounds: list[RoundView]
+
+
+# ----- building them from the state -------------------------------------------------------------
+
+
+def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFace:
+    card = catalogue.card(card_id)
+    values = (
+        card.edges
+        if cell is None
+        else rules.modified_values(card.edges, state.elements[cell], card.element)
+    )
+    return CardFace(
+        uid=uid,
+        card=card_id,
+        level=card.level,
+        element=card.element,
+        printed=list(card.edges),
+        values=list(values),
+        owner=state.seats[uid // rules.HAND],
+    )
+
+
+def _rounds(state: TriadState) -> list[RoundView]:
+    seats = state.seats
+    return [
+        RoundView(
+            round=r.round,
+            first=seats[r.first],
+            scores={seats[0]: r.scores[0], seats[1]: r.scores[1]},
+        )
+        for r in state.history
+    ]
+
+
+def build_view(state: TriadState, seat: Seat | None) -> TriadView:
+    """What ``seat`` may see (``None`` or a stranger: the public). Another seat's hand shows
+    only the cards already seen on the board, unless Abierto or once the game is over."""
+    me = state.seats.index(seat) if seat in state.seats else None
+    seats = state.seats
+    board = [
+        CellView(
+            cell=c,
+            element=state.elements[c],
+            card=None if placed is None else _face(state, placed.uid, placed.card, c),
+            holder=None if placed is None else seats[placed.holder],
+        )
+        for c, placed in enumerate(state.board)
+    ]
+    hands: dict[Seat, list[CardFace | None]] = {}
+    for s in range(2):
+        shown = state.options.open or s == me or state.phase == "over"
+        hands[seats[s]] = [
+            _face(state, h.uid, h.card, None) if shown or h.uid in state.revealed else None
+            for h in state.hands[s]
+        ]
+    scores = state.scores()
+    pick = None
+    if state.phase == "pick" and state.winner is not None:
+        loser = 1 - state.winner
+        pick = PickView(
+            winner=seats[state.winner],
+            loser=seats[loser],
+            required=state.picks_required,
+            remaining=state.picks_required - len(state.picks),
+            choices=[
+                PickChoice(
+                    index=i,
+                    face=_face(state, loser * rules.HAND + i, cid, None),
+                    picked=loser * rules.HAND + i in state.picks,
+                )
+                for i, cid in enumerate(state.originals[loser])
+            ],
+        )
+    lm = state.last_move
+    return TriadView(
+        seat=seat if me is not None else None,
+        version=state.version,
+        seats=list(seats),
+        to_act=sorted(rules.to_act(state)),
+        finished=state.phase == "over",
+        options=state.options,
+        phase=state.phase,
+        round=state.round,
+        max_rematches=MAX_REMATCHES,
+        first=seats[state.first],
+        turn=seats[state.turn] if state.phase == "play" else None,
+        me=me,
+        board=board,
+        elements=list(state.elements),
+        hands=hands,
+        hand_counts={seats[s]: len(state.hands[s]) for s in range(2)},
+        hands_open=state.options.open,
+        scores={seats[0]: scores[0], seats[1]: scores[1]},
+        last_move=None
+        if lm is None
+        else LastMoveView(
+            seat=seats[lm.seat],
+            cell=lm.cell,
+            card=lm.card,
+            same=lm.same,
+            plus=lm.plus,
+            basic=lm.basic,
+            combo=lm.combo,
+            same_wall=lm.same_wall,
+        ),
+        history=_rounds(state),
+        pick=pick,
+        winner=seats[state.winner] if state.winner is not None else None,
+        transfers=[
+            Transfer(card=p.card, uid=p.uid, from_seat=p.giver, to_seat=p.receiver)
+            for p in (rules.transfers_of(state) if state.phase == "over" else [])
+        ],
+    )
+
+
+def build_outcome(state: TriadState) -> TriadOutcome | None:
+    """The result once the game is over (after the payout picks); ``None`` before.
+
+    It sits here rather than in ``rules`` because ``TriadOutcome`` is a model of this module
+    and ``rules`` must not import it (this module reads ``rules``)."""
+    if state.phase != "over":
+        return None
+    seats = state.seats
+    scores = state.scores()
+    by_seat = {seats[0]: scores[0], seats[1]: scores[1]}
+    return TriadOutcome(
+        ranking=rules.ranking(state),
+        points=dict(by_seat),
+        transfers=[
+            CardTransfer(card=p.card, giver=p.giver, receiver=p.receiver)
+            for p in rules.transfers_of(state)
+        ],
+        winner=seats[state.winner] if state.winner is not None else None,
+        scores=by_seat,
+        rounds=_rounds(state),
+    )

@@ -3,7 +3,7 @@ a text-only presenter and the components of a payload."""
 
 from __future__ import annotations
 
-from bot.tables import Table
+from bot.service import Table
 from games.core import Game, GameState
 from storage import SeatInfo, TableRecord
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.i18n import translator
-from bot.tables import Table
+from bot.service import Table
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenters.chupate2 import Presenter
 from games.chupate2 import GAME

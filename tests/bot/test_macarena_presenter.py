@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.i18n import translator
-from bot.tables import Table
+from bot.service import Table
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenters.macarena import Presenter
 from games.core import IllegalAction

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from bot.i18n import catalogue, translator
-from bot.tables import Table
+from bot.service import Table
 from bot.ui.feedback import error_text
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenters.maquiavelo import Presenter

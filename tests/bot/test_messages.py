@@ -7,7 +7,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.registry import load_games
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from bot.ui.messages import lobby_payload, private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from storage import open_database
@@ -99,3 +99,80 @@ def test_large_hands_are_paged():
     assert seen == {c.action for c in choices}
     few = build_layout(choices[:7], table_id=1, version=3)
     assert all(isinstance(i.item, discord.ui.Button) for i in few.items)
+
+
+# ----- the dynamic items and the one error guard ----------------------------------------------
+ITEM_SAMPLES = [
+    ("ActionButton", (7, 3, "p.r5"), "t:7:3:p.r5"),
+    ("ActionSelect", (7, 3, "play", 1), "ts:7:3:play:1"),
+    ("HandButton", (7,), "h:7:0"),
+    ("HandButton", (7, 2), "h:7:2"),
+    ("LobbyButton", (7, "join"), "l:7:join"),
+    ("LobbyRemoveSelect", (7,), "lr:7"),
+    ("DraftButton", (7, 3, "p1"), "d:7:3:p1"),
+    ("DraftSelect", (7, 3, "s.0"), "ds:7:3:s.0"),
+    ("ModalButton", (7, 3, "arrange"), "mo:7:3:arrange"),
+]
+
+
+@pytest.mark.parametrize(("name", "fields", "custom_id"), ITEM_SAMPLES)
+async def test_every_item_writes_and_parses_its_custom_id(name, fields, custom_id):
+    from bot.ui import items
+
+    cls = getattr(items, name)
+    item = cls(*fields)
+    assert item.custom_id == custom_id
+    match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    parsed = await cls.from_custom_id(None, item.item, match)
+    assert parsed.custom_id == custom_id
+    assert [getattr(parsed, f) for f in cls.id_format.names][: len(fields)] == list(fields)
+
+
+def test_an_item_whose_fields_differ_from_its_format_is_refused_at_definition():
+    from bot.ui import ids
+    from bot.ui.items import TableButton
+
+    with pytest.raises(TypeError):
+
+        class Wrong(TableButton, template=ids.ACTION_BUTTON):  # no ``action`` field
+            version: int
+
+
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def is_done(self) -> bool:
+        return False
+
+    async def send_message(self, **kwargs) -> None:
+        self.sent.append(kwargs)
+
+
+class _Interaction:
+    def __init__(self, locale: str) -> None:
+        self.id = 1
+        self.locale = locale
+        self.response = _Response()
+
+
+async def _failing(exc: Exception) -> None:
+    raise exc
+
+
+async def test_the_guard_answers_refusals_in_the_users_language_and_logs_only_the_unexpected(
+    caplog,
+):
+    from bot.errors import TableError
+    from bot.ui.feedback import guard
+
+    refused = _Interaction("en-US")
+    await guard(refused, _failing(TableError("not_seated")))
+    assert refused.response.sent == [
+        {"ephemeral": True, "content": translator("en")("error.not_seated")}
+    ]
+    assert not caplog.records
+    broken = _Interaction("es-ES")
+    await guard(broken, _failing(RuntimeError("bug")))
+    assert broken.response.sent[0]["content"] == translator("es")("error.unexpected")
+    assert [r.levelname for r in caplog.records] == ["ERROR"]

@@ -3,7 +3,7 @@ uninterrupted one once the service is rebuilt from the same SQLite file."""
 
 import asyncio
 
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from storage import StandingsRepo, open_database
 from tests.bot.test_tables import RecordingListener

@@ -3,7 +3,7 @@ import asyncio
 import pytest
 
 from bot.errors import TableError
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from games.core import IllegalAction
 from storage import StandingsRepo, open_database
 from tests.bot.toy_game import TOY
@@ -270,3 +270,49 @@ async def test_rematch_seats_everyone_in_the_games_rematch_order(tmp_path):
     assert again.record.options == table.record.options
     await service.close()
     await db.close()
+
+
+def _imports(path):
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def test_the_table_service_imports_no_discord():
+    from pathlib import Path
+
+    import bot.service
+
+    package = Path(bot.service.__file__).parent
+    modules = sorted(package.glob("*.py"))
+    assert modules
+    for module in modules:
+        found = [
+            m
+            for m in _imports(module)
+            if m == "discord" or m.startswith(("discord.", "bot.ui", "bot.cogs"))
+        ]
+        assert not found, f"{module.name} imports {found}"
+
+
+def test_cogs_and_ui_touch_no_lock_or_repository_and_only_storage_writes_sql():
+    import re
+    from pathlib import Path
+
+    import bot
+
+    root = Path(bot.__file__).parent
+    sql = re.compile(r"execute\(|\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM)\b")
+    internals = re.compile(r"\.repo\b|\.lock\b")
+    adapters = {*root.glob("cogs/**/*.py"), *root.glob("ui/**/*.py")}
+    for module in sorted(root.glob("**/*.py")):
+        for number, line in enumerate(module.read_text(encoding="utf-8").splitlines(), 1):
+            where = f"{module.relative_to(root)}:{number}: {line}"
+            assert not sql.search(line), where
+            if module in adapters:
+                assert not internals.search(line), where

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot.cogs.triad import ensure_collection, holds
 from bot.registry import load_games
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
+from bot.service.triad import TriadLobby, ensure_collection, holds
 from games.triad.cards import STARTER_SIZE, card, starter_set
 from storage import CardTransfer, CollectionsRepo, open_database
 from tests.bot.test_tables import RecordingListener
@@ -155,7 +155,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
             )
         await service.wait_idle(table.id)
     outcome = GAME.outcome(table.state)
-    assert outcome.details["winner"] == "cpu1"
+    assert outcome.winner == "cpu1"
     left = await _ledger_matches(repo, "1")
     assert sum(left.values()) == STARTER_SIZE - 5
     topped = await ensure_collection(repo, "1")
@@ -192,7 +192,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
         await service.act(
             table.id, seat, table.version, GAME.legal_actions(table.state, seat)[-1].encode()
         )
-    assert GAME.outcome(table.state).details["winner"] is None
+    assert GAME.outcome(table.state).winner is None
     standings = StandingsRepo(db)
     for user in ("1", "2"):
         assert await standings.stats_of("g", user, "triad") == {"draws": 1}
@@ -204,18 +204,14 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
 
 
 async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path):
-    from types import SimpleNamespace
-
-    from bot.cogs.triad import TriadCog
-
     db = await open_database(tmp_path / "c.db")
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
-    cog = TriadCog(SimpleNamespace(games={"triad": GAME}, db=db, tables=service))
+    triad = service.lobby_rules("triad", TriadLobby)
     mine = await ensure_collection(repo, "1")
-    assert await cog.available("1") == mine
+    assert await triad.available("1") == mine
     hand = sorted(Counter(mine).elements())[:5]
     table = await service.open(
         guild_id="g",
@@ -228,11 +224,111 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path
     )
     await service.add_cpu(table.id, "1")
     await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
-    left = await cog.available("1")
+    left = await triad.available("1")
     assert sum(left.values()) == STARTER_SIZE - 5
     assert Counter(left) + Counter(hand) == Counter(mine)
     assert not holds(left, hand)
     await service.cancel(table.id, "1")
-    assert await cog.available("1") == mine  # a closed table stakes nothing
+    assert await triad.available("1") == mine  # a closed table stakes nothing
+    await service.close()
+    await db.close()
+
+
+async def _triad_service(tmp_path):
+    db = await open_database(tmp_path / "c.db")
+    listener = RecordingListener()
+    service = TableService(db, {"triad": GAME}, listener, ServiceConfig(cpu_delay_seconds=0))
+    return db, service, listener, service.lobby_rules("triad", TriadLobby)
+
+
+async def _challenge(triad, opponent):
+    return await triad.challenge(
+        guild_id="g",
+        channel_id="c",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        options={},
+        opponent=opponent,
+        level="normal",
+    )
+
+
+async def test_a_challenge_is_accepted_then_both_pick_five_and_the_game_starts(tmp_path):
+    import pytest
+
+    from bot.errors import Notice
+    from bot.service.triad import lobby_state, pending_opponent
+
+    db, service, listener, triad = await _triad_service(tmp_path)
+    await triad.available("1")
+    table, started = await _challenge(triad, "2")
+    assert not started and pending_opponent(table) == "2"
+    for wrong in (triad.accept(table.id, "3", "Caro"), triad.decline(table.id, "3")):
+        with pytest.raises(Notice) as err:
+            await wrong
+        assert err.value.code == "not_challenged"
+    assert not await triad.accept(table.id, "2", "Beto")
+    assert [s.id for s in table.record.seats] == ["1", "2"] and pending_opponent(table) is None
+    hands = {}
+    for user in ("1", "2"):
+        cards, picks, ready = await triad.picker(table.id, user)
+        assert picks == [] and not ready
+        with pytest.raises(Notice) as err:
+            await triad.confirm(table.id, user)
+        assert err.value.code == "pick_five"
+        hands[user] = sorted(Counter(cards).elements())[:5]
+        for card_id in [*hands[user], hands[user][0]]:  # one more than held or allowed
+            await triad.change_picks(table.id, user, "add", card_id)
+        await triad.change_picks(table.id, user, "remove", hands[user][0])
+        await triad.change_picks(table.id, user, "add", hands[user][0])
+        assert sorted(lobby_state(table).picks[user]) == hands[user]
+    await triad.confirm(table.id, "1")
+    assert not await triad.start_if_ready(table.id)  # Beto has not confirmed
+    with pytest.raises(Notice) as err:
+        await triad.change_picks(table.id, "1", "clear")
+    assert err.value.code == "already_ready"
+    await triad.confirm(table.id, "2")
+    assert await triad.start_if_ready(table.id)
+    assert table.record.status == "playing"
+    setup = (await service.repo.get(table.id)).meta["setup"]
+    assert {u: sorted(h) for u, h in setup["hands"].items()} == hands
+    assert ("lobby", table.id, ["1", "2"]) in listener.calls
+    await service.close()
+    await db.close()
+
+
+async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_once(tmp_path):
+    db, service, listener, triad = await _triad_service(tmp_path)
+    table, started = await _challenge(triad, "2")
+    await triad.decline(table.id, "2")
+    assert table.record.status == "cancelled" and service.find(table.id) is None
+    assert ("closed", table.id, "stopped") in listener.calls
+    table, started = await _challenge(triad, None)  # against the computer: its deck is set
+    assert not started and [s.id for s in table.record.seats] == ["1", "cpu1"]
+    await service.close()
+    await db.close()
+
+
+async def test_a_lobby_s_picks_survive_a_restart(tmp_path):
+    from bot.service.triad import lobby_state
+
+    db, service, listener, triad = await _triad_service(tmp_path)
+    table, _ = await _challenge(triad, "2")
+    await triad.accept(table.id, "2", "Beto")
+    cards, _, _ = await triad.picker(table.id, "1")
+    hand = sorted(Counter(cards).elements())[:5]
+    for card_id in hand:
+        await triad.change_picks(table.id, "1", "add", card_id)
+    await triad.confirm(table.id, "1")
+    await service.close()
+    await db.close()
+
+    db, service, listener, triad = await _triad_service(tmp_path)  # a new process
+    [table] = await service.load()
+    state = lobby_state(table)
+    assert state.ready == ["1"] and sorted(state.picks["1"]) == hand
+    _, picks, ready = await triad.picker(table.id, "1")
+    assert sorted(picks) == hand and ready
     await service.close()
     await db.close()

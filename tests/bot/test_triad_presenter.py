@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import translator
 from bot.registry import load_games
-from bot.tables import ServiceConfig, TableService
+from bot.service import ServiceConfig, TableService
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from bot.ui.triad_lobby import lobby_payload, picker_payload
@@ -157,7 +157,7 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     await service.act(table.id, winner, table.version, taken)
     outcome = GAME.outcome(table.state)
     lines = PRESENTER.outcome_lines(outcome, {"1": "Ana", "2": "Beto"}.get, tr)
-    card = taken.split(":")[2]
+    card = taken.split(".")[2]
     name = tr(f"triad.card.{card}")
     assert any(name in line and "from Ana to Beto" in line for line in lines) or any(
         name in line and "from Beto to Ana" in line for line in lines

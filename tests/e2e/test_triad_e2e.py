@@ -44,7 +44,7 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
     result = next(f for f in match.public().embeds[0]["fields"] if f["name"] == "Resultado")
     assert "Gana **alice**" in result["value"], result["value"]
     [pick] = match.picks  # payout Una: alice took one card of the computer's, by a button
-    card_id = pick.split(":")[2]
+    card_id = pick.split(".")[2]
     name = tr("es", f"triad.card.{card_id}")
     assert f"🃏 {name}" in result["value"]
 

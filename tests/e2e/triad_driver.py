@@ -2,7 +2,7 @@
 
 The player reads only what Discord shows: the 5-card picker (an ephemeral), the private view
 by DM (card buttons ``d:{table}:{version}:c{slot}``, then the 3×3 cell grid ``…:x{cell}``),
-the payout pick buttons (``t:{table}:{version}:k:…``) and the public table message. Policy:
+the payout pick buttons (``t:{table}:{version}:k.…``) and the public table message. Policy:
 the first card offered, then the first free cell; the first card of the loser to take.
 """
 
@@ -25,7 +25,7 @@ def draft_buttons(message: Message, table_id: int, version: int, kind: str) -> l
 
 
 def pick_buttons(message: Message, table_id: int, version: int) -> list:
-    prefix = f"t:{table_id}:{version}:k:"
+    prefix = f"t:{table_id}:{version}:k."
     return [b for b in message.buttons if (b.custom_id or "").startswith(prefix) and not b.disabled]
 
 

@@ -121,4 +121,6 @@ async def test_players(tmp_path):
     await players.set_dms_closed("1", True)
     await players.upsert("1", "Ana B.")
     assert await players.dms_closed("1")
+    assert await players.locale("1") == "es"  # an upsert without a locale keeps the last one
+    assert await players.locale("2") is None
     await db.close()

@@ -107,6 +107,11 @@ def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
 
 
 # ----- drawing -------------------------------------------------------------------------------
+def _halved(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = rgb
+    return (r // 2, g // 2, b // 2)
+
+
 def _value_text(value: int) -> str:
     return edge_text(value) if value <= 10 else "A+"
 
@@ -127,8 +132,8 @@ def _draw_card(
     base = SEAT_RGB[colour]
     light = SEAT_LIGHT[colour]
     if dim:
-        base = tuple(c // 2 for c in base)
-        light = tuple(c // 2 for c in light)
+        base = _halved(base)
+        light = _halved(light)
     r = max(6, size // 12)
     draw.rounded_rectangle(
         (x, y, x + size, y + size),

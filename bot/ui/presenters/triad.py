@@ -17,17 +17,15 @@ from bot.ui.images.triad import action_params, card_label, card_name, event_para
 from bot.ui.items import DraftButton
 from bot.ui.layout import BUTTON_LABEL, Choice
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome
+from games.triad import PlaceCard, TriadOutcome
 from games.triad.ai import node_budget_for
 from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
 
 SEAT_EMOJI = ("🟦", "🟥")
 RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
-
-
-def _clip(text: str, limit: int = BUTTON_LABEL) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def seat_emoji(view: Any, seat: str | None) -> str:
@@ -50,8 +48,8 @@ def rules_text(options: Any, tr: Translator) -> str:
     return ", ".join(active) if active else tr("triad.rule.basic")
 
 
-def _places(legal: list[Action]) -> list[Any]:
-    return [a for a in legal if getattr(a, "kind", None) == "place"]
+def _places(legal: list[Action]) -> list[PlaceCard]:
+    return [a for a in legal if isinstance(a, PlaceCard)]
 
 
 class Presenter(GamePresenter):
@@ -105,7 +103,7 @@ class Presenter(GamePresenter):
                     table_id,
                     view.version,
                     f"c{slot}",
-                    label=_clip(label),
+                    label=clip(label, BUTTON_LABEL),
                     row=0,
                     style=discord.ButtonStyle.primary
                     if slot == chosen
@@ -129,7 +127,7 @@ class Presenter(GamePresenter):
                         table_id,
                         view.version,
                         f"x{cell}",
-                        label=_clip(label),
+                        label=clip(label, BUTTON_LABEL),
                         emoji=emoji,
                         row=1 + cell // 3,
                         disabled=cell not in free,
@@ -155,8 +153,8 @@ class Presenter(GamePresenter):
                 return {"slot": slot}, None
         elif op[:1] == "x" and op[1:].isdigit():
             cell = int(op[1:])
-            slot = draft.get("slot")
-            match = next((a for a in places if a.slot == slot and a.cell == cell), None)
+            chosen = draft.get("slot")
+            match = next((a for a in places if a.slot == chosen and a.cell == cell), None)
             if match is not None:
                 return {}, match.encode()
         raise IllegalAction("bad_action")
@@ -282,10 +280,11 @@ class Presenter(GamePresenter):
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
-        details = outcome.details
-        scores = details.get("scores") or outcome.points
+        if not isinstance(outcome, TriadOutcome):
+            return []
+        scores = outcome.scores
         seats = list(scores)
-        winner = details.get("winner")
+        winner = outcome.winner
         lines = [
             " — ".join(
                 f"{SEAT_EMOJI[i % 2]} {names(s)} **{scores[s]}**" for i, s in enumerate(seats)
@@ -294,17 +293,16 @@ class Presenter(GamePresenter):
         lines.append(
             tr("triad.ui.winner", player=names(winner)) if winner else tr("triad.label.draw")
         )
-        transfers = details.get("transfers") or []
-        for t in transfers:
+        for t in outcome.transfers:
             lines.append(
                 tr(
                     "triad.ui.transfer",
-                    card=card_name(t["card"], tr),
-                    to=names(t["to"]),
-                    source=names(t["from"]),
+                    card=card_name(t.card, tr),
+                    to=names(t.receiver),
+                    source=names(t.giver),
                 )
             )
-        if not transfers:
+        if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
 

@@ -8,8 +8,8 @@ import pytest
 
 from games.core import IllegalAction
 from games.triad import GAME, PickCard
-from games.triad.game import first_player
 from games.triad.options import MAX_REMATCHES
+from games.triad.rules import first_player
 from tests.games.triad.helpers import SEATS, holders, place, scenario
 
 # Original owners of cells 0-7 (seat 0 also owns the card it places last on 8, c003).
@@ -30,7 +30,7 @@ def endgame(seat0_cells: set[int], seed: str = "endgame", **options):
 
 
 def transfers(state):
-    return [(t["card"], t["from"], t["to"]) for t in GAME.outcome(state).details["transfers"]]
+    return [(t.card, t.giver, t.receiver) for t in GAME.outcome(state).transfers]
 
 
 A, B = SEATS
@@ -69,7 +69,7 @@ def test_una_the_winner_picks_one_of_the_losers_five():
     assert done.phase == "over" and GAME.to_act(done) == set()
     assert transfers(done) == [("c015", B, A)]
     out = GAME.outcome(done)
-    assert out.ranking == [[A], [B]] and out.details["winner"] == A
+    assert out.ranking == [[A], [B]] and out.winner == A
     assert events[-1].code == "payout"
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(done, A, PickCard(index=0, card="c012"))
@@ -185,7 +185,7 @@ def test_sudden_death_payout_uses_the_original_owners():
         loser = SEATS[1 - state.winner]
         lost = ORIGINALS_A if loser == A else ORIGINALS_B
         assert transfers(state) == [(c, loser, SEATS[state.winner]) for c in lost]
-    assert len(out.details["rounds"]) == state.round + 1
+    assert len(out.rounds) == state.round + 1
 
 
 def test_sudden_death_ends_in_a_draw_after_five_rematches():

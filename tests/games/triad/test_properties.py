@@ -9,7 +9,7 @@ import pytest
 
 from games.triad import GAME
 from games.triad.ai import flips as fast_flips
-from games.triad.rules import SIDES, RuleSet, resolve
+from games.triad.rules import SIDES, RuleSet, board_arrays, resolve
 from tests.games.triad.randomgames import SEATS, random_game
 
 GAMES = 2000
@@ -27,7 +27,7 @@ def test_every_game_ends_with_an_outcome(games):
         out = GAME.outcome(final)
         assert out is not None and final.phase == "over"
         assert GAME.to_act(final) == set()
-        assert len(out.details["rounds"]) == final.round + 1
+        assert len(out.rounds) == final.round + 1
         rounds += final.round
     assert rounds > 0  # Sudden Death rematches happened
 
@@ -79,21 +79,27 @@ def test_payout_transfers_are_consistent(games):
     for g in games:
         final = g.states[-1]
         out = GAME.outcome(final)
-        moves = out.details["transfers"]
-        assert len({t["uid"] for t in moves}) == len(moves)
-        for t in moves:
-            assert t["from"] != t["to"]
-            assert final.originals[SEATS.index(t["from"])][t["uid"] % 5] == t["card"]
+        moves = out.transfers
+        # The view's transfers carry each card's uid (which of the ten it is); the outcome's
+        # are the same moves without it.
+        shown = GAME.view(final, None).transfers
+        assert [(t.card, t.from_seat, t.to_seat) for t in shown] == [
+            (t.card, t.giver, t.receiver) for t in moves
+        ]
+        assert len({t.uid for t in shown}) == len(moves)
+        for t in shown:
+            assert t.from_seat != t.to_seat
+            assert final.originals[SEATS.index(t.from_seat)][t.uid % 5] == t.card
         rule = g.options["payout"]
-        winner = out.details["winner"]
+        winner = out.winner
         if rule != "directo" and winner is None:
             assert moves == []
         if rule == "todas" and winner is not None:
             assert len(moves) == 5
         if rule == "una" and winner is not None:
-            assert len(moves) == 1 and moves[0]["to"] == winner
+            assert len(moves) == 1 and moves[0].receiver == winner
         if rule == "diferencia" and winner is not None:
-            s = out.details["scores"]
+            s = out.scores
             assert len(moves) == min(5, abs(s[SEATS[0]] - s[SEATS[1]]))
 
 
@@ -125,7 +131,7 @@ def _situations(games, limit):
             lm = after.last_move
             if lm is None or before.phase != "play" or after.round != before.round:
                 continue
-            printed, modified, owner = GAME.board_arrays(after)
+            printed, modified, owner = board_arrays(after)
             owner = list(owner)
             for c in range(9):  # undo this move's flips and the placed card's ownership
                 if before.board[c] is not None:

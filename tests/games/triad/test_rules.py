@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import IllegalAction
-from games.triad import GAME, Options, PlaceCard
+from games.triad import GAME, Options, PickCard, PlaceCard
 from tests.games.triad.helpers import SEATS, edges, holders, place, scenario
 
 # Cards used below, with their printed (top, right, bottom, left) values checked first so the
@@ -366,12 +366,16 @@ def test_illegal_actions_are_refused_and_change_nothing():
 
 
 def test_decode_rejects_junk():
-    for junk in ["", "p", "p:5:c001:0", "p:0:c001:9", "k:0:x", "p:0:c001:0 ", "zz", "k:1:c1"]:
+    junks = ["", "p", "p.5.c001.0", "p.0.c001.9", "k.0.x", "p.0.c001.0 ", "zz", "k.1.c1"]
+    junks += ["p:2:c047:4", "k:3:c012", "p.2.c047.4.1", "k.0.c001.4", "p.2.C047.4", "q.2.c047.4"]
+    for junk in junks:
         with pytest.raises(IllegalAction) as exc:
             GAME.decode_action(junk)
         assert exc.value.code == "bad_action"
     a = PlaceCard(slot=2, card="c047", cell=4)
-    assert a.encode() == "p:2:c047:4" and GAME.decode_action("p:2:c047:4") == a
+    assert a.encode() == "p.2.c047.4" and GAME.decode_action("p.2.c047.4") == a
+    b = PickCard(index=3, card="c012")
+    assert b.encode() == "k.3.c012" and GAME.decode_action("k.3.c012") == b
 
 
 def test_hands_must_hold_five_catalogue_cards():

@@ -1,0 +1,46 @@
+"""What a cog needs from the bot: the table service, the presenters, settings, standings and
+the command tree. Cogs depend on this Protocol, not on ``bot.client.MesaBot`` (which is one
+implementation), so the client may import the cogs without a circle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import TableService
+from bot.settings import Settings
+from bot.ui.presenter import GamePresenter
+from games.core import Game
+from storage import StandingsRepo
+
+
+class CogHost(Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def games(self) -> Mapping[str, Game]: ...
+
+    @property
+    def tables(self) -> TableService: ...
+
+    @property
+    def standings(self) -> StandingsRepo: ...
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+
+    def presenter(self, game_key: str) -> GamePresenter[Any, Any]: ...
+
+    async def remember(self, interaction: discord.Interaction) -> None:
+        """Keep the user's name and locale (for their DMs)."""
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...

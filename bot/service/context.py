@@ -1,0 +1,49 @@
+"""What every part of the table service shares: storage, games, listener, the open tables."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.errors import TableError
+from bot.service.models import ServiceConfig, Table, TableListener, TableOptions, split_options
+from games.core import Game
+from storage import TablesRepo
+
+
+@dataclass
+class ServiceContext:
+    repo: TablesRepo
+    games: Mapping[str, Game]
+    listener: TableListener
+    config: ServiceConfig
+    seed_factory: Callable[[], str]
+    sleep: Callable[[float], Awaitable[Any]]
+    # Extra keyword arguments of a game's ``choose_action`` from ``cpu_think_seconds``.
+    ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None
+    tables: dict[int, Table] = field(default_factory=dict)
+    closing: bool = False
+
+    def get(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_table")
+        return table
+
+    def game(self, key: str) -> Game:
+        game = self.games.get(key)
+        if game is None:
+            raise TableError("unknown_game", game=key)
+        return game
+
+    @staticmethod
+    def game_options(table: Table) -> dict[str, Any]:
+        return split_options(table.record.options)[0]
+
+    @staticmethod
+    def table_options(table: Table) -> TableOptions:
+        return TableOptions.model_validate(split_options(table.record.options)[1])
+
+    def turn_seconds(self, table: Table) -> int:
+        return self.table_options(table).turn_seconds or self.config.turn_timeout_seconds

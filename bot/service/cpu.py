@@ -1,0 +1,120 @@
+"""Computer turns: one background task per table plays the computer seats' moves through
+the move path, one at a time, under the table's lock."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from bot.service.context import ServiceContext
+from bot.service.models import Table
+from bot.service.moves import Moves
+from bot.service.timers import TurnTimers
+from games.core import rng_for
+
+log = logging.getLogger(__name__)
+
+
+class ComputerTurns:
+    def __init__(
+        self,
+        ctx: ServiceContext,
+        moves: Moves,
+        timers: TurnTimers,
+        after_change: Callable[[Table], None],
+    ) -> None:
+        self.ctx = ctx
+        self.moves = moves
+        self.timers = timers
+        self._after_change = after_change
+        self._tasks: dict[int, asyncio.Task] = {}
+
+    def pending(self, table: Table) -> bool:
+        """Whether a computer seat will move; cheap when one is waited on (no search)."""
+        state = table.state
+        if state is None or table.game.outcome(state) is not None:
+            return False
+        to_act = table.game.to_act(state)
+        if any(
+            s.is_cpu and s.id in to_act and table.game.legal_actions(state, s.id)
+            for s in table.record.seats
+        ):
+            return True
+        return self.next_move(table) is not None
+
+    def next_move(self, table: Table) -> tuple[str, str] | None:
+        """The next (seat, action text) a computer seat wants to play, if any."""
+        state = table.state
+        game = table.game
+        if state is None or game.outcome(state) is not None:
+            return None
+        to_act = game.to_act(state)
+        cpus = [s for s in table.record.seats if s.is_cpu]
+        ai_kwargs = self.ctx.ai_kwargs
+        # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
+        # a fixed order keeps a computer-only game reproducible from its seed.
+        for only_waited in (False, True):
+            for seat in cpus:
+                if (seat.id in to_act) != only_waited:
+                    continue
+                legal = game.legal_actions(state, seat.id)
+                if not legal:
+                    continue
+                rng = rng_for(state.seed, "cpu", seat.id, state.version)
+                extra = ai_kwargs(game, self.ctx.config.cpu_think_seconds) if ai_kwargs else {}
+                choice = game.choose_action(
+                    game.view(state, seat.id), legal, seat.cpu_level or "normal", rng, **extra
+                )
+                if choice is None and only_waited:
+                    choice = legal[0]
+                if choice is not None:
+                    return seat.id, choice.encode()
+        return None
+
+    def kick(self, table: Table) -> None:
+        task = self._tasks.get(table.id)
+        if task is None or task.done():
+            self._tasks[table.id] = asyncio.create_task(self._loop(table), name=f"cpu-{table.id}")
+
+    def cancel(self, table_id: int) -> None:
+        task = self._tasks.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def tasks(self) -> list[asyncio.Task]:
+        return list(self._tasks.values())
+
+    def clear(self) -> None:
+        self._tasks.clear()
+
+    async def wait_idle(self, table_id: int) -> None:
+        while (task := self._tasks.get(table_id)) is not None and not task.done():
+            await asyncio.wait({task})
+
+    async def _loop(self, table: Table) -> None:
+        try:
+            while not self.ctx.closing:
+                if self.ctx.config.cpu_delay_seconds:
+                    await self.ctx.sleep(self.ctx.config.cpu_delay_seconds)
+                async with table.lock:
+                    # A search may take its whole time budget: off the event loop (the state
+                    # only changes under this lock, so the thread reads a stable state).
+                    work = await asyncio.to_thread(self.next_move, table)
+                    if work is None:
+                        return
+                    seat, action_text = work
+                    await self.moves.act_locked(
+                        table, seat, table.version, action_text, by_timer=False
+                    )
+                self.timers.restart(table)
+                if table.record.status != "playing":
+                    self._after_change(table)
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer turn failed at table %s", table.id)
+        finally:
+            if self._tasks.get(table.id) is asyncio.current_task():
+                self._tasks.pop(table.id, None)

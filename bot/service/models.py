@@ -1,0 +1,90 @@
+"""What the table service and the Discord side share: tables, options, config, the listener."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field, ValidationError
+
+from games.core import Event, Game, GameState, Outcome
+from storage import SeatInfo, TableRecord
+
+CPU_PREFIX = "cpu"
+
+
+def is_human_id(seat_id: str) -> bool:
+    """Computer seats are ``cpu1``, ``cpu2``...; people are Discord user ids."""
+    return not seat_id.startswith(CPU_PREFIX)
+
+
+class TableOptions(BaseModel):
+    """Options every table has, whatever the game."""
+
+    turn_seconds: int | None = Field(default=None, ge=10, le=3600)
+    cpu_level: str = "normal"
+
+
+def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the game's own options, the table options) of a table's stored options."""
+    game = {k: v for k, v in options.items() if k not in TableOptions.model_fields}
+    table = {k: v for k, v in options.items() if k in TableOptions.model_fields}
+    return game, table
+
+
+@dataclass
+class Table:
+    """A table in memory: its stored record, the live game state and its lock."""
+
+    record: TableRecord
+    game: Game
+    state: GameState | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_events: list[Event] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.state.version if self.state is not None else self.record.version
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state) if self.state is not None else None
+
+    def seat(self, seat_id: str) -> SeatInfo | None:
+        return self.record.seat(seat_id)
+
+    def human_seats(self) -> list[SeatInfo]:
+        return [s for s in self.record.seats if not s.is_cpu]
+
+
+class TableListener(Protocol):
+    """What the presentation layer hears. Called after the change is persisted."""
+
+    async def lobby_changed(self, table: Table) -> None: ...
+
+    async def game_changed(
+        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
+    ) -> None: ...
+
+    async def table_closed(self, table: Table, reason: str) -> None: ...
+
+    async def seat_replaced(self, table: Table, seat_id: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    turn_timeout_seconds: int = 120
+    timeouts_before_replacement: int = 3
+    cpu_delay_seconds: float = 1.0
+    cpu_think_seconds: float = 2.0  # the time budget a searching computer player may use
+
+
+def first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err.get('msg', '')}" if where else str(err.get("msg", ""))

@@ -1,0 +1,38 @@
+"""What a finished game changes outside it: standings deltas and card transfers."""
+
+from __future__ import annotations
+
+from bot.service.models import Table, is_human_id
+from games.core import Outcome
+from storage import CardTransfer, StandingDelta
+
+
+def standing_deltas(table: Table, outcome: Outcome) -> list[StandingDelta]:
+    """One delta per human seat (a human replaced by the computer still counts)."""
+    winners = set(outcome.winners)
+    team_winners = set(outcome.team_winners)
+    everyone_tied = outcome.is_draw
+    return [
+        StandingDelta(
+            user_id=s.id,
+            won=int(s.id in winners and not everyone_tied),  # a draw is no win
+            points=int(outcome.points.get(s.id, 0)),
+            team_won=int(s.id in team_winners),
+            stats={k: int(v) for k, v in (outcome.stats.get(s.id) or {}).items() if v}
+            | ({"draws": 1} if everyone_tied else {}),
+        )
+        for s in table.record.seats
+        if is_human_id(s.id)
+    ]
+
+
+def card_transfers(outcome: Outcome) -> list[CardTransfer]:
+    """The outcome's card transfers; a computer side has no collection (``None``)."""
+    return [
+        CardTransfer(
+            card_id=t.card,
+            from_user=t.giver if is_human_id(t.giver) else None,
+            to_user=t.receiver if is_human_id(t.receiver) else None,
+        )
+        for t in outcome.transfers
+    ]

@@ -1,0 +1,255 @@
+"""``TableService``: the one door the Discord side uses into lobbies, moves, timers, computer
+turns and replays. It wires the parts (``lobby``, ``moves``, ``cpu``, ``timers``, ``replay``)
+around one shared ``ServiceContext`` and decides what runs after each change."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+from bot.errors import TableError
+from bot.service.context import ServiceContext
+from bot.service.cpu import ComputerTurns
+from bot.service.lobby import Lobby, LobbyRules
+from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
+from bot.service.moves import Moves
+from bot.service.replay import rebuild
+from bot.service.timers import TurnTimers
+from bot.service.triad import TriadLobby
+from games.core import Game, GameState
+from storage import Database, PlayersRepo, TablesRepo
+
+log = logging.getLogger(__name__)
+
+# Games whose lobby has rules of its own. Built even when the game is not hosted: their
+# collection commands (Triple Triad's /cards, /profile) work without the game.
+LOBBY_RULES: dict[str, Callable[[ServiceContext, Lobby, Database], LobbyRules]] = {
+    "triad": TriadLobby,
+}
+
+R = TypeVar("R", bound=LobbyRules)
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        games: Mapping[str, Game],
+        listener: TableListener,
+        config: ServiceConfig | None = None,
+        *,
+        seed_factory: Callable[[], str] | None = None,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
+    ) -> None:
+        self.repo = TablesRepo(db)
+        self._players = PlayersRepo(db)
+        self._ctx = ServiceContext(
+            repo=self.repo,
+            games=games,
+            listener=listener,
+            config=config or ServiceConfig(),
+            seed_factory=seed_factory or (lambda: secrets.token_hex(8)),
+            sleep=sleep,
+            ai_kwargs=ai_kwargs,
+        )
+        self._moves = Moves(self._ctx)
+        self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
+        self._cpu = ComputerTurns(self._ctx, self._moves, self._timers, self._after_change)
+        self._lobby = Lobby(
+            self._ctx, after_change=self._after_change, stop_background=self._stop_background
+        )
+        self._lobby_rules: dict[str, LobbyRules] = {
+            key: make(self._ctx, self._lobby, db) for key, make in LOBBY_RULES.items()
+        }
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        return self._ctx.games
+
+    @property
+    def listener(self) -> TableListener:
+        return self._ctx.listener
+
+    @property
+    def config(self) -> ServiceConfig:
+        return self._ctx.config
+
+    # ----- lookup ---------------------------------------------------------------------------
+    def get(self, table_id: int) -> Table:
+        return self._ctx.get(table_id)
+
+    def find(self, table_id: int) -> Table | None:
+        return self._ctx.tables.get(table_id)
+
+    def in_channel(self, channel_id: str) -> Table | None:
+        return next(
+            (t for t in self._ctx.tables.values() if t.record.channel_id == channel_id), None
+        )
+
+    def tables(self) -> list[Table]:
+        return list(self._ctx.tables.values())
+
+    def game(self, key: str) -> Game:
+        return self._ctx.game(key)
+
+    def game_options(self, table: Table) -> dict[str, Any]:
+        return self._ctx.game_options(table)
+
+    def table_options(self, table: Table) -> TableOptions:
+        return self._ctx.table_options(table)
+
+    def turn_seconds(self, table: Table) -> int:
+        return self._ctx.turn_seconds(table)
+
+    def lobby_rules(self, game_key: str, kind: type[R]) -> R:
+        """The lobby rules of ``game_key`` as their concrete class (e.g. ``TriadLobby``)."""
+        rules = self._lobby_rules.get(game_key)
+        if not isinstance(rules, kind):
+            raise TableError("unknown_game", game=game_key)
+        return rules
+
+    # ----- start-up and shutdown ------------------------------------------------------------
+    async def load(self) -> list[Table]:
+        """Rebuild every open table from storage and resume timers and computer turns."""
+        loaded = []
+        for record in await self.repo.open_tables():
+            game = self._ctx.games.get(record.game)
+            if game is None:
+                log.error("table %s uses unknown game %s; left closed", record.id, record.game)
+                continue
+            table = Table(record=record, game=game)
+            if record.status == "playing" and record.state:
+                table.state = game.load_state(record.state)
+            self._ctx.tables[record.id] = table
+            loaded.append(table)
+        for table in loaded:
+            if table.state is not None:
+                self._after_change(table)
+        return loaded
+
+    async def close(self) -> None:
+        """Stop background work (used on shutdown and by tests that restart the service)."""
+        self._ctx.closing = True
+        tasks = [*self._cpu.tasks(), *self._timers.tasks()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._cpu.clear()
+        self._timers.clear()
+
+    # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
+    async def open(
+        self,
+        *,
+        guild_id: str,
+        channel_id: str,
+        game_key: str,
+        host_id: str,
+        host_name: str,
+        locale: str,
+        options: dict[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> Table:
+        return await self._lobby.open(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game_key=game_key,
+            host_id=host_id,
+            host_name=host_name,
+            locale=locale,
+            options=options,
+            seed=seed,
+        )
+
+    async def join(self, table_id: int, user_id: str, name: str) -> Table:
+        return await self._lobby.join(table_id, user_id, name)
+
+    async def leave(self, table_id: int, user_id: str) -> Table:
+        return await self._lobby.leave(table_id, user_id)
+
+    async def add_cpu(self, table_id: int, by: str, level: str | None = None) -> Table:
+        return await self._lobby.add_cpu(table_id, by, level)
+
+    async def remove(self, table_id: int, by: str, seat_id: str) -> Table:
+        return await self._lobby.remove(table_id, by, seat_id)
+
+    async def start(
+        self,
+        table_id: int,
+        by: str,
+        *,
+        setup: dict[str, Any] | None = None,
+        host_only: bool = True,
+    ) -> Table:
+        return await self._lobby.start(table_id, by, setup=setup, host_only=host_only)
+
+    async def rematch(self, table_id: int, by: str) -> Table:
+        return await self._lobby.rematch(table_id, by)
+
+    async def cancel(self, table_id: int, by: str, *, may_manage: bool = False) -> None:
+        await self._lobby.cancel(table_id, by, may_manage=may_manage)
+
+    # ----- play (bot/service/moves.py, timers.py, cpu.py, replay.py) ------------------------
+    async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:
+        """Apply a player's action. ``version`` is the table version the player saw (``None``
+        skips the check, for actions typed fresh such as a modal)."""
+        table = self.get(table_id)
+        await self._moves.act(table, seat, version, action_text)
+        self._after_change(table)
+        return table
+
+    async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
+        """The turn timer ran out: the computer plays for every waited-on human seat.
+
+        Returns the seats played for. A seat that times out ``timeouts_before_replacement``
+        times in a row becomes a computer seat. Tests call this directly instead of waiting.
+        """
+        return await self._timers.expire_turn(table_id, version)
+
+    async def wait_idle(self, table_id: int) -> None:
+        """Wait until no computer turn is running at the table (tests, graceful shutdown)."""
+        await self._cpu.wait_idle(table_id)
+
+    async def replay(self, table_id: int) -> GameState:
+        """Rebuild a table's state from its seed and action log (history, determinism)."""
+        record = await self.repo.get(table_id)
+        if record is None:
+            raise TableError("no_table")
+        return rebuild(self.game(record.game), record, await self.repo.actions(table_id))
+
+    # ----- what the presentation stores -----------------------------------------------------
+    async def set_message(self, table: Table, message_id: str | None) -> None:
+        """Remember the table's public message (edited on every change, after a restart too)."""
+        table.record.message_id = message_id
+        await self.repo.set_message(table.id, message_id)
+
+    async def dms_closed(self, user_id: str) -> bool:
+        return await self._players.dms_closed(user_id)
+
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None:
+        await self._players.set_dms_closed(user_id, closed)
+
+    # ----- after every change: timers, computer turns, cleanup ------------------------------
+    def _after_change(self, table: Table) -> None:
+        if self._ctx.closing:
+            return
+        if table.record.status != "playing" or table.state is None:
+            self._timers.cancel(table.id)
+            if table.record.status in ("finished", "cancelled"):
+                self._ctx.tables.pop(table.id, None)
+            return
+        if self._cpu.pending(table):
+            self._cpu.kick(table)
+        self._timers.restart(table)
+
+    def _stop_background(self, table_id: int) -> None:
+        self._timers.cancel(table_id)
+        self._cpu.cancel(table_id)

@@ -1,0 +1,86 @@
+"""Turn timers: when a person waited on does not act in time the computer plays their
+default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from bot.service.context import ServiceContext
+from bot.service.models import Table
+from bot.service.moves import Moves
+
+
+class TurnTimers:
+    def __init__(
+        self, ctx: ServiceContext, moves: Moves, after_change: Callable[[Table], None]
+    ) -> None:
+        self.ctx = ctx
+        self.moves = moves
+        self._after_change = after_change
+        self._tasks: dict[int, asyncio.Task] = {}
+
+    def waiting_humans(self, table: Table) -> list[str]:
+        if table.state is None or table.game.outcome(table.state) is not None:
+            return []
+        to_act = table.game.to_act(table.state)
+        return [s.id for s in table.record.seats if not s.is_cpu and s.id in to_act]
+
+    def restart(self, table: Table) -> None:
+        self.cancel(table.id)
+        if self.ctx.closing or not self.waiting_humans(table):
+            return
+        self._tasks[table.id] = asyncio.create_task(
+            self._run(table, table.version), name=f"timer-{table.id}"
+        )
+
+    def cancel(self, table_id: int) -> None:
+        task = self._tasks.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def tasks(self) -> list[asyncio.Task]:
+        return list(self._tasks.values())
+
+    def clear(self) -> None:
+        self._tasks.clear()
+
+    async def _run(self, table: Table, version: int) -> None:
+        await self.ctx.sleep(self.ctx.turn_seconds(table))
+        if self._tasks.get(table.id) is asyncio.current_task():
+            self._tasks.pop(table.id, None)
+        await self.expire_turn(table.id, version)
+
+    async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
+        """The computer plays for every waited-on human seat; returns the seats played for."""
+        table = self.ctx.get(table_id)
+        played: list[str] = []
+        replaced: list[str] = []
+        async with table.lock:
+            if version is not None and table.version != version:
+                return []
+            for seat in self.waiting_humans(table):
+                if table.state is None or seat not in table.game.to_act(table.state):
+                    continue
+                action = table.game.default_action(table.state, seat)
+                meta = dict(table.record.meta)
+                timeouts = {**meta.get("timeouts", {})}
+                timeouts[seat] = timeouts.get(seat, 0) + 1
+                meta["timeouts"] = timeouts
+                table.record.meta = meta
+                if timeouts[seat] >= self.ctx.config.timeouts_before_replacement:
+                    table.record.seats = [
+                        s.model_copy(update={"cpu_level": "normal"}) if s.id == seat else s
+                        for s in table.record.seats
+                    ]
+                    replaced.append(seat)
+                await self.moves.act_locked(
+                    table, seat, table.version, action.encode(), by_timer=True
+                )
+                played.append(seat)
+                if table.record.status != "playing":
+                    break
+        for seat in replaced:
+            await self.ctx.listener.seat_replaced(table, seat)
+        self._after_change(table)
+        return played
