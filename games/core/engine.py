@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, TypeVar, final
+from typing import Any, ClassVar, Generic, TypeVar, cast, final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -124,12 +124,12 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     # ----- creation -------------------------------------------------------------------------
     def parse_options(self, raw: Opts | dict[str, Any] | None) -> Opts:
-        # ``options_model`` is a ClassVar, which cannot name the type variable ``Opts``.
+        # options_model is the runtime form of Opts (a ClassVar cannot name a type variable)
         if raw is None:
-            return self.options_model()  # type: ignore[return-value]
+            return cast(Opts, self.options_model())
         if isinstance(raw, self.options_model):
             return raw
-        return self.options_model.model_validate(raw)  # type: ignore[return-value]
+        return cast(Opts, self.options_model.model_validate(raw))
 
     @abstractmethod
     def new(self, seats: list[Seat], seed: str, options: Opts | dict[str, Any] | None = None) -> S:
@@ -200,7 +200,7 @@ class Game(ABC, Generic[S, A, V, Opts]):
         return self.action_codec.decode(text)
 
     def load_state(self, text: str) -> S:
-        return self.state_model.model_validate_json(text)  # type: ignore[return-value]
+        return cast(S, self.state_model.model_validate_json(text))
 
     def dump_state(self, state: S) -> str:
         return state.model_dump_json()
