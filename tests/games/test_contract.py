@@ -6,7 +6,8 @@ player count it declares. At every step the playout checks: the game's own invar
 every seat and of the public (the game's secrecy check, plus: the seed never shows, the view's
 header fields match the state); JSON round trip; ``is_over`` agreeing with ``outcome``; every seat
 in ``to_act`` holding a legal action; legal actions round-tripping through their text (which fits
-``games.core.actions.ACTION_TEXT``); ``apply`` leaving its input untouched. On a share of the steps
+``games.core.actions.ACTION_TEXT`` and a custom_id's ``MAX_ACTION_TEXT``); ``apply`` leaving its
+input untouched. On a share of the steps
 (``SPEC.extra["forge_rate"]``) it also tries forged actions — a non-player seat, another seat's
 turn action, garbage texts, another game's action — which must all raise ``IllegalAction`` and
 leave the state as it was, and it checks the timeout move (``default_action``). At the end:
@@ -452,7 +453,8 @@ class Playout:
         assert sorted(ranked) == sorted(state.seats), f"ranking {outcome.ranking} of {state.seats}"
         assert set(outcome.points) <= set(state.seats) and set(outcome.stats) <= set(state.seats)
         assert set(outcome.team_winners) <= set(state.seats)
-        assert Outcome.model_validate_json(outcome.model_dump_json()).ranking == outcome.ranking
+        # The game's Outcome subclass (typed fields for its presenter) round-trips through JSON.
+        assert type(outcome).model_validate_json(outcome.model_dump_json()) == outcome
         last = [game.decode_action(text) for _, text in self.history[-1:]]
         for seat in state.seats:
             for action in [*last, *FOREIGN_ACTIONS]:
