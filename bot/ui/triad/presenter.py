@@ -3,7 +3,7 @@
 A placement is built in two clicks of the player's private view (a draft): a card of the hand
 (``d:…:c{slot}``), then one of the free cells of a 3×3 button grid (``d:…:x{cell}``). Only
 cards and cells of ``legal_actions`` are ever enabled. The payout pick is a plain action button
-per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.triad_lobby``.
+per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.triad.lobby``.
 """
 
 from __future__ import annotations
@@ -13,39 +13,25 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.triad import action_params, card_label, card_name, event_params
 from bot.ui.items import DraftButton
 from bot.ui.layout import BUTTON_LABEL, Choice
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
+from bot.ui.triad.lobby import lobby_payload
+from bot.ui.triad.text import (
+    SEAT_EMOJI,
+    action_params,
+    card_label,
+    card_name,
+    event_params,
+    face_text,
+    rules_text,
+    seat_emoji,
+)
 from games.core import Action, Event, IllegalAction, Outcome
 from games.triad import PlaceCard, TriadOutcome
 from games.triad.ai import node_budget_for
-from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
-
-SEAT_EMOJI = ("🟦", "🟥")
-RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
-
-
-def seat_emoji(view: Any, seat: str | None) -> str:
-    return SEAT_EMOJI[view.seats.index(seat)] if seat in view.seats else "⬜"
-
-
-def face_text(face: Any, tr: Translator) -> str:
-    """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
-    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
-    return tr(
-        "triad.ui.face",
-        card=card_label(face.card, tr),
-        level=tr("triad.label.level", level=face.level),
-        element=element,
-    )
-
-
-def rules_text(options: Any, tr: Translator) -> str:
-    active = [tr(f"triad.rule.{r}") for r in RULES if getattr(options, r)]
-    return ", ".join(active) if active else tr("triad.rule.basic")
 
 
 def _places(legal: list[Action]) -> list[PlaceCard]:
@@ -58,8 +44,6 @@ class Presenter(GamePresenter):
 
     # ----- lobby and the computer -----------------------------------------------------------
     def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any:
-        from bot.ui.triad_lobby import lobby_payload
-
         return lobby_payload(table, service, tr)
 
     def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
@@ -305,15 +289,3 @@ class Presenter(GamePresenter):
         if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
-
-
-def card_summary(card_id: str, tr: Translator) -> str:
-    """``Name [5-3-A-2] · Lv. 3 · Fire`` straight from the catalogue (collections, pickers)."""
-    c = catalogue_card(card_id)
-    element = tr(f"triad.element.{c.element}") if c.element else tr("triad.element.none")
-    return tr(
-        "triad.ui.face",
-        card=card_label(card_id, tr),
-        level=tr("triad.label.level", level=c.level),
-        element=element,
-    )
