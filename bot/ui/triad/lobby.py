@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import discord
 
@@ -80,7 +81,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
-    buttons: list[discord.ui.Item] = []
+    buttons: list[discord.ui.Item[Any]] = []
     if not accepted(table):
         buttons.append(
             TriadButton(
@@ -142,7 +143,7 @@ def picker_payload(
         inline=False,
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if ready:
         embed.add_field(name=tr("triad.ui.ready"), value=tr("triad.ui.ready_wait"), inline=False)
         return Payload(embeds=[embed], view=None)
@@ -234,7 +235,7 @@ def cards_payload(
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if pages > 1:
         items = [
             CardsPageButton(user_id, max(page - 1, 0), emoji="◀", disabled=page == 0),

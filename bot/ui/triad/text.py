@@ -7,16 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import Translator
+from games.core import PlayerView
+from games.triad.actions import PlaceCard, TriadAction
 from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
-from games.triad.view import TriadView
+from games.triad.options import Options
+from games.triad.view import CardFace, TriadView
 
 SEAT_EMOJI = ("🟦", "🟥")  # seats[0] is blue, seats[1] red (as in the images)
 RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
 
 
-def seat_emoji(view: Any, seat: str | None) -> str:
-    return SEAT_EMOJI[view.seats.index(seat)] if seat in view.seats else "⬜"
+def seat_emoji(view: PlayerView, seat: str | None) -> str:
+    return SEAT_EMOJI[view.seats.index(seat)] if seat is not None and seat in view.seats else "⬜"
 
 
 def card_name(card_id: str, tr: Translator) -> str:
@@ -30,7 +33,7 @@ def card_label(card_id: str, tr: Translator) -> str:
     return f"{card_name(card_id, tr)} [{values}]"
 
 
-def face_text(face: Any, tr: Translator) -> str:
+def face_text(face: CardFace, tr: Translator) -> str:
     """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
     element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
     return tr(
@@ -53,23 +56,20 @@ def card_summary(card_id: str, tr: Translator) -> str:
     )
 
 
-def rules_text(options: Any, tr: Translator) -> str:
+def rules_text(options: Options, tr: Translator) -> str:
     active = [tr(f"triad.rule.{r}") for r in RULES if getattr(options, r)]
     return ", ".join(active) if active else tr("triad.rule.basic")
 
 
-def action_params(action: Any, view: TriadView, tr: Translator) -> dict[str, Any]:
+def action_params(action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:
     """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
-    kind = getattr(action, "kind", "")
-    if kind == "place":
+    if isinstance(action, PlaceCard):
         return {
             "card": card_label(action.card, tr),
             "cell": tr(f"triad.cell.{action.cell}"),
             "slot": action.slot + 1,
         }
-    if kind == "pick":
-        return {"card": card_label(action.card, tr), "index": action.index + 1}
-    return {}
+    return {"card": card_label(action.card, tr), "index": action.index + 1}
 
 
 def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
