@@ -43,7 +43,6 @@ class TriadCog(commands.Cog):
     def __init__(self, bot: TriadHost) -> None:
         self.bot = bot
         self._play = self._play_command()
-        self._commands = [self._play]
 
     @property
     def triad(self) -> TriadLobby:
@@ -80,7 +79,6 @@ class TriadCog(commands.Cog):
                 tr(DEFAULT_LOCALE, "triad.ui.cmd.member"), "triad.ui.cmd.member"
             )
             self.bot.tree.add_command(command)
-            self._commands.append(command)
         self.bot.add_dynamic_items(*ITEMS)
 
     async def cog_unload(self) -> None:
