@@ -61,11 +61,7 @@ class GamePresenter(Generic[V, A]):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
-        self._images: ModuleType | None
-        try:
-            self._images = importlib.import_module(f"bot.ui.images.{game.key}")
-        except ModuleNotFoundError:
-            self._images = None
+        self._images = game_module(game.key, "images", "images")
 
     # ----- lobby and computer players -------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -189,11 +185,23 @@ class GamePresenter(Generic[V, A]):
             return None
 
 
+def game_module(key: str, name: str, folder: str) -> ModuleType | None:
+    """A game's UI module ``name``: ``bot.ui.<key>.<name>`` when the game has its own package
+    (Triple Triad), else ``bot.ui.<folder>.<key>``; None when the game has neither."""
+    for module in (f"bot.ui.{key}.{name}", f"bot.ui.{folder}.{key}"):
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if not f"{module}.".startswith(f"{exc.name}."):
+                raise  # the module exists but something it imports does not
+    return None
+
+
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
-    """The game's presenter: ``bot.ui.presenters.<key>.Presenter``, or the generic one."""
-    try:
-        module = importlib.import_module(f"bot.ui.presenters.{game.key}")
-    except ModuleNotFoundError:
+    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter`` or
+    ``bot.ui.presenters.<key>``, or the generic one."""
+    module = game_module(game.key, "presenter", "presenters")
+    if module is None:
         return GamePresenter(game)
     presenter: GamePresenter[Any, Any] = module.Presenter(game)
     return presenter

@@ -11,13 +11,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.ui.images.triad import (
-    action_params,
-    card_label,
-    event_params,
-    render_hand,
-    render_table,
-)
+from bot.ui.triad.images import render_hand, render_table
+from bot.ui.triad.text import action_params, card_label, event_params
 from games.triad import GAME, Options
 from games.triad import rules as rules_module
 from games.triad.cards import catalogue

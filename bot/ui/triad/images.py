@@ -6,27 +6,22 @@ force (raised values green, lowered red), its holder's colour (blue for ``seats[
 side's hand beside the board: face up where the view shows it (Abierto, your own hand, cards
 already seen), as card backs otherwise. ``render_hand(view, tr)`` draws the viewing seat's hand
 with slot numbers; while that seat must pick its payout it draws the loser's five cards instead,
-picked ones dimmed. Only ``triad.*`` catalogue keys are used for words.
-
-Helpers for presenters: ``card_label``, ``action_params`` (button labels) and ``event_params``
-(event templates: card ids -> names, cells -> cell names, payout rule -> its name).
+picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue keys).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import Translator
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.fonts import plain as _plain
-from games.triad.cards import card as catalogue_card
+from bot.ui.triad.text import card_name
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
-
-Translator = Callable[..., str]
 
 SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
 SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
@@ -65,45 +60,6 @@ def _fit(text: str, size: int, width: int) -> int:
     while size > 8 and _font(size).getlength(_plain(text)) > width:
         size -= 1
     return size
-
-
-# ----- labels for presenters -----------------------------------------------------------------
-def card_name(card_id: str, tr: Translator) -> str:
-    return tr(f"triad.card.{card_id}")
-
-
-def card_label(card_id: str, tr: Translator) -> str:
-    """``Name [top-right-bottom-left]`` with A for 10, e.g. ``Dragón Solar [9-2-A-8]``."""
-    c = catalogue_card(card_id)
-    values = "-".join(edge_text(v) for v in c.edges)
-    return f"{card_name(card_id, tr)} [{values}]"
-
-
-def action_params(action: Any, view: TriadView, tr: Translator) -> dict[str, Any]:
-    """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
-    kind = getattr(action, "kind", "")
-    if kind == "place":
-        return {
-            "card": card_label(action.card, tr),
-            "cell": tr(f"triad.cell.{action.cell}"),
-            "slot": action.slot + 1,
-        }
-    if kind == "pick":
-        return {"card": card_label(action.card, tr), "index": action.index + 1}
-    return {}
-
-
-def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
-    """Event parameters made readable: ``card`` ids to names, ``cell`` to its name, ``rule`` to
-    the payout's name. Seat parameters (``target``) are left to the presenter's name lookup."""
-    out = dict(params)
-    if isinstance(out.get("card"), str):
-        out["card"] = card_name(out["card"], tr)
-    if isinstance(out.get("cell"), int):
-        out["cell"] = tr(f"triad.cell.{out['cell']}")
-    if isinstance(out.get("rule"), str):
-        out["rule"] = tr(f"triad.payout.{out['rule']}")
-    return out
 
 
 # ----- drawing -------------------------------------------------------------------------------
