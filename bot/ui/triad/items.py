@@ -27,7 +27,7 @@ PLACEHOLDER = 150  # Discord's limit on a select's placeholder
 LOBBY_BUTTON = ids.CustomIdFormat(
     "tt", (ids.TABLE, ids.Part("op", "accept|decline|cards|cancel|clr|ok|pg[0-9]{1,3}"))
 )
-PICKER_SELECT = ids.CustomIdFormat("tts", (ids.TABLE, ids.Part("op", "(?:rm|add)[0-9]{1,3}")))
+PICKER_MENU = ids.CustomIdFormat("tts", (ids.TABLE, ids.Part("op", "(?:rm|add)[0-9]{1,3}")))
 CARDS_BUTTON = ids.CustomIdFormat("tk", (ids.Part("user_id", "[0-9]{1,20}"), ids.PAGE))
 
 
@@ -65,7 +65,7 @@ class TriadButton(TableButton, template=LOBBY_BUTTON):
         await cog.on_button(interaction, self.table_id, self.op)
 
 
-class TriadSelect(TableSelect, template=PICKER_SELECT):
+class TriadSelect(TableSelect, template=PICKER_MENU):
     handled_by = HANDLER
     op: str
 
