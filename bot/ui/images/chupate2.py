@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
 from games.chupate2.actions import ChooseColour, PlayCard
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
@@ -220,19 +221,20 @@ def _png(image: Image.Image) -> bytes:
 
 
 def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:
-    if names and seat in names:
-        # the font has no emoji: keep the Basic Multilingual Plane, drop variation selectors
-        name = "".join(
-            ch for ch in names[seat] if ord(ch) <= 0xFFFF and not 0xFE00 <= ord(ch) <= 0xFE0F
-        ).strip()
-        if name:
-            return name if len(name) <= 18 else name[:17] + "…"
+    if names and seat in names and names[seat].strip():
+        return names[seat].strip()
     return tr("chupate2.image.seat", n=index + 1)
+
+
+def seat_name_width(view: Chupate2View) -> int:
+    """Room for a seat's name on the table image: up to the team column, else the cards."""
+    return (250 if view.teams is not None else 370) - 24 - 12
 
 
 # ----- the table --------------------------------------------------------------------------------
 TABLE_W = 900
 CENTRE_H = 330
+MEDIUM_SIZE = 20
 SEAT_ROW_H = 46
 
 
@@ -262,7 +264,7 @@ def render_table(
     height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
     image = Image.new("RGB", (TABLE_W, height), FELT)
     draw = ImageDraw.Draw(image)
-    small, medium, big = _font(16), _font(20), _font(34)
+    small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
 
     # stock, top card, colour in force, direction, pending draw
     cw, ch = 130, 195
@@ -316,7 +318,14 @@ def render_table(
                 (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
             )
         label = _seat_name(seat, i, tr, names)
-        draw.text((24, row_y + 8), label, font=medium, fill=GOLD if is_turn else TEXT)
+        draw_text(
+            draw,
+            (24, row_y + 8),
+            label,
+            MEDIUM_SIZE,
+            GOLD if is_turn else TEXT,
+            max_width=seat_name_width(view),
+        )
         x = 250
         if view.teams is not None and view.team_of is not None:
             team = view.team_of[seat]
