@@ -13,6 +13,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,13 @@ from games.maquiavelo import GAME as MAQUIAVELO
 from games.triad import GAME as TRIAD
 
 ROOT = Path(__file__).resolve().parents[1] / "bot" / "i18n"
-NAMES = ["🤖 CPU 1 (normal)", "Alejandra Fernández", "🤖 CPU 3 (difícil)", "Zoë", "🤖 CPU 5 (fácil)"]
+NAMES = [
+    "🤖 CPU 1 (normal)",
+    "Alejandra Fernández",
+    "🤖 CPU 3 (difícil)",
+    "Zoë",
+    "🤖 CPU 5 (fácil)",
+]
 
 
 def translator(game: str, locale: str = "es") -> Callable[..., str]:
@@ -65,22 +72,27 @@ def timed(label: str, func: Callable[[], bytes], out: Path, repeat: int = 5) -> 
 def main() -> None:
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/mesa-images")
     out.mkdir(parents=True, exist_ok=True)
-    for key, game, module, players, steps, callable_names in (
+    cases: list[tuple[str, Any, Any, int, int, bool]] = [
         ("amapatolli", AMAPATOLLI, amapatolli, 4, 12, False),
         ("chupate2", CHUPATE2, chupate2, 4, 12, False),
         ("macarena", MACARENA, macarena, 5, 60, True),
         ("maquiavelo", MAQUIAVELO, maquiavelo, 5, 300, False),
         ("triad", TRIAD, triad, 2, 5, True),
-    ):
+    ]
+    for key, game, module, players, steps, callable_names in cases:
         tr = translator(key)
         state = played(game, players, steps, f"bench-{key}")
         by_seat = dict(zip(state.seats, NAMES, strict=False))
         names: Any = by_seat.__getitem__ if callable_names else by_seat
         view = game.view(state, None)
-        timed(f"{key}_table", lambda v=view, t=tr, n=names, m=module: m.render_table(v, t, n), out)
+        timed(f"{key}_table", partial(module.render_table, view, tr, names), out)
         seat = sorted(game.to_act(state) or state.seats)[0]
         hand_view = game.view(state, seat)
-        timed(f"{key}_hand", lambda v=hand_view, t=tr, m=module: m.render_hand(v, t), out)
+        timed(f"{key}_hand", partial(module.render_hand, hand_view, tr), out)
+        if module is chupate2:
+            marked = chupate2.playable_cards(game.legal_actions(state, seat), hand_view.hand)
+            render = partial(chupate2.render_hand, hand_view, tr, playable=marked)
+            timed(f"{key}_hand_playable", render, out)
 
 
 if __name__ == "__main__":

@@ -181,7 +181,8 @@ def _png(image: Image.Image) -> bytes:
 
 
 TABLE_SIZE = (900, 460)
-SEAT_NAME_W = 150  # the seat names' column on the table image
+SEAT_NAME_W = 165  # the seat names' column on the table image
+BACKS_X = 18 + SEAT_NAME_W + 8  # where the seat's card backs start, from the panel's left
 
 
 def render_table(
@@ -287,14 +288,14 @@ def render_table(
         _text(draw, (rx + 18, y + 2), label, 17, GOLD if active else TEXT, max_width=SEAT_NAME_W)
         backs = min(count, 10)
         for k in range(backs):
-            _draw_back(draw, rx + 175 + k * 9, y, 14, 20)
+            _draw_back(draw, rx + BACKS_X + k * 9, y, 14, 20)
         if count == 1:
             detail = tr("amapatolli.table.cards_one")
         else:
             detail = tr("amapatolli.table.cards", count=count)
         if view.hand_values is not None:
             detail += "  " + tr("amapatolli.table.hand_value", value=view.hand_values[seat])
-        _text(draw, (rx + 175 + backs * 9 + 18, y + 2), detail, 15, DIM)
+        _text(draw, (rx + BACKS_X + backs * 9 + 18, y + 2), detail, 15, DIM)
         if view.announced.get(seat):
             _text(draw, (rx + rw - 20, y + 2), tr("amapatolli.table.announced"), 16, GOLD, "ra")
         y += row_h

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
 from games.chupate2.actions import ChooseColour, PlayCard
-from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
+from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
 from games.core import Action, Event
 
@@ -362,24 +362,60 @@ def render_table(
 
 # ----- a hand -----------------------------------------------------------------------------------
 HAND_W = 900
+HAND_LEFT = 176
 CARD_W, CARD_H = 72, 108
 ROW_H = CARD_H + 22
 
 
-def render_hand(view: Chupate2View, tr: Translator) -> bytes:
+PLAYABLE_GLOW = 5  # the gold frame around a playable card reaches this far out
+LEGEND_H = 26
+
+
+def playable_cards(legal: Iterable[Action], hand: Iterable[str]) -> set[str]:
+    """The cards of ``hand`` that ``legal`` lets the seat play now. The engine offers one of two
+    interchangeable copies (``r7a`` / ``r7b``); both are playable, so both are marked."""
+    faces = {FACE_KEY[a.card] for a in legal if isinstance(a, PlayCard)}
+    return {c for c in hand if FACE_KEY[c] in faces}
+
+
+def hand_layout(view: Chupate2View) -> list[tuple[str, float, float]]:
+    """(card, x, y) of every card of the hand image: a row per colour, wilds last."""
+    out: list[tuple[str, float, float]] = []
+    room = HAND_W - HAND_LEFT - 16
+    for r, (_colour, cards) in enumerate(_hand_groups(view)):
+        y = 14 + r * ROW_H
+        step = (
+            CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
+        )
+        out += [(card, HAND_LEFT + k * step, y) for k, card in enumerate(cards)]
+    return out
+
+
+def _hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
     groups: list[tuple[str, list[str]]] = []
     for colour in (*COLOURS, WILD):
         cards = [c for c in view.hand if COLOUR_OF[c] == colour]
         if cards:
             groups.append((colour, cards))
+    return groups
+
+
+def render_hand(
+    view: Chupate2View, tr: Translator, playable: Collection[str] | None = None
+) -> bytes:
+    """The seat's hand, a row per colour. ``playable`` (see ``playable_cards``): the cards it
+    may play now, framed in gold as Amapatolli does, with a line saying so; without it nothing
+    is marked but the card just drawn."""
+    groups = _hand_groups(view)
+    marked = set(playable or ()) & set(view.hand)
     rows = max(1, len(groups))
-    image = Image.new("RGB", (HAND_W, 20 + rows * ROW_H), FELT)
+    height = 20 + rows * ROW_H + (LEGEND_H if marked else 0)
+    image = Image.new("RGB", (HAND_W, height), FELT)
     draw = ImageDraw.Draw(image)
     label_font = _font(16)
     if not groups:
         _centred(draw, (HAND_W / 2, 20 + ROW_H / 2), tr("chupate2.image.hand_empty"), _font(24))
         return _png(image)
-    left = 176
     for r, (colour, cards) in enumerate(groups):
         y = 14 + r * ROW_H
         word = tr(f"chupate2.colour.{colour}") if colour != WILD else tr("chupate2.image.wilds")
@@ -392,19 +428,27 @@ def render_hand(view: Chupate2View, tr: Translator) -> bytes:
         draw.text(
             (48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT, anchor="lm"
         )
-        room = HAND_W - left - 16
-        step = (
-            CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
-        )
-        for k, card in enumerate(cards):
-            draw_card(
-                draw,
-                card,
-                left + k * step,
-                y,
-                CARD_W,
-                CARD_H,
-                tr,
-                highlight=card == view.drawn_card,
+    layout = hand_layout(view)
+    g = PLAYABLE_GLOW
+    for card, left, top in layout:  # frames first: the stacked cards then leave them showing
+        if card in marked:
+            draw.rounded_rectangle(
+                (left - g, top - g, left + CARD_W + g, top + CARD_H + g),
+                int(CARD_W * 0.12) + g,
+                fill=GOLD,
             )
+    for card, left, top in layout:
+        draw_card(draw, card, left, top, CARD_W, CARD_H, tr, highlight=card == view.drawn_card)
+    if marked:
+        ly = height - LEGEND_H + 2
+        draw.rounded_rectangle((16, ly, 30, ly + 18), 3, outline=GOLD, width=2)
+        draw_text(
+            draw,
+            (38, ly + 9),
+            tr("chupate2.image.playable"),
+            15,
+            TEXT,
+            anchor="lm",
+            max_width=HAND_W - 54,
+        )
     return _png(image)

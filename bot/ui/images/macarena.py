@@ -355,20 +355,20 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         draw.ellipse((14, y + 2, 34, y + 22), fill=_colour(p.colour), outline=OUTLINE)
         name = _player_label(view, p.seat, tr, names)
         _text(draw, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
-        c = COLUMNS
-        _text(draw, (c["cards"], y + 4), str(p.hand_count), 16, TEXT)
+        col = COLUMNS
+        _text(draw, (col["cards"], y + 4), str(p.hand_count), 16, TEXT)
         coll = "?" if p.collection_count is None else str(p.collection_count)
-        _text(draw, (c["collection"], y + 4), coll, 16, TEXT)
-        draw.ellipse((c["coins"], y + 3, c["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE)
-        _text(draw, (c["coins"] + 26, y + 4), str(p.coins), 16, TEXT)
-        _element_pips(draw, c["elements"], y + 4, list(p.elements))
+        _text(draw, (col["collection"], y + 4), coll, 16, TEXT)
+        draw.ellipse((col["coins"], y + 3, col["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE)
+        _text(draw, (col["coins"] + 26, y + 4), str(p.coins), 16, TEXT)
+        _element_pips(draw, col["elements"], y + 4, list(p.elements))
         for k in range(p.amulets):
             draw.regular_polygon(
-                (c["amulets"] + 8 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
+                (col["amulets"] + 8 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
             )
         if not p.amulets:
-            _text(draw, (c["amulets"], y + 4), "0", 16, DIM)
-        _text(draw, (c["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
+            _text(draw, (col["amulets"], y + 4), "0", 16, DIM)
+        _text(draw, (col["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
     _table_legend(draw, view, tr, height - LEGEND_H + 6)
     return _png(image)
 

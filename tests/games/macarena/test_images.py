@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.ui.images.macarena import (
+    LEGEND_H,
     WIDTH,
     action_params,
     card_label,
@@ -55,7 +56,7 @@ def test_table_and_hand_render_for_every_player_count():
         for seat in [None, *state.seats]:
             view = GAME.view(state, seat)
             table = decode(render_table(view, tr))
-            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12)
+            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12 + LEGEND_H)
             if seat is not None:
                 hand = decode(render_hand(view, tr, names=lambda s: f"name-{s}"))
                 assert hand.width == 24 + 13 * 70 + 14
