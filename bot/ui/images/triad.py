@@ -55,11 +55,19 @@ GAP = 6
 MINI = 74
 MARGIN = 14
 HEADER = 52
-FOOTER = 34
+FOOTER = 56  # status line, then the rules in force
 
 
-def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "mm") -> None:
-    draw_text(draw, xy, text, size, fill, anchor)
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy,
+    text: str,
+    size: int,
+    fill,
+    anchor: str = "mm",
+    max_width: float | None = None,
+) -> None:
+    draw_text(draw, xy, text, size, fill, anchor, max_width=max_width)
 
 
 def _fit(text: str, size: int, width: int) -> int:
@@ -369,14 +377,6 @@ def render_table(
     ]
     rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
     footer = " · ".join(rules)
-    _text(
-        draw,
-        (MARGIN, height - FOOTER / 2 - 4),
-        footer,
-        _fit(footer, 14, width * 2 // 3),
-        DIM,
-        anchor="lm",
-    )
     status = ""
     if view.pick is not None:
         status = tr(
@@ -392,15 +392,15 @@ def render_table(
         )
     elif view.turn is not None:
         status = tr("triad.label.turn", colour=who(_colour_of(view, view.turn)))
+    # two lines: the status (it names a player), then the rules in force, each full width
+    line_w = width - 2 * MARGIN
     if status:
         _text(
-            draw,
-            (width - MARGIN, height - FOOTER / 2 - 4),
-            status,
-            _fit(status, 16, width // 3 - 10),
-            GOLD,
-            anchor="rm",
+            draw, (width - MARGIN, height - FOOTER + 10), status, 16, GOLD, "rm", max_width=line_w
         )
+    _text(
+        draw, (MARGIN, height - 16), footer, _fit(footer, 14, line_w), DIM, "lm", max_width=line_w
+    )
     return _png(image)
 
 

@@ -62,7 +62,7 @@ def test_render_table_and_hand_through_a_game(locale):
         for seat in (None, *SEATS):
             view = GAME.view(state, seat)
             table = _png(render_table(view, tr))
-            assert table.size == (628, 510)
+            assert table.size == (628, 532)
             if seat is not None:
                 hand = _png(render_hand(view, tr))
                 assert hand.size[1] == 206 and hand.size[0] >= 3 * 128
