@@ -412,7 +412,6 @@ def render_hand(
     height = 20 + rows * ROW_H + (LEGEND_H if marked else 0)
     image = Image.new("RGB", (HAND_W, height), FELT)
     draw = ImageDraw.Draw(image)
-    label_font = _font(16)
     if not groups:
         _centred(draw, (HAND_W / 2, 20 + ROW_H / 2), tr("chupate2.image.hand_empty"), _font(24))
         return _png(image)
@@ -425,9 +424,8 @@ def render_hand(
             outline=WHITE,
             width=2,
         )
-        draw.text(
-            (48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT, anchor="lm"
-        )
+        label = f"{word} ({len(cards)})"
+        draw_text(draw, (48, y + CARD_H / 2), label, 16, TEXT, "lm", max_width=HAND_LEFT - 56)
     layout = hand_layout(view)
     g = PLAYABLE_GLOW
     for card, left, top in layout:  # frames first: the stacked cards then leave them showing
