@@ -169,3 +169,24 @@ def test_a_name_too_long_for_any_size_is_shortened_not_overflowing():
     image = Image.new("RGB", (400, 40))
     width = draw_text(ImageDraw.Draw(image), (0, 0), "W" * 80, 16, (255, 255, 255), max_width=150)
     assert width <= 150
+
+
+@pytest.fixture
+def no_system_fonts(monkeypatch):
+    """As on a machine without DejaVu: only Pillow's built-in font."""
+    caches = (fonts.font_path, fonts.font, fonts.has_glyph)
+    for cached in caches:
+        cached.cache_clear()
+    monkeypatch.setattr(fonts, "_DIRS", ())
+    yield
+    for cached in caches:
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_tables_render_without_system_fonts(case, no_system_fonts, text_calls):
+    assert fonts.font_path() is None
+    _view, png = _render_with_names(*case)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    missing = {ch for _, text, _, _ in text_calls for ch in text if not has_glyph(ch)}
+    assert not missing
