@@ -245,13 +245,8 @@ def render_table(
     y = 36
     if view.finished:
         winners = ", ".join(name(s) for s in view.winners)
-        _text(
-            draw,
-            (rx + 16, y),
-            tr("amapatolli.table.winner", player=winners),
-            _fit(winners, 22, rw - 32),
-            GOLD,
-        )
+        text = tr("amapatolli.table.winner", player=winners)
+        _text(draw, (rx + 16, y), text, 22, GOLD, max_width=rw - 32)
         y += 32
         if view.end_reason == "blocked":
             text = tr("amapatolli.table.blocked")

@@ -94,7 +94,7 @@ def _runs(text: str, bold: bool) -> list[str]:
 
 
 def _robot_advance(size: int) -> float:
-    return size * 0.9
+    return size * 1.05
 
 
 def text_width(text: str, size: int, bold: bool = True) -> float:
@@ -187,7 +187,7 @@ def draw_text(
     for run in runs:
         if run == ROBOT:
             _, cap_top, _, cap_bottom = f.getbbox("H", anchor=run_anchor)
-            height = (cap_bottom - cap_top) * 1.1
+            height = (cap_bottom - cap_top) * 1.3
             draw_robot(draw, x + size * 0.02, y + cap_bottom - height, height, fill)
             x += _robot_advance(size)
         else:
