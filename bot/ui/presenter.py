@@ -169,17 +169,25 @@ class GamePresenter(Generic[V, A]):
     def render_table(self, view: V, tr: Translator, names: SeatNames | None = None) -> bytes | None:
         return self._render("render_table", view, tr, names)
 
-    def render_hand(self, view: V, tr: Translator) -> bytes | None:
-        return self._render("render_hand", view, tr, None)
+    def render_hand(self, view: V, tr: Translator, legal: list[A] | None = None) -> bytes | None:
+        extras = self.hand_image_extras(view, legal) if legal is not None else {}
+        return self._render("render_hand", view, tr, None, **extras)
 
-    def _render(self, name: str, view: V, tr: Translator, names: SeatNames | None) -> bytes | None:
+    def hand_image_extras(self, view: V, legal: list[A]) -> dict[str, Any]:
+        """Optional keyword arguments of the game's ``render_hand`` derived from the seat's legal
+        actions (Chúpate 2: ``playable``); none by default."""
+        return {}
+
+    def _render(
+        self, name: str, view: V, tr: Translator, names: SeatNames | None, **extras: Any
+    ) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
         if func is None:
             return None
         try:
             if names is not None and "names" in inspect.signature(func).parameters:
                 return func(view, tr, names=NameBook({s: names(s) for s in view.seats}))
-            return func(view, tr)
+            return func(view, tr, **extras)
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)
             return None
