@@ -105,6 +105,7 @@ def _image_request(
     tr: Translator,
     names: SeatNames | None,
     filename: str,
+    extras: dict[str, Any] | None = None,
 ) -> ImageRequest | None:
     if not presenter.draws(function):
         return None
@@ -115,6 +116,7 @@ def _image_request(
         locale=getattr(tr, "locale", DEFAULT_LOCALE),
         names={s: names(s) for s in view.seats} if names is not None else None,
         filename=filename,
+        extras=extras or {},
     )
 
 
@@ -328,7 +330,15 @@ def private_payload(
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
-    image = _image_request(presenter, "render_hand", view, tr, None, "hand.png")
+    image = _image_request(
+        presenter,
+        "render_hand",
+        view,
+        tr,
+        None,
+        "hand.png",
+        presenter.hand_image_extras(view, legal),
+    )
     if image is not None:
         embed.set_image(url="attachment://hand.png")
     custom: list[discord.ui.Item[Any]] = []

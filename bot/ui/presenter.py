@@ -7,12 +7,10 @@ table looks like. Presenters never decide legality: choices come from ``legal_ac
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 import discord
@@ -20,6 +18,7 @@ import discord
 from bot.i18n import Translator, has
 from bot.service import Table, TableService
 from bot.ui.layout import Choice
+from bot.ui.modules import game_module
 from bot.ui.payload import Payload
 from bot.ui.rendering import NameBook
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
@@ -54,11 +53,7 @@ class GamePresenter(Generic[V, A]):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
-        self._images: ModuleType | None
-        try:
-            self._images = importlib.import_module(f"bot.ui.images.{game.key}")
-        except ModuleNotFoundError:
-            self._images = None
+        self._images = game_module(game.key, "images", "images")
 
     # ----- lobby and computer players -------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -166,31 +161,39 @@ class GamePresenter(Generic[V, A]):
     def render_table(self, view: V, tr: Translator, names: SeatNames | None = None) -> bytes | None:
         return self._render("render_table", view, tr, names)
 
-    def render_hand(self, view: V, tr: Translator) -> bytes | None:
-        return self._render("render_hand", view, tr, None)
+    def render_hand(self, view: V, tr: Translator, legal: list[A] | None = None) -> bytes | None:
+        extras = self.hand_image_extras(view, legal) if legal is not None else {}
+        return self._render("render_hand", view, tr, None, **extras)
 
     def draws(self, name: str) -> bool:
         """Whether this game has the renderer ``name`` (``render_table``, ``render_hand``)."""
         return self._images is not None and hasattr(self._images, name)
 
-    def _render(self, name: str, view: V, tr: Translator, names: SeatNames | None) -> bytes | None:
+    def hand_image_extras(self, view: V, legal: list[A]) -> dict[str, Any]:
+        """Optional keyword arguments of the game's ``render_hand`` derived from the seat's legal
+        actions (Chúpate 2: ``playable``); none by default."""
+        return {}
+
+    def _render(
+        self, name: str, view: V, tr: Translator, names: SeatNames | None, **extras: Any
+    ) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
         if func is None:
             return None
         try:
             if names is not None and "names" in inspect.signature(func).parameters:
                 return func(view, tr, names=NameBook({s: names(s) for s in view.seats}))
-            return func(view, tr)
+            return func(view, tr, **extras)
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)
             return None
 
 
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
-    """The game's presenter: ``bot.ui.presenters.<key>.Presenter``, or the generic one."""
-    try:
-        module = importlib.import_module(f"bot.ui.presenters.{game.key}")
-    except ModuleNotFoundError:
+    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter`` or
+    ``bot.ui.presenters.<key>``, or the generic one."""
+    module = game_module(game.key, "presenter", "presenters")
+    if module is None:
         return GamePresenter(game)
     presenter: GamePresenter[Any, Any] = module.Presenter(game)
     return presenter

@@ -6,27 +6,28 @@ names); the ``Renderer`` turns it into PNG bytes in a worker process (``bot.work
 recent results by a digest of what the image depends on, so an unchanged hand is neither drawn
 nor uploaded again. Two requests for the same digest share one render.
 
-The drawing itself stays in ``bot.ui.images.<game>`` (``render_table(view, tr, names=...)``,
-``render_hand(view, tr)``); this module only decides where and when they run.
+The drawing itself stays in the game's images module (``bot.ui.images.<game>`` or
+``bot.ui.<game>.images``: ``render_table(view, tr, names=...)``, ``render_hand(view, tr,
+**extras)``); this module only decides where and when they run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import inspect
 import json
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from bot import metrics
 from bot.i18n import translator
+from bot.ui.modules import game_module
 from bot.workers import Workers
 from games.core import PlayerView
 
@@ -54,27 +55,37 @@ class ImageRequest:
     locale: str
     names: dict[str, str] | None
     filename: str
+    extras: dict[str, Any] = field(default_factory=dict)  # more keyword arguments (JSON data)
 
     @cached_property
     def digest(self) -> str:
         drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
-        head = json.dumps([self.game_key, self.function, self.locale, self.names], sort_keys=True)
+        head = json.dumps(
+            [self.game_key, self.function, self.locale, self.names, self.extras],
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
 
 
 def render_image(
-    game_key: str, function: str, view: PlayerView, locale: str, names: dict[str, str] | None
+    game_key: str,
+    function: str,
+    view: PlayerView,
+    locale: str,
+    names: dict[str, str] | None,
+    extras: dict[str, Any] | None = None,
 ) -> bytes | None:
     """Run one game renderer (in a worker process; a module-level function, so picklable)."""
-    module = importlib.import_module(f"bot.ui.images.{game_key}")
-    func = getattr(module, function, None)
+    module = game_module(game_key, "images", "images")
+    func = getattr(module, function, None) if module is not None else None
     if func is None:
         return None
     tr = translator(locale)
     if names is not None and "names" in inspect.signature(func).parameters:
         image: bytes = func(view, tr, names=NameBook(names))
     else:
-        image = func(view, tr)
+        image = func(view, tr, **(extras or {}))
     return image
 
 
@@ -149,6 +160,7 @@ class Renderer:
                     request.view,
                     request.locale,
                     request.names,
+                    request.extras,
                 )
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
@@ -175,7 +187,12 @@ class Renderer:
 
 def _safe_render(request: ImageRequest) -> bytes | None:
     return _safe_render_args(
-        request.game_key, request.function, request.view, request.locale, request.names
+        request.game_key,
+        request.function,
+        request.view,
+        request.locale,
+        request.names,
+        request.extras,
     )
 
 
