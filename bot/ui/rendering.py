@@ -63,9 +63,16 @@ class ImageRequest:
         head = json.dumps(
             [self.game_key, self.function, self.locale, self.names, self.extras],
             sort_keys=True,
-            default=str,
+            default=_canonical,
         )
         return hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    """JSON for the digest of what ``json`` cannot write itself (sets: sorted)."""
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    return str(value)
 
 
 def render_image(
