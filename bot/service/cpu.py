@@ -29,6 +29,8 @@ class ComputerTurns:
         self.timers = timers
         self._after_change = after_change
         self._tasks: dict[int, asyncio.Task] = {}
+        # table id -> (version, seconds this loop slept while the table stayed at that version)
+        self._waited: dict[int, tuple[int, float]] = {}
 
     def pending(self, table: Table) -> bool:
         """Whether a computer seat will move; cheap when one is waited on (no search)."""
@@ -79,6 +81,7 @@ class ComputerTurns:
 
     def cancel(self, table_id: int) -> None:
         task = self._tasks.pop(table_id, None)
+        self._waited.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
@@ -87,26 +90,58 @@ class ComputerTurns:
 
     def clear(self) -> None:
         self._tasks.clear()
+        self._waited.clear()
 
     async def wait_idle(self, table_id: int) -> None:
         while (task := self._tasks.get(table_id)) is not None and not task.done():
             await asyncio.wait({task})
 
+    # ----- fair waits (the game's ``cpu_wait_seconds``, e.g. Amapatolli's "¡Ce!") ---------------
+    def fair_wait(self, table: Table) -> float:
+        """Seconds the computer seats must still leave the table's current state alone.
+
+        The game says how long in all (``Game.cpu_wait_seconds``, given the human seats); what
+        this loop already slept while the table stayed at this version counts towards it. Time
+        is only measured through ``ctx.sleep``, so a test's fake sleep is the whole clock.
+        """
+        state = table.state
+        if state is None:
+            return 0.0
+        humans = frozenset(s.id for s in table.record.seats if not s.is_cpu)
+        needed = table.game.cpu_wait_seconds(state, humans)
+        if needed <= 0:
+            return 0.0
+        version, waited = self._waited.get(table.id, (-1, 0.0))
+        return max(0.0, needed - (waited if version == table.version else 0.0))
+
+    async def _sleep_on_version(self, table: Table, seconds: float) -> None:
+        """Sleep; the time counts towards fair waits only if nothing moved meanwhile."""
+        version = table.version
+        await self.ctx.sleep(seconds)
+        if table.version == version:
+            seen, waited = self._waited.get(table.id, (version, 0.0))
+            self._waited[table.id] = (version, (waited if seen == version else 0.0) + seconds)
+
     async def _loop(self, table: Table) -> None:
         try:
             while not self.ctx.closing:
                 if self.ctx.config.cpu_delay_seconds:
-                    await self.ctx.sleep(self.ctx.config.cpu_delay_seconds)
+                    await self._sleep_on_version(table, self.ctx.config.cpu_delay_seconds)
                 async with table.lock:
-                    # A search may take its whole time budget: off the event loop (the state
-                    # only changes under this lock, so the thread reads a stable state).
-                    work = await asyncio.to_thread(self.next_move, table)
-                    if work is None:
-                        return
-                    seat, action_text = work
-                    await self.moves.act_locked(
-                        table, seat, table.version, action_text, by_timer=False
-                    )
+                    wait = self.fair_wait(table)
+                    if not wait:
+                        # A search may take its whole time budget: off the event loop (the state
+                        # only changes under this lock, so the thread reads a stable state).
+                        work = await asyncio.to_thread(self.next_move, table)
+                        if work is None:
+                            return
+                        seat, action_text = work
+                        await self.moves.act_locked(
+                            table, seat, table.version, action_text, by_timer=False
+                        )
+                if wait:
+                    await self._sleep_on_version(table, wait)
+                    continue
                 self.timers.restart(table)
                 if table.record.status != "playing":
                     self._after_change(table)
