@@ -35,6 +35,9 @@ def default_size() -> int:
 class Workers:
     """A lazily started ``ProcessPoolExecutor`` of ``size`` processes (default: cores)."""
 
+    # Whether work runs in this process (then arguments need not be picklable).
+    in_process = False
+
     def __init__(self, size: int | None = None) -> None:
         self.size = size or default_size()
         self._pool: ProcessPoolExecutor | None = None

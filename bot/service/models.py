@@ -63,7 +63,18 @@ class Table:
 
 
 class TableListener(Protocol):
-    """What the presentation layer hears. Called after the change is persisted."""
+    """What the presentation layer hears.
+
+    Guarantees (``bot/service/notify.py``):
+    - every call comes after its change is committed to the database;
+    - calls are made outside the table's lock (a slow call never blocks the next move);
+    - the calls for one table are made one at a time, in the order of the changes (version
+      order); a call starts only after the previous call for that table returned or raised;
+    - ``table`` is the live table: when a call runs, the table may already be at a newer
+      version than the change it reports (``events``/``actor`` are that change's). Presenting
+      ``table`` as it is then is always correct and never goes backwards (latest wins).
+    Calls for different tables run concurrently.
+    """
 
     async def lobby_changed(self, table: Table) -> None: ...
 

@@ -19,6 +19,7 @@ from bot.service.moves import Moves
 from bot.service.replay import rebuild
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
+from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
 from storage import Database, PlayersRepo, TablesRepo
 
@@ -44,6 +45,7 @@ class TableService:
         seed_factory: Callable[[], str] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.repo = TablesRepo(db)
         self._players = PlayersRepo(db)
@@ -55,6 +57,7 @@ class TableService:
             seed_factory=seed_factory or (lambda: secrets.token_hex(8)),
             sleep=sleep,
             ai_kwargs=ai_kwargs,
+            workers=workers or InlineWorkers(),
         )
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
@@ -202,8 +205,11 @@ class TableService:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
         skips the check, for actions typed fresh such as a modal)."""
         table = self.get(table_id)
-        await self._moves.act(table, seat, version, action_text)
-        self._after_change(table)
+        _, delivery = await self._moves.act(table, seat, version, action_text)
+        try:
+            await delivery  # presented outside the table lock, in version order
+        finally:
+            self._after_change(table)
         return table
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
