@@ -11,6 +11,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
@@ -21,6 +22,7 @@ from bot.settings import Settings
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
+from bot.workers import Workers, create_workers
 from games.core import Game
 from storage import Database, PlayersRepo, StandingsRepo, open_database
 
@@ -69,11 +71,15 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
+        self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path)
+        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
+        # One pool for the whole bot: computer searches (table service) and rendering (ui).
+        self.workers = create_workers(self.settings.worker_processes)
+        self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.tables = TableService(
@@ -88,6 +94,7 @@ class MesaBot(commands.Bot):
             ),
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
+            workers=self.workers,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -109,6 +116,10 @@ class MesaBot(commands.Bot):
         if getattr(self, "tables", None) is not None:
             await self.tables.close()
         await super().close()
+        if getattr(self, "_lag_monitor", None) is not None:
+            self._lag_monitor.cancel()
+        if self.workers is not None:
+            self.workers.shutdown()
         if self.db is not None:
             await self.db.close()
             self.db = None

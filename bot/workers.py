@@ -60,6 +60,12 @@ class Workers:
             self._pool = None
 
 
+def create_workers(size: int | None) -> Workers:
+    """The bot's workers from the ``worker_processes`` setting: None one process per core,
+    0 no child processes (a thread), n that many processes."""
+    return InlineWorkers() if size == 0 else Workers(size)
+
+
 class InlineWorkers(Workers):
     """Runs the work in a thread of this process: for tests and tools that do not want child
     processes. Same API as ``Workers``."""
