@@ -27,6 +27,22 @@ from games.core import Event
 log = logging.getLogger(__name__)
 
 
+def as_of(table: Table) -> Callable[[], Table]:
+    """Freeze ``table`` as it is now (the change being posted); the returned function builds,
+    at delivery time, the table the listener sees: this version's record, state and events,
+    with the *current* ``message_id`` (presentation state an earlier delivery may have set)."""
+    record = table.record.model_copy()
+    state, events = table.state, list(table.last_events)
+
+    def build() -> Table:
+        frozen = record.model_copy(update={"message_id": table.record.message_id})
+        return Table(
+            record=frozen, game=table.game, state=state, lock=table.lock, last_events=events
+        )
+
+    return build
+
+
 class Delivery:
     """One posted notification; ``await`` it to wait until the listener was called."""
 
@@ -57,18 +73,26 @@ class Notifications:
     def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool
     ) -> Delivery:
+        at = as_of(table)
         return self.post(
-            table.id, lambda: self.listener.game_changed(table, events, actor, by_timer)
+            table.id, lambda: self.listener.game_changed(at(), events, actor, by_timer)
         )
 
     def lobby_changed(self, table: Table) -> Delivery:
-        return self.post(table.id, lambda: self.listener.lobby_changed(table))
+        at = as_of(table)
+        return self.post(table.id, lambda: self.listener.lobby_changed(at()))
 
     def table_closed(self, table: Table, reason: str) -> Delivery:
-        return self.post(table.id, lambda: self.listener.table_closed(table, reason))
+        at = as_of(table)
+        return self.post(table.id, lambda: self.listener.table_closed(at(), reason))
 
     def seat_replaced(self, table: Table, seat_id: str) -> Delivery:
-        return self.post(table.id, lambda: self.listener.seat_replaced(table, seat_id))
+        at = as_of(table)
+        return self.post(table.id, lambda: self.listener.seat_replaced(at(), seat_id))
+
+    def pending(self, table_id: int) -> bool:
+        """Whether a notification of ``table_id`` is posted and not yet delivered."""
+        return table_id in self._tails
 
     async def idle(self, table_id: int) -> None:
         """Wait until every notification posted so far for ``table_id`` was delivered."""

@@ -233,8 +233,12 @@ class TableService:
 
     # ----- what the presentation stores -----------------------------------------------------
     async def set_message(self, table: Table, message_id: str | None) -> None:
-        """Remember the table's public message (edited on every change, after a restart too)."""
+        """Remember the table's public message (edited on every change, after a restart too).
+        ``table`` may be the listener's frozen copy: the live table is updated too."""
         table.record.message_id = message_id
+        live = self._ctx.tables.get(table.id)
+        if live is not None:
+            live.record.message_id = message_id
         await self.repo.set_message(table.id, message_id)
 
     async def dms_closed(self, user_id: str) -> bool:
@@ -249,7 +253,12 @@ class TableService:
             return
         if table.record.status != "playing" or table.state is None:
             self._timers.cancel(table.id)
-            if table.record.status in ("finished", "cancelled"):
+            # Released once its last notification is out: a move whose presentation is still
+            # running (an earlier version) may be the one calling here; the last poster will
+            # call again after its own delivery.
+            if table.record.status in ("finished", "cancelled") and not self._ctx.notify.pending(
+                table.id
+            ):
                 self._ctx.tables.pop(table.id, None)
             return
         if self._cpu.pending(table):
