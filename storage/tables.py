@@ -206,11 +206,7 @@ class TablesRepo:
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
         def unit(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO actions (table_id, version, seat, action, by_timer)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table_id, version, seat, action, int(by_timer)),
-            )
+            # The guard first: a stale writer fails as StaleVersion, not on the action key.
             cur = conn.execute(
                 "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -227,6 +223,11 @@ class TablesRepo:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
+            conn.execute(
+                "INSERT INTO actions (table_id, version, seat, action, by_timer)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, version, seat, action, int(by_timer)),
+            )
             if standings:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
