@@ -100,6 +100,17 @@ class Notifications:
         if tail is not None:
             await asyncio.wait({tail})
 
+    async def drain(self, timeout: float) -> None:
+        """On shutdown: let posted notifications finish for up to ``timeout`` s, then cancel."""
+        tails = set(self._tails.values())
+        if not tails:
+            return
+        _, late = await asyncio.wait(tails, timeout=timeout)
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late)
+
     @staticmethod
     async def _deliver(
         before: asyncio.Task[None] | None, call: Callable[[], Awaitable[None]]

@@ -147,6 +147,8 @@ class TableService:
                 pass
         self._cpu.clear()
         self._timers.clear()
+        # Presentations already posted go out (briefly) before storage and Discord close.
+        await self._ctx.notify.drain(timeout=5.0)
 
     # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
     async def open(
