@@ -3,49 +3,64 @@ the challenge lobby (Accept/Decline), each player's 5-card picker, ``/cards`` an
 
 What changes and is stored (the challenge, picks, collections) is the table service's
 (``bot/service/triad.py``, Triple Triad's ``LobbyRules``); this cog reads Discord input and
-answers with the payloads of ``bot/ui/triad_lobby.py``. The game itself is played through the
-shared play cog and ``bot/ui/presenters/triad.py``.
+answers with the payloads of ``bot/ui/triad/lobby.py``. The game itself is played through the
+shared play cog and ``bot/ui/triad/presenter.py``.
+
+Refusals are not answered here: the items' guard (``bot.ui.feedback.guard``, with the game key
+``triad`` so ``triad.error.*`` and ``Notice``'s ``triad.ui.error.*`` texts explain them) and
+``MesaTree.on_error`` answer whatever a handler raises.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import Notice, TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
+from bot.ports import CogHost
 from bot.service.triad import TriadLobby
-from bot.ui.feedback import answer_error, guild_locale, reply, user_locale
+from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
-from bot.ui.triad_lobby import ITEMS, cards_payload, picker_payload, profile_payload
-from games.core import IllegalAction
-
-if TYPE_CHECKING:
-    from bot.client import MesaBot
+from bot.ui.triad.items import ITEMS
+from bot.ui.triad.lobby import cards_payload, picker_payload, profile_payload
 
 GAME = "triad"
 TURN_SECONDS = app_commands.Range[int, 30, 900]
 
 
+class TriadHost(CogHost, Protocol):
+    """A ``CogHost`` that also finds other cogs: ``/play triad`` joins the lobby cog's group."""
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+
 class TriadCog(commands.Cog):
-    def __init__(self, bot: MesaBot) -> None:
+    def __init__(self, bot: TriadHost) -> None:
         self.bot = bot
         self._play = self._play_command()
-        self._commands = [self._play]
 
     @property
     def triad(self) -> TriadLobby:
         return self.bot.tables.lobby_rules(GAME, TriadLobby)
 
+    def game_key(self, table_id: int) -> str:
+        """Every table this cog's items point at is a Triple Triad table."""
+        return GAME
+
+    def _play_group(self) -> app_commands.Group | None:
+        """The lobby cog's ``/play`` group, if that cog is loaded."""
+        group = getattr(self.bot.get_cog("LobbyCog"), "play_group", None)
+        return group if isinstance(group, app_commands.Group) else None
+
     async def cog_load(self) -> None:
-        lobby = self.bot.get_cog("LobbyCog")
-        if lobby is not None and GAME in self.bot.games:
-            lobby.play_group.add_command(self._play)  # type: ignore[attr-defined]
+        group = self._play_group()
+        if group is not None and GAME in self.bot.games:
+            group.add_command(self._play)
         for name, callback, key in (
             ("cards", self.cards, "cards"),
             ("profile", self.profile, "profile"),
@@ -64,19 +79,18 @@ class TriadCog(commands.Cog):
                 tr(DEFAULT_LOCALE, "triad.ui.cmd.member"), "triad.ui.cmd.member"
             )
             self.bot.tree.add_command(command)
-            self._commands.append(command)
         self.bot.add_dynamic_items(*ITEMS)
 
     async def cog_unload(self) -> None:
-        lobby = self.bot.get_cog("LobbyCog")
-        if lobby is not None:
-            lobby.play_group.remove_command(self._play.name)  # type: ignore[attr-defined]
+        group = self._play_group()
+        if group is not None:
+            group.remove_command(self._play.name)
         self.bot.tree.remove_command("cards")
         self.bot.tree.remove_command("profile")
         self.bot.remove_dynamic_items(*ITEMS)
 
     # ----- /play triad ----------------------------------------------------------------------
-    def _play_command(self) -> app_commands.Command:
+    def _play_command(self) -> app_commands.Command[Any, ..., None]:
         game = self.bot.games.get(GAME)
         specs = [
             OptionSpec("opponent", discord.Member),
@@ -86,10 +100,14 @@ class TriadCog(commands.Cog):
         ]
 
         async def callback(interaction: discord.Interaction, **raw: Any) -> None:
-            await self.challenge(interaction, raw)
+            # Through the guard rather than MesaTree.on_error: starting the game may raise an
+            # IllegalAction that only ``triad.error.*`` explains.
+            await guard(interaction, self.challenge(interaction, raw), GAME)
 
+        # discord.py reads a command's options from its callback's signature; functions have
+        # no declared ``__signature__`` attribute, hence the ignore.
         callback.__signature__ = signature_for(specs)  # type: ignore[attr-defined]
-        command: app_commands.Command[Any, ..., Any] = app_commands.Command(
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=GAME,
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.triad"), "cmd.play.triad"),
             callback=callback,
@@ -128,20 +146,16 @@ class TriadCog(commands.Cog):
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
         cards = await self.triad.available(host)
-        try:
-            table, started = await self.triad.challenge(
-                guild_id=str(interaction.guild_id),
-                channel_id=str(interaction.channel_id),
-                host_id=host,
-                host_name=interaction.user.display_name,
-                locale=guild_locale(interaction, self.bot.settings.default_locale),
-                options=options,
-                opponent=str(opponent.id) if opponent else None,
-                level=level,
-            )
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc, GAME)
-            return
+        table, started = await self.triad.challenge(
+            guild_id=str(interaction.guild_id),
+            channel_id=str(interaction.channel_id),
+            host_id=host,
+            host_name=interaction.user.display_name,
+            locale=guild_locale(interaction, self.bot.settings.default_locale),
+            options=options,
+            opponent=str(opponent.id) if opponent else None,
+            level=level,
+        )
         if opponent is not None:
             await reply(
                 interaction,
@@ -170,48 +184,38 @@ class TriadCog(commands.Cog):
             await interaction.response.defer()
         await self.bot.remember(interaction)
         triad = self.triad
-        try:
-            triad.lobby_table(table_id)
-            if op == "accept":
-                await self._accept(interaction, table_id, user)
-            elif op == "decline":
-                await triad.decline(table_id, user)
-            elif op == "cancel":
-                await self.bot.tables.cancel(table_id, user)
-            elif op == "cards":
-                await self._show_picker(interaction, table_id, user, 0, fresh=True)
-            elif op.startswith("pg"):
-                await self._show_picker(interaction, table_id, user, int(op[2:]))
-            elif op == "clr":
-                await triad.change_picks(table_id, user, "clear")
-                await self._show_picker(interaction, table_id, user, 0)
-            elif op == "ok":
-                await triad.confirm(table_id, user)
-                await self._show_picker(interaction, table_id, user, 0)
-                await triad.start_if_ready(table_id)
-        except Notice as exc:
-            await reply(interaction, tr(user_locale(interaction), f"triad.ui.error.{exc.code}"))
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc, GAME)
+        triad.lobby_table(table_id)
+        if op == "accept":
+            await self._accept(interaction, table_id, user)
+        elif op == "decline":
+            await triad.decline(table_id, user)
+        elif op == "cancel":
+            await self.bot.tables.cancel(table_id, user)
+        elif op == "cards":
+            await self._show_picker(interaction, table_id, user, 0, fresh=True)
+        elif op.startswith("pg"):
+            await self._show_picker(interaction, table_id, user, int(op[2:]))
+        elif op == "clr":
+            await triad.change_picks(table_id, user, "clear")
+            await self._show_picker(interaction, table_id, user, 0)
+        elif op == "ok":
+            await triad.confirm(table_id, user)
+            await self._show_picker(interaction, table_id, user, 0)
+            await triad.start_if_ready(table_id)
 
     async def on_select(
         self, interaction: discord.Interaction, table_id: int, op: str, values: list[str]
     ) -> None:
         await interaction.response.defer()
         user = str(interaction.user.id)
-        try:
-            value = values[0] if values else ""
-            if op.startswith("add"):
-                await self.triad.change_picks(table_id, user, "add", value)
-                page = int(op[3:])
-            else:
-                await self.triad.change_picks(table_id, user, "remove", value)
-                page = int(op[2:])
-            await self._show_picker(interaction, table_id, user, page)
-        except Notice as exc:
-            await reply(interaction, tr(user_locale(interaction), f"triad.ui.error.{exc.code}"))
-        except (TableError, IllegalAction) as exc:
-            await answer_error(interaction, exc, GAME)
+        value = values[0] if values else ""
+        if op.startswith("add"):
+            await self.triad.change_picks(table_id, user, "add", value)
+            page = int(op[3:])
+        else:
+            await self.triad.change_picks(table_id, user, "remove", value)
+            page = int(op[2:])
+        await self._show_picker(interaction, table_id, user, page)
 
     async def _accept(self, interaction: discord.Interaction, table_id: int, user: str) -> None:
         if await self.triad.accept(table_id, user, interaction.user.display_name):
@@ -277,5 +281,5 @@ class TriadCog(commands.Cog):
         await reply(interaction, **payload.send_kwargs())
 
 
-async def setup(bot: MesaBot) -> None:
+async def setup(bot: TriadHost) -> None:
     await bot.add_cog(TriadCog(bot))

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import TableError
+from bot.errors import Notice, TableError
 from bot.i18n import has, normalise_locale, tr
 from games.core import IllegalAction
 
@@ -18,6 +18,8 @@ log = logging.getLogger(__name__)
 def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> str:
     if isinstance(exc, TableError):
         return tr(locale, f"error.{exc.code}", **exc.params)
+    if isinstance(exc, Notice) and game_key:
+        return tr(locale, f"{game_key}.ui.error.{exc.code}")
     if isinstance(exc, IllegalAction):
         game_key_text = f"{game_key}.error.{exc.code}" if game_key else None
         if game_key_text and has(game_key_text):
@@ -46,9 +48,10 @@ async def reply(
 async def answer_error(
     interaction: discord.Interaction, exc: BaseException, game_key: str | None = None
 ) -> None:
-    """The one answer to a failed interaction: a refusal (``TableError``, ``IllegalAction``) in
-    the user's language; anything else is logged once and answered with the generic text."""
-    if not isinstance(exc, TableError | IllegalAction):
+    """The one answer to a failed interaction: a refusal (``TableError``, ``IllegalAction``, a
+    game's ``Notice``) in the user's language; anything else is logged once and answered with
+    the generic text."""
+    if not isinstance(exc, TableError | IllegalAction | Notice):
         log.error("unexpected error in interaction", exc_info=exc)
     await reply(interaction, error_text(exc, user_locale(interaction), game_key))
 

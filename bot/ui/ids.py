@@ -51,7 +51,7 @@ PAGE = Part("page", "[0-9]{1,3}", int)
 # t:{table}:{version}:{action}   a game action (button)
 ACTION_BUTTON = CustomIdFormat("t", (TABLE, VERSION, Part("action", "[!-~]{1,70}")))
 # ts:{table}:{version}:{group}:{page}   a game action select; values are action texts
-ACTION_SELECT = CustomIdFormat("ts", (TABLE, VERSION, Part("group", "[a-z0-9_]{1,20}"), PAGE))
+ACTION_MENU = CustomIdFormat("ts", (TABLE, VERSION, Part("group", "[a-z0-9_]{1,20}"), PAGE))
 # l:{table}:{op}   lobby buttons
 LOBBY_BUTTON = CustomIdFormat("l", (TABLE, Part("op", "join|leave|cpu|start|cancel|rematch")))
 # lr:{table}   the host's "remove a player" select
@@ -61,6 +61,6 @@ HAND_BUTTON = CustomIdFormat("h", (TABLE, PAGE))
 # d:{table}:{version}:{op}   a step of a move built in several clicks (a draft)
 DRAFT_BUTTON = CustomIdFormat("d", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
 # ds:{table}:{version}:{op}   a draft select (one or several values)
-DRAFT_SELECT = CustomIdFormat("ds", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
+DRAFT_MENU = CustomIdFormat("ds", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
 # mo:{table}:{version}:{kind}   opens a modal where the move is typed
 MODAL_BUTTON = CustomIdFormat("mo", (TABLE, VERSION, Part("kind", "[a-z0-9_]{1,20}")))

@@ -239,7 +239,7 @@ class ActionButton(TableButton, template=ids.ACTION_BUTTON):
         await cog.on_action(interaction, self.table_id, self.version, self.action)
 
 
-class ActionSelect(TableSelect, template=ids.ACTION_SELECT):
+class ActionSelect(TableSelect, template=ids.ACTION_MENU):
     version: int
     group: str
     page: int
@@ -289,7 +289,7 @@ class DraftButton(TableButton, template=ids.DRAFT_BUTTON):
         await cog.on_draft(interaction, self.table_id, self.version, self.op, [])
 
 
-class DraftSelect(TableSelect, template=ids.DRAFT_SELECT):
+class DraftSelect(TableSelect, template=ids.DRAFT_MENU):
     version: int
     op: str
 

@@ -273,7 +273,7 @@ def private_payload(
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
-    image = presenter.render_hand(view, tr)
+    image = presenter.render_hand(view, tr, legal)
     if image:
         files.append(_png(image, "hand.png"))
         embed.set_image(url="attachment://hand.png")

@@ -61,11 +61,7 @@ class GamePresenter(Generic[V, A]):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
-        self._images: ModuleType | None
-        try:
-            self._images = importlib.import_module(f"bot.ui.images.{game.key}")
-        except ModuleNotFoundError:
-            self._images = None
+        self._images = game_module(game.key, "images", "images")
 
     # ----- lobby and computer players -------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -173,27 +169,47 @@ class GamePresenter(Generic[V, A]):
     def render_table(self, view: V, tr: Translator, names: SeatNames | None = None) -> bytes | None:
         return self._render("render_table", view, tr, names)
 
-    def render_hand(self, view: V, tr: Translator) -> bytes | None:
-        return self._render("render_hand", view, tr, None)
+    def render_hand(self, view: V, tr: Translator, legal: list[A] | None = None) -> bytes | None:
+        extras = self.hand_image_extras(view, legal) if legal is not None else {}
+        return self._render("render_hand", view, tr, None, **extras)
 
-    def _render(self, name: str, view: V, tr: Translator, names: SeatNames | None) -> bytes | None:
+    def hand_image_extras(self, view: V, legal: list[A]) -> dict[str, Any]:
+        """Optional keyword arguments of the game's ``render_hand`` derived from the seat's legal
+        actions (Chúpate 2: ``playable``); none by default."""
+        return {}
+
+    def _render(
+        self, name: str, view: V, tr: Translator, names: SeatNames | None, **extras: Any
+    ) -> bytes | None:
         func = getattr(self._images, name, None) if self._images else None
         if func is None:
             return None
         try:
             if names is not None and "names" in inspect.signature(func).parameters:
                 return func(view, tr, names=NameBook({s: names(s) for s in view.seats}))
-            return func(view, tr)
+            return func(view, tr, **extras)
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)
             return None
 
 
+def game_module(key: str, name: str, folder: str) -> ModuleType | None:
+    """A game's UI module ``name``: ``bot.ui.<key>.<name>`` when the game has its own package
+    (Triple Triad), else ``bot.ui.<folder>.<key>``; None when the game has neither."""
+    for module in (f"bot.ui.{key}.{name}", f"bot.ui.{folder}.{key}"):
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if not f"{module}.".startswith(f"{exc.name}."):
+                raise  # the module exists but something it imports does not
+    return None
+
+
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
-    """The game's presenter: ``bot.ui.presenters.<key>.Presenter``, or the generic one."""
-    try:
-        module = importlib.import_module(f"bot.ui.presenters.{game.key}")
-    except ModuleNotFoundError:
+    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter`` or
+    ``bot.ui.presenters.<key>``, or the generic one."""
+    module = game_module(game.key, "presenter", "presenters")
+    if module is None:
         return GamePresenter(game)
     presenter: GamePresenter[Any, Any] = module.Presenter(game)
     return presenter

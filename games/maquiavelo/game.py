@@ -42,7 +42,7 @@ class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
         return state.finished
 
     def _apply(self, state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
-        return rules.apply_action(state, seat, action)
+        return rules.resolve_action(state, seat, action)
 
     def view(self, state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
         return build_view(state, seat)

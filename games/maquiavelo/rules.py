@@ -1,9 +1,9 @@
 """The rules of Maquiavelo as pure functions (spec: ../shared/rules/maquiavelo.md).
 
-``deal`` makes a new game; ``apply_action`` applies one move to the engine's private working copy
+``deal`` makes a new game; ``resolve_action`` applies one move to the engine's private working copy
 (``copy_state``), raising ``IllegalAction`` for what the rules refuse; ``outcome`` scores the end.
 Play and Arrange are free-form (the cards come from selects, the arrangement from a modal), so
-``legal_actions`` lists only Draw or Pass and ``apply_action`` validates the rest.
+``legal_actions`` lists only Draw or Pass and ``resolve_action`` validates the rest.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def to_act(state: MaquiaveloState) -> set[str]:
 def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
     """Draw (or Pass once the stock is empty) for the seat to act.
 
-    Play and Arrange are free-form and validated by ``apply_action``; ``ai.best_play_action``
+    Play and Arrange are free-form and validated by ``resolve_action``; ``ai.best_play_action``
     gives the best Play."""
     if state.finished or seat != state.seats[state.current]:
         return []
@@ -97,7 +97,7 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
 
 
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:
-    """A cheap copy for ``apply_action``: every mutable container is copied; cards, events and
+    """A cheap copy for ``resolve_action``: every mutable container is copied; cards, events and
     options are immutable values."""
     return state.model_copy(
         update={
@@ -113,7 +113,7 @@ def copy_state(state: MaquiaveloState) -> MaquiaveloState:
     )
 
 
-def apply_action(state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
+def resolve_action(state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
     """Apply ``action`` by ``seat`` (a seat of the game, which is not over) to the working copy
     ``state``; raise ``IllegalAction`` (the copy is then thrown away) for a refused move."""
     if seat != state.seats[state.current]:
@@ -139,7 +139,7 @@ def check_proposal(state: MaquiaveloState, seat: str, action: Play | Arrange) ->
     strict_off = state.model_copy(
         update={"options": state.options.model_copy(update={"estricto": False})}, deep=True
     )
-    apply_action(strict_off, seat, action)
+    resolve_action(strict_off, seat, action)
 
 
 # ----- the end --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenter import presenter_for
-from bot.ui.triad_lobby import lobby_payload, picker_payload
+from bot.ui.triad.lobby import lobby_payload, picker_payload
 from games.core import IllegalAction
 from games.triad.ai import node_budget_for
 from games.triad.cards import ids_of_levels
@@ -284,7 +284,7 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
 
 
 def test_cards_pages_show_name_level_element_values_and_quantity():
-    from bot.ui.triad_lobby import cards_payload, profile_payload
+    from bot.ui.triad.lobby import cards_payload, profile_payload
     from games.triad.cards import card
 
     tr = translator("en")

@@ -41,7 +41,16 @@ class ContractSpec:
     - ``playouts``: seeded playouts per (options, player count).
     - ``policy(state, seat, legal, rng)``: picks the action of a seat to act in the playouts
       (default ``None``: uniform random over ``legal``, so every rule gets exercised; a game whose
-      random games run too long may prefer, say, its ``normal`` computer now and then).
+      random games run too long may prefer, say, its ``normal`` computer now and then). The
+      chosen action need not be in ``legal`` when ``complete_legal`` is false (free-form plays).
+    - ``complete_legal``: ``legal_actions`` lists every action a seat may take (so anything
+      else must be refused). ``False`` for games with free-form actions that only ``apply``
+      validates (Maquiavelo's plays); seats outside ``to_act`` must still be refused anything
+      not in their list.
+    - ``extra``: tuning knobs of the contract test, all optional: ``forge_rate`` (share of steps
+      that also try forged, out-of-turn and garbage actions; default 0.1), ``roundtrip_sample``
+      (legal actions round-tripped through text per step; default 8), ``callout_rate`` (chance
+      that a seat outside ``to_act`` holding optional actions acts; default 0.2).
     """
 
     game: Game[Any, Any, Any, Any]
@@ -52,4 +61,5 @@ class ContractSpec:
     max_steps: int = 5_000
     playouts: int = 3
     policy: Callable[[GameState, str, list[Any], random.Random], Any] | None = None
+    complete_legal: bool = True
     extra: dict[str, Any] = field(default_factory=dict)

@@ -4,7 +4,26 @@ import ast
 from pathlib import Path
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
-FORBIDDEN_MODULES = {"discord", "aiosqlite", "asyncio", "bot", "storage", "time", "datetime"}
+FORBIDDEN_MODULES = {
+    # our other packages (import-linter checks these too)
+    "bot",
+    "storage",
+    "tests",
+    # I/O, concurrency and the clock
+    "discord",
+    "aiosqlite",
+    "aiohttp",
+    "asyncio",
+    "sqlite3",
+    "socket",
+    "subprocess",
+    "threading",
+    "urllib",
+    "os",
+    "PIL",
+    "time",
+    "datetime",
+}
 GLOBAL_RANDOM_FUNCS = {
     "random",
     "randint",

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.ui.images.fonts import font, plain
+from bot.ui.images.fonts import draw_text, fit_size, font, plain
 from games.amapatolli.view import AmapatolliView, CardView
 
 Translator = Callable[..., str]
@@ -51,15 +51,21 @@ def _plain(text: str) -> str:
     return plain(text, bold=False)
 
 
-def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
-    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy,
+    text: str,
+    size: int,
+    fill,
+    anchor: str = "la",
+    max_width: float | None = None,
+) -> None:
+    draw_text(draw, xy, text, size, fill, anchor, bold=False, max_width=max_width)
 
 
 def _fit(text: str, size: int, width: int) -> int:
     """The largest font size up to ``size`` at which ``text`` fits in ``width`` pixels."""
-    while size > 8 and _font(size).getlength(_plain(text)) > width:
-        size -= 1
-    return size
+    return fit_size(text, size, width, bold=False, minimum=8)
 
 
 # ----- labels for presenters -----------------------------------------------------------------
@@ -175,6 +181,8 @@ def _png(image: Image.Image) -> bytes:
 
 
 TABLE_SIZE = (900, 460)
+SEAT_NAME_W = 165  # the seat names' column on the table image
+BACKS_X = 18 + SEAT_NAME_W + 8  # where the seat's card backs start, from the panel's left
 
 
 def render_table(
@@ -237,13 +245,8 @@ def render_table(
     y = 36
     if view.finished:
         winners = ", ".join(name(s) for s in view.winners)
-        _text(
-            draw,
-            (rx + 16, y),
-            tr("amapatolli.table.winner", player=winners),
-            _fit(winners, 22, rw - 32),
-            GOLD,
-        )
+        text = tr("amapatolli.table.winner", player=winners)
+        _text(draw, (rx + 16, y), text, 22, GOLD, max_width=rw - 32)
         y += 32
         if view.end_reason == "blocked":
             text = tr("amapatolli.table.blocked")
@@ -277,17 +280,17 @@ def render_table(
                 (rx + 8, y - 4, rx + rw - 8, y + row_h - 8), 8, fill=(44, 96, 72)
             )
         label = name(seat)
-        _text(draw, (rx + 18, y + 2), label, _fit(label, 17, 150), GOLD if active else TEXT)
+        _text(draw, (rx + 18, y + 2), label, 17, GOLD if active else TEXT, max_width=SEAT_NAME_W)
         backs = min(count, 10)
         for k in range(backs):
-            _draw_back(draw, rx + 175 + k * 9, y, 14, 20)
+            _draw_back(draw, rx + BACKS_X + k * 9, y, 14, 20)
         if count == 1:
             detail = tr("amapatolli.table.cards_one")
         else:
             detail = tr("amapatolli.table.cards", count=count)
         if view.hand_values is not None:
             detail += "  " + tr("amapatolli.table.hand_value", value=view.hand_values[seat])
-        _text(draw, (rx + 175 + backs * 9 + 18, y + 2), detail, 15, DIM)
+        _text(draw, (rx + BACKS_X + backs * 9 + 18, y + 2), detail, 15, DIM)
         if view.announced.get(seat):
             _text(draw, (rx + rw - 20, y + 2), tr("amapatolli.table.announced"), 16, GOLD, "ra")
         y += row_h

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
 from games.chupate2.actions import ChooseColour, PlayCard
-from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
+from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
 from games.core import Action, Event
 
@@ -220,19 +221,20 @@ def _png(image: Image.Image) -> bytes:
 
 
 def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:
-    if names and seat in names:
-        # the font has no emoji: keep the Basic Multilingual Plane, drop variation selectors
-        name = "".join(
-            ch for ch in names[seat] if ord(ch) <= 0xFFFF and not 0xFE00 <= ord(ch) <= 0xFE0F
-        ).strip()
-        if name:
-            return name if len(name) <= 18 else name[:17] + "…"
+    if names and seat in names and names[seat].strip():
+        return names[seat].strip()
     return tr("chupate2.image.seat", n=index + 1)
+
+
+def seat_name_width(view: Chupate2View) -> int:
+    """Room for a seat's name on the table image: up to the team column, else the cards."""
+    return (250 if view.teams is not None else 370) - 24 - 12
 
 
 # ----- the table --------------------------------------------------------------------------------
 TABLE_W = 900
 CENTRE_H = 330
+MEDIUM_SIZE = 20
 SEAT_ROW_H = 46
 
 
@@ -262,7 +264,7 @@ def render_table(
     height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
     image = Image.new("RGB", (TABLE_W, height), FELT)
     draw = ImageDraw.Draw(image)
-    small, medium, big = _font(16), _font(20), _font(34)
+    small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
 
     # stock, top card, colour in force, direction, pending draw
     cw, ch = 130, 195
@@ -316,7 +318,14 @@ def render_table(
                 (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
             )
         label = _seat_name(seat, i, tr, names)
-        draw.text((24, row_y + 8), label, font=medium, fill=GOLD if is_turn else TEXT)
+        draw_text(
+            draw,
+            (24, row_y + 8),
+            label,
+            MEDIUM_SIZE,
+            GOLD if is_turn else TEXT,
+            max_width=seat_name_width(view),
+        )
         x = 250
         if view.teams is not None and view.team_of is not None:
             team = view.team_of[seat]
@@ -353,24 +362,59 @@ def render_table(
 
 # ----- a hand -----------------------------------------------------------------------------------
 HAND_W = 900
+HAND_LEFT = 176
 CARD_W, CARD_H = 72, 108
 ROW_H = CARD_H + 22
 
 
-def render_hand(view: Chupate2View, tr: Translator) -> bytes:
+PLAYABLE_GLOW = 5  # the gold frame around a playable card reaches this far out
+LEGEND_H = 26
+
+
+def playable_cards(legal: Iterable[Action], hand: Iterable[str]) -> set[str]:
+    """The cards of ``hand`` that ``legal`` lets the seat play now. The engine offers one of two
+    interchangeable copies (``r7a`` / ``r7b``); both are playable, so both are marked."""
+    faces = {FACE_KEY[a.card] for a in legal if isinstance(a, PlayCard)}
+    return {c for c in hand if FACE_KEY[c] in faces}
+
+
+def hand_layout(view: Chupate2View) -> list[tuple[str, float, float]]:
+    """(card, x, y) of every card of the hand image: a row per colour, wilds last."""
+    out: list[tuple[str, float, float]] = []
+    room = HAND_W - HAND_LEFT - 16
+    for r, (_colour, cards) in enumerate(_hand_groups(view)):
+        y = 14 + r * ROW_H
+        step = (
+            CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
+        )
+        out += [(card, HAND_LEFT + k * step, y) for k, card in enumerate(cards)]
+    return out
+
+
+def _hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
     groups: list[tuple[str, list[str]]] = []
     for colour in (*COLOURS, WILD):
         cards = [c for c in view.hand if COLOUR_OF[c] == colour]
         if cards:
             groups.append((colour, cards))
+    return groups
+
+
+def render_hand(
+    view: Chupate2View, tr: Translator, playable: Collection[str] | None = None
+) -> bytes:
+    """The seat's hand, a row per colour. ``playable`` (see ``playable_cards``): the cards it
+    may play now, framed in gold as Amapatolli does, with a line saying so; without it nothing
+    is marked but the card just drawn."""
+    groups = _hand_groups(view)
+    marked = set(playable or ()) & set(view.hand)
     rows = max(1, len(groups))
-    image = Image.new("RGB", (HAND_W, 20 + rows * ROW_H), FELT)
+    height = 20 + rows * ROW_H + (LEGEND_H if marked else 0)
+    image = Image.new("RGB", (HAND_W, height), FELT)
     draw = ImageDraw.Draw(image)
-    label_font = _font(16)
     if not groups:
         _centred(draw, (HAND_W / 2, 20 + ROW_H / 2), tr("chupate2.image.hand_empty"), _font(24))
         return _png(image)
-    left = 176
     for r, (colour, cards) in enumerate(groups):
         y = 14 + r * ROW_H
         word = tr(f"chupate2.colour.{colour}") if colour != WILD else tr("chupate2.image.wilds")
@@ -380,22 +424,29 @@ def render_hand(view: Chupate2View, tr: Translator) -> bytes:
             outline=WHITE,
             width=2,
         )
-        draw.text(
-            (48, y + CARD_H / 2), f"{word} ({len(cards)})", font=label_font, fill=TEXT, anchor="lm"
-        )
-        room = HAND_W - left - 16
-        step = (
-            CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
-        )
-        for k, card in enumerate(cards):
-            draw_card(
-                draw,
-                card,
-                left + k * step,
-                y,
-                CARD_W,
-                CARD_H,
-                tr,
-                highlight=card == view.drawn_card,
+        label = f"{word} ({len(cards)})"
+        draw_text(draw, (48, y + CARD_H / 2), label, 16, TEXT, "lm", max_width=HAND_LEFT - 56)
+    layout = hand_layout(view)
+    g = PLAYABLE_GLOW
+    for card, left, top in layout:  # frames first: the stacked cards then leave them showing
+        if card in marked:
+            draw.rounded_rectangle(
+                (left - g, top - g, left + CARD_W + g, top + CARD_H + g),
+                int(CARD_W * 0.12) + g,
+                fill=GOLD,
             )
+    for card, left, top in layout:
+        draw_card(draw, card, left, top, CARD_W, CARD_H, tr, highlight=card == view.drawn_card)
+    if marked:
+        ly = height - LEGEND_H + 2
+        draw.rounded_rectangle((16, ly, 30, ly + 18), 3, outline=GOLD, width=2)
+        draw_text(
+            draw,
+            (38, ly + 9),
+            tr("chupate2.image.playable"),
+            15,
+            TEXT,
+            anchor="lm",
+            max_width=HAND_W - 54,
+        )
     return _png(image)

@@ -1,8 +1,12 @@
-"""Fonts and small helpers shared by the table renderers.
+"""Fonts and text drawing shared by the table renderers.
 
 DejaVu (installed by the Dockerfile, present on most Linux systems) draws accents, "ā", arrows
 and suit symbols; without it Pillow's built-in font is used and text is reduced to what it can
 draw, so an image never fails for want of a font.
+
+No font we rely on has emoji. ``draw_text`` therefore draws the robot that marks computer
+players ("🤖 CPU 1 (normal)") as a small icon made of Pillow shapes, drops any other character
+the font would show as an empty box ("tofu"), and shrinks (then shortens) text to a width.
 """
 
 from __future__ import annotations
@@ -12,8 +16,12 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+ROBOT = "🤖"
+MIN_SIZE = 8
 _DIRS = (
     Path(__file__).with_name("fonts"),
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -21,6 +29,8 @@ _DIRS = (
     Path("/usr/share/fonts/TTF"),
 )
 _ASCII_FALLBACKS = {"→": "->", "·": "-", "«": '"', "»": '"', "−": "-", "–": "-", "—": "-"}
+_INVISIBLE = {"\ufe0e", "\ufe0f", "\u200d"}  # variation selectors and the zero-width joiner
+_NO_GLYPH_PROBE = "\U0010fffd"  # a private-use code point no font maps: draws the "missing" box
 
 
 @cache
@@ -33,7 +43,7 @@ def font_path(bold: bool = True) -> str | None:
 
 
 @cache
-def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int, bold: bool = True) -> Font:
     path = font_path(bold)
     if path:
         return ImageFont.truetype(path, size)
@@ -48,6 +58,142 @@ def plain(text: str, bold: bool = True) -> str:
         text = text.replace(fancy, simple)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch) and ord(ch) < 256)
+
+
+@cache
+def has_glyph(ch: str, bold: bool = True) -> bool:
+    """Whether the font draws ``ch`` as itself rather than as its empty "missing glyph" box."""
+    probe = font(24, bold)
+    if not isinstance(probe, ImageFont.FreeTypeFont):
+        return ord(ch) < 128
+    return bytes(probe.getmask(ch)) != bytes(probe.getmask(_NO_GLYPH_PROBE)) or ch.isspace()
+
+
+def _runs(text: str, bold: bool) -> list[str]:
+    """``text`` split into drawable runs and single ``ROBOT`` markers; undrawable characters
+    (emoji, variation selectors) are dropped."""
+    runs: list[str] = []
+    current = ""
+    for ch in text:
+        if ch == ROBOT:
+            if current:
+                runs.append(current)
+            runs.append(ROBOT)
+            current = ""
+        elif ch in _INVISIBLE:
+            continue
+        else:
+            for simple in plain(ch, bold):
+                if has_glyph(simple, bold):
+                    current += simple
+    if current:
+        runs.append(current)
+    if runs and runs[0] == ROBOT and len(runs) > 1 and runs[1].startswith(" "):
+        runs[1] = " " + runs[1].lstrip(" ")
+    return runs
+
+
+def _robot_advance(size: int) -> float:
+    return size * 1.05
+
+
+def text_width(text: str, size: int, bold: bool = True) -> float:
+    """The width in pixels ``draw_text`` gives ``text`` at ``size``."""
+    f = font(size, bold)
+    return sum(
+        _robot_advance(size) if run == ROBOT else f.getlength(run) for run in _runs(text, bold)
+    )
+
+
+def fit_size(text: str, size: int, width: float, bold: bool = True, minimum: int = 9) -> int:
+    """The largest font size from ``size`` down to ``minimum`` at which ``text`` fits."""
+    while size > minimum and text_width(text, size, bold) > width:
+        size -= 1
+    return size
+
+
+def shorten(text: str, size: int, width: float, bold: bool = True) -> str:
+    """``text`` cut with "…" so that it fits ``width`` at ``size`` (unchanged if it fits)."""
+    if text_width(text, size, bold) <= width:
+        return text
+    while text and text_width(text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def fitted(
+    text: str, size: int, width: float, bold: bool = True, minimum: int = 9
+) -> tuple[str, int]:
+    """``text`` and a size so it fits ``width``: shrunk to ``minimum`` first, cut only then."""
+    size = fit_size(text, size, width, bold, minimum)
+    return shorten(text, size, width, bold), size
+
+
+def draw_robot(
+    draw: ImageDraw.ImageDraw, x: float, top: float, height: float, fill: object
+) -> None:
+    """A robot head ``height`` tall with its left edge at ``x``: antenna, outlined head, eyes."""
+    h = max(6.0, height)
+    w = h * 0.95
+    line = max(1, round(h / 9))
+    head_top = top + h * 0.28
+    draw.line((x + w / 2, top + h * 0.08, x + w / 2, head_top), fill=fill, width=line)  # type: ignore[arg-type]
+    dot = max(1.0, h * 0.09)
+    draw.ellipse(
+        (x + w / 2 - dot, top, x + w / 2 + dot, top + 2 * dot),
+        fill=fill,  # type: ignore[arg-type]
+    )
+    draw.rounded_rectangle(
+        (x, head_top, x + w, top + h),
+        radius=max(1, round(h * 0.15)),
+        outline=fill,  # type: ignore[arg-type]
+        width=line,
+    )
+    eye = max(1.0, h * 0.12)
+    ey = head_top + (top + h - head_top) * 0.42
+    for ex in (x + w * 0.32, x + w * 0.68):
+        draw.ellipse((ex - eye, ey - eye, ex + eye, ey + eye), fill=fill)  # type: ignore[arg-type]
+    mouth = top + h - (top + h - head_top) * 0.25
+    draw.line((x + w * 0.3, mouth, x + w * 0.7, mouth), fill=fill, width=line)  # type: ignore[arg-type]
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: object,
+    anchor: str = "la",
+    bold: bool = True,
+    max_width: float | None = None,
+) -> float:
+    """Draw ``text`` like ``draw.text`` with ``anchor`` (horizontal l/m/r, any vertical), the
+    robot as an icon; with ``max_width`` the text is shrunk, then shortened, to fit. Returns the
+    width drawn."""
+    if max_width is not None:
+        text, size = fitted(text, size, max_width, bold)
+    runs = _runs(text, bold)
+    if not runs:
+        return 0.0
+    f = font(size, bold)
+    total = text_width(text, size, bold)
+    x, y = xy
+    horizontal, vertical = (anchor + "a")[0], (anchor + "a")[1]
+    if horizontal == "m":
+        x -= total / 2
+    elif horizontal == "r":
+        x -= total
+    run_anchor = "l" + vertical
+    for run in runs:
+        if run == ROBOT:
+            _, cap_top, _, cap_bottom = f.getbbox("H", anchor=run_anchor)
+            height = (cap_bottom - cap_top) * 1.3
+            draw_robot(draw, x + size * 0.02, y + cap_bottom - height, height, fill)
+            x += _robot_advance(size)
+        else:
+            draw.text((x, y), run, font=f, fill=fill, anchor=run_anchor)  # type: ignore[arg-type]
+            x += f.getlength(run)
+    return total
 
 
 def png(image: Image.Image) -> bytes:

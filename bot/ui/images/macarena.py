@@ -22,8 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import font as _font
-from bot.ui.images.fonts import plain as _plain
+from bot.ui.images.fonts import draw_text, text_width
 from bot.ui.images.fonts import png as _png
 from games.core import Event
 from games.core.cards import SUIT_SYMBOLS, PlayingCard
@@ -50,18 +49,16 @@ ELEMENT_RGB = {
 PLAYER_RGB = [(220, 50, 50), (50, 110, 230), (40, 170, 70), (235, 200, 40), (150, 70, 200)]
 
 
-def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "la") -> None:
-    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
-
-
-def _shorten(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis so that it fits in ``width`` pixels."""
-    font = _font(size)
-    if font.getlength(_plain(text)) <= width:
-        return text
-    while text and font.getlength(_plain(text + "...")) > width:
-        text = text[:-1]
-    return text + "..."
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy,
+    text: str,
+    size: int,
+    fill,
+    anchor: str = "la",
+    max_width: float | None = None,
+) -> float:
+    return draw_text(draw, xy, text, size, fill, anchor, max_width=max_width)
 
 
 def _colour(index: int) -> tuple[int, int, int]:
@@ -218,10 +215,63 @@ POZO_W, POZO_H = 74, 104
 POZO_SLOTS = [(150, 70), (443, 40), (736, 70), (820, 250), (560, 330), (326, 330), (66, 250)]
 
 
+NAME_X = 44
+NAME_W = 176  # the players' names column of the standings strip
+COLUMNS = {
+    "cards": 230,
+    "collection": 300,
+    "coins": 410,
+    "elements": 510,
+    "amulets": 650,
+    "macas": 800,
+}
+LEGEND_H = 30
+LEGEND_SIZE = 13
+
+
+def _frame_swatch(draw: ImageDraw.ImageDraw, x: float, y: float, colour) -> float:
+    draw.rounded_rectangle((x, y, x + 14, y + 18), 3, outline=colour, width=2)
+    return 20
+
+
+def _legend(
+    draw: ImageDraw.ImageDraw, y: float, items: list[tuple[str, object | None]], width: float
+) -> None:
+    """One line of ``(text, frame colour or None)`` items, each after its swatch, shrunk to fit
+    ``width``."""
+    size = LEGEND_SIZE
+    gap = 22
+    while size > 9:
+        total = sum(_legend_width(text, size, frame) for text, frame in items)
+        if total + gap * (len(items) - 1) <= width:
+            break
+        size -= 1
+    x = 16.0
+    for text, frame in items:
+        if frame is not None:
+            x += _frame_swatch(draw, x, y - 2, frame)
+        x += _text(draw, (x, y), text, size, DIM) + gap
+
+
+def _legend_width(text: str, size: int, frame: object | None) -> float:
+    return text_width(text, size) + (20 if frame is not None else 0)
+
+
+def _table_legend(draw: ImageDraw.ImageDraw, view: MacarenaView, tr: Translator, y: float) -> None:
+    items: list[tuple[str, object | None]] = [
+        (tr("macarena.image.legend.pozo"), None),
+        (tr("macarena.image.legend.macas"), None),
+    ]
+    if any(p.playable for p in view.pozos):
+        items.append((tr("macarena.image.legend.playable"), TEXT))
+    items.append((tr("macarena.image.legend.turn"), GOLD))
+    _legend(draw, y, items, WIDTH - 32)
+
+
 def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
     rows = len(view.players)
     strip_top = 500
-    height = strip_top + 40 + rows * 34 + 12
+    height = strip_top + 40 + rows * 34 + 12 + LEGEND_H
     image = Image.new("RGB", (WIDTH, height), TABLE)
     draw = ImageDraw.Draw(image)
 
@@ -289,12 +339,12 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     # standings strip
     draw.rectangle((0, strip_top, WIDTH, height), fill=PANEL)
     headers = [
-        (180, "macarena.image.cards"),
-        (260, "macarena.image.collection_header"),
-        (380, "macarena.image.coins"),
-        (490, "macarena.image.elements"),
-        (640, "macarena.image.amulets"),
-        (780, "macarena.image.macas"),
+        (COLUMNS["cards"], "macarena.image.cards"),
+        (COLUMNS["collection"], "macarena.image.collection_header"),
+        (COLUMNS["coins"], "macarena.image.coins"),
+        (COLUMNS["elements"], "macarena.image.elements"),
+        (COLUMNS["amulets"], "macarena.image.amulets"),
+        (COLUMNS["macas"], "macarena.image.macas"),
     ]
     for x, key in headers:
         _text(draw, (x, strip_top + 10), tr(key), 13, DIM)
@@ -304,20 +354,22 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
         draw.ellipse((14, y + 2, 34, y + 22), fill=_colour(p.colour), outline=OUTLINE)
         name = _player_label(view, p.seat, tr, names)
-        _text(draw, (44, y + 3), _shorten(name, 15, 130), 15, TEXT)
-        _text(draw, (180, y + 4), str(p.hand_count), 16, TEXT)
+        _text(draw, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
+        col = COLUMNS
+        _text(draw, (col["cards"], y + 4), str(p.hand_count), 16, TEXT)
         coll = "?" if p.collection_count is None else str(p.collection_count)
-        _text(draw, (260, y + 4), coll, 16, TEXT)
-        draw.ellipse((380, y + 3, 398, y + 21), fill=GOLD, outline=OUTLINE)
-        _text(draw, (406, y + 4), str(p.coins), 16, TEXT)
-        _element_pips(draw, 490, y + 4, list(p.elements))
+        _text(draw, (col["collection"], y + 4), coll, 16, TEXT)
+        draw.ellipse((col["coins"], y + 3, col["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE)
+        _text(draw, (col["coins"] + 26, y + 4), str(p.coins), 16, TEXT)
+        _element_pips(draw, col["elements"], y + 4, list(p.elements))
         for k in range(p.amulets):
             draw.regular_polygon(
-                (648 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
+                (col["amulets"] + 8 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
             )
         if not p.amulets:
-            _text(draw, (640, y + 4), "0", 16, DIM)
-        _text(draw, (780, y + 4), f"{p.active_macas}/7", 16, TEXT)
+            _text(draw, (col["amulets"], y + 4), "0", 16, DIM)
+        _text(draw, (col["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
+    _table_legend(draw, view, tr, height - LEGEND_H + 6)
     return _png(image)
 
 
@@ -331,6 +383,9 @@ def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> byte
     rows = max(1, (len(hand) + PER_ROW - 1) // PER_ROW)
     width = 24 + PER_ROW * (HAND_W + 10) + 14
     height = 56 + rows * (HAND_H + 16) + 10
+    drawn_shown = view.drawn is not None and view.drawn in hand
+    if drawn_shown:
+        height += LEGEND_H - 6
     image = Image.new("RGB", (width, height), TABLE)
     draw = ImageDraw.Draw(image)
     title = f"{tr('macarena.image.hand_title')} ({len(hand)})"
@@ -349,4 +404,6 @@ def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> byte
         _draw_card(
             draw, x, y, HAND_W, HAND_H, card, frame=GOLD if is_drawn else None, frame_width=3
         )
+    if drawn_shown:
+        _legend(draw, height - LEGEND_H + 4, [(tr("macarena.image.legend.drawn"), GOLD)], width)
     return _png(image)

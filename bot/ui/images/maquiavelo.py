@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
 from games.maquiavelo.view import CardView, MaquiaveloView
 
@@ -37,9 +39,13 @@ RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 WIDTH = 980
 MARGIN = 16
-SMALL = (34, 48)  # table cards
+SMALL = (34, 48)  # stock and help cards in the header
+TABLE_CARD = (50, 72)  # melds on the table: as legible with 104 cards down as with 3
 LARGE = (52, 74)  # hand cards
-OVERLAP = 0.62  # fraction of a table card's width that the next card of a meld covers not
+OVERLAP = 0.56  # fraction of a table card's width that the next card of a meld covers not
+MELD_GAP = 16
+ROW_H = TABLE_CARD[1] + 12
+HEADER_H = 92
 
 
 def _png(img: Image.Image) -> bytes:
@@ -164,10 +170,23 @@ def draw_meld(
 
 
 # ----- the table --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CardBox:
+    """Where the table image draws one card: its box, and the left strip of it that stays
+    visible (the whole card for the last of a meld)."""
+
+    card: int
+    meld: int
+    x: int
+    y: int
+    w: int
+    h: int
+    visible_w: int
+
+
 def _layout_melds(view: MaquiaveloView, width: int) -> list[list[tuple[int, int]]]:
     """Rows of (meld index, x offset), packing melds left to right."""
-    w, _h = SMALL
-    gap = 14
+    w, _h = TABLE_CARD
     rows: list[list[tuple[int, int]]] = [[]]
     x = 0
     for i, meld in enumerate(view.table):
@@ -176,20 +195,39 @@ def _layout_melds(view: MaquiaveloView, width: int) -> list[list[tuple[int, int]
             rows.append([])
             x = 0
         rows[-1].append((i, x))
-        x += mw + gap
+        x += mw + MELD_GAP
     return rows if rows[0] else []
+
+
+def table_layout(view: MaquiaveloView) -> list[CardBox]:
+    """Every table card's box on the table image: melds packed in rows of full-size cards
+    (``TABLE_CARD``), a new row whenever the next meld would not fit, the image growing down."""
+    w, h = TABLE_CARD
+    step = int(w * OVERLAP)
+    top = MARGIN + HEADER_H + 6
+    boxes: list[CardBox] = []
+    for r, row in enumerate(_layout_melds(view, WIDTH - 2 * MARGIN)):
+        for i, dx in row:
+            cards = view.table[i].cards
+            for k, c in enumerate(cards):
+                visible = w if k == len(cards) - 1 else step
+                boxes.append(
+                    CardBox(c.id, i, MARGIN + dx + k * step, top + r * ROW_H, w, h, visible)
+                )
+    return boxes
+
+
+def table_height(view: MaquiaveloView) -> int:
+    rows = len(_layout_melds(view, WIDTH - 2 * MARGIN))
+    return MARGIN + HEADER_H + max(1, rows) * ROW_H + 20 + MARGIN
 
 
 def render_table(
     view: MaquiaveloView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
     w, h = SMALL
-    inner = WIDTH - 2 * MARGIN
-    rows = _layout_melds(view, inner)
-    row_h = h + 10
-    header_h = 92
-    table_h = max(1, len(rows)) * row_h + 20
-    height = MARGIN + header_h + table_h + MARGIN
+    header_h = HEADER_H
+    height = table_height(view)
     img = Image.new("RGB", (WIDTH, height), FELT)
     draw = ImageDraw.Draw(img)
     small = _font(14)
@@ -225,29 +263,40 @@ def render_table(
         cy = y0 + (k % 4) * 18
         turn = seat == view.current
         winner = seat in view.winners
-        text = f"{_name(seat, view, names)[:18]} · "
+        text = f"{_name(seat, view, names)} · "
         text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
         if turn:
             text = "▶ " + text
             text += f" ({tr('maquiavelo.image.turn')})"
         if winner:
             text += f" ★ {tr('maquiavelo.image.winner')}"
-        draw.text((cx, cy), text, font=small, fill=GOLD if (turn or winner) else TEXT)
+        draw_text(
+            draw, (cx, cy), text, 14, GOLD if (turn or winner) else TEXT, max_width=col_w - 10
+        )
 
     # melds
     top = MARGIN + header_h + 6
-    if not rows:
+    if not view.table:
         draw.text(
-            (WIDTH / 2, top + table_h / 2 - 6),
+            (WIDTH / 2, top + (height - top - MARGIN) / 2 - 6),
             tr("maquiavelo.image.table_empty"),
             font=label,
             fill=DIM,
             anchor="mm",
         )
     highlight = set(view.last_play)
-    for r, row in enumerate(rows):
-        for i, dx in row:
-            draw_meld(draw, view.table[i].cards, MARGIN + dx, top + r * row_h, SMALL, highlight)
+    by_id = {c.id: c for m in view.table for c in m.cards}
+    for box in table_layout(view):
+        draw_card(
+            draw,
+            by_id[box.card],
+            box.x,
+            box.y,
+            box.w,
+            box.h,
+            highlight=box.card in highlight,
+            full=box.visible_w == box.w,
+        )
     return _png(img)
 
 

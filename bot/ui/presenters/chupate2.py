@@ -18,7 +18,13 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.chupate2 import action_key, action_params, card_label, event_params
+from bot.ui.images.chupate2 import (
+    action_key,
+    action_params,
+    card_label,
+    event_params,
+    playable_cards,
+)
 from bot.ui.items import ActionButton, ActionSelect, DraftButton
 from bot.ui.layout import (
     BUTTON_LABEL,
@@ -96,6 +102,9 @@ class Presenter(GamePresenter):
     colour = discord.Colour.from_rgb(214, 40, 40)
 
     # ----- actions --------------------------------------------------------------------------
+    def hand_image_extras(self, view, legal: list[Action]) -> dict[str, Any]:
+        return {"playable": playable_cards(legal, view.hand)}
+
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
         kind = _kind(action)
         params = action_params(action, view, tr, names)

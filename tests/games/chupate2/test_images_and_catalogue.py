@@ -161,3 +161,64 @@ def test_presenter_helpers_put_cards_and_colours_into_words():
     assert en("chupate2.event.drew_cards", **event_params(event, en)) == "You drew: red 1, Wild."
     rev = Event(code="reversed", params={"direction": "cw"})
     assert "clockwise" in en("chupate2.event.reversed", **event_params(rev, en))
+
+
+# ----- playable cards in the hand image ---------------------------------------------------------
+
+
+def _hand_image(state, seat: str, playable=None) -> Image.Image:
+    image = Image.open(io.BytesIO(render_hand(GAME.view(state, seat), tr_for("es"), playable)))
+    image.load()
+    return image.convert("RGB")
+
+
+def _marked(image: Image.Image, view) -> set[str]:
+    """Cards with the gold frame showing just above them (the hand fits: no card overlaps)."""
+    from bot.ui.images.chupate2 import CARD_W, GOLD, PLAYABLE_GLOW, hand_layout
+
+    return {
+        card
+        for card, x, y in hand_layout(view)
+        if image.getpixel((int(x + CARD_W / 2), int(y - PLAYABLE_GLOW / 2))) == GOLD
+    }
+
+
+def test_playable_cards_are_both_copies_of_what_the_engine_offers():
+    from bot.ui.images.chupate2 import playable_cards
+
+    state = make_state(
+        {"a": ["r7a", "r7b", "g3a", "Wa", "b5a"], "b": ["y1a", "y2a"]}, "r5a", current=0
+    )
+    legal = GAME.legal_actions(state, "a")
+    assert sum(1 for a in legal if getattr(a, "card", None) in ("r7a", "r7b")) == 1
+    assert playable_cards(legal, state.hands["a"]) == {"r7a", "r7b", "Wa", "b5a"}
+    assert playable_cards(GAME.legal_actions(state, "b"), state.hands["b"]) == set()
+
+
+def test_hand_image_frames_exactly_the_playable_cards():
+    from bot.ui.images.chupate2 import LEGEND_H, playable_cards
+
+    state = make_state(
+        {"a": ["r7a", "r7b", "g3a", "Wa", "b5a", "y9a"], "b": ["y1a", "y2a"]}, "r5a", current=0
+    )
+    view = GAME.view(state, "a")
+    playable = playable_cards(GAME.legal_actions(state, "a"), view.hand)
+    marked = _hand_image(state, "a", playable)
+    plain = _hand_image(state, "a")
+    assert _marked(marked, view) == playable == {"r7a", "r7b", "Wa", "b5a"}
+    assert _marked(plain, view) == set()  # nothing marked unless the presenter says what
+    assert marked.height == plain.height + LEGEND_H
+    assert _marked(_hand_image(state, "a", set()), view) == set()
+
+
+def test_presenter_passes_the_playable_cards_to_the_hand_image():
+    from bot.ui.presenters.chupate2 import Presenter
+
+    state = make_state({"a": ["r7a", "g3a"], "b": ["y1a", "y2a"]}, "r5a", current=0)
+    view = GAME.view(state, "a")
+    presenter = Presenter(GAME)
+    legal = GAME.legal_actions(state, "a")
+    assert presenter.hand_image_extras(view, legal) == {"playable": {"r7a"}}
+    with_legal = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es"), legal) or b""))
+    without = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es")) or b""))
+    assert with_legal.height > without.height

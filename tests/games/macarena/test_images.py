@@ -8,6 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.ui.images.macarena import (
+    LEGEND_H,
     WIDTH,
     action_params,
     card_label,
@@ -55,7 +56,7 @@ def test_table_and_hand_render_for_every_player_count():
         for seat in [None, *state.seats]:
             view = GAME.view(state, seat)
             table = decode(render_table(view, tr))
-            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12)
+            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12 + LEGEND_H)
             if seat is not None:
                 hand = decode(render_hand(view, tr, names=lambda s: f"name-{s}"))
                 assert hand.width == 24 + 13 * 70 + 14
@@ -106,3 +107,44 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
                 es[f"macarena.event.{event.code}"].format(**params)
                 seen.add(event.code)
     assert {"play", "draw", "hand_ended", "award_element", "game_won"} <= seen
+
+
+def _drawn_texts(monkeypatch) -> list[str]:
+    from bot.ui.images import macarena as images
+
+    texts: list[str] = []
+    original = images.draw_text
+
+    def spy(draw, xy, text, size, fill, anchor="la", bold=True, max_width=None):
+        texts.append(text)
+        return original(draw, xy, text, size, fill, anchor, bold, max_width)
+
+    monkeypatch.setattr(images, "draw_text", spy)
+    return texts
+
+
+def test_table_legend_explains_the_pozo_count_and_the_gold_frame(monkeypatch):
+    texts = _drawn_texts(monkeypatch)
+    state = played_state(3, 10, "legend")
+    render_table(GAME.view(state, None), tr)
+    for key in ("pozo", "macas", "turn"):
+        assert CATALOGUE[f"macarena.image.legend.{key}"] in texts
+    seat = sorted(GAME.to_act(state))[0]
+    texts.clear()
+    view = GAME.view(state, seat)
+    render_table(view, tr)
+    playable = CATALOGUE["macarena.image.legend.playable"] in texts
+    assert playable == any(p.playable for p in view.pozos)
+
+
+def test_hand_legend_explains_the_gold_frame_of_the_drawn_card(monkeypatch):
+    texts = _drawn_texts(monkeypatch)
+    state = played_state(2, 0, "drawn")
+    seat = state.seats[0]
+    view = GAME.view(state, seat)
+    legend = CATALOGUE["macarena.image.legend.drawn"]
+    plain = decode(render_hand(view.model_copy(update={"drawn": None}), tr))
+    assert legend not in texts
+    card = view.hand[0]
+    framed = decode(render_hand(view.model_copy(update={"drawn": card}), tr))
+    assert legend in texts and framed.height > plain.height

@@ -134,3 +134,65 @@ def test_every_event_code_emitted_has_a_message():
         seen |= {e.code for e in state.log}
     assert seen <= {k.split(".")[-1] for k in es if k.startswith("maquiavelo.event.")}
     assert {"drew", "played", "won"} <= seen
+
+
+# ----- the table stays legible up to the whole deck -------------------------------------------
+
+
+def _table_of(melds: list[list[int]]):
+    from games.maquiavelo.view import CardView, MeldView
+
+    base = GAME.view(GAME.new(["a", "b", "c", "d", "e"], "deck"), None)
+    table = [MeldView(kind="run", cards=[CardView.of(i) for i in m]) for m in melds]
+    return base.model_copy(update={"table": table, "stock_count": 0})
+
+
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _chunks(sizes: list[int]) -> list[list[int]]:
+    """The 104 cards cut into melds of these sizes, over and over (the last one takes the rest)."""
+    melds, k, i = [], 0, 0
+    while k < 104:
+        n = sizes[i % len(sizes)]
+        melds.append(list(range(k, min(k + n, 104))))
+        k, i = k + n, i + 1
+    return melds
+
+
+WHOLE_DECK = {
+    "34 small melds": [list(range(k, min(k + 3, 104))) for k in range(0, 104, 3)],
+    "8 long runs": [list(range(k, k + 13)) for k in range(0, 104, 13)],
+    "mixed": _chunks([3, 5, 8, 4, 13, 3, 6]),
+}
+
+
+def test_whole_deck_layout_keeps_cards_full_size_and_apart():
+    from bot.ui.images.maquiavelo import table_height, table_layout
+
+    for label, melds in WHOLE_DECK.items():
+        view = _table_of(melds)
+        boxes = table_layout(view)
+        assert sorted(b.card for b in boxes) == sorted(c for m in melds for c in m), label
+        height = table_height(view)
+        for i, b in enumerate(boxes):
+            assert b.w >= 50 and b.h >= 72, label
+            assert b.visible_w >= 26, label  # rank and pip of a fanned card stay readable
+            assert 0 <= b.x and b.x + b.w <= WIDTH and b.y + b.h <= height, label
+            visible = (b.x, b.y, b.x + b.visible_w, b.y + b.h)
+            for later in boxes[i + 1 :]:  # drawn after b: must not cover b's visible part
+                assert not _overlaps(
+                    visible, (later.x, later.y, later.x + later.w, later.y + later.h)
+                )
+        # melds never touch each other
+        extents: dict[int, tuple[int, int, int, int]] = {}
+        for b in boxes:
+            x0, y0, x1, y1 = extents.get(b.meld, (b.x, b.y, b.x + b.w, b.y + b.h))
+            extents[b.meld] = (min(x0, b.x), min(y0, b.y), max(x1, b.x + b.w), max(y1, b.y + b.h))
+        spans = list(extents.values())
+        assert not any(_overlaps(p, q) for k, p in enumerate(spans) for q in spans[k + 1 :])
+        png = render_table(view, _tr)
+        image = _decode(png)
+        assert image.size == (WIDTH, height) and height <= 1600  # Discord shows it whole
+        assert len(png) < 1_000_000  # far below the 10 MiB attachment limit

@@ -9,15 +9,10 @@ import string
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from bot.ui.images.triad import (
-    action_params,
-    card_label,
-    event_params,
-    render_hand,
-    render_table,
-)
+from bot.ui.triad.images import render_hand, render_table
+from bot.ui.triad.text import action_params, card_label, event_params
 from games.triad import GAME, Options
 from games.triad import rules as rules_module
 from games.triad.cards import catalogue
@@ -62,7 +57,7 @@ def test_render_table_and_hand_through_a_game(locale):
         for seat in (None, *SEATS):
             view = GAME.view(state, seat)
             table = _png(render_table(view, tr))
-            assert table.size == (628, 510)
+            assert table.size == (628, 532)
             if seat is not None:
                 hand = _png(render_hand(view, tr))
                 assert hand.size[1] == 206 and hand.size[0] >= 3 * 128
@@ -188,3 +183,47 @@ def test_every_event_code_emitted_has_a_template():
                 params = event_params(e.params, _tr())
                 template.format(player="X", **params)
     assert {"placed", "flipped", "game_won", "payout", "pick_required", "picked"} <= seen
+
+
+# ----- element badges -------------------------------------------------------------------------
+
+ELEMENTS = ["fuego", "hielo", "rayo", "tierra", "veneno", "viento", "agua", "sagrado"]
+
+
+def _badge_mask(element: str) -> bytes:
+    from bot.ui.triad.images import draw_element_icon
+
+    image = Image.new("L", (40, 40), 0)
+    draw_element_icon(ImageDraw.Draw(image), element, 20, 20, 14, ink=255)
+    return image.tobytes()
+
+
+def test_element_badges_are_pictures_telling_every_element_apart():
+    masks = {e: _badge_mask(e) for e in ELEMENTS}
+    assert all(any(m) for m in masks.values())
+    assert len(set(masks.values())) == len(ELEMENTS)  # even without their colours
+
+
+@pytest.mark.parametrize("element", ELEMENTS)
+def test_no_letter_is_drawn_in_a_card_badge(element, monkeypatch):
+    """Water's badge was the letter "A", which also prints a 10 on a card's edge."""
+    from bot.ui.triad import images
+    from games.triad.view import CardFace
+
+    drawn: list[tuple[float, float, str]] = []
+
+    def spy(draw, xy, text, size, fill, anchor="mm", bold=True, max_width=None):
+        drawn.append((xy[0], xy[1], text))
+        return 0.0
+
+    monkeypatch.setattr(images, "draw_text", spy)
+    face = CardFace(
+        uid=1, card="c100", level=5, element=element, printed=[10] * 4, values=[10] * 4, owner="p1"
+    )
+    image = Image.new("RGB", (200, 200))
+    images._draw_card(ImageDraw.Draw(image), 0, 0, images.CELL, face, 0, _tr("es"))
+    r = images.badge_radius(images.CELL)
+    ex, ey = images.CELL - r - 6, r + 6
+    inside = [t for x, y, t in drawn if abs(x - ex) <= r + 2 and abs(y - ey) <= r + 2]
+    assert inside == []
+    assert [t for *_, t in drawn].count("A") == 4  # the four edges still read "A" (10)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakediscord.demo_bot import DemoBot
+from tests.fake_discord_tests.demo_bot import DemoBot
 from tests.fakediscord.pytest_plugin import fake_discord, running_bot  # noqa: F401
 
 

@@ -1,4 +1,4 @@
-"""A real discord.py bot (tests/fakediscord/demo_bot.py) driven through the fake by users."""
+"""A real discord.py bot (tests/fake_discord_tests/demo_bot.py) driven through the fake by users."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import discord.gateway
 import discord.http
 import pytest
 
-from tests.fakediscord.demo_bot import PNG_BYTES, DemoBot
+from tests.fake_discord_tests.demo_bot import PNG_BYTES, DemoBot
 from tests.fakediscord.model import Message, Modal
 from tests.fakediscord.pytest_plugin import running_bot
 

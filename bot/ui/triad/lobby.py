@@ -1,40 +1,28 @@
 """Triple Triad before and beside the game, as Discord shows it: the challenge lobby, the
 5-card picker, /cards and /profile. The lobby's state and rules are the table service's
-(``bot/service/triad.py``); this module only builds payloads and items.
-
-custom_ids (DynamicItems, routed to ``TriadCog``):
-- ``tt:{table}:{op}`` lobby and picker buttons: ``accept``, ``decline``, ``cards`` (open my
-  picker), ``cancel``, ``pg{n}`` (picker page), ``clr`` (clear), ``ok`` (confirm the five);
-- ``tts:{table}:{op}`` picker selects: ``add{page}`` (add one copy), ``rm{page}`` (remove one copy);
-- ``tk:{user}:{page}`` pages of ``/cards``.
+(``bot/service/triad.py``); this module only builds payloads, with the items of
+``bot.ui.triad.items``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.i18n import Translator
+from bot.service import Table, TableService
 from bot.service.triad import accepted, lobby_state, pending_opponent
-from bot.ui.feedback import answer_error
-from bot.ui.layout import BUTTON_LABEL, OPTION_TEXT
-from bot.ui.messages import Payload, _view, seat_names
-from bot.ui.presenters.triad import SEAT_EMOJI, card_summary, rules_text
+from bot.ui.layout import OPTION_TEXT
+from bot.ui.messages import _view, seat_names
+from bot.ui.payload import Payload
 from bot.ui.text import clip
+from bot.ui.triad.items import CardsPageButton, TriadButton, TriadSelect
+from bot.ui.triad.text import SEAT_EMOJI, card_summary, rules_text
 from games.triad.cards import HAND_SIZE, card
 
-if TYPE_CHECKING:
-    from bot.service import Table, TableService
-
 PAGE_SIZE = 10  # cards per picker / collection page (one select of at most 25 options)
-
-LOBBY_BUTTON = r"tt:(?P<table>[0-9]{1,12}):(?P<op>accept|decline|cards|cancel|clr|ok|pg[0-9]{1,3})"
-PICKER_MENU = r"tts:(?P<table>[0-9]{1,12}):(?P<op>(?:rm|add)[0-9]{1,3})"
-CARDS_BUTTON = r"tk:(?P<user>[0-9]{1,20}):(?P<page>[0-9]{1,3})"
 
 
 # ----- collection pages -----------------------------------------------------------------------
@@ -45,132 +33,6 @@ def sorted_collection(cards: Mapping[str, int]) -> list[str]:
 
 def pages_of(count: int) -> int:
     return max(1, -(-count // PAGE_SIZE))
-
-
-# ----- items ----------------------------------------------------------------------------------
-def _cog(interaction: discord.Interaction) -> Any:
-    return cast(commands.Bot, interaction.client).get_cog("TriadCog")
-
-
-async def _guarded(interaction: discord.Interaction, work: Any) -> None:
-    try:
-        await work
-    except Exception as exc:  # noqa: BLE001 - answered, never swallowed
-        await answer_error(interaction, exc, "triad")
-
-
-class TriadButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_BUTTON):
-    def __init__(
-        self,
-        table_id: int,
-        op: str,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ):
-        self.table_id = table_id
-        self.op = op
-        super().__init__(
-            discord.ui.Button(
-                label=clip(label, BUTTON_LABEL) if label else None,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                row=row,
-                custom_id=f"tt:{table_id}:{op}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TriadButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["table"]), match["op"], label=label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction, _cog(interaction).on_button(interaction, self.table_id, self.op)
-        )
-
-
-class TriadSelect(discord.ui.DynamicItem[discord.ui.Select], template=PICKER_MENU):
-    def __init__(
-        self,
-        table_id: int,
-        op: str,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ):
-        self.table_id = table_id
-        self.op = op
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"tts:{table_id}:{op}",
-                options=options or [discord.SelectOption(label="-")],
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                row=row,
-                min_values=1,
-                max_values=1,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TriadSelect:
-        options = list(item.options) if isinstance(item, discord.ui.Select) else None
-        return cls(int(match["table"]), match["op"], options=options)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        data = cast(dict[str, Any], interaction.data or {})
-        values = [str(v) for v in data.get("values") or []]
-        await _guarded(
-            interaction, _cog(interaction).on_select(interaction, self.table_id, self.op, values)
-        )
-
-
-class CardsPageButton(discord.ui.DynamicItem[discord.ui.Button], template=CARDS_BUTTON):
-    def __init__(
-        self,
-        user_id: str,
-        page: int,
-        *,
-        label: str | None = None,
-        emoji: str | None = None,
-        disabled: bool = False,
-    ):
-        self.user_id = user_id
-        self.page = page
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tk:{user_id}:{page}",
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> CardsPageButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(match["user"], int(match["page"]), label=label)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        await _guarded(
-            interaction, _cog(interaction).on_cards_page(interaction, self.user_id, self.page)
-        )
-
-
-ITEMS = (TriadButton, TriadSelect, CardsPageButton)
 
 
 # ----- the lobby message ----------------------------------------------------------------------
@@ -219,7 +81,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
-    buttons: list[discord.ui.Item] = []
+    buttons: list[discord.ui.Item[Any]] = []
     if not accepted(table):
         buttons.append(
             TriadButton(
@@ -281,7 +143,7 @@ def picker_payload(
         inline=False,
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if ready:
         embed.add_field(name=tr("triad.ui.ready"), value=tr("triad.ui.ready_wait"), inline=False)
         return Payload(embeds=[embed], view=None)
@@ -373,7 +235,7 @@ def cards_payload(
         colour=discord.Colour.blurple(),
     )
     embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if pages > 1:
         items = [
             CardsPageButton(user_id, max(page - 1, 0), emoji="◀", disabled=page == 0),

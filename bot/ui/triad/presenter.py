@@ -3,7 +3,7 @@
 A placement is built in two clicks of the player's private view (a draft): a card of the hand
 (``d:…:c{slot}``), then one of the free cells of a 3×3 button grid (``d:…:x{cell}``). Only
 cards and cells of ``legal_actions`` are ever enabled. The payout pick is a plain action button
-per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.triad_lobby``.
+per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.triad.lobby``.
 """
 
 from __future__ import annotations
@@ -13,63 +13,58 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.triad import action_params, card_label, card_name, event_params
+from bot.service import Table, TableService
 from bot.ui.items import DraftButton
 from bot.ui.layout import BUTTON_LABEL, Choice
+from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
-from games.core import Action, Event, IllegalAction, Outcome
-from games.triad import PlaceCard, TriadOutcome
+from bot.ui.triad.lobby import lobby_payload
+from bot.ui.triad.text import (
+    SEAT_EMOJI,
+    action_params,
+    card_label,
+    card_name,
+    event_params,
+    face_text,
+    rules_text,
+    seat_emoji,
+)
+from games.core import Event, IllegalAction, Outcome
+from games.triad import PlaceCard, TriadOutcome, TriadView
+from games.triad.actions import TriadAction
 from games.triad.ai import node_budget_for
-from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
-
-SEAT_EMOJI = ("🟦", "🟥")
-RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
+from games.triad.view import CardFace
 
 
-def seat_emoji(view: Any, seat: str | None) -> str:
-    return SEAT_EMOJI[view.seats.index(seat)] if seat in view.seats else "⬜"
+def _own_hand(view: TriadView) -> list[CardFace | None]:
+    """The viewing seat's hand (none in the public view); hidden cards are None."""
+    return view.hands.get(view.seat, []) if view.seat is not None else []
 
 
-def face_text(face: Any, tr: Translator) -> str:
-    """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
-    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
-    return tr(
-        "triad.ui.face",
-        card=card_label(face.card, tr),
-        level=tr("triad.label.level", level=face.level),
-        element=element,
-    )
-
-
-def rules_text(options: Any, tr: Translator) -> str:
-    active = [tr(f"triad.rule.{r}") for r in RULES if getattr(options, r)]
-    return ", ".join(active) if active else tr("triad.rule.basic")
-
-
-def _places(legal: list[Action]) -> list[PlaceCard]:
+def _places(legal: list[TriadAction]) -> list[PlaceCard]:
     return [a for a in legal if isinstance(a, PlaceCard)]
 
 
-class Presenter(GamePresenter):
+class Presenter(GamePresenter[TriadView, TriadAction]):
     colour = discord.Colour.from_rgb(46, 98, 196)
     custom_play_command = True  # bot/cogs/triad.py: /play triad with opponent and level
 
     # ----- lobby and the computer -----------------------------------------------------------
-    def lobby_payload(self, table: Any, service: Any, tr: Translator) -> Any:
-        from bot.ui.triad_lobby import lobby_payload
-
+    def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload:
         return lobby_payload(table, service, tr)
 
     def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
         return {"node_budget": node_budget_for(think_seconds)}
 
     # ----- actions --------------------------------------------------------------------------
-    def action_params(self, action: Action, view: Any, tr: Translator) -> dict[str, Any]:
+    def action_params(self, action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:
         return action_params(action, view, tr)
 
-    def choice(self, action: Action, view: Any, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: TriadAction, view: TriadView, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind = getattr(action, "kind", "")
         label = tr(f"triad.action.{kind}", **self.action_params(action, view, tr))
         style = discord.ButtonStyle.success if kind == "pick" else discord.ButtonStyle.secondary
@@ -81,20 +76,20 @@ class Presenter(GamePresenter):
     def private_components(
         self,
         table_id: int,
-        view: Any,
-        legal: list[Action],
+        view: TriadView,
+        legal: list[TriadAction],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
-    ) -> tuple[list[discord.ui.Item], list[Action]]:
+    ) -> tuple[list[discord.ui.Item[Any]], list[TriadAction]]:
         places = _places(legal)
         others = [a for a in legal if a not in places]
         if not places:
             return [], others
-        hand = view.hands.get(view.seat) or []
+        hand = _own_hand(view)
         slots = sorted({a.slot for a in places})
         chosen = draft.get("slot") if draft.get("slot") in slots else None
-        items: list[discord.ui.Item] = []
+        items: list[discord.ui.Item[Any]] = []
         for slot in slots:
             face = hand[slot] if slot < len(hand) else None
             label = card_label(face.card, tr) if face else str(slot + 1)
@@ -140,8 +135,8 @@ class Presenter(GamePresenter):
 
     def draft_step(
         self,
-        view: Any,
-        legal: list[Action],
+        view: TriadView,
+        legal: list[TriadAction],
         draft: dict[str, Any],
         op: str,
         values: list[str],
@@ -159,17 +154,18 @@ class Presenter(GamePresenter):
                 return {}, match.encode()
         raise IllegalAction("bad_action")
 
-    def draft_lines(self, view: Any, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: TriadView, draft: dict[str, Any], tr: Translator) -> list[str]:
         if view.turn != view.seat or view.seat is None:
             return []
-        hand = view.hands.get(view.seat) or []
+        hand = _own_hand(view)
         slot = draft.get("slot")
-        if isinstance(slot, int) and slot < len(hand) and hand[slot] is not None:
-            return [tr("triad.ui.chosen", card=card_name(hand[slot].card, tr))]
+        face = hand[slot] if isinstance(slot, int) and slot < len(hand) else None
+        if face is not None:
+            return [tr("triad.ui.chosen", card=card_name(face.card, tr))]
         return [tr("triad.ui.choose_card")]
 
     # ----- text -----------------------------------------------------------------------------
-    def last_events(self, view: Any) -> list[Event]:
+    def last_events(self, view: TriadView) -> list[Event]:
         """The view has no event log: the last placement and its flips come from
         ``last_move``, a pending payout pick from ``pick`` (both survive restarts)."""
         events: list[Event] = []
@@ -224,7 +220,7 @@ class Presenter(GamePresenter):
         params.pop("transfers", None)
         return tr(key, **{**params, "player": names(event.seat)})
 
-    def status_lines(self, view: Any, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: TriadView, names: SeatNames, tr: Translator) -> list[str]:
         scores = " — ".join(
             f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats
         )
@@ -242,7 +238,7 @@ class Presenter(GamePresenter):
             lines.append(tr("triad.status.waiting_pick", player=names(view.pick.winner)))
         return lines
 
-    def seat_line(self, view: Any, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: TriadView, seat: str, names: SeatNames, tr: Translator) -> str:
         line = tr(
             "triad.ui.seat",
             colour=seat_emoji(view, seat),
@@ -255,7 +251,7 @@ class Presenter(GamePresenter):
                 line += "\n" + "\n".join(f"  · {c}" for c in shown)
         return line
 
-    def private_lines(self, view: Any, tr: Translator) -> list[str]:
+    def private_lines(self, view: TriadView, tr: Translator) -> list[str]:
         lines: list[str] = []
         pick = view.pick
         if pick is not None and pick.winner == view.seat:
@@ -266,7 +262,7 @@ class Presenter(GamePresenter):
             return lines
         if view.turn == view.seat and view.seat is not None:
             lines.append(tr("triad.status.turn"))
-        mine = [f for f in view.hands.get(view.seat, []) if f is not None]
+        mine = [f for f in _own_hand(view) if f is not None]
         if mine:
             lines.append(tr("triad.label.your_hand"))
             lines.extend(f"• {face_text(f, tr)}" for f in mine)
@@ -305,15 +301,3 @@ class Presenter(GamePresenter):
         if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
-
-
-def card_summary(card_id: str, tr: Translator) -> str:
-    """``Name [5-3-A-2] · Lv. 3 · Fire`` straight from the catalogue (collections, pickers)."""
-    c = catalogue_card(card_id)
-    element = tr(f"triad.element.{c.element}") if c.element else tr("triad.element.none")
-    return tr(
-        "triad.ui.face",
-        card=card_label(card_id, tr),
-        level=tr("triad.label.level", level=c.level),
-        element=element,
-    )

@@ -6,27 +6,22 @@ force (raised values green, lowered red), its holder's colour (blue for ``seats[
 side's hand beside the board: face up where the view shows it (Abierto, your own hand, cards
 already seen), as card backs otherwise. ``render_hand(view, tr)`` draws the viewing seat's hand
 with slot numbers; while that seat must pick its payout it draws the loser's five cards instead,
-picked ones dimmed. Only ``triad.*`` catalogue keys are used for words.
-
-Helpers for presenters: ``card_label``, ``action_params`` (button labels) and ``event_params``
-(event templates: card ids -> names, cells -> cell names, payout rule -> its name).
+picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue keys).
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
-from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import font as _font
-from bot.ui.images.fonts import plain as _plain
-from games.triad.cards import card as catalogue_card
+from bot.i18n import Translator
+from bot.ui.images.fonts import draw_text, fit_size, text_width
+from bot.ui.triad.text import card_name
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
-
-Translator = Callable[..., str]
 
 SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
 SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
@@ -48,62 +43,30 @@ GOLD = (244, 198, 60)
 UP = (150, 255, 150)
 DOWN = (255, 150, 130)
 BACK = (70, 64, 92)
+ICON_INK = (24, 24, 28)
 
 CELL = 128
 GAP = 6
 MINI = 74
 MARGIN = 14
 HEADER = 52
-FOOTER = 34
+FOOTER = 56  # status line, then the rules in force
 
 
-def _text(draw: ImageDraw.ImageDraw, xy, text: str, size: int, fill, anchor: str = "mm") -> None:
-    draw.text(xy, _plain(text), font=_font(size), fill=fill, anchor=anchor)
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy,
+    text: str,
+    size: int,
+    fill,
+    anchor: str = "mm",
+    max_width: float | None = None,
+) -> None:
+    draw_text(draw, xy, text, size, fill, anchor, max_width=max_width)
 
 
 def _fit(text: str, size: int, width: int) -> int:
-    while size > 8 and _font(size).getlength(_plain(text)) > width:
-        size -= 1
-    return size
-
-
-# ----- labels for presenters -----------------------------------------------------------------
-def card_name(card_id: str, tr: Translator) -> str:
-    return tr(f"triad.card.{card_id}")
-
-
-def card_label(card_id: str, tr: Translator) -> str:
-    """``Name [top-right-bottom-left]`` with A for 10, e.g. ``Dragón Solar [9-2-A-8]``."""
-    c = catalogue_card(card_id)
-    values = "-".join(edge_text(v) for v in c.edges)
-    return f"{card_name(card_id, tr)} [{values}]"
-
-
-def action_params(action: Any, view: TriadView, tr: Translator) -> dict[str, Any]:
-    """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
-    kind = getattr(action, "kind", "")
-    if kind == "place":
-        return {
-            "card": card_label(action.card, tr),
-            "cell": tr(f"triad.cell.{action.cell}"),
-            "slot": action.slot + 1,
-        }
-    if kind == "pick":
-        return {"card": card_label(action.card, tr), "index": action.index + 1}
-    return {}
-
-
-def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
-    """Event parameters made readable: ``card`` ids to names, ``cell`` to its name, ``rule`` to
-    the payout's name. Seat parameters (``target``) are left to the presenter's name lookup."""
-    out = dict(params)
-    if isinstance(out.get("card"), str):
-        out["card"] = card_name(out["card"], tr)
-    if isinstance(out.get("cell"), int):
-        out["cell"] = tr(f"triad.cell.{out['cell']}")
-    if isinstance(out.get("rule"), str):
-        out["rule"] = tr(f"triad.payout.{out['rule']}")
-    return out
+    return fit_size(text, size, width, minimum=8)
 
 
 # ----- drawing -------------------------------------------------------------------------------
@@ -114,6 +77,80 @@ def _halved(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def _value_text(value: int) -> str:
     return edge_text(value) if value <= 10 else "A+"
+
+
+def badge_radius(size: int) -> int:
+    """The radius of a card's element badge (top right corner) on a card ``size`` wide."""
+    return max(7, size // 9)
+
+
+def draw_element_icon(
+    draw: ImageDraw.ImageDraw, element: str, cx: float, cy: float, r: float, ink=ICON_INK
+) -> None:
+    """The element as a small picture within radius ``r`` of (cx, cy) -- never a letter, which
+    could be read as a card value ("A" is 10)."""
+    w = max(1, round(r / 4))
+    if element == "agua":  # a drop
+        draw.ellipse((cx - r * 0.62, cy - r * 0.1, cx + r * 0.62, cy + r), fill=ink)
+        draw.polygon(
+            [(cx, cy - r), (cx + r * 0.58, cy + r * 0.3), (cx - r * 0.58, cy + r * 0.3)], fill=ink
+        )
+    elif element == "fuego":  # a flame with three tongues
+        draw.polygon(
+            [
+                (cx - r * 0.7, cy + r * 0.2),
+                (cx - r * 0.55, cy - r * 0.5),
+                (cx - r * 0.2, cy - r * 0.05),
+                (cx, cy - r),
+                (cx + r * 0.25, cy - r * 0.1),
+                (cx + r * 0.55, cy - r * 0.55),
+                (cx + r * 0.7, cy + r * 0.2),
+            ],
+            fill=ink,
+        )
+        draw.ellipse((cx - r * 0.7, cy - r * 0.35, cx + r * 0.7, cy + r), fill=ink)
+    elif element == "hielo":  # a snowflake: three crossing strokes
+        for angle in (90, 30, -30):
+            dx, dy = r * math.cos(math.radians(angle)), r * math.sin(math.radians(angle))
+            draw.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=ink, width=w)
+    elif element == "rayo":  # a lightning bolt
+        draw.polygon(
+            [
+                (cx + r * 0.3, cy - r),
+                (cx - r * 0.55, cy + r * 0.15),
+                (cx - r * 0.02, cy + r * 0.15),
+                (cx - r * 0.3, cy + r),
+                (cx + r * 0.55, cy - r * 0.2),
+                (cx + r * 0.02, cy - r * 0.2),
+            ],
+            fill=ink,
+        )
+    elif element == "tierra":  # two mountains
+        draw.polygon(
+            [(cx - r, cy + r * 0.7), (cx - r * 0.3, cy - r * 0.5), (cx + r * 0.4, cy + r * 0.7)],
+            fill=ink,
+        )
+        draw.polygon(
+            [(cx - r * 0.1, cy + r * 0.7), (cx + r * 0.45, cy - r * 0.1), (cx + r, cy + r * 0.7)],
+            fill=ink,
+        )
+    elif element == "veneno":  # three bubbles
+        for bx, by, br in ((-0.4, 0.4, 0.45), (0.45, 0.25, 0.35), (0.05, -0.5, 0.3)):
+            draw.ellipse(
+                (cx + (bx - br) * r, cy + (by - br) * r, cx + (bx + br) * r, cy + (by + br) * r),
+                fill=ink,
+            )
+    elif element == "viento":  # three gusts
+        for k, (length, dy) in enumerate(((1.6, -0.55), (1.9, 0.0), (1.3, 0.55))):
+            left = cx - r + (0.3 if k != 1 else 0) * r
+            draw.line((left, cy + dy * r, left + length * r * 0.9, cy + dy * r), fill=ink, width=w)
+    else:  # sagrado: a star
+        points = []
+        for k in range(10):
+            reach = r if k % 2 == 0 else r * 0.45
+            theta = math.radians(-90 + k * 36)
+            points.append((cx + reach * math.cos(theta), cy + reach * math.sin(theta)))
+        draw.polygon(points, fill=ink)
 
 
 def _draw_card(
@@ -150,13 +187,12 @@ def _draw_card(
         fill = UP if value > printed else DOWN if value < printed else TEXT
         _text(draw, (px, py), _value_text(value), vs, fill)
     if face.element:
-        er = max(5, size // 11)
+        er = badge_radius(size)
         ex, ey = x + size - er - 6, y + er + 6
         draw.ellipse(
             (ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[face.element], outline=TEXT
         )
-        initial = tr(f"triad.element.{face.element}")[:1]
-        _text(draw, (ex, ey), initial, max(8, er), (20, 20, 20))
+        draw_element_icon(draw, face.element, ex, ey, er * 0.68)
     _text(
         draw,
         (x + size - 8, y + size * 0.62),
@@ -237,13 +273,9 @@ def render_table(
             draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm"
         )
         if view.turn == view.seats[s]:
-            tx = (
-                x
-                + (-10 if s == 1 else 10)
-                + (0 if s == 1 else _font(size).getlength(_plain(label)) + 12)
-            )
+            tx = x + (-10 if s == 1 else 10) + (0 if s == 1 else text_width(label, size) + 12)
             if s == 1:
-                tx = x - _font(size).getlength(_plain(label)) - 22
+                tx = x - text_width(label, size) - 22
             draw.ellipse((tx - 7, HEADER / 2 - 3, tx + 7, HEADER / 2 + 11), fill=GOLD)
     if view.round > 0:
         _text(
@@ -278,11 +310,9 @@ def render_table(
             )
             if cv.element:  # the cell's element, as a square badge in the corner
                 draw.rectangle(
-                    (x + 5, y + 5, x + 21, y + 21), fill=ELEMENT_RGB[cv.element], outline=TEXT
+                    (x + 5, y + 5, x + 25, y + 25), fill=ELEMENT_RGB[cv.element], outline=TEXT
                 )
-                _text(
-                    draw, (x + 13, y + 13), tr(f"triad.element.{cv.element}")[:1], 11, (20, 20, 20)
-                )
+                draw_element_icon(draw, cv.element, x + 15, y + 15, 7)
 
     # hands beside the board
     for s in (0, 1):
@@ -303,14 +333,6 @@ def render_table(
     ]
     rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
     footer = " · ".join(rules)
-    _text(
-        draw,
-        (MARGIN, height - FOOTER / 2 - 4),
-        footer,
-        _fit(footer, 14, width * 2 // 3),
-        DIM,
-        anchor="lm",
-    )
     status = ""
     if view.pick is not None:
         status = tr(
@@ -326,15 +348,15 @@ def render_table(
         )
     elif view.turn is not None:
         status = tr("triad.label.turn", colour=who(_colour_of(view, view.turn)))
+    # two lines: the status (it names a player), then the rules in force, each full width
+    line_w = width - 2 * MARGIN
     if status:
         _text(
-            draw,
-            (width - MARGIN, height - FOOTER / 2 - 4),
-            status,
-            _fit(status, 16, width // 3 - 10),
-            GOLD,
-            anchor="rm",
+            draw, (width - MARGIN, height - FOOTER + 10), status, 16, GOLD, "rm", max_width=line_w
         )
+    _text(
+        draw, (MARGIN, height - 16), footer, _fit(footer, 14, line_w), DIM, "lm", max_width=line_w
+    )
     return _png(image)
 
 

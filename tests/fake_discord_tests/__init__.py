@@ -1,0 +1,1 @@
+"""Tests of the fake Discord itself (the library lives in tests/fakediscord/)."""

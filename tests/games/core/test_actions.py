@@ -1,0 +1,154 @@
+"""The one action text grammar (games/core/actions.py) and its codec."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+import pytest
+
+from games.core import Action, ActionCodec, IllegalAction, format_action, parse_action
+from games.core.actions import MAX_ACTION_TEXT
+from games.core.errors import BAD_ACTION
+
+
+class Play(Action):
+    verb: ClassVar[str] = "p"
+    kind: Literal["play"] = "play"
+    card: str
+    target: int | None = None
+    colour: str | None = None
+
+
+class Draw(Action):
+    verb: ClassVar[str] = "draw"
+
+
+class Flag(Action):
+    verb: ClassVar[str] = "flag"
+    on: bool
+
+
+class Cards(Action):
+    """Several cards in one argument each: overrides ``args`` / ``from_args``."""
+
+    verb: ClassVar[str] = "cards"
+    cards: tuple[str, ...]
+
+    def args(self) -> tuple[str, ...]:
+        return self.cards
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if not args:
+            raise IllegalAction(BAD_ACTION)
+        return cls(cards=tuple(args))
+
+
+CODEC = ActionCodec(Play, Draw, Flag, Cards)
+
+
+@pytest.mark.parametrize(
+    "action,text",
+    [
+        (Play(card="AS"), "p.AS"),
+        (Play(card="AS", target=2), "p.AS.2"),
+        (Play(card="AS", target=2, colour="r"), "p.AS.2.r"),
+        (Draw(), "draw"),
+        (Flag(on=True), "flag.1"),
+        (Flag(on=False), "flag.0"),
+        (Cards(cards=("7H", "8H", "9H")), "cards.7H.8H.9H"),
+    ],
+)
+def test_encode_and_decode_round_trip(action: Action, text: str):
+    assert action.encode() == text
+    decoded = CODEC.decode(text)
+    assert type(decoded) is type(action) and decoded == action
+
+
+def test_kind_is_not_an_argument():
+    assert Play(card="AS").args() == ("AS",)
+    assert "play" not in Play(card="AS").encode()
+
+
+def test_codec_types_are_the_classes_in_order():
+    assert CODEC.types == (Play, Draw, Flag, Cards)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "p.",
+        ".p",
+        "p..AS",
+        "P.AS",
+        "p:AS",
+        "p.AS 2",
+        "p.é",
+        "zz",  # no such verb
+        "draw.1",  # too many arguments
+        "p",  # a required argument missing
+        "p.AS.x",  # not an int
+        "flag.maybe",
+        "cards",  # from_args refuses
+        "p." + "A" * MAX_ACTION_TEXT,  # too long
+    ],
+)
+def test_decode_refuses_with_bad_action(text: str):
+    with pytest.raises(IllegalAction) as caught:
+        CODEC.decode(text)
+    assert caught.value.code == BAD_ACTION
+
+
+def test_decode_refuses_non_text():
+    with pytest.raises(IllegalAction):
+        CODEC.decode(None)  # type: ignore[arg-type]  # what a forged payload could carry
+
+
+def test_from_args_returning_another_class_is_refused():
+    class Liar(Action):
+        verb: ClassVar[str] = "liar"
+
+        @classmethod
+        def from_args(cls, args: Sequence[str]) -> Action:
+            return Draw()
+
+    with pytest.raises(IllegalAction):
+        ActionCodec(Liar).decode("liar")
+
+
+def test_codec_refuses_bad_or_repeated_verbs():
+    class Again(Action):
+        verb: ClassVar[str] = "draw"
+
+    class Upper(Action):
+        verb: ClassVar[str] = "Up"
+
+    with pytest.raises(ValueError):
+        ActionCodec(Draw, Again)
+    with pytest.raises(ValueError):
+        ActionCodec(Upper)
+
+
+def test_format_action_checks_the_grammar_where_the_text_is_made():
+    assert format_action("p", ("AS", "2")) == "p.AS.2"
+    for verb, args in [("p", ("a:b",)), ("p", ("",)), ("P", ()), ("p", ("x" * MAX_ACTION_TEXT,))]:
+        with pytest.raises(ValueError):
+            format_action(verb, args)
+    with pytest.raises(ValueError):
+        Play(card="A S").encode()
+
+
+def test_parse_action_splits_verb_and_arguments():
+    assert parse_action("p.AS.2") == ("p", ("AS", "2"))
+    assert parse_action("draw") == ("draw", ())
+
+
+def test_actions_are_frozen_values():
+    action = Play(card="AS")
+    with pytest.raises(ValueError):
+        action.card = "KS"  # type: ignore[misc]  # frozen: the assignment itself is the test
+    assert action == Play(card="AS") and hash(action) == hash(Play(card="AS"))
+    with pytest.raises(ValueError):
+        Play(card="AS", extra=1)  # type: ignore[call-arg]  # extra fields are forbidden
