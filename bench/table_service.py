@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,12 @@ class LockTimer:
         self.hold: list[float] = []
         self.wait: list[float] = []
         if hasattr(db, "transaction"):  # the aiosqlite transaction of older checkouts
-            original = db.transaction
-            lock = db._write_lock
+            legacy: Any = db
+            original = legacy.transaction
+            lock = legacy._write_lock
 
             @asynccontextmanager
-            async def timed():  # type: ignore[no-untyped-def]
+            async def timed() -> AsyncIterator[Any]:
                 asked = time.perf_counter()
                 async with lock:
                     got = time.perf_counter()
@@ -76,7 +78,7 @@ class LockTimer:
                         self.hold.append((time.perf_counter() - start) * 1000)
                         await lock.acquire()
 
-            db.transaction = timed
+            legacy.transaction = timed
 
     def figures(self) -> dict[str, Any]:
         stats = getattr(self.db, "write_stats", None)
