@@ -7,6 +7,9 @@ held, 8.3 s waited per write at 200 tables). Here a write is a plain function
 ``unit(conn) -> result`` that the writer thread runs whole: the caller pays ONE round trip, and
 no lock is ever held while waiting for the event loop.
 
+Each SQL statement costs the thread a GIL hand-over, so a unit is kept to few statements and a
+unit alone in the queue runs without savepoints.
+
 Group commit: the thread takes every unit queued when it wakes (up to ``max_batch``) and runs
 them in one ``BEGIN IMMEDIATE … COMMIT``, each inside its own ``SAVEPOINT``. A unit that raises
 is rolled back alone (all-or-nothing per unit) and its caller gets the exception; the others
@@ -64,7 +67,7 @@ class Writer:
     path: str
     setup: Callable[[sqlite3.Connection], None]
     observe: Observer | None = None
-    max_batch: int = 256
+    max_batch: int = 64
     stats: WriteStats = field(default_factory=WriteStats)
 
     def __post_init__(self) -> None:
@@ -144,15 +147,23 @@ class Writer:
         start = time.perf_counter()
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for job in batch:
-                conn.execute("SAVEPOINT unit")
+            if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
+                job = batch[0]
                 try:
                     job.result = job.unit(conn)
                 except BaseException as exc:
                     job.error = exc
-                    conn.execute("ROLLBACK TO unit")
-                conn.execute("RELEASE unit")
-            conn.execute("COMMIT")
+                conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
+            else:
+                for job in batch:
+                    conn.execute("SAVEPOINT unit")
+                    try:
+                        job.result = job.unit(conn)
+                    except BaseException as exc:
+                        job.error = exc
+                        conn.execute("ROLLBACK TO unit")
+                    conn.execute("RELEASE unit")
+                conn.execute("COMMIT")
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands
             log.exception("database write failed")
             if conn.in_transaction:

@@ -50,10 +50,28 @@ async def test_a_failing_unit_leaves_nothing_and_its_batch_mates_commit(tmp_path
         conn.execute("INSERT INTO players (user_id, name) VALUES ('half', 'Half')")
         raise RuntimeError("boom")
 
-    # Queued together, so the writer usually commits them in one transaction (group commit).
-    results = await asyncio.gather(db.write(good), db.write(bad), return_exceptions=True)
+    # The writer is kept busy while both are queued, so they share one transaction (group
+    # commit); then once more each alone.
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    blocker = asyncio.ensure_future(db.write(hold))
+    await asyncio.to_thread(busy.wait)
+    together = [asyncio.ensure_future(db.write(good)), asyncio.ensure_future(db.write(bad))]
+    await asyncio.sleep(0)  # both queued (submitted when the futures start)
+    transactions = db.write_stats.transactions
+    release.set()
+    await blocker
+    results = await asyncio.gather(*together, return_exceptions=True)
+    assert db.write_stats.transactions == transactions + 2  # the blocker's, then both in one
     assert results[0] == "done"
     assert isinstance(results[1], RuntimeError)
+    assert isinstance(
+        (await asyncio.gather(db.write(bad), return_exceptions=True))[0], RuntimeError
+    )
     names = await db.write(lambda c: [r[0] for r in c.execute("SELECT user_id FROM players")])
     assert names == ["ok"]
     await db.close()
