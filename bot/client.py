@@ -11,6 +11,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
@@ -22,7 +23,7 @@ from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.rendering import Renderer, install
-from bot.workers import Workers
+from bot.workers import Workers, create_workers
 from games.core import Game
 from storage import Database, PlayersRepo, StandingsRepo, open_database
 
@@ -73,17 +74,22 @@ class MesaBot(commands.Bot):
         self.db: Database | None = None
         self.listener = DiscordTableListener(self)
         processes = settings.render_processes
+        # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(Workers(processes) if processes != 0 else None)
         self._previous_renderer: Renderer | None = None
         # user -> (display name, locale) as last stored: a click writes only when they change
         self._known: dict[str, tuple[str, str]] = {}
         self._locales: dict[str, str] = {}
+        self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path)
+        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
         self._previous_renderer = install(self.renderer)
+        # Computer searches of the table service run in this pool.
+        self.workers = create_workers(self.settings.worker_processes)
+        self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.tables = TableService(
@@ -98,6 +104,7 @@ class MesaBot(commands.Bot):
             ),
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
+            workers=self.workers,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -124,6 +131,10 @@ class MesaBot(commands.Bot):
         if self._previous_renderer is not None:
             install(self._previous_renderer)
             self._previous_renderer = None
+        if getattr(self, "_lag_monitor", None) is not None:
+            self._lag_monitor.cancel()
+        if self.workers is not None:
+            self.workers.shutdown()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -6,8 +6,10 @@ on the ``mesa.metrics`` logger, in a format ``bench/load.py`` parses:
     loop_lag_ms=<float>            once per monitor interval (default 1 s)
     phase=<name> ms=<float>        one per timed phase
 
-Phases of a move: ``lock_wait``, ``apply``, ``persist``, ``notify`` (this side); ``render`` and
-``rest`` (the Discord side, through the same ``phase()`` / ``observe()``).
+Phases of a move: ``lock_wait``, ``apply``, ``persist``, ``notify`` (bot/service), ``db_write``
+(the write lock held by one transaction, from the writer thread), ``cpu_search`` (a computer's
+search in a worker); ``render`` and ``rest`` come from the Discord side through the same
+``phase()`` / ``observe()``.
 """
 
 from __future__ import annotations
@@ -81,8 +83,11 @@ def phase(phase_name: str) -> Iterator[None]:
 
 def snapshot() -> dict[str, dict[str, float]]:
     """Counters and per-histogram count/mean/p50/p99/max, for an exporter or a bench."""
-    out: dict[str, dict[str, float]] = {"counters": {k: float(v) for k, v in counters.items()}}
-    for name, h in histograms.items():
+    out: dict[str, dict[str, float]] = {
+        "counters": {k: float(v) for k, v in list(counters.items())}
+    }
+    # Copied first: the database writer thread records ``db_write`` concurrently.
+    for name, h in list(histograms.items()):
         out[name] = {
             "count": h.count,
             "mean": h.mean,

@@ -35,6 +35,9 @@ def default_size() -> int:
 class Workers:
     """A lazily started ``ProcessPoolExecutor`` of ``size`` processes (default: cores)."""
 
+    # Whether work runs in this process (then arguments need not be picklable).
+    in_process = False
+
     def __init__(self, size: int | None = None) -> None:
         self.size = size or default_size()
         self._pool: ProcessPoolExecutor | None = None
@@ -55,6 +58,12 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def create_workers(size: int | None) -> Workers:
+    """The bot's workers from the ``worker_processes`` setting: None one process per core,
+    0 no child processes (a thread), n that many processes."""
+    return InlineWorkers() if size == 0 else Workers(size)
 
 
 class InlineWorkers(Workers):

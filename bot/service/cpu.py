@@ -1,17 +1,21 @@
 """Computer turns: one background task per table plays the computer seats' moves through
-the move path, one at a time, under the table's lock."""
+the move path, one at a time. Searches run in the worker processes (``bot/workers.py``) outside
+the table lock; the move itself is played under the lock if the table is still at the version
+searched."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
+from bot import metrics
+from bot.service.choose import choose_action_text, game_ref
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.timers import TurnTimers
-from games.core import rng_for
 
 log = logging.getLogger(__name__)
 
@@ -45,15 +49,19 @@ class ComputerTurns:
             return True
         return self.next_move(table) is not None
 
-    def next_move(self, table: Table) -> tuple[str, str] | None:
-        """The next (seat, action text) a computer seat wants to play, if any."""
+    def _searches(self, table: Table) -> list[tuple[str, bool, tuple[Any, ...]]]:
+        """(seat, waited on, picklable arguments of ``choose_action_text``) per computer seat
+        that has a legal action, in the order they are asked. Built synchronously, so they all
+        describe one version of the state."""
         state = table.state
         game = table.game
         if state is None or game.outcome(state) is not None:
-            return None
+            return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
         ai_kwargs = self.ctx.ai_kwargs
+        ref = game if self.ctx.workers.in_process else game_ref(game)
+        out = []
         # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
         # a fixed order keeps a computer-only game reproducible from its seed.
         for only_waited in (False, True):
@@ -63,15 +71,39 @@ class ComputerTurns:
                 legal = game.legal_actions(state, seat.id)
                 if not legal:
                     continue
-                rng = rng_for(state.seed, "cpu", seat.id, state.version)
                 extra = ai_kwargs(game, self.ctx.config.cpu_think_seconds) if ai_kwargs else {}
-                choice = game.choose_action(
-                    game.view(state, seat.id), legal, seat.cpu_level or "normal", rng, **extra
+                args = (
+                    ref,
+                    game.view(state, seat.id),
+                    [a.encode() for a in legal],
+                    seat.cpu_level or "normal",
+                    state.seed,
+                    ("cpu", seat.id, state.version),
+                    extra,
                 )
-                if choice is None and only_waited:
-                    choice = legal[0]
-                if choice is not None:
-                    return seat.id, choice.encode()
+                out.append((seat.id, only_waited, args))
+        return out
+
+    def next_move(self, table: Table) -> tuple[str, str] | None:
+        """The next (seat, action text) a computer seat wants to play, if any, searched here
+        (for cheap checks; the computer's turns search in the workers, ``next_move_off_loop``)."""
+        for seat, waited, args in self._searches(table):
+            choice = choose_action_text(*args)
+            if choice is None and waited:
+                choice = args[2][0]
+            if choice is not None:
+                return seat, choice
+        return None
+
+    async def next_move_off_loop(self, table: Table) -> tuple[str, str] | None:
+        """``next_move`` with each search in a worker process: the event loop keeps running."""
+        for seat, waited, args in self._searches(table):
+            with metrics.phase("cpu_search"):
+                choice = await self.ctx.workers.run(choose_action_text, *args)
+            if choice is None and waited:
+                choice = args[2][0]
+            if choice is not None:
+                return seat, choice
         return None
 
     def kick(self, table: Table) -> None:
@@ -127,21 +159,29 @@ class ComputerTurns:
             while not self.ctx.closing:
                 if self.ctx.config.cpu_delay_seconds:
                     await self._sleep_on_version(table, self.ctx.config.cpu_delay_seconds)
-                async with table.lock:
-                    wait = self.fair_wait(table)
-                    if not wait:
-                        # A search may take its whole time budget: off the event loop (the state
-                        # only changes under this lock, so the thread reads a stable state).
-                        work = await asyncio.to_thread(self.next_move, table)
-                        if work is None:
-                            return
-                        seat, action_text = work
-                        await self.moves.act_locked(
-                            table, seat, table.version, action_text, by_timer=False
-                        )
+                # Fair ¡Ce!: while a person's window is open the computer waits (the game says
+                # how long); the wait counts only while the table stays at one version.
+                wait = self.fair_wait(table)
                 if wait:
                     await self._sleep_on_version(table, wait)
                     continue
+                # The search runs outside the table lock (a person's click is not kept
+                # waiting for it) on the state of one version; the move is then played only if
+                # the table is still at that version, else searched again.
+                version = table.version
+                work = await self.next_move_off_loop(table)
+                if table.version != version:
+                    continue
+                if work is None:
+                    return
+                seat, action_text = work
+                async with table.lock:
+                    if table.version != version or table.record.status != "playing":
+                        continue
+                    _, delivery = await self.moves.act_locked(
+                        table, seat, version, action_text, by_timer=False
+                    )
+                await delivery
                 self.timers.restart(table)
                 if table.record.status != "playing":
                     self._after_change(table)
