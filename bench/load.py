@@ -30,6 +30,7 @@ import signal
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.load_driver import World, is_exempt, percentiles  # noqa: E402
-from bench.load_probe import CpuMeter, load_average, read_log, rss_mb  # noqa: E402
+from bench.load_probe import CpuMeter, LogFigures, load_average, read_log, rss_mb  # noqa: E402
+from tests.fakediscord.errors import Violation  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 # `python -m bot`, with the agreed metrics logger at DEBUG while everything else stays at INFO
@@ -63,6 +65,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--drain", type=float, default=30.0, help="seconds to follow the window's clicks (30)"
+    )
+    parser.add_argument(
+        "--until-moves",
+        type=int,
+        default=0,
+        help="extend the window until this many human moves were measured (at most 120 s more)",
     )
     parser.add_argument("--think", default="3,10", help="human think time range, s (3,10)")
     parser.add_argument("--seed", type=int, default=1)
@@ -164,9 +172,13 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         progress(args, f"measuring {args.window:.0f} s")
         rss_peak = 0.0
         window_end = now + args.window
-        while time.monotonic() < window_end:
-            await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0)))
+        longest = window_end + 120
+        while time.monotonic() < window_end or (
+            world.stats.human_moves < args.until_moves and time.monotonic() < longest
+        ):
+            await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
             rss_peak = max(rss_peak, rss_mb(bot.pid))
+        window = time.monotonic() - now
         world.measuring = False
         world.draining = True
         now = time.monotonic()
@@ -188,24 +200,36 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         await asyncio.gather(*tasks, return_exceptions=True)
         await stop_bot(bot)
         await fake.stop()
-    figures = read_log(folder / "bot.log", log_start, log_end)
-    return report(
-        tables,
-        args,
-        world,
-        setup_s,
-        bot_cpu_pct,
-        driver_cpu_pct,
-        rss_end,
-        rss_peak,
-        loadavg,
-        violations,
-        figures,
+    measured = Measured(
+        window=window,
+        setup_s=setup_s,
+        bot_cpu_pct=bot_cpu_pct,
+        driver_cpu_pct=driver_cpu_pct,
+        rss_end=rss_end,
+        rss_peak=rss_peak,
+        loadavg=loadavg,
+        violations=violations,
+        figures=read_log(folder / "bot.log", log_start, log_end),
     )
+    return report(tables, args, world, measured)
 
 
-def report(tables, args, world, setup_s, bot_cpu_pct, driver_cpu_pct, rss_end, rss_peak,
-           loadavg, violations, figures) -> dict[str, Any]:  # fmt: skip
+@dataclass
+class Measured:
+    """What a run measured about the processes (the players' figures are in `world.stats`)."""
+
+    window: float
+    setup_s: float
+    bot_cpu_pct: float
+    driver_cpu_pct: float
+    rss_end: float
+    rss_peak: float
+    loadavg: list[float]
+    violations: list[Violation]
+    figures: LogFigures
+
+
+def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> dict[str, Any]:
     stats = world.stats
     moves = stats.version_steps
     per_move = max(moves, 1)
@@ -213,18 +237,18 @@ def report(tables, args, world, setup_s, bot_cpu_pct, driver_cpu_pct, rss_end, r
     total = sum(routes.values())
     non_exempt = sum(n for route, n in routes.items() if not is_exempt(route.split(" ", 1)[1]))
     kinds: dict[str, int] = {}
-    for v in violations:
+    for v in m.violations:
         kinds[v.kind] = kinds.get(v.kind, 0) + 1
-    lag = percentiles(figures.loop_lag_ms)
+    lag = percentiles(m.figures.loop_lag_ms)
     return {
         "tables": tables,
-        "window_s": args.window,
+        "window_s": round(m.window, 1),
         "warmup_s": args.warmup,
-        "setup_s": round(setup_s, 1),
+        "setup_s": round(m.setup_s, 1),
         "validate": not args.no_validate,
         "tables_playing": world.started(),
         "moves": moves,
-        "moves_per_s": round(moves / args.window, 2),
+        "moves_per_s": round(moves / m.window, 2),
         "human_moves": stats.human_moves,
         "clicks": stats.clicks,
         "click_errors": stats.click_errors,
@@ -237,20 +261,22 @@ def report(tables, args, world, setup_s, bot_cpu_pct, driver_cpu_pct, rss_end, r
         "rest_calls": total,
         "rest_per_move": round(total / per_move, 2),
         "non_exempt_per_move": round(non_exempt / per_move, 2),
-        "non_exempt_per_s": round(non_exempt / args.window, 1),
+        "non_exempt_per_s": round(non_exempt / m.window, 1),
         "rest_per_move_by_route": {r: round(n / per_move, 3) for r, n in routes.items()},
         "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
-        "bot_cpu_pct": bot_cpu_pct,
-        "bot_rss_mb": round(rss_end, 1),
-        "bot_rss_peak_mb": round(rss_peak, 1),
+        "bot_cpu_pct": m.bot_cpu_pct,
+        "bot_rss_mb": round(m.rss_end, 1),
+        "bot_rss_peak_mb": round(m.rss_peak, 1),
         "loop_lag_ms": lag if lag["n"] else "n/a",
-        "phase_ms": {phase: percentiles(values) for phase, values in sorted(figures.phases.items())}
+        "phase_ms": {
+            phase: percentiles(values) for phase, values in sorted(m.figures.phases.items())
+        }
         or "n/a",
-        "cant_keep_up_warnings": figures.cant_keep_up,
-        "bot_log_warnings": figures.warnings,
-        "bot_log_errors": figures.errors,
-        "driver_cpu_pct": driver_cpu_pct,
-        "loadavg": loadavg,
+        "cant_keep_up_warnings": m.figures.cant_keep_up,
+        "bot_log_warnings": m.figures.warnings,
+        "bot_log_errors": m.figures.errors,
+        "driver_cpu_pct": m.driver_cpu_pct,
+        "loadavg": m.loadavg,
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
     }
