@@ -24,8 +24,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
+import io
 import json
 import os
+import pstats
 import signal
 import sys
 import tempfile
@@ -84,6 +87,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--keep-dir", type=Path, help="keep the bot's database and log here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument(
+        "--profile-driver",
+        action="store_true",
+        help="cProfile this process (fake + players) during the window; top functions to stderr",
+    )
     # Room for issue 11 (--backend / --processes): not implemented yet.
     return parser.parse_args(argv)
 
@@ -168,7 +176,11 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         bot_cpu.start(now)
         driver_cpu.start(now)
         fake.take_violations()
+        playing_at_start = world.started()
         world.measuring = True
+        profiler = cProfile.Profile() if args.profile_driver else None
+        if profiler is not None:
+            profiler.enable()
         progress(args, f"measuring {args.window:.0f} s")
         rss_peak = 0.0
         window_end = now + args.window
@@ -179,6 +191,11 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
             await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
             rss_peak = max(rss_peak, rss_mb(bot.pid))
         window = time.monotonic() - now
+        if profiler is not None:
+            profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+            print(out.getvalue(), file=sys.stderr)
         world.measuring = False
         world.draining = True
         now = time.monotonic()
@@ -202,6 +219,7 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         await fake.stop()
     measured = Measured(
         window=window,
+        playing_at_start=playing_at_start,
         setup_s=setup_s,
         bot_cpu_pct=bot_cpu_pct,
         driver_cpu_pct=driver_cpu_pct,
@@ -219,6 +237,7 @@ class Measured:
     """What a run measured about the processes (the players' figures are in `world.stats`)."""
 
     window: float
+    playing_at_start: int
     setup_s: float
     bot_cpu_pct: float
     driver_cpu_pct: float
@@ -246,7 +265,8 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "warmup_s": args.warmup,
         "setup_s": round(m.setup_s, 1),
         "validate": not args.no_validate,
-        "tables_playing": world.started(),
+        "tables_playing": m.playing_at_start,  # when the window opened
+        "tables_playing_at_end": world.started(),
         "moves": moves,
         "moves_per_s": round(moves / m.window, 2),
         "human_moves": stats.human_moves,
@@ -291,7 +311,7 @@ def ms(figure: dict[str, Any], key: str) -> str:
 
 def summary(results: list[dict[str, Any]]) -> str:
     head = (
-        "| tables | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
+        "| tables (playing) | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
         "| REST/move (non-exempt) | bot CPU % | bot RSS MB | loop lag p50/p99 ms | can't keep up "
         "| driver CPU % | load avg |"
     )
@@ -301,7 +321,7 @@ def summary(results: list[dict[str, Any]]) -> str:
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
         a, p, d = r["ack_ms"], r["public_edit_ms"], r["mover_dm_ms"]
         lines.append(
-            f"| {r['tables']} | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
+            f"| {r['tables']} ({r['tables_playing']}) | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
             f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
             f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) | {r['bot_cpu_pct']} "
             f"| {r['bot_rss_mb']} | {lag_text} | {r['cant_keep_up_warnings']} "

@@ -65,4 +65,4 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["loop_lag_ms"] == "n/a" or result["loop_lag_ms"]["n"] > 0
     # the bot's payloads all passed the fake's validation
     assert not {"invalid_body", "bad_request", "unimplemented"} & set(result["violations"])
-    assert "| tables | moves/s |" in run.stdout  # the human summary
+    assert "| tables (playing) | moves/s |" in run.stdout  # the human summary
