@@ -41,7 +41,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.load_driver import World, is_exempt, percentiles  # noqa: E402
-from bench.load_probe import CpuMeter, LogFigures, load_average, read_log, rss_mb  # noqa: E402
+from bench.load_probe import (  # noqa: E402
+    CpuMeter,
+    LogFigures,
+    descendants,
+    load_average,
+    read_log,
+    rss_mb,
+    tree_rss_mb,
+)
 from tests.fakediscord.errors import Violation  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
@@ -172,9 +180,10 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         log_path = folder / "bot.log"
         log_start = log_path.stat().st_size
         now = time.monotonic()
-        bot_cpu, driver_cpu = CpuMeter(bot.pid), CpuMeter("self")
-        bot_cpu.start(now)
-        driver_cpu.start(now)
+        bot_cpu, bot_tree_cpu = CpuMeter(bot.pid), CpuMeter(bot.pid, tree=True)
+        driver_cpu = CpuMeter("self")
+        for meter in (bot_cpu, bot_tree_cpu, driver_cpu):
+            meter.start(now)
         fake.take_violations()
         playing_at_start = world.started()
         world.measuring = True
@@ -182,7 +191,7 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         if profiler is not None:
             profiler.enable()
         progress(args, f"measuring {args.window:.0f} s")
-        rss_peak = 0.0
+        rss_peak = tree_rss_peak = 0.0
         window_end = now + args.window
         longest = window_end + 120
         while time.monotonic() < window_end or (
@@ -190,6 +199,7 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         ):
             await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
             rss_peak = max(rss_peak, rss_mb(bot.pid))
+            tree_rss_peak = max(tree_rss_peak, tree_rss_mb(bot.pid))
         window = time.monotonic() - now
         if profiler is not None:
             profiler.disable()
@@ -200,7 +210,9 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         world.draining = True
         now = time.monotonic()
         bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
+        bot_tree_cpu_pct = bot_tree_cpu.percent(now)
         rss_end = rss_mb(bot.pid)
+        workers = len(descendants(bot.pid))
         log_end = log_path.stat().st_size
         loadavg = load_average()
         violations = fake.take_violations()
@@ -222,6 +234,9 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         playing_at_start=playing_at_start,
         setup_s=setup_s,
         bot_cpu_pct=bot_cpu_pct,
+        bot_tree_cpu_pct=bot_tree_cpu_pct,
+        tree_rss_peak=tree_rss_peak,
+        workers=workers,
         driver_cpu_pct=driver_cpu_pct,
         rss_end=rss_end,
         rss_peak=rss_peak,
@@ -240,6 +255,9 @@ class Measured:
     playing_at_start: int
     setup_s: float
     bot_cpu_pct: float
+    bot_tree_cpu_pct: float  # with its worker processes
+    tree_rss_peak: float
+    workers: int
     driver_cpu_pct: float
     rss_end: float
     rss_peak: float
@@ -287,6 +305,9 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "bot_cpu_pct": m.bot_cpu_pct,
         "bot_rss_mb": round(m.rss_end, 1),
         "bot_rss_peak_mb": round(m.rss_peak, 1),
+        "bot_worker_processes": m.workers,
+        "bot_with_workers_cpu_pct": m.bot_tree_cpu_pct,
+        "bot_with_workers_rss_peak_mb": round(m.tree_rss_peak, 1),
         "loop_lag_ms": lag if lag["n"] else "n/a",
         "phase_ms": {
             phase: percentiles(values) for phase, values in sorted(m.figures.phases.items())
@@ -312,7 +333,7 @@ def ms(figure: dict[str, Any], key: str) -> str:
 def summary(results: list[dict[str, Any]]) -> str:
     head = (
         "| tables (playing) | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
-        "| REST/move (non-exempt) | bot CPU % | bot RSS MB | loop lag p50/p99 ms | can't keep up "
+        "| REST/move (non-exempt) | bot CPU % (with workers) | bot RSS MB | loop lag p50/p99 ms | can't keep up "
         "| driver CPU % | load avg |"
     )
     lines = [head, "|" + "---|" * 12]
@@ -323,7 +344,8 @@ def summary(results: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['tables']} ({r['tables_playing']}) | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
             f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
-            f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) | {r['bot_cpu_pct']} "
+            f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) "
+            f"| {r['bot_cpu_pct']} ({r['bot_with_workers_cpu_pct']}) "
             f"| {r['bot_rss_mb']} | {lag_text} | {r['cant_keep_up_warnings']} "
             f"| {r['driver_cpu_pct']} | {' '.join(f'{x:.2f}' for x in r['loadavg'])} |"
         )

@@ -4,6 +4,7 @@ up" warnings) and the machine's load average."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections import defaultdict
@@ -20,6 +21,43 @@ def cpu_seconds(pid: int | str = "self") -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes started by `pid`, their children too (a worker pool's processes)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found.extend(children)
+        todo.extend(children)
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time of a process and its live descendants, plus what its reaped children used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = sum(int(x) for x in fields[11:15]) / TICKS  # utime stime cutime cstime
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(child)
+    return total
+
+
+def tree_rss_mb(pid: int) -> float:
+    total = rss_mb(pid)
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            total += rss_mb(child)
+    return total
+
+
 def rss_mb(pid: int | str = "self") -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -33,18 +71,23 @@ def load_average() -> list[float]:
 
 @dataclass
 class CpuMeter:
-    """CPU % of one process over an interval (100 % = one core busy)."""
+    """CPU % of one process (with `tree`, and its descendants) over an interval (100 % = one
+    core busy)."""
 
     pid: int | str
+    tree: bool = False
     start_cpu: float = 0.0
     start_wall: float = 0.0
 
+    def seconds(self) -> float:
+        return tree_cpu_seconds(int(self.pid)) if self.tree else cpu_seconds(self.pid)
+
     def start(self, now: float) -> None:
-        self.start_cpu, self.start_wall = cpu_seconds(self.pid), now
+        self.start_cpu, self.start_wall = self.seconds(), now
 
     def percent(self, now: float) -> float:
         wall = max(now - self.start_wall, 1e-9)
-        return round(100 * (cpu_seconds(self.pid) - self.start_cpu) / wall, 1)
+        return round(100 * (self.seconds() - self.start_cpu) / wall, 1)
 
 
 @dataclass
