@@ -94,6 +94,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="skip the fake's OpenAPI validation (documented limits are still checked)",
     )
     parser.add_argument("--keep-dir", type=Path, help="keep the bot's database and log here")
+    parser.add_argument(
+        "--bot-root",
+        type=Path,
+        default=ROOT,
+        help="run the bot from this checkout (compare branches; default: this one)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument(
         "--profile-driver",
@@ -120,7 +126,7 @@ async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
         "LOG_LEVEL=INFO\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = str(args.bot_root.resolve())
     log = (folder / "bot.log").open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
