@@ -349,7 +349,9 @@ class LoadTable:
             except (TimeoutError, LookupError, PermissionError, ValueError) as exc:
                 world.setup_errors[type(exc).__name__] += 1
                 await asyncio.sleep(5)
-                continue
+                if self.version is None or self.finished():  # else it started after all: play
+                    await self._abandon()
+                    continue
             if world.measuring:
                 world.stats.tables_started += 1
             players = [asyncio.create_task(h.play()) for h in self.humans]
@@ -390,6 +392,19 @@ class LoadTable:
                     await self.until_shown(f"{n}. ")
                 await self._click(host, "Empezar")
             await self.until(lambda: self.version is not None, 60)
+
+    async def _abandon(self) -> None:
+        """A lobby that opened too late for its host: cancel it, so the channel is free again."""
+        public = self.public
+        if public is None or self.version is not None:
+            return
+        cancel = next((b for b in public.buttons if b.label == "Cancelar" and not b.disabled), None)
+        if cancel is None:
+            return
+        with contextlib.suppress(LookupError, PermissionError, TypeError):
+            self.world.track(await self.users[0].click(public, custom_id=cancel.custom_id), self)
+        with contextlib.suppress(TimeoutError):
+            await self.until(lambda: not any(b.label == "Cancelar" for b in public.buttons), 30)
 
     def _text(self) -> str:
         return self.public.text if self.public is not None else ""
