@@ -30,7 +30,8 @@ from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
 
-ANSWER_WITHIN = 1.5  # seconds; Discord gives up on an unanswered click after 3
+ANSWER_WITHIN = 0.03  # seconds: answer in place (UPDATE_MESSAGE) only when that is quick; else
+# acknowledge at once and edit after (Discord gives up on an unanswered click after 3 s)
 T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
