@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.errors import TableError
 from bot.service.context import ServiceContext
-from bot.service.models import Table
+from bot.service.models import Table, is_human_id
 from bot.service.results import card_transfers, standing_deltas
 from games.core import Event, IllegalAction
 from storage import StaleVersion
@@ -25,6 +25,9 @@ class Moves:
         self, table: Table, seat: str, version: int | None, action_text: str
     ) -> list[Event]:
         async with table.lock:
+            info = table.seat(seat)
+            if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
+                raise TableError("seat_played_by_cpu")
             return await self.act_locked(table, seat, version, action_text, by_timer=False)
 
     async def act_locked(

@@ -24,6 +24,7 @@ from bot.ui.messages import (
     seat_names,
 )
 from bot.ui.presenter import GamePresenter
+from bot.ui.seats import used_rematch_view
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,30 @@ class DiscordTableListener:
         await self._send_channel(
             table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>", name=name)
         )
+
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        """Tell the channel, then show the table again (names, "Volver"); a person back at
+        their seat gets their private view anew."""
+        tr = translator(table.record.locale)
+        await self._send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
+        if change == "rejoined":
+            self._dm_digests.pop((table.id, seat_id), None)
+            self._dm_waiting.pop((table.id, seat_id), None)
+        if table.state is not None:
+            await self.game_changed(table, [], None, False)
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        """Turn the finished table's "Revancha" off (only the components change)."""
+        if not finished.record.message_id:
+            return
+        view = used_rematch_view(finished, translator(finished.record.locale))
+        channel = self.bot.get_partial_messageable(int(finished.record.channel_id))
+        try:
+            await channel.get_partial_message(int(finished.record.message_id)).edit(view=view)
+        except discord.HTTPException:
+            log.info("could not turn off the rematch button of table %s", finished.id)
+        finally:
+            view.stop()
 
     # ----- the public message -----------------------------------------------------------
     async def _show_public(self, table: Table, payload: Payload) -> None:
