@@ -17,11 +17,11 @@ from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import rebuild
-from bot.service.seats import SeatChanges, reclaimable
+from bot.service.seats import SeatChanges
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from games.core import Game, GameState
-from storage import Database, PlayersRepo, SeatInfo, TablesRepo
+from storage import Database, PlayersRepo, TablesRepo
 
 log = logging.getLogger(__name__)
 
@@ -214,11 +214,6 @@ class TableService:
         """The host (or a member who may manage the channel) hands ``seat_id`` to the computer
         for the rest of the game."""
         return await self._seats.kick(table_id, by, seat_id, may_manage=may_manage)
-
-    @staticmethod
-    def reclaimable(table: Table) -> list[SeatInfo]:
-        """People's seats the computer plays now whose owner may take them back."""
-        return reclaimable(table)
 
     # ----- play (bot/service/moves.py, timers.py, cpu.py, replay.py) ------------------------
     async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:

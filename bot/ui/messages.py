@@ -211,7 +211,7 @@ def public_payload(
     components: list[discord.ui.Item[Any]] = []
     if outcome is None:
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
-        components.extend(seat_buttons(table, service, tr))
+        components.extend(seat_buttons(table, tr))
         public = []
         for seat in table.state.seats:
             for action in game.legal_actions(table.state, seat):

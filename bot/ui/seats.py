@@ -7,17 +7,18 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator
-from bot.service import Table, TableService
+from bot.service import Table
+from bot.service.seats import reclaimable
 from bot.ui import items
 
 
-def seat_buttons(table: Table, service: TableService, tr: Translator) -> list[discord.ui.Item[Any]]:
+def seat_buttons(table: Table, tr: Translator) -> list[discord.ui.Item[Any]]:
     """On a game in progress: "Salir" always, "Volver" while a seat the computer took may be
     taken back. Row 0, beside "Ver mi mano"."""
     buttons: list[discord.ui.Item[Any]] = [
         items.SeatButton(table.id, "leave", label=tr("seat.leave"), row=0)
     ]
-    if service.reclaimable(table):
+    if reclaimable(table):
         buttons.append(
             items.SeatButton(
                 table.id,
