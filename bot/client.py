@@ -11,6 +11,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale
 from bot.i18n.commands import CatalogueTranslator
@@ -21,6 +22,8 @@ from bot.settings import Settings
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
+from bot.ui.rendering import Renderer, install
+from bot.workers import Workers, create_workers
 from games.core import Game
 from storage import Database, PlayersRepo, StandingsRepo, open_database
 
@@ -69,17 +72,30 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
+        self.listener = DiscordTableListener(self)
+        processes = settings.render_processes
+        # Images get their own pool, so a render never queues behind a computer's search.
+        self.renderer = Renderer(Workers(processes) if processes != 0 else None)
+        self._previous_renderer: Renderer | None = None
+        # user -> (display name, locale) as last stored: a click writes only when they change
+        self._known: dict[str, tuple[str, str]] = {}
+        self._locales: dict[str, str] = {}
+        self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path)
+        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
+        self._previous_renderer = install(self.renderer)
+        # Computer searches of the table service run in this pool.
+        self.workers = create_workers(self.settings.worker_processes)
+        self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.tables = TableService(
             self.db,
             self.games,
-            DiscordTableListener(self),
+            self.listener,
             ServiceConfig(
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
@@ -88,6 +104,7 @@ class MesaBot(commands.Bot):
             ),
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
+            workers=self.workers,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -108,7 +125,16 @@ class MesaBot(commands.Bot):
     async def close(self) -> None:
         if getattr(self, "tables", None) is not None:
             await self.tables.close()
+        await self.listener.close()
         await super().close()
+        self.renderer.close()
+        if self._previous_renderer is not None:
+            install(self._previous_renderer)
+            self._previous_renderer = None
+        if getattr(self, "_lag_monitor", None) is not None:
+            self._lag_monitor.cancel()
+        if self.workers is not None:
+            self.workers.shutdown()
         if self.db is not None:
             await self.db.close()
             self.db = None
@@ -120,12 +146,20 @@ class MesaBot(commands.Bot):
     async def remember(self, interaction: discord.Interaction) -> None:
         """Keep a player's name and locale (for DMs) and reopen DMs they may have reopened."""
         user = interaction.user
-        await self.players.upsert(
-            str(user.id), user.display_name, normalise_locale(str(interaction.locale))
-        )
+        known = (user.display_name, normalise_locale(str(interaction.locale)))
+        if self._known.get(str(user.id)) == known:
+            return  # nothing new: no write on every click
+        await self.players.upsert(str(user.id), *known)
+        self._known[str(user.id)] = known
+        self._locales[str(user.id)] = known[1]
 
     async def locale_of(self, user_id: str) -> str:
-        return normalise_locale(await self.players.locale(user_id) or self.settings.default_locale)
+        locale = self._locales.get(user_id)
+        if locale is None:
+            stored = await self.players.locale(user_id)
+            locale = normalise_locale(stored or self.settings.default_locale)
+            self._locales[user_id] = locale
+        return locale
 
 
 # The cogs are written against CogHost; this line makes mypy check MesaBot provides it.

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.service import TableService
 from bot.settings import Settings
+from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter
 from games.core import Game
 from storage import StandingsRepo
@@ -33,6 +34,10 @@ class CogHost(Protocol):
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...
+
+    @property
+    def listener(self) -> DiscordTableListener:
+        """What shows table changes on Discord (a click may answer with its update)."""
 
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]: ...
 

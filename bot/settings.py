@@ -21,6 +21,13 @@ class Settings(BaseSettings):
     timeouts_before_replacement: int = Field(default=3, ge=1, le=10)
     cpu_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     cpu_think_seconds: float = Field(default=2.0, gt=0, le=30)
+    # Processes drawing table and hand images (None: one per core; 0: draw on the event loop).
+    render_processes: int | None = Field(default=None, ge=0, le=64)
+    # Processes for computer searches (bot/workers.py; images have their own pool). None: one per
+    # core; 0: no child processes, the work runs in a thread of the bot (tools, small hosts).
+    worker_processes: int | None = Field(default=None, ge=0, le=64)
+    # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
+    loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
     # Only tests set these: they point an unmodified discord.py at a local fake Discord.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

@@ -7,7 +7,8 @@ longer holds fails whole instead of going negative.
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
+
 from pydantic import BaseModel
 
 from storage.db import Database
@@ -34,8 +35,8 @@ class LedgerRow(BaseModel):
     counterparty: str | None
 
 
-async def _change(
-    conn: aiosqlite.Connection,
+def _change(
+    conn: sqlite3.Connection,
     user_id: str,
     game: str,
     card_id: str,
@@ -45,37 +46,36 @@ async def _change(
     counterparty: str | None = None,
 ) -> None:
     if delta > 0:
-        await conn.execute(
+        conn.execute(
             "INSERT INTO card_collections (user_id, game, card_id, count) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (user_id, game, card_id) DO UPDATE SET count = count + excluded.count",
             (user_id, game, card_id, delta),
         )
     else:
-        cur = await conn.execute(
+        cur = conn.execute(
             "UPDATE card_collections SET count = count + ? WHERE user_id = ? AND game = ?"
             " AND card_id = ? AND count >= ?",
             (delta, user_id, game, card_id, -delta),
         )
         if cur.rowcount != 1:
             raise CardNotHeld(user_id, card_id)
-    await conn.execute(
+    conn.execute(
         "INSERT INTO card_ledger (user_id, game, card_id, delta, reason, table_id, counterparty)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         (user_id, game, card_id, delta, reason, table_id, counterparty),
     )
 
 
-async def _holds(conn: aiosqlite.Connection, user_id: str, game: str, card_id: str) -> bool:
-    async with conn.execute(
+def _holds(conn: sqlite3.Connection, user_id: str, game: str, card_id: str) -> bool:
+    row = conn.execute(
         "SELECT count FROM card_collections WHERE user_id = ? AND game = ? AND card_id = ?",
         (user_id, game, card_id),
-    ) as cur:
-        row = await cur.fetchone()
+    ).fetchone()
     return bool(row and row[0] > 0)
 
 
-async def apply_transfers(
-    conn: aiosqlite.Connection,
+def apply_transfers(
+    conn: sqlite3.Connection,
     game: str,
     transfers: list[CardTransfer],
     table_id: int | None,
@@ -92,18 +92,14 @@ async def apply_transfers(
         if (
             skip_unheld
             and t.from_user is not None
-            and not await _holds(conn, t.from_user, game, t.card_id)
+            and not _holds(conn, t.from_user, game, t.card_id)
         ):
             continue
         done.append(t)
         if t.from_user is not None:
-            await _change(
-                conn, t.from_user, game, t.card_id, -1, "payout", table_id, t.to_user or "cpu"
-            )
+            _change(conn, t.from_user, game, t.card_id, -1, "payout", table_id, t.to_user or "cpu")
         if t.to_user is not None:
-            await _change(
-                conn, t.to_user, game, t.card_id, +1, "payout", table_id, t.from_user or "cpu"
-            )
+            _change(conn, t.to_user, game, t.card_id, +1, "payout", table_id, t.from_user or "cpu")
     return done
 
 
@@ -120,22 +116,26 @@ class CollectionsRepo:
             return {r["card_id"]: r["count"] for r in await cur.fetchall()}
 
     async def grant(self, user_id: str, game: str, cards: list[str], reason: str) -> None:
-        async with self.db.transaction() as conn:
+        def unit(conn: sqlite3.Connection) -> None:
             for card_id in cards:
-                await _change(conn, user_id, game, card_id, +1, reason)
+                _change(conn, user_id, game, card_id, +1, reason)
+
+        await self.db.write(unit)
 
     async def ensure_starter(self, user_id: str, game: str, starter: list[str]) -> bool:
         """Grant ``starter`` to a user who never had cards of ``game``; True if granted."""
-        async with self.db.transaction() as conn:
-            async with conn.execute(
+
+        def unit(conn: sqlite3.Connection) -> bool:
+            if conn.execute(
                 "SELECT 1 FROM card_ledger WHERE user_id = ? AND game = ? LIMIT 1",
                 (user_id, game),
-            ) as cur:
-                if await cur.fetchone():
-                    return False
+            ).fetchone():
+                return False
             for card_id in starter:
-                await _change(conn, user_id, game, card_id, +1, "starter")
-        return True
+                _change(conn, user_id, game, card_id, +1, "starter")
+            return True
+
+        return await self.db.write(unit)
 
     async def top_up(self, user_id: str, game: str, minimum: int, filler: list[str]) -> list[str]:
         """Bring a collection below ``minimum`` cards back up, granting from ``filler`` in
@@ -149,8 +149,7 @@ class CollectionsRepo:
     async def transfer(
         self, game: str, transfers: list[CardTransfer], table_id: int | None = None
     ) -> None:
-        async with self.db.transaction() as conn:
-            await apply_transfers(conn, game, transfers, table_id)
+        await self.db.write(lambda conn: apply_transfers(conn, game, transfers, table_id))
 
     async def ledger(self, user_id: str, game: str) -> list[LedgerRow]:
         async with self.db.conn.execute(

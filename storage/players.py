@@ -10,19 +10,29 @@ class PlayersRepo:
         self.db = db
 
     async def upsert(self, user_id: str, name: str, locale: str | None = None) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
+        """Keep a player's name and locale. Called on every click, so a call that would change
+        nothing this process has not already written costs no transaction at all: a move is
+        then the move's one transaction, not two."""
+        known = self.db.players_written.get(user_id)
+        if known is not None and known[0] == name and (locale is None or known[1] == locale):
+            return
+        await self.db.write(
+            lambda conn: conn.execute(
                 "INSERT INTO players (user_id, name, locale) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
                 " locale = COALESCE(excluded.locale, players.locale)",
                 (user_id, name, locale),
             )
+        )
+        kept = locale if locale is not None else (known[1] if known else None)
+        self.db.players_written[user_id] = (name, kept)
 
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
+        await self.db.write(
+            lambda conn: conn.execute(
                 "UPDATE players SET dms_closed = ? WHERE user_id = ?", (int(closed), user_id)
             )
+        )
 
     async def dms_closed(self, user_id: str) -> bool:
         async with self.db.conn.execute(

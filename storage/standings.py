@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import aiosqlite
+import sqlite3
+
 from pydantic import BaseModel
 
 from storage.db import Database
@@ -26,12 +27,12 @@ class StandingRow(BaseModel):
     team_won: int
 
 
-async def apply_standings(
-    conn: aiosqlite.Connection, guild_id: str, game: str, deltas: list[StandingDelta]
+def apply_standings(
+    conn: sqlite3.Connection, guild_id: str, game: str, deltas: list[StandingDelta]
 ) -> None:
-    """Add ``deltas`` inside the caller's transaction."""
+    """Add ``deltas`` inside the caller's transaction (a writer unit, ``storage/writer.py``)."""
     for d in deltas:
-        await conn.execute(
+        conn.execute(
             "INSERT INTO standings (guild_id, user_id, game, played, won, points, team_won)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
@@ -40,7 +41,7 @@ async def apply_standings(
             (guild_id, d.user_id, game, d.played, d.won, d.points, d.team_won),
         )
         for stat, value in d.stats.items():
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO player_stats (guild_id, user_id, game, stat, value)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, game, stat)"
                 " DO UPDATE SET value = value + excluded.value",
@@ -53,8 +54,7 @@ class StandingsRepo:
         self.db = db
 
     async def add(self, guild_id: str, game: str, deltas: list[StandingDelta]) -> None:
-        async with self.db.transaction() as conn:
-            await apply_standings(conn, guild_id, game, deltas)
+        await self.db.write(lambda conn: apply_standings(conn, guild_id, game, deltas))
 
     async def leaderboard(
         self, guild_id: str, game: str | None = None, limit: int = 10

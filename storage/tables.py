@@ -100,29 +100,28 @@ class TablesRepo:
         seats: list[SeatInfo],
         seed: str,
     ) -> TableRecord:
+        def unit(conn: sqlite3.Connection) -> Any:
+            cur = conn.execute(
+                "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
+                " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    game,
+                    host_id,
+                    locale,
+                    json.dumps(options),
+                    _seats_json(seats),
+                    seed,
+                ),
+            )
+            return conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
+
         try:
-            async with self.db.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
-                    " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        game,
-                        host_id,
-                        locale,
-                        json.dumps(options),
-                        _seats_json(seats),
-                        seed,
-                    ),
-                )
-                table_id = cur.lastrowid
+            row = await self.db.write(unit)
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
-        assert table_id is not None  # an INSERT that succeeded has a row id
-        record = await self.get(table_id)
-        assert record is not None
-        return record
+        return _record(row)
 
     async def get(self, table_id: int) -> TableRecord | None:
         async with self.db.conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
@@ -144,62 +143,56 @@ class TablesRepo:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
 
+    async def _execute(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement as its own write; the number of rows it changed."""
+        return await self.db.write(lambda conn: conn.execute(sql, params).rowcount)
+
     async def update_lobby(self, table_id: int, seats: list[SeatInfo], host_id: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET seats = ?, host_id = ?,"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), host_id, table_id),
-            )
+        await self._execute(
+            "UPDATE tables SET seats = ?, host_id = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND status = 'lobby'",
+            (_seats_json(seats), host_id, table_id),
+        )
 
     async def update_seats(
         self, table_id: int, seats: list[SeatInfo], host_id: str, meta: dict[str, Any]
     ) -> None:
         """Who controls each seat of a game in progress (a person or the computer), the host
         and the table's meta, in one write (a person leaving, coming back, being removed)."""
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE tables SET seats = ?, host_id = ?, meta = ?,"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND status = 'playing'",
-                (_seats_json(seats), host_id, json.dumps(meta), table_id),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(table_id)
+        changed = await self._execute(
+            "UPDATE tables SET seats = ?, host_id = ?, meta = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND status = 'playing'",
+            (_seats_json(seats), host_id, json.dumps(meta), table_id),
+        )
+        if changed != 1:
+            raise StaleVersion(table_id)
 
     async def set_message(self, table_id: int, message_id: str | None) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
+        await self._execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def set_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id)
-            )
+        await self._execute("UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id))
 
     async def start(
         self, table_id: int, seats: list[SeatInfo], state_json: str, version: int
     ) -> None:
-        async with self.db.transaction() as conn:
-            cur = await conn.execute(
-                "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), state_json, version, table_id),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(table_id)
+        changed = await self._execute(
+            "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND status = 'lobby'",
+            (_seats_json(seats), state_json, version, table_id),
+        )
+        if changed != 1:
+            raise StaleVersion(table_id)
 
     async def close(self, table_id: int, status: TableStatus = "cancelled") -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
-                " 'now') WHERE id = ?",
-                (status, table_id),
-            )
+        await self._execute(
+            "UPDATE tables SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
+            " 'now') WHERE id = ?",
+            (status, table_id),
+        )
 
     async def record_action(
         self,
@@ -218,15 +211,17 @@ class TablesRepo:
         skip_unheld_cards: bool = False,
     ) -> None:
         """Write the action row, the new snapshot and (when the game ended) the standings and
-        card transfers, in one transaction, guarded by the previous version so two writers
-        cannot both win and a crash half-way leaves nothing half-done."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO actions (table_id, version, seat, action, by_timer)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (table.id, version, seat, action, int(by_timer)),
-            )
-            cur = await conn.execute(
+        card transfers as ONE writer unit: one round trip, one transaction, guarded by the
+        previous version so two writers cannot both win, and all-or-nothing (a failure
+        anywhere leaves nothing of it)."""
+        seats_json = _seats_json(seats if seats is not None else table.seats)
+        meta_json = json.dumps(meta if meta is not None else table.meta)
+        # Read now, not in the writer thread: the caller's record changes after the commit.
+        table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
+
+        def unit(conn: sqlite3.Connection) -> None:
+            # The guard first: a stale writer fails as StaleVersion, not on the action key.
+            cur = conn.execute(
                 "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
                 " WHERE id = ? AND version = ? AND status = 'playing'",
@@ -234,20 +229,25 @@ class TablesRepo:
                     state_json,
                     version,
                     "finished" if finished else "playing",
-                    _seats_json(seats if seats is not None else table.seats),
-                    json.dumps(meta if meta is not None else table.meta),
-                    table.id,
-                    table.version,
+                    seats_json,
+                    meta_json,
+                    table_id,
+                    expected,
                 ),
             )
             if cur.rowcount != 1:
-                raise StaleVersion(table.id)
+                raise StaleVersion(table_id)
+            conn.execute(
+                "INSERT INTO actions (table_id, version, seat, action, by_timer)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, version, seat, action, int(by_timer)),
+            )
             if standings:
-                await apply_standings(conn, table.guild_id, table.game, standings)
+                apply_standings(conn, guild_id, game, standings)
             if transfers:
-                await apply_transfers(
-                    conn, table.game, transfers, table.id, skip_unheld=skip_unheld_cards
-                )
+                apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
+
+        await self.db.write(unit)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         async with self.db.conn.execute(

@@ -7,7 +7,8 @@ Refusals raised here (``TableError``, ``IllegalAction``) are answered by the ite
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -25,10 +26,12 @@ from bot.ui.items import (
     HandButton,
     ModalButton,
 )
-from bot.ui.messages import Payload, answer_with, private_payload
+from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
 
+ANSWER_WITHIN = 1.5  # seconds; Discord gives up on an unanswered click after 3
+T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
 
@@ -78,20 +81,58 @@ class PlayCog(commands.Cog):
     async def on_action(
         self, interaction: discord.Interaction, table_id: int, version: int, action: str
     ) -> None:
-        # Answer within 3 s first; the move, its storage and the redraw come after.
-        await interaction.response.defer()
-        await self.bot.remember(interaction)
+        # A click on a private view is answered by updating that very message with the view
+        # after the move (one call); anything else is acknowledged first. Discord wants an
+        # answer within 3 s: a move that takes longer is acknowledged meanwhile.
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        in_place = _is_private_view(interaction)
         seat = str(interaction.user.id)
+        listener = self.bot.listener
+        table = self.bot.tables.find(table_id)
+        if not in_place:
+            if table is None or not listener.is_public_message(table, interaction.message):
+                await interaction.response.defer()
+                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                return
+            listener.hold_public(table_id)  # this answer shows the public message's update
+            try:
+                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
+                    if not interaction.response.is_done():
+                        await interaction.response.defer()
+            finally:
+                listener.release_public(table_id)
+            return
+        listener.hold_private(table_id, seat)  # this answer shows the mover's view
+        try:
+            await self._move(interaction, table_id, seat, version, action, deadline, True)
+        finally:
+            listener.release_private(table_id, seat)
+
+    async def _move(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        version: int,
+        action: str,
+        deadline: float,
+        in_place: bool,
+    ) -> None:
         table = self.bot.tables.find(table_id)
         try:
-            await self.bot.tables.act(table_id, seat, version, action)
+            await _within(
+                interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
+            )
         except TableError as exc:
             if exc.code != "stale" or table is None or not table.seat(seat):
                 raise
             await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
-        if _is_ephemeral(interaction):
-            await self._refresh_ephemeral(interaction, table_id, seat)
+        finally:
+            await self.bot.remember(interaction)
+        if in_place:
+            await self._update_in_place(interaction, table_id, seat, deadline)
 
     async def on_empty_select(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -99,13 +140,18 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
-        await self.bot.remember(interaction)
-        if _is_ephemeral(interaction) or isinstance(interaction.channel, discord.DMChannel):
-            await interaction.response.defer()
-            await self._refresh_ephemeral(interaction, table_id, str(interaction.user.id), page)
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        if _is_private_view(interaction):
+            await self._update_in_place(
+                interaction, table_id, str(interaction.user.id), deadline, page
+            )
+            await self.bot.remember(interaction)
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self._show_private(interaction, table_id, page)
+        # One call: the view itself as the answer, unless its image is not ready in time.
+        payload = self._private(interaction, table_id, page)
+        await _within(interaction, deadline, finish(payload), ephemeral=True)
+        await answer_with(interaction, payload, fresh=True)
+        await self.bot.remember(interaction)
 
     async def on_draft(
         self,
@@ -115,31 +161,53 @@ class PlayCog(commands.Cog):
         op: str,
         values: list[str],
     ) -> None:
-        await interaction.response.defer()
+        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
         seat = str(interaction.user.id)
+        self.bot.listener.hold_private(table_id, seat)  # this answer shows the view
+        try:
+            await self._draft_step(interaction, table_id, seat, version, op, values, deadline)
+        finally:
+            self.bot.listener.release_private(table_id, seat)
+
+    async def _draft_step(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        version: int,
+        op: str,
+        values: list[str],
+        deadline: float,
+    ) -> None:
         try:
             table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)
             legal = table.game.legal_actions(state, seat)
             # A step may search (e.g. a hint from a solver): off the event loop.
-            draft, action = await asyncio.to_thread(
-                presenter.draft_step,
-                table.game.view(state, seat),
-                legal,
-                self.draft(table_id, seat, version),
-                op,
-                values,
+            draft, action = await _within(
+                interaction,
+                deadline,
+                asyncio.to_thread(
+                    presenter.draft_step,
+                    table.game.view(state, seat),
+                    legal,
+                    self.draft(table_id, seat, version),
+                    op,
+                    values,
+                ),
             )
             # Kept for this version: a refused move leaves the draft as it was when completed.
             self._drafts[(table_id, seat)] = (version, draft)
             if action is not None:
-                await self.bot.tables.act(table_id, seat, version, action)
+                await _within(
+                    interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
+                )
         except TableError as exc:
             if exc.code != "stale":
                 raise
             await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
-        await self._refresh_ephemeral(interaction, table_id, seat)
+        await self._update_in_place(interaction, table_id, seat, deadline)
 
     async def on_open_modal(
         self, interaction: discord.Interaction, table_id: int, kind: str
@@ -228,14 +296,62 @@ class PlayCog(commands.Cog):
             payload.content = translator(user_locale(interaction))(notice)
         await answer_with(interaction, payload, fresh=True)
 
-    async def _refresh_ephemeral(
-        self, interaction: discord.Interaction, table_id: int, seat: str, page: int = 0
+    async def _update_in_place(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        deadline: float,
+        page: int = 0,
     ) -> None:
+        """Show ``seat``'s current view on the message clicked (its DM view or an ephemeral
+        "Ver mi mano"): as the click's answer when it has none yet, else by an edit."""
         try:
-            payload = self._private(interaction, table_id, page)
+            table, _ = self._seated(table_id, seat)
         except TableError:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             return  # the game ended or the table closed: the public message says so
-        await answer_with(interaction, payload, fresh=False)
+        tr = translator(user_locale(interaction))
+        draft = self.draft(table_id, seat, table.version)
+        if await self.bot.listener.answer_in_place(
+            interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
+        ):
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        if _is_ephemeral(interaction) or page or draft:
+            await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
+        else:
+            self.bot.listener.refresh_private(table, seat)
+
+
+def _is_private_view(interaction: discord.Interaction) -> bool:
+    """A click on a player's own view: an ephemeral "Ver mi mano" or their DM."""
+    return interaction.message is not None and (
+        _is_ephemeral(interaction) or interaction.guild_id is None
+    )
+
+
+async def _within(
+    interaction: discord.Interaction,
+    deadline: float,
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = False,
+) -> T:
+    """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
+    acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
+    Discord does not give up on it."""
+    task = asyncio.ensure_future(work)
+    remaining = deadline - asyncio.get_running_loop().time()
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
+    if not done and not interaction.response.is_done():
+        if ephemeral:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    return await task
 
 
 async def setup(bot: CogHost) -> None:

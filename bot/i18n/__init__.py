@@ -59,14 +59,22 @@ def tr(locale: str | None, key: str, /, **params: Any) -> str:
     return string.Formatter().vformat(template, (), _SafeDict(params))
 
 
+class BoundTranslator:
+    """``tr(key, **params)`` bound to one locale (its ``locale``); picklable, so it can name the
+    language of work sent to another process."""
+
+    __slots__ = ("locale",)
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return tr(self.locale, key, **params)
+
+
 def translator(locale: str | None) -> Translator:
     """A ``tr(key, **params)`` bound to one locale, as the image renderers expect."""
-    loc = normalise_locale(locale)
-
-    def bound(key: str, /, **params: Any) -> str:
-        return tr(loc, key, **params)
-
-    return bound
+    return BoundTranslator(normalise_locale(locale))
 
 
 def placeholders(template: str) -> set[str]:

@@ -8,6 +8,8 @@ from typing import Any
 
 from bot.errors import TableError
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions, split_options
+from bot.service.notify import Notifications
+from bot.workers import InlineWorkers, Workers
 from games.core import Game
 from storage import TablesRepo
 
@@ -22,8 +24,15 @@ class ServiceContext:
     sleep: Callable[[float], Awaitable[Any]]
     # Extra keyword arguments of a game's ``choose_action`` from ``cpu_think_seconds``.
     ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None
+    # Where computer-player searches run (a process pool in the bot; a thread in tests).
+    workers: Workers = field(default_factory=InlineWorkers)
     tables: dict[int, Table] = field(default_factory=dict)
     closing: bool = False
+    # The listener's calls, delivered outside the table lock in version order per table.
+    notify: Notifications = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.notify = Notifications(self.listener)
 
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)

@@ -1,17 +1,21 @@
 """Computer turns: one background task per table plays the computer seats' moves through
-the move path, one at a time, under the table's lock."""
+the move path, one at a time. Searches run in the worker processes (``bot/workers.py``) outside
+the table lock; the move itself is played under the lock if the table is still at the version
+searched."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
+from bot import metrics
+from bot.service.choose import choose_action_text, game_ref
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.timers import TurnTimers
-from games.core import rng_for
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +33,8 @@ class ComputerTurns:
         self.timers = timers
         self._after_change = after_change
         self._tasks: dict[int, asyncio.Task] = {}
+        # table id -> (version, seconds this loop slept while the table stayed at that version)
+        self._waited: dict[int, tuple[int, float]] = {}
 
     def pending(self, table: Table) -> bool:
         """Whether a computer seat will move; cheap when one is waited on (no search)."""
@@ -43,15 +49,19 @@ class ComputerTurns:
             return True
         return self.next_move(table) is not None
 
-    def next_move(self, table: Table) -> tuple[str, str] | None:
-        """The next (seat, action text) a computer seat wants to play, if any."""
+    def _searches(self, table: Table) -> list[tuple[str, bool, tuple[Any, ...]]]:
+        """(seat, waited on, picklable arguments of ``choose_action_text``) per computer seat
+        that has a legal action, in the order they are asked. Built synchronously, so they all
+        describe one version of the state."""
         state = table.state
         game = table.game
         if state is None or game.outcome(state) is not None:
-            return None
+            return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
         ai_kwargs = self.ctx.ai_kwargs
+        ref = game if self.ctx.workers.in_process else game_ref(game)
+        out = []
         # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
         # a fixed order keeps a computer-only game reproducible from its seed.
         for only_waited in (False, True):
@@ -61,15 +71,39 @@ class ComputerTurns:
                 legal = game.legal_actions(state, seat.id)
                 if not legal:
                     continue
-                rng = rng_for(state.seed, "cpu", seat.id, state.version)
                 extra = ai_kwargs(game, self.ctx.config.cpu_think_seconds) if ai_kwargs else {}
-                choice = game.choose_action(
-                    game.view(state, seat.id), legal, seat.cpu_level or "normal", rng, **extra
+                args = (
+                    ref,
+                    game.view(state, seat.id),
+                    [a.encode() for a in legal],
+                    seat.cpu_level or "normal",
+                    state.seed,
+                    ("cpu", seat.id, state.version),
+                    extra,
                 )
-                if choice is None and only_waited:
-                    choice = legal[0]
-                if choice is not None:
-                    return seat.id, choice.encode()
+                out.append((seat.id, only_waited, args))
+        return out
+
+    def next_move(self, table: Table) -> tuple[str, str] | None:
+        """The next (seat, action text) a computer seat wants to play, if any, searched here
+        (for cheap checks; the computer's turns search in the workers, ``next_move_off_loop``)."""
+        for seat, waited, args in self._searches(table):
+            choice = choose_action_text(*args)
+            if choice is None and waited:
+                choice = args[2][0]
+            if choice is not None:
+                return seat, choice
+        return None
+
+    async def next_move_off_loop(self, table: Table) -> tuple[str, str] | None:
+        """``next_move`` with each search in a worker process: the event loop keeps running."""
+        for seat, waited, args in self._searches(table):
+            with metrics.phase("cpu_search"):
+                choice = await self.ctx.workers.run(choose_action_text, *args)
+            if choice is None and waited:
+                choice = args[2][0]
+            if choice is not None:
+                return seat, choice
         return None
 
     def kick(self, table: Table) -> None:
@@ -79,6 +113,7 @@ class ComputerTurns:
 
     def cancel(self, table_id: int) -> None:
         task = self._tasks.pop(table_id, None)
+        self._waited.pop(table_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
@@ -87,26 +122,66 @@ class ComputerTurns:
 
     def clear(self) -> None:
         self._tasks.clear()
+        self._waited.clear()
 
     async def wait_idle(self, table_id: int) -> None:
         while (task := self._tasks.get(table_id)) is not None and not task.done():
             await asyncio.wait({task})
 
+    # ----- fair waits (the game's ``cpu_wait_seconds``, e.g. Amapatolli's "¡Ce!") ---------------
+    def fair_wait(self, table: Table) -> float:
+        """Seconds the computer seats must still leave the table's current state alone.
+
+        The game says how long in all (``Game.cpu_wait_seconds``, given the human seats); what
+        this loop already slept while the table stayed at this version counts towards it. Time
+        is only measured through ``ctx.sleep``, so a test's fake sleep is the whole clock.
+        """
+        state = table.state
+        if state is None:
+            return 0.0
+        humans = frozenset(s.id for s in table.record.seats if not s.is_cpu)
+        needed = table.game.cpu_wait_seconds(state, humans)
+        if needed <= 0:
+            return 0.0
+        version, waited = self._waited.get(table.id, (-1, 0.0))
+        return max(0.0, needed - (waited if version == table.version else 0.0))
+
+    async def _sleep_on_version(self, table: Table, seconds: float) -> None:
+        """Sleep; the time counts towards fair waits only if nothing moved meanwhile."""
+        version = table.version
+        await self.ctx.sleep(seconds)
+        if table.version == version:
+            seen, waited = self._waited.get(table.id, (version, 0.0))
+            self._waited[table.id] = (version, (waited if seen == version else 0.0) + seconds)
+
     async def _loop(self, table: Table) -> None:
         try:
             while not self.ctx.closing:
                 if self.ctx.config.cpu_delay_seconds:
-                    await self.ctx.sleep(self.ctx.config.cpu_delay_seconds)
+                    await self._sleep_on_version(table, self.ctx.config.cpu_delay_seconds)
+                # Fair ¡Ce!: while a person's window is open the computer waits (the game says
+                # how long); the wait counts only while the table stays at one version.
+                wait = self.fair_wait(table)
+                if wait:
+                    await self._sleep_on_version(table, wait)
+                    continue
+                # The search runs outside the table lock (a person's click is not kept
+                # waiting for it) on the state of one version; the move is then played only if
+                # the table is still at that version, else searched again.
+                version = table.version
+                work = await self.next_move_off_loop(table)
+                if table.version != version:
+                    continue
+                if work is None:
+                    return
+                seat, action_text = work
                 async with table.lock:
-                    # A search may take its whole time budget: off the event loop (the state
-                    # only changes under this lock, so the thread reads a stable state).
-                    work = await asyncio.to_thread(self.next_move, table)
-                    if work is None:
-                        return
-                    seat, action_text = work
-                    await self.moves.act_locked(
-                        table, seat, table.version, action_text, by_timer=False
+                    if table.version != version or table.record.status != "playing":
+                        continue
+                    _, delivery = await self.moves.act_locked(
+                        table, seat, version, action_text, by_timer=False
                     )
+                await delivery
                 self.timers.restart(table)
                 if table.record.status != "playing":
                     self._after_change(table)

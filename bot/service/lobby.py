@@ -1,5 +1,8 @@
 """Lobbies: open, join, leave, add or remove a computer, start, cancel, rematch; and the
-per-game hook (``LobbyRules``) a game with a lobby of its own plugs in."""
+per-game hook (``LobbyRules``) a game with a lobby of its own plugs in.
+
+Notifications are posted (``ctx.notify``) right as the table lock is released, with no await in
+between, so they keep the order of the changes (see notify.py)."""
 
 from __future__ import annotations
 
@@ -89,7 +92,7 @@ class Lobby:
             raise TableError("channel_busy") from exc
         table = Table(record=record, game=game)
         self.ctx.tables[record.id] = table
-        await self.ctx.listener.lobby_changed(table)
+        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def join(self, table_id: int, user_id: str, name: str) -> Table:
@@ -102,7 +105,7 @@ class Lobby:
                 raise TableError("table_full", max=table.game.max_players)
             seats = [*table.record.seats, SeatInfo(id=user_id, name=name)]
             await self._save_seats(table, seats)
-        await self.ctx.listener.lobby_changed(table)
+        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def leave(self, table_id: int, user_id: str) -> Table:
@@ -121,9 +124,9 @@ class Lobby:
                 await self._save_seats(table, seats)
                 closed = False
         if closed:
-            await self.ctx.listener.table_closed(table, "empty")
+            await self.ctx.notify.table_closed(table, "empty")
         else:
-            await self.ctx.listener.lobby_changed(table)
+            await self.ctx.notify.lobby_changed(table)
         return table
 
     async def add_cpu(self, table_id: int, by: str, level: str | None = None) -> Table:
@@ -140,7 +143,7 @@ class Lobby:
             n = next(i for i in range(1, 100) if f"{CPU_PREFIX}{i}" not in taken)
             seat = SeatInfo(id=f"{CPU_PREFIX}{n}", name=f"CPU {n}", cpu_level=level)
             await self._save_seats(table, [*table.record.seats, seat])
-        await self.ctx.listener.lobby_changed(table)
+        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def remove(self, table_id: int, by: str, seat_id: str) -> Table:
@@ -151,7 +154,7 @@ class Lobby:
             if seat_id == by or not table.seat(seat_id):
                 raise TableError("cannot_remove")
             await self._save_seats(table, [s for s in table.record.seats if s.id != seat_id])
-        await self.ctx.listener.lobby_changed(table)
+        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def update_meta(self, table_id: int, key: str, change: MetaChange) -> Table:
@@ -164,7 +167,7 @@ class Lobby:
             meta = {**table.record.meta, key: new}
             await self.ctx.repo.set_meta(table.id, meta)
             table.record.meta = meta
-        await self.ctx.listener.lobby_changed(table)
+        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def start(
@@ -199,7 +202,7 @@ class Lobby:
             table.record.version = state.version
             table.state = state
             table.last_events = []
-        await self.ctx.listener.game_changed(table, [], None, False)
+        await self.ctx.notify.game_changed(table, [], None, False)
         self._after_change(table)
         return table
 
@@ -235,8 +238,11 @@ class Lobby:
             finished_meta = {**record.meta, REMATCH: table.id}
             await self.ctx.repo.set_meta(record.id, finished_meta)
             record.meta = finished_meta
-        await self.ctx.listener.lobby_changed(table)
-        await self.ctx.listener.rematch_opened(Table(record=record, game=table.game), table)
+        await self.ctx.notify.lobby_changed(table)
+        finished = Table(record=record, game=table.game)
+        await self.ctx.notify.post(
+            record.id, lambda: self.ctx.listener.rematch_opened(finished, table)
+        )
         return table
 
     async def _open_rematch(self, record: TableRecord, by: str) -> Table:
@@ -276,7 +282,7 @@ class Lobby:
             if by != table.record.host_id and not may_manage:
                 raise TableError("not_host")
             await self.close_locked(table, "cancelled")
-        await self.ctx.listener.table_closed(table, "stopped")
+        await self.ctx.notify.table_closed(table, "stopped")
 
     async def close_locked(self, table: Table, status: TableStatus) -> None:
         await self.ctx.repo.close(table.id, status)

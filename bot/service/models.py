@@ -63,7 +63,21 @@ class Table:
 
 
 class TableListener(Protocol):
-    """What the presentation layer hears. Called after the change is persisted."""
+    """What the presentation layer hears.
+
+    Guarantees (``bot/service/notify.py``):
+    - every call comes after its change is committed to the database;
+    - calls are made outside the table's lock (a slow call never blocks the next move);
+    - the calls for one table are made one at a time, in the order of the changes (version
+      order); a call starts only after the previous call for that table returned or raised;
+    - ``table`` is a frozen copy of the table as of that change (``table.version``, state,
+      record and ``last_events`` are that change's), except ``record.message_id``, which is
+      current. Meanwhile the live table (``TableService.find(table.id)``) may be newer: a
+      presenter that is behind may skip a version whose successor is already known (latest
+      wins), never show one out of order. Mutate nothing on it except via the service
+      (``set_message`` updates the live table too).
+    Calls for different tables run concurrently.
+    """
 
     async def lobby_changed(self, table: Table) -> None: ...
 

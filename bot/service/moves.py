@@ -1,19 +1,29 @@
 """THE move path. Every action, a person's, a computer's or a timer's, goes through here:
 
-1. take the table's lock (``act``; the computer and the timer hold it already);
+1. take the table's lock (``act``; the computer and the timer take it themselves);
 2. check the version the player saw;  3. ``apply`` (the engine validates);
-4. persist snapshot + action row (+ standings and card transfers when it ends) in one
-   transaction;  5. tell the listener.
+4. persist snapshot + action row (+ standings and card transfers when it ends) as ONE writer
+   unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
+5. post the listener's notification (``notify.py``) and release the lock; the caller awaits
+   the delivery *outside* the lock, so presenting never blocks the next move.
 Scheduling what comes next (computer turns, the turn timer) is the caller's.
+
+Each step is timed into ``bot.metrics``: ``lock_wait``, ``apply``, ``persist`` (and
+``notify`` in notify.py).
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
+
+from bot import metrics
 from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
+from bot.service.notify import Delivery
 from bot.service.results import card_transfers, standing_deltas
-from games.core import Event, IllegalAction
+from games.core import Event, GameState, IllegalAction
 from storage import StaleVersion
 
 
@@ -23,8 +33,11 @@ class Moves:
 
     async def act(
         self, table: Table, seat: str, version: int | None, action_text: str
-    ) -> list[Event]:
+    ) -> tuple[list[Event], Delivery]:
+        """Steps 1-5; returns the events and the delivery to await (outside the lock)."""
+        start = time.perf_counter()
         async with table.lock:
+            metrics.observe("lock_wait", (time.perf_counter() - start) * 1000)
             info = table.seat(seat)
             if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
                 raise TableError("seat_played_by_cpu")
@@ -32,11 +45,11 @@ class Moves:
 
     async def act_locked(
         self, table: Table, seat: str, version: int | None, action_text: str, *, by_timer: bool
-    ) -> list[Event]:
-        """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check."""
+    ) -> tuple[list[Event], Delivery]:
+        """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
+        The caller awaits the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, seat, version, action_text, by_timer)
-        await self.ctx.listener.game_changed(table, events, seat, by_timer)
-        return events
+        return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
 
     async def _apply_and_persist(
         self, table: Table, seat: str, version: int | None, action_text: str, by_timer: bool
@@ -48,15 +61,16 @@ class Moves:
         if version is not None and version != table.state.version:
             raise TableError("stale", version=version, current=table.state.version)
         game = table.game
-        action = game.decode_action(action_text)
-        new_state, events = game.apply(table.state, seat, action)
-        outcome = game.outcome(new_state)
+        with metrics.phase("apply"):
+            action = game.decode_action(action_text)
+            new_state, events = game.apply(table.state, seat, action)
+            outcome = game.outcome(new_state)
+            state_json = game.dump_state(new_state)
         meta = dict(table.record.meta)
         if not by_timer:
             meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}
-        state_json = game.dump_state(new_state)
-        try:
-            await self.ctx.repo.record_action(
+        write = asyncio.ensure_future(
+            self.ctx.repo.record_action(
                 table.record,
                 seat=seat,
                 action=action.encode(),
@@ -71,13 +85,45 @@ class Moves:
                 # transfer is skipped rather than leaving this game unable to finish.
                 skip_unheld_cards=True,
             )
+        )
+        start = time.perf_counter()
+        try:
+            await asyncio.shield(write)
         except StaleVersion as exc:  # another process wrote first: refuse
             raise TableError("stale", version=version, current=table.state.version) from exc
+        except asyncio.CancelledError:
+            # The write goes on without us: keep the lock until it is decided, and keep memory
+            # in step with the database, or every later move would fail the version guard.
+            if not await _committed(write):
+                raise
+            self._remember(table, new_state, events, state_json, meta, outcome is not None)
+            raise
+        finally:
+            metrics.observe("persist", (time.perf_counter() - start) * 1000)
+        self._remember(table, new_state, events, state_json, meta, outcome is not None)
+        return events
+
+    @staticmethod
+    def _remember(
+        table: Table,
+        new_state: GameState,
+        events: list[Event],
+        state_json: str,
+        meta: dict,
+        finished: bool,
+    ) -> None:
         table.state = new_state
         table.last_events = events
         table.record.state = state_json
         table.record.version = new_state.version
         table.record.meta = meta
-        if outcome is not None:
+        if finished:
             table.record.status = "finished"
-        return events
+
+
+async def _committed(write: asyncio.Future[None]) -> bool:
+    try:
+        await write
+    except BaseException:
+        return False
+    return True

@@ -18,6 +18,7 @@ from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.lobby import Lobby
 from bot.service.models import Table, is_human_id
+from bot.service.notify import as_of
 from storage import SeatInfo
 
 SeatChange = Literal["left", "kicked", "rejoined"]
@@ -143,8 +144,13 @@ class SeatChanges:
         table.record.meta = meta
 
     async def _tell(self, table: Table, seat_id: str, change: SeatChange, closed: bool) -> None:
+        """Posted (``ctx.notify``) right as the lock is released, before any later change."""
         if closed:
-            await self.ctx.listener.table_closed(table, "empty")
+            await self.ctx.notify.table_closed(table, "empty")
             return
-        await self.ctx.listener.seat_changed(table, seat_id, change)
+        at = as_of(table)
+        delivery = self.ctx.notify.post(
+            table.id, lambda: self.ctx.listener.seat_changed(at(), seat_id, change)
+        )
         self._after_change(table)  # the computer plays on for them; timers start over
+        await delivery

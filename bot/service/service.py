@@ -20,6 +20,7 @@ from bot.service.replay import rebuild
 from bot.service.seats import SeatChanges
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
+from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
 from storage import Database, PlayersRepo, TablesRepo
 
@@ -45,6 +46,7 @@ class TableService:
         seed_factory: Callable[[], str] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.repo = TablesRepo(db)
         self._players = PlayersRepo(db)
@@ -56,6 +58,7 @@ class TableService:
             seed_factory=seed_factory or (lambda: secrets.token_hex(8)),
             sleep=sleep,
             ai_kwargs=ai_kwargs,
+            workers=workers or InlineWorkers(),
         )
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
@@ -146,6 +149,8 @@ class TableService:
                 pass
         self._cpu.clear()
         self._timers.clear()
+        # Presentations already posted go out (briefly) before storage and Discord close.
+        await self._ctx.notify.drain(timeout=5.0)
 
     # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
     async def open(
@@ -220,8 +225,11 @@ class TableService:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
         skips the check, for actions typed fresh such as a modal)."""
         table = self.get(table_id)
-        await self._moves.act(table, seat, version, action_text)
-        self._after_change(table)
+        _, delivery = await self._moves.act(table, seat, version, action_text)
+        try:
+            await delivery  # presented outside the table lock, in version order
+        finally:
+            self._after_change(table)
         return table
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
@@ -245,8 +253,12 @@ class TableService:
 
     # ----- what the presentation stores -----------------------------------------------------
     async def set_message(self, table: Table, message_id: str | None) -> None:
-        """Remember the table's public message (edited on every change, after a restart too)."""
+        """Remember the table's public message (edited on every change, after a restart too).
+        ``table`` may be the listener's frozen copy: the live table is updated too."""
         table.record.message_id = message_id
+        live = self._ctx.tables.get(table.id)
+        if live is not None:
+            live.record.message_id = message_id
         await self.repo.set_message(table.id, message_id)
 
     async def dms_closed(self, user_id: str) -> bool:
@@ -261,7 +273,12 @@ class TableService:
             return
         if table.record.status != "playing" or table.state is None:
             self._timers.cancel(table.id)
-            if table.record.status in ("finished", "cancelled"):
+            # Released once its last notification is out: a move whose presentation is still
+            # running (an earlier version) may be the one calling here; the last poster will
+            # call again after its own delivery.
+            if table.record.status in ("finished", "cancelled") and not self._ctx.notify.pending(
+                table.id
+            ):
                 self._ctx.tables.pop(table.id, None)
             return
         if self._cpu.pending(table):

@@ -56,6 +56,7 @@ class TurnTimers:
         table = self.ctx.get(table_id)
         played: list[str] = []
         replaced: list[str] = []
+        deliveries = []
         async with table.lock:
             if version is not None and table.version != version:
                 return []
@@ -74,13 +75,19 @@ class TurnTimers:
                         for s in table.record.seats
                     ]
                     replaced.append(seat)
-                await self.moves.act_locked(
+                _, delivery = await self.moves.act_locked(
                     table, seat, table.version, action.encode(), by_timer=True
                 )
+                deliveries.append(delivery)
                 played.append(seat)
                 if table.record.status != "playing":
                     break
-        for seat in replaced:
-            await self.ctx.listener.seat_replaced(table, seat)
-        self._after_change(table)
+            # Posted under the lock: they reach the listener after the moves, before any later
+            # change of this table.
+            deliveries += [self.ctx.notify.seat_replaced(table, seat) for seat in replaced]
+        try:
+            for delivery in deliveries:
+                await delivery
+        finally:
+            self._after_change(table)
         return played

@@ -1,29 +1,45 @@
 """Shows table changes on Discord: the public message, private DMs, notices.
 
-It is the table service's ``TableListener``; it runs after a change is persisted, so whatever a
-user sees has already survived a crash. Discord failures are logged and never undo a move: the
-next change (or "Ver mi mano") shows the current state again.
+It is the table service's ``TableListener``; it hears a change after it is persisted, and only
+ever draws what the table holds in memory, which is committed state, so whatever a user sees has
+already survived a crash. Discord failures are logged and never undo a move: the next change
+(or "Ver mi mano") shows the current state again.
+
+Every message a table owns (its public message, each player's DM view) has one ``Slot``: a
+notification only marks the slot dirty and the slot's one worker task shows the table's *latest*
+state, one REST call at a time. So when a table is behind, intermediate versions are skipped, and
+a message never shows an older version after a newer one; the service is never held up by
+Discord. A DM is edited only when that player's payload changed. A click answered with an update
+of its own message (``answer_in_place``) takes the slot for that moment, so the worker does not
+repeat it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
-from typing import Protocol
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 import discord
 
-from bot.i18n import translator
+from bot import metrics
+from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.ui.messages import (
     Payload,
     closed_payload,
+    finish,
     lobby_payload,
     private_payload,
     public_payload,
     seat_names,
 )
 from bot.ui.presenter import GamePresenter
+from bot.ui.rendering import Superseded
 from bot.ui.seats import used_rematch_view
 from games.core import Event
 
@@ -32,6 +48,7 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 NO_MUTUAL_GUILD = 50278
 UNKNOWN_MESSAGE = 10008
+T = TypeVar("T")
 
 
 class ListenerHost(Protocol):
@@ -44,53 +61,85 @@ class ListenerHost(Protocol):
 
     async def locale_of(self, user_id: str) -> str: ...
 
-    def get_partial_messageable(self, id: int) -> discord.PartialMessageable: ...
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
 
-    def get_user(self, id: int, /) -> discord.User | None: ...
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
-    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+@dataclass
+class Slot:
+    """One message a table owns, and what it currently shows."""
+
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)  # one REST call at a time
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    build: Callable[[], Payload] | None = None  # the public message's latest builder
+    final: bool = False  # the public message shows the table closed: nothing replaces it
+    message_id: int | None = None  # a DM view's message
+    digest: str | None = None  # the DM payload it shows
+    image: str | None = None  # the digest of the image attached to the message
+    waiting: bool = False  # the DM view showed "your turn"
+    holds: int = 0  # a click being answered with this view: the worker waits for it
+    shown_version: int | None = None  # the game version the public message shows
+    work: Callable[[], Awaitable[None]] | None = None
+
+
+async def timed_rest(call: Awaitable[T], kind: str) -> T:
+    """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``."""
+    metrics.count(f"rest.{kind}")
+    start = time.perf_counter()
+    try:
+        return await call
+    finally:
+        metrics.observe("rest", (time.perf_counter() - start) * 1000)
 
 
 class DiscordTableListener:
     def __init__(self, bot: ListenerHost) -> None:
         self.bot = bot
-        # (table, seat) -> the DM message holding that player's private view
-        self._dm_messages: dict[tuple[int, str], discord.Message] = {}
-        self._dm_digests: dict[tuple[int, str], str] = {}
-        self._dm_waiting: dict[tuple[int, str], bool] = {}
+        self._public: dict[int, Slot] = {}
+        self._private: dict[tuple[int, str], Slot] = {}
+        self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
+        self._dms_closed: dict[str, bool] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ----- TableListener ----------------------------------------------------------------
     async def lobby_changed(self, table: Table) -> None:
-        tr = translator(table.record.locale)
-        presenter = self.bot.presenter(table.game.key)
-        payload = presenter.lobby_payload(table, self.bot.tables, tr)
-        await self._show_public(table, payload or lobby_payload(table, self.bot.tables, tr))
+        def build() -> Payload:
+            tr = translator(table.record.locale)
+            presenter = self.bot.presenter(table.game.key)
+            payload = presenter.lobby_payload(table, self.bot.tables, tr)
+            return payload or lobby_payload(table, self.bot.tables, tr)
+
+        # Lobby changes are few: they are shown before the service call returns (so whoever
+        # clicked sees the lobby as it is), as are closings.
+        await self._shown(self._show_public(table, build))
 
     async def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool
     ) -> None:
-        tr = translator(table.record.locale)
-        presenter = self.bot.presenter(table.game.key)
-        await self._show_public(table, public_payload(table, presenter, self.bot.tables, tr))
+        def build() -> Payload:
+            if table.state is None:  # (a lobby again: cannot happen today)
+                return lobby_payload(table, self.bot.tables, translator(table.record.locale))
+            tr = translator(table.record.locale)
+            presenter = self.bot.presenter(table.game.key)
+            return public_payload(table, presenter, self.bot.tables, tr)
+
+        self._show_public(table, build)
         if by_timer and actor is not None:
-            await self._dm(
-                table,
-                actor,
-                content=translator(await self.bot.locale_of(actor))("notice.timed_out"),
-            )
-        await self._refresh_private_views(table)
-        if table.record.status != "playing":
-            self._forget(table.id)  # the final views are out; nothing will edit them again
+            self._spawn(self._timed_out_notice(table, actor))
+        for seat in table.human_seats():
+            self._show_private(table, seat.id)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         tr = translator(table.record.locale)
-        await self._show_public(table, closed_payload(table, reason, tr))
-        self._forget(table.id)
-
-    def _forget(self, table_id: int) -> None:
-        for cache in (self._dm_messages, self._dm_digests, self._dm_waiting):
-            for key in [k for k in cache if k[0] == table_id]:
-                del cache[key]
+        await self._shown(
+            self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
+        )
+        for key in [k for k in self._private if k[0] == table.id]:
+            del self._private[key]  # nothing will edit those views again
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
@@ -101,12 +150,11 @@ class DiscordTableListener:
 
     async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
         """Tell the channel, then show the table again (names, "Volver"); a person back at
-        their seat gets their private view anew."""
+        their seat gets their private view in a new DM."""
         tr = translator(table.record.locale)
         await self._send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
         if change == "rejoined":
-            self._dm_digests.pop((table.id, seat_id), None)
-            self._dm_waiting.pop((table.id, seat_id), None)
+            self._private.pop((table.id, seat_id), None)
         if table.state is not None:
             await self.game_changed(table, [], None, False)
 
@@ -116,27 +164,118 @@ class DiscordTableListener:
             return
         view = used_rematch_view(finished, translator(finished.record.locale))
         channel = self.bot.get_partial_messageable(int(finished.record.channel_id))
+        slot = self._public.setdefault(finished.id, Slot())
         try:
-            await channel.get_partial_message(int(finished.record.message_id)).edit(view=view)
+            async with slot.busy:  # after any edit of that message under way
+                message = channel.get_partial_message(int(finished.record.message_id))
+                await timed_rest(message.edit(view=view), "edit")
         except discord.HTTPException:
             log.info("could not turn off the rematch button of table %s", finished.id)
         finally:
             view.stop()
 
+    async def drain(self) -> None:
+        """Wait until every slot shows its table's latest state (tests, shutdown)."""
+        while pending := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # ----- workers ----------------------------------------------------------------------
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Let pending changes reach Discord (for ``timeout`` at most), then stop."""
+        try:
+            await asyncio.wait_for(self.drain(), timeout)
+        except TimeoutError:
+            log.warning("closing with table changes not yet shown")
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
+        """Mark ``slot`` dirty with ``work``, the latest change's presentation (it replaces any
+        older one not started yet: the table the service handed us may be a frozen copy of
+        that change), and make sure its worker runs."""
+        slot.dirty = True
+        slot.work = work
+        if not slot.holds and (slot.task is None or slot.task.done()):
+            slot.task = self._spawn(self._drain_slot(slot))
+
+    async def _drain_slot(self, slot: Slot) -> None:
+        while slot.dirty and not slot.holds and slot.work is not None:
+            slot.dirty = False
+            async with slot.busy:
+                work = slot.work  # the latest, also if a change came while waiting
+                if work is None:
+                    return
+                try:
+                    await work()
+                except Exception:  # noqa: BLE001 - one message never stops the others
+                    log.exception("showing a table change failed")
+
     # ----- the public message -----------------------------------------------------------
-    async def _show_public(self, table: Table, payload: Payload) -> None:
+    def _show_public(
+        self, table: Table, build: Callable[[], Payload], final: bool = False
+    ) -> Slot | None:
+        slot = self._public.setdefault(table.id, Slot())
+        if slot.final:
+            return None
+        slot.build = build
+        slot.final = final
+        self._kick(slot, lambda: self._present_public(table, slot))
+        return slot
+
+    async def _shown(self, slot: Slot | None) -> None:
+        """Wait until ``slot``'s worker has shown everything asked of it so far."""
+        if slot is not None and slot.task is not None:
+            await asyncio.gather(asyncio.shield(slot.task), return_exceptions=True)
+
+    async def _present_public(self, table: Table, slot: Slot) -> None:
+        if slot.build is None:
+            return
+        playing = table.record.status == "playing" and not slot.final
+        version = table.version  # what the payload built now shows
+        if playing and slot.shown_version == version:
+            return  # already shown (by the answer to the click that made it)
+        payload = slot.build()
+        if slot.final or table.record.status == "finished":
+            # The last word (a later change, e.g. closing, opens a new slot): no slot outlives
+            # its table.
+            if not slot.dirty:
+                self._public.pop(table.id, None)
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if message_id:
+                image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
-                    await channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
+                    await timed_rest(
+                        channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs()),
+                        "public_edit",
+                    )
+                    slot.image = image
+                    slot.shown_version = version if playing else None
                     return
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
-            message = await channel.send(**payload.send_kwargs())
+                    payload.keep_image = False
+                    if payload.image is not None and not payload.files:
+                        await finish(payload)
+            else:
+                await finish(payload)
+            message = await timed_rest(channel.send(**payload.send_kwargs()), "public_send")
+            slot.image = payload.image.digest if payload.image and payload.files else None
+            slot.shown_version = version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
         except discord.HTTPException:
+            slot.image = None
             log.exception("could not show table %s", table.id)
         finally:
             if payload.view is not None:
@@ -145,52 +284,130 @@ class DiscordTableListener:
     async def _send_channel(self, table: Table, content: str) -> None:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         try:
-            await channel.send(
-                content=content, allowed_mentions=discord.AllowedMentions(users=True)
+            await timed_rest(
+                channel.send(content=content, allowed_mentions=discord.AllowedMentions(users=True)),
+                "channel_send",
             )
         except discord.HTTPException:
             log.exception("could not post to channel of table %s", table.id)
 
-    # ----- private views by DM ----------------------------------------------------------
-    async def _refresh_private_views(self, table: Table) -> None:
-        if table.state is None:
+    def hold_public(self, table_id: int) -> None:
+        """A click on the public message is being answered with its update
+        (``answer_public_in_place``): the worker waits until ``release_public``."""
+        self._public.setdefault(table_id, Slot()).holds += 1
+
+    def release_public(self, table_id: int) -> None:
+        self._release(self._public.get(table_id))
+
+    def _release(self, slot: Slot | None) -> None:
+        if slot is None:
             return
+        slot.holds = max(0, slot.holds - 1)
+        if slot.dirty and slot.work is not None:
+            self._kick(slot, slot.work)
+
+    def is_public_message(self, table: Table, message: discord.Message | None) -> bool:
+        return message is not None and str(message.id) == table.record.message_id
+
+    async def answer_public_in_place(
+        self, interaction: discord.Interaction, table: Table, *, deadline: float
+    ) -> bool:
+        """Answer a click on the table's public message with that message updated
+        (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual)."""
+        slot = self._public.setdefault(table.id, Slot())
+        if interaction.response.is_done() or slot.final or table.state is None:
+            return False
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        try:
+            tr = translator(table.record.locale)
+            presenter = self.bot.presenter(table.game.key)
+            version, status = table.version, table.record.status
+            payload = public_payload(table, presenter, self.bot.tables, tr)
+            try:
+                image = await asyncio.wait_for(
+                    finish(payload, shown=slot.image), max(0.0, deadline - loop.time())
+                )
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()),
+                    "click_update_public",
+                )
+            except (TimeoutError, discord.HTTPException):
+                log.warning("updating the public message of table %s failed", table.id)
+                return False
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            slot.image = image
+            slot.shown_version = version if status == "playing" else None
+            return True
+        finally:
+            slot.busy.release()
+
+    # ----- private views by DM ----------------------------------------------------------
+    def private_message_id(self, table_id: int, seat: str) -> int | None:
+        """The DM message holding ``seat``'s private view at that table, if any."""
+        slot = self._private.get((table_id, seat))
+        return slot.message_id if slot else None
+
+    def hold_private(self, table_id: int, seat: str) -> None:
+        """A click on ``seat``'s view is being answered with the view itself
+        (``answer_in_place``): the DM worker waits until ``release_private``."""
+        self._private.setdefault((table_id, seat), Slot()).holds += 1
+
+    def release_private(self, table_id: int, seat: str) -> None:
+        self._release(self._private.get((table_id, seat)))
+
+    def refresh_private(self, table: Table, seat: str) -> None:
+        """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
+        slot = self._private.setdefault((table.id, seat), Slot())
+        slot.digest = None
+        self._show_private(table, seat)
+
+    def _show_private(self, table: Table, seat: str) -> None:
+        slot = self._private.setdefault((table.id, seat), Slot())
+        self._kick(slot, lambda: self._present_private(table, seat, slot))
+
+    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool]:
+        """(digest of what ``seat``'s view payload shows, its turn, the game is over)."""
+        assert table.state is not None
         game = table.game
         finished = game.outcome(table.state) is not None
-        to_act = game.to_act(table.state)
-        for seat in table.human_seats():
-            key = (table.id, seat.id)
-            has_actions = bool(game.legal_actions(table.state, seat.id)) and not finished
-            view_json = game.view(table.state, seat.id).model_dump_json(exclude={"version"})
-            digest = hashlib.sha256(view_json.encode()).hexdigest()
-            unchanged = self._dm_digests.get(key) == digest
-            if unchanged and not has_actions and not finished:
-                continue
-            if unchanged and finished:
-                continue
-            self._dm_digests[key] = digest
-            waiting = seat.id in to_act
-            # A new message when it becomes their turn (it notifies); an edit otherwise.
-            fresh = waiting and not self._dm_waiting.get(key, False)
-            self._dm_waiting[key] = waiting
-            try:
-                await self._send_private(table, seat.id, fresh=fresh)
-            except Exception:  # noqa: BLE001 - one player's DM never blocks the others
-                log.exception("private view of %s at table %s failed", seat.id, table.id)
-                self._dm_digests.pop(key, None)
+        has_actions = bool(game.legal_actions(table.state, seat)) and not finished
+        view_json = game.view(table.state, seat).model_dump_json(exclude={"version"})
+        # Buttons carry the version: a view with actions changes with every version.
+        stamp = str(table.state.version) if has_actions else ""
+        digest = hashlib.sha256(f"{stamp}\n{view_json}".encode()).hexdigest()
+        return digest, seat in game.to_act(table.state), finished
 
-    async def _send_private(self, table: Table, seat: str, *, fresh: bool) -> None:
-        if await self.bot.tables.dms_closed(seat):
+    async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
+        if table.state is None:
+            return
+        digest, waiting, finished = self._private_digest(table, seat)
+        if finished and not slot.dirty:
+            self._private.pop((table.id, seat), None)  # this is the view's last edit
+        if digest == slot.digest:
+            return
+        # A new message when it becomes their turn (it notifies); an edit otherwise.
+        fresh = waiting and not slot.waiting
+        if await self._closed_dms(seat):
             return
         tr = translator(await self.bot.locale_of(seat))
-        presenter = self.bot.presenter(table.game.key)
-        payload = private_payload(table, presenter, seat, tr)
-        key = (table.id, seat)
-        old = self._dm_messages.get(key)
+        payload = private_payload(table, self.bot.presenter(table.game.key), seat, tr)
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
-            if old is not None and not fresh:
+            if slot.message_id is not None and not fresh:
+                image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
-                    await old.edit(**payload.edit_kwargs())
+                    channel = await self._dm_channel(seat)
+                    await timed_rest(
+                        channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
+                        "dm_edit",
+                    )
+                    slot.digest, slot.image, slot.waiting = digest, image, waiting
                     return
                 except discord.NotFound:
                     pass  # they deleted it: send a new one
@@ -198,32 +415,112 @@ class DiscordTableListener:
                     # Discord gave up on the edit (retries exhausted): post the view anew
                     # instead; if that fails too, "Ver mi mano" still shows it.
                     log.warning("DM edit for %s at table %s failed", seat, table.id)
+                payload.keep_image = False
+                if payload.image is not None and not payload.files:
+                    await finish(payload)
+            else:
+                await finish(payload)
+            # The previous view stays as it is: its buttons carry an older version, so a
+            # click on them answers with the current view ("stale").
             message = await self._dm(table, seat, payload=payload)
             if message is not None:
-                self._dm_messages[key] = message
-                if old is not None:
-                    try:  # the previous private view becomes a plain record
-                        await old.edit(view=None)
-                    except discord.HTTPException:
-                        pass
-            else:
-                self._dm_digests.pop(key, None)
+                slot.message_id = message.id
+                slot.digest, slot.waiting = digest, waiting
+                slot.image = payload.image.digest if payload.image and payload.files else None
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
         finally:
             if payload.view is not None:
                 payload.view.stop()
 
+    async def answer_in_place(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: str,
+        tr: Translator,
+        *,
+        page: int = 0,
+        draft: dict[str, Any] | None = None,
+        notice: str | None = None,
+        deadline: float,
+    ) -> bool:
+        """Answer a click on ``seat``'s DM view with that view updated (UPDATE_MESSAGE: the
+        acknowledgement and the edit in one call). False when the interaction was answered
+        already, or the update failed or could not be ready by ``deadline`` (loop time): the
+        slot's worker then shows the view as usual."""
+        if interaction.response.is_done() or interaction.message is None or table.state is None:
+            return False
+        key = (table.id, seat)
+        slot = self._private.setdefault(key, Slot())
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        try:
+            own_message = interaction.message.id == slot.message_id
+            digest, waiting, _ = self._private_digest(table, seat)
+            payload = private_payload(
+                table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft
+            )
+            if notice:
+                payload.content = tr(notice)
+            try:
+                image = await asyncio.wait_for(
+                    finish(payload, shown=slot.image if own_message else None),
+                    max(0.0, deadline - loop.time()),
+                )
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
+                )
+            except (TimeoutError, discord.HTTPException):
+                log.warning("updating the clicked view of %s at table %s failed", seat, table.id)
+                return False
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            if own_message and page == 0 and not draft and not notice:
+                slot.digest, slot.image, slot.waiting = digest, image, waiting
+            elif own_message:
+                slot.digest, slot.image = None, image  # a page or a draft: not the plain view
+            return True
+        finally:
+            slot.busy.release()
+
+    async def _timed_out_notice(self, table: Table, seat: str) -> None:
+        text = translator(await self.bot.locale_of(seat))("notice.timed_out")
+        await self._dm(table, seat, content=text)
+
+    async def _closed_dms(self, seat: str) -> bool:
+        if not seat.isdigit():
+            return True
+        closed = self._dms_closed.get(seat)
+        if closed is None:
+            closed = self._dms_closed[seat] = await self.bot.tables.dms_closed(seat)
+        return closed
+
+    async def _dm_channel(self, seat: str) -> discord.PartialMessageable:
+        """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
+        channel_id = self._dm_channels.get(seat)
+        if channel_id is None:
+            channel = await timed_rest(self.bot.create_dm(discord.Object(id=int(seat))), "dm_open")
+            channel_id = self._dm_channels[seat] = channel.id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
     async def _dm(
         self, table: Table, seat: str, *, payload: Payload | None = None, content: str | None = None
     ) -> discord.Message | None:
-        if not seat.isdigit() or await self.bot.tables.dms_closed(seat):
+        if await self._closed_dms(seat):
             return None
         try:
-            user = self.bot.get_user(int(seat)) or await self.bot.fetch_user(int(seat))
+            channel = await self._dm_channel(seat)
             if payload is not None:
-                return await user.send(**payload.send_kwargs())
-            return await user.send(content=content)
+                return await timed_rest(channel.send(**payload.send_kwargs()), "dm_send")
+            return await timed_rest(channel.send(content=content), "dm_send")
         except discord.Forbidden as exc:
             if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
+                self._dms_closed[seat] = True
                 await self.bot.tables.set_dms_closed(seat, True)
                 tr = translator(table.record.locale)
                 await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))

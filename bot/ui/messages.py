@@ -4,29 +4,65 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import DEFAULT_LOCALE, Translator
 from bot.service import Table, TableService
-from bot.ui import items
+from bot.ui import items, rendering
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.rendering import ImageRequest
 from bot.ui.seats import seat_buttons
 from bot.ui.text import clip
+from games.core import PlayerView
 
 EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
 
 
+async def finish(
+    payload: Payload, shown: str | None = None, wanted: Callable[[], bool] | None = None
+) -> str | None:
+    """Draw the payload's image (off the event loop, reused while unchanged) and attach it.
+    Returns the image's digest; when the message being edited already shows that image
+    (``shown``), nothing is drawn or uploaded. ``rendering.Superseded`` when ``wanted()`` is
+    false by the time a worker could draw it."""
+    request = payload.image
+    if request is None:
+        return None
+    digest = request.digest
+    if shown == digest:
+        payload.keep_image = True
+        return digest
+    if any(f.filename == request.filename for f in payload.files):
+        return digest  # attached already
+    data = await rendering.renderer().render(request, wanted)
+    if not data:
+        for embed in payload.embeds:
+            if embed.image and embed.image.url == f"attachment://{request.filename}":
+                embed.set_image(url=None)
+        return None
+    payload.files.append(_png(data, request.filename))
+    return digest
+
+
 async def answer_with(interaction: discord.Interaction, payload: Payload, *, fresh: bool) -> None:
-    """Show ``payload`` to the clicking user: a new ephemeral message (``fresh``) or an edit of
-    the message the interaction came from, falling back to a new one if the edit fails."""
+    """Show ``payload`` to the clicking user: a new ephemeral message (``fresh``), an update of
+    the clicked message (when the click is not answered yet) or an edit of the message the
+    interaction came from, falling back to a new one if the edit fails."""
+    await finish(payload)
     try:
+        if not fresh and not interaction.response.is_done():
+            try:
+                await interaction.response.edit_message(**payload.edit_kwargs())
+                return
+            except discord.HTTPException:
+                pass  # e.g. an expired token: a new message still shows it
         if not fresh:
             try:
                 await interaction.edit_original_response(**payload.edit_kwargs())
@@ -61,6 +97,28 @@ def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
         view.add_item(item)
     check_limits(view)
     return view
+
+
+def _image_request(
+    presenter: GamePresenter[Any, Any],
+    function: str,
+    view: PlayerView,
+    tr: Translator,
+    names: SeatNames | None,
+    filename: str,
+    extras: dict[str, Any] | None = None,
+) -> ImageRequest | None:
+    if not presenter.draws(function):
+        return None
+    return ImageRequest(
+        game_key=presenter.key,
+        function=function,
+        view=view,
+        locale=getattr(tr, "locale", DEFAULT_LOCALE),
+        names={s: names(s) for s in view.seats} if names is not None else None,
+        filename=filename,
+        extras=extras or {},
+    )
 
 
 def _png(data: bytes, name: str) -> discord.File:
@@ -204,9 +262,8 @@ def public_payload(
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
-    image = presenter.render_table(view, tr, names)
-    if image:
-        files.append(_png(image, "table.png"))
+    image = _image_request(presenter, "render_table", view, tr, names, "table.png")
+    if image is not None:
         embed.set_image(url="attachment://table.png")
     components: list[discord.ui.Item[Any]] = []
     if outcome is None:
@@ -228,7 +285,7 @@ def public_payload(
                 table.id, "rematch", label=tr("table.rematch"), style=discord.ButtonStyle.primary
             )
         )
-    return Payload(embeds=[embed], files=files, view=_view(components))
+    return Payload(embeds=[embed], files=files, view=_view(components), image=image)
 
 
 # ----- a player's private view --------------------------------------------------------------
@@ -275,9 +332,16 @@ def private_payload(
         )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
-    image = presenter.render_hand(view, tr, legal)
-    if image:
-        files.append(_png(image, "hand.png"))
+    image = _image_request(
+        presenter,
+        "render_hand",
+        view,
+        tr,
+        None,
+        "hand.png",
+        presenter.hand_image_extras(view, legal),
+    )
+    if image is not None:
         embed.set_image(url="attachment://hand.png")
     custom: list[discord.ui.Item[Any]] = []
     if outcome is None:
@@ -317,4 +381,4 @@ def private_payload(
                 label=tr("private.page", page=layout.page + 1, pages=layout.pages),
             )
         )
-    return Payload(embeds=[embed], files=files, view=_view(components))
+    return Payload(embeds=[embed], files=files, view=_view(components), image=image)

@@ -1,4 +1,10 @@
-"""A message to send or edit: content, embeds, files and components."""
+"""A message to send or edit: content, embeds, files, components, and the image it shows.
+
+``image`` is the picture still to draw (``bot.ui.rendering``); the embed already points at
+``attachment://<filename>`` and whoever sends the payload draws and attaches it first
+(``bot.ui.messages.finish``). ``keep_image`` makes an edit leave the message's attachment as it
+is (nothing uploaded): the message already shows that very image.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.ui.rendering import ImageRequest
+
 
 @dataclass
 class Payload:
@@ -14,6 +22,8 @@ class Payload:
     embeds: list[discord.Embed] = field(default_factory=list)
     files: list[discord.File] = field(default_factory=list)
     view: discord.ui.View | None = None
+    image: ImageRequest | None = None
+    keep_image: bool = False
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files}
@@ -24,9 +34,7 @@ class Payload:
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
-        return {
-            "content": self.content,
-            "embeds": self.embeds,
-            "attachments": self.files,
-            "view": self.view,
-        }
+        kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds, "view": self.view}
+        if not self.keep_image:
+            kwargs["attachments"] = self.files
+        return kwargs

@@ -7,12 +7,10 @@ table looks like. Presenters never decide legality: choices come from ``legal_ac
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 import discord
@@ -20,7 +18,9 @@ import discord
 from bot.i18n import Translator, has
 from bot.service import Table, TableService
 from bot.ui.layout import Choice
+from bot.ui.modules import game_module
 from bot.ui.payload import Payload
+from bot.ui.rendering import NameBook
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 
 log = logging.getLogger(__name__)
@@ -28,14 +28,6 @@ log = logging.getLogger(__name__)
 SeatNames = Callable[[str | None], str]
 V = TypeVar("V", bound=PlayerView)  # the game's view model
 A = TypeVar("A", bound=Action)  # the game's action union
-
-
-class NameBook(dict[str, str]):
-    """Seat -> display name, usable both as a mapping and as a function (renderers use
-    either)."""
-
-    def __call__(self, seat: str | None) -> str:
-        return self.get(seat or "", seat or "")
 
 
 @dataclass(frozen=True)
@@ -173,6 +165,10 @@ class GamePresenter(Generic[V, A]):
         extras = self.hand_image_extras(view, legal) if legal is not None else {}
         return self._render("render_hand", view, tr, None, **extras)
 
+    def draws(self, name: str) -> bool:
+        """Whether this game has the renderer ``name`` (``render_table``, ``render_hand``)."""
+        return self._images is not None and hasattr(self._images, name)
+
     def hand_image_extras(self, view: V, legal: list[A]) -> dict[str, Any]:
         """Optional keyword arguments of the game's ``render_hand`` derived from the seat's legal
         actions (Chúpate 2: ``playable``); none by default."""
@@ -191,18 +187,6 @@ class GamePresenter(Generic[V, A]):
         except Exception:  # an image is a nicety: the text still carries everything
             log.exception("rendering %s for %s failed", name, self.key)
             return None
-
-
-def game_module(key: str, name: str, folder: str) -> ModuleType | None:
-    """A game's UI module ``name``: ``bot.ui.<key>.<name>`` when the game has its own package
-    (Triple Triad), else ``bot.ui.<folder>.<key>``; None when the game has neither."""
-    for module in (f"bot.ui.{key}.{name}", f"bot.ui.{folder}.{key}"):
-        try:
-            return importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if not f"{module}.".startswith(f"{exc.name}."):
-                raise  # the module exists but something it imports does not
-    return None
 
 
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:

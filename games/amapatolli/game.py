@@ -60,6 +60,11 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
             return list(state.seats)
         return rules.rematch_order(state.seats, outcome.ranking)
 
+    def cpu_wait_seconds(self, state: AmapatolliState, humans: frozenset[Seat]) -> float:
+        """Fair "¡Ce!": while a person's window is open, computers neither call them out nor
+        take their turn (which would close it) for ``rules.FAIR_CE_SECONDS``."""
+        return rules.fair_ce_wait(state, humans)
+
     def default_action(self, state: AmapatolliState, seat: Seat) -> AmapatolliAction:
         """A timed-out turn is played by the ``normal`` computer, moving the game on: a turn
         action (play, draw, pass, accept the skip), never only an optional "Ce" or call-out."""

@@ -70,6 +70,7 @@ from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 
 LOG_SIZE = 12  # events kept in the state for the views' "last moves"
 PENALTY = 3
+FAIR_CE_SECONDS = 5.0  # computers wait this long on a person's open "Ce" window (spec: ¡Ce!)
 
 # Error codes of this game (besides the shared ones).
 CARD_NOT_IN_HAND = "card_not_in_hand"
@@ -252,6 +253,15 @@ def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
     if state.ce_window is not None:
         out.append(ANNOUNCE if state.ce_window == i else CALLOUTS[state.ce_window])
     return out
+
+
+def fair_ce_wait(state: AmapatolliState, humans: frozenset[Seat]) -> float:
+    """Seconds computers wait on ``state``: ``FAIR_CE_SECONDS`` while a person's "Ce" window is
+    open (every computer move then is a call-out or the turn that would close it), else 0."""
+    window = state.ce_window
+    if window is None or state.finished or state.seats[window] not in humans:
+        return 0.0
+    return FAIR_CE_SECONDS
 
 
 def is_optional(action: AmapatolliAction) -> bool:

@@ -11,6 +11,7 @@
 | name the colour of a first-card Comodín | ``col.g`` |
 | call "¡Última!" (variant)     | ``uno``         |
 | catch a missing call (variant) | ``catch``      |
+| swap hands with seat index 2 after a 7 (``seven_o``) | ``swap.2`` |
 
 Decoding hands out the shared instances below (``PLAY``, ``PLAY_WILD``, ``DRAW``...), the same
 objects ``legal_actions`` offers, so no model is built in the hot loop.
@@ -115,13 +116,29 @@ class Catch(_Bare):
     kind: Literal["catch"] = "catch"
 
 
+class SwapWith(Action):
+    """After playing a 7 (variant ``seven_o``): swap hands with the seat at index ``target``."""
+
+    verb: ClassVar[str] = "swap"
+    kind: Literal["swap"] = "swap"
+    target: int
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        choice = SWAP.get(args[0]) if len(args) == 1 else None
+        if choice is None:
+            raise IllegalAction(BAD_ACTION)
+        return choice
+
+
 Chupate2Action: TypeAlias = (
-    PlayCard | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch
+    PlayCard | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch | SwapWith
 )
 
 CODEC: ActionCodec[Chupate2Action] = ActionCodec(
-    PlayCard, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch
+    PlayCard, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch, SwapWith
 )
+MAX_SEATS = 6
 
 # Shared, immutable instances: legal_actions and decoding hand these out.
 DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
@@ -140,3 +157,5 @@ PLAY: dict[str, PlayCard] = {c: PlayCard(card=c) for c in DECK if not is_wild(c)
 PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
     c: tuple(PlayCard(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
 }
+SWAP: dict[str, SwapWith] = {str(i): SwapWith(target=i) for i in range(MAX_SEATS)}
+SWAP_TO: tuple[SwapWith, ...] = tuple(SWAP[str(i)] for i in range(MAX_SEATS))

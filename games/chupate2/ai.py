@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from math import comb
 
-from games.chupate2.actions import ChooseColour, Chupate2Action, PlayCard
+from games.chupate2.actions import ChooseColour, Chupate2Action, PlayCard, SwapWith
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -52,8 +52,11 @@ def choose_action(
     if "catch" in kinds and not _is_mate(view, view.exposed):
         return kinds["catch"]
     if not my_turn:
-        return None
+        # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
+        return next((a for a in legal if isinstance(a, PlayCard)), None)
     phase = view.phase
+    if phase == "swap":
+        return _pick_swap(view, [a for a in legal if isinstance(a, SwapWith)])
     if phase == "colour":
         best = _best_colour(view, None, hard)
         return next(a for a in legal if isinstance(a, ChooseColour) and a.colour == best)
@@ -93,6 +96,16 @@ def _is_mate(view: Chupate2View, other: str | None) -> bool:
     if other is None or view.team_of is None or view.seat is None:
         return False
     return view.team_of.get(other) == view.team_of.get(view.seat)
+
+
+def _pick_swap(view: Chupate2View, swaps: list[SwapWith]) -> SwapWith:
+    """House rule 7-0: take the smallest hand, an opponent's before a team-mate's on a tie."""
+
+    def key(action: SwapWith) -> tuple[int, bool, int]:
+        seat = view.seats[action.target]
+        return (view.hand_counts[seat], _is_mate(view, seat), action.target)
+
+    return min(swaps, key=key)
 
 
 def _plus4_is_honest(view: Chupate2View) -> bool:

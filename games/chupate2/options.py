@@ -18,6 +18,9 @@ class Options(BaseModel):
     - ``stack_plus4``: a Comodín +4 may be stacked on a +4 and on a Chúpate 2 stack.
     - ``last_card``: a "¡Última!" call (UNO-style) is required when going down to one card;
       another player who catches a missing call makes that player draw 2.
+    - House rules: ``jump_in`` (play a card identical to the top at once, even out of turn);
+      ``seven_o`` (a 7 swaps hands with a chosen player, a 0 passes every hand on);
+      ``draw_until_playable`` (a draw goes on until a playable card comes).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -26,6 +29,9 @@ class Options(BaseModel):
     teams: Literal["off", "pairs", "trios"] = "off"
     stack_plus4: bool = False
     last_card: bool = False
+    jump_in: bool = False
+    seven_o: bool = False
+    draw_until_playable: bool = False
 
     @property
     def target(self) -> int | None:

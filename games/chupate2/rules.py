@@ -9,6 +9,7 @@ events) are frozen and replaced, never mutated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal, TypeVar
 
 from games.chupate2 import actions as A
@@ -21,6 +22,7 @@ from games.chupate2.actions import (
     Draw,
     Pass,
     PlayCard,
+    SwapWith,
     Take,
 )
 from games.chupate2.cards import (
@@ -76,6 +78,10 @@ CANNOT_CALL = "cannot_call"
 NOTHING_TO_CATCH = "nothing_to_catch"
 PLAYER_COUNT = "player_count"
 TEAM_PLAYER_COUNT = "team_player_count"
+CHOOSE_SWAP_FIRST = "choose_swap_first"
+NOTHING_TO_SWAP = "nothing_to_swap"
+BAD_SWAP_TARGET = "bad_swap_target"
+SEVEN, ZERO = "7", "0"  # the faces of the ``seven_o`` house rule
 
 ERROR_CODES = (
     NOT_YOUR_TURN,
@@ -98,6 +104,9 @@ ERROR_CODES = (
     NOTHING_TO_CATCH,
     PLAYER_COUNT,
     TEAM_PLAYER_COUNT,
+    CHOOSE_SWAP_FIRST,
+    NOTHING_TO_SWAP,
+    BAD_SWAP_TARGET,
     "duplicate_seat",
 )
 
@@ -125,6 +134,9 @@ EVENT_CODES = (
     "caught",  # seat caught target, who drew count
     "round_won",  # seat went out; round, points, team
     "game_won",  # seat (and team) won the game; team, points
+    "jumped_in",  # seat played card out of turn (house rule ``jump_in``); card
+    "hands_swapped",  # seat swapped hands with target after a 7 (house rule ``seven_o``)
+    "hands_passed",  # every hand passed on in direction after seat's 0 (``seven_o``)
 )
 
 
@@ -274,14 +286,21 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
             and state.exposed != seat
             and len(hand) == 2
             and seat not in state.called
-            and state.phase != "colour"
+            and state.phase not in ("colour", "swap")
         ):
             out.append(A.CALL_LAST)
     if not is_current:
+        if state.options.jump_in:
+            jump = jump_in_card(state, hand)
+            if jump is not None:
+                out.append(A.PLAY[jump])
         return out
     phase = state.phase
     if phase == "colour":
         out.extend(A.CHOOSE_COLOUR.values())
+        return out
+    if phase == "swap":
+        out.extend(A.SWAP_TO[i] for i in range(len(state.seats)) if i != state.current)
         return out
     if phase == "drawn":
         _add_play(out, state.drawn)
@@ -311,6 +330,19 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     )
     out.append(A.TAKE)
     return out
+
+
+def jump_in_card(state: Chupate2State, hand: list[str]) -> str | None:
+    """The card of ``hand`` identical to the top of the discard pile (same colour and face,
+    never a wild) that may jump in now (house rule ``jump_in``): not while a draw penalty, a
+    challenge, a colour or a 7's swap is pending."""
+    if state.phase not in ("play", "drawn"):
+        return None
+    top = state.discard[-1]
+    if is_wild(top):
+        return None
+    key = FACE_KEY[top]
+    return next((c for c in hand if FACE_KEY[c] == key), None)
 
 
 def _add_play(out: list[Chupate2Action], card: str | None) -> None:
@@ -358,11 +390,16 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
         _catch(st, seat, events)
         return events
     if st.seats[st.current] != seat:
+        if isinstance(action, PlayCard) and st.options.jump_in:
+            _jump_in(st, seat, action, events)
+            return events
         raise IllegalAction(NOT_YOUR_TURN)
     if st.phase == "colour" and not isinstance(action, ChooseColour):
         raise IllegalAction(CHOOSE_COLOUR_FIRST)
-    if st.exposed is not None:
-        st.exposed = None  # a turn action closes the window for catching a missing call
+    if st.phase == "swap" and not isinstance(action, SwapWith):
+        raise IllegalAction(CHOOSE_SWAP_FIRST)
+    if st.exposed == seat:
+        st.exposed = None  # the exposed player's next action closes the window for catching
     if isinstance(action, PlayCard):
         _play(st, seat, action, events)
     elif isinstance(action, Draw):
@@ -373,6 +410,8 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
         _take(st, seat, events)
     elif isinstance(action, Challenge):
         _challenge(st, seat, events)
+    elif isinstance(action, SwapWith):
+        _swap(st, seat, action, events)
     else:
         _choose_colour(st, seat, action, events)
     return events
@@ -465,8 +504,75 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
                     Event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
                 )
                 _advance(st, 1)
+        elif face == SEVEN and st.options.seven_o:
+            st.phase = "swap"  # the player now names whom to swap hands with
+        elif face == ZERO and st.options.seven_o:
+            _pass_hands(st, seat, events)
+            _advance(st, 1)
         else:
             _advance(st, 1)
+
+
+def _jump_in(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
+    """House rule ``jump_in``: an identical card played out of turn; play continues from the
+    jumper, the card's effect applying as if played on their own turn."""
+    hand = st.hands.get(seat, [])
+    if action.colour is not None or action.card not in hand or jump_in_card(st, hand) is None:
+        raise IllegalAction(NOT_YOUR_TURN)
+    if FACE_KEY[action.card] != FACE_KEY[st.discard[-1]]:
+        raise IllegalAction(NOT_YOUR_TURN)
+    if st.exposed == seat:
+        st.exposed = None
+    st.current = st.seats.index(seat)
+    st.phase = "play"
+    st.drawn = None
+    events.append(Event(code="jumped_in", seat=seat, params={"card": action.card}))
+    _play(st, seat, action, events)
+
+
+def _swap(st: Chupate2State, seat: Seat, action: SwapWith, events: list[Event]) -> None:
+    """House rule ``seven_o``: after a 7, swap hands with the chosen seat."""
+    if st.phase != "swap":
+        raise IllegalAction(NOTHING_TO_SWAP)
+    target_index = action.target
+    if not 0 <= target_index < len(st.seats) or target_index == st.current:
+        raise IllegalAction(BAD_SWAP_TARGET)
+    target = st.seats[target_index]
+    hands = st.hands  # the working copy's own dict (see copy_state); the lists move as they are
+    hands[seat], hands[target] = hands[target], hands[seat]
+    signals = dict(st.signals)  # what the table knows of a hand goes with the hand
+    signals[seat], signals[target] = st.signals[target], st.signals[seat]
+    st.signals = signals
+    events.append(Event(code="hands_swapped", seat=seat, params={"target": target}))
+    _after_exchange(st, [seat, target])
+    st.phase = "play"
+    _advance(st, 1)
+
+
+def _pass_hands(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+    """House rule ``seven_o``: after a 0 every hand goes to the next player in direction."""
+    seats = st.seats
+    n = len(seats)
+    d = st.direction
+    old_hands, old_signals = st.hands, st.signals
+    st.hands = {s: old_hands[seats[(i - d) % n]] for i, s in enumerate(seats)}
+    st.signals = {s: old_signals[seats[(i - d) % n]] for i, s in enumerate(seats)}
+    events.append(Event(code="hands_passed", seat=seat, params={"direction": DIRECTION_NAMES[d]}))
+    _after_exchange(st, list(seats))
+
+
+def _after_exchange(st: Chupate2State, involved: list[Seat]) -> None:
+    """ "¡Última!" after hands changed owners (variant ``last_card`` only): calls made for the
+    old hands lapse, and a player left with one card by the exchange is exposed. Decision: the
+    state holds one exposed player, so the last one exposed here is the one to catch."""
+    if not st.options.last_card:
+        return
+    st.called = [s for s in st.called if s not in involved]
+    if st.exposed in involved and len(st.hands[st.exposed]) != 1:
+        st.exposed = None
+    for s in involved:
+        if len(st.hands[s]) == 1:
+            st.exposed = s
 
 
 def _pass(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
@@ -509,15 +615,19 @@ def _draw_turn(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     if phase != "play":
         raise IllegalAction(MUST_ANSWER_DRAW, count=st.pending)
     colour = st.colour
+    top_face = FACE_OF[st.discard[-1]]
     _signal(st, seat, lacks=colour)
-    got = _draw(st, seat, 1, events)
+    if st.options.draw_until_playable:  # house rule: one at a time until a playable card
+        got = _draw(st, seat, len(DECK), events, until=lambda c: matches(c, top_face, colour))
+    else:
+        got = _draw(st, seat, 1, events)
     if not got:
         events.append(Event(code="draw_skipped", seat=seat))
         _advance(st, 1)
         return
-    events.append(Event(code="drew", seat=seat, params={"count": 1}))
-    card = got[0]
-    if matches(card, FACE_OF[st.discard[-1]], colour):
+    events.append(Event(code="drew", seat=seat, params={"count": len(got)}))
+    card = got[-1]
+    if matches(card, top_face, colour):
         st.phase = "drawn"
         st.drawn = card
     else:
@@ -567,7 +677,7 @@ def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
         st.seats[st.current] == seat
         and len(st.hands[seat]) == 2
         and seat not in st.called
-        and st.phase != "colour"
+        and st.phase not in ("colour", "swap")
     ):
         st.called = [*st.called, seat]
     else:
@@ -620,8 +730,15 @@ def _refill(st: Chupate2State, events: list[Event]) -> bool:
     return True
 
 
-def _draw(st: Chupate2State, seat: Seat, count: int, events: list[Event]) -> list[str]:
-    """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed)."""
+def _draw(
+    st: Chupate2State,
+    seat: Seat,
+    count: int,
+    events: list[Event],
+    until: Callable[[str], bool] | None = None,
+) -> list[str]:
+    """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed), stopping
+    after the first card ``until`` accepts."""
     got: list[str] = []
     stock = st.stock[:]  # copy-on-write (see copy_state)
     for _ in range(count):
@@ -630,7 +747,10 @@ def _draw(st: Chupate2State, seat: Seat, count: int, events: list[Event]) -> lis
             if not _refill(st, events):
                 break  # Decision: nothing left anywhere, the draw is skipped
             stock = st.stock
-        got.append(stock.pop())
+        card = stock.pop()
+        got.append(card)
+        if until is not None and until(card):
+            break
     st.stock = stock
     if got:
         st.hands[seat] = st.hands[seat] + got

@@ -20,8 +20,9 @@ from games.core.engine import Seat
 #   drawn      the card just drawn is playable: play it (that card only) or pass
 #   penalty    a Chúpate 2 stack is pending: stack or take it all and lose the turn
 #   challenge  a +4 was played on this seat: "¡Mentira!", accept (take), or stack (variant)
+#   swap       this seat played a 7 (variant ``seven_o``): it names the seat to swap hands with
 #   over       the game has ended
-Phase = Literal["colour", "play", "drawn", "penalty", "challenge", "over"]
+Phase = Literal["colour", "play", "drawn", "penalty", "challenge", "swap", "over"]
 
 
 class PlusFour(BaseModel):

@@ -213,6 +213,15 @@ class Game(ABC, Generic[S, A, V, Opts]):
         Returns ``None`` to decline optional actions (only when the seat is not in ``to_act``).
         """
 
+    def cpu_wait_seconds(self, state: S, humans: frozenset[Seat]) -> float:
+        """How long computer seats must leave ``state`` unchanged before they act on it,
+        counted from the moment it was reached; ``humans`` are the seats people play.
+
+        The default is no wait. A game overrides it to give people a fair chance at a race the
+        computer would otherwise always win (Amapatolli's "¡Ce!" window).
+        """
+        return 0.0
+
     def default_action(self, state: S, seat: Seat) -> A:
         """What is played for a seat whose turn timer ran out (the ``normal`` computer)."""
         from games.core.rng import rng_for

@@ -164,6 +164,8 @@ def give_awards(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     state.buy_pending = []
     for s in state.seats:
         run_exchanges(state, emit, s)
+    settle_when_won(state, emit)
+    ask_buys(state, emit, list(state.seats))
     if not state.buy_pending:
         finish_hand(state, emit, deal)
 
@@ -191,8 +193,7 @@ def run_exchanges(state: MacarenaState, emit: Emit, seat: str) -> None:
                 buy(state, emit, seat, lacking[0])
                 continue
             if seat not in state.buy_pending:
-                state.buy_pending.append(seat)
-                emit(Event(code="buy_choice", seat=seat, params={"coins": tokens.coins}))
+                state.buy_pending.append(seat)  # asked by ``ask_buys`` unless the game is won
             return
         return
 
@@ -210,14 +211,43 @@ def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: Element, de
     state.buy_pending.remove(seat)
     buy(state, emit, seat, element)
     run_exchanges(state, emit, seat)
+    settle_when_won(state, emit)
+    ask_buys(state, emit, [seat])
     if not state.buy_pending:
         finish_hand(state, emit, deal)
+
+
+def objective_reached(state: MacarenaState) -> bool:
+    target = amulets_target(state.options, len(state.seats))
+    return any(state.tokens[s].amulets >= target for s in state.seats)
+
+
+def settle_when_won(state: MacarenaState, emit: Emit) -> None:
+    """Once a player has reached the objective the game ends with this hand, so nobody (the
+    winner included) is asked which element to buy: which one no longer matters, only that the
+    4 coins became a token (the standings count tokens). Spec decision: a choice with only one
+    possible answer is made for the player. The buys are made in seat order, each buying the
+    first element it lacks (earth, air, water, fire), and the exchanges run on."""
+    if not objective_reached(state):
+        return
+    while state.buy_pending:
+        seat = state.buy_pending.pop(0)
+        buy(state, emit, seat, lacking_elements(state, seat)[0])
+        run_exchanges(state, emit, seat)
+
+
+def ask_buys(state: MacarenaState, emit: Emit, seats: list[str]) -> None:
+    """Ask those of ``seats`` still to choose an element to buy."""
+    for seat in seats:
+        if seat in state.buy_pending:
+            coins = state.tokens[seat].coins
+            emit(Event(code="buy_choice", seat=seat, params={"coins": coins}))
 
 
 def finish_hand(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     """Step 4: the objective, or the next hand."""
     target = amulets_target(state.options, len(state.seats))
-    if any(state.tokens[s].amulets >= target for s in state.seats):
+    if objective_reached(state):
         state.phase = "over"
         state.winners = group_by_standing(state, list(state.seats))[0]
         emit(Event(code="game_won", params={"winners": list(state.winners), "target": target}))

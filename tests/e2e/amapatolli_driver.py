@@ -87,13 +87,15 @@ class AmapatolliTable(TableOnFake):
         seed: str,
         options: dict,
         channel=None,
+        seats: list[str] | None = None,
     ):
+        """``seats``: every seat in order, computer ones included (default: the players')."""
         self.fake = fake
         self.channel = fake.resolve_channel(channel)
         self.table_id = table_id
         self.players = players
         self.by_seat = {str(p.id): p for p in players}
-        self.oracle = Oracle([str(p.id) for p in players], seed, options)
+        self.oracle = Oracle(seats or [str(p.id) for p in players], seed, options)
         self.handles: list[InteractionHandle] = []
         self.moves = 0
 

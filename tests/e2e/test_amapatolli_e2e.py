@@ -37,7 +37,14 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     # Once the final views are out, the bot keeps nothing of the finished table in memory.
     service = mesa.bot.tables
     await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
-    assert not [k for k in service.listener._dm_messages if k[0] == table.table_id]
+    listener = service.listener
+    await fake.wait_until(
+        lambda: (
+            not [k for k in listener._private if k[0] == table.table_id]
+            and table.table_id not in listener._public
+        ),
+        what="the table's message slots released",
+    )
 
     board = await (await players[0].slash("leaderboard"))
     rows = board.embeds[0]["description"].splitlines()

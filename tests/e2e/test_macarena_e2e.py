@@ -1,11 +1,11 @@
 """Macarena end to end: the real Mesa bot, unmodified discord.py, the fake Discord, two people and
 a computer player, to one amulet.
 
-The course of SEED (alice, bob, CPU 1; 77 moves): hand 1 ends when a player goes out (move 56);
+The course of SEED (alice, bob, CPU 1; 76 moves): hand 1 ends when a player goes out (move 56);
 the bot restarts there, and the coins and element tokens won in hand 1 (alice: 3 coins, earth,
-water, fire) are still on the table afterwards. At the end of hand 2 alice has 4 coins and buys
-water with a button: her four elements become an amulet, and she wins (CPU 1 also gets one; alice
-has more tokens). People build ten multi-card series with the builder; bob has his DMs closed
+water, fire) are still on the table afterwards. At the end of hand 2 alice's four elements become
+an amulet and CPU 1 also gets one: the game is won, so alice is not asked what to buy with her
+4 coins (the buy is made for her: earth) and she wins on more tokens. People build ten multi-card series with the builder; bob has his DMs closed
 and plays everything from "Ver mi mano".
 
 The course depends on the engine's ``normal`` computer player (CPU 1 and the people's policy):
@@ -107,10 +107,10 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert mesa.starts == 2 and moves_before_restart is not None and seen
     assert bob.dms() == [] and bob.ephemerals()  # bob played from "Ver mi mano"
     assert all(m.visible_to is bob.model for m in bob.ephemerals())
-    assert len(table.oracle.log) == 77 and table.oracle.state.hand_number == 2
+    assert len(table.oracle.log) == 76 and table.oracle.state.hand_number == 2
     assert len(table.series_built) == 10  # multi-card series built click by click
     assert {seat for seat, _ in table.series_built} == {str(alice.id), str(bob.id)}
-    assert table.choices == [(str(alice.id), "b.w")]  # the element bought, by button
+    assert table.choices == []  # the game was won: nobody is asked what to buy
 
     outcome = table.oracle.outcome()
     assert outcome.winners == [str(alice.id)]
@@ -122,7 +122,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert lines[2].startswith("2. 🤖 CPU 1 (normal) — amuletos 1 · ")
     assert lines[3].startswith("3. bob — amuletos 0 · ")
     assert lines[-1] == "Manos jugadas: 2."
-    assert "alice cambia 4 monedas por agua." in final.text
+    assert "alice cambia 4 monedas por tierra." in final.text
     assert [b.label for b in final.buttons] == ["Revancha"]
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored

@@ -82,6 +82,8 @@ class Interactions:
         self.by_token: dict[str, Interaction] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._violation_of: dict[int, Violation] = {}
+        # Deferred updates (type 6) waiting for their message to change, by message id.
+        self._awaiting_edit: dict[int, list[Interaction]] = {}
 
     def register(self, route) -> None:
         route("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback)
@@ -243,12 +245,8 @@ class Interactions:
 
     def message_edited(self, msg: Message) -> None:
         """A deferred update (type 6) is complete once its message changes, by any route."""
-        for inter in self.all.values():
-            if (
-                inter.callback_type == CB_DEFER_UPDATE
-                and inter.original is msg
-                and not inter.completed
-            ):
+        for inter in self._awaiting_edit.pop(msg.id, ()):
+            if inter.original is msg and not inter.completed:
                 self._complete(inter, msg)
 
     # --- the callback ----------------------------------------------------------------------------
@@ -329,6 +327,8 @@ class Interactions:
             inter.original = message
         elif kind == CB_DEFER_UPDATE:
             inter.original = inter.message
+            if inter.message is not None:
+                self._awaiting_edit.setdefault(inter.message.id, []).append(inter)
         elif kind == CB_UPDATE:
             assert inter.message is not None
             message = inter.message

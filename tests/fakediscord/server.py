@@ -130,8 +130,19 @@ class FakeDiscord:
         interaction_deadline: float = 3.0,
         token_lifetime: float = 15 * 60,
         spec: OpenAPISpec | None = None,
+        validate: bool = True,
+        keep_history: bool = True,
     ) -> None:
         self.spec = spec or load_spec()
+        # A load run turns these off: `validate=False` skips the OpenAPI walk (documented limits
+        # are still checked); `keep_history=False` keeps no request log, no message versions and
+        # no attachment bytes, so memory stays flat over a long run.
+        self.validate = validate
+        self.keep_history = keep_history
+        # Called with every RequestRecord once answered, and with every message created or
+        # edited (ephemerals included) and its gateway event name.
+        self.request_observers: list[Callable[[RequestRecord], None]] = []
+        self.message_observers: list[Callable[[Message, str], None]] = []
         self.clock = FakeClock()
         self.ids = Snowflakes()
         self.token = token
@@ -348,6 +359,8 @@ class FakeDiscord:
         return msg
 
     def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
+        for observe in self.message_observers:
+            observe(msg, event)
         if msg.visible_to is not None:
             return  # ephemeral messages never reach the gateway
         from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
@@ -376,7 +389,8 @@ class FakeDiscord:
     ) -> None:
         """Set content/embeds/components/attachments/flags of `msg` from a create or edit body."""
         if edit:
-            msg.versions.append(msg.snapshot())
+            if self.keep_history:
+                msg.versions.append(msg.snapshot())
             msg.edited_timestamp = self.clock.iso()
             self.interactions.message_edited(msg)
         if "content" in body:
@@ -427,7 +441,7 @@ class FakeDiscord:
         return Attachment(
             id=att_id,
             filename=upload.filename,
-            data=upload.data,
+            data=upload.data if self.keep_history else b"",
             content_type=upload.content_type
             if upload.content_type not in ("", "application/octet-stream")
             else Attachment.guess_type(upload.filename),
@@ -638,7 +652,8 @@ class FakeDiscord:
         op = self.spec.match(method, path)
         template = op.template if op else None
         record = RequestRecord(method=method, path=path, template=template)
-        self.requests.append(record)
+        if self.keep_history:
+            self.requests.append(record)
         try:
             fault = self._take_fault(method, path, template)
             if fault is not None:
@@ -656,6 +671,8 @@ class FakeDiscord:
                 )
             response = exc.response()
         record.status = response.status
+        for observe in self.request_observers:
+            observe(record)
         self._bump()
         return response
 
@@ -677,7 +694,7 @@ class FakeDiscord:
         ):
             raise E.unauthorized()
         problems: list[SchemaError] = []
-        if op is not None and body is not None:
+        if self.validate and op is not None and body is not None:
             problems += self.spec.validate(op, content_type, body, raw)
         if (
             op is not None

@@ -175,8 +175,10 @@ def _direction_arrow(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, clockw
 
 
 def _png(image: Image.Image) -> bytes:
+    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
+    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
 
 

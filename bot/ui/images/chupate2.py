@@ -215,8 +215,10 @@ def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float)
 
 
 def _png(image: Image.Image) -> bytes:
+    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
+    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
 
 

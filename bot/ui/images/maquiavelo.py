@@ -49,9 +49,11 @@ HEADER_H = 92
 
 
 def _png(img: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
+    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
 
 
 def _name(seat: str, view: MaquiaveloView, names: Mapping[str, str] | None) -> str:

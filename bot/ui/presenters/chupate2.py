@@ -36,7 +36,7 @@ from bot.ui.layout import (
 )
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
-from games.chupate2.actions import ChooseColour, PlayCard
+from games.chupate2.actions import ChooseColour, PlayCard, SwapWith
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
 from games.chupate2.view import Chupate2Outcome
 from games.core import Action, Event, IllegalAction, Outcome
@@ -140,6 +140,15 @@ class Presenter(GamePresenter):
                 emoji=COLOUR_EMOJI[colour],
                 style=discord.ButtonStyle.success,
             )
+        if isinstance(action, SwapWith):  # house rule 7-0: whom to swap hands with
+            target = view.seats[action.target]
+            return Choice(
+                action=action.encode(),
+                label=tr("chupate2.action.swap", target=names(target)),
+                group="swap",
+                emoji="🔀",
+                style=discord.ButtonStyle.primary,
+            )
         if isinstance(action, ChooseColour):
             colour = action.colour
             return Choice(
@@ -166,6 +175,7 @@ class Presenter(GamePresenter):
         out[WILD] = tr("chupate2.ui.pick_wild")
         out["colour"] = tr("chupate2.group.colour")
         out["turn"] = tr("chupate2.ui.pick_turn")
+        out["swap"] = tr("chupate2.group.swap")
         return out
 
     # ----- the colour picker (a draft) and the turn row ---------------------------------------
@@ -356,6 +366,8 @@ class Presenter(GamePresenter):
         key = f"chupate2.event.{event.code}"
         if not has(key):
             return None
+        if event.code == "drew" and event.params.get("count", 1) > 1:
+            key = "chupate2.event.drew_several"  # house rule "draw until playable"
         params = event_params(event, tr)
         card = event.params.get("card")
         if card is not None:
@@ -397,7 +409,13 @@ class Presenter(GamePresenter):
         )
         if view.pending_draw:
             lines.append("⚠️ " + tr("chupate2.status.pending", count=view.pending_draw))
-        if view.current is not None and view.phase in ("colour", "drawn", "penalty", "challenge"):
+        if view.current is not None and view.phase in (
+            "colour",
+            "drawn",
+            "penalty",
+            "challenge",
+            "swap",
+        ):
             target = view.plus4.by if view.plus4 is not None else None
             lines.append(
                 tr(

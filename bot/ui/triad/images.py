@@ -240,9 +240,11 @@ def _draw_cell(
 
 
 def _png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False, compress_level=6)
-    return buf.getvalue()
+    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
 
 
 def _colour_of(view: TriadView, seat: str | None) -> int:

@@ -1,7 +1,8 @@
 """What Chúpate 2 declares for the one contract test (``tests/games/test_contract.py``).
 
 Option sets: every value of every option at least once (points off/50/150/300, teams
-off/pairs/trios, ``stack_plus4``, ``last_card``), not their whole product. Uniformly random
+off/pairs/trios, ``stack_plus4``, ``last_card``, the house rules ``jump_in``, ``seven_o``,
+``draw_until_playable``), not their whole product. Uniformly random
 players draw voluntarily and make games of ~900 actions, so the policy lets the ``normal``
 computer choose most turns (the rest stay uniform, so every rule still gets exercised).
 """
@@ -71,6 +72,13 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"teams": "pairs"},
     {"teams": "pairs", "points": "300", "last_card": True},
     {"teams": "trios", "points": "50", "stack_plus4": True},
+    # house rules, alone and together with the variants they interact with
+    {"jump_in": True},
+    {"seven_o": True},
+    {"draw_until_playable": True},
+    {"jump_in": True, "seven_o": True, "last_card": True, "stack_plus4": True},
+    {"seven_o": True, "teams": "pairs", "last_card": True, "draw_until_playable": True},
+    {"jump_in": True, "points": "50", "teams": "trios", "draw_until_playable": True},
 ]
 
 SPEC = ContractSpec(

@@ -68,6 +68,7 @@ def test_catalogues_cover_codes_options_and_actions():
             A.CATCH,
             *A.CHOOSE_COLOUR.values(),
             *A.PLAY.values(),
+            *A.SWAP.values(),
         ]
     }
     for kind in kinds:

@@ -27,7 +27,7 @@ from tests.games.chupate2.helpers import assert_conserved, card_ids
 MAX_STEPS = 20_000
 PLAYOUTS_PER_CASE = 125
 
-# (players, options): 8 cases x 125 playouts = 1,000 games, plus AI playouts elsewhere.
+# (players, options): 11 cases x 125 playouts = 1,375 games, plus AI playouts elsewhere.
 CASES: list[tuple[int, dict[str, Any]]] = [
     (2, {}),
     (3, {"stack_plus4": True}),
@@ -37,6 +37,10 @@ CASES: list[tuple[int, dict[str, Any]]] = [
     (6, {"teams": "pairs", "stack_plus4": True, "last_card": True}),
     (6, {"teams": "trios", "points": "50"}),
     (2, {"points": "50", "stack_plus4": True, "last_card": True}),
+    # the house rules (jump-in, 7-0, draw until playable) with the variants they touch
+    (4, {"jump_in": True, "seven_o": True, "last_card": True}),
+    (6, {"seven_o": True, "teams": "pairs", "draw_until_playable": True, "last_card": True}),
+    (3, {"jump_in": True, "draw_until_playable": True, "stack_plus4": True, "points": "50"}),
 ]
 
 
@@ -60,7 +64,7 @@ def _check_events(state, actor: str, action, events) -> None:
         else:
             assert e.to is None
             # public events only name cards that were turned or played face up
-            if e.code == "played":
+            if e.code in ("played", "jumped_in"):
                 assert _event_cards(e) == {action.card} and e.seat == actor
             elif e.code in ("first_card", "first_card_returned"):
                 assert len(_event_cards(e)) == 1
@@ -112,7 +116,7 @@ def _playout(n_players: int, options: dict, seed: int, deep: bool):
         assert steps < MAX_STEPS, "playout did not terminate"
         to_act = GAME.to_act(state)
         assert len(to_act) == 1
-        # out-of-turn actions (the "¡Última!" call and catch) of the other seats
+        # out-of-turn actions (the "¡Última!" call and catch, jump-ins) of the other seats
         for seat in seats:
             if seat in to_act:
                 continue

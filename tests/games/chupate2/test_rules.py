@@ -563,9 +563,19 @@ def test_missing_call_can_be_caught_for_two_cards():
     # late call closes the window too
     called, _ = act(state, "a", "uno")
     raises("nothing_to_catch", called, "b", "catch")
-    # the next turn action closes the window
+    # Decision: another player's move leaves the window open; the exposed player's own next
+    # action (or their drawing) closes it
     moved, _ = act(state, "c", "draw")
-    raises("nothing_to_catch", moved, "b", "catch")
+    if moved.phase == "drawn":
+        moved, _ = act(moved, "c", "pass")
+    assert moved.exposed == "a" and "catch" in {x.encode() for x in GAME.legal_actions(moved, "b")}
+    moved, _ = act(moved, "b", "draw")
+    if moved.phase == "drawn":
+        moved, _ = act(moved, "b", "pass")
+    assert moved.seats[moved.current] == "a" and moved.exposed == "a"
+    own, _ = act(moved, "a", "draw")
+    assert own.exposed is None
+    raises("nothing_to_catch", own, "b", "catch")
 
 
 def test_last_card_actions_need_the_variant():
@@ -673,7 +683,7 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
     state, _ = act(state, "c", "uno")
     assert state.exposed == "a" and state.called == ["c"]
     state, _ = act(state, "c", "p.r3a")
-    assert state.exposed is None  # c called; a's window closed with c's move
+    assert state.exposed == "a"  # c called; a's window stays open until a's own next action
 
 
 def test_view_last_events_with_versions_and_private_filtering():

@@ -326,3 +326,53 @@ def test_next_hand_dealt_tokens_carry_over_and_the_start_moves_right():
     assert s2.collections == {"a": [], "b": [], "c": []} and s2.macas == [{}] * 7
     assert s2.tokens["a"].coins == 2 and s2.tokens["a"].elements == ["water"]
     assert len(s2.stock) == 104 - 21 - 7
+
+
+def test_the_winner_is_not_asked_to_buy_an_element_once_the_game_is_won():
+    # b's fourth element makes the winning amulet (4 players: 1 amulet) and its 4th coin (the
+    # largest collection) would buy an element: the game ends with the buy made for b.
+    s, ev = end_hand(
+        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"},
+        a_extra="JD JS",
+        collections={"b": "4D"},
+        tokens={"b": tok(coins=3, elements=["earth", "air", "water"])},
+    )
+    assert "buy_choice" not in codes(ev)
+    assert s.phase == "over" and GAME.outcome(s).winners == ["b"]
+    assert s.tokens["b"] == tok(coins=0, elements=["earth"], amulets=1)
+    assert s.hand_result.seats["b"].bought == ["earth"]
+
+
+def test_nobody_else_is_asked_to_buy_once_the_game_is_won():
+    # a would choose what to buy; b's amulet wins the game first: a's buy is made
+    # (a token either way, which is all the standings count) and the game ends.
+    s, ev = end_hand(
+        {"a": "4C", "b": "5S", "c": "5S", "d": "5S"},
+        a_extra="JD JS",
+        collections={"a": "4H 5H", "b": "4D"},
+        tokens={
+            "a": tok(coins=3, elements=["earth"]),
+            "b": tok(elements=["earth", "air", "water"]),
+        },
+    )
+    assert "buy_choice" not in codes(ev) and s.phase == "over"
+    assert GAME.outcome(s).winners == ["b"]
+    # a gave up earth (most cards), won water, and its 4 coins became a token
+    assert s.tokens["a"].coins == 0 and len(s.tokens["a"].elements) == 2
+    assert GAME.to_act(s) == set()
+
+
+def test_a_buy_is_still_asked_when_nobody_has_reached_the_objective():
+    s, _ = end_hand(
+        {"a": "4C", "b": "5S 6S 7S", "c": "5S"},
+        collections={"a": "4H 5H"},
+        tokens={"a": tok(coins=3, elements=["earth"])},
+    )
+    assert s.phase == "buy" and GAME.view(s, "a").buy_choices == ["air", "fire"]
+
+
+def test_decision_nobody_gets_the_largest_collection_coin_when_every_collection_is_empty():
+    s, ev = end_hand({"a": "4C", "b": "5S", "c": "5S"})
+    assert "award_collection" not in codes(ev)
+    assert s.hand_result.largest_collection == []
+    assert all(s.tokens[x].coins == 0 for x in ("b", "c"))

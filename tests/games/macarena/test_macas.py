@@ -142,3 +142,13 @@ def test_la_macarena_by_moving_a_maca():
     assert s2.phase == "move_maca"
     s3, ev = GAME.apply(s2, "a", MoveMaca(source=0))
     assert "macarena" in codes(ev) and GAME.outcome(s3).winners == ["a"]
+
+
+def test_decision_a_maca_moves_from_another_pozo_even_onto_one_already_holding_a_maca():
+    macas = [{"a": 4}, {"a": 2}, {"a": 1}, {}, {}, {}, {}]
+    s = table({"a": "9S 4C", "b": "5S"}, seats=["a", "b"], macas=macas)
+    s2, _ = play(s, "a", 2, "9S")  # an espejo on pozo 2, where a already has a MACA
+    assert s2.phase == "move_maca"
+    assert sorted(a.source for a in GAME.legal_actions(s2, "a")) == [0, 1]  # never pozo 2 itself
+    s3, _ = GAME.apply(s2, "a", MoveMaca(source=1))
+    assert s3.macas[2] == {"a": 2} and s3.macas[1] == {"a": 1}

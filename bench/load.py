@@ -1,0 +1,395 @@
+"""Load benchmark: the real bot (`python -m bot`, its own process) against the fake Discord (this
+process), which also runs the simulated players: N tables, one per channel, mixed games (Ce
+Amapatolli 2 humans + 1 CPU, Chúpate 2 2 humans + 2 CPUs, Triple Triad 1 human vs CPU), humans
+thinking 3–10 s and clicking a legal action from their DM (about one in ten guests has DMs closed
+and plays through "Ver mi mano"). After the tables are open and a warm-up, a fixed window is
+measured. Prints one JSON object per N, then a summary table.
+
+    .venv/bin/python bench/load.py                       # N = 100, 500, 1000; 60 s windows
+    .venv/bin/python bench/load.py --tables 100 --window 30 --warmup 10
+    .venv/bin/python bench/load.py --tables 500 --no-validate   # skip the OpenAPI walk
+
+Figures: click → ack (interaction callback received by the fake), click → the public message
+showing a later version, click → the mover's DM showing a later version (ms p50/p99/max; clicks
+made in the window, followed up to --drain s after it), moves/s (version steps the public
+messages showed: humans and computers), REST calls per move by route and the non-exempt ones
+(everything but interaction callbacks and webhook routes counts against Discord's 50/s global
+limit), the bot's CPU % and RSS, its event-loop lag and phase timings (``mesa.metrics`` DEBUG log
+lines, "n/a" when the bot does not log them), discord.py's "Can't keep up" warnings, the
+driver's own CPU % (near 100 % means the driver, not the bot, is the bottleneck), load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import io
+import json
+import os
+import pstats
+import signal
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.load_driver import World, is_exempt, percentiles  # noqa: E402
+from bench.load_probe import (  # noqa: E402
+    CpuMeter,
+    LogFigures,
+    descendants,
+    load_average,
+    read_log,
+    rss_mb,
+    tree_rss_mb,
+)
+from tests.fakediscord.errors import Violation  # noqa: E402
+from tests.fakediscord.server import FakeDiscord  # noqa: E402
+
+# `python -m bot`, with the agreed metrics logger at DEBUG while everything else stays at INFO
+# (discord.py's DEBUG output would cost the bot more than the figures are worth).
+BOT_LAUNCHER = (
+    "import logging, sys\n"
+    "logging.getLogger('mesa.metrics').setLevel(logging.DEBUG)\n"
+    "from bot.__main__ import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--tables",
+        default="100,500,1000",
+        help="comma-separated table counts, one run each (default 100,500,1000)",
+    )
+    parser.add_argument("--window", type=float, default=60.0, help="measured seconds (60)")
+    parser.add_argument(
+        "--warmup", type=float, default=20.0, help="seconds played after every table is open (20)"
+    )
+    parser.add_argument(
+        "--drain", type=float, default=30.0, help="seconds to follow the window's clicks (30)"
+    )
+    parser.add_argument(
+        "--until-moves",
+        type=int,
+        default=0,
+        help="extend the window until this many human moves were measured (at most 120 s more)",
+    )
+    parser.add_argument("--think", default="3,10", help="human think time range, s (3,10)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--closed-dms", type=float, default=0.1, help="share of guests (0.1)")
+    parser.add_argument("--setup-concurrency", type=int, default=16)
+    parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
+    parser.add_argument(
+        "--no-validate",
+        action="store_true",
+        help="skip the fake's OpenAPI validation (documented limits are still checked)",
+    )
+    parser.add_argument("--keep-dir", type=Path, help="keep the bot's database and log here")
+    parser.add_argument(
+        "--bot-root",
+        type=Path,
+        default=ROOT,
+        help="run the bot from this checkout (compare branches; default: this one)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument(
+        "--profile-driver",
+        action="store_true",
+        help="cProfile this process (fake + players) during the window; top functions to stderr",
+    )
+    # Room for issue 11 (--backend / --processes): not implemented yet.
+    return parser.parse_args(argv)
+
+
+def progress(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
+    env_file = folder / ".env"
+    env_file.write_text(
+        f"DISCORD_TOKEN={fake.token}\n"
+        f"DATABASE_PATH={folder / 'bot.db'}\n"
+        f"DISCORD_API_BASE={fake.api_base}\n"
+        f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
+        f"CPU_DELAY_SECONDS={args.cpu_delay}\n"
+        "LOG_LEVEL=INFO\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["PYTHONPATH"] = str(args.bot_root.resolve())
+    log = (folder / "bot.log").open("wb")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        BOT_LAUNCHER,
+        "--env-file",
+        str(env_file),
+        cwd=folder,
+        env=env,
+        stdout=log,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    log.close()
+    return process
+
+
+async def stop_bot(process) -> None:
+    if process.returncode is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        await asyncio.wait_for(process.wait(), 20)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+
+
+async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+    low, high = (float(x) for x in args.think.split(","))
+    fake = FakeDiscord(validate=not args.no_validate, keep_history=False)
+    await fake.start()
+    world = World(
+        fake,
+        tables,
+        seed=args.seed,
+        think=(low, high),
+        closed_dms=args.closed_dms,
+        setup_concurrency=args.setup_concurrency,
+    )
+    bot = await start_bot(fake, folder, args)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await fake.wait_until(lambda: fake.commands.get(None), timeout=120, what="command sync")
+        await fake.wait_until_connected(timeout=60)
+        progress(args, f"{tables} tables: bot pid {bot.pid} ready; opening tables")
+        opened_at = time.monotonic()
+        tasks = await world.open_all()
+        deadline = opened_at + max(120.0, tables * 0.5)
+        while world.started() < tables and time.monotonic() < deadline:
+            await asyncio.sleep(1)
+            if bot.returncode is not None:
+                raise RuntimeError(f"the bot exited ({bot.returncode}); see {folder / 'bot.log'}")
+        setup_s = time.monotonic() - opened_at
+        progress(args, f"{world.started()}/{tables} tables playing after {setup_s:.0f} s; warm-up")
+        await asyncio.sleep(args.warmup)
+
+        log_path = folder / "bot.log"
+        log_start = log_path.stat().st_size
+        now = time.monotonic()
+        bot_cpu, bot_tree_cpu = CpuMeter(bot.pid), CpuMeter(bot.pid, tree=True)
+        driver_cpu = CpuMeter("self")
+        for meter in (bot_cpu, bot_tree_cpu, driver_cpu):
+            meter.start(now)
+        fake.take_violations()
+        playing_at_start = world.started()
+        world.measuring = True
+        profiler = cProfile.Profile() if args.profile_driver else None
+        if profiler is not None:
+            profiler.enable()
+        progress(args, f"measuring {args.window:.0f} s")
+        rss_peak = tree_rss_peak = 0.0
+        window_end = now + args.window
+        longest = window_end + 120
+        while time.monotonic() < window_end or (
+            world.stats.human_moves < args.until_moves and time.monotonic() < longest
+        ):
+            await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
+            rss_peak = max(rss_peak, rss_mb(bot.pid))
+            tree_rss_peak = max(tree_rss_peak, tree_rss_mb(bot.pid))
+        window = time.monotonic() - now
+        if profiler is not None:
+            profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+            print(out.getvalue(), file=sys.stderr)
+        world.measuring = False
+        world.draining = True
+        now = time.monotonic()
+        bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
+        bot_tree_cpu_pct = bot_tree_cpu.percent(now)
+        rss_end = rss_mb(bot.pid)
+        workers = len(descendants(bot.pid))
+        log_end = log_path.stat().st_size
+        loadavg = load_average()
+        violations = fake.take_violations()
+        drain_end = now + args.drain
+        while world.unresolved() and time.monotonic() < drain_end:
+            await asyncio.sleep(0.5)
+        world.draining = False
+        for line in world.describe_unresolved()[:5]:
+            progress(args, f"unresolved: {line}")
+    finally:
+        world.running = False
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_bot(bot)
+        await fake.stop()
+    measured = Measured(
+        window=window,
+        playing_at_start=playing_at_start,
+        setup_s=setup_s,
+        bot_cpu_pct=bot_cpu_pct,
+        bot_tree_cpu_pct=bot_tree_cpu_pct,
+        tree_rss_peak=tree_rss_peak,
+        workers=workers,
+        driver_cpu_pct=driver_cpu_pct,
+        rss_end=rss_end,
+        rss_peak=rss_peak,
+        loadavg=loadavg,
+        violations=violations,
+        figures=read_log(folder / "bot.log", log_start, log_end),
+    )
+    return report(tables, args, world, measured)
+
+
+@dataclass
+class Measured:
+    """What a run measured about the processes (the players' figures are in `world.stats`)."""
+
+    window: float
+    playing_at_start: int
+    setup_s: float
+    bot_cpu_pct: float
+    bot_tree_cpu_pct: float  # with its worker processes
+    tree_rss_peak: float
+    workers: int
+    driver_cpu_pct: float
+    rss_end: float
+    rss_peak: float
+    loadavg: list[float]
+    violations: list[Violation]
+    figures: LogFigures
+
+
+def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> dict[str, Any]:
+    stats = world.stats
+    moves = stats.version_steps
+    per_move = max(moves, 1)
+    routes = dict(stats.routes.most_common())
+    total = sum(routes.values())
+    non_exempt = sum(n for route, n in routes.items() if not is_exempt(route.split(" ", 1)[1]))
+    kinds: dict[str, int] = {}
+    for v in m.violations:
+        kinds[v.kind] = kinds.get(v.kind, 0) + 1
+    lag = percentiles(m.figures.loop_lag_ms)
+    return {
+        "tables": tables,
+        "window_s": round(m.window, 1),
+        "warmup_s": args.warmup,
+        "setup_s": round(m.setup_s, 1),
+        "validate": not args.no_validate,
+        "tables_playing": m.playing_at_start,  # when the window opened
+        "tables_playing_at_end": world.started(),
+        "moves": moves,
+        "moves_per_s": round(moves / m.window, 2),
+        "human_moves": stats.human_moves,
+        "clicks": stats.clicks,
+        "click_errors": stats.click_errors,
+        "refused_clicks": stats.refused,
+        "unresolved_clicks": world.unresolved(),
+        "games_finished": stats.games_finished,
+        "ack_ms": percentiles(stats.ack_ms),
+        "public_edit_ms": percentiles(stats.public_ms),
+        "mover_dm_ms": percentiles(stats.dm_ms),
+        "rest_calls": total,
+        "rest_per_move": round(total / per_move, 2),
+        "non_exempt_per_move": round(non_exempt / per_move, 2),
+        "non_exempt_per_s": round(non_exempt / m.window, 1),
+        "rest_per_move_by_route": {r: round(n / per_move, 3) for r, n in routes.items()},
+        "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
+        "bot_cpu_pct": m.bot_cpu_pct,
+        "bot_rss_mb": round(m.rss_end, 1),
+        "bot_rss_peak_mb": round(m.rss_peak, 1),
+        "bot_worker_processes": m.workers,
+        "bot_with_workers_cpu_pct": m.bot_tree_cpu_pct,
+        "bot_with_workers_rss_peak_mb": round(m.tree_rss_peak, 1),
+        "loop_lag_ms": lag if lag["n"] else "n/a",
+        "phase_ms": {
+            phase: percentiles(values) for phase, values in sorted(m.figures.phases.items())
+        }
+        or "n/a",
+        "cant_keep_up_warnings": m.figures.cant_keep_up,
+        "bot_log_warnings": m.figures.warnings,
+        "bot_log_errors": m.figures.errors,
+        "driver_cpu_pct": m.driver_cpu_pct,
+        "loadavg": m.loadavg,
+        "violations": kinds,
+        "setup_errors": dict(world.setup_errors),
+    }
+
+
+def ms(figure: dict[str, Any], key: str) -> str:
+    value = figure.get(key)
+    if value is None:
+        return "—"
+    return f"{value / 1000:.1f} s" if value >= 10_000 else f"{value:.0f}"
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    head = (
+        "| tables (playing) | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
+        "| REST/move (non-exempt) | bot CPU % (with workers) | bot RSS MB | loop lag p50/p99 ms | can't keep up "
+        "| driver CPU % | load avg |"
+    )
+    lines = [head, "|" + "---|" * 12]
+    for r in results:
+        lag = r["loop_lag_ms"]
+        lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
+        a, p, d = r["ack_ms"], r["public_edit_ms"], r["mover_dm_ms"]
+        lines.append(
+            f"| {r['tables']} ({r['tables_playing']}) | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
+            f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
+            f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) "
+            f"| {r['bot_cpu_pct']} ({r['bot_with_workers_cpu_pct']}) "
+            f"| {r['bot_rss_mb']} | {lag_text} | {r['cant_keep_up_warnings']} "
+            f"| {r['driver_cpu_pct']} | {' '.join(f'{x:.2f}' for x in r['loadavg'])} |"
+        )
+    notes = []
+    if any(not r["validate"] for r in results):
+        notes.append("OpenAPI validation OFF (--no-validate)")
+    for r in results:
+        top = list(r["rest_per_move_by_route"].items())[:8]
+        notes.append(
+            f"{r['tables']} tables, REST per move by route: "
+            + ", ".join(f"{route} {n}" for route, n in top)
+        )
+        extra = {
+            k: r[k]
+            for k in ("unresolved_clicks", "click_errors", "violations", "setup_errors")
+            if r[k]
+        }
+        if extra:
+            notes.append(f"{r['tables']} tables: {extra}")
+    return "\n".join(lines + [""] + notes)
+
+
+async def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    results = []
+    for tables in (int(x) for x in args.tables.split(",") if x.strip()):
+        with contextlib.ExitStack() as stack:
+            if args.keep_dir is not None:
+                folder = args.keep_dir / f"tables-{tables}"
+                folder.mkdir(parents=True, exist_ok=True)
+            else:
+                folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-load-")))
+            result = await run_one(tables, args, folder)
+        print(json.dumps(result), flush=True)
+        results.append(result)
+    print(summary(results), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

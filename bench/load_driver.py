@@ -1,0 +1,563 @@
+"""The simulated players of `bench/load.py`: one table per channel of the fake Discord, humans
+who think 3–10 s and click a legal action from their DM (or their "Ver mi mano" view), computer
+seats the bot plays. Everything is seen through the fake's observers (no polling), so the driver
+stays cheap at a thousand tables; what it measures goes to `LoadStats`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.fakediscord.model import Channel, Message
+from tests.fakediscord.server import FakeDiscord, RequestRecord
+from tests.fakediscord.users import FakeUser, InteractionHandle
+
+TABLE_MARK = re.compile(r"mesa #(\d+)")
+FOOTER_VERSION = re.compile(r"Versi\S*\s+(\d+)\s*$")
+ACTION_ID = re.compile(r"^t:(\d+):(\d+):(.+)$")
+SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
+DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
+CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/")
+HAND_BUTTON = "Ver mi mano"
+GAMES = ("amapatolli", "chupate2", "triad")
+EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # outside Discord's 50/s global limit
+
+
+def is_exempt(template: str) -> bool:
+    return template.startswith(EXEMPT_PREFIXES)
+
+
+def table_of(msg: Message) -> int | None:
+    if not msg.embeds:
+        return None
+    m = TABLE_MARK.search(msg.embeds[0].get("title") or "")
+    return int(m.group(1)) if m else None
+
+
+def version_of(msg: Message) -> int | None:
+    if not msg.embeds:
+        return None
+    m = FOOTER_VERSION.search((msg.embeds[0].get("footer") or {}).get("text") or "")
+    return int(m.group(1)) if m else None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a view lets its reader click: a move (`t:`/`ts:`) or a draft step (`d:`)."""
+
+    custom_id: str
+    value: str | None  # a select's option value
+    version: int
+    draft: bool
+
+    @property
+    def kind(self) -> str:
+        """A draft step's kind: its op's leading letters (``c2`` -> ``c``, ``w.Wb`` -> ``w``)."""
+        op = self.custom_id.split(":", 3)[-1]
+        return re.match(r"[a-z]*", op).group(0)  # type: ignore[union-attr]
+
+
+def choices_on(msg: Message, table_id: int) -> list[Choice]:
+    found: list[Choice] = []
+    for button in msg.buttons:
+        cid = button.custom_id or ""
+        if button.disabled:
+            continue
+        m = ACTION_ID.match(cid)
+        if m and int(m[1]) == table_id:
+            found.append(Choice(cid, None, int(m[2]), False))
+            continue
+        m = DRAFT_ID.match(cid)
+        if m and int(m[1]) == table_id and m[3] != "x":  # "x": cancel the draft
+            found.append(Choice(cid, None, int(m[2]), True))
+    for select in msg.selects:
+        m = SELECT_ID.match(select.custom_id)
+        if m and int(m[1]) == table_id and not select.disabled:
+            found.extend(Choice(select.custom_id, v, int(m[2]), False) for v in select.values)
+    return found
+
+
+def percentiles(values: list[float]) -> dict[str, float | int | None]:
+    if not values:
+        return {"n": 0, "p50": None, "p99": None, "max": None}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+    return {"n": len(ordered), "p50": at(0.50), "p99": at(0.99), "max": round(ordered[-1], 1)}
+
+
+@dataclass
+class LoadStats:
+    """What the window measured. Latencies in ms; only clicks made inside the window count."""
+
+    ack_ms: list[float] = field(default_factory=list)
+    public_ms: list[float] = field(default_factory=list)
+    dm_ms: list[float] = field(default_factory=list)
+    routes: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[int] = field(default_factory=Counter)
+    clicks: int = 0
+    human_moves: int = 0
+    version_steps: int = 0  # every move the public messages showed (humans and computers)
+    tables_started: int = 0
+    games_finished: int = 0
+    click_errors: int = 0
+    refused: int = 0  # move clicks answered with a private notice instead of a move
+
+
+class Human:
+    def __init__(self, world: World, user: FakeUser, table: LoadTable) -> None:
+        self.world = world
+        self.user = user
+        self.table = table
+        self.dm: Message | None = None  # the latest DM of this table
+        self.hand_view: Message | None = None  # the latest "Ver mi mano" answer
+        self.acted_version = -1
+        self.dm_wait: tuple[float, int] | None = None  # (clicked at, version) until the DM moves on
+        self.last_click: int | None = None  # this move's previous click (a draft step)
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    def view(self) -> Message | None:
+        return self.dm if self.user.dms_open else self.hand_view
+
+    def my_turn_in_public(self) -> bool:
+        public = self.table.public
+        if public is None or not public.embeds:
+            return False
+        text = public.embeds[0].get("description") or ""
+        return any(line.startswith("▶") and self.name in line for line in text.splitlines())
+
+    async def play(self) -> None:
+        world, table, rng = self.world, self.table, self.world.rng
+        while world.running:
+            if self.user.dms_open:
+                await table.until(self._has_fresh_choices)
+            else:
+                await table.until(
+                    lambda: (table.version or -1) > self.acted_version and self.my_turn_in_public()
+                )
+            await asyncio.sleep(rng.uniform(*world.think))
+            if not world.running:
+                return
+            if not self.user.dms_open:
+                view = await self._open_hand()
+                if view is None:
+                    self.acted_version = table.version or -1
+                    continue
+            kinds: set[str] = set()  # the draft steps taken: each step is of a new kind
+            self.last_click = None
+            for _step in range(4):  # a move, or draft steps (card, then colour or cell)
+                view = self.view()
+                if view is None:
+                    break
+                version = version_of(view)
+                options = choices_on(view, table.table_id)
+                if version is None or not options:
+                    break
+                moves = [c for c in options if not c.draft]
+                drafts = [c for c in options if c.draft and c.kind not in kinds]
+                if not moves and not drafts:
+                    break
+                choice = rng.choice(moves or drafts)
+                before = view.snapshot()
+                handle = await self._click(view, choice)
+                if handle is None:
+                    break
+                self.acted_version = choice.version
+                if not choice.draft:
+                    break
+                kinds.add(choice.kind)
+                # a draft step changes this view; then the next step, quickly
+                with contextlib.suppress(TimeoutError):
+                    await table.until_changed(view, before, timeout=20)
+                await asyncio.sleep(rng.uniform(0.3, 1.0))
+
+    def _has_fresh_choices(self) -> bool:
+        dm = self.dm
+        if dm is None:
+            return False
+        version = version_of(dm)
+        return (
+            version is not None
+            and version > self.acted_version
+            and bool(choices_on(dm, self.table.table_id))
+        )
+
+    async def _open_hand(self) -> Message | None:
+        public = self.table.public
+        if public is None:
+            return None
+        button = next((b for b in public.buttons if b.label == HAND_BUTTON), None)
+        if button is None:
+            return None
+        try:
+            handle = await self.user.click(public, custom_id=button.custom_id)
+        except (LookupError, PermissionError, TypeError):
+            self.world.stats.click_errors += 1
+            return None
+        self.world.track(handle, self.table)
+        with contextlib.suppress(TimeoutError):
+            self.hand_view = await self.world.reply_to(handle, timeout=30)
+        return self.hand_view
+
+    async def _click(self, view: Message, choice: Choice) -> InteractionHandle | None:
+        world, table = self.world, self.table
+        try:
+            if choice.value is not None:
+                handle = await self.user.select(view, [choice.value], custom_id=choice.custom_id)
+            else:
+                handle = await self.user.click(view, custom_id=choice.custom_id)
+        except (LookupError, PermissionError, TypeError, ValueError):
+            world.stats.click_errors += 1
+            return None
+        world.track(handle, table)
+        now = time.monotonic()
+        if world.measuring:
+            world.stats.clicks += 1
+            if (
+                self.last_click is not None
+            ):  # a draft step: the move's time runs from its last click
+                table.refused(self.last_click)
+            if (table.version or 0) <= choice.version:  # else the click is stale already
+                table.pending.append((now, choice.version, handle.interaction.id))
+                self.last_click = handle.interaction.id
+                if self.user.dms_open:
+                    self.dm_wait = (now, choice.version)
+        return handle
+
+    def dm_changed(self, msg: Message) -> None:
+        self.dm = msg
+        version = version_of(msg)
+        if self.dm_wait is not None and version is not None and version > self.dm_wait[1]:
+            if self.world.measuring_or_draining:
+                self.world.stats.dm_ms.append((time.monotonic() - self.dm_wait[0]) * 1000)
+            self.dm_wait = None
+
+
+class LoadTable:
+    """One channel and the table that lives in it (a new one when a game ends)."""
+
+    def __init__(self, world: World, channel: Channel, game: str, humans: list[FakeUser]):
+        self.world = world
+        self.channel = channel
+        self.game = game
+        self.users = humans
+        self.humans: list[Human] = []
+        self.table_id = -1
+        self.public: Message | None = None
+        self.version: int | None = None
+        # (clicked at, version, interaction id) of moves waiting for the public message
+        self.pending: list[tuple[float, int, int]] = []
+        self._changed = asyncio.Event()
+
+    def bump(self) -> None:
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            event = self._changed
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise TimeoutError(f"table in #{self.channel.name}: timed out")
+            await asyncio.wait_for(event.wait(), remaining)
+
+    async def until_shown(self, fragment: str, message: Message | None = None) -> None:
+        """Until `message` (default: the public message) shows `fragment`."""
+
+        def shown() -> bool:
+            return fragment in (message.text if message is not None else self._text())
+
+        await self.until(shown, 30)
+
+    async def until_changed(self, message: Message, before: dict[str, Any], timeout: float) -> None:
+        await self.until(lambda: message.snapshot() != before, timeout)
+
+    def finished(self) -> bool:
+        public = self.public
+        if public is None or not public.embeds:
+            return False
+        return any(f.get("name") == "Resultado" for f in public.embeds[0].get("fields") or [])
+
+    def public_changed(self, msg: Message) -> None:
+        table_id = table_of(msg)
+        if table_id is None or table_id < self.table_id:
+            return
+        if table_id > self.table_id:  # a new table opened in this channel
+            self.adopt(table_id)
+        self.public = msg
+        version = version_of(msg)
+        if version is None:
+            return
+        world = self.world
+        if self.version is not None and version > self.version and world.measuring:
+            world.stats.version_steps += version - self.version
+        self.version = max(version, self.version or 0)
+        now = time.monotonic()
+        still = []
+        for clicked_at, clicked_version, inter_id in self.pending:
+            if version > clicked_version:
+                if world.measuring_or_draining:
+                    world.stats.public_ms.append((now - clicked_at) * 1000)
+                    world.stats.human_moves += 1
+            else:
+                still.append((clicked_at, clicked_version, inter_id))
+        self.pending = still
+
+    def refused(self, inter_id: int) -> bool:
+        """The bot answered a move with a private notice (stale, not legal any more): it moved
+        nothing, so it waits for no public message. False when it was no pending move."""
+        kept = [p for p in self.pending if p[2] != inter_id]
+        found, self.pending = len(kept) != len(self.pending), kept
+        return found
+
+    def adopt(self, table_id: int) -> None:
+        """The table now in this channel, and its players (before any DM of it arrives)."""
+        if table_id == self.table_id:
+            return
+        world = self.world
+        world.by_table.pop(self.table_id, None)
+        self.table_id, self.version, self.pending, self.public = table_id, None, [], None
+        world.by_table[table_id] = self
+        self.humans = [Human(world, u, self) for u in self.users]
+        for human in self.humans:
+            world.by_user[human.user.id] = human
+
+    # --- opening a table ---------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Open this channel's game and sit everyone down; then play, again and again."""
+        world = self.world
+        while world.running:
+            try:
+                await self._open_once()
+            except (TimeoutError, LookupError, PermissionError, ValueError) as exc:
+                world.setup_errors[type(exc).__name__] += 1
+                await asyncio.sleep(5)
+                if self.version is None or self.finished():  # else it started after all: play
+                    await self._abandon()
+                    continue
+            if world.measuring:
+                world.stats.tables_started += 1
+            players = [asyncio.create_task(h.play()) for h in self.humans]
+            try:
+                await self.until(lambda: self.finished() or not world.running)
+            finally:
+                for task in players:
+                    task.cancel()
+                await asyncio.gather(*players, return_exceptions=True)
+            if world.measuring:
+                world.stats.games_finished += 1
+            await asyncio.sleep(world.rng.uniform(1, 3))  # the host reads the result
+
+    async def _open_once(self) -> None:
+        world = self.world
+        host, *guests = self.users
+        options: dict[str, Any] = {"channel": self.channel}
+        if self.game == "triad":
+            options["level"] = "easy"
+        async with world.setup_slots:
+            reply = await world.reply_to(
+                await host.slash(f"play {self.game}", **options), timeout=30
+            )
+            found = re.search(r"#(\d+)", reply.text or "")
+            if found is None:
+                raise LookupError(f"no table number in {reply.text!r}")
+            self.adopt(int(found.group(1)))
+            if self.game == "triad":
+                await self._pick_five(host, reply)
+            else:
+                await self.until(lambda: self.public is not None, 30)
+                for n, guest in enumerate(guests, start=2):
+                    await self._click(guest, "Unirse")
+                    await self.until_shown(f"{n}. {guest.name}")
+                cpus = 1 if self.game == "amapatolli" else 2
+                for n in range(len(self.users) + 1, len(self.users) + 1 + cpus):
+                    await self._click(host, "Añadir CPU")
+                    await self.until_shown(f"{n}. ")
+                await self._click(host, "Empezar")
+            await self.until(lambda: self.version is not None, 60)
+
+    async def _abandon(self) -> None:
+        """A lobby that opened too late for its host: cancel it, so the channel is free again."""
+        public = self.public
+        if public is None or self.version is not None:
+            return
+        cancel = next((b for b in public.buttons if b.label == "Cancelar" and not b.disabled), None)
+        if cancel is None:
+            return
+        with contextlib.suppress(LookupError, PermissionError, TypeError):
+            self.world.track(await self.users[0].click(public, custom_id=cancel.custom_id), self)
+        with contextlib.suppress(TimeoutError):
+            await self.until(lambda: not any(b.label == "Cancelar" for b in public.buttons), 30)
+
+    def _text(self) -> str:
+        return self.public.text if self.public is not None else ""
+
+    async def _click(self, user: FakeUser, label: str) -> InteractionHandle:
+        assert self.public is not None
+        handle = await user.click(self.public, label)
+        self.world.track(handle, self)
+        return handle
+
+    async def _pick_five(self, host: FakeUser, picker: Message) -> None:
+        for n in range(1, 6):
+            add = next(
+                s for s in picker.selects if s.custom_id.startswith(f"tts:{self.table_id}:add")
+            )
+            handle = await host.select(picker, [add.values[0]], custom_id=add.custom_id)
+            self.world.track(handle, self)
+            await self.until_shown(f"({n}/5)", picker)
+        handle = await host.click(picker, custom_id=f"tt:{self.table_id}:ok")
+        self.world.track(handle, self)
+
+
+class World:
+    """The fake Discord's side of a load run: the tables, their players, the observers."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        tables: int,
+        *,
+        seed: int = 1,
+        think: tuple[float, float] = (3.0, 10.0),
+        closed_dms: float = 0.1,
+        setup_concurrency: int = 16,
+    ) -> None:
+        self.fake = fake
+        self.rng = random.Random(seed)
+        self.think = think
+        self.stats = LoadStats()
+        self.running = True
+        self.measuring = False
+        self.draining = False
+        self.setup_slots = asyncio.Semaphore(setup_concurrency)
+        self.setup_errors: Counter[str] = Counter()
+        self.tables: list[LoadTable] = []
+        self.by_channel: dict[int, LoadTable] = {}
+        self.by_table: dict[int, LoadTable] = {}
+        self.by_user: dict[int, Human] = {}
+        self._handles: dict[int, LoadTable] = {}  # interaction id -> its table
+        self._replies: dict[int, asyncio.Future[Message]] = {}
+        for index in range(tables):
+            game = GAMES[index % len(GAMES)]
+            channel = fake.add_channel(f"mesa-{index}")
+            humans = 1 if game == "triad" else 2
+            users = []
+            for seat in range(humans):
+                closed = seat > 0 and self.rng.random() < closed_dms
+                users.append(fake.user(f"p{index}s{seat}", dms_open=not closed))
+            table = LoadTable(self, channel, game, users)
+            self.tables.append(table)
+            self.by_channel[channel.id] = table
+        fake.message_observers.append(self._message)
+        fake.request_observers.append(self._request)
+
+    @property
+    def measuring_or_draining(self) -> bool:
+        return self.measuring or self.draining
+
+    def track(self, handle: InteractionHandle, table: LoadTable) -> None:
+        self._handles[handle.interaction.id] = table
+
+    async def reply_to(self, handle: InteractionHandle, timeout: float) -> Message:
+        """The message answering an interaction (a deferred one once it has its content)."""
+        inter = handle.interaction
+        result = inter.result if inter.completed else None
+        if isinstance(result, Message) and not result.loading:
+            return result
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._replies[inter.id] = future
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._replies.pop(inter.id, None)
+
+    # --- observers (called by the fake, synchronously) ---------------------------------------
+
+    def _message(self, msg: Message, event: str) -> None:
+        inter = msg.interaction
+        if inter is not None and not msg.loading:
+            future = self._replies.get(inter.id)
+            if future is not None and not future.done():
+                future.set_result(msg)
+        channel = msg.channel
+        if channel.is_dm:
+            table_id = table_of(msg)
+            recipient = channel.recipient
+            human = self.by_user.get(recipient.id) if recipient is not None else None
+            table = self.by_table.get(table_id) if table_id is not None else None
+            if human is None or table is None or human.table is not table:
+                return
+            if human.dm is None or msg.id >= human.dm.id:
+                human.dm_changed(msg)
+            table.bump()
+            return
+        table = self.by_channel.get(channel.id)
+        if table is None:
+            return
+        if msg.visible_to is None:
+            table.public_changed(msg)
+        elif inter is not None:
+            human = self.by_user.get(inter.user.id)
+            if human is not None and human.table is table and human.hand_view is not None:
+                if msg.id == human.hand_view.id:
+                    human.hand_view = msg
+        table.bump()
+
+    def _request(self, record: RequestRecord) -> None:
+        m = CALLBACK_PATH.match(record.path)
+        if m is not None:
+            inter = self.fake.interactions.all.get(int(m.group(1)))
+            if inter is not None:
+                if inter.answered_after is not None and self.measuring:
+                    self.stats.ack_ms.append(inter.answered_after * 1000)
+                table = self._handles.pop(inter.id, None)
+                if table is not None:
+                    if inter.callback_type == 4 and inter.original is not None:
+                        if inter.original.ephemeral and table.refused(inter.id):
+                            self.stats.refused += 1
+                    table.bump()
+        if self.measuring:
+            self.stats.routes[f"{record.method} {record.template or record.path}"] += 1
+            if record.status is not None:
+                self.stats.statuses[record.status] += 1
+
+    # --- running -----------------------------------------------------------------------------
+
+    async def open_all(self) -> list[asyncio.Task[None]]:
+        return [asyncio.create_task(t.open(), name=f"table-{i}") for i, t in enumerate(self.tables)]
+
+    def started(self) -> int:
+        return sum(1 for t in self.tables if t.version is not None)
+
+    def unresolved(self) -> int:
+        return sum(len(t.pending) for t in self.tables)
+
+    def describe_unresolved(self) -> list[str]:
+        """Moves clicked in the window that no public message showed (to see why)."""
+        lines = []
+        for table in self.tables:
+            for _, version, inter_id in table.pending:
+                inter = self.fake.interactions.all[inter_id]
+                lines.append(
+                    f"{table.game} #{table.table_id} clicked {inter.data.get('custom_id')} at "
+                    f"v{version}, public at v{table.version}, callback {inter.callback_type}"
+                )
+        return lines

@@ -1,0 +1,120 @@
+"""In-memory counters and timing histograms, plus the event-loop lag monitor.
+
+No exporter yet (a later issue exports ``snapshot()``). Every observation is also a DEBUG line
+on the ``mesa.metrics`` logger, in a format ``bench/load.py`` parses:
+
+    loop_lag_ms=<float>            once per monitor interval (default 1 s)
+    phase=<name> ms=<float>        one per timed phase
+
+Phases of a move: ``lock_wait``, ``apply``, ``persist``, ``notify`` (bot/service), ``db_write``
+(the write lock held by one transaction, from the writer thread), ``cpu_search`` (a computer's
+search in a worker); ``render`` and ``rest`` come from the Discord side through the same
+``phase()`` / ``observe()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+log = logging.getLogger("mesa.metrics")
+
+LOOP_LAG = "loop_lag"
+
+
+@dataclass
+class Histogram:
+    """Count, sum and max, plus a bounded sample reservoir (the newest ``keep`` values)."""
+
+    keep: int = 2048
+    count: int = 0
+    total: float = 0.0
+    max: float = 0.0
+    samples: list[float] = field(default_factory=list)
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        self.total += value
+        self.max = max(self.max, value)
+        self.samples.append(value)
+        if len(self.samples) > self.keep:
+            del self.samples[: len(self.samples) - self.keep]
+
+    def quantile(self, q: float) -> float:
+        if not self.samples:
+            return 0.0
+        ordered = sorted(self.samples)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+
+counters: Counter[str] = Counter()
+histograms: dict[str, Histogram] = defaultdict(Histogram)
+
+
+def count(name: str, n: int = 1) -> None:
+    counters[name] += n
+
+
+def observe(phase_name: str, ms: float) -> None:
+    """Record one timing of ``phase_name`` in milliseconds (and log it at DEBUG)."""
+    histograms[phase_name].add(ms)
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("phase=%s ms=%.3f", phase_name, ms)
+
+
+@contextmanager
+def phase(phase_name: str) -> Iterator[None]:
+    """Time the block as ``phase_name`` (recorded even when it raises)."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        observe(phase_name, (time.perf_counter() - start) * 1000)
+
+
+def snapshot() -> dict[str, dict[str, float]]:
+    """Counters and per-histogram count/mean/p50/p99/max, for an exporter or a bench."""
+    out: dict[str, dict[str, float]] = {
+        "counters": {k: float(v) for k, v in list(counters.items())}
+    }
+    # Copied first: the database writer thread records ``db_write`` concurrently.
+    for name, h in list(histograms.items()):
+        out[name] = {
+            "count": h.count,
+            "mean": h.mean,
+            "p50": h.quantile(0.5),
+            "p99": h.quantile(0.99),
+            "max": h.max,
+        }
+    return out
+
+
+def reset() -> None:
+    counters.clear()
+    histograms.clear()
+
+
+async def monitor_loop_lag(interval: float = 1.0) -> None:
+    """Forever: sleep ``interval`` and record how much later than asked the loop woke us."""
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(interval)
+        lag_ms = max(0.0, (loop.time() - start - interval) * 1000)
+        histograms[LOOP_LAG].add(lag_ms)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("loop_lag_ms=%.3f", lag_ms)
+
+
+def start_loop_lag_monitor(interval: float = 1.0) -> asyncio.Task[None]:
+    """Start the monitor on the running loop; cancel the task to stop it."""
+    return asyncio.create_task(monitor_loop_lag(interval), name="loop-lag-monitor")

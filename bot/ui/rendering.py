@@ -1,0 +1,227 @@
+"""Table and hand images, rendered off the event loop and reused while unchanged.
+
+A payload builder (``bot.ui.messages``) describes the image it wants as an ``ImageRequest``
+(plain, picklable data: the game, the renderer's name, the view model, the locale and the seat
+names); the ``Renderer`` turns it into PNG bytes in a worker process (``bot.workers``) and keeps
+recent results by a digest of what the image depends on, so an unchanged hand is neither drawn
+nor uploaded again. Two requests for the same digest share one render.
+
+The drawing itself stays in the game's images module (``bot.ui.images.<game>`` or
+``bot.ui.<game>.images``: ``render_table(view, tr, names=...)``, ``render_hand(view, tr,
+**extras)``); this module only decides where and when they run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from bot import metrics
+from bot.i18n import translator
+from bot.ui.modules import game_module
+from bot.workers import Workers
+from games.core import PlayerView
+
+log = logging.getLogger(__name__)
+
+# View fields no image draws: a new version or a new event line alone does not change a picture
+# (``tests/bot/test_rendering.py`` checks this holds for every game's renderers).
+NOT_DRAWN = {"version", "last_events", "last_event_versions"}
+CACHE_BYTES = 64 * 1024 * 1024
+
+
+class NameBook(dict[str, str]):
+    """Seat -> display name, usable both as a mapping and as a function (renderers use
+    either)."""
+
+    def __call__(self, seat: str | None) -> str:
+        return self.get(seat or "", seat or "")
+
+
+@dataclass(frozen=True)
+class ImageRequest:
+    game_key: str
+    function: str  # "render_table" or "render_hand"
+    view: PlayerView
+    locale: str
+    names: dict[str, str] | None
+    filename: str
+    extras: dict[str, Any] = field(default_factory=dict)  # more keyword arguments (JSON data)
+
+    @cached_property
+    def digest(self) -> str:
+        drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
+        head = json.dumps(
+            [self.game_key, self.function, self.locale, self.names, self.extras],
+            sort_keys=True,
+            default=_canonical,
+        )
+        return hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    """JSON for the digest of what ``json`` cannot write itself (sets: sorted)."""
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    return str(value)
+
+
+def render_image(
+    game_key: str,
+    function: str,
+    view: PlayerView,
+    locale: str,
+    names: dict[str, str] | None,
+    extras: dict[str, Any] | None = None,
+) -> bytes | None:
+    """Run one game renderer (in a worker process; a module-level function, so picklable)."""
+    module = game_module(game_key, "images", "images")
+    func = getattr(module, function, None) if module is not None else None
+    if func is None:
+        return None
+    tr = translator(locale)
+    if names is not None and "names" in inspect.signature(func).parameters:
+        image: bytes = func(view, tr, names=NameBook(names))
+    else:
+        image = func(view, tr, **(extras or {}))
+    return image
+
+
+class Superseded(Exception):
+    """The image was no longer wanted when a worker became free to draw it."""
+
+
+class Renderer:
+    """Renders ``ImageRequest``s on ``workers`` (None: inline, on the calling thread).
+
+    At most one render per worker is handed to the pool at a time; the others wait here, so a
+    render whose message has meanwhile moved on (``wanted()`` is false when its turn comes) is
+    skipped instead of drawn."""
+
+    def __init__(self, workers: Workers | None = None, cache_bytes: int = CACHE_BYTES) -> None:
+        self.workers = workers
+        self._free = asyncio.Semaphore(workers.size) if workers is not None else None
+        self.skipped = 0  # renders superseded before they started
+        self.cache_bytes = cache_bytes
+        self._cache: OrderedDict[str, bytes | None] = OrderedDict()
+        self._cached_bytes = 0
+        self._running: dict[str, asyncio.Future[bytes | None]] = {}
+        self.renders = 0  # images actually drawn (cache misses)
+        self.reused = 0  # images answered from the cache or a render already under way
+
+    async def render(
+        self, request: ImageRequest, wanted: Callable[[], bool] | None = None
+    ) -> bytes | None:
+        """The image's PNG bytes (None if it has none); ``Superseded`` if ``wanted`` says, when
+        a worker is free for it, that it is no longer needed."""
+        digest = request.digest
+        if digest in self._cache:
+            self._cache.move_to_end(digest)
+            self.reused += 1
+            return self._cache[digest]
+        running = self._running.get(digest)
+        if running is not None:
+            self.reused += 1
+            return await asyncio.shield(running)
+        future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
+        self._running[digest] = future
+        try:
+            image = await self._draw(request, wanted)
+            self._remember(digest, image)
+            future.set_result(image)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a failed render is logged once, below
+            raise
+        finally:
+            del self._running[digest]
+        return image
+
+    def render_now(self, request: ImageRequest) -> bytes | None:
+        """Synchronously, on this thread (tools and tests)."""
+        return _safe_render(request)
+
+    async def _draw(self, request: ImageRequest, wanted: Callable[[], bool] | None) -> bytes | None:
+        if self.workers is None or self._free is None:
+            return self._timed(request)
+        async with self._free:
+            if wanted is not None and not wanted():
+                self.skipped += 1
+                raise Superseded
+            self.renders += 1
+            start = time.perf_counter()
+            try:
+                return await self.workers.run(
+                    _safe_render_args,
+                    request.game_key,
+                    request.function,
+                    request.view,
+                    request.locale,
+                    request.names,
+                    request.extras,
+                )
+            finally:
+                metrics.observe("render", (time.perf_counter() - start) * 1000)
+
+    def _timed(self, request: ImageRequest) -> bytes | None:
+        self.renders += 1
+        start = time.perf_counter()
+        try:
+            return _safe_render(request)
+        finally:
+            metrics.observe("render", (time.perf_counter() - start) * 1000)
+
+    def _remember(self, digest: str, image: bytes | None) -> None:
+        self._cache[digest] = image
+        self._cached_bytes += len(image or b"")
+        while self._cached_bytes > self.cache_bytes and len(self._cache) > 1:
+            _, old = self._cache.popitem(last=False)
+            self._cached_bytes -= len(old or b"")
+
+    def close(self) -> None:
+        if self.workers is not None:
+            self.workers.shutdown()
+
+
+def _safe_render(request: ImageRequest) -> bytes | None:
+    return _safe_render_args(
+        request.game_key,
+        request.function,
+        request.view,
+        request.locale,
+        request.names,
+        request.extras,
+    )
+
+
+def _safe_render_args(*args: Any) -> bytes | None:
+    try:
+        return render_image(*args)
+    except Exception:  # an image is a nicety: the text still carries everything
+        log.exception("rendering %s for %s failed", args[1], args[0])
+        return None
+
+
+_current = Renderer()
+
+
+def renderer() -> Renderer:
+    """The process's renderer (the bot installs one on its worker pool at start-up; until
+    then, and in tools and tests, images are drawn inline)."""
+    return _current
+
+
+def install(new: Renderer) -> Renderer:
+    """Make ``new`` the process's renderer; returns the previous one."""
+    global _current  # noqa: PLW0603 - one renderer per process, like its worker pool
+    previous, _current = _current, new
+    return previous

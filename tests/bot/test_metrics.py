@@ -1,0 +1,31 @@
+"""bot.metrics: phase timings and loop-lag lines in the format bench/load.py parses."""
+
+import asyncio
+import logging
+import re
+
+from bot import metrics
+
+
+def test_phases_are_counted_and_logged(caplog):
+    metrics.reset()
+    with caplog.at_level(logging.DEBUG, logger="mesa.metrics"):
+        with metrics.phase("persist"):
+            pass
+        metrics.observe("render", 12.5)
+    lines = [r.getMessage() for r in caplog.records if r.name == "mesa.metrics"]
+    assert re.fullmatch(r"phase=persist ms=\d+\.\d+", lines[0])
+    assert lines[1] == "phase=render ms=12.500"
+    snap = metrics.snapshot()
+    assert snap["persist"]["count"] == 1 and snap["render"]["max"] == 12.5
+
+
+async def test_loop_lag_monitor_logs_one_line_per_interval(caplog):
+    metrics.reset()
+    with caplog.at_level(logging.DEBUG, logger="mesa.metrics"):
+        task = metrics.start_loop_lag_monitor(0.001)
+        while metrics.histograms[metrics.LOOP_LAG].count < 3:
+            await asyncio.sleep(0.001)
+        task.cancel()
+    lines = [r.getMessage() for r in caplog.records if r.name == "mesa.metrics"]
+    assert len(lines) >= 3 and all(re.fullmatch(r"loop_lag_ms=\d+\.\d+", m) for m in lines)

@@ -1,0 +1,136 @@
+"""How table changes reach Discord (issue 15): versions in order, skipped when the bot is behind,
+never before they are committed, and few REST calls per move.
+
+The real bot on the fake Discord, a two-player Chúpate 2 (alice and bob, both playing from
+their DMs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections import Counter
+
+import discord
+
+from tests.e2e.chupate2_driver import start_game
+
+SEED = "e2e-c2-0079"
+FOOTER_VERSION = re.compile(r"(\d+)\s*$")
+
+
+def _footer_version(embeds: list[dict] | None) -> int | None:
+    for embed in embeds or []:
+        text = (embed.get("footer") or {}).get("text") or ""
+        m = FOOTER_VERSION.search(text)
+        if m and "Versi" in text:
+            return int(m.group(1))
+    return None
+
+
+def _any_move(table) -> tuple[str, str]:
+    """A legal move of the service's table (seat, action text)."""
+    game, state = table.game, table.state
+    seat = next(s for s in game.to_act(state) if game.legal_actions(state, s))
+    return seat, game.legal_actions(state, seat)[0].encode()
+
+
+async def test_public_edits_skip_versions_when_behind_and_never_go_back(
+    fake_discord, mesa, monkeypatch
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    bot = mesa.bot
+    table = bot.tables.get(driver.table_id)
+
+    # The first public edit hangs until released: every later move arrives while it is out.
+    gate = asyncio.Event()
+    held = asyncio.Event()
+    public_channel = int(table.record.channel_id)
+    original_edit = discord.PartialMessage.edit
+
+    async def slow_edit(self, **kwargs):
+        if self.channel.id == public_channel and not gate.is_set():
+            held.set()
+            await gate.wait()
+        return await original_edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", slow_edit)
+    moves = 12
+    for _ in range(moves):
+        if table.record.status != "playing":
+            break
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+        if not held.is_set():
+            await asyncio.wait_for(held.wait(), 10)  # the first edit is out (and held)
+    last = table.version
+    gate.set()
+    await driver.wait_version(last)
+    await bot.listener.drain()
+
+    public = driver.public()
+    shown = [_footer_version(v["embeds"]) for v in public.versions] + [
+        _footer_version(public.embeds)
+    ]
+    shown = [v for v in shown if v is not None]
+    assert shown == sorted(set(shown)), shown  # strictly increasing
+    assert shown[-1] == last
+    # Held at version 1, then straight to the latest: the versions in between were skipped.
+    assert shown == [0, 1, last], shown
+
+
+async def test_no_message_shows_a_version_before_the_database_has_it(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    seen: list[tuple[int, int]] = []  # (version shown, version committed) at that instant
+    original = fake.apply_message_body
+
+    def checking(msg, body, files, *, edit):
+        shown = _footer_version(body.get("embeds"))
+        title = ((body.get("embeds") or [{}])[0] or {}).get("title") or ""
+        if shown is not None and f"mesa #{driver.table_id}" in title:
+            # A separate connection sees only committed transactions (WAL).
+            with sqlite3.connect(mesa.db_path) as conn:
+                (committed,) = conn.execute(
+                    "SELECT version FROM tables WHERE id = ?", (driver.table_id,)
+                ).fetchone()
+            seen.append((shown, committed))
+        return original(msg, body, files, edit=edit)
+
+    fake.apply_message_body = checking
+    for _ in range(6):
+        await driver.move()
+    await mesa.bot.listener.drain()
+    assert len(seen) >= 6
+    assert all(committed >= shown for shown, committed in seen), seen
+
+
+async def test_a_human_move_costs_at_most_three_calls_plus_the_other_players_dms(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    await mesa.bot.listener.drain()
+    per_move: list[Counter[str]] = []
+    for _ in range(8):
+        before = len(fake.requests)
+        await driver.move()
+        await fake.settle()
+        await mesa.bot.listener.drain()
+        calls = Counter(f"{r.method} {r.template or r.path}" for r in fake.requests[before:])
+        per_move.append(calls)
+    for calls in per_move:
+        others = len(players) - 1
+        assert sum(calls.values()) <= 3 + others, calls
+        assert not any(route.startswith("GET /users/") for route in calls), calls
+        assert "POST /users/@me/channels" not in calls, calls  # DM channels were opened once
+    total = sum(per_move, Counter())
+    print("REST calls over", len(per_move), "moves:", dict(total))

@@ -1,0 +1,153 @@
+"""The writer thread: one round trip per unit, all-or-nothing per unit (also inside a group
+commit), version-guarded moves, and reads that never wait for a write."""
+
+import asyncio
+import threading
+
+import pytest
+
+from storage import (
+    CardNotHeld,
+    CardTransfer,
+    SeatInfo,
+    StaleVersion,
+    StandingDelta,
+    TablesRepo,
+    open_database,
+)
+
+SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+
+
+async def _playing(db):
+    repo = TablesRepo(db)
+    record = await repo.create(
+        guild_id="g",
+        channel_id="c",
+        game="triad",
+        host_id="1",
+        locale="es",
+        options={},
+        seats=SEATS,
+        seed="s",
+    )
+    await repo.start(record.id, SEATS, '{"v": 0}', 0)
+    return repo, await repo.get(record.id)
+
+
+def _count(conn, sql, *params):
+    return conn.execute(sql, params).fetchone()[0]
+
+
+async def test_a_failing_unit_leaves_nothing_and_its_batch_mates_commit(tmp_path):
+    db = await open_database(tmp_path / "b.db")
+
+    def good(conn):
+        conn.execute("INSERT INTO players (user_id, name) VALUES ('ok', 'Ok')")
+        return "done"
+
+    def bad(conn):
+        conn.execute("INSERT INTO players (user_id, name) VALUES ('half', 'Half')")
+        raise RuntimeError("boom")
+
+    # The writer is kept busy while both are queued, so they share one transaction (group
+    # commit); then once more each alone.
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    blocker = asyncio.ensure_future(db.write(hold))
+    await asyncio.to_thread(busy.wait)
+    together = [asyncio.ensure_future(db.write(good)), asyncio.ensure_future(db.write(bad))]
+    await asyncio.sleep(0)  # both queued (submitted when the futures start)
+    transactions = db.write_stats.transactions
+    release.set()
+    await blocker
+    results = await asyncio.gather(*together, return_exceptions=True)
+    assert db.write_stats.transactions == transactions + 2  # the blocker's, then both in one
+    assert results[0] == "done"
+    assert isinstance(results[1], RuntimeError)
+    assert isinstance(
+        (await asyncio.gather(db.write(bad), return_exceptions=True))[0], RuntimeError
+    )
+    names = await db.write(lambda c: [r[0] for r in c.execute("SELECT user_id FROM players")])
+    assert names == ["ok"]
+    await db.close()
+
+
+async def test_a_move_is_version_guarded_and_all_or_nothing(tmp_path):
+    db = await open_database(tmp_path / "b.db")
+    repo, table = await _playing(db)
+    await repo.record_action(table, seat="1", action="x", state_json='{"v": 1}', version=1)
+    # A writer that started from version 0 again loses: nothing of it is written.
+    with pytest.raises(StaleVersion):
+        await repo.record_action(table, seat="2", action="y", state_json='{"v": 9}', version=1)
+    fresh = await repo.get(table.id)
+    assert (fresh.version, fresh.state) == (1, '{"v": 1}')
+    assert [(a.version, a.action) for a in await repo.actions(table.id)] == [(1, "x")]
+
+    # The final move fails in its last step (a staked card nobody holds): the action row,
+    # the snapshot and the standings written before it are undone with it.
+    with pytest.raises(CardNotHeld):
+        await repo.record_action(
+            fresh,
+            seat="2",
+            action="z",
+            state_json='{"v": 2}',
+            version=2,
+            finished=True,
+            standings=[StandingDelta(user_id="1", won=1)],
+            transfers=[CardTransfer(card_id="c1", from_user="2", to_user="1")],
+        )
+    after = await repo.get(table.id)
+    assert (after.version, after.status) == (1, "playing")
+    assert len(await repo.actions(table.id)) == 1
+    assert await db.write(lambda c: _count(c, "SELECT COUNT(*) FROM standings")) == 0
+    await db.close()
+
+
+async def test_reads_do_not_wait_for_a_write_in_progress(tmp_path):
+    db = await open_database(tmp_path / "b.db")
+    repo, table = await _playing(db)
+    inside, release = threading.Event(), threading.Event()
+
+    def slow(conn):
+        conn.execute("UPDATE tables SET version = 5 WHERE id = ?", (table.id,))
+        inside.set()
+        release.wait()
+
+    write = asyncio.ensure_future(db.write(slow))
+    await asyncio.to_thread(inside.wait)
+    # The write holds the write lock (mid-transaction); a read still answers, with the last
+    # committed data.
+    assert (await repo.get(table.id)).version == 0
+    release.set()
+    await write
+    assert (await repo.get(table.id)).version == 5
+    await db.close()
+
+
+async def test_the_read_connection_cannot_write(tmp_path):
+    db = await open_database(tmp_path / "b.db")
+    with pytest.raises(Exception, match="readonly"):
+        await db.conn.execute("INSERT INTO players (user_id, name) VALUES ('x', 'X')")
+    await db.close()
+
+
+async def test_unchanged_player_upserts_cost_no_write(tmp_path):
+    from storage import PlayersRepo
+
+    db = await open_database(tmp_path / "b.db")
+    players = PlayersRepo(db)
+    await players.upsert("1", "Ana", "es")
+    before = db.write_stats.units
+    for _ in range(5):
+        await players.upsert("1", "Ana", "es")
+        await players.upsert("1", "Ana")  # no locale given: nothing changes either
+    assert db.write_stats.units == before
+    await players.upsert("1", "Ana B", "es")
+    assert db.write_stats.units == before + 1
+    assert await players.locale("1") == "es"
+    await db.close()
