@@ -155,6 +155,9 @@ class DiscordTableListener:
         await self._send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
         if change == "rejoined":
             self._private.pop((table.id, seat_id), None)
+        public = self._public.get(table.id)
+        if public is not None:
+            public.shown_version = None  # same version, other seats: show it again
         if table.state is not None:
             await self.game_changed(table, [], None, False)
 
