@@ -155,6 +155,20 @@ class TablesRepo:
             (_seats_json(seats), host_id, table_id),
         )
 
+    async def update_seats(
+        self, table_id: int, seats: list[SeatInfo], host_id: str, meta: dict[str, Any]
+    ) -> None:
+        """Who controls each seat of a game in progress (a person or the computer), the host
+        and the table's meta, in one write (a person leaving, coming back, being removed)."""
+        changed = await self._execute(
+            "UPDATE tables SET seats = ?, host_id = ?, meta = ?,"
+            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            " WHERE id = ? AND status = 'playing'",
+            (_seats_json(seats), host_id, json.dumps(meta), table_id),
+        )
+        if changed != 1:
+            raise StaleVersion(table_id)
+
     async def set_message(self, table_id: int, message_id: str | None) -> None:
         await self._execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 

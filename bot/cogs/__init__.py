@@ -6,4 +6,5 @@ EXTENSIONS = (
     "bot.cogs.info",
     "bot.cogs.admin",
     "bot.cogs.triad",
+    "bot.cogs.seats",
 )

@@ -68,8 +68,11 @@ class PlayCog(commands.Cog):
         """The table and its game state, if ``seat`` plays there (and, given a ``version``,
         clicked what is current): the one seat/turn check of every private click."""
         table = self.bot.tables.get(table_id)
-        if table.seat(seat) is None:
+        info = table.seat(seat)
+        if info is None:
             raise TableError("not_seated")
+        if info.is_cpu:  # they left or timed out: "Volver" first
+            raise TableError("seat_played_by_cpu")
         if table.state is None:
             raise TableError("not_playing")
         if version is not None and version != table.version:

@@ -6,6 +6,7 @@ between, so they keep the order of the changes (see notify.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -20,9 +21,10 @@ from bot.service.models import (
     first_error,
     is_human_id,
 )
-from storage import ChannelBusy, SeatInfo, TableStatus
+from storage import ChannelBusy, SeatInfo, TableRecord, TableStatus
 
 MetaChange = Callable[[dict[str, Any]], dict[str, Any]]
+REMATCH = "rematch"  # meta key of a finished table: the id of its rematch lobby
 
 
 class LobbyRules(Protocol):
@@ -50,6 +52,7 @@ class Lobby:
         self.ctx = ctx
         self._after_change = after_change
         self._stop_background = stop_background
+        self._rematch_lock = asyncio.Lock()
 
     async def open(
         self,
@@ -223,12 +226,28 @@ class Lobby:
     async def rematch(self, table_id: int, by: str) -> Table:
         """A new lobby in the same channel with the same players and options, seated in the
         order the game's rules give for a rematch (e.g. the last-placed player starts)."""
-        record = await self.ctx.repo.get(table_id)
-        if record is None or record.status != "finished" or not record.state:
-            raise TableError("no_table")
-        if record.seat(by) is None:
-            raise TableError("not_seated")
+        async with self._rematch_lock:  # two presses at once: the second is told it is open
+            record = await self.ctx.repo.get(table_id)
+            if record is None or record.status != "finished" or not record.state:
+                raise TableError("no_table")
+            if record.seat(by) is None:
+                raise TableError("not_seated")
+            if record.meta.get(REMATCH) is not None:
+                raise TableError("rematch_open")
+            table = await self._open_rematch(record, by)
+            finished_meta = {**record.meta, REMATCH: table.id}
+            await self.ctx.repo.set_meta(record.id, finished_meta)
+            record.meta = finished_meta
+        await self.ctx.notify.lobby_changed(table)
+        finished = Table(record=record, game=table.game)
+        await self.ctx.notify.post(
+            record.id, lambda: self.ctx.listener.rematch_opened(finished, table)
+        )
+        return table
+
+    async def _open_rematch(self, record: TableRecord, by: str) -> Table:
         game = self.ctx.game(record.game)
+        assert record.state is not None  # a finished table has its final state
         order = game.rematch_seats(game.load_state(record.state))
         # Humans whom the timer replaced are not seated again; they can join like anyone.
         seats = [
@@ -252,7 +271,6 @@ class Lobby:
             raise TableError("channel_busy") from exc
         table = Table(record=new, game=game)
         self.ctx.tables[new.id] = table
-        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def cancel(self, table_id: int, by: str, *, may_manage: bool = False) -> None:

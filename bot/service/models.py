@@ -89,6 +89,15 @@ class TableListener(Protocol):
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None: ...
 
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        """A person's seat changed hands mid-game: ``change`` is "left" or "kicked" (the
+        computer plays it now) or "rejoined" (the person plays it again)."""
+        ...
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        """A rematch of the finished table opened (its "Revancha" is used up)."""
+        ...
+
 
 @dataclass(frozen=True)
 class ServiceConfig:

@@ -20,7 +20,7 @@ import time
 from bot import metrics
 from bot.errors import TableError
 from bot.service.context import ServiceContext
-from bot.service.models import Table
+from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
 from bot.service.results import card_transfers, standing_deltas
 from games.core import Event, GameState, IllegalAction
@@ -38,6 +38,9 @@ class Moves:
         start = time.perf_counter()
         async with table.lock:
             metrics.observe("lock_wait", (time.perf_counter() - start) * 1000)
+            info = table.seat(seat)
+            if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
+                raise TableError("seat_played_by_cpu")
             return await self.act_locked(table, seat, version, action_text, by_timer=False)
 
     async def act_locked(

@@ -17,6 +17,7 @@ from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import rebuild
+from bot.service.seats import SeatChanges
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from bot.workers import InlineWorkers, Workers
@@ -65,6 +66,7 @@ class TableService:
         self._lobby = Lobby(
             self._ctx, after_change=self._after_change, stop_background=self._stop_background
         )
+        self._seats = SeatChanges(self._ctx, self._lobby, after_change=self._after_change)
         self._lobby_rules: dict[str, LobbyRules] = {
             key: make(self._ctx, self._lobby, db) for key, make in LOBBY_RULES.items()
         }
@@ -201,6 +203,22 @@ class TableService:
 
     async def cancel(self, table_id: int, by: str, *, may_manage: bool = False) -> None:
         await self._lobby.cancel(table_id, by, may_manage=may_manage)
+
+    # ----- seats of a game in progress (bot/service/seats.py) ---------------------------------
+    async def leave_game(self, table_id: int, user_id: str) -> Table:
+        """``user_id`` leaves a game in progress; the computer plays their seat on."""
+        return await self._seats.leave(table_id, user_id)
+
+    async def rejoin(self, table_id: int, user_id: str) -> Table:
+        """``user_id`` takes back the seat the computer took (after leaving or timeouts)."""
+        return await self._seats.rejoin(table_id, user_id)
+
+    async def kick(
+        self, table_id: int, by: str, seat_id: str, *, may_manage: bool = False
+    ) -> Table:
+        """The host (or a member who may manage the channel) hands ``seat_id`` to the computer
+        for the rest of the game."""
+        return await self._seats.kick(table_id, by, seat_id, may_manage=may_manage)
 
     # ----- play (bot/service/moves.py, timers.py, cpu.py, replay.py) ------------------------
     async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:

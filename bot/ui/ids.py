@@ -64,3 +64,5 @@ DRAFT_BUTTON = CustomIdFormat("d", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
 DRAFT_MENU = CustomIdFormat("ds", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
 # mo:{table}:{version}:{kind}   opens a modal where the move is typed
 MODAL_BUTTON = CustomIdFormat("mo", (TABLE, VERSION, Part("kind", "[a-z0-9_]{1,20}")))
+# s:{table}:{op}   a person leaves a game in progress or takes their seat back
+SEAT_BUTTON = CustomIdFormat("s", (TABLE, Part("op", "leave|rejoin")))

@@ -87,6 +87,12 @@ class LobbyHandler(TableHandler, Protocol):
     ) -> None: ...
 
 
+class SeatHandler(TableHandler, Protocol):
+    async def on_seat_button(
+        self, interaction: discord.Interaction, table_id: int, op: str
+    ) -> None: ...
+
+
 def handler_cog(interaction: discord.Interaction, name: str) -> TableHandler:
     """The loaded cog called ``name``; a missing one is a wiring bug, not a user's error."""
     client = interaction.client
@@ -306,3 +312,13 @@ class ModalButton(TableButton, template=ids.MODAL_BUTTON):
 
     async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
         await cog.on_open_modal(interaction, self.table_id, self.kind)
+
+
+class SeatButton(TableButton, template=ids.SEAT_BUTTON):
+    """ "Salir" (leave a game in progress) and "Volver" (take one's seat back) on the table."""
+
+    handled_by = "SeatsCog"
+    op: str
+
+    async def run(self, cog: SeatHandler, interaction: discord.Interaction) -> None:
+        await cog.on_seat_button(interaction, self.table_id, self.op)

@@ -40,6 +40,7 @@ from bot.ui.messages import (
 )
 from bot.ui.presenter import GamePresenter
 from bot.ui.rendering import Superseded
+from bot.ui.seats import used_rematch_view
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,35 @@ class DiscordTableListener:
         await self._send_channel(
             table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>", name=name)
         )
+
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        """Tell the channel, then show the table again (names, "Volver"); a person back at
+        their seat gets their private view in a new DM."""
+        tr = translator(table.record.locale)
+        await self._send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
+        if change == "rejoined":
+            self._private.pop((table.id, seat_id), None)
+        public = self._public.get(table.id)
+        if public is not None:
+            public.shown_version = None  # same version, other seats: show it again
+        if table.state is not None:
+            await self.game_changed(table, [], None, False)
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        """Turn the finished table's "Revancha" off (only the components change)."""
+        if not finished.record.message_id:
+            return
+        view = used_rematch_view(finished, translator(finished.record.locale))
+        channel = self.bot.get_partial_messageable(int(finished.record.channel_id))
+        slot = self._public.setdefault(finished.id, Slot())
+        try:
+            async with slot.busy:  # after any edit of that message under way
+                message = channel.get_partial_message(int(finished.record.message_id))
+                await timed_rest(message.edit(view=view), "edit")
+        except discord.HTTPException:
+            log.info("could not turn off the rematch button of table %s", finished.id)
+        finally:
+            view.stop()
 
     async def drain(self) -> None:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""

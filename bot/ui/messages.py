@@ -17,6 +17,7 @@ from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.rendering import ImageRequest
+from bot.ui.seats import seat_buttons
 from bot.ui.text import clip
 from games.core import PlayerView
 
@@ -267,6 +268,7 @@ def public_payload(
     components: list[discord.ui.Item[Any]] = []
     if outcome is None:
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
+        components.extend(seat_buttons(table, tr))
         public = []
         for seat in table.state.seats:
             for action in game.legal_actions(table.state, seat):

@@ -25,6 +25,12 @@ class RecordingListener:
     async def seat_replaced(self, table, seat_id):
         self.calls.append(("replaced", seat_id))
 
+    async def seat_changed(self, table, seat_id, change):
+        self.calls.append(("seat", seat_id, change))
+
+    async def rematch_opened(self, finished, rematch):
+        self.calls.append(("rematch", finished.id, rematch.id))
+
 
 async def _service(path, listener=None, **config):
     db = await open_database(path)
