@@ -14,7 +14,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 
 @pytest.fixture
 async def tree_payload(tmp_path):
-    bot = MesaBot(Settings(discord_token="x", database_path=tmp_path / "b.db"))
+    bot = MesaBot(Settings(_env_file=None, discord_token="x", database_path=tmp_path / "b.db"))
     for ext in EXTENSIONS:
         await bot.load_extension(ext)
     translator = CatalogueTranslator()
