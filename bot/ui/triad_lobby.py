@@ -22,7 +22,7 @@ from bot.i18n import Translator
 from bot.service.triad import accepted, lobby_state, pending_opponent
 from bot.ui.feedback import answer_error
 from bot.ui.layout import BUTTON_LABEL, OPTION_TEXT
-from bot.ui.messages import Payload, _view, seat_names
+from bot.ui.messages import Payload, _view, rules_button, seat_names
 from bot.ui.presenters.triad import SEAT_EMOJI, card_summary, rules_text
 from bot.ui.text import clip
 from games.triad.cards import HAND_SIZE, card
@@ -245,6 +245,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
             )
         )
     buttons.append(TriadButton(table.id, "cancel", label=tr("lobby.cancel")))
+    buttons.append(rules_button(table.id, tr))
     return Payload(embeds=[embed], view=_view(buttons))
 
 
