@@ -205,3 +205,49 @@ def test_macarena_waiting_lines_agree_with_how_many_wait():
         "es", "macarena.ui.waiting_penalty", players="Ana, Beto", count=2
     )
     assert tr("en", "macarena.ui.waiting_buy", players="Ana", count=1).endswith("an element")
+
+
+# ----- option names and Spanish in English ----------------------------------------------------
+def _shown_option_name(locale: str, name: str) -> str:
+    """What a reader sees as a slash-command option's name: the Spanish name in Spanish."""
+    return catalogue(locale).get(f"cmd.param.{name}", name) if locale == "es" else name
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rules_name_options_as_the_reader_sees_them(locale):
+    from bot.registry import load_games
+
+    for key, game in load_games().items():
+        fields = set(game.options_model.model_fields) | {"cpu_level", "turn_seconds"}
+        shown = {_shown_option_name(locale, f) for f in fields}
+        quoted = set(re.findall(r"`([a-z_0-9]+)`", tr(locale, f"{key}.rules")))
+        assert quoted <= shown, (key, quoted - shown)
+    assert "`cartas_mano`" in tr("es", "amapatolli.rules")
+    assert "hand_size" not in tr("es", "amapatolli.rules") + tr("es", "maquiavelo.rules")
+
+
+def test_no_spanish_fragments_in_english_options_and_macarena_rules():
+    assert "una sola" not in tr("en", "chupate2.option.points")
+    assert "off =" not in tr("es", "chupate2.option.points")
+    rules = tr("en", "macarena.rules")
+    assert "escalera" not in rules and "igual número" not in rules
+    assert "**pozos** (wells)" in rules and "**Espejo (mirror):**" in rules
+
+
+def test_triad_says_what_to_do_on_a_turn_once():
+    from bot.ui.presenters.triad import Presenter
+    from games.triad import GAME
+    from tests.bot.presenter_kit import text_presenter
+    from tests.games.triad.randomgames import SEATS, random_game
+
+    presenter = text_presenter(Presenter, GAME)
+    g = random_game(3)
+    state = GAME.new(SEATS, g.seed, g.options, hands=g.hands)
+    seat = sorted(GAME.to_act(state))[0]
+    view = GAME.view(state, seat)
+    for locale in LOCALES:
+        t = translator(locale)
+        lines = presenter.private_lines(view, t) + presenter.draft_lines(view, {}, t)
+        instructions = [line for line in lines if tr(locale, "triad.ui.choose_card") == line]
+        assert len(instructions) == 1
+        assert tr(locale, "triad.status.turn") not in lines
