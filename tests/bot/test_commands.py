@@ -62,6 +62,7 @@ async def test_names_descriptions_and_choices_are_valid_in_every_locale(tree_pay
         ]
         for text in descriptions:
             assert 0 < len(text) <= 100, text
+            assert "{" not in text, f"a template, not a text: {text}"
             assert not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", text), f"untranslated {text}"
         if entry.get("description_localizations"):
             assert entry["description_localizations"].get("en-US"), entry["name"]
