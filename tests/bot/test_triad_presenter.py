@@ -235,6 +235,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
         f"tt:{table.id}:accept",
         f"tt:{table.id}:decline",
         f"tt:{table.id}:cancel",
+        f"l:{table.id}:rules",
     }
     await service.join(table.id, "2", "Beto")
     after = lobby_payload(table, service, tr)
