@@ -11,7 +11,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from bot.i18n import normalise_locale, translator
+from bot.i18n.cli import argparse_in
 from bot.settings import Settings
+
+DEFAULT_ENV_FILE = Path(".env")  # in the folder the bot is started from
 
 
 def terminal_locale() -> str:
@@ -21,16 +24,24 @@ def terminal_locale() -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    t = translator(terminal_locale())
+    locale = terminal_locale()
+    with argparse_in(locale):  # "usage:", "options:" and argparse's errors in that language
+        return _parser(locale).parse_args(argv)
+
+
+def _parser(locale: str) -> argparse.ArgumentParser:
+    t = translator(locale)
     parser = argparse.ArgumentParser(prog="python -m bot", description=t("cli.description"))
-    parser.add_argument("--env-file", type=Path, default=Path(".env"), help=t("cli.help.env_file"))
+    parser.add_argument(
+        "--env-file", type=Path, default=DEFAULT_ENV_FILE, help=t("cli.help.env_file")
+    )
     parser.add_argument("--database", type=Path, help=t("cli.help.database"))
     parser.add_argument(
         "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help=t("cli.help.log_level")
     )
     parser.add_argument("--dev-guild", type=int, help=t("cli.help.dev_guild"))
     parser.add_argument("--locale", choices=["es", "en"], help=t("cli.help.locale"))
-    return parser.parse_args(argv)
+    return parser
 
 
 def load_settings(args: argparse.Namespace) -> Settings:
@@ -52,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         print(t("cli.invalid_settings", detail=exc), file=sys.stderr)
         return 2
     if not settings.discord_token:
-        print(t("cli.no_token"), file=sys.stderr)
+        print(t("cli.no_token", env_file=args.env_file.resolve()), file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level,
@@ -60,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     # Imported here, not for a cycle: a missing token or --help answers without loading
     # discord.py, the games and their presenters.
+    import aiohttp
     import discord
 
     from bot.client import MesaBot, point_at_endpoints
@@ -71,7 +83,16 @@ def main(argv: list[str] | None = None) -> int:
     except discord.LoginFailure:
         print(t("cli.bad_token"), file=sys.stderr)
         return 3
+    except (OSError, aiohttp.ClientError) as exc:  # no network, DNS, a refused connection
+        print(t("cli.no_connection", detail=_reason(exc)), file=sys.stderr)
+        return 4
     return 0
+
+
+def _reason(exc: BaseException) -> str:
+    """A connection error in one line (aiohttp's names the host it could not reach)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 if __name__ == "__main__":

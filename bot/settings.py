@@ -1,16 +1,22 @@
-"""Settings from the environment (and ``.env``), validated by pydantic-settings."""
+"""Settings from the environment (and a ``.env`` file), validated by pydantic-settings.
+
+The class reads no ``.env`` by itself: the entry point (``python -m bot``) passes the file it
+chose (``--env-file``, ``.env`` in the folder the bot is started from by default), and tests
+build their settings explicitly. A blank value (``DEV_GUILD_ID=`` as in ``.env.example``)
+means "unset": the default applies.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(env_file=None, env_file_encoding="utf-8", extra="ignore")
 
     discord_token: str | None = None  # from the developer portal; see .env.example
     database_path: Path = Field(default=Path("./data/bot.db"))
@@ -32,7 +38,14 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    @field_validator("discord_token")
+    @model_validator(mode="before")
     @classmethod
-    def _blank_is_missing(cls, value: str | None) -> str | None:
-        return value.strip() or None if value else None
+    def _blank_is_unset(cls, data: object) -> object:
+        """Drop blank values (from the environment, the file or the caller): defaults apply."""
+        if not isinstance(data, dict):
+            return data
+        return {
+            key: value.strip() if isinstance(value, str) else value
+            for key, value in data.items()
+            if not (isinstance(value, str) and not value.strip())
+        }

@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import DEFAULT_LOCALE, tr
+from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.ui.feedback import guild_locale, user_locale
+from bot.ui.rules import rules_embed
 
 LEADERBOARD_SIZE = 10
 STAT_BOARD_SIZE = 5
@@ -102,12 +103,9 @@ class InfoCog(commands.Cog):
                 tr(locale, "error.unknown_game", game=game), ephemeral=True
             )
             return
-        embed = discord.Embed(
-            title=tr(locale, f"{game}.name"),
-            description=tr(locale, f"{game}.rules")[:4096],
-            colour=discord.Colour.blurple(),
+        await interaction.response.send_message(
+            embed=rules_embed(game, translator(locale)), ephemeral=True
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: CogHost) -> None:

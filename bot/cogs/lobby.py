@@ -10,13 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import DEFAULT_LOCALE, tr
+from bot.errors import TableError
+from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.service import TableOptions
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
+from bot.ui.rules import rules_embed
 from games.core import Game
 
 TURN_SECONDS = app_commands.Range[int, 30, 900]
@@ -122,6 +124,9 @@ class LobbyCog(commands.Cog):
     async def on_lobby_button(
         self, interaction: discord.Interaction, table_id: int, op: str
     ) -> None:
+        if op == "rules":
+            await self.show_rules(interaction, table_id)
+            return
         await interaction.response.defer()
         await self.bot.remember(interaction)
         user = str(interaction.user.id)
@@ -135,6 +140,14 @@ class LobbyCog(commands.Cog):
             "rematch": functools.partial(service.rematch, table_id, user),
         }
         await actions[op]()
+
+    async def show_rules(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The table's game rules, only for the clicker and in their language."""
+        game_key = self.game_key(table_id)
+        if game_key is None:
+            raise TableError("no_table")
+        embed = rules_embed(game_key, translator(user_locale(interaction)))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str) -> None:
         await interaction.response.defer()

@@ -1,19 +1,36 @@
 """Message catalogues: every user-facing string, per locale (Spanish default, English).
 
-Catalogues are flat JSON files ``bot/i18n/<locale>/<domain>.json`` mapping keys to
-``str.format`` templates. All files of a locale are merged; a key missing in a locale falls back
-to the default locale, then to the key itself (so a gap is visible, never a crash).
+Catalogues are flat JSON files ``bot/i18n/<locale>/<domain>.json`` mapping keys to templates:
+``str.format`` text whose placeholders may be ICU-style plural choices,
+``{count, plural, one {# carta} other {# cartas}}``, chosen by the locale's CLDR plural rules
+(Babel). The syntax is described in ``bot/i18n/messages.py``; never write "carta(s)" or a
+number next to a noun outside a plural choice. All files of a locale are merged; a key missing
+in a locale falls back to the default locale, then to the key itself (so a gap is visible,
+never a crash).
 """
 
 from __future__ import annotations
 
 import json
-import string
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.i18n.messages import placeholders, plural_names, render
+
+__all__ = [
+    "DEFAULT_LOCALE",
+    "LOCALES",
+    "Translator",
+    "catalogue",
+    "has",
+    "normalise_locale",
+    "placeholders",
+    "plural_names",
+    "tr",
+    "translator",
+]
 DEFAULT_LOCALE = "es"
 LOCALES = ("es", "en")
 _ROOT = Path(__file__).resolve().parent
@@ -42,11 +59,6 @@ def catalogue(locale: str) -> dict[str, str]:
     return merged
 
 
-class _SafeDict(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
     return key in catalogue(normalise_locale(locale)) or key in catalogue(DEFAULT_LOCALE)
 
@@ -56,7 +68,7 @@ def tr(locale: str | None, key: str, /, **params: Any) -> str:
     template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
     if template is None:
         return key
-    return string.Formatter().vformat(template, (), _SafeDict(params))
+    return render(template, loc, params)
 
 
 class BoundTranslator:
@@ -75,7 +87,3 @@ class BoundTranslator:
 def translator(locale: str | None) -> Translator:
     """A ``tr(key, **params)`` bound to one locale, as the image renderers expect."""
     return BoundTranslator(normalise_locale(locale))
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}

@@ -17,6 +17,7 @@ from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.rendering import ImageRequest
+from bot.ui.rules import RULES_EMOJI
 from bot.ui.seats import seat_buttons
 from bot.ui.text import clip
 from games.core import PlayerView
@@ -178,6 +179,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         items.LobbyButton(
             table.id, "cancel", label=tr("lobby.cancel"), style=discord.ButtonStyle.danger
         ),
+        rules_button(table.id, tr, row=2),
     ]
     removable = [s for s in record.seats if s.id != record.host_id]
     if removable:
@@ -192,6 +194,11 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
             )
         )
     return Payload(embeds=[embed], view=_view(buttons))
+
+
+def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items.LobbyButton:
+    """Shows the game's rules to whoever presses it, privately and in their language."""
+    return items.LobbyButton(table_id, "rules", label=tr("lobby.rules"), emoji=RULES_EMOJI, row=row)
 
 
 def _option_value(game_key: str, name: str, value: Any, tr: Translator) -> str:
@@ -269,6 +276,7 @@ def public_payload(
     if outcome is None:
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
         components.extend(seat_buttons(table, tr))
+        components.append(rules_button(table.id, tr, row=0))
         public = []
         for seat in table.state.seats:
             for action in game.legal_actions(table.state, seat):

@@ -14,7 +14,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 
 @pytest.fixture
 async def tree_payload(tmp_path):
-    bot = MesaBot(Settings(discord_token="x", database_path=tmp_path / "b.db"))
+    bot = MesaBot(Settings(_env_file=None, discord_token="x", database_path=tmp_path / "b.db"))
     for ext in EXTENSIONS:
         await bot.load_extension(ext)
     translator = CatalogueTranslator()
@@ -62,6 +62,30 @@ async def test_names_descriptions_and_choices_are_valid_in_every_locale(tree_pay
         ]
         for text in descriptions:
             assert 0 < len(text) <= 100, text
+            assert "{" not in text, f"a template, not a text: {text}"
             assert not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9_]+)+", text), f"untranslated {text}"
         if entry.get("description_localizations"):
             assert entry["description_localizations"].get("en-US"), entry["name"]
+
+
+async def test_cards_and_profile_member_option_is_localised(tree_payload):
+    _, payload = tree_payload
+    for command in ("cards", "profile"):
+        entry = next(c for c in payload if c["name"] == command)
+        member = next(o for o in entry["options"] if o["name"] == "member")
+        assert member["name_localizations"]["es-ES"] == "miembro"
+        assert member["description_localizations"]["es-ES"] == "El miembro (por defecto, tú)"
+        assert member["description_localizations"]["en-US"] == "The member (you by default)"
+
+
+async def test_every_option_has_a_spanish_name_and_both_descriptions(tree_payload):
+    _, payload = tree_payload
+    missing = []
+    for entry in _walk(payload):
+        if "value" in entry or entry.get("type") in (1, 2) or "options" in entry:
+            continue  # choices, subcommands and commands
+        names = entry.get("name_localizations") or {}
+        descriptions = entry.get("description_localizations") or {}
+        if "es-ES" not in names or not {"es-ES", "en-US"} <= set(descriptions):
+            missing.append(entry["name"])
+    assert missing == []

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LOCALES, catalogue, normalise_locale, placeholders, tr
+from bot.i18n import LOCALES, catalogue, normalise_locale, placeholders, tr, translator
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 
@@ -42,3 +42,213 @@ def test_tr_formats_and_falls_back():
     assert tr("es", "error.table_full", max=4) == "La mesa está llena (máximo 4)."
     assert tr("en", "no.such.key") == "no.such.key"
     assert "{max}" in tr("en", "error.table_full")  # a missing parameter never crashes
+
+
+# ----- plurals --------------------------------------------------------------------------------
+# Nouns that follow a count in the catalogues: (singular, plural).
+NOUNS = {
+    "es": [
+        ("carta", "cartas"),
+        ("victoria", "victorias"),
+        ("partida", "partidas"),
+        ("punto", "puntos"),
+        ("moneda", "monedas"),
+        ("amuleto", "amuletos"),
+        ("combinación", "combinaciones"),
+        ("ronda", "rondas"),
+        ("jugador", "jugadores"),
+        ("turno", "turnos"),
+        ("segundo", "segundos"),
+        ("pase", "pases"),
+        ("elemento", "elementos"),
+        ("pozo", "pozos"),
+        ("vez", "veces"),
+        ("ficha", "fichas"),
+    ],
+    "en": [
+        ("card", "cards"),
+        ("game", "games"),
+        ("point", "points"),
+        ("coin", "coins"),
+        ("amulet", "amulets"),
+        ("meld", "melds"),
+        ("combination", "combinations"),
+        ("round", "rounds"),
+        ("player", "players"),
+        ("turn", "turns"),
+        ("second", "seconds"),
+        ("element", "elements"),
+        ("well", "wells"),
+        ("time", "times"),
+        ("token", "tokens"),
+    ],
+}
+# Placeholders that never hold a number get a word; every other one gets the count under test.
+WORDS = {
+    "after",
+    "background",
+    "card",
+    "cell",
+    "code",
+    "colour",
+    "counts",
+    "deadline",
+    "dealer",
+    "detail",
+    "direction",
+    "element",
+    "emoji",
+    "env_file",
+    "face",
+    "from",
+    "game",
+    "group",
+    "helpers",
+    "host",
+    "level",
+    "margin",
+    "name",
+    "payout",
+    "phase",
+    "player",
+    "players",
+    "reason",
+    "rival",
+    "rule",
+    "rules",
+    "sizes",
+    "source",
+    "suit",
+    "to",
+    "token",
+    "values",
+    "variants",
+    "verdict",
+    "winners",
+}
+HAND_WRITTEN_PLURAL = re.compile(r"\w\((s|es|n)\)", re.IGNORECASE)
+
+
+def _disagreements(locale: str, n: int, text: str) -> list[str]:
+    found = []
+    for singular, plural in NOUNS[locale]:
+        wrong = singular if n != 1 else plural
+        # "2–4 jugadores" and "3/5" are ranges and fractions, not a count of their own.
+        if re.search(rf"(?<![\d–/-]){n} {wrong}\b", text, re.IGNORECASE):
+            found.append(f"{n} {wrong}")
+    return found
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_key_renders_with_counts_0_1_2(locale):
+    problems = []
+    for key in sorted(catalogue("es")):
+        template = catalogue(locale)[key]
+        for n in (0, 1, 2):
+            params = {name: "Ana" if name in WORDS else n for name in placeholders(template)}
+            text = tr(locale, key, **params)
+            if text == key:
+                problems.append(f"{key}: raw key")
+            if re.search(r"\{[a-z_]+\}|\{\w+, plural", text):
+                problems.append(f"{key} [{n}]: unfilled placeholder in {text!r}")
+            if HAND_WRITTEN_PLURAL.search(text):
+                problems.append(f"{key}: hand-written plural in {text!r}")
+            problems.extend(f"{key}: {d} in {text!r}" for d in _disagreements(locale, n, text))
+    assert problems == []
+
+
+def test_plural_choices_follow_cldr_and_exact_matches():
+    from bot.i18n.messages import render
+
+    template = "{count, plural, =0 {sin cartas} one {# carta} other {# cartas}} de {player}"
+    rendered = [render(template, "es", {"count": n, "player": "Ana"}) for n in (0, 1, 2, 21)]
+    assert rendered == [
+        "sin cartas de Ana",
+        "1 carta de Ana",
+        "2 cartas de Ana",
+        "21 cartas de Ana",
+    ]
+    two = "{won, plural, one {# win} other {# wins}} in {played, plural, one {# game} other {# games}}"
+    assert render(two, "en", {"won": 1, "played": 3}) == "1 win in 3 games"
+    assert render(two, "en", {}) == "{won} wins in {played} games"  # a gap shows, no crash
+    assert render("table #{table}", "en", {"table": 4}) == "table #4"  # '#' outside a choice
+
+
+@pytest.mark.parametrize(
+    "options,expected",
+    [
+        ({}, "¡Ana se queda sin cartas y se lleva 1 punto!"),  # a one-round game: no "Ronda 1"
+        ({"points": "50"}, "¡Ana se queda sin cartas! Ronda 1: 1 punto."),
+    ],
+)
+def test_chupate2_round_won_in_a_single_round_game_says_no_round(options, expected):
+    from bot.ui.presenters.chupate2 import Presenter
+    from games.chupate2 import GAME
+    from tests.bot.presenter_kit import SEAT_IDS, SEAT_NAMES, text_presenter
+    from tests.games.chupate2.helpers import make_state
+
+    presenter = text_presenter(Presenter, GAME)
+    hands = {SEAT_IDS[0]: ["g1a"], SEAT_IDS[1]: ["y1a"]}
+    state = make_state(hands, "g5a", options=options, direction=1)
+    state, _ = GAME.apply(state, SEAT_IDS[0], GAME.decode_action("p.g1a"))
+    names = dict(zip(SEAT_IDS, SEAT_NAMES, strict=False)).get
+    view = GAME.view(state, None)
+    texts = [presenter.event_text(e, names, translator("es")) for e in presenter.last_events(view)]
+    assert expected in texts
+
+
+def test_macarena_waiting_lines_agree_with_how_many_wait():
+    assert tr("es", "macarena.ui.waiting_penalty", players="Ana", count=1).endswith(
+        "Ana entregue un elemento"
+    )
+    assert "Ana, Beto entreguen" in tr(
+        "es", "macarena.ui.waiting_penalty", players="Ana, Beto", count=2
+    )
+    assert tr("en", "macarena.ui.waiting_buy", players="Ana", count=1).endswith("an element")
+
+
+# ----- option names and Spanish in English ----------------------------------------------------
+def _shown_option_name(locale: str, name: str) -> str:
+    """What a reader sees as a slash-command option's name: the Spanish name in Spanish."""
+    return catalogue(locale).get(f"cmd.param.{name}", name) if locale == "es" else name
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rules_name_options_as_the_reader_sees_them(locale):
+    from bot.registry import load_games
+
+    for key, game in load_games().items():
+        fields = set(game.options_model.model_fields) | {"cpu_level", "turn_seconds"}
+        shown = {_shown_option_name(locale, f) for f in fields}
+        quoted = set(re.findall(r"`([a-z_0-9]+)`", tr(locale, f"{key}.rules")))
+        assert quoted <= shown, (key, quoted - shown)
+    assert "`cartas_mano`" in tr("es", "amapatolli.rules")
+    assert "hand_size" not in tr("es", "amapatolli.rules") + tr("es", "maquiavelo.rules")
+
+
+def test_no_spanish_fragments_in_english_options_and_macarena_rules():
+    assert "una sola" not in tr("en", "chupate2.option.points")
+    assert "off =" not in tr("es", "chupate2.option.points")
+    rules = tr("en", "macarena.rules")
+    assert "escalera" not in rules and "igual número" not in rules
+    assert "**pozos** (wells)" in rules and "**Espejo (mirror):**" in rules
+
+
+def test_triad_says_what_to_do_on_a_turn_once():
+    from bot.ui.presenters.triad import Presenter
+
+    from games.triad import GAME
+    from tests.bot.presenter_kit import text_presenter
+    from tests.games.triad.randomgames import SEATS, random_game
+
+    presenter = text_presenter(Presenter, GAME)
+    g = random_game(3)
+    state = GAME.new(SEATS, g.seed, g.options, hands=g.hands)
+    seat = sorted(GAME.to_act(state))[0]
+    view = GAME.view(state, seat)
+    for locale in LOCALES:
+        t = translator(locale)
+        lines = presenter.private_lines(view, t) + presenter.draft_lines(view, {}, t)
+        instructions = [line for line in lines if tr(locale, "triad.ui.choose_card") == line]
+        assert len(instructions) == 1
+        assert tr(locale, "triad.status.turn") not in lines

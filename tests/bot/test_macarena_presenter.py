@@ -218,7 +218,7 @@ def test_a_long_series_stays_within_limits_and_is_laid_as_built():
     lay = encode_draft(0, series)
     assert lay in _actions(payload) and len(series) == 23
     text = payload.embeds[0].description
-    assert "Serie en el pozo 1" in text and "22 carta(s) irán a tu colección" in text
+    assert "Serie en el pozo 1" in text and "22 cartas irán a tu colección" in text
     new_state, events = GAME.apply(state, "a", GAME.decode_action(lay))
     assert len(new_state.collections["a"]) == 22 and new_state.pozos[0][-1].code == "3H"
 
@@ -290,7 +290,7 @@ def test_the_element_to_give_up_is_asked_with_buttons():
     assert buttons["g.e"]["label"] == "Entregar tierra" and buttons["g.e"]["emoji"]["name"] == "🌍"
     assert "elige el elemento que entregas" in payload.embeds[0].description
     public = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
-    assert "Esperando a que b entreguen un elemento" in public.description
+    assert "Esperando a que b entregue un elemento" in public.description
     assert _actions(_private(state, "a")) == {}
 
 
@@ -388,7 +388,7 @@ def test_public_standings_show_tokens_and_hand_sizes():
     a_line = next(line for line in lines if "a — mano 2" in line)
     assert a_line == "▶ 🔴 a — mano 2 · monedas 3 · elementos 🌍🔥 · amuletos 1 · MACAS 2"
     assert "• 🔵 b — mano 3 · monedas 0 · elementos ninguno · amuletos 0 · MACAS 0" in lines
-    assert lines[0] == "Mano 1 · jugar o pasar · mazo: 6 · para ganar: 2 amuleto(s)"
+    assert lines[0] == "Mano 1 · jugar o pasar · mazo: 6 · para ganar: 2 amuletos"
     assert "**1** 2♣ 🔴🔴" in embed.description
 
 

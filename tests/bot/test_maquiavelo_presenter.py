@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from bot.i18n import catalogue, translator
+from bot.i18n.messages import render
 from bot.service import Table
 from bot.ui.feedback import error_text
 from bot.ui.messages import private_payload, public_payload
@@ -354,7 +355,7 @@ REFUSALS = {
 @pytest.mark.parametrize("code", sorted(REFUSALS))
 def test_every_refusal_has_its_own_sentence(locale, code):
     text = error_text(IllegalAction(code, **REFUSALS[code]), locale, "maquiavelo")
-    assert text == catalogue(locale)[f"maquiavelo.error.{code}"].format(**REFUSALS[code])
+    assert text == render(catalogue(locale)[f"maquiavelo.error.{code}"], locale, REFUSALS[code])
     assert "{" not in text and code not in text
     for value in REFUSALS[code].values():
         assert str(value) in text
@@ -385,7 +386,7 @@ def test_public_view_events_name_players_and_show_the_last_play():
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "Ana reordena la mesa y baja 5♥ 5♦." in text and "Beto roba una carta." in text
     assert "Mesa: 2 combinaciones, 6 cartas" in text and "Mazo: 1" in text
-    assert "Ana: 1 cartas" in text and "Beto: 3 cartas" in text
+    assert "Ana: 1 carta" in text and "Beto: 3 cartas" in text
     assert not re.search(r"seatid-", text)
     # Beto's private view: the drawn card is his alone; the table in words
     beto = _text(private_payload(_table(state), PRESENTER, IDS[1], translator("es")))
@@ -409,4 +410,4 @@ def test_the_result_of_a_blocked_game_gives_the_winner_s_hand():
         state, events = GAME.apply(state, seat, GAME.decode_action("x"))
     assert events[-1].code == "blocked"
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
-    assert "Mazo agotado y todos pasaron: gana Beto con 1 cartas (25 puntos)." in text
+    assert "Mazo agotado y todos pasaron: gana Beto con 1 carta (25 puntos)." in text

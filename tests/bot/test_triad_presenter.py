@@ -137,7 +137,7 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     winner = GAME.view(table.state, None).pick.winner
     # The public message tells who won and who is choosing (from the view, not an event log).
     public = _everything(public_payload(table, PRESENTER, service, tr))
-    assert "wins" in public and "chooses 1 card(s) from" in public
+    assert "wins" in public and "chooses 1 card from" in public
     payload = private_payload(table, PRESENTER, winner, tr)
     picks = {a.encode() for a in GAME.legal_actions(table.state, winner)}
     _check_limits(payload, picks)
@@ -164,7 +164,7 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
     )
     events = [PRESENTER.event_text(e, {"1": "Ana", "2": "Beto"}.get, tr) for e in table.last_events]
     assert any(name in (t or "") for t in events)
-    assert "Payout (One): 1 card(s) change hands." in events
+    assert "Payout (One): 1 card changes hands." in events
     await service.close()
     await db.close()
 
@@ -235,6 +235,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
         f"tt:{table.id}:accept",
         f"tt:{table.id}:decline",
         f"tt:{table.id}:cancel",
+        f"l:{table.id}:rules",
     }
     await service.join(table.id, "2", "Beto")
     after = lobby_payload(table, service, tr)

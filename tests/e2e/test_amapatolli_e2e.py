@@ -49,7 +49,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     board = await (await players[0].slash("leaderboard"))
     rows = board.embeds[0]["description"].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
-    assert f"<@{winner.id}>" in rows[0] and "1 victorias en 1 partidas" in rows[0]
+    assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
 
 
 async def test_a_player_with_dms_closed_plays_through_ver_mi_mano(fake_discord, mesa):

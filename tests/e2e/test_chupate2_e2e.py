@@ -84,9 +84,9 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     assert len(rows) == 4
     for row, player in zip(rows[:2], sorted([alice, carol], key=lambda p: str(p.id)), strict=True):
         assert f"<@{player.id}>" in row
-        assert "1 victorias en 1 partidas · 56 puntos · 🤝 1 en equipo" in row
+        assert "1 victoria en 1 partida · 56 puntos · 🤝 1 en equipo" in row
     for row in rows[2:]:
-        assert "0 victorias en 1 partidas · 0 puntos" in row and "🤝" not in row
+        assert "0 victorias en 1 partida · 0 puntos" in row and "🤝" not in row
     assert fake.violations == []
 
 
@@ -184,6 +184,6 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
     ]
     board = await (await alice.slash("leaderboard", game="chupate2"))
     rows = board.embeds[0]["description"].splitlines()
-    assert f"<@{bob.id}>" in rows[0] and "1 victorias en 1 partidas · 109 puntos" in rows[0]
-    assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partidas · 37 puntos" in rows[1]
+    assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida · 109 puntos" in rows[0]
+    assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida · 37 puntos" in rows[1]
     assert fake.violations == []

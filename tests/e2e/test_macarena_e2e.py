@@ -128,8 +128,8 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
     board = await (await bob.slash("leaderboard", game="macarena"))
     rows = board.embeds[0]["description"].splitlines()
-    assert f"<@{alice.id}>" in rows[0] and "1 victorias en 1 partidas" in rows[0]
-    assert f"<@{bob.id}>" in rows[1] and "0 victorias en 1 partidas" in rows[1]
+    assert f"<@{alice.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
+    assert f"<@{bob.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]
     amulet_board = {f["name"]: f["value"] for f in board.embeds[0].get("fields", [])}
     assert amulet_board == {"Amuletos conseguidos": f"1. <@{alice.id}> — 1"}
     guild = str(fake.guild.id)

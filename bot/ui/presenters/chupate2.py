@@ -65,6 +65,7 @@ ACCEPT_EMOJI = "✅"  # "Aceptar (+4)", the other answer to a +4
 PACKED_BUTTONS = 10  # card choices shown as buttons when a row per colour does not fit
 PLACEHOLDER = 150
 RESULTS_SHOWN = 3  # rounds of a points game listed in the public embed
+SINGLE_ROUND = "single_round"  # event param the presenter adds: a one-round game's round_won
 PICK_OP = "w."  # draft op: a wild card was picked (``w.Wa``)
 COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
 CANCEL_OP = "x"
@@ -386,11 +387,25 @@ class Presenter(GamePresenter):
         if event.code in ("round_won", "game_won") and isinstance(team, int):
             key = f"chupate2.ui.event.{event.code}_team"
             params["team"] = team + 1
+        if event.code == "round_won" and event.params.get(SINGLE_ROUND):
+            # a one-round game: no "Round 1: ..." for a round that is the whole game
+            key = "chupate2.ui.event.round_won_single" + ("_team" if isinstance(team, int) else "")
         if event.code == "challenge_reveal":
             key = "chupate2.status.reveal"
             verdict = "legal" if event.params.get("legal") else "illegal"
             params["verdict"] = tr(f"chupate2.status.reveal.{verdict}")
         return tr(key, player=names(event.seat), **params)
+
+    def last_events(self, view) -> list[Event]:
+        events = super().last_events(view)
+        if view.target is not None:
+            return events
+        return [
+            e.model_copy(update={"params": {**e.params, SINGLE_ROUND: True}})
+            if e.code == "round_won"
+            else e
+            for e in events
+        ]
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
         lines = [

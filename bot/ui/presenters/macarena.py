@@ -395,11 +395,16 @@ class Presenter(GamePresenter):
                 tr(
                     "macarena.ui.waiting_penalty",
                     players=", ".join(names(s) for s in view.penalty_waiting),
+                    count=len(view.penalty_waiting),
                 )
             )
         if view.buy_waiting:
             lines.append(
-                tr("macarena.ui.waiting_buy", players=", ".join(names(s) for s in view.buy_waiting))
+                tr(
+                    "macarena.ui.waiting_buy",
+                    players=", ".join(names(s) for s in view.buy_waiting),
+                    count=len(view.buy_waiting),
+                )
             )
         if view.hand_result is not None:
             lines.extend(self._hand_result_lines(view.hand_result, view, names, tr))

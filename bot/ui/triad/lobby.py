@@ -15,7 +15,7 @@ from bot.i18n import Translator
 from bot.service import Table, TableService
 from bot.service.triad import accepted, lobby_state, pending_opponent
 from bot.ui.layout import OPTION_TEXT
-from bot.ui.messages import _view, seat_names
+from bot.ui.messages import _view, rules_button, seat_names
 from bot.ui.payload import Payload
 from bot.ui.text import clip
 from bot.ui.triad.items import CardsPageButton, TriadButton, TriadSelect
@@ -107,6 +107,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
             )
         )
     buttons.append(TriadButton(table.id, "cancel", label=tr("lobby.cancel")))
+    buttons.append(rules_button(table.id, tr))
     return Payload(embeds=[embed], view=_view(buttons))
 
 

@@ -260,8 +260,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
                 ("✅ " if c.picked else "• ") + face_text(c.face, tr) for c in pick.choices
             )
             return lines
-        if view.turn == view.seat and view.seat is not None:
-            lines.append(tr("triad.status.turn"))
+        # Whose turn it is and what to do next come from the private view and ``draft_lines``.
         mine = [f for f in _own_hand(view) if f is not None]
         if mine:
             lines.append(tr("triad.label.your_hand"))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import string
 import typing
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from bot.i18n.messages import placeholders as i18n_placeholders
+from bot.i18n.messages import render
 from bot.ui.images import amapatolli as images
 from games.amapatolli import GAME
 from games.amapatolli.actions import AcceptSkip, Announce, CallOut, Draw, Pass, Play
@@ -31,13 +32,12 @@ def translator(locale: str):
 
     def tr(key: str, /, **params) -> str:
         assert key in catalogue, f"missing catalogue key {key}"
-        return catalogue[key].format(**params)
+        return render(catalogue[key], locale, params)
 
     return tr
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+placeholders = i18n_placeholders
 
 
 # ----- catalogue -----------------------------------------------------------------------------

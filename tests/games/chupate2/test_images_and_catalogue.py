@@ -5,13 +5,13 @@ from __future__ import annotations
 import io
 import json
 import random
-import string
 from pathlib import Path
 from typing import get_args
 
 import pytest
 from PIL import Image
 
+from bot.i18n.messages import placeholders, render
 from bot.ui.images.chupate2 import render_hand, render_table
 from games.chupate2 import GAME, Options
 from games.chupate2 import actions as A
@@ -25,15 +25,14 @@ CATALOGUES = {
 }
 
 
-def _placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+_placeholders = placeholders
 
 
 def tr_for(locale: str):
     catalogue = CATALOGUES[locale]
 
     def tr(key: str, **params) -> str:
-        return catalogue[key].format(**params)
+        return render(catalogue[key], locale, params)
 
     return tr
 

@@ -2,9 +2,9 @@
 
 import json
 import re
-import string
 from pathlib import Path
 
+from bot.i18n.messages import placeholders as i18n_placeholders
 from games.macarena import GAME
 from games.macarena.actions import ACTION_ADAPTER  # noqa: F401  (the union is importable)
 from games.macarena.elements import ELEMENTS
@@ -17,8 +17,7 @@ def load(locale):
     return json.loads((ROOT / "bot" / "i18n" / locale / "macarena.json").read_text("utf-8"))
 
 
-def placeholders(template):
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+placeholders = i18n_placeholders
 
 
 def test_same_keys_and_placeholders():

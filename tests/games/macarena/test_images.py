@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.i18n.messages import render
 from bot.ui.images.macarena import (
     LEGEND_H,
     WIDTH,
@@ -24,7 +25,7 @@ CATALOGUE = json.loads((ROOT / "bot/i18n/en/macarena.json").read_text("utf-8"))
 
 
 def tr(key, **params):
-    return CATALOGUE[key].format(**params)
+    return render(CATALOGUE[key], "en", params)
 
 
 def played_state(players: int, steps: int, seed: str):
@@ -104,7 +105,7 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
             for event in events:
                 params = event_params(event, tr)
                 tr(f"macarena.event.{event.code}", **params)
-                es[f"macarena.event.{event.code}"].format(**params)
+                render(es[f"macarena.event.{event.code}"], "es", params)
                 seen.add(event.code)
     assert {"play", "draw", "hand_ended", "award_element", "game_won"} <= seen
 

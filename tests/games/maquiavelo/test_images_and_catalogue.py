@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import json
 import random
-import string
 from pathlib import Path
 
 from PIL import Image
 
+from bot.i18n.messages import placeholders, render
 from bot.ui.images.maquiavelo import WIDTH, render_hand, render_table
 from games.maquiavelo import GAME, rules
 from games.maquiavelo.options import Options
@@ -23,7 +23,7 @@ def _catalogue(locale: str) -> dict[str, str]:
 
 def _tr(key: str, **params) -> str:
     template = _catalogue("es")[key]
-    return template.format(**params)
+    return render(template, "es", params)
 
 
 def _played_state(seed: str, turns: int, options=None):
@@ -65,7 +65,7 @@ def test_catalogues_have_the_same_keys_and_placeholders():
     assert es.keys() == en.keys()
 
     def fields(t: str) -> set[str]:
-        return {f for _, f, _, _ in string.Formatter().parse(t) if f}
+        return placeholders(t)
 
     for key in es:
         assert key.startswith("maquiavelo.")

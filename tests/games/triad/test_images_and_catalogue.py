@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import json
 import random
-import string
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
 
+from bot.i18n.messages import placeholders, render
 from bot.ui.triad.images import render_hand, render_table
 from bot.ui.triad.text import action_params, card_label, event_params
 from games.triad import GAME, Options
@@ -30,13 +30,12 @@ def _tr(locale: str = "es"):
 
     def tr(key: str, **params) -> str:
         assert key in cat, key
-        return cat[key].format(**params)
+        return render(cat[key], locale, params)
 
     return tr
 
 
-def _placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+_placeholders = placeholders
 
 
 def _png(data: bytes) -> Image.Image:
@@ -181,7 +180,7 @@ def test_every_event_code_emitted_has_a_template():
                 seen.add(e.code)
                 template = es[f"triad.event.{e.code}"]
                 params = event_params(e.params, _tr())
-                template.format(player="X", **params)
+                render(template, "es", {"player": "X", **params})
     assert {"placed", "flipped", "game_won", "payout", "pick_required", "picked"} <= seen
 
 

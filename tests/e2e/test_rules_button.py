@@ -1,0 +1,30 @@
+"""The rules from a button: on the lobby and on the table message, privately, in the clicker's
+language (the button itself follows the server's)."""
+
+from __future__ import annotations
+
+from tests.e2e.amapatolli_driver import open_lobby, start_game
+
+SEED = "e2e-0063"
+
+
+async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob = fake.user("alice"), fake.user("bob", locale="en-US")
+    carol = fake.user("carol")
+
+    _, lobby = await open_lobby(fake, carol, hand_size=3)
+    english = await (await bob.click(lobby, "Reglas"))  # a watcher, not seated
+    assert english.ephemeral and english.visible_to is bob.model
+    assert english.embeds[0]["title"] == "Ce Amapatolli"
+    assert "The first player out of cards wins" in english.embeds[0]["description"]
+    await (await carol.click(lobby, "Cancelar")).acknowledged()
+
+    table = await start_game(fake, [alice, bob], seed=SEED)
+    public = table.public()
+    assert "Reglas" in [b.label for b in public.buttons]
+    spanish = await (await alice.click(public, "Reglas"))
+    assert spanish.ephemeral and spanish.visible_to is alice.model
+    assert "Gana quien se quede primero sin cartas" in spanish.embeds[0]["description"]
+    assert table.public().id == public.id  # the table message is left as it was
