@@ -235,8 +235,7 @@ def test_no_spanish_fragments_in_english_options_and_macarena_rules():
 
 
 def test_triad_says_what_to_do_on_a_turn_once():
-    from bot.ui.presenters.triad import Presenter
-
+    from bot.ui.triad.presenter import Presenter
     from games.triad import GAME
     from tests.bot.presenter_kit import text_presenter
     from tests.games.triad.randomgames import SEATS, random_game
