@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.i18n.messages import render
 from bot.ui.images import amapatolli, chupate2, fonts, macarena, maquiavelo
 from bot.ui.images.fonts import ROBOT, draw_text, font, has_glyph, text_width
 from bot.ui.triad import images as triad
@@ -32,7 +33,7 @@ def translator(game: str, locale: str = "es") -> Callable[..., str]:
     catalogue: dict[str, str] = {}
     for name in ("common.json", f"{game}.json"):
         catalogue.update(json.loads((I18N / locale / name).read_text("utf-8")))
-    return lambda key, /, **params: catalogue[key].format(**params)
+    return lambda key, /, **params: render(catalogue[key], locale, params)
 
 
 def ink(image: Image.Image, box: tuple[int, int, int, int], background) -> int:
