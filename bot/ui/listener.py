@@ -477,8 +477,12 @@ class DiscordTableListener:
                 await timed_rest(
                     interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
                 )
-            except (TimeoutError, discord.HTTPException):
-                log.warning("updating the clicked view of %s at table %s failed", seat, table.id)
+            except TimeoutError:
+                return False  # not ready in time: acknowledged by the caller, shown by the slot
+            except discord.HTTPException as exc:
+                log.warning(
+                    "updating the clicked view of %s at table %s failed: %s", seat, table.id, exc
+                )
                 return False
             finally:
                 if payload.view is not None:
