@@ -86,6 +86,7 @@ class Slot:
     shown_version: int | None = None  # the game version the public message shows
     work: Callable[[], Awaitable[None]] | None = None
     older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
+    clickable: bool = False  # the DM view (message_id) shows components
     mention: tuple[str, ...] = ()  # the seats the live turn mention names
 
 
@@ -149,7 +150,8 @@ class DiscordTableListener:
         self._show_mention(table, True)
         for key in [k for k in self._private if k[0] == table.id]:
             slot = self._private.pop(key)  # nothing will edit those views again...
-            shown = [*slot.older, *([slot.message_id] if slot.message_id is not None else [])]
+            current = [slot.message_id] if slot.message_id is not None and slot.clickable else []
+            shown = [*slot.older, *current]
             slot.older = []
             if shown:  # ...but their buttons go off
                 self._kick(slot, functools.partial(self._buttons_off, key[1], shown))
@@ -440,6 +442,7 @@ class DiscordTableListener:
                         "dm_edit",
                     )
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
+                    slot.clickable = payload.view is not None
                     return
                 except discord.NotFound:
                     pass  # they deleted it: send a new one
@@ -456,9 +459,10 @@ class DiscordTableListener:
             # click on them answers with the current view ("stale").
             message = await self._dm(table, seat, payload=payload)
             if message is not None:
-                if slot.message_id is not None and slot.message_id != message.id:
+                if slot.clickable and slot.message_id not in (None, message.id):
                     slot.older.append(slot.message_id)  # its buttons go off when the game ends
                 slot.message_id = message.id
+                slot.clickable = payload.view is not None
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
         except Superseded:
@@ -514,6 +518,10 @@ class DiscordTableListener:
             finally:
                 if payload.view is not None:
                     payload.view.stop()
+            if own_message:
+                slot.clickable = payload.view is not None
+            elif payload.view is not None and interaction.message.id not in slot.older:
+                slot.older.append(interaction.message.id)  # an older view shows buttons again
             if own_message and page == 0 and not draft and not notice:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
