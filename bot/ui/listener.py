@@ -17,6 +17,7 @@ repeat it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import time
@@ -84,6 +85,9 @@ class Slot:
     holds: int = 0  # a click being answered with this view: the worker waits for it
     shown_version: int | None = None  # the game version the public message shows
     work: Callable[[], Awaitable[None]] | None = None
+    older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
+    clickable: bool = False  # the DM view (message_id) shows components
+    mention: tuple[str, ...] = ()  # the seats the live turn mention names
 
 
 async def timed_rest(call: Awaitable[T], kind: str) -> T:
@@ -103,6 +107,7 @@ class DiscordTableListener:
         self._private: dict[tuple[int, str], Slot] = {}
         self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
         self._dms_closed: dict[str, bool] = {}
+        self._mentions: dict[int, Slot] = {}  # table -> its one live turn mention
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ----- TableListener ----------------------------------------------------------------
@@ -132,14 +137,24 @@ class DiscordTableListener:
             self._spawn(self._timed_out_notice(table, actor))
         for seat in table.human_seats():
             self._show_private(table, seat.id)
+        over = table.record.status != "playing" or (
+            table.state is not None and table.game.outcome(table.state) is not None
+        )
+        self._show_mention(table, over)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         tr = translator(table.record.locale)
         await self._shown(
             self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
         )
+        self._show_mention(table, True)
         for key in [k for k in self._private if k[0] == table.id]:
-            del self._private[key]  # nothing will edit those views again
+            slot = self._private.pop(key)  # nothing will edit those views again...
+            current = [slot.message_id] if slot.message_id is not None and slot.clickable else []
+            shown = [*slot.older, *current]
+            slot.older = []
+            if shown:  # ...but their buttons go off
+                self._kick(slot, functools.partial(self._buttons_off, key[1], shown))
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
@@ -389,6 +404,22 @@ class DiscordTableListener:
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
             return
+        await self._present_private_view(table, seat, slot)
+        if table.game.outcome(table.state) is not None and slot.older:
+            older, slot.older = slot.older, []
+            await self._buttons_off(seat, older)  # the game is over: no view stays clickable
+
+    async def _buttons_off(self, seat: str, message_ids: list[int]) -> None:
+        """Edit ``seat``'s DM views ``message_ids`` to show no components."""
+        channel = await self._dm_channel(seat)
+        for message_id in message_ids:
+            try:
+                await timed_rest(channel.get_partial_message(message_id).edit(view=None), "dm_edit")
+            except discord.HTTPException:
+                log.info("could not turn off the buttons of DM %s of %s", message_id, seat)
+
+    async def _present_private_view(self, table: Table, seat: str, slot: Slot) -> None:
+        assert table.state is not None
         digest, waiting, finished = self._private_digest(table, seat)
         if finished and not slot.dirty:
             self._private.pop((table.id, seat), None)  # this is the view's last edit
@@ -411,6 +442,7 @@ class DiscordTableListener:
                         "dm_edit",
                     )
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
+                    slot.clickable = payload.view is not None
                     return
                 except discord.NotFound:
                     pass  # they deleted it: send a new one
@@ -427,7 +459,10 @@ class DiscordTableListener:
             # click on them answers with the current view ("stale").
             message = await self._dm(table, seat, payload=payload)
             if message is not None:
+                if slot.clickable and slot.message_id not in (None, message.id):
+                    slot.older.append(slot.message_id)  # its buttons go off when the game ends
                 slot.message_id = message.id
+                slot.clickable = payload.view is not None
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
         except Superseded:
@@ -487,6 +522,10 @@ class DiscordTableListener:
             finally:
                 if payload.view is not None:
                     payload.view.stop()
+            if own_message:
+                slot.clickable = payload.view is not None
+            elif payload.view is not None and interaction.message.id not in slot.older:
+                slot.older.append(interaction.message.id)  # an older view shows buttons again
             if own_message and page == 0 and not draft and not notice:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
@@ -494,6 +533,48 @@ class DiscordTableListener:
             return True
         finally:
             slot.busy.release()
+
+    # ----- turn mentions for players whose DMs are closed ----------------------------------
+    def _show_mention(self, table: Table, over: bool) -> None:
+        """Keep the table's one turn mention naming the closed-DM players to act (none once
+        ``over``)."""
+        slot = self._mentions.setdefault(table.id, Slot())
+        self._kick(slot, lambda: self._present_mention(table, slot, over))
+        if over:
+            self._mentions.pop(table.id, None)  # its worker deletes the last mention
+
+    async def _present_mention(self, table: Table, slot: Slot, over: bool) -> None:
+        seats: list[str] = []
+        if not over and table.state is not None:
+            to_act = set(table.game.to_act(table.state))
+            for seat in table.state.seats:
+                human = any(s.id == seat for s in table.human_seats())
+                if seat in to_act and human and seat.isdigit() and await self._closed_dms(seat):
+                    seats.append(seat)
+        if tuple(seats) == slot.mention:
+            return  # the same turn: the live mention still says it
+        channel = self.bot.get_partial_messageable(int(table.record.channel_id))
+        if slot.message_id is not None:
+            try:
+                await timed_rest(
+                    channel.get_partial_message(slot.message_id).delete(), "channel_delete"
+                )
+            except discord.HTTPException:
+                log.info("could not delete the turn mention of table %s", table.id)
+            slot.message_id = None
+        slot.mention = tuple(seats)
+        if not seats:
+            return
+        tr = translator(table.record.locale)
+        text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
+        try:
+            message = await timed_rest(
+                channel.send(content=text, allowed_mentions=discord.AllowedMentions(users=True)),
+                "channel_send",
+            )
+            slot.message_id = message.id
+        except discord.HTTPException:
+            log.exception("could not mention the players to act at table %s", table.id)
 
     async def _timed_out_notice(self, table: Table, seat: str) -> None:
         text = translator(await self.bot.locale_of(seat))("notice.timed_out")

@@ -338,6 +338,12 @@ def private_payload(
         embed.add_field(
             name=tr("private.just_now"), value=clip("\n".join(private_events), 1024), inline=False
         )
+    if outcome is not None:  # the same result lines as the public message
+        embed.add_field(
+            name=tr("table.results"),
+            value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
+            inline=False,
+        )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
     image = _image_request(

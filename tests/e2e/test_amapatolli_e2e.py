@@ -63,6 +63,7 @@ async def test_a_player_with_dms_closed_plays_through_ver_mi_mano(fake_discord, 
     bob_moves = [action for seat, action in table.oracle.log if seat == str(bob.id)]
     assert bob_moves, "bob must have moved"
     assert bob.dms() == []
+    await mesa.bot.listener.drain()  # the last turn mention is deleted
     # Every view bob used was an ephemeral only he could see.
     assert bob.ephemerals() and all(m.visible_to is bob.model for m in bob.ephemerals())
     assert (

@@ -154,6 +154,7 @@ async def test_a_player_closing_dms_mid_game_goes_on_with_ver_mi_mano(fake_disco
             bob.dms_open = False
 
     await table.play_to_the_end(between_moves=close_bobs_dms)
+    await mesa.bot.listener.drain()  # the last turn mention is deleted
     notices = [m for m in fake.channel_messages() if f"<@{bob.id}>" in m.content]
     assert len(notices) == 1 and "mensajes directos están cerrados" in notices[0].content
     assert any(m.visible_to is bob.model for m in bob.ephemerals())

@@ -1,0 +1,94 @@
+"""How a table's end reads in the DMs, and turn mentions for players whose DMs are closed
+(issue 12, "At the table"). The real bot on the fake Discord, a game of Ce Amapatolli."""
+
+from __future__ import annotations
+
+from tests.e2e.amapatolli_driver import start_game
+
+SEED = "e2e-0063"  # 12 moves
+MENTION = "te toca en la mesa"
+
+
+def _no_dm_is_clickable(players) -> None:
+    for player in players:
+        for message in player.dms():
+            assert message.components == [], (player.name, message.text, message.components)
+
+
+async def test_stop_turns_every_dm_view_off(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    for _ in range(4):
+        await table.move()
+    await mesa.bot.listener.drain()
+    assert any(m.components for p in players for m in p.dms())
+    await (await players[0].slash("stop")).response(10)
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    _no_dm_is_clickable(players)
+
+
+async def test_the_end_names_the_winner_in_every_dm_and_turns_the_views_off(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    _no_dm_is_clickable(players)
+    names = {str(p.id): p.name for p in players}
+    winner = names[table.oracle.ranking()[0][0]]
+    public = table.public()
+    public_results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
+    for player in players:
+        final = player.dms()[-1]
+        results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")
+        assert results["value"] == public_results["value"]
+        assert results["value"].splitlines()[0].find(winner) >= 0, results["value"]
+        assert "La partida terminó." in final.text
+
+
+async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    await fake.wait_for_message(lambda m: "mensajes directos están cerrados" in m.content)
+    channel = fake.channel_messages()[0].channel
+    seen: dict[int, int] = {}  # mention message id -> the move it was seen at
+
+    def mentions(*, live: bool):
+        every = [m for m in fake.messages.values() if m.channel is channel and MENTION in m.content]
+        return [m for m in every if not m.deleted] if live else every
+
+    async def check(moves: int) -> None:
+        await mesa.bot.listener.drain()
+        live = mentions(live=True)
+        assert len(live) <= 1, [m.content for m in live]  # never a flood
+        if str(bob.id) in table.oracle.to_act() and moves > 0:
+            [mention] = live
+            assert f"<@{bob.id}>" in mention.content
+            seen.setdefault(mention.id, moves)
+        else:
+            assert live == [], [m.content for m in live]  # the turn passed: it is gone
+
+    await table.play_to_the_end(check)
+    await mesa.bot.listener.drain()
+    assert mentions(live=True) == []
+    every = mentions(live=False)
+    assert every and {m.id for m in every} == set(seen)
+    # One message per turn: consecutive moves of bob's one turn share it.
+    bob_turns = 0
+    for n, (seat, _) in enumerate(table.oracle.log):
+        previous = table.oracle.log[n - 1][0] if n else None
+        bob_turns += seat == str(bob.id) and previous != seat and n > 0
+    assert len(every) <= max(bob_turns, 1)
+    assert all(m.deleted for m in every)
+    # The closed-DM notice was posted once.
+    notices = [
+        m for m in fake.channel_messages() if "mensajes directos están cerrados" in m.content
+    ]
+    assert len(notices) == 1
