@@ -15,6 +15,7 @@ from bot.service.choose import choose_action_text, game_ref
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Moves
+from bot.service.tasks import TableTasks
 from bot.service.timers import TurnTimers
 
 log = logging.getLogger(__name__)
@@ -32,14 +33,14 @@ class ComputerTurns:
         self.moves = moves
         self.timers = timers
         self._after_change = after_change
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._tasks = TableTasks("cpu")
         # table id -> (version, seconds this loop slept while the table stayed at that version)
         self._waited: dict[int, tuple[int, float]] = {}
 
     def pending(self, table: Table) -> bool:
         """Whether a computer seat will move; cheap when one is waited on (no search)."""
         state = table.state
-        if state is None or table.game.outcome(state) is not None:
+        if state is None or table.game.is_over(state):
             return False
         to_act = table.game.to_act(state)
         if any(
@@ -55,7 +56,7 @@ class ComputerTurns:
         describe one version of the state."""
         state = table.state
         game = table.game
-        if state is None or game.outcome(state) is not None:
+        if state is None or game.is_over(state):
             return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
@@ -107,18 +108,15 @@ class ComputerTurns:
         return None
 
     def kick(self, table: Table) -> None:
-        task = self._tasks.get(table.id)
-        if task is None or task.done():
-            self._tasks[table.id] = asyncio.create_task(self._loop(table), name=f"cpu-{table.id}")
+        if not self._tasks.running(table.id):
+            self._tasks.start(table.id, self._loop(table))
 
     def cancel(self, table_id: int) -> None:
-        task = self._tasks.pop(table_id, None)
+        self._tasks.cancel(table_id)
         self._waited.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
 
     def tasks(self) -> list[asyncio.Task]:
-        return list(self._tasks.values())
+        return self._tasks.all()
 
     def clear(self) -> None:
         self._tasks.clear()
@@ -191,5 +189,4 @@ class ComputerTurns:
         except Exception:
             log.exception("computer turn failed at table %s", table.id)
         finally:
-            if self._tasks.get(table.id) is asyncio.current_task():
-                self._tasks.pop(table.id, None)
+            self._tasks.forget_current(table.id)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Moves
+from bot.service.tasks import TableTasks
 
 
 class TurnTimers:
@@ -18,10 +19,10 @@ class TurnTimers:
         self.ctx = ctx
         self.moves = moves
         self._after_change = after_change
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._tasks = TableTasks("timer")
 
     def waiting_humans(self, table: Table) -> list[str]:
-        if table.state is None or table.game.outcome(table.state) is not None:
+        if table.state is None or table.game.is_over(table.state):
             return []
         to_act = table.game.to_act(table.state)
         return [s.id for s in table.record.seats if not s.is_cpu and s.id in to_act]
@@ -30,25 +31,20 @@ class TurnTimers:
         self.cancel(table.id)
         if self.ctx.closing or not self.waiting_humans(table):
             return
-        self._tasks[table.id] = asyncio.create_task(
-            self._run(table, table.version), name=f"timer-{table.id}"
-        )
+        self._tasks.start(table.id, self._run(table, table.version))
 
     def cancel(self, table_id: int) -> None:
-        task = self._tasks.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self._tasks.cancel(table_id)
 
     def tasks(self) -> list[asyncio.Task]:
-        return list(self._tasks.values())
+        return self._tasks.all()
 
     def clear(self) -> None:
         self._tasks.clear()
 
     async def _run(self, table: Table, version: int) -> None:
         await self.ctx.sleep(self.ctx.turn_seconds(table))
-        if self._tasks.get(table.id) is asyncio.current_task():
-            self._tasks.pop(table.id, None)
+        self._tasks.forget_current(table.id)
         await self.expire_turn(table.id, version)
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:

@@ -138,7 +138,7 @@ class DiscordTableListener:
         for seat in table.human_seats():
             self._show_private(table, seat.id)
         over = table.record.status != "playing" or (
-            table.state is not None and table.game.outcome(table.state) is not None
+            table.state is not None and table.game.is_over(table.state)
         )
         self._show_mention(table, over)
 
@@ -393,7 +393,7 @@ class DiscordTableListener:
         """(digest of what ``seat``'s view payload shows, its turn, the game is over)."""
         assert table.state is not None
         game = table.game
-        finished = game.outcome(table.state) is not None
+        finished = game.is_over(table.state)
         has_actions = bool(game.legal_actions(table.state, seat)) and not finished
         view_json = game.view(table.state, seat).model_dump_json(exclude={"version"})
         # Buttons carry the version: a view with actions changes with every version.
@@ -405,7 +405,7 @@ class DiscordTableListener:
         if table.state is None:
             return
         await self._present_private_view(table, seat, slot)
-        if table.game.outcome(table.state) is not None and slot.older:
+        if table.game.is_over(table.state) and slot.older:
             older, slot.older = slot.older, []
             await self._buttons_off(seat, older)  # the game is over: no view stays clickable
 
