@@ -29,6 +29,20 @@ def kicked(table: Table) -> set[str]:
     return set(table.record.meta.get(KICKED) or [])
 
 
+def computer_level(ctx: ServiceContext, table: Table, seat: SeatInfo) -> str:
+    """The level the computer plays a person's seat at once it takes it over (they left, were
+    removed or timed out too often): the table's own computer level."""
+    return seat.cpu_level or ctx.table_options(table).cpu_level
+
+
+def to_computer(ctx: ServiceContext, table: Table, user_id: str) -> list[SeatInfo]:
+    """``table``'s seats with ``user_id``'s played by the computer (at ``computer_level``)."""
+    return [
+        s.model_copy(update={"cpu_level": computer_level(ctx, table, s)}) if s.id == user_id else s
+        for s in table.record.seats
+    ]
+
+
 def reclaimable(table: Table) -> list[SeatInfo]:
     """People's seats the computer plays now whose owner may take them back."""
     if table.record.status != "playing":
@@ -117,11 +131,7 @@ class SeatChanges:
     async def _to_computer(self, table: Table, user_id: str, *, kick: bool) -> bool:
         """Hand ``user_id``'s seat to the computer (caller holds the lock); True when nobody is
         left to play and the table closed."""
-        level = self.ctx.table_options(table).cpu_level
-        seats = [
-            s.model_copy(update={"cpu_level": s.cpu_level or level}) if s.id == user_id else s
-            for s in table.record.seats
-        ]
+        seats = to_computer(self.ctx, table, user_id)
         people = [s.id for s in seats if not s.is_cpu]
         if not people:
             await self.lobby.close_locked(table, "cancelled")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Moves
+from bot.service.seats import to_computer
 from bot.service.tasks import TableTasks
 
 
@@ -66,10 +67,7 @@ class TurnTimers:
                 meta["timeouts"] = timeouts
                 table.record.meta = meta
                 if timeouts[seat] >= self.ctx.config.timeouts_before_replacement:
-                    table.record.seats = [
-                        s.model_copy(update={"cpu_level": "normal"}) if s.id == seat else s
-                        for s in table.record.seats
-                    ]
+                    table.record.seats = to_computer(self.ctx, table, seat)  # table's level
                     replaced.append(seat)
                 _, delivery = await self.moves.act_locked(
                     table, seat, table.version, action.encode(), by_timer=True

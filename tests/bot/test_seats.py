@@ -94,6 +94,8 @@ async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(tmp_pat
             await service.wait_idle(table.id)
         await service.act(table.id, "a", table.version, "t.1")
     assert table.seat("h").is_cpu and table.record.meta["timeouts"]["h"] == 3
+    assert table.seat("h").cpu_level == "easy"  # the table's level, not "normal"
+    assert (await service.repo.get(table.id)).seat("h").cpu_level == "easy"
     await service.wait_idle(table.id)
     assert _to_act(table) == "a"  # the computer played h's turn
     await service.rejoin(table.id, "h")
@@ -116,6 +118,7 @@ async def test_the_host_or_a_moderator_removes_a_player_for_good(tmp_path):
     await service.kick(table.id, "h", "a")
     assert ("seat", "a", "kicked") in listener.calls
     assert table.seat("a").is_cpu and table.record.meta["kicked"] == ["a"]
+    assert table.seat("a").cpu_level == "easy"  # the table's level
     await _refused("kicked", service.rejoin(table.id, "a"))
     await _refused("already_kicked", service.kick(table.id, "h", "a"))
     # A member who may manage the channel may remove anyone, the host too; the host passes on.
