@@ -142,16 +142,30 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
         deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        seat = str(interaction.user.id)
         if _is_private_view(interaction):
-            await self._update_in_place(
-                interaction, table_id, str(interaction.user.id), deadline, page
-            )
+            await self._update_in_place(interaction, table_id, seat, deadline, page)
+            await self.bot.remember(interaction)
+            return
+        payload = self._private(interaction, table_id, page)
+        table = self.bot.tables.get(table_id)
+        ephemerals = self.bot.listener.ephemerals
+        # The player's previous answer, edited while its token lives: no new message per turn.
+        if await ephemerals.show_again(interaction, table_id, seat, payload, table.version):
             await self.bot.remember(interaction)
             return
         # One call: the view itself as the answer, unless its image is not ready in time.
-        payload = self._private(interaction, table_id, page)
         await _within(interaction, deadline, finish(payload), ephemeral=True)
+        image = payload.image.digest if payload.image and payload.files else None
         await answer_with(interaction, payload, fresh=True)
+        ephemerals.remember(
+            table_id,
+            seat,
+            interaction,
+            translator(user_locale(interaction)),
+            version=table.version,
+            image=image,
+        )
         await self.bot.remember(interaction)
 
     async def on_draft(
@@ -295,7 +309,12 @@ class PlayCog(commands.Cog):
         payload = self._private(interaction, table_id, page)
         if notice:
             payload.content = translator(user_locale(interaction))(notice)
-        await answer_with(interaction, payload, fresh=True)
+        # A click on an ephemeral view is answered on it (no new private message); a DM's
+        # with a new ephemeral message.
+        on_ephemeral = _is_ephemeral(interaction)
+        await answer_with(interaction, payload, fresh=not on_ephemeral)
+        if on_ephemeral:
+            self._touch(interaction, table_id)
 
     async def _update_in_place(
         self,
@@ -318,13 +337,26 @@ class PlayCog(commands.Cog):
         if await self.bot.listener.answer_in_place(
             interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
         ):
+            self._touch(interaction, table_id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
         if _is_ephemeral(interaction) or page or draft:
             await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
+            self._touch(interaction, table_id)
         else:
             self.bot.listener.refresh_private(table, seat)
+
+    def _touch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """A click answered on the player's ephemeral view: its (fresher) token edits that
+        view from now on ("Ver mi mano", the end of the game)."""
+        if _is_ephemeral(interaction) and interaction.response.is_done():
+            self.bot.listener.ephemerals.remember(
+                table_id,
+                str(interaction.user.id),
+                interaction,
+                translator(user_locale(interaction)),
+            )
 
 
 def _is_private_view(interaction: discord.Interaction) -> bool:

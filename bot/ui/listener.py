@@ -30,6 +30,7 @@ import discord
 from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table, TableService
+from bot.ui.ephemeral import EphemeralViews
 from bot.ui.messages import (
     Payload,
     closed_payload,
@@ -109,6 +110,7 @@ class DiscordTableListener:
         self._dms_closed: dict[str, bool] = {}
         self._mentions: dict[int, Slot] = {}  # table -> its one live turn mention
         self._tasks: set[asyncio.Task[None]] = set()
+        self.ephemerals = EphemeralViews()  # each player's "Ver mi mano" answer, still editable
 
     # ----- TableListener ----------------------------------------------------------------
     async def lobby_changed(self, table: Table) -> None:
@@ -141,6 +143,13 @@ class DiscordTableListener:
             table.state is not None and table.game.is_over(table.state)
         )
         self._show_mention(table, over)
+        if over and table.state is not None:  # "Ver mi mano" answers show the end, buttons off
+            presenter = self.bot.presenter(table.game.key)
+            self._spawn(
+                self.ephemerals.game_over(
+                    table.id, lambda seat, tr: private_payload(table, presenter, seat, tr)
+                )
+            )
 
     async def table_closed(self, table: Table, reason: str) -> None:
         tr = translator(table.record.locale)
@@ -148,6 +157,7 @@ class DiscordTableListener:
             self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
         )
         self._show_mention(table, True)
+        self._spawn(self.ephemerals.table_closed(table.id))
         for key in [k for k in self._private if k[0] == table.id]:
             slot = self._private.pop(key)  # nothing will edit those views again...
             current = [slot.message_id] if slot.message_id is not None and slot.clickable else []

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from games.amapatolli import GAME
-from tests.e2e.driver_kit import HAND_BUTTON, Offer, OracleBase, TableOnFake, offers_on, take
+from tests.e2e.driver_kit import Offer, OracleBase, TableOnFake, offers_on, take
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
@@ -114,8 +114,7 @@ class AmapatolliTable(TableOnFake):
             return await self.fake.wait_until(
                 lambda: self.dm_offers(user, version), what=f"{user.name}'s DM at version {version}"
             )
-        view = await (await user.click(self.public(), HAND_BUTTON))
-        assert view.ephemeral and view.visible_to is user.model
+        view = await self.show_hand(user, version)
         offers = offers_on(view, self.table_id)
         assert offers and all(o.version == version for o in offers.values()), offers
         return offers

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.core import Game
-from tests.fakediscord.model import Message
+from tests.fakediscord.model import CB_DEFER_UPDATE, Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
 
@@ -125,6 +125,42 @@ class TableOnFake:
             return await self.fake.wait_until(
                 lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
             )
-        view = await (await user.click(self.public(), HAND_BUTTON))
+        return await self.show_hand(user, version)
+
+    def hand_views(self, user: FakeUser) -> list[Message]:
+        """The ephemeral private views ``user`` was shown of this table, oldest first."""
+        title = f"#{self.table_id}"
+        return [
+            m
+            for m in user.ephemerals()
+            if m.embeds
+            and title in (m.embeds[0].get("title") or "")
+            and "—" in m.embeds[0]["title"]
+        ]
+
+    def _hand_at(self, user: FakeUser, version: int) -> Message | None:
+        shown = [m for m in self.hand_views(user) if view_version(m) == version]
+        return shown[-1] if shown else None
+
+    async def show_hand(self, user: FakeUser, version: int | None = None) -> Message:
+        """Press "Ver mi mano" on the public message; the view at ``version`` (by default the
+        public message's). The bot answers with a new ephemeral view, or edits the previous
+        one while it can (acknowledging the press with no message of its own)."""
+        version = self.version() if version is None else version
+        handle = await user.click(self.public(), HAND_BUTTON)
+        if await handle.acknowledged() != CB_DEFER_UPDATE:
+            view = await handle
+        else:
+            view = await self.fake.wait_until(
+                lambda: self._hand_at(user, version),
+                what=f"{user.name}'s earlier view edited to version {version}",
+            )
         assert view.ephemeral and view.visible_to is user.model
         return view
+
+
+def view_version(message: Message) -> int | None:
+    """The version in a private view's footer ("Versión N")."""
+    footer = ((message.embeds or [{}])[0].get("footer") or {}).get("text") or ""
+    m = VERSION.search(footer)
+    return int(m.group(1)) if m and "Versi" in footer else None

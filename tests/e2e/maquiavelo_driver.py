@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from games.maquiavelo import GAME, Play, format_arrangement, parse_arrangement
 from games.maquiavelo.cards import face
-from tests.e2e.driver_kit import HAND_BUTTON, OracleBase, TableOnFake
+from tests.e2e.driver_kit import OracleBase, TableOnFake
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
@@ -169,8 +169,7 @@ class MaquiaveloTable(TableOnFake):
         cached = self._ephemeral.get(user.id)
         if cached is not None and cached[0] == version:
             return cached[1]
-        view = await (await user.click(self.public(), HAND_BUTTON))
-        assert view.ephemeral and view.visible_to is user.model
+        view = await self.show_hand(user, version)
         assert f"Versión {version}" in view.text
         self._ephemeral[user.id] = (version, view)
         return view

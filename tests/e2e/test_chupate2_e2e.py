@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tests.e2e.chupate2_driver import start_game
 from tests.e2e.driver_kit import draft_buttons, offers_on
+from tests.e2e.endgame_kit import check_the_end, table_views
 
 SEED = "e2e-c2-0079"
 
@@ -78,6 +79,9 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     assert "Equipo 2: bob, dave · 0 pts" in results
     assert "¡alice gana la partida para el equipo 1!" in final.text
     assert [b.label for b in final.buttons] == ["Revancha"]
+    await check_the_end(fake, mesa, final, table.table_id, players)
+    # dave played every turn from "Ver mi mano": one private message, edited each time
+    assert len(table_views(dave, table.table_id, dms=False)) == 1
 
     board = await (await bob.slash("leaderboard", game="chupate2"))
     rows = board.embeds[0]["description"].splitlines()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.endgame_kit import check_the_end
 
 SEED = "e2e-0063"  # 12 moves
 MENTION = "te toca en la mesa"
@@ -49,6 +50,7 @@ async def test_the_end_names_the_winner_in_every_dm_and_turns_the_views_off(fake
         assert results["value"] == public_results["value"]
         assert results["value"].splitlines()[0].find(winner) >= 0, results["value"]
         assert "La partida terminó." in final.text
+    await check_the_end(fake, mesa, public, table.table_id, players)
 
 
 async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, mesa):

@@ -1,12 +1,13 @@
 """Macarena end to end: the real Mesa bot, unmodified discord.py, the fake Discord, two people and
 a computer player, to one amulet.
 
-The course of SEED (alice, bob, CPU 1; 76 moves): hand 1 ends when a player goes out (move 56);
-the bot restarts there, and the coins and element tokens won in hand 1 (alice: 3 coins, earth,
-water, fire) are still on the table afterwards. At the end of hand 2 alice's four elements become
-an amulet and CPU 1 also gets one: the game is won, so alice is not asked what to buy with her
-4 coins (the buy is made for her: earth) and she wins on more tokens. People build ten multi-card series with the builder; bob has his DMs closed
-and plays everything from "Ver mi mano".
+The course of SEED (alice, bob, CPU 1; 99 moves): hand 1 ends when bob goes out; he has 4 coins
+and lacks more than one element, so he is asked what to buy and clicks "air" (a button of his
+"Ver mi mano" view). The bot restarts there, and the coins and element tokens won in hand 1 are
+still on the table afterwards. At the end of hand 2 alice and bob each choose which element to
+give up (they hold the most cards); bob's four elements become an amulet and he wins (alice's
+own buy is made for her: the game is won). People build 13 multi-card series with the builder;
+bob has his DMs closed and plays everything from "Ver mi mano".
 
 The course depends on the engine's ``normal`` computer player (CPU 1 and the people's policy):
 if that changes, pick a new SEED with ``macarena_driver.play_offline``.
@@ -15,9 +16,10 @@ if that changes, pick a new SEED with ``macarena_driver.play_offline``.
 from __future__ import annotations
 
 from games.macarena.elements import ELEMENTS
+from tests.e2e.endgame_kit import check_the_end, table_views
 from tests.e2e.macarena_driver import start_game
 
-SEED = "mac-e2e-0368"
+SEED = "mac-e2e-1423"
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
 
 
@@ -50,6 +52,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert "Pozos: **1**" in public.embeds[0]["description"]
 
     restarted_with: dict[str, str] = {}
+    dms_at_restart: dict[int, int] = {}
 
     async def restart_between_hands() -> None:
         if table.oracle.state.hand_number == 2 and not restarted_with:
@@ -63,6 +66,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             seat, _ = table.oracle.next_move()
             await table.private_view(table.by_seat[seat], table.oracle.version)
             old_dm = await table.private_view(alice, table.oracle.version)
+            dms_at_restart[alice.id] = len(table_views(alice, table.table_id, dms=True))
             await mesa.restart()
             # a button of a DM sent before the restart still works
             await (await alice.click(old_dm, "Ver mi colección")).acknowledged()
@@ -86,6 +90,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
         seen.append(len(mine))
 
     seen: list[int] = []
+    bought = False
     moves_before_restart = None
     while not table.oracle.finished:
         await restart_between_hands()
@@ -102,40 +107,59 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             continue
         if table.moves == 30:
             await look_at_the_collection()
+        if table.oracle.next_move()[1].startswith("b."):
+            # the end of hand 1: bob (DMs closed) is asked what to buy with 4 coins; the
+            # driver clicks his pick among the buy buttons of "Ver mi mano"
+            view = await table.private_view(bob, table.oracle.version)
+            labels = {b.label for b in view.buttons if (b.custom_id or "").startswith("t:")}
+            assert labels == {"Comprar aire (4 monedas)", "Comprar agua (4 monedas)"}
+            assert "Tienes 4 monedas: elige el elemento que compras" in view.text
+            assert await table.move() == (str(bob.id), "b.a")
+            assert "bob cambia 4 monedas por aire." in table.public().text
+            bought = True
+            continue
         await table.move()
 
     assert mesa.starts == 2 and moves_before_restart is not None and seen
     assert bob.dms() == [] and bob.ephemerals()  # bob played from "Ver mi mano"
     assert all(m.visible_to is bob.model for m in bob.ephemerals())
-    assert len(table.oracle.log) == 76 and table.oracle.state.hand_number == 2
-    assert len(table.series_built) == 10  # multi-card series built click by click
+    assert len(table.oracle.log) == 99 and table.oracle.state.hand_number == 2
+    assert len(table.series_built) == 13  # multi-card series built click by click
     assert {seat for seat, _ in table.series_built} == {str(alice.id), str(bob.id)}
-    assert table.choices == []  # the game was won: nobody is asked what to buy
+    # the choices people clicked: bob's buy after hand 1, then the penalties of hand 2
+    a, b = str(alice.id), str(bob.id)
+    assert bought and table.choices == [(b, "b.a"), (a, "g.a"), (b, "g.e")]
 
     outcome = table.oracle.outcome()
-    assert outcome.winners == [str(alice.id)]
+    assert outcome.winners == [b]
     final = table.public()
     results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
     lines = results.splitlines()
-    assert lines[0] == "🏆 ¡alice gana la partida!"
-    assert lines[1].startswith("1. alice — amuletos 1 · ")
-    assert lines[2].startswith("2. 🤖 CPU 1 (normal) — amuletos 1 · ")
-    assert lines[3].startswith("3. bob — amuletos 0 · ")
+    assert lines[0] == "🏆 ¡bob gana la partida!"
+    assert lines[1].startswith("1. bob — amuletos 1 · ")
+    assert lines[2].startswith("2. 🤖 CPU 1 (normal) — amuletos 0 · ")
+    assert lines[3].startswith("3. alice — amuletos 0 · ")
     assert lines[-1] == "Manos jugadas: 2."
+    # the game is won: alice's last buy is made for her
     assert "alice cambia 4 monedas por tierra." in final.text
     assert [b.label for b in final.buttons] == ["Revancha"]
+    await check_the_end(
+        fake, mesa, final, table.table_id, [alice, bob], restarted_at=dms_at_restart
+    )
+    # bob played from "Ver mi mano": one private message per start of the bot, edited each time
+    assert len(table_views(bob, table.table_id, dms=False)) <= 2
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
     board = await (await bob.slash("leaderboard", game="macarena"))
     rows = board.embeds[0]["description"].splitlines()
-    assert f"<@{alice.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
-    assert f"<@{bob.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]
+    assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
+    assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]
     amulet_board = {f["name"]: f["value"] for f in board.embeds[0].get("fields", [])}
-    assert amulet_board == {"Amuletos conseguidos": f"1. <@{alice.id}> — 1"}
+    assert amulet_board == {"Amuletos conseguidos": f"1. <@{bob.id}> — 1"}
     guild = str(fake.guild.id)
     standings = mesa.bot.standings
-    assert await standings.stats_of(guild, str(alice.id), "macarena") == {"amulets": 1}
-    assert await standings.stats_of(guild, str(bob.id), "macarena") == {}
-    assert await standings.stat_board(guild, "macarena", "amulets") == [(str(alice.id), 1)]
+    assert await standings.stats_of(guild, str(bob.id), "macarena") == {"amulets": 1}
+    assert await standings.stats_of(guild, str(alice.id), "macarena") == {}
+    assert await standings.stat_board(guild, "macarena", "amulets") == [(str(bob.id), 1)]
     assert await standings.stat_board(guild, "macarena", "macarenas") == []
     assert fake.violations == []

@@ -8,6 +8,7 @@ import pytest
 
 from games.maquiavelo import GAME
 from games.maquiavelo.cards import face
+from tests.e2e.endgame_kit import check_the_end, table_views
 from tests.e2e.maquiavelo_driver import MODAL, SELECTS, count_faces, selected, start_game
 
 
@@ -108,9 +109,12 @@ async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(
     assert "beto se queda sin cartas y gana" in results["value"]
     assert "beto: 0 cartas" in public.embeds[0]["description"]
     assert [b.label for b in public.buttons] == ["Revancha"]
+    await check_the_end(fake, mesa, public, table.table_id, players)
     if not carla_dms:
         carla_moves = [a for s, a, _ in oracle.log if s == seat_of["carla"]]
         assert len(carla_moves) == 7 and carla.dms() == []
-        views = [m for m in carla.ephemerals() if "Tu mano" in m.text]
-        assert len(views) >= 7 and all(m.visible_to is carla.model for m in views)
+        # Seven turns from "Ver mi mano", yet two private messages: the first answer, edited on
+        # every later press, and the modal's answer (which is edited from then on).
+        views = table_views(carla, table.table_id, dms=False)
+        assert len(views) == 2 and all(m.visible_to is carla.model for m in views)
     assert fake.violations == []

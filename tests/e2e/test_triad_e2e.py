@@ -7,6 +7,7 @@ import re
 
 from bot.i18n import tr
 from storage import CollectionsRepo
+from tests.e2e.endgame_kit import check_the_end
 from tests.e2e.triad_driver import TriadMatch, collection_size, open_against_cpu, pick_five
 
 SEED = "triad-e2e-01"
@@ -114,6 +115,7 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     assert "Gana" in result["value"]  # this seed has a winner
     # The winner holds 7 + 5; the loser kept 2 and /cards topped them up to 5.
     assert sorted(sizes.values()) == [5, 12] and result["value"].count("🃏") == 5
+    await check_the_end(fake, mesa, match.public(), table_id, [alice, bob])
     profile = await (await alice.slash("profile"))
     assert profile.ephemeral and "Partidas: 1" in profile.text
     assert fake.violations == []

@@ -1,0 +1,181 @@
+"""Each player's "Ver mi mano" answer at a table, edited again while Discord allows it.
+
+An ephemeral message can only be edited through an interaction it answered (the "Ver mi mano"
+click that made it, or a later click on its own buttons), and only for the 15 minutes that
+interaction's token lives. So a player who presses "Ver mi mano" again sees their previous
+answer updated instead of one more private message per turn; once the token is too old (or the
+edit fails) a new answer is posted and becomes the one to edit. The end of the game shows its
+final view there (buttons off), and ``/stop`` turns its buttons off, while the token lives.
+
+A press while the previous answer already shows the current version gets a new message: the
+player may have dismissed the old one (Discord also drops ephemerals when the app reloads), and
+a second press must always show something.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.i18n import Translator
+from bot.ui.messages import finish
+from bot.ui.payload import Payload
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token may edit its messages
+MARGIN = 60.0  # edit only while at least this much of the token's life is left
+
+
+@dataclass
+class EphemeralView:
+    """The one ephemeral view of a player at a table that we may still edit."""
+
+    interaction: discord.Interaction  # the latest interaction that answered on that message
+    received: float  # clock time the interaction arrived (its token's life started)
+    tr: Translator  # the player's language, as their client reported it
+    message_id: int | None = None  # a follow-up's id; None: the interaction's own response
+    version: int | None = None  # the table version it shows (None: unknown)
+    image: str | None = None  # digest of the image it shows
+    done: bool = False  # shows the final view (or /stop turned it off): never edited again
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def edit(self, payload: Payload) -> None:
+        image = await finish(payload, shown=self.image)
+        kwargs = payload.edit_kwargs()
+        try:
+            if self.message_id is None:
+                await self.interaction.edit_original_response(**kwargs)
+            else:
+                await self.interaction.followup.edit_message(self.message_id, **kwargs)
+        finally:
+            if payload.view is not None:
+                payload.view.stop()  # dynamic items route the clicks; keep the view store empty
+        self.image = image
+
+
+class EphemeralViews:
+    """The editable ephemeral view of each (table, player); ``clock`` is monotonic seconds."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._views: dict[tuple[int, str], EphemeralView] = {}
+
+    def live(self, table_id: int, seat: str) -> EphemeralView | None:
+        """``seat``'s view at ``table_id`` if its token can still edit it."""
+        view = self._views.get((table_id, seat))
+        if view is None or view.done:
+            return None
+        if self.clock() - view.received > TOKEN_LIFETIME - MARGIN:
+            del self._views[(table_id, seat)]
+            return None
+        return view
+
+    def remember(
+        self,
+        table_id: int,
+        seat: str,
+        interaction: discord.Interaction,
+        tr: Translator,
+        *,
+        message_id: int | None = None,
+        version: int | None = None,
+        image: str | None = None,
+    ) -> None:
+        """``interaction`` answered with (or on) ``seat``'s view: edit that message from now on
+        (``message_id`` when it is a follow-up, not the interaction's own response)."""
+        old = self._views.get((table_id, seat))
+        view = EphemeralView(interaction, self.clock(), tr, message_id, version, image)
+        if old is not None:
+            view.lock = old.lock  # an edit under way finishes before the next one starts
+        self._views[(table_id, seat)] = view
+
+    async def show_again(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        seat: str,
+        payload: Payload,
+        version: int,
+    ) -> bool:
+        """Answer a "Ver mi mano" press by editing ``seat``'s previous view (the press itself
+        is acknowledged with no message). False when there is no view to edit, or it shows
+        ``version`` already: the caller answers with a new message."""
+        view = self.live(table_id, seat)
+        if view is None or view.version == version or interaction.response.is_done():
+            return False
+        await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE: nothing new to see
+        async with view.lock:
+            if view.done or (view.version is not None and view.version > version):
+                return True  # a newer view (or the end) is shown there already
+            try:
+                await view.edit(payload)
+                view.version = version
+                return True
+            except discord.HTTPException as exc:
+                log.info(
+                    "could not edit the earlier view of %s at table %s: %s", seat, table_id, exc
+                )
+        # Its token expired early or the message is gone: a new one, edited from now on.
+        self._views.pop((table_id, seat), None)
+        payload.keep_image = False
+        await finish(payload)
+        try:
+            message = await interaction.followup.send(
+                ephemeral=True, wait=True, **payload.send_kwargs()
+            )
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
+        self.remember(
+            table_id,
+            seat,
+            interaction,
+            view.tr,
+            message_id=message.id,
+            version=version,
+            image=payload.image.digest if payload.image and payload.files else None,
+        )
+        return True
+
+    async def game_over(self, table_id: int, build: Callable[[str, Translator], Payload]) -> None:
+        """Show each player's final view (``build(seat, tr)``, no buttons) on their ephemeral
+        view, while its token lives."""
+        for seat, view in self._take(table_id):
+            await self._last_edit(view, functools.partial(build, seat, view.tr))
+
+    async def table_closed(self, table_id: int) -> None:
+        """/stop (or any closing): turn the buttons of every live ephemeral view off."""
+        for _, view in self._take(table_id):
+            await self._last_edit(view, None)
+
+    def _take(self, table_id: int) -> list[tuple[str, EphemeralView]]:
+        """The table's live views, forgotten at once (their last edit follows)."""
+        seats = [seat for (tid, seat) in self._views if tid == table_id]
+        live = [(seat, self.live(table_id, seat)) for seat in seats]
+        for seat in seats:
+            self._views.pop((table_id, seat), None)
+        return [(seat, view) for seat, view in live if view is not None]
+
+    @staticmethod
+    async def _last_edit(view: EphemeralView, build: Callable[[], Payload] | None) -> None:
+        async with view.lock:
+            if view.done:
+                return
+            view.done = True
+            try:
+                if build is None:
+                    if view.message_id is None:
+                        await view.interaction.edit_original_response(view=None)
+                    else:
+                        await view.interaction.followup.edit_message(view.message_id, view=None)
+                else:
+                    await view.edit(build())
+            except discord.HTTPException as exc:
+                log.info("could not turn off an ephemeral view: %s", exc)
