@@ -165,6 +165,7 @@ class PlayCog(commands.Cog):
             translator(user_locale(interaction)),
             version=table.version,
             image=image,
+            pressed=True,
         )
         await self.bot.remember(interaction)
 
@@ -351,11 +352,13 @@ class PlayCog(commands.Cog):
         """A click answered on the player's ephemeral view: its (fresher) token edits that
         view from now on ("Ver mi mano", the end of the game)."""
         if _is_ephemeral(interaction) and interaction.response.is_done():
+            table = self.bot.tables.find(table_id)
             self.bot.listener.ephemerals.remember(
                 table_id,
                 str(interaction.user.id),
                 interaction,
                 translator(user_locale(interaction)),
+                version=table.version if table is not None else None,  # what it was shown
             )
 
 

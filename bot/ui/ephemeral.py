@@ -7,9 +7,9 @@ answer updated instead of one more private message per turn; once the token is t
 edit fails) a new answer is posted and becomes the one to edit. The end of the game shows its
 final view there (buttons off), and ``/stop`` turns its buttons off, while the token lives.
 
-A press while the previous answer already shows the current version gets a new message: the
-player may have dismissed the old one (Discord also drops ephemerals when the app reloads), and
-a second press must always show something.
+A second press at the same table version gets a new message: the player may not see the old
+one (dismissed, or dropped by Discord when the app reloads), and pressing again must always show
+something.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class EphemeralView:
     message_id: int | None = None  # a follow-up's id; None: the interaction's own response
     version: int | None = None  # the table version it shows (None: unknown)
     image: str | None = None  # digest of the image it shows
+    pressed_at: int | None = None  # the version of the last "Ver mi mano" press it answered
     done: bool = False  # shows the final view (or /stop turned it off): never edited again
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -87,11 +88,17 @@ class EphemeralViews:
         message_id: int | None = None,
         version: int | None = None,
         image: str | None = None,
+        pressed: bool = False,
     ) -> None:
         """``interaction`` answered with (or on) ``seat``'s view: edit that message from now on
-        (``message_id`` when it is a follow-up, not the interaction's own response)."""
+        (``message_id`` when it is a follow-up, not the interaction's own response; ``pressed``:
+        it answered a "Ver mi mano" press)."""
         old = self._views.get((table_id, seat))
         view = EphemeralView(interaction, self.clock(), tr, message_id, version, image)
+        if pressed:
+            view.pressed_at = version
+        elif old is not None:  # a click on it: a press already answered there still counts
+            view.pressed_at = old.pressed_at
         if old is not None:
             view.lock = old.lock  # an edit under way finishes before the next one starts
         self._views[(table_id, seat)] = view
@@ -105,11 +112,13 @@ class EphemeralViews:
         version: int,
     ) -> bool:
         """Answer a "Ver mi mano" press by editing ``seat``'s previous view (the press itself
-        is acknowledged with no message). False when there is no view to edit, or it shows
-        ``version`` already: the caller answers with a new message."""
+        is acknowledged with no message). False when there is no view to edit, or the last
+        press at ``version`` was answered there already: the caller answers with a new
+        message."""
         view = self.live(table_id, seat)
-        if view is None or view.version == version or interaction.response.is_done():
+        if view is None or view.pressed_at == version or interaction.response.is_done():
             return False
+        view.pressed_at = version
         await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE: nothing new to see
         async with view.lock:
             if view.done or (view.version is not None and view.version > version):
@@ -141,6 +150,7 @@ class EphemeralViews:
             message_id=message.id,
             version=version,
             image=payload.image.digest if payload.image and payload.files else None,
+            pressed=True,
         )
         return True
 

@@ -125,7 +125,8 @@ class TableOnFake:
             return await self.fake.wait_until(
                 lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
             )
-        return await self.show_hand(user, version)
+        shown = self._hand_at(user, version)  # their view shows it already: no press
+        return shown if shown is not None else await self.show_hand(user, version)
 
     def hand_views(self, user: FakeUser) -> list[Message]:
         """The ephemeral private views ``user`` was shown of this table, oldest first."""

@@ -94,3 +94,46 @@ async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, m
         m for m in fake.channel_messages() if "mensajes directos están cerrados" in m.content
     ]
     assert len(notices) == 1
+
+
+async def test_ver_mi_mano_edits_one_private_message_per_player_while_discord_allows(
+    fake_discord, mesa
+):
+    """A closed-DM player presses "Ver mi mano" on each of their turns: the bot edits its
+    earlier answer (the press itself is only acknowledged) while that answer's interaction
+    token lives; past its 15 minutes a new answer is posted, edited from then on; /stop turns
+    its buttons off."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    bob_seat = str(bob.id)
+
+    async def play_until_bob_has_moved(times: int) -> None:
+        """(from his private view: a call-out is made on the public message)"""
+        moved = 0
+        while moved < times:
+            seat, action = await table.move()
+            moved += seat == bob_seat and not action.startswith("call.")
+
+    await play_until_bob_has_moved(2)
+    [view] = table.hand_views(bob)  # two turns, one private message
+    assert len(view.versions) >= 2  # edited, not posted again
+    # Pressed twice at the same version, the second press posts a new answer (he may not see
+    # the old one: dismissed, or dropped by his app).
+    assert await table.show_hand(bob) is view
+    again = await table.show_hand(bob)
+    assert again is not view and table.hand_views(bob) == [view, again]
+
+    fake.advance(minutes=16)  # every token so far has expired: Discord refuses the edit
+    await play_until_bob_has_moved(1)
+    views = table.hand_views(bob)
+    assert len(views) == 3 and views[:2] == [view, again]
+    latest = views[-1]
+    assert latest.components  # his live view, buttons on
+
+    await (await alice.slash("stop")).response(10)
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    assert latest.components == []  # /stop turned the buttons of his live view off
+    assert fake.violations == []
