@@ -88,9 +88,34 @@ class Oracle(OracleBase):
         return outcome
 
 
-def play_offline(seed: str, n: int = 4, options: dict | None = None, limit: int = 400) -> Oracle:
+class HouseRulesOracle(Oracle):
+    """The policy for the house rules: whoever holds a card identical to the top jumps in
+    (``jump_in``, the first such seat in seat order); after a 7 (``seven_o``) the first seat
+    offered is the one to swap with; otherwise ``policy``."""
+
+    def next_move(self) -> tuple[str, str]:
+        current = next(iter(GAME.to_act(self.state)))
+        for seat in self.seats:
+            if seat != current:
+                jumps = sorted(a for a in self.legal(seat) if a.startswith("p."))
+                if jumps:
+                    return seat, jumps[0]
+        legal = sorted(self.legal(current))
+        swaps = [a for a in legal if a.startswith("swap.")]
+        if swaps:
+            return current, swaps[0]
+        return current, policy(legal, self.state.hands[current])
+
+
+def play_offline(
+    seed: str,
+    n: int = 4,
+    options: dict | None = None,
+    limit: int = 400,
+    oracle_class: type[Oracle] = Oracle,
+) -> Oracle:
     """The whole game without Discord (to pick a seed whose course shows what a test needs)."""
-    oracle = Oracle([f"s{i}" for i in range(n)], seed, options or {})
+    oracle = oracle_class([f"s{i}" for i in range(n)], seed, options or {})
     while not oracle.finished and len(oracle.log) < limit:
         oracle.apply(*oracle.next_move())
     return oracle
@@ -100,13 +125,19 @@ class Chupate2Table(TableOnFake):
     """One table of Chúpate 2 on the fake, seen by its players."""
 
     def __init__(
-        self, fake: FakeDiscord, table_id: int, players: list[FakeUser], seed: str, options: dict
+        self,
+        fake: FakeDiscord,
+        table_id: int,
+        players: list[FakeUser],
+        seed: str,
+        options: dict,
+        oracle: type[Oracle] = Oracle,
     ):
         self.fake = fake
         self.table_id = table_id
         self.players = players
         self.by_seat = {str(p.id): p for p in players}
-        self.oracle = Oracle([str(p.id) for p in players], seed, options)
+        self.oracle = oracle([str(p.id) for p in players], seed, options)
         self.handles: list[InteractionHandle] = []
         self.pickers: list[Message] = []  # private views showing the colour picker
         self.moves = 0
@@ -178,7 +209,12 @@ class Chupate2Table(TableOnFake):
 
 
 async def start_game(
-    fake: FakeDiscord, players: list[FakeUser], *, seed: str, options: dict
+    fake: FakeDiscord,
+    players: list[FakeUser],
+    *,
+    seed: str,
+    options: dict,
+    oracle: type[Oracle] = Oracle,
 ) -> Chupate2Table:
     """`/play chupate2` by the first player with `options`, the others join, the host starts."""
     host, *guests = players
@@ -194,7 +230,7 @@ async def start_game(
             lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
         )
     await (await host.click(lobby, "Empezar")).acknowledged()
-    table = Chupate2Table(fake, table_id, players, seed, options)
+    table = Chupate2Table(fake, table_id, players, seed, options, oracle)
     await table.wait_version(0)
     await fake.wait_until(
         lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"

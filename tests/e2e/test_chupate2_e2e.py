@@ -9,7 +9,7 @@ right: bob draws 4, alice alone sees his hand and plays on; v5 dave (DMs closed,
 
 from __future__ import annotations
 
-from tests.e2e.chupate2_driver import start_game
+from tests.e2e.chupate2_driver import HouseRulesOracle, start_game
 from tests.e2e.driver_kit import draft_buttons, offers_on
 from tests.e2e.endgame_kit import check_the_end, table_views
 
@@ -190,4 +190,78 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
     rows = board.embeds[0]["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida · 109 puntos" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida · 37 puntos" in rows[1]
+    assert fake.violations == []
+
+
+HOUSE_SEED = "e2e-c2h-147"  # 19 moves with all three house rules on
+HOUSE_RULES = {"jump_in": True, "seven_o": True, "draw_until_playable": True}
+
+
+async def test_house_rules_jump_in_seven_o_and_draw_until_playable(fake_discord, mesa):
+    """The course of HOUSE_SEED (alice, bob, carol; counter-clockwise after the first card):
+    v4 carol jumps in out of turn on bob's blue 5 with the other blue 5, from her DM; v5 bob
+    plays a 7 and picks alice to swap hands with; v7 alice draws until a playable card comes (2
+    cards); v17 alice plays a 0 and every hand moves on; carol goes out at v18."""
+    fake = fake_discord
+    mesa.seed = HOUSE_SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    players = [alice, bob, carol]
+    a, b, c = (str(p.id) for p in players)
+    table = await start_game(
+        fake, players, seed=HOUSE_SEED, options=HOUSE_RULES, oracle=HouseRulesOracle
+    )
+    oracle = table.oracle
+
+    async def last_dm_shows(user, text: str) -> None:
+        await fake.wait_until(lambda: text in user.dms()[-1].text, what=f"{user.name}: {text}")
+
+    while oracle.version < 4:
+        await table.move()
+    # jump-in: not carol's turn, yet her DM offers her blue 5 (identical to the top)
+    jump = await table.private_view(carol, 4)
+    assert "No es tu turno, pero puedes actuar:" in jump.text
+    assert set(offers_on(jump, table.table_id)) == {"p.b5b"}
+    assert await table.move() == (c, "p.b5b")
+    public = table.public().text
+    assert "¡carol se cuela con 🟦 5 azul!" in public and "Turno de **bob**" in public
+
+    # 7-0: bob's 7, then whom to swap with (buttons in his DM); the hands change places
+    assert await table.move() == (b, "p.b7a")
+    assert "bob jugó un 7: elige con quién cambiar la mano." in table.public().text
+    swap = await table.private_view(bob, 6)
+    labels = [x.label for x in swap.buttons if (x.custom_id or "").startswith("t:")]
+    assert labels == ["Cambiar mano con alice", "Cambiar mano con carol"]
+    alices, bobs = list(oracle.state.hands[a]), list(oracle.state.hands[b])
+    assert await table.move() == (b, "swap.0")
+    assert oracle.state.hands[b] == alices and oracle.state.hands[a] == bobs
+    assert "bob cambia su mano con alice." in table.public().text
+    assert "**Tu mano (4 cartas)**" in (await table.private_view(alice, 7)).text
+    await last_dm_shows(bob, "**Tu mano (6 cartas)**")
+    await last_dm_shows(bob, "🟥 1, 5, Chúpate 2")  # what alice held
+
+    # draw until playable: one draw action, two cards, the second one playable
+    assert await table.move() == (a, "draw")
+    assert "alice roba 2 cartas hasta sacar una que sirva." in table.public().text
+    drawn = await table.private_view(alice, 8)
+    assert "Robaste: " in drawn.text and set(offers_on(drawn, table.table_id)) == {
+        "p.b6a",
+        "pass",
+    }
+
+    while oracle.version < 17:
+        await table.move()
+    # 7-0: a 0 passes every hand on, in the direction of play
+    hands = {seat: list(oracle.state.hands[seat]) for seat in (a, b, c)}
+    assert await table.move() == (a, "p.g0a")
+    assert (
+        "alice juega un 0: cada mano pasa al siguiente jugador (en sentido antihorario)."
+        in table.public().text
+    )
+    assert oracle.state.hands[c] == [x for x in hands[a] if x != "g0a"]  # ccw: alice -> carol
+    assert "**Tu mano (1 carta)**" in (await table.private_view(carol, 18)).text
+
+    await table.play_to_the_end()
+    assert table.moves == 19 and oracle.log[-1] == (c, "p.g9b")
+    results = await check_the_end(fake, mesa, table.public(), table.table_id, players)
+    assert results.splitlines()[0].startswith("1.º carol — ")
     assert fake.violations == []
