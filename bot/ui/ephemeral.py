@@ -45,7 +45,7 @@ class EphemeralView:
     image: str | None = None  # digest of the image it shows
     pressed_at: int | None = None  # the version of the last "Ver mi mano" press it answered
     done: bool = False  # shows the final view (or /stop turned it off): never edited again
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def edit(self, payload: Payload) -> None:
         image = await finish(payload, shown=self.image)
@@ -100,7 +100,7 @@ class EphemeralViews:
         elif old is not None:  # a click on it: a press already answered there still counts
             view.pressed_at = old.pressed_at
         if old is not None:
-            view.lock = old.lock  # an edit under way finishes before the next one starts
+            view.busy = old.busy  # an edit under way finishes before the next one starts
         self._views[(table_id, seat)] = view
 
     async def show_again(
@@ -120,7 +120,7 @@ class EphemeralViews:
             return False
         view.pressed_at = version
         await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE: nothing new to see
-        async with view.lock:
+        async with view.busy:
             if view.done or (view.version is not None and view.version > version):
                 return True  # a newer view (or the end) is shown there already
             try:
@@ -175,7 +175,7 @@ class EphemeralViews:
 
     @staticmethod
     async def _last_edit(view: EphemeralView, build: Callable[[], Payload] | None) -> None:
-        async with view.lock:
+        async with view.busy:
             if view.done:
                 return
             view.done = True
