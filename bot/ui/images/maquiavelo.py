@@ -12,7 +12,6 @@ help cards ("ayuda"), the stock and each player's card count; the hand shows one
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -49,11 +48,9 @@ HEADER_H = 92
 
 
 def _png(img: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(img)
 
 
 def _name(seat: str, view: MaquiaveloView, names: Mapping[str, str] | None) -> str:

@@ -11,7 +11,6 @@ picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable
 
@@ -240,11 +239,9 @@ def _draw_cell(
 
 
 def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(image)
 
 
 def _colour_of(view: TriadView, seat: str | None) -> int:
