@@ -301,6 +301,10 @@ HAND_GAP = 10
 HAND_PER_ROW = 10
 
 
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}
+
+
 def render_hand(view: AmapatolliView, tr: Translator) -> bytes:
     """The seat's hand as cards; the cards playable right now are outlined in gold."""
     cards = view.hand

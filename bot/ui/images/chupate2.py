@@ -399,6 +399,10 @@ def _hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
     return groups
 
 
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn_card"})}
+
+
 def render_hand(
     view: Chupate2View, tr: Translator, playable: Collection[str] | None = None
 ) -> bytes:

@@ -359,6 +359,10 @@ def render_table(
     return _png(image)
 
 
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"seat", "seats", "pick", "hands"})}
+
+
 def render_hand(view: TriadView, tr: Translator) -> bytes:
     """The viewing seat's hand (slot numbers 1-5 under the cards), or the loser's five cards
     while that seat picks its payout."""
