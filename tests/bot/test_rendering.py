@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from bot.registry import load_games
+from bot.ui.images import fonts
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.rendering import (
@@ -182,3 +183,14 @@ async def test_a_hand_image_is_not_drawn_again_when_only_the_table_changed():
 def _hand_request(key: str, view) -> ImageRequest:
     inputs = image_inputs(key, "render_hand")
     return ImageRequest(key, "render_hand", view, "es", None, "hand.png", inputs=inputs)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_remembered_text_bitmaps_draw_the_same_image_as_fresh_fonts(key):
+    seats, views = _views(key)
+    for seat, view in views:
+        request = _request(key, seat, view, seats)
+        fonts.font.cache_clear()  # fresh fonts: every string rasterised anew
+        fresh = render_image(key, request.function, view, "es", request.names)
+        again = render_image(key, request.function, view, "es", request.names)  # remembered
+        assert fresh == again
