@@ -479,7 +479,13 @@ class DiscordTableListener:
         while its token is valid (exempt from the global limit), else with the bot token."""
         hook = slot.hook
         live = asyncio.get_running_loop().time() < slot.hook_until
-        if hook is not None and live and hook.message and hook.message.id == slot.message_id:
+        if (
+            hook is not None
+            and hook.response.is_done()  # answered: a late acknowledgement fails, no original
+            and live
+            and hook.message
+            and hook.message.id == slot.message_id
+        ):
             try:
                 await timed_rest(
                     hook.edit_original_response(**payload.edit_kwargs()), "dm_hook_edit"
