@@ -158,7 +158,7 @@ async def test_a_hand_image_is_not_drawn_again_when_only_the_table_changed():
         state = game.new(seats, "hand-kept", None)
         first = sorted(game.to_act(state))[0]
         me = seats[seats.index(first) - 1]  # the last to play: four others move first
-        requests = []
+        requests: list[ImageRequest] = []
         while len(requests) < 4 and game.outcome(state) is None:
             mover = sorted(game.to_act(state))[0]
             if mover == me:
