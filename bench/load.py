@@ -1,6 +1,7 @@
 """Load benchmark: the real bot (`python -m bot`, its own process) against the fake Discord (this
 process), which also runs the simulated players: N tables, one per channel, mixed games (Ce
-Amapatolli 2 humans + 1 CPU, Chúpate 2 2 humans + 2 CPUs, Triple Triad 1 human vs CPU), humans
+Amapatolli 2 humans + 1 CPU, Chúpate 2 2 humans + 2 CPUs, Triple Triad 1 human vs CPU, Macarena and
+Maquiavelo 2 humans + 1 CPU), humans
 thinking 3–10 s and clicking a legal action from their DM (about one in ten guests has DMs closed
 and plays through "Ver mi mano"). After the tables are open and a warm-up, a fixed window is
 measured. Prints one JSON object per N, then a summary table.
@@ -33,6 +34,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -309,6 +311,13 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "rest_per_move_by_route": {r: round(n / per_move, 3) for r, n in routes.items()},
         "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
         "bot_cpu_pct": m.bot_cpu_pct,
+        # CPU time per move (less sensitive to a shared machine than latencies): the bot's own
+        # process, and its worker processes (renders, computer searches)
+        "bot_cpu_ms_per_move": round(m.bot_cpu_pct * 10 * m.window / per_move, 2),
+        "workers_cpu_ms_per_move": round(
+            (m.bot_tree_cpu_pct - m.bot_cpu_pct) * 10 * m.window / per_move, 2
+        ),
+        "games_by_table": dict(Counter(t.game for t in world.tables)),
         "bot_rss_mb": round(m.rss_end, 1),
         "bot_rss_peak_mb": round(m.rss_peak, 1),
         "bot_worker_processes": m.workers,
@@ -339,10 +348,10 @@ def ms(figure: dict[str, Any], key: str) -> str:
 def summary(results: list[dict[str, Any]]) -> str:
     head = (
         "| tables (playing) | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
-        "| REST/move (non-exempt) | bot CPU % (with workers) | bot RSS MB | loop lag p50/p99 ms | can't keep up "
+        "| REST/move (non-exempt) | bot CPU % (with workers) | CPU ms/move bot / workers | bot RSS MB | loop lag p50/p99 ms | can't keep up "
         "| driver CPU % | load avg |"
     )
-    lines = [head, "|" + "---|" * 12]
+    lines = [head, "|" + "---|" * 13]
     for r in results:
         lag = r["loop_lag_ms"]
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
@@ -352,6 +361,7 @@ def summary(results: list[dict[str, Any]]) -> str:
             f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
             f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) "
             f"| {r['bot_cpu_pct']} ({r['bot_with_workers_cpu_pct']}) "
+            f"| {r['bot_cpu_ms_per_move']} / {r['workers_cpu_ms_per_move']} "
             f"| {r['bot_rss_mb']} | {lag_text} | {r['cant_keep_up_warnings']} "
             f"| {r['driver_cpu_pct']} | {' '.join(f'{x:.2f}' for x in r['loadavg'])} |"
         )

@@ -26,7 +26,9 @@ SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/")
 HAND_BUTTON = "Ver mi mano"
-GAMES = ("amapatolli", "chupate2", "triad")
+GAMES = ("amapatolli", "chupate2", "triad", "macarena", "maquiavelo")
+# Computer seats added to each game's table (beside its two humans; Triple Triad: one human)
+CPUS = {"amapatolli": 1, "chupate2": 2, "macarena": 1, "maquiavelo": 1}
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # outside Discord's 50/s global limit
 
 
@@ -386,7 +388,7 @@ class LoadTable:
                 for n, guest in enumerate(guests, start=2):
                     await self._click(guest, "Unirse")
                     await self.until_shown(f"{n}. {guest.name}")
-                cpus = 1 if self.game == "amapatolli" else 2
+                cpus = CPUS[self.game]
                 for n in range(len(self.users) + 1, len(self.users) + 1 + cpus):
                     await self._click(host, "Añadir CPU")
                     await self.until_shown(f"{n}. ")

@@ -8,7 +8,6 @@ mean time per image (a figure, never asserted).
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import time
@@ -17,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import translator as bot_translator
 from bot.ui.images import amapatolli, chupate2, macarena, maquiavelo
 from bot.ui.triad import images as triad
 from games.amapatolli import GAME as AMAPATOLLI
@@ -25,7 +25,7 @@ from games.macarena import GAME as MACARENA
 from games.maquiavelo import GAME as MAQUIAVELO
 from games.triad import GAME as TRIAD
 
-ROOT = Path(__file__).resolve().parents[1] / "bot" / "i18n"
+TOTAL_MS = 0.0
 NAMES = [
     "🤖 CPU 1 (normal)",
     "Alejandra Fernández",
@@ -36,14 +36,8 @@ NAMES = [
 
 
 def translator(game: str, locale: str = "es") -> Callable[..., str]:
-    catalogue: dict[str, str] = {}
-    for name in ("common.json", f"{game}.json"):
-        catalogue.update(json.loads((ROOT / locale / name).read_text("utf-8")))
-
-    def tr(key: str, /, **params: Any) -> str:
-        return catalogue[key].format(**params)
-
-    return tr
+    """The bot's own translator (ICU plurals and all)."""
+    return bot_translator(locale)
 
 
 def played(game: Any, players: int, steps: int, seed: str) -> Any:
@@ -66,6 +60,8 @@ def timed(label: str, func: Callable[[], bytes], out: Path, repeat: int = 5) -> 
     for _ in range(repeat):
         func()
     ms = (time.perf_counter() - start) / repeat * 1000
+    global TOTAL_MS
+    TOTAL_MS += ms
     (out / f"{label}.png").write_bytes(data)
     print(f"{label:28s} {ms:7.1f} ms  {len(data) / 1024:6.0f} KiB")
 
@@ -94,6 +90,7 @@ def main() -> None:
             marked = chupate2.playable_cards(game.legal_actions(state, seat), hand_view.hand)
             render = partial(chupate2.render_hand, hand_view, tr, playable=marked)
             timed(f"{key}_hand_playable", render, out)
+    print(f"{'total':28s} {TOTAL_MS:7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 NO_MUTUAL_GUILD = 50278
 UNKNOWN_MESSAGE = 10008
+# An interaction token edits its message for 15 minutes; stop using it a minute before.
+HOOK_SECONDS = 14 * 60
 T = TypeVar("T")
 
 
@@ -89,6 +91,11 @@ class Slot:
     older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
     clickable: bool = False  # the DM view (message_id) shows components
     mention: tuple[str, ...] = ()  # the seats the live turn mention names
+    # The latest click on the DM view (message_id) and until when (loop time) its token may edit
+    # that message: such an edit goes through the interaction's webhook, outside the bot
+    # token's global rate limit.
+    hook: discord.Interaction | None = None
+    hook_until: float = 0.0
 
 
 async def timed_rest(call: Awaitable[T], kind: str) -> T:
@@ -446,11 +453,7 @@ class DiscordTableListener:
             if slot.message_id is not None and not fresh:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
-                    channel = await self._dm_channel(seat)
-                    await timed_rest(
-                        channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
-                        "dm_edit",
-                    )
+                    await self._edit_dm(seat, slot, payload)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
                     return
@@ -481,6 +484,42 @@ class DiscordTableListener:
             if payload.view is not None:
                 payload.view.stop()
 
+    async def _edit_dm(self, seat: str, slot: Slot, payload: Payload) -> None:
+        """Edit the DM view ``slot.message_id``: through the webhook of the latest click on it
+        while its token is valid (exempt from the global limit), else with the bot token."""
+        hook = slot.hook
+        live = asyncio.get_running_loop().time() < slot.hook_until
+        if (
+            hook is not None
+            and hook.response.is_done()  # answered: a late acknowledgement fails, no original
+            and live
+            and hook.message
+            and hook.message.id == slot.message_id
+        ):
+            try:
+                await timed_rest(
+                    hook.edit_original_response(**payload.edit_kwargs()), "dm_hook_edit"
+                )
+                return
+            except discord.NotFound:
+                slot.hook = None  # the token expired or the message is gone: the bot token
+                await _reattach(payload)
+            except discord.HTTPException as exc:
+                log.info("editing %s's DM through its click failed (%s); editing it", seat, exc)
+                slot.hook = None
+                await _reattach(payload)
+        channel = await self._dm_channel(seat)
+        assert slot.message_id is not None
+        await timed_rest(
+            channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()), "dm_edit"
+        )
+
+    def _remember_click(self, slot: Slot, interaction: discord.Interaction) -> None:
+        """Keep a click on the slot's own DM view: its token can edit that message later."""
+        if interaction.message is not None and interaction.message.id == slot.message_id:
+            slot.hook = interaction
+            slot.hook_until = asyncio.get_running_loop().time() + HOOK_SECONDS
+
     async def answer_in_place(
         self,
         interaction: discord.Interaction,
@@ -497,10 +536,13 @@ class DiscordTableListener:
         acknowledgement and the edit in one call). False when the interaction was answered
         already, or the update failed or could not be ready by ``deadline`` (loop time): the
         slot's worker then shows the view as usual."""
-        if interaction.response.is_done() or interaction.message is None or table.state is None:
-            return False
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
+        # Answered here or (if not in time) acknowledged by the caller: either way later edits
+        # of this view may go through this click's webhook.
+        self._remember_click(slot, interaction)
+        if interaction.response.is_done() or interaction.message is None or table.state is None:
+            return False
         loop = asyncio.get_running_loop()
         try:
             await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
@@ -627,3 +669,10 @@ class DiscordTableListener:
         except discord.HTTPException:
             log.exception("DM to %s failed", seat)
         return None
+
+
+async def _reattach(payload: Payload) -> None:
+    """A failed request closed the payload's files: attach the image again (from the cache)."""
+    payload.files = []
+    if payload.image is not None and not payload.keep_image:
+        await finish(payload)

@@ -119,6 +119,7 @@ def _image_request(
         names={s: names(s) for s in view.seats} if names is not None else None,
         filename=filename,
         extras=extras or {},
+        inputs=rendering.image_inputs(presenter.key, function),
     )
 
 

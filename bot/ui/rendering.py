@@ -14,6 +14,7 @@ The drawing itself stays in the game's images module (``bot.ui.images.<game>`` o
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import json
@@ -36,6 +37,11 @@ log = logging.getLogger(__name__)
 # View fields no image draws: a new version or a new event line alone does not change a picture
 # (``tests/bot/test_rendering.py`` checks this holds for every game's renderers).
 NOT_DRAWN = {"version", "last_events", "last_event_versions"}
+# A game's images module may name, per renderer, exactly the view fields that renderer reads
+# (``IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}``): then only those fields
+# make the cache key, so a hand image is not drawn (nor uploaded) again when only the table moved
+# on. ``tests/bot/test_rendering.py`` checks that every declared set is complete.
+INPUTS_ATTRIBUTE = "IMAGE_INPUTS"
 CACHE_BYTES = 64 * 1024 * 1024
 
 
@@ -56,10 +62,14 @@ class ImageRequest:
     names: dict[str, str] | None
     filename: str
     extras: dict[str, Any] = field(default_factory=dict)  # more keyword arguments (JSON data)
+    inputs: frozenset[str] | None = None  # the view fields the renderer reads (None: all drawn)
 
     @cached_property
     def digest(self) -> str:
-        drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
+        if self.inputs is not None:
+            drawn = self.view.model_dump_json(include=set(self.inputs))
+        else:
+            drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
         head = json.dumps(
             [self.game_key, self.function, self.locale, self.names, self.extras],
             sort_keys=True,
@@ -75,6 +85,14 @@ def _canonical(value: Any) -> Any:
     return str(value)
 
 
+@functools.cache  # a pure look-up (the module search costs an import attempt)
+def image_inputs(game_key: str, function: str) -> frozenset[str] | None:
+    """The view fields ``function`` of ``game_key``'s images module reads, if it says so."""
+    module = game_module(game_key, "images", "images")
+    declared: dict[str, frozenset[str]] = getattr(module, INPUTS_ATTRIBUTE, None) or {}
+    return declared.get(function)
+
+
 def render_image(
     game_key: str,
     function: str,
@@ -84,16 +102,24 @@ def render_image(
     extras: dict[str, Any] | None = None,
 ) -> bytes | None:
     """Run one game renderer (in a worker process; a module-level function, so picklable)."""
-    module = game_module(game_key, "images", "images")
-    func = getattr(module, function, None) if module is not None else None
+    func, takes_names = _renderer(game_key, function)
     if func is None:
         return None
     tr = translator(locale)
-    if names is not None and "names" in inspect.signature(func).parameters:
+    if names is not None and takes_names:
         image: bytes = func(view, tr, names=NameBook(names))
     else:
         image = func(view, tr, **(extras or {}))
     return image
+
+
+@functools.cache  # per process: the module search and the signature, once
+def _renderer(game_key: str, function: str) -> tuple[Callable[..., bytes] | None, bool]:
+    module = game_module(game_key, "images", "images")
+    func = getattr(module, function, None) if module is not None else None
+    if func is None:
+        return None, False
+    return func, "names" in inspect.signature(func).parameters
 
 
 class Superseded(Exception):

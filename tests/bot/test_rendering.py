@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from bot.registry import load_games
+from bot.ui.images import fonts
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.rendering import (
@@ -17,6 +18,7 @@ from bot.ui.rendering import (
     ImageRequest,
     Renderer,
     Superseded,
+    image_inputs,
     install,
     render_image,
 )
@@ -44,7 +46,8 @@ def _request(key: str, seat, view, seats) -> ImageRequest:
     if seat is None:
         names = {s: f"p{s}" for s in seats}
         return ImageRequest(key, "render_table", view, "es", names, "table.png")
-    return ImageRequest(key, "render_hand", view, "es", None, "hand.png")
+    inputs = image_inputs(key, "render_hand")
+    return ImageRequest(key, "render_hand", view, "es", None, "hand.png", inputs=inputs)
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -104,3 +107,90 @@ async def test_a_worker_process_draws_the_same_image_and_skips_superseded_ones()
     assert drawn == render_image("triad", table.function, table.view, "es", table.names)
     assert isinstance(skipped, Superseded)
     assert (renderer.renders, renderer.skipped) == (1, 1)
+
+
+def _seat_views_over_time(key: str, seat_count: int = 3, moves: int = 40, every: int = 3):
+    """Each seat's view every few random moves (the same seat's views differ in other fields)."""
+    game = GAMES[key]
+    seats = [str(100 + i) for i in range(max(game.min_players, min(seat_count, game.max_players)))]
+    state = game.new(seats, f"inputs-{key}", None)
+    rng = random.Random(5)
+    out = {s: [game.view(state, s)] for s in seats}
+    for step in range(1, moves + 1):
+        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+        if game.outcome(state) is not None or not movers:
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if step % every == 0:
+            for s in seats:
+                out[s].append(game.view(state, s))
+    return out
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_declared_image_inputs_are_all_a_hand_image_reads(key):
+    """A hand image keyed on its declared inputs only: the same inputs with every other field
+    taken from another moment of the game draw the very same bytes."""
+    inputs = image_inputs(key, "render_hand")
+    if inputs is None:
+        return
+    compared = 0
+    for views in _seat_views_over_time(key).values():
+        for now, other in zip(views, views[1:] + views[:1], strict=True):
+            mixed = other.model_copy(update={f: getattr(now, f) for f in inputs})
+            assert _request(key, "s", mixed, []).digest == _request(key, "s", now, []).digest
+            drawn = render_image(key, "render_hand", now, "es", None)
+            assert render_image(key, "render_hand", mixed, "es", None) == drawn
+            compared += 1
+    assert compared >= 6
+
+
+async def test_a_hand_image_is_not_drawn_again_when_only_the_table_changed():
+    """Other players' moves change the seat's view (counts, top card, turn) but not its hand:
+    the hand image is drawn once and then reused (counted renders, not time)."""
+    renderer = Renderer()
+    previous = install(renderer)
+    try:
+        key = "maquiavelo"
+        game = GAMES[key]
+        seats = ["100", "101", "102", "103", "104"]
+        state = game.new(seats, "hand-kept", None)
+        first = sorted(game.to_act(state))[0]
+        me = seats[seats.index(first) - 1]  # the last to play: four others move first
+        requests: list[ImageRequest] = []
+        while len(requests) < 4 and game.outcome(state) is None:
+            mover = sorted(game.to_act(state))[0]
+            if mover == me:
+                break
+            before = game.view(state, me)
+            action = game.choose_action(
+                game.view(state, mover), game.legal_actions(state, mover), "easy", random.Random(1)
+            )
+            state, _ = game.apply(state, mover, action)
+            after = game.view(state, me)
+            if after.hand == before.hand:
+                requests.append(_hand_request(key, after))
+        assert len(requests) >= 2, "the others' moves did change the view"
+        assert len({r.view.model_dump_json(exclude={"version"}) for r in requests}) > 1
+        for request in requests:
+            await renderer.render(request)
+        assert renderer.renders == 1 and renderer.reused == len(requests) - 1
+    finally:
+        install(previous)
+
+
+def _hand_request(key: str, view) -> ImageRequest:
+    inputs = image_inputs(key, "render_hand")
+    return ImageRequest(key, "render_hand", view, "es", None, "hand.png", inputs=inputs)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_remembered_text_bitmaps_draw_the_same_image_as_fresh_fonts(key):
+    seats, views = _views(key)
+    for seat, view in views:
+        request = _request(key, seat, view, seats)
+        fonts.font.cache_clear()  # fresh fonts: every string rasterised anew
+        fresh = render_image(key, request.function, view, "es", request.names)
+        again = render_image(key, request.function, view, "es", request.names)  # remembered
+        assert fresh == again

@@ -140,3 +140,33 @@ async def test_a_human_move_costs_at_most_three_calls_plus_the_other_players_dms
         assert "POST /users/@me/channels" not in calls, calls  # DM channels were opened once
     total = sum(per_move, Counter())
     print("REST calls over", len(per_move), "moves:", dict(total))
+
+
+async def test_a_deferred_click_has_its_dm_view_edited_through_the_click_webhook(
+    fake_discord, mesa, monkeypatch
+):
+    # No time to answer in place: every click on a DM view is acknowledged first, and the
+    # mover's view is then edited through that click's webhook (exempt from the bot token's
+    # global limit), never with the bot token.
+    monkeypatch.setattr(sys.modules["bot.cogs.play"], "ANSWER_WITHIN", 0.0)
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    await mesa.bot.listener.drain()
+    hook_edits = 0
+    for _ in range(8):
+        before = len(fake.requests)
+        seat, action = await driver.move()
+        await fake.settle()
+        await mesa.bot.listener.drain()
+        if action == "catch":
+            continue  # a public button: not a DM view
+        dm = fake.dm_channel(driver.by_seat[seat].model)
+        calls = [f"{r.method} {r.path}" for r in fake.requests[before:]]
+        assert not any(c.startswith(f"PATCH /channels/{dm.id}/") for c in calls), calls
+        routes = Counter(f"{r.method} {r.template or r.path}" for r in fake.requests[before:])
+        clicks = routes["POST /interactions/{interaction_id}/{interaction_token}/callback"]
+        assert sum(routes.values()) <= 3 * clicks + len(players) - 1, routes  # a wild: 2 clicks
+        hook_edits += routes["PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"]
+    assert hook_edits >= 4

@@ -11,7 +11,6 @@ force. The helpers ``card_label`` and ``action_params`` give presenters the butt
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -175,11 +174,9 @@ def _direction_arrow(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, clockw
 
 
 def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(image)
 
 
 TABLE_SIZE = (900, 460)
@@ -302,6 +299,10 @@ def render_table(
 HAND_CARD = (96, 138)
 HAND_GAP = 10
 HAND_PER_ROW = 10
+
+
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}
 
 
 def render_hand(view: AmapatolliView, tr: Translator) -> bytes:

@@ -16,7 +16,6 @@ and ``event_params(event, tr)`` (card ids, colours and directions of an event tu
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
@@ -215,11 +214,9 @@ def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float)
 
 
 def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(image)
 
 
 def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:
@@ -400,6 +397,10 @@ def _hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
         if cards:
             groups.append((colour, cards))
     return groups
+
+
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn_card"})}
 
 
 def render_hand(

@@ -15,6 +15,7 @@ import io
 import unicodedata
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -46,8 +47,85 @@ def font_path(bold: bool = True) -> str | None:
 def font(size: int, bold: bool = True) -> Font:
     path = font_path(bold)
     if path:
-        return ImageFont.truetype(path, size)
+        return MemoFont(path, size)
     return ImageFont.load_default(size=size)
+
+
+MEMO_LIMIT = 4096  # bitmaps (or lengths) one font keeps before it starts afresh
+
+
+class MemoFont(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps the text bitmaps it rendered and the lengths it measured.
+
+    Card faces, labels and titles repeat the same few strings at the same sub-pixel offsets, and
+    rasterising text was the largest part of drawing an image: each string is rendered once per
+    process and then only blended in (``ImageDraw.text`` pastes the bitmap ``getmask2`` returns;
+    the bitmap is never modified). Anything unusual (features, direction, language) is rendered
+    as usual."""
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path, size)
+        self._masks: dict[tuple[Any, ...], Any] = {}
+        self._lengths: dict[tuple[str, str], float] = {}
+
+    def getmask2(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        plain_call = not (args or direction or features or language) and set(kwargs) <= {
+            "stroke_filled"
+        }
+        if not plain_call:
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start,
+                *args, **kwargs,
+            )  # fmt: skip
+        # The ink only colours embedded-colour ("RGBA") bitmaps; an "L" mask is the same for all.
+        key = (
+            text,
+            mode,
+            stroke_width,
+            anchor,
+            ink if mode == "RGBA" else 0,
+            start,
+            kwargs.get("stroke_filled", False),
+        )
+        found = self._masks.get(key)
+        if found is None:
+            if len(self._masks) >= MEMO_LIMIT:
+                self._masks.clear()
+            found = self._masks[key] = super().getmask2(
+                text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs
+            )
+        return found
+
+    def getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        if direction or features or language or not isinstance(text, str):
+            return super().getlength(text, mode, direction, features, language)
+        key = (text, mode)
+        found = self._lengths.get(key)
+        if found is None:
+            if len(self._lengths) >= MEMO_LIMIT:
+                self._lengths.clear()
+            found = self._lengths[key] = super().getlength(text, mode)
+        return found
 
 
 def plain(text: str, bold: bool = True) -> str:
@@ -197,11 +275,34 @@ def draw_text(
 
 
 # zlib level 1: about 2.5x faster to encode than 6 for about 25 % larger files on these images
-# (``bench/render_pool.py`` prints both); encoding was half of all rendering time.
+# (``bench/render_pool.py`` prints both).
 PNG_COMPRESS_LEVEL = 1
+# Images are saved with a 256-colour palette taken from every PALETTE_STEP-th pixel (each way).
+# An RGB PNG spends most of its encoding time choosing a row filter per line (Pillow tries all
+# five); a palette PNG has one byte per pixel and no filters: about 3x faster to encode and half
+# the bytes, and these flat-coloured pictures look the same (``bench/render_images.py`` prints
+# the largest per-pixel difference; typically under 30/255 on a few anti-aliased edge pixels).
+PALETTE_STEP = 2
+PALETTE_COLOURS = 256
 
 
 def png(image: Image.Image) -> bytes:
+    """The image as PNG bytes (palette mode: see ``PALETTE_STEP``)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    palette_image(image).save(
+        buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL
+    )
     return buffer.getvalue()
+
+
+def palette_image(image: Image.Image) -> Image.Image:
+    """``image`` in "P" mode: a fast octree palette of a sample of its pixels, then every pixel
+    mapped to its nearest palette colour (no dithering: flat areas stay flat)."""
+    if image.mode != "RGB":
+        return image
+    sample = image.resize(
+        (max(1, image.width // PALETTE_STEP), max(1, image.height // PALETTE_STEP)),
+        Image.Resampling.NEAREST,
+    )
+    palette = sample.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)

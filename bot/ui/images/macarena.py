@@ -378,6 +378,10 @@ HAND_W, HAND_H = 60, 84
 PER_ROW = 13
 
 
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn", "collection"})}
+
+
 def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
     hand = list(view.hand or [])
     rows = max(1, (len(hand) + PER_ROW - 1) // PER_ROW)

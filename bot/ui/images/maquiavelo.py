@@ -12,7 +12,6 @@ help cards ("ayuda"), the stock and each player's card count; the hand shows one
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -49,11 +48,9 @@ HEADER_H = 92
 
 
 def _png(img: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(img)
 
 
 def _name(seat: str, view: MaquiaveloView, names: Mapping[str, str] | None) -> str:
@@ -303,6 +300,10 @@ def render_table(
 
 
 # ----- the hand ---------------------------------------------------------------------------------
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"hand"})}
+
+
 def render_hand(view: MaquiaveloView, tr: Translator) -> bytes:
     w, h = LARGE
     hand = view.hand or []
@@ -330,7 +331,7 @@ def render_hand(view: MaquiaveloView, tr: Translator) -> bytes:
     top = MARGIN + title_h
     if not lines:
         draw.text((MARGIN, top + 10), tr("maquiavelo.image.hand_empty"), font=_font(16), fill=DIM)
-    highlight = set(view.last_play)
+    # (No highlight: the cards the last play put on the table are never in a hand.)
     for r, (suit, cards) in enumerate(lines):
         y = top + r * row_h
         if suit:
@@ -339,5 +340,5 @@ def render_hand(view: MaquiaveloView, tr: Translator) -> bytes:
                 (MARGIN, y + h / 2 + 6), tr(f"maquiavelo.suit.{suit}"), font=_font(12), fill=DIM
             )
         for k, c in enumerate(cards):
-            draw_card(draw, c, MARGIN + 110 + k * step, y, w, h, highlight=c.id in highlight)
+            draw_card(draw, c, MARGIN + 110 + k * step, y, w, h)
     return _png(img)

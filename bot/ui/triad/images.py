@@ -11,7 +11,6 @@ picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable
 
@@ -240,11 +239,9 @@ def _draw_cell(
 
 
 def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import PNG_COMPRESS_LEVEL  # the one PNG encoder setting
+    from bot.ui.images.fonts import png  # the one PNG encoder
 
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return png(image)
 
 
 def _colour_of(view: TriadView, seat: str | None) -> int:
@@ -360,6 +357,10 @@ def render_table(
         draw, (MARGIN, height - 16), footer, _fit(footer, 14, line_w), DIM, "lm", max_width=line_w
     )
     return _png(image)
+
+
+# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
+IMAGE_INPUTS = {"render_hand": frozenset({"seat", "seats", "pick", "hands"})}
 
 
 def render_hand(view: TriadView, tr: Translator) -> bytes:
