@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
+from storage.ratings import FinishedGame, Rate, apply_finished
 from storage.standings import StandingDelta, apply_standings
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -209,6 +210,8 @@ class TablesRepo:
         standings: list[StandingDelta] | None = None,
         transfers: list[CardTransfer] | None = None,
         skip_unheld_cards: bool = False,
+        finished_game: FinishedGame | None = None,
+        rate: Rate | None = None,
     ) -> None:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
@@ -246,6 +249,8 @@ class TablesRepo:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
+            if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
+                apply_finished(conn, finished_game, rate)
 
         await self.db.write(unit)
 
