@@ -55,6 +55,7 @@ class RatingRow(BaseModel):
     sigma: float
     ordinal: float
     games: int
+    name: str | None = None  # the player's last known display name
 
 
 class FinishedRow(BaseModel):
@@ -173,8 +174,9 @@ class RatingsRepo:
 
     async def board(self, scope: str, game: str, limit: int = 10) -> list[RatingRow]:
         async with self.db.conn.execute(
-            "SELECT user_id, game, mu, sigma, ordinal, games FROM ratings"
-            " WHERE scope = ? AND game = ? ORDER BY ordinal DESC, user_id LIMIT ?",
+            "SELECT r.user_id, r.game, r.mu, r.sigma, r.ordinal, r.games, p.name FROM ratings r"
+            " LEFT JOIN players p ON p.user_id = r.user_id"
+            " WHERE r.scope = ? AND r.game = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ?",
             (scope, game, limit),
         ) as cur:
             return [RatingRow(**dict(r)) for r in await cur.fetchall()]

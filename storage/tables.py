@@ -100,11 +100,12 @@ class TablesRepo:
         options: dict[str, Any],
         seats: list[SeatInfo],
         seed: str,
+        meta: dict[str, Any] | None = None,
     ) -> TableRecord:
         def unit(conn: sqlite3.Connection) -> Any:
             cur = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
-                " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -114,6 +115,7 @@ class TablesRepo:
                     json.dumps(options),
                     _seats_json(seats),
                     seed,
+                    json.dumps(meta or {}),
                 ),
             )
             return conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
