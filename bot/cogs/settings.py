@@ -80,7 +80,7 @@ class SettingsCog(commands.Cog):
                 "channel",
                 "settings.channel",
                 self.channel,
-                {"channel": "cmd.option.channel", "allowed": "cmd.option.allowed"},
+                {"game_channel": "cmd.option.channel", "allowed": "cmd.option.allowed"},
             )
         )
         group.add_command(
@@ -150,13 +150,13 @@ class SettingsCog(commands.Cog):
         await self._answer(interaction, guild, "settings.saved")
 
     async def channel(
-        self, interaction: discord.Interaction, channel: discord.TextChannel, allowed: bool
+        self, interaction: discord.Interaction, game_channel: discord.TextChannel, allowed: bool
     ) -> None:
         guild = _require_manager(interaction)
         current = (await self.bot.tables.settings_of(guild)).channels
-        others = [c for c in current if c != str(channel.id)]
+        others = [c for c in current if c != str(game_channel.id)]
         await self.bot.tables.guild_settings.update(
-            guild, channels=[*others, str(channel.id)] if allowed else others
+            guild, channels=[*others, str(game_channel.id)] if allowed else others
         )
         await self._answer(interaction, guild, "settings.saved")
 

@@ -37,7 +37,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     # Once the final views are out, the bot keeps nothing of the finished table in memory.
     service = mesa.bot.tables
     await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
-    listener = service.listener
+    listener = mesa.bot.listener
     await fake.wait_until(
         lambda: (
             not [k for k in listener._private if k[0] == table.table_id]
