@@ -46,7 +46,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
         what="the table's message slots released",
     )
 
-    board = await (await players[0].slash("leaderboard"))
+    board = await (await players[0].slash("leaderboard", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]

@@ -126,7 +126,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert [b.label for b in final.buttons] == ["Revancha"]
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
-    board = await (await bob.slash("leaderboard", game="macarena"))
+    board = await (await bob.slash("leaderboard", game="macarena", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     assert f"<@{alice.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
     assert f"<@{bob.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]

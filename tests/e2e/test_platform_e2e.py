@@ -123,6 +123,16 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")
+
+    # Had the rules changed so that the log leads elsewhere, the replay says why it cannot run.
+    def other_deal(conn):
+        conn.execute("UPDATE tables SET seed = 'changed' WHERE id = ?", (table.table_id,))
+
+    await mesa.bot.db.write(other_deal)
+    mesa.bot.get_cog("ReplayCog")._cache.clear()
+    changed = await (await alice.slash("replay", table=table.table_id))
+    assert changed.ephemeral and "no se puede repetir" in changed.text
+    assert "amapatolli@1" in changed.text
     other_guild = fake.add_guild("Ajena", ("x",))
     fake.join(alice.model, other_guild)
     refused = await (
