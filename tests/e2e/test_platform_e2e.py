@@ -229,3 +229,68 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     opened = await (await alice.slash("play amapatolli", channel=second, hand_size=3))
     table_id = int(re.search(r"#(\d+)", opened.content).group(1))
     assert mesa.bot.tables.find(table_id).record.options["hand_size"] == 3
+
+
+async def test_a_triad_spectator_never_sees_a_hidden_card(fake_discord, mesa):
+    from bot.ui.triad.text import card_name
+    from games.triad import GAME as TRIAD
+    from tests.e2e.triad_driver import TriadMatch
+
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, dora = fake.user("alice"), fake.user("dora")
+    reply = await (await alice.slash("play triad", random_hand=True, level="easy", payout="una"))
+    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    match = TriadMatch(fake, table_id, alice)
+    await fake.wait_until(lambda: match.version() is not None, what="the game started")
+    listing = await (await dora.slash("tables"))
+    await (await dora.click(listing, f"Seguir #{table_id}")).acknowledged()
+    await match.play()
+    await mesa.bot.spectators.idle()
+    await fake.settle()
+
+    record = await mesa.bot.tables.repo.get(table_id)
+    state = TRIAD.new(
+        [s.id for s in record.seats],
+        record.seed,
+        {"random_hand": True, "payout": "una"},
+        **record.meta.get("setup", {}),
+    )
+    states = {0: state}
+    for row in await mesa.bot.tables.repo.actions(table_id):
+        state, _ = TRIAD.apply(state, row.seat, TRIAD.decode_action(row.action))
+        states[row.version] = state
+    tr = translator("es")
+    [dm] = dora.dms()
+    checked = 0
+    for snapshot in [*dm.versions, dm.snapshot()]:
+        version = int(re.search(r"(\d+)\s*$", snapshot["embeds"][0]["footer"]["text"]).group(1))
+        public = TRIAD.view(states[version], None)
+        text = str(snapshot["embeds"]) + snapshot["content"]
+        for seat in states[version].seats:
+            own = TRIAD.view(states[version], seat).hands[seat]
+            for card, seen in zip(own, public.hands[seat], strict=True):
+                if card is not None and seen is None:  # hidden from the public
+                    checked += 1
+                    name = card_name(card.card, tr)
+                    on_board = any(c.card and c.card.card == card.card for c in public.board)
+                    assert on_board or name not in text, (version, seat, name)
+    assert checked > 0
+
+
+async def test_following_survives_a_restart(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, dora = fake.user("alice"), fake.user("bob"), fake.user("dora")
+    table = await start_game(fake, [alice, bob], seed=SEED)
+    listing = await (await dora.slash("tables"))
+    await (await dora.click(listing, f"Seguir #{table.table_id}")).acknowledged()
+    await fake.wait_until(lambda: bool(dora.dms()), what="the spectator's first DM")
+    await mesa.restart()
+    await table.play_to_the_end()
+    await mesa.bot.spectators.idle()
+    [dm] = dora.dms()  # the same DM, edited after the restart too
+    await fake.wait_until(
+        lambda: dm.embeds[0]["footer"]["text"].endswith(str(table.oracle.version)),
+        what="the follower's DM at the end",
+    )
