@@ -24,7 +24,7 @@ class HistoryCog(commands.Cog):
             "history",
             "history",
             self.history,
-            {"member": "triad.ui.cmd.member", "game": "cmd.option.game"},
+            {"member": "cmd.option.history_member", "game": "cmd.option.game"},
             {"game": game_choices(list(self.bot.games))},
         )
         history.guild_only = True
