@@ -18,14 +18,18 @@ from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
+from bot.service.followers import Followers
+from bot.service.listeners import ListenerFanOut
+from bot.service.ratings import backfill
 from bot.settings import Settings
 from bot.ui.feedback import answer_error
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.rendering import Renderer, install
+from bot.ui.spectate import SpectatorListener
 from bot.workers import Workers, create_workers
 from games.core import Game
-from storage import Database, PlayersRepo, StandingsRepo, open_database
+from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +96,15 @@ class MesaBot(commands.Bot):
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
+        self.ratings = RatingsRepo(self.db)
+        self.followers = Followers(self.db)
+        await self.followers.load()
+        # Spectators' DMs, beside (not inside) the table messages' listener.
+        self.spectators = SpectatorListener(self, self.followers)
         self.tables = TableService(
             self.db,
             self.games,
-            self.listener,
+            ListenerFanOut(self.listener, [self.spectators]),
             ServiceConfig(
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
@@ -110,6 +119,9 @@ class MesaBot(commands.Bot):
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
+        rated = await backfill(self.db, self.games, self.workers)  # games from before ratings
+        if rated:
+            log.info("recorded and rated %d games finished before ratings", rated)
         reloaded = await self.tables.load()
         log.info("reloaded %d open tables", len(reloaded))
 
@@ -126,6 +138,8 @@ class MesaBot(commands.Bot):
         if getattr(self, "tables", None) is not None:
             await self.tables.close()
         await self.listener.close()
+        if getattr(self, "spectators", None) is not None:
+            await self.spectators.close()
         await super().close()
         self.renderer.close()
         if self._previous_renderer is not None:

@@ -12,11 +12,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import TableService
+from bot.service.followers import Followers
 from bot.settings import Settings
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter
+from bot.ui.spectate import SpectatorListener
+from bot.workers import Workers
 from games.core import Game
-from storage import StandingsRepo
+from storage import RatingsRepo, StandingsRepo
 
 
 class CogHost(Protocol):
@@ -31,6 +34,23 @@ class CogHost(Protocol):
 
     @property
     def standings(self) -> StandingsRepo: ...
+
+    @property
+    def ratings(self) -> RatingsRepo: ...
+
+    @property
+    def followers(self) -> Followers:
+        """Who follows which table (spectators)."""
+
+    @property
+    def spectators(self) -> SpectatorListener:
+        """What DMs followers the public view on each turn change."""
+
+    @property
+    def workers(self) -> Workers | None:
+        """The process pool for CPU-heavy work (replays, animated exports)."""
+
+    async def locale_of(self, user_id: str) -> str: ...
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

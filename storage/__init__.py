@@ -2,7 +2,21 @@
 
 from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, LedgerRow
 from storage.db import Database, open_database
+from storage.followers import FollowersRepo
+from storage.guild_settings import GuildSettingsRepo
 from storage.players import PlayersRepo
+from storage.ratings import (
+    GLOBAL,
+    GLOBAL_BOARD_KEY,
+    RATED,
+    FinishedGame,
+    FinishedRow,
+    Rate,
+    RatingRow,
+    RatingsRepo,
+    Skill,
+    ordinal,
+)
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import (
     ActionRow,
@@ -15,6 +29,18 @@ from storage.tables import (
 )
 
 __all__ = [
+    "GLOBAL",
+    "GLOBAL_BOARD_KEY",
+    "RATED",
+    "FinishedGame",
+    "FinishedRow",
+    "FollowersRepo",
+    "GuildSettingsRepo",
+    "Rate",
+    "RatingRow",
+    "RatingsRepo",
+    "Skill",
+    "ordinal",
     "ActionRow",
     "CardNotHeld",
     "CardTransfer",

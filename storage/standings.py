@@ -57,21 +57,23 @@ class StandingsRepo:
         await self.db.write(lambda conn: apply_standings(conn, guild_id, game, deltas))
 
     async def leaderboard(
-        self, guild_id: str, game: str | None = None, limit: int = 10
+        self, guild_id: str, game: str | None = None, limit: int = 10, by: str = "won"
     ) -> list[StandingRow]:
-        """Best first: wins, then points. Without ``game``, totals across games."""
+        """Best first: wins, then points (``by="points"``: points, then wins). Without
+        ``game``, totals across games."""
+        order = "points DESC, won DESC" if by == "points" else "won DESC, points DESC"
         if game is None:
             sql = (
                 "SELECT user_id, '*' AS game, SUM(played) AS played, SUM(won) AS won,"
                 " SUM(points) AS points, SUM(team_won) AS team_won FROM standings"
-                " WHERE guild_id = ? GROUP BY user_id ORDER BY won DESC, points DESC, user_id"
+                f" WHERE guild_id = ? GROUP BY user_id ORDER BY {order}, user_id"
                 " LIMIT ?"
             )
             params: tuple = (guild_id, limit)
         else:
             sql = (
                 "SELECT user_id, game, played, won, points, team_won FROM standings"
-                " WHERE guild_id = ? AND game = ? ORDER BY won DESC, points DESC, user_id"
+                f" WHERE guild_id = ? AND game = ? ORDER BY {order}, user_id"
                 " LIMIT ?"
             )
             params = (guild_id, game, limit)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
+from storage.ratings import FinishedGame, Rate, apply_finished
 from storage.standings import StandingDelta, apply_standings
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -99,11 +100,12 @@ class TablesRepo:
         options: dict[str, Any],
         seats: list[SeatInfo],
         seed: str,
+        meta: dict[str, Any] | None = None,
     ) -> TableRecord:
         def unit(conn: sqlite3.Connection) -> Any:
             cur = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
-                " options, seats, seed) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -113,6 +115,7 @@ class TablesRepo:
                     json.dumps(options),
                     _seats_json(seats),
                     seed,
+                    json.dumps(meta or {}),
                 ),
             )
             return conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
@@ -209,6 +212,8 @@ class TablesRepo:
         standings: list[StandingDelta] | None = None,
         transfers: list[CardTransfer] | None = None,
         skip_unheld_cards: bool = False,
+        finished_game: FinishedGame | None = None,
+        rate: Rate | None = None,
     ) -> None:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
@@ -246,6 +251,8 @@ class TablesRepo:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
+            if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
+                apply_finished(conn, finished_game, rate)
 
         await self.db.write(unit)
 

@@ -1,4 +1,5 @@
-"""One cog per feature: lobby (/play and its buttons), play (moves, hands), info, admin."""
+"""One cog per feature: lobby (/play and its buttons), play (moves, hands), info, admin, triad,
+seats, settings, tables (spectators), history and replay."""
 
 EXTENSIONS = (
     "bot.cogs.lobby",
@@ -7,4 +8,8 @@ EXTENSIONS = (
     "bot.cogs.admin",
     "bot.cogs.triad",
     "bot.cogs.seats",
+    "bot.cogs.settings",
+    "bot.cogs.tables",
+    "bot.cogs.history",
+    "bot.cogs.replay",
 )

@@ -1,4 +1,5 @@
-"""/leaderboard [game] and /rules <game>."""
+"""/leaderboard [game] [by] [scope] (by rating by default; wins or points; this server or
+global) and /rules <game>."""
 
 from __future__ import annotations
 
@@ -13,9 +14,18 @@ from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.ui.feedback import guild_locale, user_locale
 from bot.ui.rules import rules_embed
+from bot.ui.slash import text
+from storage import GLOBAL, RatingRow
 
 LEADERBOARD_SIZE = 10
 STAT_BOARD_SIZE = 5
+TOP_PER_GAME = 3  # a rating board without a game shows each game's top
+BY = (
+    ("rating", "leaderboard.by.rating"),
+    ("wins", "leaderboard.by.wins"),
+    ("points", "leaderboard.by.points"),
+)
+SCOPES = (("server", "leaderboard.scope.server"), ("global", "leaderboard.scope.global"))
 
 
 class InfoCog(commands.Cog):
@@ -50,15 +60,91 @@ class InfoCog(commands.Cog):
             param.required = required
             param.description = cmd_str(tr(DEFAULT_LOCALE, "cmd.option.game"), "cmd.option.game")
             self.bot.tree.add_command(command)
+        for name, values in (("by", BY), ("scope", SCOPES)):
+            param = leaderboard._params[name]  # noqa: SLF001
+            param.description = text(f"cmd.option.{name}")
+            param.choices = [app_commands.Choice(name=text(k), value=v) for v, k in values]
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("leaderboard")
         self.bot.tree.remove_command("rules")
 
-    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        by: str = "rating",
+        scope: str = "server",
+    ) -> None:
         locale = guild_locale(interaction, self.bot.settings.default_locale)
+        if by == "rating" or scope == "global":
+            embed = await self._rating_board(interaction, locale, game, scope)
+        else:
+            embed = await self._standings_board(interaction, locale, game, by)
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _rating_board(
+        self, interaction: discord.Interaction, locale: str, game: str | None, scope: str
+    ) -> discord.Embed:
+        """By rating (openskill ordinal, with games played): one game, or the top of each."""
+        where = GLOBAL if scope == "global" else str(interaction.guild_id)
+        games = [game] if game else list(self.bot.games)
+        boards = {
+            key: await self.bot.ratings.board(
+                where, key, LEADERBOARD_SIZE if game else TOP_PER_GAME
+            )
+            for key in games
+        }
+        global_ = scope == "global"
+
+        def line(rank: int, row: RatingRow) -> str:
+            who = (row.name or row.user_id) if global_ else f"<@{row.user_id}>"
+            return tr(
+                locale,
+                "leaderboard.rating_row",
+                rank=rank,
+                player=who,
+                rating=f"{row.ordinal:.1f}",
+                played=row.games,
+            )
+
+        title_game = tr(locale, f"{game}.name") if game else tr(locale, "leaderboard.all_games")
+        key = "leaderboard.global_title" if global_ else "leaderboard.rating_title"
+        embed = discord.Embed(title=tr(locale, key, game=title_game), colour=discord.Colour.gold())
+        if game:
+            rows = boards[game]
+            embed.description = "\n".join(line(i, r) for i, r in enumerate(rows, start=1)) or tr(
+                locale, "leaderboard.empty"
+            )
+        else:
+            for key_, rows in boards.items():
+                if rows:
+                    embed.add_field(
+                        name=tr(locale, f"{key_}.name"),
+                        value="\n".join(line(i, r) for i, r in enumerate(rows, start=1)),
+                        inline=False,
+                    )
+            if not embed.fields:
+                embed.description = tr(locale, "leaderboard.empty")
+        footer = tr(locale, "leaderboard.rating_footer")
+        if (
+            global_
+            and not (await self.bot.tables.settings_of(str(interaction.guild_id))).global_board
+        ):
+            footer += " " + tr(locale, "leaderboard.opted_out")
+        embed.set_footer(text=footer)
+        return embed
+
+    async def _standings_board(
+        self, interaction: discord.Interaction, locale: str, game: str | None, by: str
+    ) -> discord.Embed:
         rows = await self.bot.standings.leaderboard(
-            str(interaction.guild_id), game, LEADERBOARD_SIZE
+            str(interaction.guild_id),
+            game,
+            LEADERBOARD_SIZE,
+            by="points" if by == "points" else "won",
         )
         title_game = tr(locale, f"{game}.name") if game else tr(locale, "leaderboard.all_games")
         lines = [
@@ -92,9 +178,7 @@ class InfoCog(commands.Cog):
                         ),
                         inline=True,
                     )
-        await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none()
-        )
+        return embed
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         locale = user_locale(interaction)

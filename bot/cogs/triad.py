@@ -26,6 +26,7 @@ from bot.service.triad import TriadLobby
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
+from bot.ui.ratings_view import rating_lines
 from bot.ui.triad.items import ITEMS
 from bot.ui.triad.lobby import cards_payload, picker_payload, profile_payload
 
@@ -278,6 +279,14 @@ class TriadCog(commands.Cog):
         profile = await self.triad.profile(str(interaction.guild_id), user_id)
         others = [(tr(locale, f"{r.game}.name"), r.won, r.played) for r in profile.others]
         payload = profile_payload(target.display_name, profile.record(), others, translator(locale))
+        guild = str(interaction.guild_id)  # ratings per game in this server, with their trend
+        ratings = await self.bot.ratings.of_user(guild, user_id)
+        trends = {r.game: await self.bot.ratings.trend(guild, r.game, user_id) for r in ratings}
+        payload.embeds[0].add_field(
+            name=tr(locale, "profile.ratings"),
+            value=rating_lines(ratings, trends, translator(locale)),
+            inline=False,
+        )
         await reply(interaction, **payload.send_kwargs())
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import TableError
+from bot.service.guild_settings import GuildSettingsStore
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions, split_options
 from bot.service.notify import Notifications
 from bot.workers import InlineWorkers, Workers
@@ -27,6 +28,8 @@ class ServiceContext:
     # Where computer-player searches run (a process pool in the bot; a thread in tests).
     workers: Workers = field(default_factory=InlineWorkers)
     tables: dict[int, Table] = field(default_factory=dict)
+    # Server settings applied to new tables (/settings); None: every guild uses the defaults.
+    guild_settings: GuildSettingsStore | None = None
     closing: bool = False
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
@@ -56,3 +59,8 @@ class ServiceContext:
 
     def turn_seconds(self, table: Table) -> int:
         return self.table_options(table).turn_seconds or self.config.turn_timeout_seconds
+
+    def cpu_delay(self, table: Table) -> float:
+        """The pause before a computer's move: the table's (from /settings) or the bot's."""
+        delay = self.table_options(table).cpu_delay_seconds
+        return self.config.cpu_delay_seconds if delay is None else delay

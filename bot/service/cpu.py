@@ -155,8 +155,8 @@ class ComputerTurns:
     async def _loop(self, table: Table) -> None:
         try:
             while not self.ctx.closing:
-                if self.ctx.config.cpu_delay_seconds:
-                    await self._sleep_on_version(table, self.ctx.config.cpu_delay_seconds)
+                if delay := self.ctx.cpu_delay(table):
+                    await self._sleep_on_version(table, delay)
                 # Fair ¡Ce!: while a person's window is open the computer waits (the game says
                 # how long); the wait counts only while the table stays at one version.
                 wait = self.fair_wait(table)

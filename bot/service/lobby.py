@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.errors import TableError
 from bot.service.context import ServiceContext
+from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.models import (
     CPU_PREFIX,
     Table,
@@ -68,6 +69,12 @@ class Lobby:
     ) -> Table:
         game = self.ctx.game(game_key)
         options = dict(options or {})
+        meta: dict[str, Any] = {}
+        if self.ctx.guild_settings is not None:  # the server's defaults (/settings)
+            settings = await self.ctx.guild_settings.get(guild_id)
+            options, locale, filled = settings.for_new_table(game_key, channel_id, options, locale)
+            if filled:
+                meta[SERVER_DEFAULTS] = filled
         table_opts = {k: options.pop(k) for k in list(options) if k in TableOptions.model_fields}
         try:
             game_options = game.parse_options(options)
@@ -87,6 +94,7 @@ class Lobby:
                 options=stored_options,
                 seats=[SeatInfo(id=host_id, name=host_name)],
                 seed=seed or self.ctx.seed_factory(),
+                meta=meta,
             )
         except ChannelBusy as exc:
             raise TableError("channel_busy") from exc

@@ -24,6 +24,7 @@ class TableOptions(BaseModel):
 
     turn_seconds: int | None = Field(default=None, ge=10, le=3600)
     cpu_level: str = "normal"
+    cpu_delay_seconds: float | None = Field(default=None, ge=0, le=10)  # /settings
 
 
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -22,7 +22,7 @@ from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
-from bot.service.results import card_transfers, standing_deltas
+from bot.service.results import card_transfers, finished_record, standing_deltas
 from games.core import Event, GameState, IllegalAction
 from storage import StaleVersion
 
@@ -84,6 +84,8 @@ class Moves:
                 # A card staked here may have left its owner in another game meanwhile: that
                 # transfer is skipped rather than leaving this game unable to finish.
                 skip_unheld_cards=True,
+                # The outcome, history and ratings, in the same transaction (results.py).
+                **(finished_record(table, outcome) if outcome else {}),
             )
         )
         start = time.perf_counter()

@@ -1,11 +1,22 @@
-"""Rebuild a game from its seed, options, setup and action log (history, determinism)."""
+"""Rebuild a game from its seed, options, setup and action log (history, determinism, replays).
+
+``public_views`` is what ``/replay`` steps through: the public view (``game.view(state, None)``)
+at every version, so a replay never shows a card the table did not show. It runs in a worker
+process (plain, picklable arguments) and checks the rebuilt final state against the stored
+snapshot: a game whose rules changed since it was played either replays to the same end (the
+change did not touch it) or is reported as not replayable (``ReplayResult.matches`` False, or
+``failed_at`` the first version that no longer applies).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
+from bot.service.choose import GameRef, resolve
 from bot.service.models import split_options
-from games.core import Game, GameState
+from games.core import Game, GameState, IllegalAction, PlayerView
 from storage import ActionRow, TableRecord
 
 
@@ -19,3 +30,44 @@ def rebuild(game: Game, record: TableRecord, actions: Iterable[ActionRow]) -> Ga
     for row in actions:
         state, _ = game.apply(state, row.seat, game.decode_action(row.action))
     return state
+
+
+@dataclass
+class ReplayResult:
+    views: list[PlayerView] = field(default_factory=list)  # the public view at each version
+    matches: bool = False  # the rebuilt final state is the stored one
+    failed_at: int | None = None  # the first version whose action no longer applies
+
+
+def public_views(
+    game: GameRef,
+    seat_ids: list[str],
+    seed: str,
+    options: dict[str, Any],
+    setup: dict[str, Any],
+    actions: list[tuple[str, str]],
+    final_state: str | None,
+) -> ReplayResult:
+    """The public view at versions 0..n of a finished game (in a worker process)."""
+    engine = resolve(game)
+    result = ReplayResult()
+    try:
+        state = engine.new(seat_ids, seed, split_options(options)[0], **setup)
+    except (IllegalAction, ValueError):
+        result.failed_at = 0
+        return result
+    result.views.append(engine.view(state, None))
+    for n, (seat, text) in enumerate(actions, start=1):
+        try:
+            state, _ = engine.apply(state, seat, engine.decode_action(text))
+        except (IllegalAction, ValueError):
+            result.failed_at = n
+            return result
+        result.views.append(engine.view(state, None))
+    if final_state is not None:
+        try:
+            stored = engine.load_state(final_state)
+        except ValueError:  # the state model changed: the stored end cannot be read
+            return result
+        result.matches = engine.dump_state(stored) == engine.dump_state(state)
+    return result

@@ -1,8 +1,12 @@
-"""What a finished game changes outside it: standings deltas and card transfers."""
+"""What a finished game changes outside it: standings deltas, card transfers, and the record
+of the game with its ratings (``bot/service/ratings.py``), all in the final transaction."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.service.models import Table, is_human_id
+from bot.service.ratings import finished_table, rate
 from games.core import Outcome
 from storage import CardTransfer, StandingDelta
 
@@ -36,3 +40,8 @@ def card_transfers(outcome: Outcome) -> list[CardTransfer]:
         )
         for t in outcome.transfers
     ]
+
+
+def finished_record(table: Table, outcome: Outcome) -> dict[str, Any]:
+    """The ``record_action`` arguments that store the finished game and rate it."""
+    return {"finished_game": finished_table(table, outcome), "rate": rate}

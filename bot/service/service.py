@@ -11,18 +11,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from bot.errors import TableError
+from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.cpu import ComputerTurns
+from bot.service.guild_settings import GuildSettings, GuildSettingsStore
 from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
-from bot.service.replay import rebuild
+from bot.service.replay import ReplayResult, public_views, rebuild
 from bot.service.seats import SeatChanges
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
-from storage import Database, PlayersRepo, TablesRepo
+from storage import Database, GuildSettingsRepo, PlayersRepo, TableRecord, TablesRepo
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,7 @@ class TableService:
             sleep=sleep,
             ai_kwargs=ai_kwargs,
             workers=workers or InlineWorkers(),
+            guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
         )
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
@@ -109,6 +112,15 @@ class TableService:
 
     def turn_seconds(self, table: Table) -> int:
         return self._ctx.turn_seconds(table)
+
+    @property
+    def guild_settings(self) -> GuildSettingsStore:
+        """The server settings (/settings) applied to each guild's new tables."""
+        assert self._ctx.guild_settings is not None
+        return self._ctx.guild_settings
+
+    async def settings_of(self, guild_id: str) -> GuildSettings:
+        return await self.guild_settings.get(guild_id)
 
     def lobby_rules(self, game_key: str, kind: type[R]) -> R:
         """The lobby rules of ``game_key`` as their concrete class (e.g. ``TriadLobby``)."""
@@ -250,6 +262,25 @@ class TableService:
         if record is None:
             raise TableError("no_table")
         return rebuild(self.game(record.game), record, await self.repo.actions(table_id))
+
+    async def replay_views(self, table_id: int) -> tuple[TableRecord, ReplayResult]:
+        """A finished table's public view at every version, rebuilt from seed + action log in
+        the worker pool and checked against the stored final state (``replay.py``)."""
+        record = await self.repo.get(table_id)
+        if record is None or record.status != "finished":
+            raise TableError("no_table")
+        actions = [(a.seat, a.action) for a in await self.repo.actions(table_id)]
+        result = await self._ctx.workers.run(
+            public_views,
+            game_ref(self.game(record.game)),
+            [s.id for s in record.seats],
+            record.seed,
+            record.options,
+            record.meta.get("setup", {}),
+            actions,
+            record.state,
+        )
+        return record, result
 
     # ----- what the presentation stores -----------------------------------------------------
     async def set_message(self, table: Table, message_id: str | None) -> None:

@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Translator
 from bot.service import Table, TableService
+from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.ui import items, rendering
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
@@ -19,6 +20,7 @@ from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.rendering import ImageRequest
 from bot.ui.rules import RULES_EMOJI
 from bot.ui.seats import seat_buttons
+from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
 from games.core import PlayerView
 
@@ -158,6 +160,12 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     )
     if option_lines:
         embed.add_field(name=tr("lobby.options"), value=clip(option_lines, 1024), inline=False)
+    if filled := record.meta.get(SERVER_DEFAULTS):  # what /settings chose for this table
+        embed.add_field(
+            name=tr("lobby.server_defaults"),
+            value=clip(server_defaults_line(game.key, filled, tr), 1024),
+            inline=False,
+        )
     embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
     full = len(record.seats) >= game.max_players
     buttons: list[discord.ui.Item[Any]] = [

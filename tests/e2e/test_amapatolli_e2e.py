@@ -37,7 +37,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     # Once the final views are out, the bot keeps nothing of the finished table in memory.
     service = mesa.bot.tables
     await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
-    listener = service.listener
+    listener = mesa.bot.listener
     await fake.wait_until(
         lambda: (
             not [k for k in listener._private if k[0] == table.table_id]
@@ -46,7 +46,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
         what="the table's message slots released",
     )
 
-    board = await (await players[0].slash("leaderboard"))
+    board = await (await players[0].slash("leaderboard", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]

@@ -83,7 +83,7 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     # dave played every turn from "Ver mi mano": one private message, edited each time
     assert len(table_views(dave, table.table_id, dms=False)) == 1
 
-    board = await (await bob.slash("leaderboard", game="chupate2"))
+    board = await (await bob.slash("leaderboard", game="chupate2", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     assert len(rows) == 4
     for row, player in zip(rows[:2], sorted([alice, carol], key=lambda p: str(p.id)), strict=True):
@@ -186,7 +186,7 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
         "Ronda 1: alice +37",
         "Ronda 2: bob +109",
     ]
-    board = await (await alice.slash("leaderboard", game="chupate2"))
+    board = await (await alice.slash("leaderboard", game="chupate2", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida · 109 puntos" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida · 37 puntos" in rows[1]

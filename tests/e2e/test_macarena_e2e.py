@@ -150,7 +150,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     assert len(table_views(bob, table.table_id, dms=False)) <= 2
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
-    board = await (await bob.slash("leaderboard", game="macarena"))
+    board = await (await bob.slash("leaderboard", game="macarena", by="wins"))
     rows = board.embeds[0]["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]

@@ -1,0 +1,54 @@
+"""/history [member] [game]: the server's last finished games (date, players, result, a link to
+the table message, and the number /replay takes)."""
+
+from __future__ import annotations
+
+import discord
+from discord.ext import commands
+
+from bot.i18n import translator
+from bot.ports import CogHost
+from bot.ui.feedback import reply, user_locale
+from bot.ui.history_view import history_embed
+from bot.ui.slash import command, game_choices
+
+HISTORY_SIZE = 10
+
+
+class HistoryCog(commands.Cog):
+    def __init__(self, bot: CogHost) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        history = command(
+            "history",
+            "history",
+            self.history,
+            {"member": "cmd.option.history_member", "game": "cmd.option.game"},
+            {"game": game_choices(list(self.bot.games))},
+        )
+        history.guild_only = True
+        self.bot.tree.add_command(history)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command("history")
+
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        tr = translator(user_locale(interaction))
+        rows = await self.bot.ratings.history(
+            str(interaction.guild_id), str(member.id) if member else None, game, HISTORY_SIZE
+        )
+        await reply(
+            interaction,
+            embed=history_embed(rows, member.display_name if member else None, tr),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+async def setup(bot: CogHost) -> None:
+    await bot.add_cog(HistoryCog(bot))

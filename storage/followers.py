@@ -1,0 +1,44 @@
+"""Spectators following a table: who, and the DM that shows them the table."""
+
+from __future__ import annotations
+
+from storage.db import Database
+
+
+class FollowersRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(self, table_id: int, user_id: str) -> None:
+        await self.db.write(
+            lambda conn: conn.execute(
+                "INSERT OR IGNORE INTO followers (table_id, user_id) VALUES (?, ?)",
+                (table_id, user_id),
+            )
+        )
+
+    async def remove(self, table_id: int, user_id: str) -> None:
+        await self.db.write(
+            lambda conn: conn.execute(
+                "DELETE FROM followers WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+            )
+        )
+
+    async def set_message(self, table_id: int, user_id: str, message_id: str | None) -> None:
+        await self.db.write(
+            lambda conn: conn.execute(
+                "UPDATE followers SET message_id = ? WHERE table_id = ? AND user_id = ?",
+                (message_id, table_id, user_id),
+            )
+        )
+
+    async def all(self) -> dict[int, dict[str, str | None]]:
+        """table id -> {follower: DM message id} of tables still open."""
+        async with self.db.conn.execute(
+            "SELECT f.table_id, f.user_id, f.message_id FROM followers f JOIN tables t"
+            " ON t.id = f.table_id WHERE t.status IN ('lobby', 'playing')"
+        ) as cur:
+            found: dict[int, dict[str, str | None]] = {}
+            for r in await cur.fetchall():
+                found.setdefault(r["table_id"], {})[r["user_id"]] = r["message_id"]
+            return found

@@ -1,0 +1,253 @@
+"""Finished games and ratings: what a game's final transaction writes besides its last action.
+
+``apply_finished`` runs inside that transaction (the writer unit of ``record_action``): it stores
+the outcome and who played, then rates the game in the guild's pool and, unless the guild opted
+out of the global board, in the global pool (scope ``'*'``). The current ratings are read in the
+same transaction, so two games finishing together with the same player both count. The rating
+maths is the caller's (``rate``, an openskill model in ``bot/service/ratings.py``): storage only
+reads and writes numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from storage.db import Database
+
+GLOBAL = "*"  # the scope of the global board
+RATED = "rated"
+GLOBAL_BOARD_KEY = "global_board"  # guild setting: counted on the global board (default on)
+Skill = tuple[float, float]  # (mu, sigma)
+# (teams of skills, ranks: lower is better, ties equal) -> the teams' new skills
+Rate = Callable[[list[list[Skill]], list[int]], list[list[Skill]]]
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative skill estimate boards sort by (openskill's default ``mu - 3 sigma``)."""
+    return mu - 3 * sigma
+
+
+class FinishedGame(BaseModel):
+    """One finished game as its final transaction stores it."""
+
+    table_id: int
+    guild_id: str
+    game: str
+    engine: str
+    outcome: dict[str, Any]  # {"ranking": [[seat...]...], "points": {...}, "teams": ...}
+    players: list[str]  # the people who played (user ids)
+    rated: str = RATED  # or why not
+    teams: list[list[str]] = []  # seat ids per rating side
+    ranks: list[int] = []  # place of each side (0 best; ties share one)
+    fixed: dict[str, Skill] = {}  # seats with a fixed skill (computer players)
+    initial: Skill = (25.0, 25.0 / 3)  # a newcomer's skill
+
+
+class RatingRow(BaseModel):
+    user_id: str
+    game: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    name: str | None = None  # the player's last known display name
+
+
+class FinishedRow(BaseModel):
+    table_id: int
+    seq: int
+    guild_id: str
+    game: str
+    engine: str
+    outcome: dict[str, Any]
+    rated: str
+    global_: bool
+    finished_at: str
+    channel_id: str = ""
+    message_id: str | None = None
+    seats: list[dict[str, Any]] = []
+
+
+def _global_board(conn: sqlite3.Connection, guild_id: str) -> bool:
+    row = conn.execute(
+        "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    ).fetchone()
+    if row is None:
+        return True
+    return bool(json.loads(row[0]).get(GLOBAL_BOARD_KEY, True))
+
+
+def apply_finished(conn: sqlite3.Connection, game: FinishedGame, rate: Rate | None) -> None:
+    """Store ``game`` and rate it (inside the caller's transaction). ``rate`` None, or a game
+    not rated, stores the outcome only."""
+    rated = game.rated == RATED and rate is not None and len(game.teams) >= 2
+    counted_globally = rated and _global_board(conn, game.guild_id)
+    seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM finished_games").fetchone()[0]
+    conn.execute(
+        "INSERT INTO finished_games (table_id, seq, guild_id, game, engine, outcome, rated,"
+        " global) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game.table_id,
+            seq,
+            game.guild_id,
+            game.game,
+            game.engine,
+            json.dumps(game.outcome),
+            game.rated,
+            int(counted_globally),
+        ),
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO game_players (table_id, user_id) VALUES (?, ?)",
+        [(game.table_id, u) for u in game.players],
+    )
+    if not rated or rate is None:
+        return
+    for scope in [game.guild_id, *([GLOBAL] if counted_globally else [])]:
+        _rate_in(conn, scope, game, rate)
+
+
+def _rate_in(conn: sqlite3.Connection, scope: str, game: FinishedGame, rate: Rate) -> None:
+    people = {s for team in game.teams for s in team if s not in game.fixed}
+    current: dict[str, Skill] = {}
+    for user in people:
+        row = conn.execute(
+            "SELECT mu, sigma FROM ratings WHERE scope = ? AND game = ? AND user_id = ?",
+            (scope, game.game, user),
+        ).fetchone()
+        current[user] = (row[0], row[1]) if row is not None else game.initial
+    skills = [[game.fixed.get(s) or current[s] for s in team] for team in game.teams]
+    after = rate(skills, game.ranks)
+    for team, new in zip(game.teams, after, strict=True):
+        for seat, (mu, sigma) in zip(team, new, strict=True):
+            if seat not in people:
+                continue  # a computer's rating is fixed
+            value = ordinal(mu, sigma)
+            conn.execute(
+                "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games)"
+                " VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (scope, game, user_id) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
+                " games = games + 1",
+                (scope, game.game, seat, mu, sigma, value),
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO rating_changes (table_id, scope, game, user_id, mu,"
+                " sigma, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game.table_id, scope, game.game, seat, mu, sigma, value),
+            )
+
+
+def _finished(row: Any) -> FinishedRow:
+    keys = row.keys()
+    return FinishedRow(
+        table_id=row["table_id"],
+        seq=row["seq"],
+        guild_id=row["guild_id"],
+        game=row["game"],
+        engine=row["engine"],
+        outcome=json.loads(row["outcome"]),
+        rated=row["rated"],
+        global_=bool(row["global"]),
+        finished_at=row["finished_at"],
+        channel_id=row["channel_id"] if "channel_id" in keys else "",
+        message_id=row["message_id"] if "message_id" in keys else None,
+        seats=json.loads(row["seats"]) if "seats" in keys else [],
+    )
+
+
+_HISTORY = (
+    "SELECT f.*, t.channel_id, t.message_id, t.seats FROM finished_games f"
+    " JOIN tables t ON t.id = f.table_id"
+)
+
+
+class RatingsRepo:
+    """Reads of ratings, finished games and history; writes of the backfill."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def board(self, scope: str, game: str, limit: int = 10) -> list[RatingRow]:
+        async with self.db.conn.execute(
+            "SELECT r.user_id, r.game, r.mu, r.sigma, r.ordinal, r.games, p.name FROM ratings r"
+            " LEFT JOIN players p ON p.user_id = r.user_id"
+            " WHERE r.scope = ? AND r.game = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ?",
+            (scope, game, limit),
+        ) as cur:
+            return [RatingRow(**dict(r)) for r in await cur.fetchall()]
+
+    async def of_user(self, scope: str, user_id: str) -> list[RatingRow]:
+        async with self.db.conn.execute(
+            "SELECT user_id, game, mu, sigma, ordinal, games FROM ratings"
+            " WHERE scope = ? AND user_id = ? ORDER BY game",
+            (scope, user_id),
+        ) as cur:
+            return [RatingRow(**dict(r)) for r in await cur.fetchall()]
+
+    async def all_ratings(self) -> dict[tuple[str, str, str], tuple[float, float, int]]:
+        """(scope, game, user) -> (mu, sigma, games): every rating (tests, checks)."""
+        async with self.db.conn.execute(
+            "SELECT scope, game, user_id, mu, sigma, games FROM ratings"
+        ) as cur:
+            return {
+                (r["scope"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"])
+                for r in await cur.fetchall()
+            }
+
+    async def trend(self, scope: str, game: str, user_id: str, last: int = 5) -> list[float]:
+        """The ordinals after each of the user's last ``last`` rated games, oldest first."""
+        async with self.db.conn.execute(
+            "SELECT c.ordinal FROM rating_changes c JOIN finished_games f USING (table_id)"
+            " WHERE c.scope = ? AND c.game = ? AND c.user_id = ? ORDER BY f.seq DESC LIMIT ?",
+            (scope, game, user_id, last),
+        ) as cur:
+            return [r["ordinal"] for r in await cur.fetchall()][::-1]
+
+    async def finished(self) -> list[FinishedRow]:
+        """Every finished game in the order they finished (recomputing ratings)."""
+        async with self.db.conn.execute(f"{_HISTORY} ORDER BY f.seq") as cur:
+            return [_finished(r) for r in await cur.fetchall()]
+
+    async def finished_game(self, table_id: int) -> FinishedRow | None:
+        async with self.db.conn.execute(f"{_HISTORY} WHERE f.table_id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return _finished(row) if row else None
+
+    async def history(
+        self, guild_id: str, user_id: str | None = None, game: str | None = None, limit: int = 10
+    ) -> list[FinishedRow]:
+        """The guild's last finished games, newest first (of one player, of one game)."""
+        sql, params = f"{_HISTORY} WHERE f.guild_id = ?", [guild_id]
+        if user_id is not None:
+            sql += " AND f.table_id IN (SELECT table_id FROM game_players WHERE user_id = ?)"
+            params.append(user_id)
+        if game is not None:
+            sql += " AND f.game = ?"
+            params.append(game)
+        sql += " ORDER BY f.seq DESC LIMIT ?"
+        async with self.db.conn.execute(sql, (*params, limit)) as cur:
+            return [_finished(r) for r in await cur.fetchall()]
+
+    async def unrecorded_finished(self) -> list[tuple[int, str, str, str]]:
+        """(table id, guild, game, final state JSON) of finished tables that have no
+        finished-game row (finished before ratings existed), in the order they finished."""
+        async with self.db.conn.execute(
+            "SELECT id, guild_id, game, state FROM tables WHERE status = 'finished'"
+            " AND state IS NOT NULL AND id NOT IN (SELECT table_id FROM finished_games)"
+            " ORDER BY updated_at, id"
+        ) as cur:
+            return [(r["id"], r["guild_id"], r["game"], r["state"]) for r in await cur.fetchall()]
+
+    async def record(self, games: list[FinishedGame], rate: Rate) -> None:
+        """Store and rate ``games`` in order, in one transaction (the backfill)."""
+
+        def unit(conn: sqlite3.Connection) -> None:
+            for game in games:
+                apply_finished(conn, game, rate)
+
+        await self.db.write(unit)

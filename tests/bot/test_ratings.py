@@ -1,0 +1,113 @@
+"""Ratings: written in the final transaction, equal to a recomputation from the stored outcomes,
+computer seats fixed per level, house rules not rated, and the backfill of older games."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import ServiceConfig, TableService
+from bot.service.ratings import CPU_SKILLS, INITIAL, backfill, finished_game, recompute
+from bot.workers import InlineWorkers
+from storage import GLOBAL, GuildSettingsRepo, RatingsRepo, open_database
+from tests.bot.test_tables import RecordingListener
+from tests.bot.toy_game import TOY
+
+
+async def _play(service: TableService, channel: str, guild: str, host: str, guest: str | None):
+    table = await service.open(
+        guild_id=guild,
+        channel_id=channel,
+        game_key="toy",
+        host_id=host,
+        host_name=host,
+        locale="es",
+        options={"pile": 7},
+        seed=f"seed-{channel}",
+    )
+    if guest is None:
+        await service.add_cpu(table.id, host, "hard")
+    else:
+        await service.join(table.id, guest, guest)
+    await service.start(table.id, host)
+    while table.record.status == "playing":
+        await service.wait_idle(table.id)
+        if table.record.status != "playing":
+            break
+        seat = next(iter(TOY.to_act(table.state)))
+        if seat.startswith("cpu"):
+            continue
+        await service.act(
+            table.id, seat, table.version, TOY.legal_actions(table.state, seat)[0].encode()
+        )
+    return table
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = await open_database(tmp_path / "r.db")
+    svc = TableService(db, {"toy": TOY}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0))
+    yield db, svc
+    await svc.close()
+    await db.close()
+
+
+async def test_games_are_rated_in_their_final_transaction_and_match_a_recomputation(service):
+    db, svc = service
+    await GuildSettingsRepo(db).put("g2", {"global_board": False})
+    await _play(svc, "c1", "g1", "ana", "bea")
+    await _play(svc, "c2", "g1", "ana", None)  # against the hard computer
+    await _play(svc, "c3", "g2", "ana", "bea")  # a guild off the global board
+    repo = RatingsRepo(db)
+    stored = await repo.all_ratings()
+    assert stored == recompute(await repo.finished())  # the same maths in the same order
+    assert stored[("g1", "toy", "ana")][2] == 2
+    assert stored[(GLOBAL, "toy", "ana")][2] == 2  # g2's game is not global
+    assert stored[("g2", "toy", "ana")][2] == 1
+    assert not any(user.startswith("cpu") for _, _, user in stored)
+    history = await repo.history("g1", "ana")
+    assert [h.table_id for h in history] == [2, 1]
+    assert (await repo.trend("g1", "toy", "ana"))[-1] == pytest.approx(
+        stored[("g1", "toy", "ana")][0] - 3 * stored[("g1", "toy", "ana")][1]
+    )
+
+
+def test_beating_hard_is_worth_more_than_beating_easy_and_house_rules_are_not_rated():
+    outcome = {"ranking": [["ana"], ["cpu1"]], "points": {}, "teams": None}
+    from bot.service.ratings import rate
+
+    def after(level):
+        game = finished_game(1, "g", "toy", {}, [("ana", None), ("cpu1", level)], outcome, "")
+        assert game.fixed == {"cpu1": CPU_SKILLS[level]}
+        return rate([[INITIAL], [CPU_SKILLS[level]]], game.ranks)[0][0][0]
+
+    assert after("hard") > after("normal") > after("easy") > INITIAL[0]
+    house = finished_game(
+        1, "g", "chupate2", {"seven_o": True}, [("a", None), ("b", None)], outcome, ""
+    )
+    assert house.rated == "house_rules"
+    teams = finished_game(
+        1,
+        "g",
+        "chupate2",
+        {"teams": "pairs"},
+        [("a", None), ("b", None), ("c", None), ("d", None)],
+        {"ranking": [["a", "c"], ["b", "d"]], "points": {}, "teams": [["a", "c"], ["b", "d"]]},
+        "",
+    )
+    assert teams.teams == [["a", "c"], ["b", "d"]] and teams.ranks == [0, 1]
+
+
+async def test_backfill_rates_games_finished_before_ratings(service):
+    db, svc = service
+    await _play(svc, "c1", "g1", "ana", "bea")
+    await _play(svc, "c2", "g1", "bea", "ana")
+    expected = await RatingsRepo(db).all_ratings()
+
+    def forget(conn):  # as before migration 0003 recorded anything
+        for name in ("rating_changes", "ratings", "game_players", "finished_games"):
+            conn.execute(f"DELETE FROM {name}")
+
+    await db.write(forget)
+    assert await backfill(db, {"toy": TOY}, InlineWorkers()) == 2
+    assert await RatingsRepo(db).all_ratings() == expected
+    assert await backfill(db, {"toy": TOY}, InlineWorkers()) == 0
