@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from games.chupate2.options import Options
 from games.core import Event, GameState
@@ -93,17 +93,25 @@ class Chupate2State(GameState):
     team_scores: list[int] = Field(default_factory=list)  # points game, per team
     results: list[RoundResult] = Field(default_factory=list)
     called: list[Seat] = Field(default_factory=list)  # "¡Última!" declared (variant)
-    exposed: Seat | None = None  # down to one card without calling (variant)
+    # down to one card without calling (variant), in the order they were exposed; each may be
+    # caught until their own next action or draw
+    exposed: list[Seat] = Field(default_factory=list)
     signals: dict[Seat, Signals] = Field(default_factory=dict)
     log: list[Event] = Field(default_factory=list)  # the most recent events ...
     log_versions: list[int] = Field(default_factory=list)  # ... and the version each produced
 
-    def __setattr__(self, name: str, value: object) -> None:
-        # Fast path for the engine's hot loop: fields are never validated on assignment anyway.
-        if name in _FIELDS:
-            self.__dict__[name] = value
-        else:  # pragma: no cover - pydantic internals
-            super().__setattr__(name, value)
+    @field_validator("exposed", mode="before")
+    @classmethod
+    def _one_exposed_seat(cls, value: object) -> object:
+        """States stored when only one seat could be exposed hold that seat or ``null``."""
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        return value
 
 
-_FIELDS = frozenset(Chupate2State.model_fields)
+# The engine's hot loop assigns fields of its working copy all the time and never asks for
+# validation on assignment: the plain attribute store of ``object`` (a C slot) writes the field
+# into the model's ``__dict__`` without pydantic's Python-level ``__setattr__``.
+Chupate2State.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.actions import Action, ActionCodec
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, IllegalAction
+from games.core.fast import trusted
 
 Seat = str
 
@@ -44,6 +45,16 @@ class Event(BaseModel):
 
     def visible_to(self, seat: Seat | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
+
+
+def event(
+    code: str,
+    seat: Seat | None = None,
+    params: dict[str, Any] | None = None,
+    to: tuple[Seat, ...] | None = None,
+) -> Event:
+    """``Event(code=..., ...)`` built without validation, for the engines' hot paths."""
+    return trusted(Event, {"code": code, "seat": seat, "params": params or {}, "to": to})
 
 
 class GameState(BaseModel):
