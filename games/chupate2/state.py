@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from games.chupate2.options import Options
 from games.core import Event, GameState
 from games.core.engine import Seat
+from games.core.fast import plain_assignment
 
 # Turn phases of the seat ``current``:
 #   colour     the starting player names the colour of a first-card Comodín
@@ -72,6 +73,7 @@ class Signals(BaseModel):
     named: str | None = None
 
 
+@plain_assignment
 class Chupate2State(GameState):
     options: Options
     round: int = 1
@@ -109,9 +111,3 @@ class Chupate2State(GameState):
         if isinstance(value, str):
             return [value]
         return value
-
-
-# The engine's hot loop assigns fields of its working copy all the time and never asks for
-# validation on assignment: the plain attribute store of ``object`` (a C slot) writes the field
-# into the model's ``__dict__`` without pydantic's Python-level ``__setattr__``.
-Chupate2State.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]

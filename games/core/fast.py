@@ -34,3 +34,40 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
     _SET(m, "__pydantic_extra__", None)
     _SET(m, "__pydantic_private__", None)
     return m
+
+
+def plain_assignment(cls: type[M]) -> type[M]:
+    """Class decorator for a (mutable) game state: assigning a field stores it directly.
+
+    Pydantic's ``__setattr__`` (Python code, run on every assignment of the engines' hot loops)
+    never validates these assignments anyway; ``object.__setattr__`` (a C slot) writes the field
+    into the instance ``__dict__`` the same way, without noting it in ``__pydantic_fields_set__``
+    (which then never changes after construction, so copies may share it: see ``replace``).
+    Refused for models that need pydantic's hook: frozen ones, assignment validation, private
+    attributes.
+    """
+    config = cls.model_config
+    if config.get("frozen") or config.get("validate_assignment") or cls.__private_attributes__:
+        raise TypeError(f"{cls.__name__} needs pydantic's __setattr__")
+    cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
+    return cls
+
+
+def replace(model: M, changes: dict[str, Any]) -> M:
+    """``model.model_copy(update=changes)`` for the engines' hot paths: a new instance whose
+    fields are ``model``'s (shared, not copied) except ``changes``; nothing is validated."""
+    cls = type(model)
+    values = model.__dict__.copy()
+    values.update(changes)
+    m = cls.__new__(cls)
+    _SET(m, "__dict__", values)
+    fields = model.__pydantic_fields_set__
+    # shared only where assignments never add to it (``plain_assignment``)
+    _SET(
+        m,
+        "__pydantic_fields_set__",
+        fields if cls.__setattr__ is object.__setattr__ else set(fields),  # type: ignore[comparison-overlap]
+    )
+    _SET(m, "__pydantic_extra__", model.__pydantic_extra__)
+    _SET(m, "__pydantic_private__", None)
+    return m
