@@ -160,6 +160,7 @@ def copy_state(state: Chupate2State) -> Chupate2State:
     return new
 
 
+_NO_SIGNALS = Signals()  # frozen: one instance serves every seat of every new round
 _STATE_NEW = Chupate2State.__new__
 _SET = object.__setattr__
 
@@ -203,7 +204,7 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
         phase="play",
         scores={s: 0 for s in seats} if opts.target is not None else {},
         team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
-        signals={s: Signals() for s in seats},
+        signals={s: _NO_SIGNALS for s in seats},
     )
     events: list[Event] = []
     _deal(state, events)
@@ -236,7 +237,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     st.reveal = None
     st.called = []
     st.exposed = []
-    st.signals = {s: Signals() for s in seats}
+    st.signals = {s: _NO_SIGNALS for s in seats}
     starter = st.starter
     events.append(
         event(

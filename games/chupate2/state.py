@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from games.chupate2.cards import DECK
 from games.chupate2.options import Options
 from games.core import Event, GameState
 from games.core.engine import Seat
-from games.core.fast import plain_assignment
+from games.core.fast import plain_assignment, share_fields_set
 
 # Turn phases of the seat ``current``:
 #   colour     the starting player names the colour of a first-card Comodín
@@ -102,6 +103,18 @@ class Chupate2State(GameState):
     log: list[Event] = Field(default_factory=list)  # the most recent events ...
     log_versions: list[int] = Field(default_factory=list)  # ... and the version each produced
 
+    @model_validator(mode="after")
+    def _shared_parts(self) -> Chupate2State:
+        """A loaded state holds the deck's own card strings (not 108 copies of them) and the
+        shared field sets of its models: a third of the memory of a plain load."""
+        card = _CARD
+        self.hands = {s: [card.get(c, c) for c in h] for s, h in self.hands.items()}
+        self.stock = [card.get(c, c) for c in self.stock]
+        self.discard = [card.get(c, c) for c in self.discard]
+        for part in (self, self.options, *self.log, *self.signals.values(), *self.results):
+            share_fields_set(part)
+        return self
+
     @field_validator("exposed", mode="before")
     @classmethod
     def _one_exposed_seat(cls, value: object) -> object:
@@ -111,3 +124,6 @@ class Chupate2State(GameState):
         if isinstance(value, str):
             return [value]
         return value
+
+
+_CARD: dict[str, str] = {c: c for c in DECK}  # card id -> the deck's own string for it

@@ -20,7 +20,7 @@ _SET = object.__setattr__
 
 
 @cache
-def _all_fields(cls: type[BaseModel]) -> set[str]:
+def all_fields(cls: type[BaseModel]) -> set[str]:
     """The set of all field names of ``cls``, shared by every instance ``trusted`` builds and
     never changed in place (pydantic copies it before ``model_copy(update=...)`` adds to it)."""
     return set(cls.model_fields)
@@ -30,7 +30,7 @@ def trusted(cls: type[M], values: dict[str, Any]) -> M:
     """``cls(**values)`` without validation; ``values`` holds every field of ``cls``."""
     m = cls.__new__(cls)
     _SET(m, "__dict__", values)
-    _SET(m, "__pydantic_fields_set__", _all_fields(cls))
+    _SET(m, "__pydantic_fields_set__", all_fields(cls))
     _SET(m, "__pydantic_extra__", None)
     _SET(m, "__pydantic_private__", None)
     return m
@@ -71,3 +71,10 @@ def replace(model: M, changes: dict[str, Any]) -> M:
     _SET(m, "__pydantic_extra__", model.__pydantic_extra__)
     _SET(m, "__pydantic_private__", None)
     return m
+
+
+def share_fields_set(model: BaseModel) -> None:
+    """Let ``model`` use the one shared "every field set" set of its class (a loaded model
+    otherwise holds a set of its own, a few hundred bytes): for models whose every field was
+    given and whose set never changes in place (frozen ones, ``plain_assignment`` ones)."""
+    _SET(model, "__pydantic_fields_set__", all_fields(type(model)))
