@@ -439,7 +439,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
     if wild:
         if named not in COLOURS:
             raise IllegalAction(COLOUR_REQUIRED, card=card)
-        colour: str = named  # type: ignore[assignment]  # checked just above
+        colour: str = named  # a colour letter: checked just above
     elif named is not None:
         raise IllegalAction(COLOUR_NOT_ALLOWED, card=card)
     else:

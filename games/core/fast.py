@@ -49,7 +49,7 @@ def plain_assignment(cls: type[M]) -> type[M]:
     config = cls.model_config
     if config.get("frozen") or config.get("validate_assignment") or cls.__private_attributes__:
         raise TypeError(f"{cls.__name__} needs pydantic's __setattr__")
-    cls.__setattr__ = object.__setattr__  # type: ignore[method-assign,assignment]
+    cls.__setattr__ = object.__setattr__  # type: ignore[method-assign]
     return cls
 
 
@@ -66,7 +66,7 @@ def replace(model: M, changes: dict[str, Any]) -> M:
     _SET(
         m,
         "__pydantic_fields_set__",
-        fields if cls.__setattr__ is object.__setattr__ else set(fields),  # type: ignore[comparison-overlap]
+        fields if cls.__setattr__ is object.__setattr__ else set(fields),
     )
     _SET(m, "__pydantic_extra__", model.__pydantic_extra__)
     _SET(m, "__pydantic_private__", None)

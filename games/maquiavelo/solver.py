@@ -339,7 +339,7 @@ class _Problem:
         self.optional_set = optional_set
         self.memo: dict[int, tuple[int, bool]] = {}
         # key of an exact memo entry -> the option that reaches its value (for ``reconstruct``)
-        self.chosen: dict[int, tuple] = {}
+        self.chosen: dict[int, tuple | None] = {}
         self._best: int | None = None
         self.nodes = 0  # calls of ``go`` so far ...
         self.limit = 1 << 62  # ... and how many it may make before ``_OutOfBudget``
@@ -502,7 +502,9 @@ class _Problem:
             sid = (state >> shift) & 127
             base = state ^ (sid << shift)
             # the search left the best option of every node on the best line in ``chosen``
-            sc, m, nsid, u, v, ch = self.chosen[((state * 25 + kc) << 6) | pos]
+            chosen = self.chosen[((state * 25 + kc) << 6) | pos]
+            assert chosen is not None  # an exact entry's best line
+            sc, m, nsid, u, v, ch = chosen
             state = base | (nsid << shift)
             kc = kc + _M_DELTA[m]
             face = s * 13 + r - 1
