@@ -64,9 +64,10 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, IllegalAction, shuffled
+from games.core import Event, IllegalAction, event, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
+from games.core.fast import replace
 
 LOG_SIZE = 12  # events kept in the state for the views' "last moves"
 PENALTY = 3
@@ -185,9 +186,9 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
     top = stock.pop()
     while CARDS[top].wild:  # a Tlapiāni turned up goes back (to the bottom)
         stock.insert(0, top)
-        log.append(Event(code="tlapiani_returned", params=card_params(top)))
+        log.append(event(code="tlapiani_returned", params=card_params(top)))
         top = stock.pop()
-    log.append(Event(code="start", seat=seats[0], params=card_params(top)))
+    log.append(event(code="start", seat=seats[0], params=card_params(top)))
     card = CARDS[top]
     return AmapatolliState(
         seed=seed,
@@ -207,8 +208,9 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
 def copy_for_move(state: AmapatolliState) -> AmapatolliState:
     """A copy whose lists a move may change: cheaper than a deep copy (cards are strings,
     events are frozen)."""
-    return state.model_copy(
-        update={
+    return replace(
+        state,
+        {
             "seats": list(state.seats),
             "hands": [list(h) for h in state.hands],
             "stock": list(state.stock),
@@ -216,7 +218,7 @@ def copy_for_move(state: AmapatolliState) -> AmapatolliState:
             "announced": list(state.announced),
             "inverse_used": list(state.inverse_used),
             "log": list(state.log),
-        }
+        },
     )
 
 
@@ -327,11 +329,11 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
     if state.drawn:
         state.drawn = 0
     params = {**card_params(card.id), "answer": answer}
-    events = [Event(code="play", seat=seat, params=params)]
+    events = [event(code="play", seat=seat, params=params)]
     if colour is not None:  # a Tlapiāni (checked above)
         state.margin = state.background = colour
         state.named_colour = colour
-        events.append(Event(code="colour_named", seat=seat, params={"colour": colour}))
+        events.append(event(code="colour_named", seat=seat, params={"colour": colour}))
     else:
         state.margin, state.background = card.margin, card.background
         if state.named_colour is not None:
@@ -349,10 +351,10 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
             state.skip_next = True
         if card.wild or (state.options.powers and card.sign == OLLIN):
             state.direction = 1 if state.direction == -1 else -1
-            events.append(Event(code="reverse", seat=seat, params={"direction": state.direction}))
+            events.append(event(code="reverse", seat=seat, params={"direction": state.direction}))
     if double:
         state.double_play = True
-        events.append(Event(code="double_play", seat=seat))
+        events.append(event(code="double_play", seat=seat))
         return events
     return events + _end_turn(state)
 
@@ -372,8 +374,8 @@ def _draw(state: AmapatolliState, i: int) -> list[Event]:
     if state.ce_window == i:
         state.ce_window = None
     return [
-        Event(code="draw", seat=seat, params={"stock": len(state.stock)}),
-        Event(code="drew", seat=seat, params=card_params(card), to=(seat,)),
+        event(code="draw", seat=seat, params={"stock": len(state.stock)}),
+        event(code="drew", seat=seat, params=card_params(card), to=(seat,)),
     ]
 
 
@@ -385,7 +387,7 @@ def _pass(state: AmapatolliState, i: int) -> list[Event]:
     if state.stock:
         raise IllegalAction(STOCK_NOT_EMPTY)
     state.passes += 1
-    events = [Event(code="pass", seat=state.seats[i], params={"passes": state.passes})]
+    events = [event(code="pass", seat=state.seats[i], params={"passes": state.passes})]
     if state.passes >= len(state.seats):
         return events + _block(state)
     return events + _end_turn(state)
@@ -395,7 +397,7 @@ def _accept_skip(state: AmapatolliState, i: int) -> list[Event]:
     if not state.skip_pending:
         raise IllegalAction(NO_SKIP_PENDING)
     state.skip_pending = False
-    return [Event(code="skipped", seat=state.seats[i])] + _end_turn(state)
+    return [event(code="skipped", seat=state.seats[i])] + _end_turn(state)
 
 
 def _announce(state: AmapatolliState, i: int) -> list[Event]:
@@ -403,7 +405,7 @@ def _announce(state: AmapatolliState, i: int) -> list[Event]:
         raise IllegalAction(CANNOT_ANNOUNCE)
     state.announced[i] = True
     state.ce_window = None
-    return [Event(code="ce", seat=state.seats[i])]
+    return [event(code="ce", seat=state.seats[i])]
 
 
 def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
@@ -415,12 +417,12 @@ def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
     state.announced[target] = False
     target_seat = state.seats[target]
     return [
-        Event(
+        event(
             code="callout",
             seat=state.seats[i],
             params={"target": target_seat, "count": len(drawn)},
         ),
-        Event(code="penalty", seat=target_seat, params={"cards": drawn}, to=(target_seat,)),
+        event(code="penalty", seat=target_seat, params={"cards": drawn}, to=(target_seat,)),
     ]
 
 
@@ -434,7 +436,7 @@ def _end_turn(state: AmapatolliState) -> list[Event]:
     if state.skip_next:
         state.skip_next = False
         state.skip_pending = True
-        events.append(Event(code="skip_next", params={"target": state.seats[state.turn]}))
+        events.append(event(code="skip_next", params={"target": state.seats[state.turn]}))
     return events
 
 
@@ -444,14 +446,14 @@ def _win(state: AmapatolliState, i: int) -> list[Event]:
     state.end_reason = "out"
     state.ce_window = None
     state.double_play = state.skip_pending = state.skip_next = False
-    return [Event(code="won", seat=state.seats[i])]
+    return [event(code="won", seat=state.seats[i])]
 
 
 def _block(state: AmapatolliState) -> list[Event]:
     state.finished = True
     state.end_reason = "blocked"
     state.ce_window = None
-    return [Event(code="blocked", params={"hand_values": hand_values(state)})]
+    return [event(code="blocked", params={"hand_values": hand_values(state)})]
 
 
 # ----- scoring --------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ from typing import Literal
 from games.amapatolli.cards import Colour
 from games.amapatolli.options import Options
 from games.core import Event, GameState
+from games.core.fast import plain_assignment
 
 
+@plain_assignment
 class AmapatolliState(GameState):
     """Everything, including the secrets. Seats are referred to by index internally."""
 

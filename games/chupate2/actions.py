@@ -10,7 +10,7 @@
 | challenge a +4 ("¡Mentira!")  | ``chal``        |
 | name the colour of a first-card Comodín | ``col.g`` |
 | call "¡Última!" (variant)     | ``uno``         |
-| catch a missing call (variant) | ``catch``      |
+| catch seat 2's missing call (variant) | ``catch.2`` |
 | swap hands with seat index 2 after a 7 (``seven_o``) | ``swap.2`` |
 
 Decoding hands out the shared instances below (``PLAY``, ``PLAY_WILD``, ``DRAW``...), the same
@@ -109,11 +109,26 @@ class CallLast(_Bare):
     kind: Literal["uno"] = "uno"
 
 
-class Catch(_Bare):
-    """Catch the player who went down to one card without calling (variant ``last_card``)."""
+class Catch(Action):
+    """Catch the player at seat index ``target`` who went down to one card without calling
+    (variant ``last_card``). Several players may be exposed at once: one action per target.
+
+    ``catch`` without a target is the form offered while only one other player is exposed (the
+    only form before several could be, so older move logs replay); with several, each is named.
+    """
 
     verb: ClassVar[str] = "catch"
     kind: Literal["catch"] = "catch"
+    target: int | None = None
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if not args:
+            return CATCH
+        choice = CATCH_SEAT.get(args[0]) if len(args) == 1 else None
+        if choice is None:
+            raise IllegalAction(BAD_ACTION)
+        return choice
 
 
 class SwapWith(Action):
@@ -149,9 +164,7 @@ DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
     CallLast(),
     Catch(),
 )
-_BARE: dict[type[Action], Action] = {
-    type(a): a for a in (DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH)
-}
+_BARE: dict[type[Action], Action] = {type(a): a for a in (DRAW, PASS, TAKE, CHALLENGE, CALL_LAST)}
 CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOUR_LETTERS}
 PLAY: dict[str, PlayCard] = {c: PlayCard(card=c) for c in DECK if not is_wild(c)}
 PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
@@ -159,3 +172,5 @@ PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
 }
 SWAP: dict[str, SwapWith] = {str(i): SwapWith(target=i) for i in range(MAX_SEATS)}
 SWAP_TO: tuple[SwapWith, ...] = tuple(SWAP[str(i)] for i in range(MAX_SEATS))
+CATCH_SEAT: dict[str, Catch] = {str(i): Catch(target=i) for i in range(MAX_SEATS)}
+CATCH_TO: tuple[Catch, ...] = tuple(CATCH_SEAT[str(i)] for i in range(MAX_SEATS))

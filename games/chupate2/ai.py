@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from math import comb
 
-from games.chupate2.actions import ChooseColour, Chupate2Action, PlayCard, SwapWith
+from games.chupate2.actions import Catch, ChooseColour, Chupate2Action, PlayCard, SwapWith
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -49,8 +49,11 @@ def choose_action(
     kinds = {a.kind: a for a in legal}
     if "uno" in kinds:
         return kinds["uno"]
-    if "catch" in kinds and not _is_mate(view, view.exposed):
-        return kinds["catch"]
+    catch = next(
+        (a for a in legal if isinstance(a, Catch) and not _is_mate(view, _target(view, a))), None
+    )
+    if catch is not None:
+        return catch
     if not my_turn:
         # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
         return next((a for a in legal if isinstance(a, PlayCard)), None)
@@ -90,6 +93,13 @@ def _seat_at(view: Chupate2View, steps: int) -> str:
     assert origin is not None, "a computer player decides in a game still going on"
     i = seats.index(origin)
     return seats[(i + steps * view.direction) % len(seats)]
+
+
+def _target(view: Chupate2View, catch: Catch) -> str | None:
+    """The seat a catch is aimed at (no target: the one other player exposed)."""
+    if catch.target is None:
+        return next((s for s in view.exposed if s != view.seat), None)
+    return view.seats[catch.target]
 
 
 def _is_mate(view: Chupate2View, other: str | None) -> bool:

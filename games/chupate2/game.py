@@ -48,8 +48,15 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
             state.reveal = None  # the challenge reveal is shown once, right after challenging
         events = rules.resolve_action(state, seat, action)
         if events:  # the log lists are shared with the old state: replaced, never extended
-            state.log = (state.log + events)[-LOG_SIZE:]
-            state.log_versions = (state.log_versions + [state.version] * len(events))[-LOG_SIZE:]
+            version = state.version
+            if len(events) == 1:  # most moves: one list of each built, not three
+                drop = len(state.log) + 1 - LOG_SIZE
+                state.log = (state.log[drop:] if drop > 0 else state.log) + events
+                versions = state.log_versions
+                state.log_versions = (versions[drop:] if drop > 0 else versions) + [version]
+            else:
+                state.log = (state.log + events)[-LOG_SIZE:]
+                state.log_versions = (state.log_versions + [version] * len(events))[-LOG_SIZE:]
         return events
 
     def choose_action(

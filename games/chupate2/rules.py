@@ -52,9 +52,10 @@ from games.chupate2.state import (
     Signals,
 )
 from games.chupate2.view import Chupate2Outcome
-from games.core import Event, IllegalAction, rng_for, shuffled
+from games.core import Event, IllegalAction, event, rng_for, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
+from games.core.fast import trusted
 
 HAND_SIZE = 7
 DIRECTION_NAMES = {1: "cw", -1: "ccw"}
@@ -152,12 +153,14 @@ def copy_state(state: Chupate2State) -> Chupate2State:
     d["hands"] = state.hands.copy()  # the hand lists themselves are replaced when they change
     new = _STATE_NEW(Chupate2State)
     _SET(new, "__dict__", d)
-    _SET(new, "__pydantic_fields_set__", set(state.__pydantic_fields_set__))
+    # never changed in place (assignments skip pydantic, model_copy copies it before updating)
+    _SET(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
     _SET(new, "__pydantic_extra__", None)
     _SET(new, "__pydantic_private__", None)
     return new
 
 
+_NO_SIGNALS = Signals()  # frozen: one instance serves every seat of every new round
 _STATE_NEW = Chupate2State.__new__
 _SET = object.__setattr__
 
@@ -201,7 +204,7 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
         phase="play",
         scores={s: 0 for s in seats} if opts.target is not None else {},
         team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
-        signals={s: Signals() for s in seats},
+        signals={s: _NO_SIGNALS for s in seats},
     )
     events: list[Event] = []
     _deal(state, events)
@@ -220,7 +223,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     first = stock.pop()
     redraw = 0
     while FACE_OF[first] == WILD_FOUR:  # Decision: a first +4 goes back, reshuffle, turn again
-        events.append(Event(code="first_card_returned", params={"card": first}))
+        events.append(event(code="first_card_returned", params={"card": first}))
         stock.append(first)
         stock = shuffled(stock, st.seed, "first", st.round, redraw)
         redraw += 1
@@ -233,17 +236,17 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     st.plus4 = None
     st.reveal = None
     st.called = []
-    st.exposed = None
-    st.signals = {s: Signals() for s in seats}
+    st.exposed = []
+    st.signals = {s: _NO_SIGNALS for s in seats}
     starter = st.starter
     events.append(
-        Event(
+        event(
             code="round_start",
             seat=seats[starter],
             params={"round": st.round, "dealer": seats[st.dealer]},
         )
     )
-    events.append(Event(code="first_card", params={"card": first}))
+    events.append(event(code="first_card", params={"card": first}))
     face = FACE_OF[first]
     st.colour = None if face == WILD_FACE else COLOUR_OF[first]
     st.current = starter
@@ -253,14 +256,14 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     elif face == DRAW_TWO:
         st.phase = "penalty"
         st.pending = 2
-        events.append(Event(code="must_draw", seat=seats[starter], params={"count": 2}))
+        events.append(event(code="must_draw", seat=seats[starter], params={"count": 2}))
     elif face == SKIP:
-        events.append(Event(code="skipped", seat=seats[starter]))
+        events.append(event(code="skipped", seat=seats[starter]))
         st.current = (starter + st.direction) % n
     elif face == REVERSE:
-        events.append(Event(code="skipped", seat=seats[starter]))
+        events.append(event(code="skipped", seat=seats[starter]))
         st.direction = 1
-        events.append(Event(code="reversed", params={"direction": "cw"}))
+        events.append(event(code="reversed", params={"direction": "cw"}))
         st.current = (starter + 1) % n
 
 
@@ -276,21 +279,29 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     if state.phase == "over" or seat not in state.hands:
         return []
     out: list[Chupate2Action] = []
-    is_current = state.seats[state.current] == seat
+    seats = state.seats
+    is_current = seats[state.current] == seat
     hand = state.hands[seat]
-    if state.options.last_card:
-        if state.exposed is not None:
-            out.append(A.CALL_LAST if state.exposed == seat else A.CATCH)
+    options = state.options
+    if options.last_card:
+        exposed = state.exposed
+        if seat in exposed:
+            out.append(A.CALL_LAST)  # calling late still closes the window
+        catchable = [s for s in exposed if s != seat]
+        if len(catchable) == 1:
+            out.append(A.CATCH)  # the one player to catch
+        elif catchable:
+            out.extend(A.CATCH_TO[seats.index(s)] for s in catchable)
         if (
             is_current
-            and state.exposed != seat
+            and seat not in exposed
             and len(hand) == 2
             and seat not in state.called
             and state.phase not in ("colour", "swap")
         ):
             out.append(A.CALL_LAST)
     if not is_current:
-        if state.options.jump_in:
+        if options.jump_in:
             jump = jump_in_card(state, hand)
             if jump is not None:
                 out.append(A.PLAY[jump])
@@ -308,26 +319,15 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         return out
     top_face = FACE_OF[state.discard[-1]]
     if phase == "play":
-        colour = state.colour
-        _add_plays(  # ``cards.matches``, inlined
-            out,
-            [c for c in hand if COLOUR_OF[c] in (WILD, colour) or FACE_OF[c] == top_face],
-        )
+        playable = _PLAYABLE[top_face, state.colour]  # ``cards.matches``, tabulated
+        _add_plays(out, [c for c in hand if c in playable])
         out.append(A.DRAW)
         return out
     # penalty / challenge: stack, (challenge,) or take
     if phase == "challenge":
         out.append(A.CHALLENGE)
-    on_draw_two = top_face == DRAW_TWO  # ``stackable``, inlined: this runs on every turn
-    plus4 = state.options.stack_plus4
-    _add_plays(
-        out,
-        [
-            c
-            for c in hand
-            if (f := FACE_OF[c]) == WILD_FOUR and plus4 or f == DRAW_TWO and on_draw_two
-        ],
-    )
+    stacking = _STACKABLE[top_face == DRAW_TWO, options.stack_plus4]  # ``stackable``, tabulated
+    _add_plays(out, [c for c in hand if c in stacking])
     out.append(A.TAKE)
     return out
 
@@ -358,17 +358,37 @@ def _add_plays(out: list[Chupate2Action], cards: list[str]) -> None:
     """The plays of ``cards`` in hand order (by colour, then face), one per interchangeable
     pair (``r7a`` and ``r7b`` play alike: only the first is offered)."""
     if len(cards) > 1:
-        cards.sort(key=SORT_KEY.__getitem__)
-    seen: set[str] = set()
+        cards.sort(key=_RANK.__getitem__)  # interchangeable cards end up side by side
+    last = ""
     for card in cards:
         key = FACE_KEY[card]
-        if key not in seen:
-            seen.add(key)
-            wild = A.PLAY_WILD.get(card)
-            if wild is None:
-                out.append(A.PLAY[card])
-            else:
-                out.extend(wild)
+        if key != last:
+            last = key
+            out.extend(_PLAYS_OF[card])
+
+
+# Tables for the legal moves (they run on every turn of every playout):
+# (top face, colour in force) -> the cards ``cards.matches`` accepts on it
+_PLAYABLE: dict[tuple[str, str | None], frozenset[str]] = {
+    (face, colour): frozenset(c for c in DECK if matches(c, face, colour))
+    for face in set(FACE_OF.values())
+    for colour in (*COLOURS, None)
+}
+# (top card is a Chúpate 2, the +4 stacks) -> the cards that answer a pending draw
+_STACKABLE: dict[tuple[bool, bool], frozenset[str]] = {
+    (on_draw_two, plus4): frozenset(
+        c
+        for c in DECK
+        if (FACE_OF[c] == DRAW_TWO and on_draw_two) or (FACE_OF[c] == WILD_FOUR and plus4)
+    )
+    for on_draw_two in (False, True)
+    for plus4 in (False, True)
+}
+_RANK: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY.__getitem__))}
+# card -> its plays: one for a coloured card, one per colour named for a wild
+_PLAYS_OF: dict[str, tuple[PlayCard, ...]] = {
+    c: A.PLAY_WILD[c] if is_wild(c) else (A.PLAY[c],) for c in DECK
+}
 
 
 def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
@@ -387,33 +407,24 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
         _call_last(st, seat, events)
         return events
     if isinstance(action, Catch):
-        _catch(st, seat, events)
+        _catch(st, seat, action, events)
         return events
     if st.seats[st.current] != seat:
         if isinstance(action, PlayCard) and st.options.jump_in:
             _jump_in(st, seat, action, events)
             return events
         raise IllegalAction(NOT_YOUR_TURN)
-    if st.phase == "colour" and not isinstance(action, ChooseColour):
+    phase = st.phase
+    if phase == "colour" and not isinstance(action, ChooseColour):
         raise IllegalAction(CHOOSE_COLOUR_FIRST)
-    if st.phase == "swap" and not isinstance(action, SwapWith):
+    if phase == "swap" and not isinstance(action, SwapWith):
         raise IllegalAction(CHOOSE_SWAP_FIRST)
-    if st.exposed == seat:
-        st.exposed = None  # the exposed player's next action closes the window for catching
-    if isinstance(action, PlayCard):
-        _play(st, seat, action, events)
-    elif isinstance(action, Draw):
-        _draw_turn(st, seat, events)
-    elif isinstance(action, Pass):
-        _pass(st, seat, events)
-    elif isinstance(action, Take):
-        _take(st, seat, events)
-    elif isinstance(action, Challenge):
-        _challenge(st, seat, events)
-    elif isinstance(action, SwapWith):
-        _swap(st, seat, action, events)
-    else:
-        _choose_colour(st, seat, action, events)
+    if st.exposed and seat in st.exposed:  # their own next action closes their catch window
+        st.exposed = [s for s in st.exposed if s != seat]
+    handler = _ON_TURN.get(type(action))
+    if handler is None:  # a subclass of an action class (forged): the slow way
+        handler = next(h for t, h in _ON_TURN.items() if isinstance(action, t))
+    handler(st, seat, action, events)
     return events
 
 
@@ -422,35 +433,43 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
     hand = st.hands[seat]
     if card not in hand:
         raise IllegalAction(NOT_IN_HAND, card=card)
-    wild = is_wild(card)
-    if wild and action.colour not in COLOURS:
-        raise IllegalAction(COLOUR_REQUIRED, card=card)
-    if not wild and action.colour is not None:
+    named = action.colour
+    own = COLOUR_OF[card]
+    wild = own == WILD
+    if wild:
+        if named not in COLOURS:
+            raise IllegalAction(COLOUR_REQUIRED, card=card)
+        colour: str = named  # a colour letter: checked just above
+    elif named is not None:
         raise IllegalAction(COLOUR_NOT_ALLOWED, card=card)
-    top_face = FACE_OF[st.discard[-1]]
+    else:
+        colour = own
+    discard = st.discard
+    top_face = FACE_OF[discard[-1]]
     phase = st.phase
+    prev_colour = st.colour
+    face = FACE_OF[card]
     if phase == "play":
-        if not matches(card, top_face, st.colour):
+        if not (wild or own == prev_colour or face == top_face):  # ``cards.matches``
             raise IllegalAction(CARD_DOES_NOT_MATCH, card=card)
     elif phase == "drawn":
         if card != st.drawn:
             raise IllegalAction(ONLY_DRAWN_CARD, card=card)
     elif not stackable(st, card, top_face):  # penalty / challenge
         raise IllegalAction(MUST_ANSWER_DRAW, card=card, count=st.pending)
-    face = FACE_OF[card]
-    prev_colour = st.colour
     legal_plus4 = True
     if face == WILD_FOUR:  # legal only without a card of the colour in force
         legal_plus4 = not any(COLOUR_OF[c] == prev_colour for c in hand if c != card)
     hand = hand[:]  # copy-on-write (see copy_state)
     hand.remove(card)
     st.hands[seat] = hand
-    st.discard = [*st.discard, card]
+    st.discard = [*discard, card]
     st.drawn = None
-    colour = COLOUR_OF[card] if action.colour is None else action.colour  # checked above
     st.colour = colour
-    _signal(st, seat, played=colour, named=action.colour if wild else None)
-    events.append(Event(code="played", seat=seat, params={"card": card, "colour": colour}))
+    signals = st.signals[seat]
+    if colour in signals.lacks or (wild and named != signals.named):
+        _signal(st, seat, played=colour, named=named if wild else None)
+    events.append(event("played", seat, {"card": card, "colour": colour}))
     seats = st.seats
     n = len(seats)
     if not hand:  # out: a last Chúpate 2 / +4 still makes the next player draw
@@ -461,47 +480,50 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
         if st.pending:
             victim = seats[(st.current + st.direction) % n]
             got = _draw(st, victim, st.pending, events)
-            events.append(Event(code="final_draw", seat=victim, params={"count": len(got)}))
+            events.append(event(code="final_draw", seat=victim, params={"count": len(got)}))
         _end_round(st, seat, events)
         return
-    if st.options.last_card and len(hand) == 1:
+    if len(hand) == 1 and st.options.last_card:
         if seat in st.called:
             st.called = [s for s in st.called if s != seat]  # the call is used up
-        else:
-            st.exposed = seat
+        elif seat not in st.exposed:
+            st.exposed = [*st.exposed, seat]
     if face == DRAW_TWO:
         st.pending += 2
         st.plus4 = None
         st.phase = "penalty"
         _advance(st, 1)
-        events.append(Event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
     elif face == WILD_FOUR:
-        st.plus4 = PlusFour(
-            by=seat,
-            legal=legal_plus4,
-            prev_colour=prev_colour or colour,
-            hand=list(hand),
-            pending_before=st.pending,
+        st.plus4 = trusted(
+            PlusFour,
+            {
+                "by": seat,
+                "legal": legal_plus4,
+                "prev_colour": prev_colour or colour,
+                "hand": list(hand),
+                "pending_before": st.pending,
+            },
         )
         st.pending += 4
         st.phase = "challenge"
         _advance(st, 1)
-        events.append(Event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
     else:
         st.phase = "play"
         if face == SKIP:
             _advance(st, 1)
-            events.append(Event(code="skipped", seat=seats[st.current]))
+            events.append(event(code="skipped", seat=seats[st.current]))
             _advance(st, 1)
         elif face == REVERSE:
             if n == 2:  # Decision: with 2 players a Cambio de sentido acts as a Salto
                 _advance(st, 1)
-                events.append(Event(code="skipped", seat=seats[st.current]))
+                events.append(event(code="skipped", seat=seats[st.current]))
                 _advance(st, 1)
             else:
                 st.direction = -st.direction
                 events.append(
-                    Event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
+                    event(code="reversed", params={"direction": DIRECTION_NAMES[st.direction]})
                 )
                 _advance(st, 1)
         elif face == SEVEN and st.options.seven_o:
@@ -510,7 +532,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
             _pass_hands(st, seat, events)
             _advance(st, 1)
         else:
-            _advance(st, 1)
+            st.current = (st.current + st.direction) % n  # ``_advance``, inlined
 
 
 def _jump_in(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
@@ -521,12 +543,12 @@ def _jump_in(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event
         raise IllegalAction(NOT_YOUR_TURN)
     if FACE_KEY[action.card] != FACE_KEY[st.discard[-1]]:
         raise IllegalAction(NOT_YOUR_TURN)
-    if st.exposed == seat:
-        st.exposed = None
+    if seat in st.exposed:
+        st.exposed = [s for s in st.exposed if s != seat]
     st.current = st.seats.index(seat)
     st.phase = "play"
     st.drawn = None
-    events.append(Event(code="jumped_in", seat=seat, params={"card": action.card}))
+    events.append(event(code="jumped_in", seat=seat, params={"card": action.card}))
     _play(st, seat, action, events)
 
 
@@ -543,7 +565,7 @@ def _swap(st: Chupate2State, seat: Seat, action: SwapWith, events: list[Event]) 
     signals = dict(st.signals)  # what the table knows of a hand goes with the hand
     signals[seat], signals[target] = st.signals[target], st.signals[seat]
     st.signals = signals
-    events.append(Event(code="hands_swapped", seat=seat, params={"target": target}))
+    events.append(event(code="hands_swapped", seat=seat, params={"target": target}))
     _after_exchange(st, [seat, target])
     st.phase = "play"
     _advance(st, 1)
@@ -557,38 +579,37 @@ def _pass_hands(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     old_hands, old_signals = st.hands, st.signals
     st.hands = {s: old_hands[seats[(i - d) % n]] for i, s in enumerate(seats)}
     st.signals = {s: old_signals[seats[(i - d) % n]] for i, s in enumerate(seats)}
-    events.append(Event(code="hands_passed", seat=seat, params={"direction": DIRECTION_NAMES[d]}))
+    events.append(event(code="hands_passed", seat=seat, params={"direction": DIRECTION_NAMES[d]}))
     _after_exchange(st, list(seats))
 
 
 def _after_exchange(st: Chupate2State, involved: list[Seat]) -> None:
     """ "¡Última!" after hands changed owners (variant ``last_card`` only): calls made for the
-    old hands lapse, and a player left with one card by the exchange is exposed. Decision: the
-    state holds one exposed player, so the last one exposed here is the one to catch."""
+    old hands lapse, and every player left with one card by the exchange is exposed (an exposed
+    player whose new hand has more cards is not any more)."""
     if not st.options.last_card:
         return
+    hands = st.hands
     st.called = [s for s in st.called if s not in involved]
-    if st.exposed in involved and len(st.hands[st.exposed]) != 1:
-        st.exposed = None
-    for s in involved:
-        if len(st.hands[s]) == 1:
-            st.exposed = s
+    exposed = [s for s in st.exposed if s not in involved or len(hands[s]) == 1]
+    exposed += [s for s in involved if len(hands[s]) == 1 and s not in exposed]
+    st.exposed = exposed
 
 
-def _pass(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+def _pass(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Event]) -> None:
     if st.phase != "drawn":
         raise IllegalAction(CANNOT_PASS)
     st.drawn = None
     st.phase = "play"
-    events.append(Event(code="passed", seat=seat))
+    events.append(event(code="passed", seat=seat))
     _advance(st, 1)
 
 
-def _take(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+def _take(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Event]) -> None:
     if st.phase not in ("penalty", "challenge"):
         raise IllegalAction(NOTHING_TO_TAKE)
     got = _draw(st, seat, st.pending, events)
-    events.append(Event(code="took", seat=seat, params={"count": len(got)}))
+    events.append(event(code="took", seat=seat, params={"count": len(got)}))
     st.pending = 0
     st.plus4 = None
     st.phase = "play"
@@ -605,10 +626,10 @@ def _choose_colour(
     st.colour = action.colour
     st.phase = "play"
     _signal(st, seat, named=action.colour)
-    events.append(Event(code="colour_chosen", seat=seat, params={"colour": action.colour}))
+    events.append(event(code="colour_chosen", seat=seat, params={"colour": action.colour}))
 
 
-def _draw_turn(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Event]) -> None:
     phase = st.phase
     if phase == "drawn":
         raise IllegalAction(ALREADY_DREW)
@@ -622,10 +643,10 @@ def _draw_turn(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     else:
         got = _draw(st, seat, 1, events)
     if not got:
-        events.append(Event(code="draw_skipped", seat=seat))
+        events.append(event(code="draw_skipped", seat=seat))
         _advance(st, 1)
         return
-    events.append(Event(code="drew", seat=seat, params={"count": len(got)}))
+    events.append(event(code="drew", seat=seat, params={"count": len(got)}))
     card = got[-1]
     if matches(card, top_face, colour):
         st.phase = "drawn"
@@ -634,14 +655,14 @@ def _draw_turn(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
         _advance(st, 1)
 
 
-def _challenge(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
+def _challenge(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Event]) -> None:
     if st.phase != "challenge" or st.plus4 is None:
         raise IllegalAction(NO_CHALLENGE)
     p4 = st.plus4
     st.plus4 = None
     st.reveal = Reveal(to=seat, of=p4.by, cards=sort_hand(p4.hand), legal=p4.legal)
     events.append(
-        Event(
+        event(
             code="challenge_reveal",
             seat=p4.by,
             params={"cards": sort_hand(p4.hand), "legal": p4.legal},
@@ -651,16 +672,16 @@ def _challenge(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     if not p4.legal:
         got = _draw(st, p4.by, 4, events)
         events.append(
-            Event(code="challenge_won", seat=seat, params={"target": p4.by, "count": len(got)})
+            event(code="challenge_won", seat=seat, params={"target": p4.by, "count": len(got)})
         )
         st.pending = p4.pending_before  # an earlier part of a +4 stack still stands
         st.phase = "penalty" if st.pending else "play"
         if st.pending:
-            events.append(Event(code="must_draw", seat=seat, params={"count": st.pending}))
+            events.append(event(code="must_draw", seat=seat, params={"count": st.pending}))
     else:
         got = _draw(st, seat, st.pending + 2, events)
         events.append(
-            Event(code="challenge_lost", seat=seat, params={"target": p4.by, "count": len(got)})
+            event(code="challenge_lost", seat=seat, params={"target": p4.by, "count": len(got)})
         )
         st.pending = 0
         st.phase = "play"
@@ -671,8 +692,8 @@ def _challenge(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
 def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     if not st.options.last_card:
         raise IllegalAction(CANNOT_CALL)
-    if st.exposed == seat:
-        st.exposed = None
+    if seat in st.exposed:  # a late call still closes the window
+        st.exposed = [s for s in st.exposed if s != seat]
     elif (
         st.seats[st.current] == seat
         and len(st.hands[seat]) == 2
@@ -682,16 +703,26 @@ def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
         st.called = [*st.called, seat]
     else:
         raise IllegalAction(CANNOT_CALL)
-    events.append(Event(code="last_card_called", seat=seat))
+    events.append(event(code="last_card_called", seat=seat))
 
 
-def _catch(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
-    target = st.exposed
-    if not st.options.last_card or target is None or target == seat:
+def _catch(st: Chupate2State, seat: Seat, action: Catch, events: list[Event]) -> None:
+    """Catch an exposed player: ``catch`` names nobody when only one other player is exposed,
+    ``catch.<seat index>`` names them when several are (see ``legal_actions``)."""
+    catchable = [s for s in st.exposed if s != seat]
+    if not st.options.last_card or not catchable:
         raise IllegalAction(NOTHING_TO_CATCH)
-    st.exposed = None
+    if action.target is None:
+        target = catchable[0] if len(catchable) == 1 else None
+    elif len(catchable) > 1 and 0 <= action.target < len(st.seats):
+        target = st.seats[action.target]
+    else:
+        target = None
+    if target is None or target not in catchable:
+        raise IllegalAction(NOTHING_TO_CATCH)
+    st.exposed = [s for s in st.exposed if s != target]
     got = _draw(st, target, LAST_CARD_PENALTY, events)
-    events.append(Event(code="caught", seat=seat, params={"target": target, "count": len(got)}))
+    events.append(event(code="caught", seat=seat, params={"target": target, "count": len(got)}))
 
 
 # ----- helpers --------------------------------------------------------------------------
@@ -715,7 +746,8 @@ def _signal(
         new_lacks = [c for c in new_lacks if c != played]
     new_named = named if named is not None else old.named
     if new_lacks is not old.lacks or new_named != old.named:
-        st.signals = {**st.signals, seat: Signals(lacks=new_lacks, named=new_named)}
+        signal = trusted(Signals, {"lacks": new_lacks, "named": new_named})
+        st.signals = {**st.signals, seat: signal}
 
 
 def _refill(st: Chupate2State, events: list[Event]) -> bool:
@@ -726,7 +758,7 @@ def _refill(st: Chupate2State, events: list[Event]) -> bool:
     st.discard = st.discard[-1:]
     st.stock = shuffled(rest, st.seed, "refill", st.round, st.shuffles)
     st.shuffles += 1
-    events.append(Event(code="refilled", params={"count": len(rest)}))
+    events.append(event(code="refilled", params={"count": len(rest)}))
     return True
 
 
@@ -754,11 +786,11 @@ def _draw(
     st.stock = stock
     if got:
         st.hands[seat] = st.hands[seat] + got
-        events.append(Event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
+        events.append(event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
         if seat in st.called:
             st.called = [s for s in st.called if s != seat]
-        if st.exposed == seat:
-            st.exposed = None
+        if seat in st.exposed:
+            st.exposed = [s for s in st.exposed if s != seat]
     return got
 
 
@@ -785,7 +817,7 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
         ),
     ]
     events.append(
-        Event(
+        event(
             code="round_won",
             seat=winner,
             params={"round": st.round, "points": points, "team": team},
@@ -794,7 +826,7 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
     st.pending = 0
     st.plus4 = None
     st.drawn = None
-    st.exposed = None
+    st.exposed = []
     target = st.options.target
     if target is not None:
         st.scores = dict(st.scores)
@@ -816,7 +848,19 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
             return
         points = total
     st.phase = "over"
-    events.append(Event(code="game_won", seat=winner, params={"team": team, "points": points}))
+    events.append(event(code="game_won", seat=winner, params={"team": team, "points": points}))
+
+
+# The handlers of the actions of the seat whose turn it is (see ``resolve_action``).
+_ON_TURN: dict[type, Callable[[Chupate2State, Seat, Chupate2Action, list[Event]], None]] = {
+    PlayCard: _play,  # type: ignore[dict-item]  # each handler takes its own action class
+    Draw: _draw_turn,
+    Pass: _pass,
+    Take: _take,
+    Challenge: _challenge,
+    SwapWith: _swap,  # type: ignore[dict-item]
+    ChooseColour: _choose_colour,  # type: ignore[dict-item]
+}
 
 
 # ----- the result -------------------------------------------------------------------------

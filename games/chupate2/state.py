@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from games.chupate2.cards import DECK
 from games.chupate2.options import Options
 from games.core import Event, GameState
 from games.core.engine import Seat
+from games.core.fast import plain_assignment, share_fields_set
 
 # Turn phases of the seat ``current``:
 #   colour     the starting player names the colour of a first-card Comodín
@@ -72,6 +74,7 @@ class Signals(BaseModel):
     named: str | None = None
 
 
+@plain_assignment
 class Chupate2State(GameState):
     options: Options
     round: int = 1
@@ -93,17 +96,34 @@ class Chupate2State(GameState):
     team_scores: list[int] = Field(default_factory=list)  # points game, per team
     results: list[RoundResult] = Field(default_factory=list)
     called: list[Seat] = Field(default_factory=list)  # "¡Última!" declared (variant)
-    exposed: Seat | None = None  # down to one card without calling (variant)
+    # down to one card without calling (variant), in the order they were exposed; each may be
+    # caught until their own next action or draw
+    exposed: list[Seat] = Field(default_factory=list)
     signals: dict[Seat, Signals] = Field(default_factory=dict)
     log: list[Event] = Field(default_factory=list)  # the most recent events ...
     log_versions: list[int] = Field(default_factory=list)  # ... and the version each produced
 
-    def __setattr__(self, name: str, value: object) -> None:
-        # Fast path for the engine's hot loop: fields are never validated on assignment anyway.
-        if name in _FIELDS:
-            self.__dict__[name] = value
-        else:  # pragma: no cover - pydantic internals
-            super().__setattr__(name, value)
+    @model_validator(mode="after")
+    def _shared_parts(self) -> Chupate2State:
+        """A loaded state holds the deck's own card strings (not 108 copies of them) and the
+        shared field sets of its models: a third of the memory of a plain load."""
+        card = _CARD
+        self.hands = {s: [card.get(c, c) for c in h] for s, h in self.hands.items()}
+        self.stock = [card.get(c, c) for c in self.stock]
+        self.discard = [card.get(c, c) for c in self.discard]
+        for part in (self, self.options, *self.log, *self.signals.values(), *self.results):
+            share_fields_set(part)
+        return self
+
+    @field_validator("exposed", mode="before")
+    @classmethod
+    def _one_exposed_seat(cls, value: object) -> object:
+        """States stored when only one seat could be exposed hold that seat or ``null``."""
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        return value
 
 
-_FIELDS = frozenset(Chupate2State.model_fields)
+_CARD: dict[str, str] = {c: c for c in DECK}  # card id -> the deck's own string for it

@@ -38,7 +38,8 @@ class Chupate2View(PlayerView):
     - ``reveal``: the challenge reveal, only in the challenger's view, right after challenging.
     - ``teams`` (seat lists), ``team_of``; points game: ``target``, ``scores`` (per seat, solo),
       ``team_scores`` (per team), ``results`` (one per finished round), ``round``, ``dealer``.
-    - ``last_card_called`` / ``exposed``: the "¡Última!" variant.
+    - ``last_card_called`` / ``exposed``: the "¡Última!" variant (``exposed``: every seat that
+      went down to one card without calling and may still be caught, longest exposed first).
     - ``signals``: public table memory per seat (colours it drew on, colour it last named).
     - ``last_events``: the latest events this seat may see (public ones and its private ones),
       oldest first; ``last_event_versions[i]``: the state version ``last_events[i]`` produced
@@ -69,7 +70,7 @@ class Chupate2View(PlayerView):
     team_scores: list[int] | None
     results: list[RoundResult]
     last_card_called: list[Seat]
-    exposed: Seat | None
+    exposed: list[Seat]
     signals: dict[Seat, Signals]
     last_events: list[Event]
     last_event_versions: list[int]
@@ -145,7 +146,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         team_scores=None if teams is None else list(state.team_scores),
         results=list(state.results),
         last_card_called=list(state.called),
-        exposed=state.exposed,
+        exposed=list(state.exposed),
         signals=dict(state.signals),
         last_events=[e for e in state.log if e.to is None or seat in e.to],
         last_event_versions=[

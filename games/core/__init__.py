@@ -8,6 +8,7 @@ from games.core.engine import (
     GameState,
     Outcome,
     PlayerView,
+    event,
 )
 from games.core.errors import IllegalAction
 from games.core.rng import rng_for, shuffled
@@ -19,6 +20,7 @@ __all__ = [
     "format_action",
     "parse_action",
     "Event",
+    "event",
     "Game",
     "GameState",
     "IllegalAction",

@@ -7,6 +7,8 @@ parsing.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.errors import BAD_ACTION, IllegalAction
@@ -45,8 +47,12 @@ class PlayingCard(BaseModel):
         return self.code
 
 
+@lru_cache(maxsize=2048)
 def parse_card(text: str, deck: int = 0) -> PlayingCard:
-    """Parse ``AS``, ``10h``, ``q♦`` or ``T♣`` (T for ten). Raises ``IllegalAction`` if invalid."""
+    """Parse ``AS``, ``10h``, ``q♦`` or ``T♣`` (T for ten). Raises ``IllegalAction`` if invalid.
+
+    Cards are frozen values, so one instance per text serves every caller (the rules parse the
+    same few card texts on every move; a refused text raises every time, nothing is cached)."""
     t = text.strip().upper()
     if len(t) < 2:
         raise IllegalAction(BAD_ACTION, text=text)

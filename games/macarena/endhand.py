@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import Event
+from games.core import Event, event
 from games.macarena.elements import ELEMENTS, Element, award_rank, element_of, sort_key
 from games.macarena.options import amulets_target
 from games.macarena.state import EndReason, HandResult, MacarenaState, SeatResult
@@ -57,7 +57,7 @@ def start_end_of_hand(
     state.maca_target = None
     state.penalty_pending = []
     emit(
-        Event(
+        event(
             code="hand_ended",
             seat=went_out,
             params={"hand": state.hand_number, "reason": reason, "counts": counts},
@@ -74,12 +74,12 @@ def start_end_of_hand(
             give_element(state, emit, s, tokens.elements[0], deal)
         elif tokens.coins > 0:
             result.seats[s].gave_coins = tokens.coins
-            emit(Event(code="penalty_coins", seat=s, params={"coins": tokens.coins}))
+            emit(event(code="penalty_coins", seat=s, params={"coins": tokens.coins}))
             tokens.coins = 0
         else:
-            emit(Event(code="penalty_nothing", seat=s))
+            emit(event(code="penalty_nothing", seat=s))
     if state.penalty_pending:
-        emit(Event(code="penalty_choice", params={"seats": list(state.penalty_pending)}))
+        emit(event(code="penalty_choice", params={"seats": list(state.penalty_pending)}))
     else:
         give_awards(state, emit, deal)
 
@@ -89,7 +89,7 @@ def give_element(state: MacarenaState, emit: Emit, seat: str, element: Element, 
     state.tokens[seat].elements.remove(element)
     assert state.hand_result is not None
     state.hand_result.seats[seat].gave_element = element
-    emit(Event(code="penalty_element", seat=seat, params={"element": element}))
+    emit(event(code="penalty_element", seat=seat, params={"element": element}))
     if seat in state.penalty_pending:
         state.penalty_pending.remove(seat)
         if not state.penalty_pending:
@@ -122,7 +122,7 @@ def give_awards(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     for s in state.seats:
         result.seats[s].collection = sorted(state.collections[s], key=sort_key)
     emit(
-        Event(
+        event(
             code="collections_shown",
             params={"sizes": {s: len(state.collections[s]) for s in state.seats}},
         )
@@ -132,7 +132,7 @@ def give_awards(state: MacarenaState, emit: Emit, deal: Deal) -> None:
         if n:
             state.tokens[s].coins += n
             result.seats[s].coins_macas = n
-            emit(Event(code="award_macas", seat=s, params={"coins": n}))
+            emit(event(code="award_macas", seat=s, params={"coins": n}))
     sizes = {s: len(state.collections[s]) for s in state.seats}
     largest = max(sizes.values())
     if largest > 0:
@@ -140,27 +140,27 @@ def give_awards(state: MacarenaState, emit: Emit, deal: Deal) -> None:
         for s in result.largest_collection:
             state.tokens[s].coins += 1
             result.seats[s].coins_collection = 1
-            emit(Event(code="award_collection", seat=s, params={"size": largest}))
+            emit(event(code="award_collection", seat=s, params={"size": largest}))
     if result.went_out is not None:
         state.tokens[result.went_out].coins += 1
         result.seats[result.went_out].coins_went_out = 1
-        emit(Event(code="award_went_out", seat=result.went_out))
+        emit(event(code="award_went_out", seat=result.went_out))
     for element in ELEMENTS:
         winner = element_winner(state, element)
         result.element_winners[element] = winner
         if winner is None:
-            emit(Event(code="award_element_none", params={"element": element}))
+            emit(event(code="award_element_none", params={"element": element}))
             continue
         tokens = state.tokens[winner]
         if element in tokens.elements:
             tokens.coins += 1
             result.seats[winner].coins_duplicates += 1
             result.seats[winner].duplicates.append(element)
-            emit(Event(code="award_element_duplicate", seat=winner, params={"element": element}))
+            emit(event(code="award_element_duplicate", seat=winner, params={"element": element}))
         else:
             tokens.elements.append(element)
             result.seats[winner].elements_won.append(element)
-            emit(Event(code="award_element", seat=winner, params={"element": element}))
+            emit(event(code="award_element", seat=winner, params={"element": element}))
     state.buy_pending = []
     for s in state.seats:
         run_exchanges(state, emit, s)
@@ -185,7 +185,7 @@ def run_exchanges(state: MacarenaState, emit: Emit, seat: str) -> None:
             tokens.elements = []
             tokens.amulets += 1
             result.seats[seat].amulets_won += 1
-            emit(Event(code="amulet", seat=seat, params={"amulets": tokens.amulets}))
+            emit(event(code="amulet", seat=seat, params={"amulets": tokens.amulets}))
             continue
         if tokens.coins >= 4:
             lacking = lacking_elements(state, seat)
@@ -204,7 +204,7 @@ def buy(state: MacarenaState, emit: Emit, seat: str, element: Element) -> None:
     tokens.elements.append(element)
     assert state.hand_result is not None
     state.hand_result.seats[seat].bought.append(element)
-    emit(Event(code="buy_element", seat=seat, params={"element": element}))
+    emit(event(code="buy_element", seat=seat, params={"element": element}))
 
 
 def chosen_buy(state: MacarenaState, emit: Emit, seat: str, element: Element, deal: Deal) -> None:
@@ -241,7 +241,7 @@ def ask_buys(state: MacarenaState, emit: Emit, seats: list[str]) -> None:
     for seat in seats:
         if seat in state.buy_pending:
             coins = state.tokens[seat].coins
-            emit(Event(code="buy_choice", seat=seat, params={"coins": coins}))
+            emit(event(code="buy_choice", seat=seat, params={"coins": coins}))
 
 
 def finish_hand(state: MacarenaState, emit: Emit, deal: Deal) -> None:
@@ -250,6 +250,6 @@ def finish_hand(state: MacarenaState, emit: Emit, deal: Deal) -> None:
     if objective_reached(state):
         state.phase = "over"
         state.winners = group_by_standing(state, list(state.seats))[0]
-        emit(Event(code="game_won", params={"winners": list(state.winners), "target": target}))
+        emit(event(code="game_won", params={"winners": list(state.winners), "target": target}))
         return
     deal()

@@ -7,9 +7,10 @@ the read-only turn questions (who acts, where a series may go) in ``turns.py``.
 
 from __future__ import annotations
 
-from games.core import Event, IllegalAction, shuffled
+from games.core import Event, IllegalAction, event, shuffled
 from games.core.cards import two_decks
 from games.core.errors import NOT_YOUR_TURN
+from games.core.fast import replace
 from games.core.rng import rng_for
 from games.macarena import endhand
 from games.macarena.actions import (
@@ -50,8 +51,9 @@ PHASE_ACTIONS: dict[Phase, tuple[type[MacarenaAction], ...]] = {
 
 def copy_state(state: MacarenaState) -> MacarenaState:
     """A copy whose containers are new (cards and events are immutable and shared)."""
-    return state.model_copy(
-        update={
+    return replace(
+        state,
+        {
             "seats": list(state.seats),
             "stock": list(state.stock),
             "pozos": [list(p) for p in state.pozos],
@@ -59,8 +61,7 @@ def copy_state(state: MacarenaState) -> MacarenaState:
             "hands": {s: list(h) for s, h in state.hands.items()},
             "collections": {s: list(c) for s, c in state.collections.items()},
             "tokens": {
-                s: t.model_copy(update={"elements": list(t.elements)})
-                for s, t in state.tokens.items()
+                s: replace(t, {"elements": list(t.elements)}) for s, t in state.tokens.items()
             },
             "penalty_pending": list(state.penalty_pending),
             "buy_pending": list(state.buy_pending),
@@ -73,7 +74,7 @@ def copy_state(state: MacarenaState) -> MacarenaState:
             "log": list(state.log),
             "winners": list(state.winners),
             "macarenas_count": dict(state.macarenas_count),
-        }
+        },
     )
 
 
@@ -138,7 +139,7 @@ def deal(state: MacarenaState, turn: _Turn) -> None:
     state.penalty_pending = []
     state.buy_pending = []
     turn.emit(
-        Event(
+        event(
             code="hand_started",
             seat=state.seats[state.starter],
             params={"hand": state.hand_number},
@@ -212,7 +213,7 @@ def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> 
     state.drawn = None
     state.maca_target = None
     if espejo:
-        turn.emit(Event(code="espejo_turn", seat=state.seats[index]))
+        turn.emit(event(code="espejo_turn", seat=state.seats[index]))
 
 
 def _next_player(state: MacarenaState) -> int:
@@ -224,13 +225,13 @@ def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
     state.hands[seat].append(card)
     state.drawn = card
     state.phase = "play"
-    turn.emit(Event(code="draw", seat=seat, params={"stock": len(state.stock)}))
-    turn.emit(Event(code="draw_card", seat=seat, params={"card": card.code}, to=(seat,)))
+    turn.emit(event(code="draw", seat=seat, params={"stock": len(state.stock)}))
+    turn.emit(event(code="draw_card", seat=seat, params={"card": card.code}, to=(seat,)))
 
 
 def _pass(state: MacarenaState, turn: _Turn, seat: str) -> None:
     returned = sum(m.pop(seat, 0) for m in state.macas)
-    turn.emit(Event(code="pass", seat=seat, params={"returned": returned}))
+    turn.emit(event(code="pass", seat=seat, params={"returned": returned}))
     state.drawn = None
     _start_turn(state, turn, _next_player(state), espejo=False)
 
@@ -248,7 +249,7 @@ def _play(state: MacarenaState, turn: _Turn, seat: str, action: Play) -> None:
         state.pozos[pozo].append(series.new_top)
     state.drawn = None
     turn.emit(
-        Event(
+        event(
             code="espejo_solo" if series.solo else "play",
             seat=seat,
             params={
@@ -278,7 +279,7 @@ def _after_play(state: MacarenaState, turn: _Turn, seat: str, espejo: bool) -> N
 def _activate_maca(state: MacarenaState, turn: _Turn, seat: str, pozo: int) -> None:
     on_pozo = state.macas[pozo]
     if sum(on_pozo.values()) >= MAX_MACAS_PER_POZO:
-        turn.emit(Event(code="maca_pozo_full", seat=seat, params={"pozo": pozo}))
+        turn.emit(event(code="maca_pozo_full", seat=seat, params={"pozo": pozo}))
         return
     if sum(m.get(seat, 0) for m in state.macas) >= MACAS_PER_PLAYER:
         state.phase = "move_maca"
@@ -287,14 +288,14 @@ def _activate_maca(state: MacarenaState, turn: _Turn, seat: str, pozo: int) -> N
         if len(sources) == 1:
             _move_maca(state, turn, seat, sources[0], pozo)
         else:
-            turn.emit(Event(code="maca_move_choice", seat=seat, params={"pozo": pozo}))
+            turn.emit(event(code="maca_move_choice", seat=seat, params={"pozo": pozo}))
         return
     shared_before = len(on_pozo) >= 2
     on_pozo[seat] = on_pozo.get(seat, 0) + 1
-    turn.emit(Event(code="maca_placed", seat=seat, params={"pozo": pozo, "count": on_pozo[seat]}))
+    turn.emit(event(code="maca_placed", seat=seat, params={"pozo": pozo, "count": on_pozo[seat]}))
     if len(on_pozo) >= 2 and not shared_before:
         turn.emit(
-            Event(code="pozo_shared", seat=seat, params={"pozo": pozo, "owners": list(on_pozo)})
+            event(code="pozo_shared", seat=seat, params={"pozo": pozo, "owners": list(on_pozo)})
         )
     _check_macarena(state, turn, seat)
 
@@ -308,10 +309,10 @@ def _move_maca(state: MacarenaState, turn: _Turn, seat: str, source: int, target
     on_target[seat] = on_target.get(seat, 0) + 1
     state.maca_target = None
     state.phase = "play"
-    turn.emit(Event(code="maca_moved", seat=seat, params={"from": source, "pozo": target}))
+    turn.emit(event(code="maca_moved", seat=seat, params={"from": source, "pozo": target}))
     if len(on_target) >= 2 and not shared_before:
         turn.emit(
-            Event(
+            event(
                 code="pozo_shared",
                 seat=seat,
                 params={"pozo": target, "owners": list(on_target)},
@@ -335,7 +336,7 @@ def _check_macarena(state: MacarenaState, turn: _Turn, seat: str) -> None:
         state.macarena = seat
         state.winners = [seat]
         state.macarenas_count[seat] = state.macarenas_count.get(seat, 0) + 1
-        turn.emit(Event(code="macarena", seat=seat))
+        turn.emit(event(code="macarena", seat=seat))
 
 
 # ----- the end of the game -------------------------------------------------------------------

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import Event, GameState
 from games.core.cards import PlayingCard
+from games.core.fast import plain_assignment
 from games.macarena.elements import Element
 from games.macarena.options import Options
 
@@ -63,6 +64,7 @@ class HandResult(BaseModel):
     element_winners: dict[str, str | None] = Field(default_factory=dict)
 
 
+@plain_assignment
 class MacarenaState(GameState):
     options: Options = Field(default_factory=Options)
     hand_number: int = 1

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from games.core import Event, IllegalAction
+from games.core import Event, IllegalAction, event
 from games.core.errors import GAME_OVER, NOT_YOUR_TURN
+from games.core.fast import replace
 from games.core.rng import rng_for, shuffled
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Arrange, Draw, Pass, Play
@@ -71,7 +72,7 @@ def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
     _log(
         state,
         [
-            Event(
+            event(
                 code="dealt",
                 seat=seats[dealer],
                 params={"cards": per, "first": seats[state.current]},
@@ -99,8 +100,9 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:
     """A cheap copy for ``resolve_action``: every mutable container is copied; cards, events and
     options are immutable values."""
-    return state.model_copy(
-        update={
+    return replace(
+        state,
+        {
             "seats": list(state.seats),
             "hands": {s: list(h) for s, h in state.hands.items()},
             "stock": list(state.stock),
@@ -109,7 +111,7 @@ def copy_state(state: MaquiaveloState) -> MaquiaveloState:
             "winners": list(state.winners),
             "last_play": list(state.last_play),
             "log": list(state.log),
-        }
+        },
     )
 
 
@@ -172,8 +174,8 @@ def _draw(state: MaquiaveloState, seat: str) -> list[Event]:
     _give(state, seat, [card_id])
     state.passes = 0
     events = [
-        Event(code="drew", seat=seat, params={"stock": len(state.stock)}),
-        Event(code="drew_card", seat=seat, params={"card": pretty(card_id)}, to=(seat,)),
+        event(code="drew", seat=seat, params={"stock": len(state.stock)}),
+        event(code="drew_card", seat=seat, params={"card": pretty(card_id)}, to=(seat,)),
     ]
     _next(state)
     return events
@@ -182,7 +184,7 @@ def _draw(state: MaquiaveloState, seat: str) -> list[Event]:
 def _pass(state: MaquiaveloState, seat: str) -> list[Event]:
     if state.stock:
         raise IllegalAction(STOCK_NOT_EMPTY)
-    return [Event(code="passed", seat=seat), *_count_pass(state)]
+    return [event(code="passed", seat=seat), *_count_pass(state)]
 
 
 def _count_pass(state: MaquiaveloState) -> list[Event]:
@@ -353,7 +355,7 @@ def _commit(
     state.last_play = sorted(hand_ids + helper_ids, key=sort_key)
     state.passes = 0
     events = [
-        Event(
+        event(
             code="rearranged" if rearranged else "played",
             seat=seat,
             params={
@@ -367,7 +369,7 @@ def _commit(
         used = set(helper_ids)
         state.helpers = [c for c in state.helpers if c not in used]
         events.append(
-            Event(
+            event(
                 code="used_helpers",
                 seat=seat,
                 params={"cards": " ".join(pretty(c) for c in sorted(helper_ids, key=sort_key))},
@@ -376,12 +378,12 @@ def _commit(
         while len(state.helpers) < NUM_HELPERS and state.stock:
             new = state.stock.pop()
             state.helpers.append(new)
-            events.append(Event(code="helper_added", params={"card": pretty(new)}))
+            events.append(event(code="helper_added", params={"card": pretty(new)}))
     if not state.hands[seat]:
         state.finished = True
         state.end_reason = "out"
         state.winners = [seat]
-        events.append(Event(code="won", seat=seat))
+        events.append(event(code="won", seat=seat))
     else:
         _next(state)
     return events
@@ -395,7 +397,7 @@ def _reject(state: MaquiaveloState, seat: str, error: IllegalAction) -> list[Eve
     drawn = [state.stock.pop() for _ in range(min(ESTRICTO_PENALTY, len(state.stock)))]
     _give(state, seat, drawn)
     events = [
-        Event(
+        event(
             code="penalty",
             seat=seat,
             params={"reason": error.code, "count": len(drawn), "stock": len(state.stock)},
@@ -403,7 +405,7 @@ def _reject(state: MaquiaveloState, seat: str, error: IllegalAction) -> list[Eve
     ]
     if drawn:
         events.append(
-            Event(
+            event(
                 code="penalty_cards",
                 seat=seat,
                 params={"cards": " ".join(pretty(c) for c in drawn)},
@@ -431,7 +433,7 @@ def _finish_blocked(state: MaquiaveloState) -> list[Event]:
     key = {s: (len(h), hand_value(h)) for s, h in state.hands.items()}
     best = min(key.values())
     state.winners = [s for s in state.seats if key[s] == best]
-    return [Event(code="blocked", params={"winners": list(state.winners)})]
+    return [event(code="blocked", params={"winners": list(state.winners)})]
 
 
 def _log(state: MaquiaveloState, events: list[Event]) -> None:

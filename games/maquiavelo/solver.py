@@ -37,6 +37,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from games.core.cards import SUITS
 
@@ -248,6 +249,12 @@ def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     )
 
 
+@cache
+def _short_runs(runs: tuple[int, ...]) -> tuple[int, int]:
+    """How many of these open runs still need one more card, and how many need two."""
+    return sum(1 for st in runs if st in (1, 2, 5, 6)), sum(1 for st in runs if st in (1, 5))
+
+
 def _high_ace_ok(runs: tuple[int, ...], d: int) -> tuple[bool, ...] | None:
     """At rank 14: the d kept aces must each extend a run of length >= 2 (not low-started);
     every other run must already be closable. Returns the extend flags or None."""
@@ -304,6 +311,10 @@ def _final_ok(state: int) -> bool:
     return hit
 
 
+class _OutOfBudget(Exception):
+    """A search ran out of the nodes it was given (its memo stays valid: see ``go``)."""
+
+
 class _Problem:
     def __init__(
         self,
@@ -311,33 +322,50 @@ class _Problem:
         fixed_set: Sequence[int],
         optional: Sequence[int],
         optional_set: Sequence[int],
+        mirrored: bool = False,
     ) -> None:
+        """``mirrored``: the problem with ranks 2..K reversed (see ``_MIRROR``), searched K->A;
+        the scores keep each card's own value."""
         optional, optional_set = _usable(fixed, fixed_set, optional, optional_set)
+        self.mirrored = mirrored
+        if mirrored:
+            fixed, fixed_set, optional, optional_set = (
+                [counts[_MIRROR[f]] for f in range(NUM_FACES)]
+                for counts in (fixed, fixed_set, optional, optional_set)
+            )
         self.fixed = fixed
         self.fixed_set = fixed_set
         self.optional = optional
         self.optional_set = optional_set
         self.memo: dict[int, tuple[int, bool]] = {}
+        # key of an exact memo entry -> the option that reaches its value (for ``reconstruct``)
+        self.chosen: dict[int, tuple | None] = {}
         self._best: int | None = None
+        self.nodes = 0  # calls of ``go`` so far ...
+        self.limit = 1 << 62  # ... and how many it may make before ``_OutOfBudget``
         self._options: dict[int, list] = {}
         # per position (r-1)*4 + s, r = 1..13
         self.cells = []
+        self.card_score = []  # per position: what one optional card there is worth
         for r in range(1, 14):
             for s in range(4):
                 face = s * 13 + r - 1
                 self.cells.append(
                     (r, s, fixed[face], fixed_set[face], optional[face], optional_set[face])
                 )
+                value = face_value(_MIRROR[face]) if mirrored else r
+                self.card_score.append(CARD_SCORE + VALUE_SCORE * value)
         # suffix upper bounds of optional score
         self.bound = [0] * (len(self.cells) + 1)
         for i in range(len(self.cells) - 1, -1, -1):
             r, s, f, fs, o, os_ = self.cells[i]
-            self.bound[i] = self.bound[i + 1] + o * (CARD_SCORE + VALUE_SCORE * r)
+            self.bound[i] = self.bound[i + 1] + o * self.card_score[i]
         self.end = len(self.cells)
-
-    @staticmethod
-    def score(r: int, u: int, v: int) -> int:
-        return u * (CARD_SCORE + VALUE_SCORE * r) + v * HELPER_SCORE
+        # per suit, per rank 1..13: the cards that could extend a run there (index 0 unused)
+        self.run_cards = [
+            [0] + [fixed[s * 13 + r - 1] + optional[s * 13 + r - 1] for r in range(1, 14)]
+            for s in range(4)
+        ]
 
     def options(self, pos: int, sid: int) -> list:
         """(score, m, new suit id, u, v, choice) for the suit of ``pos``, best score first."""
@@ -347,39 +375,33 @@ class _Problem:
             return hit
         r, s, f, fs, o, os_ = self.cells[pos]
         runs, d = _SUIT_STATES[sid]
-        scored = [
-            (self.score(r, u, v), m, _suit_id(nr, nd), u, v, ch)
-            for (u, v, m, nr, nd, ch) in _suit_options(r, runs, d, f, fs, o, os_)
-            if self._runs_can_finish(s, r, nr, nd)
-        ]
+        card = self.card_score[pos]
+        # cards of suit s at the next two ranks that could extend a run (the high ace: kept)
+        ahead = self.run_cards[s]
+        scored = []
+        for u, v, m, nr, nd, ch in _suit_options(r, runs, d, f, fs, o, os_):
+            # prune: runs shorter than 3 need the next ranks; kept aces need a Q and a K
+            if r == 1 and nd and (ahead[12] < nd or ahead[13] < nd):
+                continue
+            need1, need2 = _short_runs(nr)
+            if need1 and (
+                (nd if r == 13 else ahead[r + 1]) < need1
+                or (nd if r == 12 else 0 if r == 13 else ahead[r + 2]) < need2
+            ):
+                continue
+            scored.append((u * card + v * HELPER_SCORE, m, _suit_id(nr, nd), u, v, ch))
         scored.sort(key=lambda t: -t[0])
         self._options[key] = scored
         return scored
-
-    def _run_cards(self, s: int, rank: int, kept_aces: int) -> int:
-        """How many cards of suit s at ``rank`` (14 = high ace) could extend a run."""
-        if rank == 14:
-            return kept_aces
-        if rank > 14:
-            return 0
-        face = s * 13 + rank - 1
-        return self.fixed[face] + self.optional[face]
-
-    def _runs_can_finish(self, s: int, r: int, runs: tuple[int, ...], d: int) -> bool:
-        """Prune: runs shorter than 3 need the next ranks; kept aces need a Q and a K."""
-        if r == 1 and d and (self._run_cards(s, 12, 0) < d or self._run_cards(s, 13, 0) < d):
-            return False
-        need1 = sum(1 for st in runs if st in (1, 2, 5, 6))
-        if not need1:
-            return True
-        need2 = sum(1 for st in runs if st in (1, 5))
-        return self._run_cards(s, r + 1, d) >= need1 and self._run_cards(s, r + 2, d) >= need2
 
     def go(self, pos: int, state: int, kc: int, need: int) -> int:
         """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
         otherwise some upper bound below ``need``. Memo entries remember which of the two."""
         if pos == self.end:
             return 0 if _final_ok(state) else NEG
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise _OutOfBudget  # nothing half-done is in the memo: entries are written last
         bound = self.bound
         if bound[pos] < need:
             return bound[pos]
@@ -399,7 +421,12 @@ class _Problem:
         next_bound = bound[pos + 1]
         go = self.go
         nxt = pos + 1
-        for sc, m, nsid, _u, _v, _ch in self.options(pos, sid):
+        options = self._options.get(pos * 128 + sid)
+        if options is None:
+            options = self.options(pos, sid)
+        chosen = None
+        for option in options:
+            sc, m, nsid, _u, _v, _ch = option
             goal = need if need > best else best + 1
             if sc + next_bound < goal:
                 if sc + next_bound > upper:
@@ -413,10 +440,12 @@ class _Problem:
                 continue
             if val >= goal - sc:
                 best = sc + val
+                chosen = option
             elif sc + val > upper:
                 upper = sc + val
         if best >= need:
             self.memo[key] = (best, True)
+            self.chosen[key] = chosen
             return best
         result = best if best > upper else upper
         self.memo[key] = (result, False)
@@ -434,17 +463,23 @@ class _Problem:
                 return self._best
             # aspiration on whole cards: "k cards at least", k from the top down (the value
             # is optimised by the last, successful search itself); below k = 0 the fixed cards
-            # themselves cannot be arranged
-            need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
-            self._best = NEG
-            while need >= -100:
-                value = self.go(0, _START, 0, need)
-                if value >= need:
-                    self._best = value
-                    break
-                if value == NEG:
-                    break
-                need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
+            # themselves cannot be arranged. A search stopped by its budget is resumed by
+            # calling ``solve`` again: the rounds already answered come back from the memo.
+            if not self.mirrored:  # one search for the best: no re-search
+                value = self.go(0, _START, 0, -100)
+                best = value if value >= -100 else NEG
+            else:  # aspiration rounds: prune hard where the first sweep wandered
+                need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
+                best = NEG
+                while need >= -100:
+                    value = self.go(0, _START, 0, need)
+                    if value >= need:
+                        best = value
+                        break
+                    if value == NEG:
+                        break
+                    need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
+            self._best = best
         return self._best
 
     def reconstruct(self) -> tuple[list[tuple[list[int], list[str]]], list[int], list[int]]:
@@ -466,18 +501,12 @@ class _Problem:
             shift = 7 * s
             sid = (state >> shift) & 127
             base = state ^ (sid << shift)
-            chosen = None
-            for sc, m, nsid, u, v, ch in self.options(pos, sid):
-                nkc = kc + _M_DELTA[m]
-                if not _KC_REACH[s][nkc]:
-                    continue
-                nstate = base | (nsid << shift)
-                val = self.go(pos + 1, nstate, 0 if s == 3 else nkc, target - sc)
-                if val != NEG and sc + val == target:
-                    chosen = (sc, m, u, v, ch, nstate, nkc)
-                    break
-            assert chosen is not None
-            sc, m, u, v, ch, state, kc = chosen
+            # the search left the best option of every node on the best line in ``chosen``
+            chosen = self.chosen[((state * 25 + kc) << 6) | pos]
+            assert chosen is not None  # an exact entry's best line
+            sc, m, nsid, u, v, ch = chosen
+            state = base | (nsid << shift)
+            kc = kc + _M_DELTA[m]
             face = s * 13 + r - 1
             used_opt[face] += u
             used_opt_set[face] += v
@@ -519,6 +548,43 @@ def _plain_if(st: int, d: int) -> int:
 
 
 _START = 0  # every suit: no open run, no kept ace (suit id 0)
+
+# The mirror image of a face: ranks 2..K reversed (2 <-> K, 3 <-> Q, ...), the ace kept. Runs
+# stay runs (A-2-3 <-> A-K-Q, i.e. Q-K-A) and sets stay sets, so a table and its mirror image
+# have the same arrangements; the sweep over the mirror image meets the high ranks first.
+_MIRROR: tuple[int, ...] = tuple(
+    f if f % 13 == 0 else f - f % 13 + 13 - f % 13 for f in range(NUM_FACES)
+)
+FIRST_BUDGET = 700  # nodes each direction searches before the other's turn (then doubled)
+
+
+def _solved(
+    fixed: Sequence[int],
+    fixed_set: Sequence[int],
+    optional: Sequence[int],
+    optional_set: Sequence[int],
+) -> _Problem:
+    """The problem searched to its end, sweeping A->K and (on the mirror image) K->A in turns.
+
+    One direction often meets a contradiction only at its last ranks and wanders long before it
+    does, while the other meets it at once; each takes turns with a budget of nodes, doubled
+    every round, and the first to finish answers (both are exact). The memo of each carries over
+    between its turns, so the cost stays within a small factor of the faster direction's."""
+    problems = [_Problem(fixed, fixed_set, optional, optional_set)]
+    budget = FIRST_BUDGET
+    while True:
+        for prob in problems:
+            prob.limit = prob.nodes + budget
+            try:
+                prob.solve()
+            except _OutOfBudget:
+                continue
+            prob.limit = 1 << 62
+            return prob
+        if len(problems) == 1:  # most positions never need the mirror image
+            problems.append(_Problem(fixed, fixed_set, optional, optional_set, mirrored=True))
+        else:
+            budget *= 2
 
 
 def _usable(fixed, fixed_set, optional, optional_set) -> tuple[list[int], list[int]]:
@@ -621,16 +687,20 @@ def solve(
     for f in range(NUM_FACES):
         if fixed[f] + fixed_set[f] + optional[f] + optional_set[f] > 2:
             raise ValueError(f"face {f} appears more than twice")
-    prob = _Problem(fixed, fixed_set, optional, optional_set)
+    prob = _solved(fixed, fixed_set, optional, optional_set)
     if prob.solve() == NEG:
         return None
     raw, uo, uos = prob.reconstruct()
+    if prob.mirrored:  # back from the mirror image
+        raw = [([_MIRROR[f] for f in faces], tg) for faces, tg in raw]
+        uo = [uo[_MIRROR[f]] for f in range(NUM_FACES)]
+        uos = [uos[_MIRROR[f]] for f in range(NUM_FACES)]
     melds, tags = [], []
     for faces, tg in raw:
         order = sorted(range(len(faces)), key=lambda i: faces[i])
         if meld_kind(faces) == "run":
-            # keep ascending order as built (ace high last)
-            order = list(range(len(faces)))
+            # ascending order as built (ace high last); a mirrored sweep built it descending
+            order = list(range(len(faces)))[::-1] if prob.mirrored else list(range(len(faces)))
         melds.append([faces[i] for i in order])
         tags.append([tg[i] for i in order])
     return Solution(melds, tags, uo, uos, prob.solve())
@@ -648,7 +718,7 @@ def is_partitionable(faces: Iterable[int], set_only: Iterable[int] = ()) -> bool
 
 def feasible(counts: Sequence[int], set_only_counts: Sequence[int] | None = None) -> bool:
     """Can these per-face counts be arranged (the set-only ones inside sets)?"""
-    return _Problem(counts, set_only_counts or _zeros(), _zeros(), _zeros()).solve() != NEG
+    return _solved(counts, set_only_counts or _zeros(), _zeros(), _zeros()).solve() != NEG
 
 
 @dataclass

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Literal
 
 from games.core import Event, GameState
+from games.core.fast import plain_assignment
 from games.maquiavelo.options import Options
 
 LOG_SIZE = 12
 
 
+@plain_assignment
 class MaquiaveloState(GameState):
     options: Options
     dealer: int

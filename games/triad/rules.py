@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from games.core import Event, IllegalAction, rng_for
+from games.core import Event, IllegalAction, event, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
+from games.core.fast import replace
 from games.triad import cards as catalogue
 from games.triad.actions import PickCard, PlaceCard, TriadAction
 from games.triad.options import MAX_REMATCHES, Options, RuleSet
@@ -267,17 +268,18 @@ def copy_state(state: TriadState) -> TriadState:
     ``play`` replaces (never mutates) ``InHand``, ``RoundResult`` and ``LastMove`` values, and
     ``options`` is frozen, so those are shared; board cards change colour, so they are copied.
     """
-    return state.model_copy(
-        update={
+    return replace(
+        state,
+        {
             "seats": list(state.seats),
             "originals": [list(o) for o in state.originals],
             "hands": [list(h) for h in state.hands],
-            "board": [None if p is None else p.model_copy() for p in state.board],
+            "board": [None if p is None else replace(p, {}) for p in state.board],
             "elements": list(state.elements),
             "revealed": list(state.revealed),
             "history": list(state.history),
             "picks": list(state.picks),
-        }
+        },
     )
 
 
@@ -336,7 +338,7 @@ def play(state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
 
 
 def _flip_event(code: str, seat: Seat, cells: Sequence[int]) -> Event:
-    return Event(code=code, seat=seat, params={"cells": list(cells), "count": len(cells)})
+    return event(code=code, seat=seat, params={"cells": list(cells), "count": len(cells)})
 
 
 def place(state: TriadState, me: int, action: PlaceCard) -> list[Event]:
@@ -374,7 +376,7 @@ def place(state: TriadState, me: int, action: PlaceCard) -> list[Event]:
         same_wall=flips.same_wall,
     )
     events = [
-        Event(
+        event(
             code="placed",
             seat=seat,
             params={"card": held.card, "cell": action.cell, "slot": action.slot},
@@ -413,7 +415,7 @@ def end_round(state: TriadState) -> list[Event]:
             state.hands = new_hands
             start_round(state, state.round + 1)
             return [
-                Event(
+                event(
                     code="round_draw",
                     params={
                         "round": state.round - 1,
@@ -421,7 +423,7 @@ def end_round(state: TriadState) -> list[Event]:
                         "scores": score_params,
                     },
                 ),
-                Event(
+                event(
                     code="sudden_death",
                     seat=names[state.first],
                     params={"round": state.round, "max": MAX_REMATCHES},
@@ -429,12 +431,12 @@ def end_round(state: TriadState) -> list[Event]:
             ]
         state.winner = None
         state.phase = "over"
-        draw = Event(code="game_draw", params={"score": scores[0], "scores": score_params})
+        draw = event(code="game_draw", params={"score": scores[0], "scores": score_params})
         return [draw, payout_event(state)]
     winner = 0 if scores[0] > scores[1] else 1
     state.winner = winner
     events = [
-        Event(
+        event(
             code="game_won",
             seat=names[winner],
             params={
@@ -450,7 +452,7 @@ def end_round(state: TriadState) -> list[Event]:
         state.picks_required = need
         state.phase = "pick"
         return events + [
-            Event(
+            event(
                 code="pick_required",
                 seat=names[winner],
                 params={"count": need, "target": names[1 - winner]},
@@ -473,7 +475,7 @@ def pick(state: TriadState, me: int, action: PickCard) -> list[Event]:
         raise IllegalAction(ALREADY_PICKED, card=action.card)
     state.picks.append(uid)
     events = [
-        Event(
+        event(
             code="picked",
             seat=state.seats[me],
             params={"card": action.card, "target": state.seats[loser]},
@@ -530,7 +532,7 @@ def payout_event(state: TriadState) -> Event:
         {"card": p.card, "uid": p.uid, "from": p.giver, "to": p.receiver}
         for p in transfers_of(state)
     ]
-    return Event(
+    return event(
         code="payout",
         params={"rule": state.options.payout, "transfers": moves, "count": len(moves)},
     )

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import GameState
+from games.core.fast import plain_assignment
 from games.triad.options import Options
 
 Phase = Literal["play", "pick", "over"]
@@ -53,6 +54,7 @@ class RoundResult(BaseModel):
     scores: list[int]
 
 
+@plain_assignment
 class TriadState(GameState):
     options: Options
     originals: list[list[str]]  # the five card ids each seat brought (uid = seat * 5 + index)

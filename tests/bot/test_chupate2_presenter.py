@@ -351,6 +351,24 @@ def test_last_card_call_and_catch_are_public_buttons():
     assert "Ana tiene una carta y no avisó" in public.embeds[0].description
 
 
+def test_every_exposed_player_gets_a_catch_button():
+    hands = {
+        IDS[0]: ["r1a", "r2a"],
+        IDS[1]: ["r3a", "r4a"],
+        IDS[2]: ["y2b", "y3b", "y4b"],
+    }
+    state = make_state(hands, "r5a", current=0, direction=1, options={"last_card": True})
+    tr = translator("es")
+    state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.r1a"))  # Ana forgets to call
+    state, _ = GAME.apply(state, IDS[1], GAME.decode_action("p.r3a"))  # so does Beto
+    public = public_payload(_table(state), PRESENTER, _Service(), tr)
+    assert {"catch.0", "catch.1"} <= _offers(public)
+    labels = {c.get("label") for c in _components(public)}
+    assert {"¡Pillado! (Ana)", "¡Pillado! (Beto)"} <= labels
+    text = public.embeds[0].description
+    assert "Ana tiene una carta y no avisó" in text and "Beto tiene una carta y no avisó" in text
+
+
 # ----- texts with names ------------------------------------------------------------------------
 ID_PATTERN = re.compile(r"seatid-|\{[a-z_]+\}|chupate2\.")
 

@@ -80,7 +80,9 @@ def action_params(
     if kind == "take":
         return {"count": view.pending_draw}
     if kind == "catch":
-        target = view.exposed or ""
+        index = getattr(action, "target", None)
+        others = [s for s in view.exposed if s != view.seat]
+        target = view.seats[index] if index is not None else (others or [""])[0]
         return {"target": names(target) if names else target}
     return {}
 

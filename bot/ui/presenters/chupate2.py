@@ -440,8 +440,8 @@ class Presenter(GamePresenter):
                     target=names(target),
                 )
             )
-        if view.exposed is not None:
-            lines.append("👉 " + tr("chupate2.status.exposed", player=names(view.exposed)))
+        for seat in view.exposed:
+            lines.append("👉 " + tr("chupate2.status.exposed", player=names(seat)))
         if view.teams is not None:
             lines.extend(self._team_lines(view, names, tr))
         if view.target is not None:

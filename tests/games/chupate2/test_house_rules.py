@@ -169,12 +169,12 @@ def test_swap_leaving_one_card_exposes_only_with_last_card_variant():
     state = _seven_state(options={"last_card": True})
     state, _ = act(state, "a", "p.r7a")
     after, _ = act(state, "a", "swap.1")  # a now holds b's single card, uncalled
-    assert after.exposed == "a"
+    assert after.exposed == ["a"]
     assert "catch" in legal(after, "c")
     plain = _seven_state()
     plain, _ = act(plain, "a", "p.r7a")
     plain, _ = act(plain, "a", "swap.1")
-    assert plain.exposed is None and "catch" not in legal(plain, "c")
+    assert plain.exposed == [] and "catch" not in legal(plain, "c")
 
 
 # ----- draw until playable --------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_decision_last_card_call_while_answering_a_penalty_or_a_challenge():
     assert "uno" in legal(state, "b")
     state, _ = act(state, "b", "uno")
     state, _ = act(state, "b", "p.rDb")
-    assert state.exposed is None
+    assert state.exposed == []
     hands_c = make_state(
         {"a": ["Fa", "g1a", "g2a"], "b": ["b1a", "b2a"], "c": ["Fb", "y1a"]}, "r5a", options=opts
     )
@@ -284,7 +284,7 @@ def test_decision_last_card_call_while_answering_a_penalty_or_a_challenge():
     assert hands_c.phase == "challenge" and "uno" in legal(hands_c, "c")
     hands_c, _ = act(hands_c, "c", "uno")
     hands_c, _ = act(hands_c, "c", "p.Fb.r")  # stacked (variant): down to one card, called
-    assert hands_c.exposed is None
+    assert hands_c.exposed == []
 
 
 def test_decision_wrong_catch_is_refused_without_penalty():
@@ -300,11 +300,11 @@ def test_decision_caught_until_the_exposed_players_next_action_or_draw():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a", "g3a"], "c": ["y1a", "y2a", "rDa"]}
     state = make_state(hands, "r5a", options={"last_card": True})
     state, _ = act(state, "a", "p.r1a")  # a forgets to call
-    assert state.exposed == "a"
+    assert state.exposed == ["a"]
     state, _ = act(state, "c", "p.rDa")  # counter-clockwise: b must answer it, not a
     assert turn(state) == "b" and state.pending == 2
     state, _ = act(state, "b", "take")
-    assert state.exposed == "a"  # b's move left it open
+    assert state.exposed == ["a"]  # b's move left it open
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a", "g3a"], "c": ["y1a", "y2a", "rDa"]}
     forced = make_state(hands, "r5a", options={"last_card": True}, direction=1)
     forced, _ = act(forced, "a", "p.r1a")  # clockwise: b then c
@@ -314,4 +314,4 @@ def test_decision_caught_until_the_exposed_players_next_action_or_draw():
     forced, _ = act(forced, "c", "p.rDa")  # c's Chúpate 2 lands on a: a draws
     assert turn(forced) == "a"
     forced, _ = act(forced, "a", "take")
-    assert forced.exposed is None
+    assert forced.exposed == []

@@ -547,18 +547,18 @@ def test_last_card_call_before_playing_is_safe():
     state, events = act(state, "a", "uno")
     assert codes(events) == ["last_card_called"] and state.current == 0
     state, _ = act(state, "a", "p.r1a")
-    assert state.exposed is None
+    assert state.exposed == []
     assert "catch" not in {a.encode() for a in GAME.legal_actions(state, "b")}
 
 
 def test_missing_call_can_be_caught_for_two_cards():
     state = _last_card_state()
     state, _ = act(state, "a", "p.r1a")
-    assert state.exposed == "a"
+    assert state.exposed == ["a"]
     assert {a.encode() for a in GAME.legal_actions(state, "b")} == {"catch"}
     assert "uno" in {a.encode() for a in GAME.legal_actions(state, "a")}
     caught, events = act(state, "b", "catch")
-    assert len(caught.hands["a"]) == 3 and caught.exposed is None
+    assert len(caught.hands["a"]) == 3 and caught.exposed == []
     assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
     # late call closes the window too
     called, _ = act(state, "a", "uno")
@@ -568,13 +568,15 @@ def test_missing_call_can_be_caught_for_two_cards():
     moved, _ = act(state, "c", "draw")
     if moved.phase == "drawn":
         moved, _ = act(moved, "c", "pass")
-    assert moved.exposed == "a" and "catch" in {x.encode() for x in GAME.legal_actions(moved, "b")}
+    assert moved.exposed == ["a"] and "catch" in {
+        x.encode() for x in GAME.legal_actions(moved, "b")
+    }
     moved, _ = act(moved, "b", "draw")
     if moved.phase == "drawn":
         moved, _ = act(moved, "b", "pass")
-    assert moved.seats[moved.current] == "a" and moved.exposed == "a"
+    assert moved.seats[moved.current] == "a" and moved.exposed == ["a"]
     own, _ = act(moved, "a", "draw")
-    assert own.exposed is None
+    assert own.exposed == []
     raises("nothing_to_catch", own, "b", "catch")
 
 
@@ -584,7 +586,7 @@ def test_last_card_actions_need_the_variant():
     assert "uno" not in {a.encode() for a in GAME.legal_actions(state, "a")}
     raises("cannot_call", state, "a", "uno")
     state, _ = act(state, "a", "p.r1a")
-    assert state.exposed is None
+    assert state.exposed == []
     raises("nothing_to_catch", state, "b", "catch")
 
 
@@ -678,12 +680,12 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a", "g3a"], "c": ["r3a", "r4a"]}
     state = make_state(hands, "r5a", options={"last_card": True})
     state, _ = act(state, "a", "p.r1a")  # a forgets: exposed; c (next) holds two cards
-    assert state.exposed == "a" and state.seats[state.current] == "c"
+    assert state.exposed == ["a"] and state.seats[state.current] == "c"
     assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "uno"}
     state, _ = act(state, "c", "uno")
-    assert state.exposed == "a" and state.called == ["c"]
+    assert state.exposed == ["a"] and state.called == ["c"]
     state, _ = act(state, "c", "p.r3a")
-    assert state.exposed == "a"  # c called; a's window stays open until a's own next action
+    assert state.exposed == ["a"]  # c called; a's window stays open until a's own next action
 
 
 def test_view_last_events_with_versions_and_private_filtering():
@@ -709,3 +711,60 @@ def test_forged_unvalidated_actions_are_refused():
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "a", PlayCard.model_construct(kind="play", card="Wa", colour="x"))
     assert err.value.code == "colour_required"
+
+
+def _two_forget_state():
+    """4 players, counter-clockwise from a: a plays, then d; both hold two red cards."""
+    hands = {
+        "a": ["r1a", "r2a"],
+        "b": ["g1a", "g2a", "g3a"],
+        "c": ["y1a", "y2a", "y3a"],
+        "d": ["r3a", "r4a"],
+    }
+    state = make_state(hands, "r5a", options={"last_card": True}, stock_top=["b1a", "b2a", "b3a"])
+    state, _ = act(state, "a", "p.r1a")  # a forgets to call
+    state, _ = act(state, "d", "p.r3a")  # so does d, before anybody caught a
+    return state
+
+
+def test_several_exposed_players_can_each_be_caught():
+    state = _two_forget_state()
+    assert state.exposed == ["a", "d"]  # a second exposed player does not replace the first
+    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch.0", "catch.3"}
+    assert "catch" not in {a.encode() for a in GAME.legal_actions(state, "c")}
+    raises("nothing_to_catch", state, "c", "catch")  # with two exposed, name the one caught
+    # each exposed player may still call late, and may catch the other one
+    offered_a = {x.encode() for x in GAME.legal_actions(state, "a")}
+    assert {"uno", "catch"} <= offered_a and "catch.0" not in offered_a
+    caught, events = act(state, "c", "catch.0")
+    assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
+    assert len(caught.hands["a"]) == 3 and caught.exposed == ["d"]
+    raises("nothing_to_catch", caught, "b", "catch.0")
+    raises("nothing_to_catch", caught, "b", "catch.3")  # one left: the plain form
+    caught, events = act(caught, "b", "catch")
+    assert events[-1].params == {"target": "d", "count": 2}
+    assert len(caught.hands["d"]) == 3 and caught.exposed == []
+
+
+def test_each_exposure_closes_on_that_players_own_next_play_or_draw():
+    state = _two_forget_state()
+    assert state.seats[state.current] == "c"
+    state, _ = act(state, "c", "p.y1a" if state.colour == "y" else "draw")
+    if state.phase == "drawn":
+        state, _ = act(state, "c", "pass")
+    assert state.exposed == ["a", "d"]  # c's move closes neither window
+    state, _ = act(state, "b", "draw")
+    if state.phase == "drawn":
+        state, _ = act(state, "b", "pass")
+    assert state.seats[state.current] == "a" and state.exposed == ["a", "d"]
+    state, _ = act(state, "a", "draw")  # a's own next action closes a's window only
+    assert state.exposed == ["d"]
+    assert "catch" in {x.encode() for x in GAME.legal_actions(state, "b")}
+
+
+def test_old_states_with_one_exposed_seat_load():
+    state = _two_forget_state()
+    text = GAME.dump_state(state).replace('"exposed":["a","d"]', '"exposed":"d"')
+    assert GAME.load_state(text).exposed == ["d"]
+    text = GAME.dump_state(state).replace('"exposed":["a","d"]', '"exposed":null')
+    assert GAME.load_state(text).exposed == []

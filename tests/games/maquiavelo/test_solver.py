@@ -278,3 +278,31 @@ def _random_table(rng: random.Random, n: int) -> list[int]:
             for f in meld:
                 pool[f] -= 1
             table += meld
+
+
+def test_the_mirrored_sweep_finds_the_same_best_score():
+    """K->A over the mirror image (ranks 2..K reversed, aces kept) is the same problem."""
+    rng = random.Random(14)
+    for _ in range(40):
+        faces = [f for f in range(52) for _ in range(2)]
+        rng.shuffle(faces)
+        fixed = [0] * 52
+        optional = solver.counts_of(faces[:14])
+        zeros = [0] * 52
+        forward = solver._Problem(fixed, zeros, optional, zeros).solve()
+        mirrored = solver._Problem(fixed, zeros, optional, zeros, mirrored=True).solve()
+        assert forward == mirrored
+
+
+def test_a_search_stopped_by_its_budget_resumes_to_the_same_answer():
+    hand = F("AS 2S 3S 4S QH KH AH 7C 7D 7S 9D")
+    fixed, optional, zeros = [0] * 52, solver.counts_of(hand), [0] * 52
+    whole = solver._Problem(fixed, zeros, optional, zeros).solve()
+    stopped = solver._Problem(fixed, zeros, optional, zeros)
+    stopped.limit = 5
+    with pytest.raises(solver._OutOfBudget):
+        stopped.solve()
+    stopped.limit = 1 << 62
+    assert stopped.solve() == whole
+    best = best_play([], hand)
+    assert best is not None and all(meld_kind(m) for m in best.melds)
