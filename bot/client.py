@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -13,16 +14,18 @@ from discord.ext import commands
 
 from bot import metrics
 from bot.cogs import EXTENSIONS
-from bot.i18n import normalise_locale
+from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
 from bot.settings import Settings
-from bot.ui.feedback import answer_error
+from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
+from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
+from bot.ui.unrouted import UnroutedClicks
 from bot.workers import Workers, create_workers
 from games.core import Game
 from storage import Database, PlayersRepo, StandingsRepo, open_database
@@ -39,13 +42,58 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class MesaTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before any command: refused while the bot shuts down; the channel's table loaded
+        (start-up loads tables lazily)."""
+        tables = getattr(interaction.client, "tables", None)
+        if tables is None:
+            return True
+        if tables.closing:
+            await reply(interaction, tr(user_locale(interaction), "error.restarting"))
+            return False
+        if interaction.channel_id is not None:
+            await tables.ensure_channel(str(interaction.channel_id))
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """The one answer to a failed slash command (components use ``bot.ui.feedback.guard``):
-        refusals in the user's language, anything else logged once and answered generically."""
+        refusals in the user's language, a malformed option value (an id that is no member,
+        not a number) said as such, anything else logged once and answered generically."""
+        if isinstance(error, app_commands.TransformerError):
+            option = _option_name(interaction, error)
+            key = "error.no_member" if _is_member_option(error) else "error.bad_option"
+            log.info("option %s of /%s refused: %r", option, interaction.command, error.value)
+            await reply(interaction, tr(user_locale(interaction), key, option=option))
+            return
+        if isinstance(error, app_commands.CheckFailure) and not isinstance(
+            error, app_commands.MissingPermissions | app_commands.BotMissingPermissions
+        ):
+            if interaction.response.is_done():
+                return  # interaction_check answered it
         original = getattr(error, "original", error)
         await answer_error(interaction, original)
+
+
+def _is_member_option(error: app_commands.TransformerError) -> bool:
+    return error.type in (
+        discord.AppCommandOptionType.user,
+        discord.AppCommandOptionType.mentionable,
+    )
+
+
+def _option_name(interaction: discord.Interaction, error: app_commands.TransformerError) -> str:
+    """The name of the option whose value failed (the first that carries it)."""
+    data: object = interaction.data or {}
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "name" in node and "value" in node and str(node["value"]) == str(error.value):
+                return str(node["name"])
+            stack.extend(node.get("options") or [])
+    return str(error.value)[:40]
 
 
 class MesaBot(commands.Bot):
@@ -82,6 +130,9 @@ class MesaBot(commands.Bot):
         self._locales: dict[str, str] = {}
         self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
+        self.unrouted = UnroutedClicks()
+        self.recovery: Recovery | None = None
+        self._close_task: asyncio.Future[None] | None = None
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -110,8 +161,16 @@ class MesaBot(commands.Bot):
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())
         await self._sync_commands()
-        reloaded = await self.tables.load()
-        log.info("reloaded %d open tables", len(reloaded))
+        await self.tables.load(lazy=True)
+        log.info("indexed %d open tables (loaded on first use)", self.tables.unloaded_count)
+        # Clicks acknowledged before a crash are answered, tables shown behind are shown again:
+        # in the background, so the bot serves at once.
+        self.recovery = Recovery(self)
+        self.recovery.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component click nothing handles (an id that no longer parses) still gets an answer."""
+        await self.unrouted.answer_if_unrouted(self, interaction)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -123,9 +182,19 @@ class MesaBot(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def close(self) -> None:
+        """Graceful: new clicks are answered "restarting", moves under way finish and are
+        shown, presentation state and intents are flushed, then Discord and the DB close.
+        Called again meanwhile (discord.py's runner does), it waits for the same close."""
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
         if getattr(self, "tables", None) is not None:
-            await self.tables.close()
-        await self.listener.close()
+            await self.tables.close(drain_seconds=4.0)
+        if self.recovery is not None:
+            await self.recovery.close()
+        await self.listener.close(timeout=3.0)
         await super().close()
         self.renderer.close()
         if self._previous_renderer is not None:

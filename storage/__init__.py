@@ -2,11 +2,14 @@
 
 from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, LedgerRow
 from storage.db import Database, open_database
+from storage.intents import Intent, IntentsRepo
 from storage.players import PlayersRepo
+from storage.presented import PresentedRepo, Shown
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import (
     ActionRow,
     ChannelBusy,
+    OpenTable,
     SeatInfo,
     StaleVersion,
     TableRecord,
@@ -21,6 +24,11 @@ __all__ = [
     "CollectionsRepo",
     "LedgerRow",
     "ChannelBusy",
+    "Intent",
+    "IntentsRepo",
+    "OpenTable",
+    "PresentedRepo",
+    "Shown",
     "PlayersRepo",
     "SeatInfo",
     "StaleVersion",
