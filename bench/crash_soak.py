@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import sys
@@ -180,7 +181,7 @@ class KillPoints:
 
     def _message(self, msg: Any, event: str) -> None:
         if self.armed in ("game_end", "payout") and event == "MESSAGE_UPDATE":
-            table = self.world.by_channel.get(getattr(msg, "channel_id", 0))
+            table = self.world.by_channel.get(msg.channel.id)
             if table is None or not table.finished():
                 return
             if self.armed == "payout" and table.game != "triad":
@@ -197,6 +198,7 @@ async def soak(
     think: tuple[float, float] = (0.2, 0.8),
     gap: tuple[float, float] = (0.5, 2.0),
     turn_seconds: int = 10,
+    end_wait: float = 20.0,
     progress: Any = None,
 ) -> SoakResult:
     rng = random.Random(seed)
@@ -210,8 +212,9 @@ async def soak(
     def watch(record: RequestRecord) -> None:
         if record.template and record.template.endswith("/callback"):
             body = record.body or {}
-            if isinstance(body, dict) and body.get("type") in (5, 6):
-                inter_id = int(record.path.split("/")[2]) if record.path.count("/") > 2 else 0
+            if (record.status or 0) < 300 and isinstance(body, dict) and body.get("type") in (5, 6):
+                found = re.search(r"/interactions/(\d+)/", record.path)
+                inter_id = int(found.group(1)) if found else 0
                 inter = fake.interactions.all.get(inter_id)
                 custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
                 if custom_id.startswith(ACTION_PREFIXES) or (inter and inter.type == 5):
@@ -228,11 +231,13 @@ async def soak(
         deadline = time.monotonic() + 120
         while world.started() < tables and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
+        if progress:
+            progress(f"{world.started()}/{tables} tables playing")
         points = ["after_ack", "game_end", "payout", "random"]
         for n in range(kills):
             point = points[n % len(points)]
             killer.arm(point)
-            wait = rng.uniform(*gap) + (8.0 if point in ("game_end", "payout") else 2.0)
+            wait = rng.uniform(*gap) + (end_wait if point in ("game_end", "payout") else 2.0)
             try:
                 await asyncio.wait_for(killer.fired.wait(), wait)
             except TimeoutError:

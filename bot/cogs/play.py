@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_WITHIN = 0.03  # seconds: answer in place (UPDATE_MESSAGE) only when that is quick; else
 # acknowledge at once and edit after (Discord gives up on an unanswered click after 3 s)
+RECORD_WITHIN = 1.0  # seconds a click's acknowledgement waits for its intent to be written
 T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
 
@@ -65,19 +67,28 @@ class Click:
             version=version,
             action=action,
             locale=user_locale(interaction),
-            created_at=interaction.created_at.timestamp(),
+            created_at=time.time(),  # received now: the token lives 15 minutes from about now
             ack=ack,
         )
         self.recorded = False
+        # The table's version when the click arrived: equal to the version the player saw,
+        # a refusal as stale means another seat's move took that very version meanwhile.
+        table = bot.tables.find(table_id)
+        self.version_at_click = table.version if table is not None else None
+
+    def raced(self) -> bool:
+        """Whether this click lost a same-version race (it was current when it arrived)."""
+        return self.version_at_click is not None and self.version_at_click == self.intent.version
 
     async def record(self) -> None:
+        """Write the intent; waited for at most ``RECORD_WITHIN`` (Discord's 3 s run on: a
+        write still queued then goes on, and the click is acknowledged anyway)."""
         if self.recorded:
             return
         self.recorded = True
-        try:
-            await self.bot.tables.record_intent(self.intent)
-        except Exception:  # noqa: BLE001 - the click still goes on; only its trace is lost
-            log.exception("could not record the intent of interaction %s", self.intent.token[:8])
+        write = asyncio.ensure_future(self.bot.tables.record_intent(self.intent))
+        write.add_done_callback(_log_failure)
+        await asyncio.wait({write}, timeout=RECORD_WITHIN)
 
     async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
         """Record, then acknowledge (a deferred update, or "thinking" of an ephemeral answer)."""
@@ -98,6 +109,11 @@ class Click:
                 await self.bot.tables.settle_intent(self.intent.interaction_id)
             except Exception:  # noqa: BLE001 - at worst a restart answers it once more
                 log.exception("could not settle intent %s", self.intent.interaction_id)
+
+
+def _log_failure(write: asyncio.Future[None]) -> None:
+    if not write.cancelled() and write.exception() is not None:
+        log.error("could not record a click's intent", exc_info=write.exception())
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -215,21 +231,12 @@ class PlayCog(commands.Cog):
         in_place: bool,
     ) -> None:
         """The table moved on before this click's move: it was NOT applied, and the player is
-        told so with their current view. Lost a same-version race (another seat's move took
+        told so, privately, with their current view (the clicked message stays as it was:
+        nothing of it is shown as applied). Lost a same-version race (another seat's move took
         the very version this click saw): said in so many words."""
         await click.settle()
         intent = click.intent
-        seen, current = exc.params.get("version"), exc.params.get("current")
-        raced = isinstance(seen, int) and isinstance(current, int) and current == seen + 1
-        notice = "error.race_lost" if raced else "error.stale"
-        table = self.bot.tables.find(intent.table_id)
-        if in_place and table is not None and table.state is not None:
-            tr = translator(user_locale(interaction))
-            draft = self.draft(intent.table_id, intent.seat, table.version)
-            if await self.bot.listener.answer_in_place(
-                interaction, table, intent.seat, tr, draft=draft, notice=notice, deadline=deadline
-            ):
-                return
+        notice = "error.race_lost" if click.raced() else "error.stale"
         await self._show_private(interaction, intent.table_id, 0, notice=notice)
 
     async def on_empty_select(self, interaction: discord.Interaction) -> None:

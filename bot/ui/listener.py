@@ -200,14 +200,14 @@ class DiscordTableListener:
         finally:
             view.stop()
 
-    def represent(self, table: Table) -> None:
+    async def represent(self, table: Table) -> None:
         """Show ``table`` again (after a restart, or an edit given up on): the public message
         if it is behind, then the DM views whose view changed."""
         public = self._public.get(table.id)
         if public is not None:
             public.shown_version = None
         if table.state is not None:
-            self._spawn(self.game_changed(table, [], None, False))
+            await self.game_changed(table, [], None, False)
 
     async def _restore_private_slots(self, table: Table) -> None:
         """Every DM view of ``table`` stored before a restart gets its slot back."""
@@ -353,7 +353,7 @@ class DiscordTableListener:
         def again() -> None:
             live = self.bot.tables.find(table.id)
             if live is not None and live.record.status == "playing":
-                self.represent(live)
+                self._spawn(self.represent(live))
 
         self.shown.retry_later(table.id, again)
 

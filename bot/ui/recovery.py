@@ -8,8 +8,7 @@ whose messages are behind the database.
 2. Re-presentation (``storage/presented.py``, ``bot/ui/shown.py``): every table whose public
    message shows an older version than stored (killed between commit and edit), finished games
    included, is shown again: the public message first, then the DM views whose view changed.
-   Paced (``PACE_SECONDS`` between tables, ``BATCH`` tables at a time) to stay within Discord's
-   rate limits.
+   Paced (``PACE_SECONDS`` between tables) to stay within Discord's rate limits.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ from storage.intents import TOKEN_LIFETIME
 
 log = logging.getLogger(__name__)
 
-PACE_SECONDS = 0.02
-BATCH = 20
+PACE_SECONDS = 0.05
 TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is not relied on
 PRUNE_AFTER = 24 * 3600.0
 
@@ -68,8 +66,9 @@ class Recovery:
     async def run(self) -> None:
         try:
             await self.resolve_intents()
+            log.info("recovery: intents %s", self.resolved)
             await self.represent()
-            log.info("recovery: intents %s, %d tables shown again", self.resolved, self.represented)
+            log.info("recovery: %d tables shown again", self.represented)
         except Exception:
             log.exception("recovery after restart failed")
         finally:
@@ -136,14 +135,12 @@ class Recovery:
     # ----- 2. re-presentation ---------------------------------------------------------------
     async def represent(self) -> None:
         behind = await self.bot.tables.presented.behind()
-        for start in range(0, len(behind), BATCH):
-            for table_id in behind[start : start + BATCH]:
-                table = await self._table(table_id)
-                if table is not None:
-                    self.bot.listener.represent(table)
-                    self.represented += 1
-                await asyncio.sleep(PACE_SECONDS)
-            await self.bot.listener.drain()
+        for table_id in behind:
+            table = await self._table(table_id)
+            if table is not None:
+                await self.bot.listener.represent(table)
+                self.represented += 1
+            await asyncio.sleep(PACE_SECONDS)
 
     async def _table(self, table_id: int) -> Table | None:
         try:
