@@ -55,6 +55,19 @@ class MesaTree(app_commands.CommandTree):
             await tables.ensure_channel(str(interaction.channel_id))
         return True
 
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """discord.py reads option values before any handler runs: one it cannot read (a user
+        option holding no number) raises there, unanswered. Answered as a bad option instead."""
+        try:
+            await super()._call(interaction)
+        except (ValueError, TypeError, KeyError) as exc:
+            if interaction.response.is_done():
+                raise
+            option = _bad_option(interaction)
+            log.info("a command with a malformed option %s was refused: %s", option, exc)
+            key = "error.no_member" if option is not None else "error.bad_option"
+            await reply(interaction, tr(user_locale(interaction), key, option=option or "?"))
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -83,17 +96,33 @@ def _is_member_option(error: app_commands.TransformerError) -> bool:
     )
 
 
-def _option_name(interaction: discord.Interaction, error: app_commands.TransformerError) -> str:
-    """The name of the option whose value failed (the first that carries it)."""
-    data: object = interaction.data or {}
-    stack = [data]
+def _options(interaction: discord.Interaction) -> list[dict[str, object]]:
+    """Every option given (subcommands walked), as Discord sent it."""
+    found = []
+    stack: list[object] = [interaction.data or {}]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if "name" in node and "value" in node and str(node["value"]) == str(error.value):
-                return str(node["name"])
+            if "name" in node and "value" in node:
+                found.append(node)
             stack.extend(node.get("options") or [])
+    return found
+
+
+def _option_name(interaction: discord.Interaction, error: app_commands.TransformerError) -> str:
+    """The name of the option whose value failed (the first that carries it)."""
+    for option in _options(interaction):
+        if str(option["value"]) == str(error.value):
+            return str(option["name"])
     return str(error.value)[:40]
+
+
+def _bad_option(interaction: discord.Interaction) -> str | None:
+    """The name of a user/member/mentionable option whose value is no id (type 6 or 9)."""
+    for option in _options(interaction):
+        if option.get("type") in (6, 9) and not str(option["value"]).isdigit():
+            return str(option["name"])
+    return None
 
 
 class MesaBot(commands.Bot):

@@ -77,8 +77,17 @@ class Click:
         self.version_at_click = table.version if table is not None else None
 
     def raced(self) -> bool:
-        """Whether this click lost a same-version race (it was current when it arrived)."""
-        return self.version_at_click is not None and self.version_at_click == self.intent.version
+        """Whether this click lost a same-version race: it was current when it arrived, and
+        another seat's move made the next version."""
+        seen = self.intent.version
+        if seen is None or self.version_at_click != seen:
+            return False
+        table = self.bot.tables.find(self.intent.table_id)
+        return (
+            table is not None
+            and table.version == seen + 1
+            and table.last_actor not in (None, self.intent.seat)
+        )
 
     async def record(self) -> None:
         """Write the intent; waited for at most ``RECORD_WITHIN`` (Discord's 3 s run on: a

@@ -121,16 +121,17 @@ class Moves:
             # in step with the database, or every later move would fail the version guard.
             if not await _committed(write):
                 raise
-            self._remember(table, new_state, events, state_json, meta, outcome is not None)
+            self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
-        self._remember(table, new_state, events, state_json, meta, outcome is not None)
+        self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
         return events
 
     @staticmethod
     def _remember(
         table: Table,
+        seat: str,
         new_state: GameState,
         events: list[Event],
         state_json: str,
@@ -139,6 +140,7 @@ class Moves:
     ) -> None:
         table.state = new_state
         table.last_events = events
+        table.last_actor = seat
         table.record.state = state_json
         table.record.version = new_state.version
         table.record.meta = meta

@@ -29,6 +29,7 @@ class _Known:
     retry_at: float | None
     failures: int
     trying: bool = False  # a try is under way: its DMs go out until it is decided
+    refused_at: float | None = None
 
 
 class DmGate:
@@ -65,7 +66,7 @@ class DmGate:
         known = await self._get(seat)
         if not known.closed or known.trying:
             return False
-        if known.retry_at is not None and self._now() < known.retry_at:
+        if known.retry_at is not None and self._now() < self._due(known):
             return True
         known.trying = True
         return False
@@ -76,7 +77,8 @@ class DmGate:
         first = not known.closed
         known.closed, known.trying = True, False
         known.failures += 1
-        known.retry_at = self._now() + self._backoff(known.failures)
+        known.refused_at = self._now()
+        known.retry_at = known.refused_at + self._backoff(known.failures)
         known.failures = await self._store().dm_refused(seat, known.retry_at)
         return first
 
@@ -87,6 +89,13 @@ class DmGate:
         if known.closed:
             known.closed, known.retry_at, known.failures = False, None, 0
             await self._store().set_dms_closed(seat, False)
+
+    def _due(self, known: _Known) -> float:
+        """When the next try is due: the last refusal plus the back-off (as configured now)."""
+        assert known.retry_at is not None
+        if known.refused_at is None:  # loaded from storage: the refusal it was stored after
+            known.refused_at = known.retry_at - self._backoff(known.failures)
+        return known.refused_at + self._backoff(known.failures)
 
     def _backoff(self, failures: int) -> float:
         return min(self.max_seconds, self.base_seconds * (2 ** max(0, failures - 1)))
