@@ -160,3 +160,50 @@ async def test_the_loser_of_a_same_version_race_is_told_it_lost(fake_discord, me
     )
     assert "tu jugada no se aplicó" in told[0].text, told[0].text
     assert not any(r.seat == str(loser.id) and r.version == version + 1 for r in rows)
+
+
+async def test_after_a_restart_stop_still_turns_every_dm_view_and_the_turn_mention_off(
+    fake_discord, mesa
+):
+    """The DM views and the closed-DM turn mention a table showed before a restart are known
+    to the restarted bot (stored with the shown versions): /stop turns every view's buttons
+    off and deletes the live mention."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    players = [alice, bob, carol]
+    table = await start_game(fake, players, seed=SEED)
+
+    def mention_live() -> bool:
+        return any("te toca en la mesa" in m.text for m in fake.channel_messages())
+
+    for _ in range(20):
+        await mesa.bot.listener.drain()
+        if str(bob.id) in table.oracle.to_act() and mention_live():
+            break
+        await table.move()
+    assert mention_live()
+    assert any(m.components for p in players for m in p.dms())
+    await mesa.restart()
+    await (await alice.slash("stop")).response(10)
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    for player in players:
+        for message in player.dms():
+            assert message.components == [], (player.name, message.text)
+    assert not [m for m in fake.channel_messages() if "te toca en la mesa" in m.text]
+
+
+async def test_clicks_while_shutting_down_are_told_to_try_again(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    seat, action = table.oracle.next_move()
+    actor = table.by_seat[seat]
+    offers = await table.private_offers(actor, table.version())
+    await mesa.bot.tables.close()  # SIGTERM: the service stops taking moves first
+    answer = await (await take(actor, offers[action])).response()
+    assert answer.ephemeral and "se está reiniciando" in answer.text
+    answer = await (await players[0].slash("rules", game="amapatolli")).response()
+    assert answer.ephemeral and "se está reiniciando" in answer.text
