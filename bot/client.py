@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -219,11 +220,12 @@ class MesaBot(commands.Bot):
         await asyncio.shield(self._close_task)
 
     async def _close(self) -> None:
+        started = time.perf_counter()
         if getattr(self, "tables", None) is not None:
-            await self.tables.close(drain_seconds=4.0)
+            await self.tables.close(drain_seconds=3.0)
         if self.recovery is not None:
             await self.recovery.close()
-        await self.listener.close(timeout=3.0)
+        await self.listener.close(timeout=2.0)
         await super().close()
         self.renderer.close()
         if self._previous_renderer is not None:
@@ -236,6 +238,7 @@ class MesaBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+        log.info("closed in %.2f s", time.perf_counter() - started)
 
     # ----- shared helpers for cogs and the listener -----------------------------------------
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]:

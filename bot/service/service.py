@@ -288,7 +288,7 @@ class TableService:
         self._cpu.clear()
         self._timers.clear()
         # Presentations already posted go out (briefly) before storage and Discord close.
-        await self._ctx.notify.drain(timeout=5.0)
+        await self._ctx.notify.drain(timeout=drain_seconds)
 
     # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
     async def open(
