@@ -212,7 +212,7 @@ class TableService:
         for entry in list(self._unloaded.values()):  # woken (and loaded) when due
             if entry.status != "playing":
                 continue
-            delay = spreader.delay(entry.wake_at, float(self.config.turn_timeout_seconds))
+            delay = spreader.delay(entry.wake_at, 0.0)  # none stored: resumed soon, full turn
             self._wakes[entry.id] = loop.call_later(
                 max(0.0, delay - self._timer_lead(entry)), self._wake, entry
             )
