@@ -84,8 +84,15 @@ class Recovery:
         for intent in await repo.unanswered():
             fresh = now - intent.created_at < TOKEN_LIFETIME - TOKEN_MARGIN
             (live if fresh else stale).append(intent)
-        await repo.mark_answered([i.interaction_id for i in stale])
+        # Committed clicks acknowledged by a deferred update need nothing more (the
+        # re-presentation shows their result): marked in one write.
+        shown = [i for i in live if i.done and i.ack == "update"]
+        await repo.mark_answered([i.interaction_id for i in stale + shown])
+        if shown:
+            self.resolved["already_done"] = len(shown)
         for intent in live:
+            if intent.done and intent.ack == "update":
+                continue
             outcome = await self._resolve(intent)
             self.resolved[outcome] = self.resolved.get(outcome, 0) + 1
             await repo.mark_answered([intent.interaction_id])
