@@ -120,7 +120,7 @@ def main() -> None:
         )
         results[mode] = json.loads(out.stdout.strip().splitlines()[-1])
     print(f"{args.tables} open tables   {'load all (main)':>16} {'lazy (branch)':>14}")
-    for key in ("serving_s", "rss_mb", "rss_added_mb"):
+    for key in ("serving_s", "rss_mb"):
         print(f"{key:20} {results['eager'][key]:>16} {results['lazy'][key]:>14}")
 
 
