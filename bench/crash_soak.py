@@ -54,7 +54,6 @@ class SoakResult:
     recovered: Counter[str] = field(default_factory=Counter)
     shutdown_seconds: float = 0.0
     shutdown_code: int | None = None
-    restart_to_current_seconds: list[float] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:

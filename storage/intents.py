@@ -123,9 +123,8 @@ class IntentsRepo:
         ]
 
     async def prune(self, before: float) -> None:
-        """Forget intents answered before ``before`` (unix seconds)."""
+        """Forget intents created before ``before`` (unix seconds): once their token expired
+        nothing can be answered any more."""
         await self.db.write(
-            lambda conn: conn.execute(
-                "DELETE FROM intents WHERE answered = 1 AND created_at < ?", (before,)
-            )
+            lambda conn: conn.execute("DELETE FROM intents WHERE created_at < ?", (before,))
         )

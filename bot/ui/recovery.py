@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 
 PACE_SECONDS = 0.05
 TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is not relied on
-PRUNE_AFTER = 24 * 3600.0
+PRUNE_EVERY = 600.0  # seconds between two prunings of the intent log
+PRUNE_MARGIN = 60.0
 
 
 class RecoveryHost(Protocol):
@@ -67,8 +68,12 @@ class Recovery:
         try:
             await self.resolve_intents()
             log.info("recovery: intents %s", self.resolved)
+            self.done.set()
             await self.represent()
             log.info("recovery: %d tables shown again", self.represented)
+            while True:  # the intent log keeps only what a token could still answer
+                await self.bot.tables.intents.prune(time.time() - TOKEN_LIFETIME - PRUNE_MARGIN)
+                await asyncio.sleep(PRUNE_EVERY)
         except Exception:
             log.exception("recovery after restart failed")
         finally:
@@ -78,7 +83,6 @@ class Recovery:
     async def resolve_intents(self) -> None:
         repo = self.bot.tables.intents
         now = time.time()
-        await repo.prune(now - PRUNE_AFTER)
         stale: list[Intent] = []
         live: list[Intent] = []
         for intent in await repo.unanswered():
