@@ -236,7 +236,9 @@ async def soak(
         for n in range(kills):
             point = points[n % len(points)]
             killer.arm(point)
-            wait = rng.uniform(*gap) + (end_wait if point in ("game_end", "payout") else 2.0)
+            wait = rng.uniform(*gap) + {"game_end": end_wait, "payout": end_wait}.get(
+                point, 2.0 if point == "after_ack" else 0.0
+            )
             try:
                 await asyncio.wait_for(killer.fired.wait(), wait)
             except TimeoutError:
@@ -246,7 +248,7 @@ async def soak(
             await bot.wait_dead()
             if progress:
                 progress(f"kill {n + 1}/{kills} at {killer.fired_as}; restarting")
-            await asyncio.sleep(rng.uniform(0.0, 0.5))
+            await asyncio.sleep(rng.uniform(0.0, 0.2))
             await bot.start()
             await bot.wait_recovered()
         await asyncio.sleep(2.0)

@@ -11,7 +11,7 @@ from bench.crash_soak import soak
 
 
 async def test_ten_kills_lose_nothing(tmp_path):
-    result = await soak(tmp_path, tables=6, kills=10, seed=11, gap=(0.2, 0.6), end_wait=8.0)
+    result = await soak(tmp_path, tables=6, kills=10, seed=11, gap=(0.2, 0.6), end_wait=5.0)
     counts = result.counts()
     assert result.kills >= 10, counts
     assert result.acked_clicks > 0, counts
