@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from bot.i18n import normalise_locale, translator
 from bot.i18n.cli import argparse_in
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.client import MesaBot
 
 DEFAULT_ENV_FILE = Path(".env")  # in the folder the bot is started from
 
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     point_at_endpoints(settings)
     bot = MesaBot(settings)
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        asyncio.run(serve(bot, settings.discord_token))
     except discord.LoginFailure:
         print(t("cli.bad_token"), file=sys.stderr)
         return 3
@@ -87,6 +93,34 @@ def main(argv: list[str] | None = None) -> int:
         print(t("cli.no_connection", detail=_reason(exc)), file=sys.stderr)
         return 4
     return 0
+
+
+async def serve(bot: MesaBot, token: str) -> None:
+    """Run the bot until Discord closes or SIGTERM / SIGINT asks it to stop; then close it
+    gracefully (``MesaBot.close``: moves under way finish and are shown, the database closes),
+    well within Docker's 10 s before a kill. discord.py's own ``run`` ignores SIGTERM."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not on this platform
+            pass
+    async with bot:
+        runner = asyncio.create_task(bot.start(token), name="discord")
+        stopper = asyncio.create_task(stop.wait(), name="signals")
+        try:
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():
+                logging.getLogger(__name__).info("stopping: closing gracefully")
+        finally:
+            stopper.cancel()
+            await bot.close()
+            if runner.done():
+                runner.result()  # a login or connection error is reported by main()
+            else:
+                runner.cancel()
+                await asyncio.gather(runner, return_exceptions=True)
 
 
 def _reason(exc: BaseException) -> str:

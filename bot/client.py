@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -13,7 +15,7 @@ from discord.ext import commands
 
 from bot import metrics
 from bot.cogs import EXTENSIONS
-from bot.i18n import normalise_locale
+from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
@@ -22,11 +24,13 @@ from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
 from bot.settings import Settings
-from bot.ui.feedback import answer_error
+from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter, presenter_for
+from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
+from bot.ui.unrouted import UnroutedClicks
 from bot.workers import Workers, create_workers
 from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
@@ -43,13 +47,87 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class MesaTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before any command: refused while the bot shuts down; the channel's table loaded
+        (start-up loads tables lazily)."""
+        tables = getattr(interaction.client, "tables", None)
+        if tables is None:
+            return True
+        if tables.closing:
+            await reply(interaction, tr(user_locale(interaction), "error.restarting"))
+            return False
+        if interaction.channel_id is not None:
+            await tables.ensure_channel(str(interaction.channel_id))
+        return True
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        """discord.py reads option values before any handler runs: one it cannot read (a user
+        option holding no number) raises there, unanswered. Answered as a bad option instead."""
+        try:
+            await super()._call(interaction)
+        except (ValueError, TypeError, KeyError) as exc:
+            if interaction.response.is_done():
+                raise
+            option = _bad_option(interaction)
+            log.info("a command with a malformed option %s was refused: %s", option, exc)
+            key = "error.no_member" if option is not None else "error.bad_option"
+            await reply(interaction, tr(user_locale(interaction), key, option=option or "?"))
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """The one answer to a failed slash command (components use ``bot.ui.feedback.guard``):
-        refusals in the user's language, anything else logged once and answered generically."""
+        refusals in the user's language, a malformed option value (an id that is no member,
+        not a number) said as such, anything else logged once and answered generically."""
+        if isinstance(error, app_commands.TransformerError):
+            option = _option_name(interaction, error)
+            key = "error.no_member" if _is_member_option(error) else "error.bad_option"
+            log.info("option %s of /%s refused: %r", option, interaction.command, error.value)
+            await reply(interaction, tr(user_locale(interaction), key, option=option))
+            return
+        if isinstance(error, app_commands.CheckFailure) and not isinstance(
+            error, app_commands.MissingPermissions | app_commands.BotMissingPermissions
+        ):
+            if interaction.response.is_done():
+                return  # interaction_check answered it
         original = getattr(error, "original", error)
         await answer_error(interaction, original)
+
+
+def _is_member_option(error: app_commands.TransformerError) -> bool:
+    return error.type in (
+        discord.AppCommandOptionType.user,
+        discord.AppCommandOptionType.mentionable,
+    )
+
+
+def _options(interaction: discord.Interaction) -> list[dict[str, object]]:
+    """Every option given (subcommands walked), as Discord sent it."""
+    found = []
+    stack: list[object] = [interaction.data or {}]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "name" in node and "value" in node:
+                found.append(node)
+            stack.extend(node.get("options") or [])
+    return found
+
+
+def _option_name(interaction: discord.Interaction, error: app_commands.TransformerError) -> str:
+    """The name of the option whose value failed (the first that carries it)."""
+    for option in _options(interaction):
+        if str(option["value"]) == str(error.value):
+            return str(option["name"])
+    return str(error.value)[:40]
+
+
+def _bad_option(interaction: discord.Interaction) -> str | None:
+    """The name of a user/member/mentionable option whose value is no id (type 6 or 9)."""
+    for option in _options(interaction):
+        if option.get("type") in (6, 9) and not str(option["value"]).isdigit():
+            return str(option["name"])
+    return None
 
 
 class MesaBot(commands.Bot):
@@ -86,6 +164,9 @@ class MesaBot(commands.Bot):
         self._locales: dict[str, str] = {}
         self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
+        self.unrouted = UnroutedClicks()
+        self.recovery: Recovery | None = None
+        self._close_task: asyncio.Future[None] | None = None
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -122,8 +203,16 @@ class MesaBot(commands.Bot):
         rated = await backfill(self.db, self.games, self.workers)  # games from before ratings
         if rated:
             log.info("recorded and rated %d games finished before ratings", rated)
-        reloaded = await self.tables.load()
-        log.info("reloaded %d open tables", len(reloaded))
+        await self.tables.load(lazy=True)
+        log.info("indexed %d open tables (loaded on first use)", self.tables.unloaded_count)
+        # Clicks acknowledged before a crash are answered, tables shown behind are shown again:
+        # in the background, so the bot serves at once.
+        self.recovery = Recovery(self)
+        self.recovery.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component click nothing handles (an id that no longer parses) still gets an answer."""
+        await self.unrouted.answer_if_unrouted(self, interaction)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -135,9 +224,20 @@ class MesaBot(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def close(self) -> None:
+        """Graceful: new clicks are answered "restarting", moves under way finish and are
+        shown, presentation state and intents are flushed, then Discord and the DB close.
+        Called again meanwhile (discord.py's runner does), it waits for the same close."""
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
+        started = time.perf_counter()
         if getattr(self, "tables", None) is not None:
-            await self.tables.close()
-        await self.listener.close()
+            await self.tables.close(drain_seconds=3.0)
+        if self.recovery is not None:
+            await self.recovery.close()
+        await self.listener.close(timeout=2.0)
         if getattr(self, "spectators", None) is not None:
             await self.spectators.close()
         await super().close()
@@ -152,6 +252,7 @@ class MesaBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+        log.info("closed in %.2f s", time.perf_counter() - started)
 
     # ----- shared helpers for cogs and the listener -----------------------------------------
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]:

@@ -4,7 +4,9 @@ from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, Ledg
 from storage.db import Database, open_database
 from storage.followers import FollowersRepo
 from storage.guild_settings import GuildSettingsRepo
+from storage.intents import Intent, IntentsRepo
 from storage.players import PlayersRepo
+from storage.presented import PresentedRepo, Shown
 from storage.ratings import (
     GLOBAL,
     GLOBAL_BOARD_KEY,
@@ -21,6 +23,7 @@ from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import (
     ActionRow,
     ChannelBusy,
+    OpenTable,
     SeatInfo,
     StaleVersion,
     TableRecord,
@@ -47,6 +50,11 @@ __all__ = [
     "CollectionsRepo",
     "LedgerRow",
     "ChannelBusy",
+    "Intent",
+    "IntentsRepo",
+    "OpenTable",
+    "PresentedRepo",
+    "Shown",
     "PlayersRepo",
     "SeatInfo",
     "StaleVersion",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from storage.db import Database
 
 
@@ -30,9 +32,40 @@ class PlayersRepo:
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
         await self.db.write(
             lambda conn: conn.execute(
-                "UPDATE players SET dms_closed = ? WHERE user_id = ?", (int(closed), user_id)
+                "UPDATE players SET dms_closed = ?, dms_failures = 0, dms_retry_at = NULL"
+                " WHERE user_id = ?",
+                (int(closed), user_id),
             )
         )
+
+    async def dm_failed(self, user_id: str, retry_at: float) -> int:
+        """A DM was refused (closed): keep the mark, count the failure, try again at
+        ``retry_at`` (unix seconds). Returns the failures in a row."""
+
+        def unit(conn: sqlite3.Connection) -> int:
+            conn.execute(
+                "INSERT INTO players (user_id, name, dms_closed, dms_failures, dms_retry_at)"
+                " VALUES (?, ?, 1, 1, ?) ON CONFLICT (user_id) DO UPDATE SET dms_closed = 1,"
+                " dms_failures = players.dms_failures + 1, dms_retry_at = excluded.dms_retry_at",
+                (user_id, user_id, retry_at),
+            )
+            row = conn.execute(
+                "SELECT dms_failures FROM players WHERE user_id = ?", (user_id,)
+            ).fetchone()
+            return int(row[0]) if row else 1
+
+        return await self.db.write(unit)
+
+    async def dms_state(self, user_id: str) -> tuple[bool, float | None, int]:
+        """(DMs marked closed, when to try again, failures in a row)."""
+        async with self.db.conn.execute(
+            "SELECT dms_closed, dms_retry_at, dms_failures FROM players WHERE user_id = ?",
+            (user_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if not row:
+            return False, None, 0
+        return bool(row[0]), row[1], int(row[2] or 0)
 
     async def dms_closed(self, user_id: str) -> bool:
         async with self.db.conn.execute(

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
 from storage.ratings import FinishedGame, Rate, apply_finished
+from storage.intents import Intent, mark_done
 from storage.standings import StandingDelta, apply_standings
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -53,6 +54,17 @@ class TableRecord(BaseModel):
 
     def seat(self, seat_id: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.id == seat_id), None)
+
+
+class OpenTable(BaseModel):
+    """An open table as start-up indexes it (no state loaded)."""
+
+    id: int
+    guild_id: str
+    channel_id: str
+    game: str
+    status: TableStatus
+    wake_at: float | None = None
 
 
 class ActionRow(BaseModel):
@@ -146,6 +158,27 @@ class TablesRepo:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
 
+    async def open_index(self) -> list[OpenTable]:
+        """What start-up needs of every open table, without its state: id, channel, game,
+        status and next wake-up (``tables_open`` index; states load on first use)."""
+        async with self.db.conn.execute(
+            "SELECT id, guild_id, channel_id, game, status, wake_at FROM tables"
+            " WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            OpenTable(
+                id=r[0], guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], wake_at=r[5]
+            )
+            for r in rows
+        ]
+
+    async def set_wake(self, table_id: int, wake_at: float | None) -> None:
+        await self._execute(
+            "UPDATE tables SET wake_at = ? WHERE id = ? AND status = 'playing'",
+            (wake_at, table_id),
+        )
+
     async def _execute(self, sql: str, params: tuple[Any, ...]) -> int:
         """One statement as its own write; the number of rows it changed."""
         return await self.db.write(lambda conn: conn.execute(sql, params).rowcount)
@@ -214,11 +247,14 @@ class TablesRepo:
         skip_unheld_cards: bool = False,
         finished_game: FinishedGame | None = None,
         rate: Rate | None = None,
+        intent: Intent | None = None,
+        wake_at: float | None = None,
     ) -> None:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
-        anywhere leaves nothing of it)."""
+        anywhere leaves nothing of it). ``intent``: the click this move answers, marked done in
+        the same transaction; ``wake_at``: the table's next deadline (unix seconds)."""
         seats_json = _seats_json(seats if seats is not None else table.seats)
         meta_json = json.dumps(meta if meta is not None else table.meta)
         # Read now, not in the writer thread: the caller's record changes after the commit.
@@ -228,7 +264,7 @@ class TablesRepo:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
             cur = conn.execute(
                 "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
-                " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                " wake_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
                 " WHERE id = ? AND version = ? AND status = 'playing'",
                 (
                     state_json,
@@ -236,6 +272,7 @@ class TablesRepo:
                     "finished" if finished else "playing",
                     seats_json,
                     meta_json,
+                    None if finished else wake_at,
                     table_id,
                     expected,
                 ),
@@ -253,6 +290,8 @@ class TablesRepo:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
             if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
                 apply_finished(conn, finished_game, rate)
+            if intent is not None:
+                mark_done(conn, intent)
 
         await self.db.write(unit)
 

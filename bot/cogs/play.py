@@ -7,6 +7,8 @@ Refusals raised here (``TableError``, ``IllegalAction``) are answered by the ite
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -29,11 +31,98 @@ from bot.ui.items import (
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
+from storage import Intent
+from storage.intents import Ack
+
+log = logging.getLogger(__name__)
 
 ANSWER_WITHIN = 0.03  # seconds: answer in place (UPDATE_MESSAGE) only when that is quick; else
 # acknowledge at once and edit after (Discord gives up on an unanswered click after 3 s)
+RECORD_WITHIN = 1.0  # seconds a click's acknowledgement waits for its intent to be written
 T = TypeVar("T")
 ITEMS = (ActionButton, ActionSelect, HandButton, DraftButton, DraftSelect, ModalButton)
+
+
+class Click:
+    """A click on a game action and its intent (``storage/intents.py``): recorded in the
+    database before the click is acknowledged ahead of its move, so a process killed in between
+    leaves a trace the restarted bot resolves; the move's own transaction marks it done."""
+
+    def __init__(
+        self,
+        bot: CogHost,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int | None,
+        action: str,
+        ack: Ack = "update",
+    ) -> None:
+        self.bot = bot
+        self.intent = Intent(
+            interaction_id=str(interaction.id),
+            application_id=str(interaction.application_id),
+            token=interaction.token,
+            table_id=table_id,
+            seat=str(interaction.user.id),
+            version=version,
+            action=action,
+            locale=user_locale(interaction),
+            created_at=time.time(),  # received now: the token lives 15 minutes from about now
+            ack=ack,
+        )
+        self.recorded = False
+        # The table's version when the click arrived: equal to the version the player saw,
+        # a refusal as stale means another seat's move took that very version meanwhile.
+        table = bot.tables.find(table_id)
+        self.version_at_click = table.version if table is not None else None
+
+    def raced(self) -> bool:
+        """Whether this click lost a same-version race: it was current when it arrived, and
+        another seat's move made the next version."""
+        seen = self.intent.version
+        if seen is None or self.version_at_click != seen:
+            return False
+        table = self.bot.tables.find(self.intent.table_id)
+        return (
+            table is not None
+            and table.version == seen + 1
+            and table.last_actor not in (None, self.intent.seat)
+        )
+
+    async def record(self) -> None:
+        """Write the intent; waited for at most ``RECORD_WITHIN`` (Discord's 3 s run on: a
+        write still queued then goes on, and the click is acknowledged anyway)."""
+        if self.recorded:
+            return
+        self.recorded = True
+        write = asyncio.ensure_future(self.bot.tables.record_intent(self.intent))
+        write.add_done_callback(_log_failure)
+        await asyncio.wait({write}, timeout=RECORD_WITHIN)
+
+    async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
+        """Record, then acknowledge (a deferred update, or "thinking" of an ephemeral answer)."""
+        if interaction.response.is_done():
+            return
+        await self.record()
+        if interaction.response.is_done():
+            return
+        if thinking:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+
+    async def settle(self) -> None:
+        """The click was refused (and is answered so): nothing to resolve after a restart."""
+        if self.recorded:
+            try:
+                await self.bot.tables.settle_intent(self.intent.interaction_id)
+            except Exception:  # noqa: BLE001 - at worst a restart answers it once more
+                log.exception("could not settle intent %s", self.intent.interaction_id)
+
+
+def _log_failure(write: asyncio.Future[None]) -> None:
+    if not write.cancelled() and write.exception() is not None:
+        log.error("could not record a click's intent", exc_info=write.exception())
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -86,54 +175,78 @@ class PlayCog(commands.Cog):
         # after the move (one call); anything else is acknowledged first. Discord wants an
         # answer within 3 s: a move that takes longer is acknowledged meanwhile.
         deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        click = Click(self.bot, interaction, table_id, version, action)
+        try:
+            await self._on_action(interaction, click, deadline)
+        except Exception:
+            await click.settle()  # refused: the guard answers it
+            raise
+
+    async def _on_action(
+        self, interaction: discord.Interaction, click: Click, deadline: float
+    ) -> None:
         in_place = _is_private_view(interaction)
-        seat = str(interaction.user.id)
+        table_id, seat = click.intent.table_id, click.intent.seat
         listener = self.bot.listener
         table = self.bot.tables.find(table_id)
         if not in_place:
             if table is None or not listener.is_public_message(table, interaction.message):
-                await interaction.response.defer()
-                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                await click.defer(interaction)
+                await self._move(interaction, click, deadline, False)
                 return
             listener.hold_public(table_id)  # this answer shows the public message's update
             try:
-                await self._move(interaction, table_id, seat, version, action, deadline, False)
+                await self._move(interaction, click, deadline, False)
                 if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
-                    if not interaction.response.is_done():
-                        await interaction.response.defer()
+                    await click.defer(interaction)
             finally:
                 listener.release_public(table_id)
             return
         listener.hold_private(table_id, seat)  # this answer shows the mover's view
         try:
-            await self._move(interaction, table_id, seat, version, action, deadline, True)
+            await self._move(interaction, click, deadline, True)
         finally:
             listener.release_private(table_id, seat)
 
     async def _move(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        seat: str,
-        version: int,
-        action: str,
-        deadline: float,
-        in_place: bool,
+        self, interaction: discord.Interaction, click: Click, deadline: float, in_place: bool
     ) -> None:
+        intent = click.intent
+        table_id, seat = intent.table_id, intent.seat
         table = self.bot.tables.find(table_id)
         try:
             await _within(
-                interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
+                interaction,
+                deadline,
+                self.bot.tables.act(table_id, seat, intent.version, intent.action, intent=intent),
+                click=click,
             )
         except TableError as exc:
             if exc.code != "stale" or table is None or not table.seat(seat):
                 raise
-            await self._show_private(interaction, table_id, 0, notice="error.stale")
+            await self._refused_stale(interaction, click, exc, deadline, in_place)
             return
         finally:
             await self.bot.remember(interaction)
         if in_place:
             await self._update_in_place(interaction, table_id, seat, deadline)
+
+    async def _refused_stale(
+        self,
+        interaction: discord.Interaction,
+        click: Click,
+        exc: TableError,
+        deadline: float,
+        in_place: bool,
+    ) -> None:
+        """The table moved on before this click's move: it was NOT applied, and the player is
+        told so, privately, with their current view (the clicked message stays as it was:
+        nothing of it is shown as applied). Lost a same-version race (another seat's move took
+        the very version this click saw): said in so many words."""
+        await click.settle()
+        intent = click.intent
+        notice = "error.race_lost" if click.raced() else "error.stale"
+        await self._show_private(interaction, intent.table_id, 0, notice=notice)
 
     async def on_empty_select(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()
@@ -215,9 +328,19 @@ class PlayCog(commands.Cog):
             # Kept for this version: a refused move leaves the draft as it was when completed.
             self._drafts[(table_id, seat)] = (version, draft)
             if action is not None:
-                await _within(
-                    interaction, deadline, self.bot.tables.act(table_id, seat, version, action)
-                )
+                click = Click(self.bot, interaction, table_id, version, action)
+                if interaction.response.is_done():
+                    await click.record()  # acknowledged during the step: record it now
+                try:
+                    await _within(
+                        interaction,
+                        deadline,
+                        self.bot.tables.act(table_id, seat, version, action, intent=click.intent),
+                        click=click,
+                    )
+                except Exception:
+                    await click.settle()
+                    raise
         except TableError as exc:
             if exc.code != "stale":
                 raise
@@ -284,12 +407,21 @@ class PlayCog(commands.Cog):
         kind: str,
         values: dict[str, str],
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         seat = str(interaction.user.id)
-        table, state = self._seated(table_id, seat)
-        presenter = self.bot.presenter(table.game.key)
-        action = presenter.modal_action(kind, table.game.view(state, seat), values)
-        await self.bot.tables.act(table_id, seat, version, action)
+        try:
+            table, state = self._seated(table_id, seat)
+            presenter = self.bot.presenter(table.game.key)
+            action = presenter.modal_action(kind, table.game.view(state, seat), values)
+        except Exception:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            raise
+        click = Click(self.bot, interaction, table_id, version, action, ack="thinking")
+        await click.defer(interaction, thinking=True)
+        try:
+            await self.bot.tables.act(table_id, seat, version, action, intent=click.intent)
+        except Exception:
+            await click.settle()
+            raise
         await self._show_private(interaction, table_id, 0)
 
     def _private(self, interaction: discord.Interaction, table_id: int, page: int) -> Payload:
@@ -375,15 +507,18 @@ async def _within(
     work: Awaitable[T],
     *,
     ephemeral: bool = False,
+    click: Click | None = None,
 ) -> T:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
     acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
-    Discord does not give up on it."""
+    Discord does not give up on it; a ``click`` is recorded as an intent first."""
     task = asyncio.ensure_future(work)
     remaining = deadline - asyncio.get_running_loop().time()
     done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
     if not done and not interaction.response.is_done():
-        if ephemeral:
+        if click is not None:
+            await click.defer(interaction, thinking=ephemeral)
+        elif ephemeral:
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()

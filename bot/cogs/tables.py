@@ -39,10 +39,7 @@ class TablesCog(commands.Cog):
     async def tables(self, interaction: discord.Interaction) -> None:
         tr = translator(user_locale(interaction))
         guild, channel = str(interaction.guild_id), str(interaction.channel_id)
-        open_ = sorted(
-            (t for t in self.bot.tables.tables() if t.record.guild_id == guild),
-            key=lambda t: t.id,
-        )
+        open_ = sorted(await self.bot.tables.ensure_guild(guild), key=lambda t: t.id)
         here = [t for t in open_ if t.record.channel_id == channel]
         elsewhere = [t for t in open_ if t.record.channel_id != channel]
         embed, view = tables_payload(here, elsewhere, tr)
@@ -66,7 +63,7 @@ class TablesCog(commands.Cog):
             stopped = await self.bot.followers.stop(table_id, user)
             await reply(interaction, tr("follow.stopped" if stopped else "follow.not_following"))
             return
-        table = self.bot.tables.find(table_id)
+        table = await self.bot.tables.ensure(table_id)
         if table is None or table.state is None:
             raise TableError("no_table")
         if not await self.bot.followers.follow(table_id, user):

@@ -115,6 +115,9 @@ class ComputerTurns:
         self._tasks.cancel(table_id)
         self._waited.pop(table_id, None)
 
+    def tasks_running(self, table_id: int) -> bool:
+        return self._tasks.running(table_id)
+
     def tasks(self) -> list[asyncio.Task]:
         return self._tasks.all()
 

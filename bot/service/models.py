@@ -43,6 +43,7 @@ class Table:
     state: GameState | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_events: list[Event] = field(default_factory=list)
+    last_actor: str | None = None  # the seat whose move made the current version (this run)
 
     @property
     def id(self) -> int:

@@ -23,8 +23,9 @@ from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
 from bot.service.results import card_transfers, finished_record, standing_deltas
+from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
-from storage import StaleVersion
+from storage import Intent, StaleVersion
 
 
 class Moves:
@@ -32,27 +33,48 @@ class Moves:
         self.ctx = ctx
 
     async def act(
-        self, table: Table, seat: str, version: int | None, action_text: str
+        self,
+        table: Table,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        intent: Intent | None = None,
     ) -> tuple[list[Event], Delivery]:
-        """Steps 1-5; returns the events and the delivery to await (outside the lock)."""
+        """Steps 1-5; returns the events and the delivery to await (outside the lock).
+        ``intent``: the click this move answers, marked done in the move's transaction."""
         start = time.perf_counter()
         async with table.lock:
             metrics.observe("lock_wait", (time.perf_counter() - start) * 1000)
             info = table.seat(seat)
             if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
                 raise TableError("seat_played_by_cpu")
-            return await self.act_locked(table, seat, version, action_text, by_timer=False)
+            return await self.act_locked(
+                table, seat, version, action_text, by_timer=False, intent=intent
+            )
 
     async def act_locked(
-        self, table: Table, seat: str, version: int | None, action_text: str, *, by_timer: bool
+        self,
+        table: Table,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        *,
+        by_timer: bool,
+        intent: Intent | None = None,
     ) -> tuple[list[Event], Delivery]:
         """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
         The caller awaits the returned delivery after releasing the lock."""
-        events = await self._apply_and_persist(table, seat, version, action_text, by_timer)
+        events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
         return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
 
     async def _apply_and_persist(
-        self, table: Table, seat: str, version: int | None, action_text: str, by_timer: bool
+        self,
+        table: Table,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        by_timer: bool,
+        intent: Intent | None,
     ) -> list[Event]:
         if table.record.status != "playing" or table.state is None:
             raise TableError("not_playing")
@@ -66,6 +88,7 @@ class Moves:
             new_state, events = game.apply(table.state, seat, action)
             outcome = game.outcome(new_state)
             state_json = game.dump_state(new_state)
+            wake_at = next_wake(game, table.record.seats, new_state, self.ctx.turn_seconds(table))
         meta = dict(table.record.meta)
         if not by_timer:
             meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}
@@ -86,6 +109,8 @@ class Moves:
                 skip_unheld_cards=True,
                 # The outcome, history and ratings, in the same transaction (results.py).
                 **(finished_record(table, outcome) if outcome else {}),
+                intent=intent,
+                wake_at=wake_at,
             )
         )
         start = time.perf_counter()
@@ -98,16 +123,17 @@ class Moves:
             # in step with the database, or every later move would fail the version guard.
             if not await _committed(write):
                 raise
-            self._remember(table, new_state, events, state_json, meta, outcome is not None)
+            self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
-        self._remember(table, new_state, events, state_json, meta, outcome is not None)
+        self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
         return events
 
     @staticmethod
     def _remember(
         table: Table,
+        seat: str,
         new_state: GameState,
         events: list[Event],
         state_json: str,
@@ -116,6 +142,7 @@ class Moves:
     ) -> None:
         table.state = new_state
         table.last_events = events
+        table.last_actor = seat
         table.record.state = state_json
         table.record.version = new_state.version
         table.record.meta = meta

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -22,9 +23,20 @@ from bot.service.replay import ReplayResult, public_views, rebuild
 from bot.service.seats import SeatChanges
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
+from bot.service.wake import OverdueSpreader
 from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
-from storage import Database, GuildSettingsRepo, PlayersRepo, TableRecord, TablesRepo
+from storage import (
+    Database,
+    GuildSettingsRepo,
+    Intent,
+    IntentsRepo,
+    OpenTable,
+    PlayersRepo,
+    PresentedRepo,
+    TableRecord,
+    TablesRepo,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +45,10 @@ log = logging.getLogger(__name__)
 LOBBY_RULES: dict[str, Callable[[ServiceContext, Lobby, Database], LobbyRules]] = {
     "triad": TriadLobby,
 }
+
+# Games whose playing tables load at start-up even when loading is lazy: Triple Triad counts
+# the cards its games in progress put at stake across every table (``TriadLobby.available``).
+EAGER_GAMES = frozenset({"triad"})
 
 R = TypeVar("R", bound=LobbyRules)
 
@@ -51,6 +67,8 @@ class TableService:
         workers: Workers | None = None,
     ) -> None:
         self.repo = TablesRepo(db)
+        self.intents = IntentsRepo(db)
+        self.presented = PresentedRepo(db)  # what the presentation last showed (bot/ui/shown)
         self._players = PlayersRepo(db)
         self._ctx = ServiceContext(
             repo=self.repo,
@@ -73,6 +91,15 @@ class TableService:
         self._lobby_rules: dict[str, LobbyRules] = {
             key: make(self._ctx, self._lobby, db) for key, make in LOBBY_RULES.items()
         }
+        # Open tables not loaded yet (start-up loads states lazily, on first use).
+        self._unloaded: dict[int, OpenTable] = {}
+        self._by_channel: dict[str, int] = {}
+        self._loading: dict[int, asyncio.Future[Table | None]] = {}
+        self._wakes: dict[int, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._inflight = 0  # moves of clicks under way (shutdown waits for them)
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -97,6 +124,48 @@ class TableService:
         return next(
             (t for t in self._ctx.tables.values() if t.record.channel_id == channel_id), None
         )
+
+    async def ensure(self, table_id: int) -> Table | None:
+        """The table, loading it from storage if start-up left it unloaded (lazy loading)."""
+        table = self._ctx.tables.get(table_id)
+        if table is not None or table_id not in self._unloaded:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load_one(table_id)
+            future.set_result(table)
+            return table
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a waiter re-raises it
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+
+    async def ensure_channel(self, channel_id: str) -> Table | None:
+        """The channel's open table, loaded if needed."""
+        table_id = self._by_channel.get(channel_id)
+        if table_id is not None and table_id in self._unloaded:
+            await self.ensure(table_id)
+        return self.in_channel(channel_id)
+
+    async def ensure_guild(self, guild_id: str) -> list[Table]:
+        """Every open table of the guild, loading those start-up left unloaded (/tables)."""
+        for entry in [e for e in self._unloaded.values() if e.guild_id == guild_id]:
+            await self.ensure(entry.id)
+        return [t for t in self._ctx.tables.values() if t.record.guild_id == guild_id]
+
+    @property
+    def unloaded_count(self) -> int:
+        return len(self._unloaded)
+
+    @property
+    def closing(self) -> bool:
+        return self._ctx.closing
 
     def tables(self) -> list[Table]:
         return list(self._ctx.tables.values())
@@ -130,28 +199,105 @@ class TableService:
         return rules
 
     # ----- start-up and shutdown ------------------------------------------------------------
-    async def load(self) -> list[Table]:
-        """Rebuild every open table from storage and resume timers and computer turns."""
-        loaded = []
-        for record in await self.repo.open_tables():
-            game = self._ctx.games.get(record.game)
-            if game is None:
-                log.error("table %s uses unknown game %s; left closed", record.id, record.game)
+    async def load(self, *, lazy: bool = False) -> list[Table]:
+        """Index every open table and resume timers and computer turns with the time each
+        turn had left (stored deadlines; overdue ones spread out). ``lazy``: states load on
+        first use (a click, a command in the channel, a deadline), so start-up reads one
+        small row per table; otherwise every table loads now. Returns the loaded tables."""
+        spreader = OverdueSpreader()
+        loop = asyncio.get_running_loop()
+        eager: list[OpenTable] = []
+        for entry in await self.repo.open_index():
+            if entry.game not in self._ctx.games:
+                log.error("table %s uses unknown game %s; left closed", entry.id, entry.game)
                 continue
-            table = Table(record=record, game=game)
-            if record.status == "playing" and record.state:
-                table.state = game.load_state(record.state)
-            self._ctx.tables[record.id] = table
-            loaded.append(table)
-        for table in loaded:
-            if table.state is not None:
-                self._after_change(table)
+            self._unloaded[entry.id] = entry
+            self._by_channel[entry.channel_id] = entry.id
+            if not lazy or entry.game in EAGER_GAMES:
+                eager.append(entry)
+        loaded = []
+        for entry in eager:
+            table = await self.ensure(entry.id)
+            if table is not None:
+                loaded.append(table)
+        for entry in eager:  # loaded: resumed now, each turn with the time it had left
+            table = self._ctx.tables.get(entry.id)
+            if table is None or table.state is None:
+                continue
+            if self._cpu.pending(table):
+                self._cpu.kick(table)
+            if entry.wake_at is not None or not self._cpu.pending(table):
+                left = spreader.delay(entry.wake_at, float(self.turn_seconds(table)))
+                self._timers.restart(table, left if entry.wake_at is not None else None)
+        for entry in list(self._unloaded.values()):  # woken (and loaded) when due
+            if entry.status != "playing":
+                continue
+            delay = spreader.delay(entry.wake_at, 0.0)  # none stored: resumed soon, full turn
+            self._wakes[entry.id] = loop.call_later(
+                max(0.0, delay - self._timer_lead(entry)), self._wake, entry
+            )
         return loaded
 
-    async def close(self) -> None:
-        """Stop background work (used on shutdown and by tests that restart the service)."""
+    async def _load_one(self, table_id: int) -> Table | None:
+        entry = self._unloaded.get(table_id)
+        record = await self.repo.get(table_id)
+        self._unloaded.pop(table_id, None)
+        if entry is not None and self._by_channel.get(entry.channel_id) == table_id:
+            del self._by_channel[entry.channel_id]
+        if record is None or record.status not in ("lobby", "playing"):
+            return None
+        live = self._ctx.tables.get(table_id)
+        if live is not None:
+            return live
+        game = self._ctx.games[record.game]
+        table = Table(record=record, game=game)
+        if record.status == "playing" and record.state:
+            table.state = game.load_state(record.state)
+        self._ctx.tables[record.id] = table
+        return table
+
+    def _timer_lead(self, entry: OpenTable) -> float:
+        """Wake a waiting table a little before its deadline, so its state is loaded and its
+        timer armed with the time left (the timer, not the wake-up, plays the move)."""
+        return 0.0 if entry.wake_at is None else 0.2
+
+    def _wake(self, entry: OpenTable) -> None:
+        self._wakes.pop(entry.id, None)
+        if self._ctx.closing:
+            return
+        task = asyncio.get_running_loop().create_task(self._resume(entry), name=f"wake-{entry.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _resume(self, entry: OpenTable) -> None:
+        try:
+            table = await self.ensure(entry.id)
+        except Exception:
+            log.exception("table %s could not be loaded", entry.id)
+            return
+        if table is None or table.state is None or self._ctx.closing:
+            return
+        if self._cpu.tasks_running(table.id) or self._timers.armed(table.id):
+            return  # a click or a command got there first: the live path runs it
+        if self._cpu.pending(table):
+            self._cpu.kick(table)
+        left = None if entry.wake_at is None else max(0.0, entry.wake_at - time.time())
+        self._timers.restart(table, left)
+
+    async def close(self, drain_seconds: float = 5.0) -> None:
+        """Stop background work (used on shutdown and by tests that restart the service):
+        new moves are refused (``closing``), the moves of clicks under way finish (for up to
+        ``drain_seconds``), then timers and computer turns stop and the presentations already
+        posted go out, before storage and Discord close."""
         self._ctx.closing = True
-        tasks = [*self._cpu.tasks(), *self._timers.tasks()]
+        for handle in self._wakes.values():
+            handle.cancel()
+        self._wakes.clear()
+        try:
+            await asyncio.wait_for(self._idle.wait(), drain_seconds)
+        except TimeoutError:
+            log.warning("closing with %d moves still under way", self._inflight)
+        tasks = [*self._cpu.tasks(), *self._timers.tasks(), *self._background]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -162,7 +308,7 @@ class TableService:
         self._cpu.clear()
         self._timers.clear()
         # Presentations already posted go out (briefly) before storage and Discord close.
-        await self._ctx.notify.drain(timeout=5.0)
+        await self._ctx.notify.drain(timeout=drain_seconds)
 
     # ----- lobby (bot/service/lobby.py) -----------------------------------------------------
     async def open(
@@ -233,15 +379,34 @@ class TableService:
         return await self._seats.kick(table_id, by, seat_id, may_manage=may_manage)
 
     # ----- play (bot/service/moves.py, timers.py, cpu.py, replay.py) ------------------------
-    async def act(self, table_id: int, seat: str, version: int | None, action_text: str) -> Table:
+    async def act(
+        self,
+        table_id: int,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        *,
+        intent: Intent | None = None,
+    ) -> Table:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
-        skips the check, for actions typed fresh such as a modal)."""
-        table = self.get(table_id)
-        _, delivery = await self._moves.act(table, seat, version, action_text)
+        skips the check, for actions typed fresh such as a modal); ``intent`` the recorded
+        click it answers (marked done in the move's transaction). Refused with
+        ``TableError("restarting")`` once the service is closing."""
+        if self._ctx.closing:
+            raise TableError("restarting")
+        table = await self.ensure(table_id) or self.get(table_id)
+        self._inflight += 1
+        self._idle.clear()
         try:
-            await delivery  # presented outside the table lock, in version order
+            _, delivery = await self._moves.act(table, seat, version, action_text, intent)
+            try:
+                await delivery  # presented outside the table lock, in version order
+            finally:
+                self._after_change(table)
         finally:
-            self._after_change(table)
+            self._inflight -= 1
+            if not self._inflight:
+                self._idle.set()
         return table
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
@@ -292,8 +457,35 @@ class TableService:
             live.record.message_id = message_id
         await self.repo.set_message(table.id, message_id)
 
+    async def record_intent(self, intent: Intent) -> None:
+        """A click about to be acknowledged before its move committed (see storage/intents)."""
+        await self.intents.record(intent)
+
+    async def settle_intent(self, interaction_id: str) -> None:
+        """A recorded click was refused and answered: nothing to resolve after a restart."""
+        await self.intents.settle(interaction_id)
+
     async def dms_closed(self, user_id: str) -> bool:
         return await self._players.dms_closed(user_id)
+
+    async def dms_state(self, user_id: str) -> tuple[bool, float | None, int]:
+        """(DMs marked closed, when to try again, refusals in a row)."""
+        return await self._players.dms_state(user_id)
+
+    async def dm_refused(self, user_id: str, retry_at: float) -> int:
+        return await self._players.dm_failed(user_id, retry_at)
+
+    async def finished_table(self, table_id: int) -> Table | None:
+        """A table read from storage as it is (e.g. a finished game whose result must be
+        shown again after a restart); not kept among the open tables."""
+        record = await self.repo.get(table_id)
+        if record is None or record.game not in self._ctx.games:
+            return None
+        game = self._ctx.games[record.game]
+        table = Table(record=record, game=game)
+        if record.state:
+            table.state = game.load_state(record.state)
+        return table
 
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
         await self._players.set_dms_closed(user_id, closed)

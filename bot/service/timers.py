@@ -28,14 +28,19 @@ class TurnTimers:
         to_act = table.game.to_act(table.state)
         return [s.id for s in table.record.seats if not s.is_cpu and s.id in to_act]
 
-    def restart(self, table: Table) -> None:
+    def restart(self, table: Table, seconds: float | None = None) -> None:
+        """Arm the table's turn timer: a full turn, or ``seconds`` (the time a turn had left
+        when the bot restarted)."""
         self.cancel(table.id)
         if self.ctx.closing or not self.waiting_humans(table):
             return
-        self._tasks.start(table.id, self._run(table, table.version))
+        self._tasks.start(table.id, self._run(table, table.version, seconds))
 
     def cancel(self, table_id: int) -> None:
         self._tasks.cancel(table_id)
+
+    def armed(self, table_id: int) -> bool:
+        return self._tasks.running(table_id)
 
     def tasks(self) -> list[asyncio.Task]:
         return self._tasks.all()
@@ -43,8 +48,8 @@ class TurnTimers:
     def clear(self) -> None:
         self._tasks.clear()
 
-    async def _run(self, table: Table, version: int) -> None:
-        await self.ctx.sleep(self.ctx.turn_seconds(table))
+    async def _run(self, table: Table, version: int, seconds: float | None) -> None:
+        await self.ctx.sleep(self.ctx.turn_seconds(table) if seconds is None else seconds)
         self._tasks.forget_current(table.id)
         await self.expire_turn(table.id, version)
 

@@ -25,6 +25,7 @@ from typing import (
 import discord
 from discord.ext import commands
 
+from bot.errors import TableError
 from bot.ui import ids
 from bot.ui.feedback import guard
 
@@ -175,7 +176,16 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = handler_cog(interaction, self.handled_by)
-        await guard(interaction, self.run(cog, interaction), cog.game_key(self.table_id))
+        await guard(interaction, self._run_loaded(cog, interaction), cog.game_key(self.table_id))
+
+    async def _run_loaded(self, cog: Any, interaction: discord.Interaction) -> None:
+        """Refuse while the bot shuts down; load the table first if start-up left it unloaded."""
+        tables = getattr(interaction.client, "tables", None)
+        if tables is not None:
+            if tables.closing:
+                raise TableError("restarting")
+            await tables.ensure(self.table_id)
+        await self.run(cog, interaction)
 
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""

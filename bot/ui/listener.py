@@ -31,6 +31,7 @@ from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.ui.ephemeral import EphemeralViews
+from bot.ui.dm_gate import DmGate
 from bot.ui.messages import (
     Payload,
     closed_payload,
@@ -43,6 +44,7 @@ from bot.ui.messages import (
 from bot.ui.presenter import GamePresenter
 from bot.ui.rendering import Superseded
 from bot.ui.seats import used_rematch_view
+from bot.ui.shown import ShownStore
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -114,10 +116,15 @@ class DiscordTableListener:
         self._public: dict[int, Slot] = {}
         self._private: dict[tuple[int, str], Slot] = {}
         self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
-        self._dms_closed: dict[str, bool] = {}
         self._mentions: dict[int, Slot] = {}  # table -> its one live turn mention
         self._tasks: set[asyncio.Task[None]] = set()
         self.ephemerals = EphemeralViews()  # each player's "Ver mi mano" answer, still editable
+        # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
+        # database; closed DMs retried with back-off.
+        self.shown = ShownStore(
+            lambda: getattr(getattr(self.bot, "tables", None), "presented", None)
+        )
+        self.dms = DmGate(lambda: self.bot.tables)
 
     # ----- TableListener ----------------------------------------------------------------
     async def lobby_changed(self, table: Table) -> None:
@@ -165,6 +172,7 @@ class DiscordTableListener:
         )
         self._show_mention(table, True)
         self._spawn(self.ephemerals.table_closed(table.id))
+        await self._restore_private_slots(table)
         for key in [k for k in self._private if k[0] == table.id]:
             slot = self._private.pop(key)  # nothing will edit those views again...
             current = [slot.message_id] if slot.message_id is not None and slot.clickable else []
@@ -209,6 +217,33 @@ class DiscordTableListener:
         finally:
             view.stop()
 
+    async def represent(self, table: Table) -> None:
+        """Show ``table`` again (after a restart, or an edit given up on): the public message
+        if it is behind, then the DM views whose view changed."""
+        public = self._public.get(table.id)
+        if public is not None:
+            public.shown_version = None
+        if table.state is not None:
+            await self.game_changed(table, [], None, False)
+
+    async def _restore_private_slots(self, table: Table) -> None:
+        """Every DM view of ``table`` stored before a restart gets its slot back."""
+        for seat in await self.shown.stored_seats(table.id):
+            await self._restore_private(
+                table.id, seat, self._private.setdefault((table.id, seat), Slot())
+            )
+
+    async def _restore_private(self, table_id: int, seat: str, slot: Slot) -> None:
+        row = await self.shown.restore(table_id, seat)
+        if row is None or slot.message_id is not None:
+            return
+        slot.message_id = int(row.message_id) if row.message_id else None
+        slot.digest = row.state.get("digest")
+        slot.image = row.state.get("image")
+        slot.waiting = bool(row.state.get("waiting"))
+        slot.clickable = bool(row.state.get("clickable"))
+        slot.older = [int(m) for m in row.state.get("older") or []]
+
     async def drain(self) -> None:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""
         while pending := [t for t in self._tasks if not t.done()]:
@@ -222,7 +257,8 @@ class DiscordTableListener:
         return task
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Let pending changes reach Discord (for ``timeout`` at most), then stop."""
+        """Let pending changes reach Discord (for ``timeout`` at most), then stop; what the
+        messages show is stored."""
         try:
             await asyncio.wait_for(self.drain(), timeout)
         except TimeoutError:
@@ -230,6 +266,7 @@ class DiscordTableListener:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.shown.close()
 
     def _kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
         """Mark ``slot`` dirty with ``work``, the latest change's presentation (it replaces any
@@ -272,6 +309,13 @@ class DiscordTableListener:
     async def _present_public(self, table: Table, slot: Slot) -> None:
         if slot.build is None:
             return
+        row = await self.shown.restore(table.id, "")
+        if (
+            row is not None
+            and slot.shown_version is None
+            and row.message_id == table.record.message_id
+        ):
+            slot.shown_version, slot.image = row.version, row.state.get("image")
         playing = table.record.status == "playing" and not slot.final
         version = table.version  # what the payload built now shows
         if playing and slot.shown_version == version:
@@ -295,6 +339,7 @@ class DiscordTableListener:
                     )
                     slot.image = image
                     slot.shown_version = version if playing else None
+                    self.shown.public(table.id, message_id, version, image)
                     return
                 except discord.NotFound:
                     log.info("table %s message was deleted; posting a new one", table.id)
@@ -307,14 +352,27 @@ class DiscordTableListener:
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
+            self.shown.public(table.id, str(message.id), version, slot.image)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
         except discord.HTTPException:
             slot.image = None
             log.exception("could not show table %s", table.id)
+            self._retry_public(table)
         finally:
             if payload.view is not None:
                 payload.view.stop()  # dynamic items route clicks; keep the view store empty
+
+    def _retry_public(self, table: Table) -> None:
+        """Discord gave up on the edit (retries exhausted): show the table again later rather
+        than leaving it a version behind until its next move."""
+
+        def again() -> None:
+            live = self.bot.tables.find(table.id)
+            if live is not None and live.record.status == "playing":
+                self._spawn(self.represent(live))
+
+        self.shown.retry_later(table.id, again)
 
     async def _send_channel(self, table: Table, content: str) -> None:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
@@ -378,6 +436,8 @@ class DiscordTableListener:
                     payload.view.stop()
             slot.image = image
             slot.shown_version = version if status == "playing" else None
+            if table.record.message_id:
+                self.shown.public(table.id, table.record.message_id, version, image)
             return True
         finally:
             slot.busy.release()
@@ -421,10 +481,12 @@ class DiscordTableListener:
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
             return
+        await self._restore_private(table.id, seat, slot)
         await self._present_private_view(table, seat, slot)
         if table.game.is_over(table.state) and slot.older:
             older, slot.older = slot.older, []
             await self._buttons_off(seat, older)  # the game is over: no view stays clickable
+            self.shown.private(table.id, seat, table.version, slot)
 
     async def _buttons_off(self, seat: str, message_ids: list[int]) -> None:
         """Edit ``seat``'s DM views ``message_ids`` to show no components."""
@@ -456,6 +518,7 @@ class DiscordTableListener:
                     await self._edit_dm(seat, slot, payload)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
+                    self.shown.private(table.id, seat, table.version, slot)
                     return
                 except discord.NotFound:
                     pass  # they deleted it: send a new one
@@ -478,6 +541,7 @@ class DiscordTableListener:
                 slot.clickable = payload.view is not None
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
+                self.shown.private(table.id, seat, table.version, slot)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
         finally:
@@ -582,6 +646,7 @@ class DiscordTableListener:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view
+            self.shown.private(table.id, seat, table.version, slot)
             return True
         finally:
             slot.busy.release()
@@ -596,12 +661,16 @@ class DiscordTableListener:
             self._mentions.pop(table.id, None)  # its worker deletes the last mention
 
     async def _present_mention(self, table: Table, slot: Slot, over: bool) -> None:
+        row = await self.shown.restore(table.id, "@mention")
+        if row is not None and slot.message_id is None and row.message_id:
+            slot.message_id = int(row.message_id)
+            slot.mention = tuple(row.state.get("seats") or ())
         seats: list[str] = []
         if not over and table.state is not None:
             to_act = set(table.game.to_act(table.state))
             for seat in table.state.seats:
                 human = any(s.id == seat for s in table.human_seats())
-                if seat in to_act and human and seat.isdigit() and await self._closed_dms(seat):
+                if seat in to_act and human and await self.dms.marked_closed(seat):
                     seats.append(seat)
         if tuple(seats) == slot.mention:
             return  # the same turn: the live mention still says it
@@ -616,6 +685,7 @@ class DiscordTableListener:
             slot.message_id = None
         slot.mention = tuple(seats)
         if not seats:
+            self.shown.mention(table.id, None, ())
             return
         tr = translator(table.record.locale)
         text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
@@ -625,6 +695,7 @@ class DiscordTableListener:
                 "channel_send",
             )
             slot.message_id = message.id
+            self.shown.mention(table.id, message.id, slot.mention)
         except discord.HTTPException:
             log.exception("could not mention the players to act at table %s", table.id)
 
@@ -633,12 +704,7 @@ class DiscordTableListener:
         await self._dm(table, seat, content=text)
 
     async def _closed_dms(self, seat: str) -> bool:
-        if not seat.isdigit():
-            return True
-        closed = self._dms_closed.get(seat)
-        if closed is None:
-            closed = self._dms_closed[seat] = await self.bot.tables.dms_closed(seat)
-        return closed
+        return await self.dms.blocked(seat)
 
     async def _dm_channel(self, seat: str) -> discord.PartialMessageable:
         """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
@@ -656,14 +722,16 @@ class DiscordTableListener:
         try:
             channel = await self._dm_channel(seat)
             if payload is not None:
-                return await timed_rest(channel.send(**payload.send_kwargs()), "dm_send")
-            return await timed_rest(channel.send(content=content), "dm_send")
+                sent = await timed_rest(channel.send(**payload.send_kwargs()), "dm_send")
+            else:
+                sent = await timed_rest(channel.send(content=content), "dm_send")
+            await self.dms.delivered(seat)
+            return sent
         except discord.Forbidden as exc:
             if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
-                self._dms_closed[seat] = True
-                await self.bot.tables.set_dms_closed(seat, True)
-                tr = translator(table.record.locale)
-                await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
+                if await self.dms.refused(seat):  # told once; retried later with back-off
+                    tr = translator(table.record.locale)
+                    await self._send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
             else:
                 log.warning("DM to %s refused: %s", seat, exc)
         except discord.HTTPException:

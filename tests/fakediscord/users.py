@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .limits import SELECT_TYPES
@@ -107,6 +108,14 @@ class InteractionHandle:
             lambda: len(inter.followups) > index, timeout=timeout, what=f"follow-up #{index}"
         )
         return inter.followups[index]
+
+
+@dataclass(frozen=True)
+class RawValue:
+    """An option value sent exactly as given (a forged or malformed one, e.g. a user option
+    holding ``"abc"`` or the id of nobody): `alice.slash("kick", player=RawValue("abc"))`."""
+
+    value: Any
 
 
 class FakeUser:
@@ -246,6 +255,8 @@ class FakeUser:
     ) -> Any:
         kind = option["type"]
         where = f"/{command} {option['name']}"
+        if isinstance(value, RawValue):  # sent as is: no check, nothing resolved
+            return value.value
         if kind == STRING:
             if not isinstance(value, str):
                 raise TypeError(f"{where} takes a string, not {value!r}")

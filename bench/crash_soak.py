@@ -1,0 +1,360 @@
+"""The crash soak: the real bot (`python -m bot`, its own process) against the fake Discord
+(this process) and simulated players (``bench/load_driver.World``), killed with SIGKILL at
+random moments — right after a click was acknowledged, right as a game ends (Triple Triad
+payouts included), or at a random time — and restarted each time. The fake keeps running
+across the kills, so the restarted bot finds its interactions (tokens live 15 minutes).
+
+Counted at the end (after a graceful SIGTERM, whose duration is measured too):
+- acknowledged clicks lost: a game-action click acknowledged ahead of its move (a deferred
+  answer) whose intent is not done (neither applied nor refused and told);
+- interactions unanswered past restart: "thinking" answers never completed, and acknowledged
+  clicks whose intent never got its final answer;
+- tables behind: open tables whose public message shows an older version than the database;
+- replay mismatches: tables whose stored state is not the replay of their action log, and
+  standings / collections that differ from what the replayed outcomes and the ledger give.
+
+Used by ``tests/e2e/test_crash_soak.py`` (a short run) and ``bench/crash.py`` (a long one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+from bench.load_driver import World, version_of  # noqa: E402
+from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
+
+ACTION_PREFIXES = ("t:", "ts:", "d:", "ds:")
+
+
+@dataclass
+class SoakResult:
+    kills: int = 0
+    kill_points: Counter[str] = field(default_factory=Counter)
+    acked_clicks: int = 0
+    acked_lost: int = 0
+    unanswered: int = 0
+    tables_behind: int = 0
+    replay_mismatches: int = 0
+    games_finished: int = 0
+    moves: int = 0
+    recovered: Counter[str] = field(default_factory=Counter)
+    shutdown_seconds: float = 0.0
+    shutdown_code: int | None = None
+    details: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, Any]:
+        return {
+            "kills": self.kills,
+            "kill_points": dict(self.kill_points),
+            "acked_clicks": self.acked_clicks,
+            "acknowledged_clicks_lost": self.acked_lost,
+            "interactions_unanswered": self.unanswered,
+            "tables_behind": self.tables_behind,
+            "replay_mismatches": self.replay_mismatches,
+            "games_finished": self.games_finished,
+            "moves": self.moves,
+            "shutdown_seconds": round(self.shutdown_seconds, 2),
+            "shutdown_exit_code": self.shutdown_code,
+        }
+
+
+class BotProcess:
+    def __init__(self, fake: FakeDiscord, folder: Path, turn_seconds: int) -> None:
+        self.fake = fake
+        self.folder = folder
+        self.env_file = folder / ".env"
+        self.env_file.write_text(
+            f"DISCORD_TOKEN={fake.token}\n"
+            f"DATABASE_PATH={folder / 'bot.db'}\n"
+            f"DISCORD_API_BASE={fake.api_base}\n"
+            f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
+            "CPU_DELAY_SECONDS=0.2\n"
+            f"TURN_TIMEOUT_SECONDS={turn_seconds}\n"
+            "WORKER_PROCESSES=0\nRENDER_PROCESSES=0\nLOG_LEVEL=INFO\n"
+        )
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / "bot.log"
+
+    async def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE"))}
+        env["PYTHONPATH"] = str(ROOT)
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "--env-file",
+                str(self.env_file),
+                cwd=self.folder,
+                env=env,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        self.starts += 1
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+
+    async def wait_dead(self) -> None:
+        if self.process is not None:
+            await self.process.wait()
+
+    def recoveries(self) -> list[str]:
+        try:
+            text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        return [line for line in text.splitlines() if "recovery: intents" in line]
+
+    async def wait_recovered(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.recoveries()) < self.starts:
+            if self.process is not None and self.process.returncode is not None:
+                raise RuntimeError(f"the bot exited; see {self.log_path}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the bot did not recover; see {self.log_path}")
+            await asyncio.sleep(0.05)
+
+    async def terminate(self) -> tuple[float, int | None]:
+        """SIGTERM; (seconds to exit, exit code)."""
+        assert self.process is not None
+        start = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        return time.monotonic() - start, self.process.returncode
+
+
+class KillPoints:
+    """Arms one kill trigger at a time, fired from the fake's observers (synchronously, so the
+    bot dies right at that moment)."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess, world: World) -> None:
+        self.bot = bot
+        self.world = world
+        self.armed: str | None = None
+        self.fired = asyncio.Event()
+        self.fired_as: str | None = None
+        fake.request_observers.append(self._request)
+        fake.message_observers.append(self._message)
+
+    def arm(self, point: str) -> None:
+        self.fired.clear()
+        self.armed = point
+
+    def fire(self, point: str) -> None:
+        if self.armed is None:
+            return
+        self.armed = None
+        self.fired_as = point
+        self.bot.kill()
+        self.fired.set()
+
+    def _request(self, record: RequestRecord) -> None:
+        if self.armed == "after_ack" and record.template and "callback" in record.template:
+            body = record.body or {}
+            if isinstance(body, dict) and body.get("type") in (5, 6):
+                self.fire("after_ack")
+
+    def _message(self, msg: Any, event: str) -> None:
+        if self.armed in ("game_end", "payout") and event == "MESSAGE_UPDATE":
+            table = self.world.by_channel.get(msg.channel.id)
+            if table is None or not table.finished():
+                return
+            if self.armed == "payout" and table.game != "triad":
+                return
+            self.fire(self.armed)
+
+
+async def soak(
+    folder: Path,
+    *,
+    tables: int = 24,
+    kills: int = 10,
+    seed: int = 7,
+    think: tuple[float, float] = (0.2, 0.8),
+    gap: tuple[float, float] = (0.5, 2.0),
+    turn_seconds: int = 10,
+    end_wait: float = 20.0,
+    progress: Any = None,
+) -> SoakResult:
+    rng = random.Random(seed)
+    result = SoakResult()
+    fake = FakeDiscord(validate=False, keep_history=False)
+    await fake.start()
+    bot = BotProcess(fake, folder, turn_seconds)
+    world = World(fake, tables, seed=seed, think=think, closed_dms=0.1, setup_concurrency=8)
+    acked: dict[int, str] = {}  # interaction id -> custom_id of acknowledged action clicks
+
+    def watch(record: RequestRecord) -> None:
+        if record.template and record.template.endswith("/callback"):
+            body = record.body or {}
+            if (record.status or 0) < 300 and isinstance(body, dict) and body.get("type") in (5, 6):
+                found = re.search(r"/interactions/(\d+)/", record.path)
+                inter_id = int(found.group(1)) if found else 0
+                inter = fake.interactions.all.get(inter_id)
+                custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
+                if custom_id.startswith(ACTION_PREFIXES) or (inter and inter.type == 5):
+                    acked[inter_id] = custom_id
+
+    fake.request_observers.append(watch)
+    killer = KillPoints(fake, bot, world)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await bot.start()
+        await fake.wait_until(lambda: fake.commands.get(None), timeout=120, what="command sync")
+        await fake.wait_until_connected(timeout=60)
+        tasks = await world.open_all()
+        deadline = time.monotonic() + 120
+        while world.started() < tables and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        if progress:
+            progress(f"{world.started()}/{tables} tables playing")
+        points = ["after_ack", "game_end", "payout", "random"]
+        for n in range(kills):
+            point = points[n % len(points)]
+            killer.arm(point)
+            wait = rng.uniform(*gap) + {"game_end": end_wait, "payout": end_wait}.get(
+                point, 2.0 if point == "after_ack" else 0.0
+            )
+            try:
+                await asyncio.wait_for(killer.fired.wait(), wait)
+            except TimeoutError:
+                killer.fire("random")  # the trigger did not come in time: kill now
+            result.kills += 1
+            result.kill_points[killer.fired_as or "random"] += 1
+            await bot.wait_dead()
+            if progress:
+                progress(f"kill {n + 1}/{kills} at {killer.fired_as}; restarting")
+            await asyncio.sleep(rng.uniform(0.0, 0.2))
+            await bot.start()
+            await bot.wait_recovered()
+        await asyncio.sleep(2.0)
+        world.running = False
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await fake.settle(timeout=10)
+        result.shutdown_seconds, result.shutdown_code = await bot.terminate()
+        _count(result, fake, folder / "bot.db", acked)
+        for line in bot.recoveries():
+            result.details.append(line.split("recovery:", 1)[1].strip())
+    finally:
+        world.running = False
+        for task in tasks:
+            task.cancel()
+        bot.kill()
+        await bot.wait_dead()
+        await fake.stop()
+    return result
+
+
+def _count(result: SoakResult, fake: FakeDiscord, db_path: Path, acked: dict[int, str]) -> None:
+    conn = sqlite3.connect(db_path)
+    conn.row_factory = sqlite3.Row
+    intents = {r["interaction_id"]: r for r in conn.execute("SELECT * FROM intents").fetchall()}
+    result.acked_clicks = len(acked)
+    for inter_id, custom_id in acked.items():
+        inter = fake.interactions.all.get(inter_id)
+        intent = intents.get(str(inter_id))
+        thinking_open = inter is not None and inter.callback_type == 5 and not inter.completed
+        if thinking_open:
+            result.unanswered += 1
+            result.details.append(f"thinking never completed: {custom_id}")
+        if not custom_id.startswith(ACTION_PREFIXES):
+            continue
+        if custom_id.startswith(("d:", "ds:")) and intent is None:
+            continue  # a draft step that was not (yet) a move
+        if intent is None or not intent["done"]:
+            result.acked_lost += 1
+            result.details.append(f"acknowledged click lost: {custom_id}")
+    # Tables behind: the public message shows the stored version.
+    for row in conn.execute(
+        "SELECT id, version, message_id, status FROM tables WHERE status = 'playing'"
+        " AND message_id IS NOT NULL"
+    ):
+        msg = fake.messages.get(int(row["message_id"]))
+        shown = version_of(msg) if msg is not None else None
+        if shown is not None and shown < row["version"]:
+            result.tables_behind += 1
+            result.details.append(f"table {row['id']} shows v{shown} of v{row['version']}")
+    result.moves = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    result.games_finished = conn.execute(
+        "SELECT COUNT(*) FROM tables WHERE status = 'finished'"
+    ).fetchone()[0]
+    result.replay_mismatches = _replay_mismatches(conn, result)
+    conn.close()
+
+
+def _replay_mismatches(conn: sqlite3.Connection, result: SoakResult) -> int:
+    """Replays every table's action log; compares states, standings and collections."""
+    from bot.registry import load_games
+    from bot.service.models import Table
+    from bot.service.replay import rebuild
+    from bot.service.results import standing_deltas
+    from storage.tables import ActionRow, _record
+
+    games = load_games()
+    mismatches = 0
+    played: Counter[tuple[str, str, str]] = Counter()
+    won: Counter[tuple[str, str, str]] = Counter()
+    for row in conn.execute(
+        "SELECT * FROM tables WHERE status IN ('playing', 'finished') AND state IS NOT NULL"
+    ).fetchall():
+        record = _record(row)
+        game = games[record.game]
+        actions = [
+            ActionRow(version=a[0], seat=a[1], action=a[2], by_timer=bool(a[3]))
+            for a in conn.execute(
+                "SELECT version, seat, action, by_timer FROM actions WHERE table_id = ?"
+                " ORDER BY version",
+                (record.id,),
+            )
+        ]
+        state = rebuild(game, record, actions)
+        if json.loads(game.dump_state(state)) != json.loads(record.state or "null"):
+            mismatches += 1
+            result.details.append(f"table {record.id}: replay differs from the stored state")
+        outcome = game.outcome(state)
+        if record.status == "finished" and outcome is not None:
+            for delta in standing_deltas(Table(record=record, game=game, state=state), outcome):
+                key = (record.guild_id, delta.user_id, record.game)
+                played[key] += 1
+                won[key] += int(delta.won)
+    for row in conn.execute("SELECT guild_id, user_id, game, played, won FROM standings"):
+        key = (row[0], row[1], row[2])
+        if (row[3], row[4]) != (played.pop(key, 0), won.pop(key, 0)):
+            mismatches += 1
+            result.details.append(f"standings of {key} differ from the replays")
+    mismatches += sum(1 for v in played.values() if v)
+    for row in conn.execute(
+        "SELECT c.user_id, c.card_id, c.count, COALESCE(SUM(l.delta), 0) FROM card_collections c"
+        " LEFT JOIN card_ledger l ON l.user_id = c.user_id AND l.card_id = c.card_id"
+        " AND l.game = c.game GROUP BY c.user_id, c.game, c.card_id"
+    ):
+        if row[2] != row[3]:
+            mismatches += 1
+            result.details.append(f"collection of {row[0]} card {row[1]} differs from the ledger")
+    return mismatches

@@ -1,0 +1,130 @@
+"""Intents: a click on a game action acknowledged before its move committed.
+
+A click is recorded here before it is acknowledged (``record``) and marked done in the move's
+own transaction (``mark_done`` inside ``TablesRepo.record_action``), so a process killed between
+the two leaves an open intent. On start-up every open intent younger than its interaction token
+is resolved: the move is tried again at the version the player saw, and the interaction gets
+its final answer. ``answered`` is written in batches (an intent answered but not yet marked is
+answered once more after a crash: a repeated result, never a lost one).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Literal
+
+from pydantic import BaseModel
+
+from storage.db import Database
+
+Ack = Literal["update", "thinking"]
+TOKEN_LIFETIME = 15 * 60  # seconds an interaction token lives
+
+
+class Intent(BaseModel):
+    interaction_id: str
+    application_id: str
+    token: str
+    table_id: int
+    seat: str
+    version: int | None
+    action: str
+    locale: str
+    created_at: float
+    ack: Ack = "update"
+    done: bool = False
+
+
+_COLUMNS = (
+    "interaction_id, application_id, token, table_id, seat, version, action, locale, ack,"
+    " created_at"
+)
+
+
+def _values(intent: Intent) -> tuple[object, ...]:
+    return (
+        intent.interaction_id,
+        intent.application_id,
+        intent.token,
+        intent.table_id,
+        intent.seat,
+        intent.version,
+        intent.action,
+        intent.locale,
+        intent.ack,
+        intent.created_at,
+    )
+
+
+def mark_done(conn: sqlite3.Connection, intent: Intent) -> None:
+    """Inside a move's unit: the intent exists and is done, whichever was written first."""
+    conn.execute(
+        f"INSERT INTO intents ({_COLUMNS}, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+        " ON CONFLICT (interaction_id) DO UPDATE SET done = 1",
+        _values(intent),
+    )
+
+
+class IntentsRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def record(self, intent: Intent) -> None:
+        """Before the acknowledgement. A move that committed first already wrote it (done)."""
+        values = _values(intent)
+        await self.db.write(
+            lambda conn: conn.execute(
+                f"INSERT INTO intents ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (interaction_id) DO NOTHING",
+                values,
+            )
+        )
+
+    async def settle(self, interaction_id: str) -> None:
+        """The click was refused and answered: nothing is left to resolve."""
+        await self.db.write(
+            lambda conn: conn.execute(
+                "UPDATE intents SET done = 1, answered = 1 WHERE interaction_id = ?",
+                (interaction_id,),
+            )
+        )
+
+    async def mark_answered(self, interaction_ids: list[str]) -> None:
+        if not interaction_ids:
+            return
+        rows = [(i,) for i in interaction_ids]
+        await self.db.write(
+            lambda conn: conn.executemany(
+                "UPDATE intents SET answered = 1 WHERE interaction_id = ?", rows
+            )
+        )
+
+    async def unanswered(self) -> list[Intent]:
+        """Every intent not answered yet, oldest first."""
+        async with self.db.conn.execute(
+            f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 ORDER BY created_at"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            Intent(
+                interaction_id=r["interaction_id"],
+                application_id=r["application_id"],
+                token=r["token"],
+                table_id=r["table_id"],
+                seat=r["seat"],
+                version=r["version"],
+                action=r["action"],
+                locale=r["locale"],
+                ack=r["ack"],
+                created_at=r["created_at"],
+                done=bool(r["done"]),
+            )
+            for r in rows
+        ]
+
+    async def prune(self, before: float) -> None:
+        """Forget intents created before ``before`` (unix seconds): once their token expired
+        nothing can be answered any more."""
+        await self.db.write(
+            lambda conn: conn.execute("DELETE FROM intents WHERE created_at < ?", (before,))
+        )

@@ -1,0 +1,104 @@
+"""Small pieces of crash recovery: closed-DM retries with back-off, resumed deadlines spread,
+the intent log's done marking and the start-up index."""
+
+from __future__ import annotations
+
+from bot.service.wake import FIRST_OVERDUE, OVERDUE_SPACING, OverdueSpreader
+from bot.ui.dm_gate import DmGate
+from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
+
+
+class Store:
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[bool, float | None, int]] = {}
+
+    async def dms_state(self, user_id):
+        return self.rows.get(user_id, (False, None, 0))
+
+    async def dm_refused(self, user_id, retry_at):
+        failures = self.rows.get(user_id, (False, None, 0))[2] + 1
+        self.rows[user_id] = (True, retry_at, failures)
+        return failures
+
+    async def set_dms_closed(self, user_id, closed):
+        self.rows[user_id] = (closed, None, 0)
+
+
+async def test_closed_dms_are_retried_with_back_off_and_cleared_by_a_delivery():
+    clock = [1000.0]
+    store = Store()
+    gate = DmGate(lambda: store, base_seconds=60, max_seconds=600, now=lambda: clock[0])
+    assert not await gate.blocked("1")
+    assert await gate.refused("1")  # first refusal: tell the channel
+    assert await gate.blocked("1")
+    clock[0] += 61
+    assert not await gate.blocked("1")  # due: one try
+    assert not await gate.refused("1")  # refused again: not told twice
+    clock[0] += 61
+    assert await gate.blocked("1")  # the back-off doubled (120 s)
+    clock[0] += 60
+    assert not await gate.blocked("1")
+    await gate.delivered("1")
+    assert store.rows["1"] == (False, None, 0)
+    assert not await gate.blocked("1")
+    assert await gate.blocked("cpu1")  # computers have no DMs
+
+
+def test_overdue_wake_ups_are_spread_and_others_keep_the_time_left():
+    spread = OverdueSpreader(now=100.0)
+    assert spread.delay(160.0, default=120) == 60.0
+    assert spread.delay(None, default=120) == 120
+    first, second = spread.delay(50.0, default=120), spread.delay(99.0, default=120)
+    assert first == FIRST_OVERDUE + OVERDUE_SPACING
+    assert second == FIRST_OVERDUE + 2 * OVERDUE_SPACING
+
+
+async def test_an_intent_is_done_whichever_is_written_first(tmp_path):
+    db = await open_database(tmp_path / "t.db")
+    tables = TablesRepo(db)
+    intents = IntentsRepo(db)
+    record = await tables.create(
+        guild_id="g",
+        channel_id="c",
+        game="amapatolli",
+        host_id="1",
+        locale="es",
+        options={},
+        seats=[SeatInfo(id="1", name="a")],
+        seed="s",
+    )
+    await tables.start(record.id, record.seats, "{}", 0)
+    record = await tables.get(record.id)
+    assert record is not None
+
+    def intent(n: int) -> Intent:
+        return Intent(
+            interaction_id=str(n),
+            application_id="9",
+            token="tok",
+            table_id=record.id,
+            seat="1",
+            version=n - 1,
+            action="draw",
+            locale="es",
+            created_at=1.0,
+        )
+
+    await intents.record(intent(1))  # recorded, then the move commits
+    await tables.record_action(
+        record, seat="1", action="draw", state_json="{}", version=1, intent=intent(1), wake_at=5.0
+    )
+    record.version = 1
+    await tables.record_action(  # the move commits first, then the record comes
+        record, seat="1", action="draw", state_json="{}", version=2, intent=intent(2)
+    )
+    await intents.record(intent(2))
+    await intents.record(intent(3))  # acknowledged, never committed
+    assert [(i.interaction_id, i.done) for i in await intents.unanswered()] == [
+        ("1", True),
+        ("2", True),
+        ("3", False),
+    ]
+    [entry] = await tables.open_index()
+    assert (entry.id, entry.status, entry.wake_at) == (record.id, "playing", None)
+    await db.close()

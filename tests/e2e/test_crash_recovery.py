@@ -1,0 +1,209 @@
+"""Crash recovery and bad input, end to end on the fake Discord (issue 16): a click
+acknowledged before a crash is played after the restart and answered; a table whose edit was
+lost is shown again on start-up; a player who reopens their DMs is DMed again; a click whose
+custom_id no longer parses, and malformed option values, get clear answers; the loser of a
+same-version race between two seats is told it lost."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import TableService
+from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import take
+from tests.fakediscord.users import RawValue
+
+SEED = "e2e-0063"
+
+
+async def test_a_click_acknowledged_before_a_crash_is_played_and_answered_after_restart(
+    fake_discord, mesa, monkeypatch
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    seat, action = table.oracle.next_move()
+    actor = table.by_seat[seat]
+    version = table.version()
+    offers = await table.private_offers(actor, version)
+
+    # The process "dies" after acknowledging the click and before the move commits.
+    dead = asyncio.Event()
+    real_act = TableService.act
+
+    async def never_commits(self, *args, **kwargs):
+        await dead.wait()
+
+    monkeypatch.setattr(TableService, "act", never_commits)
+    handle = await take(actor, offers[action])
+    await handle.acknowledged()
+    assert handle.callback_type == 6  # a deferred update: "thinking" on the button
+    intents = await mesa.bot.tables.intents.unanswered()
+    assert [(i.seat, i.version, i.action, i.done) for i in intents] == [
+        (seat, version, action, False)
+    ]
+    monkeypatch.setattr(TableService, "act", real_act)
+    await mesa.restart()
+
+    answer = await handle.followup(0)
+    assert answer.ephemeral and "tu jugada se aplicó" in answer.text
+    table.oracle.apply(seat, action)
+    await table.wait_version(version + 1)
+    assert not await mesa.bot.tables.intents.unanswered()
+
+
+async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
+    fake_discord, mesa, monkeypatch
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    version = table.version()
+    # Killed between commit and edit: the move is stored, the public message never edited.
+    listener = mesa.bot.listener
+
+    async def lost(*args, **kwargs):
+        return None
+
+    monkeypatch.setattr(listener, "game_changed", lost)
+    seat, action = table.oracle.next_move()
+    offers = await table.private_offers(table.by_seat[seat], version)
+    await (await take(table.by_seat[seat], offers[action])).acknowledged()
+    await fake.wait_until(
+        lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the commit"
+    )
+    assert table.version() == version
+    await mesa.restart()
+    table.oracle.apply(seat, action)
+    await table.wait_version(version + 1)  # shown by the start-up, no click needed
+
+
+async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    bob = fake.user("bob", dms_open=False)
+    carol = fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    await fake.wait_until(
+        lambda: any("mensajes directos" in m.text for m in fake.channel_messages()),
+        what="the channel told bob's DMs are closed",
+    )
+    assert not bob.dms()
+    bob.dms_open = True
+    mesa.bot.listener.dms.base_seconds = 0  # retried on the next change (back-off: none)
+    while not bob.dms() and table.version() < table.oracle.version + 1:
+        seat, _ = table.oracle.next_move()
+        if table.by_seat[seat] is bob:
+            break
+        await table.move()
+    await fake.wait_until(lambda: bool(bob.dms()), what="a DM to bob again")
+    assert not await mesa.bot.tables.dms_closed(str(bob.id))
+
+
+async def test_a_click_whose_custom_id_no_longer_parses_is_answered(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    for custom_id in ("old:format:1", "t:abc:def"):
+        handle = await players[0].forge_click(table.public(), custom_id)
+        answer = await handle.response()
+        assert answer.ephemeral and "Este botón ya no está activo." in answer.text
+
+
+async def test_malformed_option_values_get_a_clear_answer(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob = players = [fake.user(n) for n in ("alice", "bob")]
+    await start_game(fake, players, seed=SEED)
+    stranger = fake.new_user("stranger", guilds=[])  # a user who is no member of the server
+    answer = await (await alice.slash("kick", player=stranger))
+    assert answer.ephemeral and "no es un miembro de este servidor" in answer.text
+    answer = await (await alice.slash("kick", player=RawValue("not-a-number")))
+    assert answer.ephemeral and "no es un miembro de este servidor" in answer.text
+
+
+async def test_the_loser_of_a_same_version_race_is_told_it_lost(fake_discord, mesa):
+    """Two seats offered a move at one version (a call-out against "¡Ce!"): both click at once;
+    one move is applied, the other player is told theirs was not."""
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    while True:
+        racers = [p for p in players if table.oracle.legal(str(p.id))]
+        if len(racers) >= 2:
+            break
+        assert table.oracle.to_act(), "the game ended without two seats offered a move at once"
+        await table.move()
+    version = table.version()
+    first, second = racers[:2]
+    offers = [await table.private_offers(user, version) for user in (first, second)]
+    handles = await asyncio.gather(
+        *(
+            take(user, next(iter(o.values())))
+            for user, o in zip((first, second), offers, strict=True)
+        )
+    )
+    for handle in handles:
+        await handle.acknowledged()
+    await table.wait_version(version + 1)
+    rows = await mesa.bot.tables.repo.actions(table.table_id)
+    winner = next(r for r in rows if r.version == version + 1)
+    loser, lost = (second, handles[1]) if str(first.id) == winner.seat else (first, handles[0])
+    told = await fake.wait_until(
+        lambda: [m for m in loser.ephemerals() if m.interaction is lost.interaction],
+        what="the loser's answer",
+    )
+    assert "tu jugada no se aplicó" in told[0].text, told[0].text
+    assert not any(r.seat == str(loser.id) and r.version == version + 1 for r in rows)
+
+
+async def test_after_a_restart_stop_still_turns_every_dm_view_and_the_turn_mention_off(
+    fake_discord, mesa
+):
+    """The DM views and the closed-DM turn mention a table showed before a restart are known
+    to the restarted bot (stored with the shown versions): /stop turns every view's buttons
+    off and deletes the live mention."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    players = [alice, bob, carol]
+    table = await start_game(fake, players, seed=SEED)
+
+    def mention_live() -> bool:
+        return any("te toca en la mesa" in m.text for m in fake.channel_messages())
+
+    for _ in range(20):
+        await mesa.bot.listener.drain()
+        if str(bob.id) in table.oracle.to_act() and mention_live():
+            break
+        await table.move()
+    assert mention_live()
+    assert any(m.components for p in players for m in p.dms())
+    await mesa.restart()
+    await (await alice.slash("stop")).response(10)
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    for player in players:
+        for message in player.dms():
+            assert message.components == [], (player.name, message.text)
+    assert not [m for m in fake.channel_messages() if "te toca en la mesa" in m.text]
+
+
+async def test_clicks_while_shutting_down_are_told_to_try_again(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    seat, action = table.oracle.next_move()
+    actor = table.by_seat[seat]
+    offers = await table.private_offers(actor, table.version())
+    await mesa.bot.tables.close()  # SIGTERM: the service stops taking moves first
+    answer = await (await take(actor, offers[action])).response()
+    assert answer.ephemeral and "se está reiniciando" in answer.text
+    answer = await (await players[0].slash("rules", game="amapatolli")).response()
+    assert answer.ephemeral and "se está reiniciando" in answer.text
