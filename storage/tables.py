@@ -10,8 +10,8 @@ from pydantic import BaseModel, Field
 
 from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
-from storage.ratings import FinishedGame, Rate, apply_finished
 from storage.intents import Intent, mark_done
+from storage.ratings import FinishedGame, Rate, apply_finished
 from storage.standings import StandingDelta, apply_standings
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -167,9 +167,7 @@ class TablesRepo:
         ) as cur:
             rows = await cur.fetchall()
         return [
-            OpenTable(
-                id=r[0], guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], wake_at=r[5]
-            )
+            OpenTable(id=r[0], guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], wake_at=r[5])
             for r in rows
         ]
 

@@ -30,8 +30,8 @@ import discord
 from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table, TableService
-from bot.ui.ephemeral import EphemeralViews
 from bot.ui.dm_gate import DmGate
+from bot.ui.ephemeral import EphemeralViews
 from bot.ui.messages import (
     Payload,
     closed_payload,
