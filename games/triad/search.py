@@ -12,7 +12,8 @@ The position is compiled into small integers so one search node is a handful of 
   constant of the rest of the round: the search value leaves it out (*live value* = final score
   difference minus the dead cells' difference, for the side to move), and the transposition key
   forgets dead cells' cards and colours. Positions that differ only there share one entry. With
-  Cadena a chain can reach any cell, so no cell is ever dead.
+  Cadena a chain can reach a card with no empty neighbour, but only from a neighbour that beats
+  it: such a card is dead only when none of its neighbours beats it (``Solver.frozen``).
 
 The transposition key is the exact packed position (kinds and colours of live cells, hands,
 occupancy: at most 64 bits), so entries never collide. Flips are those of ``rules.resolve``
@@ -60,7 +61,6 @@ def _newly_dead(cell: int, occ: int) -> int:
 
 
 _DEAD_AFTER = [_newly_dead(c, occ) for c in range(9) for occ in range(512)]  # [c * 512 + occ]
-_NO_DEAD = [0] * (9 * 512)  # Cadena: no cell is ever dead
 
 
 class OutOfBudget(Exception):
@@ -203,10 +203,11 @@ class Solver:
                 if colour == 0:
                     owner |= 1 << c
         dead = 0
-        if not self.combo:
-            for c in range(9):
-                if occ >> c & 1 and occ & _NB_MASK[c] == _NB_MASK[c]:
-                    dead |= 1 << c
+        for c in range(9):
+            if occ >> c & 1 and occ & _NB_MASK[c] == _NB_MASK[c]:
+                dead |= 1 << c
+        if self.combo:
+            dead = self.frozen(dead, kinds_b)
         hands = (1 << len(cards)) - 1
         self.root_state = (kinds_b, owner, occ, dead, hands, problem.side)
         root_mine = owner if problem.side == 0 else occ & ~owner
@@ -258,6 +259,22 @@ class Solver:
                 if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
                     basic |= 1 << q
         return special, basic
+
+    def frozen(self, cells: int, kinds_b: int) -> int:
+        """Cadena: those of ``cells`` (each with four occupied neighbours) that no neighbour
+        beats by the basic rule. Only a chain could flip such a card, and a chain moves from a
+        card to a neighbour it beats, so it never will: it is dead like any card without Cadena.
+        """
+        mod = self.mod
+        out = 0
+        for q in _CELLS_OF[cells]:
+            qm = mod[((kinds_b >> 4 * q & 15) - 1) * 9 + q]
+            for d, r in _NB_LIST[q]:
+                if mod[((kinds_b >> 4 * r & 15) - 1) * 9 + r][OPPOSITE[d]] > qm[d]:
+                    break
+            else:
+                out |= 1 << q
+        return out
 
     def chain(self, special: int, taken: int, kinds_b: int, opp: int) -> int:
         """Cadena: cards taken by Igual/Suma take, by the basic rule, neighbours they beat,
@@ -320,7 +337,9 @@ class Solver:
         nibbles = _NIBBLES
         nb_nibbles = _NB_NIBBLES
         nb_mask = _NB_MASK
-        dead_after = _NO_DEAD if self.combo else _DEAD_AFTER
+        dead_after = _DEAD_AFTER
+        combo = self.combo
+        frozen = self.frozen
         nb_list = _NB_LIST
         solver = self
         meter = _Meter(self, budget)
@@ -475,9 +494,11 @@ class Solver:
                         else:
                             o2 = owner & ~f
                             mine = occ2 & ~o2
-                        nd = dead_after[cell * 512 + occ2]
-                        delta = 2 * pop[nd & mine] - pop[nd]
                         kb2 = kinds_b | (kind + 1) << 4 * cell
+                        nd = dead_after[cell * 512 + occ2]
+                        if nd and combo:
+                            nd = frozen(nd, kb2)
+                        delta = 2 * pop[nd & mine] - pop[nd]
                         d2 = dead | nd
                         h2 = hands & ~(1 << n)
                         live2 = occ2 & ~d2
@@ -535,10 +556,13 @@ class Solver:
                     else:
                         o2 = owner & ~f
                         mine = occ2 & ~o2
+                    kb2 = kinds_b | (kind + 1) << 4 * cell
                     nd = dead_after[cell * 512 + occ2]
+                    if nd and combo:
+                        nd = frozen(nd, kb2)
                     delta = 2 * pop[nd & mine] - pop[nd]
                     v = delta - ab(
-                        kinds_b | (kind + 1) << 4 * cell,
+                        kb2,
                         o2,
                         occ2,
                         dead | nd,
@@ -597,11 +621,14 @@ class Solver:
         else:
             o2 = owner & ~f
             mine = occ2 & ~o2
-        nd = 0 if self.combo else _DEAD_AFTER[cell * 512 + occ2]
+        kb2 = kinds_b | (kind + 1) << 4 * cell
+        nd = _DEAD_AFTER[cell * 512 + occ2]
+        if nd and self.combo:
+            nd = self.frozen(nd, kb2)
         delta = 2 * _POP[nd & mine] - _POP[nd]
         empties = len(_EMPTY_OF[occ]) - 1
         return delta - ab(
-            kinds_b | (kind + 1) << 4 * cell,
+            kb2,
             o2,
             occ2,
             dead | nd,
