@@ -11,8 +11,9 @@ Parts (``--parts``, default all):
   the old search run without a budget (independent code: its own board, flips and keys), and
   from 5 empty cells on also against the tests' exhaustive solver (``tests/games/triad/
   reference.py``, the engine's ``resolve`` and no pruning).
-- ``memory``: peak memory (tracemalloc) of one unbudgeted exact solve of the first move, old
-  and new, on the first deals.
+- ``first``: unbudgeted exact solves of the first move, old and new, on the same deals: CPU
+  and wall seconds p50/p95/max, nodes, same value, and peak memory (tracemalloc) on the first
+  ``--memory-deals``. CPU seconds do not depend on the machine's load; wall seconds do.
 - ``duel``: the new ``hard`` against the old one, each deal played twice with seats swapped,
   under Abierto and with hidden hands: wins, draws, losses and the mean card difference.
 - ``hidden``: the new ``hard`` per ply with hidden hands (guesses solved exactly per move).
@@ -224,35 +225,68 @@ def print_plies(r: dict, check: bool) -> None:
     )
 
 
-def part_memory(deals: int) -> list[dict]:
+def part_first_move(deals: int, memory_deals: int) -> list[dict]:
+    """Unbudgeted exact solves of the first move, old and new: CPU and wall seconds, nodes, and
+    (first ``memory_deals`` deals, a second run under tracemalloc) peak memory."""
     out = []
     for setting in ("open_basic", "open_all_rules"):
+        rows = []
         for n in range(deals):
             state, _ = deal(n, setting)
             view = GAME.view(state, SEATS[state.turn])
-            tracemalloc.start()
+            w0, c0 = time.perf_counter(), time.process_time()
             result = Solver(problem_from_view(view)).solve(Budget())
-            new_peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            tracemalloc.start()
+            new_wall, new_cpu = time.perf_counter() - w0, time.process_time() - c0
             searcher = OLD.Searcher(OLD.position_from_view(view), 10**9)
-            searcher.best()
-            old_peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            out.append(
-                {
-                    "setting": setting,
-                    "deal": n,
-                    "new_mib": round(new_peak / 2**20, 1),
-                    "new_nodes": result.nodes,
-                    "old_mib": round(old_peak / 2**20, 1),
-                    "old_nodes": searcher.nodes,
-                }
-            )
-            print(
-                f"{setting} deal {n}: exact first move, new {out[-1]['new_mib']} MiB "
-                f"{result.nodes} nodes | old {out[-1]['old_mib']} MiB {searcher.nodes} nodes"
-            )
+            w0, c0 = time.perf_counter(), time.process_time()
+            _move, old_value, old_exact = searcher.best()
+            old_wall, old_cpu = time.perf_counter() - w0, time.process_time() - c0
+            assert result.exact and old_exact
+            row = {
+                "deal": n,
+                "new_cpu": new_cpu,
+                "new_wall": new_wall,
+                "new_nodes": result.nodes,
+                "old_cpu": old_cpu,
+                "old_wall": old_wall,
+                "old_nodes": searcher.nodes,
+                "same_value": result.value == old_value // OLD.WIN,
+            }
+            if n < memory_deals:
+                tracemalloc.start()
+                Solver(problem_from_view(view)).solve(Budget())
+                row["new_mib"] = tracemalloc.get_traced_memory()[1] / 2**20
+                tracemalloc.stop()
+                tracemalloc.start()
+                OLD.Searcher(OLD.position_from_view(view), 10**9).best()
+                row["old_mib"] = tracemalloc.get_traced_memory()[1] / 2**20
+                tracemalloc.stop()
+            rows.append(row)
+
+        def col(key: str, rows: list[dict] = rows) -> list:
+            return [r[key] for r in rows if key in r]
+
+        summary = {"setting": setting, "deals": deals, "same_value": sum(col("same_value"))}
+        for who in ("new", "old"):
+            for key in ("cpu", "wall", "nodes"):
+                values = col(f"{who}_{key}")
+                summary[f"{who}_{key}_p50"] = statistics.median(values)
+                summary[f"{who}_{key}_p95"] = pct(values, 0.95)
+                summary[f"{who}_{key}_max"] = max(values)
+            mib = col(f"{who}_mib")
+            summary[f"{who}_mib_max"] = round(max(mib), 1) if mib else None
+        out.append(summary)
+        print(
+            f"{setting}: {deals} deals, same value {summary['same_value']}/{deals}\n"
+            f"  new: cpu p50 {summary['new_cpu_p50']:.2f} p95 {summary['new_cpu_p95']:.2f} "
+            f"max {summary['new_cpu_max']:.2f} s | wall p50 {summary['new_wall_p50']:.2f} "
+            f"max {summary['new_wall_max']:.2f} s | nodes p50 {summary['new_nodes_p50']:.0f} "
+            f"max {summary['new_nodes_max']} | peak {summary['new_mib_max']} MiB\n"
+            f"  old: cpu p50 {summary['old_cpu_p50']:.2f} p95 {summary['old_cpu_p95']:.2f} "
+            f"max {summary['old_cpu_max']:.2f} s | wall p50 {summary['old_wall_p50']:.2f} "
+            f"max {summary['old_wall_max']:.2f} s | nodes p50 {summary['old_nodes_p50']:.0f} "
+            f"max {summary['old_nodes_max']} | peak {summary['old_mib_max']} MiB"
+        )
     return out
 
 
@@ -322,9 +356,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--duel-deals", type=int, default=12)
-    parser.add_argument("--memory-deals", type=int, default=3)
+    parser.add_argument("--first-deals", type=int, default=12)
+    parser.add_argument("--memory-deals", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--parts", default="plies,memory,duel,hidden")
+    parser.add_argument("--parts", default="plies,first,duel,hidden")
     parser.add_argument("--no-check", action="store_true", help="skip the exactness checks")
     args = parser.parse_args()
     parts = args.parts.split(",")
@@ -337,9 +372,9 @@ def main() -> None:
             r = part_plies(setting, args.deals, args.seconds, check)
             print_plies(r, check)
             out["plies"].append(r)
-    if "memory" in parts:
-        print("\nmemory (tracemalloc peak) of an unbudgeted exact solve of the first move")
-        out["memory"] = part_memory(args.memory_deals)
+    if "first" in parts:
+        print("\nunbudgeted exact solve of the first move (CPU seconds are load-independent)")
+        out["first_move"] = part_first_move(args.first_deals, args.memory_deals)
     if "duel" in parts:
         print("\nnew hard vs old hard, each deal twice with seats swapped")
         out["duel"] = []
