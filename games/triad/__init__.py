@@ -17,7 +17,8 @@ are typed fields; ``points`` are the final scores (cards).
 
 Layout: ``actions`` (the two actions, ``CODEC``), ``state``, ``rules`` (flips, placements,
 rounds, payout: pure functions), ``view`` (``build_view``, ``build_outcome``, ``TriadOutcome``),
-``ai`` (the computer, from a view), ``cards`` (the catalogue), ``game`` (the wiring).
+``ai`` (the computer, from a view), ``search`` (the exact search of ``hard``), ``cards`` (the
+catalogue), ``game`` (the wiring).
 
 Decisions beyond the spec:
 - Elemental: 1-4 cells (uniformly) get an element, each drawn among the eight; a new board is

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core import Event, Game, IllegalAction
@@ -83,5 +83,17 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         rng: random.Random,
         *,
         node_budget: int | None = None,
+        think_seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> TriadAction | None:
-        return ai.choose_action(view, legal, level, rng, node_budget=node_budget)
+        """``hard`` thinks ``think_seconds`` on ``clock`` (e.g. ``time.monotonic``, passed in by
+        the bot), else ``node_budget`` nodes (``ai.make_budget``)."""
+        return ai.choose_action(
+            view,
+            legal,
+            level,
+            rng,
+            node_budget=node_budget,
+            think_seconds=think_seconds,
+            clock=clock,
+        )

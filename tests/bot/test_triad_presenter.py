@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
+import time
 
 import pytest
 
@@ -14,7 +16,6 @@ from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from bot.ui.triad.lobby import lobby_payload, picker_payload
 from games.core import IllegalAction
-from games.triad.ai import node_budget_for
 from games.triad.cards import ids_of_levels
 from storage import open_database
 from tests.bot.test_messages import _check_limits
@@ -170,8 +171,9 @@ async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
 
 
 def test_hard_budget_comes_from_the_think_setting():
-    assert PRESENTER.ai_kwargs(0.5) == {"node_budget": node_budget_for(0.5)}
-    assert PRESENTER.ai_kwargs(4)["node_budget"] > PRESENTER.ai_kwargs(1)["node_budget"]
+    kwargs = PRESENTER.ai_kwargs(0.5)
+    assert kwargs == {"think_seconds": 0.5, "clock": time.monotonic}
+    assert pickle.loads(pickle.dumps(kwargs)) == kwargs  # it travels to the worker processes
     assert PRESENTER.custom_play_command is True
 
 

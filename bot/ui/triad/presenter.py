@@ -8,6 +8,7 @@ per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import discord
@@ -33,7 +34,6 @@ from bot.ui.triad.text import (
 from games.core import Event, IllegalAction, Outcome
 from games.triad import PlaceCard, TriadOutcome, TriadView
 from games.triad.actions import TriadAction
-from games.triad.ai import node_budget_for
 from games.triad.cards import edge_text
 from games.triad.view import CardFace
 
@@ -56,7 +56,9 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         return lobby_payload(table, service, tr)
 
     def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        return {"node_budget": node_budget_for(think_seconds)}
+        # ``hard`` thinks this long in wall-clock time: the clock is passed in (``games/``
+        # reads none); ``time.monotonic`` pickles by name into the worker processes.
+        return {"think_seconds": think_seconds, "clock": time.monotonic}
 
     # ----- actions --------------------------------------------------------------------------
     def action_params(self, action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:

@@ -1,101 +1,23 @@
-"""Computer play: legality at every level, no peeking, and ``hard`` exact near the end."""
+"""Computer play: legality at every level, no peeking, and ``hard`` exact and optimal."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
-from functools import lru_cache
 
 import pytest
 
-from games.triad import GAME, PickCard, PlaceCard
+from games.triad import GAME, PickCard
 from games.triad.ai import (
     DEFAULT_NODE_BUDGET,
     choose_action,
+    make_budget,
     node_budget_for,
-    position_from_view,
-    search_best,
 )
 from games.triad.cards import card
-from games.triad.rules import RuleSet, modified_values, resolve
-from tests.games.triad.randomgames import SEATS, random_hands, random_options
-
-# ----- an independent exhaustive search (engine flip rules, no pruning, no AI code) -----------
-
-
-def exact_value(state, side: int) -> int:
-    """Final score difference (``side`` minus the other) under perfect play by both sides."""
-    rules = state.options.rule_set
-    elements = tuple(state.elements)
-    printed0 = tuple(None if p is None else card(p.card).edges for p in state.board)
-    modified0 = tuple(
-        None
-        if p is None
-        else modified_values(card(p.card).edges, elements[c], card(p.card).element)
-        for c, p in enumerate(state.board)
-    )
-    owner0 = tuple(-1 if p is None else p.holder for p in state.board)
-    hands0 = tuple(tuple(h.card for h in hand) for hand in state.hands)
-    return _negamax(printed0, modified0, owner0, hands0, side, rules, elements)
-
-
-@lru_cache(maxsize=200_000)
-def _negamax(printed, modified, owner, hands, side, rules: RuleSet, elements) -> int:
-    empties = [c for c in range(9) if owner[c] < 0]
-    if not empties:
-        mine = sum(1 for o in owner if o == side) + len(hands[side])
-        theirs = sum(1 for o in owner if o == 1 - side) + len(hands[1 - side])
-        return mine - theirs
-    return max(
-        _child_value(printed, modified, owner, hands, side, rules, elements, slot, cell)
-        for slot in range(len(hands[side]))
-        for cell in empties
-    )
-
-
-def _child_value(printed, modified, owner, hands, side, rules, elements, slot, cell) -> int:
-    cid = hands[side][slot]
-    c = card(cid)
-    p = list(printed)
-    m = list(modified)
-    o = list(owner)
-    p[cell] = c.edges
-    m[cell] = modified_values(c.edges, elements[cell], c.element)
-    o[cell] = side
-    for q in resolve(cell, side, p, m, o, rules).all:
-        o[q] = side
-    hs = list(hands)
-    hs[side] = hands[side][:slot] + hands[side][slot + 1 :]
-    return -_negamax(tuple(p), tuple(m), tuple(o), tuple(hs), 1 - side, rules, elements)
-
-
-def move_value(state, action: PlaceCard) -> int:
-    """Exact value, for the mover, of playing ``action`` in ``state``."""
-    rules = state.options.rule_set
-    elements = tuple(state.elements)
-    printed = tuple(None if p is None else card(p.card).edges for p in state.board)
-    modified = tuple(
-        None
-        if p is None
-        else modified_values(card(p.card).edges, elements[c], card(p.card).element)
-        for c, p in enumerate(state.board)
-    )
-    owner = tuple(-1 if p is None else p.holder for p in state.board)
-    hands = tuple(tuple(h.card for h in hand) for hand in state.hands)
-    return _child_value(
-        printed, modified, owner, hands, state.turn, rules, elements, action.slot, action.cell
-    )
-
-
-def random_position(n: int, empties: int):
-    """Random open-hands game ``n`` played at random until ``empties`` cells are left."""
-    rng = random.Random(10_000 + n)
-    options = random_options(rng)
-    options.update(open=True, random_hand=False, sudden_death=False)
-    state = GAME.new(SEATS, f"ai-{n}", options, hands=random_hands(rng, low_levels=n % 2 == 0))
-    while sum(p is None for p in state.board) > empties:
-        seat = SEATS[state.turn]
-        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    return state, rng
+from tests.games.triad.randomgames import CARD_IDS, SEATS, random_hands, random_options
+from tests.games.triad.reference import exact_value, move_value, random_position
 
 
 @pytest.mark.parametrize("empties", [1, 2, 3, 4, 5])
@@ -111,13 +33,16 @@ def test_hard_plays_an_optimal_move_with_at_most_five_empty_cells(empties):
         assert exact_value(state, state.turn) == best
 
 
-def test_hard_search_reports_the_exact_value():
-    for n in range(40):
-        state, _ = random_position(500 + n, 5)
-        view = GAME.view(state, SEATS[state.turn])
-        (slot, cell), value, exact, nodes = search_best(position_from_view(view))
-        assert exact and nodes <= DEFAULT_NODE_BUDGET
-        assert value == 100 * exact_value(state, state.turn)
+def test_hard_reports_the_exact_value_from_the_view():
+    for n in range(20):
+        state, rng = random_position(500 + n, 5)
+        seat = SEATS[state.turn]
+        stats: dict = {}
+        chosen = choose_action(
+            GAME.view(state, seat), GAME.legal_actions(state, seat), "hard", rng, stats=stats
+        )
+        assert stats["exact"] and stats["nodes"] <= DEFAULT_NODE_BUDGET
+        assert stats["value"] == exact_value(state, state.turn) == move_value(state, chosen)
 
 
 def test_hard_with_a_tiny_budget_still_plays_legally():
@@ -128,6 +53,38 @@ def test_hard_with_a_tiny_budget_still_plays_legally():
         assert (
             choose_action(GAME.view(state, seat), legal, "hard", rng, node_budget=budget) in legal
         )
+
+
+def _tick(ticks: itertools.count) -> float:
+    return float(next(ticks))
+
+
+def test_hard_thinks_in_seconds_on_the_clock_it_is_given():
+    """A fake clock advancing a second per reading: a 2 s think stops after two readings, and
+    a hidden hand still gets a legal move."""
+    for n, options in enumerate(({"open": True}, {})):
+        state = GAME.new(SEATS, f"clock-{n}", options, hands=random_hands(random.Random(n)))
+        seat = SEATS[state.turn]
+        legal = GAME.legal_actions(state, seat)
+        ticks = itertools.count()
+        stats: dict = {}
+        chosen = choose_action(
+            GAME.view(state, seat),
+            legal,
+            "hard",
+            random.Random(n),
+            think_seconds=2.0,
+            clock=functools.partial(_tick, ticks),
+            stats=stats,
+        )
+        assert chosen in legal and stats["nodes"] < 20_000
+
+
+def test_the_budget_is_time_when_a_clock_is_given_else_nodes():
+    assert make_budget(think_seconds=1.0, clock=lambda: 0.0).clock is not None
+    assert make_budget(think_seconds=1.0).nodes == node_budget_for(1.0)
+    assert make_budget(node_budget=77).nodes == 77
+    assert make_budget().nodes == DEFAULT_NODE_BUDGET
 
 
 def test_node_budget_from_time():
@@ -185,6 +142,64 @@ def test_the_computer_sees_only_its_view():
                 GAME.view(b, seat), legal, "hard", random.Random(n), node_budget=5000
             )
             assert ca == cb
+
+
+def _swap_unseen(state, seat_index: int, rng: random.Random):
+    """``state`` with the cards of the other seat's hand that ``seat_index`` cannot see replaced
+    by other catalogue cards."""
+    other = 1 - seat_index
+    hands = [list(h) for h in state.hands]
+    ids = CARD_IDS
+    for i, held in enumerate(hands[other]):
+        if held.uid not in state.revealed:
+            hands[other][i] = held.model_copy(update={"card": rng.choice(ids)})
+    return state.model_copy(update={"hands": hands})
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_swapping_the_opponents_unseen_cards_leaves_the_choice_unchanged(level):
+    """Mid-round positions without Abierto (every rule mix): the opponent's hidden cards are
+    replaced by others; the view is the same, and so is the computer's move."""
+    checked = 0
+    for n in range(24):
+        rng = random.Random(900 + n)
+        options = random_options(rng)
+        options.update(open=False)
+        state = GAME.new(SEATS, f"swap-{n}", options, hands=random_hands(rng))
+        for _ in range(1 + n % 6):
+            seat = SEATS[state.turn]
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        me = state.turn
+        seat = SEATS[me]
+        swapped = _swap_unseen(state, me, random.Random(n))
+        assert swapped.hands[1 - me] != state.hands[1 - me] or all(
+            h.uid in state.revealed for h in state.hands[1 - me]
+        )
+        view = GAME.view(state, seat)
+        assert GAME.view(swapped, seat) == view
+        legal = GAME.legal_actions(state, seat)
+        ca = choose_action(view, legal, level, random.Random(n), node_budget=20_000)
+        cb = choose_action(
+            GAME.view(swapped, seat), legal, level, random.Random(n), node_budget=20_000
+        )
+        assert ca == cb
+        checked += 1
+    assert checked == 24
+
+
+def test_hard_solves_every_guess_of_a_hidden_hand_exactly_later_in_the_round():
+    for n in range(6):
+        rng = random.Random(300 + n)
+        state = GAME.new(SEATS, f"guess-{n}", {}, hands=random_hands(rng))
+        while sum(p is None for p in state.board) > 5:
+            seat = SEATS[state.turn]
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        seat = SEATS[state.turn]
+        stats: dict = {}
+        legal = GAME.legal_actions(state, seat)
+        chosen = choose_action(GAME.view(state, seat), legal, "hard", rng, stats=stats)
+        assert chosen in legal
+        assert stats["exact"] and stats["guesses_solved"] == stats["samples"] > 1
 
 
 def test_hard_beats_random_play():

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from games.triad import GAME
-from games.triad.ai import flips as fast_flips
 from games.triad.rules import SIDES, RuleSet, board_arrays, resolve
 from tests.games.triad.randomgames import SEATS, random_game
 
@@ -155,13 +154,11 @@ def test_flips_never_depend_on_iteration_order(games):
                 assert (
                     resolve(lm.cell, lm.seat, printed, modified, owner, rules, order, lifo) == ref
                 )
-        fast = fast_flips(lm.cell, lm.seat, printed, modified, owner, *rules)
-        assert sorted(fast) == list(ref.all) and len(fast) == len(set(fast))
         checked += 1
     assert checked >= 4000
 
 
-def test_fast_flips_match_the_rules_on_random_boards():
+def test_flips_do_not_depend_on_order_on_random_boards():
     rng = random.Random(5)
     for _ in range(3000):
         printed = [
@@ -185,5 +182,3 @@ def test_fast_flips_match_the_rules_on_random_boards():
         shuffled = list(SIDES)
         rng.shuffle(shuffled)
         assert resolve(cell, placer, printed, modified, owner, rules, shuffled, False) == ref
-        fast = fast_flips(cell, placer, printed, modified, owner, *rules)
-        assert sorted(fast) == list(ref.all)

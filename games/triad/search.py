@@ -1,0 +1,769 @@
+"""Exact Triple Triad search over one full-information position (the ``hard`` computer).
+
+The position is compiled into small integers so one search node is a handful of int operations:
+
+- ``kinds``: the board's cards, 4 bits per cell (``kind + 1``, 0 = empty), where a *kind* is a
+  distinct (printed values, element) pair among the ten cards in play: identical cards are one
+  kind, so they share transposition entries and are tried once per hand.
+- ``owner``: 9 bits, the cells showing side 0's colour; ``occ``: 9 bits, the occupied cells.
+- ``hands``: one bit per card still in a hand (cards are numbered 0-9, side 0's first).
+- ``dead``: occupied cells whose four neighbours are all occupied. Without Cadena such a card can
+  never flip again (flips only reach the neighbours of the placed card), so its colour is a
+  constant of the rest of the round: the search value leaves it out (*live value* = final score
+  difference minus the dead cells' difference, for the side to move), and the transposition key
+  forgets dead cells' cards and colours. Positions that differ only there share one entry. With
+  Cadena a chain can reach a card with no empty neighbour, but only from a neighbour that beats
+  it: such a card is dead only when none of its neighbours beats it (``Solver.frozen``).
+
+The transposition key is the exact packed position (kinds and colours of live cells, hands,
+occupancy: at most 64 bits), so entries never collide. Flips are those of ``rules.resolve``
+(Igual, Pared, Suma, Cadena, Elemental): the part decided by the placed card's neighbours is
+memoised per (cell, kind) on the neighbours' kinds and colours; Cadena's chains are followed on
+the board when Igual or Suma took a card.
+
+The exact search is negamax alpha-beta, fail-soft, with the transposition table holding lower
+and upper bounds, driven by MTD(f): null-window passes around a guess from a shallow search
+until the bounds meet. The last two placements are solved by straight-line code. The search
+stops when its ``Budget`` (nodes and/or a deadline on a clock the caller passes in: ``games/``
+reads no clock itself) runs out, raising ``OutOfBudget``; callers keep the best result proven
+so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from games.triad.options import RuleSet
+from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE, modified_values
+
+INF = 100  # beyond any score difference (they lie in -10..10)
+CHECK_EVERY = 1024  # nodes between two looks at the budget
+ORDER_FROM = 4  # nodes with at least this many empty cells order their moves by a heuristic
+
+_POP = [bin(m).count("1") for m in range(1024)]
+_CELLS_OF = [tuple(c for c in range(9) if m >> c & 1) for m in range(512)]
+_EMPTY_OF = [tuple(c for c in range(9) if not m >> c & 1) for m in range(512)]
+_NIBBLES = [sum(15 << 4 * c for c in _CELLS_OF[m]) for m in range(512)]
+_NB_MASK = [sum(1 << q for q in NEIGHBOURS[c] if q >= 0) for c in range(9)]
+_NB_NIBBLES = [sum(15 << 4 * q for q in NEIGHBOURS[c] if q >= 0) for c in range(9)]
+_NB_LIST = [tuple((d, q) for d, q in enumerate(NEIGHBOURS[c]) if q >= 0) for c in range(9)]
+_WALLS = [tuple(d for d, q in enumerate(NEIGHBOURS[c]) if q < 0) for c in range(9)]
+
+
+def _newly_dead(cell: int, occ: int) -> int:
+    """Cells among ``cell`` and its neighbours with every neighbour occupied in ``occ``."""
+    out = 0
+    for q in (cell, *NEIGHBOURS[cell]):
+        if q >= 0 and occ >> q & 1 and occ & _NB_MASK[q] == _NB_MASK[q]:
+            out |= 1 << q
+    return out
+
+
+_DEAD_AFTER = [_newly_dead(c, occ) for c in range(9) for occ in range(512)]  # [c * 512 + occ]
+
+
+class OutOfBudget(Exception):
+    """The search's budget ran out; no result of the interrupted pass is valid."""
+
+
+class Budget:
+    """How long searches may run: at most ``nodes`` nodes, and/or until ``clock()`` passes
+    ``clock() + seconds`` as read when the budget is made. One budget can be shared by several
+    searches (the guesses of a hidden hand): ``spent`` counts all their nodes."""
+
+    def __init__(
+        self,
+        nodes: int | None = None,
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if seconds is not None and clock is None:
+            raise ValueError("a time budget needs a clock")
+        self.nodes = nodes
+        self.clock = clock if seconds is not None else None
+        self.deadline = clock() + seconds if clock is not None and seconds is not None else 0.0
+        self.spent = 0
+
+    def exhausted(self) -> bool:
+        if self.nodes is not None and self.spent >= self.nodes:
+            return True
+        return self.clock is not None and self.clock() >= self.deadline
+
+
+class _Meter:
+    """Counts a solver's nodes into its budget, looking at the budget every ``CHECK_EVERY``."""
+
+    def __init__(self, solver: Solver, budget: Budget) -> None:
+        self.solver = solver
+        self.budget = budget
+        self.counted = solver.nodes
+        self.next_check = solver.nodes + CHECK_EVERY
+
+    def flush(self) -> None:
+        self.budget.spent += self.solver.nodes - self.counted
+        self.counted = self.solver.nodes
+
+    def check(self) -> None:
+        self.flush()
+        self.next_check = self.solver.nodes + CHECK_EVERY
+        if self.budget.exhausted():
+            raise OutOfBudget
+
+
+class Card(NamedTuple):
+    printed: tuple[int, int, int, int]
+    element: str | None
+
+
+class Problem(NamedTuple):
+    """A full-information round: ``board[c]`` is (card, colour) or None, ``hands[s]`` the cards
+    side ``s`` holds, ``side`` the side to move (0/1), ``elements`` the cells' elements."""
+
+    board: Sequence[tuple[Card, int] | None]
+    hands: Sequence[Sequence[Card]]
+    side: int
+    elements: Sequence[str | None]
+    rules: RuleSet
+
+
+class Move(NamedTuple):
+    side_slot: int  # index into the mover's hand (``Problem.hands[side]``)
+    cell: int
+
+
+class Result(NamedTuple):
+    move: Move
+    value: int  # final score difference for the mover (exact only when ``exact``)
+    exact: bool
+    nodes: int
+
+
+class Solver:
+    """Searches one ``Problem``; the transposition table lives as long as the solver."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        rules = problem.rules
+        kinds: dict[Card, int] = {}
+        cards: list[Card] = []
+        for entry in problem.board:
+            if entry is not None:
+                kinds.setdefault(entry[0], len(kinds))
+        self.card_side: list[int] = []
+        self.slot_of: list[int] = []  # card number -> index in its side's hand
+        for s in (0, 1):
+            for i, card in enumerate(problem.hands[s]):
+                kinds.setdefault(card, len(kinds))
+                cards.append(card)
+                self.card_side.append(s)
+                self.slot_of.append(i)
+        if len(kinds) > 15 or len(cards) > 10:
+            raise ValueError("at most ten cards in play")
+        self.kind_of = [kinds[c] for c in cards]
+        by_kind = sorted(kinds, key=kinds.__getitem__)
+        n_kinds = len(by_kind)
+        self.n_kinds = n_kinds
+        elements = problem.elements
+        # values of kind k: printed[k][d]; on cell c: mod[k * 9 + c][d]
+        self.printed = [tuple(c.printed) for c in by_kind]
+        self.mod = [
+            modified_values(c.printed, elements[cell], c.element)
+            for c in by_kind
+            for cell in range(9)
+        ]
+        self.rules = rules
+        self.combo = rules.combo
+        self.hand_mask = [0, 0]
+        for n, s in enumerate(self.card_side):
+            self.hand_mask[s] |= 1 << n
+        # representatives: for each subset of a side's cards, the first card of each kind
+        self.reps: list[dict[int, tuple[tuple[int, int], ...]]] = [{}, {}]
+        for s in (0, 1):
+            own_cards = [n for n in range(len(cards)) if self.card_side[n] == s]
+            for sub in range(1 << len(own_cards)):
+                seen: set[int] = set()
+                out = []
+                mask = 0
+                for j, n in enumerate(own_cards):
+                    if sub >> j & 1:
+                        mask |= 1 << n
+                        if self.kind_of[n] not in seen:
+                            seen.add(self.kind_of[n])
+                            out.append((n, self.kind_of[n]))
+                self.reps[s][mask] = tuple(out)
+        self.flip_memo: list[dict[int, int]] = [{} for _ in range(9 * n_kinds)]
+        # the root position
+        kinds_b = owner = occ = 0
+        for c, entry in enumerate(problem.board):
+            if entry is not None:
+                card, colour = entry
+                kinds_b |= (kinds[card] + 1) << 4 * c
+                occ |= 1 << c
+                if colour == 0:
+                    owner |= 1 << c
+        dead = 0
+        for c in range(9):
+            if occ >> c & 1 and occ & _NB_MASK[c] == _NB_MASK[c]:
+                dead |= 1 << c
+        if self.combo:
+            dead = self.frozen(dead, kinds_b)
+        hands = (1 << len(cards)) - 1
+        self.root_state = (kinds_b, owner, occ, dead, hands, problem.side)
+        root_mine = owner if problem.side == 0 else occ & ~owner
+        self.root_dead_diff = 2 * _POP[dead & root_mine] - _POP[dead]
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.nodes = 0
+        self.history = [0] * (10 * 9)
+
+    # ----- flips ----------------------------------------------------------------------------
+    def local_flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> tuple[int, int]:
+        """(taken by Igual/Pared/Suma, taken by the basic rule) when ``kind`` is put on ``cell``;
+        ``opp`` are the opponent's cells. Only the neighbours are read."""
+        rules = self.rules
+        printed = self.printed
+        mod = self.mod
+        mine_p = printed[kind]
+        mine_m = mod[kind * 9 + cell]
+        special = 0
+        if rules.same or rules.plus:
+            matched = 0
+            n_matched = 0
+            sums: list[tuple[int, int]] = []
+            for d, q in _NB_LIST[cell]:
+                kq = (kinds_b >> 4 * q & 15) - 1
+                if kq < 0:
+                    continue
+                theirs = printed[kq][OPPOSITE[d]]
+                if mine_p[d] == theirs:
+                    matched |= 1 << q
+                    n_matched += 1
+                sums.append((mine_p[d] + theirs, q))
+            same_taken = 0
+            if rules.same:
+                if rules.same_wall:
+                    n_matched += sum(1 for d in _WALLS[cell] if mine_p[d] == WALL_VALUE)
+                if n_matched >= 2:
+                    same_taken = matched & opp
+            plus_taken = 0
+            if rules.plus:
+                for s, q in sums:
+                    if sum(1 for s2, _ in sums if s2 == s) >= 2:
+                        plus_taken |= 1 << q
+                plus_taken &= opp & ~same_taken
+            special = same_taken | plus_taken
+        basic = 0
+        for d, q in _NB_LIST[cell]:
+            if opp >> q & 1 and not special >> q & 1:
+                kq = (kinds_b >> 4 * q & 15) - 1
+                if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
+                    basic |= 1 << q
+        return special, basic
+
+    def frozen(self, cells: int, kinds_b: int) -> int:
+        """Cadena: those of ``cells`` (each with four occupied neighbours) that no neighbour
+        beats by the basic rule. Only a chain could flip such a card, and a chain moves from a
+        card to a neighbour it beats, so it never will: it is dead like any card without Cadena.
+        """
+        mod = self.mod
+        out = 0
+        for q in _CELLS_OF[cells]:
+            qm = mod[((kinds_b >> 4 * q & 15) - 1) * 9 + q]
+            for d, r in _NB_LIST[q]:
+                if mod[((kinds_b >> 4 * r & 15) - 1) * 9 + r][OPPOSITE[d]] > qm[d]:
+                    break
+            else:
+                out |= 1 << q
+        return out
+
+    def chain(self, special: int, taken: int, kinds_b: int, opp: int) -> int:
+        """Cadena: cards taken by Igual/Suma take, by the basic rule, neighbours they beat,
+        and so on; ``taken`` are the cards already taken by the move. Returns all taken."""
+        mod = self.mod
+        frontier = list(_CELLS_OF[special])
+        while frontier:
+            x = frontier.pop()
+            xm = mod[((kinds_b >> 4 * x & 15) - 1) * 9 + x]
+            for d, q in _NB_LIST[x]:
+                if opp >> q & 1 and not taken >> q & 1:
+                    kq = (kinds_b >> 4 * q & 15) - 1
+                    if xm[d] > mod[kq * 9 + q][OPPOSITE[d]]:
+                        taken |= 1 << q
+                        frontier.append(q)
+        return taken
+
+    def flip_entry(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
+        """The memo entry for ``kind`` put on the empty ``cell`` against ``opp``: the taken
+        cells, or ``~(special << 9 | basic)`` (negative) when Cadena must follow a chain."""
+        special, basic = self.local_flips(cell, kind, kinds_b, opp)
+        entry = special | basic
+        if special and self.combo:
+            entry = ~(special << 9 | basic)
+        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
+        self.flip_memo[cell * self.n_kinds + kind][key] = entry
+        return entry
+
+    def flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
+        """Every cell taken when ``kind`` is put on the empty ``cell`` against ``opp``."""
+        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
+        entry = self.flip_memo[cell * self.n_kinds + kind].get(key)
+        if entry is None:
+            entry = self.flip_entry(cell, kind, kinds_b, opp)
+        if entry < 0:
+            entry = ~entry
+            return self.chain(entry >> 9, (entry >> 9) | (entry & 511), kinds_b, opp)
+        return entry
+
+    # ----- exact search -------------------------------------------------------------------
+    def make_search(self, budget: Budget) -> Callable[..., int]:
+        """The negamax function ``ab(kinds, owner, occ, dead, hands, side, alpha, beta,
+        empties)`` -> live value (fail-soft) counting nodes against ``budget``.
+
+        Written as closures over local tables: this is the hot loop, and local and closure
+        variables are the fastest names CPython reads."""
+        tt = self.tt
+        tt_get = tt.get
+        reps = self.reps
+        hand_mask = self.hand_mask
+        hm0, hm1 = hand_mask
+        mod = self.mod
+        history = self.history
+        memo = self.flip_memo
+        n_kinds = self.n_kinds
+        entry_for = self.flip_entry
+        chain = self.chain
+        pop = _POP
+        empty_of = _EMPTY_OF
+        nibbles = _NIBBLES
+        nb_nibbles = _NB_NIBBLES
+        nb_mask = _NB_MASK
+        dead_after = _DEAD_AFTER
+        combo = self.combo
+        frozen = self.frozen
+        nb_list = _NB_LIST
+        solver = self
+        meter = _Meter(self, budget)
+        self.meter = meter
+
+        def flips(cell, kind, kinds_b, opp):
+            e = memo[cell * n_kinds + kind].get(
+                (kinds_b & nb_nibbles[cell]) | (opp & nb_mask[cell]) << 36
+            )
+            if e is None:
+                e = entry_for(cell, kind, kinds_b, opp)
+            if e < 0:
+                e = ~e
+                return chain(e >> 9, (e >> 9) | (e & 511), kinds_b, opp)
+            return e
+
+        def final_value(owner, occ, dead, hands, side):
+            live = occ & ~dead
+            mine = owner if side == 0 else occ & ~owner
+            return (
+                2 * pop[live & mine] - pop[live] + pop[hands & hm0] - pop[hands & hm1]
+                if (side == 0)
+                else 2 * pop[live & mine] - pop[live] + pop[hands & hm1] - pop[hands & hm0]
+            )
+
+        def last(kinds_b, owner, occ, dead, hands, side):
+            """One empty cell: the mover's best card there, value over the live cells."""
+            (cell,) = empty_of[occ]
+            bit = 1 << cell
+            live = 511 & ~dead
+            n_live = pop[live]
+            best = -INF
+            if side == 0:
+                opp = occ & ~owner
+                for n, kind in reps[0][hands & hm0]:
+                    h2 = hands & ~(1 << n)
+                    v = (
+                        2 * pop[live & (owner | bit | flips(cell, kind, kinds_b, opp))]
+                        - n_live
+                        + pop[h2 & hm0]
+                        - pop[h2 & hm1]
+                    )
+                    if v > best:
+                        best = v
+            else:
+                occ2 = occ | bit
+                for n, kind in reps[1][hands & hm1]:
+                    h2 = hands & ~(1 << n)
+                    v = (
+                        2 * pop[live & (occ2 & ~(owner & ~flips(cell, kind, kinds_b, owner)))]
+                        - n_live
+                        + pop[h2 & hm1]
+                        - pop[h2 & hm0]
+                    )
+                    if v > best:
+                        best = v
+            return best
+
+        def two(kinds_b, owner, occ, dead, hands, side, alpha, beta):
+            """Two empty cells: every (card, cell) of the mover, then each reply on the other
+            cell; values over the live cells."""
+            c1, c2 = empty_of[occ]
+            other = 1 - side
+            live = 511 & ~dead
+            n_live = pop[live]
+            best = -INF
+            mine_mask, their_mask = (hm0, hm1) if side == 0 else (hm1, hm0)
+            my_reps = reps[side][hands & mine_mask]
+            for cell, rest in ((c1, c2), (c2, c1)):
+                bit = 1 << cell
+                rbit = 1 << rest
+                occ2 = occ | bit
+                for n, kind in my_reps:
+                    kb2 = kinds_b | (kind + 1) << 4 * cell
+                    if side == 0:
+                        o2 = owner | bit | flips(cell, kind, kinds_b, occ & ~owner)
+                    else:
+                        o2 = owner & ~flips(cell, kind, kinds_b, owner)
+                    h2 = hands & ~(1 << n)
+                    worst = INF
+                    for m, k2 in reps[other][h2 & their_mask]:
+                        # the reply; o3 = side 0's cells after it
+                        if other == 0:
+                            o3 = o2 | rbit | flips(rest, k2, kb2, occ2 & ~o2)
+                        else:
+                            o3 = o2 & ~flips(rest, k2, kb2, o2)
+                        h3 = h2 & ~(1 << m)
+                        v = (
+                            2 * pop[live & (o3 if side == 0 else 511 & ~o3)]
+                            - n_live
+                            + pop[h3 & mine_mask]
+                            - pop[h3 & their_mask]
+                        )
+                        if v < worst:
+                            worst = v
+                            if worst <= alpha:
+                                break
+                    if worst == INF:  # the opponent holds no card: the round ends here
+                        worst = final_value(o2, occ2, dead, h2, side)
+                    if worst > best:
+                        best = worst
+                        if best >= beta:
+                            return best
+            return best
+
+        def ab(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+            solver.nodes += 1
+            if solver.nodes >= meter.next_check:
+                meter.check()
+            if empties <= 2:
+                if empties == 2:
+                    return two(kinds_b, owner, occ, dead, hands, side, alpha, beta)
+                if empties == 1:
+                    return last(kinds_b, owner, occ, dead, hands, side)
+                return final_value(owner, occ, dead, hands, side)
+            live = occ & ~dead
+            key = ((((kinds_b & nibbles[live]) << 9 | (owner & live)) << 10 | hands) << 9) | occ
+            tt_move = -1
+            entry = tt_get(key)
+            if entry is not None:
+                lo, hi, tt_move = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+            my_reps = reps[side][hands & (hm0 if side == 0 else hm1)]
+            if not my_reps:
+                return final_value(owner, occ, dead, hands, side)
+            cells = empty_of[occ]
+            opp = occ & ~owner if side == 0 else owner
+            other = 1 - side
+            best = -INF
+            best_move = -1
+            a = alpha
+            if empties >= ORDER_FROM:
+                # Every child is made first: a child already known (from another path or an
+                # earlier pass) to be bad enough for the opponent cuts at once (enhanced
+                # transposition cutoff); the others are ordered by cards taken now, history
+                # of earlier cutoffs, and how well the placed card guards its empty sides.
+                children = []
+                for cell in cells:
+                    nbs = nb_list[cell]
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    for n, kind in my_reps:
+                        f = flips(cell, kind, kinds_b, opp)
+                        if side == 0:
+                            o2 = owner | bit | f
+                            mine = o2
+                        else:
+                            o2 = owner & ~f
+                            mine = occ2 & ~o2
+                        kb2 = kinds_b | (kind + 1) << 4 * cell
+                        nd = dead_after[cell * 512 + occ2]
+                        if nd and combo:
+                            nd = frozen(nd, kb2)
+                        delta = 2 * pop[nd & mine] - pop[nd]
+                        d2 = dead | nd
+                        h2 = hands & ~(1 << n)
+                        live2 = occ2 & ~d2
+                        key2 = (
+                            (((kb2 & nibbles[live2]) << 9 | (o2 & live2)) << 10 | h2) << 9
+                        ) | occ2
+                        mv = n * 9 + cell
+                        known = tt_get(key2)
+                        if known is not None:
+                            if delta - known[1] >= beta:
+                                best = delta - known[1]
+                                lo = -INF if entry is None else entry[0]
+                                tt[key] = (max(lo, best), INF if entry is None else entry[1], mv)
+                                return best
+                            score = (INF - known[1]) << 40
+                        else:
+                            score = 0
+                        if mv == tt_move:
+                            score = 1 << 60
+                        else:
+                            m = mod[kind * 9 + cell]
+                            guard = 0
+                            for d, q in nbs:
+                                if not occ >> q & 1:
+                                    guard += m[d]
+                            score += (pop[f] << 30) + (history[mv] << 6) + guard
+                        children.append((score, mv, kb2, o2, occ2, d2, h2, delta))
+                children.sort(reverse=True)
+                for _score, mv, kb2, o2, occ2, d2, h2, delta in children:
+                    v = delta - ab(
+                        kb2, o2, occ2, d2, h2, other, delta - beta, delta - a, empties - 1
+                    )
+                    if v > best:
+                        best = v
+                        best_move = mv
+                        if v > a:
+                            a = v
+                            if v >= beta:
+                                history[mv] += empties * empties
+                                break
+            else:
+                moves = [(n, kind, cell) for cell in cells for n, kind in my_reps]
+                if tt_move >= 0:
+                    for i, mv3 in enumerate(moves):
+                        if mv3[0] * 9 + mv3[2] == tt_move:
+                            moves.insert(0, moves.pop(i))
+                            break
+                for n, kind, cell in moves:
+                    f = flips(cell, kind, kinds_b, opp)
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    if side == 0:
+                        o2 = owner | bit | f
+                        mine = o2
+                    else:
+                        o2 = owner & ~f
+                        mine = occ2 & ~o2
+                    kb2 = kinds_b | (kind + 1) << 4 * cell
+                    nd = dead_after[cell * 512 + occ2]
+                    if nd and combo:
+                        nd = frozen(nd, kb2)
+                    delta = 2 * pop[nd & mine] - pop[nd]
+                    v = delta - ab(
+                        kb2,
+                        o2,
+                        occ2,
+                        dead | nd,
+                        hands & ~(1 << n),
+                        other,
+                        delta - beta,
+                        delta - a,
+                        empties - 1,
+                    )
+                    if v > best:
+                        best = v
+                        best_move = n * 9 + cell
+                        if v > a:
+                            a = v
+                            if v >= beta:
+                                history[best_move] += empties * empties
+                                break
+            if entry is None:
+                lo, hi = -INF, INF
+            else:
+                lo, hi = entry[0], entry[1]
+            if best <= alpha:
+                hi = best
+            elif best >= beta:
+                lo = best
+            else:
+                lo = hi = best
+            tt[key] = (lo, hi, best_move)
+            return best
+
+        return ab
+
+    # ----- drivers --------------------------------------------------------------------------
+    def root_moves(self) -> list[tuple[int, int, int]]:
+        """(card number, kind, cell) of the mover's distinct moves."""
+        kinds_b, owner, occ, dead, hands, side = self.root_state
+        return [
+            (n, kind, cell)
+            for cell in _EMPTY_OF[occ]
+            for n, kind in self.reps[side][hands & self.hand_mask[side]]
+        ]
+
+    def child_value(
+        self, ab: Callable[..., int], move: tuple[int, int, int], alpha: int, beta: int
+    ) -> int:
+        """Fail-soft live value, for the mover at the root, of playing ``move``."""
+        kinds_b, owner, occ, dead, hands, side = self.root_state
+        n, kind, cell = move
+        bit = 1 << cell
+        occ2 = occ | bit
+        opp = occ & ~owner if side == 0 else owner
+        f = self.flips(cell, kind, kinds_b, opp)
+        if side == 0:
+            o2 = owner | bit | f
+            mine = o2
+        else:
+            o2 = owner & ~f
+            mine = occ2 & ~o2
+        kb2 = kinds_b | (kind + 1) << 4 * cell
+        nd = _DEAD_AFTER[cell * 512 + occ2]
+        if nd and self.combo:
+            nd = self.frozen(nd, kb2)
+        delta = 2 * _POP[nd & mine] - _POP[nd]
+        empties = len(_EMPTY_OF[occ]) - 1
+        return delta - ab(
+            kb2,
+            o2,
+            occ2,
+            dead | nd,
+            hands & ~(1 << n),
+            1 - side,
+            delta - beta,
+            delta - alpha,
+            empties,
+        )
+
+    def root(
+        self, ab: Callable[..., int], order: list[tuple[int, int, int]], alpha: int, beta: int
+    ) -> tuple[int, tuple[int, int, int]]:
+        """Fail-soft root search in (alpha, beta): (live value, a move reaching it)."""
+        best, best_move = -INF, order[0]
+        a = alpha
+        for move in order:
+            v = self.child_value(ab, move, a, beta)
+            if v > best:
+                best, best_move = v, move
+                if v > a:
+                    a = v
+                    if v >= beta:
+                        break
+        return best, best_move
+
+    def shallow_order(self) -> tuple[list[tuple[int, int, int]], int]:
+        """Root moves ordered by a two-ply look (cards taken now minus the most the best reply
+        takes back, then how well the placed card guards its empty sides), and a guess of the
+        root's live value (the live cells and hands as they stand) for MTD(f)."""
+        kinds_b, owner, occ, dead, hands, side = self.root_state
+        other = 1 - side
+        opp = occ & ~owner if side == 0 else owner
+        scored = []
+        for n, kind, cell in self.root_moves():
+            bit = 1 << cell
+            occ2 = occ | bit
+            f = self.flips(cell, kind, kinds_b, opp)
+            mine = (owner | bit | f) if side == 0 else occ2 & ~(owner & ~f)
+            kb2 = kinds_b | (kind + 1) << 4 * cell
+            their_cards = self.reps[other][hands & ~(1 << n) & self.hand_mask[other]]
+            retaken = max(
+                (
+                    _POP[self.flips(c2, k2, kb2, mine)]
+                    for c2 in _EMPTY_OF[occ2]
+                    for _m, k2 in their_cards
+                ),
+                default=0,
+            )
+            m = self.mod[kind * 9 + cell]
+            guard = sum(m[d] for d, q in _NB_LIST[cell] if not occ2 >> q & 1)
+            scored.append(((_POP[f] - retaken) * 64 + guard, (n, kind, cell)))
+        scored.sort(key=lambda t: -t[0])
+        live = occ & ~dead
+        mine_now = owner if side == 0 else occ & ~owner
+        guess = (
+            2 * _POP[live & mine_now]
+            - _POP[live]
+            + _POP[hands & self.hand_mask[side]]
+            - _POP[hands & self.hand_mask[other]]
+        )
+        return [m for _s, m in scored], guess
+
+    def placement(self, slot: int, cell: int) -> tuple[int, tuple[int, int, int, int], int]:
+        """For the mover's hand slot ``slot`` put on the empty ``cell`` at the root: (the cells
+        it takes, its values on that cell, the root's occupied cells)."""
+        kinds_b, owner, occ, _dead, _hands, side = self.root_state
+        n = slot + (len(self.problem.hands[0]) if side == 1 else 0)
+        kind = self.kind_of[n]
+        opp = occ & ~owner if side == 0 else owner
+        return self.flips(cell, kind, kinds_b, opp), self.mod[kind * 9 + cell], occ
+
+    def to_move(self, move: tuple[int, int, int]) -> Move:
+        n, _kind, cell = move
+        return Move(self.slot_of[n], cell)
+
+    def solve(self, budget: Budget) -> Result:
+        """The exact best move by MTD(f), or (``exact`` False) the best found when ``budget``
+        ran out: a move proven to reach the best lower bound, else the shallow order's first."""
+        order, guess = self.shallow_order()
+        if not order:
+            raise ValueError("no move to make")
+        start = self.nodes
+        offset = self.root_dead_diff
+        ab = self.make_search(budget)
+        lo, hi = -INF, INF
+        g = guess
+        proven: tuple[int, tuple[int, int, int]] | None = None  # a move reaching value
+        try:
+            while lo < hi:
+                beta = g if g > lo else lo + 1
+                v, move = self.root(ab, order, beta - 1, beta)
+                if v < beta:
+                    hi = v
+                else:
+                    lo = v
+                    proven = (v, move)
+                    order.remove(move)
+                    order.insert(0, move)
+                g = v
+        except OutOfBudget:
+            if proven is not None:
+                return Result(
+                    self.to_move(proven[1]), proven[0] + offset, False, self.nodes - start
+                )
+            return Result(self.to_move(order[0]), guess + offset, False, self.nodes - start)
+        finally:
+            self.meter.flush()
+        assert proven is not None
+        return Result(self.to_move(proven[1]), lo + offset, True, self.nodes - start)
+
+    def move_scores(self, budget: Budget) -> tuple[dict[Move, int], bool]:
+        """A score for every move: the exact value for the optimal ones, an upper bound (below
+        the optimum) for the others, from one null-window test each after ``solve``. The bool
+        is False when ``budget`` ran out (scores then come from ``solve``'s fallback alone)."""
+        result = self.solve(budget)
+        best = result.value
+        scores = {result.move: best}
+        if not result.exact:
+            return scores, False
+        offset = self.root_dead_diff
+        ab = self.make_search(budget)
+        try:
+            for move in self.root_moves():
+                mv = self.to_move(move)
+                if mv in scores:
+                    continue
+                live = best - offset
+                v = self.child_value(ab, move, live - 1, live)
+                scores[mv] = min(best, v + offset)
+        except OutOfBudget:
+            return {result.move: best}, False
+        finally:
+            self.meter.flush()
+        return scores, True
+
+
+__all__ = ["Budget", "Card", "Move", "OutOfBudget", "Problem", "Result", "Solver"]
