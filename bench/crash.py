@@ -56,6 +56,15 @@ def main() -> None:
         print(f"{key:28} {counts[key]:>12} {before:>16}")
     print(f"{'kills':28} {result.kills:>12} {59:>16}")
     print(f"{'shutdown (SIGTERM) s':28} {result.shutdown_seconds:>12.2f} {'killed at 10':>16}")
+    after = counts["catch_up_after_connect_s"]
+    spawn = counts["catch_up_after_spawn_s"]
+    print(
+        f"tables behind at a kill: {counts['behind_at_kill']}, never caught up:"
+        f" {counts['never_caught_up']}; shown again after the restarted bot connected:"
+        f" p50 {after.get('p50', '-')} s, max {after.get('max', '-')} s (after its process"
+        f" started: p50 {spawn.get('p50', '-')} s, max {spawn.get('max', '-')} s;"
+        " main: p50 6-11 s, up to 22 s, only on a player's click)"
+    )
     for line in result.details[:40]:
         print("  ", line)
 

@@ -54,6 +54,12 @@ class SoakResult:
     recovered: Counter[str] = field(default_factory=Counter)
     shutdown_seconds: float = 0.0
     shutdown_code: int | None = None
+    # Tables whose public message was behind the database when the bot died: seconds from the
+    # restarted bot's gateway connection (and from its process start) until the message shows
+    # the stored version again.
+    catch_up_after_connect: list[float] = field(default_factory=list)
+    catch_up_after_spawn: list[float] = field(default_factory=list)
+    never_caught_up: int = 0
     details: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:
@@ -69,7 +75,67 @@ class SoakResult:
             "moves": self.moves,
             "shutdown_seconds": round(self.shutdown_seconds, 2),
             "shutdown_exit_code": self.shutdown_code,
+            "behind_at_kill": len(self.catch_up_after_connect) + self.never_caught_up,
+            "never_caught_up": self.never_caught_up,
+            "catch_up_after_connect_s": _spread(self.catch_up_after_connect),
+            "catch_up_after_spawn_s": _spread(self.catch_up_after_spawn),
         }
+
+
+def _spread(values: list[float]) -> dict[str, float | int]:
+    if not values:
+        return {"n": 0}
+    ordered = sorted(values)
+    return {
+        "n": len(ordered),
+        "p50": round(ordered[len(ordered) // 2], 2),
+        "max": round(ordered[-1], 2),
+    }
+
+
+def _behind(fake: FakeDiscord, db_path: Path) -> dict[int, tuple[int, int]]:
+    """Playing tables whose public message shows an older version than the database:
+    table id -> (message id, stored version)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        rows = conn.execute(
+            "SELECT id, version, message_id FROM tables WHERE status = 'playing'"
+            " AND message_id IS NOT NULL"
+        ).fetchall()
+    finally:
+        conn.close()
+    behind = {}
+    for table_id, version, message_id in rows:
+        msg = fake.messages.get(int(message_id))
+        shown = version_of(msg) if msg is not None else None
+        if shown is not None and shown < version:
+            behind[table_id] = (int(message_id), version)
+    return behind
+
+
+async def _time_catch_up(
+    fake: FakeDiscord,
+    behind: dict[int, tuple[int, int]],
+    spawned: float,
+    result: SoakResult,
+    timeout: float = 30.0,
+) -> None:
+    """Until every table behind at the kill shows its stored version (or ``timeout``)."""
+    connected: float | None = None
+    left = dict(behind)
+    while left and time.monotonic() - spawned < timeout:
+        now = time.monotonic()
+        if connected is None and fake.gateway.connected:
+            connected = now
+        for table_id, (message_id, version) in list(left.items()):
+            msg = fake.messages.get(message_id)
+            shown = version_of(msg) if msg is not None else None
+            if shown is not None and shown >= version:
+                del left[table_id]
+                result.catch_up_after_spawn.append(now - spawned)
+                result.catch_up_after_connect.append(now - (connected or now))
+        await asyncio.sleep(0.02)
+    result.never_caught_up += len(left)
 
 
 class BotProcess:
@@ -83,6 +149,9 @@ class BotProcess:
             f"DISCORD_API_BASE={fake.api_base}\n"
             f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
             "CPU_DELAY_SECONDS=0.2\n"
+            # Every click acknowledged first, so every click goes through the intent log (an
+            # in-place answer commits before it answers: nothing of it to lose).
+            "ANSWER_IN_PLACE_MS=0\n"
             f"TURN_TIMEOUT_SECONDS={turn_seconds}\n"
             "WORKER_PROCESSES=0\nRENDER_PROCESSES=0\nLOG_LEVEL=INFO\n"
         )
@@ -249,8 +318,12 @@ async def soak(
             if progress:
                 progress(f"kill {n + 1}/{kills} at {killer.fired_as}; restarting")
             await asyncio.sleep(rng.uniform(0.0, 0.2))
+            behind = _behind(fake, folder / "bot.db")
+            spawned = time.monotonic()
             await bot.start()
-            await bot.wait_recovered()
+            await asyncio.gather(
+                bot.wait_recovered(), _time_catch_up(fake, behind, spawned, result)
+            )
         await asyncio.sleep(2.0)
         world.running = False
         for task in tasks:

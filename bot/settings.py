@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     timeouts_before_replacement: int = Field(default=3, ge=1, le=10)
     cpu_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     cpu_think_seconds: float = Field(default=2.0, gt=0, le=30)
+    # How long a click may wait for its new view to answer it in place (UPDATE_MESSAGE, one
+    # call) before it is acknowledged and edited after. None: the built-in 30 ms; 0: always
+    # acknowledge first (the crash soak uses it so that every click goes through the intent log).
+    answer_in_place_ms: int | None = Field(default=None, ge=0, le=2500)
     # Processes drawing table and hand images (None: one per core; 0: draw on the event loop).
     render_processes: int | None = Field(default=None, ge=0, le=64)
     # Processes for computer searches (bot/workers.py; images have their own pool). None: one per

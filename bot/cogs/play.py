@@ -143,6 +143,11 @@ class PlayCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*ITEMS)
 
+    def _answer_within(self) -> float:
+        """Seconds a click may wait to be answered in place (settings, else ANSWER_WITHIN)."""
+        configured = self.bot.settings.answer_in_place_ms
+        return ANSWER_WITHIN if configured is None else configured / 1000
+
     def game_key(self, table_id: int) -> str | None:
         table = self.bot.tables.find(table_id)
         return table.game.key if table else None
@@ -174,7 +179,7 @@ class PlayCog(commands.Cog):
         # A click on a private view is answered by updating that very message with the view
         # after the move (one call); anything else is acknowledged first. Discord wants an
         # answer within 3 s: a move that takes longer is acknowledged meanwhile.
-        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        deadline = asyncio.get_running_loop().time() + self._answer_within()
         click = Click(self.bot, interaction, table_id, version, action)
         try:
             await self._on_action(interaction, click, deadline)
@@ -254,7 +259,7 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
-        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
         if _is_private_view(interaction):
             await self._update_in_place(interaction, table_id, seat, deadline, page)
@@ -290,7 +295,7 @@ class PlayCog(commands.Cog):
         op: str,
         values: list[str],
     ) -> None:
-        deadline = asyncio.get_running_loop().time() + ANSWER_WITHIN
+        deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
         self.bot.listener.hold_private(table_id, seat)  # this answer shows the view
         try:
