@@ -12,12 +12,14 @@ measured. Prints one JSON object per N, then a summary table.
 
 Figures: click → ack (interaction callback received by the fake), click → the public message
 showing a later version, click → the mover's DM showing a later version (ms p50/p99/max; clicks
-made in the window, followed up to --drain s after it), moves/s (version steps the public
-messages showed: humans and computers), REST calls per move by route and the non-exempt ones
-(everything but interaction callbacks and webhook routes counts against Discord's 50/s global
-limit), the bot's CPU % and RSS, its event-loop lag and phase timings (``mesa.metrics`` DEBUG log
-lines, "n/a" when the bot does not log them), discord.py's "Can't keep up" warnings, the
-driver's own CPU % (near 100 % means the driver, not the bot, is the bottleneck), load average.
+made in the window, followed up to --drain s after it; also per game, and the slowest samples
+with their game and move; a draft step answered with the same version changed only the clicker's
+view and is no move, so it is not measured), moves/s (version steps the public messages showed:
+humans and computers), REST calls per move by route and the non-exempt ones (everything but
+interaction callbacks and webhook routes counts against Discord's 50/s global limit), the bot's
+CPU % and RSS, its event-loop lag and phase timings (``mesa.metrics`` DEBUG log lines, "n/a" when
+the bot does not log them), discord.py's "Can't keep up" warnings, the driver's own CPU % (near
+100 % means the driver, not the bot, is the bottleneck), load average.
 """
 
 from __future__ import annotations
@@ -34,15 +36,15 @@ import signal
 import sys
 import tempfile
 import time
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_driver import World, is_exempt, percentiles  # noqa: E402
+from bench.load_driver import Sample, World, is_exempt, percentiles  # noqa: E402
 from bench.load_probe import (  # noqa: E402
     CpuMeter,
     LogFigures,
@@ -103,6 +105,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="run the bot from this checkout (compare branches; default: this one)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument(
+        "--slowest",
+        type=int,
+        default=8,
+        help="list this many slowest click -> public edit samples (game, move) in the summary (8)",
+    )
     parser.add_argument(
         "--profile-driver",
         action="store_true",
@@ -299,11 +307,17 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "clicks": stats.clicks,
         "click_errors": stats.click_errors,
         "refused_clicks": stats.refused,
+        "private_steps": stats.private_steps,
         "unresolved_clicks": world.unresolved(),
         "games_finished": stats.games_finished,
         "ack_ms": percentiles(stats.ack_ms),
         "public_edit_ms": percentiles(stats.public_ms),
         "mover_dm_ms": percentiles(stats.dm_ms),
+        "public_edit_ms_by_game": by_game(stats.public_samples),
+        "mover_dm_ms_by_game": by_game(stats.dm_samples),
+        "slowest_public_edits": [
+            asdict(x) for x in sorted(stats.public_samples, key=lambda x: -x.ms)[: args.slowest]
+        ],
         "rest_calls": total,
         "rest_per_move": round(total / per_move, 2),
         "non_exempt_per_move": round(non_exempt / per_move, 2),
@@ -336,6 +350,14 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
     }
+
+
+def by_game(samples: list[Sample]) -> dict[str, Any]:
+    """Latency percentiles per game (a tail shows which game it comes from)."""
+    grouped: dict[str, list[float]] = defaultdict(list)
+    for sample in samples:
+        grouped[sample.game].append(sample.ms)
+    return {game: percentiles(values) for game, values in sorted(grouped.items())}
 
 
 def ms(figure: dict[str, Any], key: str) -> str:
@@ -381,6 +403,23 @@ def summary(results: list[dict[str, Any]]) -> str:
         }
         if extra:
             notes.append(f"{r['tables']} tables: {extra}")
+        for label, key in (
+            ("public edit", "public_edit_ms_by_game"),
+            ("mover DM", "mover_dm_ms_by_game"),
+        ):
+            games = r[key]
+            notes.append(
+                f"{r['tables']} tables, {label} p50/p99/max ms (n) by game: "
+                + ", ".join(
+                    f"{g} {ms(f, 'p50')}/{ms(f, 'p99')}/{ms(f, 'max')} ({f['n']})"
+                    for g, f in games.items()
+                )
+            )
+        for x in r["slowest_public_edits"]:
+            notes.append(
+                f"  slow: {x['ms']:.0f} ms {x['game']} #{x['table_id']} {x['kind']} via {x['via']} "
+                f"clicked v{x['clicked_version']} at {x['clicked_at']} (interaction {x['interaction_id']}), shown v{x['shown_version']}"
+            )
     return "\n".join(lines + [""] + notes)
 
 

@@ -97,6 +97,40 @@ def percentiles(values: list[float]) -> dict[str, float | int | None]:
     return {"n": len(ordered), "p50": at(0.50), "p99": at(0.99), "max": round(ordered[-1], 1)}
 
 
+def action_kind(choice: Choice) -> str:
+    """What a click does, for the slowest-samples listing: the action's (or draft op's) leading
+    word (``t:7:12:d`` -> ``d``, ``ts:...`` -> the option's value's word)."""
+    text = choice.value if choice.value is not None else choice.custom_id.split(":", 3)[-1]
+    word = re.match(r"[A-Za-z_]*", text).group(0) or text[:8]  # type: ignore[union-attr]
+    return f"draft {word}" if choice.draft else word
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One latency sample and what it was of (to find which game and move a tail comes from)."""
+
+    ms: float
+    game: str
+    kind: str  # the action kind (``action_kind``)
+    table_id: int
+    clicked_version: int  # the version the click was made on
+    shown_version: int  # the version that resolved it
+    via: str  # "dm" or "hand" (an ephemeral "Ver mi mano" view)
+    clicked_at: str  # wall clock (UTC, to find the click in the bot's log)
+    interaction_id: int
+
+
+@dataclass
+class Pending:
+    """A move clicked in the window, waiting for the public message to show a later version."""
+
+    clicked_at: float
+    version: int
+    interaction_id: int
+    kind: str
+    via: str
+
+
 @dataclass
 class LoadStats:
     """What the window measured. Latencies in ms; only clicks made inside the window count."""
@@ -113,6 +147,9 @@ class LoadStats:
     games_finished: int = 0
     click_errors: int = 0
     refused: int = 0  # move clicks answered with a private notice instead of a move
+    private_steps: int = 0  # draft steps that changed only the clicker's view (not measured)
+    public_samples: list[Sample] = field(default_factory=list)  # public_ms, with what they were
+    dm_samples: list[Sample] = field(default_factory=list)
 
 
 class Human:
@@ -123,7 +160,7 @@ class Human:
         self.dm: Message | None = None  # the latest DM of this table
         self.hand_view: Message | None = None  # the latest "Ver mi mano" answer
         self.acted_version = -1
-        self.dm_wait: tuple[float, int] | None = None  # (clicked at, version) until the DM moves on
+        self.dm_wait: Pending | None = None  # the move clicked, until the DM moves on
         self.last_click: int | None = None  # this move's previous click (a draft step)
 
     @property
@@ -183,7 +220,24 @@ class Human:
                 # a draft step changes this view; then the next step, quickly
                 with contextlib.suppress(TimeoutError):
                     await table.until_changed(view, before, timeout=20)
+                if handle.interaction.completed and version_of(view) == choice.version:
+                    self._private_step(handle)
                 await asyncio.sleep(rng.uniform(0.3, 1.0))
+
+    def _private_step(self, handle: InteractionHandle) -> None:
+        """A draft step answered with the same version: it changed only this player's view (a
+        step of a move being built, or a view toggle such as Macarena's "Ver mi colección",
+        which a player may press on another seat's turn), so no public message will show it.
+        Measuring it as a move would count the wait for the NEXT seat's move (their 3-10 s
+        think time) as the bot's latency: the tail issue 15 found. If the move is completed by
+        a later step, that step is measured (from its own click)."""
+        inter_id = handle.interaction.id
+        if self.table.refused(inter_id):
+            self.world.stats.private_steps += 1
+        if self.last_click == inter_id:
+            self.last_click = None
+        if self.dm_wait is not None and self.dm_wait.interaction_id == inter_id:
+            self.dm_wait = None
 
     def _has_fresh_choices(self) -> bool:
         dm = self.dm
@@ -232,18 +286,25 @@ class Human:
             ):  # a draft step: the move's time runs from its last click
                 table.refused(self.last_click)
             if (table.version or 0) <= choice.version:  # else the click is stale already
-                table.pending.append((now, choice.version, handle.interaction.id))
+                via = "dm" if self.user.dms_open else "hand"
+                pending = Pending(
+                    now, choice.version, handle.interaction.id, action_kind(choice), via
+                )
+                table.pending.append(pending)
                 self.last_click = handle.interaction.id
                 if self.user.dms_open:
-                    self.dm_wait = (now, choice.version)
+                    self.dm_wait = pending
         return handle
 
     def dm_changed(self, msg: Message) -> None:
         self.dm = msg
         version = version_of(msg)
-        if self.dm_wait is not None and version is not None and version > self.dm_wait[1]:
+        wait = self.dm_wait
+        if wait is not None and version is not None and version > wait.version:
             if self.world.measuring_or_draining:
-                self.world.stats.dm_ms.append((time.monotonic() - self.dm_wait[0]) * 1000)
+                sample = self.table.sample(wait, version)
+                self.world.stats.dm_ms.append(sample.ms)
+                self.world.stats.dm_samples.append(sample)
             self.dm_wait = None
 
 
@@ -259,8 +320,7 @@ class LoadTable:
         self.table_id = -1
         self.public: Message | None = None
         self.version: int | None = None
-        # (clicked at, version, interaction id) of moves waiting for the public message
-        self.pending: list[tuple[float, int, int]] = []
+        self.pending: list[Pending] = []  # moves waiting for the public message
         self._changed = asyncio.Event()
 
     def bump(self) -> None:
@@ -310,21 +370,39 @@ class LoadTable:
         if self.version is not None and version > self.version and world.measuring:
             world.stats.version_steps += version - self.version
         self.version = max(version, self.version or 0)
-        now = time.monotonic()
         still = []
-        for clicked_at, clicked_version, inter_id in self.pending:
-            if version > clicked_version:
+        for pending in self.pending:
+            if version > pending.version:
                 if world.measuring_or_draining:
-                    world.stats.public_ms.append((now - clicked_at) * 1000)
+                    sample = self.sample(pending, version)
+                    world.stats.public_ms.append(sample.ms)
+                    world.stats.public_samples.append(sample)
                     world.stats.human_moves += 1
             else:
-                still.append((clicked_at, clicked_version, inter_id))
+                still.append(pending)
         self.pending = still
 
+    def sample(self, pending: Pending, shown_version: int) -> Sample:
+        """The latency of `pending`, resolved now by `shown_version`."""
+        elapsed = time.monotonic() - pending.clicked_at
+        wall = time.time() - elapsed
+        return Sample(
+            round(elapsed * 1000, 1),
+            self.game,
+            pending.kind,
+            self.table_id,
+            pending.version,
+            shown_version,
+            pending.via,
+            time.strftime("%H:%M:%S", time.gmtime(wall)) + f".{int(wall % 1 * 1000):03d}",
+            pending.interaction_id,
+        )
+
     def refused(self, inter_id: int) -> bool:
-        """The bot answered a move with a private notice (stale, not legal any more): it moved
-        nothing, so it waits for no public message. False when it was no pending move."""
-        kept = [p for p in self.pending if p[2] != inter_id]
+        """The bot answered a move with a private notice (stale, not legal any more), or the
+        click was a private draft step: it moved nothing, so it waits for no public message.
+        False when it was no pending move."""
+        kept = [p for p in self.pending if p.interaction_id != inter_id]
         found, self.pending = len(kept) != len(self.pending), kept
         return found
 
@@ -556,10 +634,10 @@ class World:
         """Moves clicked in the window that no public message showed (to see why)."""
         lines = []
         for table in self.tables:
-            for _, version, inter_id in table.pending:
-                inter = self.fake.interactions.all[inter_id]
+            for pending in table.pending:
+                inter = self.fake.interactions.all[pending.interaction_id]
                 lines.append(
                     f"{table.game} #{table.table_id} clicked {inter.data.get('custom_id')} at "
-                    f"v{version}, public at v{table.version}, callback {inter.callback_type}"
+                    f"v{pending.version}, public at v{table.version}, callback {inter.callback_type}"
                 )
         return lines
