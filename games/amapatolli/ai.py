@@ -18,15 +18,22 @@ from typing import TYPE_CHECKING
 
 from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
 from games.amapatolli.cards import CARDS, COLOUR_LETTER
+from games.core.search import Budget
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
 
+DEFAULT_BUDGET = Budget(iterations=300)  # hard, without a think budget from the caller
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
 
 
 def choose_action(
-    view: AmapatolliView, legal: list[AmapatolliAction], level: str, rng: random.Random
+    view: AmapatolliView,
+    legal: list[AmapatolliAction],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> AmapatolliAction | None:
     if not legal:
         return None
@@ -44,6 +51,11 @@ def choose_action(
     plays = [a for a in turn_actions if isinstance(a, Play)]
     if not plays:
         return turn_actions[0]  # draw, pass or accept the skip: the only choice
+    if level == "hard":
+        from games.amapatolli.ai_search import choose_hard
+
+        cheap = choose_action(view, legal, "normal", rng)
+        return choose_hard(view, turn_actions, cheap, rng, budget or DEFAULT_BUDGET)
     hand = {c.id: c for c in view.hand}
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
         return max(plays, key=lambda a: (hand[a.card].value, a.card))

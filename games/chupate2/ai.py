@@ -30,13 +30,20 @@ from games.chupate2.cards import (
     WILD_FOUR,
 )
 from games.chupate2.view import Chupate2View
+from games.core.search import Budget
 
+DEFAULT_BUDGET = Budget(iterations=300)  # hard, without a think budget from the caller
 CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
 BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays a +4 anyway
 
 
 def choose_action(
-    view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random
+    view: Chupate2View,
+    legal: list[Chupate2Action],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> Chupate2Action | None:
     if not legal:
         return None
@@ -54,6 +61,11 @@ def choose_action(
     if not my_turn:
         # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
         return next((a for a in legal if isinstance(a, PlayCard)), None)
+    if hard and len(legal) > 1:
+        from games.chupate2.ai_search import choose_hard
+
+        cheap = choose_action(view, legal, "normal", rng)
+        return choose_hard(view, legal, cheap, rng, budget or DEFAULT_BUDGET)
     phase = view.phase
     if phase == "swap":
         return _pick_swap(view, [a for a in legal if isinstance(a, SwapWith)])

@@ -18,10 +18,12 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from games.core.search import Budget
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
 
+DEFAULT_BUDGET = Budget(iterations=48)  # hard, without a think budget from the caller
 OPPONENT_CLOSE = 5  # an opponent with this many cards or fewer may go out soon
 MIN_LEFT = 4  # hold a reserve only while this many cards stay in hand after the play anyway
 
@@ -113,7 +115,12 @@ def _hard(view: MaquiaveloView, best: Play) -> Play:
 
 
 def choose_action(
-    view: MaquiaveloView, legal: Sequence[AnyAction], level: str, rng: random.Random
+    view: MaquiaveloView,
+    legal: Sequence[AnyAction],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> AnyAction | None:
     if view.finished or view.seat is None or view.current != view.seat:
         return None
@@ -124,5 +131,10 @@ def choose_action(
     if best is None:
         return _fallback(legal)
     if level == "hard":
-        return _hard(view, best)
+        from games.maquiavelo.ai_search import choose_hard
+
+        fallback = _fallback(legal)
+        if fallback is None:
+            return best
+        return choose_hard(view, best, fallback, rng, budget or DEFAULT_BUDGET)
     return best
