@@ -146,7 +146,7 @@ def determinized_search(
             alive = [
                 i
                 for i in alive
-                if i in (leader, default) or _paired(scores[leader], scores[i])[1] > -prune
+                if i in (leader, default) or _paired(scores[i], scores[leader])[1] > -prune
             ]
         if len(alive) == 1:
             break
