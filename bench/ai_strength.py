@@ -144,12 +144,8 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run(
-    game: str, version: str, games: int, iterations: int, processes: int, prefix: str
-) -> dict:
-    jobs = [
-        (game, version, iterations, f"{prefix}{game}-{i}", i % 2 == 0) for i in range(games)
-    ]
+def run(game: str, version: str, games: int, iterations: int, processes: int, prefix: str) -> dict:
+    jobs = [(game, version, iterations, f"{prefix}{game}-{i}", i % 2 == 0) for i in range(games)]
     t0 = time.perf_counter()
     if processes > 1:
         with ProcessPoolExecutor(processes) as pool:
@@ -204,7 +200,9 @@ def main() -> None:
         line = run(game, "after", args.games, args.iterations, args.processes, args.seed_prefix)
         print(json.dumps(line), flush=True)
         if args.oracle:
-            line = run(game, "oracle", args.games, args.iterations, args.processes, args.seed_prefix)
+            line = run(
+                game, "oracle", args.games, args.iterations, args.processes, args.seed_prefix
+            )
             print(json.dumps(line), flush=True)
 
 

@@ -18,12 +18,21 @@ from typing import TYPE_CHECKING
 
 from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
 from games.amapatolli.cards import CARDS, COLOUR_LETTER
-from games.core.search import Budget
+from games.core.search import Budget, Clock
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
 
-DEFAULT_BUDGET = Budget(iterations=300)  # hard, without a think budget from the caller
+DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 600  # bench/ai_strength.py: about 1.5 ms a rollout
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
+
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
 
 

@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from games.amapatolli.actions import AmapatolliAction
-from games.amapatolli.cards import CARDS, deck_ids
+from games.amapatolli.cards import deck_ids
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView
 from games.core.engine import Seat
@@ -95,7 +95,9 @@ class AmapatolliSearch:
         out: AmapatolliState = engine_step(self.engine, state, rng, self.policy)
         return out
 
-    def apply(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> AmapatolliState:
+    def apply(
+        self, state: AmapatolliState, seat: Seat, action: AmapatolliAction
+    ) -> AmapatolliState:
         return self.engine.apply(state, seat, action)[0]
 
     def value(self, state: AmapatolliState, seat: Seat, finished: bool) -> float:

@@ -30,9 +30,18 @@ from games.chupate2.cards import (
     WILD_FOUR,
 )
 from games.chupate2.view import Chupate2View
-from games.core.search import Budget
+from games.core.search import Budget, Clock
 
-DEFAULT_BUDGET = Budget(iterations=300)  # hard, without a think budget from the caller
+DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 500  # bench/ai_strength.py: about 2 ms a rollout
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
+
 CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
 BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays a +4 anyway
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from games.chupate2.actions import Chupate2Action
 from games.chupate2.cards import COLOUR_OF, DECK
-from games.chupate2.state import Chupate2State, PlusFour
 from games.chupate2.options import team_groups
+from games.chupate2.state import Chupate2State, PlusFour
 from games.chupate2.view import Chupate2View, PlusFourInfo
 from games.core.engine import Seat
 from games.core.search import Budget, determinized_search, engine_step
@@ -193,7 +193,5 @@ def choose_hard(
     assert view.seat is not None
     default = candidates.index(cheap) if cheap in candidates else None
     search = Chupate2Search(GAME, view.round)
-    result = determinized_search(
-        search, view, view.seat, candidates, rng, budget, HORIZON, default
-    )
+    result = determinized_search(search, view, view.seat, candidates, rng, budget, HORIZON, default)
     return result.choice

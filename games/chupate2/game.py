@@ -12,9 +12,9 @@ from games.chupate2.options import Options
 from games.chupate2.rules import LOG_SIZE
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
-from games.core.search import Budget
 from games.core import ActionCodec, Event, Game
 from games.core.engine import Seat
+from games.core.search import Budget
 
 
 class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):

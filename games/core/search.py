@@ -30,6 +30,7 @@ from games.core.errors import IllegalAction
 
 S = TypeVar("S")
 A = TypeVar("A")
+A_contra = TypeVar("A_contra", contravariant=True)
 
 Clock = Callable[[], float]
 
@@ -48,8 +49,15 @@ class Budget:
     def timed(self) -> bool:
         return self.seconds is not None and self.clock is not None
 
+    @classmethod
+    def for_seconds(cls, seconds: float, clock: Clock | None, per_second: float) -> Budget:
+        """``seconds`` of thinking: rollouts capped at what ``seconds`` buys at ``per_second``
+        rollouts a second on a quiet machine (a reproducible choice whenever the clock is not
+        what stops the search), and stopped by ``clock`` once ``seconds`` have gone by."""
+        return cls(iterations=max(8, int(seconds * per_second)), seconds=seconds, clock=clock)
 
-class Searchable(Protocol[S, A]):
+
+class Searchable(Protocol[S, A_contra]):
     """What a game provides to the search (see ``determinized_search``)."""
 
     def determinize(self, view: Any, rng: random.Random) -> S:
@@ -64,7 +72,7 @@ class Searchable(Protocol[S, A]):
         """One move of the rollout policy (whoever moves next)."""
         ...
 
-    def apply(self, state: S, seat: Seat, action: A) -> S:
+    def apply(self, state: S, seat: Seat, action: A_contra) -> S:
         """The root candidate ``action`` by ``seat`` (raises ``IllegalAction`` if the world
         cannot take it)."""
         ...

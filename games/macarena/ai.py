@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.core.cards import PlayingCard
+from games.core.search import Budget, Clock
 from games.macarena.actions import (
     BuyElement,
     Draw,
@@ -28,7 +29,6 @@ from games.macarena.actions import (
     Pass,
     Play,
 )
-from games.core.search import Budget
 from games.macarena.ai_rollout import HORIZON_TURNS, Engine
 from games.macarena.ai_search import choose_by_search
 from games.macarena.elements import element_of, link_kind
@@ -40,7 +40,16 @@ ENDGAME_STOCK = 6  # hard: roll out to the end of the hand when the stock is thi
 ENDGAME_HAND = 2  # ... or when some hand holds this few cards
 ROLLOUT_CANDIDATES = 4
 CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
-DEFAULT_BUDGET = Budget(iterations=48)  # hard's end-of-hand search without a think budget
+DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no think budget
+ROLLOUTS_PER_SECOND = 300  # bench/ai_strength.py: about 3 ms a rollout at the end of a hand
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
+
 DENIAL = 0.3
 
 

@@ -83,7 +83,5 @@ def choose_by_search(
     """The search's choice; ``candidates[default]`` (the heuristic's) unless clearly worse."""
     assert view.seat is not None
     search = MacarenaSearch(engine, view.hand_number)
-    result = determinized_search(
-        search, view, view.seat, candidates, rng, budget, horizon, default
-    )
+    result = determinized_search(search, view, view.seat, candidates, rng, budget, horizon, default)
     return result.choice

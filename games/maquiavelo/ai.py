@@ -18,12 +18,21 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from games.core.search import Budget
+from games.core.search import Budget, Clock
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
 
-DEFAULT_BUDGET = Budget(iterations=48)  # hard, without a think budget from the caller
+DEFAULT_BUDGET = Budget(iterations=4)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 60  # bench/ai_strength.py: about 15 ms a rollout, an exact solve a turn
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
+
 OPPONENT_CLOSE = 5  # an opponent with this many cards or fewer may go out soon
 MIN_LEFT = 4  # hold a reserve only while this many cards stay in hand after the play anyway
 

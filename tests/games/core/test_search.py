@@ -10,6 +10,9 @@ from games.core.errors import IllegalAction
 from games.core.search import Budget, determinized_search
 
 
+ToyState = tuple[str | None, float]  # (the candidate played, the luck of the world)
+
+
 class Toy:
     """One decision: candidate ``a`` wins with probability ``odds[a]`` in a world (a uniform
     draw); a rollout is one step long. Counts the worlds it samples."""
@@ -18,23 +21,24 @@ class Toy:
         self.odds = odds
         self.worlds = 0
 
-    def determinize(self, view: object, rng: random.Random) -> float:
+    def determinize(self, view: object, rng: random.Random) -> ToyState:
         self.worlds += 1
-        return rng.random()
+        return None, rng.random()
 
-    def done(self, state: tuple[str, float]) -> bool:
+    def done(self, state: ToyState) -> bool:
         return True
 
-    def step(self, state: tuple[str, float], rng: random.Random) -> tuple[str, float]:
+    def step(self, state: ToyState, rng: random.Random) -> ToyState:
         raise AssertionError("rollouts of the toy are over at once")
 
-    def apply(self, state: float, seat: str, action: str) -> tuple[str, float]:
+    def apply(self, state: ToyState, seat: str, action: str) -> ToyState:
         if action == "illegal":
             raise IllegalAction("bad_action")
-        return action, state
+        return action, state[1]
 
-    def value(self, state: tuple[str, float], seat: str, finished: bool) -> float:
+    def value(self, state: ToyState, seat: str, finished: bool) -> float:
         action, luck = state
+        assert action is not None
         return 1.0 if luck < self.odds[action] else 0.0
 
 
