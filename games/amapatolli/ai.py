@@ -5,10 +5,12 @@
   birds and Tlapiāni for when they matter (an opponent close to going out, nothing else
   playable), prefers double plays it can follow up, sheds high-value cards and names the colour
   that suits its own hand.
-* ``hard``: ``normal`` whose double-play bonus looks ahead through the whole chain of double
-  plays its own hand allows (a cheap search over its own cards only), and which reads the recent
-  public events: a player who had to draw or pass lacked both colours then in force, so it likes
-  to leave those colours to the player who comes next.
+* ``hard``: says "Ce" and calls out like ``normal``; on its turn, a determinized Monte-Carlo
+  search (``ai_search``, ``games.core.search``) over its legal actions: worlds sampled from its
+  view (the unseen cards dealt at random), each played out by ``normal`` players to the end; it
+  plays ``normal``'s choice unless another is clearly better over the same worlds. The budget is
+  the table's think time (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts. The
+  double-play look-ahead and the reading of draws below are no longer used by any level.
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@
 - ``easy``: a random legal action.
 - ``normal``: dumps high-value cards first, keeps wilds (and +4s, played only when honest) for
   when nothing else fits, names the colour it holds most of, stacks draw penalties when it can.
-- ``hard``: counts cards (its hand, the discard pile, public table signals such as the colours an
-  opponent drew on or named) to estimate what the opponents hold; attacks an opponent close to
-  going out; names colours the next opponent lacks (and its team-mates hold); challenges a +4
-  when the odds of a bluff are good enough; plays for its team (never catches a team-mate, skips
-  towards team-mates).
+- ``hard``: the optional calls and out-of-turn plays of ``normal``; on its turn (more than one
+  legal action), a determinized Monte-Carlo search (``ai_search``, ``games.core.search``):
+  worlds sampled from its view (the unseen cards dealt at random; a +4 waiting for its answer is
+  a bluff or not as the sampled hand says), played out by ``normal`` players to the end of the
+  round; it plays ``normal``'s choice unless another is clearly better over the same worlds.
+  The card-counting helpers below (the former ``hard``) are reached only with one legal action.
 """
 
 from __future__ import annotations

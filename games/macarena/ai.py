@@ -8,8 +8,11 @@
   espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
   return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
   element), and no unseen twin left on top for the next player's espejo. Near the end of a hand
-  (short stock, or a hand of 1–2 cards) it plays its best few candidates (and a pass) out to the
-  end of the hand in worlds sampled from its view (``ai_rollout``) and keeps the best on average.
+  (short stock, or a hand of 1–2 cards) a determinized Monte-Carlo search (``ai_search``,
+  ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
+  worlds sampled from its view (``ai_rollout``), all on the same worlds, and keeps its own
+  heuristic's choice unless another is clearly better. The budget is the table's think time
+  (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
 """
 
 from __future__ import annotations

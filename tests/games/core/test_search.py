@@ -9,7 +9,6 @@ import pytest
 from games.core.errors import IllegalAction
 from games.core.search import Budget, determinized_search
 
-
 ToyState = tuple[str | None, float]  # (the candidate played, the luck of the world)
 
 
