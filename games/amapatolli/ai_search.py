@@ -10,14 +10,15 @@ Rollouts are played by the ``normal`` computer of every seat; a finished game sc
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from games.amapatolli import rules
 from games.amapatolli.actions import AmapatolliAction
 from games.amapatolli.cards import deck_ids
 from games.amapatolli.state import AmapatolliState
-from games.amapatolli.view import AmapatolliView
+from games.amapatolli.view import AmapatolliView, card_views
 from games.core.engine import Seat
-from games.core.search import Budget, determinized_search, engine_step, view_policy
+from games.core.search import Budget, determinized_search, engine_step
 
 if TYPE_CHECKING:
     from games.amapatolli.game import AmapatolliGame
@@ -78,12 +79,60 @@ def determinize(view: AmapatolliView, rng: random.Random) -> AmapatolliState:
     )
 
 
+class _RolloutView:
+    """What the ``normal`` computer reads of a view, built cheaply from a sampled world (the
+    rollouts only ever play inside worlds the search sampled, never the true state)."""
+
+    __slots__ = (
+        "seat",
+        "seats",
+        "turn",
+        "next_seat",
+        "direction",
+        "hand",
+        "playable",
+        "hand_counts",
+        "skip_pending",
+        "margin",
+        "background",
+        "options",
+        "inverse_used",
+    )
+
+    def __init__(self, state: AmapatolliState, i: int) -> None:
+        seats = state.seats
+        n = len(seats)
+        views = card_views(state.options)
+        self.seat = seats[i]
+        self.seats = seats
+        self.turn = seats[state.turn]
+        self.next_seat = seats[(state.turn + state.direction) % n]
+        self.direction = state.direction
+        self.hand = [views[c] for c in state.hands[i]]
+        self.playable = rules.playable(state, i) if i == state.turn else []
+        self.hand_counts = {s: len(h) for s, h in zip(seats, state.hands, strict=True)}
+        self.skip_pending = state.skip_pending
+        self.margin = state.margin
+        self.background = state.background
+        self.options = state.options
+        self.inverse_used = dict(zip(seats, state.inverse_used, strict=True))
+
+
+def _rollout_policy(
+    state: AmapatolliState, seat: Seat, legal: list[Any], rng: random.Random
+) -> Any:
+    from games.amapatolli import ai
+
+    view = cast(AmapatolliView, _RolloutView(state, state.seats.index(seat)))
+    return ai.choose_action(view, legal, "normal", rng)
+
+
 class AmapatolliSearch:
     """The game as the search sees it (``games.core.search.Searchable``)."""
 
     def __init__(self, engine: AmapatolliGame) -> None:
         self.engine = engine
-        self.policy = view_policy(engine, "normal")
+        self.policy = _rollout_policy
 
     def determinize(self, view: Any, rng: random.Random) -> AmapatolliState:
         return determinize(view, rng)

@@ -64,3 +64,20 @@ def test_hard_is_deterministic_for_a_seed_and_plays_legal_actions():
         a = GAME.choose_action(view, legal, "hard", random.Random(3), budget=BUDGET)
         b = GAME.choose_action(view, legal, "hard", random.Random(3), budget=BUDGET)
         assert a == b and a in legal
+
+
+def test_the_rollouts_cheap_view_gives_normal_the_same_choices():
+    from games.amapatolli import ai
+    from games.amapatolli.ai_search import _RolloutView
+
+    compared = 0
+    for k, state in enumerate(normal_playout_states(GAME, "r1", ["a", "b"])):
+        for i, seat in enumerate(state.seats):
+            legal = GAME.legal_actions(state, seat)
+            if not legal:
+                continue
+            full = ai.choose_action(GAME.view(state, seat), legal, "normal", random.Random(k))
+            cheap = ai.choose_action(_RolloutView(state, i), legal, "normal", random.Random(k))  # type: ignore[arg-type]
+            assert full == cheap
+            compared += 1
+    assert compared > 10
