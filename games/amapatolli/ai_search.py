@@ -144,9 +144,7 @@ class AmapatolliSearch:
         out: AmapatolliState = engine_step(self.engine, state, rng, self.policy)
         return out
 
-    def apply(
-        self, state: AmapatolliState, seat: Seat, action: AmapatolliAction
-    ) -> AmapatolliState:
+    def play(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> AmapatolliState:
         return self.engine.apply(state, seat, action)[0]
 
     def value(self, state: AmapatolliState, seat: Seat, finished: bool) -> float:

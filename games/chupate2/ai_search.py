@@ -160,7 +160,7 @@ class Chupate2Search:
         out: Chupate2State = engine_step(self.engine, state, rng, self.policy, optional)
         return out
 
-    def apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> Chupate2State:
+    def play(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> Chupate2State:
         return self.engine.apply(state, seat, action)[0]
 
     def value(self, state: Chupate2State, seat: Seat, finished: bool) -> float:

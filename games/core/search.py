@@ -72,7 +72,7 @@ class Searchable(Protocol[S, A_contra]):
         """One move of the rollout policy (whoever moves next)."""
         ...
 
-    def apply(self, state: S, seat: Seat, action: A_contra) -> S:
+    def play(self, state: S, seat: Seat, action: A_contra) -> S:
         """The root candidate ``action`` by ``seat`` (raises ``IllegalAction`` if the world
         cannot take it)."""
         ...
@@ -195,7 +195,7 @@ def _rollout(
     horizon: int,
 ) -> float:
     try:
-        state = game.apply(world, seat, action)
+        state = game.play(world, seat, action)
     except IllegalAction:  # a candidate this sampled world cannot take
         return 0.0
     for _ in range(horizon):

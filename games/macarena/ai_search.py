@@ -60,7 +60,7 @@ class MacarenaSearch:
         actor = sorted(self.engine.to_act(state))[0]
         return self.engine.apply(state, actor, greedy_action(self.engine, state, actor, rng))[0]
 
-    def apply(self, state: MacarenaState, seat: Seat, action: MacarenaAction) -> MacarenaState:
+    def play(self, state: MacarenaState, seat: Seat, action: MacarenaAction) -> MacarenaState:
         return self.engine.apply(state, seat, action)[0]
 
     def value(self, state: MacarenaState, seat: Seat, finished: bool) -> float:

@@ -108,7 +108,7 @@ class MaquiaveloSearch:
         out: MaquiaveloState = engine_step(self.engine, state, rng, self.policy, False)
         return out
 
-    def apply(self, state: MaquiaveloState, seat: Seat, action: AnyAction) -> MaquiaveloState:
+    def play(self, state: MaquiaveloState, seat: Seat, action: AnyAction) -> MaquiaveloState:
         return self.engine.apply(state, seat, action)[0]
 
     def value(self, state: MaquiaveloState, seat: Seat, finished: bool) -> float:

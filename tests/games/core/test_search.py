@@ -30,7 +30,7 @@ class Toy:
     def step(self, state: ToyState, rng: random.Random) -> ToyState:
         raise AssertionError("rollouts of the toy are over at once")
 
-    def apply(self, state: ToyState, seat: str, action: str) -> ToyState:
+    def play(self, state: ToyState, seat: str, action: str) -> ToyState:
         if action == "illegal":
             raise IllegalAction("bad_action")
         return action, state[1]
