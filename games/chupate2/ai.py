@@ -7,8 +7,10 @@
   legal action), a determinized Monte-Carlo search (``ai_search``, ``games.core.search``):
   worlds sampled from its view (the unseen cards dealt at random; a +4 waiting for its answer is
   a bluff or not as the sampled hand says), played out by ``normal`` players to the end of the
-  round; it plays ``normal``'s choice unless another is clearly better over the same worlds.
-  The card-counting helpers below (the former ``hard``) are reached only with one legal action.
+  round; it plays the choice of its card counting (the former ``hard``, level ``HEURISTIC``:
+  the estimate of what the opponents hold from the discard pile and public signals, attacks on
+  an opponent close to going out, colours the next opponent lacks, challenges by the odds of a
+  bluff, team play) unless another is clearly better over the same worlds.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from games.chupate2.cards import (
 from games.chupate2.view import Chupate2View
 from games.core.search import Budget, Clock
 
+HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
 ROLLOUTS_PER_SECOND = 500  # bench/ai_strength.py: about 2 ms a rollout
 
@@ -62,7 +65,7 @@ def choose_action(
         if not my_turn:
             return rng.choice(legal) if rng.random() < 0.5 else None
         return rng.choice(legal)
-    hard = level == "hard"
+    hard = level in ("hard", HEURISTIC)
     kinds = {a.kind: a for a in legal}
     if "uno" in kinds:
         return kinds["uno"]
@@ -71,10 +74,10 @@ def choose_action(
     if not my_turn:
         # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
         return next((a for a in legal if isinstance(a, PlayCard)), None)
-    if hard and len(legal) > 1:
+    if level == "hard" and len(legal) > 1:
         from games.chupate2.ai_search import choose_hard
 
-        cheap = choose_action(view, legal, "normal", rng)
+        cheap = choose_action(view, legal, HEURISTIC, rng)
         return choose_hard(view, legal, cheap, rng, budget or DEFAULT_BUDGET)
     phase = view.phase
     if phase == "swap":

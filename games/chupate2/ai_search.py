@@ -187,7 +187,8 @@ def choose_hard(
     rng: random.Random,
     budget: Budget,
 ) -> Chupate2Action:
-    """The search's choice among ``candidates``; ``cheap`` (``normal``'s) unless clearly worse."""
+    """The search's choice among ``candidates``; ``cheap`` (the card-counting heuristic's)
+    unless clearly worse."""
     from games.chupate2 import GAME
 
     assert view.seat is not None
