@@ -3,7 +3,9 @@
 ``determinize`` deals the cards the seat has not seen (the deck minus its own hand and the
 discard pile, every card of which was played face up) at random into the other hands and the
 stock, in the counts the view shows; a +4 waiting for the seat's answer gets the sampled hand of
-the player who played it (so whether it was a bluff follows from that sample). Rollouts are
+the player who played it, and a deal where that +4 would be a bluff is kept only with the odds
+players bluff (``ai.BLUFF_RATE``, the heuristic's prior), else dealt again: a uniform deal would
+make bluffs far likelier than they are. Rollouts are
 played by the ``normal`` computer of every seat to the end of the round: 1 for the seat (or its
 team) going out first, else 0; a rollout stopped at its horizon scores by hand sizes.
 """
@@ -14,6 +16,7 @@ import random
 from typing import TYPE_CHECKING, Any, cast
 
 from games.chupate2.actions import Chupate2Action
+from games.chupate2.ai import BLUFF_RATE
 from games.chupate2.cards import COLOUR_OF, DECK
 from games.chupate2.options import team_groups
 from games.chupate2.state import Chupate2State, PlusFour
@@ -25,6 +28,13 @@ if TYPE_CHECKING:
     from games.chupate2.game import Chupate2Game
 
 HORIZON = 300
+CONFIDENCE = 2.0  # standard errors by which the search must beat the heuristic's choice
+OVERRIDE_ROUNDS = 12  # ... and only after this many sampled worlds
+REDEALS = 8  # a +4 pending: deals tried before a bluff is accepted anyway
+
+
+def _bluffed(hand: list[str], colour: str) -> bool:
+    return any(COLOUR_OF[c] == colour for c in hand)
 
 
 def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
@@ -51,15 +61,22 @@ def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
             if c in pool:
                 pool.remove(c)
                 known.setdefault(view.reveal.of, []).append(c)
-    rng.shuffle(pool)
-    hands: dict[str, list[str]] = {}
-    for s in seats:
-        if s == me:
-            hands[s] = list(view.hand)
-        else:
-            hand = known.get(s, [])
-            n = view.hand_counts[s] - len(hand)
-            hands[s], pool = hand + pool[:n], pool[n:]
+    unseen = pool
+    for _ in range(REDEALS):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands: dict[str, list[str]] = {}
+        for s in seats:
+            if s == me:
+                hands[s] = list(view.hand)
+            else:
+                hand = known.get(s, [])
+                n = view.hand_counts[s] - len(hand)
+                hands[s], pool = hand + pool[:n], pool[n:]
+        if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
+            break
+        if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
+            break
     stock = pool[: view.stock_count]
     current = seats.index(view.current) if view.current in seats else 0
     drawn = view.drawn_card
@@ -71,7 +88,7 @@ def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
         hand = hands[info.by]
         plus4 = PlusFour(
             by=info.by,
-            legal=not any(COLOUR_OF[c] == info.prev_colour for c in hand),
+            legal=not _bluffed(hand, info.prev_colour),
             prev_colour=info.prev_colour,
             hand=list(hand),
             pending_before=max(0, view.pending_draw - 4),
@@ -194,5 +211,16 @@ def choose_hard(
     assert view.seat is not None
     default = candidates.index(cheap) if cheap in candidates else None
     search = Chupate2Search(GAME, view.round)
-    result = determinized_search(search, view, view.seat, candidates, rng, budget, HORIZON, default)
+    result = determinized_search(
+        search,
+        view,
+        view.seat,
+        candidates,
+        rng,
+        budget,
+        HORIZON,
+        default,
+        confidence=CONFIDENCE,
+        override_rounds=OVERRIDE_ROUNDS,
+    )
     return result.choice

@@ -113,6 +113,7 @@ def determinized_search(
     default: int | None = None,
     confidence: float = 1.5,
     prune: float = 2.5,
+    override_rounds: int = 0,
 ) -> SearchResult[A]:
     """The candidate whose rollouts score best for ``seat``, from ``view`` only.
 
@@ -122,7 +123,8 @@ def determinized_search(
     than ``prune`` standard errors stops being played (its rollouts go to the others). With a
     ``default`` (the index of the choice of a cheaper player, e.g. ``normal``) the leader is only
     played instead of it when it is better by more than ``confidence`` standard errors: the
-    search changes the cheap choice where its rollouts say so clearly, never on noise.
+    search changes the cheap choice where its rollouts say so clearly, never on noise; and
+    only after ``override_rounds`` rounds (a few rounds of win-or-lose rollouts are noise).
     """
     if not candidates:
         raise ValueError("nothing to search")
@@ -162,7 +164,7 @@ def determinized_search(
     choice = leader
     if default is not None and leader != default:
         mean, z = _paired(scores[leader], scores[default])
-        if z < confidence:
+        if z < confidence or rounds < override_rounds:
             choice = default
     return SearchResult(candidates[choice], stats, done)
 

@@ -102,3 +102,15 @@ def test_single_candidate_needs_no_search():
     assert toy.worlds == 0
     with pytest.raises(ValueError):
         determinized_search(toy, None, "s", [], random.Random(0), Budget(10))
+
+
+def test_the_default_stands_until_enough_rounds():
+    worse = Toy({"a": 0.9, "b": 0.1})
+    few = determinized_search(
+        worse, None, "s", ["a", "b"], random.Random(2), Budget(20), default=1, override_rounds=12
+    )
+    assert few.choice == "b"  # ten rounds: not enough to overrule
+    many = determinized_search(
+        worse, None, "s", ["a", "b"], random.Random(2), Budget(40), default=1, override_rounds=12
+    )
+    assert many.choice == "a"
