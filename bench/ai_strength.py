@@ -21,7 +21,7 @@ seed set (``strength-``), "before" = main's hard, "after" = this branch's:
     amapatolli  50.2 % [48.0, 52.4] 2000  52.9 % [50.7, 55.0] 2000, p50 331 / p95 553 ms   48
     chupate2    52.8 % [50.6, 54.9] 2000  52.7 % [50.5, 54.8] 2000, p50 42 / p95 92 ms     48
     macarena    52.7 % [47.0, 58.3]  300  54.3 % [48.7, 59.9]  300, p50 0.3 / p95 46 ms     32
-    maquiavelo  42.8 % [38.0, 47.6]  400  see the report                                  16
+    maquiavelo  42.8 % [38.0, 47.6]  400  20 % of 10 games only, p50 41 / p95 331 ms        16
     oracle      amapatolli 93.5 % [89.2, 96.2] 200 (64 rollouts, an earlier UCB version)
 """
 
