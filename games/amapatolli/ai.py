@@ -5,10 +5,12 @@
   birds and Tlapiāni for when they matter (an opponent close to going out, nothing else
   playable), prefers double plays it can follow up, sheds high-value cards and names the colour
   that suits its own hand.
-* ``hard``: ``normal`` whose double-play bonus looks ahead through the whole chain of double
-  plays its own hand allows (a cheap search over its own cards only), and which reads the recent
-  public events: a player who had to draw or pass lacked both colours then in force, so it likes
-  to leave those colours to the player who comes next.
+* ``hard``: says "Ce" and calls out like ``normal``; on its turn, a determinized Monte-Carlo
+  search (``ai_search``, ``games.core.search``) over its legal actions: worlds sampled from its
+  view (the unseen cards dealt at random), each played out by ``normal`` players to the end; it
+  plays ``normal``'s choice unless another is clearly better over the same worlds. The budget is
+  the table's think time (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts. The
+  double-play look-ahead and the reading of draws below are no longer used by any level.
 """
 
 from __future__ import annotations
@@ -18,15 +20,31 @@ from typing import TYPE_CHECKING
 
 from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
 from games.amapatolli.cards import CARDS, COLOUR_LETTER
+from games.core.search import Budget, Clock
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
+
+DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 600  # bench/ai_strength.py: about 1.5 ms a rollout
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
 
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
 
 
 def choose_action(
-    view: AmapatolliView, legal: list[AmapatolliAction], level: str, rng: random.Random
+    view: AmapatolliView,
+    legal: list[AmapatolliAction],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> AmapatolliAction | None:
     if not legal:
         return None
@@ -44,6 +62,11 @@ def choose_action(
     plays = [a for a in turn_actions if isinstance(a, Play)]
     if not plays:
         return turn_actions[0]  # draw, pass or accept the skip: the only choice
+    if level == "hard":
+        from games.amapatolli.ai_search import choose_hard
+
+        cheap = choose_action(view, legal, "normal", rng)
+        return choose_hard(view, turn_actions, cheap, rng, budget or DEFAULT_BUDGET)
     hand = {c.id: c for c in view.hand}
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
         return max(plays, key=lambda a: (hand[a.card].value, a.card))

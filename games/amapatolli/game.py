@@ -13,6 +13,7 @@ from games.amapatolli.view import AmapatolliOutcome, AmapatolliView, build_outco
 from games.core import Event, Game, IllegalAction, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
+from games.core.search import Budget
 
 
 class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
@@ -82,5 +83,7 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
         legal: list[AmapatolliAction],
         level: str,
         rng: random.Random,
+        *,
+        budget: Budget | None = None,
     ) -> AmapatolliAction | None:
-        return ai.choose_action(view, legal, level, rng)
+        return ai.choose_action(view, legal, level, rng, budget=budget)

@@ -3,11 +3,14 @@
 - ``easy``: a random legal action.
 - ``normal``: dumps high-value cards first, keeps wilds (and +4s, played only when honest) for
   when nothing else fits, names the colour it holds most of, stacks draw penalties when it can.
-- ``hard``: counts cards (its hand, the discard pile, public table signals such as the colours an
-  opponent drew on or named) to estimate what the opponents hold; attacks an opponent close to
-  going out; names colours the next opponent lacks (and its team-mates hold); challenges a +4
-  when the odds of a bluff are good enough; plays for its team (never catches a team-mate, skips
-  towards team-mates).
+- ``hard``: the optional calls and out-of-turn plays of ``normal``; on its turn (more than one
+  legal action), a determinized Monte-Carlo search (``ai_search``, ``games.core.search``):
+  worlds sampled from its view (the unseen cards dealt at random; a +4 waiting for its answer is
+  a bluff or not as the sampled hand says), played out by ``normal`` players to the end of the
+  round; it plays the choice of its card counting (the former ``hard``, level ``HEURISTIC``:
+  the estimate of what the opponents hold from the discard pile and public signals, attacks on
+  an opponent close to going out, colours the next opponent lacks, challenges by the odds of a
+  bluff, team play) unless another is clearly better over the same worlds.
 """
 
 from __future__ import annotations
@@ -30,13 +33,30 @@ from games.chupate2.cards import (
     WILD_FOUR,
 )
 from games.chupate2.view import Chupate2View
+from games.core.search import Budget, Clock
+
+HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
+DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 500  # bench/ai_strength.py: about 2 ms a rollout
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
 
 CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
 BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays a +4 anyway
 
 
 def choose_action(
-    view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random
+    view: Chupate2View,
+    legal: list[Chupate2Action],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> Chupate2Action | None:
     if not legal:
         return None
@@ -45,7 +65,7 @@ def choose_action(
         if not my_turn:
             return rng.choice(legal) if rng.random() < 0.5 else None
         return rng.choice(legal)
-    hard = level == "hard"
+    hard = level in ("hard", HEURISTIC)
     kinds = {a.kind: a for a in legal}
     if "uno" in kinds:
         return kinds["uno"]
@@ -57,6 +77,11 @@ def choose_action(
     if not my_turn:
         # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
         return next((a for a in legal if isinstance(a, PlayCard)), None)
+    if level == "hard" and len(legal) > 1:
+        from games.chupate2.ai_search import choose_hard
+
+        cheap = choose_action(view, legal, HEURISTIC, rng)
+        return choose_hard(view, legal, cheap, rng, budget or DEFAULT_BUDGET)
     phase = view.phase
     if phase == "swap":
         return _pick_swap(view, [a for a in legal if isinstance(a, SwapWith)])

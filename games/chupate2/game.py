@@ -14,6 +14,7 @@ from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
 from games.core import ActionCodec, Event, Game
 from games.core.engine import Seat
+from games.core.search import Budget
 
 
 class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
@@ -60,6 +61,12 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
         return events
 
     def choose_action(
-        self, view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random
+        self,
+        view: Chupate2View,
+        legal: list[Chupate2Action],
+        level: str,
+        rng: random.Random,
+        *,
+        budget: Budget | None = None,
     ) -> Chupate2Action | None:
-        return ai.choose_action(view, legal, level, rng)
+        return ai.choose_action(view, legal, level, rng, budget=budget)

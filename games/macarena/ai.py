@@ -8,8 +8,11 @@
   espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
   return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
   element), and no unseen twin left on top for the next player's espejo. Near the end of a hand
-  (short stock, or a hand of 1–2 cards) it plays its best few candidates (and a pass) out to the
-  end of the hand in worlds sampled from its view (``ai_rollout``) and keeps the best on average.
+  (short stock, or a hand of 1–2 cards) a determinized Monte-Carlo search (``ai_search``,
+  ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
+  worlds sampled from its view (``ai_rollout``), all on the same worlds, and keeps its own
+  heuristic's choice unless another is clearly better. The budget is the table's think time
+  (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.core.cards import PlayingCard
+from games.core.search import Budget, Clock
 from games.macarena.actions import (
     BuyElement,
     Draw,
@@ -28,7 +32,8 @@ from games.macarena.actions import (
     Pass,
     Play,
 )
-from games.macarena.ai_rollout import HORIZON_TURNS, Engine, best_by_rollouts
+from games.macarena.ai_rollout import HORIZON_TURNS, Engine
+from games.macarena.ai_search import choose_by_search
 from games.macarena.elements import element_of, link_kind
 from games.macarena.series import enumerate_series, series_options
 from games.macarena.view import MacarenaView, PlayerInfo
@@ -36,9 +41,18 @@ from games.macarena.view import MacarenaView, PlayerInfo
 SEARCH_NODES = {"normal": 400, "hard": 4000}
 ENDGAME_STOCK = 6  # hard: roll out to the end of the hand when the stock is this short per player
 ENDGAME_HAND = 2  # ... or when some hand holds this few cards
-ROLLOUT_CANDIDATES = 3
+ROLLOUT_CANDIDATES = 4
 CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
-ROLLOUT_WORLDS = 6
+DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no think budget
+ROLLOUTS_PER_SECOND = 300  # bench/ai_strength.py: about 3 ms a rollout at the end of a hand
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
+
+
 DENIAL = 0.3
 
 
@@ -48,6 +62,8 @@ def choose_action(
     legal: Sequence[MacarenaAction],
     level: str,
     rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> MacarenaAction | None:
     """The choice of ``level`` for the seat of ``view``; ``engine`` plays the hard rollouts."""
     if not legal:
@@ -58,7 +74,7 @@ def choose_action(
     if isinstance(first, Draw):
         return first
     if any(isinstance(a, (Play, Pass)) for a in legal):
-        return _choose_play(engine, view, legal, level, rng)
+        return _choose_play(engine, view, legal, level, rng, budget or DEFAULT_BUDGET)
     if isinstance(first, MoveMaca):
         return _choose_move(view, legal, level, rng)
     if isinstance(first, GiveElement):
@@ -77,6 +93,7 @@ def _choose_play(
     legal: Sequence[MacarenaAction],
     level: str,
     rng: random.Random,
+    budget: Budget,
 ) -> MacarenaAction:
     plays = [a for a in legal if isinstance(a, Play)]
     pass_action = next((a for a in legal if isinstance(a, Pass)), Pass())
@@ -108,10 +125,8 @@ def _choose_play(
         candidates: list[MacarenaAction] = [item[2] for item in scored[:ROLLOUT_CANDIDATES]]
         candidates.append(pass_action)
         horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
-        choice, _ = best_by_rollouts(
-            engine, view, candidates, rng, worlds=ROLLOUT_WORLDS, horizon=horizon
-        )
-        return choice
+        cheap = len(candidates) - 1 if scored[0][0] < pass_value else 0
+        return choose_by_search(engine, view, candidates, cheap, rng, budget, horizon)
     if scored[0][0] < pass_value:
         return pass_action
     return scored[0][2]

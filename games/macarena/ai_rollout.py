@@ -6,6 +6,10 @@ hard player samples *worlds* consistent with its view (the unseen cards dealt at
 other hands, the stock, the cards under the pozo tops and the other collections), plays each world
 to the end of the hand with a fast greedy policy, and scores what the engine awards: elements
 won or lost count 1, coins ¼. The same worlds serve every candidate (common random numbers).
+
+``ai_search`` drives these worlds and this policy through the shared search
+(``games.core.search``); ``best_by_rollouts`` is the former fixed-budget driver (main's ``hard``,
+which ``bench/ai_strength.py`` still plays as "before").
 """
 
 from __future__ import annotations

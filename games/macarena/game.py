@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from games.core import Event, Game
+from games.core.search import Budget
 from games.macarena import ai, rules
 from games.macarena.actions import CODEC, MacarenaAction
 from games.macarena.options import Options
@@ -54,9 +55,15 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         return rules.outcome(state)
 
     def choose_action(
-        self, view: MacarenaView, legal: list[MacarenaAction], level: str, rng: random.Random
+        self,
+        view: MacarenaView,
+        legal: list[MacarenaAction],
+        level: str,
+        rng: random.Random,
+        *,
+        budget: Budget | None = None,
     ) -> MacarenaAction | None:
-        return ai.choose_action(self, view, legal, level, rng)
+        return ai.choose_action(self, view, legal, level, rng, budget=budget)
 
 
 GAME = MacarenaGame()

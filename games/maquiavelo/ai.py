@@ -3,12 +3,11 @@
 - ``easy``: plays some valid meld it finds (three hand cards that form a meld on their own, or
   one hand card that the table can absorb), chosen at random; otherwise draws.
 - ``normal``: the best play (most cards, then highest value) from the exact best-play finder.
-- ``hard``: the best play, but when it would not empty the hand, no opponent is close to going
-  out and the stock still has cards, it holds back one card that will still fit on the new
-  table, so that next turn it can play instead of drawing (the held card keeps its options open).
-  Only while far from the end (an opponent with more than 5 cards, 4 or more cards staying in
-  hand). Measured head to head against ``normal`` this is about even (holding a reserve saves
-  draws but can delay going out); against ``easy`` both win about 4 games in 5.
+- ``hard``: a determinized Monte-Carlo search (``ai_search``, ``games.core.search``) over the
+  best play, the best play holding back one card that still fits the new table (a reserve for
+  the next turn, a few of them) and drawing instead: worlds sampled from its view, the reply and
+  its next turn played by ``normal``, scored by hand sizes and values (or the end of the game).
+  It plays the best play unless another choice is clearly better over the same worlds.
 """
 
 from __future__ import annotations
@@ -18,12 +17,19 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from games.core.search import Budget, Clock
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
 
-OPPONENT_CLOSE = 5  # an opponent with this many cards or fewer may go out soon
-MIN_LEFT = 4  # hold a reserve only while this many cards stay in hand after the play anyway
+DEFAULT_BUDGET = Budget(iterations=4)  # hard, when the caller gives no think budget
+ROLLOUTS_PER_SECOND = 60  # bench/ai_strength.py: about 15 ms a rollout, an exact solve a turn
+
+
+def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
+    """The search budget of ``seconds`` of thinking (the table's think time), timed by
+    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
+    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
 
 
 def _faces(cards: Iterable[CardView]) -> list[int]:
@@ -88,32 +94,13 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
     return Play(cards=rng.choice(candidates))
 
 
-def _hard(view: MaquiaveloView, best: Play) -> Play:
-    """The best play, holding back one reserve card: one that the rest of the play does not
-    need and that will still fit the table after it, to be played next turn instead of drawing.
-    Only far from the end: not when the stock is empty (no draw to avoid), when an opponent may
-    go out soon (then shed points instead) or when few cards would stay in hand (near going out a
-    reserve can compete with the last cards for the same table cards)."""
-    hand = view.hand or []
-    hand_ids = {c.id for c in hand}
-    played_hand = [c for c in best.cards if c in hand_ids]
-    left = len(hand) - len(played_hand)
-    if len(played_hand) <= 1 or left < MIN_LEFT or not view.stock_count:
-        return best
-    if any(n <= OPPONENT_CLOSE for s, n in view.hand_counts.items() if s != view.seat):
-        return best
-    table = _table_faces(view)
-    helpers = [c % 52 for c in best.cards if c not in hand_ids]
-    # the whole best play is valid, so a held card always fits the table it leaves behind
-    for held in sorted(played_hand, key=lambda c: (c % 13, c)):
-        rest = [c % 52 for c in played_hand if c != held]
-        if solver.is_partitionable(table + rest, helpers):
-            return Play(cards=tuple(c for c in best.cards if c != held))
-    return best
-
-
 def choose_action(
-    view: MaquiaveloView, legal: Sequence[AnyAction], level: str, rng: random.Random
+    view: MaquiaveloView,
+    legal: Sequence[AnyAction],
+    level: str,
+    rng: random.Random,
+    *,
+    budget: Budget | None = None,
 ) -> AnyAction | None:
     if view.finished or view.seat is None or view.current != view.seat:
         return None
@@ -124,5 +111,10 @@ def choose_action(
     if best is None:
         return _fallback(legal)
     if level == "hard":
-        return _hard(view, best)
+        from games.maquiavelo.ai_search import choose_hard
+
+        fallback = _fallback(legal)
+        if fallback is None:
+            return best
+        return choose_hard(view, best, fallback, rng, budget or DEFAULT_BUDGET)
     return best

@@ -6,6 +6,7 @@ import random
 from typing import Any, ClassVar
 
 from games.core import Event, Game
+from games.core.search import Budget
 from games.maquiavelo import ai, rules
 from games.maquiavelo.actions import CODEC, AnyAction, Arrange, Play
 from games.maquiavelo.options import Options
@@ -56,9 +57,15 @@ class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
         return ai.best_play_action(self.view(state, seat))
 
     def choose_action(
-        self, view: MaquiaveloView, legal: list[AnyAction], level: str, rng: random.Random
+        self,
+        view: MaquiaveloView,
+        legal: list[AnyAction],
+        level: str,
+        rng: random.Random,
+        *,
+        budget: Budget | None = None,
     ) -> AnyAction | None:
-        return ai.choose_action(view, legal, level, rng)
+        return ai.choose_action(view, legal, level, rng, budget=budget)
 
     def check_proposal(self, state: MaquiaveloState, seat: str, action: Play | Arrange) -> None:
         """Dry run: raise the reason ``action`` would be refused, without any "estricto" cost."""

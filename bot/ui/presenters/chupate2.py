@@ -13,6 +13,7 @@ The public message offers the "¡Última!" call and the catch of the variant as 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import discord
@@ -37,6 +38,7 @@ from bot.ui.layout import (
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 from games.chupate2.actions import ChooseColour, PlayCard, SwapWith
+from games.chupate2.ai import think_budget
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
 from games.chupate2.view import Chupate2Outcome
 from games.core import Action, Event, IllegalAction, Outcome
@@ -101,6 +103,10 @@ def _wild_cards(legal: list[Action]) -> list[str]:
 
 class Presenter(GamePresenter):
     colour = discord.Colour.from_rgb(214, 40, 40)
+
+    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
+        """Hard searches for the table's think time, timed by the worker's clock."""
+        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     # ----- actions --------------------------------------------------------------------------
     def hand_image_extras(self, view, legal: list[Action]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ Private view (DM / "Ver mi mano"), row by row:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +47,7 @@ from games.macarena import (
     series_status,
 )
 from games.macarena.actions import MAX_SERIES, PLAY_VERB
+from games.macarena.ai import think_budget
 from games.macarena.elements import ELEMENTS, element_of, link_kind
 
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
@@ -106,6 +108,10 @@ def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
 
 class Presenter(GamePresenter):
     colour = discord.Colour.from_rgb(30, 120, 90)
+
+    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
+        """Hard searches for the table's think time, timed by the worker's clock."""
+        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     # ----- actions --------------------------------------------------------------------------
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:

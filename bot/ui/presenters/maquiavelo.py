@@ -17,6 +17,7 @@ Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``cl
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import discord
@@ -27,7 +28,7 @@ from bot.ui.presenter import GamePresenter, ModalField, SeatNames
 from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome, PlayerView
 from games.maquiavelo import GAME, MaquiaveloState, MaquiaveloView, Play, parse_arrangement
-from games.maquiavelo.ai import best_play_action
+from games.maquiavelo.ai import best_play_action, think_budget
 from games.maquiavelo.view import CardView, MaquiaveloOutcome
 
 SELECT_OPTIONS = 25
@@ -72,6 +73,10 @@ def hand_chunks(view: MaquiaveloView, rows: int) -> list[list[CardView]]:
 
 class Presenter(GamePresenter):
     colour = discord.Colour.from_rgb(22, 92, 62)
+
+    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
+        """Hard searches for the table's think time, timed by the worker's clock."""
+        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     # ----- helpers ------------------------------------------------------------------------
     def _suit(self, suit: str, tr: Translator) -> str:

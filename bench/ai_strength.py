@@ -1,0 +1,222 @@
+"""Computer-player strength in the hidden-card games: ``hard`` against ``normal``, two players.
+
+    nice -n 10 .venv/bin/python bench/ai_strength.py [--games N] [--iterations K]
+        [--processes P] [--only GAME ...] [--before-games N] [--seed-prefix S]
+
+For each game it plays N two-player games of ``hard`` against ``normal`` (the seats alternate
+between games, deal ``i`` uses seed ``<prefix><game>-<i>``), once with main's ``hard`` (the
+heuristic computer this branch replaced, loaded from ``git show main:games/<game>/ai.py``:
+"before") and once with this tree's ``hard`` (the determinized Monte-Carlo search, with an
+iteration budget of K rollouts per move: deterministic, the same on a loaded machine: "after").
+It prints one JSON line per game and run: wins, draws, the win rate with its 95 % Wilson
+interval (draws count half), and the milliseconds per ``hard`` decision (p50 / p95, decisions
+with more than one legal action only), side by side. Figures only; nothing is asserted.
+``--oracle`` adds the same search cheating on purpose (its worlds are the true state): how much
+the hidden cards are worth, an upper bound no fair player reaches.
+
+Measured on the shared 2-core machine (load 3-18; the ms include waiting for the CPU), one
+seed set (``strength-``), "before" = main's hard, "after" = this branch's:
+
+    game        before                    after                               rollouts/move
+    amapatolli  50.2 % [48.0, 52.4] 2000  52.9 % [50.7, 55.0] 2000, p50 331 / p95 553 ms   48
+    chupate2    52.8 % [50.6, 54.9] 2000  52.7 % [50.5, 54.8] 2000, p50 42 / p95 92 ms     48
+    macarena    52.7 % [47.0, 58.3]  300  54.3 % [48.7, 59.9]  300, p50 0.3 / p95 46 ms     32
+    maquiavelo  42.8 % [38.0, 47.6]  400  20 % of 10 games only, p50 41 / p95 331 ms        16
+    oracle      amapatolli 93.5 % [89.2, 96.2] 200 (64 rollouts, an earlier UCB version)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+import time
+import types
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.core import rng_for  # noqa: E402
+from games.core.search import Budget  # noqa: E402
+
+GAMES = ("amapatolli", "chupate2", "macarena", "maquiavelo")
+ORACLE_STATE: list[Any] = []  # the true state, for the "oracle" ceiling only (never in play)
+
+
+# ----- the two versions of hard --------------------------------------------------------------
+
+
+def _main_ai(game: str) -> types.ModuleType:
+    """main's ``games/<game>/ai.py`` as a module (the "before" hard)."""
+    name = f"_main_ai_{game}"
+    if name in sys.modules:
+        return sys.modules[name]
+    source = subprocess.run(
+        ["git", "show", f"main:games/{game}/ai.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    module = types.ModuleType(name)
+    module.__dict__["__name__"] = name
+    sys.modules[name] = module
+    exec(compile(source, f"main:games/{game}/ai.py", "exec"), module.__dict__)
+    return module
+
+
+def _chooser(game: str, version: str, iterations: int) -> Any:
+    engine = importlib.import_module(f"games.{game}").GAME
+    if version == "before":
+        ai = _main_ai(game)
+        if game == "macarena":
+            return lambda view, legal, rng: ai.choose_action(engine, view, legal, "hard", rng)
+        return lambda view, legal, rng: ai.choose_action(view, legal, "hard", rng)
+    budget = Budget(iterations=iterations)
+    if version == "oracle":  # the same search, but its "sampled worlds" are the true state
+        search = importlib.import_module(f"games.{game}.ai_search")
+
+        def oracle(view: Any, legal: list[Any], rng: random.Random) -> Any:
+            truth = ORACLE_STATE[0]
+            search.determinize = lambda view, rng: engine.copy_state(truth)  # type: ignore[attr-defined]
+            return engine.choose_action(view, legal, "hard", rng, budget=budget)
+
+        return oracle
+    return lambda view, legal, rng: engine.choose_action(view, legal, "hard", rng, budget=budget)
+
+
+# ----- one game ------------------------------------------------------------------------------
+
+
+def play_one(game: str, version: str, iterations: int, seed: str, hard_first: bool) -> dict:
+    engine = importlib.import_module(f"games.{game}").GAME
+    hard = _chooser(game, version, iterations)
+    seats = ["s0", "s1"]
+    hard_seat = seats[0] if hard_first else seats[1]
+    state = engine.new(seats, seed)
+    times: list[float] = []
+    while not engine.is_over(state):
+        to_act = engine.to_act(state)
+        moved = False
+        for only_waited in (False, True):  # the table service's order (bot/service/cpu.py)
+            for seat in seats:
+                if (seat in to_act) != only_waited:
+                    continue
+                legal = engine.legal_actions(state, seat)
+                if not legal:
+                    continue
+                view = engine.view(state, seat)
+                rng = rng_for(state.seed, "cpu", seat, state.version)
+                if seat == hard_seat:
+                    ORACLE_STATE[:] = [state]
+                    t0 = time.perf_counter()
+                    choice = hard(view, legal, rng)
+                    if len(legal) > 1 or game == "maquiavelo":
+                        times.append(time.perf_counter() - t0)
+                else:
+                    choice = engine.choose_action(view, legal, "normal", rng)
+                if choice is None and only_waited:
+                    choice = legal[0]
+                if choice is not None:
+                    state, _ = engine.apply(state, seat, choice)
+                    moved = True
+                    break
+            if moved:
+                break
+        if not moved:
+            raise RuntimeError(f"{game} {seed}: nobody can move")
+    outcome = engine.outcome(state)
+    first = outcome.ranking[0] if outcome and outcome.ranking else seats
+    score = (1.0 / len(first)) if hard_seat in first else 0.0
+    return {"score": score, "times": times}
+
+
+def _job(args: tuple[str, str, int, str, bool]) -> dict:
+    return play_one(*args)
+
+
+# ----- figures -------------------------------------------------------------------------------
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run(game: str, version: str, games: int, iterations: int, processes: int, prefix: str) -> dict:
+    jobs = [(game, version, iterations, f"{prefix}{game}-{i}", i % 2 == 0) for i in range(games)]
+    t0 = time.perf_counter()
+    if processes > 1:
+        with ProcessPoolExecutor(processes) as pool:
+            results = list(pool.map(_job, jobs, chunksize=4))
+    else:
+        results = [_job(j) for j in jobs]
+    elapsed = time.perf_counter() - t0
+    score = sum(r["score"] for r in results)
+    wins = sum(1 for r in results if r["score"] == 1.0)
+    draws = sum(1 for r in results if 0.0 < r["score"] < 1.0)
+    times = sorted(t for r in results for t in r["times"])
+    low, high = wilson(score, games)
+    return {
+        "game": game,
+        "hard": version if version == "before" else f"{version} ({iterations} rollouts/move)",
+        "games": games,
+        "hard_wins": wins,
+        "draws": draws,
+        "normal_wins": games - wins - draws,
+        "win_rate": round(score / games, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "ms_per_hard_move_p50": round(1000 * statistics.median(times), 2) if times else None,
+        "ms_per_hard_move_p95": (
+            round(1000 * times[int(0.95 * (len(times) - 1))], 2) if times else None
+        ),
+        "hard_moves": len(times),
+        "seconds": round(elapsed, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--before-games", type=int, default=None)
+    parser.add_argument("--iterations", type=int, default=64)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--only", nargs="*", default=list(GAMES))
+    parser.add_argument("--seed-prefix", default="strength-")
+    parser.add_argument("--skip-before", action="store_true")
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="also the ceiling: the same search seeing the true state (cheating on purpose)",
+    )
+    args = parser.parse_args()
+    random.seed(0)
+    for game in args.only:
+        if not args.skip_before:
+            before_games = args.before_games or args.games
+            line = run(game, "before", before_games, 0, args.processes, args.seed_prefix)
+            print(json.dumps(line), flush=True)
+        line = run(game, "after", args.games, args.iterations, args.processes, args.seed_prefix)
+        print(json.dumps(line), flush=True)
+        if args.oracle:
+            line = run(
+                game, "oracle", args.games, args.iterations, args.processes, args.seed_prefix
+            )
+            print(json.dumps(line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""Hard computer: determinized Monte-Carlo search (``games.core.search``) from the seat's view.
+
+``determinize`` deals the cards the seat has not seen (the full deck minus its own hand, the card
+on top and the cards the view's events show played) at random into the other hands, the stock and
+the cards under the top of the pile, in the counts the view shows; everything public is copied.
+Rollouts are played by the ``normal`` computer of every seat; a finished game scores 1 for a win
+(½ for a shared first place), a rollout stopped at its horizon scores by hand sizes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, cast
+
+from games.amapatolli import rules
+from games.amapatolli.actions import AmapatolliAction
+from games.amapatolli.cards import deck_ids
+from games.amapatolli.state import AmapatolliState
+from games.amapatolli.view import AmapatolliView, card_views
+from games.core.engine import Seat
+from games.core.search import Budget, determinized_search, engine_step
+
+if TYPE_CHECKING:
+    from games.amapatolli.game import AmapatolliGame
+
+HORIZON = 200  # moves per rollout; a 2-player game rarely needs more than 100
+
+
+def determinize(view: AmapatolliView, rng: random.Random) -> AmapatolliState:
+    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places."""
+    me = view.seat
+    assert me is not None, "a world is sampled for a seat"
+    seats = list(view.seats)
+    own = [c.id for c in view.hand]
+    seen = set(own) | {view.top.id}
+    seen |= {e.params["card"] for e in view.last_events if e.code == "play" and "card" in e.params}
+    pool = [c for c in deck_ids(not view.options.no_tlapiani) if c not in seen]
+    rng.shuffle(pool)
+    hands: list[list[str]] = []
+    for s in seats:
+        if s == me:
+            hands.append(list(own))
+        else:
+            n = view.hand_counts[s]
+            hands.append(pool[:n])
+            pool = pool[n:]
+    stock = pool[: view.stock_count]
+    pool = pool[view.stock_count :]
+    # under the top: the cards the events show played, and the rest of the unseen ones
+    played = {
+        e.params["card"]
+        for e in view.last_events
+        if e.code == "play" and e.params.get("card") not in (view.top.id, None)
+    } - set(own)
+    pile = pool + sorted(played)
+    pile.append(view.top.id)
+    return AmapatolliState(
+        seed=f"world{rng.random()}",
+        seats=seats,
+        options=view.options,
+        hands=hands,
+        stock=stock,
+        pile=pile,
+        margin=view.margin,
+        background=view.background,
+        named_colour=view.named_colour,
+        turn=seats.index(view.turn) if view.turn in seats else 0,
+        direction=view.direction,
+        skip_pending=view.skip_pending,
+        skip_next=view.skip_next,
+        double_play=view.double_play,
+        drawn=view.drawn_this_turn,
+        passes=view.passes_in_row,
+        ce_window=None if view.ce_window is None else seats.index(view.ce_window),
+        announced=[view.announced[s] for s in seats],
+        inverse_used=[view.inverse_used[s] for s in seats],
+        finished=view.finished,
+        log=[],
+    )
+
+
+class _RolloutView:
+    """What the ``normal`` computer reads of a view, built cheaply from a sampled world (the
+    rollouts only ever play inside worlds the search sampled, never the true state)."""
+
+    __slots__ = (
+        "seat",
+        "seats",
+        "turn",
+        "next_seat",
+        "direction",
+        "hand",
+        "playable",
+        "hand_counts",
+        "skip_pending",
+        "margin",
+        "background",
+        "options",
+        "inverse_used",
+    )
+
+    def __init__(self, state: AmapatolliState, i: int) -> None:
+        seats = state.seats
+        n = len(seats)
+        views = card_views(state.options)
+        self.seat = seats[i]
+        self.seats = seats
+        self.turn = seats[state.turn]
+        self.next_seat = seats[(state.turn + state.direction) % n]
+        self.direction = state.direction
+        self.hand = [views[c] for c in state.hands[i]]
+        self.playable = rules.playable(state, i) if i == state.turn else []
+        self.hand_counts = {s: len(h) for s, h in zip(seats, state.hands, strict=True)}
+        self.skip_pending = state.skip_pending
+        self.margin = state.margin
+        self.background = state.background
+        self.options = state.options
+        self.inverse_used = dict(zip(seats, state.inverse_used, strict=True))
+
+
+def _rollout_policy(
+    state: AmapatolliState, seat: Seat, legal: list[Any], rng: random.Random
+) -> Any:
+    from games.amapatolli import ai
+
+    view = cast(AmapatolliView, _RolloutView(state, state.seats.index(seat)))
+    return ai.choose_action(view, legal, "normal", rng)
+
+
+class AmapatolliSearch:
+    """The game as the search sees it (``games.core.search.Searchable``)."""
+
+    def __init__(self, engine: AmapatolliGame) -> None:
+        self.engine = engine
+        self.policy = _rollout_policy
+
+    def determinize(self, view: Any, rng: random.Random) -> AmapatolliState:
+        return determinize(view, rng)
+
+    def done(self, state: AmapatolliState) -> bool:
+        return state.finished
+
+    def step(self, state: AmapatolliState, rng: random.Random) -> AmapatolliState:
+        out: AmapatolliState = engine_step(self.engine, state, rng, self.policy)
+        return out
+
+    def play(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> AmapatolliState:
+        return self.engine.apply(state, seat, action)[0]
+
+    def value(self, state: AmapatolliState, seat: Seat, finished: bool) -> float:
+        if finished:
+            outcome = self.engine.outcome(state)
+            if outcome is None or not outcome.ranking:
+                return 0.5
+            first = outcome.ranking[0]
+            return (1.0 / len(first)) if seat in first else 0.0
+        i = state.seats.index(seat)
+        mine = len(state.hands[i])
+        fewest = min(len(h) for j, h in enumerate(state.hands) if j != i)
+        return 0.5 + 0.05 * max(-9, min(9, fewest - mine))
+
+
+def choose_hard(
+    view: AmapatolliView,
+    candidates: list[AmapatolliAction],
+    cheap: AmapatolliAction | None,
+    rng: random.Random,
+    budget: Budget,
+) -> AmapatolliAction:
+    """The search's choice among ``candidates``; ``cheap`` (``normal``'s) unless clearly worse."""
+    from games.amapatolli import GAME
+
+    assert view.seat is not None
+    default = candidates.index(cheap) if cheap in candidates else None
+    result = determinized_search(
+        AmapatolliSearch(GAME), view, view.seat, candidates, rng, budget, HORIZON, default
+    )
+    return result.choice

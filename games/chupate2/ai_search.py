@@ -1,0 +1,226 @@
+"""Hard computer: determinized Monte-Carlo search (``games.core.search``) from the seat's view.
+
+``determinize`` deals the cards the seat has not seen (the deck minus its own hand and the
+discard pile, every card of which was played face up) at random into the other hands and the
+stock, in the counts the view shows; a +4 waiting for the seat's answer gets the sampled hand of
+the player who played it, and a deal where that +4 would be a bluff is kept only with the odds
+players bluff (``ai.BLUFF_RATE``, the heuristic's prior), else dealt again: a uniform deal would
+make bluffs far likelier than they are. Rollouts are
+played by the ``normal`` computer of every seat to the end of the round: 1 for the seat (or its
+team) going out first, else 0; a rollout stopped at its horizon scores by hand sizes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, cast
+
+from games.chupate2.actions import Chupate2Action
+from games.chupate2.ai import BLUFF_RATE
+from games.chupate2.cards import COLOUR_OF, DECK
+from games.chupate2.options import team_groups
+from games.chupate2.state import Chupate2State, PlusFour
+from games.chupate2.view import Chupate2View, PlusFourInfo
+from games.core.engine import Seat
+from games.core.search import Budget, determinized_search, engine_step
+
+if TYPE_CHECKING:
+    from games.chupate2.game import Chupate2Game
+
+HORIZON = 300
+CONFIDENCE = 2.0  # standard errors by which the search must beat the heuristic's choice
+OVERRIDE_ROUNDS = 12  # ... and only after this many sampled worlds
+REDEALS = 8  # a +4 pending: deals tried before a bluff is accepted anyway
+
+
+def _bluffed(hand: list[str], colour: str) -> bool:
+    return any(COLOUR_OF[c] == colour for c in hand)
+
+
+def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
+    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places."""
+    me = view.seat
+    assert me is not None, "a world is sampled for a seat"
+    seats = list(view.seats)
+    remaining = list(view.hand)
+    for c in view.discard:
+        remaining.append(c)
+    counts: dict[str, int] = {}
+    for c in remaining:
+        counts[c] = counts.get(c, 0) + 1
+    pool: list[str] = []
+    for c in DECK:  # DECK may hold equal ids more than once: count them off
+        if counts.get(c, 0) > 0:
+            counts[c] -= 1
+        else:
+            pool.append(c)
+    # a challenge reveal just showed this seat the other hand: those cards are still there
+    known: dict[str, list[str]] = {}
+    if view.reveal is not None and view.reveal.to == me:
+        for c in view.reveal.cards[: view.hand_counts.get(view.reveal.of, 0)]:
+            if c in pool:
+                pool.remove(c)
+                known.setdefault(view.reveal.of, []).append(c)
+    unseen = pool
+    for _ in range(REDEALS):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands: dict[str, list[str]] = {}
+        for s in seats:
+            if s == me:
+                hands[s] = list(view.hand)
+            else:
+                hand = known.get(s, [])
+                n = view.hand_counts[s] - len(hand)
+                hands[s], pool = hand + pool[:n], pool[n:]
+        if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
+            break
+        if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
+            break
+    stock = pool[: view.stock_count]
+    current = seats.index(view.current) if view.current in seats else 0
+    drawn = view.drawn_card
+    if view.phase == "drawn" and drawn is None and hands[seats[current]]:
+        drawn = hands[seats[current]][-1]
+    plus4 = None
+    if view.plus4 is not None:
+        info = view.plus4
+        hand = hands[info.by]
+        plus4 = PlusFour(
+            by=info.by,
+            legal=not _bluffed(hand, info.prev_colour),
+            prev_colour=info.prev_colour,
+            hand=list(hand),
+            pending_before=max(0, view.pending_draw - 4),
+        )
+    groups = view.teams
+    return Chupate2State(
+        seed=f"world{rng.random()}",
+        seats=seats,
+        options=view.options,
+        round=view.round,
+        dealer=seats.index(view.dealer),
+        starter=seats.index(view.starter),
+        hands=hands,
+        stock=stock,
+        discard=list(view.discard),
+        colour=view.colour,
+        direction=view.direction,
+        current=current,
+        phase=view.phase,  # type: ignore[arg-type]
+        pending=view.pending_draw,
+        drawn=drawn,
+        plus4=plus4,
+        reveal=view.reveal,
+        shuffles=0,
+        scores=dict(view.scores),
+        team_scores=list(view.team_scores or ([0] * len(groups) if groups else [])),
+        results=list(view.results),
+        called=list(view.last_card_called),
+        exposed=view.exposed,
+        signals=dict(view.signals),
+        log=[],
+        log_versions=[],
+    )
+
+
+class _RolloutView:
+    """What the ``normal`` computer reads of a view, built cheaply from a sampled world (the
+    rollouts only ever play inside worlds the search sampled, never the true state)."""
+
+    __slots__ = ("seat", "to_act", "phase", "hand", "colour", "plus4", "team_of", "exposed")
+
+    def __init__(self, state: Chupate2State, seat: Seat, team_of: dict[str, int] | None) -> None:
+        current = state.seats[state.current]
+        self.seat = seat
+        self.to_act = [] if state.phase == "over" else [current]
+        self.phase = state.phase
+        self.hand = state.hands[seat]
+        self.colour = state.colour
+        p4 = state.plus4
+        self.plus4 = None
+        if p4 is not None and state.phase == "challenge":
+            self.plus4 = PlusFourInfo(
+                by=p4.by, victim=current, prev_colour=p4.prev_colour, by_hand_count=len(p4.hand)
+            )
+        self.team_of = team_of
+        self.exposed = state.exposed
+
+
+def _rollout_policy(state: Chupate2State, seat: Seat, legal: list[Any], rng: random.Random) -> Any:
+    from games.chupate2 import ai
+
+    groups = team_groups(len(state.seats), state.options)
+    team_of = None
+    if groups is not None:
+        team_of = {state.seats[i]: t for t, g in enumerate(groups) for i in g}
+    view = cast(Chupate2View, _RolloutView(state, seat, team_of))
+    return ai.choose_action(view, legal, "normal", rng)
+
+
+class Chupate2Search:
+    """The game as the search sees it (``games.core.search.Searchable``): one round."""
+
+    def __init__(self, engine: Chupate2Game, round_number: int) -> None:
+        self.engine = engine
+        self.policy = _rollout_policy
+        self.round = round_number  # the round searched: a rollout ends when it is scored
+
+    def determinize(self, view: Any, rng: random.Random) -> Chupate2State:
+        return determinize(view, rng)
+
+    def done(self, state: Chupate2State) -> bool:
+        return state.phase == "over" or state.round != self.round
+
+    def step(self, state: Chupate2State, rng: random.Random) -> Chupate2State:
+        optional = state.options.last_card or state.options.jump_in
+        out: Chupate2State = engine_step(self.engine, state, rng, self.policy, optional)
+        return out
+
+    def play(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> Chupate2State:
+        return self.engine.apply(state, seat, action)[0]
+
+    def value(self, state: Chupate2State, seat: Seat, finished: bool) -> float:
+        if finished and state.results and state.results[-1].round == self.round:
+            winner = state.results[-1].winner
+            return 1.0 if winner == seat or _mates(state, seat, winner) else 0.0
+        mine = len(state.hands[seat])
+        fewest = min(len(h) for s, h in state.hands.items() if s != seat)
+        return 0.5 + 0.05 * max(-9, min(9, fewest - mine))
+
+
+def _mates(state: Chupate2State, seat: Seat, other: Seat) -> bool:
+    groups = team_groups(len(state.seats), state.options)
+    if groups is None:
+        return False
+    i, j = state.seats.index(seat), state.seats.index(other)
+    return any(i in g and j in g for g in groups)
+
+
+def choose_hard(
+    view: Chupate2View,
+    candidates: list[Chupate2Action],
+    cheap: Chupate2Action | None,
+    rng: random.Random,
+    budget: Budget,
+) -> Chupate2Action:
+    """The search's choice among ``candidates``; ``cheap`` (the card-counting heuristic's)
+    unless clearly worse."""
+    from games.chupate2 import GAME
+
+    assert view.seat is not None
+    default = candidates.index(cheap) if cheap in candidates else None
+    search = Chupate2Search(GAME, view.round)
+    result = determinized_search(
+        search,
+        view,
+        view.seat,
+        candidates,
+        rng,
+        budget,
+        HORIZON,
+        default,
+        confidence=CONFIDENCE,
+        override_rounds=OVERRIDE_ROUNDS,
+    )
+    return result.choice

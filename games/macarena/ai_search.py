@@ -1,0 +1,87 @@
+"""Hard computer near the end of a hand: determinized Monte-Carlo search (``games.core.search``).
+
+The worlds are ``ai_rollout.sample_world`` (the unseen cards dealt at random into the other
+hands, the stock, the cards under the pozo tops and the other collections, from the seat's view
+only); rollouts are played by ``ai_rollout.greedy_action`` to the end of the hand (or a horizon,
+then the hand is scored as if it ended there) and scored by what the engine awards
+(``ai_rollout.hand_score``: elements 1, coins ¼, relative to the others), mapped to [0, 1]; LA
+MACARENA (the game) is 1 or 0. UCB spends the rollouts on the candidates that look best, and the
+n-th rollout of every candidate plays the same world (common random numbers).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.core.engine import Seat
+from games.core.search import Budget, determinized_search
+from games.macarena.actions import MacarenaAction
+from games.macarena.ai_rollout import (
+    Engine,
+    forced_end_score,
+    greedy_action,
+    hand_score,
+    sample_world,
+)
+from games.macarena.state import MacarenaState
+from games.macarena.view import MacarenaView
+
+SCORE_SCALE = 0.1  # one element won (relative to the others) is worth this much of [0, 1]
+
+
+def determinize(view: MacarenaView, rng: random.Random) -> MacarenaState:
+    return sample_world(view, rng)
+
+
+def _unit(score: float) -> float:
+    return max(0.0, min(1.0, 0.5 + SCORE_SCALE * score))
+
+
+class MacarenaSearch:
+    """The rest of the current hand as the search sees it (``games.core.search.Searchable``)."""
+
+    def __init__(self, engine: Engine, hand_number: int) -> None:
+        self.engine = engine
+        self.hand = hand_number
+
+    def determinize(self, view: Any, rng: random.Random) -> MacarenaState:
+        return determinize(view, rng)
+
+    def done(self, state: MacarenaState) -> bool:
+        if state.macarena is not None or state.phase == "over":
+            return True
+        if state.hand_number != self.hand:
+            return True
+        result = state.hand_result
+        return result is not None and result.hand == self.hand and result.revealed
+
+    def step(self, state: MacarenaState, rng: random.Random) -> MacarenaState:
+        actor = sorted(self.engine.to_act(state))[0]
+        return self.engine.apply(state, actor, greedy_action(self.engine, state, actor, rng))[0]
+
+    def play(self, state: MacarenaState, seat: Seat, action: MacarenaAction) -> MacarenaState:
+        return self.engine.apply(state, seat, action)[0]
+
+    def value(self, state: MacarenaState, seat: Seat, finished: bool) -> float:
+        if state.macarena is not None:
+            return 1.0 if state.macarena == seat else 0.0
+        if finished:
+            return _unit(hand_score(state, seat))
+        return _unit(forced_end_score(state, seat))
+
+
+def choose_by_search(
+    engine: Engine,
+    view: MacarenaView,
+    candidates: list[MacarenaAction],
+    default: int,
+    rng: random.Random,
+    budget: Budget,
+    horizon: int,
+) -> MacarenaAction:
+    """The search's choice; ``candidates[default]`` (the heuristic's) unless clearly worse."""
+    assert view.seat is not None
+    search = MacarenaSearch(engine, view.hand_number)
+    result = determinized_search(search, view, view.seat, candidates, rng, budget, horizon, default)
+    return result.choice
