@@ -40,13 +40,9 @@ async def check_the_end(
     public: Message,
     table_id: int,
     people: list[FakeUser],
-    *,
-    restarted_at: dict[int, int] | None = None,
 ) -> str:
     """Everything above, for the finished table ``table_id`` (its public message ``public``)
-    and its ``people``; "Revancha" is pressed by the first of them. ``restarted_at``: user id
-    -> how many of their DM views of the table were sent before the bot restarted. Returns the
-    result lines."""
+    and its ``people``; "Revancha" is pressed by the first of them. Returns the result lines."""
     await mesa.bot.listener.drain()
     await fake.settle()
     results = results_of(public)
@@ -59,10 +55,8 @@ async def check_the_end(
         assert results_of(final) == results, (person.name, results_of(final), results)
         assert final.components == [], (person.name, final.components)
         if person.dms_open:
-            # (views sent before a restart are not known to the bot after it yet: the "crash"
-            # helper's part of issue 12; ``restarted_at`` skips them until that lands)
-            skip = (restarted_at or {}).get(person.id, 0)
-            clickable = [m.text[:60] for m in views[skip:] if m.components]
+            # Views sent before a restart too: the bot stores them (bot/ui/shown.py).
+            clickable = [m.text[:60] for m in views if m.components]
             assert clickable == [], (person.name, clickable)
     host = people[0]
     await (await host.click(public, REMATCH)).acknowledged()
