@@ -19,7 +19,7 @@ objects ``legal_actions`` offers, so no model is built in the hot loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, TypeAlias
 
 from games.chupate2.cards import COLOURS, DECK, is_wild
@@ -87,6 +87,14 @@ class Challenge(_Bare):
     kind: Literal["challenge"] = "challenge"
 
 
+def _interned(choices: Mapping[str, Action], args: Sequence[str]) -> Action:
+    """The interned action its one argument names (a table built below), else ``bad_action``."""
+    choice = choices.get(args[0]) if len(args) == 1 else None
+    if choice is None:
+        raise IllegalAction(BAD_ACTION)
+    return choice
+
+
 class ChooseColour(Action):
     """Name the colour of a Comodín turned as the first card (the starting player does)."""
 
@@ -96,10 +104,7 @@ class ChooseColour(Action):
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
-        choice = CHOOSE_COLOUR.get(args[0]) if len(args) == 1 else None
-        if choice is None:
-            raise IllegalAction(BAD_ACTION)
-        return choice
+        return _interned(CHOOSE_COLOUR, args)
 
 
 class CallLast(_Bare):
@@ -123,12 +128,7 @@ class Catch(Action):
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
-        if not args:
-            return CATCH
-        choice = CATCH_SEAT.get(args[0]) if len(args) == 1 else None
-        if choice is None:
-            raise IllegalAction(BAD_ACTION)
-        return choice
+        return CATCH if not args else _interned(CATCH_SEAT, args)
 
 
 class SwapWith(Action):
@@ -140,10 +140,7 @@ class SwapWith(Action):
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
-        choice = SWAP.get(args[0]) if len(args) == 1 else None
-        if choice is None:
-            raise IllegalAction(BAD_ACTION)
-        return choice
+        return _interned(SWAP, args)
 
 
 Chupate2Action: TypeAlias = (
