@@ -466,17 +466,19 @@ class DiscordTableListener:
         slot = self._private.setdefault((table.id, seat), Slot())
         self._kick(slot, lambda: self._present_private(table, seat, slot))
 
-    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool]:
-        """(digest of what ``seat``'s view payload shows, its turn, the game is over)."""
+    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
+        """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
+        view itself: ``private_payload`` takes it rather than building it again)."""
         assert table.state is not None
         game = table.game
         finished = game.is_over(table.state)
         has_actions = bool(game.legal_actions(table.state, seat)) and not finished
-        view_json = game.view(table.state, seat).model_dump_json(exclude={"version"})
+        view = game.view(table.state, seat)
+        view_json = view.model_dump_json(exclude={"version"})
         # Buttons carry the version: a view with actions changes with every version.
         stamp = str(table.state.version) if has_actions else ""
         digest = hashlib.sha256(f"{stamp}\n{view_json}".encode()).hexdigest()
-        return digest, seat in game.to_act(table.state), finished
+        return digest, seat in game.to_act(table.state), finished, view
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
@@ -499,7 +501,7 @@ class DiscordTableListener:
 
     async def _present_private_view(self, table: Table, seat: str, slot: Slot) -> None:
         assert table.state is not None
-        digest, waiting, finished = self._private_digest(table, seat)
+        digest, waiting, finished, view = self._private_digest(table, seat)
         if finished and not slot.dirty:
             self._private.pop((table.id, seat), None)  # this is the view's last edit
         if digest == slot.digest:
@@ -509,7 +511,7 @@ class DiscordTableListener:
         if await self._closed_dms(seat):
             return
         tr = translator(await self.bot.locale_of(seat))
-        payload = private_payload(table, self.bot.presenter(table.game.key), seat, tr)
+        payload = private_payload(table, self.bot.presenter(table.game.key), seat, tr, view=view)
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if slot.message_id is not None and not fresh:
@@ -614,9 +616,9 @@ class DiscordTableListener:
             return False
         try:
             own_message = interaction.message.id == slot.message_id
-            digest, waiting, _ = self._private_digest(table, seat)
+            digest, waiting, _, view = self._private_digest(table, seat)
             payload = private_payload(
-                table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft
+                table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft, view=view
             )
             if notice:
                 payload.content = tr(notice)

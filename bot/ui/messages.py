@@ -313,10 +313,14 @@ def private_payload(
     tr: Translator,
     page: int = 0,
     draft: dict[str, Any] | None = None,
+    view: Any = None,
 ) -> Payload:
+    """``seat``'s private view payload; ``view``: ``game.view(state, seat)`` when the caller
+    already built it for this state."""
     assert table.state is not None
     game = table.game
-    view = game.view(table.state, seat)
+    if view is None:
+        view = game.view(table.state, seat)
     names = seat_names(table, tr)
     to_act = game.to_act(table.state)
     legal = game.legal_actions(table.state, seat)
