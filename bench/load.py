@@ -107,7 +107,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--global-rate",
         type=int,
-        help="the bot's GLOBAL_REQUESTS_PER_SECOND (its default: 50, Discord's limit; 0: unpaced)",
+        help="the bot's GLOBAL_REQUESTS_PER_SECOND (its default: 45, under Discord's 50; 0: unpaced)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument(
