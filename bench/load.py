@@ -60,9 +60,16 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 # `python -m bot`, with the agreed metrics logger at DEBUG while everything else stays at INFO
 # (discord.py's DEBUG output would cost the bot more than the figures are worth).
 BOT_LAUNCHER = (
-    "import logging, sys\n"
+    "import logging, os, sys\n"
     "logging.getLogger('mesa.metrics').setLevel(logging.DEBUG)\n"
     "from bot.__main__ import main\n"
+    "out = os.environ.get('MESA_BENCH_PROFILE')\n"
+    "if out:\n"
+    "    import cProfile\n"
+    "    profile = cProfile.Profile()\n"
+    "    code = profile.runcall(main, sys.argv[1:])\n"
+    "    profile.dump_stats(out)\n"
+    "    sys.exit(code)\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 
@@ -117,6 +124,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="list this many slowest click -> public edit samples (game, move) in the summary (8)",
     )
     parser.add_argument(
+        "--profile-bot",
+        type=Path,
+        help="cProfile the bot process for the whole run and write its stats to this file",
+    )
+    parser.add_argument(
         "--profile-driver",
         action="store_true",
         help="cProfile this process (fake + players) during the window; top functions to stderr",
@@ -147,6 +159,8 @@ async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["PYTHONPATH"] = str(args.bot_root.resolve())
+    if args.profile_bot:
+        env["MESA_BENCH_PROFILE"] = str(args.profile_bot.resolve())
     log = (folder / "bot.log").open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
