@@ -80,6 +80,33 @@ async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
     await table.wait_version(version + 1)  # shown by the start-up, no click needed
 
 
+async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_table(
+    fake_discord, mesa
+):
+    """Discord refuses the public edit of a move (a 5xx discord.py does not retry itself, as
+    one it gave up on after its retries): the listener tries again later, with back-off, and
+    the message ends on the current version with no further move or click."""
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    # The back-off (2, 5, 15, 60 s) shortened; its schedule is tested in tests/bot.
+    mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)
+    version = table.version()
+    public = table.public()
+    path = f"/channels/{public.channel.id}/messages/{public.id}"
+    fault = fake.fail(path, method="PATCH", count=2, status=503)
+    seat, action = table.oracle.next_move()
+    offers = await table.private_offers(table.by_seat[seat], version)
+    await (await take(table.by_seat[seat], offers[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(version + 1)  # the move's edit and the first retry refused
+    assert (fault.hits, fault.remaining) == (2, 0)  # refused twice: the third try showed it
+    assert mesa.bot.tables.get(table.table_id).version == version + 1  # no later move did it
+    await mesa.bot.listener.drain()
+    assert not mesa.bot.listener.shown.pending_retries()  # shown: nothing left to try
+
+
 async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
