@@ -234,3 +234,76 @@ async def test_clicks_while_shutting_down_are_told_to_try_again(fake_discord, me
     assert answer.ephemeral and "se está reiniciando" in answer.text
     answer = await (await players[0].slash("rules", game="amapatolli")).response()
     assert answer.ephemeral and "se está reiniciando" in answer.text
+
+
+MAQUIAVELO_SEED = "mq-e2e-81"  # at version 12 Carla types the whole table in the modal
+
+
+async def _die_and_restart(mesa) -> None:
+    """The bot stops as a killed one would leave things: whatever it had not sent by now is
+    never sent (the fake is not settled first: the restarted bot must answer what is open)."""
+    await mesa.bot.close()
+    await asyncio.gather(mesa._task, return_exceptions=True)
+    mesa.bot, mesa._task = None, None
+    await mesa.start()
+
+
+async def test_a_move_typed_in_a_modal_killed_before_it_was_shown_is_answered_and_shown(
+    fake_discord, mesa, monkeypatch
+):
+    """Maquiavelo's "Escribir la mesa" modal: the move commits, then the bot dies before the
+    table is shown and before the "thinking" answer is completed. After the restart, with no
+    click, the modal's interaction gets its answer and the public message shows the move."""
+    from bot.cogs.play import PlayCog
+    from games.maquiavelo import format_arrangement
+    from tests.e2e.maquiavelo_driver import MODAL, MODAL_LABEL, _table_after
+    from tests.e2e.maquiavelo_driver import start_game as start_maquiavelo
+
+    fake = fake_discord
+    mesa.seed = MAQUIAVELO_SEED
+    players = [fake.user(n) for n in ("ana", "beto", "carla")]
+    table = await start_maquiavelo(fake, players, seed=MAQUIAVELO_SEED, hand_size=11)
+    while table.oracle.next_move()[2] != MODAL:
+        await table.move()
+    seat, action, _ = table.oracle.next_move()
+    user, version = table.by_seat[seat], table.oracle.state.version
+    await table.wait_version(version)
+    msg = await table.builder(user, version)
+    opener = next(b for b in msg.buttons if (b.custom_id or "").startswith("mo:"))
+    await (await user.click(msg, custom_id=opener.custom_id))
+
+    # From the commit on, nothing reaches Discord: not the table, not the modal's answer.
+    async def dead(*args, **kwargs):
+        return None
+
+    monkeypatch.setattr(mesa.bot.listener, "game_changed", dead)
+    monkeypatch.setattr(PlayCog, "_show_private", dead)
+    text = format_arrangement(_table_after(table.oracle.state, seat, action))
+    handle = await user.submit_modal({MODAL_LABEL: text})
+    assert await handle.acknowledged() == 5  # "thinking"
+    await fake.wait_until(
+        lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the commit"
+    )
+    [intent] = [
+        i
+        for i in await mesa.bot.tables.intents.unanswered()
+        if i.interaction_id == str(handle.interaction.id)
+    ]
+    assert (intent.seat, intent.version, intent.done, intent.ack) == (
+        seat,
+        version,
+        True,
+        "thinking",
+    )
+    monkeypatch.undo()
+    assert table.version() == version and not handle.interaction.completed
+    await _die_and_restart(mesa)
+
+    # No click since the restart: the "thinking" placeholder becomes the answer.
+    answer = await handle.response()
+    assert answer.ephemeral and "tu jugada se aplicó" in answer.text
+    table.oracle.apply(seat, action, MODAL)
+    await table.wait_version(version + 1)
+    assert "carla reordena la mesa y baja 5♠ 6♦." in table.public().text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
