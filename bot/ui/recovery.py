@@ -54,7 +54,8 @@ class Recovery:
         self._task: asyncio.Task[None] | None = None
         self.resolved: dict[str, int] = {}  # outcome -> intents (tests, logs)
         self.represented = 0
-        self.done = asyncio.Event()
+        self.done = asyncio.Event()  # every open intent answered
+        self.shown_again = asyncio.Event()  # every table behind at start-up handed to the listener
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run(), name="recovery")
@@ -71,6 +72,7 @@ class Recovery:
             self.done.set()
             await self.represent()
             log.info("recovery: %d tables shown again", self.represented)
+            self.shown_again.set()
             while True:  # the intent log keeps only what a token could still answer
                 await self.bot.tables.intents.prune(time.time() - TOKEN_LIFETIME - PRUNE_MARGIN)
                 await asyncio.sleep(PRUNE_EVERY)
@@ -78,6 +80,7 @@ class Recovery:
             log.exception("recovery after restart failed")
         finally:
             self.done.set()
+            self.shown_again.set()
 
     # ----- 1. intents ---------------------------------------------------------------------
     async def resolve_intents(self) -> None:

@@ -76,8 +76,15 @@ async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
     )
     assert table.version() == version
     await mesa.restart()
+    clicks = len(fake.interactions.all)
+    # Start-up itself shows it (issue 16: "within 2 s of the restart"; the soak and
+    # bench/crash.py time it): once recovery has handed the tables behind to the listener and
+    # the listener has sent what it had, the message shows the move, before anyone clicked.
+    await asyncio.wait_for(mesa.bot.recovery.shown_again.wait(), 10)
+    await mesa.bot.listener.drain()
     table.oracle.apply(seat, action)
-    await table.wait_version(version + 1)  # shown by the start-up, no click needed
+    assert table.version() == version + 1
+    assert len(fake.interactions.all) == clicks  # no click, no command since the restart
 
 
 async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_table(
