@@ -314,3 +314,36 @@ async def test_a_move_typed_in_a_modal_killed_before_it_was_shown_is_answered_an
     assert "carla reordena la mesa y baja 5♠ 6♦." in table.public().text
     await mesa.bot.recovery.done.wait()
     assert not await mesa.bot.tables.intents.unanswered()
+
+
+async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """/play answered "thinking", then the bot dies before the table opens: the restarted bot
+    completes that answer (the bot restarted before finishing /play: try again); a command
+    answered before the crash gets nothing more."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    rules = await (await alice.slash("rules", game="amapatolli")).response()
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(self, *args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(TableService, "open", dies_here)
+    handle = await alice.slash("play amapatolli")
+    assert await handle.acknowledged() == 5
+    await fake.wait_until(lambda: bool(hung), what="the handler under way")
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar /play amapatolli" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert mesa.bot.recovery.resolved.get("command_restarted") == 1
+    assert not await mesa.bot.tables.intents.unanswered()
+    assert len(alice.replies()) == 2 and rules.text  # /rules got no second answer
+    for task in hung:
+        task.cancel()
