@@ -8,8 +8,9 @@ Counted at the end (after a graceful SIGTERM, whose duration is measured too):
 - acknowledged clicks lost: a game-action click acknowledged ahead of its move (a deferred
   answer) whose intent is not done (neither applied nor refused and told);
 - interactions unanswered past restart: "thinking" answers of game actions and modal moves
-  never completed, and acknowledged clicks whose intent never got its final answer (slash
-  commands left "thinking" by a kill are counted apart: ``commands_left_thinking``);
+  never completed, and acknowledged clicks whose intent never got its final answer (other
+  interactions left "thinking" — slash commands, lobby buttons — are counted apart:
+  ``commands_left_thinking``);
 - tables behind: open tables whose public message shows an older version than the database;
 - replay mismatches: tables whose stored state is not the replay of their action log, and
   standings / collections that differ from what the replayed outcomes and the ledger give.
@@ -49,8 +50,8 @@ class SoakResult:
     acked_clicks: int = 0
     acked_lost: int = 0
     unanswered: int = 0
-    # Slash commands answered "thinking" by a bot killed before it completed them (the intent
-    # log covers game-action clicks and modal moves, not commands): counted apart.
+    # Other interactions (slash commands, lobby buttons) left "thinking" for good: counted
+    # apart from game actions (slash commands are recorded too: bot/ui/pending_commands.py).
     commands_left_thinking: int = 0
     tables_behind: int = 0
     replay_mismatches: int = 0
