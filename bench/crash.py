@@ -55,6 +55,7 @@ def main() -> None:
     for key, before in MAIN.items():
         print(f"{key:28} {counts[key]:>12} {before:>16}")
     print(f"{'kills':28} {result.kills:>12} {59:>16}")
+    print(f"{'other interactions thinking':28} {result.commands_left_thinking:>12} {'-':>16}")
     print(f"{'shutdown (SIGTERM) s':28} {result.shutdown_seconds:>12.2f} {'killed at 10':>16}")
     after = counts["catch_up_after_connect_s"]
     spawn = counts["catch_up_after_spawn_s"]

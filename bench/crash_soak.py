@@ -7,8 +7,10 @@ across the kills, so the restarted bot finds its interactions (tokens live 15 mi
 Counted at the end (after a graceful SIGTERM, whose duration is measured too):
 - acknowledged clicks lost: a game-action click acknowledged ahead of its move (a deferred
   answer) whose intent is not done (neither applied nor refused and told);
-- interactions unanswered past restart: "thinking" answers never completed, and acknowledged
-  clicks whose intent never got its final answer;
+- interactions unanswered past restart: "thinking" answers of game actions and modal moves
+  never completed, and acknowledged clicks whose intent never got its final answer (other
+  interactions left "thinking" — slash commands, lobby buttons — are counted apart:
+  ``commands_left_thinking``);
 - tables behind: open tables whose public message shows an older version than the database;
 - replay mismatches: tables whose stored state is not the replay of their action log, and
   standings / collections that differ from what the replayed outcomes and the ledger give.
@@ -35,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 from bench.load_driver import World, version_of  # noqa: E402
+from tests.fakediscord.interactions import describe  # noqa: E402
 from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
 
 ACTION_PREFIXES = ("t:", "ts:", "d:", "ds:")
@@ -47,6 +50,9 @@ class SoakResult:
     acked_clicks: int = 0
     acked_lost: int = 0
     unanswered: int = 0
+    # Other interactions (slash commands, lobby buttons) left "thinking" for good: counted
+    # apart from game actions (slash commands are recorded too: bot/ui/pending_commands.py).
+    commands_left_thinking: int = 0
     tables_behind: int = 0
     replay_mismatches: int = 0
     games_finished: int = 0
@@ -69,6 +75,7 @@ class SoakResult:
             "acked_clicks": self.acked_clicks,
             "acknowledged_clicks_lost": self.acked_lost,
             "interactions_unanswered": self.unanswered,
+            "commands_left_thinking": self.commands_left_thinking,
             "tables_behind": self.tables_behind,
             "replay_mismatches": self.replay_mismatches,
             "games_finished": self.games_finished,
@@ -149,6 +156,8 @@ class BotProcess:
             f"DISCORD_API_BASE={fake.api_base}\n"
             f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
             "CPU_DELAY_SECONDS=0.2\n"
+            # Computers decide quickly (default 2 s of search): games end, and pay out, sooner.
+            "CPU_THINK_SECONDS=0.2\n"
             # Every click acknowledged first, so every click goes through the intent log (an
             # in-place answer commits before it answers: nothing of it to lose).
             "ANSWER_IN_PLACE_MS=0\n"
@@ -217,44 +226,51 @@ class BotProcess:
 
 
 class KillPoints:
-    """Arms one kill trigger at a time, fired from the fake's observers (synchronously, so the
-    bot dies right at that moment)."""
+    """Arms kill triggers (one or several at a time: the first that comes fires), fired from
+    the fake's observers (synchronously, so the bot dies right at that moment). ``payout``: a
+    Triple Triad game's end (its cards change hands); ``game_end``: any other game's end."""
 
     def __init__(self, fake: FakeDiscord, bot: BotProcess, world: World) -> None:
         self.bot = bot
         self.world = world
-        self.armed: str | None = None
+        self.armed: frozenset[str] = frozenset()
         self.fired = asyncio.Event()
         self.fired_as: str | None = None
         fake.request_observers.append(self._request)
         fake.message_observers.append(self._message)
 
-    def arm(self, point: str) -> None:
+    def arm(self, *points: str) -> None:
         self.fired.clear()
-        self.armed = point
+        self.armed = frozenset(points)
 
     def fire(self, point: str) -> None:
-        if self.armed is None:
+        if not self.armed:
             return
-        self.armed = None
+        self.armed = frozenset()
         self.fired_as = point
         self.bot.kill()
         self.fired.set()
 
     def _request(self, record: RequestRecord) -> None:
-        if self.armed == "after_ack" and record.template and "callback" in record.template:
+        if "after_ack" in self.armed and record.template and "callback" in record.template:
             body = record.body or {}
             if isinstance(body, dict) and body.get("type") in (5, 6):
                 self.fire("after_ack")
 
     def _message(self, msg: Any, event: str) -> None:
-        if self.armed in ("game_end", "payout") and event == "MESSAGE_UPDATE":
-            table = self.world.by_channel.get(msg.channel.id)
-            if table is None or not table.finished():
-                return
-            if self.armed == "payout" and table.game != "triad":
-                return
-            self.fire(self.armed)
+        if event != "MESSAGE_UPDATE" or not self.armed & {"game_end", "payout"}:
+            return
+        table = self.world.by_channel.get(msg.channel.id)
+        if table is None or not table.finished():
+            return
+        point = "payout" if table.game == "triad" else "game_end"
+        if point in self.armed:
+            self.fire(point)
+
+
+# The order kills come in: "end" arms the game ends not killed at yet (a payout and another
+# game's end; both once each has been), so the soak waits only as long as games take to end.
+KILL_CYCLE = ("after_ack", "end", "random", "end")
 
 
 async def soak(
@@ -267,6 +283,7 @@ async def soak(
     gap: tuple[float, float] = (0.5, 2.0),
     turn_seconds: int = 10,
     end_wait: float = 20.0,
+    cycle: tuple[str, ...] = KILL_CYCLE,
     progress: Any = None,
 ) -> SoakResult:
     rng = random.Random(seed)
@@ -301,13 +318,16 @@ async def soak(
             await asyncio.sleep(0.2)
         if progress:
             progress(f"{world.started()}/{tables} tables playing")
-        points = ["after_ack", "game_end", "payout", "random"]
         for n in range(kills):
-            point = points[n % len(points)]
-            killer.arm(point)
-            wait = rng.uniform(*gap) + {"game_end": end_wait, "payout": end_wait}.get(
-                point, 2.0 if point == "after_ack" else 0.0
-            )
+            point = cycle[n % len(cycle)]
+            # A game end of a kind not killed at yet is taken whenever it comes.
+            missing = [p for p in ("payout", "game_end") if not result.kill_points[p]]
+            if point == "end":
+                killer.arm(*(missing or ("payout", "game_end")))
+                wait = end_wait
+            else:
+                killer.arm(point, *missing)
+                wait = rng.uniform(*gap) + (2.0 if point == "after_ack" else 0.0)
             try:
                 await asyncio.wait_for(killer.fired.wait(), wait)
             except TimeoutError:
@@ -324,14 +344,21 @@ async def soak(
             await asyncio.gather(
                 bot.wait_recovered(), _time_catch_up(fake, behind, spawned, result)
             )
-        await asyncio.sleep(2.0)
+            _look_again(world)
+        await asyncio.sleep(1.0)
         world.running = False
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await fake.settle(timeout=10)
+        # Long enough for the 3 s deadline of a click the bot never acknowledged; whatever
+        # the (live) bot still has to answer, it answers well within it.
+        await fake.settle(timeout=5)
+        if progress:
+            progress("players stopped, interactions settled; SIGTERM")
         result.shutdown_seconds, result.shutdown_code = await bot.terminate()
         _count(result, fake, folder / "bot.db", acked)
+        if progress:
+            progress("counted")
         for line in bot.recoveries():
             result.details.append(line.split("recovery:", 1)[1].strip())
     finally:
@@ -344,11 +371,26 @@ async def soak(
     return result
 
 
+def _look_again(world: World) -> None:
+    """After a restart every player looks at their view again, as a person would when their
+    click seems to have done nothing: a click the dead bot took is answered (applied, or "the
+    table moved on"), but a player waiting for a newer version would otherwise wait for the
+    turn timer."""
+    for human in world.by_user.values():
+        human.acted_version = -1
+    for table in world.tables:
+        table.bump()
+
+
 def _count(result: SoakResult, fake: FakeDiscord, db_path: Path, acked: dict[int, str]) -> None:
     conn = sqlite3.connect(db_path)
     conn.row_factory = sqlite3.Row
     intents = {r["interaction_id"]: r for r in conn.execute("SELECT * FROM intents").fetchall()}
     result.acked_clicks = len(acked)
+    for inter in fake.interactions.all.values():
+        if inter.id not in acked and inter.callback_type == 5 and not inter.completed:
+            result.commands_left_thinking += 1
+            result.details.append(f"command left thinking: {describe(inter)}")
     for inter_id, custom_id in acked.items():
         inter = fake.interactions.all.get(inter_id)
         intent = intents.get(str(inter_id))

@@ -27,6 +27,7 @@ from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.pacer import RequestPacer
+from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
@@ -57,6 +58,9 @@ class MesaTree(app_commands.CommandTree):
         if tables.closing:
             await reply(interaction, tr(user_locale(interaction), "error.restarting"))
             return False
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is not None:  # before any answer: a kill after "thinking" leaves a trace
+            await pending.record(interaction)
         if interaction.channel_id is not None:
             await tables.ensure_channel(str(interaction.channel_id))
         return True
@@ -65,7 +69,7 @@ class MesaTree(app_commands.CommandTree):
         """discord.py reads option values before any handler runs: one it cannot read (a user
         option holding no number) raises there, unanswered. Answered as a bad option instead."""
         try:
-            await super()._call(interaction)
+            await self._call_recorded(interaction)
         except (ValueError, TypeError, KeyError) as exc:
             if interaction.response.is_done():
                 raise
@@ -73,6 +77,14 @@ class MesaTree(app_commands.CommandTree):
             log.info("a command with a malformed option %s was refused: %s", option, exc)
             key = "error.no_member" if option is not None else "error.bad_option"
             await reply(interaction, tr(user_locale(interaction), key, option=option or "?"))
+
+    async def _call_recorded(self, interaction: discord.Interaction) -> None:
+        try:
+            await super()._call(interaction)
+        finally:
+            pending = getattr(interaction.client, "pending_commands", None)
+            if pending is not None:
+                await pending.settle(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -168,6 +180,7 @@ class MesaBot(commands.Bot):
         self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
         self.unrouted = UnroutedClicks()
+        self.pending_commands = PendingCommands(lambda: getattr(self, "tables", None))
         self.recovery: Recovery | None = None
         self._close_task: asyncio.Future[None] | None = None
 

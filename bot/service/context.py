@@ -31,6 +31,9 @@ class ServiceContext:
     # Server settings applied to new tables (/settings); None: every guild uses the defaults.
     guild_settings: GuildSettingsStore | None = None
     closing: bool = False
+    # Loads every open table of a game that start-up left unloaded (lazy loading), for the
+    # rare question that spans a game's tables (Triple Triad's staked cards); None: all loaded.
+    ensure_game: Callable[[str], Awaitable[None]] | None = None
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
 

@@ -46,10 +46,6 @@ LOBBY_RULES: dict[str, Callable[[ServiceContext, Lobby, Database], LobbyRules]] 
     "triad": TriadLobby,
 }
 
-# Games whose playing tables load at start-up even when loading is lazy: Triple Triad counts
-# the cards its games in progress put at stake across every table (``TriadLobby.available``).
-EAGER_GAMES = frozenset({"triad"})
-
 R = TypeVar("R", bound=LobbyRules)
 
 
@@ -80,6 +76,7 @@ class TableService:
             ai_kwargs=ai_kwargs,
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
+            ensure_game=self.ensure_game,
         )
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
@@ -159,6 +156,12 @@ class TableService:
             await self.ensure(entry.id)
         return [t for t in self._ctx.tables.values() if t.record.guild_id == guild_id]
 
+    async def ensure_game(self, game_key: str) -> None:
+        """Every open table of ``game_key`` loaded (once after a start-up: then none is left
+        unloaded). Triple Triad's staked cards span every table a player sits at."""
+        for entry in [e for e in self._unloaded.values() if e.game == game_key]:
+            await self.ensure(entry.id)
+
     @property
     def unloaded_count(self) -> int:
         return len(self._unloaded)
@@ -213,7 +216,7 @@ class TableService:
                 continue
             self._unloaded[entry.id] = entry
             self._by_channel[entry.channel_id] = entry.id
-            if not lazy or entry.game in EAGER_GAMES:
+            if not lazy:
                 eager.append(entry)
         loaded = []
         for entry in eager:

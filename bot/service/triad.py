@@ -109,6 +109,8 @@ class TriadLobby:
         """The user's collection minus the cards their games in progress put at stake (a
         payout takes from the original five), so no card is staked twice at once."""
         cards = await self.collection(user)
+        if self.ctx.ensure_game is not None:  # games left unloaded at start-up stake cards too
+            await self.ctx.ensure_game(GAME)
         staked: Counter[str] = Counter()
         for other in self.ctx.tables.values():
             state = other.state

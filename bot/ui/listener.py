@@ -390,11 +390,16 @@ class DiscordTableListener:
         than leaving it a version behind until its next move."""
 
         def again() -> None:
-            live = self.bot.tables.find(table.id)
-            if live is not None and live.record.status == "playing":
-                self._spawn(self.represent(live))
+            self._spawn(self._show_again(table.id))
 
         self.shown.retry_later(table.id, again)
+
+    async def _show_again(self, table_id: int) -> None:
+        """The table as it is now, shown again: still playing, or finished since (a game's
+        result is always shown; then it is read from storage)."""
+        table = self.bot.tables.find(table_id) or await self.bot.tables.finished_table(table_id)
+        if table is not None and table.record.status in ("playing", "finished"):
+            await self.represent(table)
 
     async def _send_channel(self, table: Table, content: str) -> None:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))

@@ -4,7 +4,8 @@ whose messages are behind the database.
 1. Intents (``storage/intents.py``): a click acknowledged whose move had not committed is
    played now, if still legal at the version the player saw; every open intent younger than its
    interaction token gets its final answer by a follow-up ("your move was applied", "the table
-   moved on", "the game ended"), so no click is left "thinking".
+   moved on", "the game ended"), so no click is left "thinking". A slash command the dead bot
+   left "thinking" (``bot/ui/pending_commands.py``) is told the bot restarted before finishing.
 2. Re-presentation (``storage/presented.py``, ``bot/ui/shown.py``): every table whose public
    message shows an older version than stored (killed between commit and edit), finished games
    included, is shown again: the public message first, then the DM views whose view changed.
@@ -25,6 +26,7 @@ from bot.i18n import tr
 from bot.service import Table, TableService
 from bot.ui.feedback import error_text
 from bot.ui.listener import DiscordTableListener
+from bot.ui.pending_commands import is_command
 from games.core import IllegalAction
 from storage import Intent
 from storage.intents import TOKEN_LIFETIME
@@ -54,7 +56,8 @@ class Recovery:
         self._task: asyncio.Task[None] | None = None
         self.resolved: dict[str, int] = {}  # outcome -> intents (tests, logs)
         self.represented = 0
-        self.done = asyncio.Event()
+        self.done = asyncio.Event()  # every open intent answered
+        self.shown_again = asyncio.Event()  # every table behind at start-up handed to the listener
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run(), name="recovery")
@@ -71,6 +74,7 @@ class Recovery:
             self.done.set()
             await self.represent()
             log.info("recovery: %d tables shown again", self.represented)
+            self.shown_again.set()
             while True:  # the intent log keeps only what a token could still answer
                 await self.bot.tables.intents.prune(time.time() - TOKEN_LIFETIME - PRUNE_MARGIN)
                 await asyncio.sleep(PRUNE_EVERY)
@@ -78,6 +82,7 @@ class Recovery:
             log.exception("recovery after restart failed")
         finally:
             self.done.set()
+            self.shown_again.set()
 
     # ----- 1. intents ---------------------------------------------------------------------
     async def resolve_intents(self) -> None:
@@ -102,6 +107,8 @@ class Recovery:
             await repo.mark_answered([intent.interaction_id])
 
     async def _resolve(self, intent: Intent) -> str:
+        if is_command(intent):
+            return await self._resolve_command(intent)
         if intent.done:
             if intent.ack == "thinking":  # committed, but the "thinking" was never completed
                 await self._answer(intent, tr(intent.locale, "recovery.applied"))
@@ -132,12 +139,29 @@ class Recovery:
         await self._answer(intent, tr(intent.locale, key, reason=reason))
         return outcome
 
-    async def _answer(self, intent: Intent, text: str) -> None:
-        """The interaction's final answer: a follow-up (it replaces a "thinking" placeholder)."""
-        webhook = discord.Webhook.from_state(
+    async def _resolve_command(self, intent: Intent) -> str:
+        """A slash command the dead bot had not finished: answered if it still shows "thinking"
+        (one answered before the crash, or never acknowledged, is left as it is)."""
+        try:
+            original = await self._webhook(intent).fetch_message(
+                "@original"  # type: ignore[arg-type]  # the interaction's own response
+            )
+        except discord.HTTPException:
+            return "command_unanswerable"  # never acknowledged: Discord showed it failed
+        if not original.flags.loading:
+            return "command_answered"
+        await self._answer(intent, tr(intent.locale, "recovery.command", command=intent.action))
+        return "command_restarted"
+
+    def _webhook(self, intent: Intent) -> discord.Webhook:
+        return discord.Webhook.from_state(
             data={"id": int(intent.application_id), "type": 3, "token": intent.token},
             state=self.bot._connection,  # noqa: SLF001 - as discord.py's Interaction.followup
         )
+
+    async def _answer(self, intent: Intent, text: str) -> None:
+        """The interaction's final answer: a follow-up (it replaces a "thinking" placeholder)."""
+        webhook = self._webhook(intent)
         try:
             await webhook.send(content=text, ephemeral=True)
         except discord.HTTPException as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from storage import PresentedRepo, Shown
 from storage.presented import MENTION, PUBLIC
@@ -27,14 +27,33 @@ FLUSH_SECONDS = 0.3
 RETRY_SECONDS = (2.0, 5.0, 15.0, 60.0)  # a public edit given up on is tried again after these
 
 
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Cancellable]
+
+
+def _call_later(delay: float, callback: Callable[[], None]) -> Cancellable:
+    return asyncio.get_running_loop().call_later(delay, callback)
+
+
 class ShownStore:
-    def __init__(self, repo: Callable[[], PresentedRepo | None]) -> None:
+    def __init__(
+        self,
+        repo: Callable[[], PresentedRepo | None],
+        *,
+        retry_seconds: tuple[float, ...] = RETRY_SECONDS,
+        schedule: Schedule = _call_later,
+    ) -> None:
         self._repo = repo
+        self.retry_seconds = retry_seconds  # the last one repeats until an edit gets through
+        self._schedule = schedule
         self._dirty: dict[tuple[int, str], Shown] = {}
         self._loaded: dict[int, dict[str, Shown]] = {}  # table -> stored rows not yet restored
         self._restored: set[tuple[int, str]] = set()
         self._flusher: asyncio.Task[None] | None = None
-        self._retries: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+        self._retries: dict[int, tuple[int, Cancellable]] = {}
 
     # ----- remembering (after Discord accepted a change) ------------------------------------
     def public(
@@ -137,9 +156,12 @@ class ShownStore:
         attempt, handle = self._retries.get(table_id, (0, None))
         if handle is not None:
             handle.cancel()
-        delay = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
-        loop = asyncio.get_running_loop()
-        self._retries[table_id] = (attempt + 1, loop.call_later(delay, again))
+        delay = self.retry_seconds[min(attempt, len(self.retry_seconds) - 1)]
+        self._retries[table_id] = (attempt + 1, self._schedule(delay, again))
+
+    def pending_retries(self) -> list[int]:
+        """The tables whose public message waits for another try."""
+        return list(self._retries)
 
     def succeeded(self, table_id: int) -> None:
         entry = self._retries.pop(table_id, None)

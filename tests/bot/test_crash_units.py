@@ -1,10 +1,12 @@
 """Small pieces of crash recovery: closed-DM retries with back-off, resumed deadlines spread,
-the intent log's done marking and the start-up index."""
+the intent log's done marking and the start-up index, the back-off of a public edit given up
+on."""
 
 from __future__ import annotations
 
 from bot.service.wake import FIRST_OVERDUE, OVERDUE_SPACING, OverdueSpreader
 from bot.ui.dm_gate import DmGate
+from bot.ui.shown import RETRY_SECONDS, ShownStore
 from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
 
 
@@ -102,3 +104,29 @@ async def test_an_intent_is_done_whichever_is_written_first(tmp_path):
     [entry] = await tables.open_index()
     assert (entry.id, entry.status, entry.wake_at) == (record.id, "playing", None)
     await db.close()
+
+
+def test_a_public_edit_given_up_on_is_retried_with_back_off_until_one_gets_through():
+    planned: list[tuple[float, object]] = []
+
+    class Handle:
+        cancelled = False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+    def schedule(delay, callback):
+        planned.append((delay, callback))
+        return Handle()
+
+    store = ShownStore(lambda: None, schedule=schedule)
+    again = lambda: None  # noqa: E731
+    for _ in range(6):  # the edit of each retry refused again
+        store.retry_later(7, again)
+    assert [d for d, _ in planned] == [*RETRY_SECONDS, RETRY_SECONDS[-1], RETRY_SECONDS[-1]]
+    assert RETRY_SECONDS == (2.0, 5.0, 15.0, 60.0)
+    assert store.pending_retries() == [7]
+    store.succeeded(7)  # an edit got through
+    assert store.pending_retries() == []
+    store.retry_later(7, again)  # a later failure starts the back-off over
+    assert planned[-1][0] == RETRY_SECONDS[0]

@@ -234,6 +234,40 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path
     await db.close()
 
 
+async def test_after_a_lazy_start_up_staked_cards_still_count_and_load_only_when_asked(
+    tmp_path,
+):
+    """Start-up loads no Triple Triad table (lazy, like every game); the first question about
+    staked cards loads that game's open tables, so a card at stake is still not offered."""
+    db = await open_database(tmp_path / "c.db")
+    repo = CollectionsRepo(db)
+    config = ServiceConfig(cpu_delay_seconds=0)
+    service = TableService(db, {"triad": GAME}, RecordingListener(), config)
+    mine = await ensure_collection(repo, "1")
+    hand = sorted(Counter(mine).elements())[:5]
+    table = await service.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="triad",
+        host_id="1",
+        host_name="Ana",
+        locale="es",
+        seed="stake",
+    )
+    await service.add_cpu(table.id, "1")
+    await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await service.close()
+
+    restarted = TableService(db, {"triad": GAME}, RecordingListener(), config)
+    assert await restarted.load(lazy=True) == []
+    assert restarted.find(table.id) is None and restarted.unloaded_count == 1
+    left = await restarted.lobby_rules("triad", TriadLobby).available("1")
+    assert Counter(left) + Counter(hand) == Counter(mine)
+    assert restarted.find(table.id) is not None and restarted.unloaded_count == 0
+    await restarted.close()
+    await db.close()
+
+
 async def _triad_service(tmp_path):
     db = await open_database(tmp_path / "c.db")
     listener = RecordingListener()

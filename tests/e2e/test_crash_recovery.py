@@ -76,8 +76,42 @@ async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
     )
     assert table.version() == version
     await mesa.restart()
+    clicks = len(fake.interactions.all)
+    # Start-up itself shows it (issue 16: "within 2 s of the restart"; the soak and
+    # bench/crash.py time it): once recovery has handed the tables behind to the listener and
+    # the listener has sent what it had, the message shows the move, before anyone clicked.
+    await asyncio.wait_for(mesa.bot.recovery.shown_again.wait(), 10)
+    await mesa.bot.listener.drain()
     table.oracle.apply(seat, action)
-    await table.wait_version(version + 1)  # shown by the start-up, no click needed
+    assert table.version() == version + 1
+    assert len(fake.interactions.all) == clicks  # no click, no command since the restart
+
+
+async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_table(
+    fake_discord, mesa
+):
+    """Discord refuses the public edit of a move (a 5xx discord.py does not retry itself, as
+    one it gave up on after its retries): the listener tries again later, with back-off, and
+    the message ends on the current version with no further move or click."""
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    # The back-off (2, 5, 15, 60 s) shortened; its schedule is tested in tests/bot.
+    mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)
+    version = table.version()
+    public = table.public()
+    path = f"/channels/{public.channel.id}/messages/{public.id}"
+    fault = fake.fail(path, method="PATCH", count=2, status=503)
+    seat, action = table.oracle.next_move()
+    offers = await table.private_offers(table.by_seat[seat], version)
+    await (await take(table.by_seat[seat], offers[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(version + 1)  # the move's edit and the first retry refused
+    assert (fault.hits, fault.remaining) == (2, 0)  # refused twice: the third try showed it
+    assert mesa.bot.tables.get(table.table_id).version == version + 1  # no later move did it
+    await mesa.bot.listener.drain()
+    assert not mesa.bot.listener.shown.pending_retries()  # shown: nothing left to try
 
 
 async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
@@ -207,3 +241,109 @@ async def test_clicks_while_shutting_down_are_told_to_try_again(fake_discord, me
     assert answer.ephemeral and "se está reiniciando" in answer.text
     answer = await (await players[0].slash("rules", game="amapatolli")).response()
     assert answer.ephemeral and "se está reiniciando" in answer.text
+
+
+MAQUIAVELO_SEED = "mq-e2e-81"  # at version 12 Carla types the whole table in the modal
+
+
+async def _die_and_restart(mesa) -> None:
+    """The bot stops as a killed one would leave things: whatever it had not sent by now is
+    never sent (the fake is not settled first: the restarted bot must answer what is open)."""
+    await mesa.bot.close()
+    await asyncio.gather(mesa._task, return_exceptions=True)
+    mesa.bot, mesa._task = None, None
+    await mesa.start()
+
+
+async def test_a_move_typed_in_a_modal_killed_before_it_was_shown_is_answered_and_shown(
+    fake_discord, mesa, monkeypatch
+):
+    """Maquiavelo's "Escribir la mesa" modal: the move commits, then the bot dies before the
+    table is shown and before the "thinking" answer is completed. After the restart, with no
+    click, the modal's interaction gets its answer and the public message shows the move."""
+    from bot.cogs.play import PlayCog
+    from games.maquiavelo import format_arrangement
+    from tests.e2e.maquiavelo_driver import MODAL, MODAL_LABEL, _table_after
+    from tests.e2e.maquiavelo_driver import start_game as start_maquiavelo
+
+    fake = fake_discord
+    mesa.seed = MAQUIAVELO_SEED
+    players = [fake.user(n) for n in ("ana", "beto", "carla")]
+    table = await start_maquiavelo(fake, players, seed=MAQUIAVELO_SEED, hand_size=11)
+    while table.oracle.next_move()[2] != MODAL:
+        await table.move()
+    seat, action, _ = table.oracle.next_move()
+    user, version = table.by_seat[seat], table.oracle.state.version
+    await table.wait_version(version)
+    msg = await table.builder(user, version)
+    opener = next(b for b in msg.buttons if (b.custom_id or "").startswith("mo:"))
+    await (await user.click(msg, custom_id=opener.custom_id))
+
+    # From the commit on, nothing reaches Discord: not the table, not the modal's answer.
+    async def dead(*args, **kwargs):
+        return None
+
+    monkeypatch.setattr(mesa.bot.listener, "game_changed", dead)
+    monkeypatch.setattr(PlayCog, "_show_private", dead)
+    text = format_arrangement(_table_after(table.oracle.state, seat, action))
+    handle = await user.submit_modal({MODAL_LABEL: text})
+    assert await handle.acknowledged() == 5  # "thinking"
+    await fake.wait_until(
+        lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the commit"
+    )
+    [intent] = [
+        i
+        for i in await mesa.bot.tables.intents.unanswered()
+        if i.interaction_id == str(handle.interaction.id)
+    ]
+    assert (intent.seat, intent.version, intent.done, intent.ack) == (
+        seat,
+        version,
+        True,
+        "thinking",
+    )
+    monkeypatch.undo()
+    assert table.version() == version and not handle.interaction.completed
+    await _die_and_restart(mesa)
+
+    # No click since the restart: the "thinking" placeholder becomes the answer.
+    answer = await handle.response()
+    assert answer.ephemeral and "tu jugada se aplicó" in answer.text
+    table.oracle.apply(seat, action, MODAL)
+    await table.wait_version(version + 1)
+    assert "carla reordena la mesa y baja 5♠ 6♦." in table.public().text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
+
+
+async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """/play answered "thinking", then the bot dies before the table opens: the restarted bot
+    completes that answer (the bot restarted before finishing /play: try again); a command
+    answered before the crash gets nothing more."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    rules = await (await alice.slash("rules", game="amapatolli")).response()
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(self, *args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(TableService, "open", dies_here)
+    handle = await alice.slash("play amapatolli")
+    assert await handle.acknowledged() == 5
+    await fake.wait_until(lambda: bool(hung), what="the handler under way")
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar /play amapatolli" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert mesa.bot.recovery.resolved.get("command_restarted") == 1
+    assert not await mesa.bot.tables.intents.unanswered()
+    assert len(alice.replies()) == 2 and rules.text  # /rules got no second answer
+    for task in hung:
+        task.cancel()

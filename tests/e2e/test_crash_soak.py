@@ -9,15 +9,33 @@ from __future__ import annotations
 
 from bench.crash_soak import soak
 
+# Two kills wait for a game to end (the first for either a Triple Triad payout or another
+# game's end, the second for the kind still missing), placed late so the games have advanced
+# meanwhile; the others come right after an acknowledgement or at a random moment.
+CYCLE = ("after_ack", "random", "after_ack", "end", "random", "after_ack", "end", "random")
+
 
 async def test_ten_kills_lose_nothing(tmp_path):
-    result = await soak(tmp_path, tables=6, kills=10, seed=11, gap=(0.2, 0.6), end_wait=5.0)
+    result = await soak(
+        tmp_path,
+        tables=8,
+        kills=10,
+        seed=11,
+        think=(0.05, 0.2),
+        gap=(0.2, 0.6),
+        end_wait=90.0,
+        cycle=CYCLE,
+    )
     counts = result.counts()
     assert result.kills >= 10, counts
+    # Killed as a game ended and as a Triple Triad game paid out, not only at random (the
+    # soak waits for a game to end: 90 s only guards against a hang).
+    assert result.kill_points["game_end"] >= 1 and result.kill_points["payout"] >= 1, counts
     assert result.acked_clicks > 0, counts
     assert result.moves > 0, counts
     assert result.acked_lost == 0, result.details
     assert result.unanswered == 0, result.details
     assert result.tables_behind == 0, result.details
+    assert result.never_caught_up == 0, result.details
     assert result.replay_mismatches == 0, result.details
     assert result.shutdown_code == 0, counts

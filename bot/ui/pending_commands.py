@@ -1,0 +1,80 @@
+"""Slash commands under way, in the intent log (``storage/intents.py``), so a restart can
+answer one a killed bot left "thinking".
+
+A command is recorded before its handler runs (so before any acknowledgement), as an intent of
+no table (``COMMAND_TABLE``) whose action is the command's name; it is settled once the
+handler returns, whatever it answered. After a crash, an open one whose original response is
+still the "thinking" placeholder gets a follow-up saying the bot restarted before finishing it
+(``bot/ui/recovery.py``): answered, never left thinking. The wait for the write is capped like
+a click's (``RECORD_WITHIN``), so a slow disk never costs the 3 s answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import discord
+
+from bot.service import TableService
+from bot.ui.feedback import user_locale
+from storage import Intent
+
+log = logging.getLogger(__name__)
+
+COMMAND_TABLE = 0  # an intent of this table is a slash command, not a move
+RECORD_WITHIN = 1.0  # seconds a command waits for its record before its handler runs
+
+
+def is_command(intent: Intent) -> bool:
+    return intent.table_id == COMMAND_TABLE
+
+
+class PendingCommands:
+    def __init__(self, tables: Callable[[], TableService | None]) -> None:
+        self._tables = tables
+        self._recorded: set[int] = set()  # interactions recorded and not settled yet
+
+    async def record(self, interaction: discord.Interaction) -> None:
+        tables = self._tables()
+        if (
+            tables is None
+            or interaction.type is not discord.InteractionType.application_command
+            or interaction.id in self._recorded
+        ):
+            return  # autocomplete is answered at once, with no "thinking"
+        command = interaction.command
+        intent = Intent(
+            interaction_id=str(interaction.id),
+            application_id=str(interaction.application_id),
+            token=interaction.token,
+            table_id=COMMAND_TABLE,
+            seat=str(interaction.user.id),
+            version=None,
+            action="/" + (command.qualified_name if command is not None else "?"),
+            locale=user_locale(interaction),
+            created_at=time.time(),
+            ack="thinking",
+        )
+        self._recorded.add(interaction.id)
+        write = asyncio.ensure_future(tables.record_intent(intent))
+        write.add_done_callback(_log_failure)
+        await asyncio.wait({write}, timeout=RECORD_WITHIN)
+
+    async def settle(self, interaction: discord.Interaction) -> None:
+        """The handler returned: the command is answered (or its error was)."""
+        tables = self._tables()
+        if tables is None or interaction.id not in self._recorded:
+            return
+        self._recorded.discard(interaction.id)
+        try:
+            await tables.settle_intent(str(interaction.id))
+        except Exception:  # noqa: BLE001 - at worst a restart checks it once more
+            log.exception("could not settle command %s", interaction.id)
+
+
+def _log_failure(write: asyncio.Future[None]) -> None:
+    if not write.cancelled() and write.exception() is not None:
+        log.error("could not record a command", exc_info=write.exception())
