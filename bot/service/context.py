@@ -9,7 +9,7 @@ from typing import Any
 from bot.errors import TableError
 from bot.service.guild_settings import GuildSettingsStore
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions, split_options
-from bot.service.notify import Notifications
+from bot.service.notify import Delivery, Notifications
 from bot.workers import InlineWorkers, Workers
 from games.core import Game
 from storage import TablesRepo
@@ -31,6 +31,9 @@ class ServiceContext:
     # Server settings applied to new tables (/settings); None: every guild uses the defaults.
     guild_settings: GuildSettingsStore | None = None
     closing: bool = False
+    # Other processes share the tables (bot/service/shared.py): catch a table up from the
+    # database, under its lock. None: this process's memory is the truth (SQLite).
+    refresh: Callable[[Table], Awaitable[Delivery | None]] | None = None
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
 
