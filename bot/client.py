@@ -20,6 +20,7 @@ from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
+from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
@@ -195,6 +196,8 @@ class MesaBot(commands.Bot):
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
             workers=self.workers,
+            feed=await self._change_feed(),
+            owns=self._owns_guild_id,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -262,6 +265,19 @@ class MesaBot(commands.Bot):
             return True
         shard = 0 if guild_id is None else (guild_id >> 22) % self.settings.shard_count
         return shard in shards
+
+    def _owns_guild_id(self, guild_id: str | None) -> bool:
+        return self.owns_guild(int(guild_id) if guild_id and guild_id.isdigit() else None)
+
+    async def _change_feed(self) -> ChangeFeed:
+        """How this process hears other processes' table changes: nothing to hear on SQLite
+        (one process); LISTEN/NOTIFY on PostgreSQL."""
+        url = getattr(self.settings, "database_url", None)  # PostgreSQL: DATABASE_URL
+        if not url or not str(url).startswith(("postgres://", "postgresql://")):
+            return NoFeed()
+        from bot.service.pg_feed import PostgresFeed
+
+        return PostgresFeed(str(url))
 
     def gateway_latencies(self) -> list[tuple[int, float]]:
         """(shard id, heartbeat latency in seconds) per gateway connection."""

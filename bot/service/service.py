@@ -529,6 +529,10 @@ class TableService:
             self._cpu.kick(table)
         self._timers.restart(table)
 
+    def owns(self, guild_id: str | None) -> bool:
+        """Whether this process presents (and runs the timers of) ``guild_id``'s tables."""
+        return self._owns(guild_id)
+
     def _owns_it(self, table: Table) -> bool:
         """Timers and computer turns run in the process that owns the table's guild."""
         if self._catch_up.owns_table(table):
