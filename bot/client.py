@@ -170,7 +170,7 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
+        self.db = await open_database(self.settings.database, observe=metrics.observe)
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
         self.workers = create_workers(self.settings.worker_processes)

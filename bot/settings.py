@@ -20,6 +20,9 @@ class Settings(BaseSettings):
 
     discord_token: str | None = None  # from the developer portal; see .env.example
     database_path: Path = Field(default=Path("./data/bot.db"))
+    # postgresql://user:password@host:port/database selects PostgreSQL (several processes may
+    # share it); unset: the SQLite file at database_path.
+    database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_locale: Literal["es", "en"] = "es"
     dev_guild_id: int | None = None  # sync commands to this guild only (instant) in development
@@ -41,6 +44,11 @@ class Settings(BaseSettings):
     # Only tests set these: they point an unmodified discord.py at a local fake Discord.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+
+    @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if set, else the SQLite path."""
+        return self.database_url or self.database_path
 
     @model_validator(mode="before")
     @classmethod
