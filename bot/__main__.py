@@ -124,8 +124,7 @@ def single_process_refusal(settings: Settings) -> dict[str, object] | None:
 
 def _shared_database(settings: Settings) -> bool:
     """A database several processes can share (PostgreSQL, DATABASE_URL)."""
-    url = getattr(settings, "database_url", None)
-    return bool(url) and str(url).startswith(("postgres://", "postgresql://"))
+    return settings.database_url is not None
 
 
 def ops_server(bot: MesaBot, settings: Settings, errors: ErrorCounter) -> OpsServer | None:

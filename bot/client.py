@@ -171,7 +171,7 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
+        self.db = await open_database(self.settings.database, observe=metrics.observe)
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
         self.workers = create_workers(self.settings.worker_processes)
@@ -272,12 +272,12 @@ class MesaBot(commands.Bot):
     async def _change_feed(self) -> ChangeFeed:
         """How this process hears other processes' table changes: nothing to hear on SQLite
         (one process); LISTEN/NOTIFY on PostgreSQL."""
-        url = getattr(self.settings, "database_url", None)  # PostgreSQL: DATABASE_URL
-        if not url or not str(url).startswith(("postgres://", "postgresql://")):
+        url = self.settings.database_url
+        if url is None:
             return NoFeed()
         from bot.service.pg_feed import PostgresFeed
 
-        return PostgresFeed(str(url))
+        return PostgresFeed(url)
 
     def gateway_latencies(self) -> list[tuple[int, float]]:
         """(shard id, heartbeat latency in seconds) per gateway connection."""

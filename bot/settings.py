@@ -20,6 +20,9 @@ class Settings(BaseSettings):
 
     discord_token: str | None = None  # from the developer portal; see .env.example
     database_path: Path = Field(default=Path("./data/bot.db"))
+    # postgresql://user:password@host:port/database selects PostgreSQL (several processes may
+    # share it); unset: the SQLite file at database_path.
+    database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_locale: Literal["es", "en"] = "es"
     dev_guild_id: int | None = None  # sync commands to this guild only (instant) in development
@@ -69,6 +72,11 @@ class Settings(BaseSettings):
         if self.shard_ids is None:
             return tuple(range(self.shard_count))
         return parse_shard_ids(self.shard_ids)
+
+    @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if set, else the SQLite path."""
+        return self.database_url or self.database_path
 
     @model_validator(mode="before")
     @classmethod
