@@ -11,6 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.errors import TableError
 from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
@@ -563,6 +564,7 @@ class TableService:
                 if table is None or table.state is None:
                     return
                 delivery = self._ctx.notify.game_changed(table, [], None, False)
+                metrics.count("caught_up")
             if table is None:
                 return
             if delivery is not None:

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot import metrics
 from bot.service.context import ServiceContext
 from bot.service.feed import TableChange
 from bot.service.models import Table, TableListener
@@ -99,6 +100,7 @@ class CatchUp:
         table.last_events = events
         table.last_actor = actor
         self.caught_up += 1
+        metrics.count("caught_up")
         log.debug("table %s caught up to version %s (%s)", table.id, record.version, record.status)
         if record.status in LIVE and state is not None:
             return self.ctx.notify.game_changed(table, events, actor, by_timer)

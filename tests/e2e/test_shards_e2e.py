@@ -273,6 +273,10 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             assert re.search(r'^mesa_events_total\{event="moves"\} [1-9]', text, re.M), text
             assert 'mesa_gateway_latency_seconds{shard="0"}' in text
             assert all(line.get("shards") == [0] for line in zero.lines)
+            # The owner showed the moves the DM process made: it caught up with them.
+            status, text = await one.get("/metrics")
+            assert re.search(r'^mesa_events_total\{event="caught_up"\} [1-9]', text, re.M), text
+            assert all(line.get("shards") == [1] for line in one.lines)
         finally:
             await zero.stop()
             await one.stop()
