@@ -131,3 +131,89 @@ async def test_sqlite_has_no_feed():
     await feed.start(lambda change: None)
     await feed.close()
     await asyncio.sleep(0)
+
+
+# ----- two processes on one PostgreSQL: real version guards, real LISTEN/NOTIFY ---------------
+async def _pg_pair(url: str, players=("h", "a"), cpus: int = 0):
+    """Two "processes": a database connection, a change feed and a table service each."""
+    from bot.service.pg_feed import PostgresFeed
+
+    dbs = [await open_database(url), await open_database(url)]
+    heard, silent = Listener(), Listener()
+    owner = TableService(
+        dbs[0], {"toy": TOY}, heard, CONFIG, feed=PostgresFeed(url), owns=lambda g: True
+    )
+    other = TableService(
+        dbs[1], {"toy": TOY}, silent, CONFIG, feed=PostgresFeed(url), owns=lambda g: False
+    )
+    await owner.load()
+    await other.load()
+    table = await owner.open(
+        guild_id="g", channel_id="c", game_key="toy", host_id=players[0], host_name="H",
+        locale="es", options={"pile": 40}, seed="seed-pg",
+    )  # fmt: skip
+    for seat in players[1:]:
+        await owner.join(table.id, seat, seat.upper())
+    for _ in range(cpus):
+        await owner.add_cpu(table.id, players[0], "normal")
+    await owner.start(table.id, players[0])
+    return dbs, owner, other, heard, silent, table
+
+
+async def _close(dbs, *services) -> None:
+    for service in services:
+        await service.close(drain_seconds=1)
+    for db in dbs:
+        await db.close()
+
+
+async def test_on_postgres_the_owner_presents_a_move_made_by_the_other_process(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.act(table.id, "h", 0, "t.1")  # heard through LISTEN/NOTIFY
+        await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+        await owner.act(table.id, "a", 1, "t.2")
+        await _until(lambda: other.find(table.id).version == 2, "the other catching up")
+        await other.act(table.id, "h", 2, "t.1")
+        await _until(lambda: heard.calls[-1:] == [(3, "h")], "the owner presenting version 3")
+        assert silent.calls == []
+        assert [a.version for a in await owner.repo.actions(table.id)] == [1, 2, 3]
+    finally:
+        await _close(dbs, other, owner)
+
+
+async def test_on_postgres_a_timer_and_a_click_racing_for_one_version_make_one_move(pg_url):
+    """The owner's turn timer and the player's DM click (in the other process) both start
+    from version 0: the database lets exactly one of them commit version 1."""
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.ensure(table.id)
+        timer = asyncio.create_task(owner.expire_turn(table.id, 0))
+        click = asyncio.create_task(other.act(table.id, "h", 0, "t.1"))
+        results = await asyncio.gather(timer, click, return_exceptions=True)
+        actions = await owner.repo.actions(table.id)
+        assert [a.version for a in actions] == [1]  # one move, never two
+        played, clicked = results
+        if actions[0].by_timer:
+            assert played == ["h"] and isinstance(clicked, TableError)
+            assert clicked.code == "stale"
+        else:
+            assert played == [] or isinstance(played, TableError)
+            assert not isinstance(clicked, BaseException)
+        await _until(lambda: other.find(table.id).version == 1, "both at version 1")
+        await _until(lambda: owner.find(table.id).version == 1, "both at version 1")
+    finally:
+        await _close(dbs, other, owner)
+
+
+async def test_on_postgres_the_owner_plays_the_computer_after_a_move_made_elsewhere(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url, players=("h",), cpus=1)
+    try:
+        await other.act(table.id, "h", 0, "t.1")
+        # The other process never plays the computer: the owner hears of version 1 and does.
+        await _until(lambda: owner.find(table.id).version >= 2, "the computer's move")
+        actions = await owner.repo.actions(table.id)
+        assert [(a.version, a.seat) for a in actions[:2]] == [(1, "h"), (2, "cpu1")]
+        await _until(lambda: other.find(table.id).version >= 2, "the other catching up")
+    finally:
+        await _close(dbs, other, owner)
