@@ -97,11 +97,15 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     from bot.client import create_bot, point_at_endpoints
+    from bot.ops.http import OpsPortError
 
     point_at_endpoints(settings)
     bot = create_bot(settings)
     try:
         asyncio.run(serve(bot, settings.discord_token, ops=ops_server(bot, settings, errors)))
+    except OpsPortError as exc:
+        print(t("cli.metrics_port", detail=exc), file=sys.stderr)
+        return 5
     except discord.LoginFailure:
         print(t("cli.bad_token"), file=sys.stderr)
         return 3

@@ -22,6 +22,10 @@ class Health:
     shards: Callable[[], dict[int, bool]]  # shard id -> connected
 
 
+class OpsPortError(RuntimeError):
+    """The health and metrics port could not be opened (taken, not allowed)."""
+
+
 class OpsServer:
     def __init__(self, health: Health, sources: Sources, host: str, port: int) -> None:
         self.health = health
@@ -38,7 +42,12 @@ class OpsServer:
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await self._runner.cleanup()
+            self._runner = None
+            raise OpsPortError(f"{self.host}:{self.port}: {exc.strerror or exc}") from exc
         self.port = self._runner.addresses[0][1]
         return self.port
 

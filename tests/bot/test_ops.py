@@ -155,3 +155,18 @@ def test_json_log_lines():
     assert first["table"] == 12 and first["seat"] == "u1"
     assert first["ts"].endswith("+00:00")
     assert second["level"] == "ERROR" and "RuntimeError: boom ñ" in second["exc"]
+
+
+def test_a_taken_metrics_port_is_said_as_such(tmp_path):
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        result = _run(tmp_path=tmp_path, DISCORD_TOKEN="x", METRICS_PORT=str(port))
+    finally:
+        taken.close()
+    assert result.returncode == 5
+    assert f"127.0.0.1:{port}" in result.stderr and "METRICS_PORT" in result.stderr
