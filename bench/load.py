@@ -9,6 +9,13 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py                       # N = 100, 500, 1000; 60 s windows
     .venv/bin/python bench/load.py --tables 100 --window 30 --warmup 10
     .venv/bin/python bench/load.py --tables 500 --no-validate   # skip the OpenAPI walk
+    .venv/bin/python bench/load.py --backend postgres --processes 2   # 2 shard processes
+
+``--backend postgres`` runs the bot on a real PostgreSQL (the embedded server of the tests, or
+MESA_TEST_POSTGRES_URL; a fresh database per run); ``--processes N`` (PostgreSQL only) runs N
+shard processes (SHARD_COUNT=N, one shard each) with the tables' channels spread over one guild
+per shard; DMs reach shard 0, as on Discord. CPU, RSS and log figures are then summed over
+the processes.
 
 Figures: click → ack (interaction callback received by the fake), click → the public message
 showing a later version, click → the mover's DM showing a later version (ms p50/p99/max; clicks
@@ -133,8 +140,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="cProfile this process (fake + players) during the window; top functions to stderr",
     )
-    # Room for issue 11 (--backend / --processes): not implemented yet.
-    return parser.parse_args(argv)
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="shard processes (PostgreSQL only; 1)"
+    )
+    args = parser.parse_args(argv)
+    if args.processes > 1 and args.backend != "postgres":
+        parser.error("--processes above 1 needs --backend postgres (SQLite serves one process)")
+    return args
 
 
 def progress(args: argparse.Namespace, text: str) -> None:
@@ -142,12 +155,23 @@ def progress(args: argparse.Namespace, text: str) -> None:
         print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
-    env_file = folder / ".env"
+async def start_bot(
+    fake: FakeDiscord,
+    folder: Path,
+    args: argparse.Namespace,
+    database_url: str | None = None,
+    shard: int = 0,
+):
+    """``python -m bot``; with ``database_url``, on PostgreSQL, running ``shard`` of
+    ``args.processes`` (its log: bot.log for shard 0, bot-<shard>.log for the others)."""
+    env_file = folder / (".env" if shard == 0 else f".env-{shard}")
+    sharding = f"SHARD_COUNT={args.processes}\nSHARD_IDS={shard}\n" if args.processes > 1 else ""
     env_file.write_text(
         f"DISCORD_TOKEN={fake.token}\n"
         f"DATABASE_PATH={folder / 'bot.db'}\n"
-        f"DISCORD_API_BASE={fake.api_base}\n"
+        + (f"DATABASE_URL={database_url}\n" if database_url else "")
+        + sharding
+        + f"DISCORD_API_BASE={fake.api_base}\n"
         f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
         f"CPU_DELAY_SECONDS={args.cpu_delay}\n"
         + (
@@ -160,8 +184,9 @@ async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["PYTHONPATH"] = str(args.bot_root.resolve())
     if args.profile_bot:
-        env["MESA_BENCH_PROFILE"] = str(args.profile_bot.resolve())
-    log = (folder / "bot.log").open("wb")
+        out = args.profile_bot.resolve()
+        env["MESA_BENCH_PROFILE"] = str(out if shard == 0 else f"{out}.{shard}")
+    log = (folder / log_name(shard)).open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -177,6 +202,36 @@ async def start_bot(fake: FakeDiscord, folder: Path, args: argparse.Namespace):
     return process
 
 
+def log_name(shard: int) -> str:
+    return "bot.log" if shard == 0 else f"bot-{shard}.log"
+
+
+class Meters:
+    """CPU meters of several processes, summed."""
+
+    def __init__(self, meters: list[CpuMeter]) -> None:
+        self.meters = meters
+
+    def start(self, now: float) -> None:
+        for meter in self.meters:
+            meter.start(now)
+
+    def percent(self, now: float) -> float:
+        return round(sum(meter.percent(now) for meter in self.meters), 1)
+
+
+def merged(figures: list[LogFigures]) -> LogFigures:
+    out = LogFigures()
+    for f in figures:
+        out.loop_lag_ms += f.loop_lag_ms
+        for phase, values in f.phases.items():
+            out.phases[phase] += values
+        out.cant_keep_up += f.cant_keep_up
+        out.warnings += f.warnings
+        out.errors += f.errors
+    return out
+
+
 async def stop_bot(process) -> None:
     if process.returncode is not None:
         return
@@ -188,10 +243,20 @@ async def stop_bot(process) -> None:
         await process.wait()
 
 
-async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+async def run_one(
+    tables: int, args: argparse.Namespace, folder: Path, database_url: str | None = None
+) -> dict[str, Any]:
     low, high = (float(x) for x in args.think.split(","))
-    fake = FakeDiscord(validate=not args.no_validate, keep_history=False)
+    fake = FakeDiscord(
+        validate=not args.no_validate, keep_history=False, shard_count=args.processes
+    )
     await fake.start()
+    guilds = None
+    if args.processes > 1:  # one guild per shard, the default guild being one of them
+        by_shard = {fake.shard_of(fake.guild): fake.guild}
+        for shard in range(args.processes):
+            by_shard.setdefault(shard, fake.add_guild(f"load-{shard}", shard=shard))
+        guilds = [by_shard[shard] for shard in range(args.processes)]
     world = World(
         fake,
         tables,
@@ -199,28 +264,33 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         think=(low, high),
         closed_dms=args.closed_dms,
         setup_concurrency=args.setup_concurrency,
+        guilds=guilds,
     )
-    bot = await start_bot(fake, folder, args)
+    bots = [
+        await start_bot(fake, folder, args, database_url, shard) for shard in range(args.processes)
+    ]
+    bot = bots[0]
     tasks: list[asyncio.Task[None]] = []
     try:
         await fake.wait_until(lambda: fake.commands.get(None), timeout=120, what="command sync")
-        await fake.wait_until_connected(timeout=60)
+        await fake.wait_until_shards_connected(range(args.processes), timeout=60)
         progress(args, f"{tables} tables: bot pid {bot.pid} ready; opening tables")
         opened_at = time.monotonic()
         tasks = await world.open_all()
         deadline = opened_at + max(120.0, tables * 0.5)
         while world.started() < tables and time.monotonic() < deadline:
             await asyncio.sleep(1)
-            if bot.returncode is not None:
-                raise RuntimeError(f"the bot exited ({bot.returncode}); see {folder / 'bot.log'}")
+            if any(b.returncode is not None for b in bots):
+                raise RuntimeError(f"a bot exited; see {folder / 'bot.log'}")
         setup_s = time.monotonic() - opened_at
         progress(args, f"{world.started()}/{tables} tables playing after {setup_s:.0f} s; warm-up")
         await asyncio.sleep(args.warmup)
 
-        log_path = folder / "bot.log"
-        log_start = log_path.stat().st_size
+        log_paths = [folder / log_name(shard) for shard in range(len(bots))]
+        log_starts = [path.stat().st_size for path in log_paths]
         now = time.monotonic()
-        bot_cpu, bot_tree_cpu = CpuMeter(bot.pid), CpuMeter(bot.pid, tree=True)
+        bot_cpu = Meters([CpuMeter(b.pid) for b in bots])
+        bot_tree_cpu = Meters([CpuMeter(b.pid, tree=True) for b in bots])
         driver_cpu = CpuMeter("self")
         for meter in (bot_cpu, bot_tree_cpu, driver_cpu):
             meter.start(now)
@@ -238,8 +308,8 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
             world.stats.human_moves < args.until_moves and time.monotonic() < longest
         ):
             await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
-            rss_peak = max(rss_peak, rss_mb(bot.pid))
-            tree_rss_peak = max(tree_rss_peak, tree_rss_mb(bot.pid))
+            rss_peak = max(rss_peak, sum(rss_mb(b.pid) for b in bots))
+            tree_rss_peak = max(tree_rss_peak, sum(tree_rss_mb(b.pid) for b in bots))
         window = time.monotonic() - now
         if profiler is not None:
             profiler.disable()
@@ -251,9 +321,9 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         now = time.monotonic()
         bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
         bot_tree_cpu_pct = bot_tree_cpu.percent(now)
-        rss_end = rss_mb(bot.pid)
-        workers = len(descendants(bot.pid))
-        log_end = log_path.stat().st_size
+        rss_end = sum(rss_mb(b.pid) for b in bots)
+        workers = sum(len(descendants(b.pid)) for b in bots)
+        log_ends = [path.stat().st_size for path in log_paths]
         loadavg = load_average()
         violations = fake.take_violations()
         drain_end = now + args.drain
@@ -267,7 +337,8 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await stop_bot(bot)
+        for each in bots:
+            await stop_bot(each)
         await fake.stop()
     measured = Measured(
         window=window,
@@ -282,7 +353,9 @@ async def run_one(tables: int, args: argparse.Namespace, folder: Path) -> dict[s
         rss_peak=rss_peak,
         loadavg=loadavg,
         violations=violations,
-        figures=read_log(folder / "bot.log", log_start, log_end),
+        figures=merged(
+            [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
+        ),
     )
     return report(tables, args, world, measured)
 
@@ -319,6 +392,8 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
     lag = percentiles(m.figures.loop_lag_ms)
     return {
         "tables": tables,
+        "backend": args.backend,
+        "processes": args.processes,
         "window_s": round(m.window, 1),
         "warmup_s": args.warmup,
         "setup_s": round(m.setup_s, 1),
@@ -404,7 +479,7 @@ def summary(results: list[dict[str, Any]]) -> str:
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
         a, p, d = r["ack_ms"], r["public_edit_ms"], r["mover_dm_ms"]
         lines.append(
-            f"| {r['tables']} ({r['tables_playing']}) | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
+            f"| {r['tables']} ({r['tables_playing']}) {r['backend']} x{r['processes']} | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
             f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
             f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) "
             f"| {r['non_exempt_per_s']}, {r['non_exempt_peak_per_s']} "
@@ -452,18 +527,35 @@ def summary(results: list[dict[str, Any]]) -> str:
 async def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     results = []
-    for tables in (int(x) for x in args.tables.split(",") if x.strip()):
-        with contextlib.ExitStack() as stack:
-            if args.keep_dir is not None:
-                folder = args.keep_dir / f"tables-{tables}"
-                folder.mkdir(parents=True, exist_ok=True)
-            else:
-                folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-load-")))
-            result = await run_one(tables, args, folder)
-        print(json.dumps(result), flush=True)
-        results.append(result)
+    with contextlib.ExitStack() as server_stack:
+        server = None
+        if args.backend == "postgres":
+            from tests.pg_server import postgres_server
+
+            server = server_stack.enter_context(postgres_server())
+        for tables in (int(x) for x in args.tables.split(",") if x.strip()):
+            result = await _one_run(tables, args, server)
+            print(json.dumps(result), flush=True)
+            results.append(result)
     print(summary(results), flush=True)
     return 0
+
+
+async def _one_run(tables: int, args: argparse.Namespace, server: Any) -> dict[str, Any]:
+    """One table count: in a temporary (or kept) folder, on a fresh PostgreSQL database when
+    ``server`` is one."""
+    with contextlib.ExitStack() as stack:
+        if args.keep_dir is not None:
+            folder = args.keep_dir / f"tables-{tables}"
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-load-")))
+        url = server.create_database() if server is not None else None
+        try:
+            return await run_one(tables, args, folder, url)
+        finally:
+            if server is not None and url is not None:
+                server.drop_database(url)
 
 
 if __name__ == "__main__":

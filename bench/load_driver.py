@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakediscord.model import Channel, Message
+from tests.fakediscord.model import Channel, Guild, Message
 from tests.fakediscord.server import FakeDiscord, RequestRecord
 from tests.fakediscord.users import FakeUser, InteractionHandle
 
@@ -530,7 +530,10 @@ class World:
         think: tuple[float, float] = (3.0, 10.0),
         closed_dms: float = 0.1,
         setup_concurrency: int = 16,
+        guilds: list[Guild] | None = None,
     ) -> None:
+        """``guilds``: the tables' channels go round-robin into these (the default guild
+        only when None); every player joins their table's guild."""
         self.fake = fake
         self.rng = random.Random(seed)
         self.think = think
@@ -548,12 +551,15 @@ class World:
         self._replies: dict[int, asyncio.Future[Message]] = {}
         for index in range(tables):
             game = GAMES[index % len(GAMES)]
-            channel = fake.add_channel(f"mesa-{index}")
+            guild = guilds[index % len(guilds)] if guilds else fake.guild
+            channel = fake.add_channel(f"mesa-{index}", guild=guild)
             humans = 1 if game == "triad" else 2
             users = []
             for seat in range(humans):
                 closed = seat > 0 and self.rng.random() < closed_dms
                 users.append(fake.user(f"p{index}s{seat}", dms_open=not closed))
+                if guild is not fake.guild:
+                    users[-1].join(guild)
             table = LoadTable(self, channel, game, users)
             self.tables.append(table)
             self.by_channel[channel.id] = table

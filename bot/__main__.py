@@ -19,6 +19,8 @@ from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.client import MesaBot
+    from bot.ops.http import OpsServer
+    from bot.ops.logs import ErrorCounter
 
 DEFAULT_ENV_FILE = Path(".env")  # in the folder the bot is started from
 
@@ -47,6 +49,8 @@ def _parser(locale: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--dev-guild", type=int, help=t("cli.help.dev_guild"))
     parser.add_argument("--locale", choices=["es", "en"], help=t("cli.help.locale"))
+    parser.add_argument("--shard-count", type=int, help=t("cli.help.shard_count"))
+    parser.add_argument("--shards", help=t("cli.help.shards"))
     return parser
 
 
@@ -56,6 +60,8 @@ def load_settings(args: argparse.Namespace) -> Settings:
         "log_level": args.log_level,
         "dev_guild_id": args.dev_guild,
         "default_locale": args.locale,
+        "shard_count": args.shard_count,
+        "shard_ids": args.shards,
     }
     return Settings(_env_file=args.env_file, **{k: v for k, v in overrides.items() if v})
 
@@ -71,21 +77,35 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token:
         print(t("cli.no_token", env_file=args.env_file.resolve()), file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    refusal = single_process_refusal(settings)
+    if refusal is not None:
+        print(t("cli.sqlite_one_process", **refusal), file=sys.stderr)
+        return 2
+    from bot.ops.logs import ErrorCounter, configure_logging
+
+    shards = settings.shards()
+    configure_logging(
+        settings.log_level,
+        settings.log_format,
+        {"shards": list(shards)} if shards is not None else None,
     )
+    errors = ErrorCounter()
+    logging.getLogger().addHandler(errors)
     # Imported here, not for a cycle: a missing token or --help answers without loading
     # discord.py, the games and their presenters.
     import aiohttp
     import discord
 
-    from bot.client import MesaBot, point_at_endpoints
+    from bot.client import create_bot, point_at_endpoints
+    from bot.ops.http import OpsPortError
 
     point_at_endpoints(settings)
-    bot = MesaBot(settings)
+    bot = create_bot(settings)
     try:
-        asyncio.run(serve(bot, settings.discord_token))
+        asyncio.run(serve(bot, settings.discord_token, ops=ops_server(bot, settings, errors)))
+    except OpsPortError as exc:
+        print(t("cli.metrics_port", detail=exc), file=sys.stderr)
+        return 5
     except discord.LoginFailure:
         print(t("cli.bad_token"), file=sys.stderr)
         return 3
@@ -95,7 +115,42 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-async def serve(bot: MesaBot, token: str) -> None:
+def single_process_refusal(settings: Settings) -> dict[str, object] | None:
+    """SQLite serves one process: shards that leave others to another process are refused
+    (the parameters of the message), unless the database is PostgreSQL."""
+    shards = settings.shards()
+    if shards is None or settings.shard_count is None or _shared_database(settings):
+        return None
+    if set(shards) == set(range(settings.shard_count)):
+        return None
+    return {"shards": ",".join(map(str, shards)), "count": settings.shard_count}
+
+
+def _shared_database(settings: Settings) -> bool:
+    """A database several processes can share (PostgreSQL, DATABASE_URL)."""
+    return settings.database_url is not None
+
+
+def ops_server(bot: MesaBot, settings: Settings, errors: ErrorCounter) -> OpsServer | None:
+    """The health and metrics endpoint, when METRICS_PORT is set."""
+    if settings.metrics_port is None:
+        return None
+    from bot.ops.http import Health, OpsServer
+    from bot.ops.prometheus import Sources
+
+    return OpsServer(
+        Health(ready=bot.is_ready, shards=bot.shard_status),
+        Sources(
+            open_tables=bot.open_tables,
+            gateway_latencies=bot.gateway_latencies,
+            log_counts=lambda: errors.counts,
+        ),
+        settings.metrics_host,
+        settings.metrics_port,
+    )
+
+
+async def serve(bot: MesaBot, token: str, ops: OpsServer | None = None) -> None:
     """Run the bot until Discord closes or SIGTERM / SIGINT asks it to stop; then close it
     gracefully (``MesaBot.close``: moves under way finish and are shown, the database closes),
     well within Docker's 10 s before a kill. discord.py's own ``run`` ignores SIGTERM."""
@@ -106,6 +161,9 @@ async def serve(bot: MesaBot, token: str) -> None:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # not on this platform
             pass
+    if ops is not None:
+        port = await ops.start()
+        logging.getLogger(__name__).info("health and metrics on http://%s:%d", ops.host, port)
     async with bot:
         runner = asyncio.create_task(bot.start(token), name="discord")
         stopper = asyncio.create_task(stop.wait(), name="signals")
@@ -116,6 +174,8 @@ async def serve(bot: MesaBot, token: str) -> None:
         finally:
             stopper.cancel()
             await bot.close()
+            if ops is not None:
+                await ops.close()
             if runner.done():
                 runner.result()  # a login or connection error is reported by main()
             else:

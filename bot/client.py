@@ -20,6 +20,7 @@ from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, TableService
+from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
@@ -186,7 +187,7 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database_path, observe=metrics.observe)
+        self.db = await open_database(self.settings.database, observe=metrics.observe)
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
         self.workers = create_workers(self.settings.worker_processes)
@@ -211,6 +212,8 @@ class MesaBot(commands.Bot):
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
             workers=self.workers,
+            feed=await self._change_feed(),
+            owns=self._owns_guild_id,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -270,6 +273,41 @@ class MesaBot(commands.Bot):
             self.db = None
         log.info("closed in %.2f s", time.perf_counter() - started)
 
+    # ----- shards ---------------------------------------------------------------------------
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard Discord routes ``guild_id`` to (DMs: shard 0)."""
+        shards = self.settings.shards()
+        if shards is None or self.settings.shard_count is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.settings.shard_count
+        return shard in shards
+
+    def _owns_guild_id(self, guild_id: str | None) -> bool:
+        return self.owns_guild(int(guild_id) if guild_id and guild_id.isdigit() else None)
+
+    async def _change_feed(self) -> ChangeFeed:
+        """How this process hears other processes' table changes: nothing to hear on SQLite
+        (one process); LISTEN/NOTIFY on PostgreSQL."""
+        url = self.settings.database_url
+        if url is None:
+            return NoFeed()
+        from bot.service.pg_feed import PostgresFeed
+
+        return PostgresFeed(url)
+
+    def gateway_latencies(self) -> list[tuple[int, float]]:
+        """(shard id, heartbeat latency in seconds) per gateway connection."""
+        return [(0, self.latency)]
+
+    def shard_status(self) -> dict[int, bool]:
+        """Shard id -> its gateway connection is open."""
+        ws = getattr(self, "ws", None)
+        return {0: ws is not None and bool(ws.open)}
+
+    def open_tables(self) -> int:
+        tables = getattr(self, "tables", None)
+        return 0 if tables is None else len(tables.tables()) + tables.unloaded_count
+
     # ----- shared helpers for cogs and the listener -----------------------------------------
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]:
         return self._presenters[game_key]
@@ -291,6 +329,28 @@ class MesaBot(commands.Bot):
             locale = normalise_locale(stored or self.settings.default_locale)
             self._locales[user_id] = locale
         return locale
+
+
+class ShardedMesaBot(MesaBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections: the shards its settings name (all of
+    them, or this process's share when several processes split the shards)."""
+
+    def gateway_latencies(self) -> list[tuple[int, float]]:
+        return list(self.latencies)
+
+    def shard_status(self) -> dict[int, bool]:
+        return {shard_id: not shard.is_closed() for shard_id, shard in self.shards.items()}
+
+
+def create_bot(settings: Settings, **kwargs: Any) -> MesaBot:
+    """A ``MesaBot``, sharded (an ``AutoShardedBot`` for ``settings.shards()``) when
+    ``SHARD_COUNT`` is set."""
+    shards = settings.shards()
+    if shards is None:
+        return MesaBot(settings, **kwargs)
+    return ShardedMesaBot(
+        settings, shard_count=settings.shard_count, shard_ids=list(shards), **kwargs
+    )
 
 
 # The cogs are written against CogHost; this line makes mypy check MesaBot provides it.

@@ -20,6 +20,9 @@ class Settings(BaseSettings):
 
     discord_token: str | None = None  # from the developer portal; see .env.example
     database_path: Path = Field(default=Path("./data/bot.db"))
+    # postgresql://user:password@host:port/database selects PostgreSQL (several processes may
+    # share it); unset: the SQLite file at database_path.
+    database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_locale: Literal["es", "en"] = "es"
     dev_guild_id: int | None = None  # sync commands to this guild only (instant) in development
@@ -43,9 +46,42 @@ class Settings(BaseSettings):
     global_requests_per_second: int = Field(default=45, ge=0, le=10_000)
     # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
     loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
+    # Shards (Discord requires them from 2,500 guilds). SHARD_COUNT: how many in total;
+    # SHARD_IDS: those this process runs ("0-3", "0,2"; empty: all of them). Shards split over
+    # several processes need PostgreSQL (DATABASE_URL); SQLite serves one process only.
+    shard_count: int | None = Field(default=None, ge=1, le=65536)
+    shard_ids: str | None = None
+    # Health and Prometheus metrics over HTTP (bot/ops/): off unless a port is set.
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object per log line
     # Only tests set these: they point an unmodified discord.py at a local fake Discord.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        ids = parse_shard_ids(self.shard_ids)
+        if ids[-1] >= self.shard_count:
+            raise ValueError(f"shard {ids[-1]} is not below SHARD_COUNT={self.shard_count}")
+        return self
+
+    def shards(self) -> tuple[int, ...] | None:
+        """The shard ids this process runs; None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        if self.shard_ids is None:
+            return tuple(range(self.shard_count))
+        return parse_shard_ids(self.shard_ids)
+
+    @property
+    def database(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL if set, else the SQLite path."""
+        return self.database_url or self.database_path
 
     @model_validator(mode="before")
     @classmethod
@@ -58,3 +94,17 @@ class Settings(BaseSettings):
             for key, value in data.items()
             if not (isinstance(value, str) and not value.strip())
         }
+
+
+def parse_shard_ids(text: str) -> tuple[int, ...]:
+    """``"0-3"``, ``"0,2"``, ``"1"``, ``"0-1,4"`` -> sorted, distinct shard ids."""
+    ids: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError(f"shard ids are numbers or ranges like 0-3, not {text!r}")
+        first, last = int(low), int(high or low)
+        if last < first:
+            raise ValueError(f"an empty shard range: {part.strip()!r}")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))

@@ -1,4 +1,5 @@
-"""SQLite persistence through aiosqlite: connection, migrations and repositories."""
+"""Persistence: SQLite (embedded default) or PostgreSQL behind one API, migrations and
+repositories (``storage/db.py``)."""
 
 from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, LedgerRow
 from storage.db import Database, open_database
@@ -19,6 +20,7 @@ from storage.ratings import (
     Skill,
     ordinal,
 )
+from storage.sql import INTEGRITY_ERRORS, Transaction
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import (
     ActionRow,
@@ -60,6 +62,8 @@ __all__ = [
     "StaleVersion",
     "StandingDelta",
     "Database",
+    "INTEGRITY_ERRORS",
+    "Transaction",
     "StandingRow",
     "StandingsRepo",
     "TableRecord",

@@ -7,11 +7,10 @@ longer holds fails whole instead of going negative.
 
 from __future__ import annotations
 
-import sqlite3
-
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.sql import Transaction
 
 
 class CardNotHeld(Exception):
@@ -36,7 +35,7 @@ class LedgerRow(BaseModel):
 
 
 def _change(
-    conn: sqlite3.Connection,
+    conn: Transaction,
     user_id: str,
     game: str,
     card_id: str,
@@ -48,7 +47,7 @@ def _change(
     if delta > 0:
         conn.execute(
             "INSERT INTO card_collections (user_id, game, card_id, count) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (user_id, game, card_id) DO UPDATE SET count = count + excluded.count",
+            " ON CONFLICT (user_id, game, card_id) DO UPDATE SET count = card_collections.count + excluded.count",
             (user_id, game, card_id, delta),
         )
     else:
@@ -66,7 +65,7 @@ def _change(
     )
 
 
-def _holds(conn: sqlite3.Connection, user_id: str, game: str, card_id: str) -> bool:
+def _holds(conn: Transaction, user_id: str, game: str, card_id: str) -> bool:
     row = conn.execute(
         "SELECT count FROM card_collections WHERE user_id = ? AND game = ? AND card_id = ?",
         (user_id, game, card_id),
@@ -75,7 +74,7 @@ def _holds(conn: sqlite3.Connection, user_id: str, game: str, card_id: str) -> b
 
 
 def apply_transfers(
-    conn: sqlite3.Connection,
+    conn: Transaction,
     game: str,
     transfers: list[CardTransfer],
     table_id: int | None,
@@ -108,15 +107,15 @@ class CollectionsRepo:
         self.db = db
 
     async def cards(self, user_id: str, game: str) -> dict[str, int]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT card_id, count FROM card_collections WHERE user_id = ? AND game = ?"
             " AND count > 0 ORDER BY card_id",
             (user_id, game),
-        ) as cur:
-            return {r["card_id"]: r["count"] for r in await cur.fetchall()}
+        )
+        return {r["card_id"]: r["count"] for r in rows}
 
     async def grant(self, user_id: str, game: str, cards: list[str], reason: str) -> None:
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Transaction) -> None:
             for card_id in cards:
                 _change(conn, user_id, game, card_id, +1, reason)
 
@@ -125,7 +124,8 @@ class CollectionsRepo:
     async def ensure_starter(self, user_id: str, game: str, starter: list[str]) -> bool:
         """Grant ``starter`` to a user who never had cards of ``game``; True if granted."""
 
-        def unit(conn: sqlite3.Connection) -> bool:
+        def unit(conn: Transaction) -> bool:
+            conn.lock(f"starter:{game}:{user_id}")  # two processes: one grants
             if conn.execute(
                 "SELECT 1 FROM card_ledger WHERE user_id = ? AND game = ? LIMIT 1",
                 (user_id, game),
@@ -152,9 +152,9 @@ class CollectionsRepo:
         await self.db.write(lambda conn: apply_transfers(conn, game, transfers, table_id))
 
     async def ledger(self, user_id: str, game: str) -> list[LedgerRow]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id, card_id, delta, reason, table_id, counterparty FROM card_ledger"
             " WHERE user_id = ? AND game = ? ORDER BY id",
             (user_id, game),
-        ) as cur:
-            return [LedgerRow(**dict(r)) for r in await cur.fetchall()]
+        )
+        return [LedgerRow(**dict(r)) for r in rows]

@@ -12,7 +12,7 @@ class FollowersRepo:
     async def add(self, table_id: int, user_id: str) -> None:
         await self.db.write(
             lambda conn: conn.execute(
-                "INSERT OR IGNORE INTO followers (table_id, user_id) VALUES (?, ?)",
+                "INSERT INTO followers (table_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 (table_id, user_id),
             )
         )
@@ -34,11 +34,11 @@ class FollowersRepo:
 
     async def all(self) -> dict[int, dict[str, str | None]]:
         """table id -> {follower: DM message id} of tables still open."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT f.table_id, f.user_id, f.message_id FROM followers f JOIN tables t"
             " ON t.id = f.table_id WHERE t.status IN ('lobby', 'playing')"
-        ) as cur:
-            found: dict[int, dict[str, str | None]] = {}
-            for r in await cur.fetchall():
-                found.setdefault(r["table_id"], {})[r["user_id"]] = r["message_id"]
-            return found
+        )
+        found: dict[int, dict[str, str | None]] = {}
+        for r in rows:
+            found.setdefault(r["table_id"], {})[r["user_id"]] = r["message_id"]
+        return found

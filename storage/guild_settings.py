@@ -13,10 +13,9 @@ class GuildSettingsRepo:
         self.db = db
 
     async def get(self, guild_id: str) -> dict[str, Any]:
-        async with self.db.conn.execute(
+        row = await self.db.fetchone(
             "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return dict(json.loads(row["settings"])) if row else {}
 
     async def put(self, guild_id: str, settings: dict[str, Any]) -> None:

@@ -10,12 +10,12 @@ answered once more after a crash: a repeated result, never a lost one).
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Literal
 
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.sql import Transaction
 
 Ack = Literal["update", "thinking"]
 TOKEN_LIFETIME = 15 * 60  # seconds an interaction token lives
@@ -56,7 +56,7 @@ def _values(intent: Intent) -> tuple[object, ...]:
     )
 
 
-def mark_done(conn: sqlite3.Connection, intent: Intent) -> None:
+def mark_done(conn: Transaction, intent: Intent) -> None:
     """Inside a move's unit: the intent exists and is done, whichever was written first."""
     conn.execute(
         f"INSERT INTO intents ({_COLUMNS}, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
@@ -101,10 +101,9 @@ class IntentsRepo:
 
     async def unanswered(self) -> list[Intent]:
         """Every intent not answered yet, oldest first."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 ORDER BY created_at"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             Intent(
                 interaction_id=r["interaction_id"],

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from storage.db import Database
+from storage.sql import Transaction
 
 
 class PlayersRepo:
@@ -42,7 +41,7 @@ class PlayersRepo:
         """A DM was refused (closed): keep the mark, count the failure, try again at
         ``retry_at`` (unix seconds). Returns the failures in a row."""
 
-        def unit(conn: sqlite3.Connection) -> int:
+        def unit(conn: Transaction) -> int:
             conn.execute(
                 "INSERT INTO players (user_id, name, dms_closed, dms_failures, dms_retry_at)"
                 " VALUES (?, ?, 1, 1, ?) ON CONFLICT (user_id) DO UPDATE SET dms_closed = 1,"
@@ -58,26 +57,19 @@ class PlayersRepo:
 
     async def dms_state(self, user_id: str) -> tuple[bool, float | None, int]:
         """(DMs marked closed, when to try again, failures in a row)."""
-        async with self.db.conn.execute(
+        row = await self.db.fetchone(
             "SELECT dms_closed, dms_retry_at, dms_failures FROM players WHERE user_id = ?",
             (user_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if not row:
             return False, None, 0
         return bool(row[0]), row[1], int(row[2] or 0)
 
     async def dms_closed(self, user_id: str) -> bool:
-        async with self.db.conn.execute(
-            "SELECT dms_closed FROM players WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT dms_closed FROM players WHERE user_id = ?", (user_id,))
         return bool(row and row[0])
 
     async def locale(self, user_id: str) -> str | None:
         """The locale a player last used, if known."""
-        async with self.db.conn.execute(
-            "SELECT locale FROM players WHERE user_id = ?", (user_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT locale FROM players WHERE user_id = ?", (user_id,))
         return row[0] if row and row[0] else None

@@ -10,11 +10,13 @@ shows an older version than the database holds (a process killed between commit 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from storage.db import Database
+from storage.sql import utc_now
 
 PUBLIC = ""
 MENTION = "@mention"
@@ -48,11 +50,10 @@ class PresentedRepo:
         )
 
     async def of_table(self, table_id: int) -> dict[str, Shown]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT table_id, slot, message_id, version, state FROM presented WHERE table_id = ?",
             (table_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return {
             r["slot"]: Shown(
                 table_id=r["table_id"],
@@ -67,14 +68,12 @@ class PresentedRepo:
     async def behind(self, finished_since_days: float = 1.0) -> list[int]:
         """Tables (playing, or finished within ``finished_since_days``) whose public message
         shows an older version than stored, oldest change first."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT t.id FROM tables t LEFT JOIN presented p ON p.table_id = t.id AND p.slot = ''"
-            " WHERE (t.status = 'playing' OR (t.status = 'finished'"
-            "        AND t.updated_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)))"
+            " WHERE (t.status = 'playing' OR (t.status = 'finished' AND t.updated_at >= ?))"
             " AND COALESCE(p.version, -1) < t.version ORDER BY t.updated_at",
-            (f"-{finished_since_days} days",),
-        ) as cur:
-            rows = await cur.fetchall()
+            (utc_now(-timedelta(days=finished_since_days)),),
+        )
         return [int(r[0]) for r in rows]
 
     async def forget(self, table_id: int) -> None:

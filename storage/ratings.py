@@ -11,17 +11,20 @@ reads and writes numbers.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.sql import Transaction
 
 GLOBAL = "*"  # the scope of the global board
 RATED = "rated"
 GLOBAL_BOARD_KEY = "global_board"  # guild setting: counted on the global board (default on)
+# Held (``Transaction.lock``) by every transaction that stores a finished game: the next
+# ``seq`` and the ratings are read then written, so two processes finishing games take turns.
+FINISH_LOCK = "finish"
 Skill = tuple[float, float]  # (mu, sigma)
 # (teams of skills, ranks: lower is better, ties equal) -> the teams' new skills
 Rate = Callable[[list[list[Skill]], list[int]], list[list[Skill]]]
@@ -73,7 +76,7 @@ class FinishedRow(BaseModel):
     seats: list[dict[str, Any]] = []
 
 
-def _global_board(conn: sqlite3.Connection, guild_id: str) -> bool:
+def _global_board(conn: Transaction, guild_id: str) -> bool:
     row = conn.execute(
         "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
     ).fetchone()
@@ -82,10 +85,11 @@ def _global_board(conn: sqlite3.Connection, guild_id: str) -> bool:
     return bool(json.loads(row[0]).get(GLOBAL_BOARD_KEY, True))
 
 
-def apply_finished(conn: sqlite3.Connection, game: FinishedGame, rate: Rate | None) -> None:
+def apply_finished(conn: Transaction, game: FinishedGame, rate: Rate | None) -> None:
     """Store ``game`` and rate it (inside the caller's transaction). ``rate`` None, or a game
     not rated, stores the outcome only."""
     rated = game.rated == RATED and rate is not None and len(game.teams) >= 2
+    conn.lock(FINISH_LOCK)
     counted_globally = rated and _global_board(conn, game.guild_id)
     seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM finished_games").fetchone()[0]
     conn.execute(
@@ -103,7 +107,7 @@ def apply_finished(conn: sqlite3.Connection, game: FinishedGame, rate: Rate | No
         ),
     )
     conn.executemany(
-        "INSERT OR IGNORE INTO game_players (table_id, user_id) VALUES (?, ?)",
+        "INSERT INTO game_players (table_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         [(game.table_id, u) for u in game.players],
     )
     if not rated or rate is None:
@@ -112,7 +116,7 @@ def apply_finished(conn: sqlite3.Connection, game: FinishedGame, rate: Rate | No
         _rate_in(conn, scope, game, rate)
 
 
-def _rate_in(conn: sqlite3.Connection, scope: str, game: FinishedGame, rate: Rate) -> None:
+def _rate_in(conn: Transaction, scope: str, game: FinishedGame, rate: Rate) -> None:
     people = {s for team in game.teams for s in team if s not in game.fixed}
     current: dict[str, Skill] = {}
     for user in people:
@@ -132,18 +136,20 @@ def _rate_in(conn: sqlite3.Connection, scope: str, game: FinishedGame, rate: Rat
                 "INSERT INTO ratings (scope, game, user_id, mu, sigma, ordinal, games)"
                 " VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (scope, game, user_id) DO UPDATE SET"
                 " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,"
-                " games = games + 1",
+                " games = ratings.games + 1",
                 (scope, game.game, seat, mu, sigma, value),
             )
             conn.execute(
-                "INSERT OR REPLACE INTO rating_changes (table_id, scope, game, user_id, mu,"
-                " sigma, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rating_changes (table_id, scope, game, user_id, mu, sigma, ordinal)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, scope, user_id) DO UPDATE"
+                " SET game = excluded.game, mu = excluded.mu, sigma = excluded.sigma,"
+                " ordinal = excluded.ordinal",
                 (game.table_id, scope, game.game, seat, mu, sigma, value),
             )
 
 
 def _finished(row: Any) -> FinishedRow:
-    keys = row.keys()
+    keys = set(row.keys())
     return FinishedRow(
         table_id=row["table_id"],
         seq=row["seq"],
@@ -173,49 +179,44 @@ class RatingsRepo:
         self.db = db
 
     async def board(self, scope: str, game: str, limit: int = 10) -> list[RatingRow]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT r.user_id, r.game, r.mu, r.sigma, r.ordinal, r.games, p.name FROM ratings r"
             " LEFT JOIN players p ON p.user_id = r.user_id"
             " WHERE r.scope = ? AND r.game = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ?",
             (scope, game, limit),
-        ) as cur:
-            return [RatingRow(**dict(r)) for r in await cur.fetchall()]
+        )
+        return [RatingRow(**dict(r)) for r in rows]
 
     async def of_user(self, scope: str, user_id: str) -> list[RatingRow]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id, game, mu, sigma, ordinal, games FROM ratings"
             " WHERE scope = ? AND user_id = ? ORDER BY game",
             (scope, user_id),
-        ) as cur:
-            return [RatingRow(**dict(r)) for r in await cur.fetchall()]
+        )
+        return [RatingRow(**dict(r)) for r in rows]
 
     async def all_ratings(self) -> dict[tuple[str, str, str], tuple[float, float, int]]:
         """(scope, game, user) -> (mu, sigma, games): every rating (tests, checks)."""
-        async with self.db.conn.execute(
-            "SELECT scope, game, user_id, mu, sigma, games FROM ratings"
-        ) as cur:
-            return {
-                (r["scope"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"])
-                for r in await cur.fetchall()
-            }
+        rows = await self.db.fetchall("SELECT scope, game, user_id, mu, sigma, games FROM ratings")
+        return {
+            (r["scope"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"]) for r in rows
+        }
 
     async def trend(self, scope: str, game: str, user_id: str, last: int = 5) -> list[float]:
         """The ordinals after each of the user's last ``last`` rated games, oldest first."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT c.ordinal FROM rating_changes c JOIN finished_games f USING (table_id)"
             " WHERE c.scope = ? AND c.game = ? AND c.user_id = ? ORDER BY f.seq DESC LIMIT ?",
             (scope, game, user_id, last),
-        ) as cur:
-            return [r["ordinal"] for r in await cur.fetchall()][::-1]
+        )
+        return [r["ordinal"] for r in rows][::-1]
 
     async def finished(self) -> list[FinishedRow]:
         """Every finished game in the order they finished (recomputing ratings)."""
-        async with self.db.conn.execute(f"{_HISTORY} ORDER BY f.seq") as cur:
-            return [_finished(r) for r in await cur.fetchall()]
+        return [_finished(r) for r in await self.db.fetchall(f"{_HISTORY} ORDER BY f.seq")]
 
     async def finished_game(self, table_id: int) -> FinishedRow | None:
-        async with self.db.conn.execute(f"{_HISTORY} WHERE f.table_id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone(f"{_HISTORY} WHERE f.table_id = ?", (table_id,))
         return _finished(row) if row else None
 
     async def history(
@@ -230,23 +231,22 @@ class RatingsRepo:
             sql += " AND f.game = ?"
             params.append(game)
         sql += " ORDER BY f.seq DESC LIMIT ?"
-        async with self.db.conn.execute(sql, (*params, limit)) as cur:
-            return [_finished(r) for r in await cur.fetchall()]
+        return [_finished(r) for r in await self.db.fetchall(sql, (*params, limit))]
 
     async def unrecorded_finished(self) -> list[tuple[int, str, str, str]]:
         """(table id, guild, game, final state JSON) of finished tables that have no
         finished-game row (finished before ratings existed), in the order they finished."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT id, guild_id, game, state FROM tables WHERE status = 'finished'"
             " AND state IS NOT NULL AND id NOT IN (SELECT table_id FROM finished_games)"
             " ORDER BY updated_at, id"
-        ) as cur:
-            return [(r["id"], r["guild_id"], r["game"], r["state"]) for r in await cur.fetchall()]
+        )
+        return [(r["id"], r["guild_id"], r["game"], r["state"]) for r in rows]
 
     async def record(self, games: list[FinishedGame], rate: Rate) -> None:
         """Store and rate ``games`` in order, in one transaction (the backfill)."""
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Transaction) -> None:
             for game in games:
                 apply_finished(conn, game, rate)
 

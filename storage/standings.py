@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.sql import Transaction
 
 
 class StandingDelta(BaseModel):
@@ -28,23 +27,25 @@ class StandingRow(BaseModel):
 
 
 def apply_standings(
-    conn: sqlite3.Connection, guild_id: str, game: str, deltas: list[StandingDelta]
+    conn: Transaction, guild_id: str, game: str, deltas: list[StandingDelta]
 ) -> None:
-    """Add ``deltas`` inside the caller's transaction (a writer unit, ``storage/writer.py``)."""
-    for d in deltas:
+    """Add ``deltas`` inside the caller's transaction (a writer unit, ``storage/writer.py``),
+    in user order (rows locked in one order by every process: no deadlock between two)."""
+    for d in sorted(deltas, key=lambda d: d.user_id):
         conn.execute(
             "INSERT INTO standings (guild_id, user_id, game, played, won, points, team_won)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
-            " played = played + excluded.played, won = won + excluded.won,"
-            " points = points + excluded.points, team_won = team_won + excluded.team_won",
+            " played = standings.played + excluded.played, won = standings.won + excluded.won,"
+            " points = standings.points + excluded.points,"
+            " team_won = standings.team_won + excluded.team_won",
             (guild_id, d.user_id, game, d.played, d.won, d.points, d.team_won),
         )
         for stat, value in d.stats.items():
             conn.execute(
                 "INSERT INTO player_stats (guild_id, user_id, game, stat, value)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id, game, stat)"
-                " DO UPDATE SET value = value + excluded.value",
+                " DO UPDATE SET value = player_stats.value + excluded.value",
                 (guild_id, d.user_id, game, stat, value),
             )
 
@@ -77,40 +78,38 @@ class StandingsRepo:
                 " LIMIT ?"
             )
             params = (guild_id, game, limit)
-        async with self.db.conn.execute(sql, params) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetchall(sql, params)
         return [StandingRow(**dict(r)) for r in rows]
 
     async def stat_board(
         self, guild_id: str, game: str, stat: str, limit: int = 10
     ) -> list[tuple[str, int]]:
         """(user, value) for one game-specific counter, highest first."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id, value FROM player_stats WHERE guild_id = ? AND game = ?"
             " AND stat = ? AND value > 0 ORDER BY value DESC, user_id LIMIT ?",
             (guild_id, game, stat, limit),
-        ) as cur:
-            return [(r["user_id"], r["value"]) for r in await cur.fetchall()]
+        )
+        return [(r["user_id"], r["value"]) for r in rows]
 
     async def stat_names(self, guild_id: str, game: str) -> list[str]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT DISTINCT stat FROM player_stats WHERE guild_id = ? AND game = ? ORDER BY stat",
             (guild_id, game),
-        ) as cur:
-            return [r["stat"] for r in await cur.fetchall()]
+        )
+        return [r["stat"] for r in rows]
 
     async def stats_of(self, guild_id: str, user_id: str, game: str) -> dict[str, int]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT stat, value FROM player_stats WHERE guild_id = ? AND user_id = ? AND game = ?",
             (guild_id, user_id, game),
-        ) as cur:
-            return {r["stat"]: r["value"] for r in await cur.fetchall()}
+        )
+        return {r["stat"]: r["value"] for r in rows}
 
     async def of_user(self, guild_id: str, user_id: str) -> list[StandingRow]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id, game, played, won, points, team_won FROM standings"
             " WHERE guild_id = ? AND user_id = ? ORDER BY game",
             (guild_id, user_id),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [StandingRow(**dict(r)) for r in rows]

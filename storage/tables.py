@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -11,7 +10,8 @@ from pydantic import BaseModel, Field
 from storage.collections import CardTransfer, apply_transfers
 from storage.db import Database
 from storage.intents import Intent, mark_done
-from storage.ratings import FinishedGame, Rate, apply_finished
+from storage.ratings import FINISH_LOCK, FinishedGame, Rate, apply_finished
+from storage.sql import INTEGRITY_ERRORS, Transaction, utc_now
 from storage.standings import StandingDelta, apply_standings
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
@@ -114,10 +114,11 @@ class TablesRepo:
         seed: str,
         meta: dict[str, Any] | None = None,
     ) -> TableRecord:
-        def unit(conn: sqlite3.Connection) -> Any:
-            cur = conn.execute(
+        def unit(conn: Transaction) -> Any:
+            return conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
-                " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
+                " RETURNING *",
                 (
                     guild_id,
                     channel_id,
@@ -129,43 +130,38 @@ class TablesRepo:
                     seed,
                     json.dumps(meta or {}),
                 ),
-            )
-            return conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
+            ).fetchone()
 
         try:
             row = await self.db.write(unit)
-        except sqlite3.IntegrityError as exc:
+        except INTEGRITY_ERRORS as exc:
             raise ChannelBusy(channel_id) from exc
         return _record(row)
 
     async def get(self, table_id: int) -> TableRecord | None:
-        async with self.db.conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         return _record(row) if row else None
 
     async def open_in_channel(self, channel_id: str) -> TableRecord | None:
-        async with self.db.conn.execute(
+        row = await self.db.fetchone(
             "SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
             (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return _record(row) if row else None
 
     async def open_tables(self) -> list[TableRecord]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [_record(r) for r in rows]
 
     async def open_index(self) -> list[OpenTable]:
         """What start-up needs of every open table, without its state: id, channel, game,
         status and next wake-up (``tables_open`` index; states load on first use)."""
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT id, guild_id, channel_id, game, status, wake_at FROM tables"
             " WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             OpenTable(id=r[0], guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], wake_at=r[5])
             for r in rows
@@ -183,10 +179,9 @@ class TablesRepo:
 
     async def update_lobby(self, table_id: int, seats: list[SeatInfo], host_id: str) -> None:
         await self._execute(
-            "UPDATE tables SET seats = ?, host_id = ?,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            "UPDATE tables SET seats = ?, host_id = ?, updated_at = ?"
             " WHERE id = ? AND status = 'lobby'",
-            (_seats_json(seats), host_id, table_id),
+            (_seats_json(seats), host_id, utc_now(), table_id),
         )
 
     async def update_seats(
@@ -195,10 +190,9 @@ class TablesRepo:
         """Who controls each seat of a game in progress (a person or the computer), the host
         and the table's meta, in one write (a person leaving, coming back, being removed)."""
         changed = await self._execute(
-            "UPDATE tables SET seats = ?, host_id = ?, meta = ?,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+            "UPDATE tables SET seats = ?, host_id = ?, meta = ?, updated_at = ?"
             " WHERE id = ? AND status = 'playing'",
-            (_seats_json(seats), host_id, json.dumps(meta), table_id),
+            (_seats_json(seats), host_id, json.dumps(meta), utc_now(), table_id),
         )
         if changed != 1:
             raise StaleVersion(table_id)
@@ -214,18 +208,16 @@ class TablesRepo:
     ) -> None:
         changed = await self._execute(
             "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
-            " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-            " WHERE id = ? AND status = 'lobby'",
-            (_seats_json(seats), state_json, version, table_id),
+            " updated_at = ? WHERE id = ? AND status = 'lobby'",
+            (_seats_json(seats), state_json, version, utc_now(), table_id),
         )
         if changed != 1:
             raise StaleVersion(table_id)
 
     async def close(self, table_id: int, status: TableStatus = "cancelled") -> None:
         await self._execute(
-            "UPDATE tables SET status = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ',"
-            " 'now') WHERE id = ?",
-            (status, table_id),
+            "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
+            (status, utc_now(), table_id),
         )
 
     async def record_action(
@@ -258,12 +250,13 @@ class TablesRepo:
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
-        def unit(conn: sqlite3.Connection) -> None:
+        def unit(conn: Transaction) -> None:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
+            # Under PostgreSQL a second writer at the same version (another process) waits for
+            # the first one's row lock, then finds the version moved: one of them wins.
             cur = conn.execute(
                 "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
-                " wake_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                " WHERE id = ? AND version = ? AND status = 'playing'",
+                " wake_at = ?, updated_at = ? WHERE id = ? AND version = ? AND status = 'playing'",
                 (
                     state_json,
                     version,
@@ -271,6 +264,7 @@ class TablesRepo:
                     seats_json,
                     meta_json,
                     None if finished else wake_at,
+                    utc_now(),
                     table_id,
                     expected,
                 ),
@@ -282,6 +276,9 @@ class TablesRepo:
                 " VALUES (?, ?, ?, ?, ?)",
                 (table_id, version, seat, action, int(by_timer)),
             )
+            if standings or transfers or finished_game is not None:
+                # Everything a game's end writes across tables, in one order for every process.
+                conn.lock(FINISH_LOCK)
             if standings:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
@@ -294,12 +291,11 @@ class TablesRepo:
         await self.db.write(unit)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        async with self.db.conn.execute(
+        rows = await self.db.fetchall(
             "SELECT version, seat, action, by_timer FROM actions WHERE table_id = ?"
             " ORDER BY version",
             (table_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             ActionRow(
                 version=r["version"],

@@ -1,4 +1,6 @@
-"""The database writer: one thread owning one ``sqlite3`` connection that runs every write.
+"""The database writer: one thread owning one connection that runs every write (SQLite: a
+``sqlite3`` connection; PostgreSQL: an asyncpg connection on the thread's own event loop, behind
+the synchronous facade of ``storage/postgres.py``).
 
 Why not aiosqlite for writes: a transaction written as several ``await conn.execute(...)`` is
 one event-loop round trip per statement, and the write lock is held across all of them, so under
@@ -11,10 +13,15 @@ Each SQL statement costs the thread a GIL hand-over, so a unit is kept to few st
 unit alone in the queue runs without savepoints.
 
 Group commit: the thread takes every unit queued when it wakes (up to ``max_batch``) and runs
-them in one ``BEGIN IMMEDIATE … COMMIT``, each inside its own ``SAVEPOINT``. A unit that raises
+them in one ``BEGIN … COMMIT`` (SQLite: ``BEGIN IMMEDIATE``), each inside its own ``SAVEPOINT``. A unit that raises
 is rolled back alone (all-or-nothing per unit) and its caller gets the exception; the others
 commit. Callers are answered only after ``COMMIT`` returned: nothing is shown before it is
-committed. If ``COMMIT`` itself fails, every unit of the batch fails.
+committed. If ``COMMIT`` itself fails, every unit of the batch fails. A unit that fails with an
+error the backend calls retryable (PostgreSQL: a deadlock or serialization failure against
+another process) is rolled back alone and run again, up to ``retries`` times.
+
+One thread per process, also for PostgreSQL: units then commit in the order they were queued,
+which callers rely on (a later save of the same rows wins); processes write concurrently.
 """
 
 from __future__ import annotations
@@ -22,20 +29,38 @@ from __future__ import annotations
 import asyncio
 import logging
 import queue
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from storage.sql import Cursor, Params, Transaction
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Unit = Callable[[sqlite3.Connection], Any]
+Unit = Callable[[Any], Any]  # a function of the session (a Transaction; migrations: the raw one)
 # (phase name, milliseconds): how the bot's metrics hear of write timings (storage imports
 # nothing of the bot, so the bot passes this in).
 Observer = Callable[[str, float], None]
+
+
+class Session(Transaction, Protocol):
+    """The writer thread's connection: a Transaction plus what the writer itself needs."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, parameters: Params = (), /) -> Cursor: ...
+
+    def rollback(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _never(exc: BaseException) -> bool:
+    return False
 
 
 @dataclass
@@ -64,9 +89,12 @@ class _Job:
 
 @dataclass
 class Writer:
-    path: str
-    setup: Callable[[sqlite3.Connection], None]
+    # Opens (and configures) the session, in the writer thread.
+    connect: Callable[[], Session]
     observe: Observer | None = None
+    begin: str = "BEGIN IMMEDIATE"
+    retryable: Callable[[BaseException], bool] = _never
+    retries: int = 3
     max_batch: int = 64
     stats: WriteStats = field(default_factory=WriteStats)
 
@@ -97,9 +125,7 @@ class Writer:
     # ----- the writer thread ----------------------------------------------------------------
     def _run(self) -> None:
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            self.setup(conn)
+            conn = self.connect()
         except BaseException as exc:  # reported to start()
             self._start_error = exc
             self._ready.set()
@@ -134,34 +160,44 @@ class Writer:
         finally:
             conn.close()
 
-    def _run_raw(self, conn: sqlite3.Connection, job: _Job) -> None:
+    def _run_raw(self, conn: Session, job: _Job) -> None:
         try:
             job.result = job.unit(conn)
         except BaseException as exc:
             job.error = exc
         self._settle([job])
 
-    def _commit_batch(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
+    def _commit_batch(self, conn: Session, batch: list[_Job]) -> None:
         if not batch:
             return
         start = time.perf_counter()
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(self.begin)
             if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
                 job = batch[0]
-                try:
-                    job.result = job.unit(conn)
-                except BaseException as exc:
-                    job.error = exc
+                for attempt in range(self.retries + 1):
+                    try:
+                        job.result, job.error = job.unit(conn), None
+                        break
+                    except BaseException as exc:
+                        job.error = exc
+                        if attempt == self.retries or not self.retryable(exc):
+                            break
+                        conn.execute("ROLLBACK")
+                        conn.execute(self.begin)
                 conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
             else:
                 for job in batch:
                     conn.execute("SAVEPOINT unit")
-                    try:
-                        job.result = job.unit(conn)
-                    except BaseException as exc:
-                        job.error = exc
-                        conn.execute("ROLLBACK TO unit")
+                    for attempt in range(self.retries + 1):
+                        try:
+                            job.result, job.error = job.unit(conn), None
+                            break
+                        except BaseException as exc:
+                            job.error = exc
+                            conn.execute("ROLLBACK TO unit")
+                            if attempt == self.retries or not self.retryable(exc):
+                                break
                     conn.execute("RELEASE unit")
                 conn.execute("COMMIT")
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands

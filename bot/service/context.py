@@ -9,7 +9,7 @@ from typing import Any
 from bot.errors import TableError
 from bot.service.guild_settings import GuildSettingsStore
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions, split_options
-from bot.service.notify import Notifications
+from bot.service.notify import Delivery, Notifications
 from bot.workers import InlineWorkers, Workers
 from games.core import Game
 from storage import TablesRepo
@@ -34,6 +34,9 @@ class ServiceContext:
     # Loads every open table of a game that start-up left unloaded (lazy loading), for the
     # rare question that spans a game's tables (Triple Triad's staked cards); None: all loaded.
     ensure_game: Callable[[str], Awaitable[None]] | None = None
+    # Other processes share the tables (bot/service/shared.py): catch a table up from the
+    # database, under its lock. None: this process's memory is the truth (SQLite).
+    refresh: Callable[[Table], Awaitable[Delivery | None]] | None = None
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
 

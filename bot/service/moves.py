@@ -8,6 +8,12 @@
    the delivery *outside* the lock, so presenting never blocks the next move.
 Scheduling what comes next (computer turns, the turn timer) is the caller's.
 
+When other processes share the tables (PostgreSQL, ``bot/service/shared.py``), the database
+decides: a click whose version disagrees with memory, or a write that loses the version guard
+(``StaleVersion``), first catches the table up from the database (``ctx.refresh``); then the
+click is judged again: refused as stale if the player saw an older version, re-applied on the
+fresh state if it carried no version (a modal's typed action, the timer).
+
 Each step is timed into ``bot.metrics``: ``lock_wait``, ``apply``, ``persist`` (and
 ``notify`` in notify.py).
 """
@@ -26,6 +32,12 @@ from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
 from storage import Intent, StaleVersion
+
+ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
+
+
+class _Lost(Exception):
+    """The version-guarded write lost to another process's commit (shared tables only)."""
 
 
 class Moves:
@@ -76,6 +88,31 @@ class Moves:
         by_timer: bool,
         intent: Intent | None,
     ) -> list[Event]:
+        refresh = self.ctx.refresh
+        behind = table.state is not None and version not in (None, table.state.version)
+        if refresh is not None and behind:
+            await refresh(table)  # memory may be behind another process: the database says
+        for _ in range(ATTEMPTS):
+            try:
+                return await self._attempt(table, seat, version, action_text, by_timer, intent)
+            except _Lost:
+                metrics.count("stale_moves")
+                assert refresh is not None
+                await refresh(table)
+                if version is not None:
+                    current = table.state.version if table.state is not None else None
+                    raise TableError("stale", version=version, current=current) from None
+        raise TableError("stale", version=version, current=table.record.version)
+
+    async def _attempt(
+        self,
+        table: Table,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        by_timer: bool,
+        intent: Intent | None,
+    ) -> list[Event]:
         if table.record.status != "playing" or table.state is None:
             raise TableError("not_playing")
         if table.seat(seat) is None:
@@ -116,7 +153,9 @@ class Moves:
         start = time.perf_counter()
         try:
             await asyncio.shield(write)
-        except StaleVersion as exc:  # another process wrote first: refuse
+        except StaleVersion as exc:  # another process wrote first
+            if self.ctx.refresh is not None:
+                raise _Lost() from exc  # caught up and judged again by the caller
             raise TableError("stale", version=version, current=table.state.version) from exc
         except asyncio.CancelledError:
             # The write goes on without us: keep the lock until it is decided, and keep memory
@@ -128,6 +167,7 @@ class Moves:
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+        metrics.count("moves")
         return events
 
     @staticmethod

@@ -11,16 +11,19 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.errors import TableError
 from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.cpu import ComputerTurns
+from bot.service.feed import ChangeFeed, NoFeed, TableChange
 from bot.service.guild_settings import GuildSettings, GuildSettingsStore
 from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import ReplayResult, public_views, rebuild
 from bot.service.seats import SeatChanges
+from bot.service.shared import LIVE, CatchUp, OwnedTablesOnly, change_of, is_news, spawn
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from bot.service.wake import OverdueSpreader
@@ -61,8 +64,17 @@ class TableService:
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
         workers: Workers | None = None,
+        feed: ChangeFeed | None = None,
+        owns: Callable[[str | None], bool] | None = None,
     ) -> None:
+        """``feed``: how other processes' changes are heard (``NoFeed``: none share the
+        tables); ``owns``: whether this process runs the shard of a guild (it then presents
+        that guild's tables and runs their timers and computer turns; all by default)."""
         self.repo = TablesRepo(db)
+        self._feed: ChangeFeed = feed or NoFeed()
+        self._owns: Callable[[str | None], bool] = owns or (lambda guild_id: True)
+        if self._feed.shared:
+            listener = OwnedTablesOnly(listener, self._owns)
         self.intents = IntentsRepo(db)
         self.presented = PresentedRepo(db)  # what the presentation last showed (bot/ui/shown)
         self._players = PlayersRepo(db)
@@ -78,6 +90,9 @@ class TableService:
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
             ensure_game=self.ensure_game,
         )
+        self._catch_up = CatchUp(self._ctx, self._owns)
+        if self._feed.shared:
+            self._ctx.refresh = self._catch_up.refresh
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
         self._cpu = ComputerTurns(self._ctx, self._moves, self._timers, self._after_change)
@@ -125,8 +140,8 @@ class TableService:
     async def ensure(self, table_id: int) -> Table | None:
         """The table, loading it from storage if start-up left it unloaded (lazy loading)."""
         table = self._ctx.tables.get(table_id)
-        if table is not None or table_id not in self._unloaded:
-            return table
+        if table is not None or (table_id not in self._unloaded and not self._feed.shared):
+            return table  # shared: a table another process opened is read from the database
         pending = self._loading.get(table_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -218,6 +233,8 @@ class TableService:
             self._by_channel[entry.channel_id] = entry.id
             if not lazy:
                 eager.append(entry)
+        if self._feed.shared:
+            await self._feed.start(self._heard)
         loaded = []
         for entry in eager:
             table = await self.ensure(entry.id)
@@ -225,7 +242,7 @@ class TableService:
                 loaded.append(table)
         for entry in eager:  # loaded: resumed now, each turn with the time it had left
             table = self._ctx.tables.get(entry.id)
-            if table is None or table.state is None:
+            if table is None or table.state is None or not self._owns(entry.guild_id):
                 continue
             if self._cpu.pending(table):
                 self._cpu.kick(table)
@@ -233,7 +250,7 @@ class TableService:
                 left = spreader.delay(entry.wake_at, float(self.turn_seconds(table)))
                 self._timers.restart(table, left if entry.wake_at is not None else None)
         for entry in list(self._unloaded.values()):  # woken (and loaded) when due
-            if entry.status != "playing":
+            if entry.status != "playing" or not self._owns(entry.guild_id):
                 continue
             delay = spreader.delay(entry.wake_at, 0.0)  # none stored: resumed soon, full turn
             self._wakes[entry.id] = loop.call_later(
@@ -280,6 +297,8 @@ class TableService:
             return
         if table is None or table.state is None or self._ctx.closing:
             return
+        if not self._catch_up.owns_table(table):
+            return
         if self._cpu.tasks_running(table.id) or self._timers.armed(table.id):
             return  # a click or a command got there first: the live path runs it
         if self._cpu.pending(table):
@@ -293,6 +312,7 @@ class TableService:
         ``drain_seconds``), then timers and computer turns stop and the presentations already
         posted go out, before storage and Discord close."""
         self._ctx.closing = True
+        await self._feed.close()
         for handle in self._wakes.values():
             handle.cancel()
         self._wakes.clear()
@@ -497,7 +517,9 @@ class TableService:
     def _after_change(self, table: Table) -> None:
         if self._ctx.closing:
             return
-        if table.record.status != "playing" or table.state is None:
+        if self._feed.shared:
+            spawn(self._background, self._feed.publish(change_of(table)), f"publish-{table.id}")
+        if table.record.status != "playing" or table.state is None or not self._owns_it(table):
             self._timers.cancel(table.id)
             # Released once its last notification is out: a move whose presentation is still
             # running (an earlier version) may be the one calling here; the last poster will
@@ -510,6 +532,54 @@ class TableService:
         if self._cpu.pending(table):
             self._cpu.kick(table)
         self._timers.restart(table)
+
+    def owns(self, guild_id: str | None) -> bool:
+        """Whether this process presents (and runs the timers of) ``guild_id``'s tables."""
+        return self._owns(guild_id)
+
+    def _owns_it(self, table: Table) -> bool:
+        """Timers and computer turns run in the process that owns the table's guild."""
+        if self._catch_up.owns_table(table):
+            return True
+        self._timers.cancel(table.id)
+        return False
+
+    # ----- other processes' changes (bot/service/shared.py) ---------------------------------
+    def _heard(self, change: TableChange) -> None:
+        if self._ctx.closing or not is_news(change, self._ctx.tables.get(change.table_id)):
+            return
+        spawn(self._background, self._catch_up_with(change), f"catch-up-{change.table_id}")
+
+    async def _catch_up_with(self, change: TableChange) -> None:
+        """Another process changed a table: bring our copy up to date; the owner presents the
+        change and runs what comes next (timers, computer turns)."""
+        try:
+            table = self._ctx.tables.get(change.table_id)
+            delivery = None
+            if table is not None:
+                async with table.lock:
+                    delivery = await self._catch_up.refresh(table)
+            elif change.status in LIVE:
+                record = await self.repo.get(change.table_id)
+                if record is None or not self._owns(record.guild_id):
+                    return  # read from the database when a click needs it
+                table = await self.ensure(change.table_id)
+                if table is None or table.state is None:
+                    return
+                delivery = self._ctx.notify.game_changed(table, [], None, False)
+                metrics.count("caught_up")
+            if table is None:
+                return
+            if delivery is not None:
+                await delivery
+            if table.record.status in ("finished", "cancelled") and not self._owns(
+                table.record.guild_id
+            ):
+                self._ctx.tables.pop(table.id, None)
+                return
+            self._after_change(table)
+        except Exception:
+            log.exception("catching up with table %s failed", change.table_id)
 
     def _stop_background(self, table_id: int) -> None:
         self._timers.cancel(table_id)

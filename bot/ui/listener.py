@@ -486,6 +486,8 @@ class DiscordTableListener:
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
+        if not self.bot.tables.owns(table.record.guild_id):
+            return  # another process runs the guild's shard and shows it (bot/service/shared)
         slot = self._private.setdefault((table.id, seat), Slot())
         slot.digest = None
         self._show_private(table, seat)
@@ -680,7 +682,8 @@ class DiscordTableListener:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view
-            self.shown.private(table.id, seat, table.version, slot)
+            if self.bot.tables.owns(table.record.guild_id):  # else the owner's to store
+                self.shown.private(table.id, seat, table.version, slot)
             return True
         finally:
             slot.busy.release()

@@ -187,4 +187,6 @@ class Recovery:
             return None
         if table is None or table.state is None or not table.record.message_id:
             return None
+        if not self.bot.tables.owns(table.record.guild_id):
+            return None  # another process runs its guild's shard and shows it
         return table

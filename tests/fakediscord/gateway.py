@@ -1,4 +1,9 @@
-"""The gateway side of the fake: sessions, sequence numbers, replay on RESUME."""
+"""The gateway side of the fake: sessions, sequence numbers, replay on RESUME, shards.
+
+Each IDENTIFY names its shard (``shard: [id, count]``, ``[0, 1]`` when absent); a session per
+shard id. A guild's events go to the session of shard ``(guild_id >> 22) % count``, DMs (and DM
+interactions) to shard 0 only, as Discord does.
+"""
 
 from __future__ import annotations
 
@@ -49,17 +54,30 @@ class Session:
 
     id: str
     intents: int
+    shard_id: int = 0
+    shard_count: int = 1
     seq: int = 0
     events: list[tuple[int, str]] = field(default_factory=list)  # (seq, frame)
     connection: Connection | None = None
     resumes: int = 0
     resumable: bool = True  # a clean close (1000/1001) by the client ends the session
 
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this shard gets a guild's events (None: a DM, shard 0's alone)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord routes a guild to."""
+    return (guild_id >> 22) % shard_count
+
 
 class Gateway:
     def __init__(self, fake: FakeDiscord):
         self.fake = fake
-        self.session: Session | None = None
+        self.sessions: dict[int, Session] = {}  # by shard id
         self.connections: list[Connection] = []
         self.identifies = 0
         self.resume_paths: list[str] = []
@@ -70,11 +88,26 @@ class Gateway:
 
     # --- dispatching -------------------------------------------------------------------------
 
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
-        """Send a DISPATCH to the current session (queued for replay if it is disconnected)."""
-        session = self.session
-        if session is None:
-            return
+    @property
+    def session(self) -> Session | None:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        return self.sessions.get(0)
+
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        guild_id: int | None = None,
+    ) -> None:
+        """Send a DISPATCH to the session of the shard that owns ``guild_id`` (None: a DM,
+        shard 0), queued for replay if that session is disconnected."""
+        for session in list(self.sessions.values()):
+            if session.receives(guild_id):
+                self._send(session, event, data, intent)
+
+    def _send(self, session: Session, event: str, data: dict[str, Any], intent: int | None) -> None:
         if intent is not None and not session.intents & intent:
             return
         session.seq += 1
@@ -85,11 +118,16 @@ class Gateway:
 
     @property
     def connected(self) -> bool:
-        return self.session is not None and self.session.connection is not None
+        """Shard 0 is connected (an unsharded bot's one connection)."""
+        return self.shard_connected(0)
 
-    async def close(self, code: int = 4000) -> None:
-        """Close the bot's current connection with `code` (the session stays resumable)."""
-        session = self.session
+    def shard_connected(self, shard_id: int) -> bool:
+        session = self.sessions.get(shard_id)
+        return session is not None and session.connection is not None
+
+    async def close(self, code: int = 4000, *, shard_id: int = 0) -> None:
+        """Close one shard's current connection with `code` (the session stays resumable)."""
+        session = self.sessions.get(shard_id)
         if session is None or session.connection is None:
             raise RuntimeError("the bot is not connected to the gateway")
         connection = session.connection
@@ -122,10 +160,11 @@ class Gateway:
                 await self._on_frame(connection, frame)
         finally:
             self.connections.remove(connection)
-            if self.session is not None and self.session.connection is connection:
-                self.session.connection = None
-                if ws.close_code in (1000, 1001):
-                    self.session.resumable = False
+            for session in self.sessions.values():
+                if session.connection is connection:
+                    session.connection = None
+                    if ws.close_code in (1000, 1001):
+                        session.resumable = False
             connection.outbox.put_nowait(None)
             await writer
             self.fake._bump()
@@ -171,13 +210,29 @@ class Gateway:
         if data.get("token") != fake.token:
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
-        self.identifies += 1
-        if self.session is not None and self.session.connection is not None:
-            self.session.connection.outbox.put_nowait(None)
-        self.session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)))
-        self.session.connection = connection
         shard = data.get("shard") or [0, 1]
-        self.dispatch(
+        if not _valid_shard(shard):
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        shard_id, shard_count = int(shard[0]), int(shard[1])
+        if shard_count < fake.shard_count:
+            await connection.ws.close(code=4011, message=b"Sharding required.")
+            return
+        self.identifies += 1
+        previous = self.sessions.get(shard_id)
+        if previous is not None and previous.connection is not None:
+            previous.connection.outbox.put_nowait(None)
+        session = Session(
+            id=uuid.uuid4().hex,
+            intents=int(data.get("intents", 0)),
+            shard_id=shard_id,
+            shard_count=shard_count,
+        )
+        session.connection = connection
+        self.sessions[shard_id] = session
+        guilds = [g for g in fake.guilds if session.receives(g.id)]
+        self._send(
+            session,
             "READY",
             {
                 "v": 10,
@@ -187,8 +242,8 @@ class Gateway:
                     "mfa_enabled": False,
                     "bot": True,
                 },
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in fake.guilds],
-                "session_id": self.session.id,
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": session.id,
                 "resume_gateway_url": fake.resume_gateway_url,
                 "application": {"id": str(fake.application_id), "flags": 0},
                 "private_channels": [],
@@ -196,12 +251,13 @@ class Gateway:
                 "presences": [],
                 "guild_join_requests": [],
                 "user_settings": {},
-                "shard": shard,
+                "shard": [shard_id, shard_count],
                 "_trace": ["fakediscord"],
             },
+            None,
         )
-        for guild in fake.guilds:
-            self.dispatch("GUILD_CREATE", guild.payload())
+        for guild in guilds:
+            self._send(session, "GUILD_CREATE", guild.payload(), None)
         fake._bump()
 
     async def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
@@ -212,7 +268,7 @@ class Gateway:
                 await self.resume_gate.wait()
             finally:
                 self.pending_resumes -= 1
-        session = self.session
+        session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
         if (
             session is None
             or not session.resumable
@@ -237,3 +293,11 @@ class Gateway:
         session.events.append((session.seq, frame))
         connection.outbox.put_nowait(frame)
         self.fake._bump()
+
+
+def _valid_shard(shard: object) -> bool:
+    """``[id, count]`` with 0 <= id < count."""
+    if not isinstance(shard, list | tuple) or len(shard) != 2:
+        return False
+    shard_id, count = shard
+    return isinstance(shard_id, int) and isinstance(count, int) and 0 <= shard_id < count

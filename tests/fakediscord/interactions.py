@@ -132,7 +132,11 @@ class Interactions:
         )
         self.all[inter.id] = inter
         self.by_token[inter.token] = inter
-        fake.gateway.dispatch("INTERACTION_CREATE", self.payload(inter))
+        fake.gateway.dispatch(
+            "INTERACTION_CREATE",
+            self.payload(inter),
+            guild_id=inter.guild.id if inter.guild is not None else None,
+        )
         loop = asyncio.get_running_loop()
         self._timers[inter.id] = loop.call_later(
             fake.interaction_deadline, self._deadline_passed, inter

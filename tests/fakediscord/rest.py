@@ -90,7 +90,7 @@ class Rest:
         return json_response(
             {
                 "url": self.fake.gateway_url,
-                "shards": 1,
+                "shards": self.fake.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -20,7 +20,7 @@ from aiohttp import web
 from . import errors as E
 from . import limits
 from .errors import DiscordError, Violation, json_response
-from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
 from .interactions import Interactions
 from .model import (
     DEFAULT_MEMBER_PERMISSIONS,
@@ -132,12 +132,15 @@ class FakeDiscord:
         spec: OpenAPISpec | None = None,
         validate: bool = True,
         keep_history: bool = True,
+        shard_count: int = 1,
     ) -> None:
         self.spec = spec or load_spec()
         # A load run turns these off: `validate=False` skips the OpenAPI walk (documented limits
         # are still checked); `keep_history=False` keeps no request log, no message versions and
         # no attachment bytes, so memory stays flat over a long run.
         self.validate = validate
+        # What `GET /gateway/bot` recommends; an IDENTIFY with fewer shards is refused (4011).
+        self.shard_count = shard_count
         self.keep_history = keep_history
         # Called with every RequestRecord once answered, and with every message created or
         # edited (ephemerals included) and its gateway event name.
@@ -227,10 +230,14 @@ class FakeDiscord:
 
     # --- the world -------------------------------------------------------------------------------
 
-    def add_guild(self, name: str, channels: tuple[str, ...] = ("general",)) -> Guild:
-        guild = Guild(
-            id=self.ids.next(), name=name, owner_id=self.owner.id, joined_at=self.clock.iso()
-        )
+    def add_guild(
+        self, name: str, channels: tuple[str, ...] = ("general",), *, shard: int | None = None
+    ) -> Guild:
+        """A new guild; ``shard``: one whose id routes it to that shard of ``shard_count``."""
+        guild_id = self.ids.next()
+        while shard is not None and shard_of(guild_id, self.shard_count) != shard:
+            guild_id = self.ids.next()
+        guild = Guild(id=guild_id, name=name, owner_id=self.owner.id, joined_at=self.clock.iso())
         guild.roles.append(
             Role(id=guild.id, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS)
         )
@@ -240,7 +247,9 @@ class FakeDiscord:
         for channel_name in channels:
             self._new_guild_channel(guild, channel_name)
         self.commands.setdefault(guild.id, [])
-        self.gateway.dispatch("GUILD_CREATE", guild.payload(), intent=INTENT_GUILDS)
+        self.gateway.dispatch(
+            "GUILD_CREATE", guild.payload(), intent=INTENT_GUILDS, guild_id=guild.id
+        )
         self._bump()
         return guild
 
@@ -253,8 +262,11 @@ class FakeDiscord:
         return channel
 
     def add_channel(self, name: str, guild: Guild | None = None) -> Channel:
-        channel = self._new_guild_channel(guild or self.guild, name)
-        self.gateway.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
+        guild = guild or self.guild
+        channel = self._new_guild_channel(guild, name)
+        self.gateway.dispatch(
+            "CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS, guild_id=guild.id
+        )
         self._bump()
         return channel
 
@@ -268,6 +280,7 @@ class FakeDiscord:
             "GUILD_ROLE_CREATE",
             {"guild_id": str(guild.id), "role": role.payload()},
             intent=INTENT_GUILDS,
+            guild_id=guild.id,
         )
         return role
 
@@ -292,6 +305,7 @@ class FakeDiscord:
             "GUILD_MEMBER_ADD",
             {**member.payload(), "guild_id": str(guild.id)},
             intent=INTENT_GUILD_MEMBERS,
+            guild_id=guild.id,
         )
         self._bump()
         return member
@@ -369,7 +383,7 @@ class FakeDiscord:
         data = msg.payload()
         if msg.guild_id is not None:
             data["guild_id"] = str(msg.guild_id)
-        self.gateway.dispatch(event, data, intent=intent)
+        self.gateway.dispatch(event, data, intent=intent, guild_id=msg.guild_id)
 
     def delete_message(self, message: Message) -> None:
         """Delete a message as a moderator would: the bot's later edits get 404 / 10008."""
@@ -381,7 +395,7 @@ class FakeDiscord:
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
             intent = INTENT_DIRECT_MESSAGES if message.channel.is_dm else INTENT_GUILD_MESSAGES
-            self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
+            self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent, guild_id=message.guild_id)
         self._bump()
 
     def apply_message_body(
@@ -524,9 +538,22 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
-    async def close_gateway(self, code: int = 4000) -> None:
+    async def close_gateway(self, code: int = 4000, *, shard_id: int = 0) -> None:
         """Close the bot's gateway connection (4000: unknown error, the bot must RESUME)."""
-        await self.gateway.close(code)
+        await self.gateway.close(code, shard_id=shard_id)
+
+    def shard_of(self, guild: Guild) -> int:
+        """The shard (of ``shard_count``) Discord routes ``guild``'s events to."""
+        return shard_of(guild.id, self.shard_count)
+
+    async def wait_until_shards_connected(
+        self, shard_ids: list[int] | range, timeout: float = 10.0
+    ) -> None:
+        await self.wait_until(
+            lambda: all(self.gateway.shard_connected(i) for i in shard_ids),
+            timeout=timeout,
+            what=f"gateway connections of shards {list(shard_ids)}",
+        )
 
     def hold_resumes(self) -> asyncio.Event:
         """Make the gateway hold every RESUME until the returned event is set (events dispatched

@@ -36,8 +36,8 @@ async def _ledger_matches_counts(repo, user):
     assert {k: v for k, v in totals.items() if v} == await repo.cards(user, "triad")
 
 
-async def test_starter_once_and_top_up(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_starter_once_and_top_up(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     assert await repo.ensure_starter("a", "triad", ["c1", "c1", "c2"])
     assert not await repo.ensure_starter("a", "triad", ["c9"])
@@ -48,8 +48,8 @@ async def test_starter_once_and_top_up(tmp_path):
     await db.close()
 
 
-async def test_payout_lands_with_the_final_action_or_not_at_all(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_payout_lands_with_the_final_action_or_not_at_all(db_target):
+    db = await open_database(db_target)
     coll = CollectionsRepo(db)
     await coll.grant("a", "triad", ["c1", "c2"], "starter")
     await coll.grant("b", "triad", ["c3"], "starter")
@@ -102,8 +102,8 @@ async def test_payout_lands_with_the_final_action_or_not_at_all(tmp_path):
     await db.close()
 
 
-async def test_unheld_cards_can_be_skipped_instead_of_failing(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_unheld_cards_can_be_skipped_instead_of_failing(db_target):
+    db = await open_database(db_target)
     coll = CollectionsRepo(db)
     await coll.grant("b", "triad", ["c3"], "starter")
     tables, table = await _playing_table(db)

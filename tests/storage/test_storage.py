@@ -28,14 +28,9 @@ async def _new_table(repo, channel="c1"):
     )
 
 
-async def test_migrates_empty_database_and_reopens(tmp_path):
-    path = tmp_path / "bot.db"
-    db = await open_database(path)
-    assert await db.schema_version() == len(migration_scripts())
-    async with db.conn.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with db.conn.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+async def test_migrates_empty_database_and_reopens(db_target):
+    db = await open_database(db_target)
+    assert await db.schema_version() == len(migration_scripts(db.dialect))
     repo = TablesRepo(db)
     lobby = await _new_table(repo, "c1")
     playing = await _new_table(repo, "c2")
@@ -44,8 +39,8 @@ async def test_migrates_empty_database_and_reopens(tmp_path):
     await repo.close(done.id, "cancelled")
     await db.close()
 
-    db = await open_database(path)  # reopening runs no migration twice
-    assert await db.schema_version() == len(migration_scripts())
+    db = await open_database(db_target)  # reopening runs no migration twice
+    assert await db.schema_version() == len(migration_scripts(db.dialect))
     open_tables = await TablesRepo(db).open_tables()
     assert [(t.id, t.status) for t in open_tables] == [(lobby.id, "lobby"), (playing.id, "playing")]
     assert open_tables[1].state == '{"x": 1}'
@@ -53,8 +48,28 @@ async def test_migrates_empty_database_and_reopens(tmp_path):
     await db.close()
 
 
-async def test_one_open_table_per_channel(tmp_path):
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path):
     db = await open_database(tmp_path / "bot.db")
+    assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+    await db.close()
+
+
+async def test_postgres_keeps_its_schema_version_in_a_table(pg_url):
+    db = await open_database(pg_url)
+    rows = await db.fetchall("SELECT version FROM schema_version ORDER BY version")
+    assert [r["version"] for r in rows] == [n for n, _ in migration_scripts("postgres")]
+    await db.close()
+
+
+def test_both_backends_have_the_same_migrations():
+    sqlite, postgres = migration_scripts("sqlite"), migration_scripts("postgres")
+    assert [n for n, _ in sqlite] == [n for n, _ in postgres] == list(range(1, len(sqlite) + 1))
+    assert len(sqlite) >= 4
+
+
+async def test_one_open_table_per_channel(db_target):
+    db = await open_database(db_target)
     repo = TablesRepo(db)
     first = await _new_table(repo)
     with pytest.raises(ChannelBusy):
@@ -64,8 +79,8 @@ async def test_one_open_table_per_channel(tmp_path):
     await db.close()
 
 
-async def test_action_and_snapshot_are_one_transaction(tmp_path):
-    db = await open_database(tmp_path / "bot.db")
+async def test_action_and_snapshot_are_one_transaction(db_target):
+    db = await open_database(db_target)
     repo = TablesRepo(db)
     table = await _new_table(repo)
     await repo.start(table.id, SEATS, "{}", 0)
@@ -96,8 +111,8 @@ async def test_action_and_snapshot_are_one_transaction(tmp_path):
     await db.close()
 
 
-async def test_standings_accumulate_and_total(tmp_path):
-    db = await open_database(tmp_path / "bot.db")
+async def test_standings_accumulate_and_total(db_target):
+    db = await open_database(db_target)
     repo = StandingsRepo(db)
     await repo.add("g", "amapatolli", [StandingDelta(user_id="a", won=1, points=5)])
     await repo.add("g", "amapatolli", [StandingDelta(user_id="a", points=3)])
@@ -113,8 +128,8 @@ async def test_standings_accumulate_and_total(tmp_path):
     await db.close()
 
 
-async def test_players(tmp_path):
-    db = await open_database(tmp_path / "bot.db")
+async def test_players(db_target):
+    db = await open_database(db_target)
     players = PlayersRepo(db)
     await players.upsert("1", "Ana", "es")
     assert not await players.dms_closed("1")

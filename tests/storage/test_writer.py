@@ -39,8 +39,8 @@ def _count(conn, sql, *params):
     return conn.execute(sql, params).fetchone()[0]
 
 
-async def test_a_failing_unit_leaves_nothing_and_its_batch_mates_commit(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_a_failing_unit_leaves_nothing_and_its_batch_mates_commit(db_target):
+    db = await open_database(db_target)
 
     def good(conn):
         conn.execute("INSERT INTO players (user_id, name) VALUES ('ok', 'Ok')")
@@ -77,8 +77,8 @@ async def test_a_failing_unit_leaves_nothing_and_its_batch_mates_commit(tmp_path
     await db.close()
 
 
-async def test_a_move_is_version_guarded_and_all_or_nothing(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_a_move_is_version_guarded_and_all_or_nothing(db_target):
+    db = await open_database(db_target)
     repo, table = await _playing(db)
     await repo.record_action(table, seat="1", action="x", state_json='{"v": 1}', version=1)
     # A writer that started from version 0 again loses: nothing of it is written.
@@ -108,8 +108,8 @@ async def test_a_move_is_version_guarded_and_all_or_nothing(tmp_path):
     await db.close()
 
 
-async def test_reads_do_not_wait_for_a_write_in_progress(tmp_path):
-    db = await open_database(tmp_path / "b.db")
+async def test_reads_do_not_wait_for_a_write_in_progress(db_target):
+    db = await open_database(db_target)
     repo, table = await _playing(db)
     inside, release = threading.Event(), threading.Event()
 
@@ -129,17 +129,17 @@ async def test_reads_do_not_wait_for_a_write_in_progress(tmp_path):
     await db.close()
 
 
-async def test_the_read_connection_cannot_write(tmp_path):
-    db = await open_database(tmp_path / "b.db")
-    with pytest.raises(Exception, match="readonly"):
-        await db.conn.execute("INSERT INTO players (user_id, name) VALUES ('x', 'X')")
+async def test_the_read_connection_cannot_write(db_target):
+    db = await open_database(db_target)
+    with pytest.raises(Exception, match="readonly|read-only"):
+        await db.fetchall("INSERT INTO players (user_id, name) VALUES ('x', 'X') RETURNING *")
     await db.close()
 
 
-async def test_unchanged_player_upserts_cost_no_write(tmp_path):
+async def test_unchanged_player_upserts_cost_no_write(db_target):
     from storage import PlayersRepo
 
-    db = await open_database(tmp_path / "b.db")
+    db = await open_database(db_target)
     players = PlayersRepo(db)
     await players.upsert("1", "Ana", "es")
     before = db.write_stats.units

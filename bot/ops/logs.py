@@ -1,0 +1,75 @@
+"""Logging set-up: the classic text lines, or one JSON object per line (LOG_FORMAT=json) for a
+log collector (Loki, CloudWatch, ``docker logs`` piped to ``jq``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+# Attributes every LogRecord has: anything else was passed with ``extra=`` and is kept.
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "taskName"}
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"ts", "level", "logger", "msg", ...}``: the time in UTC ISO 8601, ``extra=`` fields
+    as keys of their own, ``exc`` with the traceback when there is one; ``shard`` when the
+    process runs a share of the shards (``static`` fields)."""
+
+    def __init__(self, static: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.static = dict(static or {})
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": record.getMessage(),
+            **self.static,
+        }
+        for key, value in record.__dict__.items():
+            if key not in _STANDARD and not key.startswith("_"):
+                entry[key] = value if _plain(value) else repr(value)
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(entry, ensure_ascii=False, default=repr)
+
+
+def _plain(value: object) -> bool:
+    return value is None or isinstance(value, str | int | float | bool | list | dict)
+
+
+def configure_logging(
+    level: str, log_format: Literal["text", "json"], static: dict[str, Any] | None = None
+) -> logging.Handler:
+    """One stderr handler on the root logger, in ``log_format``; returns it."""
+    handler = logging.StreamHandler(sys.stderr)
+    if log_format == "json":
+        handler.setFormatter(JsonFormatter(static))
+    else:
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    return handler
+
+
+class ErrorCounter(logging.Handler):
+    """Counts the records logged at WARNING and above, by level: the ``errors`` of the
+    metrics endpoint (every unexpected failure is logged once, ``bot.ui.feedback``)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.counts: dict[str, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] = self.counts.get(record.levelname, 0) + 1

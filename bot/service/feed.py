@@ -1,0 +1,102 @@
+"""The change feed: how one bot process hears that another changed a table.
+
+Several shard processes share one PostgreSQL database. Any of them may move any table (Discord
+delivers every DM interaction to shard 0), but only the process that runs the table's guild's
+shard presents it, runs its turn timer and plays its computer seats. That process learns of a
+move made elsewhere from the feed, catches its copy up from the database and takes over
+(``bot/service/shared.py``). A change is only a hint ("table 12 is at version 40 now"): the
+database stays the truth, so a lost or repeated hint costs a reload, never a wrong game.
+
+Implementations: ``NoFeed`` (SQLite: one process, nobody else writes), ``LocalFeedHub``
+(several services in one process: tests), ``PostgresFeed`` (LISTEN/NOTIFY, ``pg_feed.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A table's row changed: its version (a move, a start) or its status (start, end)."""
+
+    table_id: int
+    version: int
+    status: str
+
+
+OnChange = Callable[[TableChange], None]
+
+
+class ChangeFeed(Protocol):
+    @property
+    def shared(self) -> bool:
+        """Whether other processes write the same tables (the database is the truth, not
+        this process's memory)."""
+        ...
+
+    async def start(self, on_change: OnChange) -> None:
+        """Begin delivering other writers' changes to ``on_change`` (on the event loop)."""
+        ...
+
+    async def publish(self, change: TableChange) -> None:
+        """Tell the others about a committed change of ours (a no-op when the database
+        announces every change itself, as the PostgreSQL trigger does)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class NoFeed:
+    """SQLite: one process owns the database; nothing to hear, nobody to tell."""
+
+    shared = False
+
+    async def start(self, on_change: OnChange) -> None:
+        return None
+
+    async def publish(self, change: TableChange) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class LocalFeedHub:
+    """Feeds for several table services of one process (unit tests of the cross-process
+    path): what one publishes, the others hear, after the publisher's call returns (as a
+    NOTIFY arrives after its transaction commits)."""
+
+    def __init__(self) -> None:
+        self._feeds: list[LocalFeed] = []
+
+    def feed(self) -> LocalFeed:
+        feed = LocalFeed(self)
+        self._feeds.append(feed)
+        return feed
+
+    def _send(self, origin: LocalFeed, change: TableChange) -> None:
+        loop = asyncio.get_running_loop()
+        for feed in self._feeds:
+            if feed is not origin and feed.on_change is not None:
+                loop.call_soon(feed.on_change, change)
+
+
+class LocalFeed:
+    shared = True
+
+    def __init__(self, hub: LocalFeedHub) -> None:
+        self.hub = hub
+        self.on_change: OnChange | None = None
+
+    async def start(self, on_change: OnChange) -> None:
+        self.on_change = on_change
+
+    async def publish(self, change: TableChange) -> None:
+        self.hub._send(self, change)
+
+    async def close(self) -> None:
+        self.on_change = None

@@ -1,0 +1,159 @@
+"""Tables shared by several bot processes (PostgreSQL, shards split over processes).
+
+The rules, for a process that does not hold the only copy of the truth:
+
+- **Correctness comes from the database.** A move commits only if the row's stored version is
+  still the one it started from (``TablesRepo.record_action``: one UPDATE ... WHERE version =
+  expected, which takes the row lock and checks the version in one statement, inside the
+  move's transaction). The in-process ``table.lock`` only orders this process's own moves.
+  When the version in memory disagrees with a click, or the write loses (``StaleVersion``),
+  the table is caught up from the database (``refresh``) and the click is judged again.
+- **One presenter per table.** The process that runs the shard of the table's guild presents
+  it (edits its public message and DM views), runs its turn timer and plays its computer
+  seats. Another process that moves the table (a DM click: Discord sends every DM interaction
+  to shard 0) answers the click itself and tells nobody else directly: the change feed
+  (``feed.py``) carries the news, and the owner catches up and presents.
+- **Catching up** replays the logged actions after the copy's version through the engine
+  (deterministic), so the owner presents the same events the mover saw; if that fails (a gap,
+  an unknown copy) the stored snapshot is loaded and shown without events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import metrics
+from bot.service.context import ServiceContext
+from bot.service.feed import TableChange
+from bot.service.models import Table, TableListener
+from bot.service.notify import Delivery
+from games.core import Event, GameState
+from storage import TableRecord
+
+log = logging.getLogger(__name__)
+
+LIVE = ("playing", "finished")
+
+
+class OwnedTablesOnly:
+    """The listener of a process that shares tables: it presents only the tables of guilds
+    this process runs the shard of (the owner presents the rest)."""
+
+    def __init__(self, inner: TableListener, owns: Callable[[str | None], bool]) -> None:
+        self.inner = inner
+        self.owns = owns
+
+    def _mine(self, table: Table) -> bool:
+        return self.owns(table.record.guild_id)
+
+    async def lobby_changed(self, table: Table) -> None:
+        if self._mine(table):
+            await self.inner.lobby_changed(table)
+
+    async def game_changed(
+        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
+    ) -> None:
+        if self._mine(table):
+            await self.inner.game_changed(table, events, actor, by_timer)
+
+    async def table_closed(self, table: Table, reason: str) -> None:
+        if self._mine(table):
+            await self.inner.table_closed(table, reason)
+
+    async def seat_replaced(self, table: Table, seat_id: str) -> None:
+        if self._mine(table):
+            await self.inner.seat_replaced(table, seat_id)
+
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        if self._mine(table):
+            await self.inner.seat_changed(table, seat_id, change)
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        if self._mine(finished):
+            await self.inner.rematch_opened(finished, rematch)
+
+
+class CatchUp:
+    """Brings this process's copy of a table up to the database, presenting what changed
+    when this process owns the table."""
+
+    def __init__(self, ctx: ServiceContext, owns: Callable[[str | None], bool]) -> None:
+        self.ctx = ctx
+        self.owns = owns
+        self.caught_up = 0  # tables caught up from another process's change (tests, metrics)
+
+    def owns_table(self, table: Table) -> bool:
+        return self.owns(table.record.guild_id)
+
+    async def refresh(self, table: Table) -> Delivery | None:
+        """Catch ``table`` up to its stored row; the caller holds ``table.lock``. Returns the
+        presentation posted (an owned table that moved), or None when nothing changed."""
+        record = await self.ctx.repo.get(table.id)
+        if record is None or not _newer(record, table):
+            return None
+        state, events, actor, by_timer = await self._replayed(table, record)
+        table.record = record
+        table.state = state
+        table.last_events = events
+        table.last_actor = actor
+        self.caught_up += 1
+        metrics.count("caught_up")
+        log.debug("table %s caught up to version %s (%s)", table.id, record.version, record.status)
+        if record.status in LIVE and state is not None:
+            return self.ctx.notify.game_changed(table, events, actor, by_timer)
+        return None
+
+    async def _replayed(
+        self, table: Table, record: TableRecord
+    ) -> tuple[GameState | None, list[Event], str | None, bool]:
+        """The stored state, reached by replaying the logged actions after the copy's version
+        (their events kept for the presentation); the snapshot when that is not possible."""
+        game = table.game
+        if record.status not in LIVE or not record.state:
+            return None, [], None, False
+        stored = game.load_state(record.state)
+        start = table.state
+        if start is None or table.record.status != "playing" or start.version >= record.version:
+            return stored, [], None, False
+        rows = [a for a in await self.ctx.repo.actions(table.id) if a.version > start.version]
+        state: GameState = start
+        events: list[Event] = []
+        actor, by_timer = None, False
+        try:
+            for row in rows:
+                state, more = game.apply(state, row.seat, game.decode_action(row.action))
+                events.extend(more)
+                actor, by_timer = row.seat, row.by_timer
+        except Exception:  # a gap or an engine refusal: the snapshot is the truth
+            log.warning("table %s: replay to version %s failed", table.id, record.version)
+            return stored, [], None, False
+        if state.version != record.version or game.dump_state(state) != record.state:
+            return stored, [], None, False
+        return state, events, actor, by_timer
+
+
+def _newer(record: TableRecord, table: Table) -> bool:
+    return record.version != table.record.version or record.status != table.record.status
+
+
+def change_of(table: Table) -> TableChange:
+    return TableChange(table_id=table.id, version=table.record.version, status=table.record.status)
+
+
+def is_news(change: TableChange, table: Table | None) -> bool:
+    """Whether ``change`` may be ahead of this process's copy (our own commits come back as
+    changes too: those are not news)."""
+    if table is None:
+        return True
+    return change.version > table.record.version or (
+        change.version == table.record.version and change.status != table.record.status
+    )
+
+
+def spawn(tasks: set[asyncio.Task[Any]], coro: Any, name: str) -> None:
+    task = asyncio.get_running_loop().create_task(coro, name=name)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)

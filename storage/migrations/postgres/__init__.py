@@ -1,0 +1,1 @@
+"""PostgreSQL twins of the SQLite migrations one folder up (same numbers and names)."""

@@ -1,0 +1,211 @@
+"""The PostgreSQL backend (asyncpg), behind the same API as SQLite's.
+
+Writes: the writer thread (``storage/writer.py``, the same group commit as SQLite) runs an event
+loop of its own with its own asyncpg connection; ``PgSession`` is the synchronous Transaction the
+write units see, each statement one ``loop.run_until_complete`` inside that thread. So a move is
+still ONE round trip from the bot's event loop, the repositories' units are the SQLite ones
+unchanged, and nothing waits for a row lock on the bot's loop. Several processes write to one
+server at once; what keeps them correct is the database: version-guarded ``UPDATE``s (a second
+writer waits for the first's row lock, then finds the version moved and fails as StaleVersion),
+constraints, and ``lock`` (a transaction advisory lock) where logic reads then writes.
+
+Reads: an asyncpg pool on the bot's loop, its connections read-only
+(``default_transaction_read_only``), each read seeing the last committed data.
+
+SQL is written once with ``?`` placeholders; ``_translate`` turns them into ``$1, $2, …`` (outside
+quoted literals) in one place, cached per statement text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Iterable, Iterator
+from functools import lru_cache
+from typing import Any, TypeVar
+
+import asyncpg
+
+from storage.migrations import migration_scripts
+from storage.sql import IntegrityError, Params
+from storage.writer import Observer, Writer
+
+T = TypeVar("T")
+SCHEMES = ("postgresql://", "postgres://")
+_MIGRATION_LOCK = 0x6D657361  # "mesa": one process migrates at a time
+_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+def is_postgres_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(SCHEMES)
+
+
+@lru_cache(maxsize=1024)
+def _translate(sql: str) -> tuple[str, bool]:
+    """(``sql`` with ``?`` as ``$n``, whether it returns rows)."""
+    out: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        elif char == "?" and not quoted:
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    text = "".join(out)
+    head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
+    returns_rows = head in ("SELECT", "WITH", "VALUES") or " RETURNING " in f" {text.upper()} "
+    return text, returns_rows
+
+
+def _rowcount(status: str) -> int:
+    """Rows changed, from a command tag such as ``UPDATE 3`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class PgCursor:
+    """A statement's rows (asyncpg Records: by name and by index) and its row count."""
+
+    __slots__ = ("_rows", "_next", "rowcount")
+
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+
+    def fetchone(self) -> Any:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[Any]:
+        rest = self._rows[self._next :]
+        self._next = len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+def retryable(exc: BaseException) -> bool:
+    """Another process's transaction made this one fail; running it again may succeed."""
+    return isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
+
+
+class PgSession:
+    """The writer thread's connection: a synchronous Transaction over asyncpg, on an event loop
+    owned by (and only ever run in) the writer thread."""
+
+    def __init__(self, url: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        try:
+            self._conn: asyncpg.Connection = self._run(asyncpg.connect(url))
+        except BaseException:
+            self._loop.close()
+            raise
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self._loop.run_until_complete(coro)
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self._conn.is_in_transaction())
+
+    def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
+        text, returns_rows = _translate(sql)
+        try:
+            if returns_rows:
+                rows = self._run(self._conn.fetch(text, *parameters))
+                return PgCursor(rows, len(rows))
+            status = self._run(self._conn.execute(text, *parameters))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc)) from exc
+        return PgCursor([], _rowcount(status))
+
+    def executemany(self, sql: str, parameters: Iterable[Params], /) -> PgCursor:
+        text, _ = _translate(sql)
+        try:
+            self._run(self._conn.executemany(text, [tuple(p) for p in parameters]))
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc)) from exc
+        return PgCursor([], -1)
+
+    def lock(self, key: str) -> None:
+        self._run(self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key))
+
+    def rollback(self) -> None:
+        self._run(self._conn.execute("ROLLBACK"))
+
+    def close(self) -> None:
+        try:
+            self._run(self._conn.close())
+        finally:
+            self._loop.close()
+
+
+class PgReads:
+    """Reads through a pool of read-only connections on the caller's event loop."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Any:
+        return await self.pool.fetchrow(_translate(sql)[0], *params)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        return list(await self.pool.fetch(_translate(sql)[0], *params))
+
+    async def schema_version(self) -> int:
+        return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+async def migrate(conn: asyncpg.Connection) -> int:
+    """Apply every migration newer than the ``schema_version`` table says, each with its version
+    row in one transaction; one process at a time (a session advisory lock)."""
+    await conn.execute("SELECT pg_advisory_lock($1)", _MIGRATION_LOCK)
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+            " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+        for number, script in migration_scripts("postgres"):
+            if number <= current:
+                continue
+            async with conn.transaction():
+                await conn.execute(script)
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            current = number
+        return current
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", _MIGRATION_LOCK)
+
+
+async def open_postgres(
+    url: str, observe: Observer | None, *, read_connections: int = 4
+) -> tuple[PgReads, Writer]:
+    conn = await asyncpg.connect(url)
+    try:
+        await migrate(conn)
+    finally:
+        await conn.close()
+    writer = Writer(lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable)
+    await writer.start()
+    try:
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=1,
+            max_size=read_connections,
+            # Nothing writes through these: it would bypass the writer's ordering.
+            server_settings={"default_transaction_read_only": "on"},
+        )
+    except BaseException:
+        await writer.stop()
+        raise
+    return PgReads(pool), writer

@@ -1,0 +1,67 @@
+"""What the repositories see of a database, whichever backend it is (SQLite or PostgreSQL).
+
+A write unit (``Database.write(unit)``) is a plain function of a ``Transaction``: it runs whole in
+the backend's writer thread, inside a transaction, with ``?`` placeholders and rows readable by
+name and by position. For SQLite the transaction IS the ``sqlite3`` connection (no wrapper on
+the hot path); for PostgreSQL it is a thin synchronous facade over an asyncpg connection
+(``storage/postgres.py``). The SQL the repositories write is the dialect both understand
+(``INSERT … ON CONFLICT``, ``RETURNING``, timestamps passed as parameters, ``utc_now``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, Protocol
+
+Dialect = Literal["sqlite", "postgres"]
+Params = Sequence[Any]
+
+
+class Cursor(Protocol):
+    """The result of one statement: its rows (by name and index) and how many it changed."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Transaction(Protocol):
+    """What a write unit may do: statements inside the one transaction it runs in."""
+
+    def execute(self, sql: str, parameters: Params = (), /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Params], /) -> Cursor: ...
+
+    def lock(self, key: str) -> None:
+        """Hold ``key`` until this transaction ends, against every other writer of any process
+        (SQLite: its one write lock already does; PostgreSQL: a transaction advisory lock).
+        For read-then-write logic that no row lock or constraint guards (ratings, sequence
+        numbers, first-time grants)."""
+        ...
+
+
+class IntegrityError(Exception):
+    """A constraint refused a write (PostgreSQL's errors are raised as this)."""
+
+
+# Catch these for "a constraint refused it", whichever backend raised it.
+INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, IntegrityError)
+
+
+def timestamp(at: datetime) -> str:
+    """The stored text form of a moment: ISO 8601 UTC with milliseconds, as SQLite's
+    ``strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`` (the column defaults) writes it."""
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def utc_now(offset: timedelta = timedelta(0)) -> str:
+    """Now (plus ``offset``) in the stored text form, passed as a parameter so that one
+    statement text serves both dialects."""
+    return timestamp(datetime.now(UTC) + offset)

@@ -1,0 +1,94 @@
+"""The SQLite backend: PRAGMAs, ``PRAGMA user_version`` migrations, the writer's ``sqlite3``
+connection and a query-only aiosqlite read connection (WAL: reads never wait for a write)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.migrations import migration_scripts
+from storage.sql import Params
+from storage.writer import Observer, Writer
+
+
+class SqliteSession(sqlite3.Connection):
+    """The writer's connection: ``sqlite3`` itself is the Transaction units see (no wrapper
+    around each statement), plus ``lock``."""
+
+    def lock(self, key: str) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` holds the database's one write lock already."""
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA busy_timeout = 5000")
+
+
+def _schema_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row is not None else 0
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply every migration newer than ``PRAGMA user_version``; returns the new version."""
+    current = _schema_version(conn)
+    for number, script in migration_scripts("sqlite"):
+        if number <= current:
+            continue
+        # executescript commits first; the script and its version bump run in one
+        # transaction so a crash leaves either the old or the new schema.
+        conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        current = number
+    return current
+
+
+class SqliteReads:
+    """Reads through one query-only aiosqlite connection (its own thread)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Any:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        return int(row[0]) if row is not None else 0
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[SqliteReads, Writer]:
+    if str(path) == ":memory:":
+        raise ValueError("the writer and the readers need a file to share (WAL); use a path")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    def connect() -> SqliteSession:
+        conn = sqlite3.connect(
+            str(path), isolation_level=None, check_same_thread=False, factory=SqliteSession
+        )
+        conn.row_factory = sqlite3.Row
+        _configure(conn)
+        migrate(conn)
+        return conn
+
+    writer = Writer(connect, observe, begin="BEGIN IMMEDIATE")
+    await writer.start()
+    conn = await aiosqlite.connect(str(path), isolation_level=None)
+    conn.row_factory = aiosqlite.Row
+    await conn.execute("PRAGMA foreign_keys = ON")
+    await conn.execute("PRAGMA busy_timeout = 5000")
+    # Nothing writes through this connection: it would bypass the writer's ordering.
+    await conn.execute("PRAGMA query_only = ON")
+    return SqliteReads(conn), writer

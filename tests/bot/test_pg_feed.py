@@ -1,0 +1,65 @@
+"""The PostgreSQL change feed (LISTEN/NOTIFY fed by a trigger on ``tables``) on a real server:
+a committed change is heard by every listener, a rolled-back one by none."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from bot.service.feed import TableChange
+from bot.service.pg_feed import PostgresFeed, parse
+
+SCHEMA = (
+    "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL)"
+)
+
+
+async def _heard(changes: list[TableChange], count: int) -> None:
+    for _ in range(2000):  # a bound against a hang; the outcome does not depend on it
+        if len(changes) >= count:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"heard {changes}, wanted {count}")
+
+
+def test_payloads():
+    assert parse("12:40:playing") == TableChange(12, 40, "playing")
+    assert parse("garbage") is None and parse("x:1:playing") is None
+
+
+async def test_committed_changes_reach_every_process_rolled_back_ones_none(pg_url):
+    conn = await asyncpg.connect(pg_url)
+    first, second = PostgresFeed(pg_url), PostgresFeed(pg_url)
+    heard_first: list[TableChange] = []
+    heard_second: list[TableChange] = []
+    try:
+        await conn.execute(SCHEMA)
+        await conn.execute("INSERT INTO tables VALUES (1, 0, 'lobby'), (2, 0, 'lobby')")
+        await first.start(heard_first.append)
+        await second.start(heard_second.append)  # the trigger is created once, replaced once
+        await conn.execute("UPDATE tables SET status = 'playing' WHERE id = 1")
+        await conn.execute("UPDATE tables SET version = 1 WHERE id = 1")
+        async with conn.transaction():
+            await conn.execute("UPDATE tables SET version = 5 WHERE id = 2")
+        try:
+            async with conn.transaction():
+                await conn.execute("UPDATE tables SET version = 9 WHERE id = 1")
+                raise RuntimeError("rolled back")
+        except RuntimeError:
+            pass
+        await conn.execute("UPDATE tables SET status = status WHERE id = 1")  # no change: silent
+        await conn.execute("UPDATE tables SET version = 2, status = 'finished' WHERE id = 1")
+        want = [
+            TableChange(1, 0, "playing"),
+            TableChange(1, 1, "playing"),
+            TableChange(2, 5, "lobby"),
+            TableChange(1, 2, "finished"),
+        ]
+        await _heard(heard_first, 4)
+        await _heard(heard_second, 4)
+        assert heard_first == want and heard_second == want
+    finally:
+        await first.close()
+        await second.close()
+        await conn.close()

@@ -1,0 +1,219 @@
+"""Tables shared by two processes (bot/service/shared.py), with two table services on one
+database and an in-process change feed: the owner of a table's guild presents every change,
+whoever made it; the database's version guard, not memory, decides a race."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.errors import TableError
+from bot.service import ServiceConfig, TableService
+from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
+from storage import open_database
+from tests.bot.test_move_path import Listener
+from tests.bot.toy_game import TOY
+
+CONFIG = ServiceConfig(cpu_delay_seconds=0)
+
+
+async def _until(condition, what):
+    """Yield to the loop (and the writer thread) until ``condition()``; a generous bound
+    against a hang, no timing in the outcome."""
+    for _ in range(5000):
+        if condition():
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"never happened: {what}")
+
+
+@pytest.fixture
+async def pair(tmp_path):
+    """(owner, other, owner's listener, other's listener, table): the owner runs the guild's
+    shard; the other one (shard 0: DMs) owns no guild here. Both on one database."""
+    db = await open_database(tmp_path / "shared.db")
+    hub = LocalFeedHub()
+    heard, silent = Listener(), Listener()
+    owner = TableService(db, {"toy": TOY}, heard, CONFIG, feed=hub.feed(), owns=lambda g: True)
+    other = TableService(db, {"toy": TOY}, silent, CONFIG, feed=hub.feed(), owns=lambda g: False)
+    await owner.load()
+    await other.load()
+    table = await owner.open(
+        guild_id="g",
+        channel_id="c",
+        game_key="toy",
+        host_id="h",
+        host_name="Host",
+        locale="es",
+        options={"pile": 40},
+        seed="seed-1",
+    )
+    await owner.join(table.id, "a", "A")
+    await owner.start(table.id, "h")
+    yield owner, other, heard, silent, table
+    await other.close(drain_seconds=1)
+    await owner.close(drain_seconds=1)
+    await db.close()
+
+
+async def test_a_move_made_elsewhere_is_presented_by_the_owner_with_its_events(pair):
+    owner, other, heard, silent, table = pair
+    await other.act(table.id, "h", 0, "t.1")  # a DM click that reached the other process
+    await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+    assert silent.calls == []  # the mover presents nothing of a table it does not own
+    live = owner.find(table.id)
+    assert live is not None and live.version == 1 and live.state.pile == 39
+    assert [e.code for e in live.last_events] == ["took"]  # replayed, not just reloaded
+    # The owner moves next; the other's copy catches up from the feed.
+    await owner.act(table.id, "a", 1, "t.2")
+    await _until(lambda: other.find(table.id).version == 2, "the other catching up")
+    await other.act(table.id, "h", 2, "t.1")
+    await _until(lambda: heard.calls[-1] == (3, "h"), "the owner presenting version 3")
+    assert owner.find(table.id).state.pile == 36 and silent.calls == []
+
+
+async def test_the_database_decides_a_race_between_processes(tmp_path):
+    """The other process hears nothing (its feed is not connected), so its memory is behind:
+    a click with the version the player saw is judged against the database, not memory."""
+    db = await open_database(tmp_path / "race.db")
+    hub = LocalFeedHub()
+    owner = TableService(db, {"toy": TOY}, Listener(), CONFIG, feed=hub.feed())
+    deaf = TableService(
+        db, {"toy": TOY}, Listener(), CONFIG, feed=LocalFeed(hub), owns=lambda g: False
+    )
+    try:
+        await owner.load()
+        await deaf.load()
+        table = await owner.open(
+            guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
+            locale="es", options={"pile": 40}, seed="seed-2",
+        )  # fmt: skip
+        await owner.join(table.id, "a", "A")
+        await owner.start(table.id, "h")
+        assert (await deaf.ensure(table.id)).version == 0  # read from the database
+        await owner.act(table.id, "h", 0, "t.1")
+        # A second click on the old view (version 0): memory agrees with it, the database's
+        # version guard refuses it; the copy is caught up, nothing is applied twice.
+        with pytest.raises(TableError) as stale:
+            await deaf.act(table.id, "h", 0, "t.1")
+        assert stale.value.code == "stale"
+        assert deaf.find(table.id).version == 1
+        # The owner moves again: the deaf copy is behind (1 < 2), and a click showing version
+        # 2 is caught up first and applied, not refused as stale.
+        await owner.act(table.id, "a", 1, "t.2")
+        await deaf.act(table.id, "h", 2, "t.1")
+        record = await owner.repo.get(table.id)
+        assert record is not None and record.version == 3
+        assert [(a.version, a.seat, a.action) for a in await owner.repo.actions(table.id)] == [
+            (1, "h", "t.1"),
+            (2, "a", "t.2"),
+            (3, "h", "t.1"),
+        ]
+    finally:
+        await deaf.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        await db.close()
+
+
+async def test_only_the_owner_runs_computer_turns(pair):
+    owner, other, heard, silent, table = pair
+    # Not a computer table: the other process arms no timer for a guild it does not own.
+    await other.act(table.id, "h", 0, "t.1")
+    await _until(lambda: owner.find(table.id).version == 1, "the owner catching up")
+    assert not other._timers.armed(table.id)
+    await _until(lambda: owner._timers.armed(table.id), "the owner arming the turn timer")
+
+
+async def test_sqlite_has_no_feed():
+    feed = NoFeed()
+    assert not feed.shared
+    await feed.start(lambda change: None)
+    await feed.close()
+    await asyncio.sleep(0)
+
+
+# ----- two processes on one PostgreSQL: real version guards, real LISTEN/NOTIFY ---------------
+async def _pg_pair(url: str, players=("h", "a"), cpus: int = 0):
+    """Two "processes": a database connection, a change feed and a table service each."""
+    from bot.service.pg_feed import PostgresFeed
+
+    dbs = [await open_database(url), await open_database(url)]
+    heard, silent = Listener(), Listener()
+    owner = TableService(
+        dbs[0], {"toy": TOY}, heard, CONFIG, feed=PostgresFeed(url), owns=lambda g: True
+    )
+    other = TableService(
+        dbs[1], {"toy": TOY}, silent, CONFIG, feed=PostgresFeed(url), owns=lambda g: False
+    )
+    await owner.load()
+    await other.load()
+    table = await owner.open(
+        guild_id="g", channel_id="c", game_key="toy", host_id=players[0], host_name="H",
+        locale="es", options={"pile": 40}, seed="seed-pg",
+    )  # fmt: skip
+    for seat in players[1:]:
+        await owner.join(table.id, seat, seat.upper())
+    for _ in range(cpus):
+        await owner.add_cpu(table.id, players[0], "normal")
+    await owner.start(table.id, players[0])
+    return dbs, owner, other, heard, silent, table
+
+
+async def _close(dbs, *services) -> None:
+    for service in services:
+        await service.close(drain_seconds=1)
+    for db in dbs:
+        await db.close()
+
+
+async def test_on_postgres_the_owner_presents_a_move_made_by_the_other_process(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.act(table.id, "h", 0, "t.1")  # heard through LISTEN/NOTIFY
+        await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+        await owner.act(table.id, "a", 1, "t.2")
+        await _until(lambda: other.find(table.id).version == 2, "the other catching up")
+        await other.act(table.id, "h", 2, "t.1")
+        await _until(lambda: heard.calls[-1:] == [(3, "h")], "the owner presenting version 3")
+        assert silent.calls == []
+        assert [a.version for a in await owner.repo.actions(table.id)] == [1, 2, 3]
+    finally:
+        await _close(dbs, other, owner)
+
+
+async def test_on_postgres_a_timer_and_a_click_racing_for_one_version_make_one_move(pg_url):
+    """The owner's turn timer and the player's DM click (in the other process) both start
+    from version 0: the database lets exactly one of them commit version 1."""
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.ensure(table.id)
+        timer = asyncio.create_task(owner.expire_turn(table.id, 0))
+        click = asyncio.create_task(other.act(table.id, "h", 0, "t.1"))
+        results = await asyncio.gather(timer, click, return_exceptions=True)
+        actions = await owner.repo.actions(table.id)
+        assert [a.version for a in actions] == [1]  # one move, never two
+        played, clicked = results
+        if actions[0].by_timer:
+            assert played == ["h"] and isinstance(clicked, TableError)
+            assert clicked.code == "stale"
+        else:
+            assert played == [] or isinstance(played, TableError)
+            assert not isinstance(clicked, BaseException)
+        await _until(lambda: other.find(table.id).version == 1, "both at version 1")
+        await _until(lambda: owner.find(table.id).version == 1, "both at version 1")
+    finally:
+        await _close(dbs, other, owner)
+
+
+async def test_on_postgres_the_owner_plays_the_computer_after_a_move_made_elsewhere(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url, players=("h",), cpus=1)
+    try:
+        await other.act(table.id, "h", 0, "t.1")
+        # The other process never plays the computer: the owner hears of version 1 and does.
+        await _until(lambda: owner.find(table.id).version >= 2, "the computer's move")
+        actions = await owner.repo.actions(table.id)
+        assert [(a.version, a.seat) for a in actions[:2]] == [(1, "h"), (2, "cpu1")]
+        await _until(lambda: other.find(table.id).version >= 2, "the other catching up")
+    finally:
+        await _close(dbs, other, owner)

@@ -1,0 +1,37 @@
+"""Fixtures every test folder may use: the storage backends (SQLite and a real PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.pg_server import PostgresServer, postgres_server
+
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole session (embedded unless MESA_TEST_POSTGRES_URL)."""
+    with postgres_server() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database (``open_database(pg_url)`` migrates it)."""
+    url = pg_server.create_database()
+    yield url
+    pg_server.drop_database(url)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """What ``open_database`` opens, once per backend: a SQLite file path, or the URL of a fresh
+    PostgreSQL database. Opening it again (a restart) finds the same data."""
+    if request.param == "sqlite":
+        return tmp_path / "b.db"
+    url: str = request.getfixturevalue("pg_url")
+    return url

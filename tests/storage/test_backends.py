@@ -1,0 +1,112 @@
+"""What holds across processes, on both backends: two Database objects on one database stand
+for two bot processes (each its own writer and reads)."""
+
+import asyncio
+
+import pytest
+
+from storage import FinishedGame, SeatInfo, StaleVersion, StandingDelta, TablesRepo, open_database
+from storage.postgres import _translate
+
+SEATS = [SeatInfo(id="a", name="A"), SeatInfo(id="b", name="B")]
+
+
+async def _playing(repo, channel):
+    record = await repo.create(
+        guild_id="g",
+        channel_id=channel,
+        game="triad",
+        host_id="a",
+        locale="es",
+        options={},
+        seats=SEATS,
+        seed="s",
+    )
+    await repo.start(record.id, SEATS, '{"v": 0}', 0)
+    return await repo.get(record.id)
+
+
+async def test_two_processes_moving_at_one_version_one_wins(db_target):
+    first, second = await open_database(db_target), await open_database(db_target)
+    try:
+        table = await _playing(TablesRepo(first), "c")
+        mine, theirs = table, await TablesRepo(second).get(table.id)
+        for round_ in range(1, 6):
+            results = await asyncio.gather(
+                TablesRepo(first).record_action(
+                    mine, seat="a", action=f"a{round_}", state_json='{"by": "a"}', version=round_
+                ),
+                TablesRepo(second).record_action(
+                    theirs, seat="b", action=f"b{round_}", state_json='{"by": "b"}', version=round_
+                ),
+                return_exceptions=True,
+            )
+            assert sorted(type(r).__name__ for r in results) == ["NoneType", "StaleVersion"]
+            mine = await TablesRepo(first).get(table.id)
+            theirs = await TablesRepo(second).get(table.id)
+            assert mine.version == theirs.version == round_
+        actions = await TablesRepo(second).actions(table.id)
+        assert [a.version for a in actions] == [1, 2, 3, 4, 5]
+        with pytest.raises(StaleVersion):  # a writer still at an old version loses
+            await TablesRepo(first).record_action(
+                table, seat="a", action="late", state_json="{}", version=1
+            )
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_games_finishing_in_two_processes_at_once_all_land_in_order(db_target):
+    """The finish sequence number and the ratings are read then written: the processes take
+    turns (``Transaction.lock``), so no finish is lost or numbered twice."""
+    dbs = [await open_database(db_target), await open_database(db_target)]
+    try:
+        tables = [await _playing(TablesRepo(dbs[0]), f"c{i}") for i in range(8)]
+
+        def rate(teams, ranks):
+            return [[(mu + 1, sigma) for mu, sigma in team] for team in teams]
+
+        async def finish(i, table):
+            await TablesRepo(dbs[i % 2]).record_action(
+                table,
+                seat="a",
+                action="end",
+                state_json="{}",
+                version=1,
+                finished=True,
+                # Players of their own: no row in common that would make the two wait anyway.
+                standings=[StandingDelta(user_id=f"a{i}", won=1), StandingDelta(user_id=f"b{i}")],
+                finished_game=FinishedGame(
+                    table_id=table.id,
+                    guild_id="g",
+                    game="triad",
+                    engine="1",
+                    outcome={},
+                    players=[f"a{i}", f"b{i}"],
+                    teams=[[f"a{i}"], [f"b{i}"]],
+                    ranks=[0, 1],
+                ),
+                rate=rate,
+            )
+
+        await asyncio.gather(*(finish(i, t) for i, t in enumerate(tables)))
+        rows = await dbs[1].fetchall("SELECT seq FROM finished_games ORDER BY seq")
+        assert [r["seq"] for r in rows] == list(range(1, 9))
+        ratings = await dbs[0].fetchall("SELECT games, mu FROM ratings WHERE scope = 'g'")
+        assert [(r["games"], r["mu"]) for r in ratings] == [(1, 26.0)] * 16  # each rated once
+        won = await dbs[1].fetchone("SELECT SUM(played), SUM(won) FROM standings")
+        assert (won[0], won[1]) == (16, 8)
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+def test_placeholders_become_numbered_outside_quoted_text():
+    text, rows = _translate("SELECT '?' AS q, x FROM t WHERE a = ? AND b IN (?, ?)")
+    assert text == "SELECT '?' AS q, x FROM t WHERE a = $1 AND b IN ($2, $3)"
+    assert rows
+    assert _translate("UPDATE t SET a = ? WHERE b = ?") == (
+        "UPDATE t SET a = $1 WHERE b = $2",
+        False,
+    )
+    assert _translate("INSERT INTO t (a) VALUES (?) RETURNING *")[1]
