@@ -19,6 +19,8 @@ quoted literals) in one place, cached per statement text.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Coroutine, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -30,6 +32,7 @@ from storage.sql import IntegrityError, Params
 from storage.writer import Observer, Writer
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x6D657361  # "mesa": one process migrates at a time
 _CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
@@ -90,6 +93,16 @@ class PgCursor:
         return iter(self.fetchall())
 
 
+# A connection the server dropped (restarted, terminated the backend).
+_LOST = (
+    OSError,
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.InterfaceError,
+)
+
+
 def retryable(exc: BaseException) -> bool:
     """Another process's transaction made this one fail; running it again may succeed."""
     return isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
@@ -100,6 +113,7 @@ class PgSession:
     owned by (and only ever run in) the writer thread."""
 
     def __init__(self, url: str) -> None:
+        self._url = url
         self._loop = asyncio.new_event_loop()
         try:
             self._conn: asyncpg.Connection = self._run(asyncpg.connect(url))
@@ -116,6 +130,9 @@ class PgSession:
 
     def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
         text, returns_rows = _translate(sql)
+        if text.startswith("BEGIN"):
+            self._begin(text)
+            return PgCursor([], 0)
         try:
             if returns_rows:
                 rows = self._run(self._conn.fetch(text, *parameters))
@@ -124,6 +141,18 @@ class PgSession:
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
         return PgCursor([], _rowcount(status))
+
+    def _begin(self, text: str) -> None:
+        """Start a transaction; on a connection the server dropped (a restart, a terminated
+        backend), connect again first: nothing of a transaction was lost, none had begun."""
+        try:
+            self._run(self._conn.execute(text))
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            log.warning("database connection lost; connecting again", exc_info=True)
+            with contextlib.suppress(Exception):
+                self._conn.terminate()
+            self._conn = self._run(asyncpg.connect(self._url))
+            self._run(self._conn.execute(text))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> PgCursor:
         text, _ = _translate(sql)
@@ -153,10 +182,18 @@ class PgReads:
         self.pool = pool
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
-        return await self.pool.fetchrow(_translate(sql)[0], *params)
+        text = _translate(sql)[0]
+        try:
+            return await self.pool.fetchrow(text, *params)
+        except _LOST:  # the pool replaces a dropped connection; a read is safe to repeat
+            return await self.pool.fetchrow(text, *params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
-        return list(await self.pool.fetch(_translate(sql)[0], *params))
+        text = _translate(sql)[0]
+        try:
+            return list(await self.pool.fetch(text, *params))
+        except _LOST:
+            return list(await self.pool.fetch(text, *params))
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))

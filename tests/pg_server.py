@@ -85,6 +85,14 @@ class PostgresServer:
         name = database_of(url_or_name) if "://" in url_or_name else url_or_name
         self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
+    def terminate_connections(self, url_or_name: str) -> None:
+        """Drop every connection to a database, as a server restart would."""
+        name = database_of(url_or_name) if "://" in url_or_name else url_or_name
+        self._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            f" WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        )
+
     def _admin(self, sql: str) -> None:
         import asyncpg
 

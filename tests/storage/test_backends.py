@@ -110,3 +110,15 @@ def test_placeholders_become_numbered_outside_quoted_text():
         False,
     )
     assert _translate("INSERT INTO t (a) VALUES (?) RETURNING *")[1]
+
+
+async def test_postgres_connections_dropped_by_the_server_are_opened_again(pg_server, pg_url):
+    db = await open_database(pg_url)
+    try:
+        repo = TablesRepo(db)
+        table = await _playing(repo, "c")
+        pg_server.terminate_connections(pg_url)  # what a server restart does to them
+        await repo.record_action(table, seat="a", action="x", state_json="{}", version=1)
+        assert (await repo.get(table.id)).version == 1
+    finally:
+        await db.close()
