@@ -232,7 +232,9 @@ async def open_postgres(
         await migrate(conn)
     finally:
         await conn.close()
-    writer = Writer(lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable)
+    writer = Writer(
+        lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable, optimistic=True
+    )
     await writer.start()
     try:
         pool = await asyncpg.create_pool(
