@@ -103,6 +103,18 @@ _LOST = (
 )
 
 
+async def _configure(conn: asyncpg.Connection) -> None:
+    """A number given for a TEXT column is stored as its text, as SQLite's column affinity
+    does (asyncpg refuses it otherwise, e.g. a Discord id passed as an int)."""
+    await conn.set_type_codec("text", schema="pg_catalog", encoder=str, decoder=str, format="text")
+
+
+async def _connect(url: str) -> asyncpg.Connection:
+    conn = await asyncpg.connect(url)
+    await _configure(conn)
+    return conn
+
+
 def retryable(exc: BaseException) -> bool:
     """Another process's transaction made this one fail; running it again may succeed."""
     return isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
@@ -116,7 +128,7 @@ class PgSession:
         self._url = url
         self._loop = asyncio.new_event_loop()
         try:
-            self._conn: asyncpg.Connection = self._run(asyncpg.connect(url))
+            self._conn: asyncpg.Connection = self._run(_connect(url))
         except BaseException:
             self._loop.close()
             raise
@@ -151,7 +163,7 @@ class PgSession:
             log.warning("database connection lost; connecting again", exc_info=True)
             with contextlib.suppress(Exception):
                 self._conn.terminate()
-            self._conn = self._run(asyncpg.connect(self._url))
+            self._conn = self._run(_connect(self._url))
             self._run(self._conn.execute(text))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> PgCursor:
@@ -243,6 +255,7 @@ async def open_postgres(
             max_size=read_connections,
             # Nothing writes through these: it would bypass the writer's ordering.
             server_settings={"default_transaction_read_only": "on"},
+            init=_configure,
         )
     except BaseException:
         await writer.stop()

@@ -122,3 +122,16 @@ async def test_postgres_connections_dropped_by_the_server_are_opened_again(pg_se
         assert (await repo.get(table.id)).version == 1
     finally:
         await db.close()
+
+
+async def test_a_number_given_for_a_text_column_is_stored_as_its_text(db_target):
+    """As SQLite's column affinity does; PostgreSQL's driver would refuse it otherwise."""
+    from storage import PlayersRepo
+
+    db = await open_database(db_target)
+    try:
+        await PlayersRepo(db).upsert(1234, "Ana", "es")  # type: ignore[arg-type]
+        assert await PlayersRepo(db).locale("1234") == "es"
+        assert await PlayersRepo(db).locale(1234) == "es"  # type: ignore[arg-type]
+    finally:
+        await db.close()
