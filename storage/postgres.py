@@ -19,6 +19,8 @@ quoted literals) in one place, cached per statement text.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Coroutine, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -30,6 +32,7 @@ from storage.sql import IntegrityError, Params
 from storage.writer import Observer, Writer
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x6D657361  # "mesa": one process migrates at a time
 _CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
@@ -90,6 +93,28 @@ class PgCursor:
         return iter(self.fetchall())
 
 
+# A connection the server dropped (restarted, terminated the backend).
+_LOST = (
+    OSError,
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.InterfaceError,
+)
+
+
+async def _configure(conn: asyncpg.Connection) -> None:
+    """A number given for a TEXT column is stored as its text, as SQLite's column affinity
+    does (asyncpg refuses it otherwise, e.g. a Discord id passed as an int)."""
+    await conn.set_type_codec("text", schema="pg_catalog", encoder=str, decoder=str, format="text")
+
+
+async def _connect(url: str) -> asyncpg.Connection:
+    conn = await asyncpg.connect(url)
+    await _configure(conn)
+    return conn
+
+
 def retryable(exc: BaseException) -> bool:
     """Another process's transaction made this one fail; running it again may succeed."""
     return isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
@@ -100,9 +125,10 @@ class PgSession:
     owned by (and only ever run in) the writer thread."""
 
     def __init__(self, url: str) -> None:
+        self._url = url
         self._loop = asyncio.new_event_loop()
         try:
-            self._conn: asyncpg.Connection = self._run(asyncpg.connect(url))
+            self._conn: asyncpg.Connection = self._run(_connect(url))
         except BaseException:
             self._loop.close()
             raise
@@ -116,6 +142,9 @@ class PgSession:
 
     def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
         text, returns_rows = _translate(sql)
+        if text.startswith("BEGIN"):
+            self._begin(text)
+            return PgCursor([], 0)
         try:
             if returns_rows:
                 rows = self._run(self._conn.fetch(text, *parameters))
@@ -124,6 +153,18 @@ class PgSession:
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
         return PgCursor([], _rowcount(status))
+
+    def _begin(self, text: str) -> None:
+        """Start a transaction; on a connection the server dropped (a restart, a terminated
+        backend), connect again first: nothing of a transaction was lost, none had begun."""
+        try:
+            self._run(self._conn.execute(text))
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            log.warning("database connection lost; connecting again", exc_info=True)
+            with contextlib.suppress(Exception):
+                self._conn.terminate()
+            self._conn = self._run(_connect(self._url))
+            self._run(self._conn.execute(text))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> PgCursor:
         text, _ = _translate(sql)
@@ -153,10 +194,18 @@ class PgReads:
         self.pool = pool
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
-        return await self.pool.fetchrow(_translate(sql)[0], *params)
+        text = _translate(sql)[0]
+        try:
+            return await self.pool.fetchrow(text, *params)
+        except _LOST:  # the pool replaces a dropped connection; a read is safe to repeat
+            return await self.pool.fetchrow(text, *params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
-        return list(await self.pool.fetch(_translate(sql)[0], *params))
+        text = _translate(sql)[0]
+        try:
+            return list(await self.pool.fetch(text, *params))
+        except _LOST:
+            return list(await self.pool.fetch(text, *params))
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
@@ -195,7 +244,9 @@ async def open_postgres(
         await migrate(conn)
     finally:
         await conn.close()
-    writer = Writer(lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable)
+    writer = Writer(
+        lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable, optimistic=True
+    )
     await writer.start()
     try:
         pool = await asyncpg.create_pool(
@@ -204,6 +255,7 @@ async def open_postgres(
             max_size=read_connections,
             # Nothing writes through these: it would bypass the writer's ordering.
             server_settings={"default_transaction_read_only": "on"},
+            init=_configure,
         )
     except BaseException:
         await writer.stop()

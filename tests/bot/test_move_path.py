@@ -3,7 +3,6 @@ in version order per table; computer searches in worker processes choose as in-p
 
 import asyncio
 import random
-import sqlite3
 
 from bot.service import ServiceConfig, TableService
 from bot.service.choose import choose_action_text, game_ref
@@ -46,8 +45,8 @@ class Listener:
         pass
 
 
-async def _table(tmp_path, listener, players=("h", "a"), **config):
-    db = await open_database(tmp_path / "b.db")
+async def _table(db_target, listener, players=("h", "a"), **config):
+    db = await open_database(db_target)
     cfg = ServiceConfig(**{"cpu_delay_seconds": 0, **config})
     service = TableService(db, {"toy": TOY}, listener, cfg)
     table = await service.open(
@@ -66,32 +65,31 @@ async def _table(tmp_path, listener, players=("h", "a"), **config):
     return db, service, table
 
 
-async def test_a_move_is_committed_before_the_listener_hears_of_it(tmp_path):
+async def test_a_move_is_committed_before_the_listener_hears_of_it(db_target):
     listener = Listener()
-    db, service, table = await _table(tmp_path, listener)
-    path = tmp_path / "b.db"
+    db, service, table = await _table(db_target, listener)
+    other = await open_database(db_target)  # connections of its own: see only what is committed
     seen = []
 
     async def check(shown, events, actor):
-        # A connection of its own sees only what is committed.
-        with sqlite3.connect(path) as other:
-            version = other.execute("SELECT version FROM tables WHERE id = ?", (shown.id,))
-            actions = other.execute(
-                "SELECT version, seat FROM actions WHERE table_id = ?", (shown.id,)
-            )
-            seen.append((version.fetchone()[0], actions.fetchall()[-1], shown.version))
+        version = await other.fetchone("SELECT version FROM tables WHERE id = ?", (shown.id,))
+        actions = await other.fetchall(
+            "SELECT version, seat FROM actions WHERE table_id = ? ORDER BY version", (shown.id,)
+        )
+        seen.append((version[0], tuple(actions[-1]), shown.version))
 
     listener.on_game = check
     await service.act(table.id, "h", 0, "t.1")
     await service.act(table.id, "a", 1, "t.2")
     assert seen == [(1, (1, "h"), 1), (2, (2, "a"), 2)]
     await service.close()
+    await other.close()
     await db.close()
 
 
-async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(tmp_path):
+async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(db_target):
     listener = Listener()
-    db, service, table = await _table(tmp_path, listener)
+    db, service, table = await _table(db_target, listener)
     gate = asyncio.Event()
     entered = asyncio.Event()
 
@@ -115,7 +113,7 @@ async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(t
     await db.close()
 
 
-async def test_notifications_of_overlapping_moves_arrive_in_version_order(tmp_path):
+async def test_notifications_of_overlapping_moves_arrive_in_version_order(db_target):
     listener = Listener()
     rng = random.Random(7)
 
@@ -124,7 +122,7 @@ async def test_notifications_of_overlapping_moves_arrive_in_version_order(tmp_pa
             await asyncio.sleep(0)
 
     listener.on_game = jitter
-    db, service, table = await _table(tmp_path, listener, players=("h", "a", "b"))
+    db, service, table = await _table(db_target, listener, players=("h", "a", "b"))
     moves = []
     while table.record.status == "playing":
         seat = table.state.seats[table.state.turn]
@@ -139,7 +137,7 @@ async def test_notifications_of_overlapping_moves_arrive_in_version_order(tmp_pa
     await db.close()
 
 
-async def test_computer_turns_are_presented_in_order_too(tmp_path):
+async def test_computer_turns_are_presented_in_order_too(db_target):
     listener = Listener()
     rng = random.Random(3)
 
@@ -148,7 +146,7 @@ async def test_computer_turns_are_presented_in_order_too(tmp_path):
             await asyncio.sleep(0)
 
     listener.on_game = jitter
-    db = await open_database(tmp_path / "b.db")
+    db = await open_database(db_target)
     service = TableService(db, {"toy": TOY}, listener, ServiceConfig(cpu_delay_seconds=0))
     table = await service.open(
         guild_id="g",
@@ -174,7 +172,7 @@ async def test_computer_turns_are_presented_in_order_too(tmp_path):
     await db.close()
 
 
-async def test_process_pool_choice_equals_in_process_choice(tmp_path):
+async def test_process_pool_choice_equals_in_process_choice(db_target):
     from bot.registry import load_games
 
     games = dict(load_games())

@@ -14,8 +14,8 @@ from tests.bot.toy_game import TOY
 
 
 @pytest.fixture
-async def service(tmp_path):
-    db = await open_database(tmp_path / "r.db")
+async def service(db_target):
+    db = await open_database(db_target)
     svc = TableService(db, {"toy": TOY}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0))
     yield db, svc
     await svc.close()

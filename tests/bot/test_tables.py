@@ -57,8 +57,8 @@ async def _wait_finished(service, table):
     assert table.record.status == "finished"
 
 
-async def test_lobby_rules(tmp_path):
-    db, service = await _service(tmp_path / "b.db")
+async def test_lobby_rules(db_target):
+    db, service = await _service(db_target)
     table = await _open(service)
     with pytest.raises(TableError) as err:
         await _open(service)
@@ -86,8 +86,8 @@ async def test_lobby_rules(tmp_path):
     await db.close()
 
 
-async def test_invalid_options_are_refused(tmp_path):
-    db, service = await _service(tmp_path / "b.db")
+async def test_invalid_options_are_refused(db_target):
+    db, service = await _service(db_target)
     for bad in ({"pile": 99}, {"cpu_level": "godlike"}, {"turn_seconds": 1}):
         with pytest.raises(TableError) as err:
             await _open(service, **bad)
@@ -96,9 +96,9 @@ async def test_invalid_options_are_refused(tmp_path):
     await db.close()
 
 
-async def test_actions_are_checked_and_persisted(tmp_path):
+async def test_actions_are_checked_and_persisted(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "b.db", listener)
+    db, service = await _service(db_target, listener)
     table = await _open(service, pile=10)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
@@ -122,8 +122,8 @@ async def test_actions_are_checked_and_persisted(tmp_path):
     await db.close()
 
 
-async def test_simultaneous_clicks_apply_once(tmp_path):
-    db, service = await _service(tmp_path / "b.db")
+async def test_simultaneous_clicks_apply_once(db_target):
+    db, service = await _service(db_target)
     table = await _open(service, pile=10)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
@@ -139,8 +139,8 @@ async def test_simultaneous_clicks_apply_once(tmp_path):
     await db.close()
 
 
-async def test_computer_game_finishes_records_standings_and_replays(tmp_path):
-    db, service = await _service(tmp_path / "b.db")
+async def test_computer_game_finishes_records_standings_and_replays(db_target):
+    db, service = await _service(db_target)
     table = await _open(service)
     await service.add_cpu(table.id, "h", "easy")
     await service.start(table.id, "h")
@@ -158,9 +158,9 @@ async def test_computer_game_finishes_records_standings_and_replays(tmp_path):
     await db.close()
 
 
-async def test_turn_timer_plays_then_replaces_after_three(tmp_path):
+async def test_turn_timer_plays_then_replaces_after_three(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "b.db", listener, turn_timeout_seconds=3600)
+    db, service = await _service(db_target, listener, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
@@ -176,8 +176,8 @@ async def test_turn_timer_plays_then_replaces_after_three(tmp_path):
     await db.close()
 
 
-async def test_an_action_resets_the_timeout_count(tmp_path):
-    db, service = await _service(tmp_path / "b.db", turn_timeout_seconds=3600)
+async def test_an_action_resets_the_timeout_count(db_target):
+    db, service = await _service(db_target, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
@@ -193,8 +193,8 @@ async def test_an_action_resets_the_timeout_count(tmp_path):
     await db.close()
 
 
-async def test_stale_timer_does_nothing(tmp_path):
-    db, service = await _service(tmp_path / "b.db", turn_timeout_seconds=3600)
+async def test_stale_timer_does_nothing(db_target):
+    db, service = await _service(db_target, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
     await service.join(table.id, "a", "Ana")
     await service.start(table.id, "h")
@@ -254,8 +254,8 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
     assert interrupted == uninterrupted
 
 
-async def test_rematch_seats_everyone_in_the_games_rematch_order(tmp_path):
-    db, service = await _service(tmp_path / "b.db")
+async def test_rematch_seats_everyone_in_the_games_rematch_order(db_target):
+    db, service = await _service(db_target)
     table = await _open(service, pile=5)
     await service.join(table.id, "a", "Ana")
     await service.add_cpu(table.id, "h", "easy")

@@ -25,8 +25,8 @@ async def _ledger_matches(repo: CollectionsRepo, user: str) -> dict[str, int]:
     return cards
 
 
-async def test_starter_set_is_granted_once_and_recorded(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def test_starter_set_is_granted_once_and_recorded(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     first = await ensure_collection(repo, "42")
     assert sum(first.values()) == STARTER_SIZE
@@ -42,8 +42,8 @@ async def test_starter_set_is_granted_once_and_recorded(tmp_path):
     await db.close()
 
 
-async def test_a_user_below_five_cards_is_topped_up(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def test_a_user_below_five_cards_is_topped_up(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     cards = await ensure_collection(repo, "7")
     lost = sorted(Counter(cards).elements())[:4]  # lose 4 of 7 to the computer
@@ -68,8 +68,8 @@ def test_holds_checks_quantities():
     assert not holds(cards, ["c001", "c002", "c003", "c004", "zzz"])
 
 
-async def test_a_finished_game_moves_the_picked_card_between_collections(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def test_a_finished_game_moves_the_picked_card_between_collections(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
@@ -124,8 +124,8 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(tmp_pat
     await db.close()
 
 
-async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def test_losing_everything_to_the_computer_then_topped_up(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
@@ -165,10 +165,10 @@ async def test_losing_everything_to_the_computer_then_topped_up(tmp_path):
     await db.close()
 
 
-async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
+async def test_a_draw_is_counted_as_a_draw_for_the_profile(db_target):
     from storage import StandingsRepo
 
-    db = await open_database(tmp_path / "c.db")
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
@@ -203,8 +203,8 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(tmp_path):
     await db.close()
 
 
-async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(db_target):
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
@@ -268,8 +268,8 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_and_load_only_when
     await db.close()
 
 
-async def _triad_service(tmp_path):
-    db = await open_database(tmp_path / "c.db")
+async def _triad_service(db_target):
+    db = await open_database(db_target)
     listener = RecordingListener()
     service = TableService(db, {"triad": GAME}, listener, ServiceConfig(cpu_delay_seconds=0))
     return db, service, listener, service.lobby_rules("triad", TriadLobby)
@@ -288,13 +288,13 @@ async def _challenge(triad, opponent):
     )
 
 
-async def test_a_challenge_is_accepted_then_both_pick_five_and_the_game_starts(tmp_path):
+async def test_a_challenge_is_accepted_then_both_pick_five_and_the_game_starts(db_target):
     import pytest
 
     from bot.errors import Notice
     from bot.service.triad import lobby_state, pending_opponent
 
-    db, service, listener, triad = await _triad_service(tmp_path)
+    db, service, listener, triad = await _triad_service(db_target)
     await triad.available("1")
     table, started = await _challenge(triad, "2")
     assert not started and pending_opponent(table) == "2"
@@ -332,8 +332,8 @@ async def test_a_challenge_is_accepted_then_both_pick_five_and_the_game_starts(t
     await db.close()
 
 
-async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_once(tmp_path):
-    db, service, listener, triad = await _triad_service(tmp_path)
+async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_once(db_target):
+    db, service, listener, triad = await _triad_service(db_target)
     table, started = await _challenge(triad, "2")
     await triad.decline(table.id, "2")
     assert table.record.status == "cancelled" and service.find(table.id) is None
@@ -344,10 +344,10 @@ async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_
     await db.close()
 
 
-async def test_a_lobby_s_picks_survive_a_restart(tmp_path):
+async def test_a_lobby_s_picks_survive_a_restart(db_target):
     from bot.service.triad import lobby_state
 
-    db, service, listener, triad = await _triad_service(tmp_path)
+    db, service, listener, triad = await _triad_service(db_target)
     table, _ = await _challenge(triad, "2")
     await triad.accept(table.id, "2", "Beto")
     cards, _, _ = await triad.picker(table.id, "1")
@@ -358,7 +358,7 @@ async def test_a_lobby_s_picks_survive_a_restart(tmp_path):
     await service.close()
     await db.close()
 
-    db, service, listener, triad = await _triad_service(tmp_path)  # a new process
+    db, service, listener, triad = await _triad_service(db_target)  # a new process
     [table] = await service.load()
     state = lobby_state(table)
     assert state.ready == ["1"] and sorted(state.picks["1"]) == hand

@@ -110,3 +110,28 @@ def test_placeholders_become_numbered_outside_quoted_text():
         False,
     )
     assert _translate("INSERT INTO t (a) VALUES (?) RETURNING *")[1]
+
+
+async def test_postgres_connections_dropped_by_the_server_are_opened_again(pg_server, pg_url):
+    db = await open_database(pg_url)
+    try:
+        repo = TablesRepo(db)
+        table = await _playing(repo, "c")
+        pg_server.terminate_connections(pg_url)  # what a server restart does to them
+        await repo.record_action(table, seat="a", action="x", state_json="{}", version=1)
+        assert (await repo.get(table.id)).version == 1
+    finally:
+        await db.close()
+
+
+async def test_a_number_given_for_a_text_column_is_stored_as_its_text(db_target):
+    """As SQLite's column affinity does; PostgreSQL's driver would refuse it otherwise."""
+    from storage import PlayersRepo
+
+    db = await open_database(db_target)
+    try:
+        await PlayersRepo(db).upsert(1234, "Ana", "es")  # type: ignore[arg-type]
+        assert await PlayersRepo(db).locale("1234") == "es"
+        assert await PlayersRepo(db).locale(1234) == "es"  # type: ignore[arg-type]
+    finally:
+        await db.close()
