@@ -230,6 +230,9 @@ def _suit_options(
 
 
 _PLAIN = {4: 3, 5: 1, 6: 2}
+# "kept aces" value of the relaxed suit state ``_tighten`` starts from: at rank 14 up to two
+# high aces may extend runs, as many as fit (a real state keeps an exact number, 0..2)
+_FREE_ACES = 3
 # a -> states b that a can always replace (every way to finish b also finishes a); 0 = no run
 _DOMINATES = {
     3: {0, 1, 2, 3, 4, 5, 6},
@@ -274,7 +277,7 @@ def _high_ace_ok(runs: tuple[int, ...], d: int) -> tuple[bool, ...] | None:
     """At rank 14: the d kept aces must each extend a run of length >= 2 (not low-started);
     every other run must already be closable. Returns the extend flags or None."""
     for ext in itertools.product((True, False), repeat=len(runs)):
-        if sum(ext) != d:
+        if sum(ext) != d and not (d == _FREE_ACES and sum(ext) <= 2):
             continue
         good = True
         for st, e in zip(runs, ext, strict=True):
@@ -427,9 +430,10 @@ class _Problem:
             if r == 1 and nd and (ahead[12] < nd or ahead[13] < nd):
                 continue
             need1, need2 = _short_runs(nr)
+            aces = 2 if nd == _FREE_ACES else nd  # high aces to come
             if need1 and (
-                (nd if r == 13 else ahead[r + 1]) < need1
-                or (nd if r == 12 else 0 if r == 13 else ahead[r + 2]) < need2
+                (aces if r == 13 else ahead[r + 1]) < need1
+                or (aces if r == 12 else 0 if r == 13 else ahead[r + 2]) < need2
             ):
                 continue
             if r <= 12:
@@ -609,14 +613,15 @@ class _Problem:
                 kept = []
                 for (st, faces), e in zip(concrete, ch.extend, strict=True):
                     if e:
-                        kept.append((_EXTEND[st], faces + [face]))
+                        faces.append(face)
+                        kept.append((_EXTEND[st], faces))
                     else:
                         melds.append((faces, ["a"] * len(faces)))
                 for _ in range(ch.new_runs):
                     kept.append((5 if r == 1 else 1, [face]))
                 nd = _SUIT_STATES[nsid][1]
                 kept = [(_plain_if(st, nd), fc) for st, fc in kept]
-                if r <= 12:  # the runs ``_canon`` closed here
+                if r <= 12 and len(kept) > self.run_cards[s][r + 1]:  # ``_canon`` closed some
                     kept.sort(key=_first)
                     states = _canon(tuple(st for st, _ in kept), self.run_cards[s][r + 1])
                     if len(states) < len(kept):
@@ -670,8 +675,9 @@ _START = 0  # every suit: no open run, no kept ace (suit id 0)
 _MIRROR: tuple[int, ...] = tuple(
     f if f % 13 == 0 else f - f % 13 + 13 - f % 13 for f in range(NUM_FACES)
 )
-# Suit state ((3, 3), 0): two open runs of 3+ cards, no kept ace, in every suit
-_ANY_RUNS = sum(_suit_id((3, 3), 0) << (7 * s) for s in range(4))
+# Suit state ((3, 3), _FREE_ACES): two open runs of 3+ cards and up to two high aces to come
+# (used or not) in every suit
+_ANY_RUNS = sum(_suit_id((3, 3), _FREE_ACES) << (7 * s) for s in range(4))
 TIGHTEN_TO = 8  # ``_tighten`` bounds the suffixes from ranks K .. 8 (measured best for 40+11)
 FIRST_BUDGET = 700  # nodes each direction searches before the other's turn (then doubled)
 
@@ -823,12 +829,16 @@ def solve(
         uos = [uos[_MIRROR[f]] for f in range(NUM_FACES)]
     melds, tags = [], []
     for faces, tg in raw:
-        order = sorted(range(len(faces)), key=lambda i: faces[i])
-        if meld_kind(faces) == "run":
+        if faces[0] % 13 != faces[1] % 13:  # a run (a set's cards share their rank)
             # ascending order as built (ace high last); a mirrored sweep built it descending
-            order = list(range(len(faces)))[::-1] if prob.mirrored else list(range(len(faces)))
-        melds.append([faces[i] for i in order])
-        tags.append([tg[i] for i in order])
+            if prob.mirrored:
+                faces, tg = faces[::-1], tg[::-1]
+            melds.append(faces)
+            tags.append(tg)
+        else:
+            order = sorted(range(len(faces)), key=faces.__getitem__)
+            melds.append([faces[i] for i in order])
+            tags.append([tg[i] for i in order])
     return Solution(melds, tags, uo, uos, prob.solve())
 
 
