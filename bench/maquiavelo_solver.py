@@ -221,13 +221,13 @@ def run(per_cell: int, seed: int, as_json: bool) -> dict:
     for aces in (True, False):
         cells: dict[tuple[int, int], list] = {}
         todo = list(positions(seed, per_cell, aces))
-        entries = [{"ours": ours(table, hand)} for _t, _h, table, hand in todo]
+        results = [{"ours": ours(table, hand)} for _t, _h, table, hand in todo]
         for solver in others:
             if solver.name == "rummikub-solver" and aces:
                 continue
-            for entry, (_t, _h, table, hand) in zip(entries, todo, strict=True):
+            for entry, (_t, _h, table, hand) in zip(results, todo, strict=True):
                 entry[solver.name] = solver(table, hand)
-        for entry, (t, h, _table, _hand) in zip(entries, todo, strict=True):
+        for entry, (t, h, _table, _hand) in zip(results, todo, strict=True):
             cells.setdefault((t, h), []).append(entry)
         for (t, h), entries in cells.items():
             row = {
