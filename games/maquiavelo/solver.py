@@ -35,7 +35,7 @@ Card categories per face (counts):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -165,7 +165,8 @@ class _Choice:
 _SuitOption = tuple[int, int, int, tuple[int, ...], int, _Choice]
 _OPTS_CACHE: dict[tuple, list[_SuitOption]] = {}
 # a problem's scored options of one suit state at one cell, keyed by everything they depend on
-_SCORED_CACHE: dict[tuple, list] = {}
+# (``_Problem._cell_key``)
+_SCORED_CACHE: dict[int, list] = {}
 
 
 def _suit_options(
@@ -359,25 +360,26 @@ class _Problem:
         # key of an exact memo entry -> the option that reaches its value (for ``reconstruct``)
         self.chosen: dict[int, tuple | None] = {}
         self._best: int | None = None
-        self.nodes = 0  # calls of ``go`` so far ...
-        self.limit = 1 << 62  # ... and how many it may make before ``_OutOfBudget``
-        self._options: dict[int, list] = {}
+        self._count = [0, 1 << 62]  # ``nodes`` so far and their ``limit``
         # per position (r-1)*4 + s, r = 1..13
-        self.cells = []
-        self.card_score = []  # per position: what one optional card there is worth
+        self.cells = cells = []
+        self.card_score = card_score = []  # per position: what one optional card there is worth
         for r in range(1, 14):
             for s in range(4):
                 face = s * 13 + r - 1
-                self.cells.append(
+                cells.append(
                     (r, s, fixed[face], fixed_set[face], optional[face], optional_set[face])
                 )
-                value = face_value(_MIRROR[face]) if mirrored else r
-                self.card_score.append(CARD_SCORE + VALUE_SCORE * value)
+                value = (_MIRROR[face] % 13 + 1) if mirrored else r  # ``face_value``
+                card_score.append(CARD_SCORE + VALUE_SCORE * value)
         # suffix upper bounds of optional score
-        self.bound = [0] * (len(self.cells) + 1)
-        for i in range(len(self.cells) - 1, -1, -1):
-            r, s, f, fs, o, os_ = self.cells[i]
-            self.bound[i] = self.bound[i + 1] + o * self.card_score[i]
+        self.bound = bound = [0] * (len(cells) + 1)
+        total = 0
+        for i in range(len(cells) - 1, -1, -1):
+            o = cells[i][4]
+            if o:
+                total += o * card_score[i]
+            bound[i] = total
         self.end = len(self.cells)
         self.plain_bound = list(self.bound)  # ``bound`` before ``_tighten`` lowers it
         self._tight_rank = 13  # the next suffix ``_tighten`` bounds starts at this rank
@@ -389,35 +391,33 @@ class _Problem:
             [0] + [fixed[s * 13 + r - 1] + optional[s * 13 + r - 1] for r in range(1, 14)]
             for s in range(4)
         ]
+        self.cell_key = self._cell_keys()
+        self.go = self._make_go()
 
     def options(self, pos: int, sid: int) -> list:
         """(score, m, new suit id, u, v, choice) for the suit of ``pos``, best score first."""
-        key = pos * 128 + sid
-        hit = self._options.get(key)
-        if hit is not None:
-            return hit
-        r, s, f, fs, o, os_ = self.cells[pos]
-        card = self.card_score[pos]
-        # cards of suit s at the next two ranks that could extend a run (the high ace: kept)
-        ahead = self.run_cards[s]
-        # the options depend on nothing else, so problems share them (``_SCORED_CACHE``)
-        shared = (
-            r,
-            sid,
-            f,
-            fs,
-            o,
-            os_,
-            card,
-            ahead[r + 1] if r <= 12 else 0,
-            ahead[r + 2] if r <= 11 else 0,
-            (ahead[12], ahead[13]) if r == 1 else None,
-        )
-        scored = _SCORED_CACHE.get(shared)
-        if scored is None:
-            scored = _SCORED_CACHE[shared] = self._score_options(pos, sid)
-        self._options[key] = scored
-        return scored
+        key = self.cell_key[pos] | sid
+        hit = _SCORED_CACHE.get(key)
+        if hit is None:
+            hit = _SCORED_CACHE[key] = self._score_options(pos, sid)
+        return hit
+
+    def _cell_keys(self) -> list[int]:
+        """Per cell, everything its options depend on besides the suit state, as one int (the
+        suit id goes in its low 7 bits): problems share the options (``_SCORED_CACHE``)."""
+        keys = []
+        card_score = self.card_score
+        for pos, (r, s, f, fs, o, os_) in enumerate(self.cells):
+            ahead = self.run_cards[s]
+            a1 = ahead[r + 1] if r <= 12 else 0
+            a2 = ahead[r + 2] if r <= 11 else 0
+            aces = ahead[12] * 3 + ahead[13] if r == 1 else 0
+            value = (card_score[pos] - CARD_SCORE) // VALUE_SCORE  # 1..13
+            key = (
+                ((((r * 81 + f * 27 + fs * 9 + o * 3 + os_) * 14 + value) * 9) + a1 * 3 + a2) * 9
+            ) + aces
+            keys.append(key << 7)
+        return keys
 
     def _score_options(self, pos: int, sid: int) -> list:
         r, s, f, fs, o, os_ = self.cells[pos]
@@ -449,69 +449,98 @@ class _Problem:
                 unique.append(option)
         return unique
 
-    def go(self, pos: int, state: int, kc: int, need: int) -> int:
-        """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
-        otherwise some upper bound below ``need``. Memo entries remember which of the two."""
+    @property
+    def nodes(self) -> int:
+        """Calls of ``go`` so far (the ones that got past the trivial cases)."""
+        return self._count[0]
+
+    @property
+    def limit(self) -> int:
+        """How many ``nodes`` ``go`` may reach before it raises ``_OutOfBudget``."""
+        return self._count[1]
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._count[1] = value
+
+    def _make_go(self) -> Callable[[int, int, int, int], int]:
+        """``go`` as a closure over the problem's tables (read from cells, not attributes: the
+        search's inner loop runs ~100-1,000 times per solve)."""
         empty = self.empty
-        while empty[pos] and not (state >> (7 * (pos & 3))) & 127:
-            # no card here and no run open in this suit: nothing to choose (see ``empty``)
-            if pos & 3 == 3:
-                if not _KC_REACH[3][kc]:
-                    return NEG
-                kc = 0
-            pos += 1
-        if pos == self.end:
-            return 0 if _final_ok(state) else NEG
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise _OutOfBudget  # nothing half-done is in the memo: entries are written last
-        bound = self.bound
-        if bound[pos] < need:
-            return bound[pos]
-        key = ((state * 25 + kc) << 6) | pos
-        hit = self.memo.get(key)
-        if hit is not None:  # value * 2 + 1 if exact, value * 2 if an upper bound
-            if hit & 1 or hit >> 1 < need:
-                return hit >> 1
-        s = pos & 3
-        shift = 7 * s
-        sid = (state >> shift) & 127
-        base = state ^ (sid << shift)
-        reach = _KC_REACH[s]
-        best = NEG
-        upper = NEG
-        next_bound = bound[pos + 1]
-        go = self.go
-        nxt = pos + 1
-        options = self._options.get(pos * 128 + sid)
-        if options is None:
-            options = self.options(pos, sid)
-        chosen = None
-        for option in options:
-            sc, m, nsid, _u, _v, _ch = option
-            goal = need if need > best else best + 1
-            if sc + next_bound < goal:
-                if sc + next_bound > upper:
-                    upper = sc + next_bound
-                break
-            nkc = kc + _M_DELTA[m]
-            if not reach[nkc]:
-                continue
-            val = go(nxt, base | (nsid << shift), 0 if s == 3 else nkc, goal - sc)
-            if val == NEG:
-                continue
-            if val >= goal - sc:
-                best = sc + val
-                chosen = option
-            elif sc + val > upper:
-                upper = sc + val
-        if best >= need:
-            self.memo[key] = best * 2 + 1
-            self.chosen[key] = chosen
-            return best
-        result = best if best > upper else upper
-        self.memo[key] = result * 2
-        return result
+        end = self.end
+        count = self._count
+        bound = self.bound  # changed in place by ``_tighten``
+        memo = self.memo
+        chosen_of = self.chosen
+        cell_key = self.cell_key
+        cached_options = _SCORED_CACHE
+        options_of = self.options
+        reach_of = _KC_REACH
+        final_reach = _KC_REACH[3]
+        m_delta = _M_DELTA
+
+        def go(pos: int, state: int, kc: int, need: int) -> int:
+            """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
+            otherwise some upper bound below ``need``. Memo entries remember which of the two."""
+            while empty[pos] and not (state >> (7 * (pos & 3))) & 127:
+                # no card here and no run open in this suit: nothing to choose (see ``empty``)
+                if pos & 3 == 3:
+                    if not final_reach[kc]:
+                        return NEG
+                    kc = 0
+                pos += 1
+            if pos == end:
+                return 0 if _final_ok(state) else NEG
+            count[0] += 1
+            if count[0] > count[1]:
+                raise _OutOfBudget  # nothing half-done is in the memo: entries are written last
+            if bound[pos] < need:
+                return bound[pos]
+            key = ((state * 25 + kc) << 6) | pos
+            hit = memo.get(key)
+            if hit is not None:  # value * 2 + 1 if exact, value * 2 if an upper bound
+                if hit & 1 or hit >> 1 < need:
+                    return hit >> 1
+            s = pos & 3
+            shift = 7 * s
+            sid = (state >> shift) & 127
+            base = state ^ (sid << shift)
+            reach = reach_of[s]
+            best = NEG
+            upper = NEG
+            next_bound = bound[pos + 1]
+            nxt = pos + 1
+            options = cached_options.get(cell_key[pos] | sid)
+            if options is None:
+                options = options_of(pos, sid)
+            chosen = None
+            for option in options:
+                sc, m, nsid, _u, _v, _ch = option
+                goal = need if need > best else best + 1
+                if sc + next_bound < goal:
+                    if sc + next_bound > upper:
+                        upper = sc + next_bound
+                    break
+                nkc = kc + m_delta[m]
+                if not reach[nkc]:
+                    continue
+                val = go(nxt, base | (nsid << shift), 0 if s == 3 else nkc, goal - sc)
+                if val == NEG:
+                    continue
+                if val >= goal - sc:
+                    best = sc + val
+                    chosen = option
+                elif sc + val > upper:
+                    upper = sc + val
+            if best >= need:
+                memo[key] = best * 2 + 1
+                chosen_of[key] = chosen
+                return best
+            result = best if best > upper else upper
+            memo[key] = result * 2
+            return result
+
+        return go
 
     def solve(self) -> int:
         """Exact best score, or NEG if the fixed cards cannot be arranged.
