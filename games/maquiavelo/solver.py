@@ -362,8 +362,10 @@ class _Problem:
         self._best: int | None = None
         self._count = [0, 1 << 62]  # ``nodes`` so far and their ``limit``
         # per position (r-1)*4 + s, r = 1..13
-        self.cells = cells = []
-        self.card_score = card_score = []  # per position: what one optional card there is worth
+        cells: list[tuple[int, int, int, int, int, int]] = []
+        card_score: list[int] = []  # per position: what one optional card there is worth
+        self.cells = cells
+        self.card_score = card_score
         for r in range(1, 14):
             for s in range(4):
                 face = s * 13 + r - 1
