@@ -17,13 +17,17 @@ value is checked to be at least that of their solution).
 Every solution of theirs is also checked with our meld rules and card counts. Prints one JSON
 line per cell (``--json``) or a table, then the overall agreement and time ratios. Times are CPU
 time of this process (``time.process_time``, all threads), so other load on the machine does not
-inflate them.
+inflate them. Every solver is timed alike: each runs over all positions of a pass in turn (so
+none runs on caches another just filled), with the garbage collector paused during each timed
+call (as ``timeit`` does; it collects between calls), so no solver pays for collecting what
+another left behind.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import json
 import os
@@ -90,10 +94,27 @@ def positions(seed: int, per_cell: int, aces: bool):
 
 
 # ----- the solvers ----------------------------------------------------------------------------
-def ours(table: list[int], hand: list[int]) -> tuple[int, int, float]:
+class _Timer:
+    seconds = 0.0
+
+
+@contextlib.contextmanager
+def _cpu_timer():
+    """CPU seconds of the block, with the garbage collector paused inside."""
+    timer = _Timer()
+    gc.disable()
     t0 = time.process_time()
-    best = best_play(table, hand)
-    dt = time.process_time() - t0
+    try:
+        yield timer
+    finally:
+        timer.seconds = time.process_time() - t0
+        gc.enable()
+
+
+def ours(table: list[int], hand: list[int]) -> tuple[int, int, float]:
+    with _cpu_timer() as timer:
+        best = best_play(table, hand)
+    dt = timer.seconds
     if best is None:
         return 0, 0, dt
     assert Counter(f for m in best.melds for f in m) == Counter(table + best.hand_faces)
@@ -144,10 +165,9 @@ class Machiavelli:
     def __call__(self, table: list[int], hand: list[int]) -> tuple[int, int, float]:
         cards = [_m_code(f) for f in table + hand]
         optional = [_m_code(f) for f in hand]
-        t0 = time.process_time()
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), _cpu_timer() as timer:
             groups = self.solver.solve(cards, optional)
-        dt = time.process_time() - t0
+        dt = timer.seconds
         if not groups:
             return 0, 0, dt
         faces = [_m_face(c) for g in groups for c in g]
@@ -176,9 +196,9 @@ class Rummikub:
             state.add_table(*[f + 1 for f in table])
         state.add_rack(*[f + 1 for f in hand])
         with _quiet_fd1():
-            t0 = time.process_time()
-            sol = self.ruleset.solve(state, self.mode)
-            dt = time.process_time() - t0
+            with _cpu_timer() as timer:
+                sol = self.ruleset.solve(state, self.mode)
+            dt = timer.seconds
         if sol is None:
             return 0, 0, dt
         placed = [int(t) - 1 for t in sol.tiles]
@@ -200,13 +220,14 @@ def run(per_cell: int, seed: int, as_json: bool) -> dict:
     totals: dict[str, dict] = {}
     for aces in (True, False):
         cells: dict[tuple[int, int], list] = {}
-        for t, h, table, hand in positions(seed, per_cell, aces):
-            c, v, dt = ours(table, hand)
-            entry = {"ours": (c, v, dt)}
-            for solver in others:
-                if solver.name == "rummikub-solver" and aces:
-                    continue
+        todo = list(positions(seed, per_cell, aces))
+        results = [{"ours": ours(table, hand)} for _t, _h, table, hand in todo]
+        for solver in others:
+            if solver.name == "rummikub-solver" and aces:
+                continue
+            for entry, (_t, _h, table, hand) in zip(results, todo, strict=True):
                 entry[solver.name] = solver(table, hand)
+        for entry, (t, h, _table, _hand) in zip(results, todo, strict=True):
             cells.setdefault((t, h), []).append(entry)
         for (t, h), entries in cells.items():
             row = {

@@ -403,12 +403,14 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []
-    if isinstance(action, CallLast):
-        _call_last(st, seat, events)
-        return events
-    if isinstance(action, Catch):
-        _catch(st, seat, action, events)
-        return events
+    handler = _ON_TURN.get(type(action))  # the common case first: one of the turn's actions
+    if handler is None:
+        if isinstance(action, CallLast):
+            _call_last(st, seat, events)
+            return events
+        if isinstance(action, Catch):
+            _catch(st, seat, action, events)
+            return events
     if st.seats[st.current] != seat:
         if isinstance(action, PlayCard) and st.options.jump_in:
             _jump_in(st, seat, action, events)
@@ -421,7 +423,6 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
         raise IllegalAction(CHOOSE_SWAP_FIRST)
     if st.exposed and seat in st.exposed:  # their own next action closes their catch window
         st.exposed = [s for s in st.exposed if s != seat]
-    handler = _ON_TURN.get(type(action))
     if handler is None:  # a subclass of an action class (forged): the slow way
         handler = next(h for t, h in _ON_TURN.items() if isinstance(action, t))
     handler(st, seat, action, events)

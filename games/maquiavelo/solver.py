@@ -35,7 +35,7 @@ Card categories per face (counts):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -164,6 +164,9 @@ class _Choice:
 # (optional used, set-only optional used, cards to sets, new run states, kept aces, choice)
 _SuitOption = tuple[int, int, int, tuple[int, ...], int, _Choice]
 _OPTS_CACHE: dict[tuple, list[_SuitOption]] = {}
+# a problem's scored options of one suit state at one cell, keyed by everything they depend on
+# (``_Problem._cell_key``)
+_SCORED_CACHE: dict[int, list] = {}
 
 
 def _suit_options(
@@ -228,6 +231,9 @@ def _suit_options(
 
 
 _PLAIN = {4: 3, 5: 1, 6: 2}
+# "kept aces" value of the relaxed suit state ``_tighten`` starts from: at rank 14 up to two
+# high aces may extend runs, as many as fit (a real state keeps an exact number, 0..2)
+_FREE_ACES = 3
 # a -> states b that a can always replace (every way to finish b also finishes a); 0 = no run
 _DOMINATES = {
     3: {0, 1, 2, 3, 4, 5, 6},
@@ -255,11 +261,24 @@ def _short_runs(runs: tuple[int, ...]) -> tuple[int, int]:
     return sum(1 for st in runs if st in (1, 2, 5, 6)), sum(1 for st in runs if st in (1, 5))
 
 
+def _canon(runs: tuple[int, ...], ahead: int) -> tuple[int, ...]:
+    """The open runs (sorted states) after a rank whose next rank has ``ahead`` cards of the
+    suit that could extend a run: the short runs must all extend, so only ``ahead`` minus their
+    number of the closable runs can; the others close now (the ones that may still take a high
+    ace kept first: state 3 sorts before 4). Equal futures get one state, so one memo entry."""
+    closable = [st for st in runs if st in _CLOSABLE]
+    room = ahead - (len(runs) - len(closable))
+    if len(closable) <= room:
+        return runs
+    short = [st for st in runs if st not in _CLOSABLE]
+    return tuple(sorted(short + closable[: max(room, 0)]))
+
+
 def _high_ace_ok(runs: tuple[int, ...], d: int) -> tuple[bool, ...] | None:
     """At rank 14: the d kept aces must each extend a run of length >= 2 (not low-started);
     every other run must already be closable. Returns the extend flags or None."""
     for ext in itertools.product((True, False), repeat=len(runs)):
-        if sum(ext) != d:
+        if sum(ext) != d and not (d == _FREE_ACES and sum(ext) <= 2):
             continue
         good = True
         for st, e in zip(runs, ext, strict=True):
@@ -337,46 +356,75 @@ class _Problem:
         self.fixed_set = fixed_set
         self.optional = optional
         self.optional_set = optional_set
-        self.memo: dict[int, tuple[int, bool]] = {}
+        self.memo: dict[int, int] = {}  # key -> value * 2 + (1 if exact else 0)
         # key of an exact memo entry -> the option that reaches its value (for ``reconstruct``)
         self.chosen: dict[int, tuple | None] = {}
         self._best: int | None = None
-        self.nodes = 0  # calls of ``go`` so far ...
-        self.limit = 1 << 62  # ... and how many it may make before ``_OutOfBudget``
-        self._options: dict[int, list] = {}
+        self._count = [0, 1 << 62]  # ``nodes`` so far and their ``limit``
         # per position (r-1)*4 + s, r = 1..13
-        self.cells = []
-        self.card_score = []  # per position: what one optional card there is worth
+        cells: list[tuple[int, int, int, int, int, int]] = []
+        card_score: list[int] = []  # per position: what one optional card there is worth
+        self.cells = cells
+        self.card_score = card_score
         for r in range(1, 14):
             for s in range(4):
                 face = s * 13 + r - 1
-                self.cells.append(
+                cells.append(
                     (r, s, fixed[face], fixed_set[face], optional[face], optional_set[face])
                 )
-                value = face_value(_MIRROR[face]) if mirrored else r
-                self.card_score.append(CARD_SCORE + VALUE_SCORE * value)
+                value = (_MIRROR[face] % 13 + 1) if mirrored else r  # ``face_value``
+                card_score.append(CARD_SCORE + VALUE_SCORE * value)
         # suffix upper bounds of optional score
-        self.bound = [0] * (len(self.cells) + 1)
-        for i in range(len(self.cells) - 1, -1, -1):
-            r, s, f, fs, o, os_ = self.cells[i]
-            self.bound[i] = self.bound[i + 1] + o * self.card_score[i]
+        self.bound = bound = [0] * (len(cells) + 1)
+        total = 0
+        for i in range(len(cells) - 1, -1, -1):
+            o = cells[i][4]
+            if o:
+                total += o * card_score[i]
+            bound[i] = total
         self.end = len(self.cells)
+        self.plain_bound = list(self.bound)  # ``bound`` before ``_tighten`` lowers it
+        self._tight_rank = 13  # the next suffix ``_tighten`` bounds starts at this rank
+        # cells without a card: a suit with no open run passes them by without a choice (a
+        # sentinel after the last cell stops the skipping in ``go``)
+        self.empty = [not any(cell[2:]) for cell in self.cells] + [False]
         # per suit, per rank 1..13: the cards that could extend a run there (index 0 unused)
         self.run_cards = [
             [0] + [fixed[s * 13 + r - 1] + optional[s * 13 + r - 1] for r in range(1, 14)]
             for s in range(4)
         ]
+        self.cell_key = self._cell_keys()
+        self.go = self._make_go()
 
     def options(self, pos: int, sid: int) -> list:
         """(score, m, new suit id, u, v, choice) for the suit of ``pos``, best score first."""
-        key = pos * 128 + sid
-        hit = self._options.get(key)
-        if hit is not None:
-            return hit
+        key = self.cell_key[pos] | sid
+        hit = _SCORED_CACHE.get(key)
+        if hit is None:
+            hit = _SCORED_CACHE[key] = self._score_options(pos, sid)
+        return hit
+
+    def _cell_keys(self) -> list[int]:
+        """Per cell, everything its options depend on besides the suit state, as one int (the
+        suit id goes in its low 7 bits): problems share the options (``_SCORED_CACHE``)."""
+        keys = []
+        card_score = self.card_score
+        for pos, (r, s, f, fs, o, os_) in enumerate(self.cells):
+            ahead = self.run_cards[s]
+            a1 = ahead[r + 1] if r <= 12 else 0
+            a2 = ahead[r + 2] if r <= 11 else 0
+            aces = ahead[12] * 3 + ahead[13] if r == 1 else 0
+            value = (card_score[pos] - CARD_SCORE) // VALUE_SCORE  # 1..13
+            key = (
+                ((((r * 81 + f * 27 + fs * 9 + o * 3 + os_) * 14 + value) * 9) + a1 * 3 + a2) * 9
+            ) + aces
+            keys.append(key << 7)
+        return keys
+
+    def _score_options(self, pos: int, sid: int) -> list:
         r, s, f, fs, o, os_ = self.cells[pos]
         runs, d = _SUIT_STATES[sid]
         card = self.card_score[pos]
-        # cards of suit s at the next two ranks that could extend a run (the high ace: kept)
         ahead = self.run_cards[s]
         scored = []
         for u, v, m, nr, nd, ch in _suit_options(r, runs, d, f, fs, o, os_):
@@ -384,72 +432,117 @@ class _Problem:
             if r == 1 and nd and (ahead[12] < nd or ahead[13] < nd):
                 continue
             need1, need2 = _short_runs(nr)
+            aces = 2 if nd == _FREE_ACES else nd  # high aces to come
             if need1 and (
-                (nd if r == 13 else ahead[r + 1]) < need1
-                or (nd if r == 12 else 0 if r == 13 else ahead[r + 2]) < need2
+                (aces if r == 13 else ahead[r + 1]) < need1
+                or (aces if r == 12 else 0 if r == 13 else ahead[r + 2]) < need2
             ):
                 continue
+            if r <= 12:
+                nr = _canon(nr, ahead[r + 1])
             scored.append((u * card + v * HELPER_SCORE, m, _suit_id(nr, nd), u, v, ch))
         scored.sort(key=lambda t: -t[0])
-        self._options[key] = scored
-        return scored
+        # options made equal by ``_canon`` (same score, set cards and next state) are one
+        seen = set()
+        unique = []
+        for option in scored:
+            if option[:3] not in seen:
+                seen.add(option[:3])
+                unique.append(option)
+        return unique
 
-    def go(self, pos: int, state: int, kc: int, need: int) -> int:
-        """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
-        otherwise some upper bound below ``need``. Memo entries remember which of the two."""
-        if pos == self.end:
-            return 0 if _final_ok(state) else NEG
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise _OutOfBudget  # nothing half-done is in the memo: entries are written last
-        bound = self.bound
-        if bound[pos] < need:
-            return bound[pos]
-        key = ((state * 25 + kc) << 6) | pos
-        hit = self.memo.get(key)
-        if hit is not None:
-            value, exact = hit
-            if exact or value < need:
-                return value
-        s = pos & 3
-        shift = 7 * s
-        sid = (state >> shift) & 127
-        base = state ^ (sid << shift)
-        reach = _KC_REACH[s]
-        best = NEG
-        upper = NEG
-        next_bound = bound[pos + 1]
-        go = self.go
-        nxt = pos + 1
-        options = self._options.get(pos * 128 + sid)
-        if options is None:
-            options = self.options(pos, sid)
-        chosen = None
-        for option in options:
-            sc, m, nsid, _u, _v, _ch = option
-            goal = need if need > best else best + 1
-            if sc + next_bound < goal:
-                if sc + next_bound > upper:
-                    upper = sc + next_bound
-                break
-            nkc = kc + _M_DELTA[m]
-            if not reach[nkc]:
-                continue
-            val = go(nxt, base | (nsid << shift), 0 if s == 3 else nkc, goal - sc)
-            if val == NEG:
-                continue
-            if val >= goal - sc:
-                best = sc + val
-                chosen = option
-            elif sc + val > upper:
-                upper = sc + val
-        if best >= need:
-            self.memo[key] = (best, True)
-            self.chosen[key] = chosen
-            return best
-        result = best if best > upper else upper
-        self.memo[key] = (result, False)
-        return result
+    @property
+    def nodes(self) -> int:
+        """Calls of ``go`` so far (the ones that got past the trivial cases)."""
+        return self._count[0]
+
+    @property
+    def limit(self) -> int:
+        """How many ``nodes`` ``go`` may reach before it raises ``_OutOfBudget``."""
+        return self._count[1]
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._count[1] = value
+
+    def _make_go(self) -> Callable[[int, int, int, int], int]:
+        """``go`` as a closure over the problem's tables (read from cells, not attributes: the
+        search's inner loop runs ~100-1,000 times per solve)."""
+        empty = self.empty
+        end = self.end
+        count = self._count
+        bound = self.bound  # changed in place by ``_tighten``
+        memo = self.memo
+        chosen_of = self.chosen
+        cell_key = self.cell_key
+        cached_options = _SCORED_CACHE
+        options_of = self.options
+        reach_of = _KC_REACH
+        final_reach = _KC_REACH[3]
+        m_delta = _M_DELTA
+
+        def go(pos: int, state: int, kc: int, need: int) -> int:
+            """Fail-soft branch and bound: the exact best score from here if it is >= ``need``,
+            otherwise some upper bound below ``need``. Memo entries remember which of the two."""
+            while empty[pos] and not (state >> (7 * (pos & 3))) & 127:
+                # no card here and no run open in this suit: nothing to choose (see ``empty``)
+                if pos & 3 == 3:
+                    if not final_reach[kc]:
+                        return NEG
+                    kc = 0
+                pos += 1
+            if pos == end:
+                return 0 if _final_ok(state) else NEG
+            count[0] += 1
+            if count[0] > count[1]:
+                raise _OutOfBudget  # nothing half-done is in the memo: entries are written last
+            if bound[pos] < need:
+                return bound[pos]
+            key = ((state * 25 + kc) << 6) | pos
+            hit = memo.get(key)
+            if hit is not None:  # value * 2 + 1 if exact, value * 2 if an upper bound
+                if hit & 1 or hit >> 1 < need:
+                    return hit >> 1
+            s = pos & 3
+            shift = 7 * s
+            sid = (state >> shift) & 127
+            base = state ^ (sid << shift)
+            reach = reach_of[s]
+            best = NEG
+            upper = NEG
+            next_bound = bound[pos + 1]
+            nxt = pos + 1
+            options = cached_options.get(cell_key[pos] | sid)
+            if options is None:
+                options = options_of(pos, sid)
+            chosen = None
+            for option in options:
+                sc, m, nsid, _u, _v, _ch = option
+                goal = need if need > best else best + 1
+                if sc + next_bound < goal:
+                    if sc + next_bound > upper:
+                        upper = sc + next_bound
+                    break
+                nkc = kc + m_delta[m]
+                if not reach[nkc]:
+                    continue
+                val = go(nxt, base | (nsid << shift), 0 if s == 3 else nkc, goal - sc)
+                if val == NEG:
+                    continue
+                if val >= goal - sc:
+                    best = sc + val
+                    chosen = option
+                elif sc + val > upper:
+                    upper = sc + val
+            if best >= need:
+                memo[key] = best * 2 + 1
+                chosen_of[key] = chosen
+                return best
+            result = best if best > upper else upper
+            memo[key] = result * 2
+            return result
+
+        return go
 
     def solve(self) -> int:
         """Exact best score, or NEG if the fixed cards cannot be arranged.
@@ -461,6 +554,9 @@ class _Problem:
             if not any(self.optional) and not any(self.optional_set):
                 self._best = self.go(0, _START, 0, NEG + 1)
                 return self._best
+            if not self._tighten():
+                self._best = NEG
+                return NEG
             # aspiration on whole cards: "k cards at least", k from the top down (the value
             # is optimised by the last, successful search itself); below k = 0 the fixed cards
             # themselves cannot be arranged. A search stopped by its budget is resumed by
@@ -482,6 +578,29 @@ class _Problem:
             self._best = best
         return self._best
 
+    def _tighten(self) -> bool:
+        """Lower the score bounds with the exact best of each suffix from rank ``TIGHTEN_TO``
+        on, from the last rank down, each started in ``_ANY_RUNS`` (which can do whatever any
+        state at a rank's start can: see ``_DOMINATES``), so it bounds every way of reaching
+        that rank. A forward sweep meets a contradiction among the last ranks only there; these
+        bounds see it from the start. False if even the suffix cannot be arranged.
+
+        Resumable after ``_OutOfBudget`` (the ranks done stay done, the memo stays valid; its
+        entries are this problem's own, so the main search reuses them)."""
+        bound = self.bound
+        while self._tight_rank >= TIGHTEN_TO:
+            start = (self._tight_rank - 1) * 4
+            best = self.go(start, _ANY_RUNS, 0, NEG + 1)
+            if best == NEG:
+                return False
+            plain = self.plain_bound
+            for q in range(start + 1):
+                tighter = plain[q] - plain[start] + best
+                if tighter < bound[q]:
+                    bound[q] = tighter
+            self._tight_rank -= 1
+        return True
+
     def reconstruct(self) -> tuple[list[tuple[list[int], list[str]]], list[int], list[int]]:
         """Melds as (faces, tags) where tag "h" marks a slot for a set-only card; plus the
         per-face counts of optional and optional set-only cards used."""
@@ -494,43 +613,71 @@ class _Problem:
         open_runs: list[list[tuple[int, list[int]]]] = [[] for _ in range(4)]  # (state, faces)
         state = _START
         kc = 0
-        target = total
         rank_sets: list[tuple[int, int, int]] = []  # (suit, m, set_only) of the current rank
+        chosen_of = self.chosen
+        cells = self.cells
+        empty = self.empty
         for pos in range(self.end):
-            r, s, *_ = self.cells[pos]
+            r, s, *_ = cells[pos]
             shift = 7 * s
             sid = (state >> shift) & 127
-            base = state ^ (sid << shift)
+            if empty[pos] and not sid:  # passed by without a choice (see ``go``)
+                if s == 3:
+                    kc = 0
+                    if rank_sets:
+                        melds.extend(_build_sets(r, rank_sets))
+                        rank_sets = []
+                continue
             # the search left the best option of every node on the best line in ``chosen``
-            chosen = self.chosen[((state * 25 + kc) << 6) | pos]
+            chosen = chosen_of[((state * 25 + kc) << 6) | pos]
             assert chosen is not None  # an exact entry's best line
-            sc, m, nsid, u, v, ch = chosen
-            state = base | (nsid << shift)
-            kc = kc + _M_DELTA[m]
-            face = s * 13 + r - 1
-            used_opt[face] += u
-            used_opt_set[face] += v
-            runs_before = _SUIT_STATES[sid][0]
-            # concrete runs of suit s, in the order of the sorted state tuple
-            concrete = sorted(open_runs[s], key=lambda t: t[0])
-            assert tuple(_plain_if(st, _SUIT_STATES[sid][1]) for st, _ in concrete) == runs_before
-            kept = []
-            for (st, faces), e in zip(concrete, ch.extend, strict=True):
-                if e:
-                    kept.append((_EXTEND[st], faces + [face]))
-                else:
-                    melds.append((faces, ["a"] * len(faces)))
-            for _ in range(ch.new_runs):
-                kept.append((5 if r == 1 else 1, [face]))
-            nd = _SUIT_STATES[(state >> shift) & 127][1]
-            open_runs[s] = [(_plain_if(st, nd), fc) for st, fc in kept]
+            _sc, m, nsid, u, v, ch = chosen
+            if sid or nsid:  # runs open before or after: follow them card by card
+                state ^= (sid ^ nsid) << shift
+                face = s * 13 + r - 1
+                used_opt[face] += u
+                used_opt_set[face] += v
+                # concrete runs of suit s, in the order of the sorted state tuple
+                concrete = open_runs[s]
+                if len(concrete) > 1:
+                    concrete.sort(key=_first)
+                kept = []
+                for (st, faces), e in zip(concrete, ch.extend, strict=True):
+                    if e:
+                        faces.append(face)
+                        kept.append((_EXTEND[st], faces))
+                    else:
+                        melds.append((faces, ["a"] * len(faces)))
+                for _ in range(ch.new_runs):
+                    kept.append((5 if r == 1 else 1, [face]))
+                nd = _SUIT_STATES[nsid][1]
+                kept = [(_plain_if(st, nd), fc) for st, fc in kept]
+                if r <= 12 and len(kept) > self.run_cards[s][r + 1]:  # ``_canon`` closed some
+                    kept.sort(key=_first)
+                    states = _canon(tuple(st for st, _ in kept), self.run_cards[s][r + 1])
+                    if len(states) < len(kept):
+                        still = list(states)
+                        staying = []
+                        for st, fc in kept:
+                            if st in still:
+                                still.remove(st)
+                                staying.append((st, fc))
+                            else:
+                                melds.append((fc, ["a"] * len(fc)))
+                        kept = staying
+                open_runs[s] = kept
+            elif u or v:
+                face = s * 13 + r - 1
+                used_opt[face] += u
+                used_opt_set[face] += v
             if m:
+                kc += _M_DELTA[m]
                 rank_sets.append((s, m, ch.set_only))
-            target -= sc
             if s == 3:
                 kc = 0
-                melds.extend(_build_sets(r, rank_sets))
-                rank_sets = []
+                if rank_sets:
+                    melds.extend(_build_sets(r, rank_sets))
+                    rank_sets = []
         # rank 14: kept aces extend runs
         for s in range(4):
             runs, d = _SUIT_STATES[(state >> (7 * s)) & 127]
@@ -541,6 +688,10 @@ class _Problem:
                 faces = faces + [s * 13] if e else faces
                 melds.append((faces, ["a"] * len(faces)))
         return melds, used_opt, used_opt_set
+
+
+def _first(item: tuple[int, list[int]]) -> int:
+    return item[0]
 
 
 def _plain_if(st: int, d: int) -> int:
@@ -555,6 +706,10 @@ _START = 0  # every suit: no open run, no kept ace (suit id 0)
 _MIRROR: tuple[int, ...] = tuple(
     f if f % 13 == 0 else f - f % 13 + 13 - f % 13 for f in range(NUM_FACES)
 )
+# Suit state ((3, 3), _FREE_ACES): two open runs of 3+ cards and up to two high aces to come
+# (used or not) in every suit
+_ANY_RUNS = sum(_suit_id((3, 3), _FREE_ACES) << (7 * s) for s in range(4))
+TIGHTEN_TO = 8  # ``_tighten`` bounds the suffixes from ranks K .. 8 (measured best for 40+11)
 FIRST_BUDGET = 700  # nodes each direction searches before the other's turn (then doubled)
 
 
@@ -592,35 +747,43 @@ def _usable(fixed, fixed_set, optional, optional_set) -> tuple[list[int], list[i
     (iterated to a fixed point); this only tightens the search bound."""
     opt = list(optional)
     opt_set = list(optional_set)
+    avail = [fixed[f] + fixed_set[f] + opt[f] + opt_set[f] for f in range(NUM_FACES)]
     while True:
-        avail = [fixed[f] + fixed_set[f] + opt[f] + opt_set[f] for f in range(NUM_FACES)]
         changed = False
         for f in range(NUM_FACES):
             if not opt[f] and not opt_set[f]:
                 continue
             s, r0 = divmod(f, 13)
-            set_ok = sum(1 for t in range(4) if avail[t * 13 + r0] > 0) >= 3
-            run_ok = False
-            if opt[f]:
-                rank = r0 + 1
-                ranks = [rank, 14] if rank == 1 else [rank]
-                for rr in ranks:
-                    for start in range(rr - 2, rr + 1):
-                        window = [start, start + 1, start + 2]
-                        if (
-                            start >= 1
-                            and window[-1] <= 14
-                            and all(avail[s * 13 + (w - 1) % 13] > 0 for w in window)
-                        ):
-                            run_ok = True
-            if not set_ok and not run_ok and opt[f]:
-                opt[f] = 0
-                changed = True
-            if not set_ok and opt_set[f]:
+            set_ok = (avail[r0] > 0) + (avail[13 + r0] > 0) + (avail[26 + r0] > 0) + (
+                avail[39 + r0] > 0
+            ) >= 3
+            if set_ok:
+                continue
+            if opt_set[f]:  # set-only cards fit in sets only
+                avail[f] -= opt_set[f]
                 opt_set[f] = 0
+                changed = True
+            if opt[f] and not _in_some_run(avail, s * 13, r0):
+                avail[f] -= opt[f]
+                opt[f] = 0
                 changed = True
         if not changed:
             return opt, opt_set
+
+
+def _in_some_run(avail: list[int], base: int, r0: int) -> bool:
+    """Is there a window of three consecutive ranks (the ace low or high) around rank index
+    ``r0`` (0 = ace) whose cards of the suit starting at face ``base`` are all available?"""
+    # ranks as 1..14 (14 = the high ace); window starts 1..12
+    for rank in (1, 14) if r0 == 0 else (r0 + 1,):
+        for start in range(max(1, rank - 2), min(rank, 12) + 1):
+            if (
+                avail[base + (start - 1) % 13]
+                and avail[base + start % 13]
+                and avail[base + (start + 1) % 13]
+            ):
+                return True
+    return False
 
 
 def _build_sets(r: int, parts: list[tuple[int, int, int]]) -> list[tuple[list[int], list[str]]]:
@@ -697,12 +860,16 @@ def solve(
         uos = [uos[_MIRROR[f]] for f in range(NUM_FACES)]
     melds, tags = [], []
     for faces, tg in raw:
-        order = sorted(range(len(faces)), key=lambda i: faces[i])
-        if meld_kind(faces) == "run":
+        if faces[0] % 13 != faces[1] % 13:  # a run (a set's cards share their rank)
             # ascending order as built (ace high last); a mirrored sweep built it descending
-            order = list(range(len(faces)))[::-1] if prob.mirrored else list(range(len(faces)))
-        melds.append([faces[i] for i in order])
-        tags.append([tg[i] for i in order])
+            if prob.mirrored:
+                faces, tg = faces[::-1], tg[::-1]
+            melds.append(faces)
+            tags.append(tg)
+        else:
+            order = sorted(range(len(faces)), key=faces.__getitem__)
+            melds.append([faces[i] for i in order])
+            tags.append([tg[i] for i in order])
     return Solution(melds, tags, uo, uos, prob.solve())
 
 

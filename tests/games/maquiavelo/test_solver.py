@@ -306,3 +306,32 @@ def test_a_search_stopped_by_its_budget_resumes_to_the_same_answer():
     assert stopped.solve() == whole
     best = best_play([], hand)
     assert best is not None and all(meld_kind(m) for m in best.melds)
+
+
+def test_suffix_bounds_count_the_high_aces_a_run_still_needs():
+    """``_tighten`` bounds each suffix from a relaxed state; the kept aces of a suit are part of
+    what that state may use (Q-K here only makes a run with the high ace kept at rank 1)."""
+    got = best_play(F("10S JS QS KS QS KS AS"), F("9S 5H"))
+    assert got is not None and sorted(got.hand_faces) == F("9S")
+    got = best_play(F("AS 7S 8S 9S 10S JS QS KS QS KS"), F("6S"))
+    assert got is not None and got.hand_faces == F("6S")
+
+
+def test_suffix_bounds_leave_every_best_score_unchanged(monkeypatch):
+    """The same best score with and without ``_tighten`` on random tables and hands."""
+    rng = random.Random(23)
+    cases = []
+    for _ in range(100):
+        faces = [f for f in range(52) for _ in range(2)]
+        rng.shuffle(faces)
+        table = partition(faces[:30]) or []
+        flat = [f for m in table for f in m]
+        cases.append(
+            (solver.counts_of(flat), solver.counts_of(faces[30 : 30 + rng.randint(4, 14)]))
+        )
+    zeros = [0] * 52
+    tight = [solver._Problem(f, zeros, o, zeros).solve() for f, o in cases]
+    monkeypatch.setattr(solver, "TIGHTEN_TO", 14)
+    loose = [solver._Problem(f, zeros, o, zeros).solve() for f, o in cases]
+    assert tight == loose
+    assert sum(score > 0 for score in tight) > 25
