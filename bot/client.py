@@ -169,7 +169,7 @@ class MesaBot(commands.Bot):
         }
         self.db: Database | None = None
         self.listener = DiscordTableListener(
-            self, RequestPacer(settings.global_requests_per_second)
+            self, RequestPacer(settings.request_budget())
         )
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.

@@ -42,7 +42,8 @@ class Settings(BaseSettings):
     # Bot-token REST calls per second at most (bot/ui/pacer.py): Discord's global limit is 50
     # per bot (interaction callbacks and their webhooks are exempt). 45 leaves room for calls
     # that start on time but reach Discord late (measured: 52 in one second at 50). Raise it
-    # only if Discord raised your bot's limit; 0 turns pacing off.
+    # only if Discord raised your bot's limit; 0 turns pacing off. Shard processes share it
+    # (``request_budget``).
     global_requests_per_second: int = Field(default=45, ge=0, le=10_000)
     # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
     loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
@@ -69,6 +70,14 @@ class Settings(BaseSettings):
         if ids[-1] >= self.shard_count:
             raise ValueError(f"shard {ids[-1]} is not below SHARD_COUNT={self.shard_count}")
         return self
+
+    def request_budget(self) -> int:
+        """Bot-token calls per second for THIS process: the global limit is per bot token, so
+        shard processes split it in proportion to the shards each runs (0: unpaced)."""
+        rate, shards = self.global_requests_per_second, self.shards()
+        if rate <= 0 or shards is None or self.shard_count is None:
+            return rate
+        return max(1, rate * len(shards) // self.shard_count)
 
     def shards(self) -> tuple[int, ...] | None:
         """The shard ids this process runs; None when the bot is not sharded."""

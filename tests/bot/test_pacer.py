@@ -61,3 +61,16 @@ def test_no_window_ever_holds_more_calls_than_allowed(per_second: int, gaps: lis
         if i:
             bounds.append(moments[i - 1])
         assert abs(moment - max(bounds)) < 1e-9
+
+
+def test_shard_processes_split_the_global_limit_by_the_shards_they_run():
+    from bot.settings import Settings
+
+    def budget(**kw: object) -> int:
+        return Settings(discord_token="t", **kw).request_budget()  # type: ignore[arg-type]
+
+    assert budget() == 45  # one process, not sharded
+    assert budget(shard_count=4) == 45  # one process runs every shard
+    assert budget(shard_count=4, shard_ids="0-1") + budget(shard_count=4, shard_ids="2-3") == 44
+    assert budget(shard_count=4, shard_ids="3", global_requests_per_second=2) == 1  # never 0
+    assert budget(shard_count=4, shard_ids="3", global_requests_per_second=0) == 0  # unpaced
