@@ -103,6 +103,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--think", default="3,10", help="human think time range, s (3,10)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--setup-while-playing",
+        dest="setup_first",
+        action="store_false",
+        help="humans play as soon as their table is open (default: once every table is open, so"
+        " opening the last tables does not compete with the first ones playing)",
+    )
     parser.add_argument("--closed-dms", type=float, default=0.1, help="share of guests (0.1)")
     parser.add_argument("--setup-concurrency", type=int, default=16)
     parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
@@ -276,6 +283,8 @@ async def run_one(
         await fake.wait_until_shards_connected(range(args.processes), timeout=60)
         progress(args, f"{tables} tables: bot pid {bot.pid} ready; opening tables")
         opened_at = time.monotonic()
+        if args.setup_first:
+            world.go.clear()
         tasks = await world.open_all()
         deadline = opened_at + max(120.0, tables * 0.5)
         while world.started() < tables and time.monotonic() < deadline:
@@ -283,6 +292,7 @@ async def run_one(
             if any(b.returncode is not None for b in bots):
                 raise RuntimeError(f"a bot exited; see {folder / 'bot.log'}")
         setup_s = time.monotonic() - opened_at
+        world.go.set()
         progress(args, f"{world.started()}/{tables} tables playing after {setup_s:.0f} s; warm-up")
         await asyncio.sleep(args.warmup)
 

@@ -190,6 +190,7 @@ class Human:
 
     async def play(self) -> None:
         world, table, rng = self.world, self.table, self.world.rng
+        await world.go.wait()
         while world.running:
             if self.user.dms_open:
                 await table.until(self._has_fresh_choices)
@@ -540,6 +541,10 @@ class World:
         self.stats = LoadStats()
         self.running = True
         self.measuring = False
+        # Humans start thinking once this is set (bench/load.py: when every table is open, so
+        # setting up 1,000 tables does not compete with the ones already playing).
+        self.go = asyncio.Event()
+        self.go.set()
         self.draining = False
         self.setup_slots = asyncio.Semaphore(setup_concurrency)
         self.setup_errors: Counter[str] = Counter()

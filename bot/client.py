@@ -168,9 +168,7 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
-        self.listener = DiscordTableListener(
-            self, RequestPacer(settings.request_budget())
-        )
+        self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(Workers(processes) if processes != 0 else None)

@@ -5,11 +5,12 @@ at a few hundred busy tables the bot would send ~100 bot-token requests/s, and r
 429s end in a temporary Cloudflare ban of the whole bot. Interaction callbacks and their
 webhook edits are exempt from the limit, so only bot-token calls go through the pacer.
 
-Sliding window by reservation: a caller gets the earliest moment at which fewer than
-``per_second`` calls fall in the second before it, and sleeps until then. Reservations are
-made in arrival order, so waiting is first come, first served, and no lock is held while
-waiting. A caller that is cancelled while waiting leaves its moment unused (never more calls
-than allowed).
+A sliding window over the moments calls actually START: a caller waits while ``per_second``
+calls started in the last ``window`` seconds. Callers take turns in arrival order (an
+``asyncio.Lock`` is first come, first served); the turn is held only while waiting on the
+clock, never across the call itself. Counting actual starts, not planned ones, matters: when
+the event loop stalls, calls planned apart would otherwise all start together after it
+(measured at 300 tables on a loaded machine: 61 calls in one second with planned moments).
 """
 
 from __future__ import annotations
@@ -35,30 +36,35 @@ class RequestPacer:
         self.per_second = per_second
         self.window = window
         self._clock = clock
-        # The moments of the last ``per_second`` calls, oldest first.
-        self._moments: deque[float] = deque(maxlen=max(1, per_second))
+        # When the last ``per_second`` calls started, oldest first.
+        self._starts: deque[float] = deque(maxlen=max(1, per_second))
+        self._turn = asyncio.Lock()
 
     @property
     def enabled(self) -> bool:
         return self.per_second > 0
 
-    def reserve(self) -> float:
-        """Take the next free moment and return how long to wait for it (seconds)."""
-        if not self.enabled:
+    def free_in(self, now: float) -> float:
+        """Seconds from ``now`` until one more call may start (0: at once)."""
+        if not self.enabled or len(self._starts) < self.per_second:
             return 0.0
-        now = self._clock()
-        moment = now
-        if len(self._moments) == self._moments.maxlen:
-            moment = max(now, self._moments[0] + self.window)
-        if self._moments and moment < self._moments[-1]:
-            moment = self._moments[-1]  # first come, first served
-        self._moments.append(moment)
-        return moment - now
+        return max(0.0, self._starts[0] + self.window - now)
+
+    def take(self, now: float) -> None:
+        """Count a call starting at ``now``."""
+        if self.enabled:
+            self._starts.append(now)
 
     async def acquire(self) -> None:
-        """Wait until one more bot-token call fits in the global limit."""
-        wait = self.reserve()
-        if wait > 0:
+        """Wait until one more bot-token call fits in the global limit, then count it."""
+        if not self.enabled:
+            return
+        asked = self._clock()
+        async with self._turn:
+            while (wait := self.free_in(self._clock())) > 0:
+                await asyncio.sleep(wait)
+            now = self._clock()
+            self.take(now)
+        if now - asked > 0.0005:
             metrics.count("pace.waited")
-            metrics.observe("pace", wait * 1000)
-            await asyncio.sleep(wait)
+            metrics.observe("pace", (now - asked) * 1000)

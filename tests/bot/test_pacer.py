@@ -1,66 +1,73 @@
-"""The global request pacer (bot/ui/pacer.py): never more than ``per_second`` bot-token calls in
-any window, first come first served, no wait while there is room. A fake clock; no sleeping."""
+"""The global request pacer (bot/ui/pacer.py): never more than ``per_second`` bot-token calls
+starting in any window, first come first served, no wait while there is room."""
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ui.pacer import RequestPacer
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_calls_within_the_limit_do_not_wait_and_the_next_one_waits_for_the_window():
-    clock = Clock()
-    pacer = RequestPacer(3, clock=clock)
-    assert [pacer.reserve() for _ in range(3)] == [0.0, 0.0, 0.0]
-    assert pacer.reserve() == 1.0  # the 4th waits until the 1st leaves the window
-    clock.now = 0.25
-    assert pacer.reserve() == 0.75  # ... and the 5th goes with it (first come, first served)
+    pacer = RequestPacer(3)
+    for at in (0.0, 0.1, 0.2):
+        assert pacer.free_in(at) == 0.0
+        pacer.take(at)
+    assert pacer.free_in(0.25) == pytest.approx(0.75)  # until the first call leaves the window
+    pacer.take(1.0)
+    assert pacer.free_in(1.0) == pytest.approx(0.1)  # then the second one
 
 
 def test_pacing_off_never_waits():
-    pacer = RequestPacer(0, clock=Clock())
-    assert all(pacer.reserve() == 0.0 for _ in range(1000))
+    pacer = RequestPacer(0)
+    for _ in range(1000):
+        pacer.take(0.0)
+    assert pacer.free_in(0.0) == 0.0
 
 
 @given(
     per_second=st.integers(1, 8),
     gaps=st.lists(st.floats(0, 0.6, allow_nan=False), min_size=1, max_size=60),
+    stalls=st.lists(st.floats(0, 0.8, allow_nan=False), min_size=60, max_size=60),
 )
-def test_no_window_ever_holds_more_calls_than_allowed(per_second: int, gaps: list[float]):
-    clock = Clock()
-    pacer = RequestPacer(per_second, window=0.5, clock=clock)
-    moments: list[float] = []
-    for gap in gaps:
-        clock.now += gap
-        wait = pacer.reserve()
-        assert wait >= 0
-        moments.append(clock.now + wait)
-    assert moments == sorted(moments)  # in arrival order
-    for i in range(len(moments) - per_second):
-        assert moments[i + per_second] - moments[i] >= 0.5 - 1e-9
-    # ... and no call waited longer than needed: each starts at its arrival or when the call
-    # ``per_second`` before it leaves the window, or right after the one before it.
-    arrivals = []
-    t = 0.0
-    for gap in gaps:
-        t += gap
-        arrivals.append(t)
-    for i, moment in enumerate(moments):
-        bounds = [arrivals[i]]
-        if i >= per_second:
-            bounds.append(moments[i - per_second] + 0.5)
-        if i:
-            bounds.append(moments[i - 1])
-        assert abs(moment - max(bounds)) < 1e-9
+def test_no_window_ever_holds_more_call_starts_than_allowed(
+    per_second: int, gaps: list[float], stalls: list[float]
+):
+    """Callers arrive one after another; each starts once there is room, possibly late (a
+    stalled event loop wakes it after its wait): no window holds more starts than allowed, and
+    no call waits while there is room."""
+    pacer = RequestPacer(per_second, window=0.5)
+    starts: list[float] = []
+    arrival = 0.0
+    for gap, stall in zip(gaps, stalls, strict=False):
+        arrival += gap
+        at = max(arrival, starts[-1] if starts else 0.0)  # first come, first served
+        while (wait := pacer.free_in(at)) > 0:
+            at += wait + stall  # woken late
+        pacer.take(at)
+        starts.append(at)
+    assert starts == sorted(starts)
+    for i in range(len(starts) - per_second):
+        assert starts[i + per_second] - starts[i] >= 0.5 - 1e-9
+
+
+async def test_waiting_callers_start_in_arrival_order_and_within_the_limit():
+    loop = asyncio.get_running_loop()
+    pacer = RequestPacer(2, window=0.05, clock=loop.time)
+    started: list[tuple[int, float]] = []
+
+    async def call(n: int) -> None:
+        await pacer.acquire()
+        started.append((n, loop.time()))
+
+    await asyncio.gather(*(call(n) for n in range(6)))
+    assert [n for n, _ in started] == list(range(6))
+    times = [t for _, t in started]
+    assert all(times[i + 2] - times[i] >= 0.05 - 1e-6 for i in range(len(times) - 2))
 
 
 def test_shard_processes_split_the_global_limit_by_the_shards_they_run():
