@@ -202,8 +202,11 @@ class Writer:
                 conn.execute("COMMIT")
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands
             log.exception("database write failed")
-            if conn.in_transaction:
-                conn.rollback()
+            try:
+                if conn.in_transaction:
+                    conn.rollback()
+            except Exception:  # a connection gone: the server dropped the transaction too
+                log.exception("rollback failed")
             for job in batch:
                 job.error = job.error or exc
         held = (time.perf_counter() - start) * 1000

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -137,6 +139,27 @@ class EmbeddedPostgres(PostgresServer):
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(log),
                   "-o", options, "start")  # fmt: skip
         self.started_in = time.perf_counter() - began
+        self._watch()
+
+    def _watch(self) -> None:
+        """A watchdog process that stops the server and deletes its folder once this process is
+        gone, however it ended (``kill -9``, a timeout): no server outlives its test session."""
+        pg_ctl = [str(self._bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                _WATCHDOG,
+                str(os.getpid()),
+                json.dumps(pg_ctl),
+                self._user or "",
+                str(self.folder),
+            ],  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C of the session is not the watchdog's
+        )
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
@@ -180,6 +203,20 @@ class EmbeddedPostgres(PostgresServer):
             log = self.folder / "server.log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise RuntimeError(f"{program} failed: {exc.stderr}\n{tail}") from exc
+
+
+_WATCHDOG = """
+import json, os, shutil, subprocess, sys, time
+parent, command, user, folder = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+while os.path.isdir(folder):
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        subprocess.run(command, user=user or None, capture_output=True, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+        break
+    time.sleep(0.5)
+"""
 
 
 @contextmanager

@@ -135,3 +135,22 @@ async def test_a_number_given_for_a_text_column_is_stored_as_its_text(db_target)
         assert await PlayersRepo(db).locale(1234) == "es"  # type: ignore[arg-type]
     finally:
         await db.close()
+
+
+async def test_postgres_a_connection_lost_mid_transaction_fails_that_write_only(pg_url):
+    db = await open_database(pg_url)
+    try:
+
+        def lose_the_connection(conn):
+            conn.execute("INSERT INTO players (user_id, name) VALUES ('lost', 'Lost')")
+            conn.execute("SELECT pg_terminate_backend(pg_backend_pid())")
+
+        with pytest.raises(Exception):  # noqa: B017 - whichever error the driver raises
+            await db.write(lose_the_connection)
+        await db.write(
+            lambda conn: conn.execute("INSERT INTO players (user_id, name) VALUES ('ok', 'Ok')")
+        )
+        rows = await db.fetchall("SELECT user_id FROM players ORDER BY user_id")
+        assert [r["user_id"] for r in rows] == ["ok"]
+    finally:
+        await db.close()
