@@ -339,10 +339,43 @@ def main() -> None:
         default=0,
         help="also time ours alone on this many 60-card tables + 20-card hands with aces",
     )
+    parser.add_argument(
+        "--versus-highs",
+        type=int,
+        default=0,
+        help="also time ours and rummikub-solver (HiGHS) on this many 40-card tables + 11-card "
+        "hands without aces (the goal's cell, with enough positions for a steady p95)",
+    )
     args = parser.parse_args()
     run(args.per_cell, args.seed, args.json)
     if args.focus:
         focus(args.focus, args.seed)
+    if args.versus_highs:
+        versus_highs(args.versus_highs, args.seed)
+
+
+def versus_highs(n: int, seed: int) -> None:
+    """Ours and rummikub-solver (HiGHS) on ``n`` positions of 40 table + 11 hand cards without
+    aces, each in its own pass over the same positions; the counts must agree."""
+    rng = random.Random(f"versus:{seed}")
+    todo = []
+    for _ in range(n):
+        table = random_table(rng, 40, False)
+        rest = Counter({f: 2 for f in range(52) if f % 13}) - Counter(table)
+        todo.append((table, rng.sample(sorted(rest.elements()), 11)))
+    highs = Rummikub()
+    mine = [ours(table, hand) for table, hand in todo]
+    theirs = [highs(table, hand) for table, hand in todo]
+    agree = sum(a[0] == b[0] and a[1] >= b[1] for a, b in zip(mine, theirs, strict=True))
+    ours_ms = [1000 * m[2] for m in mine]
+    highs_ms = [1000 * t[2] for t in theirs]
+    med_o, med_h = statistics.median(ours_ms), statistics.median(highs_ms)
+    p95_o, p95_h = p95(ours_ms), p95(highs_ms)
+    print(
+        f"40+11 no aces, {n} positions: ours median {med_o:.2f} ms, p95 {p95_o:.2f} ms | "
+        f"HiGHS median {med_h:.2f} ms, p95 {p95_h:.2f} ms | HiGHS/ours {med_h / med_o:.1f}x at "
+        f"the median, {p95_h / p95_o:.1f}x at p95 | same count (value >=) {agree}/{n}"
+    )
 
 
 def focus(n: int, seed: int) -> None:
