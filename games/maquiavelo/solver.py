@@ -651,7 +651,8 @@ class _Problem:
                 for _ in range(ch.new_runs):
                     kept.append((5 if r == 1 else 1, [face]))
                 nd = _SUIT_STATES[nsid][1]
-                kept = [(_plain_if(st, nd), fc) for st, fc in kept]
+                if r == 1 and nd == 0:  # low-started states exist only while aces are kept
+                    kept = [(_PLAIN.get(st, st), fc) for st, fc in kept]
                 if r <= 12 and len(kept) > self.run_cards[s][r + 1]:  # ``_canon`` closed some
                     kept.sort(key=_first)
                     states = _canon(tuple(st for st, _ in kept), self.run_cards[s][r + 1])
