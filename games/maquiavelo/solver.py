@@ -695,10 +695,6 @@ def _first(item: tuple[int, list[int]]) -> int:
     return item[0]
 
 
-def _plain_if(st: int, d: int) -> int:
-    return _PLAIN.get(st, st) if d == 0 else st
-
-
 _START = 0  # every suit: no open run, no kept ace (suit id 0)
 
 # The mirror image of a face: ranks 2..K reversed (2 <-> K, 3 <-> Q, ...), the ace kept. Runs
