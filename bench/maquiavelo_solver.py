@@ -17,10 +17,11 @@ value is checked to be at least that of their solution).
 Every solution of theirs is also checked with our meld rules and card counts. Prints one JSON
 line per cell (``--json``) or a table, then the overall agreement and time ratios. Times are CPU
 time of this process (``time.process_time``, all threads), so other load on the machine does not
-inflate them. Every solver is timed alike: each runs over all positions of a pass in turn (so
-none runs on caches another just filled), with the garbage collector paused during each timed
-call (as ``timeit`` does; it collects between calls), so no solver pays for collecting what
-another left behind.
+inflate them. Every solver is timed alike: each runs over all positions of a pass in turn, so
+none runs on caches another just filled (``--interleaved``: one position at a time, as this
+bench did before), with the garbage collector paused during each timed call (as ``timeit``
+does; it collects between calls), so no solver pays for collecting what another left behind.
+HiGHS runs threads of its own: their CPU time is counted in its calls.
 """
 
 from __future__ import annotations
@@ -209,7 +210,7 @@ class Rummikub:
 
 
 # ----- the run --------------------------------------------------------------------------------
-def run(per_cell: int, seed: int, as_json: bool) -> dict:
+def run(per_cell: int, seed: int, as_json: bool, interleaved: bool = False) -> dict:
     others = []
     for cls in (Machiavelli, Rummikub):
         try:
@@ -221,12 +222,19 @@ def run(per_cell: int, seed: int, as_json: bool) -> dict:
     for aces in (True, False):
         cells: dict[tuple[int, int], list] = {}
         todo = list(positions(seed, per_cell, aces))
-        results = [{"ours": ours(table, hand)} for _t, _h, table, hand in todo]
-        for solver in others:
-            if solver.name == "rummikub-solver" and aces:
-                continue
-            for entry, (_t, _h, table, hand) in zip(results, todo, strict=True):
-                entry[solver.name] = solver(table, hand)
+        runs_here = [s for s in others if not (s.name == "rummikub-solver" and aces)]
+        if interleaved:  # every solver on one position, then the next position
+            results = []
+            for _t, _h, table, hand in todo:
+                entry = {"ours": ours(table, hand)}
+                for solver in runs_here:
+                    entry[solver.name] = solver(table, hand)
+                results.append(entry)
+        else:  # each solver in its own pass over the positions
+            results = [{"ours": ours(table, hand)} for _t, _h, table, hand in todo]
+            for solver in runs_here:
+                for entry, (_t, _h, table, hand) in zip(results, todo, strict=True):
+                    entry[solver.name] = solver(table, hand)
         for entry, (t, h, _table, _hand) in zip(results, todo, strict=True):
             cells.setdefault((t, h), []).append(entry)
         for (t, h), entries in cells.items():
@@ -339,10 +347,49 @@ def main() -> None:
         default=0,
         help="also time ours alone on this many 60-card tables + 20-card hands with aces",
     )
+    parser.add_argument(
+        "--versus-highs",
+        type=int,
+        default=0,
+        help="also time ours and rummikub-solver (HiGHS) on this many 40-card tables + 11-card "
+        "hands without aces (the goal's cell, with enough positions for a steady p95)",
+    )
+    parser.add_argument(
+        "--interleaved",
+        action="store_true",
+        help="run every solver on one position before the next (this bench's older order: "
+        "each solver then starts on caches and garbage the others left)",
+    )
     args = parser.parse_args()
-    run(args.per_cell, args.seed, args.json)
+    run(args.per_cell, args.seed, args.json, args.interleaved)
     if args.focus:
         focus(args.focus, args.seed)
+    if args.versus_highs:
+        versus_highs(args.versus_highs, args.seed)
+
+
+def versus_highs(n: int, seed: int) -> None:
+    """Ours and rummikub-solver (HiGHS) on ``n`` positions of 40 table + 11 hand cards without
+    aces, each in its own pass over the same positions; the counts must agree."""
+    rng = random.Random(f"versus:{seed}")
+    todo = []
+    for _ in range(n):
+        table = random_table(rng, 40, False)
+        rest = Counter({f: 2 for f in range(52) if f % 13}) - Counter(table)
+        todo.append((table, rng.sample(sorted(rest.elements()), 11)))
+    highs = Rummikub()
+    mine = [ours(table, hand) for table, hand in todo]
+    theirs = [highs(table, hand) for table, hand in todo]
+    agree = sum(a[0] == b[0] and a[1] >= b[1] for a, b in zip(mine, theirs, strict=True))
+    ours_ms = [1000 * m[2] for m in mine]
+    highs_ms = [1000 * t[2] for t in theirs]
+    med_o, med_h = statistics.median(ours_ms), statistics.median(highs_ms)
+    p95_o, p95_h = p95(ours_ms), p95(highs_ms)
+    print(
+        f"40+11 no aces, {n} positions: ours median {med_o:.2f} ms, p95 {p95_o:.2f} ms | "
+        f"HiGHS median {med_h:.2f} ms, p95 {p95_h:.2f} ms | HiGHS/ours {med_h / med_o:.1f}x at "
+        f"the median, {p95_h / p95_o:.1f}x at p95 | same count (value >=) {agree}/{n}"
+    )
 
 
 def focus(n: int, seed: int) -> None:

@@ -52,13 +52,9 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
             version = state.version
             if len(events) == 1:  # most moves: one list of each built, not three
                 drop = len(state.log) + 1 - LOG_SIZE
-                log = state.log[drop:] if drop > 0 else state.log[:]
-                log.append(events[0])
-                state.log = log
+                state.log = (state.log[drop:] if drop > 0 else state.log) + events
                 versions = state.log_versions
-                versions = versions[drop:] if drop > 0 else versions[:]
-                versions.append(version)
-                state.log_versions = versions
+                state.log_versions = (versions[drop:] if drop > 0 else versions) + [version]
             else:
                 state.log = (state.log + events)[-LOG_SIZE:]
                 state.log_versions = (state.log_versions + [version] * len(events))[-LOG_SIZE:]

@@ -307,6 +307,11 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
                 out.append(A.PLAY[jump])
         return out
     phase = state.phase
+    if phase == "play":  # the common case first
+        playable = _PLAYABLE[FACE_OF[state.discard[-1]], state.colour]  # ``cards.matches``
+        _add_plays(out, [c for c in hand if c in playable])
+        out.append(A.DRAW)
+        return out
     if phase == "colour":
         out.extend(A.CHOOSE_COLOUR.values())
         return out
@@ -318,11 +323,6 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         out.append(A.PASS)
         return out
     top_face = FACE_OF[state.discard[-1]]
-    if phase == "play":
-        playable = _PLAYABLE[top_face, state.colour]  # ``cards.matches``, tabulated
-        _add_plays(out, [c for c in hand if c in playable])
-        out.append(A.DRAW)
-        return out
     # penalty / challenge: stack, (challenge,) or take
     if phase == "challenge":
         out.append(A.CHALLENGE)
@@ -357,8 +357,11 @@ def _add_play(out: list[Chupate2Action], card: str | None) -> None:
 def _add_plays(out: list[Chupate2Action], cards: list[str]) -> None:
     """The plays of ``cards`` in hand order (by colour, then face), one per interchangeable
     pair (``r7a`` and ``r7b`` play alike: only the first is offered)."""
-    if len(cards) > 1:
-        cards.sort(key=_RANK.__getitem__)  # interchangeable cards end up side by side
+    if len(cards) < 2:
+        if cards:
+            out.extend(_PLAYS_OF[cards[0]])
+        return
+    cards.sort(key=_RANK.__getitem__)  # interchangeable cards end up side by side
     last = ""
     for card in cards:
         key = FACE_KEY[card]
