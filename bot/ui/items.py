@@ -185,7 +185,17 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
             if tables.closing:
                 raise TableError("restarting")
             await tables.ensure(self.table_id)
-        await self.run(cog, interaction)
+        # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
+        # answers one a killed bot left so (game actions record their own intents).
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is None or self.handled_by == "PlayCog":
+            await self.run(cog, interaction)
+            return
+        await pending.record(interaction)
+        try:
+            await self.run(cog, interaction)
+        finally:
+            await pending.settle(interaction)
 
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""

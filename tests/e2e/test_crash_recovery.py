@@ -347,3 +347,36 @@ async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_resta
     assert len(alice.replies()) == 2 and rules.text  # /rules got no second answer
     for task in hung:
         task.cancel()
+
+
+async def test_a_lobby_click_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """A Triple Triad lobby button answered "thinking" ("Elegir mis cartas"), then the bot dies
+    before showing the picker: the restarted bot completes that answer."""
+    from bot.cogs.triad import TriadCog
+    from tests.e2e.triad_driver import open_against_cpu
+
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice)
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(self, *args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(TriadCog, "_show_picker", dies_here)
+    handle = await alice.forge_click(picker, f"tt:{table_id}:cards")
+    assert await handle.acknowledged() == 5
+    await fake.wait_until(lambda: bool(hung), what="the handler under way")
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar lo que pediste" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
+    for task in hung:
+        task.cancel()
