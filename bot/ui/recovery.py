@@ -10,7 +10,8 @@ whose messages are behind the database.
 2. Re-presentation (``storage/presented.py``, ``bot/ui/shown.py``): every table whose public
    message shows an older version than stored (killed between commit and edit), finished games
    included, is shown again: the public message first, then the DM views whose view changed.
-   Paced (``PACE_SECONDS`` between tables) to stay within Discord's rate limits.
+   Paced (``PACE_SECONDS`` between tables: about the global request pacer's rate, which
+   spaces the edits themselves) so a long outage does not load every table at once.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from storage.intents import TOKEN_LIFETIME
 
 log = logging.getLogger(__name__)
 
-PACE_SECONDS = 0.05
+PACE_SECONDS = 0.025
 TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is not relied on
 PRUNE_EVERY = 600.0  # seconds between two prunings of the intent log
 PRUNE_MARGIN = 60.0
