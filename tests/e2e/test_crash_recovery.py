@@ -380,3 +380,33 @@ async def test_a_lobby_click_left_thinking_by_a_dead_bot_is_answered_after_the_r
     assert not await mesa.bot.tables.intents.unanswered()
     for task in hung:
         task.cancel()
+
+
+async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_result(
+    fake_discord, mesa
+):
+    """The move that ends the game: Discord refuses its public edit twice. The table has left
+    the bot's memory (finished), yet the retry reads it from storage and shows the result."""
+    from tests.e2e.amapatolli_driver import GAME
+
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)  # the schedule is tested in tests/bot
+    while True:
+        seat, action = table.oracle.next_move()
+        after, _ = GAME.apply(table.oracle.state, seat, GAME.decode_action(action))
+        if GAME.outcome(after) is not None:
+            break
+        await table.move()
+    await table.wait_version(table.oracle.version)
+    public = table.public()
+    path = f"/channels/{public.channel.id}/messages/{public.id}"
+    fault = fake.fail(path, method="PATCH", count=2, status=503)
+    await table.move()  # waits until the public message shows the last version
+    assert (fault.hits, fault.remaining) == (2, 0)
+    assert mesa.bot.tables.find(table.table_id) is None  # finished: not in memory any more
+    assert any(f["name"] == "Resultado" for f in table.public().embeds[0]["fields"])
+    await mesa.bot.listener.drain()
+    assert not mesa.bot.listener.shown.pending_retries()
