@@ -186,16 +186,18 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
                 raise TableError("restarting")
             await tables.ensure(self.table_id)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
-        # answers one a killed bot left so (game actions record their own intents).
+        # answers one a killed bot left so. Game actions record their own intents, and the
+        # play cog records a click just before it answers "thinking" (``_within``).
         pending = getattr(interaction.client, "pending_commands", None)
-        if pending is None or self.handled_by == "PlayCog":
+        if pending is None:
             await self.run(cog, interaction)
             return
-        await pending.record(interaction)
+        if self.handled_by != "PlayCog":
+            await pending.record(interaction)
         try:
             await self.run(cog, interaction)
         finally:
-            await pending.settle(interaction)
+            await pending.settle(interaction)  # nothing to do unless it was recorded
 
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""

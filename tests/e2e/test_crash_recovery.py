@@ -410,3 +410,34 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
     assert any(f["name"] == "Resultado" for f in table.public().embeds[0]["fields"])
     await mesa.bot.listener.drain()
     assert not mesa.bot.listener.shown.pending_retries()
+
+
+async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """ "Ver mi mano" whose image is not ready in time is answered "thinking"; the bot dies
+    before the view follows: the restarted bot completes that answer."""
+    import bot.cogs.play as play
+
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(*args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(play, "finish", dies_here)
+    handle = await players[0].click(table.public(), "Ver mi mano")
+    assert await handle.acknowledged() == 5
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar lo que pediste" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
+    for task in hung:
+        task.cancel()
