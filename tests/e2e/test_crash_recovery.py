@@ -1,8 +1,10 @@
 """Crash recovery and bad input, end to end on the fake Discord (issue 16): a click
 acknowledged before a crash is played after the restart and answered; a table whose edit was
-lost is shown again on start-up; a player who reopens their DMs is DMed again; a click whose
-custom_id no longer parses, and malformed option values, get clear answers; the loser of a
-same-version race between two seats is told it lost."""
+lost is shown again on start-up, before any click; a public edit Discord gave up on is retried
+(also a game's last one); a move typed in a modal, a slash command, a lobby click and a hand
+view left "thinking" by a dead bot are answered after the restart; a player who reopens their
+DMs is DMed again; a click whose custom_id no longer parses, and malformed option values, get
+clear answers; the loser of a same-version race between two seats is told it lost."""
 
 from __future__ import annotations
 
@@ -415,8 +417,8 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
 async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
     fake_discord, mesa, monkeypatch
 ):
-    """ "Ver mi mano" whose image is not ready in time is answered "thinking"; the bot dies
-    before the view follows: the restarted bot completes that answer."""
+    """A press of "Ver mi mano" whose image is not ready in time is answered "thinking"; the
+    bot dies before the view follows: the restarted bot completes that answer."""
     import bot.cogs.play as play
 
     fake = fake_discord
