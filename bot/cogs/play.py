@@ -524,6 +524,9 @@ async def _within(
         if click is not None:
             await click.defer(interaction, thinking=ephemeral)
         elif ephemeral:
+            pending = getattr(interaction.client, "pending_commands", None)
+            if pending is not None:  # "thinking" from here on: a restart answers it if need be
+                await pending.record(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
         else:
             await interaction.response.defer()

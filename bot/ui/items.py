@@ -185,7 +185,19 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
             if tables.closing:
                 raise TableError("restarting")
             await tables.ensure(self.table_id)
-        await self.run(cog, interaction)
+        # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
+        # answers one a killed bot left so. Game actions record their own intents, and the
+        # play cog records a click just before it answers "thinking" (``_within``).
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is None:
+            await self.run(cog, interaction)
+            return
+        if self.handled_by != "PlayCog":
+            await pending.record(interaction)
+        try:
+            await self.run(cog, interaction)
+        finally:
+            await pending.settle(interaction)  # nothing to do unless it was recorded
 
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""

@@ -1,9 +1,10 @@
-"""Slash commands under way, in the intent log (``storage/intents.py``), so a restart can
-answer one a killed bot left "thinking".
+"""Slash commands and lobby clicks under way, in the intent log (``storage/intents.py``), so a
+restart can answer one a killed bot left "thinking".
 
-A command is recorded before its handler runs (so before any acknowledgement), as an intent of
-no table (``COMMAND_TABLE``) whose action is the command's name; it is settled once the
-handler returns, whatever it answered. After a crash, an open one whose original response is
+A command (or a lobby, seat or Triple Triad click: ``bot/ui/items.py``) is recorded before its
+handler runs (so before any acknowledgement), as an intent of no table (``COMMAND_TABLE``)
+whose action is the command's name (``CLICK`` for a click); it is settled once the handler
+returns, whatever it answered. Game actions record their own intents (``bot/cogs/play.py``). After a crash, an open one whose original response is
 still the "thinking" placeholder gets a follow-up saying the bot restarted before finishing it
 (``bot/ui/recovery.py``): answered, never left thinking. The wait for the write is capped like
 a click's (``RECORD_WITHIN``), so a slow disk never costs the 3 s answer.
@@ -24,8 +25,10 @@ from storage import Intent
 
 log = logging.getLogger(__name__)
 
-COMMAND_TABLE = 0  # an intent of this table is a slash command, not a move
+COMMAND_TABLE = 0  # an intent of this table is a slash command or a click, not a move
+CLICK = "@click"  # the action of a recorded click
 RECORD_WITHIN = 1.0  # seconds a command waits for its record before its handler runs
+RECORDED = (discord.InteractionType.application_command, discord.InteractionType.component)
 
 
 def is_command(intent: Intent) -> bool:
@@ -39,13 +42,14 @@ class PendingCommands:
 
     async def record(self, interaction: discord.Interaction) -> None:
         tables = self._tables()
-        if (
-            tables is None
-            or interaction.type is not discord.InteractionType.application_command
-            or interaction.id in self._recorded
-        ):
+        kind = interaction.type
+        if tables is None or interaction.id in self._recorded or kind not in RECORDED:
             return  # autocomplete is answered at once, with no "thinking"
-        command = interaction.command
+        if kind is discord.InteractionType.component:
+            action = CLICK
+        else:
+            command = interaction.command
+            action = "/" + (command.qualified_name if command is not None else "?")
         intent = Intent(
             interaction_id=str(interaction.id),
             application_id=str(interaction.application_id),
@@ -53,7 +57,7 @@ class PendingCommands:
             table_id=COMMAND_TABLE,
             seat=str(interaction.user.id),
             version=None,
-            action="/" + (command.qualified_name if command is not None else "?"),
+            action=action,
             locale=user_locale(interaction),
             created_at=time.time(),
             ack="thinking",
@@ -64,7 +68,7 @@ class PendingCommands:
         await asyncio.wait({write}, timeout=RECORD_WITHIN)
 
     async def settle(self, interaction: discord.Interaction) -> None:
-        """The handler returned: the command is answered (or its error was)."""
+        """The handler returned: it is answered (or its error was)."""
         tables = self._tables()
         if tables is None or interaction.id not in self._recorded:
             return

@@ -5,11 +5,13 @@ whose messages are behind the database.
    played now, if still legal at the version the player saw; every open intent younger than its
    interaction token gets its final answer by a follow-up ("your move was applied", "the table
    moved on", "the game ended"), so no click is left "thinking". A slash command the dead bot
-   left "thinking" (``bot/ui/pending_commands.py``) is told the bot restarted before finishing.
+   (or lobby click) left "thinking" (``bot/ui/pending_commands.py``) is told the bot restarted
+   before finishing it.
 2. Re-presentation (``storage/presented.py``, ``bot/ui/shown.py``): every table whose public
    message shows an older version than stored (killed between commit and edit), finished games
    included, is shown again: the public message first, then the DM views whose view changed.
-   Paced (``PACE_SECONDS`` between tables) to stay within Discord's rate limits.
+   Paced (``PACE_SECONDS`` between tables: about the global request pacer's rate, which
+   spaces the edits themselves) so a long outage does not load every table at once.
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ from bot.i18n import tr
 from bot.service import Table, TableService
 from bot.ui.feedback import error_text
 from bot.ui.listener import DiscordTableListener
-from bot.ui.pending_commands import is_command
+from bot.ui.pending_commands import CLICK, is_command
 from games.core import IllegalAction
 from storage import Intent
 from storage.intents import TOKEN_LIFETIME
 
 log = logging.getLogger(__name__)
 
-PACE_SECONDS = 0.05
+PACE_SECONDS = 0.025
 TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is not relied on
 PRUNE_EVERY = 600.0  # seconds between two prunings of the intent log
 PRUNE_MARGIN = 60.0
@@ -150,7 +152,11 @@ class Recovery:
             return "command_unanswerable"  # never acknowledged: Discord showed it failed
         if not original.flags.loading:
             return "command_answered"
-        await self._answer(intent, tr(intent.locale, "recovery.command", command=intent.action))
+        if intent.action == CLICK:
+            text = tr(intent.locale, "recovery.click")
+        else:
+            text = tr(intent.locale, "recovery.command", command=intent.action)
+        await self._answer(intent, text)
         return "command_restarted"
 
     def _webhook(self, intent: Intent) -> discord.Webhook:

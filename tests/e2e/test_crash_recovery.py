@@ -1,8 +1,10 @@
 """Crash recovery and bad input, end to end on the fake Discord (issue 16): a click
 acknowledged before a crash is played after the restart and answered; a table whose edit was
-lost is shown again on start-up; a player who reopens their DMs is DMed again; a click whose
-custom_id no longer parses, and malformed option values, get clear answers; the loser of a
-same-version race between two seats is told it lost."""
+lost is shown again on start-up, before any click; a public edit Discord gave up on is retried
+(also a game's last one); a move typed in a modal, a slash command, a lobby click and a hand
+view left "thinking" by a dead bot are answered after the restart; a player who reopens their
+DMs is DMed again; a click whose custom_id no longer parses, and malformed option values, get
+clear answers; the loser of a same-version race between two seats is told it lost."""
 
 from __future__ import annotations
 
@@ -345,5 +347,99 @@ async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_resta
     assert mesa.bot.recovery.resolved.get("command_restarted") == 1
     assert not await mesa.bot.tables.intents.unanswered()
     assert len(alice.replies()) == 2 and rules.text  # /rules got no second answer
+    for task in hung:
+        task.cancel()
+
+
+async def test_a_lobby_click_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """A Triple Triad lobby button answered "thinking" ("Elegir mis cartas"), then the bot dies
+    before showing the picker: the restarted bot completes that answer."""
+    from bot.cogs.triad import TriadCog
+    from tests.e2e.triad_driver import open_against_cpu
+
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice)
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(self, *args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(TriadCog, "_show_picker", dies_here)
+    handle = await alice.forge_click(picker, f"tt:{table_id}:cards")
+    assert await handle.acknowledged() == 5
+    await fake.wait_until(lambda: bool(hung), what="the handler under way")
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar lo que pediste" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
+    for task in hung:
+        task.cancel()
+
+
+async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_result(
+    fake_discord, mesa
+):
+    """The move that ends the game: Discord refuses its public edit twice. The table has left
+    the bot's memory (finished), yet the retry reads it from storage and shows the result."""
+    from tests.e2e.amapatolli_driver import GAME
+
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)  # the schedule is tested in tests/bot
+    while True:
+        seat, action = table.oracle.next_move()
+        after, _ = GAME.apply(table.oracle.state, seat, GAME.decode_action(action))
+        if GAME.outcome(after) is not None:
+            break
+        await table.move()
+    await table.wait_version(table.oracle.version)
+    public = table.public()
+    path = f"/channels/{public.channel.id}/messages/{public.id}"
+    fault = fake.fail(path, method="PATCH", count=2, status=503)
+    await table.move()  # waits until the public message shows the last version
+    assert (fault.hits, fault.remaining) == (2, 0)
+    assert mesa.bot.tables.find(table.table_id) is None  # finished: not in memory any more
+    assert any(f["name"] == "Resultado" for f in table.public().embeds[0]["fields"])
+    await mesa.bot.listener.drain()
+    assert not mesa.bot.listener.shown.pending_retries()
+
+
+async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
+    fake_discord, mesa, monkeypatch
+):
+    """A press of "Ver mi mano" whose image is not ready in time is answered "thinking"; the
+    bot dies before the view follows: the restarted bot completes that answer."""
+    import bot.cogs.play as play
+
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    table = await start_game(fake, players, seed=SEED)
+    hung: list[asyncio.Task] = []
+
+    async def dies_here(*args, **kwargs):
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(play, "finish", dies_here)
+    handle = await players[0].click(table.public(), "Ver mi mano")
+    assert await handle.acknowledged() == 5
+    monkeypatch.undo()
+    await _die_and_restart(mesa)
+
+    answer = await handle.response()
+    assert answer.ephemeral and "se reinició antes de terminar lo que pediste" in answer.text
+    await mesa.bot.recovery.done.wait()
+    assert not await mesa.bot.tables.intents.unanswered()
     for task in hung:
         task.cancel()

@@ -35,6 +35,7 @@ async def test_ten_kills_lose_nothing(tmp_path):
     assert result.moves > 0, counts
     assert result.acked_lost == 0, result.details
     assert result.unanswered == 0, result.details
+    assert result.commands_left_thinking == 0, result.details  # commands, lobby clicks
     assert result.tables_behind == 0, result.details
     assert result.never_caught_up == 0, result.details
     assert result.replay_mismatches == 0, result.details
