@@ -74,7 +74,7 @@ def test_shard_processes_split_the_global_limit_by_the_shards_they_run():
     from bot.settings import Settings
 
     def budget(**kw: object) -> int:
-        return Settings(discord_token="t", **kw).request_budget()  # type: ignore[arg-type]
+        return Settings(_env_file=None, discord_token="t", **kw).request_budget()  # type: ignore[arg-type]
 
     assert budget() == 45  # one process, not sharded
     assert budget(shard_count=4) == 45  # one process runs every shard
