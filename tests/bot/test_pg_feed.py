@@ -8,7 +8,8 @@ import asyncio
 import asyncpg
 
 from bot.service.feed import TableChange
-from bot.service.pg_feed import PostgresFeed, parse
+from bot.service.pg_feed import PostgresFeed
+from storage.changes import parse
 
 SCHEMA = (
     "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL)"
@@ -24,7 +25,7 @@ async def _heard(changes: list[TableChange], count: int) -> None:
 
 
 def test_payloads():
-    assert parse("12:40:playing") == TableChange(12, 40, "playing")
+    assert parse("12:40:playing") == (12, 40, "playing")
     assert parse("garbage") is None and parse("x:1:playing") is None
 
 
