@@ -8,8 +8,8 @@ at all if it rolls back, so a hint never arrives before the row it announces, an
 (any process, any code path: moves, starts, the end of a game, an operator's UPDATE) can forget
 to announce a change. It is not durable: a listener that is disconnected misses what happens
 meanwhile, which is why a change is only a hint (``bot/service/feed.py``): a click whose
-version disagrees with memory is judged against the database anyway (what an owner missed
-while disconnected is caught up on the table's next click or change).
+version disagrees with memory is judged against the database anyway, and once reconnected the
+service reads every table it holds again (``on_reconnect``).
 
 The payload is ``<table id>:<version>:<status>`` (a few bytes; NOTIFY allows 8,000).
 """
@@ -59,13 +59,19 @@ class TableChanges:
     def __init__(self, url: str) -> None:
         self.url = url
         self._on_change: Changed | None = None
+        self._on_reconnect: Callable[[], None] | None = None
         self._conn: Any = None
         self._closing = False
         self._reconnect: asyncio.Task[None] | None = None
         self.heard = 0  # notifications received (tests, metrics)
 
-    async def start(self, on_change: Changed) -> None:
+    async def start(
+        self, on_change: Changed, on_reconnect: Callable[[], None] | None = None
+    ) -> None:
+        """Deliver changes to ``on_change``; ``on_reconnect`` is called when a dropped LISTEN
+        connection is back (whatever changed meanwhile was not heard)."""
         self._on_change = on_change
+        self._on_reconnect = on_reconnect
         await self._connect(install=True)
 
     async def _connect(self, *, install: bool) -> None:
@@ -108,6 +114,8 @@ class TableChanges:
             try:
                 await self._connect(install=False)
                 log.info("LISTEN connection to PostgreSQL back")
+                if self._on_reconnect is not None:
+                    self._on_reconnect()
                 return
             except Exception as exc:  # noqa: BLE001 - retried
                 delay = RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)]

@@ -5,7 +5,7 @@ commits)."""
 
 from __future__ import annotations
 
-from bot.service.feed import OnChange, TableChange
+from bot.service.feed import OnChange, OnResync, TableChange
 from storage.changes import TableChanges
 
 
@@ -15,9 +15,10 @@ class PostgresFeed:
     def __init__(self, url: str) -> None:
         self.changes = TableChanges(url)
 
-    async def start(self, on_change: OnChange) -> None:
+    async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
         await self.changes.start(
-            lambda table_id, version, status: on_change(TableChange(table_id, version, status))
+            lambda table_id, version, status: on_change(TableChange(table_id, version, status)),
+            on_resync,
         )
 
     async def publish(self, change: TableChange) -> None:
