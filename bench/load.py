@@ -51,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_driver import Sample, World, is_exempt, percentiles  # noqa: E402
+from bench.load_driver import Sample, World, is_exempt, peak_per_window, percentiles  # noqa: E402
 from bench.load_probe import (  # noqa: E402
     CpuMeter,
     LogFigures,
@@ -67,9 +67,16 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 # `python -m bot`, with the agreed metrics logger at DEBUG while everything else stays at INFO
 # (discord.py's DEBUG output would cost the bot more than the figures are worth).
 BOT_LAUNCHER = (
-    "import logging, sys\n"
+    "import logging, os, sys\n"
     "logging.getLogger('mesa.metrics').setLevel(logging.DEBUG)\n"
     "from bot.__main__ import main\n"
+    "out = os.environ.get('MESA_BENCH_PROFILE')\n"
+    "if out:\n"
+    "    import cProfile\n"
+    "    profile = cProfile.Profile()\n"
+    "    code = profile.runcall(main, sys.argv[1:])\n"
+    "    profile.dump_stats(out)\n"
+    "    sys.exit(code)\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
 
@@ -111,12 +118,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=ROOT,
         help="run the bot from this checkout (compare branches; default: this one)",
     )
+    parser.add_argument(
+        "--global-rate",
+        type=int,
+        help="the bot's GLOBAL_REQUESTS_PER_SECOND (its default: 45, under Discord's 50; 0: unpaced)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument(
         "--slowest",
         type=int,
         default=8,
         help="list this many slowest click -> public edit samples (game, move) in the summary (8)",
+    )
+    parser.add_argument(
+        "--profile-bot",
+        type=Path,
+        help="cProfile the bot process for the whole run and write its stats to this file",
     )
     parser.add_argument(
         "--profile-driver",
@@ -157,10 +174,17 @@ async def start_bot(
         + f"DISCORD_API_BASE={fake.api_base}\n"
         f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
         f"CPU_DELAY_SECONDS={args.cpu_delay}\n"
-        "LOG_LEVEL=INFO\n"
+        + (
+            f"GLOBAL_REQUESTS_PER_SECOND={args.global_rate}\n"
+            if args.global_rate is not None
+            else ""
+        )
+        + "LOG_LEVEL=INFO\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["PYTHONPATH"] = str(args.bot_root.resolve())
+    if args.profile_bot and shard == 0:  # shard 0's process (the only one unsharded)
+        env["MESA_BENCH_PROFILE"] = str(args.profile_bot.resolve())
     log = (folder / log_name(shard)).open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -396,6 +420,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "rest_per_move": round(total / per_move, 2),
         "non_exempt_per_move": round(non_exempt / per_move, 2),
         "non_exempt_per_s": round(non_exempt / m.window, 1),
+        "non_exempt_peak_per_s": peak_per_window(stats.non_exempt_at),
         "rest_per_move_by_route": {r: round(n / per_move, 3) for r, n in routes.items()},
         "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
         "bot_cpu_pct": m.bot_cpu_pct,
@@ -444,10 +469,10 @@ def ms(figure: dict[str, Any], key: str) -> str:
 def summary(results: list[dict[str, Any]]) -> str:
     head = (
         "| tables (playing) | moves/s | ack p50/p99 ms | public edit p50/p99/max ms | mover DM p50/p99 ms "
-        "| REST/move (non-exempt) | bot CPU % (with workers) | CPU ms/move bot / workers | bot RSS MB | loop lag p50/p99 ms | can't keep up "
+        "| REST/move (non-exempt) | non-exempt/s mean, peak | bot CPU % (with workers) | CPU ms/move bot / workers | bot RSS MB | loop lag p50/p99 ms | can't keep up "
         "| driver CPU % | load avg |"
     )
-    lines = [head, "|" + "---|" * 13]
+    lines = [head, "|" + "---|" * 14]
     for r in results:
         lag = r["loop_lag_ms"]
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
@@ -456,6 +481,7 @@ def summary(results: list[dict[str, Any]]) -> str:
             f"| {r['tables']} ({r['tables_playing']}) {r['backend']} x{r['processes']} | {r['moves_per_s']} | {ms(a, 'p50')} / {ms(a, 'p99')} "
             f"| {ms(p, 'p50')} / {ms(p, 'p99')} / {ms(p, 'max')} | {ms(d, 'p50')} / {ms(d, 'p99')} "
             f"| {r['rest_per_move']} ({r['non_exempt_per_move']}) "
+            f"| {r['non_exempt_per_s']}, {r['non_exempt_peak_per_s']} "
             f"| {r['bot_cpu_pct']} ({r['bot_with_workers_cpu_pct']}) "
             f"| {r['bot_cpu_ms_per_move']} / {r['workers_cpu_ms_per_move']} "
             f"| {r['bot_rss_mb']} | {lag_text} | {r['cant_keep_up_warnings']} "

@@ -36,6 +36,16 @@ def is_exempt(template: str) -> bool:
     return template.startswith(EXEMPT_PREFIXES)
 
 
+def peak_per_window(times: list[float], window: float = 1.0) -> int:
+    """The most calls in any ``window`` seconds (times ascending)."""
+    peak, start = 0, 0
+    for end, t in enumerate(times):
+        while t - times[start] >= window:
+            start += 1
+        peak = max(peak, end - start + 1)
+    return peak
+
+
 def table_of(msg: Message) -> int | None:
     if not msg.embeds:
         return None
@@ -139,6 +149,7 @@ class LoadStats:
     public_ms: list[float] = field(default_factory=list)
     dm_ms: list[float] = field(default_factory=list)
     routes: Counter[str] = field(default_factory=Counter)
+    non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
     clicks: int = 0
     human_moves: int = 0
@@ -621,7 +632,10 @@ class World:
                             self.stats.refused += 1
                     table.bump()
         if self.measuring:
-            self.stats.routes[f"{record.method} {record.template or record.path}"] += 1
+            route = record.template or record.path
+            self.stats.routes[f"{record.method} {route}"] += 1
+            if not is_exempt(route):
+                self.stats.non_exempt_at.append(time.monotonic())
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
 

@@ -103,7 +103,7 @@ class LogFigures:
 
 def read_log(path: Path, start: int, end: int | None = None) -> LogFigures:
     """Parse the bot's log between two byte offsets. Metric lines, agreed with the service:
-    ``... mesa.metrics: loop_lag_ms=12.3`` and ``... mesa.metrics: phase=persist ms=1.2 ...``."""
+    ``... mesa.metrics: loop_lag_ms=12.3`` and ``... mesa.metrics: phase=persist ms=1.2,0.8``."""
     figures = LogFigures()
     with path.open("rb") as log:
         log.seek(start)
@@ -122,7 +122,7 @@ def read_log(path: Path, start: int, end: int | None = None) -> LogFigures:
             if "loop_lag_ms" in pairs:
                 figures.loop_lag_ms.append(float(pairs["loop_lag_ms"]))
             if "phase" in pairs and "ms" in pairs:
-                figures.phases[pairs["phase"]].append(float(pairs["ms"]))
+                figures.phases[pairs["phase"]].extend(float(v) for v in pairs["ms"].split(","))
         except ValueError:
             continue
     return figures

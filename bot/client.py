@@ -27,6 +27,7 @@ from bot.service.ratings import backfill
 from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
+from bot.ui.pacer import RequestPacer
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
@@ -155,7 +156,9 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
-        self.listener = DiscordTableListener(self)
+        self.listener = DiscordTableListener(
+            self, RequestPacer(settings.global_requests_per_second)
+        )
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(Workers(processes) if processes != 0 else None)

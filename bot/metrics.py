@@ -1,10 +1,12 @@
 """In-memory counters and timing histograms, plus the event-loop lag monitor.
 
-No exporter yet (a later issue exports ``snapshot()``). Every observation is also a DEBUG line
-on the ``mesa.metrics`` logger, in a format ``bench/load.py`` parses:
+No exporter yet (a later issue exports ``snapshot()``). At DEBUG the observations are also
+lines on the ``mesa.metrics`` logger, in a format ``bench/load.py`` parses:
 
-    loop_lag_ms=<float>            once per monitor interval (default 1 s)
-    phase=<name> ms=<float>        one per timed phase
+    loop_lag_ms=<float>                once per monitor interval (default 1 s)
+    phase=<name> ms=<float>[,<float>…] each phase's timings since the last line, written by the
+                                       monitor once per interval (a line per timing cost the
+                                       bot ~7 % of its CPU under load) and by ``flush_log()``
 
 Phases of a move: ``lock_wait``, ``apply``, ``persist``, ``notify`` (bot/service), ``db_write``
 (the write lock held by one transaction, from the writer thread), ``cpu_search`` (a computer's
@@ -58,6 +60,7 @@ class Histogram:
 
 counters: Counter[str] = Counter()
 histograms: dict[str, Histogram] = defaultdict(Histogram)
+_unlogged: dict[str, list[float]] = defaultdict(list)  # DEBUG only: timings not yet logged
 
 
 def count(name: str, n: int = 1) -> None:
@@ -68,7 +71,15 @@ def observe(phase_name: str, ms: float) -> None:
     """Record one timing of ``phase_name`` in milliseconds (and log it at DEBUG)."""
     histograms[phase_name].add(ms)
     if log.isEnabledFor(logging.DEBUG):
-        log.debug("phase=%s ms=%.3f", phase_name, ms)
+        _unlogged[phase_name].append(ms)
+
+
+def flush_log() -> None:
+    """Log the timings observed since the last flush, one DEBUG line per phase."""
+    global _unlogged
+    pending, _unlogged = _unlogged, defaultdict(list)  # the writer thread may observe meanwhile
+    for name, values in list(pending.items()):
+        log.debug("phase=%s ms=%s", name, ",".join(f"{v:.3f}" for v in values))
 
 
 @contextmanager
@@ -101,6 +112,7 @@ def snapshot() -> dict[str, dict[str, float]]:
 def reset() -> None:
     counters.clear()
     histograms.clear()
+    _unlogged.clear()
 
 
 async def monitor_loop_lag(interval: float = 1.0) -> None:
@@ -113,6 +125,7 @@ async def monitor_loop_lag(interval: float = 1.0) -> None:
         histograms[LOOP_LAG].add(lag_ms)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("loop_lag_ms=%.3f", lag_ms)
+            flush_log()
 
 
 def start_loop_lag_monitor(interval: float = 1.0) -> asyncio.Task[None]:

@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     # Processes for computer searches (bot/workers.py; images have their own pool). None: one per
     # core; 0: no child processes, the work runs in a thread of the bot (tools, small hosts).
     worker_processes: int | None = Field(default=None, ge=0, le=64)
+    # Bot-token REST calls per second at most (bot/ui/pacer.py): Discord's global limit is 50
+    # per bot (interaction callbacks and their webhooks are exempt). 45 leaves room for calls
+    # that start on time but reach Discord late (measured: 52 in one second at 50). Raise it
+    # only if Discord raised your bot's limit; 0 turns pacing off.
+    global_requests_per_second: int = Field(default=45, ge=0, le=10_000)
     # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
     loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
     # Shards (Discord requires them from 2,500 guilds). SHARD_COUNT: how many in total;

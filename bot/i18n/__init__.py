@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ _ROOT = Path(__file__).resolve().parent
 Translator = Callable[..., str]
 
 
+@lru_cache(maxsize=256)
 def normalise_locale(locale: str | None) -> str:
     """Discord locales look like ``es-ES``, ``en-US``, ``en-GB``: keep the language."""
     if not locale:
@@ -65,6 +66,20 @@ def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
 
 def tr(locale: str | None, key: str, /, **params: Any) -> str:
     loc = normalise_locale(locale)
+    try:
+        # A view is rebuilt for every change and names the same ~150 texts each time.
+        # The value's type is part of the key: 1, 1.0 and True are equal but print apart.
+        return _rendered(loc, key, tuple((k, type(v), v) for k, v in sorted(params.items())))
+    except TypeError:  # an unhashable parameter (a list, a dict): rendered afresh
+        return _render_key(loc, key, params)
+
+
+@lru_cache(maxsize=32_768)
+def _rendered(loc: str, key: str, params: tuple[tuple[str, type, Any], ...]) -> str:
+    return _render_key(loc, key, {k: v for k, _, v in params})
+
+
+def _render_key(loc: str, key: str, params: dict[str, Any]) -> str:
     template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
     if template is None:
         return key

@@ -41,6 +41,7 @@ from bot.ui.messages import (
     public_payload,
     seat_names,
 )
+from bot.ui.pacer import RequestPacer
 from bot.ui.presenter import GamePresenter
 from bot.ui.rendering import Superseded
 from bot.ui.seats import used_rematch_view
@@ -98,10 +99,23 @@ class Slot:
     # token's global rate limit.
     hook: discord.Interaction | None = None
     hook_until: float = 0.0
+    # The public message: its worker waits for the global pacer BEFORE it takes the latest
+    # change, so a table whose edit waits shows its newest version with one call. None of
+    # that when the change is already shown (answered in place): ``skip_version``.
+    paced: bool = False
+    skip_version: int | None = None
+
+    def needs_pacing(self) -> bool:
+        return self.paced and not (
+            self.skip_version is not None and self.skip_version == self.shown_version
+        )
 
 
-async def timed_rest(call: Awaitable[T], kind: str) -> T:
-    """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``."""
+async def timed_rest(call: Awaitable[T], kind: str, pacer: RequestPacer | None = None) -> T:
+    """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``; a bot-token call
+    passes the ``pacer`` that keeps it inside the global limit (its wait is not REST time)."""
+    if pacer is not None:
+        await pacer.acquire()
     metrics.count(f"rest.{kind}")
     start = time.perf_counter()
     try:
@@ -111,8 +125,9 @@ async def timed_rest(call: Awaitable[T], kind: str) -> T:
 
 
 class DiscordTableListener:
-    def __init__(self, bot: ListenerHost) -> None:
+    def __init__(self, bot: ListenerHost, pacer: RequestPacer | None = None) -> None:
         self.bot = bot
+        self.pacer = pacer if pacer is not None else RequestPacer(0)
         self._public: dict[int, Slot] = {}
         self._private: dict[tuple[int, str], Slot] = {}
         self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
@@ -211,7 +226,7 @@ class DiscordTableListener:
         try:
             async with slot.busy:  # after any edit of that message under way
                 message = channel.get_partial_message(int(finished.record.message_id))
-                await timed_rest(message.edit(view=view), "edit")
+                await timed_rest(message.edit(view=view), "edit", self.pacer)
         except discord.HTTPException:
             log.info("could not turn off the rematch button of table %s", finished.id)
         finally:
@@ -279,6 +294,10 @@ class DiscordTableListener:
 
     async def _drain_slot(self, slot: Slot) -> None:
         while slot.dirty and not slot.holds and slot.work is not None:
+            if slot.needs_pacing():
+                await self.pacer.acquire()
+                if slot.holds or not slot.dirty:
+                    return  # answered in place meanwhile: its release starts the worker again
             slot.dirty = False
             async with slot.busy:
                 work = slot.work  # the latest, also if a change came while waiting
@@ -298,6 +317,9 @@ class DiscordTableListener:
             return None
         slot.build = build
         slot.final = final
+        slot.paced = True
+        playing = table.record.status == "playing" and not final
+        slot.skip_version = table.version if playing else None
         self._kick(slot, lambda: self._present_public(table, slot))
         return slot
 
@@ -380,6 +402,7 @@ class DiscordTableListener:
             await timed_rest(
                 channel.send(content=content, allowed_mentions=discord.AllowedMentions(users=True)),
                 "channel_send",
+                self.pacer,
             )
         except discord.HTTPException:
             log.exception("could not post to channel of table %s", table.id)
@@ -497,7 +520,9 @@ class DiscordTableListener:
         channel = await self._dm_channel(seat)
         for message_id in message_ids:
             try:
-                await timed_rest(channel.get_partial_message(message_id).edit(view=None), "dm_edit")
+                await timed_rest(
+                    channel.get_partial_message(message_id).edit(view=None), "dm_edit", self.pacer
+                )
             except discord.HTTPException:
                 log.info("could not turn off the buttons of DM %s of %s", message_id, seat)
 
@@ -579,7 +604,9 @@ class DiscordTableListener:
         channel = await self._dm_channel(seat)
         assert slot.message_id is not None
         await timed_rest(
-            channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()), "dm_edit"
+            channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
+            "dm_edit",
+            self.pacer,
         )
 
     def _remember_click(self, slot: Slot, interaction: discord.Interaction) -> None:
@@ -683,7 +710,9 @@ class DiscordTableListener:
         if slot.message_id is not None:
             try:
                 await timed_rest(
-                    channel.get_partial_message(slot.message_id).delete(), "channel_delete"
+                    channel.get_partial_message(slot.message_id).delete(),
+                    "channel_delete",
+                    self.pacer,
                 )
             except discord.HTTPException:
                 log.info("could not delete the turn mention of table %s", table.id)
@@ -698,6 +727,7 @@ class DiscordTableListener:
             message = await timed_rest(
                 channel.send(content=text, allowed_mentions=discord.AllowedMentions(users=True)),
                 "channel_send",
+                self.pacer,
             )
             slot.message_id = message.id
             self.shown.mention(table.id, message.id, slot.mention)
@@ -715,7 +745,9 @@ class DiscordTableListener:
         """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
         channel_id = self._dm_channels.get(seat)
         if channel_id is None:
-            channel = await timed_rest(self.bot.create_dm(discord.Object(id=int(seat))), "dm_open")
+            channel = await timed_rest(
+                self.bot.create_dm(discord.Object(id=int(seat))), "dm_open", self.pacer
+            )
             channel_id = self._dm_channels[seat] = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
@@ -727,9 +759,11 @@ class DiscordTableListener:
         try:
             channel = await self._dm_channel(seat)
             if payload is not None:
-                sent = await timed_rest(channel.send(**payload.send_kwargs()), "dm_send")
+                sent = await timed_rest(
+                    channel.send(**payload.send_kwargs()), "dm_send", self.pacer
+                )
             else:
-                sent = await timed_rest(channel.send(content=content), "dm_send")
+                sent = await timed_rest(channel.send(content=content), "dm_send", self.pacer)
             await self.dms.delivered(seat)
             return sent
         except discord.Forbidden as exc:

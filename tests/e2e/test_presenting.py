@@ -15,6 +15,7 @@ from collections import Counter
 
 import discord
 
+from bot.ui.pacer import RequestPacer
 from tests.e2e.chupate2_driver import start_game
 
 SEED = "e2e-c2-0079"
@@ -170,3 +171,49 @@ async def test_a_deferred_click_has_its_dm_view_edited_through_the_click_webhook
         assert sum(routes.values()) <= 3 * clicks + len(players) - 1, routes  # a wild: 2 clicks
         hook_edits += routes["PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"]
     assert hook_edits >= 4
+
+
+async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_message_skips_to_its_latest_version(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    bot = mesa.bot
+    table = bot.tables.get(driver.table_id)
+    await bot.listener.drain()
+    first_version = table.version
+
+    # The pacer says "wait" until the test opens it: Discord's global limit is used up.
+    gate = asyncio.Event()
+    waits = 0
+
+    class UsedUp(RequestPacer):
+        async def acquire(self) -> None:
+            nonlocal waits
+            waits += 1
+            await gate.wait()
+
+    bot.listener.pacer = UsedUp(50)
+    before = len(fake.requests)
+    for _ in range(6):
+        if table.record.status != "playing":
+            break
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+    last = table.version
+    await fake.settle()
+    assert waits >= 1
+    # Every call these moves need is made with the bot token: none went out past the pacer.
+    assert fake.requests[before:] == [], [r.path for r in fake.requests[before:]]
+    shown_before = len(driver.public().versions)
+
+    gate.set()
+    await driver.wait_version(last)
+    await bot.listener.drain()
+    public = driver.public()
+    # One edit once the pacer let it go (``versions`` keeps each replaced body), straight to
+    # the latest version.
+    assert len(public.versions) == shown_before + 1
+    assert _footer_version(public.embeds) == last > first_version + 1
