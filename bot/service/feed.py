@@ -29,6 +29,7 @@ class TableChange:
 
 
 OnChange = Callable[[TableChange], None]
+OnResync = Callable[[], None]  # changes may have been missed: read what you hold again
 
 
 class ChangeFeed(Protocol):
@@ -38,8 +39,9 @@ class ChangeFeed(Protocol):
         this process's memory)."""
         ...
 
-    async def start(self, on_change: OnChange) -> None:
-        """Begin delivering other writers' changes to ``on_change`` (on the event loop)."""
+    async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
+        """Begin delivering other writers' changes to ``on_change`` (on the event loop);
+        ``on_resync`` when some may have been missed (a dropped connection is back)."""
         ...
 
     async def publish(self, change: TableChange) -> None:
@@ -55,7 +57,7 @@ class NoFeed:
 
     shared = False
 
-    async def start(self, on_change: OnChange) -> None:
+    async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
         return None
 
     async def publish(self, change: TableChange) -> None:
@@ -92,7 +94,7 @@ class LocalFeed:
         self.hub = hub
         self.on_change: OnChange | None = None
 
-    async def start(self, on_change: OnChange) -> None:
+    async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
         self.on_change = on_change
 
     async def publish(self, change: TableChange) -> None:

@@ -1,129 +1,28 @@
-"""The change feed on PostgreSQL: LISTEN/NOTIFY, fed by a trigger on ``tables``.
-
-Why LISTEN/NOTIFY: the database every shard process already shares carries the news, so no
-broker (Redis, a message queue) joins the deployment. And it is transactional: the trigger's
-``pg_notify`` is delivered only when the move's transaction commits, in commit order, and not
-at all if it rolls back, so a hint never arrives before the row it announces, and no writer
-(any process, any code path: moves, starts, the end of a game, an operator's UPDATE) can forget
-to announce a change. It is not durable: a listener that is disconnected misses what happens
-meanwhile, which is why a change is only a hint (``feed.py``): a click whose version disagrees
-with memory is judged against the database anyway (what an owner missed while disconnected is
-caught up on the table's next click or change).
-
-The payload is ``<table id>:<version>:<status>`` (a few bytes; NOTIFY allows 8,000).
-"""
+"""The change feed on PostgreSQL (``feed.py``'s protocol): the table changes LISTEN/NOTIFY
+carries (``storage/changes.py``: a trigger on ``tables`` notifies every committed change, in
+commit order, so no writer can forget to announce one and nothing is announced before it
+commits)."""
 
 from __future__ import annotations
 
-import asyncio
-import importlib
-import logging
-from typing import Any
-
-from bot.service.feed import OnChange, TableChange
-
-log = logging.getLogger(__name__)
-
-CHANNEL = "mesa_tables"
-_INSTALL_LOCK = 0x6D657366  # "mesf": one process (re)creates the trigger at a time
-RECONNECT_SECONDS = (0.5, 1.0, 2.0, 5.0)
-
-TRIGGER_SQL = f"""
-CREATE OR REPLACE FUNCTION mesa_tables_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('{CHANNEL}', NEW.id::text || ':' || NEW.version::text || ':' || NEW.status);
-    RETURN NULL;
-END $$;
-CREATE OR REPLACE TRIGGER mesa_tables_notify
-    AFTER UPDATE OF version, status ON tables
-    FOR EACH ROW
-    WHEN (OLD.version IS DISTINCT FROM NEW.version OR OLD.status IS DISTINCT FROM NEW.status)
-    EXECUTE FUNCTION mesa_tables_notify();
-"""
-
-
-def parse(payload: str) -> TableChange | None:
-    parts = payload.split(":")
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].lstrip("-").isdigit():
-        return None
-    return TableChange(table_id=int(parts[0]), version=int(parts[1]), status=parts[2])
+from bot.service.feed import OnChange, OnResync, TableChange
+from storage.changes import TableChanges
 
 
 class PostgresFeed:
-    """One LISTEN connection per process (asyncpg), reconnected if it drops."""
-
     shared = True
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self._on_change: OnChange | None = None
-        self._conn: Any = None
-        self._closing = False
-        self._reconnect: asyncio.Task[None] | None = None
-        self.heard = 0  # notifications received (tests, metrics)
+        self.changes = TableChanges(url)
 
-    async def start(self, on_change: OnChange) -> None:
-        self._on_change = on_change
-        await self._connect(install=True)
-
-    async def _connect(self, *, install: bool) -> None:
-        # Imported by name: a SQLite deployment never loads it (and it ships no type stubs).
-        asyncpg = importlib.import_module("asyncpg")
-        conn = await asyncpg.connect(self.url)
-        try:
-            if install:
-                async with conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", _INSTALL_LOCK)
-                    await conn.execute(TRIGGER_SQL)
-            await conn.add_listener(CHANNEL, self._notified)
-        except BaseException:
-            await conn.close()
-            raise
-        conn.add_termination_listener(self._lost)
-        self._conn = conn
-
-    def _notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
-        change = parse(payload)
-        if change is None:
-            log.warning("unreadable table change %r", payload)
-            return
-        self.heard += 1
-        if self._on_change is not None:
-            self._on_change(change)
-
-    def _lost(self, conn: object) -> None:
-        if self._closing:
-            return
-        log.warning("the LISTEN connection to PostgreSQL dropped; reconnecting")
-        self._conn = None
-        self._reconnect = asyncio.get_running_loop().create_task(
-            self._reconnect_loop(), name="pg-feed-reconnect"
+    async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
+        await self.changes.start(
+            lambda table_id, version, status: on_change(TableChange(table_id, version, status)),
+            on_resync,
         )
-
-    async def _reconnect_loop(self) -> None:
-        attempt = 0
-        while not self._closing:
-            try:
-                await self._connect(install=False)
-                log.info("LISTEN connection to PostgreSQL back")
-                return
-            except Exception as exc:  # noqa: BLE001 - retried
-                delay = RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)]
-                log.info("PostgreSQL not reachable (%s); again in %.1f s", exc, delay)
-                attempt += 1
-                await asyncio.sleep(delay)
 
     async def publish(self, change: TableChange) -> None:
         return None  # the trigger announces every committed change, in its transaction
 
     async def close(self) -> None:
-        self._closing = True
-        if self._reconnect is not None:
-            self._reconnect.cancel()
-            await asyncio.gather(self._reconnect, return_exceptions=True)
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                await conn.remove_listener(CHANNEL, self._notified)
-            finally:
-                await conn.close()
+        await self.changes.close()

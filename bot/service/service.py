@@ -234,7 +234,7 @@ class TableService:
             if not lazy:
                 eager.append(entry)
         if self._feed.shared:
-            await self._feed.start(self._heard)
+            await self._feed.start(self._heard, self._resync)
         loaded = []
         for entry in eager:
             table = await self.ensure(entry.id)
@@ -549,6 +549,14 @@ class TableService:
         if self._ctx.closing or not is_news(change, self._ctx.tables.get(change.table_id)):
             return
         spawn(self._background, self._catch_up_with(change), f"catch-up-{change.table_id}")
+
+    def _resync(self) -> None:
+        """The feed may have missed changes (its connection dropped and is back): every table
+        held is read from the database again (the owner presents what moved)."""
+        if self._ctx.closing:
+            return
+        for table in list(self._ctx.tables.values()):
+            spawn(self._background, self._catch_up_with(change_of(table)), f"resync-{table.id}")
 
     async def _catch_up_with(self, change: TableChange) -> None:
         """Another process changed a table: bring our copy up to date; the owner presents the

@@ -8,7 +8,8 @@ import asyncio
 import asyncpg
 
 from bot.service.feed import TableChange
-from bot.service.pg_feed import PostgresFeed, parse
+from bot.service.pg_feed import PostgresFeed
+from storage.changes import parse
 
 SCHEMA = (
     "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL)"
@@ -24,7 +25,7 @@ async def _heard(changes: list[TableChange], count: int) -> None:
 
 
 def test_payloads():
-    assert parse("12:40:playing") == TableChange(12, 40, "playing")
+    assert parse("12:40:playing") == (12, 40, "playing")
     assert parse("garbage") is None and parse("x:1:playing") is None
 
 
@@ -62,4 +63,30 @@ async def test_committed_changes_reach_every_process_rolled_back_ones_none(pg_ur
     finally:
         await first.close()
         await second.close()
+        await conn.close()
+
+
+async def test_a_dropped_listen_connection_comes_back_and_asks_for_a_resync(pg_url):
+    conn = await asyncpg.connect(pg_url)
+    feed = PostgresFeed(pg_url)
+    heard: list[TableChange] = []
+    resyncs: list[bool] = []
+    try:
+        await conn.execute(SCHEMA)
+        await conn.execute("INSERT INTO tables VALUES (1, 0, 'playing')")
+        await feed.start(heard.append, lambda: resyncs.append(True))
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )  # what a server restart or a failover does to the LISTEN connection
+        for _ in range(2000):  # a bound against a hang; the outcome does not depend on it
+            if resyncs:
+                break
+            await asyncio.sleep(0.005)
+        assert resyncs == [True]
+        await conn.execute("UPDATE tables SET version = 1 WHERE id = 1")
+        await _heard(heard, 1)
+        assert heard == [TableChange(1, 1, "playing")]
+    finally:
+        await feed.close()
         await conn.close()

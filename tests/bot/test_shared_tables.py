@@ -217,3 +217,32 @@ async def test_on_postgres_the_owner_plays_the_computer_after_a_move_made_elsewh
         await _until(lambda: other.find(table.id).version >= 2, "the other catching up")
     finally:
         await _close(dbs, other, owner)
+
+
+async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
+    """The owner's feed hears nothing (as while its LISTEN connection is down); when the feed
+    asks for a resync (the connection is back), every table it holds is read again."""
+    db = await open_database(tmp_path / "resync.db")
+    hub = LocalFeedHub()
+    heard = Listener()
+    owner = TableService(db, {"toy": TOY}, heard, CONFIG, feed=LocalFeed(hub))
+    other = TableService(
+        db, {"toy": TOY}, Listener(), CONFIG, feed=hub.feed(), owns=lambda g: False
+    )
+    try:
+        await owner.load()
+        await other.load()
+        table = await owner.open(
+            guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
+            locale="es", options={"pile": 40}, seed="seed-3",
+        )  # fmt: skip
+        await owner.join(table.id, "a", "A")
+        await owner.start(table.id, "h")
+        await other.act(table.id, "h", 0, "t.1")
+        assert owner.find(table.id).version == 0  # missed
+        owner._resync()  # what the feed calls once reconnected
+        await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+    finally:
+        await other.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        await db.close()

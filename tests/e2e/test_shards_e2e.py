@@ -16,6 +16,7 @@ import aiohttp
 from bot.client import ShardedMesaBot, create_bot
 from bot.settings import Settings
 from tests.e2e.chupate2_driver import Chupate2Table
+from tests.e2e.endgame_kit import table_views
 from tests.fakediscord.pytest_plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 
@@ -183,6 +184,41 @@ async def _actions_of(url: str, table_id: int) -> list[tuple[int, str, str]]:
         await conn.close()
 
 
+async def _stored_as_shown(url: str, table: Chupate2Table) -> None:
+    """Wait until the owner stored what its messages show now (``bot/ui/shown.py`` writes it
+    in batches): the public slot at the table's version, each player's DM slot naming their
+    latest DM view. Killed earlier, a restarted owner edits an older DM view, which is the
+    crash tests' subject (tests/e2e/test_crash_*), not this one's."""
+    import asyncpg
+
+    version = table.oracle.version
+    await table.fake.settle()
+    conn = await asyncpg.connect(url)
+    try:
+        for _ in range(1000):  # a bound against a hang, not a timing
+            latest = {seat: str(table_views(user, table.table_id, dms=True)[-1].id)
+                      for seat, user in table.by_seat.items()}  # fmt: skip
+            rows = await conn.fetch(
+                "SELECT slot, message_id, version FROM presented WHERE table_id = $1",
+                table.table_id,
+            )
+            stored = {r["slot"]: r for r in rows}
+            public = stored.get("")
+            if (
+                public is not None
+                and public["version"] >= version
+                and all(
+                    seat in stored and stored[seat]["message_id"] == message
+                    for seat, message in latest.items()
+                )
+            ):
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"the presented state never reached version {version}: {rows}")
+    finally:
+        await conn.close()
+
+
 async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table:
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
@@ -239,6 +275,7 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             table = await _start_chupate2(fake, [alice, bob], pg_url)
             for _ in range(4):
                 await table.move()
+            await _stored_as_shown(pg_url, table)
             await one.kill()  # the owner of the game's guild, mid-game
             await one.start()
             await one.wait_healthy(fake)
