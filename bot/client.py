@@ -212,6 +212,7 @@ class MesaBot(commands.Bot):
             workers=self.workers,
             feed=await self._change_feed(),
             owns=self._owns_guild_id,
+            origin=self.settings.intent_origin(),
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

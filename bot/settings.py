@@ -79,6 +79,14 @@ class Settings(BaseSettings):
             return rate
         return max(1, rate * len(shards) // self.shard_count)
 
+    def intent_origin(self) -> str:
+        """Names this process among shard processes sharing one database: its shards and the
+        count ("0,1/4"); "" when one process runs them all (or the bot is unsharded)."""
+        shards = self.shards()
+        if shards is None or self.shard_count is None or len(shards) == self.shard_count:
+            return ""
+        return ",".join(map(str, shards)) + f"/{self.shard_count}"
+
     def shards(self) -> tuple[int, ...] | None:
         """The shard ids this process runs; None when the bot is not sharded."""
         if self.shard_count is None:

@@ -33,12 +33,15 @@ class Intent(BaseModel):
     created_at: float
     ack: Ack = "update"
     done: bool = False
+    # The process that recorded it (``IntentsRepo.origin``): its restarted self resolves it.
+    origin: str = ""
 
 
 _COLUMNS = (
     "interaction_id, application_id, token, table_id, seat, version, action, locale, ack,"
-    " created_at"
+    " created_at, origin"
 )
+_PLACES = ", ".join("?" * len(_COLUMNS.split(",")))
 
 
 def _values(intent: Intent) -> tuple[object, ...]:
@@ -53,28 +56,32 @@ def _values(intent: Intent) -> tuple[object, ...]:
         intent.locale,
         intent.ack,
         intent.created_at,
+        intent.origin,
     )
 
 
 def mark_done(conn: Transaction, intent: Intent) -> None:
     """Inside a move's unit: the intent exists and is done, whichever was written first."""
     conn.execute(
-        f"INSERT INTO intents ({_COLUMNS}, done) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"
+        f"INSERT INTO intents ({_COLUMNS}, done) VALUES ({_PLACES}, 1)"
         " ON CONFLICT (interaction_id) DO UPDATE SET done = 1",
         _values(intent),
     )
 
 
 class IntentsRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, origin: str = "") -> None:
+        """``origin`` names this process among those sharing the database (its shards): new
+        intents carry it and ``unanswered`` returns only its own."""
         self.db = db
+        self.origin = origin
 
     async def record(self, intent: Intent) -> None:
         """Before the acknowledgement. A move that committed first already wrote it (done)."""
         values = _values(intent)
         await self.db.write(
             lambda conn: conn.execute(
-                f"INSERT INTO intents ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                f"INSERT INTO intents ({_COLUMNS}) VALUES ({_PLACES})"
                 " ON CONFLICT (interaction_id) DO NOTHING",
                 values,
             )
@@ -100,9 +107,11 @@ class IntentsRepo:
         )
 
     async def unanswered(self) -> list[Intent]:
-        """Every intent not answered yet, oldest first."""
+        """Every intent of this origin not answered yet, oldest first."""
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 ORDER BY created_at"
+            f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 AND origin = ?"
+            " ORDER BY created_at",
+            (self.origin,),
         )
         return [
             Intent(
@@ -117,6 +126,7 @@ class IntentsRepo:
                 ack=r["ack"],
                 created_at=r["created_at"],
                 done=bool(r["done"]),
+                origin=r["origin"],
             )
             for r in rows
         ]

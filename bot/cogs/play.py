@@ -69,6 +69,7 @@ class Click:
             locale=user_locale(interaction),
             created_at=time.time(),  # received now: the token lives 15 minutes from about now
             ack=ack,
+            origin=bot.tables.intents.origin,
         )
         self.recorded = False
         # The table's version when the click arrived: equal to the version the player saw,

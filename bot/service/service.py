@@ -66,16 +66,19 @@ class TableService:
         workers: Workers | None = None,
         feed: ChangeFeed | None = None,
         owns: Callable[[str | None], bool] | None = None,
+        origin: str = "",
     ) -> None:
         """``feed``: how other processes' changes are heard (``NoFeed``: none share the
         tables); ``owns``: whether this process runs the shard of a guild (it then presents
-        that guild's tables and runs their timers and computer turns; all by default)."""
+        that guild's tables and runs their timers and computer turns; all by default);
+        ``origin``: this process among those sharing the database (the intents it resolves
+        after a restart are its own)."""
         self.repo = TablesRepo(db)
         self._feed: ChangeFeed = feed or NoFeed()
         self._owns: Callable[[str | None], bool] = owns or (lambda guild_id: True)
         if self._feed.shared:
             listener = OwnedTablesOnly(listener, self._owns)
-        self.intents = IntentsRepo(db)
+        self.intents = IntentsRepo(db, origin)
         self.presented = PresentedRepo(db)  # what the presentation last showed (bot/ui/shown)
         self._players = PlayersRepo(db)
         self._ctx = ServiceContext(

@@ -61,6 +61,7 @@ class PendingCommands:
             locale=user_locale(interaction),
             created_at=time.time(),
             ack="thinking",
+            origin=tables.intents.origin,
         )
         self._recorded.add(interaction.id)
         write = asyncio.ensure_future(tables.record_intent(intent))

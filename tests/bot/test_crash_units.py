@@ -130,3 +130,38 @@ def test_a_public_edit_given_up_on_is_retried_with_back_off_until_one_gets_throu
     assert store.pending_retries() == []
     store.retry_later(7, again)  # a later failure starts the back-off over
     assert planned[-1][0] == RETRY_SECONDS[0]
+
+
+async def test_a_process_resolves_only_the_intents_it_recorded(db_target):
+    """Shard processes share the intent log: after a restart a process answers the clicks its
+    own predecessor left open, never those of another live process (which answers them)."""
+    from bot.settings import Settings
+
+    db = await open_database(db_target)
+    ours = IntentsRepo(db, Settings(_env_file=None, shard_count=2, shard_ids="0").intent_origin())
+    theirs = IntentsRepo(db, Settings(_env_file=None, shard_count=2, shard_ids="1").intent_origin())
+    alone = IntentsRepo(db, Settings(_env_file=None).intent_origin())
+    assert (ours.origin, theirs.origin, alone.origin) == ("0/2", "1/2", "")
+
+    def intent(n: int, repo: IntentsRepo) -> Intent:
+        return Intent(
+            interaction_id=str(n),
+            application_id="9",
+            token="tok",
+            table_id=0,
+            seat="1",
+            version=None,
+            action="/play",
+            locale="es",
+            created_at=float(n),
+            ack="thinking",
+            origin=repo.origin,
+        )
+
+    for n, repo in ((1, ours), (2, theirs), (3, ours), (4, alone)):
+        await repo.record(intent(n, repo))
+    assert [i.interaction_id for i in await ours.unanswered()] == ["1", "3"]
+    assert [i.interaction_id for i in await theirs.unanswered()] == ["2"]
+    assert [i.interaction_id for i in await alone.unanswered()] == ["4"]
+    assert all(i.origin == "0/2" for i in await ours.unanswered())
+    await db.close()
