@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     from bot.client import create_bot, point_at_endpoints
-    from bot.ops.http import OpsPortError
+    from bot.ops.errors import OpsPortError
 
     point_at_endpoints(settings)
     bot = create_bot(settings)

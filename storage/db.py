@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from storage.migrations import migration_scripts
-from storage.postgres import is_postgres_url, open_postgres
-from storage.sql import Dialect, Params, Transaction
+from storage.sql import Dialect, Params, Transaction, is_postgres_url
 from storage.sqlite import open_sqlite
 from storage.writer import Observer, Writer, WriteStats
 
@@ -80,6 +79,10 @@ async def open_database(target: str | Path, *, observe: Observer | None = None) 
 
     ``observe(name, ms)`` hears the time each write transaction took."""
     if is_postgres_url(target):
+        # Imported only here: a SQLite bot never loads asyncpg (less start-up, and a host
+        # without it still runs the embedded default).
+        from storage.postgres import open_postgres
+
         reads_pg, writer = await open_postgres(str(target), observe)
         return Database(reads_pg, writer, "postgres")
     reads, writer = await open_sqlite(target, observe)

@@ -33,13 +33,8 @@ from storage.writer import Observer, Writer
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-SCHEMES = ("postgresql://", "postgres://")
 _MIGRATION_LOCK = 0x6D657361  # "mesa": one process migrates at a time
 _CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
-
-
-def is_postgres_url(target: object) -> bool:
-    return isinstance(target, str) and target.startswith(SCHEMES)
 
 
 @lru_cache(maxsize=1024)

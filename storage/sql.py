@@ -65,3 +65,10 @@ def utc_now(offset: timedelta = timedelta(0)) -> str:
     """Now (plus ``offset``) in the stored text form, passed as a parameter so that one
     statement text serves both dialects."""
     return timestamp(datetime.now(UTC) + offset)
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(target: object) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
+from bot.ops.errors import OpsPortError
 from bot.ops.prometheus import Sources, registry_for
 
 
@@ -20,10 +21,6 @@ class Health:
 
     ready: Callable[[], bool]
     shards: Callable[[], dict[int, bool]]  # shard id -> connected
-
-
-class OpsPortError(RuntimeError):
-    """The health and metrics port could not be opened (taken, not allowed)."""
 
 
 class OpsServer:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot import metrics
 
@@ -30,12 +30,14 @@ class RequestPacer:
         *,
         window: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         """At most ``per_second`` calls in any ``window`` seconds; ``per_second`` ≤ 0 turns
         pacing off (a bot whose global limit Discord raised)."""
         self.per_second = per_second
         self.window = window
         self._clock = clock
+        self._sleep = sleep
         # When the last ``per_second`` calls started, oldest first.
         self._starts: deque[float] = deque(maxlen=max(1, per_second))
         self._turn = asyncio.Lock()
@@ -62,7 +64,7 @@ class RequestPacer:
         asked = self._clock()
         async with self._turn:
             while (wait := self.free_in(self._clock())) > 0:
-                await asyncio.sleep(wait)
+                await self._sleep(wait)
             now = self._clock()
             self.take(now)
         if now - asked > 0.0005:

@@ -154,3 +154,25 @@ async def test_postgres_a_connection_lost_mid_transaction_fails_that_write_only(
         assert [r["user_id"] for r in rows] == ["ok"]
     finally:
         await db.close()
+
+
+def test_a_sqlite_bot_loads_neither_asyncpg_nor_the_metrics_libraries(tmp_path):
+    """The embedded default needs no PostgreSQL driver and no Prometheus client: they are
+    imported only when DATABASE_URL / METRICS_PORT ask for them."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import asyncio, sys\n"
+        "import bot.__main__, bot.client\n"
+        "from storage import open_database\n"
+        "async def main():\n"
+        f"    db = await open_database({str(tmp_path / 'b.db')!r})\n"
+        "    await db.close()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in ('asyncpg', 'prometheus_client') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
