@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.errors import Notice, TableError
 from bot.i18n import has, normalise_locale, tr
 from games.core import IllegalAction
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062  # Discord: the token expired (3 s to answer) or was never valid
+
+
+def expired(exc: BaseException) -> bool:
+    """Discord no longer accepts an answer to this interaction: nothing can be told to the user
+    through it (Discord has shown them "This interaction failed"); they may simply click again."""
+    return isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION
 
 
 def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> str:
@@ -41,8 +51,11 @@ async def reply(
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
+    except discord.HTTPException as exc:
+        if expired(exc):
+            _log_expired(interaction)
+        else:
+            log.exception("could not answer interaction %s", interaction.id)
 
 
 async def answer_error(
@@ -51,6 +64,9 @@ async def answer_error(
     """The one answer to a failed interaction: a refusal (``TableError``, ``IllegalAction``, a
     game's ``Notice``) in the user's language; anything else is logged once and answered with
     the generic text."""
+    if expired(exc):
+        _log_expired(interaction)  # a reply would only meet the same 404
+        return
     if not isinstance(exc, TableError | IllegalAction | Notice):
         log.error("unexpected error in interaction", exc_info=exc)
     await reply(interaction, error_text(exc, user_locale(interaction), game_key))
@@ -66,6 +82,14 @@ async def guard(
         await work
     except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
         await answer_error(interaction, exc, game_key)
+
+
+def _log_expired(interaction: discord.Interaction) -> None:
+    """One line, not a traceback: an answer that came too late is a load figure (the bot was
+    slower than Discord's 3 s), counted as ``expired_interactions``, not a bug to debug."""
+    metrics.count("expired_interactions")
+    age = (datetime.now(UTC) - interaction.created_at).total_seconds()
+    log.warning("interaction %s expired before it was answered (%.1f s old)", interaction.id, age)
 
 
 def user_locale(interaction: discord.Interaction) -> str:
