@@ -522,16 +522,33 @@ async def _within(
     remaining = deadline - asyncio.get_running_loop().time()
     done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
     if not done and not interaction.response.is_done():
-        if click is not None:
-            await click.defer(interaction, thinking=ephemeral)
-        elif ephemeral:
-            pending = getattr(interaction.client, "pending_commands", None)
-            if pending is not None:  # "thinking" from here on: a restart answers it if need be
-                await pending.record(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
+        try:
+            await _acknowledge(interaction, ephemeral, click)
+        except BaseException:
+            # The work goes on without us (a move may commit and show on the table); its own
+            # failure, if any, is a refusal nobody can be told of now: retrieved, not re-raised.
+            task.add_done_callback(_retrieve)
+            raise
     return await task
+
+
+async def _acknowledge(
+    interaction: discord.Interaction, ephemeral: bool, click: Click | None
+) -> None:
+    if click is not None:
+        await click.defer(interaction, thinking=ephemeral)
+    elif ephemeral:
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is not None:  # "thinking" from here on: a restart answers it if need be
+            await pending.record(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    else:
+        await interaction.response.defer()
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("work of an unanswerable interaction failed: %r", task.exception())
 
 
 async def setup(bot: CogHost) -> None:

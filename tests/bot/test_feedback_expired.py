@@ -79,3 +79,47 @@ async def test_other_not_found_errors_still_count_as_unexpected(caplog) -> None:
 
 async def _sent(**kwargs: object) -> None:
     return None
+
+
+async def test_work_outliving_an_expired_acknowledgement_has_its_failure_retrieved() -> None:
+    """The click could not be acknowledged in time, and the move it started was refused
+    afterwards: the refusal reaches nobody, and asyncio must not report it as never retrieved."""
+    import asyncio
+    import gc
+
+    from bot.cogs.play import _within
+    from bot.errors import TableError
+
+    class _Late:
+        def is_done(self) -> bool:
+            return False
+
+        async def defer(self, **kwargs: object) -> None:
+            raise _http_error(discord.NotFound, 404, 10062)
+
+    loop = asyncio.get_running_loop()
+    reported: list[dict[str, object]] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        release = asyncio.Event()
+
+        async def refused_move() -> None:
+            await release.wait()
+            raise TableError("stale")
+
+        interaction = SimpleNamespace(response=_Late(), client=None)
+        try:
+            await _within(interaction, loop.time(), refused_move())  # type: ignore[arg-type]
+        except discord.NotFound as exc:
+            assert exc.code == 10062
+        else:
+            raise AssertionError("the failed acknowledgement must reach the caller")
+        release.set()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(previous)
+    assert not [c for c in reported if "never retrieved" in str(c.get("message"))]
