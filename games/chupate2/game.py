@@ -8,13 +8,15 @@ from typing import Any, ClassVar
 
 from games.chupate2 import ai, rules
 from games.chupate2.actions import CODEC, Chupate2Action
+from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import Options
-from games.chupate2.rules import LOG_SIZE
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
-from games.core import ActionCodec, Event, Game
+from games.core import ActionCodec, Event, Game, eventlog
 from games.core.engine import Seat
 from games.core.search import Budget
+
+_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
 
 
 class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
@@ -48,16 +50,11 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
         if state.reveal is not None:
             state.reveal = None  # the challenge reveal is shown once, right after challenging
         events = rules.resolve_action(state, seat, action)
-        if events:  # the log lists are shared with the old state: replaced, never extended
-            version = state.version
-            if len(events) == 1:  # most moves: one list of each built, not three
-                drop = len(state.log) + 1 - LOG_SIZE
-                state.log = (state.log[drop:] if drop > 0 else state.log) + events
-                versions = state.log_versions
-                state.log_versions = (versions[drop:] if drop > 0 else versions) + [version]
-            else:
-                state.log = (state.log + events)[-LOG_SIZE:]
-                state.log_versions = (state.log_versions + [version] * len(events))[-LOG_SIZE:]
+        if events:  # a new tuple: the old state's log stays as it was
+            log = state.log_raw + (state.version, events[0])
+            if len(events) > 1 or len(log) > _LOG_LIMIT:
+                log = eventlog.extend(state.log_raw, state.version, events, LOG_SIZE)
+            state.log_raw = log
         return events
 
     def choose_action(

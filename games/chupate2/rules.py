@@ -43,8 +43,11 @@ from games.chupate2.cards import (
     matches,
     sort_hand,
 )
+from games.chupate2.events import EVENT_CODES as EVENT_CODES  # re-exported: the catalogue tests
+from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import ALLOWED_PLAYER_COUNTS, TEAM_PLAYER_COUNTS, Options, team_groups
 from games.chupate2.state import (
+    NO_SIGNALS,
     Chupate2State,
     PlusFour,
     Reveal,
@@ -52,14 +55,13 @@ from games.chupate2.state import (
     Signals,
 )
 from games.chupate2.view import Chupate2Outcome
-from games.core import Event, IllegalAction, event, rng_for, shuffled
+from games.core import Event, IllegalAction, event, eventlog, rng_for, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import trusted
 
 HAND_SIZE = 7
 DIRECTION_NAMES = {1: "cw", -1: "ccw"}
-LOG_SIZE = 24  # events kept in the state for the presenters' "last moves"
 LAST_CARD_PENALTY = 2
 
 # Error codes raised by this engine (besides the shared ones of games.core.errors).
@@ -111,35 +113,6 @@ ERROR_CODES = (
     "duplicate_seat",
 )
 
-# Event codes (all public unless marked private).
-EVENT_CODES = (
-    "round_start",  # seat=starter; round, dealer
-    "first_card",  # card
-    "first_card_returned",  # card: a first +4 went back into the stock
-    "colour_chosen",  # seat; colour (first-card Comodín)
-    "played",  # seat; card, colour (the colour in force after it)
-    "skipped",  # seat lost the turn
-    "reversed",  # direction: "cw" (clockwise) or "ccw" (counter-clockwise)
-    "must_draw",  # seat faces count pending cards
-    "drew",  # seat drew one card in its turn
-    "drew_cards",  # PRIVATE to seat: cards it received
-    "draw_skipped",  # seat had to draw but no card was left anywhere
-    "passed",  # seat kept the drawn card
-    "took",  # seat took count pending cards and lost the turn
-    "challenge_reveal",  # PRIVATE to the challenger: seat=+4 player; cards, legal
-    "challenge_won",  # seat=challenger; target drew count (the +4 was illegal)
-    "challenge_lost",  # seat=challenger drew count (the +4 was legal)
-    "final_draw",  # seat drew count from a last Chúpate 2 / +4
-    "refilled",  # the discard pile (count cards) became the new stock
-    "last_card_called",  # seat called "¡Última!"
-    "caught",  # seat caught target, who drew count
-    "round_won",  # seat went out; round, points, team
-    "game_won",  # seat (and team) won the game; team, points
-    "jumped_in",  # seat played card out of turn (house rule ``jump_in``); card
-    "hands_swapped",  # seat swapped hands with target after a 7 (house rule ``seven_o``)
-    "hands_passed",  # every hand passed on in direction after seat's 0 (``seven_o``)
-)
-
 
 def copy_state(state: Chupate2State) -> Chupate2State:
     """A working copy of ``state`` that an action may change without touching ``state``.
@@ -160,7 +133,6 @@ def copy_state(state: Chupate2State) -> Chupate2State:
     return new
 
 
-_NO_SIGNALS = Signals()  # frozen: one instance serves every seat of every new round
 _STATE_NEW = Chupate2State.__new__
 _SET = object.__setattr__
 
@@ -204,12 +176,11 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
         phase="play",
         scores={s: 0 for s in seats} if opts.target is not None else {},
         team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
-        signals={s: _NO_SIGNALS for s in seats},
+        signals={s: NO_SIGNALS for s in seats},
     )
     events: list[Event] = []
     _deal(state, events)
-    state.log = events[-LOG_SIZE:]
-    state.log_versions = [0] * len(state.log)
+    state.log_raw = eventlog.from_events(events, 0, LOG_SIZE)
     return state
 
 
@@ -237,7 +208,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     st.reveal = None
     st.called = []
     st.exposed = []
-    st.signals = {s: _NO_SIGNALS for s in seats}
+    st.signals = {s: NO_SIGNALS for s in seats}
     starter = st.starter
     events.append(
         event(
