@@ -147,7 +147,7 @@ def _checked(e: Any) -> tuple[str, Seat | None, dict[str, Any], list[Seat] | Non
     return e["code"], seat, params, None if to is None else list(to)
 
 
-_FIELDS = frozenset(Event.model_fields)
+_FIELDS = frozenset(("code", "seat", "params", "to"))
 
 
 def _seat(seats: Sequence[Seat], packed: int | str | None) -> Seat | None:
