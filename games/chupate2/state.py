@@ -6,6 +6,7 @@ container they change instead of mutating it, so an old state stays unchanged af
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -26,7 +27,7 @@ from games.chupate2.options import Options
 from games.core import Event, GameState, eventlog
 from games.core.engine import Seat
 from games.core.eventlog import EMPTY_LOG, EventLog
-from games.core.fast import plain_assignment, share_fields_set
+from games.core.fast import all_fields, plain_assignment, share_fields_set
 
 # Turn phases of the seat ``current``:
 #   colour     the starting player names the colour of a first-card Comodín
@@ -232,3 +233,31 @@ _SIGNALS: dict[tuple[tuple[str, ...], str | None], Signals] = {((), None): NO_SI
 def _shared_signals(signals: Signals) -> Signals:
     key = (tuple(signals.lacks), signals.named)
     return _SIGNALS.setdefault(key, signals)
+
+
+def trusted_state(fields: dict[str, Any]) -> Chupate2State:
+    """``Chupate2State(**fields)`` without validation, for values of the right types built by
+    the rules themselves (a new game): the other fields take their defaults."""
+    values = {
+        name: fields[name] if name in fields else default() for name, default in _DEFAULTS.items()
+    }
+    state = Chupate2State.__new__(Chupate2State)
+    object.__setattr__(state, "__dict__", _split_dict(values))
+    object.__setattr__(state, "__pydantic_fields_set__", all_fields(Chupate2State))
+    object.__setattr__(state, "__pydantic_extra__", None)
+    object.__setattr__(state, "__pydantic_private__", None)
+    return state
+
+
+def _constant(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+# field -> what makes its default (a new list, dict ... for each state); a required field's is
+# never called (``trusted_state`` is given every one of them)
+_DEFAULTS: dict[str, Callable[[], Any]] = {
+    name: info.default_factory  # type: ignore[misc]  # factories of no argument only
+    if info.default_factory is not None
+    else _constant(info.default)
+    for name, info in Chupate2State.model_fields.items()
+}
