@@ -8,15 +8,12 @@ from typing import Any, ClassVar
 
 from games.chupate2 import ai, rules
 from games.chupate2.actions import CODEC, Chupate2Action
-from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import Options
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
-from games.core import ActionCodec, Event, Game, eventlog
+from games.core import ActionCodec, Game
 from games.core.engine import Seat
 from games.core.search import Budget
-
-_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
 
 
 class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
@@ -42,20 +39,10 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     copy_state = staticmethod(rules.copy_state)
     view = staticmethod(build_view)
     outcome = staticmethod(rules.outcome)
+    _apply = staticmethod(rules.apply_action)  # reveal reset, the rules, the log
 
     def is_over(self, state: Chupate2State) -> bool:
         return state.phase == "over"
-
-    def _apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
-        if state.reveal is not None:
-            state.reveal = None  # the challenge reveal is shown once, right after challenging
-        events = rules.resolve_action(state, seat, action)
-        if events:  # a new tuple: the old state's log stays as it was
-            log = state.log_raw + (state.version, events[0])
-            if len(events) > 1 or len(log) > _LOG_LIMIT:
-                log = eventlog.extend(state.log_raw, state.version, events, LOG_SIZE)
-            state.log_raw = log
-        return events
 
     def choose_action(
         self,

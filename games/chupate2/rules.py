@@ -115,7 +115,12 @@ ERROR_CODES = (
 )
 
 
-def copy_state(state: Chupate2State) -> Chupate2State:
+def copy_state(
+    state: Chupate2State,
+    _new: Callable[[type], Chupate2State] = Chupate2State.__new__,
+    _set: Callable[[object, str, object], None] = object.__setattr__,
+    _cls: type[Chupate2State] = Chupate2State,
+) -> Chupate2State:
     """A working copy of ``state`` that an action may change without touching ``state``.
 
     Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
@@ -124,18 +129,14 @@ def copy_state(state: Chupate2State) -> Chupate2State:
     the code that changes it.
     """
     d = state.__dict__.copy()
-    d["hands"] = state.hands.copy()  # the hand lists themselves are replaced when they change
-    new = _STATE_NEW(Chupate2State)
-    _SET(new, "__dict__", d)
+    d["hands"] = d["hands"].copy()  # the hand lists themselves are replaced when they change
+    new = _new(_cls)
+    _set(new, "__dict__", d)
     # never changed in place (assignments skip pydantic, model_copy copies it before updating)
-    _SET(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
-    _SET(new, "__pydantic_extra__", None)
-    _SET(new, "__pydantic_private__", None)
+    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
     return new
-
-
-_STATE_NEW = Chupate2State.__new__
-_SET = object.__setattr__
 
 
 # ----- creation ---------------------------------------------------------------------------
@@ -379,6 +380,23 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 
 
 # ----- applying an action to the working copy ---------------------------------------------
+def apply_action(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+    """The game's ``_apply``: ``resolve_action``, then the events into the log."""
+    st = state
+    if st.reveal is not None:
+        st.reveal = None  # the challenge reveal is shown once, right after challenging
+    events = resolve_action(st, seat, action)
+    if events:  # a new tuple: the old state's log stays as it was
+        log = st.log_raw + (st.version, events[0])
+        if len(events) > 1 or len(log) > _LOG_LIMIT:
+            log = eventlog.extend(st.log_raw, st.version, events, LOG_SIZE)
+        st.log_raw = log
+    return events
+
+
+_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
+
+
 def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []
