@@ -39,7 +39,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     copy_state = staticmethod(rules.copy_state)
     view = staticmethod(build_view)
     outcome = staticmethod(rules.outcome)
-    _apply = staticmethod(rules.apply_action)  # reveal reset, the rules, the log
+    _apply = staticmethod(rules.resolve_move)  # reveal reset, the rules, the log
 
     def is_over(self, state: Chupate2State) -> bool:
         return state.phase == "over"

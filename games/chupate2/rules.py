@@ -380,7 +380,7 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 
 
 # ----- applying an action to the working copy ---------------------------------------------
-def apply_action(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """The game's ``_apply``: ``resolve_action``, then the events into the log."""
     st = state
     if st.reveal is not None:
