@@ -11,12 +11,13 @@ from pydantic import ValidationError
 from games.chupate2 import GAME
 from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.rules import EVENT_CODES
+from games.chupate2.state import Chupate2State
 from games.core import Event, event
 
 SEATS = ["ana", "beto", "carla"]
 
 
-def _played(moves: int, seed: str = "log") -> tuple[object, list[tuple[int, Event]]]:
+def _played(moves: int, seed: str = "log") -> tuple[Chupate2State, list[tuple[int, Event]]]:
     """A state after ``moves`` random moves and every event of the game with its version."""
     state = GAME.new(SEATS, seed)
     history = list(zip(state.log_versions, state.log, strict=True))
