@@ -385,12 +385,23 @@ def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> li
     st = state
     if st.reveal is not None:
         st.reveal = None  # the challenge reveal is shown once, right after challenging
-    events = resolve_action(st, seat, action)
+    handler = _ON_TURN.get(type(action))
+    if handler is not None and st.seats[st.current] == seat and not st.exposed:
+        phase = st.phase
+        if phase == "colour" and not isinstance(action, ChooseColour):
+            raise IllegalAction(CHOOSE_COLOUR_FIRST)
+        if phase == "swap" and not isinstance(action, SwapWith):
+            raise IllegalAction(CHOOSE_SWAP_FIRST)
+        events: list[Event] = []
+        handler(st, seat, action, events)
+    else:
+        events = resolve_action(st, seat, action)
     if events:  # a new tuple: the old state's log stays as it was
-        log = st.log_raw + (st.version, events[0])
-        if len(events) > 1 or len(log) > _LOG_LIMIT:
-            log = eventlog.extend(st.log_raw, st.version, events, LOG_SIZE)
-        st.log_raw = log
+        log = st.log_raw
+        if len(events) == 1 and len(log) < _LOG_LIMIT:
+            st.log_raw = log + (st.version, events[0])
+        else:
+            st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
     return events
 
 
