@@ -9,10 +9,9 @@ from typing import Any, ClassVar
 from games.chupate2 import ai, rules
 from games.chupate2.actions import CODEC, Chupate2Action
 from games.chupate2.options import Options
-from games.chupate2.rules import LOG_SIZE
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
-from games.core import ActionCodec, Event, Game
+from games.core import ActionCodec, Game
 from games.core.engine import Seat
 from games.core.search import Budget
 
@@ -40,25 +39,10 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     copy_state = staticmethod(rules.copy_state)
     view = staticmethod(build_view)
     outcome = staticmethod(rules.outcome)
+    _apply = staticmethod(rules.resolve_move)  # reveal reset, the rules, the log
 
     def is_over(self, state: Chupate2State) -> bool:
         return state.phase == "over"
-
-    def _apply(self, state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
-        if state.reveal is not None:
-            state.reveal = None  # the challenge reveal is shown once, right after challenging
-        events = rules.resolve_action(state, seat, action)
-        if events:  # the log lists are shared with the old state: replaced, never extended
-            version = state.version
-            if len(events) == 1:  # most moves: one list of each built, not three
-                drop = len(state.log) + 1 - LOG_SIZE
-                state.log = (state.log[drop:] if drop > 0 else state.log) + events
-                versions = state.log_versions
-                state.log_versions = (versions[drop:] if drop > 0 else versions) + [version]
-            else:
-                state.log = (state.log + events)[-LOG_SIZE:]
-                state.log_versions = (state.log_versions + [version] * len(events))[-LOG_SIZE:]
-        return events
 
     def choose_action(
         self,

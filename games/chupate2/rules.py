@@ -43,23 +43,26 @@ from games.chupate2.cards import (
     matches,
     sort_hand,
 )
+from games.chupate2.events import EVENT_CODES as EVENT_CODES  # re-exported: the catalogue tests
+from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import ALLOWED_PLAYER_COUNTS, TEAM_PLAYER_COUNTS, Options, team_groups
 from games.chupate2.state import (
+    NO_SIGNALS,
     Chupate2State,
     PlusFour,
     Reveal,
     RoundResult,
     Signals,
+    trusted_state,
 )
 from games.chupate2.view import Chupate2Outcome
-from games.core import Event, IllegalAction, event, rng_for, shuffled
+from games.core import Event, IllegalAction, event, eventlog, rng_for, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import trusted
 
 HAND_SIZE = 7
 DIRECTION_NAMES = {1: "cw", -1: "ccw"}
-LOG_SIZE = 24  # events kept in the state for the presenters' "last moves"
 LAST_CARD_PENALTY = 2
 
 # Error codes raised by this engine (besides the shared ones of games.core.errors).
@@ -111,37 +114,13 @@ ERROR_CODES = (
     "duplicate_seat",
 )
 
-# Event codes (all public unless marked private).
-EVENT_CODES = (
-    "round_start",  # seat=starter; round, dealer
-    "first_card",  # card
-    "first_card_returned",  # card: a first +4 went back into the stock
-    "colour_chosen",  # seat; colour (first-card Comodín)
-    "played",  # seat; card, colour (the colour in force after it)
-    "skipped",  # seat lost the turn
-    "reversed",  # direction: "cw" (clockwise) or "ccw" (counter-clockwise)
-    "must_draw",  # seat faces count pending cards
-    "drew",  # seat drew one card in its turn
-    "drew_cards",  # PRIVATE to seat: cards it received
-    "draw_skipped",  # seat had to draw but no card was left anywhere
-    "passed",  # seat kept the drawn card
-    "took",  # seat took count pending cards and lost the turn
-    "challenge_reveal",  # PRIVATE to the challenger: seat=+4 player; cards, legal
-    "challenge_won",  # seat=challenger; target drew count (the +4 was illegal)
-    "challenge_lost",  # seat=challenger drew count (the +4 was legal)
-    "final_draw",  # seat drew count from a last Chúpate 2 / +4
-    "refilled",  # the discard pile (count cards) became the new stock
-    "last_card_called",  # seat called "¡Última!"
-    "caught",  # seat caught target, who drew count
-    "round_won",  # seat went out; round, points, team
-    "game_won",  # seat (and team) won the game; team, points
-    "jumped_in",  # seat played card out of turn (house rule ``jump_in``); card
-    "hands_swapped",  # seat swapped hands with target after a 7 (house rule ``seven_o``)
-    "hands_passed",  # every hand passed on in direction after seat's 0 (``seven_o``)
-)
 
-
-def copy_state(state: Chupate2State) -> Chupate2State:
+def copy_state(
+    state: Chupate2State,
+    _new: Callable[[type], Chupate2State] = Chupate2State.__new__,
+    _set: Callable[[object, str, object], None] = object.__setattr__,
+    _cls: type[Chupate2State] = Chupate2State,
+) -> Chupate2State:
     """A working copy of ``state`` that an action may change without touching ``state``.
 
     Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
@@ -150,19 +129,14 @@ def copy_state(state: Chupate2State) -> Chupate2State:
     the code that changes it.
     """
     d = state.__dict__.copy()
-    d["hands"] = state.hands.copy()  # the hand lists themselves are replaced when they change
-    new = _STATE_NEW(Chupate2State)
-    _SET(new, "__dict__", d)
+    d["hands"] = d["hands"].copy()  # the hand lists themselves are replaced when they change
+    new = _new(_cls)
+    _set(new, "__dict__", d)
     # never changed in place (assignments skip pydantic, model_copy copies it before updating)
-    _SET(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
-    _SET(new, "__pydantic_extra__", None)
-    _SET(new, "__pydantic_private__", None)
+    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
+    _set(new, "__pydantic_extra__", None)
+    _set(new, "__pydantic_private__", None)
     return new
-
-
-_NO_SIGNALS = Signals()  # frozen: one instance serves every seat of every new round
-_STATE_NEW = Chupate2State.__new__
-_SET = object.__setattr__
 
 
 # ----- creation ---------------------------------------------------------------------------
@@ -190,7 +164,7 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
     n = len(seats)
     groups = team_groups(n, opts)
     starter = rng_for(seed, "starter").randrange(n)
-    state = Chupate2State(
+    fields = dict(
         seed=seed,
         seats=list(seats),
         options=opts,
@@ -204,12 +178,15 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
         phase="play",
         scores={s: 0 for s in seats} if opts.target is not None else {},
         team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
-        signals={s: _NO_SIGNALS for s in seats},
+        signals={s: NO_SIGNALS for s in seats},
     )
+    if all(type(s) is str for s in seats) and type(seed) is str and type(opts) is Options:
+        state = trusted_state(fields)  # what validating would give (no playout pays for it)
+    else:
+        state = Chupate2State(**fields)  # type: ignore[arg-type]  # validation refuses it
     events: list[Event] = []
     _deal(state, events)
-    state.log = events[-LOG_SIZE:]
-    state.log_versions = [0] * len(state.log)
+    state.log_raw = eventlog.from_events(events, 0, LOG_SIZE)
     return state
 
 
@@ -237,7 +214,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     st.reveal = None
     st.called = []
     st.exposed = []
-    st.signals = {s: _NO_SIGNALS for s in seats}
+    st.signals = {s: NO_SIGNALS for s in seats}
     starter = st.starter
     events.append(
         event(
@@ -403,6 +380,34 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 
 
 # ----- applying an action to the working copy ---------------------------------------------
+def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+    """The game's ``_apply``: ``resolve_action``, then the events into the log."""
+    st = state
+    if st.reveal is not None:
+        st.reveal = None  # the challenge reveal is shown once, right after challenging
+    handler = _ON_TURN.get(type(action))
+    if handler is not None and st.seats[st.current] == seat and not st.exposed:
+        phase = st.phase
+        if phase == "colour" and not isinstance(action, ChooseColour):
+            raise IllegalAction(CHOOSE_COLOUR_FIRST)
+        if phase == "swap" and not isinstance(action, SwapWith):
+            raise IllegalAction(CHOOSE_SWAP_FIRST)
+        events: list[Event] = []
+        handler(st, seat, action, events)
+    else:
+        events = resolve_action(st, seat, action)
+    if events:  # a new tuple: the old state's log stays as it was
+        log = st.log_raw
+        if len(events) == 1 and len(log) < _LOG_LIMIT:
+            st.log_raw = log + (st.version, events[0])
+        else:
+            st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
+    return events
+
+
+_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
+
+
 def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []

@@ -6,15 +6,28 @@ container they change instead of mutating it, so an old state stays unchanged af
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    SkipValidation,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from games.chupate2.cards import DECK
+from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.options import Options
-from games.core import Event, GameState
+from games.core import Event, GameState, eventlog
 from games.core.engine import Seat
-from games.core.fast import plain_assignment, share_fields_set
+from games.core.eventlog import EMPTY_LOG, EventLog
+from games.core.fast import all_fields, plain_assignment, share_fields_set
 
 # Turn phases of the seat ``current``:
 #   colour     the starting player names the colour of a first-card Comodín
@@ -100,19 +113,89 @@ class Chupate2State(GameState):
     # caught until their own next action or draw
     exposed: list[Seat] = Field(default_factory=list)
     signals: dict[Seat, Signals] = Field(default_factory=dict)
-    log: list[Event] = Field(default_factory=list)  # the most recent events ...
-    log_versions: list[int] = Field(default_factory=list)  # ... and the version each produced
+    # The most recent events and the version each produced (``log`` and ``log_versions``, the
+    # names they have in the stored JSON), kept as a ``games.core.eventlog`` log.
+    log_raw: Annotated[EventLog, SkipValidation] = Field(
+        default=EMPTY_LOG, exclude=True, repr=False
+    )
+
+    if TYPE_CHECKING:  # to type checkers, the fields of the stored JSON (given to __init__)
+        log: list[Event] = Field(default_factory=list)
+        log_versions: list[int] = Field(default_factory=list)
+    else:
+
+        @property
+        def log(self) -> list[Event]:
+            """The latest events (at most ``LOG_SIZE``), oldest first."""
+            return [
+                e for _, e in eventlog.entries(self.log_raw, self.seats, EVENT_PARAMS, LOG_SIZE)
+            ]
+
+        @property
+        def log_versions(self) -> list[int]:
+            """The state version each event of ``log`` produced."""
+            return [
+                v for v, _ in eventlog.entries(self.log_raw, self.seats, EVENT_PARAMS, LOG_SIZE)
+            ]
+
+    def log_entries(self) -> list[tuple[int, Event]]:
+        """``zip(log_versions, log)`` in one pass."""
+        return eventlog.entries(self.log_raw, self.seats, EVENT_PARAMS, LOG_SIZE)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields and equal logs (one log may be packed and the other not)."""
+        if not isinstance(other, Chupate2State):
+            return NotImplemented
+        mine, theirs = dict(self.__dict__), dict(other.__dict__)
+        return (
+            mine.pop("log_raw") is theirs.pop("log_raw")
+            or self.log_entries() == other.log_entries()
+        ) and mine == theirs
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_log(cls, data: Any) -> Any:
+        """``log`` and ``log_versions`` (stored JSON, or given in code) into ``log_raw``."""
+        if isinstance(data, dict) and ("log" in data or "log_versions" in data):
+            data = dict(data)
+            events, versions = data.pop("log", []), data.pop("log_versions", [])
+            seats = data.get("seats")
+            data["log_raw"] = eventlog.load(
+                events, versions, seats if isinstance(seats, list) else [], EVENT_PARAMS, LOG_SIZE
+            )
+        return data
+
+    @model_serializer(mode="wrap")
+    def _write_log(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        """The stored JSON keeps its shape: ``log`` (event objects) and ``log_versions``."""
+        data: dict[str, Any] = handler(self)
+        data["log"], data["log_versions"] = eventlog.dump(
+            self.log_raw,
+            self.seats,
+            EVENT_PARAMS,
+            LOG_SIZE,
+            "json" if info.mode_is_json() else "python",
+        )
+        return data
 
     @model_validator(mode="after")
     def _shared_parts(self) -> Chupate2State:
-        """A loaded state holds the deck's own card strings (not 108 copies of them) and the
-        shared field sets of its models: a third of the memory of a plain load."""
+        """A loaded state holds the deck's own card strings (not 108 copies of them), the one
+        "no signals yet" instance and the shared field sets of its models: a third of the
+        memory of a plain load (its log is packed: see ``games.core.eventlog``)."""
         card = _CARD
         self.hands = {s: [card.get(c, c) for c in h] for s, h in self.hands.items()}
         self.stock = [card.get(c, c) for c in self.stock]
         self.discard = [card.get(c, c) for c in self.discard]
-        for part in (self, self.options, *self.log, *self.signals.values(), *self.results):
+        self.signals = {s: _shared_signals(g) for s, g in self.signals.items()}
+        self.options = _OPTIONS.setdefault(self.options, self.options)
+        for part in (self, self.options, *self.signals.values(), *self.results):
             share_fields_set(part)
+        # the fields into a key-sharing dict (a third of the size of the one pydantic built);
+        # the working copies of ``rules.copy_state`` copy it as it is
+        object.__setattr__(self, "__dict__", _split_dict(self.__dict__))
         return self
 
     @field_validator("exposed", mode="before")
@@ -127,3 +210,54 @@ class Chupate2State(GameState):
 
 
 _CARD: dict[str, str] = {c: c for c in DECK}  # card id -> the deck's own string for it
+NO_SIGNALS = Signals()  # frozen: one instance serves every seat that gave no signal yet
+
+# Loaded options, one instance per distinct value (frozen models, hashed by value): every table
+# of the same options shares it. Bounded by the distinct option sets ever loaded (a few dozen).
+_OPTIONS: dict[Options, Options] = {}
+
+
+def _split_dict(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` in an instance dict of ``Chupate2State`` that shares its key table with the
+    others (CPython keeps one per class for the dicts it makes by setting attributes)."""
+    holder = Chupate2State.__new__(Chupate2State)
+    for name, value in values.items():
+        object.__setattr__(holder, name, value)
+    return holder.__dict__
+
+
+# Loaded signals, one instance per distinct value (at most 16 colour sets x 5 named colours).
+_SIGNALS: dict[tuple[tuple[str, ...], str | None], Signals] = {((), None): NO_SIGNALS}
+
+
+def _shared_signals(signals: Signals) -> Signals:
+    key = (tuple(signals.lacks), signals.named)
+    return _SIGNALS.setdefault(key, signals)
+
+
+def trusted_state(fields: dict[str, Any]) -> Chupate2State:
+    """``Chupate2State(**fields)`` without validation, for values of the right types built by
+    the rules themselves (a new game): the other fields take their defaults."""
+    values = {
+        name: fields[name] if name in fields else default() for name, default in _DEFAULTS.items()
+    }
+    state = Chupate2State.__new__(Chupate2State)
+    object.__setattr__(state, "__dict__", _split_dict(values))
+    object.__setattr__(state, "__pydantic_fields_set__", all_fields(Chupate2State))
+    object.__setattr__(state, "__pydantic_extra__", None)
+    object.__setattr__(state, "__pydantic_private__", None)
+    return state
+
+
+def _constant(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+# field -> what makes its default (a new list, dict ... for each state); a required field's is
+# never called (``trusted_state`` is given every one of them)
+_DEFAULTS: dict[str, Callable[[], Any]] = {
+    name: info.default_factory  # type: ignore[misc]  # factories of no argument only
+    if info.default_factory is not None
+    else _constant(info.default)
+    for name, info in Chupate2State.model_fields.items()
+}

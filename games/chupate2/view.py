@@ -111,6 +111,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
             prev_colour=p.prev_colour,
             by_hand_count=len(p.hand),
         )
+    log = [(v, e) for v, e in state.log_entries() if e.to is None or seat in e.to]
     reveal = state.reveal if (state.reveal is not None and state.reveal.to == seat) else None
     return Chupate2View(
         seat=seat,
@@ -148,10 +149,6 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         last_card_called=list(state.called),
         exposed=list(state.exposed),
         signals=dict(state.signals),
-        last_events=[e for e in state.log if e.to is None or seat in e.to],
-        last_event_versions=[
-            v
-            for v, e in zip(state.log_versions, state.log, strict=True)
-            if e.to is None or seat in e.to
-        ],
+        last_events=[e for _, e in log],
+        last_event_versions=[v for v, _ in log],
     )

@@ -43,6 +43,21 @@ class PlayingCard(BaseModel):
     def same_face(self, other: PlayingCard) -> bool:
         return self.rank == other.rank and self.suit == other.suit
 
+    # pydantic's equality and hash, for a card's three fields in plain Python: hands are
+    # searched and cards removed from them on every move of a playout (``list.remove`` calls
+    # ``__eq__`` on every card before the one it removes)
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not type(self):
+            return NotImplemented if not isinstance(other, BaseModel) else False
+        d, o = self.__dict__, other.__dict__
+        return d["rank"] == o["rank"] and d["suit"] == o["suit"] and d["deck"] == o["deck"]
+
+    def __hash__(self) -> int:
+        d = self.__dict__
+        return hash((d["rank"], d["suit"], d["deck"]))
+
     def __str__(self) -> str:
         return self.code
 

@@ -7,6 +7,8 @@ the read-only turn questions (who acts, where a series may go) in ``turns.py``.
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.core import Event, IllegalAction, event, shuffled
 from games.core.cards import two_decks
 from games.core.errors import NOT_YOUR_TURN
@@ -156,14 +158,14 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
     if seat not in to_act(state):
         return []
     if state.phase == "draw":
-        return [Draw()]
+        return [_DRAW]
     if state.phase == "play":
-        plays: list[MacarenaAction] = [Pass()]
+        plays: list[MacarenaAction] = [_PASS]
         hand = state.hands[seat]
         for pozo in range(POZOS):
             if may_play_on(state, seat, pozo):
                 for card in next_options(state.pozos[pozo][-1], hand, []):
-                    plays.append(Play(pozo=pozo, cards=(card.code,)))
+                    plays.append(_first_card(pozo, card.code))
         return plays
     if state.phase == "move_maca":
         return [MoveMaca(source=i) for i in maca_sources(state)]
@@ -172,6 +174,16 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
     if state.phase == "buy":
         return [BuyElement(element=e) for e in ELEMENTS if e not in state.tokens[seat].elements]
     return []
+
+
+# Legal actions are frozen values: the same instances serve every call (none is validated again).
+_DRAW, _PASS = Draw(), Pass()
+
+
+@cache
+def _first_card(pozo: int, face: str) -> Play:
+    """The play of a series by its first card (at most 4 pozos x 52 faces)."""
+    return Play(pozo=pozo, cards=(face,))
 
 
 # ----- applying an action --------------------------------------------------------------------

@@ -94,7 +94,10 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
     gives the best Play."""
     if state.finished or seat != state.seats[state.current]:
         return []
-    return [Draw()] if state.stock else [Pass()]
+    return [_DRAW] if state.stock else [_PASS]
+
+
+_DRAW, _PASS = Draw(), Pass()  # frozen: legal_actions hands out these instances
 
 
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:

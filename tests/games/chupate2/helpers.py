@@ -10,6 +10,7 @@ from typing import Any
 from games.chupate2 import GAME
 from games.chupate2.cards import DECK, DECK_SET
 from games.chupate2.state import Chupate2State
+from games.core.eventlog import EMPTY_LOG
 
 
 def make_state(
@@ -56,8 +57,7 @@ def make_state(
             "phase": phase,
             "pending": pending,
             "direction": direction,
-            "log": [],
-            "log_versions": [],
+            "log_raw": EMPTY_LOG,
             **extra,
         }
     )
