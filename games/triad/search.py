@@ -39,7 +39,7 @@ from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE, modified_values
 
 INF = 100  # beyond any score difference (they lie in -10..10)
 CHECK_EVERY = 1024  # nodes between two looks at the budget
-ORDER_FROM = 4  # nodes with at least this many empty cells order their moves by a heuristic
+ORDER_FROM = 5  # nodes with at least this many empty cells order their moves with the TT (ETC)
 
 _POP = [bin(m).count("1") for m in range(1024)]
 _CELLS_OF = [tuple(c for c in range(9) if m >> c & 1) for m in range(512)]
@@ -365,96 +365,128 @@ class Solver:
                 else 2 * pop[live & mine] - pop[live] + pop[hands & hm1] - pop[hands & hm0]
             )
 
-        def last(kinds_b, owner, occ, dead, hands, side):
-            """One empty cell: the mover's best card there, value over the live cells."""
+        # The last SMALL placements are searched on full-board values (final score difference
+        # for the mover, ``mine`` = the mover's cells): no dead cells, no transposition table
+        # (positions so near the end rarely repeat), no node-count bookkeeping per child.
+
+        def last(kinds_b, mine, occ, hands, side):
+            """One empty cell: the mover's best card there."""
             (cell,) = empty_of[occ]
-            bit = 1 << cell
-            live = 511 & ~dead
-            n_live = pop[live]
-            best = -INF
             if side == 0:
-                opp = occ & ~owner
-                for n, kind in reps[0][hands & hm0]:
-                    h2 = hands & ~(1 << n)
-                    v = (
-                        2 * pop[live & (owner | bit | flips(cell, kind, kinds_b, opp))]
-                        - n_live
-                        + pop[h2 & hm0]
-                        - pop[h2 & hm1]
-                    )
-                    if v > best:
-                        best = v
+                mm, tm = hm0, hm1
             else:
-                occ2 = occ | bit
-                for n, kind in reps[1][hands & hm1]:
-                    h2 = hands & ~(1 << n)
-                    v = (
-                        2 * pop[live & (occ2 & ~(owner & ~flips(cell, kind, kinds_b, owner)))]
-                        - n_live
-                        + pop[h2 & hm1]
-                        - pop[h2 & hm0]
-                    )
-                    if v > best:
-                        best = v
-            return best
-
-        def two(kinds_b, owner, occ, dead, hands, side, alpha, beta):
-            """Two empty cells: every (card, cell) of the mover, then each reply on the other
-            cell; values over the live cells."""
-            c1, c2 = empty_of[occ]
-            other = 1 - side
-            live = 511 & ~dead
-            n_live = pop[live]
+                mm, tm = hm1, hm0
+            base = pop[hands & mm] - 1 - pop[hands & tm] - 9
+            opp = occ & ~mine
+            mine1 = mine | 1 << cell
             best = -INF
-            mine_mask, their_mask = (hm0, hm1) if side == 0 else (hm1, hm0)
-            my_reps = reps[side][hands & mine_mask]
-            for cell, rest in ((c1, c2), (c2, c1)):
-                bit = 1 << cell
-                rbit = 1 << rest
-                occ2 = occ | bit
-                for n, kind in my_reps:
-                    kb2 = kinds_b | (kind + 1) << 4 * cell
-                    if side == 0:
-                        o2 = owner | bit | flips(cell, kind, kinds_b, occ & ~owner)
-                    else:
-                        o2 = owner & ~flips(cell, kind, kinds_b, owner)
-                    h2 = hands & ~(1 << n)
-                    worst = INF
-                    for m, k2 in reps[other][h2 & their_mask]:
-                        # the reply; o3 = side 0's cells after it
-                        if other == 0:
-                            o3 = o2 | rbit | flips(rest, k2, kb2, occ2 & ~o2)
-                        else:
-                            o3 = o2 & ~flips(rest, k2, kb2, o2)
-                        h3 = h2 & ~(1 << m)
-                        v = (
-                            2 * pop[live & (o3 if side == 0 else 511 & ~o3)]
-                            - n_live
-                            + pop[h3 & mine_mask]
-                            - pop[h3 & their_mask]
-                        )
-                        if v < worst:
-                            worst = v
-                            if worst <= alpha:
-                                break
-                    if worst == INF:  # the opponent holds no card: the round ends here
-                        worst = final_value(o2, occ2, dead, h2, side)
-                    if worst > best:
-                        best = worst
-                        if best >= beta:
-                            return best
-            return best
+            for _n, kind in reps[side][hands & mm]:
+                v = 2 * pop[mine1 | flips(cell, kind, kinds_b, opp)]
+                if v > best:
+                    best = v
+            if best == -INF:  # no card left: the round ends here
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & tm]
+            return best + base
 
-        def ab(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+        def two(kinds_b, mine, occ, hands, side, alpha, beta):
+            """Two empty cells: every (card, cell) of the mover, then each reply on the other
+            cell."""
             solver.nodes += 1
             if solver.nodes >= meter.next_check:
                 meter.check()
-            if empties <= 2:
-                if empties == 2:
-                    return two(kinds_b, owner, occ, dead, hands, side, alpha, beta)
-                if empties == 1:
-                    return last(kinds_b, owner, occ, dead, hands, side)
-                return final_value(owner, occ, dead, hands, side)
+            c1, c2 = empty_of[occ]
+            if side == 0:
+                mm, tm = hm0, hm1
+                their_reps = reps[1]
+            else:
+                mm, tm = hm1, hm0
+                their_reps = reps[0]
+            my_reps = reps[side][hands & mm]
+            if not my_reps:
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & tm]
+            n_mine = pop[hands & mm]
+            n_theirs = pop[hands & tm]
+            base = n_mine - n_theirs - 9  # hands after both place: (n_mine - 1) - (n_theirs - 1)
+            cut = alpha - base  # a reply leaving 2 * pop[mine3] <= cut refutes the move
+            opp = occ & ~mine
+            best = -INF
+            for cell, rest in ((c1, c2), (c2, c1)):
+                bit = 1 << cell
+                for n, kind in my_reps:
+                    mine2 = mine | bit | flips(cell, kind, kinds_b, opp)
+                    kb2 = kinds_b | (kind + 1) << 4 * cell
+                    worst = INF
+                    for _m, k2 in their_reps[hands & tm]:
+                        v = 2 * pop[mine2 & ~flips(rest, k2, kb2, mine2)]
+                        if v < worst:
+                            worst = v
+                            if v <= cut:
+                                break
+                    if worst == INF:  # the opponent holds no card: the round ends here
+                        v = 2 * pop[mine2] - pop[occ | bit] + n_mine - 1 - n_theirs
+                    else:
+                        v = worst + base
+                    if v > best:
+                        best = v
+                        if v >= beta:
+                            return v
+                        if v > alpha:
+                            alpha = v
+                            cut = v - base
+            return best
+
+        def three(kinds_b, mine, occ, hands, side, alpha, beta):
+            """Three empty cells: each (card, cell) of the mover, then ``two``."""
+            solver.nodes += 1
+            if solver.nodes >= meter.next_check:
+                meter.check()
+            mm = hm0 if side == 0 else hm1
+            my_reps = reps[side][hands & mm]
+            if not my_reps:
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & ~mm]
+            opp = occ & ~mine
+            other = 1 - side
+            best = -INF
+            for cell in empty_of[occ]:
+                bit = 1 << cell
+                occ2 = occ | bit
+                for n, kind in my_reps:
+                    theirs2 = occ2 & ~(mine | bit | flips(cell, kind, kinds_b, opp))
+                    v = -two(
+                        kinds_b | (kind + 1) << 4 * cell,
+                        theirs2,
+                        occ2,
+                        hands & ~(1 << n),
+                        other,
+                        -beta,
+                        -alpha,
+                    )
+                    if v > best:
+                        best = v
+                        if v >= beta:
+                            return v
+                        if v > alpha:
+                            alpha = v
+            return best
+
+        def small(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+            """Live value (as ``ab``) of a position with at most three empty cells."""
+            mine = owner if side == 0 else occ & ~owner
+            dd = 2 * pop[dead & mine] - pop[dead]
+            if empties == 3:
+                return three(kinds_b, mine, occ, hands, side, alpha + dd, beta + dd) - dd
+            if empties == 2:
+                return two(kinds_b, mine, occ, hands, side, alpha + dd, beta + dd) - dd
+            if empties == 1:
+                return last(kinds_b, mine, occ, hands, side) - dd
+            return final_value(owner, occ, dead, hands, side)
+
+        def ab(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+            if empties <= 3:
+                return small(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties)
+            solver.nodes += 1
+            if solver.nodes >= meter.next_check:
+                meter.check()
             live = occ & ~dead
             key = ((((kinds_b & nibbles[live]) << 9 | (owner & live)) << 10 | hands) << 9) | occ
             tt_move = -1
@@ -476,7 +508,55 @@ class Solver:
             best = -INF
             best_move = -1
             a = alpha
-            if empties >= ORDER_FROM:
+            if empties == 4:
+                # The children are ``three`` positions, searched on full-board values: shift
+                # the window by the dead cells' difference, order by cards taken now, history
+                # and how well the placed card guards its empty sides (no TT below).
+                mine = owner if side == 0 else occ & ~owner
+                dd = 2 * pop[dead & mine] - pop[dead]
+                children4 = []
+                for cell in cells:
+                    nbs = nb_list[cell]
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    for n, kind in my_reps:
+                        f = flips(cell, kind, kinds_b, opp)
+                        mv = n * 9 + cell
+                        if mv == tt_move:
+                            score = 1 << 60
+                        else:
+                            m = mod[kind * 9 + cell]
+                            guard = 0
+                            for d, q in nbs:
+                                if not occ >> q & 1:
+                                    guard += m[d]
+                            score = (pop[f] << 30) + (history[mv] << 6) + guard
+                        children4.append((score, mv, kind, cell, f, n))
+                children4.sort(reverse=True)
+                for _score, mv, kind, cell, f, n in children4:
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    v = (
+                        -three(
+                            kinds_b | (kind + 1) << 4 * cell,
+                            occ2 & ~(mine | bit | f),
+                            occ2,
+                            hands & ~(1 << n),
+                            other,
+                            -beta - dd,
+                            -a - dd,
+                        )
+                        - dd
+                    )
+                    if v > best:
+                        best = v
+                        best_move = mv
+                        if v > a:
+                            a = v
+                            if v >= beta:
+                                history[mv] += 16
+                                break
+            elif empties >= ORDER_FROM:
                 # Every child is made first: a child already known (from another path or an
                 # earlier pass) to be bad enough for the opponent cuts at once (enhanced
                 # transposition cutoff); the others are ordered by cards taken now, history
