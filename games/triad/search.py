@@ -192,7 +192,7 @@ class Solver:
                             seen.add(self.kind_of[n])
                             out.append((n, self.kind_of[n]))
                 self.reps[s][mask] = tuple(out)
-        self.flip_memo: list[dict[int, int]] = [{} for _ in range(9 * n_kinds)]
+        self.flip_memo: list[dict[int, list[int | None]]] = [{} for _ in range(9)]
         # the root position
         kinds_b = owner = occ = 0
         for c, entry in enumerate(problem.board):
@@ -217,48 +217,45 @@ class Solver:
         self.history = [0] * (10 * 9)
 
     # ----- flips ----------------------------------------------------------------------------
-    def local_flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> tuple[int, int]:
-        """(taken by Igual/Pared/Suma, taken by the basic rule) when ``kind`` is put on ``cell``;
-        ``opp`` are the opponent's cells. Only the neighbours are read."""
+    def local_flips(self, cell: int, kind: int, kinds_b: int) -> tuple[int, int]:
+        """(the neighbours Igual/Pared/Suma would take, the neighbours the basic rule would
+        take) when ``kind`` is put on the empty ``cell``, whatever their colours: only the
+        opponent's among them are taken. Only the neighbours' kinds are read."""
         rules = self.rules
         printed = self.printed
         mod = self.mod
         mine_p = printed[kind]
         mine_m = mod[kind * 9 + cell]
         special = 0
-        if rules.same or rules.plus:
-            matched = 0
-            n_matched = 0
-            sums: list[tuple[int, int]] = []
-            for d, q in _NB_LIST[cell]:
-                kq = (kinds_b >> 4 * q & 15) - 1
-                if kq < 0:
-                    continue
-                theirs = printed[kq][OPPOSITE[d]]
-                if mine_p[d] == theirs:
-                    matched |= 1 << q
-                    n_matched += 1
-                sums.append((mine_p[d] + theirs, q))
-            same_taken = 0
-            if rules.same:
-                if rules.same_wall:
-                    n_matched += sum(1 for d in _WALLS[cell] if mine_p[d] == WALL_VALUE)
-                if n_matched >= 2:
-                    same_taken = matched & opp
-            plus_taken = 0
-            if rules.plus:
-                for s, q in sums:
-                    if sum(1 for s2, _ in sums if s2 == s) >= 2:
-                        plus_taken |= 1 << q
-                plus_taken &= opp & ~same_taken
-            special = same_taken | plus_taken
-        basic = 0
+        beats = 0
+        sums: list[tuple[int, int]] = []
+        matched = 0
+        n_matched = 0
         for d, q in _NB_LIST[cell]:
-            if opp >> q & 1 and not special >> q & 1:
-                kq = (kinds_b >> 4 * q & 15) - 1
-                if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
-                    basic |= 1 << q
-        return special, basic
+            kq = (kinds_b >> 4 * q & 15) - 1
+            if kq < 0:
+                continue
+            if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
+                beats |= 1 << q
+            theirs = printed[kq][OPPOSITE[d]]
+            if mine_p[d] == theirs:
+                matched |= 1 << q
+                n_matched += 1
+            sums.append((mine_p[d] + theirs, q))
+        if rules.same:
+            if rules.same_wall:
+                for d in _WALLS[cell]:
+                    if mine_p[d] == WALL_VALUE:
+                        n_matched += 1
+            if n_matched >= 2:
+                special = matched
+        if rules.plus:
+            for i, (total, q) in enumerate(sums):
+                for j, (other_total, _q) in enumerate(sums):
+                    if j != i and other_total == total:
+                        special |= 1 << q
+                        break
+        return special, beats
 
     def frozen(self, cells: int, kinds_b: int) -> int:
         """Cadena: those of ``cells`` (each with four occupied neighbours) that no neighbour
@@ -276,43 +273,66 @@ class Solver:
                 out |= 1 << q
         return out
 
-    def chain(self, special: int, taken: int, kinds_b: int, opp: int) -> int:
-        """Cadena: cards taken by Igual/Suma take, by the basic rule, neighbours they beat,
-        and so on; ``taken`` are the cards already taken by the move. Returns all taken."""
-        mod = self.mod
-        frontier = list(_CELLS_OF[special])
-        while frontier:
-            x = frontier.pop()
-            xm = mod[((kinds_b >> 4 * x & 15) - 1) * 9 + x]
-            for d, q in _NB_LIST[x]:
-                if opp >> q & 1 and not taken >> q & 1:
-                    kq = (kinds_b >> 4 * q & 15) - 1
-                    if xm[d] > mod[kq * 9 + q][OPPOSITE[d]]:
-                        taken |= 1 << q
-                        frontier.append(q)
-        return taken
+    def flip_row(self, cell: int, kinds_b: int) -> list[int | None]:
+        """The memo row of ``cell`` for its neighbours' kinds: one entry per kind put there
+        (``None`` until ``flip_entry`` computes it). Loops that try several cards on one cell
+        look the row up once."""
+        key = kinds_b & _NB_NIBBLES[cell]
+        memo = self.flip_memo[cell]
+        row = memo.get(key)
+        if row is None:
+            row = memo[key] = [None] * self.n_kinds
+        return row
 
-    def flip_entry(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
-        """The memo entry for ``kind`` put on the empty ``cell`` against ``opp``: the taken
-        cells, or ``~(special << 9 | basic)`` (negative) when Cadena must follow a chain."""
-        special, basic = self.local_flips(cell, kind, kinds_b, opp)
-        entry = special | basic
-        if special and self.combo:
-            entry = ~(special << 9 | basic)
-        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
-        self.flip_memo[cell * self.n_kinds + kind][key] = entry
+    def flip_entry(self, cell: int, kind: int, kinds_b: int, row: list[int | None]) -> int:
+        """Computes and stores in ``row`` the entry for ``kind`` on ``cell``: the neighbours
+        it would take (bits 0-8: ``entry & opp`` are the cells taken from the opponent
+        ``opp``). Under Cadena, when Igual/Suma would take some, also those (bits 9-17: where
+        chains start) and the ones the basic rule alone would take (bits 18-26: where a chain
+        goes on from this card); see ``chained``. Colour-free: one entry serves every
+        colouring of the neighbours."""
+        special, beats = self.local_flips(cell, kind, kinds_b)
+        entry = special | beats
+        if self.combo and special:
+            entry |= special << 9 | beats << 18
+        row[kind] = entry
         return entry
+
+    def chained(self, entry: int, kinds_b: int, opp: int) -> int:
+        """Every cell taken from ``opp`` for a memo ``entry`` with chain starts (Cadena:
+        cards taken by Igual/Suma take, by the basic rule, the opponent's neighbours they
+        beat, and so on; a card already taken is not taken again)."""
+        taken = entry & opp
+        frontier = entry >> 9 & opp & 511
+        memo = self.flip_memo
+        n_kinds = self.n_kinds
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            x = low.bit_length() - 1
+            kx = (kinds_b >> 4 * x & 15) - 1
+            key = kinds_b & _NB_NIBBLES[x]
+            row = memo[x].get(key)
+            if row is None:
+                row = memo[x][key] = [None] * n_kinds
+            e = row[kx]
+            if e is None:
+                e = self.flip_entry(x, kx, kinds_b, row)
+            new = (e >> 18 if e > 511 else e) & opp & ~taken
+            if new:
+                taken |= new
+                frontier |= new
+        return taken
 
     def flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
         """Every cell taken when ``kind`` is put on the empty ``cell`` against ``opp``."""
-        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
-        entry = self.flip_memo[cell * self.n_kinds + kind].get(key)
+        row = self.flip_row(cell, kinds_b)
+        entry = row[kind]
         if entry is None:
-            entry = self.flip_entry(cell, kind, kinds_b, opp)
-        if entry < 0:
-            entry = ~entry
-            return self.chain(entry >> 9, (entry >> 9) | (entry & 511), kinds_b, opp)
-        return entry
+            entry = self.flip_entry(cell, kind, kinds_b, row)
+        if entry > 511:
+            return self.chained(entry, kinds_b, opp)
+        return entry & opp
 
     # ----- exact search -------------------------------------------------------------------
     def make_search(self, budget: Budget) -> Callable[..., int]:
@@ -331,7 +351,7 @@ class Solver:
         memo = self.flip_memo
         n_kinds = self.n_kinds
         entry_for = self.flip_entry
-        chain = self.chain
+        chained = self.chained
         pop = _POP
         empty_of = _EMPTY_OF
         nibbles = _NIBBLES
@@ -345,16 +365,26 @@ class Solver:
         meter = _Meter(self, budget)
         self.meter = meter
 
+        def row_of(cell, kinds_b):
+            key = kinds_b & nb_nibbles[cell]
+            m = memo[cell]
+            row = m.get(key)
+            if row is None:
+                row = m[key] = [None] * n_kinds
+            return row
+
         def flips(cell, kind, kinds_b, opp):
-            e = memo[cell * n_kinds + kind].get(
-                (kinds_b & nb_nibbles[cell]) | (opp & nb_mask[cell]) << 36
-            )
+            key = kinds_b & nb_nibbles[cell]
+            m = memo[cell]
+            row = m.get(key)
+            if row is None:
+                row = m[key] = [None] * n_kinds
+            e = row[kind]
             if e is None:
-                e = entry_for(cell, kind, kinds_b, opp)
-            if e < 0:
-                e = ~e
-                return chain(e >> 9, (e >> 9) | (e & 511), kinds_b, opp)
-            return e
+                e = entry_for(cell, kind, kinds_b, row)
+            if e > 511:
+                return chained(e, kinds_b, opp)
+            return e & opp
 
         def final_value(owner, occ, dead, hands, side):
             live = occ & ~dead
@@ -409,15 +439,39 @@ class Solver:
             base = n_mine - n_theirs - 9  # hands after both place: (n_mine - 1) - (n_theirs - 1)
             cut = alpha - base  # a reply leaving 2 * pop[mine3] <= cut refutes the move
             opp = occ & ~mine
+            their = their_reps[hands & tm]
             best = -INF
             for cell, rest in ((c1, c2), (c2, c1)):
                 bit = 1 << cell
+                row = row_of(cell, kinds_b)
+                rest_memo = memo[rest]
+                rest_nibbles = nb_nibbles[rest]
                 for n, kind in my_reps:
-                    mine2 = mine | bit | flips(cell, kind, kinds_b, opp)
+                    f = row[kind]
+                    if f is None:
+                        f = entry_for(cell, kind, kinds_b, row)
+                    f = chained(f, kinds_b, opp) if f > 511 else f & opp
+                    mine2 = mine | bit | f
+                    if their:
+                        # the reply only takes cards: an upper bound; no better than alpha?
+                        v = 2 * pop[mine2]
+                        if v <= cut:
+                            v += base
+                            if v > best:
+                                best = v
+                            continue
                     kb2 = kinds_b | (kind + 1) << 4 * cell
+                    key = kb2 & rest_nibbles
+                    row2 = rest_memo.get(key)
+                    if row2 is None:
+                        row2 = rest_memo[key] = [None] * n_kinds
                     worst = INF
-                    for _m, k2 in their_reps[hands & tm]:
-                        v = 2 * pop[mine2 & ~flips(rest, k2, kb2, mine2)]
+                    for _m, k2 in their:
+                        f2 = row2[k2]
+                        if f2 is None:
+                            f2 = entry_for(rest, k2, kb2, row2)
+                        f2 = chained(f2, kb2, mine2) if f2 > 511 else f2 & mine2
+                        v = 2 * pop[mine2 & ~f2]
                         if v < worst:
                             worst = v
                             if v <= cut:
@@ -450,8 +504,13 @@ class Solver:
             for cell in empty_of[occ]:
                 bit = 1 << cell
                 occ2 = occ | bit
+                row = row_of(cell, kinds_b)
                 for n, kind in my_reps:
-                    theirs2 = occ2 & ~(mine | bit | flips(cell, kind, kinds_b, opp))
+                    f = row[kind]
+                    if f is None:
+                        f = entry_for(cell, kind, kinds_b, row)
+                    f = chained(f, kinds_b, opp) if f > 511 else f & opp
+                    theirs2 = occ2 & ~(mine | bit | f)
                     v = -two(
                         kinds_b | (kind + 1) << 4 * cell,
                         theirs2,
