@@ -382,7 +382,7 @@ class Solver:
             e = row[kind]
             if e is None:
                 e = entry_for(cell, kind, kinds_b, row)
-            if e > 511:
+            if e > 511 and e >> 9 & opp:
                 return chained(e, kinds_b, opp)
             return e & opp
 
@@ -450,7 +450,7 @@ class Solver:
                     f = row[kind]
                     if f is None:
                         f = entry_for(cell, kind, kinds_b, row)
-                    f = chained(f, kinds_b, opp) if f > 511 else f & opp
+                    f = chained(f, kinds_b, opp) if f > 511 and f >> 9 & opp else f & opp
                     mine2 = mine | bit | f
                     if their:
                         # the reply only takes cards: an upper bound; no better than alpha?
@@ -470,7 +470,7 @@ class Solver:
                         f2 = row2[k2]
                         if f2 is None:
                             f2 = entry_for(rest, k2, kb2, row2)
-                        f2 = chained(f2, kb2, mine2) if f2 > 511 else f2 & mine2
+                        f2 = chained(f2, kb2, mine2) if f2 > 511 and f2 >> 9 & mine2 else f2 & mine2
                         v = 2 * pop[mine2 & ~f2]
                         if v < worst:
                             worst = v
@@ -509,7 +509,7 @@ class Solver:
                     f = row[kind]
                     if f is None:
                         f = entry_for(cell, kind, kinds_b, row)
-                    f = chained(f, kinds_b, opp) if f > 511 else f & opp
+                    f = chained(f, kinds_b, opp) if f > 511 and f >> 9 & opp else f & opp
                     theirs2 = occ2 & ~(mine | bit | f)
                     v = -two(
                         kinds_b | (kind + 1) << 4 * cell,
