@@ -356,7 +356,6 @@ class Solver:
         empty_of = _EMPTY_OF
         nibbles = _NIBBLES
         nb_nibbles = _NB_NIBBLES
-        nb_mask = _NB_MASK
         dead_after = _DEAD_AFTER
         combo = self.combo
         frozen = self.frozen
@@ -446,7 +445,7 @@ class Solver:
                 row = row_of(cell, kinds_b)
                 rest_memo = memo[rest]
                 rest_nibbles = nb_nibbles[rest]
-                for n, kind in my_reps:
+                for _n, kind in my_reps:
                     f = row[kind]
                     if f is None:
                         f = entry_for(cell, kind, kinds_b, row)
