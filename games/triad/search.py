@@ -17,16 +17,20 @@ The position is compiled into small integers so one search node is a handful of 
 
 The transposition key is the exact packed position (kinds and colours of live cells, hands,
 occupancy: at most 64 bits), so entries never collide. Flips are those of ``rules.resolve``
-(Igual, Pared, Suma, Cadena, Elemental): the part decided by the placed card's neighbours is
-memoised per (cell, kind) on the neighbours' kinds and colours; Cadena's chains are followed on
-the board when Igual or Suma took a card.
+(Igual, Pared, Suma, Cadena, Elemental), memoised per cell on the neighbours' kinds only: an
+entry holds the neighbours the placed kind would take whatever their colours (``& opp`` gives
+the cells taken), so one entry serves every colouring; under Cadena, when Igual or Suma took a
+card, chains are followed on the board through the same memo.
 
 The exact search is negamax alpha-beta, fail-soft, with the transposition table holding lower
-and upper bounds, driven by MTD(f): null-window passes around a guess from a shallow search
-until the bounds meet. The last two placements are solved by straight-line code. The search
-stops when its ``Budget`` (nodes and/or a deadline on a clock the caller passes in: ``games/``
-reads no clock itself) runs out, raising ``OutOfBudget``; callers keep the best result proven
-so far.
+and upper bounds, driven by MTD(f): null-window passes around a guess until the bounds meet.
+Nodes with five or more empty cells order their children by the table (enhanced transposition
+cutoff), cards taken now, history and guarded sides. The last three placements (most of the
+tree) run as straight-line code on full-board values: no transposition table (positions so
+near the end rarely repeat), no dead-cell bookkeeping, a bound that skips replies that cannot
+matter. The search stops when its ``Budget`` (nodes and/or a deadline on a clock the caller
+passes in: ``games/`` reads no clock itself) runs out, raising ``OutOfBudget``; callers keep the
+best result proven so far.
 """
 
 from __future__ import annotations
