@@ -1,32 +1,35 @@
-"""Triple Triad ``hard``: the new exact search beside the old one (main @ 210a6d9), one run.
+"""Triple Triad ``hard``: this tree's exact search beside main's (before), in one run.
 
-Parts (``--parts``, default all):
+"Before" is ``games/triad/search.py`` and ``games/triad/ai.py`` as they are on the git ref
+``--before`` (default ``main``), loaded from ``git show`` into their own modules; "after" is the
+working tree. Parts (``--parts``, default ``plies,first``):
 
-- ``plies``: ``--deals`` random deals (random hands from the whole catalogue) under Abierto, with
-  the basic rule and with every flip rule (Igual, Pared, Suma, Cadena, Elemental). The new
-  ``hard`` plays both sides with the production budget (``--seconds`` of wall-clock time on
-  ``time.monotonic``); at every position the old ``hard`` (its default 400,000-node budget) is
-  timed on the same view. Per ply (0 = the first move): wall time p50/p95/max of each, CPU p50,
-  nodes, the share of exact moves, and the new move's optimality: its value is checked against
-  the old search run without a budget (independent code: its own board, flips and keys), and
-  from 5 empty cells on also against the tests' exhaustive solver (``tests/games/triad/
-  reference.py``, the engine's ``resolve`` and no pruning).
-- ``first``: unbudgeted exact solves of the first move, old and new, on the same deals: CPU
-  and wall seconds p50/p95/max, nodes, same value, and peak memory (tracemalloc) on the first
-  ``--memory-deals``. CPU seconds do not depend on the machine's load; wall seconds do.
-- ``duel``: the new ``hard`` against the old one, each deal played twice with seats swapped,
-  under Abierto and with hidden hands: wins, draws, losses and the mean card difference.
-- ``hidden``: the new ``hard`` per ply with hidden hands (guesses solved exactly per move).
+- ``plies``: under Abierto, for every rule combination the game offers (Igual, Pared, Suma,
+  Cadena, Elemental: 22 sets; ``--rules`` keeps some), ``--deals`` random deals (random hands
+  from the whole catalogue). The new ``hard`` plays both sides with the production budget
+  (``--seconds`` of wall-clock time on ``time.monotonic``); at every position the old ``hard``
+  is timed on the same view with the same budget. Per rule set: wall seconds p50/p95/max at ply
+  0 (the first move) and over all moves, CPU seconds (``time.process_time``) beside, nodes, and
+  how many first moves were proven exact. ``--check`` also verifies each exact value: against
+  the old search run without a budget, and from 5 empty cells on against the tests'
+  exhaustive solver (``tests/games/triad/reference.py``: the engine's ``resolve``, no pruning).
+- ``first``: unbudgeted exact solves of the first move on ``--first-deals`` deals under a few
+  rule sets: CPU/wall seconds, nodes and peak memory (tracemalloc, a second run) of the new
+  search, of the old one, and of the session-3 search (``--independent``, default 210a6d9: its
+  own board, flips and keys, no code shared with either): the three values must agree.
+- ``hidden``: the new ``hard`` per ply with hidden hands (every guess solved exactly).
 
-Run under ``nice -n 10``; the last line is machine-readable JSON.
+Run under ``nice -n 15`` (the machine is shared); it prints ``uptime`` first and last, and the
+last line is machine-readable JSON.
 
-    .venv/bin/python bench/triad_ai.py [--deals 12] [--seconds 2.0] [--parts plies,duel]
+    .venv/bin/python bench/triad_ai.py [--deals 8] [--seconds 2.0] [--parts plies,first]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import json
 import random
 import statistics
@@ -42,71 +45,78 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.triad import GAME  # noqa: E402
-from games.triad.ai import choose_action, problem_from_view  # noqa: E402
+from games.triad import ai as new_ai  # noqa: E402
+from games.triad import search as new_search  # noqa: E402
 from games.triad.cards import catalogue  # noqa: E402
-from games.triad.search import Budget, Solver  # noqa: E402
 from tests.games.triad.reference import exact_value  # noqa: E402
 
-OLD_COMMIT = "210a6d9"
 SEATS = ["a", "b"]
-ALL_RULES = {"same": True, "same_wall": True, "plus": True, "combo": True, "elemental": True}
-SETTINGS = {
-    "open_basic": {"open": True},
-    "open_all_rules": {"open": True, **ALL_RULES},
-    "hidden_basic": {},
-    "hidden_all_rules": ALL_RULES,
-}
+FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
+FIRST_RULES = ("basic", "elemental", "plus+combo", "same+same_wall+plus+combo+elemental")
 
 
-def load_old_ai() -> ModuleType:
-    """``games/triad/ai.py`` as it was on main at ``OLD_COMMIT`` (it imports today's rules,
-    cards and view, which it reads only through functions unchanged since)."""
-    source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{OLD_COMMIT}:games/triad/ai.py"],
+def rule_sets() -> dict[str, dict[str, bool]]:
+    """Every combination ``Options`` accepts (Pared needs Igual, Cadena needs Igual or Suma)."""
+    out = {}
+    for bits in itertools.product((False, True), repeat=len(FLAGS)):
+        rs = dict(zip(FLAGS, bits, strict=True))
+        if rs["same_wall"] and not rs["same"]:
+            continue
+        if rs["combo"] and not (rs["same"] or rs["plus"]):
+            continue
+        out["+".join(k for k in FLAGS if rs[k]) or "basic"] = rs
+    return out
+
+
+def git_source(ref: str, path: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:{path}"],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
-    path = Path(tempfile.mkdtemp()) / "old_triad_ai.py"
+
+
+def load_module(name: str, source: str) -> ModuleType:
+    path = Path(tempfile.mkdtemp()) / f"{name}.py"
     path.write_text(source)
-    spec = importlib.util.spec_from_file_location("old_triad_ai", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-OLD = load_old_ai()
+def load_before(ref: str) -> tuple[ModuleType, ModuleType]:
+    """(search, ai) as on ``ref``: its ai imports its own search."""
+    search = load_module("before_triad_search", git_source(ref, "games/triad/search.py"))
+    ai_source = git_source(ref, "games/triad/ai.py").replace(
+        "from games.triad.search import", "from before_triad_search import"
+    )
+    return search, load_module("before_triad_ai", ai_source)
 
 
-def deal(n: int, setting: str):
+def load_independent(ref: str) -> ModuleType:
+    """The session-3 ``hard`` (ai.py with its own search), for value agreement only."""
+    return load_module("independent_triad_ai", git_source(ref, "games/triad/ai.py"))
+
+
+def deal(n: int, rules: dict[str, bool], open_hands: bool = True):
     rng = random.Random(n)
     ids = [c.id for c in catalogue().cards]
     hands = {s: rng.sample(ids, 5) for s in SEATS}
-    return GAME.new(SEATS, f"bench-{n}", SETTINGS[setting], hands=hands), rng
+    options = {"open": open_hands, **rules}
+    return GAME.new(SEATS, f"bench-{n}", options, hands=hands), rng
 
 
-def new_move(view, legal, rng, seconds: float):
+def timed_move(ai: ModuleType, view, legal, rng, seconds: float):
     stats: dict = {}
     w0, c0 = time.perf_counter(), time.process_time()
-    action = choose_action(
+    action = ai.choose_action(
         view, legal, "hard", rng, think_seconds=seconds, clock=time.monotonic, stats=stats
     )
     return action, time.perf_counter() - w0, time.process_time() - c0, stats
-
-
-def old_move(view, legal, rng):
-    stats: dict = {}
-    w0, c0 = time.perf_counter(), time.process_time()
-    action = OLD.choose_action(view, legal, "hard", rng, stats=stats)
-    return action, time.perf_counter() - w0, time.process_time() - c0, stats
-
-
-def old_exact_value(view) -> int:
-    """The old search without a budget: exact value (cards) for the side to move."""
-    (_slot, _cell), value, exact, _nodes = OLD.search_best(OLD.position_from_view(view), 10**9)
-    assert exact
-    return value // OLD.WIN
 
 
 def pct(values: list[float], q: float) -> float:
@@ -114,289 +124,286 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
-# ----- parts ------------------------------------------------------------------------------------
+def summary(values: list[float]) -> dict[str, float]:
+    return {"p50": statistics.median(values), "p95": pct(values, 0.95), "max": max(values)}
 
 
-def part_plies(setting: str, deals: int, seconds: float, check: bool) -> dict:
-    per_ply: dict[int, list[dict]] = {p: [] for p in range(9)}
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+# ----- plies ------------------------------------------------------------------------------------
+
+
+def exact_by(search: ModuleType, view) -> int:
+    """A search module's unbudgeted exact value for the side to move in ``view``."""
+    result = search.Solver(new_ai.problem_from_view(view)).solve(search.Budget())
+    assert result.exact
+    return result.value
+
+
+def part_plies(
+    name: str, rules: dict, deals: int, seconds: float, before: tuple, check: bool
+) -> dict:
+    before_search, before_ai = before
+    rows: list[dict] = []
+    checks = {"checked": 0, "agree": 0, "reference": 0, "reference_agree": 0}
     for n in range(deals):
-        state, rng = deal(n, setting)
+        state, _rng = deal(n, rules)
         ply = 0
         while state.phase == "play":
             seat = SEATS[state.turn]
             legal = GAME.legal_actions(state, seat)
             view = GAME.view(state, seat)
-            action, wall, cpu, stats = new_move(view, legal, random.Random(n), seconds)
-            _old_action, old_wall, old_cpu, old_stats = old_move(view, legal, random.Random(n))
-            row = {
-                "wall": wall,
-                "cpu": cpu,
-                "nodes": stats["nodes"],
-                "exact": stats["exact"],
-                "old_wall": old_wall,
-                "old_cpu": old_cpu,
-                "old_nodes": old_stats["nodes"],
-                "old_exact": old_stats["exact"],
-            }
-            if check:
-                after, _ = GAME.apply(state, seat, action)
-                truth = old_exact_value(view)
-                if after.phase == "play" and after.round == state.round:
-                    got = -old_exact_value(GAME.view(after, SEATS[after.turn]))
-                else:
-                    got = truth if stats["value"] == truth else None  # last placement
-                row["value_ok"] = stats["value"] == truth
-                row["optimal"] = got == truth
-                empties = sum(p is None for p in state.board)
-                if empties <= 5:
-                    row["reference_ok"] = exact_value(state, state.turn) == truth
-            per_ply[ply].append(row)
+            action, wall, cpu, stats = timed_move(new_ai, view, legal, random.Random(n), seconds)
+            _a, old_wall, old_cpu, old_stats = timed_move(
+                before_ai, view, legal, random.Random(n), seconds
+            )
+            rows.append(
+                {
+                    "ply": ply,
+                    "wall": wall,
+                    "cpu": cpu,
+                    "nodes": stats["nodes"],
+                    "exact": stats["exact"],
+                    "old_wall": old_wall,
+                    "old_cpu": old_cpu,
+                    "old_nodes": old_stats["nodes"],
+                    "old_exact": old_stats["exact"],
+                }
+            )
+            if check and stats["exact"]:
+                checks["checked"] += 1
+                checks["agree"] += stats["value"] == exact_by(before_search, view)
+                if sum(p is None for p in state.board) <= 5:
+                    checks["reference"] += 1
+                    checks["reference_agree"] += stats["value"] == exact_value(state, state.turn)
             state, _ = GAME.apply(state, seat, action)
             ply += 1
-    rows = []
-    for ply, samples in per_ply.items():
-        if not samples:
-            continue
 
-        def col(key: str, rows: list[dict] = samples) -> list:
-            return [r[key] for r in rows]
+    def col(key: str, first_only: bool) -> list:
+        return [r[key] for r in rows if r["ply"] == 0 or not first_only]
 
-        out = {
-            "ply": ply,
-            "moves": len(samples),
-            "new_p50": statistics.median(col("wall")),
-            "new_p95": pct(col("wall"), 0.95),
-            "new_max": max(col("wall")),
-            "new_cpu_p50": statistics.median(col("cpu")),
-            "new_nodes_p50": int(statistics.median(col("nodes"))),
-            "new_nodes_max": max(col("nodes")),
-            "new_exact": sum(col("exact")),
-            "old_p50": statistics.median(col("old_wall")),
-            "old_p95": pct(col("old_wall"), 0.95),
-            "old_max": max(col("old_wall")),
-            "old_nodes_p50": int(statistics.median(col("old_nodes"))),
-            "old_exact": sum(col("old_exact")),
-        }
-        if check:
-            out["value_ok"] = sum(col("value_ok"))
-            out["optimal"] = sum(col("optimal"))
-            refs = [r["reference_ok"] for r in samples if "reference_ok" in r]
-            out["reference_ok"] = f"{sum(refs)}/{len(refs)}" if refs else "-"
-        rows.append(out)
-    all_new = [r["wall"] for s in per_ply.values() for r in s]
-    all_old = [r["old_wall"] for s in per_ply.values() for r in s]
-    return {
-        "setting": setting,
-        "deals": deals,
-        "plies": rows,
-        "all_moves": {
-            "new_p50": statistics.median(all_new),
-            "new_p95": pct(all_new, 0.95),
-            "new_max": max(all_new),
-            "old_p50": statistics.median(all_old),
-            "old_p95": pct(all_old, 0.95),
-            "old_max": max(all_old),
-        },
-    }
+    out: dict = {"rules": name, "deals": deals}
+    for scope, first_only in (("ply0", True), ("all", False)):
+        for who in ("", "old_"):
+            out[f"{who}{scope}_wall"] = summary(col(f"{who}wall", first_only))
+            out[f"{who}{scope}_cpu"] = summary(col(f"{who}cpu", first_only))
+            out[f"{who}{scope}_nodes_p50"] = int(statistics.median(col(f"{who}nodes", first_only)))
+    out["ply0_exact"] = sum(col("exact", True))
+    out["old_ply0_exact"] = sum(col("old_exact", True))
+    out["all_exact"] = sum(col("exact", False))
+    out["old_all_exact"] = sum(col("old_exact", False))
+    out["moves"] = len(rows)
+    if check:
+        out["checks"] = checks
+    return out
+
+
+def print_plies_header(check: bool) -> None:
+    head = (
+        f"{'rules':<36} | ply 0 wall p50/p95/max (cpu p95) nodes exact"
+        " | before, same | all moves wall p95/max exact: after | before"
+    )
+    if check:
+        head += " | value checks"
+    print(head)
 
 
 def print_plies(r: dict, check: bool) -> None:
-    print(f"\n{r['setting']}: {r['deals']} deals, wall seconds per move (new | old)")
-    head = "ply moves  new_p50 new_p95 new_max cpu_p50  nodes_p50 nodes_max exact |"
-    head += "  old_p50 old_p95 old_max  nodes_p50 exact"
-    if check:
-        head += " | value_ok optimal reference"
-    print(head)
-    for x in r["plies"]:
-        line = (
-            f"{x['ply']:>3} {x['moves']:>5}  {x['new_p50']:>7.3f} {x['new_p95']:>7.3f} "
-            f"{x['new_max']:>7.3f} {x['new_cpu_p50']:>7.3f} {x['new_nodes_p50']:>10} "
-            f"{x['new_nodes_max']:>9} {x['new_exact']:>5} |  {x['old_p50']:>7.3f} "
-            f"{x['old_p95']:>7.3f} {x['old_max']:>7.3f} {x['old_nodes_p50']:>10} "
-            f"{x['old_exact']:>5}"
+    def w(prefix: str) -> str:
+        s, c = r[f"{prefix}ply0_wall"], r[f"{prefix}ply0_cpu"]
+        return (
+            f"{s['p50']:.2f}/{s['p95']:.2f}/{s['max']:.2f} ({c['p95']:.2f}) "
+            f"{r[f'{prefix}ply0_nodes_p50']:>7} {r[f'{prefix}ply0_exact']:>2}/{r['deals']}"
         )
-        if check:
-            line += f" | {x['value_ok']:>8} {x['optimal']:>7} {x['reference_ok']:>9}"
-        print(line)
-    a = r["all_moves"]
-    print(
-        f"all moves: new p50 {a['new_p50']:.3f} p95 {a['new_p95']:.3f} max {a['new_max']:.3f}"
-        f" | old p50 {a['old_p50']:.3f} p95 {a['old_p95']:.3f} max {a['old_max']:.3f}"
+
+    a, b = r["all_wall"], r["old_all_wall"]
+    line = (
+        f"{r['rules']:<36} | {w('')} | {w('old_')} | {a['p95']:.2f}/{a['max']:.2f} "
+        f"{r['all_exact']}/{r['moves']} | {b['p95']:.2f}/{b['max']:.2f} "
+        f"{r['old_all_exact']}/{r['moves']}"
     )
+    if check:
+        c = r["checks"]
+        line += (
+            f" | {c['agree']}/{c['checked']} = before unbudgeted, "
+            f"{c['reference_agree']}/{c['reference']} = reference"
+        )
+    print(line, flush=True)
 
 
-def part_first_move(deals: int, memory_deals: int) -> list[dict]:
-    """Unbudgeted exact solves of the first move, old and new: CPU and wall seconds, nodes, and
-    (first ``memory_deals`` deals, a second run under tracemalloc) peak memory."""
+# ----- first move, unbudgeted -------------------------------------------------------------------
+
+
+def peak_mib(fn) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def part_first(names: list[str], deals: int, before_search, independent, memory: int) -> list:
     out = []
-    for setting in ("open_basic", "open_all_rules"):
+    for name in names:
+        rules = rule_sets()[name]
         rows = []
         for n in range(deals):
-            state, _ = deal(n, setting)
+            state, _ = deal(n, rules)
             view = GAME.view(state, SEATS[state.turn])
-            w0, c0 = time.perf_counter(), time.process_time()
-            result = Solver(problem_from_view(view)).solve(Budget())
-            new_wall, new_cpu = time.perf_counter() - w0, time.process_time() - c0
-            searcher = OLD.Searcher(OLD.position_from_view(view), 10**9)
-            w0, c0 = time.perf_counter(), time.process_time()
-            _move, old_value, old_exact = searcher.best()
-            old_wall, old_cpu = time.perf_counter() - w0, time.process_time() - c0
-            assert result.exact and old_exact
-            row = {
-                "deal": n,
-                "new_cpu": new_cpu,
-                "new_wall": new_wall,
-                "new_nodes": result.nodes,
-                "old_cpu": old_cpu,
-                "old_wall": old_wall,
-                "old_nodes": searcher.nodes,
-                "same_value": result.value == old_value // OLD.WIN,
-            }
-            if n < memory_deals:
-                tracemalloc.start()
-                Solver(problem_from_view(view)).solve(Budget())
-                row["new_mib"] = tracemalloc.get_traced_memory()[1] / 2**20
-                tracemalloc.stop()
-                tracemalloc.start()
-                OLD.Searcher(OLD.position_from_view(view), 10**9).best()
-                row["old_mib"] = tracemalloc.get_traced_memory()[1] / 2**20
-                tracemalloc.stop()
+            row: dict = {"deal": n}
+            values = {}
+            for who, search in (("new", new_search), ("old", before_search)):
+                w0, c0 = time.perf_counter(), time.process_time()
+                solver = search.Solver(new_ai.problem_from_view(view))
+                result = solver.solve(search.Budget())
+                row[f"{who}_wall"] = time.perf_counter() - w0
+                row[f"{who}_cpu"] = time.process_time() - c0
+                row[f"{who}_nodes"] = result.nodes
+                assert result.exact
+                values[who] = result.value
+                if n < memory:
+                    problem = new_ai.problem_from_view(view)
+                    row[f"{who}_mib"] = peak_mib(
+                        lambda s=search, p=problem: s.Solver(p).solve(s.Budget())
+                    )
+            if independent is not None:
+                w0, c0 = time.perf_counter(), time.process_time()
+                searcher = independent.Searcher(independent.position_from_view(view), 10**9)
+                _move, value, exact = searcher.best()
+                row["ind_wall"] = time.perf_counter() - w0
+                row["ind_cpu"] = time.process_time() - c0
+                assert exact
+                values["independent"] = value // independent.WIN
+            row["agree"] = len(set(values.values())) == 1
             rows.append(row)
 
         def col(key: str, rows: list[dict] = rows) -> list:
             return [r[key] for r in rows if key in r]
 
-        summary = {"setting": setting, "deals": deals, "same_value": sum(col("same_value"))}
-        for who in ("new", "old"):
-            for key in ("cpu", "wall", "nodes"):
-                values = col(f"{who}_{key}")
-                summary[f"{who}_{key}_p50"] = statistics.median(values)
-                summary[f"{who}_{key}_p95"] = pct(values, 0.95)
-                summary[f"{who}_{key}_max"] = max(values)
-            mib = col(f"{who}_mib")
-            summary[f"{who}_mib_max"] = round(max(mib), 1) if mib else None
-        out.append(summary)
+        s: dict = {"rules": name, "deals": deals, "agree": sum(col("agree"))}
+        for who in ("new", "old", "ind"):
+            for key in ("cpu", "wall", "nodes", "mib"):
+                values_ = col(f"{who}_{key}")
+                if values_:
+                    s[f"{who}_{key}"] = summary(values_)
+        out.append(s)
         print(
-            f"{setting}: {deals} deals, same value {summary['same_value']}/{deals}\n"
-            f"  new: cpu p50 {summary['new_cpu_p50']:.2f} p95 {summary['new_cpu_p95']:.2f} "
-            f"max {summary['new_cpu_max']:.2f} s | wall p50 {summary['new_wall_p50']:.2f} "
-            f"max {summary['new_wall_max']:.2f} s | nodes p50 {summary['new_nodes_p50']:.0f} "
-            f"max {summary['new_nodes_max']} | peak {summary['new_mib_max']} MiB\n"
-            f"  old: cpu p50 {summary['old_cpu_p50']:.2f} p95 {summary['old_cpu_p95']:.2f} "
-            f"max {summary['old_cpu_max']:.2f} s | wall p50 {summary['old_wall_p50']:.2f} "
-            f"max {summary['old_wall_max']:.2f} s | nodes p50 {summary['old_nodes_p50']:.0f} "
-            f"max {summary['old_nodes_max']} | peak {summary['old_mib_max']} MiB"
+            f"{name}: {deals} deals, the values agree (new = before = independent) in {s['agree']}"
         )
+        for who, label in (("new", "after"), ("old", "before"), ("ind", "session 3")):
+            if f"{who}_cpu" not in s:
+                continue
+            c, wl = s[f"{who}_cpu"], s[f"{who}_wall"]
+            line = (
+                f"  {label:>9}: cpu p50 {c['p50']:.2f} p95 {c['p95']:.2f} max {c['max']:.2f} s"
+                f" | wall p50 {wl['p50']:.2f} max {wl['max']:.2f} s"
+            )
+            if f"{who}_nodes" in s:
+                line += (
+                    f" | nodes p50 {s[f'{who}_nodes']['p50']:.0f} max {s[f'{who}_nodes']['max']}"
+                )
+            if f"{who}_mib" in s:
+                line += f" | peak {s[f'{who}_mib']['max']:.1f} MiB"
+            print(line, flush=True)
     return out
 
 
-def part_duel(setting: str, deals: int, seconds: float) -> dict:
-    wins = draws = losses = 0
-    diffs = []
-    for n in range(deals):
-        for new_seat in SEATS:
-            state, rng = deal(1_000 + n, setting)
-            while state.phase == "play":
-                seat = SEATS[state.turn]
-                legal = GAME.legal_actions(state, seat)
-                view = GAME.view(state, seat)
-                if seat == new_seat:
-                    action = new_move(view, legal, rng, seconds)[0]
-                else:
-                    action = old_move(view, legal, rng)[0]
-                state, _ = GAME.apply(state, seat, action)
-            scores = state.scores()
-            me = SEATS.index(new_seat)
-            diff = scores[me] - scores[1 - me]
-            diffs.append(diff)
-            wins += diff > 0
-            draws += diff == 0
-            losses += diff < 0
-    return {
-        "setting": setting,
-        "games": 2 * deals,
-        "new_wins": wins,
-        "draws": draws,
-        "new_losses": losses,
-        "mean_card_diff": round(statistics.mean(diffs), 2),
-    }
+# ----- hidden hands -----------------------------------------------------------------------------
 
 
-def part_hidden(setting: str, deals: int, seconds: float) -> dict:
+def part_hidden(name: str, deals: int, seconds: float) -> dict:
+    rules = rule_sets()[name]
     per_ply: dict[int, list[dict]] = {p: [] for p in range(9)}
     for n in range(deals):
-        state, rng = deal(2_000 + n, setting)
+        state, rng = deal(2_000 + n, rules, open_hands=False)
         ply = 0
         while state.phase == "play":
             seat = SEATS[state.turn]
             legal = GAME.legal_actions(state, seat)
-            action, wall, _cpu, stats = new_move(GAME.view(state, seat), legal, rng, seconds)
-            per_ply[ply].append({"wall": wall, **stats})
+            action, wall, cpu, stats = timed_move(
+                new_ai, GAME.view(state, seat), legal, rng, seconds
+            )
+            per_ply[ply].append({"wall": wall, "cpu": cpu, **stats})
             state, _ = GAME.apply(state, seat, action)
             ply += 1
     rows = []
     for ply, s in per_ply.items():
         if s:
-            walls = [r["wall"] for r in s]
             rows.append(
                 {
                     "ply": ply,
                     "moves": len(s),
-                    "p50": statistics.median(walls),
-                    "p95": pct(walls, 0.95),
-                    "max": max(walls),
+                    **summary([r["wall"] for r in s]),
+                    "cpu_p95": pct([r["cpu"] for r in s], 0.95),
                     "guesses_solved_p50": statistics.median(r.get("guesses_solved", 1) for r in s),
+                    "guesses_solved_min": min(r.get("guesses_solved", 1) for r in s),
                     "exact": sum(r["exact"] for r in s),
                 }
             )
-    return {"setting": setting, "deals": deals, "plies": rows}
+    return {"rules": name, "deals": deals, "plies": rows}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=12)
-    parser.add_argument("--duel-deals", type=int, default=12)
-    parser.add_argument("--first-deals", type=int, default=12)
+    parser.add_argument("--deals", type=int, default=8)
+    parser.add_argument("--first-deals", type=int, default=6)
     parser.add_argument("--memory-deals", type=int, default=2)
+    parser.add_argument("--hidden-deals", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--parts", default="plies,first,duel,hidden")
-    parser.add_argument("--no-check", action="store_true", help="skip the exactness checks")
+    parser.add_argument("--before", default="main")
+    parser.add_argument("--independent", default="210a6d9", help="'' to skip")
+    parser.add_argument("--rules", default="", help="comma-separated rule-set names (all)")
+    parser.add_argument("--parts", default="plies,first")
+    parser.add_argument("--check", action="store_true", help="verify every exact value")
     args = parser.parse_args()
     parts = args.parts.split(",")
-    check = not args.no_check
-    out: dict = {"bench": "triad_ai", "seconds": args.seconds, "old": OLD_COMMIT}
-    print(f"new hard: {args.seconds} s wall-clock budget | old hard ({OLD_COMMIT}): 400,000 nodes")
+    names = args.rules.split(",") if args.rules else list(rule_sets())
+    before = load_before(args.before)
+    out: dict = {"bench": "triad_ai", "seconds": args.seconds, "before": args.before}
+    out["uptime_start"] = uptime()
+    print(f"uptime: {out['uptime_start']}")
+    print(f"after: this tree | before: {args.before} | {args.seconds} s wall-clock per move")
     if "plies" in parts:
+        print(f"\nAbierto, {args.deals} deals per rule set, wall seconds per move")
+        print_plies_header(args.check)
         out["plies"] = []
-        for setting in ("open_basic", "open_all_rules"):
-            r = part_plies(setting, args.deals, args.seconds, check)
-            print_plies(r, check)
+        for name in names:
+            r = part_plies(name, rule_sets()[name], args.deals, args.seconds, before, args.check)
+            print_plies(r, args.check)
             out["plies"].append(r)
+        ply0 = out["plies"]
+        print(
+            "every rule set, first moves proven exact: after "
+            f"{sum(r['ply0_exact'] for r in ply0)}/{sum(r['deals'] for r in ply0)}, before "
+            f"{sum(r['old_ply0_exact'] for r in ply0)}/{sum(r['deals'] for r in ply0)}"
+        )
     if "first" in parts:
-        print("\nunbudgeted exact solve of the first move (CPU seconds are load-independent)")
-        out["first_move"] = part_first_move(args.first_deals, args.memory_deals)
-    if "duel" in parts:
-        print("\nnew hard vs old hard, each deal twice with seats swapped")
-        out["duel"] = []
-        for setting in ("open_basic", "open_all_rules", "hidden_basic"):
-            d = part_duel(setting, args.duel_deals, args.seconds)
-            out["duel"].append(d)
-            print(
-                f"{setting}: {d['games']} games: new wins {d['new_wins']}, draws {d['draws']},"
-                f" new losses {d['new_losses']}, mean card difference {d['mean_card_diff']:+}"
-            )
+        print("\nunbudgeted exact solves of the first move (CPU seconds barely depend on load)")
+        independent = load_independent(args.independent) if args.independent else None
+        first_names = [n for n in FIRST_RULES if n in names] or names[:1]
+        out["first"] = part_first(
+            first_names, args.first_deals, before[0], independent, args.memory_deals
+        )
     if "hidden" in parts:
         out["hidden"] = []
-        for setting in ("hidden_basic", "hidden_all_rules"):
-            h = part_hidden(setting, args.deals, args.seconds)
+        for name in ("basic", "same+same_wall+plus+combo+elemental"):
+            h = part_hidden(name, args.hidden_deals, args.seconds)
             out["hidden"].append(h)
-            print(f"\n{setting}: {args.deals} deals, new hard, wall seconds per move")
-            print("ply moves    p50    p95    max  guesses_solved_p50  exact")
+            print(
+                f"\nhidden hands, {name}: {args.hidden_deals} deals, after, wall seconds per move"
+            )
+            print("ply moves    p50    p95    max  cpu_p95  guesses_solved p50/min  exact")
             for x in h["plies"]:
                 print(
                     f"{x['ply']:>3} {x['moves']:>5} {x['p50']:>6.3f} {x['p95']:>6.3f} "
-                    f"{x['max']:>6.3f} {x['guesses_solved_p50']:>19} {x['exact']:>6}"
+                    f"{x['max']:>6.3f} {x['cpu_p95']:>8.3f} {x['guesses_solved_p50']:>18}/"
+                    f"{x['guesses_solved_min']:<4} {x['exact']:>6}"
                 )
+    out["uptime_end"] = uptime()
+    print(f"\nuptime: {out['uptime_end']}")
     print(json.dumps(out))
 
 

@@ -35,7 +35,9 @@ from games.triad.search import Budget, Card, Move, Problem, Solver
 from games.triad.view import CardFace, TriadView
 
 DEFAULT_TIME_BUDGET = 2.0  # seconds
-NODES_PER_SECOND = 200_000  # of the exact search, measured by bench/triad_ai.py (2 shared cores)
+NODES_PER_SECOND = (
+    300_000  # of the exact search at ply 0, measured by bench/triad_ai.py (2 shared cores)
+)
 HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 
 

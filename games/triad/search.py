@@ -17,16 +17,20 @@ The position is compiled into small integers so one search node is a handful of 
 
 The transposition key is the exact packed position (kinds and colours of live cells, hands,
 occupancy: at most 64 bits), so entries never collide. Flips are those of ``rules.resolve``
-(Igual, Pared, Suma, Cadena, Elemental): the part decided by the placed card's neighbours is
-memoised per (cell, kind) on the neighbours' kinds and colours; Cadena's chains are followed on
-the board when Igual or Suma took a card.
+(Igual, Pared, Suma, Cadena, Elemental), memoised per cell on the neighbours' kinds only: an
+entry holds the neighbours the placed kind would take whatever their colours (``& opp`` gives
+the cells taken), so one entry serves every colouring; under Cadena, when Igual or Suma took a
+card, chains are followed on the board through the same memo.
 
 The exact search is negamax alpha-beta, fail-soft, with the transposition table holding lower
-and upper bounds, driven by MTD(f): null-window passes around a guess from a shallow search
-until the bounds meet. The last two placements are solved by straight-line code. The search
-stops when its ``Budget`` (nodes and/or a deadline on a clock the caller passes in: ``games/``
-reads no clock itself) runs out, raising ``OutOfBudget``; callers keep the best result proven
-so far.
+and upper bounds, driven by MTD(f): null-window passes around a guess until the bounds meet.
+Nodes with five or more empty cells order their children by the table (enhanced transposition
+cutoff), cards taken now, history and guarded sides. The last three placements (most of the
+tree) run as straight-line code on full-board values: no transposition table (positions so
+near the end rarely repeat), no dead-cell bookkeeping, a bound that skips replies that cannot
+matter. The search stops when its ``Budget`` (nodes and/or a deadline on a clock the caller
+passes in: ``games/`` reads no clock itself) runs out, raising ``OutOfBudget``; callers keep the
+best result proven so far.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE, modified_values
 
 INF = 100  # beyond any score difference (they lie in -10..10)
 CHECK_EVERY = 1024  # nodes between two looks at the budget
-ORDER_FROM = 4  # nodes with at least this many empty cells order their moves by a heuristic
+ORDER_FROM = 5  # nodes with at least this many empty cells order their moves with the TT (ETC)
 
 _POP = [bin(m).count("1") for m in range(1024)]
 _CELLS_OF = [tuple(c for c in range(9) if m >> c & 1) for m in range(512)]
@@ -192,7 +196,7 @@ class Solver:
                             seen.add(self.kind_of[n])
                             out.append((n, self.kind_of[n]))
                 self.reps[s][mask] = tuple(out)
-        self.flip_memo: list[dict[int, int]] = [{} for _ in range(9 * n_kinds)]
+        self.flip_memo: list[dict[int, list[int | None]]] = [{} for _ in range(9)]
         # the root position
         kinds_b = owner = occ = 0
         for c, entry in enumerate(problem.board):
@@ -217,48 +221,45 @@ class Solver:
         self.history = [0] * (10 * 9)
 
     # ----- flips ----------------------------------------------------------------------------
-    def local_flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> tuple[int, int]:
-        """(taken by Igual/Pared/Suma, taken by the basic rule) when ``kind`` is put on ``cell``;
-        ``opp`` are the opponent's cells. Only the neighbours are read."""
+    def local_flips(self, cell: int, kind: int, kinds_b: int) -> tuple[int, int]:
+        """(the neighbours Igual/Pared/Suma would take, the neighbours the basic rule would
+        take) when ``kind`` is put on the empty ``cell``, whatever their colours: only the
+        opponent's among them are taken. Only the neighbours' kinds are read."""
         rules = self.rules
         printed = self.printed
         mod = self.mod
         mine_p = printed[kind]
         mine_m = mod[kind * 9 + cell]
         special = 0
-        if rules.same or rules.plus:
-            matched = 0
-            n_matched = 0
-            sums: list[tuple[int, int]] = []
-            for d, q in _NB_LIST[cell]:
-                kq = (kinds_b >> 4 * q & 15) - 1
-                if kq < 0:
-                    continue
-                theirs = printed[kq][OPPOSITE[d]]
-                if mine_p[d] == theirs:
-                    matched |= 1 << q
-                    n_matched += 1
-                sums.append((mine_p[d] + theirs, q))
-            same_taken = 0
-            if rules.same:
-                if rules.same_wall:
-                    n_matched += sum(1 for d in _WALLS[cell] if mine_p[d] == WALL_VALUE)
-                if n_matched >= 2:
-                    same_taken = matched & opp
-            plus_taken = 0
-            if rules.plus:
-                for s, q in sums:
-                    if sum(1 for s2, _ in sums if s2 == s) >= 2:
-                        plus_taken |= 1 << q
-                plus_taken &= opp & ~same_taken
-            special = same_taken | plus_taken
-        basic = 0
+        beats = 0
+        sums: list[tuple[int, int]] = []
+        matched = 0
+        n_matched = 0
         for d, q in _NB_LIST[cell]:
-            if opp >> q & 1 and not special >> q & 1:
-                kq = (kinds_b >> 4 * q & 15) - 1
-                if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
-                    basic |= 1 << q
-        return special, basic
+            kq = (kinds_b >> 4 * q & 15) - 1
+            if kq < 0:
+                continue
+            if mine_m[d] > mod[kq * 9 + q][OPPOSITE[d]]:
+                beats |= 1 << q
+            theirs = printed[kq][OPPOSITE[d]]
+            if mine_p[d] == theirs:
+                matched |= 1 << q
+                n_matched += 1
+            sums.append((mine_p[d] + theirs, q))
+        if rules.same:
+            if rules.same_wall:
+                for d in _WALLS[cell]:
+                    if mine_p[d] == WALL_VALUE:
+                        n_matched += 1
+            if n_matched >= 2:
+                special = matched
+        if rules.plus:
+            for i, (total, q) in enumerate(sums):
+                for j, (other_total, _q) in enumerate(sums):
+                    if j != i and other_total == total:
+                        special |= 1 << q
+                        break
+        return special, beats
 
     def frozen(self, cells: int, kinds_b: int) -> int:
         """Cadena: those of ``cells`` (each with four occupied neighbours) that no neighbour
@@ -276,43 +277,66 @@ class Solver:
                 out |= 1 << q
         return out
 
-    def chain(self, special: int, taken: int, kinds_b: int, opp: int) -> int:
-        """Cadena: cards taken by Igual/Suma take, by the basic rule, neighbours they beat,
-        and so on; ``taken`` are the cards already taken by the move. Returns all taken."""
-        mod = self.mod
-        frontier = list(_CELLS_OF[special])
-        while frontier:
-            x = frontier.pop()
-            xm = mod[((kinds_b >> 4 * x & 15) - 1) * 9 + x]
-            for d, q in _NB_LIST[x]:
-                if opp >> q & 1 and not taken >> q & 1:
-                    kq = (kinds_b >> 4 * q & 15) - 1
-                    if xm[d] > mod[kq * 9 + q][OPPOSITE[d]]:
-                        taken |= 1 << q
-                        frontier.append(q)
-        return taken
+    def flip_row(self, cell: int, kinds_b: int) -> list[int | None]:
+        """The memo row of ``cell`` for its neighbours' kinds: one entry per kind put there
+        (``None`` until ``flip_entry`` computes it). Loops that try several cards on one cell
+        look the row up once."""
+        key = kinds_b & _NB_NIBBLES[cell]
+        memo = self.flip_memo[cell]
+        row = memo.get(key)
+        if row is None:
+            row = memo[key] = [None] * self.n_kinds
+        return row
 
-    def flip_entry(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
-        """The memo entry for ``kind`` put on the empty ``cell`` against ``opp``: the taken
-        cells, or ``~(special << 9 | basic)`` (negative) when Cadena must follow a chain."""
-        special, basic = self.local_flips(cell, kind, kinds_b, opp)
-        entry = special | basic
-        if special and self.combo:
-            entry = ~(special << 9 | basic)
-        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
-        self.flip_memo[cell * self.n_kinds + kind][key] = entry
+    def flip_entry(self, cell: int, kind: int, kinds_b: int, row: list[int | None]) -> int:
+        """Computes and stores in ``row`` the entry for ``kind`` on ``cell``: the neighbours
+        it would take (bits 0-8: ``entry & opp`` are the cells taken from the opponent
+        ``opp``). Under Cadena, when Igual/Suma would take some, also those (bits 9-17: where
+        chains start) and the ones the basic rule alone would take (bits 18-26: where a chain
+        goes on from this card); see ``chained``. Colour-free: one entry serves every
+        colouring of the neighbours."""
+        special, beats = self.local_flips(cell, kind, kinds_b)
+        entry = special | beats
+        if self.combo and special:
+            entry |= special << 9 | beats << 18
+        row[kind] = entry
         return entry
+
+    def chained(self, entry: int, kinds_b: int, opp: int) -> int:
+        """Every cell taken from ``opp`` for a memo ``entry`` with chain starts (Cadena:
+        cards taken by Igual/Suma take, by the basic rule, the opponent's neighbours they
+        beat, and so on; a card already taken is not taken again)."""
+        taken = entry & opp
+        frontier = entry >> 9 & opp & 511
+        memo = self.flip_memo
+        n_kinds = self.n_kinds
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            x = low.bit_length() - 1
+            kx = (kinds_b >> 4 * x & 15) - 1
+            key = kinds_b & _NB_NIBBLES[x]
+            row = memo[x].get(key)
+            if row is None:
+                row = memo[x][key] = [None] * n_kinds
+            e = row[kx]
+            if e is None:
+                e = self.flip_entry(x, kx, kinds_b, row)
+            new = (e >> 18 if e > 511 else e) & opp & ~taken
+            if new:
+                taken |= new
+                frontier |= new
+        return taken
 
     def flips(self, cell: int, kind: int, kinds_b: int, opp: int) -> int:
         """Every cell taken when ``kind`` is put on the empty ``cell`` against ``opp``."""
-        key = (kinds_b & _NB_NIBBLES[cell]) | (opp & _NB_MASK[cell]) << 36
-        entry = self.flip_memo[cell * self.n_kinds + kind].get(key)
+        row = self.flip_row(cell, kinds_b)
+        entry = row[kind]
         if entry is None:
-            entry = self.flip_entry(cell, kind, kinds_b, opp)
-        if entry < 0:
-            entry = ~entry
-            return self.chain(entry >> 9, (entry >> 9) | (entry & 511), kinds_b, opp)
-        return entry
+            entry = self.flip_entry(cell, kind, kinds_b, row)
+        if entry > 511:
+            return self.chained(entry, kinds_b, opp)
+        return entry & opp
 
     # ----- exact search -------------------------------------------------------------------
     def make_search(self, budget: Budget) -> Callable[..., int]:
@@ -331,12 +355,11 @@ class Solver:
         memo = self.flip_memo
         n_kinds = self.n_kinds
         entry_for = self.flip_entry
-        chain = self.chain
+        chained = self.chained
         pop = _POP
         empty_of = _EMPTY_OF
         nibbles = _NIBBLES
         nb_nibbles = _NB_NIBBLES
-        nb_mask = _NB_MASK
         dead_after = _DEAD_AFTER
         combo = self.combo
         frozen = self.frozen
@@ -345,16 +368,26 @@ class Solver:
         meter = _Meter(self, budget)
         self.meter = meter
 
+        def row_of(cell, kinds_b):
+            key = kinds_b & nb_nibbles[cell]
+            m = memo[cell]
+            row = m.get(key)
+            if row is None:
+                row = m[key] = [None] * n_kinds
+            return row
+
         def flips(cell, kind, kinds_b, opp):
-            e = memo[cell * n_kinds + kind].get(
-                (kinds_b & nb_nibbles[cell]) | (opp & nb_mask[cell]) << 36
-            )
+            key = kinds_b & nb_nibbles[cell]
+            m = memo[cell]
+            row = m.get(key)
+            if row is None:
+                row = m[key] = [None] * n_kinds
+            e = row[kind]
             if e is None:
-                e = entry_for(cell, kind, kinds_b, opp)
-            if e < 0:
-                e = ~e
-                return chain(e >> 9, (e >> 9) | (e & 511), kinds_b, opp)
-            return e
+                e = entry_for(cell, kind, kinds_b, row)
+            if e > 511 and e >> 9 & opp:
+                return chained(e, kinds_b, opp)
+            return e & opp
 
         def final_value(owner, occ, dead, hands, side):
             live = occ & ~dead
@@ -365,96 +398,157 @@ class Solver:
                 else 2 * pop[live & mine] - pop[live] + pop[hands & hm1] - pop[hands & hm0]
             )
 
-        def last(kinds_b, owner, occ, dead, hands, side):
-            """One empty cell: the mover's best card there, value over the live cells."""
+        # The last SMALL placements are searched on full-board values (final score difference
+        # for the mover, ``mine`` = the mover's cells): no dead cells, no transposition table
+        # (positions so near the end rarely repeat), no node-count bookkeeping per child.
+
+        def last(kinds_b, mine, occ, hands, side):
+            """One empty cell: the mover's best card there."""
             (cell,) = empty_of[occ]
-            bit = 1 << cell
-            live = 511 & ~dead
-            n_live = pop[live]
-            best = -INF
             if side == 0:
-                opp = occ & ~owner
-                for n, kind in reps[0][hands & hm0]:
-                    h2 = hands & ~(1 << n)
-                    v = (
-                        2 * pop[live & (owner | bit | flips(cell, kind, kinds_b, opp))]
-                        - n_live
-                        + pop[h2 & hm0]
-                        - pop[h2 & hm1]
-                    )
-                    if v > best:
-                        best = v
+                mm, tm = hm0, hm1
             else:
-                occ2 = occ | bit
-                for n, kind in reps[1][hands & hm1]:
-                    h2 = hands & ~(1 << n)
-                    v = (
-                        2 * pop[live & (occ2 & ~(owner & ~flips(cell, kind, kinds_b, owner)))]
-                        - n_live
-                        + pop[h2 & hm1]
-                        - pop[h2 & hm0]
-                    )
-                    if v > best:
-                        best = v
-            return best
-
-        def two(kinds_b, owner, occ, dead, hands, side, alpha, beta):
-            """Two empty cells: every (card, cell) of the mover, then each reply on the other
-            cell; values over the live cells."""
-            c1, c2 = empty_of[occ]
-            other = 1 - side
-            live = 511 & ~dead
-            n_live = pop[live]
+                mm, tm = hm1, hm0
+            base = pop[hands & mm] - 1 - pop[hands & tm] - 9
+            opp = occ & ~mine
+            mine1 = mine | 1 << cell
             best = -INF
-            mine_mask, their_mask = (hm0, hm1) if side == 0 else (hm1, hm0)
-            my_reps = reps[side][hands & mine_mask]
-            for cell, rest in ((c1, c2), (c2, c1)):
-                bit = 1 << cell
-                rbit = 1 << rest
-                occ2 = occ | bit
-                for n, kind in my_reps:
-                    kb2 = kinds_b | (kind + 1) << 4 * cell
-                    if side == 0:
-                        o2 = owner | bit | flips(cell, kind, kinds_b, occ & ~owner)
-                    else:
-                        o2 = owner & ~flips(cell, kind, kinds_b, owner)
-                    h2 = hands & ~(1 << n)
-                    worst = INF
-                    for m, k2 in reps[other][h2 & their_mask]:
-                        # the reply; o3 = side 0's cells after it
-                        if other == 0:
-                            o3 = o2 | rbit | flips(rest, k2, kb2, occ2 & ~o2)
-                        else:
-                            o3 = o2 & ~flips(rest, k2, kb2, o2)
-                        h3 = h2 & ~(1 << m)
-                        v = (
-                            2 * pop[live & (o3 if side == 0 else 511 & ~o3)]
-                            - n_live
-                            + pop[h3 & mine_mask]
-                            - pop[h3 & their_mask]
-                        )
-                        if v < worst:
-                            worst = v
-                            if worst <= alpha:
-                                break
-                    if worst == INF:  # the opponent holds no card: the round ends here
-                        worst = final_value(o2, occ2, dead, h2, side)
-                    if worst > best:
-                        best = worst
-                        if best >= beta:
-                            return best
-            return best
+            for _n, kind in reps[side][hands & mm]:
+                v = 2 * pop[mine1 | flips(cell, kind, kinds_b, opp)]
+                if v > best:
+                    best = v
+            if best == -INF:  # no card left: the round ends here
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & tm]
+            return best + base
 
-        def ab(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+        def two(kinds_b, mine, occ, hands, side, alpha, beta):
+            """Two empty cells: every (card, cell) of the mover, then each reply on the other
+            cell."""
             solver.nodes += 1
             if solver.nodes >= meter.next_check:
                 meter.check()
-            if empties <= 2:
-                if empties == 2:
-                    return two(kinds_b, owner, occ, dead, hands, side, alpha, beta)
-                if empties == 1:
-                    return last(kinds_b, owner, occ, dead, hands, side)
-                return final_value(owner, occ, dead, hands, side)
+            c1, c2 = empty_of[occ]
+            if side == 0:
+                mm, tm = hm0, hm1
+                their_reps = reps[1]
+            else:
+                mm, tm = hm1, hm0
+                their_reps = reps[0]
+            my_reps = reps[side][hands & mm]
+            if not my_reps:
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & tm]
+            n_mine = pop[hands & mm]
+            n_theirs = pop[hands & tm]
+            base = n_mine - n_theirs - 9  # hands after both place: (n_mine - 1) - (n_theirs - 1)
+            cut = alpha - base  # a reply leaving 2 * pop[mine3] <= cut refutes the move
+            opp = occ & ~mine
+            their = their_reps[hands & tm]
+            best = -INF
+            for cell, rest in ((c1, c2), (c2, c1)):
+                bit = 1 << cell
+                row = row_of(cell, kinds_b)
+                rest_memo = memo[rest]
+                rest_nibbles = nb_nibbles[rest]
+                for _n, kind in my_reps:
+                    f = row[kind]
+                    if f is None:
+                        f = entry_for(cell, kind, kinds_b, row)
+                    f = chained(f, kinds_b, opp) if f > 511 and f >> 9 & opp else f & opp
+                    mine2 = mine | bit | f
+                    if their:
+                        # the reply only takes cards: an upper bound; no better than alpha?
+                        v = 2 * pop[mine2]
+                        if v <= cut:
+                            v += base
+                            if v > best:
+                                best = v
+                            continue
+                    kb2 = kinds_b | (kind + 1) << 4 * cell
+                    key = kb2 & rest_nibbles
+                    row2 = rest_memo.get(key)
+                    if row2 is None:
+                        row2 = rest_memo[key] = [None] * n_kinds
+                    worst = INF
+                    for _m, k2 in their:
+                        f2 = row2[k2]
+                        if f2 is None:
+                            f2 = entry_for(rest, k2, kb2, row2)
+                        f2 = chained(f2, kb2, mine2) if f2 > 511 and f2 >> 9 & mine2 else f2 & mine2
+                        v = 2 * pop[mine2 & ~f2]
+                        if v < worst:
+                            worst = v
+                            if v <= cut:
+                                break
+                    if worst == INF:  # the opponent holds no card: the round ends here
+                        v = 2 * pop[mine2] - pop[occ | bit] + n_mine - 1 - n_theirs
+                    else:
+                        v = worst + base
+                    if v > best:
+                        best = v
+                        if v >= beta:
+                            return v
+                        if v > alpha:
+                            alpha = v
+                            cut = v - base
+            return best
+
+        def three(kinds_b, mine, occ, hands, side, alpha, beta):
+            """Three empty cells: each (card, cell) of the mover, then ``two``."""
+            solver.nodes += 1
+            if solver.nodes >= meter.next_check:
+                meter.check()
+            mm = hm0 if side == 0 else hm1
+            my_reps = reps[side][hands & mm]
+            if not my_reps:
+                return 2 * pop[mine] - pop[occ] + pop[hands & mm] - pop[hands & ~mm]
+            opp = occ & ~mine
+            other = 1 - side
+            best = -INF
+            for cell in empty_of[occ]:
+                bit = 1 << cell
+                occ2 = occ | bit
+                row = row_of(cell, kinds_b)
+                for n, kind in my_reps:
+                    f = row[kind]
+                    if f is None:
+                        f = entry_for(cell, kind, kinds_b, row)
+                    f = chained(f, kinds_b, opp) if f > 511 and f >> 9 & opp else f & opp
+                    theirs2 = occ2 & ~(mine | bit | f)
+                    v = -two(
+                        kinds_b | (kind + 1) << 4 * cell,
+                        theirs2,
+                        occ2,
+                        hands & ~(1 << n),
+                        other,
+                        -beta,
+                        -alpha,
+                    )
+                    if v > best:
+                        best = v
+                        if v >= beta:
+                            return v
+                        if v > alpha:
+                            alpha = v
+            return best
+
+        def small(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+            """Live value (as ``ab``) of a position with at most three empty cells."""
+            mine = owner if side == 0 else occ & ~owner
+            dd = 2 * pop[dead & mine] - pop[dead]
+            if empties == 3:
+                return three(kinds_b, mine, occ, hands, side, alpha + dd, beta + dd) - dd
+            if empties == 2:
+                return two(kinds_b, mine, occ, hands, side, alpha + dd, beta + dd) - dd
+            if empties == 1:
+                return last(kinds_b, mine, occ, hands, side) - dd
+            return final_value(owner, occ, dead, hands, side)
+
+        def ab(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties):
+            if empties <= 3:
+                return small(kinds_b, owner, occ, dead, hands, side, alpha, beta, empties)
+            solver.nodes += 1
+            if solver.nodes >= meter.next_check:
+                meter.check()
             live = occ & ~dead
             key = ((((kinds_b & nibbles[live]) << 9 | (owner & live)) << 10 | hands) << 9) | occ
             tt_move = -1
@@ -476,7 +570,55 @@ class Solver:
             best = -INF
             best_move = -1
             a = alpha
-            if empties >= ORDER_FROM:
+            if empties == 4:
+                # The children are ``three`` positions, searched on full-board values: shift
+                # the window by the dead cells' difference, order by cards taken now, history
+                # and how well the placed card guards its empty sides (no TT below).
+                mine = owner if side == 0 else occ & ~owner
+                dd = 2 * pop[dead & mine] - pop[dead]
+                children4 = []
+                for cell in cells:
+                    nbs = nb_list[cell]
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    for n, kind in my_reps:
+                        f = flips(cell, kind, kinds_b, opp)
+                        mv = n * 9 + cell
+                        if mv == tt_move:
+                            score = 1 << 60
+                        else:
+                            m = mod[kind * 9 + cell]
+                            guard = 0
+                            for d, q in nbs:
+                                if not occ >> q & 1:
+                                    guard += m[d]
+                            score = (pop[f] << 30) + (history[mv] << 6) + guard
+                        children4.append((score, mv, kind, cell, f, n))
+                children4.sort(reverse=True)
+                for _score, mv, kind, cell, f, n in children4:
+                    bit = 1 << cell
+                    occ2 = occ | bit
+                    v = (
+                        -three(
+                            kinds_b | (kind + 1) << 4 * cell,
+                            occ2 & ~(mine | bit | f),
+                            occ2,
+                            hands & ~(1 << n),
+                            other,
+                            -beta - dd,
+                            -a - dd,
+                        )
+                        - dd
+                    )
+                    if v > best:
+                        best = v
+                        best_move = mv
+                        if v > a:
+                            a = v
+                            if v >= beta:
+                                history[mv] += 16
+                                break
+            elif empties >= ORDER_FROM:
                 # Every child is made first: a child already known (from another path or an
                 # earlier pass) to be bad enough for the opponent cuts at once (enhanced
                 # transposition cutoff); the others are ordered by cards taken now, history

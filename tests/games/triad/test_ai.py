@@ -220,3 +220,26 @@ def test_hard_beats_random_play():
             else:
                 losses += 1
     assert wins >= 3 * losses and wins >= 10
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"same": True, "same_wall": True, "plus": True, "combo": True, "elemental": True}],
+    ids=["basic", "all_rules"],
+)
+def test_hard_solves_guesses_of_a_hidden_hand_exactly_from_ply_one(options):
+    """Hidden hands, second placement of the round (the opponent's four unseen cards are
+    guessed): within the default node budget at least one guess is solved exactly, and only
+    exactly solved guesses are counted."""
+    for n in range(1):
+        rng = random.Random(700 + n)
+        state = GAME.new(SEATS, f"ply1-{n}", options, hands=random_hands(rng))
+        seat = SEATS[state.turn]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        seat = SEATS[state.turn]
+        legal = GAME.legal_actions(state, seat)
+        stats: dict = {}
+        chosen = choose_action(GAME.view(state, seat), legal, "hard", rng, stats=stats)
+        assert chosen in legal
+        assert stats["exact"] and 1 <= stats["guesses_solved"] <= stats["samples"]
+        assert stats["nodes"] <= DEFAULT_NODE_BUDGET + 2_000

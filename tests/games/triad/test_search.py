@@ -17,7 +17,7 @@ import pytest
 from games.triad import GAME
 from games.triad.ai import problem_from_view
 from games.triad.search import Budget, Solver
-from tests.games.triad.randomgames import SEATS, random_game
+from tests.games.triad.randomgames import CARD_IDS, SEATS, random_game
 from tests.games.triad.reference import exact_value, problem_of, random_position
 
 
@@ -140,3 +140,33 @@ def test_identical_cards_are_searched_once_per_hand():
     distinct = 1 if state.turn == 0 else 3
     assert len(moves) == 9 * distinct
     random.Random(0).shuffle(moves)  # nothing depends on the order of the list
+
+
+FIRST_MOVE_RULES = (
+    {},
+    {"plus": True, "combo": True},
+    {"same": True, "same_wall": True, "plus": True, "combo": True, "elemental": True},
+)
+
+
+@pytest.mark.parametrize("rules", FIRST_MOVE_RULES, ids=["basic", "plus_combo", "all_rules"])
+def test_the_first_move_is_solved_exactly_within_a_node_budget(rules):
+    """Ply 0 under Abierto (nine empty cells, five cards each): the exact solve ends well
+    within 1,000,000 nodes, and its value is a possible final score difference, reached by
+    the move it returns (checked by solving that move's position again)."""
+    for n in range(2):
+        rng = random.Random(60_000 + n)
+        hands = {s: rng.sample(CARD_IDS, 5) for s in SEATS}
+        state = GAME.new(SEATS, f"first-{n}", {"open": True, **rules}, hands=hands)
+        budget = Budget(nodes=1_000_000)
+        result = Solver(problem_of(state)).solve(budget)
+        assert result.exact and result.value % 2 == 0 and -10 <= result.value <= 10
+        seat = SEATS[state.turn]
+        action = next(
+            a
+            for a in GAME.legal_actions(state, seat)
+            if a.slot == result.move.side_slot and a.cell == result.move.cell
+        )
+        after, _ = GAME.apply(state, seat, action)
+        reply = Solver(problem_of(after)).solve(Budget(nodes=1_000_000))
+        assert reply.exact and -reply.value == result.value
