@@ -30,6 +30,7 @@ from bot.service.wake import OverdueSpreader
 from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
 from storage import (
+    CardStake,
     Database,
     GuildSettingsRepo,
     Intent,
@@ -93,7 +94,6 @@ class TableService:
             ai_kwargs=ai_kwargs,
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
-            ensure_game=self.ensure_game,
         )
         self._catch_up = CatchUp(self._ctx, self._owns)
         if self._feed.shared:
@@ -102,7 +102,10 @@ class TableService:
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
         self._cpu = ComputerTurns(self._ctx, self._moves, self._timers, self._after_change)
         self._lobby = Lobby(
-            self._ctx, after_change=self._after_change, stop_background=self._stop_background
+            self._ctx,
+            after_change=self._after_change,
+            stop_background=self._stop_background,
+            stake_of=self._stake_of,
         )
         self._seats = SeatChanges(self._ctx, self._lobby, after_change=self._after_change)
         self._lobby_rules: dict[str, LobbyRules] = {
@@ -176,12 +179,6 @@ class TableService:
             await self.ensure(entry.id)
         return [t for t in self._ctx.tables.values() if t.record.guild_id == guild_id]
 
-    async def ensure_game(self, game_key: str) -> None:
-        """Every open table of ``game_key`` loaded (once after a start-up: then none is left
-        unloaded). Triple Triad's staked cards span every table a player sits at."""
-        for entry in [e for e in self._unloaded.values() if e.game == game_key]:
-            await self.ensure(entry.id)
-
     @property
     def unloaded_count(self) -> int:
         return len(self._unloaded)
@@ -220,6 +217,10 @@ class TableService:
         if not isinstance(rules, kind):
             raise TableError("unknown_game", game=game_key)
         return rules
+
+    def _stake_of(self, table: Table, state: GameState) -> CardStake | None:
+        rules = self._lobby_rules.get(table.game.key)
+        return rules.stake(table, state) if rules is not None else None
 
     # ----- start-up and shutdown ------------------------------------------------------------
     async def load(self, *, lazy: bool = False) -> list[Table]:
