@@ -193,7 +193,8 @@ class MesaBot(commands.Bot):
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.ratings = RatingsRepo(self.db)
-        self.followers = Followers(self.db)
+        feed = await self._change_feed()
+        self.followers = Followers(self.db, feed)  # hears "stop following" from shard 0
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
         self.spectators = SpectatorListener(self, self.followers)
@@ -210,7 +211,7 @@ class MesaBot(commands.Bot):
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
             workers=self.workers,
-            feed=await self._change_feed(),
+            feed=feed,
             owns=self._owns_guild_id,
             origin=self.settings.intent_origin(),
         )

@@ -7,6 +7,10 @@ move made elsewhere from the feed, catches its copy up from the database and tak
 (``bot/service/shared.py``). A change is only a hint ("table 12 is at version 40 now"): the
 database stays the truth, so a lost or repeated hint costs a reload, never a wrong game.
 
+The feed also carries who follows a table (``followers.py``): "stop following" is clicked in a
+DM, so shard 0's process records it while the owner is the one DMing the followers; the owner
+reads that table's followers again when it hears of the change.
+
 Implementations: ``NoFeed`` (SQLite: one process, nobody else writes), ``LocalFeedHub``
 (several services in one process: tests), ``PostgresFeed`` (LISTEN/NOTIFY, ``pg_feed.py``).
 """
@@ -30,6 +34,7 @@ class TableChange:
 
 OnChange = Callable[[TableChange], None]
 OnResync = Callable[[], None]  # changes may have been missed: read what you hold again
+OnFollowers = Callable[[int], None]  # a table's followers changed (its id)
 
 
 class ChangeFeed(Protocol):
@@ -49,6 +54,16 @@ class ChangeFeed(Protocol):
         announces every change itself, as the PostgreSQL trigger does)."""
         ...
 
+    def watch_followers(self, on_followers: OnFollowers, on_resync: OnResync | None = None) -> None:
+        """Also deliver other writers' follower changes (once ``start`` ran); ``on_resync`` as
+        for tables."""
+        ...
+
+    async def followers_changed(self, table_id: int) -> None:
+        """Tell the others that ``table_id``'s followers changed (committed; a no-op when the
+        database announces it itself)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -61,6 +76,12 @@ class NoFeed:
         return None
 
     async def publish(self, change: TableChange) -> None:
+        return None
+
+    def watch_followers(self, on_followers: OnFollowers, on_resync: OnResync | None = None) -> None:
+        return None
+
+    async def followers_changed(self, table_id: int) -> None:
         return None
 
     async def close(self) -> None:
@@ -86,6 +107,13 @@ class LocalFeedHub:
             if feed is not origin and feed.on_change is not None:
                 loop.call_soon(feed.on_change, change)
 
+    def _send_followers(self, origin: LocalFeed, table_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        for feed in self._feeds:
+            if feed is not origin and feed.on_change is not None:
+                for watcher in feed.follower_watchers:
+                    loop.call_soon(watcher, table_id)
+
 
 class LocalFeed:
     shared = True
@@ -93,12 +121,19 @@ class LocalFeed:
     def __init__(self, hub: LocalFeedHub) -> None:
         self.hub = hub
         self.on_change: OnChange | None = None
+        self.follower_watchers: list[OnFollowers] = []
 
     async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
         self.on_change = on_change
 
     async def publish(self, change: TableChange) -> None:
         self.hub._send(self, change)
+
+    def watch_followers(self, on_followers: OnFollowers, on_resync: OnResync | None = None) -> None:
+        self.follower_watchers.append(on_followers)
+
+    async def followers_changed(self, table_id: int) -> None:
+        self.hub._send_followers(self, table_id)
 
     async def close(self) -> None:
         self.on_change = None
