@@ -11,7 +11,6 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from bot import metrics
 from bot.errors import TableError
 from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
@@ -95,7 +94,7 @@ class TableService:
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
         )
-        self._catch_up = CatchUp(self._ctx, self._owns)
+        self._catch_up = CatchUp(self._ctx, self._owns, self.presented)
         if self._feed.shared:
             self._ctx.refresh = self._catch_up.refresh
         self._moves = Moves(self._ctx)
@@ -580,8 +579,8 @@ class TableService:
                 table = await self.ensure(change.table_id)
                 if table is None or table.state is None:
                     return
-                delivery = self._ctx.notify.game_changed(table, [], None, False)
-                metrics.count("caught_up")
+                async with table.lock:  # shown with the events its message has not shown
+                    delivery = await self._catch_up.first_sight(table)
             if table is None:
                 return
             if delivery is not None:

@@ -16,6 +16,10 @@ The rules, for a process that does not hold the only copy of the truth:
 - **Catching up** replays the logged actions after the copy's version through the engine
   (deterministic), so the owner presents the same events the mover saw; if that fails (a gap,
   an unknown copy) the stored snapshot is loaded and shown without events.
+- **A table the owner had not loaded** (start-up loads lazily) has no copy to replay from: the
+  game is rebuilt from its seed in the worker pool (``replay.tail_events``) and the events of
+  the moves its public message has not shown yet (``presented``; the last move when nothing
+  is stored) are presented with it.
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import metrics
+from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.feed import TableChange
 from bot.service.models import Table, TableListener
 from bot.service.notify import Delivery
+from bot.service.replay import tail_events
 from games.core import Event, GameState
-from storage import TableRecord
+from storage import PresentedRepo, TableRecord
+from storage.presented import PUBLIC
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +87,15 @@ class CatchUp:
     """Brings this process's copy of a table up to the database, presenting what changed
     when this process owns the table."""
 
-    def __init__(self, ctx: ServiceContext, owns: Callable[[str | None], bool]) -> None:
+    def __init__(
+        self,
+        ctx: ServiceContext,
+        owns: Callable[[str | None], bool],
+        presented: PresentedRepo | None = None,
+    ) -> None:
         self.ctx = ctx
         self.owns = owns
+        self.presented = presented
         self.caught_up = 0  # tables caught up from another process's change (tests, metrics)
 
     def owns_table(self, table: Table) -> bool:
@@ -105,6 +118,40 @@ class CatchUp:
         if record.status in LIVE and state is not None:
             return self.ctx.notify.game_changed(table, events, actor, by_timer)
         return None
+
+    async def first_sight(self, table: Table) -> Delivery | None:
+        """Present a table just loaded because another process moved it (the caller holds
+        ``table.lock``), with the events of the moves its public message has not shown."""
+        if table.state is None or table.record.status not in LIVE:
+            return None
+        version = table.record.version
+        shown = await self.presented.of_table(table.id) if self.presented is not None else {}
+        public = shown.get(PUBLIC)
+        since = public.version if public is not None else version - 1
+        if since >= version:
+            return None  # its message shows this version already
+        record = table.record
+        actions = [(a.seat, a.action, a.by_timer) for a in await self.ctx.repo.actions(table.id)]
+        tail = None
+        if record.state and actions and len(actions) == version:  # else: a gap in the log
+            tail = await self.ctx.workers.run(
+                tail_events,
+                game_ref(table.game),
+                [s.id for s in record.seats],
+                record.seed,
+                record.options,
+                record.meta.get("setup", {}),
+                actions,
+                since,
+                record.state,
+            )
+        events = tail.events if tail is not None else []
+        actor = tail.actor if tail is not None else None
+        by_timer = tail.by_timer if tail is not None else False
+        table.last_events, table.last_actor = events, actor
+        self.caught_up += 1
+        metrics.count("caught_up")
+        return self.ctx.notify.game_changed(table, events, actor, by_timer)
 
     async def _replayed(
         self, table: Table, record: TableRecord

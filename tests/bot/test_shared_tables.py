@@ -246,3 +246,51 @@ async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
         await other.close(drain_seconds=1)
         await owner.close(drain_seconds=1)
         await db.close()
+
+
+async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_move(
+    db_target,
+):
+    """After a restart the owner loads tables lazily: the first it hears of one is another
+    process's move. It rebuilds the game from the seed (worker pool) and presents the events
+    of the moves its message has not shown, not just the snapshot."""
+    from storage import PresentedRepo, Shown
+
+    dbs = [await open_database(db_target), await open_database(db_target)]
+    hub = LocalFeedHub()
+    first = TableService(dbs[0], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed())
+    await first.load()
+    table = await first.open(
+        guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
+        locale="es", options={"pile": 40}, seed="seed-lazy",
+    )  # fmt: skip
+    await first.join(table.id, "a", "A")
+    await first.start(table.id, "h")
+    await first.act(table.id, "h", 0, "t.1")
+    await first.act(table.id, "a", 1, "t.2")
+    await PresentedRepo(dbs[0]).save([Shown(table_id=table.id, slot="", version=1)])
+    await first.close(drain_seconds=1)  # the owner restarts
+    events = []
+    heard = Listener()
+
+    async def on_game(live, evs, actor):
+        events.append([e.code for e in evs])
+
+    heard.on_game = on_game
+    owner = TableService(dbs[0], {"toy": TOY}, heard, CONFIG, feed=hub.feed())
+    other = TableService(dbs[1], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed(), owns=lambda g: False)  # fmt: skip
+    try:
+        await owner.load(lazy=True)
+        await other.load(lazy=True)
+        assert owner.find(table.id) is None
+        await other.act(table.id, "h", 2, "t.1")
+        await _until(lambda: heard.calls, "the owner presenting the move")
+        # Shown: version 1. Since then: a's move (version 2) and h's (version 3).
+        assert heard.calls == [(3, "h")]
+        assert events == [["took", "took"]]
+        assert owner.find(table.id).last_actor == "h"
+    finally:
+        await other.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        for db in dbs:
+            await db.close()
