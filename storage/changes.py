@@ -13,7 +13,8 @@ service reads every table it holds again (``on_reconnect``).
 
 The payload is ``<table id>:<version>:<status>`` (a few bytes; NOTIFY allows 8,000). A second
 channel carries who follows a table (a row added to or deleted from ``followers``): its payload
-is the table id.
+is the table id. A third (``mesa_views``) carries what the bot itself sends with ``notify``: a DM
+view a process that does not own the table answered in place (``bot/service/feed.ViewShown``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "mesa_tables"
 FOLLOWERS_CHANNEL = "mesa_followers"
+VIEWS_CHANNEL = "mesa_views"
 _INSTALL_LOCK = 0x6D657366  # "mesf": one process (re)creates the trigger at a time
 RECONNECT_SECONDS = (0.5, 1.0, 2.0, 5.0)
 
@@ -60,6 +62,7 @@ CREATE OR REPLACE TRIGGER mesa_followers_notify
 
 Changed = Callable[[int, int, str], None]  # (table id, version, status)
 FollowersChanged = Callable[[int], None]  # (table id)
+Heard = Callable[[str], None]  # a payload of the bot's own notices
 
 
 def parse(payload: str) -> tuple[int, int, str] | None:
@@ -77,6 +80,8 @@ class TableChanges:
         self.url = url
         self._on_change: Changed | None = None
         self._on_followers: FollowersChanged | None = None
+        self._on_view: Heard | None = None
+        self._sending: asyncio.Lock | None = None
         self._on_reconnect: Callable[[], None] | None = None
         self._conn: Any = None
         self._closing = False
@@ -89,12 +94,14 @@ class TableChanges:
         on_reconnect: Callable[[], None] | None = None,
         *,
         on_followers: FollowersChanged | None = None,
+        on_view: Heard | None = None,
     ) -> None:
         """Deliver changes to ``on_change`` (and follower changes to ``on_followers``);
         ``on_reconnect`` is called when a dropped LISTEN connection is back (whatever changed
         meanwhile was not heard)."""
         self._on_change = on_change
         self._on_followers = on_followers
+        self._on_view = on_view
         self._on_reconnect = on_reconnect
         await self._connect(install=True)
 
@@ -109,6 +116,7 @@ class TableChanges:
                     await conn.execute(TRIGGER_SQL)
             await conn.add_listener(CHANNEL, self._notified)
             await conn.add_listener(FOLLOWERS_CHANNEL, self._followers_notified)
+            await conn.add_listener(VIEWS_CHANNEL, self._view_notified)
         except BaseException:
             await conn.close()
             raise
@@ -131,6 +139,25 @@ class TableChanges:
         self.heard += 1
         if self._on_followers is not None:
             self._on_followers(int(payload))
+
+    def _view_notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        self.heard += 1
+        if self._on_view is not None:
+            self._on_view(payload)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Send ``payload`` on ``channel`` now, through the LISTEN connection (outside any
+        transaction: a hint, dropped while the connection is down)."""
+        conn = self._conn
+        if conn is None:
+            return
+        if self._sending is None:
+            self._sending = asyncio.Lock()  # one statement at a time on a connection
+        try:
+            async with self._sending:
+                await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+        except Exception as exc:  # noqa: BLE001 - a hint: the receiver copes without it
+            log.info("could not notify %s (%s)", channel, exc)
 
     def _lost(self, conn: object) -> None:
         if self._closing:
@@ -166,5 +193,6 @@ class TableChanges:
             try:
                 await conn.remove_listener(CHANNEL, self._notified)
                 await conn.remove_listener(FOLLOWERS_CHANNEL, self._followers_notified)
+                await conn.remove_listener(VIEWS_CHANNEL, self._view_notified)
             finally:
                 await conn.close()

@@ -33,8 +33,44 @@ class TableChange:
 
 
 OnChange = Callable[[TableChange], None]
+@dataclass(frozen=True)
+class ViewShown:
+    """A process that does not own a table answered a click on a player's DM view in place
+    (``message_id`` shows that view now, ``digest`` what it shows; None when it showed a page
+    or a draft), or could not (``message_id`` None): the owner, which presents that view, then
+    knows whether editing it again would show the same thing."""
+
+    table_id: int
+    seat: str
+    version: int
+    message_id: int | None
+    digest: str | None
+
+    def payload(self) -> str:
+        return (
+            f"{self.table_id}:{self.seat}:{self.version}:"
+            f"{self.message_id if self.message_id is not None else ''}:{self.digest or ''}"
+        )
+
+    @classmethod
+    def parse(cls, payload: str) -> ViewShown | None:
+        parts = payload.split(":")
+        if len(parts) != 5 or not parts[0].isdigit() or not parts[2].isdigit():
+            return None
+        if parts[3] and not parts[3].isdigit():
+            return None
+        return cls(
+            table_id=int(parts[0]),
+            seat=parts[1],
+            version=int(parts[2]),
+            message_id=int(parts[3]) if parts[3] else None,
+            digest=parts[4] or None,
+        )
+
+
 OnResync = Callable[[], None]  # changes may have been missed: read what you hold again
 OnFollowers = Callable[[int], None]  # a table's followers changed (its id)
+OnView = Callable[[ViewShown], None]
 
 
 class ChangeFeed(Protocol):
@@ -64,6 +100,14 @@ class ChangeFeed(Protocol):
         database announces it itself)."""
         ...
 
+    def watch_views(self, on_view: OnView) -> None:
+        """Also deliver the DM views other processes answered in place (``ViewShown``)."""
+        ...
+
+    async def publish_view(self, shown: ViewShown) -> None:
+        """Tell the others (the table's owner) about a DM view this process answered."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -82,6 +126,12 @@ class NoFeed:
         return None
 
     async def followers_changed(self, table_id: int) -> None:
+        return None
+
+    def watch_views(self, on_view: OnView) -> None:
+        return None
+
+    async def publish_view(self, shown: ViewShown) -> None:
         return None
 
     async def close(self) -> None:
@@ -107,6 +157,13 @@ class LocalFeedHub:
             if feed is not origin and feed.on_change is not None:
                 loop.call_soon(feed.on_change, change)
 
+    def _send_view(self, origin: LocalFeed, shown: ViewShown) -> None:
+        loop = asyncio.get_running_loop()
+        for feed in self._feeds:
+            if feed is not origin:
+                for watcher in feed.view_watchers:
+                    loop.call_soon(watcher, shown)
+
     def _send_followers(self, origin: LocalFeed, table_id: int) -> None:
         loop = asyncio.get_running_loop()
         for feed in self._feeds:
@@ -122,6 +179,7 @@ class LocalFeed:
         self.hub = hub
         self.on_change: OnChange | None = None
         self.follower_watchers: list[OnFollowers] = []
+        self.view_watchers: list[OnView] = []
 
     async def start(self, on_change: OnChange, on_resync: OnResync | None = None) -> None:
         self.on_change = on_change
@@ -134,6 +192,12 @@ class LocalFeed:
 
     async def followers_changed(self, table_id: int) -> None:
         self.hub._send_followers(self, table_id)
+
+    def watch_views(self, on_view: OnView) -> None:
+        self.view_watchers.append(on_view)
+
+    async def publish_view(self, shown: ViewShown) -> None:
+        self.hub._send_view(self, shown)
 
     async def close(self) -> None:
         self.on_change = None

@@ -15,14 +15,22 @@ from bot.errors import TableError
 from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.cpu import ComputerTurns
-from bot.service.feed import ChangeFeed, NoFeed, TableChange
+from bot.service.feed import ChangeFeed, NoFeed, TableChange, ViewShown
 from bot.service.guild_settings import GuildSettings, GuildSettingsStore
 from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import ReplayResult, public_views, rebuild
 from bot.service.seats import SeatChanges
-from bot.service.shared import LIVE, CatchUp, OwnedTablesOnly, change_of, is_news, spawn
+from bot.service.shared import (
+    LIVE,
+    CatchUp,
+    OwnedTablesOnly,
+    ViewsShownElsewhere,
+    change_of,
+    is_news,
+    spawn,
+)
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from bot.service.wake import OverdueSpreader
@@ -94,7 +102,9 @@ class TableService:
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
         )
-        self._catch_up = CatchUp(self._ctx, self._owns, self.presented)
+        self._views = ViewsShownElsewhere()
+        self._feed.watch_views(self._views.heard)
+        self._catch_up = CatchUp(self._ctx, self._owns, self.presented, self._views)
         if self._feed.shared:
             self._ctx.refresh = self._catch_up.refresh
         self._moves = Moves(self._ctx)
@@ -537,6 +547,27 @@ class TableService:
         if self._cpu.pending(table):
             self._cpu.kick(table)
         self._timers.restart(table)
+
+    # ----- DM views answered by a process that does not own the table (shared.py) ---------
+    def view_answered(
+        self, table: Table, seat: str, message_id: int | None, digest: str | None
+    ) -> None:
+        """This process answered (``message_id``) or could not answer (None) a click on
+        ``seat``'s DM view at a table another process owns: that process is told, so it does
+        not edit the view again to show the same thing."""
+        if not self._feed.shared or self._owns(table.record.guild_id):
+            return
+        shown = ViewShown(table.id, seat, table.record.version, message_id, digest)
+        spawn(self._background, self._feed.publish_view(shown), f"view-{table.id}")
+
+    async def view_shown_elsewhere(
+        self, table_id: int, seat: str, version: int
+    ) -> ViewShown | None:
+        """What the process that made ``seat``'s move at ``version`` showed in their DM view
+        (waiting briefly for its word when it is expected); None when unknown."""
+        if not self._feed.shared:
+            return None
+        return await self._views.wait(table_id, seat, version)
 
     def owns(self, guild_id: str | None) -> bool:
         """Whether this process presents (and runs the timers of) ``guild_id``'s tables."""

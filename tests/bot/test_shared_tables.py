@@ -294,3 +294,58 @@ async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_
         await owner.close(drain_seconds=1)
         for db in dbs:
             await db.close()
+
+
+# ----- the mover's DM view, answered in place by the mover's process -------------------------
+async def test_the_owner_learns_what_the_mover_s_process_showed_in_the_mover_s_dm(pair):
+    """The other process answered the mover's click in place (message 777 shows the view of
+    version 1, digest "d1"): the owner, about to edit that view, hears so and need not."""
+    owner, other, heard, silent, table = pair
+    await other.act(table.id, "h", 0, "t.1")
+    await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+    waiting = asyncio.create_task(owner.view_shown_elsewhere(table.id, "h", 1))
+    await asyncio.sleep(0)  # the owner asks before the word arrives
+    other.view_answered(other.find(table.id), "h", 777, "d1")
+    shown = await waiting
+    assert (shown.table_id, shown.seat, shown.version, shown.message_id, shown.digest) == (
+        table.id, "h", 1, 777, "d1",
+    )  # fmt: skip
+    assert await owner.view_shown_elsewhere(table.id, "h", 1) is None  # used once
+    # The word may also come first; and the owner itself never publishes one.
+    await other.act(table.id, "a", 1, "t.1")
+    other.view_answered(other.find(table.id), "a", None, None)  # could not answer in place
+    await _until(lambda: owner.find(table.id).version == 2, "the owner catching up")
+    shown = await owner.view_shown_elsewhere(table.id, "a", 2)
+    assert shown is not None and shown.message_id is None
+    owner.view_answered(owner.find(table.id), "a", 1, "x")
+    await asyncio.sleep(0.01)
+    assert await other.view_shown_elsewhere(table.id, "a", 2) is None
+
+
+async def test_no_word_from_the_mover_s_process_costs_a_bounded_wait_then_an_edit():
+    from bot.service.feed import ViewShown
+    from bot.service.shared import ViewsShownElsewhere
+
+    views = ViewsShownElsewhere(grace=0)
+    assert await views.wait(1, "h", 3) is None  # nothing expected: at once
+    views.expect(1, "h", 3)
+    assert await views.wait(1, "h", 3) is None  # expected, never said (the process died)
+    views.heard(ViewShown(1, "h", 4, 9, "d"))
+    views.expect(1, "h", 4)  # the word came before the owner caught up
+    assert (await views.wait(1, "h", 4)).message_id == 9
+    assert ViewShown.parse(ViewShown(5, "123", 6, None, None).payload()) == ViewShown(
+        5, "123", 6, None, None
+    )
+    assert ViewShown.parse("5:123:6:x:") is None
+
+
+async def test_on_postgres_the_word_travels_by_notify(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.act(table.id, "h", 0, "t.1")
+        await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+        other.view_answered(other.find(table.id), "h", 777, "d1")
+        shown = await owner.view_shown_elsewhere(table.id, "h", 1)
+        assert shown is not None and (shown.message_id, shown.digest) == (777, "d1")
+    finally:
+        await _close(dbs, other, owner)

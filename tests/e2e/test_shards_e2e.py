@@ -219,6 +219,18 @@ async def _stored_as_shown(url: str, table: Chupate2Table) -> None:
         await conn.close()
 
 
+def _repeated_dm_edits(players) -> list[tuple[str, int]]:
+    """(player, message) for every DM message edited to show exactly what it showed already
+    (a click answered in place by shard 0's process, then the owner editing the same view)."""
+    repeated = []
+    for user in players:
+        for message in user.dms():
+            states = [*message.versions, message.snapshot()]
+            shown = [(s["content"], s["embeds"], s["components"]) for s in states]
+            repeated += [(user.name, message.id) for a, b in zip(shown, shown[1:]) if a == b]
+    return repeated
+
+
 async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table:
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
@@ -292,6 +304,9 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             assert [v for v, _, _ in stored] == list(range(1, len(stored) + 1))
             by_dm = [h for h in table.handles if h.interaction.guild is None]
             assert by_dm, "no move came from a DM"
+            # A DM view answered in place by "zero" is not edited again by "one" to show the
+            # same thing (one REST edit saved per DM move).
+            assert _repeated_dm_edits([alice, bob]) == []
             # The global board reads the same standings from either process.
             boards = [
                 await (await alice.slash("leaderboard", game="chupate2", scope="global")),
