@@ -33,6 +33,8 @@ class TableChange:
 
 
 OnChange = Callable[[TableChange], None]
+
+
 @dataclass(frozen=True)
 class ViewShown:
     """A process that does not own a table answered a click on a player's DM view in place

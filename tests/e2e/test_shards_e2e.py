@@ -227,7 +227,9 @@ def _repeated_dm_edits(players) -> list[tuple[str, int]]:
         for message in user.dms():
             states = [*message.versions, message.snapshot()]
             shown = [(s["content"], s["embeds"], s["components"]) for s in states]
-            repeated += [(user.name, message.id) for a, b in zip(shown, shown[1:]) if a == b]
+            repeated += [
+                (user.name, message.id) for a, b in zip(shown, shown[1:], strict=False) if a == b
+            ]
     return repeated
 
 
