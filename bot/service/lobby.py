@@ -26,8 +26,9 @@ from games.core import GameState
 from storage import CardStake, ChannelBusy, SeatInfo, TableRecord, TableStatus
 
 MetaChange = Callable[[dict[str, Any]], dict[str, Any]]
-# What a game's start puts at stake (Triple Triad's cards), from its first state; None: nothing.
-StakeOf = Callable[[Table, GameState], CardStake | None]
+# What a game's start puts at stake (Triple Triad's cards), from its first state and its setup;
+# None: nothing.
+StakeOf = Callable[[Table, GameState, dict[str, Any]], CardStake | None]
 REMATCH = "rematch"  # meta key of a finished table: the id of its rematch lobby
 
 
@@ -44,7 +45,7 @@ class LobbyRules(Protocol):
         stored for replays), or None while it may not."""
         ...
 
-    def stake(self, table: Table, state: GameState) -> CardStake | None:
+    def stake(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
         """What the game's start puts at stake (written in the start's transaction, which
         refuses with ``CardsAtStake`` when a player lacks free copies)."""
         ...
@@ -60,7 +61,7 @@ class Lobby:
         stake_of: StakeOf | None = None,
     ) -> None:
         self.ctx = ctx
-        self._stake_of: StakeOf = stake_of or (lambda table, state: None)
+        self._stake_of: StakeOf = stake_of or (lambda table, state, setup: None)
         self._after_change = after_change
         self._stop_background = stop_background
         self._rematch_lock = asyncio.Lock()
@@ -217,7 +218,7 @@ class Lobby:
                 table.game.dump_state(state),
                 state.version,
                 meta=meta,
-                stake=self._stake_of(table, state),
+                stake=self._stake_of(table, state, setup or {}),
             )
             if meta is not None:
                 table.record.meta = meta

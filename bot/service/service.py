@@ -227,9 +227,11 @@ class TableService:
             raise TableError("unknown_game", game=game_key)
         return rules
 
-    def _stake_of(self, table: Table, state: GameState) -> CardStake | None:
+    def _stake_of(
+        self, table: Table, state: GameState, setup: dict[str, Any]
+    ) -> CardStake | None:
         rules = self._lobby_rules.get(table.game.key)
-        return rules.stake(table, state) if rules is not None else None
+        return rules.stake(table, state, setup) if rules is not None else None
 
     # ----- start-up and shutdown ------------------------------------------------------------
     async def load(self, *, lazy: bool = False) -> list[Table]:

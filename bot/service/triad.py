@@ -296,14 +296,17 @@ class TriadLobby:
             setup["collections"] = collections
         return setup
 
-    def stake(self, table: Table, state: GameState) -> CardStake | None:
-        """Each person's original five (computer seats hold no collection)."""
+    def stake(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
+        """Each person's original five when they came from their collection (picked, or drawn
+        from it under Mano mezclada); a seeded deck (no setup for that seat: tests, benches)
+        and the computer's stake nothing."""
         if not isinstance(state, TriadState):
             return None
+        chosen = set(setup.get("hands") or {}) | set(setup.get("collections") or {})
         cards = {
             seat: list(state.originals[i])
             for i, seat in enumerate(state.seats)
-            if is_human_id(seat)
+            if is_human_id(seat) and seat in chosen
         }
         return CardStake(game=GAME, cards=cards) if cards else None
 
