@@ -227,9 +227,7 @@ class TableService:
             raise TableError("unknown_game", game=game_key)
         return rules
 
-    def _stake_of(
-        self, table: Table, state: GameState, setup: dict[str, Any]
-    ) -> CardStake | None:
+    def _stake_of(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
         rules = self._lobby_rules.get(table.game.key)
         return rules.stake(table, state, setup) if rules is not None else None
 
