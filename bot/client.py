@@ -185,7 +185,9 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database, observe=metrics.observe)
+        self.db = await open_database(
+            self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
+        )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
         self.workers = create_workers(self.settings.worker_processes)
