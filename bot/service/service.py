@@ -550,14 +550,20 @@ class TableService:
 
     # ----- DM views answered by a process that does not own the table (shared.py) ---------
     def view_answered(
-        self, table: Table, seat: str, message_id: int | None, digest: str | None
+        self,
+        table: Table,
+        seat: str,
+        message_id: int | None,
+        digest: str | None,
+        version: int | None = None,
     ) -> None:
-        """This process answered (``message_id``) or could not answer (None) a click on
-        ``seat``'s DM view at a table another process owns: that process is told, so it does
-        not edit the view again to show the same thing."""
+        """This process answered (``message_id``, showing the view of ``version``) or could not
+        answer (None) a click on ``seat``'s DM view at a table another process owns: that
+        process is told, so it does not edit the view again to show the same thing."""
         if not self._feed.shared or self._owns(table.record.guild_id):
             return
-        shown = ViewShown(table.id, seat, table.record.version, message_id, digest)
+        version = table.record.version if version is None else version
+        shown = ViewShown(table.id, seat, version, message_id, digest)
         spawn(self._background, self._feed.publish_view(shown), f"view-{table.id}")
 
     async def view_shown_elsewhere(

@@ -654,7 +654,7 @@ class DiscordTableListener:
         acknowledgement and the edit in one call). False when the interaction was answered
         already, or the update failed or could not be ready by ``deadline`` (loop time): the
         slot's worker then shows the view as usual."""
-        answered: list[tuple[int, str | None]] = []  # (message, digest of a plain view)
+        answered: list[tuple[int, str | None, int]] = []  # (message, plain view's digest, version)
         try:
             return await self._answer_in_place(
                 interaction, table, seat, tr, page, draft, notice, deadline, answered
@@ -662,8 +662,8 @@ class DiscordTableListener:
         finally:
             # Another process owns the table: it is told what this answer showed (or that
             # there was none), so it does not edit the view again to show the same thing.
-            message_id, digest = answered[0] if answered else (None, None)
-            self.bot.tables.view_answered(table, seat, message_id, digest)
+            message_id, digest, version = answered[0] if answered else (None, None, table.version)
+            self.bot.tables.view_answered(table, seat, message_id, digest, version)
 
     async def _answer_in_place(
         self,
@@ -675,7 +675,7 @@ class DiscordTableListener:
         draft: dict[str, Any] | None,
         notice: str | None,
         deadline: float,
-        answered: list[tuple[int, str | None]],
+        answered: list[tuple[int, str | None, int]],
     ) -> bool:
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
@@ -692,6 +692,7 @@ class DiscordTableListener:
         try:
             own_message = interaction.message.id == slot.message_id
             digest, waiting, _, view = self._private_digest(table, seat)
+            version = table.version
             payload = private_payload(
                 table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft, view=view
             )
@@ -720,7 +721,7 @@ class DiscordTableListener:
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
             plain = page == 0 and not draft and not notice
-            answered.append((interaction.message.id, digest if plain else None))
+            answered.append((interaction.message.id, digest if plain else None, version))
             if own_message and plain:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
