@@ -7,6 +7,11 @@ is seated only once they accept; a lobby with two seats (a rematch, a computer) 
 
 Collections: the first time someone uses a Triad feature they get the starter set; anyone
 holding fewer than 5 cards is topped up; every grant goes through ``CollectionsRepo`` (ledger).
+
+Stakes: a game's start puts each player's five at stake in the same transaction
+(``stake``, ``storage/collections.stake_cards``), so the cards free to pick are counted by the
+database whichever process started the other games; two starts racing for the last copies
+stake them once, and the loser of the race is asked to pick again.
 """
 
 from __future__ import annotations
