@@ -47,19 +47,21 @@ class ViewShown:
     version: int
     message_id: int | None
     digest: str | None
+    clickable: bool = True  # the answer shows buttons (a finished game's view shows none)
 
     def payload(self) -> str:
         return (
             f"{self.table_id}:{self.seat}:{self.version}:"
-            f"{self.message_id if self.message_id is not None else ''}:{self.digest or ''}"
+            f"{self.message_id if self.message_id is not None else ''}:{self.digest or ''}:"
+            f"{int(self.clickable)}"
         )
 
     @classmethod
     def parse(cls, payload: str) -> ViewShown | None:
         parts = payload.split(":")
-        if len(parts) != 5 or not parts[0].isdigit() or not parts[2].isdigit():
+        if len(parts) != 6 or not parts[0].isdigit() or not parts[2].isdigit():
             return None
-        if parts[3] and not parts[3].isdigit():
+        if (parts[3] and not parts[3].isdigit()) or parts[5] not in ("0", "1"):
             return None
         return cls(
             table_id=int(parts[0]),
@@ -67,6 +69,7 @@ class ViewShown:
             version=int(parts[2]),
             message_id=int(parts[3]) if parts[3] else None,
             digest=parts[4] or None,
+            clickable=parts[5] == "1",
         )
 
 

@@ -556,6 +556,7 @@ class TableService:
         message_id: int | None,
         digest: str | None,
         version: int | None = None,
+        clickable: bool = True,
     ) -> None:
         """This process answered (``message_id``, showing the view of ``version``) or could not
         answer (None) a click on ``seat``'s DM view at a table another process owns: that
@@ -563,7 +564,7 @@ class TableService:
         if not self._feed.shared or self._owns(table.record.guild_id):
             return
         version = table.record.version if version is None else version
-        shown = ViewShown(table.id, seat, version, message_id, digest)
+        shown = ViewShown(table.id, seat, version, message_id, digest, clickable)
         spawn(self._background, self._feed.publish_view(shown), f"view-{table.id}")
 
     async def view_shown_elsewhere(

@@ -590,12 +590,16 @@ class DiscordTableListener:
         """The process that made this move (another shard's: a DM click) answered the click
         with this very view already: nothing to edit (bot/service/shared.py)."""
         shown = await self.bot.tables.view_shown_elsewhere(table.id, seat, table.version)
-        if shown is None or shown.message_id is None or shown.digest != digest:
+        if shown is None or shown.message_id is None:
+            return False
+        if not shown.clickable and shown.message_id in slot.older:
+            slot.older.remove(shown.message_id)  # answered with no buttons: none to turn off
+        if shown.digest != digest:
             return False
         if slot.message_id not in (None, shown.message_id):
             return False  # it answered on an older view: the latest one still shows the old
         slot.message_id = shown.message_id
-        slot.digest, slot.waiting, slot.clickable = digest, waiting, True
+        slot.digest, slot.waiting, slot.clickable = digest, waiting, shown.clickable
         self.shown.private(table.id, seat, table.version, slot)
         metrics.count("dm_edit_spared")
         return True
@@ -654,7 +658,8 @@ class DiscordTableListener:
         acknowledgement and the edit in one call). False when the interaction was answered
         already, or the update failed or could not be ready by ``deadline`` (loop time): the
         slot's worker then shows the view as usual."""
-        answered: list[tuple[int, str | None, int]] = []  # (message, plain view's digest, version)
+        # (message, the plain view's digest, its version, whether it shows buttons)
+        answered: list[tuple[int, str | None, int, bool]] = []
         try:
             return await self._answer_in_place(
                 interaction, table, seat, tr, page, draft, notice, deadline, answered
@@ -662,8 +667,11 @@ class DiscordTableListener:
         finally:
             # Another process owns the table: it is told what this answer showed (or that
             # there was none), so it does not edit the view again to show the same thing.
-            message_id, digest, version = answered[0] if answered else (None, None, table.version)
-            self.bot.tables.view_answered(table, seat, message_id, digest, version)
+            if answered:
+                message_id, digest, version, clickable = answered[0]
+                self.bot.tables.view_answered(table, seat, message_id, digest, version, clickable)
+            else:
+                self.bot.tables.view_answered(table, seat, None, None)
 
     async def _answer_in_place(
         self,
@@ -675,7 +683,7 @@ class DiscordTableListener:
         draft: dict[str, Any] | None,
         notice: str | None,
         deadline: float,
-        answered: list[tuple[int, str | None, int]],
+        answered: list[tuple[int, str | None, int, bool]],
     ) -> bool:
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
@@ -720,8 +728,11 @@ class DiscordTableListener:
                 slot.clickable = payload.view is not None
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
+            elif payload.view is None and interaction.message.id in slot.older:
+                slot.older.remove(interaction.message.id)  # its buttons are off already
             plain = page == 0 and not draft and not notice
-            answered.append((interaction.message.id, digest if plain else None, version))
+            clickable = payload.view is not None
+            answered.append((interaction.message.id, digest if plain else None, version, clickable))
             if own_message and plain:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:

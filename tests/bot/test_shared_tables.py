@@ -333,10 +333,9 @@ async def test_no_word_from_the_mover_s_process_costs_a_bounded_wait_then_an_edi
     views.heard(ViewShown(1, "h", 4, 9, "d"))
     views.expect(1, "h", 4)  # the word came before the owner caught up
     assert (await views.wait(1, "h", 4)).message_id == 9
-    assert ViewShown.parse(ViewShown(5, "123", 6, None, None).payload()) == ViewShown(
-        5, "123", 6, None, None
-    )
-    assert ViewShown.parse("5:123:6:x:") is None
+    for shown in (ViewShown(5, "123", 6, None, None), ViewShown(5, "1", 6, 7, "ab", False)):
+        assert ViewShown.parse(shown.payload()) == shown
+    assert ViewShown.parse("5:123:6:x::1") is None and ViewShown.parse("5:123:6:::") is None
 
 
 async def test_on_postgres_the_word_travels_by_notify(pg_url):
