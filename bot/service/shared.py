@@ -181,7 +181,11 @@ class CatchUp:
         return None
 
     def _expect_answer(self, table: Table, actor: str | None) -> None:
-        """The move came from another process, which answers the mover's click itself."""
+        """The move came from another process, which answers the mover's click itself (not
+        a game's last move: that process answers it without the view, which it no longer
+        holds, and says nothing; the owner shows the end at once)."""
+        if table.record.status != "playing":
+            return
         if self.views is not None and actor is not None and is_human_id(actor):
             if self.owns_table(table):
                 self.views.expect(table.id, actor, table.record.version)
