@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from bot.i18n import normalise_locale, translator
 from bot.i18n.cli import argparse_in
 from bot.settings import Settings
+from storage.sql import is_postgres_url
 
 if TYPE_CHECKING:
     from bot.client import MesaBot
@@ -43,7 +44,7 @@ def _parser(locale: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--env-file", type=Path, default=DEFAULT_ENV_FILE, help=t("cli.help.env_file")
     )
-    parser.add_argument("--database", type=Path, help=t("cli.help.database"))
+    parser.add_argument("--database", help=t("cli.help.database"))
     parser.add_argument(
         "--log-level", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help=t("cli.help.log_level")
     )
@@ -56,14 +57,27 @@ def _parser(locale: str) -> argparse.ArgumentParser:
 
 def load_settings(args: argparse.Namespace) -> Settings:
     overrides = {
-        "database_path": args.database,
+        **_database_overrides(args.database),
         "log_level": args.log_level,
         "dev_guild_id": args.dev_guild,
         "default_locale": args.locale,
         "shard_count": args.shard_count,
         "shard_ids": args.shards,
     }
-    return Settings(_env_file=args.env_file, **{k: v for k, v in overrides.items() if v})
+    return Settings(
+        _env_file=args.env_file,
+        **{k: v for k, v in overrides.items() if v or k == "database_url"},
+    )
+
+
+def _database_overrides(database: str | None) -> dict[str, object]:
+    """``--database``: a postgresql:// URL (DATABASE_URL) or a SQLite file (DATABASE_PATH; a
+    DATABASE_URL from the environment or .env then no longer applies: blank is unset)."""
+    if not database:
+        return {}
+    if is_postgres_url(database):
+        return {"database_url": database}
+    return {"database_path": Path(database), "database_url": ""}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -185,7 +185,9 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        self.db = await open_database(self.settings.database, observe=metrics.observe)
+        self.db = await open_database(
+            self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
+        )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
         self.workers = create_workers(self.settings.worker_processes)
@@ -193,7 +195,8 @@ class MesaBot(commands.Bot):
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.ratings = RatingsRepo(self.db)
-        self.followers = Followers(self.db)
+        feed = await self._change_feed()
+        self.followers = Followers(self.db, feed)  # hears "stop following" from shard 0
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
         self.spectators = SpectatorListener(self, self.followers)
@@ -210,7 +213,7 @@ class MesaBot(commands.Bot):
             seed_factory=self._seed_factory,
             ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
             workers=self.workers,
-            feed=await self._change_feed(),
+            feed=feed,
             owns=self._owns_guild_id,
             origin=self.settings.intent_origin(),
         )

@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from storage.sql import PgTuning
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=None, env_file_encoding="utf-8", extra="ignore")
@@ -23,6 +25,11 @@ class Settings(BaseSettings):
     # postgresql://user:password@host:port/database selects PostgreSQL (several processes may
     # share it); unset: the SQLite file at database_path.
     database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
+    # PostgreSQL only: a statement running longer than this is cancelled, one waiting longer
+    # for a lock fails (milliseconds; 0: no limit); connections of the read pool.
+    database_statement_timeout_ms: int = Field(default=15_000, ge=0, le=3_600_000)
+    database_lock_timeout_ms: int = Field(default=5_000, ge=0, le=3_600_000)
+    database_read_connections: int = Field(default=4, ge=1, le=100)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     default_locale: Literal["es", "en"] = "es"
     dev_guild_id: int | None = None  # sync commands to this guild only (instant) in development
@@ -94,6 +101,14 @@ class Settings(BaseSettings):
         if self.shard_ids is None:
             return tuple(range(self.shard_count))
         return parse_shard_ids(self.shard_ids)
+
+    def pg_tuning(self) -> PgTuning:
+        """The PostgreSQL connection settings (unused on SQLite)."""
+        return PgTuning(
+            statement_timeout_ms=self.database_statement_timeout_ms,
+            lock_timeout_ms=self.database_lock_timeout_ms,
+            read_connections=self.database_read_connections,
+        )
 
     @property
     def database(self) -> str | Path:

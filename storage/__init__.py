@@ -1,7 +1,14 @@
 """Persistence: SQLite (embedded default) or PostgreSQL behind one API, migrations and
 repositories (``storage/db.py``)."""
 
-from storage.collections import CardNotHeld, CardTransfer, CollectionsRepo, LedgerRow
+from storage.collections import (
+    CardNotHeld,
+    CardsAtStake,
+    CardStake,
+    CardTransfer,
+    CollectionsRepo,
+    LedgerRow,
+)
 from storage.db import Database, open_database
 from storage.followers import FollowersRepo
 from storage.guild_settings import GuildSettingsRepo
@@ -48,6 +55,8 @@ __all__ = [
     "ordinal",
     "ActionRow",
     "CardNotHeld",
+    "CardsAtStake",
+    "CardStake",
     "CardTransfer",
     "CollectionsRepo",
     "LedgerRow",

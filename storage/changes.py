@@ -11,7 +11,10 @@ meanwhile, which is why a change is only a hint (``bot/service/feed.py``): a cli
 version disagrees with memory is judged against the database anyway, and once reconnected the
 service reads every table it holds again (``on_reconnect``).
 
-The payload is ``<table id>:<version>:<status>`` (a few bytes; NOTIFY allows 8,000).
+The payload is ``<table id>:<version>:<status>`` (a few bytes; NOTIFY allows 8,000). A second
+channel carries who follows a table (a row added to or deleted from ``followers``): its payload
+is the table id. A third (``mesa_views``) carries what the bot itself sends with ``notify``: a DM
+view a process that does not own the table answered in place (``bot/service/feed.ViewShown``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 CHANNEL = "mesa_tables"
+FOLLOWERS_CHANNEL = "mesa_followers"
+VIEWS_CHANNEL = "mesa_views"
 _INSTALL_LOCK = 0x6D657366  # "mesf": one process (re)creates the trigger at a time
 RECONNECT_SECONDS = (0.5, 1.0, 2.0, 5.0)
 
@@ -39,10 +44,25 @@ CREATE OR REPLACE TRIGGER mesa_tables_notify
     FOR EACH ROW
     WHEN (OLD.version IS DISTINCT FROM NEW.version OR OLD.status IS DISTINCT FROM NEW.status)
     EXECUTE FUNCTION mesa_tables_notify();
+CREATE OR REPLACE FUNCTION mesa_followers_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('{FOLLOWERS_CHANNEL}', OLD.table_id::text);
+    ELSE
+        PERFORM pg_notify('{FOLLOWERS_CHANNEL}', NEW.table_id::text);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER mesa_followers_notify
+    AFTER INSERT OR DELETE ON followers
+    FOR EACH ROW
+    EXECUTE FUNCTION mesa_followers_notify();
 """
 
 
 Changed = Callable[[int, int, str], None]  # (table id, version, status)
+FollowersChanged = Callable[[int], None]  # (table id)
+Heard = Callable[[str], None]  # a payload of the bot's own notices
 
 
 def parse(payload: str) -> tuple[int, int, str] | None:
@@ -59,6 +79,9 @@ class TableChanges:
     def __init__(self, url: str) -> None:
         self.url = url
         self._on_change: Changed | None = None
+        self._on_followers: FollowersChanged | None = None
+        self._on_view: Heard | None = None
+        self._sending: asyncio.Lock | None = None
         self._on_reconnect: Callable[[], None] | None = None
         self._conn: Any = None
         self._closing = False
@@ -66,11 +89,19 @@ class TableChanges:
         self.heard = 0  # notifications received (tests, metrics)
 
     async def start(
-        self, on_change: Changed, on_reconnect: Callable[[], None] | None = None
+        self,
+        on_change: Changed,
+        on_reconnect: Callable[[], None] | None = None,
+        *,
+        on_followers: FollowersChanged | None = None,
+        on_view: Heard | None = None,
     ) -> None:
-        """Deliver changes to ``on_change``; ``on_reconnect`` is called when a dropped LISTEN
-        connection is back (whatever changed meanwhile was not heard)."""
+        """Deliver changes to ``on_change`` (and follower changes to ``on_followers``);
+        ``on_reconnect`` is called when a dropped LISTEN connection is back (whatever changed
+        meanwhile was not heard)."""
         self._on_change = on_change
+        self._on_followers = on_followers
+        self._on_view = on_view
         self._on_reconnect = on_reconnect
         await self._connect(install=True)
 
@@ -84,6 +115,8 @@ class TableChanges:
                     await conn.execute("SELECT pg_advisory_xact_lock($1)", _INSTALL_LOCK)
                     await conn.execute(TRIGGER_SQL)
             await conn.add_listener(CHANNEL, self._notified)
+            await conn.add_listener(FOLLOWERS_CHANNEL, self._followers_notified)
+            await conn.add_listener(VIEWS_CHANNEL, self._view_notified)
         except BaseException:
             await conn.close()
             raise
@@ -98,6 +131,33 @@ class TableChanges:
         self.heard += 1
         if self._on_change is not None:
             self._on_change(*change)
+
+    def _followers_notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        if not payload.isdigit():
+            log.warning("unreadable followers change %r", payload)
+            return
+        self.heard += 1
+        if self._on_followers is not None:
+            self._on_followers(int(payload))
+
+    def _view_notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        self.heard += 1
+        if self._on_view is not None:
+            self._on_view(payload)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Send ``payload`` on ``channel`` now, through the LISTEN connection (outside any
+        transaction: a hint, dropped while the connection is down)."""
+        conn = self._conn
+        if conn is None:
+            return
+        if self._sending is None:
+            self._sending = asyncio.Lock()  # one statement at a time on a connection
+        try:
+            async with self._sending:
+                await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
+        except Exception as exc:  # noqa: BLE001 - a hint: the receiver copes without it
+            log.info("could not notify %s (%s)", channel, exc)
 
     def _lost(self, conn: object) -> None:
         if self._closing:
@@ -132,5 +192,7 @@ class TableChanges:
         if conn is not None:
             try:
                 await conn.remove_listener(CHANNEL, self._notified)
+                await conn.remove_listener(FOLLOWERS_CHANNEL, self._followers_notified)
+                await conn.remove_listener(VIEWS_CHANNEL, self._view_notified)
             finally:
                 await conn.close()

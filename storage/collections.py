@@ -1,11 +1,21 @@
-"""Card collections (Triple Triad) and the ledger behind them.
+"""Card collections (Triple Triad) and the ledger behind them, and the cards at stake.
 
 Counts only change together with a ledger row, in one transaction, so a collection always
 equals the sum of its ledger; ``count >= 0`` is a CHECK, so a transfer of a card someone no
 longer holds fails whole instead of going negative.
+
+Stakes: the copies a player brought to a game in progress (``card_stakes``), written by the
+transaction that starts the game (``stake_cards``, inside ``TablesRepo.start``). A player's free
+copies are their collection minus the stakes of their tables still playing, counted by the
+database in the same statement, so every process sees the same number; the stake takes a
+per-player lock first (PostgreSQL: an advisory lock; SQLite: its one writer), so two processes
+starting games at once cannot both stake the last copy.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -15,6 +25,67 @@ from storage.sql import Transaction
 
 class CardNotHeld(Exception):
     """A transfer takes a card its owner does not hold; the whole transaction is undone."""
+
+
+class CardsAtStake(Exception):
+    """A stake asks for more copies than the player has free (the others are at stake in
+    their other games in progress, or no longer held); nothing of the start is written."""
+
+    def __init__(self, user_id: str, missing: dict[str, int]) -> None:
+        super().__init__(user_id, missing)
+        self.user_id = user_id
+        self.missing = missing
+
+
+class CardStake(BaseModel):
+    """The cards each player puts at stake at a table (computer seats: none)."""
+
+    game: str
+    cards: dict[str, list[str]]
+
+
+# A player's free copies: held minus at stake at their tables still playing. One statement (one
+# snapshot on PostgreSQL, whose statements each see the latest commit).
+_FREE_SQL = (
+    "SELECT c.card_id, c.count - COALESCE(s.staked, 0) AS free FROM card_collections c"
+    " LEFT JOIN (SELECT k.card_id, SUM(k.count) AS staked FROM card_stakes k"
+    " JOIN tables t ON t.id = k.table_id AND t.status = 'playing'"
+    " WHERE k.user_id = ? AND k.game = ? GROUP BY k.card_id) s ON s.card_id = c.card_id"
+    " WHERE c.user_id = ? AND c.game = ? AND c.count > 0 ORDER BY c.card_id"
+)
+
+
+def _free(rows: list[Any]) -> dict[str, int]:
+    return {r[0]: int(r[1]) for r in rows if int(r[1]) > 0}
+
+
+def stake_lock(game: str, user_id: str) -> str:
+    return f"stake:{game}:{user_id}"
+
+
+def stake_cards(conn: Transaction, table_id: int, stake: CardStake) -> None:
+    """Put ``stake`` at stake at ``table_id`` inside the caller's transaction (the game's start),
+    or raise ``CardsAtStake`` if a player lacks free copies. Each player's lock is taken
+    before their free copies are counted (in one order: no two starts deadlock)."""
+    for user_id in sorted(stake.cards):
+        conn.lock(stake_lock(stake.game, user_id))
+    for user_id in sorted(stake.cards):
+        wanted = Counter(stake.cards[user_id])
+        free = _free(conn.execute(_FREE_SQL, (user_id, stake.game, user_id, stake.game)).fetchall())
+        missing = {c: n - free.get(c, 0) for c, n in wanted.items() if n > free.get(c, 0)}
+        if missing:
+            raise CardsAtStake(user_id, missing)
+        conn.executemany(
+            "INSERT INTO card_stakes (table_id, user_id, game, card_id, count)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(table_id, user_id, stake.game, c, n) for c, n in sorted(wanted.items())],
+        )
+
+
+def release_stakes(conn: Transaction, table_id: int) -> None:
+    """The table ended (in the caller's transaction): its stakes go (they already count for
+    nothing once it is not playing; this keeps the table small)."""
+    conn.execute("DELETE FROM card_stakes WHERE table_id = ?", (table_id,))
 
 
 class CardTransfer(BaseModel):
@@ -113,6 +184,23 @@ class CollectionsRepo:
             (user_id, game),
         )
         return {r["card_id"]: r["count"] for r in rows}
+
+    async def free(self, user_id: str, game: str) -> dict[str, int]:
+        """The copies of each card not at stake in the user's games in progress (any process's:
+        counted by the database)."""
+        return _free(await self.db.fetchall(_FREE_SQL, (user_id, game, user_id, game)))
+
+    async def staked(self, table_id: int) -> dict[str, dict[str, int]]:
+        """user -> {card: copies} at stake at ``table_id`` (tests, operators)."""
+        rows = await self.db.fetchall(
+            "SELECT user_id, card_id, count FROM card_stakes WHERE table_id = ?"
+            " ORDER BY user_id, card_id",
+            (table_id,),
+        )
+        found: dict[str, dict[str, int]] = {}
+        for r in rows:
+            found.setdefault(r["user_id"], {})[r["card_id"]] = r["count"]
+        return found
 
     async def grant(self, user_id: str, game: str, cards: list[str], reason: str) -> None:
         def unit(conn: Transaction) -> None:

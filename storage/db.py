@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from storage.migrations import migration_scripts
-from storage.sql import Dialect, Params, Transaction, is_postgres_url
+from storage.sql import Dialect, Params, PgTuning, Transaction, is_postgres_url
 from storage.sqlite import open_sqlite
 from storage.writer import Observer, Writer, WriteStats
 
@@ -73,17 +73,20 @@ class Database:
         await self.reads.close()
 
 
-async def open_database(target: str | Path, *, observe: Observer | None = None) -> Database:
+async def open_database(
+    target: str | Path, *, observe: Observer | None = None, tuning: PgTuning | None = None
+) -> Database:
     """Open (creating if needed) and migrate the database at ``target``: a PostgreSQL URL
     (``postgresql://…``) or the path of a SQLite file.
 
-    ``observe(name, ms)`` hears the time each write transaction took."""
+    ``observe(name, ms)`` hears the time each write transaction took; ``tuning``: PostgreSQL's
+    timeouts and read pool (ignored by SQLite)."""
     if is_postgres_url(target):
         # Imported only here: a SQLite bot never loads asyncpg (less start-up, and a host
         # without it still runs the embedded default).
         from storage.postgres import open_postgres
 
-        reads_pg, writer = await open_postgres(str(target), observe)
+        reads_pg, writer = await open_postgres(str(target), observe, tuning)
         return Database(reads_pg, writer, "postgres")
     reads, writer = await open_sqlite(target, observe)
     return Database(reads, writer, "sqlite")

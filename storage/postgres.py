@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.migrations import migration_scripts
-from storage.sql import IntegrityError, Params
+from storage.sql import IntegrityError, Params, PgTuning
 from storage.writer import Observer, Writer
 
 T = TypeVar("T")
@@ -104,8 +104,8 @@ async def _configure(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("text", schema="pg_catalog", encoder=str, decoder=str, format="text")
 
 
-async def _connect(url: str) -> asyncpg.Connection:
-    conn = await asyncpg.connect(url)
+async def _connect(url: str, settings: dict[str, str] | None = None) -> asyncpg.Connection:
+    conn = await asyncpg.connect(url, server_settings=settings)
     await _configure(conn)
     return conn
 
@@ -119,11 +119,12 @@ class PgSession:
     """The writer thread's connection: a synchronous Transaction over asyncpg, on an event loop
     owned by (and only ever run in) the writer thread."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, settings: dict[str, str] | None = None) -> None:
         self._url = url
+        self._settings = settings
         self._loop = asyncio.new_event_loop()
         try:
-            self._conn: asyncpg.Connection = self._run(_connect(url))
+            self._conn: asyncpg.Connection = self._run(_connect(url, settings))
         except BaseException:
             self._loop.close()
             raise
@@ -158,7 +159,7 @@ class PgSession:
             log.warning("database connection lost; connecting again", exc_info=True)
             with contextlib.suppress(Exception):
                 self._conn.terminate()
-            self._conn = self._run(_connect(self._url))
+            self._conn = self._run(_connect(self._url, self._settings))
             self._run(self._conn.execute(text))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> PgCursor:
@@ -232,24 +233,30 @@ async def migrate(conn: asyncpg.Connection) -> int:
 
 
 async def open_postgres(
-    url: str, observe: Observer | None, *, read_connections: int = 4
+    url: str, observe: Observer | None, tuning: PgTuning | None = None
 ) -> tuple[PgReads, Writer]:
+    tuning = tuning or PgTuning()
+    settings = tuning.server_settings()
     conn = await asyncpg.connect(url)
     try:
         await migrate(conn)
     finally:
         await conn.close()
     writer = Writer(
-        lambda: PgSession(url), observe, begin="BEGIN", retryable=retryable, optimistic=True
+        lambda: PgSession(url, settings),
+        observe,
+        begin="BEGIN",
+        retryable=retryable,
+        optimistic=True,
     )
     await writer.start()
     try:
         pool = await asyncpg.create_pool(
             url,
             min_size=1,
-            max_size=read_connections,
+            max_size=max(1, tuning.read_connections),
             # Nothing writes through these: it would bypass the writer's ordering.
-            server_settings={"default_transaction_read_only": "on"},
+            server_settings={**settings, "default_transaction_read_only": "on"},
             init=_configure,
         )
     except BaseException:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
@@ -72,3 +73,24 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 def is_postgres_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+@dataclass(frozen=True)
+class PgTuning:
+    """PostgreSQL connection settings (the bot's ``DATABASE_*`` settings). Timeouts in
+    milliseconds, 0 = none; they apply to the writer's and the reads' connections (not to
+    migrations, which may take longer once)."""
+
+    # A statement running longer is cancelled (its transaction fails whole): a runaway query
+    # cannot hold the writer, whose queue every move of the process waits in.
+    statement_timeout_ms: int = 15_000
+    # A statement waiting longer for a row or advisory lock fails instead of waiting on.
+    lock_timeout_ms: int = 5_000
+    # Connections of the read pool (the writer has its own).
+    read_connections: int = 4
+
+    def server_settings(self) -> dict[str, str]:
+        return {
+            "statement_timeout": str(self.statement_timeout_ms),
+            "lock_timeout": str(self.lock_timeout_ms),
+        }

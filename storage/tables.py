@@ -7,7 +7,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from storage.collections import CardTransfer, apply_transfers
+from storage.collections import (
+    CardStake,
+    CardTransfer,
+    apply_transfers,
+    release_stakes,
+    stake_cards,
+)
 from storage.db import Database
 from storage.intents import Intent, mark_done
 from storage.ratings import FINISH_LOCK, FinishedGame, Rate, apply_finished
@@ -204,21 +210,43 @@ class TablesRepo:
         await self._execute("UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id))
 
     async def start(
-        self, table_id: int, seats: list[SeatInfo], state_json: str, version: int
+        self,
+        table_id: int,
+        seats: list[SeatInfo],
+        state_json: str,
+        version: int,
+        *,
+        meta: dict[str, Any] | None = None,
+        stake: CardStake | None = None,
     ) -> None:
-        changed = await self._execute(
-            "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
-            " updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (_seats_json(seats), state_json, version, utc_now(), table_id),
-        )
-        if changed != 1:
-            raise StaleVersion(table_id)
+        """The lobby becomes a game, in one transaction with its ``meta`` (e.g. the setup a
+        replay needs) and the cards it puts at stake (``CardsAtStake`` if a player lacks free
+        copies: then nothing is written and the table is still a lobby)."""
+        seats_json = _seats_json(seats)
+        meta_json = None if meta is None else json.dumps(meta)
+
+        def unit(conn: Transaction) -> None:
+            cur = conn.execute(
+                "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
+                " meta = COALESCE(?, meta), updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (seats_json, state_json, version, meta_json, utc_now(), table_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(table_id)
+            if stake is not None:
+                stake_cards(conn, table_id, stake)
+
+        await self.db.write(unit)
 
     async def close(self, table_id: int, status: TableStatus = "cancelled") -> None:
-        await self._execute(
-            "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
-            (status, utc_now(), table_id),
-        )
+        def unit(conn: Transaction) -> None:
+            conn.execute(
+                "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
+                (status, utc_now(), table_id),
+            )
+            release_stakes(conn, table_id)
+
+        await self.db.write(unit)
 
     async def record_action(
         self,
@@ -285,6 +313,8 @@ class TablesRepo:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
             if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
                 apply_finished(conn, finished_game, rate)
+            if finished:
+                release_stakes(conn, table_id)
             if intent is not None:
                 mark_done(conn, intent)
 

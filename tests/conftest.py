@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,25 @@ def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
         return tmp_path / "b.db"
     url: str = request.getfixturevalue("pg_url")
     return url
+
+
+@pytest.fixture(params=BACKENDS)
+def db_targets(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[], str | Path]]:
+    """A maker of fresh, empty databases of one backend, once per backend (a test that compares
+    two runs, each on a database of its own)."""
+    if request.param == "sqlite":
+        numbers = itertools.count(1)
+        yield lambda: tmp_path / f"db{next(numbers)}.db"
+        return
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    made: list[str] = []
+
+    def make() -> str:
+        made.append(server.create_database())
+        return made[-1]
+
+    yield make
+    for url in made:
+        server.drop_database(url)

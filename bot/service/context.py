@@ -31,9 +31,6 @@ class ServiceContext:
     # Server settings applied to new tables (/settings); None: every guild uses the defaults.
     guild_settings: GuildSettingsStore | None = None
     closing: bool = False
-    # Loads every open table of a game that start-up left unloaded (lazy loading), for the
-    # rare question that spans a game's tables (Triple Triad's staked cards); None: all loaded.
-    ensure_game: Callable[[str], Awaitable[None]] | None = None
     # Other processes share the tables (bot/service/shared.py): catch a table up from the
     # database, under its lock. None: this process's memory is the truth (SQLite).
     refresh: Callable[[Table], Awaitable[Delivery | None]] | None = None

@@ -1,21 +1,41 @@
 """Spectators: who follows which table (kept in memory, persisted for restarts), and the DM that
-shows each of them the table."""
+shows each of them the table.
+
+Several shard processes: the follow button is in the table's public message (its owner's
+shard), but "stop following" is clicked in a DM, which Discord delivers to shard 0's process.
+Whether someone follows is therefore decided by the database (the row added or deleted), and
+the change feed (``feed.py``; LISTEN/NOTIFY on PostgreSQL) tells the other processes, which read
+that table's followers again: the owner stops DMing at once. One process (SQLite): the memory
+here is the only copy and nothing else is needed.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from typing import Any
+
+from bot.service.feed import ChangeFeed, NoFeed
 from storage import Database, FollowersRepo
+
+log = logging.getLogger(__name__)
 
 
 class Followers:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, feed: ChangeFeed | None = None) -> None:
         self.repo = FollowersRepo(db)
+        self._feed: ChangeFeed = feed or NoFeed()
         self._by_table: dict[int, dict[str, str | None]] = {}  # follower -> DM message id
         self._loaded = False
+        self._asked: dict[int, int] = {}  # table -> re-reads asked (the last one decides)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.heard = 0  # follower changes heard from other processes (tests)
 
     async def load(self) -> None:
         if not self._loaded:
             self._by_table = await self.repo.all()
             self._loaded = True
+            self._feed.watch_followers(self._heard, self._resync)
 
     def of(self, table_id: int) -> dict[str, str | None]:
         return dict(self._by_table.get(table_id, {}))
@@ -24,23 +44,27 @@ class Followers:
         return user_id in self._by_table.get(table_id, {})
 
     async def follow(self, table_id: int, user_id: str) -> bool:
-        """Start following; False when already following."""
-        if self.follows(table_id, user_id):
-            return False
-        await self.repo.add(table_id, user_id)
-        self._by_table.setdefault(table_id, {})[user_id] = None
-        return True
+        """Start following; False when already following (recorded by any process)."""
+        added = await self.repo.add(table_id, user_id)
+        if added or not self.follows(table_id, user_id):
+            self._by_table.setdefault(table_id, {}).setdefault(user_id, None)
+        if added:
+            await self._feed.followers_changed(table_id)
+        return added
 
     async def stop(self, table_id: int, user_id: str) -> bool:
-        """Stop following; False when not following."""
-        if not self.follows(table_id, user_id):
-            return False
-        await self.repo.remove(table_id, user_id)
+        """Stop following; False when not following (recorded by any process)."""
+        removed = await self.repo.remove(table_id, user_id)
+        self._drop(table_id, user_id)
+        if removed:
+            await self._feed.followers_changed(table_id)
+        return removed
+
+    def _drop(self, table_id: int, user_id: str) -> None:
         followers = self._by_table.get(table_id, {})
         followers.pop(user_id, None)
         if not followers:
             self._by_table.pop(table_id, None)
-        return True
 
     async def set_message(self, table_id: int, user_id: str, message_id: str | None) -> None:
         if self.follows(table_id, user_id):
@@ -50,3 +74,48 @@ class Followers:
     def forget_table(self, table_id: int) -> None:
         """The table ended: its rows go with it (nothing more will be shown)."""
         self._by_table.pop(table_id, None)
+
+    # ----- other processes' changes ---------------------------------------------------------
+    def _heard(self, table_id: int) -> None:
+        self.heard += 1
+        self._spawn(self.refresh(table_id))
+
+    def _resync(self) -> None:
+        """Follower changes may have been missed (the feed's connection is back)."""
+        self._spawn(self.reload())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro, name="followers-refresh")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def refresh(self, table_id: int) -> None:
+        """Read ``table_id``'s followers again from the database (the truth); when several
+        reads overlap, the one asked last (which sees the latest commit) decides. A DM message
+        id known here and not yet stored is kept."""
+        asked = self._asked[table_id] = self._asked.get(table_id, 0) + 1
+        try:
+            stored = await self.repo.of_table(table_id)
+        except Exception:
+            log.exception("reading the followers of table %s failed", table_id)
+            return
+        if self._asked.get(table_id) != asked:
+            return  # a later read is on its way
+        del self._asked[table_id]
+        known = self._by_table.get(table_id, {})
+        merged = {u: m if m is not None else known.get(u) for u, m in stored.items()}
+        if merged:
+            self._by_table[table_id] = merged
+        else:
+            self._by_table.pop(table_id, None)
+
+    async def reload(self) -> None:
+        try:
+            self._by_table = await self.repo.all()
+        except Exception:
+            log.exception("reading the followers failed")
+
+    async def idle(self) -> None:
+        """Wait until the changes heard are read (tests)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -22,9 +22,13 @@ from bot.service.models import (
     first_error,
     is_human_id,
 )
-from storage import ChannelBusy, SeatInfo, TableRecord, TableStatus
+from games.core import GameState
+from storage import CardStake, ChannelBusy, SeatInfo, TableRecord, TableStatus
 
 MetaChange = Callable[[dict[str, Any]], dict[str, Any]]
+# What a game's start puts at stake (Triple Triad's cards), from its first state and its setup;
+# None: nothing.
+StakeOf = Callable[[Table, GameState, dict[str, Any]], CardStake | None]
 REMATCH = "rematch"  # meta key of a finished table: the id of its rematch lobby
 
 
@@ -41,6 +45,11 @@ class LobbyRules(Protocol):
         stored for replays), or None while it may not."""
         ...
 
+    def stake(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
+        """What the game's start puts at stake (written in the start's transaction, which
+        refuses with ``CardsAtStake`` when a player lacks free copies)."""
+        ...
+
 
 class Lobby:
     def __init__(
@@ -49,8 +58,10 @@ class Lobby:
         *,
         after_change: Callable[[Table], None],
         stop_background: Callable[[int], None],
+        stake_of: StakeOf | None = None,
     ) -> None:
         self.ctx = ctx
+        self._stake_of: StakeOf = stake_of or (lambda table, state, setup: None)
         self._after_change = after_change
         self._stop_background = stop_background
         self._rematch_lock = asyncio.Lock()
@@ -196,15 +207,21 @@ class Lobby:
             if len(table.record.seats) < table.game.min_players:
                 raise TableError("not_enough_players", min=table.game.min_players)
             seats = [s.id for s in table.record.seats]
-            if setup:
-                table.record.meta = {**table.record.meta, "setup": setup}
-                await self.ctx.repo.set_meta(table.id, table.record.meta)
+            meta = {**table.record.meta, "setup": setup} if setup else None
             state = table.game.new(
                 seats, table.record.seed, self.ctx.game_options(table), **(setup or {})
             )
+            # One transaction: the start, its setup (for replays) and the cards it stakes.
             await self.ctx.repo.start(
-                table.id, table.record.seats, table.game.dump_state(state), state.version
+                table.id,
+                table.record.seats,
+                table.game.dump_state(state),
+                state.version,
+                meta=meta,
+                stake=self._stake_of(table, state, setup or {}),
             )
+            if meta is not None:
+                table.record.meta = meta
             table.record.status = "playing"
             table.record.state = table.game.dump_state(state)
             table.record.version = state.version

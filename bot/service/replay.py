@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.service.choose import GameRef, resolve
 from bot.service.models import split_options
-from games.core import Game, GameState, IllegalAction, PlayerView
+from games.core import Event, Game, GameState, IllegalAction, PlayerView
 from storage import ActionRow, TableRecord
 
 
@@ -71,3 +71,41 @@ def public_views(
             return result
         result.matches = engine.dump_state(stored) == engine.dump_state(state)
     return result
+
+
+@dataclass
+class Tail:
+    """The events of a game's last actions (after version ``since``), as a replay shows them."""
+
+    events: list[Event] = field(default_factory=list)
+    actor: str | None = None
+    by_timer: bool = False
+
+
+def tail_events(
+    game: GameRef,
+    seat_ids: list[str],
+    seed: str,
+    options: dict[str, Any],
+    setup: dict[str, Any],
+    actions: list[tuple[str, str, bool]],
+    since: int,
+    final_state: str,
+) -> Tail | None:
+    """The events of the actions after version ``since`` (seat, action text, by the timer),
+    rebuilt from the seed in a worker process; None when the rebuilt game does not reach the
+    stored ``final_state`` (a rule changed since: the caller shows the snapshot as it is)."""
+    engine = resolve(game)
+    tail = Tail()
+    try:
+        state = engine.new(seat_ids, seed, split_options(options)[0], **setup)
+        for seat, text, by_timer in actions:
+            state, events = engine.apply(state, seat, engine.decode_action(text))
+            if state.version > since:
+                tail.events.extend(events)
+                tail.actor, tail.by_timer = seat, by_timer
+    except (IllegalAction, ValueError):
+        return None
+    if engine.dump_state(state) != final_state:
+        return None
+    return tail

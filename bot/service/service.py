@@ -11,25 +11,33 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from bot import metrics
 from bot.errors import TableError
 from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.cpu import ComputerTurns
-from bot.service.feed import ChangeFeed, NoFeed, TableChange
+from bot.service.feed import ChangeFeed, NoFeed, TableChange, ViewShown
 from bot.service.guild_settings import GuildSettings, GuildSettingsStore
 from bot.service.lobby import Lobby, LobbyRules
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import ReplayResult, public_views, rebuild
 from bot.service.seats import SeatChanges
-from bot.service.shared import LIVE, CatchUp, OwnedTablesOnly, change_of, is_news, spawn
+from bot.service.shared import (
+    LIVE,
+    CatchUp,
+    OwnedTablesOnly,
+    ViewsShownElsewhere,
+    change_of,
+    is_news,
+    spawn,
+)
 from bot.service.timers import TurnTimers
 from bot.service.triad import TriadLobby
 from bot.service.wake import OverdueSpreader
 from bot.workers import InlineWorkers, Workers
 from games.core import Game, GameState
 from storage import (
+    CardStake,
     Database,
     GuildSettingsRepo,
     Intent,
@@ -93,16 +101,20 @@ class TableService:
             ai_kwargs=ai_kwargs,
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
-            ensure_game=self.ensure_game,
         )
-        self._catch_up = CatchUp(self._ctx, self._owns)
+        self._views = ViewsShownElsewhere()
+        self._feed.watch_views(self._views.heard)
+        self._catch_up = CatchUp(self._ctx, self._owns, self.presented, self._views)
         if self._feed.shared:
             self._ctx.refresh = self._catch_up.refresh
         self._moves = Moves(self._ctx)
         self._timers = TurnTimers(self._ctx, self._moves, self._after_change)
         self._cpu = ComputerTurns(self._ctx, self._moves, self._timers, self._after_change)
         self._lobby = Lobby(
-            self._ctx, after_change=self._after_change, stop_background=self._stop_background
+            self._ctx,
+            after_change=self._after_change,
+            stop_background=self._stop_background,
+            stake_of=self._stake_of,
         )
         self._seats = SeatChanges(self._ctx, self._lobby, after_change=self._after_change)
         self._lobby_rules: dict[str, LobbyRules] = {
@@ -176,12 +188,6 @@ class TableService:
             await self.ensure(entry.id)
         return [t for t in self._ctx.tables.values() if t.record.guild_id == guild_id]
 
-    async def ensure_game(self, game_key: str) -> None:
-        """Every open table of ``game_key`` loaded (once after a start-up: then none is left
-        unloaded). Triple Triad's staked cards span every table a player sits at."""
-        for entry in [e for e in self._unloaded.values() if e.game == game_key]:
-            await self.ensure(entry.id)
-
     @property
     def unloaded_count(self) -> int:
         return len(self._unloaded)
@@ -220,6 +226,10 @@ class TableService:
         if not isinstance(rules, kind):
             raise TableError("unknown_game", game=game_key)
         return rules
+
+    def _stake_of(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
+        rules = self._lobby_rules.get(table.game.key)
+        return rules.stake(table, state, setup) if rules is not None else None
 
     # ----- start-up and shutdown ------------------------------------------------------------
     async def load(self, *, lazy: bool = False) -> list[Table]:
@@ -538,6 +548,34 @@ class TableService:
             self._cpu.kick(table)
         self._timers.restart(table)
 
+    # ----- DM views answered by a process that does not own the table (shared.py) ---------
+    def view_answered(
+        self,
+        table: Table,
+        seat: str,
+        message_id: int | None,
+        digest: str | None,
+        version: int | None = None,
+        clickable: bool = True,
+    ) -> None:
+        """This process answered (``message_id``, showing the view of ``version``) or could not
+        answer (None) a click on ``seat``'s DM view at a table another process owns: that
+        process is told, so it does not edit the view again to show the same thing."""
+        if not self._feed.shared or self._owns(table.record.guild_id):
+            return
+        version = table.record.version if version is None else version
+        shown = ViewShown(table.id, seat, version, message_id, digest, clickable)
+        spawn(self._background, self._feed.publish_view(shown), f"view-{table.id}")
+
+    async def view_shown_elsewhere(
+        self, table_id: int, seat: str, version: int
+    ) -> ViewShown | None:
+        """What the process that made ``seat``'s move at ``version`` showed in their DM view
+        (waiting briefly for its word when it is expected); None when unknown."""
+        if not self._feed.shared:
+            return None
+        return await self._views.wait(table_id, seat, version)
+
     def owns(self, guild_id: str | None) -> bool:
         """Whether this process presents (and runs the timers of) ``guild_id``'s tables."""
         return self._owns(guild_id)
@@ -579,8 +617,8 @@ class TableService:
                 table = await self.ensure(change.table_id)
                 if table is None or table.state is None:
                     return
-                delivery = self._ctx.notify.game_changed(table, [], None, False)
-                metrics.count("caught_up")
+                async with table.lock:  # shown with the events its message has not shown
+                    delivery = await self._catch_up.first_sight(table)
             if table is None:
                 return
             if delivery is not None:

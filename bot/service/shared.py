@@ -16,26 +16,91 @@ The rules, for a process that does not hold the only copy of the truth:
 - **Catching up** replays the logged actions after the copy's version through the engine
   (deterministic), so the owner presents the same events the mover saw; if that fails (a gap,
   an unknown copy) the stored snapshot is loaded and shown without events.
+- **No edit twice.** The mover's process answers a click on the mover's DM view in place (the
+  acknowledgement and the edit in one call) and says so on the feed (``ViewShown``); the owner,
+  about to edit that view for the same version, waits for that word (``ViewsShownElsewhere``,
+  at most ``GRACE_SECONDS``) and leaves a view that already shows the same thing alone.
+- **A table the owner had not loaded** (start-up loads lazily) has no copy to replay from: the
+  game is rebuilt from its seed in the worker pool (``replay.tail_events``) and the events of
+  the moves its public message has not shown yet (``presented``; the last move when nothing
+  is stored) are presented with it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from bot import metrics
+from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
-from bot.service.feed import TableChange
-from bot.service.models import Table, TableListener
+from bot.service.feed import TableChange, ViewShown
+from bot.service.models import Table, TableListener, is_human_id
 from bot.service.notify import Delivery
+from bot.service.replay import tail_events
 from games.core import Event, GameState
-from storage import TableRecord
+from storage import PresentedRepo, TableRecord
+from storage.presented import PUBLIC
 
 log = logging.getLogger(__name__)
 
 LIVE = ("playing", "finished")
+GRACE_SECONDS = 2.0  # how long the owner waits for the mover's process to say it answered
+HEARD_KEPT = 4096  # ViewShown notices kept for an owner that has not asked yet
+
+
+class ViewsShownElsewhere:
+    """What other processes said they showed in players' DM views (``ViewShown``), for the
+    owner about to present them: ``expect`` when it catches up with a move another process
+    made (that process is answering the mover's click), ``wait`` before editing that view."""
+
+    def __init__(self, grace: float = GRACE_SECONDS) -> None:
+        self.grace = grace
+        self._heard: OrderedDict[tuple[int, str], ViewShown] = OrderedDict()
+        self._expected: dict[tuple[int, str], tuple[int, asyncio.Future[ViewShown]]] = {}
+
+    def expect(self, table_id: int, seat: str, version: int) -> None:
+        key = (table_id, seat)
+        heard = self._heard.get(key)
+        if heard is not None and heard.version == version:
+            return  # already here
+        future: asyncio.Future[ViewShown] = asyncio.get_running_loop().create_future()
+        self._expected[key] = (version, future)
+
+    def heard(self, shown: ViewShown) -> None:
+        key = (shown.table_id, shown.seat)
+        expected = self._expected.get(key)
+        if expected is not None and expected[0] == shown.version and not expected[1].done():
+            expected[1].set_result(shown)
+        self._heard[key] = shown
+        self._heard.move_to_end(key)
+        while len(self._heard) > HEARD_KEPT:
+            self._heard.popitem(last=False)
+
+    async def wait(self, table_id: int, seat: str, version: int) -> ViewShown | None:
+        """What the mover's process showed in ``seat``'s DM view at ``version``: at once if
+        known or not expected (None), else once it says so, or None after ``grace``."""
+        key = (table_id, seat)
+        heard = self._heard.get(key)
+        if heard is not None and heard.version == version:
+            self._expected.pop(key, None)
+            return self._heard.pop(key)
+        expected = self._expected.get(key)
+        if expected is None or expected[0] != version:
+            return None
+        try:
+            return await asyncio.wait_for(asyncio.shield(expected[1]), self.grace)
+        except TimeoutError:
+            log.info("table %s: no word on %s's DM view at version %s", table_id, seat, version)
+            return None
+        finally:
+            if self._expected.get(key) is expected:
+                del self._expected[key]
+            if (found := self._heard.get(key)) is not None and found.version == version:
+                del self._heard[key]
 
 
 class OwnedTablesOnly:
@@ -80,9 +145,17 @@ class CatchUp:
     """Brings this process's copy of a table up to the database, presenting what changed
     when this process owns the table."""
 
-    def __init__(self, ctx: ServiceContext, owns: Callable[[str | None], bool]) -> None:
+    def __init__(
+        self,
+        ctx: ServiceContext,
+        owns: Callable[[str | None], bool],
+        presented: PresentedRepo | None = None,
+        views: ViewsShownElsewhere | None = None,
+    ) -> None:
         self.ctx = ctx
         self.owns = owns
+        self.presented = presented
+        self.views = views
         self.caught_up = 0  # tables caught up from another process's change (tests, metrics)
 
     def owns_table(self, table: Table) -> bool:
@@ -103,8 +176,54 @@ class CatchUp:
         metrics.count("caught_up")
         log.debug("table %s caught up to version %s (%s)", table.id, record.version, record.status)
         if record.status in LIVE and state is not None:
+            self._expect_answer(table, actor)
             return self.ctx.notify.game_changed(table, events, actor, by_timer)
         return None
+
+    def _expect_answer(self, table: Table, actor: str | None) -> None:
+        """The move came from another process, which answers the mover's click itself (not
+        a game's last move: that process answers it without the view, which it no longer
+        holds, and says nothing; the owner shows the end at once)."""
+        if table.record.status != "playing":
+            return
+        if self.views is not None and actor is not None and is_human_id(actor):
+            if self.owns_table(table):
+                self.views.expect(table.id, actor, table.record.version)
+
+    async def first_sight(self, table: Table) -> Delivery | None:
+        """Present a table just loaded because another process moved it (the caller holds
+        ``table.lock``), with the events of the moves its public message has not shown."""
+        if table.state is None or table.record.status not in LIVE:
+            return None
+        version = table.record.version
+        shown = await self.presented.of_table(table.id) if self.presented is not None else {}
+        public = shown.get(PUBLIC)
+        since = public.version if public is not None else version - 1
+        if since >= version:
+            return None  # its message shows this version already
+        record = table.record
+        actions = [(a.seat, a.action, a.by_timer) for a in await self.ctx.repo.actions(table.id)]
+        tail = None
+        if record.state and actions and len(actions) == version:  # else: a gap in the log
+            tail = await self.ctx.workers.run(
+                tail_events,
+                game_ref(table.game),
+                [s.id for s in record.seats],
+                record.seed,
+                record.options,
+                record.meta.get("setup", {}),
+                actions,
+                since,
+                record.state,
+            )
+        events = tail.events if tail is not None else []
+        actor = tail.actor if tail is not None else None
+        by_timer = tail.by_timer if tail is not None else False
+        table.last_events, table.last_actor = events, actor
+        self._expect_answer(table, actor)
+        self.caught_up += 1
+        metrics.count("caught_up")
+        return self.ctx.notify.game_changed(table, events, actor, by_timer)
 
     async def _replayed(
         self, table: Table, record: TableRecord

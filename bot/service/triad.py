@@ -7,11 +7,15 @@ is seated only once they accept; a lobby with two seats (a rematch, a computer) 
 
 Collections: the first time someone uses a Triad feature they get the starter set; anyone
 holding fewer than 5 cards is topped up; every grant goes through ``CollectionsRepo`` (ledger).
+
+Stakes: a game's start puts each player's five at stake in the same transaction
+(``stake``, ``storage/collections.stake_cards``), so the cards free to pick are counted by the
+database whichever process started the other games; two starts racing for the last copies
+stake them once, and the loser of the race is asked to pick again.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -19,10 +23,18 @@ from pydantic import BaseModel, Field
 from bot.errors import Notice, TableError
 from bot.service.context import ServiceContext
 from bot.service.lobby import Lobby
-from bot.service.models import Table
+from bot.service.models import Table, is_human_id
+from games.core import GameState
 from games.triad import Options, TriadState
 from games.triad.cards import HAND_SIZE, cpu_deck, is_card, starter_set, top_up
-from storage import CollectionsRepo, Database, StandingRow, StandingsRepo
+from storage import (
+    CardsAtStake,
+    CardStake,
+    CollectionsRepo,
+    Database,
+    StandingRow,
+    StandingsRepo,
+)
 
 GAME = "triad"
 META = "triad"
@@ -107,21 +119,10 @@ class TriadLobby:
 
     async def available(self, user: str) -> dict[str, int]:
         """The user's collection minus the cards their games in progress put at stake (a
-        payout takes from the original five), so no card is staked twice at once."""
-        cards = await self.collection(user)
-        if self.ctx.ensure_game is not None:  # games left unloaded at start-up stake cards too
-            await self.ctx.ensure_game(GAME)
-        staked: Counter[str] = Counter()
-        for other in self.ctx.tables.values():
-            state = other.state
-            if (
-                other.game.key == GAME
-                and isinstance(state, TriadState)
-                and other.record.status == "playing"
-                and user in state.seats
-            ):
-                staked.update(state.originals[state.seats.index(user)])
-        return {c: q - staked[c] for c, q in cards.items() if q - staked[c] > 0}
+        payout takes from the original five), so no card is staked twice at once: counted by
+        the database, so a stake made by any process counts (``CollectionsRepo.free``)."""
+        await self.collection(user)
+        return await self.collections.free(user, GAME)
 
     async def profile(self, guild_id: str, user: str) -> TriadProfile:
         rows = await self.standings.of_user(guild_id, user)
@@ -256,12 +257,28 @@ class TriadLobby:
         await self.lobby.update_meta(table.id, META, mark_ready)
 
     async def start_if_ready(self, table_id: int) -> bool:
-        return await self.lobby.start_when_ready(table_id, self)
+        """Start once both sides are ready. A player whose picks are no longer free (another
+        game, maybe in another process, staked them meanwhile: the start's transaction
+        refused) is asked to pick again."""
+        try:
+            return await self.lobby.start_when_ready(table_id, self)
+        except CardsAtStake as exc:
+            await self._unready(table_id, exc.user_id)
+            raise Notice("pick_five") from exc
+
+    async def _unready(self, table_id: int, user: str) -> None:
+        def update(current: dict[str, Any]) -> dict[str, Any]:
+            state = TriadLobbyState.model_validate(current)
+            state.ready = [seat for seat in state.ready if seat != user]
+            return state.model_dump()
+
+        await self.lobby.update_meta(table_id, META, update)
 
     # ----- LobbyRules -----------------------------------------------------------------------
     async def setup(self, table: Table) -> dict[str, Any] | None:
         """Ready once both sides are seated and every human has confirmed five cards (or,
-        under Mano mezclada, at once: the engine draws from the collections)."""
+        under Mano mezclada, at once: the engine draws from the free cards). Whether the
+        cards are still free is the start's transaction to say (``stake``)."""
         if len(table.record.seats) < 2:
             return None
         options = table.game.parse_options(self.ctx.game_options(table))
@@ -272,10 +289,10 @@ class TriadLobby:
             if seat.is_cpu:
                 hands[seat.id] = cpu_deck(seat.cpu_level or "normal", table.record.seed, table.id)
                 continue
-            cards = await self.available(seat.id)
             if isinstance(options, Options) and options.random_hand:
-                collections[seat.id] = cards
-            elif seat.id in state.ready and holds(cards, state.picks.get(seat.id, [])):
+                collections[seat.id] = await self.available(seat.id)
+            elif seat.id in state.ready and len(state.picks.get(seat.id, [])) == HAND_SIZE:
+                # Confirmed while free; the start's transaction checks they still are.
                 hands[seat.id] = list(state.picks[seat.id])
             else:
                 return None
@@ -283,6 +300,20 @@ class TriadLobby:
         if collections:
             setup["collections"] = collections
         return setup
+
+    def stake(self, table: Table, state: GameState, setup: dict[str, Any]) -> CardStake | None:
+        """Each person's original five when they came from their collection (picked, or drawn
+        from it under Mano mezclada); a seeded deck (no setup for that seat: tests, benches)
+        and the computer's stake nothing."""
+        if not isinstance(state, TriadState):
+            return None
+        chosen = set(setup.get("hands") or {}) | set(setup.get("collections") or {})
+        cards = {
+            seat: list(state.originals[i])
+            for i, seat in enumerate(state.seats)
+            if is_human_id(seat) and seat in chosen
+        }
+        return CardStake(game=GAME, cards=cards) if cards else None
 
     @staticmethod
     def _require_seated(table: Table, user: str) -> None:

@@ -540,6 +540,8 @@ class DiscordTableListener:
             return
         # A new message when it becomes their turn (it notifies); an edit otherwise.
         fresh = waiting and not slot.waiting
+        if not fresh and await self._answered_elsewhere(table, seat, slot, digest, waiting):
+            return
         if await self._closed_dms(seat):
             return
         tr = translator(await self.bot.locale_of(seat))
@@ -581,6 +583,26 @@ class DiscordTableListener:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    async def _answered_elsewhere(
+        self, table: Table, seat: str, slot: Slot, digest: str, waiting: bool
+    ) -> bool:
+        """The process that made this move (another shard's: a DM click) answered the click
+        with this very view already: nothing to edit (bot/service/shared.py)."""
+        shown = await self.bot.tables.view_shown_elsewhere(table.id, seat, table.version)
+        if shown is None or shown.message_id is None:
+            return False
+        if not shown.clickable and shown.message_id in slot.older:
+            slot.older.remove(shown.message_id)  # answered with no buttons: none to turn off
+        if shown.digest != digest:
+            return False
+        if slot.message_id not in (None, shown.message_id):
+            return False  # it answered on an older view: the latest one still shows the old
+        slot.message_id = shown.message_id
+        slot.digest, slot.waiting, slot.clickable = digest, waiting, shown.clickable
+        self.shown.private(table.id, seat, table.version, slot)
+        metrics.count("dm_edit_spared")
+        return True
 
     async def _edit_dm(self, seat: str, slot: Slot, payload: Payload) -> None:
         """Edit the DM view ``slot.message_id``: through the webhook of the latest click on it
@@ -636,6 +658,33 @@ class DiscordTableListener:
         acknowledgement and the edit in one call). False when the interaction was answered
         already, or the update failed or could not be ready by ``deadline`` (loop time): the
         slot's worker then shows the view as usual."""
+        # (message, the plain view's digest, its version, whether it shows buttons)
+        answered: list[tuple[int, str | None, int, bool]] = []
+        try:
+            return await self._answer_in_place(
+                interaction, table, seat, tr, page, draft, notice, deadline, answered
+            )
+        finally:
+            # Another process owns the table: it is told what this answer showed (or that
+            # there was none), so it does not edit the view again to show the same thing.
+            if answered:
+                message_id, digest, version, clickable = answered[0]
+                self.bot.tables.view_answered(table, seat, message_id, digest, version, clickable)
+            else:
+                self.bot.tables.view_answered(table, seat, None, None)
+
+    async def _answer_in_place(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: str,
+        tr: Translator,
+        page: int,
+        draft: dict[str, Any] | None,
+        notice: str | None,
+        deadline: float,
+        answered: list[tuple[int, str | None, int, bool]],
+    ) -> bool:
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
         # Answered here or (if not in time) acknowledged by the caller: either way later edits
@@ -651,6 +700,7 @@ class DiscordTableListener:
         try:
             own_message = interaction.message.id == slot.message_id
             digest, waiting, _, view = self._private_digest(table, seat)
+            version = table.version
             payload = private_payload(
                 table, self.bot.presenter(table.game.key), seat, tr, page, draft=draft, view=view
             )
@@ -678,7 +728,12 @@ class DiscordTableListener:
                 slot.clickable = payload.view is not None
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
-            if own_message and page == 0 and not draft and not notice:
+            elif payload.view is None and interaction.message.id in slot.older:
+                slot.older.remove(interaction.message.id)  # its buttons are off already
+            plain = page == 0 and not draft and not notice
+            clickable = payload.view is not None
+            answered.append((interaction.message.id, digest if plain else None, version, clickable))
+            if own_message and plain:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view

@@ -147,3 +147,31 @@ def test_a_garbage_env_in_the_working_folder_does_not_reach_the_suites_settings(
         source = path.read_text(encoding="utf-8")
         for call in re.finditer(r"\bSettings\((?P<args>[^)]*)\)", source):
             assert "_env_file=" in call["args"], f"{path.relative_to(ROOT)}: {call[0]}"
+
+
+def test_database_takes_a_sqlite_file_or_a_postgresql_url(tmp_path):
+    from bot.__main__ import load_settings, parse_args
+
+    env = tmp_path / ".env"
+    env.write_text("DATABASE_URL=postgresql://from-env/mesa\n")
+    url = load_settings(parse_args(["--env-file", str(env), "--database", "postgresql://h/db"]))
+    assert url.database == "postgresql://h/db"
+    path = load_settings(parse_args(["--env-file", str(env), "--database", "x/bot.db"]))
+    assert path.database == Path("x/bot.db") and path.database_url is None
+    assert (
+        load_settings(parse_args(["--env-file", str(env)])).database == "postgresql://from-env/mesa"
+    )
+
+
+def test_postgresql_timeouts_and_read_pool_are_settings(tmp_path):
+    from bot.settings import Settings
+    from storage.sql import PgTuning
+
+    assert Settings(_env_file=None).pg_tuning() == PgTuning()
+    env = tmp_path / ".env"
+    env.write_text(
+        "DATABASE_STATEMENT_TIMEOUT_MS=250\nDATABASE_LOCK_TIMEOUT_MS=0\nDATABASE_READ_CONNECTIONS=2\n"
+    )
+    tuning = Settings(_env_file=env).pg_tuning()
+    assert tuning == PgTuning(statement_timeout_ms=250, lock_timeout_ms=0, read_connections=2)
+    assert tuning.server_settings() == {"statement_timeout": "250", "lock_timeout": "0"}

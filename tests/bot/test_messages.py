@@ -52,9 +52,14 @@ def _check_limits(payload, allowed_actions=None):
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
-@pytest.mark.parametrize("locale", ["es", "en"])
-async def test_payloads_of_random_games(tmp_path, key, locale):
-    db = await open_database(tmp_path / "b.db")
+@pytest.mark.parametrize(
+    ("locale", "db_target"),
+    # Both locales; the games' persistence (every move, the end's standings) on both backends.
+    [("es", "sqlite"), ("en", "sqlite"), ("es", "postgres")],
+    indirect=["db_target"],
+)
+async def test_payloads_of_random_games(db_target, key, locale):
+    db = await open_database(db_target)
     service = TableService(db, GAMES, RecordingListener(), ServiceConfig(cpu_delay_seconds=0))
     game = GAMES[key]
     presenter = presenter_for(game)

@@ -12,7 +12,9 @@ from bot.service.pg_feed import PostgresFeed
 from storage.changes import parse
 
 SCHEMA = (
-    "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL)"
+    "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL);"
+    " CREATE TABLE followers (table_id BIGINT NOT NULL, user_id TEXT NOT NULL,"
+    " message_id TEXT, PRIMARY KEY (table_id, user_id))"
 )
 
 

@@ -76,11 +76,11 @@ async def _run(path, stop_at):
     return table.state, actions, replayed, [(r.user_id, r.played) for r in standings]
 
 
-async def test_interrupted_game_finishes_like_an_uninterrupted_one(tmp_path):
-    full_state, full_actions, full_replay, full_standings = await _run(tmp_path / "a.db", None)
+async def test_interrupted_game_finishes_like_an_uninterrupted_one(db_targets):
+    full_state, full_actions, full_replay, full_standings = await _run(db_targets(), None)
     half = len(full_actions) // 2
     assert half > 5
-    state, actions, replayed, standings = await _run(tmp_path / "b.db", half)
+    state, actions, replayed, standings = await _run(db_targets(), half)
     assert actions == full_actions
     assert state == full_state == full_replay == replayed
     assert GAME.outcome(state) == GAME.outcome(full_state)

@@ -46,9 +46,9 @@ async def _refused(code, work):
     assert err.value.code == code
 
 
-async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_restart(tmp_path):
+async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_restart(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "t.db", listener)
+    db, service = await _service(db_target, listener)
     table = await _game(service, "a", "b")
     await service.act(table.id, "h", 0, "t.1")
     assert _to_act(table) == "a"
@@ -85,8 +85,8 @@ async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_
     await db.close()
 
 
-async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(tmp_path):
-    db, service = await _service(tmp_path / "t.db")
+async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(db_target):
+    db, service = await _service(db_target)
     table = await _game(service, "a")
     for _ in range(3):  # h times out three times in a row; a plays
         assert await service.expire_turn(table.id) == ["h"]
@@ -108,9 +108,9 @@ async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(tmp_pat
     await db.close()
 
 
-async def test_the_host_or_a_moderator_removes_a_player_for_good(tmp_path):
+async def test_the_host_or_a_moderator_removes_a_player_for_good(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "t.db", listener)
+    db, service = await _service(db_target, listener)
     table = await _game(service, "a", "b")
     await _refused("not_host_kick", service.kick(table.id, "b", "a"))
     await _refused("kick_yourself", service.kick(table.id, "h", "h"))
@@ -130,9 +130,9 @@ async def test_the_host_or_a_moderator_removes_a_player_for_good(tmp_path):
     await db.close()
 
 
-async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_closes(tmp_path):
+async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_closes(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "t.db", listener)
+    db, service = await _service(db_target, listener)
     table = await _game(service, "a", pile=6)
     await service.leave_game(table.id, "h")  # the host leaves: a hosts; the computer plays h
     assert table.record.host_id == "a"
@@ -143,7 +143,7 @@ async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_close
     board = await StandingsRepo(db).leaderboard("g", "toy")
     assert sorted((r.user_id, r.played) for r in board) == [("a", 1), ("h", 1)]
 
-    db2, service2 = await _service(tmp_path / "u.db", listener)
+    db2, service2 = await _service(db_target, listener)
     alone = await _game(service2, "a")
     await service2.leave_game(alone.id, "a")
     await service2.leave_game(alone.id, "h")  # nobody left to play: the table closes
@@ -162,9 +162,9 @@ async def _finished(service, *guests):
     return table
 
 
-async def test_a_rematch_opens_once(tmp_path):
+async def test_a_rematch_opens_once(db_target):
     listener = RecordingListener()
-    db, service = await _service(tmp_path / "t.db", listener)
+    db, service = await _service(db_target, listener)
     table = await _finished(service, "a")
     first, second = await asyncio.gather(
         service.rematch(table.id, "a"), service.rematch(table.id, "h"), return_exceptions=True

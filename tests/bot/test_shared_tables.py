@@ -246,3 +246,105 @@ async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
         await other.close(drain_seconds=1)
         await owner.close(drain_seconds=1)
         await db.close()
+
+
+async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_move(
+    db_target,
+):
+    """After a restart the owner loads tables lazily: the first it hears of one is another
+    process's move. It rebuilds the game from the seed (worker pool) and presents the events
+    of the moves its message has not shown, not just the snapshot."""
+    from storage import PresentedRepo, Shown
+
+    dbs = [await open_database(db_target), await open_database(db_target)]
+    hub = LocalFeedHub()
+    first = TableService(dbs[0], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed())
+    await first.load()
+    table = await first.open(
+        guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
+        locale="es", options={"pile": 40}, seed="seed-lazy",
+    )  # fmt: skip
+    await first.join(table.id, "a", "A")
+    await first.start(table.id, "h")
+    await first.act(table.id, "h", 0, "t.1")
+    await first.act(table.id, "a", 1, "t.2")
+    await PresentedRepo(dbs[0]).save([Shown(table_id=table.id, slot="", version=1)])
+    await first.close(drain_seconds=1)  # the owner restarts
+    events = []
+    heard = Listener()
+
+    async def on_game(live, evs, actor):
+        events.append([e.code for e in evs])
+
+    heard.on_game = on_game
+    owner = TableService(dbs[0], {"toy": TOY}, heard, CONFIG, feed=hub.feed())
+    other = TableService(dbs[1], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed(), owns=lambda g: False)  # fmt: skip
+    try:
+        await owner.load(lazy=True)
+        await other.load(lazy=True)
+        assert owner.find(table.id) is None
+        await other.act(table.id, "h", 2, "t.1")
+        await _until(lambda: heard.calls, "the owner presenting the move")
+        # Shown: version 1. Since then: a's move (version 2) and h's (version 3).
+        assert heard.calls == [(3, "h")]
+        assert events == [["took", "took"]]
+        assert owner.find(table.id).last_actor == "h"
+    finally:
+        await other.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        for db in dbs:
+            await db.close()
+
+
+# ----- the mover's DM view, answered in place by the mover's process -------------------------
+async def test_the_owner_learns_what_the_mover_s_process_showed_in_the_mover_s_dm(pair):
+    """The other process answered the mover's click in place (message 777 shows the view of
+    version 1, digest "d1"): the owner, about to edit that view, hears so and need not."""
+    owner, other, heard, silent, table = pair
+    await other.act(table.id, "h", 0, "t.1")
+    await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+    waiting = asyncio.create_task(owner.view_shown_elsewhere(table.id, "h", 1))
+    await asyncio.sleep(0)  # the owner asks before the word arrives
+    other.view_answered(other.find(table.id), "h", 777, "d1")
+    shown = await waiting
+    assert (shown.table_id, shown.seat, shown.version, shown.message_id, shown.digest) == (
+        table.id, "h", 1, 777, "d1",
+    )  # fmt: skip
+    assert await owner.view_shown_elsewhere(table.id, "h", 1) is None  # used once
+    # The word may also come first; and the owner itself never publishes one.
+    await other.act(table.id, "a", 1, "t.1")
+    other.view_answered(other.find(table.id), "a", None, None)  # could not answer in place
+    await _until(lambda: owner.find(table.id).version == 2, "the owner catching up")
+    shown = await owner.view_shown_elsewhere(table.id, "a", 2)
+    assert shown is not None and shown.message_id is None
+    owner.view_answered(owner.find(table.id), "a", 1, "x")
+    await asyncio.sleep(0.01)
+    assert await other.view_shown_elsewhere(table.id, "a", 2) is None
+
+
+async def test_no_word_from_the_mover_s_process_costs_a_bounded_wait_then_an_edit():
+    from bot.service.feed import ViewShown
+    from bot.service.shared import ViewsShownElsewhere
+
+    views = ViewsShownElsewhere(grace=0)
+    assert await views.wait(1, "h", 3) is None  # nothing expected: at once
+    views.expect(1, "h", 3)
+    assert await views.wait(1, "h", 3) is None  # expected, never said (the process died)
+    views.heard(ViewShown(1, "h", 4, 9, "d"))
+    views.expect(1, "h", 4)  # the word came before the owner caught up
+    assert (await views.wait(1, "h", 4)).message_id == 9
+    for shown in (ViewShown(5, "123", 6, None, None), ViewShown(5, "1", 6, 7, "ab", False)):
+        assert ViewShown.parse(shown.payload()) == shown
+    assert ViewShown.parse("5:123:6:x::1") is None and ViewShown.parse("5:123:6:::") is None
+
+
+async def test_on_postgres_the_word_travels_by_notify(pg_url):
+    dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
+    try:
+        await other.act(table.id, "h", 0, "t.1")
+        await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+        other.view_answered(other.find(table.id), "h", 777, "d1")
+        shown = await owner.view_shown_elsewhere(table.id, "h", 1)
+        assert shown is not None and (shown.message_id, shown.digest) == (777, "d1")
+    finally:
+        await _close(dbs, other, owner)

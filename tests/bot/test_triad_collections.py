@@ -234,12 +234,12 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(db_targe
     await db.close()
 
 
-async def test_after_a_lazy_start_up_staked_cards_still_count_and_load_only_when_asked(
-    tmp_path,
+async def test_after_a_lazy_start_up_staked_cards_still_count_without_loading_a_table(
+    db_target,
 ):
-    """Start-up loads no Triple Triad table (lazy, like every game); the first question about
-    staked cards loads that game's open tables, so a card at stake is still not offered."""
-    db = await open_database(tmp_path / "c.db")
+    """Start-up loads no Triple Triad table (lazy, like every game); staked cards are counted
+    by the database, so a card at stake is still not offered and no table has to load."""
+    db = await open_database(db_target)
     repo = CollectionsRepo(db)
     config = ServiceConfig(cpu_delay_seconds=0)
     service = TableService(db, {"triad": GAME}, RecordingListener(), config)
@@ -256,6 +256,7 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_and_load_only_when
     )
     await service.add_cpu(table.id, "1")
     await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    assert await repo.staked(table.id) == {"1": dict(Counter(hand))}  # the computer stakes none
     await service.close()
 
     restarted = TableService(db, {"triad": GAME}, RecordingListener(), config)
@@ -263,7 +264,7 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_and_load_only_when
     assert restarted.find(table.id) is None and restarted.unloaded_count == 1
     left = await restarted.lobby_rules("triad", TriadLobby).available("1")
     assert Counter(left) + Counter(hand) == Counter(mine)
-    assert restarted.find(table.id) is not None and restarted.unloaded_count == 0
+    assert restarted.find(table.id) is None and restarted.unloaded_count == 1
     await restarted.close()
     await db.close()
 

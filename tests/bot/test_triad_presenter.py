@@ -17,7 +17,7 @@ from bot.ui.presenter import presenter_for
 from bot.ui.triad.lobby import lobby_payload, picker_payload
 from games.core import IllegalAction
 from games.triad.cards import ids_of_levels
-from storage import open_database
+from storage import CollectionsRepo, open_database
 from tests.bot.test_messages import _check_limits
 from tests.bot.test_tables import RecordingListener
 
@@ -35,8 +35,17 @@ def _everything(payload) -> str:
     return "\n".join(parts)
 
 
-async def _table(tmp_path, **options):
-    db = await open_database(tmp_path / "t.db")
+async def _holding(db, hands) -> None:
+    """The players hold the cards they pick (a start stakes them from their collections)."""
+    repo = CollectionsRepo(db)
+    for user, cards in hands.items():
+        if user.isdigit():
+            await repo.grant(user, "triad", list(cards), "admin")
+
+
+async def _table(db_target, **options):
+    db = await open_database(db_target)
+    await _holding(db, HANDS)
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
@@ -64,8 +73,8 @@ def _hidden_of(table, seat: str) -> set[str]:
 
 
 @pytest.mark.parametrize("open_rule", [False, True])
-async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path, open_rule):
-    db, service, table = await _table(tmp_path, open=open_rule, elemental=True, same=True)
+async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(db_target, open_rule):
+    db, service, table = await _table(db_target, open=open_rule, elemental=True, same=True)
     tr = translator("es")
     rng = random.Random(3)
     while table.record.status == "playing":
@@ -126,8 +135,8 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(tmp_path,
     await db.close()
 
 
-async def test_payout_pick_buttons_and_outcome_lines(tmp_path):
-    db, service, table = await _table(tmp_path, payout="una")
+async def test_payout_pick_buttons_and_outcome_lines(db_target):
+    db, service, table = await _table(db_target, payout="una")
     tr = translator("en")
     # Seat "2" holds level-9 cards: play greedily until the end, then "2" must pick.
     while table.state.phase == "play":
@@ -250,6 +259,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
 
 async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
     db = await open_database(tmp_path / "h.db")
+    await _holding(db, {"1": HANDS["1"]})
     asked = []
 
     def ai_kwargs(game, seconds):

@@ -158,7 +158,9 @@ async def open_lobby(
 ) -> tuple[int, Message]:
     reply = await (await host.slash("play amapatolli", channel=channel, **options))
     assert reply.ephemeral, reply
-    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    opened = re.search(r"#(\d+)", reply.content)
+    assert opened, f"/play answered {reply.content!r}"
+    table_id = int(opened.group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""),
         channel=channel,

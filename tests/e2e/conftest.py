@@ -1,11 +1,19 @@
-"""End-to-end fixtures: the fake Discord and the real Mesa bot on a temporary database."""
+"""End-to-end fixtures: the fake Discord and the real Mesa bot on a temporary database.
+
+``MESA_E2E_BACKEND=postgres`` runs the suite's bots on PostgreSQL (a fresh database per
+``Mesa`` harness, on the session's server: embedded, or ``MESA_TEST_POSTGRES_URL``); the default
+``sqlite`` keeps a temporary SQLite file. Tests that start ``python -m bot`` themselves or pick a
+backend on purpose keep theirs.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import discord.gateway
 import discord.http
@@ -13,16 +21,34 @@ import pytest
 
 from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
 from tests.fakediscord.server import FakeDiscord
+from tests.pg_server import PostgresServer
 
 DEFAULT_SEED = "e2e-seed-0001"
+BACKEND_ENV = "MESA_E2E_BACKEND"
+BACKENDS = ("sqlite", "postgres")
+
+
+def e2e_backend() -> str:
+    backend = os.environ.get(BACKEND_ENV, "sqlite").strip().lower() or "sqlite"
+    if backend not in BACKENDS:
+        raise pytest.UsageError(f"{BACKEND_ENV}={backend!r}: use one of {', '.join(BACKENDS)}")
+    return backend
 
 
 class Mesa:
     """The Mesa bot running on the fake Discord; `restart()` keeps the same database."""
 
+    # Set for the session by ``MESA_E2E_BACKEND=postgres``: each harness gets a database there.
+    postgres: ClassVar[PostgresServer | None] = None
+    created: ClassVar[list[str]] = []
+
     def __init__(self, fake: FakeDiscord, db_path: Path, **settings) -> None:
         self.fake = fake
         self.db_path = db_path
+        if self.postgres is not None and "database_url" not in settings:
+            settings["database_url"] = self.postgres.create_database()
+            self.created.append(settings["database_url"])
+        self.database_url: str | None = settings.get("database_url")
         self.settings_overrides = settings
         self.seed = DEFAULT_SEED
         self.bot = None
@@ -77,6 +103,25 @@ class Mesa:
     async def restart(self) -> None:
         await self.stop()
         await self.start()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def e2e_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The backend of the suite's bots (``MESA_E2E_BACKEND``)."""
+    backend = e2e_backend()
+    if backend == "sqlite":
+        yield backend
+        return
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    Mesa.postgres = server
+    try:
+        yield backend
+    finally:
+        Mesa.postgres = None
+        for url in Mesa.created:
+            with contextlib.suppress(Exception):
+                server.drop_database(url)
+        Mesa.created.clear()
 
 
 @pytest.fixture

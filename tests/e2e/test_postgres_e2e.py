@@ -71,3 +71,9 @@ async def test_a_game_on_postgres_survives_a_restart_and_lands_its_standings(
         with contextlib.suppress(Exception):
             await mesa.stop()
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+async def test_the_suite_s_bots_run_on_the_backend_asked_for(mesa, e2e_database):
+    """``MESA_E2E_BACKEND`` (sqlite by default, or postgres) is what the ``mesa`` fixture's bot
+    uses: the switch that runs the whole e2e suite on PostgreSQL."""
+    assert mesa.bot.db.dialect == e2e_database

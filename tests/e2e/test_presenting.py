@@ -85,6 +85,28 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     assert shown == [0, 1, last], shown
 
 
+def _committed_version(mesa, table_id: int) -> int:
+    """The table's version as a separate connection sees it: committed transactions only."""
+    if mesa.database_url is None:
+        with sqlite3.connect(mesa.db_path) as conn:
+            (committed,) = conn.execute(
+                "SELECT version FROM tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        return int(committed)
+    import asyncpg
+
+    from tests.pg_server import _in_thread
+
+    async def read() -> int:
+        conn = await asyncpg.connect(mesa.database_url)
+        try:
+            return int(await conn.fetchval("SELECT version FROM tables WHERE id = $1", table_id))
+        finally:
+            await conn.close()
+
+    return _in_thread(read)
+
+
 async def test_no_message_shows_a_version_before_the_database_has_it(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
@@ -97,12 +119,7 @@ async def test_no_message_shows_a_version_before_the_database_has_it(fake_discor
         shown = _footer_version(body.get("embeds"))
         title = ((body.get("embeds") or [{}])[0] or {}).get("title") or ""
         if shown is not None and f"mesa #{driver.table_id}" in title:
-            # A separate connection sees only committed transactions (WAL).
-            with sqlite3.connect(mesa.db_path) as conn:
-                (committed,) = conn.execute(
-                    "SELECT version FROM tables WHERE id = ?", (driver.table_id,)
-                ).fetchone()
-            seen.append((shown, committed))
+            seen.append((shown, _committed_version(mesa, driver.table_id)))
         return original(msg, body, files, edit=edit)
 
     fake.apply_message_body = checking

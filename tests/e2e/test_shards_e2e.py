@@ -219,6 +219,24 @@ async def _stored_as_shown(url: str, table: Chupate2Table) -> None:
         await conn.close()
 
 
+def _repeated_dm_edits(players, spared_versions=frozenset()) -> list[tuple[str, int, str]]:
+    """(player, message, footer) for every DM message edited to show exactly what it showed
+    already (a click answered in place by shard 0's process, then the owner editing the same
+    view). A view of ``spared_versions`` is left out: the move a process was killed right
+    after (the word that it answered in place died with it; the owner edits once more)."""
+    repeated = []
+    for user in players:
+        for message in user.dms():
+            states = [*message.versions, message.snapshot()]
+            shown = [(s["content"], s["embeds"], s["components"]) for s in states]
+            for a, b in zip(shown, shown[1:], strict=False):
+                footer = str(((a[1] or [{}])[0].get("footer") or {}).get("text", ""))
+                version = re.search(r"(\d+)", footer)
+                if a == b and not (version and int(version.group(1)) in spared_versions):
+                    repeated.append((user.name, message.id, footer))
+    return repeated
+
+
 async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table:
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
@@ -276,11 +294,13 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             for _ in range(4):
                 await table.move()
             await _stored_as_shown(pg_url, table)
+            killed_at = {table.oracle.version}
             await one.kill()  # the owner of the game's guild, mid-game
             await one.start()
             await one.wait_healthy(fake)
             for _ in range(4):
                 await table.move()
+            killed_at.add(table.oracle.version)
             await zero.kill()  # the process every DM click reaches
             await zero.start()
             await zero.wait_healthy(fake)
@@ -292,6 +312,9 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             assert [v for v, _, _ in stored] == list(range(1, len(stored) + 1))
             by_dm = [h for h in table.handles if h.interaction.guild is None]
             assert by_dm, "no move came from a DM"
+            # A DM view answered in place by "zero" is not edited again by "one" to show the
+            # same thing (one REST edit saved per DM move).
+            assert _repeated_dm_edits([alice, bob], killed_at) == []
             # The global board reads the same standings from either process.
             boards = [
                 await (await alice.slash("leaderboard", game="chupate2", scope="global")),

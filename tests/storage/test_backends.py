@@ -176,3 +176,32 @@ def test_a_sqlite_bot_loads_neither_asyncpg_nor_the_metrics_libraries(tmp_path):
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+async def test_postgres_statement_and_lock_timeouts_apply_to_writes_and_reads(pg_url):
+    """DATABASE_STATEMENT_TIMEOUT_MS / DATABASE_LOCK_TIMEOUT_MS: a runaway statement is
+    cancelled and a write waiting on another process's lock gives up, each failing only its
+    own transaction; reads carry the same limits."""
+    import asyncpg
+
+    from storage.sql import PgTuning
+
+    tuning = PgTuning(statement_timeout_ms=300, lock_timeout_ms=200, read_connections=2)
+    db = await open_database(pg_url, tuning=tuning)
+    holder = await asyncpg.connect(pg_url)
+    try:
+        assert (await db.fetchone("SHOW statement_timeout"))[0] == "300ms"
+        assert (await db.fetchone("SHOW lock_timeout"))[0] == "200ms"
+        assert db.reads.pool.get_max_size() == 2
+        with pytest.raises(asyncpg.QueryCanceledError):
+            await db.write(lambda conn: conn.execute("SELECT pg_sleep(30)"))
+        async with holder.transaction():  # another process holds the key
+            await holder.execute("SELECT pg_advisory_xact_lock(hashtextextended('k', 0))")
+            with pytest.raises(asyncpg.LockNotAvailableError):
+                await db.write(lambda conn: conn.lock("k"))
+        await db.write(lambda conn: conn.lock("k"))  # released: the writer goes on
+        with pytest.raises(asyncpg.QueryCanceledError):
+            await db.fetchone("SELECT pg_sleep(30)")
+    finally:
+        await holder.close()
+        await db.close()

@@ -1,0 +1,109 @@
+"""Who follows a table, with two processes on one database (both backends): "stop following"
+is clicked in a DM, which reaches shard 0's process, while the table's owner is the one DMing
+its followers. The database decides (the row), the change feed tells the owner (LISTEN/NOTIFY
+on PostgreSQL; an in-process hub for SQLite), and the owner stops DMing at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
+from bot.service.followers import Followers
+from storage import SeatInfo, TablesRepo, open_database
+
+
+async def _until(condition, what):
+    for _ in range(5000):  # a bound against a hang; the outcome does not depend on it
+        if condition():
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"never happened: {what}")
+
+
+def _feeds(target):
+    if isinstance(target, str):  # PostgreSQL: real LISTEN/NOTIFY, one connection each
+        from bot.service.pg_feed import PostgresFeed
+
+        return [PostgresFeed(target), PostgresFeed(target)]
+    hub = LocalFeedHub()
+    return [hub.feed(), hub.feed()]
+
+
+@pytest.fixture
+async def two_processes(db_target):
+    """(owner's followers, shard 0's followers, a table id) on one database."""
+    dbs = [await open_database(db_target), await open_database(db_target)]
+    record = await TablesRepo(dbs[0]).create(
+        guild_id="g", channel_id="c", game="toy", host_id="h", locale="es", options={},
+        seats=[SeatInfo(id="h", name="H")], seed="s",
+    )  # fmt: skip
+    feeds = _feeds(db_target)
+    for feed in feeds:
+        await feed.start(lambda change: None)  # what TableService.load does
+    owner, shard0 = Followers(dbs[0], feeds[0]), Followers(dbs[1], feeds[1])
+    await owner.load()
+    await shard0.load()
+    yield owner, shard0, record.id
+    for feed in feeds:
+        await feed.close()
+    for db in dbs:
+        await db.close()
+
+
+async def test_stop_following_in_a_dm_reaches_the_owner_at_once(two_processes):
+    owner, shard0, table_id = two_processes
+    assert await owner.follow(table_id, "u")  # the public message's button: the owner
+    await owner.set_message(table_id, "u", "555")
+    assert await shard0.stop(table_id, "u")
+    await _until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
+    assert owner.of(table_id) == {}
+    assert not await shard0.stop(table_id, "u")  # twice: not following any more
+    # Following again (the owner): shard 0 hears it too, with no DM message yet.
+    assert await owner.follow(table_id, "u")
+    await _until(lambda: shard0.follows(table_id, "u"), "shard 0 hearing the follow")
+    assert not await shard0.follow(table_id, "u")  # already following, whoever recorded it
+    await owner.idle()
+    assert owner.of(table_id) == {"u": None}
+
+
+async def test_a_dm_message_id_not_yet_stored_survives_a_re_read(two_processes):
+    owner, shard0, table_id = two_processes
+    await owner.follow(table_id, "a")
+    await owner.follow(table_id, "b")
+    await owner.set_message(table_id, "a", "1")
+    await _until(lambda: shard0.follows(table_id, "b"), "shard 0 hearing both")
+    await shard0.stop(table_id, "b")
+    await _until(lambda: not owner.follows(table_id, "b"), "the owner hearing the stop")
+    await owner.idle()
+    assert owner.of(table_id) == {"a": "1"}
+
+
+async def test_the_database_decides_whether_someone_follows(two_processes):
+    """A process whose memory never heard of the follow (its feed deaf) still stops it."""
+    owner, shard0, table_id = two_processes
+    feed = shard0._feed
+    # Hears nothing; what it changes is still announced (PostgreSQL: by the trigger).
+    deaf = Followers(
+        shard0.repo.db, LocalFeed(feed.hub) if isinstance(feed, LocalFeed) else NoFeed()
+    )
+    await deaf.load()
+    assert await owner.follow(table_id, "u")
+    assert not deaf.follows(table_id, "u")
+    assert await deaf.stop(table_id, "u")
+    await _until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
+
+
+async def test_one_process_needs_no_feed(tmp_path):
+    db = await open_database(tmp_path / "one.db")
+    record = await TablesRepo(db).create(
+        guild_id="g", channel_id="c", game="toy", host_id="h", locale="es", options={},
+        seats=[SeatInfo(id="h", name="H")], seed="s",
+    )  # fmt: skip
+    followers = Followers(db, NoFeed())
+    await followers.load()
+    assert await followers.follow(record.id, "u")
+    assert await followers.stop(record.id, "u")
+    assert followers.of(record.id) == {} and followers.heard == 0
+    await db.close()
