@@ -157,7 +157,12 @@ class Renderer:
         running = self._running.get(digest)
         if running is not None:
             self.reused += 1
-            return await asyncio.shield(running)
+            try:
+                return await asyncio.shield(running)
+            except Superseded:
+                # Its first asker moved on before a worker was free; this asker may still
+                # want the image (an answer to a click does): it asks again, for itself.
+                return await self.render(request, wanted)
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._running[digest] = future
         try:

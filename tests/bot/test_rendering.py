@@ -109,6 +109,28 @@ async def test_a_worker_process_draws_the_same_image_and_skips_superseded_ones()
     assert (renderer.renders, renderer.skipped) == (1, 1)
 
 
+async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_second():
+    """Two asks for one image share its render; when the first asker no longer wants it (its
+    message moved on) the second, which does (an answer to a click), still gets the image."""
+    seats, views = _views("triad")
+    table = _request("triad", *views[0], seats)
+    hand = _request("triad", *views[1], seats)
+    renderer = Renderer(Workers(1))
+    try:
+        # The worker is busy with the table; two asks for the hand wait behind it.
+        drawn_table, skipped, drawn_hand = await asyncio.gather(
+            renderer.render(table),
+            renderer.render(hand, wanted=lambda: False),
+            renderer.render(hand),
+            return_exceptions=True,
+        )
+    finally:
+        renderer.close()
+    assert isinstance(skipped, Superseded)
+    assert drawn_hand == renderer.render_now(hand)
+    assert drawn_table is not None and renderer.skipped == 1 and renderer.renders == 2
+
+
 def _seat_views_over_time(key: str, seat_count: int = 3, moves: int = 40, every: int = 3):
     """Each seat's view every few random moves (the same seat's views differ in other fields)."""
     game = GAMES[key]
