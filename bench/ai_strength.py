@@ -156,8 +156,19 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def run(game: str, version: str, games: int, iterations: int, processes: int, prefix: str) -> dict:
-    jobs = [(game, version, iterations, f"{prefix}{game}-{i}", i % 2 == 0) for i in range(games)]
+def run(
+    game: str,
+    version: str,
+    games: int,
+    iterations: int,
+    processes: int,
+    prefix: str,
+    duplicate: bool = False,
+) -> dict:
+    deal = (lambda i: i // 2) if duplicate else (lambda i: i)
+    jobs = [
+        (game, version, iterations, f"{prefix}{game}-{deal(i)}", i % 2 == 0) for i in range(games)
+    ]
     t0 = time.perf_counter()
     if processes > 1:
         with ProcessPoolExecutor(processes) as pool:
@@ -185,6 +196,7 @@ def run(game: str, version: str, games: int, iterations: int, processes: int, pr
         ),
         "hard_moves": len(times),
         "seconds": round(elapsed, 1),
+        "duplicate": duplicate,
     }
 
 
@@ -198,6 +210,11 @@ def main() -> None:
     parser.add_argument("--seed-prefix", default="strength-")
     parser.add_argument("--skip-before", action="store_true")
     parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="every deal twice, hard in each seat (deal luck cancels out of the pair)",
+    )
+    parser.add_argument(
         "--oracle",
         action="store_true",
         help="also the ceiling: the same search seeing the true state (cheating on purpose)",
@@ -207,13 +224,29 @@ def main() -> None:
     for game in args.only:
         if not args.skip_before:
             before_games = args.before_games or args.games
-            line = run(game, "before", before_games, 0, args.processes, args.seed_prefix)
+            line = run(
+                game, "before", before_games, 0, args.processes, args.seed_prefix, args.duplicate
+            )
             print(json.dumps(line), flush=True)
-        line = run(game, "after", args.games, args.iterations, args.processes, args.seed_prefix)
+        line = run(
+            game,
+            "after",
+            args.games,
+            args.iterations,
+            args.processes,
+            args.seed_prefix,
+            args.duplicate,
+        )
         print(json.dumps(line), flush=True)
         if args.oracle:
             line = run(
-                game, "oracle", args.games, args.iterations, args.processes, args.seed_prefix
+                game,
+                "oracle",
+                args.games,
+                args.iterations,
+                args.processes,
+                args.seed_prefix,
+                args.duplicate,
             )
             print(json.dumps(line), flush=True)
 

@@ -3,6 +3,9 @@
 ``determinize`` deals the cards the seat has not seen (the full deck minus its own hand, the card
 on top and the cards the view's events show played) at random into the other hands, the stock and
 the cards under the top of the pile, in the counts the view shows; everything public is copied.
+It reads what the public events say of the other hands (``hand_slots``): a player who drew or
+passed held no card matching the colours in force (nor a Tlapiāni), so the cards they held then
+and still hold are dealt from the unseen cards that do not match those colours.
 Rollouts are played by the ``normal`` computer of every seat; a finished game scores 1 for a win
 (½ for a shared first place), a rollout stopped at its horizon scores by hand sizes.
 """
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from games.amapatolli import rules
 from games.amapatolli.actions import AmapatolliAction
-from games.amapatolli.cards import deck_ids
+from games.amapatolli.cards import CARDS, deck_ids
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView, card_views
 from games.core.engine import Seat
@@ -26,8 +29,80 @@ if TYPE_CHECKING:
 HORIZON = 200  # moves per rollout; a 2-player game rarely needs more than 100
 
 
-def determinize(view: AmapatolliView, rng: random.Random) -> AmapatolliState:
-    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places."""
+Slot = frozenset[tuple[str, str]]  # the colours (margin, background) a hidden card did not match
+
+
+def hand_slots(view: AmapatolliView) -> dict[Seat, list[Slot]]:
+    """For every other seat, one entry per card it holds: the colours in force at each of its
+    draws or passes since the card came into its hand (a card it held then matched none of
+    them: the rules let a player draw or pass only when nothing in hand was playable). Public
+    events only (the view keeps the last few). A play takes the newest card it can be (after a
+    draw, the card drawn)."""
+    me = view.seat
+    events = view.last_events  # the last few moves only: the hands before them are unknown
+    held_before: dict[Seat, int] = {s: n for s, n in view.hand_counts.items() if s != me}
+    for e in events:  # how many cards each held when the first of these events happened
+        if e.seat in held_before and e.code == "play":
+            held_before[e.seat] += 1
+        elif e.seat in held_before and e.code == "draw":
+            held_before[e.seat] -= 1
+        elif e.code == "callout" and e.params.get("target") in held_before:
+            held_before[e.params["target"]] -= int(e.params.get("count", 0))
+    slots: dict[Seat, list[Slot]] = {s: [frozenset()] * max(0, n) for s, n in held_before.items()}
+    colours: tuple[str, str] | None = None  # unknown until a card is seen played
+    for e in events:
+        code, seat = e.code, e.seat
+        if code in ("start", "play"):
+            card = CARDS.get(e.params.get("card", ""))
+            if code == "play" and seat in slots and card is not None:
+                held = slots[seat]
+                fits = [k for k, slot in enumerate(held) if not _matches_any(card.id, slot)]
+                if held:
+                    held.pop(fits[-1] if fits else len(held) - 1)
+            if card is not None and not card.wild:
+                colours = (card.margin, card.background)
+        elif code == "colour_named":
+            colour = e.params.get("colour", "")
+            colours = (colour, colour)
+        elif code in ("draw", "pass") and seat in slots:
+            if colours is not None:
+                slots[seat] = [slot | {colours} for slot in slots[seat]]
+            if code == "draw":
+                slots[seat].append(frozenset())
+        elif code == "callout":
+            target = e.params.get("target")
+            if target in slots:
+                slots[target].extend([frozenset()] * int(e.params.get("count", 0)))
+    for s, held in slots.items():  # the counts the view shows win over the reconstruction
+        n = view.hand_counts.get(s, 0)
+        held.sort(key=len, reverse=True)
+        del held[n:]
+        held.extend([frozenset()] * (n - len(held)))
+    return slots
+
+
+def _matches_any(card_id: str, slot: Slot) -> bool:
+    card = CARDS[card_id]
+    return any(rules.matches(card, m, b) for m, b in slot)
+
+
+def _deal_hand(pool: list[str], held: list[Slot]) -> list[str]:
+    """Cards for ``held`` from the shuffled ``pool`` (removed from it), the most constrained
+    slot first, each the first card of the pool its colours allow (any card if none does)."""
+    hand: list[str] = []
+    for slot in held:
+        pick = 0
+        if slot:
+            pick = next((k for k, c in enumerate(pool) if not _matches_any(c, slot)), 0)
+        hand.append(pool.pop(pick))
+    return hand
+
+
+def determinize(
+    view: AmapatolliView, rng: random.Random, slots: dict[Seat, list[Slot]] | None = None
+) -> AmapatolliState:
+    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places
+    (``slots``: ``hand_slots(view)``, computed once per search by the caller)."""
     me = view.seat
     assert me is not None, "a world is sampled for a seat"
     seats = list(view.seats)
@@ -36,14 +111,14 @@ def determinize(view: AmapatolliView, rng: random.Random) -> AmapatolliState:
     seen |= {e.params["card"] for e in view.last_events if e.code == "play" and "card" in e.params}
     pool = [c for c in deck_ids(not view.options.no_tlapiani) if c not in seen]
     rng.shuffle(pool)
+    if slots is None:
+        slots = hand_slots(view)
     hands: list[list[str]] = []
     for s in seats:
         if s == me:
             hands.append(list(own))
         else:
-            n = view.hand_counts[s]
-            hands.append(pool[:n])
-            pool = pool[n:]
+            hands.append(_deal_hand(pool, slots[s]))
     stock = pool[: view.stock_count]
     pool = pool[view.stock_count :]
     # under the top: the cards the events show played, and the rest of the unseen ones
@@ -133,9 +208,12 @@ class AmapatolliSearch:
     def __init__(self, engine: AmapatolliGame) -> None:
         self.engine = engine
         self.policy = _rollout_policy
+        self._slots: tuple[Any, dict[Seat, list[Slot]]] | None = None
 
     def determinize(self, view: Any, rng: random.Random) -> AmapatolliState:
-        return determinize(view, rng)
+        if self._slots is None or self._slots[0] is not view:
+            self._slots = (view, hand_slots(view))
+        return determinize(view, rng, self._slots[1])
 
     def done(self, state: AmapatolliState) -> bool:
         return state.finished
