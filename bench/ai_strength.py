@@ -12,7 +12,11 @@ It prints one JSON line per game and run: wins, draws, the win rate with its 95 
 interval (draws count half), and the milliseconds per ``hard`` decision (p50 / p95, decisions
 with more than one legal action only), side by side. Figures only; nothing is asserted.
 ``--oracle`` adds the same search cheating on purpose (its worlds are the true state): how much
-the hidden cards are worth, an upper bound no fair player reaches.
+the hidden cards are worth, an upper bound no fair player reaches; ``--oracle-hands`` the same
+cheat seeing the other hands but not the order of the stock. ``--duplicate`` plays every deal
+twice, hard in each seat (deal ``i`` uses seed ``<prefix><game>-<i // 2>``): the luck of the
+deal cancels out of each pair, so the rate measures the play (normal against itself: exactly
+50 %); the Wilson interval, which treats games as independent, is then conservative.
 
 Measured on the shared 2-core machine (load 3-18; the ms include waiting for the CPU), one
 seed set (``strength-``), "before" = main's hard, "after" = this branch's:
@@ -82,12 +86,19 @@ def _chooser(game: str, version: str, iterations: int) -> Any:
             return lambda view, legal, rng: ai.choose_action(engine, view, legal, "hard", rng)
         return lambda view, legal, rng: ai.choose_action(view, legal, "hard", rng)
     budget = Budget(iterations=iterations)
-    if version == "oracle":  # the same search, but its "sampled worlds" are the true state
+    if version in ("oracle", "oracle-hands"):  # the search's "sampled worlds" from the truth
         search = importlib.import_module(f"games.{game}.ai_search")
 
+        def world(view: Any, rng: random.Random, *_: Any) -> Any:
+            state = engine.copy_state(ORACLE_STATE[0])
+            if version == "oracle-hands":  # the hands seen, the stock's order still unknown
+                stock = list(state.stock)
+                rng.shuffle(stock)
+                state.stock = stock
+            return state
+
         def oracle(view: Any, legal: list[Any], rng: random.Random) -> Any:
-            truth = ORACLE_STATE[0]
-            search.determinize = lambda view, rng: engine.copy_state(truth)  # type: ignore[attr-defined]
+            search.determinize = world  # type: ignore[attr-defined]
             return engine.choose_action(view, legal, "hard", rng, budget=budget)
 
         return oracle
@@ -181,6 +192,12 @@ def run(
     draws = sum(1 for r in results if 0.0 < r["score"] < 1.0)
     times = sorted(t for r in results for t in r["times"])
     low, high = wilson(score, games)
+    pairs: dict[str, int] = {}
+    if duplicate:  # a deal's two games: hard won both, split them (as normal does), lost both
+        for k in range(0, games - 1, 2):
+            both = results[k]["score"] + results[k + 1]["score"]
+            key = "hard_won_both" if both > 1 else "hard_lost_both" if both < 1 else "split"
+            pairs[key] = pairs.get(key, 0) + 1
     return {
         "game": game,
         "hard": version if version == "before" else f"{version} ({iterations} rollouts/move)",
@@ -197,6 +214,7 @@ def run(
         "hard_moves": len(times),
         "seconds": round(elapsed, 1),
         "duplicate": duplicate,
+        **({"deals": pairs} if duplicate else {}),
     }
 
 
@@ -209,6 +227,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=list(GAMES))
     parser.add_argument("--seed-prefix", default="strength-")
     parser.add_argument("--skip-before", action="store_true")
+    parser.add_argument("--skip-after", action="store_true", help="only the oracles asked for")
     parser.add_argument(
         "--duplicate",
         action="store_true",
@@ -219,6 +238,11 @@ def main() -> None:
         action="store_true",
         help="also the ceiling: the same search seeing the true state (cheating on purpose)",
     )
+    parser.add_argument(
+        "--oracle-hands",
+        action="store_true",
+        help="also the same search seeing the other hands but not the stock's order",
+    )
     args = parser.parse_args()
     random.seed(0)
     for game in args.only:
@@ -228,20 +252,23 @@ def main() -> None:
                 game, "before", before_games, 0, args.processes, args.seed_prefix, args.duplicate
             )
             print(json.dumps(line), flush=True)
-        line = run(
-            game,
-            "after",
-            args.games,
-            args.iterations,
-            args.processes,
-            args.seed_prefix,
-            args.duplicate,
-        )
-        print(json.dumps(line), flush=True)
-        if args.oracle:
+        if not args.skip_after:
             line = run(
                 game,
-                "oracle",
+                "after",
+                args.games,
+                args.iterations,
+                args.processes,
+                args.seed_prefix,
+                args.duplicate,
+            )
+            print(json.dumps(line), flush=True)
+        for version in ("oracle", "oracle-hands"):
+            if not getattr(args, version.replace("-", "_")):
+                continue
+            line = run(
+                game,
+                version,
                 args.games,
                 args.iterations,
                 args.processes,
