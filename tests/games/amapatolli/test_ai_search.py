@@ -138,3 +138,42 @@ def test_worlds_deal_the_other_hand_from_cards_its_draws_allow():
         assert not any(_matches_any(c, s) for c, s in zip(world.hands[1], slots, strict=True))
         checked += 1
     assert checked > 3
+
+
+def test_normal_holding_the_true_hand_would_have_made_its_last_play():
+    """The rebuilt decision (colours then, counts then, the hand plus the card played) gives
+    ``normal``'s own choice back: its true hand never makes a world be dealt again."""
+    from games.amapatolli.ai_search import _normal_would_play, last_plays
+
+    checked = 0
+    for seed in ("l1", "l2", "l3", "l4"):
+        for state in normal_playout_states(GAME, seed, ["a", "b"]):
+            for i, seat in enumerate(state.seats):
+                view = GAME.view(state, seat)
+                for play in last_plays(view):
+                    assert _normal_would_play(view, play, state.hands[1 - i])
+                    checked += 1
+    assert checked > 100
+
+
+def test_worlds_explain_the_last_play_far_more_often_than_a_blind_deal():
+    from games.amapatolli import ai_search
+
+    blind = explained = 0
+    for state in list(normal_playout_states(GAME, "l5", ["a", "b"]))[::2]:
+        view = GAME.view(state, "a")
+        reading = ai_search.read_view(view)
+        if not reading.plays:
+            continue
+        for k in range(6):
+            unread = ai_search.Reading(reading.slots, [])
+            for read, count in ((reading, True), (unread, False)):
+                world = determinize(view, random.Random(k), read)
+                fits = all(
+                    ai_search._normal_would_play(view, p, world.hands[1]) for p in reading.plays
+                )
+                if count:
+                    explained += fits
+                else:
+                    blind += fits
+    assert explained > blind
