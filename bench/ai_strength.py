@@ -37,7 +37,7 @@ allows (``last_plays``, amapatolli only):
     amapatolli  session 3 search               200   300  54.3 % [48.7, 59.9]  144 / 347   -
     amapatolli  + draws read                   200   300  54.7 % [49.0, 60.2]  192 / 670   -
     amapatolli  + draws read                   128   500  57.6 % [53.2, 61.9]  141 / 696  54/180/16
-    amapatolli  + draws read + last plays      128  2000  56.6 % [54.4, 58.7]  90 / 152*  207/717/76
+    amapatolli  + draws read + last plays      128  2000  56.6 % [54.4, 58.7]  90 / 152* 207/717/76
     amapatolli  + draws read + last plays      400   500  59.8 % [55.4, 64.0]  261 / 430  76/147/27
     amapatolli  oracle (sees all: cheats)      128   100  95.0 % [88.8, 97.9]  339 / 1154  45/5/0
     amapatolli  oracle-hands (sees the hand)   128   100  84.0 % [75.6, 89.9]  110 / 724   34/16/0
