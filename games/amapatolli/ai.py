@@ -7,10 +7,11 @@
   that suits its own hand.
 * ``hard``: says "Ce" and calls out like ``normal``; on its turn, a determinized Monte-Carlo
   search (``ai_search``, ``games.core.search``) over its legal actions: worlds sampled from its
-  view (the unseen cards dealt at random), each played out by ``normal`` players to the end; it
-  plays ``normal``'s choice unless another is clearly better over the same worlds. The budget is
-  the table's think time (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts. The
-  double-play look-ahead and the reading of draws below are no longer used by any level.
+  view (the unseen cards dealt as the other players' draws and last plays allow), each played
+  out by ``normal`` players to the end; it plays ``normal``'s choice unless another is clearly
+  better over the same worlds. The budget is the table's think time (``think_budget``) or,
+  without one, ``DEFAULT_BUDGET`` rollouts. The double-play look-ahead and the reading of draws
+  below are no longer used by any level.
 """
 
 from __future__ import annotations

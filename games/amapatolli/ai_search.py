@@ -3,6 +3,12 @@
 ``determinize`` deals the cards the seat has not seen (the full deck minus its own hand, the card
 on top and the cards the view's events show played) at random into the other hands, the stock and
 the cards under the top of the pile, in the counts the view shows; everything public is copied.
+It reads what the public events say of the other hands (``hand_slots``): a player who drew or
+passed held no card matching the colours in force (nor a Tlapiāni), so the cards they held then
+and still hold are dealt from the unseen cards that do not match those colours. It also reads
+each other player's last play as the choice of the ``normal`` computer (``last_plays``): a
+world in which ``normal``, holding that hand, would have played something else is dealt again
+(up to ``REDEALS`` times; with odds ``DOUBT`` it is kept anyway, for players who play otherwise).
 Rollouts are played by the ``normal`` computer of every seat; a finished game scores 1 for a win
 (½ for a shared first place), a rollout stopped at its horizon scores by hand sizes.
 """
@@ -10,11 +16,12 @@ Rollouts are played by the ``normal`` computer of every seat; a finished game sc
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from games.amapatolli import rules
-from games.amapatolli.actions import AmapatolliAction
-from games.amapatolli.cards import deck_ids
+from games.amapatolli.actions import PLAYS, AmapatolliAction
+from games.amapatolli.cards import CARDS, COLOURS, deck_ids
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView, card_views
 from games.core.engine import Seat
@@ -24,26 +31,225 @@ if TYPE_CHECKING:
     from games.amapatolli.game import AmapatolliGame
 
 HORIZON = 200  # moves per rollout; a 2-player game rarely needs more than 100
+REDEALS = 8  # deals tried for a world whose other hands explain their last plays
+DOUBT = 0.1  # odds a world is kept although ``normal`` would have played otherwise
 
 
-def determinize(view: AmapatolliView, rng: random.Random) -> AmapatolliState:
-    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places."""
+Slot = frozenset[tuple[str, str]]  # the colours (margin, background) a hidden card did not match
+
+
+def hand_slots(view: AmapatolliView) -> dict[Seat, list[Slot]]:
+    """For every other seat, one entry per card it holds: the colours in force at each of its
+    draws or passes since the card came into its hand (a card it held then matched none of
+    them: the rules let a player draw or pass only when nothing in hand was playable). Public
+    events only (the view keeps the last few). A play takes the newest card it can be (after a
+    draw, the card drawn)."""
+    me = view.seat
+    events = view.last_events  # the last few moves only: the hands before them are unknown
+    held_before: dict[Seat, int] = {s: n for s, n in view.hand_counts.items() if s != me}
+    for e in events:  # how many cards each held when the first of these events happened
+        if e.seat in held_before and e.code == "play":
+            held_before[e.seat] += 1
+        elif e.seat in held_before and e.code == "draw":
+            held_before[e.seat] -= 1
+        elif e.code == "callout" and e.params.get("target") in held_before:
+            held_before[e.params["target"]] -= int(e.params.get("count", 0))
+    slots: dict[Seat, list[Slot]] = {s: [frozenset()] * max(0, n) for s, n in held_before.items()}
+    colours: tuple[str, str] | None = None  # unknown until a card is seen played
+    for e in events:
+        code, seat = e.code, e.seat
+        if code in ("start", "play"):
+            card = CARDS.get(e.params.get("card", ""))
+            if code == "play" and seat in slots and card is not None:
+                held = slots[seat]
+                fits = [k for k, slot in enumerate(held) if not _matches_any(card.id, slot)]
+                if held:
+                    held.pop(fits[-1] if fits else len(held) - 1)
+            if card is not None and not card.wild:
+                colours = (card.margin, card.background)
+        elif code == "colour_named":
+            colour = e.params.get("colour", "")
+            colours = (colour, colour)
+        elif code in ("draw", "pass") and seat in slots:
+            if colours is not None:
+                slots[seat] = [slot | {colours} for slot in slots[seat]]
+            if code == "draw":
+                slots[seat].append(frozenset())
+        elif code == "callout":
+            target = e.params.get("target")
+            if target in slots:
+                slots[target].extend([frozenset()] * int(e.params.get("count", 0)))
+    for s, held in slots.items():  # the counts the view shows win over the reconstruction
+        n = view.hand_counts.get(s, 0)
+        held.sort(key=len, reverse=True)
+        del held[n:]
+        held.extend([frozenset()] * (n - len(held)))
+    return slots
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    """A seat's last play the view shows: ``card`` (and the colour it named) on ``colours``,
+    or as the answer to a bird."""
+
+    seat: Seat
+    card: str
+    colour: str | None
+    colours: tuple[str, str]
+    answer: bool
+    counts: dict[Seat, int]  # the cards each seat held then (the player's: before the play)
+
+
+def last_plays(view: AmapatolliView) -> list[LastPlay]:
+    """Every other seat's last play among the view's events, when the colours it was played on
+    are known and the seat got no card after it."""
+    me = view.seat
+    colours: tuple[str, str] | None = None
+    found: dict[Seat, LastPlay | None] = {}
+    events = view.last_events
+    for k, e in enumerate(events):
+        code, seat = e.code, e.seat
+        card = CARDS.get(e.params.get("card", "")) if code in ("start", "play") else None
+        if code == "play" and card is not None and seat is not None and seat != me:
+            named = None
+            if k + 1 < len(events) and events[k + 1].code == "colour_named":
+                named = events[k + 1].params.get("colour")
+            answer = bool(e.params.get("answer"))
+            if colours is None and not answer:
+                found[seat] = None
+            else:
+                before = colours or (card.margin, card.background)
+                counts = _counts_before(view, k)
+                found[seat] = LastPlay(seat, card.id, named, before, answer, counts)
+        elif code == "callout" and e.params.get("target") in found:
+            found[e.params["target"]] = None  # a penalty since: that hand is gone
+        elif code == "draw" and seat in found:
+            found[seat] = None
+        if card is not None and not card.wild:
+            colours = (card.margin, card.background)
+        elif code == "colour_named":
+            colour = e.params.get("colour", "")
+            colours = (colour, colour)
+    return [p for p in found.values() if p is not None]
+
+
+def _counts_before(view: AmapatolliView, k: int) -> dict[Seat, int]:
+    """The hand counts when event ``k`` happened, from the counts now and the moves since."""
+    counts = dict(view.hand_counts)
+    for e in view.last_events[k:]:
+        if e.code == "play" and e.seat in counts:
+            counts[e.seat] += 1
+        elif e.code == "draw" and e.seat in counts:
+            counts[e.seat] -= 1
+        elif e.code == "callout" and e.params.get("target") in counts:
+            counts[e.params["target"]] -= int(e.params.get("count", 0))
+    return counts
+
+
+class _DecisionView:
+    """What ``normal`` read when it made ``play``, rebuilt around a sampled hand."""
+
+    def __init__(self, view: AmapatolliView, play: LastPlay, held: list[str]) -> None:
+        seats = view.seats
+        i = seats.index(play.seat)
+        cards = card_views(view.options)
+        self.seat = play.seat
+        self.seats = seats
+        self.turn = play.seat
+        self.direction = view.direction
+        self.next_seat = seats[(i + view.direction) % len(seats)]
+        self.hand = [cards[c] for c in held]
+        self.hand_counts = {**play.counts, play.seat: len(held)}
+        self.skip_pending = play.answer
+        self.margin, self.background = play.colours
+        self.options = view.options
+        self.inverse_used = view.inverse_used
+        m, b = play.colours
+        self.playable = [c for c in held if rules.matches(CARDS[c], m, b)]
+
+
+def _normal_would_play(view: AmapatolliView, play: LastPlay, hand: list[str]) -> bool:
+    """Whether ``normal`` holding ``hand`` and ``play.card`` could have chosen ``play``."""
+    from games.amapatolli import ai
+
+    held = [*hand, play.card]
+    cards = card_views(view.options)
+    if play.answer:
+        birds = [cards[c] for c in held if cards[c].skips]
+        return max(birds, key=lambda c: (c.value, c.id)).id == play.card
+    decision = _DecisionView(view, play, held)
+    plays = [
+        PLAYS[(c, colour)]
+        for c in decision.playable
+        for colour in (COLOURS if CARDS[c].wild else (None,))
+    ]
+    by_id = {c.id: c for c in decision.hand}
+    as_view = cast(AmapatolliView, decision)
+    scores: dict[tuple[str, str | None], float] = {
+        (a.card, a.colour): ai._score(as_view, by_id, a, False, {}) for a in plays
+    }
+    chosen = scores.get((play.card, play.colour))
+    return chosen is not None and chosen >= max(scores.values())
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the view's events say of the other hands (computed once per search)."""
+
+    slots: dict[Seat, list[Slot]]
+    plays: list[LastPlay]
+
+
+def read_view(view: AmapatolliView) -> Reading:
+    return Reading(hand_slots(view), last_plays(view))
+
+
+def _matches_any(card_id: str, slot: Slot) -> bool:
+    card = CARDS[card_id]
+    return any(rules.matches(card, m, b) for m, b in slot)
+
+
+def _deal_hand(pool: list[str], held: list[Slot]) -> list[str]:
+    """Cards for ``held`` from the shuffled ``pool`` (removed from it), the most constrained
+    slot first, each the first card of the pool its colours allow (any card if none does)."""
+    hand: list[str] = []
+    for slot in held:
+        pick = 0
+        if slot:
+            pick = next((k for k, c in enumerate(pool) if not _matches_any(c, slot)), 0)
+        hand.append(pool.pop(pick))
+    return hand
+
+
+def determinize(
+    view: AmapatolliView, rng: random.Random, reading: Reading | None = None
+) -> AmapatolliState:
+    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places
+    (``reading``: ``read_view(view)``, computed once per search by the caller)."""
     me = view.seat
     assert me is not None, "a world is sampled for a seat"
     seats = list(view.seats)
     own = [c.id for c in view.hand]
     seen = set(own) | {view.top.id}
     seen |= {e.params["card"] for e in view.last_events if e.code == "play" and "card" in e.params}
-    pool = [c for c in deck_ids(not view.options.no_tlapiani) if c not in seen]
-    rng.shuffle(pool)
-    hands: list[list[str]] = []
-    for s in seats:
-        if s == me:
-            hands.append(list(own))
-        else:
-            n = view.hand_counts[s]
-            hands.append(pool[:n])
-            pool = pool[n:]
+    unseen = [c for c in deck_ids(not view.options.no_tlapiani) if c not in seen]
+    if reading is None:
+        reading = read_view(view)
+    for attempt in range(REDEALS):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands: list[list[str]] = []
+        for s in seats:
+            if s == me:
+                hands.append(list(own))
+            else:
+                hands.append(_deal_hand(pool, reading.slots[s]))
+        if attempt + 1 == REDEALS or all(
+            _normal_would_play(view, p, hands[seats.index(p.seat)]) for p in reading.plays
+        ):
+            break
+        if rng.random() < DOUBT:
+            break
     stock = pool[: view.stock_count]
     pool = pool[view.stock_count :]
     # under the top: the cards the events show played, and the rest of the unseen ones
@@ -133,9 +339,12 @@ class AmapatolliSearch:
     def __init__(self, engine: AmapatolliGame) -> None:
         self.engine = engine
         self.policy = _rollout_policy
+        self._reading: tuple[Any, Reading] | None = None
 
     def determinize(self, view: Any, rng: random.Random) -> AmapatolliState:
-        return determinize(view, rng)
+        if self._reading is None or self._reading[0] is not view:
+            self._reading = (view, read_view(view))
+        return determinize(view, rng, self._reading[1])
 
     def done(self, state: AmapatolliState) -> bool:
         return state.finished

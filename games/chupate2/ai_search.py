@@ -5,7 +5,10 @@ discard pile, every card of which was played face up) at random into the other h
 stock, in the counts the view shows; a +4 waiting for the seat's answer gets the sampled hand of
 the player who played it, and a deal where that +4 would be a bluff is kept only with the odds
 players bluff (``ai.BLUFF_RATE``, the heuristic's prior), else dealt again: a uniform deal would
-make bluffs far likelier than they are. Rollouts are
+make bluffs far likelier than they are. A player who drew on its turn is taken to have held
+nothing playable (what ``normal`` and the card counting do; ``hand_slots``): the cards it held
+then and still holds are dealt, with odds ``TRUST``, from the unseen cards that would not have
+matched the top card and colour of that moment. Rollouts are
 played by the ``normal`` computer of every seat to the end of the round: 1 for the seat (or its
 team) going out first, else 0; a rollout stopped at its horizon scores by hand sizes.
 """
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from games.chupate2.actions import Chupate2Action
 from games.chupate2.ai import BLUFF_RATE
-from games.chupate2.cards import COLOUR_OF, DECK
+from games.chupate2.cards import COLOUR_OF, DECK, FACE_OF, matches
 from games.chupate2.options import team_groups
 from games.chupate2.state import Chupate2State, PlusFour
 from games.chupate2.view import Chupate2View, PlusFourInfo
@@ -31,14 +34,80 @@ HORIZON = 300
 CONFIDENCE = 2.0  # standard errors by which the search must beat the heuristic's choice
 OVERRIDE_ROUNDS = 12  # ... and only after this many sampled worlds
 REDEALS = 8  # a +4 pending: deals tried before a bluff is accepted anyway
+TRUST = 0.9  # odds a world believes that a player who drew held nothing playable
+
+Slot = frozenset[tuple[str, str | None]]  # (top face, colour in force) a hidden card missed
+_ACQUIRE = {"drew", "took", "challenge_lost", "caught", "final_draw"}  # public: count, seat
+_FOR_TARGET = {"challenge_won", "caught"}  # ... the cards went to ``params["target"]``
+_NEW_HANDS = {"round_start", "hands_swapped", "hands_passed"}  # what was known goes
+
+
+def hand_slots(view: Chupate2View) -> dict[Seat, list[Slot]]:
+    """For every other seat, one entry per card it holds (most constrained first): the
+    (top face, colour) of each of its turn draws that the card was held through. Public events
+    only, and a sound count: after a draw, at least ``held - cards got since`` of the cards held
+    now were held then (whichever cards the plays since took)."""
+    me = view.seat
+    events = view.last_events
+    at: list[tuple[str, str | None] | None] = []  # (top face, colour) before each event
+    top: tuple[str, str | None] | None = None
+    start = 0
+    for k, e in enumerate(events):
+        at.append(top)
+        if e.code in _NEW_HANDS:
+            start = k + 1
+        if e.code in ("played", "first_card", "jumped_in") and "card" in e.params:
+            card = e.params["card"]
+            colour = e.params.get("colour", COLOUR_OF.get(card))
+            top = (FACE_OF[card], colour)
+        elif e.code == "colour_chosen" and top is not None:
+            top = (top[0], e.params.get("colour"))
+    slots: dict[Seat, list[Slot]] = {}
+    for seat, n in view.hand_counts.items():
+        if seat == me:
+            continue
+        got = 0  # cards this seat received after the event looked at (a bound on the new ones)
+        held: list[set[tuple[str, str | None]]] = [set() for _ in range(n)]
+        for k in range(len(events) - 1, start - 1, -1):
+            e = events[k]
+            target = e.params.get("target") if e.code in _FOR_TARGET else e.seat
+            if e.code not in _ACQUIRE | _FOR_TARGET or target != seat:
+                continue
+            count = int(e.params.get("count", 0))
+            if e.code == "drew" and at[k] is not None:
+                for slot in held[: max(0, n - got - count)]:
+                    slot.add(at[k])  # type: ignore[arg-type]
+            got += count
+        slots[seat] = [frozenset(x) for x in held]
+    return slots
+
+
+def _playable_on(card: str, slot: Slot) -> bool:
+    return any(matches(card, face, colour) for face, colour in slot)
+
+
+def _deal(pool: list[str], held: list[Slot], rng: random.Random) -> list[str]:
+    """Cards for ``held`` from the shuffled ``pool`` (removed from it): a constrained slot takes
+    the first card of the pool its draws allow (any card when none does, or when this world
+    doubts the draw, ``1 - TRUST``)."""
+    hand: list[str] = []
+    for slot in held:
+        pick = 0
+        if slot and rng.random() < TRUST:
+            pick = next((k for k, c in enumerate(pool) if not _playable_on(c, slot)), 0)
+        hand.append(pool.pop(pick))
+    return hand
 
 
 def _bluffed(hand: list[str], colour: str) -> bool:
     return any(COLOUR_OF[c] == colour for c in hand)
 
 
-def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
-    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places."""
+def determinize(
+    view: Chupate2View, rng: random.Random, slots: dict[Seat, list[Slot]] | None = None
+) -> Chupate2State:
+    """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places
+    (``slots``: ``hand_slots(view)``, computed once per search by the caller)."""
     me = view.seat
     assert me is not None, "a world is sampled for a seat"
     seats = list(view.seats)
@@ -62,6 +131,8 @@ def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
                 pool.remove(c)
                 known.setdefault(view.reveal.of, []).append(c)
     unseen = pool
+    if slots is None:
+        slots = hand_slots(view)
     for _ in range(REDEALS):
         pool = list(unseen)
         rng.shuffle(pool)
@@ -72,7 +143,11 @@ def determinize(view: Chupate2View, rng: random.Random) -> Chupate2State:
             else:
                 hand = known.get(s, [])
                 n = view.hand_counts[s] - len(hand)
-                hands[s], pool = hand + pool[:n], pool[n:]
+                if hand:  # a revealed hand: the rest at random
+                    hands[s], pool = hand + pool[:n], pool[n:]
+                else:
+                    hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
+                    hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
         if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
             break
         if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
@@ -165,9 +240,12 @@ class Chupate2Search:
         self.engine = engine
         self.policy = _rollout_policy
         self.round = round_number  # the round searched: a rollout ends when it is scored
+        self._slots: tuple[Any, dict[Seat, list[Slot]]] | None = None
 
     def determinize(self, view: Any, rng: random.Random) -> Chupate2State:
-        return determinize(view, rng)
+        if self._slots is None or self._slots[0] is not view:
+            self._slots = (view, hand_slots(view))
+        return determinize(view, rng, self._slots[1])
 
     def done(self, state: Chupate2State) -> bool:
         return state.phase == "over" or state.round != self.round

@@ -7,7 +7,9 @@ cards the seat has not seen (both decks minus its hand, the table and the helper
 the other hands and the stock, in the counts the view shows. Rollouts are played by the ``normal``
 computer of every seat for two more turns, the reply and our next one (each turn costs an exact solve); a
 finished game scores 1 for a win (a share of first place: its fraction), a rollout stopped at the
-horizon scores by hand sizes and values.
+horizon scores by hand sizes and values. The best play stays unless another choice beats it by
+``CONFIDENCE`` standard errors over at least ``OVERRIDE_ROUNDS`` worlds (a few two-turn rollouts
+are noise, and a noisy override gives a card away).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 
 HORIZON = 2  # moves (turns) per rollout after the root choice: the reply and our next turn
 RESERVE_VARIANTS = 3  # at most this many "hold one card back" variants of the best play
+CONFIDENCE = 2.0  # standard errors by which the search must beat the best play
+OVERRIDE_ROUNDS = 8  # ... and only after this many sampled worlds (fewer are noise)
 
 
 def determinize(view: MaquiaveloView, rng: random.Random) -> MaquiaveloState:
@@ -131,6 +135,15 @@ def choose_hard(
     assert view.seat is not None
     options = candidates(view, best, fallback)
     result = determinized_search(
-        MaquiaveloSearch(GAME), view, view.seat, options, rng, budget, HORIZON, default=0
+        MaquiaveloSearch(GAME),
+        view,
+        view.seat,
+        options,
+        rng,
+        budget,
+        HORIZON,
+        default=0,
+        confidence=CONFIDENCE,
+        override_rounds=OVERRIDE_ROUNDS,
     )
     return result.choice

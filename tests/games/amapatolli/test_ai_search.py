@@ -81,3 +81,99 @@ def test_the_rollouts_cheap_view_gives_normal_the_same_choices():
             assert full == cheap
             compared += 1
     assert compared > 10
+
+
+def _fits(cards: list[str], slots: list) -> bool:
+    """Whether the cards can be matched one to one with the slots whose colours they avoid."""
+    from games.amapatolli.ai_search import _matches_any
+
+    owner: dict[int, int] = {}
+
+    def place(i: int, tried: set[int]) -> bool:
+        for j, card in enumerate(cards):
+            if j in tried or _matches_any(card, slots[i]):
+                continue
+            tried.add(j)
+            if j not in owner or place(owner[j], tried):
+                owner[j] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(slots)))
+
+
+def test_what_draws_reveal_agrees_with_the_true_hands():
+    """A player who drew held nothing matching the colours in force: the slots read from the
+    public events admit the true hand (bar the odd guess of which card a play took)."""
+    from games.amapatolli.ai_search import hand_slots
+
+    states = agree = constrained = 0
+    for seed in ("i1", "i2", "i3", "i4", "i5", "i6"):
+        for state in normal_playout_states(GAME, seed, ["a", "b"]):
+            for i, seat in enumerate(state.seats):
+                other = state.seats[1 - i]
+                slots = hand_slots(GAME.view(state, seat))[other]
+                assert len(slots) == len(state.hands[1 - i])
+                constrained += sum(1 for s in slots if s)
+                agree += _fits(state.hands[1 - i], slots)
+                states += 1
+    assert constrained > states // 4  # the draws do say something
+    assert agree >= states - max(2, states // 100)
+
+
+def test_worlds_deal_the_other_hand_from_cards_its_draws_allow():
+    from games.amapatolli.ai_search import _matches_any, hand_slots
+
+    checked = 0
+    states = [
+        s for seed in ("i7", "i8", "i9") for s in normal_playout_states(GAME, seed, ["a", "b"])
+    ]
+    for state in states:
+        view = GAME.view(state, "a")
+        slots = hand_slots(view)["b"]
+        if not any(slots):
+            continue
+        world = determinize(view, random.Random(checked))
+        assert _fits(world.hands[1], slots)
+        assert not any(_matches_any(c, s) for c, s in zip(world.hands[1], slots, strict=True))
+        checked += 1
+    assert checked > 3
+
+
+def test_normal_holding_the_true_hand_would_have_made_its_last_play():
+    """The rebuilt decision (colours then, counts then, the hand plus the card played) gives
+    ``normal``'s own choice back: its true hand never makes a world be dealt again."""
+    from games.amapatolli.ai_search import _normal_would_play, last_plays
+
+    checked = 0
+    for seed in ("l1", "l2", "l3", "l4"):
+        for state in normal_playout_states(GAME, seed, ["a", "b"]):
+            for i, seat in enumerate(state.seats):
+                view = GAME.view(state, seat)
+                for play in last_plays(view):
+                    assert _normal_would_play(view, play, state.hands[1 - i])
+                    checked += 1
+    assert checked > 100
+
+
+def test_worlds_explain_the_last_play_far_more_often_than_a_blind_deal():
+    from games.amapatolli import ai_search
+
+    blind = explained = 0
+    for state in list(normal_playout_states(GAME, "l5", ["a", "b"]))[::2]:
+        view = GAME.view(state, "a")
+        reading = ai_search.read_view(view)
+        if not reading.plays:
+            continue
+        for k in range(6):
+            unread = ai_search.Reading(reading.slots, [])
+            for read, count in ((reading, True), (unread, False)):
+                world = determinize(view, random.Random(k), read)
+                fits = all(
+                    ai_search._normal_would_play(view, p, world.hands[1]) for p in reading.plays
+                )
+                if count:
+                    explained += fits
+                else:
+                    blind += fits
+    assert explained > blind

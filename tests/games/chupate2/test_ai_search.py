@@ -84,3 +84,65 @@ def test_the_rollouts_cheap_view_gives_normal_the_same_choices():
                 assert full == cheap
                 compared += 1
     assert compared > 10
+
+
+def _fits(cards: list[str], slots: list) -> bool:
+    """Whether the cards can be matched one to one with slots whose draws they would not have
+    answered (an augmenting-path matching)."""
+    from games.chupate2.ai_search import _playable_on
+
+    owner: dict[int, int] = {}
+
+    def place(i: int, tried: set[int]) -> bool:
+        for j, card in enumerate(cards):
+            if j in tried or _playable_on(card, slots[i]):
+                continue
+            tried.add(j)
+            if j not in owner or place(owner[j], tried):
+                owner[j] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(slots)))
+
+
+def test_what_draws_reveal_agrees_with_the_true_hands():
+    """``normal`` draws only with nothing playable: the slots read from the public events
+    always admit the true hand, and they do say something."""
+    from games.chupate2.ai_search import hand_slots
+
+    states = constrained = 0
+    for seed in ("i1", "i2", "i3", "i4"):
+        for state in normal_playout_states(GAME, seed, ["a", "b"]):
+            for seat in state.seats:
+                other = next(s for s in state.seats if s != seat)
+                slots = hand_slots(GAME.view(state, seat))[other]
+                assert len(slots) == len(state.hands[other])
+                assert _fits(list(state.hands[other]), slots)
+                constrained += sum(1 for s in slots if s)
+                states += 1
+    assert constrained > states // 4
+
+
+def test_worlds_deal_the_other_hand_from_cards_its_draws_allow():
+    from games.chupate2 import ai_search
+    from games.chupate2.ai_search import _playable_on, hand_slots
+
+    checked = 0
+    states = [s for seed in ("i5", "i6") for s in normal_playout_states(GAME, seed, ["a", "b"])]
+    for state in states:
+        if state.plus4 is not None or state.reveal is not None:
+            continue
+        view = GAME.view(state, "a")
+        slots = hand_slots(view)["b"]
+        if not any(slots):
+            continue
+        saved, ai_search.TRUST = ai_search.TRUST, 1.0
+        try:
+            world = determinize(view, random.Random(checked))
+        finally:
+            ai_search.TRUST = saved
+        hand = world.hands["b"]
+        assert not any(_playable_on(c, s) for c, s in zip(hand, slots, strict=False) if s)
+        checked += 1
+    assert checked > 3
