@@ -419,7 +419,12 @@ async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_res
 ):
     """A press of "Ver mi mano" whose image is not ready in time is answered "thinking"; the
     bot dies before the view follows: the restarted bot completes that answer."""
-    import bot.cogs.play as play
+    import sys
+
+    # The module the bot runs: load_extension executes a fresh module object into sys.modules,
+    # while `import bot.cogs.play as play` returns the package attribute, which is the module of
+    # an earlier plain import if a test made one (its `finish` is not the bot's).
+    play = sys.modules["bot.cogs.play"]
 
     fake = fake_discord
     mesa.seed = SEED
