@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,8 @@ class ServiceContext:
     # Other processes share the tables (bot/service/shared.py): catch a table up from the
     # database, under its lock. None: this process's memory is the truth (SQLite).
     refresh: Callable[[Table], Awaitable[Delivery | None]] | None = None
+    # The wall clock of stored deadlines (wake_at): what a restart measures the time left by.
+    clock: Callable[[], float] = time.time
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
 

@@ -125,7 +125,9 @@ class Moves:
             new_state, events = game.apply(table.state, seat, action)
             outcome = game.outcome(new_state)
             state_json = game.dump_state(new_state)
-            wake_at = next_wake(game, table.record.seats, new_state, self.ctx.turn_seconds(table))
+            wake_at = next_wake(
+                game, table.record.seats, new_state, self.ctx.turn_seconds(table), self.ctx.clock
+            )
         meta = dict(table.record.meta)
         if not by_timer:
             meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}

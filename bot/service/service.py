@@ -83,7 +83,6 @@ class TableService:
         ``origin``: this process among those sharing the database (the intents it resolves
         after a restart are its own)."""
         self.repo = TablesRepo(db)
-        self._clock = clock  # wall clock of stored deadlines (tests fix it)
         self._feed: ChangeFeed = feed or NoFeed()
         self._owns: Callable[[str | None], bool] = owns or (lambda guild_id: True)
         if self._feed.shared:
@@ -101,6 +100,7 @@ class TableService:
             ai_kwargs=ai_kwargs,
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
+            clock=clock,
         )
         self._views = ViewsShownElsewhere()
         self._feed.watch_views(self._views.heard)
@@ -237,7 +237,7 @@ class TableService:
         turn had left (stored deadlines; overdue ones spread out). ``lazy``: states load on
         first use (a click, a command in the channel, a deadline), so start-up reads one
         small row per table; otherwise every table loads now. Returns the loaded tables."""
-        spreader = OverdueSpreader(self._clock())
+        spreader = OverdueSpreader(self._ctx.clock())
         loop = asyncio.get_running_loop()
         eager: list[OpenTable] = []
         for entry in await self.repo.open_index():
@@ -318,7 +318,7 @@ class TableService:
             return  # a click or a command got there first: the live path runs it
         if self._cpu.pending(table):
             self._cpu.kick(table)
-        left = None if entry.wake_at is None else max(0.0, entry.wake_at - self._clock())
+        left = None if entry.wake_at is None else max(0.0, entry.wake_at - self._ctx.clock())
         self._timers.restart(table, left)
 
     async def close(self, drain_seconds: float = 5.0) -> None:

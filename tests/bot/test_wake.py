@@ -16,6 +16,7 @@ from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
 
 TURN = 60
+MOVED_AT = 1_800_000_000.0  # the wall clock the service is given when the moves are made
 
 
 class Sleeps:
@@ -47,8 +48,9 @@ async def _service(path, sleep=asyncio.sleep, listener=None, clock=time.time):
 
 
 async def _playing_tables(path, count: int) -> list[int]:
-    """``count`` toy tables of two people, one move made each (so a deadline is stored)."""
-    db, service = await _service(path, sleep=Sleeps())
+    """``count`` toy tables of two people, one move made each at ``MOVED_AT`` (so a deadline is
+    stored)."""
+    db, service = await _service(path, sleep=Sleeps(), clock=lambda: MOVED_AT)
     ids = []
     for n in range(count):
         table = await service.open(
@@ -87,11 +89,9 @@ def _stored_wake(path, table_id: int) -> float:
 
 async def test_a_move_stores_its_deadline_and_a_restart_resumes_with_the_time_left(tmp_path):
     path = tmp_path / "w.db"
-    before = time.time()
     [table_id] = await _playing_tables(path, 1)
-    assert before + TURN <= _stored_wake(path, table_id) <= time.time() + TURN
-    restarted_at = time.time()
-    _set_wake(path, table_id, restarted_at + 25)  # 35 s of the turn went by while it was down
+    assert _stored_wake(path, table_id) == MOVED_AT + TURN
+    restarted_at = MOVED_AT + 35  # 35 s of the turn went by while it was down
 
     sleeps = Sleeps()
     db, service = await _service(path, sleep=sleeps, clock=lambda: restarted_at)
@@ -109,10 +109,10 @@ async def test_overdue_deadlines_are_spread_and_unloaded_tables_wake_and_play_th
     path = tmp_path / "w.db"
     ids = await _playing_tables(path, 3)
     for table_id in ids:
-        _set_wake(path, table_id, time.time() - 100)  # all passed while the bot was down
+        _set_wake(path, table_id, MOVED_AT - 100)  # all passed while the bot was down
 
     sleeps = Sleeps()
-    db, service = await _service(path, sleep=sleeps)
+    db, service = await _service(path, sleep=sleeps, clock=lambda: MOVED_AT)
     assert await service.load(lazy=True) == []  # nothing loaded at start-up
     assert service.unloaded_count == 3
     # Each woke by itself, loaded, and its timer was armed with the 0 s it had left (then the
