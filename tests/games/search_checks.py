@@ -2,6 +2,8 @@
 
 - a sampled world agrees with the view it was sampled from (the seat's view of the world is the
   seat's view, events aside) and holds every card of the deck exactly once;
+- what the public events say of a hidden hand (slots a card may fill) admits the true hand:
+  ``fits_slots``, an augmenting-path matching of cards to the slots they do not clash with;
 - the choice depends on the view only: swapping cards the seat has not seen in the true state
   (the view stays identical) leaves hard's choice unchanged for a fixed seed and an iteration
   budget.
@@ -73,3 +75,21 @@ def check_choice_ignores_hidden(
     second = choose(other, legal, "hard", random.Random(seed), budget=budget)
     assert first == second
     return first
+
+
+def fits_slots(cards: list[Any], slots: list[Any], clashes: Callable[[Any, Any], bool]) -> bool:
+    """Whether ``cards`` can be matched one to one with ``slots``, a card never going to a slot
+    it ``clashes`` with (the hand a draw revealed could not hold it)."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, tried: set[int]) -> bool:
+        for j, card in enumerate(cards):
+            if j in tried or clashes(card, slots[i]):
+                continue
+            tried.add(j)
+            if j not in owner or place(owner[j], tried):
+                owner[j] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(slots)))

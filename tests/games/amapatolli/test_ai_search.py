@@ -12,6 +12,7 @@ from games.core.search import Budget
 from tests.games.search_checks import (
     check_choice_ignores_hidden,
     check_worlds_match_views,
+    fits_slots,
     normal_playout_states,
 )
 
@@ -84,22 +85,10 @@ def test_the_rollouts_cheap_view_gives_normal_the_same_choices():
 
 
 def _fits(cards: list[str], slots: list) -> bool:
-    """Whether the cards can be matched one to one with the slots whose colours they avoid."""
+    """Whether the cards can be matched one to one with the slots they would not have answered."""
     from games.amapatolli.ai_search import _matches_any
 
-    owner: dict[int, int] = {}
-
-    def place(i: int, tried: set[int]) -> bool:
-        for j, card in enumerate(cards):
-            if j in tried or _matches_any(card, slots[i]):
-                continue
-            tried.add(j)
-            if j not in owner or place(owner[j], tried):
-                owner[j] = i
-                return True
-        return False
-
-    return all(place(i, set()) for i in range(len(slots)))
+    return fits_slots(cards, slots, _matches_any)
 
 
 def test_what_draws_reveal_agrees_with_the_true_hands():
