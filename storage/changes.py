@@ -81,7 +81,9 @@ class TableChanges:
         self._on_change: Changed | None = None
         self._on_followers: FollowersChanged | None = None
         self._on_view: Heard | None = None
-        self._sending: asyncio.Lock | None = None
+        # One statement at a time on the LISTEN connection: a notify in flight and the
+        # UNLISTENs of close() would otherwise collide ("another operation is in progress").
+        self._sending = asyncio.Lock()
         self._on_reconnect: Callable[[], None] | None = None
         self._conn: Any = None
         self._closing = False
@@ -151,8 +153,6 @@ class TableChanges:
         conn = self._conn
         if conn is None:
             return
-        if self._sending is None:
-            self._sending = asyncio.Lock()  # one statement at a time on a connection
         try:
             async with self._sending:
                 await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
@@ -191,8 +191,9 @@ class TableChanges:
         conn, self._conn = self._conn, None
         if conn is not None:
             try:
-                await conn.remove_listener(CHANNEL, self._notified)
-                await conn.remove_listener(FOLLOWERS_CHANNEL, self._followers_notified)
-                await conn.remove_listener(VIEWS_CHANNEL, self._view_notified)
+                async with self._sending:  # after a notify still in flight
+                    await conn.remove_listener(CHANNEL, self._notified)
+                    await conn.remove_listener(FOLLOWERS_CHANNEL, self._followers_notified)
+                    await conn.remove_listener(VIEWS_CHANNEL, self._view_notified)
             finally:
                 await conn.close()

@@ -9,7 +9,7 @@ import asyncpg
 
 from bot.service.feed import TableChange
 from bot.service.pg_feed import PostgresFeed
-from storage.changes import parse
+from storage.changes import VIEWS_CHANNEL, TableChanges, parse
 
 SCHEMA = (
     "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL);"
@@ -92,3 +92,20 @@ async def test_a_dropped_listen_connection_comes_back_and_asks_for_a_resync(pg_u
     finally:
         await feed.close()
         await conn.close()
+
+
+async def test_close_waits_for_a_notify_in_flight(pg_url):
+    """A word sent just before the process closes its feed: close() must not UNLISTEN on the
+    connection while the NOTIFY is still running there (asyncpg refuses a second operation)."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute(SCHEMA)
+    finally:
+        await conn.close()
+    for _ in range(5):
+        changes = TableChanges(pg_url)
+        await changes.start(lambda *change: None)
+        sending = [asyncio.create_task(changes.notify(VIEWS_CHANNEL, "word")) for _ in range(3)]
+        await asyncio.sleep(0)  # the first NOTIFY is now on the wire
+        await changes.close()  # raised InterfaceError before close took the sending lock
+        await asyncio.gather(*sending)
