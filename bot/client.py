@@ -34,7 +34,7 @@ from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.unrouted import UnroutedClicks
-from bot.workers import Workers, create_workers
+from bot.workers import Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
@@ -190,7 +190,8 @@ class MesaBot(commands.Bot):
         )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
-        self.workers = create_workers(self.settings.worker_processes)
+        self.workers = create_workers(self.settings.worker_processes, warm_up_games)
+        self.workers.start()  # the workers warm up (compiled searches) while the bot connects
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)

@@ -32,7 +32,6 @@ from collections.abc import Callable, Sequence
 
 from games.triad import cards as catalogue
 from games.triad.actions import PickCard, PlaceCard
-from games.triad.compiled import CompiledSolver
 from games.triad.rules import NEIGHBOURS
 from games.triad.search import Budget, Card, Move, Problem, Solver
 from games.triad.view import CardFace, TriadView
@@ -170,6 +169,8 @@ def _hard(
     budget: Budget,
     stats: dict,
 ) -> PlaceCard:
+    from games.triad.compiled import CompiledSolver  # numba: imported by ``hard`` only
+
     n_hidden = hidden_count(view)
     stats.update(nodes=0, exact=True, samples=0)
     if n_hidden == 0:
@@ -183,6 +184,8 @@ def _hard(
 def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Budget, stats: dict) -> Move:
     """Per-move scores summed over exactly solved guesses of the unseen cards; a guess the
     budget cut short is dropped, unless it is the first (then its best move found is played)."""
+    from games.triad.compiled import CompiledSolver
+
     n_hidden = hidden_count(view)
     totals: dict[Move, int] = {}
     optimal: dict[Move, int] = {}

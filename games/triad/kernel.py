@@ -1,4 +1,4 @@
-"""The compiled core of the exact Triple Triad search (numba, ``@njit(cache=True)``).
+"""The compiled core of the exact Triple Triad search (numba, cached on disk).
 
 Plain integers and three int64 arrays; ``games.triad.compiled`` builds them from a
 ``Problem`` and drives these functions (MTD(f), the budget, the clock). Flips are those of
@@ -30,12 +30,20 @@ the table (enhanced transposition cutoff), cards taken now, a history of earlier
 how well the placed card guards its empty sides; the last two placements are a loop with a
 bound that skips replies that cannot matter.
 
+Compiled code is cached on disk (numba's ``cache=True``: ``__pycache__`` beside this file, or
+the user's cache directory when that is read-only, or ``NUMBA_CACHE_DIR``); where no cache
+directory is writable at all the functions are compiled in every process instead (``_jit``),
+which takes seconds: ``compiled.warm_up`` does it when a worker process starts.
+
 The budget is a node limit (``ws[CTR + LIMIT]``): past it the search sets ``ABORTED`` and
 unwinds, storing nothing more; the caller (in Python, where the clock is) searches in slices
 and starts the interrupted pass again, the table keeping what the finished subtrees proved.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -71,18 +79,30 @@ WALL = WALL_VALUE
 HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
 
 
+def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``njit`` cached on disk, or not cached when numba finds no writable cache directory."""
+
+    def wrap(fn: Callable[..., Any]) -> Any:
+        try:
+            return njit(cache=True, **options)(fn)
+        except RuntimeError:  # "cannot cache function ...: no locator available"
+            return njit(**options)(fn)
+
+    return wrap
+
+
 def new_table() -> tuple[np.ndarray, np.ndarray]:
     """An empty transposition table: keys (0 = free: no stored position packs to 0, it would
     have no card in hand) and packed values. Zeroed memory: pages are touched only when used."""
     return np.zeros(TT_SIZE, dtype=np.int64), np.zeros(TT_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@_jit(inline="always")
 def _kind(kb, cell):
     return ((kb >> (4 * cell)) & 15) - 1
 
 
-@njit(cache=True)
+@_jit()
 def flips(ws, cell, kind, kb, opp):
     """The cells of ``opp`` taken when ``kind`` is put on the empty ``cell`` of board ``kb``
     (``rules.resolve``: Igual with Pared, Suma, the basic rule, Cadena chains)."""
@@ -141,19 +161,19 @@ def flips(ws, cell, kind, kb, opp):
     return taken
 
 
-@njit(cache=True)
+@_jit()
 def final_value(ws, owner, occ, hands, side):
     """The score difference for ``side`` when the round ends in this position."""
     mine = owner if side == 0 else occ & ~owner
     return 2 * POP[mine] - POP[occ] + POP[hands & ws[HM + side]] - POP[hands & ws[HM + 1 - side]]
 
 
-@njit(cache=True, inline="always")
+@_jit(inline="always")
 def _slot(key):
     return (((key * HASH) >> 24) & (TT_SIZE - 1)) & ~1
 
 
-@njit(cache=True)
+@_jit()
 def _store(keys, vals, key, lo, hi, move, empties):
     i = _slot(key)
     if not (keys[i] == key or keys[i] == 0 or empties >= (vals[i] >> 24)):
@@ -162,7 +182,7 @@ def _store(keys, vals, key, lo, hi, move, empties):
     vals[i] = (lo + 128) | (hi + 128) << 8 | (move + 1) << 16 | empties << 24
 
 
-@njit(cache=True)
+@_jit()
 def _two(ws, kb, mine, occ, hands, side, alpha, beta):
     """Two empty cells, on full-board values: every (card, cell) of the mover, then each reply
     on the other cell; a move whose value without any reply is no better than ``alpha`` is
@@ -230,11 +250,11 @@ def _two(ws, kb, mine, occ, hands, side, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@_jit()
 def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):
     """Fail-soft value for ``side`` of the position, searched in (alpha, beta)."""
     ws[CTR + NODES] += 1
-    if ws[CTR + NODES] > ws[CTR + LIMIT]:
+    if ws[CTR + NODES] >= ws[CTR + LIMIT]:
         ws[CTR + ABORTED] = 1
         return 0
     mine = owner if side == 0 else occ & ~owner
@@ -412,7 +432,7 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):
     return best
 
 
-@njit(cache=True)
+@_jit()
 def root_pass(ws, keys, vals, kb, owner, occ, hands, side, moves, alpha, beta):
     """Fail-soft value in (alpha, beta) of the best of ``moves`` (card * 9 + cell, tried in
     that order) at the root; ``ws[CTR + BEST]`` gets the index in ``moves`` of a move reaching
