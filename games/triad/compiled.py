@@ -6,11 +6,13 @@
 ``normal`` level's one-ply look).
 
 MTD(f) runs here: null-window passes of ``kernel.root_pass`` around a guess until the bounds
-meet. Every pass runs in slices of nodes (``kernel`` stops at its node limit); between two
-slices the budget is charged and looked at (its clock is read here, never in compiled code),
-and an interrupted pass is started again, the transposition table keeping what its finished
-subtrees proved. Slices start small and double up to ``MAX_SLICE`` (a few milliseconds of
-search), so a deadline is overshot by at most one slice.
+meet. The search runs in slices of nodes (the kernel stops when it reaches its node limit; a
+slice may span several passes); when a slice is used up the budget is charged and looked at
+(its clock is read here, never in compiled code), and an interrupted pass is started again,
+the transposition table keeping what its finished subtrees proved. Slices start small and
+double up to ``MAX_SLICE`` (tens of milliseconds), so a deadline is overshot by at most one
+slice. The kernel's node count includes the positions with one or two empty cells (the
+pure-Python search's does not), so the two counts are not comparable.
 """
 
 from __future__ import annotations
