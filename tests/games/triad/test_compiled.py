@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +65,26 @@ def test_warm_up_compiles_the_entry_points_python_calls():
     """(Loaded from the disk cache, ``root_pass`` carries the functions it calls.)"""
     warm_up()
     assert k.root_pass.signatures and k.flips.signatures and k.final_value.signatures
+
+
+NO_CACHE_DIR = """
+import numba.core.caching as caching
+caching.CacheImpl._locator_classes = []  # as if no directory were writable
+from games.triad import kernel
+from games.triad.compiled import warm_up
+warm_up()
+print(type(kernel.root_pass._cache).__name__)
+"""
+
+
+def test_without_a_writable_cache_directory_the_kernel_compiles_uncached():
+    """numba refuses ``cache=True`` when it finds nowhere to write (a read-only install with
+    no home directory); the kernel then compiles in the process (in a fresh one here)."""
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", NO_CACHE_DIR], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["NullCache"]
 
 
 def test_flips_are_the_engines_for_every_placement_of_random_positions():
