@@ -77,7 +77,7 @@ class CompiledSolver:
                 if colour == 0:
                     owner |= 1 << c
         self.root = (kb, owner, occ, (1 << len(card_side)) - 1, problem.side)
-        self.keys, self.vals = k.new_table()
+        self.keys, self.vals = k.new_table(9 - bin(occ).count("1"))
         self.slice = FIRST_SLICE
         self.credit = FIRST_SLICE  # nodes left in the current slice
 

@@ -21,7 +21,8 @@ per kind, the rule flags, each card's kind, the hands' masks), the counters (``C
 ...), the history of cutoffs and per-depth move buffers. One array instead of many keeps
 every recursive call cheap (numba passes and reference-counts each array argument).
 
-The transposition table is ``keys`` and ``vals`` (``TT_SIZE`` entries in buckets of two: one
+The transposition table is ``keys`` and ``vals`` (a power of two entries sized by
+``table_bits``, in buckets of two: one
 kept for the deeper search, one always replaced), keyed by the exact position packed in 55
 bits (``kb | owner << 36 | hands << 45``), so a hit is never a collision; ``vals`` packs the
 lower and upper bounds, the best move found (card * 9 + cell) and the empty cells. Positions
@@ -51,8 +52,10 @@ from numba import njit
 from games.triad.rules import NEIGHBOURS, OPPOSITE, WALL_VALUE
 
 INF = 100  # beyond any score difference (they lie in -10..10)
-TT_BITS = 20
-TT_SIZE = 1 << TT_BITS  # entries (buckets of two)
+# log2 of the transposition table's entries by the root's empty cells: several times what the
+# exact solve of a position with Igual, Pared, Suma, Cadena and Elemental stores (at most ~140k
+# at nine empty cells, ~20k at eight, ~2k at seven: bench/triad_ai.py's deals)
+TABLE_BITS = (12, 12, 12, 12, 12, 12, 12, 14, 17, 20)
 ORDER_FROM = 5  # nodes with at least this many empty cells use the table to order children
 MAX_KINDS = 16
 MAX_MOVES = 48
@@ -91,10 +94,12 @@ def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     return wrap
 
 
-def new_table() -> tuple[np.ndarray, np.ndarray]:
-    """An empty transposition table: keys (0 = free: no stored position packs to 0, it would
-    have no card in hand) and packed values. Zeroed memory: pages are touched only when used."""
-    return np.zeros(TT_SIZE, dtype=np.int64), np.zeros(TT_SIZE, dtype=np.int64)
+def new_table(empties: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty transposition table for a root with ``empties`` empty cells: keys (0 = free: no
+    stored position packs to 0, it would have no card in hand) and packed values. Zeroed
+    memory: pages are touched only when used."""
+    size = 1 << TABLE_BITS[empties]
+    return np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
 
 
 @_jit(inline="always")
@@ -169,13 +174,13 @@ def final_value(ws, owner, occ, hands, side):
 
 
 @_jit(inline="always")
-def _slot(key):
-    return (((key * HASH) >> 24) & (TT_SIZE - 1)) & ~1
+def _slot(keys, key):
+    return (((key * HASH) >> 24) & (keys.shape[0] - 1)) & ~1
 
 
 @_jit()
 def _store(keys, vals, key, lo, hi, move, empties):
-    i = _slot(key)
+    i = _slot(keys, key)
     if not (keys[i] == key or keys[i] == 0 or empties >= (vals[i] >> 24)):
         i += 1
     keys[i] = key
@@ -322,7 +327,7 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):
     tt_move = -1
     lo = -INF
     hi = INF
-    i = _slot(key)
+    i = _slot(keys, key)
     if keys[i] != key:
         i += 1
     if keys[i] == key:
@@ -368,7 +373,7 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):
                     # enhanced transposition cutoff: a child known bad enough for the opponent
                     o2 = owner | (1 << cell) | f if side == 0 else owner & ~f
                     key2 = (kb | (k + 1) << (4 * cell)) | o2 << 36 | (hands & ~(1 << n)) << 45
-                    j = _slot(key2)
+                    j = _slot(keys, key2)
                     if keys[j] != key2:
                         j += 1
                     if keys[j] == key2:
