@@ -37,7 +37,9 @@ from games.triad.search import Budget, Card, Move, Problem, Solver
 from games.triad.view import CardFace, TriadView
 
 DEFAULT_TIME_BUDGET = 2.0  # seconds
-NODES_PER_SECOND = 1_000_000  # of the compiled exact search at ply 0, measured by bench/triad_ai.py (2 shared cores)
+# nodes per second of the compiled exact search at ply 0 (bench/triad_ai.py: 1.2-1.4 M per CPU
+# second on 2 shared cores)
+NODES_PER_SECOND = 1_000_000
 HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 
 

@@ -13,6 +13,9 @@ A position is five integers:
 - ``hands``: one bit per card still in a hand (cards 0-9, side 0's first);
 - ``side``: the side to move.
 
+Unlike ``search.Solver`` it keeps no dead-cell bookkeeping (values and keys cover the whole
+board): simpler, and fast enough without it (whether it would pay off here is not measured).
+
 Values are final score differences (cards on the board in one's colour plus cards in hand,
 minus the opponent's) for the side to move, fail-soft negamax.
 
@@ -21,15 +24,15 @@ per kind, the rule flags, each card's kind, the hands' masks), the counters (``C
 ...), the history of cutoffs and per-depth move buffers. One array instead of many keeps
 every recursive call cheap (numba passes and reference-counts each array argument).
 
-The transposition table is ``keys`` and ``vals`` (a power of two entries sized by
-``table_bits``, in buckets of two: one
-kept for the deeper search, one always replaced), keyed by the exact position packed in 55
-bits (``kb | owner << 36 | hands << 45``), so a hit is never a collision; ``vals`` packs the
-lower and upper bounds, the best move found (card * 9 + cell) and the empty cells. Positions
-with four or more empty cells are stored. Children at five or more empty cells are ordered by
-the table (enhanced transposition cutoff), cards taken now, a history of earlier cutoffs and
-how well the placed card guards its empty sides; the last two placements are a loop with a
-bound that skips replies that cannot matter.
+The transposition table is ``keys`` and ``vals`` (a power of two entries, ``TABLE_BITS`` by
+the root's empty cells, in buckets of two: one kept for the deeper search, one always
+replaced), keyed by the exact position packed in 55 bits (``kb | owner << 36 | hands << 45``),
+so a hit is never a collision; ``vals`` packs the lower and upper bounds, the best move found
+(card * 9 + cell) and the empty cells. Positions with four or more empty cells are stored.
+Children at five or more empty cells are ordered by the table (enhanced transposition cutoff),
+cards taken now, a history of earlier cutoffs and how well the placed card guards its empty
+sides (at four, without the table); the last three placements are loops without table or
+ordering, the last two with a bound that skips replies that cannot matter.
 
 Compiled code is cached on disk (numba's ``cache=True``: ``__pycache__`` beside this file, or
 the user's cache directory when that is read-only, or ``NUMBA_CACHE_DIR``); where no cache
