@@ -8,8 +8,9 @@ child. Workers start lazily on first use.
 
 A pool may be given an ``initializer`` run by each worker as it starts: the bot's search pool
 passes ``warm_up_games`` (a game whose engine has a ``warm_up()``, e.g. Triple Triad's compiled
-search, prepares it there), and ``start()`` spawns the workers at once so that happens at
-start-up, not on a player's move.
+search, prepares it there) and ``python -m bot`` calls ``start()``, which spawns the workers
+at once so that happens at start-up, not on a player's move (elsewhere, e.g. tests' bots, the
+workers start and warm up on the first computer move).
 
 Everything sent to a worker must be picklable: module-level functions and plain data (view
 models, action texts, seeds), never a ``Table`` or a connection.
