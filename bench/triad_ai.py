@@ -1,8 +1,12 @@
 """Triple Triad ``hard``: this tree's exact search beside main's (before), in one run.
 
 "Before" is ``games/triad/search.py`` and ``games/triad/ai.py`` as they are on the git ref
-``--before`` (default ``main``), loaded from ``git show`` into their own modules; "after" is the
-working tree. Parts (``--parts``, default ``plies,first``):
+``--before`` (default ``main``: the pure-Python search), loaded from ``git show`` into their own
+modules; "after" is the working tree (``hard`` searches with ``games/triad/compiled.py``, the
+numba kernel). Parts (``--parts``, default ``compile,plies,first``):
+
+- ``compile``: the kernel's cold compile and its load from numba's disk cache, each in a fresh
+  process (``import`` + ``compiled.warm_up()``) with ``NUMBA_CACHE_DIR`` set to a new folder.
 
 - ``plies``: under Abierto, for every rule combination the game offers (Igual, Pared, Suma,
   Cadena, Elemental: 22 sets; ``--rules`` keeps some), ``--deals`` random deals (random hands
@@ -14,10 +18,11 @@ working tree. Parts (``--parts``, default ``plies,first``):
   the old search run without a budget, and from 5 empty cells on against the tests'
   exhaustive solver (``tests/games/triad/reference.py``: the engine's ``resolve``, no pruning).
 - ``first``: unbudgeted exact solves of the first move on ``--first-deals`` deals under a few
-  rule sets: CPU/wall seconds, nodes and peak memory (tracemalloc, a second run) of the new
-  search, of the old one, and of the session-3 search (``--independent``, default 210a6d9: its
+  rule sets: CPU/wall seconds, nodes (and nodes per CPU second) and peak memory (tracemalloc, a
+  second run) of the compiled search, of the old one, and of the session-3 search (``--independent``, default 210a6d9: its
   own board, flips and keys, no code shared with either): the three values must agree.
-- ``hidden``: the new ``hard`` per ply with hidden hands (every guess solved exactly).
+- ``hidden``: ``hard`` per ply with hidden hands, after and before on the same views: wall
+  seconds and how many of the (up to 12) guesses were solved exactly.
 
 Run under ``nice -n 15`` (the machine is shared); it prints ``uptime`` first and last, and the
 last line is machine-readable JSON.
@@ -44,7 +49,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.triad import GAME  # noqa: E402
+from games.triad import GAME, compiled  # noqa: E402
 from games.triad import ai as new_ai  # noqa: E402
 from games.triad import search as new_search  # noqa: E402
 from games.triad.cards import catalogue  # noqa: E402
@@ -255,19 +260,20 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
             view = GAME.view(state, SEATS[state.turn])
             row: dict = {"deal": n}
             values = {}
-            for who, search in (("new", new_search), ("old", before_search)):
+            for who, make in (("new", compiled.CompiledSolver), ("old", before_search.Solver)):
                 w0, c0 = time.perf_counter(), time.process_time()
-                solver = search.Solver(new_ai.problem_from_view(view))
-                result = solver.solve(search.Budget())
+                solver = make(new_ai.problem_from_view(view))
+                result = solver.solve(new_search.Budget())
                 row[f"{who}_wall"] = time.perf_counter() - w0
                 row[f"{who}_cpu"] = time.process_time() - c0
                 row[f"{who}_nodes"] = result.nodes
+                row[f"{who}_rate"] = result.nodes / max(row[f"{who}_cpu"], 1e-9)
                 assert result.exact
                 values[who] = result.value
                 if n < memory:
                     problem = new_ai.problem_from_view(view)
                     row[f"{who}_mib"] = peak_mib(
-                        lambda s=search, p=problem: s.Solver(p).solve(s.Budget())
+                        lambda m=make, p=problem: m(p).solve(new_search.Budget())
                     )
             if independent is not None:
                 w0, c0 = time.perf_counter(), time.process_time()
@@ -285,7 +291,7 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
 
         s: dict = {"rules": name, "deals": deals, "agree": sum(col("agree"))}
         for who in ("new", "old", "ind"):
-            for key in ("cpu", "wall", "nodes", "mib"):
+            for key in ("cpu", "wall", "nodes", "rate", "mib"):
                 values_ = col(f"{who}_{key}")
                 if values_:
                     s[f"{who}_{key}"] = summary(values_)
@@ -298,12 +304,13 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
                 continue
             c, wl = s[f"{who}_cpu"], s[f"{who}_wall"]
             line = (
-                f"  {label:>9}: cpu p50 {c['p50']:.2f} p95 {c['p95']:.2f} max {c['max']:.2f} s"
-                f" | wall p50 {wl['p50']:.2f} max {wl['max']:.2f} s"
+                f"  {label:>9}: cpu p50/p95/max {c['p50']:.3f}/{c['p95']:.3f}/{c['max']:.3f} s"
+                f" | wall p50/p95/max {wl['p50']:.3f}/{wl['p95']:.3f}/{wl['max']:.3f} s"
             )
             if f"{who}_nodes" in s:
                 line += (
                     f" | nodes p50 {s[f'{who}_nodes']['p50']:.0f} max {s[f'{who}_nodes']['max']}"
+                    f" | {s[f'{who}_rate']['p50'] / 1e6:.2f} M nodes/cpu s"
                 )
             if f"{who}_mib" in s:
                 line += f" | peak {s[f'{who}_mib']['max']:.1f} MiB"
@@ -314,7 +321,8 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
 # ----- hidden hands -----------------------------------------------------------------------------
 
 
-def part_hidden(name: str, deals: int, seconds: float) -> dict:
+def part_hidden(name: str, deals: int, seconds: float, before_ai: ModuleType) -> dict:
+    """After plays both sides; before is timed on the same views (its own guesses)."""
     rules = rule_sets()[name]
     per_ply: dict[int, list[dict]] = {p: [] for p in range(9)}
     for n in range(deals):
@@ -323,10 +331,20 @@ def part_hidden(name: str, deals: int, seconds: float) -> dict:
         while state.phase == "play":
             seat = SEATS[state.turn]
             legal = GAME.legal_actions(state, seat)
-            action, wall, cpu, stats = timed_move(
-                new_ai, GAME.view(state, seat), legal, rng, seconds
+            view = GAME.view(state, seat)
+            action, wall, cpu, stats = timed_move(new_ai, view, legal, rng, seconds)
+            _a, old_wall, _old_cpu, old_stats = timed_move(
+                before_ai, view, legal, random.Random(n * 10 + ply), seconds
             )
-            per_ply[ply].append({"wall": wall, "cpu": cpu, **stats})
+            per_ply[ply].append(
+                {
+                    "wall": wall,
+                    "cpu": cpu,
+                    **stats,
+                    "old_wall": old_wall,
+                    "old_solved": old_stats.get("guesses_solved", 1),
+                }
+            )
             state, _ = GAME.apply(state, seat, action)
             ply += 1
     rows = []
@@ -341,9 +359,45 @@ def part_hidden(name: str, deals: int, seconds: float) -> dict:
                     "guesses_solved_p50": statistics.median(r.get("guesses_solved", 1) for r in s),
                     "guesses_solved_min": min(r.get("guesses_solved", 1) for r in s),
                     "exact": sum(r["exact"] for r in s),
+                    "old_p95": pct([r["old_wall"] for r in s], 0.95),
+                    "old_solved_p50": statistics.median(r["old_solved"] for r in s),
+                    "old_solved_min": min(r["old_solved"] for r in s),
                 }
             )
     return {"rules": name, "deals": deals, "plies": rows}
+
+
+# ----- compile time -----------------------------------------------------------------------------
+
+WARM = (
+    "import time; t = time.perf_counter(); import games.triad.compiled as c; c.warm_up(); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def part_compile() -> dict:
+    """Seconds to import and warm up the kernel in a fresh process: with an empty numba cache
+    (cold compile), then again with the cache it left (load)."""
+    import os
+
+    out = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold", "cached", "cached_again"):
+            w0 = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", WARM],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            out[label] = {
+                "inside": float(done.stdout.strip()),
+                "process": time.perf_counter() - w0,
+            }
+    return out
 
 
 def main() -> None:
@@ -356,16 +410,22 @@ def main() -> None:
     parser.add_argument("--before", default="main")
     parser.add_argument("--independent", default="210a6d9", help="'' to skip")
     parser.add_argument("--rules", default="", help="comma-separated rule-set names (all)")
-    parser.add_argument("--parts", default="plies,first")
+    parser.add_argument("--parts", default="compile,plies,first")
     parser.add_argument("--check", action="store_true", help="verify every exact value")
     args = parser.parse_args()
     parts = args.parts.split(",")
     names = args.rules.split(",") if args.rules else list(rule_sets())
     before = load_before(args.before)
+    compiled.warm_up()  # as the bot's worker processes do when they start
     out: dict = {"bench": "triad_ai", "seconds": args.seconds, "before": args.before}
     out["uptime_start"] = uptime()
     print(f"uptime: {out['uptime_start']}")
     print(f"after: this tree | before: {args.before} | {args.seconds} s wall-clock per move")
+    if "compile" in parts:
+        out["compile"] = part_compile()
+        print("\nkernel compile, fresh process: import + warm_up (whole process incl. start-up)")
+        for label, c in out["compile"].items():
+            print(f"  {label:>12}: {c['inside']:.2f} s ({c['process']:.2f} s)")
     if "plies" in parts:
         print(f"\nAbierto, {args.deals} deals per rule set, wall seconds per move")
         print_plies_header(args.check)
@@ -390,17 +450,19 @@ def main() -> None:
     if "hidden" in parts:
         out["hidden"] = []
         for name in ("basic", "same+same_wall+plus+combo+elemental"):
-            h = part_hidden(name, args.hidden_deals, args.seconds)
+            h = part_hidden(name, args.hidden_deals, args.seconds, before[1])
             out["hidden"].append(h)
+            print(f"\nhidden hands, {name}: {args.hidden_deals} deals, wall seconds per move")
             print(
-                f"\nhidden hands, {name}: {args.hidden_deals} deals, after, wall seconds per move"
+                "ply moves | after: p50    p95    max  cpu_p95  guesses solved p50/min  exact"
+                " | before: p95  guesses solved p50/min"
             )
-            print("ply moves    p50    p95    max  cpu_p95  guesses_solved p50/min  exact")
             for x in h["plies"]:
                 print(
-                    f"{x['ply']:>3} {x['moves']:>5} {x['p50']:>6.3f} {x['p95']:>6.3f} "
-                    f"{x['max']:>6.3f} {x['cpu_p95']:>8.3f} {x['guesses_solved_p50']:>18}/"
-                    f"{x['guesses_solved_min']:<4} {x['exact']:>6}"
+                    f"{x['ply']:>3} {x['moves']:>5} |    {x['p50']:>6.3f} {x['p95']:>6.3f} "
+                    f"{x['max']:>6.3f} {x['cpu_p95']:>8.3f} {x['guesses_solved_p50']:>17}/"
+                    f"{x['guesses_solved_min']:<4} {x['exact']:>6} | {x['old_p95']:>11.3f} "
+                    f"{x['old_solved_p50']:>17}/{x['old_solved_min']}"
                 )
     out["uptime_end"] = uptime()
     print(f"\nuptime: {out['uptime_end']}")

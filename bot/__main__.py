@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.ops.errors import OpsPortError
 
     point_at_endpoints(settings)
-    bot = create_bot(settings)
+    bot = create_bot(settings, start_workers=True)
     try:
         asyncio.run(serve(bot, settings.discord_token, ops=ops_server(bot, settings, errors)))
     except OpsPortError as exc:

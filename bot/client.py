@@ -34,7 +34,7 @@ from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.unrouted import UnroutedClicks
-from bot.workers import Workers, create_workers
+from bot.workers import Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
@@ -151,8 +151,12 @@ class MesaBot(commands.Bot):
         *,
         games: Mapping[str, Game] | None = None,
         seed_factory: Callable[[], str] | None = None,
+        start_workers: bool = False,
         **kwargs: Any,
     ) -> None:
+        """``start_workers``: spawn the search workers (which warm up the games' computer
+        players: ``bot.workers.warm_up_games``) at start-up, as ``python -m bot`` does, instead
+        of on the first computer move (tests start many bots and rarely need them)."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -178,6 +182,7 @@ class MesaBot(commands.Bot):
         self._locales: dict[str, str] = {}
         self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
+        self._start_workers = start_workers
         self.unrouted = UnroutedClicks()
         self.pending_commands = PendingCommands(lambda: getattr(self, "tables", None))
         self.recovery: Recovery | None = None
@@ -190,7 +195,9 @@ class MesaBot(commands.Bot):
         )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
-        self.workers = create_workers(self.settings.worker_processes)
+        self.workers = create_workers(self.settings.worker_processes, warm_up_games)
+        if self._start_workers:
+            self.workers.start()  # they warm up (compiled searches) while the bot connects
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)

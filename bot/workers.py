@@ -6,6 +6,12 @@ side); processes do. The pool uses the ``spawn`` start method: the bot process h
 (aiosqlite, the database writer) and forking a threaded process can copy a held lock into the
 child. Workers start lazily on first use.
 
+A pool may be given an ``initializer`` run by each worker as it starts: the bot's search pool
+passes ``warm_up_games`` (a game whose engine has a ``warm_up()``, e.g. Triple Triad's compiled
+search, prepares it there) and ``python -m bot`` calls ``start()``, which spawns the workers
+at once so that happens at start-up, not on a player's move (elsewhere, e.g. tests' bots, the
+workers start and warm up on the first computer move).
+
 Everything sent to a worker must be picklable: module-level functions and plain data (view
 models, action texts, seeds), never a ``Table`` or a connection.
 
@@ -38,17 +44,27 @@ class Workers:
     # Whether work runs in this process (then arguments need not be picklable).
     in_process = False
 
-    def __init__(self, size: int | None = None) -> None:
+    def __init__(
+        self, size: int | None = None, initializer: Callable[[], None] | None = None
+    ) -> None:
         self.size = size or default_size()
+        self.initializer = initializer
         self._pool: ProcessPoolExecutor | None = None
 
     @property
     def executor(self) -> Executor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=self.size, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=self.initializer,
             )
         return self._pool
+
+    def start(self) -> None:
+        """Spawns the workers now (they run ``initializer`` in the background) instead of on
+        the first ``run``."""
+        self.executor.submit(int)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process; the event loop keeps running meanwhile."""
@@ -60,10 +76,22 @@ class Workers:
             self._pool = None
 
 
-def create_workers(size: int | None) -> Workers:
+def create_workers(size: int | None, initializer: Callable[[], None] | None = None) -> Workers:
     """The bot's workers from the ``worker_processes`` setting: None one process per core,
-    0 no child processes (a thread), n that many processes."""
-    return InlineWorkers() if size == 0 else Workers(size)
+    0 no child processes (a thread), n that many processes (each running ``initializer``
+    first)."""
+    return InlineWorkers() if size == 0 else Workers(size, initializer)
+
+
+def warm_up_games() -> None:
+    """A worker's initializer: every game engine with a ``warm_up()`` prepares its computer
+    players (Triple Triad loads its compiled search)."""
+    from bot.registry import load_games
+
+    for game in load_games().values():
+        hook = getattr(game, "warm_up", None)
+        if callable(hook):
+            hook()
 
 
 class InlineWorkers(Workers):
@@ -72,6 +100,9 @@ class InlineWorkers(Workers):
 
     def __init__(self) -> None:
         super().__init__(1)
+
+    def start(self) -> None:
+        """Nothing to spawn."""
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)

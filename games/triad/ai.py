@@ -5,9 +5,11 @@ Levels:
 - ``normal``: greedy: the placement that flips most cards now (every rule in force), minus the
   exposure of the placed card (its low sides left facing empty cells); ties at random. When paid
   it takes the loser's strongest card (level, then sum of edges).
-- ``hard``: the exact search of ``games.triad.search`` (alpha-beta with a transposition table,
-  MTD(f)) to the end of the round, so the move is optimal for both sides playing perfectly,
-  within a think budget; when the budget runs out first, the best move proven so far.
+- ``hard``: the exact search to the end of the round (``games.triad.compiled``: alpha-beta with
+  a transposition table, MTD(f), compiled with numba; ``games.triad.search`` is the same search
+  in pure Python, the reference it is tested against), so the move is optimal for both sides
+  playing perfectly, within a think budget; when the budget runs out first, the best move
+  proven so far.
 
 Hidden information: the search never reads a hidden hand (it only gets the seat's view). Under
 Abierto (or once every card of the opponent's hand has been seen on the board, in a Sudden Death
@@ -35,9 +37,9 @@ from games.triad.search import Budget, Card, Move, Problem, Solver
 from games.triad.view import CardFace, TriadView
 
 DEFAULT_TIME_BUDGET = 2.0  # seconds
-NODES_PER_SECOND = (
-    300_000  # of the exact search at ply 0, measured by bench/triad_ai.py (2 shared cores)
-)
+# nodes per second of the compiled exact search at ply 0 (bench/triad_ai.py: 1.2-1.4 M per CPU
+# second on 2 shared cores)
+NODES_PER_SECOND = 1_000_000
 HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 
 
@@ -169,10 +171,12 @@ def _hard(
     budget: Budget,
     stats: dict,
 ) -> PlaceCard:
+    from games.triad.compiled import CompiledSolver  # numba: imported by ``hard`` only
+
     n_hidden = hidden_count(view)
     stats.update(nodes=0, exact=True, samples=0)
     if n_hidden == 0:
-        result = Solver(problem_from_view(view)).solve(budget)
+        result = CompiledSolver(problem_from_view(view)).solve(budget)
         stats.update(nodes=result.nodes, exact=result.exact, samples=1, value=result.value)
         return _place_for(view, places, result.move) or places[0]
     move = _hidden_hand_move(view, rng, budget, stats)
@@ -182,13 +186,15 @@ def _hard(
 def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Budget, stats: dict) -> Move:
     """Per-move scores summed over exactly solved guesses of the unseen cards; a guess the
     budget cut short is dropped, unless it is the first (then its best move found is played)."""
+    from games.triad.compiled import CompiledSolver
+
     n_hidden = hidden_count(view)
     totals: dict[Move, int] = {}
     optimal: dict[Move, int] = {}
     complete = 0
     fallback: Move | None = None
     for _ in range(HIDDEN_SAMPLES):
-        solver = Solver(problem_from_view(view, guesses(view, rng, n_hidden)))
+        solver = CompiledSolver(problem_from_view(view, guesses(view, rng, n_hidden)))
         before = budget.spent
         scores, done = solver.move_scores(budget)
         stats["nodes"] += budget.spent - before

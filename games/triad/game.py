@@ -75,6 +75,13 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         return build_outcome(state)
 
     # ----- computer play --------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Compiles (or loads from the disk cache) the ``hard`` search, so no move waits for
+        the compiler: the bot's worker processes call it when they start."""
+        from games.triad.compiled import warm_up
+
+        warm_up()
+
     def choose_action(
         self,
         view: TriadView,

@@ -1,4 +1,8 @@
-"""Exact Triple Triad search over one full-information position (the ``hard`` computer).
+"""Exact Triple Triad search over one full-information position, in pure Python.
+
+The ``hard`` computer runs the same search compiled (``games.triad.compiled``, numba); this one
+is the reference it is tested against, and gives the ``normal`` level its one-ply look
+(``Solver.placement``). ``Budget``, ``Problem``, ``Move`` and ``Result`` are shared by both.
 
 The position is compiled into small integers so one search node is a handful of int operations:
 

@@ -1,0 +1,215 @@
+"""The compiled search (``games.triad.compiled``, numba) against the pure-Python one and the
+independent exhaustive solver.
+
+- Flips: ``kernel.flips`` takes the cells the engine's ``apply`` flips, for every legal
+  placement of random positions (every rule mix, Elemental boards).
+- Values: the same exact value as ``search.Solver`` on random positions of every rule set the
+  game offers, from one empty cell up to the first move; from six empty cells down also the
+  independent solver's; the returned move reaches that value (solving its position again).
+- ``move_scores``: exact for optimal moves, bounds for the others.
+- Budgets: a node budget and a clock budget (a fake clock) stop it with a legal move.
+
+The kernel is compiled once per machine (numba's disk cache), then loaded in well under a
+second.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.triad import GAME
+from games.triad import kernel as k
+from games.triad.compiled import CompiledSolver, warm_up
+from games.triad.search import Budget, Solver
+from tests.games.triad.randomgames import CARD_IDS, SEATS
+from tests.games.triad.reference import exact_value, move_value, problem_of, random_position
+
+FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
+
+
+def rule_sets() -> list[dict[str, bool]]:
+    """Every combination ``Options`` accepts (22)."""
+    out = []
+    for bits in itertools.product((False, True), repeat=len(FLAGS)):
+        rs = dict(zip(FLAGS, bits, strict=True))
+        if rs["same_wall"] and not rs["same"]:
+            continue
+        if rs["combo"] and not (rs["same"] or rs["plus"]):
+            continue
+        out.append(rs)
+    return out
+
+
+def played_to(rules: dict[str, bool], n: int, empties: int):
+    """An open-hands round under ``rules``, played at random down to ``empties`` empty cells."""
+    rng = random.Random(90_000 + n)
+    hands = {s: rng.sample(CARD_IDS, 5) for s in SEATS}
+    state = GAME.new(SEATS, f"compiled-{n}", {"open": True, **rules}, hands=hands)
+    while sum(p is None for p in state.board) > empties:
+        seat = SEATS[state.turn]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    return state
+
+
+def test_there_are_22_rule_sets():
+    assert len(rule_sets()) == 22
+
+
+def test_warm_up_compiles_the_entry_points_python_calls():
+    """(Loaded from the disk cache, ``root_pass`` carries the functions it calls.)"""
+    warm_up()
+    assert k.root_pass.signatures and k.flips.signatures and k.final_value.signatures
+
+
+NO_CACHE_DIR = """
+import numba.core.caching as caching
+caching.CacheImpl._locator_classes = []  # as if no directory were writable
+from games.triad import kernel
+from games.triad.compiled import warm_up
+warm_up()
+print(type(kernel.root_pass._cache).__name__)
+"""
+
+
+def test_without_a_writable_cache_directory_the_kernel_compiles_uncached():
+    """numba refuses ``cache=True`` when it finds nowhere to write (a read-only install with
+    no home directory); the kernel then compiles in the process (in a fresh one here)."""
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", NO_CACHE_DIR], cwd=root, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["NullCache"]
+
+
+def test_flips_are_the_engines_for_every_placement_of_random_positions():
+    checked = 0
+    for n in range(200):
+        state, _rng = random_position(n, n % 8 + 1)
+        seat = SEATS[state.turn]
+        solver = CompiledSolver(problem_of(state))
+        kb, owner, occ, _hands, side = solver.root
+        opp = occ & ~owner if side == 0 else owner
+        base = len(state.hands[0]) if side == 1 else 0
+        for action in GAME.legal_actions(state, seat):
+            after, _ = GAME.apply(state, seat, action)
+            lm = after.last_move
+            assert lm is not None
+            kind = solver.kind_of[base + action.slot]
+            taken = int(k.flips(solver.ws, action.cell, kind, kb, opp))
+            engine = set(lm.same + lm.plus + lm.basic + lm.combo)
+            assert {c for c in range(9) if taken >> c & 1} == engine, (n, action)
+            checked += 1
+    assert checked >= 2000
+
+
+@pytest.mark.parametrize(
+    "rules", rule_sets(), ids=lambda r: "+".join(k for k in r if r[k]) or "basic"
+)
+def test_values_are_the_python_searchs_under_every_rule_set(rules):
+    for n, empties in itertools.product(range(6), (1, 2, 3, 4, 5, 6, 7)):
+        state = played_to(rules, n * 10 + empties, empties)
+        problem = problem_of(state)
+        result = CompiledSolver(problem).solve(Budget())
+        assert result.exact
+        assert result.value == Solver(problem).solve(Budget()).value, (n, empties)
+        if empties <= 5:
+            assert result.value == exact_value(state, state.turn), (n, empties)
+
+
+def test_values_against_the_independent_solver_on_random_rule_mixes():
+    for n, empties in itertools.product(range(30), (2, 3, 4, 5)):
+        state, _ = random_position(70_000 + n * 7 + empties, empties)
+        result = CompiledSolver(problem_of(state)).solve(Budget())
+        assert result.exact and result.value == exact_value(state, state.turn), (n, empties)
+
+
+FIRST_MOVE_RULES = (
+    {},
+    {"plus": True, "combo": True},
+    {"same": True, "same_wall": True, "plus": True, "combo": True, "elemental": True},
+)
+
+
+@pytest.mark.parametrize("rules", FIRST_MOVE_RULES, ids=["basic", "plus_combo", "all_rules"])
+def test_the_first_move_is_exact_and_its_move_reaches_the_value(rules):
+    """Ply 0 (nine empty cells, five cards each) and ply 1: the value is the pure-Python
+    search's (ply 1) and replaying the returned move gives the opponent minus that value."""
+    for n in range(3):
+        state = played_to(rules, 500 + n, 9)
+        for _ply in range(2):
+            result = CompiledSolver(problem_of(state)).solve(Budget())
+            assert result.exact and result.value % 2 == 0 and -10 <= result.value <= 10
+            if _ply == 1:
+                assert result.value == Solver(problem_of(state)).solve(Budget()).value
+            seat = SEATS[state.turn]
+            action = next(
+                a
+                for a in GAME.legal_actions(state, seat)
+                if a.slot == result.move.side_slot and a.cell == result.move.cell
+            )
+            after, _ = GAME.apply(state, seat, action)
+            reply = CompiledSolver(problem_of(after)).solve(Budget())
+            assert reply.exact and -reply.value == result.value
+            state = after
+
+
+def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others():
+    for n in range(40):
+        state, _ = random_position(31_000 + n, 4 + n % 2)
+        seat = SEATS[state.turn]
+        scores, complete = CompiledSolver(problem_of(state)).move_scores(Budget())
+        assert complete
+        best = exact_value(state, state.turn)
+        assert max(scores.values()) == best
+        for action in GAME.legal_actions(state, seat):
+            truth = move_value(state, action)
+            score = next(
+                v
+                for m, v in scores.items()
+                if m.cell == action.cell
+                and state.hands[state.turn][m.side_slot].card == action.card
+            )
+            if truth == best:
+                assert score == best
+            else:
+                assert truth <= score < best
+
+
+def test_a_node_budget_stops_the_search_with_a_legal_move():
+    state, _ = random_position(3, 9)
+    seat = SEATS[state.turn]
+    legal = {(a.slot, a.cell) for a in GAME.legal_actions(state, seat)}
+    for nodes in (1, 100, 5_000):
+        budget = Budget(nodes=nodes)
+        result = CompiledSolver(problem_of(state)).solve(budget)
+        assert not result.exact
+        assert (result.move.side_slot, result.move.cell) in legal
+        assert budget.spent <= nodes
+
+
+def test_a_clock_budget_stops_the_search():
+    """A fake clock that advances one second per reading: a two-second budget stops the search
+    at its second look at the clock (after two slices of nodes), whatever the machine's speed."""
+    ticks = itertools.count()
+    budget = Budget(seconds=2.0, clock=lambda: float(next(ticks)))
+    state, _ = random_position(4, 9)
+    result = CompiledSolver(problem_of(state)).solve(budget)
+    assert not result.exact and budget.exhausted()
+    assert budget.spent <= 3 * 4_096
+
+
+def test_identical_cards_are_searched_once_per_hand():
+    state = GAME.new(
+        SEATS,
+        "dups",
+        {"open": True},
+        hands={SEATS[0]: ["c001"] * 5, SEATS[1]: ["c002", "c002", "c003", "c003", "c004"]},
+    )
+    moves = CompiledSolver(problem_of(state)).root_moves()
+    assert len(moves) == 9 * (1 if state.turn == 0 else 3)
