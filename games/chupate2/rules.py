@@ -1,6 +1,6 @@
 """The Chúpate 2 rules (spec: shared/rules/chupate2.md) as pure functions over the state.
 
-``copy_state`` is hand-written for speed: a shallow copy of the state whose containers are
+``copy_state`` (``games.chupate2.state``) is a shallow copy of the state whose containers are
 copy-on-write, so the functions that apply an action to that working copy replace every
 container they change (hands, stock, discard, scores, logs) instead of mutating it; the old
 state is never touched. Nested models (``PlusFour``, ``Reveal``, ``RoundResult``, ``Signals``,
@@ -52,9 +52,10 @@ from games.chupate2.state import (
     PlusFour,
     Reveal,
     RoundResult,
-    Signals,
+    signals_for,
     trusted_state,
 )
+from games.chupate2.state import copy_state as copy_state  # the working copy, re-exported
 from games.chupate2.view import Chupate2Outcome
 from games.core import Event, IllegalAction, event, eventlog, rng_for, shuffled
 from games.core.engine import Seat
@@ -113,30 +114,6 @@ ERROR_CODES = (
     BAD_SWAP_TARGET,
     "duplicate_seat",
 )
-
-
-def copy_state(
-    state: Chupate2State,
-    _new: Callable[[type], Chupate2State] = Chupate2State.__new__,
-    _set: Callable[[object, str, object], None] = object.__setattr__,
-    _cls: type[Chupate2State] = Chupate2State,
-) -> Chupate2State:
-    """A working copy of ``state`` that an action may change without touching ``state``.
-
-    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
-    hands dict. Every other container (hand lists, stock, discard pile, scores, results, calls,
-    signals, log) is copy-on-write: shared with ``state`` and *replaced*, never mutated in place, by
-    the code that changes it.
-    """
-    d = state.__dict__.copy()
-    d["hands"] = d["hands"].copy()  # the hand lists themselves are replaced when they change
-    new = _new(_cls)
-    _set(new, "__dict__", d)
-    # never changed in place (assignments skip pydantic, model_copy copies it before updating)
-    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
 
 
 # ----- creation ---------------------------------------------------------------------------
@@ -398,14 +375,24 @@ def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> li
         events = resolve_action(st, seat, action)
     if events:  # a new tuple: the old state's log stays as it was
         log = st.log_raw
-        if len(events) == 1 and len(log) < _LOG_LIMIT:
+        n = len(events)
+        if len(log) + 2 * n > _LOG_LIMIT:  # ``eventlog.extend`` trims it
+            st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
+        elif n == 1:  # the common cases, as ``eventlog.extend`` makes them
             st.log_raw = log + (st.version, events[0])
+        elif n == 2:
+            v = st.version
+            st.log_raw = log + (v, events[0], v, events[1])
         else:
             st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
     return events
 
 
 _LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
+
+# ``Event(code, seat, params, to)`` for the commonest events, without a Python call: an event is
+# a tuple of those four fields (``games.core.engine.Event``), built here with every field given.
+_event = tuple.__new__
 
 
 def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
@@ -478,7 +465,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
     signals = st.signals[seat]
     if colour in signals.lacks or (wild and named != signals.named):
         _signal(st, seat, played=colour, named=named if wild else None)
-    events.append(event("played", seat, {"card": card, "colour": colour}))
+    events.append(_event(Event, ("played", seat, {"card": card, "colour": colour}, None)))
     seats = st.seats
     n = len(seats)
     if not hand:  # out: a last Chúpate 2 / +4 still makes the next player draw
@@ -502,7 +489,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
         st.plus4 = None
         st.phase = "penalty"
         _advance(st, 1)
-        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
     elif face == WILD_FOUR:
         st.plus4 = trusted(
             PlusFour,
@@ -517,7 +504,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
         st.pending += 4
         st.phase = "challenge"
         _advance(st, 1)
-        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
     else:
         st.phase = "play"
         if face == SKIP:
@@ -610,7 +597,7 @@ def _pass(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Ev
         raise IllegalAction(CANNOT_PASS)
     st.drawn = None
     st.phase = "play"
-    events.append(event(code="passed", seat=seat))
+    events.append(_event(Event, ("passed", seat, {}, None)))
     _advance(st, 1)
 
 
@@ -618,7 +605,7 @@ def _take(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Ev
     if st.phase not in ("penalty", "challenge"):
         raise IllegalAction(NOTHING_TO_TAKE)
     got = _draw(st, seat, st.pending, events)
-    events.append(event(code="took", seat=seat, params={"count": len(got)}))
+    events.append(_event(Event, ("took", seat, {"count": len(got)}, None)))
     st.pending = 0
     st.plus4 = None
     st.phase = "play"
@@ -646,7 +633,8 @@ def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: li
         raise IllegalAction(MUST_ANSWER_DRAW, count=st.pending)
     colour = st.colour
     top_face = FACE_OF[st.discard[-1]]
-    _signal(st, seat, lacks=colour)
+    if colour is not None and colour not in st.signals[seat].lacks:
+        _signal(st, seat, lacks=colour)
     if st.options.draw_until_playable:  # house rule: one at a time until a playable card
         got = _draw(st, seat, len(DECK), events, until=lambda c: matches(c, top_face, colour))
     else:
@@ -655,7 +643,7 @@ def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: li
         events.append(event(code="draw_skipped", seat=seat))
         _advance(st, 1)
         return
-    events.append(event(code="drew", seat=seat, params={"count": len(got)}))
+    events.append(_event(Event, ("drew", seat, {"count": len(got)}, None)))
     card = got[-1]
     if matches(card, top_face, colour):
         st.phase = "drawn"
@@ -755,8 +743,7 @@ def _signal(
         new_lacks = [c for c in new_lacks if c != played]
     new_named = named if named is not None else old.named
     if new_lacks is not old.lacks or new_named != old.named:
-        signal = trusted(Signals, {"lacks": new_lacks, "named": new_named})
-        st.signals = {**st.signals, seat: signal}
+        st.signals = {**st.signals, seat: signals_for(new_lacks, new_named)}
 
 
 def _refill(st: Chupate2State, events: list[Event]) -> bool:
@@ -780,6 +767,26 @@ def _draw(
 ) -> list[str]:
     """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed), stopping
     after the first card ``until`` accepts."""
+    stock = st.stock
+    if count == 1 and stock and until is None:  # the commonest draw: one card, no refill
+        got = [stock[-1]]
+        st.stock = stock[:-1]  # copy-on-write (see copy_state)
+    else:
+        got = _draw_cards(st, count, events, until)
+    if got:
+        st.hands[seat] = st.hands[seat] + got
+        events.append(_event(Event, ("drew_cards", seat, {"cards": got}, (seat,))))
+        if seat in st.called:
+            st.called = [s for s in st.called if s != seat]
+        if seat in st.exposed:
+            st.exposed = [s for s in st.exposed if s != seat]
+    return got
+
+
+def _draw_cards(
+    st: Chupate2State, count: int, events: list[Event], until: Callable[[str], bool] | None
+) -> list[str]:
+    """The cards of a draw, taken from the stock (refilled as needed): see ``_draw``."""
     got: list[str] = []
     stock = st.stock[:]  # copy-on-write (see copy_state)
     for _ in range(count):
@@ -793,13 +800,6 @@ def _draw(
         if until is not None and until(card):
             break
     st.stock = stock
-    if got:
-        st.hands[seat] = st.hands[seat] + got
-        events.append(event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
-        if seat in st.called:
-            st.called = [s for s in st.called if s != seat]
-        if seat in st.exposed:
-            st.exposed = [s for s in st.exposed if s != seat]
     return got
 
 
@@ -816,13 +816,16 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
     points = sum(p for s, p in left.items() if s not in mates)
     st.results = [
         *st.results,
-        RoundResult(
-            round=st.round,
-            winner=winner,
-            team=team,
-            points=points,
-            left=left,
-            cards_left={s: len(h) for s, h in st.hands.items()},
+        trusted(
+            RoundResult,
+            {
+                "round": st.round,
+                "winner": winner,
+                "team": team,
+                "points": points,
+                "left": left,
+                "cards_left": {s: len(h) for s, h in st.hands.items()},
+            },
         ),
     ]
     events.append(

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from games.chupate2 import GAME
 from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.rules import EVENT_CODES
-from games.chupate2.state import Chupate2State
+from games.chupate2.state import FIELDS, Chupate2State
 from games.core import Event, event
 
 SEATS = ["ana", "beto", "carla"]
@@ -96,7 +96,7 @@ def test_a_malformed_stored_log_is_refused(bad: dict):
 
 def test_a_state_built_in_code_keeps_its_events():
     state, _ = _played(3)
-    fields = {k: v for k, v in state.__dict__.items() if k != "log_raw"}
+    fields = {k: getattr(state, k) for k in FIELDS if k != "log_raw"}
     e = event("passed", "ana")
     built = type(state)(**fields, log=[e], log_versions=[7])
     assert built.log == [e] and built.log_versions == [7]
