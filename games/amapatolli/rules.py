@@ -206,18 +206,16 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
 
 
 def copy_for_move(state: AmapatolliState) -> AmapatolliState:
-    """A copy whose lists a move may change: cheaper than a deep copy (cards are strings,
-    events are frozen)."""
+    """The working copy of a move: copy-on-write. The list of hands and the two small flag
+    lists (``announced``, ``inverse_used``: set by index) are copied; the hand lists, the stock,
+    the pile and the log are shared with ``state`` and *replaced*, never changed in place, by
+    the code that changes them (cards are strings, events are frozen)."""
     return replace(
         state,
         {
-            "seats": list(state.seats),
-            "hands": [list(h) for h in state.hands],
-            "stock": list(state.stock),
-            "pile": list(state.pile),
+            "hands": list(state.hands),
             "announced": list(state.announced),
             "inverse_used": list(state.inverse_used),
-            "log": list(state.log),
         },
     )
 
@@ -321,8 +319,10 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
                 state.inverse_used[i] = True
                 double = True
 
+    hand = hand[:]  # copy-on-write (see copy_for_move)
     hand.remove(card.id)
-    state.pile.append(card.id)
+    state.hands[i] = hand
+    state.pile = [*state.pile, card.id]
     # (pydantic assignments are slow: fields already at their value are left alone)
     if state.passes:
         state.passes = 0
@@ -367,8 +367,9 @@ def _draw(state: AmapatolliState, i: int) -> list[Event]:
     if not state.stock:
         raise IllegalAction(STOCK_EMPTY)
     seat = state.seats[i]
-    card = state.stock.pop()
-    state.hands[i].append(card)
+    card = state.stock[-1]
+    state.stock = state.stock[:-1]  # copy-on-write (see copy_for_move)
+    state.hands[i] = [*state.hands[i], card]
     state.drawn += 1
     state.announced[i] = False
     if state.ce_window == i:
@@ -411,8 +412,10 @@ def _announce(state: AmapatolliState, i: int) -> list[Event]:
 def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
     if state.ce_window is None or state.ce_window != target or target == i:
         raise IllegalAction(NOTHING_TO_CALL)
-    drawn = [state.stock.pop() for _ in range(min(PENALTY, len(state.stock)))]
-    state.hands[target].extend(drawn)
+    keep = len(state.stock) - min(PENALTY, len(state.stock))
+    drawn = state.stock[keep:][::-1]  # the top card first
+    state.stock = state.stock[:keep]  # copy-on-write (see copy_for_move)
+    state.hands[target] = state.hands[target] + drawn
     state.ce_window = None
     state.announced[target] = False
     target_seat = state.seats[target]
