@@ -230,12 +230,12 @@ def to_act(state: Chupate2State) -> set[Seat]:
 
 def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     """Every action ``seat`` may take now; a card interchangeable with another is offered once."""
-    if state.phase == "over" or seat not in state.hands:
+    hand = state.hands.get(seat)
+    if hand is None or state.phase == "over":
         return []
     out: list[Chupate2Action] = []
     seats = state.seats
     is_current = seats[state.current] == seat
-    hand = state.hands[seat]
     options = state.options
     if options.last_card:
         exposed = state.exposed
@@ -262,7 +262,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         return out
     phase = state.phase
     if phase == "play":  # the common case first
-        playable = _PLAYABLE[FACE_OF[state.discard[-1]], state.colour]  # ``cards.matches``
+        playable = _PLAYABLE_ON[state.discard[-1]][state.colour]  # ``cards.matches``
         _add_plays(out, [c for c in hand if c in playable])
         out.append(A.DRAW)
         return out
@@ -330,6 +330,10 @@ _PLAYABLE: dict[tuple[str, str | None], frozenset[str]] = {
     (face, colour): frozenset(c for c in DECK if matches(c, face, colour))
     for face in set(FACE_OF.values())
     for colour in (*COLOURS, None)
+}
+# top card -> colour in force -> the same sets (one lookup less on every turn)
+_PLAYABLE_ON: dict[str, dict[str | None, frozenset[str]]] = {
+    top: {colour: _PLAYABLE[FACE_OF[top], colour] for colour in (*COLOURS, None)} for top in DECK
 }
 # (top card is a Chúpate 2, the +4 stacks) -> the cards that answer a pending draw
 _STACKABLE: dict[tuple[bool, bool], frozenset[str]] = {
