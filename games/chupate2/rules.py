@@ -48,10 +48,12 @@ from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import ALLOWED_PLAYER_COUNTS, TEAM_PLAYER_COUNTS, Options, team_groups
 from games.chupate2.state import (
     NO_SIGNALS,
+    SIGNALS,
     Chupate2State,
     PlusFour,
     Reveal,
     RoundResult,
+    Signals,
     signals_for,
     trusted_state,
 )
@@ -377,22 +379,21 @@ def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> li
         handler(st, seat, action, events)
     else:
         events = resolve_action(st, seat, action)
-    if events:  # a new tuple: the old state's log stays as it was
+    if events:  # new nodes on the log (``games.core.eventlog``): the old state's is unchanged
         log = st.log_raw
+        count = log[1] if len(log) == 4 else 0
         n = len(events)
-        if len(log) + 2 * n > _LOG_LIMIT:  # ``eventlog.extend`` trims it
+        if count + n > _LOG_LIMIT or n > 2:
             st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
-        elif n == 1:  # the common cases, as ``eventlog.extend`` makes them
-            st.log_raw = log + (st.version, events[0])
-        elif n == 2:
-            v = st.version
-            st.log_raw = log + (v, events[0], v, events[1])
+        elif n == 1:  # the common cases, as ``extend`` makes them
+            st.log_raw = (log, count + 1, st.version, events[0])
         else:
-            st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
+            v = st.version
+            st.log_raw = ((log, count + 1, v, events[0]), count + 2, v, events[1])
     return events
 
 
-_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
+_LOG_LIMIT = eventlog.max_nodes(LOG_SIZE)  # ``eventlog.extend`` cuts a chain longer than this
 
 # ``Event(code, seat, params, to)`` for the commonest events, without a Python call: an event is
 # a tuple of those four fields (``games.core.engine.Event``), built here with every field given.
@@ -649,7 +650,7 @@ def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: li
         return
     events.append(_event(Event, ("drew", seat, {"count": len(got)}, None)))
     card = got[-1]
-    if matches(card, top_face, colour):
+    if card in _PLAYABLE[top_face, colour]:  # ``cards.matches``
         st.phase = "drawn"
         st.drawn = card
     else:
@@ -740,6 +741,18 @@ def _signal(
     named: str | None = None,
 ) -> None:
     old = st.signals[seat]
+    new = _SIGNAL_AFTER.get((id(old), lacks, played, named))
+    if new is None:  # a signals value outside the shared table (a hand-made state)
+        new = _signal_after(old, lacks, played, named)
+    if new is not old:
+        st.signals = {**st.signals, seat: new}
+
+
+def _signal_after(
+    old: Signals, lacks: str | None, played: str | None, named: str | None
+) -> Signals:
+    """What the table knows of a seat after it drew (``lacks``) or played a colour (``played``,
+    with the colour it ``named``), or named one."""
     new_lacks = old.lacks
     if lacks is not None and lacks not in new_lacks:
         new_lacks = [*new_lacks, lacks]
@@ -747,7 +760,21 @@ def _signal(
         new_lacks = [c for c in new_lacks if c != played]
     new_named = named if named is not None else old.named
     if new_lacks is not old.lacks or new_named != old.named:
-        st.signals = {**st.signals, seat: signals_for(new_lacks, new_named)}
+        return signals_for(new_lacks, new_named)
+    return old
+
+
+# (id of a shared Signals, lacks, played, named) -> ``_signal_after`` of them, for every shared
+# value (``state.SIGNALS``, kept alive there: their ids stay theirs) and every call the rules make
+_SIGNAL_AFTER: dict[tuple[int, str | None, str | None, str | None], Signals] = {
+    (id(old), *call): _signal_after(old, *call)
+    for old in SIGNALS.values()
+    for call in (
+        *((c, None, None) for c in COLOURS),  # a draw in colour c
+        *((None, c, n) for c in COLOURS for n in (None, *COLOURS)),  # a play (a wild names n)
+        *((None, None, n) for n in COLOURS),  # a first-card Comodín named
+    )
+}
 
 
 def _refill(st: Chupate2State, events: list[Event]) -> bool:
