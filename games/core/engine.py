@@ -304,7 +304,8 @@ class Game(ABC, Generic[S, A, V, Opts]):
             raise IllegalAction(NOT_A_PLAYER)
         if self.is_over(state):
             raise IllegalAction(GAME_OVER)
-        if not isinstance(action, self.action_codec.types):
+        codec = self.action_codec
+        if type(action) not in codec.exact_types and not isinstance(action, codec.types):
             raise IllegalAction(BAD_ACTION)
         new_state = self.copy_state(state)
         new_state.version = state.version + 1
