@@ -227,8 +227,19 @@ def playable(state: AmapatolliState, i: int) -> list[str]:
     if state.skip_pending:
         signs = skip_signs(state.options)
         return [c for c in hand if is_skip(CARDS[c], signs)]
-    m, b = state.margin, state.background
-    return [c for c in hand if matches(CARDS[c], m, b)]
+    matching = _MATCHING.get((state.margin, state.background))
+    if matching is None:  # colours outside the deck's (a hand-made state): the plain test
+        m, b = state.margin, state.background
+        return [c for c in hand if matches(CARDS[c], m, b)]
+    return [c for c in hand if c in matching]
+
+
+# (margin, background) in force -> the ids ``matches`` accepts on them (asked every turn)
+_MATCHING: dict[tuple[str, str], frozenset[str]] = {
+    (m, b): frozenset(c for c, card in CARDS.items() if matches(card, m, b))
+    for m in COLOURS
+    for b in COLOURS
+}
 
 
 def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
@@ -272,17 +283,19 @@ def is_optional(action: AmapatolliAction) -> bool:
 # ----- applying a move to the working copy ----------------------------------------------------
 def make_move(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[Event]:
     """Play ``action`` of seat index ``i`` on ``state`` (a private copy); the events it causes."""
-    if isinstance(action, Announce):
-        return _announce(state, i)
-    if isinstance(action, CallOut):
-        return _callout(state, i, action.target)
+    kind = type(action)  # the commonest moves skip the class checks they would fail
+    if kind is not Play and kind is not Draw:
+        if isinstance(action, Announce):
+            return _announce(state, i)
+        if isinstance(action, CallOut):
+            return _callout(state, i, action.target)
     if i != state.turn:
         raise IllegalAction(NOT_YOUR_TURN)
     if state.ce_window is not None and state.ce_window != i:
         state.ce_window = None  # the next player acts: the "Ce" window closes
-    if isinstance(action, Play):
+    if isinstance(action, Play):  # an exact class is recognised before any metaclass check
         return _play(state, i, action)
-    if isinstance(action, Draw):
+    if kind is Draw or isinstance(action, Draw):
         return _draw(state, i)
     if isinstance(action, AcceptSkip):
         return _accept_skip(state, i)
