@@ -233,15 +233,16 @@ def main() -> None:
                     theirs=theirs,
                     games_per_s=round(a["games_per_s"] / b["games_per_s"], 2),
                     steps_per_s=round(a["steps_per_s"] / b["steps_per_s"], 2),
+                    games_per_cpu_s=round(a["games_per_cpu_s"] / b["games_per_cpu_s"], 2),
                 )
     mem = memory()
     emit("memory/one_state", **mem)
     emit("versions", rlcard=rlcard_version, python=sys.version.split()[0])
-    print("\nsummary (4 players, random playouts, wall clock):")
+    print("\nsummary (4 players, random playouts; wall clock, and CPU time of this process):")
     for name, r in results.items():
         print(
             f"  {name:24} {r['games_per_s']:>9} games/s  {r['steps_per_s']:>9} actions/s"
-            f"  ({r['steps_per_game']} actions/game)"
+            f"  {r['games_per_cpu_s']:>9} games/CPU-s  ({r['steps_per_game']} actions/game)"
         )
     print(
         f"  one state: {mem['state_json_bytes']} bytes of JSON, "
@@ -250,11 +251,17 @@ def main() -> None:
     )
     if env is not None:
         a = results["chupate2/rlcard_policy"]
+        env_r, game_r = results["rlcard/env"], results["rlcard/game"]
         print(
             f"  chupate2/rlcard_policy vs rlcard/env: "
-            f"{a['games_per_s'] / results['rlcard/env']['games_per_s']:.2f}x games/s, "
-            f"vs rlcard/game: {a['games_per_s'] / results['rlcard/game']['games_per_s']:.2f}x "
-            f"games/s ({a['steps_per_s'] / results['rlcard/game']['steps_per_s']:.2f}x actions/s)"
+            f"{a['games_per_s'] / env_r['games_per_s']:.2f}x games/s, "
+            f"vs rlcard/game: {a['games_per_s'] / game_r['games_per_s']:.2f}x "
+            f"games/s ({a['steps_per_s'] / game_r['steps_per_s']:.2f}x actions/s)"
+        )
+        print(
+            f"  same in CPU time: vs rlcard/env "
+            f"{a['games_per_cpu_s'] / env_r['games_per_cpu_s']:.2f}x games/CPU-s, "
+            f"vs rlcard/game {a['games_per_cpu_s'] / game_r['games_per_cpu_s']:.2f}x games/CPU-s"
         )
 
 

@@ -206,18 +206,16 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
 
 
 def copy_for_move(state: AmapatolliState) -> AmapatolliState:
-    """A copy whose lists a move may change: cheaper than a deep copy (cards are strings,
-    events are frozen)."""
+    """The working copy of a move: copy-on-write. The list of hands and the two small flag
+    lists (``announced``, ``inverse_used``: set by index) are copied; the hand lists, the stock,
+    the pile and the log are shared with ``state`` and *replaced*, never changed in place, by
+    the code that changes them (cards are strings, events are frozen)."""
     return replace(
         state,
         {
-            "seats": list(state.seats),
-            "hands": [list(h) for h in state.hands],
-            "stock": list(state.stock),
-            "pile": list(state.pile),
+            "hands": list(state.hands),
             "announced": list(state.announced),
             "inverse_used": list(state.inverse_used),
-            "log": list(state.log),
         },
     )
 
@@ -229,8 +227,19 @@ def playable(state: AmapatolliState, i: int) -> list[str]:
     if state.skip_pending:
         signs = skip_signs(state.options)
         return [c for c in hand if is_skip(CARDS[c], signs)]
-    m, b = state.margin, state.background
-    return [c for c in hand if matches(CARDS[c], m, b)]
+    matching = _MATCHING.get((state.margin, state.background))
+    if matching is None:  # colours outside the deck's (a hand-made state): the plain test
+        m, b = state.margin, state.background
+        return [c for c in hand if matches(CARDS[c], m, b)]
+    return [c for c in hand if c in matching]
+
+
+# (margin, background) in force -> the ids ``matches`` accepts on them (asked every turn)
+_MATCHING: dict[tuple[str, str], frozenset[str]] = {
+    (m, b): frozenset(c for c, card in CARDS.items() if matches(card, m, b))
+    for m in COLOURS
+    for b in COLOURS
+}
 
 
 def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
@@ -274,17 +283,19 @@ def is_optional(action: AmapatolliAction) -> bool:
 # ----- applying a move to the working copy ----------------------------------------------------
 def make_move(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[Event]:
     """Play ``action`` of seat index ``i`` on ``state`` (a private copy); the events it causes."""
-    if isinstance(action, Announce):
-        return _announce(state, i)
-    if isinstance(action, CallOut):
-        return _callout(state, i, action.target)
+    kind = type(action)  # the commonest moves skip the class checks they would fail
+    if kind is not Play and kind is not Draw:
+        if isinstance(action, Announce):
+            return _announce(state, i)
+        if isinstance(action, CallOut):
+            return _callout(state, i, action.target)
     if i != state.turn:
         raise IllegalAction(NOT_YOUR_TURN)
     if state.ce_window is not None and state.ce_window != i:
         state.ce_window = None  # the next player acts: the "Ce" window closes
-    if isinstance(action, Play):
+    if isinstance(action, Play):  # an exact class is recognised before any metaclass check
         return _play(state, i, action)
-    if isinstance(action, Draw):
+    if kind is Draw or isinstance(action, Draw):
         return _draw(state, i)
     if isinstance(action, AcceptSkip):
         return _accept_skip(state, i)
@@ -321,8 +332,10 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
                 state.inverse_used[i] = True
                 double = True
 
+    hand = hand[:]  # copy-on-write (see copy_for_move)
     hand.remove(card.id)
-    state.pile.append(card.id)
+    state.hands[i] = hand
+    state.pile = [*state.pile, card.id]
     # (pydantic assignments are slow: fields already at their value are left alone)
     if state.passes:
         state.passes = 0
@@ -367,8 +380,9 @@ def _draw(state: AmapatolliState, i: int) -> list[Event]:
     if not state.stock:
         raise IllegalAction(STOCK_EMPTY)
     seat = state.seats[i]
-    card = state.stock.pop()
-    state.hands[i].append(card)
+    card = state.stock[-1]
+    state.stock = state.stock[:-1]  # copy-on-write (see copy_for_move)
+    state.hands[i] = [*state.hands[i], card]
     state.drawn += 1
     state.announced[i] = False
     if state.ce_window == i:
@@ -411,8 +425,10 @@ def _announce(state: AmapatolliState, i: int) -> list[Event]:
 def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
     if state.ce_window is None or state.ce_window != target or target == i:
         raise IllegalAction(NOTHING_TO_CALL)
-    drawn = [state.stock.pop() for _ in range(min(PENALTY, len(state.stock)))]
-    state.hands[target].extend(drawn)
+    keep = len(state.stock) - min(PENALTY, len(state.stock))
+    drawn = state.stock[keep:][::-1]  # the top card first
+    state.stock = state.stock[:keep]  # copy-on-write (see copy_for_move)
+    state.hands[target] = state.hands[target] + drawn
     state.ce_window = None
     state.announced[target] = False
     target_seat = state.seats[target]

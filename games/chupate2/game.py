@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from games.chupate2 import ai, rules
 from games.chupate2.actions import CODEC, Chupate2Action
-from games.chupate2.options import Options
+from games.chupate2.options import DEFAULT_OPTIONS, Options
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
 from games.core import ActionCodec, Game
@@ -28,7 +28,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     def new(
         self, seats: list[Seat], seed: str, options: Options | dict[str, Any] | None = None
     ) -> Chupate2State:
-        opts = self.parse_options(options)
+        opts = DEFAULT_OPTIONS if options is None else self.parse_options(options)
         self.check_player_count(seats)
         rules.check_table(len(seats), opts, self.min_players, self.max_players)
         return rules.new_state(seats, seed, opts)

@@ -42,6 +42,8 @@ class Options(BaseModel):
         return {"off": None, "pairs": 2, "trios": 3}[self.teams]
 
 
+DEFAULT_OPTIONS = Options()  # frozen: shared by every game started without options
+
 ALLOWED_PLAYER_COUNTS = (2, 3, 4, 6)
 TEAM_PLAYER_COUNTS = {"pairs": (4, 6), "trios": (6,)}
 

@@ -1,6 +1,6 @@
 """The Chúpate 2 rules (spec: shared/rules/chupate2.md) as pure functions over the state.
 
-``copy_state`` is hand-written for speed: a shallow copy of the state whose containers are
+``copy_state`` (``games.chupate2.state``) is a shallow copy of the state whose containers are
 copy-on-write, so the functions that apply an action to that working copy replace every
 container they change (hands, stock, discard, scores, logs) instead of mutating it; the old
 state is never touched. Nested models (``PlusFour``, ``Reveal``, ``RoundResult``, ``Signals``,
@@ -48,13 +48,16 @@ from games.chupate2.events import LOG_SIZE
 from games.chupate2.options import ALLOWED_PLAYER_COUNTS, TEAM_PLAYER_COUNTS, Options, team_groups
 from games.chupate2.state import (
     NO_SIGNALS,
+    SIGNALS,
     Chupate2State,
     PlusFour,
     Reveal,
     RoundResult,
     Signals,
+    signals_for,
     trusted_state,
 )
+from games.chupate2.state import copy_state as copy_state  # the working copy, re-exported
 from games.chupate2.view import Chupate2Outcome
 from games.core import Event, IllegalAction, event, eventlog, rng_for, shuffled
 from games.core.engine import Seat
@@ -113,30 +116,6 @@ ERROR_CODES = (
     BAD_SWAP_TARGET,
     "duplicate_seat",
 )
-
-
-def copy_state(
-    state: Chupate2State,
-    _new: Callable[[type], Chupate2State] = Chupate2State.__new__,
-    _set: Callable[[object, str, object], None] = object.__setattr__,
-    _cls: type[Chupate2State] = Chupate2State,
-) -> Chupate2State:
-    """A working copy of ``state`` that an action may change without touching ``state``.
-
-    Built by hand (no ``model_copy``/validation): a shallow copy of the field dict and of the
-    hands dict. Every other container (hand lists, stock, discard pile, scores, results, calls,
-    signals, log) is copy-on-write: shared with ``state`` and *replaced*, never mutated in place, by
-    the code that changes it.
-    """
-    d = state.__dict__.copy()
-    d["hands"] = d["hands"].copy()  # the hand lists themselves are replaced when they change
-    new = _new(_cls)
-    _set(new, "__dict__", d)
-    # never changed in place (assignments skip pydantic, model_copy copies it before updating)
-    _set(new, "__pydantic_fields_set__", state.__pydantic_fields_set__)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
 
 
 # ----- creation ---------------------------------------------------------------------------
@@ -253,12 +232,12 @@ def to_act(state: Chupate2State) -> set[Seat]:
 
 def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     """Every action ``seat`` may take now; a card interchangeable with another is offered once."""
-    if state.phase == "over" or seat not in state.hands:
+    hand = state.hands.get(seat)
+    if hand is None or state.phase == "over":
         return []
     out: list[Chupate2Action] = []
     seats = state.seats
     is_current = seats[state.current] == seat
-    hand = state.hands[seat]
     options = state.options
     if options.last_card:
         exposed = state.exposed
@@ -285,7 +264,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         return out
     phase = state.phase
     if phase == "play":  # the common case first
-        playable = _PLAYABLE[FACE_OF[state.discard[-1]], state.colour]  # ``cards.matches``
+        playable = _PLAYABLE_ON[state.discard[-1]][state.colour]  # ``cards.matches``
         _add_plays(out, [c for c in hand if c in playable])
         out.append(A.DRAW)
         return out
@@ -354,6 +333,10 @@ _PLAYABLE: dict[tuple[str, str | None], frozenset[str]] = {
     for face in set(FACE_OF.values())
     for colour in (*COLOURS, None)
 }
+# top card -> colour in force -> the same sets (one lookup less on every turn)
+_PLAYABLE_ON: dict[str, dict[str | None, frozenset[str]]] = {
+    top: {colour: _PLAYABLE[FACE_OF[top], colour] for colour in (*COLOURS, None)} for top in DECK
+}
 # (top card is a Chúpate 2, the +4 stacks) -> the cards that answer a pending draw
 _STACKABLE: dict[tuple[bool, bool], frozenset[str]] = {
     (on_draw_two, plus4): frozenset(
@@ -396,16 +379,25 @@ def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> li
         handler(st, seat, action, events)
     else:
         events = resolve_action(st, seat, action)
-    if events:  # a new tuple: the old state's log stays as it was
+    if events:  # new nodes on the log (``games.core.eventlog``): the old state's is unchanged
         log = st.log_raw
-        if len(events) == 1 and len(log) < _LOG_LIMIT:
-            st.log_raw = log + (st.version, events[0])
-        else:
+        count = log[1] if len(log) == 4 else 0
+        n = len(events)
+        if count + n > _LOG_LIMIT or n > 2:
             st.log_raw = eventlog.extend(log, st.version, events, LOG_SIZE)
+        elif n == 1:  # the common cases, as ``extend`` makes them
+            st.log_raw = (log, count + 1, st.version, events[0])
+        else:
+            v = st.version
+            st.log_raw = ((log, count + 1, v, events[0]), count + 2, v, events[1])
     return events
 
 
-_LOG_LIMIT = 4 * LOG_SIZE  # ``eventlog.extend`` trims a log longer than this
+_LOG_LIMIT = eventlog.max_nodes(LOG_SIZE)  # ``eventlog.extend`` cuts a chain longer than this
+
+# ``Event(code, seat, params, to)`` for the commonest events, without a Python call: an event is
+# a tuple of those four fields (``games.core.engine.Event``), built here with every field given.
+_event = tuple.__new__
 
 
 def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
@@ -478,7 +470,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
     signals = st.signals[seat]
     if colour in signals.lacks or (wild and named != signals.named):
         _signal(st, seat, played=colour, named=named if wild else None)
-    events.append(event("played", seat, {"card": card, "colour": colour}))
+    events.append(_event(Event, ("played", seat, {"card": card, "colour": colour}, None)))
     seats = st.seats
     n = len(seats)
     if not hand:  # out: a last Chúpate 2 / +4 still makes the next player draw
@@ -502,7 +494,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
         st.plus4 = None
         st.phase = "penalty"
         _advance(st, 1)
-        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
     elif face == WILD_FOUR:
         st.plus4 = trusted(
             PlusFour,
@@ -517,7 +509,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
         st.pending += 4
         st.phase = "challenge"
         _advance(st, 1)
-        events.append(event(code="must_draw", seat=seats[st.current], params={"count": st.pending}))
+        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
     else:
         st.phase = "play"
         if face == SKIP:
@@ -610,7 +602,7 @@ def _pass(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Ev
         raise IllegalAction(CANNOT_PASS)
     st.drawn = None
     st.phase = "play"
-    events.append(event(code="passed", seat=seat))
+    events.append(_event(Event, ("passed", seat, {}, None)))
     _advance(st, 1)
 
 
@@ -618,7 +610,7 @@ def _take(st: Chupate2State, seat: Seat, action: Chupate2Action, events: list[Ev
     if st.phase not in ("penalty", "challenge"):
         raise IllegalAction(NOTHING_TO_TAKE)
     got = _draw(st, seat, st.pending, events)
-    events.append(event(code="took", seat=seat, params={"count": len(got)}))
+    events.append(_event(Event, ("took", seat, {"count": len(got)}, None)))
     st.pending = 0
     st.plus4 = None
     st.phase = "play"
@@ -646,7 +638,8 @@ def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: li
         raise IllegalAction(MUST_ANSWER_DRAW, count=st.pending)
     colour = st.colour
     top_face = FACE_OF[st.discard[-1]]
-    _signal(st, seat, lacks=colour)
+    if colour is not None and colour not in st.signals[seat].lacks:
+        _signal(st, seat, lacks=colour)
     if st.options.draw_until_playable:  # house rule: one at a time until a playable card
         got = _draw(st, seat, len(DECK), events, until=lambda c: matches(c, top_face, colour))
     else:
@@ -655,9 +648,9 @@ def _draw_turn(st: Chupate2State, seat: Seat, action: Chupate2Action, events: li
         events.append(event(code="draw_skipped", seat=seat))
         _advance(st, 1)
         return
-    events.append(event(code="drew", seat=seat, params={"count": len(got)}))
+    events.append(_event(Event, ("drew", seat, {"count": len(got)}, None)))
     card = got[-1]
-    if matches(card, top_face, colour):
+    if card in _PLAYABLE[top_face, colour]:  # ``cards.matches``
         st.phase = "drawn"
         st.drawn = card
     else:
@@ -748,6 +741,18 @@ def _signal(
     named: str | None = None,
 ) -> None:
     old = st.signals[seat]
+    new = _SIGNAL_AFTER.get((id(old), lacks, played, named))
+    if new is None:  # a signals value outside the shared table (a hand-made state)
+        new = _signal_after(old, lacks, played, named)
+    if new is not old:
+        st.signals = {**st.signals, seat: new}
+
+
+def _signal_after(
+    old: Signals, lacks: str | None, played: str | None, named: str | None
+) -> Signals:
+    """What the table knows of a seat after it drew (``lacks``) or played a colour (``played``,
+    with the colour it ``named``), or named one."""
     new_lacks = old.lacks
     if lacks is not None and lacks not in new_lacks:
         new_lacks = [*new_lacks, lacks]
@@ -755,8 +760,21 @@ def _signal(
         new_lacks = [c for c in new_lacks if c != played]
     new_named = named if named is not None else old.named
     if new_lacks is not old.lacks or new_named != old.named:
-        signal = trusted(Signals, {"lacks": new_lacks, "named": new_named})
-        st.signals = {**st.signals, seat: signal}
+        return signals_for(new_lacks, new_named)
+    return old
+
+
+# (id of a shared Signals, lacks, played, named) -> ``_signal_after`` of them, for every shared
+# value (``state.SIGNALS``, kept alive there: their ids stay theirs) and every call the rules make
+_SIGNAL_AFTER: dict[tuple[int, str | None, str | None, str | None], Signals] = {
+    (id(old), *call): _signal_after(old, *call)
+    for old in SIGNALS.values()
+    for call in (
+        *((c, None, None) for c in COLOURS),  # a draw in colour c
+        *((None, c, n) for c in COLOURS for n in (None, *COLOURS)),  # a play (a wild names n)
+        *((None, None, n) for n in COLOURS),  # a first-card Comodín named
+    )
+}
 
 
 def _refill(st: Chupate2State, events: list[Event]) -> bool:
@@ -780,6 +798,26 @@ def _draw(
 ) -> list[str]:
     """Move up to ``count`` cards from the stock to ``seat`` (refilling it as needed), stopping
     after the first card ``until`` accepts."""
+    stock = st.stock
+    if count == 1 and stock and until is None:  # the commonest draw: one card, no refill
+        got = [stock[-1]]
+        st.stock = stock[:-1]  # copy-on-write (see copy_state)
+    else:
+        got = _draw_cards(st, count, events, until)
+    if got:
+        st.hands[seat] = st.hands[seat] + got
+        events.append(_event(Event, ("drew_cards", seat, {"cards": got}, (seat,))))
+        if seat in st.called:
+            st.called = [s for s in st.called if s != seat]
+        if seat in st.exposed:
+            st.exposed = [s for s in st.exposed if s != seat]
+    return got
+
+
+def _draw_cards(
+    st: Chupate2State, count: int, events: list[Event], until: Callable[[str], bool] | None
+) -> list[str]:
+    """The cards of a draw, taken from the stock (refilled as needed): see ``_draw``."""
     got: list[str] = []
     stock = st.stock[:]  # copy-on-write (see copy_state)
     for _ in range(count):
@@ -793,13 +831,6 @@ def _draw(
         if until is not None and until(card):
             break
     st.stock = stock
-    if got:
-        st.hands[seat] = st.hands[seat] + got
-        events.append(event(code="drew_cards", seat=seat, params={"cards": got}, to=(seat,)))
-        if seat in st.called:
-            st.called = [s for s in st.called if s != seat]
-        if seat in st.exposed:
-            st.exposed = [s for s in st.exposed if s != seat]
     return got
 
 
@@ -816,13 +847,16 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
     points = sum(p for s, p in left.items() if s not in mates)
     st.results = [
         *st.results,
-        RoundResult(
-            round=st.round,
-            winner=winner,
-            team=team,
-            points=points,
-            left=left,
-            cards_left={s: len(h) for s, h in st.hands.items()},
+        trusted(
+            RoundResult,
+            {
+                "round": st.round,
+                "winner": winner,
+                "team": team,
+                "points": points,
+                "left": left,
+                "cards_left": {s: len(h) for s, h in st.hands.items()},
+            },
         ),
     ]
     events.append(

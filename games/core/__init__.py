@@ -8,6 +8,7 @@ from games.core.engine import (
     GameState,
     Outcome,
     PlayerView,
+    State,
     event,
 )
 from games.core.errors import IllegalAction
@@ -26,6 +27,7 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "PlayerView",
+    "State",
     "rng_for",
     "shuffled",
 ]

@@ -108,6 +108,9 @@ class ActionCodec(Generic[A]):
         self._by_verb = by_verb
         self._max_text = max((cls.max_text for cls in classes), default=MAX_ACTION_TEXT)
         self.types: tuple[type[A], ...] = tuple(classes)
+        # the same classes as a set: ``type(a) in exact_types`` answers for the common case at
+        # once (``isinstance`` with pydantic classes runs their metaclass's check in Python)
+        self.exact_types: frozenset[type] = frozenset(classes)
 
     def decode(self, text: str) -> A:
         verb, args = parse_action(text, self._max_text)

@@ -1,7 +1,8 @@
 """The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
 
 A game is one object (a ``Game`` subclass instance) with pure functions over immutable-by-
-convention pydantic states:
+convention states (pydantic ``GameState`` models, or any class with the same methods: see
+``State``):
 
     new(seats, seed, options) -> State
     to_act(state) -> set[seat]            seats the game is waiting on (their turn timer runs)
@@ -19,8 +20,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from operator import itemgetter
-from typing import Any, ClassVar, Generic, TypeVar, cast, final
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, final
 
 from pydantic import (
     BaseModel,
@@ -175,6 +177,26 @@ class GameState(BaseModel):
     seats: list[Seat]
 
 
+class State(Protocol):
+    """What the engine contract and the table service use of a game's state.
+
+    Every ``GameState`` (a pydantic model) has it; a game whose engine needs faster field access
+    than pydantic's may use a plain class with these members instead (Chúpate 2's slotted
+    state), as long as its JSON round-trips exactly like a model's.
+    """
+
+    seed: str
+    version: int
+    seats: list[Seat]
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes, /) -> Any: ...
+
+    def model_dump_json(self) -> str: ...
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Any: ...
+
+
 class PlayerView(BaseModel):
     """Base of every game's view: what one seat (or the public, ``seat=None``) may see."""
 
@@ -223,7 +245,7 @@ class Outcome(BaseModel):
         return len(self.ranking) == 1 and len(self.ranking[0]) > 1
 
 
-S = TypeVar("S", bound=GameState)
+S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 V = TypeVar("V", bound=PlayerView)
 Opts = TypeVar("Opts", bound=BaseModel)
@@ -238,7 +260,7 @@ class Game(ABC, Generic[S, A, V, Opts]):
     max_players: ClassVar[int]
     options_model: ClassVar[type[BaseModel]]
     action_codec: ClassVar[ActionCodec[Any]]
-    state_model: ClassVar[type[GameState]]
+    state_model: ClassVar[type[State]]
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "normal", "hard")
 
     # ----- creation -------------------------------------------------------------------------
@@ -282,7 +304,8 @@ class Game(ABC, Generic[S, A, V, Opts]):
             raise IllegalAction(NOT_A_PLAYER)
         if self.is_over(state):
             raise IllegalAction(GAME_OVER)
-        if not isinstance(action, self.action_codec.types):
+        codec = self.action_codec
+        if type(action) not in codec.exact_types and not isinstance(action, codec.types):
             raise IllegalAction(BAD_ACTION)
         new_state = self.copy_state(state)
         new_state.version = state.version + 1
@@ -291,7 +314,7 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     def copy_state(self, state: S) -> S:
         """A copy ``_apply`` may change freely; games override it with a cheaper copy."""
-        return state.model_copy(deep=True)
+        return cast(S, state.model_copy(deep=True))
 
     def is_over(self, state: S) -> bool:
         """Whether the game has ended; games override it when ``outcome`` is costly."""

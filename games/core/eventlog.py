@@ -1,13 +1,17 @@
 """A game's log of its latest events, cheap to extend and compact in memory.
 
-A log is a plain tuple ``(packed, v1, e1, v2, e2, ...)``: ``packed`` holds the oldest events in
-one compact JSON text (what a state loaded from storage holds: one string instead of an object
-per event and per parameter), then each later event ``e`` (an ``Event``) follows the state
-version ``v`` it produced. Extending a log (``extend``) concatenates a tuple, sharing the events
-with the old state; no event is encoded on the engines' hot path.
+A log is a chain of plain tuples. Its root is ``(packed,)``: ``packed`` holds the oldest events
+in one compact JSON text (what a state loaded from storage holds: one string instead of an
+object per event and per parameter). Each later event is a node ``(older, count, v, e)``: the
+log before it, the number of nodes down to the root (this one included), the state version
+``v`` that produced the event ``e`` (an ``Event``). Extending a log (``extend``) makes one node
+per event, in constant time, sharing everything older with the old state; no event is encoded
+on the engines' hot path.
 
-The log keeps at least the ``size`` latest events and at most ``2 * size`` (``extend`` drops the
-older half at once); readers (``entries``) see the latest ``size``.
+The log keeps at least the ``size`` latest events and at most ``max_nodes(size)`` nodes
+(``extend`` copies the latest ``size`` onto an empty root when a chain grows longer: once every
+``3 * size`` events); readers (``entries``) see the latest ``size``. The nodes are shared by the
+states along a game, so a longer chain costs a state no memory of its own.
 
 Packed rows are ``[version step, code, seat, params, to]``: the version minus the previous
 row's, the index of the code in the game's table of event codes (or the code itself when it is
@@ -40,33 +44,61 @@ _EVENTS = TypeAdapter(list[Event])
 
 def extend(log: EventLog, version: int, events: Sequence[Event], size: int) -> EventLog:
     """``log`` with ``events`` (all produced by the state ``version``) added at the end."""
-    if len(events) == 1:
-        out = log + (version, events[0])
-    else:
-        flat: list[Any] = []
-        for e in events:
-            flat += (version, e)
-        out = log + tuple(flat)
-    if len(out) > 4 * size:  # over 2 * size events unpacked: the packed part is out of reach
-        out = ("", *out[-2 * size :])
-    return out
+    count = log[1] if len(log) == 4 else 0
+    for e in events:
+        count += 1
+        log = (log, count, version, e)
+    if count > max_nodes(size):  # the packed part is out of reach: the latest ``size`` only
+        log = _chain(_nodes(log, size), EMPTY_LOG)
+    return log
+
+
+def max_nodes(size: int) -> int:
+    """The longest chain ``extend`` leaves (a game may append up to that without calling it)."""
+    return 4 * size
 
 
 def from_events(events: Iterable[Event], version: int, size: int) -> EventLog:
     """A new log of ``events``, all produced by the state ``version``."""
-    flat: list[Any] = [""]
-    for e in list(events)[-size:]:
-        flat += (version, e)
-    return tuple(flat)
+    return _chain([(version, e) for e in list(events)[-size:]], EMPTY_LOG)
+
+
+def _nodes(log: EventLog, limit: int) -> list[tuple[int, Event]]:
+    """The latest ``limit`` (or fewer) unpacked events of ``log`` with their versions, oldest
+    first."""
+    out: list[tuple[int, Event]] = []
+    while len(log) == 4 and len(out) < limit:
+        out.append((log[2], log[3]))
+        log = log[0]
+    out.reverse()
+    return out
+
+
+def _root(log: EventLog) -> EventLog:
+    while len(log) == 4:
+        log = log[0]
+    return log
+
+
+def _chain(pairs: Iterable[tuple[int, Event]], root: EventLog) -> EventLog:
+    log = root
+    count = 0
+    for v, e in pairs:
+        count += 1
+        log = (log, count, v, e)
+    return log
 
 
 def entries(
     log: EventLog, seats: Sequence[Seat], codes: Codes, size: int
 ) -> list[tuple[int, Event]]:
     """The latest ``size`` events of ``log`` with their versions, oldest first."""
+    recent = _nodes(log, size)
+    if len(recent) == size:
+        return recent
     out: list[tuple[int, Event]] = []
-    packed = log[0]
-    if packed and len(log) < 2 * size + 1:  # the unpacked part holds fewer than ``size``
+    packed = _root(log)[0]
+    if packed:  # the unpacked part holds fewer than ``size``
         names = tuple(codes)
         v = 0
         for dv, code, seat, params, to in json.loads(packed):
@@ -76,7 +108,7 @@ def entries(
             if isinstance(params, list):
                 params = dict(zip(codes[code], params, strict=True))
             out.append((v, event(code, _seat(seats, seat), params, _seats(seats, to))))
-    out.extend(zip(log[1::2], log[2::2], strict=True))
+    out.extend(recent)
     return out[-size:]
 
 
@@ -94,10 +126,7 @@ def load(
     if len(events) != len(versions):
         raise ValueError("log and log_versions differ in length")
     if all(isinstance(e, Event) for e in events):
-        flat: list[Any] = [""]
-        for v, e in list(zip(versions, events, strict=True))[-size:]:
-            flat += (v, e)
-        return tuple(flat)
+        return _chain(list(zip(versions, events, strict=True))[-size:], EMPTY_LOG)
     index = {s: i for i, s in enumerate(seats)}
     code_index = {c: i for i, c in enumerate(codes)}
     rows = []

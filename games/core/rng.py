@@ -7,6 +7,7 @@ identical in every process and Python version >= 3.2 -- unlike ``hash()``, which
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -19,10 +20,43 @@ def rng_for(seed: str, *labels: object) -> random.Random:
 
 
 def shuffled(items: Sequence[T], seed: str, *labels: object) -> list[T]:
-    """A new list holding ``items`` in the order fixed by ``seed`` and ``labels``."""
+    """A new list holding ``items`` in the order fixed by ``seed`` and ``labels``: the order
+    ``rng_for(seed, *labels).shuffle`` gives (its generator is private, so it is read in bulk:
+    ``shuffle_private``)."""
     out = list(items)
-    shuffle(rng_for(seed, *labels), out)
+    shuffle_private(rng_for(seed, *labels), out)
     return out
+
+
+def shuffle_private(rng: random.Random, x: list[T]) -> None:
+    """``shuffle(rng, x)`` for a generator nobody draws from afterwards (it may be left past
+    the draws the shuffle used): the same order, with the 32-bit outputs taken in bulk.
+
+    For ``k <= 32`` CPython's ``getrandbits(k)`` is the next 32-bit output shifted right by
+    ``32 - k``, and ``getrandbits(32 * m)`` is the next ``m`` outputs, the first one in the
+    lowest bits (a test checks both against the library's shuffle)."""
+    n = len(x)
+    if n >= _BITS_UPTO:  # long lists (none in the games): the plain loop
+        shuffle(rng, x)
+        return
+    words = _words(rng, n + n // 2 + 8)  # n - 1 draws plus the rejections, most likely
+    w = 0
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        shift = 32 - _BITS[m]
+        while True:
+            if w == len(words):
+                words += _words(rng, 32)
+            j = words[w] >> shift
+            w += 1
+            if j < m:
+                break
+        x[i], x[j] = x[j], x[i]
+
+
+def _words(rng: random.Random, m: int) -> list[int]:
+    """The next ``m`` 32-bit outputs of ``rng``, in the order it makes them."""
+    return list(struct.unpack(f"<{m}I", rng.getrandbits(32 * m).to_bytes(4 * m, "little")))
 
 
 def shuffle(rng: random.Random, x: list[T]) -> None:

@@ -73,6 +73,15 @@ def link_kind(prev: PlayingCard, nxt: PlayingCard) -> LinkKind | None:
     return None
 
 
+# (rank, suit) of a card -> the (rank, suit) of every card ``link_kind`` lets follow it (an espejo
+# included): the legal moves ask this for every card of the hand on every pozo.
+_FACES = [PlayingCard(rank=r, suit=s) for s in SUITS for r in range(1, 14)]
+FOLLOWERS: dict[tuple[int, str], frozenset[tuple[int, str]]] = {
+    (a.rank, a.suit): frozenset((b.rank, b.suit) for b in _FACES if link_kind(a, b) is not None)
+    for a in _FACES
+}
+
+
 def award_rank(card: PlayingCard) -> int:
     """Rank for the element tie-break: A highest, then K, Q, J, 10 … 2."""
     return 14 if card.rank == 1 else card.rank

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.core import Event, event
+from games.core.fast import replace
 from games.macarena.elements import ELEMENTS, Element, award_rank, element_of, sort_key
 from games.macarena.options import amulets_target
-from games.macarena.state import EndReason, HandResult, MacarenaState, SeatResult
+from games.macarena.state import EndReason, HandResult, MacarenaState, SeatResult, Tokens
 
 Emit = Callable[[Event], None]
 Deal = Callable[[], None]  # deals the next hand (the rules own the deck)
@@ -38,10 +39,17 @@ def group_by_standing(state: MacarenaState, seats: list[str]) -> list[list[str]]
     return groups
 
 
+def own_tokens(state: MacarenaState) -> dict[str, Tokens]:
+    """Copies of ``state``'s tokens that the end of a hand may change in place (the working
+    copy of a move shares them with the state before it until the hand ends)."""
+    return {s: replace(t, {"elements": list(t.elements)}) for s, t in state.tokens.items()}
+
+
 def start_end_of_hand(
     state: MacarenaState, emit: Emit, reason: EndReason, went_out: str | None, deal: Deal
 ) -> None:
     """Step 1, the penalty: players holding the most cards give up an element (or all coins)."""
+    state.tokens = own_tokens(state)  # changed in place from here on (see rules.copy_state)
     counts = {s: len(state.hands[s]) for s in state.seats}
     most = max(counts.values())
     result = HandResult(

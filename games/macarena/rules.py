@@ -25,6 +25,7 @@ from games.macarena.actions import (
     Play,
 )
 from games.macarena.elements import ELEMENTS
+from games.macarena.endhand import own_tokens
 from games.macarena.options import Options, amulets_target
 from games.macarena.series import next_options, resolve_series
 from games.macarena.state import (
@@ -52,30 +53,32 @@ PHASE_ACTIONS: dict[Phase, tuple[type[MacarenaAction], ...]] = {
 
 
 def copy_state(state: MacarenaState) -> MacarenaState:
-    """A copy whose containers are new (cards and events are immutable and shared)."""
+    """The working copy of a move, copy-on-write (cards and events are immutable and shared).
+
+    The dicts and lists a move assigns into by key or index (hands, collections, pozos) are
+    copied one level; the small containers the end of a hand changes in place (macas, pending
+    seats) are copied. The lists inside (a hand, a collection, a pozo), the stock, the seats,
+    the winners and the count of macarenas are shared and *replaced*, never changed in place,
+    by the code that changes them; the log is copied by the move's first event (``_Turn``).
+    The tokens and the end-of-hand result change only at the end of a hand: copied for the
+    penalty and buy phases here, and by ``endhand.start_end_of_hand`` when a hand ends.
+    """
+    end_of_hand = state.phase in ("penalty", "buy")
     return replace(
         state,
         {
-            "seats": list(state.seats),
-            "stock": list(state.stock),
-            "pozos": [list(p) for p in state.pozos],
+            "pozos": list(state.pozos),
             "macas": [dict(m) for m in state.macas],
-            "hands": {s: list(h) for s, h in state.hands.items()},
-            "collections": {s: list(c) for s, c in state.collections.items()},
-            "tokens": {
-                s: replace(t, {"elements": list(t.elements)}) for s, t in state.tokens.items()
-            },
+            "hands": dict(state.hands),
+            "collections": dict(state.collections),
+            "tokens": own_tokens(state) if end_of_hand else state.tokens,
             "penalty_pending": list(state.penalty_pending),
             "buy_pending": list(state.buy_pending),
-            # the end-of-hand result is only changed during the penalty and buy phases
             "hand_result": (
                 state.hand_result.model_copy(deep=True)
-                if state.hand_result is not None and state.phase in ("penalty", "buy")
+                if state.hand_result is not None and end_of_hand
                 else state.hand_result
             ),
-            "log": list(state.log),
-            "winners": list(state.winners),
-            "macarenas_count": dict(state.macarenas_count),
         },
     )
 
@@ -86,12 +89,17 @@ class _Turn:
     def __init__(self, state: MacarenaState) -> None:
         self.state = state
         self.events: list[Event] = []
+        self._own_log = False  # the log is shared with the state before the move until then
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state.log.append(event)
-        if len(self.state.log) > LOG_SIZE:
-            del self.state.log[: len(self.state.log) - LOG_SIZE]
+        log = self.state.log
+        if not self._own_log:  # copy-on-write (see copy_state)
+            log = self.state.log = log[-(LOG_SIZE - 1) :] if LOG_SIZE > 1 else []
+            self._own_log = True
+        log.append(event)
+        if len(log) > LOG_SIZE:
+            del log[: len(log) - LOG_SIZE]
 
     def deal_next_hand(self) -> None:
         """The ``deal`` callback of ``endhand``: the next hand, its events in this turn."""
@@ -233,8 +241,9 @@ def _next_player(state: MacarenaState) -> int:
 
 
 def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
-    card = state.stock.pop()
-    state.hands[seat].append(card)
+    card = state.stock[-1]
+    state.stock = state.stock[:-1]  # copy-on-write (see copy_state)
+    state.hands[seat] = [*state.hands[seat], card]
     state.drawn = card
     state.phase = "play"
     turn.emit(event(code="draw", seat=seat, params={"stock": len(state.stock)}))
@@ -253,12 +262,13 @@ def _play(state: MacarenaState, turn: _Turn, seat: str, action: Play) -> None:
     if not may_play_on(state, seat, pozo):
         raise IllegalAction("pozo_enchanted", pozo=pozo)
     series = resolve_series(state.pozos[pozo][-1], state.hands[seat], action.cards)
-    hand = state.hands[seat]
+    hand = list(state.hands[seat])  # copy-on-write (see copy_state), as the lists below
     for card in series.cards:
         hand.remove(card)
-    state.collections[seat].extend(series.to_collection)
+    state.hands[seat] = hand
+    state.collections[seat] = state.collections[seat] + list(series.to_collection)
     if series.new_top is not None:
-        state.pozos[pozo].append(series.new_top)
+        state.pozos[pozo] = [*state.pozos[pozo], series.new_top]
     state.drawn = None
     turn.emit(
         event(
@@ -347,7 +357,8 @@ def _check_macarena(state: MacarenaState, turn: _Turn, seat: str) -> None:
         state.phase = "over"
         state.macarena = seat
         state.winners = [seat]
-        state.macarenas_count[seat] = state.macarenas_count.get(seat, 0) + 1
+        count = state.macarenas_count  # copy-on-write (see copy_state)
+        state.macarenas_count = {**count, seat: count.get(seat, 0) + 1}
         turn.emit(event(code="macarena", seat=seat))
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import IllegalAction
-from games.macarena.elements import canonical_face, link_kind, sort_key
+from games.macarena.elements import FOLLOWERS, canonical_face, link_kind, sort_key
 from games.macarena.state import MacarenaState
 from games.macarena.turns import may_play_on
 from games.macarena.view import MacarenaView
@@ -101,9 +101,10 @@ def next_options(
         prev = top
     seen: set[tuple[int, str]] = set()
     out: list[PlayingCard] = []
+    follows = FOLLOWERS[prev.rank, prev.suit]  # ``link_kind(prev, c) is not None``, tabulated
     for c in left:
         face = (c.rank, c.suit)
-        if face not in seen and link_kind(prev, c) is not None:
+        if face not in seen and face in follows:
             seen.add(face)
             out.append(c)
     out.sort(key=sort_key)

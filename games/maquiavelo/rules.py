@@ -101,21 +101,11 @@ _DRAW, _PASS = Draw(), Pass()  # frozen: legal_actions hands out these instances
 
 
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:
-    """A cheap copy for ``resolve_action``: every mutable container is copied; cards, events and
-    options are immutable values."""
-    return replace(
-        state,
-        {
-            "seats": list(state.seats),
-            "hands": {s: list(h) for s, h in state.hands.items()},
-            "stock": list(state.stock),
-            "helpers": list(state.helpers),
-            "table": [list(m) for m in state.table],
-            "winners": list(state.winners),
-            "last_play": list(state.last_play),
-            "log": list(state.log),
-        },
-    )
+    """The working copy for ``resolve_action``: copy-on-write. Only the hands dict is copied (a
+    seat's new hand is assigned into it); every other container (hand lists, stock, helpers,
+    table, winners, last play, log) is shared with ``state`` and *replaced*, never changed in
+    place, by the code that changes it. Cards, events and options are immutable values."""
+    return replace(state, {"hands": dict(state.hands)})
 
 
 def resolve_action(state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
@@ -173,7 +163,8 @@ def outcome(state: MaquiaveloState) -> MaquiaveloOutcome | None:
 def _draw(state: MaquiaveloState, seat: str) -> list[Event]:
     if not state.stock:
         raise IllegalAction(STOCK_EMPTY)
-    card_id = state.stock.pop()
+    card_id = state.stock[-1]
+    state.stock = state.stock[:-1]  # copy-on-write (see copy_state)
     _give(state, seat, [card_id])
     state.passes = 0
     events = [
@@ -370,7 +361,7 @@ def _commit(
     ]
     if helper_ids:
         used = set(helper_ids)
-        state.helpers = [c for c in state.helpers if c not in used]
+        state.helpers = [c for c in state.helpers if c not in used]  # a new list: ours
         events.append(
             event(
                 code="used_helpers",
@@ -379,7 +370,8 @@ def _commit(
             )
         )
         while len(state.helpers) < NUM_HELPERS and state.stock:
-            new = state.stock.pop()
+            new = state.stock[-1]
+            state.stock = state.stock[:-1]  # copy-on-write (see copy_state)
             state.helpers.append(new)
             events.append(event(code="helper_added", params={"card": pretty(new)}))
     if not state.hands[seat]:
@@ -397,7 +389,9 @@ def _reject(state: MaquiaveloState, seat: str, error: IllegalAction) -> list[Eve
     turn (the table stays as it was)."""
     if not state.options.estricto or error.code not in PENALISED:
         raise error
-    drawn = [state.stock.pop() for _ in range(min(ESTRICTO_PENALTY, len(state.stock)))]
+    keep = len(state.stock) - min(ESTRICTO_PENALTY, len(state.stock))
+    drawn = state.stock[keep:][::-1]  # the top card first
+    state.stock = state.stock[:keep]  # copy-on-write (see copy_state)
     _give(state, seat, drawn)
     events = [
         event(

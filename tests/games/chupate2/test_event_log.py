@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from games.chupate2 import GAME
 from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.rules import EVENT_CODES
-from games.chupate2.state import Chupate2State
-from games.core import Event, event
+from games.chupate2.state import FIELDS, Chupate2State
+from games.core import Event, event, eventlog
 
 SEATS = ["ana", "beto", "carla"]
 
@@ -31,6 +31,14 @@ def _played(moves: int, seed: str = "log") -> tuple[Chupate2State, list[tuple[in
     return state, history
 
 
+def len_chain(log: tuple) -> int:
+    """The number of event nodes of a log down to its root."""
+    n = 0
+    while len(log) == 4:
+        log, n = log[0], n + 1
+    return n
+
+
 def test_every_event_code_names_its_parameters():
     assert tuple(EVENT_PARAMS) == EVENT_CODES
 
@@ -39,13 +47,25 @@ def test_the_log_holds_the_latest_events_and_stays_bounded():
     for moves in (0, 5, 30, 200):
         state, history = _played(moves)
         assert list(zip(state.log_versions, state.log, strict=True)) == history[-LOG_SIZE:]
-        assert len(state.log_raw) <= 4 * LOG_SIZE + 1
+        log, nodes = state.log_raw, 0
+        while len(log) == 4:  # a chain of (older, count, version, event) nodes
+            assert log[1] == len_chain(log)
+            log, nodes = log[0], nodes + 1
+        assert (
+            nodes <= eventlog.max_nodes(LOG_SIZE) and len(log) == 1
+        )  # bounded, down to its packed root
 
 
 def test_a_loaded_log_is_packed_and_reads_and_extends_as_the_original():
     state, _ = _played(40)
     loaded = GAME.load_state(GAME.dump_state(state))
     assert isinstance(loaded.log_raw[0], str) and len(loaded.log_raw) == 1  # one packed text
+    (seat,) = GAME.to_act(loaded)
+    after, _ = GAME.apply(loaded, seat, GAME.legal_actions(loaded, seat)[0])
+    root = after.log_raw
+    while len(root) == 4:
+        root = root[0]
+    assert root is loaded.log_raw  # extended by nodes: the packed root is shared
     assert loaded.log_entries() == state.log_entries() and loaded == state
     for viewer in (None, *SEATS):
         assert GAME.view(loaded, viewer) == GAME.view(state, viewer)
@@ -96,7 +116,7 @@ def test_a_malformed_stored_log_is_refused(bad: dict):
 
 def test_a_state_built_in_code_keeps_its_events():
     state, _ = _played(3)
-    fields = {k: v for k, v in state.__dict__.items() if k != "log_raw"}
+    fields = {k: getattr(state, k) for k in FIELDS if k != "log_raw"}
     e = event("passed", "ana")
     built = type(state)(**fields, log=[e], log_versions=[7])
     assert built.log == [e] and built.log_versions == [7]

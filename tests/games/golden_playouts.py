@@ -1,0 +1,72 @@
+"""Seeded playouts of every game digested move by move, to compare one engine with another.
+
+``digests()`` plays each game's option sets x seeds with a seeded random choice among the legal
+actions of every seat (a seat outside ``to_act`` now and then: call-outs, jump-ins) and returns
+per playout its length and a SHA-256 over each step's action text, events and stored JSON: two
+engines agree on a playout only if they agree on every move, event and stored state along it.
+
+``golden_playouts.json`` holds the digests of ``main`` @ 32a74a5, before the copy-on-write
+working copies and the bulk shuffle. Regenerate it only when the rules change on purpose:
+
+    PYTHONPATH=<checkout> python tests/games/golden_playouts.py > tests/games/golden_playouts.json
+
+(this file imports nothing of ``tests``, so it runs against any checkout's ``games``).
+Chúpate 2 has its own, with more variants: ``tests/games/chupate2/golden_playouts.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from importlib import import_module
+from typing import Any
+
+OPTION_SETS: dict[str, list[dict[str, Any] | None]] = {
+    "amapatolli": [None, {"powers": True}],
+    "macarena": [None],
+    "maquiavelo": [None, {"ayuda": True}],
+    "triad": [None],
+}
+PLAYERS = {"amapatolli": 4, "macarena": 4, "maquiavelo": 4, "triad": 2}
+SEEDS = {"amapatolli": 6, "macarena": 3, "maquiavelo": 6, "triad": 6}
+MAX_STEPS = 3000
+OUT_OF_TURN = 0.2
+
+
+def playout(key: str, options: dict[str, Any] | None, seed: int) -> list[Any]:
+    game = import_module(f"games.{key}").GAME
+    seats = [f"s{i}" for i in range(PLAYERS[key])]
+    state = game.new(seats, f"golden-{key}-{seed}", options)
+    rng = random.Random(seed)
+    digest = hashlib.sha256(game.dump_state(state).encode())
+    steps = 0
+    while not game.is_over(state) and steps < MAX_STEPS:
+        legal = {s: game.legal_actions(state, s) for s in seats}
+        waiting = [s for s in seats if s in game.to_act(state) and legal[s]]
+        others = [s for s in seats if s not in waiting and legal[s]]
+        pool = others if others and (not waiting or rng.random() < OUT_OF_TURN) else waiting
+        seat = rng.choice(pool)
+        action = rng.choice(legal[seat])
+        state, events = game.apply(state, seat, action)
+        for part in (
+            action.encode(),
+            json.dumps([e.model_dump(mode="json") for e in events], sort_keys=True),
+            game.dump_state(state),
+        ):
+            digest.update(part.encode())
+        steps += 1
+    return [steps, digest.hexdigest()]
+
+
+def digests() -> dict[str, list[Any]]:
+    return {
+        f"{key}/{i}/{seed}": playout(key, options, seed)
+        for key, sets in OPTION_SETS.items()
+        for i, options in enumerate(sets)
+        for seed in range(SEEDS[key])
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(digests(), indent=1, sort_keys=True))

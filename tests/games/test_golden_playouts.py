@@ -1,0 +1,14 @@
+"""The engines play exactly as ``main``'s did before the copy-on-write working copies and the
+bulk shuffle: the same moves, events and stored states (``golden_playouts.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.games import golden_playouts
+
+
+def test_seeded_playouts_match_main_move_by_move():
+    expected = json.loads((Path(__file__).parent / "golden_playouts.json").read_text())
+    assert golden_playouts.digests() == expected
