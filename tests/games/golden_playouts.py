@@ -6,12 +6,11 @@ per playout its length and a SHA-256 over each step's action text, events and st
 engines agree on a playout only if they agree on every move, event and stored state along it.
 
 ``golden_playouts.json`` holds the digests of ``main`` @ 32a74a5, before the copy-on-write
-working copies and the bulk shuffle. Regenerate it only when the rules change on purpose:
+working copies, Chúpate 2's slotted state and the bulk shuffle. Regenerate it only when the rules change on purpose:
 
     PYTHONPATH=<checkout> python tests/games/golden_playouts.py > tests/games/golden_playouts.json
 
 (this file imports nothing of ``tests``, so it runs against any checkout's ``games``).
-Chúpate 2 has its own, with more variants: ``tests/games/chupate2/golden_playouts.py``.
 """
 
 from __future__ import annotations
@@ -22,21 +21,27 @@ import random
 from importlib import import_module
 from typing import Any
 
-OPTION_SETS: dict[str, list[dict[str, Any] | None]] = {
-    "amapatolli": [None, {"powers": True}],
-    "macarena": [None],
-    "maquiavelo": [None, {"ayuda": True}],
-    "triad": [None],
+# Per game: (players, options) of each playout family; Chúpate 2 with its house rules too.
+OPTION_SETS: dict[str, list[tuple[int, dict[str, Any] | None]]] = {
+    "amapatolli": [(4, None), (4, {"powers": True})],
+    "chupate2": [
+        (4, None),
+        (3, {"stack_plus4": True, "last_card": True}),
+        (4, {"jump_in": True, "seven_o": True, "draw_until_playable": True, "last_card": True}),
+        (4, {"points": "150", "teams": "pairs", "stack_plus4": True}),
+    ],
+    "macarena": [(4, None)],
+    "maquiavelo": [(4, None), (4, {"ayuda": True})],
+    "triad": [(2, None)],
 }
-PLAYERS = {"amapatolli": 4, "macarena": 4, "maquiavelo": 4, "triad": 2}
-SEEDS = {"amapatolli": 6, "macarena": 3, "maquiavelo": 6, "triad": 6}
-MAX_STEPS = 3000
+SEEDS = {"amapatolli": 6, "chupate2": 6, "macarena": 3, "maquiavelo": 6, "triad": 6}
+MAX_STEPS = 4000
 OUT_OF_TURN = 0.2
 
 
-def playout(key: str, options: dict[str, Any] | None, seed: int) -> list[Any]:
+def playout(key: str, players: int, options: dict[str, Any] | None, seed: int) -> list[Any]:
     game = import_module(f"games.{key}").GAME
-    seats = [f"s{i}" for i in range(PLAYERS[key])]
+    seats = [f"s{i}" for i in range(players)]
     state = game.new(seats, f"golden-{key}-{seed}", options)
     rng = random.Random(seed)
     digest = hashlib.sha256(game.dump_state(state).encode())
@@ -61,9 +66,9 @@ def playout(key: str, options: dict[str, Any] | None, seed: int) -> list[Any]:
 
 def digests() -> dict[str, list[Any]]:
     return {
-        f"{key}/{i}/{seed}": playout(key, options, seed)
+        f"{key}/{i}/{seed}": playout(key, players, options, seed)
         for key, sets in OPTION_SETS.items()
-        for i, options in enumerate(sets)
+        for i, (players, options) in enumerate(sets)
         for seed in range(SEEDS[key])
     }
 

@@ -1,5 +1,5 @@
-"""The engines play exactly as ``main``'s did before the copy-on-write working copies and the
-bulk shuffle: the same moves, events and stored states (``golden_playouts.py``)."""
+"""The engines play exactly as ``main``'s did before the copy-on-write working copies, Chúpate 2's
+slotted state and the bulk shuffle: the same moves, events and stored states (``golden_playouts.py``)."""
 
 from __future__ import annotations
 
