@@ -6,8 +6,8 @@ independent exhaustive solver.
 - Values: the same exact value as ``search.Solver`` on random positions of every rule set the
   game offers, from one empty cell up to the first move; from six empty cells down also the
   independent solver's; the returned move reaches that value (solving its position again).
-- ``move_scores``: exact for optimal moves, bounds for the others.
-- Budgets: a node budget and a clock budget (a fake clock) stop it with a legal move.
+- ``move_scores``, node and clock budgets, identical cards: ``test_search.py`` runs those tests
+  on both searches.
 
 The kernel is compiled once per machine (numba's disk cache), then loaded in well under a
 second.
@@ -28,7 +28,7 @@ from games.triad import kernel as k
 from games.triad.compiled import CompiledSolver, warm_up
 from games.triad.search import Budget, Solver
 from tests.games.triad.randomgames import CARD_IDS, SEATS
-from tests.games.triad.reference import exact_value, move_value, problem_of, random_position
+from tests.games.triad.reference import exact_value, problem_of, random_position
 
 FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
 
@@ -157,59 +157,3 @@ def test_the_first_move_is_exact_and_its_move_reaches_the_value(rules):
             reply = CompiledSolver(problem_of(after)).solve(Budget())
             assert reply.exact and -reply.value == result.value
             state = after
-
-
-def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others():
-    for n in range(40):
-        state, _ = random_position(31_000 + n, 4 + n % 2)
-        seat = SEATS[state.turn]
-        scores, complete = CompiledSolver(problem_of(state)).move_scores(Budget())
-        assert complete
-        best = exact_value(state, state.turn)
-        assert max(scores.values()) == best
-        for action in GAME.legal_actions(state, seat):
-            truth = move_value(state, action)
-            score = next(
-                v
-                for m, v in scores.items()
-                if m.cell == action.cell
-                and state.hands[state.turn][m.side_slot].card == action.card
-            )
-            if truth == best:
-                assert score == best
-            else:
-                assert truth <= score < best
-
-
-def test_a_node_budget_stops_the_search_with_a_legal_move():
-    state, _ = random_position(3, 9)
-    seat = SEATS[state.turn]
-    legal = {(a.slot, a.cell) for a in GAME.legal_actions(state, seat)}
-    for nodes in (1, 100, 5_000):
-        budget = Budget(nodes=nodes)
-        result = CompiledSolver(problem_of(state)).solve(budget)
-        assert not result.exact
-        assert (result.move.side_slot, result.move.cell) in legal
-        assert budget.spent <= nodes
-
-
-def test_a_clock_budget_stops_the_search():
-    """A fake clock that advances one second per reading: a two-second budget stops the search
-    at its second look at the clock (after two slices of nodes), whatever the machine's speed."""
-    ticks = itertools.count()
-    budget = Budget(seconds=2.0, clock=lambda: float(next(ticks)))
-    state, _ = random_position(4, 9)
-    result = CompiledSolver(problem_of(state)).solve(budget)
-    assert not result.exact and budget.exhausted()
-    assert budget.spent <= 3 * 4_096
-
-
-def test_identical_cards_are_searched_once_per_hand():
-    state = GAME.new(
-        SEATS,
-        "dups",
-        {"open": True},
-        hands={SEATS[0]: ["c001"] * 5, SEATS[1]: ["c002", "c002", "c003", "c003", "c004"]},
-    )
-    moves = CompiledSolver(problem_of(state)).root_moves()
-    assert len(moves) == 9 * (1 if state.turn == 0 else 3)

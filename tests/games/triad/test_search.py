@@ -5,6 +5,9 @@
 - Values: against an independent exhaustive solver (``tests/games/triad/reference.py``: the
   engine's ``resolve``, no pruning, no search code), on random positions with every rule mix.
 - Budget: node and clock budgets stop the search; the move found is then still legal.
+
+The tests marked ``both_searches`` also run on the compiled search (``games.triad.compiled``,
+whose values are checked against this one in ``test_compiled.py``).
 """
 
 from __future__ import annotations
@@ -16,9 +19,18 @@ import pytest
 
 from games.triad import GAME
 from games.triad.ai import problem_from_view
+from games.triad.compiled import CompiledSolver
 from games.triad.search import Budget, Solver
 from tests.games.triad.randomgames import CARD_IDS, SEATS, random_game
-from tests.games.triad.reference import exact_value, problem_of, random_position
+from tests.games.triad.reference import exact_value, move_value, problem_of, random_position
+
+# Each search: how many nodes it may spend past a node budget (the Python search checks the
+# budget every 2,000 nodes), and at most before a fake clock's two seconds stop it (the
+# compiled one reads the clock between slices of 4,096 nodes or more).
+SEARCHES = {"python": (Solver, 2_000, 10_000), "compiled": (CompiledSolver, 0, 3 * 4_096)}
+both_searches = pytest.mark.parametrize(
+    "solver, overrun, clock_nodes", list(SEARCHES.values()), ids=list(SEARCHES)
+)
 
 
 def test_search_flips_are_the_engines_on_random_games():
@@ -69,13 +81,14 @@ def test_solve_is_exact_against_the_independent_solver(empties):
         assert result.value == exact_value(state, state.turn), (n, empties)
 
 
-def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others():
-    from tests.games.triad.reference import move_value
-
-    for n in range(25):
-        state, _ = random_position(30_000 + n, 4)
+@both_searches
+def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others(
+    solver, overrun, clock_nodes
+):
+    for n in range(40):
+        state, _ = random_position(31_000 + n, 4 + n % 2)
         seat = SEATS[state.turn]
-        scores, complete = Solver(problem_of(state)).move_scores(Budget())
+        scores, complete = solver(problem_of(state)).move_scores(Budget())
         assert complete
         best = exact_value(state, state.turn)
         assert max(scores.values()) == best
@@ -93,27 +106,29 @@ def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others():
                 assert truth <= score < best
 
 
-def test_a_node_budget_stops_the_search_with_a_legal_move():
+@both_searches
+def test_a_node_budget_stops_the_search_with_a_legal_move(solver, overrun, clock_nodes):
     state, _ = random_position(3, 9)
     seat = SEATS[state.turn]
     legal = {(a.slot, a.cell) for a in GAME.legal_actions(state, seat)}
     for nodes in (1, 100, 5_000):
         budget = Budget(nodes=nodes)
-        result = Solver(problem_of(state)).solve(budget)
+        result = solver(problem_of(state)).solve(budget)
         assert not result.exact
         assert (result.move.side_slot, result.move.cell) in legal
-        assert budget.spent <= nodes + 2_000
+        assert budget.spent <= nodes + overrun
 
 
-def test_a_clock_budget_stops_the_search():
+@both_searches
+def test_a_clock_budget_stops_the_search(solver, overrun, clock_nodes):
     """A fake clock that advances one second per reading: a two-second budget stops the search
     after its second look at the clock, whatever the machine's speed."""
     ticks = itertools.count()
     budget = Budget(seconds=2.0, clock=lambda: float(next(ticks)))
     state, _ = random_position(4, 9)
-    result = Solver(problem_of(state)).solve(budget)
+    result = solver(problem_of(state)).solve(budget)
     assert not result.exact and budget.exhausted()
-    assert budget.spent < 10_000
+    assert budget.spent <= clock_nodes
 
 
 def test_a_time_budget_needs_a_clock():
@@ -128,15 +143,15 @@ def test_the_view_and_the_state_give_the_same_problem_under_abierto():
         assert problem_from_view(view) == problem_of(state)
 
 
-def test_identical_cards_are_searched_once_per_hand():
+@both_searches
+def test_identical_cards_are_searched_once_per_hand(solver, overrun, clock_nodes):
     state = GAME.new(
         SEATS,
         "dups",
         {"open": True},
         hands={SEATS[0]: ["c001"] * 5, SEATS[1]: ["c002", "c002", "c003", "c003", "c004"]},
     )
-    solver = Solver(problem_of(state))
-    moves = solver.root_moves()
+    moves = solver(problem_of(state)).root_moves()
     distinct = 1 if state.turn == 0 else 3
     assert len(moves) == 9 * distinct
     random.Random(0).shuffle(moves)  # nothing depends on the order of the list
