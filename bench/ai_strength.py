@@ -106,6 +106,19 @@ def _main_ai(game: str) -> types.ModuleType:
     return module
 
 
+THINK_SECONDS: list[float] = []  # --think-seconds: the table's budget instead of K rollouts
+
+
+def _budget(game: str, iterations: int) -> Budget:
+    """K rollouts a move (deterministic), or with ``--think-seconds`` what the table gives
+    (``games/<game>/ai.think_budget`` on ``time.monotonic``, as ``bot/ui/presenters`` pass it)."""
+    if THINK_SECONDS:
+        ai = importlib.import_module(f"games.{game}.ai")
+        budget: Budget = ai.think_budget(THINK_SECONDS[0], time.monotonic)
+        return budget
+    return Budget(iterations=iterations)
+
+
 def _chooser(game: str, version: str, iterations: int) -> Any:
     engine = importlib.import_module(f"games.{game}").GAME
     if version == "before":
@@ -113,7 +126,7 @@ def _chooser(game: str, version: str, iterations: int) -> Any:
         if game == "macarena":
             return lambda view, legal, rng: ai.choose_action(engine, view, legal, "hard", rng)
         return lambda view, legal, rng: ai.choose_action(view, legal, "hard", rng)
-    budget = Budget(iterations=iterations)
+    budget = _budget(game, iterations)
     if version in ("oracle", "oracle-hands"):  # the search's "sampled worlds" from the truth
         search = importlib.import_module(f"games.{game}.ai_search")
 
@@ -228,7 +241,13 @@ def run(
             pairs[key] = pairs.get(key, 0) + 1
     return {
         "game": game,
-        "hard": version if version == "before" else f"{version} ({iterations} rollouts/move)",
+        "hard": (
+            version
+            if version == "before"
+            else f"{version} (think {THINK_SECONDS[0]} s/move)"
+            if THINK_SECONDS
+            else f"{version} ({iterations} rollouts/move)"
+        ),
         "games": games,
         "hard_wins": wins,
         "draws": draws,
@@ -251,6 +270,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--before-games", type=int, default=None)
     parser.add_argument("--iterations", type=int, default=64)
+    parser.add_argument(
+        "--think-seconds",
+        type=float,
+        default=None,
+        help="hard thinks as at a table (think_budget on the wall clock) instead of K rollouts",
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=list(GAMES))
     parser.add_argument("--seed-prefix", default="strength-")
@@ -272,6 +297,8 @@ def main() -> None:
         help="also the same search seeing the other hands but not the stock's order",
     )
     args = parser.parse_args()
+    if args.think_seconds is not None:
+        THINK_SECONDS[:] = [args.think_seconds]
     random.seed(0)
     for game in args.only:
         if not args.skip_before:
