@@ -55,6 +55,21 @@ Amapatolli is decided by the hidden cards far more than by the play: seeing the 
 worth 84 %, the whole deal 95 %, while in 3 deals out of 4 ``hard`` and ``normal`` get the same
 result from either seat ("split"). Chúpate 2 (one round, two players) is luckier still: 78 %
 of the deals split, and 200 deals cannot tell the two searches apart.
+
+Session 6 (load 1.1-4.3 from three other workers; this bench under ``nice -n 15``,
+``--processes 1``, ``--duplicate``, 500-game chunks with seed prefixes ``s6a-`` to ``s6d-``;
+the ms are wall clock on that machine). Amapatolli's rollouts now move in place (no engine copy
+per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400 rollouts fit:
+
+    game        hard                       budget   games  win rate [95 %]      ms p50/p95  deals*
+    amapatolli  draws read + last plays    400 r     2000  59.8 % [57.6, 61.9]  232-291 /   274/648/78
+                                                                                495-547
+    amapatolli  the same, as at a table    2 s       12    (timing only)         755 / 1602  -
+
+    * chunks s6a- 60.0 %, s6b- 60.4 %, s6c- 59.8 %, s6d- 59.0 % (ms: each chunk's p50 / p95);
+      the deals' own interval (1,000 pairs scored 1, ½, 0) is [58.1, 61.5]. "2 s" is
+      ``--think-seconds 2.0``: the table's ``think_budget`` (at most 1,200 rollouts, stopped at
+      2 s of wall clock), load 2.5-2.9.
 """
 
 from __future__ import annotations
