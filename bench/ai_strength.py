@@ -65,11 +65,24 @@ per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400
     amapatolli  draws read + last plays    400 r     2000  59.8 % [57.6, 61.9]  232-291 /   274/648/78
                                                                                 495-547
     amapatolli  the same, as at a table    2 s       12    (timing only)         755 / 1602  -
+    chupate2    draws read (session 5)     48 r      1000  49.7 % [46.6, 52.8]   59 / 101   55/387/58
+    chupate2    oracle-hands (cheats)      48 r       300  67.0 % [61.5, 72.1]   36 / 84    57/87/6
+    macarena    session 4 search           32 r       300  51.5 % [45.9, 57.1]  0.4 / 56    35/85/30
+    maquiavelo  session 4 search           16 r       150  52.0 % [44.1, 59.9]  0.9 / 195   13/52/10
 
     * chunks s6a- 60.0 %, s6b- 60.4 %, s6c- 59.8 %, s6d- 59.0 % (ms: each chunk's p50 / p95);
       the deals' own interval (1,000 pairs scored 1, ½, 0) is [58.1, 61.5]. "2 s" is
       ``--think-seconds 2.0``: the table's ``think_budget`` (at most 1,200 rollouts, stopped at
-      2 s of wall clock), load 2.5-2.9.
+      2 s of wall clock), load 2.5-2.9. Macarena and Maquiavelo search only some moves (the
+      end of a hand; the best play's variants): most of their moves cost under a millisecond.
+
+What the cards leave to the play, two players: Chúpate 2 splits 77 % of its deals (the same
+result whichever seat hard takes), and its fair search is level with ``normal`` (49.7 %,
+deals' interval [47.6, 51.8]) although seeing the other hand is worth 67 %: worlds dealt as
+the draws allow recover none of that value; reading the last plays as ``normal``'s (what took
+Amapatolli from 54 % to 57-60 %) is not built for Chúpate 2. Macarena splits 57 %, Maquiavelo
+69 %; over the few hundred games the CPU allowed (seed prefix ``s6a-``), neither is told
+apart from 50 %.
 """
 
 from __future__ import annotations
