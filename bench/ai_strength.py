@@ -68,7 +68,9 @@ per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400
     chupate2    draws read (session 5)     48 r      1000  49.7 % [46.6, 52.8]   59 / 101   55/387/58
     chupate2    oracle-hands (cheats)      48 r       300  67.0 % [61.5, 72.1]   36 / 84    57/87/6
     macarena    session 4 search           32 r       300  51.5 % [45.9, 57.1]  0.4 / 56    35/85/30
+    macarena    oracle-hands (cheats)      32 r       100  48.5 % [38.9, 58.2]  0.4 / 58    10/28/12
     maquiavelo  session 4 search           16 r       150  52.0 % [44.1, 59.9]  0.9 / 195   13/52/10
+    maquiavelo  oracle-hands (cheats)      16 r        60  48.3 % [36.2, 60.7]   28 / 199   6/17/7
 
     * chunks s6a- 60.0 %, s6b- 60.4 %, s6c- 59.8 %, s6d- 59.0 % (ms: each chunk's p50 / p95);
       the deals' own interval (1,000 pairs scored 1, ½, 0) is [58.1, 61.5]. "2 s" is
@@ -82,7 +84,9 @@ deals' interval [47.6, 51.8]) although seeing the other hand is worth 67 %: worl
 the draws allow recover none of that value; reading the last plays as ``normal``'s (what took
 Amapatolli from 54 % to 57-60 %) is not built for Chúpate 2. Macarena splits 57 %, Maquiavelo
 69 %; over the few hundred games the CPU allowed (seed prefix ``s6a-``), neither is told
-apart from 50 %.
+apart from 50 %, and neither is the same search seeing the other hand: there what holds
+``hard`` back is what it searches (Macarena: only the end of a hand; Maquiavelo: only
+variants of the best play), not the hidden cards.
 """
 
 from __future__ import annotations
