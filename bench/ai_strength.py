@@ -65,7 +65,8 @@ per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400
     amapatolli  draws read + last plays    400 r     2000  59.8 % [57.6, 61.9]  232-291 /   274/648/78
                                                                                 495-547
     amapatolli  the same, as at a table    2 s       12    (timing only)         755 / 1602  -
-    chupate2    draws read (session 5)     48 r      1000  49.7 % [46.6, 52.8]   59 / 101   55/387/58
+    chupate2    draws read (session 5)     48 r      2000  50.0 % [47.9, 52.2]  31-59 /     112/777/111
+                                                                                46-101
     chupate2    oracle-hands (cheats)      48 r       300  67.0 % [61.5, 72.1]   36 / 84    57/87/6
     macarena    session 4 search           32 r       300  51.5 % [45.9, 57.1]  0.4 / 56    35/85/30
     macarena    oracle-hands (cheats)      32 r       100  48.5 % [38.9, 58.2]  0.4 / 58    10/28/12
@@ -79,8 +80,8 @@ per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400
       end of a hand; the best play's variants): most of their moves cost under a millisecond.
 
 What the cards leave to the play, two players: Chúpate 2 splits 77 % of its deals (the same
-result whichever seat hard takes), and its fair search is level with ``normal`` (49.7 %,
-deals' interval [47.6, 51.8]) although seeing the other hand is worth 67 %: worlds dealt as
+result whichever seat hard takes), and its fair search is level with ``normal`` (50.0 %,
+chunks s6a- 49.7 % and s6b- 50.4 %; deals' interval [48.6, 51.5]) although seeing the other hand is worth 67 %: worlds dealt as
 the draws allow recover none of that value; reading the last plays as ``normal``'s (what took
 Amapatolli from 54 % to 57-60 %) is not built for Chúpate 2. Macarena splits 57 %, Maquiavelo
 69 %; over the few hundred games the CPU allowed (seed prefix ``s6a-``), neither is told
