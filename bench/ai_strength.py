@@ -59,7 +59,7 @@ of the deals split, and 200 deals cannot tell the two searches apart.
 Session 6 (load 1.1-4.3 from three other workers; this bench under ``nice -n 15``,
 ``--processes 1``, ``--duplicate``, 500-game chunks with seed prefixes ``s6a-`` to ``s6d-``;
 the ms are wall clock on that machine). Amapatolli's rollouts now move in place (no engine copy
-per move: the same moves, 25-35 % less time), which made a 2,000-game run at 400 rollouts fit:
+per move: the same moves, about 25 % less time), which made a 2,000-game run at 400 rollouts fit:
 
     game        hard                       budget   games  win rate [95 %]      ms p50/p95  deals*
     amapatolli  draws read + last plays    400 r     2000  59.8 % [57.6, 61.9]  232-291 /   274/648/78
