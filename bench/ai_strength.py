@@ -55,6 +55,39 @@ Amapatolli is decided by the hidden cards far more than by the play: seeing the 
 worth 84 %, the whole deal 95 %, while in 3 deals out of 4 ``hard`` and ``normal`` get the same
 result from either seat ("split"). Chúpate 2 (one round, two players) is luckier still: 78 %
 of the deals split, and 200 deals cannot tell the two searches apart.
+
+Session 6 (load 1.1-4.3 from three other workers; this bench under ``nice -n 15``,
+``--processes 1``, ``--duplicate``, 500-game chunks with seed prefixes ``s6a-`` to ``s6d-``;
+the ms are wall clock on that machine). Amapatolli's rollouts now move in place (no engine copy
+per move: the same moves, about 25 % less time), which made a 2,000-game run at 400 rollouts fit:
+
+    game        hard                       budget   games  win rate [95 %]      ms p50/p95  deals*
+    amapatolli  draws read + last plays    400 r     2000  59.8 % [57.6, 61.9]  232-291 /   274/648/78
+                                                                                495-547
+    amapatolli  the same, as at a table    2 s       12    (timing only)         755 / 1602  -
+    chupate2    draws read (session 5)     48 r      2000  50.0 % [47.9, 52.2]  31-59 /     112/777/111
+                                                                                46-101
+    chupate2    oracle-hands (cheats)      48 r       300  67.0 % [61.5, 72.1]   36 / 84    57/87/6
+    macarena    session 4 search           32 r       300  51.5 % [45.9, 57.1]  0.4 / 56    35/85/30
+    macarena    oracle-hands (cheats)      32 r       100  48.5 % [38.9, 58.2]  0.4 / 58    10/28/12
+    maquiavelo  session 4 search           16 r       150  52.0 % [44.1, 59.9]  0.9 / 195   13/52/10
+    maquiavelo  oracle-hands (cheats)      16 r        60  48.3 % [36.2, 60.7]   28 / 199   6/17/7
+
+    * chunks s6a- 60.0 %, s6b- 60.4 %, s6c- 59.8 %, s6d- 59.0 % (ms: each chunk's p50 / p95);
+      the deals' own interval (1,000 pairs scored 1, ½, 0) is [58.1, 61.5]. "2 s" is
+      ``--think-seconds 2.0``: the table's ``think_budget`` (at most 1,200 rollouts, stopped at
+      2 s of wall clock), load 2.5-2.9. Macarena and Maquiavelo search only some moves (the
+      end of a hand; the best play's variants): most of their moves cost under a millisecond.
+
+What the cards leave to the play, two players: Chúpate 2 splits 77 % of its deals (the same
+result whichever seat hard takes), and its fair search is level with ``normal`` (50.0 %,
+chunks s6a- 49.7 % and s6b- 50.4 %; deals' interval [48.6, 51.5]) although seeing the other hand is worth 67 %: worlds dealt as
+the draws allow recover none of that value; reading the last plays as ``normal``'s (what took
+Amapatolli from 54 % to 57-60 %) is not built for Chúpate 2. Macarena splits 57 %, Maquiavelo
+69 %; over the few hundred games the CPU allowed (seed prefix ``s6a-``), neither is told
+apart from 50 %, and neither is the same search seeing the other hand: there what holds
+``hard`` back is what it searches (Macarena: only the end of a hand; Maquiavelo: only
+variants of the best play), not the hidden cards.
 """
 
 from __future__ import annotations
@@ -106,6 +139,19 @@ def _main_ai(game: str) -> types.ModuleType:
     return module
 
 
+THINK_SECONDS: list[float] = []  # --think-seconds: the table's budget instead of K rollouts
+
+
+def _budget(game: str, iterations: int) -> Budget:
+    """K rollouts a move (deterministic), or with ``--think-seconds`` what the table gives
+    (``games/<game>/ai.think_budget`` on ``time.monotonic``, as ``bot/ui/presenters`` pass it)."""
+    if THINK_SECONDS:
+        ai = importlib.import_module(f"games.{game}.ai")
+        budget: Budget = ai.think_budget(THINK_SECONDS[0], time.monotonic)
+        return budget
+    return Budget(iterations=iterations)
+
+
 def _chooser(game: str, version: str, iterations: int) -> Any:
     engine = importlib.import_module(f"games.{game}").GAME
     if version == "before":
@@ -113,7 +159,7 @@ def _chooser(game: str, version: str, iterations: int) -> Any:
         if game == "macarena":
             return lambda view, legal, rng: ai.choose_action(engine, view, legal, "hard", rng)
         return lambda view, legal, rng: ai.choose_action(view, legal, "hard", rng)
-    budget = Budget(iterations=iterations)
+    budget = _budget(game, iterations)
     if version in ("oracle", "oracle-hands"):  # the search's "sampled worlds" from the truth
         search = importlib.import_module(f"games.{game}.ai_search")
 
@@ -228,7 +274,13 @@ def run(
             pairs[key] = pairs.get(key, 0) + 1
     return {
         "game": game,
-        "hard": version if version == "before" else f"{version} ({iterations} rollouts/move)",
+        "hard": (
+            version
+            if version == "before"
+            else f"{version} (think {THINK_SECONDS[0]} s/move)"
+            if THINK_SECONDS
+            else f"{version} ({iterations} rollouts/move)"
+        ),
         "games": games,
         "hard_wins": wins,
         "draws": draws,
@@ -251,6 +303,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--before-games", type=int, default=None)
     parser.add_argument("--iterations", type=int, default=64)
+    parser.add_argument(
+        "--think-seconds",
+        type=float,
+        default=None,
+        help="hard thinks as at a table (think_budget on the wall clock) instead of K rollouts",
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=list(GAMES))
     parser.add_argument("--seed-prefix", default="strength-")
@@ -272,6 +330,8 @@ def main() -> None:
         help="also the same search seeing the other hands but not the stock's order",
     )
     args = parser.parse_args()
+    if args.think_seconds is not None:
+        THINK_SECONDS[:] = [args.think_seconds]
     random.seed(0)
     for game in args.only:
         if not args.skip_before:

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from games.amapatolli import rules
-from games.amapatolli.actions import PLAYS, AmapatolliAction
+from games.amapatolli.actions import PLAYS, AmapatolliAction, Announce, CallOut, Play
 from games.amapatolli.cards import CARDS, COLOURS, deck_ids
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView, card_views
 from games.core.engine import Seat
-from games.core.search import Budget, determinized_search, engine_step
+from games.core.search import Budget, determinized_search
 
 if TYPE_CHECKING:
     from games.amapatolli.game import AmapatolliGame
@@ -333,6 +333,20 @@ def _rollout_policy(
     return ai.choose_action(view, legal, "normal", rng)
 
 
+def _rollout_choice(
+    state: AmapatolliState, i: int, legal: list[AmapatolliAction], rng: random.Random
+) -> AmapatolliAction | None:
+    """``normal``'s choice for seat index ``i`` (``_rollout_policy``), without building its view
+    where ``normal`` needs none: an optional "Ce" or call-out is said at once, and a turn
+    without a card to play (draw, pass, accept the skip) has one move; neither draws on
+    ``rng``, so the rollout is the same move for move."""
+    if any(isinstance(a, Announce | CallOut) for a in legal):
+        return next(a for a in legal if isinstance(a, Announce | CallOut))
+    if not any(isinstance(a, Play) for a in legal):
+        return legal[0] if i == state.turn else None
+    return _rollout_policy(state, state.seats[i], legal, rng)
+
+
 class AmapatolliSearch:
     """The game as the search sees it (``games.core.search.Searchable``)."""
 
@@ -350,8 +364,24 @@ class AmapatolliSearch:
         return state.finished
 
     def step(self, state: AmapatolliState, rng: random.Random) -> AmapatolliState:
-        out: AmapatolliState = engine_step(self.engine, state, rng, self.policy)
-        return out
+        """One move of the rollout, made *in place* on ``state`` (a rollout's own copy, from
+        ``play``): the moves ``engine_step`` would make (the optional "Ce" and call-outs of the
+        seats not at turn first, then the seat at turn, each chosen by ``normal`` with the same
+        draws of ``rng``), through ``rules.make_move`` without the engine's copy, version and
+        event log (no rule and no ``normal`` choice reads them)."""
+        if state.ce_window is not None:  # only then may a seat not at turn move
+            for k, seat in enumerate(state.seats):
+                if k == state.turn:
+                    continue
+                legal = rules.legal_actions(state, seat)
+                if legal and (choice := _rollout_choice(state, k, legal, rng)) is not None:
+                    rules.make_move(state, k, choice)
+                    return state
+        k = state.turn
+        legal = rules.legal_actions(state, state.seats[k])
+        choice = _rollout_choice(state, k, legal, rng)
+        rules.make_move(state, k, choice if choice is not None else legal[0])
+        return state
 
     def play(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> AmapatolliState:
         return self.engine.apply(state, seat, action)[0]
