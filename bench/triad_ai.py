@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import itertools
 import json
 import random
 import statistics
@@ -53,24 +52,11 @@ from games.triad import GAME, compiled  # noqa: E402
 from games.triad import ai as new_ai  # noqa: E402
 from games.triad import search as new_search  # noqa: E402
 from games.triad.cards import catalogue  # noqa: E402
+from tests.games.triad.randomgames import rule_sets  # noqa: E402
 from tests.games.triad.reference import exact_value  # noqa: E402
 
 SEATS = ["a", "b"]
-FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
 FIRST_RULES = ("basic", "elemental", "plus+combo", "same+same_wall+plus+combo+elemental")
-
-
-def rule_sets() -> dict[str, dict[str, bool]]:
-    """Every combination ``Options`` accepts (Pared needs Igual, Cadena needs Igual or Suma)."""
-    out = {}
-    for bits in itertools.product((False, True), repeat=len(FLAGS)):
-        rs = dict(zip(FLAGS, bits, strict=True))
-        if rs["same_wall"] and not rs["same"]:
-            continue
-        if rs["combo"] and not (rs["same"] or rs["plus"]):
-            continue
-        out["+".join(k for k in FLAGS if rs[k]) or "basic"] = rs
-    return out
 
 
 def git_source(ref: str, path: str) -> str:

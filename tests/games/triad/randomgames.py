@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
 from games.triad import GAME
 from games.triad.cards import catalogue
+from games.triad.options import Options
 from games.triad.state import TriadState
 
 SEATS = ["p1", "p2"]
 CARD_IDS = [c.id for c in catalogue().cards]
+RULE_FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
+
+
+def rule_sets() -> dict[str, dict[str, bool]]:
+    """Every combination of the capture rules that ``Options`` accepts (its own validation
+    decides: Pared needs Igual, Cadena needs Igual or Suma), by name ("basic", "same+plus"…)."""
+    out = {}
+    for bits in itertools.product((False, True), repeat=len(RULE_FLAGS)):
+        rules = dict(zip(RULE_FLAGS, bits, strict=True))
+        try:
+            Options(**rules)
+        except ValidationError:
+            continue
+        out["+".join(k for k in RULE_FLAGS if rules[k]) or "basic"] = rules
+    return out
 
 
 def random_options(rng: random.Random) -> dict:

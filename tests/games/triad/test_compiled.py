@@ -27,23 +27,8 @@ from games.triad import GAME
 from games.triad import kernel as k
 from games.triad.compiled import CompiledSolver, warm_up
 from games.triad.search import Budget, Solver
-from tests.games.triad.randomgames import CARD_IDS, SEATS
+from tests.games.triad.randomgames import CARD_IDS, SEATS, rule_sets
 from tests.games.triad.reference import exact_value, problem_of, random_position
-
-FLAGS = ("same", "same_wall", "plus", "combo", "elemental")
-
-
-def rule_sets() -> list[dict[str, bool]]:
-    """Every combination ``Options`` accepts (22)."""
-    out = []
-    for bits in itertools.product((False, True), repeat=len(FLAGS)):
-        rs = dict(zip(FLAGS, bits, strict=True))
-        if rs["same_wall"] and not rs["same"]:
-            continue
-        if rs["combo"] and not (rs["same"] or rs["plus"]):
-            continue
-        out.append(rs)
-    return out
 
 
 def played_to(rules: dict[str, bool], n: int, empties: int):
@@ -108,9 +93,7 @@ def test_flips_are_the_engines_for_every_placement_of_random_positions():
     assert checked >= 2000
 
 
-@pytest.mark.parametrize(
-    "rules", rule_sets(), ids=lambda r: "+".join(k for k in r if r[k]) or "basic"
-)
+@pytest.mark.parametrize("rules", list(rule_sets().values()), ids=list(rule_sets()))
 def test_values_are_the_python_searchs_under_every_rule_set(rules):
     for n, empties in itertools.product(range(6), (1, 2, 3, 4, 5, 6, 7)):
         state = played_to(rules, n * 10 + empties, empties)
