@@ -3,11 +3,11 @@
 - ``easy``: plays some valid meld it finds (three hand cards that form a meld on their own, or
   one hand card that the table can absorb), chosen at random; otherwise draws.
 - ``normal``: the best play (most cards, then highest value) from the exact best-play finder.
-- ``hard``: a determinized Monte-Carlo search (``ai_search``, ``games.core.search``) over the
-  best play, the best play holding back one card that still fits the new table (a reserve for
-  the next turn, a few of them) and drawing instead: worlds sampled from its view, the reply and
-  its next turn played by ``normal``, scored by hand sizes and values (or the end of the game).
-  It plays the best play unless another choice is clearly better over the same worlds.
+- ``hard`` (``ai_hoard``): keeps its cards and draws, and goes out in one play as soon as the
+  table and its hand split into melds (the table is shared and rearrangeable, so a play brings
+  a seat no nearer to going out and only feeds the others); once the stock is empty it weighs
+  its smallest plays, the best play and passing over worlds sampled from its view. (Session
+  6's hard, a determinized search over variants of the best play, is ``ai_search.choose_hard``.)
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
 
-DEFAULT_BUDGET = Budget(iterations=4)  # hard, when the caller gives no think budget
-ROLLOUTS_PER_SECOND = 60  # bench/ai_strength.py: about 15 ms a rollout, an exact solve a turn
+DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
+# hard's end-phase checks (one choice in one sampled world: an exact solve of the table and each
+# other hand), about 0.55 ms each (p90 1 ms) over 631 end-phase moves of 3- and 4-seat games of
+# hard against itself; 2 s then buys more than the 16 worlds it ever samples (ai_hoard)
+ROLLOUTS_PER_SECOND = 1500
 
 
 def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
@@ -53,11 +56,14 @@ def best_play_action(view: MaquiaveloView) -> Play | None:
     if not view.hand:
         return None
     best = solver.best_play(_table_faces(view), _faces(view.hand), _faces(view.helpers))
-    if best is None:
-        return None
+    return None if best is None else play_of(view, best)
+
+
+def play_of(view: MaquiaveloView, best: solver.BestPlay) -> Play:
+    """The Play of the viewer's cards with ``best``'s faces."""
     return Play(
         cards=tuple(
-            _ids_for(best.hand_faces, view.hand) + _ids_for(best.helper_faces, view.helpers)
+            _ids_for(best.hand_faces, view.hand or []) + _ids_for(best.helper_faces, view.helpers)
         )
     )
 
@@ -107,14 +113,11 @@ def choose_action(
     if level == "easy":
         play = _easy(view, rng)
         return play if play is not None else _fallback(legal)
+    if level == "hard" and legal:
+        from games.maquiavelo.ai_hoard import choose_hard
+
+        return choose_hard(view, legal, rng, budget or DEFAULT_BUDGET).action
     best = best_play_action(view)
     if best is None:
         return _fallback(legal)
-    if level == "hard":
-        from games.maquiavelo.ai_search import choose_hard
-
-        fallback = _fallback(legal)
-        if fallback is None:
-            return best
-        return choose_hard(view, best, fallback, rng, budget or DEFAULT_BUDGET)
     return best

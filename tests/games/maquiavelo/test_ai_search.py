@@ -1,4 +1,6 @@
-"""Hard (determinized Monte-Carlo search) decides from the seat's view only."""
+"""Session 6's hard (``ai_search``: a determinized Monte-Carlo search over variants of the best
+play, still what ``bench/ai_strength.py`` runs as "before") and its worlds; today's hard
+(``ai_hoard``, tests/games/maquiavelo/test_ai_hoard.py) samples the same worlds."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from collections import Counter
 from games.core.search import Budget
 from games.maquiavelo import GAME, ai
 from games.maquiavelo.actions import Play
-from games.maquiavelo.ai_search import candidates, determinize
+from games.maquiavelo.ai_search import candidates, choose_hard, determinize
 from games.maquiavelo.cards import NUM_CARDS, sort_key
 from tests.games.search_checks import (
     check_choice_ignores_hidden,
@@ -73,5 +75,5 @@ def test_candidates_are_the_best_play_reserves_and_the_draw():
         assert isinstance(option, Play)
         assert set(option.cards) < set(best.cards) and len(option.cards) == len(best.cards) - 1
     legal = GAME.legal_actions(state, seat)
-    choice = GAME.choose_action(view, legal, "hard", random.Random(2), budget=BUDGET)
+    choice = choose_hard(view, best, legal[0], random.Random(2), BUDGET)
     assert choice in options

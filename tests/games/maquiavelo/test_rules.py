@@ -20,7 +20,6 @@ from games.maquiavelo import (
     Play,
     parse_arrangement,
 )
-from games.maquiavelo.ai_search import candidates
 from games.maquiavelo.cards import card_id, face, sort_key
 from games.maquiavelo.options import default_hand_size
 from games.maquiavelo.solver import meld_kind
@@ -546,21 +545,16 @@ def test_cpu_levels():
     rng = random.Random(1)
     normal = GAME.choose_action(v, legal, "normal", rng)
     assert len(normal.cards) == 7
-    hard = GAME.choose_action(v, legal, "hard", random.Random(2))
-    # hard searches the best play, holding one seven back (it will still fit next turn), a
-    # draw; it keeps the best play unless another is clearly better (tests/games/maquiavelo/
-    # test_ai_search.py)
-    options = candidates(v, normal, legal[0])
-    assert any(len(o.cards) == 6 for o in options if isinstance(o, Play))
-    assert hard in options
-    assert GAME.choose_action(GAME.view(s, "ana"), legal, "hard", random.Random(2)) == hard
+    # hard keeps its cards (they count the same in its hand) and draws until it can go out
+    # (tests/games/maquiavelo/test_ai_hoard.py)
+    assert GAME.choose_action(v, legal, "hard", random.Random(2)) == Draw()
     easy = GAME.choose_action(v, legal, "easy", rng)
     GAME.apply(s, "ana", easy)
     assert GAME.choose_action(GAME.view(s, "beto"), [], "normal", rng) is None
 
 
-def test_hard_plays_everything_when_an_opponent_is_close():
-    s = make_state({"ana": "7H 7D 7S 7C 3S 4S 5S KC 2D 9C 5H", "beto": "3H 2H"}, stock="5C 6C")
+def test_hard_goes_out_in_one_play():
+    s = make_state({"ana": "7H 7D 7S 7C 3S 4S 5S", "beto": "3H 2H"}, stock="5C 6C")
     hard = GAME.choose_action(
         GAME.view(s, "ana"), GAME.legal_actions(s, "ana"), "hard", random.Random(1)
     )
