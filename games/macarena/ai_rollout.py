@@ -22,6 +22,7 @@ from games.core.cards import PlayingCard, two_decks
 from games.macarena import endhand
 from games.macarena.actions import Draw, GiveElement, MacarenaAction, Pass, Play
 from games.macarena.options import Options
+from games.macarena.rules import copy_state
 from games.macarena.series import enumerate_series
 from games.macarena.state import MacarenaState, Tokens
 from games.macarena.turns import may_play_on
@@ -168,7 +169,7 @@ def forced_end_score(state: MacarenaState, seat: str) -> float:
     """Past the horizon: score the hand as if it ended now (penalty choices: the first)."""
     if state.phase not in ("draw", "play", "move_maca"):
         return hand_score(state, seat)
-    state = state.model_copy(deep=True)
+    state = copy_state(state)  # the engine's own copy: what the end of a hand changes is copied
     endhand.start_end_of_hand(state, lambda event: None, "stock_empty", None, lambda: None)
     while state.penalty_pending:
         s = state.penalty_pending[0]
