@@ -167,8 +167,14 @@ def play_out(
 
 def forced_end_score(state: MacarenaState, seat: str) -> float:
     """Past the horizon: score the hand as if it ended now (penalty choices: the first)."""
+    return hand_score(forced_end(state), seat)
+
+
+def forced_end(state: MacarenaState) -> MacarenaState:
+    """The hand of ``state`` ended now, as if the stock were empty (penalty choices: the first
+    element held; buys pending stay pending); ``state`` itself is left as it was."""
     if state.phase not in ("draw", "play", "move_maca"):
-        return hand_score(state, seat)
+        return state
     state = copy_state(state)  # the engine's own copy: what the end of a hand changes is copied
     endhand.start_end_of_hand(state, lambda event: None, "stock_empty", None, lambda: None)
     while state.penalty_pending:
@@ -176,7 +182,17 @@ def forced_end_score(state: MacarenaState, seat: str) -> float:
         endhand.give_element(
             state, lambda event: None, s, state.tokens[s].elements[0], lambda: None
         )
-    return hand_score(state, seat)
+    return state
+
+
+def game_result(state: MacarenaState, seat: str) -> float | None:
+    """``seat``'s share of the game when the end of this hand ended the game (1 won, ½ shared
+    between two, 0 lost), else None."""
+    if state.macarena is not None:
+        return 1.0 if state.macarena == seat else 0.0
+    if state.phase != "over" or not state.winners:
+        return None
+    return 1.0 / len(state.winners) if seat in state.winners else 0.0
 
 
 def best_by_rollouts(
