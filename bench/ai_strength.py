@@ -291,6 +291,11 @@ def run(
         "ms_per_hard_move_p95": (
             round(1000 * times[int(0.95 * (len(times) - 1))], 2) if times else None
         ),
+        "ms_per_hard_move_p99": (
+            round(1000 * times[int(0.99 * (len(times) - 1))], 2) if times else None
+        ),
+        "ms_per_hard_move_max": round(1000 * times[-1], 2) if times else None,
+        "hard_seconds_per_game": round(sum(times) / games, 3),
         "hard_moves": len(times),
         "seconds": round(elapsed, 1),
         "duplicate": duplicate,
