@@ -11,7 +11,8 @@
   (short stock, or a hand of 1–2 cards) a determinized Monte-Carlo search (``ai_search``,
   ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
   worlds sampled from its view (``ai_rollout``), all on the same worlds, and keeps its own
-  heuristic's choice unless another is clearly better. The budget is the table's think time
+  heuristic's choice unless another is clearly better. A rollout whose hand ends the game is
+  scored by the game's result (won 1, lost 0), not by the hand's tokens. The budget is the table's think time
   (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
 """
 
@@ -44,7 +45,7 @@ ENDGAME_HAND = 2  # ... or when some hand holds this few cards
 ROLLOUT_CANDIDATES = 4
 CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
 DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no think budget
-ROLLOUTS_PER_SECOND = 300  # bench/ai_strength.py: about 3 ms a rollout at the end of a hand
+ROLLOUTS_PER_SECOND = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
 
 
 def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
@@ -126,7 +127,9 @@ def _choose_play(
         candidates.append(pass_action)
         horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
         cheap = len(candidates) - 1 if scored[0][0] < pass_value else 0
-        return choose_by_search(engine, view, candidates, cheap, rng, budget, horizon)
+        return choose_by_search(
+            engine, view, candidates, cheap, rng, budget, horizon, game_value=True
+        )
     if scored[0][0] < pass_value:
         return pass_action
     return scored[0][2]

@@ -22,6 +22,7 @@ from games.core.cards import PlayingCard, two_decks
 from games.macarena import endhand
 from games.macarena.actions import Draw, GiveElement, MacarenaAction, Pass, Play
 from games.macarena.options import Options
+from games.macarena.rules import copy_state
 from games.macarena.series import enumerate_series
 from games.macarena.state import MacarenaState, Tokens
 from games.macarena.turns import may_play_on
@@ -166,16 +167,32 @@ def play_out(
 
 def forced_end_score(state: MacarenaState, seat: str) -> float:
     """Past the horizon: score the hand as if it ended now (penalty choices: the first)."""
+    return hand_score(forced_end(state), seat)
+
+
+def forced_end(state: MacarenaState) -> MacarenaState:
+    """The hand of ``state`` ended now, as if the stock were empty (penalty choices: the first
+    element held; buys pending stay pending); ``state`` itself is left as it was."""
     if state.phase not in ("draw", "play", "move_maca"):
-        return hand_score(state, seat)
-    state = state.model_copy(deep=True)
+        return state
+    state = copy_state(state)  # the engine's own copy: what the end of a hand changes is copied
     endhand.start_end_of_hand(state, lambda event: None, "stock_empty", None, lambda: None)
     while state.penalty_pending:
         s = state.penalty_pending[0]
         endhand.give_element(
             state, lambda event: None, s, state.tokens[s].elements[0], lambda: None
         )
-    return hand_score(state, seat)
+    return state
+
+
+def game_result(state: MacarenaState, seat: str) -> float | None:
+    """``seat``'s share of the game when the end of this hand ended the game (1 won, ½ shared
+    between two, 0 lost), else None."""
+    if state.macarena is not None:
+        return 1.0 if state.macarena == seat else 0.0
+    if state.phase != "over" or not state.winners:
+        return None
+    return 1.0 / len(state.winners) if seat in state.winners else 0.0
 
 
 def best_by_rollouts(

@@ -5,7 +5,9 @@ hands, the stock, the cards under the pozo tops and the other collections, from 
 only); rollouts are played by ``ai_rollout.greedy_action`` to the end of the hand (or a horizon,
 then the hand is scored as if it ended there) and scored by what the engine awards
 (``ai_rollout.hand_score``: elements 1, coins ¼, relative to the others), mapped to [0, 1]; LA
-MACARENA (the game) is 1 or 0. UCB spends the rollouts on the candidates that look best, and the
+MACARENA (the game) is 1 or 0, and so (``game_value``, hard's setting) is a hand whose end
+reaches the objective: what decides a game is its last hand, where a linear count of tokens
+misses that one more element wins (or loses) everything. UCB spends the rollouts on the candidates that look best, and the
 n-th rollout of every candidate plays the same world (common random numbers).
 """
 
@@ -19,7 +21,9 @@ from games.core.search import Budget, determinized_search
 from games.macarena.actions import MacarenaAction
 from games.macarena.ai_rollout import (
     Engine,
+    forced_end,
     forced_end_score,
+    game_result,
     greedy_action,
     hand_score,
     sample_world,
@@ -41,9 +45,10 @@ def _unit(score: float) -> float:
 class MacarenaSearch:
     """The rest of the current hand as the search sees it (``games.core.search.Searchable``)."""
 
-    def __init__(self, engine: Engine, hand_number: int) -> None:
+    def __init__(self, engine: Engine, hand_number: int, game_value: bool = False) -> None:
         self.engine = engine
         self.hand = hand_number
+        self.game_value = game_value
 
     def determinize(self, view: Any, rng: random.Random) -> MacarenaState:
         return determinize(view, rng)
@@ -66,6 +71,10 @@ class MacarenaSearch:
     def value(self, state: MacarenaState, seat: Seat, finished: bool) -> float:
         if state.macarena is not None:
             return 1.0 if state.macarena == seat else 0.0
+        if self.game_value:  # a hand that ends the game is scored by the game's result
+            ended = state if finished else forced_end(state)
+            result = game_result(ended, seat)
+            return _unit(hand_score(ended, seat)) if result is None else result
         if finished:
             return _unit(hand_score(state, seat))
         return _unit(forced_end_score(state, seat))
@@ -79,9 +88,13 @@ def choose_by_search(
     rng: random.Random,
     budget: Budget,
     horizon: int,
+    game_value: bool = False,
 ) -> MacarenaAction:
-    """The search's choice; ``candidates[default]`` (the heuristic's) unless clearly worse."""
+    """The search's choice; ``candidates[default]`` (the heuristic's) unless clearly worse.
+    ``game_value``: a rollout whose hand ends the game scores the game's result (won 1, lost
+    0) instead of the hand's tokens (main's hard, which ``bench/ai_strength.py`` replays as
+    "before", searches without it)."""
     assert view.seat is not None
-    search = MacarenaSearch(engine, view.hand_number)
+    search = MacarenaSearch(engine, view.hand_number, game_value)
     result = determinized_search(search, view, view.seat, candidates, rng, budget, horizon, default)
     return result.choice
