@@ -12,8 +12,9 @@ matched the top card and colour of that moment. The others' recent plays are rea
 ``normal``'s (``ai_infer``): a world's hands are dealt so that none holds a card that missed a
 top it then drew on, and the deal is the first of ``INFER_TRIES`` whose hands contradict none of
 those plays (or the one that contradicts fewest). Rollouts are
-played by the ``normal`` computer of every seat to the end of the round: 1 for the seat (or its
-team) going out first, else 0; a rollout stopped at its horizon scores by hand sizes.
+played by the ``normal`` computer of every seat for ``HORIZON`` moves: 1 for the seat (or its
+team) going out first within them, else 0, and a rollout stopped at its horizon scores by hand
+sizes (short rollouts: less of the noise of the far future, and more worlds for the same time).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
-from games.chupate2.actions import Chupate2Action
 from games.chupate2 import ai_infer
+from games.chupate2.actions import Chupate2Action
 from games.chupate2.ai import BLUFF_RATE
 from games.chupate2.cards import COLOUR_OF, DECK, FACE_OF, matches
 from games.chupate2.options import team_groups
