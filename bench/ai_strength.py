@@ -112,7 +112,10 @@ needs to override the card-counting heuristic:
     * chunks ``s7c-a-`` 59.2 %, ``s7c-b-`` 58.6 %, ``s7c-c-`` 59.8 %, ``s7c-d-`` 56.4 % (500
       games each, 5.1-5.5 min each: 2,000 games in 21 min of one core; 30,754 searched moves,
       p95 per chunk 82-91 ms, far under the table's 2 s); the deals' own interval (1,000 pairs
-      scored 1, ½, 0) is [56.6, 60.4]. EXTRA_CHUNKS
+      scored 1, ½, 0) is [56.6, 60.4]. Two more chunks of the
+      same frozen hard, ``s7c-e-`` 61.4 % and ``s7c-f-`` 57.6 % (4.8-5.2 min each): over all
+      3,000 games 58.8 % [57.1, 60.6] (1,765 wins; deals 451/863/186, their own interval
+      [57.2, 60.4]; 45,468 searched moves, p95 per chunk 82-91 ms).
 
 Cheap screens without search (a duplicate harness of policy functions, 4,000 games unless
 said; "heuristic" = main's card-counting ``hard``, which the search starts from): normal
