@@ -144,6 +144,48 @@ rolled out by ``normal`` itself 46.8 % (16 rollouts); 64 rollouts 53.3 %; the ga
 32 rollouts 57.5 % on the seeds ``x4-`` and 49.7 % (48 rollouts) on ``x5-``; a logistic of the
 token race for hands that do not end the game 47.0 %. Nothing moved ``hard`` off 50-53 % by more
 than the noise of a few hundred games.
+
+Session 7, Chúpate 2 (load 1.8-2.4 from two other workers; ``nice -n 10``, ``--processes 1``,
+``--duplicate``; screens on seed prefix ``s7x1-``, 300 games each). "read as normal" = the
+worlds' hands explain the other seat's recent public plays as ``normal``'s
+(``games/chupate2/ai_infer.py``: each play was its best-scoring playable card, a named colour
+its longest, a draw — kept or played at once — means nothing fitted, taking a +2 means no +2 to
+stack; cards got unseen since are allowed for); "h" = rollout length in moves (``HORIZON``,
+scored by hand sizes when the round is not over), "conf" = standard errors / worlds the search
+needs to override the card-counting heuristic:
+
+    hard                                      rollouts games  win rate [95 %]      ms p50/p95  deals*
+    read as normal (plays, names), h 300,         48   300  50.3 % [44.7, 56.0]   28 / 64    17/117/16
+      conf 2 / 12
+    the same, conf 1 / 8                          96   300  50.0 % [44.4, 55.6]   57 / 91    27/96/27
+    oracle-hands (sees the hand: cheats)          48   300  77.3 % [72.3, 81.7]   46 / 84    89/54/7
+    + kept draws and +2s taken, h 10, conf 1/8    96   300  54.0 % [48.4, 59.6]   24 / 52    39/84/27
+    the same                                     192   300  59.7 % [54.0, 65.1]   49 / 99    50/79/21
+    the same, h 6                                192   300  52.3 % [46.7, 57.9]   66 / 163   35/87/28
+    FINAL: h 10, conf 1 / 8 (commit 2b95132)     192  2000  58.5 % [56.3, 60.6]  40-42 /     297/576/127
+                                                                                 82-91
+
+    * chunks ``s7c-a-`` 59.2 %, ``s7c-b-`` 58.6 %, ``s7c-c-`` 59.8 %, ``s7c-d-`` 56.4 % (500
+      games each, 5.1-5.5 min each: 2,000 games in 21 min of one core; 30,754 searched moves,
+      p95 per chunk 82-91 ms, far under the table's 2 s); the deals' own interval (1,000 pairs
+      scored 1, ½, 0) is [56.6, 60.4]. Two more chunks of the
+      same frozen hard, ``s7c-e-`` 61.4 % and ``s7c-f-`` 57.6 % (4.8-5.2 min each): over all
+      3,000 games 58.8 % [57.1, 60.6] (1,765 wins; deals 451/863/186, their own interval
+      [57.2, 60.4]; 45,468 searched moves, p95 per chunk 82-91 ms).
+
+Cheap screens without search (a duplicate harness of policy functions, 4,000 games unless
+said; "heuristic" = main's card-counting ``hard``, which the search starts from): normal
+against itself 50.0 %; heuristic 52.3 % [50.7, 53.8]; never challenging a +4 52.1 %; keeping
+skips/reverses (score -18) 50.7 %, and +2s too 51.3 %; numbers by colour length 52.1 %; a +4
+bluffed at once whenever at most 5 cards stay (``normal`` challenges only a +4 from 6 or more)
+49.1 %, at most 3: 50.5 %. Leaving a top the opponent cannot follow, read from its TRUE hand
+(cheating), 59.7 % [57.5, 61.9] over 2,000; the same rule fed by 32 sampled worlds 52.9 %
+(read as normal) against 51.6 % (draws only). How well the worlds know the other hand
+(log-loss of "it holds colour c", 60 games): 0.58 with the draws alone, 0.42 read as normal, 0
+for the truth. So what ``normal`` gets wrong that hard exploits is mostly what its plays give
+away (worlds closer to its hand), and the decisive change was the short rollouts: 10 moves
+scored by hand sizes, not whole rounds, whose far-future luck drowned the difference between
+candidates (192 rollouts of full rounds would not fit the CPU either).
 """
 
 from __future__ import annotations

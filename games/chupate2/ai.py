@@ -6,8 +6,8 @@
 - ``hard``: the optional calls and out-of-turn plays of ``normal``; on its turn (more than one
   legal action), a determinized Monte-Carlo search (``ai_search``, ``games.core.search``):
   worlds sampled from its view (the unseen cards dealt as the others' draws allow; a +4 waiting
-  for its answer is a bluff or not as the sampled hand says), played out by ``normal`` players to
-  the end of the round; it plays the choice of its card counting (the former ``hard``, level
+  for its answer is a bluff or not as the sampled hand says), played out by ``normal`` players for
+  a few moves (the others' recent plays read as ``normal``'s: ``ai_infer``); it plays the choice of its card counting (the former ``hard``, level
   ``HEURISTIC``: the estimate of what the opponents hold from the discard pile and public
   signals, attacks on an opponent close to going out, colours the next opponent lacks,
   challenges by the odds of a bluff, team play) unless another is clearly better over the same
@@ -38,7 +38,7 @@ from games.core.search import Budget, Clock
 
 HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
-ROLLOUTS_PER_SECOND = 500  # bench/ai_strength.py: about 2 ms a rollout
+ROLLOUTS_PER_SECOND = 2000  # bench/ai_strength.py: 192 rollouts p95 99 ms (10-move rollouts)
 
 
 def think_budget(seconds: float, clock: Clock | None = None) -> Budget:

@@ -8,9 +8,13 @@ players bluff (``ai.BLUFF_RATE``, the heuristic's prior), else dealt again: a un
 make bluffs far likelier than they are. A player who drew on its turn is taken to have held
 nothing playable (what ``normal`` and the card counting do; ``hand_slots``): the cards it held
 then and still holds are dealt, with odds ``TRUST``, from the unseen cards that would not have
-matched the top card and colour of that moment. Rollouts are
-played by the ``normal`` computer of every seat to the end of the round: 1 for the seat (or its
-team) going out first, else 0; a rollout stopped at its horizon scores by hand sizes.
+matched the top card and colour of that moment. The others' recent plays are read as
+``normal``'s (``ai_infer``): a world's hands are dealt so that none holds a card that missed a
+top it then drew on, and the deal is the first of ``INFER_TRIES`` whose hands contradict none of
+those plays (or the one that contradicts fewest). Rollouts are
+played by the ``normal`` computer of every seat for ``HORIZON`` moves: 1 for the seat (or its
+team) going out first within them, else 0, and a rollout stopped at its horizon scores by hand
+sizes (short rollouts: less of the noise of the far future, and more worlds for the same time).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, cast
 
+from games.chupate2 import ai_infer
 from games.chupate2.actions import Chupate2Action
 from games.chupate2.ai import BLUFF_RATE
 from games.chupate2.cards import COLOUR_OF, DECK, FACE_OF, matches
@@ -30,11 +35,12 @@ from games.core.search import Budget, determinized_search, engine_step
 if TYPE_CHECKING:
     from games.chupate2.game import Chupate2Game
 
-HORIZON = 300
-CONFIDENCE = 2.0  # standard errors by which the search must beat the heuristic's choice
-OVERRIDE_ROUNDS = 12  # ... and only after this many sampled worlds
+HORIZON = 10
+CONFIDENCE = 1.0  # standard errors by which the search must beat the heuristic's choice
+OVERRIDE_ROUNDS = 8  # ... and only after this many sampled worlds
 REDEALS = 8  # a +4 pending: deals tried before a bluff is accepted anyway
 TRUST = 0.9  # odds a world believes that a player who drew held nothing playable
+INFER_TRIES = 24  # deals tried for one that explains the others' recent plays
 
 Slot = frozenset[tuple[str, str | None]]  # (top face, colour in force) a hidden card missed
 _ACQUIRE = {"drew", "took", "challenge_lost", "caught", "final_draw"}  # public: count, seat
@@ -103,11 +109,65 @@ def _bluffed(hand: list[str], colour: str) -> bool:
     return any(COLOUR_OF[c] == colour for c in hand)
 
 
+def _deal_hands(
+    view: Chupate2View,
+    unseen: list[str],
+    known: dict[str, list[str]],
+    slots: dict[Seat, list[Slot]],
+    rng: random.Random,
+    stuck: dict[Seat, list[ai_infer.Top]],
+) -> tuple[dict[str, list[str]], list[str]]:
+    """The hands of one sampled deal (this seat's own as it is) and the cards left over;
+    ``stuck``: the tops each seat had to draw on since it last got a card it kept unseen (none
+    of the cards it holds now fits them: ``ai_infer.stuck_tops``)."""
+    me = view.seat
+    hands: dict[str, list[str]] = {}
+    pool: list[str] = []
+    for _ in range(REDEALS):
+        pool = list(unseen)
+        rng.shuffle(pool)
+        hands = {}
+        for s in view.seats:
+            if s == me:
+                hands[s] = list(view.hand)
+            else:
+                hand = known.get(s, [])
+                n = view.hand_counts[s] - len(hand)
+                if hand:  # a revealed hand: the rest at random
+                    hands[s], pool = hand + pool[:n], pool[n:]
+                elif stuck.get(s) and rng.random() < TRUST:
+                    # every card it holds now missed the tops it had to draw on
+                    tops = stuck[s]
+                    fits = [c for c in pool if not any(matches(c, f, col) for f, col in tops)]
+                    if len(fits) >= n:
+                        fitting = set(fits)
+                        rest = [c for c in pool if c not in fitting]
+                        hands[s] = _deal(fits, slots.get(s, [])[:n], rng)
+                        hands[s] += [fits.pop() for _ in range(n - len(hands[s]))]
+                        pool = fits + rest
+                        rng.shuffle(pool)
+                    else:
+                        hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
+                        hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
+                else:
+                    hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
+                    hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
+        if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
+            break
+        if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
+            break
+    return hands, pool
+
+
 def determinize(
-    view: Chupate2View, rng: random.Random, slots: dict[Seat, list[Slot]] | None = None
+    view: Chupate2View,
+    rng: random.Random,
+    slots: dict[Seat, list[Slot]] | None = None,
+    records: list[ai_infer.Decision] | None = None,
 ) -> Chupate2State:
     """A full state agreeing with ``view``; the unseen cards shuffled into the hidden places
-    (``slots``: ``hand_slots(view)``, computed once per search by the caller)."""
+    (``slots``: ``hand_slots(view)``, ``records``: ``ai_infer.decisions(view)``, computed once
+    per search by the caller; with ``records``, the best of ``INFER_TRIES`` deals)."""
     me = view.seat
     assert me is not None, "a world is sampled for a seat"
     seats = list(view.seats)
@@ -133,25 +193,17 @@ def determinize(
     unseen = pool
     if slots is None:
         slots = hand_slots(view)
-    for _ in range(REDEALS):
-        pool = list(unseen)
-        rng.shuffle(pool)
-        hands: dict[str, list[str]] = {}
-        for s in seats:
-            if s == me:
-                hands[s] = list(view.hand)
-            else:
-                hand = known.get(s, [])
-                n = view.hand_counts[s] - len(hand)
-                if hand:  # a revealed hand: the rest at random
-                    hands[s], pool = hand + pool[:n], pool[n:]
-                else:
-                    hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
-                    hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
-        if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
-            break
-        if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
-            break
+    stuck = ai_infer.stuck_tops(records or [])
+    hands, pool = _deal_hands(view, unseen, known, slots, rng, stuck)
+    if records:  # deals whose hands explain the others' recent plays, as ``normal``'s
+        best = ai_infer.violations(records, hands)
+        for _ in range(INFER_TRIES - 1):
+            if best == 0:
+                break
+            other, other_pool = _deal_hands(view, unseen, known, slots, rng, stuck)
+            v = ai_infer.violations(records, other)
+            if v < best:
+                best, hands, pool = v, other, other_pool
     stock = pool[: view.stock_count]
     current = seats.index(view.current) if view.current in seats else 0
     drawn = view.drawn_card
@@ -240,12 +292,12 @@ class Chupate2Search:
         self.engine = engine
         self.policy = _rollout_policy
         self.round = round_number  # the round searched: a rollout ends when it is scored
-        self._slots: tuple[Any, dict[Seat, list[Slot]]] | None = None
+        self._slots: tuple[Any, dict[Seat, list[Slot]], list[ai_infer.Decision]] | None = None
 
     def determinize(self, view: Any, rng: random.Random) -> Chupate2State:
         if self._slots is None or self._slots[0] is not view:
-            self._slots = (view, hand_slots(view))
-        return determinize(view, rng, self._slots[1])
+            self._slots = (view, hand_slots(view), ai_infer.decisions(view))
+        return determinize(view, rng, self._slots[1], self._slots[2])
 
     def done(self, state: Chupate2State) -> bool:
         return state.phase == "over" or state.round != self.round
