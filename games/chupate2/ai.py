@@ -104,7 +104,8 @@ def choose_action(
 
 
 # ----- helpers shared by normal and hard ------------------------------------------------------
-def _colour_counts(cards: list[str]) -> dict[str, int]:
+def colour_counts(cards: list[str]) -> dict[str, int]:
+    """Cards of each colour in ``cards`` (wilds not counted)."""
     counts = dict.fromkeys(COLOURS, 0)
     for c in cards:
         col = COLOUR_OF[c]
@@ -161,7 +162,7 @@ def _with_colour(view: Chupate2View, options: list[PlayCard], hard: bool) -> Pla
 
 
 def _best_colour(view: Chupate2View, hand: list[str] | None, hard: bool) -> str:
-    counts = _colour_counts(view.hand if hand is None else hand)
+    counts = colour_counts(view.hand if hand is None else hand)
     score = {c: float(counts[c]) for c in COLOURS}
     if hard:
         nxt = _seat_at(view, 1)
@@ -200,15 +201,19 @@ def _pick_play(view: Chupate2View, plays: list[PlayCard], hard: bool) -> PlayCar
     return _with_colour(view, candidates[0][2], hard)
 
 
+def normal_card_score(card: str, counts: dict[str, int]) -> float:
+    """``normal``'s value of playing ``card`` from a hand of ``counts`` (``colour_counts``): the
+    playable card of the highest value is what it plays (``ai_infer`` reads its plays so)."""
+    if COLOUR_OF[card] == WILD:
+        # keep wilds for need: only when nothing else fits (plain Comodín before the +4)
+        return -100.0 if FACE_OF[card] == WILD_FACE else -101.0
+    return POINTS[card] + 0.5 * counts[COLOUR_OF[card]]  # dump high values, stay in a long colour
+
+
 def _card_score(view: Chupate2View, card: str, hard: bool) -> float:
     face = FACE_OF[card]
     colour = COLOUR_OF[card]
-    counts = _colour_counts(view.hand)
-    if colour == WILD:
-        # keep wilds for need: only when nothing else fits (plain Comodín before the +4)
-        score = -100.0 if face == WILD_FACE else -101.0
-    else:
-        score = POINTS[card] + 0.5 * counts[colour]  # dump high values, stay in a long colour
+    score = normal_card_score(card, colour_counts(view.hand))
     if not hard:
         return score
     nxt = _seat_at(view, 1)

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.chupate2.ai import colour_counts, normal_card_score
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
     DRAW_TWO,
     FACE_OF,
-    POINTS,
     WILD,
-    WILD_FACE,
     WILD_FOUR,
     matches,
 )
@@ -151,22 +150,6 @@ def _answering_penalty(events: list, k: int, seat: Seat) -> bool:
     return False
 
 
-def _score(card: str, counts: dict[str, int]) -> float:
-    colour = COLOUR_OF[card]
-    if colour == WILD:
-        return -100.0 if FACE_OF[card] == WILD_FACE else -101.0
-    return POINTS[card] + 0.5 * counts[colour]
-
-
-def _counts(cards: list[str]) -> dict[str, int]:
-    counts = dict.fromkeys(COLOURS, 0)
-    for c in cards:
-        col = COLOUR_OF[c]
-        if col != WILD:
-            counts[col] += 1
-    return counts
-
-
 def _contradicts(d: Decision, hand: list[str]) -> bool:
     """Whether ``hand`` (held now) contradicts ``d``: more cards that would have been played
     instead than the ``d.unknown`` cards it may not have held then."""
@@ -178,13 +161,13 @@ def _contradicts(d: Decision, hand: list[str]) -> bool:
     if d.kind == "nostack":
         return sum(1 for c in held if FACE_OF[c] == DRAW_TWO) > u
     if d.kind == "name":
-        counts = _counts(held)
+        counts = colour_counts(held)
         best = max(COLOURS, key=lambda c: (counts[c], -COLOURS.index(c)))
         return best != d.colour
     held.append(d.card)
-    counts = _counts(held)
+    counts = colour_counts(held)
     in_colour = sum(1 for c in held if COLOUR_OF[c] == colour)
-    mine = _score(d.card, counts) + 0.5 * u + 1e-9  # counts then may differ by up to u
+    mine = normal_card_score(d.card, counts) + 0.5 * u + 1e-9  # counts then may differ by up to u
     better = 0
     for c in held:
         if d.penalty:
@@ -192,7 +175,7 @@ def _contradicts(d: Decision, hand: list[str]) -> bool:
                 continue
         elif not matches(c, face, colour) or (FACE_OF[c] == WILD_FOUR and in_colour > u):
             continue
-        if _score(c, counts) > mine:
+        if normal_card_score(c, counts) > mine:
             better += 1
     if FACE_OF[d.card] == WILD_FOUR and in_colour > u:
         return True  # ``normal`` plays a +4 only holding nothing of the colour in force
