@@ -237,27 +237,25 @@ def _main_ai(game: str) -> types.ModuleType:
     return module
 
 
-THINK_SECONDS: list[float] = []  # --think-seconds: the table's budget instead of K rollouts
-
-
-def _budget(game: str, iterations: int) -> Budget:
-    """K rollouts a move (deterministic), or with ``--think-seconds`` what the table gives
-    (``games/<game>/ai.think_budget`` on ``time.monotonic``, as ``bot/ui/presenters`` pass it)."""
-    if THINK_SECONDS:
+def _budget(game: str, iterations: int, think_seconds: float | None) -> Budget:
+    """K rollouts a move (deterministic), or with ``think_seconds`` (``--think-seconds``) what
+    the table gives (``games/<game>/ai.think_budget`` on ``time.monotonic``, as
+    ``bot/ui/presenters`` pass it)."""
+    if think_seconds is not None:
         ai = importlib.import_module(f"games.{game}.ai")
-        budget: Budget = ai.think_budget(THINK_SECONDS[0], time.monotonic)
+        budget: Budget = ai.think_budget(think_seconds, time.monotonic)
         return budget
     return Budget(iterations=iterations)
 
 
-def _chooser(game: str, version: str, iterations: int) -> Any:
+def _chooser(game: str, version: str, iterations: int, think_seconds: float | None) -> Any:
     engine = importlib.import_module(f"games.{game}").GAME
     if version == "before":
         ai = _main_ai(game)
         if game == "macarena":
             return lambda view, legal, rng: ai.choose_action(engine, view, legal, "hard", rng)
         return lambda view, legal, rng: ai.choose_action(view, legal, "hard", rng)
-    budget = _budget(game, iterations)
+    budget = _budget(game, iterations, think_seconds)
     if version in ("oracle", "oracle-hands"):  # the search's "sampled worlds" from the truth
         search = importlib.import_module(f"games.{game}.ai_search")
 
@@ -280,9 +278,16 @@ def _chooser(game: str, version: str, iterations: int) -> Any:
 # ----- one game ------------------------------------------------------------------------------
 
 
-def play_one(game: str, version: str, iterations: int, seed: str, hard_first: bool) -> dict:
+def play_one(
+    game: str,
+    version: str,
+    iterations: int,
+    seed: str,
+    hard_first: bool,
+    think_seconds: float | None = None,
+) -> dict:
     engine = importlib.import_module(f"games.{game}").GAME
-    hard = _chooser(game, version, iterations)
+    hard = _chooser(game, version, iterations, think_seconds)
     seats = ["s0", "s1"]
     hard_seat = seats[0] if hard_first else seats[1]
     state = engine.new(seats, seed)
@@ -323,7 +328,7 @@ def play_one(game: str, version: str, iterations: int, seed: str, hard_first: bo
     return {"score": score, "times": times}
 
 
-def _job(args: tuple[str, str, int, str, bool]) -> dict:
+def _job(args: tuple[str, str, int, str, bool, float | None]) -> dict:
     return play_one(*args)
 
 
@@ -347,10 +352,12 @@ def run(
     processes: int,
     prefix: str,
     duplicate: bool = False,
+    think_seconds: float | None = None,
 ) -> dict:
     deal = (lambda i: i // 2) if duplicate else (lambda i: i)
     jobs = [
-        (game, version, iterations, f"{prefix}{game}-{deal(i)}", i % 2 == 0) for i in range(games)
+        (game, version, iterations, f"{prefix}{game}-{deal(i)}", i % 2 == 0, think_seconds)
+        for i in range(games)
     ]
     t0 = time.perf_counter()
     if processes > 1:
@@ -375,8 +382,8 @@ def run(
         "hard": (
             version
             if version == "before"
-            else f"{version} (think {THINK_SECONDS[0]} s/move)"
-            if THINK_SECONDS
+            else f"{version} (think {think_seconds} s/move)"
+            if think_seconds is not None
             else f"{version} ({iterations} rollouts/move)"
         ),
         "games": games,
@@ -433,8 +440,6 @@ def main() -> None:
         help="also the same search seeing the other hands but not the stock's order",
     )
     args = parser.parse_args()
-    if args.think_seconds is not None:
-        THINK_SECONDS[:] = [args.think_seconds]
     random.seed(0)
     for game in args.only:
         if not args.skip_before:
@@ -452,6 +457,7 @@ def main() -> None:
                 args.processes,
                 args.seed_prefix,
                 args.duplicate,
+                args.think_seconds,
             )
             print(json.dumps(line), flush=True)
         for version in ("oracle", "oracle-hands"):
@@ -465,6 +471,7 @@ def main() -> None:
                 args.processes,
                 args.seed_prefix,
                 args.duplicate,
+                args.think_seconds,
             )
             print(json.dumps(line), flush=True)
 
