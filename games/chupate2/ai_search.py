@@ -105,6 +105,14 @@ def _deal(pool: list[str], held: list[Slot], rng: random.Random) -> list[str]:
     return hand
 
 
+def _dealt(pool: list[str], held: list[Slot], n: int, rng: random.Random) -> list[str]:
+    """A hidden hand of ``n`` cards from ``pool`` (removed from it): ``_deal`` for the slots its
+    draws constrain, the rest off the pool's end."""
+    hand = _deal(pool, held[:n], rng)
+    hand += [pool.pop() for _ in range(n - len(hand))]
+    return hand
+
+
 def _bluffed(hand: list[str], colour: str) -> bool:
     return any(COLOUR_OF[c] == colour for c in hand)
 
@@ -130,28 +138,25 @@ def _deal_hands(
         for s in view.seats:
             if s == me:
                 hands[s] = list(view.hand)
+                continue
+            hand = known.get(s, [])
+            n = view.hand_counts[s] - len(hand)
+            if hand:  # a revealed hand: the rest at random
+                hands[s], pool = hand + pool[:n], pool[n:]
+                continue
+            held = slots.get(s, [])
+            fits = None
+            if stuck.get(s) and rng.random() < TRUST:
+                # every card it holds now missed the tops it had to draw on
+                fits = [c for c in pool if not any(matches(c, f, col) for f, col in stuck[s])]
+            if fits is not None and len(fits) >= n:
+                fitting = set(fits)
+                rest = [c for c in pool if c not in fitting]
+                hands[s] = _dealt(fits, held, n, rng)
+                pool = fits + rest
+                rng.shuffle(pool)
             else:
-                hand = known.get(s, [])
-                n = view.hand_counts[s] - len(hand)
-                if hand:  # a revealed hand: the rest at random
-                    hands[s], pool = hand + pool[:n], pool[n:]
-                elif stuck.get(s) and rng.random() < TRUST:
-                    # every card it holds now missed the tops it had to draw on
-                    tops = stuck[s]
-                    fits = [c for c in pool if not any(matches(c, f, col) for f, col in tops)]
-                    if len(fits) >= n:
-                        fitting = set(fits)
-                        rest = [c for c in pool if c not in fitting]
-                        hands[s] = _deal(fits, slots.get(s, [])[:n], rng)
-                        hands[s] += [fits.pop() for _ in range(n - len(hands[s]))]
-                        pool = fits + rest
-                        rng.shuffle(pool)
-                    else:
-                        hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
-                        hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
-                else:
-                    hands[s] = _deal(pool, slots.get(s, [])[:n], rng)
-                    hands[s] += [pool.pop() for _ in range(n - len(hands[s]))]
+                hands[s] = _dealt(pool, held, n, rng)
         if view.plus4 is None or not _bluffed(hands[view.plus4.by], view.plus4.prev_colour):
             break
         if rng.random() < BLUFF_RATE:  # a bluff, as often as players bluff
