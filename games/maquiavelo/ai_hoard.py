@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from games.core.search import Budget
 from games.maquiavelo import ai_search, solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
+from games.maquiavelo.ai import best_play_action
 from games.maquiavelo.cards import hand_value
 from games.maquiavelo.state import MaquiaveloState
 from games.maquiavelo.view import MaquiaveloView
@@ -94,8 +95,6 @@ def choose_hard(
     view: MaquiaveloView, legal: Sequence[AnyAction], rng: random.Random, budget: Budget
 ) -> Decision:
     """Hard's move from ``view`` (its turn; ``legal`` holds the draw or the pass)."""
-    from games.maquiavelo.ai import best_play_action
-
     table, hand, helpers = _faces(view)
     if hand and goes_out(table, hand, helpers):
         best = best_play_action(view)  # the whole hand (and the helpers it needs)
@@ -113,8 +112,6 @@ def small_plays(view: MaquiaveloView, limit: int = SMALL_PLAYS) -> list[Play]:
     cards the table takes (high ones first, at most ``SMALL_PLAY_SOLVES`` exact checks), then
     melds of three hand cards on their own (always playable). ``normal``'s best play when
     neither exists (it may need two hand cards and a rearrangement); none if no card fits."""
-    from games.maquiavelo.ai import best_play_action
-
     table, _, _ = _faces(view)
     by_face: dict[int, list[int]] = {}
     for c in view.hand or []:
