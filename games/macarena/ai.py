@@ -4,13 +4,15 @@
 - ``normal``: searches the series on every open pozo and values cards sent to the collection
   (more for elements it lacks and elements it is piling up), espejos (a MACA and an extra turn,
   more for a pozo it has no MACA on yet: LA MACARENA), emptying the hand and shedding cards.
-- ``hard``: a wider search, plus a look at what the move leaves: identical pairs kept for a later
+- ``hard``: a wider search that values collected cards by the race for each element's token
+  against the others' collections, known from their plays (``contest_value``), plus a look at
+  what the move leaves: identical pairs kept for a later
   espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
   return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
   element), and no unseen twin left on top for the next player's espejo. Near the end of a hand
   (short stock, or a hand of 1–2 cards) a determinized Monte-Carlo search (``ai_search``,
   ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
-  worlds sampled from its view (``ai_rollout``), all on the same worlds, and keeps its own
+  worlds sampled from its view (``ai_rollout``: only the other hands and the stock are unseen), all on the same worlds, and keeps its own
   heuristic's choice unless another is clearly better. A rollout whose hand ends the game is
   scored by the game's result (won 1, lost 0), not by the hand's tokens. The budget is the table's think time
   (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
@@ -18,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -55,6 +58,10 @@ def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
 
 
 DENIAL = 0.3
+CONTEST_WEIGHT = 10.0  # hard: a collected card, per token at stake and unit of win probability
+CONTEST_BASE = 0.5  # ... plus this for any collected card (the largest collection, a smaller hand)
+CONTEST_SPREAD = 0.03  # the race's uncertainty: variance 1 + this × the cards left in the stock
+COIN = 0.25  # a token one already holds is won as a coin (4 coins buy a token)
 
 
 def choose_action(
@@ -156,12 +163,15 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
     solo = espejo and len(series) == 1
     collected = series if solo else series[:-1]
     value = 0.0
-    for card in collected:
-        element = element_of(card)
-        weight = 1.0 + (0.5 if element not in held_elements else 0.0)
-        weight += 0.08 * min(mine[element], 12)
-        value += weight
-        mine[element] += 1
+    if level == "hard":
+        value += contest_value(view, collected)
+    else:
+        for card in collected:
+            element = element_of(card)
+            weight = 1.0 + (0.5 if element not in held_elements else 0.0)
+            weight += 0.08 * min(mine[element], 12)
+            value += weight
+            mine[element] += 1
     value += 0.3 * len(series)
     pozo_view = view.pozos[pozo]
     if espejo:
@@ -179,6 +189,41 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
         if espejo and CHAIN_WEIGHT:
             value += CHAIN_WEIGHT * _espejo_follow_up(view, pozo, series, hand, solo)
     return value
+
+
+def contest_value(view: MacarenaView, collected: Sequence[PlayingCard]) -> float:
+    """Hard: what sending ``collected`` to the collection is worth in the race for each
+    element's token. The others' collections are known (every card was played face up:
+    ``PlayerInfo.shown``), so a card counts by how much it raises the chance of out-counting
+    the strongest rival in its element (a normal curve whose spread shrinks with the stock),
+    times what that token is worth to this seat and to that rival (a token one lacks, 1; one
+    already held, a coin: ``COIN``). A card in an element already won, or lost for good, is
+    worth little more than ``CONTEST_BASE`` (the largest collection's coin, a smaller hand)."""
+    me = _me(view)
+    rivals = [p for p in view.players if p.seat != view.seat]
+    if me is None or not rivals:
+        return CONTEST_BASE * len(collected)
+    mine = Counter(element_of(c) for c in (view.collection or []))
+    shown = [Counter(element_of(c) for c in p.shown) for p in rivals]
+    spread = math.sqrt(1.0 + CONTEST_SPREAD * view.stock_count)
+    value = 0.0
+    for card in collected:
+        element = element_of(card)
+        leader = max(range(len(rivals)), key=lambda i: (shown[i][element], -i))
+        stake = _token_worth(me, element) + _token_worth(rivals[leader], element)
+        lead = mine[element] - shown[leader][element]
+        gain = _normal_cdf((lead + 1) / spread) - _normal_cdf(lead / spread)
+        value += CONTEST_BASE + CONTEST_WEIGHT * stake * gain
+        mine[element] += 1
+    return value
+
+
+def _token_worth(player: PlayerInfo, element: str) -> float:
+    return COIN if element in player.elements else 1.0
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
 def _espejo_follow_up(

@@ -2,8 +2,9 @@
 
 Near the end of a hand (a short stock) the timing decides most: who holds the most cards (the
 penalty), whose MACAS are still active, who takes each element. For a few candidate moves the
-hard player samples *worlds* consistent with its view (the unseen cards dealt at random into the
-other hands, the stock, the cards under the pozo tops and the other collections), plays each world
+hard player samples *worlds* consistent with its view (the unseen cards — the other hands and the
+stock; the pozos' piles and what the others collected were all played face up — dealt at
+random), plays each world
 to the end of the hand with a fast greedy policy, and scores what the engine awards: elements
 won or lost count 1, coins ¼. The same worlds serve every candidate (common random numbers).
 
@@ -42,12 +43,18 @@ def _face(card: PlayingCard) -> tuple[int, str]:
 
 
 def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
-    """A full state that agrees with everything ``view`` shows."""
+    """A full state that agrees with everything ``view`` shows: the seat's own cards, every
+    pozo's pile and every card the others have shown into their collections are where the view
+    says; only the other hands and the stock are unseen, dealt at random from what is left."""
     me = view.seat
     assert me is not None and view.hand is not None and view.collection is not None
+    others = [p for p in view.players if p.seat != me]
     known = Counter(_face(c) for c in view.hand)
     known.update(_face(c) for c in view.collection)
-    known.update(_face(p.top) for p in view.pozos)
+    for pozo in view.pozos:
+        known.update(_face(c) for c in pozo.cards)
+    for p in others:
+        known.update(_face(c) for c in p.shown)
     pool: list[PlayingCard] = []
     for card in two_decks():
         face = _face(card)
@@ -56,18 +63,11 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
         else:
             pool.append(card)
     rng.shuffle(pool)
-    others = [p for p in view.players if p.seat != me]
     hands: dict[str, list[PlayingCard]] = {me: list(view.hand)}
     for p in others:
         hands[p.seat], pool = pool[: p.hand_count], pool[p.hand_count :]
-    pozos = []
-    for pozo in view.pozos:
-        under, pool = pool[: pozo.size - 1], pool[pozo.size - 1 :]
-        pozos.append(under + [pozo.top])
-    stock, pool = pool[: view.stock_count], pool[view.stock_count :]
-    collections: dict[str, list[PlayingCard]] = {me: list(view.collection)}
-    for i, p in enumerate(others):  # the rest: the other collections, shared out evenly
-        collections[p.seat] = pool[i :: len(others)]
+    stock = pool[: view.stock_count]
+    collections = {p.seat: list(p.shown) for p in view.players}  # in the order played
     seats = list(view.seats)
     current = seats.index(view.current) if view.current in seats else 0
     return MacarenaState(
@@ -80,7 +80,7 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
         phase=view.phase,
         espejo_turn=view.espejo_turn,
         stock=stock,
-        pozos=pozos,
+        pozos=[list(p.cards) for p in view.pozos],
         macas=[dict(p.macas) for p in view.pozos],
         hands=hands,
         collections=collections,

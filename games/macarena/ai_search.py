@@ -1,8 +1,8 @@
 """Hard computer near the end of a hand: determinized Monte-Carlo search (``games.core.search``).
 
-The worlds are ``ai_rollout.sample_world`` (the unseen cards dealt at random into the other
-hands, the stock, the cards under the pozo tops and the other collections, from the seat's view
-only); rollouts are played by ``ai_rollout.greedy_action`` to the end of the hand (or a horizon,
+The worlds are ``ai_rollout.sample_world`` (the unseen cards — the other hands and the stock —
+dealt at random; the pozos' piles and the others' collections are known from the plays, all
+made face up; from the seat's view only); rollouts are played by ``ai_rollout.greedy_action`` to the end of the hand (or a horizon,
 then the hand is scored as if it ended there) and scored by what the engine awards
 (``ai_rollout.hand_score``: elements 1, coins ¼, relative to the others), mapped to [0, 1]; LA
 MACARENA (the game) is 1 or 0, and so (``game_value``, hard's setting) is a hand whose end

@@ -1,7 +1,8 @@
 """What one seat (or the public, ``seat=None``) may see of a Macarena state, and the outcome.
 
-``build_view`` is pure: it reads the state and never another seat's hand or collection (until a
-hand's collections are shown), the stock order or the seed.
+``build_view`` is pure: it reads the state and never another seat's hand, the stock order or the
+seed. Of the other collections it gives only what every seat watched being played (``shown``:
+each card was shown face up on its way there); their counts wait for the reveal.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ class PozoView(BaseModel):
     index: int  # 0–6 (shown as 1–7)
     top: PlayingCard
     size: int
+    cards: list[PlayingCard]  # the whole pile, bottom .. top: every card was laid face up
     macas: dict[str, int]  # owner seat -> active MACAS on this pozo
     enchanted: bool
     shared: bool  # enchanted by two or more players
@@ -45,6 +47,11 @@ class PlayerInfo(BaseModel):
     colour: int  # 0–4, index into the presenter's palette (catalogue macarena.colour.N)
     hand_count: int
     collection_count: int | None  # own seat, or everyone once a hand's collections are shown
+    # The cards this player's series sent to its collection this hand, in the order played.
+    # Each was shown face up in a play everyone watched (the public ``play`` / ``espejo_solo``
+    # events), so a player who remembers every play knows them; the collection itself stays
+    # face down (its count and the presenters' boards show nothing of it until the reveal).
+    shown: list[PlayingCard] = Field(default_factory=list)
     coins: int
     elements: list[Element]
     amulets: int
@@ -115,6 +122,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
                 colour=i,
                 hand_count=len(state.hands[s]),
                 collection_count=(len(state.collections[s]) if (s == seat or revealed) else None),
+                shown=list(state.collections[s]),  # every card there was shown (see PlayerInfo)
                 coins=t.coins,
                 elements=list(t.elements),
                 amulets=t.amulets,
@@ -128,6 +136,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
             index=i,
             top=pile[-1],
             size=len(pile),
+            cards=list(pile),
             macas=dict(state.macas[i]),
             enchanted=bool(state.macas[i]),
             shared=len(state.macas[i]) >= 2,

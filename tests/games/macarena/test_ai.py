@@ -5,10 +5,11 @@ from collections import Counter
 
 from games.core.cards import two_decks
 from games.macarena import GAME, Pass, Play
-from games.macarena.ai import choose_action
+from games.macarena.ai import choose_action, contest_value
 from games.macarena.ai_rollout import sample_world
+from games.macarena.state import Tokens
 
-from .helpers import table
+from .helpers import cards, table
 
 # Pozo tops: 0:2C 1:5D 2:9S 3:QH 4:KC 5:3H 6:7D
 
@@ -40,7 +41,7 @@ def test_easy_plays_valid_series():
         GAME.apply(s, "a", action)  # never raises
 
 
-def test_sampled_worlds_agree_with_the_view_and_keep_104_cards():
+def test_sampled_worlds_agree_with_the_view_and_keep_104cards():
     state = GAME.new(["a", "b", "c"], "world")
     rng = random.Random(1)
     for _ in range(60):
@@ -75,3 +76,24 @@ def test_hard_looks_ahead_at_the_end_of_the_hand():
     action = decide(s, "a", "hard")
     GAME.apply(s, "a", action)
     assert action != Pass()
+
+
+def test_hard_values_a_collected_card_by_the_race_for_its_element():
+    # b has shown 3 clubs and 8 spades into its collection; a has 3 clubs and 1 spade
+    s = table(
+        {"a": "2H", "b": "AS"},
+        seats=["a", "b"],
+        collections={"a": "2C 3C 4C 5S", "b": "6C 7C 8C 2S 3S 4S 6S 7S 8S 9S 10S"},
+    )
+    view = GAME.view(s, "a")
+    assert [p.collection_count for p in view.players] == [4, None]  # b's stays face down
+    club, spade = contest_value(view, cards("KC")), contest_value(view, cards("KS"))
+    assert club > spade > 0  # a close race counts; one lost by 7 hardly
+    # a token a already holds is only a coin to win; one b lacks is worth denying it
+    s.tokens = {"a": Tokens(elements=["earth"]), "b": Tokens()}
+    held = contest_value(GAME.view(s, "a"), cards("KC"))
+    s.tokens = {"a": Tokens(), "b": Tokens(elements=["earth"])}
+    denied_less = contest_value(GAME.view(s, "a"), cards("KC"))
+    assert club > held and club > denied_less
+    # the two cards of one series count one after the other
+    assert contest_value(view, cards("KC QC")) > club
