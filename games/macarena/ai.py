@@ -14,7 +14,8 @@
   ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
   worlds sampled from its view (``ai_rollout``: only the other hands and the stock are unseen), all on the same worlds, and keeps its own
   heuristic's choice unless another is clearly better. A rollout whose hand ends the game is
-  scored by the game's result (won 1, lost 0), not by the hand's tokens. The budget is the table's think time
+  scored by the game's result (won 1, lost 0), not by the hand's tokens. Penalized at the end
+  of a hand, it gives up an element it is winning back in that hand's awards. The budget is the table's think time
   (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
 """
 
@@ -39,6 +40,7 @@ from games.macarena.actions import (
 from games.macarena.ai_rollout import HORIZON_TURNS, Engine
 from games.macarena.ai_search import choose_by_search
 from games.macarena.elements import element_of, link_kind
+from games.macarena.endhand import collections_winner
 from games.macarena.series import enumerate_series, series_options
 from games.macarena.view import MacarenaView, PlayerInfo
 
@@ -322,6 +324,11 @@ def _choose_give(
     if level == "easy":
         return rng.choice(list(legal))
     gives = [a for a in legal if isinstance(a, GiveElement)]
+    if level == "hard":  # the hand is over: every collection is known (see PlayerInfo.shown)
+        collections = {p.seat: p.shown for p in view.players}
+        won_back = [a for a in gives if collections_winner(collections, a.element) == view.seat]
+        if won_back:  # given up now, won again as a token in a moment instead of as a coin
+            return won_back[0]
     mine = Counter(element_of(c) for c in (view.collection or []))
     # Give up the element this hand's collection is most likely to win back.
     return max(gives, key=lambda a: (mine[a.element], -gives.index(a)))

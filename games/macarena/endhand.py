@@ -6,9 +6,10 @@ events; ``deal`` is how they start the next hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from games.core import Event, event
+from games.core.cards import PlayingCard
 from games.core.fast import replace
 from games.macarena.elements import ELEMENTS, Element, award_rank, element_of, sort_key
 from games.macarena.options import amulets_target
@@ -106,10 +107,17 @@ def give_element(state: MacarenaState, emit: Emit, seat: str, element: Element, 
 
 def element_winner(state: MacarenaState, element: Element) -> str | None:
     """Most cards of the element; ties by highest cards (A, K, Q … 2); a full tie: nobody."""
+    return collections_winner({s: state.collections[s] for s in state.seats}, element)
+
+
+def collections_winner(
+    collections: Mapping[str, Sequence[PlayingCard]], element: Element
+) -> str | None:
+    """``element_winner`` over ``collections`` (seat -> its collection, in seat order)."""
     keys: dict[str, tuple[int, list[int]]] = {}
-    for s in state.seats:
+    for s, collection in collections.items():
         ranks = sorted(
-            (award_rank(c) for c in state.collections[s] if element_of(c) == element),
+            (award_rank(c) for c in collection if element_of(c) == element),
             reverse=True,
         )
         if ranks:

@@ -4,7 +4,7 @@ import random
 from collections import Counter
 
 from games.core.cards import two_decks
-from games.macarena import GAME, Pass, Play
+from games.macarena import GAME, GiveElement, Pass, Play
 from games.macarena.ai import choose_action, contest_value
 from games.macarena.ai_rollout import sample_world
 from games.macarena.state import Tokens
@@ -97,3 +97,25 @@ def test_hard_values_a_collected_card_by_the_race_for_its_element():
     assert club > held and club > denied_less
     # the two cards of one series count one after the other
     assert contest_value(view, cards("KC QC")) > club
+
+
+def test_hard_gives_up_the_element_it_wins_back_in_the_same_hand():
+    # a draws the last card and passes: b cannot draw, the hand ends; a holds more cards, so a
+    # gives up an element
+    s = table(
+        {"a": "6S 10C 2D", "b": "AS"},
+        stock="4C",
+        seats=["a", "b"],
+        phase="draw",
+        collections={"a": "2C 3H 4H 5H 6H", "b": "7H 8H 9H 10H JH QH"},
+        tokens={"a": Tokens(elements=["earth", "water"]), "b": Tokens()},
+    )
+    s, _ = GAME.apply(s, "a", GAME.legal_actions(s, "a")[0])
+    s, _ = GAME.apply(s, "a", Pass())
+    assert s.phase == "penalty" and s.penalty_pending == ["a"]
+    # normal keeps the element it collected least of; hard knows b's collection (every card
+    # was played face up): a wins earth back this hand, water goes to b whatever a gives
+    assert decide(s, "a", "normal") == GiveElement(element="water")
+    assert decide(s, "a", "hard") == GiveElement(element="earth")
+    after, _ = GAME.apply(s, "a", GiveElement(element="earth"))
+    assert "earth" in after.tokens["a"].elements and after.tokens["a"].coins == 0
