@@ -186,6 +186,47 @@ for the truth. So what ``normal`` gets wrong that hard exploits is mostly what i
 away (worlds closer to its hand), and the decisive change was the short rollouts: 10 moves
 scored by hand sizes, not whole rounds, whose far-future luck drowned the difference between
 candidates (192 rollouts of full rounds would not fit the CPU either).
+
+Session 8, Macarena (``nice -n 10``, ``--processes 1``, ``--duplicate``, two chunks at once on
+the two cores; the 64-rollout chunks ``-a-``/``-b-`` beside a full run of the test suite, whose
+load shows in their ms). Every card on a pozo and every card a player sends to its collection
+is played face up, so the view now carries what a seat that watched every play knows
+(``PozoView.cards``, ``PlayerInfo.shown``; the counts of the other collections stay hidden until
+the reveal, as the presenters show them). Hard's worlds deal only the other hands and the stock
+(session 7's dealt the pozos' covered cards and the other collections at random too); hard
+values a collected card by the race for its element's token against the strongest rival's known
+collection (``ai.contest_value``: the rise in the chance of out-counting it, a normal curve
+whose spread shrinks with the stock, times the token's worth to both: 1 for one lacked, ¼ for
+one held); penalized at the end of a hand, it gives up an element it wins back in that hand's
+awards (the collections are final then). ``normal`` is unchanged:
+
+    hard (commit)                   rollouts games  win rate [95 %]      ms p50 / p95     deals*
+    session 7 (a3e1c16, above)            32  2000  51.0 % [48.8, 53.1]  0.3-0.4 / 27-31  240/539/221
+    memory + race (fde1998, s8m-a-)       32   500  57.8 % [53.4, 62.1]  0.32 / 23.6      77/136/37
+    + the penalty's element (a6aee67)     32  2000  57.4 % [55.2, 59.6]  0.32-0.34 / 24-25 323/503/174
+    the same                              64  2000  61.7 % [59.5, 63.8]  0.38-0.41 / 58-91 370/492/138
+
+    * chunks ``s8n-a-`` 59.4 %, ``-b-`` 57.5 %, ``-c-`` 54.5 %, ``-d-`` 58.2 % (32 rollouts;
+      0.71-0.75 s of hard's thinking a game, 197,799 hard moves, max 0.4-1.2 s; the deals' own
+      interval [55.3, 59.6]); at 64 rollouts ``s8r-a-`` 61.9 %, ``-b-`` 62.1 % (p95 91 ms,
+      p99 120-122, beside the test suite), ``-c-`` 61.0 %, ``-d-`` 61.6 % (p95 58 ms, p99 68-69, alone;
+      1.69-2.09 s of hard's thinking a game, 199,688 hard moves, max 0.9 s; the deals' own
+      interval [59.5, 63.7])
+
+The table gives hard 2 s (``CPU_THINK_SECONDS``): up to 2,000 rollouts a searched move
+(``ROLLOUTS_PER_SECOND`` 1000): the 64-rollout row is well inside the table's budget, and
+the table searches with more (32 to 64 rollouts was worth 4 points here). Screens on the way
+(a throw-away duplicate harness, ``normal`` as the opponent; the race read from the TRUE other collection, which the view's ``shown`` now gives exactly): hard's
+heuristic alone, no search, 51.6 % [49.4, 53.8] over 2,000; + the race 55.1 % (spread
+variance 1 + 0.05 × stock, weight 8), 54.9 % (0.02, 12), 52.2 % (no spread), 52.1 % (0.5);
+a token that completes the winning amulet weighted 3×, or 1.5× / 2×, a coin that makes 4
+worth 2×, a coin worth ½: 53.5-54.5 % (2,000 games each, none better than the plain stakes).
+With the search (32 rollouts, 1,000 games, seeds ``t3-``): worlds copied from the truth with
+only the other hand and the stock reshuffled (what ``shown`` and ``cards`` make fair) 60.0 %
+[56.9, 63.0]; the implementation 57.8 % [54.7, 60.8]; the search from 9 stock cards a player
+instead of 6, 57.3 %. So the memory of the hand was worth some 6 points: the other collection
+decides the element races (4 tokens a hand, most of what a hand gives), and it was never
+secret, only forgotten.
 """
 
 from __future__ import annotations
