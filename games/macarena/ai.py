@@ -6,17 +6,18 @@
   more for a pozo it has no MACA on yet: LA MACARENA), emptying the hand and shedding cards.
 - ``hard``: a wider search that values collected cards by the race for each element's token
   against the others' collections, known from their plays (``contest_value``), plus a look at
-  what the move leaves: identical pairs kept for a later
-  espejo, cards left that mirror a pozo top, a card that will still link next turn (a pass would
-  return its MACAS), a race to a small hand as the stock runs low (the most cards cost an
-  element), and no unseen twin left on top for the next player's espejo. Near the end of a hand
-  (short stock, or a hand of 1–2 cards) a determinized Monte-Carlo search (``ai_search``,
-  ``games.core.search``) plays its best few candidates (and a pass) out to the end of the hand in
-  worlds sampled from its view (``ai_rollout``: only the other hands and the stock are unseen), all on the same worlds, and keeps its own
-  heuristic's choice unless another is clearly better. A rollout whose hand ends the game is
-  scored by the game's result (won 1, lost 0), not by the hand's tokens. Penalized at the end
-  of a hand, it gives up an element it is winning back in that hand's awards. The budget is the table's think time
-  (``think_budget``) or, without one, ``DEFAULT_BUDGET`` rollouts.
+  what the move leaves: identical pairs kept for a later espejo, cards left that mirror a pozo
+  top, a card that will still link next turn (a pass would return its MACAS), a race to a small
+  hand as the stock runs low (the most cards cost an element), and no unseen twin left on top
+  for the next player's espejo. Near the end of a hand (short stock, or a hand of 1–2 cards) a
+  determinized Monte-Carlo search (``ai_search``, ``games.core.search``) plays its best few
+  candidates (and a pass) out to the end of the hand in worlds sampled from its view
+  (``ai_rollout``: only the other hands and the stock are unseen), all on the same worlds, and
+  keeps its own heuristic's choice unless another is clearly better. A rollout whose hand ends
+  the game is scored by the game's result (won 1, lost 0), not by the hand's tokens. Penalized
+  at the end of a hand, it gives up an element it is winning back in that hand's awards. The
+  budget is the table's think time (``think_budget``) or, without one, ``DEFAULT_BUDGET``
+  rollouts.
 """
 
 from __future__ import annotations

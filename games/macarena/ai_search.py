@@ -2,13 +2,14 @@
 
 The worlds are ``ai_rollout.sample_world`` (the unseen cards — the other hands and the stock —
 dealt at random; the pozos' piles and the others' collections are known from the plays, all
-made face up; from the seat's view only); rollouts are played by ``ai_rollout.greedy_action`` to the end of the hand (or a horizon,
-then the hand is scored as if it ended there) and scored by what the engine awards
-(``ai_rollout.hand_score``: elements 1, coins ¼, relative to the others), mapped to [0, 1]; LA
-MACARENA (the game) is 1 or 0, and so (``game_value``, hard's setting) is a hand whose end
-reaches the objective: what decides a game is its last hand, where a linear count of tokens
-misses that one more element wins (or loses) everything. UCB spends the rollouts on the candidates that look best, and the
-n-th rollout of every candidate plays the same world (common random numbers).
+made face up; from the seat's view only); rollouts are played by ``ai_rollout.greedy_action``
+to the end of the hand (or a horizon, then the hand is scored as if it ended there) and scored
+by what the engine awards (``ai_rollout.hand_score``: elements 1, coins ¼, relative to the
+others), mapped to [0, 1]; LA MACARENA (the game) is 1 or 0, and so (``game_value``, hard's
+setting) is a hand whose end reaches the objective: what decides a game is its last hand, where
+a linear count of tokens misses that one more element wins (or loses) everything. UCB spends
+the rollouts on the candidates that look best, and the n-th rollout of every candidate plays
+the same world (common random numbers).
 """
 
 from __future__ import annotations
