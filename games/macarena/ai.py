@@ -157,24 +157,12 @@ def _me(view: MacarenaView) -> PlayerInfo | None:
 
 def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level: str) -> float:
     hand = list(view.hand or [])
-    me = _me(view)
-    held_elements = set(me.elements) if me else set()
-    mine = Counter(element_of(c) for c in (view.collection or []))
     top = view.pozos[pozo].top
     previous = [top] + series[:-1]
     espejo = link_kind(previous[-1], series[-1]) == "espejo"
     solo = espejo and len(series) == 1
     collected = series if solo else series[:-1]
-    value = 0.0
-    if level == "hard":
-        value += contest_value(view, collected)
-    else:
-        for card in collected:
-            element = element_of(card)
-            weight = 1.0 + (0.5 if element not in held_elements else 0.0)
-            weight += 0.08 * min(mine[element], 12)
-            value += weight
-            mine[element] += 1
+    value = contest_value(view, collected) if level == "hard" else _own_value(view, collected)
     value += 0.3 * len(series)
     pozo_view = view.pozos[pozo]
     if espejo:
@@ -191,6 +179,22 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
         value += _lookahead(view, pozo, series, hand, espejo)
         if espejo and CHAIN_WEIGHT:
             value += CHAIN_WEIGHT * _espejo_follow_up(view, pozo, series, hand, solo)
+    return value
+
+
+def _own_value(view: MacarenaView, collected: Sequence[PlayingCard]) -> float:
+    """Normal: collected cards for this seat alone, more for elements it lacks and elements it
+    is piling up."""
+    me = _me(view)
+    held_elements = set(me.elements) if me else set()
+    mine = Counter(element_of(c) for c in (view.collection or []))
+    value = 0.0
+    for card in collected:
+        element = element_of(card)
+        weight = 1.0 + (0.5 if element not in held_elements else 0.0)
+        weight += 0.08 * min(mine[element], 12)
+        value += weight
+        mine[element] += 1
     return value
 
 
