@@ -185,6 +185,20 @@ async def test_a_flood_of_bot_token_calls_gets_the_global_429_and_is_a_violation
     assert (await get_me(fake_discord, http))[0] == 200  # a second later the window is free
 
 
+async def test_every_process_of_the_bot_shares_one_budget(fake_discord, stopped):
+    """Two shard processes (two HTTP clients, one token): 50 per second for both together."""
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    async with (
+        aiohttp.ClientSession(headers=headers) as shard0,
+        aiohttp.ClientSession(headers=headers) as shard1,
+    ):
+        answers = await asyncio.gather(
+            *(get_me(fake_discord, shard) for _ in range(30) for shard in (shard0, shard1))
+        )
+    assert sorted(status for status, _, _ in answers) == [200] * 50 + [429] * 10
+    assert len(fake_discord.take_violations("global_rate_limit")) == 10
+
+
 async def test_the_violation_fails_the_test_at_teardown():
     fake = FakeDiscord()
     clock = StoppedClock()
