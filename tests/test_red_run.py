@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-RED_TEST = '''
+RED_TEST = """
 from storage.db import open_database
 
 
@@ -18,7 +18,7 @@ async def test_fails_with_its_database_open(tmp_path):
     await db.write(lambda tx: tx.execute("CREATE TABLE IF NOT EXISTS t (x)"))
     assert await db.fetchone("SELECT 1") is not None
     raise AssertionError("deliberately red, the database still open")
-'''
+"""
 
 # Generous for a loaded machine (the run itself takes ~2 s); a hang would never end.
 LIMIT_SECONDS = 60
