@@ -31,7 +31,7 @@ from bot.ui.items import (
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
-from storage import Intent
+from storage import Intent, StorageUnavailable
 from storage.intents import Ack
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,11 @@ class Click:
 
 
 def _log_failure(write: asyncio.Future[None]) -> None:
-    if not write.cancelled() and write.exception() is not None:
+    if write.cancelled() or write.exception() is None:
+        return
+    if isinstance(write.exception(), StorageUnavailable):  # the click is answered "not saved"
+        log.warning("could not record a click's intent: the database is unavailable")
+    else:
         log.error("could not record a click's intent", exc_info=write.exception())
 
 
