@@ -143,7 +143,13 @@ class PgSession:
 
     @property
     def in_transaction(self) -> bool:
-        return bool(self._conn.is_in_transaction())
+        """False on a connection the server dropped (its transaction went with it)."""
+        if self._conn.is_closed():
+            return False
+        try:
+            return bool(self._conn.is_in_transaction())
+        except AttributeError:  # asyncpg: a connection lost mid-operation has no protocol
+            return False
 
     def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
         text, returns_rows = _translate(sql)

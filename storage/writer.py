@@ -215,8 +215,8 @@ class Writer:
             try:
                 if conn.in_transaction:
                     conn.rollback()
-            except Exception:  # a connection gone: the server dropped the transaction too
-                log.warning("rollback failed (the connection is gone)", exc_info=True)
+            except Exception as lost:  # a connection gone: the server dropped it too
+                log.warning("rollback failed (the connection is gone): %s", lost)
             for job in batch:
                 job.error = job.error or cause
         held = (time.perf_counter() - start) * 1000

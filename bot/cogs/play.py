@@ -117,6 +117,10 @@ class Click:
         if self.recorded:
             try:
                 await self.bot.tables.settle_intent(self.intent.interaction_id)
+            except StorageUnavailable:  # at worst a restart answers it once more
+                log.warning(
+                    "could not settle intent %s: database unavailable", self.intent.interaction_id
+                )
             except Exception:  # noqa: BLE001 - at worst a restart answers it once more
                 log.exception("could not settle intent %s", self.intent.interaction_id)
 

@@ -4,6 +4,7 @@ default action; after ``timeouts_before_replacement`` timeouts in a row it takes
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from bot.service.context import ServiceContext
@@ -11,6 +12,13 @@ from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.seats import to_computer
 from bot.service.tasks import TableTasks
+from storage import StorageUnavailable
+
+log = logging.getLogger(__name__)
+
+# A timeout the database could not save is played again after this long (the turn is still
+# the player's meanwhile; their click wins if it comes first).
+RETRY_SECONDS = 2.0
 
 
 class TurnTimers:
@@ -51,7 +59,12 @@ class TurnTimers:
     async def _run(self, table: Table, version: int, seconds: float | None) -> None:
         await self.ctx.sleep(self.ctx.turn_seconds(table) if seconds is None else seconds)
         self._tasks.forget_current(table.id)
-        await self.expire_turn(table.id, version)
+        try:
+            await self.expire_turn(table.id, version)
+        except StorageUnavailable:
+            log.warning("turn timeout at table %s not saved; retrying", table.id)
+            if table.version == version:
+                self.restart(table, RETRY_SECONDS)
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
         """The computer plays for every waited-on human seat; returns the seats played for."""
@@ -66,6 +79,7 @@ class TurnTimers:
                 if table.state is None or seat not in table.game.to_act(table.state):
                     continue
                 action = table.game.default_action(table.state, seat)
+                meta_before, seats_before = table.record.meta, table.record.seats
                 meta = dict(table.record.meta)
                 timeouts = {**meta.get("timeouts", {})}
                 timeouts[seat] = timeouts.get(seat, 0) + 1
@@ -74,9 +88,15 @@ class TurnTimers:
                 if timeouts[seat] >= self.ctx.config.timeouts_before_replacement:
                     table.record.seats = to_computer(self.ctx, table, seat)  # table's level
                     replaced.append(seat)
-                _, delivery = await self.moves.act_locked(
-                    table, seat, table.version, action.encode(), by_timer=True
-                )
+                try:
+                    _, delivery = await self.moves.act_locked(
+                        table, seat, table.version, action.encode(), by_timer=True
+                    )
+                except BaseException:  # not saved: memory keeps what the database has
+                    table.record.meta, table.record.seats = meta_before, seats_before
+                    if seat in replaced:
+                        replaced.remove(seat)
+                    raise
                 deliveries.append(delivery)
                 played.append(seat)
                 if table.record.status != "playing":
