@@ -1,5 +1,11 @@
 """Turn timers: when a person waited on does not act in time the computer plays their
-default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat."""
+default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat.
+
+While Discord is away (the gateway disconnected: no click can reach the bot) the timers are
+suspended (``suspend``): nobody is timed out for a click they could not make. When it is back
+(``resume``) each timer runs on with the time it had left; those that had (almost) none left
+are spread ``OVERDUE_SPACING`` apart, as after a restart, so the return is not a storm of
+computer moves."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.seats import to_computer
 from bot.service.tasks import TableTasks
+from bot.service.wake import OverdueSpreader
 from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -29,6 +36,10 @@ class TurnTimers:
         self.moves = moves
         self._after_change = after_change
         self._tasks = TableTasks("timer")
+        # table id -> its timer's deadline (the loop's clock) while armed
+        self._deadlines: dict[int, float] = {}
+        # While suspended: table id -> (table, seconds its turn had left)
+        self._suspended: dict[int, tuple[Table, float]] | None = None
 
     def waiting_humans(self, table: Table) -> list[str]:
         if table.state is None or table.game.is_over(table.state):
@@ -42,23 +53,62 @@ class TurnTimers:
         self.cancel(table.id)
         if self.ctx.closing or not self.waiting_humans(table):
             return
-        self._tasks.start(table.id, self._run(table, table.version, seconds))
+        left = self.ctx.turn_seconds(table) if seconds is None else seconds
+        if self._suspended is not None:  # armed when Discord is back
+            self._suspended[table.id] = (table, left)
+            return
+        self._deadlines[table.id] = asyncio.get_running_loop().time() + left
+        self._tasks.start(table.id, self._run(table, table.version, left))
 
     def cancel(self, table_id: int) -> None:
         self._tasks.cancel(table_id)
+        self._deadlines.pop(table_id, None)
+        if self._suspended is not None:
+            self._suspended.pop(table_id, None)
 
     def armed(self, table_id: int) -> bool:
-        return self._tasks.running(table_id)
+        return self._tasks.running(table_id) or (
+            self._suspended is not None and table_id in self._suspended
+        )
+
+    @property
+    def suspended(self) -> bool:
+        return self._suspended is not None
+
+    def suspend(self, tables: dict[int, Table]) -> None:
+        """Stop every turn timer, keeping the time each had left (``tables``: the open ones)."""
+        if self._suspended is not None:
+            return
+        now = asyncio.get_running_loop().time()
+        suspended: dict[int, tuple[Table, float]] = {}
+        for table_id, deadline in list(self._deadlines.items()):
+            table = tables.get(table_id)
+            if table is not None and self._tasks.running(table_id):
+                suspended[table_id] = (table, max(0.0, deadline - now))
+            self.cancel(table_id)
+        self._suspended = suspended
+
+    def resume(self) -> int:
+        """Run the suspended timers on with the time they had left, the overdue ones spread;
+        returns how many."""
+        suspended, self._suspended = self._suspended or {}, None
+        spreader = OverdueSpreader(0.0)  # "now" is 0: a deadline is the time left
+        for table, left in sorted(suspended.values(), key=lambda entry: entry[1]):
+            self.restart(table, spreader.delay(left, left))
+        return len(suspended)
 
     def tasks(self) -> list[asyncio.Task]:
         return self._tasks.all()
 
     def clear(self) -> None:
         self._tasks.clear()
+        self._deadlines.clear()
+        self._suspended = None
 
-    async def _run(self, table: Table, version: int, seconds: float | None) -> None:
-        await self.ctx.sleep(self.ctx.turn_seconds(table) if seconds is None else seconds)
+    async def _run(self, table: Table, version: int, seconds: float) -> None:
+        await self.ctx.sleep(seconds)
         self._tasks.forget_current(table.id)
+        self._deadlines.pop(table.id, None)
         try:
             await self.expire_turn(table.id, version)
         except StorageUnavailable:
