@@ -291,9 +291,11 @@ async def _count(
         if msg.interaction is not None and any(t in (msg.text or "") for t in NOT_SAVED):
             not_saved.add(msg.interaction.id)
     result.not_saved_answers = len(not_saved)
-    result.clicks_total = len(clicked_at)
+    result.clicks_total = len(fake.interactions.all)
     result.clicks_in_outage = sum(
-        1 for at in clicked_at.values() if window["break"] <= at <= window["mend"]
+        1
+        for inter in fake.interactions.all.values()
+        if window["break"] <= inter.created_real <= window["mend"]
     )
     result.acked_clicks = len(acked)
     intents = {
