@@ -22,7 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.crash_soak import soak  # noqa: E402
+from bench.crash_soak import KILL_CYCLE, soak  # noqa: E402
+
+# Besides the default points, right at a lobby's Start, at "Revancha" and at a Triple Triad
+# payout pick (the players press "Revancha" after their games: --no-rematch opens new tables).
+CYCLE = (*KILL_CYCLE, "start", "rematch", "payout_pick")
 
 # What issue 16 measured on main (59 kills under load).
 MAIN = {
@@ -40,6 +44,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="search processes (0: a thread)")
     parser.add_argument("--renders", type=int, default=1, help="render processes (0: a thread)")
+    parser.add_argument("--no-rematch", action="store_true", help="new tables with /play")
     parser.add_argument("--keep-dir", type=Path)
     args = parser.parse_args()
     folder = args.keep_dir or Path(tempfile.mkdtemp(prefix="mesa-crash-"))
@@ -58,6 +63,8 @@ def main() -> None:
             progress=progress,
             workers=args.workers,
             renders=args.renders,
+            rematch=not args.no_rematch,
+            cycle=CYCLE,
         )
     )
     counts = result.counts()
@@ -68,6 +75,7 @@ def main() -> None:
         print(f"{key:28} {counts[key]:>12} {before:>16}")
     print(f"{'kills':28} {result.kills:>12} {59:>16}")
     print(f"{'other interactions thinking':28} {result.commands_left_thinking:>12} {'-':>16}")
+    print(f"{'open tables with no message':28} {result.tables_unshown:>12} {'-':>16}")
     print(f"{'shutdown (SIGTERM) s':28} {result.shutdown_seconds:>12.2f} {'killed at 10':>16}")
     after = counts["catch_up_after_connect_s"]
     spawn = counts["catch_up_after_spawn_s"]

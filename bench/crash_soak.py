@@ -46,6 +46,13 @@ from tests.fakediscord.interactions import describe  # noqa: E402
 from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
 
 ACTION_PREFIXES = ("t:", "ts:", "d:", "ds:")
+# Clicks the soak can kill the bot at, right as it acknowledges them: a lobby's Start (Triple
+# Triad: the picker's OK), "Revancha", a Triple Triad winner's payout pick (``k.…``).
+CLICK_POINTS = {
+    "start": re.compile(r"^(?:l:\d+:start|tt:\d+:ok)$"),
+    "rematch": re.compile(r"^l:\d+:rematch$"),
+    "payout_pick": re.compile(r"^t:\d+:\d+:k\."),
+}
 
 
 @dataclass
@@ -71,6 +78,9 @@ class SoakResult:
     catch_up_after_connect: list[float] = field(default_factory=list)
     catch_up_after_spawn: list[float] = field(default_factory=list)
     never_caught_up: int = 0
+    # Open tables (lobbies and games) that have no message at the end: nobody could see them,
+    # so nobody could act on them without a command (a Start or a rematch cut by a kill).
+    tables_unshown: int = 0
     # Processes of the bot when it was killed, those still alive 3 s later, their memory,
     # and the seconds until the last of them was gone.
     children_at_kill: int = 0
@@ -97,6 +107,7 @@ class SoakResult:
             "never_caught_up": self.never_caught_up,
             "catch_up_after_connect_s": _spread(self.catch_up_after_connect),
             "catch_up_after_spawn_s": _spread(self.catch_up_after_spawn),
+            "tables_unshown": self.tables_unshown,
             "children_at_kill": self.children_at_kill,
             "orphans_after_3s": self.orphans,
             "orphan_megabytes": round(self.orphan_bytes / 1e6, 1),
@@ -276,6 +287,7 @@ class KillPoints:
     Triple Triad game's end (its cards change hands); ``game_end``: any other game's end."""
 
     def __init__(self, fake: FakeDiscord, bot: BotProcess, world: World) -> None:
+        self.fake = fake
         self.bot = bot
         self.world = world
         self.armed: frozenset[str] = frozenset()
@@ -297,10 +309,22 @@ class KillPoints:
         self.fired.set()
 
     def _request(self, record: RequestRecord) -> None:
-        if "after_ack" in self.armed and record.template and "callback" in record.template:
-            body = record.body or {}
-            if isinstance(body, dict) and body.get("type") in (5, 6):
-                self.fire("after_ack")
+        if not self.armed or not record.template or "callback" not in record.template:
+            return
+        body = record.body or {}
+        if "after_ack" in self.armed and isinstance(body, dict) and body.get("type") in (5, 6):
+            self.fire("after_ack")
+            return
+        clicks = self.armed & CLICK_POINTS.keys()
+        if not clicks or (record.status or 0) >= 300:
+            return
+        found = re.search(r"/interactions/(\d+)/", record.path)
+        inter = self.fake.interactions.all.get(int(found.group(1))) if found else None
+        custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
+        for point in clicks:
+            if CLICK_POINTS[point].match(custom_id):
+                self.fire(point)
+                return
 
     def _message(self, msg: Any, event: str) -> None:
         if event != "MESSAGE_UPDATE" or not self.armed & {"game_end", "payout"}:
@@ -332,13 +356,16 @@ async def soak(
     progress: Any = None,
     workers: int = 0,
     renders: int = 0,
+    rematch: bool = False,
 ) -> SoakResult:
     rng = random.Random(seed)
     result = SoakResult()
     fake = FakeDiscord(validate=False, keep_history=False)
     await fake.start()
     bot = BotProcess(fake, folder, turn_seconds, workers=workers, renders=renders)
-    world = World(fake, tables, seed=seed, think=think, closed_dms=0.1, setup_concurrency=8)
+    world = World(
+        fake, tables, seed=seed, think=think, closed_dms=0.1, setup_concurrency=8, rematch=rematch
+    )
     acked: dict[int, str] = {}  # interaction id -> custom_id of acknowledged action clicks
 
     def watch(record: RequestRecord) -> None:
@@ -371,6 +398,9 @@ async def soak(
             missing = [p for p in ("payout", "game_end") if not result.kill_points[p]]
             if point == "end":
                 killer.arm(*(missing or ("payout", "game_end")))
+                wait = end_wait
+            elif point in CLICK_POINTS:  # as soon as someone presses it
+                killer.arm(point)
                 wait = end_wait
             else:
                 killer.arm(point, *missing)
@@ -453,6 +483,12 @@ def _count(result: SoakResult, fake: FakeDiscord, db_path: Path, acked: dict[int
         if intent is None or not intent["done"]:
             result.acked_lost += 1
             result.details.append(f"acknowledged click lost: {custom_id}")
+    # Open tables nobody can see (no message): a lobby or a game cut by a kill and never shown.
+    for row in conn.execute(
+        "SELECT id, status FROM tables WHERE status IN ('lobby', 'playing') AND message_id IS NULL"
+    ):
+        result.tables_unshown += 1
+        result.details.append(f"table {row['id']} ({row['status']}) has no message")
     # Tables behind: the public message shows the stored version.
     for row in conn.execute(
         "SELECT id, version, message_id, status FROM tables WHERE status = 'playing'"

@@ -10,6 +10,10 @@ its own process) under simulated players at many tables while its database goes 
   database open for writing cannot be remounted read-only (EBUSY), and SQLite in WAL mode keeps
   writing into its existing WAL until a checkpoint must grow the file, so on a full disk some
   writes still succeed (saved, and shown) while others fail (answered "couldn't save").
+- ``gateway``: Discord away, the database fine: the gateway closes every connection and refuses
+  new ones for ``--outage`` seconds (300: five minutes), with a spell of 503s on message edits
+  as long. Printed: seconds to reconnect after it ended, until every table is current again
+  (goal <= 10 s), and turn-timer moves during the outage and in the 5 s after (no storm).
 
 Printed per fault: clicks during the outage and how they were answered ("couldn't save, try
 again", or applied), interactions never answered, acknowledged clicks lost (a click the bot
@@ -19,6 +23,7 @@ return until a move commits again (the bot reconnects by itself: it is not resta
 
     nice -n 10 .venv/bin/python bench/faults.py                        # both, 100 tables
     nice -n 10 .venv/bin/python bench/faults.py --fault postgres --tables 100 --outage 10
+    nice -n 10 .venv/bin/python bench/faults.py --fault gateway --tables 100 --outage 300
 """
 
 from __future__ import annotations
@@ -70,14 +75,21 @@ class FaultResult:
     moves_before: int = 0
     moves_after: int = 0
     serving_after_s: float | None = None
+    # Gateway outage: seconds from its end until the bot is connected again, then until every
+    # playing table shows its stored version; turn-timer moves in the 5 s after reconnecting.
+    reconnected_after_s: float | None = None
+    all_current_after_reconnect_s: float | None = None
+    timer_moves_first_5s: int | None = None
+    timer_moves_in_outage: int | None = None
     tracebacks: int = 0
     writes_refused: int = 0  # the bot's "database unavailable, write not saved" warnings
     details: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:
         data = {k: v for k, v in self.__dict__.items() if k != "details"}
-        if self.serving_after_s is not None:
-            data["serving_after_s"] = round(self.serving_after_s, 2)
+        for key in ("serving_after_s", "reconnected_after_s", "all_current_after_reconnect_s"):
+            if data[key] is not None:
+                data[key] = round(data[key], 2)
         data["outage_s"] = round(self.outage_s, 1)
         return data
 
@@ -99,6 +111,42 @@ class Storage:
 
     async def close(self) -> None:
         """Nothing to release by default."""
+
+    def attach(self, fake: FakeDiscord) -> None:
+        """The run's fake Discord (a fault of Discord's own acts on it)."""
+
+
+class GatewayOutage(Storage):
+    """Discord goes away, the database stays: the gateway closed and refusing connections for
+    the outage, and a spell of 503s on message edits as long (SQLite in the run's folder)."""
+
+    def __init__(self, path: Path, outage: float) -> None:
+        self.path = path
+        self.outage = outage
+        self.fake: FakeDiscord | None = None
+
+    def attach(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    async def rows(self, sql: str) -> list[Any]:
+        conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        try:
+            return conn.execute(sql).fetchall()
+        finally:
+            conn.close()
+
+    async def count_moves(self) -> int:
+        return int((await self.rows("SELECT COUNT(*) FROM actions"))[0][0])
+
+    async def break_(self) -> None:
+        assert self.fake is not None
+        self.fake.fail_for(
+            self.outage, "/channels/{channel_id}/messages/{message_id}", method="PATCH"
+        )
+        await self.fake.gateway_outage(self.outage)
+
+    async def mend(self) -> None:
+        """The outage ends by itself (the fake stops refusing connections)."""
 
 
 class PostgresStorage(Storage):
@@ -224,6 +272,7 @@ async def run_fault(
             acked[inter.id] = custom_id
 
     fake.request_observers.append(watch)
+    storage.attach(fake)
     tasks: list[asyncio.Task[None]] = []
     try:
         await bot.start()
@@ -240,12 +289,15 @@ async def run_fault(
         if progress:
             progress(f"{result.moves_before} moves stored; breaking the database ({fault})")
         window["break"] = time.monotonic()
+        window["timer_moves_at_break"] = int((await storage.rows(TIMER_MOVES))[0][0])
         await storage.break_()
         await asyncio.sleep(outage)
         await storage.mend()
         window["mend"] = time.monotonic()
         result.outage_s = window["mend"] - window["break"]
         moves_at_mend = await storage.count_moves()
+        if isinstance(storage, GatewayOutage):
+            await _gateway_figures(result, fake, storage, window, progress)
         if progress:
             progress(f"database back after {result.outage_s:.1f} s; waiting for a move")
         _look_again(world)  # players whose click was not saved click again
@@ -276,6 +328,45 @@ async def run_fault(
         await bot.wait_dead()
         await fake.stop()
     return result
+
+
+TIMER_MOVES = "SELECT COUNT(*) FROM actions WHERE by_timer = 1"
+
+
+async def _gateway_figures(
+    result: FaultResult,
+    fake: FakeDiscord,
+    storage: Storage,
+    window: dict[str, float],
+    progress: Callable[[str], None] | None,
+) -> None:
+    """After a gateway outage: reconnection, tables current, timer moves (a storm or not)."""
+    timer_moves_before = int((await storage.rows(TIMER_MOVES))[0][0])
+    result.timer_moves_in_outage = timer_moves_before - window.get("timer_moves_at_break", 0)
+    await fake.wait_until(lambda: fake.gateway.connected, timeout=600, what="reconnection")
+    connected = time.monotonic()
+    result.reconnected_after_s = connected - window["mend"]
+    if progress:
+        progress(f"reconnected {result.reconnected_after_s:.1f} s after the outage ended")
+    while time.monotonic() - connected < 60:
+        behind = 0
+        for _table, version, message_id in await storage.rows(
+            "SELECT id, version, message_id FROM tables WHERE status = 'playing'"
+            " AND message_id IS NOT NULL"
+        ):
+            msg = fake.messages.get(int(message_id))
+            shown = version_of(msg) if msg is not None else None
+            behind += shown is not None and shown < version
+        if not behind:
+            result.all_current_after_reconnect_s = time.monotonic() - connected
+            break
+        await asyncio.sleep(0.1)
+    else:
+        result.details.append("tables still behind 60 s after reconnecting")
+    await asyncio.sleep(max(0.0, 5 - (time.monotonic() - connected)))
+    result.timer_moves_first_5s = int((await storage.rows(TIMER_MOVES))[0][0]) - (
+        timer_moves_before
+    )
 
 
 async def _count(
@@ -344,6 +435,13 @@ def _print(result: FaultResult) -> None:
         f" end; writes the database refused {result.writes_refused}; tracebacks in the bot's"
         f" log {result.tracebacks}"
     )
+    if result.reconnected_after_s is not None:
+        print(
+            f"gateway: reconnected {c['reconnected_after_s']} s after the outage ended; every"
+            f" table current {c['all_current_after_reconnect_s']} s after reconnecting (goal"
+            f" <= 10 s); turn-timer moves during the outage {result.timer_moves_in_outage},"
+            f" in the 5 s after reconnecting {result.timer_moves_first_5s}"
+        )
     for line in result.details[:20]:
         print("  ", line)
 
@@ -355,6 +453,8 @@ async def _one(fault: str, args: argparse.Namespace, progress: Callable[[str], N
     if fault == "postgres":
         storage = PostgresStorage()
         kwargs["database_url"] = storage.url
+    elif fault == "gateway":
+        storage = GatewayOutage(folder / "bot.db", args.outage)
     else:
         try:
             storage = TmpfsStorage(folder)
@@ -394,7 +494,7 @@ def main() -> None:
     def progress(text: str) -> None:
         print(f"[faults {time.monotonic() - start:6.1f} s] {text}", file=sys.stderr, flush=True)
 
-    faults = ["postgres", "disk-full"] if args.fault == "all" else [args.fault]
+    faults = ["postgres", "disk-full", "gateway"] if args.fault == "all" else [args.fault]
     print(GOALS)
     for fault in faults:
         asyncio.run(_one(fault, args, progress))
