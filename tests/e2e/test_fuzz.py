@@ -54,7 +54,9 @@ def test_fuzzed_custom_ids_are_all_answered_without_a_traceback(live_bot):
 
 def _check(bot: LiveBot) -> None:
     stats = bot.stats
-    print(f"fuzz: {stats.sent} sent, {stats.answered} answered, {stats.refused_by_fake} not sendable")
+    print(
+        f"fuzz: {stats.sent} sent, {stats.answered} answered, {stats.refused_by_fake} not sendable"
+    )
     assert stats.sent >= EXAMPLES // 2, stats
     assert stats.unanswered == [], stats.unanswered
     assert stats.answered == stats.sent
