@@ -26,7 +26,7 @@ from bench.crash_soak import KILL_CYCLE, soak  # noqa: E402
 
 # Besides the default points, right at a lobby's Start, at "Revancha" and at a Triple Triad
 # payout pick (the players press "Revancha" after their games: --no-rematch opens new tables).
-CYCLE = (*KILL_CYCLE, "start", "rematch", "payout_pick")
+CYCLE = (*KILL_CYCLE, "start", "rematch", "rematch_lobby", "payout_pick")
 
 # What issue 16 measured on main (59 kills under load).
 MAIN = {

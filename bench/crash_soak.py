@@ -47,7 +47,8 @@ from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
 
 ACTION_PREFIXES = ("t:", "ts:", "d:", "ds:")
 # Clicks the soak can kill the bot at, right as it acknowledges them: a lobby's Start (Triple
-# Triad: the picker's OK), "Revancha", a Triple Triad winner's payout pick (``k.…``).
+# Triad: the picker's OK), "Revancha", a Triple Triad winner's payout pick (``k.…``). And
+# ``rematch_lobby``: as the bot posts a rematch's lobby (committed, its message id not stored).
 CLICK_POINTS = {
     "start": re.compile(r"^(?:l:\d+:start|tt:\d+:ok)$"),
     "rematch": re.compile(r"^l:\d+:rematch$"),
@@ -289,6 +290,7 @@ class KillPoints:
     def __init__(self, fake: FakeDiscord, bot: BotProcess, world: World) -> None:
         self.fake = fake
         self.bot = bot
+        self._rematch_pressed: set[int] = set()  # channels whose "Revancha" was acknowledged
         self.world = world
         self.armed: frozenset[str] = frozenset()
         self.fired = asyncio.Event()
@@ -309,22 +311,43 @@ class KillPoints:
         self.fired.set()
 
     def _request(self, record: RequestRecord) -> None:
-        if not self.armed or not record.template or "callback" not in record.template:
+        if not record.template:
             return
+        if record.template.endswith("/callback"):
+            found = re.search(r"/interactions/(\d+)/", record.path)
+            inter = self.fake.interactions.all.get(int(found.group(1))) if found else None
+            custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
+            if inter is not None and CLICK_POINTS["rematch"].match(custom_id):
+                self._rematch_pressed.add(inter.channel.id)  # its lobby is posted next
+            if self.armed:
+                self._callback(record, custom_id)
+        elif "rematch_lobby" in self.armed and self._rematch_lobby_posted(record):
+            self.fire("rematch_lobby")
+
+    def _callback(self, record: RequestRecord, custom_id: str) -> None:
         body = record.body or {}
         if "after_ack" in self.armed and isinstance(body, dict) and body.get("type") in (5, 6):
             self.fire("after_ack")
             return
-        clicks = self.armed & CLICK_POINTS.keys()
-        if not clicks or (record.status or 0) >= 300:
+        if (record.status or 0) >= 300:
             return
-        found = re.search(r"/interactions/(\d+)/", record.path)
-        inter = self.fake.interactions.all.get(int(found.group(1))) if found else None
-        custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
-        for point in clicks:
+        for point in self.armed & CLICK_POINTS.keys():
             if CLICK_POINTS[point].match(custom_id):
                 self.fire(point)
                 return
+
+    def _rematch_lobby_posted(self, record: RequestRecord) -> bool:
+        """The bot posting a lobby in a channel where "Revancha" was pressed: the rematch's
+        lobby (committed, its message id not stored yet)."""
+        if record.method != "POST" or record.template != "/channels/{channel_id}/messages":
+            return False
+        found = re.search(r"/channels/(\d+)/messages", record.path)
+        channel = int(found.group(1)) if found else 0
+        body = record.body if isinstance(record.body, dict) else {}
+        if channel not in self._rematch_pressed or ":start" not in json.dumps(body):
+            return False
+        self._rematch_pressed.discard(channel)
+        return True
 
     def _message(self, msg: Any, event: str) -> None:
         if event != "MESSAGE_UPDATE" or not self.armed & {"game_end", "payout"}:
@@ -399,7 +422,7 @@ async def soak(
             if point == "end":
                 killer.arm(*(missing or ("payout", "game_end")))
                 wait = end_wait
-            elif point in CLICK_POINTS:  # as soon as someone presses it
+            elif point in CLICK_POINTS or point == "rematch_lobby":  # as soon as it comes
                 killer.arm(point)
                 wait = end_wait
             else:

@@ -518,8 +518,16 @@ class LoadTable:
             await self._open_once()
             return
         async with self.world.setup_slots:
-            self.world.track(await host.click(public, custom_id=button.custom_id), self)
-            await self.until(lambda: self.table_id > old, 30)  # the lobby, shown
+            for attempt in range(3):  # a press a restart ate is pressed again, as a person would
+                self.world.track(await host.click(public, custom_id=button.custom_id), self)
+                try:
+                    await self.until(lambda: self.table_id > old, 15)  # the lobby, shown
+                    break
+                except TimeoutError:
+                    if attempt == 2 or not any(
+                        b.label == "Revancha" and not b.disabled for b in public.buttons
+                    ):
+                        raise
             await self.until(
                 lambda: (
                     self.public is not None
