@@ -440,7 +440,10 @@ def _print(result: FaultResult) -> None:
             f"gateway: reconnected {c['reconnected_after_s']} s after the outage ended; every"
             f" table current {c['all_current_after_reconnect_s']} s after reconnecting (goal"
             f" <= 10 s); turn-timer moves during the outage {result.timer_moves_in_outage},"
-            f" in the 5 s after reconnecting {result.timer_moves_first_5s}"
+            f" in the 5 s after reconnecting {result.timer_moves_first_5s}; the"
+            f" {result.unanswered_in_fault} clicks made while the gateway was down never reached"
+            " the bot (Discord tells those users the interaction failed); the 'first move'"
+            " above counts from the outage's end"
         )
     for line in result.details[:20]:
         print("  ", line)
@@ -482,9 +485,11 @@ async def _one(fault: str, args: argparse.Namespace, progress: Callable[[str], N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fault", choices=["postgres", "disk-full", "all"], default="all")
+    parser.add_argument(
+        "--fault", choices=["postgres", "disk-full", "gateway", "all"], default="all"
+    )
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--outage", type=float, default=10.0, help="seconds the database is away")
+    parser.add_argument("--outage", type=float, default=10.0, help="seconds the fault lasts")
     parser.add_argument("--before", type=float, default=8.0, help="seconds of play before")
     parser.add_argument("--after", type=float, default=10.0, help="seconds of play after")
     parser.add_argument("--seed", type=int, default=5)
