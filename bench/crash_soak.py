@@ -13,7 +13,10 @@ Counted at the end (after a graceful SIGTERM, whose duration is measured too):
   ``commands_left_thinking``);
 - tables behind: open tables whose public message shows an older version than the database;
 - replay mismatches: tables whose stored state is not the replay of their action log, and
-  standings / collections that differ from what the replayed outcomes and the ledger give.
+  standings / collections that differ from what the replayed outcomes and the ledger give;
+- orphans: processes of the killed bot (its search and render workers, multiprocessing's
+  resource tracker) still alive 3 s after each kill (``workers`` / ``renders`` > 0 gives the
+  bot worker pools, as production has; the default 0 runs their work in threads).
 
 Used by ``tests/e2e/test_crash_soak.py`` (a short run) and ``bench/crash.py`` (a long one).
 """
@@ -21,6 +24,7 @@ Used by ``tests/e2e/test_crash_soak.py`` (a short run) and ``bench/crash.py`` (a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -37,10 +41,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 from bench.load_driver import World, version_of  # noqa: E402
+from bench.processes import Proc, descendants, rss_bytes, wait_gone  # noqa: E402
 from tests.fakediscord.interactions import describe  # noqa: E402
 from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
 
 ACTION_PREFIXES = ("t:", "ts:", "d:", "ds:")
+# Clicks the soak can kill the bot at, right as it acknowledges them: a lobby's Start (Triple
+# Triad: the picker's OK), "Revancha", a Triple Triad winner's payout pick (``k.…``). And
+# ``rematch_lobby``: as the bot posts a rematch's lobby (committed, its message id not stored).
+CLICK_POINTS = {
+    "start": re.compile(r"^(?:l:\d+:start|tt:\d+:ok)$"),
+    "rematch": re.compile(r"^l:\d+:rematch$"),
+    "payout_pick": re.compile(r"^t:\d+:\d+:k\."),
+}
 
 
 @dataclass
@@ -66,6 +79,15 @@ class SoakResult:
     catch_up_after_connect: list[float] = field(default_factory=list)
     catch_up_after_spawn: list[float] = field(default_factory=list)
     never_caught_up: int = 0
+    # Open tables (lobbies and games) that have no message at the end: nobody could see them,
+    # so nobody could act on them without a command (a Start or a rematch cut by a kill).
+    tables_unshown: int = 0
+    # Processes of the bot when it was killed, those still alive 3 s later, their memory,
+    # and the seconds until the last of them was gone.
+    children_at_kill: int = 0
+    orphans: int = 0
+    orphan_bytes: int = 0
+    children_gone_s: list[float] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, Any]:
@@ -86,6 +108,11 @@ class SoakResult:
             "never_caught_up": self.never_caught_up,
             "catch_up_after_connect_s": _spread(self.catch_up_after_connect),
             "catch_up_after_spawn_s": _spread(self.catch_up_after_spawn),
+            "tables_unshown": self.tables_unshown,
+            "children_at_kill": self.children_at_kill,
+            "orphans_after_3s": self.orphans,
+            "orphan_megabytes": round(self.orphan_bytes / 1e6, 1),
+            "children_gone_s": _spread(self.children_gone_s),
         }
 
 
@@ -146,14 +173,27 @@ async def _time_catch_up(
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, folder: Path, turn_seconds: int) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        folder: Path,
+        turn_seconds: int,
+        *,
+        workers: int = 0,
+        renders: int = 0,
+        database_url: str | None = None,
+    ) -> None:
         self.fake = fake
         self.folder = folder
         self.env_file = folder / ".env"
         self.env_file.write_text(
             f"DISCORD_TOKEN={fake.token}\n"
-            f"DATABASE_PATH={folder / 'bot.db'}\n"
-            f"DISCORD_API_BASE={fake.api_base}\n"
+            + (
+                f"DATABASE_URL={database_url}\n"
+                if database_url
+                else f"DATABASE_PATH={folder / 'bot.db'}\n"
+            )
+            + f"DISCORD_API_BASE={fake.api_base}\n"
             f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
             "CPU_DELAY_SECONDS=0.2\n"
             # Computers decide quickly (default 2 s of search): games end, and pay out, sooner.
@@ -162,10 +202,12 @@ class BotProcess:
             # in-place answer commits before it answers: nothing of it to lose).
             "ANSWER_IN_PLACE_MS=0\n"
             f"TURN_TIMEOUT_SECONDS={turn_seconds}\n"
-            "WORKER_PROCESSES=0\nRENDER_PROCESSES=0\nLOG_LEVEL=INFO\n"
+            f"WORKER_PROCESSES={workers}\nRENDER_PROCESSES={renders}\nLOG_LEVEL=INFO\n"
         )
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        # The processes below the bot when it was last killed (read just before the signal).
+        self.children_at_kill: set[Proc] = set()
 
     @property
     def log_path(self) -> Path:
@@ -190,7 +232,22 @@ class BotProcess:
 
     def kill(self) -> None:
         if self.process is not None and self.process.returncode is None:
+            self.children_at_kill = descendants(self.process.pid)
             os.kill(self.process.pid, signal.SIGKILL)
+
+    async def count_orphans(self, result: SoakResult) -> None:
+        """Whether the processes of the bot just killed died with it (3 s at most)."""
+        children, self.children_at_kill = self.children_at_kill, set()
+        result.children_at_kill += len(children)
+        left, waited = await wait_gone(children, timeout=3.0)
+        result.orphans += len(left)
+        result.orphan_bytes += rss_bytes(left)
+        if children:
+            result.children_gone_s.append(waited)
+        for pid, _ in left:
+            result.details.append(f"orphan process {pid} alive 3 s after its bot was killed")
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)  # counted: the run does not leak them
 
     async def wait_dead(self) -> None:
         if self.process is not None:
@@ -231,7 +288,9 @@ class KillPoints:
     Triple Triad game's end (its cards change hands); ``game_end``: any other game's end."""
 
     def __init__(self, fake: FakeDiscord, bot: BotProcess, world: World) -> None:
+        self.fake = fake
         self.bot = bot
+        self._rematch_pressed: set[int] = set()  # channels whose "Revancha" was acknowledged
         self.world = world
         self.armed: frozenset[str] = frozenset()
         self.fired = asyncio.Event()
@@ -252,10 +311,43 @@ class KillPoints:
         self.fired.set()
 
     def _request(self, record: RequestRecord) -> None:
-        if "after_ack" in self.armed and record.template and "callback" in record.template:
-            body = record.body or {}
-            if isinstance(body, dict) and body.get("type") in (5, 6):
-                self.fire("after_ack")
+        if not record.template:
+            return
+        if record.template.endswith("/callback"):
+            found = re.search(r"/interactions/(\d+)/", record.path)
+            inter = self.fake.interactions.all.get(int(found.group(1))) if found else None
+            custom_id = str((inter.data or {}).get("custom_id", "")) if inter else ""
+            if inter is not None and CLICK_POINTS["rematch"].match(custom_id):
+                self._rematch_pressed.add(inter.channel.id)  # its lobby is posted next
+            if self.armed:
+                self._callback(record, custom_id)
+        elif "rematch_lobby" in self.armed and self._rematch_lobby_posted(record):
+            self.fire("rematch_lobby")
+
+    def _callback(self, record: RequestRecord, custom_id: str) -> None:
+        body = record.body or {}
+        if "after_ack" in self.armed and isinstance(body, dict) and body.get("type") in (5, 6):
+            self.fire("after_ack")
+            return
+        if (record.status or 0) >= 300:
+            return
+        for point in self.armed & CLICK_POINTS.keys():
+            if CLICK_POINTS[point].match(custom_id):
+                self.fire(point)
+                return
+
+    def _rematch_lobby_posted(self, record: RequestRecord) -> bool:
+        """The bot posting a lobby in a channel where "Revancha" was pressed: the rematch's
+        lobby (committed, its message id not stored yet)."""
+        if record.method != "POST" or record.template != "/channels/{channel_id}/messages":
+            return False
+        found = re.search(r"/channels/(\d+)/messages", record.path)
+        channel = int(found.group(1)) if found else 0
+        body = record.body if isinstance(record.body, dict) else {}
+        if channel not in self._rematch_pressed or ":start" not in json.dumps(body):
+            return False
+        self._rematch_pressed.discard(channel)
+        return True
 
     def _message(self, msg: Any, event: str) -> None:
         if event != "MESSAGE_UPDATE" or not self.armed & {"game_end", "payout"}:
@@ -285,13 +377,18 @@ async def soak(
     end_wait: float = 20.0,
     cycle: tuple[str, ...] = KILL_CYCLE,
     progress: Any = None,
+    workers: int = 0,
+    renders: int = 0,
+    rematch: bool = False,
 ) -> SoakResult:
     rng = random.Random(seed)
     result = SoakResult()
     fake = FakeDiscord(validate=False, keep_history=False)
     await fake.start()
-    bot = BotProcess(fake, folder, turn_seconds)
-    world = World(fake, tables, seed=seed, think=think, closed_dms=0.1, setup_concurrency=8)
+    bot = BotProcess(fake, folder, turn_seconds, workers=workers, renders=renders)
+    world = World(
+        fake, tables, seed=seed, think=think, closed_dms=0.1, setup_concurrency=8, rematch=rematch
+    )
     acked: dict[int, str] = {}  # interaction id -> custom_id of acknowledged action clicks
 
     def watch(record: RequestRecord) -> None:
@@ -325,6 +422,9 @@ async def soak(
             if point == "end":
                 killer.arm(*(missing or ("payout", "game_end")))
                 wait = end_wait
+            elif point in CLICK_POINTS or point == "rematch_lobby":  # as soon as it comes
+                killer.arm(point)
+                wait = end_wait
             else:
                 killer.arm(point, *missing)
                 wait = rng.uniform(*gap) + (2.0 if point == "after_ack" else 0.0)
@@ -335,6 +435,7 @@ async def soak(
             result.kills += 1
             result.kill_points[killer.fired_as or "random"] += 1
             await bot.wait_dead()
+            await bot.count_orphans(result)
             if progress:
                 progress(f"kill {n + 1}/{kills} at {killer.fired_as}; restarting")
             await asyncio.sleep(rng.uniform(0.0, 0.2))
@@ -405,6 +506,12 @@ def _count(result: SoakResult, fake: FakeDiscord, db_path: Path, acked: dict[int
         if intent is None or not intent["done"]:
             result.acked_lost += 1
             result.details.append(f"acknowledged click lost: {custom_id}")
+    # Open tables nobody can see (no message): a lobby or a game cut by a kill and never shown.
+    for row in conn.execute(
+        "SELECT id, status FROM tables WHERE status IN ('lobby', 'playing') AND message_id IS NULL"
+    ):
+        result.tables_unshown += 1
+        result.details.append(f"table {row['id']} ({row['status']}) has no message")
     # Tables behind: the public message shows the stored version.
     for row in conn.execute(
         "SELECT id, version, message_id, status FROM tables WHERE status = 'playing'"

@@ -501,14 +501,20 @@ class LoadTable:
     async def open(self) -> None:
         """Open this channel's game and sit everyone down; then play, again and again."""
         world = self.world
+        fresh = True
         while world.running:
             try:
-                await self._open_once()
+                if fresh or not world.rematch or self.game == "triad":
+                    await self._open_once()
+                else:
+                    await self._rematch_once()
+                fresh = False
             except (TimeoutError, LookupError, PermissionError, ValueError) as exc:
                 world.setup_errors[type(exc).__name__] += 1
                 await asyncio.sleep(5)
                 if self.version is None or self.finished():  # else it started after all: play
                     await self._abandon()
+                    fresh = True
                     continue
             if world.measuring:
                 world.stats.tables_started += 1
@@ -549,7 +555,54 @@ class LoadTable:
                 for n in range(len(self.users) + 1, len(self.users) + 1 + cpus):
                     await self._click(host, "Añadir CPU")
                     await self.until_shown(f"{n}. ")
-                await self._click(host, "Empezar")
+                await self._start(host)
+            await self.until(lambda: self.version is not None, 60)
+
+    async def _start(self, host: FakeUser, tries: int = 3) -> None:
+        """Press "Empezar" until the game shows; a press the bot could not finish (it was
+        restarted meanwhile) is simply pressed again, as a person would."""
+        for _ in range(tries):
+            await self._click(host, "Empezar")
+            try:
+                await self.until(lambda: self.version is not None, 20)
+                return
+            except TimeoutError:
+                if self.public is None or not any(
+                    b.label == "Empezar" and not b.disabled for b in self.public.buttons
+                ):
+                    raise
+
+    async def _rematch_once(self) -> None:
+        """ "Revancha" on the finished table; the host starts the new lobby (same seats)."""
+        host = self.users[0]
+        public, old = self.public, self.table_id
+        button = None
+        if public is not None:
+            button = next(
+                (b for b in public.buttons if b.label == "Revancha" and not b.disabled), None
+            )
+        if button is None:
+            await self._open_once()
+            return
+        async with self.world.setup_slots:
+            for attempt in range(3):  # a press a restart ate is pressed again, as a person would
+                self.world.track(await host.click(public, custom_id=button.custom_id), self)
+                try:
+                    await self.until(lambda: self.table_id > old, 15)  # the lobby, shown
+                    break
+                except TimeoutError:
+                    if attempt == 2 or not any(
+                        b.label == "Revancha" and not b.disabled for b in public.buttons
+                    ):
+                        raise
+            await self.until(
+                lambda: (
+                    self.public is not None
+                    and any(b.label == "Empezar" for b in self.public.buttons)
+                ),
+                30,
+            )
+            await self._start(host)
             await self.until(lambda: self.version is not None, 60)
 
     async def _abandon(self) -> None:
@@ -599,10 +652,14 @@ class World:
         closed_dms: float = 0.1,
         setup_concurrency: int = 16,
         guilds: list[Guild] | None = None,
+        rematch: bool = False,
     ) -> None:
         """``guilds``: the tables' channels go round-robin into these (the default guild
-        only when None); every player joins their table's guild."""
+        only when None); every player joins their table's guild. ``rematch``: after a game
+        (but Triple Triad's) the host presses "Revancha" and starts that lobby, instead of
+        opening a new table with /play."""
         self.fake = fake
+        self.rematch = rematch
         self.rng = random.Random(seed)
         self.think = think
         self.stats = LoadStats()

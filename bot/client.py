@@ -27,6 +27,7 @@ from bot.service.ratings import backfill
 from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
+from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer
 from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
@@ -186,6 +187,8 @@ class MesaBot(commands.Bot):
         self.unrouted = UnroutedClicks()
         self.pending_commands = PendingCommands(lambda: getattr(self, "tables", None))
         self.recovery: Recovery | None = None
+        # Discord away: turn timers suspended, and what fell behind shown again on return.
+        self.outages = GatewayOutages(lambda: getattr(self, "tables", None), self._reshow)
         self._close_task: asyncio.Future[None] | None = None
 
     # ----- start-up -------------------------------------------------------------------------
@@ -238,6 +241,23 @@ class MesaBot(commands.Bot):
         self.recovery = Recovery(self)
         self.recovery.start()
 
+    # ----- the gateway going away and coming back (bot/ui/outage.py) -------------------------
+    async def on_disconnect(self) -> None:
+        self.outages.disconnected()
+
+    async def on_resumed(self) -> None:
+        self.outages.connected(all(self.shard_status().values()))
+
+    async def on_ready(self) -> None:  # also after a new IDENTIFY (a session Discord dropped)
+        self.outages.connected(all(self.shard_status().values()))
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.outages.connected(all(self.shard_status().values()))
+
+    async def _reshow(self) -> None:
+        if self.recovery is not None:
+            await self.recovery.represent()
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component click nothing handles (an id that no longer parses) still gets an answer."""
         await self.unrouted.answer_if_unrouted(self, interaction)
@@ -265,6 +285,7 @@ class MesaBot(commands.Bot):
             await self.tables.close(drain_seconds=3.0)
         if self.recovery is not None:
             await self.recovery.close()
+        await self.outages.close()
         await self.listener.close(timeout=2.0)
         if getattr(self, "spectators", None) is not None:
             await self.spectators.close()

@@ -27,7 +27,7 @@ from storage.ratings import (
     Skill,
     ordinal,
 )
-from storage.sql import INTEGRITY_ERRORS, Transaction
+from storage.sql import INTEGRITY_ERRORS, StorageUnavailable, Transaction
 from storage.standings import StandingDelta, StandingRow, StandingsRepo
 from storage.tables import (
     ActionRow,
@@ -72,6 +72,7 @@ __all__ = [
     "StandingDelta",
     "Database",
     "INTEGRITY_ERRORS",
+    "StorageUnavailable",
     "Transaction",
     "StandingRow",
     "StandingsRepo",

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.migrations import migration_scripts
-from storage.sql import IntegrityError, Params, PgTuning
+from storage.sql import IntegrityError, Params, PgTuning, StorageUnavailable
 from storage.writer import Observer, Writer
 
 T = TypeVar("T")
@@ -96,6 +96,15 @@ _LOST = (
     asyncpg.CannotConnectNowError,
     asyncpg.InterfaceError,
 )
+# The database cannot take a write now: a connection lost or refused, the server shutting down
+# or starting up, or a failover that left us on a read-only standby.
+_UNAVAILABLE = (*_LOST, asyncpg.PostgresConnectionError, asyncpg.ReadOnlySQLTransactionError)
+# Connecting again while the server is away must not hold the writer for asyncpg's 60 s.
+CONNECT_TIMEOUT_SECONDS = 5.0
+
+
+def unavailable(exc: BaseException) -> bool:
+    return isinstance(exc, _UNAVAILABLE)
 
 
 async def _configure(conn: asyncpg.Connection) -> None:
@@ -105,7 +114,7 @@ async def _configure(conn: asyncpg.Connection) -> None:
 
 
 async def _connect(url: str, settings: dict[str, str] | None = None) -> asyncpg.Connection:
-    conn = await asyncpg.connect(url, server_settings=settings)
+    conn = await asyncpg.connect(url, server_settings=settings, timeout=CONNECT_TIMEOUT_SECONDS)
     await _configure(conn)
     return conn
 
@@ -134,7 +143,13 @@ class PgSession:
 
     @property
     def in_transaction(self) -> bool:
-        return bool(self._conn.is_in_transaction())
+        """False on a connection the server dropped (its transaction went with it)."""
+        if self._conn.is_closed():
+            return False
+        try:
+            return bool(self._conn.is_in_transaction())
+        except AttributeError:  # asyncpg: a connection lost mid-operation has no protocol
+            return False
 
     def execute(self, sql: str, parameters: Params = (), /) -> PgCursor:
         text, returns_rows = _translate(sql)
@@ -155,8 +170,8 @@ class PgSession:
         backend), connect again first: nothing of a transaction was lost, none had begun."""
         try:
             self._run(self._conn.execute(text))
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-            log.warning("database connection lost; connecting again", exc_info=True)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("database connection lost (%s); connecting again", exc)
             with contextlib.suppress(Exception):
                 self._conn.terminate()
             self._conn = self._run(_connect(self._url, self._settings))
@@ -183,6 +198,15 @@ class PgSession:
             self._loop.close()
 
 
+@contextlib.contextmanager
+def _unavailable() -> Iterator[None]:
+    """A read that failed again after the pool replaced its connection: the server is away."""
+    try:
+        yield
+    except _UNAVAILABLE as exc:
+        raise StorageUnavailable(str(exc) or type(exc).__name__) from exc
+
+
 class PgReads:
     """Reads through a pool of read-only connections on the caller's event loop."""
 
@@ -194,14 +218,16 @@ class PgReads:
         try:
             return await self.pool.fetchrow(text, *params)
         except _LOST:  # the pool replaces a dropped connection; a read is safe to repeat
-            return await self.pool.fetchrow(text, *params)
+            with _unavailable():
+                return await self.pool.fetchrow(text, *params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
         text = _translate(sql)[0]
         try:
             return list(await self.pool.fetch(text, *params))
         except _LOST:
-            return list(await self.pool.fetch(text, *params))
+            with _unavailable():
+                return list(await self.pool.fetch(text, *params))
 
     async def schema_version(self) -> int:
         return int(await self.pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
@@ -247,6 +273,7 @@ async def open_postgres(
         observe,
         begin="BEGIN",
         retryable=retryable,
+        unavailable=unavailable,
         optimistic=True,
     )
     await writer.start()

@@ -52,6 +52,13 @@ class IntegrityError(Exception):
     """A constraint refused a write (PostgreSQL's errors are raised as this)."""
 
 
+class StorageUnavailable(Exception):
+    """The database cannot take this write (or answer this read) right now: a PostgreSQL server
+    restarting or failed over, its connections terminated, a SQLite file on a full disk or a
+    read-only file system. Nothing of the failed write stands; the same request may succeed
+    later (the writer connects again by itself). The backend's own error is the ``__cause__``."""
+
+
 # Catch these for "a constraint refused it", whichever backend raised it.
 INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, IntegrityError)
 

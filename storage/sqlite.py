@@ -13,6 +13,22 @@ from storage.migrations import migration_scripts
 from storage.sql import Params
 from storage.writer import Observer, Writer
 
+# SQLite's primary result codes for a database that cannot take writes now (the extended codes
+# carry them in their low byte): read-only (file or file system), I/O error, disk full, the
+# file gone.
+_UNAVAILABLE = {
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_CANTOPEN,
+}
+
+
+def unavailable(exc: BaseException) -> bool:
+    """A full disk, a read-only file or file system, an I/O error: not the write's fault."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _UNAVAILABLE
+
 
 class SqliteSession(sqlite3.Connection):
     """The writer's connection: ``sqlite3`` itself is the Transaction units see (no wrapper
@@ -83,7 +99,7 @@ async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[Sqlit
         migrate(conn)
         return conn
 
-    writer = Writer(connect, observe, begin="BEGIN IMMEDIATE")
+    writer = Writer(connect, observe, begin="BEGIN IMMEDIATE", unavailable=unavailable)
     await writer.start()
     conn = await aiosqlite.connect(str(path), isolation_level=None)
     conn.row_factory = aiosqlite.Row

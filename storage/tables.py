@@ -119,9 +119,14 @@ class TablesRepo:
         seats: list[SeatInfo],
         seed: str,
         meta: dict[str, Any] | None = None,
+        link_from: tuple[int, str] | None = None,
     ) -> TableRecord:
+        """A new lobby. ``link_from`` = (table id, meta key): that table's meta records the new
+        table's id under the key in the same transaction (a finished table and its rematch:
+        a crash never leaves the one without the other)."""
+
         def unit(conn: Transaction) -> Any:
-            return conn.execute(
+            row = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
                 " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
                 " RETURNING *",
@@ -137,12 +142,28 @@ class TablesRepo:
                     json.dumps(meta or {}),
                 ),
             ).fetchone()
+            if link_from is not None:
+                source, key = link_from
+                found = conn.execute("SELECT meta FROM tables WHERE id = ?", (source,)).fetchone()
+                linked = {**(json.loads(found[0]) if found and found[0] else {}), key: row["id"]}
+                conn.execute(
+                    "UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(linked), source)
+                )
+            return row
 
         try:
             row = await self.db.write(unit)
         except INTEGRITY_ERRORS as exc:
             raise ChannelBusy(channel_id) from exc
         return _record(row)
+
+    async def unshown_lobbies(self) -> list[int]:
+        """Lobbies whose message was never posted (a process killed between creating the
+        lobby and showing it, e.g. a rematch): start-up shows them."""
+        rows = await self.db.fetchall(
+            "SELECT id FROM tables WHERE status = 'lobby' AND message_id IS NULL ORDER BY id"
+        )
+        return [int(r[0]) for r in rows]
 
     async def get(self, table_id: int) -> TableRecord | None:
         row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from storage.sql import Cursor, Params, Transaction
+from storage.sql import Cursor, Params, StorageUnavailable, Transaction
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +97,10 @@ class Writer:
     observe: Observer | None = None
     begin: str = "BEGIN IMMEDIATE"
     retryable: Callable[[BaseException], bool] = _never
+    # Errors that mean the database itself is unavailable (a connection gone, a full disk, a
+    # read-only file): their callers get ``StorageUnavailable`` (the error as its cause), so
+    # the bot can say "not saved, try again" instead of a generic failure.
+    unavailable: Callable[[BaseException], bool] = _never
     retries: int = 3
     # Run a batch without savepoints first (two statements fewer per unit, each a network
     # round trip on PostgreSQL), and only if a unit raises run it again with them.
@@ -201,14 +205,20 @@ class Writer:
                 self._run_in_savepoints(conn, batch)
                 conn.execute("COMMIT")
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands
-            log.exception("database write failed")
+            # A unit that met an unavailable database (SQLite may roll the whole transaction
+            # back on a full disk, so the next statement fails for another reason) says why.
+            cause = next((j.error for j in batch if j.error and self.unavailable(j.error)), exc)
+            if self.unavailable(cause):
+                log.warning("database unavailable, write not saved: %s", cause)
+            else:
+                log.exception("database write failed")
             try:
                 if conn.in_transaction:
                     conn.rollback()
-            except Exception:  # a connection gone: the server dropped the transaction too
-                log.exception("rollback failed")
+            except Exception as lost:  # a connection gone: the server dropped it too
+                log.warning("rollback failed (the connection is gone): %s", lost)
             for job in batch:
-                job.error = job.error or exc
+                job.error = job.error or cause
         held = (time.perf_counter() - start) * 1000
         self.stats.transactions += 1
         self.stats.units += len(batch)
@@ -217,6 +227,12 @@ class Writer:
         if self.observe is not None:
             self.observe("db_write", held)
         self._settle(batch)
+
+    def _unavailable(self, job: _Job) -> None:
+        if job.error is not None and self.unavailable(job.error):
+            error = StorageUnavailable(str(job.error) or type(job.error).__name__)
+            error.__cause__ = job.error
+            job.error = error
 
     @staticmethod
     def _run_plain(conn: Session, batch: list[_Job]) -> bool:
@@ -243,9 +259,9 @@ class Writer:
                         break
             conn.execute("RELEASE unit")
 
-    @staticmethod
-    def _settle(batch: list[_Job]) -> None:
+    def _settle(self, batch: list[_Job]) -> None:
         for job in batch:
+            self._unavailable(job)
             try:
                 job.loop.call_soon_threadsafe(_resolve, job.future, job.result, job.error)
             except RuntimeError:  # the caller's loop is closed: nobody is waiting

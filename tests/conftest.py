@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.open_databases import pytest_sessionfinish  # noqa: F401  (a red run ends promptly)
 from tests.pg_server import PostgresServer, postgres_server
 
 BACKENDS = ("sqlite", "postgres")

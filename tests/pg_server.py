@@ -133,13 +133,23 @@ class EmbeddedPostgres(PostgresServer):
             self._prepare_for_system_user()
         self._run("initdb", "-D", str(self.data), "--auth=trust", "-U", "postgres",
                   "--encoding=UTF8", "--no-sync", "--no-instructions")  # fmt: skip
+        self.start_server()
+        self.started_in = time.perf_counter() - began
+        self._watch()
+
+    def start_server(self) -> None:
+        """Start the server on the existing data folder (after ``initdb``, or after
+        ``stop_server``: a restart, as an operator's or a failover's)."""
         settings = " ".join(f"-c {k}={v}" for k, v in self._settings.items())
         options = f"-h '' -k {self.folder} {settings}"
         log = self.folder / "server.log"
         self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "-l", str(log),
                   "-o", options, "start")  # fmt: skip
-        self.started_in = time.perf_counter() - began
-        self._watch()
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the server and keep its data (``start_server`` brings it back): ``fast``
+        disconnects every client and shuts down cleanly, ``immediate`` as a crash would."""
+        self._run("pg_ctl", "-D", str(self.data), "-w", "-m", mode, "stop")
 
     def _watch(self) -> None:
         """A watchdog process that stops the server and deletes its folder once this process is

@@ -31,7 +31,7 @@ from bot.ui.items import (
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.presenter import ModalField
 from games.core import GameState
-from storage import Intent
+from storage import Intent, StorageUnavailable
 from storage.intents import Ack
 
 log = logging.getLogger(__name__)
@@ -117,12 +117,20 @@ class Click:
         if self.recorded:
             try:
                 await self.bot.tables.settle_intent(self.intent.interaction_id)
+            except StorageUnavailable:  # at worst a restart answers it once more
+                log.warning(
+                    "could not settle intent %s: database unavailable", self.intent.interaction_id
+                )
             except Exception:  # noqa: BLE001 - at worst a restart answers it once more
                 log.exception("could not settle intent %s", self.intent.interaction_id)
 
 
 def _log_failure(write: asyncio.Future[None]) -> None:
-    if not write.cancelled() and write.exception() is not None:
+    if write.cancelled() or write.exception() is None:
+        return
+    if isinstance(write.exception(), StorageUnavailable):  # the click is answered "not saved"
+        log.warning("could not record a click's intent: the database is unavailable")
+    else:
         log.error("could not record a click's intent", exc_info=write.exception())
 
 

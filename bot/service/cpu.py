@@ -17,8 +17,13 @@ from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.tasks import TableTasks
 from bot.service.timers import TurnTimers
+from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
+
+# A computer move the database could not save is tried again after this long (and again, while
+# the database stays away): the table goes on by itself once it is back.
+RETRY_SECONDS = 2.0
 
 
 class ComputerTurns:
@@ -176,12 +181,17 @@ class ComputerTurns:
                 if work is None:
                     return
                 seat, action_text = work
-                async with table.lock:
-                    if table.version != version or table.record.status != "playing":
-                        continue
-                    _, delivery = await self.moves.act_locked(
-                        table, seat, version, action_text, by_timer=False
-                    )
+                try:
+                    async with table.lock:
+                        if table.version != version or table.record.status != "playing":
+                            continue
+                        _, delivery = await self.moves.act_locked(
+                            table, seat, version, action_text, by_timer=False
+                        )
+                except StorageUnavailable:  # nothing saved nor shown: the same turn again
+                    log.warning("computer move at table %s not saved; retrying", table.id)
+                    await self.ctx.sleep(RETRY_SECONDS)
+                    continue
                 await delivery
                 self.timers.restart(table)
                 if table.record.status != "playing":

@@ -259,10 +259,11 @@ class Lobby:
                 raise TableError("not_seated")
             if record.meta.get(REMATCH) is not None:
                 raise TableError("rematch_open")
+            # The lobby and the finished table's link to it commit together; a crash before
+            # the lobby is shown leaves a lobby without message, which start-up shows
+            # (``TableService.unshown_lobbies``).
             table = await self._open_rematch(record, by)
-            finished_meta = {**record.meta, REMATCH: table.id}
-            await self.ctx.repo.set_meta(record.id, finished_meta)
-            record.meta = finished_meta
+            record.meta = {**record.meta, REMATCH: table.id}
         await self.ctx.notify.lobby_changed(table)
         finished = Table(record=record, game=table.game)
         await self.ctx.notify.post(
@@ -291,6 +292,7 @@ class Lobby:
                 options=record.options,
                 seats=seats,
                 seed=self.ctx.seed_factory(),
+                link_from=(record.id, REMATCH),  # one transaction: both or neither
             )
         except ChannelBusy as exc:
             raise TableError("channel_busy") from exc

@@ -175,6 +175,25 @@ class TableService:
         finally:
             self._loading.pop(table_id, None)
 
+    def suspend_turn_timers(self) -> None:
+        """Discord is away (no click can arrive): stop every turn timer, keeping its time left."""
+        self._timers.suspend(self._ctx.tables)
+
+    def resume_turn_timers(self) -> int:
+        """Discord is back: the suspended timers run on (the overdue ones spread out)."""
+        return self._timers.resume()
+
+    async def unshown_lobbies(self) -> list[Table]:
+        """Lobbies of this process's guilds whose message was never posted (killed between
+        creating and showing them): start-up shows them, so their players can join and start
+        without typing a command."""
+        found = []
+        for table_id in await self.repo.unshown_lobbies():
+            table = await self.ensure(table_id)
+            if table is not None and self._owns(table.record.guild_id):
+                found.append(table)
+        return found
+
     async def ensure_channel(self, channel_id: str) -> Table | None:
         """The channel's open table, loaded if needed."""
         table_id = self._by_channel.get(channel_id)

@@ -1,9 +1,16 @@
 """Turn timers: when a person waited on does not act in time the computer plays their
-default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat."""
+default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat.
+
+While Discord is away (the gateway disconnected: no click can reach the bot) the timers are
+suspended (``suspend``): nobody is timed out for a click they could not make. When it is back
+(``resume``) each timer runs on with the time it had left; those that had (almost) none left
+are spread ``OVERDUE_SPACING`` apart, as after a restart, so the return is not a storm of
+computer moves."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from bot.service.context import ServiceContext
@@ -11,6 +18,14 @@ from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.seats import to_computer
 from bot.service.tasks import TableTasks
+from bot.service.wake import OverdueSpreader
+from storage import StorageUnavailable
+
+log = logging.getLogger(__name__)
+
+# A timeout the database could not save is played again after this long (the turn is still
+# the player's meanwhile; their click wins if it comes first).
+RETRY_SECONDS = 2.0
 
 
 class TurnTimers:
@@ -21,6 +36,10 @@ class TurnTimers:
         self.moves = moves
         self._after_change = after_change
         self._tasks = TableTasks("timer")
+        # table id -> its timer's deadline (the loop's clock) while armed
+        self._deadlines: dict[int, float] = {}
+        # While suspended: table id -> (table, seconds its turn had left)
+        self._suspended: dict[int, tuple[Table, float]] | None = None
 
     def waiting_humans(self, table: Table) -> list[str]:
         if table.state is None or table.game.is_over(table.state):
@@ -34,24 +53,68 @@ class TurnTimers:
         self.cancel(table.id)
         if self.ctx.closing or not self.waiting_humans(table):
             return
-        self._tasks.start(table.id, self._run(table, table.version, seconds))
+        left = self.ctx.turn_seconds(table) if seconds is None else seconds
+        if self._suspended is not None:  # armed when Discord is back
+            self._suspended[table.id] = (table, left)
+            return
+        self._deadlines[table.id] = asyncio.get_running_loop().time() + left
+        self._tasks.start(table.id, self._run(table, table.version, left))
 
     def cancel(self, table_id: int) -> None:
         self._tasks.cancel(table_id)
+        self._deadlines.pop(table_id, None)
+        if self._suspended is not None:
+            self._suspended.pop(table_id, None)
 
     def armed(self, table_id: int) -> bool:
-        return self._tasks.running(table_id)
+        return self._tasks.running(table_id) or (
+            self._suspended is not None and table_id in self._suspended
+        )
+
+    @property
+    def suspended(self) -> bool:
+        return self._suspended is not None
+
+    def suspend(self, tables: dict[int, Table]) -> None:
+        """Stop every turn timer, keeping the time each had left (``tables``: the open ones)."""
+        if self._suspended is not None:
+            return
+        now = asyncio.get_running_loop().time()
+        suspended: dict[int, tuple[Table, float]] = {}
+        for table_id, deadline in list(self._deadlines.items()):
+            table = tables.get(table_id)
+            if table is not None and self._tasks.running(table_id):
+                suspended[table_id] = (table, max(0.0, deadline - now))
+            self.cancel(table_id)
+        self._suspended = suspended
+
+    def resume(self) -> int:
+        """Run the suspended timers on with the time they had left, the overdue ones spread;
+        returns how many."""
+        suspended, self._suspended = self._suspended or {}, None
+        spreader = OverdueSpreader(0.0)  # "now" is 0: a deadline is the time left
+        for table, left in sorted(suspended.values(), key=lambda entry: entry[1]):
+            self.restart(table, spreader.delay(left, left))
+        return len(suspended)
 
     def tasks(self) -> list[asyncio.Task]:
         return self._tasks.all()
 
     def clear(self) -> None:
         self._tasks.clear()
+        self._deadlines.clear()
+        self._suspended = None
 
-    async def _run(self, table: Table, version: int, seconds: float | None) -> None:
-        await self.ctx.sleep(self.ctx.turn_seconds(table) if seconds is None else seconds)
+    async def _run(self, table: Table, version: int, seconds: float) -> None:
+        await self.ctx.sleep(seconds)
         self._tasks.forget_current(table.id)
-        await self.expire_turn(table.id, version)
+        self._deadlines.pop(table.id, None)
+        try:
+            await self.expire_turn(table.id, version)
+        except StorageUnavailable:
+            log.warning("turn timeout at table %s not saved; retrying", table.id)
+            if table.version == version:
+                self.restart(table, RETRY_SECONDS)
 
     async def expire_turn(self, table_id: int, version: int | None = None) -> list[str]:
         """The computer plays for every waited-on human seat; returns the seats played for."""
@@ -66,6 +129,7 @@ class TurnTimers:
                 if table.state is None or seat not in table.game.to_act(table.state):
                     continue
                 action = table.game.default_action(table.state, seat)
+                meta_before, seats_before = table.record.meta, table.record.seats
                 meta = dict(table.record.meta)
                 timeouts = {**meta.get("timeouts", {})}
                 timeouts[seat] = timeouts.get(seat, 0) + 1
@@ -74,9 +138,15 @@ class TurnTimers:
                 if timeouts[seat] >= self.ctx.config.timeouts_before_replacement:
                     table.record.seats = to_computer(self.ctx, table, seat)  # table's level
                     replaced.append(seat)
-                _, delivery = await self.moves.act_locked(
-                    table, seat, table.version, action.encode(), by_timer=True
-                )
+                try:
+                    _, delivery = await self.moves.act_locked(
+                        table, seat, table.version, action.encode(), by_timer=True
+                    )
+                except BaseException:  # not saved: memory keeps what the database has
+                    table.record.meta, table.record.seats = meta_before, seats_before
+                    if seat in replaced:
+                        replaced.remove(seat)
+                    raise
                 deliveries.append(delivery)
                 played.append(seat)
                 if table.record.status != "playing":

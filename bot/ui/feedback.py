@@ -13,6 +13,7 @@ from bot import metrics
 from bot.errors import Notice, TableError
 from bot.i18n import has, normalise_locale, tr
 from games.core import IllegalAction
+from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,8 @@ def expired(exc: BaseException) -> bool:
 def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> str:
     if isinstance(exc, TableError):
         return tr(locale, f"error.{exc.code}", **exc.params)
+    if isinstance(exc, StorageUnavailable):  # nothing of it was saved, nor shown
+        return tr(locale, "error.not_saved")
     if isinstance(exc, Notice) and game_key:
         return tr(locale, f"{game_key}.ui.error.{exc.code}")
     if isinstance(exc, IllegalAction):
@@ -67,7 +70,9 @@ async def answer_error(
     if expired(exc):
         _log_expired(interaction)  # a reply would only meet the same 404
         return
-    if not isinstance(exc, TableError | IllegalAction | Notice):
+    if isinstance(exc, StorageUnavailable):  # the writer logged the database's error once
+        log.warning("interaction %s not saved: the database is unavailable", interaction.id)
+    elif not isinstance(exc, TableError | IllegalAction | Notice):
         log.error("unexpected error in interaction", exc_info=exc)
     await reply(interaction, error_text(exc, user_locale(interaction), game_key))
 

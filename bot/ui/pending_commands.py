@@ -21,7 +21,7 @@ import discord
 
 from bot.service import TableService
 from bot.ui.feedback import user_locale
-from storage import Intent
+from storage import Intent, StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -76,10 +76,16 @@ class PendingCommands:
         self._recorded.discard(interaction.id)
         try:
             await tables.settle_intent(str(interaction.id))
+        except StorageUnavailable:  # at worst a restart checks it once more
+            log.warning("could not settle command %s: database unavailable", interaction.id)
         except Exception:  # noqa: BLE001 - at worst a restart checks it once more
             log.exception("could not settle command %s", interaction.id)
 
 
 def _log_failure(write: asyncio.Future[None]) -> None:
-    if not write.cancelled() and write.exception() is not None:
+    if write.cancelled() or write.exception() is None:
+        return
+    if isinstance(write.exception(), StorageUnavailable):
+        log.warning("could not record a command: the database is unavailable")
+    else:
         log.error("could not record a command", exc_info=write.exception())

@@ -175,6 +175,10 @@ class Recovery:
 
     # ----- 2. re-presentation ---------------------------------------------------------------
     async def represent(self) -> None:
+        for lobby in await self.bot.tables.unshown_lobbies():  # e.g. a rematch cut by a kill
+            await self.bot.listener.lobby_changed(lobby)
+            self.represented += 1
+            await asyncio.sleep(PACE_SECONDS)
         behind = await self.bot.tables.presented.behind()
         for table_id in behind:
             table = await self._table(table_id)

@@ -40,3 +40,32 @@ async def test_ten_kills_lose_nothing(tmp_path):
     assert result.never_caught_up == 0, result.details
     assert result.replay_mismatches == 0, result.details
     assert result.shutdown_code == 0, counts
+
+
+async def test_kills_at_start_and_at_revancha_leave_every_table_shown_and_playable(tmp_path):
+    """Killed right as the bot acknowledges a Start or a "Revancha", and as it posts a
+    rematch's lobby (committed, its message id not stored): after each restart every open table
+    is shown (none left without a message) and its players go on with buttons only (the hosts
+    press Start again when a restart ate their press, as a person would)."""
+    result = await soak(
+        tmp_path,
+        tables=6,
+        kills=3,
+        seed=5,
+        think=(0.05, 0.2),
+        gap=(0.2, 0.6),
+        end_wait=120.0,
+        cycle=("rematch", "rematch_lobby", "start"),
+        rematch=True,
+    )
+    counts = result.counts()
+    for point in ("rematch", "rematch_lobby", "start"):
+        assert result.kill_points[point] >= 1, counts
+    assert result.tables_unshown == 0, result.details
+    assert result.acked_lost == 0, result.details
+    assert result.unanswered == 0, result.details
+    assert result.commands_left_thinking == 0, result.details
+    assert result.tables_behind == 0, result.details
+    assert result.never_caught_up == 0, result.details
+    assert result.replay_mismatches == 0, result.details
+    assert result.games_finished >= 2, counts  # the rematches were played

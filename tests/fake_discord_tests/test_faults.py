@@ -159,3 +159,41 @@ async def test_invalid_payloads_get_400_50035_and_are_recorded(fake_discord, bot
     assert violation.path == f"/channels/{fake_discord.channel.id}/messages"
     assert where in violation.detail
     assert fake_discord.channel_messages() == []
+
+
+async def test_a_gateway_outage_refuses_connections_then_the_bot_resumes(fake_discord, bot):
+    alice = fake_discord.user("alice")
+    await fake_discord.gateway_outage(1.5)
+    assert not fake_discord.gateway.connected
+    await fake_discord.wait_until(
+        lambda: fake_discord.gateway.refused >= 1, timeout=15, what="a refused reconnection"
+    )
+    await fake_discord.wait_for_resume(timeout=30)
+    await fake_discord.wait_until(lambda: bot.resumed == 1, timeout=15, what="on_resumed")
+    assert fake_discord.gateway.identifies == 1
+    lobby = await (await alice.slash("play", game="amapatolli"))
+    assert lobby.content == "Lobby amapatolli for 3"
+
+
+async def test_a_gateway_outage_that_loses_the_session_makes_the_bot_identify_again(
+    fake_discord, bot
+):
+    alice = fake_discord.user("alice")
+    await fake_discord.gateway_outage(0.5, resumable=False)
+    await fake_discord.wait_until(
+        lambda: fake_discord.gateway.identifies == 2 and fake_discord.gateway.connected,
+        timeout=30,
+        what="a second IDENTIFY",
+    )
+    lobby = await (await alice.slash("play", game="amapatolli"))
+    assert lobby.content == "Lobby amapatolli for 3"
+
+
+async def test_a_spell_of_5xx_fails_every_matching_request_until_it_ends(fake_discord, bot):
+    alice = fake_discord.user("alice")
+    fault = fake_discord.fail_for(1.0, MESSAGES, method="POST", status=502)
+    note = await (await alice.slash("announce", text="after the spell"))
+    assert note.content == "posted"  # discord.py retried its way past the spell
+    assert fault.hits >= 1
+    sent = statuses(fake_discord, "POST", MESSAGES)
+    assert sent[-1] == 200 and set(sent[:-1]) == {502}

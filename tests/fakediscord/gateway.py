@@ -85,6 +85,9 @@ class Gateway:
             None  # while unset, RESUMEs wait (events keep queueing)
         )
         self.pending_resumes = 0
+        self.refuse_until = 0.0  # time.monotonic(): an outage refuses connections until then
+        self.outages = 0
+        self.refused = 0  # connections refused during outages
 
     # --- dispatching -------------------------------------------------------------------------
 
@@ -135,6 +138,24 @@ class Gateway:
         connection.outbox.put_nowait(None)
         await connection.ws.close(code=code, message=b"fake close")
 
+    def down(self) -> bool:
+        """Within an outage (``outage``): connections are refused."""
+        return time.monotonic() < self.refuse_until
+
+    async def outage(self, seconds: float, *, resumable: bool = True) -> None:
+        self.refuse_until = time.monotonic() + seconds
+        self.outages += 1
+        for session in self.sessions.values():
+            if not resumable:
+                session.resumable = False
+        for connection in list(self.connections):
+            for session in self.sessions.values():
+                if session.connection is connection:
+                    session.connection = None
+            connection.outbox.put_nowait(None)
+            await connection.ws.close(code=4000, message=b"fake outage")
+        self.fake._bump()
+
     async def shutdown(self) -> None:
         for connection in list(self.connections):
             connection.outbox.put_nowait(None)
@@ -142,7 +163,10 @@ class Gateway:
 
     # --- the websocket handler -----------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down():
+            self.refused += 1
+            return web.Response(status=503, text="gateway unavailable (fake outage)")
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
         connection = Connection(ws=ws, path=request.path)

@@ -82,8 +82,11 @@ class Fault:
     global_: bool = False
     via: bool = True
     hits: int = 0
+    until: float | None = None  # time.monotonic(): a spell, every match fails until then
 
     def matches(self, method: str, path: str, template: str | None) -> bool:
+        if self.until is not None and time.monotonic() >= self.until:
+            return False
         if self.remaining <= 0:
             return False
         if self.method is not None and self.method != method:
@@ -545,6 +548,26 @@ class FakeDiscord:
         fault = Fault(status, method, route, count)
         self.faults.append(fault)
         return fault
+
+    def fail_for(
+        self,
+        seconds: float,
+        route: str | None = None,
+        *,
+        method: str | None = None,
+        status: int = 503,
+    ) -> Fault:
+        """A spell of server errors: every matching request fails with ``status`` for
+        ``seconds`` (Discord's REST having a bad few minutes)."""
+        fault = Fault(status, method, route, 1 << 62, until=time.monotonic() + seconds)
+        self.faults.append(fault)
+        return fault
+
+    async def gateway_outage(self, seconds: float, *, resumable: bool = True) -> None:
+        """The gateway goes away for ``seconds``: every connection is closed and new ones are
+        refused (HTTP 503 at the handshake) until then. ``resumable=False``: Discord also lost
+        the sessions, so the bot must IDENTIFY again (INVALID_SESSION on its RESUME)."""
+        await self.gateway.outage(seconds, resumable=resumable)
 
     async def close_gateway(self, code: int = 4000, *, shard_id: int = 0) -> None:
         """Close the bot's gateway connection (4000: unknown error, the bot must RESUME)."""
