@@ -29,6 +29,7 @@ from bot.ui.items import (
     ModalButton,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
+from bot.ui.pending_commands import HAND
 from bot.ui.presenter import ModalField
 from games.core import GameState
 from storage import Intent
@@ -205,6 +206,7 @@ class PlayCog(commands.Cog):
                 await self._move(interaction, click, deadline, False)
                 if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
                     await click.defer(interaction)
+                listener.offer_public(table, interaction)  # its token edits the table next
             finally:
                 listener.release_public(table_id)
             return
@@ -268,25 +270,40 @@ class PlayCog(commands.Cog):
             return
         payload = self._private(interaction, table_id, page)
         table = self.bot.tables.get(table_id)
-        ephemerals = self.bot.listener.ephemerals
-        # The player's previous answer, edited while its token lives: no new message per turn.
-        if await ephemerals.show_again(interaction, table_id, seat, payload, table.version):
-            await self.bot.remember(interaction)
-            return
-        # One call: the view itself as the answer, unless its image is not ready in time.
-        await _within(interaction, deadline, finish(payload), ephemeral=True)
+        version = table.version  # what the payload shows
+        listener = self.bot.listener
+        ephemerals = listener.ephemerals
+        # A deferred update of the table (its token edits the public message from now on) and
+        # the hand as an ephemeral follow-up (edited through that same token while it lives).
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is not None:  # a restart before the follow-up sends one (bot/ui/recovery)
+            await pending.record(interaction, HAND)
+        await interaction.response.defer()
+        listener.offer_public(table, interaction)
+        previous = ephemerals.pop(table_id, seat)
+        await finish(payload)
         image = payload.image.digest if payload.image and payload.files else None
-        await answer_with(interaction, payload, fresh=True)
+        try:
+            message = await interaction.followup.send(
+                ephemeral=True, wait=True, **payload.send_kwargs()
+            )
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
         ephemerals.remember(
             table_id,
             seat,
             interaction,
             translator(user_locale(interaction)),
-            version=table.version,
+            message_id=message.id,
+            version=version,
             image=image,
             pressed=True,
         )
+        if pending is not None:
+            await pending.settle(interaction)
         await self.bot.remember(interaction)
+        await ephemerals.retire(previous)
 
     async def on_draft(
         self,
@@ -473,13 +490,16 @@ class PlayCog(commands.Cog):
             return  # the game ended or the table closed: the public message says so
         tr = translator(user_locale(interaction))
         draft = self.draft(table_id, seat, table.version)
-        if await self.bot.listener.answer_in_place(
+        listener = self.bot.listener
+        if await listener.answer_in_place(
             interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
         ):
+            listener.remember_click(table_id, seat, interaction)
             self._touch(interaction, table_id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
+        listener.remember_click(table_id, seat, interaction)
         if _is_ephemeral(interaction) or page or draft:
             await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
             self._touch(interaction, table_id)

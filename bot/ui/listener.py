@@ -31,6 +31,7 @@ from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.ui.dm_gate import DmGate
+from bot.ui.endings import ended_hand_payload
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.messages import (
     Payload,
@@ -41,11 +42,12 @@ from bot.ui.messages import (
     public_payload,
     seat_names,
 )
-from bot.ui.pacer import RequestPacer
+from bot.ui.pacer import Priority, RequestPacer
 from bot.ui.presenter import GamePresenter
 from bot.ui.rendering import Superseded
 from bot.ui.seats import used_rematch_view
 from bot.ui.shown import ShownStore
+from bot.ui.tokens import Hook, Tokens, answered_on_message
 from games.core import Event
 
 log = logging.getLogger(__name__)
@@ -53,8 +55,8 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007
 NO_MUTUAL_GUILD = 50278
 UNKNOWN_MESSAGE = 10008
-# An interaction token edits its message for 15 minutes; stop using it a minute before.
-HOOK_SECONDS = 14 * 60
+# Seconds since a player's last click at a table after which their turn gets a notice DM.
+NOTICE_AFTER = 60.0
 T = TypeVar("T")
 
 
@@ -94,16 +96,15 @@ class Slot:
     older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
     clickable: bool = False  # the DM view (message_id) shows components
     mention: tuple[str, ...] = ()  # the seats the live turn mention names
-    # The latest click on the DM view (message_id) and until when (loop time) its token may edit
-    # that message: such an edit goes through the interaction's webhook, outside the bot
-    # token's global rate limit.
-    hook: discord.Interaction | None = None
-    hook_until: float = 0.0
     # The public message: its worker waits for the global pacer BEFORE it takes the latest
     # change, so a table whose edit waits shows its newest version with one call. None of
     # that when the change is already shown (answered in place): ``skip_version``.
     paced: bool = False
     skip_version: int | None = None
+    mention_hook: Hook | None = None  # the table token whose follow-up is the live mention
+    notice_id: int | None = None  # a DM hand's live turn notice (deleted when the turn passes)
+    token_key: Any = None  # its key in the listener's ``Tokens`` (the public message's)
+    paced_turn: bool = False  # its worker waited for the pacer for the change it shows
 
     def needs_pacing(self) -> bool:
         return self.paced and not (
@@ -111,11 +112,17 @@ class Slot:
         )
 
 
-async def timed_rest(call: Awaitable[T], kind: str, pacer: RequestPacer | None = None) -> T:
+async def timed_rest(
+    call: Awaitable[T],
+    kind: str,
+    pacer: RequestPacer | None = None,
+    priority: Priority = Priority.HOUSEKEEPING,
+) -> T:
     """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``; a bot-token call
-    passes the ``pacer`` that keeps it inside the global limit (its wait is not REST time)."""
+    passes the ``pacer`` that keeps it inside the global limit, waiting its turn by
+    ``priority`` (its wait is not REST time)."""
     if pacer is not None:
-        await pacer.acquire()
+        await pacer.acquire(priority)
     metrics.count(f"rest.{kind}")
     start = time.perf_counter()
     try:
@@ -132,8 +139,17 @@ class DiscordTableListener:
         self._private: dict[tuple[int, str], Slot] = {}
         self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
         self._mentions: dict[int, Slot] = {}  # table -> its one live turn mention
+        self._hands: dict[tuple[int, str], Slot] = {}  # each live ephemeral hand's worker
         self._tasks: set[asyncio.Task[None]] = set()
         self.ephemerals = EphemeralViews()  # each player's "Ver mi mano" answer, still editable
+        # The freshest interaction token of each public message ("public", table) and DM hand
+        # ("dm", table, seat): edits through it skip the bot token's budget (bot/ui/tokens.py).
+        self.clock: Callable[[], float] = time.monotonic
+        self.tokens = Tokens(lambda: self.clock())
+        # When each (table, player) last clicked at the table: a player who did lately is
+        # watching, and needs no turn notice (``_turn_notice``).
+        self._last_click: dict[tuple[int, str], float] = {}
+        self.notice_after = NOTICE_AFTER
         # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
         # database; closed DMs retried with back-off.
         self.shown = ShownStore(
@@ -166,11 +182,13 @@ class DiscordTableListener:
         self._show_public(table, build)
         if by_timer and actor is not None:
             self._spawn(self._timed_out_notice(table, actor))
-        for seat in table.human_seats():
-            self._show_private(table, seat.id)
         over = table.record.status != "playing" or (
             table.state is not None and table.game.is_over(table.state)
         )
+        for seat in table.human_seats():
+            self._show_private(table, seat.id)
+            if not over:
+                self._show_hand(table, seat.id)
         self._show_mention(table, over)
         if over and table.state is not None:  # "Ver mi mano" answers show the end, buttons off
             presenter = self.bot.presenter(table.game.key)
@@ -181,35 +199,88 @@ class DiscordTableListener:
             )
 
     async def table_closed(self, table: Table, reason: str) -> None:
+        """The public message shows the closing; every private view (DM hand, ephemeral hand)
+        says the table closed, its buttons and any turn notice gone."""
         tr = translator(table.record.locale)
         await self._shown(
             self._show_public(table, lambda: closed_payload(table, reason, tr), final=True)
         )
         self._show_mention(table, True)
-        self._spawn(self.ephemerals.table_closed(table.id))
+
+        def closing(view_tr: Translator) -> Payload:
+            return ended_hand_payload(
+                table, view_tr, view_tr(f"table.closed.{reason}"), view_tr("views.closed")
+            )
+
+        self._spawn(self.ephemerals.table_closed(table.id, closing))
         await self._restore_private_slots(table)
         for key in [k for k in self._private if k[0] == table.id]:
-            slot = self._private.pop(key)  # nothing will edit those views again...
-            current = [slot.message_id] if slot.message_id is not None and slot.clickable else []
-            shown = [*slot.older, *current]
-            slot.older = []
-            if shown:  # ...but their buttons go off
-                self._kick(slot, functools.partial(self._buttons_off, key[1], shown))
+            slot = self._private.pop(key)  # nothing will edit those views again but this
+            self._kick(slot, functools.partial(self._retire_hand, table, key[1], slot, closing))
+        self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        """Drop what the listener keeps of a closed table (its tokens go with their slots)."""
+        self.tokens.drop(("public", table_id))
+        for key in [k for k in self._hands if k[0] == table_id]:
+            del self._hands[key]
+        for key in [k for k in self._last_click if k[0] == table_id]:
+            del self._last_click[key]
+
+    async def _retire_hand(
+        self, table: Table, seat: str, slot: Slot, build: Callable[[Translator], Payload]
+    ) -> None:
+        """Show ``build(tr)`` (an ending: no buttons) on ``seat``'s DM hand, delete its turn
+        notice and turn off any older view's buttons: no view lies about the table."""
+        if slot.notice_id is not None:
+            notice, slot.notice_id = slot.notice_id, None
+            await self._delete_dm(seat, notice)
+        if slot.message_id is not None and (slot.clickable or slot.digest != "retired"):
+            payload = build(translator(await self.bot.locale_of(seat)))
+            try:
+                await self._edit_dm(table.id, seat, slot, payload)
+                slot.clickable, slot.waiting, slot.digest, slot.image = (
+                    False,
+                    False,
+                    "retired",
+                    None,
+                )
+                self.shown.private(table.id, seat, table.version, slot)
+            except discord.HTTPException as exc:
+                log.info("could not retire the DM hand of %s at table %s (%s)", seat, table.id, exc)
+        if slot.older:
+            older, slot.older = slot.older, []
+            await self._buttons_off(seat, older)
+            self.shown.private(table.id, seat, table.version, slot)
+
+    def _retire_seat(self, table: Table, seat: str) -> None:
+        """The computer plays ``seat`` now (timeouts, left, kicked): their private views say
+        so, buttons off; the DM hand stays theirs, edited back should they rejoin."""
+
+        def by_cpu(view_tr: Translator) -> Payload:
+            return ended_hand_payload(table, view_tr, view_tr("views.seat_by_cpu"))
+
+        slot = self._private.get((table.id, seat))
+        if slot is not None:
+            self._kick(slot, functools.partial(self._retire_hand, table, seat, slot, by_cpu))
+        self._hands.pop((table.id, seat), None)
+        self._spawn(self.ephemerals.retire(self.ephemerals.pop(table.id, seat), by_cpu))
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
         name = seat_names(table, tr)(seat_id)
+        self._retire_seat(table, seat_id)
         await self._send_channel(
             table, tr("notice.replaced_by_cpu", player=f"<@{seat_id}>", name=name)
         )
 
     async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
         """Tell the channel, then show the table again (names, "Volver"); a person back at
-        their seat gets their private view in a new DM."""
+        their seat gets their private view again, on their same DM hand."""
         tr = translator(table.record.locale)
+        if change != "rejoined":
+            self._retire_seat(table, seat_id)
         await self._send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
-        if change == "rejoined":
-            self._private.pop((table.id, seat_id), None)
         public = self._public.get(table.id)
         if public is not None:
             public.shown_version = None  # same version, other seats: show it again
@@ -263,6 +334,7 @@ class DiscordTableListener:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""
         while pending := [t for t in self._tasks if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
+        await self.ephemerals.drain()
 
     # ----- workers ----------------------------------------------------------------------
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -294,8 +366,10 @@ class DiscordTableListener:
 
     async def _drain_slot(self, slot: Slot) -> None:
         while slot.dirty and not slot.holds and slot.work is not None:
-            if slot.needs_pacing():
-                await self.pacer.acquire()
+            slot.paced_turn = False
+            if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
+                slot.paced_turn = True
+                await self.pacer.acquire(Priority.PUBLIC)
                 if slot.holds or not slot.dirty:
                     return  # answered in place meanwhile: its release starts the worker again
             slot.dirty = False
@@ -315,6 +389,7 @@ class DiscordTableListener:
         slot = self._public.setdefault(table.id, Slot())
         if slot.final:
             return None
+        slot.token_key = ("public", table.id)
         slot.build = build
         slot.final = final
         slot.paced = True
@@ -355,10 +430,17 @@ class DiscordTableListener:
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
-                    await timed_rest(
-                        channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs()),
-                        "public_edit",
-                    )
+                    if not await self._edit_through_token(
+                        ("public", table.id), int(message_id), payload, "public_hook_edit"
+                    ):
+                        await timed_rest(
+                            channel.get_partial_message(int(message_id)).edit(
+                                **payload.edit_kwargs()
+                            ),
+                            "public_edit",
+                            None if slot.paced_turn else self.pacer,
+                            Priority.PUBLIC,
+                        )
                     slot.image = image
                     slot.shown_version = version if playing else None
                     self.shown.public(table.id, message_id, version, image)
@@ -370,7 +452,12 @@ class DiscordTableListener:
                         await finish(payload)
             else:
                 await finish(payload)
-            message = await timed_rest(channel.send(**payload.send_kwargs()), "public_send")
+            message = await timed_rest(
+                channel.send(**payload.send_kwargs()),
+                "public_send",
+                None if slot.paced_turn else self.pacer,
+                Priority.PUBLIC,
+            )
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.bot.tables.set_message(table, str(message.id))
@@ -496,6 +583,21 @@ class DiscordTableListener:
         slot = self._private.setdefault((table.id, seat), Slot())
         self._kick(slot, lambda: self._present_private(table, seat, slot))
 
+    def _show_hand(self, table: Table, seat: str) -> None:
+        """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
+        if self.ephemerals.live(table.id, seat) is None or table.state is None:
+            return
+        slot = self._hands.setdefault((table.id, seat), Slot())
+        presenter = self.bot.presenter(table.game.key)
+        version = table.version
+
+        async def work() -> None:
+            await self.ephemerals.update(
+                table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
+            )
+
+        self._kick(slot, work)
+
     def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
         """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
         view itself: ``private_payload`` takes it rather than building it again)."""
@@ -538,9 +640,13 @@ class DiscordTableListener:
             self._private.pop((table.id, seat), None)  # this is the view's last edit
         if digest == slot.digest:
             return
-        # A new message when it becomes their turn (it notifies); an edit otherwise.
-        fresh = waiting and not slot.waiting
-        if not fresh and await self._answered_elsewhere(table, seat, slot, digest, waiting):
+        # One hand message per player per table, edited in place; a turn that must notify
+        # gets a short notice of its own (``_turn_notice``), deleted once the turn passes.
+        became_turn = waiting and not slot.waiting
+        # Their turn: the view that lets them act goes first among bot-token calls.
+        urgency = Priority.NEXT_PLAYER if waiting else Priority.HOUSEKEEPING
+        if await self._answered_elsewhere(table, seat, slot, digest, waiting):
+            await self._turn_notice(table, seat, slot, waiting, became_turn, sent=False)
             return
         if await self._closed_dms(seat):
             return
@@ -548,13 +654,14 @@ class DiscordTableListener:
         payload = private_payload(table, self.bot.presenter(table.game.key), seat, tr, view=view)
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
-            if slot.message_id is not None and not fresh:
+            if slot.message_id is not None:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
-                    await self._edit_dm(seat, slot, payload)
+                    await self._edit_dm(table.id, seat, slot, payload, urgency)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
                     self.shown.private(table.id, seat, table.version, slot)
+                    await self._turn_notice(table, seat, slot, waiting, became_turn, sent=False)
                     return
                 except discord.NotFound:
                     pass  # they deleted it: send a new one
@@ -567,9 +674,7 @@ class DiscordTableListener:
                     await finish(payload)
             else:
                 await finish(payload)
-            # The previous view stays as it is: its buttons carry an older version, so a
-            # click on them answers with the current view ("stale").
-            message = await self._dm(table, seat, payload=payload)
+            message = await self._dm(table, seat, payload=payload, priority=urgency)
             if message is not None:
                 if slot.clickable and slot.message_id not in (None, message.id):
                     slot.older.append(slot.message_id)  # its buttons go off when the game ends
@@ -578,11 +683,43 @@ class DiscordTableListener:
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
                 self.shown.private(table.id, seat, table.version, slot)
+                self._last_click.setdefault((table.id, seat), self.clock())  # it notified
+                await self._turn_notice(table, seat, slot, waiting, became_turn, sent=True)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    async def _turn_notice(
+        self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
+    ) -> None:
+        """An edit does not notify: when it becomes ``seat``'s turn and they have not clicked
+        at this table for ``notice_after`` seconds (they are not watching), a short DM says so;
+        it is deleted once the turn passes. A hand just sent notifies by itself."""
+        if not waiting and slot.notice_id is not None:
+            notice, slot.notice_id = slot.notice_id, None
+            await self._delete_dm(seat, notice)
+            return
+        if not became or sent or slot.notice_id is not None:
+            return
+        last = self._last_click.get((table.id, seat))
+        if last is not None and self.clock() - last < self.notice_after:
+            return  # they are playing right now: the edited hand is enough
+        tr = translator(await self.bot.locale_of(seat))
+        text = tr("views.turn_notice", table=table.id, game=tr(f"{table.game.key}.name"))
+        message = await self._dm(table, seat, content=text, priority=Priority.NEXT_PLAYER)
+        if message is not None:
+            slot.notice_id = message.id
+
+    async def _delete_dm(self, seat: str, message_id: int) -> None:
+        channel = await self._dm_channel(seat)
+        try:
+            await timed_rest(
+                channel.get_partial_message(message_id).delete(), "dm_delete", self.pacer
+            )
+        except discord.HTTPException:
+            log.info("could not delete a turn notice of %s", seat)
 
     async def _answered_elsewhere(
         self, table: Table, seat: str, slot: Slot, digest: str, waiting: bool
@@ -604,43 +741,65 @@ class DiscordTableListener:
         metrics.count("dm_edit_spared")
         return True
 
-    async def _edit_dm(self, seat: str, slot: Slot, payload: Payload) -> None:
-        """Edit the DM view ``slot.message_id``: through the webhook of the latest click on it
-        while its token is valid (exempt from the global limit), else with the bot token."""
-        hook = slot.hook
-        live = asyncio.get_running_loop().time() < slot.hook_until
-        if (
-            hook is not None
-            and hook.response.is_done()  # answered: a late acknowledgement fails, no original
-            and live
-            and hook.message
-            and hook.message.id == slot.message_id
-        ):
-            try:
-                await timed_rest(
-                    hook.edit_original_response(**payload.edit_kwargs()), "dm_hook_edit"
-                )
-                return
-            except discord.NotFound:
-                slot.hook = None  # the token expired or the message is gone: the bot token
-                await _reattach(payload)
-            except discord.HTTPException as exc:
-                log.info("editing %s's DM through its click failed (%s); editing it", seat, exc)
-                slot.hook = None
-                await _reattach(payload)
-        channel = await self._dm_channel(seat)
+    async def _edit_dm(
+        self,
+        table_id: int,
+        seat: str,
+        slot: Slot,
+        payload: Payload,
+        priority: Priority = Priority.HOUSEKEEPING,
+    ) -> None:
+        """Edit the DM hand ``slot.message_id``: through the token of the latest click on it
+        while it is fresh (exempt from the global limit), else with the bot token."""
         assert slot.message_id is not None
+        if await self._edit_through_token(
+            ("dm", table_id, seat), slot.message_id, payload, "dm_hook_edit"
+        ):
+            return
+        channel = await self._dm_channel(seat, priority)
         await timed_rest(
             channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
             "dm_edit",
             self.pacer,
+            priority,
         )
 
-    def _remember_click(self, slot: Slot, interaction: discord.Interaction) -> None:
-        """Keep a click on the slot's own DM view: its token can edit that message later."""
-        if interaction.message is not None and interaction.message.id == slot.message_id:
-            slot.hook = interaction
-            slot.hook_until = asyncio.get_running_loop().time() + HOOK_SECONDS
+    async def _edit_through_token(
+        self, key: Any, message_id: int, payload: Payload, kind: str
+    ) -> bool:
+        """Edit ``message_id`` through ``key``'s fresh interaction token. False when there is
+        none, or it was refused (then dropped, and the payload's image attached again for the
+        bot token's edit)."""
+        if self.tokens.fresh(key, message_id) is None:
+            return False
+        if await self.tokens.edit(key, message_id, payload.edit_kwargs(), kind):
+            return True
+        await _reattach(payload)
+        return False
+
+    def remember_click(self, table_id: int, seat: str, interaction: discord.Interaction) -> None:
+        """``seat`` clicked at the table (they are watching); a click on their own DM hand,
+        answered, leaves its token to edit that message later."""
+        self._last_click[(table_id, seat)] = self.clock()
+        if not answered_on_message(interaction):
+            return
+        slot = self._private.get((table_id, seat))
+        message = interaction.message
+        if slot is not None and message is not None and message.id == slot.message_id:
+            self.tokens.offer(("dm", table_id, seat), interaction, message.id)
+
+    def offer_public(self, table: Table, interaction: discord.Interaction) -> None:
+        """A click on ``table``'s public message, answered with a deferred update or an update
+        of it: its token edits the public message from now on (while fresh)."""
+        self._last_click[(table.id, str(interaction.user.id))] = self.clock()
+        message = interaction.message
+        if (
+            message is not None
+            and answered_on_message(interaction)
+            and self.is_public_message(table, message)
+        ):
+            self.tokens.offer(("public", table.id), interaction, message.id)
+            metrics.count("token.public_offered")
 
     async def answer_in_place(
         self,
@@ -687,9 +846,6 @@ class DiscordTableListener:
     ) -> bool:
         key = (table.id, seat)
         slot = self._private.setdefault(key, Slot())
-        # Answered here or (if not in time) acknowledged by the caller: either way later edits
-        # of this view may go through this click's webhook.
-        self._remember_click(slot, interaction)
         if interaction.response.is_done() or interaction.message is None or table.state is None:
             return False
         loop = asyncio.get_running_loop()
@@ -769,26 +925,51 @@ class DiscordTableListener:
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         if slot.message_id is not None:
             try:
-                await timed_rest(
-                    channel.get_partial_message(slot.message_id).delete(),
-                    "channel_delete",
-                    self.pacer,
-                )
+                via = slot.mention_hook
+                if via is not None and self.clock() < via.until:
+                    # posted as a table token's follow-up: deleted through it (exempt)
+                    await timed_rest(
+                        via.interaction.followup.delete_message(slot.message_id),
+                        "mention_hook_delete",
+                    )
+                else:
+                    await timed_rest(
+                        channel.get_partial_message(slot.message_id).delete(),
+                        "channel_delete",
+                        self.pacer,
+                    )
             except discord.HTTPException:
                 log.info("could not delete the turn mention of table %s", table.id)
-            slot.message_id = None
+            slot.message_id, slot.mention_hook = None, None
         slot.mention = tuple(seats)
         if not seats:
             self.shown.mention(table.id, None, ())
             return
         tr = translator(table.record.locale)
         text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
+        mentions = discord.AllowedMentions(users=True)
+        hook = self.tokens.fresh(("public", table.id), None)
+        message: discord.Message | None = None
+        if hook is not None:  # a follow-up of a fresh table token: outside the bot's budget
+            try:
+                message = await timed_rest(
+                    hook.interaction.followup.send(
+                        content=text, allowed_mentions=mentions, wait=True
+                    ),
+                    "mention_hook_send",
+                )
+                slot.mention_hook = hook
+            except discord.HTTPException as exc:
+                log.info("a turn mention through a table token was refused (%s)", exc.code)
+                self.tokens.drop(("public", table.id), hook)
         try:
-            message = await timed_rest(
-                channel.send(content=text, allowed_mentions=discord.AllowedMentions(users=True)),
-                "channel_send",
-                self.pacer,
-            )
+            if message is None:
+                message = await timed_rest(
+                    channel.send(content=text, allowed_mentions=mentions),
+                    "channel_send",
+                    self.pacer,
+                    Priority.NEXT_PLAYER,
+                )
             slot.message_id = message.id
             self.shown.mention(table.id, message.id, slot.mention)
         except discord.HTTPException:
@@ -801,29 +982,39 @@ class DiscordTableListener:
     async def _closed_dms(self, seat: str) -> bool:
         return await self.dms.blocked(seat)
 
-    async def _dm_channel(self, seat: str) -> discord.PartialMessageable:
+    async def _dm_channel(
+        self, seat: str, priority: Priority = Priority.HOUSEKEEPING
+    ) -> discord.PartialMessageable:
         """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
         channel_id = self._dm_channels.get(seat)
         if channel_id is None:
             channel = await timed_rest(
-                self.bot.create_dm(discord.Object(id=int(seat))), "dm_open", self.pacer
+                self.bot.create_dm(discord.Object(id=int(seat))), "dm_open", self.pacer, priority
             )
             channel_id = self._dm_channels[seat] = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _dm(
-        self, table: Table, seat: str, *, payload: Payload | None = None, content: str | None = None
+        self,
+        table: Table,
+        seat: str,
+        *,
+        payload: Payload | None = None,
+        content: str | None = None,
+        priority: Priority = Priority.HOUSEKEEPING,
     ) -> discord.Message | None:
         if await self._closed_dms(seat):
             return None
         try:
-            channel = await self._dm_channel(seat)
+            channel = await self._dm_channel(seat, priority)
             if payload is not None:
                 sent = await timed_rest(
-                    channel.send(**payload.send_kwargs()), "dm_send", self.pacer
+                    channel.send(**payload.send_kwargs()), "dm_send", self.pacer, priority
                 )
             else:
-                sent = await timed_rest(channel.send(content=content), "dm_send", self.pacer)
+                sent = await timed_rest(
+                    channel.send(content=content), "dm_send", self.pacer, priority
+                )
             await self.dms.delivered(seat)
             return sent
         except discord.Forbidden as exc:

@@ -17,7 +17,7 @@ import discord
 from bot.i18n import translator
 from bot.service import Table, TableService
 from bot.service.followers import Followers
-from bot.ui.messages import finish, public_payload
+from bot.ui.messages import closed_payload, finish, public_payload
 from bot.ui.payload import Payload
 from bot.ui.platform_items import FollowButton
 from bot.ui.presenter import GamePresenter
@@ -58,9 +58,12 @@ def spectator_payload(
     payload = public_payload(table, presenter, service, tr)
     if payload.view is not None:
         payload.view.stop()
-    view = discord.ui.View(timeout=None)
-    view.add_item(FollowButton(table.id, "stop", label=tr("follow.stop")))
-    payload.view = view
+    if turn_of(table)[0] == "over":
+        payload.view = None  # the end: nothing left to follow, no button to press
+    else:
+        view = discord.ui.View(timeout=None)
+        view.add_item(FollowButton(table.id, "stop", label=tr("follow.stop")))
+        payload.view = view
     payload.content = tr("follow.dm_header", table=table.id)
     return payload
 
@@ -91,10 +94,29 @@ class SpectatorListener:
         self._show(table)
 
     async def table_closed(self, table: Table, reason: str) -> None:
+        """Every follower's DM shows the closing, its "stop following" button gone: no view
+        keeps saying whose turn it is at a table that closed."""
+        following = dict(self.followers.of(table.id))
         self._turns.pop(table.id, None)
+        self._latest.pop(table.id, None)
         worker = self._workers.get(table.id)
-        if worker is None:
-            self.followers.forget_table(table.id)
+        if worker is not None:
+            await asyncio.gather(asyncio.shield(worker), return_exceptions=True)
+        for user_id, message_id in following.items():
+            if message_id is not None:
+                await self._show_closed(table, reason, user_id, message_id)
+        self.followers.forget_table(table.id)
+
+    async def _show_closed(self, table: Table, reason: str, user_id: str, message_id: str) -> None:
+        tr = translator(await self.bot.locale_of(user_id))
+        payload = closed_payload(table, reason, tr)
+        payload.content = tr("views.follow_closed")
+        try:
+            channel = await self._dm_channel(user_id)
+            await channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
+            self.sent += 1
+        except discord.HTTPException as exc:
+            log.info("could not show the closing to follower %s (%s)", user_id, exc.code)
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         return None
