@@ -10,6 +10,12 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py --tables 100 --window 30 --warmup 10
     .venv/bin/python bench/load.py --tables 500 --no-validate   # skip the OpenAPI walk
     .venv/bin/python bench/load.py --backend postgres --processes 2   # 2 shard processes
+    .venv/bin/python bench/load.py --tables 500 --global-rate 45,0   # the bot paced, unpaced
+
+The fake enforces Discord's global limit (50 bot-token requests per second, all shard processes
+together; interaction callbacks and webhook-token routes exempt): a request over it gets the
+global 429, which discord.py waits out. ``--discord-limit 0`` turns that off (as if Discord
+raised the bot's limit); ``--global-rate`` sets the bot's own pacer, several values side by side.
 
 ``--backend postgres`` runs the bot on a real PostgreSQL (the embedded server of the tests, or
 MESA_TEST_POSTGRES_URL; a fresh database per run); ``--processes N`` (PostgreSQL only) runs N
@@ -27,6 +33,17 @@ interaction callbacks and webhook routes counts against Discord's 50/s global li
 CPU % and RSS, its event-loop lag and phase timings (``mesa.metrics`` DEBUG log lines, "n/a" when
 the bot does not log them), discord.py's "Can't keep up" warnings, the driver's own CPU % (near
 100 % means the driver, not the bot, is the bottleneck), load average.
+
+Issue 25's figures (second summary table): bot-token calls per human move, set-up apart (calls
+in the window for tables being played, by the channel or DM they touch; calls for tables being
+opened are "setup"), global 429s (in the window, and over the whole run), click → the next
+player's view that lets them act (the first view of the table, any human's, offering a move at a
+later version: the next version; moves after which computer seats played first, their delay
+included, are listed apart), click → public table, click → the mover's own view (DM or "Ver mi
+mano" hand), click → ack, the share of message edits sent through interaction tokens (an
+UPDATE_MESSAGE callback or a webhook PATCH, against bot-token PATCHes), CPU % of the bot, its
+workers, the fake and the players (the last two share this process: loop callbacks are timed,
+bench/load_cpu.py), the bot's loop lag.
 """
 
 from __future__ import annotations
@@ -51,6 +68,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load_cpu import LoopCpu  # noqa: E402
 from bench.load_driver import Sample, World, is_exempt, peak_per_window, percentiles  # noqa: E402
 from bench.load_probe import (  # noqa: E402
     CpuMeter,
@@ -128,8 +146,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--global-rate",
+        type=_rates,
+        default=[None],
+        help="the bot's GLOBAL_REQUESTS_PER_SECOND (its default: 45, under Discord's 50; 0:"
+        " unpaced); comma-separated values run side by side, e.g. 45,0",
+    )
+    parser.add_argument(
+        "--discord-limit",
         type=int,
-        help="the bot's GLOBAL_REQUESTS_PER_SECOND (its default: 45, under Discord's 50; 0: unpaced)",
+        default=50,
+        help="bot-token requests per second the fake Discord allows, as Discord does (50);"
+        " 0: no limit (as if Discord raised it)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument(
@@ -156,6 +183,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.processes > 1 and args.backend != "postgres":
         parser.error("--processes above 1 needs --backend postgres (SQLite serves one process)")
     return args
+
+
+def _rates(text: str) -> list[int | None]:
+    return [int(x) for x in text.split(",") if x.strip()]
 
 
 def progress(args: argparse.Namespace, text: str) -> None:
@@ -256,7 +287,10 @@ async def run_one(
 ) -> dict[str, Any]:
     low, high = (float(x) for x in args.think.split(","))
     fake = FakeDiscord(
-        validate=not args.no_validate, keep_history=False, shard_count=args.processes
+        validate=not args.no_validate,
+        keep_history=False,
+        shard_count=args.processes,
+        global_rate=args.discord_limit or None,
     )
     await fake.start()
     guilds = None
@@ -279,6 +313,7 @@ async def run_one(
     ]
     bot = bots[0]
     tasks: list[asyncio.Task[None]] = []
+    loop_cpu = LoopCpu()
     try:
         await fake.wait_until(lambda: fake.commands.get(None), timeout=120, what="command sync")
         await fake.wait_until_shards_connected(range(args.processes), timeout=60)
@@ -307,6 +342,8 @@ async def run_one(
             meter.start(now)
         fake.take_violations()
         playing_at_start = world.started()
+        traffic_start = fake.ratelimits.traffic.snapshot()
+        loop_cpu.install()
         world.measuring = True
         profiler = cProfile.Profile() if args.profile_driver else None
         if profiler is not None:
@@ -322,6 +359,8 @@ async def run_one(
             rss_peak = max(rss_peak, sum(rss_mb(b.pid) for b in bots))
             tree_rss_peak = max(tree_rss_peak, sum(tree_rss_mb(b.pid) for b in bots))
         window = time.monotonic() - now
+        loop_cpu.uninstall()
+        traffic_end = fake.ratelimits.traffic.snapshot()
         if profiler is not None:
             profiler.disable()
             out = io.StringIO()
@@ -344,6 +383,7 @@ async def run_one(
         for line in world.describe_unresolved()[:5]:
             progress(args, f"unresolved: {line}")
     finally:
+        loop_cpu.uninstall()
         world.running = False
         for task in tasks:
             task.cancel()
@@ -364,6 +404,9 @@ async def run_one(
         rss_peak=rss_peak,
         loadavg=loadavg,
         violations=violations,
+        traffic={k: traffic_end[k] - traffic_start[k] for k in traffic_end},
+        global_429_run=fake.ratelimits.traffic.global_429,
+        loop_cpu=loop_cpu.percent(window),
         figures=merged(
             [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
         ),
@@ -387,6 +430,9 @@ class Measured:
     rss_peak: float
     loadavg: list[float]
     violations: list[Violation]
+    traffic: dict[str, int]  # the fake's counters over the window (ratelimit.Traffic)
+    global_429_run: int  # over the whole run, set-up included
+    loop_cpu: dict[str, float]  # CPU % of this process's loop: "fake", "driver" (players)
     figures: LogFigures
 
 
@@ -401,7 +447,28 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
     for v in m.violations:
         kinds[v.kind] = kinds.get(v.kind, 0) + 1
     lag = percentiles(m.figures.loop_lag_ms)
+    t = m.traffic
+    edits = t["bot_edits"] + t["interaction_edits"]
     return {
+        "pacer": args.global_rate if args.global_rate is not None else "default",
+        "discord_limit": args.discord_limit or None,
+        "bot_token_calls": t["bot"],
+        "bot_token_per_s": round(t["bot"] / m.window, 1),
+        "bot_token_per_human_move": round(stats.bot_calls["play"] / max(stats.human_moves, 1), 3),
+        "bot_token_calls_by_purpose": dict(stats.bot_calls),
+        "interaction_calls": t["interaction"],
+        "global_429": t["global_429"],
+        "global_429_run": m.global_429_run,
+        "invalid_requests": t["invalid"],
+        "next_view_ms": percentiles(stats.next_ms),
+        "next_view_after_cpu_ms": percentiles(stats.next_after_cpu_ms),
+        "next_view_ms_by_game": by_game(stats.next_samples),
+        "mover_view_ms": percentiles(stats.own_ms),
+        "edits": edits,
+        "edits_via_interaction_share": round(t["interaction_edits"] / edits, 3) if edits else None,
+        "fake_cpu_pct": m.loop_cpu["fake"],
+        "players_cpu_pct": m.loop_cpu["driver"],
+        "workers_cpu_pct": round(m.bot_tree_cpu_pct - m.bot_cpu_pct, 1),
         "tables": tables,
         "backend": args.backend,
         "processes": args.processes,
@@ -532,7 +599,40 @@ def summary(results: list[dict[str, Any]]) -> str:
                 f"  slow: {x['ms']:.0f} ms {x['game']} #{x['table_id']} {x['kind']} via {x['via']} "
                 f"clicked v{x['clicked_version']} at {x['clicked_at']} (interaction {x['interaction_id']}), shown v{x['shown_version']}"
             )
-    return "\n".join(lines + [""] + notes)
+    return "\n".join(lines + [""] + issue25_summary(results) + [""] + notes)
+
+
+def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
+    """The figures issue 25 asks for, one row per table count and pacer setting."""
+    head = (
+        "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
+        " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
+        " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
+        " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms |"
+    )
+    lines = [head, "|" + "---|" * 12]
+    for r in results:
+        lag = r["loop_lag_ms"]
+        lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
+        nv, nc = r["next_view_ms"], r["next_view_after_cpu_ms"]
+        p, o, a = r["public_edit_ms"], r["mover_view_ms"], r["ack_ms"]
+        share = r["edits_via_interaction_share"]
+        purposes = r["bot_token_calls_by_purpose"]
+        lines.append(
+            f"| {r['tables']} ({r['tables_playing']}) | {r['pacer']} / {r['discord_limit'] or 'off'}"
+            f" | {r['moves_per_s']} | {r['bot_token_per_human_move']}"
+            f" (play {purposes.get('play', 0)}, setup {purposes.get('setup', 0)},"
+            f" other {purposes.get('other', 0)}; {r['human_moves']} moves)"
+            f" | {r['global_429']}, {r['global_429_run']}"
+            f" | {ms(nv, 'p50')} / {ms(nv, 'p99')} / {ms(nv, 'max')} ({nv['n']};"
+            f" {ms(nc, 'p50')} / {ms(nc, 'p99')})"
+            f" | {ms(p, 'p50')} / {ms(p, 'p99')} | {ms(o, 'p50')} / {ms(o, 'p99')}"
+            f" | {ms(a, 'p50')} / {ms(a, 'p99')}"
+            f" | {'—' if share is None else f'{share:.0%}'} of {r['edits']}"
+            f" | {r['bot_cpu_pct']} / {r['workers_cpu_pct']} / {r['fake_cpu_pct']}"
+            f" / {r['players_cpu_pct']} | {lag_text} |"
+        )
+    return lines
 
 
 async def main(argv: list[str] | None = None) -> int:
@@ -545,9 +645,11 @@ async def main(argv: list[str] | None = None) -> int:
 
             server = server_stack.enter_context(postgres_server())
         for tables in (int(x) for x in args.tables.split(",") if x.strip()):
-            result = await _one_run(tables, args, server)
-            print(json.dumps(result), flush=True)
-            results.append(result)
+            for rate in args.global_rate:
+                run_args = argparse.Namespace(**{**vars(args), "global_rate": rate})
+                result = await _one_run(tables, run_args, server)
+                print(json.dumps(result), flush=True)
+                results.append(result)
     print(summary(results), flush=True)
     return 0
 
@@ -557,7 +659,8 @@ async def _one_run(tables: int, args: argparse.Namespace, server: Any) -> dict[s
     ``server`` is one."""
     with contextlib.ExitStack() as stack:
         if args.keep_dir is not None:
-            folder = args.keep_dir / f"tables-{tables}"
+            pacer = "" if args.global_rate is None else f"-pacer-{args.global_rate}"
+            folder = args.keep_dir / f"tables-{tables}{pacer}"
             folder.mkdir(parents=True, exist_ok=True)
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-load-")))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.fakediscord.model import Channel, Guild, Message
+from tests.fakediscord.ratelimit import BOT
 from tests.fakediscord.server import FakeDiscord, RequestRecord
 from tests.fakediscord.users import FakeUser, InteractionHandle
 
@@ -30,6 +31,10 @@ GAMES = ("amapatolli", "chupate2", "triad", "macarena", "maquiavelo")
 # Computer seats added to each game's table (beside its two humans; Triple Triad: one human)
 CPUS = {"amapatolli": 1, "chupate2": 2, "macarena": 1, "maquiavelo": 1}
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")  # outside Discord's 50/s global limit
+# Draft buttons that only change what a view shows (Macarena's "Ver mi colección", op "v"): a
+# view offering nothing else does not let its reader act.
+VIEW_TOGGLES = {"macarena": {"v"}}
+CHANNEL_PATH = re.compile(r"^/channels/(\d+)")
 
 
 def is_exempt(template: str) -> bool:
@@ -148,6 +153,15 @@ class LoadStats:
     ack_ms: list[float] = field(default_factory=list)
     public_ms: list[float] = field(default_factory=list)
     dm_ms: list[float] = field(default_factory=list)
+    own_ms: list[float] = field(default_factory=list)  # the mover's own view: DM or hand
+    # click -> the first view of the table (any human's) that lets its reader act at a later
+    # version: directly (the next version) or after computer seats moved (their delay included)
+    next_ms: list[float] = field(default_factory=list)
+    next_after_cpu_ms: list[float] = field(default_factory=list)
+    next_samples: list[Sample] = field(default_factory=list)
+    # bot-token calls in the window by what they served: "play" (a table being played, its
+    # end included), "setup" (a table being opened: lobby, joins, start), "other" (no table)
+    bot_calls: Counter[str] = field(default_factory=Counter)
     routes: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
@@ -304,20 +318,44 @@ class Human:
                 )
                 table.pending.append(pending)
                 self.last_click = handle.interaction.id
-                if self.user.dms_open:
-                    self.dm_wait = pending
+                self.dm_wait = pending  # the mover's own view: their DM, or their hand
+                table.awaiting_next.append(pending)
         return handle
 
     def dm_changed(self, msg: Message) -> None:
         self.dm = msg
+        self._own_view_changed(msg)
+
+    def hand_changed(self, msg: Message) -> None:
+        self.hand_view = msg
+        self._own_view_changed(msg)
+
+    def _own_view_changed(self, msg: Message) -> None:
         version = version_of(msg)
         wait = self.dm_wait
         if wait is not None and version is not None and version > wait.version:
             if self.world.measuring_or_draining:
                 sample = self.table.sample(wait, version)
-                self.world.stats.dm_ms.append(sample.ms)
-                self.world.stats.dm_samples.append(sample)
+                self.world.stats.own_ms.append(sample.ms)
+                if msg.channel.is_dm:
+                    self.world.stats.dm_ms.append(sample.ms)
+                    self.world.stats.dm_samples.append(sample)
             self.dm_wait = None
+
+    def can_act_at(self) -> int | None:
+        """The version at which this human's view lets them act (None: it does not)."""
+        table = self.table
+        if not self.user.dms_open:  # they open their hand once the public table names them
+            return table.version if self.my_turn_in_public() else None
+        dm = self.dm
+        version = version_of(dm) if dm is not None else None
+        if dm is None or version is None:
+            return None
+        toggles = VIEW_TOGGLES.get(table.game, set())
+        for choice in choices_on(dm, table.table_id):
+            if not (choice.draft and choice.kind in toggles):
+                return version
+        return None
 
 
 class LoadTable:
@@ -333,6 +371,8 @@ class LoadTable:
         self.public: Message | None = None
         self.version: int | None = None
         self.pending: list[Pending] = []  # moves waiting for the public message
+        self.awaiting_next: list[Pending] = []  # moves waiting for a view that lets someone act
+        self.opening = False  # being set up (bot-token calls for it count as set-up)
         self._changed = asyncio.Event()
 
     def bump(self) -> None:
@@ -382,6 +422,7 @@ class LoadTable:
         if self.version is not None and version > self.version and world.measuring:
             world.stats.version_steps += version - self.version
         self.version = max(version, self.version or 0)
+        self.opening = False
         still = []
         for pending in self.pending:
             if version > pending.version:
@@ -416,7 +457,31 @@ class LoadTable:
         False when it was no pending move."""
         kept = [p for p in self.pending if p.interaction_id != inter_id]
         found, self.pending = len(kept) != len(self.pending), kept
+        self.awaiting_next = [p for p in self.awaiting_next if p.interaction_id != inter_id]
         return found
+
+    def next_view_changed(self) -> None:
+        """A view of this table changed: the moves it now lets someone act after are resolved."""
+        if not self.awaiting_next:
+            return
+        ready = [v for v in (h.can_act_at() for h in self.humans) if v is not None]
+        if not ready:
+            return
+        still, stats = [], self.world.stats
+        for pending in self.awaiting_next:
+            later = [v for v in ready if v > pending.version]
+            if not later:
+                still.append(pending)
+                continue
+            if self.world.measuring_or_draining:
+                shown = min(later)
+                sample = self.sample(pending, shown)
+                if shown == pending.version + 1:
+                    stats.next_ms.append(sample.ms)
+                    stats.next_samples.append(sample)
+                else:
+                    stats.next_after_cpu_ms.append(sample.ms)
+        self.awaiting_next = still
 
     def adopt(self, table_id: int) -> None:
         """The table now in this channel, and its players (before any DM of it arrives)."""
@@ -425,6 +490,7 @@ class LoadTable:
         world = self.world
         world.by_table.pop(self.table_id, None)
         self.table_id, self.version, self.pending, self.public = table_id, None, [], None
+        self.awaiting_next = []
         world.by_table[table_id] = self
         self.humans = [Human(world, u, self) for u in self.users]
         for human in self.humans:
@@ -459,6 +525,7 @@ class LoadTable:
 
     async def _open_once(self) -> None:
         world = self.world
+        self.opening = True
         host, *guests = self.users
         options: dict[str, Any] = {"channel": self.channel}
         if self.game == "triad":
@@ -609,6 +676,7 @@ class World:
                 return
             if human.dm is None or msg.id >= human.dm.id:
                 human.dm_changed(msg)
+                table.next_view_changed()
             table.bump()
             return
         table = self.by_channel.get(channel.id)
@@ -616,11 +684,12 @@ class World:
             return
         if msg.visible_to is None:
             table.public_changed(msg)
+            table.next_view_changed()
         elif inter is not None:
             human = self.by_user.get(inter.user.id)
             if human is not None and human.table is table and human.hand_view is not None:
                 if msg.id == human.hand_view.id:
-                    human.hand_view = msg
+                    human.hand_changed(msg)
         table.bump()
 
     def _request(self, record: RequestRecord) -> None:
@@ -641,8 +710,29 @@ class World:
             self.stats.routes[f"{record.method} {route}"] += 1
             if not is_exempt(route):
                 self.stats.non_exempt_at.append(time.monotonic())
+            if record.kind == BOT:
+                self.stats.bot_calls[self._served_by(record)] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
+
+    def _served_by(self, record: RequestRecord) -> str:
+        """What a bot-token call served: "play", "setup" or "other" (see LoadStats.bot_calls)."""
+        table: LoadTable | None = None
+        m = CHANNEL_PATH.match(record.path)
+        if m is not None:
+            channel_id = int(m.group(1))
+            table = self.by_channel.get(channel_id)
+            if table is None:
+                channel = self.fake.channels.get(channel_id)
+                recipient = channel.recipient if channel is not None else None
+                human = self.by_user.get(recipient.id) if recipient is not None else None
+                table = human.table if human is not None else None
+        elif record.path == "/users/@me/channels" and isinstance(record.body, dict):
+            human = self.by_user.get(int(record.body.get("recipient_id") or 0))
+            table = human.table if human is not None else None
+        if table is None:
+            return "other"
+        return "setup" if table.opening else "play"
 
     # --- running -----------------------------------------------------------------------------
 

@@ -29,6 +29,22 @@ FIGURES = {
     "driver_cpu_pct",
     "loadavg",
     "violations",
+    # issue 25's figures
+    "pacer",
+    "discord_limit",
+    "bot_token_calls",
+    "bot_token_per_human_move",
+    "bot_token_calls_by_purpose",
+    "interaction_calls",
+    "global_429",
+    "global_429_run",
+    "next_view_ms",
+    "next_view_after_cpu_ms",
+    "mover_view_ms",
+    "edits_via_interaction_share",
+    "fake_cpu_pct",
+    "players_cpu_pct",
+    "workers_cpu_pct",
 }
 
 
@@ -66,3 +82,24 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     # the bot's payloads all passed the fake's validation
     assert not {"invalid_body", "bad_request", "unimplemented"} & set(result["violations"])
     assert "| tables (playing) | moves/s |" in run.stdout  # the human summary
+    # the fake enforced Discord's 50/s and counted the bot's calls by kind of route
+    assert result["discord_limit"] == 50 and result["pacer"] == "default"
+    assert result["global_429"] == 0 and "global_rate_limit" not in result["violations"]
+    assert result["bot_token_calls"] > 0 and result["interaction_calls"] > 0
+    assert result["bot_token_calls_by_purpose"].get("play", 0) > 0
+    assert result["bot_token_per_human_move"] > 0
+    assert 0 < result["edits_via_interaction_share"] <= 1
+    assert result["mover_view_ms"]["n"] >= result["mover_dm_ms"]["n"]
+    assert result["next_view_ms"]["n"] + result["next_view_after_cpu_ms"]["n"] > 0
+    assert result["fake_cpu_pct"] > 0 and result["players_cpu_pct"] > 0
+    assert "| tables | pacer / Discord limit |" in run.stdout  # issue 25's summary
+
+
+def test_loop_cpu_charges_the_fake_and_the_players_apart():
+    from bench.load_cpu import charge_to
+
+    assert charge_to(str(ROOT / "tests/fakediscord/server.py")) == "fake"
+    assert charge_to("/venv/site-packages/aiohttp/web_protocol.py") == "fake"
+    assert charge_to(str(ROOT / "tests/fakediscord/users.py")) == "driver"
+    assert charge_to(str(ROOT / "bench/load_driver.py")) == "driver"
+    assert charge_to("/usr/lib/python3.11/asyncio/tasks.py") == "driver"

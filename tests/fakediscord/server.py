@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from . import errors as E
-from . import limits
+from . import limits, ratelimit
 from .errors import DiscordError, Violation, json_response
 from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
 from .interactions import Interactions
@@ -48,6 +48,7 @@ class RequestRecord:
     body: Any = None
     status: int | None = None
     files: list[str] = field(default_factory=list)
+    kind: str = ""  # ratelimit.BOT (bound to the global limit), INTERACTION or ANONYMOUS
 
 
 @dataclass
@@ -133,6 +134,8 @@ class FakeDiscord:
         validate: bool = True,
         keep_history: bool = True,
         shard_count: int = 1,
+        global_rate: int | None = ratelimit.GLOBAL_PER_SECOND,
+        invalid_limit: int = ratelimit.INVALID_LIMIT,
     ) -> None:
         self.spec = spec or load_spec()
         # A load run turns these off: `validate=False` skips the OpenAPI walk (documented limits
@@ -147,6 +150,11 @@ class FakeDiscord:
         self.request_observers: list[Callable[[RequestRecord], None]] = []
         self.message_observers: list[Callable[[Message, str], None]] = []
         self.clock = FakeClock()
+        # Discord's global limit on bot-token routes (`global_rate` per second, None: off) and
+        # its invalid-request limit; `ratelimits.traffic` counts requests per kind of route.
+        self.ratelimits = ratelimit.RateLimits(
+            self.clock.now, global_rate=global_rate, invalid_limit=invalid_limit
+        )
         self.ids = Snowflakes()
         self.token = token
         self.interaction_deadline = interaction_deadline
@@ -678,12 +686,16 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         op = self.spec.match(method, path)
         template = op.template if op else None
-        record = RequestRecord(method=method, path=path, template=template)
+        kind = ratelimit.route_kind(path, request.headers.get("Authorization"))
+        record = RequestRecord(method=method, path=path, template=template, kind=kind)
         if self.keep_history:
             self.requests.append(record)
         try:
-            fault = self._take_fault(method, path, template)
-            if fault is not None:
+            retry_after = self.ratelimits.admit(kind)
+            fault = None if retry_after else self._take_fault(method, path, template)
+            if retry_after:
+                response = self._over_global_limit(method, path, retry_after)
+            elif fault is not None:
                 response = fault.response()
             else:
                 response = await self._process(request, method, path, op, record)
@@ -698,10 +710,30 @@ class FakeDiscord:
                 )
             response = exc.response()
         record.status = response.status
+        if self.ratelimits.answered(method, template, record.body, response.status):
+            self.violate(
+                "invalid_requests",
+                f"{self.ratelimits.invalid_limit} invalid requests (401/403/429) within "
+                f"{ratelimit.INVALID_WINDOW / 60:g} minutes: Cloudflare bans the bot's IP",
+                method=method,
+                path=path,
+            )
         for observe in self.request_observers:
             observe(record)
         self._bump()
         return response
+
+    def _over_global_limit(self, method: str, path: str, retry_after: float) -> web.Response:
+        """Discord's global 429 for a bot-token request over the limit, recorded as a violation."""
+        self.violate(
+            "global_rate_limit",
+            f"more than {self.ratelimits.global_rate} bot-token requests within 1 s "
+            f"(Discord answers 429 global, retry after {retry_after:.3f} s)",
+            method=method,
+            path=path,
+        )
+        body, headers = ratelimit.global_429(retry_after)
+        return web.Response(body=body, status=429, headers=headers)
 
     async def _process(
         self,
