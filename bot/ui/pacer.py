@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from enum import IntEnum
+from typing import Protocol
 
 from bot import metrics
 
@@ -37,11 +38,19 @@ class Priority(IntEnum):
     HOUSEKEEPING = 2  # set-up, channel notices, buttons off, deletions
 
 
+class SharedBudget(Protocol):
+    """A budget shared with the other processes of the same bot token
+    (``storage/token_budget.py``): ``take`` returns once one more call may go."""
+
+    async def take(self) -> None: ...
+
+
 class RequestPacer:
     def __init__(
         self,
         per_second: int,
         *,
+        shared: SharedBudget | None = None,
         window: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
@@ -49,6 +58,7 @@ class RequestPacer:
         """At most ``per_second`` calls in any ``window`` seconds; ``per_second`` ≤ 0 turns
         pacing off (a bot whose global limit Discord raised)."""
         self.per_second = per_second
+        self.shared = shared  # every shard process's one budget, taken before each call
         self.window = window
         self._clock = clock
         self._sleep = sleep
@@ -80,7 +90,7 @@ class RequestPacer:
         if not self.enabled:
             return
         asked = self._clock()
-        if not self._waiting and self.free_in(asked) == 0:
+        if self.shared is None and not self._waiting and self.free_in(asked) == 0:
             self.take(asked)  # room and nobody ahead: at once
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -102,6 +112,9 @@ class RequestPacer:
             _, _, turn = heapq.heappop(self._waiting)
             if turn.done():  # its caller gave up (cancelled)
                 continue
+            if self.shared is not None:
+                await self.shared.take()  # the other processes' calls count too
             self.take(self._clock())
-            turn.set_result(None)
+            if not turn.done():
+                turn.set_result(None)
             await asyncio.sleep(0)  # let it start before the next turn is given
