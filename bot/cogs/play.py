@@ -197,24 +197,26 @@ class PlayCog(commands.Cog):
         listener = self.bot.listener
         table = self.bot.tables.find(table_id)
         if not in_place:
-            if table is None or not listener.is_public_message(table, interaction.message):
+            if table is None or not listener.public.is_public_message(table, interaction.message):
                 await click.defer(interaction)
                 await self._move(interaction, click, deadline, False)
                 return
-            listener.hold_public(table_id)  # this answer shows the public message's update
+            listener.public.hold_public(table_id)  # this answer shows the public message's update
             try:
                 await self._move(interaction, click, deadline, False)
-                if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
+                if not await listener.public.answer_public_in_place(
+                    interaction, table, deadline=deadline
+                ):
                     await click.defer(interaction)
-                listener.offer_public(table, interaction)  # its token edits the table next
+                listener.public.offer_public(table, interaction)  # its token edits the table next
             finally:
-                listener.release_public(table_id)
+                listener.public.release_public(table_id)
             return
-        listener.hold_private(table_id, seat)  # this answer shows the mover's view
+        listener.private.hold_private(table_id, seat)  # this answer shows the mover's view
         try:
             await self._move(interaction, click, deadline, True)
         finally:
-            listener.release_private(table_id, seat)
+            listener.private.release_private(table_id, seat)
 
     async def _move(
         self, interaction: discord.Interaction, click: Click, deadline: float, in_place: bool
@@ -279,7 +281,7 @@ class PlayCog(commands.Cog):
         if pending is not None:  # a restart before the follow-up sends one (bot/ui/recovery)
             await pending.record(interaction, HAND)
         await interaction.response.defer()
-        listener.offer_public(table, interaction)
+        listener.public.offer_public(table, interaction)
         previous = ephemerals.pop(table_id, seat)
         await finish(payload)
         image = payload.image.digest if payload.image and payload.files else None
@@ -315,11 +317,11 @@ class PlayCog(commands.Cog):
     ) -> None:
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
-        self.bot.listener.hold_private(table_id, seat)  # this answer shows the view
+        self.bot.listener.private.hold_private(table_id, seat)  # this answer shows the view
         try:
             await self._draft_step(interaction, table_id, seat, version, op, values, deadline)
         finally:
-            self.bot.listener.release_private(table_id, seat)
+            self.bot.listener.private.release_private(table_id, seat)
 
     async def _draft_step(
         self,
@@ -491,20 +493,20 @@ class PlayCog(commands.Cog):
         tr = translator(user_locale(interaction))
         draft = self.draft(table_id, seat, table.version)
         listener = self.bot.listener
-        if await listener.answer_in_place(
+        if await listener.private.answer_in_place(
             interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
         ):
-            listener.remember_click(table_id, seat, interaction)
+            listener.private.remember_click(table_id, seat, interaction)
             self._touch(interaction, table_id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
-        listener.remember_click(table_id, seat, interaction)
+        listener.private.remember_click(table_id, seat, interaction)
         if _is_ephemeral(interaction) or page or draft:
             await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
             self._touch(interaction, table_id)
         else:
-            self.bot.listener.refresh_private(table, seat)
+            self.bot.listener.private.refresh_private(table, seat)
 
     def _touch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A click answered on the player's ephemeral view: its (fresher) token edits that

@@ -38,7 +38,7 @@ def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
     listener = DiscordTableListener(host)
     clock = Clock()
     listener.clock = clock
-    listener._private[(TABLE, SEAT)] = Slot(message_id=DM_VIEW)
+    listener.private._slots[(TABLE, SEAT)] = Slot(message_id=DM_VIEW)
     return listener, bot_edit, clock
 
 
@@ -51,8 +51,8 @@ def _click(message_id: int, kind=discord.InteractionResponseType.message_update)
 
 
 async def _edit(listener: DiscordTableListener) -> None:
-    slot = listener._private[(TABLE, SEAT)]
-    await listener._edit_dm(TABLE, SEAT, slot, Payload(content="view"))
+    slot = listener.private._slots[(TABLE, SEAT)]
+    await listener.private._edit_dm(TABLE, SEAT, slot, Payload(content="view"))
 
 
 async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
@@ -61,8 +61,8 @@ async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
         _click(DM_VIEW),
         _click(DM_VIEW, discord.InteractionResponseType.deferred_message_update),
     )
-    listener.remember_click(TABLE, SEAT, first)
-    listener.remember_click(TABLE, SEAT, latest)
+    listener.private.remember_click(TABLE, SEAT, first)
+    listener.private.remember_click(TABLE, SEAT, latest)
     await _edit(listener)
     latest.edit_original_response.assert_awaited_once()
     first.edit_original_response.assert_not_awaited()
@@ -72,13 +72,13 @@ async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
 async def test_the_bot_token_edits_when_the_click_is_unanswered_expired_or_elsewhere():
     listener, bot_edit, clock = _listener()
     unanswered = _click(DM_VIEW, None)  # type: ignore[arg-type]
-    listener.remember_click(TABLE, SEAT, unanswered)
+    listener.private.remember_click(TABLE, SEAT, unanswered)
     await _edit(listener)
     other = _click(DM_VIEW - 1)  # a click on another message
-    listener.remember_click(TABLE, SEAT, other)
+    listener.private.remember_click(TABLE, SEAT, other)
     await _edit(listener)
     expired = _click(DM_VIEW)
-    listener.remember_click(TABLE, SEAT, expired)
+    listener.private.remember_click(TABLE, SEAT, expired)
     clock.now += LIFETIME  # 14 minutes: a 16-minute-old token is never tried
     await _edit(listener)
     assert bot_edit.await_count == 3
@@ -94,7 +94,7 @@ async def test_a_refused_token_falls_back_to_the_bot_token_once_and_is_dropped()
         click.edit_original_response.side_effect = discord.HTTPException(
             SimpleNamespace(status=status, reason="refused"), {"code": code, "message": "no"}
         )
-        listener.remember_click(TABLE, SEAT, click)
+        listener.private.remember_click(TABLE, SEAT, click)
         await _edit(listener)
         bot_edit.assert_awaited_once()
         assert listener.tokens.fresh(KEY, DM_VIEW) is None  # not tried again

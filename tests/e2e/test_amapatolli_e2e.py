@@ -43,8 +43,8 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     listener = mesa.bot.listener
     await fake.wait_until(
         lambda: (
-            not [k for k in listener._private if k[0] == table.table_id]
-            and table.table_id not in listener._public
+            not [k for k in listener.private._slots if k[0] == table.table_id]
+            and table.table_id not in listener.public._slots
         ),
         what="the table's message slots released",
     )
