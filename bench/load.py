@@ -43,7 +43,8 @@ included, are listed apart), click → public table, click → the mover's own v
 mano" hand), click → ack, the share of message edits sent through interaction tokens (an
 UPDATE_MESSAGE callback or a webhook PATCH, against bot-token PATCHes), CPU % of the bot, its
 workers, the fake and the players (the last two share this process: loop callbacks are timed,
-bench/load_cpu.py), the bot's loop lag.
+bench/load_cpu.py), the bot's loop lag (and this process's: a fake whose loop lags sees
+paced requests arrive bunched, and may count more than 50 in a second).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.load_cpu import LoopCpu  # noqa: E402
+from bench.load_cpu import LoopCpu, sample_loop_lag  # noqa: E402
 from bench.load_driver import Sample, World, is_exempt, peak_per_window, percentiles  # noqa: E402
 from bench.load_probe import (  # noqa: E402
     CpuMeter,
@@ -350,6 +351,8 @@ async def run_one(
             profiler.enable()
         progress(args, f"measuring {args.window:.0f} s")
         rss_peak = tree_rss_peak = 0.0
+        fake_lag: list[float] = []
+        lag_task = asyncio.create_task(sample_loop_lag(fake_lag))
         window_end = now + args.window
         longest = window_end + 120
         while time.monotonic() < window_end or (
@@ -359,6 +362,7 @@ async def run_one(
             rss_peak = max(rss_peak, sum(rss_mb(b.pid) for b in bots))
             tree_rss_peak = max(tree_rss_peak, sum(tree_rss_mb(b.pid) for b in bots))
         window = time.monotonic() - now
+        lag_task.cancel()
         loop_cpu.uninstall()
         traffic_end = fake.ratelimits.traffic.snapshot()
         if profiler is not None:
@@ -407,6 +411,7 @@ async def run_one(
         traffic={k: traffic_end[k] - traffic_start[k] for k in traffic_end},
         global_429_run=fake.ratelimits.traffic.global_429,
         loop_cpu=loop_cpu.percent(window),
+        fake_loop_lag_ms=fake_lag,
         figures=merged(
             [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
         ),
@@ -433,6 +438,7 @@ class Measured:
     traffic: dict[str, int]  # the fake's counters over the window (ratelimit.Traffic)
     global_429_run: int  # over the whole run, set-up included
     loop_cpu: dict[str, float]  # CPU % of this process's loop: "fake", "driver" (players)
+    fake_loop_lag_ms: list[float]  # this process's loop (the fake's and the players')
     figures: LogFigures
 
 
@@ -468,6 +474,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "edits_via_interaction_share": round(t["interaction_edits"] / edits, 3) if edits else None,
         "fake_cpu_pct": m.loop_cpu["fake"],
         "players_cpu_pct": m.loop_cpu["driver"],
+        "fake_loop_lag_ms": percentiles(m.fake_loop_lag_ms),
         "workers_cpu_pct": round(m.bot_tree_cpu_pct - m.bot_cpu_pct, 1),
         "tables": tables,
         "backend": args.backend,
@@ -608,13 +615,14 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
         "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
         " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
         " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
-        " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms |"
+        " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms bot (fake) |"
     )
     lines = [head, "|" + "---|" * 12]
     for r in results:
         lag = r["loop_lag_ms"]
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
         nv, nc = r["next_view_ms"], r["next_view_after_cpu_ms"]
+        fl = r["fake_loop_lag_ms"]
         p, o, a = r["public_edit_ms"], r["mover_view_ms"], r["ack_ms"]
         share = r["edits_via_interaction_share"]
         purposes = r["bot_token_calls_by_purpose"]
@@ -630,7 +638,7 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
             f" | {ms(a, 'p50')} / {ms(a, 'p99')}"
             f" | {'—' if share is None else f'{share:.0%}'} of {r['edits']}"
             f" | {r['bot_cpu_pct']} / {r['workers_cpu_pct']} / {r['fake_cpu_pct']}"
-            f" / {r['players_cpu_pct']} | {lag_text} |"
+            f" / {r['players_cpu_pct']} | {lag_text} ({ms(fl, 'p50')} / {ms(fl, 'p99')}) |"
         )
     return lines
 

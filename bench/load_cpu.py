@@ -88,3 +88,14 @@ class LoopCpu:
         """CPU % (100: one core) of each over `wall` seconds."""
         wall = max(wall, 1e-9)
         return {kind: round(100 * s / wall, 1) for kind, s in self.seconds.items()}
+
+
+async def sample_loop_lag(into: list[float], every: float = 0.1) -> None:
+    """Append this loop's lag (ms: how late a `every`-second sleep wakes) until cancelled. The
+    fake's loop lag delays how it sees requests arrive: a lagging fake counts paced requests
+    as bunched."""
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(every)
+        into.append(max(0.0, (loop.time() - start - every) * 1000))

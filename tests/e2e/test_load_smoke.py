@@ -45,6 +45,7 @@ FIGURES = {
     "fake_cpu_pct",
     "players_cpu_pct",
     "workers_cpu_pct",
+    "fake_loop_lag_ms",
 }
 
 
@@ -92,6 +93,7 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["mover_view_ms"]["n"] >= result["mover_dm_ms"]["n"]
     assert result["next_view_ms"]["n"] + result["next_view_after_cpu_ms"]["n"] > 0
     assert result["fake_cpu_pct"] > 0 and result["players_cpu_pct"] > 0
+    assert result["fake_loop_lag_ms"]["n"] > 0
     assert "| tables | pacer / Discord limit |" in run.stdout  # issue 25's summary
 
 
