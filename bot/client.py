@@ -27,7 +27,7 @@ from bot.service.ratings import backfill
 from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
-from bot.ui.pacer import RequestPacer
+from bot.ui.pacer import RequestPacer, SharedBudget
 from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
@@ -37,7 +37,6 @@ from bot.ui.unrouted import UnroutedClicks
 from bot.workers import Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
-from storage.token_budget import PgTokenBudget
 
 log = logging.getLogger(__name__)
 GLOBAL_LIMIT = 50  # Discord's bot-token requests per second
@@ -174,7 +173,7 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
-        self._budget: PgTokenBudget | None = None  # shard processes' one budget (PostgreSQL)
+        self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)
         self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
@@ -264,6 +263,8 @@ class MesaBot(commands.Bot):
             return
         if settings.shard_count is None or len(shards) == settings.shard_count:
             return  # one process runs every shard: its own pacer is the whole budget
+        from storage.token_budget import PgTokenBudget  # asyncpg: PostgreSQL only
+
         self._budget = PgTokenBudget(
             settings.database_url,
             rate,

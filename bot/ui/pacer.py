@@ -44,6 +44,8 @@ class SharedBudget(Protocol):
 
     async def take(self) -> None: ...
 
+    async def close(self) -> None: ...
+
 
 class RequestPacer:
     def __init__(
