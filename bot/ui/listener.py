@@ -140,8 +140,13 @@ class DiscordTableListener:
 
         self.kit.spawn(self.ephemerals.table_closed(table.id, closing))
         await self.private.close_table(table, closing)
-        self.tokens.drop(("public", table.id))
-        for key in [k for k in self.kit.last_click if k[0] == table.id]:
+        self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        """Nothing will edit the table's views again: its tokens and clicks are dropped (the
+        DM hands' last edits, queued already, may still use theirs: dropped once done)."""
+        self.tokens.drop(("public", table_id))
+        for key in [k for k in self.kit.last_click if k[0] == table_id]:
             del self.kit.last_click[key]
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:

@@ -388,6 +388,7 @@ class PrivateViews:
             older, slot.older = slot.older, []
             await self._buttons_off(seat, older)
             self.k.shown.private(table.id, seat, table.version, slot)
+        self.k.tokens.drop(("dm", table.id, seat))  # used up: the hand is edited no more
 
     def retire_seat(self, table: Table, seat: str) -> None:
         """The computer plays ``seat`` now (timeouts, left, kicked): their private views say

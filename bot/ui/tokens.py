@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 # An interaction token edits its messages for 15 minutes; stop using it a minute before.
 LIFETIME = 14 * 60.0
+PRUNE_EVERY = 256  # offers between two sweeps of the expired hooks
 
 
 @dataclass
@@ -70,6 +71,7 @@ class Tokens:
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._hooks: dict[Any, Hook] = {}
+        self._offers = 0
 
     def offer(
         self,
@@ -83,6 +85,9 @@ class Tokens:
         """``interaction`` may edit ``message_id`` (as its original, or its ``followup``): keep
         it for ``key`` if it is newer than the hook kept."""
         start = self.clock() if received is None else received
+        self._offers += 1
+        if self._offers % PRUNE_EVERY == 0:
+            self.prune()
         old = self._hooks.get(key)
         if old is not None and old.message_id == message_id and old.until > start + LIFETIME:
             return
@@ -98,6 +103,12 @@ class Tokens:
             del self._hooks[key]
             return None
         return hook
+
+    def prune(self) -> None:
+        """Forget every expired hook: a token is kept only while it may be used."""
+        now = self.clock()
+        for key in [k for k, hook in self._hooks.items() if now >= hook.until]:
+            del self._hooks[key]
 
     def drop(self, key: Any, hook: Hook | None = None) -> None:
         """Forget ``key``'s hook (only if it is still ``hook``, when given)."""

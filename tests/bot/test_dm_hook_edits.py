@@ -100,3 +100,14 @@ async def test_a_refused_token_falls_back_to_the_bot_token_once_and_is_dropped()
         assert listener.tokens.fresh(KEY, DM_VIEW) is None  # not tried again
         await _edit(listener)
         assert click.edit_original_response.await_count == 1 and bot_edit.await_count == 2
+
+
+async def test_expired_tokens_are_swept_even_if_never_used_again():
+    from bot.ui.tokens import PRUNE_EVERY
+
+    listener, _, clock = _listener()
+    listener.private.remember_click(TABLE, SEAT, _click(DM_VIEW))
+    clock.now += LIFETIME
+    for n in range(PRUNE_EVERY):  # other clicks elsewhere
+        listener.tokens.offer(("dm", TABLE + 1 + n, SEAT), _click(DM_VIEW + 1 + n), DM_VIEW + 1 + n)
+    assert len(listener.tokens) == PRUNE_EVERY  # the fresh ones only: the expired one swept
