@@ -209,7 +209,7 @@ class MesaBot(commands.Bot):
         self.followers = Followers(self.db, feed)  # hears "stop following" from shard 0
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
-        self.spectators = SpectatorListener(self, self.followers)
+        self.spectators = SpectatorListener(self, self.followers, lambda: self.listener.pacer)
         self.tables = TableService(
             self.db,
             self.games,
