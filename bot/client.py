@@ -28,7 +28,7 @@ from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.outage import GatewayOutages
-from bot.ui.pacer import RequestPacer
+from bot.ui.pacer import RequestPacer, SharedBudget
 from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
@@ -40,6 +40,7 @@ from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
 log = logging.getLogger(__name__)
+GLOBAL_LIMIT = 50  # Discord's bot-token requests per second
 
 
 def point_at_endpoints(settings: Settings) -> None:
@@ -173,6 +174,7 @@ class MesaBot(commands.Bot):
             key: presenter_for(game) for key, game in self.games.items()
         }
         self.db: Database | None = None
+        self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)
         self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
@@ -202,6 +204,7 @@ class MesaBot(commands.Bot):
         if self._start_workers:
             self.workers.start()  # they warm up (compiled searches) while the bot connects
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)
+        await self._share_the_budget()
         self.players = PlayersRepo(self.db)
         self.standings = StandingsRepo(self.db)
         self.ratings = RatingsRepo(self.db)
@@ -209,7 +212,7 @@ class MesaBot(commands.Bot):
         self.followers = Followers(self.db, feed)  # hears "stop following" from shard 0
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
-        self.spectators = SpectatorListener(self, self.followers)
+        self.spectators = SpectatorListener(self, self.followers, lambda: self.listener.pacer)
         self.tables = TableService(
             self.db,
             self.games,
@@ -271,6 +274,26 @@ class MesaBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d application commands", len(synced))
 
+    async def _share_the_budget(self) -> None:
+        """Shard processes of one bot token take their bot-token calls from one budget in
+        PostgreSQL (``storage/token_budget.py``) instead of a static share each."""
+        settings = self.settings
+        shards, rate = settings.shards(), settings.global_requests_per_second
+        if settings.database_url is None or shards is None or rate <= 0:
+            return
+        if settings.shard_count is None or len(shards) == settings.shard_count:
+            return  # one process runs every shard: its own pacer is the whole budget
+        from storage.token_budget import PgTokenBudget  # asyncpg: PostgreSQL only
+
+        self._budget = PgTokenBudget(
+            settings.database_url,
+            rate,
+            burst=max(1.0, GLOBAL_LIMIT - rate),
+            fallback_per_second=settings.request_budget(),
+        )
+        await self._budget.start()
+        self.listener.pacer = RequestPacer(rate, shared=self._budget)
+
     async def close(self) -> None:
         """Graceful: new clicks are answered "restarting", moves under way finish and are
         shown, presentation state and intents are flushed, then Discord and the DB close.
@@ -298,6 +321,8 @@ class MesaBot(commands.Bot):
             self._lag_monitor.cancel()
         if self.workers is not None:
             self.workers.shutdown()
+        if self._budget is not None:
+            await self._budget.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -29,6 +29,7 @@ from bot.ui.items import (
     ModalButton,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
+from bot.ui.pending_commands import HAND
 from bot.ui.presenter import ModalField
 from games.core import GameState
 from storage import Intent, StorageUnavailable
@@ -204,23 +205,26 @@ class PlayCog(commands.Cog):
         listener = self.bot.listener
         table = self.bot.tables.find(table_id)
         if not in_place:
-            if table is None or not listener.is_public_message(table, interaction.message):
+            if table is None or not listener.public.is_public_message(table, interaction.message):
                 await click.defer(interaction)
                 await self._move(interaction, click, deadline, False)
                 return
-            listener.hold_public(table_id)  # this answer shows the public message's update
+            listener.public.hold_public(table_id)  # this answer shows the public message's update
             try:
                 await self._move(interaction, click, deadline, False)
-                if not await listener.answer_public_in_place(interaction, table, deadline=deadline):
+                if not await listener.public.answer_public_in_place(
+                    interaction, table, deadline=deadline
+                ):
                     await click.defer(interaction)
+                listener.public.offer_public(table, interaction)  # its token edits the table next
             finally:
-                listener.release_public(table_id)
+                listener.public.release_public(table_id)
             return
-        listener.hold_private(table_id, seat)  # this answer shows the mover's view
+        listener.private.hold_private(table_id, seat)  # this answer shows the mover's view
         try:
             await self._move(interaction, click, deadline, True)
         finally:
-            listener.release_private(table_id, seat)
+            listener.private.release_private(table_id, seat)
 
     async def _move(
         self, interaction: discord.Interaction, click: Click, deadline: float, in_place: bool
@@ -276,25 +280,40 @@ class PlayCog(commands.Cog):
             return
         payload = self._private(interaction, table_id, page)
         table = self.bot.tables.get(table_id)
-        ephemerals = self.bot.listener.ephemerals
-        # The player's previous answer, edited while its token lives: no new message per turn.
-        if await ephemerals.show_again(interaction, table_id, seat, payload, table.version):
-            await self.bot.remember(interaction)
-            return
-        # One call: the view itself as the answer, unless its image is not ready in time.
-        await _within(interaction, deadline, finish(payload), ephemeral=True)
+        version = table.version  # what the payload shows
+        listener = self.bot.listener
+        ephemerals = listener.ephemerals
+        # A deferred update of the table (its token edits the public message from now on) and
+        # the hand as an ephemeral follow-up (edited through that same token while it lives).
+        pending = getattr(interaction.client, "pending_commands", None)
+        if pending is not None:  # a restart before the follow-up sends one (bot/ui/recovery)
+            await pending.record(interaction, HAND)
+        await interaction.response.defer()
+        listener.public.offer_public(table, interaction)
+        previous = ephemerals.pop(table_id, seat)
+        await finish(payload)
         image = payload.image.digest if payload.image and payload.files else None
-        await answer_with(interaction, payload, fresh=True)
+        try:
+            message = await interaction.followup.send(
+                ephemeral=True, wait=True, **payload.send_kwargs()
+            )
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
         ephemerals.remember(
             table_id,
             seat,
             interaction,
             translator(user_locale(interaction)),
-            version=table.version,
+            message_id=message.id,
+            version=version,
             image=image,
             pressed=True,
         )
+        if pending is not None:
+            await pending.settle(interaction)
         await self.bot.remember(interaction)
+        await ephemerals.retire(previous)
 
     async def on_draft(
         self,
@@ -306,11 +325,11 @@ class PlayCog(commands.Cog):
     ) -> None:
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
-        self.bot.listener.hold_private(table_id, seat)  # this answer shows the view
+        self.bot.listener.private.hold_private(table_id, seat)  # this answer shows the view
         try:
             await self._draft_step(interaction, table_id, seat, version, op, values, deadline)
         finally:
-            self.bot.listener.release_private(table_id, seat)
+            self.bot.listener.private.release_private(table_id, seat)
 
     async def _draft_step(
         self,
@@ -481,18 +500,21 @@ class PlayCog(commands.Cog):
             return  # the game ended or the table closed: the public message says so
         tr = translator(user_locale(interaction))
         draft = self.draft(table_id, seat, table.version)
-        if await self.bot.listener.answer_in_place(
+        listener = self.bot.listener
+        if await listener.private.answer_in_place(
             interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
         ):
+            listener.private.remember_click(table_id, seat, interaction)
             self._touch(interaction, table_id)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
+        listener.private.remember_click(table_id, seat, interaction)
         if _is_ephemeral(interaction) or page or draft:
             await answer_with(interaction, self._private(interaction, table_id, page), fresh=False)
             self._touch(interaction, table_id)
         else:
-            self.bot.listener.refresh_private(table, seat)
+            self.bot.listener.private.refresh_private(table, seat)
 
     def _touch(self, interaction: discord.Interaction, table_id: int) -> None:
         """A click answered on the player's ephemeral view: its (fresher) token edits that

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -46,11 +47,26 @@ def _plain(value: object) -> bool:
     return value is None or isinstance(value, str | int | float | bool | list | dict)
 
 
+class RedactTokens(logging.Filter):
+    """Interaction tokens are secrets (bot/ui/tokens.py): discord.py's DEBUG lines name the
+    webhook and callback URLs that carry them; every record leaves with them redacted."""
+
+    TOKEN_URL = re.compile(r"(/(?:webhooks|interactions)/\d+/)[A-Za-z0-9_.\-]{20,}")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self.TOKEN_URL.sub(r"\1<token>", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
 def configure_logging(
     level: str, log_format: Literal["text", "json"], static: dict[str, Any] | None = None
 ) -> logging.Handler:
     """One stderr handler on the root logger, in ``log_format``; returns it."""
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(RedactTokens())
     if log_format == "json":
         handler.setFormatter(JsonFormatter(static))
     else:

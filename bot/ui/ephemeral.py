@@ -2,14 +2,12 @@
 
 An ephemeral message can only be edited through an interaction it answered (the "Ver mi mano"
 click that made it, or a later click on its own buttons), and only for the 15 minutes that
-interaction's token lives. So a player who presses "Ver mi mano" again sees their previous
-answer updated instead of one more private message per turn; once the token is too old (or the
-edit fails) a new answer is posted and becomes the one to edit. The end of the game shows its
-final view there (buttons off), and ``/stop`` turns its buttons off, while the token lives.
+interaction's token lives (memory only: a restart forgets them). The end of the game shows its
+final view there (buttons off), and ``/stop`` shows the closing, while the token lives.
 
-A second press at the same table version gets a new message: the player may not see the old
-one (dismissed, or dropped by Discord when the app reloads), and pressing again must always show
-something.
+Every press gets a new message (the player may not see the old one: dismissed, or dropped by
+Discord when the app reloads; pressing again must always show something), and the previous one's
+buttons go off. Between presses the live hand follows the table through its token (``update``).
 """
 
 from __future__ import annotations
@@ -47,6 +45,14 @@ class EphemeralView:
     done: bool = False  # shows the final view (or /stop turned it off): never edited again
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    @property
+    def shown_id(self) -> int | None:
+        """The message it edits: the follow-up, or the message the click was on."""
+        if self.message_id is not None:
+            return self.message_id
+        message = self.interaction.message
+        return message.id if message is not None else None
+
     async def edit(self, payload: Payload) -> None:
         image = await finish(payload, shown=self.image)
         kwargs = payload.edit_kwargs()
@@ -67,6 +73,12 @@ class EphemeralViews:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._views: dict[tuple[int, str], EphemeralView] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # hands being retired
+
+    async def drain(self) -> None:
+        """Wait until every replaced hand is retired (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def live(self, table_id: int, seat: str) -> EphemeralView | None:
         """``seat``'s view at ``table_id`` if its token can still edit it."""
@@ -102,57 +114,50 @@ class EphemeralViews:
         if old is not None:
             view.busy = old.busy  # an edit under way finishes before the next one starts
         self._views[(table_id, seat)] = view
+        if old is not None and not old.done and old.shown_id != view.shown_id:
+            # A click on another of their hands: that one is live now, the old one retires.
+            task = asyncio.get_running_loop().create_task(self.retire(old))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
-    async def show_again(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        seat: str,
-        payload: Payload,
-        version: int,
-    ) -> bool:
-        """Answer a "Ver mi mano" press by editing ``seat``'s previous view (the press itself
-        is acknowledged with no message). False when there is no view to edit, or the last
-        press at ``version`` was answered there already: the caller answers with a new
-        message."""
+    async def update(
+        self, table_id: int, seat: str, build: Callable[[Translator], Payload], version: int
+    ) -> None:
+        """Show the table at ``version`` on ``seat``'s live ephemeral hand (``build(tr)``),
+        through its token: channel play follows the table as DM play does. A refused edit
+        (token expired early, hand gone) forgets the view: the next press makes a new one."""
         view = self.live(table_id, seat)
-        if view is None or view.pressed_at == version or interaction.response.is_done():
-            return False
-        view.pressed_at = version
-        await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE: nothing new to see
+        if view is None:
+            return
         async with view.busy:
-            if view.done or (view.version is not None and view.version > version):
-                return True  # a newer view (or the end) is shown there already
+            if view.done or (view.version is not None and view.version >= version):
+                return
             try:
-                await view.edit(payload)
+                await view.edit(build(view.tr))
                 view.version = version
-                return True
             except discord.HTTPException as exc:
                 log.info(
-                    "could not edit the earlier view of %s at table %s: %s", seat, table_id, exc
+                    "an ephemeral hand at table %s could not be edited (%s)", table_id, exc.code
                 )
-        # Its token expired early or the message is gone: a new one, edited from now on.
-        self._views.pop((table_id, seat), None)
-        payload.keep_image = False
-        await finish(payload)
-        try:
-            message = await interaction.followup.send(
-                ephemeral=True, wait=True, **payload.send_kwargs()
-            )
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
-        self.remember(
-            table_id,
-            seat,
-            interaction,
-            view.tr,
-            message_id=message.id,
-            version=version,
-            image=payload.image.digest if payload.image and payload.files else None,
-            pressed=True,
-        )
-        return True
+                if self._views.get((table_id, seat)) is view:
+                    del self._views[(table_id, seat)]
+
+    def pop(self, table_id: int, seat: str) -> EphemeralView | None:
+        """Forget ``seat``'s live hand at ``table_id`` (a new press replaces it), returned."""
+        view = self._views.pop((table_id, seat), None)
+        return None if view is None or view.done else view
+
+    async def retire(
+        self, view: EphemeralView | None, build: Callable[[Translator], Payload] | None = None
+    ) -> None:
+        """A hand that no longer plays (replaced by a newer one, or its seat taken by the
+        computer) shows ``build(tr)`` (by default: "no longer updated", the hand gone), buttons
+        off, while its token lives: no live button stays on a version the table leaves, and no
+        old hand keeps saying "your turn"."""
+        if view is None or self.clock() - view.received > TOKEN_LIFETIME - MARGIN:
+            return
+        make = build if build is not None else _replaced
+        await self._last_edit(view, functools.partial(make, view.tr))
 
     async def game_over(self, table_id: int, build: Callable[[str, Translator], Payload]) -> None:
         """Show each player's final view (``build(seat, tr)``, no buttons) on their ephemeral
@@ -160,10 +165,11 @@ class EphemeralViews:
         for seat, view in self._take(table_id):
             await self._last_edit(view, functools.partial(build, seat, view.tr))
 
-    async def table_closed(self, table_id: int) -> None:
-        """/stop (or any closing): turn the buttons of every live ephemeral view off."""
+    async def table_closed(self, table_id: int, build: Callable[[Translator], Payload]) -> None:
+        """/stop (or any closing): every live ephemeral view shows the closing
+        (``build(tr)``), buttons off."""
         for _, view in self._take(table_id):
-            await self._last_edit(view, None)
+            await self._last_edit(view, functools.partial(build, view.tr))
 
     def _take(self, table_id: int) -> list[tuple[str, EphemeralView]]:
         """The table's live views, forgotten at once (their last edit follows)."""
@@ -189,3 +195,7 @@ class EphemeralViews:
                     await view.edit(build())
             except discord.HTTPException as exc:
                 log.info("could not turn off an ephemeral view: %s", exc)
+
+
+def _replaced(tr: Translator) -> Payload:
+    return Payload(content=tr("views.replaced"), view=None)

@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 COMMAND_TABLE = 0  # an intent of this table is a slash command or a click, not a move
 CLICK = "@click"  # the action of a recorded click
+# A "Ver mi mano" press: acknowledged with a deferred update of the table, its hand follows as
+# an ephemeral follow-up; a restart in between sends that follow-up (``bot/ui/recovery.py``).
+HAND = "@hand"
 RECORD_WITHIN = 1.0  # seconds a command waits for its record before its handler runs
 RECORDED = (discord.InteractionType.application_command, discord.InteractionType.component)
 
@@ -40,12 +43,14 @@ class PendingCommands:
         self._tables = tables
         self._recorded: set[int] = set()  # interactions recorded and not settled yet
 
-    async def record(self, interaction: discord.Interaction) -> None:
+    async def record(self, interaction: discord.Interaction, action: str | None = None) -> None:
         tables = self._tables()
         kind = interaction.type
         if tables is None or interaction.id in self._recorded or kind not in RECORDED:
             return  # autocomplete is answered at once, with no "thinking"
-        if kind is discord.InteractionType.component:
+        if action is not None:
+            pass
+        elif kind is discord.InteractionType.component:
             action = CLICK
         else:
             command = interaction.command

@@ -28,7 +28,7 @@ from bot.i18n import tr
 from bot.service import Table, TableService
 from bot.ui.feedback import error_text
 from bot.ui.listener import DiscordTableListener
-from bot.ui.pending_commands import CLICK, is_command
+from bot.ui.pending_commands import CLICK, HAND, is_command
 from games.core import IllegalAction
 from storage import Intent
 from storage.intents import TOKEN_LIFETIME
@@ -150,6 +150,9 @@ class Recovery:
             )
         except discord.HTTPException:
             return "command_unanswerable"  # never acknowledged: Discord showed it failed
+        if intent.action == HAND:  # the table's deferred update: its hand never followed
+            await self._answer(intent, tr(intent.locale, "recovery.click"))
+            return "command_restarted"
         if not original.flags.loading:
             return "command_answered"
         if intent.action == CLICK:

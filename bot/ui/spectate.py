@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -17,7 +18,8 @@ import discord
 from bot.i18n import translator
 from bot.service import Table, TableService
 from bot.service.followers import Followers
-from bot.ui.messages import finish, public_payload
+from bot.ui.messages import closed_payload, finish, public_payload
+from bot.ui.pacer import Priority, RequestPacer
 from bot.ui.payload import Payload
 from bot.ui.platform_items import FollowButton
 from bot.ui.presenter import GamePresenter
@@ -58,17 +60,28 @@ def spectator_payload(
     payload = public_payload(table, presenter, service, tr)
     if payload.view is not None:
         payload.view.stop()
-    view = discord.ui.View(timeout=None)
-    view.add_item(FollowButton(table.id, "stop", label=tr("follow.stop")))
-    payload.view = view
+    if turn_of(table)[0] == "over":
+        payload.view = None  # the end: nothing left to follow, no button to press
+    else:
+        view = discord.ui.View(timeout=None)
+        view.add_item(FollowButton(table.id, "stop", label=tr("follow.stop")))
+        payload.view = view
     payload.content = tr("follow.dm_header", table=table.id)
     return payload
 
 
 class SpectatorListener:
-    def __init__(self, bot: SpectatorHost, followers: Followers) -> None:
+    def __init__(
+        self,
+        bot: SpectatorHost,
+        followers: Followers,
+        pacer: Callable[[], RequestPacer] | None = None,
+    ) -> None:
         self.bot = bot
         self.followers = followers
+        # The bot token's one scheduler (bot/ui/pacer.py): a follower's DM is housekeeping,
+        # after the views that let players act and the public tables.
+        self._pacer = pacer
         self._turns: dict[int, tuple[str, ...]] = {}
         self._latest: dict[int, Table] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -91,10 +104,30 @@ class SpectatorListener:
         self._show(table)
 
     async def table_closed(self, table: Table, reason: str) -> None:
+        """Every follower's DM shows the closing, its "stop following" button gone: no view
+        keeps saying whose turn it is at a table that closed."""
+        following = dict(self.followers.of(table.id))
         self._turns.pop(table.id, None)
+        self._latest.pop(table.id, None)
         worker = self._workers.get(table.id)
-        if worker is None:
-            self.followers.forget_table(table.id)
+        if worker is not None:
+            await asyncio.gather(asyncio.shield(worker), return_exceptions=True)
+        for user_id, message_id in following.items():
+            if message_id is not None:
+                await self._show_closed(table, reason, user_id, message_id)
+        self.followers.forget_table(table.id)
+
+    async def _show_closed(self, table: Table, reason: str, user_id: str, message_id: str) -> None:
+        tr = translator(await self.bot.locale_of(user_id))
+        payload = closed_payload(table, reason, tr)
+        payload.content = tr("views.follow_closed")
+        try:
+            channel = await self._dm_channel(user_id)
+            await self._paced()
+            await channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
+            self.sent += 1
+        except discord.HTTPException as exc:
+            log.info("could not show the closing to follower %s (%s)", user_id, exc.code)
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         return None
@@ -150,11 +183,13 @@ class SpectatorListener:
             channel = await self._dm_channel(user_id)
             if message_id is not None:
                 try:
+                    await self._paced()
                     await channel.get_partial_message(int(message_id)).edit(**payload.edit_kwargs())
                     self.sent += 1
                     return
                 except discord.NotFound:
                     payload.keep_image = False
+            await self._paced()
             message = await channel.send(**payload.send_kwargs())
             self.sent += 1
             await self.followers.set_message(table.id, user_id, str(message.id))
@@ -165,9 +200,14 @@ class SpectatorListener:
             if payload.view is not None:
                 payload.view.stop()
 
+    async def _paced(self) -> None:
+        if self._pacer is not None:
+            await self._pacer().acquire(Priority.HOUSEKEEPING)
+
     async def _dm_channel(self, user_id: str) -> discord.PartialMessageable:
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
+            await self._paced()
             channel = await self.bot.create_dm(discord.Object(id=int(user_id)))
             channel_id = self._dm_channels[user_id] = channel.id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)

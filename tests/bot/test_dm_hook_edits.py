@@ -1,10 +1,11 @@
-"""Which token edits a DM view (``DiscordTableListener._edit_dm``): the webhook of the latest
-click on that very message while it is answered and fresh (exempt from the global limit), the
-bot token otherwise. Stand-ins for discord.py's objects; no network."""
+"""Which token edits a DM hand (``DiscordTableListener._edit_dm``, ``bot/ui/tokens.py``): the
+token of the latest answered click on that very message while it is fresh (exempt from the
+global limit), the bot token otherwise; a refused token (401 50027, 404 10008) falls back to
+the bot token for that one edit and is dropped. Stand-ins for discord.py's objects; no
+network."""
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 from unittest.mock import AsyncMock, MagicMock
 
@@ -12,70 +13,101 @@ import discord
 
 from bot.ui.listener import DiscordTableListener, Slot
 from bot.ui.payload import Payload
+from bot.ui.tokens import LIFETIME
 
 DM_VIEW = 555
+TABLE, SEAT = 7, "123"
+KEY = ("dm", TABLE, SEAT)
 
 
-def _listener() -> tuple[DiscordTableListener, AsyncMock]:
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
     bot_edit = AsyncMock()
     channel = MagicMock()
     channel.get_partial_message.return_value = SimpleNamespace(edit=bot_edit)
     host = MagicMock()
     host.get_partial_messageable.return_value = channel
     host.create_dm = AsyncMock(return_value=SimpleNamespace(id=42))
-    return DiscordTableListener(host), bot_edit
+    listener = DiscordTableListener(host)
+    clock = Clock()
+    listener.clock = clock
+    listener.private._slots[(TABLE, SEAT)] = Slot(message_id=DM_VIEW)
+    return listener, bot_edit, clock
 
 
-def _click(message_id: int, answered: bool = True) -> MagicMock:
+def _click(message_id: int, kind=discord.InteractionResponseType.message_update) -> MagicMock:
     click = MagicMock()
     click.message = SimpleNamespace(id=message_id)
-    click.response.is_done.return_value = answered
+    click.response.type = kind
     click.edit_original_response = AsyncMock()
     return click
 
 
-async def _edit(listener: DiscordTableListener, slot: Slot) -> None:
-    await listener._edit_dm("123", slot, Payload(content="view"))
+async def _edit(listener: DiscordTableListener) -> None:
+    slot = listener.private._slots[(TABLE, SEAT)]
+    await listener.private._edit_dm(TABLE, SEAT, slot, Payload(content="view"))
 
 
-async def test_a_dm_view_is_edited_through_the_latest_answered_click_on_it():
-    listener, bot_edit = _listener()
-    slot = Slot(message_id=DM_VIEW)
-    click = _click(DM_VIEW)
-    listener._remember_click(slot, click)
-    await _edit(listener, slot)
-    click.edit_original_response.assert_awaited_once()
+async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
+    listener, bot_edit, _ = _listener()
+    first, latest = (
+        _click(DM_VIEW),
+        _click(DM_VIEW, discord.InteractionResponseType.deferred_message_update),
+    )
+    listener.private.remember_click(TABLE, SEAT, first)
+    listener.private.remember_click(TABLE, SEAT, latest)
+    await _edit(listener)
+    latest.edit_original_response.assert_awaited_once()
+    first.edit_original_response.assert_not_awaited()
     bot_edit.assert_not_awaited()
 
 
-async def test_the_bot_token_edits_when_the_click_is_unanswered_stale_or_elsewhere():
-    listener, bot_edit = _listener()
-    late = Slot(message_id=DM_VIEW)
-    listener._remember_click(late, unanswered := _click(DM_VIEW, answered=False))
-    old = Slot(message_id=DM_VIEW)
-    listener._remember_click(old, expired := _click(DM_VIEW))
-    old.hook_until = asyncio.get_running_loop().time() - 1
-    moved_on = Slot(message_id=DM_VIEW)
-    listener._remember_click(moved_on, older_message := _click(DM_VIEW))
-    moved_on.message_id = DM_VIEW + 1  # a new DM view since: that click edits the old one
-    other = Slot(message_id=DM_VIEW)
-    listener._remember_click(other, _click(DM_VIEW - 1))  # a click on another message
-    for slot in (late, old, moved_on, other):
-        await _edit(listener, slot)
-    assert bot_edit.await_count == 4
-    for click in (unanswered, expired, older_message):
+async def test_the_bot_token_edits_when_the_click_is_unanswered_expired_or_elsewhere():
+    listener, bot_edit, clock = _listener()
+    unanswered = _click(DM_VIEW, None)  # type: ignore[arg-type]
+    listener.private.remember_click(TABLE, SEAT, unanswered)
+    await _edit(listener)
+    other = _click(DM_VIEW - 1)  # a click on another message
+    listener.private.remember_click(TABLE, SEAT, other)
+    await _edit(listener)
+    expired = _click(DM_VIEW)
+    listener.private.remember_click(TABLE, SEAT, expired)
+    clock.now += LIFETIME  # 14 minutes: a 16-minute-old token is never tried
+    await _edit(listener)
+    assert bot_edit.await_count == 3
+    for click in (unanswered, other, expired):
         click.edit_original_response.assert_not_awaited()
-    assert other.hook is None
+    assert len(listener.tokens) == 0  # the expired one was dropped
 
 
-async def test_a_failed_webhook_edit_falls_back_to_the_bot_token():
-    listener, bot_edit = _listener()
-    slot = Slot(message_id=DM_VIEW)
-    click = _click(DM_VIEW)
-    click.edit_original_response.side_effect = discord.NotFound(
-        SimpleNamespace(status=404, reason="Not Found"), "Unknown Webhook"
-    )
-    listener._remember_click(slot, click)
-    await _edit(listener, slot)
-    bot_edit.assert_awaited_once()
-    assert slot.hook is None  # not tried again
+async def test_a_refused_token_falls_back_to_the_bot_token_once_and_is_dropped():
+    for status, code in ((401, 50027), (404, 10008)):
+        listener, bot_edit, _ = _listener()
+        click = _click(DM_VIEW)
+        click.edit_original_response.side_effect = discord.HTTPException(
+            SimpleNamespace(status=status, reason="refused"), {"code": code, "message": "no"}
+        )
+        listener.private.remember_click(TABLE, SEAT, click)
+        await _edit(listener)
+        bot_edit.assert_awaited_once()
+        assert listener.tokens.fresh(KEY, DM_VIEW) is None  # not tried again
+        await _edit(listener)
+        assert click.edit_original_response.await_count == 1 and bot_edit.await_count == 2
+
+
+async def test_expired_tokens_are_swept_even_if_never_used_again():
+    from bot.ui.tokens import PRUNE_EVERY
+
+    listener, _, clock = _listener()
+    listener.private.remember_click(TABLE, SEAT, _click(DM_VIEW))
+    clock.now += LIFETIME
+    for n in range(PRUNE_EVERY):  # other clicks elsewhere
+        listener.tokens.offer(("dm", TABLE + 1 + n, SEAT), _click(DM_VIEW + 1 + n), DM_VIEW + 1 + n)
+    assert len(listener.tokens) == PRUNE_EVERY  # the fresh ones only: the expired one swept

@@ -1,10 +1,14 @@
 """bot/ui/ephemeral.py: which "Ver mi mano" answer may still be edited (the token's 15 minutes on
-the bot's own clock, with a minute to spare), and when a press gets a new message instead."""
+the bot's own clock, with a minute to spare), live updates, and retiring a replaced hand."""
 
 from types import SimpleNamespace
+from unittest.mock import AsyncMock
+
+import discord
 
 from bot.i18n import translator
 from bot.ui.ephemeral import MARGIN, TOKEN_LIFETIME, EphemeralViews
+from bot.ui.payload import Payload
 
 
 class Clock:
@@ -15,32 +19,54 @@ class Clock:
         return self.now
 
 
-def _interaction(done: bool = False):
-    return SimpleNamespace(response=SimpleNamespace(is_done=lambda: done))
+def _interaction(message_id: int = 1):
+    return SimpleNamespace(
+        message=SimpleNamespace(id=message_id),
+        edit_original_response=AsyncMock(),
+        followup=SimpleNamespace(edit_message=AsyncMock()),
+    )
+
+
+def _hand(tr) -> Payload:
+    return Payload(content="hand")
 
 
 async def test_an_answer_is_edited_only_while_its_token_has_a_minute_left():
     clock = Clock()
     views = EphemeralViews(clock)
-    views.remember(1, "u", _interaction(), translator("es"), version=3, pressed=True)
+    press = _interaction()
+    views.remember(1, "u", press, translator("es"), message_id=9, version=3, pressed=True)
     clock.now += TOKEN_LIFETIME - MARGIN - 1
     assert views.live(1, "u") is not None
     assert views.live(2, "u") is None and views.live(1, "v") is None
+    await views.update(1, "u", _hand, 4)
+    press.followup.edit_message.assert_awaited_once()  # the follow-up, through the press
+    await views.update(1, "u", _hand, 4)  # shown already: not again
+    press.followup.edit_message.assert_awaited_once()
     clock.now += 2
-    assert views.live(1, "u") is None  # too old: a press posts a new answer
-    assert not await views.show_again(_interaction(), 1, "u", None, 4)  # type: ignore[arg-type]
+    assert views.live(1, "u") is None  # too old: the next press posts a new answer
 
 
-async def test_a_second_press_at_the_same_version_gets_a_new_message():
+async def test_a_refused_live_edit_forgets_the_hand():
     views = EphemeralViews(Clock())
-    views.remember(1, "u", _interaction(), translator("es"), version=3, pressed=True)
-    # (pressed at version 3 already: the player may not see it)
-    assert not await views.show_again(_interaction(), 1, "u", None, 3)  # type: ignore[arg-type]
-    # a click on the view keeps that press in mind, and gives the view a fresher token
-    clicked = _interaction(done=True)
-    views.remember(1, "u", clicked, translator("es"), version=3)
-    view = views.live(1, "u")
-    assert view is not None and view.interaction is clicked and view.pressed_at == 3
+    press = _interaction()
+    press.followup.edit_message.side_effect = discord.HTTPException(
+        SimpleNamespace(status=401, reason="no"),
+        {"code": 50027, "message": "Invalid Webhook Token"},
+    )
+    views.remember(1, "u", press, translator("es"), message_id=9, version=3, pressed=True)
+    await views.update(1, "u", _hand, 4)
+    assert views.live(1, "u") is None  # dismissed or expired early: a press makes a new one
+
+
+async def test_a_click_on_another_hand_retires_the_old_one():
+    views = EphemeralViews(Clock())
+    old = _interaction()
+    views.remember(1, "u", old, translator("es"), message_id=9, version=3, pressed=True)
+    views.remember(1, "u", _interaction(message_id=12), translator("es"), version=4)
+    await views.drain()
+    (kwargs,) = [c.kwargs for c in old.followup.edit_message.await_args_list]
+    assert kwargs["view"] is None and "ya no se actualiza" in kwargs["content"]
 
 
 async def test_the_end_forgets_the_table_s_views():
@@ -48,5 +74,5 @@ async def test_the_end_forgets_the_table_s_views():
     views.remember(1, "u", _interaction(), translator("es"))
     views.remember(2, "u", _interaction(), translator("es"))
     views._views[(1, "u")].done = True  # (shown its last edit already)
-    await views.table_closed(1)
+    await views.table_closed(1, _hand)
     assert views.live(1, "u") is None and views.live(2, "u") is not None

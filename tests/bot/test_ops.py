@@ -170,3 +170,33 @@ def test_a_taken_metrics_port_is_said_as_such(tmp_path):
         taken.close()
     assert result.returncode == 5
     assert f"127.0.0.1:{port}" in result.stderr and "METRICS_PORT" in result.stderr
+
+
+def test_interaction_tokens_never_reach_the_log():
+    """discord.py's DEBUG lines name webhook and callback URLs, which carry interaction tokens
+    (secrets): the handler redacts them."""
+    import io
+    import logging
+
+    from bot.ops.logs import RedactTokens
+
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(RedactTokens())
+    log = logging.getLogger("test.redact")
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OmFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6"
+    try:
+        log.debug(
+            "PATCH %s has returned 200", f"https://x/api/v10/webhooks/42/{token}/messages/@original"
+        )
+        log.debug("POST https://x/api/v10/interactions/99/%s/callback", token)
+    finally:
+        log.removeHandler(handler)
+    text = out.getvalue()
+    assert token not in text
+    assert (
+        "/webhooks/42/<token>/messages/@original" in text
+        and "/interactions/99/<token>/callback" in text
+    )

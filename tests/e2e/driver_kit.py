@@ -126,6 +126,14 @@ class TableOnFake:
                 lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
             )
         shown = self._hand_at(user, version)  # their view shows it already: no press
+        if shown is None and any(m.components for m in self.hand_views(user)):
+            # their live hand follows the table (through its token): watch it a moment
+            try:
+                shown = await self.fake.wait_until(
+                    lambda: self._hand_at(user, version), timeout=3.0, what="the live hand"
+                )
+            except TimeoutError:
+                shown = None  # expired or refused: press again
         return shown if shown is not None else await self.show_hand(user, version)
 
     def hand_views(self, user: FakeUser) -> list[Message]:
@@ -145,16 +153,21 @@ class TableOnFake:
 
     async def show_hand(self, user: FakeUser, version: int | None = None) -> Message:
         """Press "Ver mi mano" on the public message; the view at ``version`` (by default the
-        public message's). The bot answers with a new ephemeral view, or edits the previous
-        one while it can (acknowledging the press with no message of its own)."""
+        public message's). The bot acknowledges the press with a deferred update of the table
+        and posts the hand as a new ephemeral follow-up (the previous one retires)."""
         version = self.version() if version is None else version
+        before = {m.id for m in self.hand_views(user)}
         handle = await user.click(self.public(), HAND_BUTTON)
         if await handle.acknowledged() != CB_DEFER_UPDATE:
             view = await handle
         else:
+
+            def new_hand() -> Message | None:
+                fresh = [m for m in self.hand_views(user) if m.id not in before]
+                return fresh[-1] if fresh and view_version(fresh[-1]) == version else None
+
             view = await self.fake.wait_until(
-                lambda: self._hand_at(user, version),
-                what=f"{user.name}'s earlier view edited to version {version}",
+                new_hand, what=f"{user.name}'s new hand at version {version}"
             )
         assert view.ephemeral and view.visible_to is user.model
         return view

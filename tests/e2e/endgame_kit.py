@@ -4,12 +4,13 @@ an end"), checked the same way for every game once it was played to its end.
 - The public message shows the result ("Resultado") and offers "Revancha".
 - Each person's last private view of the table (their DM, or with DMs closed their "Ver mi
   mano" answer) says the game is over, carries the same result lines, and shows no buttons;
-  no DM of that table is left clickable.
+  no DM of that table is left clickable; nobody got more than 3 DMs for the game.
 - "Revancha" turns off once used, and a press that raced that edit is told why.
 """
 
 from __future__ import annotations
 
+from tests.e2e.dm_count import assert_few_dms
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
@@ -58,6 +59,7 @@ async def check_the_end(
             # Views sent before a restart too: the bot stores them (bot/ui/shown.py).
             clickable = [m.text[:60] for m in views if m.components]
             assert clickable == [], (person.name, clickable)
+    assert_few_dms(fake, people)  # one hand message per player, edited in place (issue 31)
     host = people[0]
     await (await host.click(public, REMATCH)).acknowledged()
     await fake.wait_until(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.dm_count import assert_few_dms
 
 SEED = "e2e-0063"  # 12 moves: plays, a draw, an accepted skip, a "¡Ce!" call-out and "Ce" announcements
 
@@ -21,6 +22,8 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
         assert first.attachments[0].data.startswith(b"\x89PNG")
 
     await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    assert_few_dms(fake, players)  # one hand message each, edited in place (issue 31)
 
     kinds = {action.split(".")[0] for _, action in table.oracle.log}
     assert {"p", "draw", "accept", "call", "ce"} <= kinds
@@ -40,8 +43,8 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     listener = mesa.bot.listener
     await fake.wait_until(
         lambda: (
-            not [k for k in listener._private if k[0] == table.table_id]
-            and table.table_id not in listener._public
+            not [k for k in listener.private._slots if k[0] == table.table_id]
+            and table.table_id not in listener.public._slots
         ),
         what="the table's message slots released",
     )

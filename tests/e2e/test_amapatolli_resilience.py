@@ -147,6 +147,9 @@ async def test_a_player_closing_dms_mid_game_goes_on_with_ver_mi_mano(fake_disco
     fake = fake_discord
     mesa.seed = SEED
     alice, bob, carol = players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    # Every turn gets its notice DM (as for a player not watching): the first one after bob
+    # closed his DMs is refused, and the channel is told once.
+    mesa.bot.listener.notice_after = 0
     table = await start_game(fake, players, seed=SEED)
 
     async def close_bobs_dms(moves_made: int) -> None:

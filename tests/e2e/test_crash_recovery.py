@@ -103,6 +103,8 @@ async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_ta
     mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)
     version = table.version()
     public = table.public()
+    # (no table token: a call-out's may be fresh, and the bot token's edit is the one to fail)
+    mesa.bot.listener.tokens.drop(("public", table.table_id))
     path = f"/channels/{public.channel.id}/messages/{public.id}"
     fault = fake.fail(path, method="PATCH", count=2, status=503)
     seat, action = table.oracle.next_move()
@@ -404,6 +406,8 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
         await table.move()
     await table.wait_version(table.oracle.version)
     public = table.public()
+    # (no table token: a call-out's may be fresh, and the bot token's edit is the one to fail)
+    mesa.bot.listener.tokens.drop(("public", table.table_id))
     path = f"/channels/{public.channel.id}/messages/{public.id}"
     fault = fake.fail(path, method="PATCH", count=2, status=503)
     await table.move()  # waits until the public message shows the last version
@@ -417,8 +421,9 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
 async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_restart(
     fake_discord, mesa, monkeypatch
 ):
-    """A press of "Ver mi mano" whose image is not ready in time is answered "thinking"; the
-    bot dies before the view follows: the restarted bot completes that answer."""
+    """A press of "Ver mi mano" is acknowledged with a deferred update of the table (its hand
+    follows as an ephemeral follow-up); the bot dies before the hand follows: the restarted bot
+    answers that press with a follow-up of its own."""
     import sys
 
     # The module the bot runs: load_extension executes a fresh module object into sys.modules,
@@ -438,11 +443,11 @@ async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_res
 
     monkeypatch.setattr(play, "finish", dies_here)
     handle = await players[0].click(table.public(), "Ver mi mano")
-    assert await handle.acknowledged() == 5
+    assert await handle.acknowledged() == 6
     monkeypatch.undo()
     await _die_and_restart(mesa)
 
-    answer = await handle.response()
+    answer = await handle.followup()
     assert answer.ephemeral and "se reinició antes de terminar lo que pediste" in answer.text
     await mesa.bot.recovery.done.wait()
     assert not await mesa.bot.tables.intents.unanswered()

@@ -96,13 +96,12 @@ async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, m
     assert len(notices) == 1
 
 
-async def test_ver_mi_mano_edits_one_private_message_per_player_while_discord_allows(
-    fake_discord, mesa
-):
-    """A closed-DM player presses "Ver mi mano" on each of their turns: the bot edits its
-    earlier answer (the press itself is only acknowledged) while that answer's interaction
-    token lives; past its 15 minutes a new answer is posted, edited from then on; /stop turns
-    its buttons off."""
+async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fake_discord, mesa):
+    """A closed-DM player's "Ver mi mano" answer follows the table through its interaction
+    token (no press needed on later turns); a new press posts a new answer and retires the
+    old one (buttons off, "no longer updated": he may have dismissed it); once Discord refuses
+    the token (15 minutes) the bot drops it and the next press gets a new answer; /stop shows
+    the closing on his live view."""
     fake = fake_discord
     mesa.seed = SEED
     alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
@@ -119,21 +118,21 @@ async def test_ver_mi_mano_edits_one_private_message_per_player_while_discord_al
     await play_until_bob_has_moved(2)
     [view] = table.hand_views(bob)  # two turns, one private message
     assert len(view.versions) >= 2  # edited, not posted again
-    # Pressed twice at the same version, the second press posts a new answer (he may not see
-    # the old one: dismissed, or dropped by his app).
-    assert await table.show_hand(bob) is view
     again = await table.show_hand(bob)
-    assert again is not view and table.hand_views(bob) == [view, again]
+    await fake.wait_until(lambda: view.components == [], what="his earlier hand retired")
+    assert again is not view and table.hand_views(bob) == [again]
+    assert view.components == [] and "ya no se actualiza" in view.text  # retired, not lying
 
-    fake.advance(minutes=16)  # every token so far has expired: Discord refuses the edit
+    fake.advance(minutes=16)  # every token so far has expired: Discord refuses the edits
     await play_until_bob_has_moved(1)
     views = table.hand_views(bob)
-    assert len(views) == 3 and views[:2] == [view, again]
+    assert len(views) == 2 and views[0] is again
     latest = views[-1]
     assert latest.components  # his live view, buttons on
 
     await (await alice.slash("stop")).response(10)
     await mesa.bot.listener.drain()
     await fake.settle()
-    assert latest.components == []  # /stop turned the buttons of his live view off
+    assert latest.components == []  # /stop: his live view shows the closing, buttons off
+    assert "La mesa se cerró" in latest.text and "Te toca" not in latest.text
     assert fake.violations == []

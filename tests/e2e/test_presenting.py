@@ -15,7 +15,7 @@ from collections import Counter
 
 import discord
 
-from bot.ui.pacer import RequestPacer
+from bot.ui.pacer import Priority, RequestPacer
 from tests.e2e.chupate2_driver import start_game
 
 SEED = "e2e-c2-0079"
@@ -207,7 +207,7 @@ async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_me
     waits = 0
 
     class UsedUp(RequestPacer):
-        async def acquire(self) -> None:
+        async def acquire(self, priority: Priority = Priority.HOUSEKEEPING) -> None:
             nonlocal waits
             waits += 1
             await gate.wait()

@@ -341,3 +341,62 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             await zero.stop()
             await one.stop()
         fake.assert_no_violations()
+
+
+async def test_shard_0_flooded_with_dm_clicks_the_other_process_s_table_is_still_served(
+    pg_url, tmp_path
+):
+    """Issue 25 "A fair bot-token budget": two shard processes share one bot-token budget in
+    PostgreSQL (storage/token_budget.py) under the fake's enforced 50/s. Shard 0 ("zero")
+    receives every DM click: a flood of them (clicks on hand buttons of versions the table
+    left, each answered through its own interaction) runs while the game of shard 1's guild is
+    played from the DMs; the owner ("one") keeps showing every move on the public table, and
+    nobody ever hits Discord's global 429."""
+    async with FakeDiscord(shard_count=2) as fake:
+        zero_guild = fake.add_guild("Shard Zero", shard=0)
+        common = {
+            "DISCORD_TOKEN": fake.token,
+            "DATABASE_URL": pg_url,
+            "DISCORD_API_BASE": fake.api_base,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            "SHARD_COUNT": "2",
+            "CPU_DELAY_SECONDS": "0",
+            "RENDER_PROCESSES": "0",
+            "WORKER_PROCESSES": "0",
+            "METRICS_PORT": "0",
+            "LOG_FORMAT": "json",
+            "LOG_LEVEL": "INFO",
+        }
+        log = tmp_path / "bots.log"
+        zero = BotProcess("zero", {**common, "SHARD_IDS": "0"}, log)
+        one = BotProcess("one", {**common, "SHARD_IDS": "1"}, log)
+        try:
+            await zero.start()
+            await zero.wait_healthy(fake)
+            await one.start()
+            await one.wait_healthy(fake)
+            alice, bob = fake.user("alice"), fake.user("bob")
+            for user in (alice, bob):
+                user.join(zero_guild)
+            table = await _start_chupate2(fake, [alice, bob], pg_url)
+            first_dm = {u.name: u.dms()[-1] for u in (alice, bob)}
+            old_buttons = {
+                name: [b.custom_id for b in dm.buttons if (b.custom_id or "").startswith("t:")]
+                for name, dm in first_dm.items()
+            }
+            await table.move()  # every button of version 0 is stale from now on
+            flood: list = []
+            for _ in range(8):
+                for user in (alice, bob):
+                    for custom_id in old_buttons[user.name][:3] * 3:
+                        flood.append(await user.forge_click(first_dm[user.name], custom_id))
+                await table.move()  # shown on the public table by "one" meanwhile
+            answers = [await handle.response() for handle in flood]
+            assert len(answers) >= 24 and all(a.ephemeral for a in answers)
+            await fake.settle()
+            assert table.public() is not None and table.version() == table.oracle.version
+            assert [v for v in fake.violations if "global" in v.kind] == []
+        finally:
+            await zero.stop()
+            await one.stop()
+        fake.assert_no_violations()

@@ -1,0 +1,99 @@
+"""Turn mentions for players whose DMs are closed: one live channel message per table naming
+the seats to act, deleted when the turn passes; posted as a follow-up of a fresh table token
+when there is one (outside the bot token's budget)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.i18n import translator
+from bot.service import Table
+from bot.ui.pacer import Priority
+from bot.ui.view_kit import Slot, ViewKit, timed_rest
+
+log = logging.getLogger(__name__)
+
+
+class TurnMentions:
+    """Each table's one live turn mention."""
+
+    def __init__(self, kit: ViewKit) -> None:
+        self.k = kit
+        self._slots: dict[int, Slot] = {}
+
+    def show(self, table: Table, over: bool) -> None:
+        """Keep the table's one turn mention naming the closed-DM players to act (none once
+        ``over``)."""
+        slot = self._slots.setdefault(table.id, Slot())
+        self.k.kick(slot, lambda: self._present_mention(table, slot, over))
+        if over:
+            self._slots.pop(table.id, None)  # its worker deletes the last mention
+
+    async def _present_mention(self, table: Table, slot: Slot, over: bool) -> None:
+        row = await self.k.shown.restore(table.id, "@mention")
+        if row is not None and slot.message_id is None and row.message_id:
+            slot.message_id = int(row.message_id)
+            slot.mention = tuple(row.state.get("seats") or ())
+        seats: list[str] = []
+        if not over and table.state is not None:
+            to_act = set(table.game.to_act(table.state))
+            for seat in table.state.seats:
+                human = any(s.id == seat for s in table.human_seats())
+                if seat in to_act and human and await self.k.dms.marked_closed(seat):
+                    seats.append(seat)
+        if tuple(seats) == slot.mention:
+            return  # the same turn: the live mention still says it
+        channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
+        if slot.message_id is not None:
+            try:
+                via = slot.mention_hook
+                if via is not None and self.k.clock() < via.until:
+                    # posted as a table token's follow-up: deleted through it (exempt)
+                    await timed_rest(
+                        via.interaction.followup.delete_message(slot.message_id),
+                        "mention_hook_delete",
+                    )
+                else:
+                    await timed_rest(
+                        channel.get_partial_message(slot.message_id).delete(),
+                        "channel_delete",
+                        self.k.pacer,
+                    )
+            except discord.HTTPException:
+                log.info("could not delete the turn mention of table %s", table.id)
+            slot.message_id, slot.mention_hook = None, None
+        slot.mention = tuple(seats)
+        if not seats:
+            self.k.shown.mention(table.id, None, ())
+            return
+        tr = translator(table.record.locale)
+        text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
+        mentions = discord.AllowedMentions(users=True)
+        hook = self.k.tokens.fresh(("public", table.id), None)
+        message: discord.Message | None = None
+        if hook is not None:  # a follow-up of a fresh table token: outside the bot's budget
+            try:
+                message = await timed_rest(
+                    hook.interaction.followup.send(
+                        content=text, allowed_mentions=mentions, wait=True
+                    ),
+                    "mention_hook_send",
+                )
+                slot.mention_hook = hook
+            except discord.HTTPException as exc:
+                log.info("a turn mention through a table token was refused (%s)", exc.code)
+                self.k.tokens.drop(("public", table.id), hook)
+        try:
+            if message is None:
+                message = await timed_rest(
+                    channel.send(content=text, allowed_mentions=mentions),
+                    "channel_send",
+                    self.k.pacer,
+                    Priority.NEXT_PLAYER,
+                )
+            slot.message_id = message.id
+            self.k.shown.mention(table.id, message.id, slot.mention)
+        except discord.HTTPException:
+            log.exception("could not mention the players to act at table %s", table.id)

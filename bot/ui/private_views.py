@@ -1,0 +1,418 @@
+"""Private views: each player's one DM hand per table, edited in place through the token of
+their last click on it (the bot token when none is fresh) with a short turn notice when one
+must notify, and each live ephemeral "Ver mi mano" hand (channel play), edited through its own
+token. A view that no longer plays is retired to the table's truth."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import metrics
+from bot.i18n import Translator, translator
+from bot.service import Table
+from bot.ui.endings import ended_hand_payload
+from bot.ui.messages import (
+    Payload,
+    finish,
+    private_payload,
+)
+from bot.ui.pacer import Priority
+from bot.ui.rendering import Superseded
+from bot.ui.tokens import answered_on_message
+from bot.ui.view_kit import Slot, ViewKit, timed_rest
+
+log = logging.getLogger(__name__)
+
+
+class PrivateViews:
+    """Every player's private views of every table."""
+
+    def __init__(self, kit: ViewKit) -> None:
+        self.k = kit
+        self._slots: dict[tuple[int, str], Slot] = {}
+        self._hands: dict[tuple[int, str], Slot] = {}  # each live ephemeral hand's worker
+
+    def private_message_id(self, table_id: int, seat: str) -> int | None:
+        """The DM message holding ``seat``'s private view at that table, if any."""
+        slot = self._slots.get((table_id, seat))
+        return slot.message_id if slot else None
+
+    def hold_private(self, table_id: int, seat: str) -> None:
+        """A click on ``seat``'s view is being answered with the view itself
+        (``answer_in_place``): the DM worker waits until ``release_private``."""
+        self._slots.setdefault((table_id, seat), Slot()).holds += 1
+
+    def release_private(self, table_id: int, seat: str) -> None:
+        self.k.release(self._slots.get((table_id, seat)))
+
+    def refresh_private(self, table: Table, seat: str) -> None:
+        """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
+        if not self.k.bot.tables.owns(table.record.guild_id):
+            return  # another process runs the guild's shard and shows it (bot/service/shared)
+        slot = self._slots.setdefault((table.id, seat), Slot())
+        slot.digest = None
+        self.show_private(table, seat)
+
+    def show_private(self, table: Table, seat: str) -> None:
+        slot = self._slots.setdefault((table.id, seat), Slot())
+        self.k.kick(slot, lambda: self._present_private(table, seat, slot))
+
+    def show_hand(self, table: Table, seat: str) -> None:
+        """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
+        if self.k.ephemerals.live(table.id, seat) is None or table.state is None:
+            return
+        slot = self._hands.setdefault((table.id, seat), Slot())
+        presenter = self.k.bot.presenter(table.game.key)
+        version = table.version
+
+        async def work() -> None:
+            await self.k.ephemerals.update(
+                table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
+            )
+
+        self.k.kick(slot, work)
+
+    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
+        """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
+        view itself: ``private_payload`` takes it rather than building it again)."""
+        assert table.state is not None
+        game = table.game
+        finished = game.is_over(table.state)
+        has_actions = bool(game.legal_actions(table.state, seat)) and not finished
+        view = game.view(table.state, seat)
+        view_json = view.model_dump_json(exclude={"version"})
+        # Buttons carry the version: a view with actions changes with every version.
+        stamp = str(table.state.version) if has_actions else ""
+        digest = hashlib.sha256(f"{stamp}\n{view_json}".encode()).hexdigest()
+        return digest, seat in game.to_act(table.state), finished, view
+
+    async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
+        if table.state is None:
+            return
+        await self._restore_private(table.id, seat, slot)
+        await self._present_private_view(table, seat, slot)
+        if table.game.is_over(table.state) and slot.older:
+            older, slot.older = slot.older, []
+            await self._buttons_off(seat, older)  # the game is over: no view stays clickable
+            self.k.shown.private(table.id, seat, table.version, slot)
+
+    async def _buttons_off(self, seat: str, message_ids: list[int]) -> None:
+        """Edit ``seat``'s DM views ``message_ids`` to show no components."""
+        channel = await self.k.dm_channel(seat)
+        for message_id in message_ids:
+            try:
+                await timed_rest(
+                    channel.get_partial_message(message_id).edit(view=None), "dm_edit", self.k.pacer
+                )
+            except discord.HTTPException:
+                log.info("could not turn off the buttons of DM %s of %s", message_id, seat)
+
+    async def _present_private_view(self, table: Table, seat: str, slot: Slot) -> None:
+        assert table.state is not None
+        digest, waiting, finished, view = self._private_digest(table, seat)
+        if finished and not slot.dirty:
+            self._slots.pop((table.id, seat), None)  # this is the view's last edit
+        if digest == slot.digest:
+            return
+        # One hand message per player per table, edited in place; a turn that must notify
+        # gets a short notice of its own (``_turn_notice``), deleted once the turn passes.
+        became_turn = waiting and not slot.waiting
+        # Their turn: the view that lets them act goes first among bot-token calls.
+        urgency = Priority.NEXT_PLAYER if waiting else Priority.HOUSEKEEPING
+        if await self._answered_elsewhere(table, seat, slot, digest, waiting):
+            await self._turn_notice(table, seat, slot, waiting, became_turn, sent=False)
+            return
+        if await self.k.closed_dms(seat):
+            return
+        tr = translator(await self.k.bot.locale_of(seat))
+        payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr, view=view)
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
+        try:
+            if slot.message_id is not None:
+                image = await finish(payload, shown=slot.image, wanted=wanted)
+                try:
+                    await self._edit_dm(table.id, seat, slot, payload, urgency)
+                    slot.digest, slot.image, slot.waiting = digest, image, waiting
+                    slot.clickable = payload.view is not None
+                    self.k.shown.private(table.id, seat, table.version, slot)
+                    await self._turn_notice(table, seat, slot, waiting, became_turn, sent=False)
+                    return
+                except discord.NotFound:
+                    pass  # they deleted it: send a new one
+                except discord.HTTPException:
+                    # Discord gave up on the edit (retries exhausted): post the view anew
+                    # instead; if that fails too, "Ver mi mano" still shows it.
+                    log.warning("DM edit for %s at table %s failed", seat, table.id)
+                payload.keep_image = False
+                if payload.image is not None and not payload.files:
+                    await finish(payload)
+            else:
+                await finish(payload)
+            message = await self.k.dm(table, seat, payload=payload, priority=urgency)
+            if message is not None:
+                if slot.clickable and slot.message_id not in (None, message.id):
+                    slot.older.append(slot.message_id)  # its buttons go off when the game ends
+                slot.message_id = message.id
+                slot.clickable = payload.view is not None
+                slot.digest, slot.waiting = digest, waiting
+                slot.image = payload.image.digest if payload.image and payload.files else None
+                self.k.shown.private(table.id, seat, table.version, slot)
+                self.k.last_click.setdefault((table.id, seat), self.k.clock())  # it notified
+                await self._turn_notice(table, seat, slot, waiting, became_turn, sent=True)
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
+
+    async def _turn_notice(
+        self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
+    ) -> None:
+        """An edit does not notify: when it becomes ``seat``'s turn and they have not clicked
+        at this table for ``notice_after`` seconds (they are not watching), a short DM says so;
+        it is deleted once the turn passes. A hand just sent notifies by itself."""
+        if not waiting and slot.notice_id is not None:
+            notice, slot.notice_id = slot.notice_id, None
+            await self.k.delete_dm(seat, notice)
+            return
+        if not became or sent or slot.notice_id is not None:
+            return
+        last = self.k.last_click.get((table.id, seat))
+        if last is not None and self.k.clock() - last < self.k.notice_after:
+            return  # they are playing right now: the edited hand is enough
+        tr = translator(await self.k.bot.locale_of(seat))
+        text = tr("views.turn_notice", table=table.id, game=tr(f"{table.game.key}.name"))
+        message = await self.k.dm(table, seat, content=text, priority=Priority.NEXT_PLAYER)
+        if message is not None:
+            slot.notice_id = message.id
+
+    async def _answered_elsewhere(
+        self, table: Table, seat: str, slot: Slot, digest: str, waiting: bool
+    ) -> bool:
+        """The process that made this move (another shard's: a DM click) answered the click
+        with this very view already: nothing to edit (bot/service/shared.py)."""
+        shown = await self.k.bot.tables.view_shown_elsewhere(table.id, seat, table.version)
+        if shown is None or shown.message_id is None:
+            return False
+        if not shown.clickable and shown.message_id in slot.older:
+            slot.older.remove(shown.message_id)  # answered with no buttons: none to turn off
+        if shown.digest != digest:
+            return False
+        if slot.message_id not in (None, shown.message_id):
+            return False  # it answered on an older view: the latest one still shows the old
+        slot.message_id = shown.message_id
+        slot.digest, slot.waiting, slot.clickable = digest, waiting, shown.clickable
+        self.k.shown.private(table.id, seat, table.version, slot)
+        metrics.count("dm_edit_spared")
+        return True
+
+    async def _edit_dm(
+        self,
+        table_id: int,
+        seat: str,
+        slot: Slot,
+        payload: Payload,
+        priority: Priority = Priority.HOUSEKEEPING,
+    ) -> None:
+        """Edit the DM hand ``slot.message_id``: through the token of the latest click on it
+        while it is fresh (exempt from the global limit), else with the bot token."""
+        assert slot.message_id is not None
+        if await self.k.edit_through_token(
+            ("dm", table_id, seat), slot.message_id, payload, "dm_hook_edit"
+        ):
+            return
+        channel = await self.k.dm_channel(seat, priority)
+        await timed_rest(
+            channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
+            "dm_edit",
+            self.k.pacer,
+            priority,
+        )
+
+    def remember_click(self, table_id: int, seat: str, interaction: discord.Interaction) -> None:
+        """``seat`` clicked at the table (they are watching); a click on their own DM hand,
+        answered, leaves its token to edit that message later."""
+        self.k.last_click[(table_id, seat)] = self.k.clock()
+        if not answered_on_message(interaction):
+            return
+        slot = self._slots.get((table_id, seat))
+        message = interaction.message
+        if slot is not None and message is not None and message.id == slot.message_id:
+            self.k.tokens.offer(("dm", table_id, seat), interaction, message.id)
+
+    async def answer_in_place(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: str,
+        tr: Translator,
+        *,
+        page: int = 0,
+        draft: dict[str, Any] | None = None,
+        notice: str | None = None,
+        deadline: float,
+    ) -> bool:
+        """Answer a click on ``seat``'s DM view with that view updated (UPDATE_MESSAGE: the
+        acknowledgement and the edit in one call). False when the interaction was answered
+        already, or the update failed or could not be ready by ``deadline`` (loop time): the
+        slot's worker then shows the view as usual."""
+        # (message, the plain view's digest, its version, whether it shows buttons)
+        answered: list[tuple[int, str | None, int, bool]] = []
+        try:
+            return await self._answer_in_place(
+                interaction, table, seat, tr, page, draft, notice, deadline, answered
+            )
+        finally:
+            # Another process owns the table: it is told what this answer showed (or that
+            # there was none), so it does not edit the view again to show the same thing.
+            if answered:
+                message_id, digest, version, clickable = answered[0]
+                self.k.bot.tables.view_answered(table, seat, message_id, digest, version, clickable)
+            else:
+                self.k.bot.tables.view_answered(table, seat, None, None)
+
+    async def _answer_in_place(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: str,
+        tr: Translator,
+        page: int,
+        draft: dict[str, Any] | None,
+        notice: str | None,
+        deadline: float,
+        answered: list[tuple[int, str | None, int, bool]],
+    ) -> bool:
+        key = (table.id, seat)
+        slot = self._slots.setdefault(key, Slot())
+        if interaction.response.is_done() or interaction.message is None or table.state is None:
+            return False
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        try:
+            own_message = interaction.message.id == slot.message_id
+            digest, waiting, _, view = self._private_digest(table, seat)
+            version = table.version
+            payload = private_payload(
+                table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft, view=view
+            )
+            if notice:
+                payload.content = tr(notice)
+            try:
+                image = await asyncio.wait_for(
+                    finish(payload, shown=slot.image if own_message else None),
+                    max(0.0, deadline - loop.time()),
+                )
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
+                )
+            except TimeoutError:
+                return False  # not ready in time: acknowledged by the caller, shown by the slot
+            except discord.HTTPException as exc:
+                log.warning(
+                    "updating the clicked view of %s at table %s failed: %s", seat, table.id, exc
+                )
+                return False
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            if own_message:
+                slot.clickable = payload.view is not None
+            elif payload.view is not None and interaction.message.id not in slot.older:
+                slot.older.append(interaction.message.id)  # an older view shows buttons again
+            elif payload.view is None and interaction.message.id in slot.older:
+                slot.older.remove(interaction.message.id)  # its buttons are off already
+            plain = page == 0 and not draft and not notice
+            clickable = payload.view is not None
+            answered.append((interaction.message.id, digest if plain else None, version, clickable))
+            if own_message and plain:
+                slot.digest, slot.image, slot.waiting = digest, image, waiting
+            elif own_message:
+                slot.digest, slot.image = None, image  # a page or a draft: not the plain view
+            if self.k.bot.tables.owns(table.record.guild_id):  # else the owner's to store
+                self.k.shown.private(table.id, seat, table.version, slot)
+            return True
+        finally:
+            slot.busy.release()
+
+    async def _restore_private_slots(self, table: Table) -> None:
+        """Every DM view of ``table`` stored before a restart gets its slot back."""
+        for seat in await self.k.shown.stored_seats(table.id):
+            await self._restore_private(
+                table.id, seat, self._slots.setdefault((table.id, seat), Slot())
+            )
+
+    async def _restore_private(self, table_id: int, seat: str, slot: Slot) -> None:
+        row = await self.k.shown.restore(table_id, seat)
+        if row is None or slot.message_id is not None:
+            return
+        slot.message_id = int(row.message_id) if row.message_id else None
+        slot.digest = row.state.get("digest")
+        slot.image = row.state.get("image")
+        slot.waiting = bool(row.state.get("waiting"))
+        slot.clickable = bool(row.state.get("clickable"))
+        slot.older = [int(m) for m in row.state.get("older") or []]
+
+    async def _retire_hand(
+        self, table: Table, seat: str, slot: Slot, build: Callable[[Translator], Payload]
+    ) -> None:
+        """Show ``build(tr)`` (an ending: no buttons) on ``seat``'s DM hand, delete its turn
+        notice and turn off any older view's buttons: no view lies about the table."""
+        if slot.notice_id is not None:
+            notice, slot.notice_id = slot.notice_id, None
+            await self.k.delete_dm(seat, notice)
+        if slot.message_id is not None and (slot.clickable or slot.digest != "retired"):
+            payload = build(translator(await self.k.bot.locale_of(seat)))
+            try:
+                await self._edit_dm(table.id, seat, slot, payload)
+                slot.clickable, slot.waiting, slot.digest, slot.image = (
+                    False,
+                    False,
+                    "retired",
+                    None,
+                )
+                self.k.shown.private(table.id, seat, table.version, slot)
+            except discord.HTTPException as exc:
+                log.info("could not retire the DM hand of %s at table %s (%s)", seat, table.id, exc)
+        if slot.older:
+            older, slot.older = slot.older, []
+            await self._buttons_off(seat, older)
+            self.k.shown.private(table.id, seat, table.version, slot)
+        self.k.tokens.drop(("dm", table.id, seat))  # used up: the hand is edited no more
+
+    def retire_seat(self, table: Table, seat: str) -> None:
+        """The computer plays ``seat`` now (timeouts, left, kicked): their private views say
+        so, buttons off; the DM hand stays theirs, edited back should they rejoin."""
+
+        def by_cpu(view_tr: Translator) -> Payload:
+            return ended_hand_payload(table, view_tr, view_tr("views.seat_by_cpu"))
+
+        slot = self._slots.get((table.id, seat))
+        if slot is not None:
+            self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, by_cpu))
+        self._hands.pop((table.id, seat), None)
+        self.k.spawn(self.k.ephemerals.retire(self.k.ephemerals.pop(table.id, seat), by_cpu))
+
+    async def timed_out_notice(self, table: Table, seat: str) -> None:
+        text = translator(await self.k.bot.locale_of(seat))("notice.timed_out")
+        await self.k.dm(table, seat, content=text)
+
+    async def close_table(self, table: Table, build: Callable[[Translator], Payload]) -> None:
+        """The table closed: every DM hand of it (stored ones too) shows ``build(tr)``, buttons
+        and turn notice gone; nothing edits them again."""
+        await self._restore_private_slots(table)
+        for key in [k for k in self._slots if k[0] == table.id]:
+            slot = self._slots.pop(key)
+            self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
+        for key in [k for k in self._hands if k[0] == table.id]:
+            del self._hands[key]

@@ -1,0 +1,220 @@
+"""The public table message: one per table, shown by its slot's worker through the freshest
+table token (a click on the message answered with a deferred update or an update of it) or,
+when none is fresh, the bot token, paced (bot/ui/pacer.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot import metrics
+from bot.i18n import translator
+from bot.service import Table
+from bot.ui.messages import (
+    Payload,
+    finish,
+    public_payload,
+)
+from bot.ui.pacer import Priority
+from bot.ui.rendering import Superseded
+from bot.ui.seats import used_rematch_view
+from bot.ui.tokens import answered_on_message
+from bot.ui.view_kit import Slot, ViewKit, timed_rest
+
+log = logging.getLogger(__name__)
+
+
+class PublicTable:
+    """Each table's public message."""
+
+    def __init__(self, kit: ViewKit) -> None:
+        self.k = kit
+        self._slots: dict[int, Slot] = {}
+
+    def show(self, table: Table, build: Callable[[], Payload], final: bool = False) -> Slot | None:
+        slot = self._slots.setdefault(table.id, Slot())
+        if slot.final:
+            return None
+        slot.token_key = ("public", table.id)
+        slot.build = build
+        slot.final = final
+        slot.paced = True
+        playing = table.record.status == "playing" and not final
+        slot.skip_version = table.version if playing else None
+        self.k.kick(slot, lambda: self._present_public(table, slot))
+        return slot
+
+    async def _present_public(self, table: Table, slot: Slot) -> None:
+        if slot.build is None:
+            return
+        row = await self.k.shown.restore(table.id, "")
+        if (
+            row is not None
+            and slot.shown_version is None
+            and row.message_id == table.record.message_id
+        ):
+            slot.shown_version, slot.image = row.version, row.state.get("image")
+        playing = table.record.status == "playing" and not slot.final
+        version = table.version  # what the payload built now shows
+        if playing and slot.shown_version == version:
+            return  # already shown (by the answer to the click that made it)
+        payload = slot.build()
+        if slot.final or table.record.status == "finished":
+            # The last word (a later change, e.g. closing, opens a new slot): no slot outlives
+            # its table.
+            if not slot.dirty:
+                self._slots.pop(table.id, None)
+        channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
+        message_id = table.record.message_id
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
+        try:
+            if message_id:
+                image = await finish(payload, shown=slot.image, wanted=wanted)
+                try:
+                    if not await self.k.edit_through_token(
+                        ("public", table.id), int(message_id), payload, "public_hook_edit"
+                    ):
+                        await timed_rest(
+                            channel.get_partial_message(int(message_id)).edit(
+                                **payload.edit_kwargs()
+                            ),
+                            "public_edit",
+                            None if slot.paced_turn else self.k.pacer,
+                            Priority.PUBLIC,
+                        )
+                    slot.image = image
+                    slot.shown_version = version if playing else None
+                    self.k.shown.public(table.id, message_id, version, image)
+                    return
+                except discord.NotFound:
+                    log.info("table %s message was deleted; posting a new one", table.id)
+                    payload.keep_image = False
+                    if payload.image is not None and not payload.files:
+                        await finish(payload)
+            else:
+                await finish(payload)
+            message = await timed_rest(
+                channel.send(**payload.send_kwargs()),
+                "public_send",
+                None if slot.paced_turn else self.k.pacer,
+                Priority.PUBLIC,
+            )
+            slot.image = payload.image.digest if payload.image and payload.files else None
+            slot.shown_version = version if playing else None
+            await self.k.bot.tables.set_message(table, str(message.id))
+            self.k.shown.public(table.id, str(message.id), version, slot.image)
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
+        except discord.HTTPException:
+            slot.image = None
+            log.exception("could not show table %s", table.id)
+            self._retry_public(table)
+        finally:
+            if payload.view is not None:
+                payload.view.stop()  # dynamic items route clicks; keep the view store empty
+
+    def _retry_public(self, table: Table) -> None:
+        """Discord gave up on the edit (retries exhausted): show the table again later rather
+        than leaving it a version behind until its next move."""
+
+        def again() -> None:
+            self.k.spawn(self._show_again(table.id))
+
+        self.k.shown.retry_later(table.id, again)
+
+    async def _show_again(self, table_id: int) -> None:
+        """The table as it is now, shown again: still playing, or finished since (a game's
+        result is always shown; then it is read from storage)."""
+        table = self.k.bot.tables.find(table_id) or await self.k.bot.tables.finished_table(table_id)
+        if table is not None and table.record.status in ("playing", "finished"):
+            await self.k.represent(table)
+
+    def hold_public(self, table_id: int) -> None:
+        """A click on the public message is being answered with its update
+        (``answer_public_in_place``): the worker waits until ``release_public``."""
+        self._slots.setdefault(table_id, Slot()).holds += 1
+
+    def release_public(self, table_id: int) -> None:
+        self.k.release(self._slots.get(table_id))
+
+    def is_public_message(self, table: Table, message: discord.Message | None) -> bool:
+        return message is not None and str(message.id) == table.record.message_id
+
+    async def answer_public_in_place(
+        self, interaction: discord.Interaction, table: Table, *, deadline: float
+    ) -> bool:
+        """Answer a click on the table's public message with that message updated
+        (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual)."""
+        slot = self._slots.setdefault(table.id, Slot())
+        if interaction.response.is_done() or slot.final or table.state is None:
+            return False
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        try:
+            tr = translator(table.record.locale)
+            presenter = self.k.bot.presenter(table.game.key)
+            version, status = table.version, table.record.status
+            payload = public_payload(table, presenter, self.k.bot.tables, tr)
+            try:
+                image = await asyncio.wait_for(
+                    finish(payload, shown=slot.image), max(0.0, deadline - loop.time())
+                )
+                await timed_rest(
+                    interaction.response.edit_message(**payload.edit_kwargs()),
+                    "click_update_public",
+                )
+            except (TimeoutError, discord.HTTPException):
+                log.warning("updating the public message of table %s failed", table.id)
+                return False
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            slot.image = image
+            slot.shown_version = version if status == "playing" else None
+            if table.record.message_id:
+                self.k.shown.public(table.id, table.record.message_id, version, image)
+            return True
+        finally:
+            slot.busy.release()
+
+    def offer_public(self, table: Table, interaction: discord.Interaction) -> None:
+        """A click on ``table``'s public message, answered with a deferred update or an update
+        of it: its token edits the public message from now on (while fresh)."""
+        self.k.last_click[(table.id, str(interaction.user.id))] = self.k.clock()
+        message = interaction.message
+        if (
+            message is not None
+            and answered_on_message(interaction)
+            and self.is_public_message(table, message)
+        ):
+            self.k.tokens.offer(("public", table.id), interaction, message.id)
+            metrics.count("token.public_offered")
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        """Turn the finished table's "Revancha" off (only the components change)."""
+        if not finished.record.message_id:
+            return
+        view = used_rematch_view(finished, translator(finished.record.locale))
+        channel = self.k.bot.get_partial_messageable(int(finished.record.channel_id))
+        slot = self._slots.setdefault(finished.id, Slot())
+        try:
+            async with slot.busy:  # after any edit of that message under way
+                message = channel.get_partial_message(int(finished.record.message_id))
+                await timed_rest(message.edit(view=view), "edit", self.k.pacer)
+        except discord.HTTPException:
+            log.info("could not turn off the rematch button of table %s", finished.id)
+        finally:
+            view.stop()
+
+    def show_again_later(self, table_id: int) -> None:
+        """Same version, other seats (names, "Volver"), or a restart: the next change is shown
+        even if the message shows that version."""
+        slot = self._slots.get(table_id)
+        if slot is not None:
+            slot.shown_version = None

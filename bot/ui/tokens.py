@@ -1,0 +1,147 @@
+"""The freshest interaction token that may edit a message, kept per message a table owns.
+
+Discord exempts interaction webhooks (``/webhooks/{app}/{token}/…``) from the bot token's
+global rate limit for the 15 minutes an interaction token lives. A component interaction
+answered with a deferred update (type 6) or an update (type 7) may edit the message the
+component sits on (its ``@original``); its follow-ups, which it may edit too, may be ephemeral.
+So each message a table owns (the public table, each player's DM hand, each ephemeral hand)
+keeps the newest such token here and is edited through it while it is under ``LIFETIME``
+seconds old; the bot token is used only when none is fresh.
+
+Tokens are secrets: they live in memory only (a restart forgets them: the bot token edits
+until the next click), are never logged, and are dropped once expired or refused (401 50027
+"Invalid Webhook Token", 404 10008 "Unknown Message"): that one edit falls back to the bot
+token.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot import metrics
+
+log = logging.getLogger(__name__)
+
+# An interaction token edits its messages for 15 minutes; stop using it a minute before.
+LIFETIME = 14 * 60.0
+PRUNE_EVERY = 256  # offers between two sweeps of the expired hooks
+
+
+@dataclass
+class Hook:
+    """An interaction whose token may edit one message: its ``@original`` (``followup`` None)
+    or one of its follow-ups, until ``until`` (the holder's clock)."""
+
+    interaction: discord.Interaction
+    message_id: int
+    until: float
+    followup: int | None = None
+
+    async def edit(self, kwargs: dict[str, Any]) -> None:
+        if self.followup is None:
+            await self.interaction.edit_original_response(**kwargs)
+        else:
+            await self.interaction.followup.edit_message(self.followup, **kwargs)
+
+    async def delete(self) -> None:
+        if self.followup is None:
+            await self.interaction.delete_original_response()
+        else:
+            await self.interaction.followup.delete_message(self.followup)
+
+
+def answered_on_message(interaction: discord.Interaction) -> bool:
+    """Whether ``interaction`` was answered so that its ``@original`` is the message its
+    component sits on (a deferred update or an update of that message)."""
+    kind = interaction.response.type
+    return interaction.message is not None and kind in (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    )
+
+
+class Tokens:
+    """The freshest hook of each message a holder edits, by key (any hashable)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._hooks: dict[Any, Hook] = {}
+        self._offers = 0
+
+    def offer(
+        self,
+        key: Any,
+        interaction: discord.Interaction,
+        message_id: int,
+        *,
+        followup: int | None = None,
+        received: float | None = None,
+    ) -> None:
+        """``interaction`` may edit ``message_id`` (as its original, or its ``followup``): keep
+        it for ``key`` if it is newer than the hook kept."""
+        start = self.clock() if received is None else received
+        self._offers += 1
+        if self._offers % PRUNE_EVERY == 0:
+            self.prune()
+        old = self._hooks.get(key)
+        if old is not None and old.message_id == message_id and old.until > start + LIFETIME:
+            return
+        self._hooks[key] = Hook(interaction, message_id, start + LIFETIME, followup)
+
+    def fresh(self, key: Any, message_id: int | None) -> Hook | None:
+        """The hook of ``key`` that may still edit ``message_id``; an expired one, or one of
+        another message, is dropped."""
+        hook = self._hooks.get(key)
+        if hook is None:
+            return None
+        if self.clock() >= hook.until or (message_id is not None and hook.message_id != message_id):
+            del self._hooks[key]
+            return None
+        return hook
+
+    def prune(self) -> None:
+        """Forget every expired hook: a token is kept only while it may be used."""
+        now = self.clock()
+        for key in [k for k, hook in self._hooks.items() if now >= hook.until]:
+            del self._hooks[key]
+
+    def drop(self, key: Any, hook: Hook | None = None) -> None:
+        """Forget ``key``'s hook (only if it is still ``hook``, when given)."""
+        if hook is None or self._hooks.get(key) is hook:
+            self._hooks.pop(key, None)
+
+    def forget(self, match: Callable[[Any], bool]) -> None:
+        """Forget every hook whose key ``match``es (a closed table's)."""
+        for key in [k for k in self._hooks if match(k)]:
+            del self._hooks[key]
+
+    def __len__(self) -> int:
+        return len(self._hooks)
+
+    async def edit(
+        self, key: Any, message_id: int | None, kwargs: dict[str, Any], kind: str
+    ) -> bool:
+        """Edit ``message_id`` through ``key``'s fresh hook; False when there is none or it was
+        refused (expired early, revoked, the message gone): it is dropped and the caller edits
+        with the bot token for this once."""
+        hook = self.fresh(key, message_id)
+        if hook is None:
+            return False
+        metrics.count(f"rest.{kind}")
+        try:
+            await hook.edit(kwargs)
+        except discord.HTTPException as exc:
+            # The token is never logged: only the status and Discord's code.
+            log.info(
+                "a %s through an interaction token was refused (%s %s)", kind, exc.status, exc.code
+            )
+            self.drop(key, hook)
+            metrics.count("token.refused")
+            return False
+        metrics.count("token.edit")
+        return True

@@ -1,0 +1,284 @@
+"""What every part of the Discord presentation shares (``bot/ui/listener.py`` composes them):
+the bot it draws for, the bot token's pacer, the freshest interaction tokens, what the messages
+show (crash recovery), the closed-DM gate, and the workers: every message a table owns has one
+``Slot``, whose one worker shows the table's *latest* state, one REST call at a time; a change
+only marks the slot dirty, so intermediate versions are skipped and a message never shows an
+older version after a newer one. Sending to a DM or a channel with the bot token lives here
+too: every part does it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import discord
+
+from bot import metrics
+from bot.i18n import translator
+from bot.service import Table, TableService
+from bot.ui.dm_gate import DmGate
+from bot.ui.ephemeral import EphemeralViews
+from bot.ui.messages import (
+    Payload,
+    finish,
+)
+from bot.ui.pacer import Priority, RequestPacer
+from bot.ui.presenter import GamePresenter
+from bot.ui.shown import ShownStore
+from bot.ui.tokens import Hook, Tokens
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007
+NO_MUTUAL_GUILD = 50278
+# Seconds since a player's last click at a table after which their turn gets a notice DM.
+NOTICE_AFTER = 60.0
+T = TypeVar("T")
+
+
+class ListenerHost(Protocol):
+    """What the listener needs of the bot (``MesaBot`` is one), so it does not import it."""
+
+    @property
+    def tables(self) -> TableService: ...
+
+    def presenter(self, game_key: str) -> GamePresenter: ...
+
+    async def locale_of(self, user_id: str) -> str: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+
+@dataclass
+class Slot:
+    """One message a table owns, and what it currently shows."""
+
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)  # one REST call at a time
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    build: Callable[[], Payload] | None = None  # the public message's latest builder
+    final: bool = False  # the public message shows the table closed: nothing replaces it
+    message_id: int | None = None  # a DM view's message
+    digest: str | None = None  # the DM payload it shows
+    image: str | None = None  # the digest of the image attached to the message
+    waiting: bool = False  # the DM view showed "your turn"
+    holds: int = 0  # a click being answered with this view: the worker waits for it
+    shown_version: int | None = None  # the game version the public message shows
+    work: Callable[[], Awaitable[None]] | None = None
+    older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
+    clickable: bool = False  # the DM view (message_id) shows components
+    mention: tuple[str, ...] = ()  # the seats the live turn mention names
+    # The public message: its worker waits for the global pacer BEFORE it takes the latest
+    # change, so a table whose edit waits shows its newest version with one call. None of
+    # that when the change is already shown (answered in place): ``skip_version``.
+    paced: bool = False
+    skip_version: int | None = None
+    mention_hook: Hook | None = None  # the table token whose follow-up is the live mention
+    notice_id: int | None = None  # a DM hand's live turn notice (deleted when the turn passes)
+    token_key: Any = None  # its key in the listener's ``Tokens`` (the public message's)
+    paced_turn: bool = False  # its worker waited for the pacer for the change it shows
+
+    def needs_pacing(self) -> bool:
+        return self.paced and not (
+            self.skip_version is not None and self.skip_version == self.shown_version
+        )
+
+
+async def timed_rest(
+    call: Awaitable[T],
+    kind: str,
+    pacer: RequestPacer | None = None,
+    priority: Priority = Priority.HOUSEKEEPING,
+) -> T:
+    """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``; a bot-token call
+    passes the ``pacer`` that keeps it inside the global limit, waiting its turn by
+    ``priority`` (its wait is not REST time)."""
+    if pacer is not None:
+        await pacer.acquire(priority)
+    metrics.count(f"rest.{kind}")
+    start = time.perf_counter()
+    try:
+        return await call
+    finally:
+        metrics.observe("rest", (time.perf_counter() - start) * 1000)
+
+
+class ViewKit:
+    def __init__(self, bot: ListenerHost, pacer: RequestPacer) -> None:
+        self.bot = bot
+        self.pacer = pacer
+        self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.ephemerals = EphemeralViews()  # each player's "Ver mi mano" answer, still editable
+        # The freshest interaction token of each public message ("public", table) and DM hand
+        # ("dm", table, seat): edits through it skip the bot token's budget (bot/ui/tokens.py).
+        self.clock: Callable[[], float] = time.monotonic
+        self.tokens = Tokens(lambda: self.clock())
+        # When each (table, player) last clicked at the table: a player who did lately is
+        # watching, and needs no turn notice (``PrivateViews._turn_notice``).
+        self.last_click: dict[tuple[int, str], float] = {}
+        self.notice_after = NOTICE_AFTER
+        # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
+        # database; closed DMs retried with back-off.
+        self.shown = ShownStore(
+            lambda: getattr(getattr(self.bot, "tables", None), "presented", None)
+        )
+        self.dms = DmGate(lambda: self.bot.tables)
+        # Show a table again (public message and private views): set by the listener.
+        self.represent: Callable[[Table], Awaitable[None]] = _nothing
+
+    async def drain_tasks(self) -> None:
+        while pending := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def cancel(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
+        """Mark ``slot`` dirty with ``work``, the latest change's presentation (it replaces any
+        older one not started yet: the table the service handed us may be a frozen copy of
+        that change), and make sure its worker runs."""
+        slot.dirty = True
+        slot.work = work
+        if not slot.holds and (slot.task is None or slot.task.done()):
+            slot.task = self.spawn(self._drain_slot(slot))
+
+    async def _drain_slot(self, slot: Slot) -> None:
+        while slot.dirty and not slot.holds and slot.work is not None:
+            slot.paced_turn = False
+            if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
+                slot.paced_turn = True
+                await self.pacer.acquire(Priority.PUBLIC)
+                if slot.holds or not slot.dirty:
+                    return  # answered in place meanwhile: its release starts the worker again
+            slot.dirty = False
+            async with slot.busy:
+                work = slot.work  # the latest, also if a change came while waiting
+                if work is None:
+                    return
+                try:
+                    await work()
+                except Exception:  # noqa: BLE001 - one message never stops the others
+                    log.exception("showing a table change failed")
+
+    async def shown_done(self, slot: Slot | None) -> None:
+        """Wait until ``slot``'s worker has shown everything asked of it so far."""
+        if slot is not None and slot.task is not None:
+            await asyncio.gather(asyncio.shield(slot.task), return_exceptions=True)
+
+    def release(self, slot: Slot | None) -> None:
+        if slot is None:
+            return
+        slot.holds = max(0, slot.holds - 1)
+        if slot.dirty and slot.work is not None:
+            self.kick(slot, slot.work)
+
+    async def closed_dms(self, seat: str) -> bool:
+        return await self.dms.blocked(seat)
+
+    async def dm_channel(
+        self, seat: str, priority: Priority = Priority.HOUSEKEEPING
+    ) -> discord.PartialMessageable:
+        """``seat``'s DM channel, opened once (``POST /users/@me/channels``) and then kept."""
+        channel_id = self._dm_channels.get(seat)
+        if channel_id is None:
+            channel = await timed_rest(
+                self.bot.create_dm(discord.Object(id=int(seat))), "dm_open", self.pacer, priority
+            )
+            channel_id = self._dm_channels[seat] = channel.id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def dm(
+        self,
+        table: Table,
+        seat: str,
+        *,
+        payload: Payload | None = None,
+        content: str | None = None,
+        priority: Priority = Priority.HOUSEKEEPING,
+    ) -> discord.Message | None:
+        if await self.closed_dms(seat):
+            return None
+        try:
+            channel = await self.dm_channel(seat, priority)
+            if payload is not None:
+                sent = await timed_rest(
+                    channel.send(**payload.send_kwargs()), "dm_send", self.pacer, priority
+                )
+            else:
+                sent = await timed_rest(
+                    channel.send(content=content), "dm_send", self.pacer, priority
+                )
+            await self.dms.delivered(seat)
+            return sent
+        except discord.Forbidden as exc:
+            if exc.code in (DMS_CLOSED, NO_MUTUAL_GUILD):
+                if await self.dms.refused(seat):  # told once; retried later with back-off
+                    tr = translator(table.record.locale)
+                    await self.send_channel(table, tr("notice.dms_closed", player=f"<@{seat}>"))
+            else:
+                log.warning("DM to %s refused: %s", seat, exc)
+        except discord.HTTPException:
+            log.exception("DM to %s failed", seat)
+        return None
+
+    async def send_channel(self, table: Table, content: str) -> None:
+        channel = self.bot.get_partial_messageable(int(table.record.channel_id))
+        try:
+            await timed_rest(
+                channel.send(content=content, allowed_mentions=discord.AllowedMentions(users=True)),
+                "channel_send",
+                self.pacer,
+            )
+        except discord.HTTPException:
+            log.exception("could not post to channel of table %s", table.id)
+
+    async def delete_dm(self, seat: str, message_id: int) -> None:
+        channel = await self.dm_channel(seat)
+        try:
+            await timed_rest(
+                channel.get_partial_message(message_id).delete(), "dm_delete", self.pacer
+            )
+        except discord.HTTPException:
+            log.info("could not delete a turn notice of %s", seat)
+
+    async def edit_through_token(
+        self, key: Any, message_id: int, payload: Payload, kind: str
+    ) -> bool:
+        """Edit ``message_id`` through ``key``'s fresh interaction token. False when there is
+        none, or it was refused (then dropped, and the payload's image attached again for the
+        bot token's edit)."""
+        if self.tokens.fresh(key, message_id) is None:
+            return False
+        if await self.tokens.edit(key, message_id, payload.edit_kwargs(), kind):
+            return True
+        await reattach(payload)
+        return False
+
+
+async def _nothing(table: Table) -> None:
+    return None
+
+
+async def reattach(payload: Payload) -> None:
+    """A failed request closed the payload's files: attach the image again (from the cache)."""
+    payload.files = []
+    if payload.image is not None and not payload.keep_image:
+        await finish(payload)
