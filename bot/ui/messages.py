@@ -266,6 +266,10 @@ def public_payload(
         description=clip(description, EMBED_DESCRIPTION),
         colour=presenter.colour if outcome is None else discord.Colour.gold(),
     )
+    summary = presenter.summary(view, names, tr)
+    if summary is not None:
+        title, summary_lines = summary
+        embed.add_field(name=title, value=clip("\n".join(summary_lines), 1024), inline=False)
     if events:
         embed.add_field(
             name=tr("table.last_moves"), value=clip("\n".join(events), 1024), inline=False

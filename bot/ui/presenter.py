@@ -146,6 +146,12 @@ class GamePresenter(Generic[V, A]):
         """Text of a player's private view (their hand in words, what they must do)."""
         return []
 
+    def summary(self, view: V, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+        """An end-of-hand summary for its own section of the table message (title, lines):
+        every award, exchange and penalty in words, so it never scrolls away with the last
+        moves. None (the default): the game has none to show now."""
+        return None
+
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
         lines = []
         for place, group in enumerate(outcome.ranking, start=1):
