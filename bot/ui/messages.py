@@ -140,7 +140,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     )
     options = service.game_options(table)
     option_lines = "\n".join(
-        f"• {tr(f'{game.key}.option.{k}')}: **{_option_value(game.key, k, v, tr)}**"
+        f"• {option_name(game.key, k, tr)}: **{_option_value(game.key, k, v, tr)}**"
         for k, v in options.items()
     )
     embed = discord.Embed(
@@ -210,15 +210,23 @@ def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items
     return items.LobbyButton(table_id, "rules", label=tr("lobby.rules"), emoji=RULES_EMOJI, row=row)
 
 
+def option_name(game_key: str, name: str, tr: Translator) -> str:
+    """An option's name for the lobby: the head of its slash-command help ("Partida a puntos"
+    of "Partida a puntos: rondas hasta…"), not the whole help text (issue 31)."""
+    text = tr(f"{game_key}.option.{name}")
+    cuts = [i for i in (text.find(":"), text.find(" ("), text.find(",")) if i > 0]
+    return text[: min(cuts)].strip() if cuts else text
+
+
 def _option_value(game_key: str, name: str, value: Any, tr: Translator) -> str:
     if isinstance(value, bool):
         return tr("common.yes") if value else tr("common.no")
     if value is None:
         return tr("common.default")
-    if isinstance(value, str):
+    if isinstance(value, str | int):  # a named choice, or a number with a meaning (0: automatic)
         key = f"{game_key}.option.{name}.{value}"
         text = tr(key)
-        return value if text == key else text
+        return str(value) if text == key else text
     return str(value)
 
 

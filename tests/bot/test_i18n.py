@@ -312,3 +312,43 @@ def test_triad_says_what_to_do_on_a_turn_once():
         instructions = [line for line in lines if tr(locale, "triad.ui.choose_card") == line]
         assert len(instructions) == 1
         assert tr(locale, "triad.status.turn") not in lines
+
+
+def test_triad_explains_the_values_notation():
+    """Issue 31: "[3-5-4-3]" is explained wherever a player reads card values."""
+    from bot.ui.triad.lobby import picker_payload
+    from bot.ui.triad.presenter import Presenter
+    from games.triad import GAME
+    from tests.bot.presenter_kit import text_presenter
+    from tests.games.triad.randomgames import SEATS, random_game
+
+    presenter = text_presenter(Presenter, GAME)
+    g = random_game(3)
+    state = GAME.new(SEATS, g.seed, g.options, hands=g.hands)
+    for locale in LOCALES:
+        t = translator(locale)
+        legend = tr(locale, "triad.ui.values_legend")
+        assert legend in presenter.private_lines(GAME.view(state, SEATS[0]), t)
+        picker = picker_payload(7, {"c001": 1, "c002": 2}, [], 0, False, t)
+        assert legend in picker.embeds[0].description
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_lobby_options_read_as_names_not_command_help(locale):
+    """Issue 31: the lobby lists "Equipos: **sin equipos**", not the slash option's help text,
+    and a 0 that means "automatic" says so."""
+    from bot.registry import load_games
+    from bot.ui.messages import _option_value, option_name
+
+    t = translator(locale)
+    for key, game in load_games().items():
+        for field in game.options_model.model_fields:
+            name = option_name(key, field, t)
+            assert name and len(name) <= 40 and ":" not in name and "(" not in name, (key, name)
+    assert (
+        option_name("chupate2", "points", t) == tr(locale, "chupate2.option.points").split(":")[0]
+    )
+    for key, field in (("maquiavelo", "hand_size"), ("macarena", "amulets_to_win")):
+        shown = _option_value(key, field, 0, t)
+        assert shown != "0" and shown.split()[0] in ("automático", "automatic")
+    assert _option_value("maquiavelo", "hand_size", 7, t) == "7"
