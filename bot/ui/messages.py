@@ -17,6 +17,7 @@ from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
 from bot.ui.rules import RULES_EMOJI
 from bot.ui.seats import seat_buttons
@@ -210,6 +211,28 @@ def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items
     return items.LobbyButton(table_id, "rules", label=tr("lobby.rules"), emoji=RULES_EMOJI, row=row)
 
 
+def rating_change_lines(table: Table, names: Callable[[str], str], tr: Translator) -> str:
+    """Every person's rating before and after the game (``meta["rating_changes"]``, read back
+    from the final transaction), in the shown points of /profile and /leaderboard."""
+    changes = table.record.meta.get("rating_changes") or {}
+    seats = list(table.state.seats) if table.state is not None else list(changes)
+    lines = []
+    for seat in seats:
+        if seat not in changes:
+            continue
+        before, after = (shown_rating(v) for v in changes[seat])
+        lines.append(
+            tr(
+                "table.rating_change",
+                player=names(seat),
+                before=before,
+                after=after,
+                change=f"{after - before:+d}",
+            )
+        )
+    return "\n".join(lines)
+
+
 def option_name(game_key: str, name: str, tr: Translator) -> str:
     """An option's name for the lobby: the head of its slash-command help ("Partida a puntos"
     of "Partida a puntos: rondas hasta…"), not the whole help text (issue 31)."""
@@ -288,6 +311,10 @@ def public_payload(
             value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
             inline=False,
         )
+        if changes := rating_change_lines(table, names, tr):
+            embed.add_field(
+                name=tr("table.rating_changes"), value=clip(changes, 1024), inline=False
+            )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")

@@ -46,7 +46,17 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
         fake.join(user.model, other)
     there = other.channel_named("cartas")
 
-    await _play(fake, [alice, bob])
+    first = await _play(fake, [alice, bob])
+    # The end of the game tells every person's rating change (issue 31), read back from the
+    # final transaction: both started at 1000 here.
+    await fake.wait_until(
+        lambda: any(f["name"] == "Puntuación" for f in first.public().embeds[0].get("fields", [])),
+        what="the rating changes on the final message",
+    )
+    [change] = [f for f in first.public().embeds[0]["fields"] if f["name"] == "Puntuación"]
+    rows = re.findall(r"(\w+): 1000 → \*\*(\d+)\*\* \(([+-]\d+)\)", change["value"])
+    assert sorted(who for who, _, _ in rows) == ["alice", "bob"]
+    assert all(int(after) - 1000 == int(delta) for _, after, delta in rows)
     await _play(fake, [bob, carol], channel=there)
     await _play(fake, [alice, carol])
     # The second server leaves the global board: its next game is rated there only.
