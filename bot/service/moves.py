@@ -188,10 +188,12 @@ class Moves:
             if not await _committed(write):
                 raise
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+            table.last_by_timer = by_timer
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+        table.last_by_timer = by_timer
         metrics.count("moves")
         return events
 

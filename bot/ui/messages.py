@@ -291,6 +291,9 @@ def public_payload(
         for e in presenter.last_events(view)
         if e.visible_to(None) and (text := presenter.event_text(e, names, tr))
     ][-EVENTS_SHOWN:]
+    if events and table.last_by_timer and table.last_actor is not None:
+        # the last move was the computer's for a person whose time ran out: say so
+        events.append("⏱️ " + tr("table.played_by_timer", player=names(table.last_actor)))
     description = "\n".join(lines) + "\n\n" + seat_lines
     embed = discord.Embed(
         title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),

@@ -50,3 +50,26 @@ def test_maquiavelo_losers_read_cards_then_value():
     assert "le quedan 2 cartas (valor 12)" in lines[1]
     assert "le quedan 4 cartas (valor 18)" in lines[2]
     assert tr("es", "maquiavelo.outcome.ranking_rule") in lines
+
+
+def test_a_move_the_computer_made_for_a_person_out_of_time_is_labelled():
+    """Issue 31: a computer-played turn says so in the last moves."""
+    from bot.ui.messages import public_payload
+    from tests.bot.presenter_kit import SEAT_IDS, SEAT_NAMES, StubService, table_for
+
+    presenter = text_presenter(AmapatolliPresenter, AMAPATOLLI)
+    state = AMAPATOLLI.new(SEAT_IDS[:2], "timer-label")
+    seat = sorted(AMAPATOLLI.to_act(state))[0]
+    state, events = AMAPATOLLI.apply(state, seat, AMAPATOLLI.default_action(state, seat))
+    table = table_for(AMAPATOLLI, state, 5)
+    table.last_events, table.last_actor = events, seat
+    name = SEAT_NAMES[SEAT_IDS.index(seat)]
+    label = tr("es", "table.played_by_timer", player=name)
+
+    def last_moves() -> str:
+        embed = public_payload(table, presenter, StubService(), translator("es")).embeds[0]
+        return "\n".join(f.value for f in embed.fields if f.name == "Últimas jugadas")
+
+    assert label not in last_moves()
+    table.last_by_timer = True
+    assert label in last_moves()

@@ -203,10 +203,10 @@ async def test_a_timeout_counts_once_per_turn_not_per_action_of_a_chain(db_targe
     assert _to_act(table) == "h"
     for _ in range(5):  # five timed-out actions of one chain: still one turn
         assert await service.expire_turn(table.id) == ["h"]
-        assert _to_act(table) == "h"
+        assert _to_act(table) == "h" and table.last_by_timer
     assert table.record.meta["timeouts"]["h"] == 1 and not table.seat("h").is_cpu
     await service.act(table.id, "h", table.version, "t.2")  # h ends the turn themself
-    assert table.record.meta["timeouts"]["h"] == 0
+    assert table.record.meta["timeouts"]["h"] == 0 and not table.last_by_timer
     await service.act(table.id, "a", table.version, "t.2")
     assert await service.expire_turn(table.id) == ["h"]  # a new turn: counted again
     assert table.record.meta["timeouts"]["h"] == 1
