@@ -202,6 +202,27 @@ class RatingsRepo:
             (r["scope"], r["game"], r["user_id"]): (r["mu"], r["sigma"], r["games"]) for r in rows
         }
 
+    async def changes(
+        self, table_id: int, scope: str, initial: float = 0.0
+    ) -> dict[str, tuple[float, float]]:
+        """user -> (ordinal before, ordinal after) of the people game ``table_id`` rated in
+        ``scope``; ``initial`` is the ordinal of someone it rated for the first time."""
+        after = await self.db.fetchall(
+            "SELECT c.user_id, c.game, c.ordinal, f.seq FROM rating_changes c"
+            " JOIN finished_games f USING (table_id) WHERE c.table_id = ? AND c.scope = ?",
+            (table_id, scope),
+        )
+        found: dict[str, tuple[float, float]] = {}
+        for row in after:
+            before = await self.db.fetchone(
+                "SELECT c.ordinal FROM rating_changes c JOIN finished_games f USING (table_id)"
+                " WHERE c.scope = ? AND c.game = ? AND c.user_id = ? AND f.seq < ?"
+                " ORDER BY f.seq DESC LIMIT 1",
+                (scope, row["game"], row["user_id"], row["seq"]),
+            )
+            found[row["user_id"]] = (before["ordinal"] if before else initial, row["ordinal"])
+        return found
+
     async def trend(self, scope: str, game: str, user_id: str, last: int = 5) -> list[float]:
         """The ordinals after each of the user's last ``last`` rated games, oldest first."""
         rows = await self.db.fetchall(

@@ -36,7 +36,7 @@ class AdminCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = self.bot.tables.in_channel(str(interaction.channel_id))
         if table is None:
-            raise TableError("no_table")
+            raise TableError("no_table_here")
         perms = interaction.permissions
         await self.bot.tables.cancel(
             table.id, str(interaction.user.id), may_manage=bool(perms and perms.manage_channels)

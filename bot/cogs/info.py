@@ -13,6 +13,7 @@ from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.ui.feedback import guild_locale, user_locale
+from bot.ui.ratings_view import shown_rating
 from bot.ui.rules import rules_embed
 from bot.ui.slash import text
 from storage import GLOBAL, RatingRow
@@ -64,6 +65,7 @@ class InfoCog(commands.Cog):
             param = leaderboard._params[name]  # noqa: SLF001
             param.description = text(f"cmd.option.{name}")
             param.choices = [app_commands.Choice(name=text(k), value=v) for v, k in values]
+        leaderboard._params["post"].description = text("cmd.option.post")  # noqa: SLF001
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("leaderboard")
@@ -75,14 +77,18 @@ class InfoCog(commands.Cog):
         game: str | None = None,
         by: str = "rating",
         scope: str = "server",
+        post: bool = False,
     ) -> None:
-        locale = guild_locale(interaction, self.bot.settings.default_locale)
+        """Answered to the asker alone (in their language) unless they choose ``post``: then
+        to the channel, in the server's language."""
+        server_locale = guild_locale(interaction, self.bot.settings.default_locale)
+        locale = server_locale if post else user_locale(interaction)
         if by == "rating" or scope == "global":
             embed = await self._rating_board(interaction, locale, game, scope)
         else:
             embed = await self._standings_board(interaction, locale, game, by)
         await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed, ephemeral=not post, allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def _rating_board(
@@ -106,7 +112,7 @@ class InfoCog(commands.Cog):
                 "leaderboard.rating_row",
                 rank=rank,
                 player=who,
-                rating=f"{row.ordinal:.1f}",
+                rating=shown_rating(row.ordinal),
                 played=row.games,
             )
 

@@ -145,7 +145,7 @@ class LobbyCog(commands.Cog):
         """The table's game rules, only for the clicker and in their language."""
         game_key = self.game_key(table_id)
         if game_key is None:
-            raise TableError("no_table")
+            raise TableError("table_gone", table=table_id)
         embed = rules_embed(game_key, translator(user_locale(interaction)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

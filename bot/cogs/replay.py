@@ -66,7 +66,7 @@ class ReplayCog(commands.Cog):
     ) -> tuple[Table, ReplayResult, str | None]:
         record, result = await self._load(interaction, table_id)
         if record.guild_id != str(interaction.guild_id):
-            raise TableError("no_table")  # another server's game
+            raise TableError("no_such_table", table=table_id)  # another server's game
         finished = await self.bot.ratings.finished_game(table_id)
         played = finished.engine if finished is not None and finished.engine else None
         now = engine_version(record.game)

@@ -111,7 +111,7 @@ class SeatsCog(commands.Cog):
     def _channel_table(self, interaction: discord.Interaction) -> Table:
         table = self.bot.tables.in_channel(str(interaction.channel_id))
         if table is None:
-            raise TableError("no_table")
+            raise TableError("no_table_here")
         return table
 
     async def _leave(self, interaction: discord.Interaction, table_id: int) -> None:

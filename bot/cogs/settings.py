@@ -127,8 +127,13 @@ class SettingsCog(commands.Cog):
         await reply(interaction, tr(done), embed=settings_embed(settings, list(self.bot.games), tr))
 
     async def show(self, interaction: discord.Interaction) -> None:
-        guild = _require_manager(interaction)
-        await self._answer(interaction, guild, "settings.current")
+        """Anyone may read the settings (a server can show the command to members); only a
+        member who may manage the server is told they can change them."""
+        if interaction.guild_id is None:
+            raise TableError("manage_server_only")
+        manager = bool(interaction.permissions.manage_guild)
+        done = "settings.current" if manager else "settings.current_read_only"
+        await self._answer(interaction, str(interaction.guild_id), done)
 
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         guild = _require_manager(interaction)

@@ -65,7 +65,7 @@ class TablesCog(commands.Cog):
             return
         table = await self.bot.tables.ensure(table_id)
         if table is None or table.state is None:
-            raise TableError("no_table")
+            raise TableError("table_gone", table=table_id)
         if not await self.bot.followers.follow(table_id, user):
             await reply(interaction, tr("follow.already", table=table_id))
             return

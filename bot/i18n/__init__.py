@@ -12,6 +12,7 @@ never a crash).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ __all__ = [
     "LOCALES",
     "Translator",
     "catalogue",
+    "command_name",
     "has",
     "normalise_locale",
     "placeholders",
@@ -83,7 +85,28 @@ def _render_key(loc: str, key: str, params: dict[str, Any]) -> str:
     template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
     if template is None:
         return key
-    return render(template, loc, params)
+    return command_names(render(template, loc, params), loc)
+
+
+_COMMAND = re.compile(r"\[/([a-z_]+)\]")
+
+
+def command_name(name: str, locale: str) -> str:
+    """A slash command's name as clients in ``locale`` show it (its name localisation:
+    ``cmd.<name>.name``, or a game's ``<game>.ui.cmd.<name>.name``), else ``name``."""
+    texts = catalogue(normalise_locale(locale))
+    if f"cmd.{name}.name" in texts:
+        return texts[f"cmd.{name}.name"]
+    game_command = next((k for k in texts if k.endswith(f".ui.cmd.{name}.name")), None)
+    return texts[game_command] if game_command else name
+
+
+def command_names(text: str, locale: str) -> str:
+    """``[/stop]`` in a template becomes ``/terminar`` in Spanish and ``/stop`` in English: a
+    reply names commands as the reader's client shows them (issue 31)."""
+    if "[/" not in text:
+        return text
+    return _COMMAND.sub(lambda m: "/" + command_name(m[1], locale), text)
 
 
 class BoundTranslator:

@@ -45,8 +45,8 @@ class ServiceContext:
 
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
-        if table is None:
-            raise TableError("no_table")
+        if table is None:  # the reader's answer says why (``TableService.why_gone``)
+            raise TableError("table_gone", table=table_id)
         return table
 
     def game(self, key: str) -> Game:

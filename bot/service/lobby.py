@@ -253,8 +253,10 @@ class Lobby:
         order the game's rules give for a rematch (e.g. the last-placed player starts)."""
         async with self._rematch_lock:  # two presses at once: the second is told it is open
             record = await self.ctx.repo.get(table_id)
-            if record is None or record.status != "finished" or not record.state:
-                raise TableError("no_table")
+            if record is None:
+                raise TableError("no_such_table", table=table_id)
+            if record.status != "finished" or not record.state:
+                raise TableError("not_finished", table=table_id)
             if record.seat(by) is None:
                 raise TableError("not_seated")
             if record.meta.get(REMATCH) is not None:
@@ -305,7 +307,7 @@ class Lobby:
         table = self.ctx.get(table_id)
         async with table.lock:
             if table.record.status not in ("lobby", "playing"):
-                raise TableError("no_table")
+                raise TableError("table_gone", table=table_id)
             if by != table.record.host_id and not may_manage:
                 raise TableError("not_host")
             await self.close_locked(table, "cancelled")

@@ -44,6 +44,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_events: list[Event] = field(default_factory=list)
     last_actor: str | None = None  # the seat whose move made the current version (this run)
+    last_by_timer: bool = False  # that move was the computer's for a person out of time
 
     @property
     def id(self) -> int:

@@ -21,6 +21,7 @@ Each step is timed into ``bot.metrics``: ``lock_wait``, ``apply``, ``persist`` (
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from bot import metrics
@@ -28,10 +29,13 @@ from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
+from bot.service.ratings import INITIAL
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
-from storage import Intent, StaleVersion
+from storage import Intent, RatingsRepo, StaleVersion, ordinal
+
+log = logging.getLogger(__name__)
 
 ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
 
@@ -77,7 +81,26 @@ class Moves:
         """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
         The caller awaits the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
+        if table.record.status == "finished":
+            await self._remember_rating_changes(table)
         return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
+
+    async def _remember_rating_changes(self, table: Table) -> None:
+        """The game's rating changes in this server, read back from the final transaction that
+        wrote them, for the end message (``meta["rating_changes"]``: user -> [before, after]
+        ordinals; in memory: the ratings themselves are stored)."""
+        try:
+            changes = await RatingsRepo(self.ctx.repo.db).changes(
+                table.id, table.record.guild_id, ordinal(*INITIAL)
+            )
+        except Exception:  # noqa: BLE001 - the end is still shown, without the changes
+            log.warning("rating changes of table %s unreadable", table.id, exc_info=True)
+            return
+        if changes:
+            table.record.meta = {
+                **table.record.meta,
+                "rating_changes": {u: list(pair) for u, pair in changes.items()},
+            }
 
     async def _apply_and_persist(
         self,
@@ -165,10 +188,12 @@ class Moves:
             if not await _committed(write):
                 raise
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+            table.last_by_timer = by_timer
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+        table.last_by_timer = by_timer
         metrics.count("moves")
         return events
 

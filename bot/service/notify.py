@@ -33,11 +33,18 @@ def as_of(table: Table) -> Callable[[], Table]:
     with the *current* ``message_id`` (presentation state an earlier delivery may have set)."""
     record = table.record.model_copy()
     state, events = table.state, list(table.last_events)
+    actor, by_timer = table.last_actor, table.last_by_timer
 
     def build() -> Table:
         frozen = record.model_copy(update={"message_id": table.record.message_id})
         return Table(
-            record=frozen, game=table.game, state=state, lock=table.lock, last_events=events
+            record=frozen,
+            game=table.game,
+            state=state,
+            lock=table.lock,
+            last_events=events,
+            last_actor=actor,
+            last_by_timer=by_timer,
         )
 
     return build

@@ -146,6 +146,18 @@ class TableService:
     def get(self, table_id: int) -> Table:
         return self._ctx.get(table_id)
 
+    async def why_gone(self, table_id: int) -> TableError:
+        """Why table ``table_id`` is not open: it never existed, its game finished, or it was
+        closed before the end (the refusal a stale button or command then names)."""
+        record = await self.repo.get(table_id)
+        if record is None:
+            return TableError("no_such_table", table=table_id)
+        if record.status == "finished":
+            return TableError("table_finished", table=table_id)
+        if record.status == "cancelled":
+            return TableError("table_closed", table=table_id)
+        return TableError("table_gone", table=table_id)
+
     def find(self, table_id: int) -> Table | None:
         return self._ctx.tables.get(table_id)
 
@@ -482,15 +494,17 @@ class TableService:
         """Rebuild a table's state from its seed and action log (history, determinism)."""
         record = await self.repo.get(table_id)
         if record is None:
-            raise TableError("no_table")
+            raise TableError("no_such_table", table=table_id)
         return rebuild(self.game(record.game), record, await self.repo.actions(table_id))
 
     async def replay_views(self, table_id: int) -> tuple[TableRecord, ReplayResult]:
         """A finished table's public view at every version, rebuilt from seed + action log in
         the worker pool and checked against the stored final state (``replay.py``)."""
         record = await self.repo.get(table_id)
-        if record is None or record.status != "finished":
-            raise TableError("no_table")
+        if record is None:
+            raise TableError("no_such_table", table=table_id)
+        if record.status != "finished":
+            raise TableError("replay_not_finished", table=table_id)
         actions = [(a.seat, a.action) for a in await self.repo.actions(table_id)]
         result = await self._ctx.workers.run(
             public_views,

@@ -1,5 +1,6 @@
 """Turn timers: when a person waited on does not act in time the computer plays their
-default action; after ``timeouts_before_replacement`` timeouts in a row it takes the seat.
+default action; after ``timeouts_before_replacement`` timed-out turns in a row it takes the seat.
+A turn counts once however many actions of a chain the timer plays in it (issue 31).
 
 While Discord is away (the gateway disconnected: no click can reach the bot) the timers are
 suspended (``suspend``): nobody is timed out for a click they could not make. When it is back
@@ -132,8 +133,14 @@ class TurnTimers:
                 meta_before, seats_before = table.record.meta, table.record.seats
                 meta = dict(table.record.meta)
                 timeouts = {**meta.get("timeouts", {})}
-                timeouts[seat] = timeouts.get(seat, 0) + 1
+                timed_out = {**meta.get("timed_out_at", {})}
+                # A chain (Amapatolli's double play) keeps the seat to act after the default
+                # action: nobody moved since, so it is the same turn and counts once.
+                if timed_out.get(seat) != table.version:
+                    timeouts[seat] = timeouts.get(seat, 0) + 1
+                timed_out[seat] = table.version + 1  # the version this default action makes
                 meta["timeouts"] = timeouts
+                meta["timed_out_at"] = timed_out
                 table.record.meta = meta
                 if timeouts[seat] >= self.ctx.config.timeouts_before_replacement:
                     table.record.seats = to_computer(self.ctx, table, seat)  # table's level

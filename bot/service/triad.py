@@ -26,7 +26,16 @@ from bot.service.lobby import Lobby
 from bot.service.models import Table, is_human_id
 from games.core import GameState
 from games.triad import Options, TriadState
-from games.triad.cards import HAND_SIZE, cpu_deck, is_card, starter_set, top_up
+from games.triad.cards import (
+    HAND_SIZE,
+    card,
+    collection_levels,
+    cpu_deck,
+    is_card,
+    matched_deck,
+    starter_set,
+    top_up,
+)
 from storage import (
     CardsAtStake,
     CardStake,
@@ -77,6 +86,25 @@ async def ensure_collection(repo: CollectionsRepo, user_id: str) -> dict[str, in
         await repo.top_up(user_id, GAME, HAND_SIZE, grants)
         cards = await repo.cards(user_id, GAME)
     return cards
+
+
+def cpu_hand(
+    level: str,
+    hands: dict[str, list[str]],
+    collections: dict[str, dict[str, int]],
+    seed: str,
+    table_id: int,
+) -> list[str]:
+    """The computer's five, matched to its human opponent (``cards.matched_deck``): the levels
+    of the five they chose, or under Mano mezclada their collection's level; with no human
+    opponent (never, in the bot) the fixed per-difficulty deck."""
+    if hands:
+        levels = [card(c).level for c in next(iter(hands.values()))]
+    elif collections:
+        levels = collection_levels(next(iter(collections.values())))
+    else:
+        return cpu_deck(level, seed, table_id)
+    return matched_deck(level, levels, seed, table_id)
 
 
 class TriadProfile(BaseModel):
@@ -277,7 +305,8 @@ class TriadLobby:
     # ----- LobbyRules -----------------------------------------------------------------------
     async def setup(self, table: Table) -> dict[str, Any] | None:
         """Ready once both sides are seated and every human has confirmed five cards (or,
-        under Mano mezclada, at once: the engine draws from the free cards). Whether the
+        under Mano mezclada, at once: the engine draws from the free cards); the computer's
+        five are matched to its opponent's (``cpu_hand``). Whether the
         cards are still free is the start's transaction to say (``stake``)."""
         if len(table.record.seats) < 2:
             return None
@@ -287,7 +316,6 @@ class TriadLobby:
         collections: dict[str, dict[str, int]] = {}
         for seat in table.record.seats:
             if seat.is_cpu:
-                hands[seat.id] = cpu_deck(seat.cpu_level or "normal", table.record.seed, table.id)
                 continue
             if isinstance(options, Options) and options.random_hand:
                 collections[seat.id] = await self.available(seat.id)
@@ -296,6 +324,11 @@ class TriadLobby:
                 hands[seat.id] = list(state.picks[seat.id])
             else:
                 return None
+        for seat in table.record.seats:
+            if seat.is_cpu:
+                hands[seat.id] = cpu_hand(
+                    seat.cpu_level or "normal", hands, collections, table.record.seed, table.id
+                )
         setup: dict[str, Any] = {"hands": hands}
         if collections:
             setup["collections"] = collections

@@ -74,7 +74,22 @@ async def answer_error(
         log.warning("interaction %s not saved: the database is unavailable", interaction.id)
     elif not isinstance(exc, TableError | IllegalAction | Notice):
         log.error("unexpected error in interaction", exc_info=exc)
+    if isinstance(exc, TableError) and exc.code == "table_gone":
+        exc = await _why_gone(interaction, exc)
     await reply(interaction, error_text(exc, user_locale(interaction), game_key))
+
+
+async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:
+    """A table that is not open, named for what it is: none such, finished, or closed."""
+    service = getattr(interaction.client, "tables", None)
+    table_id = exc.params.get("table")
+    if service is None or not isinstance(table_id, int) or not hasattr(service, "why_gone"):
+        return exc
+    try:
+        return await service.why_gone(table_id)
+    except Exception:  # noqa: BLE001 - the plainer refusal still answers
+        log.warning("could not look up table %s", table_id, exc_info=True)
+        return exc
 
 
 async def guard(

@@ -17,6 +17,7 @@ from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
 from bot.ui.rules import RULES_EMOJI
 from bot.ui.seats import seat_buttons
@@ -140,7 +141,7 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
     )
     options = service.game_options(table)
     option_lines = "\n".join(
-        f"• {tr(f'{game.key}.option.{k}')}: **{_option_value(game.key, k, v, tr)}**"
+        f"• {option_name(game.key, k, tr)}: **{_option_value(game.key, k, v, tr)}**"
         for k, v in options.items()
     )
     embed = discord.Embed(
@@ -210,15 +211,45 @@ def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items
     return items.LobbyButton(table_id, "rules", label=tr("lobby.rules"), emoji=RULES_EMOJI, row=row)
 
 
+def rating_change_lines(table: Table, names: Callable[[str], str], tr: Translator) -> str:
+    """Every person's rating before and after the game (``meta["rating_changes"]``, read back
+    from the final transaction), in the shown points of /profile and /leaderboard."""
+    changes = table.record.meta.get("rating_changes") or {}
+    seats = list(table.state.seats) if table.state is not None else list(changes)
+    lines = []
+    for seat in seats:
+        if seat not in changes:
+            continue
+        before, after = (shown_rating(v) for v in changes[seat])
+        lines.append(
+            tr(
+                "table.rating_change",
+                player=names(seat),
+                before=before,
+                after=after,
+                change=f"{after - before:+d}",
+            )
+        )
+    return "\n".join(lines)
+
+
+def option_name(game_key: str, name: str, tr: Translator) -> str:
+    """An option's name for the lobby: the head of its slash-command help ("Partida a puntos"
+    of "Partida a puntos: rondas hasta…"), not the whole help text (issue 31)."""
+    text = tr(f"{game_key}.option.{name}")
+    cuts = [i for i in (text.find(":"), text.find(" ("), text.find(",")) if i > 0]
+    return text[: min(cuts)].strip() if cuts else text
+
+
 def _option_value(game_key: str, name: str, value: Any, tr: Translator) -> str:
     if isinstance(value, bool):
         return tr("common.yes") if value else tr("common.no")
     if value is None:
         return tr("common.default")
-    if isinstance(value, str):
+    if isinstance(value, str | int):  # a named choice, or a number with a meaning (0: automatic)
         key = f"{game_key}.option.{name}.{value}"
         text = tr(key)
-        return value if text == key else text
+        return str(value) if text == key else text
     return str(value)
 
 
@@ -260,12 +291,19 @@ def public_payload(
         for e in presenter.last_events(view)
         if e.visible_to(None) and (text := presenter.event_text(e, names, tr))
     ][-EVENTS_SHOWN:]
+    if events and table.last_by_timer and table.last_actor is not None:
+        # the last move was the computer's for a person whose time ran out: say so
+        events.append("⏱️ " + tr("table.played_by_timer", player=names(table.last_actor)))
     description = "\n".join(lines) + "\n\n" + seat_lines
     embed = discord.Embed(
         title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
         description=clip(description, EMBED_DESCRIPTION),
         colour=presenter.colour if outcome is None else discord.Colour.gold(),
     )
+    summary = presenter.summary(view, names, tr)
+    if summary is not None:
+        title, summary_lines = summary
+        embed.add_field(name=title, value=clip("\n".join(summary_lines), 1024), inline=False)
     if events:
         embed.add_field(
             name=tr("table.last_moves"), value=clip("\n".join(events), 1024), inline=False
@@ -276,6 +314,10 @@ def public_payload(
             value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
             inline=False,
         )
+        if changes := rating_change_lines(table, names, tr):
+            embed.add_field(
+                name=tr("table.rating_changes"), value=clip(changes, 1024), inline=False
+            )
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")

@@ -146,12 +146,39 @@ class GamePresenter(Generic[V, A]):
         """Text of a player's private view (their hand in words, what they must do)."""
         return []
 
+    def summary(self, view: V, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+        """An end-of-hand summary for its own section of the table message (title, lines):
+        every award, exchange and penalty in words, so it never scrolls away with the last
+        moves. None (the default): the game has none to show now."""
+        return None
+
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
+        """Each place with its points, and, for games that rank the others by the hands they
+        kept (``cards_left``/``hand_counts`` and ``hand_values`` on the outcome), what each
+        kept and the rule that ranked them (``<game>.outcome.ranking_rule``): a "0 points"
+        loser still reads why they placed where they did."""
+        counts = getattr(outcome, "cards_left", None) or getattr(outcome, "hand_counts", None)
+        values = getattr(outcome, "hand_values", None) or {}
         lines = []
         for place, group in enumerate(outcome.ranking, start=1):
             who = ", ".join(names(s) for s in group)
             pts = ", ".join(str(outcome.points.get(s, 0)) for s in group)
-            lines.append(tr("game.result_line", place=place, players=who, points=pts))
+            line = tr("game.result_line", place=place, players=who, points=pts)
+            if counts and place > 1:
+                kept = [
+                    tr("game.result_hand", count=counts.get(s, 0), value=values.get(s, 0))
+                    for s in group
+                ]
+                if len(group) == 1:
+                    line += " · " + kept[0]
+                else:
+                    line += " · " + "; ".join(
+                        f"{names(s)}: {k}" for s, k in zip(group, kept, strict=True)
+                    )
+            lines.append(line)
+        rule = f"{self.game.key}.outcome.ranking_rule"
+        if counts and len(outcome.ranking) > 1 and has(rule):
+            lines.append(tr(rule))
         return lines
 
     def last_events(self, view: V) -> list[Event]:

@@ -125,7 +125,7 @@ class Recovery:
         except TableError as exc:
             if exc.code == "stale":
                 key, outcome = "recovery.moved_on", "moved_on"
-            elif exc.code in ("not_playing", "no_table"):
+            elif exc.code in ("not_playing", "no_table", "table_gone"):
                 key, outcome = "recovery.ended", "ended"
             else:
                 key, outcome = "recovery.refused", "refused"

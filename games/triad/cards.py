@@ -210,3 +210,43 @@ def cpu_deck(difficulty: str, seed: str, *labels: object) -> list[str]:
         pool.remove(choice)
         picked.append(choice)
     return picked
+
+
+# The computer's handicap against the player's five: the sum of its card levels minus the sum
+# of the player's (easy plays weaker cards, normal the same strength, only hard stronger).
+MATCH_OFFSET: dict[str, int] = {"easy": -3, "normal": 0, "hard": 5}
+
+
+def matched_levels(difficulty: str, opponent_levels: list[int]) -> list[int]:
+    """The five card levels of the computer's deck against a player whose five cards have
+    ``opponent_levels``: their total plus ``MATCH_OFFSET[difficulty]`` (kept within 5-50),
+    spread as evenly as it goes, highest first."""
+    if len(opponent_levels) != HAND_SIZE:
+        raise ValueError(f"expected {HAND_SIZE} levels, got {len(opponent_levels)}")
+    total = sum(opponent_levels) + MATCH_OFFSET[difficulty]
+    total = max(HAND_SIZE * LEVELS[0], min(HAND_SIZE * LEVELS[-1], total))
+    base, extra = divmod(total, HAND_SIZE)
+    return [base + 1 if i < extra else base for i in range(HAND_SIZE)]
+
+
+def collection_levels(collection: Mapping[str, int]) -> list[int]:
+    """Five levels standing for a collection's strength (its mean card level, spread over five
+    cards): what the computer matches when the player's five are drawn at random."""
+    levels = [card(cid).level for cid, q in collection.items() for _ in range(max(0, q))]
+    if not levels:
+        return [TOP_UP_LEVEL] * HAND_SIZE
+    total = round(sum(levels) * HAND_SIZE / len(levels))
+    base, extra = divmod(total, HAND_SIZE)
+    return [base + 1 if i < extra else base for i in range(HAND_SIZE)]
+
+
+def matched_deck(
+    difficulty: str, opponent_levels: list[int], seed: str, *labels: object
+) -> list[str]:
+    """The computer's five distinct cards against a player's five (``matched_levels``): at
+    ``normal`` the same total level, at ``easy`` lower, at ``hard`` higher. Pure and seeded."""
+    rng = rng_for(seed, "matched_deck", difficulty, *labels)
+    picked: list[str] = []
+    for lv in matched_levels(difficulty, opponent_levels):
+        picked.append(rng.choice([c for c in ids_of_levels((lv,)) if c not in picked]))
+    return picked

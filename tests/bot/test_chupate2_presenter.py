@@ -189,8 +189,8 @@ def test_a_26_card_hand_becomes_one_select_per_colour_paged_within_limits():
     # the hand in words, grouped by colour
     text = first.embeds[0].description
     assert "**Tu mano (26 cartas)**" in text
-    assert "🟥 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Chúpate 2, Salto, Cambio de sentido" in text
-    assert "🌈 Comodín, Comodín +4" in text
+    assert "🟥 rojo: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Chúpate 2, Salto, Cambio de sentido" in text
+    assert "🌈 comodines: Comodín, Comodín +4" in text
 
 
 def test_six_players_with_big_hands_in_english_stay_within_limits():

@@ -1,3 +1,4 @@
+import json
 import re
 from pathlib import Path
 
@@ -64,6 +65,13 @@ NOUNS = {
         ("pozo", "pozos"),
         ("vez", "veces"),
         ("ficha", "fichas"),
+        ("MACA", "MACAS"),
+        ("mano", "manos"),
+        ("revancha", "revanchas"),
+        ("nivel", "niveles"),
+        ("mesa", "mesas"),
+        ("moneda", "monedas"),
+        ("minuto", "minutos"),
     ],
     "en": [
         ("card", "cards"),
@@ -81,6 +89,12 @@ NOUNS = {
         ("well", "wells"),
         ("time", "times"),
         ("token", "tokens"),
+        ("MACA", "MACAS"),
+        ("hand", "hands"),
+        ("rematch", "rematches"),
+        ("level", "levels"),
+        ("table", "tables"),
+        ("minute", "minutes"),
     ],
 }
 # Placeholders that never hold a number get a word; every other one gets the count under test.
@@ -209,8 +223,8 @@ def test_macarena_waiting_lines_agree_with_how_many_wait():
 
 # ----- option names and Spanish in English ----------------------------------------------------
 def _shown_option_name(locale: str, name: str) -> str:
-    """What a reader sees as a slash-command option's name: the Spanish name in Spanish."""
-    return catalogue(locale).get(f"cmd.param.{name}", name) if locale == "es" else name
+    """What a reader sees as a slash-command option's name: its localised name."""
+    return catalogue(locale).get(f"cmd.param.{name}", name)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -231,7 +245,54 @@ def test_no_spanish_fragments_in_english_options_and_macarena_rules():
     assert "off =" not in tr("es", "chupate2.option.points")
     rules = tr("en", "macarena.rules")
     assert "escalera" not in rules and "igual número" not in rules
-    assert "**pozos** (wells)" in rules and "**Espejo (mirror):**" in rules
+    assert "**wells**" in rules and "**Mirror:**" in rules
+
+
+KEPT_TERMS = json.loads((BOT / "i18n" / "kept_terms.json").read_text(encoding="utf-8"))
+# Spanish game words that read as English nowhere (issue 31: "Espejo turn", pozo, ¡Mentira!...).
+SPANISH_TERMS = (
+    "pozo pozos espejo mentira última sentido horario antihorario carta cartas mano manos "
+    "turno jugador jugadores ronda partida partidas amarillo rojo verde azul negro moneda "
+    "monedas amuleto amuletos elemento elementos tierra fuego agua aire ayuda estricto pared "
+    "igual suma cadena abierto mezclada diferencia directo todas robar roba juega gana pierde "
+    "ficha fichas nivel niveles ordenador computadora terminar jugar salir volver reglas "
+    "perfil clasificación colección sí"
+).split()
+SPANISH_LETTERS = re.compile(r"[¡¿ñáéíóú]", re.IGNORECASE)
+
+
+def _english_words(text: str) -> list[str]:
+    """The words of an English string once kept names and placeholder names are taken out."""
+    for name in sorted(KEPT_TERMS["games"] + KEPT_TERMS["terms"], key=len, reverse=True):
+        text = text.replace(name, " ")
+    text = re.sub(r"\{\w+", " ", text)  # a placeholder's or plural choice's name
+    return re.findall(r"[¡¿]?[^\W\d_]+", text)
+
+
+@pytest.mark.parametrize("n", (0, 1, 2))
+def test_no_untranslated_spanish_term_in_english_strings(n):
+    """Every English entry rendered with 0, 1 and 2 holds no Spanish game word and no Spanish
+    letter, but for the names kept in every language (``bot/i18n/kept_terms.json``). The card
+    names of Triple Triad are data (each has its English name); the bot is "Mesa" in both."""
+    english = catalogue("en")
+    spanish = set(SPANISH_TERMS)
+    problems = []
+    for key, template in sorted(english.items()):
+        if key.startswith("triad.card."):
+            continue
+        params = {name: "Ana" if name in WORDS else n for name in placeholders(template)}
+        text = tr("en", key, **params).replace("Ana", " ")
+        for word in _english_words(text):
+            if word.lower() in spanish or SPANISH_LETTERS.search(word):
+                problems.append(f"{key}: {word!r} in {text[:120]!r}")
+    assert problems == []
+
+
+def test_kept_terms_are_few_and_named_once():
+    names = KEPT_TERMS["games"] + KEPT_TERMS["terms"]
+    assert len(names) == len(set(names)) and len(names) <= 25
+    for key in ("amapatolli", "chupate2", "macarena", "maquiavelo", "triad"):
+        assert tr("en", f"{key}.name") in KEPT_TERMS["games"], key
 
 
 def test_triad_says_what_to_do_on_a_turn_once():
@@ -251,3 +312,43 @@ def test_triad_says_what_to_do_on_a_turn_once():
         instructions = [line for line in lines if tr(locale, "triad.ui.choose_card") == line]
         assert len(instructions) == 1
         assert tr(locale, "triad.status.turn") not in lines
+
+
+def test_triad_explains_the_values_notation():
+    """Issue 31: "[3-5-4-3]" is explained wherever a player reads card values."""
+    from bot.ui.triad.lobby import picker_payload
+    from bot.ui.triad.presenter import Presenter
+    from games.triad import GAME
+    from tests.bot.presenter_kit import text_presenter
+    from tests.games.triad.randomgames import SEATS, random_game
+
+    presenter = text_presenter(Presenter, GAME)
+    g = random_game(3)
+    state = GAME.new(SEATS, g.seed, g.options, hands=g.hands)
+    for locale in LOCALES:
+        t = translator(locale)
+        legend = tr(locale, "triad.ui.values_legend")
+        assert legend in presenter.private_lines(GAME.view(state, SEATS[0]), t)
+        picker = picker_payload(7, {"c001": 1, "c002": 2}, [], 0, False, t)
+        assert legend in picker.embeds[0].description
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_lobby_options_read_as_names_not_command_help(locale):
+    """Issue 31: the lobby lists "Equipos: **sin equipos**", not the slash option's help text,
+    and a 0 that means "automatic" says so."""
+    from bot.registry import load_games
+    from bot.ui.messages import _option_value, option_name
+
+    t = translator(locale)
+    for key, game in load_games().items():
+        for field in game.options_model.model_fields:
+            name = option_name(key, field, t)
+            assert name and len(name) <= 40 and ":" not in name and "(" not in name, (key, name)
+    assert (
+        option_name("chupate2", "points", t) == tr(locale, "chupate2.option.points").split(":")[0]
+    )
+    for key, field in (("maquiavelo", "hand_size"), ("macarena", "amulets_to_win")):
+        shown = _option_value(key, field, 0, t)
+        assert shown != "0" and shown.split()[0] in ("automático", "automatic")
+    assert _option_value("maquiavelo", "hand_size", 7, t) == "7"

@@ -407,10 +407,47 @@ def test_play_action_choice_label():
 def test_the_last_hand_is_summed_up_in_the_public_embed():
     state = _end_of_hand({})  # nobody has tokens: awards, then the next hand at once
     assert state.hand_number == 3
-    lines = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0].description
+    embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    # Issue 31: the hand's scoring is its own section, not lines that scroll with the moves
+    [section] = [f for f in embed.fields if f.name == "Puntuación de la mano 2"]
+    lines = section.value
     assert "Mano 2 (se acabó el mazo) · colecciones: a 2, b 0, c 5" in lines
     assert "Fichas de elemento: 🌍 c · 💨 a · 💧 c · 🔥 a" in lines
+    assert "**c**: " in lines and "gana 🌍 tierra" in lines and "gana 💧 agua" in lines
+    assert "Mano 2 (se acabó el mazo)" not in embed.description
+    fields = [f.name for f in embed.fields]
+    assert fields.index("Puntuación de la mano 2") < fields.index("Últimas jugadas")
     s = table({"a": "3C", "b": "5S 6S", "c": "6S"}, hand_number=2)
     went_out, _ = play(s, "a", 0, "3C")
-    text = public_payload(_table(went_out), PRESENTER, _Service(), TR).embeds[0].description
+    embed = public_payload(_table(went_out), PRESENTER, _Service(), TR).embeds[0]
+    text = embed.description + "\n".join(f.value for f in embed.fields)
     assert "Mano 2 (a se quedó sin cartas)" in text
+    assert "+1 moneda por irse" in text
+
+
+@pytest.mark.parametrize(
+    "elements,coins,expected",
+    [
+        (
+            {"a": ["earth", "air"], "b": ["fire"]},
+            {"a": 1, "b": 9},
+            "por tener más elementos (2 contra 1)",
+        ),
+        ({"a": ["earth"], "b": ["fire"]}, {"a": 5, "b": 3}, "por tener más monedas (5 contra 3)"),
+    ],
+)
+def test_a_win_decided_by_a_tie_break_is_explained(elements, coins, expected):
+    from games.macarena.view import MacarenaOutcome
+
+    outcome = MacarenaOutcome(
+        ranking=[["a"], ["b"]],
+        points={"a": 2, "b": 2},
+        amulets={"a": 2, "b": 2},
+        elements=elements,
+        coins=coins,
+    )
+    lines = PRESENTER.outcome_lines(outcome, lambda s: s, TR)
+    tie = next(line for line in lines if line.startswith("Empate a 2 amuletos"))
+    assert expected in tie and "con b" in tie and "gana a" in tie
+    clear = MacarenaOutcome(ranking=[["a"], ["b"]], amulets={"a": 2, "b": 1})
+    assert not any("Empate" in line for line in PRESENTER.outcome_lines(clear, lambda s: s, TR))

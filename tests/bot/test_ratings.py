@@ -111,3 +111,14 @@ async def test_backfill_rates_games_finished_before_ratings(service):
     assert await backfill(db, {"toy": TOY}, InlineWorkers()) == 2
     assert await RatingsRepo(db).all_ratings() == expected
     assert await backfill(db, {"toy": TOY}, InlineWorkers()) == 0
+
+
+def test_the_shown_rating_starts_at_1000_and_is_never_negative():
+    from bot.service.ratings import rate
+    from bot.ui.ratings_view import shown_rating
+
+    mu, sigma = INITIAL
+    assert shown_rating(mu - 3 * sigma) == 1000
+    assert shown_rating(-40.0) == 0 and shown_rating(1.0) == 1040
+    winner, loser = (team[0] for team in rate([[INITIAL], [INITIAL]], [0, 1]))
+    assert shown_rating(winner[0] - 3 * winner[1]) > shown_rating(loser[0] - 3 * loser[1]) >= 0

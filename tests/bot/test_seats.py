@@ -177,3 +177,38 @@ async def test_a_rematch_opens_once(db_target):
     await _refused("rematch_open", service.rematch(table.id, "h"))
     await service.close()
     await db.close()
+
+
+class _ChainToy(type(TOY)):  # type: ignore[misc]
+    """The toy game where taking 1 keeps the turn (a chain of actions in one turn, like
+    Amapatolli's double play); taking 2 passes it."""
+
+    key = "toy"
+
+    def _apply(self, state, seat, action):
+        events = super()._apply(state, seat, action)
+        if action.n == 1 and not state.winner:
+            state.turn = (state.turn - 1) % len(state.seats)
+        return events
+
+    def default_action(self, state, seat):
+        return self.legal_actions(state, seat)[0]  # take 1: the chain goes on
+
+
+async def test_a_timeout_counts_once_per_turn_not_per_action_of_a_chain(db_target):
+    db = await open_database(db_target)
+    cfg = ServiceConfig(cpu_delay_seconds=0, turn_timeout_seconds=3600)
+    service = TableService(db, {"toy": _ChainToy()}, RecordingListener(), cfg)
+    table = await _game(service, "a")
+    assert _to_act(table) == "h"
+    for _ in range(5):  # five timed-out actions of one chain: still one turn
+        assert await service.expire_turn(table.id) == ["h"]
+        assert _to_act(table) == "h" and table.last_by_timer
+    assert table.record.meta["timeouts"]["h"] == 1 and not table.seat("h").is_cpu
+    await service.act(table.id, "h", table.version, "t.2")  # h ends the turn themself
+    assert table.record.meta["timeouts"]["h"] == 0 and not table.last_by_timer
+    await service.act(table.id, "a", table.version, "t.2")
+    assert await service.expire_turn(table.id) == ["h"]  # a new turn: counted again
+    assert table.record.meta["timeouts"]["h"] == 1
+    await service.close()
+    await db.close()

@@ -7,6 +7,7 @@ import re
 from bot.i18n import translator
 from bot.service import Table
 from bot.service.ratings import recompute
+from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import render_image
 from bot.ui.replay_view import replay_embed
 from bot.ui.spectate import spectator_payload
@@ -19,10 +20,10 @@ SEED = "e2e-0063"  # 12 moves with plays, a draw, a skip, a call-out and "Ce" an
 DEADLINE = re.compile(r"<t:\d+:R>")
 
 
-def _ordinals(embed_text: str) -> list[tuple[str, float, int]]:
+def _ordinals(embed_text: str) -> list[tuple[str, int, int]]:
     """(player, rating, games) of each rating-board row."""
-    rows = re.findall(r"\d+\. (.+?) — \*\*(-?[\d.]+)\*\* \((\d+) partidas?\)", embed_text)
-    return [(who, float(r), int(n)) for who, r, n in rows]
+    rows = re.findall(r"\d+\. (.+?) — \*\*(\d+)\*\* \((\d+) partidas?\)", embed_text)
+    return [(who, int(r), int(n)) for who, r, n in rows]
 
 
 def _owner(fake) -> FakeUser:
@@ -45,7 +46,17 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
         fake.join(user.model, other)
     there = other.channel_named("cartas")
 
-    await _play(fake, [alice, bob])
+    first = await _play(fake, [alice, bob])
+    # The end of the game tells every person's rating change (issue 31), read back from the
+    # final transaction: both started at 1000 here.
+    await fake.wait_until(
+        lambda: any(f["name"] == "Puntuación" for f in first.public().embeds[0].get("fields", [])),
+        what="the rating changes on the final message",
+    )
+    [change] = [f for f in first.public().embeds[0]["fields"] if f["name"] == "Puntuación"]
+    rows = re.findall(r"(\w+): 1000 → \*\*(\d+)\*\* \(([+-]\d+)\)", change["value"])
+    assert sorted(who for who, _, _ in rows) == ["alice", "bob"]
+    assert all(int(after) - 1000 == int(delta) for _, after, delta in rows)
     await _play(fake, [bob, carol], channel=there)
     await _play(fake, [alice, carol])
     # The second server leaves the global board: its next game is rated there only.
@@ -67,6 +78,7 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
     ):
         options = {"game": "amapatolli"} | ({"scope": "global"} if scope == "global" else {})
         board = await (await user.slash("leaderboard", channel=channel, **options))
+        assert board.ephemeral  # answered to the asker unless they choose to post it
         key = GLOBAL if scope == "global" else str(fake.guild.id if scope == "here" else other.id)
         want = sorted(
             ((u, mu - 3 * sigma, n) for (s, g, u), (mu, sigma, n) in expected.items() if s == key),
@@ -75,12 +87,17 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
         rows = _ordinals(board.embeds[0]["description"])
         shown = [names[u] if scope == "global" else f"<@{u}>" for u, _, _ in want]
         assert [r[0] for r in rows] == shown
-        assert [(round(r[1], 1), r[2]) for r in rows] == [(round(o, 1), n) for _, o, n in want]
+        assert [(r[1], r[2]) for r in rows] == [(shown_rating(o), n) for _, o, n in want]
+        assert all(r[1] >= 0 for r in rows)
     # The older boards are still a choice.
-    wins = await (await alice.slash("leaderboard", game="amapatolli", by="wins"))
-    assert "victoria" in wins.embeds[0]["description"]
+    wins = await (await alice.slash("leaderboard", game="amapatolli", by="wins", post=True))
+    assert "victoria" in wins.embeds[0]["description"] and not wins.ephemeral
+    footer = board.embeds[0]["footer"]["text"]
+    assert "1000" in footer and "openskill" not in footer and "σ" not in footer
     profile = await (await alice.slash("profile"))
     assert "Puntuación" in profile.text and "Ce Amapatolli" in profile.text
+    assert re.search(r"Ce Amapatolli: puntuación \*\*\d+\*\* \(2 partidas\)", profile.text)
+    assert "+0.0" not in profile.text and "—" not in profile.text.split("Puntuación")[-1]
     history = await (await alice.slash("history", member=alice))
     assert history.text.count("Ce Amapatolli") == 2  # her games in this server only
 

@@ -368,7 +368,34 @@ CARD_W, CARD_H = 72, 108
 ROW_H = CARD_H + 22
 
 
-PLAYABLE_GLOW = 5  # the gold frame around a playable card reaches this far out
+PLAYABLE_GLOW = 5  # the frame around a playable card reaches this far out
+# The playable highlight is two-tone (a dark ring outside a gold one) so that it shows on every
+# card colour (gold alone vanished on yellow cards), and a white ▲ under the card says the same
+# without colour (tests/bot/test_colour_signals.py checks the contrasts).
+PLAYABLE_RING = OUTLINE
+PLAYABLE_FRAME = GOLD
+PLAYABLE_MARK = WHITE
+MARK_H = 10
+
+
+def draw_playable_frame(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
+    g = PLAYABLE_GLOW
+    box = (left - g, top - g, left + CARD_W + g, top + CARD_H + g)
+    draw.rounded_rectangle(box, int(CARD_W * 0.12) + g, fill=PLAYABLE_RING)
+    inner = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+    draw.rounded_rectangle(inner, int(CARD_W * 0.12) + g - 2, fill=PLAYABLE_FRAME)
+
+
+def draw_playable_mark(draw: ImageDraw.ImageDraw, cx: float, top: float) -> None:
+    """A white ▲ outlined in black, its tip at (cx, top): "you may play this card"."""
+    half = MARK_H * 0.6
+    draw.polygon(
+        [(cx, top), (cx - half, top + MARK_H), (cx + half, top + MARK_H)],
+        fill=PLAYABLE_MARK,
+        outline=PLAYABLE_RING,
+    )
+
+
 LEGEND_H = 26
 
 
@@ -435,16 +462,19 @@ def render_hand(
     g = PLAYABLE_GLOW
     for card, left, top in layout:  # frames first: the stacked cards then leave them showing
         if card in marked:
-            draw.rounded_rectangle(
-                (left - g, top - g, left + CARD_W + g, top + CARD_H + g),
-                int(CARD_W * 0.12) + g,
-                fill=GOLD,
-            )
+            draw_playable_frame(draw, left, top)
     for card, left, top in layout:
         draw_card(draw, card, left, top, CARD_W, CARD_H, tr, highlight=card == view.drawn_card)
+    steps = {top: [x for _, x, t in layout if t == top] for _, _, top in layout}
+    for card, left, top in layout:  # a mark under each playable card's visible part
+        if card in marked:
+            lefts = steps[top]
+            k = lefts.index(left)
+            visible = (lefts[k + 1] - left) if k + 1 < len(lefts) else CARD_W
+            draw_playable_mark(draw, left + min(visible, CARD_W) / 2, top + CARD_H + g + 1)
     if marked:
         ly = height - LEGEND_H + 2
-        draw.rounded_rectangle((16, ly, 30, ly + 18), 3, outline=GOLD, width=2)
+        draw_playable_mark(draw, 23, ly + 2)
         draw_text(
             draw,
             (38, ly + 9),

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import draw_text, text_width
+from bot.ui.images.fonts import draw_text, font, text_width
 from bot.ui.images.fonts import png as _png
 from games.core import Event
 from games.core.cards import SUIT_SYMBOLS, PlayingCard
@@ -63,6 +63,24 @@ def _text(
 
 def _colour(index: int) -> tuple[int, int, int]:
     return PLAYER_RGB[index % len(PLAYER_RGB)]
+
+
+def _numbered_dot(
+    draw: ImageDraw.ImageDraw, left: float, top: float, size: int, colour: int, number: int
+) -> None:
+    """A player's colour with their seat number in it (colour is never the only signal: the
+    number matches the standings' and the legend's "P1", "P2"...)."""
+    draw.ellipse((left, top, left + size, top + size), fill=_colour(colour), outline=OUTLINE)
+    centre = (left + size / 2, top + size / 2)
+    draw.text(
+        centre,
+        str(number),
+        font=font(int(size * 0.72)),
+        fill=TEXT,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=OUTLINE,
+    )
 
 
 # ----- labels for presenters -----------------------------------------------------------------
@@ -264,7 +282,8 @@ def _table_legend(draw: ImageDraw.ImageDraw, view: MacarenaView, tr: Translator,
     ]
     if any(p.playable for p in view.pozos):
         items.append((tr("macarena.image.legend.playable"), TEXT))
-    items.append((tr("macarena.image.legend.turn"), GOLD))
+    if not view.finished:  # the end has no turn to frame
+        items.append((tr("macarena.image.legend.turn"), GOLD))
     _legend(draw, y, items, WIDTH - 32)
 
 
@@ -280,6 +299,10 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     _text(draw, (16, 12), header, 20, TEXT)
     if view.espejo_turn and view.current:
         _text(draw, (WIDTH - 16, 12), tr("macarena.image.espejo_turn"), 20, GOLD, anchor="ra")
+    if view.finished and view.winners:  # the end: a banner naming the winner
+        winners = ", ".join(_player_label(view, s, tr, names) for s in view.winners)
+        banner = tr("macarena.image.winner", players=winners, count=len(view.winners))
+        _text(draw, (WIDTH - 16, 12), banner, 22, GOLD, anchor="ra")
 
     # the stock in the middle
     sx, sy = WIDTH // 2 - 40, 200
@@ -298,6 +321,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     )
 
     colour_of = {p.seat: p.colour for p in view.players}
+    number_of = {seat: n for n, seat in enumerate(view.seats, start=1)}
     for pozo in view.pozos:
         x, y = POZO_SLOTS[pozo.index]
         owners = [s for s, n in pozo.macas.items() if n > 0]
@@ -319,21 +343,28 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             _text(
                 draw, (x + POZO_W / 2, y - 22), tr("macarena.image.shared"), 12, GOLD, anchor="ma"
             )
+        for k, owner in enumerate(owners):  # whose frame: their numbers on its top corner
+            _numbered_dot(
+                draw, x - 12 + k * 16, y - 12, 16, colour_of.get(owner, 0), number_of.get(owner, 0)
+            )
         label = tr("macarena.image.pozo", pozo=pozo.index + 1)
         _text(
             draw, (x + POZO_W / 2, y + POZO_H + 8), f"{label} ({pozo.size})", 14, TEXT, anchor="ma"
         )
-        # MACAS as dots in the owners' colours
-        dots = [colour_of.get(s, 0) for s, n in pozo.macas.items() for _ in range(n)]
-        dot = 12
-        total = len(dots) * (dot + 3) - 3
+        # MACAS as dots in the owners' colours, each with its owner's number
+        dots = [s for s, n in pozo.macas.items() for _ in range(n)]
+        dot = 15
+        gap = 2 if len(dots) * (dot + 3) <= POZO_W + 40 else -3
+        total = len(dots) * (dot + gap) - gap
         dx = x + POZO_W / 2 - total / 2
-        for k, c in enumerate(dots):
-            left = dx + k * (dot + 3)
-            draw.ellipse(
-                (left, y + POZO_H + 28, left + dot, y + POZO_H + 28 + dot),
-                fill=_colour(c),
-                outline=OUTLINE,
+        for k, owner in enumerate(dots):
+            _numbered_dot(
+                draw,
+                dx + k * (dot + gap),
+                y + POZO_H + 26,
+                dot,
+                colour_of.get(owner, 0),
+                number_of.get(owner, 0),
             )
 
     # standings strip
@@ -352,7 +383,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         y = strip_top + 38 + row * 34
         if p.current or p.seat in view.to_act:
             draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
-        draw.ellipse((14, y + 2, 34, y + 22), fill=_colour(p.colour), outline=OUTLINE)
+        _numbered_dot(draw, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
         name = _player_label(view, p.seat, tr, names)
         _text(draw, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
         col = COLUMNS

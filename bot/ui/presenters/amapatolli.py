@@ -17,11 +17,18 @@ from games.core import Action, Event
 COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
 
 
-def card_text(card) -> str:
-    """``⬜🟥 Mázatl 7``: margin and background as squares, then sign and number."""
+def card_text(card, tr: Translator) -> str:
+    """``⬜🟥 Mázatl 7 (blanco/rojo)``: margin and background as squares, then sign and number,
+    then the colours in words (colour is never the only signal: red and black squares look
+    alike to many)."""
+    margin = tr(f"amapatolli.colour.{card.margin}")
     if card.wild:
-        return f"{COLOUR_EMOJI[card.margin]} {card.name}"
-    return f"{COLOUR_EMOJI[card.margin]}{COLOUR_EMOJI[card.background]} {card.name} {card.value}"
+        return f"{COLOUR_EMOJI[card.margin]} {card.name} ({margin})"
+    background = tr(f"amapatolli.colour.{card.background}")
+    return (
+        f"{COLOUR_EMOJI[card.margin]}{COLOUR_EMOJI[card.background]} {card.name} {card.value}"
+        f" ({margin}/{background})"
+    )
 
 
 class Presenter(GamePresenter):
@@ -34,7 +41,7 @@ class Presenter(GamePresenter):
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
         if isinstance(action, Play):
             card = next((c for c in view.hand if c.id == action.card), None)
-            text = card_text(card) if card else action.card
+            text = card_text(card, tr) if card else action.card
             colour = action.colour
             if colour:
                 return Choice(
@@ -91,7 +98,7 @@ class Presenter(GamePresenter):
         return super().event_text(event, names, tr)
 
     def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
-        lines = [tr("amapatolli.ui.top", card=card_text(view.top))]
+        lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
         if view.named_colour:
             lines.append(
                 tr("amapatolli.table.named", colour=tr(f"amapatolli.colour.{view.named_colour}"))
@@ -119,7 +126,7 @@ class Presenter(GamePresenter):
         return line
 
     def private_lines(self, view, tr: Translator) -> list[str]:
-        lines = [tr("amapatolli.ui.top", card=card_text(view.top))]
+        lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
         if view.hand:
             lines.append(
                 tr("amapatolli.hand.title", count=len(view.hand))
@@ -127,6 +134,7 @@ class Presenter(GamePresenter):
                 + tr("amapatolli.ui.playable_mark")
             )
             lines.extend(
-                f"• {card_text(c)}" + (" ✅" if c.id in view.playable else "") for c in view.hand
+                f"• {card_text(c, tr)}" + (" ✅" if c.id in view.playable else "")
+                for c in view.hand
             )
         return lines

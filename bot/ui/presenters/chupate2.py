@@ -546,7 +546,10 @@ class Presenter(GamePresenter):
                     faces = ", ".join(
                         tr(f"chupate2.face.{c[0] if colour == WILD else c[1]}") for c in cards
                     )
-                    lines.append(f"{COLOUR_EMOJI[colour]} {faces}")
+                    named = tr(
+                        "chupate2.ui.wild_cards" if colour == WILD else f"chupate2.colour.{colour}"
+                    )
+                    lines.append(f"{COLOUR_EMOJI[colour]} {named}: {faces}")
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:

@@ -412,7 +412,7 @@ class Presenter(GamePresenter):
                     count=len(view.buy_waiting),
                 )
             )
-        if view.hand_result is not None:
+        if view.hand_result is not None and not view.hand_result.revealed:
             lines.extend(self._hand_result_lines(view.hand_result, view, names, tr))
         return lines
 
@@ -431,6 +431,52 @@ class Presenter(GamePresenter):
         return [
             tr("macarena.ui.last_hand", hand=result.hand, reason=reason, sizes=sizes),
             tr("macarena.ui.last_hand_elements", elements=winners),
+        ]
+
+    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+        """The last hand's scoring, whole: per player what they gave up, won and exchanged."""
+        result = view.hand_result
+        if result is None or not result.revealed:
+            return None
+        lines = []
+        for seat, r in result.seats.items():
+            parts = []
+            if r.gave_element:
+                element = tr(f"macarena.element.{r.gave_element}")
+                parts.append(tr("macarena.summary.gave_element", element=element))
+            elif r.penalized:
+                parts.append(tr("macarena.summary.gave_coins", coins=r.gave_coins))
+            for key, coins in (
+                ("macas", r.coins_macas),
+                ("collection", r.coins_collection),
+                ("went_out", r.coins_went_out),
+                ("duplicates", r.coins_duplicates),
+            ):
+                if coins:
+                    parts.append(tr(f"macarena.summary.coins_{key}", coins=coins))
+            for e in r.elements_won:
+                parts.append(
+                    tr(
+                        "macarena.summary.won_element",
+                        element=f"{ELEMENT_EMOJI[e]} " + tr(f"macarena.element.{e}"),
+                    )
+                )
+            for e in r.bought:
+                parts.append(
+                    tr(
+                        "macarena.summary.bought",
+                        element=f"{ELEMENT_EMOJI[e]} " + tr(f"macarena.element.{e}"),
+                    )
+                )
+            if r.amulets_won:
+                parts.append(tr("macarena.summary.amulets", count=r.amulets_won))
+            lines.append(
+                f"**{names(seat)}**: "
+                + ("; ".join(parts) if parts else tr("macarena.summary.nothing"))
+            )
+        return tr("macarena.summary.title", hand=result.hand), [
+            *self._hand_result_lines(result, view, names, tr),
+            *lines,
         ]
 
     def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
@@ -509,5 +555,40 @@ class Presenter(GamePresenter):
                         macarenas=macarenas.get(seat, 0),
                     )
                 )
+        tie = self._tie_break(outcome, extra, names, tr)
+        if tie:
+            lines.insert(1, tie)
         lines.append(tr("macarena.ui.outcome_hands", hands=extra.hands))
         return lines
+
+    @staticmethod
+    def _tie_break(outcome: Outcome, extra, names: SeatNames, tr: Translator) -> str | None:
+        """How the winner was told apart from the runner-up when the amulets did not: the
+        rule's order (amulets, then element tokens, then coins) in words."""
+        if len(outcome.ranking) < 2 or extra.macarena:
+            return None
+        first, second = outcome.ranking[0][0], outcome.ranking[1][0]
+        keys = [
+            ("amulets", extra.amulets.get(first, 0), extra.amulets.get(second, 0)),
+            (
+                "elements",
+                len(extra.elements.get(first) or []),
+                len(extra.elements.get(second) or []),
+            ),
+            ("coins", extra.coins.get(first, 0), extra.coins.get(second, 0)),
+        ]
+        if keys[0][1] != keys[0][2]:
+            return None  # more amulets: no tie to break
+        decided = next(((k, a, b) for k, a, b in keys[1:] if a != b), None)
+        winners = ", ".join(names(s) for s in outcome.ranking[0])
+        if decided is None:
+            return tr("macarena.summary.tie_shared", players=winners, amulets=keys[0][1])
+        key, won, lost = decided
+        return tr(
+            f"macarena.summary.tie_{key}",
+            players=winners,
+            runner=names(second),
+            amulets=keys[0][1],
+            won=won,
+            lost=lost,
+        )

@@ -127,7 +127,7 @@ def picker_payload(
     pages = pages_of(len(order))
     page = min(max(page, 0), pages - 1)
     shown = order[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    lines = [tr("triad.ui.picker_help", total=HAND_SIZE)]
+    lines = [tr("triad.ui.picker_help", total=HAND_SIZE), tr("triad.ui.values_legend")]
     for cid in shown:
         chosen = picks.count(cid)
         mark = " " + tr("triad.ui.selected_mark", count=chosen) if chosen else ""

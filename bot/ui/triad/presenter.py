@@ -267,6 +267,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         if mine:
             lines.append(tr("triad.label.your_hand"))
             lines.extend(f"• {face_text(f, tr)}" for f in mine)
+            lines.append(tr("triad.ui.values_legend"))  # what "[3-5-4-3]" means
         if view.hands_open:
             for seat in view.seats:
                 if seat != view.seat:

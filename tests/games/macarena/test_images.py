@@ -84,7 +84,7 @@ def test_labels_for_presenters():
 
     e = Event(code="maca_moved", seat="s0", params={"from": 0, "pozo": 3})
     assert tr("macarena.event.maca_moved", **event_params(e, tr)) == (
-        "s0 moves a MACA from pozo 1 to pozo 4."
+        "s0 moves a MACA from well 1 to well 4."
     )
 
 
@@ -149,3 +149,23 @@ def test_hand_legend_explains_the_gold_frame_of_the_drawn_card(monkeypatch):
     card = view.hand[0]
     framed = decode(render_hand(view.model_copy(update={"drawn": card}), tr))
     assert legend in texts and framed.height > plain.height
+
+
+def test_the_end_image_names_the_winner_and_frames_no_turn(monkeypatch):
+    """Issue 31: the finished table drops "gold frame: their turn" and says who won."""
+    from bot.i18n import translator
+
+    texts = _drawn_texts(monkeypatch)
+    state = GAME.new(["s0", "s1", "s2"], "end-banner")
+    rng = random.Random(5)
+    while not GAME.is_over(state):
+        seat = sorted(GAME.to_act(state))[0]
+        legal = GAME.legal_actions(state, seat)
+        action = GAME.choose_action(GAME.view(state, seat), legal, "easy", rng)
+        state, _ = GAME.apply(state, seat, action)
+    view = GAME.view(state, None)
+    assert view.finished and view.winners
+    render_table(view, translator("en"))
+    assert CATALOGUE["macarena.image.legend.turn"] not in texts
+    banner = [t for t in texts if "gana" in t.lower() or "wins" in t.lower()]
+    assert banner, texts

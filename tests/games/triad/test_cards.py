@@ -180,3 +180,34 @@ def test_cpu_decks_grow_with_difficulty():
         return mean(cards.card(c).strength for i in range(20) for c in cards.cpu_deck(d, "s", i))
 
     assert avg("easy") < avg("normal") < avg("hard")
+
+
+@pytest.mark.parametrize("levels", [[1, 1, 1, 1, 1], [1, 2, 2, 1, 2], [3, 4, 5, 4, 3], [10] * 5])
+def test_matched_levels_follow_the_players_five(levels):
+    """Issue 31: normal matches the player's total level, easy is weaker, only hard stronger
+    (within what the catalogue holds: levels 1-10)."""
+    normal = cards.matched_levels("normal", levels)
+    assert sum(normal) == sum(levels) and max(normal) - min(normal) <= 1
+    assert sum(cards.matched_levels("easy", levels)) == max(5, sum(levels) - 3)
+    assert sum(cards.matched_levels("hard", levels)) == min(50, sum(levels) + 5)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_matched_decks_are_distinct_seeded_and_of_the_matched_levels(difficulty):
+    starter = cards.starter_set("starter:someone")
+    levels = [cards.card(c).level for c in starter[:5]]
+    for n in range(20):
+        deck = cards.matched_deck(difficulty, levels, "s", n)
+        assert len(deck) == 5 and len(set(deck)) == 5
+        assert sorted(cards.card(c).level for c in deck) == sorted(
+            cards.matched_levels(difficulty, levels)
+        )
+        assert deck == cards.matched_deck(difficulty, levels, "s", n)
+
+
+def test_collection_levels_stand_for_the_mean_level():
+    assert cards.collection_levels({}) == [1] * 5
+    c1 = cards.ids_of_levels((1,))[0]
+    c3 = cards.ids_of_levels((3,))[0]
+    assert cards.collection_levels({c1: 2}) == [1] * 5
+    assert sum(cards.collection_levels({c1: 1, c3: 1})) == 10  # mean level 2
