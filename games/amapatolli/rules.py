@@ -1,36 +1,6 @@
-"""Ce Amapatolli rules (../shared/rules/amapatolli.md).
-
-Decisions of our own, beyond those in the spec:
-
-* Turn flow. A turn is a sequence of actions by the player at turn: ``play`` a matching card
-  (or a Tlapiāni, naming the colour); with nothing playable, ``draw`` one card at a time; with
-  nothing playable and the stock empty, ``pass`` (the turn ends). Facing a pending bird the only
-  actions are ``play`` a skip card (the answer) or ``accept_skip``.
-* Skip cards are the birds (unless ``no_birds``) and, with ``powers``, Tochtli. They are
-  interchangeable: a pending skip may be answered by any of them. A skip card played anywhere in
-  a turn (e.g. the first card of a double play) makes the next player face the skip when the turn
-  ends; several skip cards in one turn still skip one player.
-* Reversals (Tlapiāni; Ollin with ``powers``) take effect at once. A card turned up at the start
-  has no power; a Tlapiāni turned up goes to the bottom of the stock.
-* A Tlapiāni may be the card a double play demands (it is "any card, on your turn"); it ends the
-  turn. Playing one's last card wins at once, whatever double play or skip it would have caused.
-* The inverse of the last card (margin and background swapped) may always be played: the spec's
-  double play "for an inverse card" would otherwise never apply to two-colour cards, since an
-  inverse matches neither margin to margin nor background to background.
-* ``inverse_once``: a player's first inverse play triggers the double play and uses up their
-  once; later inverse cards are plain plays. A card that is both a double match and an inverse
-  (single-colour on the same single colour) counts as a double match.
-* The empty-stock ending: ``passes`` counts players in a row who passed; any card played resets
-  it, accepting a skip leaves it unchanged (a pass that ends a double play counts: that player
-  could not play on the card in force); when it reaches the number of players the game ends.
-* "Ce": the window opens when a player is left with one card by playing, and closes when they
-  announce, are called out, hold a different number of cards, or another player takes a turn
-  action. Any other seat may call out at once, the next player included (before acting). A
-  call-out outside the window is not a legal action. The penalty is 3 cards, or what is left in
-  the stock.
-* Points: the winner (each of the winners of a tied blocked ending) earns the sum of the hand
-  values of every player not in first place.
-* Rematch: the player placed last deals and starts (ties: the first of them in seat order).
+"""Ce Amapatolli rules (spec: docs/rules/amapatolli.md, with the decisions the engine made
+beyond the source under "Decisions the engine made": turn flow, skip cards, reversals, the
+inverse card, the empty-stock ending, the "Ce" window, points, rematch order).
 """
 
 from __future__ import annotations

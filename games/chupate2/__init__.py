@@ -1,4 +1,4 @@
-"""Chúpate 2: the UNO-family card game (spec: shared/rules/chupate2.md).
+"""Chúpate 2: the UNO-family card game (spec: docs/rules/chupate2.md).
 
 ``GAME`` is the engine object the bot registers under the key ``chupate2``.
 """

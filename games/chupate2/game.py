@@ -1,5 +1,5 @@
 """The Chúpate 2 engine object: wires the rules, the view and the computer players to the core
-``Game`` contract (spec: shared/rules/chupate2.md)."""
+``Game`` contract (spec: docs/rules/chupate2.md)."""
 
 from __future__ import annotations
 

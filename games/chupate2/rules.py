@@ -1,4 +1,4 @@
-"""The Chúpate 2 rules (spec: shared/rules/chupate2.md) as pure functions over the state.
+"""The Chúpate 2 rules (spec: docs/rules/chupate2.md) as pure functions over the state.
 
 ``copy_state`` (``games.chupate2.state``) is a shallow copy of the state whose containers are
 copy-on-write, so the functions that apply an action to that working copy replace every

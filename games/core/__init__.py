@@ -1,4 +1,4 @@
-"""The engine contract shared by every game (see ARCHITECTURE.md)."""
+"""The engine contract shared by every game (see docs/architecture.md)."""
 
 from games.core.actions import Action, ActionCodec, format_action, parse_action
 from games.core.engine import (

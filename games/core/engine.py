@@ -1,4 +1,4 @@
-"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+"""The engine contract every game implements (docs/architecture.md, "The engine contract").
 
 A game is one object (a ``Game`` subclass instance) with pure functions over immutable-by-
 convention states (pydantic ``GameState`` models, or any class with the same methods: see

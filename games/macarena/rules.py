@@ -1,4 +1,4 @@
-"""The Macarena rules as pure functions over a state (spec: ../shared/rules/macarena.md).
+"""The Macarena rules as pure functions over a state (spec: docs/rules/macarena.md).
 
 ``take_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
 and returns the events; the end of a hand lives in ``endhand.py``, series in ``series.py``, and

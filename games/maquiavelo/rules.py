@@ -1,4 +1,4 @@
-"""The rules of Maquiavelo as pure functions (spec: ../shared/rules/maquiavelo.md).
+"""The rules of Maquiavelo as pure functions (spec: docs/rules/maquiavelo.md).
 
 ``deal`` makes a new game; ``resolve_action`` applies one move to the engine's private working copy
 (``copy_state``), raising ``IllegalAction`` for what the rules refuse; ``outcome`` scores the end.

@@ -1,4 +1,4 @@
-"""One scenario per rule, decision and variant of ../shared/rules/amapatolli.md.
+"""One scenario per rule, decision and variant of docs/rules/amapatolli.md.
 
 Card ids: series letter + sign number (``a07``); Tlapiāni ``tw tr tk tb``. Colour pairs
 (margin/background) used below: 1 W/W, 2 W/R, 3 R/R, 4 W/K, 5 W/B, 6 K/K, 7 R/W, 8 B/B, 9 R/K,

@@ -1,4 +1,4 @@
-"""Scenario tests, one per rule, decision and variant of shared/rules/chupate2.md."""
+"""Scenario tests, one per rule, decision and variant of docs/rules/chupate2.md."""
 
 from __future__ import annotations
 

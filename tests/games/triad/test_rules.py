@@ -1,4 +1,4 @@
-"""Scenario tests, one per rule of ../shared/rules/triple_triad.md (Play and Rules)."""
+"""Scenario tests, one per rule of docs/rules/triad.md (Play and Rules)."""
 
 from __future__ import annotations
 
