@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.amapatolli import GAME  # noqa: E402
+from games.amapatolli import GAME
 
 SEATS = [f"p{i}" for i in range(6)]
 

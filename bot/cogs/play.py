@@ -117,7 +117,7 @@ class Click:
         if self.recorded:
             try:
                 await self.bot.tables.settle_intent(self.intent.interaction_id)
-            except Exception:  # noqa: BLE001 - at worst a restart answers it once more
+            except Exception:  # at worst a restart answers it once more
                 log.exception("could not settle intent %s", self.intent.interaction_id)
 
 

@@ -80,7 +80,7 @@ async def guard(
     Every TableItem click goes through here; other items and modals call it themselves."""
     try:
         await work
-    except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
+    except Exception as exc:  # the one place component errors are answered
         await answer_error(interaction, exc, game_key)
 
 

@@ -149,6 +149,6 @@ def check_limits(view: discord.ui.View) -> None:
             if custom_id in seen:
                 raise ValueError(f"duplicate custom_id {custom_id}")
             seen.add(custom_id)
-        rows.setdefault(item._rendered_row or 0, []).append(item)  # noqa: SLF001
+        rows.setdefault(item._rendered_row or 0, []).append(item)
     if len(rows) > MAX_ROWS:
         raise ValueError("too many rows")

@@ -305,7 +305,7 @@ class DiscordTableListener:
                     return
                 try:
                     await work()
-                except Exception:  # noqa: BLE001 - one message never stops the others
+                except Exception:  # one message never stops the others
                     log.exception("showing a table change failed")
 
     # ----- the public message -----------------------------------------------------------

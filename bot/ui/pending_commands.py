@@ -76,7 +76,7 @@ class PendingCommands:
         self._recorded.discard(interaction.id)
         try:
             await tables.settle_intent(str(interaction.id))
-        except Exception:  # noqa: BLE001 - at worst a restart checks it once more
+        except Exception:  # at worst a restart checks it once more
             log.exception("could not settle command %s", interaction.id)
 
 

@@ -97,7 +97,7 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
     return [_DRAW] if state.stock else [_PASS]
 
 
-_DRAW, _PASS = Draw(), Pass()  # frozen: legal_actions hands out these instances
+_DRAW, _PASS = Draw.instance(), Pass.instance()  # legal_actions hands out these
 
 
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:

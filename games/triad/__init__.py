@@ -7,7 +7,7 @@ with neither gets a seeded level-3 deck (tests, benches). ``cards.starter_set``,
 ``random_hand``, ``deck_for_level`` and ``cpu_deck`` are pure helpers for collections and the
 computer's decks.
 
-Playing: ``legal_actions`` lists every card x empty cell as ``PlaceCard(slot, card, cell)``
+Playing: ``legal_actions`` lists every card x empty cell as ``Play(slot, card, cell)``
 (``p.{slot}.{card}.{cell}``). After the last placement, under Una and Diferencia the game waits
 for the winner's ``PickCard(index, card)`` actions (``k.{index}.{card}``; ``to_act`` is the
 winner, ``view.pick`` lists the loser's five with what is already picked); ``outcome`` is None
@@ -16,7 +16,7 @@ until then. The outcome is a ``TriadOutcome``: ``transfers`` lists each card tha
 are typed fields; ``points`` are the final scores (cards).
 
 Layout: ``actions`` (the two actions, ``CODEC``), ``state``, ``rules`` (flips, placements,
-rounds, payout: pure functions), ``view`` (``build_view``, ``build_outcome``, ``TriadOutcome``),
+rounds, payout: pure functions), ``view`` (``build_view``; ``rules.outcome`` builds the ``TriadOutcome``),
 ``ai`` (the computer, from a view), ``search`` (the exact search of ``hard``), ``cards`` (the
 catalogue), ``game`` (the wiring).
 
@@ -24,19 +24,18 @@ The decisions beyond the spec (Elemental boards, Pared, Sudden Death, Diferencia
 what is shown face up) are in ``docs/rules/triad.md``, "Decisions the engine made".
 """
 
-from games.triad.actions import PickCard, PlaceCard
-from games.triad.game import TriadGame
+from games.triad.actions import PickCard, Play
+from games.triad.game import GAME, TriadGame
 from games.triad.options import Options
+from games.triad.rules import TriadOutcome
 from games.triad.state import TriadState
-from games.triad.view import TriadOutcome, TriadView
-
-GAME = TriadGame()
+from games.triad.view import TriadView
 
 __all__ = [
     "GAME",
     "Options",
     "PickCard",
-    "PlaceCard",
+    "Play",
     "TriadGame",
     "TriadOutcome",
     "TriadState",

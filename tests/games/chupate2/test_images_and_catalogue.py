@@ -167,7 +167,9 @@ def test_presenter_helpers_put_cards_and_colours_into_words():
 
 
 def _hand_image(state, seat: str, playable=None) -> Image.Image:
-    image = Image.open(io.BytesIO(render_hand(GAME.view(state, seat), tr_for("es"), playable)))
+    image = Image.open(
+        io.BytesIO(render_hand(GAME.view(state, seat), tr_for("es"), playable=playable))
+    )
     image.load()
     return image.convert("RGB")
 
@@ -219,6 +221,7 @@ def test_presenter_passes_the_playable_cards_to_the_hand_image():
     presenter = Presenter(GAME)
     legal = GAME.legal_actions(state, "a")
     assert presenter.hand_image_extras(view, legal) == {"playable": {"r7a"}}
-    with_legal = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es"), legal) or b""))
-    without = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es")) or b""))
+    extras = presenter.hand_image_extras(view, legal)
+    with_legal = Image.open(io.BytesIO(render_hand(view, tr_for("es"), **extras)))
+    without = Image.open(io.BytesIO(render_hand(view, tr_for("es"))))
     assert with_legal.height > without.height
