@@ -70,7 +70,7 @@ def per_call() -> None:
 
 def images() -> None:
     from bot.i18n import translator
-    from bot.ui.images import amapatolli as img
+    from bot.ui.amapatolli import images as img
 
     tr = translator("es")
     state = GAME.new(SEATS[:6], "img")

@@ -162,8 +162,8 @@ class GamePresenter(Generic[V, A]):
 
 
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
-    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter`` or
-    ``bot.ui.presenters.<key>``, or the generic one."""
+    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter``, or the generic
+    one."""
     module = game_module(game.key, "presenter", "presenters")
     if module is None:
         return GamePresenter(game)

@@ -6,9 +6,9 @@ names); the ``Renderer`` turns it into PNG bytes in a worker process (``bot.work
 recent results by a digest of what the image depends on, so an unchanged hand is neither drawn
 nor uploaded again. Two requests for the same digest share one render.
 
-The drawing itself stays in the game's images module (``bot.ui.images.<game>`` or
-``bot.ui.<game>.images``: ``render_table(view, tr, names=...)``, ``render_hand(view, tr,
-**extras)``); this module only decides where and when they run.
+The drawing itself stays in the game's images module (``bot.ui.<game>.images``:
+``render_table(view, tr, names=None)``, ``render_hand(view, tr, names=None, *, playable=None)``);
+this module only decides where and when they run.
 """
 
 from __future__ import annotations

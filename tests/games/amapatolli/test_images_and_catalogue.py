@@ -12,7 +12,7 @@ from PIL import Image
 
 from bot.i18n.messages import placeholders as i18n_placeholders
 from bot.i18n.messages import render
-from bot.ui.images import amapatolli as images
+from bot.ui.amapatolli import images as images
 from games.amapatolli import GAME
 from games.amapatolli.actions import AcceptSkip, Announce, CallOut, Draw, Pass, Play
 from games.amapatolli.cards import COLOURS
@@ -80,7 +80,7 @@ def test_catalogue_lengths_fit_discord():
 
 def test_every_legal_action_has_a_label():
     """The presenter's button labels (``Presenter.choice``) for every legal action."""
-    from bot.ui.presenters.amapatolli import Presenter
+    from bot.ui.amapatolli.presenter import Presenter
 
     presenter = Presenter(GAME)
     state = make([["a04", "tw", "a16", "a20"], ["b01", "b02"]], "a02", ["d01"])

@@ -24,9 +24,9 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.macarena import card_label, event_params
 from bot.ui.items import ActionButton, DraftButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
+from bot.ui.macarena.images import card_label, event_params
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome

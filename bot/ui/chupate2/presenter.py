@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.chupate2 import (
+from bot.ui.chupate2.images import (
     action_key,
     action_params,
     card_label,
