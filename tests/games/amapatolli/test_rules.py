@@ -489,9 +489,10 @@ def test_a_play_resets_the_count_of_players_who_could_not_play():
 def test_variant_hand_size(size):
     state = GAME.new(SEATS[:4], "h", {"hand_size": size})
     assert all(len(h) == size for h in state.hands)
-    for bad in (2, 8):
-        with pytest.raises(ValueError):
+    for bad in (2, 8):  # the engine's one option error, as for every game
+        with pytest.raises(IllegalAction) as refused:
             GAME.new(SEATS[:4], "h", {"hand_size": bad})
+        assert refused.value.code == "bad_options"
 
 
 def test_variant_inverse_once():
