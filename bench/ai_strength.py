@@ -75,7 +75,7 @@ per move: the same moves, about 25 % less time), which made a 2,000-game run at 
 
     * chunks s6a- 60.0 %, s6b- 60.4 %, s6c- 59.8 %, s6d- 59.0 % (ms: each chunk's p50 / p95);
       the deals' own interval (1,000 pairs scored 1, ½, 0) is [58.1, 61.5]. "2 s" is
-      ``--think-seconds 2.0``: the table's ``think_budget`` (at most 1,200 rollouts, stopped at
+      ``--think-seconds 2.0``: the table's ``GAME.think_budget`` (at most 1,200 rollouts, stopped at
       2 s of wall clock), load 2.5-2.9. Macarena and Maquiavelo search only some moves (the
       end of a hand; the best play's variants): most of their moves cost under a millisecond.
 
@@ -280,11 +280,11 @@ def _main_ai(game: str) -> types.ModuleType:
 
 def _budget(game: str, iterations: int, think_seconds: float | None) -> Budget:
     """K rollouts a move (deterministic), or with ``think_seconds`` (``--think-seconds``) what
-    the table gives (``games/<game>/ai.think_budget`` on ``time.monotonic``, as
-    ``bot/ui/presenters`` pass it)."""
+    the table gives (``GAME.think_budget`` on ``time.monotonic``, as ``bot/service/cpu.py``
+    passes it)."""
     if think_seconds is not None:
-        ai = importlib.import_module(f"games.{game}.ai")
-        budget: Budget = ai.think_budget(think_seconds, time.monotonic)
+        engine = importlib.import_module(f"games.{game}").GAME
+        budget: Budget = engine.think_budget(think_seconds, time.monotonic)
         return budget
     return Budget(iterations=iterations)
 
@@ -458,7 +458,7 @@ def main() -> None:
         "--think-seconds",
         type=float,
         default=None,
-        help="hard thinks as at a table (think_budget on the wall clock) instead of K rollouts",
+        help="hard thinks as at a table (GAME.think_budget on the wall clock) instead of K rollouts",
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--only", nargs="*", default=list(GAMES))

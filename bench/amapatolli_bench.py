@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.amapatolli import GAME  # noqa: E402
+from games.amapatolli import GAME
 
 SEATS = [f"p{i}" for i in range(6)]
 
@@ -70,7 +70,7 @@ def per_call() -> None:
 
 def images() -> None:
     from bot.i18n import translator
-    from bot.ui.images import amapatolli as img
+    from bot.ui.amapatolli import images as img
 
     tr = translator("es")
     state = GAME.new(SEATS[:6], "img")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.chupate2 import GAME  # noqa: E402
+from games.chupate2 import GAME
 
 SEATS = ["p0", "p1", "p2", "p3"]
 

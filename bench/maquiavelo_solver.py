@@ -40,7 +40,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.maquiavelo.solver import best_play, face_value, meld_kind  # noqa: E402
+from games.maquiavelo.solver import best_play, face_value, meld_kind
 
 TABLE_SIZES = (20, 40, 60)
 HAND_SIZES = (6, 11, 20)

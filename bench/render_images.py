@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import translator as bot_translator
-from bot.ui.images import amapatolli, chupate2, macarena, maquiavelo
+from bot.ui.amapatolli import images as amapatolli
+from bot.ui.chupate2 import images as chupate2
+from bot.ui.macarena import images as macarena
+from bot.ui.maquiavelo import images as maquiavelo
 from bot.ui.triad import images as triad
 from games.amapatolli import GAME as AMAPATOLLI
 from games.chupate2 import GAME as CHUPATE2

@@ -29,12 +29,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from bot.registry import load_games  # noqa: E402
-from bot.ui.images import fonts  # noqa: E402
-from bot.ui.rendering import ImageRequest, _safe_render  # noqa: E402
-from bot.workers import Workers  # noqa: E402
+from bot.registry import load_games
+from bot.ui.images import fonts
+from bot.ui.rendering import ImageRequest, _safe_render
+from bot.workers import Workers
 
 
 def sample_requests(count: int) -> list[ImageRequest]:

@@ -22,8 +22,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage import SeatInfo, TablesRepo, open_database  # noqa: E402
-from tests.pg_server import EmbeddedPostgres  # noqa: E402
+from storage import SeatInfo, TablesRepo, open_database
+from tests.pg_server import EmbeddedPostgres
 
 SEATS = [SeatInfo(id=str(i), name=f"P{i}") for i in range(4)]
 STATE = json.dumps({"hands": [[f"card{i}" for i in range(12)] for _ in range(4)], "pile": 80})

@@ -104,9 +104,11 @@ def deal(n: int, rules: dict[str, bool], open_hands: bool = True):
 def timed_move(ai: ModuleType, view, legal, rng, seconds: float):
     stats: dict = {}
     w0, c0 = time.perf_counter(), time.process_time()
-    action = ai.choose_action(
-        view, legal, "hard", rng, think_seconds=seconds, clock=time.monotonic, stats=stats
-    )
+    if hasattr(ai, "make_budget"):  # an ai from before the core Budget (issue 26)
+        kwargs: dict = {"think_seconds": seconds, "clock": time.monotonic}
+    else:
+        kwargs = {"budget": GAME.think_budget(seconds, time.monotonic)}
+    action = ai.choose_action(view, legal, "hard", rng, stats=stats, **kwargs)
     return action, time.perf_counter() - w0, time.process_time() - c0, stats
 
 
@@ -126,9 +128,24 @@ def uptime() -> str:
 # ----- plies ------------------------------------------------------------------------------------
 
 
+def unbounded(search: ModuleType):
+    """A search module's budget without limits (``Allowance`` since issue 26, ``Budget`` before)."""
+    make = getattr(search, "Allowance", None) or search.Budget
+    return make()
+
+
+def solver_of(search: ModuleType):
+    """A search module's pure-Python ``Solver`` (in ``tests/games/triad/solver.py`` since
+    issue 26 moved it out of the product)."""
+    found = getattr(search, "Solver", None)
+    if found is None:
+        from tests.games.triad.solver import Solver as found
+    return found
+
+
 def exact_by(search: ModuleType, view) -> int:
     """A search module's unbudgeted exact value for the side to move in ``view``."""
-    result = search.Solver(new_ai.problem_from_view(view)).solve(search.Budget())
+    result = solver_of(search)(new_ai.problem_from_view(view)).solve(unbounded(search))
     assert result.exact
     return result.value
 
@@ -246,10 +263,10 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
             view = GAME.view(state, SEATS[state.turn])
             row: dict = {"deal": n}
             values = {}
-            for who, make in (("new", compiled.CompiledSolver), ("old", before_search.Solver)):
+            for who, make in (("new", compiled.CompiledSolver), ("old", solver_of(before_search))):
                 w0, c0 = time.perf_counter(), time.process_time()
                 solver = make(new_ai.problem_from_view(view))
-                result = solver.solve(new_search.Budget())
+                result = solver.solve(unbounded(new_search))
                 row[f"{who}_wall"] = time.perf_counter() - w0
                 row[f"{who}_cpu"] = time.process_time() - c0
                 row[f"{who}_nodes"] = result.nodes
@@ -259,7 +276,7 @@ def part_first(names: list[str], deals: int, before_search, independent, memory:
                 if n < memory:
                     problem = new_ai.problem_from_view(view)
                     row[f"{who}_mib"] = peak_mib(
-                        lambda m=make, p=problem: m(p).solve(new_search.Budget())
+                        lambda m=make, p=problem: m(p).solve(unbounded(new_search))
                     )
             if independent is not None:
                 w0, c0 = time.perf_counter(), time.process_time()

@@ -224,7 +224,7 @@ class MesaBot(commands.Bot):
                 cpu_think_seconds=self.settings.cpu_think_seconds,
             ),
             seed_factory=self._seed_factory,
-            ai_kwargs=lambda game, seconds: self.presenter(game.key).ai_kwargs(seconds),
+            think_clock=time.monotonic,
             workers=self.workers,
             feed=feed,
             owns=self._owns_guild_id,

@@ -156,7 +156,7 @@ class TableChanges:
         try:
             async with self._sending:
                 await conn.execute("SELECT pg_notify($1, $2)", channel, payload)
-        except Exception as exc:  # noqa: BLE001 - a hint: the receiver copes without it
+        except Exception as exc:  # a hint: the receiver copes without it
             log.info("could not notify %s (%s)", channel, exc)
 
     def _lost(self, conn: object) -> None:
@@ -177,7 +177,7 @@ class TableChanges:
                 if self._on_reconnect is not None:
                     self._on_reconnect()
                 return
-            except Exception as exc:  # noqa: BLE001 - retried
+            except Exception as exc:  # retried
                 delay = RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)]
                 log.info("PostgreSQL not reachable (%s); again in %.1f s", exc, delay)
                 attempt += 1

@@ -15,7 +15,7 @@ from bot.ports import CogHost
 from bot.ui.feedback import guild_locale, user_locale
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rules import rules_embed
-from bot.ui.slash import text
+from bot.ui.slash import describe, game_choices
 from storage import GLOBAL, RatingRow
 
 LEADERBOARD_SIZE = 10
@@ -32,12 +32,6 @@ SCOPES = (("server", "leaderboard.scope.server"), ("global", "leaderboard.scope.
 class InfoCog(commands.Cog):
     def __init__(self, bot: CogHost) -> None:
         self.bot = bot
-
-    def _game_choices(self) -> list[app_commands.Choice[str | int | float]]:
-        return [
-            app_commands.Choice(name=cmd_str(tr(DEFAULT_LOCALE, f"{k}.name"), f"{k}.name"), value=k)
-            for k in self.bot.games
-        ]
 
     async def cog_load(self) -> None:
         leaderboard: app_commands.Command[Any, ..., None] = app_commands.Command(
@@ -56,16 +50,12 @@ class InfoCog(commands.Cog):
             callback=self.rules,
         )
         for command, required in ((leaderboard, False), (rules, True)):
-            param = command._params["game"]  # noqa: SLF001
-            param.choices = self._game_choices()
-            param.required = required
-            param.description = cmd_str(tr(DEFAULT_LOCALE, "cmd.option.game"), "cmd.option.game")
+            describe(command, "game", "cmd.option.game", game_choices(list(self.bot.games)))
+            describe(command, "game", required=required)
             self.bot.tree.add_command(command)
         for name, values in (("by", BY), ("scope", SCOPES)):
-            param = leaderboard._params[name]  # noqa: SLF001
-            param.description = text(f"cmd.option.{name}")
-            param.choices = [app_commands.Choice(name=text(k), value=v) for v, k in values]
-        leaderboard._params["post"].description = text("cmd.option.post")  # noqa: SLF001
+            describe(leaderboard, name, f"cmd.option.{name}", values)
+        describe(leaderboard, "post", "cmd.option.post")
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("leaderboard")

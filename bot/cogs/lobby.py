@@ -19,6 +19,7 @@ from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.rules import rules_embed
+from bot.ui.slash import describe
 from games.core import Game
 
 TURN_SECONDS = app_commands.Range[int, 30, 900]
@@ -76,22 +77,14 @@ class LobbyCog(commands.Cog):
             callback=callback,
         )
         for spec in specs:
-            param = command._params[spec.name]  # noqa: SLF001 - discord.py has no public setter
             desc_key = (
                 f"cmd.option.{spec.name}"
                 if spec.name in table_names
                 else f"{key}.option.{spec.name}"
             )
-            param.description = cmd_str(tr(DEFAULT_LOCALE, desc_key), desc_key)
-            if spec.choices:
-                prefix = "level" if spec.name == "cpu_level" else f"{key}.option.{spec.name}"
-                param.choices = [
-                    app_commands.Choice(
-                        name=cmd_str(tr(DEFAULT_LOCALE, f"{prefix}.{v}"), f"{prefix}.{v}"),
-                        value=v,
-                    )
-                    for v in spec.choices
-                ]
+            prefix = "level" if spec.name == "cpu_level" else f"{key}.option.{spec.name}"
+            choices = [(v, f"{prefix}.{v}") for v in spec.choices] if spec.choices else None
+            describe(command, spec.name, desc_key, choices)
         return command
 
     async def open_table(

@@ -122,7 +122,7 @@ class Click:
                 log.warning(
                     "could not settle intent %s: database unavailable", self.intent.interaction_id
                 )
-            except Exception:  # noqa: BLE001 - at worst a restart answers it once more
+            except Exception:
                 log.exception("could not settle intent %s", self.intent.interaction_id)
 
 

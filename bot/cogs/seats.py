@@ -19,6 +19,7 @@ from bot.ports import CogHost
 from bot.service import Table
 from bot.ui.feedback import reply, user_locale
 from bot.ui.items import SeatButton
+from bot.ui.slash import describe
 
 COMMANDS = ("leave", "rejoin", "kick")
 
@@ -49,8 +50,7 @@ class SeatsCog(commands.Cog):
             )
             command.guild_only = True
             made.append(command)
-        player = made[-1]._params["player"]  # noqa: SLF001 - discord.py has no public setter
-        player.description = cmd_str(tr(DEFAULT_LOCALE, "cmd.kick.player"), "cmd.kick.player")
+        describe(made[-1], "player", "cmd.kick.player")
         return made
 
     def game_key(self, table_id: int) -> str | None:

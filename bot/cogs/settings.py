@@ -19,8 +19,8 @@ from bot.ports import CogHost
 from bot.ui.feedback import reply, user_locale
 from bot.ui.options import coerce, option_specs, signature_for
 from bot.ui.settings_view import settings_embed
-from bot.ui.slash import command, text
-from games.core import Game
+from bot.ui.slash import command, describe, text
+from games.core import Game, IllegalAction
 
 LANGUAGES = (
     ("es", "settings.language.es"),
@@ -111,13 +111,9 @@ class SettingsCog(commands.Cog):
             name=key, description=text(f"cmd.play.{key}"), callback=callback
         )
         for spec in specs:
-            param = made._params[spec.name]  # noqa: SLF001 - discord.py has no public setter
-            param.description = text(f"{key}.option.{spec.name}")
-            if spec.choices:
-                param.choices = [
-                    app_commands.Choice(name=text(f"{key}.option.{spec.name}.{v}"), value=v)
-                    for v in spec.choices
-                ]
+            name_key = f"{key}.option.{spec.name}"
+            choices = [(v, f"{name_key}.{v}") for v in spec.choices] if spec.choices else None
+            describe(made, spec.name, name_key, choices)
         return made
 
     # ----- the subcommands ------------------------------------------------------------------
@@ -177,8 +173,8 @@ class SettingsCog(commands.Cog):
         options = coerce(game.options_model, raw)
         try:  # refused now rather than at every /play
             game.parse_options(options)
-        except ValueError as exc:
-            raise TableError("invalid_options", detail=str(exc).splitlines()[0]) from exc
+        except IllegalAction as exc:  # BAD_OPTIONS, the same for every game
+            raise TableError("invalid_options", detail=exc.params.get("reason", "")) from exc
         await self.bot.tables.guild_settings.set_game_options(guild, game.key, options)
         await self._answer(interaction, guild, "settings.saved")
 

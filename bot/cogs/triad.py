@@ -27,6 +27,7 @@ from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.ratings_view import rating_lines
+from bot.ui.slash import describe
 from bot.ui.triad.items import ITEMS
 from bot.ui.triad.lobby import cards_payload, picker_payload, profile_payload
 
@@ -75,10 +76,7 @@ class TriadCog(commands.Cog):
                 callback=callback,
             )
             command.guild_only = True
-            param = command._params["member"]  # noqa: SLF001
-            param.description = cmd_str(
-                tr(DEFAULT_LOCALE, "triad.ui.cmd.member"), "triad.ui.cmd.member"
-            )
+            describe(command, "member", "triad.ui.cmd.member")
             self.bot.tree.add_command(command)
         self.bot.add_dynamic_items(*ITEMS)
 
@@ -114,21 +112,14 @@ class TriadCog(commands.Cog):
             callback=callback,
         )
         for spec in specs:
-            param = command._params[spec.name]  # noqa: SLF001 - no public setter in discord.py
             key = {
                 "opponent": "triad.ui.cmd.opponent",
                 "level": "triad.ui.cmd.level",
                 "turn_seconds": "cmd.option.turn_seconds",
             }.get(spec.name, f"triad.option.{spec.name}")
-            param.description = cmd_str(tr(DEFAULT_LOCALE, key), key)
-            if spec.choices:
-                prefix = "level" if spec.name == "level" else f"triad.option.{spec.name}"
-                param.choices = [
-                    app_commands.Choice(
-                        name=cmd_str(tr(DEFAULT_LOCALE, f"{prefix}.{v}"), f"{prefix}.{v}"), value=v
-                    )
-                    for v in spec.choices
-                ]
+            prefix = "level" if spec.name == "level" else f"triad.option.{spec.name}"
+            choices = [(v, f"{prefix}.{v}") for v in spec.choices] if spec.choices else None
+            describe(command, spec.name, key, choices)
         return command
 
     async def challenge(self, interaction: discord.Interaction, raw: dict[str, Any]) -> None:

@@ -24,8 +24,10 @@ class ServiceContext:
     config: ServiceConfig
     seed_factory: Callable[[], str]
     sleep: Callable[[float], Awaitable[Any]]
-    # Extra keyword arguments of a game's ``choose_action`` from ``cpu_think_seconds``.
-    ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None
+    # The clock a computer's think time (``config.cpu_think_seconds``) is measured on: the bot
+    # passes ``time.monotonic`` (it pickles by name into the worker processes). None: every
+    # search takes its game's fixed budget, a pure function of the seed (tests).
+    think_clock: Callable[[], float] | None = None
     # Where computer-player searches run (a process pool in the bot; a thread in tests).
     workers: Workers = field(default_factory=InlineWorkers)
     tables: dict[int, Table] = field(default_factory=dict)

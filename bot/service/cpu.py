@@ -17,6 +17,7 @@ from bot.service.models import Table
 from bot.service.moves import Moves
 from bot.service.tasks import TableTasks
 from bot.service.timers import TurnTimers
+from games.core import Game
 from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class ComputerTurns:
             return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
-        ai_kwargs = self.ctx.ai_kwargs
+        extra = self.think_budget(game)
         ref = game if self.ctx.workers.in_process else game_ref(game)
         out = []
         # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
@@ -77,7 +78,6 @@ class ComputerTurns:
                 legal = game.legal_actions(state, seat.id)
                 if not legal:
                     continue
-                extra = ai_kwargs(game, self.ctx.config.cpu_think_seconds) if ai_kwargs else {}
                 args = (
                     ref,
                     game.view(state, seat.id),
@@ -89,6 +89,15 @@ class ComputerTurns:
                 )
                 out.append((seat.id, only_waited, args))
         return out
+
+    def think_budget(self, game: Game) -> dict[str, Any]:
+        """The one place the computer's think budget is decided: ``cpu_think_seconds`` at the
+        game's ``think_rate``, on ``think_clock`` (keyword arguments of ``choose_action``; none
+        without a clock: the game's own fixed budget)."""
+        clock = self.ctx.think_clock
+        if clock is None:
+            return {}
+        return {"budget": game.think_budget(self.ctx.config.cpu_think_seconds, clock)}
 
     def next_move(self, table: Table) -> tuple[str, str] | None:
         """The next (seat, action text) a computer seat wants to play, if any, searched here

@@ -22,7 +22,7 @@ class ListenerFanOut:
         for listener in self.extra:
             try:
                 await call(listener)
-            except Exception:  # noqa: BLE001 - a spectator's DM must not fail a move
+            except Exception:  # a spectator's DM must not fail a move
                 log.exception("listener %s failed", type(listener).__name__)
 
     async def lobby_changed(self, table: Table) -> None:

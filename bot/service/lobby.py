@@ -87,8 +87,10 @@ class Lobby:
             if filled:
                 meta[SERVER_DEFAULTS] = filled
         table_opts = {k: options.pop(k) for k in list(options) if k in TableOptions.model_fields}
+        # Game options the game refuses raise IllegalAction(BAD_OPTIONS) (every game alike),
+        # answered as the game explains it (``<game>.error.bad_options``, else the common text).
+        game_options = game.parse_options(options)
         try:
-            game_options = game.parse_options(options)
             table_options = TableOptions.model_validate(table_opts)
         except ValidationError as exc:
             raise TableError("invalid_options", detail=first_error(exc)) from exc

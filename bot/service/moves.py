@@ -93,7 +93,7 @@ class Moves:
             changes = await RatingsRepo(self.ctx.repo.db).changes(
                 table.id, table.record.guild_id, ordinal(*INITIAL)
             )
-        except Exception:  # noqa: BLE001 - the end is still shown, without the changes
+        except Exception:
             log.warning("rating changes of table %s unreadable", table.id, exc_info=True)
             return
         if changes:

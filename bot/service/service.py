@@ -71,7 +71,7 @@ class TableService:
         seed_factory: Callable[[], str] | None = None,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         clock: Callable[[], float] = time.time,
-        ai_kwargs: Callable[[Game, float], dict[str, Any]] | None = None,
+        think_clock: Callable[[], float] | None = None,
         workers: Workers | None = None,
         feed: ChangeFeed | None = None,
         owns: Callable[[str | None], bool] | None = None,
@@ -81,7 +81,8 @@ class TableService:
         tables); ``owns``: whether this process runs the shard of a guild (it then presents
         that guild's tables and runs their timers and computer turns; all by default);
         ``origin``: this process among those sharing the database (the intents it resolves
-        after a restart are its own)."""
+        after a restart are its own); ``think_clock``: what computer players' think time runs
+        on (``time.monotonic`` in the bot; None: fixed, reproducible search budgets)."""
         self.repo = TablesRepo(db)
         self._feed: ChangeFeed = feed or NoFeed()
         self._owns: Callable[[str | None], bool] = owns or (lambda guild_id: True)
@@ -97,7 +98,7 @@ class TableService:
             config=config or ServiceConfig(),
             seed_factory=seed_factory or (lambda: secrets.token_hex(8)),
             sleep=sleep,
-            ai_kwargs=ai_kwargs,
+            think_clock=think_clock,
             workers=workers or InlineWorkers(),
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
             clock=clock,

@@ -87,7 +87,7 @@ async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableE
         return exc
     try:
         return await service.why_gone(table_id)
-    except Exception:  # noqa: BLE001 - the plainer refusal still answers
+    except Exception:
         log.warning("could not look up table %s", table_id, exc_info=True)
         return exc
 
@@ -100,7 +100,7 @@ async def guard(
     Every TableItem click goes through here; other items and modals call it themselves."""
     try:
         await work
-    except Exception as exc:  # noqa: BLE001 - the one place component errors are answered
+    except Exception as exc:  # the one place component errors are answered
         await answer_error(interaction, exc, game_key)
 
 

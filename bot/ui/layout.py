@@ -1,7 +1,7 @@
 """Turn a list of action choices into Discord components that respect every limit.
 
 Few choices become buttons (grouped into rows); many become one select per group, split into
-chunks of 25 options; more selects than rows fit are paged. Limits (DISCORD.md): 5 action rows,
+chunks of 25 options; more selects than rows fit are paged. Limits (docs/discord.md): 5 action rows,
 5 buttons per row, 25 options per select, labels 80 / option labels 100, custom_id 100, unique.
 """
 
@@ -149,6 +149,6 @@ def check_limits(view: discord.ui.View) -> None:
             if custom_id in seen:
                 raise ValueError(f"duplicate custom_id {custom_id}")
             seen.add(custom_id)
-        rows.setdefault(item._rendered_row or 0, []).append(item)  # noqa: SLF001
+        rows.setdefault(item._rendered_row or 0, []).append(item)
     if len(rows) > MAX_ROWS:
         raise ValueError("too many rows")

@@ -83,7 +83,7 @@ class PendingCommands:
             await tables.settle_intent(str(interaction.id))
         except StorageUnavailable:  # at worst a restart checks it once more
             log.warning("could not settle command %s: database unavailable", interaction.id)
-        except Exception:  # noqa: BLE001 - at worst a restart checks it once more
+        except Exception:
             log.exception("could not settle command %s", interaction.id)
 
 

@@ -7,7 +7,6 @@ table looks like. Presenters never decide legality: choices come from ``legal_ac
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +19,6 @@ from bot.service import Table, TableService
 from bot.ui.layout import Choice
 from bot.ui.modules import game_module
 from bot.ui.payload import Payload
-from bot.ui.rendering import NameBook
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 
 log = logging.getLogger(__name__)
@@ -55,15 +53,10 @@ class GamePresenter(Generic[V, A]):
         self.key = game.key
         self._images = game_module(game.key, "images", "images")
 
-    # ----- lobby and computer players -------------------------------------------------------
+    # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
         """A game-specific lobby message; None = the generic lobby."""
         return None
-
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        """Extra keyword arguments of the game's ``choose_action`` (e.g. a search budget
-        derived from the ``cpu_think_seconds`` setting)."""
-        return {}
 
     # ----- actions --------------------------------------------------------------------------
     def action_params(self, action: A, view: V, tr: Translator) -> dict[str, Any]:
@@ -185,13 +178,6 @@ class GamePresenter(Generic[V, A]):
         return list(getattr(view, "last_events", []) or [])
 
     # ----- images ---------------------------------------------------------------------------
-    def render_table(self, view: V, tr: Translator, names: SeatNames | None = None) -> bytes | None:
-        return self._render("render_table", view, tr, names)
-
-    def render_hand(self, view: V, tr: Translator, legal: list[A] | None = None) -> bytes | None:
-        extras = self.hand_image_extras(view, legal) if legal is not None else {}
-        return self._render("render_hand", view, tr, None, **extras)
-
     def draws(self, name: str) -> bool:
         """Whether this game has the renderer ``name`` (``render_table``, ``render_hand``)."""
         return self._images is not None and hasattr(self._images, name)
@@ -201,24 +187,10 @@ class GamePresenter(Generic[V, A]):
         actions (Chúpate 2: ``playable``); none by default."""
         return {}
 
-    def _render(
-        self, name: str, view: V, tr: Translator, names: SeatNames | None, **extras: Any
-    ) -> bytes | None:
-        func = getattr(self._images, name, None) if self._images else None
-        if func is None:
-            return None
-        try:
-            if names is not None and "names" in inspect.signature(func).parameters:
-                return func(view, tr, names=NameBook({s: names(s) for s in view.seats}))
-            return func(view, tr, **extras)
-        except Exception:  # an image is a nicety: the text still carries everything
-            log.exception("rendering %s for %s failed", name, self.key)
-            return None
-
 
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
-    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter`` or
-    ``bot.ui.presenters.<key>``, or the generic one."""
+    """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter``, or the generic
+    one."""
     module = game_module(game.key, "presenter", "presenters")
     if module is None:
         return GamePresenter(game)

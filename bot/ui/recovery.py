@@ -80,7 +80,7 @@ class Recovery:
             while True:  # the intent log keeps only what a token could still answer
                 await self.bot.tables.intents.prune(time.time() - TOKEN_LIFETIME - PRUNE_MARGIN)
                 await asyncio.sleep(PRUNE_EVERY)
-        except Exception:
+        except Exception:  # one table never stops the others
             log.exception("recovery after restart failed")
         finally:
             self.done.set()
@@ -134,7 +134,7 @@ class Recovery:
             table = self.bot.tables.find(intent.table_id)
             key, outcome = "recovery.refused", "refused"
             reason = error_text(exc, intent.locale, table.game.key if table else None)
-        except Exception:  # noqa: BLE001 - still answered
+        except Exception:  # one table never stops the others
             log.exception("intent %s could not be played", intent.interaction_id)
             key, outcome = "recovery.refused", "failed"
             reason = tr(intent.locale, "error.unexpected")
@@ -165,7 +165,7 @@ class Recovery:
     def _webhook(self, intent: Intent) -> discord.Webhook:
         return discord.Webhook.from_state(
             data={"id": int(intent.application_id), "type": 3, "token": intent.token},
-            state=self.bot._connection,  # noqa: SLF001 - as discord.py's Interaction.followup
+            state=self.bot._connection,  # as discord.py's Interaction.followup
         )
 
     async def _answer(self, intent: Intent, text: str) -> None:
@@ -195,7 +195,7 @@ class Recovery:
             table = await self.bot.tables.ensure(table_id)
             if table is None:  # finished: its result is shown from storage
                 table = await self.bot.tables.finished_table(table_id)
-        except Exception:  # noqa: BLE001 - one table never stops the others
+        except Exception:  # one table never stops the others
             log.exception("table %s could not be shown again", table_id)
             return None
         if table is None or table.state is None or not table.record.message_id:

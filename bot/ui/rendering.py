@@ -6,9 +6,9 @@ names); the ``Renderer`` turns it into PNG bytes in a worker process (``bot.work
 recent results by a digest of what the image depends on, so an unchanged hand is neither drawn
 nor uploaded again. Two requests for the same digest share one render.
 
-The drawing itself stays in the game's images module (``bot.ui.images.<game>`` or
-``bot.ui.<game>.images``: ``render_table(view, tr, names=...)``, ``render_hand(view, tr,
-**extras)``); this module only decides where and when they run.
+The drawing itself stays in the game's images module (``bot.ui.<game>.images``:
+``render_table(view, tr, names=None)``, ``render_hand(view, tr, names=None, *, playable=None)``);
+this module only decides where and when they run.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import inspect
 import json
 import logging
 import time
@@ -102,24 +101,20 @@ def render_image(
     extras: dict[str, Any] | None = None,
 ) -> bytes | None:
     """Run one game renderer (in a worker process; a module-level function, so picklable)."""
-    func, takes_names = _renderer(game_key, function)
+    func = _renderer(game_key, function)
     if func is None:
         return None
-    tr = translator(locale)
-    if names is not None and takes_names:
-        image: bytes = func(view, tr, names=NameBook(names))
-    else:
-        image = func(view, tr, **(extras or {}))
+    book = NameBook(names) if names is not None else None
+    image: bytes = func(view, translator(locale), names=book, **(extras or {}))
     return image
 
 
-@functools.cache  # per process: the module search and the signature, once
-def _renderer(game_key: str, function: str) -> tuple[Callable[..., bytes] | None, bool]:
+@functools.cache  # per process: the module search, once
+def _renderer(game_key: str, function: str) -> Callable[..., bytes] | None:
+    """The game's ``render_table(view, tr, names=None)`` or ``render_hand(view, tr, names=None,
+    *, playable=None)`` (one signature for every game: tests/test_structure.py)."""
     module = game_module(game_key, "images", "images")
-    func = getattr(module, function, None) if module is not None else None
-    if func is None:
-        return None, False
-    return func, "names" in inspect.signature(func).parameters
+    return getattr(module, function, None) if module is not None else None
 
 
 class Superseded(Exception):
@@ -253,6 +248,6 @@ def renderer() -> Renderer:
 
 def install(new: Renderer) -> Renderer:
     """Make ``new`` the process's renderer; returns the previous one."""
-    global _current  # noqa: PLW0603 - one renderer per process, like its worker pool
+    global _current  # one renderer per process, like its worker pool
     previous, _current = _current, new
     return previous

@@ -114,7 +114,7 @@ class ShownStore:
             return
         try:
             await repo.save(rows)
-        except Exception:  # noqa: BLE001 - a lost row costs one more edit after a restart
+        except Exception:  # a lost row costs one more edit after a restart
             log.exception("could not store what %d messages show", len(rows))
 
     async def close(self) -> None:

@@ -34,12 +34,33 @@ def command(
         callback=callback,
     )
     for param, desc_key in (params or {}).items():
-        made._params[param].description = text(desc_key)  # noqa: SLF001 - no public setter
+        describe(made, param, desc_key)
     for param, values in (choices or {}).items():
-        made._params[param].choices = [  # noqa: SLF001
-            app_commands.Choice(name=text(name_key), value=value) for value, name_key in values
-        ]
+        describe(made, param, choices=values)
     return made
+
+
+def describe(
+    made: app_commands.Command[Any, ..., Any],
+    param: str,
+    desc_key: str | None = None,
+    choices: Sequence[tuple[Any, str]] | None = None,
+    *,
+    required: bool | None = None,
+) -> None:
+    """Localise parameter ``param`` of a built command: its description (catalogue key
+    ``desc_key``), its ``choices`` (value, catalogue key of its name) and whether it is
+    ``required``. The one place that reaches into discord.py's parameters: a command built
+    from a callback with a computed signature has no public setter for them."""
+    target = made._params[param]
+    if desc_key is not None:
+        target.description = text(desc_key)
+    if choices is not None:
+        target.choices = [
+            app_commands.Choice(name=text(key), value=value) for value, key in choices
+        ]
+    if required is not None:
+        target.required = required
 
 
 def game_choices(games: Sequence[str]) -> list[tuple[str, str]]:

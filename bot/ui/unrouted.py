@@ -27,12 +27,12 @@ class UnroutedClicks:
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         component_type = int(data.get("component_type", 0))
-        store = client._connection._view_store  # noqa: SLF001 - discord.py keeps the routes here
-        if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):  # noqa: SLF001
+        store = client._connection._view_store  # discord.py keeps the routes here
+        if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
             return True
         key = (component_type, custom_id)
         message_id = interaction.message.id if interaction.message is not None else None
-        views = store._views  # noqa: SLF001
+        views = store._views
         return key in views.get(message_id, {}) or key in views.get(None, {})
 
     async def answer_if_unrouted(

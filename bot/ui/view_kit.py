@@ -175,7 +175,7 @@ class ViewKit:
                     return
                 try:
                     await work()
-                except Exception:  # noqa: BLE001 - one message never stops the others
+                except Exception:
                     log.exception("showing a table change failed")
 
     async def shown_done(self, slot: Slot | None) -> None:

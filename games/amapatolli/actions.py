@@ -24,7 +24,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from games.amapatolli.cards import CARDS, COLOUR_LETTER, COLOURS, LETTER_COLOUR, Colour
-from games.core import Action, ActionCodec, IllegalAction
+from games.core import Action, ActionCodec, IllegalAction, NoArgs
 from games.core.errors import BAD_ACTION
 
 MAX_SEATS = 6
@@ -53,32 +53,22 @@ class Play(Action):
         return PLAYS[(card.id, colour)]
 
 
-class _NoArgs(Action):
-    """An action without arguments: decoding returns its one shared instance."""
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        if args:
-            raise IllegalAction(BAD_ACTION)
-        return _SINGLETONS[cls]
-
-
-class Draw(_NoArgs):
+class Draw(NoArgs):
     verb = "draw"
     kind: Literal["draw"] = "draw"
 
 
-class Pass(_NoArgs):
+class Pass(NoArgs):
     verb = "pass"
     kind: Literal["pass"] = "pass"
 
 
-class AcceptSkip(_NoArgs):
+class AcceptSkip(NoArgs):
     verb = "accept"
     kind: Literal["accept_skip"] = "accept_skip"
 
 
-class Announce(_NoArgs):
+class Announce(NoArgs):
     verb = "ce"
     kind: Literal["announce"] = "announce"
 
@@ -102,16 +92,10 @@ AmapatolliAction = Annotated[
 
 CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, CallOut)
 
-DRAW = Draw()
-PASS = Pass()
-ACCEPT_SKIP = AcceptSkip()
-ANNOUNCE = Announce()
-_SINGLETONS: dict[type[Action], Action] = {
-    Draw: DRAW,
-    Pass: PASS,
-    AcceptSkip: ACCEPT_SKIP,
-    Announce: ANNOUNCE,
-}
+DRAW = Draw.instance()
+PASS = Pass.instance()
+ACCEPT_SKIP = AcceptSkip.instance()
+ANNOUNCE = Announce.instance()
 PLAYS: dict[tuple[str, Colour | None], Play] = {}
 for _cid, _card in CARDS.items():
     if _card.wild:

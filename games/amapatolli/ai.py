@@ -9,9 +9,8 @@
   search (``ai_search``, ``games.core.search``) over its legal actions: worlds sampled from its
   view (the unseen cards dealt as the other players' draws and last plays allow), each played
   out by ``normal`` players to the end; it plays ``normal``'s choice unless another is clearly
-  better over the same worlds. The budget is the table's think time (``think_budget``) or,
-  without one, ``DEFAULT_BUDGET`` rollouts. The double-play look-ahead and the reading of draws
-  below are no longer used by any level.
+  better over the same worlds. The budget is the table's think time (``Game.think_budget``) or,
+  without one, ``DEFAULT_BUDGET`` rollouts.
 """
 
 from __future__ import annotations
@@ -20,20 +19,14 @@ import random
 from typing import TYPE_CHECKING
 
 from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
-from games.amapatolli.cards import CARDS, COLOUR_LETTER
-from games.core.search import Budget, Clock
+from games.amapatolli.cards import COLOUR_LETTER
+from games.core.budget import Budget
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
 
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
 ROLLOUTS_PER_SECOND = 600  # bench/ai_strength.py: about 1.5 ms a rollout
-
-
-def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
-    """The search budget of ``seconds`` of thinking (the table's think time), timed by
-    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
-    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
 
 
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
@@ -71,11 +64,9 @@ def choose_action(
     hand = {c.id: c for c in view.hand}
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
         return max(plays, key=lambda a: (hand[a.card].value, a.card))
-    lookahead = level == "hard"
-    lacking = _lacking_colours(view) if lookahead else {}
     # Ties are broken in the order of the action texts ("p.<card>[.<colour letter>]"), without
     # building the texts.
-    scored = [(_score(view, hand, a, lookahead, lacking), _text_order(a), a) for a in plays]
+    scored = [(_score(view, hand, a), _text_order(a), a) for a in plays]
     best = max(s for s, _, _ in scored)
     return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
 
@@ -109,48 +100,10 @@ def _triggers_double(view: AmapatolliView, card: CardView, margin: str, backgrou
     return False
 
 
-def _chain(
-    view: AmapatolliView, rest: list[CardView], margin: str, background: str, depth: int
-) -> int:
-    """Most cards the player can still shed in this turn after a double play (own cards only)."""
-    if depth == 0:
-        return 0
-    best = 0
-    for card in _follows(rest, margin, background):
-        others = [c for c in rest if c.id != card.id]
-        more = 1
-        if _triggers_double(view, card, margin, background):
-            more += _chain(view, others, card.margin, card.background, depth - 1)
-        best = max(best, more)
-    return best
-
-
-def _lacking_colours(view: AmapatolliView) -> dict[str, tuple[str, str]]:
-    """Seat -> the (margin, background) in force when it last drew or passed, from public
-    events only (colours are followed through the plays; a later play of theirs forgets it)."""
-    colours: tuple[str, str] | None = None
-    lacking: dict[str, tuple[str, str]] = {}
-    for event in view.last_events:
-        if event.code in ("start", "play"):
-            card = CARDS.get(event.params.get("card", ""))
-            if card is not None and not card.wild:
-                colours = (card.margin, card.background)
-            if event.code == "play" and event.seat in lacking:
-                del lacking[event.seat]
-        elif event.code == "colour_named":
-            colour: str = event.params.get("colour", "")
-            colours = (colour, colour)
-        elif event.code in ("draw", "pass") and colours and event.seat:
-            lacking[event.seat] = colours
-    return lacking
-
-
 def _score(
     view: AmapatolliView,
     hand: dict[str, CardView],
     action: Play,
-    lookahead: bool,
-    lacking: dict[str, tuple[str, str]] | None = None,
 ) -> float:
     card = hand[action.card]
     colour = action.colour
@@ -177,11 +130,7 @@ def _score(
         [c for c in rest if not c.wild and (c.margin == margin or c.background == background)]
     )
     if _triggers_double(view, card, view.margin, view.background):
-        if lookahead:
-            chain = _chain(view, rest, margin, background, 4)
-            score += 18 * chain if chain else -12
-        else:
-            score += 18 if _follows(rest, margin, background) else -12
+        score += 18 if _follows(rest, margin, background) else -12
     if card.wild:
         score -= 40  # keep the wild card for when it matters
         if not others_playable and not any(c.skips for c in rest if c.id in view.playable):
@@ -198,14 +147,6 @@ def _score(
             score += 45  # stop the player close to going out
         elif not others_playable:
             score += 20
-    after = prev_seat if card.reverses and len(view.seats) > 2 else view.next_seat
-    if (
-        lacking
-        and after in lacking
-        and not _triggers_double(view, card, view.margin, view.background)
-    ):
-        lack_m, lack_b = lacking[after]
-        score += 6 * ((margin == lack_m) + (background == lack_b))
     if card.reverses and not card.wild:  # Ollin with powers
         if next_close and len(view.seats) > 2 and prev_count > opponents[view.next_seat or ""]:
             score += 25

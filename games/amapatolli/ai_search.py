@@ -186,7 +186,7 @@ def _normal_would_play(view: AmapatolliView, play: LastPlay, hand: list[str]) ->
     by_id = {c.id: c for c in decision.hand}
     as_view = cast(AmapatolliView, decision)
     scores: dict[tuple[str, str | None], float] = {
-        (a.card, a.colour): ai._score(as_view, by_id, a, False, {}) for a in plays
+        (a.card, a.colour): ai._score(as_view, by_id, a) for a in plays
     }
     chosen = scores.get((play.card, play.colour))
     return chosen is not None and chosen >= max(scores.values())

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from games.amapatolli import ai, rules
 from games.amapatolli.actions import CODEC, AmapatolliAction
 from games.amapatolli.options import Options
+from games.amapatolli.rules import AmapatolliOutcome
 from games.amapatolli.state import AmapatolliState
-from games.amapatolli.view import AmapatolliOutcome, AmapatolliView, build_outcome, build_view
+from games.amapatolli.view import AmapatolliView, build_view
 from games.core import Event, Game, IllegalAction, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
-from games.core.search import Budget
 
 
 class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
@@ -24,6 +23,7 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
     options_model = Options
     state_model = AmapatolliState
     action_codec = CODEC
+    think_rate = ai.ROLLOUTS_PER_SECOND
     ai_levels = ("easy", "normal", "hard")
 
     def new(
@@ -33,27 +33,25 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
         return rules.deal(seats, seed, self.parse_options(options))
 
     def to_act(self, state: AmapatolliState) -> set[Seat]:
-        return set() if state.finished else {state.seats[state.turn]}
+        return rules.to_act(state)
 
     def legal_actions(self, state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
         return rules.legal_actions(state, seat)
 
     def copy_state(self, state: AmapatolliState) -> AmapatolliState:
-        return rules.copy_for_move(state)
+        return rules.copy_state(state)
 
     def is_over(self, state: AmapatolliState) -> bool:
         return state.finished
 
     def _apply(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
-        events = rules.make_move(state, state.seats.index(seat), action)
-        state.log = (state.log + events)[-rules.LOG_SIZE :]
-        return events
+        return rules.resolve_action(state, seat, action)
 
     def view(self, state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
         return build_view(state, seat)
 
     def outcome(self, state: AmapatolliState) -> AmapatolliOutcome | None:
-        return build_outcome(state)
+        return rules.outcome(state)
 
     def rematch_seats(self, state: AmapatolliState) -> list[Seat]:
         outcome = self.outcome(state)
@@ -77,13 +75,7 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
         )
         return choice if choice is not None else legal[0]
 
-    def choose_action(
-        self,
-        view: AmapatolliView,
-        legal: list[AmapatolliAction],
-        level: str,
-        rng: random.Random,
-        *,
-        budget: Budget | None = None,
-    ) -> AmapatolliAction | None:
-        return ai.choose_action(view, legal, level, rng, budget=budget)
+    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
+
+
+GAME = AmapatolliGame()

@@ -1,42 +1,12 @@
-"""Ce Amapatolli rules (../shared/rules/amapatolli.md).
-
-Decisions of our own, beyond those in the spec:
-
-* Turn flow. A turn is a sequence of actions by the player at turn: ``play`` a matching card
-  (or a Tlapiāni, naming the colour); with nothing playable, ``draw`` one card at a time; with
-  nothing playable and the stock empty, ``pass`` (the turn ends). Facing a pending bird the only
-  actions are ``play`` a skip card (the answer) or ``accept_skip``.
-* Skip cards are the birds (unless ``no_birds``) and, with ``powers``, Tochtli. They are
-  interchangeable: a pending skip may be answered by any of them. A skip card played anywhere in
-  a turn (e.g. the first card of a double play) makes the next player face the skip when the turn
-  ends; several skip cards in one turn still skip one player.
-* Reversals (Tlapiāni; Ollin with ``powers``) take effect at once. A card turned up at the start
-  has no power; a Tlapiāni turned up goes to the bottom of the stock.
-* A Tlapiāni may be the card a double play demands (it is "any card, on your turn"); it ends the
-  turn. Playing one's last card wins at once, whatever double play or skip it would have caused.
-* The inverse of the last card (margin and background swapped) may always be played: the spec's
-  double play "for an inverse card" would otherwise never apply to two-colour cards, since an
-  inverse matches neither margin to margin nor background to background.
-* ``inverse_once``: a player's first inverse play triggers the double play and uses up their
-  once; later inverse cards are plain plays. A card that is both a double match and an inverse
-  (single-colour on the same single colour) counts as a double match.
-* The empty-stock ending: ``passes`` counts players in a row who passed; any card played resets
-  it, accepting a skip leaves it unchanged (a pass that ends a double play counts: that player
-  could not play on the card in force); when it reaches the number of players the game ends.
-* "Ce": the window opens when a player is left with one card by playing, and closes when they
-  announce, are called out, hold a different number of cards, or another player takes a turn
-  action. Any other seat may call out at once, the next player included (before acting). A
-  call-out outside the window is not a legal action. The penalty is 3 cards, or what is left in
-  the stock.
-* Points: the winner (each of the winners of a tied blocked ending) earns the sum of the hand
-  values of every player not in first place.
-* Rematch: the player placed last deals and starts (ties: the first of them in seat order).
+"""Ce Amapatolli rules (spec: docs/rules/amapatolli.md, with the decisions the engine made
+beyond the source under "Decisions the engine made": turn flow, skip cards, reversals, the
+inverse card, the empty-stock ending, the "Ce" window, points, rematch order).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from games.amapatolli.actions import (
     ACCEPT_SKIP,
@@ -64,7 +34,7 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, IllegalAction, event, shuffled
+from games.core import Event, IllegalAction, Outcome, event, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import replace
@@ -205,7 +175,7 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
     )
 
 
-def copy_for_move(state: AmapatolliState) -> AmapatolliState:
+def copy_state(state: AmapatolliState) -> AmapatolliState:
     """The working copy of a move: copy-on-write. The list of hands and the two small flag
     lists (``announced``, ``inverse_used``: set by index) are copied; the hand lists, the stock,
     the pile and the log are shared with ``state`` and *replaced*, never changed in place, by
@@ -240,6 +210,11 @@ _MATCHING: dict[tuple[str, str], frozenset[str]] = {
     for m in COLOURS
     for b in COLOURS
 }
+
+
+def to_act(state: AmapatolliState) -> set[Seat]:
+    """The seat at turn (none once the game is over); "Ce" and call-outs are optional."""
+    return set() if state.finished else {state.seats[state.turn]}
 
 
 def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
@@ -281,6 +256,14 @@ def is_optional(action: AmapatolliAction) -> bool:
 
 
 # ----- applying a move to the working copy ----------------------------------------------------
+def resolve_action(state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
+    """The game's ``_apply``: ``action`` of ``seat`` on the working copy, then the events into
+    the log (the last ``LOG_SIZE``)."""
+    events = make_move(state, state.seats.index(seat), action)
+    state.log = (state.log + events)[-LOG_SIZE:]
+    return events
+
+
 def make_move(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[Event]:
     """Play ``action`` of seat index ``i`` on ``state`` (a private copy); the events it causes."""
     kind = type(action)  # the commonest moves skip the class checks they would fail
@@ -332,7 +315,7 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
                 state.inverse_used[i] = True
                 double = True
 
-    hand = hand[:]  # copy-on-write (see copy_for_move)
+    hand = hand[:]  # copy-on-write (see copy_state)
     hand.remove(card.id)
     state.hands[i] = hand
     state.pile = [*state.pile, card.id]
@@ -381,7 +364,7 @@ def _draw(state: AmapatolliState, i: int) -> list[Event]:
         raise IllegalAction(STOCK_EMPTY)
     seat = state.seats[i]
     card = state.stock[-1]
-    state.stock = state.stock[:-1]  # copy-on-write (see copy_for_move)
+    state.stock = state.stock[:-1]  # copy-on-write (see copy_state)
     state.hands[i] = [*state.hands[i], card]
     state.drawn += 1
     state.announced[i] = False
@@ -427,7 +410,7 @@ def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
         raise IllegalAction(NOTHING_TO_CALL)
     keep = len(state.stock) - min(PENALTY, len(state.stock))
     drawn = state.stock[keep:][::-1]  # the top card first
-    state.stock = state.stock[:keep]  # copy-on-write (see copy_for_move)
+    state.stock = state.stock[:keep]  # copy-on-write (see copy_state)
     state.hands[target] = state.hands[target] + drawn
     state.ce_window = None
     state.announced[target] = False
@@ -499,3 +482,27 @@ def rematch_order(seats: list[Seat], places: list[list[Seat]]) -> list[Seat]:
     """The player placed last deals and starts (ties: the first of them in seat order)."""
     k = min(seats.index(s) for s in places[-1])
     return seats[k:] + seats[:k]
+
+
+# ----- the outcome ---------------------------------------------------------------------------
+class AmapatolliOutcome(Outcome):
+    """The result, with what the presenters show of the hands left."""
+
+    reason: Literal["out", "blocked"] | None  # a player went out / nobody could play on
+    hand_values: dict[Seat, int]  # the sum of the values of each seat's cards left
+    cards_left: dict[Seat, int]
+
+
+def outcome(state: AmapatolliState) -> AmapatolliOutcome | None:
+    """``None`` while the game goes on."""
+    if not state.finished:
+        return None
+    values = hand_values(state)
+    places = ranking(state, values)
+    return AmapatolliOutcome(
+        ranking=places,
+        points=points(state.seats, places, values),
+        reason=state.end_reason,
+        hand_values=values,
+        cards_left={s: len(h) for s, h in zip(state.seats, state.hands, strict=True)},
+    )

@@ -11,7 +11,7 @@ from games.amapatolli import rules
 from games.amapatolli.cards import CARDS, OLLIN, Colour
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, Outcome, PlayerView
+from games.core import Event, PlayerView
 from games.core.engine import Seat
 
 
@@ -62,14 +62,6 @@ class AmapatolliView(PlayerView):
     hand_values: dict[Seat, int] | None = None  # revealed when the game is over
 
 
-class AmapatolliOutcome(Outcome):
-    """The result, with what the presenters show of the hands left."""
-
-    reason: Literal["out", "blocked"] | None  # a player went out / nobody could play on
-    hand_values: dict[Seat, int]  # the sum of the values of each seat's cards left
-    cards_left: dict[Seat, int]
-
-
 @lru_cache(maxsize=8)
 def _card_views(no_birds: bool, powers: bool) -> dict[str, CardView]:
     signs = rules.skip_signs(Options(no_birds=no_birds, powers=powers))
@@ -95,21 +87,6 @@ def card_views(options: Options) -> dict[str, CardView]:
     return _card_views(options.no_birds, options.powers)
 
 
-def build_outcome(state: AmapatolliState) -> AmapatolliOutcome | None:
-    """``None`` while the game goes on."""
-    if not state.finished:
-        return None
-    values = rules.hand_values(state)
-    places = rules.ranking(state, values)
-    return AmapatolliOutcome(
-        ranking=places,
-        points=rules.points(state.seats, places, values),
-        reason=state.end_reason,
-        hand_values=values,
-        cards_left={s: len(h) for s, h in zip(state.seats, state.hands, strict=True)},
-    )
-
-
 def build_view(state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
     """What ``seat`` may see (``None`` or a seat not at the table: the public)."""
     seats = state.seats
@@ -121,7 +98,7 @@ def build_view(state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
     playable: list[str] = []
     if i is not None and i == state.turn and not state.finished:
         playable = rules.playable(state, i)
-    outcome = build_outcome(state)
+    outcome = rules.outcome(state)
     n = len(seats)
     return AmapatolliView(
         seat=viewer,

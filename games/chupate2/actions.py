@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, TypeAlias
 
 from games.chupate2.cards import COLOURS, DECK, is_wild
-from games.core import Action, ActionCodec, IllegalAction
+from games.core import Action, ActionCodec, IllegalAction, NoArgs
 from games.core.errors import BAD_ACTION
 
 Colour = Literal["r", "y", "g", "b"]
@@ -31,7 +31,7 @@ COLOUR_LETTERS: tuple[Colour, ...] = ("r", "y", "g", "b")
 assert COLOUR_LETTERS == COLOURS
 
 
-class PlayCard(Action):
+class Play(Action):
     """Play ``card``; a wild names the ``colour`` in force after it (and only a wild does)."""
 
     verb: ClassVar[str] = "p"
@@ -53,34 +53,24 @@ class PlayCard(Action):
         return play
 
 
-class _Bare(Action):
-    """An action without arguments: decoding returns its one shared instance."""
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        if args:
-            raise IllegalAction(BAD_ACTION)
-        return _BARE[cls]
-
-
-class Draw(_Bare):
+class Draw(NoArgs):
     verb: ClassVar[str] = "draw"
     kind: Literal["draw"] = "draw"
 
 
-class Pass(_Bare):
+class Pass(NoArgs):
     verb: ClassVar[str] = "pass"
     kind: Literal["pass"] = "pass"
 
 
-class Take(_Bare):
+class Take(NoArgs):
     """Take the whole pending draw (Chúpate 2 stack or an accepted +4) and lose the turn."""
 
     verb: ClassVar[str] = "take"
     kind: Literal["take"] = "take"
 
 
-class Challenge(_Bare):
+class Challenge(NoArgs):
     """ "¡Mentira!": challenge the +4 just played on you."""
 
     verb: ClassVar[str] = "chal"
@@ -107,7 +97,7 @@ class ChooseColour(Action):
         return _interned(CHOOSE_COLOUR, args)
 
 
-class CallLast(_Bare):
+class CallLast(NoArgs):
     """ "¡Última!": declare going down to one card (variant ``last_card``)."""
 
     verb: ClassVar[str] = "uno"
@@ -144,28 +134,27 @@ class SwapWith(Action):
 
 
 Chupate2Action: TypeAlias = (
-    PlayCard | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch | SwapWith
+    Play | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch | SwapWith
 )
 
 CODEC: ActionCodec[Chupate2Action] = ActionCodec(
-    PlayCard, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch, SwapWith
+    Play, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch, SwapWith
 )
 MAX_SEATS = 6
 
 # Shared, immutable instances: legal_actions and decoding hand these out.
-DRAW, PASS, TAKE, CHALLENGE, CALL_LAST, CATCH = (
-    Draw(),
-    Pass(),
-    Take(),
-    Challenge(),
-    CallLast(),
-    Catch(),
+DRAW, PASS, TAKE, CHALLENGE, CALL_LAST = (
+    Draw.instance(),
+    Pass.instance(),
+    Take.instance(),
+    Challenge.instance(),
+    CallLast.instance(),
 )
-_BARE: dict[type[Action], Action] = {type(a): a for a in (DRAW, PASS, TAKE, CHALLENGE, CALL_LAST)}
+CATCH = Catch()
 CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOUR_LETTERS}
-PLAY: dict[str, PlayCard] = {c: PlayCard(card=c) for c in DECK if not is_wild(c)}
-PLAY_WILD: dict[str, tuple[PlayCard, ...]] = {
-    c: tuple(PlayCard(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
+PLAY: dict[str, Play] = {c: Play(card=c) for c in DECK if not is_wild(c)}
+PLAY_WILD: dict[str, tuple[Play, ...]] = {
+    c: tuple(Play(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
 }
 SWAP: dict[str, SwapWith] = {str(i): SwapWith(target=i) for i in range(MAX_SEATS)}
 SWAP_TO: tuple[SwapWith, ...] = tuple(SWAP[str(i)] for i in range(MAX_SEATS))

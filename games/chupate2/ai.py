@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from math import comb
 
-from games.chupate2.actions import Catch, ChooseColour, Chupate2Action, PlayCard, SwapWith
+from games.chupate2.actions import Catch, ChooseColour, Chupate2Action, Play, SwapWith
 from games.chupate2.cards import (
     COLOUR_OF,
     COLOURS,
@@ -34,17 +34,11 @@ from games.chupate2.cards import (
     WILD_FOUR,
 )
 from games.chupate2.view import Chupate2View
-from games.core.search import Budget, Clock
+from games.core.budget import Budget
 
 HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
 ROLLOUTS_PER_SECOND = 2000  # bench/ai_strength.py: 192 rollouts p95 99 ms (10-move rollouts)
-
-
-def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
-    """The search budget of ``seconds`` of thinking (the table's think time), timed by
-    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
-    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
 
 
 CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
@@ -77,7 +71,7 @@ def choose_action(
         return catch
     if not my_turn:
         # House rule jump-in: the only play offered out of turn; getting rid of a card is good.
-        return next((a for a in legal if isinstance(a, PlayCard)), None)
+        return next((a for a in legal if isinstance(a, Play)), None)
     if level == "hard" and len(legal) > 1:
         from games.chupate2.ai_search import choose_hard
 
@@ -89,7 +83,7 @@ def choose_action(
     if phase == "colour":
         best = _best_colour(view, None, hard)
         return next(a for a in legal if isinstance(a, ChooseColour) and a.colour == best)
-    plays = [a for a in legal if isinstance(a, PlayCard)]
+    plays = [a for a in legal if isinstance(a, Play)]
     if phase == "challenge":
         return _answer_plus4(view, legal, plays, hard)
     if phase == "penalty":
@@ -149,7 +143,7 @@ def _plus4_is_honest(view: Chupate2View) -> bool:
     return not any(COLOUR_OF[c] == view.colour for c in view.hand)
 
 
-def _with_colour(view: Chupate2View, options: list[PlayCard], hard: bool) -> PlayCard:
+def _with_colour(view: Chupate2View, options: list[Play], hard: bool) -> Play:
     """Among plays of one card, the one naming the best colour (or the only one)."""
     card = options[0].card
     if COLOUR_OF[card] != WILD:
@@ -182,10 +176,10 @@ def _best_colour(view: Chupate2View, hand: list[str] | None, hard: bool) -> str:
     return max(COLOURS, key=lambda c: (score[c], -COLOURS.index(c)))
 
 
-def _pick_play(view: Chupate2View, plays: list[PlayCard], hard: bool) -> PlayCard | None:
+def _pick_play(view: Chupate2View, plays: list[Play], hard: bool) -> Play | None:
     if not plays:
         return None
-    by_card: dict[str, list[PlayCard]] = {}
+    by_card: dict[str, list[Play]] = {}
     for a in plays:
         by_card.setdefault(a.card, []).append(a)
     honest = _plus4_is_honest(view)
@@ -269,7 +263,7 @@ def _holds_colour_probability(
 
 
 def _answer_plus4(
-    view: Chupate2View, legal: list[Chupate2Action], plays: list[PlayCard], hard: bool
+    view: Chupate2View, legal: list[Chupate2Action], plays: list[Play], hard: bool
 ) -> Chupate2Action:
     kinds = {a.kind: a for a in legal}
     info = view.plus4

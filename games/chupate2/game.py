@@ -1,9 +1,8 @@
 """The Chúpate 2 engine object: wires the rules, the view and the computer players to the core
-``Game`` contract (spec: shared/rules/chupate2.md)."""
+``Game`` contract (spec: docs/rules/chupate2.md)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from games.chupate2 import ai, rules
@@ -13,7 +12,6 @@ from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
 from games.core import ActionCodec, Game
 from games.core.engine import Seat
-from games.core.search import Budget
 
 
 class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
@@ -24,6 +22,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     options_model = Options
     state_model = Chupate2State
     action_codec: ClassVar[ActionCodec[Chupate2Action]] = CODEC
+    think_rate = ai.ROLLOUTS_PER_SECOND
 
     def new(
         self, seats: list[Seat], seed: str, options: Options | dict[str, Any] | None = None
@@ -39,18 +38,12 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     copy_state = staticmethod(rules.copy_state)
     view = staticmethod(build_view)
     outcome = staticmethod(rules.outcome)
-    _apply = staticmethod(rules.resolve_move)  # reveal reset, the rules, the log
+    _apply = staticmethod(rules.resolve_action)  # reveal reset, the rules, the log
 
     def is_over(self, state: Chupate2State) -> bool:
         return state.phase == "over"
 
-    def choose_action(
-        self,
-        view: Chupate2View,
-        legal: list[Chupate2Action],
-        level: str,
-        rng: random.Random,
-        *,
-        budget: Budget | None = None,
-    ) -> Chupate2Action | None:
-        return ai.choose_action(view, legal, level, rng, budget=budget)
+    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
+
+
+GAME = Chupate2Game()

@@ -1,4 +1,4 @@
-"""The Chúpate 2 rules (spec: shared/rules/chupate2.md) as pure functions over the state.
+"""The Chúpate 2 rules (spec: docs/rules/chupate2.md) as pure functions over the state.
 
 ``copy_state`` (``games.chupate2.state``) is a shallow copy of the state whose containers are
 copy-on-write, so the functions that apply an action to that working copy replace every
@@ -21,7 +21,7 @@ from games.chupate2.actions import (
     Chupate2Action,
     Draw,
     Pass,
-    PlayCard,
+    Play,
     SwapWith,
     Take,
 )
@@ -349,7 +349,7 @@ _STACKABLE: dict[tuple[bool, bool], frozenset[str]] = {
 }
 _RANK: dict[str, int] = {c: i for i, c in enumerate(sorted(DECK, key=SORT_KEY.__getitem__))}
 # card -> its plays: one for a coloured card, one per colour named for a wild
-_PLAYS_OF: dict[str, tuple[PlayCard, ...]] = {
+_PLAYS_OF: dict[str, tuple[Play, ...]] = {
     c: A.PLAY_WILD[c] if is_wild(c) else (A.PLAY[c],) for c in DECK
 }
 
@@ -363,8 +363,9 @@ def stackable(state: Chupate2State, card: str, top_face: str) -> bool:
 
 
 # ----- applying an action to the working copy ---------------------------------------------
-def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
-    """The game's ``_apply``: ``resolve_action``, then the events into the log."""
+def resolve_action(state: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+    """The game's ``_apply``: the action on the working copy (``_resolve``), then the events
+    into the log."""
     st = state
     if st.reveal is not None:
         st.reveal = None  # the challenge reveal is shown once, right after challenging
@@ -378,7 +379,7 @@ def resolve_move(state: Chupate2State, seat: Seat, action: Chupate2Action) -> li
         events: list[Event] = []
         handler(st, seat, action, events)
     else:
-        events = resolve_action(st, seat, action)
+        events = _resolve(st, seat, action)
     if events:  # new nodes on the log (``games.core.eventlog``): the old state's is unchanged
         log = st.log_raw
         count = log[1] if len(log) == 4 else 0
@@ -400,7 +401,7 @@ _LOG_LIMIT = eventlog.max_nodes(LOG_SIZE)  # ``eventlog.extend`` cuts a chain lo
 _event = tuple.__new__
 
 
-def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
+def _resolve(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Event]:
     """Apply ``action`` by ``seat`` to the working copy ``st``; the events it produced."""
     events: list[Event] = []
     handler = _ON_TURN.get(type(action))  # the common case first: one of the turn's actions
@@ -412,7 +413,7 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
             _catch(st, seat, action, events)
             return events
     if st.seats[st.current] != seat:
-        if isinstance(action, PlayCard) and st.options.jump_in:
+        if isinstance(action, Play) and st.options.jump_in:
             _jump_in(st, seat, action, events)
             return events
         raise IllegalAction(NOT_YOUR_TURN)
@@ -429,7 +430,7 @@ def resolve_action(st: Chupate2State, seat: Seat, action: Chupate2Action) -> lis
     return events
 
 
-def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
+def _play(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> None:
     card = action.card
     hand = st.hands[seat]
     if card not in hand:
@@ -536,7 +537,7 @@ def _play(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) 
             st.current = (st.current + st.direction) % n  # ``_advance``, inlined
 
 
-def _jump_in(st: Chupate2State, seat: Seat, action: PlayCard, events: list[Event]) -> None:
+def _jump_in(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> None:
     """House rule ``jump_in``: an identical card played out of turn; play continues from the
     jumper, the card's effect applying as if played on their own turn."""
     hand = st.hands.get(seat, [])
@@ -894,9 +895,9 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
     events.append(event(code="game_won", seat=winner, params={"team": team, "points": points}))
 
 
-# The handlers of the actions of the seat whose turn it is (see ``resolve_action``).
+# The handlers of the actions of the seat whose turn it is (see ``_resolve``).
 _ON_TURN: dict[type, Callable[[Chupate2State, Seat, Chupate2Action, list[Event]], None]] = {
-    PlayCard: _play,  # type: ignore[dict-item]  # each handler takes its own action class
+    Play: _play,  # type: ignore[dict-item]  # each handler takes its own action class
     Draw: _draw_turn,
     Pass: _pass,
     Take: _take,

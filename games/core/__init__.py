@@ -1,6 +1,7 @@
-"""The engine contract shared by every game (see ARCHITECTURE.md)."""
+"""The engine contract shared by every game (see docs/architecture.md)."""
 
-from games.core.actions import Action, ActionCodec, format_action, parse_action
+from games.core.actions import Action, ActionCodec, NoArgs, format_action, parse_action
+from games.core.budget import Budget
 from games.core.engine import (
     CardTransfer,
     Event,
@@ -17,6 +18,7 @@ from games.core.rng import rng_for, shuffled
 __all__ = [
     "Action",
     "ActionCodec",
+    "Budget",
     "CardTransfer",
     "format_action",
     "parse_action",
@@ -25,6 +27,7 @@ __all__ = [
     "Game",
     "GameState",
     "IllegalAction",
+    "NoArgs",
     "Outcome",
     "PlayerView",
     "State",

@@ -36,6 +36,7 @@ ARG = re.compile(r"[A-Za-z0-9_+\-]+")
 ACTION_TEXT = re.compile(r"[a-z]+(?:\.[A-Za-z0-9_+\-]+)*")
 
 A = TypeVar("A", bound="Action")
+N = TypeVar("N", bound="NoArgs")
 
 
 class Action(BaseModel):
@@ -68,6 +69,29 @@ class Action(BaseModel):
     @final
     def encode(self) -> str:
         return format_action(self.verb, self.args(), self.max_text)
+
+
+class NoArgs(Action):
+    """An action without arguments (draw, pass...): every class has one shared instance,
+    ``instance()``, which decoding returns and ``legal_actions`` hands out (a frozen value, so
+    sharing it is safe and a playout never builds one again)."""
+
+    _instance: ClassVar[NoArgs]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._instance = cls()
+
+    @classmethod
+    def instance(cls: type[N]) -> N:
+        return cls._instance  # type: ignore[return-value]
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        if args:
+            raise IllegalAction(BAD_ACTION)
+        return cls._instance
 
 
 def _arg_fields(cls: type[Action]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The engine contract every game implements (ARCHITECTURE.md, "The engine contract").
+"""The engine contract every game implements (docs/architecture.md, "The engine contract").
 
 A game is one object (a ``Game`` subclass instance) with pure functions over immutable-by-
 convention states (pydantic ``GameState`` models, or any class with the same methods: see
@@ -11,7 +11,8 @@ convention states (pydantic ``GameState`` models, or any class with the same met
                                                      copy_state, then the game's _apply)
     view(state, seat | None) -> View      what that seat may see; None = public
     outcome(state) -> Outcome | None
-    choose_action(view, legal, level, rng) -> Action | None   computer play, from the view only
+    choose_action(view, legal, level, rng, *, budget) -> Action | None   computer play, from
+                                          the view only, within a ``Budget`` (think_budget)
 
 Seats are opaque strings chosen by the caller (the bot uses Discord user ids and ``cpu:N``).
 """
@@ -31,11 +32,21 @@ from pydantic import (
     GetCoreSchemaHandler,
     SerializationInfo,
     TypeAdapter,
+    ValidationError,
 )
 from pydantic_core import core_schema
 
 from games.core.actions import Action, ActionCodec
-from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, IllegalAction
+from games.core.budget import Budget, Clock
+from games.core.errors import (
+    BAD_ACTION,
+    BAD_OPTIONS,
+    DUPLICATE_SEAT,
+    GAME_OVER,
+    NOT_A_PLAYER,
+    PLAYER_COUNT,
+    IllegalAction,
+)
 
 Seat = str
 
@@ -245,6 +256,15 @@ class Outcome(BaseModel):
         return len(self.ranking) == 1 and len(self.ranking[0]) > 1
 
 
+def _first_error(exc: ValidationError) -> str:
+    """``field: message`` of the first thing pydantic refused (the message alone for a rule
+    across fields), e.g. ``pile: Input should be less than or equal to 10``."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    message = str(err.get("msg", "")).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 V = TypeVar("V", bound=PlayerView)
@@ -262,15 +282,24 @@ class Game(ABC, Generic[S, A, V, Opts]):
     action_codec: ClassVar[ActionCodec[Any]]
     state_model: ClassVar[type[State]]
     ai_levels: ClassVar[tuple[str, ...]] = ("easy", "normal", "hard")
+    # Search steps a second of the ``hard`` computer on a quiet machine (rollouts, or nodes of an
+    # exact search): what ``think_budget`` caps a think time at.
+    think_rate: ClassVar[float] = 1000.0
 
     # ----- creation -------------------------------------------------------------------------
+    @final
     def parse_options(self, raw: Opts | dict[str, Any] | None) -> Opts:
+        """The game's options; anything its model refuses raises
+        ``IllegalAction(BAD_OPTIONS, reason=...)`` (the same error for every game)."""
         # options_model is the runtime form of Opts (a ClassVar cannot name a type variable)
         if raw is None:
             return cast(Opts, self.options_model())
         if isinstance(raw, self.options_model):
             return raw
-        return cast(Opts, self.options_model.model_validate(raw))
+        try:
+            return cast(Opts, self.options_model.model_validate(raw))
+        except ValidationError as exc:
+            raise IllegalAction(BAD_OPTIONS, reason=_first_error(exc)) from exc
 
     @abstractmethod
     def new(self, seats: list[Seat], seed: str, options: Opts | dict[str, Any] | None = None) -> S:
@@ -279,10 +308,10 @@ class Game(ABC, Generic[S, A, V, Opts]):
     def check_player_count(self, seats: list[Seat]) -> None:
         if not self.min_players <= len(seats) <= self.max_players:
             raise IllegalAction(
-                "player_count", count=len(seats), min=self.min_players, max=self.max_players
+                PLAYER_COUNT, count=len(seats), min=self.min_players, max=self.max_players
             )
         if len(set(seats)) != len(seats):
-            raise IllegalAction("duplicate_seat")
+            raise IllegalAction(DUPLICATE_SEAT)
 
     # ----- turn structure -------------------------------------------------------------------
     @abstractmethod
@@ -349,11 +378,27 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     # ----- computer play --------------------------------------------------------------------
     @abstractmethod
-    def choose_action(self, view: V, legal: list[A], level: str, rng: random.Random) -> A | None:
+    def choose_action(
+        self,
+        view: V,
+        legal: list[A],
+        level: str,
+        rng: random.Random,
+        *,
+        budget: Budget | None = None,
+    ) -> A | None:
         """The computer's choice for the seat of ``view``, seeing only that view.
 
-        Returns ``None`` to decline optional actions (only when the seat is not in ``to_act``).
+        ``budget`` bounds a searching level (``think_budget``); without one the game uses its
+        own fixed budget, so the choice is a pure function of the arguments. Returns ``None``
+        to decline optional actions (only when the seat is not in ``to_act``).
         """
+
+    @final
+    def think_budget(self, seconds: float, clock: Clock | None = None) -> Budget:
+        """The budget of ``seconds`` of thinking at this game's ``think_rate``, timed by
+        ``clock`` when given (the table service passes ``time.monotonic``)."""
+        return Budget.for_seconds(seconds, clock, self.think_rate)
 
     def cpu_wait_seconds(self, state: S, humans: frozenset[Seat]) -> float:
         """How long computer seats must leave ``state`` unchanged before they act on it,

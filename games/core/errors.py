@@ -34,3 +34,7 @@ NOT_YOUR_TURN = "not_your_turn"
 NOT_A_PLAYER = "not_a_player"
 GAME_OVER = "game_over"
 BAD_ACTION = "bad_action"
+BAD_OPTIONS = "bad_options"  # Game.parse_options: options the game's model refuses (``reason``)
+PLAYER_COUNT = "player_count"  # Game.new: a seat count outside min_players..max_players
+DUPLICATE_SEAT = "duplicate_seat"
+NOBODY_CAN_MOVE = "nobody_can_move"  # a search asked to play where no seat may act

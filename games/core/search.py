@@ -25,36 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from games.core.budget import Budget, Clock
 from games.core.engine import Game, Seat
-from games.core.errors import IllegalAction
+from games.core.errors import NOBODY_CAN_MOVE, IllegalAction
 
 S = TypeVar("S")
 A = TypeVar("A")
 A_contra = TypeVar("A_contra", contravariant=True)
-
-Clock = Callable[[], float]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How long one search may run: at most ``iterations`` rollouts, and when ``clock`` is
-    given, at most ``seconds`` of that clock (at least ``min_iterations`` rollouts either way,
-    so that every candidate is tried)."""
-
-    iterations: int = 400
-    seconds: float | None = None
-    clock: Clock | None = None
-    min_iterations: int = 0
-
-    def timed(self) -> bool:
-        return self.seconds is not None and self.clock is not None
-
-    @classmethod
-    def for_seconds(cls, seconds: float, clock: Clock | None, per_second: float) -> Budget:
-        """``seconds`` of thinking: rollouts capped at what ``seconds`` buys at ``per_second``
-        rollouts a second on a quiet machine (a reproducible choice whenever the clock is not
-        what stops the search), and stopped by ``clock`` once ``seconds`` have gone by."""
-        return cls(iterations=max(8, int(seconds * per_second)), seconds=seconds, clock=clock)
 
 
 class Searchable(Protocol[S, A_contra]):
@@ -237,7 +214,7 @@ def engine_step(
             if choice is not None:
                 new_state, _ = engine.apply(state, seat, choice)
                 return new_state
-    raise IllegalAction("nobody_can_move")
+    raise IllegalAction(NOBODY_CAN_MOVE)
 
 
 def view_policy(
@@ -249,3 +226,15 @@ def view_policy(
         return engine.choose_action(engine.view(state, seat), legal, level, rng)
 
     return choose
+
+
+__all__ = [
+    "Budget",
+    "Clock",
+    "SearchResult",
+    "Searchable",
+    "Stats",
+    "determinized_search",
+    "engine_step",
+    "view_policy",
+]

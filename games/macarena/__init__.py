@@ -1,6 +1,6 @@
 """Macarena (game key ``macarena``): pozos, espejos, MACAS, coins, elements and amulets.
 
-Rules: ../shared/rules/macarena.md. The engine object is ``GAME``; the series-building helpers
+Rules: docs/rules/macarena.md. The engine object is ``GAME``; the series-building helpers
 for a UI are ``series_options``, ``series_status`` and ``playable_pozos``, and a half-built
 series travels as ``encode_draft`` / ``decode_draft`` text.
 """

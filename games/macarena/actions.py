@@ -19,7 +19,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, field_validator
 
-from games.core import Action
+from games.core import Action, NoArgs
 from games.core.actions import ActionCodec, format_action, parse_action
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, IllegalAction
@@ -55,12 +55,12 @@ def _faces_text(cards: Sequence[str | PlayingCard]) -> str:
     return "".join(face_char(c if isinstance(c, PlayingCard) else parse_card(c)) for c in cards)
 
 
-class Draw(Action):
+class Draw(NoArgs):
     verb: ClassVar[str] = "d"
     kind: Literal["draw"] = "draw"
 
 
-class Pass(Action):
+class Pass(NoArgs):
     verb: ClassVar[str] = "x"
     kind: Literal["pass"] = "pass"
 

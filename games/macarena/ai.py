@@ -16,7 +16,7 @@
   keeps its own heuristic's choice unless another is clearly better. A rollout whose hand ends
   the game is scored by the game's result (won 1, lost 0), not by the hand's tokens. Penalized
   at the end of a hand, it gives up an element it is winning back in that hand's awards. The
-  budget is the table's think time (``think_budget``) or, without one, ``DEFAULT_BUDGET``
+  budget is the table's think time (``Game.think_budget``) or, without one, ``DEFAULT_BUDGET``
   rollouts.
 """
 
@@ -27,8 +27,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from games.core.budget import Budget
 from games.core.cards import PlayingCard
-from games.core.search import Budget, Clock
 from games.macarena.actions import (
     BuyElement,
     Draw,
@@ -39,7 +39,7 @@ from games.macarena.actions import (
     Play,
 )
 from games.macarena.ai_rollout import HORIZON_TURNS, Engine
-from games.macarena.ai_search import choose_by_search
+from games.macarena.ai_search import choose_hard
 from games.macarena.elements import element_of, link_kind
 from games.macarena.endhand import collections_winner
 from games.macarena.series import enumerate_series, series_options
@@ -54,12 +54,6 @@ DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no th
 ROLLOUTS_PER_SECOND = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
 
 
-def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
-    """The search budget of ``seconds`` of thinking (the table's think time), timed by
-    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
-    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
-
-
 DENIAL = 0.3
 CONTEST_WEIGHT = 10.0  # hard: a collected card, per token at stake and unit of win probability
 CONTEST_BASE = 0.5  # ... plus this for any collected card (the largest collection, a smaller hand)
@@ -68,7 +62,6 @@ COIN = 0.25  # a token one already holds is won as a coin (4 coins buy a token)
 
 
 def choose_action(
-    engine: Engine,
     view: MacarenaView,
     legal: Sequence[MacarenaAction],
     level: str,
@@ -76,7 +69,7 @@ def choose_action(
     *,
     budget: Budget | None = None,
 ) -> MacarenaAction | None:
-    """The choice of ``level`` for the seat of ``view``; ``engine`` plays the hard rollouts."""
+    """The choice of ``level`` for the seat of ``view``; ``hard`` searches within ``budget``."""
     if not legal:
         return None
     if level not in ("easy", "normal", "hard"):
@@ -85,7 +78,7 @@ def choose_action(
     if isinstance(first, Draw):
         return first
     if any(isinstance(a, (Play, Pass)) for a in legal):
-        return _choose_play(engine, view, legal, level, rng, budget or DEFAULT_BUDGET)
+        return _choose_play(_engine(), view, legal, level, rng, budget or DEFAULT_BUDGET)
     if isinstance(first, MoveMaca):
         return _choose_move(view, legal, level, rng)
     if isinstance(first, GiveElement):
@@ -93,6 +86,13 @@ def choose_action(
     if isinstance(first, BuyElement):
         return _choose_buy(view, legal, level, rng)
     return rng.choice(list(legal))
+
+
+def _engine() -> Engine:
+    """The engine the hard rollouts play by (``game.py`` imports this module, hence here)."""
+    from games.macarena.game import GAME
+
+    return GAME
 
 
 # ----- play ------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def _choose_play(
     budget: Budget,
 ) -> MacarenaAction:
     plays = [a for a in legal if isinstance(a, Play)]
-    pass_action = next((a for a in legal if isinstance(a, Pass)), Pass())
+    pass_action = next((a for a in legal if isinstance(a, Pass)), Pass.instance())
     if not plays or view.hand is None or view.seat is None:
         return pass_action
     if level == "easy":
@@ -137,9 +137,7 @@ def _choose_play(
         candidates.append(pass_action)
         horizon = 2 * HORIZON_TURNS * len(view.seats)  # a draw and a play per turn
         cheap = len(candidates) - 1 if scored[0][0] < pass_value else 0
-        return choose_by_search(
-            engine, view, candidates, cheap, rng, budget, horizon, game_value=True
-        )
+        return choose_hard(engine, view, candidates, cheap, rng, budget, horizon, game_value=True)
     if scored[0][0] < pass_value:
         return pass_action
     return scored[0][2]

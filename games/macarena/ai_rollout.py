@@ -97,7 +97,7 @@ def greedy_action(
 ) -> MacarenaAction:
     """The rollout policy: the series sending most cards to the collection, espejos first."""
     if state.phase == "draw":
-        return Draw()
+        return Draw.instance()
     if state.phase == "play":
         hand = state.hands[seat]
         best: tuple[float, int, tuple[str, ...]] | None = None
@@ -114,7 +114,7 @@ def greedy_action(
                 if best is None or value > best[0]:
                     best = (value, pozo, tuple(c.code for c in series))
         if best is None:
-            return Pass()
+            return Pass.instance()
         return Play(pozo=best[1], cards=best[2])
     legal = game.legal_actions(state, seat)
     if state.phase == "penalty":

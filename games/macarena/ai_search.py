@@ -81,7 +81,7 @@ class MacarenaSearch:
         return _unit(forced_end_score(state, seat))
 
 
-def choose_by_search(
+def choose_hard(
     engine: Engine,
     view: MacarenaView,
     candidates: list[MacarenaAction],

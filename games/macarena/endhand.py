@@ -1,6 +1,6 @@
 """The end of a hand: penalty, awards, exchanges and the objective (spec "End of a hand").
 
-Functions here mutate the private state copy that ``rules.take_action`` works on and emit
+Functions here mutate the private state copy that ``rules.resolve_action`` works on and emit
 events; ``deal`` is how they start the next hand.
 """
 

@@ -5,16 +5,13 @@ Wiring only: the rules are in ``rules.py``, the views in ``view.py``, the comput
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from games.core import Event, Game
-from games.core.search import Budget
 from games.macarena import ai, rules
 from games.macarena.actions import CODEC, MacarenaAction
 from games.macarena.options import Options
 from games.macarena.state import MacarenaState
-from games.macarena.turns import to_act
 from games.macarena.view import MacarenaOutcome, MacarenaView, build_view
 
 
@@ -25,6 +22,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
     max_players = 5
     options_model = Options
     action_codec = CODEC
+    think_rate = ai.ROLLOUTS_PER_SECOND
     state_model = MacarenaState
 
     def new(
@@ -34,7 +32,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         return rules.new_state(seats, seed, self.parse_options(options))
 
     def to_act(self, state: MacarenaState) -> set[str]:
-        return to_act(state)
+        return rules.to_act(state)
 
     def legal_actions(self, state: MacarenaState, seat: str) -> list[MacarenaAction]:
         return rules.legal_actions(state, seat)
@@ -46,7 +44,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         return state.phase == "over"
 
     def _apply(self, state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
-        return rules.take_action(state, seat, action)
+        return rules.resolve_action(state, seat, action)
 
     def view(self, state: MacarenaState, seat: str | None) -> MacarenaView:
         return build_view(state, seat)
@@ -54,16 +52,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
     def outcome(self, state: MacarenaState) -> MacarenaOutcome | None:
         return rules.outcome(state)
 
-    def choose_action(
-        self,
-        view: MacarenaView,
-        legal: list[MacarenaAction],
-        level: str,
-        rng: random.Random,
-        *,
-        budget: Budget | None = None,
-    ) -> MacarenaAction | None:
-        return ai.choose_action(self, view, legal, level, rng, budget=budget)
+    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 
 
 GAME = MacarenaGame()

@@ -1,6 +1,6 @@
-"""The Macarena rules as pure functions over a state (spec: ../shared/rules/macarena.md).
+"""The Macarena rules as pure functions over a state (spec: docs/rules/macarena.md).
 
-``take_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
+``resolve_action`` mutates the private copy that ``Game.apply`` hands it (made by ``copy_state``)
 and returns the events; the end of a hand lives in ``endhand.py``, series in ``series.py``, and
 the read-only turn questions (who acts, where a series may go) in ``turns.py``.
 """
@@ -37,8 +37,16 @@ from games.macarena.state import (
     Phase,
     Tokens,
 )
-from games.macarena.turns import maca_sources, may_play_on, to_act
+from games.macarena.turns import maca_sources, may_play_on
+from games.macarena.turns import to_act as to_act  # the rule, re-exported beside the others
 from games.macarena.view import MacarenaOutcome
+
+# Error codes (``IllegalAction``) of this module; bot/i18n translates ``macarena.error.<code>``.
+WRONG_PHASE = "wrong_phase"
+ELEMENT_NOT_HELD = "element_not_held"
+ELEMENT_HELD = "element_held"
+POZO_ENCHANTED = "pozo_enchanted"
+NOT_A_MACA_SOURCE = "not_a_maca_source"
 
 HAND_SIZE = 7
 # The actions each phase accepts (anything else: ``wrong_phase``).
@@ -185,7 +193,7 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
 
 
 # Legal actions are frozen values: the same instances serve every call (none is validated again).
-_DRAW, _PASS = Draw(), Pass()
+_DRAW, _PASS = Draw.instance(), Pass.instance()
 
 
 @cache
@@ -197,12 +205,12 @@ def _first_card(pozo: int, face: str) -> Play:
 # ----- applying an action --------------------------------------------------------------------
 
 
-def take_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
+def resolve_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
     """Apply ``action`` of ``seat`` to the private copy ``state``; the events, in order."""
     if seat not in to_act(state):
         raise IllegalAction(NOT_YOUR_TURN)
     if not isinstance(action, PHASE_ACTIONS[state.phase]):
-        raise IllegalAction("wrong_phase", phase=state.phase)
+        raise IllegalAction(WRONG_PHASE, phase=state.phase)
     turn = _Turn(state)
     if isinstance(action, Draw):
         _draw(state, turn, seat)
@@ -214,11 +222,11 @@ def take_action(state: MacarenaState, seat: str, action: MacarenaAction) -> list
         _move_choice(state, turn, seat, action)
     elif isinstance(action, GiveElement):
         if action.element not in state.tokens[seat].elements:
-            raise IllegalAction("element_not_held", element=action.element)
+            raise IllegalAction(ELEMENT_NOT_HELD, element=action.element)
         endhand.give_element(state, turn.emit, seat, action.element, turn.deal_next_hand)
     elif isinstance(action, BuyElement):
         if action.element in state.tokens[seat].elements:
-            raise IllegalAction("element_held", element=action.element)
+            raise IllegalAction(ELEMENT_HELD, element=action.element)
         endhand.chosen_buy(state, turn.emit, seat, action.element, turn.deal_next_hand)
     return turn.events
 
@@ -260,7 +268,7 @@ def _pass(state: MacarenaState, turn: _Turn, seat: str) -> None:
 def _play(state: MacarenaState, turn: _Turn, seat: str, action: Play) -> None:
     pozo = action.pozo
     if not may_play_on(state, seat, pozo):
-        raise IllegalAction("pozo_enchanted", pozo=pozo)
+        raise IllegalAction(POZO_ENCHANTED, pozo=pozo)
     series = resolve_series(state.pozos[pozo][-1], state.hands[seat], action.cards)
     hand = list(state.hands[seat])  # copy-on-write (see copy_state), as the lists below
     for card in series.cards:
@@ -345,7 +353,7 @@ def _move_maca(state: MacarenaState, turn: _Turn, seat: str, source: int, target
 
 def _move_choice(state: MacarenaState, turn: _Turn, seat: str, action: MoveMaca) -> None:
     if action.source not in maca_sources(state):
-        raise IllegalAction("not_a_maca_source", pozo=action.source)
+        raise IllegalAction(NOT_A_MACA_SOURCE, pozo=action.source)
     assert state.maca_target is not None
     _move_maca(state, turn, seat, action.source, state.maca_target)
     if state.phase != "over":

@@ -23,6 +23,12 @@ from games.macarena.state import MacarenaState
 from games.macarena.turns import may_play_on
 from games.macarena.view import MacarenaView
 
+# Error codes (``IllegalAction``) of this module; bot/i18n translates ``macarena.error.<code>``.
+EMPTY_SERIES = "empty_series"
+AFTER_ESPEJO = "after_espejo"
+CARD_NOT_IN_HAND = "card_not_in_hand"
+NO_LINK = "no_link"
+
 CardLike = PlayingCard | str
 
 
@@ -57,21 +63,21 @@ def resolve_series(
     """
     faces = _faces(cards)
     if not faces:
-        raise IllegalAction("empty_series")
+        raise IllegalAction(EMPTY_SERIES)
     left = list(hand)
     chosen: list[PlayingCard] = []
     prev = top
     espejo = solo = False
     for i, face in enumerate(faces):
         if espejo:
-            raise IllegalAction("after_espejo", card=face)
+            raise IllegalAction(AFTER_ESPEJO, card=face)
         wanted = parse_card(face)
         pick = next((c for c in left if c.rank == wanted.rank and c.suit == wanted.suit), None)
         if pick is None:
-            raise IllegalAction("card_not_in_hand", card=face)
+            raise IllegalAction(CARD_NOT_IN_HAND, card=face)
         kind = link_kind(prev, pick)
         if kind is None:
-            raise IllegalAction("no_link", card=face, after=prev.code)
+            raise IllegalAction(NO_LINK, card=face, after=prev.code)
         if kind == "espejo":
             espejo = True
             solo = i == 0

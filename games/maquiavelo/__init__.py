@@ -1,6 +1,6 @@
 """Maquiavelo (game key ``maquiavelo``): rummy with table rearrangement, solved by the engine.
 
-Rules: ../shared/rules/maquiavelo.md. ``GAME`` (``game``) is the engine wiring ``rules`` (the
+Rules: docs/rules/maquiavelo.md. ``GAME`` (``game``) is the engine wiring ``rules`` (the
 pure rule functions), ``view`` (views, ``build_view``, ``MaquiaveloOutcome``), ``state``,
 ``actions`` (``CODEC``), ``options`` and ``ai``. Beside them: ``solver``, the exact partition
 solver and best-play finder; ``arrange``, which lays a play on the table; ``cards``, the card ids;

@@ -21,7 +21,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from games.core import Action, ActionCodec, IllegalAction
+from games.core import Action, ActionCodec, IllegalAction, NoArgs
 from games.core.errors import BAD_ACTION
 from games.maquiavelo.cards import NUM_CARDS, face_from_code
 
@@ -40,12 +40,12 @@ def _to_b36(n: int) -> str:
     return "".join(reversed(out))
 
 
-class Draw(Action):
+class Draw(NoArgs):
     verb: ClassVar[str] = "d"
     kind: Literal["draw"] = "draw"
 
 
-class Pass(Action):
+class Pass(NoArgs):
     verb: ClassVar[str] = "x"
     kind: Literal["pass"] = "pass"
 

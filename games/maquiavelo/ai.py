@@ -17,7 +17,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from games.core.search import Budget, Clock
+from games.core.budget import Budget
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
@@ -27,12 +27,6 @@ DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think b
 # other hand), about 0.55 ms each (p90 1 ms) over 631 end-phase moves of 3- and 4-seat games of
 # hard against itself; 2 s then buys more than the 16 worlds it ever samples (ai_hoard)
 ROLLOUTS_PER_SECOND = 1500
-
-
-def think_budget(seconds: float, clock: Clock | None = None) -> Budget:
-    """The search budget of ``seconds`` of thinking (the table's think time), timed by
-    ``clock`` (the bot passes ``time.monotonic``; ``games/`` never reads a clock)."""
-    return Budget.for_seconds(seconds, clock, ROLLOUTS_PER_SECOND)
 
 
 def _faces(cards: Iterable[CardView]) -> list[int]:

@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.core.search import Budget
+from games.core.budget import Budget
 from games.maquiavelo import ai_search, solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.ai import best_play_action
@@ -157,7 +157,7 @@ def end_phase(
     if passing is not None:
         options.append(passing)
     if len(options) <= 1:
-        return Decision(options[0] if options else passing or Pass())
+        return Decision(options[0] if options else passing or Pass.instance())
     totals = [0.0] * len(options)
     clock = budget.clock if budget.timed() else None
     deadline = (clock() + (budget.seconds or 0.0)) if clock is not None else 0.0

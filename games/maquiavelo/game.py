@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
 from games.core import Event, Game
-from games.core.search import Budget
 from games.maquiavelo import ai, rules
 from games.maquiavelo.actions import CODEC, AnyAction, Arrange, Play
 from games.maquiavelo.options import Options
@@ -21,6 +19,7 @@ class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
     max_players: ClassVar[int] = 8
     options_model = Options
     action_codec = CODEC
+    think_rate = ai.ROLLOUTS_PER_SECOND
     state_model = MaquiaveloState
 
     def new(
@@ -56,16 +55,7 @@ class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
         """The "Sugerir" hint: the best play for ``seat`` now (None if it cannot play)."""
         return ai.best_play_action(self.view(state, seat))
 
-    def choose_action(
-        self,
-        view: MaquiaveloView,
-        legal: list[AnyAction],
-        level: str,
-        rng: random.Random,
-        *,
-        budget: Budget | None = None,
-    ) -> AnyAction | None:
-        return ai.choose_action(view, legal, level, rng, budget=budget)
+    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 
     def check_proposal(self, state: MaquiaveloState, seat: str, action: Play | Arrange) -> None:
         """Dry run: raise the reason ``action`` would be refused, without any "estricto" cost."""

@@ -1,4 +1,4 @@
-"""The rules of Maquiavelo as pure functions (spec: ../shared/rules/maquiavelo.md).
+"""The rules of Maquiavelo as pure functions (spec: docs/rules/maquiavelo.md).
 
 ``deal`` makes a new game; ``resolve_action`` applies one move to the engine's private working copy
 (``copy_state``), raising ``IllegalAction`` for what the rules refuse; ``outcome`` scores the end.
@@ -97,7 +97,7 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
     return [_DRAW] if state.stock else [_PASS]
 
 
-_DRAW, _PASS = Draw(), Pass()  # frozen: legal_actions hands out these instances
+_DRAW, _PASS = Draw.instance(), Pass.instance()  # legal_actions hands out these
 
 
 def copy_state(state: MaquiaveloState) -> MaquiaveloState:

@@ -1,6 +1,6 @@
 """Triple Triad actions and their text forms (the grammar of ``games.core.actions``).
 
-- ``PlaceCard``: ``p.{slot}.{card}.{cell}`` -- put the card in hand slot ``slot`` (0-4, its
+- ``Play``: ``p.{slot}.{card}.{cell}`` -- put the card in hand slot ``slot`` (0-4, its
   current position in the hand) on ``cell`` (0-8, row by row). ``card`` is the catalogue id, so a
   stale slot number is refused instead of playing another card. Example ``p.2.c047.4``.
 - ``PickCard``: ``k.{index}.{card}`` -- after the last placement, the winner takes the loser's
@@ -21,7 +21,7 @@ from games.core import Action, ActionCodec
 CARD_ID = r"^c\d{3}$"
 
 
-class PlaceCard(Action):
+class Play(Action):
     verb: ClassVar[str] = "p"
     kind: Literal["place"] = "place"
     slot: int = Field(ge=0, le=4)
@@ -36,6 +36,6 @@ class PickCard(Action):
     card: str = Field(pattern=CARD_ID)
 
 
-TriadAction = Annotated[PlaceCard | PickCard, Field(discriminator="kind")]
+TriadAction = Annotated[Play | PickCard, Field(discriminator="kind")]
 
-CODEC = ActionCodec(PlaceCard, PickCard)
+CODEC = ActionCodec(Play, PickCard)

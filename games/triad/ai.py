@@ -6,7 +6,7 @@ Levels:
   exposure of the placed card (its low sides left facing empty cells); ties at random. When paid
   it takes the loser's strongest card (level, then sum of edges).
 - ``hard``: the exact search to the end of the round (``games.triad.compiled``: alpha-beta with
-  a transposition table, MTD(f), compiled with numba; ``games.triad.search`` is the same search
+  a transposition table, MTD(f), compiled with numba; ``tests/games/triad/solver.py`` is the same search
   in pure Python, the reference it is tested against), so the move is optimal for both sides
   playing perfectly, within a think budget; when the budget runs out first, the best move
   proven so far.
@@ -20,20 +20,22 @@ every move (exact value for the guess's optimal moves, an upper bound for the ot
 many guesses as the budget allows (up to ``HIDDEN_SAMPLES``); it plays the move with the best
 summed score. ``normal`` evaluates immediate flips on one such guess.
 
-The think budget is wall-clock seconds on a clock the caller passes in (``games/`` reads no clock
-itself: ``choose_action(..., think_seconds=2.0, clock=time.monotonic)``); without a clock it is a
-node count (``node_budget``, or ``node_budget_for(seconds)``), which keeps tests deterministic.
+The think budget is the core ``Budget`` every game takes (``GAME.think_budget(seconds, clock)``,
+decided by the table service): timed, ``hard`` searches for its seconds on the caller's clock
+(``games/`` reads no clock itself); untimed, for its ``iterations`` nodes, which keeps tests
+deterministic (``DEFAULT_BUDGET`` when none is given).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from games.core.budget import Budget
 from games.triad import cards as catalogue
-from games.triad.actions import PickCard, PlaceCard
+from games.triad.actions import PickCard, Play
 from games.triad.rules import NEIGHBOURS
-from games.triad.search import Budget, Card, Move, Problem, Solver
+from games.triad.search import Allowance, Card, Move, Position, Problem
 from games.triad.view import CardFace, TriadView
 
 DEFAULT_TIME_BUDGET = 2.0  # seconds
@@ -43,26 +45,7 @@ NODES_PER_SECOND = 1_000_000
 HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 
 
-def node_budget_for(seconds: float) -> int:
-    """The node budget equivalent to ``seconds`` of thinking for ``hard`` (no clock given)."""
-    return max(200, int(seconds * NODES_PER_SECOND))
-
-
-DEFAULT_NODE_BUDGET = node_budget_for(DEFAULT_TIME_BUDGET)
-
-
-def make_budget(
-    node_budget: int | None = None,
-    think_seconds: float | None = None,
-    clock: Callable[[], float] | None = None,
-) -> Budget:
-    """``think_seconds`` (default ``DEFAULT_TIME_BUDGET``) on ``clock`` when one is given, also
-    bounded by ``node_budget`` if given; without a clock, ``node_budget`` nodes (default: the
-    think time at ``NODES_PER_SECOND``)."""
-    seconds = DEFAULT_TIME_BUDGET if think_seconds is None else think_seconds
-    if clock is not None:
-        return Budget(nodes=node_budget, seconds=seconds, clock=clock)
-    return Budget(nodes=node_budget if node_budget is not None else node_budget_for(seconds))
+DEFAULT_BUDGET = Budget(iterations=int(DEFAULT_TIME_BUDGET * NODES_PER_SECOND))
 
 
 # ----- the position seen by a seat ---------------------------------------------------------------
@@ -126,7 +109,7 @@ def guesses(view: TriadView, rng: random.Random, count: int) -> list[Card]:
 # ----- the three levels -------------------------------------------------------------------------
 
 
-def _place_for(view: TriadView, legal: Sequence[PlaceCard], move: Move) -> PlaceCard | None:
+def _place_for(view: TriadView, legal: Sequence[Play], move: Move) -> Play | None:
     """The legal placement of hand slot ``move.side_slot`` on ``move.cell`` (or of the same card,
     when the engine lists only one of several copies)."""
     for a in legal:
@@ -148,29 +131,29 @@ def _best_pick(view: TriadView, picks: list[PickCard]) -> PickCard:
     return max(picks, key=strength)
 
 
-def greedy_score(solver: Solver, slot: int, cell: int) -> int:
+def greedy_score(position: Position, slot: int, cell: int) -> int:
     """``normal``: 10 per card flipped now, minus the weakness of sides left facing empty cells."""
-    taken, values, occ = solver.placement(slot, cell)
+    taken, values, occ = position.placement(slot, cell)
     exposure = sum(
         max(0, 7 - values[d]) for d, q in enumerate(NEIGHBOURS[cell]) if q >= 0 and not occ >> q & 1
     )
     return 10 * bin(taken).count("1") - exposure
 
 
-def _normal(view: TriadView, places: list[PlaceCard], rng: random.Random) -> PlaceCard:
-    solver = Solver(problem_from_view(view, guesses(view, rng, hidden_count(view))))
-    scored = [(greedy_score(solver, a.slot, a.cell), a) for a in places]
+def _normal(view: TriadView, places: list[Play], rng: random.Random) -> Play:
+    position = Position(problem_from_view(view, guesses(view, rng, hidden_count(view))))
+    scored = [(greedy_score(position, a.slot, a.cell), a) for a in places]
     top = max(s for s, _ in scored)
     return rng.choice([a for s, a in scored if s == top])
 
 
 def _hard(
     view: TriadView,
-    places: list[PlaceCard],
+    places: list[Play],
     rng: random.Random,
-    budget: Budget,
+    budget: Allowance,
     stats: dict,
-) -> PlaceCard:
+) -> Play:
     from games.triad.compiled import CompiledSolver  # numba: imported by ``hard`` only
 
     n_hidden = hidden_count(view)
@@ -183,7 +166,7 @@ def _hard(
     return _place_for(view, places, move) or places[0]
 
 
-def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Budget, stats: dict) -> Move:
+def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Allowance, stats: dict) -> Move:
     """Per-move scores summed over exactly solved guesses of the unseen cards; a guess the
     budget cut short is dropped, unless it is the first (then its best move found is played)."""
     from games.triad.compiled import CompiledSolver
@@ -220,19 +203,17 @@ def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Budget, stats
 
 def choose_action(
     view: TriadView,
-    legal: Sequence[PlaceCard | PickCard],
+    legal: Sequence[Play | PickCard],
     level: str,
     rng: random.Random,
     *,
-    node_budget: int | None = None,
-    think_seconds: float | None = None,
-    clock: Callable[[], float] | None = None,
+    budget: Budget | None = None,
     stats: dict | None = None,
-) -> PlaceCard | PickCard | None:
+) -> Play | PickCard | None:
     """The computer's action for ``view.me`` (``None`` when it has nothing to do).
 
-    ``hard`` thinks ``think_seconds`` (default ``DEFAULT_TIME_BUDGET``) on ``clock`` if given,
-    else ``node_budget`` nodes (see ``make_budget``); ``stats``, if given, receives ``nodes``
+    ``hard`` thinks within ``budget`` (default ``DEFAULT_BUDGET``: its seconds on its clock
+    when timed, else its ``iterations`` nodes); ``stats``, if given, receives ``nodes``
     searched, ``exact`` (the move is optimal for the position, or for at least one guess of a
     hidden hand) and ``samples`` (guesses of the hidden hand searched)."""
     if not legal:
@@ -240,23 +221,22 @@ def choose_action(
     picks = [a for a in legal if isinstance(a, PickCard)]
     if picks:
         return rng.choice(picks) if level == "easy" else _best_pick(view, picks)
-    places = [a for a in legal if isinstance(a, PlaceCard)]
+    places = [a for a in legal if isinstance(a, Play)]
     if level == "easy":
         return rng.choice(places)
     if level == "normal":
         return _normal(view, places, rng)
     if level == "hard":
-        budget = make_budget(node_budget, think_seconds, clock)
-        return _hard(view, places, rng, budget, stats if stats is not None else {})
+        allowance = Allowance.of(budget or DEFAULT_BUDGET)
+        return _hard(view, places, rng, allowance, stats if stats is not None else {})
     raise ValueError(f"unknown level {level!r}")
 
 
 __all__ = [
-    "DEFAULT_NODE_BUDGET",
+    "DEFAULT_BUDGET",
     "DEFAULT_TIME_BUDGET",
+    "NODES_PER_SECOND",
     "choose_action",
     "guesses",
-    "make_budget",
-    "node_budget_for",
     "problem_from_view",
 ]

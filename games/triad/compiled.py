@@ -1,9 +1,8 @@
 """The ``hard`` computer's exact search, compiled: ``games.triad.kernel`` driven from Python.
 
-``CompiledSolver`` has the interface of ``search.Solver`` that ``ai.py`` uses (``solve``,
-``move_scores``, same ``Problem``/``Budget``/``Result``/``Move``) and finds the same values;
-``search.Solver`` stays as the pure-Python reference the tests compare it with (and for the
-``normal`` level's one-ply look).
+``CompiledSolver`` searches a ``search.Problem`` (``solve``, ``move_scores``, within a
+``search.Allowance``, answering ``Result``/``Move``) and finds the same values as the
+pure-Python reference the tests compare it with (``tests/games/triad/solver.py``).
 
 MTD(f) runs here: null-window passes of ``kernel.root_pass`` around a guess until the bounds
 meet. The search runs in slices of nodes (the kernel stops when it reaches its node limit; a
@@ -22,7 +21,7 @@ import numpy as np
 from games.triad import kernel as k
 from games.triad.options import RuleSet
 from games.triad.rules import NEIGHBOURS, modified_values
-from games.triad.search import Budget, Card, Move, OutOfBudget, Problem, Result
+from games.triad.search import Allowance, Card, Move, OutOfBudget, Problem, Result
 
 FIRST_SLICE = 4_096  # nodes of the first slice of a search
 MAX_SLICE = 32_768  # nodes per slice at most (20-40 ms on a loaded core)
@@ -120,7 +119,7 @@ class CompiledSolver:
         return int(self.ws[k.CTR + k.NODES])
 
     # ----- searching in slices ------------------------------------------------------------------
-    def _pass(self, budget: Budget, moves: list[int], alpha: int, beta: int) -> tuple[int, int]:
+    def _pass(self, budget: Allowance, moves: list[int], alpha: int, beta: int) -> tuple[int, int]:
         """(fail-soft value in (alpha, beta), index in ``moves`` of a move reaching it), in
         slices charged to ``budget``; raises ``OutOfBudget`` when it runs out first. A slice
         can span several passes (``move_scores`` makes many small ones): the budget is looked
@@ -153,7 +152,7 @@ class CompiledSolver:
             self.credit = 0
 
     # ----- drivers ------------------------------------------------------------------------------
-    def solve(self, budget: Budget) -> Result:
+    def solve(self, budget: Allowance) -> Result:
         """The exact best move by MTD(f), or (``exact`` False) the best found when ``budget``
         ran out: a move proven to reach the best lower bound, else the first of the order."""
         order = self.root_moves()
@@ -182,7 +181,7 @@ class CompiledSolver:
         assert proven is not None
         return Result(self.to_move(proven[1]), lo, True, self.nodes - start)
 
-    def move_scores(self, budget: Budget) -> tuple[dict[Move, int], bool]:
+    def move_scores(self, budget: Allowance) -> tuple[dict[Move, int], bool]:
         """A score for every move: the exact value for the optimal ones, an upper bound (below
         the optimum) for the others, from one null-window test each after ``solve``. The bool
         is False when ``budget`` ran out (scores then come from ``solve``'s fallback alone)."""
@@ -211,7 +210,7 @@ def warm_up() -> None:
     problem = Problem(
         board, [[card] * 3, [card] * 3], 0, [None] * 9, RuleSet(True, True, True, True)
     )
-    CompiledSolver(problem).solve(Budget())
+    CompiledSolver(problem).solve(Allowance())
 
 
 __all__ = ["CompiledSolver", "warm_up"]

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Event, Game, IllegalAction
+from games.core import Event, Game
 from games.core.engine import Seat
 from games.triad import ai, rules
 from games.triad.actions import CODEC, TriadAction
 from games.triad.options import Options
-from games.triad.rules import BAD_OPTIONS
+from games.triad.rules import TriadOutcome
 from games.triad.state import TriadState
-from games.triad.view import TriadOutcome, TriadView, build_outcome, build_view
+from games.triad.view import TriadView, build_view
 
 
 class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
@@ -24,14 +23,9 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
     options_model = Options
     action_codec = CODEC
     state_model = TriadState
+    think_rate = ai.NODES_PER_SECOND
 
     # ----- creation -------------------------------------------------------------------------
-    def parse_options(self, raw: Options | dict[str, Any] | None) -> Options:
-        try:
-            return super().parse_options(raw)
-        except ValueError as exc:
-            raise IllegalAction(BAD_OPTIONS, reason=str(exc).splitlines()[0]) from exc
-
     def new(
         self,
         seats: list[Seat],
@@ -65,14 +59,14 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         return rules.is_over(state)
 
     def _apply(self, state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
-        return rules.play(state, seat, action)
+        return rules.resolve_action(state, seat, action)
 
     # ----- information ----------------------------------------------------------------------
     def view(self, state: TriadState, seat: Seat | None) -> TriadView:
         return build_view(state, seat)
 
     def outcome(self, state: TriadState) -> TriadOutcome | None:
-        return build_outcome(state)
+        return rules.outcome(state)
 
     # ----- computer play --------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -82,25 +76,7 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
 
         warm_up()
 
-    def choose_action(
-        self,
-        view: TriadView,
-        legal: list[TriadAction],
-        level: str,
-        rng: random.Random,
-        *,
-        node_budget: int | None = None,
-        think_seconds: float | None = None,
-        clock: Callable[[], float] | None = None,
-    ) -> TriadAction | None:
-        """``hard`` thinks ``think_seconds`` on ``clock`` (e.g. ``time.monotonic``, passed in by
-        the bot), else ``node_budget`` nodes (``ai.make_budget``)."""
-        return ai.choose_action(
-            view,
-            legal,
-            level,
-            rng,
-            node_budget=node_budget,
-            think_seconds=think_seconds,
-            clock=clock,
-        )
+    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
+
+
+GAME = TriadGame()

@@ -259,7 +259,7 @@ def _two(ws, kb, mine, occ, hands, side, alpha, beta):
 
 
 @_jit()
-def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):
+def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties):  # noqa: C901 - one compiled hot loop
     """Fail-soft value for ``side`` of the position, searched in (alpha, beta)."""
     ws[CTR + NODES] += 1
     if ws[CTR + NODES] >= ws[CTR + LIMIT]:

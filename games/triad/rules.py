@@ -10,8 +10,8 @@ Resolution reads only the board as it was before the move plus the placed card, 
 decision is a set (never a "first found"), so the result does not depend on the order in which
 sides or chained cards are visited: ``order`` lets tests prove that.
 
-The match (``new_state``, ``legal_actions``, ``play``, ``transfers_of``...) works on a
-``TriadState``: ``play`` changes the working copy ``Game.apply`` made with ``copy_state``.
+The match (``new_state``, ``legal_actions``, ``resolve_action``, ``transfers_of``...) works
+on a ``TriadState``: ``resolve_action`` changes the working copy ``Game.apply`` made with ``copy_state``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from games.core import Event, IllegalAction, event, rng_for
+from pydantic import BaseModel, ConfigDict
+
+from games.core import CardTransfer, Event, IllegalAction, Outcome, event, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
 from games.triad import cards as catalogue
-from games.triad.actions import PickCard, PlaceCard, TriadAction
+from games.triad.actions import PickCard, Play, TriadAction
 from games.triad.options import MAX_REMATCHES, Options, RuleSet
 from games.triad.state import InHand, LastMove, OnBoard, RoundResult, TriadState
 
@@ -178,7 +180,6 @@ BAD_SLOT = "bad_slot"
 CARD_MISMATCH = "card_mismatch"
 CELL_TAKEN = "cell_taken"
 ALREADY_PICKED = "already_picked"
-BAD_OPTIONS = "bad_options"
 
 
 def element_cells(seed: str, round_no: int) -> list[str | None]:
@@ -263,9 +264,9 @@ def start_round(state: TriadState, round_no: int) -> None:
 
 
 def copy_state(state: TriadState) -> TriadState:
-    """The working copy for ``play``: new containers for everything it changes in place.
+    """The working copy for ``resolve_action``: new containers for everything it changes in place.
 
-    ``play`` replaces (never mutates) ``InHand``, ``RoundResult`` and ``LastMove`` values, and
+    ``resolve_action`` replaces (never mutates) ``InHand``, ``RoundResult`` and ``LastMove`` values, and
     ``options`` is frozen, so those are shared; board cards change colour, so they are copied.
     """
     return replace(
@@ -312,7 +313,7 @@ def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
                 seen.add((held.card, held.uid // HAND))
                 slots.append(slot)
         return [
-            PlaceCard(slot=slot, card=state.hands[me][slot].card, cell=cell)
+            Play(slot=slot, card=state.hands[me][slot].card, cell=cell)
             for slot in slots
             for cell in empty
         ]
@@ -329,10 +330,10 @@ def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
 # ----- moves ------------------------------------------------------------------------------------
 
 
-def play(state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
+def resolve_action(state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
     """Apply ``action`` by ``seat`` (a seat of the game) to the working copy ``state``."""
     me = state.seats.index(seat)
-    if isinstance(action, PlaceCard):
+    if isinstance(action, Play):
         return place(state, me, action)
     return pick(state, me, action)
 
@@ -341,7 +342,7 @@ def _flip_event(code: str, seat: Seat, cells: Sequence[int]) -> Event:
     return event(code=code, seat=seat, params={"cells": list(cells), "count": len(cells)})
 
 
-def place(state: TriadState, me: int, action: PlaceCard) -> list[Event]:
+def place(state: TriadState, me: int, action: Play) -> list[Event]:
     if state.phase != "play":
         raise IllegalAction(WRONG_PHASE)
     if me != state.turn:
@@ -563,3 +564,53 @@ def board_arrays(state: TriadState) -> tuple[list[Values | None], list[Values | 
             modified[c] = modified_values(card.edges, state.elements[c], card.element)
             owner[c] = placed.holder
     return printed, modified, owner
+
+
+# ----- the outcome ---------------------------------------------------------------------------
+class RoundView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    round: int
+    first: Seat
+    scores: dict[Seat, int]
+
+
+class TriadOutcome(Outcome):
+    """``points`` are the final scores (cards); ``winner`` is None on a draw; ``rounds`` has
+    one entry per round played (Sudden Death rematches included)."""
+
+    winner: Seat | None
+    scores: dict[Seat, int]
+    rounds: list[RoundView]
+
+
+def rounds_of(state: TriadState) -> list[RoundView]:
+    seats = state.seats
+    return [
+        RoundView(
+            round=r.round,
+            first=seats[r.first],
+            scores={seats[0]: r.scores[0], seats[1]: r.scores[1]},
+        )
+        for r in state.history
+    ]
+
+
+def outcome(state: TriadState) -> TriadOutcome | None:
+    """The result once the game is over (after the payout picks); ``None`` before."""
+    if state.phase != "over":
+        return None
+    seats = state.seats
+    scores = state.scores()
+    by_seat = {seats[0]: scores[0], seats[1]: scores[1]}
+    return TriadOutcome(
+        ranking=ranking(state),
+        points=dict(by_seat),
+        transfers=[
+            CardTransfer(card=p.card, giver=p.giver, receiver=p.receiver)
+            for p in transfers_of(state)
+        ],
+        winner=seats[state.winner] if state.winner is not None else None,
+        scores=by_seat,
+        rounds=rounds_of(state),
+    )

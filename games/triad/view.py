@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from games.core import CardTransfer, Outcome
 from games.core.engine import PlayerView, Seat
 from games.triad import cards as catalogue
 from games.triad import rules
 from games.triad.options import MAX_REMATCHES, Options
+from games.triad.rules import RoundView, rounds_of
 from games.triad.state import Phase, TriadState
 
 
@@ -47,14 +47,6 @@ class LastMoveView(BaseModel):
     basic: list[int]
     combo: list[int]
     same_wall: bool
-
-
-class RoundView(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    round: int
-    first: Seat
-    scores: dict[Seat, int]
 
 
 class PickChoice(BaseModel):
@@ -107,15 +99,6 @@ class TriadView(PlayerView):
     transfers: list[Transfer]  # once finished: the payout
 
 
-class TriadOutcome(Outcome):
-    """``points`` are the final scores (cards); ``winner`` is None on a draw; ``rounds`` has
-    one entry per round played (Sudden Death rematches included)."""
-
-    winner: Seat | None
-    scores: dict[Seat, int]
-    rounds: list[RoundView]
-
-
 # ----- building them from the state -------------------------------------------------------------
 
 
@@ -135,18 +118,6 @@ def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFa
         values=list(values),
         owner=state.seats[uid // rules.HAND],
     )
-
-
-def _rounds(state: TriadState) -> list[RoundView]:
-    seats = state.seats
-    return [
-        RoundView(
-            round=r.round,
-            first=seats[r.first],
-            scores={seats[0]: r.scores[0], seats[1]: r.scores[1]},
-        )
-        for r in state.history
-    ]
 
 
 def build_view(state: TriadState, seat: Seat | None) -> TriadView:
@@ -220,34 +191,11 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
             combo=lm.combo,
             same_wall=lm.same_wall,
         ),
-        history=_rounds(state),
+        history=rounds_of(state),
         pick=pick,
         winner=seats[state.winner] if state.winner is not None else None,
         transfers=[
             Transfer(card=p.card, uid=p.uid, from_seat=p.giver, to_seat=p.receiver)
             for p in (rules.transfers_of(state) if state.phase == "over" else [])
         ],
-    )
-
-
-def build_outcome(state: TriadState) -> TriadOutcome | None:
-    """The result once the game is over (after the payout picks); ``None`` before.
-
-    It sits here rather than in ``rules`` because ``TriadOutcome`` is a model of this module
-    and ``rules`` must not import it (this module reads ``rules``)."""
-    if state.phase != "over":
-        return None
-    seats = state.seats
-    scores = state.scores()
-    by_seat = {seats[0]: scores[0], seats[1]: scores[1]}
-    return TriadOutcome(
-        ranking=rules.ranking(state),
-        points=dict(by_seat),
-        transfers=[
-            CardTransfer(card=p.card, giver=p.giver, receiver=p.receiver)
-            for p in rules.transfers_of(state)
-        ],
-        winner=seats[state.winner] if state.winner is not None else None,
-        scores=by_seat,
-        rounds=_rounds(state),
     )

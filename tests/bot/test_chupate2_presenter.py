@@ -9,8 +9,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.service import Table
+from bot.ui.chupate2.presenter import Presenter
 from bot.ui.messages import private_payload, public_payload
-from bot.ui.presenters.chupate2 import Presenter
 from games.chupate2 import GAME
 from games.core import IllegalAction
 from tests.bot.presenter_kit import (

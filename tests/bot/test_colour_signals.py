@@ -9,10 +9,10 @@ import pytest
 from PIL import Image
 
 from bot.i18n import LOCALES, translator
-from bot.ui.images import chupate2 as c2_images
-from bot.ui.images import macarena as mac_images
-from bot.ui.presenters import amapatolli as ama
-from bot.ui.presenters.chupate2 import Presenter as Chupate2Presenter
+from bot.ui.amapatolli import presenter as ama
+from bot.ui.chupate2 import images as c2_images
+from bot.ui.chupate2.presenter import Presenter as Chupate2Presenter
+from bot.ui.macarena import images as mac_images
 from games.amapatolli import GAME as AMAPATOLLI
 from games.chupate2 import GAME as CHUPATE2
 from tests.bot.presenter_kit import text_presenter
@@ -108,7 +108,7 @@ def test_every_macarena_player_colour_carries_its_number(index):
     from PIL import ImageDraw
 
     draw = ImageDraw.Draw(image)
-    mac_images._numbered_dot(draw, 2, 2, size, index, index + 1)  # noqa: SLF001
+    mac_images._numbered_dot(draw, 2, 2, size, index, index + 1)
     pixels = set(image.getdata())
     assert mac_images.PLAYER_RGB[index] in pixels
     assert mac_images.TEXT in pixels  # the number, light on a dark outline

@@ -196,7 +196,7 @@ def test_plural_choices_follow_cldr_and_exact_matches():
     ],
 )
 def test_chupate2_round_won_in_a_single_round_game_says_no_round(options, expected):
-    from bot.ui.presenters.chupate2 import Presenter
+    from bot.ui.chupate2.presenter import Presenter
     from games.chupate2 import GAME
     from tests.bot.presenter_kit import SEAT_IDS, SEAT_NAMES, text_presenter
     from tests.games.chupate2.helpers import make_state

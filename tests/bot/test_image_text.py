@@ -14,8 +14,12 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n.messages import render
-from bot.ui.images import amapatolli, chupate2, fonts, macarena, maquiavelo
+from bot.ui.amapatolli import images as amapatolli
+from bot.ui.chupate2 import images as chupate2
+from bot.ui.images import fonts
 from bot.ui.images.fonts import ROBOT, draw_text, font, has_glyph, text_width
+from bot.ui.macarena import images as macarena
+from bot.ui.maquiavelo import images as maquiavelo
 from bot.ui.triad import images as triad
 from games.amapatolli import GAME as AMAPATOLLI
 from games.chupate2 import GAME as CHUPATE2

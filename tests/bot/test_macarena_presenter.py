@@ -9,8 +9,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.service import Table
+from bot.ui.macarena.presenter import Presenter
 from bot.ui.messages import private_payload, public_payload
-from bot.ui.presenters.macarena import Presenter
 from games.core import IllegalAction
 from games.macarena import GAME, Play, encode_draft, playable_pozos
 from games.macarena.state import Tokens

@@ -13,8 +13,8 @@ from bot.i18n import catalogue, translator
 from bot.i18n.messages import render
 from bot.service import Table
 from bot.ui.feedback import error_text
+from bot.ui.maquiavelo.presenter import Presenter
 from bot.ui.messages import private_payload, public_payload
-from bot.ui.presenters.maquiavelo import Presenter
 from games.core import IllegalAction
 from games.core.cards import parse_card
 from games.maquiavelo import GAME, Arrange, Play

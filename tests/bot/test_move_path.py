@@ -183,7 +183,7 @@ async def test_process_pool_choice_equals_in_process_choice(db_target):
         for key, game in games.items():
             try:
                 state = game.new(["cpu1", "cpu2"], f"pool-{key}", {})
-            except Exception:  # noqa: BLE001 - a game that needs more setup (triad hands)
+            except Exception:  # a game that needs more setup (triad hands)
                 continue
             record = TableRecord(
                 id=1,
@@ -216,10 +216,11 @@ async def test_process_pool_choice_equals_in_process_choice(db_target):
 class _CtxStub:
     """Just what ``ComputerTurns._searches`` reads of its context."""
 
-    ai_kwargs = None
+    think_clock = None
     config = ServiceConfig(cpu_think_seconds=0.2)
+    think_budget = ComputerTurns.think_budget
 
-    class workers:  # noqa: N801
+    class workers:
         in_process = True
 
     @property

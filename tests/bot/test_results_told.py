@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LOCALES, tr, translator
-from bot.ui.presenters.amapatolli import Presenter as AmapatolliPresenter
-from bot.ui.presenters.maquiavelo import Presenter as MaquiaveloPresenter
+from bot.ui.amapatolli.presenter import Presenter as AmapatolliPresenter
+from bot.ui.maquiavelo.presenter import Presenter as MaquiaveloPresenter
 from games.amapatolli import GAME as AMAPATOLLI
 from games.amapatolli.view import AmapatolliOutcome
 from games.maquiavelo import GAME as MAQUIAVELO

@@ -88,10 +88,14 @@ async def test_lobby_rules(db_target):
 
 async def test_invalid_options_are_refused(db_target):
     db, service = await _service(db_target)
-    for bad in ({"pile": 99}, {"cpu_level": "godlike"}, {"turn_seconds": 1}):
+    for bad in ({"cpu_level": "godlike"}, {"turn_seconds": 1}):
         with pytest.raises(TableError) as err:
             await _open(service, **bad)
         assert err.value.code == "invalid_options"
+    # the game's own options: the engine's one option error, whatever the game
+    with pytest.raises(IllegalAction) as refused:
+        await _open(service, pile=99)
+    assert refused.value.code == "bad_options" and refused.value.params["reason"].startswith("pile")
     await service.close()
     await db.close()
 

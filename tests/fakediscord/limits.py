@@ -1,4 +1,4 @@
-"""Discord's documented limits that the OpenAPI description does not encode (../shared/DISCORD.md).
+"""Discord's documented limits that the OpenAPI description does not encode (docs/discord.md).
 
 Each check returns `SchemaError`s located like Discord's 50035 `errors` (a path of keys and indices).
 """

@@ -4,7 +4,7 @@
 force (raised values green, lowered red), its holder's colour (blue for ``seats[0]``, red for
 ``seats[1]``), elemental cells tinted with their element -- the last move outlined, and each
 side's hand beside the board: face up where the view shows it (Abierto, your own hand, cards
-already seen), as card backs otherwise. ``render_hand(view, tr)`` draws the viewing seat's hand
+already seen), as card backs otherwise. ``render_hand(view, tr, names=None, *, playable=None)`` draws the viewing seat's hand
 with slot numbers; while that seat must pick its payout it draws the loser's five cards instead,
 picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue keys).
 """
@@ -12,7 +12,7 @@ picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from PIL import Image, ImageDraw
 
@@ -363,7 +363,13 @@ def render_table(
 IMAGE_INPUTS = {"render_hand": frozenset({"seat", "seats", "pick", "hands"})}
 
 
-def render_hand(view: TriadView, tr: Translator) -> bytes:
+def render_hand(
+    view: TriadView,
+    tr: Translator,
+    names: Callable[[str], str] | None = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> bytes:
     """The viewing seat's hand (slot numbers 1-5 under the cards), or the loser's five cards
     while that seat picks its payout."""
     seat = view.seat

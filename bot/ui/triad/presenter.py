@@ -8,7 +8,6 @@ per card of the loser. The lobby (challenge, accept, card picking) is ``bot.ui.t
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import discord
@@ -32,7 +31,7 @@ from bot.ui.triad.text import (
     seat_emoji,
 )
 from games.core import Event, IllegalAction, Outcome
-from games.triad import PlaceCard, TriadOutcome, TriadView
+from games.triad import Play, TriadOutcome, TriadView
 from games.triad.actions import TriadAction
 from games.triad.cards import edge_text
 from games.triad.view import CardFace
@@ -43,8 +42,8 @@ def _own_hand(view: TriadView) -> list[CardFace | None]:
     return view.hands.get(view.seat, []) if view.seat is not None else []
 
 
-def _places(legal: list[TriadAction]) -> list[PlaceCard]:
-    return [a for a in legal if isinstance(a, PlaceCard)]
+def _places(legal: list[TriadAction]) -> list[Play]:
+    return [a for a in legal if isinstance(a, Play)]
 
 
 class Presenter(GamePresenter[TriadView, TriadAction]):
@@ -54,11 +53,6 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
     # ----- lobby and the computer -----------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload:
         return lobby_payload(table, service, tr)
-
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        # ``hard`` thinks this long in wall-clock time: the clock is passed in (``games/``
-        # reads none); ``time.monotonic`` pickles by name into the worker processes.
-        return {"think_seconds": think_seconds, "clock": time.monotonic}
 
     # ----- actions --------------------------------------------------------------------------
     def action_params(self, action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:

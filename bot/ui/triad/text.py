@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from games.core import PlayerView
-from games.triad.actions import PlaceCard, TriadAction
+from games.triad.actions import Play, TriadAction
 from games.triad.cards import card as catalogue_card
 from games.triad.cards import edge_text
 from games.triad.options import Options
@@ -63,7 +63,7 @@ def rules_text(options: Options, tr: Translator) -> str:
 
 def action_params(action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:
     """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
-    if isinstance(action, PlaceCard):
+    if isinstance(action, Play):
         return {
             "card": card_label(action.card, tr),
             "cell": tr(f"triad.cell.{action.cell}"),

@@ -173,7 +173,7 @@ def test_the_rollouts_in_place_step_makes_the_engines_move():
     the same move ``engine_step`` makes with ``normal`` (the same draws of the rng) on every
     state of a few games, with many "Ce" windows among them."""
     from games.amapatolli.ai_search import AmapatolliSearch, _rollout_policy
-    from games.amapatolli.rules import copy_for_move
+    from games.amapatolli.rules import copy_state
     from games.core.search import engine_step
 
     search = AmapatolliSearch(GAME)
@@ -183,7 +183,7 @@ def test_the_rollouts_in_place_step_makes_the_engines_move():
     for seed in ("step1", "step2", "step3"):
         for k, state in enumerate(normal_playout_states(GAME, seed, ["a", "b"])):
             expected = engine_step(GAME, state, random.Random(k), _rollout_policy)
-            got = search.step(copy_for_move(state), random.Random(k))
+            got = search.step(copy_state(state), random.Random(k))
             assert [getattr(got, f) for f in fields] == [getattr(expected, f) for f in fields]
             assert (got.finished, got.winner) == (expected.finished, expected.winner)
             checked += 1

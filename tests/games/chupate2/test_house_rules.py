@@ -1,4 +1,4 @@
-"""Scenarios of the house rules (shared/rules/chupate2.md, "House rules") and of the decisions
+"""Scenarios of the house rules (docs/rules/chupate2.md, "House rules") and of the decisions
 added to the spec (challenges on stacks, bluffed +4s, team seating, "¡Última!")."""
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ player out of turn, and the new events read as sentences in both languages."""
 from __future__ import annotations
 
 from bot.i18n import translator
+from bot.ui.chupate2.presenter import Presenter
 from bot.ui.messages import private_payload, public_payload
-from bot.ui.presenters.chupate2 import Presenter
 from games.chupate2 import GAME
 from tests.bot.presenter_kit import (
     SEAT_IDS,

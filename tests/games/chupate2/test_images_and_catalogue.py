@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n.messages import placeholders, render
-from bot.ui.images.chupate2 import render_hand, render_table
+from bot.ui.chupate2.images import render_hand, render_table
 from games.chupate2 import GAME, Options
 from games.chupate2 import actions as A
 from games.chupate2.cards import COLOURS
@@ -142,7 +142,7 @@ def test_render_special_cards_big_hand_and_empty_hand():
 
 
 def test_presenter_helpers_put_cards_and_colours_into_words():
-    from bot.ui.images.chupate2 import action_key, action_params, card_label, event_params
+    from bot.ui.chupate2.images import action_key, action_params, card_label, event_params
     from games.core import Event
 
     es, en = tr_for("es"), tr_for("en")
@@ -167,14 +167,16 @@ def test_presenter_helpers_put_cards_and_colours_into_words():
 
 
 def _hand_image(state, seat: str, playable=None) -> Image.Image:
-    image = Image.open(io.BytesIO(render_hand(GAME.view(state, seat), tr_for("es"), playable)))
+    image = Image.open(
+        io.BytesIO(render_hand(GAME.view(state, seat), tr_for("es"), playable=playable))
+    )
     image.load()
     return image.convert("RGB")
 
 
 def _marked(image: Image.Image, view) -> set[str]:
     """Cards with the gold frame showing just above them (the hand fits: no card overlaps)."""
-    from bot.ui.images.chupate2 import CARD_W, GOLD, PLAYABLE_GLOW, hand_layout
+    from bot.ui.chupate2.images import CARD_W, GOLD, PLAYABLE_GLOW, hand_layout
 
     return {
         card
@@ -184,7 +186,7 @@ def _marked(image: Image.Image, view) -> set[str]:
 
 
 def test_playable_cards_are_both_copies_of_what_the_engine_offers():
-    from bot.ui.images.chupate2 import playable_cards
+    from bot.ui.chupate2.images import playable_cards
 
     state = make_state(
         {"a": ["r7a", "r7b", "g3a", "Wa", "b5a"], "b": ["y1a", "y2a"]}, "r5a", current=0
@@ -196,7 +198,7 @@ def test_playable_cards_are_both_copies_of_what_the_engine_offers():
 
 
 def test_hand_image_frames_exactly_the_playable_cards():
-    from bot.ui.images.chupate2 import LEGEND_H, playable_cards
+    from bot.ui.chupate2.images import LEGEND_H, playable_cards
 
     state = make_state(
         {"a": ["r7a", "r7b", "g3a", "Wa", "b5a", "y9a"], "b": ["y1a", "y2a"]}, "r5a", current=0
@@ -212,13 +214,14 @@ def test_hand_image_frames_exactly_the_playable_cards():
 
 
 def test_presenter_passes_the_playable_cards_to_the_hand_image():
-    from bot.ui.presenters.chupate2 import Presenter
+    from bot.ui.chupate2.presenter import Presenter
 
     state = make_state({"a": ["r7a", "g3a"], "b": ["y1a", "y2a"]}, "r5a", current=0)
     view = GAME.view(state, "a")
     presenter = Presenter(GAME)
     legal = GAME.legal_actions(state, "a")
     assert presenter.hand_image_extras(view, legal) == {"playable": {"r7a"}}
-    with_legal = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es"), legal) or b""))
-    without = Image.open(io.BytesIO(presenter.render_hand(view, tr_for("es")) or b""))
+    extras = presenter.hand_image_extras(view, legal)
+    with_legal = Image.open(io.BytesIO(render_hand(view, tr_for("es"), **extras)))
+    without = Image.open(io.BytesIO(render_hand(view, tr_for("es"))))
     assert with_legal.height > without.height

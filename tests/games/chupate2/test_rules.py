@@ -1,4 +1,4 @@
-"""Scenario tests, one per rule, decision and variant of shared/rules/chupate2.md."""
+"""Scenario tests, one per rule, decision and variant of docs/rules/chupate2.md."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from games.chupate2 import GAME, Options
-from games.chupate2.actions import PlayCard
+from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, DECK, FACE_OF, POINTS, hand_points
 from games.core import IllegalAction
 from tests.games.chupate2.helpers import (
@@ -119,7 +119,7 @@ def test_identical_cards_are_offered_once():
 def test_wild_names_the_colour_that_must_then_be_matched():
     state = make_state({"a": ["Wa", "r1a"], "b": ["g1a", "r2a"]}, "b5a")
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, "a", PlayCard(card="Wa"))
+        GAME.apply(state, "a", Play(card="Wa"))
     assert err.value.code == "colour_required"
     state, events = act(state, "a", "p.Wa.g")
     assert state.colour == "g" and codes(events)[0] == "played"
@@ -129,7 +129,7 @@ def test_wild_names_the_colour_that_must_then_be_matched():
 def test_colour_given_for_a_coloured_card_is_refused():
     state = make_state({"a": ["r1a", "r2a"], "b": ["g1a"]}, "r5a")
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, "a", PlayCard(card="r1a", colour="g"))
+        GAME.apply(state, "a", Play(card="r1a", colour="g"))
     assert err.value.code == "colour_not_allowed"
 
 
@@ -709,7 +709,7 @@ def test_forged_unvalidated_actions_are_refused():
     hands = {"a": ["Wa", "r1a"], "b": ["g1a"]}
     state = make_state(hands, "r5a")
     with pytest.raises(IllegalAction) as err:
-        GAME.apply(state, "a", PlayCard.model_construct(kind="play", card="Wa", colour="x"))
+        GAME.apply(state, "a", Play.model_construct(kind="play", card="Wa", colour="x"))
     assert err.value.code == "colour_required"
 
 

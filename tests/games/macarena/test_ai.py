@@ -16,7 +16,7 @@ from .helpers import cards, table
 
 def decide(state, seat, level, seed=0):
     return choose_action(
-        GAME, GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(seed)
+        GAME.view(state, seat), GAME.legal_actions(state, seat), level, random.Random(seed)
     )
 
 
@@ -49,9 +49,7 @@ def test_sampled_worlds_agree_with_the_view_and_keep_104cards():
         state, _ = GAME.apply(
             state,
             seat,
-            choose_action(
-                GAME, GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng
-            ),
+            choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng),
         )
     seat = state.seats[state.current]
     view = GAME.view(state, seat)

@@ -8,7 +8,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.i18n.messages import render
-from bot.ui.images.macarena import (
+from bot.ui.macarena.images import (
     LEGEND_H,
     WIDTH,
     action_params,
@@ -111,7 +111,7 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
 
 
 def _drawn_texts(monkeypatch) -> list[str]:
-    from bot.ui.images import macarena as images
+    from bot.ui.macarena import images as images
 
     texts: list[str] = []
     original = images.draw_text

@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.i18n.messages import placeholders, render
-from bot.ui.images.maquiavelo import WIDTH, render_hand, render_table
+from bot.ui.maquiavelo.images import WIDTH, render_hand, render_table
 from games.maquiavelo import GAME, rules
 from games.maquiavelo.options import Options
 
@@ -169,7 +169,7 @@ WHOLE_DECK = {
 
 
 def test_whole_deck_layout_keeps_cards_full_size_and_apart():
-    from bot.ui.images.maquiavelo import table_height, table_layout
+    from bot.ui.maquiavelo.images import table_height, table_layout
 
     for label, melds in WHOLE_DECK.items():
         view = _table_of(melds)

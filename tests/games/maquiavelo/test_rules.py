@@ -1,4 +1,4 @@
-"""Rule scenarios from ../shared/rules/maquiavelo.md, one per rule, decision and variant."""
+"""Rule scenarios from docs/rules/maquiavelo.md, one per rule, decision and variant."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ situations (cells 0-8 row by row; sides top, right, bottom, left)."""
 
 from __future__ import annotations
 
-from games.triad import GAME, PlaceCard
+from games.triad import GAME, Play
 from games.triad.cards import card
 from games.triad.state import InHand, OnBoard, TriadState
 
@@ -54,7 +54,7 @@ def place(state: TriadState, cid: str, cell: int):
     """Apply the placement of card ``cid`` (from the hand of the seat to move) on ``cell``."""
     seat_index = state.turn
     slot = [h.card for h in state.hands[seat_index]].index(cid)
-    return GAME.apply(state, SEATS[seat_index], PlaceCard(slot=slot, card=cid, cell=cell))
+    return GAME.apply(state, SEATS[seat_index], Play(slot=slot, card=cid, cell=cell))
 
 
 def holders(state: TriadState) -> list[int | None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from games.triad import GAME, PlaceCard
+from games.triad import GAME, Play
 from games.triad.cards import card
 from games.triad.rules import RuleSet, modified_values, resolve
 from games.triad.search import Card, Problem
@@ -23,7 +23,7 @@ def exact_value(state: TriadState, side: int) -> int:
     return _negamax(*_position(state), side, state.options.rule_set, tuple(state.elements))
 
 
-def move_value(state: TriadState, action: PlaceCard) -> int:
+def move_value(state: TriadState, action: Play) -> int:
     """Exact value, for the mover, of playing ``action`` in ``state``."""
     printed, modified, owner, hands = _position(state)
     rules = state.options.rule_set

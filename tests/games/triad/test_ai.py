@@ -8,14 +8,11 @@ import random
 
 import pytest
 
+from games.core import Budget
 from games.triad import GAME, PickCard
-from games.triad.ai import (
-    DEFAULT_NODE_BUDGET,
-    choose_action,
-    make_budget,
-    node_budget_for,
-)
+from games.triad.ai import DEFAULT_BUDGET, choose_action
 from games.triad.cards import card
+from games.triad.search import Allowance
 from tests.games.triad.randomgames import CARD_IDS, SEATS, random_hands, random_options
 from tests.games.triad.reference import exact_value, move_value, random_position
 
@@ -41,7 +38,7 @@ def test_hard_reports_the_exact_value_from_the_view():
         chosen = choose_action(
             GAME.view(state, seat), GAME.legal_actions(state, seat), "hard", rng, stats=stats
         )
-        assert stats["exact"] and stats["nodes"] <= DEFAULT_NODE_BUDGET
+        assert stats["exact"] and stats["nodes"] <= DEFAULT_BUDGET.iterations
         assert stats["value"] == exact_value(state, state.turn) == move_value(state, chosen)
 
 
@@ -49,9 +46,12 @@ def test_hard_with_a_tiny_budget_still_plays_legally():
     state, rng = random_position(3, 9)
     seat = SEATS[state.turn]
     legal = GAME.legal_actions(state, seat)
-    for budget in (1, 50, 500):
+    for nodes in (1, 50, 500):
         assert (
-            choose_action(GAME.view(state, seat), legal, "hard", rng, node_budget=budget) in legal
+            choose_action(
+                GAME.view(state, seat), legal, "hard", rng, budget=Budget(iterations=nodes)
+            )
+            in legal
         )
 
 
@@ -73,23 +73,26 @@ def test_hard_thinks_in_seconds_on_the_clock_it_is_given():
             legal,
             "hard",
             random.Random(n),
-            think_seconds=2.0,
-            clock=functools.partial(_tick, ticks),
+            budget=GAME.think_budget(2.0, functools.partial(_tick, ticks)),
             stats=stats,
         )
         assert chosen in legal and stats["nodes"] < 20_000
 
 
 def test_the_budget_is_time_when_a_clock_is_given_else_nodes():
-    assert make_budget(think_seconds=1.0, clock=lambda: 0.0).clock is not None
-    assert make_budget(think_seconds=1.0).nodes == node_budget_for(1.0)
-    assert make_budget(node_budget=77).nodes == 77
-    assert make_budget().nodes == DEFAULT_NODE_BUDGET
+    timed = Allowance.of(GAME.think_budget(1.0, lambda: 0.0))
+    assert timed.clock is not None and timed.nodes is None
+    assert Allowance.of(GAME.think_budget(1.0)).nodes == GAME.think_budget(1.0).iterations
+    assert Allowance.of(Budget(iterations=77)).nodes == 77
 
 
-def test_node_budget_from_time():
-    assert node_budget_for(2.0) == DEFAULT_NODE_BUDGET
-    assert node_budget_for(0.5) < node_budget_for(2.0) < node_budget_for(4.0)
+def test_the_think_rate_turns_seconds_into_nodes():
+    assert GAME.think_budget(2.0).iterations == DEFAULT_BUDGET.iterations
+    assert (
+        GAME.think_budget(0.5).iterations
+        < GAME.think_budget(2.0).iterations
+        < GAME.think_budget(4.0).iterations
+    )
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
@@ -101,7 +104,9 @@ def test_every_level_plays_whole_games_legally(level):
         while GAME.outcome(state) is None:
             (seat,) = GAME.to_act(state)
             legal = GAME.legal_actions(state, seat)
-            action = GAME.choose_action(GAME.view(state, seat), legal, level, rng, node_budget=3000)
+            action = GAME.choose_action(
+                GAME.view(state, seat), legal, level, rng, budget=Budget(iterations=3000)
+            )
             assert action in legal
             state, _ = GAME.apply(state, seat, action)
 
@@ -136,10 +141,10 @@ def test_the_computer_sees_only_its_view():
         legal = GAME.legal_actions(a, seat)
         if a.turn == 0:
             ca = choose_action(
-                GAME.view(a, seat), legal, "hard", random.Random(n), node_budget=5000
+                GAME.view(a, seat), legal, "hard", random.Random(n), budget=Budget(iterations=5000)
             )
             cb = choose_action(
-                GAME.view(b, seat), legal, "hard", random.Random(n), node_budget=5000
+                GAME.view(b, seat), legal, "hard", random.Random(n), budget=Budget(iterations=5000)
             )
             assert ca == cb
 
@@ -178,9 +183,13 @@ def test_swapping_the_opponents_unseen_cards_leaves_the_choice_unchanged(level):
         view = GAME.view(state, seat)
         assert GAME.view(swapped, seat) == view
         legal = GAME.legal_actions(state, seat)
-        ca = choose_action(view, legal, level, random.Random(n), node_budget=20_000)
+        ca = choose_action(view, legal, level, random.Random(n), budget=Budget(iterations=20_000))
         cb = choose_action(
-            GAME.view(swapped, seat), legal, level, random.Random(n), node_budget=20_000
+            GAME.view(swapped, seat),
+            legal,
+            level,
+            random.Random(n),
+            budget=Budget(iterations=20_000),
         )
         assert ca == cb
         checked += 1
@@ -212,7 +221,9 @@ def test_hard_beats_random_play():
             seat = SEATS[state.turn]
             legal = GAME.legal_actions(state, seat)
             level = "hard" if seat == SEATS[n % 2] else "easy"
-            action = choose_action(GAME.view(state, seat), legal, level, rng, node_budget=4000)
+            action = choose_action(
+                GAME.view(state, seat), legal, level, rng, budget=Budget(iterations=4000)
+            )
             state, _ = GAME.apply(state, seat, action)
         if state.winner is not None:
             if SEATS[state.winner] == SEATS[n % 2]:
@@ -242,4 +253,4 @@ def test_hard_solves_guesses_of_a_hidden_hand_exactly_from_ply_one(options):
         chosen = choose_action(GAME.view(state, seat), legal, "hard", rng, stats=stats)
         assert chosen in legal
         assert stats["exact"] and 1 <= stats["guesses_solved"] <= stats["samples"]
-        assert stats["nodes"] <= DEFAULT_NODE_BUDGET + 2_000
+        assert stats["nodes"] <= DEFAULT_BUDGET.iterations + 2_000

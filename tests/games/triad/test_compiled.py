@@ -3,7 +3,7 @@ independent exhaustive solver.
 
 - Flips: ``kernel.flips`` takes the cells the engine's ``apply`` flips, for every legal
   placement of random positions (every rule mix, Elemental boards).
-- Values: the same exact value as ``search.Solver`` on random positions of every rule set the
+- Values: the same exact value as ``tests/games/triad/solver.Solver`` on random positions of every rule set the
   game offers, from one empty cell up to the first move; from six empty cells down also the
   independent solver's; the returned move reaches that value (solving its position again).
 - ``move_scores``, node and clock budgets, identical cards: ``test_search.py`` runs those tests
@@ -26,9 +26,10 @@ import pytest
 from games.triad import GAME
 from games.triad import kernel as k
 from games.triad.compiled import CompiledSolver, warm_up
-from games.triad.search import Budget, Solver
+from games.triad.search import Allowance
 from tests.games.triad.randomgames import CARD_IDS, SEATS, rule_sets
 from tests.games.triad.reference import exact_value, problem_of, random_position
+from tests.games.triad.solver import Solver
 
 
 def played_to(rules: dict[str, bool], n: int, empties: int):
@@ -98,9 +99,9 @@ def test_values_are_the_python_searchs_under_every_rule_set(rules):
     for n, empties in itertools.product(range(6), (1, 2, 3, 4, 5, 6, 7)):
         state = played_to(rules, n * 10 + empties, empties)
         problem = problem_of(state)
-        result = CompiledSolver(problem).solve(Budget())
+        result = CompiledSolver(problem).solve(Allowance())
         assert result.exact
-        assert result.value == Solver(problem).solve(Budget()).value, (n, empties)
+        assert result.value == Solver(problem).solve(Allowance()).value, (n, empties)
         if empties <= 5:
             assert result.value == exact_value(state, state.turn), (n, empties)
 
@@ -108,7 +109,7 @@ def test_values_are_the_python_searchs_under_every_rule_set(rules):
 def test_values_against_the_independent_solver_on_random_rule_mixes():
     for n, empties in itertools.product(range(30), (2, 3, 4, 5)):
         state, _ = random_position(70_000 + n * 7 + empties, empties)
-        result = CompiledSolver(problem_of(state)).solve(Budget())
+        result = CompiledSolver(problem_of(state)).solve(Allowance())
         assert result.exact and result.value == exact_value(state, state.turn), (n, empties)
 
 
@@ -126,10 +127,10 @@ def test_the_first_move_is_exact_and_its_move_reaches_the_value(rules):
     for n in range(3):
         state = played_to(rules, 500 + n, 9)
         for _ply in range(2):
-            result = CompiledSolver(problem_of(state)).solve(Budget())
+            result = CompiledSolver(problem_of(state)).solve(Allowance())
             assert result.exact and result.value % 2 == 0 and -10 <= result.value <= 10
             if _ply == 1:
-                assert result.value == Solver(problem_of(state)).solve(Budget()).value
+                assert result.value == Solver(problem_of(state)).solve(Allowance()).value
             seat = SEATS[state.turn]
             action = next(
                 a
@@ -137,6 +138,6 @@ def test_the_first_move_is_exact_and_its_move_reaches_the_value(rules):
                 if a.slot == result.move.side_slot and a.cell == result.move.cell
             )
             after, _ = GAME.apply(state, seat, action)
-            reply = CompiledSolver(problem_of(after)).solve(Budget())
+            reply = CompiledSolver(problem_of(after)).solve(Allowance())
             assert reply.exact and -reply.value == result.value
             state = after

@@ -1,11 +1,11 @@
-"""Scenario tests, one per rule of ../shared/rules/triple_triad.md (Play and Rules)."""
+"""Scenario tests, one per rule of docs/rules/triad.md (Play and Rules)."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.core import IllegalAction
-from games.triad import GAME, Options, PickCard, PlaceCard
+from games.triad import GAME, Options, PickCard, Play
 from tests.games.triad.helpers import SEATS, edges, holders, place, scenario
 
 # Cards used below, with their printed (top, right, bottom, left) values checked first so the
@@ -350,17 +350,17 @@ def test_illegal_actions_are_refused_and_change_nothing():
     assert code(other, GAME.legal_actions(state, me)[0]) == "not_your_turn"
     assert code("nobody", GAME.legal_actions(state, me)[0]) == "not_a_player"
     wrong = "c110" if card != "c110" else "c109"
-    assert code(me, PlaceCard(slot=0, card=wrong, cell=0)) == "card_mismatch"
-    after, _ = GAME.apply(state, me, PlaceCard(slot=0, card=card, cell=4))
+    assert code(me, Play(slot=0, card=wrong, cell=0)) == "card_mismatch"
+    after, _ = GAME.apply(state, me, Play(slot=0, card=card, cell=4))
     assert after.hands[state.turn] != state.hands[state.turn]
     nxt = SEATS[after.turn]
     slot_card = after.hands[after.turn][0].card
     with pytest.raises(IllegalAction) as exc:
-        GAME.apply(after, nxt, PlaceCard(slot=0, card=slot_card, cell=4))
+        GAME.apply(after, nxt, Play(slot=0, card=slot_card, cell=4))
     assert exc.value.code == "cell_taken"
-    again, _ = GAME.apply(after, nxt, PlaceCard(slot=0, card=slot_card, cell=0))
+    again, _ = GAME.apply(after, nxt, Play(slot=0, card=slot_card, cell=0))
     with pytest.raises(IllegalAction) as exc:
-        GAME.apply(again, me, PlaceCard(slot=4, card=card, cell=1))
+        GAME.apply(again, me, Play(slot=4, card=card, cell=1))
     assert exc.value.code == "bad_slot"
     assert state == snapshot
 
@@ -372,7 +372,7 @@ def test_decode_rejects_junk():
         with pytest.raises(IllegalAction) as exc:
             GAME.decode_action(junk)
         assert exc.value.code == "bad_action"
-    a = PlaceCard(slot=2, card="c047", cell=4)
+    a = Play(slot=2, card="c047", cell=4)
     assert a.encode() == "p.2.c047.4" and GAME.decode_action("p.2.c047.4") == a
     b = PickCard(index=3, card="c012")
     assert b.encode() == "k.3.c012" and GAME.decode_action("k.3.c012") == b

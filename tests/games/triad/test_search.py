@@ -4,7 +4,7 @@
   search takes for a placement are the ones the engine's own ``apply`` flips.
 - Values: against an independent exhaustive solver (``tests/games/triad/reference.py``: the
   engine's ``resolve``, no pruning, no search code), on random positions with every rule mix.
-- Budget: node and clock budgets stop the search; the move found is then still legal.
+- Allowance: node and clock budgets stop the search; the move found is then still legal.
 
 The tests marked ``both_searches`` also run on the compiled search (``games.triad.compiled``,
 whose values are checked against this one in ``test_compiled.py``).
@@ -20,9 +20,10 @@ import pytest
 from games.triad import GAME
 from games.triad.ai import problem_from_view
 from games.triad.compiled import CompiledSolver
-from games.triad.search import Budget, Solver
+from games.triad.search import Allowance
 from tests.games.triad.randomgames import CARD_IDS, SEATS, random_game
 from tests.games.triad.reference import exact_value, move_value, problem_of, random_position
+from tests.games.triad.solver import Solver
 
 # Each search: how many nodes it may spend past a node budget (the Python search checks the
 # budget every 2,000 nodes), and at most before a fake clock's two seconds stop it (the
@@ -76,7 +77,7 @@ def test_solve_is_exact_against_the_independent_solver(empties):
     count = {6: 4, 5: 20}.get(empties, 50)
     for n in range(count):
         state, _ = random_position(20_000 + n * 11 + empties, empties)
-        result = Solver(problem_of(state)).solve(Budget())
+        result = Solver(problem_of(state)).solve(Allowance())
         assert result.exact
         assert result.value == exact_value(state, state.turn), (n, empties)
 
@@ -88,7 +89,7 @@ def test_move_scores_are_exact_for_optimal_moves_and_bounds_for_the_others(
     for n in range(40):
         state, _ = random_position(31_000 + n, 4 + n % 2)
         seat = SEATS[state.turn]
-        scores, complete = solver(problem_of(state)).move_scores(Budget())
+        scores, complete = solver(problem_of(state)).move_scores(Allowance())
         assert complete
         best = exact_value(state, state.turn)
         assert max(scores.values()) == best
@@ -112,7 +113,7 @@ def test_a_node_budget_stops_the_search_with_a_legal_move(solver, overrun, clock
     seat = SEATS[state.turn]
     legal = {(a.slot, a.cell) for a in GAME.legal_actions(state, seat)}
     for nodes in (1, 100, 5_000):
-        budget = Budget(nodes=nodes)
+        budget = Allowance(nodes=nodes)
         result = solver(problem_of(state)).solve(budget)
         assert not result.exact
         assert (result.move.side_slot, result.move.cell) in legal
@@ -124,7 +125,7 @@ def test_a_clock_budget_stops_the_search(solver, overrun, clock_nodes):
     """A fake clock that advances one second per reading: a two-second budget stops the search
     after its second look at the clock, whatever the machine's speed."""
     ticks = itertools.count()
-    budget = Budget(seconds=2.0, clock=lambda: float(next(ticks)))
+    budget = Allowance(seconds=2.0, clock=lambda: float(next(ticks)))
     state, _ = random_position(4, 9)
     result = solver(problem_of(state)).solve(budget)
     assert not result.exact and budget.exhausted()
@@ -133,7 +134,7 @@ def test_a_clock_budget_stops_the_search(solver, overrun, clock_nodes):
 
 def test_a_time_budget_needs_a_clock():
     with pytest.raises(ValueError):
-        Budget(seconds=1.0)
+        Allowance(seconds=1.0)
 
 
 def test_the_view_and_the_state_give_the_same_problem_under_abierto():
@@ -173,7 +174,7 @@ def test_the_first_move_is_solved_exactly_within_a_node_budget(rules):
         rng = random.Random(60_000 + n)
         hands = {s: rng.sample(CARD_IDS, 5) for s in SEATS}
         state = GAME.new(SEATS, f"first-{n}", {"open": True, **rules}, hands=hands)
-        budget = Budget(nodes=1_000_000)
+        budget = Allowance(nodes=1_000_000)
         result = Solver(problem_of(state)).solve(budget)
         assert result.exact and result.value % 2 == 0 and -10 <= result.value <= 10
         seat = SEATS[state.turn]
@@ -183,5 +184,5 @@ def test_the_first_move_is_solved_exactly_within_a_node_budget(rules):
             if a.slot == result.move.side_slot and a.cell == result.move.cell
         )
         after, _ = GAME.apply(state, seat, action)
-        reply = Solver(problem_of(after)).solve(Budget(nodes=1_000_000))
+        reply = Solver(problem_of(after)).solve(Allowance(nodes=1_000_000))
         assert reply.exact and -reply.value == result.value

@@ -1,19 +1,18 @@
 """Ce Amapatolli images: the public table and a player's hand, drawn with Pillow.
 
-``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
-the catalogue translator (``tr(key, **params) -> str``); only ``amapatolli.*`` keys are used for
-words. ``names`` (optional) maps seats to display names; without it seats read "Player N".
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None, *, playable=None)``
+return PNG bytes. ``tr`` is the catalogue translator (``tr(key, **params) -> str``); only
+``amapatolli.*`` keys are used for words. ``names`` (optional) maps seats to display names; without it seats read "Player N".
 
 A card is drawn with its margin colour as a thick border and its background colour as the fill,
 its number large and its sign name below. A Tlapiāni on the table is filled with the colour in
-force. The helpers ``card_label`` and ``action_params`` give presenters the button texts.
+force. The helper ``card_label`` gives presenters a card's name.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -72,35 +71,6 @@ def card_label(card: CardView, tr: Translator) -> str:
     if card.wild:
         return tr("amapatolli.card.tlapiani", name=card.name)
     return tr("amapatolli.card", name=card.name, number=card.sign)
-
-
-def action_params(
-    action: Any,
-    view: AmapatolliView,
-    tr: Translator,
-    names: Callable[[str], str] | None = None,
-) -> dict[str, Any]:
-    """Parameters for the ``amapatolli.action.<kind>`` button labels.
-
-    For ``play`` the ``card`` parameter is the whole label: the card's name and number, with the
-    colour named for a Tlapiāni (``play_wild``) or "Answer with" for a bird facing a skip
-    (``play_answer``). For ``callout`` it is the target's name (``names(seat)`` if given).
-    """
-    kind = getattr(action, "kind", "")
-    if kind == "play":
-        cards = {c.id: c for c in view.hand}
-        card = cards.get(action.card)
-        label = card_label(card, tr) if card else action.card
-        colour = tr(f"amapatolli.colour.{action.colour}") if action.colour else ""
-        if action.colour:
-            label = tr("amapatolli.action.play_wild", card=label, colour=colour)
-        elif view.skip_pending and view.turn == view.seat:
-            label = tr("amapatolli.action.play_answer", card=label)
-        return {"card": label, "colour": colour}
-    if kind == "callout":
-        seat = view.seats[action.target] if action.target < len(view.seats) else ""
-        return {"target": names(seat) if names else seat}
-    return {}
 
 
 # ----- drawing -------------------------------------------------------------------------------
@@ -305,7 +275,13 @@ HAND_PER_ROW = 10
 IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}
 
 
-def render_hand(view: AmapatolliView, tr: Translator) -> bytes:
+def render_hand(
+    view: AmapatolliView,
+    tr: Translator,
+    names: Mapping[str, str] | None = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> bytes:
     """The seat's hand as cards; the cards playable right now are outlined in gold."""
     cards = view.hand
     per_row = max(1, min(HAND_PER_ROW, len(cards)))

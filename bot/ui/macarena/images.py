@@ -1,6 +1,6 @@
 """Macarena images: the public table and a player's hand, drawn with Pillow.
 
-``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None)`` return PNG
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None, *, playable=None)`` return PNG
 bytes. ``tr`` is the catalogue translator (``tr(key, **params) -> str``); only ``macarena.*``
 keys are used for words. ``names`` (optional) maps seats to display names; without it seats read
 "P1", "P2"… in their MACA colour.
@@ -17,7 +17,7 @@ templates.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -413,7 +413,13 @@ PER_ROW = 13
 IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn", "collection"})}
 
 
-def render_hand(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
+def render_hand(
+    view: MacarenaView,
+    tr: Translator,
+    names: Names = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> bytes:
     hand = list(view.hand or [])
     rows = max(1, (len(hand) + PER_ROW - 1) // PER_ROW)
     width = 24 + PER_ROW * (HAND_W + 10) + 14

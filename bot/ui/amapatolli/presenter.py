@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 import discord
 
 from bot.i18n import Translator
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
-from games.amapatolli.actions import CallOut, Play
-from games.amapatolli.ai import think_budget
+from games.amapatolli.actions import AmapatolliAction, CallOut, Play
+from games.amapatolli.view import AmapatolliView
 from games.core import Action, Event
 
 COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
@@ -31,12 +28,8 @@ def card_text(card, tr: Translator) -> str:
     )
 
 
-class Presenter(GamePresenter):
+class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
     colour = discord.Colour.from_rgb(196, 120, 48)
-
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        """Hard searches for the table's think time, timed by the worker's clock."""
-        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
         if isinstance(action, Play):

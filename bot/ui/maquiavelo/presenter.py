@@ -17,7 +17,6 @@ Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``cl
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import discord
@@ -26,9 +25,10 @@ from bot.i18n import Translator
 from bot.ui import items
 from bot.ui.presenter import GamePresenter, ModalField, SeatNames
 from bot.ui.text import clip
-from games.core import Action, Event, IllegalAction, Outcome, PlayerView
+from games.core import Event, IllegalAction, Outcome, PlayerView
 from games.maquiavelo import GAME, MaquiaveloState, MaquiaveloView, Play, parse_arrangement
-from games.maquiavelo.ai import best_play_action, think_budget
+from games.maquiavelo.actions import AnyAction
+from games.maquiavelo.ai import best_play_action
 from games.maquiavelo.view import CardView, MaquiaveloOutcome
 
 SELECT_OPTIONS = 25
@@ -71,12 +71,8 @@ def hand_chunks(view: MaquiaveloView, rows: int) -> list[list[CardView]]:
     return [hand[k : k + size] for k in range(0, len(hand), size)][:rows]
 
 
-class Presenter(GamePresenter):
+class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     colour = discord.Colour.from_rgb(22, 92, 62)
-
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        """Hard searches for the table's think time, timed by the worker's clock."""
-        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     # ----- helpers ------------------------------------------------------------------------
     def _suit(self, suit: str, tr: Translator) -> str:
@@ -121,11 +117,11 @@ class Presenter(GamePresenter):
         self,
         table_id: int,
         view: PlayerView,
-        legal: list[Action],
+        legal: list[AnyAction],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
-    ) -> tuple[list[discord.ui.Item], list[Action]]:
+    ) -> tuple[list[discord.ui.Item], list[AnyAction]]:
         assert isinstance(view, MaquiaveloView)
         if not _acting(view) or not legal:
             return [], legal
@@ -208,7 +204,7 @@ class Presenter(GamePresenter):
     def draft_step(
         self,
         view: PlayerView,
-        legal: list[Action],
+        legal: list[AnyAction],
         draft: dict[str, Any],
         op: str,
         values: list[str],

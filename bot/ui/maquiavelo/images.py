@@ -1,6 +1,6 @@
 """Maquiavelo images: the table's melds and a player's hand, drawn with Pillow.
 
-``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None, *, playable=None)`` return PNG bytes. ``tr`` is
 the catalogue translator (``tr(key, **params) -> str``); only ``maquiavelo.*`` keys are used for
 words. ``names`` (optional) maps seats to display names; without them seats read "P1", "P2"...
 
@@ -12,7 +12,7 @@ help cards ("ayuda"), the stock and each player's card count; the hand shows one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -304,7 +304,13 @@ def render_table(
 IMAGE_INPUTS = {"render_hand": frozenset({"hand"})}
 
 
-def render_hand(view: MaquiaveloView, tr: Translator) -> bytes:
+def render_hand(
+    view: MaquiaveloView,
+    tr: Translator,
+    names: Mapping[str, str] | None = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> bytes:
     w, h = LARGE
     hand = view.hand or []
     groups = view.hand_by_suit()

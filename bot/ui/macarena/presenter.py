@@ -18,16 +18,15 @@ Private view (DM / "Ver mi mano"), row by row:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.macarena import card_label, event_params
 from bot.ui.items import ActionButton, DraftButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
+from bot.ui.macarena.images import card_label, event_params
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome
@@ -46,9 +45,9 @@ from games.macarena import (
     series_options,
     series_status,
 )
-from games.macarena.actions import MAX_SERIES, PLAY_VERB
-from games.macarena.ai import think_budget
+from games.macarena.actions import MAX_SERIES, PLAY_VERB, MacarenaAction
 from games.macarena.elements import ELEMENTS, element_of, link_kind
+from games.macarena.view import MacarenaView
 
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
 PLAYER_EMOJI = ["🔴", "🔵", "🟢", "🟡", "🟣"]  # the image's player colours, in order
@@ -106,12 +105,8 @@ def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
     return pozo, cards
 
 
-class Presenter(GamePresenter):
+class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
     colour = discord.Colour.from_rgb(30, 120, 90)
-
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        """Hard searches for the table's think time, timed by the worker's clock."""
-        return {"budget": think_budget(think_seconds, time.monotonic)}
 
     # ----- actions --------------------------------------------------------------------------
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
@@ -154,11 +149,11 @@ class Presenter(GamePresenter):
         self,
         table_id: int,
         view,
-        legal: list[Action],
+        legal: list[MacarenaAction],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
-    ) -> tuple[list[discord.ui.Item], list[Action]]:
+    ) -> tuple[list[discord.ui.Item], list[MacarenaAction]]:
         version = view.version
         items: list[discord.ui.Item] = []
         if view.phase == "play" and _mine(view):
@@ -209,7 +204,7 @@ class Presenter(GamePresenter):
         self,
         table_id: int,
         view,
-        legal: list[Action],
+        legal: Sequence[Action],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
@@ -287,7 +282,7 @@ class Presenter(GamePresenter):
     def draft_step(
         self,
         view,
-        legal: list[Action],
+        legal: list[MacarenaAction],
         draft: dict[str, Any],
         op: str,
         values: list[str],
@@ -420,7 +415,7 @@ class Presenter(GamePresenter):
     def _hand_result_lines(result, view, names: SeatNames, tr: Translator) -> list[str]:
         sizes = ", ".join(f"{names(s)} {len(r.collection)}" for s, r in result.seats.items())
         winners = " · ".join(
-            f"{ELEMENT_EMOJI[e]} {names(result.element_winners[e]) if result.element_winners.get(e) else tr('macarena.ui.nobody')}"  # noqa: E501
+            f"{ELEMENT_EMOJI[e]} {names(result.element_winners[e]) if result.element_winners.get(e) else tr('macarena.ui.nobody')}"
             for e in ELEMENTS
         )
         reason = (

@@ -13,13 +13,13 @@ The public message offers the "¡Última!" call and the catch of the variant as 
 
 from __future__ import annotations
 
-import time
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.images.chupate2 import (
+from bot.ui.chupate2.images import (
     action_key,
     action_params,
     card_label,
@@ -37,10 +37,9 @@ from bot.ui.layout import (
 )
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
-from games.chupate2.actions import ChooseColour, PlayCard, SwapWith
-from games.chupate2.ai import think_budget
+from games.chupate2.actions import ChooseColour, Chupate2Action, Play, SwapWith
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
-from games.chupate2.view import Chupate2Outcome
+from games.chupate2.view import Chupate2Outcome, Chupate2View
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
 
@@ -85,37 +84,33 @@ def colour_text(colour: str | None, tr: Translator) -> str:
 
 
 def _is_wild_play(action: Action) -> bool:
-    return isinstance(action, PlayCard) and action.colour is not None
+    return isinstance(action, Play) and action.colour is not None
 
 
 def _kind(action: Action) -> str:
     return getattr(action, "kind", "")
 
 
-def _wild_cards(legal: list[Action]) -> list[str]:
+def _wild_cards(legal: Sequence[Action]) -> list[str]:
     """Wild cards with a legal play (the engine offers each once per colour)."""
     cards: list[str] = []
     for a in legal:
-        if isinstance(a, PlayCard) and a.colour is not None and a.card not in cards:
+        if isinstance(a, Play) and a.colour is not None and a.card not in cards:
             cards.append(a.card)
     return cards
 
 
-class Presenter(GamePresenter):
+class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
     colour = discord.Colour.from_rgb(214, 40, 40)
 
-    def ai_kwargs(self, think_seconds: float) -> dict[str, Any]:
-        """Hard searches for the table's think time, timed by the worker's clock."""
-        return {"budget": think_budget(think_seconds, time.monotonic)}
-
     # ----- actions --------------------------------------------------------------------------
-    def hand_image_extras(self, view, legal: list[Action]) -> dict[str, Any]:
+    def hand_image_extras(self, view, legal: list[Chupate2Action]) -> dict[str, Any]:
         return {"playable": playable_cards(legal, view.hand)}
 
     def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
         kind = _kind(action)
         params = action_params(action, view, tr, names)
-        if isinstance(action, PlayCard):
+        if isinstance(action, Play):
             card = action.card
             chosen = action.colour
             if chosen is not None:
@@ -190,11 +185,11 @@ class Presenter(GamePresenter):
         self,
         table_id: int,
         view,
-        legal: list[Action],
+        legal: list[Chupate2Action],
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
-    ) -> tuple[list[discord.ui.Item], list[Action]]:
+    ) -> tuple[list[discord.ui.Item], list[Chupate2Action]]:
         wilds = _wild_cards(legal)
         picked = draft.get("card")
         if picked in wilds:
@@ -243,7 +238,7 @@ class Presenter(GamePresenter):
         self,
         table_id: int,
         view,
-        actions: list[Action],
+        actions: Sequence[Action],
         names: SeatNames,
         tr: Translator,
         first_row: int,
@@ -349,7 +344,7 @@ class Presenter(GamePresenter):
     def draft_step(
         self,
         view,
-        legal: list[Action],
+        legal: list[Chupate2Action],
         draft: dict[str, Any],
         op: str,
         values: list[str],

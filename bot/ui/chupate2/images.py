@@ -1,6 +1,6 @@
 """Chúpate 2 images: the public table and a player's hand, drawn with Pillow.
 
-``render_table(view, tr, names=None)`` and ``render_hand(view, tr)`` return PNG bytes. ``tr`` is
+``render_table(view, tr, names=None)`` and ``render_hand(view, tr, names=None, *, playable=None)`` return PNG bytes. ``tr`` is
 the catalogue translator (``tr(key, **params) -> str``); only ``chupate2.*`` keys are used for
 words. ``names`` (optional) maps seats to display names; without them seats read "P1", "P2"...
 
@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
-from games.chupate2.actions import ChooseColour, PlayCard
+from games.chupate2.actions import ChooseColour, Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
 from games.core import Action, Event
@@ -68,7 +68,7 @@ def action_params(
     action: Action, view: Chupate2View, tr: Translator, names: Callable[[str], str] | None = None
 ) -> dict[str, Any]:
     """Parameters for the ``chupate2.action.<kind>`` button label of ``action``."""
-    if isinstance(action, PlayCard):
+    if isinstance(action, Play):
         label = card_label(action.card, tr)
         colour = tr(f"chupate2.colour.{action.colour}") if action.colour else ""
         if action.colour:
@@ -402,7 +402,7 @@ LEGEND_H = 26
 def playable_cards(legal: Iterable[Action], hand: Iterable[str]) -> set[str]:
     """The cards of ``hand`` that ``legal`` lets the seat play now. The engine offers one of two
     interchangeable copies (``r7a`` / ``r7b``); both are playable, so both are marked."""
-    faces = {FACE_KEY[a.card] for a in legal if isinstance(a, PlayCard)}
+    faces = {FACE_KEY[a.card] for a in legal if isinstance(a, Play)}
     return {c for c in hand if FACE_KEY[c] in faces}
 
 
@@ -433,7 +433,11 @@ IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn_card"})}
 
 
 def render_hand(
-    view: Chupate2View, tr: Translator, playable: Collection[str] | None = None
+    view: Chupate2View,
+    tr: Translator,
+    names: Mapping[str, str] | None = None,
+    *,
+    playable: Collection[str] | None = None,
 ) -> bytes:
     """The seat's hand, a row per colour. ``playable`` (see ``playable_cards``): the cards it
     may play now, framed in gold as Amapatolli does, with a line saying so; without it nothing

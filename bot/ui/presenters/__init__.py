@@ -1,1 +1,0 @@
-"""One presenter module per game; each registers itself with ``register``."""

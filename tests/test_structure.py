@@ -1,0 +1,198 @@
+"""One vocabulary for five games (issue 26): the same module names and the same public names for
+the same jobs in every ``games/<game>/``, every presenter typed ``GamePresenter[View, Action]``,
+and one signature for every game's images.
+
+The per-game layout is read from the modules themselves (imports and ``inspect``), so a game that
+names a shared job its own way, or a presenter left untyped, fails here with its name.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import typing
+from pathlib import Path
+
+import pytest
+
+from bot.registry import GAME_KEYS
+from bot.ui.modules import game_module
+from bot.ui.presenter import GamePresenter, presenter_for
+from games.core import Action, Budget, Game, NoArgs, PlayerView
+
+ROOT = Path(__file__).resolve().parents[1]
+# Every game package has these modules (its own helpers beside them are free).
+SHARED_MODULES = ("__init__", "actions", "state", "view", "rules", "ai", "options", "game")
+# The public names of the shared jobs: module -> names every game defines there.
+SHARED_NAMES = {
+    "actions": ("CODEC", "Play"),
+    "options": ("Options",),
+    "view": ("build_view",),
+    "rules": ("to_act", "legal_actions", "copy_state", "resolve_action", "outcome"),
+    "ai": ("choose_action",),
+    "game": ("GAME",),
+}
+
+
+def _module(key: str, name: str):
+    return importlib.import_module(f"games.{key}" if name == "__init__" else f"games.{key}.{name}")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_game_has_the_shared_modules(key):
+    package = ROOT / "games" / key
+    missing = [name for name in SHARED_MODULES if not (package / f"{name}.py").is_file()]
+    assert missing == [], f"games/{key} lacks {missing}"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_game_has_the_shared_public_names(key):
+    missing = [
+        f"{module}.{name}"
+        for module, names in SHARED_NAMES.items()
+        for name in names
+        if not hasattr(_module(key, module), name)
+    ]
+    assert missing == [], f"games/{key} lacks {missing}"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_game_lives_in_game_py_and_wires_the_rules(key):
+    package, game_py, rules = _module(key, "__init__"), _module(key, "game"), _module(key, "rules")
+    game = game_py.GAME
+    assert package.GAME is game and isinstance(game, Game) and game.key == key
+    assert type(game).__module__ == f"games.{key}.game"
+    # ``_apply`` is the rules' ``resolve_action`` (as a staticmethod, or one call to it).
+    apply = inspect.getattr_static(type(game), "_apply")
+    if isinstance(apply, staticmethod):
+        assert apply.__func__ is rules.resolve_action
+    else:
+        assert "rules.resolve_action(" in inspect.getsource(apply)
+    assert "think_rate" in vars(type(game)), "think_rate: each game declares its search speed"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_one_computer_player_entry(key):
+    """``choose_action(view, legal, level, rng, *, budget)`` with the core ``Budget``, in ``ai``
+    and on the engine."""
+    for func in (_module(key, "ai").choose_action, type(_module(key, "game").GAME).choose_action):
+        params = list(inspect.signature(func).parameters.values())
+        if params[0].name == "self":
+            params = params[1:]
+        assert [p.name for p in params[:4]] == ["view", "legal", "level", "rng"], func
+        budget = next(p for p in params if p.name == "budget")
+        assert budget.kind is inspect.Parameter.KEYWORD_ONLY and budget.default is None
+        annotation = str(budget.annotation)  # a string: modules use ``from __future__``
+        assert annotation.replace(" ", "") in ("Budget|None", "games.core.Budget|None"), func
+        assert inspect.getmodule(func).Budget is Budget, func
+    for name in ("think_budget", "make_budget", "node_budget_for"):
+        assert not hasattr(_module(key, "ai"), name), f"{key}.ai.{name}: the core decides it"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_common_moves_share_class_names_and_no_argument_moves_are_interned(key):
+    actions = _module(key, "actions")
+    codec_types = set(actions.CODEC.types)
+    assert actions.Play in codec_types
+    for name in ("Draw", "Pass"):
+        cls = getattr(actions, name, None)
+        if cls is not None:
+            assert issubclass(cls, NoArgs) and cls in codec_types, f"{key}.{name}"
+            assert cls.instance() is actions.CODEC.decode(cls.instance().encode())
+    for cls in codec_types:
+        if not [n for n in cls.model_fields if n != "kind"]:
+            assert issubclass(cls, NoArgs), f"{key}.{cls.__name__} has no arguments: NoArgs"
+
+
+def _literal_codes(path: Path) -> list[str]:
+    """``IllegalAction("literal", ...)`` calls: error codes are named constants."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "IllegalAction"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ]
+
+
+def test_error_codes_are_constants():
+    found = [hit for path in sorted((ROOT / "games").rglob("*.py")) for hit in _literal_codes(path)]
+    assert found == []
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_presenter_is_typed_with_the_games_view_and_actions(key):
+    game = _module(key, "game").GAME
+    presenter = presenter_for(game)
+    assert type(presenter) is not GamePresenter, f"{key} has no presenter"
+    base = next(b for b in type(presenter).__orig_bases__ if typing.get_origin(b) is GamePresenter)
+    view, action = typing.get_args(base)
+    assert issubclass(view, PlayerView) and view is type(game.view(game_state(game), None))
+    members = typing.get_args(
+        typing.get_args(action)[0] if hasattr(action, "__metadata__") else action
+    )
+    assert members and all(issubclass(m, Action) for m in members)
+    assert set(members) == set(game.action_codec.types)
+
+
+def game_state(game: Game):
+    seats = [f"s{i}" for i in range(game.min_players)]
+    return game.new(seats, "structure")
+
+
+EXPECTED = {
+    "render_table": ["view", "tr", "names"],
+    "render_hand": ["view", "tr", "names", "playable"],
+}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("function", sorted(EXPECTED))
+def test_one_signature_for_every_games_images(key, function):
+    images = game_module(key, "images", "images")
+    assert images is not None, f"{key} has no images module"
+    params = inspect.signature(getattr(images, function)).parameters
+    assert list(params) == EXPECTED[function]
+    assert all(p.default is None for name, p in params.items() if name not in ("view", "tr"))
+    if function == "render_hand":
+        assert params["playable"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+# Texts as main wrote them before issue 26 renamed classes (``PlayCard``, ``PlaceCard`` ->
+# ``Play``) and interned the argument-less moves: stored action logs and buttons already posted
+# carry these, so each still decodes, to the renamed class, and encodes back to itself.
+OLD_TEXTS = {
+    "amapatolli": {"draw": "Draw", "pass": "Pass", "accept": "AcceptSkip", "ce": "Announce"},
+    "chupate2": {"p.r7a": "Play", "draw": "Draw", "pass": "Pass", "take": "Take"},
+    "maquiavelo": {"d": "Draw", "x": "Pass"},
+    "macarena": {"d": "Draw", "x": "Pass"},
+    "triad": {"p.0.c001.4": "Play", "k.2.c001": "PickCard"},
+}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_old_action_texts_still_decode(key):
+    game = _module(key, "game").GAME
+    for text, name in OLD_TEXTS[key].items():
+        action = game.decode_action(text)
+        assert type(action).__name__ == name and action.encode() == text
+        if isinstance(action, NoArgs):
+            assert action is type(action).instance()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_bad_options_raise_the_one_option_error(key):
+    from games.core import IllegalAction
+    from games.core.errors import BAD_OPTIONS
+
+    game = _module(key, "game").GAME
+    field = next(iter(game.options_model.model_fields))
+    with pytest.raises(IllegalAction) as refused:
+        game.parse_options({field: {"not": "a value"}})
+    assert refused.value.code == BAD_OPTIONS and refused.value.params["reason"].startswith(field)
+    with pytest.raises(IllegalAction) as refused:
+        game.new([f"s{i}" for i in range(game.min_players)], "bad", {field: {"not": "a value"}})
+    assert refused.value.code == BAD_OPTIONS
