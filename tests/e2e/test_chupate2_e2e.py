@@ -237,7 +237,7 @@ async def test_house_rules_jump_in_seven_o_and_draw_until_playable(fake_discord,
     assert "bob cambia su mano con alice." in table.public().text
     assert "**Tu mano (4 cartas)**" in (await table.private_view(alice, 7)).text
     await last_dm_shows(bob, "**Tu mano (6 cartas)**")
-    await last_dm_shows(bob, "🟥 1, 5, Chúpate 2")  # what alice held
+    await last_dm_shows(bob, "🟥 rojo: 1, 5, Chúpate 2")  # what alice held
 
     # draw until playable: one draw action, two cards, the second one playable
     assert await table.move() == (a, "draw")

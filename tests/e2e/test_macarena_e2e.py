@@ -59,7 +59,10 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             result = table.oracle.state.hand_result
             assert result.hand == 1 and result.reason == "went_out"
             gone = names[result.went_out]
-            assert f"Mano 1 ({gone} se quedó sin cartas)" in table.public().embeds[0]["description"]
+            embed = table.public().embeds[0]
+            # the hand's scoring is its own section (issue 31), not part of the description
+            [scoring] = [f for f in embed["fields"] if f["name"] == "Puntuación de la mano 1"]
+            assert f"Mano 1 ({gone} se quedó sin cartas)" in scoring["value"]
             restarted_with.update({s: token_text(table.oracle.state.tokens[s]) for s in names})
             # whoever moves next can see their private view before the bot stops
             seat, _ = table.oracle.next_move()

