@@ -8,7 +8,7 @@ from bot.i18n import LOCALES, tr, translator
 from bot.ui.amapatolli.presenter import Presenter as AmapatolliPresenter
 from bot.ui.maquiavelo.presenter import Presenter as MaquiaveloPresenter
 from games.amapatolli import GAME as AMAPATOLLI
-from games.amapatolli.view import AmapatolliOutcome
+from games.amapatolli.rules import AmapatolliOutcome
 from games.maquiavelo import GAME as MAQUIAVELO
 from games.maquiavelo.view import MaquiaveloOutcome
 from tests.bot.presenter_kit import text_presenter
