@@ -268,22 +268,21 @@ def test_command_limits():
     ) == {"0.options.0.choices"}
 
 
-def test_validation_is_fast():
-    import time
-
+def test_validation_accepts_fresh_valid_bodies_after_a_cached_one():
+    # Speed is not asserted here (no timed assertions in tests): the validator's cache of
+    # identical valid bodies must not make a changed body skip validation or fail.
     spec = load_spec()
     op = spec.match("POST", "/channels/1/messages")
     body = {
         "content": "c",
         "components": [row(*(button(f"b{r}{i}", "label") for i in range(5))) for r in range(5)],
     }
-    spec.validate(op, "application/json", body)
-    start = time.perf_counter()
+    assert spec.validate(op, "application/json", body) == []
     for n in range(20):
         body["content"] = f"c{n}"  # defeat the cache of identical valid bodies
         assert spec.validate(op, "application/json", body) == []
-    per_request = (time.perf_counter() - start) / 20
-    assert per_request < 0.05, per_request  # ~4 ms here; generous for a loaded machine
+    body["content"] = 5  # a changed, schema-invalid body is still refused after the cache
+    assert spec.validate(op, "application/json", body) != []
 
 
 # --- over HTTP -----------------------------------------------------------------------------------

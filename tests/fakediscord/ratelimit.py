@@ -1,4 +1,4 @@
-"""Discord's budget for one bot, as the fake enforces it (../shared/DISCORD.md, "Rate limits").
+"""Discord's budget for one bot, as the fake enforces it (docs/discord.md, "Rate limits").
 
 - The global limit: at most 50 requests per second per bot token, counted over every process
   and shard (the fake is one server, so all of them share one window). A request over it gets
