@@ -82,7 +82,12 @@ class Moves:
         The caller awaits the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
         if table.record.status == "finished":
-            await self._remember_rating_changes(table)
+            try:
+                await self._remember_rating_changes(table)
+            except asyncio.CancelledError:
+                # Committed: it is shown even though its mover was cancelled (a shutdown).
+                self.ctx.notify.game_changed(table, events, seat, by_timer)
+                raise
         return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
 
     async def _remember_rating_changes(self, table: Table) -> None:
@@ -189,6 +194,9 @@ class Moves:
                 raise
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             table.last_by_timer = by_timer
+            # Persisted, so shown: a shutdown cancels computer turns after its drain, and a move
+            # committed then would otherwise stay unshown until the next start.
+            self.ctx.notify.game_changed(table, events, seat, by_timer)
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
