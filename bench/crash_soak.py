@@ -34,6 +34,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -406,15 +407,7 @@ async def soak(
     killer = KillPoints(fake, bot, world)
     tasks: list[asyncio.Task[None]] = []
     try:
-        await bot.start()
-        await fake.wait_until(lambda: fake.commands.get(None), timeout=120, what="command sync")
-        await fake.wait_until_connected(timeout=60)
-        tasks = await world.open_all()
-        deadline = time.monotonic() + 120
-        while world.started() < tables and time.monotonic() < deadline:
-            await asyncio.sleep(0.2)
-        if progress:
-            progress(f"{world.started()}/{tables} tables playing")
+        tasks = await start_tables(bot, fake, world, tables, 120, progress)
         for n in range(kills):
             point = cycle[n % len(cycle)]
             # A game end of a kind not killed at yet is taken whenever it comes.
@@ -580,3 +573,25 @@ def _replay_mismatches(conn: sqlite3.Connection, result: SoakResult) -> int:
             mismatches += 1
             result.details.append(f"collection of {row[0]} card {row[1]} differs from the ledger")
     return mismatches
+
+
+async def start_tables(
+    bot: BotProcess,
+    fake: FakeDiscord,
+    world: World,
+    tables: int,
+    timeout: float,
+    progress: Callable[[str], None] | None,
+) -> list[asyncio.Task[None]]:
+    """Start the bot, wait for its commands and gateway, open ``tables`` tables and wait (up to
+    ``timeout`` s) until they play; the players' tasks are returned for the caller to stop."""
+    await bot.start()
+    await fake.wait_until(lambda: fake.commands.get(None), timeout=timeout, what="command sync")
+    await fake.wait_until_connected(timeout=60)
+    tasks = await world.open_all()
+    deadline = time.monotonic() + timeout
+    while world.started() < tables and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    if progress:
+        progress(f"{world.started()}/{tables} tables playing")
+    return tasks

@@ -46,7 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.crash_soak import ACTION_PREFIXES, BotProcess, _look_again  # noqa: E402
+from bench.crash_soak import ACTION_PREFIXES, BotProcess, _look_again, start_tables  # noqa: E402
 from bench.load_driver import World, version_of  # noqa: E402
 from tests.fakediscord.server import FakeDiscord, RequestRecord  # noqa: E402
 
@@ -275,15 +275,7 @@ async def run_fault(
     storage.attach(fake)
     tasks: list[asyncio.Task[None]] = []
     try:
-        await bot.start()
-        await fake.wait_until(lambda: fake.commands.get(None), timeout=180, what="command sync")
-        await fake.wait_until_connected(timeout=60)
-        tasks = await world.open_all()
-        deadline = time.monotonic() + 180
-        while world.started() < tables and time.monotonic() < deadline:
-            await asyncio.sleep(0.2)
-        if progress:
-            progress(f"{world.started()}/{tables} tables playing")
+        tasks = await start_tables(bot, fake, world, tables, 180, progress)
         await asyncio.sleep(before)
         result.moves_before = await storage.count_moves()
         if progress:
