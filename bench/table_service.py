@@ -133,7 +133,7 @@ async def play_tables(games: int, concurrent: int, folder: Path, listener: Quiet
     )
 
     async def one(n: int) -> int:
-        table = await service.open(
+        table = await service.lobby.open(
             guild_id="g",
             channel_id=f"c{n}",
             game_key="amapatolli",
@@ -143,10 +143,10 @@ async def play_tables(games: int, concurrent: int, folder: Path, listener: Quiet
             seed=f"bench-{n}",
         )
         for _ in range(3):
-            await service.add_cpu(table.id, "h", "normal")
-        await service.start(table.id, "h")
-        await service.expire_turn(table.id)  # the host's seat becomes a computer too
-        await service.wait_idle(table.id)
+            await service.lobby.add_cpu(table.id, "h", "normal")
+        await service.lobby.start(table.id, "h")
+        await service.timers.expire_turn(table.id)  # the host's seat becomes a computer too
+        await service.cpu.wait_idle(table.id)
         return table.version
 
     start = time.perf_counter()

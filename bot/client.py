@@ -65,7 +65,7 @@ class MesaTree(app_commands.CommandTree):
         if pending is not None:  # before any answer: a kill after "thinking" leaves a trace
             await pending.record(interaction)
         if interaction.channel_id is not None:
-            await tables.ensure_channel(str(interaction.channel_id))
+            await tables.registry.ensure_channel(str(interaction.channel_id))
         return True
 
     async def _call(self, interaction: discord.Interaction) -> None:
@@ -190,7 +190,9 @@ class MesaBot(commands.Bot):
         self.pending_commands = PendingCommands(lambda: getattr(self, "tables", None))
         self.recovery: Recovery | None = None
         # Discord away: turn timers suspended, and what fell behind shown again on return.
-        self.outages = GatewayOutages(lambda: getattr(self, "tables", None), self._reshow)
+        self.outages = GatewayOutages(
+            lambda: getattr(getattr(self, "tables", None), "timers", None), self._reshow
+        )
         self._close_task: asyncio.Future[None] | None = None
 
     # ----- start-up -------------------------------------------------------------------------
@@ -238,7 +240,9 @@ class MesaBot(commands.Bot):
         if rated:
             log.info("recorded and rated %d games finished before ratings", rated)
         await self.tables.load(lazy=True)
-        log.info("indexed %d open tables (loaded on first use)", self.tables.unloaded_count)
+        log.info(
+            "indexed %d open tables (loaded on first use)", self.tables.registry.unloaded_count
+        )
         # Clicks acknowledged before a crash are answered, tables shown behind are shown again:
         # in the background, so the bot serves at once.
         self.recovery = Recovery(self)
@@ -361,7 +365,7 @@ class MesaBot(commands.Bot):
 
     def open_tables(self) -> int:
         tables = getattr(self, "tables", None)
-        return 0 if tables is None else len(tables.tables()) + tables.unloaded_count
+        return 0 if tables is None else len(tables.registry.all()) + tables.registry.unloaded_count
 
     # ----- shared helpers for cogs and the listener -----------------------------------------
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]:

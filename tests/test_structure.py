@@ -196,3 +196,30 @@ def test_bad_options_raise_the_one_option_error(key):
     with pytest.raises(IllegalAction) as refused:
         game.new([f"s{i}" for i in range(game.min_players)], "bad", {field: {"not": "a value"}})
     assert refused.value.code == BAD_OPTIONS
+
+
+# ----- small classes (issue 25): no class in bot/ over MAX_METHODS methods ----------------------
+MAX_METHODS = 25
+
+
+def _methods_per_class() -> dict[str, int]:
+    counts = {}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                methods = [
+                    item
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                ]
+                counts[f"{path.relative_to(ROOT)}:{node.name}"] = len(methods)
+    return counts
+
+
+def test_no_class_in_bot_has_more_than_25_methods():
+    """Properties and private helpers count: a class this large does more than one job (split
+    it into parts that own their jobs, as ``TableService`` was)."""
+    counts = _methods_per_class()
+    assert "bot/service/service.py:TableService" in counts  # the walk sees the service
+    over = {name: n for name, n in counts.items() if n > MAX_METHODS}
+    assert over == {}, f"classes over {MAX_METHODS} methods: {over}"

@@ -34,11 +34,11 @@ class AdminCog(commands.Cog):
     async def stop(self, interaction: discord.Interaction) -> None:
         """Refusals (no table, not the host) are answered by MesaTree.on_error."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = self.bot.tables.in_channel(str(interaction.channel_id))
+        table = self.bot.tables.registry.in_channel(str(interaction.channel_id))
         if table is None:
             raise TableError("no_table_here")
         perms = interaction.permissions
-        await self.bot.tables.cancel(
+        await self.bot.tables.lobby.cancel(
             table.id, str(interaction.user.id), may_manage=bool(perms and perms.manage_channels)
         )
         await reply(interaction, tr(user_locale(interaction), "table.stopped", table=table.id))

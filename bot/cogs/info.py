@@ -127,7 +127,9 @@ class InfoCog(commands.Cog):
         footer = tr(locale, "leaderboard.rating_footer")
         if (
             global_
-            and not (await self.bot.tables.settings_of(str(interaction.guild_id))).global_board
+            and not (
+                await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+            ).global_board
         ):
             footer += " " + tr(locale, "leaderboard.opted_out")
         embed.set_footer(text=footer)

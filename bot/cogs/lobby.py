@@ -55,7 +55,7 @@ class LobbyCog(commands.Cog):
         return group
 
     def game_key(self, table_id: int) -> str | None:
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         return table.game.key if table else None
 
     def _play_command(self, key: str, game: Game) -> app_commands.Command[Any, ..., None]:
@@ -94,7 +94,7 @@ class LobbyCog(commands.Cog):
         await self.bot.remember(interaction)
         options = coerce(game.options_model, raw)
         options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
-        table = await self.bot.tables.open(
+        table = await self.bot.tables.lobby.open(
             guild_id=str(interaction.guild_id),
             channel_id=str(interaction.channel_id),
             game_key=game.key,
@@ -125,12 +125,14 @@ class LobbyCog(commands.Cog):
         user = str(interaction.user.id)
         service = self.bot.tables
         actions: dict[str, Callable[[], Awaitable[object]]] = {
-            "join": functools.partial(service.join, table_id, user, interaction.user.display_name),
-            "leave": functools.partial(service.leave, table_id, user),
-            "cpu": functools.partial(service.add_cpu, table_id, user),
-            "start": functools.partial(service.start, table_id, user),
-            "cancel": functools.partial(service.cancel, table_id, user),
-            "rematch": functools.partial(service.rematch, table_id, user),
+            "join": functools.partial(
+                service.lobby.join, table_id, user, interaction.user.display_name
+            ),
+            "leave": functools.partial(service.lobby.leave, table_id, user),
+            "cpu": functools.partial(service.lobby.add_cpu, table_id, user),
+            "start": functools.partial(service.lobby.start, table_id, user),
+            "cancel": functools.partial(service.lobby.cancel, table_id, user),
+            "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
         await actions[op]()
 
@@ -144,7 +146,7 @@ class LobbyCog(commands.Cog):
 
     async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str) -> None:
         await interaction.response.defer()
-        await self.bot.tables.remove(table_id, str(interaction.user.id), seat)
+        await self.bot.tables.lobby.remove(table_id, str(interaction.user.id), seat)
 
 
 async def setup(bot: CogHost) -> None:

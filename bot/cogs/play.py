@@ -75,7 +75,7 @@ class Click:
         self.recorded = False
         # The table's version when the click arrived: equal to the version the player saw,
         # a refusal as stale means another seat's move took that very version meanwhile.
-        table = bot.tables.find(table_id)
+        table = bot.tables.registry.find(table_id)
         self.version_at_click = table.version if table is not None else None
 
     def raced(self) -> bool:
@@ -84,7 +84,7 @@ class Click:
         seen = self.intent.version
         if seen is None or self.version_at_click != seen:
             return False
-        table = self.bot.tables.find(self.intent.table_id)
+        table = self.bot.tables.registry.find(self.intent.table_id)
         return (
             table is not None
             and table.version == seen + 1
@@ -97,7 +97,7 @@ class Click:
         if self.recorded:
             return
         self.recorded = True
-        write = asyncio.ensure_future(self.bot.tables.record_intent(self.intent))
+        write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
         write.add_done_callback(_log_failure)
         await asyncio.wait({write}, timeout=RECORD_WITHIN)
 
@@ -117,7 +117,7 @@ class Click:
         """The click was refused (and is answered so): nothing to resolve after a restart."""
         if self.recorded:
             try:
-                await self.bot.tables.settle_intent(self.intent.interaction_id)
+                await self.bot.tables.intents.settle(self.intent.interaction_id)
             except StorageUnavailable:  # at worst a restart answers it once more
                 log.warning(
                     "could not settle intent %s: database unavailable", self.intent.interaction_id
@@ -159,7 +159,7 @@ class PlayCog(commands.Cog):
         return ANSWER_WITHIN if configured is None else configured / 1000
 
     def game_key(self, table_id: int) -> str | None:
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         return table.game.key if table else None
 
     def draft(self, table_id: int, seat: str, version: int) -> dict[str, Any]:
@@ -171,7 +171,7 @@ class PlayCog(commands.Cog):
     ) -> tuple[Table, GameState]:
         """The table and its game state, if ``seat`` plays there (and, given a ``version``,
         clicked what is current): the one seat/turn check of every private click."""
-        table = self.bot.tables.get(table_id)
+        table = self.bot.tables.registry.get(table_id)
         info = table.seat(seat)
         if info is None:
             raise TableError("not_seated")
@@ -203,7 +203,7 @@ class PlayCog(commands.Cog):
         in_place = _is_private_view(interaction)
         table_id, seat = click.intent.table_id, click.intent.seat
         listener = self.bot.listener
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         if not in_place:
             if table is None or not listener.public.is_public_message(table, interaction.message):
                 await click.defer(interaction)
@@ -231,7 +231,7 @@ class PlayCog(commands.Cog):
     ) -> None:
         intent = click.intent
         table_id, seat = intent.table_id, intent.seat
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         try:
             await _within(
                 interaction,
@@ -279,7 +279,7 @@ class PlayCog(commands.Cog):
             await self.bot.remember(interaction)
             return
         payload = self._private(interaction, table_id, page)
-        table = self.bot.tables.get(table_id)
+        table = self.bot.tables.registry.get(table_id)
         version = table.version  # what the payload shows
         listener = self.bot.listener
         ephemerals = listener.ephemerals
@@ -520,7 +520,7 @@ class PlayCog(commands.Cog):
         """A click answered on the player's ephemeral view: its (fresher) token edits that
         view from now on ("Ver mi mano", the end of the game)."""
         if _is_ephemeral(interaction) and interaction.response.is_done():
-            table = self.bot.tables.find(table_id)
+            table = self.bot.tables.registry.find(table_id)
             self.bot.listener.ephemerals.remember(
                 table_id,
                 str(interaction.user.id),

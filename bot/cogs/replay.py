@@ -54,7 +54,7 @@ class ReplayCog(commands.Cog):
     ) -> tuple[TableRecord, ReplayResult]:
         cached = self._cache.get(table_id)
         if cached is None:
-            cached = await self.bot.tables.replay_views(table_id)
+            cached = await self.bot.tables.replays.replay_views(table_id)
             self._cache[table_id] = cached
             while len(self._cache) > CACHED_REPLAYS:
                 self._cache.popitem(last=False)

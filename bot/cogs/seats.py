@@ -54,7 +54,7 @@ class SeatsCog(commands.Cog):
         return made
 
     def game_key(self, table_id: int) -> str | None:
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         return table.game.key if table else None
 
     # ----- commands -------------------------------------------------------------------------
@@ -63,7 +63,7 @@ class SeatsCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         table = self._channel_table(interaction)
         if table.record.status == "lobby":
-            await self.bot.tables.leave(table.id, str(interaction.user.id))
+            await self.bot.tables.lobby.leave(table.id, str(interaction.user.id))
             await reply(
                 interaction, tr(user_locale(interaction), "seat.left_lobby", table=table.id)
             )
@@ -81,10 +81,10 @@ class SeatsCog(commands.Cog):
         table = self._channel_table(interaction)
         by, seat = str(interaction.user.id), str(player.id)
         if table.record.status == "lobby":
-            await self.bot.tables.remove(table.id, by, seat)
+            await self.bot.tables.lobby.remove(table.id, by, seat)
         else:
             perms = interaction.permissions
-            await self.bot.tables.kick(
+            await self.bot.tables.seats.kick(
                 table.id, by, seat, may_manage=bool(perms and perms.manage_channels)
             )
         await reply(
@@ -109,19 +109,19 @@ class SeatsCog(commands.Cog):
 
     # ----- helpers --------------------------------------------------------------------------
     def _channel_table(self, interaction: discord.Interaction) -> Table:
-        table = self.bot.tables.in_channel(str(interaction.channel_id))
+        table = self.bot.tables.registry.in_channel(str(interaction.channel_id))
         if table is None:
             raise TableError("no_table_here")
         return table
 
     async def _leave(self, interaction: discord.Interaction, table_id: int) -> None:
         await self.bot.remember(interaction)
-        await self.bot.tables.leave_game(table_id, str(interaction.user.id))
+        await self.bot.tables.seats.leave(table_id, str(interaction.user.id))
         await reply(interaction, tr(user_locale(interaction), "seat.left_reply", table=table_id))
 
     async def _rejoin(self, interaction: discord.Interaction, table_id: int) -> None:
         await self.bot.remember(interaction)
-        await self.bot.tables.rejoin(table_id, str(interaction.user.id))
+        await self.bot.tables.seats.rejoin(table_id, str(interaction.user.id))
         await reply(
             interaction, tr(user_locale(interaction), "seat.rejoined_reply", table=table_id)
         )

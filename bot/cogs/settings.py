@@ -119,7 +119,7 @@ class SettingsCog(commands.Cog):
     # ----- the subcommands ------------------------------------------------------------------
     async def _answer(self, interaction: discord.Interaction, guild_id: str, done: str) -> None:
         tr = translator(user_locale(interaction))
-        settings = await self.bot.tables.settings_of(guild_id)
+        settings = await self.bot.tables.guild_settings.get(guild_id)
         await reply(interaction, tr(done), embed=settings_embed(settings, list(self.bot.games), tr))
 
     async def show(self, interaction: discord.Interaction) -> None:
@@ -154,7 +154,7 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction, game_channel: discord.TextChannel, allowed: bool
     ) -> None:
         guild = _require_manager(interaction)
-        current = (await self.bot.tables.settings_of(guild)).channels
+        current = (await self.bot.tables.guild_settings.get(guild)).channels
         others = [c for c in current if c != str(game_channel.id)]
         await self.bot.tables.guild_settings.update(
             guild, channels=[*others, str(game_channel.id)] if allowed else others

@@ -23,7 +23,7 @@ class TablesCog(commands.Cog):
         self.bot = bot
 
     def game_key(self, table_id: int) -> str | None:
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         return table.game.key if table else None
 
     async def cog_load(self) -> None:
@@ -39,7 +39,7 @@ class TablesCog(commands.Cog):
     async def tables(self, interaction: discord.Interaction) -> None:
         tr = translator(user_locale(interaction))
         guild, channel = str(interaction.guild_id), str(interaction.channel_id)
-        open_ = sorted(await self.bot.tables.ensure_guild(guild), key=lambda t: t.id)
+        open_ = sorted(await self.bot.tables.registry.ensure_guild(guild), key=lambda t: t.id)
         here = [t for t in open_ if t.record.channel_id == channel]
         elsewhere = [t for t in open_ if t.record.channel_id != channel]
         embed, view = tables_payload(here, elsewhere, tr)
@@ -63,7 +63,7 @@ class TablesCog(commands.Cog):
             stopped = await self.bot.followers.stop(table_id, user)
             await reply(interaction, tr("follow.stopped" if stopped else "follow.not_following"))
             return
-        table = await self.bot.tables.ensure(table_id)
+        table = await self.bot.tables.registry.ensure(table_id)
         if table is None or table.state is None:
             raise TableError("table_gone", table=table_id)
         if not await self.bot.followers.follow(table_id, user):

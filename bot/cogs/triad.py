@@ -182,7 +182,7 @@ class TriadCog(commands.Cog):
         elif op == "decline":
             await triad.decline(table_id, user)
         elif op == "cancel":
-            await self.bot.tables.cancel(table_id, user)
+            await self.bot.tables.lobby.cancel(table_id, user)
         elif op == "cards":
             await self._show_picker(interaction, table_id, user, 0, fresh=True)
         elif op.startswith("pg"):

@@ -47,7 +47,7 @@ class ServiceContext:
 
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
-        if table is None:  # the reader's answer says why (``TableService.why_gone``)
+        if table is None:  # the reader's answer says why (``TableRegistry.why_gone``)
             raise TableError("table_gone", table=table_id)
         return table
 

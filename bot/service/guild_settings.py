@@ -1,7 +1,7 @@
 """Server settings (``/settings``): what a guild's new tables start with.
 
 Persisted per guild as one JSON document (``storage/guild_settings.py``) and applied when a
-table opens (``TableService.open``): the language of its public messages, the seconds per turn,
+table opens (``Lobby.open``): the language of its public messages, the seconds per turn,
 the computer's delay, the game's default options (house rules) under the options typed at
 ``/play``, and the channels games may be opened in. ``global_board`` off keeps the guild's games
 off the global board (read inside the final transaction, ``storage/ratings.py``).

@@ -265,7 +265,7 @@ class Lobby:
                 raise TableError("rematch_open")
             # The lobby and the finished table's link to it commit together; a crash before
             # the lobby is shown leaves a lobby without message, which start-up shows
-            # (``TableService.unshown_lobbies``).
+            # (``TableRegistry.unshown_lobbies``).
             table = await self._open_rematch(record, by)
             record.meta = {**record.meta, REMATCH: table.id}
         await self.ctx.notify.lobby_changed(table)

@@ -75,7 +75,7 @@ class TableListener(Protocol):
       order); a call starts only after the previous call for that table returned or raised;
     - ``table`` is a frozen copy of the table as of that change (``table.version``, state,
       record and ``last_events`` are that change's), except ``record.message_id``, which is
-      current. Meanwhile the live table (``TableService.find(table.id)``) may be newer: a
+      current. Meanwhile the live table (``TableRegistry.find(table.id)``) may be newer: a
       presenter that is behind may skip a version whose successor is already known (latest
       wins), never show one out of order. Mutate nothing on it except via the service
       (``set_message`` updates the live table too).

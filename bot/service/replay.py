@@ -14,7 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service.choose import GameRef, resolve
+from bot.errors import TableError
+from bot.service.choose import GameRef, game_ref, resolve
+from bot.service.context import ServiceContext
 from bot.service.models import split_options
 from games.core import Event, Game, GameState, IllegalAction, PlayerView
 from storage import ActionRow, TableRecord
@@ -109,3 +111,37 @@ def tail_events(
     if engine.dump_state(state) != final_state:
         return None
     return tail
+
+
+class Replays:
+    """Finished and running games rebuilt from their seed and action log (history, /replay)."""
+
+    def __init__(self, ctx: ServiceContext) -> None:
+        self._ctx = ctx
+
+    async def replay(self, table_id: int) -> GameState:
+        """Rebuild a table's state from its seed and action log (history, determinism)."""
+        record = await self._ctx.repo.get(table_id)
+        if record is None:
+            raise TableError("no_such_table", table=table_id)
+        return rebuild(self._ctx.game(record.game), record, await self._ctx.repo.actions(table_id))
+
+    async def replay_views(self, table_id: int) -> tuple[TableRecord, ReplayResult]:
+        """A finished table's public view at every version, rebuilt from seed + action log in
+        the worker pool and checked against the stored final state (``public_views``)."""
+        record = await self._ctx.repo.get(table_id)
+        if record is None:
+            raise TableError("no_such_table", table=table_id)
+        if record.status != "finished":
+            raise TableError("replay_not_finished", table=table_id)
+        actions = [(a.seat, a.action) for a in await self._ctx.repo.actions(table_id)]
+        return record, await self._ctx.workers.run(
+            public_views,
+            game_ref(self._ctx.game(record.game)),
+            [s.id for s in record.seats],
+            record.seed,
+            record.options,
+            record.meta.get("setup", {}),
+            actions,
+            record.state,
+        )

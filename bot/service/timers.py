@@ -76,14 +76,14 @@ class TurnTimers:
     def suspended(self) -> bool:
         return self._suspended is not None
 
-    def suspend(self, tables: dict[int, Table]) -> None:
-        """Stop every turn timer, keeping the time each had left (``tables``: the open ones)."""
+    def suspend(self) -> None:
+        """Stop every turn timer, keeping the time each had left."""
         if self._suspended is not None:
             return
         now = asyncio.get_running_loop().time()
         suspended: dict[int, tuple[Table, float]] = {}
         for table_id, deadline in list(self._deadlines.items()):
-            table = tables.get(table_id)
+            table = self.ctx.tables.get(table_id)
             if table is not None and self._tasks.running(table_id):
                 suspended[table_id] = (table, max(0.0, deadline - now))
             self.cancel(table_id)

@@ -18,7 +18,7 @@ from typing import Protocol
 class DmStore(Protocol):
     async def dms_state(self, user_id: str) -> tuple[bool, float | None, int]: ...
 
-    async def dm_refused(self, user_id: str, retry_at: float) -> int: ...
+    async def dm_failed(self, user_id: str, retry_at: float) -> int: ...
 
     async def set_dms_closed(self, user_id: str, closed: bool) -> None: ...
 
@@ -79,7 +79,7 @@ class DmGate:
         known.failures += 1
         known.refused_at = self._now()
         known.retry_at = known.refused_at + self._backoff(known.failures)
-        known.failures = await self._store().dm_refused(seat, known.retry_at)
+        known.failures = await self._store().dm_failed(seat, known.retry_at)
         return first
 
     async def delivered(self, seat: str) -> None:

@@ -86,7 +86,7 @@ async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableE
     if service is None or not isinstance(table_id, int) or not hasattr(service, "why_gone"):
         return exc
     try:
-        return await service.why_gone(table_id)
+        return await service.registry.why_gone(table_id)
     except Exception:
         log.warning("could not look up table %s", table_id, exc_info=True)
         return exc

@@ -184,7 +184,7 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
         if tables is not None:
             if tables.closing:
                 raise TableError("restarting")
-            await tables.ensure(self.table_id)
+            await tables.registry.ensure(self.table_id)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
         # answers one a killed bot left so. Game actions record their own intents, and the
         # play cog records a click just before it answers "thinking" (``_within``).

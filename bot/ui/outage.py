@@ -19,9 +19,9 @@ RESHOW_AFTER = 5.0  # seconds away after which the tables behind are shown again
 
 
 class Timers(Protocol):
-    def suspend_turn_timers(self) -> None: ...
+    def suspend(self) -> None: ...
 
-    def resume_turn_timers(self) -> int: ...
+    def resume(self) -> int: ...
 
 
 class GatewayOutages:
@@ -44,7 +44,7 @@ class GatewayOutages:
         self.since = self._clock()
         timers = self._timers()
         if timers is not None:
-            timers.suspend_turn_timers()
+            timers.suspend()
         log.warning("gateway disconnected: turn timers suspended")
 
     def connected(self, all_shards: bool = True) -> None:
@@ -54,7 +54,7 @@ class GatewayOutages:
         away, self.since = self._clock() - self.since, None
         self.outages.append(away)
         timers = self._timers()
-        resumed = timers.resume_turn_timers() if timers is not None else 0
+        resumed = timers.resume() if timers is not None else 0
         log.warning("gateway back after %.1f s: %d turn timers resumed", away, resumed)
         if away >= RESHOW_AFTER:
             task: asyncio.Task[object] = asyncio.get_running_loop().create_task(

@@ -69,7 +69,7 @@ class PendingCommands:
             origin=tables.intents.origin,
         )
         self._recorded.add(interaction.id)
-        write = asyncio.ensure_future(tables.record_intent(intent))
+        write = asyncio.ensure_future(tables.intents.record(intent))
         write.add_done_callback(_log_failure)
         await asyncio.wait({write}, timeout=RECORD_WITHIN)
 
@@ -80,7 +80,7 @@ class PendingCommands:
             return
         self._recorded.discard(interaction.id)
         try:
-            await tables.settle_intent(str(interaction.id))
+            await tables.intents.settle(str(interaction.id))
         except StorageUnavailable:  # at worst a restart checks it once more
             log.warning("could not settle command %s: database unavailable", interaction.id)
         except Exception:

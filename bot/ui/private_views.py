@@ -54,7 +54,7 @@ class PrivateViews:
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
-        if not self.k.bot.tables.owns(table.record.guild_id):
+        if not self.k.bot.tables.sharing.owns(table.record.guild_id):
             return  # another process runs the guild's shard and shows it (bot/service/shared)
         slot = self._slots.setdefault((table.id, seat), Slot())
         slot.digest = None
@@ -198,7 +198,7 @@ class PrivateViews:
     ) -> bool:
         """The process that made this move (another shard's: a DM click) answered the click
         with this very view already: nothing to edit (bot/service/shared.py)."""
-        shown = await self.k.bot.tables.view_shown_elsewhere(table.id, seat, table.version)
+        shown = await self.k.bot.tables.sharing.view_shown_elsewhere(table.id, seat, table.version)
         if shown is None or shown.message_id is None:
             return False
         if not shown.clickable and shown.message_id in slot.older:
@@ -274,9 +274,11 @@ class PrivateViews:
             # there was none), so it does not edit the view again to show the same thing.
             if answered:
                 message_id, digest, version, clickable = answered[0]
-                self.k.bot.tables.view_answered(table, seat, message_id, digest, version, clickable)
+                self.k.bot.tables.sharing.view_answered(
+                    table, seat, message_id, digest, version, clickable
+                )
             else:
-                self.k.bot.tables.view_answered(table, seat, None, None)
+                self.k.bot.tables.sharing.view_answered(table, seat, None, None)
 
     async def _answer_in_place(
         self,
@@ -339,7 +341,7 @@ class PrivateViews:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
             elif own_message:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view
-            if self.k.bot.tables.owns(table.record.guild_id):  # else the owner's to store
+            if self.k.bot.tables.sharing.owns(table.record.guild_id):  # else the owner's to store
                 self.k.shown.private(table.id, seat, table.version, slot)
             return True
         finally:

@@ -104,7 +104,7 @@ class PublicTable:
             )
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
-            await self.k.bot.tables.set_message(table, str(message.id))
+            await self.k.bot.tables.registry.set_message(table, str(message.id))
             self.k.shown.public(table.id, str(message.id), version, slot.image)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
@@ -128,7 +128,9 @@ class PublicTable:
     async def _show_again(self, table_id: int) -> None:
         """The table as it is now, shown again: still playing, or finished since (a game's
         result is always shown; then it is read from storage)."""
-        table = self.k.bot.tables.find(table_id) or await self.k.bot.tables.finished_table(table_id)
+        table = self.k.bot.tables.registry.find(
+            table_id
+        ) or await self.k.bot.tables.registry.finished_table(table_id)
         if table is not None and table.record.status in ("playing", "finished"):
             await self.k.represent(table)
 

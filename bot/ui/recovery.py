@@ -131,7 +131,7 @@ class Recovery:
                 key, outcome = "recovery.refused", "refused"
                 reason = error_text(exc, intent.locale)
         except IllegalAction as exc:
-            table = self.bot.tables.find(intent.table_id)
+            table = self.bot.tables.registry.find(intent.table_id)
             key, outcome = "recovery.refused", "refused"
             reason = error_text(exc, intent.locale, table.game.key if table else None)
         except Exception:  # one table never stops the others
@@ -178,7 +178,9 @@ class Recovery:
 
     # ----- 2. re-presentation ---------------------------------------------------------------
     async def represent(self) -> None:
-        for lobby in await self.bot.tables.unshown_lobbies():  # e.g. a rematch cut by a kill
+        for (
+            lobby
+        ) in await self.bot.tables.registry.unshown_lobbies():  # e.g. a rematch cut by a kill
             await self.bot.listener.lobby_changed(lobby)
             self.represented += 1
             await asyncio.sleep(PACE_SECONDS)
@@ -192,14 +194,14 @@ class Recovery:
 
     async def _table(self, table_id: int) -> Table | None:
         try:
-            table = await self.bot.tables.ensure(table_id)
+            table = await self.bot.tables.registry.ensure(table_id)
             if table is None:  # finished: its result is shown from storage
-                table = await self.bot.tables.finished_table(table_id)
+                table = await self.bot.tables.registry.finished_table(table_id)
         except Exception:  # one table never stops the others
             log.exception("table %s could not be shown again", table_id)
             return None
         if table is None or table.state is None or not table.record.message_id:
             return None
-        if not self.bot.tables.owns(table.record.guild_id):
+        if not self.bot.tables.sharing.owns(table.record.guild_id):
             return None  # another process runs its guild's shard and shows it
         return table

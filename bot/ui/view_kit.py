@@ -132,7 +132,7 @@ class ViewKit:
         self.shown = ShownStore(
             lambda: getattr(getattr(self.bot, "tables", None), "presented", None)
         )
-        self.dms = DmGate(lambda: self.bot.tables)
+        self.dms = DmGate(lambda: self.bot.tables.players)
         # Show a table again (public message and private views): set by the listener.
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
 

@@ -17,7 +17,7 @@ class Store:
     async def dms_state(self, user_id):
         return self.rows.get(user_id, (False, None, 0))
 
-    async def dm_refused(self, user_id, retry_at):
+    async def dm_failed(self, user_id, retry_at):
         failures = self.rows.get(user_id, (False, None, 0))[2] + 1
         self.rows[user_id] = (True, retry_at, failures)
         return failures

@@ -64,7 +64,7 @@ async def test_payloads_of_random_games(db_target, key, locale):
     game = GAMES[key]
     presenter = presenter_for(game)
     tr = translator(locale)
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key=key,
@@ -74,9 +74,9 @@ async def test_payloads_of_random_games(db_target, key, locale):
         seed=f"msg-{key}",
     )
     for i in range(2, game.min_players + 1):
-        await service.join(table.id, str(i), f"P{i}")
+        await service.lobby.join(table.id, str(i), f"P{i}")
     _check_limits(lobby_payload(table, service, tr))
-    await service.start(table.id, "1")
+    await service.lobby.start(table.id, "1")
     rng = random.Random(7)
     for _ in range(80):
         if table.record.status != "playing":

@@ -49,7 +49,7 @@ async def _table(db_target, listener, players=("h", "a"), **config):
     db = await open_database(db_target)
     cfg = ServiceConfig(**{"cpu_delay_seconds": 0, **config})
     service = TableService(db, {"toy": TOY}, listener, cfg)
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="toy",
@@ -60,8 +60,8 @@ async def _table(db_target, listener, players=("h", "a"), **config):
         seed="seed-1",
     )
     for seat in players[1:]:
-        await service.join(table.id, seat, seat.upper())
-    await service.start(table.id, players[0])
+        await service.lobby.join(table.id, seat, seat.upper())
+    await service.lobby.start(table.id, players[0])
     return db, service, table
 
 
@@ -148,7 +148,7 @@ async def test_computer_turns_are_presented_in_order_too(db_target):
     listener.on_game = jitter
     db = await open_database(db_target)
     service = TableService(db, {"toy": TOY}, listener, ServiceConfig(cpu_delay_seconds=0))
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="toy",
@@ -158,14 +158,14 @@ async def test_computer_turns_are_presented_in_order_too(db_target):
         options={"pile": 30},
         seed="s",
     )
-    await service.add_cpu(table.id, "h", "easy")
-    await service.add_cpu(table.id, "h", "normal")
-    await service.start(table.id, "h")
+    await service.lobby.add_cpu(table.id, "h", "easy")
+    await service.lobby.add_cpu(table.id, "h", "normal")
+    await service.lobby.start(table.id, "h")
     while table.record.status == "playing":
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
         if table.record.status == "playing" and "h" in TOY.to_act(table.state):
             await service.act(table.id, "h", table.version, "t.1")
-    await _until(lambda: service.find(table.id) is None, "table released")
+    await _until(lambda: service.registry.find(table.id) is None, "table released")
     versions = [v for v, _ in listener.calls]
     assert versions == list(range(table.version + 1))
     await service.close()

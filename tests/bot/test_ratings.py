@@ -14,7 +14,7 @@ from tests.bot.toy_game import TOY
 
 
 async def _play(service: TableService, channel: str, guild: str, host: str, guest: str | None):
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id=guild,
         channel_id=channel,
         game_key="toy",
@@ -25,12 +25,12 @@ async def _play(service: TableService, channel: str, guild: str, host: str, gues
         seed=f"seed-{channel}",
     )
     if guest is None:
-        await service.add_cpu(table.id, host, "hard")
+        await service.lobby.add_cpu(table.id, host, "hard")
     else:
-        await service.join(table.id, guest, guest)
-    await service.start(table.id, host)
+        await service.lobby.join(table.id, guest, guest)
+    await service.lobby.start(table.id, host)
     while table.record.status == "playing":
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
         if table.record.status != "playing":
             break
         seat = next(iter(TOY.to_act(table.state)))

@@ -25,7 +25,7 @@ async def service(db_target):
 async def test_replay_views_are_the_public_views_and_match_the_stored_end(service):
     db, svc = service
     table = await _play(svc, "c1", "g1", "ana", "bea")
-    record, result = await svc.replay_views(table.id)
+    record, result = await svc.replays.replay_views(table.id)
     assert result.matches and result.failed_at is None
     assert [v.version for v in result.views] == list(range(record.version + 1))
     assert all(v.seat is None for v in result.views)  # public views only
@@ -40,7 +40,7 @@ async def test_a_game_whose_rules_changed_is_reported_not_replayable(service):
         conn.execute("UPDATE tables SET seed = 'another-seed' WHERE id = ?", (table.id,))
 
     await db.write(other_rules)
-    _, result = await svc.replay_views(table.id)
+    _, result = await svc.replays.replay_views(table.id)
     assert not result.matches
 
     def bad_log(conn):  # an action this game no longer accepts
@@ -49,14 +49,14 @@ async def test_a_game_whose_rules_changed_is_reported_not_replayable(service):
         )
 
     await db.write(bad_log)
-    _, result = await svc.replay_views(table.id)
+    _, result = await svc.replays.replay_views(table.id)
     assert result.failed_at == 2 and not result.matches
 
 
 async def test_only_finished_tables_replay(service):
     _, svc = service
-    table = await svc.open(
+    table = await svc.lobby.open(
         guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H", locale="es"
     )
     with pytest.raises(TableError):
-        await svc.replay_views(table.id)
+        await svc.replays.replay_views(table.id)

@@ -38,7 +38,7 @@ async def _start(path, sleep):
 async def _run(path, stop_at):
     sleep = StopAtVersion(stop_at)
     db, service = await _start(path, sleep)
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="amapatolli",
@@ -49,15 +49,15 @@ async def _run(path, stop_at):
     )
     sleep.table = table
     for level in ("normal", "easy", "normal"):
-        await service.add_cpu(table.id, "h", level)
-    await service.start(table.id, "h")
+        await service.lobby.add_cpu(table.id, "h", level)
+    await service.lobby.start(table.id, "h")
     # The host never plays: the timer hands the seat to the computer, making 4 computers.
     while "h" not in GAME.to_act(table.state):
-        await service.wait_idle(table.id) if stop_at is None else await asyncio.sleep(0)
+        await service.cpu.wait_idle(table.id) if stop_at is None else await asyncio.sleep(0)
         if sleep.reached.is_set():
             break
     if not sleep.reached.is_set():
-        await service.expire_turn(table.id)
+        await service.timers.expire_turn(table.id)
     if stop_at is not None:
         await sleep.reached.wait()
         assert table.record.status == "playing"
@@ -66,11 +66,11 @@ async def _run(path, stop_at):
         db, service = await _start(path, StopAtVersion(None))
         [table] = await service.load()
         assert table.version == stop_at
-    await service.wait_idle(table.id)
+    await service.cpu.wait_idle(table.id)
     assert table.record.status == "finished"
     actions = [(a.seat, a.action) for a in await service.repo.actions(table.id)]
     standings = await StandingsRepo(db).leaderboard("g", "amapatolli")
-    replayed = await service.replay(table.id)
+    replayed = await service.replays.replay(table.id)
     await service.close()
     await db.close()
     return table.state, actions, replayed, [(r.user_id, r.played) for r in standings]

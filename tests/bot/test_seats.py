@@ -20,7 +20,7 @@ async def _service(path, listener=None):
 
 async def _game(service, *guests, pile=40, cpu_level="easy"):
     """h hosts; ``guests`` join; dealt. Turns go h, then the guests in order."""
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="toy",
@@ -31,8 +31,8 @@ async def _game(service, *guests, pile=40, cpu_level="easy"):
         seed="seed-1",
     )
     for guest in guests:
-        await service.join(table.id, guest, guest.upper())
-    await service.start(table.id, "h")
+        await service.lobby.join(table.id, guest, guest.upper())
+    await service.lobby.start(table.id, "h")
     return table
 
 
@@ -52,17 +52,17 @@ async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_
     table = await _game(service, "a", "b")
     await service.act(table.id, "h", 0, "t.1")
     assert _to_act(table) == "a"
-    await service.leave_game(table.id, "a")
+    await service.seats.leave(table.id, "a")
     assert ("seat", "a", "left") in listener.calls
     assert table.seat("a").cpu_level == "easy"  # the table's level
-    await service.wait_idle(table.id)
+    await service.cpu.wait_idle(table.id)
     assert _to_act(table) == "b" and table.version == 2  # the computer played a's turn
     assert [r.seat for r in await service.repo.actions(table.id)] == ["h", "a"]
     await _refused("seat_played_by_cpu", service.act(table.id, "a", None, "t.1"))
-    await _refused("already_left", service.leave_game(table.id, "a"))
-    await _refused("not_seated", service.leave_game(table.id, "stranger"))
-    await _refused("not_seated", service.rejoin(table.id, "stranger"))
-    await _refused("not_replaced", service.rejoin(table.id, "b"))
+    await _refused("already_left", service.seats.leave(table.id, "a"))
+    await _refused("not_seated", service.seats.leave(table.id, "stranger"))
+    await _refused("not_seated", service.seats.rejoin(table.id, "stranger"))
+    await _refused("not_replaced", service.seats.rejoin(table.id, "b"))
     await service.close()
 
     # A restart keeps who the computer plays for, and who may take it back.
@@ -73,8 +73,8 @@ async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_
     [table] = await service.load()
     assert table.seat("a").is_cpu and not table.seat("b").is_cpu
     await service.act(table.id, "b", table.version, "t.1")
-    await service.wait_idle(table.id)  # h's turn now (the computer played none)
-    await service.rejoin(table.id, "a")
+    await service.cpu.wait_idle(table.id)  # h's turn now (the computer played none)
+    await service.seats.rejoin(table.id, "a")
     assert ("seat", "a", "rejoined") in listener.calls
     assert not table.seat("a").is_cpu and table.record.meta["timeouts"]["a"] == 0
     stored = await service.repo.get(table.id)
@@ -89,19 +89,19 @@ async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(db_targ
     db, service = await _service(db_target)
     table = await _game(service, "a")
     for _ in range(3):  # h times out three times in a row; a plays
-        assert await service.expire_turn(table.id) == ["h"]
+        assert await service.timers.expire_turn(table.id) == ["h"]
         if table.seat("h").is_cpu:
-            await service.wait_idle(table.id)
+            await service.cpu.wait_idle(table.id)
         await service.act(table.id, "a", table.version, "t.1")
     assert table.seat("h").is_cpu and table.record.meta["timeouts"]["h"] == 3
     assert table.seat("h").cpu_level == "easy"  # the table's level, not "normal"
     assert (await service.repo.get(table.id)).seat("h").cpu_level == "easy"
-    await service.wait_idle(table.id)
+    await service.cpu.wait_idle(table.id)
     assert _to_act(table) == "a"  # the computer played h's turn
-    await service.rejoin(table.id, "h")
+    await service.seats.rejoin(table.id, "h")
     assert not table.seat("h").is_cpu and table.record.meta["timeouts"]["h"] == 0
     await service.act(table.id, "a", table.version, "t.1")
-    await service.wait_idle(table.id)
+    await service.cpu.wait_idle(table.id)
     assert _to_act(table) == "h"  # the computer plays h no more: h's turn waits for h
     await service.act(table.id, "h", table.version, "t.1")
     await service.close()
@@ -112,17 +112,17 @@ async def test_the_host_or_a_moderator_removes_a_player_for_good(db_target):
     listener = RecordingListener()
     db, service = await _service(db_target, listener)
     table = await _game(service, "a", "b")
-    await _refused("not_host_kick", service.kick(table.id, "b", "a"))
-    await _refused("kick_yourself", service.kick(table.id, "h", "h"))
-    await _refused("not_a_seated_person", service.kick(table.id, "h", "stranger"))
-    await service.kick(table.id, "h", "a")
+    await _refused("not_host_kick", service.seats.kick(table.id, "b", "a"))
+    await _refused("kick_yourself", service.seats.kick(table.id, "h", "h"))
+    await _refused("not_a_seated_person", service.seats.kick(table.id, "h", "stranger"))
+    await service.seats.kick(table.id, "h", "a")
     assert ("seat", "a", "kicked") in listener.calls
     assert table.seat("a").is_cpu and table.record.meta["kicked"] == ["a"]
     assert table.seat("a").cpu_level == "easy"  # the table's level
-    await _refused("kicked", service.rejoin(table.id, "a"))
-    await _refused("already_kicked", service.kick(table.id, "h", "a"))
+    await _refused("kicked", service.seats.rejoin(table.id, "a"))
+    await _refused("already_kicked", service.seats.kick(table.id, "h", "a"))
     # A member who may manage the channel may remove anyone, the host too; the host passes on.
-    await service.kick(table.id, "b", "h", may_manage=True)
+    await service.seats.kick(table.id, "b", "h", may_manage=True)
     assert table.record.host_id == "b"
     stored = await service.repo.get(table.id)
     assert stored.meta["kicked"] == ["a", "h"] and stored.host_id == "b"
@@ -134,10 +134,10 @@ async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_close
     listener = RecordingListener()
     db, service = await _service(db_target, listener)
     table = await _game(service, "a", pile=6)
-    await service.leave_game(table.id, "h")  # the host leaves: a hosts; the computer plays h
+    await service.seats.leave(table.id, "h")  # the host leaves: a hosts; the computer plays h
     assert table.record.host_id == "a"
     while table.record.status == "playing":
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
         if table.record.status == "playing" and _to_act(table) == "a":
             await service.act(table.id, "a", table.version, "t.1")
     board = await StandingsRepo(db).leaderboard("g", "toy")
@@ -145,11 +145,11 @@ async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_close
 
     db2, service2 = await _service(db_target, listener)
     alone = await _game(service2, "a")
-    await service2.leave_game(alone.id, "a")
-    await service2.leave_game(alone.id, "h")  # nobody left to play: the table closes
+    await service2.seats.leave(alone.id, "a")
+    await service2.seats.leave(alone.id, "h")  # nobody left to play: the table closes
     assert alone.record.status == "cancelled"
     assert ("closed", alone.id, "empty") in listener.calls
-    assert service2.find(alone.id) is None
+    assert service2.registry.find(alone.id) is None
     for s, d in ((service, db), (service2, db2)):
         await s.close()
         await d.close()
@@ -167,14 +167,18 @@ async def test_a_rematch_opens_once(db_target):
     db, service = await _service(db_target, listener)
     table = await _finished(service, "a")
     first, second = await asyncio.gather(
-        service.rematch(table.id, "a"), service.rematch(table.id, "h"), return_exceptions=True
+        service.lobby.rematch(table.id, "a"),
+        service.lobby.rematch(table.id, "h"),
+        return_exceptions=True,
     )
     assert not isinstance(first, Exception)
     assert isinstance(second, TableError) and second.code == "rematch_open"
     assert ("rematch", table.id, first.id) in listener.calls
     assert (await service.repo.get(table.id)).meta["rematch"] == first.id
-    await service.cancel(first.id, "a")  # even once that lobby ends, this game's rematch is used
-    await _refused("rematch_open", service.rematch(table.id, "h"))
+    await service.lobby.cancel(
+        first.id, "a"
+    )  # even once that lobby ends, this game's rematch is used
+    await _refused("rematch_open", service.lobby.rematch(table.id, "h"))
     await service.close()
     await db.close()
 
@@ -202,13 +206,13 @@ async def test_a_timeout_counts_once_per_turn_not_per_action_of_a_chain(db_targe
     table = await _game(service, "a")
     assert _to_act(table) == "h"
     for _ in range(5):  # five timed-out actions of one chain: still one turn
-        assert await service.expire_turn(table.id) == ["h"]
+        assert await service.timers.expire_turn(table.id) == ["h"]
         assert _to_act(table) == "h" and table.last_by_timer
     assert table.record.meta["timeouts"]["h"] == 1 and not table.seat("h").is_cpu
     await service.act(table.id, "h", table.version, "t.2")  # h ends the turn themself
     assert table.record.meta["timeouts"]["h"] == 0 and not table.last_by_timer
     await service.act(table.id, "a", table.version, "t.2")
-    assert await service.expire_turn(table.id) == ["h"]  # a new turn: counted again
+    assert await service.timers.expire_turn(table.id) == ["h"]  # a new turn: counted again
     assert table.record.meta["timeouts"]["h"] == 1
     await service.close()
     await db.close()

@@ -39,7 +39,7 @@ async def pair(tmp_path):
     other = TableService(db, {"toy": TOY}, silent, CONFIG, feed=hub.feed(), owns=lambda g: False)
     await owner.load()
     await other.load()
-    table = await owner.open(
+    table = await owner.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="toy",
@@ -49,8 +49,8 @@ async def pair(tmp_path):
         options={"pile": 40},
         seed="seed-1",
     )
-    await owner.join(table.id, "a", "A")
-    await owner.start(table.id, "h")
+    await owner.lobby.join(table.id, "a", "A")
+    await owner.lobby.start(table.id, "h")
     yield owner, other, heard, silent, table
     await other.close(drain_seconds=1)
     await owner.close(drain_seconds=1)
@@ -62,15 +62,15 @@ async def test_a_move_made_elsewhere_is_presented_by_the_owner_with_its_events(p
     await other.act(table.id, "h", 0, "t.1")  # a DM click that reached the other process
     await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
     assert silent.calls == []  # the mover presents nothing of a table it does not own
-    live = owner.find(table.id)
+    live = owner.registry.find(table.id)
     assert live is not None and live.version == 1 and live.state.pile == 39
     assert [e.code for e in live.last_events] == ["took"]  # replayed, not just reloaded
     # The owner moves next; the other's copy catches up from the feed.
     await owner.act(table.id, "a", 1, "t.2")
-    await _until(lambda: other.find(table.id).version == 2, "the other catching up")
+    await _until(lambda: other.registry.find(table.id).version == 2, "the other catching up")
     await other.act(table.id, "h", 2, "t.1")
     await _until(lambda: heard.calls[-1] == (3, "h"), "the owner presenting version 3")
-    assert owner.find(table.id).state.pile == 36 and silent.calls == []
+    assert owner.registry.find(table.id).state.pile == 36 and silent.calls == []
 
 
 async def test_the_database_decides_a_race_between_processes(tmp_path):
@@ -85,20 +85,20 @@ async def test_the_database_decides_a_race_between_processes(tmp_path):
     try:
         await owner.load()
         await deaf.load()
-        table = await owner.open(
+        table = await owner.lobby.open(
             guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
             locale="es", options={"pile": 40}, seed="seed-2",
         )  # fmt: skip
-        await owner.join(table.id, "a", "A")
-        await owner.start(table.id, "h")
-        assert (await deaf.ensure(table.id)).version == 0  # read from the database
+        await owner.lobby.join(table.id, "a", "A")
+        await owner.lobby.start(table.id, "h")
+        assert (await deaf.registry.ensure(table.id)).version == 0  # read from the database
         await owner.act(table.id, "h", 0, "t.1")
         # A second click on the old view (version 0): memory agrees with it, the database's
         # version guard refuses it; the copy is caught up, nothing is applied twice.
         with pytest.raises(TableError) as stale:
             await deaf.act(table.id, "h", 0, "t.1")
         assert stale.value.code == "stale"
-        assert deaf.find(table.id).version == 1
+        assert deaf.registry.find(table.id).version == 1
         # The owner moves again: the deaf copy is behind (1 < 2), and a click showing version
         # 2 is caught up first and applied, not refused as stale.
         await owner.act(table.id, "a", 1, "t.2")
@@ -120,9 +120,9 @@ async def test_only_the_owner_runs_computer_turns(pair):
     owner, other, heard, silent, table = pair
     # Not a computer table: the other process arms no timer for a guild it does not own.
     await other.act(table.id, "h", 0, "t.1")
-    await _until(lambda: owner.find(table.id).version == 1, "the owner catching up")
-    assert not other._timers.armed(table.id)
-    await _until(lambda: owner._timers.armed(table.id), "the owner arming the turn timer")
+    await _until(lambda: owner.registry.find(table.id).version == 1, "the owner catching up")
+    assert not other.timers.armed(table.id)
+    await _until(lambda: owner.timers.armed(table.id), "the owner arming the turn timer")
 
 
 async def test_sqlite_has_no_feed():
@@ -148,15 +148,15 @@ async def _pg_pair(url: str, players=("h", "a"), cpus: int = 0):
     )
     await owner.load()
     await other.load()
-    table = await owner.open(
+    table = await owner.lobby.open(
         guild_id="g", channel_id="c", game_key="toy", host_id=players[0], host_name="H",
         locale="es", options={"pile": 40}, seed="seed-pg",
     )  # fmt: skip
     for seat in players[1:]:
-        await owner.join(table.id, seat, seat.upper())
+        await owner.lobby.join(table.id, seat, seat.upper())
     for _ in range(cpus):
-        await owner.add_cpu(table.id, players[0], "normal")
-    await owner.start(table.id, players[0])
+        await owner.lobby.add_cpu(table.id, players[0], "normal")
+    await owner.lobby.start(table.id, players[0])
     return dbs, owner, other, heard, silent, table
 
 
@@ -173,7 +173,7 @@ async def test_on_postgres_the_owner_presents_a_move_made_by_the_other_process(p
         await other.act(table.id, "h", 0, "t.1")  # heard through LISTEN/NOTIFY
         await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
         await owner.act(table.id, "a", 1, "t.2")
-        await _until(lambda: other.find(table.id).version == 2, "the other catching up")
+        await _until(lambda: other.registry.find(table.id).version == 2, "the other catching up")
         await other.act(table.id, "h", 2, "t.1")
         await _until(lambda: heard.calls[-1:] == [(3, "h")], "the owner presenting version 3")
         assert silent.calls == []
@@ -187,8 +187,8 @@ async def test_on_postgres_a_timer_and_a_click_racing_for_one_version_make_one_m
     from version 0: the database lets exactly one of them commit version 1."""
     dbs, owner, other, heard, silent, table = await _pg_pair(pg_url)
     try:
-        await other.ensure(table.id)
-        timer = asyncio.create_task(owner.expire_turn(table.id, 0))
+        await other.registry.ensure(table.id)
+        timer = asyncio.create_task(owner.timers.expire_turn(table.id, 0))
         click = asyncio.create_task(other.act(table.id, "h", 0, "t.1"))
         results = await asyncio.gather(timer, click, return_exceptions=True)
         actions = await owner.repo.actions(table.id)
@@ -200,8 +200,8 @@ async def test_on_postgres_a_timer_and_a_click_racing_for_one_version_make_one_m
         else:
             assert played == [] or isinstance(played, TableError)
             assert not isinstance(clicked, BaseException)
-        await _until(lambda: other.find(table.id).version == 1, "both at version 1")
-        await _until(lambda: owner.find(table.id).version == 1, "both at version 1")
+        await _until(lambda: other.registry.find(table.id).version == 1, "both at version 1")
+        await _until(lambda: owner.registry.find(table.id).version == 1, "both at version 1")
     finally:
         await _close(dbs, other, owner)
 
@@ -211,10 +211,10 @@ async def test_on_postgres_the_owner_plays_the_computer_after_a_move_made_elsewh
     try:
         await other.act(table.id, "h", 0, "t.1")
         # The other process never plays the computer: the owner hears of version 1 and does.
-        await _until(lambda: owner.find(table.id).version >= 2, "the computer's move")
+        await _until(lambda: owner.registry.find(table.id).version >= 2, "the computer's move")
         actions = await owner.repo.actions(table.id)
         assert [(a.version, a.seat) for a in actions[:2]] == [(1, "h"), (2, "cpu1")]
-        await _until(lambda: other.find(table.id).version >= 2, "the other catching up")
+        await _until(lambda: other.registry.find(table.id).version >= 2, "the other catching up")
     finally:
         await _close(dbs, other, owner)
 
@@ -232,15 +232,15 @@ async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
     try:
         await owner.load()
         await other.load()
-        table = await owner.open(
+        table = await owner.lobby.open(
             guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
             locale="es", options={"pile": 40}, seed="seed-3",
         )  # fmt: skip
-        await owner.join(table.id, "a", "A")
-        await owner.start(table.id, "h")
+        await owner.lobby.join(table.id, "a", "A")
+        await owner.lobby.start(table.id, "h")
         await other.act(table.id, "h", 0, "t.1")
-        assert owner.find(table.id).version == 0  # missed
-        owner._resync()  # what the feed calls once reconnected
+        assert owner.registry.find(table.id).version == 0  # missed
+        owner.sharing._resync()  # what the feed calls once reconnected
         await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
     finally:
         await other.close(drain_seconds=1)
@@ -260,12 +260,12 @@ async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_
     hub = LocalFeedHub()
     first = TableService(dbs[0], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed())
     await first.load()
-    table = await first.open(
+    table = await first.lobby.open(
         guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
         locale="es", options={"pile": 40}, seed="seed-lazy",
     )  # fmt: skip
-    await first.join(table.id, "a", "A")
-    await first.start(table.id, "h")
+    await first.lobby.join(table.id, "a", "A")
+    await first.lobby.start(table.id, "h")
     await first.act(table.id, "h", 0, "t.1")
     await first.act(table.id, "a", 1, "t.2")
     await PresentedRepo(dbs[0]).save([Shown(table_id=table.id, slot="", version=1)])
@@ -282,13 +282,13 @@ async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_
     try:
         await owner.load(lazy=True)
         await other.load(lazy=True)
-        assert owner.find(table.id) is None
+        assert owner.registry.find(table.id) is None
         await other.act(table.id, "h", 2, "t.1")
         await _until(lambda: heard.calls, "the owner presenting the move")
         # Shown: version 1. Since then: a's move (version 2) and h's (version 3).
         assert heard.calls == [(3, "h")]
         assert events == [["took", "took"]]
-        assert owner.find(table.id).last_actor == "h"
+        assert owner.registry.find(table.id).last_actor == "h"
     finally:
         await other.close(drain_seconds=1)
         await owner.close(drain_seconds=1)
@@ -303,23 +303,25 @@ async def test_the_owner_learns_what_the_mover_s_process_showed_in_the_mover_s_d
     owner, other, heard, silent, table = pair
     await other.act(table.id, "h", 0, "t.1")
     await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
-    waiting = asyncio.create_task(owner.view_shown_elsewhere(table.id, "h", 1))
+    waiting = asyncio.create_task(owner.sharing.view_shown_elsewhere(table.id, "h", 1))
     await asyncio.sleep(0)  # the owner asks before the word arrives
-    other.view_answered(other.find(table.id), "h", 777, "d1")
+    other.sharing.view_answered(other.registry.find(table.id), "h", 777, "d1")
     shown = await waiting
     assert (shown.table_id, shown.seat, shown.version, shown.message_id, shown.digest) == (
         table.id, "h", 1, 777, "d1",
     )  # fmt: skip
-    assert await owner.view_shown_elsewhere(table.id, "h", 1) is None  # used once
+    assert await owner.sharing.view_shown_elsewhere(table.id, "h", 1) is None  # used once
     # The word may also come first; and the owner itself never publishes one.
     await other.act(table.id, "a", 1, "t.1")
-    other.view_answered(other.find(table.id), "a", None, None)  # could not answer in place
-    await _until(lambda: owner.find(table.id).version == 2, "the owner catching up")
-    shown = await owner.view_shown_elsewhere(table.id, "a", 2)
+    other.sharing.view_answered(
+        other.registry.find(table.id), "a", None, None
+    )  # could not answer in place
+    await _until(lambda: owner.registry.find(table.id).version == 2, "the owner catching up")
+    shown = await owner.sharing.view_shown_elsewhere(table.id, "a", 2)
     assert shown is not None and shown.message_id is None
-    owner.view_answered(owner.find(table.id), "a", 1, "x")
+    owner.sharing.view_answered(owner.registry.find(table.id), "a", 1, "x")
     await asyncio.sleep(0.01)
-    assert await other.view_shown_elsewhere(table.id, "a", 2) is None
+    assert await other.sharing.view_shown_elsewhere(table.id, "a", 2) is None
 
 
 async def test_no_word_from_the_mover_s_process_costs_a_bounded_wait_then_an_edit():
@@ -343,8 +345,8 @@ async def test_on_postgres_the_word_travels_by_notify(pg_url):
     try:
         await other.act(table.id, "h", 0, "t.1")
         await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
-        other.view_answered(other.find(table.id), "h", 777, "d1")
-        shown = await owner.view_shown_elsewhere(table.id, "h", 1)
+        other.sharing.view_answered(other.registry.find(table.id), "h", 777, "d1")
+        shown = await owner.sharing.view_shown_elsewhere(table.id, "h", 1)
         assert shown is not None and (shown.message_id, shown.digest) == (777, "d1")
     finally:
         await _close(dbs, other, owner)

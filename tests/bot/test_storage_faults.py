@@ -22,8 +22,8 @@ def _read_only(db, on: bool):
 async def test_a_move_not_saved_changes_nothing_in_memory(tmp_path):
     db, service = await _service(tmp_path / "t.db", turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     version, state = table.version, table.state
     seat = table.state.seats[table.state.turn]
     await _read_only(db, True)
@@ -40,17 +40,17 @@ async def test_a_move_not_saved_changes_nothing_in_memory(tmp_path):
 async def test_a_timeout_not_saved_leaves_no_trace_and_is_played_once_back(tmp_path):
     db, service = await _service(tmp_path / "t.db", turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     seat = table.state.seats[table.state.turn]
     meta_before = dict(table.record.meta)
     await _read_only(db, True)
     with pytest.raises(StorageUnavailable):
-        await service.expire_turn(table.id)
+        await service.timers.expire_turn(table.id)
     assert table.record.meta == meta_before
     assert not table.seat(seat).is_cpu
     await _read_only(db, False)
-    assert await service.expire_turn(table.id) == [seat]
+    assert await service.timers.expire_turn(table.id) == [seat]
     assert table.record.meta["timeouts"][seat] == 1
     await service.close()
     await db.close()
@@ -62,9 +62,9 @@ async def test_a_computer_turn_not_saved_is_tried_again_until_the_database_is_ba
     monkeypatch.setattr("bot.service.cpu.RETRY_SECONDS", 0.05)
     db, service = await _service(tmp_path / "t.db")
     table = await _open(service, pile=40)
-    await service.add_cpu(table.id, "h", "easy")
-    await service.start(table.id, "h")
-    await service.wait_idle(table.id)
+    await service.lobby.add_cpu(table.id, "h", "easy")
+    await service.lobby.start(table.id, "h")
+    await service.cpu.wait_idle(table.id)
     assert "h" in TOY.to_act(table.state)
     await service.act(table.id, "h", table.version, "t.1")
     # Queued before the computer's move (its search runs first): that move is not saved.

@@ -40,7 +40,7 @@ async def _service(path, listener=None, **config):
 
 
 async def _open(service, **options):
-    return await service.open(
+    return await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="toy",
@@ -53,7 +53,7 @@ async def _open(service, **options):
 
 
 async def _wait_finished(service, table):
-    await service.wait_idle(table.id)
+    await service.cpu.wait_idle(table.id)
     assert table.record.status == "finished"
 
 
@@ -64,22 +64,22 @@ async def test_lobby_rules(db_target):
         await _open(service)
     assert err.value.code == "channel_busy"
     with pytest.raises(TableError) as err:
-        await service.start(table.id, "h")
+        await service.lobby.start(table.id, "h")
     assert err.value.code == "not_enough_players"
-    await service.join(table.id, "a", "Ana")
+    await service.lobby.join(table.id, "a", "Ana")
     with pytest.raises(TableError) as err:
-        await service.join(table.id, "a", "Ana")
+        await service.lobby.join(table.id, "a", "Ana")
     assert err.value.code == "already_joined"
     with pytest.raises(TableError) as err:
-        await service.add_cpu(table.id, "a")
+        await service.lobby.add_cpu(table.id, "a")
     assert err.value.code == "not_host"
-    await service.add_cpu(table.id, "h")
-    await service.add_cpu(table.id, "h")
+    await service.lobby.add_cpu(table.id, "h")
+    await service.lobby.add_cpu(table.id, "h")
     with pytest.raises(TableError) as err:
-        await service.join(table.id, "b", "Bea")
+        await service.lobby.join(table.id, "b", "Bea")
     assert err.value.code == "table_full"
-    await service.remove(table.id, "h", "cpu2")
-    await service.leave(table.id, "h")  # the host leaves: Ana hosts now
+    await service.lobby.remove(table.id, "h", "cpu2")
+    await service.lobby.leave(table.id, "h")  # the host leaves: Ana hosts now
     assert table.record.host_id == "a"
     assert [s.id for s in table.record.seats] == ["a", "cpu1"]
     await service.close()
@@ -104,8 +104,8 @@ async def test_actions_are_checked_and_persisted(db_target):
     listener = RecordingListener()
     db, service = await _service(db_target, listener)
     table = await _open(service, pile=10)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     with pytest.raises(IllegalAction) as err:
         await service.act(table.id, "a", 0, "t.1")
     assert err.value.code == "not_your_turn"
@@ -129,8 +129,8 @@ async def test_actions_are_checked_and_persisted(db_target):
 async def test_simultaneous_clicks_apply_once(db_target):
     db, service = await _service(db_target)
     table = await _open(service, pile=10)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     results = await asyncio.gather(
         *(service.act(table.id, "h", 0, "t.1") for _ in range(5)), return_exceptions=True
     )
@@ -146,15 +146,15 @@ async def test_simultaneous_clicks_apply_once(db_target):
 async def test_computer_game_finishes_records_standings_and_replays(db_target):
     db, service = await _service(db_target)
     table = await _open(service)
-    await service.add_cpu(table.id, "h", "easy")
-    await service.start(table.id, "h")
+    await service.lobby.add_cpu(table.id, "h", "easy")
+    await service.lobby.start(table.id, "h")
     while table.record.status == "playing":
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
         if "h" in TOY.to_act(table.state):
             await service.act(table.id, "h", table.version, "t.1")
     assert table.record.status == "finished"
-    assert service.find(table.id) is None
-    replayed = await service.replay(table.id)
+    assert service.registry.find(table.id) is None
+    replayed = await service.replays.replay(table.id)
     assert replayed == table.state
     board = await StandingsRepo(db).leaderboard("g", "toy")
     assert [(r.user_id, r.played) for r in board] == [("h", 1)]  # computers have no standings
@@ -166,11 +166,11 @@ async def test_turn_timer_plays_then_replaces_after_three(db_target):
     listener = RecordingListener()
     db, service = await _service(db_target, listener, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     for _ in range(6):  # h and a time out alternately, three times each
         seat = table.state.seats[table.state.turn]
-        assert await service.expire_turn(table.id) == [seat]
+        assert await service.timers.expire_turn(table.id) == [seat]
     assert ("replaced", "h") in listener.calls and ("replaced", "a") in listener.calls
     assert all(s.is_cpu for s in table.record.seats)
     rows = await service.repo.actions(table.id)
@@ -183,14 +183,14 @@ async def test_turn_timer_plays_then_replaces_after_three(db_target):
 async def test_an_action_resets_the_timeout_count(db_target):
     db, service = await _service(db_target, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     for _ in range(2):
-        await service.expire_turn(table.id)  # h times out
+        await service.timers.expire_turn(table.id)  # h times out
         await service.act(table.id, "a", table.version, "t.1")  # a plays
     await service.act(table.id, "h", table.version, "t.1")  # h plays: count back to 0
     await service.act(table.id, "a", table.version, "t.1")
-    await service.expire_turn(table.id)
+    await service.timers.expire_turn(table.id)
     assert not table.seat("h").is_cpu
     assert table.record.meta["timeouts"]["h"] == 1
     await service.close()
@@ -200,10 +200,10 @@ async def test_an_action_resets_the_timeout_count(db_target):
 async def test_stale_timer_does_nothing(db_target):
     db, service = await _service(db_target, turn_timeout_seconds=3600)
     table = await _open(service, pile=40)
-    await service.join(table.id, "a", "Ana")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.start(table.id, "h")
     await service.act(table.id, "h", 0, "t.1")
-    assert await service.expire_turn(table.id, version=0) == []
+    assert await service.timers.expire_turn(table.id, version=0) == []
     assert table.version == 1
     await service.close()
     await db.close()
@@ -214,10 +214,10 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
         db, service = await _service(path)
         table = await _open(service, pile=30)
         for _ in range(3):
-            await service.add_cpu(table.id, "h", "easy")
-        await service.leave(table.id, "h")  # would cancel: no humans left
+            await service.lobby.add_cpu(table.id, "h", "easy")
+        await service.lobby.leave(table.id, "h")  # would cancel: no humans left
         assert table.record.status == "cancelled"
-        table = await service.open(
+        table = await service.lobby.open(
             guild_id="g",
             channel_id="c",
             game_key="toy",
@@ -228,11 +228,11 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             seed="s2",
         )
         for _ in range(3):
-            await service.add_cpu(table.id, "h", "easy")
-        await service.start(table.id, "h")
+            await service.lobby.add_cpu(table.id, "h", "easy")
+        await service.lobby.start(table.id, "h")
         moves = 0
         while table.record.status == "playing":
-            await service.wait_idle(table.id)
+            await service.cpu.wait_idle(table.id)
             if "h" in TOY.to_act(table.state):
                 if moves == interrupt_at:
                     break
@@ -244,7 +244,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             db, service = await _service(path)  # a new process on the same file
             [table] = await service.load()
             while table.record.status == "playing":
-                await service.wait_idle(table.id)
+                await service.cpu.wait_idle(table.id)
                 if "h" in TOY.to_act(table.state):
                     await service.act(table.id, "h", table.version, "t.1")
         actions = [(r.seat, r.action) for r in await service.repo.actions(table.id)]
@@ -261,20 +261,20 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
 async def test_rematch_seats_everyone_in_the_games_rematch_order(db_target):
     db, service = await _service(db_target)
     table = await _open(service, pile=5)
-    await service.join(table.id, "a", "Ana")
-    await service.add_cpu(table.id, "h", "easy")
-    await service.start(table.id, "h")
+    await service.lobby.join(table.id, "a", "Ana")
+    await service.lobby.add_cpu(table.id, "h", "easy")
+    await service.lobby.start(table.id, "h")
     with pytest.raises(TableError):  # still playing
-        await service.rematch(table.id, "a")
+        await service.lobby.rematch(table.id, "a")
     while table.record.status == "playing":
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
         for seat in ("h", "a"):
             if table.record.status == "playing" and seat in TOY.to_act(table.state):
                 await service.act(table.id, seat, table.version, "t.1")
     with pytest.raises(TableError) as err:
-        await service.rematch(table.id, "stranger")
+        await service.lobby.rematch(table.id, "stranger")
     assert err.value.code == "not_seated"
-    again = await service.rematch(table.id, "a")
+    again = await service.lobby.rematch(table.id, "a")
     assert again.record.status == "lobby" and again.record.host_id == "a"
     assert [s.id for s in again.record.seats] == TOY.rematch_seats(table.state)
     assert again.record.options == table.record.options

@@ -77,7 +77,7 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(db_targ
     ana = await ensure_collection(repo, "1")
     beto = await ensure_collection(repo, "2")
     hands = {"1": sorted(Counter(ana).elements())[:5], "2": sorted(Counter(beto).elements())[:5]}
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -87,8 +87,8 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(db_targ
         options={"payout": "una"},
         seed="pay-3",
     )
-    await service.join(table.id, "2", "Beto")
-    await service.start(table.id, "1", setup={"hands": hands})
+    await service.lobby.join(table.id, "2", "Beto")
+    await service.lobby.start(table.id, "1", setup={"hands": hands})
     rng = random.Random(0)  # with seed pay-3: a win, so the winner picks (no draw)
     try:
         while table.state.phase == "play":
@@ -132,7 +132,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(db_target):
     )
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -142,10 +142,10 @@ async def test_losing_everything_to_the_computer_then_topped_up(db_target):
         options={"payout": "todas", "cpu_level": "hard"},
         seed="all-1",
     )
-    await service.add_cpu(table.id, "1")
+    await service.lobby.add_cpu(table.id, "1")
     from games.triad.cards import deck_for_level
 
-    await service.start(
+    await service.lobby.start(
         table.id, "1", setup={"hands": {"1": hand, "cpu1": deck_for_level(10, "strong")}}
     )
     while table.record.status == "playing":
@@ -153,7 +153,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(db_target):
             await service.act(
                 table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
             )
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
     outcome = GAME.outcome(table.state)
     assert outcome.winner == "cpu1"
     left = await _ledger_matches(repo, "1")
@@ -176,7 +176,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(db_target):
     hands = {
         u: sorted(Counter(await ensure_collection(repo, u)).elements())[:5] for u in ("1", "2")
     }
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -185,8 +185,8 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(db_target):
         locale="es",
         seed="pay-3",
     )
-    await service.join(table.id, "2", "Beto")
-    await service.start(table.id, "1", setup={"hands": hands})
+    await service.lobby.join(table.id, "2", "Beto")
+    await service.lobby.start(table.id, "1", setup={"hands": hands})
     while table.record.status == "playing":  # the last legal move each turn: a 5-5 draw
         seat = sorted(GAME.to_act(table.state))[0]
         await service.act(
@@ -213,7 +213,7 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(db_targe
     mine = await ensure_collection(repo, "1")
     assert await triad.available("1") == mine
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -222,13 +222,13 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(db_targe
         locale="es",
         seed="stake",
     )
-    await service.add_cpu(table.id, "1")
-    await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await service.lobby.add_cpu(table.id, "1")
+    await service.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     left = await triad.available("1")
     assert sum(left.values()) == STARTER_SIZE - 5
     assert Counter(left) + Counter(hand) == Counter(mine)
     assert not holds(left, hand)
-    await service.cancel(table.id, "1")
+    await service.lobby.cancel(table.id, "1")
     assert await triad.available("1") == mine  # a closed table stakes nothing
     await service.close()
     await db.close()
@@ -245,7 +245,7 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_without_loading_a_
     service = TableService(db, {"triad": GAME}, RecordingListener(), config)
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -254,17 +254,17 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_without_loading_a_
         locale="es",
         seed="stake",
     )
-    await service.add_cpu(table.id, "1")
-    await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await service.lobby.add_cpu(table.id, "1")
+    await service.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     assert await repo.staked(table.id) == {"1": dict(Counter(hand))}  # the computer stakes none
     await service.close()
 
     restarted = TableService(db, {"triad": GAME}, RecordingListener(), config)
     assert await restarted.load(lazy=True) == []
-    assert restarted.find(table.id) is None and restarted.unloaded_count == 1
+    assert restarted.registry.find(table.id) is None and restarted.registry.unloaded_count == 1
     left = await restarted.lobby_rules("triad", TriadLobby).available("1")
     assert Counter(left) + Counter(hand) == Counter(mine)
-    assert restarted.find(table.id) is None and restarted.unloaded_count == 1
+    assert restarted.registry.find(table.id) is None and restarted.registry.unloaded_count == 1
     await restarted.close()
     await db.close()
 
@@ -337,7 +337,7 @@ async def test_a_declined_challenge_closes_the_table_and_the_computer_starts_at_
     db, service, listener, triad = await _triad_service(db_target)
     table, started = await _challenge(triad, "2")
     await triad.decline(table.id, "2")
-    assert table.record.status == "cancelled" and service.find(table.id) is None
+    assert table.record.status == "cancelled" and service.registry.find(table.id) is None
     assert ("closed", table.id, "stopped") in listener.calls
     table, started = await _challenge(triad, None)  # against the computer: its deck is set
     assert not started and [s.id for s in table.record.seats] == ["1", "cpu1"]

@@ -48,7 +48,7 @@ async def _table(db_target, **options):
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -58,8 +58,8 @@ async def _table(db_target, **options):
         options=options,
         seed="pres-1",
     )
-    await service.join(table.id, "2", "Beto")
-    await service.start(table.id, "1", setup={"hands": HANDS})
+    await service.lobby.join(table.id, "2", "Beto")
+    await service.lobby.start(table.id, "1", setup={"hands": HANDS})
     return db, service, table
 
 
@@ -222,7 +222,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -244,7 +244,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
         f"tt:{table.id}:cancel",
         f"l:{table.id}:rules",
     }
-    await service.join(table.id, "2", "Beto")
+    await service.lobby.join(table.id, "2", "Beto")
     after = lobby_payload(table, service, tr)
     assert f"tt:{table.id}:cards" in _everything(after) and "choosing cards (0/5)" in _everything(
         after
@@ -269,7 +269,7 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
         ServiceConfig(cpu_delay_seconds=0, cpu_think_seconds=0.05),
         think_clock=clock,
     )
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="triad",
@@ -279,14 +279,14 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
         options={"cpu_level": "hard"},
         seed="think",
     )
-    await service.add_cpu(table.id, "1")
-    await service.start(table.id, "1", setup={"hands": {"1": HANDS["1"], "cpu1": HANDS["2"]}})
+    await service.lobby.add_cpu(table.id, "1")
+    await service.lobby.start(table.id, "1", setup={"hands": {"1": HANDS["1"], "cpu1": HANDS["2"]}})
     while table.record.status == "playing":
         if "1" in GAME.to_act(table.state):
             await service.act(
                 table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
             )
-        await service.wait_idle(table.id)
+        await service.cpu.wait_idle(table.id)
     assert asked  # hard searched on the service's clock
     await service.close()
     await db.close()

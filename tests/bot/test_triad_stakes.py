@@ -42,11 +42,11 @@ async def two_processes(db_target):
 
 
 async def _lobby_against_cpu(service: TableService, channel: str):
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g", channel_id=channel, game_key="triad", host_id="1", host_name="Ana",
         locale="es", seed=f"seed-{channel}",
     )  # fmt: skip
-    await service.add_cpu(table.id, "1")
+    await service.lobby.add_cpu(table.id, "1")
     return table
 
 
@@ -56,20 +56,20 @@ async def test_a_card_staked_by_one_process_is_not_offered_by_the_other(two_proc
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
     table = await _lobby_against_cpu(first, "c1")
-    await first.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await first.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     left = await second.lobby_rules("triad", TriadLobby).available("1")
     assert Counter(left) + Counter(hand) == Counter(mine)
     # The other process cannot stake them again either: its start is refused whole.
     other = await _lobby_against_cpu(second, "c2")
     with pytest.raises(CardsAtStake) as refused:
-        await second.start(other.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+        await second.lobby.start(other.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     assert refused.value.user_id == "1"
     assert (await second.repo.get(other.id)).status == "lobby"
     assert await CollectionsRepo(dbs[1]).staked(other.id) == {}
     # The first game ends (cancelled): its cards are free again, for both processes.
-    await first.cancel(table.id, "1")
+    await first.lobby.cancel(table.id, "1")
     assert await second.lobby_rules("triad", TriadLobby).available("1") == mine
-    await second.start(other.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await second.lobby.start(other.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     assert await repo.staked(other.id) == {"1": dict(Counter(hand))}
 
 
@@ -80,7 +80,7 @@ async def test_two_starts_racing_for_the_last_copies_stake_them_once(two_process
     tables = [await _lobby_against_cpu(s, f"c{n}") for n, s in enumerate(services)]
     results = await asyncio.gather(
         *(
-            s.start(t.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+            s.lobby.start(t.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
             for s, t in zip(services, tables, strict=True)
         ),
         return_exceptions=True,
@@ -113,7 +113,9 @@ async def test_a_player_whose_picks_were_staked_elsewhere_is_asked_to_pick_again
             await triad.change_picks(table.id, user, "add", card_id)
     await triad.confirm(table.id, "1")
     elsewhere = await _lobby_against_cpu(second, "c2")
-    await second.start(elsewhere.id, "1", setup={"hands": {"1": hands["1"], "cpu1": hands["1"]}})
+    await second.lobby.start(
+        elsewhere.id, "1", setup={"hands": {"1": hands["1"], "cpu1": hands["1"]}}
+    )
     with pytest.raises(Notice) as told:
         await triad.confirm(table.id, "2")
         await triad.start_if_ready(table.id)
@@ -139,7 +141,7 @@ async def _backfilled(target) -> None:
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
     table = await _lobby_against_cpu(service, "c")
-    await service.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
+    await service.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     await service.close()
     from storage.migrations import migration_scripts
 

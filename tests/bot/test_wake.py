@@ -53,7 +53,7 @@ async def _playing_tables(path, count: int) -> list[int]:
     db, service = await _service(path, sleep=Sleeps(), clock=lambda: MOVED_AT)
     ids = []
     for n in range(count):
-        table = await service.open(
+        table = await service.lobby.open(
             guild_id="g",
             channel_id=f"c{n}",
             game_key="toy",
@@ -63,8 +63,8 @@ async def _playing_tables(path, count: int) -> list[int]:
             options={"pile": 30},
             seed=f"seed-{n}",
         )
-        await service.join(table.id, "a", "Ana")
-        await service.start(table.id, "h")
+        await service.lobby.join(table.id, "a", "Ana")
+        await service.lobby.start(table.id, "h")
         seat = TOY.to_act(table.state).pop()
         await service.act(table.id, seat, table.version, "t.1")
         ids.append(table.id)
@@ -114,12 +114,12 @@ async def test_overdue_deadlines_are_spread_and_unloaded_tables_wake_and_play_th
     sleeps = Sleeps()
     db, service = await _service(path, sleep=sleeps, clock=lambda: MOVED_AT)
     assert await service.load(lazy=True) == []  # nothing loaded at start-up
-    assert service.unloaded_count == 3
+    assert service.registry.unloaded_count == 3
     # Each woke by itself, loaded, and its timer was armed with the 0 s it had left (then the
     # next player's turn gets a full one).
     await sleeps.wait_for(3, seconds=0.0)
     await sleeps.wait_for(3, seconds=TURN)  # each timer moved, the next turn armed in full
-    assert service.unloaded_count == 0
+    assert service.registry.unloaded_count == 0
     assert sorted(sleeps.asked) == [0.0, 0.0, 0.0, TURN, TURN, TURN]
     for table_id in ids:
         rows = await service.repo.actions(table_id)

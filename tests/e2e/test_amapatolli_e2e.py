@@ -39,7 +39,9 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     assert [b.label for b in public.buttons] == ["Revancha"]
     # Once the final views are out, the bot keeps nothing of the finished table in memory.
     service = mesa.bot.tables
-    await fake.wait_until(lambda: service.find(table.table_id) is None, what="table released")
+    await fake.wait_until(
+        lambda: service.registry.find(table.table_id) is None, what="table released"
+    )
     listener = mesa.bot.listener
     await fake.wait_until(
         lambda: (

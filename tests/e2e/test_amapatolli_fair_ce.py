@@ -60,7 +60,7 @@ async def test_ce_pressed_two_seconds_after_the_window_opens_beats_the_computer(
     await (await alice.click(lobby, "Empezar")).acknowledged()
     table = AmapatolliTable(fake, table_id, [alice], SEED, OPTIONS, seats=[str(alice.id), "cpu1"])
     await table.wait_version(0)
-    live = mesa.bot.tables.get(table_id)
+    live = mesa.bot.tables.registry.get(table_id)
     seat = str(alice.id)
 
     # alice plays her first turn move each turn (from her DM) until she holds one card

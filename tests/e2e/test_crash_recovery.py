@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.service import TableService
+from bot.service.lobby import Lobby
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
 from tests.fakediscord.users import RawValue
@@ -74,7 +75,8 @@ async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
     offers = await table.private_offers(table.by_seat[seat], version)
     await (await take(table.by_seat[seat], offers[action])).acknowledged()
     await fake.wait_until(
-        lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the commit"
+        lambda: mesa.bot.tables.registry.get(table.table_id).version == version + 1,
+        what="the commit",
     )
     assert table.version() == version
     await mesa.restart()
@@ -113,7 +115,9 @@ async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_ta
     table.oracle.apply(seat, action)
     await table.wait_version(version + 1)  # the move's edit and the first retry refused
     assert (fault.hits, fault.remaining) == (2, 0)  # refused twice: the third try showed it
-    assert mesa.bot.tables.get(table.table_id).version == version + 1  # no later move did it
+    assert (
+        mesa.bot.tables.registry.get(table.table_id).version == version + 1
+    )  # no later move did it
     await mesa.bot.listener.drain()
     assert not mesa.bot.listener.shown.pending_retries()  # shown: nothing left to try
 
@@ -138,7 +142,7 @@ async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
             break
         await table.move()
     await fake.wait_until(lambda: bool(bob.dms()), what="a DM to bob again")
-    assert not await mesa.bot.tables.dms_closed(str(bob.id))
+    assert not await mesa.bot.tables.players.dms_closed(str(bob.id))
 
 
 async def test_a_click_whose_custom_id_no_longer_parses_is_answered(fake_discord, mesa):
@@ -293,7 +297,8 @@ async def test_a_move_typed_in_a_modal_killed_before_it_was_shown_is_answered_an
     handle = await user.submit_modal({MODAL_LABEL: text})
     assert await handle.acknowledged() == 5  # "thinking"
     await fake.wait_until(
-        lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the commit"
+        lambda: mesa.bot.tables.registry.get(table.table_id).version == version + 1,
+        what="the commit",
     )
     [intent] = [
         i
@@ -336,7 +341,7 @@ async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_resta
         hung.append(asyncio.current_task())
         await asyncio.Event().wait()
 
-    monkeypatch.setattr(TableService, "open", dies_here)
+    monkeypatch.setattr(Lobby, "open", dies_here)
     handle = await alice.slash("play amapatolli")
     assert await handle.acknowledged() == 5
     await fake.wait_until(lambda: bool(hung), what="the handler under way")
@@ -412,7 +417,7 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
     fault = fake.fail(path, method="PATCH", count=2, status=503)
     await table.move()  # waits until the public message shows the last version
     assert (fault.hits, fault.remaining) == (2, 0)
-    assert mesa.bot.tables.find(table.table_id) is None  # finished: not in memory any more
+    assert mesa.bot.tables.registry.find(table.table_id) is None  # finished: not in memory any more
     assert any(f["name"] == "Resultado" for f in table.public().embeds[0]["fields"])
     await mesa.bot.listener.drain()
     assert not mesa.bot.listener.shown.pending_retries()

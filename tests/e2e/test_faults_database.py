@@ -45,7 +45,7 @@ async def test_a_read_only_database_answers_every_click_shows_nothing_unsaved_an
         )
     await fake.settle()
     assert table.version() == version  # nothing unsaved shown: public message unchanged
-    assert mesa.bot.tables.get(table.table_id).version == version  # nor held in memory
+    assert mesa.bot.tables.registry.get(table.table_id).version == version  # nor held in memory
     assert {p.name: len(p.dms()) for p in players} == dms_before  # no private view moved on
     # Reads are still served: another player's hand, and a slash command that reads.
     other = next(p for p in players if p is not actor)

@@ -36,7 +36,8 @@ async def test_a_gateway_outage_times_nobody_out_and_the_table_is_current_after_
         await (await take(table.by_seat[seat], offers[action])).acknowledged()
         table.oracle.apply(seat, action)
         await fake.wait_until(
-            lambda: mesa.bot.tables.get(table.table_id).version == version + 1, what="the move"
+            lambda: mesa.bot.tables.registry.get(table.table_id).version == version + 1,
+            what="the move",
         )
         moved = version + 1
         await fake.gateway_outage(OUTAGE)  # (a click now would never reach the bot)
@@ -51,13 +52,13 @@ async def test_a_gateway_outage_times_nobody_out_and_the_table_is_current_after_
         # Nobody was timed out while no click could reach the bot (longer than a turn).
         rows = await mesa.bot.tables.repo.actions(table.table_id)
         assert not any(r.by_timer for r in rows), [(r.version, r.by_timer) for r in rows]
-        assert mesa.bot.tables.get(table.table_id).version == moved
+        assert mesa.bot.tables.registry.get(table.table_id).version == moved
         # The table that fell behind is current again, without a click.
         await table.wait_version(moved, timeout=30)
         caught_up = time.monotonic() - back
         # The suspended timer runs on: the waited-on player is timed out in due course.
         await fake.wait_until(
-            lambda: mesa.bot.tables.get(table.table_id).version > moved,
+            lambda: mesa.bot.tables.registry.get(table.table_id).version > moved,
             timeout=TURN + 15,
             what="the resumed turn timer",
         )

@@ -232,7 +232,7 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     lobby = await fake.wait_for_message(  # in English now: "table #N"
         lambda m: bool(m.embeds) and f"table #{table_id}" in (m.embeds[0].get("title") or "")
     )
-    table = mesa.bot.tables.find(table_id)
+    table = mesa.bot.tables.registry.find(table_id)
     assert table.record.options["hand_size"] == 4 and table.record.options["powers"] is True
     assert table.record.options["turn_seconds"] == 45 and table.record.locale == "en"
     assert "From the server (/settings)" in lobby.text  # the lobby says what the server chose
@@ -245,7 +245,7 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     assert busy.ephemeral and "las partidas se abren en" in busy.text
     opened = await (await alice.slash("play amapatolli", channel=second, hand_size=3))
     table_id = int(re.search(r"#(\d+)", opened.content).group(1))
-    assert mesa.bot.tables.find(table_id).record.options["hand_size"] == 3
+    assert mesa.bot.tables.registry.find(table_id).record.options["hand_size"] == 3
 
 
 async def test_a_triad_spectator_never_sees_a_hidden_card(fake_discord, mesa):

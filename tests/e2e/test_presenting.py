@@ -46,7 +46,7 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     players = [fake.user("alice"), fake.user("bob")]
     driver = await start_game(fake, players, seed=SEED, options={})
     bot = mesa.bot
-    table = bot.tables.get(driver.table_id)
+    table = bot.tables.registry.get(driver.table_id)
 
     # The first public edit hangs until released: every later move arrives while it is out.
     gate = asyncio.Event()
@@ -198,7 +198,7 @@ async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_me
     players = [fake.user("alice"), fake.user("bob")]
     driver = await start_game(fake, players, seed=SEED, options={})
     bot = mesa.bot
-    table = bot.tables.get(driver.table_id)
+    table = bot.tables.registry.get(driver.table_id)
     await bot.listener.drain()
     first_version = table.version
 

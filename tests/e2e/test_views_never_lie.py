@@ -79,14 +79,14 @@ async def test_the_computer_taking_every_seat_then_the_end(fake_discord, mesa):
     service = mesa.bot.tables
     people = {str(u.id): u for u in (alice, bob, carol)}
     for _ in range(2000):  # three timeouts a seat, the seats in turn
-        live = service.find(table.table_id)
+        live = service.registry.find(table.table_id)
         if live is None or live.record.status != "playing" or not live.human_seats():
             break
-        if not await service.expire_turn(table.table_id):
+        if not await service.timers.expire_turn(table.table_id):
             await asyncio.sleep(0.01)  # a computer's turn: it plays
             continue
         await mesa.bot.listener.drain()
-        live = service.find(table.table_id)
+        live = service.registry.find(table.table_id)
         if live is None or live.record.status != "playing":
             break
         for seat, user in people.items():

@@ -43,7 +43,7 @@ async def _table(tmp_path, clock: FakeClock):
         ServiceConfig(cpu_delay_seconds=0),
         sleep=clock.sleep,
     )
-    table = await service.open(
+    table = await service.lobby.open(
         guild_id="g",
         channel_id="c",
         game_key="amapatolli",
@@ -53,8 +53,8 @@ async def _table(tmp_path, clock: FakeClock):
         options={"hand_size": 3},
         seed=SEED,
     )
-    await service.add_cpu(table.id, "h", "normal")
-    await service.start(table.id, "h")
+    await service.lobby.add_cpu(table.id, "h", "normal")
+    await service.lobby.start(table.id, "h")
     return db, service, table, listener
 
 
