@@ -81,12 +81,12 @@ async def answer_error(
 
 async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:
     """A table that is not open, named for what it is: none such, finished, or closed."""
-    service = getattr(interaction.client, "tables", None)
+    registry = getattr(getattr(interaction.client, "tables", None), "registry", None)
     table_id = exc.params.get("table")
-    if service is None or not isinstance(table_id, int) or not hasattr(service, "why_gone"):
+    if registry is None or not isinstance(table_id, int):
         return exc
     try:
-        return await service.registry.why_gone(table_id)
+        return await registry.why_gone(table_id)
     except Exception:
         log.warning("could not look up table %s", table_id, exc_info=True)
         return exc
