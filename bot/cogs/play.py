@@ -57,7 +57,9 @@ class Click:
         version: int | None,
         action: str,
         ack: Ack = "update",
+        table: Table | None = None,
     ) -> None:
+        """``table``: the live table, when the caller has it (else it is looked up)."""
         self.bot = bot
         self.intent = Intent(
             interaction_id=str(interaction.id),
@@ -75,8 +77,8 @@ class Click:
         self.recorded = False
         # The table's version when the click arrived: equal to the version the player saw,
         # a refusal as stale means another seat's move took that very version meanwhile.
-        table = bot.tables.registry.find(table_id)
-        self.version_at_click = table.version if table is not None else None
+        self.table = table if table is not None else bot.tables.registry.find(table_id)
+        self.version_at_click = self.table.version if self.table is not None else None
 
     def raced(self) -> bool:
         """Whether this click lost a same-version race: it was current when it arrived, and
@@ -84,7 +86,7 @@ class Click:
         seen = self.intent.version
         if seen is None or self.version_at_click != seen:
             return False
-        table = self.bot.tables.registry.find(self.intent.table_id)
+        table = self.table
         return (
             table is not None
             and table.version == seen + 1
@@ -167,11 +169,13 @@ class PlayCog(commands.Cog):
         return dict(stored[1]) if stored and stored[0] == version else {}
 
     def _seated(
-        self, table_id: int, seat: str, version: int | None = None
+        self, table_id: int, seat: str, version: int | None = None, table: Table | None = None
     ) -> tuple[Table, GameState]:
         """The table and its game state, if ``seat`` plays there (and, given a ``version``,
-        clicked what is current): the one seat/turn check of every private click."""
-        table = self.bot.tables.registry.get(table_id)
+        clicked what is current): the one seat/turn check of every private click. ``table``:
+        the live table, when the caller has it (else it is looked up)."""
+        if table is None:
+            table = self.bot.tables.registry.get(table_id)
         info = table.seat(seat)
         if info is None:
             raise TableError("not_seated")
@@ -184,13 +188,18 @@ class PlayCog(commands.Cog):
         return table, table.state
 
     async def on_action(
-        self, interaction: discord.Interaction, table_id: int, version: int, action: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int,
+        action: str,
+        table: Table | None = None,
     ) -> None:
         # A click on a private view is answered by updating that very message with the view
         # after the move (one call); anything else is acknowledged first. Discord wants an
         # answer within 3 s: a move that takes longer is acknowledged meanwhile.
         deadline = asyncio.get_running_loop().time() + self._answer_within()
-        click = Click(self.bot, interaction, table_id, version, action)
+        click = Click(self.bot, interaction, table_id, version, action, table=table)
         try:
             await self._on_action(interaction, click, deadline)
         except Exception:
@@ -203,7 +212,7 @@ class PlayCog(commands.Cog):
         in_place = _is_private_view(interaction)
         table_id, seat = click.intent.table_id, click.intent.seat
         listener = self.bot.listener
-        table = self.bot.tables.registry.find(table_id)
+        table = click.table
         if not in_place:
             if table is None or not listener.public.is_public_message(table, interaction.message):
                 await click.defer(interaction)
@@ -231,12 +240,14 @@ class PlayCog(commands.Cog):
     ) -> None:
         intent = click.intent
         table_id, seat = intent.table_id, intent.seat
-        table = self.bot.tables.registry.find(table_id)
+        table = click.table
         try:
             await _within(
                 interaction,
                 deadline,
-                self.bot.tables.act(table_id, seat, intent.version, intent.action, intent=intent),
+                self.bot.tables.act(
+                    table_id, seat, intent.version, intent.action, intent=intent, table=table
+                ),
                 click=click,
             )
         except TableError as exc:
@@ -247,7 +258,7 @@ class PlayCog(commands.Cog):
         finally:
             await self.bot.remember(interaction)
         if in_place:
-            await self._update_in_place(interaction, table_id, seat, deadline)
+            await self._update_in_place(interaction, table_id, seat, deadline, table=table)
 
     async def _refused_stale(
         self,
@@ -489,11 +500,12 @@ class PlayCog(commands.Cog):
         seat: str,
         deadline: float,
         page: int = 0,
+        table: Table | None = None,
     ) -> None:
         """Show ``seat``'s current view on the message clicked (its DM view or an ephemeral
         "Ver mi mano"): as the click's answer when it has none yet, else by an edit."""
         try:
-            table, _ = self._seated(table_id, seat)
+            table, _ = self._seated(table_id, seat, table=table)
         except TableError:
             if not interaction.response.is_done():
                 await interaction.response.defer()
@@ -505,7 +517,7 @@ class PlayCog(commands.Cog):
             interaction, table, seat, tr, page=page, draft=draft, deadline=deadline
         ):
             listener.private.remember_click(table_id, seat, interaction)
-            self._touch(interaction, table_id)
+            self._touch(interaction, table_id, table)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
@@ -516,11 +528,14 @@ class PlayCog(commands.Cog):
         else:
             self.bot.listener.private.refresh_private(table, seat)
 
-    def _touch(self, interaction: discord.Interaction, table_id: int) -> None:
+    def _touch(
+        self, interaction: discord.Interaction, table_id: int, table: Table | None = None
+    ) -> None:
         """A click answered on the player's ephemeral view: its (fresher) token edits that
         view from now on ("Ver mi mano", the end of the game)."""
         if _is_ephemeral(interaction) and interaction.response.is_done():
-            table = self.bot.tables.registry.find(table_id)
+            if table is None:
+                table = self.bot.tables.registry.find(table_id)
             self.bot.listener.ephemerals.remember(
                 table_id,
                 str(interaction.user.id),

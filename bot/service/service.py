@@ -277,14 +277,17 @@ class TableService:
         action_text: str,
         *,
         intent: Intent | None = None,
+        table: Table | None = None,
     ) -> Table:
         """Apply a player's action. ``version`` is the table version the player saw (``None``
         skips the check, for actions typed fresh such as a modal); ``intent`` the recorded
         click it answers (marked done in the move's transaction). Refused with
-        ``TableError("restarting")`` once the service is closing."""
+        ``TableError("restarting")`` once the service is closing. ``table``: the live table
+        ``table_id`` names, when the caller found it already (a click looks it up once)."""
         if self._ctx.closing:
             raise TableError("restarting")
-        table = await self.registry.ensure(table_id) or self.registry.get(table_id)
+        if table is None:
+            table = await self.registry.ensure(table_id) or self.registry.get(table_id)
         self._inflight += 1
         self._idle.clear()
         try:

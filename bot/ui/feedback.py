@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -93,15 +93,18 @@ async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableE
 
 
 async def guard(
-    interaction: discord.Interaction, work: Awaitable[object], game_key: str | None = None
+    interaction: discord.Interaction,
+    work: Awaitable[object],
+    game_key: str | None | Callable[[], str | None] = None,
 ) -> None:
     """Run a component or modal callback's ``work``; whatever it raises is answered by
-    ``answer_error`` (``game_key``: whose ``<game>.error.<code>`` texts explain refusals).
+    ``answer_error`` (``game_key``: whose ``<game>.error.<code>`` texts explain refusals; a
+    function is asked only when there is a refusal to explain).
     Every TableItem click goes through here; other items and modals call it themselves."""
     try:
         await work
     except Exception as exc:  # the one place component errors are answered
-        await answer_error(interaction, exc, game_key)
+        await answer_error(interaction, exc, game_key() if callable(game_key) else game_key)
 
 
 def _log_expired(interaction: discord.Interaction) -> None:

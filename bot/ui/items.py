@@ -26,6 +26,7 @@ import discord
 from discord.ext import commands
 
 from bot.errors import TableError
+from bot.service.models import Table
 from bot.ui import ids
 from bot.ui.feedback import guard
 
@@ -55,7 +56,12 @@ class TableHandler(Protocol):
 
 class PlayHandler(TableHandler, Protocol):
     async def on_action(
-        self, interaction: discord.Interaction, table_id: int, version: int, action: str
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        version: int,
+        action: str,
+        table: Table | None = None,
     ) -> None: ...
 
     async def on_empty_select(self, interaction: discord.Interaction) -> None: ...
@@ -155,6 +161,8 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
             if not isinstance(getattr(cls, name, None), property):  # ``row`` lives in the item
                 setattr(self, name, value)
         super().__init__(self.component(cls.id_format.format(values), looks))
+        # The table this click is about, looked up once when it runs (``_run_loaded``).
+        self.found: Table | None = None
 
     def component(self, custom_id: str, looks: dict[str, Any]) -> ComponentT:
         raise NotImplementedError
@@ -176,7 +184,11 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = handler_cog(interaction, self.handled_by)
-        await guard(interaction, self._run_loaded(cog, interaction), cog.game_key(self.table_id))
+        await guard(interaction, self._run_loaded(cog, interaction), lambda: self._game(cog))
+
+    def _game(self, cog: TableHandler) -> str | None:
+        """The game whose catalogue explains a refusal of this click."""
+        return self.found.game.key if self.found is not None else cog.game_key(self.table_id)
 
     async def _run_loaded(self, cog: Any, interaction: discord.Interaction) -> None:
         """Refuse while the bot shuts down; load the table first if start-up left it unloaded."""
@@ -184,7 +196,7 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
         if tables is not None:
             if tables.closing:
                 raise TableError("restarting")
-            await tables.registry.ensure(self.table_id)
+            self.found = await tables.registry.ensure(self.table_id)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
         # answers one a killed bot left so. Game actions record their own intents, and the
         # play cog records a click just before it answers "thinking" (``_within``).
@@ -264,7 +276,7 @@ class ActionButton(TableButton, template=ids.ACTION_BUTTON):
     action: str
 
     async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
-        await cog.on_action(interaction, self.table_id, self.version, self.action)
+        await cog.on_action(interaction, self.table_id, self.version, self.action, self.found)
 
 
 class ActionSelect(TableSelect, template=ids.ACTION_MENU):
@@ -277,7 +289,7 @@ class ActionSelect(TableSelect, template=ids.ACTION_MENU):
         if not values:
             await cog.on_empty_select(interaction)
             return
-        await cog.on_action(interaction, self.table_id, self.version, values[0])
+        await cog.on_action(interaction, self.table_id, self.version, values[0], self.found)
 
 
 class HandButton(TableButton, template=ids.HAND_BUTTON):
