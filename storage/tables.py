@@ -16,7 +16,7 @@ from storage.collections import (
 )
 from storage.db import Database
 from storage.intents import Intent, mark_done
-from storage.ratings import FINISH_LOCK, FinishedGame, Rate, apply_finished
+from storage.ratings import FINISH_LOCK, FinishedGame, Rate, RatingChanges, apply_finished
 from storage.sql import INTEGRITY_ERRORS, Transaction, utc_now
 from storage.standings import StandingDelta, apply_standings
 
@@ -288,18 +288,19 @@ class TablesRepo:
         rate: Rate | None = None,
         intent: Intent | None = None,
         wake_at: float | None = None,
-    ) -> None:
+    ) -> RatingChanges:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
         anywhere leaves nothing of it). ``intent``: the click this move answers, marked done in
-        the same transaction; ``wake_at``: the table's next deadline (unix seconds)."""
+        the same transaction; ``wake_at``: the table's next deadline (unix seconds). Returns the
+        rating changes the game's end made (per scope; empty for any other move)."""
         seats_json = _seats_json(seats if seats is not None else table.seats)
         meta_json = json.dumps(meta if meta is not None else table.meta)
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
-        def unit(conn: Transaction) -> None:
+        def unit(conn: Transaction) -> RatingChanges:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
             # Under PostgreSQL a second writer at the same version (another process) waits for
             # the first one's row lock, then finds the version moved: one of them wins.
@@ -332,14 +333,16 @@ class TablesRepo:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
+            changes: RatingChanges = {}
             if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
-                apply_finished(conn, finished_game, rate)
+                changes = apply_finished(conn, finished_game, rate)
             if finished:
                 release_stakes(conn, table_id)
             if intent is not None:
                 mark_done(conn, intent)
+            return changes
 
-        await self.db.write(unit)
+        return await self.db.write(unit)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         rows = await self.db.fetchall(

@@ -23,17 +23,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 from bot import metrics
 from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
-from bot.service.ratings import INITIAL
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
-from storage import Intent, RatingsRepo, StaleVersion, ordinal
+from storage import Intent, StaleVersion
+from storage.ratings import RatingChanges
 
 log = logging.getLogger(__name__)
 
@@ -81,31 +82,7 @@ class Moves:
         """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
         The caller awaits the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
-        if table.record.status == "finished":
-            try:
-                await self._remember_rating_changes(table)
-            except asyncio.CancelledError:
-                # Committed: it is shown even though its mover was cancelled (a shutdown).
-                self.ctx.notify.game_changed(table, events, seat, by_timer)
-                raise
         return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
-
-    async def _remember_rating_changes(self, table: Table) -> None:
-        """The game's rating changes in this server, read back from the final transaction that
-        wrote them, for the end message (``meta["rating_changes"]``: user -> [before, after]
-        ordinals; in memory: the ratings themselves are stored)."""
-        try:
-            changes = await RatingsRepo(self.ctx.repo.db).changes(
-                table.id, table.record.guild_id, ordinal(*INITIAL)
-            )
-        except Exception:
-            log.warning("rating changes of table %s unreadable", table.id, exc_info=True)
-            return
-        if changes:
-            table.record.meta = {
-                **table.record.meta,
-                "rating_changes": {u: list(pair) for u, pair in changes.items()},
-            }
 
     async def _apply_and_persist(
         self,
@@ -182,7 +159,7 @@ class Moves:
         )
         start = time.perf_counter()
         try:
-            await asyncio.shield(write)
+            rating_changes = await asyncio.shield(write)
         except StaleVersion as exc:  # another process wrote first
             if self.ctx.refresh is not None:
                 raise _Lost() from exc  # caught up and judged again by the caller
@@ -192,6 +169,7 @@ class Moves:
             # in step with the database, or every later move would fail the version guard.
             if not await _committed(write):
                 raise
+            meta = _with_rating_changes(meta, write.result(), table.record.guild_id)
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             table.last_by_timer = by_timer
             # Persisted, so shown: a shutdown cancels computer turns after its drain, and a move
@@ -200,6 +178,7 @@ class Moves:
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
+        meta = _with_rating_changes(meta, rating_changes, table.record.guild_id)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
         table.last_by_timer = by_timer
         metrics.count("moves")
@@ -225,7 +204,19 @@ class Moves:
             table.record.status = "finished"
 
 
-async def _committed(write: asyncio.Future[None]) -> bool:
+def _with_rating_changes(
+    meta: dict[str, Any], changes: RatingChanges, guild_id: str | None
+) -> dict[str, Any]:
+    """``meta`` with the game's rating changes in this server, as the final transaction that
+    wrote them returned them, for the end message (``meta["rating_changes"]``: user -> [before,
+    after] ordinals; in memory only: the ratings themselves are stored)."""
+    mine = changes.get(guild_id or "")
+    if not mine:
+        return meta
+    return {**meta, "rating_changes": {u: list(pair) for u, pair in mine.items()}}
+
+
+async def _committed(write: asyncio.Future[Any]) -> bool:
     try:
         await write
     except BaseException:

@@ -8,7 +8,7 @@ import pytest
 from bot.service import ServiceConfig, TableService
 from bot.service.ratings import CPU_SKILLS, INITIAL, backfill, finished_game, recompute
 from bot.workers import InlineWorkers
-from storage import GLOBAL, GuildSettingsRepo, RatingsRepo, open_database
+from storage import GLOBAL, GuildSettingsRepo, RatingsRepo, open_database, ordinal
 from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
 
@@ -69,6 +69,29 @@ async def test_games_are_rated_in_their_final_transaction_and_match_a_recomputat
     assert (await repo.trend("g1", "toy", "ana"))[-1] == pytest.approx(
         stored[("g1", "toy", "ana")][0] - 3 * stored[("g1", "toy", "ana")][1]
     )
+
+
+async def test_the_end_message_gets_the_rating_changes_from_the_final_transaction(
+    service, monkeypatch
+):
+    """``meta["rating_changes"]`` comes from the transaction that rated the game (nothing is
+    read back under the table lock) and says what the stored history says: before and after
+    each person's ordinal in the table's server, a newcomer starting at the initial skill."""
+    db, svc = service
+    repo = RatingsRepo(db)
+
+    async def no_reads(*args, **kwargs):
+        raise AssertionError("rating changes read back at a game's end")
+
+    for n, guest in enumerate(("bea", "bea", None), start=1):
+        monkeypatch.setattr(RatingsRepo, "changes", no_reads)
+        table = await _play(svc, f"c{n}", "g1", "ana", guest)
+        monkeypatch.undo()
+        told = table.record.meta.get("rating_changes")
+        stored = await repo.changes(table.id, "g1", ordinal(*INITIAL))
+        assert told == {user: list(pair) for user, pair in stored.items()}
+        assert set(told) == ({"ana", "bea"} if guest else {"ana"})  # a computer is not rated
+    assert told["ana"][0] != ordinal(*INITIAL)  # the third game starts from the second's end
 
 
 def test_beating_hard_is_worth_more_than_beating_easy_and_house_rules_are_not_rated():
