@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.ui.images.fonts import draw_text, fit_size, font, plain
+from bot.ui.images.fonts import fit_size, font, plain, text_drawer
 from games.amapatolli.view import AmapatolliView, CardView
 
 Translator = Callable[..., str]
@@ -49,16 +49,7 @@ def _plain(text: str) -> str:
     return plain(text, bold=False)
 
 
-def _text(
-    draw: ImageDraw.ImageDraw,
-    xy,
-    text: str,
-    size: int,
-    fill,
-    anchor: str = "la",
-    max_width: float | None = None,
-) -> None:
-    draw_text(draw, xy, text, size, fill, anchor, bold=False, max_width=max_width)
+_text = text_drawer(bold=False)
 
 
 def _fit(text: str, size: int, width: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -284,6 +285,23 @@ PNG_COMPRESS_LEVEL = 1
 # the largest per-pixel difference; typically under 30/255 on a few anti-aliased edge pixels).
 PALETTE_STEP = 2
 PALETTE_COLOURS = 256
+
+
+def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float]:
+    """``draw_text`` with an image module's own weight and default anchor: its ``_text``."""
+
+    def text(
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: object,
+        anchor: str = anchor,
+        max_width: float | None = None,
+    ) -> float:
+        return draw_text(draw, xy, text, size, fill, anchor, bold=bold, max_width=max_width)
+
+    return text
 
 
 def png(image: Image.Image) -> bytes:

@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import draw_text, font, text_width
+from bot.ui.images.fonts import font, text_drawer, text_width
 from bot.ui.images.fonts import png as _png
 from games.core import Event
 from games.core.cards import SUIT_SYMBOLS, PlayingCard
@@ -49,16 +49,7 @@ ELEMENT_RGB = {
 PLAYER_RGB = [(220, 50, 50), (50, 110, 230), (40, 170, 70), (235, 200, 40), (150, 70, 200)]
 
 
-def _text(
-    draw: ImageDraw.ImageDraw,
-    xy,
-    text: str,
-    size: int,
-    fill,
-    anchor: str = "la",
-    max_width: float | None = None,
-) -> float:
-    return draw_text(draw, xy, text, size, fill, anchor, max_width=max_width)
+_text = text_drawer()
 
 
 def _colour(index: int) -> tuple[int, int, int]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
-from bot.ui.images.fonts import draw_text, fit_size, text_width
+from bot.ui.images.fonts import fit_size, text_drawer, text_width
 from bot.ui.triad.text import card_name
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
@@ -52,16 +52,7 @@ HEADER = 52
 FOOTER = 56  # status line, then the rules in force
 
 
-def _text(
-    draw: ImageDraw.ImageDraw,
-    xy,
-    text: str,
-    size: int,
-    fill,
-    anchor: str = "mm",
-    max_width: float | None = None,
-) -> None:
-    draw_text(draw, xy, text, size, fill, anchor, max_width=max_width)
+_text = text_drawer(anchor="mm")
 
 
 def _fit(text: str, size: int, width: int) -> int:
