@@ -18,15 +18,11 @@ from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table
 from bot.ui.endings import ended_hand_payload
-from bot.ui.messages import (
-    Payload,
-    finish,
-    private_payload,
-)
+from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, ViewKit, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +32,8 @@ class PrivateViews:
 
     def __init__(self, kit: ViewKit) -> None:
         self.k = kit
-        self._slots: dict[tuple[int, str], Slot] = {}
-        self._hands: dict[tuple[int, str], Slot] = {}  # each live ephemeral hand's worker
+        self._slots: SlotSet[tuple[int, str]] = SlotSet(kit)  # each DM hand
+        self._hands: SlotSet[tuple[int, str]] = SlotSet(kit)  # each live ephemeral hand
 
     def private_message_id(self, table_id: int, seat: str) -> int | None:
         """The DM message holding ``seat``'s private view at that table, if any."""
@@ -47,37 +43,34 @@ class PrivateViews:
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
         (``answer_in_place``): the DM worker waits until ``release_private``."""
-        self._slots.setdefault((table_id, seat), Slot()).holds += 1
+        self._slots.hold((table_id, seat))
 
     def release_private(self, table_id: int, seat: str) -> None:
-        self.k.release(self._slots.get((table_id, seat)))
+        self._slots.release((table_id, seat))
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
         if not self.k.bot.tables.sharing.owns(table.record.guild_id):
             return  # another process runs the guild's shard and shows it (bot/service/shared)
-        slot = self._slots.setdefault((table.id, seat), Slot())
-        slot.digest = None
+        self._slots.of((table.id, seat)).digest = None
         self.show_private(table, seat)
 
     def show_private(self, table: Table, seat: str) -> None:
-        slot = self._slots.setdefault((table.id, seat), Slot())
-        self.k.kick(slot, lambda: self._present_private(table, seat, slot))
+        self._slots.kick((table.id, seat), functools.partial(self._present_private, table, seat))
 
     def show_hand(self, table: Table, seat: str) -> None:
         """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
         if self.k.ephemerals.live(table.id, seat) is None or table.state is None:
             return
-        slot = self._hands.setdefault((table.id, seat), Slot())
         presenter = self.k.bot.presenter(table.game.key)
         version = table.version
 
-        async def work() -> None:
+        async def work(slot: Slot) -> None:
             await self.k.ephemerals.update(
                 table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
             )
 
-        self.k.kick(slot, work)
+        self._hands.kick((table.id, seat), work)
 
     def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
         """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
@@ -118,7 +111,7 @@ class PrivateViews:
         assert table.state is not None
         digest, waiting, finished, view = self._private_digest(table, seat)
         if finished and not slot.dirty:
-            self._slots.pop((table.id, seat), None)  # this is the view's last edit
+            self._slots.pop((table.id, seat))  # this is the view's last edit
         if digest == slot.digest:
             return
         # One hand message per player per table, edited in place; a turn that must notify
@@ -293,14 +286,12 @@ class PrivateViews:
         answered: list[tuple[int, str | None, int, bool]],
     ) -> bool:
         key = (table.id, seat)
-        slot = self._slots.setdefault(key, Slot())
+        slot = self._slots.of(key)
         if interaction.response.is_done() or interaction.message is None or table.state is None:
             return False
-        loop = asyncio.get_running_loop()
-        try:
-            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
-        except TimeoutError:
+        if not await slot.take_by(deadline):
             return False
+        loop = asyncio.get_running_loop()
         try:
             own_message = interaction.message.id == slot.message_id
             digest, waiting, _, view = self._private_digest(table, seat)
@@ -350,9 +341,7 @@ class PrivateViews:
     async def _restore_private_slots(self, table: Table) -> None:
         """Every DM view of ``table`` stored before a restart gets its slot back."""
         for seat in await self.k.shown.stored_seats(table.id):
-            await self._restore_private(
-                table.id, seat, self._slots.setdefault((table.id, seat), Slot())
-            )
+            await self._restore_private(table.id, seat, self._slots.of((table.id, seat)))
 
     async def _restore_private(self, table_id: int, seat: str, slot: Slot) -> None:
         row = await self.k.shown.restore(table_id, seat)
@@ -402,7 +391,7 @@ class PrivateViews:
         slot = self._slots.get((table.id, seat))
         if slot is not None:
             self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, by_cpu))
-        self._hands.pop((table.id, seat), None)
+        self._hands.pop((table.id, seat))
         self.k.spawn(self.k.ephemerals.retire(self.k.ephemerals.pop(table.id, seat), by_cpu))
 
     async def timed_out_notice(self, table: Table, seat: str) -> None:
@@ -415,6 +404,7 @@ class PrivateViews:
         await self._restore_private_slots(table)
         for key in [k for k in self._slots if k[0] == table.id]:
             slot = self._slots.pop(key)
+            assert slot is not None
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
-            del self._hands[key]
+            self._hands.pop(key)

@@ -5,6 +5,7 @@ when none is fresh, the bot token, paced (bot/ui/pacer.py)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 
@@ -13,16 +14,12 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table
-from bot.ui.messages import (
-    Payload,
-    finish,
-    public_payload,
-)
+from bot.ui.messages import Payload, finish, public_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.seats import used_rematch_view
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, ViewKit, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +29,10 @@ class PublicTable:
 
     def __init__(self, kit: ViewKit) -> None:
         self.k = kit
-        self._slots: dict[int, Slot] = {}
+        self._slots: SlotSet[int] = SlotSet(kit)
 
     def show(self, table: Table, build: Callable[[], Payload], final: bool = False) -> Slot | None:
-        slot = self._slots.setdefault(table.id, Slot())
+        slot = self._slots.of(table.id)
         if slot.final:
             return None
         slot.token_key = ("public", table.id)
@@ -44,8 +41,7 @@ class PublicTable:
         slot.paced = True
         playing = table.record.status == "playing" and not final
         slot.skip_version = table.version if playing else None
-        self.k.kick(slot, lambda: self._present_public(table, slot))
-        return slot
+        return self._slots.kick(table.id, functools.partial(self._present_public, table))
 
     async def _present_public(self, table: Table, slot: Slot) -> None:
         if slot.build is None:
@@ -66,7 +62,7 @@ class PublicTable:
             # The last word (a later change, e.g. closing, opens a new slot): no slot outlives
             # its table.
             if not slot.dirty:
-                self._slots.pop(table.id, None)
+                self._slots.pop(table.id)
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
@@ -137,10 +133,10 @@ class PublicTable:
     def hold_public(self, table_id: int) -> None:
         """A click on the public message is being answered with its update
         (``answer_public_in_place``): the worker waits until ``release_public``."""
-        self._slots.setdefault(table_id, Slot()).holds += 1
+        self._slots.hold(table_id)
 
     def release_public(self, table_id: int) -> None:
-        self.k.release(self._slots.get(table_id))
+        self._slots.release(table_id)
 
     def is_public_message(self, table: Table, message: discord.Message | None) -> bool:
         return message is not None and str(message.id) == table.record.message_id
@@ -150,14 +146,12 @@ class PublicTable:
     ) -> bool:
         """Answer a click on the table's public message with that message updated
         (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual)."""
-        slot = self._slots.setdefault(table.id, Slot())
+        slot = self._slots.of(table.id)
         if interaction.response.is_done() or slot.final or table.state is None:
             return False
-        loop = asyncio.get_running_loop()
-        try:
-            await asyncio.wait_for(slot.busy.acquire(), max(0.0, deadline - loop.time()))
-        except TimeoutError:
+        if not await slot.take_by(deadline):
             return False
+        loop = asyncio.get_running_loop()
         try:
             tr = translator(table.record.locale)
             presenter = self.k.bot.presenter(table.game.key)
@@ -204,7 +198,7 @@ class PublicTable:
             return
         view = used_rematch_view(finished, translator(finished.record.locale))
         channel = self.k.bot.get_partial_messageable(int(finished.record.channel_id))
-        slot = self._slots.setdefault(finished.id, Slot())
+        slot = self._slots.of(finished.id)
         try:
             async with slot.busy:  # after any edit of that message under way
                 message = channel.get_partial_message(int(finished.record.message_id))

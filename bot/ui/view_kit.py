@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import discord
 
@@ -39,6 +39,7 @@ NO_MUTUAL_GUILD = 50278
 # Seconds since a player's last click at a table after which their turn gets a notice DM.
 NOTICE_AFTER = 60.0
 T = TypeVar("T")
+K = TypeVar("K")  # what a kind of view is keyed by: a table id, (table id, seat)
 
 
 class ListenerHost(Protocol):
@@ -87,10 +88,55 @@ class Slot:
     token_key: Any = None  # its key in the listener's ``Tokens`` (the public message's)
     paced_turn: bool = False  # its worker waited for the pacer for the change it shows
 
+    async def take_by(self, deadline: float) -> bool:
+        """Take ``busy`` if it is free by ``deadline`` (loop time): a click answered with this
+        view in time; False (not taken) when an edit under way holds it longer."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(self.busy.acquire(), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            return False
+        return True
+
     def needs_pacing(self) -> bool:
         return self.paced and not (
             self.skip_version is not None and self.skip_version == self.shown_version
         )
+
+
+class SlotSet(Generic[K]):
+    """The slots of one kind of view (the public messages, the DM hands...), by key, each
+    shown by its worker (``ViewKit.kick``); a click answered with the view holds its slot."""
+
+    def __init__(self, kit: ViewKit) -> None:
+        self._kit = kit
+        self._slots: dict[K, Slot] = {}
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._slots)
+
+    def get(self, key: K) -> Slot | None:
+        return self._slots.get(key)
+
+    def of(self, key: K) -> Slot:
+        """``key``'s slot, a new one if it has none."""
+        return self._slots.setdefault(key, Slot())
+
+    def pop(self, key: K) -> Slot | None:
+        return self._slots.pop(key, None)
+
+    def kick(self, key: K, work: Callable[[Slot], Awaitable[None]]) -> Slot:
+        """``key``'s slot shows ``work(slot)`` next (``ViewKit.kick``)."""
+        slot = self.of(key)
+        self._kit.kick(slot, lambda: work(slot))
+        return slot
+
+    def hold(self, key: K) -> None:
+        """A click is being answered with this view: its worker waits until ``release``."""
+        self.of(key).holds += 1
+
+    def release(self, key: K) -> None:
+        self._kit.release(self._slots.get(key))
 
 
 async def timed_rest(
