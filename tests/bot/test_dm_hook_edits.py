@@ -11,7 +11,7 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.ui.listener import DiscordTableListener, Slot
+from bot.ui.listener import DiscordTableListener
 from bot.ui.payload import Payload
 from bot.ui.tokens import LIFETIME
 
@@ -38,7 +38,7 @@ def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
     listener = DiscordTableListener(host)
     clock = Clock()
     listener.clock = clock
-    listener.private._slots[(TABLE, SEAT)] = Slot(message_id=DM_VIEW)
+    listener.private._slots.of((TABLE, SEAT)).message_id = DM_VIEW
     return listener, bot_edit, clock
 
 
@@ -51,7 +51,7 @@ def _click(message_id: int, kind=discord.InteractionResponseType.message_update)
 
 
 async def _edit(listener: DiscordTableListener) -> None:
-    slot = listener.private._slots[(TABLE, SEAT)]
+    slot = listener.private._slots.of((TABLE, SEAT))
     await listener.private._edit_dm(TABLE, SEAT, slot, Payload(content="view"))
 
 
