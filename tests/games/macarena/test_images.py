@@ -111,16 +111,16 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
 
 
 def _drawn_texts(monkeypatch) -> list[str]:
-    from bot.ui.macarena import images as images
+    from bot.ui.images import fonts  # every text of the module's images is drawn through it
 
     texts: list[str] = []
-    original = images.draw_text
+    original = fonts.draw_text
 
     def spy(draw, xy, text, size, fill, anchor="la", bold=True, max_width=None):
         texts.append(text)
         return original(draw, xy, text, size, fill, anchor, bold, max_width)
 
-    monkeypatch.setattr(images, "draw_text", spy)
+    monkeypatch.setattr(fonts, "draw_text", spy)
     return texts
 
 

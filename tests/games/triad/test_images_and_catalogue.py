@@ -206,6 +206,7 @@ def test_element_badges_are_pictures_telling_every_element_apart():
 @pytest.mark.parametrize("element", ELEMENTS)
 def test_no_letter_is_drawn_in_a_card_badge(element, monkeypatch):
     """Water's badge was the letter "A", which also prints a 10 on a card's edge."""
+    from bot.ui.images import fonts  # every text of the module's images is drawn through it
     from bot.ui.triad import images
     from games.triad.view import CardFace
 
@@ -215,7 +216,7 @@ def test_no_letter_is_drawn_in_a_card_badge(element, monkeypatch):
         drawn.append((xy[0], xy[1], text))
         return 0.0
 
-    monkeypatch.setattr(images, "draw_text", spy)
+    monkeypatch.setattr(fonts, "draw_text", spy)
     face = CardFace(
         uid=1, card="c100", level=5, element=element, printed=[10] * 4, values=[10] * 4, owner="p1"
     )
