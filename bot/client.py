@@ -25,6 +25,7 @@ from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
 from bot.settings import Settings
+from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.outage import GatewayOutages
@@ -195,6 +196,8 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
+        # Every bot-token request, whoever makes it, passes the pacer when it is sent.
+        http_gate.install(self.http, lambda: self.listener.pacer)
         self.db = await open_database(
             self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
         )

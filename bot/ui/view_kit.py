@@ -28,6 +28,7 @@ from bot.ui.messages import (
     finish,
 )
 from bot.ui.pacer import Priority, RequestPacer
+from bot.ui.pacer import priority as pace_at
 from bot.ui.presenter import GamePresenter
 from bot.ui.shown import ShownStore
 from bot.ui.tokens import Hook, Tokens
@@ -100,14 +101,16 @@ async def timed_rest(
     priority: Priority = Priority.HOUSEKEEPING,
 ) -> T:
     """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``; a bot-token call
-    passes the ``pacer`` that keeps it inside the global limit, waiting its turn by
-    ``priority`` (its wait is not REST time)."""
-    if pacer is not None:
-        await pacer.acquire(priority)
+    names the ``pacer`` that keeps it inside the global limit: its requests wait their turn
+    there by ``priority`` when they are sent (``bot/ui/http_gate.py``). Without one, the call
+    uses the turn its task took ahead (``RequestPacer.acquire``), if any."""
     metrics.count(f"rest.{kind}")
     start = time.perf_counter()
     try:
-        return await call
+        if pacer is None:
+            return await call
+        with pace_at(priority):
+            return await call
     finally:
         metrics.observe("rest", (time.perf_counter() - start) * 1000)
 
@@ -177,6 +180,9 @@ class ViewKit:
                     await work()
                 except Exception:
                     log.exception("showing a table change failed")
+                finally:
+                    if slot.paced_turn:
+                        self.pacer.release()  # an interaction token edited, or nothing was sent
 
     async def shown_done(self, slot: Slot | None) -> None:
         """Wait until ``slot``'s worker has shown everything asked of it so far."""
