@@ -131,6 +131,12 @@ class PrivateViews:
             return
         if await self.k.closed_dms(seat):
             return
+        if not finished and self.plays_from_table(table.id, seat):
+            # Channel play: their live ephemeral hand follows the table through its own token
+            # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
+            # or brought up to date (with the bot token) only once they play from it again.
+            metrics.count("dm_spared_channel_play")
+            return
         tr = translator(await self.k.bot.locale_of(seat))
         payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr, view=view)
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
@@ -171,6 +177,14 @@ class PrivateViews:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    def plays_from_table(self, table_id: int, seat: str) -> bool:
+        """``seat`` plays from the table: their ephemeral "Ver mi mano" hand is live and they
+        never clicked their DM hand (a player who did plays from it: it stays up to date)."""
+        slot = self._slots.get((table_id, seat))
+        if slot is not None and slot.clicked:
+            return False
+        return self.k.ephemerals.live(table_id, seat) is not None
 
     async def _turn_notice(
         self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
@@ -245,6 +259,7 @@ class PrivateViews:
         slot = self._slots.get((table_id, seat))
         message = interaction.message
         if slot is not None and message is not None and message.id == slot.message_id:
+            slot.clicked = True
             self.k.tokens.offer(("dm", table_id, seat), interaction, message.id)
 
     async def answer_in_place(

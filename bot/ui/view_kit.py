@@ -87,6 +87,7 @@ class Slot:
     notice_id: int | None = None  # a DM hand's live turn notice (deleted when the turn passes)
     token_key: Any = None  # its key in the listener's ``Tokens`` (the public message's)
     paced_turn: bool = False  # its worker waited for the pacer for the change it shows
+    clicked: bool = False  # a DM hand its player clicked: they play from it
 
     def needs_pacing(self) -> bool:
         return self.paced and not (
