@@ -11,6 +11,7 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py --tables 500 --no-validate   # skip the OpenAPI walk
     .venv/bin/python bench/load.py --backend postgres --processes 2   # 2 shard processes
     .venv/bin/python bench/load.py --tables 500 --global-rate 45,0   # the bot paced, unpaced
+    .venv/bin/python bench/load.py --tables 100,500 --global-rate 45,0 --channel-play 0.5
 
 The fake enforces Discord's global limit (50 bot-token requests per second, all shard processes
 together; interaction callbacks and webhook-token routes exempt): a request over it gets the
