@@ -60,13 +60,25 @@ class SharedBudget(Protocol):
 
 
 class Turn:
-    """One place in the window, granted ahead of the request that will use it."""
+    """One place in the window, granted ahead of the request that will use it: the next
+    bot-token request of the task that took it (tasks it starts inherit the context, not the
+    turn)."""
 
-    __slots__ = ("granted", "owner")
+    __slots__ = ("granted", "owner", "task")
 
     def __init__(self, granted: float, owner: RequestPacer) -> None:
         self.granted = granted
         self.owner = owner
+        self.task: asyncio.Task[object] | None = None
+
+
+def _own_turn() -> Turn | None:
+    """The current task's turn (None: it holds none), taken out of its context."""
+    turn = _turn.get()
+    if turn is None:
+        return None
+    _turn.set(None)
+    return turn if turn.task is asyncio.current_task() else None
 
 
 # The priority of the bot-token requests the current task sends, and the turn it holds.
@@ -165,27 +177,25 @@ class RequestPacer:
                 turn = await future
             except asyncio.CancelledError:
                 if future.done() and not future.cancelled():
-                    self._give_back(future.result())
+                    self._give_back(future.result(), freed=True)
                 raise
             metrics.count("pace.waited")
             metrics.observe("pace", (self._clock() - asked) * 1000)
+        turn.task = asyncio.current_task()
         _turn.set(turn)
 
     def release(self) -> None:
         """Give back the current task's turn if no request used it."""
-        turn = _turn.get()
-        if turn is not None:
-            _turn.set(None)
-            if turn.owner is self:
-                self._give_back(turn)
+        turn = _own_turn()
+        if turn is not None and turn.owner is self:
+            self._give_back(turn, freed=True)
 
     async def sending(self) -> None:
         """A bot-token request is about to be sent (``bot/ui/http_gate.py``): use the current
         task's turn, or wait for one at the task's priority; count it now."""
-        turn = _turn.get()
-        _turn.set(None)
+        turn = _own_turn()
         now = self._clock()
-        if turn is not None and turn.owner is self and self._give_back(turn):
+        if turn is not None and turn.owner is self and self._give_back(turn, freed=False):
             if now >= self._paused_until:
                 self.take(now)
                 return
@@ -193,10 +203,9 @@ class RequestPacer:
         else:
             level = _priority.get()
         await self.acquire(level)
-        turn = _turn.get()
-        _turn.set(None)
+        turn = _own_turn()
         if turn is not None:
-            self._give_back(turn)
+            self._give_back(turn, freed=False)
         self.take(self._clock())
 
     def _grant(self, now: float) -> Turn:
@@ -205,14 +214,16 @@ class RequestPacer:
             self._held.append(turn)
         return turn
 
-    def _give_back(self, turn: Turn) -> bool:
-        """Stop holding ``turn``'s place; False when it had expired already."""
+    def _give_back(self, turn: Turn, *, freed: bool = True) -> bool:
+        """Stop holding ``turn``'s place (``freed``: unused; else its request is sent now and
+        counted instead); False when it had expired already."""
         try:
             self._held.remove(turn)
         except ValueError:
             return False
-        if self._napping and self._dispatcher is not None and not self._dispatcher.done():
+        if freed and self._napping and self._dispatcher is not None:
             # the dispatcher sleeps until a place frees: one just did
+            self._napping = False
             self._dispatcher.cancel()
             self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch())
         return True
@@ -236,7 +247,7 @@ class RequestPacer:
                 await self.shared.take()  # the other processes' calls count too
             turn = self._grant(self._clock())
             if future.done():
-                self._give_back(turn)
+                self._give_back(turn, freed=True)
             else:
                 future.set_result(turn)
             await asyncio.sleep(0)  # let it start before the next turn is given

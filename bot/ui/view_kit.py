@@ -198,7 +198,11 @@ class ViewKit:
                 if work is None:
                     return
                 try:
-                    await work()
+                    if slot.paced_turn:  # a bot-token call after its turn's goes as a public one
+                        with pace_at(Priority.PUBLIC):
+                            await work()
+                    else:
+                        await work()
                 except Exception:
                     log.exception("showing a table change failed")
                 finally:

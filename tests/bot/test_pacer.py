@@ -154,3 +154,19 @@ async def test_held_turns_and_sends_together_never_exceed_the_limit():
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_a_task_started_while_holding_a_turn_does_not_inherit_it():
+    """A worker that spawns a task after its turn (the task copies its context) keeps its turn:
+    the child neither uses it nor gives it back."""
+    t = FakeTime()
+    pacer = RequestPacer(1, window=1.0, clock=t.clock, sleep=t.sleep)
+    await pacer.acquire()
+
+    async def child() -> None:
+        pacer.release()  # not its turn: nothing given back
+
+    await asyncio.create_task(child())
+    assert pacer.free_in(t.now) == pytest.approx(1.0)  # the parent's turn still holds the place
+    await pacer.sending()  # the parent's request uses it, at once
+    assert t.now == 0.0 and pacer.sent == 1
