@@ -178,6 +178,7 @@ class MesaBot(commands.Bot):
         self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)
         self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
         self.listener.kit.public_every = settings.public_edit_every_seconds
+        self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(Workers(processes) if processes != 0 else None)

@@ -131,6 +131,9 @@ class PrivateViews:
             return
         if await self.k.closed_dms(seat):
             return
+        if self._not_needed_yet(table.id, seat, slot, waiting, finished):
+            metrics.count("dm_deferred")
+            return
         if not finished and self.plays_from_table(table.id, seat):
             # Channel play: their live ephemeral hand follows the table through its own token
             # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
@@ -177,6 +180,19 @@ class PrivateViews:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    def _not_needed_yet(
+        self, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
+    ) -> bool:
+        """Nothing to act on in ``seat``'s DM hand, before (what it shows) or after (what it
+        would show), and no fresh token of their click on it: it waits for their turn (a hand
+        never posted waits for it too, and is not posted just to show the end). A hand that
+        shows their turn is always brought up to date: no DM says "your turn" when it is not."""
+        if not self.k.dm_when_needed or waiting or slot.waiting:
+            return False
+        if finished:
+            return slot.message_id is None
+        return self.k.tokens.fresh(("dm", table_id, seat), slot.message_id) is None
 
     def plays_from_table(self, table_id: int, seat: str) -> bool:
         """``seat`` plays from the table: their ephemeral "Ver mi mano" hand is live and they

@@ -136,6 +136,9 @@ class ViewKit:
         # Least seconds between two bot-token edits of a table being played (settings'
         # ``public_edit_every_seconds``; 0: no coalescing).
         self.public_every = 0.0
+        # DM hands posted / edited with the bot token only when they let their player act
+        # (settings' ``dm_views_when_needed``; ``PrivateViews._not_needed_yet``).
+        self.dm_when_needed = False
         self._coalescing: dict[int, Slot] = {}  # slots waiting out ``public_every``, by id
         self._draining = 0  # drain() under way: nothing waits to coalesce
         # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
