@@ -41,6 +41,10 @@ from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
 log = logging.getLogger(__name__)
+# A second's bot-token calls leave in quarters (bot/ui/pacer.py): measured at 500 tables on a
+# loaded host, a whole second's worth sent at once reached the fake Discord bunched with the
+# next second's (one global 429 in the set-up).
+PACER_SPREAD = 4
 GLOBAL_LIMIT = 50  # Discord's bot-token requests per second
 
 
@@ -176,7 +180,9 @@ class MesaBot(commands.Bot):
         }
         self.db: Database | None = None
         self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)
-        self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
+        self.listener = DiscordTableListener(
+            self, RequestPacer(settings.request_budget(), spread=PACER_SPREAD)
+        )
         self.listener.kit.public_every = settings.public_edit_every_seconds
         self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         processes = settings.render_processes
@@ -297,7 +303,7 @@ class MesaBot(commands.Bot):
             fallback_per_second=settings.request_budget(),
         )
         await self._budget.start()
-        self.listener.pacer = RequestPacer(rate, shared=self._budget)
+        self.listener.pacer = RequestPacer(rate, shared=self._budget, spread=PACER_SPREAD)
 
     async def close(self) -> None:
         """Graceful: new clicks are answered "restarting", moves under way finish and are

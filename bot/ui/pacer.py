@@ -103,12 +103,18 @@ class RequestPacer:
         *,
         shared: SharedBudget | None = None,
         window: float = 1.0,
+        spread: int = 1,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         """At most ``per_second`` calls in any ``window`` seconds; ``per_second`` ≤ 0 turns
-        pacing off (a bot whose global limit Discord raised)."""
+        pacing off (a bot whose global limit Discord raised). ``spread`` > 1 also allows at
+        most ``ceil(per_second / spread)`` calls in any ``window / spread``: a second's calls
+        never leave in one burst, so a burst delayed on its way (a loaded host, a slow network)
+        cannot arrive in the same second of Discord's as the next one."""
         self.per_second = per_second
+        self.spread = max(1, spread)
+        self._part = max(1, -(-per_second // self.spread))  # calls allowed per part
         self.shared = shared  # every shard process's one budget, taken before each call
         self.window = window
         self._clock = clock
@@ -140,12 +146,19 @@ class RequestPacer:
             return 0.0
         self._forget_old(now)
         paused = max(0.0, self._paused_until - now)
-        over = len(self._starts) + len(self._held) - self.per_second
+        wait = max(paused, self._room_in(now, self.per_second, self.window))
+        if self.spread > 1:
+            wait = max(wait, self._room_in(now, self._part, self.window / self.spread))
+        return wait
+
+    def _room_in(self, now: float, allowed: int, span: float) -> float:
+        """Seconds until fewer than ``allowed`` calls (sent or held) fall in the last ``span``."""
+        edge = now - span
+        times = [t for t in heapq.merge(self._starts, (t.granted for t in self._held)) if t > edge]
+        over = len(times) - allowed
         if over < 0:
-            return paused
-        times = heapq.merge(self._starts, (t.granted for t in self._held))
-        oldest = next(itertools.islice(times, over, None))
-        return max(paused, oldest + self.window - now)
+            return 0.0
+        return max(0.0, times[over] + span - now)
 
     def take(self, now: float) -> None:
         """Count a call sent at ``now``."""

@@ -170,3 +170,18 @@ async def test_a_task_started_while_holding_a_turn_does_not_inherit_it():
     assert pacer.free_in(t.now) == pytest.approx(1.0)  # the parent's turn still holds the place
     await pacer.sending()  # the parent's request uses it, at once
     assert t.now == 0.0 and pacer.sent == 1
+
+
+async def test_a_spread_pacer_sends_a_second_s_calls_in_parts_not_in_one_burst():
+    t = FakeTime()
+    pacer = RequestPacer(8, window=1.0, spread=4, clock=t.clock, sleep=t.sleep)
+    sent: list[float] = []
+
+    async def send() -> None:
+        await pacer.sending()
+        sent.append(round(t.now, 6))
+
+    await asyncio.gather(*(send() for _ in range(8)))
+    assert sent == [0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75]  # 2 per quarter, 8 a second
+    await send()
+    assert sent[-1] == 1.0
