@@ -492,6 +492,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
             for mode, n in sorted(stats.human_moves_by_mode.items())
         },
         "human_moves_by_mode": dict(stats.human_moves_by_mode),
+        "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
         "setup_bot_calls": m.setup_bot_calls,
         "setup_bot_calls_per_table": round(m.setup_bot_calls / max(tables, 1), 2),

@@ -165,6 +165,7 @@ class LoadStats:
     # "play" bot-token calls and human moves by how the table is played ("dm", "channel")
     bot_calls_by_mode: Counter[str] = field(default_factory=Counter)
     human_moves_by_mode: Counter[str] = field(default_factory=Counter)
+    bot_routes_by_mode: Counter[str] = field(default_factory=Counter)  # "mode METHOD route"
     routes: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
@@ -796,6 +797,13 @@ class World:
                 self.stats.bot_calls[purpose] += 1
                 if purpose == "play" and table is not None:
                     self.stats.bot_calls_by_mode[table.mode] += 1
+                    where = "user"
+                    if (found := CHANNEL_PATH.match(record.path)) is not None:
+                        channel = self.fake.channels.get(int(found.group(1)))
+                        where = "dm" if channel is not None and channel.is_dm else "table"
+                    self.stats.bot_routes_by_mode[
+                        f"{table.mode} {record.method} {route} ({where})"
+                    ] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
 
