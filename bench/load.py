@@ -11,6 +11,7 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py --tables 500 --no-validate   # skip the OpenAPI walk
     .venv/bin/python bench/load.py --backend postgres --processes 2   # 2 shard processes
     .venv/bin/python bench/load.py --tables 500 --global-rate 45,0   # the bot paced, unpaced
+    .venv/bin/python bench/load.py --tables 100,500 --global-rate 45,0 --channel-play 0.5
 
 The fake enforces Discord's global limit (50 bot-token requests per second, all shard processes
 together; interaction callbacks and webhook-token routes exempt): a request over it gets the
@@ -131,6 +132,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         " opening the last tables does not compete with the first ones playing)",
     )
     parser.add_argument("--closed-dms", type=float, default=0.1, help="share of guests (0.1)")
+    parser.add_argument(
+        "--channel-play",
+        type=float,
+        default=0.0,
+        help="share of tables whose players all play from the table's ephemeral hand (\"Ver mi"
+        ' mano") rather than their DMs (0); on the other tables guests with closed DMs'
+        " (--closed-dms) still play that way. Bot-token calls per move are printed per mode",
+    )
     parser.add_argument("--setup-concurrency", type=int, default=16)
     parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
     parser.add_argument(
@@ -308,6 +317,7 @@ async def run_one(
         closed_dms=args.closed_dms,
         setup_concurrency=args.setup_concurrency,
         guilds=guilds,
+        channel_play=args.channel_play,
     )
     bots = [
         await start_bot(fake, folder, args, database_url, shard) for shard in range(args.processes)
@@ -325,6 +335,7 @@ async def run_one(
         lag_task = asyncio.create_task(sample_loop_lag(setup_lag))
         if args.setup_first:
             world.go.clear()
+        setup_bot_before = fake.ratelimits.traffic.bot
         tasks = await world.open_all()
         deadline = opened_at + max(120.0, tables * 0.5)
         while world.started() < tables and time.monotonic() < deadline:
@@ -332,6 +343,8 @@ async def run_one(
             if any(b.returncode is not None for b in bots):
                 raise RuntimeError(f"a bot exited; see {folder / 'bot.log'}")
         setup_s = time.monotonic() - opened_at
+        setup_bot_calls = fake.ratelimits.traffic.bot - setup_bot_before
+        setup_429 = fake.ratelimits.traffic.global_429
         lag_task.cancel()
         world.go.set()
         progress(args, f"{world.started()}/{tables} tables playing after {setup_s:.0f} s; warm-up")
@@ -405,6 +418,8 @@ async def run_one(
         window=window,
         playing_at_start=playing_at_start,
         setup_s=setup_s,
+        setup_bot_calls=setup_bot_calls,
+        setup_429=setup_429,
         bot_cpu_pct=bot_cpu_pct,
         bot_tree_cpu_pct=bot_tree_cpu_pct,
         tree_rss_peak=tree_rss_peak,
@@ -433,6 +448,8 @@ class Measured:
     window: float
     playing_at_start: int
     setup_s: float
+    setup_bot_calls: int  # bot-token calls while the tables opened (humans not playing yet)
+    setup_429: int  # global 429s up to the end of the set-up (command sync included)
     bot_cpu_pct: float
     bot_tree_cpu_pct: float  # with its worker processes
     tree_rss_peak: float
@@ -470,6 +487,16 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "bot_token_per_s": round(t["bot"] / m.window, 1),
         "bot_token_per_human_move": round(stats.bot_calls["play"] / max(stats.human_moves, 1), 3),
         "bot_token_calls_by_purpose": dict(stats.bot_calls),
+        "bot_token_per_human_move_by_mode": {
+            mode: round(stats.bot_calls_by_mode[mode] / max(n, 1), 3)
+            for mode, n in sorted(stats.human_moves_by_mode.items())
+        },
+        "human_moves_by_mode": dict(stats.human_moves_by_mode),
+        "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
+        "channel_play": args.channel_play,
+        "setup_bot_calls": m.setup_bot_calls,
+        "setup_bot_calls_per_table": round(m.setup_bot_calls / max(tables, 1), 2),
+        "setup_global_429": m.setup_429,
         "interaction_calls": t["interaction"],
         "global_429": t["global_429"],
         "global_429_run": m.global_429_run,
@@ -622,14 +649,19 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
     """The figures issue 25 asks for, one row per table count and pacer setting."""
     head = (
         "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
+        " | per move: DM play / channel play | set-up: s, bot-token calls per table, 429s"
         " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
         " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
         " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms bot (fake; fake in set-up) |"
     )
-    lines = [head, "|" + "---|" * 12]
+    lines = [head, "|" + "---|" * 14]
     for r in results:
         lag = r["loop_lag_ms"]
         lag_text = "n/a" if lag == "n/a" else f"{ms(lag, 'p50')} / {ms(lag, 'p99')}"
+        modes, moved = r["bot_token_per_human_move_by_mode"], r["human_moves_by_mode"]
+        mode_text = " / ".join(
+            f"{modes[mode]} ({moved[mode]})" if mode in modes else "—" for mode in ("dm", "channel")
+        )
         nv, nc = r["next_view_ms"], r["next_view_after_cpu_ms"]
         fl, sl = r["fake_loop_lag_ms"], r["fake_loop_lag_setup_ms"]
         p, o, a = r["public_edit_ms"], r["mover_view_ms"], r["ack_ms"]
@@ -640,6 +672,8 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
             f" | {r['moves_per_s']} | {r['bot_token_per_human_move']}"
             f" (play {purposes.get('play', 0)}, setup {purposes.get('setup', 0)},"
             f" other {purposes.get('other', 0)}; {r['human_moves']} moves)"
+            f" | {mode_text}"
+            f" | {r['setup_s']} s, {r['setup_bot_calls_per_table']}, {r['setup_global_429']}"
             f" | {r['global_429']}, {r['global_429_run']}"
             f" | {ms(nv, 'p50')} / {ms(nv, 'p99')} / {ms(nv, 'max')} ({nv['n']};"
             f" {ms(nc, 'p50')} / {ms(nc, 'p99')})"

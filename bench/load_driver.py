@@ -162,6 +162,10 @@ class LoadStats:
     # bot-token calls in the window by what they served: "play" (a table being played, its
     # end included), "setup" (a table being opened: lobby, joins, start), "other" (no table)
     bot_calls: Counter[str] = field(default_factory=Counter)
+    # "play" bot-token calls and human moves by how the table is played ("dm", "channel")
+    bot_calls_by_mode: Counter[str] = field(default_factory=Counter)
+    human_moves_by_mode: Counter[str] = field(default_factory=Counter)
+    bot_routes_by_mode: Counter[str] = field(default_factory=Counter)  # "mode METHOD route"
     routes: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
@@ -187,13 +191,16 @@ class Human:
         self.acted_version = -1
         self.dm_wait: Pending | None = None  # the move clicked, until the DM moves on
         self.last_click: int | None = None  # this move's previous click (a draft step)
+        # Plays from the table's ephemeral "Ver mi mano" hand, not from a DM: a guest whose DMs
+        # are closed, or everyone at a channel-play table (``World(channel_play=…)``).
+        self.channel = table.channel_play or not user.dms_open
 
     @property
     def name(self) -> str:
         return self.user.name
 
     def view(self) -> Message | None:
-        return self.dm if self.user.dms_open else self.hand_view
+        return self.hand_view if self.channel else self.dm
 
     def my_turn_in_public(self) -> bool:
         public = self.table.public
@@ -206,7 +213,7 @@ class Human:
         world, table, rng = self.world, self.table, self.world.rng
         await world.go.wait()
         while world.running:
-            if self.user.dms_open:
+            if not self.channel:
                 await table.until(self._has_fresh_choices)
             else:
                 await table.until(
@@ -215,7 +222,7 @@ class Human:
             await asyncio.sleep(rng.uniform(*world.think))
             if not world.running:
                 return
-            if not self.user.dms_open:
+            if self.channel:
                 view = await self._open_hand()
                 if view is None:
                     self.acted_version = table.version or -1
@@ -312,7 +319,7 @@ class Human:
             ):  # a draft step: the move's time runs from its last click
                 table.refused(self.last_click)
             if (table.version or 0) <= choice.version:  # else the click is stale already
-                via = "dm" if self.user.dms_open else "hand"
+                via = "hand" if self.channel else "dm"
                 pending = Pending(
                     now, choice.version, handle.interaction.id, action_kind(choice), via
                 )
@@ -345,7 +352,7 @@ class Human:
     def can_act_at(self) -> int | None:
         """The version at which this human's view lets them act (None: it does not)."""
         table = self.table
-        if not self.user.dms_open:  # they open their hand once the public table names them
+        if self.channel:  # they open their hand once the public table names them
             return table.version if self.my_turn_in_public() else None
         dm = self.dm
         version = version_of(dm) if dm is not None else None
@@ -361,8 +368,16 @@ class Human:
 class LoadTable:
     """One channel and the table that lives in it (a new one when a game ends)."""
 
-    def __init__(self, world: World, channel: Channel, game: str, humans: list[FakeUser]):
+    def __init__(
+        self,
+        world: World,
+        channel: Channel,
+        game: str,
+        humans: list[FakeUser],
+        channel_play: bool = False,
+    ):
         self.world = world
+        self.channel_play = channel_play  # its players play from the table, not from DMs
         self.channel = channel
         self.game = game
         self.users = humans
@@ -431,9 +446,15 @@ class LoadTable:
                     world.stats.public_ms.append(sample.ms)
                     world.stats.public_samples.append(sample)
                     world.stats.human_moves += 1
+                    world.stats.human_moves_by_mode[self.mode] += 1
             else:
                 still.append(pending)
         self.pending = still
+
+    @property
+    def mode(self) -> str:
+        """How this table is played: "channel" (from the table's ephemeral hands) or "dm"."""
+        return "channel" if self.channel_play else "dm"
 
     def sample(self, pending: Pending, shown_version: int) -> Sample:
         """The latency of `pending`, resolved now by `shown_version`."""
@@ -653,11 +674,13 @@ class World:
         setup_concurrency: int = 16,
         guilds: list[Guild] | None = None,
         rematch: bool = False,
+        channel_play: float = 0.0,
     ) -> None:
         """``guilds``: the tables' channels go round-robin into these (the default guild
         only when None); every player joins their table's guild. ``rematch``: after a game
         (but Triple Triad's) the host presses "Revancha" and starts that lobby, instead of
-        opening a new table with /play."""
+        opening a new table with /play. ``channel_play``: the share of tables whose players
+        all play from the table's ephemeral hands ("Ver mi mano") instead of their DMs."""
         self.fake = fake
         self.rematch = rematch
         self.rng = random.Random(seed)
@@ -689,7 +712,8 @@ class World:
                 users.append(fake.user(f"p{index}s{seat}", dms_open=not closed))
                 if guild is not fake.guild:
                     users[-1].join(guild)
-            table = LoadTable(self, channel, game, users)
+            at_table = self.rng.random() < channel_play if channel_play > 0 else False
+            table = LoadTable(self, channel, game, users, channel_play=at_table)
             self.tables.append(table)
             self.by_channel[channel.id] = table
         fake.message_observers.append(self._message)
@@ -768,12 +792,23 @@ class World:
             if not is_exempt(route):
                 self.stats.non_exempt_at.append(time.monotonic())
             if record.kind == BOT:
-                self.stats.bot_calls[self._served_by(record)] += 1
+                table = self._table_of(record)
+                purpose = "other" if table is None else "setup" if table.opening else "play"
+                self.stats.bot_calls[purpose] += 1
+                if purpose == "play" and table is not None:
+                    self.stats.bot_calls_by_mode[table.mode] += 1
+                    where = "user"
+                    if (found := CHANNEL_PATH.match(record.path)) is not None:
+                        channel = self.fake.channels.get(int(found.group(1)))
+                        where = "dm" if channel is not None and channel.is_dm else "table"
+                    self.stats.bot_routes_by_mode[
+                        f"{table.mode} {record.method} {route} ({where})"
+                    ] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
 
-    def _served_by(self, record: RequestRecord) -> str:
-        """What a bot-token call served: "play", "setup" or "other" (see LoadStats.bot_calls)."""
+    def _table_of(self, record: RequestRecord) -> LoadTable | None:
+        """The table a bot-token call served (by the channel or DM it touches), if any."""
         table: LoadTable | None = None
         m = CHANNEL_PATH.match(record.path)
         if m is not None:
@@ -787,9 +822,7 @@ class World:
         elif record.path == "/users/@me/channels" and isinstance(record.body, dict):
             human = self.by_user.get(int(record.body.get("recipient_id") or 0))
             table = human.table if human is not None else None
-        if table is None:
-            return "other"
-        return "setup" if table.opening else "play"
+        return table
 
     # --- running -----------------------------------------------------------------------------
 

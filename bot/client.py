@@ -25,6 +25,7 @@ from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
 from bot.settings import Settings
+from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
 from bot.ui.outage import GatewayOutages
@@ -40,6 +41,10 @@ from games.core import Game
 from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
 
 log = logging.getLogger(__name__)
+# A second's bot-token calls leave in quarters (bot/ui/pacer.py): measured at 500 tables on a
+# loaded host, a whole second's worth sent at once reached the fake Discord bunched with the
+# next second's (one global 429 in the set-up).
+PACER_SPREAD = 4
 GLOBAL_LIMIT = 50  # Discord's bot-token requests per second
 
 
@@ -175,7 +180,11 @@ class MesaBot(commands.Bot):
         }
         self.db: Database | None = None
         self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)
-        self.listener = DiscordTableListener(self, RequestPacer(settings.request_budget()))
+        self.listener = DiscordTableListener(
+            self, RequestPacer(settings.request_budget(), spread=PACER_SPREAD)
+        )
+        self.listener.kit.public_every = settings.public_edit_every_seconds
+        self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(Workers(processes) if processes != 0 else None)
@@ -197,6 +206,8 @@ class MesaBot(commands.Bot):
 
     # ----- start-up -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
+        # Every bot-token request, whoever makes it, passes the pacer when it is sent.
+        http_gate.install(self.http, lambda: self.listener.pacer)
         self.db = await open_database(
             self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
         )
@@ -296,7 +307,7 @@ class MesaBot(commands.Bot):
             fallback_per_second=settings.request_budget(),
         )
         await self._budget.start()
-        self.listener.pacer = RequestPacer(rate, shared=self._budget)
+        self.listener.pacer = RequestPacer(rate, shared=self._budget, spread=PACER_SPREAD)
 
     async def close(self) -> None:
         """Graceful: new clicks are answered "restarting", moves under way finish and are

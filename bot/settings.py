@@ -52,6 +52,18 @@ class Settings(BaseSettings):
     # only if Discord raised your bot's limit; 0 turns pacing off. Shard processes share it
     # (``request_budget``).
     global_requests_per_second: int = Field(default=45, ge=0, le=10_000)
+    # Least seconds between two bot-token edits of one public table while it is played (DM
+    # play: nobody clicks the table, so no interaction token may edit it). Changes meanwhile
+    # are coalesced: the table then shows its newest version, at most this many seconds (plus
+    # the pacer's queue) behind. Edits through a table token (someone pressed one of its
+    # buttons in the last 14 minutes), the lobby and the game's end are never held. 0: every
+    # change at once.
+    public_edit_every_seconds: float = Field(default=5.0, ge=0, le=60)
+    # A DM hand is posted when its player first has something to act on (not at Start), and a
+    # DM hand that has nothing to act on before or after a change is brought up to date with
+    # the bot token only once it has again (or the game ends): through the token of its
+    # player's last click on it, always at once. False: every change of every DM hand.
+    dm_views_when_needed: bool = True
     # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
     loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
     # Shards (Discord requires them from 2,500 guilds). SHARD_COUNT: how many in total;

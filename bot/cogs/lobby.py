@@ -124,6 +124,8 @@ class LobbyCog(commands.Cog):
         await self.bot.remember(interaction)
         user = str(interaction.user.id)
         service = self.bot.tables
+        if op != "rematch":  # the lobby message shows the change: through this press's token
+            self._offer_lobby_token(table_id, interaction)
         actions: dict[str, Callable[[], Awaitable[object]]] = {
             "join": functools.partial(
                 service.lobby.join, table_id, user, interaction.user.display_name
@@ -136,6 +138,13 @@ class LobbyCog(commands.Cog):
         }
         await actions[op]()
 
+    def _offer_lobby_token(self, table_id: int, interaction: discord.Interaction) -> None:
+        """A press on the lobby message, answered with a deferred update: its token edits that
+        message (the lobby, then the table it becomes at Start) instead of the bot token."""
+        table = self.bot.tables.find(table_id)
+        if table is not None:
+            self.bot.listener.public.offer_public(table, interaction)
+
     async def show_rules(self, interaction: discord.Interaction, table_id: int) -> None:
         """The table's game rules, only for the clicker and in their language."""
         game_key = self.game_key(table_id)
@@ -146,6 +155,7 @@ class LobbyCog(commands.Cog):
 
     async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str) -> None:
         await interaction.response.defer()
+        self._offer_lobby_token(table_id, interaction)
         await self.bot.tables.lobby.remove(table_id, str(interaction.user.id), seat)
 
 

@@ -163,6 +163,8 @@ class DiscordTableListener:
         tr = translator(table.record.locale)
         if change != "rejoined":
             self.private.retire_seat(table, seat_id)
+        else:  # back at their seat, they play from their DM hand until they press "Ver mi mano"
+            self.ephemerals.pop(table.id, seat_id)
         await self.kit.send_channel(table, tr(f"notice.seat_{change}", player=f"<@{seat_id}>"))
         self.public.show_again_later(table.id)
         if table.state is not None:

@@ -124,6 +124,15 @@ class PrivateViews:
             return
         if await self.k.closed_dms(seat):
             return
+        if self._not_needed_yet(table.id, seat, slot, waiting, finished):
+            metrics.count("dm_deferred")
+            return
+        if not finished and self.plays_from_table(table.id, seat):
+            # Channel play: their live ephemeral hand follows the table through its own token
+            # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
+            # or brought up to date (with the bot token) only once they play from it again.
+            metrics.count("dm_spared_channel_play")
+            return
         tr = translator(await self.k.bot.locale_of(seat))
         payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr, view=view)
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
@@ -164,6 +173,27 @@ class PrivateViews:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    def _not_needed_yet(
+        self, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
+    ) -> bool:
+        """Nothing to act on in ``seat``'s DM hand, before (what it shows) or after (what it
+        would show), and no fresh token of their click on it: it waits for their turn (a hand
+        never posted waits for it too, and is not posted just to show the end). A hand that
+        shows their turn is always brought up to date: no DM says "your turn" when it is not."""
+        if not self.k.dm_when_needed or waiting or slot.waiting:
+            return False
+        if finished:
+            return slot.message_id is None
+        return self.k.tokens.fresh(("dm", table_id, seat), slot.message_id) is None
+
+    def plays_from_table(self, table_id: int, seat: str) -> bool:
+        """``seat`` plays from the table: their ephemeral "Ver mi mano" hand is live and they
+        never clicked their DM hand (a player who did plays from it: it stays up to date)."""
+        slot = self._slots.get((table_id, seat))
+        if slot is not None and slot.clicked:
+            return False
+        return self.k.ephemerals.live(table_id, seat) is not None
 
     async def _turn_notice(
         self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
@@ -238,6 +268,7 @@ class PrivateViews:
         slot = self._slots.get((table_id, seat))
         message = interaction.message
         if slot is not None and message is not None and message.id == slot.message_id:
+            slot.clicked = True
             self.k.tokens.offer(("dm", table_id, seat), interaction, message.id)
 
     async def answer_in_place(

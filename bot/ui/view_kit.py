@@ -28,6 +28,7 @@ from bot.ui.messages import (
     finish,
 )
 from bot.ui.pacer import Priority, RequestPacer
+from bot.ui.pacer import priority as pace_at
 from bot.ui.presenter import GamePresenter
 from bot.ui.shown import ShownStore
 from bot.ui.tokens import Hook, Tokens
@@ -87,6 +88,9 @@ class Slot:
     notice_id: int | None = None  # a DM hand's live turn notice (deleted when the turn passes)
     token_key: Any = None  # its key in the listener's ``Tokens`` (the public message's)
     paced_turn: bool = False  # its worker waited for the pacer for the change it shows
+    paced_at: float | None = None  # when its worker last had a bot-token turn (kit's clock)
+    wake: asyncio.Event | None = None  # set to end a coalescing wait (the game ended, closed)
+    clicked: bool = False  # a DM hand its player clicked: they play from it
 
     async def take_by(self, deadline: float) -> bool:
         """Take ``busy`` if it is free by ``deadline`` (loop time): a click answered with this
@@ -146,14 +150,16 @@ async def timed_rest(
     priority: Priority = Priority.HOUSEKEEPING,
 ) -> T:
     """A REST call, timed as ``phase=rest`` and counted as ``rest.<kind>``; a bot-token call
-    passes the ``pacer`` that keeps it inside the global limit, waiting its turn by
-    ``priority`` (its wait is not REST time)."""
-    if pacer is not None:
-        await pacer.acquire(priority)
+    names the ``pacer`` that keeps it inside the global limit: its requests wait their turn
+    there by ``priority`` when they are sent (``bot/ui/http_gate.py``). Without one, the call
+    uses the turn its task took ahead (``RequestPacer.acquire``), if any."""
     metrics.count(f"rest.{kind}")
     start = time.perf_counter()
     try:
-        return await call
+        if pacer is None:
+            return await call
+        with pace_at(priority):
+            return await call
     finally:
         metrics.observe("rest", (time.perf_counter() - start) * 1000)
 
@@ -173,6 +179,14 @@ class ViewKit:
         # watching, and needs no turn notice (``PrivateViews._turn_notice``).
         self.last_click: dict[tuple[int, str], float] = {}
         self.notice_after = NOTICE_AFTER
+        # Least seconds between two bot-token edits of a table being played (settings'
+        # ``public_edit_every_seconds``; 0: no coalescing).
+        self.public_every = 0.0
+        # DM hands posted / edited with the bot token only when they let their player act
+        # (settings' ``dm_views_when_needed``; ``PrivateViews._not_needed_yet``).
+        self.dm_when_needed = False
+        self._coalescing: dict[int, Slot] = {}  # slots waiting out ``public_every``, by id
+        self._draining = 0  # drain() under way: nothing waits to coalesce
         # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
         # database; closed DMs retried with back-off.
         self.shown = ShownStore(
@@ -183,8 +197,15 @@ class ViewKit:
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
 
     async def drain_tasks(self) -> None:
-        while pending := [t for t in self._tasks if not t.done()]:
-            await asyncio.gather(*pending, return_exceptions=True)
+        self._draining += 1
+        try:
+            for slot in list(self._coalescing.values()):
+                if slot.wake is not None:
+                    slot.wake.set()  # show it now
+            while pending := [t for t in self._tasks if not t.done()]:
+                await asyncio.gather(*pending, return_exceptions=True)
+        finally:
+            self._draining -= 1
 
     async def cancel(self) -> None:
         for task in list(self._tasks):
@@ -203,6 +224,8 @@ class ViewKit:
         that change), and make sure its worker runs."""
         slot.dirty = True
         slot.work = work
+        if slot.wake is not None and slot.skip_version is None:
+            slot.wake.set()  # no longer a table being played: shown at once
         if not slot.holds and (slot.task is None or slot.task.done()):
             slot.task = self.spawn(self._drain_slot(slot))
 
@@ -210,8 +233,12 @@ class ViewKit:
         while slot.dirty and not slot.holds and slot.work is not None:
             slot.paced_turn = False
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
+                if await self._coalesce(slot):
+                    return  # answered in place meanwhile: its release starts the worker again
+            if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
                 slot.paced_turn = True
                 await self.pacer.acquire(Priority.PUBLIC)
+                slot.paced_at = self.clock()
                 if slot.holds or not slot.dirty:
                     return  # answered in place meanwhile: its release starts the worker again
             slot.dirty = False
@@ -220,9 +247,42 @@ class ViewKit:
                 if work is None:
                     return
                 try:
-                    await work()
+                    if slot.paced_turn:  # a bot-token call after its turn's goes as a public one
+                        with pace_at(Priority.PUBLIC):
+                            await work()
+                    else:
+                        await work()
                 except Exception:
                     log.exception("showing a table change failed")
+                finally:
+                    if slot.paced_turn:
+                        self.pacer.release()  # an interaction token edited, or nothing was sent
+
+    async def _coalesce(self, slot: Slot) -> bool:
+        """A table being played whose last bot-token edit is under ``public_every`` seconds
+        old waits out the rest: the changes meanwhile go out as one edit of the newest. True
+        when there is nothing left to do (answered in place meanwhile)."""
+        if (
+            self.public_every <= 0
+            or self._draining
+            or slot.skip_version is None
+            or slot.paced_at is None
+        ):
+            return False
+        rest = slot.paced_at + self.public_every - self.clock()
+        if rest <= 0:
+            return False
+        metrics.count("public.coalesced")
+        slot.wake = asyncio.Event()
+        self._coalescing[id(slot)] = slot
+        try:
+            await asyncio.wait_for(slot.wake.wait(), rest)
+        except TimeoutError:
+            pass
+        finally:
+            slot.wake = None
+            self._coalescing.pop(id(slot), None)
+        return bool(slot.holds or not slot.dirty)
 
     async def shown_done(self, slot: Slot | None) -> None:
         """Wait until ``slot``'s worker has shown everything asked of it so far."""

@@ -85,3 +85,103 @@ def test_shard_processes_split_the_global_limit_by_the_shards_they_run():
     assert budget(shard_count=4, shard_ids="0-1") + budget(shard_count=4, shard_ids="2-3") == 44
     assert budget(shard_count=4, shard_ids="3", global_requests_per_second=2) == 1  # never 0
     assert budget(shard_count=4, shard_ids="3", global_requests_per_second=0) == 0  # unpaced
+
+
+class FakeTime:
+    """A clock that only the pacer's sleeps move (no real waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+async def test_a_turn_taken_ahead_counts_when_its_request_is_sent_and_a_released_one_frees_its_place():
+    t = FakeTime()
+    pacer = RequestPacer(2, window=1.0, clock=t.clock, sleep=t.sleep)
+    await pacer.acquire()  # a public table's worker waits for its turn ahead of its edit
+    t.now = 0.4
+    await pacer.sending()  # its edit goes out now: it is counted at 0.4, not at 0.0
+    assert pacer.sent == 1
+    assert pacer.free_in(0.4) == 0.0
+    pacer.take(0.5)
+    assert pacer.free_in(1.0) == pytest.approx(0.4)  # the first call leaves the window at 1.4
+
+    await pacer.acquire()  # t = 1.4: a turn, then nothing needed the bot token
+    assert t.now == pytest.approx(1.4)
+    pacer.release()
+    assert pacer.free_in(t.now) == 0.0  # its place is free again at once
+
+
+async def test_a_request_without_a_turn_waits_at_the_gate_and_a_global_429_pauses_everyone():
+    t = FakeTime()
+    pacer = RequestPacer(2, window=1.0, clock=t.clock, sleep=t.sleep)
+    sent: list[float] = []
+
+    async def send() -> None:
+        await pacer.sending()
+        sent.append(t.now)
+
+    await asyncio.gather(*(send() for _ in range(4)))
+    assert sent == [0.0, 0.0, 1.0, 1.0]
+    pacer.pause(3.0)  # Discord said: global 429, retry after 3 s
+    await send()
+    assert sent[-1] == pytest.approx(4.0)
+    assert pacer.sent == 5
+
+
+async def test_held_turns_and_sends_together_never_exceed_the_limit():
+    """Turns taken ahead but not yet used hold their place: no one else gets it meanwhile."""
+    t = FakeTime()
+    pacer = RequestPacer(3, window=1.0, clock=t.clock, sleep=t.sleep)
+    holders = []
+
+    async def hold() -> None:
+        await pacer.acquire()
+        holders.append(t.now)
+        await asyncio.Event().wait()  # never sends, never releases: expires with the window
+
+    tasks = [asyncio.create_task(hold()) for _ in range(3)]
+    await asyncio.sleep(0)
+    await pacer.sending()  # must wait for a held place to expire
+    assert t.now == pytest.approx(1.0)
+    assert holders == [0.0, 0.0, 0.0]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_a_task_started_while_holding_a_turn_does_not_inherit_it():
+    """A worker that spawns a task after its turn (the task copies its context) keeps its turn:
+    the child neither uses it nor gives it back."""
+    t = FakeTime()
+    pacer = RequestPacer(1, window=1.0, clock=t.clock, sleep=t.sleep)
+    await pacer.acquire()
+
+    async def child() -> None:
+        pacer.release()  # not its turn: nothing given back
+
+    await asyncio.create_task(child())
+    assert pacer.free_in(t.now) == pytest.approx(1.0)  # the parent's turn still holds the place
+    await pacer.sending()  # the parent's request uses it, at once
+    assert t.now == 0.0 and pacer.sent == 1
+
+
+async def test_a_spread_pacer_sends_a_second_s_calls_in_parts_not_in_one_burst():
+    t = FakeTime()
+    pacer = RequestPacer(8, window=1.0, spread=4, clock=t.clock, sleep=t.sleep)
+    sent: list[float] = []
+
+    async def send() -> None:
+        await pacer.sending()
+        sent.append(round(t.now, 6))
+
+    await asyncio.gather(*(send() for _ in range(8)))
+    assert sent == [0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75]  # 2 per quarter, 8 a second
+    await send()
+    assert sent[-1] == 1.0

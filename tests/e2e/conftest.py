@@ -49,7 +49,13 @@ class Mesa:
             settings["database_url"] = self.postgres.create_database()
             self.created.append(settings["database_url"])
         self.database_url: str | None = settings.get("database_url")
-        self.settings_overrides = settings
+        # Public tables and DM hands shown at every change (tests follow each version;
+        # coalescing has its own test, tests/e2e/test_coalescing.py)
+        self.settings_overrides = {
+            "public_edit_every_seconds": 0,
+            "dm_views_when_needed": False,  # every DM hand at Start (tests/e2e/test_dm_lazy.py)
+            **settings,
+        }
         self.seed = DEFAULT_SEED
         self.bot = None
         self._task: asyncio.Task | None = None

@@ -46,6 +46,10 @@ FIGURES = {
     "players_cpu_pct",
     "workers_cpu_pct",
     "fake_loop_lag_ms",
+    "bot_token_per_human_move_by_mode",
+    "human_moves_by_mode",
+    "setup_bot_calls_per_table",
+    "setup_global_429",
 }
 
 
@@ -86,6 +90,9 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     # the fake enforced Discord's 50/s and counted the bot's calls by kind of route
     assert result["discord_limit"] == 50 and result["pacer"] == "default"
     assert result["global_429"] == 0 and "global_rate_limit" not in result["violations"]
+    assert result["global_429_run"] == 0 and result["setup_global_429"] == 0
+    assert result["setup_bot_calls_per_table"] > 0
+    assert set(result["bot_token_per_human_move_by_mode"]) <= {"dm", "channel"}
     assert result["bot_token_calls"] > 0 and result["interaction_calls"] > 0
     assert result["bot_token_calls_by_purpose"].get("play", 0) > 0
     assert result["bot_token_per_human_move"] > 0

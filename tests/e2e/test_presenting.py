@@ -47,6 +47,7 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     driver = await start_game(fake, players, seed=SEED, options={})
     bot = mesa.bot
     table = bot.tables.registry.get(driver.table_id)
+    _no_table_token(bot, table.id)
 
     # The first public edit hangs until released: every later move arrives while it is out.
     gate = asyncio.Event()
@@ -83,6 +84,12 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     assert shown[-1] == last
     # Held at version 1, then straight to the latest: the versions in between were skipped.
     assert shown == [0, 1, last], shown
+
+
+def _no_table_token(bot, table_id: int) -> None:
+    """Forget the table token the lobby's Start press left (it edits the public table for 14
+    minutes): the public message is then edited with the bot token, as these tests watch."""
+    bot.listener.tokens.drop(("public", table_id))
 
 
 def _committed_version(mesa, table_id: int) -> int:
@@ -200,6 +207,7 @@ async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_me
     bot = mesa.bot
     table = bot.tables.registry.get(driver.table_id)
     await bot.listener.drain()
+    _no_table_token(bot, table.id)
     first_version = table.version
 
     # The pacer says "wait" until the test opens it: Discord's global limit is used up.

@@ -31,7 +31,8 @@ def _settings(fake: FakeDiscord, db: Path, **extra) -> Settings:
         cpu_delay_seconds=0,
         render_processes=0,
         worker_processes=0,
-        **extra,
+        # every DM hand at Start and every public version shown, as these tests follow them
+        **{"dm_views_when_needed": False, "public_edit_every_seconds": 0, **extra},
     )
 
 
@@ -272,6 +273,9 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
             "DISCORD_API_BASE": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
             "SHARD_COUNT": "2",
+            # every DM hand at Start and every public version shown, as the test follows them
+            "DM_VIEWS_WHEN_NEEDED": "false",
+            "PUBLIC_EDIT_EVERY_SECONDS": "0",
             "CPU_DELAY_SECONDS": "0",
             "RENDER_PROCESSES": "0",
             "WORKER_PROCESSES": "0",
@@ -360,6 +364,9 @@ async def test_shard_0_flooded_with_dm_clicks_the_other_process_s_table_is_still
             "DISCORD_API_BASE": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
             "SHARD_COUNT": "2",
+            # every DM hand at Start and every public version shown, as the test follows them
+            "DM_VIEWS_WHEN_NEEDED": "false",
+            "PUBLIC_EDIT_EVERY_SECONDS": "0",
             "CPU_DELAY_SECONDS": "0",
             "RENDER_PROCESSES": "0",
             "WORKER_PROCESSES": "0",

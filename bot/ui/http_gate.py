@@ -1,0 +1,125 @@
+"""The one gate every bot-token request passes: around discord.py's HTTP session.
+
+discord.py sends each REST request through one ``aiohttp.ClientSession`` (``HTTPClient`` and the
+interaction webhooks share it). Wrapping that session's ``request`` sees every request at the
+moment it is actually sent, including discord.py's own retries after a 429, the command sync and
+every call nobody paced by hand. A request that carries the bot token on a route bound to
+Discord's global limit waits its turn in the pacer (``bot/ui/pacer.py``) and is counted there
+when it goes; interaction callbacks and webhook-token routes (``/interactions/…``,
+``/webhooks/{app}/{token}/…``) are exempt and pass at once. A global 429 that still comes back
+pauses the pacer for its ``retry_after``, so discord.py's retry, and everyone else's call, waits
+it out in the gate instead of going around it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+from bot import metrics
+from bot.ui.pacer import RequestPacer
+
+log = logging.getLogger(__name__)
+
+
+def api_path(url: str) -> str:
+    """``https://discord.com/api/v10/channels/1/messages`` -> ``/channels/1/messages``."""
+    path = urlsplit(str(url)).path
+    marker = path.find("/api/v")
+    if marker >= 0:
+        rest = path[marker + len("/api/v") :]
+        slash = rest.find("/")
+        path = rest[slash:] if slash >= 0 else "/"
+    return path
+
+
+def is_exempt(path: str) -> bool:
+    """An interaction callback, or a route authorized by an interaction (webhook) token: not
+    bound to the bot token's global limit."""
+    if path.startswith("/interactions/"):
+        return True
+    parts = path.split("/")  # "", "webhooks", id, token, ...
+    return len(parts) >= 4 and parts[1] == "webhooks" and bool(parts[3])
+
+
+def bound_to_global_limit(url: str, headers: Any) -> bool:
+    authorization = (headers or {}).get("Authorization") or ""
+    return authorization.startswith("Bot ") and not is_exempt(api_path(url))
+
+
+class _GatedRequest:
+    """``session.request(…)`` used as ``async with``: waits for the gate, then sends."""
+
+    def __init__(self, gate: GatedSession, method: str, url: Any, kwargs: dict[str, Any]) -> None:
+        self._gate = gate
+        self._args = (method, url, kwargs)
+        self._inner: Any = None
+
+    async def __aenter__(self) -> Any:
+        method, url, kwargs = self._args
+        counted = bound_to_global_limit(str(url), kwargs.get("headers"))
+        pacer = self._gate.pacer() if counted else None
+        if pacer is not None:
+            await pacer.sending()
+            metrics.count("http.bot_token")
+        self._inner = self._gate.session.request(method, url, **kwargs)
+        response = await self._inner.__aenter__()
+        if pacer is not None and response.status == 429:
+            self._gate.refused(pacer, response)
+        return response
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Any:
+        return await self._inner.__aexit__(kind, exc, tb)
+
+
+class GatedSession:
+    """An ``aiohttp.ClientSession`` whose bot-token requests pass the pacer's gate; anything
+    else is the session's own."""
+
+    def __init__(self, session: Any, pacer: Callable[[], RequestPacer]) -> None:
+        self.session = session
+        self.pacer = pacer  # the bot's current one (shard processes swap in a shared one)
+        self.global_429s = 0
+
+    def request(self, method: str, url: Any, **kwargs: Any) -> _GatedRequest:
+        return _GatedRequest(self, method, url, kwargs)
+
+    def refused(self, pacer: RequestPacer, response: Any) -> None:
+        """A 429 came back: a global one pauses every bot-token call for its retry-after."""
+        headers = response.headers
+        if (
+            headers.get("X-RateLimit-Global") is None
+            and headers.get("X-RateLimit-Scope") != "global"
+        ):
+            return
+        self.global_429s += 1
+        try:
+            retry_after = float(headers.get("Retry-After") or 1.0)
+        except ValueError:
+            retry_after = 1.0
+        log.warning("Discord's global rate limit was hit; bot-token calls wait %.2f s", retry_after)
+        pacer.pause(retry_after)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.session, name)
+
+
+def install(http: Any, pacer: Callable[[], RequestPacer]) -> GatedSession:
+    """Put the gate around discord.py's session (after login, before any interaction arrives:
+    each interaction keeps the session it found)."""
+    attribute = "_HTTPClient__session"
+    session = getattr(http, attribute)
+    if isinstance(session, GatedSession):
+        session.pacer = pacer
+        return session
+    gated = GatedSession(session, pacer)
+    setattr(http, attribute, gated)
+    return gated

@@ -1,0 +1,60 @@
+"""Issue 25, DM play: nobody clicks the public table, so no interaction token may edit it. Its
+bot-token edits are coalesced (settings' ``public_edit_every_seconds``): a change within that
+many seconds of the last bot-token edit waits, and the changes meanwhile go out as ONE edit of
+the newest version, never out of order; the game's end or a drain is shown at once."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.chupate2_driver import start_game
+from tests.e2e.test_presenting import SEED, _any_move, _footer_version, _no_table_token
+from tests.fakediscord.server import RequestRecord
+
+CHANNEL_EDIT = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
+
+
+async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_version(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    bot = mesa.bot
+    table = bot.tables.get(driver.table_id)
+    await bot.listener.drain()
+    _no_table_token(bot, table.id)  # DM play: no table token is fresh
+    public_channel = int(table.record.channel_id)
+    edits: list[RequestRecord] = []
+
+    def heard(record: RequestRecord) -> None:
+        m = CHANNEL_EDIT.match(record.path)
+        if record.method == "PATCH" and m and int(m[1]) == public_channel:
+            edits.append(record)
+
+    fake.request_observers.append(heard)
+    bot.listener.kit.public_every = 30.0  # far longer than the moves below take
+    first = table.version  # shown; the lobby was posted with the bot token moments ago
+    moves = 0
+    for _ in range(4):
+        if table.record.status != "playing":
+            break
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+        moves += 1
+    assert moves >= 2
+    await fake.settle()
+    assert edits == []  # held: within 30 s of the table's last bot-token call
+    assert _footer_version(driver.public().embeds) == first  # still the older version
+
+    await bot.listener.drain()  # a drain (and a shutdown) shows what waits at once
+    last = table.version
+    await driver.wait_version(last)
+    assert len(edits) == 1  # every change meanwhile in ONE edit, of the newest version
+    public = driver.public()
+    shown = [_footer_version(v["embeds"]) for v in public.versions] + [
+        _footer_version(public.embeds)
+    ]
+    shown = [v for v in shown if v is not None]
+    assert shown == sorted(set(shown)) and shown[-2:] == [first, last]
