@@ -141,7 +141,7 @@ class LobbyCog(commands.Cog):
     def _offer_lobby_token(self, table_id: int, interaction: discord.Interaction) -> None:
         """A press on the lobby message, answered with a deferred update: its token edits that
         message (the lobby, then the table it becomes at Start) instead of the bot token."""
-        table = self.bot.tables.find(table_id)
+        table = self.bot.tables.registry.find(table_id)
         if table is not None:
             self.bot.listener.public.offer_public(table, interaction)
 

@@ -22,7 +22,7 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
     players = [fake.user("alice"), fake.user("bob")]
     driver = await start_game(fake, players, seed=SEED, options={})
     bot = mesa.bot
-    table = bot.tables.get(driver.table_id)
+    table = bot.tables.registry.get(driver.table_id)
     await bot.listener.drain()
     _no_table_token(bot, table.id)  # DM play: no table token is fresh
     public_channel = int(table.record.channel_id)
