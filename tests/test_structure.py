@@ -196,3 +196,18 @@ def test_bad_options_raise_the_one_option_error(key):
     with pytest.raises(IllegalAction) as refused:
         game.new([f"s{i}" for i in range(game.min_players)], "bad", {field: {"not": "a value"}})
     assert refused.value.code == BAD_OPTIONS
+
+
+# Words that presenters and images share (card names, action and event parameters) live in
+# ``bot/ui/<game>/text.py``; an image module only draws.
+TEXT_HELPERS = ("card_label", "cards_label", "action_params", "action_key", "event_params")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_text_helpers_live_in_one_module_per_game(key):
+    assert (ROOT / "bot" / "ui" / key / "text.py").is_file(), f"bot/ui/{key}/text.py"
+    images = ast.parse((ROOT / "bot" / "ui" / key / "images.py").read_text(encoding="utf-8"))
+    defined = {n.name for n in images.body if isinstance(n, ast.FunctionDef)}
+    assert defined.isdisjoint(TEXT_HELPERS), f"{key}: {defined & set(TEXT_HELPERS)} in images.py"
+    presenter = (ROOT / "bot" / "ui" / key / "presenter.py").read_text(encoding="utf-8")
+    assert f"bot.ui.{key}.text import" in presenter, f"{key}'s presenter takes its words from text"
