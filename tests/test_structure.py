@@ -161,26 +161,78 @@ def test_one_signature_for_every_games_images(key, function):
         assert params["playable"].kind is inspect.Parameter.KEYWORD_ONLY
 
 
+# The same move has the same class name and text in every game that has it.
+COMMON_VERBS = {"Play": "p", "Draw": "draw", "Pass": "pass", "Announce": "announce", "Catch": "catch"}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_common_moves_have_the_same_text_in_every_game(key):
+    actions = _module(key, "actions")
+    for cls in actions.CODEC.types:
+        if cls.__name__ in COMMON_VERBS:
+            assert cls.verb == COMMON_VERBS[cls.__name__], f"{key}.{cls.__name__}: {cls.verb}"
+
+
+def test_every_common_move_is_shared():
+    """Each common name is used by at least two games (else it is one game's word)."""
+    used = {
+        name: [k for k in GAME_KEYS if hasattr(_module(k, "actions"), name)]
+        for name in COMMON_VERBS
+    }
+    assert all(len(keys) >= 2 for keys in used.values()), used
+
+
 # Texts as main wrote them before issue 26 renamed classes (``PlayCard``, ``PlaceCard`` ->
-# ``Play``) and interned the argument-less moves: stored action logs and buttons already posted
-# carry these, so each still decodes, to the renamed class, and encodes back to itself.
+# ``Play``; ``CallOut`` -> ``Catch``, ``CallLast`` -> ``Announce``), interned the argument-less
+# moves and gave the common moves one text (``d``/``x`` -> ``draw``/``pass``, ``ce``/``uno`` ->
+# ``announce``, ``call.N`` -> ``catch.N``): stored action logs and buttons already posted carry
+# these, so each still decodes, to the renamed class, and encodes to its current text (which
+# decodes to the same action).
 OLD_TEXTS = {
-    "amapatolli": {"draw": "Draw", "pass": "Pass", "accept": "AcceptSkip", "ce": "Announce"},
-    "chupate2": {"p.r7a": "Play", "draw": "Draw", "pass": "Pass", "take": "Take"},
-    "maquiavelo": {"d": "Draw", "x": "Pass"},
-    "macarena": {"d": "Draw", "x": "Pass"},
-    "triad": {"p.0.c001.4": "Play", "k.2.c001": "PickCard"},
+    "amapatolli": {
+        "draw": ("Draw", "draw"),
+        "pass": ("Pass", "pass"),
+        "accept": ("AcceptSkip", "accept"),
+        "ce": ("Announce", "announce"),
+        "call.2": ("Catch", "catch.2"),
+    },
+    "chupate2": {
+        "p.r7a": ("Play", "p.r7a"),
+        "draw": ("Draw", "draw"),
+        "pass": ("Pass", "pass"),
+        "take": ("Take", "take"),
+        "uno": ("Announce", "announce"),
+        "catch": ("Catch", "catch"),
+        "catch.1": ("Catch", "catch.1"),
+    },
+    "maquiavelo": {"d": ("Draw", "draw"), "x": ("Pass", "pass")},
+    "macarena": {"d": ("Draw", "draw"), "x": ("Pass", "pass")},
+    "triad": {"p.0.c001.4": ("Play", "p.0.c001.4"), "k.2.c001": ("PickCard", "k.2.c001")},
 }
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_old_action_texts_still_decode(key):
     game = _module(key, "game").GAME
-    for text, name in OLD_TEXTS[key].items():
+    for text, (name, current) in OLD_TEXTS[key].items():
         action = game.decode_action(text)
-        assert type(action).__name__ == name and action.encode() == text
+        assert type(action).__name__ == name and action.encode() == current, text
+        assert game.decode_action(current) == action
         if isinstance(action, NoArgs):
             assert action is type(action).instance()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_an_old_verb_reads_only_its_canonical_text(key):
+    """``x.1`` or ``call.02`` were never texts: an old verb is as strict as the current one."""
+    from games.core import IllegalAction
+
+    game = _module(key, "game").GAME
+    for text in OLD_TEXTS[key]:
+        padded = text.replace(".", ".0", 1) if "." in text else f"{text}.+1"
+        for bad in (f"{text}.+", padded):
+            with pytest.raises(IllegalAction):
+                game.decode_action(bad)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 from games.chupate2 import actions as A
 from games.chupate2.actions import (
-    CallLast,
+    Announce,
     Catch,
     Challenge,
     ChooseColour,
@@ -242,7 +242,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     if options.last_card:
         exposed = state.exposed
         if seat in exposed:
-            out.append(A.CALL_LAST)  # calling late still closes the window
+            out.append(A.ANNOUNCE)  # calling late still closes the window
         catchable = [s for s in exposed if s != seat]
         if len(catchable) == 1:
             out.append(A.CATCH)  # the one player to catch
@@ -255,7 +255,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
             and seat not in state.called
             and state.phase not in ("colour", "swap")
         ):
-            out.append(A.CALL_LAST)
+            out.append(A.ANNOUNCE)
     if not is_current:
         if options.jump_in:
             jump = jump_in_card(state, hand)
@@ -406,7 +406,7 @@ def _resolve(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Even
     events: list[Event] = []
     handler = _ON_TURN.get(type(action))  # the common case first: one of the turn's actions
     if handler is None:
-        if isinstance(action, CallLast):
+        if isinstance(action, Announce):
             _call_last(st, seat, events)
             return events
         if isinstance(action, Catch):

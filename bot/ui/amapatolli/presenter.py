@@ -8,7 +8,7 @@ from bot.i18n import Translator
 from bot.ui.amapatolli.text import COLOUR_EMOJI, card_text
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
-from games.amapatolli.actions import AmapatolliAction, CallOut, Play
+from games.amapatolli.actions import AmapatolliAction, Catch, Play
 from games.amapatolli.view import AmapatolliView
 from games.core import Action, Event
 
@@ -40,7 +40,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
                 group="play",
                 style=discord.ButtonStyle.success,
             )
-        if isinstance(action, CallOut):
+        if isinstance(action, Catch):
             target = view.seats[action.target]
             return Choice(
                 action=action.encode(),
@@ -58,7 +58,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         )
 
     def is_public_action(self, action: Action) -> bool:
-        return isinstance(action, CallOut)
+        return isinstance(action, Catch)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}

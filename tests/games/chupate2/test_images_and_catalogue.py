@@ -63,7 +63,7 @@ def test_catalogues_cover_codes_options_and_actions():
             A.PASS,
             A.TAKE,
             A.CHALLENGE,
-            A.CALL_LAST,
+            A.ANNOUNCE,
             A.CATCH,
             *A.CHOOSE_COLOUR.values(),
             *A.PLAY.values(),

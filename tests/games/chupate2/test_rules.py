@@ -543,8 +543,8 @@ def _last_card_state():
 
 def test_last_card_call_before_playing_is_safe():
     state = _last_card_state()
-    assert "uno" in {a.encode() for a in GAME.legal_actions(state, "a")}
-    state, events = act(state, "a", "uno")
+    assert "announce" in {a.encode() for a in GAME.legal_actions(state, "a")}
+    state, events = act(state, "a", "announce")
     assert codes(events) == ["last_card_called"] and state.current == 0
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == []
@@ -556,12 +556,12 @@ def test_missing_call_can_be_caught_for_two_cards():
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == ["a"]
     assert {a.encode() for a in GAME.legal_actions(state, "b")} == {"catch"}
-    assert "uno" in {a.encode() for a in GAME.legal_actions(state, "a")}
+    assert "announce" in {a.encode() for a in GAME.legal_actions(state, "a")}
     caught, events = act(state, "b", "catch")
     assert len(caught.hands["a"]) == 3 and caught.exposed == []
     assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
     # late call closes the window too
-    called, _ = act(state, "a", "uno")
+    called, _ = act(state, "a", "announce")
     raises("nothing_to_catch", called, "b", "catch")
     # Decision: another player's move leaves the window open; the exposed player's own next
     # action (or their drawing) closes it
@@ -583,8 +583,8 @@ def test_missing_call_can_be_caught_for_two_cards():
 def test_last_card_actions_need_the_variant():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a"], "c": ["y1a"]}
     state = make_state(hands, "r5a")
-    assert "uno" not in {a.encode() for a in GAME.legal_actions(state, "a")}
-    raises("cannot_call", state, "a", "uno")
+    assert "announce" not in {a.encode() for a in GAME.legal_actions(state, "a")}
+    raises("cannot_call", state, "a", "announce")
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == []
     raises("nothing_to_catch", state, "b", "catch")
@@ -640,7 +640,7 @@ def test_every_action_encoding_round_trips():
         A.PASS,
         A.TAKE,
         A.CHALLENGE,
-        A.CALL_LAST,
+        A.ANNOUNCE,
         A.CATCH,
     ]
     assert len({a.encode() for a in every}) == len(every)
@@ -681,8 +681,8 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
     state = make_state(hands, "r5a", options={"last_card": True})
     state, _ = act(state, "a", "p.r1a")  # a forgets: exposed; c (next) holds two cards
     assert state.exposed == ["a"] and state.seats[state.current] == "c"
-    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "uno"}
-    state, _ = act(state, "c", "uno")
+    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "announce"}
+    state, _ = act(state, "c", "announce")
     assert state.exposed == ["a"] and state.called == ["c"]
     state, _ = act(state, "c", "p.r3a")
     assert state.exposed == ["a"]  # c called; a's window stays open until a's own next action
@@ -735,7 +735,7 @@ def test_several_exposed_players_can_each_be_caught():
     raises("nothing_to_catch", state, "c", "catch")  # with two exposed, name the one caught
     # each exposed player may still call late, and may catch the other one
     offered_a = {x.encode() for x in GAME.legal_actions(state, "a")}
-    assert {"uno", "catch"} <= offered_a and "catch.0" not in offered_a
+    assert {"announce", "catch"} <= offered_a and "catch.0" not in offered_a
     caught, events = act(state, "c", "catch.0")
     assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
     assert len(caught.hands["a"]) == 3 and caught.exposed == ["d"]

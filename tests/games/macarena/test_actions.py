@@ -84,7 +84,7 @@ def test_series_drafts_for_the_builder():
     text = encode_draft(4, ["10H", "JH"])
     assert text == Play(pozo=4, cards=("10H", "JH")).encode() == "p.4.MN"
     assert decode_draft(text) == (4, ["10H", "JH"])
-    for bad in ("", "x", "p", "p.9", "p.1.?", "p.1.", "p.1.A.B", "d.1", "p2"):
+    for bad in ("", "xx", "draw.1", "p", "p.9", "p.1.?", "p.1.", "p.1.A.B", "d.1", "p2"):
         with pytest.raises(IllegalAction):
             decode_draft(bad)
 
