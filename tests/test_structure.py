@@ -162,7 +162,13 @@ def test_one_signature_for_every_games_images(key, function):
 
 
 # The same move has the same class name and text in every game that has it.
-COMMON_VERBS = {"Play": "p", "Draw": "draw", "Pass": "pass", "Announce": "announce", "Catch": "catch"}
+COMMON_VERBS = {
+    "Play": "p",
+    "Draw": "draw",
+    "Pass": "pass",
+    "Announce": "announce",
+    "Catch": "catch",
+}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

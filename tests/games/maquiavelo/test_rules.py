@@ -492,7 +492,11 @@ def test_encode_decode_round_trip():
         a = Play(cards=cards)
         text = a.encode()
         assert len(text) <= 23 and GAME.decode_action(text) == a  # "p." + 21 base-36 digits
-    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == ["draw", "pass", "p.1r4zlr7l"]
+    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == [
+        "draw",
+        "pass",
+        "p.1r4zlr7l",
+    ]
     arrangement = parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")
     assert arrangement.encode() == "a.7H7D7S.TSJSQSKSAS"
     for a in (Draw(), Pass(), arrangement):
