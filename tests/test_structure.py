@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import json
+import random
 import typing
 from pathlib import Path
 
@@ -269,3 +271,30 @@ def test_text_helpers_live_in_one_module_per_game(key):
     assert defined.isdisjoint(TEXT_HELPERS), f"{key}: {defined & set(TEXT_HELPERS)} in images.py"
     presenter = (ROOT / "bot" / "ui" / key / "presenter.py").read_text(encoding="utf-8")
     assert f"bot.ui.{key}.text import" in presenter, f"{key}'s presenter takes its words from text"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_state_names_the_turn_and_the_end_alike(key):
+    """``turn`` (the index in ``seats`` of the seat to act) and ``finished`` in all five states;
+    no state keeps a ``current`` field."""
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    assert isinstance(state.turn, int) and 0 <= state.turn < len(state.seats)
+    assert state.finished is False and not game.is_over(state)
+    assert not hasattr(state, "current")
+    stored = json.loads(game.dump_state(state))
+    assert stored["turn"] == state.turn and "current" not in stored
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_finished_state_says_finished(key):
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    rng = random.Random(26)
+    for _ in range(5000):
+        if game.is_over(state):
+            break
+        seat = sorted(game.to_act(state))[0]
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.is_over(state) and state.finished is True
+    assert game.load_state(game.dump_state(state)).finished is True

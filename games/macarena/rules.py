@@ -128,7 +128,7 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
         seats=list(seats),
         options=options,
         starter=starter,
-        current=starter,
+        turn=starter,
         stock=[],
         pozos=[],
         macas=[],
@@ -149,7 +149,7 @@ def deal(state: MacarenaState, turn: _Turn) -> None:
     state.stock = rest[POZOS:]
     state.macas = [{} for _ in range(POZOS)]
     state.collections = {s: [] for s in state.seats}
-    state.current = state.starter
+    state.turn = state.starter
     state.phase = "draw"
     state.espejo_turn = False
     state.drawn = None
@@ -235,7 +235,7 @@ def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> 
     if not state.stock:  # the player must draw from an empty stock: the hand ends
         endhand.start_end_of_hand(state, turn.emit, "stock_empty", None, turn.deal_next_hand)
         return
-    state.current = index
+    state.turn = index
     state.espejo_turn = espejo
     state.phase = "draw"
     state.drawn = None
@@ -245,7 +245,7 @@ def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> 
 
 
 def _next_player(state: MacarenaState) -> int:
-    return (state.current - 1) % len(state.seats)  # play passes to the right
+    return (state.turn - 1) % len(state.seats)  # play passes to the right
 
 
 def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
@@ -301,7 +301,7 @@ def _after_play(state: MacarenaState, turn: _Turn, seat: str, espejo: bool) -> N
     if not state.hands[seat]:  # se va: the hand ends at once
         endhand.start_end_of_hand(state, turn.emit, "went_out", seat, turn.deal_next_hand)
     elif espejo:  # an espejo turn always follows and cannot be refused
-        _start_turn(state, turn, state.current, espejo=True)
+        _start_turn(state, turn, state.turn, espejo=True)
     else:
         _start_turn(state, turn, _next_player(state), espejo=False)
 
@@ -356,7 +356,7 @@ def _move_choice(state: MacarenaState, turn: _Turn, seat: str, action: MoveMaca)
         raise IllegalAction(NOT_A_MACA_SOURCE, pozo=action.source)
     assert state.maca_target is not None
     _move_maca(state, turn, seat, action.source, state.maca_target)
-    if state.phase != "over":
+    if not state.finished:
         _after_play(state, turn, seat, espejo=True)
 
 
@@ -374,7 +374,7 @@ def _check_macarena(state: MacarenaState, turn: _Turn, seat: str) -> None:
 
 
 def outcome(state: MacarenaState) -> MacarenaOutcome | None:
-    if state.phase != "over":
+    if not state.finished:
         return None
     if state.macarena is not None:
         others = [s for s in state.seats if s != state.macarena]

@@ -110,7 +110,7 @@ def _check_seat(state, seat, rng) -> None:
 
     payload = _private(state, seat)
     check(payload)
-    if state.phase != "play" or state.seats[state.current] != seat:
+    if state.phase != "play" or state.seats[state.turn] != seat:
         assert set(_actions(payload)) == legal
         return
     pozo_ops = {op for op in _ops(payload) if op.startswith("p")}
@@ -157,7 +157,7 @@ def test_the_first_cards_the_builder_offers_are_exactly_the_legal_single_plays()
     for state in _playout(3, rng, 120):
         if state.phase != "play":
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         singles = {a.encode() for a in GAME.legal_actions(state, seat) if a.kind == "play"}
         offered = set()
         for pozo in playable_pozos(state, seat):
@@ -176,7 +176,7 @@ def test_the_draft_builds_exactly_the_series_apply_accepts():
     for state in _playout(3, rng, 200):
         if state.phase != "play":
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         for pozo in playable_pozos(state, seat):
             draft, payload = _walk_series(state, seat, pozo, rng)
             faces = GAME.decode_action(draft["series"])

@@ -70,7 +70,7 @@ def make_state(
             "table": [take(m) for m in table],
             "stock": take(stock),
             "helpers": take(helpers),
-            "current": 0,
+            "turn": 0,
             "dealer": len(hands) - 1,
             "log": [],
         }
@@ -101,7 +101,7 @@ def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
             "table": table,
             "stock": rest[hand_size + 5 : hand_size + 25],
             "helpers": rest[hand_size + 25 : hand_size + 29] if options.get("ayuda") else [],
-            "current": 0,
+            "turn": 0,
             "dealer": 1,
             "log": [],
         }

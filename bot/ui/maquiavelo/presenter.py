@@ -405,7 +405,7 @@ def _state_of(view: MaquiaveloView) -> MaquiaveloState:
         seats=list(view.seats),
         options=view.options,
         dealer=view.seats.index(view.dealer) if view.dealer in view.seats else 0,
-        current=view.seats.index(view.seat),
+        turn=view.seats.index(view.seat),
         hands={s: ([c.id for c in view.hand or []] if s == view.seat else []) for s in view.seats},
         stock=[],
         helpers=[c.id for c in view.helpers],

@@ -91,7 +91,7 @@ def test_series_drafts_for_the_builder():
 
 def test_forged_actions_fail_without_changing_the_state():
     state = GAME.new(["a", "b"], "forge")
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     other = next(s for s in state.seats if s != seat)
     before = GAME.dump_state(state)
     for who, action, code in [
@@ -120,7 +120,7 @@ def test_first_starter_is_random_by_seed_and_play_passes_to_the_right():
     assert starters == {0, 1, 2}
     state = GAME.new(["a", "b", "c"], "s1")
     assert GAME.new(["a", "b", "c"], "s1") == state  # same seed, same deal
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     state, _ = GAME.apply(state, seat, Draw())
     state, _ = GAME.apply(state, seat, Pass())
-    assert state.current == (state.seats.index(seat) - 1) % 3
+    assert state.turn == (state.seats.index(seat) - 1) % 3
