@@ -85,24 +85,31 @@ def replay(playout: dict[str, Any]) -> int:
         state, new_events = game.apply(state, seat, game.decode_action(text))
         if [e.model_dump(mode="json") for e in new_events] != events:
             raise SystemExit(f"{where} step {n}: events differ")
-        if game.dump_state(state) != game.dump_state(game.load_state(stored)):
+        if stored is not None and game.dump_state(state) != game.dump_state(
+            game.load_state(stored)
+        ):
             raise SystemExit(f"{where} step {n}: state differs from the old one as loaded")
-    if not game.is_over(state) and len(playout["steps"]) < 4000:
+    if playout.get("ended", True) and not game.is_over(state) and len(playout["steps"]) < 4000:
         raise SystemExit(f"{where}: the old game ended, the new one did not")
     return len(playout["steps"])
 
 
-def fixture(playouts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One short old playout per game: its first 40 steps, or all of a game that ends by then
-    (the shortest of its family 0)."""
+def fixture(
+    playouts: list[dict[str, Any]], steps: int = 150, every: int = 50
+) -> list[dict[str, Any]]:
+    """Per game and family, the shortest old playout: whole if it ends within ``steps`` moves,
+    else its first ``steps`` (``ended`` false), with the stored JSON of every ``every``-th state
+    and of the last kept (the states between are checked by ``--before`` runs)."""
     out = []
-    for key in dict.fromkeys(p["key"] for p in playouts):
-        mine = [p for p in playouts if p["key"] == key and p["family"] == 0]
+    for key, family in dict.fromkeys((p["key"], p["family"]) for p in playouts):
+        mine = [p for p in playouts if p["key"] == key and p["family"] == family]
         shortest = min(mine, key=lambda p: len(p["steps"]))
-        first = mine[0] if mine[0] is not shortest else mine[1]
-        out.append({**first, "steps": first["steps"][:40]})
-        if len(shortest["steps"]) <= 80:
-            out.append(shortest)
+        head = shortest["steps"][:steps]
+        kept = [
+            [seat, text, events, stored if n % every == 0 or n == len(head) else None]
+            for n, (seat, text, events, stored) in enumerate(head, 1)
+        ]
+        out.append({**shortest, "steps": kept, "ended": len(head) == len(shortest["steps"])})
     return out
 
 
