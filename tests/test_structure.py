@@ -298,3 +298,13 @@ def test_a_finished_state_says_finished(key):
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
     assert game.is_over(state) and state.finished is True
     assert game.load_state(game.dump_state(state)).finished is True
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_games_log_is_kept_by_the_core_event_log(key):
+    """A state with a ``log`` has it kept by ``games.core.eventlog`` (no game trims its own)."""
+    game = _module(key, "game").GAME
+    if not hasattr(game_state(game), "log"):
+        return  # Triple Triad keeps no log (its view shows the last move)
+    rules = inspect.getsource(_module(key, "rules"))
+    assert "eventlog." in rules and "[-LOG_SIZE:]" not in rules, key

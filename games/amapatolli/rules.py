@@ -34,7 +34,7 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, IllegalAction, Outcome, event, shuffled
+from games.core import Event, IllegalAction, Outcome, event, eventlog, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import replace
@@ -260,7 +260,7 @@ def resolve_action(state: AmapatolliState, seat: Seat, action: AmapatolliAction)
     """The game's ``_apply``: ``action`` of ``seat`` on the working copy, then the events into
     the log (the last ``LOG_SIZE``)."""
     events = make_move(state, state.seats.index(seat), action)
-    state.log = (state.log + events)[-LOG_SIZE:]
+    state.log = eventlog.appended(state.log, events, LOG_SIZE)
     return events
 
 

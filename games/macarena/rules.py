@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from games.core import Event, IllegalAction, event, shuffled
+from games.core import Event, IllegalAction, event, eventlog, shuffled
 from games.core.cards import two_decks
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
@@ -67,7 +67,7 @@ def copy_state(state: MacarenaState) -> MacarenaState:
     copied one level; the small containers the end of a hand changes in place (macas, pending
     seats) are copied. The lists inside (a hand, a collection, a pozo), the stock, the seats,
     the winners and the count of macarenas are shared and *replaced*, never changed in place,
-    by the code that changes them; the log is copied by the move's first event (``_Turn``).
+    by the code that changes them; the log is replaced by the move's events (``_Turn.logged``).
     The tokens and the end-of-hand result change only at the end of a hand: copied for the
     penalty and buy phases here, and by ``endhand.start_end_of_hand`` when a hand ends.
     """
@@ -92,22 +92,20 @@ def copy_state(state: MacarenaState) -> MacarenaState:
 
 
 class _Turn:
-    """Collects the events of one action and mirrors them into the state's log."""
+    """Collects the events of one action; ``logged`` adds them to the state's log."""
 
     def __init__(self, state: MacarenaState) -> None:
         self.state = state
         self.events: list[Event] = []
-        self._own_log = False  # the log is shared with the state before the move until then
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        log = self.state.log
-        if not self._own_log:  # copy-on-write (see copy_state)
-            log = self.state.log = log[-(LOG_SIZE - 1) :] if LOG_SIZE > 1 else []
-            self._own_log = True
-        log.append(event)
-        if len(log) > LOG_SIZE:
-            del log[: len(log) - LOG_SIZE]
+
+    def logged(self) -> list[Event]:
+        """The action's events, now also at the end of the state's log (a new list: the
+        state before the move keeps its own, see ``copy_state``)."""
+        self.state.log = eventlog.appended(self.state.log, self.events, LOG_SIZE)
+        return self.events
 
     def deal_next_hand(self) -> None:
         """The ``deal`` callback of ``endhand``: the next hand, its events in this turn."""
@@ -136,7 +134,9 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
         collections={},
         tokens={s: Tokens() for s in seats},
     )
-    deal(state, _Turn(state))
+    turn = _Turn(state)
+    deal(state, turn)
+    turn.logged()
     return state
 
 
@@ -228,7 +228,7 @@ def resolve_action(state: MacarenaState, seat: str, action: MacarenaAction) -> l
         if action.element in state.tokens[seat].elements:
             raise IllegalAction(ELEMENT_HELD, element=action.element)
         endhand.chosen_buy(state, turn.emit, seat, action.element, turn.deal_next_hand)
-    return turn.events
+    return turn.logged()
 
 
 def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> None:

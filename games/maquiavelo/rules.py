@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from games.core import Event, IllegalAction, event
+from games.core import Event, IllegalAction, event, eventlog
 from games.core.errors import GAME_OVER, NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for, shuffled
@@ -434,4 +434,4 @@ def _finish_blocked(state: MaquiaveloState) -> list[Event]:
 
 
 def _log(state: MaquiaveloState, events: list[Event]) -> None:
-    state.log = (state.log + events)[-LOG_SIZE:]
+    state.log = eventlog.appended(state.log, events, LOG_SIZE)
