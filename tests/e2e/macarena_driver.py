@@ -120,7 +120,7 @@ class MacarenaTable(TableOnFake):
         version = self.oracle.version
         await self.wait_version(version)
         view = await self.private_view(user, version)
-        if action.startswith("p"):
+        if action.startswith("p."):
             handle = await self._build_series(user, seat, view, action)
         else:
             offers = offers_on(view, self.table_id)
