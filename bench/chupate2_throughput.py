@@ -47,7 +47,7 @@ def ours(seconds: float, policy: str, start_seed: int) -> tuple[int, int, float,
         rng = random.Random(seed)
         state = new(SEATS, f"bench-{seed}")
         while state.phase != "over":
-            seat = state.seats[state.current]
+            seat = state.seats[state.turn]
             legal = legal_actions(state, seat)
             if policy == "rlcard_policy":
                 plays = [a for a in legal if a.kind == "play"]
@@ -96,7 +96,7 @@ def mid_game_state(actions: int = 30):
     state = GAME.new(SEATS, "memory")
     rng = random.Random(1)
     for _ in range(actions):
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         legal = GAME.legal_actions(state, seat)
         state, _ = GAME.apply(state, seat, rng.choice(legal))
     return state
@@ -127,7 +127,7 @@ def states_after(state, moves: int = 60) -> list:
     for _ in range(moves):
         if state.phase == "over":
             break
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         states.append(state)
     return states

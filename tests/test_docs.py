@@ -122,3 +122,14 @@ def test_every_link_between_docs_resolves():
     for doc in [ROOT / "README.md", *DOCS.rglob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+)\)", doc.read_text(encoding="utf-8")):
             assert (doc.parent / target).exists(), f"{doc.relative_to(ROOT)} -> {target}"
+
+
+def test_the_checklist_names_the_shared_vocabulary():
+    """The add-a-game checklist gives the common moves' names and texts and the state's turn and
+    end fields as the structure test checks them in the code."""
+    from tests.test_structure import COMMON_VERBS
+
+    text = CHECKLIST.read_text(encoding="utf-8")
+    for name, verb in COMMON_VERBS.items():
+        assert f"`{name}` `{verb}`" in text, name
+    assert "`turn`" in text and "`finished`" in text and "`old_verbs`" in text

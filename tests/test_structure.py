@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import json
+import random
 import typing
 from pathlib import Path
 
@@ -161,26 +163,84 @@ def test_one_signature_for_every_games_images(key, function):
         assert params["playable"].kind is inspect.Parameter.KEYWORD_ONLY
 
 
+# The same move has the same class name and text in every game that has it.
+COMMON_VERBS = {
+    "Play": "p",
+    "Draw": "draw",
+    "Pass": "pass",
+    "Announce": "announce",
+    "Catch": "catch",
+}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_common_moves_have_the_same_text_in_every_game(key):
+    actions = _module(key, "actions")
+    for cls in actions.CODEC.types:
+        if cls.__name__ in COMMON_VERBS:
+            assert cls.verb == COMMON_VERBS[cls.__name__], f"{key}.{cls.__name__}: {cls.verb}"
+
+
+def test_every_common_move_is_shared():
+    """Each common name is used by at least two games (else it is one game's word)."""
+    used = {
+        name: [k for k in GAME_KEYS if hasattr(_module(k, "actions"), name)]
+        for name in COMMON_VERBS
+    }
+    assert all(len(keys) >= 2 for keys in used.values()), used
+
+
 # Texts as main wrote them before issue 26 renamed classes (``PlayCard``, ``PlaceCard`` ->
-# ``Play``) and interned the argument-less moves: stored action logs and buttons already posted
-# carry these, so each still decodes, to the renamed class, and encodes back to itself.
+# ``Play``; ``CallOut`` -> ``Catch``, ``CallLast`` -> ``Announce``), interned the argument-less
+# moves and gave the common moves one text (``d``/``x`` -> ``draw``/``pass``, ``ce``/``uno`` ->
+# ``announce``, ``call.N`` -> ``catch.N``): stored action logs and buttons already posted carry
+# these, so each still decodes, to the renamed class, and encodes to its current text (which
+# decodes to the same action).
 OLD_TEXTS = {
-    "amapatolli": {"draw": "Draw", "pass": "Pass", "accept": "AcceptSkip", "ce": "Announce"},
-    "chupate2": {"p.r7a": "Play", "draw": "Draw", "pass": "Pass", "take": "Take"},
-    "maquiavelo": {"d": "Draw", "x": "Pass"},
-    "macarena": {"d": "Draw", "x": "Pass"},
-    "triad": {"p.0.c001.4": "Play", "k.2.c001": "PickCard"},
+    "amapatolli": {
+        "draw": ("Draw", "draw"),
+        "pass": ("Pass", "pass"),
+        "accept": ("AcceptSkip", "accept"),
+        "ce": ("Announce", "announce"),
+        "call.2": ("Catch", "catch.2"),
+    },
+    "chupate2": {
+        "p.r7a": ("Play", "p.r7a"),
+        "draw": ("Draw", "draw"),
+        "pass": ("Pass", "pass"),
+        "take": ("Take", "take"),
+        "uno": ("Announce", "announce"),
+        "catch": ("Catch", "catch"),
+        "catch.1": ("Catch", "catch.1"),
+    },
+    "maquiavelo": {"d": ("Draw", "draw"), "x": ("Pass", "pass")},
+    "macarena": {"d": ("Draw", "draw"), "x": ("Pass", "pass")},
+    "triad": {"p.0.c001.4": ("Play", "p.0.c001.4"), "k.2.c001": ("PickCard", "k.2.c001")},
 }
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_old_action_texts_still_decode(key):
     game = _module(key, "game").GAME
-    for text, name in OLD_TEXTS[key].items():
+    for text, (name, current) in OLD_TEXTS[key].items():
         action = game.decode_action(text)
-        assert type(action).__name__ == name and action.encode() == text
+        assert type(action).__name__ == name and action.encode() == current, text
+        assert game.decode_action(current) == action
         if isinstance(action, NoArgs):
             assert action is type(action).instance()
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_an_old_verb_reads_only_its_canonical_text(key):
+    """``x.1`` or ``call.02`` were never texts: an old verb is as strict as the current one."""
+    from games.core import IllegalAction
+
+    game = _module(key, "game").GAME
+    for text in OLD_TEXTS[key]:
+        padded = text.replace(".", ".0", 1) if "." in text else f"{text}.+1"
+        for bad in (f"{text}.+", padded):
+            with pytest.raises(IllegalAction):
+                game.decode_action(bad)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -223,3 +283,55 @@ def test_no_class_in_bot_has_more_than_25_methods():
     assert "bot/service/service.py:TableService" in counts  # the walk sees the service
     over = {name: n for name, n in counts.items() if n > MAX_METHODS}
     assert over == {}, f"classes over {MAX_METHODS} methods: {over}"
+
+
+# Words that presenters and images share (card names, action and event parameters) live in
+# ``bot/ui/<game>/text.py``; an image module only draws.
+TEXT_HELPERS = ("card_label", "cards_label", "action_params", "action_key", "event_params")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_text_helpers_live_in_one_module_per_game(key):
+    assert (ROOT / "bot" / "ui" / key / "text.py").is_file(), f"bot/ui/{key}/text.py"
+    images = ast.parse((ROOT / "bot" / "ui" / key / "images.py").read_text(encoding="utf-8"))
+    defined = {n.name for n in images.body if isinstance(n, ast.FunctionDef)}
+    assert defined.isdisjoint(TEXT_HELPERS), f"{key}: {defined & set(TEXT_HELPERS)} in images.py"
+    presenter = (ROOT / "bot" / "ui" / key / "presenter.py").read_text(encoding="utf-8")
+    assert f"bot.ui.{key}.text import" in presenter, f"{key}'s presenter takes its words from text"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_state_names_the_turn_and_the_end_alike(key):
+    """``turn`` (the index in ``seats`` of the seat to act) and ``finished`` in all five states;
+    no state keeps a ``current`` field."""
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    assert isinstance(state.turn, int) and 0 <= state.turn < len(state.seats)
+    assert state.finished is False and not game.is_over(state)
+    assert not hasattr(state, "current")
+    stored = json.loads(game.dump_state(state))
+    assert stored["turn"] == state.turn and "current" not in stored
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_finished_state_says_finished(key):
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    rng = random.Random(26)
+    for _ in range(5000):
+        if game.is_over(state):
+            break
+        seat = sorted(game.to_act(state))[0]
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.is_over(state) and state.finished is True
+    assert game.load_state(game.dump_state(state)).finished is True
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_games_log_is_kept_by_the_core_event_log(key):
+    """A state with a ``log`` has it kept by ``games.core.eventlog`` (no game trims its own)."""
+    game = _module(key, "game").GAME
+    if not hasattr(game_state(game), "log"):
+        return  # Triple Triad keeps no log (its view shows the last move)
+    rules = inspect.getsource(_module(key, "rules"))
+    assert "eventlog." in rules and "[-LOG_SIZE:]" not in rules, key

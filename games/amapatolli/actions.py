@@ -12,7 +12,7 @@ kind               text                meaning
 ``callout``        ``call.2``          "¡Ce!" at the seat with index 2
 =================  ==================  ===========================================
 
-Every possible action exists once (``PLAYS``, ``CALLOUTS`` and the argument-less singletons):
+Every possible action exists once (``PLAYS``, ``CATCHES`` and the argument-less singletons):
 the engine hands out these shared objects and decoding returns them too.
 """
 
@@ -69,12 +69,14 @@ class AcceptSkip(NoArgs):
 
 
 class Announce(NoArgs):
-    verb = "ce"
+    verb = "announce"
+    old_verbs = ("ce",)
     kind: Literal["announce"] = "announce"
 
 
-class CallOut(Action):
-    verb = "call"
+class Catch(Action):
+    verb = "catch"
+    old_verbs = ("call",)
     kind: Literal["callout"] = "callout"
     target: int = Field(ge=0, le=MAX_SEATS - 1)  # seat index of the player called out
 
@@ -83,14 +85,14 @@ class CallOut(Action):
         """One digit, the seat index (``call.02`` or ``call.+2`` are not the text of any call)."""
         if len(args) != 1 or len(args[0]) != 1 or not "0" <= args[0] < str(MAX_SEATS):
             raise IllegalAction(BAD_ACTION)
-        return CALLOUTS[int(args[0])]
+        return CATCHES[int(args[0])]
 
 
 AmapatolliAction = Annotated[
-    Play | Draw | Pass | AcceptSkip | Announce | CallOut, Field(discriminator="kind")
+    Play | Draw | Pass | AcceptSkip | Announce | Catch, Field(discriminator="kind")
 ]
 
-CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, CallOut)
+CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, Catch)
 
 DRAW = Draw.instance()
 PASS = Pass.instance()
@@ -103,4 +105,4 @@ for _cid, _card in CARDS.items():
             PLAYS[(_cid, _colour)] = Play(card=_cid, colour=_colour)
     else:
         PLAYS[(_cid, None)] = Play(card=_cid)
-CALLOUTS: tuple[CallOut, ...] = tuple(CallOut(target=i) for i in range(MAX_SEATS))
+CATCHES: tuple[Catch, ...] = tuple(Catch(target=i) for i in range(MAX_SEATS))

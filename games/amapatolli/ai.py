@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from games.amapatolli.actions import AmapatolliAction, Announce, CallOut, Play
+from games.amapatolli.actions import AmapatolliAction, Announce, Catch, Play
 from games.amapatolli.cards import COLOUR_LETTER
 from games.core.budget import Budget
 
@@ -43,7 +43,7 @@ def choose_action(
     if not legal:
         return None
     my_turn = view.turn is not None and view.turn == view.seat
-    optional = [a for a in legal if isinstance(a, Announce | CallOut)]
+    optional = [a for a in legal if isinstance(a, Announce | Catch)]
     turn_actions = [a for a in legal if a not in optional]
     if level == "easy":
         if not my_turn:

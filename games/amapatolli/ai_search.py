@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from games.amapatolli import rules
-from games.amapatolli.actions import PLAYS, AmapatolliAction, Announce, CallOut, Play
+from games.amapatolli.actions import PLAYS, AmapatolliAction, Announce, Catch, Play
 from games.amapatolli.cards import CARDS, COLOURS, deck_ids
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView, card_views
@@ -340,8 +340,8 @@ def _rollout_choice(
     where ``normal`` needs none: an optional "Ce" or call-out is said at once, and a turn
     without a card to play (draw, pass, accept the skip) has one move; neither draws on
     ``rng``, so the rollout is the same move for move."""
-    if any(isinstance(a, Announce | CallOut) for a in legal):
-        return next(a for a in legal if isinstance(a, Announce | CallOut))
+    if any(isinstance(a, Announce | Catch) for a in legal):
+        return next(a for a in legal if isinstance(a, Announce | Catch))
     if not any(isinstance(a, Play) for a in legal):
         return legal[0] if i == state.turn else None
     return _rollout_policy(state, state.seats[i], legal, rng)

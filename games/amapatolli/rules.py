@@ -11,14 +11,14 @@ from typing import Any, Literal
 from games.amapatolli.actions import (
     ACCEPT_SKIP,
     ANNOUNCE,
-    CALLOUTS,
+    CATCHES,
     DRAW,
     PASS,
     PLAYS,
     AcceptSkip,
     AmapatolliAction,
     Announce,
-    CallOut,
+    Catch,
     Draw,
     Play,
 )
@@ -34,7 +34,7 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, IllegalAction, Outcome, event, shuffled
+from games.core import Event, IllegalAction, Outcome, event, eventlog, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import replace
@@ -237,7 +237,7 @@ def legal_actions(state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
         elif not out:
             out.append(DRAW if state.stock else PASS)
     if state.ce_window is not None:
-        out.append(ANNOUNCE if state.ce_window == i else CALLOUTS[state.ce_window])
+        out.append(ANNOUNCE if state.ce_window == i else CATCHES[state.ce_window])
     return out
 
 
@@ -252,7 +252,7 @@ def fair_ce_wait(state: AmapatolliState, humans: frozenset[Seat]) -> float:
 
 def is_optional(action: AmapatolliAction) -> bool:
     """ "Ce" and call-outs: actions a seat may take, never ones the game waits for."""
-    return isinstance(action, Announce | CallOut)
+    return isinstance(action, Announce | Catch)
 
 
 # ----- applying a move to the working copy ----------------------------------------------------
@@ -260,7 +260,7 @@ def resolve_action(state: AmapatolliState, seat: Seat, action: AmapatolliAction)
     """The game's ``_apply``: ``action`` of ``seat`` on the working copy, then the events into
     the log (the last ``LOG_SIZE``)."""
     events = make_move(state, state.seats.index(seat), action)
-    state.log = (state.log + events)[-LOG_SIZE:]
+    state.log = eventlog.appended(state.log, events, LOG_SIZE)
     return events
 
 
@@ -270,7 +270,7 @@ def make_move(state: AmapatolliState, i: int, action: AmapatolliAction) -> list[
     if kind is not Play and kind is not Draw:
         if isinstance(action, Announce):
             return _announce(state, i)
-        if isinstance(action, CallOut):
+        if isinstance(action, Catch):
             return _callout(state, i, action.target)
     if i != state.turn:
         raise IllegalAction(NOT_YOUR_TURN)

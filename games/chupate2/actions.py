@@ -97,10 +97,11 @@ class ChooseColour(Action):
         return _interned(CHOOSE_COLOUR, args)
 
 
-class CallLast(NoArgs):
+class Announce(NoArgs):
     """ "¡Última!": declare going down to one card (variant ``last_card``)."""
 
-    verb: ClassVar[str] = "uno"
+    verb: ClassVar[str] = "announce"
+    old_verbs: ClassVar[tuple[str, ...]] = ("uno",)
     kind: Literal["uno"] = "uno"
 
 
@@ -134,21 +135,21 @@ class SwapWith(Action):
 
 
 Chupate2Action: TypeAlias = (
-    Play | Draw | Pass | Take | Challenge | ChooseColour | CallLast | Catch | SwapWith
+    Play | Draw | Pass | Take | Challenge | ChooseColour | Announce | Catch | SwapWith
 )
 
 CODEC: ActionCodec[Chupate2Action] = ActionCodec(
-    Play, Draw, Pass, Take, Challenge, ChooseColour, CallLast, Catch, SwapWith
+    Play, Draw, Pass, Take, Challenge, ChooseColour, Announce, Catch, SwapWith
 )
 MAX_SEATS = 6
 
 # Shared, immutable instances: legal_actions and decoding hand these out.
-DRAW, PASS, TAKE, CHALLENGE, CALL_LAST = (
+DRAW, PASS, TAKE, CHALLENGE, ANNOUNCE = (
     Draw.instance(),
     Pass.instance(),
     Take.instance(),
     Challenge.instance(),
-    CallLast.instance(),
+    Announce.instance(),
 )
 CATCH = Catch()
 CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOUR_LETTERS}

@@ -238,7 +238,7 @@ def determinize(
         discard=list(view.discard),
         colour=view.colour,
         direction=view.direction,
-        current=current,
+        turn=current,
         phase=view.phase,  # type: ignore[arg-type]
         pending=view.pending_draw,
         drawn=drawn,
@@ -263,9 +263,9 @@ class _RolloutView:
     __slots__ = ("seat", "to_act", "phase", "hand", "colour", "plus4", "team_of", "exposed")
 
     def __init__(self, state: Chupate2State, seat: Seat, team_of: dict[str, int] | None) -> None:
-        current = state.seats[state.current]
+        current = state.seats[state.turn]
         self.seat = seat
-        self.to_act = [] if state.phase == "over" else [current]
+        self.to_act = [] if state.finished else [current]
         self.phase = state.phase
         self.hand = state.hands[seat]
         self.colour = state.colour
@@ -305,7 +305,7 @@ class Chupate2Search:
         return determinize(view, rng, self._slots[1], self._slots[2])
 
     def done(self, state: Chupate2State) -> bool:
-        return state.phase == "over" or state.round != self.round
+        return state.finished or state.round != self.round
 
     def step(self, state: Chupate2State, rng: random.Random) -> Chupate2State:
         optional = state.options.last_card or state.options.jump_in

@@ -41,7 +41,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
     _apply = staticmethod(rules.resolve_action)  # reveal reset, the rules, the log
 
     def is_over(self, state: Chupate2State) -> bool:
-        return state.phase == "over"
+        return state.finished
 
     choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 

@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 from games.chupate2 import actions as A
 from games.chupate2.actions import (
-    CallLast,
+    Announce,
     Catch,
     Challenge,
     ChooseColour,
@@ -153,7 +153,7 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
         stock=[],
         discard=[],
         colour=None,
-        current=starter,
+        turn=starter,
         phase="play",
         scores={s: 0 for s in seats} if opts.target is not None else {},
         team_scores=[0] * len(groups) if (groups and opts.target is not None) else [],
@@ -205,7 +205,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     events.append(event(code="first_card", params={"card": first}))
     face = FACE_OF[first]
     st.colour = None if face == WILD_FACE else COLOUR_OF[first]
-    st.current = starter
+    st.turn = starter
     st.phase = "play"
     if face == WILD_FACE:
         st.phase = "colour"
@@ -215,34 +215,34 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
         events.append(event(code="must_draw", seat=seats[starter], params={"count": 2}))
     elif face == SKIP:
         events.append(event(code="skipped", seat=seats[starter]))
-        st.current = (starter + st.direction) % n
+        st.turn = (starter + st.direction) % n
     elif face == REVERSE:
         events.append(event(code="skipped", seat=seats[starter]))
         st.direction = 1
         events.append(event(code="reversed", params={"direction": "cw"}))
-        st.current = (starter + 1) % n
+        st.turn = (starter + 1) % n
 
 
 # ----- turn structure ----------------------------------------------------------------------
 def to_act(state: Chupate2State) -> set[Seat]:
-    if state.phase == "over":
+    if state.finished:
         return set()
-    return {state.seats[state.current]}
+    return {state.seats[state.turn]}
 
 
 def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
     """Every action ``seat`` may take now; a card interchangeable with another is offered once."""
     hand = state.hands.get(seat)
-    if hand is None or state.phase == "over":
+    if hand is None or state.finished:
         return []
     out: list[Chupate2Action] = []
     seats = state.seats
-    is_current = seats[state.current] == seat
+    is_current = seats[state.turn] == seat
     options = state.options
     if options.last_card:
         exposed = state.exposed
         if seat in exposed:
-            out.append(A.CALL_LAST)  # calling late still closes the window
+            out.append(A.ANNOUNCE)  # calling late still closes the window
         catchable = [s for s in exposed if s != seat]
         if len(catchable) == 1:
             out.append(A.CATCH)  # the one player to catch
@@ -255,7 +255,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
             and seat not in state.called
             and state.phase not in ("colour", "swap")
         ):
-            out.append(A.CALL_LAST)
+            out.append(A.ANNOUNCE)
     if not is_current:
         if options.jump_in:
             jump = jump_in_card(state, hand)
@@ -272,7 +272,7 @@ def legal_actions(state: Chupate2State, seat: Seat) -> list[Chupate2Action]:
         out.extend(A.CHOOSE_COLOUR.values())
         return out
     if phase == "swap":
-        out.extend(A.SWAP_TO[i] for i in range(len(state.seats)) if i != state.current)
+        out.extend(A.SWAP_TO[i] for i in range(len(state.seats)) if i != state.turn)
         return out
     if phase == "drawn":
         _add_play(out, state.drawn)
@@ -370,7 +370,7 @@ def resolve_action(state: Chupate2State, seat: Seat, action: Chupate2Action) -> 
     if st.reveal is not None:
         st.reveal = None  # the challenge reveal is shown once, right after challenging
     handler = _ON_TURN.get(type(action))
-    if handler is not None and st.seats[st.current] == seat and not st.exposed:
+    if handler is not None and st.seats[st.turn] == seat and not st.exposed:
         phase = st.phase
         if phase == "colour" and not isinstance(action, ChooseColour):
             raise IllegalAction(CHOOSE_COLOUR_FIRST)
@@ -406,13 +406,13 @@ def _resolve(st: Chupate2State, seat: Seat, action: Chupate2Action) -> list[Even
     events: list[Event] = []
     handler = _ON_TURN.get(type(action))  # the common case first: one of the turn's actions
     if handler is None:
-        if isinstance(action, CallLast):
+        if isinstance(action, Announce):
             _call_last(st, seat, events)
             return events
         if isinstance(action, Catch):
             _catch(st, seat, action, events)
             return events
-    if st.seats[st.current] != seat:
+    if st.seats[st.turn] != seat:
         if isinstance(action, Play) and st.options.jump_in:
             _jump_in(st, seat, action, events)
             return events
@@ -480,7 +480,7 @@ def _play(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> N
         elif face == WILD_FOUR:
             st.pending += 4
         if st.pending:
-            victim = seats[(st.current + st.direction) % n]
+            victim = seats[(st.turn + st.direction) % n]
             got = _draw(st, victim, st.pending, events)
             events.append(event(code="final_draw", seat=victim, params={"count": len(got)}))
         _end_round(st, seat, events)
@@ -495,7 +495,7 @@ def _play(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> N
         st.plus4 = None
         st.phase = "penalty"
         _advance(st, 1)
-        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
+        events.append(_event(Event, ("must_draw", seats[st.turn], {"count": st.pending}, None)))
     elif face == WILD_FOUR:
         st.plus4 = trusted(
             PlusFour,
@@ -510,17 +510,17 @@ def _play(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> N
         st.pending += 4
         st.phase = "challenge"
         _advance(st, 1)
-        events.append(_event(Event, ("must_draw", seats[st.current], {"count": st.pending}, None)))
+        events.append(_event(Event, ("must_draw", seats[st.turn], {"count": st.pending}, None)))
     else:
         st.phase = "play"
         if face == SKIP:
             _advance(st, 1)
-            events.append(event(code="skipped", seat=seats[st.current]))
+            events.append(event(code="skipped", seat=seats[st.turn]))
             _advance(st, 1)
         elif face == REVERSE:
             if n == 2:  # Decision: with 2 players a Cambio de sentido acts as a Salto
                 _advance(st, 1)
-                events.append(event(code="skipped", seat=seats[st.current]))
+                events.append(event(code="skipped", seat=seats[st.turn]))
                 _advance(st, 1)
             else:
                 st.direction = -st.direction
@@ -534,7 +534,7 @@ def _play(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> N
             _pass_hands(st, seat, events)
             _advance(st, 1)
         else:
-            st.current = (st.current + st.direction) % n  # ``_advance``, inlined
+            st.turn = (st.turn + st.direction) % n  # ``_advance``, inlined
 
 
 def _jump_in(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -> None:
@@ -547,7 +547,7 @@ def _jump_in(st: Chupate2State, seat: Seat, action: Play, events: list[Event]) -
         raise IllegalAction(NOT_YOUR_TURN)
     if seat in st.exposed:
         st.exposed = [s for s in st.exposed if s != seat]
-    st.current = st.seats.index(seat)
+    st.turn = st.seats.index(seat)
     st.phase = "play"
     st.drawn = None
     events.append(event(code="jumped_in", seat=seat, params={"card": action.card}))
@@ -559,7 +559,7 @@ def _swap(st: Chupate2State, seat: Seat, action: SwapWith, events: list[Event]) 
     if st.phase != "swap":
         raise IllegalAction(NOTHING_TO_SWAP)
     target_index = action.target
-    if not 0 <= target_index < len(st.seats) or target_index == st.current:
+    if not 0 <= target_index < len(st.seats) or target_index == st.turn:
         raise IllegalAction(BAD_SWAP_TARGET)
     target = st.seats[target_index]
     hands = st.hands  # the working copy's own dict (see copy_state); the lists move as they are
@@ -698,7 +698,7 @@ def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
     if seat in st.exposed:  # a late call still closes the window
         st.exposed = [s for s in st.exposed if s != seat]
     elif (
-        st.seats[st.current] == seat
+        st.seats[st.turn] == seat
         and len(st.hands[seat]) == 2
         and seat not in st.called
         and st.phase not in ("colour", "swap")
@@ -730,7 +730,7 @@ def _catch(st: Chupate2State, seat: Seat, action: Catch, events: list[Event]) ->
 
 # ----- helpers --------------------------------------------------------------------------
 def _advance(st: Chupate2State, steps: int) -> None:
-    st.current = (st.current + steps * st.direction) % len(st.seats)
+    st.turn = (st.turn + steps * st.direction) % len(st.seats)
 
 
 def _signal(
@@ -914,7 +914,7 @@ def outcome(state: Chupate2State) -> Chupate2Outcome | None:
     Single round: the winner (or its team) scores the points left in the other hands; the others
     are ranked by the points left in their hands (fewer is better). Points game: by score.
     """
-    if state.phase != "over":
+    if not state.finished:
         return None
     seats = state.seats
     groups = team_groups(len(seats), state.options)

@@ -33,11 +33,11 @@ from games.chupate2.cards import COLOURS, DECK
 from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.options import Options
 from games.core import Event, GameState, eventlog
-from games.core.engine import Seat
+from games.core.engine import TURN, Seat
 from games.core.eventlog import EMPTY_LOG, EventLog
 from games.core.fast import share_fields_set, trusted
 
-# Turn phases of the seat ``current``:
+# Turn phases of the seat ``turn``:
 #   colour     the starting player names the colour of a first-card Comodín
 #   play       play a matching card or draw one
 #   drawn      the card just drawn is playable: play it (that card only) or pass
@@ -107,9 +107,9 @@ class StoredChupate2State(GameState):
     discard: list[str]  # top of the discard pile = last element
     colour: str | None  # colour in force (None while a first-card Comodín waits for its colour)
     direction: int = -1  # +1 clockwise (increasing seat index), -1 counter-clockwise
-    current: int
+    turn: int = Field(validation_alias=TURN)  # index in seats of the seat to act
     phase: Phase
-    pending: int = 0  # cards the seat ``current`` must draw unless it stacks / challenges
+    pending: int = 0  # cards the seat ``turn`` must draw unless it stacks / challenges
     drawn: str | None = None  # the playable card just drawn (phase ``drawn``)
     plus4: PlusFour | None = None
     reveal: Reveal | None = None
@@ -210,9 +210,9 @@ class Chupate2State:
     discard: list[str]  # top of the discard pile = last element
     colour: str | None  # colour in force (None while a first-card Comodín waits for its colour)
     direction: int  # +1 clockwise (increasing seat index), -1 counter-clockwise
-    current: int
+    turn: int  # index in seats of the seat to act
     phase: Phase
-    pending: int  # cards the seat ``current`` must draw unless it stacks / challenges
+    pending: int  # cards the seat ``turn`` must draw unless it stacks / challenges
     drawn: str | None  # the playable card just drawn (phase ``drawn``)
     plus4: PlusFour | None
     reveal: Reveal | None
@@ -242,7 +242,7 @@ class Chupate2State:
             discard: list[str],
             colour: str | None,
             direction: int = -1,
-            current: int,
+            turn: int,
             phase: Phase,
             pending: int = 0,
             drawn: str | None = None,
@@ -293,6 +293,12 @@ class Chupate2State:
     def stored(self) -> StoredChupate2State:
         """This state as its stored model (sharing its containers)."""
         return trusted(StoredChupate2State, {name: getattr(self, name) for name in FIELDS})
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended (every state answers ``finished``; here the phase machine's
+        last phase, ``over``, says it)."""
+        return self.phase == "over"
 
     # ----- the log ----------------------------------------------------------------------------
     @property
@@ -349,7 +355,7 @@ def copy_state(
     n.discard = state.discard
     n.colour = state.colour
     n.direction = state.direction
-    n.current = state.current
+    n.turn = state.turn
     n.phase = state.phase
     n.pending = state.pending
     n.drawn = state.drawn

@@ -96,8 +96,8 @@ class Chupate2Outcome(Outcome):
 
 def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
     seats = state.seats
-    over = state.phase == "over"
-    current = None if over else seats[state.current]
+    over = state.finished
+    current = None if over else seats[state.turn]
     own_hand = state.hands.get(seat) if seat is not None else None
     groups = team_groups(len(seats), state.options)
     teams = None if groups is None else [[seats[i] for i in g] for g in groups]
@@ -107,7 +107,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         p = state.plus4
         plus4 = PlusFourInfo(
             by=p.by,
-            victim=seats[state.current],
+            victim=seats[state.turn],
             prev_colour=p.prev_colour,
             by_hand_count=len(p.hand),
         )

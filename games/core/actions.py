@@ -4,7 +4,7 @@ Every action of every game has one compact text form (like UCI in python-chess),
 sit inside a Discord custom_id next to a table id and a version::
 
     action := verb ( "." arg )*
-    verb   := [a-z]+                  e.g. "play", "draw", "p", "call"
+    verb   := [a-z]+                  e.g. "p", "draw", "pass", "catch"
     arg    := [A-Za-z0-9_+-]+         e.g. a card id, a seat index, a cell, a colour letter
 
 ``:`` never appears, so the bot can wrap the text as ``t:{table}:{version}:{action}``; an action
@@ -14,6 +14,13 @@ names its ``verb`` and, by default, its arguments are its fields in declaration 
 fields are left out at the end; a ``kind`` field, the discriminator of a pydantic union, is not an
 argument).
 Classes whose fields do not map one to one onto arguments override ``args`` / ``from_args``.
+
+The same move has the same class name and verb in every game: ``Play`` ``p``, ``Draw``
+``draw``, ``Pass`` ``pass``, ``Announce`` ``announce`` (declaring one card left), ``Catch``
+``catch`` (catching a player who did not). A class
+whose verb changed lists its former verbs in ``old_verbs``: texts written with them (stored
+action rows, buttons already posted) still decode, to the same action, whose ``encode`` then
+gives the current text.
 ``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action, and ``decode`` accepts only
 that one canonical text (``p.02`` is not ``p.2``); anything else raises
 ``IllegalAction(BAD_ACTION)``.
@@ -45,6 +52,9 @@ class Action(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     verb: ClassVar[str]
+    # Verbs this class was written with before (their texts still decode; ``encode`` writes
+    # ``verb``).
+    old_verbs: ClassVar[tuple[str, ...]] = ()
     # Longest text form. Only actions that never sit in a custom_id (typed in a modal) raise it.
     max_text: ClassVar[int] = MAX_ACTION_TEXT
 
@@ -126,9 +136,10 @@ class ActionCodec(Generic[A]):
     def __init__(self, *classes: type[A]) -> None:
         by_verb: dict[str, type[A]] = {}
         for cls in classes:
-            if not VERB.fullmatch(cls.verb) or cls.verb in by_verb:
-                raise ValueError(f"bad or repeated verb {cls.verb!r} in {cls.__name__}")
-            by_verb[cls.verb] = cls
+            for verb in (cls.verb, *cls.old_verbs):
+                if not VERB.fullmatch(verb) or verb in by_verb:
+                    raise ValueError(f"bad or repeated verb {verb!r} in {cls.__name__}")
+                by_verb[verb] = cls
         self._by_verb = by_verb
         self._max_text = max((cls.max_text for cls in classes), default=MAX_ACTION_TEXT)
         self.types: tuple[type[A], ...] = tuple(classes)
@@ -144,6 +155,9 @@ class ActionCodec(Generic[A]):
         action = cls.from_args(args)
         if not isinstance(action, cls):  # a from_args override returning something else
             raise IllegalAction(BAD_ACTION)
-        if action.encode() != text:  # one text per action: "p.02" or "p.+2" is not "p.2"
+        # one text per action and verb: "p.02" or "p.+2" is not "p.2" (an old verb's text is
+        # the action's arguments after that verb)
+        canonical = action.encode() if verb == cls.verb else ".".join((verb, *action.args()))
+        if canonical != text:
             raise IllegalAction(BAD_ACTION)
         return action

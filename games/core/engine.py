@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, final
 
 from pydantic import (
+    AliasChoices,
     BaseModel,
     ConfigDict,
     Field,
@@ -178,10 +179,20 @@ _new_event = tuple.__new__
 _EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-class GameState(BaseModel):
-    """Base of every game's state. Round-trips through JSON exactly."""
+# Every state names the seat index whose turn it is ``turn``; states stored before issue 26 held it
+# as ``current`` (Chupate 2, Maquiavelo, Macarena), and still load: the field's validation alias.
+TURN = AliasChoices("turn", "current")
 
-    model_config = ConfigDict(extra="forbid")
+
+class GameState(BaseModel):
+    """Base of every game's state. Round-trips through JSON exactly.
+
+    Every game's state has ``turn`` (the index in ``seats`` of the seat whose turn it is) and
+    ``finished`` (whether the game has ended: a field, or a property of the phase machine).
+    """
+
+    # by name, and by a former name a field's ``validation_alias`` lists (``TURN``)
+    model_config = ConfigDict(extra="forbid", validate_by_name=True)
 
     seed: str
     version: int = 0
@@ -199,6 +210,12 @@ class State(Protocol):
     seed: str
     version: int
     seats: list[Seat]
+    turn: int  # the index in ``seats`` of the seat whose turn it is
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended."""
+        ...
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes, /) -> Any: ...

@@ -1,4 +1,8 @@
-"""A game's log of its latest events, cheap to extend and compact in memory.
+"""A game's log of its latest events: the one place every game's log is kept.
+
+Two forms: a plain list of the latest events (``appended``; Amapatolli, Maquiavelo and Macarena
+store their ``log`` so), and the chain below, cheap to extend and compact in memory, with the
+version of each event (Chúpate 2, whose playouts are the longest).
 
 A log is a chain of plain tuples. Its root is ``(packed,)``: ``packed`` holds the oldest events
 in one compact JSON text (what a state loaded from storage holds: one string instead of an
@@ -40,6 +44,12 @@ Codes = Mapping[str, tuple[str, ...]]
 EMPTY_LOG: EventLog = ("",)
 
 _EVENTS = TypeAdapter(list[Event])
+
+
+def appended(log: list[Event], events: Sequence[Event], size: int) -> list[Event]:
+    """A list log (the latest ``size`` events, oldest first) with ``events`` added at the end:
+    a new list, ``log`` unchanged (states share it copy-on-write)."""
+    return [*log, *events][-size:]
 
 
 def extend(log: EventLog, version: int, events: Sequence[Event], size: int) -> EventLog:

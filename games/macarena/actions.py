@@ -56,12 +56,14 @@ def _faces_text(cards: Sequence[str | PlayingCard]) -> str:
 
 
 class Draw(NoArgs):
-    verb: ClassVar[str] = "d"
+    verb: ClassVar[str] = "draw"
+    old_verbs: ClassVar[tuple[str, ...]] = ("d",)
     kind: Literal["draw"] = "draw"
 
 
 class Pass(NoArgs):
-    verb: ClassVar[str] = "x"
+    verb: ClassVar[str] = "pass"
+    old_verbs: ClassVar[tuple[str, ...]] = ("x",)
     kind: Literal["pass"] = "pass"
 
 

@@ -76,7 +76,7 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
         options=Options(amulets_to_win=view.amulets_to_win),
         hand_number=view.hand_number,
         starter=seats.index(view.starter),
-        current=current,
+        turn=current,
         phase=view.phase,
         espejo_turn=view.espejo_turn,
         stock=stock,
@@ -158,7 +158,7 @@ def play_out(
         result = state.hand_result
         if result is not None and result.hand == hand_number and result.revealed:
             return hand_score(state, seat)
-        if state.phase == "over" or state.hand_number != hand_number:
+        if state.finished or state.hand_number != hand_number:
             return hand_score(state, seat)
         actor = sorted(game.to_act(state))[0]
         state, _ = game.apply(state, actor, greedy_action(game, state, actor, rng))
@@ -190,7 +190,7 @@ def game_result(state: MacarenaState, seat: str) -> float | None:
     between two, 0 lost), else None."""
     if state.macarena is not None:
         return 1.0 if state.macarena == seat else 0.0
-    if state.phase != "over" or not state.winners:
+    if not state.finished or not state.winners:
         return None
     return 1.0 / len(state.winners) if seat in state.winners else 0.0
 

@@ -55,7 +55,7 @@ class MacarenaSearch:
         return determinize(view, rng)
 
     def done(self, state: MacarenaState) -> bool:
-        if state.macarena is not None or state.phase == "over":
+        if state.macarena is not None or state.finished:
             return True
         if state.hand_number != self.hand:
             return True

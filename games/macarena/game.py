@@ -41,7 +41,7 @@ class MacarenaGame(Game[MacarenaState, MacarenaAction, MacarenaView, Options]):
         return rules.copy_state(state)
 
     def is_over(self, state: MacarenaState) -> bool:
-        return state.phase == "over"
+        return state.finished
 
     def _apply(self, state: MacarenaState, seat: str, action: MacarenaAction) -> list[Event]:
         return rules.resolve_action(state, seat, action)

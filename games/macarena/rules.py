@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from games.core import Event, IllegalAction, event, shuffled
+from games.core import Event, IllegalAction, event, eventlog, shuffled
 from games.core.cards import two_decks
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
@@ -67,7 +67,7 @@ def copy_state(state: MacarenaState) -> MacarenaState:
     copied one level; the small containers the end of a hand changes in place (macas, pending
     seats) are copied. The lists inside (a hand, a collection, a pozo), the stock, the seats,
     the winners and the count of macarenas are shared and *replaced*, never changed in place,
-    by the code that changes them; the log is copied by the move's first event (``_Turn``).
+    by the code that changes them; the log is replaced by the move's events (``_Turn.logged``).
     The tokens and the end-of-hand result change only at the end of a hand: copied for the
     penalty and buy phases here, and by ``endhand.start_end_of_hand`` when a hand ends.
     """
@@ -92,22 +92,20 @@ def copy_state(state: MacarenaState) -> MacarenaState:
 
 
 class _Turn:
-    """Collects the events of one action and mirrors them into the state's log."""
+    """Collects the events of one action; ``logged`` adds them to the state's log."""
 
     def __init__(self, state: MacarenaState) -> None:
         self.state = state
         self.events: list[Event] = []
-        self._own_log = False  # the log is shared with the state before the move until then
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        log = self.state.log
-        if not self._own_log:  # copy-on-write (see copy_state)
-            log = self.state.log = log[-(LOG_SIZE - 1) :] if LOG_SIZE > 1 else []
-            self._own_log = True
-        log.append(event)
-        if len(log) > LOG_SIZE:
-            del log[: len(log) - LOG_SIZE]
+
+    def logged(self) -> list[Event]:
+        """The action's events, now also at the end of the state's log (a new list: the
+        state before the move keeps its own, see ``copy_state``)."""
+        self.state.log = eventlog.appended(self.state.log, self.events, LOG_SIZE)
+        return self.events
 
     def deal_next_hand(self) -> None:
         """The ``deal`` callback of ``endhand``: the next hand, its events in this turn."""
@@ -128,7 +126,7 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
         seats=list(seats),
         options=options,
         starter=starter,
-        current=starter,
+        turn=starter,
         stock=[],
         pozos=[],
         macas=[],
@@ -136,7 +134,9 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
         collections={},
         tokens={s: Tokens() for s in seats},
     )
-    deal(state, _Turn(state))
+    turn = _Turn(state)
+    deal(state, turn)
+    turn.logged()
     return state
 
 
@@ -149,7 +149,7 @@ def deal(state: MacarenaState, turn: _Turn) -> None:
     state.stock = rest[POZOS:]
     state.macas = [{} for _ in range(POZOS)]
     state.collections = {s: [] for s in state.seats}
-    state.current = state.starter
+    state.turn = state.starter
     state.phase = "draw"
     state.espejo_turn = False
     state.drawn = None
@@ -228,14 +228,14 @@ def resolve_action(state: MacarenaState, seat: str, action: MacarenaAction) -> l
         if action.element in state.tokens[seat].elements:
             raise IllegalAction(ELEMENT_HELD, element=action.element)
         endhand.chosen_buy(state, turn.emit, seat, action.element, turn.deal_next_hand)
-    return turn.events
+    return turn.logged()
 
 
 def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> None:
     if not state.stock:  # the player must draw from an empty stock: the hand ends
         endhand.start_end_of_hand(state, turn.emit, "stock_empty", None, turn.deal_next_hand)
         return
-    state.current = index
+    state.turn = index
     state.espejo_turn = espejo
     state.phase = "draw"
     state.drawn = None
@@ -245,7 +245,7 @@ def _start_turn(state: MacarenaState, turn: _Turn, index: int, espejo: bool) -> 
 
 
 def _next_player(state: MacarenaState) -> int:
-    return (state.current - 1) % len(state.seats)  # play passes to the right
+    return (state.turn - 1) % len(state.seats)  # play passes to the right
 
 
 def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
@@ -301,7 +301,7 @@ def _after_play(state: MacarenaState, turn: _Turn, seat: str, espejo: bool) -> N
     if not state.hands[seat]:  # se va: the hand ends at once
         endhand.start_end_of_hand(state, turn.emit, "went_out", seat, turn.deal_next_hand)
     elif espejo:  # an espejo turn always follows and cannot be refused
-        _start_turn(state, turn, state.current, espejo=True)
+        _start_turn(state, turn, state.turn, espejo=True)
     else:
         _start_turn(state, turn, _next_player(state), espejo=False)
 
@@ -356,7 +356,7 @@ def _move_choice(state: MacarenaState, turn: _Turn, seat: str, action: MoveMaca)
         raise IllegalAction(NOT_A_MACA_SOURCE, pozo=action.source)
     assert state.maca_target is not None
     _move_maca(state, turn, seat, action.source, state.maca_target)
-    if state.phase != "over":
+    if not state.finished:
         _after_play(state, turn, seat, espejo=True)
 
 
@@ -374,7 +374,7 @@ def _check_macarena(state: MacarenaState, turn: _Turn, seat: str) -> None:
 
 
 def outcome(state: MacarenaState) -> MacarenaOutcome | None:
-    if state.phase != "over":
+    if not state.finished:
         return None
     if state.macarena is not None:
         others = [s for s in state.seats if s != state.macarena]

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import Event, GameState
 from games.core.cards import PlayingCard
+from games.core.engine import TURN
 from games.core.fast import plain_assignment
 from games.macarena.elements import Element
 from games.macarena.options import Options
@@ -69,7 +70,7 @@ class MacarenaState(GameState):
     options: Options = Field(default_factory=Options)
     hand_number: int = 1
     starter: int  # index in seats of this hand's first player
-    current: int  # index in seats of the player whose turn it is
+    turn: int = Field(validation_alias=TURN)  # index in seats of the player whose turn it is
     phase: Phase = "draw"
     espejo_turn: bool = False
     stock: list[PlayingCard]  # drawn from the end
@@ -87,3 +88,9 @@ class MacarenaState(GameState):
     winners: list[str] = Field(default_factory=list)
     macarena: str | None = None
     macarenas_count: dict[str, int] = Field(default_factory=dict)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended (every state answers ``finished``; here the phase machine's
+        last phase, ``over``, says it)."""
+        return self.phase == "over"

@@ -13,7 +13,7 @@ TURN_PHASES = ("draw", "play", "move_maca")
 
 def to_act(state: MacarenaState) -> set[str]:
     if state.phase in TURN_PHASES:
-        return {state.seats[state.current]}
+        return {state.seats[state.turn]}
     if state.phase == "penalty":
         return set(state.penalty_pending)
     if state.phase == "buy":
@@ -23,7 +23,7 @@ def to_act(state: MacarenaState) -> set[str]:
 
 def may_play_on(state: MacarenaState, seat: str, pozo: int) -> bool:
     """Whether ``seat`` may lay a series on ``pozo`` now (ignoring which cards it holds)."""
-    if state.phase != "play" or state.seats[state.current] != seat:
+    if state.phase != "play" or state.seats[state.turn] != seat:
         return False
     owners = state.macas[pozo]
     return state.espejo_turn or not owners or seat in owners
@@ -33,5 +33,5 @@ def maca_sources(state: MacarenaState) -> list[int]:
     """Pozos the current player may move a MACA from onto the espejo's pozo."""
     if state.phase != "move_maca" or state.maca_target is None:
         return []
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     return [i for i in range(POZOS) if i != state.maca_target and state.macas[i].get(seat, 0) > 0]

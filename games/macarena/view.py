@@ -128,7 +128,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
                 amulets=t.amulets,
                 active_macas=active,
                 macas_left=MACAS_PER_PLAYER - active,
-                current=state.phase in TURN_PHASES and i == state.current,
+                current=state.phase in TURN_PHASES and i == state.turn,
             )
         )
     pozos = [
@@ -149,10 +149,10 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
         version=state.version,
         seats=list(state.seats),
         to_act=sorted(to_act(state), key=state.seats.index),
-        finished=state.phase == "over",
+        finished=state.finished,
         hand_number=state.hand_number,
         phase=state.phase,
-        current=(state.seats[state.current] if state.phase in TURN_PHASES else None),
+        current=(state.seats[state.turn] if state.phase in TURN_PHASES else None),
         espejo_turn=state.espejo_turn,
         starter=state.seats[state.starter],
         stock_count=len(state.stock),
@@ -174,9 +174,9 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
     if seat is not None and in_game:
         view.hand = sorted(state.hands[seat], key=sort_key)
         view.collection = sorted(state.collections[seat], key=sort_key)
-        if state.phase == "play" and state.seats[state.current] == seat:
+        if state.phase == "play" and state.seats[state.turn] == seat:
             view.drawn = state.drawn
-        if state.phase == "move_maca" and state.seats[state.current] == seat:
+        if state.phase == "move_maca" and state.seats[state.turn] == seat:
             view.choice = "move_maca"
             view.maca_target = state.maca_target
             view.maca_sources = maca_sources(state)

@@ -59,7 +59,7 @@ def determinize(view: MaquiaveloView, rng: random.Random) -> MaquiaveloState:
         seats=seats,
         options=view.options,
         dealer=seats.index(view.dealer) if view.dealer in seats else 0,
-        current=current,
+        turn=current,
         hands=hands,
         stock=pool[: view.stock_count],
         helpers=helpers,

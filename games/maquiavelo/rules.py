@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from games.core import Event, IllegalAction, event
+from games.core import Event, IllegalAction, event, eventlog
 from games.core.errors import GAME_OVER, NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for, shuffled
@@ -63,7 +63,7 @@ def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
         seats=list(seats),
         options=opts,
         dealer=dealer,
-        current=(dealer + 1) % n,
+        turn=(dealer + 1) % n,
         hands={s: sorted(h, key=sort_key) for s, h in hands.items()},
         stock=deck,
         helpers=helpers,
@@ -75,7 +75,7 @@ def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
             event(
                 code="dealt",
                 seat=seats[dealer],
-                params={"cards": per, "first": seats[state.current]},
+                params={"cards": per, "first": seats[state.turn]},
             )
         ],
     )
@@ -84,7 +84,7 @@ def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
 
 # ----- turn structure -------------------------------------------------------------------------
 def to_act(state: MaquiaveloState) -> set[str]:
-    return set() if state.finished else {state.seats[state.current]}
+    return set() if state.finished else {state.seats[state.turn]}
 
 
 def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
@@ -92,7 +92,7 @@ def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
 
     Play and Arrange are free-form and validated by ``resolve_action``; ``ai.best_play_action``
     gives the best Play."""
-    if state.finished or seat != state.seats[state.current]:
+    if state.finished or seat != state.seats[state.turn]:
         return []
     return [_DRAW] if state.stock else [_PASS]
 
@@ -111,7 +111,7 @@ def copy_state(state: MaquiaveloState) -> MaquiaveloState:
 def resolve_action(state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
     """Apply ``action`` by ``seat`` (a seat of the game, which is not over) to the working copy
     ``state``; raise ``IllegalAction`` (the copy is then thrown away) for a refused move."""
-    if seat != state.seats[state.current]:
+    if seat != state.seats[state.turn]:
         raise IllegalAction(NOT_YOUR_TURN)
     if isinstance(action, Draw):
         events = _draw(state, seat)
@@ -421,7 +421,7 @@ def _give(state: MaquiaveloState, seat: str, cards: list[int]) -> None:
 
 
 def _next(state: MaquiaveloState) -> None:
-    state.current = (state.current + 1) % len(state.seats)
+    state.turn = (state.turn + 1) % len(state.seats)
 
 
 def _finish_blocked(state: MaquiaveloState) -> list[Event]:
@@ -434,4 +434,4 @@ def _finish_blocked(state: MaquiaveloState) -> list[Event]:
 
 
 def _log(state: MaquiaveloState, events: list[Event]) -> None:
-    state.log = (state.log + events)[-LOG_SIZE:]
+    state.log = eventlog.appended(state.log, events, LOG_SIZE)

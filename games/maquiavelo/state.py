@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from games.core import Event, GameState
+from games.core.engine import TURN
 from games.core.fast import plain_assignment
 from games.maquiavelo.options import Options
 
@@ -15,7 +18,7 @@ LOG_SIZE = 12
 class MaquiaveloState(GameState):
     options: Options
     dealer: int
-    current: int
+    turn: int = Field(validation_alias=TURN)  # index in seats of the player whose turn it is
     hands: dict[str, list[int]]  # card ids, sorted by suit then rank
     stock: list[int]  # face down; the top is the last element
     helpers: list[int]  # face-up "ayuda" cards (empty without the variant)

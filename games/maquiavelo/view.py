@@ -92,7 +92,7 @@ class MaquiaveloOutcome(Outcome):
 
 def build_view(state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
     own = seat is not None and seat in state.hands
-    to_act = [] if state.finished else [state.seats[state.current]]
+    to_act = [] if state.finished else [state.seats[state.turn]]
     acting = own and seat in to_act
     return MaquiaveloView(
         seat=seat,
@@ -105,7 +105,7 @@ def build_view(state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
         helpers=[CardView.of(c) for c in state.helpers],
         stock_count=len(state.stock),
         hand_counts={s: len(h) for s, h in state.hands.items()},
-        current=None if state.finished else state.seats[state.current],
+        current=None if state.finished else state.seats[state.turn],
         dealer=state.seats[state.dealer],
         passes=state.passes,
         options=state.options,

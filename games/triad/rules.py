@@ -285,7 +285,7 @@ def copy_state(state: TriadState) -> TriadState:
 
 
 def is_over(state: TriadState) -> bool:
-    return state.phase == "over"
+    return state.finished
 
 
 # ----- turn structure ---------------------------------------------------------------------------
@@ -598,7 +598,7 @@ def rounds_of(state: TriadState) -> list[RoundView]:
 
 def outcome(state: TriadState) -> TriadOutcome | None:
     """The result once the game is over (after the payout picks); ``None`` before."""
-    if state.phase != "over":
+    if not state.finished:
         return None
     seats = state.seats
     scores = state.scores()

@@ -72,6 +72,12 @@ class TriadState(GameState):
     picks: list[int] = Field(default_factory=list)  # uids the winner took (Una / Diferencia)
     last_move: LastMove | None = None
 
+    @property
+    def finished(self) -> bool:
+        """Whether the game has ended (every state answers ``finished``; here the phase machine's
+        last phase, ``over``, says it)."""
+        return self.phase == "over"
+
     def scores(self) -> list[int]:
         """Cards of each colour on the board plus cards still in hand (always summing to 10)."""
         s = [len(self.hands[0]), len(self.hands[1])]

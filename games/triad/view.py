@@ -136,7 +136,7 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
     ]
     hands: dict[Seat, list[CardFace | None]] = {}
     for s in range(2):
-        shown = state.options.open or s == me or state.phase == "over"
+        shown = state.options.open or s == me or state.finished
         hands[seats[s]] = [
             _face(state, h.uid, h.card, None) if shown or h.uid in state.revealed else None
             for h in state.hands[s]
@@ -165,7 +165,7 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
         version=state.version,
         seats=list(seats),
         to_act=sorted(rules.to_act(state)),
-        finished=state.phase == "over",
+        finished=state.finished,
         options=state.options,
         phase=state.phase,
         round=state.round,
@@ -196,6 +196,6 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
         winner=seats[state.winner] if state.winner is not None else None,
         transfers=[
             Transfer(card=p.card, uid=p.uid, from_seat=p.giver, to_seat=p.receiver)
-            for p in (rules.transfers_of(state) if state.phase == "over" else [])
+            for p in (rules.transfers_of(state) if state.finished else [])
         ],
     )

@@ -342,10 +342,10 @@ def test_last_card_call_and_catch_are_public_buttons():
     state = make_state(hands, "r5a", current=0, direction=1, options={"last_card": True})
     tr = translator("es")
     public = public_payload(_table(state), PRESENTER, _Service(), tr)
-    assert _offers(public) == {"uno"}
+    assert _offers(public) == {"announce"}
     state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.r1a"))  # down to one, no call
     public = public_payload(_table(state), PRESENTER, _Service(), tr)
-    assert _offers(public) == {"uno", "catch"}
+    assert _offers(public) == {"announce", "catch"}
     labels = {c.get("label") for c in _components(public)}
     assert "¡Pillado! (Ana)" in labels and "¡Última!" in labels
     assert "Ana tiene una carta y no avisó" in public.embeds[0].description

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n import LOCALES, translator
-from bot.ui.amapatolli import presenter as ama
+from bot.ui.amapatolli import text as ama
 from bot.ui.chupate2 import images as c2_images
 from bot.ui.chupate2.presenter import Presenter as Chupate2Presenter
 from bot.ui.macarena import images as mac_images

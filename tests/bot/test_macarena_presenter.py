@@ -110,12 +110,12 @@ def _check_seat(state, seat, rng) -> None:
 
     payload = _private(state, seat)
     check(payload)
-    if state.phase != "play" or state.seats[state.current] != seat:
+    if state.phase != "play" or state.seats[state.turn] != seat:
         assert set(_actions(payload)) == legal
         return
     pozo_ops = {op for op in _ops(payload) if op.startswith("p")}
     assert pozo_ops == {f"p.{i}" for i in playable_pozos(state, seat)}
-    assert "x" in _actions(payload)
+    assert "pass" in _actions(payload)
     for op in sorted(pozo_ops):
         _walk_series(state, seat, int(op[2]), rng, check)
 
@@ -157,7 +157,7 @@ def test_the_first_cards_the_builder_offers_are_exactly_the_legal_single_plays()
     for state in _playout(3, rng, 120):
         if state.phase != "play":
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         singles = {a.encode() for a in GAME.legal_actions(state, seat) if a.kind == "play"}
         offered = set()
         for pozo in playable_pozos(state, seat):
@@ -176,12 +176,12 @@ def test_the_draft_builds_exactly_the_series_apply_accepts():
     for state in _playout(3, rng, 200):
         if state.phase != "play":
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         for pozo in playable_pozos(state, seat):
             draft, payload = _walk_series(state, seat, pozo, rng)
             faces = GAME.decode_action(draft["series"])
             lay = encode_draft(pozo, list(faces.cards))
-            assert set(_actions(payload)) == {lay, "x"}  # "Bajar" sends the series as built
+            assert set(_actions(payload)) == {lay, "pass"}  # "Bajar" sends the series as built
             assert _actions(payload)[lay]["label"] == "Bajar"
             new_state, events = GAME.apply(state, seat, GAME.decode_action(lay))
             laid = next(e for e in events if e.code in ("play", "espejo_solo"))
@@ -395,7 +395,7 @@ def test_public_standings_show_tokens_and_hand_sizes():
 def test_the_draw_phase_offers_robar():
     state = table({"a": "3C", "b": "5S"}, seats=["a", "b"], phase="draw")
     buttons = _actions(_private(state, "a"))
-    assert set(buttons) == {"d"} and buttons["d"]["label"] == "Robar"
+    assert set(buttons) == {"draw"} and buttons["draw"]["label"] == "Robar"
 
 
 def test_play_action_choice_label():

@@ -70,7 +70,7 @@ def make_state(
             "table": [take(m) for m in table],
             "stock": take(stock),
             "helpers": take(helpers),
-            "current": 0,
+            "turn": 0,
             "dealer": len(hands) - 1,
             "log": [],
         }
@@ -101,7 +101,7 @@ def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
             "table": table,
             "stock": rest[hand_size + 5 : hand_size + 25],
             "helpers": rest[hand_size + 25 : hand_size + 29] if options.get("ayuda") else [],
-            "current": 0,
+            "turn": 0,
             "dealer": 1,
             "log": [],
         }
@@ -382,7 +382,7 @@ def test_public_view_events_name_players_and_show_the_last_play():
     state, _ = GAME.apply(
         state, ANA, Play(cards=tuple(c for c in state.hands[ANA] if face(c) in (17, 30)))
     )
-    state, _ = GAME.apply(state, IDS[1], GAME.decode_action("d"))
+    state, _ = GAME.apply(state, IDS[1], GAME.decode_action("draw"))
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "Ana reordena la mesa y baja 5♥ 5♦." in text and "Beto roba una carta." in text
     assert "Mesa: 2 combinaciones, 6 cartas" in text and "Mazo: 1" in text
@@ -407,7 +407,7 @@ def test_the_result_names_the_winner_and_the_hands_left():
 def test_the_result_of_a_blocked_game_gives_the_winner_s_hand():
     state = make_state({ANA: "KH QH", IDS[1]: "2H"}, stock="")
     for seat in (ANA, IDS[1]):
-        state, events = GAME.apply(state, seat, GAME.decode_action("x"))
+        state, events = GAME.apply(state, seat, GAME.decode_action("pass"))
     assert events[-1].code == "blocked"
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "Mazo agotado y todos pasaron: gana Beto con 1 carta (25 puntos)." in text

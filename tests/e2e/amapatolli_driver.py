@@ -54,11 +54,11 @@ class Oracle(OracleBase):
     def next_move(self) -> tuple[str, str]:
         for seat in self.seats:
             legal = self.legal(seat)
-            calls = sorted(a for a in legal if a.startswith("call."))
+            calls = sorted(a for a in legal if a.startswith("catch."))
             if self.callouts == 0 and calls:
                 return seat, calls[0]
-            if self.callouts > 0 and "ce" in legal:
-                return seat, "ce"
+            if self.callouts > 0 and "announce" in legal:
+                return seat, "announce"
         seat = sorted(GAME.to_act(self.state), key=self.seats.index)[0]
         action = policy(self.legal(seat))
         assert action is not None, f"{seat} has nothing to do: {self.legal(seat)}"
@@ -66,7 +66,7 @@ class Oracle(OracleBase):
 
     def apply(self, seat: str, action: str) -> None:
         self.state, _ = GAME.apply(self.state, seat, GAME.decode_action(action))
-        if action.startswith("call."):
+        if action.startswith("catch."):
             self.callouts += 1
         self.log.append((seat, action))
 
@@ -128,7 +128,7 @@ class AmapatolliTable(TableOnFake):
         version = self.oracle.version
         if self.version() is not None:  # (a deleted public message comes back at the next move)
             await self.wait_version(version)
-        if action.startswith("call."):
+        if action.startswith("catch."):
             offers = offers_on(self.public(), self.table_id)
         else:
             offers = await self.private_offers(user, version)

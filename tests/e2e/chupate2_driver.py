@@ -73,8 +73,8 @@ class Oracle(OracleBase):
             if not caught and "catch" in self.legal(seat):
                 return seat, "catch"
         seat = next(iter(GAME.to_act(self.state)))
-        if caught and "uno" in self.legal(seat):
-            return seat, "uno"
+        if caught and "announce" in self.legal(seat):
+            return seat, "announce"
         return seat, policy(sorted(self.legal(seat)), self.state.hands[seat])
 
     def apply(self, seat: str, action: str) -> list:

@@ -120,7 +120,7 @@ class MacarenaTable(TableOnFake):
         version = self.oracle.version
         await self.wait_version(version)
         view = await self.private_view(user, version)
-        if action.startswith("p"):
+        if action.startswith("p."):
             handle = await self._build_series(user, seat, view, action)
         else:
             offers = offers_on(view, self.table_id)
@@ -162,7 +162,7 @@ class MacarenaTable(TableOnFake):
         play = GAME.decode_action(action)
         state = self.oracle.state
         offers = offers_on(view, self.table_id)
-        assert set(offers) == {"x"}, sorted(offers)  # "Pasar"; the plays go through the builder
+        assert set(offers) == {"pass"}, sorted(offers)  # "Pasar"; the plays go through the builder
         pozo_ops = {op for op in draft_buttons(view, self.table_id) if re.fullmatch(r"p\.\d", op)}
         assert pozo_ops == {encode_draft(i, []) for i in playable_pozos(state, seat)}
         await self._click_op(user, view, encode_draft(play.pozo, []))

@@ -90,7 +90,7 @@ class Oracle(OracleBase):
         self.state = GAME.new(self.seats, self.seed, self.options)
 
     def current(self) -> str:
-        return self.state.seats[self.state.current]
+        return self.state.seats[self.state.turn]
 
     def next_move(self) -> tuple[str, str, str]:
         """(seat, action, path): the best play — the first one that needs the table rearranged

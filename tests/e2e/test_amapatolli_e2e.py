@@ -26,7 +26,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     assert_few_dms(fake, players)  # one hand message each, edited in place (issue 31)
 
     kinds = {action.split(".")[0] for _, action in table.oracle.log}
-    assert {"p", "draw", "accept", "call", "ce"} <= kinds
+    assert {"p", "draw", "accept", "catch", "announce"} <= kinds
     public = table.public()
     results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
     names = {str(p.id): p.name for p in players}

@@ -76,7 +76,7 @@ async def test_ce_pressed_two_seconds_after_the_window_opens_beats_the_computer(
             break
         version = live.version
         offers = await table.private_offers(alice, version)
-        move = sorted(a for a in offers if a != "ce" and not a.startswith("call."))[0]
+        move = sorted(a for a in offers if a != "announce" and not a.startswith("catch."))[0]
         await (await take(alice, offers[move])).acknowledged()
         await fake.wait_until(lambda v=version: live.version > v, what="alice's move applied")
         assert not GAME.is_over(live.state), "the seed must give alice a window"
@@ -90,8 +90,8 @@ async def test_ce_pressed_two_seconds_after_the_window_opens_beats_the_computer(
     assert live.version == opened and _window_of(live.state, seat)
 
     offers = await table.private_offers(alice, opened)
-    assert "ce" in offers
-    await (await take(alice, offers["ce"])).acknowledged()
+    assert "announce" in offers
+    await (await take(alice, offers["announce"])).acknowledged()
     await fake.wait_until(lambda: live.version > opened, what="alice's ¡Ce!")
     state = live.state
     assert state.announced[state.seats.index(seat)]

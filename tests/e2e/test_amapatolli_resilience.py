@@ -30,7 +30,7 @@ async def test_restart_mid_game_old_buttons_still_work(fake_discord, mesa):
     seat, action = table.oracle.next_move()
     actor = table.by_seat[seat]
     version = table.version()
-    if action.startswith("call."):
+    if action.startswith("catch."):
         offers = offers_on(table.public(), table.table_id)
     else:
         offers = await table.private_offers(actor, version)

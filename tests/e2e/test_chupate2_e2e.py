@@ -149,7 +149,7 @@ async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(f
     assert "carol: 3 cartas" in table.public().text
 
     await table.move()
-    assert await table.move() == (str(alice.id), "uno")  # from her DM, before her last but one
+    assert await table.move() == (str(alice.id), "announce")  # from her DM, before her last but one
     assert "alice: 2 cartas · ☝️ ¡Última!" in table.public().text
     await table.play_to_the_end()
     assert table.oracle.log[-1] == (str(alice.id), "p.y3b") and table.moves == 23

@@ -113,7 +113,7 @@ async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fa
         moved = 0
         while moved < times:
             seat, action = await table.move()
-            moved += seat == bob_seat and not action.startswith("call.")
+            moved += seat == bob_seat and not action.startswith("catch.")
 
     await play_until_bob_has_moved(2)
     [view] = table.hand_views(bob)  # two turns, one private message

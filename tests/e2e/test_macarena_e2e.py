@@ -99,7 +99,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             moves_before_restart = table.moves
             # the first move after the restart: bob draws from "Ver mi mano" on the public
             # message posted before it
-            assert await table.move() == (str(bob.id), "d")
+            assert await table.move() == (str(bob.id), "draw")
             # the tokens won in hand 1 survived the restart (the state is stored with each move)
             lines = seat_lines(table, names)
             for seat, tokens in restarted_with.items():

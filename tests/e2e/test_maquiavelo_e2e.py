@@ -67,7 +67,7 @@ async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(
         seat, action, path = oracle.next_move()
         user = table.by_seat[seat]
         if version == FIRST_DRAW_AT:
-            assert user is ana and action == "d"
+            assert user is ana and action == "draw"
             await table.wait_version(version)
             text = await table.hint(ana, version)
             assert "No puedes bajar ninguna carta: te toca robar." in text

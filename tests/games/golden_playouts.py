@@ -5,8 +5,15 @@ actions of every seat (a seat outside ``to_act`` now and then: call-outs, jump-i
 per playout its length and a SHA-256 over each step's action text, events and stored JSON: two
 engines agree on a playout only if they agree on every move, event and stored state along it.
 
-``golden_playouts.json`` holds the digests of ``main`` @ 32a74a5, before the copy-on-write
-working copies, Chúpate 2's slotted state and the bulk shuffle. Regenerate it only when the rules change on purpose:
+``golden_playouts.json`` holds the digests of ``main`` @ 32a74a5 (before the copy-on-write
+working copies, Chúpate 2's slotted state and the bulk shuffle), regenerated once by issue 26
+when the stored shapes changed by design: the common moves' texts (``d``/``x`` ->
+``draw``/``pass``, ``ce``/``uno`` -> ``announce``, ``call.N`` -> ``catch.N``) and ``current`` ->
+``turn`` in the stored states. Every playout kept its length; the 12 without such a move or
+field (Triple Triad's six, six of Amapatolli's) kept their digests; and
+``bench/old_shape_replay.py`` replayed every playout of the old engines here with equal events
+and states at every step (``tests/games/test_old_shapes.py`` keeps some). Regenerate it only
+when the rules or the stored shapes change on purpose:
 
     PYTHONPATH=<checkout> python tests/games/golden_playouts.py > tests/games/golden_playouts.json
 

@@ -6,7 +6,7 @@ return PNG bytes. ``tr`` is the catalogue translator (``tr(key, **params) -> str
 
 A card is drawn with its margin colour as a thick border and its background colour as the fill,
 its number large and its sign name below. A Tlapiāni on the table is filled with the colour in
-force. The helper ``card_label`` gives presenters a card's name.
+force. A card's name in words is in ``bot.ui.amapatolli.text``.
 """
 
 from __future__ import annotations
@@ -55,13 +55,6 @@ _text = text_drawer(bold=False)
 def _fit(text: str, size: int, width: int) -> int:
     """The largest font size up to ``size`` at which ``text`` fits in ``width`` pixels."""
     return fit_size(text, size, width, bold=False, minimum=8)
-
-
-# ----- labels for presenters -----------------------------------------------------------------
-def card_label(card: CardView, tr: Translator) -> str:
-    if card.wild:
-        return tr("amapatolli.card.tlapiani", name=card.name)
-    return tr("amapatolli.card", name=card.name, number=card.sign)
 
 
 # ----- drawing -------------------------------------------------------------------------------

@@ -5,27 +5,12 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Translator
+from bot.ui.amapatolli.text import COLOUR_EMOJI, card_text
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
-from games.amapatolli.actions import AmapatolliAction, CallOut, Play
+from games.amapatolli.actions import AmapatolliAction, Catch, Play
 from games.amapatolli.view import AmapatolliView
 from games.core import Action, Event
-
-COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
-
-
-def card_text(card, tr: Translator) -> str:
-    """``⬜🟥 Mázatl 7 (blanco/rojo)``: margin and background as squares, then sign and number,
-    then the colours in words (colour is never the only signal: red and black squares look
-    alike to many)."""
-    margin = tr(f"amapatolli.colour.{card.margin}")
-    if card.wild:
-        return f"{COLOUR_EMOJI[card.margin]} {card.name} ({margin})"
-    background = tr(f"amapatolli.colour.{card.background}")
-    return (
-        f"{COLOUR_EMOJI[card.margin]}{COLOUR_EMOJI[card.background]} {card.name} {card.value}"
-        f" ({margin}/{background})"
-    )
 
 
 class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
@@ -55,7 +40,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
                 group="play",
                 style=discord.ButtonStyle.success,
             )
-        if isinstance(action, CallOut):
+        if isinstance(action, Catch):
             target = view.seats[action.target]
             return Choice(
                 action=action.encode(),
@@ -73,7 +58,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         )
 
     def is_public_action(self, action: Action) -> bool:
-        return isinstance(action, CallOut)
+        return isinstance(action, Catch)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}

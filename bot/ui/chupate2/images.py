@@ -8,26 +8,22 @@ Cards are drawn like the physical ones: a coloured card with a white oval, the n
 in the middle (the Salto and Cambio de sentido symbols are drawn as shapes, so no font glyph is
 needed) and small corner marks; wilds are black with four colour quadrants.
 
-Text helpers for presenters (catalogue keys only): ``card_label(card, tr)`` ("Chúpate 2 rojo"),
-``action_params(action, view, tr, names)`` (parameters for ``chupate2.action.<kind>`` labels: a
-wild's ``card`` already includes "→ colour"; ``take`` gets ``count``; ``catch`` gets ``target``)
-and ``event_params(event, tr)`` (card ids, colours and directions of an event turned into words).
+The words for cards, actions and events are in ``bot.ui.chupate2.text``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
-from games.chupate2.actions import ChooseColour, Play
+from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
-from games.core import Action, Event
+from games.core import Action
 
 Translator = Callable[..., str]
 
@@ -52,61 +48,6 @@ def _centred(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, font, fill=TEXT, stroke: int = 0
 ) -> None:
     draw.text(xy, text, font=font, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=OUTLINE)
-
-
-# ----- words for presenters ---------------------------------------------------------------------
-def card_label(card: str, tr: Translator) -> str:
-    """A card in words: ``Chúpate 2 rojo`` / ``red 7`` / ``Comodín +4``."""
-    face = tr(f"chupate2.face.{FACE_OF[card]}")
-    colour = COLOUR_OF[card]
-    if colour == WILD:
-        return tr("chupate2.card.wild", face=face)
-    return tr("chupate2.card", face=face, colour=tr(f"chupate2.colour.{colour}"))
-
-
-def action_params(
-    action: Action, view: Chupate2View, tr: Translator, names: Callable[[str], str] | None = None
-) -> dict[str, Any]:
-    """Parameters for the ``chupate2.action.<kind>`` button label of ``action``."""
-    if isinstance(action, Play):
-        label = card_label(action.card, tr)
-        colour = tr(f"chupate2.colour.{action.colour}") if action.colour else ""
-        if action.colour:
-            label = tr("chupate2.action.play_wild", card=label, colour=colour)
-        return {"card": label, "colour": colour}
-    if isinstance(action, ChooseColour):
-        return {"colour": tr(f"chupate2.colour.{action.colour}")}
-    kind = getattr(action, "kind", "")
-    if kind == "take":
-        return {"count": view.pending_draw}
-    if kind == "catch":
-        index = getattr(action, "target", None)
-        others = [s for s in view.exposed if s != view.seat]
-        target = view.seats[index] if index is not None else (others or [""])[0]
-        return {"target": names(target) if names else target}
-    return {}
-
-
-def action_key(action: Action, view: Chupate2View) -> str:
-    """The catalogue key of the label: ``take`` reads "Accept (+4)" when answering a +4."""
-    kind = getattr(action, "kind", "")
-    if kind == "take" and view.phase == "challenge":
-        return "chupate2.action.accept"
-    return f"chupate2.action.{kind}"
-
-
-def event_params(event: Event, tr: Translator) -> dict[str, Any]:
-    """An event's parameters with card ids, colours and directions in words."""
-    params = dict(event.params)
-    if "card" in params:
-        params["card"] = card_label(params["card"], tr)
-    if "cards" in params:
-        params["cards"] = ", ".join(card_label(c, tr) for c in params["cards"])
-    if params.get("colour") in COLOURS:
-        params["colour"] = tr(f"chupate2.colour.{params['colour']}")
-    if params.get("direction") in ("cw", "ccw"):
-        params["direction"] = tr(f"chupate2.direction.{params['direction']}")
-    return params
 
 
 # ----- one card ---------------------------------------------------------------------------------

@@ -19,12 +19,15 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.chupate2.images import (
+from bot.ui.chupate2.images import playable_cards
+from bot.ui.chupate2.text import (
+    COLOUR_EMOJI,
     action_key,
     action_params,
     card_label,
+    card_text,
+    colour_text,
     event_params,
-    playable_cards,
 )
 from bot.ui.items import ActionButton, ActionSelect, DraftButton
 from bot.ui.layout import (
@@ -43,7 +46,6 @@ from games.chupate2.view import Chupate2Outcome, Chupate2View
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
 
-COLOUR_EMOJI = {"r": "🟥", "y": "🟨", "g": "🟩", "b": "🟦", WILD: "🌈"}
 COLOUR_STYLE = {
     "r": discord.ButtonStyle.danger,
     "y": discord.ButtonStyle.secondary,
@@ -70,17 +72,6 @@ SINGLE_ROUND = "single_round"  # event param the presenter adds: a one-round gam
 PICK_OP = "w."  # draft op: a wild card was picked (``w.Wa``)
 COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
 CANCEL_OP = "x"
-
-
-def card_text(card: str, tr: Translator) -> str:
-    """``🟥 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
-    return f"{COLOUR_EMOJI[COLOUR_OF[card]]} {card_label(card, tr)}"
-
-
-def colour_text(colour: str | None, tr: Translator) -> str:
-    if colour is None:
-        return tr("chupate2.ui.colour_pending")
-    return f"{COLOUR_EMOJI[colour]} {tr(f'chupate2.colour.{colour}')}"
 
 
 def _is_wild_play(action: Action) -> bool:

@@ -10,22 +10,18 @@ brown, air sky blue, water blue, fire red), the number of cards under it, its MA
 the owners' colours, a coloured frame when enchanted (striped when shared); below, a standings
 strip with hand size, collection size (when shown), coins, elements, amulets and active MACAS.
 
-Helpers for presenters: ``card_label`` (``7♥``), ``action_params`` and ``event_params`` (pozo
-numbers 1–7, element names, card lists) for the ``macarena.action.*`` / ``macarena.event.*``
-templates.
+The words (cards as ``7♥``, action and event parameters) are in ``bot.ui.macarena.text``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font, text_drawer, text_width
 from bot.ui.images.fonts import png as _png
-from games.core import Event
-from games.core.cards import SUIT_SYMBOLS, PlayingCard
+from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
 from games.macarena.view import MacarenaView
 
@@ -72,62 +68,6 @@ def _numbered_dot(
         stroke_width=2,
         stroke_fill=OUTLINE,
     )
-
-
-# ----- labels for presenters -----------------------------------------------------------------
-def card_label(card: PlayingCard | str) -> str:
-    """``7♥``: rank and suit symbol (the suit names the element)."""
-    if isinstance(card, str):
-        rank, suit = card[:-1], card[-1]
-        return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
-    return card.pretty
-
-
-def cards_label(cards: list[Any]) -> str:
-    return " ".join(card_label(c) for c in cards)
-
-
-def action_params(action: Any, view: MacarenaView | None, tr: Translator) -> dict[str, Any]:
-    """Parameters for the ``macarena.action.<kind>`` labels."""
-    kind = getattr(action, "kind", "")
-    if kind == "play":
-        return {
-            "pozo": action.pozo + 1,
-            "cards": cards_label(list(action.cards)),
-            "card": card_label(action.cards[-1]),
-        }
-    if kind == "move_maca":
-        return {"pozo": action.source + 1}
-    if kind in ("give_element", "buy_element"):
-        return {"element": tr(f"macarena.element.{action.element}")}
-    return {}
-
-
-def event_params(event: Event, tr: Translator, names: Names = None) -> dict[str, Any]:
-    """Parameters for the ``macarena.event.<code>`` templates (``player`` is the event's seat).
-
-    Pozo numbers become 1–7, elements and reasons are translated, cards become ``7♥ 8♥``.
-    """
-    name = names or (lambda s: s)
-    params: dict[str, Any] = dict(event.params)
-    for key in ("pozo", "from"):
-        if isinstance(params.get(key), int):
-            params[key] = params[key] + 1
-    if "element" in params:
-        params["element"] = tr(f"macarena.element.{params['element']}")
-    if "reason" in params:
-        params["reason"] = tr(f"macarena.reason.{params['reason']}")
-    if "cards" in params:
-        params["cards"] = cards_label(params["cards"])
-    if "card" in params:
-        params["card"] = card_label(params["card"])
-    for key in ("winners", "seats", "owners"):
-        if isinstance(params.get(key), list):
-            params[key] = ", ".join(name(s) for s in params[key])
-    params.pop("counts", None)
-    params.pop("sizes", None)
-    params["player"] = name(event.seat) if event.seat else ""
-    return params
 
 
 # ----- drawing -------------------------------------------------------------------------------

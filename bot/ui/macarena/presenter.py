@@ -26,7 +26,15 @@ import discord
 from bot.i18n import Translator, has
 from bot.ui.items import ActionButton, DraftButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
-from bot.ui.macarena.images import card_label, event_params
+from bot.ui.macarena.text import (
+    ELEMENT_EMOJI,
+    card_label,
+    card_text,
+    cards_text,
+    elements_text,
+    event_params,
+    player_mark,
+)
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 from games.core import Action, Event, IllegalAction, Outcome
@@ -49,8 +57,6 @@ from games.macarena.actions import MAX_SERIES, PLAY_VERB, MacarenaAction
 from games.macarena.elements import ELEMENTS, element_of, link_kind
 from games.macarena.view import MacarenaView
 
-ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
-PLAYER_EMOJI = ["🔴", "🔵", "🟢", "🟡", "🟣"]  # the image's player colours, in order
 COLLECTION_OP = "v"  # draft op: show / hide the collection card by card
 CANCEL_OP = "c"  # draft op: drop the series, choose the pozo again
 SERIES_OP = PLAY_VERB + "."  # draft ops "p.<pozo>[.<faces>]": the series so far (``encode_draft``)
@@ -62,26 +68,6 @@ TURN_STYLE = {
     "buy_element": discord.ButtonStyle.success,
 }
 TURN_EMOJI = {"draw": "🂠", "pass": "⏭️", "move_maca": "🔮"}
-
-
-def card_text(card: PlayingCard | str) -> str:
-    """``🔥 8♦``: the element's emoji, then rank and suit."""
-    if isinstance(card, str):
-        card = parse_card(card)
-    return f"{ELEMENT_EMOJI[element_of(card)]} {card_label(card)}"
-
-
-def cards_text(cards: list[PlayingCard] | list[str]) -> str:
-    return " ".join(card_label(c) for c in cards)
-
-
-def player_mark(colour: int) -> str:
-    return PLAYER_EMOJI[colour % len(PLAYER_EMOJI)]
-
-
-def elements_text(elements: Sequence[str], tr: Translator) -> str:
-    held = [e for e in ELEMENTS if e in elements]
-    return "".join(ELEMENT_EMOJI[e] for e in held) if held else tr("macarena.ui.no_elements")
 
 
 def _mine(view) -> bool:

@@ -23,6 +23,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.ui import items
+from bot.ui.maquiavelo.text import cards_text, suit_name
 from bot.ui.presenter import GamePresenter, ModalField, SeatNames
 from bot.ui.text import clip
 from games.core import Event, IllegalAction, Outcome, PlayerView
@@ -39,10 +40,6 @@ MODAL_FIELD = "table"
 HELPERS_OP = "s.h"
 OPTION_LABEL = 100
 PLACEHOLDER = 150
-
-
-def _pretty(cards: list[CardView]) -> str:
-    return " ".join(c.pretty for c in cards)
 
 
 def _acting(view: MaquiaveloView) -> bool:
@@ -75,14 +72,11 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     colour = discord.Colour.from_rgb(22, 92, 62)
 
     # ----- helpers ------------------------------------------------------------------------
-    def _suit(self, suit: str, tr: Translator) -> str:
-        return tr(f"maquiavelo.suit.{suit}")
-
     def _placeholder(self, view: MaquiaveloView, cards: list[CardView], tr: Translator) -> str:
         by_suit = view.hand_by_suit()
         suits = sorted({c.suit for c in cards}, key=SUIT_ORDER.index)
         if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
-            label = " · ".join(self._suit(s, tr) for s in suits)
+            label = " · ".join(suit_name(s, tr) for s in suits)
         else:
             label = f"{cards[0].pretty}–{cards[-1].pretty}"
         return clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
@@ -264,7 +258,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             lines.append(self._hint_text(view, draft["hint"], tr))
         chosen = [c for c in [*(view.hand or []), *view.helpers] if c.id in selected]
         lines.append(
-            tr("maquiavelo.ui.selected", cards=_pretty(chosen))
+            tr("maquiavelo.ui.selected", cards=cards_text(chosen))
             if chosen
             else tr("maquiavelo.ui.selected_none")
         )
@@ -294,11 +288,11 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         if helpers:
             return tr(
                 "maquiavelo.ui.hint_helpers",
-                cards=_pretty(hand),
-                helpers=_pretty(helpers),
+                cards=cards_text(hand),
+                helpers=cards_text(helpers),
                 count=len(hint),
             )
-        return tr("maquiavelo.ui.hint", cards=_pretty(hand), count=len(hint))
+        return tr("maquiavelo.ui.hint", cards=cards_text(hand), count=len(hint))
 
     # ----- the typed arrangement ----------------------------------------------------------
     def modal_fields(
@@ -340,7 +334,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             tr("maquiavelo.status.stock", count=view.stock_count),
         ]
         if view.options.ayuda:
-            lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers) or "—"))
+            lines.append(tr("maquiavelo.status.helpers", cards=cards_text(view.helpers) or "—"))
         if not view.stock_count and not view.finished:
             lines.append(tr("maquiavelo.status.passes", count=view.passes, players=len(view.seats)))
         variants = [
@@ -354,7 +348,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             lines.append(
                 tr(
                     "maquiavelo.ui.last_play",
-                    cards=_pretty([CardView.of(c) for c in view.last_play]),
+                    cards=cards_text([CardView.of(c) for c in view.last_play]),
                 )
             )
         return lines
@@ -376,12 +370,12 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         table = view.table_text() or tr("maquiavelo.image.table_empty")
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
-            lines.append(tr("maquiavelo.status.helpers", cards=_pretty(view.helpers)))
+            lines.append(tr("maquiavelo.status.helpers", cards=cards_text(view.helpers)))
         for suit, cards in sorted(
             view.hand_by_suit().items(), key=lambda kv: SUIT_ORDER.index(kv[0])
         ):
             lines.append(
-                tr("maquiavelo.ui.hand_suit", suit=self._suit(suit, tr), cards=_pretty(cards))
+                tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
             )
         return lines
 
@@ -411,7 +405,7 @@ def _state_of(view: MaquiaveloView) -> MaquiaveloState:
         seats=list(view.seats),
         options=view.options,
         dealer=view.seats.index(view.dealer) if view.dealer in view.seats else 0,
-        current=view.seats.index(view.seat),
+        turn=view.seats.index(view.seat),
         hands={s: ([c.id for c in view.hand or []] if s == view.seat else []) for s in view.seats},
         stock=[],
         helpers=[c.id for c in view.helpers],

@@ -80,7 +80,7 @@ async def _play_until_window(service, table) -> None:
         legal = [
             a.encode()
             for a in GAME.legal_actions(table.state, "h")
-            if a.encode() != "ce" and not a.encode().startswith("call.")
+            if a.encode() != "announce" and not a.encode().startswith("catch.")
         ]
         await service.act(table.id, "h", table.version, sorted(legal)[0])
 
@@ -96,7 +96,7 @@ async def test_a_person_announcing_two_seconds_after_the_window_opens_beats_the_
         await clock.until_sleeping(lambda d: abs(d - clock.now - FAIR_CE_SECONDS) < 1e-6)
         await clock.advance(2)
         assert table.version == version and _window_open(table)  # the computer still waits
-        await service.act(table.id, "h", version, "ce")
+        await service.act(table.id, "h", version, "announce")
         assert table.state.announced[0] and table.state.ce_window is None
         assert table.state.hands[0] and len(table.state.hands[0]) == 1  # not called out
     finally:

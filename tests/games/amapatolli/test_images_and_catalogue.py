@@ -14,7 +14,7 @@ from bot.i18n.messages import placeholders as i18n_placeholders
 from bot.i18n.messages import render
 from bot.ui.amapatolli import images as images
 from games.amapatolli import GAME
-from games.amapatolli.actions import AcceptSkip, Announce, CallOut, Draw, Pass, Play
+from games.amapatolli.actions import AcceptSkip, Announce, Catch, Draw, Pass, Play
 from games.amapatolli.cards import COLOURS
 from games.amapatolli.options import Options
 from games.amapatolli.rules import ERROR_CODES, EVENT_CODES
@@ -58,7 +58,7 @@ def test_catalogue_covers_events_errors_actions_options_colours_and_signs():
     required |= {f"amapatolli.error.{c}" for c in ERROR_CODES}
     kinds = [
         typing.get_args(cls.model_fields["kind"].annotation)[0]
-        for cls in (Play, Draw, Pass, AcceptSkip, Announce, CallOut)
+        for cls in (Play, Draw, Pass, AcceptSkip, Announce, Catch)
     ]
     required |= {f"amapatolli.action.{k}" for k in kinds}
     required |= {f"amapatolli.option.{f}" for f in Options.model_fields}

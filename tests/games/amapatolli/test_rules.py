@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.amapatolli import GAME
-from games.amapatolli.actions import ACCEPT_SKIP, ANNOUNCE, DRAW, PASS, CallOut
+from games.amapatolli.actions import ACCEPT_SKIP, ANNOUNCE, DRAW, PASS, Catch
 from games.amapatolli.cards import BIRD_SIGNS, CARDS, SIGN_COLOURS, deck_ids, hand_value
 from games.core import IllegalAction
 from tests.games.amapatolli.helpers import SEATS, act, codes, legal_codes, make, play
@@ -359,14 +359,14 @@ def test_tlapiani_always_playable_so_no_draw():
 
 def test_announce_from_the_second_to_last_card_until_the_next_player_acts():
     state = make([["a04", "a20"], ["b01", "b04"], ["c01", "c02"]], "a02", ["d01", "d02"])
-    assert "ce" not in legal_codes(state, 0)
+    assert "announce" not in legal_codes(state, 0)
     state, _ = act(state, 0, play("a04"))
-    assert state.turn == 1 and "ce" in legal_codes(state, 0)
-    assert "call.0" in legal_codes(state, 1) and "call.0" in legal_codes(state, 2)
+    assert state.turn == 1 and "announce" in legal_codes(state, 0)
+    assert "catch.0" in legal_codes(state, 1) and "catch.0" in legal_codes(state, 2)
     assert GAME.view(state, None).ce_window == "ana"
     state, events = act(state, 0, ANNOUNCE)
     assert codes(events) == ["ce"] and state.announced[0]
-    assert "call.0" not in legal_codes(state, 1) and "ce" not in legal_codes(state, 0)
+    assert "catch.0" not in legal_codes(state, 1) and "announce" not in legal_codes(state, 0)
     assert GAME.view(state, "ben").announced["ana"]
 
 
@@ -375,29 +375,29 @@ def test_call_out_costs_three_cards():
         [["a04", "a20"], ["b01", "b04"], ["c01", "c02"]], "a02", ["d01", "d02", "d03", "d05"]
     )
     state, _ = act(state, 0, play("a04"))
-    state, events = act(state, 2, CallOut(target=0))  # cy, not the next player, calls
+    state, events = act(state, 2, Catch(target=0))  # cy, not the next player, calls
     assert codes(events) == ["callout", "penalty"]
     assert events[0].params == {"target": "ana", "count": 3} and events[1].to == ("ana",)
     assert len(state.hands[0]) == 4 and state.stock == ["d01"]
-    assert "ce" not in legal_codes(state, 0) and "call.0" not in legal_codes(state, 1)
+    assert "announce" not in legal_codes(state, 0) and "catch.0" not in legal_codes(state, 1)
 
 
 def test_call_out_draws_what_is_left_of_the_stock():
     state = make([["a04", "a20"], ["b01", "b04"]], "a02", ["d01"])
     state, _ = act(state, 0, play("a04"))
-    state, events = act(state, 1, CallOut(target=0))
+    state, events = act(state, 1, Catch(target=0))
     assert events[0].params["count"] == 1 and len(state.hands[0]) == 2
 
 
 def test_wrong_call_out_is_not_legal_and_costs_nothing():
     state = make([["a04", "a20", "a09"], ["b01", "b04"]], "a02", ["d01", "d02", "d03"])
-    assert not any(a.startswith("call") for a in legal_codes(state, 1))
+    assert not any(a.startswith("catch") for a in legal_codes(state, 1))
     with pytest.raises(IllegalAction) as err:
-        act(state, 1, CallOut(target=0))
+        act(state, 1, Catch(target=0))
     assert err.value.code == "nothing_to_call"
     state, _ = act(state, 0, play("a04"))  # two cards left: still nothing to call
     with pytest.raises(IllegalAction):
-        act(state, 1, CallOut(target=0))
+        act(state, 1, Catch(target=0))
     with pytest.raises(IllegalAction) as err:
         act(state, 1, ANNOUNCE)
     assert err.value.code == "cannot_announce"
@@ -407,7 +407,7 @@ def test_player_cannot_call_themselves_out():
     state = make([["a04", "a20"], ["b01", "b04"]], "a02", ["d01", "d02", "d03"])
     state, _ = act(state, 0, play("a04"))
     with pytest.raises(IllegalAction):
-        act(state, 0, CallOut(target=0))
+        act(state, 0, Catch(target=0))
 
 
 def test_the_window_closes_when_the_next_player_acts():
@@ -417,17 +417,17 @@ def test_the_window_closes_when_the_next_player_acts():
     state, _ = act(state, 0, play("a04"))
     state, _ = act(state, 1, play("b05"))  # ben acts
     assert state.ce_window is None
-    assert "ce" not in legal_codes(state, 0) and "call.0" not in legal_codes(state, 2)
+    assert "announce" not in legal_codes(state, 0) and "catch.0" not in legal_codes(state, 2)
     with pytest.raises(IllegalAction):
-        act(state, 2, CallOut(target=0))
+        act(state, 2, Catch(target=0))
 
 
 def test_announce_during_ones_own_double_play():
     state = make([["b02", "c02", "a04"], ["b01"]], "a02", ["d01", "d02", "d03"])
     state, _ = act(state, 0, play("b02"))
     state, _ = act(state, 0, play("c02"))  # a double play again, one card left
-    assert state.turn == 0 and "ce" in legal_codes(state, 0)
-    assert "call.0" in legal_codes(state, 1)
+    assert state.turn == 0 and "announce" in legal_codes(state, 0)
+    assert "catch.0" in legal_codes(state, 1)
 
 
 # ----- the end -------------------------------------------------------------------------------
@@ -619,8 +619,8 @@ def test_encodings():
         (DRAW, "draw"),
         (PASS, "pass"),
         (ACCEPT_SKIP, "accept"),
-        (ANNOUNCE, "ce"),
-        (CallOut(target=3), "call.3"),
+        (ANNOUNCE, "announce"),
+        (Catch(target=3), "catch.3"),
     ]:
         assert action.encode() == text and GAME.decode_action(text) == action
 
@@ -642,7 +642,7 @@ def test_a_timed_out_turn_is_played_not_just_announced():
     state, _ = act(state, 0, play("b02"))
     state, _ = act(state, 0, play("c02"))
     state, _ = act(state, 0, play("a04"))  # W/K on W/R: one card left, turn passes to ben
-    assert "ce" in legal_codes(state, 0) and "call.0" in legal_codes(state, 1)
+    assert "announce" in legal_codes(state, 0) and "catch.0" in legal_codes(state, 1)
     action = GAME.default_action(state, "ben")
     assert action.kind == "play"
     with pytest.raises(IllegalAction):
@@ -652,6 +652,6 @@ def test_a_timed_out_turn_is_played_not_just_announced():
 def test_call_out_with_an_empty_stock_costs_nothing_but_closes_the_window():
     state = make([["a04", "a20"], ["b01", "b04"], ["c01", "c03"]], "a02", [])
     state, _ = act(state, 0, play("a04"))
-    state, events = act(state, 2, CallOut(target=0))
+    state, events = act(state, 2, Catch(target=0))
     assert events[0].params["count"] == 0 and state.hands[0] == ["a20"]
-    assert state.ce_window is None and "ce" not in legal_codes(state, 0)
+    assert state.ce_window is None and "announce" not in legal_codes(state, 0)

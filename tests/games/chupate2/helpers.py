@@ -53,7 +53,7 @@ def make_state(
             "stock": stock_list,
             "discard": discard,
             "colour": colour if colour is not None else (top[0] if top[0] in "rygb" else None),
-            "current": current,
+            "turn": current,
             "phase": phase,
             "pending": pending,
             "direction": direction,

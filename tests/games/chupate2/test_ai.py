@@ -133,7 +133,7 @@ def test_hard_attacks_an_opponent_about_to_go_out():
 def test_computer_calls_and_catches_but_spares_team_mates():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a"], "c": ["y1a", "y2a"], "d": ["b1a", "b2a"]}
     state = make_state(hands, "r5a", options={"last_card": True, "teams": "pairs"})
-    assert _decide(state, "a").encode() == "uno"
+    assert _decide(state, "a").encode() == "announce"
     state, _ = act(state, "a", "p.r1a")  # forgot to call
     assert _decide(state, "b").encode() == "catch"
     assert _decide(state, "c") is None  # a team-mate does not catch

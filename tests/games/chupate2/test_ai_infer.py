@@ -79,7 +79,7 @@ def test_hard_with_the_reading_ignores_unseen_cards_and_plays_legal_actions():
     for k, state in enumerate(_states(("n12", "n13", "n14"))):
         if state.phase != "play" or state.plus4 is not None or not state.stock:
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         view = GAME.view(state, seat)
         if not ai_infer.decisions(view) or len(GAME.legal_actions(state, seat)) < 3:
             continue
@@ -104,7 +104,7 @@ def test_the_search_with_the_reading_keeps_to_its_iteration_budget():
 
     searched = 0
     for state in _states(("n15",)):
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         legal = GAME.legal_actions(state, seat)
         view = GAME.view(state, seat)
         if len(legal) < 2 or not ai_infer.decisions(view):

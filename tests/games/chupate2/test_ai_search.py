@@ -46,7 +46,7 @@ def test_swapping_unseen_cards_leaves_the_choice_unchanged():
         for state in normal_playout_states(GAME, seed, ["a", "b"]):
             if state.phase != "play" or state.plus4 is not None or state.reveal is not None:
                 continue
-            seat = state.seats[state.current]
+            seat = state.seats[state.turn]
             if len(GAME.legal_actions(state, seat)) < 3 or not state.stock:
                 continue
             swapped = _swap_unseen(state, seat, random.Random(checked))
@@ -60,7 +60,7 @@ def test_swapping_unseen_cards_leaves_the_choice_unchanged():
 
 def test_hard_is_deterministic_for_a_seed_and_plays_legal_actions():
     for state in list(normal_playout_states(GAME, "d1", ["a", "b"]))[:10]:
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         legal = GAME.legal_actions(state, seat)
         view = GAME.view(state, seat)
         a = GAME.choose_action(view, legal, "hard", random.Random(3), budget=BUDGET)

@@ -20,7 +20,7 @@ def _playout(seed: int, options: dict | None = None, moves: int = 400) -> list[C
     rng = random.Random(seed)
     states = [state]
     while not GAME.is_over(state) and len(states) < moves:
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         states.append(state)
     return states
@@ -50,7 +50,7 @@ def test_later_moves_never_change_an_earlier_state(options):
         # a move from every tenth kept state again (a branch off it): still nothing changes
         for s in states[:: max(1, len(states) // 10)]:
             if not GAME.is_over(s):
-                seat = s.seats[s.current]
+                seat = s.seats[s.turn]
                 GAME.apply(s, seat, GAME.legal_actions(s, seat)[0])
         assert [GAME.dump_state(s) for s in states] == dumps
 
@@ -86,7 +86,7 @@ def test_constructor_and_loading_still_validate():
         GAME.load_state(json.dumps({**data, "unknown_field": 1}))
     fields = {k: getattr(state, k) for k in FIELDS if k != "log_raw"}
     with pytest.raises(ValidationError):
-        Chupate2State(**{**fields, "current": "first"})
+        Chupate2State(**{**fields, "turn": "first"})
     built = Chupate2State(**fields)
     assert built.log == [] and built.hands == state.hands
 

@@ -27,7 +27,7 @@ def refused(code: str, state, seat: str, text: str) -> None:
 
 
 def turn(state) -> str:
-    return state.seats[state.current]
+    return state.seats[state.turn]
 
 
 # ----- jump-in ------------------------------------------------------------------------------
@@ -273,16 +273,16 @@ def test_decision_last_card_call_while_answering_a_penalty_or_a_challenge():
     opts = {"last_card": True, "stack_plus4": True}
     hands = {"a": ["g1a", "g2a"], "b": ["rDb", "y1a"], "c": ["b1a"]}
     state = make_state(hands, "rDa", current=1, phase="penalty", pending=2, options=opts)
-    assert "uno" in legal(state, "b")
-    state, _ = act(state, "b", "uno")
+    assert "announce" in legal(state, "b")
+    state, _ = act(state, "b", "announce")
     state, _ = act(state, "b", "p.rDb")
     assert state.exposed == []
     hands_c = make_state(
         {"a": ["Fa", "g1a", "g2a"], "b": ["b1a", "b2a"], "c": ["Fb", "y1a"]}, "r5a", options=opts
     )
     hands_c, _ = act(hands_c, "a", "p.Fa.g")  # on c (counter-clockwise)
-    assert hands_c.phase == "challenge" and "uno" in legal(hands_c, "c")
-    hands_c, _ = act(hands_c, "c", "uno")
+    assert hands_c.phase == "challenge" and "announce" in legal(hands_c, "c")
+    hands_c, _ = act(hands_c, "c", "announce")
     hands_c, _ = act(hands_c, "c", "p.Fb.r")  # stacked (variant): down to one card, called
     assert hands_c.exposed == []
 
@@ -291,7 +291,7 @@ def test_decision_wrong_catch_is_refused_without_penalty():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a"], "c": ["y1a", "y2a"]}
     state = make_state(hands, "r5a", options={"last_card": True})
     refused("nothing_to_catch", state, "b", "catch")
-    state, _ = act(state, "a", "uno")
+    state, _ = act(state, "a", "announce")
     state, _ = act(state, "a", "p.r1a")
     refused("nothing_to_catch", state, "b", "catch")
 

@@ -63,7 +63,7 @@ def test_catalogues_cover_codes_options_and_actions():
             A.PASS,
             A.TAKE,
             A.CHALLENGE,
-            A.CALL_LAST,
+            A.ANNOUNCE,
             A.CATCH,
             *A.CHOOSE_COLOUR.values(),
             *A.PLAY.values(),
@@ -142,7 +142,7 @@ def test_render_special_cards_big_hand_and_empty_hand():
 
 
 def test_presenter_helpers_put_cards_and_colours_into_words():
-    from bot.ui.chupate2.images import action_key, action_params, card_label, event_params
+    from bot.ui.chupate2.text import action_key, action_params, card_label, event_params
     from games.core import Event
 
     es, en = tr_for("es"), tr_for("en")

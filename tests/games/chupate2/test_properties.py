@@ -75,7 +75,7 @@ def _check_events(state, actor: str, action, events) -> None:
 def _check_views(state, known: dict, full: bool, rng: random.Random) -> None:
     seats = state.seats
     # every seat in fully checked games; else the seat to act, one other seat and the public
-    chosen = [*seats, None] if full else [state.seats[state.current], rng.choice(seats), None]
+    chosen = [*seats, None] if full else [state.seats[state.turn], rng.choice(seats), None]
     for seat in chosen:
         view = GAME.view(state, seat)
         if seat is not None:

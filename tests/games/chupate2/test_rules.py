@@ -77,7 +77,7 @@ def test_direction_starts_counter_clockwise():
     state = make_state({"a": ["r1a", "r2a"], "b": ["g1a"], "c": ["g2a"], "d": ["g3a"]}, "r5a")
     assert state.direction == -1
     state, _ = act(state, "a", "p.r1a")
-    assert state.seats[state.current] == "d"  # seat order decreasing
+    assert state.seats[state.turn] == "d"  # seat order decreasing
 
 
 def test_options_default_and_validation():
@@ -138,14 +138,14 @@ def test_no_playable_card_draw_one_playable_then_play_it_or_pass():
     state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a", stock_top=["r7a"])
     assert {a.encode() for a in GAME.legal_actions(state, "a")} == {"draw"}
     drawn, events = act(state, "a", "draw")
-    assert drawn.phase == "drawn" and drawn.drawn == "r7a" and drawn.current == 0
+    assert drawn.phase == "drawn" and drawn.drawn == "r7a" and drawn.turn == 0
     assert codes(events) == ["drew_cards", "drew"]
     assert events[0].to == ("a",) and events[0].params == {"cards": ["r7a"]}
     assert {a.encode() for a in GAME.legal_actions(drawn, "a")} == {"p.r7a", "pass"}
     played, _ = act(drawn, "a", "p.r7a")
     assert played.discard[-1] == "r7a"
     passed, events = act(drawn, "a", "pass")
-    assert passed.seats[passed.current] == "c" and "r7a" in passed.hands["a"]
+    assert passed.seats[passed.turn] == "c" and "r7a" in passed.hands["a"]
     assert codes(events) == ["passed"]
 
 
@@ -160,7 +160,7 @@ def test_only_the_drawn_card_may_be_played():
 def test_unplayable_drawn_card_passes_the_turn():
     state = make_state({"a": ["g1a", "g2a"], "b": ["y1a"], "c": ["y2a"]}, "r5a", stock_top=["b7a"])
     after, events = act(state, "a", "draw")
-    assert after.phase == "play" and after.seats[after.current] == "c"
+    assert after.phase == "play" and after.seats[after.turn] == "c"
     assert "b7a" in after.hands["a"]
     raises("cannot_pass", after, "c", "pass")
 
@@ -185,7 +185,7 @@ def test_draw_skipped_when_no_card_is_left_anywhere():
     state = make_state(hands, "r5a", stock=[])
     after, events = act(state, "a", "draw")
     assert codes(events) == ["draw_skipped"]
-    assert after.seats[after.current] == "b" and after.hands["a"] == ["g1a"]
+    assert after.seats[after.turn] == "b" and after.hands["a"] == ["g1a"]
 
 
 # ----- Chúpate 2 ------------------------------------------------------------------------------
@@ -193,13 +193,13 @@ def test_draw_two_makes_the_next_player_draw_two_and_lose_the_turn():
     hands = {"a": ["rDa", "r1a"], "b": ["g1a"], "c": ["g2a", "y3a"]}
     state = make_state(hands, "r5a", stock_top=["b1a", "b2a"])
     state, events = act(state, "a", "p.rDa")
-    assert state.phase == "penalty" and state.pending == 2 and state.seats[state.current] == "c"
+    assert state.phase == "penalty" and state.pending == 2 and state.seats[state.turn] == "c"
     assert codes(events)[-1] == "must_draw"
     assert {a.encode() for a in GAME.legal_actions(state, "c")} == {"take"}
     raises("must_answer_draw", state, "c", "draw")
     state, events = act(state, "c", "take")
     assert sorted(state.hands["c"]) == sorted(["g2a", "y3a", "b1a", "b2a"])
-    assert state.seats[state.current] == "b" and state.pending == 0 and state.phase == "play"
+    assert state.seats[state.turn] == "b" and state.pending == 0 and state.phase == "play"
     assert events[-1].code == "took" and events[-1].params == {"count": 2}
 
 
@@ -207,14 +207,14 @@ def test_stacking_chain_two_four_six():
     hands = {"a": ["rDa", "r1a"], "b": ["gDa", "g1a"], "c": ["bDa", "b1a"], "d": ["y1a", "y2a"]}
     state = make_state(hands, "r5a", direction=1)
     state, _ = act(state, "a", "p.rDa")
-    assert (state.pending, state.seats[state.current]) == (2, "b")
+    assert (state.pending, state.seats[state.turn]) == (2, "b")
     raises("must_answer_draw", state, "b", "p.g1a")
     state, _ = act(state, "b", "p.gDa")  # any colour: symbol on symbol
-    assert (state.pending, state.seats[state.current]) == (4, "c")
+    assert (state.pending, state.seats[state.turn]) == (4, "c")
     state, _ = act(state, "c", "p.bDa")
-    assert (state.pending, state.seats[state.current]) == (6, "d")
+    assert (state.pending, state.seats[state.turn]) == (6, "d")
     state, _ = act(state, "d", "take")
-    assert len(state.hands["d"]) == 8 and state.seats[state.current] == "a"
+    assert len(state.hands["d"]) == 8 and state.seats[state.turn] == "a"
     assert_conserved(state)
 
 
@@ -231,7 +231,7 @@ def test_skip_makes_the_next_player_lose_the_turn():
     hands = {"a": ["rSa", "r1a"], "b": ["g1a"], "c": ["g2a"]}
     state = make_state(hands, "r5a")
     state, events = act(state, "a", "p.rSa")
-    assert state.seats[state.current] == "b"  # c (counter-clockwise next) was skipped
+    assert state.seats[state.turn] == "b"  # c (counter-clockwise next) was skipped
     assert ("skipped", "c") in [(e.code, e.seat) for e in events]
 
 
@@ -239,7 +239,7 @@ def test_reverse_changes_direction_with_three_players():
     hands = {"a": ["rRa", "r1a"], "b": ["g1a"], "c": ["g2a"]}
     state = make_state(hands, "r5a")
     state, events = act(state, "a", "p.rRa")
-    assert state.direction == 1 and state.seats[state.current] == "b"
+    assert state.direction == 1 and state.seats[state.turn] == "b"
     assert "reversed" in codes(events)
 
 
@@ -247,7 +247,7 @@ def test_reverse_with_two_players_acts_as_a_skip():
     hands = {"a": ["rRa", "r1a"], "b": ["g1a"]}
     state = make_state(hands, "r5a")
     state, events = act(state, "a", "p.rRa")
-    assert state.seats[state.current] == "a"
+    assert state.seats[state.turn] == "a"
     assert ("skipped", "b") in [(e.code, e.seat) for e in events]
 
 
@@ -262,13 +262,13 @@ def _plus4_state(a_hand, stack=False):
 def test_legal_plus4_challenged_challenger_draws_six_and_loses_the_turn():
     state = _plus4_state(["Fa", "g7a", "b7a"])  # no red: legal
     state, events = act(state, "a", "p.Fa.g")
-    assert state.phase == "challenge" and state.pending == 4 and state.seats[state.current] == "c"
+    assert state.phase == "challenge" and state.pending == 4 and state.seats[state.turn] == "c"
     assert state.plus4.legal
     assert {a.encode() for a in GAME.legal_actions(state, "c")} == {"chal", "take"}
     assert GAME.view(state, None).plus4.victim == "c"
     after, events = act(state, "c", "chal")
     assert len(after.hands["c"]) == 2 + 6
-    assert after.seats[after.current] == "b" and after.pending == 0
+    assert after.seats[after.turn] == "b" and after.pending == 0
     lost = next(e for e in events if e.code == "challenge_lost")
     assert lost.seat == "c" and lost.params == {"target": "a", "count": 6}
     reveal = next(e for e in events if e.code == "challenge_reveal")
@@ -291,7 +291,7 @@ def test_illegal_plus4_challenged_bluffer_draws_four_challenger_plays_on():
     assert not state.plus4.legal
     after, events = act(state, "c", "chal")
     assert len(after.hands["a"]) == 2 + 4 and len(after.hands["c"]) == 2
-    assert after.seats[after.current] == "c" and after.phase == "play" and after.pending == 0
+    assert after.seats[after.turn] == "c" and after.phase == "play" and after.pending == 0
     assert after.colour == "g"  # the named colour stays
     won = next(e for e in events if e.code == "challenge_won")
     assert won.params == {"target": "a", "count": 4}
@@ -311,7 +311,7 @@ def test_accepted_plus4_draws_four_and_loses_the_turn():
     state = _plus4_state(["Fa", "r7a"])
     state, _ = act(state, "a", "p.Fa.y")
     after, events = act(state, "c", "take")
-    assert len(after.hands["c"]) == 6 and after.seats[after.current] == "b"
+    assert len(after.hands["c"]) == 6 and after.seats[after.turn] == "b"
     assert "challenge_reveal" not in codes(events)
 
 
@@ -338,7 +338,7 @@ def test_variant_stack_plus4_on_plus4_and_on_a_draw_two_stack():
     assert state.pending == 6 and state.phase == "challenge"
     assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"chal", "take", "p.Fb.r"}
     state, _ = act(state, "c", "p.Fb.b")  # +4 on +4
-    assert state.pending == 10 and state.seats[state.current] == "d"
+    assert state.pending == 10 and state.seats[state.turn] == "d"
     state, _ = act(state, "d", "take")
     assert len(state.hands["d"]) == 12
     assert_conserved(state)
@@ -352,9 +352,9 @@ def test_successful_challenge_of_a_stacked_plus4_leaves_the_earlier_stack():
     state, events = act(state, "c", "chal")
     assert "challenge_won" in codes(events)
     assert len(state.hands["b"]) == 1 + 4
-    assert state.phase == "penalty" and state.pending == 2 and state.seats[state.current] == "c"
+    assert state.phase == "penalty" and state.pending == 2 and state.seats[state.turn] == "c"
     state, _ = act(state, "c", "take")
-    assert len(state.hands["c"]) == 4 and state.seats[state.current] == "d"
+    assert len(state.hands["c"]) == 4 and state.seats[state.turn] == "d"
 
 
 # ----- first-card effects ---------------------------------------------------------------------
@@ -364,7 +364,7 @@ def _first(face):
 
 def test_first_card_draw_two_is_answered_by_the_starting_player():
     state = _first("D")
-    assert state.phase == "penalty" and state.pending == 2 and state.current == state.starter
+    assert state.phase == "penalty" and state.pending == 2 and state.turn == state.starter
     starter = state.seats[state.starter]
     after, _ = act(state, starter, "take")
     assert len(after.hands[starter]) == 9
@@ -372,24 +372,24 @@ def test_first_card_draw_two_is_answered_by_the_starting_player():
 
 def test_first_card_skip_makes_the_starting_player_lose_the_turn():
     state = _first("S")
-    assert state.current == (state.starter - 1) % 4 and state.phase == "play"
+    assert state.turn == (state.starter - 1) % 4 and state.phase == "play"
     assert ("skipped", state.seats[state.starter]) in [(e.code, e.seat) for e in state.log]
 
 
 def test_first_card_reverse_starting_player_loses_turn_then_clockwise():
     state = _first("R")
-    assert state.direction == 1 and state.current == (state.starter + 1) % 4
+    assert state.direction == 1 and state.turn == (state.starter + 1) % 4
 
 
 def test_first_card_reverse_with_two_players():
     state = find_seed(lambda s: FACE_OF[s.discard[0]] == "R", n_players=2)
-    assert state.current != state.starter and state.direction == 1
+    assert state.turn != state.starter and state.direction == 1
 
 
 def test_first_card_wild_the_starting_player_names_the_colour_then_plays():
     state = _first("W")
     starter = state.seats[state.starter]
-    assert state.phase == "colour" and state.colour is None and state.current == state.starter
+    assert state.phase == "colour" and state.colour is None and state.turn == state.starter
     assert {a.encode() for a in GAME.legal_actions(state, starter)} == {
         "col.r",
         "col.y",
@@ -398,7 +398,7 @@ def test_first_card_wild_the_starting_player_names_the_colour_then_plays():
     }
     raises("choose_colour_first", state, starter, "draw")
     after, events = act(state, starter, "col.b")
-    assert after.colour == "b" and after.phase == "play" and after.current == state.starter
+    assert after.colour == "b" and after.phase == "play" and after.turn == state.starter
     assert codes(events) == ["colour_chosen"]
     raises("no_colour_to_choose", after, starter, "col.r")
 
@@ -543,9 +543,9 @@ def _last_card_state():
 
 def test_last_card_call_before_playing_is_safe():
     state = _last_card_state()
-    assert "uno" in {a.encode() for a in GAME.legal_actions(state, "a")}
-    state, events = act(state, "a", "uno")
-    assert codes(events) == ["last_card_called"] and state.current == 0
+    assert "announce" in {a.encode() for a in GAME.legal_actions(state, "a")}
+    state, events = act(state, "a", "announce")
+    assert codes(events) == ["last_card_called"] and state.turn == 0
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == []
     assert "catch" not in {a.encode() for a in GAME.legal_actions(state, "b")}
@@ -556,12 +556,12 @@ def test_missing_call_can_be_caught_for_two_cards():
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == ["a"]
     assert {a.encode() for a in GAME.legal_actions(state, "b")} == {"catch"}
-    assert "uno" in {a.encode() for a in GAME.legal_actions(state, "a")}
+    assert "announce" in {a.encode() for a in GAME.legal_actions(state, "a")}
     caught, events = act(state, "b", "catch")
     assert len(caught.hands["a"]) == 3 and caught.exposed == []
     assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
     # late call closes the window too
-    called, _ = act(state, "a", "uno")
+    called, _ = act(state, "a", "announce")
     raises("nothing_to_catch", called, "b", "catch")
     # Decision: another player's move leaves the window open; the exposed player's own next
     # action (or their drawing) closes it
@@ -574,7 +574,7 @@ def test_missing_call_can_be_caught_for_two_cards():
     moved, _ = act(moved, "b", "draw")
     if moved.phase == "drawn":
         moved, _ = act(moved, "b", "pass")
-    assert moved.seats[moved.current] == "a" and moved.exposed == ["a"]
+    assert moved.seats[moved.turn] == "a" and moved.exposed == ["a"]
     own, _ = act(moved, "a", "draw")
     assert own.exposed == []
     raises("nothing_to_catch", own, "b", "catch")
@@ -583,8 +583,8 @@ def test_missing_call_can_be_caught_for_two_cards():
 def test_last_card_actions_need_the_variant():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a"], "c": ["y1a"]}
     state = make_state(hands, "r5a")
-    assert "uno" not in {a.encode() for a in GAME.legal_actions(state, "a")}
-    raises("cannot_call", state, "a", "uno")
+    assert "announce" not in {a.encode() for a in GAME.legal_actions(state, "a")}
+    raises("cannot_call", state, "a", "announce")
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == []
     raises("nothing_to_catch", state, "b", "catch")
@@ -640,7 +640,7 @@ def test_every_action_encoding_round_trips():
         A.PASS,
         A.TAKE,
         A.CHALLENGE,
-        A.CALL_LAST,
+        A.ANNOUNCE,
         A.CATCH,
     ]
     assert len({a.encode() for a in every}) == len(every)
@@ -680,9 +680,9 @@ def test_last_card_pre_call_allowed_while_another_player_is_exposed():
     hands = {"a": ["r1a", "r2a"], "b": ["g1a", "g2a", "g3a"], "c": ["r3a", "r4a"]}
     state = make_state(hands, "r5a", options={"last_card": True})
     state, _ = act(state, "a", "p.r1a")  # a forgets: exposed; c (next) holds two cards
-    assert state.exposed == ["a"] and state.seats[state.current] == "c"
-    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "uno"}
-    state, _ = act(state, "c", "uno")
+    assert state.exposed == ["a"] and state.seats[state.turn] == "c"
+    assert {a.encode() for a in GAME.legal_actions(state, "c")} >= {"catch", "announce"}
+    state, _ = act(state, "c", "announce")
     assert state.exposed == ["a"] and state.called == ["c"]
     state, _ = act(state, "c", "p.r3a")
     assert state.exposed == ["a"]  # c called; a's window stays open until a's own next action
@@ -735,7 +735,7 @@ def test_several_exposed_players_can_each_be_caught():
     raises("nothing_to_catch", state, "c", "catch")  # with two exposed, name the one caught
     # each exposed player may still call late, and may catch the other one
     offered_a = {x.encode() for x in GAME.legal_actions(state, "a")}
-    assert {"uno", "catch"} <= offered_a and "catch.0" not in offered_a
+    assert {"announce", "catch"} <= offered_a and "catch.0" not in offered_a
     caught, events = act(state, "c", "catch.0")
     assert events[-1].code == "caught" and events[-1].params == {"target": "a", "count": 2}
     assert len(caught.hands["a"]) == 3 and caught.exposed == ["d"]
@@ -748,7 +748,7 @@ def test_several_exposed_players_can_each_be_caught():
 
 def test_each_exposure_closes_on_that_players_own_next_play_or_draw():
     state = _two_forget_state()
-    assert state.seats[state.current] == "c"
+    assert state.seats[state.turn] == "c"
     state, _ = act(state, "c", "p.y1a" if state.colour == "y" else "draw")
     if state.phase == "drawn":
         state, _ = act(state, "c", "pass")
@@ -756,7 +756,7 @@ def test_each_exposure_closes_on_that_players_own_next_play_or_draw():
     state, _ = act(state, "b", "draw")
     if state.phase == "drawn":
         state, _ = act(state, "b", "pass")
-    assert state.seats[state.current] == "a" and state.exposed == ["a", "d"]
+    assert state.seats[state.turn] == "a" and state.exposed == ["a", "d"]
     state, _ = act(state, "a", "draw")  # a's own next action closes a's window only
     assert state.exposed == ["d"]
     assert "catch" in {x.encode() for x in GAME.legal_actions(state, "b")}

@@ -41,7 +41,7 @@ def table(
     state.pozos = [[c] for c in cards(tops)]
     assert len(state.pozos) == 7
     state.stock = cards(stock)
-    state.current = seats.index(current or seats[0])
+    state.turn = seats.index(current or seats[0])
     state.phase = phase  # type: ignore[assignment]
     state.espejo_turn = espejo_turn
     state.macas = macas or [{} for _ in range(7)]

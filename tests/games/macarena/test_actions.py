@@ -84,14 +84,14 @@ def test_series_drafts_for_the_builder():
     text = encode_draft(4, ["10H", "JH"])
     assert text == Play(pozo=4, cards=("10H", "JH")).encode() == "p.4.MN"
     assert decode_draft(text) == (4, ["10H", "JH"])
-    for bad in ("", "x", "p", "p.9", "p.1.?", "p.1.", "p.1.A.B", "d.1", "p2"):
+    for bad in ("", "xx", "draw.1", "p", "p.9", "p.1.?", "p.1.", "p.1.A.B", "d.1", "p2"):
         with pytest.raises(IllegalAction):
             decode_draft(bad)
 
 
 def test_forged_actions_fail_without_changing_the_state():
     state = GAME.new(["a", "b"], "forge")
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     other = next(s for s in state.seats if s != seat)
     before = GAME.dump_state(state)
     for who, action, code in [
@@ -120,7 +120,7 @@ def test_first_starter_is_random_by_seed_and_play_passes_to_the_right():
     assert starters == {0, 1, 2}
     state = GAME.new(["a", "b", "c"], "s1")
     assert GAME.new(["a", "b", "c"], "s1") == state  # same seed, same deal
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     state, _ = GAME.apply(state, seat, Draw())
     state, _ = GAME.apply(state, seat, Pass())
-    assert state.current == (state.seats.index(seat) - 1) % 3
+    assert state.turn == (state.seats.index(seat) - 1) % 3

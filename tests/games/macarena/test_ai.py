@@ -51,7 +51,7 @@ def test_sampled_worlds_agree_with_the_view_and_keep_104cards():
             seat,
             choose_action(GAME.view(state, seat), GAME.legal_actions(state, seat), "normal", rng),
         )
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     view = GAME.view(state, seat)
     world = sample_world(view, random.Random(2))
     cards = list(world.stock) + [c for p in world.pozos for c in p]

@@ -46,7 +46,7 @@ def _endgame_decisions(seed: str):
     for state in normal_playout_states(GAME, seed, ["a", "b"]):
         if state.phase != "play" or len(state.stock) > 10:
             continue
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         if sum(1 for a in GAME.legal_actions(state, seat) if a.kind == "play") >= 2:
             yield state, seat
 

@@ -321,7 +321,7 @@ def test_next_hand_dealt_tokens_carry_over_and_the_start_moves_right():
     s.starter = 0
     s2, ev = play(s, "a", 0, "3C")
     assert s2.hand_number == 2 and s2.phase == "draw"
-    assert s2.starter == 2 and s2.seats[s2.current] == "c"  # the player to the right of a
+    assert s2.starter == 2 and s2.seats[s2.turn] == "c"  # the player to the right of a
     assert all(len(h) == 7 for h in s2.hands.values()) and len(s2.pozos) == 7
     assert s2.collections == {"a": [], "b": [], "c": []} and s2.macas == [{}] * 7
     assert s2.tokens["a"].coins == 2 and s2.tokens["a"].elements == ["water"]

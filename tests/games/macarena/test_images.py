@@ -8,15 +8,8 @@ from pathlib import Path
 from PIL import Image
 
 from bot.i18n.messages import render
-from bot.ui.macarena.images import (
-    LEGEND_H,
-    WIDTH,
-    action_params,
-    card_label,
-    event_params,
-    render_hand,
-    render_table,
-)
+from bot.ui.macarena.images import LEGEND_H, WIDTH, render_hand, render_table
+from bot.ui.macarena.text import action_params, card_label, event_params
 from games.macarena import GAME, MoveMaca, Play
 from games.macarena.state import Tokens
 

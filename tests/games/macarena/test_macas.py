@@ -50,7 +50,7 @@ def test_espejo_turn_may_play_anywhere_and_an_espejo_there_shares_the_pozo():
         macas=[{}, {}, {"a": 1, "b": 1}] + [{}] * 4,
     )
     play(s3, "a", 2, "10S")
-    s3.current = 2
+    s3.turn = 2
     with pytest.raises(IllegalAction):
         play(s3, "c", 2, "10S")
 
@@ -70,7 +70,7 @@ def test_at_most_seven_macas_on_one_pozo():
     )
     s2, ev = play(s, "a", 2, "9S")
     assert s2.macas[2] == full and "maca_pozo_full" in codes(ev)
-    assert s2.espejo_turn and s2.seats[s2.current] == "a"  # the espejo turn still follows
+    assert s2.espejo_turn and s2.seats[s2.turn] == "a"  # the espejo turn still follows
 
 
 def test_eighth_espejo_must_move_one_of_the_seven_active_macas():
@@ -107,7 +107,7 @@ def test_pass_returns_all_macas():
     s2, ev = GAME.apply(s, "a", Pass())
     assert s2.macas == [{}, {"b": 1}, {}, {}, {}, {}, {}]
     assert ev[0].code == "pass" and ev[0].params["returned"] == 4
-    assert s2.seats[s2.current] == "b" and s2.phase == "draw"
+    assert s2.seats[s2.turn] == "b" and s2.phase == "draw"
 
 
 def test_playing_keeps_macas_active():

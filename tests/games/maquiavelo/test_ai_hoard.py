@@ -102,7 +102,7 @@ def _end_phase_state(seed: str):
     state = GAME.new(["a", "b", "c"], seed)
     state = state.model_copy(update={"stock": state.stock[:4]})
     while state.stock or state.finished:
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         legal = GAME.legal_actions(state, seat)
         action = GAME.choose_action(GAME.view(state, seat), legal, "normal", random.Random(0))
         state, _ = GAME.apply(state, seat, action)
@@ -121,7 +121,7 @@ def _swap_other_hands(state, seat: str):
 
 def test_end_phase_decides_from_the_view_and_keeps_to_the_budget():
     state = _end_phase_state("end3")
-    seat = state.seats[state.current]
+    seat = state.seats[state.turn]
     swapped = _swap_other_hands(state, seat)
     choice = check_choice_ignores_hidden(GAME, state, swapped, seat, BUDGET)
     GAME.apply(state, seat, choice)  # legal
@@ -135,7 +135,7 @@ def test_end_phase_decides_from_the_view_and_keeps_to_the_budget():
 def test_hard_decides_from_the_view_while_the_stock_lasts():
     state = GAME.new(["a", "b"], "view1")
     for k in range(30):
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         other = next(s for s in state.seats if s != seat)
         pool = list(state.hands[other]) + list(state.stock)
         random.Random(k).shuffle(pool)
@@ -151,7 +151,7 @@ def test_hard_against_itself_plays_legal_moves_to_the_end():
         state = GAME.new(seats, "self1", options)
         moves = 0
         while not state.finished:
-            seat = state.seats[state.current]
+            seat = state.seats[state.turn]
             legal = GAME.legal_actions(state, seat)
             choice = GAME.choose_action(
                 GAME.view(state, seat), legal, "hard", random.Random(moves), budget=BUDGET

@@ -44,7 +44,7 @@ def _swap_unseen(state, seat: str, rng: random.Random):
 def _decisions(seed: str):
     """States where the seat to act has a play and more than one choice to search."""
     for state in normal_playout_states(GAME, seed, ["a", "b"]):
-        seat = state.seats[state.current]
+        seat = state.seats[state.turn]
         view = GAME.view(state, seat)
         best = ai.best_play_action(view)
         legal = GAME.legal_actions(state, seat)

@@ -61,7 +61,7 @@ def make_state(
             "table": [take(m) for m in table],
             "stock": take(stock),
             "helpers": take(helpers),
-            "current": current,
+            "turn": current,
             "dealer": (current - 1) % len(hands),
             "log": [],
         }
@@ -99,8 +99,8 @@ def test_deal_eleven_each_and_stock():
     assert all(len(h) == 11 for h in s.hands.values())
     assert len(s.stock) == 104 - 33 and s.table == [] and s.helpers == []
     assert conserved(s)
-    assert s.current == (s.dealer + 1) % 3  # the player after the dealer starts
-    assert GAME.to_act(s) == {SEATS[s.current]}
+    assert s.turn == (s.dealer + 1) % 3  # the player after the dealer starts
+    assert GAME.to_act(s) == {SEATS[s.turn]}
 
 
 @pytest.mark.parametrize("players,size", [(2, 11), (4, 11), (5, 11), (6, 10), (7, 8), (8, 7)])
@@ -149,7 +149,7 @@ def test_draw_ends_the_turn():
     s = make_state({"ana": "2H", "beto": "3H"}, stock="5C 6C")
     s2, events = GAME.apply(s, "ana", Draw())
     assert len(s2.hands["ana"]) == 2 and len(s2.stock) == 1
-    assert s2.current == 1 and s2.version == s.version + 1
+    assert s2.turn == 1 and s2.version == s.version + 1
     assert [e.code for e in events] == ["drew", "drew_card"]
     assert events[1].to == ("ana",) and events[0].to is None
     assert s.hands["ana"] == ids("2H")  # the old state is unchanged
@@ -169,7 +169,7 @@ def test_play_a_new_meld_does_not_draw():
     s2, events = play(s, "ana", "7H 7D 7S")
     assert [sorted(m) for m in s2.table] == [sorted(ids("7S 7H 7D"))]
     assert s2.hands["ana"] == ids("2C") and len(s2.stock) == 1
-    assert s2.current == 1 and events[0].code == "played"
+    assert s2.turn == 1 and events[0].code == "played"
     assert events[0].params == {"cards": "7♠ 7♥ 7♦", "count": 3, "left": 1}
 
 
@@ -347,7 +347,7 @@ def test_estricto_rejected_proposal_costs_three_cards():
     assert events[0].code == "penalty" and events[0].params["reason"] == "no_arrangement"
     assert events[0].params["count"] == 3
     assert len(s2.hands["ana"]) == 5 and len(s2.stock) == 1
-    assert s2.table == s.table and s2.current == 1
+    assert s2.table == s.table and s2.turn == 1
     assert events[1].to == ("ana",)
 
 
@@ -377,7 +377,7 @@ def test_estricto_check_proposal_is_a_free_dry_run():
 def test_estricto_with_empty_stock_counts_as_a_pass():
     s = make_state({"ana": "2S", "beto": "3H"}, table=["QS KS AS"], estricto=True)
     s2, events = play(s, "ana", "2S")
-    assert events[0].params["count"] == 0 and s2.passes == 1 and s2.current == 1
+    assert events[0].params["count"] == 0 and s2.passes == 1 and s2.turn == 1
 
 
 # ----- "ayuda" ------------------------------------------------------------------------------
@@ -444,7 +444,7 @@ def test_views_hide_other_hands():
         assert 'stock":' not in dumped.replace("stock_count", "")
     public = GAME.view(s, None)
     assert public.hand is None and public.stock_count == len(s.stock)
-    assert len(public.helpers) == 4 and public.current == SEATS[s.current]
+    assert len(public.helpers) == 4 and public.current == SEATS[s.turn]
 
 
 def test_view_fields_for_the_presenter():
@@ -492,7 +492,11 @@ def test_encode_decode_round_trip():
         a = Play(cards=cards)
         text = a.encode()
         assert len(text) <= 23 and GAME.decode_action(text) == a  # "p." + 21 base-36 digits
-    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == ["d", "x", "p.1r4zlr7l"]
+    assert [a.encode() for a in (Draw(), Pass(), Play(cards=(0, 37)))] == [
+        "draw",
+        "pass",
+        "p.1r4zlr7l",
+    ]
     arrangement = parse_arrangement("7♥ 7♦ 7♠ | 10S JS QS KS AS")
     assert arrangement.encode() == "a.7H7D7S.TSJSQSKSAS"
     for a in (Draw(), Pass(), arrangement):

@@ -1,0 +1,29 @@
+"""Ce Amapatolli in words: a card's name and its colours, for the presenter and the images.
+Only ``amapatolli.*`` catalogue keys are used."""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+from games.amapatolli.view import CardView
+
+COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
+
+
+def card_text(card, tr: Translator) -> str:
+    """``⬜🟥 Mázatl 7 (blanco/rojo)``: margin and background as squares, then sign and number,
+    then the colours in words (colour is never the only signal: red and black squares look
+    alike to many)."""
+    margin = tr(f"amapatolli.colour.{card.margin}")
+    if card.wild:
+        return f"{COLOUR_EMOJI[card.margin]} {card.name} ({margin})"
+    background = tr(f"amapatolli.colour.{card.background}")
+    return (
+        f"{COLOUR_EMOJI[card.margin]}{COLOUR_EMOJI[card.background]} {card.name} {card.value}"
+        f" ({margin}/{background})"
+    )
+
+
+def card_label(card: CardView, tr: Translator) -> str:
+    if card.wild:
+        return tr("amapatolli.card.tlapiani", name=card.name)
+    return tr("amapatolli.card", name=card.name, number=card.sign)
