@@ -28,6 +28,11 @@ FINISH_LOCK = "finish"
 Skill = tuple[float, float]  # (mu, sigma)
 # (teams of skills, ranks: lower is better, ties equal) -> the teams' new skills
 Rate = Callable[[list[list[Skill]], list[int]], list[list[Skill]]]
+# scope -> user -> (ordinal before the game, ordinal after): what a game's rating changed
+RatingChanges = dict[str, dict[str, tuple[float, float]]]
+# The key of a finished table's meta holding the rating changes in its guild's pool (user ->
+# [before, after]), written by its final transaction, so a message rebuilt later shows them.
+RATING_CHANGES_META = "rating_changes"
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -85,9 +90,10 @@ def _global_board(conn: Transaction, guild_id: str) -> bool:
     return bool(json.loads(row[0]).get(GLOBAL_BOARD_KEY, True))
 
 
-def apply_finished(conn: Transaction, game: FinishedGame, rate: Rate | None) -> None:
+def apply_finished(conn: Transaction, game: FinishedGame, rate: Rate | None) -> RatingChanges:
     """Store ``game`` and rate it (inside the caller's transaction). ``rate`` None, or a game
-    not rated, stores the outcome only."""
+    not rated, stores the outcome only. Returns every rated person's ordinal before and after,
+    per scope (empty when not rated)."""
     rated = game.rated == RATED and rate is not None and len(game.teams) >= 2
     conn.lock(FINISH_LOCK)
     counted_globally = rated and _global_board(conn, game.guild_id)
@@ -111,12 +117,16 @@ def apply_finished(conn: Transaction, game: FinishedGame, rate: Rate | None) -> 
         [(game.table_id, u) for u in game.players],
     )
     if not rated or rate is None:
-        return
-    for scope in [game.guild_id, *([GLOBAL] if counted_globally else [])]:
-        _rate_in(conn, scope, game, rate)
+        return {}
+    return {
+        scope: _rate_in(conn, scope, game, rate)
+        for scope in [game.guild_id, *([GLOBAL] if counted_globally else [])]
+    }
 
 
-def _rate_in(conn: Transaction, scope: str, game: FinishedGame, rate: Rate) -> None:
+def _rate_in(
+    conn: Transaction, scope: str, game: FinishedGame, rate: Rate
+) -> dict[str, tuple[float, float]]:
     people = {s for team in game.teams for s in team if s not in game.fixed}
     current: dict[str, Skill] = {}
     for user in people:
@@ -127,6 +137,7 @@ def _rate_in(conn: Transaction, scope: str, game: FinishedGame, rate: Rate) -> N
         current[user] = (row[0], row[1]) if row is not None else game.initial
     skills = [[game.fixed.get(s) or current[s] for s in team] for team in game.teams]
     after = rate(skills, game.ranks)
+    changes: dict[str, tuple[float, float]] = {}
     for team, new in zip(game.teams, after, strict=True):
         for seat, (mu, sigma) in zip(team, new, strict=True):
             if seat not in people:
@@ -146,6 +157,8 @@ def _rate_in(conn: Transaction, scope: str, game: FinishedGame, rate: Rate) -> N
                 " ordinal = excluded.ordinal",
                 (game.table_id, scope, game.game, seat, mu, sigma, value),
             )
+            changes[seat] = (ordinal(*current[seat]), value)
+    return changes
 
 
 def _finished(row: Any) -> FinishedRow:

@@ -2,8 +2,9 @@
 
 1. take the table's lock (``act``; the computer and the timer take it themselves);
 2. check the version the player saw;  3. ``apply`` (the engine validates);
-4. persist snapshot + action row (+ standings and card transfers when it ends) as ONE writer
-   unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
+4. persist snapshot + action row (+ standings, card transfers and ratings when it ends) as ONE
+   writer unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
+   the rating changes it returns are kept in the table's meta, as that transaction stored them;
 5. post the listener's notification (``notify.py``) and release the lock; the caller awaits
    the delivery *outside* the lock, so presenting never blocks the next move.
 Scheduling what comes next (computer turns, the turn timer) is the caller's.
@@ -21,7 +22,6 @@ Each step is timed into ``bot.metrics``: ``lock_wait``, ``apply``, ``persist`` (
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 
 from bot import metrics
@@ -29,13 +29,10 @@ from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
-from bot.service.ratings import INITIAL
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
-from storage import Intent, RatingsRepo, StaleVersion, ordinal
-
-log = logging.getLogger(__name__)
+from storage import RATING_CHANGES_META, Intent, StaleVersion
 
 ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
 
@@ -81,31 +78,7 @@ class Moves:
         """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
         The caller awaits the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
-        if table.record.status == "finished":
-            try:
-                await self._remember_rating_changes(table)
-            except asyncio.CancelledError:
-                # Committed: it is shown even though its mover was cancelled (a shutdown).
-                self.ctx.notify.game_changed(table, events, seat, by_timer)
-                raise
         return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
-
-    async def _remember_rating_changes(self, table: Table) -> None:
-        """The game's rating changes in this server, read back from the final transaction that
-        wrote them, for the end message (``meta["rating_changes"]``: user -> [before, after]
-        ordinals; in memory: the ratings themselves are stored)."""
-        try:
-            changes = await RatingsRepo(self.ctx.repo.db).changes(
-                table.id, table.record.guild_id, ordinal(*INITIAL)
-            )
-        except Exception:
-            log.warning("rating changes of table %s unreadable", table.id, exc_info=True)
-            return
-        if changes:
-            table.record.meta = {
-                **table.record.meta,
-                "rating_changes": {u: list(pair) for u, pair in changes.items()},
-            }
 
     async def _apply_and_persist(
         self,
@@ -182,7 +155,7 @@ class Moves:
         )
         start = time.perf_counter()
         try:
-            await asyncio.shield(write)
+            changes = await asyncio.shield(write)
         except StaleVersion as exc:  # another process wrote first
             if self.ctx.refresh is not None:
                 raise _Lost() from exc  # caught up and judged again by the caller
@@ -192,6 +165,7 @@ class Moves:
             # in step with the database, or every later move would fail the version guard.
             if not await _committed(write):
                 raise
+            meta = with_rating_changes(meta, write.result())
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             table.last_by_timer = by_timer
             # Persisted, so shown: a shutdown cancels computer turns after its drain, and a move
@@ -200,6 +174,7 @@ class Moves:
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
+        meta = with_rating_changes(meta, changes)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
         table.last_by_timer = by_timer
         metrics.count("moves")
@@ -225,7 +200,15 @@ class Moves:
             table.record.status = "finished"
 
 
-async def _committed(write: asyncio.Future[None]) -> bool:
+def with_rating_changes(meta: dict, changes: dict[str, tuple[float, float]]) -> dict:
+    """``meta`` as the final transaction stored it: with the game's rating changes in the
+    table's guild (``RATING_CHANGES_META``: user -> [before, after] ordinals), if any."""
+    if not changes:
+        return meta
+    return {**meta, RATING_CHANGES_META: {u: list(pair) for u, pair in changes.items()}}
+
+
+async def _committed(write: asyncio.Future[dict[str, tuple[float, float]]]) -> bool:
     try:
         await write
     except BaseException:
