@@ -28,6 +28,11 @@ FINISH_LOCK = "finish"
 Skill = tuple[float, float]  # (mu, sigma)
 # (teams of skills, ranks: lower is better, ties equal) -> the teams' new skills
 Rate = Callable[[list[list[Skill]], list[int]], list[list[Skill]]]
+# scope -> user -> (ordinal before the game, ordinal after): what a game's rating changed
+RatingChanges = dict[str, dict[str, tuple[float, float]]]
+# The key of a finished table's meta holding the rating changes in its guild's pool (user ->
+# [before, after]), written by its final transaction, so a message rebuilt later shows them.
+RATING_CHANGES_META = "rating_changes"
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -85,13 +90,10 @@ def _global_board(conn: Transaction, guild_id: str) -> bool:
     return bool(json.loads(row[0]).get(GLOBAL_BOARD_KEY, True))
 
 
-# scope -> user -> (ordinal before, ordinal after): what a finished game changed
-RatingChanges = dict[str, dict[str, tuple[float, float]]]
-
-
 def apply_finished(conn: Transaction, game: FinishedGame, rate: Rate | None) -> RatingChanges:
     """Store ``game`` and rate it (inside the caller's transaction). ``rate`` None, or a game
-    not rated, stores the outcome only. Returns the rating changes it made, per scope."""
+    not rated, stores the outcome only. Returns every rated person's ordinal before and after,
+    per scope (empty when not rated)."""
     rated = game.rated == RATED and rate is not None and len(game.teams) >= 2
     conn.lock(FINISH_LOCK)
     counted_globally = rated and _global_board(conn, game.guild_id)

@@ -16,7 +16,13 @@ from storage.collections import (
 )
 from storage.db import Database
 from storage.intents import Intent, mark_done
-from storage.ratings import FINISH_LOCK, FinishedGame, Rate, RatingChanges, apply_finished
+from storage.ratings import (
+    FINISH_LOCK,
+    RATING_CHANGES_META,
+    FinishedGame,
+    Rate,
+    apply_finished,
+)
 from storage.sql import INTEGRITY_ERRORS, Transaction, utc_now
 from storage.standings import StandingDelta, apply_standings
 
@@ -288,19 +294,23 @@ class TablesRepo:
         rate: Rate | None = None,
         intent: Intent | None = None,
         wake_at: float | None = None,
-    ) -> RatingChanges:
+    ) -> dict[str, tuple[float, float]]:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
         anywhere leaves nothing of it). ``intent``: the click this move answers, marked done in
-        the same transaction; ``wake_at``: the table's next deadline (unix seconds). Returns the
-        rating changes the game's end made (per scope; empty for any other move)."""
+        the same transaction; ``wake_at``: the table's next deadline (unix seconds).
+
+        Returns the rating changes in the table's guild (user -> (ordinal before, after);
+        empty unless this move finished a rated game); the same transaction stores them in the
+        table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
         seats_json = _seats_json(seats if seats is not None else table.seats)
-        meta_json = json.dumps(meta if meta is not None else table.meta)
+        meta_dict = meta if meta is not None else table.meta
+        meta_json = json.dumps(meta_dict)
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
-        def unit(conn: Transaction) -> RatingChanges:
+        def unit(conn: Transaction) -> dict[str, tuple[float, float]]:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
             # Under PostgreSQL a second writer at the same version (another process) waits for
             # the first one's row lock, then finds the version moved: one of them wins.
@@ -333,9 +343,15 @@ class TablesRepo:
                 apply_standings(conn, guild_id, game, standings)
             if transfers:
                 apply_transfers(conn, game, transfers, table_id, skip_unheld=skip_unheld_cards)
-            changes: RatingChanges = {}
+            changes: dict[str, tuple[float, float]] = {}
             if finished_game is not None:  # the outcome, history and ratings (storage/ratings.py)
-                changes = apply_finished(conn, finished_game, rate)
+                changes = apply_finished(conn, finished_game, rate).get(guild_id, {})
+            if changes:
+                shown = {u: list(pair) for u, pair in changes.items()}
+                conn.execute(
+                    "UPDATE tables SET meta = ? WHERE id = ?",
+                    (json.dumps({**meta_dict, RATING_CHANGES_META: shown}), table_id),
+                )
             if finished:
                 release_stakes(conn, table_id)
             if intent is not None:

@@ -26,6 +26,7 @@ __all__ = [
     "Translator",
     "catalogue",
     "command_name",
+    "command_path",
     "has",
     "normalise_locale",
     "placeholders",
@@ -107,6 +108,20 @@ def command_names(text: str, locale: str) -> str:
     if "[/" not in text:
         return text
     return _COMMAND.sub(lambda m: "/" + command_name(m[1], locale), text)
+
+
+def command_path(path: str, locale: str) -> str:
+    """A command's qualified name (``/settings show``, ``settings show``) as clients in
+    ``locale`` show it (``/ajustes mostrar``): the command's name localisation, then each
+    subcommand's (``cmd.<command>.<sub>.name``) where it has one."""
+    words = path.removeprefix("/").split()
+    if not words:
+        return path
+    texts = catalogue(normalise_locale(locale))
+    head, *rest = words
+    shown = [command_name(head, locale)]
+    shown += [texts.get(f"cmd.{head}.{sub}.name", sub) for sub in rest]
+    return "/" + " ".join(shown)
 
 
 class BoundTranslator:

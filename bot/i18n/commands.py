@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import LOCALES, catalogue
+from bot.i18n import LOCALES, catalogue, command_names
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -23,7 +23,9 @@ class CatalogueTranslator(app_commands.Translator):
             key = f"cmd.param.{context.data.name}"
         if key is None:
             return None
-        return catalogue(lang).get(key)
+        text = catalogue(lang).get(key)
+        # a description naming a command ("[/history]") names it as this locale's clients do
+        return None if text is None else command_names(text, lang)
 
 
 def cmd_str(default: str, key: str) -> app_commands.locale_str:

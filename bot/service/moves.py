@@ -2,8 +2,9 @@
 
 1. take the table's lock (``act``; the computer and the timer take it themselves);
 2. check the version the player saw;  3. ``apply`` (the engine validates);
-4. persist snapshot + action row (+ standings and card transfers when it ends) as ONE writer
-   unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
+4. persist snapshot + action row (+ standings, card transfers and ratings when it ends) as ONE
+   writer unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
+   the rating changes it returns are kept in the table's meta, as that transaction stored them;
 5. post the listener's notification (``notify.py``) and release the lock; the caller awaits
    the delivery *outside* the lock, so presenting never blocks the next move.
 Scheduling what comes next (computer turns, the turn timer) is the caller's.
@@ -21,9 +22,7 @@ Each step is timed into ``bot.metrics``: ``lock_wait``, ``apply``, ``persist`` (
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-from typing import Any
 
 from bot import metrics
 from bot.errors import TableError
@@ -33,10 +32,7 @@ from bot.service.notify import Delivery
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
-from storage import Intent, StaleVersion
-from storage.ratings import RatingChanges
-
-log = logging.getLogger(__name__)
+from storage import RATING_CHANGES_META, Intent, StaleVersion
 
 ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
 
@@ -159,7 +155,7 @@ class Moves:
         )
         start = time.perf_counter()
         try:
-            rating_changes = await asyncio.shield(write)
+            changes = await asyncio.shield(write)
         except StaleVersion as exc:  # another process wrote first
             if self.ctx.refresh is not None:
                 raise _Lost() from exc  # caught up and judged again by the caller
@@ -169,7 +165,7 @@ class Moves:
             # in step with the database, or every later move would fail the version guard.
             if not await _committed(write):
                 raise
-            meta = _with_rating_changes(meta, write.result(), table.record.guild_id)
+            meta = with_rating_changes(meta, write.result())
             self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
             table.last_by_timer = by_timer
             # Persisted, so shown: a shutdown cancels computer turns after its drain, and a move
@@ -178,7 +174,7 @@ class Moves:
             raise
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
-        meta = _with_rating_changes(meta, rating_changes, table.record.guild_id)
+        meta = with_rating_changes(meta, changes)
         self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
         table.last_by_timer = by_timer
         metrics.count("moves")
@@ -204,19 +200,15 @@ class Moves:
             table.record.status = "finished"
 
 
-def _with_rating_changes(
-    meta: dict[str, Any], changes: RatingChanges, guild_id: str | None
-) -> dict[str, Any]:
-    """``meta`` with the game's rating changes in this server, as the final transaction that
-    wrote them returned them, for the end message (``meta["rating_changes"]``: user -> [before,
-    after] ordinals; in memory only: the ratings themselves are stored)."""
-    mine = changes.get(guild_id or "")
-    if not mine:
+def with_rating_changes(meta: dict, changes: dict[str, tuple[float, float]]) -> dict:
+    """``meta`` as the final transaction stored it: with the game's rating changes in the
+    table's guild (``RATING_CHANGES_META``: user -> [before, after] ordinals), if any."""
+    if not changes:
         return meta
-    return {**meta, "rating_changes": {u: list(pair) for u, pair in mine.items()}}
+    return {**meta, RATING_CHANGES_META: {u: list(pair) for u, pair in changes.items()}}
 
 
-async def _committed(write: asyncio.Future[Any]) -> bool:
+async def _committed(write: asyncio.Future[dict[str, tuple[float, float]]]) -> bool:
     try:
         await write
     except BaseException:

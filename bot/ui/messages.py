@@ -24,6 +24,7 @@ from bot.ui.seats import seat_buttons
 from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
 from games.core import PlayerView
+from storage import RATING_CHANGES_META
 
 EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
@@ -212,9 +213,10 @@ def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items
 
 
 def rating_change_lines(table: Table, names: Callable[[str], str], tr: Translator) -> str:
-    """Every person's rating before and after the game (``meta["rating_changes"]``, read back
-    from the final transaction), in the shown points of /profile and /leaderboard."""
-    changes = table.record.meta.get("rating_changes") or {}
+    """Every person's rating before and after the game (the table's meta, as the final
+    transaction stored it: ``RATING_CHANGES_META``), in the shown points of /profile and
+    /leaderboard."""
+    changes = table.record.meta.get(RATING_CHANGES_META) or {}
     seats = list(table.state.seats) if table.state is not None else list(changes)
     lines = []
     for seat in seats:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.errors import TableError
-from bot.i18n import tr
+from bot.i18n import command_path, tr
 from bot.service import Table, TableService
 from bot.ui.feedback import error_text
 from bot.ui.listener import DiscordTableListener
@@ -158,7 +158,9 @@ class Recovery:
         if intent.action == CLICK:
             text = tr(intent.locale, "recovery.click")
         else:
-            text = tr(intent.locale, "recovery.command", command=intent.action)
+            # stored as the command's qualified name: shown as the reader's client names it
+            command = command_path(intent.action, intent.locale)
+            text = tr(intent.locale, "recovery.command", command=command)
         await self._answer(intent, text)
         return "command_restarted"
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.core import Event, Game
 from games.core.engine import Seat
+from games.core.rng import rng_for
 from games.triad import ai, rules
 from games.triad.actions import CODEC, TriadAction
 from games.triad.options import Options
@@ -77,6 +78,14 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         warm_up()
 
     choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
+
+    def default_action(self, state: TriadState, seat: Seat) -> TriadAction:
+        """A timed-out player's move: the ``greedy`` placement (``normal`` plays a softened
+        greedy for new players' sake, issue 31; a timeout should not cost its player)."""
+        legal = self.legal_actions(state, seat)
+        rng = rng_for(state.seed, "timeout", state.version)
+        choice = ai.choose_action(self.view(state, seat), legal, "greedy", rng)
+        return choice if choice is not None else super().default_action(state, seat)
 
 
 GAME = TriadGame()

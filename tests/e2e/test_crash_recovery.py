@@ -349,7 +349,7 @@ async def test_a_command_left_thinking_by_a_dead_bot_is_answered_after_the_resta
     await _die_and_restart(mesa)
 
     answer = await handle.response()
-    assert answer.ephemeral and "se reinició antes de terminar /play amapatolli" in answer.text
+    assert answer.ephemeral and "se reinició antes de terminar /jugar amapatolli" in answer.text
     await mesa.bot.recovery.done.wait()
     assert mesa.bot.recovery.resolved.get("command_restarted") == 1
     assert not await mesa.bot.tables.intents.unanswered()

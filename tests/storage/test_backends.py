@@ -41,7 +41,7 @@ async def test_two_processes_moving_at_one_version_one_wins(db_target):
                 ),
                 return_exceptions=True,
             )
-            # The winner's result: the rating changes it made (none, for a move that ends nothing).
+            # the winner's result: the rating changes of a finished game, none here
             assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "dict"]
             assert {} in results
             mine = await TablesRepo(first).get(table.id)

@@ -449,6 +449,73 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             )
         return lines
 
+    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+        """A points game's last scored round, whole (issue 31): who went out and what it
+        scored, what each other hand held, each player's (or team's) points this round and in
+        total, and what that decided (the game over, or the next round)."""
+        if view.target is None or not view.results:
+            return None
+        r = view.results[-1]
+        team = r.team if view.teams is not None else None
+        if team is None:
+            lines = [tr("chupate2.hand_summary.went_out", player=names(r.winner), points=r.points)]
+        else:
+            lines = [
+                tr(
+                    "chupate2.hand_summary.went_out_team",
+                    player=names(r.winner),
+                    team=team + 1,
+                    points=r.points,
+                )
+            ]
+        lines.append(tr("chupate2.hand_summary.values"))
+        mates = set(view.teams[team]) if team is not None else {r.winner}
+        for seat in view.seats:
+            if seat == r.winner:
+                line = tr("chupate2.hand_summary.out", player=names(seat))
+            else:
+                line = tr(
+                    "chupate2.hand_summary.left",
+                    player=names(seat),
+                    count=r.cards_left.get(seat, 0),
+                    left=r.left.get(seat, 0),
+                )
+                if seat in mates:
+                    line += " " + tr("chupate2.hand_summary.mate")
+            if team is None:
+                gained = r.points if seat == r.winner else 0
+                total = view.scores.get(seat, 0)
+                line += " · " + tr("chupate2.hand_summary.seat_total", gained=gained, total=total)
+            lines.append(line)
+        if team is not None and view.team_scores is not None:
+            for t, members in enumerate(view.teams):
+                lines.append(
+                    tr(
+                        "chupate2.hand_summary.team_total",
+                        team=t + 1,
+                        players=", ".join(names(s) for s in members),
+                        gained=r.points if t == team else 0,
+                        total=view.team_scores[t],
+                    )
+                )
+        total = view.team_scores[team] if team is not None and view.team_scores else None
+        if total is None:
+            total = view.scores.get(r.winner, 0)
+        if view.finished:
+            key = "reached" if team is None else "reached_team"
+            lines.append(
+                tr(
+                    f"chupate2.hand_summary.{key}",
+                    player=names(r.winner),
+                    team=(team or 0) + 1,
+                    total=total,
+                    target=view.target,
+                )
+            )
+        else:
+            lines.append(tr("chupate2.hand_summary.next", target=view.target, round=view.round))
+        return tr("chupate2.hand_summary.title", round=r.round), lines
+
     @staticmethod
     def _dir(view) -> str:
         return "cw" if view.direction > 0 else "ccw"

@@ -1,0 +1,34 @@
+"""/rules for Triple Triad says how each level of the computer plays (issue 31), in both
+languages, after the game's own rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import translator
+from bot.ui.rules import rules_embed
+
+
+@pytest.mark.parametrize(
+    ("locale", "heading", "words"),
+    [
+        ("en", "**How it plays.**", ("*easy*", "at random", "*normal*", "fair chance", "*hard*")),
+        (
+            "es",
+            "**Cómo juega.**",
+            ("*fácil*", "al azar", "*normal*", "oportunidad justa", "*difícil*"),
+        ),
+    ],
+)
+def test_triad_rules_say_how_the_computer_plays(locale, heading, words):
+    tr = translator(locale)
+    text = rules_embed("triad", tr).description
+    assert text.startswith(tr("triad.rules"))
+    play = text[text.index(heading) :]
+    for word in words:
+        assert word in play
+
+
+def test_other_games_rules_are_their_own_text():
+    tr = translator("en")
+    assert rules_embed("macarena", tr).description == tr("macarena.rules")
