@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Mapping
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.images.fonts import draw_text, fit_size, font, plain
+from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
 Translator = Callable[..., str]
@@ -96,8 +97,15 @@ def _draw_card(
     draw.rounded_rectangle(
         inner, max(3, radius - border // 2), fill=RGB[background], outline=OUTLINE, width=1
     )
+    # colour is never the only signal: the margin's shape sits on the margin (the middle of
+    # its top and bottom bands), the background's on the background (its top-right corner)
+    r = max(3.5, border * 0.4)
+    for sy in (y + border / 2 + 1, y + h - border / 2 - 1):
+        draw_shape(draw, SHAPE[margin], x + w / 2, sy, r, INK[margin], RGB[margin])
     ink = INK[background]
     inner_w = w - 2 * border - 6
+    br = max(4.0, h * 0.035)
+    draw_shape(draw, SHAPE[background], x + w - border - br - 4, y + border + br + 4, br, ink)
     cx = x + w // 2
     if card.wild:
         _text(draw, (cx, y + h * 0.34), "T", int(h * 0.26), ink, "mm")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Translator
+from bot.ui.images.symbols import EMOJI
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
 from games.amapatolli.actions import AmapatolliAction, CallOut, Play
 from games.amapatolli.view import AmapatolliView
 from games.core import Action, Event
 
-COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
+# Each colour's emoji has its shape too (bot.ui.images.symbols): white ●, red ▲, black ■, blue ◆.
+COLOUR_EMOJI = {c: EMOJI[c] for c in ("white", "red", "black", "blue")}
 
 
 def card_text(card, tr: Translator) -> str:

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
+from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import ChooseColour, Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
@@ -46,6 +47,21 @@ GOLD = (245, 200, 60)
 WHITE = (255, 255, 255)
 OUTLINE = (10, 10, 10)
 BACK = (40, 30, 30)
+# Each colour's shape (``bot.ui.images.symbols``): drawn in the corners of every card, in the
+# colour swatch and beside each row of the hand, so colour is never the only signal.
+COLOUR_WORD = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+COLOUR_SHAPE = {c: SHAPE[word] for c, word in COLOUR_WORD.items()}
+
+
+def draw_colour_shape(
+    draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float, *, on_colour: bool
+) -> None:
+    """``colour``'s shape: white on the colour itself (``on_colour``), else filled with the
+    colour and ringed in white (on a wild, on the felt)."""
+    if on_colour:
+        draw_shape(draw, COLOUR_SHAPE[colour], cx, cy, r, WHITE, OUTLINE)
+    else:
+        draw_shape(draw, COLOUR_SHAPE[colour], cx, cy, r, RGB[colour], WHITE, width=2)
 
 
 def _centred(
@@ -185,6 +201,12 @@ def draw_card(
         mark = label
     else:
         mark = None
+    shown = colour if colour != WILD else colour_in_force
+    if shown is not None:  # the colour's shape in the two free corners
+        r = max(4.0, h * 0.05)
+        inset = pad + 3 + r
+        for sx, sy in ((x + w - inset, y + inset), (x + inset, y + h - inset)):
+            draw_colour_shape(draw, shown, sx, sy, r, on_colour=colour != WILD)
     if mark is not None:
         draw.text(
             (x + pad + 3, y + pad + 2),
@@ -289,11 +311,16 @@ def render_table(
     _centred(draw, (tx + cw / 2, sy + ch / 2 + 168), direction, medium, fill=DIM)
 
     px = 620
-    _centred(draw, (px + 90, 70), tr("chupate2.image.colour"), medium)
+    title = tr("chupate2.image.colour")
+    if view.colour is not None:  # the colour in words too, not by the swatch alone
+        title += f": {tr(f'chupate2.colour.{view.colour}')}"
+    _centred(draw, (px + 90, 70), title, medium)
     swatch = RGB[view.colour] if view.colour is not None else RGB[WILD]
     draw.ellipse((px + 50, 95, px + 130, 175), fill=swatch, outline=WHITE, width=4)
     if view.colour is None:
         _wild_quadrants(draw, (px + 58, 103, px + 122, 167))
+    else:
+        draw_colour_shape(draw, view.colour, px + 90, 135, 22, on_colour=True)
     if view.pending_draw:
         _centred(
             draw,
@@ -460,6 +487,8 @@ def render_hand(
             outline=WHITE,
             width=2,
         )
+        if colour != WILD:
+            draw_colour_shape(draw, colour, 28, y + CARD_H / 2, 6.5, on_colour=True)
         label = f"{word} ({len(cards)})"
         draw_text(draw, (48, y + CARD_H / 2), label, 16, TEXT, "lm", max_width=HAND_LEFT - 56)
     layout = hand_layout(view)

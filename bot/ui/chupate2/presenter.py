@@ -20,12 +20,14 @@ import discord
 
 from bot.i18n import Translator, has
 from bot.ui.chupate2.images import (
+    COLOUR_WORD,
     action_key,
     action_params,
     card_label,
     event_params,
     playable_cards,
 )
+from bot.ui.images.symbols import EMOJI
 from bot.ui.items import ActionButton, ActionSelect, DraftButton
 from bot.ui.layout import (
     BUTTON_LABEL,
@@ -43,7 +45,8 @@ from games.chupate2.view import Chupate2Outcome, Chupate2View
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
 
-COLOUR_EMOJI = {"r": "🟥", "y": "🟨", "g": "🟩", "b": "🟦", WILD: "🌈"}
+# Each colour's emoji has its shape too (bot.ui.images.symbols): red ▲, yellow ●, green ■, blue ◆.
+COLOUR_EMOJI = {c: EMOJI[word] for c, word in COLOUR_WORD.items()} | {WILD: "🌈"}
 COLOUR_STYLE = {
     "r": discord.ButtonStyle.danger,
     "y": discord.ButtonStyle.secondary,

@@ -18,12 +18,16 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
 from bot.ui.images.fonts import draw_text, fit_size, text_width
+from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
 
 SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
 SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
+# Ownership is never told by colour alone: blue's cards carry a ◆, red's a ▲ (the emoji 🔷 🔺
+# of the text views; bot.ui.images.symbols).
+SEAT_SHAPE = (SHAPE["blue"], SHAPE["red"])
 ELEMENT_RGB = {
     "fuego": (226, 104, 38),
     "hielo": (126, 200, 238),
@@ -178,6 +182,15 @@ def _draw_card(
         outline=GOLD if highlight else (light if not flipped else TEXT),
         width=4 if highlight else (3 if flipped else 2),
     )
+    draw_shape(
+        draw,
+        SEAT_SHAPE[colour],
+        x + size * 0.11,
+        y + size * 0.68,
+        max(4.0, size / 15),
+        DIM if dim else TEXT,
+        ICON_INK,
+    )
     vs = max(11, size // 6)
     cx, cy = x + size * 0.34, y + size * 0.36
     off = size * 0.17
@@ -266,8 +279,10 @@ def render_table(
     # header: scores and the round of Sudden Death
     for s in (0, 1):
         label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
-        x = MARGIN if s == 0 else width - MARGIN
-        size = _fit(label, 22, width // 2 - 90)
+        edge = MARGIN + 8 if s == 0 else width - MARGIN - 8
+        draw_shape(draw, SEAT_SHAPE[s], edge, HEADER / 2 + 4, 8, SEAT_LIGHT[s])
+        x = edge + 14 if s == 0 else edge - 14
+        size = _fit(label, 22, width // 2 - 104)
         _text(
             draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm"
         )
