@@ -17,9 +17,9 @@ COLOUR_EMOJI = {c: EMOJI[c] for c in ("white", "red", "black", "blue")}
 
 
 def card_text(card, tr: Translator) -> str:
-    """``⬜🟥 Mázatl 7 (blanco/rojo)``: margin and background as squares, then sign and number,
-    then the colours in words (colour is never the only signal: red and black squares look
-    alike to many)."""
+    """``⚪🔺 Mázatl 7 (blanco/rojo)``: margin and background as emoji of their shapes, then
+    sign and number, then the colours in words (colour is never the only signal: red and black
+    squares looked alike to many)."""
     margin = tr(f"amapatolli.colour.{card.margin}")
     if card.wild:
         return f"{COLOUR_EMOJI[card.margin]} {card.name} ({margin})"

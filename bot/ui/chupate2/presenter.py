@@ -76,7 +76,7 @@ CANCEL_OP = "x"
 
 
 def card_text(card: str, tr: Translator) -> str:
-    """``🟥 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
+    """``🔺 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
     return f"{COLOUR_EMOJI[COLOUR_OF[card]]} {card_label(card, tr)}"
 
 
