@@ -210,7 +210,7 @@ def _draw_card(
         (x + size - 8, y + size * 0.62),
         tr("triad.label.level", level=face.level),
         max(8, size // 11),
-        light if not dim else DIM,
+        TEXT if not dim else DIM,  # white on the owner's colour: 4.5:1 (the light tone was 1.7:1)
         anchor="rm",
     )
     if show_name:
@@ -230,7 +230,7 @@ def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
         outline=DIM,
         width=2,
     )
-    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, DIM)
+    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, TEXT)
 
 
 def _draw_cell(
