@@ -34,7 +34,19 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
         turn = f" ({tr('chupate2.image.turn')})" if seat == view.current else ""
         seats.append(f"{name}{turn}: {', '.join(parts)}")
     current = seat_name(names, view.current, "")
+    winner = None
+    if view.finished and view.results:  # as the image's banner says
+        last = view.results[-1]
+        if view.teams is not None and last.team is not None:
+            winner = tr("chupate2.image.team_wins", team=last.team + 1)
+        else:
+            index = view.seats.index(last.winner)
+            winner = tr(
+                "chupate2.image.winner",
+                player=seat_name(names, last.winner, tr("chupate2.image.seat", n=index + 1)),
+            )
     return sentences(
+        winner,
         tr("access.alt.chupate2.table", card=card_label(view.top_card, tr), colour=colour),
         tr("access.alt.direction", direction=direction),
         tr("chupate2.image.stock", count=view.stock_count),

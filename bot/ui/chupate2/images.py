@@ -249,9 +249,12 @@ def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] |
     return tr("chupate2.image.seat", n=index + 1)
 
 
+SEAT_NAME_X = 30  # after the ▶ that marks whose turn it is
+
+
 def seat_name_width(view: Chupate2View) -> int:
     """Room for a seat's name on the table image: up to the team column, else the cards."""
-    return (250 if view.teams is not None else 370) - 24 - 12
+    return (250 if view.teams is not None else 370) - SEAT_NAME_X - 12
 
 
 # ----- the table --------------------------------------------------------------------------------
@@ -334,6 +337,16 @@ def render_table(
         _centred(
             draw, (px + 90, 265), tr("chupate2.image.round", round=view.round), medium, fill=DIM
         )
+    if view.finished and view.results:  # the end says who won, on the picture too
+        last = view.results[-1]
+        if view.teams is not None and last.team is not None:
+            banner = tr("chupate2.image.team_wins", team=last.team + 1)
+        else:
+            banner = tr(
+                "chupate2.image.winner",
+                player=_seat_name(last.winner, seats.index(last.winner), tr, names),
+            )
+        draw_text(draw, (px + 90, 225), banner, 24, GOLD, "mm", max_width=TABLE_W - px - 16)
 
     # one row per seat, in seat order
     y = CENTRE_H + 20
@@ -345,10 +358,12 @@ def render_table(
             draw.rounded_rectangle(
                 (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
             )
+            mid = row_y + 18  # a ▶ before the name: whose turn, not by the gold alone
+            draw.polygon([(15, mid - 7), (15, mid + 7), (25, mid)], fill=GOLD)
         label = _seat_name(seat, i, tr, names)
         draw_text(
             draw,
-            (24, row_y + 8),
+            (SEAT_NAME_X, row_y + 8),
             label,
             MEDIUM_SIZE,
             GOLD if is_turn else TEXT,
