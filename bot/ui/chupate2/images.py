@@ -372,9 +372,9 @@ def render_table(
         x = 250
         if view.teams is not None and view.team_of is not None:
             team = view.team_of[seat]
-            draw.ellipse(
-                (x, row_y + 10, x + 18, row_y + 28), fill=RGB[COLOURS[team % len(COLOURS)]]
-            )
+            team_colour = COLOURS[team % len(COLOURS)]
+            draw.ellipse((x, row_y + 10, x + 18, row_y + 28), fill=RGB[team_colour])
+            draw_colour_shape(draw, team_colour, x + 9, row_y + 19, 5, on_colour=True)
             draw.text(
                 (x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1), font=small, fill=DIM
             )
