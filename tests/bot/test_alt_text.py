@@ -5,6 +5,7 @@ Discord's 1,024 characters, telling only what that image shows."""
 from __future__ import annotations
 
 import ast
+import inspect
 import random
 from pathlib import Path
 
@@ -151,3 +152,18 @@ def test_every_file_the_bot_sends_carries_a_description():
                 made.append(path.name)
                 assert any(k.arg == "description" for k in node.keywords), path
     assert sorted(made) == ["messages.py", "replay.py"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("function", ["render_table", "render_hand"])
+def test_every_game_describes_its_images_with_the_renderers_signature(key, function):
+    from bot.ui.modules import game_module
+
+    images = game_module(key, "images", "images")
+    alt = game_module(key, "alt", "alt")
+    assert alt is not None, f"{key} has no alt module"
+    describer = getattr(alt, function.replace("render_", "describe_"))
+    renderer = getattr(images, function)
+    assert list(inspect.signature(describer).parameters) == list(
+        inspect.signature(renderer).parameters
+    )
