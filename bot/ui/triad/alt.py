@@ -8,8 +8,22 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.triad.text import face_text
+from bot.ui.triad.text import card_name
+from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
+
+
+def face_text(face: CardFace, tr: Translator) -> str:
+    """A card as the image draws it: its values in force (an Elemental cell may raise or lower
+    them), level and element: ``Moon Jelly [3-3-5-6] · Lv. 3 · Water``."""
+    values = "-".join(edge_text(v) for v in face.values)
+    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
+    return tr(
+        "triad.ui.face",
+        card=f"{card_name(face.card, tr)} [{values}]",
+        level=tr("triad.label.level", level=face.level),
+        element=element,
+    )
 
 
 def _colour(view: TriadView, seat: str | None) -> int:
