@@ -231,3 +231,33 @@ def test_triad_ownership_shows_by_a_shape_on_every_card():
     for size, mask in masks:
         by_size.setdefault(size, set()).add(mask)
     assert all(len(shapes) == 2 for shapes in by_size.values())  # blue ◆ and red ▲ differ
+
+
+def test_triad_raised_and_lowered_values_differ_without_colour():
+    """An Elemental cell's +1 and −1 are tinted, and marked ▲ / ▼: in black and white the two
+    cards (the same digits) still differ."""
+    from PIL import ImageDraw
+
+    from bot.ui.triad import images as triad_images
+    from games.triad.view import CardFace
+
+    masks = []
+    for printed in ([1, 1, 1, 1], [3, 3, 3, 3]):  # values 2: raised, then lowered
+        face = CardFace(
+            uid=1,
+            card="c001",
+            level=1,
+            element=None,
+            printed=printed,
+            values=[2, 2, 2, 2],
+            owner="a",
+        )
+        size = triad_images.CELL
+        image = Image.new("RGB", (size, size), triad_images.BG)
+        triad_images._draw_card(ImageDraw.Draw(image), 0, 0, size, face, 1, translator("en"))
+        grey = image.convert("L").point(lambda v: 255 if v > 128 else 0)
+        masks.append(grey.tobytes())
+    differing = sum(a != b for a, b in zip(*masks, strict=True))
+    assert differing > 30, differing  # the marks, not the anti-aliasing of the tints
+    for tint in (triad_images.UP, triad_images.DOWN):
+        assert all(contrast(tint, base) >= 4.5 for base in triad_images.SEAT_RGB), tint

@@ -88,11 +88,19 @@ class TextProbe:
         return sorted(bad)
 
 
+# The second game of each runs with these options (colours only some variants draw).
+VARIANTS: dict[str, dict[str, Any]] = {
+    "triad": {"elemental": True},  # values raised and lowered by the cells
+    "chupate2": {"teams": "pairs", "points": "150"},  # team dots, points
+}
+
+
 def _states(key: str, seed: int) -> Iterator[Any]:
     """A start, some middles and the end of one random game."""
     game = GAMES[key]
     n = 2 if key == "triad" else 4
-    state = game.new([str(100 + i) for i in range(n)], f"contrast-{key}-{seed}", None)
+    options = VARIANTS.get(key) if seed == 2 else None
+    state = game.new([str(100 + i) for i in range(n)], f"contrast-{key}-{seed}", options)
     rng = random.Random(seed)
     yield state
     for move in range(1, 600):

@@ -43,8 +43,10 @@ SLOT = (54, 60, 72)
 TEXT = (240, 242, 246)
 DIM = (160, 168, 180)
 GOLD = (244, 198, 60)
-UP = (150, 255, 150)
-DOWN = (255, 150, 130)
+# A value an Elemental cell raised or lowered: tinted, and marked ▲ / ▼ beside it (colour is
+# never the only signal); both tints keep 4.5:1 on either owner's colour.
+UP = (180, 255, 180)
+DOWN = (255, 232, 226)
 BACK = (70, 64, 92)
 ICON_INK = (24, 24, 28)
 
@@ -198,6 +200,11 @@ def _draw_card(
     for (px, py), value, printed in zip(spots, face.values, face.printed, strict=True):
         fill = UP if value > printed else DOWN if value < printed else TEXT
         _text(draw, (px, py), _value_text(value), vs, fill)
+        if value != printed:  # ▲ raised / ▼ lowered, at the value's top right
+            m = max(2.5, vs * 0.22)
+            mx, my = px + vs * 0.5, py - vs * 0.3
+            tip, base = (my - m, my + m * 0.6) if value > printed else (my + m, my - m * 0.6)
+            draw.polygon([(mx, tip), (mx - m, base), (mx + m, base)], fill=fill, outline=ICON_INK)
     if face.element:
         er = badge_radius(size)
         ex, ey = x + size - er - 6, y + er + 6
@@ -237,18 +244,16 @@ def _draw_cell(
     draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, tr: Translator
 ) -> None:
     fill = SLOT
-    if element:
+    if element:  # a quarter of the element's colour: its name stays 4.5:1 in white
         er, eg, eb = ELEMENT_RGB[element]
-        fill = ((er + SLOT[0] * 2) // 3, (eg + SLOT[1] * 2) // 3, (eb + SLOT[2] * 2) // 3)
+        fill = ((er + SLOT[0] * 3) // 4, (eg + SLOT[1] * 3) // 4, (eb + SLOT[2] * 3) // 4)
     draw.rounded_rectangle((x, y, x + CELL, y + CELL), 10, fill=fill)
-    if element:
-        _text(
-            draw,
-            (x + CELL / 2, y + CELL / 2),
-            tr(f"triad.element.{element}"),
-            16,
-            ELEMENT_RGB[element],
-        )
+    if element:  # the element's badge (as on the cards), then its name
+        er = 16
+        cx, cy = x + CELL / 2, y + CELL / 2 - 14
+        draw.ellipse((cx - er, cy - er, cx + er, cy + er), fill=ELEMENT_RGB[element], outline=TEXT)
+        draw_element_icon(draw, element, cx, cy, er * 0.68)
+        _text(draw, (x + CELL / 2, y + CELL / 2 + 20), tr(f"triad.element.{element}"), 16, TEXT)
 
 
 def _png(image: Image.Image) -> bytes:
