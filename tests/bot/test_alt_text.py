@@ -89,15 +89,16 @@ def test_every_table_and_hand_of_a_whole_game_has_alt_text_in_the_readers_langua
 
 
 @pytest.mark.parametrize("key", KEYS)
-def test_a_hand_kept_because_its_image_did_not_change_keeps_fitting_alt_text(key):
-    """A hand image is reused while the fields it draws are unchanged (``IMAGE_INPUTS``): its
-    alt text is built from those fields only, so one image never has two descriptions."""
+def test_an_image_kept_because_it_did_not_change_keeps_fitting_alt_text(key):
+    """An image is reused while what it draws is unchanged (its digest; a hand's
+    ``IMAGE_INPUTS``): its alt text is built from those fields only, so one image never has
+    two descriptions."""
     by_digest: dict[str, str] = {}
     for state in _states(key, moves=120):
-        for seat in state.seats:
-            request = _hand(key, state, seat, "en")
+        requests = [_table(key, state, "en")] + [_hand(key, state, s, "en") for s in state.seats]
+        for request in requests:
             text = describe(request)
-            assert by_digest.setdefault(request.digest, text) == text, (key, seat)
+            assert by_digest.setdefault(request.digest, text) == text, (key, request.function)
     assert len(by_digest) > 2
 
 
