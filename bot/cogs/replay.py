@@ -18,6 +18,7 @@ from bot.ports import CogHost
 from bot.service import Table
 from bot.service.replay import ReplayResult
 from bot.service.versions import engine_version
+from bot.ui.alt_text import replay_description
 from bot.ui.feedback import reply, user_locale
 from bot.ui.messages import answer_with, seat_names
 from bot.ui.platform_items import ExportButton, ReplayButton
@@ -128,7 +129,13 @@ class ReplayCog(commands.Cog):
         await reply(
             interaction,
             tr("replay.exported", table=table_id, frames=len(views)),
-            file=discord.File(io.BytesIO(data), filename=EXPORT_NAME),
+            file=discord.File(
+                io.BytesIO(data),
+                filename=EXPORT_NAME,
+                description=replay_description(
+                    found.game.key, table_id, len(views), user_locale(interaction)
+                ),
+            ),
         )
 
 

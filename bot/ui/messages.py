@@ -13,6 +13,7 @@ from bot.i18n import DEFAULT_LOCALE, Translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.ui import items, rendering
+from bot.ui.alt_text import describe
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
@@ -52,7 +53,7 @@ async def finish(
             if embed.image and embed.image.url == f"attachment://{request.filename}":
                 embed.set_image(url=None)
         return None
-    payload.files.append(_png(data, request.filename))
+    payload.files.append(_png(data, request.filename, describe(request)))
     return digest
 
 
@@ -127,8 +128,9 @@ def _image_request(
     )
 
 
-def _png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _png(data: bytes, name: str, description: str) -> discord.File:
+    """The one place an image becomes an attachment: always with its alt text."""
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 # ----- lobby ----------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ def test_a_26_card_hand_becomes_one_select_per_colour_paged_within_limits():
     assert groups == ["r", "y", "g", "b"]  # one select per colour, all on one page
     assert [len(s["options"]) for s in selects] == [13, 1, 1, 1]
     assert all(o["value"].startswith("p.r") for o in selects[0]["options"])
-    assert selects[0]["placeholder"] == "Jugar una carta 🟥 rojo…"
+    assert selects[0]["placeholder"] == "Jugar una carta 🔺 rojo…"
     assert not any(c["custom_id"].startswith("h:") for c in _components(first))  # no pages
     # the turn row: "Robar una carta" and one button per wild, whatever the page
     row0 = first.view.to_components()[0]["components"]
@@ -189,7 +189,7 @@ def test_a_26_card_hand_becomes_one_select_per_colour_paged_within_limits():
     # the hand in words, grouped by colour
     text = first.embeds[0].description
     assert "**Tu mano (26 cartas)**" in text
-    assert "🟥 rojo: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Chúpate 2, Salto, Cambio de sentido" in text
+    assert "🔺 rojo: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Chúpate 2, Salto, Cambio de sentido" in text
     assert "🌈 comodines: Comodín, Comodín +4" in text
 
 
@@ -243,7 +243,7 @@ def test_the_colour_draft_plays_exactly_the_chosen_legal_wild():
         "Comodín +4 → azul",
         "Cancelar",
     ]
-    assert [b.get("emoji", {}).get("name") for b in buttons[:4]] == ["🟥", "🟨", "🟩", "🟦"]
+    assert [b.get("emoji", {}).get("name") for b in buttons[:4]] == ["🔺", "🟡", "🟩", "🔷"]
 
     draft, action = PRESENTER.draft_step(view, legal, draft, "c.Fb.g", [])
     assert draft == {} and action == "p.Fb.g"
@@ -316,7 +316,7 @@ def test_the_player_hit_by_a_plus4_gets_mentira_and_aceptar_buttons():
         ("Aceptar (+4)", "take"),
     ]
     assert row0[0]["style"] == 4  # danger: the challenge stands out
-    assert "Te han jugado un +4 sobre 🟥 rojo" in payload.embeds[0].description
+    assert "Te han jugado un +4 sobre 🔺 rojo" in payload.embeds[0].description
     for other in (IDS[0], IDS[2], IDS[3]):
         assert _offers(private_payload(table, PRESENTER, other, tr)) == set()
     public = public_payload(table, PRESENTER, _Service(), tr)
@@ -327,9 +327,9 @@ def test_the_player_hit_by_a_plus4_gets_mentira_and_aceptar_buttons():
     table = _table(after)
     mine = private_payload(table, PRESENTER, victim, tr)
     text = mine.embeds[0].description
-    assert "Su mano al jugar el +4: 🟥 1 rojo, 🟩 7 verde — ¡ilegal!" in text
+    assert "Su mano al jugar el +4: 🔺 1 rojo, 🟩 7 verde — ¡ilegal!" in text
     just_now = mine.embeds[0].fields[0].value
-    assert "Mano de Ana al jugar el +4: 🟥 1 rojo, 🟩 7 verde (¡ilegal!)" in just_now
+    assert "Mano de Ana al jugar el +4: 🔺 1 rojo, 🟩 7 verde (¡ilegal!)" in just_now
     public_text = str(public_payload(table, PRESENTER, _Service(), tr).embeds[0].to_dict())
     assert "¡Mentira! Beto acierta: Ana roba 4." in public_text
     assert "7 verde" not in public_text  # the reveal is the challenger's alone

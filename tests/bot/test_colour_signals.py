@@ -11,8 +11,10 @@ from PIL import Image
 from bot.i18n import LOCALES, translator
 from bot.ui.amapatolli import text as ama
 from bot.ui.chupate2 import images as c2_images
+from bot.ui.chupate2 import presenter as c2_presenter
 from bot.ui.chupate2.presenter import Presenter as Chupate2Presenter
 from bot.ui.macarena import images as mac_images
+from bot.ui.triad import text as triad_text
 from games.amapatolli import GAME as AMAPATOLLI
 from games.chupate2 import GAME as CHUPATE2
 from tests.bot.presenter_kit import text_presenter
@@ -120,3 +122,142 @@ def test_every_macarena_player_colour_carries_its_number(index):
                 sum(abs(a - b) for a, b in zip(rgb, mac_images.PLAYER_RGB[index], strict=True))
                 > 120
             )
+
+
+# ----- shapes beside colours (issue 28 item 4) ------------------------------------------------
+def _mask(image: Image.Image, box, tone, tolerance: int = 40) -> frozenset[tuple[int, int]]:
+    """The pixels of ``box`` near ``tone``, relative to the box: a shape's silhouette."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    crop = image.crop((x0, y0, x1, y1))
+    w = crop.width
+    return frozenset(
+        (i % w, i // w) for i, p in enumerate(crop.getdata()) if _near(p, tone, tolerance)
+    )
+
+
+def test_every_colour_has_its_own_shape_and_emoji():
+    from bot.ui.images.symbols import EMOJI, SHAPE
+
+    for colours in (("red", "yellow", "green", "blue"), ("white", "red", "black", "blue")):
+        assert len({SHAPE[c] for c in colours}) == len(colours), colours
+        assert len({EMOJI[c] for c in colours}) == len(colours), colours
+    assert c2_presenter.COLOUR_EMOJI["r"] == EMOJI["red"] == ama.COLOUR_EMOJI["red"] == "🔺"
+    assert triad_text.SEAT_EMOJI == (EMOJI["blue"], EMOJI["red"])
+
+
+def test_chupate2_card_faces_tell_their_colour_by_a_shape():
+    """Drawn without colour (only the white ink kept), every colour's card still differs."""
+    from PIL import ImageDraw
+
+    w, h = c2_images.CARD_W, c2_images.CARD_H
+    tr = translator("es")
+    masks = {}
+    for colour in ("r", "y", "g", "b"):
+        image = Image.new("RGB", (w, h), c2_images.FELT)
+        c2_images.draw_card(ImageDraw.Draw(image), f"{colour}5a", 0, 0, w, h, tr)
+        top_right = (w * 0.72, 0, w, h * 0.2)
+        masks[colour] = _mask(image, top_right, c2_images.WHITE)
+        assert len(masks[colour]) > 10, colour  # the shape is there, white on the colour
+    assert len(set(masks.values())) == 4
+    # a wild names its colour by the same shape once one is chosen
+    for colour in ("r", "b"):
+        image = Image.new("RGB", (w, h), c2_images.FELT)
+        c2_images.draw_card(ImageDraw.Draw(image), "Wa", 0, 0, w, h, tr, colour_in_force=colour)
+        assert _mask(image, (w * 0.72, 0, w, h * 0.2), c2_images.RGB[colour]), colour
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_chupate2_colour_picker_buttons_carry_the_colours_shape(locale):
+    tr = translator(locale)
+    buttons = Chupate2Presenter._colour_picker(1, 1, "Wa", tr)[:4]
+    for button, colour in zip(buttons, ("r", "y", "g", "b"), strict=True):
+        assert str(button.emoji) == c2_presenter.COLOUR_EMOJI[colour]
+        assert tr(f"chupate2.colour.{colour}") in button.label
+
+
+def test_amapatolli_cards_show_margin_and_background_by_shapes():
+    from PIL import ImageDraw
+
+    from bot.ui.amapatolli import images as ama_images
+    from games.amapatolli.view import CardView
+
+    w, h = ama_images.HAND_CARD
+    margins, backgrounds = {}, {}
+    for colour in ("white", "red", "black", "blue"):
+        other = "white" if colour != "white" else "black"
+        card = CardView(id="x", sign=7, name="Mázatl", value=7, margin=colour, background=other)
+        image = Image.new("RGB", (w + 10, h + 10), ama_images.TABLE)
+        ama_images._draw_card(ImageDraw.Draw(image), 0, 0, w, h, card, translator("es"))
+        band = max(6, w // 9)
+        margins[colour] = _mask(
+            image, (w / 2 - band, 0, w / 2 + band, band), ama_images.INK[colour]
+        )
+        card = CardView(id="x", sign=7, name="Mázatl", value=7, margin=other, background=colour)
+        image = Image.new("RGB", (w + 10, h + 10), ama_images.TABLE)
+        ama_images._draw_card(ImageDraw.Draw(image), 0, 0, w, h, card, translator("es"))
+        corner = (w * 0.7, band, w - band, h * 0.22)
+        backgrounds[colour] = _mask(image, corner, ama_images.INK[colour])
+        assert len(margins[colour]) > 6 and len(backgrounds[colour]) > 6, colour
+    assert len(set(margins.values())) == 4  # red and black no longer look alike in grey
+    assert len(set(backgrounds.values())) == 4
+
+
+def test_triad_ownership_shows_by_a_shape_on_every_card():
+    from PIL import ImageDraw
+
+    from bot.ui.triad import images as triad_images
+    from games.triad.view import CardFace
+
+    face = CardFace(
+        uid=1,
+        card="c001",
+        level=1,
+        element=None,
+        printed=[1, 2, 3, 4],
+        values=[1, 2, 3, 4],
+        owner="a",
+    )
+    masks = []
+    for owner in (0, 1):
+        for size in (triad_images.CELL, triad_images.MINI):
+            image = Image.new("RGB", (size, size), triad_images.BG)
+            triad_images._draw_card(
+                ImageDraw.Draw(image), 0, 0, size, face, owner, translator("en")
+            )
+            box = (0, size * 0.55, size * 0.24, size * 0.82)
+            masks.append((size, _mask(image, box, triad_images.TEXT, 30)))
+            assert len(masks[-1][1]) > 6, (owner, size)
+    by_size = {}
+    for size, mask in masks:
+        by_size.setdefault(size, set()).add(mask)
+    assert all(len(shapes) == 2 for shapes in by_size.values())  # blue ◆ and red ▲ differ
+
+
+def test_triad_raised_and_lowered_values_differ_without_colour():
+    """An Elemental cell's +1 and −1 are tinted, and marked ▲ / ▼: in black and white the two
+    cards (the same digits) still differ."""
+    from PIL import ImageDraw
+
+    from bot.ui.triad import images as triad_images
+    from games.triad.view import CardFace
+
+    masks = []
+    for printed in ([1, 1, 1, 1], [3, 3, 3, 3]):  # values 2: raised, then lowered
+        face = CardFace(
+            uid=1,
+            card="c001",
+            level=1,
+            element=None,
+            printed=printed,
+            values=[2, 2, 2, 2],
+            owner="a",
+        )
+        size = triad_images.CELL
+        image = Image.new("RGB", (size, size), triad_images.BG)
+        triad_images._draw_card(ImageDraw.Draw(image), 0, 0, size, face, 1, translator("en"))
+        grey = image.convert("L").point(lambda v: 255 if v > 128 else 0)
+        masks.append(grey.tobytes())
+    differing = sum(a != b for a, b in zip(*masks, strict=True))
+    assert differing > 30, differing  # the marks, not the anti-aliasing of the tints
+    for tint in (triad_images.UP, triad_images.DOWN):
+        assert all(contrast(tint, base) >= 4.5 for base in triad_images.SEAT_RGB), tint

@@ -154,7 +154,10 @@ def test_names_are_drawn_whole_and_within_their_column(case, locale, text_calls)
     shown = [CPU, LONG]
     columns = {
         "amapatolli": lambda: (470 + 18, 470 + 18 + amapatolli.SEAT_NAME_W),
-        "chupate2": lambda: (24, 24 + chupate2.seat_name_width(view)),
+        "chupate2": lambda: (
+            chupate2.SEAT_NAME_X,
+            chupate2.SEAT_NAME_X + chupate2.seat_name_width(view),
+        ),
         "macarena": lambda: (macarena.NAME_X, macarena.NAME_X + macarena.NAME_W),
     }
     for name in shown:

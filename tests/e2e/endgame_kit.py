@@ -10,6 +10,7 @@ an end"), checked the same way for every game once it was played to its end.
 
 from __future__ import annotations
 
+from tests.e2e.alt_text import assert_alt_text_everywhere
 from tests.e2e.dm_count import assert_few_dms
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
@@ -60,6 +61,7 @@ async def check_the_end(
             clickable = [m.text[:60] for m in views if m.components]
             assert clickable == [], (person.name, clickable)
     assert_few_dms(fake, people)  # one hand message per player, edited in place (issue 31)
+    assert_alt_text_everywhere(fake)  # every image says what it shows (issue 28 item 4)
     host = people[0]
     await (await host.click(public, REMATCH)).acknowledged()
     await fake.wait_until(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.e2e.alt_text import assert_alt_text_everywhere
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.dm_count import assert_few_dms
 
@@ -24,6 +25,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert_few_dms(fake, players)  # one hand message each, edited in place (issue 31)
+    assert_alt_text_everywhere(fake)  # every image says what it shows (issue 28 item 4)
 
     kinds = {action.split(".")[0] for _, action in table.oracle.log}
     assert {"p", "draw", "accept", "catch", "announce"} <= kinds

@@ -124,8 +124,8 @@ async def test_the_colour_picker_cancels_and_survives_a_restart(fake_discord, me
     await click("c.Wc.y")
     table.oracle.apply(str(alice.id), "p.Wc.y")
     await table.wait_version(1)
-    assert "alice juega 🌈 Comodín → 🟨 amarillo." in table.public().text
-    assert "color en juego: 🟨 amarillo" in table.public().text
+    assert "alice juega 🌈 Comodín → 🟡 amarillo." in table.public().text
+    assert "color en juego: 🟡 amarillo" in table.public().text
     assert fake.violations == []
 
 
@@ -223,7 +223,7 @@ async def test_house_rules_jump_in_seven_o_and_draw_until_playable(fake_discord,
     assert set(offers_on(jump, table.table_id)) == {"p.b5b"}
     assert await table.move() == (c, "p.b5b")
     public = table.public().text
-    assert "¡carol se cuela con 🟦 5 azul!" in public and "Turno de **bob**" in public
+    assert "¡carol se cuela con 🔷 5 azul!" in public and "Turno de **bob**" in public
 
     # 7-0: bob's 7, then whom to swap with (buttons in his DM); the hands change places
     assert await table.move() == (b, "p.b7a")
@@ -237,7 +237,7 @@ async def test_house_rules_jump_in_seven_o_and_draw_until_playable(fake_discord,
     assert "bob cambia su mano con alice." in table.public().text
     assert "**Tu mano (4 cartas)**" in (await table.private_view(alice, 7)).text
     await last_dm_shows(bob, "**Tu mano (6 cartas)**")
-    await last_dm_shows(bob, "🟥 rojo: 1, 5, Chúpate 2")  # what alice held
+    await last_dm_shows(bob, "🔺 rojo: 1, 5, Chúpate 2")  # what alice held
 
     # draw until playable: one draw action, two cards, the second one playable
     assert await table.move() == (a, "draw")

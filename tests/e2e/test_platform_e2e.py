@@ -140,6 +140,7 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")
+    assert gif.attachments[0].description.startswith("Repetición animada de la mesa #")
 
     # Had the rules changed so that the log leads elsewhere, the replay says why it cannot run.
     def other_deal(conn):

@@ -163,7 +163,10 @@ class DemoBot(commands.Bot):
         async def hand(interaction: discord.Interaction):
             try:
                 await interaction.user.send(
-                    "Your hand", file=discord.File(io.BytesIO(PNG_BYTES), "hand.png")
+                    "Your hand",
+                    file=discord.File(
+                        io.BytesIO(PNG_BYTES), "hand.png", description="Your hand: no cards."
+                    ),
                 )
             except discord.Forbidden as exc:
                 await interaction.response.send_message(

@@ -345,6 +345,42 @@ async def test_multipart_payload_json_is_validated_and_files_kept(fake_discord, 
         assert await resp.read() == b"\x00\x01\x02"
 
 
+async def _post_file(fake, http, filename: str, content_type: str, description=None):
+    url = f"{fake.api_base}/channels/{fake.channel.id}/messages"
+    form = aiohttp.FormData(quote_fields=False)
+    spec = {"id": 0, "filename": filename}
+    if description is not None:
+        spec["description"] = description
+    form.add_field("payload_json", json.dumps({"content": "x", "attachments": [spec]}))
+    form.add_field("files[0]", b"\x89PNG", filename=filename, content_type=content_type)
+    async with http.post(url, data=form) as resp:
+        return resp.status, await resp.json()
+
+
+async def test_an_image_without_alt_text_is_a_violation(fake_discord, http):
+    """Issue 28 item 4: every image carries its alt text (the attachment description)."""
+    status, _ = await _post_file(fake_discord, http, "table.png", "application/octet-stream")
+    assert status == 200  # Discord takes it; a screen reader then only says "image"
+    [violation] = fake_discord.take_violations("missing_alt_text")
+    assert "table.png" in violation.detail
+    status, _ = await _post_file(fake_discord, http, "hand.png", "image/png", "  ")
+    assert len(fake_discord.take_violations("missing_alt_text")) == 1  # blank is no alt text
+
+
+async def test_alt_text_is_kept_and_checked_against_its_limit(fake_discord, http):
+    status, payload = await _post_file(
+        fake_discord, http, "hand.png", "image/png", "Your hand: red 7"
+    )
+    assert status == 200 and payload["attachments"][0]["description"] == "Your hand: red 7"
+    assert fake_discord.channel_messages()[-1].attachments[0].description == "Your hand: red 7"
+    status, data = await _post_file(fake_discord, http, "hand.png", "image/png", "x" * 1025)
+    assert status == 400 and data["code"] == 50035
+    assert fake_discord.take_violations("invalid_body")
+    status, _ = await _post_file(fake_discord, http, "replay.json", "application/json")
+    assert status == 200  # not an image: no alt text needed
+    assert fake_discord.violations == []
+
+
 async def test_empty_message_is_a_recorded_bad_request(fake_discord, http):
     url = f"{fake_discord.api_base}/channels/{fake_discord.channel.id}/messages"
     async with http.post(url, json={"content": ""}) as resp:

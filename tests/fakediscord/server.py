@@ -139,8 +139,13 @@ class FakeDiscord:
         shard_count: int = 1,
         global_rate: int | None = ratelimit.GLOBAL_PER_SECOND,
         invalid_limit: int = ratelimit.INVALID_LIMIT,
+        require_alt_text: bool = True,
     ) -> None:
         self.spec = spec or load_spec()
+        # Every image the bot uploads must carry alt text (the attachment's `description`):
+        # Discord accepts one without it, but then a screen reader says only "image"
+        # (issue 28 item 4). An image without one is a `missing_alt_text` violation.
+        self.require_alt_text = require_alt_text
         # A load run turns these off: `validate=False` skips the OpenAPI walk (documented limits
         # are still checked); `keep_history=False` keeps no request log, no message versions and
         # no attachment bytes, so memory stays flat over a long run.
@@ -463,7 +468,7 @@ class FakeDiscord:
         self, msg: Message, upload: UploadedFile, description: str | None
     ) -> Attachment:
         att_id = self.ids.next()
-        return Attachment(
+        attachment = Attachment(
             id=att_id,
             filename=upload.filename,
             data=upload.data if self.keep_history else b"",
@@ -473,6 +478,16 @@ class FakeDiscord:
             description=description,
             url=f"{self.http_base}/attachments/{msg.channel.id}/{att_id}/{upload.filename}",
         )
+        if (
+            self.require_alt_text
+            and attachment.content_type.startswith("image/")
+            and not (description or "").strip()
+        ):
+            self.violate(
+                "missing_alt_text",
+                f"image {upload.filename!r} sent without a description (alt text)",
+            )
+        return attachment
 
     # --- commands --------------------------------------------------------------------------------
 

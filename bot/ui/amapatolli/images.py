@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection, Mapping
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
+from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
 Translator = Callable[..., str]
@@ -39,6 +40,9 @@ TEXT = (236, 240, 236)
 DIM = (170, 190, 178)
 GOLD = (240, 196, 64)
 OUTLINE = (12, 12, 12)
+# The row of the player to act: dark enough that its gold name and grey counts keep 4.5:1
+# (tests/bot/test_contrast.py), told from the other rows by its gold outline.
+ACTIVE_ROW = (32, 74, 56)
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -80,8 +84,15 @@ def _draw_card(
     draw.rounded_rectangle(
         inner, max(3, radius - border // 2), fill=RGB[background], outline=OUTLINE, width=1
     )
+    # colour is never the only signal: the margin's shape sits on the margin (the middle of
+    # its top and bottom bands), the background's on the background (its top-right corner)
+    r = max(3.5, border * 0.4)
+    for sy in (y + border / 2 + 1, y + h - border / 2 - 1):
+        draw_shape(draw, SHAPE[margin], x + w / 2, sy, r, INK[margin], RGB[margin])
     ink = INK[background]
     inner_w = w - 2 * border - 6
+    br = max(4.0, h * 0.035)
+    draw_shape(draw, SHAPE[background], x + w - border - br - 4, y + border + br + 4, br, ink)
     cx = x + w // 2
     if card.wild:
         _text(draw, (cx, y + h * 0.34), "T", int(h * 0.26), ink, "mm")
@@ -230,7 +241,11 @@ def render_table(
         active = seat == view.turn
         if active:
             draw.rounded_rectangle(
-                (rx + 8, y - 4, rx + rw - 8, y + row_h - 8), 8, fill=(44, 96, 72)
+                (rx + 8, y - 4, rx + rw - 8, y + row_h - 8),
+                8,
+                fill=ACTIVE_ROW,
+                outline=GOLD,
+                width=2,
             )
         label = name(seat)
         _text(draw, (rx + 18, y + 2), label, 17, GOLD if active else TEXT, max_width=SEAT_NAME_W)

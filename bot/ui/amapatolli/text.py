@@ -4,15 +4,17 @@ Only ``amapatolli.*`` catalogue keys are used."""
 from __future__ import annotations
 
 from bot.i18n import Translator
+from bot.ui.images.symbols import EMOJI
 from games.amapatolli.view import CardView
 
-COLOUR_EMOJI = {"white": "⬜", "red": "🟥", "black": "⬛", "blue": "🟦"}
+# Each colour's emoji has its shape too (bot.ui.images.symbols): white ●, red ▲, black ■, blue ◆.
+COLOUR_EMOJI = {c: EMOJI[c] for c in ("white", "red", "black", "blue")}
 
 
 def card_text(card, tr: Translator) -> str:
-    """``⬜🟥 Mázatl 7 (blanco/rojo)``: margin and background as squares, then sign and number,
-    then the colours in words (colour is never the only signal: red and black squares look
-    alike to many)."""
+    """``⚪🔺 Mázatl 7 (blanco/rojo)``: margin and background as emoji of their shapes, then
+    sign and number, then the colours in words (colour is never the only signal: red and black
+    squares looked alike to many)."""
     margin = tr(f"amapatolli.colour.{card.margin}")
     if card.wild:
         return f"{COLOUR_EMOJI[card.margin]} {card.name} ({margin})"

@@ -18,8 +18,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
+from bot.ui.chupate2.text import COLOUR_WORD
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
+from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
@@ -42,6 +44,20 @@ GOLD = (245, 200, 60)
 WHITE = (255, 255, 255)
 OUTLINE = (10, 10, 10)
 BACK = (40, 30, 30)
+# Each colour's shape (``bot.ui.images.symbols``): drawn in the corners of every card, in the
+# colour swatch and beside each row of the hand, so colour is never the only signal.
+COLOUR_SHAPE = {c: SHAPE[word] for c, word in COLOUR_WORD.items()}
+
+
+def draw_colour_shape(
+    draw: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float, *, on_colour: bool
+) -> None:
+    """``colour``'s shape: white on the colour itself (``on_colour``), else filled with the
+    colour and ringed in white (on a wild, on the felt)."""
+    if on_colour:
+        draw_shape(draw, COLOUR_SHAPE[colour], cx, cy, r, WHITE, OUTLINE)
+    else:
+        draw_shape(draw, COLOUR_SHAPE[colour], cx, cy, r, RGB[colour], WHITE, width=2)
 
 
 def _centred(
@@ -126,6 +142,12 @@ def draw_card(
         mark = label
     else:
         mark = None
+    shown = colour if colour != WILD else colour_in_force
+    if shown is not None:  # the colour's shape in the two free corners
+        r = max(4.0, h * 0.05)
+        inset = pad + 3 + r
+        for sx, sy in ((x + w - inset, y + inset), (x + inset, y + h - inset)):
+            draw_colour_shape(draw, shown, sx, sy, r, on_colour=colour != WILD)
     if mark is not None:
         draw.text(
             (x + pad + 3, y + pad + 2),
@@ -168,9 +190,12 @@ def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] |
     return tr("chupate2.image.seat", n=index + 1)
 
 
+SEAT_NAME_X = 30  # after the ▶ that marks whose turn it is
+
+
 def seat_name_width(view: Chupate2View) -> int:
     """Room for a seat's name on the table image: up to the team column, else the cards."""
-    return (250 if view.teams is not None else 370) - 24 - 12
+    return (250 if view.teams is not None else 370) - SEAT_NAME_X - 12
 
 
 # ----- the table --------------------------------------------------------------------------------
@@ -230,11 +255,16 @@ def render_table(
     _centred(draw, (tx + cw / 2, sy + ch / 2 + 168), direction, medium, fill=DIM)
 
     px = 620
-    _centred(draw, (px + 90, 70), tr("chupate2.image.colour"), medium)
+    title = tr("chupate2.image.colour")
+    if view.colour is not None:  # the colour in words too, not by the swatch alone
+        title += f": {tr(f'chupate2.colour.{view.colour}')}"
+    _centred(draw, (px + 90, 70), title, medium)
     swatch = RGB[view.colour] if view.colour is not None else RGB[WILD]
     draw.ellipse((px + 50, 95, px + 130, 175), fill=swatch, outline=WHITE, width=4)
     if view.colour is None:
         _wild_quadrants(draw, (px + 58, 103, px + 122, 167))
+    else:
+        draw_colour_shape(draw, view.colour, px + 90, 135, 22, on_colour=True)
     if view.pending_draw:
         _centred(
             draw,
@@ -248,6 +278,16 @@ def render_table(
         _centred(
             draw, (px + 90, 265), tr("chupate2.image.round", round=view.round), medium, fill=DIM
         )
+    if view.finished and view.results:  # the end says who won, on the picture too
+        last = view.results[-1]
+        if view.teams is not None and last.team is not None:
+            banner = tr("chupate2.image.team_wins", team=last.team + 1)
+        else:
+            banner = tr(
+                "chupate2.image.winner",
+                player=_seat_name(last.winner, seats.index(last.winner), tr, names),
+            )
+        draw_text(draw, (px + 90, 225), banner, 24, GOLD, "mm", max_width=TABLE_W - px - 16)
 
     # one row per seat, in seat order
     y = CENTRE_H + 20
@@ -259,10 +299,12 @@ def render_table(
             draw.rounded_rectangle(
                 (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
             )
+            mid = row_y + 18  # a ▶ before the name: whose turn, not by the gold alone
+            draw.polygon([(15, mid - 7), (15, mid + 7), (25, mid)], fill=GOLD)
         label = _seat_name(seat, i, tr, names)
         draw_text(
             draw,
-            (24, row_y + 8),
+            (SEAT_NAME_X, row_y + 8),
             label,
             MEDIUM_SIZE,
             GOLD if is_turn else TEXT,
@@ -271,9 +313,9 @@ def render_table(
         x = 250
         if view.teams is not None and view.team_of is not None:
             team = view.team_of[seat]
-            draw.ellipse(
-                (x, row_y + 10, x + 18, row_y + 28), fill=RGB[COLOURS[team % len(COLOURS)]]
-            )
+            team_colour = COLOURS[team % len(COLOURS)]
+            draw.ellipse((x, row_y + 10, x + 18, row_y + 28), fill=RGB[team_colour])
+            draw_colour_shape(draw, team_colour, x + 9, row_y + 19, 5, on_colour=True)
             draw.text(
                 (x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1), font=small, fill=DIM
             )
@@ -401,6 +443,8 @@ def render_hand(
             outline=WHITE,
             width=2,
         )
+        if colour != WILD:
+            draw_colour_shape(draw, colour, 28, y + CARD_H / 2, 6.5, on_colour=True)
         label = f"{word} ({len(cards)})"
         draw_text(draw, (48, y + CARD_H / 2), label, 16, TEXT, "lm", max_width=HAND_LEFT - 56)
     layout = hand_layout(view)

@@ -11,12 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import Translator
+from bot.ui.images.symbols import EMOJI
 from games.chupate2.actions import ChooseColour, Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
 from games.chupate2.view import Chupate2View
 from games.core import Action, Event
 
-COLOUR_EMOJI = {"r": "🟥", "y": "🟨", "g": "🟩", "b": "🟦", WILD: "🌈"}
+# The word of each colour code: the key of its shape and emoji in bot.ui.images.symbols.
+COLOUR_WORD = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+# Each colour's emoji has its shape too: red ▲, yellow ●, green ■, blue ◆.
+COLOUR_EMOJI = {c: EMOJI[word] for c, word in COLOUR_WORD.items()} | {WILD: "🌈"}
 
 
 def card_label(card: str, tr: Translator) -> str:
@@ -74,7 +78,7 @@ def event_params(event: Event, tr: Translator) -> dict[str, Any]:
 
 
 def card_text(card: str, tr: Translator) -> str:
-    """``🟥 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
+    """``🔺 Chúpate 2 rojo`` / ``🌈 Comodín +4``."""
     return f"{COLOUR_EMOJI[COLOUR_OF[card]]} {card_label(card, tr)}"
 
 

@@ -18,12 +18,16 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
 from bot.ui.images.fonts import fit_size, text_drawer, text_width
+from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
 
 SEAT_RGB = [(46, 98, 196), (196, 52, 52)]
 SEAT_LIGHT = [(86, 140, 232), (232, 96, 90)]
+# Ownership is never told by colour alone: blue's cards carry a ◆, red's a ▲ (the emoji 🔷 🔺
+# of the text views; bot.ui.images.symbols).
+SEAT_SHAPE = (SHAPE["blue"], SHAPE["red"])
 ELEMENT_RGB = {
     "fuego": (226, 104, 38),
     "hielo": (126, 200, 238),
@@ -39,8 +43,10 @@ SLOT = (54, 60, 72)
 TEXT = (240, 242, 246)
 DIM = (160, 168, 180)
 GOLD = (244, 198, 60)
-UP = (150, 255, 150)
-DOWN = (255, 150, 130)
+# A value an Elemental cell raised or lowered: tinted, and marked ▲ / ▼ beside it (colour is
+# never the only signal); both tints keep 4.5:1 on either owner's colour.
+UP = (180, 255, 180)
+DOWN = (255, 232, 226)
 BACK = (70, 64, 92)
 ICON_INK = (24, 24, 28)
 
@@ -169,6 +175,15 @@ def _draw_card(
         outline=GOLD if highlight else (light if not flipped else TEXT),
         width=4 if highlight else (3 if flipped else 2),
     )
+    draw_shape(
+        draw,
+        SEAT_SHAPE[colour],
+        x + size * 0.11,
+        y + size * 0.68,
+        max(4.0, size / 15),
+        DIM if dim else TEXT,
+        ICON_INK,
+    )
     vs = max(11, size // 6)
     cx, cy = x + size * 0.34, y + size * 0.36
     off = size * 0.17
@@ -176,6 +191,11 @@ def _draw_card(
     for (px, py), value, printed in zip(spots, face.values, face.printed, strict=True):
         fill = UP if value > printed else DOWN if value < printed else TEXT
         _text(draw, (px, py), _value_text(value), vs, fill)
+        if value != printed:  # ▲ raised / ▼ lowered, at the value's top right
+            m = max(2.5, vs * 0.22)
+            mx, my = px + vs * 0.5, py - vs * 0.3
+            tip, base = (my - m, my + m * 0.6) if value > printed else (my + m, my - m * 0.6)
+            draw.polygon([(mx, tip), (mx - m, base), (mx + m, base)], fill=fill, outline=ICON_INK)
     if face.element:
         er = badge_radius(size)
         ex, ey = x + size - er - 6, y + er + 6
@@ -188,7 +208,7 @@ def _draw_card(
         (x + size - 8, y + size * 0.62),
         tr("triad.label.level", level=face.level),
         max(8, size // 11),
-        light if not dim else DIM,
+        TEXT if not dim else DIM,  # white on the owner's colour: 4.5:1 (the light tone was 1.7:1)
         anchor="rm",
     )
     if show_name:
@@ -208,25 +228,23 @@ def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
         outline=DIM,
         width=2,
     )
-    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, DIM)
+    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, TEXT)
 
 
 def _draw_cell(
     draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, tr: Translator
 ) -> None:
     fill = SLOT
-    if element:
+    if element:  # a quarter of the element's colour: its name stays 4.5:1 in white
         er, eg, eb = ELEMENT_RGB[element]
-        fill = ((er + SLOT[0] * 2) // 3, (eg + SLOT[1] * 2) // 3, (eb + SLOT[2] * 2) // 3)
+        fill = ((er + SLOT[0] * 3) // 4, (eg + SLOT[1] * 3) // 4, (eb + SLOT[2] * 3) // 4)
     draw.rounded_rectangle((x, y, x + CELL, y + CELL), 10, fill=fill)
-    if element:
-        _text(
-            draw,
-            (x + CELL / 2, y + CELL / 2),
-            tr(f"triad.element.{element}"),
-            16,
-            ELEMENT_RGB[element],
-        )
+    if element:  # the element's badge (as on the cards), then its name
+        er = 16
+        cx, cy = x + CELL / 2, y + CELL / 2 - 14
+        draw.ellipse((cx - er, cy - er, cx + er, cy + er), fill=ELEMENT_RGB[element], outline=TEXT)
+        draw_element_icon(draw, element, cx, cy, er * 0.68)
+        _text(draw, (x + CELL / 2, y + CELL / 2 + 20), tr(f"triad.element.{element}"), 16, TEXT)
 
 
 def _png(image: Image.Image) -> bytes:
@@ -257,8 +275,10 @@ def render_table(
     # header: scores and the round of Sudden Death
     for s in (0, 1):
         label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
-        x = MARGIN if s == 0 else width - MARGIN
-        size = _fit(label, 22, width // 2 - 90)
+        edge = MARGIN + 8 if s == 0 else width - MARGIN - 8
+        draw_shape(draw, SEAT_SHAPE[s], edge, HEADER / 2 + 4, 8, SEAT_LIGHT[s])
+        x = edge + 14 if s == 0 else edge - 14
+        size = _fit(label, 22, width // 2 - 104)
         _text(
             draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm"
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import Translator
+from bot.ui.images.symbols import EMOJI
 from games.core import PlayerView
 from games.triad.actions import Play, TriadAction
 from games.triad.cards import card as catalogue_card
@@ -14,7 +15,8 @@ from games.triad.cards import edge_text
 from games.triad.options import Options
 from games.triad.view import CardFace, TriadView
 
-SEAT_EMOJI = ("🟦", "🟥")  # seats[0] is blue, seats[1] red (as in the images)
+# seats[0] is blue ◆, seats[1] red ▲ (as in the images: colour and shape, bot.ui.images.symbols)
+SEAT_EMOJI = (EMOJI["blue"], EMOJI["red"])
 RULES = ("same", "same_wall", "plus", "combo", "elemental", "open", "random_hand", "sudden_death")
 
 

@@ -20,8 +20,14 @@ from games.chupate2.rules import ERROR_CODES, EVENT_CODES
 from tests.games.chupate2.helpers import make_state
 
 I18N = Path(__file__).resolve().parents[3] / "bot" / "i18n"
-CATALOGUES = {
-    loc: json.loads((I18N / loc / "chupate2.json").read_text("utf-8")) for loc in ("es", "en")
+CATALOGUES = {  # the game's words, and those of its images added for issue 28 (access.json)
+    loc: json.loads((I18N / loc / "chupate2.json").read_text("utf-8"))
+    | {
+        k: v
+        for k, v in json.loads((I18N / loc / "access.json").read_text("utf-8")).items()
+        if k.startswith("chupate2.")
+    }
+    for loc in ("es", "en")
 }
 
 

@@ -1,0 +1,95 @@
+"""Alt text for every image the bot sends (issue 28 item 4): the attachment ``description``
+Discord shows to screen readers and when an image does not load.
+
+It is built from the very ``ImageRequest`` the picture is drawn from (the same view, locale,
+seat names and extras), so it says what the image shows and nothing more: a public table's alt
+text only tells what the public view holds, a hand's only what that seat's hand image holds
+(the fields its renderer declares in ``IMAGE_INPUTS``, so a hand kept because it did not change
+keeps a description that still fits it).
+
+Each game's words live in ``bot.ui.<game>.alt``: ``describe_table(view, tr, names=None)`` and
+``describe_hand(view, tr, names=None, **extras)`` (the renderers' own signature); this module
+picks one, clips it to Discord's limit and falls back to a plain line for a game without one.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.i18n import translator
+from bot.ui.modules import game_module
+from bot.ui.rendering import ImageRequest, NameBook
+
+MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
+ELLIPSIS = "…"
+
+_DESCRIBERS = {"render_table": "describe_table", "render_hand": "describe_hand"}
+
+
+def describe(request: ImageRequest) -> str:
+    """The alt text of the image ``request`` draws, in the request's locale."""
+    tr = translator(request.locale)
+    func = _describer(request.game_key, request.function)
+    text = ""
+    if func is not None:
+        names = NameBook(request.names) if request.names is not None else None
+        text = func(request.view, tr, names=names, **request.extras)
+    if not text.strip():
+        key = "access.alt.hand" if request.function == "render_hand" else "access.alt.table"
+        text = tr(key, game=tr(f"{request.game_key}.name"))
+    return clip_alt(text)
+
+
+def replay_description(game_key: str, table_id: int, frames: int, locale: str) -> str:
+    """The alt text of a replay export (an animated GIF of the public table)."""
+    tr = translator(locale)
+    return clip_alt(
+        tr("access.alt.replay", game=tr(f"{game_key}.name"), table=table_id, frames=frames)
+    )
+
+
+def clip_alt(text: str, limit: int = MAX_ALT_TEXT) -> str:
+    text = " ".join(text.split())  # one paragraph: screen readers read it as one
+    if len(text) <= limit:
+        return text
+    return text[: limit - len(ELLIPSIS)].rstrip() + ELLIPSIS
+
+
+def sentences(*parts: str | None) -> str:
+    """Non-empty parts joined as sentences (each ends with a full stop)."""
+    out = []
+    for part in parts:
+        if part and part.strip():
+            part = part.strip()
+            out.append(part if part[-1] in ".!?:…" else part + ".")
+    return " ".join(out)
+
+
+def listing(items: Iterable[str], separator: str = "; ") -> str:
+    return separator.join(i for i in items if i)
+
+
+@functools.cache
+def _describer(game_key: str, function: str) -> Callable[..., str] | None:
+    module = game_module(game_key, "alt", "alt")
+    name = _DESCRIBERS.get(function)
+    if module is None or name is None:
+        return None
+    func: Callable[..., str] | None = getattr(module, name, None)
+    return func
+
+
+Names = Callable[[str], str] | None
+
+
+def seat_name(names: Any, seat: str | None, fallback: str) -> str:
+    """``names(seat)`` when the image had names, else ``fallback``."""
+    if seat is None:
+        return ""
+    if names is not None:
+        name = names(seat) if callable(names) else names.get(seat)
+        if name and str(name).strip():
+            return str(name).strip()
+    return fallback

@@ -1,0 +1,92 @@
+"""Macarena alt text: what the table and hand images show, in words (``bot.ui.alt_text``)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from bot.i18n import Translator
+from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.macarena.images import card_label
+from games.macarena.elements import ELEMENTS
+from games.macarena.view import MacarenaView
+
+
+def describe_table(view: MacarenaView, tr: Translator, names: Any = None) -> str:
+    number_of = {seat: n for n, seat in enumerate(view.seats, start=1)}
+
+    def name(seat: str) -> str:
+        """The name and the seat number the image's dots carry: ``Ann (2)``."""
+        player = seat_name(names, seat, tr("macarena.image.player", number=number_of[seat]))
+        return f"{player} ({number_of[seat]})"
+
+    wells = []
+    for pozo in view.pozos:
+        parts = [
+            tr(
+                "access.alt.macarena.pozo",
+                pozo=pozo.index + 1,
+                card=card_label(pozo.top),
+                count=pozo.size,
+            )
+        ]
+        owners = [
+            tr("access.alt.macarena.macas", player=name(s), count=n)
+            for s, n in pozo.macas.items()
+            if n > 0
+        ]
+        if owners:
+            parts.append(", ".join(owners))
+        if pozo.playable:
+            parts.append(tr("access.alt.macarena.playable"))
+        wells.append(", ".join(parts))
+    players = []
+    for p in view.players:
+        held = [tr(f"macarena.element.{e}") for e in ELEMENTS if e in p.elements]
+        turn = f" ({tr('access.alt.their_turn')})" if p.current or p.seat in view.to_act else ""
+        players.append(
+            name(p.seat)
+            + turn
+            + ": "
+            + tr(
+                "access.alt.macarena.player",
+                colour=tr(f"macarena.colour.{p.colour}"),
+                cards=p.hand_count,
+                collection="?" if p.collection_count is None else str(p.collection_count),
+                coins=p.coins,
+                elements=", ".join(held) if held else "—",
+                amulets=p.amulets,
+                macas=p.active_macas,
+            )
+        )
+    winners = ", ".join(name(s) for s in view.winners)
+    return sentences(
+        tr("access.alt.macarena.table", hand=view.hand_number),
+        tr("macarena.image.espejo_turn") if view.espejo_turn and view.current else None,
+        tr("macarena.image.winner", players=winners, count=len(view.winners))
+        if view.finished and view.winners
+        else None,
+        tr("macarena.image.stock", count=view.stock_count),
+        tr("access.alt.macarena.wells", wells=listing(wells)),
+        tr("access.alt.players", players=listing(players)),
+    )
+
+
+def describe_hand(
+    view: MacarenaView,
+    tr: Translator,
+    names: Any = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> str:
+    hand = list(view.hand or [])
+    count = len(view.collection) if view.collection is not None else 0
+    return sentences(
+        tr("access.alt.your_hand", count=len(hand), cards=" ".join(card_label(c) for c in hand))
+        if hand
+        else tr("access.alt.hand_empty"),
+        tr("macarena.image.collection", count=count),
+        tr("access.alt.drawn", card=card_label(view.drawn))
+        if view.drawn is not None and view.drawn in hand
+        else None,
+    )

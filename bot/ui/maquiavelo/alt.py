@@ -1,0 +1,61 @@
+"""Maquiavelo alt text: what the table and hand images show, in words (``bot.ui.alt_text``)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from bot.i18n import Translator
+from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.maquiavelo.images import SUITS
+from games.maquiavelo.view import CardView, MaquiaveloView
+
+
+def _cards(cards: list[CardView]) -> str:
+    return " ".join(c.pretty for c in cards)
+
+
+def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> str:
+    seats = []
+    for k, seat in enumerate(view.seats):
+        text = seat_name(names, seat, f"P{k + 1}") + ": "
+        text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
+        if seat == view.current:
+            text += f" ({tr('maquiavelo.image.turn')})"
+        if seat in view.winners:
+            text += f" ({tr('maquiavelo.image.winner')})"
+        seats.append(text)
+    just = set(view.last_play)
+    added = [c for m in view.table for c in m.cards if c.id in just]
+    return sentences(
+        tr("access.alt.maquiavelo.table"),
+        tr("maquiavelo.image.stock", count=view.stock_count),
+        tr("access.alt.maquiavelo.helpers", cards=_cards(view.helpers)) if view.helpers else None,
+        tr("access.alt.players", players=listing(seats)),
+        tr("access.alt.maquiavelo.added", cards=_cards(added)) if added else None,
+        tr(
+            "access.alt.maquiavelo.melds",
+            count=len(view.table),
+            melds=listing(_cards(m.cards) for m in view.table),
+        )
+        if view.table
+        else tr("maquiavelo.image.table_empty"),
+    )
+
+
+def describe_hand(
+    view: MaquiaveloView,
+    tr: Translator,
+    names: Any = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> str:
+    hand = view.hand or []
+    if not hand:
+        return tr("access.alt.hand_empty")
+    groups = view.hand_by_suit()
+    rows = [f"{tr(f'maquiavelo.suit.{s}')}: {_cards(groups[s])}" for s in SUITS if s in groups]
+    return sentences(
+        tr("maquiavelo.image.hand_title", count=len(hand), value=sum(c.rank for c in hand)),
+        listing(rows),
+    )

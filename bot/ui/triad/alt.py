@@ -1,0 +1,119 @@
+"""Triple Triad alt text: what the board and hand images show, in words
+(``bot.ui.alt_text``)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from bot.i18n import Translator
+from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.triad.text import card_name
+from games.triad.cards import edge_text
+from games.triad.view import CardFace, TriadView
+
+
+def face_text(face: CardFace, tr: Translator) -> str:
+    """A card as the image draws it: its values in force (an Elemental cell may raise or lower
+    them), level and element: ``Moon Jelly [3-3-5-6] · Lv. 3 · Water``."""
+    values = "-".join(edge_text(v) for v in face.values)
+    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
+    return tr(
+        "triad.ui.face",
+        card=f"{card_name(face.card, tr)} [{values}]",
+        level=tr("triad.label.level", level=face.level),
+        element=element,
+    )
+
+
+def _colour(view: TriadView, seat: str | None) -> int:
+    return view.seats.index(seat) if seat in view.seats else 0
+
+
+def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
+    def who(s: int) -> str:
+        colour = tr(f"triad.colour.{s}")
+        name = seat_name(names, view.seats[s], "")
+        return f"{name} ({colour})" if name else colour
+
+    scores = [
+        tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]]) for s in (0, 1)
+    ]
+    status = None
+    if view.pick is not None:
+        status = tr(
+            "triad.label.pick",
+            colour=who(_colour(view, view.pick.winner)),
+            count=view.pick.remaining,
+        )
+    elif view.finished:
+        status = (
+            tr("triad.label.winner", colour=who(_colour(view, view.winner)))
+            if view.winner
+            else tr("triad.label.draw")
+        )
+    elif view.turn is not None:
+        status = tr("triad.label.turn", colour=who(_colour(view, view.turn)))
+    cells = []
+    for cv in view.board:
+        where = tr(f"triad.cell.{cv.cell}")
+        element = f" ({tr(f'triad.element.{cv.element}')})" if cv.element else ""
+        if cv.card is None:
+            cells.append(f"{where}{element}: {tr('access.alt.triad.empty')}")
+            continue
+        owner = who(_colour(view, cv.holder))
+        last = ""
+        if view.last_move is not None and view.last_move.cell == cv.cell:
+            last = f" ({tr('access.alt.triad.last')})"
+        cells.append(f"{where}{element}: {face_text(cv.card, tr)}, {owner}{last}")
+    hands = []
+    for s in (0, 1):
+        hand = view.hands.get(view.seats[s], [])
+        shown = [face_text(f, tr) for f in hand if f is not None]
+        hidden = sum(1 for f in hand if f is None)
+        parts = shown + ([tr("access.alt.triad.hidden", count=hidden)] if hidden else [])
+        hands.append(f"{who(s)}: {', '.join(parts) if parts else '—'}")
+    rules = [
+        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
+    ]
+    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
+    return sentences(
+        tr("access.alt.triad.table"),
+        ", ".join(scores),
+        tr("triad.label.round", round=view.round, max=view.max_rematches)
+        if view.round > 0
+        else None,
+        status,
+        tr("access.alt.triad.board", cells=listing(cells)),
+        tr("access.alt.triad.hands", hands=listing(hands)),
+        " · ".join(rules),
+    )
+
+
+def describe_hand(
+    view: TriadView,
+    tr: Translator,
+    names: Any = None,
+    *,
+    playable: Collection[str] | None = None,
+) -> str:
+    seat = view.seat
+    picking = view.pick is not None and seat is not None and view.pick.winner == seat
+    faces: list[tuple[CardFace | None, bool]]
+    if picking and view.pick is not None:
+        faces = [(c.face, c.picked) for c in view.pick.choices]
+        title = tr(
+            "triad.label.pick",
+            colour=tr(f"triad.colour.{_colour(view, seat)}"),
+            count=view.pick.remaining,
+        )
+    else:
+        faces = [(f, False) for f in (view.hands.get(seat, []) if seat is not None else [])]
+        title = tr("access.alt.triad.your_hand", colour=tr(f"triad.colour.{_colour(view, seat)}"))
+    cards = []
+    for i, (face, taken) in enumerate(faces, start=1):
+        text = face_text(face, tr) if face is not None else tr("access.alt.triad.hidden", count=1)
+        if taken:
+            text += f" ({tr('access.alt.triad.taken')})"
+        cards.append(f"{i}. {text}")
+    return sentences(title, listing(cards) if cards else tr("access.alt.hand_empty"))

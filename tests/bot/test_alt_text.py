@@ -1,0 +1,170 @@
+"""Alt text on every image (issue 28 item 4): each image the bot attaches carries a
+description built from the very request it is drawn from, in the reader's language, within
+Discord's 1,024 characters, telling only what that image shows."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import LOCALES, translator
+from bot.registry import load_games
+from bot.ui import alt_text
+from bot.ui.alt_text import MAX_ALT_TEXT, clip_alt, describe, replay_description
+from bot.ui.messages import finish
+from bot.ui.payload import Payload
+from bot.ui.rendering import ImageRequest, image_inputs
+from bot.ui.triad.text import card_name
+from games.triad import GAME as TRIAD
+
+GAMES = load_games()
+KEYS = ["amapatolli", "chupate2", "macarena", "maquiavelo", "triad"]
+ROOT = Path(__file__).resolve().parents[2]
+# A word each locale's alt text of every game's table uses (its "Players"/"Cells"/... line).
+TABLE_WORDS = {
+    "es": ("Jugadores", "Casillas"),
+    "en": ("Players", "Cells"),
+}
+
+
+def _states(key: str, moves: int = 400, seed: int = 5):
+    """Every state of one random game (to its end or ``moves`` moves)."""
+    game = GAMES[key]
+    seats = [str(100 + i) for i in range(max(game.min_players, 3 if key != "triad" else 2))]
+    state = game.new(seats, f"alt-{key}", None)
+    rng = random.Random(seed)
+    yield state
+    for _ in range(moves):
+        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+        if game.outcome(state) is not None or not movers:
+            break
+        seat = rng.choice(sorted(movers))
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        yield state
+
+
+def _table(key, state, locale):
+    view = GAMES[key].view(state, None)
+    names = {s: f"Name{s}" for s in state.seats}
+    return ImageRequest(key, "render_table", view, locale, names, "table.png")
+
+
+def _hand(key, state, seat, locale):
+    game = GAMES[key]
+    view = game.view(state, seat)
+    presenter_extras = {}
+    if key == "chupate2":
+        from bot.ui.chupate2.images import playable_cards
+
+        presenter_extras = {"playable": playable_cards(game.legal_actions(state, seat), view.hand)}
+    inputs = image_inputs(key, "render_hand")
+    return ImageRequest(
+        key, "render_hand", view, locale, None, "hand.png", presenter_extras, inputs
+    )
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("key", KEYS)
+def test_every_table_and_hand_of_a_whole_game_has_alt_text_in_the_readers_language(key, locale):
+    tr = translator(locale)
+    other = next(loc for loc in LOCALES if loc != locale)
+    checked = 0
+    for k, state in enumerate(_states(key)):
+        if k % 7 and GAMES[key].outcome(state) is None:
+            continue  # every 7th state and the end keep the test quick
+        table = describe(_table(key, state, locale))
+        assert 40 < len(table) <= MAX_ALT_TEXT, table
+        assert any(word in table for word in TABLE_WORDS[locale]), table
+        assert not any(word in table for word in TABLE_WORDS[other]), table
+        assert tr(f"{key}.name").split()[-1] in table or key == "triad", table
+        for seat in state.seats:
+            hand = describe(_hand(key, state, seat, locale))
+            assert 10 < len(hand) <= MAX_ALT_TEXT, hand
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_image_kept_because_it_did_not_change_keeps_fitting_alt_text(key):
+    """An image is reused while what it draws is unchanged (its digest; a hand's
+    ``IMAGE_INPUTS``): its alt text is built from those fields only, so one image never has
+    two descriptions."""
+    by_digest: dict[str, str] = {}
+    for state in _states(key, moves=120):
+        requests = [_table(key, state, "en")] + [_hand(key, state, s, "en") for s in state.seats]
+        for request in requests:
+            text = describe(request)
+            assert by_digest.setdefault(request.digest, text) == text, (key, request.function)
+    assert len(by_digest) > 2
+
+
+def test_a_public_board_never_names_a_hidden_card():
+    state = TRIAD.new(["a", "b"], "alt-hidden")
+    public = describe(_table("triad", state, "en"))
+    assert "hidden cards" in public
+    tr = translator("en")
+    for seat in state.seats:
+        own = TRIAD.view(state, seat)
+        for face in own.hands[seat]:
+            assert face is not None
+            assert card_name(face.card, tr) not in public
+        assert card_name(own.hands[seat][0].card, tr) in describe(_hand("triad", state, seat, "en"))
+
+
+async def test_finish_attaches_the_image_with_its_alt_text():
+    state = next(iter(_states("chupate2")))
+    request = _table("chupate2", state, "es")
+    payload = Payload(image=request)
+    await finish(payload)
+    [attached] = payload.files
+    assert attached.filename == "table.png"
+    assert attached.description == describe(request)
+    assert attached.description.startswith("Mesa de Chúpate 2")
+
+
+def test_a_game_without_words_of_its_own_gets_a_plain_line(monkeypatch):
+    state = next(iter(_states("chupate2")))
+    monkeypatch.setattr(alt_text, "_describer", lambda key, function: None)
+    assert describe(_table("chupate2", state, "en")) == "Image of the Chúpate 2 table."
+
+
+def test_long_alt_text_is_clipped_to_discords_limit():
+    text = clip_alt("word " * 400)
+    assert len(text) == MAX_ALT_TEXT and text.endswith("…")
+    assert clip_alt("a\n\nb  c") == "a b c"
+    replay = replay_description("macarena", 12, 40, "en")
+    assert "#12" in replay and "40 moments" in replay
+
+
+def test_every_file_the_bot_sends_carries_a_description():
+    """Where a ``discord.File`` is made in ``bot/``, it is given its alt text."""
+    made = []
+    for path in (ROOT / "bot").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "File"
+            ):
+                made.append(path.name)
+                assert any(k.arg == "description" for k in node.keywords), path
+    assert sorted(made) == ["messages.py", "replay.py"]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("function", ["render_table", "render_hand"])
+def test_every_game_describes_its_images_with_the_renderers_signature(key, function):
+    from bot.ui.modules import game_module
+
+    images = game_module(key, "images", "images")
+    alt = game_module(key, "alt", "alt")
+    assert alt is not None, f"{key} has no alt module"
+    describer = getattr(alt, function.replace("render_", "describe_"))
+    renderer = getattr(images, function)
+    assert list(inspect.signature(describer).parameters) == list(
+        inspect.signature(renderer).parameters
+    )
