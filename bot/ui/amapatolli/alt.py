@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.amapatolli.images import card_label
+from bot.ui.amapatolli.text import card_label
 from games.amapatolli.view import AmapatolliView, CardView
 
 

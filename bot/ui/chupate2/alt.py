@@ -7,7 +7,8 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.chupate2.images import _hand_groups, card_label
+from bot.ui.chupate2.images import _hand_groups
+from bot.ui.chupate2.text import card_label
 from games.chupate2.cards import WILD
 from games.chupate2.view import Chupate2View
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.macarena.images import card_label
+from bot.ui.macarena.text import card_label
 from games.macarena.elements import ELEMENTS
 from games.macarena.view import MacarenaView
 
