@@ -34,10 +34,18 @@ from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
+from bot.ui.threads import TableThreads
 from bot.ui.unrouted import UnroutedClicks
 from bot.workers import Workers, create_workers, warm_up_games
 from games.core import Game
-from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
+from storage import (
+    Database,
+    PlayersRepo,
+    RatingsRepo,
+    StandingsRepo,
+    TableThreadsRepo,
+    open_database,
+)
 
 log = logging.getLogger(__name__)
 GLOBAL_LIMIT = 50  # Discord's bot-token requests per second
@@ -213,10 +221,14 @@ class MesaBot(commands.Bot):
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
         self.spectators = SpectatorListener(self, self.followers, lambda: self.listener.pacer)
+        # Each table's thread and its line in the channel (bot/ui/threads.py), beside them too.
+        self.threads = TableThreads(
+            self, TableThreadsRepo(self.db), self.listener, lambda: self.listener.pacer
+        )
         self.tables = TableService(
             self.db,
             self.games,
-            ListenerFanOut(self.listener, [self.spectators]),
+            ListenerFanOut(self.listener, [self.spectators, self.threads]),
             ServiceConfig(
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
@@ -243,6 +255,10 @@ class MesaBot(commands.Bot):
         # in the background, so the bot serves at once.
         self.recovery = Recovery(self)
         self.recovery.start()
+        # Tables a kill left on their way into a thread go on into it (or open inline).
+        self._placing = asyncio.ensure_future(
+            self.threads.place_unplaced(await self.threads.repo.unplaced())
+        )
 
     # ----- the gateway going away and coming back (bot/ui/outage.py) -------------------------
     async def on_disconnect(self) -> None:
@@ -312,6 +328,8 @@ class MesaBot(commands.Bot):
         await self.listener.close(timeout=2.0)
         if getattr(self, "spectators", None) is not None:
             await self.spectators.close()
+        if getattr(self, "threads", None) is not None:
+            await self.threads.close()
         await super().close()
         self.renderer.close()
         if self._previous_renderer is not None:

@@ -39,6 +39,7 @@ from storage.tables import (
     TablesRepo,
     TableStatus,
 )
+from storage.threads import TableThreadsRepo
 
 __all__ = [
     "GLOBAL",
@@ -78,6 +79,7 @@ __all__ = [
     "StandingsRepo",
     "TableRecord",
     "TablesRepo",
+    "TableThreadsRepo",
     "TableStatus",
     "open_database",
 ]

@@ -17,7 +17,7 @@ from bot.service.context import ServiceContext
 from bot.service.cpu import ComputerTurns
 from bot.service.feed import ChangeFeed, NoFeed, TableChange, ViewShown
 from bot.service.guild_settings import GuildSettings, GuildSettingsStore
-from bot.service.lobby import Lobby, LobbyRules
+from bot.service.lobby import Lobby, LobbyRules, Place
 from bot.service.models import ServiceConfig, Table, TableListener, TableOptions
 from bot.service.moves import Moves
 from bot.service.replay import ReplayResult, public_views, rebuild
@@ -392,6 +392,7 @@ class TableService:
         locale: str,
         options: dict[str, Any] | None = None,
         seed: str | None = None,
+        place: Place | None = None,
     ) -> Table:
         return await self._lobby.open(
             guild_id=guild_id,
@@ -402,6 +403,7 @@ class TableService:
             locale=locale,
             options=options,
             seed=seed,
+            place=place,
         )
 
     async def join(self, table_id: int, user_id: str, name: str) -> Table:

@@ -7,7 +7,16 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.fakediscord.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+from tests.fakediscord.model import (
+    CREATE_PUBLIC_THREADS,
+    SEND_MESSAGES_IN_THREADS,
+    THREAD_PERMISSIONS,
+)
+
+
+@pytest.fixture(autouse=True)
+def threads_allowed(fake_discord):
+    fake_discord.guild.everyone.permissions |= THREAD_PERMISSIONS
 
 
 def text_channel(bot, fake) -> discord.TextChannel:
@@ -67,6 +76,13 @@ async def test_no_thread_inside_a_thread_nor_in_a_dm(fake_discord, bot):
         )
     assert exc.value.code == 50024
     assert len(fake_discord.take_violations("bad_request")) == 2
+
+
+async def test_the_fakes_default_guild_grants_no_thread_permissions(fake_discord, bot):
+    fake_discord.guild.everyone.permissions &= ~THREAD_PERMISSIONS
+    line = await text_channel(bot, fake_discord).send("x")
+    with pytest.raises(discord.Forbidden):
+        await line.create_thread(name="t")
 
 
 async def test_missing_thread_permissions_are_refused_with_50013(fake_discord, bot):

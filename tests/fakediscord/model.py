@@ -23,18 +23,11 @@ SEND_MESSAGES = 1 << 11
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
+# What a guild grants the bot for tables in threads (Discord's own default @everyone has both;
+# the fake's does not, so a test opts in: `guild.everyone.permissions |= THREAD_PERMISSIONS`).
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 # VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
-# | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS (Discord's default @everyone has both)
-DEFAULT_MEMBER_PERMISSIONS = (
-    (1 << 10)
-    | SEND_MESSAGES
-    | (1 << 14)
-    | (1 << 15)
-    | (1 << 16)
-    | (1 << 31)
-    | CREATE_PUBLIC_THREADS
-    | SEND_MESSAGES_IN_THREADS
-)
+DEFAULT_MEMBER_PERMISSIONS = (1 << 10) | SEND_MESSAGES | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1
 
