@@ -115,9 +115,7 @@ async def test_a_deleted_thread_reopens_the_table_in_a_new_thread_with_its_state
     assert len(fake.channel_messages()) == 2  # the first line, and the one of the new thread
 
 
-async def test_a_locked_thread_moves_the_table_and_an_archived_one_is_reopened(
-    fake_discord, mesa
-):
+async def test_a_locked_thread_moves_the_table_and_an_archived_one_is_reopened(fake_discord, mesa):
     fake = fake_discord
     allow_threads(fake)
     alice, bob = fake.user("alice"), fake.user("bob")
