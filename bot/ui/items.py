@@ -185,6 +185,7 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
             if tables.closing:
                 raise TableError("restarting")
             await tables.ensure(self.table_id)
+            _refuse_if_moved(interaction, self.table_id, tables)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
         # answers one a killed bot left so. Game actions record their own intents, and the
         # play cog records a click just before it answers "thinking" (``_within``).
@@ -208,6 +209,24 @@ def _is_class_var(annotation: object) -> bool:
     if isinstance(annotation, str):  # ``from __future__ import annotations``
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
     return get_origin(annotation) is ClassVar
+
+
+def _refuse_if_moved(interaction: discord.Interaction, table_id: int, tables: Any) -> None:
+    """A click on a table message that a fresh one replaced (bot/ui/fresh.py): "this table
+    moved", with a link to where it is now."""
+    kit = getattr(getattr(interaction.client, "listener", None), "kit", None)
+    message = interaction.message
+    if kit is None or message is None or kit.ages.moved_table(message.id) != table_id:
+        return
+    from bot.ui.tables_view import jump_link  # tables_view imports this module (messages)
+
+    table = tables.find(table_id)
+    if table is None or not table.record.message_id:
+        return
+    record = table.record
+    raise TableError(
+        "table_moved", link=jump_link(record.guild_id, record.channel_id, record.message_id)
+    )
 
 
 class TableButton(TableItem[discord.ui.Button[Any]]):

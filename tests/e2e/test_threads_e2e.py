@@ -167,3 +167,25 @@ async def test_settings_turn_threads_off_and_a_play_in_a_thread_stays_there(fake
     assert "<#" not in inside.content
     assert len(fake.threads_of()) == 1
     assert sum(1 for m in fake.channel_messages(thread) if m.embeds) == 2
+
+
+async def test_a_forced_30046_reposts_the_table_and_the_old_buttons_say_where(fake_discord, mesa):
+    fake = fake_discord
+    allow_threads(fake)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_in_thread(fake, alice, bob)
+    await table.move()
+    old = table.public()
+    fake.advance(hours=1)  # the table message is now over an hour old on Discord's clock
+    fake.refuse_old_edits(channel=table.channel)  # and Discord refuses its edits: 30046
+    await table.move()
+    fresh = table.public()
+    assert fresh.id != old.id and not old.deleted  # re-posted at once, the old one stays
+    refused = [r for r in fake.requests if r.method == "PATCH" and r.status == 429]
+    assert refused and str(old.id) in refused[0].path
+    assert fake.take_violations() == []
+    moved = await (await bob.click(old, "Ver mi mano"))
+    link = f"https://discord.com/channels/{fake.guild.id}/{table.channel.id}/{fresh.id}"
+    assert moved.ephemeral and "Esta mesa se movió" in moved.text and link in moved.text
+    await table.play_to_the_end()  # nothing lost: the game goes on on the fresh message
+    assert "Resultado" in table.public().text

@@ -419,10 +419,10 @@ class FakeDiscord:
         """The existing threads started in a channel, oldest first."""
         return self.threads.threads_of(self.resolve_channel(channel))
 
-    def refuse_old_edits(self, count: int | None = None) -> None:
+    def refuse_old_edits(self, count: int | None = None, channel: Channel | None = None) -> None:
         """Edits of messages older than one hour answer 429 / 30046 (``count`` times; None:
-        every time) on the bot-token and webhook edit routes."""
-        self.threads.refuse_old_edits(count)
+        every time; only in ``channel`` if given) on the bot-token and webhook edit routes."""
+        self.threads.refuse_old_edits(count, channel)
 
     def delete_message(self, message: Message) -> None:
         """Delete a message as a moderator would: the bot's later edits get 404 / 10008."""

@@ -78,6 +78,7 @@ class Threads:
         self.fake = fake
         # How many more edits of hour-old messages to refuse with 30046 (None: every one).
         self._refuse_old_edits: int | None = 0
+        self._old_edits_in: Channel | None = None  # only there (None: everywhere)
         self.threads_by_message: dict[int, Channel] = {}
 
     def register(self, route) -> None:
@@ -90,10 +91,11 @@ class Threads:
 
     # --- test API ----------------------------------------------------------------------------
 
-    def refuse_old_edits(self, count: int | None = None) -> None:
+    def refuse_old_edits(self, count: int | None = None, channel: Channel | None = None) -> None:
         """From now on, edits of messages older than one hour (fake clock) answer 429 / 30046:
-        ``count`` of them, or every one (None)."""
+        ``count`` of them, or every one (None); only in ``channel`` if given."""
         self._refuse_old_edits = count
+        self._old_edits_in = channel
 
     def archive(self, thread: Channel, *, locked: bool = False) -> None:
         """A moderator archives (and maybe locks) ``thread``."""
@@ -164,6 +166,7 @@ class Threads:
                 raise thread_archived()
         if (
             self._refuse_old_edits != 0
+            and (self._old_edits_in is None or channel is self._old_edits_in)
             and self.fake.clock.now() - msg.created_at >= OLD_MESSAGE_SECONDS
         ):
             if self._refuse_old_edits is not None:
