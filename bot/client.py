@@ -19,11 +19,12 @@ from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
-from bot.service import ServiceConfig, TableService
+from bot.service import ServiceConfig, Table, TableService
 from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
+from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.listener import DiscordTableListener
@@ -43,6 +44,7 @@ from storage import (
     PlayersRepo,
     RatingsRepo,
     StandingsRepo,
+    TablesRepo,
     TableThreadsRepo,
     open_database,
 )
@@ -222,9 +224,8 @@ class MesaBot(commands.Bot):
         # Spectators' DMs, beside (not inside) the table messages' listener.
         self.spectators = SpectatorListener(self, self.followers, lambda: self.listener.pacer)
         # Each table's thread and its line in the channel (bot/ui/threads.py), beside them too.
-        self.threads = TableThreads(
-            self, TableThreadsRepo(self.db), self.listener, lambda: self.listener.pacer
-        )
+        homes = TableHomes(TableThreadsRepo(self.db), TablesRepo(self.db), self._find_table)
+        self.threads = TableThreads(self, homes, self.listener, lambda: self.listener.pacer)
         self.tables = TableService(
             self.db,
             self.games,
@@ -256,9 +257,10 @@ class MesaBot(commands.Bot):
         self.recovery = Recovery(self)
         self.recovery.start()
         # Tables a kill left on their way into a thread go on into it (or open inline).
-        self._placing = asyncio.ensure_future(
-            self.threads.place_unplaced(await self.threads.repo.unplaced())
-        )
+        self._placing = asyncio.ensure_future(self.threads.place_unplaced(await homes.unplaced()))
+
+    def _find_table(self, table_id: int) -> Table | None:
+        return self.tables.find(table_id)
 
     # ----- the gateway going away and coming back (bot/ui/outage.py) -------------------------
     async def on_disconnect(self) -> None:

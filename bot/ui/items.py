@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.ui import ids
 from bot.ui.feedback import guard
+from bot.ui.links import jump_link
 
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
 NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
@@ -218,8 +219,6 @@ def _refuse_if_moved(interaction: discord.Interaction, table_id: int, tables: An
     message = interaction.message
     if kit is None or message is None or kit.ages.moved_table(message.id) != table_id:
         return
-    from bot.ui.tables_view import jump_link  # tables_view imports this module (messages)
-
     table = tables.find(table_id)
     if table is None or not table.record.message_id:
         return

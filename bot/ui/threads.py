@@ -29,12 +29,13 @@ from bot.errors import TableError
 from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import GuildSettings
+from bot.service.threads import TableHomes
+from bot.ui.links import jump_link
 from bot.ui.messages import seat_names
 from bot.ui.pacer import Priority, RequestPacer
-from bot.ui.tables_view import jump_link
 from bot.ui.view_kit import timed_rest
 from games.core import Event
-from storage import ChannelBusy, TableRecord, TableThreadsRepo
+from storage import TableRecord
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -105,14 +106,14 @@ class TableThreads:
     def __init__(
         self,
         bot: ThreadHost,
-        repo: TableThreadsRepo,
+        homes: TableHomes,
         shower: Shower,
         pacer: Callable[[], RequestPacer],
         *,
         rematch_window: float = REMATCH_WINDOW_SECONDS,
     ) -> None:
         self.bot = bot
-        self.repo = repo
+        self.homes = homes
         self.shower = shower
         self._pacer = pacer  # the bot's (it may be replaced by a shared one at start-up)
         self.rematch_window = rematch_window
@@ -149,9 +150,10 @@ class TableThreads:
                 "thread_line",
                 Priority.PUBLIC,
             )
-        except discord.Forbidden:
-            return await self._inline(record), "threads.permission.send_messages"
-        await self.repo.set_line(record.id, str(line.id))
+        except discord.HTTPException as exc:
+            missing = "threads.permission.send_messages" if exc.status == 403 else None
+            return await self._inline(record), missing
+        await self.homes.set_line(record.id, str(line.id))
         try:
             thread_id = await self._start_thread(record, line.id, tr)
         except discord.HTTPException as exc:
@@ -159,7 +161,7 @@ class TableThreads:
             await _quietly(self._rest(line.delete(), "thread_line_delete"))
             missing = "threads.permission.create_public_threads"
             return await self._inline(record), missing if exc.status == 403 else None
-        await self.repo.move(record.id, thread_id)
+        await self.homes.move(record.id, thread_id)
         return record.model_copy(
             update={"channel_id": thread_id, "parent_message_id": str(line.id), "message_id": None}
         ), None
@@ -186,15 +188,7 @@ class TableThreads:
 
     async def _inline(self, record: TableRecord) -> TableRecord:
         """No thread: the table lives in its channel as before (one open table per channel)."""
-        channel_id = record.parent_channel_id or record.channel_id
-        try:
-            await self.repo.inline(record.id, channel_id)
-        except ChannelBusy as exc:
-            await self.bot.tables.repo.close(record.id, "cancelled")
-            raise TableError("channel_busy") from exc
-        return record.model_copy(
-            update={"channel_id": channel_id, "parent_channel_id": None, "parent_message_id": None}
-        )
+        return await self.homes.inline(record)
 
     def _open_line(self, record: TableRecord, tr: Translator) -> str:
         return tr(
@@ -223,15 +217,24 @@ class TableThreads:
                 if record.parent_message_id is None:
                     placed, _ = await self.place(record)
                 else:
-                    tr = translator(record.locale)
-                    thread_id = await self._start_thread(record, int(record.parent_message_id), tr)
-                    await self.repo.move(record.id, thread_id)
-                    placed = record.model_copy(update={"channel_id": thread_id, "message_id": None})
-            except (discord.HTTPException, TableError):
-                log.exception("could not place table %s in a thread", table_id)
+                    placed = await self._resume_placing(record)
+            except TableError:  # inline after all, and the channel has a table already
+                log.warning("table %s could not be placed; it was closed", table_id)
                 continue
             self._adopt(table, placed)
             await self._show(table)
+
+    async def _resume_placing(self, record: TableRecord) -> TableRecord:
+        """The thread from the stored line (made now, or found made); inline if the line is
+        gone or Discord refuses."""
+        tr = translator(record.locale)
+        try:
+            thread_id = await self._start_thread(record, int(record.parent_message_id or 0), tr)
+        except discord.HTTPException as exc:
+            log.info("table %s: no thread from its line (%s); it opens inline", record.id, exc)
+            return await self._inline(record)
+        await self.homes.move(record.id, thread_id)
+        return record.model_copy(update={"channel_id": thread_id, "message_id": None})
 
     # ----- a thread gone mid-game ----------------------------------------------------------
     async def thread_gone(self, thread_id: int) -> None:
@@ -275,14 +278,14 @@ class TableThreads:
             "thread_line",
             Priority.PUBLIC,
         )
-        await self.repo.set_line(record.id, str(line.id))
+        await self.homes.set_line(record.id, str(line.id))
         try:
             thread_id = await self._start_thread(
                 record.model_copy(update={"channel_id": parent_id}), line.id, tr
             )
         except discord.HTTPException:
             thread_id = parent_id  # no thread now: the table goes on in the channel itself
-        await self.repo.move(record.id, thread_id)
+        await self.homes.move(record.id, thread_id)
         self._adopt(
             table,
             record.model_copy(update={"channel_id": thread_id, "parent_message_id": str(line.id)}),
@@ -343,14 +346,11 @@ class TableThreads:
             task.cancel()
         if finished.record.parent_message_id is None or finished.record.parent_channel_id is None:
             return
-        await self.repo.inherit(
+        await self.homes.inherit(
             rematch.id, finished.record.parent_channel_id, finished.record.parent_message_id
         )
-        live = self.bot.tables.find(rematch.id)
-        for record in (rematch.record, live.record if live is not None else None):
-            if record is not None:
-                record.parent_channel_id = finished.record.parent_channel_id
-                record.parent_message_id = finished.record.parent_message_id
+        rematch.record.parent_channel_id = finished.record.parent_channel_id  # (this copy too)
+        rematch.record.parent_message_id = finished.record.parent_message_id
 
     def _result_line(self, table: Table, tr: Translator) -> str:
         game = tr(f"{table.game.key}.name")

@@ -217,7 +217,7 @@ async def test_killed_while_the_thread_is_made_the_table_is_reached_after_restar
         parent_channel_id=str(fake.channel.id),
     )
     line = await mesa.bot.get_channel(fake.channel.id).send(f"line of #{record.id}")
-    await mesa.bot.threads.repo.set_line(record.id, str(line.id))
+    await mesa.bot.threads.homes.set_line(record.id, str(line.id))
     if thread_made:
         await line.create_thread(name="made before the kill")
     await mesa.restart()
