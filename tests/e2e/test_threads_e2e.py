@@ -237,3 +237,23 @@ async def test_killed_while_the_thread_is_made_the_table_is_reached_after_restar
     table = AmapatolliTable(fake, record.id, [host, guest], SEED, OPTIONS, channel=thread)
     await table.wait_version(0)
     assert [m.id for m in fake.channel_messages()] == [line.id]  # nothing inline in #general
+
+
+async def test_a_table_message_about_an_hour_old_gets_a_fresh_one(fake_discord, mesa):
+    fake = fake_discord
+    allow_threads(fake)
+    kit = mesa.bot.listener.kit
+    now = [kit.clock()]
+    kit.clock = lambda: now[0]  # the bot's own clock, moved by the test
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_in_thread(fake, alice, bob)
+    await table.move()
+    old = table.public()
+    now[0] += 56 * 60  # the message is about an hour old: posted afresh, not edited
+    await table.move()
+    fresh = table.public()
+    assert fresh.id != old.id and not old.deleted
+    assert not [r for r in fake.requests if r.status == 429]  # no 30046 was needed
+    moved = await (await alice.click(old, "Ver mi mano"))
+    assert "Esta mesa se movió" in moved.text and str(fresh.id) in moved.text
+    await table.play_to_the_end()
