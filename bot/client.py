@@ -19,11 +19,12 @@ from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
 from bot.ports import CogHost
 from bot.registry import load_games
-from bot.service import ServiceConfig, TableService
+from bot.service import ServiceConfig, Table, TableService
 from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
 from bot.service.listeners import ListenerFanOut
 from bot.service.ratings import backfill
+from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
@@ -35,10 +36,19 @@ from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
+from bot.ui.threads import TableThreads
 from bot.ui.unrouted import UnroutedClicks
 from bot.workers import Workers, create_workers, warm_up_games
 from games.core import Game
-from storage import Database, PlayersRepo, RatingsRepo, StandingsRepo, open_database
+from storage import (
+    Database,
+    PlayersRepo,
+    RatingsRepo,
+    StandingsRepo,
+    TablesRepo,
+    TableThreadsRepo,
+    open_database,
+)
 
 log = logging.getLogger(__name__)
 # A second's bot-token calls leave in quarters (bot/ui/pacer.py): measured at 500 tables on a
@@ -226,10 +236,13 @@ class MesaBot(commands.Bot):
         await self.followers.load()
         # Spectators' DMs, beside (not inside) the table messages' listener.
         self.spectators = SpectatorListener(self, self.followers, lambda: self.listener.pacer)
+        # Each table's thread and its line in the channel (bot/ui/threads.py), beside them too.
+        homes = TableHomes(TableThreadsRepo(self.db), TablesRepo(self.db), self._find_table)
+        self.threads = TableThreads(self, homes, self.listener, lambda: self.listener.pacer)
         self.tables = TableService(
             self.db,
             self.games,
-            ListenerFanOut(self.listener, [self.spectators]),
+            ListenerFanOut(self.listener, [self.spectators, self.threads]),
             ServiceConfig(
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,
@@ -258,6 +271,11 @@ class MesaBot(commands.Bot):
         # in the background, so the bot serves at once.
         self.recovery = Recovery(self)
         self.recovery.start()
+        # Tables a kill left on their way into a thread go on into it (or open inline).
+        self._placing = asyncio.ensure_future(self.threads.place_unplaced(await homes.unplaced()))
+
+    def _find_table(self, table_id: int) -> Table | None:
+        return self.tables.registry.find(table_id)
 
     # ----- the gateway going away and coming back (bot/ui/outage.py) -------------------------
     async def on_disconnect(self) -> None:
@@ -327,6 +345,8 @@ class MesaBot(commands.Bot):
         await self.listener.close(timeout=2.0)
         if getattr(self, "spectators", None) is not None:
             await self.spectators.close()
+        if getattr(self, "threads", None) is not None:
+            await self.threads.close()
         await super().close()
         self.renderer.close()
         if self._previous_renderer is not None:

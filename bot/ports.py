@@ -17,6 +17,7 @@ from bot.settings import Settings
 from bot.ui.listener import DiscordTableListener
 from bot.ui.presenter import GamePresenter
 from bot.ui.spectate import SpectatorListener
+from bot.ui.threads import TableThreads
 from bot.workers import Workers
 from games.core import Game
 from storage import RatingsRepo, StandingsRepo
@@ -45,6 +46,10 @@ class CogHost(Protocol):
     @property
     def spectators(self) -> SpectatorListener:
         """What DMs followers the public view on each turn change."""
+
+    @property
+    def threads(self) -> TableThreads:
+        """Each table's thread (bot/ui/threads.py)."""
 
     @property
     def workers(self) -> Workers | None:

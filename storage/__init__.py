@@ -40,6 +40,7 @@ from storage.tables import (
     TablesRepo,
     TableStatus,
 )
+from storage.threads import TableThreadsRepo
 
 __all__ = [
     "GLOBAL",
@@ -80,6 +81,7 @@ __all__ = [
     "StandingsRepo",
     "TableRecord",
     "TablesRepo",
+    "TableThreadsRepo",
     "TableStatus",
     "open_database",
 ]

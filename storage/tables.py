@@ -31,7 +31,7 @@ OPEN_STATUSES = ("lobby", "playing")
 
 
 class ChannelBusy(Exception):
-    """The channel already has an open table (one active table per channel)."""
+    """The channel already has an open table (one active table per channel, threads aside)."""
 
 
 class StaleVersion(Exception):
@@ -63,6 +63,10 @@ class TableRecord(BaseModel):
     state: str | None = None
     version: int = 0
     meta: dict[str, Any] = Field(default_factory=dict)
+    # A table in a thread of its own: the text channel /play was typed in and its short line
+    # there (``channel_id`` is then the thread's; storage/threads.py binds them).
+    parent_channel_id: str | None = None
+    parent_message_id: str | None = None
 
     def seat(self, seat_id: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.id == seat_id), None)
@@ -102,6 +106,8 @@ def _record(row: Any) -> TableRecord:
         state=row["state"],
         version=row["version"],
         meta=json.loads(row["meta"]),
+        parent_channel_id=row["parent_channel_id"],
+        parent_message_id=row["parent_message_id"],
     )
 
 
@@ -126,16 +132,18 @@ class TablesRepo:
         seed: str,
         meta: dict[str, Any] | None = None,
         link_from: tuple[int, str] | None = None,
+        parent_channel_id: str | None = None,
     ) -> TableRecord:
         """A new lobby. ``link_from`` = (table id, meta key): that table's meta records the new
         table's id under the key in the same transaction (a finished table and its rematch:
-        a crash never leaves the one without the other)."""
+        a crash never leaves the one without the other). ``parent_channel_id``: the table is
+        bound for a thread of that channel (not held to one open table per channel)."""
 
         def unit(conn: Transaction) -> Any:
             row = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, game, status, host_id, locale,"
-                " options, seats, seed, meta) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
-                " RETURNING *",
+                " options, seats, seed, meta, parent_channel_id)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     guild_id,
                     channel_id,
@@ -146,6 +154,7 @@ class TablesRepo:
                     _seats_json(seats),
                     seed,
                     json.dumps(meta or {}),
+                    parent_channel_id,
                 ),
             ).fetchone()
             if link_from is not None:
@@ -167,7 +176,9 @@ class TablesRepo:
         """Lobbies whose message was never posted (a process killed between creating the
         lobby and showing it, e.g. a rematch): start-up shows them."""
         rows = await self.db.fetchall(
-            "SELECT id FROM tables WHERE status = 'lobby' AND message_id IS NULL ORDER BY id"
+            "SELECT id FROM tables WHERE status = 'lobby' AND message_id IS NULL"
+            # not those on their way into a thread (bot/ui/threads.py places those)
+            " AND (parent_channel_id IS NULL OR channel_id <> parent_channel_id) ORDER BY id"
         )
         return [int(r[0]) for r in rows]
 

@@ -1,5 +1,5 @@
 """One cog per feature: lobby (/play and its buttons), play (moves, hands), info, admin, triad,
-seats, settings, tables (spectators), history and replay."""
+seats, settings, tables (spectators), history, replay and threads (a table's thread removed or archived)."""
 
 EXTENSIONS = (
     "bot.cogs.lobby",
@@ -12,4 +12,5 @@ EXTENSIONS = (
     "bot.cogs.tables",
     "bot.cogs.history",
     "bot.cogs.replay",
+    "bot.cogs.threads",
 )

@@ -94,6 +94,8 @@ class LobbyCog(commands.Cog):
         await self.bot.remember(interaction)
         options = coerce(game.options_model, raw)
         options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
+        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         table = await self.bot.tables.lobby.open(
             guild_id=str(interaction.guild_id),
             channel_id=str(interaction.channel_id),
@@ -102,16 +104,18 @@ class LobbyCog(commands.Cog):
             host_name=interaction.user.display_name,
             locale=guild_locale(interaction, self.bot.settings.default_locale),
             options=options,
+            place=placement.place if placement is not None else None,
         )
-        await reply(
-            interaction,
-            tr(
-                user_locale(interaction),
-                "lobby.opened",
-                game=tr(user_locale(interaction), f"{game.key}.name"),
-                table=table.id,
-            ),
-        )
+        t = translator(user_locale(interaction))
+        game_name = t(f"{game.key}.name")
+        if placement is not None and placement.thread_id is not None:
+            text = t("threads.opened", game=game_name, table=table.id, thread=placement.thread_id)
+        else:
+            text = t("lobby.opened", game=game_name, table=table.id)
+        missing = missing or (placement.missing if placement is not None else None)
+        if missing is not None:
+            text += "\n" + t("threads.inline", permission=t(missing))
+        await reply(interaction, text)
 
     # ----- lobby buttons --------------------------------------------------------------------
     async def on_lobby_button(

@@ -91,6 +91,9 @@ class SettingsCog(commands.Cog):
                 {"enabled": "cmd.option.enabled"},
             )
         )
+        group.add_command(
+            command("threads", "settings.threads", self.threads, {"enabled": "cmd.option.enabled"})
+        )
         games = app_commands.Group(
             name=cmd_str("game", "cmd.settings.game.name"),
             description=text("cmd.settings.game.description"),
@@ -164,6 +167,11 @@ class SettingsCog(commands.Cog):
     async def global_board(self, interaction: discord.Interaction, enabled: bool) -> None:
         guild = _require_manager(interaction)
         await self.bot.tables.guild_settings.update(guild, global_board=enabled)
+        await self._answer(interaction, guild, "settings.saved")
+
+    async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        guild = _require_manager(interaction)
+        await self.bot.tables.guild_settings.update(guild, threads=enabled)
         await self._answer(interaction, guild, "settings.saved")
 
     async def game_options(

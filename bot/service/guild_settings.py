@@ -26,6 +26,7 @@ class GuildSettings(BaseModel):
     game_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     channels: list[str] = Field(default_factory=list)  # empty: any channel
     global_board: bool = True
+    threads: bool = True  # each table in a thread of its own where the bot can make one
 
     def for_new_table(
         self, game_key: str, channel_id: str, options: dict[str, Any], locale: str

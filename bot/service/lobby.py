@@ -7,7 +7,7 @@ between, so they keep the order of the changes (see notify.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -29,6 +29,8 @@ MetaChange = Callable[[dict[str, Any]], dict[str, Any]]
 # What a game's start puts at stake (Triple Triad's cards), from its first state and its setup;
 # None: nothing.
 StakeOf = Callable[[Table, GameState, dict[str, Any]], CardStake | None]
+# Where a new lobby goes once stored (bot/ui/threads.py: a thread of its own).
+Place = Callable[[TableRecord], Awaitable[TableRecord]]
 REMATCH = "rematch"  # meta key of a finished table: the id of its rematch lobby
 
 
@@ -77,7 +79,11 @@ class Lobby:
         locale: str,
         options: dict[str, Any] | None = None,
         seed: str | None = None,
+        place: Place | None = None,
     ) -> Table:
+        """A new lobby in ``channel_id``. ``place``: the table goes into a thread of that
+        channel; it runs once the lobby is stored and before it is shown, and returns the
+        record as placed (in its thread, or inline when no thread could be made)."""
         game = self.ctx.game(game_key)
         options = dict(options or {})
         meta: dict[str, Any] = {}
@@ -108,9 +114,12 @@ class Lobby:
                 seats=[SeatInfo(id=host_id, name=host_name)],
                 seed=seed or self.ctx.seed_factory(),
                 meta=meta,
+                parent_channel_id=channel_id if place is not None else None,
             )
         except ChannelBusy as exc:
             raise TableError("channel_busy") from exc
+        if place is not None:
+            record = await place(record)
         table = Table(record=record, game=game)
         self.ctx.tables[record.id] = table
         await self.ctx.notify.lobby_changed(table)

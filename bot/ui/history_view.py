@@ -7,7 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Translator
-from bot.ui.tables_view import jump_link
+from bot.ui.links import jump_link
 from bot.ui.text import clip
 from storage import FinishedRow
 

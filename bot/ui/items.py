@@ -29,6 +29,7 @@ from bot.errors import TableError
 from bot.service.models import Table
 from bot.ui import ids
 from bot.ui.feedback import guard
+from bot.ui.links import jump_link
 
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
 NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
@@ -197,6 +198,7 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
             if tables.closing:
                 raise TableError("restarting")
             self.found = await tables.registry.ensure(self.table_id)
+            _refuse_if_moved(interaction, self.table_id, tables)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
         # answers one a killed bot left so. Game actions record their own intents, and the
         # play cog records a click just before it answers "thinking" (``_within``).
@@ -220,6 +222,22 @@ def _is_class_var(annotation: object) -> bool:
     if isinstance(annotation, str):  # ``from __future__ import annotations``
         return annotation.startswith(("ClassVar", "typing.ClassVar"))
     return get_origin(annotation) is ClassVar
+
+
+def _refuse_if_moved(interaction: discord.Interaction, table_id: int, tables: Any) -> None:
+    """A click on a table message that a fresh one replaced (bot/ui/fresh.py): "this table
+    moved", with a link to where it is now."""
+    kit = getattr(getattr(interaction.client, "listener", None), "kit", None)
+    message = interaction.message
+    if kit is None or message is None or kit.ages.moved_table(message.id) != table_id:
+        return
+    table = tables.find(table_id)
+    if table is None or not table.record.message_id:
+        return
+    record = table.record
+    raise TableError(
+        "table_moved", link=jump_link(record.guild_id, record.channel_id, record.message_id)
+    )
 
 
 class TableButton(TableItem[discord.ui.Button[Any]]):

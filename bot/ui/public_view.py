@@ -14,6 +14,7 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table
+from bot.ui.fresh import OLD_MESSAGE_EDITS
 from bot.ui.messages import Payload, finish, public_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
@@ -67,6 +68,10 @@ class PublicTable:
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
+            if message_id and self.k.ages.too_old(message_id):
+                log.info("table %s message is about an hour old; posting a fresh one", table.id)
+                self.k.ages.moved(message_id, table.id)
+                message_id = None
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 try:
@@ -90,6 +95,15 @@ class PublicTable:
                     payload.keep_image = False
                     if payload.image is not None and not payload.files:
                         await finish(payload)
+                except discord.HTTPException as exc:
+                    if exc.code != OLD_MESSAGE_EDITS:
+                        raise
+                    # Discord refuses edits of this hour-old message: a fresh one, at once.
+                    log.info("table %s message is over an hour old (30046); reposting", table.id)
+                    self.k.ages.moved(message_id, table.id)
+                    payload.keep_image = False
+                    if payload.image is not None and not payload.files:
+                        await finish(payload)
             else:
                 await finish(payload)
             message = await timed_rest(
@@ -101,6 +115,7 @@ class PublicTable:
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.k.bot.tables.registry.set_message(table, str(message.id))
+            self.k.ages.posted(str(message.id))
             self.k.shown.public(table.id, str(message.id), version, slot.image)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change

@@ -52,6 +52,9 @@ def settings_embed(settings: GuildSettings, games: list[str], tr: Translator) ->
             "settings.line.global_board",
             value=tr("common.yes") if settings.global_board else tr("common.no"),
         ),
+        tr(
+            "settings.line.threads", value=tr("common.yes") if settings.threads else tr("common.no")
+        ),
     ]
     embed = discord.Embed(
         title=tr("settings.title"), description="\n".join(lines), colour=discord.Colour.teal()

@@ -8,17 +8,12 @@ import discord
 
 from bot.i18n import Translator
 from bot.service import Table
+from bot.ui.links import jump_link
 from bot.ui.messages import seat_names
 from bot.ui.platform_items import FollowButton
 from bot.ui.text import clip
 
 MAX_LISTED = 20  # 4 rows of 5 "Follow" buttons
-
-
-def jump_link(guild_id: str, channel_id: str, message_id: str | None) -> str:
-    if message_id is None:
-        return f"https://discord.com/channels/{guild_id}/{channel_id}"
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
 
 
 def table_line(table: Table, tr: Translator) -> str:

@@ -23,6 +23,7 @@ from bot.i18n import translator
 from bot.service import Table, TableService
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
+from bot.ui.fresh import TableMessageAges
 from bot.ui.messages import (
     Payload,
     finish,
@@ -175,6 +176,8 @@ class ViewKit:
         # ("dm", table, seat): edits through it skip the bot token's budget (bot/ui/tokens.py).
         self.clock: Callable[[], float] = time.monotonic
         self.tokens = Tokens(lambda: self.clock())
+        # Table messages about an hour old are posted afresh (bot/ui/fresh.py, error 30046).
+        self.ages = TableMessageAges(lambda: self.clock())
         # When each (table, player) last clicked at the table: a player who did lately is
         # watching, and needs no turn notice (``PrivateViews._turn_notice``).
         self.last_click: dict[tuple[int, str], float] = {}

@@ -171,7 +171,9 @@ class Interactions:
                 **member.payload(),
                 "permissions": str(guild.permissions_of(inter.user)),
             }
-            data["app_permissions"] = str(guild.permissions_of(fake.bot_user))
+            data["app_permissions"] = str(
+                guild.permissions_of(fake.bot_user) & ~inter.channel.denied()
+            )
         else:
             data["user"] = inter.user.payload()
             data["app_permissions"] = str((1 << 11) | (1 << 14) | (1 << 15) | (1 << 16))
@@ -465,6 +467,8 @@ class Interactions:
         inter = self._interaction_for(ctx)
         msg = self._webhook_message(ctx, inter)
         was_loading = msg.loading
+        if not was_loading:
+            fake.threads.check_edit(msg)
         fake.apply_message_body(msg, ctx.body or {}, ctx.files, edit=not was_loading)
         msg.flags &= ~FLAG_LOADING
         fake.announce_message(msg, "MESSAGE_UPDATE")

@@ -19,8 +19,17 @@ DISCORD_EPOCH_MS = 1420070400000
 # Ids start at 2026-01-01T00:00:00Z so snowflake timestamps look like real ones; one id per millisecond.
 _FIRST_ID_MS = 1767225600000 - DISCORD_EPOCH_MS
 
+SEND_MESSAGES = 1 << 11
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+# What a guild grants the bot for tables in threads (Discord's own default @everyone has both;
+# the fake's does not, so a test opts in: `guild.everyone.permissions |= THREAD_PERMISSIONS`).
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 # VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
-DEFAULT_MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+DEFAULT_MEMBER_PERMISSIONS = (
+    (1 << 10) | SEND_MESSAGES | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+)
 ADMINISTRATOR = 1 << 3
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -131,21 +140,69 @@ class Member:
         }
 
 
+GUILD_TEXT, DM, PUBLIC_THREAD = 0, 1, 11
+THREAD_TYPES = frozenset({10, 11, 12})
+
+
 @dataclass(eq=False)
 class Channel:
     id: int
-    type: int  # 0 guild text, 1 DM
+    type: int  # 0 guild text, 1 DM, 11 public thread
     name: str | None = None
     guild_id: int | None = None
     position: int = 0
     recipient: User | None = None  # DM channels
     bot_can_send: bool = True
+    # Permissions a channel overwrite takes from the bot here (e.g. CREATE_PUBLIC_THREADS); a
+    # thread inherits its parent's.
+    bot_denied: int = 0
+    # Threads only: the channel it lives in, who made it, its metadata.
+    parent: Channel | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = ""
+    create_timestamp: str = ""
+    deleted: bool = False
+    message_count: int = 0
 
     @property
     def is_dm(self) -> bool:
-        return self.type == 1
+        return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    def denied(self) -> int:
+        own = self.bot_denied
+        return own | (self.parent.denied() if self.parent is not None else 0)
 
     def payload(self) -> dict[str, Any]:
+        if self.is_thread:
+            assert self.parent is not None
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "message_count": self.message_count,
+                "member_count": 1,
+                "total_message_sent": self.message_count,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.archive_timestamp,
+                    "locked": self.locked,
+                    "create_timestamp": self.create_timestamp,
+                },
+            }
         if self.is_dm:
             assert self.recipient is not None
             return {
@@ -179,6 +236,7 @@ class Guild:
     joined_at: str
     locale: str = "es-ES"
     channels: list[Channel] = field(default_factory=list)
+    threads: list[Channel] = field(default_factory=list)  # active (not archived, not deleted)
     roles: list[Role] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
 
@@ -242,7 +300,7 @@ class Guild:
             "member_count": len(self.members),
             "members": [m.payload() for m in self.members.values()],
             "channels": [c.payload() for c in self.channels],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -333,6 +391,7 @@ class Message:
     webhook_id: int | None = None
     deleted: bool = False
     versions: list[dict[str, Any]] = field(default_factory=list)
+    created_at: float = 0.0  # on the fake's clock (the one-hour edit rule)
 
     @property
     def ephemeral(self) -> bool:
@@ -347,7 +406,7 @@ class Message:
         return self.channel.guild_id
 
     def visible_for(self, user: User) -> bool:
-        if self.deleted:
+        if self.deleted or self.channel.deleted:
             return False
         if self.visible_to is not None:
             return self.visible_to is user

@@ -128,7 +128,7 @@ class Rest:
 
     def _channel(self, ctx: Ctx) -> Channel:
         channel = self.fake.channels.get(_int(ctx.params["channel_id"]))
-        if channel is None:
+        if channel is None or channel.deleted:
             raise E.unknown_channel()
         return channel
 
@@ -166,6 +166,7 @@ class Rest:
                 raise E.cannot_dm()
         elif not channel.bot_can_send:
             raise E.missing_permissions()
+        fake.threads.check_post(channel)
         body = ctx.body or {}
         _require_something(body, ctx.files)
         msg = fake.new_message(channel, fake.bot_user)
@@ -182,6 +183,7 @@ class Rest:
         msg = self._message(ctx, channel)
         if msg.author is not fake.bot_user:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        fake.threads.check_edit(msg)
         fake.apply_message_body(msg, ctx.body or {}, ctx.files, edit=True)
         fake.announce_message(msg, "MESSAGE_UPDATE")
         fake._bump()

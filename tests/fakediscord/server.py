@@ -36,6 +36,7 @@ from .model import (
 )
 from .rest import Rest
 from .spec import OpenAPISpec, Operation, SchemaError, load_spec
+from .threads import OldEditLimit, Threads, old_edits_exhausted
 
 API_PREFIX = "/api/v10"
 
@@ -185,6 +186,7 @@ class FakeDiscord:
         self.gateway = Gateway(self)
         self.interactions = Interactions(self)
         self.rest = Rest(self)
+        self.threads = Threads(self)
         self._fake_users: dict[str, Any] = {}
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -192,6 +194,7 @@ class FakeDiscord:
         self._routes: list[tuple[str, re.Pattern[str], int, Handler]] = []
         self.rest.register(self._route)
         self.interactions.register(self._route)
+        self.threads.register(self._route)
         self._routes.sort(key=lambda r: -r[2])
         self.guild = self.add_guild(guild_name, channels)
         self.channel = self.guild.channels[0]
@@ -368,6 +371,8 @@ class FakeDiscord:
     def channel_messages(self, channel: Channel | int | str | None = None) -> list[Message]:
         """The channel's messages as everyone sees them now (no ephemerals, no deleted), oldest first."""
         ch = self.resolve_channel(channel)
+        if ch.deleted:
+            return []
         return [
             m
             for m in self.messages.values()
@@ -383,9 +388,15 @@ class FakeDiscord:
 
     def new_message(self, channel: Channel, author: User, **fields: Any) -> Message:
         msg = Message(
-            id=self.ids.next(), channel=channel, author=author, timestamp=self.clock.iso(), **fields
+            id=self.ids.next(),
+            channel=channel,
+            author=author,
+            timestamp=self.clock.iso(),
+            created_at=self.clock.now(),
+            **fields,
         )
         self.messages[msg.id] = msg
+        self.threads.message_posted(msg)
         return msg
 
     def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
@@ -400,6 +411,23 @@ class FakeDiscord:
         if msg.guild_id is not None:
             data["guild_id"] = str(msg.guild_id)
         self.gateway.dispatch(event, data, intent=intent, guild_id=msg.guild_id)
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """A moderator archives (and maybe locks) a thread (see threads.py)."""
+        self.threads.archive(thread, locked=locked)
+
+    def delete_thread(self, thread: Channel) -> None:
+        """A moderator deletes a thread: THREAD_DELETE; its messages are gone (404 / 10003)."""
+        self.threads.delete_thread(thread)
+
+    def threads_of(self, channel: Channel | int | str | None = None) -> list[Channel]:
+        """The existing threads started in a channel, oldest first."""
+        return self.threads.threads_of(self.resolve_channel(channel))
+
+    def refuse_old_edits(self, count: int | None = None, channel: Channel | None = None) -> None:
+        """Edits of messages older than one hour answer 429 / 30046 (``count`` times; None:
+        every time; only in ``channel`` if given) on the bot-token and webhook edit routes."""
+        self.threads.refuse_old_edits(count, channel)
 
     def delete_message(self, message: Message) -> None:
         """Delete a message as a moderator would: the bot's later edits get 404 / 10008."""
@@ -737,6 +765,8 @@ class FakeDiscord:
                 response = fault.response()
             else:
                 response = await self._process(request, method, path, op, record)
+        except OldEditLimit:
+            response = old_edits_exhausted()
         except DiscordError as exc:
             if exc.status == 400 and not exc.recorded:
                 self.violate(
