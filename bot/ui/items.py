@@ -231,7 +231,7 @@ def _refuse_if_moved(interaction: discord.Interaction, table_id: int, tables: An
     message = interaction.message
     if kit is None or message is None or kit.ages.moved_table(message.id) != table_id:
         return
-    table = tables.find(table_id)
+    table = tables.registry.find(table_id)
     if table is None or not table.record.message_id:
         return
     record = table.record

@@ -52,7 +52,7 @@ async def test_rating_changes_are_stored_by_the_final_transaction_and_survive_a_
     svc = _service(db)
     try:
         for table in (first, second, vs_cpu):
-            again = await svc.finished_table(table.id)
+            again = await svc.registry.finished_table(table.id)
             assert again is not None
             assert again.record.meta[RATING_CHANGES_META] == table.record.meta[RATING_CHANGES_META]
             lines = rating_change_lines(again, str, lambda key, **p: f"{p['player']} {p['change']}")

@@ -47,7 +47,7 @@ async def test_the_final_message_rebuilt_after_a_restart_shows_the_rating_change
     await (await take(table.by_seat[seat], offers[action])).acknowledged()
 
     def finished() -> bool:
-        live = mesa.bot.tables.find(table.table_id)
+        live = mesa.bot.tables.registry.find(table.table_id)
         return live is None or live.record.status == "finished"
 
     await fake.wait_until(finished, what="the final commit")
