@@ -203,8 +203,10 @@ def _draw_card(
         if value != printed:  # ▲ raised / ▼ lowered, at the value's top right
             m = max(2.5, vs * 0.22)
             mx, my = px + vs * 0.5, py - vs * 0.3
-            tip, base = (my - m, my + m * 0.6) if value > printed else (my + m, my - m * 0.6)
-            draw.polygon([(mx, tip), (mx - m, base), (mx + m, base)], fill=fill, outline=ICON_INK)
+            tip_y, foot_y = (my - m, my + m * 0.6) if value > printed else (my + m, my - m * 0.6)
+            draw.polygon(
+                [(mx, tip_y), (mx - m, foot_y), (mx + m, foot_y)], fill=fill, outline=ICON_INK
+            )
     if face.element:
         er = badge_radius(size)
         ex, ey = x + size - er - 6, y + er + 6
