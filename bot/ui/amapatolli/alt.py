@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.amapatolli.text import card_label
+from bot.ui.amapatolli.text import card_label, turn_status
 from games.amapatolli.view import AmapatolliView, CardView
 
 
@@ -51,16 +51,7 @@ def describe_table(view: AmapatolliView, tr: Translator, names: Any = None) -> s
             status.append(tr("amapatolli.table.blocked"))
     else:
         status.append(tr("amapatolli.table.turn", player=name(view.turn)))
-        if view.skip_pending:
-            status.append(tr("amapatolli.table.skip_pending", player=name(view.turn)))
-        if view.double_play:
-            status.append(tr("amapatolli.table.double_play", player=name(view.turn)))
-        if view.ce_window:
-            status.append(tr("amapatolli.table.ce_window", player=name(view.ce_window)))
-        if view.drawn_this_turn:
-            status.append(tr("amapatolli.table.drawn", count=view.drawn_this_turn))
-        if view.passes_in_row:
-            status.append(tr("amapatolli.table.passes", count=view.passes_in_row))
+        status.extend(turn_status(view, tr, name))
     seats = []
     for seat in view.seats:
         detail = tr("amapatolli.table.cards", count=view.hand_counts.get(seat, 0))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.ui.amapatolli.text import turn_status
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
@@ -220,17 +221,7 @@ def render_table(
         text = tr("amapatolli.table.turn", player=name(view.turn))
         _text(draw, (rx + 16, y), text, _fit(text, 22, rw - 32), GOLD)
         y += 32
-        status = []
-        if view.skip_pending:
-            status.append(tr("amapatolli.table.skip_pending", player=name(view.turn)))
-        if view.double_play:
-            status.append(tr("amapatolli.table.double_play", player=name(view.turn)))
-        if view.ce_window:
-            status.append(tr("amapatolli.table.ce_window", player=name(view.ce_window)))
-        if view.drawn_this_turn:
-            status.append(tr("amapatolli.table.drawn", count=view.drawn_this_turn))
-        if view.passes_in_row:
-            status.append(tr("amapatolli.table.passes", count=view.passes_in_row))
+        status = turn_status(view, tr, name)
         for line in status[:4]:
             _text(draw, (rx + 16, y), line, _fit(line, 15, rw - 32), TEXT)
             y += 22

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.triad.text import card_name
+from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
 
@@ -26,10 +26,6 @@ def face_text(face: CardFace, tr: Translator) -> str:
     )
 
 
-def _colour(view: TriadView, seat: str | None) -> int:
-    return view.seats.index(seat) if seat in view.seats else 0
-
-
 def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
     def who(s: int) -> str:
         colour = tr(f"triad.colour.{s}")
@@ -39,21 +35,7 @@ def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
     scores = [
         tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]]) for s in (0, 1)
     ]
-    status = None
-    if view.pick is not None:
-        status = tr(
-            "triad.label.pick",
-            colour=who(_colour(view, view.pick.winner)),
-            count=view.pick.remaining,
-        )
-    elif view.finished:
-        status = (
-            tr("triad.label.winner", colour=who(_colour(view, view.winner)))
-            if view.winner
-            else tr("triad.label.draw")
-        )
-    elif view.turn is not None:
-        status = tr("triad.label.turn", colour=who(_colour(view, view.turn)))
+    status = status_line(view, tr, who) or None
     cells = []
     for cv in view.board:
         where = tr(f"triad.cell.{cv.cell}")
@@ -61,7 +43,7 @@ def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
         if cv.card is None:
             cells.append(f"{where}{element}: {tr('access.alt.triad.empty')}")
             continue
-        owner = who(_colour(view, cv.holder))
+        owner = who(colour_index(view, cv.holder))
         last = ""
         if view.last_move is not None and view.last_move.cell == cv.cell:
             last = f" ({tr('access.alt.triad.last')})"
@@ -104,12 +86,14 @@ def describe_hand(
         faces = [(c.face, c.picked) for c in view.pick.choices]
         title = tr(
             "triad.label.pick",
-            colour=tr(f"triad.colour.{_colour(view, seat)}"),
+            colour=tr(f"triad.colour.{colour_index(view, seat)}"),
             count=view.pick.remaining,
         )
     else:
         faces = [(f, False) for f in (view.hands.get(seat, []) if seat is not None else [])]
-        title = tr("access.alt.triad.your_hand", colour=tr(f"triad.colour.{_colour(view, seat)}"))
+        title = tr(
+            "access.alt.triad.your_hand", colour=tr(f"triad.colour.{colour_index(view, seat)}")
+        )
     cards = []
     for i, (face, taken) in enumerate(faces, start=1):
         text = face_text(face, tr) if face is not None else tr("access.alt.triad.hidden", count=1)

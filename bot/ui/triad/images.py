@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import Translator
 from bot.ui.images.fonts import fit_size, text_drawer, text_width
 from bot.ui.images.symbols import SHAPE, draw_shape
-from bot.ui.triad.text import card_name
+from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
 
@@ -255,10 +255,6 @@ def _png(image: Image.Image) -> bytes:
     return png(image)
 
 
-def _colour_of(view: TriadView, seat: str | None) -> int:
-    return view.seats.index(seat) if seat in view.seats else 0
-
-
 def render_table(
     view: TriadView, tr: Translator, names: Callable[[str], str] | None = None
 ) -> bytes:
@@ -315,7 +311,7 @@ def render_table(
                 y,
                 CELL,
                 cv.card,
-                _colour_of(view, cv.holder),
+                colour_index(view, cv.holder),
                 tr,
                 highlight=lm is not None and lm.cell == cv.cell,
                 flipped=cv.cell in flipped,
@@ -345,21 +341,7 @@ def render_table(
     ]
     rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
     footer = " · ".join(rules)
-    status = ""
-    if view.pick is not None:
-        status = tr(
-            "triad.label.pick",
-            colour=who(_colour_of(view, view.pick.winner)),
-            count=view.pick.remaining,
-        )
-    elif view.finished:
-        status = (
-            tr("triad.label.winner", colour=who(_colour_of(view, view.winner)))
-            if view.winner
-            else tr("triad.label.draw")
-        )
-    elif view.turn is not None:
-        status = tr("triad.label.turn", colour=who(_colour_of(view, view.turn)))
+    status = status_line(view, tr, who)
     # two lines: the status (it names a player), then the rules in force, each full width
     line_w = width - 2 * MARGIN
     if status:
@@ -390,16 +372,16 @@ def render_hand(
     faces: list[tuple[CardFace | None, bool]]
     if picking and view.pick is not None:
         faces = [(c.face, c.picked) for c in view.pick.choices]
-        colour = _colour_of(view, view.pick.loser)
+        colour = colour_index(view, view.pick.loser)
         title = tr(
             "triad.label.pick",
-            colour=tr(f"triad.colour.{_colour_of(view, seat)}"),
+            colour=tr(f"triad.colour.{colour_index(view, seat)}"),
             count=view.pick.remaining,
         )
     else:
         hand = view.hands.get(seat, []) if seat is not None else []
         faces = [(f, False) for f in hand]
-        colour = _colour_of(view, seat)
+        colour = colour_index(view, seat)
         title = tr("triad.label.your_hand")
     n = max(1, len(faces))
     width = n * CELL + (n - 1) * GAP + 2 * MARGIN

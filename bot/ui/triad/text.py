@@ -4,6 +4,7 @@ event parameters. Shared by the presenter, the lobby payloads and the images; on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import Translator
@@ -85,3 +86,26 @@ def event_params(params: dict[str, Any], tr: Translator) -> dict[str, Any]:
     if isinstance(out.get("rule"), str):
         out["rule"] = tr(f"triad.payout.{out['rule']}")
     return out
+
+
+def colour_index(view: TriadView, seat: str | None) -> int:
+    """The colour (0 blue, 1 red) of ``seat``: its place in the seats."""
+    return view.seats.index(seat) if seat in view.seats else 0
+
+
+def status_line(view: TriadView, tr: Translator, who: Callable[[int], str]) -> str:
+    """What the table is waiting for, or how it ended (the image's and the alt text's line):
+    the payout pick, the winner or a draw, whose turn; empty before the first turn."""
+    if view.pick is not None:
+        return tr(
+            "triad.label.pick",
+            colour=who(colour_index(view, view.pick.winner)),
+            count=view.pick.remaining,
+        )
+    if view.finished:
+        if view.winner:
+            return tr("triad.label.winner", colour=who(colour_index(view, view.winner)))
+        return tr("triad.label.draw")
+    if view.turn is not None:
+        return tr("triad.label.turn", colour=who(colour_index(view, view.turn)))
+    return ""
