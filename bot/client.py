@@ -242,7 +242,7 @@ class MesaBot(commands.Bot):
         self.tables = TableService(
             self.db,
             self.games,
-            ListenerFanOut(self.listener, [self.spectators, self.threads]),
+            ListenerFanOut(self.listener, [self.spectators, self.threads.lines]),
             ServiceConfig(
                 turn_timeout_seconds=self.settings.turn_timeout_seconds,
                 timeouts_before_replacement=self.settings.timeouts_before_replacement,

@@ -17,11 +17,10 @@ a missing permission is named to the host once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 import discord
 
@@ -30,11 +29,9 @@ from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import GuildSettings
 from bot.service.threads import TableHomes
-from bot.ui.links import jump_link
-from bot.ui.messages import seat_names
 from bot.ui.pacer import Priority, RequestPacer
+from bot.ui.thread_lines import NO_MENTIONS, REMATCH_WINDOW_SECONDS, ThreadLines, quietly
 from bot.ui.view_kit import timed_rest
-from games.core import Event
 from storage import TableRecord
 
 log = logging.getLogger(__name__)
@@ -43,7 +40,6 @@ T = TypeVar("T")
 AUTO_ARCHIVE_MINUTES: Literal[60] = (
     60  # Discord archives an idle thread by itself after this (a backstop)
 )
-REMATCH_WINDOW_SECONDS = 300.0  # a finished table's thread stays open this long for a rematch
 NAME_LIMIT = 100  # Discord's limit on a channel name
 THREAD_EXISTS = 160004  # "A thread has already been created for this message"
 # What the bot needs in a channel to hold a table in a thread there.
@@ -51,7 +47,6 @@ REQUIRED = (
     ("create_public_threads", "threads.permission.create_public_threads"),
     ("send_messages_in_threads", "threads.permission.send_messages_in_threads"),
 )
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class ThreadHost(Protocol):
@@ -100,8 +95,8 @@ class Placement:
 
 
 class TableThreads:
-    """Threads of tables: making them, the parent line, archiving, and moving a table out of a
-    thread that is gone. Also a table listener (beside the table messages' one)."""
+    """Threads of tables: making them and moving a table out of a thread that is gone; its
+    ``lines`` (bot/ui/thread_lines.py) hear the tables and keep the parent line and archive."""
 
     def __init__(
         self,
@@ -116,9 +111,9 @@ class TableThreads:
         self.homes = homes
         self.shower = shower
         self._pacer = pacer  # the bot's (it may be replaced by a shared one at start-up)
-        self.rematch_window = rematch_window
-        self._archive_tasks: dict[str, asyncio.Task[None]] = {}
         self._moving: set[int] = set()
+        # The table listener: each table's line in the channel and its thread's end.
+        self.lines = ThreadLines(self, rematch_window=rematch_window)
 
     # ----- where /play puts its table ------------------------------------------------------
     def plan(
@@ -145,7 +140,7 @@ class TableThreads:
             int(record.channel_id), guild_id=int(record.guild_id)
         )
         try:
-            line = await self._rest(
+            line = await self.rest(
                 parent.send(self._open_line(record, tr), allowed_mentions=NO_MENTIONS),
                 "thread_line",
                 Priority.PUBLIC,
@@ -158,7 +153,7 @@ class TableThreads:
             thread_id = await self._start_thread(record, line.id, tr)
         except discord.HTTPException as exc:
             log.info("no thread for table %s (%s); it opens inline", record.id, exc)
-            await _quietly(self._rest(line.delete(), "thread_line_delete"))
+            await quietly(self.rest(line.delete(), "thread_line_delete"))
             missing = "threads.permission.create_public_threads"
             return await self._inline(record), missing if exc.status == 403 else None
         await self.homes.move(record.id, thread_id)
@@ -170,7 +165,7 @@ class TableThreads:
         """The thread started from the table's line (its id is the line's); one that already
         exists (a placement cut short by a restart) is the one."""
         try:
-            data = await self._rest(
+            data = await self.rest(
                 self.bot.http.start_thread_with_message(
                     int(record.parent_channel_id or record.channel_id),
                     line_id,
@@ -198,7 +193,7 @@ class TableThreads:
             host=f"<@{record.host_id}>",
         )
 
-    async def _rest(
+    async def rest(
         self, call: Awaitable[T], kind: str, priority: Priority = Priority.HOUSEKEEPING
     ) -> T:
         """A bot-token call inside the global limit (the bot's pacer)."""
@@ -240,7 +235,7 @@ class TableThreads:
     async def thread_gone(self, thread_id: int) -> None:
         """A moderator deleted (or locked) the thread of an open table: the table moves to a
         new thread from a new line in the parent channel (or inline), state and all."""
-        for table in await self._open_in(str(thread_id)):
+        for table in await self.open_in(str(thread_id)):
             if table.id in self._moving:
                 continue
             self._moving.add(table.id)
@@ -254,10 +249,10 @@ class TableThreads:
     async def thread_archived(self, thread_id: int) -> None:
         """Someone archived the thread of an open table: unarchive it (a locked one cannot be:
         the table moves)."""
-        if not await self._open_in(str(thread_id)):
+        if not await self.open_in(str(thread_id)):
             return
         try:
-            await self._rest(
+            await self.rest(
                 self.bot.http.edit_channel(thread_id, archived=False), "thread_unarchive"
             )
         except discord.HTTPException:
@@ -270,7 +265,7 @@ class TableThreads:
             return
         tr = translator(record.locale)
         parent = self.bot.get_partial_messageable(int(parent_id), guild_id=int(record.guild_id))
-        line = await self._rest(
+        line = await self.rest(
             parent.send(
                 tr("threads.line.moved", game=tr(f"{record.game}.name"), table=record.id),
                 allowed_mentions=NO_MENTIONS,
@@ -305,128 +300,9 @@ class TableThreads:
         else:
             await self.shower.represent(table)
 
-    async def _open_in(self, channel_id: str) -> list[Table]:
+    async def open_in(self, channel_id: str) -> list[Table]:
         table = await self.bot.tables.registry.ensure_channel(channel_id)
         return [table] if table is not None else []
 
-    # ----- the table listener: the parent line and the thread's end ------------------------
-    async def lobby_changed(self, table: Table) -> None:
-        pass
-
-    async def game_changed(
-        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
-    ) -> None:
-        if table.record.status != "finished" or table.record.parent_message_id is None:
-            return
-        tr = translator(table.record.locale)
-        await self._edit_line(table, self._result_line(table, tr))
-        self._archive_later(table.record.channel_id)
-
-    async def table_closed(self, table: Table, reason: str) -> None:
-        if table.record.parent_message_id is None:
-            return
-        tr = translator(table.record.locale)
-        game = tr(f"{table.game.key}.name")
-        await self._edit_line(
-            table, tr("threads.line.closed", game=game, table=table.id, link=self._link(table))
-        )
-        self._archive_later(table.record.channel_id)
-
-    async def seat_replaced(self, table: Table, seat_id: str) -> None:
-        pass
-
-    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
-        pass
-
-    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
-        """The rematch plays in the same thread: the thread stays open, and the rematch's
-        result goes to the same line."""
-        task = self._archive_tasks.pop(finished.record.channel_id, None)
-        if task is not None:
-            task.cancel()
-        if finished.record.parent_message_id is None or finished.record.parent_channel_id is None:
-            return
-        await self.homes.inherit(
-            rematch.id, finished.record.parent_channel_id, finished.record.parent_message_id
-        )
-        rematch.record.parent_channel_id = finished.record.parent_channel_id  # (this copy too)
-        rematch.record.parent_message_id = finished.record.parent_message_id
-
-    def _result_line(self, table: Table, tr: Translator) -> str:
-        game = tr(f"{table.game.key}.name")
-        outcome = table.game.outcome(table.state) if table.state is not None else None
-        names = seat_names(table, tr)
-        if outcome is None or not outcome.ranking:
-            winners = ""
-        else:
-            winners = ", ".join(names(s) for s in outcome.ranking[0])
-        key = "threads.line.draw" if outcome is not None and outcome.is_draw else "threads.line.won"
-        return tr(key, game=game, table=table.id, winners=winners, link=self._link(table))
-
-    def _link(self, table: Table) -> str:
-        record = table.record
-        return jump_link(record.guild_id, record.channel_id, record.message_id)
-
-    async def _edit_line(self, table: Table, content: str) -> None:
-        record = table.record
-        if record.parent_channel_id is None or record.parent_message_id is None:
-            return
-        parent = self.bot.get_partial_messageable(int(record.parent_channel_id))
-        try:
-            await self._rest(
-                parent.get_partial_message(int(record.parent_message_id)).edit(
-                    content=content, allowed_mentions=NO_MENTIONS
-                ),
-                "thread_line_edit",
-            )
-        except discord.HTTPException:
-            log.info("could not edit the line of table %s", table.id)
-
-    def _archive_later(self, thread_id: str) -> None:
-        previous = self._archive_tasks.pop(thread_id, None)
-        if previous is not None:
-            previous.cancel()
-        task = asyncio.get_running_loop().create_task(self._archive(thread_id))
-        self._archive_tasks[thread_id] = task
-        task.add_done_callback(lambda done: self._forget_task(thread_id, done))
-
-    def _forget_task(self, thread_id: str, done: asyncio.Task[None]) -> None:
-        if self._archive_tasks.get(thread_id) is done:
-            del self._archive_tasks[thread_id]
-
-    async def _archive(self, thread_id: str) -> None:
-        await asyncio.sleep(self.rematch_window)
-        if await self._open_in(thread_id):
-            return  # a rematch plays there
-        try:
-            await self._rest(
-                self.bot.http.edit_channel(int(thread_id), archived=True), "thread_archive"
-            )
-        except discord.HTTPException:
-            log.info("could not archive thread %s", thread_id)
-
-    async def archive_now(self) -> None:
-        """Archive every thread whose window is still running (tests; a clean shutdown lets
-        Discord's own auto-archive do it)."""
-        for thread_id, task in list(self._archive_tasks.items()):
-            task.cancel()
-            self._archive_tasks.pop(thread_id, None)
-            if not await self._open_in(thread_id):
-                await _quietly(
-                    self._rest(
-                        self.bot.http.edit_channel(int(thread_id), archived=True),
-                        "thread_archive",
-                    )
-                )
-
     async def close(self) -> None:
-        for task in list(self._archive_tasks.values()):
-            task.cancel()
-        self._archive_tasks.clear()
-
-
-async def _quietly(call: Any) -> None:
-    try:
-        await call
-    except discord.HTTPException:
-        pass
+        await self.lines.close()

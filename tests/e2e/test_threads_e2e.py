@@ -56,7 +56,7 @@ def parent_line(fake, table_id: int):
 async def test_five_tables_in_five_threads_of_one_channel_played_to_the_end(fake_discord, mesa):
     fake = fake_discord
     allow_threads(fake)
-    mesa.bot.threads.rematch_window = 0.3
+    mesa.bot.threads.lines.rematch_window = 0.3
     pairs = [(fake.user(f"host{n}"), fake.user(f"guest{n}")) for n in range(5)]
     tables = []
     for host, guest in pairs:  # opened one after another, played all at once
