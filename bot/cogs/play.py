@@ -258,7 +258,10 @@ class PlayCog(commands.Cog):
         finally:
             await self.bot.remember(interaction)
         if in_place:
-            await self._update_in_place(interaction, table_id, seat, deadline, table=table)
+            # The live table again, not the one the click carried: in a process that does not
+            # own the table, a catch-up may have replaced it meanwhile, and the carried copy
+            # answered the click with the view it already showed (tests/e2e/test_shards_e2e.py).
+            await self._update_in_place(interaction, table_id, seat, deadline)
 
     async def _refused_stale(
         self,
