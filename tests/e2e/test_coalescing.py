@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.chupate2_driver import start_game
-from tests.e2e.test_presenting import SEED, _any_move, _footer_version, _no_table_token
+from tests.e2e.test_presenting import _any_move, _dm_play_table, _footer_version
 from tests.fakediscord.server import RequestRecord
 
 CHANNEL_EDIT = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
@@ -18,13 +17,7 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
     fake_discord, mesa
 ):
     fake = fake_discord
-    mesa.seed = SEED
-    players = [fake.user("alice"), fake.user("bob")]
-    driver = await start_game(fake, players, seed=SEED, options={})
-    bot = mesa.bot
-    table = bot.tables.registry.get(driver.table_id)
-    await bot.listener.drain()
-    _no_table_token(bot, table.id)  # DM play: no table token is fresh
+    driver, bot, table = await _dm_play_table(fake, mesa)
     public_channel = int(table.record.channel_id)
     edits: list[RequestRecord] = []
 

@@ -92,6 +92,19 @@ def _no_table_token(bot, table_id: int) -> None:
     bot.listener.tokens.drop(("public", table_id))
 
 
+async def _dm_play_table(fake, mesa):
+    """A two-player Chúpate 2 game started and shown, played from DMs: no table token is
+    fresh, so the public table is edited with the bot token. (driver, bot, live table)."""
+    mesa.seed = SEED
+    players = [fake.user("alice"), fake.user("bob")]
+    driver = await start_game(fake, players, seed=SEED, options={})
+    bot = mesa.bot
+    table = bot.tables.registry.get(driver.table_id)
+    await bot.listener.drain()
+    _no_table_token(bot, table.id)
+    return driver, bot, table
+
+
 def _committed_version(mesa, table_id: int) -> int:
     """The table's version as a separate connection sees it: committed transactions only."""
     if mesa.database_url is None:
@@ -201,13 +214,7 @@ async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_me
     fake_discord, mesa
 ):
     fake = fake_discord
-    mesa.seed = SEED
-    players = [fake.user("alice"), fake.user("bob")]
-    driver = await start_game(fake, players, seed=SEED, options={})
-    bot = mesa.bot
-    table = bot.tables.registry.get(driver.table_id)
-    await bot.listener.drain()
-    _no_table_token(bot, table.id)
+    driver, bot, table = await _dm_play_table(fake, mesa)
     first_version = table.version
 
     # The pacer says "wait" until the test opens it: Discord's global limit is used up.
