@@ -415,3 +415,226 @@ async def test_dm_channel_to_a_closed_user_opens_but_send_is_403(fake_discord, h
         f"{fake_discord.api_base}/channels/{channel['id']}/messages", json={"content": "hi"}
     ) as resp:
         assert resp.status == 403 and (await resp.json())["code"] == 50007
+
+
+# --- Components V2 (issue 28 item 1) -------------------------------------------------------------
+
+V2 = limits.FLAG_COMPONENTS_V2
+
+
+def text(content: str = "t") -> dict:
+    return {"type": 10, "content": content}
+
+
+def gallery(*names: str, description: str | None = "alt") -> dict:
+    items = [{"media": {"url": f"attachment://{n}"}} for n in names]
+    if description is not None:
+        for item in items:
+            item["description"] = description
+    return {"type": 12, "items": items}
+
+
+def container(*children: dict) -> dict:
+    return {"type": 17, "accent_color": 0xFFAA00, "components": list(children)}
+
+
+def test_v2_refuses_content_embeds_stickers_and_polls():
+    body = {"flags": V2, "components": [container(text())], "content": "hi", "embeds": [{}]}
+    assert paths(limits.check_message(body)) == {"content", "embeds"}
+    body = {"flags": V2, "components": [container(text())], "sticker_ids": ["1"], "poll": {}}
+    assert paths(limits.check_message(body)) == {"sticker_ids", "poll"}
+    # cleared legacy fields (what discord.py sends when a view becomes a LayoutView) are fine
+    body = {"flags": V2, "components": [container(text())], "content": None, "embeds": []}
+    assert limits.check_message(body) == []
+
+
+def test_v2_counts_every_nested_component():
+    button_ = button("b")
+    section = {
+        "type": 9,
+        "components": [text()],
+        "accessory": {"type": 11, "media": {"url": "https://x/y.png"}},
+    }
+    # container 1 + section 1 + its text 1 + its accessory 1 + row 1 + 5 buttons = 10 per block
+    block = [section, row(button("a"), button("c"), button("d"), button("e"), button_)]
+    tree = [container(*block), container(section), container(section)]
+    assert sum(1 for _ in limits.walk_components(tree)) == 1 + 9 + 2 * 4
+    rows = [row(*(button(f"r{r}b{b}") for b in range(5))) for r in range(6)]
+    ok = [container(*rows, text(), text(), text())]  # 1 + 36 + 3 = 40
+    assert limits.check_message({"flags": V2, "components": ok}) == []
+    over = [container(*rows, text(), text(), text(), text())]  # 41
+    assert paths(limits.check_message({"flags": V2, "components": over})) == {"components"}
+    # gallery items are not components: ten images in one gallery cost one
+    assert sum(1 for _ in limits.walk_components([gallery(*(f"{i}.png" for i in range(10)))])) == 1
+
+
+def test_v2_text_displays_share_4000_characters():
+    ok = [container(text("a" * 2000), text("b" * 1000)), text("c" * 1000)]
+    assert limits.check_message({"flags": V2, "components": ok}) == []
+    over = [container(text("a" * 2000), text("b" * 1000)), text("c" * 1001)]
+    assert paths(limits.check_message({"flags": V2, "components": over})) == {"components"}
+    # a section's text counts too
+    section = {"type": 9, "components": [text("d" * 4001)], "accessory": button("s")}
+    assert paths(limits.check_message({"flags": V2, "components": [section]})) == {"components"}
+
+
+def test_a_section_needs_one_to_three_texts_and_an_accessory():
+    good = {"type": 9, "components": [text(), text(), text()], "accessory": button("s")}
+    assert limits.check_message({"flags": V2, "components": [good]}) == []
+    four = {**good, "components": [text()] * 4, "accessory": button("s4")}
+    none = {**good, "components": [], "accessory": button("s0")}
+    bare = {"type": 9, "components": [text()]}
+    not_text = {**good, "components": [row(button("x"))], "accessory": button("sx")}
+    body = {"flags": V2, "components": [four, none, bare, not_text]}
+    assert paths(limits.check_message(body)) == {
+        "components.0.components",
+        "components.1.components",
+        "components.2.accessory",
+        "components.3.components",
+    }
+
+
+def test_a_gallery_holds_one_to_ten_items():
+    assert (
+        limits.check_message({"flags": V2, "components": [gallery("a.png")]}, uploads=["a.png"])
+        == []
+    )
+    empty = {"type": 12, "items": []}
+    eleven = gallery(*(f"{i}.png" for i in range(11)))
+    names = [f"{i}.png" for i in range(11)]
+    body = {"flags": V2, "components": [empty, eleven]}
+    assert paths(limits.check_message(body, uploads=names)) == {
+        "components.0.items",
+        "components.1.items",
+    }
+
+
+def test_attachment_urls_must_name_an_uploaded_or_kept_file():
+    body = {"flags": V2, "components": [container(gallery("table.png"))]}
+    assert limits.check_message(body, uploads=["table.png"]) == []
+    assert paths(limits.check_message(body, uploads=["hand.png"])) == {
+        "components.0.components.0.items.0.media.url"
+    }
+    thumb = {
+        "type": 9,
+        "components": [text()],
+        "accessory": {"type": 11, "media": {"url": "attachment://t.png"}},
+    }
+    assert paths(limits.check_message({"flags": V2, "components": [thumb]})) == {
+        "components.0.accessory.media.url"
+    }
+    before = limits.Before(flags=V2, attachments=((7, "table.png"),))
+    assert limits.check_message(body, before=before) == []  # no `attachments`: all are kept
+    kept = {**body, "attachments": [{"id": "7"}]}
+    assert limits.check_message(kept, before=before) == []
+    dropped = {**body, "attachments": []}
+    assert limits.check_message(dropped, before=before) != []
+    # an https image needs no upload
+    web_image = {
+        "flags": V2,
+        "components": [{"type": 12, "items": [{"media": {"url": "https://x/y.png"}}]}],
+    }
+    assert limits.check_message(web_image) == []
+
+
+def test_the_v2_flag_stays_once_set_and_an_edit_may_add_it():
+    v2_before = limits.Before(flags=V2)
+    # an edit without flags keeps V2: content is still refused, rows are not limited to 5
+    assert paths(limits.check_message({"content": "x"}, before=v2_before)) == {"content"}
+    rows = [row(button(f"b{i}")) for i in range(6)]
+    assert limits.check_message({"components": rows}, before=v2_before) == []
+    # removing it is refused
+    assert paths(limits.check_message({"flags": 0, "components": rows}, before=v2_before)) == {
+        "flags"
+    }
+    # a classic message may become V2 when the edit clears its content and embeds
+    classic = limits.Before(flags=0, content="old", embeds=1)
+    body = {"flags": V2, "components": [container(text())]}
+    assert paths(limits.check_message(body, before=classic)) == {"content", "embeds"}
+    cleared = {**body, "content": None, "embeds": []}
+    assert limits.check_message(cleared, before=classic) == []
+
+
+def test_a_thinking_defer_cannot_carry_the_v2_flag():
+    assert paths(limits.check_callback({"type": 5, "data": {"flags": V2 | 64}}, before=None)) == {
+        "data.flags"
+    }
+    assert limits.check_callback({"type": 5, "data": {"flags": 64}}, before=None) == []
+    update = {"type": 7, "data": {"flags": V2, "components": [container(text())]}}
+    assert limits.check_callback(update, before=limits.Before(flags=V2)) == []
+    assert paths(
+        limits.check_callback({"type": 7, "data": {"content": "x"}}, before=limits.Before(flags=V2))
+    ) == {"data.content"}
+
+
+@pytest.mark.parametrize(
+    "components",
+    [
+        [container(text("## Title\nbody"), gallery("table.png"), row(button("a")))],
+        [
+            {"type": 9, "components": [text()], "accessory": button("s")},
+            {"type": 14, "divider": True, "spacing": 1},
+            text(),
+        ],
+    ],
+)
+def test_v2_payloads_pass_the_openapi_description(components):
+    spec = load_spec()
+    op = spec.match("POST", "/channels/1/messages")
+    body = {
+        "flags": V2,
+        "components": components,
+        "attachments": [{"id": 0, "filename": "table.png"}],
+    }
+    assert spec.validate(op, "application/json", body) == []
+
+
+async def _post_v2(
+    fake, http, body: dict, png: str | None = "table.png", description=None, url=None
+):
+    url = url or f"{fake.api_base}/channels/{fake.channel.id}/messages"
+    form = aiohttp.FormData(quote_fields=False)
+    if png is not None:
+        spec = {"id": 0, "filename": png}
+        if description is not None:
+            spec["description"] = description
+        body = {**body, "attachments": [spec]}
+        form.add_field("files[0]", b"\x89PNG", filename=png, content_type="image/png")
+    form.add_field("payload_json", json.dumps(body))
+    async with http.request("PATCH" if "/messages/" in url else "POST", url, data=form) as resp:
+        return resp.status, await resp.json()
+
+
+async def test_a_gallery_description_is_alt_text(fake_discord, http):
+    body = {"flags": V2, "components": [container(gallery("table.png", description="The board"))]}
+    status, _ = await _post_v2(fake_discord, http, body)
+    assert status == 200 and fake_discord.violations == []
+    body = {"flags": V2, "components": [container(gallery("table.png", description=None))]}
+    status, _ = await _post_v2(fake_discord, http, body)
+    assert status == 200
+    assert len(fake_discord.take_violations("missing_alt_text")) == 1
+    status, _ = await _post_v2(fake_discord, http, body, description="The board")
+    assert status == 200 and fake_discord.violations == []
+
+
+async def test_v2_flag_over_http_added_by_an_edit_and_never_removed(fake_discord, http):
+    base = f"{fake_discord.api_base}/channels/{fake_discord.channel.id}/messages"
+    async with http.post(
+        base, json={"content": "classic", "components": [row(button("a"))]}
+    ) as resp:
+        classic = await resp.json()
+    url = f"{base}/{classic['id']}"
+    v2 = {"flags": V2, "components": [container(text("now V2"), row(button("a")))]}
+    async with http.patch(url, json=v2) as resp:  # content left: refused
+        assert resp.status == 400
+    assert fake_discord.take_violations("invalid_body")
+    async with http.patch(url, json={**v2, "content": None, "embeds": []}) as resp:
+        assert resp.status == 200 and (await resp.json())["flags"] & V2
+    async with http.patch(url, json={"flags": 0, "components": [row(button("a"))]}) as resp:
+        assert resp.status == 400
+    assert fake_discord.take_violations("invalid_body")
+    [msg] = fake_discord.channel_messages()
+    assert msg.flags & V2 and msg.content == ""
+    async with http.patch(url, json={"components": [container(gallery("hand.png"))]}) as resp:
+        assert resp.status == 400  # nothing named hand.png is uploaded nor kept
+    assert fake_discord.take_violations("invalid_body")

@@ -12,7 +12,7 @@ from aiohttp import web
 
 from . import errors as E
 from .errors import DiscordError, Violation, json_response
-from .limits import FLAG_EPHEMERAL, FLAG_LOADING
+from .limits import FLAG_COMPONENTS_V2, FLAG_EPHEMERAL, FLAG_LOADING
 from .model import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -445,9 +445,11 @@ class Interactions:
         ):
             # The first follow-up after a "thinking" defer replaces the placeholder (which keeps its ephemerality).
             msg = original
-            fake.apply_message_body(
-                msg, {k: v for k, v in body.items() if k != "flags"}, ctx.files, edit=False
-            )
+            # Its flags stay the placeholder's, but the answer may make it a Components V2 one.
+            replacing = {k: v for k, v in body.items() if k != "flags"}
+            if isinstance(body.get("flags"), int) and body["flags"] & FLAG_COMPONENTS_V2:
+                replacing["flags"] = FLAG_COMPONENTS_V2
+            fake.apply_message_body(msg, replacing, ctx.files, edit=False)
             msg.flags &= ~FLAG_LOADING
             fake.announce_message(msg, "MESSAGE_UPDATE")
         else:

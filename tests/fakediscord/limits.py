@@ -6,7 +6,8 @@ Each check returns `SchemaError`s located like Discord's 50035 `errors` (a path 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .spec import SchemaError
@@ -24,6 +25,9 @@ EMBED_AUTHOR = 256
 ACTION_ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
 V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+SECTION_TEXTS = (1, 3)
+GALLERY_ITEMS = (1, 10)
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
 SELECT_OPTIONS_MAX = 25
@@ -47,6 +51,13 @@ FLAG_COMPONENTS_V2 = 1 << 15
 SELECT_TYPES = {3, 5, 6, 7, 8}
 BUTTON = 2
 ACTION_ROW = 1
+SECTION = 9
+TEXT_DISPLAY = 10
+THUMBNAIL = 11
+MEDIA_GALLERY = 12
+FILE_COMPONENT = 13
+CONTAINER = 17
+CALLBACK_DEFER = 5
 LINK_STYLE = 5
 PREMIUM_STYLE = 6
 
@@ -63,19 +74,239 @@ def _too_long(value: Any, limit: int, path: Path) -> list[SchemaError]:
     return []
 
 
-def check_message(payload: dict[str, Any] | None, *, existing_flags: int = 0) -> list[SchemaError]:
-    """Content, embeds and components of a message create/edit (or interaction message) body."""
+@dataclass(frozen=True)
+class Before:
+    """What an edit starts from: the message as it is before the edit."""
+
+    flags: int = 0
+    content: str = ""
+    embeds: int = 0
+    attachments: tuple[tuple[int, str], ...] = ()  # (id, filename)
+
+
+def check_message(
+    payload: dict[str, Any] | None,
+    *,
+    before: Before | None = None,
+    uploads: Sequence[str] = (),
+) -> list[SchemaError]:
+    """Content, embeds and components of a message create/edit (or interaction message) body.
+
+    ``before``: the message an edit changes (None for a new message); ``uploads``: the names of
+    the files uploaded with this request."""
     if not isinstance(payload, dict):
         return []
     errors = _too_long(payload.get("content"), CONTENT_MAX, ("content",))
     errors += check_embeds(payload.get("embeds"))
+    v2, flag_errors = _components_v2(payload, before)
+    errors += flag_errors
+    if v2:
+        errors += _v2_message_rules(payload, before, uploads)
+    errors += check_components(payload.get("components"), v2=v2)
+    return errors
+
+
+def _components_v2(
+    payload: dict[str, Any], before: Before | None
+) -> tuple[bool, list[SchemaError]]:
+    """Whether the message is (or becomes) a Components V2 one. Discord: once a message has been
+    sent with IS_COMPONENTS_V2 the flag cannot be removed; an edit may add it to a classic
+    message (discord.py's `edit(view=LayoutView)` asks to clear content/embeds/attachments for
+    that), and the edit must then leave no content nor embeds."""
+    was_v2 = before is not None and bool(before.flags & FLAG_COMPONENTS_V2)
     flags = payload.get("flags")
-    flags = (
-        existing_flags
-        if not isinstance(flags, int)
-        else flags | (existing_flags & FLAG_COMPONENTS_V2)
+    if not isinstance(flags, int):
+        return was_v2, []
+    if was_v2 and not flags & FLAG_COMPONENTS_V2:
+        return True, [
+            _err(
+                ("flags",),
+                "MESSAGE_FLAGS_CANNOT_REMOVE_COMPONENTS_V2",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        ]
+    return was_v2 or bool(flags & FLAG_COMPONENTS_V2), []
+
+
+def _v2_message_rules(
+    payload: dict[str, Any], before: Before | None, uploads: Sequence[str]
+) -> list[SchemaError]:
+    errors: list[SchemaError] = []
+    content = payload["content"] if "content" in payload else (before.content if before else "")
+    if content:
+        errors.append(
+            _err(
+                ("content",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+            )
+        )
+    embeds = (
+        len(payload["embeds"] or ()) if "embeds" in payload else (before.embeds if before else 0)
     )
-    errors += check_components(payload.get("components"), v2=bool(flags & FLAG_COMPONENTS_V2))
+    if embeds:
+        errors.append(
+            _err(
+                ("embeds",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+            )
+        )
+    for legacy in ("sticker_ids", "poll"):
+        if payload.get(legacy) not in (None, []):
+            errors.append(
+                _err(
+                    (legacy,),
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"The '{legacy}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+                )
+            )
+    components = payload.get("components")
+    if isinstance(components, list):
+        errors += _check_v2_tree(components)
+        errors += _check_media_refs(components, _available_files(payload, before, uploads))
+    return errors
+
+
+def _available_files(
+    payload: dict[str, Any], before: Before | None, uploads: Sequence[str]
+) -> set[str]:
+    """File names an ``attachment://`` reference may name: the files uploaded with the request
+    and the attachments the message keeps."""
+    names = set(uploads)
+    kept = dict(before.attachments) if before is not None else {}
+    specs = payload.get("attachments")
+    if isinstance(specs, list):
+        for spec in specs:
+            if not isinstance(spec, dict):
+                continue
+            ref = spec.get("id")
+            ref = int(ref) if isinstance(ref, int | str) and str(ref).isdigit() else None
+            if ref is not None and ref in kept:
+                names.add(kept[ref])
+            elif isinstance(spec.get("filename"), str):
+                names.add(spec["filename"])
+    else:
+        names.update(kept.values())
+    return names
+
+
+def _media_urls(path: Path, comp: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
+    kind = comp.get("type")
+    if kind == MEDIA_GALLERY:
+        for i, item in enumerate(comp.get("items") or ()):
+            if isinstance(item, dict):
+                yield path + ("items", i, "media", "url"), (item.get("media") or {}).get("url")
+    elif kind == THUMBNAIL:
+        yield path + ("media", "url"), (comp.get("media") or {}).get("url")
+    elif kind == FILE_COMPONENT:
+        yield path + ("file", "url"), (comp.get("file") or {}).get("url")
+
+
+def _check_media_refs(components: list[Any], available: set[str]) -> list[SchemaError]:
+    errors = []
+    for path, comp in walk_components(components):
+        for upath, url in _media_urls(path, comp):
+            if isinstance(url, str) and url.startswith("attachment://"):
+                if url.removeprefix("attachment://") not in available:
+                    errors.append(
+                        _err(
+                            upath,
+                            "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND",
+                            f"Unknown attachment {url!r}: upload it with the message or keep it",
+                        )
+                    )
+    return errors
+
+
+def media_descriptions(components: Any) -> dict[str, str]:
+    """``{file name: description}`` of the gallery items and thumbnails showing an
+    ``attachment://`` file: their description is that image's alt text."""
+    found: dict[str, str] = {}
+    for _path, comp in walk_components(components):
+        items = comp.get("items") if comp.get("type") == MEDIA_GALLERY else [comp]
+        if comp.get("type") not in (MEDIA_GALLERY, THUMBNAIL):
+            continue
+        for item in items or ():
+            if not isinstance(item, dict):
+                continue
+            url = (item.get("media") or {}).get("url")
+            text = item.get("description")
+            if isinstance(url, str) and url.startswith("attachment://") and isinstance(text, str):
+                found.setdefault(url.removeprefix("attachment://"), text)
+    return found
+
+
+def v2_text_length(components: Any) -> int:
+    """Characters of every TextDisplay of a tree (Discord allows 4,000 per message)."""
+    return sum(
+        len(comp.get("content") or "")
+        for _, comp in walk_components(components)
+        if comp.get("type") == TEXT_DISPLAY
+    )
+
+
+def _check_v2_tree(components: list[Any]) -> list[SchemaError]:
+    errors: list[SchemaError] = []
+    if v2_text_length(components) > V2_TEXT_MAX:
+        errors.append(
+            _err(
+                ("components",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"The text of all text displays must be {V2_TEXT_MAX} or fewer in length.",
+            )
+        )
+    for path, comp in walk_components(components):
+        kind = comp.get("type")
+        if kind == SECTION:
+            texts = [c for c in comp.get("components") or () if isinstance(c, dict)]
+            low, high = SECTION_TEXTS
+            if not low <= len(texts) <= high or any(c.get("type") != TEXT_DISPLAY for c in texts):
+                errors.append(
+                    _err(
+                        path + ("components",),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"A section holds {low} to {high} text displays.",
+                    )
+                )
+            accessory = comp.get("accessory")
+            if not isinstance(accessory, dict) or accessory.get("type") not in (BUTTON, THUMBNAIL):
+                errors.append(
+                    _err(
+                        path + ("accessory",),
+                        "BASE_TYPE_REQUIRED",
+                        "A section needs an accessory (a thumbnail or a button)",
+                    )
+                )
+        elif kind == MEDIA_GALLERY:
+            low, high = GALLERY_ITEMS
+            if not low <= len(comp.get("items") or ()) <= high:
+                errors.append(
+                    _err(
+                        path + ("items",),
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be between {low} and {high} in length.",
+                    )
+                )
+    return errors
+
+
+def check_callback(body: dict[str, Any], *, before: Before | None) -> list[SchemaError]:
+    """The ``data`` of an interaction callback that shows a message (types 4, 5, 7)."""
+    data = body.get("data")
+    errors = [
+        SchemaError(("data",) + p.path, p.code, p.message)
+        for p in check_message(data, before=before if body.get("type") == 7 else None)
+    ]
+    flags = data.get("flags") if isinstance(data, dict) else None
+    if body.get("type") == CALLBACK_DEFER and isinstance(flags, int) and flags & FLAG_COMPONENTS_V2:
+        errors.append(
+            _err(
+                ("data", "flags"),
+                "INTERACTION_DEFERRED_CANNOT_USE_COMPONENTS_V2",
+                "A deferred response cannot carry IS_COMPONENTS_V2 (edit @original with it later)",
+            )
+        )
     return errors
 
 

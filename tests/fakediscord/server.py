@@ -464,6 +464,8 @@ class FakeDiscord:
             )  # suppress embeds/notifications
             msg.flags = (msg.flags & keep) | (body["flags"] & settable)
         by_index = {f.index: f for f in files}
+        # A Components V2 gallery item / thumbnail description is its image's alt text too.
+        shown_alt = limits.media_descriptions(msg.components)
         new_attachments: list[Attachment]
         if "attachments" in body and body["attachments"] is not None:
             existing = {a.id: a for a in msg.attachments}
@@ -471,8 +473,13 @@ class FakeDiscord:
             for spec in body["attachments"]:
                 ref = int(spec["id"])
                 if ref in by_index:
+                    upload = by_index.pop(ref)
                     new_attachments.append(
-                        self._attachment(msg, by_index.pop(ref), spec.get("description"))
+                        self._attachment(
+                            msg,
+                            upload,
+                            spec.get("description") or shown_alt.get(upload.filename),
+                        )
                     )
                 elif ref in existing:
                     new_attachments.append(existing[ref])
@@ -489,7 +496,7 @@ class FakeDiscord:
         else:
             new_attachments = list(msg.attachments) if edit else []
         for upload in sorted(by_index.values(), key=lambda f: f.index):
-            new_attachments.append(self._attachment(msg, upload, None))
+            new_attachments.append(self._attachment(msg, upload, shown_alt.get(upload.filename)))
         msg.attachments = new_attachments
 
     def _attachment(
@@ -867,11 +874,11 @@ class FakeDiscord:
         key = (op.method, op.template)
         problems = limits.check_files([len(f.data) for f in files])
         if key in _MESSAGE_BODIES:
-            existing_flags = 0
-            if "message_id" in params and params["message_id"].isdigit():
-                existing = self.messages.get(int(params["message_id"]))
-                existing_flags = existing.flags if existing is not None else 0
-            problems += limits.check_message(body, existing_flags=existing_flags)
+            problems += limits.check_message(
+                body,
+                before=self._before(key, params),
+                uploads=[f.filename for f in files],
+            )
         elif key == (
             "POST",
             "/interactions/{interaction_id}/{interaction_token}/callback",
@@ -879,15 +886,29 @@ class FakeDiscord:
             if body.get("type") == 9:
                 problems += limits.check_modal(body.get("data"))
             else:
-                problems += [
-                    SchemaError(("data",) + p.path, p.code, p.message)
-                    for p in limits.check_message(body.get("data"))
-                ]
+                inter = self.interactions.by_token.get(params.get("interaction_token", ""))
+                clicked = inter.message if inter is not None else None
+                problems += limits.check_callback(
+                    body, before=_before(clicked) if clicked is not None else None
+                )
         elif op.template.endswith("/commands") and op.method == "PUT":
             problems += limits.check_commands(body)
         elif op.template.endswith("/commands") and op.method == "POST":
             problems += limits.check_commands([body])
         return problems
+
+    def _before(self, key: tuple[str, str], params: dict[str, str]) -> limits.Before | None:
+        """The message an edit (or the answer that replaces a "thinking" placeholder) changes."""
+        method, template = key
+        message: Message | None = None
+        if template.endswith("/@original"):
+            inter = self.interactions.by_token.get(params.get("webhook_token", ""))
+            message = inter.original if inter is not None else None
+            if message is not None and message.loading:
+                return None  # the placeholder is replaced, as a new message
+        elif method == "PATCH" and params.get("message_id", "").isdigit():
+            message = self.messages.get(int(params["message_id"]))
+        return _before(message) if message is not None else None
 
     async def _handle_attachment(self, request: web.Request) -> web.Response:
         attachment_id = int(request.match_info["attachment_id"])
@@ -905,6 +926,15 @@ _MESSAGE_BODIES = {
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original"),
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
 }
+
+
+def _before(message: Message) -> limits.Before:
+    return limits.Before(
+        flags=message.flags,
+        content=message.content or "",
+        embeds=len(message.embeds),
+        attachments=tuple((a.id, a.filename) for a in message.attachments),
+    )
 
 
 def _is_token_route(path: str) -> bool:
