@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.i18n import Translator
+from bot.ui import v2
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 
@@ -180,22 +181,17 @@ class EphemeralViews:
         return [(seat, view) for seat, view in live if view is not None]
 
     @staticmethod
-    async def _last_edit(view: EphemeralView, build: Callable[[], Payload] | None) -> None:
+    async def _last_edit(view: EphemeralView, build: Callable[[], Payload]) -> None:
         async with view.busy:
             if view.done:
                 return
             view.done = True
             try:
-                if build is None:
-                    if view.message_id is None:
-                        await view.interaction.edit_original_response(view=None)
-                    else:
-                        await view.interaction.followup.edit_message(view.message_id, view=None)
-                else:
-                    await view.edit(build())
+                await view.edit(build())
             except discord.HTTPException as exc:
                 log.info("could not turn off an ephemeral view: %s", exc)
 
 
 def _replaced(tr: Translator) -> Payload:
-    return Payload(content=tr("views.replaced"), view=None)
+    """A V2 message stays V2: the note is a container too, not plain content."""
+    return Payload(view=v2.note_view(tr("views.replaced")))

@@ -40,6 +40,11 @@ class Layout:
     items: list[discord.ui.Item[Any]]
     page: int
     pages: int
+    # with a component ``budget`` (Components V2): the items row by row, no row numbers set
+    rows: tuple[tuple[discord.ui.Item[Any], ...], ...] = ()
+
+
+NAV_COMPONENTS = 3  # a page-arrow row: the row and its two buttons
 
 
 def _dedupe(choices: list[Choice]) -> list[Choice]:
@@ -76,22 +81,32 @@ def build_layout(
     page: int = 0,
     first_row: int = 0,
     group_placeholders: dict[str, str] | None = None,
+    budget: int | None = None,
 ) -> Layout:
     """Components for ``choices`` using at most ``rows`` rows (the caller keeps the rest).
 
     Paging (when needed) is left to the caller: ``pages`` says how many pages exist, and the
     caller adds its own navigation row, so pass ``rows`` one less than it has when it might page.
+
+    ``budget`` (a Components V2 message): the components the choices may cost, rows included
+    (a row of five buttons costs six, a select two); rows are then not numbered but returned in
+    ``Layout.rows``, ``rows`` is not a limit, and pages are made only beyond the budget (the
+    caller's arrow row, ``NAV_COMPONENTS``, is kept out of it when paging).
     """
-    if rows <= 0 or not choices:
+    if rows <= 0 or not choices or (budget is not None and budget <= 0):
         return Layout(items=[], page=0, pages=1)
     choices = _dedupe(choices)
     groups = _groups(choices)
     button_rows = _button_rows(groups)
-    if len(button_rows) <= rows:
-        items: list[discord.ui.Item[Any]] = []
+    if budget is None:
+        fits = len(button_rows) <= rows
+    else:
+        fits = sum(1 + len(r) for r in button_rows) <= budget
+    if fits:
+        built: list[list[discord.ui.Item[Any]]] = []
         for r, row in enumerate(button_rows):
-            for c in row:
-                items.append(
+            built.append(
+                [
                     ActionButton(
                         table_id,
                         version,
@@ -99,19 +114,26 @@ def build_layout(
                         label=clip(c.label, BUTTON_LABEL),
                         style=c.style,
                         emoji=c.emoji,
-                        row=first_row + r,
+                        row=first_row + r if budget is None else None,
                     )
-                )
-        return Layout(items=items, page=0, pages=1)
+                    for c in row
+                ]
+            )
+        return _layout(built, 0, 1, budget)
 
     selects: list[tuple[str, int, list[Choice]]] = []
     for name, members in groups:
         for i in range(0, len(members), SELECT_OPTIONS):
             selects.append((name, i // SELECT_OPTIONS, members[i : i + SELECT_OPTIONS]))
+    if budget is not None:
+        per_page = budget // 2  # a select and its row
+        if len(selects) > per_page:
+            per_page = (budget - NAV_COMPONENTS) // 2
+        rows = max(per_page, 1)
     pages = max(1, -(-len(selects) // rows))
     page = min(max(page, 0), pages - 1)
-    items = []
     placeholders = group_placeholders or {}
+    built = []
     for r, (name, chunk_no, members) in enumerate(selects[page * rows : (page + 1) * rows]):
         options = [
             discord.SelectOption(
@@ -123,18 +145,29 @@ def build_layout(
             for c in members
         ]
         placeholder = placeholders.get(name)
-        items.append(
-            ActionSelect(
-                table_id,
-                version,
-                name,
-                chunk_no,
-                options=options,
-                placeholder=clip(placeholder, 150) if placeholder else None,
-                row=first_row + r,
-            )
+        built.append(
+            [
+                ActionSelect(
+                    table_id,
+                    version,
+                    name,
+                    chunk_no,
+                    options=options,
+                    placeholder=clip(placeholder, 150) if placeholder else None,
+                    row=first_row + r if budget is None else None,
+                )
+            ]
         )
-    return Layout(items=items, page=page, pages=pages)
+    return _layout(built, page, pages, budget)
+
+
+def _layout(
+    built: list[list[discord.ui.Item[Any]]], page: int, pages: int, budget: int | None
+) -> Layout:
+    flat = [item for row in built for item in row]
+    if budget is None:
+        return Layout(items=flat, page=page, pages=pages)
+    return Layout(items=flat, page=page, pages=pages, rows=tuple(tuple(r) for r in built))
 
 
 def check_limits(view: discord.ui.View) -> None:

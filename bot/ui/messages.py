@@ -12,10 +12,10 @@ import discord
 from bot.i18n import DEFAULT_LOCALE, Translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
-from bot.ui import items, rendering
+from bot.ui import items, rendering, v2
 from bot.ui.alt_text import describe
 from bot.ui.feedback import reply
-from bot.ui.layout import MAX_ROWS, build_layout, check_limits
+from bot.ui.layout import build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
@@ -27,7 +27,6 @@ from bot.ui.text import clip
 from games.core import PlayerView
 from storage import RATING_CHANGES_META
 
-EMBED_DESCRIPTION = 4096
 EVENTS_SHOWN = 6
 
 
@@ -44,6 +43,7 @@ async def finish(
     digest = request.digest
     if shown == digest:
         payload.keep_image = True
+        v2.describe_image(payload.view, request.filename, describe(request))
         return digest
     if any(f.filename == request.filename for f in payload.files):
         return digest  # attached already
@@ -52,8 +52,11 @@ async def finish(
         for embed in payload.embeds:
             if embed.image and embed.image.url == f"attachment://{request.filename}":
                 embed.set_image(url=None)
+        v2.drop_image(payload.view, request.filename)
         return None
-    payload.files.append(_png(data, request.filename, describe(request)))
+    alt = describe(request)
+    payload.files.append(_png(data, request.filename, alt))
+    v2.describe_image(payload.view, request.filename, alt)
     return digest
 
 
@@ -96,6 +99,7 @@ def seat_names(table: Table, tr: Translator) -> SeatNames:
 
 
 def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
+    """A classic view (the Triad challenge's ephemeral pickers and /cards)."""
     if not items_:
         return None
     view = discord.ui.View(timeout=None)
@@ -103,6 +107,11 @@ def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
         view.add_item(item)
     check_limits(view)
     return view
+
+
+def _payload(card: v2.Card, image: ImageRequest | None = None) -> Payload:
+    """A Components V2 payload of ``card`` (the image, if any, drawn and attached by ``finish``)."""
+    return Payload(view=v2.card_view(card), image=image)
 
 
 def _image_request(
@@ -147,30 +156,25 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         f"• {option_name(game.key, k, tr)}: **{_option_value(game.key, k, v, tr)}**"
         for k, v in options.items()
     )
-    embed = discord.Embed(
-        title=tr("lobby.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=clip(
-            tr(
-                "lobby.description",
-                host=names(record.host_id),
-                min=game.min_players,
-                max=game.max_players,
-            )
-            + "\n\n"
-            + seats,
-            EMBED_DESCRIPTION,
-        ),
-        colour=discord.Colour.blurple(),
-    )
+    parts = []
     if option_lines:
-        embed.add_field(name=tr("lobby.options"), value=clip(option_lines, 1024), inline=False)
+        parts.append((tr("lobby.options"), option_lines))
     if filled := record.meta.get(SERVER_DEFAULTS):  # what /settings chose for this table
-        embed.add_field(
-            name=tr("lobby.server_defaults"),
-            value=clip(server_defaults_line(game.key, filled, tr), 1024),
-            inline=False,
+        parts.append((tr("lobby.server_defaults"), server_defaults_line(game.key, filled, tr)))
+    card = v2.Card(
+        title=tr("lobby.title", game=tr(f"{game.key}.name"), table=table.id),
+        colour=v2.LOBBY,
+        text=tr(
+            "lobby.description",
+            host=names(record.host_id),
+            min=game.min_players,
+            max=game.max_players,
         )
-    embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
+        + "\n\n"
+        + seats,
+        parts=parts,
+        footer=tr("lobby.footer", seconds=service.turn_seconds(table)),
+    )
     full = len(record.seats) >= game.max_players
     buttons: list[discord.ui.Item[Any]] = [
         items.LobbyButton(
@@ -206,7 +210,8 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
                 ],
             )
         )
-    return Payload(embeds=[embed], view=_view(buttons))
+    card.items = buttons
+    return _payload(card)
 
 
 def rules_button(table_id: int, tr: Translator, row: int | None = None) -> items.LobbyButton:
@@ -258,12 +263,12 @@ def _option_value(game_key: str, name: str, value: Any, tr: Translator) -> str:
 
 
 def closed_payload(table: Table, reason: str, tr: Translator) -> Payload:
-    embed = discord.Embed(
+    card = v2.Card(
         title=tr("table.closed_title", game=tr(f"{table.game.key}.name"), table=table.id),
-        description=tr(f"table.closed.{reason}"),
-        colour=discord.Colour.dark_grey(),
+        colour=v2.CLOSED,
+        text=tr(f"table.closed.{reason}"),
     )
-    return Payload(embeds=[embed], view=None)
+    return _payload(card)
 
 
 # ----- the public table message -------------------------------------------------------------
@@ -298,35 +303,28 @@ def public_payload(
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
         events.append("⏱️ " + tr("table.played_by_timer", player=names(table.last_actor)))
-    description = "\n".join(lines) + "\n\n" + seat_lines
-    embed = discord.Embed(
-        title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=clip(description, EMBED_DESCRIPTION),
-        colour=presenter.colour if outcome is None else discord.Colour.gold(),
-    )
+    parts: list[tuple[str, str]] = []
     summary = presenter.summary(view, names, tr)
     if summary is not None:
         title, summary_lines = summary
-        embed.add_field(name=title, value=clip("\n".join(summary_lines), 1024), inline=False)
+        parts.append((title, "\n".join(summary_lines)))
     if events:
-        embed.add_field(
-            name=tr("table.last_moves"), value=clip("\n".join(events), 1024), inline=False
-        )
+        parts.append((tr("table.last_moves"), "\n".join(events)))
     if outcome is not None:
-        embed.add_field(
-            name=tr("table.results"),
-            value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
-            inline=False,
-        )
+        parts.append((tr("table.results"), "\n".join(presenter.outcome_lines(outcome, names, tr))))
         if changes := rating_change_lines(table, names, tr):
-            embed.add_field(
-                name=tr("table.rating_changes"), value=clip(changes, 1024), inline=False
-            )
-    embed.set_footer(text=tr("table.footer", version=table.state.version))
-    files: list[discord.File] = []
+            parts.append((tr("table.rating_changes"), changes))
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")
-    if image is not None:
-        embed.set_image(url="attachment://table.png")
+    card = v2.Card(
+        title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
+        colour=v2.WINNER
+        if outcome is not None
+        else v2.turn_accent(table.state.seats, to_act, presenter.colour),
+        text="\n".join(lines) + "\n\n" + seat_lines,
+        parts=parts,
+        footer=tr("table.footer", version=table.state.version),
+        image=image.filename if image is not None else None,
+    )
     components: list[discord.ui.Item[Any]] = []
     if outcome is None:
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
@@ -348,7 +346,8 @@ def public_payload(
                 table.id, "rematch", label=tr("table.rematch"), style=discord.ButtonStyle.primary
             )
         )
-    return Payload(embeds=[embed], files=files, view=_view(components), image=image)
+    card.items = components
+    return _payload(card, image)
 
 
 # ----- a player's private view --------------------------------------------------------------
@@ -388,23 +387,11 @@ def private_payload(
         for e in presenter.last_events(view)
         if e.to is not None and e.visible_to(seat) and (text := presenter.event_text(e, names, tr))
     ][-EVENTS_SHOWN:]
-    embed = discord.Embed(
-        title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
-        description=clip("\n".join(lines), EMBED_DESCRIPTION),
-        colour=presenter.colour,
-    )
+    parts = []
     if private_events:
-        embed.add_field(
-            name=tr("private.just_now"), value=clip("\n".join(private_events), 1024), inline=False
-        )
+        parts.append((tr("private.just_now"), "\n".join(private_events)))
     if outcome is not None:  # the same result lines as the public message
-        embed.add_field(
-            name=tr("table.results"),
-            value=clip("\n".join(presenter.outcome_lines(outcome, names, tr)), 1024),
-            inline=False,
-        )
-    embed.set_footer(text=tr("table.footer", version=table.state.version))
-    files: list[discord.File] = []
+        parts.append((tr("table.results"), "\n".join(presenter.outcome_lines(outcome, names, tr))))
     image = _image_request(
         presenter,
         "render_hand",
@@ -414,44 +401,51 @@ def private_payload(
         "hand.png",
         presenter.hand_image_extras(view, legal),
     )
-    if image is not None:
-        embed.set_image(url="attachment://hand.png")
+    card = v2.Card(
+        title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
+        colour=v2.turn_accent(table.state.seats, [seat] if seat in to_act else [], presenter.colour)
+        if outcome is None
+        else v2.WINNER,
+        text="\n".join(lines),
+        parts=parts,
+        footer=tr("table.footer", version=table.state.version),
+        image=image.filename if image is not None else None,
+    )
     custom: list[discord.ui.Item[Any]] = []
     if outcome is None:
         custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names, tr)
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
     choices = [presenter.choice(a, view, names, tr) for a in legal] if outcome is None else []
+    # Components V2: the hand's rows may use every component the card leaves (40 in all)
     layout = build_layout(
         choices,
         table_id=table.id,
         version=table.state.version,
-        rows=MAX_ROWS - 1 - used_rows,
         first_row=used_rows,
         page=page,
         group_placeholders=presenter.group_placeholders(tr),
+        budget=v2.COMPONENTS_MAX - v2.fixed_components(card) - v2.components_of(custom),
     )
-    components = [*custom, *layout.items]
+    card.items = custom
+    card.more_rows = [list(row) for row in layout.rows]
     if layout.pages > 1:
-        nav_row = MAX_ROWS - 1
-        components.append(
-            items.HandButton(
-                table.id,
-                max(layout.page - 1, 0),
-                emoji="◀",
-                style=discord.ButtonStyle.secondary,
-                row=nav_row,
-                disabled=layout.page == 0,
-            )
+        card.more_rows.append(
+            [
+                items.HandButton(
+                    table.id,
+                    max(layout.page - 1, 0),
+                    emoji="◀",
+                    style=discord.ButtonStyle.secondary,
+                    disabled=layout.page == 0,
+                ),
+                items.HandButton(
+                    table.id,
+                    min(layout.page + 1, layout.pages - 1),
+                    emoji="▶",
+                    style=discord.ButtonStyle.secondary,
+                    disabled=layout.page >= layout.pages - 1,
+                    label=tr("private.page", page=layout.page + 1, pages=layout.pages),
+                ),
+            ]
         )
-        components.append(
-            items.HandButton(
-                table.id,
-                min(layout.page + 1, layout.pages - 1),
-                emoji="▶",
-                style=discord.ButtonStyle.secondary,
-                row=nav_row,
-                disabled=layout.page >= layout.pages - 1,
-                label=tr("private.page", page=layout.page + 1, pages=layout.pages),
-            )
-        )
-    return Payload(embeds=[embed], files=files, view=_view(components), image=image)
+    return _payload(card, image)

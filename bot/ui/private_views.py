@@ -17,6 +17,7 @@ import discord
 from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table
+from bot.ui import v2
 from bot.ui.endings import ended_hand_payload
 from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
@@ -97,12 +98,20 @@ class PrivateViews:
             self.k.shown.private(table.id, seat, table.version, slot)
 
     async def _buttons_off(self, seat: str, message_ids: list[int]) -> None:
-        """Edit ``seat``'s DM views ``message_ids`` to show no components."""
+        """Edit ``seat``'s DM views ``message_ids`` to show nothing to click: a V2 message
+        cannot lose its components (they are its text), so it says where the hand lives now."""
+        if not message_ids:
+            return
         channel = await self.k.dm_channel(seat)
+        note = translator(await self.k.bot.locale_of(seat))("views.replaced")
         for message_id in message_ids:
             try:
                 await timed_rest(
-                    channel.get_partial_message(message_id).edit(view=None), "dm_edit", self.k.pacer
+                    channel.get_partial_message(message_id).edit(
+                        view=v2.note_view(note), attachments=[]
+                    ),
+                    "dm_edit",
+                    self.k.pacer,
                 )
             except discord.HTTPException:
                 log.info("could not turn off the buttons of DM %s of %s", message_id, seat)

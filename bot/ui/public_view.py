@@ -18,7 +18,7 @@ from bot.ui.fresh import OLD_MESSAGE_EDITS
 from bot.ui.messages import Payload, finish, public_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
-from bot.ui.seats import used_rematch_view
+from bot.ui.seats import disable_rematch
 from bot.ui.tokens import answered_on_message
 from bot.ui.view_kit import Slot, SlotSet, ViewKit, timed_rest
 
@@ -208,20 +208,29 @@ class PublicTable:
             metrics.count("token.public_offered")
 
     async def rematch_opened(self, finished: Table, rematch: Table) -> None:
-        """Turn the finished table's "Revancha" off (only the components change)."""
-        if not finished.record.message_id:
+        """Turn the finished table's "Revancha" off: the finished table as shown, the button
+        disabled (a V2 message's text is in its components: they are all sent again; the
+        image stays as it is)."""
+        if not finished.record.message_id or finished.state is None:
             return
-        view = used_rematch_view(finished, translator(finished.record.locale))
+        tr = translator(finished.record.locale)
+        payload = public_payload(
+            finished, self.k.bot.presenter(finished.game.key), self.k.bot.tables, tr
+        )
+        disable_rematch(payload)
+        payload.image = None
+        payload.keep_image = True
         channel = self.k.bot.get_partial_messageable(int(finished.record.channel_id))
         slot = self._slots.of(finished.id)
         try:
             async with slot.busy:  # after any edit of that message under way
                 message = channel.get_partial_message(int(finished.record.message_id))
-                await timed_rest(message.edit(view=view), "edit", self.k.pacer)
+                await timed_rest(message.edit(**payload.edit_kwargs()), "edit", self.k.pacer)
         except discord.HTTPException:
             log.info("could not turn off the rematch button of table %s", finished.id)
         finally:
-            view.stop()
+            if payload.view is not None:
+                payload.view.stop()
 
     def show_again_later(self, table_id: int) -> None:
         """Same version, other seats (names, "Volver"), or a restart: the next change is shown

@@ -10,6 +10,7 @@ from bot.i18n import Translator
 from bot.service import Table
 from bot.service.seats import reclaimable
 from bot.ui import items
+from bot.ui.payload import Payload
 
 
 def seat_buttons(table: Table, tr: Translator) -> list[discord.ui.Item[Any]]:
@@ -31,16 +32,10 @@ def seat_buttons(table: Table, tr: Translator) -> list[discord.ui.Item[Any]]:
     return buttons
 
 
-def used_rematch_view(table: Table, tr: Translator) -> discord.ui.View:
-    """The finished table's components once its rematch opened: "Revancha", disabled."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        items.LobbyButton(
-            table.id,
-            "rematch",
-            label=tr("table.rematch"),
-            style=discord.ButtonStyle.primary,
-            disabled=True,
-        )
-    )
-    return view
+def disable_rematch(payload: Payload) -> None:
+    """The finished table's payload once its rematch opened: "Revancha", disabled."""
+    if payload.view is None:
+        return
+    for item in payload.view.walk_children():
+        if isinstance(item, items.LobbyButton) and item.op == "rematch":
+            item.item.disabled = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.service import Table
 from games.core import Game, GameState
 from storage import SeatInfo, TableRecord
+from tests.message_text import clickable
 
 # Seat ids that can't be mistaken for anything else in a text; names are what players read.
 SEAT_IDS = [
@@ -54,5 +55,4 @@ def table_for(game: Game, state: GameState, table_id: int) -> Table:
 
 
 def components(payload) -> list[dict]:
-    rows = payload.view.to_components() if payload.view else []
-    return [c for row in rows for c in row["components"]]
+    return clickable(payload)

@@ -12,6 +12,7 @@ from bot.ui.messages import public_payload
 from games.chupate2 import GAME
 from tests.bot.presenter_kit import SEAT_IDS, SEAT_NAMES, StubService, table_for, text_presenter
 from tests.games.chupate2.helpers import make_state
+from tests.message_text import read_card
 
 IDS, NAMES = SEAT_IDS, SEAT_NAMES
 PRESENTER = text_presenter(Presenter, GAME)
@@ -21,8 +22,8 @@ def _field(state, locale: str, title: str) -> list[str]:
     payload = public_payload(
         table_for(GAME, state, 7), PRESENTER, StubService(), translator(locale)
     )
-    fields = [f for f in payload.embeds[0].fields if f.name == title]
-    assert len(fields) == 1, [f.name for f in payload.embeds[0].fields]
+    fields = [f for f in read_card(payload).fields if f.name == title]
+    assert len(fields) == 1, [f.name for f in read_card(payload).fields]
     return fields[0].value.split("\n")
 
 

@@ -23,6 +23,7 @@ from tests.bot.presenter_kit import (
 )
 from tests.bot.test_messages import _check_limits
 from tests.games.chupate2.helpers import make_state
+from tests.message_text import read_card, rows_of
 
 TABLE_ID = 7
 IDS = SEAT_IDS
@@ -183,11 +184,11 @@ def test_a_26_card_hand_becomes_one_select_per_colour_paged_within_limits():
     assert selects[0]["placeholder"] == "Jugar una carta 🔺 rojo…"
     assert not any(c["custom_id"].startswith("h:") for c in _components(first))  # no pages
     # the turn row: "Robar una carta" and one button per wild, whatever the page
-    row0 = first.view.to_components()[0]["components"]
+    row0 = rows_of(first)[0]
     labels = [c.get("label") for c in row0]
     assert labels == ["Robar una carta", "Comodín…", "Comodín +4…"]
     # the hand in words, grouped by colour
-    text = first.embeds[0].description
+    text = read_card(first).description
     assert "**Tu mano (26 cartas)**" in text
     assert "🔺 rojo: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, Chúpate 2, Salto, Cambio de sentido" in text
     assert "🌈 comodines: Comodín, Comodín +4" in text
@@ -212,7 +213,7 @@ def test_one_chupate2_of_each_colour_to_stack_fits_as_buttons():
     comps = _components(payload)
     assert all(c["type"] == 2 for c in comps)  # no select, no paging for five choices
     assert _offers(payload) == {"take", "p.rDa", "p.yDa", "p.gDa", "p.bDa"}
-    assert "Debes robar 2" in payload.embeds[0].description
+    assert "Debes robar 2" in read_card(payload).description
 
 
 # ----- the colour picker ---------------------------------------------------------------------
@@ -232,8 +233,8 @@ def test_the_colour_draft_plays_exactly_the_chosen_legal_wild():
     picker = private_payload(table, PRESENTER, seat, tr, draft=draft)
     _check_limits(picker, {a.encode() for a in legal})
     assert _offers(picker) == set()  # only the picker while it is open
-    assert "🌈 **Elige el color para tu Comodín +4:**" in picker.embeds[0].description
-    assert "Elige el color" not in first.embeds[0].description
+    assert "🌈 **Elige el color para tu Comodín +4:**" in read_card(picker).description
+    assert "Elige el color" not in read_card(first).description
     assert _draft_ops(picker) == ["c.Fb.r", "c.Fb.y", "c.Fb.g", "c.Fb.b", "x"]
     buttons = [c for c in _components(picker)]
     assert [b["label"] for b in buttons] == [
@@ -285,8 +286,8 @@ def test_first_card_comodin_colour_is_named_with_four_buttons():
     assert _offers(payload) == {"col.r", "col.y", "col.g", "col.b"}
     labels = [c["label"] for c in _components(payload)]
     assert labels == ["Color: rojo", "Color: amarillo", "Color: verde", "Color: azul"]
-    assert "elige el color" in payload.embeds[0].description
-    public = public_payload(table, PRESENTER, _Service(), tr).embeds[0].description
+    assert "elige el color" in read_card(payload).description
+    public = read_card(public_payload(table, PRESENTER, _Service(), tr)).description
     assert "color en juego: por elegir" in public
     assert "Beto elige el color del comodín inicial." in public
 
@@ -310,30 +311,30 @@ def test_the_player_hit_by_a_plus4_gets_mentira_and_aceptar_buttons():
     tr = translator("es")
     victim = IDS[1]
     payload = private_payload(table, PRESENTER, victim, tr)
-    row0 = payload.view.to_components()[0]["components"]
+    row0 = rows_of(payload)[0]
     assert [(c["label"], c["custom_id"].split(":", 3)[3]) for c in row0] == [
         ("¡Mentira!", "chal"),
         ("Aceptar (+4)", "take"),
     ]
     assert row0[0]["style"] == 4  # danger: the challenge stands out
-    assert "Te han jugado un +4 sobre 🔺 rojo" in payload.embeds[0].description
+    assert "Te han jugado un +4 sobre 🔺 rojo" in read_card(payload).description
     for other in (IDS[0], IDS[2], IDS[3]):
         assert _offers(private_payload(table, PRESENTER, other, tr)) == set()
     public = public_payload(table, PRESENTER, _Service(), tr)
-    assert "Beto recibe un +4 de Ana" in public.embeds[0].description
+    assert "Beto recibe un +4 de Ana" in read_card(public).description
     assert _offers(public) == set()
 
     after, _ = GAME.apply(state, victim, GAME.decode_action("chal"))
     table = _table(after)
     mine = private_payload(table, PRESENTER, victim, tr)
-    text = mine.embeds[0].description
+    text = read_card(mine).description
     assert "Su mano al jugar el +4: 🔺 1 rojo, 🟩 7 verde — ¡ilegal!" in text
-    just_now = mine.embeds[0].fields[0].value
+    just_now = read_card(mine).fields[0].value
     assert "Mano de Ana al jugar el +4: 🔺 1 rojo, 🟩 7 verde (¡ilegal!)" in just_now
-    public_text = str(public_payload(table, PRESENTER, _Service(), tr).embeds[0].to_dict())
+    public_text = str(read_card(public_payload(table, PRESENTER, _Service(), tr)).to_dict())
     assert "¡Mentira! Beto acierta: Ana roba 4." in public_text
     assert "7 verde" not in public_text  # the reveal is the challenger's alone
-    assert "7 verde" not in str(private_payload(table, PRESENTER, IDS[2], tr).embeds[0].to_dict())
+    assert "7 verde" not in str(read_card(private_payload(table, PRESENTER, IDS[2], tr)).to_dict())
 
 
 # ----- "¡Última!" on the public message --------------------------------------------------------
@@ -348,7 +349,7 @@ def test_last_card_call_and_catch_are_public_buttons():
     assert _offers(public) == {"announce", "catch"}
     labels = {c.get("label") for c in _components(public)}
     assert "¡Pillado! (Ana)" in labels and "¡Última!" in labels
-    assert "Ana tiene una carta y no avisó" in public.embeds[0].description
+    assert "Ana tiene una carta y no avisó" in read_card(public).description
 
 
 def test_every_exposed_player_gets_a_catch_button():
@@ -365,7 +366,7 @@ def test_every_exposed_player_gets_a_catch_button():
     assert {"catch.0", "catch.1"} <= _offers(public)
     labels = {c.get("label") for c in _components(public)}
     assert {"¡Pillado! (Ana)", "¡Pillado! (Beto)"} <= labels
-    text = public.embeds[0].description
+    text = read_card(public).description
     assert "Ana tiene una carta y no avisó" in text and "Beto tiene una carta y no avisó" in text
 
 
@@ -452,7 +453,7 @@ def test_points_game_between_rounds_shows_scores_per_seat():
     state, _ = GAME.apply(state, IDS[0], GAME.decode_action("p.g1a"))  # 1 + 9 + 2 = 12
     assert GAME.outcome(state) is None and state.round == 2
     payload = public_payload(_table(state), PRESENTER, _Service(), translator("es"))
-    text = payload.embeds[0].description
+    text = read_card(payload).description
     assert "Ronda 2 · meta 300 puntos" in text
     assert "Ronda 1: Ana +12" in text
     assert "Ana: 7 cartas · 12 pts" in text and "Beto: 7 cartas · 0 pts" in text

@@ -9,6 +9,7 @@ import discord
 from bot.i18n import translator
 from bot.ui.ephemeral import MARGIN, TOKEN_LIFETIME, EphemeralViews
 from bot.ui.payload import Payload
+from tests.message_text import clickable, text_of
 
 
 class Clock:
@@ -66,7 +67,9 @@ async def test_a_click_on_another_hand_retires_the_old_one():
     views.remember(1, "u", _interaction(message_id=12), translator("es"), version=4)
     await views.drain()
     (kwargs,) = [c.kwargs for c in old.followup.edit_message.await_args_list]
-    assert kwargs["view"] is None and "ya no se actualiza" in kwargs["content"]
+    # a V2 hand stays V2: the note is a container, with nothing to click
+    assert not kwargs["content"] and kwargs["view"].has_components_v2()
+    assert not clickable(kwargs) and "ya no se actualiza" in text_of(kwargs)
 
 
 async def test_the_end_forgets_the_table_s_views():

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import LOCALES, catalogue, normalise_locale, placeholders, tr, translator
+from tests.message_text import read_card
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 
@@ -330,7 +331,7 @@ def test_triad_explains_the_values_notation():
         legend = tr(locale, "triad.ui.values_legend")
         assert legend in presenter.private_lines(GAME.view(state, SEATS[0]), t)
         picker = picker_payload(7, {"c001": 1, "c002": 2}, [], 0, False, t)
-        assert legend in picker.embeds[0].description
+        assert legend in read_card(picker).description
 
 
 @pytest.mark.parametrize("locale", LOCALES)

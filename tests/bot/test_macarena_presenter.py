@@ -24,6 +24,7 @@ from tests.bot.presenter_kit import (
 )
 from tests.bot.test_messages import _check_limits
 from tests.games.macarena.helpers import play, table
+from tests.message_text import read_card
 
 TABLE_ID = 4242
 IDS = SEAT_IDS
@@ -217,7 +218,7 @@ def test_a_long_series_stays_within_limits_and_is_laid_as_built():
         _check_limits(payload)
     lay = encode_draft(0, series)
     assert lay in _actions(payload) and len(series) == 23
-    text = payload.embeds[0].description
+    text = read_card(payload).description
     assert "Serie en el pozo 1" in text and "22 cartas irán a tu colección" in text
     new_state, events = GAME.apply(state, "a", GAME.decode_action(lay))
     assert len(new_state.collections["a"]) == 22 and new_state.pozos[0][-1].code == "3H"
@@ -234,13 +235,13 @@ def test_undo_and_change_pozo_and_espejo_mark():
     assert ops["p.0"]["label"] == "Deshacer" and ops["c"]["label"] == "Cambiar de pozo"
     draft, _ = _step(state, "a", draft, encode_draft(0, ["3C", "3C"]))
     payload = _private(state, "a", draft)
-    assert "¡Espejo! La serie termina aquí." in payload.embeds[0].description
+    assert "¡Espejo! La serie termina aquí." in read_card(payload).description
     assert not [op for op in _ops(payload) if len(op) > len("p.0.ff")]  # nothing after an espejo
     draft, _ = _step(state, "a", draft, "p.0")  # undo twice
     assert draft["series"] == "p.0"
     draft, _ = _step(state, "a", draft, "c")
     assert "series" not in draft
-    assert "Elige un pozo" in _private(state, "a", draft).embeds[0].description
+    assert "Elige un pozo" in read_card(_private(state, "a", draft)).description
 
 
 @pytest.mark.parametrize(
@@ -288,8 +289,8 @@ def test_the_element_to_give_up_is_asked_with_buttons():
     buttons = _actions(payload)
     assert set(buttons) == {"g.e", "g.w"}
     assert buttons["g.e"]["label"] == "Entregar tierra" and buttons["g.e"]["emoji"]["name"] == "🌍"
-    assert "elige el elemento que entregas" in payload.embeds[0].description
-    public = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    assert "elige el elemento que entregas" in read_card(payload).description
+    public = read_card(public_payload(_table(state), PRESENTER, _Service(), TR))
     assert "Esperando a que b entregue un elemento" in public.description
     assert _actions(_private(state, "a")) == {}
 
@@ -305,7 +306,7 @@ def test_the_element_to_buy_is_asked_with_buttons():
     assert buttons["b.f"]["label"] == "Comprar fuego (4 monedas)"
     for text in buttons:
         assert _applies(state, "c", text)
-    assert "Tienes 4 monedas" in payload.embeds[0].description
+    assert "Tienes 4 monedas" in read_card(payload).description
 
 
 def test_the_maca_to_move_is_asked_with_buttons():
@@ -318,7 +319,7 @@ def test_the_maca_to_move_is_asked_with_buttons():
     buttons = _actions(payload)
     assert set(buttons) == {"m.0", "m.1", "m.3"}
     assert buttons["m.3"]["label"] == "Mover la MACA del pozo 4"
-    assert "elige cuál mover al pozo 3" in payload.embeds[0].description
+    assert "elige cuál mover al pozo 3" in read_card(payload).description
 
 
 def test_the_collection_is_private_and_shown_on_demand():
@@ -326,14 +327,14 @@ def test_the_collection_is_private_and_shown_on_demand():
         {"a": "3C 4C", "b": "5S"}, seats=["a", "b"], collections={"a": "7H 8H 9D", "b": "KS"}
     )
     plain = _private(state, "a")
-    text = plain.embeds[0].description
+    text = read_card(plain).description
     assert "Tu colección: 3 (🌍 0 · 💨 0 · 💧 2 · 🔥 1)" in text and "7♥" not in text
     ops = _ops(plain)
     assert ops["v"]["label"] == "Ver mi colección"
     draft, action = _step(state, "a", {}, "v")
     assert action is None and draft == {"collection": True}
     shown = _private(state, "a", draft)
-    text = shown.embeds[0].description
+    text = read_card(shown).description
     assert "**Tu colección** (3)" in text and "💧 agua: 7♥ 8♥" in text
     assert "🔥 fuego: 9♦" in text and "K♠" not in text
     assert _ops(shown)["v"]["label"] == "Ocultar mi colección"
@@ -342,7 +343,7 @@ def test_the_collection_is_private_and_shown_on_demand():
     assert _step(state, "a", draft, "v")[0] == {"series": "p.0", "collection": False}
     # b (not on turn) has the button too; the public message shows no collection
     assert "v" in _ops(_private(state, "b"))
-    public = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    public = read_card(public_payload(_table(state), PRESENTER, _Service(), TR))
     assert "7♥" not in public.description
 
 
@@ -356,7 +357,7 @@ def test_texts_show_names_and_never_seat_ids():
     for state in (last,):
         table_ = _table(state)
         public = public_payload(table_, PRESENTER, _Service(), TR)
-        embed = public.embeds[0]
+        embed = read_card(public)
         texts = [embed.description] + [f.value for f in embed.fields]
         for text in texts:
             assert not any(i in text for i in IDS), text
@@ -368,7 +369,7 @@ def test_texts_show_names_and_never_seat_ids():
     assert seen_events >= 3
     # mid-game: seat lines and events name the players
     state = next(s for s in _playout(3, random.Random(4), 30) if s.version == 25)
-    embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    embed = read_card(public_payload(_table(state), PRESENTER, _Service(), TR))
     text = embed.description + "".join(f.value for f in embed.fields)
     assert not any(i in text for i in IDS)
     for name in NAMES[:3]:
@@ -383,7 +384,7 @@ def test_public_standings_show_tokens_and_hand_sizes():
         tokens={"a": Tokens(coins=3, elements=["earth", "fire"], amulets=1)},
         macas=[{"a": 2}] + [{}] * 6,
     )
-    embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    embed = read_card(public_payload(_table(state), PRESENTER, _Service(), TR))
     lines = embed.description.splitlines()
     a_line = next(line for line in lines if "a — mano 2" in line)
     assert a_line == "▶ 🔴 a — mano 2 · monedas 3 · elementos 🌍🔥 · amuletos 1 · MACAS 2"
@@ -407,7 +408,7 @@ def test_play_action_choice_label():
 def test_the_last_hand_is_summed_up_in_the_public_embed():
     state = _end_of_hand({})  # nobody has tokens: awards, then the next hand at once
     assert state.hand_number == 3
-    embed = public_payload(_table(state), PRESENTER, _Service(), TR).embeds[0]
+    embed = read_card(public_payload(_table(state), PRESENTER, _Service(), TR))
     # Issue 31: the hand's scoring is its own section, not lines that scroll with the moves
     [section] = [f for f in embed.fields if f.name == "Puntuación de la mano 2"]
     lines = section.value
@@ -419,7 +420,7 @@ def test_the_last_hand_is_summed_up_in_the_public_embed():
     assert fields.index("Puntuación de la mano 2") < fields.index("Últimas jugadas")
     s = table({"a": "3C", "b": "5S 6S", "c": "6S"}, hand_number=2)
     went_out, _ = play(s, "a", 0, "3C")
-    embed = public_payload(_table(went_out), PRESENTER, _Service(), TR).embeds[0]
+    embed = read_card(public_payload(_table(went_out), PRESENTER, _Service(), TR))
     text = embed.description + "\n".join(f.value for f in embed.fields)
     assert "Mano 2 (a se quedó sin cartas)" in text
     assert "+1 moneda por irse" in text

@@ -28,6 +28,7 @@ from tests.bot.presenter_kit import (
     text_presenter,
 )
 from tests.bot.test_messages import _check_limits
+from tests.message_text import clickable, read_card
 
 TABLE_ID = 9
 IDS = SEAT_IDS
@@ -122,7 +123,7 @@ def _buttons(payload) -> dict[str, dict]:
 
 
 def _text(payload) -> str:
-    e = payload.embeds[0]
+    e = read_card(payload)
     return "\n".join([e.description or "", *(f.value for f in e.fields)])
 
 
@@ -153,7 +154,7 @@ def test_big_hands_fit_the_limits_and_every_card_is_selectable(size, ayuda):
     assert {"Jugar", "Limpiar selección", "Sugerir", "Escribir la mesa", "Robar"} <= labels
     # the opponent, not to act, gets the hand in words but no builder
     other = private_payload(table, PRESENTER, IDS[1], tr)
-    assert not _selects(other) and other.view is None
+    assert not _selects(other) and not clickable(other)
 
 
 def test_one_select_per_suit_with_suit_placeholders():

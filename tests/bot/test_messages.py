@@ -12,43 +12,34 @@ from bot.ui.messages import lobby_payload, private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from storage import open_database
 from tests.bot.test_tables import RecordingListener
+from tests.fakediscord import limits
+from tests.message_text import clickable, components_of
 
 GAMES = load_games()
 
 
 def _check_limits(payload, allowed_actions=None):
-    data = payload.view.to_components() if payload.view else []
-    assert len(data) <= 5
-    custom_ids = []
-    for row in data:
-        comps = row["components"]
-        assert len(comps) <= 5
-        if any(c["type"] == 3 for c in comps):
-            assert len(comps) == 1
-        for c in comps:
-            custom_ids.append(c["custom_id"])
-            assert 0 < len(c["custom_id"]) <= 100
-            if c["type"] == 2:
-                assert len(c.get("label") or "") <= 80
-            if c["type"] == 3:
-                assert 0 < len(c["options"]) <= 25
-                for o in c["options"]:
-                    assert len(o["label"]) <= 100 and len(o["value"]) <= 100
-                    if allowed_actions is not None and c["custom_id"].startswith("ts:"):
-                        assert o["value"] in allowed_actions  # (draft selects carry parts)
-            elif allowed_actions is not None and c["custom_id"].startswith("t:"):
-                assert c["custom_id"].split(":", 3)[3] in allowed_actions
-    assert len(custom_ids) == len(set(custom_ids))
-    total = sum(
-        len(e.title or "")
-        + len(e.description or "")
-        + len(e.footer.text or "")
-        + sum(len(f.name) + len(f.value) for f in e.fields)
-        for e in payload.embeds
-    )
-    assert total <= 6000
-    for e in payload.embeds:
-        assert len(e.description or "") <= 4096
+    """What Discord checks of the message (the fake's own rules: Components V2 or classic), and
+    that only legal actions are offered."""
+    data = components_of(payload)
+    body = {"components": data}
+    if is_v2_view(payload):
+        body["flags"] = limits.FLAG_COMPONENTS_V2
+    else:
+        body["embeds"] = [e.to_dict() for e in payload.embeds]
+    uploads = [payload.image.filename] if payload.image is not None else []
+    assert limits.check_message(body, uploads=uploads) == []
+    for c in clickable(payload):
+        if c["type"] == 3:
+            for o in c["options"]:
+                if allowed_actions is not None and c["custom_id"].startswith("ts:"):
+                    assert o["value"] in allowed_actions  # (draft selects carry parts)
+        elif allowed_actions is not None and c["custom_id"].startswith("t:"):
+            assert c["custom_id"].split(":", 3)[3] in allowed_actions
+
+
+def is_v2_view(payload) -> bool:
+    return payload.view is not None and payload.view.has_components_v2() and not payload.embeds
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -76,15 +67,20 @@ async def test_payloads_of_random_games(db_target, key, locale):
     for i in range(2, game.min_players + 1):
         await service.lobby.join(table.id, str(i), f"P{i}")
     _check_limits(lobby_payload(table, service, tr))
+    assert is_v2_view(lobby_payload(table, service, tr))
     await service.lobby.start(table.id, "1")
     rng = random.Random(7)
     for _ in range(80):
         if table.record.status != "playing":
             break
-        _check_limits(public_payload(table, presenter, service, tr))
+        public = public_payload(table, presenter, service, tr)
+        _check_limits(public)
+        assert is_v2_view(public)
         for seat in table.state.seats:
             legal = {a.encode() for a in game.legal_actions(table.state, seat)}
-            _check_limits(private_payload(table, presenter, seat, tr), legal)
+            private = private_payload(table, presenter, seat, tr)
+            _check_limits(private, legal)
+            assert is_v2_view(private)
         to_act = sorted(game.to_act(table.state))
         seat = to_act[0]
         action = rng.choice(game.legal_actions(table.state, seat))

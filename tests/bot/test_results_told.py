@@ -12,6 +12,7 @@ from games.amapatolli.rules import AmapatolliOutcome
 from games.maquiavelo import GAME as MAQUIAVELO
 from games.maquiavelo.view import MaquiaveloOutcome
 from tests.bot.presenter_kit import text_presenter
+from tests.message_text import read_card
 
 
 def _names(seat: str) -> str:
@@ -67,7 +68,7 @@ def test_a_move_the_computer_made_for_a_person_out_of_time_is_labelled():
     label = tr("es", "table.played_by_timer", player=name)
 
     def last_moves() -> str:
-        embed = public_payload(table, presenter, StubService(), translator("es")).embeds[0]
+        embed = read_card(public_payload(table, presenter, StubService(), translator("es")))
         return "\n".join(f.value for f in embed.fields if f.name == "Últimas jugadas")
 
     assert label not in last_moves()

@@ -19,6 +19,7 @@ from games.triad.cards import ids_of_levels
 from storage import CollectionsRepo, open_database
 from tests.bot.test_messages import _check_limits
 from tests.bot.test_tables import RecordingListener
+from tests.message_text import clickable
 
 GAME = load_games(("triad",))["triad"]
 PRESENTER = presenter_for(GAME)
@@ -150,17 +151,12 @@ async def test_payout_pick_buttons_and_outcome_lines(db_target):
     payload = private_payload(table, PRESENTER, winner, tr)
     picks = {a.encode() for a in GAME.legal_actions(table.state, winner)}
     _check_limits(payload, picks)
-    offered = {
-        b["custom_id"].split(":", 3)[3]
-        for row in payload.view.to_components()
-        for b in row["components"]
-    }
+    offered = {b["custom_id"].split(":", 3)[3] for b in clickable(payload)}
     assert offered == picks and len(picks) == 5
     loser = next(s for s in table.state.seats if s != winner)
     assert private_payload(table, PRESENTER, loser, tr).view is None or not any(
         c["custom_id"].startswith("t:")
-        for row in private_payload(table, PRESENTER, loser, tr).view.to_components()
-        for c in row["components"]
+        for c in clickable(private_payload(table, PRESENTER, loser, tr))
     )
     taken = sorted(picks)[0]
     await service.act(table.id, winner, table.version, taken)
@@ -188,32 +184,18 @@ def test_picker_pages_and_limits():
     picks = [ids_of_levels((3,))[0]] * 2
     first = picker_payload(7, cards, picks, 0, False, tr)
     _check_limits(first)
-    ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
+    ids = [c["custom_id"] for c in clickable(first)]
     assert "tts:7:add0" in ids and "tts:7:rm0" in ids and "tt:7:pg1" in ids
     assert "Página 1/4" in _everything(first) and "Elegidas (2/5)" in _everything(first)
-    add = next(
-        c
-        for row in first.view.to_components()
-        for c in row["components"]
-        if c["custom_id"] == "tts:7:add0"
-    )
+    add = next(c for c in clickable(first) if c["custom_id"] == "tts:7:add0")
     assert len(add["options"]) == 9  # the card chosen twice (both copies) can't be added again
     last = picker_payload(7, cards, picks, 9, False, tr)
     assert "Página 4/4" in _everything(last)
     full = picker_payload(7, cards, ids_of_levels((1,))[:5], 0, False, tr)
     _check_limits(full)
-    ok = next(
-        c
-        for row in full.view.to_components()
-        for c in row["components"]
-        if c["custom_id"] == "tt:7:ok"
-    )
+    ok = next(c for c in clickable(full) if c["custom_id"] == "tt:7:ok")
     assert not ok.get("disabled")
-    assert not any(
-        c["custom_id"].startswith("tts:7:add")
-        for row in full.view.to_components()
-        for c in row["components"]
-    )
+    assert not any(c["custom_id"].startswith("tts:7:add") for c in clickable(full))
     assert picker_payload(7, cards, picks, 0, True, tr).view is None
 
 
@@ -238,7 +220,7 @@ async def test_challenge_lobby_shows_rules_payout_and_accept(tmp_path):
     _check_limits(payload)
     text = _everything(payload)
     assert "Same" in text and "All" in text and "<@2>" in text
-    assert {c["custom_id"] for row in payload.view.to_components() for c in row["components"]} == {
+    assert {c["custom_id"] for c in clickable(payload)} == {
         f"tt:{table.id}:accept",
         f"tt:{table.id}:decline",
         f"tt:{table.id}:cancel",
@@ -303,7 +285,7 @@ def test_cards_pages_show_name_level_element_values_and_quantity():
     _check_limits(first)
     text = _everything(first)
     assert "Ana's collection: 35 cards (33 different)" in text and "Page 1/4" in text
-    ids = [c["custom_id"] for row in first.view.to_components() for c in row["components"]]
+    ids = [c["custom_id"] for c in clickable(first)]
     assert ids == ["tk:55:0", "tk:55:1"]
     assert "Page 4/4" in _everything(cards_payload("55", "Ana", cards, 9, tr))  # clamped
     last = _everything(cards_payload("55", "Ana", cards, 2, tr))

@@ -18,6 +18,7 @@ from tests.e2e.driver_kit import Offer, OracleBase, TableOnFake, offers_on, take
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
+from tests.message_text import read_card
 
 
 def policy(actions: set[str]) -> str | None:
@@ -162,7 +163,7 @@ async def open_lobby(
     assert opened, f"/play answered {reply.content!r}"
     table_id = int(opened.group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""),
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or ""),
         channel=channel,
     )
     return table_id, lobby

@@ -26,6 +26,7 @@ from tests.e2e.driver_kit import (
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
+from tests.message_text import read_card
 
 
 def policy(legal: list[str], hand: list[str]) -> str:
@@ -222,7 +223,7 @@ async def start_game(
     assert reply.ephemeral, reply
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()

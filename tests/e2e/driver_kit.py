@@ -11,6 +11,7 @@ from games.core import Game
 from tests.fakediscord.model import CB_DEFER_UPDATE, Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
+from tests.message_text import clickable, read_card
 
 VERSION = re.compile(r"(\d+)\s*$")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
@@ -92,13 +93,13 @@ class TableOnFake:
     def public(self) -> Message:
         marker = f"mesa #{self.table_id}"
         for msg in reversed(self.fake.channel_messages(self.channel)):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
+            if read_card(msg) and marker in (read_card(msg).get("title") or ""):
                 return msg
         raise LookupError(f"no public message for table {self.table_id}")
 
     def version(self) -> int | None:
         try:
-            footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
+            footer = (read_card(self.public()).get("footer") or {}).get("text") or ""
         except LookupError:
             return None
         m = VERSION.search(footer)
@@ -126,7 +127,7 @@ class TableOnFake:
                 lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
             )
         shown = self._hand_at(user, version)  # their view shows it already: no press
-        if shown is None and any(m.components for m in self.hand_views(user)):
+        if shown is None and any(clickable(m) for m in self.hand_views(user)):
             # their live hand follows the table (through its token): watch it a moment
             try:
                 shown = await self.fake.wait_until(
@@ -142,9 +143,9 @@ class TableOnFake:
         return [
             m
             for m in user.ephemerals()
-            if m.embeds
-            and title in (m.embeds[0].get("title") or "")
-            and "—" in m.embeds[0]["title"]
+            if read_card(m)
+            and title in (read_card(m).get("title") or "")
+            and "—" in read_card(m)["title"]
         ]
 
     def _hand_at(self, user: FakeUser, version: int) -> Message | None:
@@ -175,6 +176,6 @@ class TableOnFake:
 
 def view_version(message: Message) -> int | None:
     """The version in a private view's footer ("Versión N")."""
-    footer = ((message.embeds or [{}])[0].get("footer") or {}).get("text") or ""
+    footer = ((read_card(message) or {}).get("footer") or {}).get("text") or ""
     m = VERSION.search(footer)
     return int(m.group(1)) if m and "Versi" in footer else None

@@ -15,6 +15,7 @@ from tests.e2e.dm_count import assert_few_dms
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
+from tests.message_text import clickable, read_card
 
 RESULTS = "Resultado"
 OVER = "La partida terminó."
@@ -22,7 +23,7 @@ REMATCH = "Revancha"
 
 
 def results_of(message: Message) -> str:
-    return next(f for f in message.embeds[0]["fields"] if f["name"] == RESULTS)["value"]
+    return next(f for f in read_card(message)["fields"] if f["name"] == RESULTS)["value"]
 
 
 def table_views(user: FakeUser, table_id: int, *, dms: bool) -> list[Message]:
@@ -32,7 +33,9 @@ def table_views(user: FakeUser, table_id: int, *, dms: bool) -> list[Message]:
     return [
         m
         for m in shown
-        if m.embeds and title in (m.embeds[0].get("title") or "") and "—" in m.embeds[0]["title"]
+        if read_card(m)
+        and title in (read_card(m).get("title") or "")
+        and "—" in read_card(m)["title"]
     ]
 
 
@@ -55,11 +58,11 @@ async def check_the_end(
         final = views[-1]
         assert OVER in final.text, (person.name, final.text)
         assert results_of(final) == results, (person.name, results_of(final), results)
-        assert final.components == [], (person.name, final.components)
+        assert clickable(final) == [], (person.name, clickable(final))
         if person.dms_open:
             # Views sent before a restart too: the bot stores them (bot/ui/shown.py).
-            clickable = [m.text[:60] for m in views if m.components]
-            assert clickable == [], (person.name, clickable)
+            live = [m.text[:60] for m in views if clickable(m)]
+            assert live == [], (person.name, live)
     assert_few_dms(fake, people)  # one hand message per player, edited in place (issue 31)
     assert_alt_text_everywhere(fake)  # every image says what it shows (issue 28 item 4)
     host = people[0]

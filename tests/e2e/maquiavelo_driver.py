@@ -23,6 +23,7 @@ from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
 from tests.games.maquiavelo.helpers import brute_partition, valid_meld
+from tests.message_text import read_card
 
 SELECTS = "selects"
 MODAL = "modal"
@@ -265,7 +266,7 @@ async def start_game(
     reply = await (await host.slash("play maquiavelo", hand_size=hand_size))
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()

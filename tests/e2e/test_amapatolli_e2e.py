@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.e2e.alt_text import assert_alt_text_everywhere
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.dm_count import assert_few_dms
+from tests.message_text import read_card, rows_of
 
 SEED = "e2e-0063"  # 12 moves: plays, a draw, an accepted skip, a "¡Ce!" call-out and "Ce" announcements
 
@@ -18,7 +19,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     # Everyone received their hand by DM: an embed listing the cards, and the hand image.
     for player in players:
         [first, *_] = player.dms()
-        assert "mesa #" in first.embeds[0]["title"]
+        assert "mesa #" in read_card(first)["title"]
         assert [a.filename for a in first.attachments] == ["hand.png"]
         assert first.attachments[0].data.startswith(b"\x89PNG")
 
@@ -30,7 +31,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     kinds = {action.split(".")[0] for _, action in table.oracle.log}
     assert {"p", "draw", "accept", "catch", "announce"} <= kinds
     public = table.public()
-    results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
+    results = next(f for f in read_card(public)["fields"] if f["name"] == "Resultado")
     names = {str(p.id): p.name for p in players}
     ranking = [names[seat] for group in table.oracle.ranking() for seat in group]
     positions = [results["value"].find(name) for name in ranking]
@@ -54,7 +55,7 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     )
 
     board = await (await players[0].slash("leaderboard", by="wins"))
-    rows = board.embeds[0]["description"].splitlines()
+    rows = read_card(board)["description"].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
 
@@ -91,7 +92,7 @@ async def test_a_long_game_with_big_hands_stays_within_discord_limits(fake_disco
     assert table.moves == 67
     # every state each DM went through (the final ones have their buttons turned off)
     rows = [
-        len(state["components"])
+        len(rows_of(state))
         for p in players
         for m in p.dms()
         for state in [*m.versions, {"components": m.components}]

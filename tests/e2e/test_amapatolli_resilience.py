@@ -6,6 +6,7 @@ import asyncio
 
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import offers_on, take
+from tests.message_text import read_card
 
 SEED = "e2e-0063"
 MESSAGE = "/channels/{channel_id}/messages/{message_id}"
@@ -15,7 +16,7 @@ CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 def final_ranking_shown(table) -> None:
     names = {str(p.id): p.name for p in table.players}
     ranking = [names[s] for group in table.oracle.ranking() for s in group]
-    results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    results = next(f for f in read_card(table.public())["fields"] if f["name"] == "Resultado")
     positions = [results["value"].find(name) for name in ranking]
     assert all(p >= 0 for p in positions) and positions == sorted(positions), results["value"]
 

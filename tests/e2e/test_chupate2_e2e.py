@@ -12,6 +12,7 @@ from __future__ import annotations
 from tests.e2e.chupate2_driver import HouseRulesOracle, start_game
 from tests.e2e.driver_kit import draft_buttons, offers_on
 from tests.e2e.endgame_kit import check_the_end, table_views
+from tests.message_text import read_card
 
 SEED = "e2e-c2-0079"
 
@@ -27,14 +28,14 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     table = await start_game(fake, players, seed=SEED, options={"teams": "pairs"})
     await fake.wait_for_message(lambda m: f"<@{dave.id}>" in m.content)  # told to use the button
 
-    public = table.public().embeds[0]["description"]
+    public = read_card(table.public())["description"]
     assert "Equipo 1: alice, carol" in public and "Equipo 2: bob, dave" in public
     assert "alice: 7 cartas · Eq. 1" in public
     image = table.public().attachments
     assert [a.filename for a in image] == ["table.png"] and image[0].data.startswith(b"\x89PNG")
     first_dm = alice.dms()[0]
     assert [a.filename for a in first_dm.attachments] == ["hand.png"]
-    assert "**Tu mano (7 cartas)**" in first_dm.embeds[0]["description"]
+    assert "**Tu mano (7 cartas)**" in read_card(first_dm)["description"]
 
     assert await table.move() == (str(carol.id), "p.g3b")
     # bob's +4 is two clicks in his DM: the card, then its colour in the picker
@@ -44,14 +45,14 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     hit = await table.private_view(alice, 2)
     assert [b.label for b in hit.buttons[:2]] == ["¡Mentira!", "Aceptar (+4)"]
     assert set(offers_on(hit, table.table_id)) == {"chal", "take"}
-    assert "Te han jugado un +4 sobre 🟩 verde" in hit.embeds[0]["description"]
-    public = table.public().embeds[0]["description"]
+    assert "Te han jugado un +4 sobre 🟩 verde" in read_card(hit)["description"]
+    public = read_card(table.public())["description"]
     assert "alice recibe un +4 de bob" in public and "+4" in public
 
     assert await table.move() == (str(alice.id), "chal")
     # the challenger alone sees bob's hand as it was; the +4 was a bluff
     seen = await table.private_view(alice, 3)
-    revealed = seen.embeds[0]["description"]
+    revealed = read_card(seen)["description"]
     assert "Su mano al jugar el +4:" in revealed and "¡ilegal!" in revealed
     bobs_hand = [line for line in revealed.splitlines() if line.startswith("👀")][0]
     assert "🟩 7 verde" in bobs_hand  # he held green, the colour in force
@@ -73,7 +74,7 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     assert dave.dms() == [] and dave.ephemerals()
 
     final = table.public()
-    results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
+    results = next(f for f in read_card(final)["fields"] if f["name"] == "Resultado")["value"]
     assert results.splitlines()[0] == "🏆 ¡Gana el equipo 1: alice, carol!"
     assert "Equipo 1: alice, carol · 56 pts" in results
     assert "Equipo 2: bob, dave · 0 pts" in results
@@ -84,7 +85,7 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     assert len(table_views(dave, table.table_id, dms=False)) == 1
 
     board = await (await bob.slash("leaderboard", game="chupate2", by="wins"))
-    rows = board.embeds[0]["description"].splitlines()
+    rows = read_card(board)["description"].splitlines()
     assert len(rows) == 4
     for row, player in zip(rows[:2], sorted([alice, carol], key=lambda p: str(p.id)), strict=True):
         assert f"<@{player.id}>" in row
@@ -153,7 +154,7 @@ async def test_ultima_variant_a_missing_call_is_caught_from_the_public_message(f
     assert "alice: 2 cartas · ☝️ ¡Última!" in table.public().text
     await table.play_to_the_end()
     assert table.oracle.log[-1] == (str(alice.id), "p.y3b") and table.moves == 23
-    results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    results = next(f for f in read_card(table.public())["fields"] if f["name"] == "Resultado")
     assert results["value"].splitlines()[0].startswith("1.º alice — ")
     assert fake.violations == []
 
@@ -179,7 +180,7 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
 
     await table.play_to_the_end()
     assert table.moves == 32
-    results = next(f for f in table.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    results = next(f for f in read_card(table.public())["fields"] if f["name"] == "Resultado")
     assert results["value"].splitlines() == [
         "1.º bob — 109 puntos",
         "2.º alice — 37 puntos",
@@ -187,7 +188,7 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
         "Ronda 2: bob +109",
     ]
     board = await (await alice.slash("leaderboard", game="chupate2", by="wins"))
-    rows = board.embeds[0]["description"].splitlines()
+    rows = read_card(board)["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida · 109 puntos" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida · 37 puntos" in rows[1]
     assert fake.violations == []

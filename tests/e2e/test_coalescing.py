@@ -41,15 +41,13 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
     assert moves >= 2
     await fake.settle()
     assert edits == []  # held: within public_every of the table's last bot-token call
-    assert _footer_version(driver.public().embeds) == first  # still the older version
+    assert _footer_version(driver.public()) == first  # still the older version
 
     await bot.listener.drain()  # a drain (and a shutdown) shows what waits at once
     last = table.version
     await driver.wait_version(last)
     assert len(edits) == 1  # every change meanwhile in ONE edit, of the newest version
     public = driver.public()
-    shown = [_footer_version(v["embeds"]) for v in public.versions] + [
-        _footer_version(public.embeds)
-    ]
+    shown = [_footer_version(v) for v in public.versions] + [_footer_version(public)]
     shown = [v for v in shown if v is not None]
     assert shown == sorted(set(shown)) and shown[-2:] == [first, last]

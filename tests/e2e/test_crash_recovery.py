@@ -15,6 +15,7 @@ from bot.service.lobby import Lobby
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
 from tests.fakediscord.users import RawValue
+from tests.message_text import clickable, read_card
 
 SEED = "e2e-0063"
 
@@ -225,14 +226,14 @@ async def test_after_a_restart_stop_still_turns_every_dm_view_and_the_turn_menti
             break
         await table.move()
     assert mention_live()
-    assert any(m.components for p in players for m in p.dms())
+    assert any(clickable(m) for p in players for m in p.dms())
     await mesa.restart()
     await (await alice.slash("stop")).response(10)
     await mesa.bot.listener.drain()
     await fake.settle()
     for player in players:
         for message in player.dms():
-            assert message.components == [], (player.name, message.text)
+            assert clickable(message) == [], (player.name, message.text)
     assert not [m for m in fake.channel_messages() if "te toca en la mesa" in m.text]
 
 
@@ -418,7 +419,7 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
     await table.move()  # waits until the public message shows the last version
     assert (fault.hits, fault.remaining) == (2, 0)
     assert mesa.bot.tables.registry.find(table.table_id) is None  # finished: not in memory any more
-    assert any(f["name"] == "Resultado" for f in table.public().embeds[0]["fields"])
+    assert any(f["name"] == "Resultado" for f in read_card(table.public())["fields"])
     await mesa.bot.listener.drain()
     assert not mesa.bot.listener.shown.pending_retries()
 

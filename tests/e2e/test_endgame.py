@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.endgame_kit import check_the_end
+from tests.message_text import clickable, read_card
 
 SEED = "e2e-0063"  # 12 moves
 MENTION = "te toca en la mesa"
@@ -13,7 +14,7 @@ MENTION = "te toca en la mesa"
 def _no_dm_is_clickable(players) -> None:
     for player in players:
         for message in player.dms():
-            assert message.components == [], (player.name, message.text, message.components)
+            assert clickable(message) == [], (player.name, message.text, clickable(message))
 
 
 async def test_stop_turns_every_dm_view_off(fake_discord, mesa):
@@ -24,7 +25,7 @@ async def test_stop_turns_every_dm_view_off(fake_discord, mesa):
     for _ in range(4):
         await table.move()
     await mesa.bot.listener.drain()
-    assert any(m.components for p in players for m in p.dms())
+    assert any(clickable(m) for p in players for m in p.dms())
     await (await players[0].slash("stop")).response(10)
     await mesa.bot.listener.drain()
     await fake.settle()
@@ -43,10 +44,10 @@ async def test_the_end_names_the_winner_in_every_dm_and_turns_the_views_off(fake
     names = {str(p.id): p.name for p in players}
     winner = names[table.oracle.ranking()[0][0]]
     public = table.public()
-    public_results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
+    public_results = next(f for f in read_card(public)["fields"] if f["name"] == "Resultado")
     for player in players:
         final = player.dms()[-1]
-        results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")
+        results = next(f for f in read_card(final)["fields"] if f["name"] == "Resultado")
         assert results["value"] == public_results["value"]
         assert results["value"].splitlines()[0].find(winner) >= 0, results["value"]
         assert "La partida terminó." in final.text
@@ -119,20 +120,20 @@ async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fa
     [view] = table.hand_views(bob)  # two turns, one private message
     assert len(view.versions) >= 2  # edited, not posted again
     again = await table.show_hand(bob)
-    await fake.wait_until(lambda: view.components == [], what="his earlier hand retired")
+    await fake.wait_until(lambda: clickable(view) == [], what="his earlier hand retired")
     assert again is not view and table.hand_views(bob) == [again]
-    assert view.components == [] and "ya no se actualiza" in view.text  # retired, not lying
+    assert clickable(view) == [] and "ya no se actualiza" in view.text  # retired, not lying
 
     fake.advance(minutes=16)  # every token so far has expired: Discord refuses the edits
     await play_until_bob_has_moved(1)
     views = table.hand_views(bob)
     assert len(views) == 2 and views[0] is again
     latest = views[-1]
-    assert latest.components  # his live view, buttons on
+    assert clickable(latest)  # his live view, buttons on
 
     await (await alice.slash("stop")).response(10)
     await mesa.bot.listener.drain()
     await fake.settle()
-    assert latest.components == []  # /stop: his live view shows the closing, buttons off
+    assert clickable(latest) == []  # /stop: his live view shows the closing, buttons off
     assert "La mesa se cerró" in latest.text and "Te toca" not in latest.text
     assert fake.violations == []

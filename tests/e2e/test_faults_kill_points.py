@@ -8,6 +8,7 @@ from __future__ import annotations
 from storage import SeatInfo
 from tests.e2e.amapatolli_driver import AmapatolliTable
 from tests.e2e.driver_kit import take
+from tests.message_text import read_card
 
 SEED = "e2e-0063"
 
@@ -37,7 +38,7 @@ async def test_a_lobby_committed_but_never_shown_is_shown_after_restart(fake_dis
 
     marker = f"mesa #{record.id}"
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and marker in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and marker in (read_card(m).get("title") or "")
     )
     assert {"Unirse", "Empezar"} <= {b.label for b in lobby.buttons}
     await (await third.click(lobby, "Unirse")).acknowledged()

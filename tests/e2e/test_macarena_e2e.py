@@ -18,6 +18,7 @@ from __future__ import annotations
 from games.macarena.elements import ELEMENTS
 from tests.e2e.endgame_kit import check_the_end, table_views
 from tests.e2e.macarena_driver import start_game
+from tests.message_text import read_card
 
 SEED = "mac-e2e-1423"
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
@@ -29,7 +30,7 @@ def token_text(tokens) -> str:
 
 
 def seat_lines(table, names: dict[str, str]) -> dict[str, str]:
-    description = table.public().embeds[0]["description"]
+    description = read_card(table.public())["description"]
     return {
         seat: next(line for line in description.splitlines() if f" {name} — " in line)
         for seat, name in names.items()
@@ -45,11 +46,11 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
 
     first = alice.dms()[0]
     assert [a.filename for a in first.attachments] == ["hand.png"]
-    assert "**Tu mano** (7)" in first.embeds[0]["description"]
+    assert "**Tu mano** (7)" in read_card(first)["description"]
     public = table.public()
     assert [a.filename for a in public.attachments] == ["table.png"]
     assert public.attachments[0].data.startswith(b"\x89PNG")
-    assert "Pozos: **1**" in public.embeds[0]["description"]
+    assert "Pozos: **1**" in read_card(public)["description"]
 
     restarted_with: dict[str, str] = {}
 
@@ -59,7 +60,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
             result = table.oracle.state.hand_result
             assert result.hand == 1 and result.reason == "went_out"
             gone = names[result.went_out]
-            embed = table.public().embeds[0]
+            embed = read_card(table.public())
             # the hand's scoring is its own section (issue 31), not part of the description
             [scoring] = [f for f in embed["fields"] if f["name"] == "Puntuación de la mano 1"]
             assert f"Mano 1 ({gone} se quedó sin cartas)" in scoring["value"]
@@ -134,7 +135,7 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
     outcome = table.oracle.outcome()
     assert outcome.winners == [b]
     final = table.public()
-    results = next(f for f in final.embeds[0]["fields"] if f["name"] == "Resultado")["value"]
+    results = next(f for f in read_card(final)["fields"] if f["name"] == "Resultado")["value"]
     lines = results.splitlines()
     assert lines[0] == "🏆 ¡bob gana la partida!"
     assert lines[1].startswith("1. bob — amuletos 1 · ")
@@ -150,10 +151,10 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
     board = await (await bob.slash("leaderboard", game="macarena", by="wins"))
-    rows = board.embeds[0]["description"].splitlines()
+    rows = read_card(board)["description"].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]
-    amulet_board = {f["name"]: f["value"] for f in board.embeds[0].get("fields", [])}
+    amulet_board = {f["name"]: f["value"] for f in read_card(board).get("fields", [])}
     assert amulet_board == {"Amuletos conseguidos": f"1. <@{bob.id}> — 1"}
     guild = str(fake.guild.id)
     standings = mesa.bot.standings

@@ -10,6 +10,7 @@ from games.maquiavelo import GAME
 from games.maquiavelo.cards import face
 from tests.e2e.endgame_kit import check_the_end, table_views
 from tests.e2e.maquiavelo_driver import MODAL, SELECTS, count_faces, selected, start_game
+from tests.message_text import read_card
 
 
 async def refused_play(table, user, version: int, card: int) -> None:
@@ -104,10 +105,10 @@ async def test_three_players_play_maquiavelo_with_selects_the_modal_and_a_hint(
     record = await mesa.bot.tables.repo.get(table.table_id)
     assert GAME.load_state(record.state).table == oracle.state.table
     public = table.public()
-    results = next(f for f in public.embeds[0]["fields"] if f["name"] == "Resultado")
+    results = next(f for f in read_card(public)["fields"] if f["name"] == "Resultado")
     assert results["value"].startswith("1.º beto")
     assert "beto se queda sin cartas y gana" in results["value"]
-    assert "beto: 0 cartas" in public.embeds[0]["description"]
+    assert "beto: 0 cartas" in read_card(public)["description"]
     assert [b.label for b in public.buttons] == ["Revancha"]
     await check_the_end(fake, mesa, public, table.table_id, players)
     if not carla_dms:

@@ -15,6 +15,7 @@ from games.amapatolli import GAME
 from storage import GLOBAL
 from tests.e2e.amapatolli_driver import start_game
 from tests.fakediscord.users import FakeUser
+from tests.message_text import clickable, read_card, text_of
 
 SEED = "e2e-0063"  # 12 moves with plays, a draw, a skip, a call-out and "Ce" announcements
 DEADLINE = re.compile(r"<t:\d+:R>")
@@ -50,10 +51,10 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
     # The end of the game tells every person's rating change (issue 31), read back from the
     # final transaction: both started at 1000 here.
     await fake.wait_until(
-        lambda: any(f["name"] == "Puntuación" for f in first.public().embeds[0].get("fields", [])),
+        lambda: any(f["name"] == "Puntuación" for f in read_card(first.public()).get("fields", [])),
         what="the rating changes on the final message",
     )
-    [change] = [f for f in first.public().embeds[0]["fields"] if f["name"] == "Puntuación"]
+    [change] = [f for f in read_card(first.public())["fields"] if f["name"] == "Puntuación"]
     rows = re.findall(r"(\w+): 1000 → \*\*(\d+)\*\* \(([+-]\d+)\)", change["value"])
     assert sorted(who for who, _, _ in rows) == ["alice", "bob"]
     assert all(int(after) - 1000 == int(delta) for _, after, delta in rows)
@@ -84,15 +85,15 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
             ((u, mu - 3 * sigma, n) for (s, g, u), (mu, sigma, n) in expected.items() if s == key),
             key=lambda r: (-r[1], r[0]),
         )
-        rows = _ordinals(board.embeds[0]["description"])
+        rows = _ordinals(read_card(board)["description"])
         shown = [names[u] if scope == "global" else f"<@{u}>" for u, _, _ in want]
         assert [r[0] for r in rows] == shown
         assert [(r[1], r[2]) for r in rows] == [(shown_rating(o), n) for _, o, n in want]
         assert all(r[1] >= 0 for r in rows)
     # The older boards are still a choice.
     wins = await (await alice.slash("leaderboard", game="amapatolli", by="wins", post=True))
-    assert "victoria" in wins.embeds[0]["description"] and not wins.ephemeral
-    footer = board.embeds[0]["footer"]["text"]
+    assert "victoria" in read_card(wins)["description"] and not wins.ephemeral
+    footer = read_card(board)["footer"]["text"]
     assert "1000" in footer and "openskill" not in footer and "σ" not in footer
     profile = await (await alice.slash("profile"))
     assert "Puntuación" in profile.text and "Ce Amapatolli" in profile.text
@@ -127,7 +128,7 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     last = len(views) - 1
     for version, view in enumerate(views):
         want = replay_embed(frozen, presenter, view, last, tr).to_dict()
-        shown = message.embeds[0]
+        shown = read_card(message)
         assert shown["description"] == want["description"], version
         assert shown.get("fields", []) == want.get("fields", []), version
         assert shown["footer"]["text"] == f"Versión {version} de {last}"
@@ -136,7 +137,7 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
             message = await (await alice.click(message, "▶"))
     assert views[last] == stored_final
     back = await (await alice.click(message, "◀"))
-    assert back.embeds[0]["footer"]["text"] == f"Versión {last - 1} de {last}"
+    assert read_card(back)["footer"]["text"] == f"Versión {last - 1} de {last}"
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")
@@ -184,23 +185,23 @@ async def test_a_spectator_follows_a_table_by_dm_and_never_sees_a_hidden_card(fa
     seen_versions = []
     checked = 0  # hidden cards looked for
     for snapshot in shown:
-        embed = snapshot["embeds"][0]
+        embed = read_card(snapshot)
         version = int(re.search(r"(\d+)\s*$", embed["footer"]["text"]).group(1))
         seen_versions.append(version)
         state = states[version]
         frozen = Table(record=record, game=GAME, state=state)
-        want = spectator_payload(frozen, presenter, service, "es").embeds[0].to_dict()
+        want = read_card(spectator_payload(frozen, presenter, service, "es")).to_dict()
         text = DEADLINE.sub("", embed["description"])
         assert text == DEADLINE.sub("", want["description"])  # the public view, nothing more
         # No card of a hand that the public view does not show.
         public = GAME.view(state, None).model_dump_json()
-        dm_text = str(snapshot["embeds"]) + snapshot["content"]
+        dm_text = text_of(snapshot)
         for seat in state.seats:
             for card in GAME.view(state, seat).hand:  # the engine's view of each hand
                 if card.name not in public:
                     checked += 1
                     assert card.name not in dm_text, (version, seat, card)
-        buttons = [c["custom_id"] for row in snapshot["components"] for c in row["components"]]
+        buttons = [c["custom_id"] for c in clickable(snapshot)]
         over = version == table.oracle.version  # the end: nothing to follow, no button
         assert buttons == ([] if over else [f"fw:{table.table_id}:stop"]), (version, buttons)
     assert checked > 20
@@ -231,7 +232,7 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     opened = await (await alice.slash("play amapatolli"))
     table_id = int(re.search(r"#(\d+)", opened.content).group(1))
     lobby = await fake.wait_for_message(  # in English now: "table #N"
-        lambda m: bool(m.embeds) and f"table #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and f"table #{table_id}" in (read_card(m).get("title") or "")
     )
     table = mesa.bot.tables.registry.find(table_id)
     assert table.record.options["hand_size"] == 4 and table.record.options["powers"] is True
@@ -282,9 +283,9 @@ async def test_a_triad_spectator_never_sees_a_hidden_card(fake_discord, mesa):
     [dm] = dora.dms()
     checked = 0
     for snapshot in [*dm.versions, dm.snapshot()]:
-        version = int(re.search(r"(\d+)\s*$", snapshot["embeds"][0]["footer"]["text"]).group(1))
+        version = int(re.search(r"(\d+)\s*$", read_card(snapshot)["footer"]["text"]).group(1))
         public = TRIAD.view(states[version], None)
-        text = str(snapshot["embeds"]) + snapshot["content"]
+        text = text_of(snapshot)
         for seat in states[version].seats:
             own = TRIAD.view(states[version], seat).hands[seat]
             for card, seen in zip(own, public.hands[seat], strict=True):
@@ -309,6 +310,6 @@ async def test_following_survives_a_restart(fake_discord, mesa):
     await mesa.bot.spectators.idle()
     [dm] = dora.dms()  # the same DM, edited after the restart too
     await fake.wait_until(
-        lambda: dm.embeds[0]["footer"]["text"].endswith(str(table.oracle.version)),
+        lambda: read_card(dm)["footer"]["text"].endswith(str(table.oracle.version)),
         what="the follower's DM at the end",
     )

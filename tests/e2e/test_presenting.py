@@ -17,17 +17,19 @@ import discord
 
 from bot.ui.pacer import Priority, RequestPacer
 from tests.e2e.chupate2_driver import start_game
+from tests.message_text import read_card
 
 SEED = "e2e-c2-0079"
 FOOTER_VERSION = re.compile(r"(\d+)\s*$")
 
 
-def _footer_version(embeds: list[dict] | None) -> int | None:
-    for embed in embeds or []:
-        text = (embed.get("footer") or {}).get("text") or ""
-        m = FOOTER_VERSION.search(text)
-        if m and "Versi" in text:
-            return int(m.group(1))
+def _footer_version(shown) -> int | None:
+    """The version in the footer of what ``shown`` (a message, snapshot or body) shows."""
+    card = read_card(shown)
+    text = ((card or {}).get("footer") or {}).get("text") or ""
+    m = FOOTER_VERSION.search(text)
+    if m and "Versi" in text:
+        return int(m.group(1))
     return None
 
 
@@ -76,9 +78,7 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     await bot.listener.drain()
 
     public = driver.public()
-    shown = [_footer_version(v["embeds"]) for v in public.versions] + [
-        _footer_version(public.embeds)
-    ]
+    shown = [_footer_version(v) for v in public.versions] + [_footer_version(public)]
     shown = [v for v in shown if v is not None]
     assert shown == sorted(set(shown)), shown  # strictly increasing
     assert shown[-1] == last
@@ -136,8 +136,8 @@ async def test_no_message_shows_a_version_before_the_database_has_it(fake_discor
     original = fake.apply_message_body
 
     def checking(msg, body, files, *, edit):
-        shown = _footer_version(body.get("embeds"))
-        title = ((body.get("embeds") or [{}])[0] or {}).get("title") or ""
+        shown = _footer_version(body)
+        title = (read_card(body) or {}).get("title") or ""
         if shown is not None and f"mesa #{driver.table_id}" in title:
             seen.append((shown, _committed_version(mesa, driver.table_id)))
         return original(msg, body, files, edit=edit)
@@ -248,4 +248,4 @@ async def test_bot_token_calls_wait_for_the_global_pacer_and_a_waiting_public_me
     # One edit once the pacer let it go (``versions`` keeps each replaced body), straight to
     # the latest version.
     assert len(public.versions) == shown_before + 1
-    assert _footer_version(public.embeds) == last > first_version + 1
+    assert _footer_version(public) == last > first_version + 1

@@ -10,12 +10,13 @@ import re
 from games.amapatolli import GAME
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
+from tests.message_text import read_card
 
 SEED = "e2e-0063"
 
 
 def _changes(message) -> list[tuple[str, int, int]]:
-    fields = [f for f in message.embeds[0].get("fields", []) if f["name"] == "Puntuación"]
+    fields = [f for f in read_card(message).get("fields", []) if f["name"] == "Puntuación"]
     if not fields:
         return []
     rows = re.findall(r"(\w+): (\d+) → \*\*(\d+)\*\* \(([+-]\d+)\)", fields[0]["value"])

@@ -4,6 +4,7 @@ language (the button itself follows the server's)."""
 from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import open_lobby, start_game
+from tests.message_text import read_card
 
 SEED = "e2e-0063"
 
@@ -17,8 +18,8 @@ async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_
     _, lobby = await open_lobby(fake, carol, hand_size=3)
     english = await (await bob.click(lobby, "Reglas"))  # a watcher, not seated
     assert english.ephemeral and english.visible_to is bob.model
-    assert english.embeds[0]["title"] == "Ce Amapatolli"
-    assert "The first player out of cards wins" in english.embeds[0]["description"]
+    assert read_card(english)["title"] == "Ce Amapatolli"
+    assert "The first player out of cards wins" in read_card(english)["description"]
     await (await carol.click(lobby, "Cancelar")).acknowledged()
 
     table = await start_game(fake, [alice, bob], seed=SEED)
@@ -26,5 +27,5 @@ async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_
     assert "Reglas" in [b.label for b in public.buttons]
     spanish = await (await alice.click(public, "Reglas"))
     assert spanish.ephemeral and spanish.visible_to is alice.model
-    assert "Gana quien se quede primero sin cartas" in spanish.embeds[0]["description"]
+    assert "Gana quien se quede primero sin cartas" in read_card(spanish)["description"]
     assert table.public().id == public.id  # the table message is left as it was

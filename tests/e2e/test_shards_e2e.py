@@ -19,6 +19,7 @@ from tests.e2e.chupate2_driver import Chupate2Table
 from tests.e2e.endgame_kit import table_views
 from tests.fakediscord.pytest_plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
+from tests.message_text import read_card
 
 
 def _settings(fake: FakeDiscord, db: Path, **extra) -> Settings:
@@ -230,8 +231,8 @@ def _repeated_dm_edits(players, spared_versions=frozenset()) -> list[tuple[str, 
         for message in user.dms():
             states = [*message.versions, message.snapshot()]
             shown = [(s["content"], s["embeds"], s["components"]) for s in states]
-            for a, b in zip(shown, shown[1:], strict=False):
-                footer = str(((a[1] or [{}])[0].get("footer") or {}).get("text", ""))
+            for state, a, b in zip(states, shown, shown[1:], strict=False):
+                footer = str(((read_card(state) or {}).get("footer") or {}).get("text", ""))
                 version = re.search(r"(\d+)", footer)
                 if a == b and not (version and int(version.group(1)) in spared_versions):
                     repeated.append((user.name, message.id, footer))
@@ -245,7 +246,7 @@ async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table
     reply = await (await host.slash("play chupate2"))
     table_id = int(re.search(r"#(\d+)", reply.content).group(1))
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )
     for n, guest in enumerate(guests, start=2):
         await (await guest.click(lobby, "Unirse")).acknowledged()
@@ -331,8 +332,8 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
                     )
                 ),
             ]  # fmt: skip
-            assert boards[0].embeds[0]["description"] == boards[1].embeds[0]["description"]
-            assert "alice" in boards[0].embeds[0]["description"]
+            assert read_card(boards[0])["description"] == read_card(boards[1])["description"]
+            assert "alice" in read_card(boards[0])["description"]
             # Metrics of a real process: the moves the DM process played, its shard.
             status, text = await zero.get("/metrics")
             assert status == 200

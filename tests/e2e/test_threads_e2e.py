@@ -13,6 +13,7 @@ import pytest
 from storage import SeatInfo
 from tests.e2e.amapatolli_driver import AmapatolliTable
 from tests.fakediscord.model import CREATE_PUBLIC_THREADS, THREAD_PERMISSIONS
+from tests.message_text import read_card
 
 SEED = "e2e-seed-0001"
 OPTIONS = {"hand_size": 3}
@@ -32,7 +33,7 @@ async def open_in_thread(fake, host) -> tuple[int, object, object]:
     thread = fake.channels[int(found[1])]
     assert thread.is_thread and thread.parent is fake.channel
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or ""),
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or ""),
         channel=thread,
     )
     return table_id, thread, lobby
@@ -147,7 +148,7 @@ async def test_without_the_permission_the_table_opens_inline_and_says_why(fake_d
     assert "Crear hilos públicos" in reply.content and "/ajustes" in reply.content
     assert fake.threads_of() == []
     [lobby] = fake.channel_messages()
-    assert lobby.embeds and "mesa #" in lobby.embeds[0]["title"]
+    assert read_card(lobby) and "mesa #" in read_card(lobby)["title"]
 
 
 async def test_settings_turn_threads_off_and_a_play_in_a_thread_stays_there(fake_discord, mesa):
@@ -169,7 +170,7 @@ async def test_settings_turn_threads_off_and_a_play_in_a_thread_stays_there(fake
     inside = await (await carol.slash("play amapatolli", channel=thread, **OPTIONS))
     assert "<#" not in inside.content
     assert len(fake.threads_of()) == 1
-    assert sum(1 for m in fake.channel_messages(thread) if m.embeds) == 2
+    assert sum(1 for m in fake.channel_messages(thread) if read_card(m)) == 2
 
 
 async def test_a_forced_30046_reposts_the_table_and_the_old_buttons_say_where(fake_discord, mesa):
@@ -226,7 +227,7 @@ async def test_killed_while_the_thread_is_made_the_table_is_reached_after_restar
         lambda: fake.channels.get(line.id), what="the table's thread (the line's id)"
     )
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{record.id}" in (m.embeds[0].get("title") or ""),
+        lambda m: bool(read_card(m)) and f"mesa #{record.id}" in (read_card(m).get("title") or ""),
         channel=thread,
     )
     # A thread found made already is Discord's 400 / 160004: expected here, once.

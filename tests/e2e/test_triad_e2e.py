@@ -9,6 +9,7 @@ from bot.i18n import tr
 from storage import CollectionsRepo
 from tests.e2e.endgame_kit import check_the_end
 from tests.e2e.triad_driver import TriadMatch, collection_size, open_against_cpu, pick_five
+from tests.message_text import read_card
 
 SEED = "triad-e2e-01"
 
@@ -42,7 +43,7 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
     await match.play()
 
     assert len(match.moves) == 5  # this seed: alice starts, places five cards and wins 6-4
-    result = next(f for f in match.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    result = next(f for f in read_card(match.public())["fields"] if f["name"] == "Resultado")
     assert "Gana **alice**" in result["value"], result["value"]
     [pick] = match.picks  # payout Una: alice took one card of the computer's, by a button
     card_id = pick.split(".")[2]
@@ -62,7 +63,7 @@ async def test_a_match_against_the_computer_changes_the_collection(fake_discord,
 
 async def _lobby(fake, table_id):
     return await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
+        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )
 
 
@@ -84,7 +85,7 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     assert refused.ephemeral and "para otra persona" in refused.content
     await (await bob.click(lobby, "Rechazar")).acknowledged()
     await fake.wait_until(
-        lambda: "cerrada" in (lobby.embeds[0].get("title") or ""),
+        lambda: "cerrada" in (read_card(lobby).get("title") or ""),
         what="the declined challenge closed",
     )
 
@@ -110,7 +111,7 @@ async def test_a_member_declines_then_accepts_and_both_pick_across_a_restart(fak
     await fake.wait_until(lambda: match.version() == 0, what="the game started")
     await match.play()
     assert match.picks == []  # payout Todas: no choice to make
-    result = next(f for f in match.public().embeds[0]["fields"] if f["name"] == "Resultado")
+    result = next(f for f in read_card(match.public())["fields"] if f["name"] == "Resultado")
     sizes = {p.name: (await collection_size(p))[0] for p in (alice, bob)}
     assert "Gana" in result["value"]  # this seed has a winner
     # The winner holds 7 + 5; the loser kept 2 and /cards topped them up to 5.
@@ -133,7 +134,7 @@ async def test_mano_mezclada_against_the_computer_starts_at_once(fake_discord, m
     match = TriadMatch(fake, table_id, alice)
     await fake.wait_until(lambda: match.version() is not None, what="the game started")
     assert "Mano mezclada" in match.public().text
-    dm = await alice.wait_for_dm(lambda m: bool(m.embeds))
+    dm = await alice.wait_for_dm(lambda m: bool(read_card(m)))
     assert "Tu mano" in dm.text
 
 
@@ -148,7 +149,9 @@ async def test_rematch_against_the_computer_opens_a_lobby_to_pick_again(fake_dis
     public = match.public()
     await (await alice.click(public, "Revancha")).acknowledged()
     lobby = await fake.wait_for_message(
-        lambda m: bool(m.embeds) and f"mesa #{table_id + 1}" in (m.embeds[0].get("title") or "")
+        lambda m: (
+            bool(read_card(m)) and f"mesa #{table_id + 1}" in (read_card(m).get("title") or "")
+        )
     )
     await fake.wait_until(
         lambda: "Elegir mis cartas" in [b.label for b in lobby.buttons], what="the rematch lobby"

@@ -12,6 +12,7 @@ import asyncio
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.dm_count import assert_few_dms
 from tests.fakediscord.model import Message
+from tests.message_text import clickable, read_card
 
 SEED = "e2e-0063"  # 12 moves
 YOUR_TURN = "Te toca"
@@ -35,7 +36,9 @@ async def _seat_everyone(fake, mesa):
 def _views(table, user) -> list[Message]:
     """Every private view ``user`` got of the table: their DMs, or their ephemeral hands."""
     shown = user.dms() if user.dms_open else user.ephemerals()
-    return [m for m in shown if m.embeds and f"#{table.table_id}" in m.embeds[0].get("title", "")]
+    return [
+        m for m in shown if read_card(m) and f"#{table.table_id}" in read_card(m).get("title", "")
+    ]
 
 
 def _assert_truthful(table, users, *, says: str) -> None:
@@ -43,7 +46,7 @@ def _assert_truthful(table, users, *, says: str) -> None:
         views = _views(table, user)
         assert views, user.name
         for view in views:
-            assert view.components == [], (user.name, view.text, view.components)
+            assert clickable(view) == [], (user.name, view.text, clickable(view))
             assert YOUR_TURN not in view.text, (user.name, view.text)
         assert says in views[-1].text, (user.name, views[-1].text)
         # no turn notice left in their DM
@@ -60,12 +63,12 @@ async def test_stop_brings_every_private_and_follower_view_to_the_closing(fake_d
     fake = fake_discord
     table, alice, bob, carol, dora = await _seat_everyone(fake, mesa)
     before = [m for u in (alice, bob, carol) for m in _views(table, u)]
-    assert any(m.components for m in before)  # live hands before
+    assert any(clickable(m) for m in before)  # live hands before
     await (await alice.slash("stop")).response(10)
     await _settle(fake, mesa)
     _assert_truthful(table, [alice, bob, carol], says="La mesa se cerró")
     [follow] = dora.dms()
-    assert follow.components == [] and "ya no la sigues" in follow.text
+    assert clickable(follow) == [] and "ya no la sigues" in follow.text
     assert_few_dms(fake, [alice, carol, dora])
     assert fake.violations == []
 
@@ -95,7 +98,7 @@ async def test_the_computer_taking_every_seat_then_the_end(fake_discord, mesa):
                 # the moment the seat is the computer's, none of its views lies
                 await fake.settle()
                 for view in _views(table, user):
-                    assert view.components == [], (user.name, view.text)
+                    assert clickable(view) == [], (user.name, view.text)
                     assert YOUR_TURN not in view.text, (user.name, view.text)
     await fake.wait_until(
         lambda: "Resultado" in table.public().text or "Revancha" in str(table.public().buttons),
@@ -105,9 +108,9 @@ async def test_the_computer_taking_every_seat_then_the_end(fake_discord, mesa):
     await _settle(fake, mesa)
     for user in (alice, bob, carol):
         for view in _views(table, user):
-            assert view.components == [] and YOUR_TURN not in view.text, (user.name, view.text)
+            assert clickable(view) == [] and YOUR_TURN not in view.text, (user.name, view.text)
     [follow] = dora.dms()
-    assert follow.components == [] and "Resultado" in follow.text
+    assert clickable(follow) == [] and "Resultado" in follow.text
     assert fake.violations == []
 
 
@@ -118,6 +121,6 @@ async def test_the_game_over_leaves_no_view_lying(fake_discord, mesa):
     await _settle(fake, mesa)
     _assert_truthful(table, [alice, bob, carol], says="La partida terminó")
     [follow] = dora.dms()
-    assert follow.components == [] and "Resultado" in follow.text
+    assert clickable(follow) == [] and "Resultado" in follow.text
     assert_few_dms(fake, [alice, carol, dora])
     assert fake.violations == []

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
+from tests.message_text import read_card
 
 VERSION = re.compile(r"(\d+)\s*$")
 CARDS_TITLE = re.compile(r": (\d+) cartas")
@@ -33,7 +34,7 @@ async def collection_size(user: FakeUser) -> tuple[int, Message]:
     """``/cards``: the number of cards in the title, and the ephemeral message."""
     shown = await (await user.slash("cards"))
     assert shown.ephemeral and shown.visible_to is user.model
-    return int(CARDS_TITLE.search(shown.embeds[0]["title"]).group(1)), shown
+    return int(CARDS_TITLE.search(read_card(shown)["title"]).group(1)), shown
 
 
 @dataclass
@@ -48,23 +49,23 @@ class TriadMatch:
     def public(self) -> Message:
         marker = f"mesa #{self.table_id}"
         for msg in reversed(self.fake.channel_messages()):
-            if msg.embeds and marker in (msg.embeds[0].get("title") or ""):
+            if read_card(msg) and marker in (read_card(msg).get("title") or ""):
                 return msg
         raise LookupError(f"no public message for table {self.table_id}")
 
     def version(self) -> int | None:
-        footer = (self.public().embeds[0].get("footer") or {}).get("text") or ""
+        footer = (read_card(self.public()).get("footer") or {}).get("text") or ""
         m = VERSION.search(footer)
         return int(m.group(1)) if m and "Versi" in footer else None
 
     def finished(self) -> bool:
-        fields = self.public().embeds[0].get("fields") or []
+        fields = read_card(self.public()).get("fields") or []
         return any(f["name"] == "Resultado" for f in fields)
 
     def private_view(self, player: FakeUser | None = None) -> Message | None:
         """The player's latest DM for this table."""
         for msg in reversed((player or self.player).dms()):
-            if msg.embeds and f"#{self.table_id}" in (msg.embeds[0].get("title") or ""):
+            if read_card(msg) and f"#{self.table_id}" in (read_card(msg).get("title") or ""):
                 return msg
         return None
 

@@ -14,6 +14,7 @@ import discord
 from bot.i18n import Translator
 from bot.service import Table, TableService
 from bot.service.triad import accepted, lobby_state, pending_opponent
+from bot.ui import v2
 from bot.ui.layout import OPTION_TEXT
 from bot.ui.messages import _view, rules_button, seat_names
 from bot.ui.payload import Payload
@@ -75,12 +76,12 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
             lines.append(f"{SEAT_EMOJI[i % 2]} {names(seat.id)} — {status}")
     else:
         lines += ["", tr("triad.ui.waiting_accept", player=rival)]
-    embed = discord.Embed(
+    card_ = v2.Card(  # the table's message: Components V2, as the table it becomes
         title=tr("lobby.title", game=tr("triad.name"), table=table.id),
-        description=clip("\n".join(lines), 4096),
-        colour=discord.Colour.blurple(),
+        colour=v2.LOBBY,
+        text="\n".join(lines),
+        footer=tr("lobby.footer", seconds=service.turn_seconds(table)),
     )
-    embed.set_footer(text=tr("lobby.footer", seconds=service.turn_seconds(table)))
     buttons: list[discord.ui.Item[Any]] = []
     if not accepted(table):
         buttons.append(
@@ -108,7 +109,8 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         )
     buttons.append(TriadButton(table.id, "cancel", label=tr("lobby.cancel")))
     buttons.append(rules_button(table.id, tr))
-    return Payload(embeds=[embed], view=_view(buttons))
+    card_.items = buttons
+    return Payload(view=v2.card_view(card_))
 
 
 # ----- the 5-card picker ----------------------------------------------------------------------
