@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.ui import v2
 from bot.ui.rendering import ImageRequest
 
 
@@ -27,7 +28,15 @@ class Payload:
     image: ImageRequest | None = None
     keep_image: bool = False
 
+    def _v2_content(self) -> None:
+        """A Components V2 message has no ``content``: a note set on a V2 payload (e.g. "the
+        table moved on") is shown under its title instead, once."""
+        if self.content and self.view is not None and self.view.has_components_v2():
+            v2.add_notice(self.view, self.content)
+            self.content = None
+
     def send_kwargs(self) -> dict[str, Any]:
+        self._v2_content()
         kwargs: dict[str, Any] = {"embeds": self.embeds, "files": self.files}
         if self.content:
             kwargs["content"] = self.content
@@ -36,6 +45,7 @@ class Payload:
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
+        self._v2_content()
         kwargs: dict[str, Any] = {"content": self.content, "embeds": self.embeds, "view": self.view}
         if not self.keep_image:
             kwargs["attachments"] = self.files

@@ -108,13 +108,19 @@ class PrivateViews:
             try:
                 await timed_rest(
                     channel.get_partial_message(message_id).edit(
-                        view=v2.note_view(note), attachments=[]
+                        content=None, embeds=[], view=v2.note_view(note), attachments=[]
                     ),
                     "dm_edit",
                     self.k.pacer,
                 )
-            except discord.HTTPException:
-                log.info("could not turn off the buttons of DM %s of %s", message_id, seat)
+            except discord.HTTPException as exc:
+                log.info(
+                    "could not turn off the buttons of DM %s of %s (%s %s)",
+                    message_id,
+                    seat,
+                    exc.status,
+                    exc.code,
+                )
 
     async def _present_private_view(self, table: Table, seat: str, slot: Slot) -> None:
         assert table.state is not None

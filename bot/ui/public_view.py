@@ -211,8 +211,13 @@ class PublicTable:
         """Turn the finished table's "Revancha" off: the finished table as shown, the button
         disabled (a V2 message's text is in its components: they are all sent again; the
         image stays as it is)."""
-        if not finished.record.message_id or finished.state is None:
+        message_id = finished.record.message_id
+        if not message_id:
             return
+        if finished.state is None:  # the service hands over the record only: read the game
+            finished = await self.k.bot.tables.registry.finished_table(finished.id) or finished
+            if finished.state is None:
+                return
         tr = translator(finished.record.locale)
         payload = public_payload(
             finished, self.k.bot.presenter(finished.game.key), self.k.bot.tables, tr
@@ -224,7 +229,7 @@ class PublicTable:
         slot = self._slots.of(finished.id)
         try:
             async with slot.busy:  # after any edit of that message under way
-                message = channel.get_partial_message(int(finished.record.message_id))
+                message = channel.get_partial_message(int(message_id))
                 await timed_rest(message.edit(**payload.edit_kwargs()), "edit", self.k.pacer)
         except discord.HTTPException:
             log.info("could not turn off the rematch button of table %s", finished.id)

@@ -174,6 +174,21 @@ def check_v2_limits(view: discord.ui.LayoutView) -> None:
         raise ValueError(f"{view.content_length()} characters of text (at most {TEXT_MAX})")
 
 
+def add_notice(view: discord.ui.LayoutView | discord.ui.View, notice: str) -> None:
+    """Show ``notice`` under the title of the view's first text (the main text gives way if the
+    4,000 characters would be exceeded)."""
+    first = next((i for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)), None)
+    if first is None:
+        return
+    head, _, rest = first.content.partition("\n")
+    notice = clip(notice, 500)
+    used = sum(
+        len(i.content) for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)
+    )
+    room = TEXT_MAX - (used - len(first.content)) - len(head) - len(notice) - 2
+    first.content = head + "\n" + notice + ("\n" + clip(rest, room) if rest and room > 0 else "")
+
+
 def gallery_items(
     view: discord.ui.View | discord.ui.LayoutView | None,
 ) -> list[discord.ui.MediaGallery[Any]]:
