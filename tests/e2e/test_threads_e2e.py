@@ -257,3 +257,5 @@ async def test_a_table_message_about_an_hour_old_gets_a_fresh_one(fake_discord, 
     moved = await (await alice.click(old, "Ver mi mano"))
     assert "Esta mesa se movió" in moved.text and str(fresh.id) in moved.text
     await table.play_to_the_end()
+    # The table's last word forgets it (bot/ui/fresh.py keeps only open tables' messages).
+    await fake.wait_until(lambda: len(kit.ages) == 0, what="the table's message ages forgotten")
