@@ -200,6 +200,12 @@ class TableThreads:
         return await timed_rest(call, kind, self._pacer(), priority)
 
     # ----- start-up: placements a kill cut short -------------------------------------------
+    async def resume(self, unplaced: list[int]) -> None:
+        """At start-up: finish the placements a kill cut short, then re-arm the thread
+        archives it interrupted."""
+        await self.place_unplaced(unplaced)
+        await self.lines.rearm()
+
     async def place_unplaced(self, table_ids: list[int]) -> None:
         """Tables stored bound for a thread they never moved into: the thread is made (or
         found) from their stored line, or they open inline; then they are shown."""
