@@ -30,6 +30,7 @@ from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.profile_view import profile_answer
 from bot.ui.ratings_view import rating_lines
 from bot.ui.slash import describe
+from bot.ui.threads import opened_text
 from bot.ui.triad.items import ITEMS
 from bot.ui.triad.lobby import cards_payload, picker_payload
 
@@ -140,6 +141,8 @@ class TriadCog(commands.Cog):
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
         cards = await self.triad.available(host)
+        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         table, started = await self.triad.challenge(
             guild_id=str(interaction.guild_id),
             channel_id=str(interaction.channel_id),
@@ -149,25 +152,22 @@ class TriadCog(commands.Cog):
             options=options,
             opponent=str(opponent.id) if opponent else None,
             level=level,
+            place=placement.place if placement is not None else None,
         )
+        t = translator(locale)
         if opponent is not None:
-            await reply(
-                interaction,
-                tr(locale, "triad.ui.challenge_sent", table=table.id, player=opponent.display_name),
+            challenged = {"player": opponent.display_name}
+            text = opened_text(
+                t, GAME, table.id, placement, missing, "triad.ui.challenge_sent", **challenged
             )
+            await reply(interaction, text)
             return
+        text = opened_text(t, GAME, table.id, placement, missing)
         if started:
-            await reply(
-                interaction,
-                tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
-            )
+            await reply(interaction, text)
             return
-        payload = picker_payload(table.id, cards, [], 0, False, translator(locale))
-        await reply(
-            interaction,
-            tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
-            **payload.send_kwargs(),
-        )
+        payload = picker_payload(table.id, cards, [], 0, False, t)
+        await reply(interaction, text, **payload.send_kwargs())
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
