@@ -46,5 +46,5 @@ def history_answer(
         title=clip(title, 256),
         blocks=[Block("\n".join(history_line(r, tr) for r in rows) or tr("history.empty"))],
         accent=game_colour(game) if game else discord.Colour.dark_teal(),
-        footer=tr("history.footer") if rows else None,
+        footer=tr("v2answers.history.footer", table=f"#{rows[0].table_id}") if rows else None,
     )

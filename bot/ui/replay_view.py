@@ -48,6 +48,13 @@ def replay_blocks(
     return blocks
 
 
+def replay_step(version: int, last: int, tr: Translator) -> str:
+    """Where the replay stands, in moves (0 is the deal): "Move 3 of 10"."""
+    if version == 0:
+        return tr("v2answers.replay.deal", last=last)
+    return tr("v2answers.replay.step", version=version, last=last)
+
+
 def replay_answer(
     table: Table,
     presenter: GamePresenter[Any, Any],
@@ -80,7 +87,7 @@ def replay_answer(
         title=tr("replay.title", game=tr(f"{table.game.key}.name"), table=table.id),
         blocks=([Block(note)] if note else []) + replay_blocks(table, presenter, view, tr),
         accent=presenter.colour,
-        footer=tr("replay.footer", version=view.version, last=last),
+        footer=replay_step(view.version, last, tr),
         image=image,
         rows=[buttons],
     )

@@ -20,7 +20,7 @@ def rules_text(game_key: str, tr: Translator) -> str:
 def rules_answer(game_key: str, tr: Translator) -> Answer:
     """The rules in the game's colour (always within the 4,000 characters of a V2 message)."""
     return Answer(
-        title=f"{RULES_EMOJI} {tr(f'{game_key}.name')}",
+        title=tr("v2answers.rules.title", game=tr(f"{game_key}.name")),
         blocks=[Block(rules_text(game_key, tr))],
         accent=game_colour(game_key),
     )

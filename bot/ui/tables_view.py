@@ -57,6 +57,8 @@ def tables_answer(here: list[Table], elsewhere: list[Table], tr: Translator) -> 
         title=tr("tables.title"),
         blocks=blocks,
         accent=game_colour(games.pop() if len(games) == 1 else None),
-        footer=tr("v2answers.tables.follow_hint") if buttons else None,
+        footer=tr("v2answers.tables.follow_hint")
+        if buttons
+        else (None if listed else tr("v2answers.tables.open_hint")),
         rows=[buttons],
     )

@@ -45,7 +45,8 @@ def test_rules_are_one_container_in_the_games_colour(key, locale):
     tr = translator(locale)
     body = _shown(rules_answer(key, tr))
     assert answer_kit.accent(body) == game_colour(key).value != discord.Colour.blurple().value
-    assert answer_kit.title(body) == f"📖 {tr(f'{key}.name')}"
+    assert answer_kit.title(body) == tr("v2answers.rules.title", game=tr(f"{key}.name"))
+    assert answer_kit.title(body).startswith("📖 ")
     assert answer_kit.blocks(body) == [tr(f"{key}.rules")] or key == "triad"
 
 
@@ -97,7 +98,8 @@ def test_no_tables_read_none_and_offer_no_button(locale):
         f"**{tr('tables.here')}**\n{tr('tables.none')}",
         f"**{tr('tables.server')}**\n{tr('tables.none')}",
     ]
-    assert answer_kit.footer(body) is None
+    assert answer_kit.footer(body) == tr("v2answers.tables.open_hint")  # how to open one
+    assert ("/jugar" if locale == "es" else "/play") in answer_kit.footer(body)
     assert answer_kit.accent(body) == discord.Colour.blurple().value
 
 
@@ -134,7 +136,8 @@ def test_history_reads_its_rows_or_says_it_is_empty(locale):
     body = _shown(history_answer([row], None, tr, "macarena"))
     assert "**#7**" in answer_kit.blocks(body)[0] and "Ana" in answer_kit.blocks(body)[0]
     assert answer_kit.accent(body) == game_colour("macarena").value
-    assert answer_kit.footer(body) == tr("history.footer")
+    assert answer_kit.footer(body) == tr("v2answers.history.footer", table="#7")
+    assert ("/repeticion" if locale == "es" else "/replay") in answer_kit.footer(body)
     empty = _shown(history_answer([], "Ana", tr))
     assert answer_kit.blocks(empty) == [tr("history.empty")]
     assert answer_kit.title(empty) == tr("history.title_of", player="Ana")
@@ -160,7 +163,8 @@ def test_a_replay_shows_the_note_first_the_image_with_alt_text_and_steps(locale)
     answer = replay_answer(table, presenter, view, 10, tr, note="rules changed")
     body = _shown(answer)
     assert answer_kit.blocks(body)[0] == "rules changed"
-    assert answer_kit.footer(body) == tr("replay.footer", version=0, last=10)
+    assert answer_kit.footer(body) == tr("v2answers.replay.deal", last=10)
+    assert "10" in answer_kit.footer(body)
     assert answer_kit.accent(body) == presenter.colour.value
     labels = [
         (c.get("label"), c.get("disabled"))

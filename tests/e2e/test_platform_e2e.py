@@ -133,7 +133,8 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
         want = [b.render(4000) for b in replay_blocks(frozen, presenter, view, tr)]
         answer_kit.check_v2(message)
         assert answer_kit.blocks(message) == want, version
-        assert answer_kit.footer(message) == f"Versión {version} de {last}"
+        step = f"Jugada {version} de {last}" if version else f"El reparto · {last} jugadas"
+        assert answer_kit.footer(message).startswith(step)
         assert [a.filename for a in message.attachments] == ["replay.png"]
         [shown] = answer_kit.gallery(message)  # the picture, with the attachment's alt text
         assert shown["media"]["url"] == "attachment://replay.png"
@@ -142,7 +143,7 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
             message = await (await alice.click(message, "▶"))
     assert views[last] == stored_final
     back = await (await alice.click(message, "◀"))
-    assert answer_kit.footer(back) == f"Versión {last - 1} de {last}"
+    assert answer_kit.footer(back) == f"Jugada {last - 1} de {last}"
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")

@@ -19,7 +19,7 @@ async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_
     english = await (await bob.click(lobby, "Reglas"))  # a watcher, not seated
     assert english.ephemeral and english.visible_to is bob.model
     answer_kit.check_v2(english)
-    assert answer_kit.title(english) == "📖 Ce Amapatolli"
+    assert answer_kit.title(english) == "📖 Rules: Ce Amapatolli"
     assert "The first player out of cards wins" in answer_kit.blocks(english)[0]
     await (await carol.click(lobby, "Cancelar")).acknowledged()
 
