@@ -4,8 +4,8 @@ alt text, a footer line and buttons in action rows.
 
 Used by /replay, /tables, /profile, /leaderboard, /history, /rules and /settings. A V2 message
 carries no ``content`` nor ``embeds``, at most 40 components (nested ones count) and 4,000
-characters of text in all; ``answer_view`` keeps within both (text blocks are clipped, the
-title and footer first kept whole). A "thinking" deferral cannot carry the V2 flag, so an answer
+characters of text in all: ``answer_view`` clips text blocks to fit (the title and footer kept
+whole) and refuses more than 40 components (callers cap their buttons: /tables lists 20). A "thinking" deferral cannot carry the V2 flag, so an answer
 to a deferred interaction edits the original response (``send_answer``), which may.
 """
 
@@ -93,6 +93,8 @@ def answer_view(answer: Answer) -> discord.ui.LayoutView:
             children.append(discord.ui.ActionRow(*row[i : i + BUTTONS_PER_ROW]))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*children, accent_colour=answer.accent))
+    if component_count(view) > COMPONENTS_MAX:  # a last line of defence: callers cap rows
+        raise ValueError(f"{component_count(view)} components in one answer")
     return view
 
 

@@ -183,3 +183,9 @@ def test_an_attached_picture_shows_in_a_gallery_with_its_alt_text():
     answer.attached = picture
     [item] = answer_kit.gallery(_shown(answer))
     assert item["media"] == {"url": "attachment://x.gif"} and item["description"] == "the table"
+
+
+def test_more_than_40_components_are_refused_rather_than_sent():
+    buttons = [FollowButton(n, "follow", label=str(n)) for n in range(35)]
+    with pytest.raises(ValueError):  # ours, or discord.py's own count
+        answer_view(Answer(title="T", rows=[buttons]))
