@@ -68,8 +68,8 @@ async def test_five_tables_in_five_threads_of_one_channel_played_to_the_end(fake
     )
     assert {t.channel.id for t in tables} == {t.id for t in threads}
 
-    # Played one after another (five games' clicks at once would measure the machine's load
-    # against the 3-second answer, not the threads); all five stay open meanwhile.
+    # Played one after another, all five open meanwhile; played at the same time in
+    # tests/e2e/test_threads_concurrent.py.
     for table in tables:
         await table.play_to_the_end()
 
