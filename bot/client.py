@@ -271,8 +271,9 @@ class MesaBot(commands.Bot):
         # in the background, so the bot serves at once.
         self.recovery = Recovery(self)
         self.recovery.start()
-        # Tables a kill left on their way into a thread go on into it (or open inline).
-        self._placing = asyncio.ensure_future(self.threads.place_unplaced(await homes.unplaced()))
+        # Tables a kill left on their way into a thread go on into it (or open inline), and the
+        # thread archives it interrupted wait again.
+        self._placing = asyncio.ensure_future(self.threads.resume(await homes.unplaced()))
 
     def _find_table(self, table_id: int) -> Table | None:
         return self.tables.registry.find(table_id)

@@ -57,3 +57,16 @@ class TableThreadsRepo:
             " AND parent_channel_id IS NOT NULL AND channel_id = parent_channel_id ORDER BY id"
         )
         return [int(r[0]) for r in rows]
+
+    async def archive_at(self, table_id: int, at: float | None) -> None:
+        """When the thread of the ended table ``table_id`` is to be archived (Unix seconds; None:
+        not any more: archived, or a rematch plays there)."""
+        await self._execute("UPDATE tables SET thread_archive_at = ? WHERE id = ?", (at, table_id))
+
+    async def archives_due(self) -> list[tuple[int, str, float]]:
+        """(table, thread, when) of every thread archive still to do: a restart re-arms them."""
+        rows = await self.db.fetchall(
+            "SELECT id, channel_id, thread_archive_at FROM tables"
+            " WHERE thread_archive_at IS NOT NULL ORDER BY thread_archive_at, id"
+        )
+        return [(int(r[0]), str(r[1]), float(r[2])) for r in rows]

@@ -8,8 +8,9 @@ from discord.ext import commands
 
 from bot.i18n import translator
 from bot.ports import CogHost
-from bot.ui.feedback import reply, user_locale
-from bot.ui.history_view import history_embed
+from bot.ui.answer_layout import send_answer
+from bot.ui.feedback import user_locale
+from bot.ui.history_view import history_answer
 from bot.ui.slash import command, game_choices
 
 HISTORY_SIZE = 10
@@ -43,11 +44,8 @@ class HistoryCog(commands.Cog):
         rows = await self.bot.ratings.history(
             str(interaction.guild_id), str(member.id) if member else None, game, HISTORY_SIZE
         )
-        await reply(
-            interaction,
-            embed=history_embed(rows, member.display_name if member else None, tr),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        who = member.display_name if member else None
+        await send_answer(interaction, history_answer(rows, who, tr, game))
 
 
 async def setup(bot: CogHost) -> None:

@@ -12,9 +12,10 @@ from discord.ext import commands
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
+from bot.ui.answer_layout import Answer, Block, game_colour, send_answer
 from bot.ui.feedback import guild_locale, user_locale
 from bot.ui.ratings_view import shown_rating
-from bot.ui.rules import rules_embed
+from bot.ui.rules import rules_answer
 from bot.ui.slash import describe, game_choices
 from storage import GLOBAL, RatingRow
 
@@ -74,16 +75,14 @@ class InfoCog(commands.Cog):
         server_locale = guild_locale(interaction, self.bot.settings.default_locale)
         locale = server_locale if post else user_locale(interaction)
         if by == "rating" or scope == "global":
-            embed = await self._rating_board(interaction, locale, game, scope)
+            answer = await self._rating_board(interaction, locale, game, scope)
         else:
-            embed = await self._standings_board(interaction, locale, game, by)
-        await interaction.response.send_message(
-            embed=embed, ephemeral=not post, allowed_mentions=discord.AllowedMentions.none()
-        )
+            answer = await self._standings_board(interaction, locale, game, by)
+        await send_answer(interaction, answer, ephemeral=not post)
 
     async def _rating_board(
         self, interaction: discord.Interaction, locale: str, game: str | None, scope: str
-    ) -> discord.Embed:
+    ) -> Answer:
         """By rating (openskill ordinal, with games played): one game, or the top of each."""
         where = GLOBAL if scope == "global" else str(interaction.guild_id)
         games = [game] if game else list(self.bot.games)
@@ -108,22 +107,14 @@ class InfoCog(commands.Cog):
 
         title_game = tr(locale, f"{game}.name") if game else tr(locale, "leaderboard.all_games")
         key = "leaderboard.global_title" if global_ else "leaderboard.rating_title"
-        embed = discord.Embed(title=tr(locale, key, game=title_game), colour=discord.Colour.gold())
-        if game:
-            rows = boards[game]
-            embed.description = "\n".join(line(i, r) for i, r in enumerate(rows, start=1)) or tr(
-                locale, "leaderboard.empty"
+        blocks = [
+            Block(
+                "\n".join(line(i, r) for i, r in enumerate(rows, start=1)),
+                heading=None if game else tr(locale, f"{key_}.name"),
             )
-        else:
-            for key_, rows in boards.items():
-                if rows:
-                    embed.add_field(
-                        name=tr(locale, f"{key_}.name"),
-                        value="\n".join(line(i, r) for i, r in enumerate(rows, start=1)),
-                        inline=False,
-                    )
-            if not embed.fields:
-                embed.description = tr(locale, "leaderboard.empty")
+            for key_, rows in boards.items()
+            if rows
+        ] or [Block(tr(locale, "leaderboard.empty"))]
         footer = tr(locale, "leaderboard.rating_footer")
         if (
             global_
@@ -132,12 +123,16 @@ class InfoCog(commands.Cog):
             ).global_board
         ):
             footer += " " + tr(locale, "leaderboard.opted_out")
-        embed.set_footer(text=footer)
-        return embed
+        return Answer(
+            title=tr(locale, key, game=title_game),
+            blocks=blocks,
+            accent=game_colour(game) if game else discord.Colour.gold(),
+            footer=footer,
+        )
 
     async def _standings_board(
         self, interaction: discord.Interaction, locale: str, game: str | None, by: str
-    ) -> discord.Embed:
+    ) -> Answer:
         rows = await self.bot.standings.leaderboard(
             str(interaction.guild_id),
             game,
@@ -158,25 +153,26 @@ class InfoCog(commands.Cog):
             + (" · " + tr(locale, "leaderboard.team_won", count=r.team_won) if r.team_won else "")
             for i, r in enumerate(rows, start=1)
         ]
-        embed = discord.Embed(
-            title=tr(locale, "leaderboard.title", game=title_game),
-            description="\n".join(lines) or tr(locale, "leaderboard.empty"),
-            colour=discord.Colour.gold(),
-        )
+        blocks = [Block("\n".join(lines) or tr(locale, "leaderboard.empty"))]
         if game is not None:  # game-specific counters: amulets, Macarenas, ...
             guild = str(interaction.guild_id)
             for stat in await self.bot.standings.stat_names(guild, game):
                 board = await self.bot.standings.stat_board(guild, game, stat, STAT_BOARD_SIZE)
                 if board:
-                    embed.add_field(
-                        name=tr(locale, f"{game}.stat.{stat}"),
-                        value="\n".join(
-                            f"{i}. <@{user}> — {value}"
-                            for i, (user, value) in enumerate(board, start=1)
-                        ),
-                        inline=True,
+                    blocks.append(
+                        Block(
+                            "\n".join(
+                                f"{i}. <@{user}> — {value}"
+                                for i, (user, value) in enumerate(board, start=1)
+                            ),
+                            heading=tr(locale, f"{game}.stat.{stat}"),
+                        )
                     )
-        return embed
+        return Answer(
+            title=tr(locale, "leaderboard.title", game=title_game),
+            blocks=blocks,
+            accent=game_colour(game) if game else discord.Colour.gold(),
+        )
 
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         locale = user_locale(interaction)
@@ -185,9 +181,7 @@ class InfoCog(commands.Cog):
                 tr(locale, "error.unknown_game", game=game), ephemeral=True
             )
             return
-        await interaction.response.send_message(
-            embed=rules_embed(game, translator(locale)), ephemeral=True
-        )
+        await send_answer(interaction, rules_answer(game, translator(locale)))
 
 
 async def setup(bot: CogHost) -> None:

@@ -15,10 +15,11 @@ from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.service import TableOptions
+from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
-from bot.ui.rules import rules_embed
+from bot.ui.rules import rules_answer
 from bot.ui.slash import describe
 from games.core import Game
 
@@ -154,8 +155,7 @@ class LobbyCog(commands.Cog):
         game_key = self.game_key(table_id)
         if game_key is None:
             raise TableError("table_gone", table=table_id)
-        embed = rules_embed(game_key, translator(user_locale(interaction)))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_answer(interaction, rules_answer(game_key, translator(user_locale(interaction))))
 
     async def on_remove(self, interaction: discord.Interaction, table_id: int, seat: str) -> None:
         await interaction.response.defer()

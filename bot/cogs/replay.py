@@ -19,10 +19,12 @@ from bot.service import Table
 from bot.service.replay import ReplayResult
 from bot.service.versions import engine_version
 from bot.ui.alt_text import replay_description
-from bot.ui.feedback import reply, user_locale
-from bot.ui.messages import answer_with, seat_names
+from bot.ui.answer_layout import Answer, Block, send_answer
+from bot.ui.feedback import user_locale
+from bot.ui.messages import finish, seat_names
+from bot.ui.payload import Payload
 from bot.ui.platform_items import ExportButton, ReplayButton
-from bot.ui.replay_view import EXPORT_NAME, animate, frame_versions, replay_payload
+from bot.ui.replay_view import EXPORT_NAME, animate, frame_versions, replay_answer
 from bot.ui.slash import command
 from storage import TableRecord
 
@@ -87,7 +89,7 @@ class ReplayCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = translator(user_locale(interaction))
         found, result, note = await self._checked(interaction, table, tr)
-        payload = replay_payload(
+        answer = replay_answer(
             found,
             self.bot.presenter(found.game.key),
             result.views[0],
@@ -95,7 +97,7 @@ class ReplayCog(commands.Cog):
             tr,
             note,
         )
-        await answer_with(interaction, payload, fresh=False)
+        await send_answer(interaction, await _drawn(answer))
 
     async def on_replay(
         self, interaction: discord.Interaction, table_id: int, version: int
@@ -106,8 +108,8 @@ class ReplayCog(commands.Cog):
         found, result, note = await self._checked(interaction, table_id, tr)
         last = len(result.views) - 1
         view = result.views[max(0, min(version, last))]
-        payload = replay_payload(found, self.bot.presenter(found.game.key), view, last, tr, note)
-        await answer_with(interaction, payload, fresh=False)
+        answer = replay_answer(found, self.bot.presenter(found.game.key), view, last, tr, note)
+        await send_answer(interaction, await _drawn(answer), edit=True)
 
     async def on_export(self, interaction: discord.Interaction, table_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -126,17 +128,30 @@ class ReplayCog(commands.Cog):
         data = await workers.run(animate, *args) if workers is not None else animate(*args)
         if data is None:
             raise TableError("replay_no_images")
-        await reply(
-            interaction,
-            tr("replay.exported", table=table_id, frames=len(views)),
-            file=discord.File(
-                io.BytesIO(data),
-                filename=EXPORT_NAME,
-                description=replay_description(
-                    found.game.key, table_id, len(views), user_locale(interaction)
-                ),
+        gif = discord.File(
+            io.BytesIO(data),
+            filename=EXPORT_NAME,
+            description=replay_description(
+                found.game.key, table_id, len(views), user_locale(interaction)
             ),
         )
+        title = tr("replay.title", game=tr(f"{found.game.key}.name"), table=table_id)
+        answer = Answer(
+            title=title,
+            blocks=[Block(tr("replay.exported", table=table_id, frames=len(views)))],
+            accent=self.bot.presenter(found.game.key).colour,
+            attached=gif,
+        )
+        await send_answer(interaction, answer)
+
+
+async def _drawn(answer: Answer) -> Answer:
+    """The replay with its table image drawn (off the loop) and attached with its alt text."""
+    if answer.image is not None:
+        drawn = Payload(image=answer.image)
+        await finish(drawn)
+        answer.attached = drawn.files[0] if drawn.files else None
+    return answer
 
 
 async def setup(bot: CogHost) -> None:

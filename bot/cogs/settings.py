@@ -16,9 +16,10 @@ from bot.errors import TableError
 from bot.i18n import translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
-from bot.ui.feedback import reply, user_locale
+from bot.ui.answer_layout import send_answer
+from bot.ui.feedback import user_locale
 from bot.ui.options import coerce, option_specs, signature_for
-from bot.ui.settings_view import settings_embed
+from bot.ui.settings_view import settings_answer
 from bot.ui.slash import command, describe, text
 from games.core import Game, IllegalAction
 
@@ -123,7 +124,9 @@ class SettingsCog(commands.Cog):
     async def _answer(self, interaction: discord.Interaction, guild_id: str, done: str) -> None:
         tr = translator(user_locale(interaction))
         settings = await self.bot.tables.guild_settings.get(guild_id)
-        await reply(interaction, tr(done), embed=settings_embed(settings, list(self.bot.games), tr))
+        await send_answer(
+            interaction, settings_answer(settings, list(self.bot.games), tr, tr(done))
+        )
 
     async def show(self, interaction: discord.Interaction) -> None:
         """Anyone may read the settings (a server can show the command to members); only a

@@ -4,18 +4,17 @@ with the button in that DM."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord.ext import commands
 
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.ports import CogHost
+from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import reply, user_locale
 from bot.ui.platform_items import FollowButton
 from bot.ui.slash import command
-from bot.ui.tables_view import tables_payload
+from bot.ui.tables_view import tables_answer
 
 
 class TablesCog(commands.Cog):
@@ -42,18 +41,7 @@ class TablesCog(commands.Cog):
         open_ = sorted(await self.bot.tables.registry.ensure_guild(guild), key=lambda t: t.id)
         here = [t for t in open_ if t.record.channel_id == channel]
         elsewhere = [t for t in open_ if t.record.channel_id != channel]
-        embed, view = tables_payload(here, elsewhere, tr)
-        kwargs: dict[str, Any] = {
-            "embed": embed,
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            await reply(interaction, **kwargs)
-        finally:
-            if view is not None:
-                view.stop()
+        await send_answer(interaction, tables_answer(here, elsewhere, tr))
 
     async def on_follow(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
         tr = translator(user_locale(interaction))

@@ -23,13 +23,16 @@ from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.service.triad import TriadLobby
+from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
+from bot.ui.profile_view import profile_answer
 from bot.ui.ratings_view import rating_lines
 from bot.ui.slash import describe
+from bot.ui.threads import opened_text
 from bot.ui.triad.items import ITEMS
-from bot.ui.triad.lobby import cards_payload, picker_payload, profile_payload
+from bot.ui.triad.lobby import cards_payload, picker_payload
 
 GAME = "triad"
 TURN_SECONDS = app_commands.Range[int, 30, 900]
@@ -138,6 +141,8 @@ class TriadCog(commands.Cog):
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
         cards = await self.triad.available(host)
+        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         table, started = await self.triad.challenge(
             guild_id=str(interaction.guild_id),
             channel_id=str(interaction.channel_id),
@@ -147,25 +152,22 @@ class TriadCog(commands.Cog):
             options=options,
             opponent=str(opponent.id) if opponent else None,
             level=level,
+            place=placement.place if placement is not None else None,
         )
+        t = translator(locale)
         if opponent is not None:
-            await reply(
-                interaction,
-                tr(locale, "triad.ui.challenge_sent", table=table.id, player=opponent.display_name),
+            challenged = {"player": opponent.display_name}
+            text = opened_text(
+                t, GAME, table.id, placement, missing, "triad.ui.challenge_sent", **challenged
             )
+            await reply(interaction, text)
             return
+        text = opened_text(t, GAME, table.id, placement, missing)
         if started:
-            await reply(
-                interaction,
-                tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
-            )
+            await reply(interaction, text)
             return
-        payload = picker_payload(table.id, cards, [], 0, False, translator(locale))
-        await reply(
-            interaction,
-            tr(locale, "lobby.opened", game=tr(locale, "triad.name"), table=table.id),
-            **payload.send_kwargs(),
-        )
+        payload = picker_payload(table.id, cards, [], 0, False, t)
+        await reply(interaction, text, **payload.send_kwargs())
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -269,16 +271,14 @@ class TriadCog(commands.Cog):
         locale = user_locale(interaction)
         profile = await self.triad.profile(str(interaction.guild_id), user_id)
         others = [(tr(locale, f"{r.game}.name"), r.won, r.played) for r in profile.others]
-        payload = profile_payload(target.display_name, profile.record(), others, translator(locale))
         guild = str(interaction.guild_id)  # ratings per game in this server, with their trend
         ratings = await self.bot.ratings.of_user(guild, user_id)
         trends = {r.game: await self.bot.ratings.trend(guild, r.game, user_id) for r in ratings}
-        payload.embeds[0].add_field(
-            name=tr(locale, "profile.ratings"),
-            value=rating_lines(ratings, trends, translator(locale)),
-            inline=False,
+        lines = rating_lines(ratings, trends, translator(locale))
+        answer = profile_answer(
+            target.display_name, profile.record(), others, lines, translator(locale)
         )
-        await reply(interaction, **payload.send_kwargs())
+        await send_answer(interaction, answer)
 
 
 async def setup(bot: TriadHost) -> None:

@@ -58,6 +58,14 @@ class TableHomes:
         """Open tables stored bound for a thread they never moved into (a kill mid-placement)."""
         return await self._threads.unplaced()
 
+    async def archive_at(self, table_id: int, at: float | None) -> None:
+        """When the ended table's thread is to be archived (None: no longer)."""
+        await self._threads.archive_at(table_id, at)
+
+    async def archives_due(self) -> list[tuple[int, str, float]]:
+        """(table, thread, Unix seconds) of the thread archives still to do."""
+        return await self._threads.archives_due()
+
     def _update(self, table_id: int, **changes: str | None) -> None:
         table = self._find(table_id)
         if table is not None:

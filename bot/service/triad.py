@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from bot.errors import Notice, TableError
 from bot.service.context import ServiceContext
-from bot.service.lobby import Lobby
+from bot.service.lobby import Lobby, Place
 from bot.service.models import Table, is_human_id
 from games.core import GameState
 from games.triad import Options, TriadState
@@ -188,9 +188,11 @@ class TriadLobby:
         options: dict[str, Any],
         opponent: str | None,
         level: str,
+        place: Place | None = None,
     ) -> tuple[Table, bool]:
         """Open a challenge to ``opponent`` (None: the computer, seated at once); returns the
-        table and whether the game already started."""
+        table and whether the game already started. ``place``: into a thread of its own, like
+        every other game's table (``LobbyService.open``)."""
         table = await self.lobby.open(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -199,6 +201,7 @@ class TriadLobby:
             host_name=host_name,
             locale=locale,
             options=options,
+            place=place,
         )
 
         def set_opponent(current: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Translator
+from bot.ui.answer_layout import Answer, Block, game_colour
 from bot.ui.links import jump_link
 from bot.ui.text import clip
 from storage import FinishedRow
@@ -36,10 +37,14 @@ def history_line(row: FinishedRow, tr: Translator) -> str:
     )
 
 
-def history_embed(rows: list[FinishedRow], who: str | None, tr: Translator) -> discord.Embed:
+def history_answer(
+    rows: list[FinishedRow], who: str | None, tr: Translator, game: str | None = None
+) -> Answer:
+    """The last finished games, newest first; the game's colour when one game was asked for."""
     title = tr("history.title_of", player=who) if who else tr("history.title")
-    return discord.Embed(
+    return Answer(
         title=clip(title, 256),
-        description=clip("\n".join(history_line(r, tr) for r in rows), 4096) or tr("history.empty"),
-        colour=discord.Colour.dark_teal(),
-    ).set_footer(text=tr("history.footer"))
+        blocks=[Block("\n".join(history_line(r, tr) for r in rows) or tr("history.empty"))],
+        accent=game_colour(game) if game else discord.Colour.dark_teal(),
+        footer=tr("v2answers.history.footer", table=f"#{rows[0].table_id}") if rows else None,
+    )

@@ -68,7 +68,7 @@ class PublicTable:
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
-            if message_id and self.k.ages.too_old(message_id):
+            if message_id and self.k.ages.too_old(message_id, table.id):
                 log.info("table %s message is about an hour old; posting a fresh one", table.id)
                 self.k.ages.moved(message_id, table.id)
                 message_id = None
@@ -115,7 +115,7 @@ class PublicTable:
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.k.bot.tables.registry.set_message(table, str(message.id))
-            self.k.ages.posted(str(message.id))
+            self.k.ages.posted(str(message.id), table.id)
             self.k.shown.public(table.id, str(message.id), version, slot.image)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
@@ -126,6 +126,8 @@ class PublicTable:
         finally:
             if payload.view is not None:
                 payload.view.stop()  # dynamic items route clicks; keep the view store empty
+            if slot.final or table.record.status == "finished":
+                self.k.ages.ended(table.id)  # its last word: nothing of it is kept (fresh.py)
 
     def _retry_public(self, table: Table) -> None:
         """Discord gave up on the edit (retries exhausted): show the table again later rather

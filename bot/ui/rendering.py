@@ -158,12 +158,24 @@ class Renderer:
                 # Its first asker moved on before a worker was free; this asker may still
                 # want the image (an answer to a click does): it asks again, for itself.
                 return await self.render(request, wanted)
+            except asyncio.CancelledError:
+                # Its first asker was cancelled (e.g. a click's answer out of time): not this
+                # asker, unless it is being cancelled itself; it asks again, for itself. (The
+                # cancellation used to reach every sharer: five identical tables' clicks at
+                # once, one timed out, the other four handlers died unanswered.)
+                task = asyncio.current_task()
+                if not running.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                return await self.render(request, wanted)
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._running[digest] = future
         try:
             image = await self._draw(request, wanted)
             self._remember(digest, image)
             future.set_result(image)
+        except asyncio.CancelledError:
+            future.cancel()  # its sharers are not cancelled: they ask again (above)
+            raise
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: a failed render is logged once, below

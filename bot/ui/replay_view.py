@@ -10,15 +10,15 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Translator
 from bot.service import Table
+from bot.ui.answer_layout import Answer, Block
 from bot.ui.messages import seat_names
-from bot.ui.payload import Payload
 from bot.ui.platform_items import ExportButton, ReplayButton
 from bot.ui.presenter import GamePresenter
 from bot.ui.rendering import ImageRequest, render_image
 from bot.ui.text import clip
 from games.core import PlayerView
 
-EMBED_DESCRIPTION = 4096
+BLOCK_TEXT = 1800  # the table lines, and the last moves: two blocks within 4,000 characters
 EVENTS_SHOWN = 6
 MAX_FRAMES = 80  # an export samples this many versions at most
 FRAME_MS = 700
@@ -26,9 +26,9 @@ FRAME_WIDTH = 640  # frames are scaled down to this width (GIFs grow fast)
 EXPORT_NAME = "replay.gif"
 
 
-def replay_embed(
-    table: Table, presenter: GamePresenter[Any, Any], view: PlayerView, last: int, tr: Translator
-) -> discord.Embed:
+def replay_blocks(
+    table: Table, presenter: GamePresenter[Any, Any], view: PlayerView, tr: Translator
+) -> list[Block]:
     """What the public table showed at ``view.version``: the same status, seat and event lines
     as the live public message (``messages.public_payload``), from the same public view."""
     names = seat_names(table, tr)
@@ -42,28 +42,29 @@ def replay_embed(
         for e in presenter.last_events(view)
         if e.visible_to(None) and (text := presenter.event_text(e, names, tr))
     ][-EVENTS_SHOWN:]
-    embed = discord.Embed(
-        title=tr("replay.title", game=tr(f"{table.game.key}.name"), table=table.id),
-        description=clip("\n".join(lines) + "\n\n" + seat_lines, EMBED_DESCRIPTION),
-        colour=presenter.colour,
-    )
+    blocks = [Block(clip("\n".join(lines) + "\n\n" + seat_lines, BLOCK_TEXT))]
     if events:
-        embed.add_field(
-            name=tr("table.last_moves"), value=clip("\n".join(events), 1024), inline=False
-        )
-    embed.set_footer(text=tr("replay.footer", version=view.version, last=last))
-    return embed
+        blocks.append(Block(clip("\n".join(events), BLOCK_TEXT), heading=tr("table.last_moves")))
+    return blocks
 
 
-def replay_payload(
+def replay_step(version: int, last: int, tr: Translator) -> str:
+    """Where the replay stands, in moves (0 is the deal): "Move 3 of 10"."""
+    if version == 0:
+        return tr("v2answers.replay.deal", last=last)
+    return tr("v2answers.replay.step", version=version, last=last)
+
+
+def replay_answer(
     table: Table,
     presenter: GamePresenter[Any, Any],
     view: PlayerView,
     last: int,
     tr: Translator,
     note: str | None = None,
-) -> Payload:
-    embed = replay_embed(table, presenter, view, last, tr)
+) -> Answer:
+    """The replay at ``view.version``: the game's colour, the table's lines, its image (when the
+    game draws one), "version v of last", and ◀ ▶ and the GIF export."""
     image = None
     if presenter.draws("render_table"):
         names = seat_names(table, tr)
@@ -75,17 +76,21 @@ def replay_payload(
             names={s: names(s) for s in view.seats},
             filename="replay.png",
         )
-        embed.set_image(url="attachment://replay.png")
-    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    buttons: list[discord.ui.Item[Any]] = []
     v = view.version
     if last > 0:
-        buttons.add_item(ReplayButton(table.id, max(v - 1, 0), label="◀", disabled=v == 0, row=0))
-        buttons.add_item(
-            ReplayButton(table.id, min(v + 1, last), label="▶", disabled=v >= last, row=0)
-        )
+        buttons.append(ReplayButton(table.id, max(v - 1, 0), label="◀", disabled=v == 0))
+        buttons.append(ReplayButton(table.id, min(v + 1, last), label="▶", disabled=v >= last))
     if image is not None:
-        buttons.add_item(ExportButton(table.id, label=tr("replay.export"), row=0))
-    return Payload(content=note, embeds=[embed], view=buttons, image=image)
+        buttons.append(ExportButton(table.id, label=tr("replay.export")))
+    return Answer(
+        title=tr("replay.title", game=tr(f"{table.game.key}.name"), table=table.id),
+        blocks=([Block(note)] if note else []) + replay_blocks(table, presenter, view, tr),
+        accent=presenter.colour,
+        footer=replay_step(view.version, last, tr),
+        image=image,
+        rows=[buttons],
+    )
 
 
 def frame_versions(last: int, limit: int = MAX_FRAMES) -> list[int]:

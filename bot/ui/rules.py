@@ -1,12 +1,10 @@
-"""A game's rules as an embed: /rules and the "Reglas" button of the lobby and the table."""
+"""A game's rules as a V2 answer: /rules and the "Reglas" button of the lobby and the table."""
 
 from __future__ import annotations
 
-import discord
-
 from bot.i18n import Translator, has
+from bot.ui.answer_layout import Answer, Block, game_colour
 
-EMBED_DESCRIPTION = 4096
 RULES_EMOJI = "📖"
 
 
@@ -19,9 +17,10 @@ def rules_text(game_key: str, tr: Translator) -> str:
     return "\n\n".join(parts)
 
 
-def rules_embed(game_key: str, tr: Translator) -> discord.Embed:
-    return discord.Embed(
-        title=tr(f"{game_key}.name"),
-        description=rules_text(game_key, tr)[:EMBED_DESCRIPTION],
-        colour=discord.Colour.blurple(),
+def rules_answer(game_key: str, tr: Translator) -> Answer:
+    """The rules in the game's colour (always within the 4,000 characters of a V2 message)."""
+    return Answer(
+        title=tr("v2answers.rules.title", game=tr(f"{game_key}.name")),
+        blocks=[Block(rules_text(game_key, tr))],
+        accent=game_colour(game_key),
     )

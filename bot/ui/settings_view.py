@@ -8,6 +8,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.service.guild_settings import GuildSettings
+from bot.ui.answer_layout import Answer, Block
 
 TABLE_OPTIONS = ("turn_seconds", "cpu_delay_seconds")
 
@@ -32,7 +33,11 @@ def server_defaults_line(game_key: str, names: list[str], tr: Translator) -> str
     return ", ".join(option_label(game_key, n, tr) for n in names)
 
 
-def settings_embed(settings: GuildSettings, games: list[str], tr: Translator) -> discord.Embed:
+def settings_answer(
+    settings: GuildSettings, games: list[str], tr: Translator, note: str | None = None
+) -> Answer:
+    """The server's settings: ``note`` (saved, or read only) first, the general lines, then
+    each game's default options under the game's name."""
     unset = tr("settings.unset")
     lines = [
         tr(
@@ -56,18 +61,18 @@ def settings_embed(settings: GuildSettings, games: list[str], tr: Translator) ->
             "settings.line.threads", value=tr("common.yes") if settings.threads else tr("common.no")
         ),
     ]
-    embed = discord.Embed(
-        title=tr("settings.title"), description="\n".join(lines), colour=discord.Colour.teal()
-    )
+    blocks = [Block(note)] if note else []
+    blocks.append(Block("\n".join(lines)))
     for key in games:
         options = settings.game_options.get(key)
         if options:
-            embed.add_field(
-                name=tr(f"{key}.name"),
-                value="\n".join(
-                    f"• {option_label(key, k, tr)}: **{option_value(key, k, v, tr)}**"
-                    for k, v in options.items()
-                ),
-                inline=False,
+            blocks.append(
+                Block(
+                    "\n".join(
+                        f"• {option_label(key, k, tr)}: **{option_value(key, k, v, tr)}**"
+                        for k, v in options.items()
+                    ),
+                    heading=tr(f"{key}.name"),
+                )
             )
-    return embed
+    return Answer(title=tr("settings.title"), blocks=blocks, accent=discord.Colour.teal())

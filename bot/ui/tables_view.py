@@ -8,10 +8,10 @@ import discord
 
 from bot.i18n import Translator
 from bot.service import Table
+from bot.ui.answer_layout import Answer, Block, game_colour
 from bot.ui.links import jump_link
 from bot.ui.messages import seat_names
 from bot.ui.platform_items import FollowButton
-from bot.ui.text import clip
 
 MAX_LISTED = 20  # 4 rows of 5 "Follow" buttons
 
@@ -35,25 +35,30 @@ def table_line(table: Table, tr: Translator) -> str:
     )
 
 
-def tables_payload(
-    here: list[Table], elsewhere: list[Table], tr: Translator
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    embed = discord.Embed(title=tr("tables.title"), colour=discord.Colour.blurple())
+def tables_answer(here: list[Table], elsewhere: list[Table], tr: Translator) -> Answer:
+    """This channel's tables, then the rest of the server's (``MAX_LISTED`` in all), each with
+    a link; a "Follow" button per table in play. The accent is the game's colour when every
+    listed table plays the same game."""
     listed = [*here, *elsewhere][:MAX_LISTED]
-    for name, group in ((tr("tables.here"), here), (tr("tables.server"), elsewhere)):
-        shown = [t for t in group if t in listed]
-        embed.add_field(
-            name=name,
-            value=clip("\n".join(table_line(t, tr) for t in shown), 1024) or tr("tables.none"),
-            inline=False,
+    blocks = [
+        Block(
+            "\n".join(table_line(t, tr) for t in group if t in listed) or tr("tables.none"),
+            heading=name,
         )
-    playing = [t for t in listed if t.state is not None]
-    if not playing:
-        return embed, None
-    view: discord.ui.View = discord.ui.View(timeout=None)
-    items: list[Any] = [
-        FollowButton(t.id, "follow", label=tr("follow.button", table=t.id)) for t in playing
+        for name, group in ((tr("tables.here"), here), (tr("tables.server"), elsewhere))
     ]
-    for item in items:
-        view.add_item(item)
-    return embed, view
+    games = {t.game.key for t in listed}
+    buttons: list[discord.ui.Item[Any]] = [
+        FollowButton(t.id, "follow", label=tr("follow.button", table=t.id))
+        for t in listed
+        if t.state is not None
+    ]
+    return Answer(
+        title=tr("tables.title"),
+        blocks=blocks,
+        accent=game_colour(games.pop() if len(games) == 1 else None),
+        footer=tr("v2answers.tables.follow_hint")
+        if buttons
+        else (None if listed else tr("v2answers.tables.open_hint")),
+        rows=[buttons],
+    )

@@ -1,13 +1,18 @@
 """The table listener of threads (issue 28): when a table in a thread ends, its result is edited
 into its line in the parent channel (with a link), and the thread is archived once the rematch
 window has passed with no table open in it; a rematch inherits the line and plays in the same
-thread. The threads themselves are made and moved by ``bot/ui/threads.py``."""
+thread. The threads themselves are made and moved by ``bot/ui/threads.py``.
+
+The archive's due time is stored with the ended table before it is armed (``thread_archive_at``)
+and cleared once done (or when a rematch opens): a restart re-arms what was pending
+(``rearm``), archiving at once what fell due meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 import discord
@@ -40,10 +45,18 @@ class Places(Protocol):
 class ThreadLines:
     """Each thread table's line in its parent channel, and its thread's end."""
 
-    def __init__(self, places: Places, *, rematch_window: float = REMATCH_WINDOW_SECONDS) -> None:
+    def __init__(
+        self,
+        places: Places,
+        *,
+        rematch_window: float = REMATCH_WINDOW_SECONDS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.places = places
         self.rematch_window = rematch_window
-        self._archive_tasks: dict[str, asyncio.Task[None]] = {}
+        self._clock = clock  # wall time: due times outlive the process
+        # thread id -> (the ended table whose archive it waits for, the waiting task)
+        self._archive_tasks: dict[str, tuple[int, asyncio.Task[None]]] = {}
 
     async def lobby_changed(self, table: Table) -> None:
         pass
@@ -55,7 +68,7 @@ class ThreadLines:
             return
         tr = translator(table.record.locale)
         await self._edit_line(table, self._result_line(table, tr))
-        self._archive_later(table.record.channel_id)
+        await self._archive_later(table)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         if table.record.parent_message_id is None:
@@ -65,7 +78,7 @@ class ThreadLines:
         await self._edit_line(
             table, tr("threads.line.closed", game=game, table=table.id, link=self._link(table))
         )
-        self._archive_later(table.record.channel_id)
+        await self._archive_later(table)
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         pass
@@ -76,9 +89,10 @@ class ThreadLines:
     async def rematch_opened(self, finished: Table, rematch: Table) -> None:
         """The rematch plays in the same thread: the thread stays open, and the rematch's
         result goes to the same line."""
-        task = self._archive_tasks.pop(finished.record.channel_id, None)
-        if task is not None:
-            task.cancel()
+        waiting = self._archive_tasks.pop(finished.record.channel_id, None)
+        if waiting is not None:
+            waiting[1].cancel()
+        await self._store_due(finished.id, None)
         if finished.record.parent_message_id is None or finished.record.parent_channel_id is None:
             return
         await self.places.homes.inherit(
@@ -117,45 +131,79 @@ class ThreadLines:
         except discord.HTTPException:
             log.info("could not edit the line of table %s", table.id)
 
-    def _archive_later(self, thread_id: str) -> None:
+    async def _archive_later(self, table: Table) -> None:
+        """The ended table's thread is archived after the rematch window (stored first). Not
+        when the table went on in its parent channel (no thread could be made for it)."""
+        record = table.record
+        if record.parent_channel_id is None or record.channel_id == record.parent_channel_id:
+            return
+        at = self._clock() + self.rematch_window
+        await self._store_due(table.id, at)
+        self._arm(table.id, record.channel_id, at)
+
+    async def rearm(self) -> None:
+        """At start-up: the archives a restart interrupted wait again for their due time (or
+        run at once if it passed)."""
+        try:
+            due = await self.places.homes.archives_due()
+        except Exception:
+            log.exception("could not read the pending thread archives")
+            return
+        for table_id, thread_id, at in due:
+            self._arm(table_id, thread_id, at)
+
+    def _arm(self, table_id: int, thread_id: str, at: float) -> None:
         previous = self._archive_tasks.pop(thread_id, None)
         if previous is not None:
-            previous.cancel()
-        task = asyncio.get_running_loop().create_task(self._archive(thread_id))
-        self._archive_tasks[thread_id] = task
+            previous[1].cancel()
+        task = asyncio.get_running_loop().create_task(self._archive(table_id, thread_id, at))
+        self._archive_tasks[thread_id] = (table_id, task)
         task.add_done_callback(lambda done: self._forget_task(thread_id, done))
 
     def _forget_task(self, thread_id: str, done: asyncio.Task[None]) -> None:
-        if self._archive_tasks.get(thread_id) is done:
+        waiting = self._archive_tasks.get(thread_id)
+        if waiting is not None and waiting[1] is done:
             del self._archive_tasks[thread_id]
 
-    async def _archive(self, thread_id: str) -> None:
-        await asyncio.sleep(self.rematch_window)
-        if await self.places.open_in(thread_id):
-            return  # a rematch plays there
+    async def _archive(self, table_id: int, thread_id: str, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - self._clock()))
+        await self._archive_if_idle(table_id, thread_id)
+
+    async def _archive_if_idle(self, table_id: int, thread_id: str) -> None:
+        """Archive the thread unless a table is open in it (a rematch), and forget the due."""
+        if not await self.places.open_in(thread_id):
+            try:
+                await self.places.rest(
+                    self.places.bot.http.edit_channel(int(thread_id), archived=True),
+                    "thread_archive",
+                )
+            except discord.HTTPException:
+                log.info("could not archive thread %s", thread_id)
+        await self._store_due(table_id, None)
+
+    async def _store_due(self, table_id: int, at: float | None) -> None:
+        """Store (or clear) the archive's due time; if storage fails the archive still runs in
+        memory, and Discord's own auto-archive is the backstop after a restart."""
         try:
-            await self.places.rest(
-                self.places.bot.http.edit_channel(int(thread_id), archived=True), "thread_archive"
-            )
-        except discord.HTTPException:
-            log.info("could not archive thread %s", thread_id)
+            await self.places.homes.archive_at(table_id, at)
+        except Exception:
+            log.warning("could not store the thread archive of table %s", table_id, exc_info=True)
+
+    def pending(self) -> dict[str, int]:
+        """Thread id -> the ended table whose archive waits (tests, metrics)."""
+        return {thread: table for thread, (table, _) in self._archive_tasks.items()}
 
     async def archive_now(self) -> None:
         """Archive every thread whose window is still running (tests; a clean shutdown lets
         Discord's own auto-archive do it)."""
-        for thread_id, task in list(self._archive_tasks.items()):
+        for thread_id, (table_id, task) in list(self._archive_tasks.items()):
             task.cancel()
             self._archive_tasks.pop(thread_id, None)
-            if not await self.places.open_in(thread_id):
-                await quietly(
-                    self.places.rest(
-                        self.places.bot.http.edit_channel(int(thread_id), archived=True),
-                        "thread_archive",
-                    )
-                )
+            await self._archive_if_idle(table_id, thread_id)
 
     async def close(self) -> None:
-        for task in list(self._archive_tasks.values()):
+        """Stop waiting (the due times stay stored: the next start re-arms them)."""
+        for _, task in list(self._archive_tasks.values()):
             task.cancel()
         self._archive_tasks.clear()
 

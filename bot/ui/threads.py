@@ -94,6 +94,30 @@ class Placement:
         return placed
 
 
+def opened_text(
+    tr: Translator,
+    game_key: str,
+    table_id: int,
+    placement: Placement | None,
+    missing: str | None,
+    plain_key: str = "lobby.opened",
+    **params: object,
+) -> str:
+    """The host's answer to a ``/play``: where the table opened (its thread, or ``plain_key``
+    when inline) and the permission whose lack kept it inline, if any."""
+    game = tr(f"{game_key}.name")
+    if placement is not None and placement.thread_id is not None:
+        text = tr("threads.opened", game=game, table=table_id, thread=placement.thread_id)
+        if plain_key != "lobby.opened":
+            text = tr(plain_key, game=game, table=table_id, **params) + "\n" + text
+    else:
+        text = tr(plain_key, game=game, table=table_id, **params)
+    missing = missing or (placement.missing if placement is not None else None)
+    if missing is not None:
+        text += "\n" + tr("threads.inline", permission=tr(missing))
+    return text
+
+
 class TableThreads:
     """Threads of tables: making them and moving a table out of a thread that is gone; its
     ``lines`` (bot/ui/thread_lines.py) hear the tables and keep the parent line and archive."""
@@ -200,6 +224,12 @@ class TableThreads:
         return await timed_rest(call, kind, self._pacer(), priority)
 
     # ----- start-up: placements a kill cut short -------------------------------------------
+    async def resume(self, unplaced: list[int]) -> None:
+        """At start-up: finish the placements a kill cut short, then re-arm the thread
+        archives it interrupted."""
+        await self.place_unplaced(unplaced)
+        await self.lines.rearm()
+
     async def place_unplaced(self, table_ids: list[int]) -> None:
         """Tables stored bound for a thread they never moved into: the thread is made (or
         found) from their stored line, or they open inline; then they are shown."""

@@ -275,7 +275,9 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
 
 
 def test_cards_pages_show_name_level_element_values_and_quantity():
-    from bot.ui.triad.lobby import cards_payload, profile_payload
+    from bot.ui.answer_layout import answer_view
+    from bot.ui.profile_view import profile_answer
+    from bot.ui.triad.lobby import cards_payload
     from games.triad.cards import card
 
     tr = translator("en")
@@ -293,21 +295,25 @@ def test_cards_pages_show_name_level_element_values_and_quantity():
     c = card("c001")
     assert tr("triad.card.c001") in last and f"Lv. {c.level}" in last
     assert "-".join("A" if v == 10 else str(v) for v in c.edges) in last
-    profile = _everything(
-        profile_payload(
-            "Ana",
-            {
-                "played": 3,
-                "won": 1,
-                "drawn": 1,
-                "lost": 1,
-                "cards_won": 2,
-                "cards_lost": 1,
-                "cards": 8,
-            },
-            [("Macarena", 2, 5)],
-            tr,
-        )
+    profile = json.dumps(
+        answer_view(
+            profile_answer(
+                "Ana",
+                {
+                    "played": 3,
+                    "won": 1,
+                    "drawn": 1,
+                    "lost": 1,
+                    "cards_won": 2,
+                    "cards_lost": 1,
+                    "cards": 8,
+                },
+                [("Macarena", 2, 5)],
+                "Macarena: rating **1040** (5 games)",
+                tr,
+            )
+        ).to_components(),
+        ensure_ascii=False,
     )
     assert "wins 1, draws 1, losses 1" in profile and "Cards won: 2" in profile
     assert "Macarena: 2 wins in 5 games" in profile

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
-from bot.ui.rules import rules_embed
+from bot.ui.rules import rules_answer
 
 
 @pytest.mark.parametrize(
@@ -22,7 +22,8 @@ from bot.ui.rules import rules_embed
 )
 def test_triad_rules_say_how_the_computer_plays(locale, heading, words):
     tr = translator(locale)
-    text = rules_embed("triad", tr).description
+    [block] = rules_answer("triad", tr).blocks
+    text = block.text
     assert text.startswith(tr("triad.rules"))
     play = text[text.index(heading) :]
     for word in words:
@@ -31,4 +32,4 @@ def test_triad_rules_say_how_the_computer_plays(locale, heading, words):
 
 def test_other_games_rules_are_their_own_text():
     tr = translator("en")
-    assert rules_embed("macarena", tr).description == tr("macarena.rules")
+    assert [b.text for b in rules_answer("macarena", tr).blocks] == [tr("macarena.rules")]

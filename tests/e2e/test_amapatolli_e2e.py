@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests import answer_kit
 from tests.e2e.alt_text import assert_alt_text_everywhere
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.dm_count import assert_few_dms
@@ -55,7 +56,8 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     )
 
     board = await (await players[0].slash("leaderboard", by="wins"))
-    rows = read_card(board)["description"].splitlines()
+    answer_kit.check_v2(board)
+    rows = answer_kit.blocks(board)[0].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
 

@@ -9,10 +9,11 @@ from bot.service import Table
 from bot.service.ratings import recompute
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import render_image
-from bot.ui.replay_view import replay_embed
+from bot.ui.replay_view import replay_blocks
 from bot.ui.spectate import spectator_payload
 from games.amapatolli import GAME
 from storage import GLOBAL
+from tests import answer_kit
 from tests.e2e.amapatolli_driver import start_game
 from tests.fakediscord.users import FakeUser
 from tests.message_text import clickable, read_card, text_of
@@ -85,21 +86,24 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
             ((u, mu - 3 * sigma, n) for (s, g, u), (mu, sigma, n) in expected.items() if s == key),
             key=lambda r: (-r[1], r[0]),
         )
-        rows = _ordinals(read_card(board)["description"])
+        answer_kit.check_v2(board)
+        rows = _ordinals("\n".join(answer_kit.blocks(board)))
         shown = [names[u] if scope == "global" else f"<@{u}>" for u, _, _ in want]
         assert [r[0] for r in rows] == shown
         assert [(r[1], r[2]) for r in rows] == [(shown_rating(o), n) for _, o, n in want]
         assert all(r[1] >= 0 for r in rows)
     # The older boards are still a choice.
     wins = await (await alice.slash("leaderboard", game="amapatolli", by="wins", post=True))
-    assert "victoria" in read_card(wins)["description"] and not wins.ephemeral
-    footer = read_card(board)["footer"]["text"]
+    assert "victoria" in answer_kit.blocks(wins)[0] and not wins.ephemeral
+    footer = answer_kit.footer(board)
     assert "1000" in footer and "openskill" not in footer and "σ" not in footer
     profile = await (await alice.slash("profile"))
+    answer_kit.check_v2(profile)
     assert "Puntuación" in profile.text and "Ce Amapatolli" in profile.text
     assert re.search(r"Ce Amapatolli: puntuación \*\*\d+\*\* \(2 partidas\)", profile.text)
     assert "+0.0" not in profile.text and "—" not in profile.text.split("Puntuación")[-1]
     history = await (await alice.slash("history", member=alice))
+    answer_kit.check_v2(history)
     assert history.text.count("Ce Amapatolli") == 2  # her games in this server only
 
 
@@ -127,21 +131,26 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     message = await (await alice.slash("replay", table=table.table_id))
     last = len(views) - 1
     for version, view in enumerate(views):
-        want = replay_embed(frozen, presenter, view, last, tr).to_dict()
-        shown = read_card(message)
-        assert shown["description"] == want["description"], version
-        assert shown.get("fields", []) == want.get("fields", []), version
-        assert shown["footer"]["text"] == f"Versión {version} de {last}"
+        want = [b.render(4000) for b in replay_blocks(frozen, presenter, view, tr)]
+        answer_kit.check_v2(message)
+        assert answer_kit.blocks(message) == want, version
+        step = f"Jugada {version} de {last}" if version else f"El reparto · {last} jugadas"
+        assert answer_kit.footer(message).startswith(step)
         assert [a.filename for a in message.attachments] == ["replay.png"]
+        [shown] = answer_kit.gallery(message)  # the picture, with the attachment's alt text
+        assert shown["media"]["url"] == "attachment://replay.png"
+        assert shown["description"] == message.attachments[0].description != ""
         if version < last:
             message = await (await alice.click(message, "▶"))
     assert views[last] == stored_final
     back = await (await alice.click(message, "◀"))
-    assert read_card(back)["footer"]["text"] == f"Versión {last - 1} de {last}"
+    assert answer_kit.footer(back) == f"Jugada {last - 1} de {last}"
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")
     assert gif.attachments[0].description.startswith("Repetición animada de la mesa #")
+    answer_kit.check_v2(gif)
+    assert answer_kit.gallery(gif)[0]["description"] == gif.attachments[0].description
 
     # Had the rules changed so that the log leads elsewhere, the replay says why it cannot run.
     def other_deal(conn):

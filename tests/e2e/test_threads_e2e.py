@@ -69,8 +69,8 @@ async def test_five_tables_in_five_threads_of_one_channel_played_to_the_end(fake
     )
     assert {t.channel.id for t in tables} == {t.id for t in threads}
 
-    # Played one after another (five games' clicks at once would measure the machine's load
-    # against the 3-second answer, not the threads); all five stay open meanwhile.
+    # Played one after another, all five open meanwhile; played at the same time in
+    # tests/e2e/test_threads_concurrent.py.
     for table in tables:
         await table.play_to_the_end()
 
@@ -258,3 +258,5 @@ async def test_a_table_message_about_an_hour_old_gets_a_fresh_one(fake_discord, 
     moved = await (await alice.click(old, "Ver mi mano"))
     assert "Esta mesa se movió" in moved.text and str(fresh.id) in moved.text
     await table.play_to_the_end()
+    # The table's last word forgets it (bot/ui/fresh.py keeps only open tables' messages).
+    await fake.wait_until(lambda: len(kit.ages) == 0, what="the table's message ages forgotten")

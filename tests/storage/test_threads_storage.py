@@ -55,3 +55,25 @@ async def test_any_number_of_thread_tables_per_channel_and_one_inline(db_target)
     await threads.inherit(moved.id, "c1", "line9")
     assert (await tables.get(moved.id)).parent_message_id == "line9"
     await db.close()
+
+
+async def test_a_thread_archive_due_is_stored_until_cleared_and_outlives_a_reopen(db_target):
+    db = await open_database(db_target)
+    tables, threads = TablesRepo(db), TableThreadsRepo(db)
+    first, second = [await _new(tables, parent="c1") for _ in range(2)]
+    for n, record in enumerate((first, second)):
+        await threads.set_line(record.id, f"line{n}")
+        await threads.move(record.id, f"line{n}")
+    assert await threads.archives_due() == []
+    await threads.archive_at(second.id, 2000.5)
+    await threads.archive_at(first.id, 1000.25)
+    await db.close()
+    db = await open_database(db_target)  # a restart
+    threads = TableThreadsRepo(db)
+    assert await threads.archives_due() == [
+        (first.id, "line0", 1000.25),
+        (second.id, "line1", 2000.5),
+    ]
+    await threads.archive_at(first.id, None)
+    assert await threads.archives_due() == [(second.id, "line1", 2000.5)]
+    await db.close()

@@ -221,7 +221,7 @@ def _option(card_id: str, count: int, tr: Translator) -> discord.SelectOption:
     )
 
 
-# ----- /cards and /profile --------------------------------------------------------------------
+# ----- /cards ---------------------------------------------------------------------------------
 def cards_payload(
     user_id: str, who: str, cards: Mapping[str, int], page: int, tr: Translator
 ) -> Payload:
@@ -251,28 +251,3 @@ def cards_payload(
             ),
         ]
     return Payload(embeds=[embed], view=_view(items))
-
-
-def profile_payload(
-    who: str, triad: dict[str, int], others: list[tuple[str, int, int]], tr: Translator
-) -> Payload:
-    """``triad``: played, won, drawn, lost, cards_won, cards_lost, cards (owned);
-    ``others``: (game name, won, played) per other game."""
-    embed = discord.Embed(
-        title=tr("triad.ui.profile_title", player=who), colour=discord.Colour.gold()
-    )
-    embed.add_field(
-        name=tr("triad.name"), inline=False, value=tr("triad.ui.profile_triad", **triad)
-    )
-    if others:
-        embed.add_field(
-            name=tr("triad.ui.profile_others"),
-            inline=False,
-            value=clip(
-                "\n".join(
-                    tr("triad.ui.profile_game", game=g, won=w, played=p) for g, w, p in others
-                ),
-                1024,
-            ),
-        )
-    return Payload(embeds=[embed])

@@ -1,0 +1,55 @@
+"""Two askers of one image share its render (``bot/ui/rendering.py``); the first one cancelled
+(a click's answer out of time: ``asyncio.wait_for``) must not cancel the other. It did: with
+five identical tables clicked at once, one answer timed out and the four other click handlers
+died unanswered (tests/e2e/test_threads_concurrent.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.ui.rendering import ImageRequest, Renderer
+from games.amapatolli import GAME
+from tests.bot.presenter_kit import SEAT_IDS
+
+
+class SlowRenderer(Renderer):
+    """Draws take a while (as in a busy worker pool); the bytes say how many were drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.drawn = 0
+
+    async def _draw(self, request, wanted):
+        await asyncio.sleep(0.2)
+        self.drawn += 1
+        return b"png-%d" % self.drawn
+
+
+def _request() -> ImageRequest:
+    state = GAME.new(SEAT_IDS[:2], "seed", {"hand_size": 3})
+    return ImageRequest("amapatolli", "render_table", GAME.view(state, None), "es", None, "t.png")
+
+
+async def test_a_sharer_gets_the_image_when_the_first_asker_is_cancelled():
+    renderer, request = SlowRenderer(), _request()
+    first = asyncio.ensure_future(asyncio.wait_for(renderer.render(request), 0.05))
+    await asyncio.sleep(0.01)
+    second = asyncio.ensure_future(renderer.render(request))
+    with pytest.raises(TimeoutError):
+        await first
+    assert await second == b"png-1"  # drawn again, for itself
+    assert await renderer.render(request) == b"png-1"  # and kept
+
+
+async def test_a_sharer_cancelled_itself_is_cancelled():
+    renderer, request = SlowRenderer(), _request()
+    first = asyncio.ensure_future(renderer.render(request))
+    await asyncio.sleep(0.01)
+    second = asyncio.ensure_future(renderer.render(request))
+    await asyncio.sleep(0.01)
+    second.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    assert await first == b"png-1"  # the first asker is not disturbed
