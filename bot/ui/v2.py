@@ -209,6 +209,17 @@ def add_notice(view: discord.ui.LayoutView | discord.ui.View, notice: str) -> No
     first.content = head + "\n" + notice + ("\n" + clip(rest, room) if rest and room > 0 else "")
 
 
+def replace_rows(
+    view: discord.ui.LayoutView | discord.ui.View, items_: Sequence[discord.ui.Item[Any]]
+) -> None:
+    """The card's action rows replaced by ``items_`` (none: nothing left to click)."""
+    for container in [i for i in view.children if isinstance(i, discord.ui.Container)]:
+        for row in [c for c in container.children if isinstance(c, discord.ui.ActionRow)]:
+            container.remove_item(row)
+        for row in action_rows(items_):
+            container.add_item(row)
+
+
 def gallery_items(
     view: discord.ui.View | discord.ui.LayoutView | None,
 ) -> list[discord.ui.MediaGallery[Any]]:
