@@ -19,6 +19,7 @@ from tests.fakediscord.model import Channel, Guild, Message
 from tests.fakediscord.ratelimit import BOT
 from tests.fakediscord.server import FakeDiscord, RequestRecord
 from tests.fakediscord.users import FakeUser, InteractionHandle
+from tests.message_text import read_card
 
 TABLE_MARK = re.compile(r"mesa #(\d+)")
 FOOTER_VERSION = re.compile(r"Versi\S*\s+(\d+)\s*$")
@@ -52,16 +53,18 @@ def peak_per_window(times: list[float], window: float = 1.0) -> int:
 
 
 def table_of(msg: Message) -> int | None:
-    if not msg.embeds:
+    card = read_card(msg)  # a classic embed or a Components V2 table (bot/ui/v2.py)
+    if card is None:
         return None
-    m = TABLE_MARK.search(msg.embeds[0].get("title") or "")
+    m = TABLE_MARK.search(card.get("title") or "")
     return int(m.group(1)) if m else None
 
 
 def version_of(msg: Message) -> int | None:
-    if not msg.embeds:
+    card = read_card(msg)
+    if card is None:
         return None
-    m = FOOTER_VERSION.search((msg.embeds[0].get("footer") or {}).get("text") or "")
+    m = FOOTER_VERSION.search((card.get("footer") or {}).get("text") or "")
     return int(m.group(1)) if m else None
 
 
@@ -204,9 +207,10 @@ class Human:
 
     def my_turn_in_public(self) -> bool:
         public = self.table.public
-        if public is None or not public.embeds:
+        card = read_card(public)
+        if card is None:
             return False
-        text = public.embeds[0].get("description") or ""
+        text = card.get("description") or ""
         return any(line.startswith("▶") and self.name in line for line in text.splitlines())
 
     async def play(self) -> None:
@@ -419,9 +423,10 @@ class LoadTable:
 
     def finished(self) -> bool:
         public = self.public
-        if public is None or not public.embeds:
+        card = read_card(public)
+        if card is None:
             return False
-        return any(f.get("name") == "Resultado" for f in public.embeds[0].get("fields") or [])
+        return any(f.get("name") == "Resultado" for f in card.get("fields") or [])
 
     def public_changed(self, msg: Message) -> None:
         table_id = table_of(msg)

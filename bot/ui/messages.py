@@ -319,7 +319,7 @@ def public_payload(
         title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
         colour=v2.WINNER
         if outcome is not None
-        else v2.turn_accent(table.state.seats, to_act, presenter.colour),
+        else v2.turn_accent(table.state.seats, to_act, presenter.colour, presenter.key),
         text="\n".join(lines) + "\n\n" + seat_lines,
         parts=parts,
         footer=tr("table.footer", version=table.state.version),
@@ -403,7 +403,9 @@ def private_payload(
     )
     card = v2.Card(
         title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
-        colour=v2.turn_accent(table.state.seats, [seat] if seat in to_act else [], presenter.colour)
+        colour=v2.turn_accent(
+            table.state.seats, [seat] if seat in to_act else [], presenter.colour, presenter.key
+        )
         if outcome is None
         else v2.WINNER,
         text="\n".join(lines),

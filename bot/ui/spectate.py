@@ -18,6 +18,7 @@ import discord
 from bot.i18n import translator
 from bot.service import Table, TableService
 from bot.service.followers import Followers
+from bot.ui import v2
 from bot.ui.messages import closed_payload, finish, public_payload
 from bot.ui.pacer import Priority, RequestPacer
 from bot.ui.payload import Payload
@@ -58,15 +59,13 @@ def spectator_payload(
     """The public table message without its players' buttons, plus "stop following"."""
     tr = translator(locale)
     payload = public_payload(table, presenter, service, tr)
-    if payload.view is not None:
-        payload.view.stop()
+    assert payload.view is not None  # the table's Components V2 card (bot/ui/v2.py)
+    payload.view.stop()
     if turn_of(table)[0] == "over":
-        payload.view = None  # the end: nothing left to follow, no button to press
+        v2.replace_rows(payload.view, [])  # the end: nothing left to follow, no button to press
     else:
-        view = discord.ui.View(timeout=None)
-        view.add_item(FollowButton(table.id, "stop", label=tr("follow.stop")))
-        payload.view = view
-    payload.content = tr("follow.dm_header", table=table.id)
+        v2.replace_rows(payload.view, [FollowButton(table.id, "stop", label=tr("follow.stop"))])
+    v2.add_notice(payload.view, tr("follow.dm_header", table=table.id))  # under the title
     return payload
 
 

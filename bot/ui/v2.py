@@ -38,20 +38,40 @@ SEAT_ACCENTS = (
     discord.Colour(0xF0E442),  # yellow
     discord.Colour(0x7F7F7F),  # grey
 )
+# Games whose text and images already give each seat a colour: the accent is that colour
+# (Triple Triad's 🔷/🔺 seats, Macarena's 🔴🔵🟢🟡🟣 players, in seat order).
+GAME_SEAT_ACCENTS = {
+    "triad": (discord.Colour(0x568CE8), discord.Colour(0xE8605A)),
+    "macarena": (
+        discord.Colour(0xDD2E44),
+        discord.Colour(0x55ACEE),
+        discord.Colour(0x78B159),
+        discord.Colour(0xFDCB58),
+        discord.Colour(0xAA8ED6),
+    ),
+}
 WINNER = discord.Colour.gold()
 CLOSED = discord.Colour.dark_grey()
 LOBBY = discord.Colour.blurple()
 
 
+def seat_accents(game_key: str | None = None) -> Sequence[discord.Colour]:
+    return GAME_SEAT_ACCENTS.get(game_key or "", SEAT_ACCENTS)
+
+
 def turn_accent(
-    seats: Sequence[str], to_act: Iterable[str], game_colour: discord.Colour
+    seats: Sequence[str],
+    to_act: Iterable[str],
+    game_colour: discord.Colour,
+    game_key: str | None = None,
 ) -> discord.Colour:
-    """The colour of the one seat whose turn it is; the game's colour when several act at once
-    or nobody does."""
+    """The colour of the one seat whose turn it is (the game's own seat colour where it has
+    one); the game's colour when several act at once or nobody does."""
     acting = [s for s in to_act if s in seats]
     if len(acting) != 1:
         return game_colour
-    return SEAT_ACCENTS[list(seats).index(acting[0]) % len(SEAT_ACCENTS)]
+    palette = seat_accents(game_key)
+    return palette[list(seats).index(acting[0]) % len(palette)]
 
 
 @dataclass
@@ -187,6 +207,17 @@ def add_notice(view: discord.ui.LayoutView | discord.ui.View, notice: str) -> No
     )
     room = TEXT_MAX - (used - len(first.content)) - len(head) - len(notice) - 2
     first.content = head + "\n" + notice + ("\n" + clip(rest, room) if rest and room > 0 else "")
+
+
+def replace_rows(
+    view: discord.ui.LayoutView | discord.ui.View, items_: Sequence[discord.ui.Item[Any]]
+) -> None:
+    """The card's action rows replaced by ``items_`` (none: nothing left to click)."""
+    for container in [i for i in view.children if isinstance(i, discord.ui.Container)]:
+        for row in [c for c in container.children if isinstance(c, discord.ui.ActionRow)]:
+            container.remove_item(row)
+        for row in action_rows(items_):
+            container.add_item(row)
 
 
 def gallery_items(

@@ -66,7 +66,9 @@ async def test_the_table_is_one_v2_container_coloured_by_the_seat_to_act(db_targ
         if table.record.status != "playing":
             break
         want = (
-            v2.SEAT_ACCENTS[state.seats.index(to_act[0])] if len(to_act) == 1 else presenter.colour
+            v2.seat_accents(key)[state.seats.index(to_act[0])]
+            if len(to_act) == 1
+            else presenter.colour
         )
         assert container["accent_color"] == want.value, (to_act, container["accent_color"])
         colours_seen.add(container["accent_color"])
@@ -173,6 +175,8 @@ def test_turn_accent():
     assert v2.turn_accent(seats, ["b"], game) == v2.SEAT_ACCENTS[1]
     assert v2.turn_accent(seats, ["a", "c"], game) == game
     assert v2.turn_accent(seats, [], game) == game
+    # Triple Triad's second seat is red (🔺) in its text and images: so is its accent
+    assert v2.turn_accent(["a", "b"], ["b"], game, "triad").value == 0xE8605A
 
 
 async def test_the_gallery_item_carries_the_images_alt_text(monkeypatch):
