@@ -492,6 +492,11 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
             for mode, n in sorted(stats.human_moves_by_mode.items())
         },
         "human_moves_by_mode": dict(stats.human_moves_by_mode),
+        "bot_token_per_human_move_by_mode_and_game": {
+            mode: round(stats.bot_calls_by_mode_game[mode] / max(n, 1), 3)
+            for mode, n in sorted(stats.human_moves_by_mode_game.items())
+        },
+        "human_moves_by_mode_and_game": dict(stats.human_moves_by_mode_game),
         "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
         "setup_bot_calls": m.setup_bot_calls,
@@ -649,7 +654,7 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
     """The figures issue 25 asks for, one row per table count and pacer setting."""
     head = (
         "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
-        " | per move: DM play / channel play | set-up: s, bot-token calls per table, 429s"
+        " | per move: DM play / channel play (moves); the same in each channel's later games | set-up: s, bot-token calls per table, 429s"
         " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
         " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
         " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms bot (fake; fake in set-up) |"
@@ -661,6 +666,14 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
         modes, moved = r["bot_token_per_human_move_by_mode"], r["human_moves_by_mode"]
         mode_text = " / ".join(
             f"{modes[mode]} ({moved[mode]})" if mode in modes else "—" for mode in ("dm", "channel")
+        )
+        later, later_moved = (
+            r["bot_token_per_human_move_by_mode_and_game"],
+            r["human_moves_by_mode_and_game"],
+        )
+        mode_text += "; later games " + " / ".join(
+            f"{later[m]} ({later_moved[m]})" if m in later else "—"
+            for m in ("dm later games", "channel later games")
         )
         nv, nc = r["next_view_ms"], r["next_view_after_cpu_ms"]
         fl, sl = r["fake_loop_lag_ms"], r["fake_loop_lag_setup_ms"]

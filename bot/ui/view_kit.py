@@ -24,6 +24,7 @@ from bot.service import Table, TableService
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.fresh import TableMessageAges
+from bot.ui.lobby_answer import LobbyAnswers
 from bot.ui.messages import (
     Payload,
     finish,
@@ -199,6 +200,8 @@ class ViewKit:
         self.dms = DmGate(lambda: self.bot.tables.players)
         # Who plays from the tables' ephemeral hands, not their DMs (bot/ui/play_from.py).
         self.places = PlayPlaces(lambda: self.bot.tables.players)
+        # /play commands whose response is their lobby (bot/ui/lobby_answer.py).
+        self.answers = LobbyAnswers(self.tokens)
         # Show a table again (public message and private views): set by the listener.
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
 

@@ -242,8 +242,8 @@ async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
     host, *guests = players
-    reply = await (await host.slash("play chupate2"))
-    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    reply = await (await host.slash("play chupate2"))  # the lobby itself (issue 25)
+    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(m.embeds) and f"mesa #{table_id}" in (m.embeds[0].get("title") or "")
     )

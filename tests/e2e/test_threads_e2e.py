@@ -143,11 +143,14 @@ async def test_without_the_permission_the_table_opens_inline_and_says_why(fake_d
     allow_threads(fake)
     fake.channel.bot_denied = CREATE_PUBLIC_THREADS
     alice = fake.user("alice")
-    reply = await (await alice.slash("play amapatolli", **OPTIONS))
-    assert "Crear hilos públicos" in reply.content and "/ajustes" in reply.content
+    reply = await (await alice.slash("play amapatolli", **OPTIONS))  # the lobby (issue 25)
+    note = await fake.wait_until(
+        lambda: next((m for m in alice.replies() if m.ephemeral), None), what="the host's note"
+    )
+    assert "Crear hilos públicos" in note.content and "/ajustes" in note.content
     assert fake.threads_of() == []
     [lobby] = fake.channel_messages()
-    assert lobby.embeds and "mesa #" in lobby.embeds[0]["title"]
+    assert lobby is reply and lobby.embeds and "mesa #" in lobby.embeds[0]["title"]
 
 
 async def test_settings_turn_threads_off_and_a_play_in_a_thread_stays_there(fake_discord, mesa):
