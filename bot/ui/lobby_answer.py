@@ -92,7 +92,7 @@ class LobbyAnswers:
         try:
             response = await interaction.response.send_message(**payload.send_kwargs())
         except discord.HTTPException as exc:
-            log.info("the lobby of table %s could not answer its /play (%s)", table.id, exc.code)
+            log.info("the lobby of table %s could not answer the command that opened it (%s)", table.id, exc.code)
             payload.files = []  # the failed request closed them: attached again for the bot's
             if payload.image is not None:
                 await finish(payload)
