@@ -92,18 +92,18 @@ class LobbyCog(commands.Cog):
     async def open_table(
         self, interaction: discord.Interaction, game: Game, raw: dict[str, Any]
     ) -> None:
-        """Open a lobby. Inline, the ``/play`` response is the lobby itself (no bot-token post:
-        ``bot/ui/lobby_answer.py``); in a thread, the host is answered privately."""
+        """Open a lobby. The ``/play`` response is the lobby itself (inline) or the thread's line
+        in the channel (no bot-token post either way: ``bot/ui/lobby_answer.py``); the host is
+        told privately what the response does not say (the thread, a missing permission)."""
         settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
         placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         channel_id = str(interaction.channel_id)
         answers = self.bot.listener.kit.answers
-        answer: LobbyAnswer | None = None
-        if placement is None:
+        if placement is None:  # the response is the lobby
             answer = answers.expect(channel_id, interaction)
-            late = asyncio.ensure_future(answer.acknowledge_late())
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:  # the response is the thread's line in the channel
+            answer = placement.answer = LobbyAnswer(interaction)
+        late = asyncio.ensure_future(answer.acknowledge_late())
         try:
             await self.bot.remember(interaction)
             options = coerce(game.options_model, raw)
@@ -119,12 +119,11 @@ class LobbyCog(commands.Cog):
                 place=placement.place if placement is not None else None,
             )
         finally:
-            if answer is not None:
-                answers.forget(channel_id, answer)
-                late.cancel()
-                await asyncio.gather(late, return_exceptions=True)
+            answers.forget(channel_id, answer)
+            late.cancel()
+            await asyncio.gather(late, return_exceptions=True)
         t = translator(user_locale(interaction))
-        if answer is not None and answer.message_id is not None:  # the lobby answered it
+        if placement is None and answer.message_id is not None:  # the lobby answered it
             if missing is not None:
                 await reply(interaction, t("threads.inline", permission=t(missing)))
             return

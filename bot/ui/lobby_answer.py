@@ -44,6 +44,27 @@ class LobbyAnswer:
         self._claimed = True
         return True
 
+    async def post_line(
+        self, text: str, mentions: discord.AllowedMentions
+    ) -> discord.Message | None:
+        """Answer with ``text``, a thread's line in the channel (the thread starts from it);
+        None when the response is taken (then the line is posted with the bot token)."""
+        if not self.claim():
+            return None
+        try:
+            response = await self.interaction.response.send_message(
+                content=text, allowed_mentions=mentions
+            )
+        except discord.HTTPException as exc:
+            log.info("a thread's line could not answer its command (%s)", exc.code)
+            return None
+        message = response.resource
+        if not isinstance(message, discord.InteractionMessage):
+            message = await self.interaction.original_response()
+        self.message_id = message.id
+        metrics.count("lobby_answer.line")
+        return message
+
     async def acknowledge_late(self, within: float = ANSWER_WITHIN) -> None:
         """No lobby ``within`` seconds: "thinking" (ephemeral), the lobby follows by bot token."""
         await asyncio.sleep(within)
@@ -92,7 +113,11 @@ class LobbyAnswers:
         try:
             response = await interaction.response.send_message(**payload.send_kwargs())
         except discord.HTTPException as exc:
-            log.info("the lobby of table %s could not answer the command that opened it (%s)", table.id, exc.code)
+            log.info(
+                "the lobby of table %s could not answer the command that opened it (%s)",
+                table.id,
+                exc.code,
+            )
             payload.files = []  # the failed request closed them: attached again for the bot's
             if payload.image is not None:
                 await finish(payload)

@@ -76,3 +76,21 @@ async def test_a_refused_play_is_answered_privately(fake_discord, mesa):
     await (await alice.slash("play amapatolli", hand_size=3))
     busy = await (await bob.slash("play amapatolli"))
     assert busy.ephemeral and "/terminar" in busy.text
+
+
+async def test_in_a_thread_the_play_answer_is_the_line_the_thread_starts_from(fake_discord, mesa):
+    from tests.e2e.test_threads_e2e import allow_threads, open_in_thread
+
+    fake = fake_discord
+    allow_threads(fake)
+    alice = fake.user("alice")
+    requests: list = []
+    fake.request_observers.append(requests.append)
+    table_id, thread, lobby = await open_in_thread(fake, alice)
+    [line] = fake.channel_messages()
+    assert line.interaction is not None and f"#{table_id}" in line.content  # the response
+    assert thread.id == line.id  # the thread started from it
+    assert _bot_posts(requests, fake.channel.id) == []  # no bot-token line
+    assert len(_bot_posts(requests, thread.id)) == 1  # the lobby in the thread (no token there)
+    record = mesa.bot.tables.registry.find(table_id).record
+    assert record.parent_message_id == str(line.id) and record.message_id == str(lobby.id)

@@ -24,11 +24,17 @@ def allow_threads(fake) -> None:
 
 async def open_in_thread(fake, host) -> tuple[int, object, object]:
     """``/play amapatolli`` in #general: (table id, its thread, the lobby in it)."""
-    reply = await (await host.slash("play amapatolli", **OPTIONS))
-    assert reply.ephemeral, reply
-    table_id = int(re.search(r"#(\d+)", reply.content)[1])
-    found = re.search(r"<#(\d+)>", reply.content)
-    assert found, f"/play answered {reply.content!r}"
+    line = await (await host.slash("play amapatolli", **OPTIONS))  # the line (issue 25)
+    assert not line.ephemeral and line.channel is fake.channel, line
+    table_id = int(re.search(r"#(\d+)", line.content)[1])
+    note = await fake.wait_until(  # the host's private note names the thread
+        lambda: next(
+            (m for m in host.replies() if m.ephemeral and f"#{table_id} " in m.content), None
+        ),
+        what="the host's note",
+    )
+    found = re.search(r"<#(\d+)>", note.content)
+    assert found, f"/play answered {note.content!r}"
     thread = fake.channels[int(found[1])]
     assert thread.is_thread and thread.parent is fake.channel
     lobby = await fake.wait_for_message(
