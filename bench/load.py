@@ -434,6 +434,7 @@ async def run_one(
         loop_cpu=loop_cpu.percent(window),
         fake_loop_lag_ms=fake_lag,
         fake_loop_lag_setup_ms=setup_lag,
+        gateway_backlog=[float(n) for n in fake.gateway.backlog_at_heartbeat],
         figures=merged(
             [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
         ),
@@ -464,6 +465,8 @@ class Measured:
     loop_cpu: dict[str, float]  # CPU % of this process's loop: "fake", "driver" (players)
     fake_loop_lag_ms: list[float]  # this process's loop (the fake's and the players')
     fake_loop_lag_setup_ms: list[float]  # the same while the tables opened
+    # gateway frames queued ahead of each heartbeat's ACK, over the whole run (the fake's)
+    gateway_backlog: list[float]
     figures: LogFigures
 
 
@@ -516,6 +519,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "players_cpu_pct": m.loop_cpu["driver"],
         "fake_loop_lag_ms": percentiles(m.fake_loop_lag_ms),
         "fake_loop_lag_setup_ms": percentiles(m.fake_loop_lag_setup_ms),
+        "gateway_backlog_at_heartbeat": percentiles(m.gateway_backlog),
         "workers_cpu_pct": round(m.bot_tree_cpu_pct - m.bot_cpu_pct, 1),
         "tables": tables,
         "backend": args.backend,
