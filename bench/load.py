@@ -434,6 +434,7 @@ async def run_one(
         loop_cpu=loop_cpu.percent(window),
         fake_loop_lag_ms=fake_lag,
         fake_loop_lag_setup_ms=setup_lag,
+        gateway_backlog=[float(n) for n in fake.gateway.backlog_at_heartbeat],
         figures=merged(
             [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
         ),
@@ -464,6 +465,8 @@ class Measured:
     loop_cpu: dict[str, float]  # CPU % of this process's loop: "fake", "driver" (players)
     fake_loop_lag_ms: list[float]  # this process's loop (the fake's and the players')
     fake_loop_lag_setup_ms: list[float]  # the same while the tables opened
+    # gateway frames queued ahead of each heartbeat's ACK, over the whole run (the fake's)
+    gateway_backlog: list[float]
     figures: LogFigures
 
 
@@ -492,6 +495,11 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
             for mode, n in sorted(stats.human_moves_by_mode.items())
         },
         "human_moves_by_mode": dict(stats.human_moves_by_mode),
+        "bot_token_per_human_move_by_mode_and_game": {
+            mode: round(stats.bot_calls_by_mode_game[mode] / max(n, 1), 3)
+            for mode, n in sorted(stats.human_moves_by_mode_game.items())
+        },
+        "human_moves_by_mode_and_game": dict(stats.human_moves_by_mode_game),
         "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
         "setup_bot_calls": m.setup_bot_calls,
@@ -511,6 +519,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "players_cpu_pct": m.loop_cpu["driver"],
         "fake_loop_lag_ms": percentiles(m.fake_loop_lag_ms),
         "fake_loop_lag_setup_ms": percentiles(m.fake_loop_lag_setup_ms),
+        "gateway_backlog_at_heartbeat": percentiles(m.gateway_backlog),
         "workers_cpu_pct": round(m.bot_tree_cpu_pct - m.bot_cpu_pct, 1),
         "tables": tables,
         "backend": args.backend,
@@ -649,7 +658,7 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
     """The figures issue 25 asks for, one row per table count and pacer setting."""
     head = (
         "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
-        " | per move: DM play / channel play | set-up: s, bot-token calls per table, 429s"
+        " | per move: DM play / channel play (moves); the same in each channel's later games | set-up: s, bot-token calls per table, 429s"
         " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
         " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
         " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms bot (fake; fake in set-up) |"
@@ -661,6 +670,14 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
         modes, moved = r["bot_token_per_human_move_by_mode"], r["human_moves_by_mode"]
         mode_text = " / ".join(
             f"{modes[mode]} ({moved[mode]})" if mode in modes else "—" for mode in ("dm", "channel")
+        )
+        later, later_moved = (
+            r["bot_token_per_human_move_by_mode_and_game"],
+            r["human_moves_by_mode_and_game"],
+        )
+        mode_text += "; later games " + " / ".join(
+            f"{later[m]} ({later_moved[m]})" if m in later else "—"
+            for m in ("dm later games", "channel later games")
         )
         nv, nc = r["next_view_ms"], r["next_view_after_cpu_ms"]
         fl, sl = r["fake_loop_lag_ms"], r["fake_loop_lag_setup_ms"]

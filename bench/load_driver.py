@@ -169,6 +169,10 @@ class LoadStats:
     bot_calls_by_mode: Counter[str] = field(default_factory=Counter)
     human_moves_by_mode: Counter[str] = field(default_factory=Counter)
     bot_routes_by_mode: Counter[str] = field(default_factory=Counter)  # "mode METHOD route"
+    # The same by mode and game: a table's first game in the run, or a later one (its players
+    # have played before: a channel player's first DM is behind them)
+    bot_calls_by_mode_game: Counter[str] = field(default_factory=Counter)
+    human_moves_by_mode_game: Counter[str] = field(default_factory=Counter)
     routes: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
@@ -392,6 +396,7 @@ class LoadTable:
         self.pending: list[Pending] = []  # moves waiting for the public message
         self.awaiting_next: list[Pending] = []  # moves waiting for a view that lets someone act
         self.opening = False  # being set up (bot-token calls for it count as set-up)
+        self.games = 0  # tables opened in this channel so far
         self._changed = asyncio.Event()
 
     def bump(self) -> None:
@@ -452,6 +457,7 @@ class LoadTable:
                     world.stats.public_samples.append(sample)
                     world.stats.human_moves += 1
                     world.stats.human_moves_by_mode[self.mode] += 1
+                    world.stats.human_moves_by_mode_game[self.mode_game] += 1
             else:
                 still.append(pending)
         self.pending = still
@@ -460,6 +466,11 @@ class LoadTable:
     def mode(self) -> str:
         """How this table is played: "channel" (from the table's ephemeral hands) or "dm"."""
         return "channel" if self.channel_play else "dm"
+
+    @property
+    def mode_game(self) -> str:
+        """The mode, and whether this is the channel's first game of the run or a later one."""
+        return f"{self.mode} {'first game' if self.games <= 1 else 'later games'}"
 
     def sample(self, pending: Pending, shown_version: int) -> Sample:
         """The latency of `pending`, resolved now by `shown_version`."""
@@ -515,6 +526,7 @@ class LoadTable:
             return
         world = self.world
         world.by_table.pop(self.table_id, None)
+        self.games += 1
         self.table_id, self.version, self.pending, self.public = table_id, None, [], None
         self.awaiting_next = []
         world.by_table[table_id] = self
@@ -802,6 +814,7 @@ class World:
                 self.stats.bot_calls[purpose] += 1
                 if purpose == "play" and table is not None:
                     self.stats.bot_calls_by_mode[table.mode] += 1
+                    self.stats.bot_calls_by_mode_game[table.mode_game] += 1
                     where = "user"
                     if (found := CHANNEL_PATH.match(record.path)) is not None:
                         channel = self.fake.channels.get(int(found.group(1)))

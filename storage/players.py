@@ -1,4 +1,5 @@
-"""Players: display name, preferred locale and whether their DMs are known to be closed."""
+"""Players: display name, preferred locale, whether their DMs are known to be closed, and whether
+they play from the tables' ephemeral hands rather than their DMs."""
 
 from __future__ import annotations
 
@@ -68,6 +69,24 @@ class PlayersRepo:
     async def dms_closed(self, user_id: str) -> bool:
         row = await self.db.fetchone("SELECT dms_closed FROM players WHERE user_id = ?", (user_id,))
         return bool(row and row[0])
+
+    async def plays_from_tables(self, user_id: str) -> bool:
+        """Whether the player's last move was made from a table's ephemeral hand (channel play:
+        no DM hand at any table) rather than a DM hand."""
+        row = await self.db.fetchone(
+            "SELECT plays_from_tables FROM players WHERE user_id = ?", (user_id,)
+        )
+        return bool(row and row[0])
+
+    async def set_plays_from_tables(self, user_id: str, tables: bool) -> None:
+        await self.db.write(
+            lambda conn: conn.execute(
+                "INSERT INTO players (user_id, name, plays_from_tables) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET"
+                " plays_from_tables = excluded.plays_from_tables",
+                (user_id, user_id, int(tables)),
+            )
+        )
 
     async def locale(self, user_id: str) -> str | None:
         """The locale a player last used, if known."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,6 +19,7 @@ from bot.service import TableOptions
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
+from bot.ui.lobby_answer import LobbyAnswer
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.rules import rules_answer
 from bot.ui.slash import describe
@@ -91,23 +93,41 @@ class LobbyCog(commands.Cog):
     async def open_table(
         self, interaction: discord.Interaction, game: Game, raw: dict[str, Any]
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.remember(interaction)
-        options = coerce(game.options_model, raw)
-        options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
+        """Open a lobby. The ``/play`` response is the lobby itself (inline) or the thread's line
+        in the channel (no bot-token post either way: ``bot/ui/lobby_answer.py``); the host is
+        told privately what the response does not say (the thread, a missing permission)."""
         settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
         placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
-        table = await self.bot.tables.lobby.open(
-            guild_id=str(interaction.guild_id),
-            channel_id=str(interaction.channel_id),
-            game_key=game.key,
-            host_id=str(interaction.user.id),
-            host_name=interaction.user.display_name,
-            locale=guild_locale(interaction, self.bot.settings.default_locale),
-            options=options,
-            place=placement.place if placement is not None else None,
-        )
+        channel_id = str(interaction.channel_id)
+        answers = self.bot.listener.kit.answers
+        if placement is None:  # the response is the lobby
+            answer = answers.expect(channel_id, interaction)
+        else:  # the response is the thread's line in the channel
+            answer = placement.answer = LobbyAnswer(interaction)
+        late = asyncio.ensure_future(answer.acknowledge_late())
+        try:
+            await self.bot.remember(interaction)
+            options = coerce(game.options_model, raw)
+            options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
+            table = await self.bot.tables.lobby.open(
+                guild_id=str(interaction.guild_id),
+                channel_id=channel_id,
+                game_key=game.key,
+                host_id=str(interaction.user.id),
+                host_name=interaction.user.display_name,
+                locale=guild_locale(interaction, self.bot.settings.default_locale),
+                options=options,
+                place=placement.place if placement is not None else None,
+            )
+        finally:
+            answers.forget(channel_id, answer)
+            late.cancel()
+            await asyncio.gather(late, return_exceptions=True)
         t = translator(user_locale(interaction))
+        if placement is None and answer.message_id is not None:  # the lobby answered it
+            if missing is not None:
+                await reply(interaction, t("threads.inline", permission=t(missing)))
+            return
         game_name = t(f"{game.key}.name")
         if placement is not None and placement.thread_id is not None:
             text = t("threads.opened", game=game_name, table=table.id, thread=placement.thread_id)

@@ -51,7 +51,7 @@ class DiscordTableListener:
         self.kit.represent = self.represent
         self.public = PublicTable(self.kit)
         self.private = PrivateViews(self.kit)
-        self.mentions = TurnMentions(self.kit)
+        self.mentions = TurnMentions(self.kit, self.private.spares_dm)
         self.ephemerals = self.kit.ephemerals
         self.tokens = self.kit.tokens
         self.shown = self.kit.shown
@@ -184,6 +184,7 @@ class DiscordTableListener:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""
         await self.kit.drain_tasks()
         await self.ephemerals.drain()
+        await self.kit.places.flush()
 
     async def close(self, timeout: float = 5.0) -> None:
         """Let pending changes reach Discord (for ``timeout`` at most), then stop; what the
@@ -194,3 +195,4 @@ class DiscordTableListener:
             log.warning("closing with table changes not yet shown")
         await self.kit.cancel()
         await self.shown.close()
+        await self.kit.places.close()

@@ -1,10 +1,12 @@
-"""Turn mentions for players whose DMs are closed: one live channel message per table naming
-the seats to act, deleted when the turn passes; posted as a follow-up of a fresh table token
-when there is one (outside the bot token's budget)."""
+"""Turn mentions for players no DM tells of their turn (their DMs are closed, or they play from
+the table: ``PrivateViews.spares_dm``): one live channel message per table naming the seats to
+act, deleted when the turn passes; posted as a follow-up of a fresh table token when there is
+one (outside the bot token's budget), and deleted through it."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -19,12 +21,20 @@ log = logging.getLogger(__name__)
 class TurnMentions:
     """Each table's one live turn mention."""
 
-    def __init__(self, kit: ViewKit) -> None:
+    def __init__(
+        self, kit: ViewKit, spared: Callable[[int, str], Awaitable[bool]] | None = None
+    ) -> None:
         self.k = kit
         self._slots: dict[int, Slot] = {}
+        self._spared = spared  # (table, seat): no DM tells them of their turn there
+
+    async def _named(self, table: Table, seat: str) -> bool:
+        if await self.k.dms.marked_closed(seat):
+            return True
+        return self._spared is not None and await self._spared(table.id, seat)
 
     def show(self, table: Table, over: bool) -> None:
-        """Keep the table's one turn mention naming the closed-DM players to act (none once
+        """Keep the table's one turn mention naming the players to act no DM tells (none once
         ``over``)."""
         slot = self._slots.setdefault(table.id, Slot())
         self.k.kick(slot, lambda: self._present_mention(table, slot, over))
@@ -41,7 +51,7 @@ class TurnMentions:
             to_act = set(table.game.to_act(table.state))
             for seat in table.state.seats:
                 human = any(s.id == seat for s in table.human_seats())
-                if seat in to_act and human and await self.k.dms.marked_closed(seat):
+                if seat in to_act and human and await self._named(table, seat):
                     seats.append(seat)
         if tuple(seats) == slot.mention:
             return  # the same turn: the live mention still says it

@@ -142,7 +142,7 @@ class PrivateViews:
         if self._not_needed_yet(table.id, seat, slot, waiting, finished):
             metrics.count("dm_deferred")
             return
-        if not finished and self.plays_from_table(table.id, seat):
+        if (not finished or slot.message_id is None) and await self.spares_dm(table.id, seat):
             # Channel play: their live ephemeral hand follows the table through its own token
             # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
             # or brought up to date (with the bot token) only once they play from it again.
@@ -202,13 +202,17 @@ class PrivateViews:
             return slot.message_id is None
         return self.k.tokens.fresh(("dm", table_id, seat), slot.message_id) is None
 
-    def plays_from_table(self, table_id: int, seat: str) -> bool:
-        """``seat`` plays from the table: their ephemeral "Ver mi mano" hand is live and they
-        never clicked their DM hand (a player who did plays from it: it stays up to date)."""
+    async def spares_dm(self, table_id: int, seat: str) -> bool:
+        """``seat`` plays from the table, so their DM hand there is spared (the turn mention
+        names them): they never clicked their DM hand at this table (a player who did plays
+        from it: it stays up to date), and their ephemeral "Ver mi mano" hand is live or they
+        play from the tables everywhere (``bot/ui/play_from.py``)."""
         slot = self._slots.get((table_id, seat))
         if slot is not None and slot.clicked:
             return False
-        return self.k.ephemerals.live(table_id, seat) is not None
+        if self.k.ephemerals.live(table_id, seat) is not None:
+            return True
+        return await self.k.places.from_tables(seat)
 
     async def _turn_notice(
         self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
@@ -278,10 +282,14 @@ class PrivateViews:
         """``seat`` clicked at the table (they are watching); a click on their own DM hand,
         answered, leaves its token to edit that message later."""
         self.k.last_click[(table_id, seat)] = self.k.clock()
+        message = interaction.message
+        if interaction.guild_id is None:  # where they play: a DM view...
+            self.k.places.played(seat, from_table=False)
+        elif message is not None and message.flags.ephemeral:  # ...or a table's "Ver mi mano"
+            self.k.places.played(seat, from_table=True)
         if not answered_on_message(interaction):
             return
         slot = self._slots.get((table_id, seat))
-        message = interaction.message
         if slot is not None and message is not None and message.id == slot.message_id:
             slot.clicked = True
             self.k.tokens.offer(("dm", table_id, seat), interaction, message.id)
@@ -367,6 +375,8 @@ class PrivateViews:
                     payload.view.stop()
             if own_message:
                 slot.clickable = payload.view is not None
+            elif interaction.guild_id is not None:
+                pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
             elif payload.view is None and interaction.message.id in slot.older:
@@ -441,6 +451,8 @@ class PrivateViews:
         self.k.spawn(self.k.ephemerals.retire(self.k.ephemerals.pop(table.id, seat), by_cpu))
 
     async def timed_out_notice(self, table: Table, seat: str) -> None:
+        if await self.spares_dm(table.id, seat):
+            return  # they play from the table: its message shows the move the timer made
         text = translator(await self.k.bot.locale_of(seat))("notice.timed_out")
         await self.k.dm(table, seat, content=text)
 

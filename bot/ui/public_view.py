@@ -39,7 +39,8 @@ class PublicTable:
         slot.token_key = ("public", table.id)
         slot.build = build
         slot.final = final
-        slot.paced = True
+        # A lobby that is its /play's response needs no bot-token turn (bot/ui/lobby_answer.py).
+        slot.paced = table.record.status != "lobby" or not self.k.answers.waiting(table)
         playing = table.record.status == "playing" and not final
         slot.skip_version = table.version if playing else None
         return self._slots.kick(table.id, functools.partial(self._present_public, table))
@@ -106,12 +107,14 @@ class PublicTable:
                         await finish(payload)
             else:
                 await finish(payload)
-            message = await timed_rest(
-                channel.send(**payload.send_kwargs()),
-                "public_send",
-                None if slot.paced_turn else self.k.pacer,
-                Priority.PUBLIC,
-            )
+            message = await self.k.answers.post(table, payload)  # a /play's own response
+            if message is None:
+                message = await timed_rest(
+                    channel.send(**payload.send_kwargs()),
+                    "public_send",
+                    None if slot.paced_turn else self.k.pacer,
+                    Priority.PUBLIC,
+                )
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
             await self.k.bot.tables.registry.set_message(table, str(message.id))

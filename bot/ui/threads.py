@@ -29,6 +29,7 @@ from bot.i18n import Translator, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import GuildSettings
 from bot.service.threads import TableHomes
+from bot.ui.lobby_answer import LobbyAnswer
 from bot.ui.pacer import Priority, RequestPacer
 from bot.ui.thread_lines import NO_MENTIONS, REMATCH_WINDOW_SECONDS, ThreadLines, quietly
 from bot.ui.view_kit import timed_rest
@@ -86,9 +87,10 @@ class Placement:
     threads: TableThreads
     thread_id: str | None = None
     missing: str | None = None  # catalogue key of the permission that was missing
+    answer: LobbyAnswer | None = None  # the /play whose response may be the line (issue 25)
 
     async def place(self, record: TableRecord) -> TableRecord:
-        placed, self.missing = await self.threads.place(record)
+        placed, self.missing = await self.threads.place(record, self.answer)
         if placed.parent_channel_id is not None:
             self.thread_id = placed.channel_id
         return placed
@@ -156,19 +158,23 @@ class TableThreads:
             return None, missing[0]
         return Placement(self), None
 
-    async def place(self, record: TableRecord) -> tuple[TableRecord, str | None]:
+    async def place(
+        self, record: TableRecord, answer: LobbyAnswer | None = None
+    ) -> tuple[TableRecord, str | None]:
         """Move the stored lobby ``record`` (in its parent channel) into a new thread: the
-        record as placed, and the missing permission's key when it had to stay inline."""
+        record as placed, and the missing permission's key when it had to stay inline. The
+        line is ``answer``'s response when it may still be (bot/ui/lobby_answer.py)."""
         tr = translator(record.locale)
         parent = self.bot.get_partial_messageable(
             int(record.channel_id), guild_id=int(record.guild_id)
         )
+        text = self._open_line(record, tr)
         try:
-            line = await self.rest(
-                parent.send(self._open_line(record, tr), allowed_mentions=NO_MENTIONS),
-                "thread_line",
-                Priority.PUBLIC,
-            )
+            line = await answer.post_line(text, NO_MENTIONS) if answer is not None else None
+            if line is None:
+                line = await self.rest(
+                    parent.send(text, allowed_mentions=NO_MENTIONS), "thread_line", Priority.PUBLIC
+                )
         except discord.HTTPException as exc:
             missing = "threads.permission.send_messages" if exc.status == 403 else None
             return await self._inline(record), missing

@@ -24,12 +24,14 @@ from bot.service import Table, TableService
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.fresh import TableMessageAges
+from bot.ui.lobby_answer import LobbyAnswers
 from bot.ui.messages import (
     Payload,
     finish,
 )
 from bot.ui.pacer import Priority, RequestPacer
 from bot.ui.pacer import priority as pace_at
+from bot.ui.play_from import PlayPlaces
 from bot.ui.presenter import GamePresenter
 from bot.ui.shown import ShownStore
 from bot.ui.tokens import Hook, Tokens
@@ -196,6 +198,10 @@ class ViewKit:
             lambda: getattr(getattr(self.bot, "tables", None), "presented", None)
         )
         self.dms = DmGate(lambda: self.bot.tables.players)
+        # Who plays from the tables' ephemeral hands, not their DMs (bot/ui/play_from.py).
+        self.places = PlayPlaces(lambda: self.bot.tables.players)
+        # /play commands whose response is their lobby (bot/ui/lobby_answer.py).
+        self.answers = LobbyAnswers(self.tokens)
         # Show a table again (public message and private views): set by the listener.
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
 

@@ -44,6 +44,7 @@ def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
 
 def _click(message_id: int, kind=discord.InteractionResponseType.message_update) -> MagicMock:
     click = MagicMock()
+    click.guild_id = None  # a click in a DM
     click.message = SimpleNamespace(id=message_id)
     click.response.type = kind
     click.edit_original_response = AsyncMock()

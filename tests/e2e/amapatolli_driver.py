@@ -158,9 +158,9 @@ async def open_lobby(
     fake: FakeDiscord, host: FakeUser, channel=None, **options
 ) -> tuple[int, Message]:
     reply = await (await host.slash("play amapatolli", channel=channel, **options))
-    assert reply.ephemeral, reply
-    opened = re.search(r"#(\d+)", reply.content)
-    assert opened, f"/play answered {reply.content!r}"
+    # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
+    opened = re.search(r"#(\d+)", reply.text)
+    assert opened, f"/play answered {reply.text!r}"
     table_id = int(opened.group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or ""),

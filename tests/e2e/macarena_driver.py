@@ -204,8 +204,8 @@ async def start_game(
     and starts."""
     host, *guests = players
     reply = await (await host.slash("play macarena", **options))
-    assert reply.ephemeral, reply
-    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
+    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )

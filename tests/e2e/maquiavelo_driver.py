@@ -264,7 +264,8 @@ async def start_game(
     """`/play maquiavelo` by the first player, the others join, the host starts."""
     host, *guests = players
     reply = await (await host.slash("play maquiavelo", hand_size=hand_size))
-    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    # (the lobby itself, inline: issue 25)
+    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )

@@ -117,6 +117,7 @@ async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fa
             moved += seat == bob_seat and not action.startswith("catch.")
 
     await play_until_bob_has_moved(2)
+    await mesa.bot.listener.drain()  # his click's answer may have been an edit after the ack
     [view] = table.hand_views(bob)  # two turns, one private message
     assert len(view.versions) >= 2  # edited, not posted again
     again = await table.show_hand(bob)

@@ -239,7 +239,7 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     assert "45" in shown.text and "Inglés" in shown.text
 
     opened = await (await alice.slash("play amapatolli"))
-    table_id = int(re.search(r"#(\d+)", opened.content).group(1))
+    table_id = int(re.search(r"#(\d+)", opened.text).group(1))  # the lobby itself
     lobby = await fake.wait_for_message(  # in English now: "table #N"
         lambda m: bool(read_card(m)) and f"table #{table_id}" in (read_card(m).get("title") or "")
     )
@@ -255,7 +255,7 @@ async def test_settings_change_the_next_tables_defaults_and_need_manage_server(f
     busy = await (await alice.slash("play amapatolli", hand_size=3))
     assert busy.ephemeral and "las partidas se abren en" in busy.text
     opened = await (await alice.slash("play amapatolli", channel=second, hand_size=3))
-    table_id = int(re.search(r"#(\d+)", opened.content).group(1))
+    table_id = int(re.search(r"#(\d+)", opened.text).group(1))  # the lobby itself
     assert mesa.bot.tables.registry.find(table_id).record.options["hand_size"] == 3
 
 

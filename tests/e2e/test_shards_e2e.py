@@ -244,8 +244,8 @@ async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
     host, *guests = players
-    reply = await (await host.slash("play chupate2"))
-    table_id = int(re.search(r"#(\d+)", reply.content).group(1))
+    reply = await (await host.slash("play chupate2"))  # the lobby itself (issue 25)
+    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
     lobby = await fake.wait_for_message(
         lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
     )

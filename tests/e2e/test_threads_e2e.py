@@ -25,11 +25,17 @@ def allow_threads(fake) -> None:
 
 async def open_in_thread(fake, host) -> tuple[int, object, object]:
     """``/play amapatolli`` in #general: (table id, its thread, the lobby in it)."""
-    reply = await (await host.slash("play amapatolli", **OPTIONS))
-    assert reply.ephemeral, reply
-    table_id = int(re.search(r"#(\d+)", reply.content)[1])
-    found = re.search(r"<#(\d+)>", reply.content)
-    assert found, f"/play answered {reply.content!r}"
+    line = await (await host.slash("play amapatolli", **OPTIONS))  # the line (issue 25)
+    assert not line.ephemeral and line.channel is fake.channel, line
+    table_id = int(re.search(r"#(\d+)", line.content)[1])
+    note = await fake.wait_until(  # the host's private note names the thread
+        lambda: next(
+            (m for m in host.replies() if m.ephemeral and f"#{table_id} " in m.content), None
+        ),
+        what="the host's note",
+    )
+    found = re.search(r"<#(\d+)>", note.content)
+    assert found, f"/play answered {note.content!r}"
     thread = fake.channels[int(found[1])]
     assert thread.is_thread and thread.parent is fake.channel
     lobby = await fake.wait_for_message(
@@ -144,11 +150,14 @@ async def test_without_the_permission_the_table_opens_inline_and_says_why(fake_d
     allow_threads(fake)
     fake.channel.bot_denied = CREATE_PUBLIC_THREADS
     alice = fake.user("alice")
-    reply = await (await alice.slash("play amapatolli", **OPTIONS))
-    assert "Crear hilos públicos" in reply.content and "/ajustes" in reply.content
+    reply = await (await alice.slash("play amapatolli", **OPTIONS))  # the lobby (issue 25)
+    note = await fake.wait_until(
+        lambda: next((m for m in alice.replies() if m.ephemeral), None), what="the host's note"
+    )
+    assert "Crear hilos públicos" in note.content and "/ajustes" in note.content
     assert fake.threads_of() == []
     [lobby] = fake.channel_messages()
-    assert read_card(lobby) and "mesa #" in read_card(lobby)["title"]
+    assert lobby is reply and read_card(lobby) and "mesa #" in read_card(lobby)["title"]
 
 
 async def test_settings_turn_threads_off_and_a_play_in_a_thread_stays_there(fake_discord, mesa):

@@ -88,6 +88,9 @@ class Gateway:
         self.refuse_until = 0.0  # time.monotonic(): an outage refuses connections until then
         self.outages = 0
         self.refused = 0  # connections refused during outages
+        # Frames queued ahead of each heartbeat's ACK (its connection's outbox when the heartbeat
+        # came): a bot that reads its gateway slowly sees its ACK, and every interaction, late.
+        self.backlog_at_heartbeat: list[int] = []
 
     # --- dispatching -------------------------------------------------------------------------
 
@@ -219,6 +222,7 @@ class Gateway:
         op = frame.get("op")
         data = frame.get("d")
         if op == OP_HEARTBEAT:
+            self.backlog_at_heartbeat.append(connection.outbox.qsize())
             connection.outbox.put_nowait(json.dumps({"op": OP_HEARTBEAT_ACK}))
         elif op == OP_IDENTIFY:
             await self._identify(connection, data or {})

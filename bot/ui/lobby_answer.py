@@ -1,0 +1,131 @@
+"""The ``/play`` answer that is its table's lobby (issue 25): an inline table's lobby is posted as
+the command's own response (an interaction callback, outside the bot token's global limit)
+instead of a bot-token message, and the command's token edits it from then on (while fresh).
+
+Persist before show holds as before: ``/play`` stores the lobby, then the listener shows it; the
+first post of a lobby in the channel the ``/play`` came from is that response. A ``/play`` whose
+lobby is not ready ``ANSWER_WITHIN`` seconds after it arrived is acknowledged as before (an
+ephemeral "thinking", so a refusal stays private) and its lobby is posted with the bot token. A
+refused ``/play`` (busy channel, bad options) is answered privately: the response is claimed
+only by a lobby ready to show. A restart between the response and storing its message id posts
+the lobby again at start-up (``registry.unshown_lobbies``), as it did after a bot-token post.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot import metrics
+from bot.service import Table
+from bot.ui.messages import finish
+from bot.ui.payload import Payload
+from bot.ui.tokens import Tokens
+
+log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 2.0  # seconds: Discord gives up on an unanswered command after 3
+
+
+class LobbyAnswer:
+    """One ``/play`` whose response may still be its lobby."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.message_id: int | None = None  # the lobby it answered with
+        self._claimed = False
+
+    def claim(self) -> bool:
+        """Take the one response (the lobby, or the acknowledgement): True for the first taker."""
+        if self._claimed or self.interaction.response.is_done():
+            return False
+        self._claimed = True
+        return True
+
+    async def post_line(
+        self, text: str, mentions: discord.AllowedMentions
+    ) -> discord.Message | None:
+        """Answer with ``text``, a thread's line in the channel (the thread starts from it);
+        None when the response is taken (then the line is posted with the bot token)."""
+        if not self.claim():
+            return None
+        try:
+            response = await self.interaction.response.send_message(
+                content=text, allowed_mentions=mentions
+            )
+        except discord.HTTPException as exc:
+            log.info("a thread's line could not answer its command (%s)", exc.code)
+            return None
+        message = response.resource
+        if not isinstance(message, discord.InteractionMessage):
+            message = await self.interaction.original_response()
+        self.message_id = message.id
+        metrics.count("lobby_answer.line")
+        return message
+
+    async def acknowledge_late(self, within: float = ANSWER_WITHIN) -> None:
+        """No lobby ``within`` seconds: "thinking" (ephemeral), the lobby follows by bot token."""
+        await asyncio.sleep(within)
+        if self.claim():
+            metrics.count("lobby_answer.late")
+            await self.interaction.response.defer(ephemeral=True, thinking=True)
+
+
+class LobbyAnswers:
+    """The ``/play`` commands under way whose response may be their lobby, by channel (an
+    inline table is the only open one of its channel)."""
+
+    def __init__(self, tokens: Tokens) -> None:
+        self._tokens = tokens
+        self._waiting: dict[str, LobbyAnswer] = {}
+
+    def expect(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
+        answer = self._waiting[channel_id] = LobbyAnswer(interaction)
+        return answer
+
+    def forget(self, channel_id: str, answer: LobbyAnswer) -> None:
+        if self._waiting.get(channel_id) is answer:
+            del self._waiting[channel_id]
+
+    def waiting(self, table: Table) -> bool:
+        """Whether ``table``'s first post may be the response of the ``/play`` that opened it."""
+        record = table.record
+        answer = self._waiting.get(record.channel_id)
+        return (
+            answer is not None
+            and record.status == "lobby"
+            and record.parent_channel_id is None
+            and not record.message_id
+            and not answer.interaction.response.is_done()
+        )
+
+    async def post(self, table: Table, payload: Payload) -> discord.Message | None:
+        """Post ``table``'s lobby as the response of the ``/play`` that opened it, if that one
+        is still unanswered; None: post it with the bot token."""
+        record = table.record
+        answer = self._waiting.get(record.channel_id)
+        if answer is None or not self.waiting(table) or not answer.claim():
+            return None
+        del self._waiting[record.channel_id]
+        interaction = answer.interaction
+        try:
+            response = await interaction.response.send_message(**payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info(
+                "the lobby of table %s could not answer the command that opened it (%s)",
+                table.id,
+                exc.code,
+            )
+            payload.files = []  # the failed request closed them: attached again for the bot's
+            if payload.image is not None:
+                await finish(payload)
+            return None
+        message = response.resource
+        if not isinstance(message, discord.InteractionMessage):
+            message = await interaction.original_response()  # (webhook route: no bot token)
+        answer.message_id = message.id
+        self._tokens.offer(("public", table.id), interaction, message.id)
+        metrics.count("lobby_answer.posted")
+        return message

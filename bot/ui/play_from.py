@@ -1,0 +1,98 @@
+"""Where each player plays: from their DM hands, or from the tables' ephemeral "Ver mi mano"
+hands (channel play).
+
+A player whose last move was made from a table's ephemeral hand plays from the tables: they get
+no DM hand at any table (not at their first turn of a game, not at its end) and the channel's
+turn mention names them instead. A click on one of their DM hands makes them a DM player again.
+Everyone starts as a DM player. The mark is stored (``players.plays_from_tables``), so it
+survives a restart, and it is global: one DM channel per user, whatever the server.
+
+The mark is written only when it changes, as this process knows it (a couple of seconds later,
+off the click's path: a bot killed in between forgets that one change), and read again from the
+store once what this process knows of it is ``REREAD_SECONDS`` old: a change another shard
+process wrote (a DM click reaches shard 0) is seen within that time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from bot import metrics
+
+log = logging.getLogger(__name__)
+
+REREAD_SECONDS = 30.0  # what this process knows of a mark is read again after this
+REWRITE_SECONDS = 600.0  # an unchanged mark is written again after this (other processes)
+FLUSH_AFTER = 2.0  # seconds from a change to its write (off the click's path)
+
+
+class PlacesStore(Protocol):
+    async def plays_from_tables(self, user_id: str) -> bool: ...
+
+    async def set_plays_from_tables(self, user_id: str, tables: bool) -> None: ...
+
+
+class PlayPlaces:
+    def __init__(
+        self, store: Callable[[], PlacesStore], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        # user -> (plays from the tables, when this process last read or wrote it)
+        self._known: dict[str, tuple[bool, float]] = {}
+        self._dirty: dict[str, bool] = {}  # changes not stored yet
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def from_tables(self, seat: str) -> bool:
+        """Whether ``seat`` plays from the tables (a computer seat does not)."""
+        if not seat.isdigit():
+            return False
+        known = self._known.get(seat)
+        now = self._clock()
+        if known is not None and now - known[1] < REREAD_SECONDS:
+            return known[0]
+        try:
+            tables = await self._store().plays_from_tables(seat)
+        except Exception:  # the database is away: what this process knew, else DMs
+            log.warning("could not read where %s plays", seat)
+            return known is not None and known[0]
+        self._known[seat] = (tables, now)
+        return tables
+
+    def played(self, seat: str, *, from_table: bool) -> None:
+        """``seat`` clicked their view: a table's ephemeral hand (``from_table``) or a DM hand.
+        A change is known here at once and stored ``FLUSH_AFTER`` seconds later (or at the
+        listener's drain): never a write on the click's own path."""
+        known, now = self._known.get(seat), self._clock()
+        if not seat.isdigit():
+            return
+        if known is not None and known[0] is from_table and now - known[1] < REWRITE_SECONDS:
+            return  # (an old mark is written again: another process may have changed it)
+        self._known[seat] = (from_table, now)
+        self._dirty[seat] = from_table
+        metrics.count("play_from.tables" if from_table else "play_from.dm")
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(FLUSH_AFTER)
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Store every change not stored yet."""
+        while self._dirty:
+            seat, tables = self._dirty.popitem()
+            try:
+                await self._store().set_plays_from_tables(seat, tables)
+            except Exception:  # written again on their next click
+                log.warning("could not store where %s plays", seat)
+                self._known.pop(seat, None)
+
+    async def close(self) -> None:
+        if self._flusher is not None and not self._flusher.done():
+            self._flusher.cancel()
+        await self.flush()

@@ -1,0 +1,68 @@
+"""Where a player plays (bot/ui/play_from.py, issue 25): from the tables' ephemeral hands once
+their last click was there, from their DMs again once they click a DM view; stored, so a
+restarted bot (or another shard process) knows it too; written only when it changes."""
+
+from __future__ import annotations
+
+from bot.ui.play_from import REREAD_SECONDS, PlayPlaces
+from storage import PlayersRepo, open_database
+
+
+class Counting:
+    """The real repo, its writes counted."""
+
+    def __init__(self, repo: PlayersRepo) -> None:
+        self.repo = repo
+        self.writes = 0
+        self.reads = 0
+
+    async def plays_from_tables(self, user_id: str) -> bool:
+        self.reads += 1
+        return await self.repo.plays_from_tables(user_id)
+
+    async def set_plays_from_tables(self, user_id: str, tables: bool) -> None:
+        self.writes += 1
+        await self.repo.set_plays_from_tables(user_id, tables)
+
+
+async def test_the_mark_is_stored_written_on_change_and_cleared_by_a_dm_click(db_target):
+    db = await open_database(db_target)
+    try:
+        repo = PlayersRepo(db)
+        await repo.upsert("42", "Ana", "es-ES")
+        store = Counting(repo)
+        now = [0.0]
+        places = PlayPlaces(lambda: store, clock=lambda: now[0])
+        assert not await places.from_tables("42")  # everyone starts a DM player
+        places.played("42", from_table=True)
+        assert await places.from_tables("42")  # known at once...
+        assert store.writes == 0  # ...stored a moment later, off the click's path
+        places.played("42", from_table=True)  # unchanged: not written again
+        await places.flush()
+        assert store.writes == 1
+        assert await places.from_tables("42")
+        assert await repo.plays_from_tables("42")
+
+        # A restarted bot reads it from the store.
+        again = PlayPlaces(lambda: repo)
+        assert await again.from_tables("42")
+
+        # A click on a DM view in another process clears it; this one sees it after a while.
+        again.played("42", from_table=False)
+        await again.close()
+        assert await places.from_tables("42")  # what this process knows, for now
+        now[0] += REREAD_SECONDS + 1
+        assert not await places.from_tables("42")
+        places.played("42", from_table=True)  # and a later table click marks it again
+        await places.flush()
+        assert await repo.plays_from_tables("42")
+
+        # A player not stored yet, and a computer seat (never a place).
+        places.played("77", from_table=True)
+        places.played("cpu1", from_table=True)
+        await places.close()
+        assert await repo.plays_from_tables("77")
+        assert not await places.from_tables("cpu1")
+        assert await repo.locale("42") == "es-ES"  # the player's other columns kept
+    finally:
+        await db.close()
