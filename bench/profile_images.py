@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -48,7 +49,7 @@ def caught_image(request: ImageRequest) -> tuple[Image.Image | None, float]:
     return (caught[0] if caught else None), ms
 
 
-def _save(image: Image.Image, **options: object) -> bytes:
+def _save(image: Image.Image, **options: Any) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, **options)
     return buffer.getvalue()
