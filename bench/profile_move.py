@@ -35,6 +35,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -120,6 +121,10 @@ IDLE = (
     "multiprocessing/queues.py:get:122",
 )
 
+# The loop's thread waking another (the database writer's queue, the pool's wake-up pipe):
+# a sample here is mostly the GIL handed to that thread and waited back for, not work.
+HANDOFFS = ("/storage/writer.py:submit:", "multiprocessing/connection.py:_send:")
+
 RENDER_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("PNG encode (palette + zlib)", ("fonts.py:png", "fonts.py:palette_image", "PngImagePlugin")),
     ("text", ("/PIL/ImageFont.py", "fonts.py:draw_text", "fonts.py:text_width", "fonts.py:fitted")),
@@ -136,9 +141,6 @@ class Profile:
     renders: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # game, kind, part
     leaves: Counter[str] = field(default_factory=Counter)  # the bot loop's hottest functions
     idle: int = 0  # samples of threads waiting
-
-    def ms(self, samples: int, moves: int) -> float:
-        return samples / self.rate * 1000 / max(moves, 1)
 
 
 def frames_of(stack: str) -> tuple[list[str], list[str], str]:
@@ -185,6 +187,9 @@ def classify(line: str, profile: Profile) -> None:
         profile.idle += count
         return
     if len(processes) > 1:  # a worker process
+        if "multiprocessing/connection.py:_send:" in keys[-1]:
+            profile.idle += count  # a result waiting in a full pipe for the bot to read it
+            return
         render = next((m for k in keys if (m := RENDER_FUNCS.search(k))), None)
         if render is not None:
             part = first_rule(keys, RENDER_RULES) or "drawing"
@@ -207,13 +212,15 @@ def classify(line: str, profile: Profile) -> None:
         )
         profile.buckets[name] += count
         return
-    if any("/games/core/engine.py:apply:" in k for k in keys):
+    if any(marker in keys[-1] for marker in HANDOFFS):
+        bucket = "hand-offs: waking the writer / the pool (GIL waits)"
+    elif any("/games/core/engine.py:apply:" in k for k in keys):
         bucket = "engine: apply (the move itself)"
     else:
         bucket = (
             first_rule(keys, BOT_RULES) or first_rule(keys, [LOOP_FALLBACK]) or "other (stdlib)"
         )
-    profile.buckets["loop: " + bucket] += count
+    profile.buckets[bucket if bucket.startswith("hand-offs") else "loop: " + bucket] += count
     if keys:
         profile.leaves[keys[-1].split("site-packages/")[-1].rsplit(":", 1)[0]] += count
 
@@ -241,6 +248,21 @@ class Run:
     bot_cpu_s: float
     workers_cpu_s: float
     profile: Profile
+
+    def figures(self) -> dict[str, Any]:
+        """What ``--report`` needs besides the raw stacks."""
+        return {
+            k: getattr(self, k)
+            for k in (
+                "game",
+                "tables",
+                "window",
+                "moves",
+                "human_moves",
+                "bot_cpu_s",
+                "workers_cpu_s",
+            )
+        }
 
 
 async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
@@ -324,32 +346,53 @@ def _cpu(pid: int) -> float:
     return 0.0
 
 
+WORKER_PREFIX = "workers:"
+
+
+def worker_bucket(name: str) -> bool:
+    return name.startswith(WORKER_PREFIX)
+
+
+def scaled(r: Run, samples: float, worker: bool) -> float:
+    """``samples`` of one process group as CPU ms per move: its share of that group's samples
+    times the CPU /proc counted for the group (sampling counts a thread that is runnable but
+    waiting for a core, or for the GIL, as busy; a shared machine inflates it)."""
+    group = sum(n for b, n in r.profile.buckets.items() if worker_bucket(b) == worker)
+    cpu_s = r.workers_cpu_s if worker else r.bot_cpu_s
+    return samples / max(group, 1) * cpu_s * 1000 / max(r.moves, 1)
+
+
 def table(runs: list[Run]) -> str:
-    """Milliseconds per move by bucket, one column per game."""
+    """CPU ms per move by bucket, one column per game."""
     names = sorted({b for r in runs for b in r.profile.buckets}, key=_order)
-    head = "| where (ms per move) | " + " | ".join(r.game for r in runs) + " |"
+    head = "| where (CPU ms per move) | " + " | ".join(r.game for r in runs) + " |"
     lines = [head, "|---|" + "---:|" * len(runs)]
     for name in names:
-        cells = [f"{r.profile.ms(r.profile.buckets[name], r.moves):.2f}" for r in runs]
+        cells = [f"{scaled(r, r.profile.buckets[name], worker_bucket(name)):.2f}" for r in runs]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
 
-    def total(r: Run, prefix: tuple[str, ...]) -> float:
-        return r.profile.ms(
-            sum(n for b, n in r.profile.buckets.items() if b.startswith(prefix)), r.moves
-        )
+    def group(r: Run, prefix: tuple[str, ...]) -> float:
+        samples = sum(n for b, n in r.profile.buckets.items() if b.startswith(prefix))
+        return scaled(r, samples, prefix[0].startswith(WORKER_PREFIX))
+
+    def cpu_ms(seconds: float, r: Run) -> str:
+        return f"{seconds * 1000 / max(r.moves, 1):.2f}"
 
     rows = [
-        ("**sampled: bot process**", lambda r: f"{total(r, ('loop:', 'storage', 'bot:')):.2f}"),
+        ("**bot process (/proc)**", lambda r: cpu_ms(r.bot_cpu_s, r)),
         (
-            "**sampled: renders**",
-            lambda r: f"{total(r, ('workers: renders', 'workers: plumbing')):.2f}",
+            "**workers: renders + plumbing**",
+            lambda r: f"{group(r, ('workers: renders', 'workers: plumbing')):.2f}",
         ),
-        ("**sampled: searches (apart)**", lambda r: f"{total(r, ('workers: computer',)):.2f}"),
-        ("/proc: bot process ms/move", lambda r: f"{r.bot_cpu_s * 1000 / max(r.moves, 1):.2f}"),
+        ("**workers: searches (apart)**", lambda r: f"{group(r, ('workers: computer',)):.2f}"),
         (
-            "/proc: workers ms/move (renders + searches)",
-            lambda r: f"{r.workers_cpu_s * 1000 / max(r.moves, 1):.2f}",
+            "**bot + renders (the goal's figure)**",
+            lambda r: (
+                f"{r.bot_cpu_s * 1000 / max(r.moves, 1) + group(r, ('workers: renders', 'workers: plumbing')):.2f}"
+            ),
         ),
+        ("workers (/proc, renders + searches)", lambda r: cpu_ms(r.workers_cpu_s, r)),
+        ("samples: bot / workers / idle", lambda r: _samples(r)),
         ("moves in window (human)", lambda r: f"{r.moves} ({r.human_moves})"),
         ("window s, tables", lambda r: f"{r.window:.0f}, {r.tables}"),
     ]
@@ -358,9 +401,23 @@ def table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
+def _samples(r: Run) -> str:
+    workers = sum(n for b, n in r.profile.buckets.items() if worker_bucket(b))
+    bot = sum(r.profile.buckets.values()) - workers
+    return f"{bot} / {workers} / {r.profile.idle}"
+
+
 def _order(name: str) -> tuple[int, str]:
     for index, prefix in enumerate(
-        ("loop:", "storage", "bot:", "workers: renders", "workers: plumbing", "workers: computer")
+        (
+            "loop:",
+            "hand",
+            "storage",
+            "bot:",
+            "workers: renders",
+            "workers: plumbing",
+            "workers: computer",
+        )
     ):
         if name.startswith(prefix):
             return index, name
@@ -368,25 +425,25 @@ def _order(name: str) -> tuple[int, str]:
 
 
 def render_table(runs: list[Run]) -> str:
-    lines = ["| game | image | part | ms per move |", "|---|---|---|---:|"]
+    """The renders' CPU per move by game, image kind and part."""
+    lines = ["| game | image | part | CPU ms per move |", "|---|---|---|---:|"]
     for r in runs:
         for (game, func, part), n in sorted(r.profile.renders.items()):
-            lines.append(f"| {game} | {func} | {part} | {r.profile.ms(n, r.moves):.2f} |")
+            lines.append(f"| {game} | {func} | {part} | {scaled(r, n, True):.2f} |")
     return "\n".join(lines)
 
 
 def hottest(runs: list[Run], top: int) -> str:
     merged: Counter[str] = Counter()
-    moves = 0
     for r in runs:
-        merged.update(r.profile.leaves)
-        moves += r.moves
-    rate = runs[0].profile.rate if runs else 1
+        for key, n in r.profile.leaves.items():
+            merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
+    moves = sum(r.moves for r in runs)
     lines = [
-        f"hottest functions on the bot's loop (innermost frame, ms per move over {moves} moves):"
+        f"hottest functions on the bot's loop (innermost frame, CPU ms per move over {moves} moves):"
     ]
-    for key, n in merged.most_common(top):
-        lines.append(f"  {n / rate * 1000 / max(moves, 1):6.3f}  {key}")
+    for key, ms_moves in merged.most_common(top):
+        lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
     return "\n".join(lines)
 
 
@@ -403,6 +460,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--top", type=int, default=25, help="hottest loop functions listed (25)")
     parser.add_argument("--bot-root", type=Path, default=ROOT)
     parser.add_argument("--keep-dir", type=Path, help="keep the raw py-spy stacks here")
+    parser.add_argument(
+        "--report", type=Path, help="print the tables again from a --keep-dir of an earlier run"
+    )
     parser.add_argument("--json", action="store_true", help="also print each run's buckets as JSON")
     args = parser.parse_args(argv)
     args.think_low, args.think_high = (float(x) for x in args.think.split(","))
@@ -415,6 +475,17 @@ async def main(argv: list[str] | None = None) -> int:
     if not Path(args.py_spy).exists():
         print("py-spy not found: pip install -e '.[bench]'", file=sys.stderr)
         return 2
+    if args.report is not None:
+        runs = [
+            Run(
+                **json.loads((args.report / g / "run.json").read_text()),
+                profile=parse(args.report / g / f"{g}.raw", args.rate),
+            )
+            for g in (g.strip() for g in args.games.split(",") if g.strip())
+            if (args.report / g / "run.json").exists()
+        ]
+        print(report(runs, args.top))
+        return 0
     runs = []
     for game in (g.strip() for g in args.games.split(",") if g.strip()):
         with contextlib.ExitStack() as stack:
@@ -430,16 +501,18 @@ async def main(argv: list[str] | None = None) -> int:
             )
             run = await run_game(game, args, folder)
         runs.append(run)
+        if args.keep_dir is not None:
+            (args.keep_dir / game / "run.json").write_text(json.dumps(run.figures()))
         if args.json:
             print(
                 json.dumps({"game": game, "moves": run.moves, "buckets": dict(run.profile.buckets)})
             )
-    print(table(runs))
-    print()
-    print(render_table(runs))
-    print()
-    print(hottest(runs, args.top))
+    print(report(runs, args.top))
     return 0
+
+
+def report(runs: list[Run], top: int) -> str:
+    return "\n\n".join((table(runs), render_table(runs), hottest(runs, top)))
 
 
 if __name__ == "__main__":
