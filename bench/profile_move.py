@@ -29,6 +29,7 @@ import contextlib
 import json
 import re
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -42,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 import bench.load_driver as load_driver  # noqa: E402
 from bench.load import start_bot, stop_bot  # noqa: E402
-from bench.load_probe import cpu_seconds, descendants  # noqa: E402
+from bench.load_probe import cpu_seconds, descendants, read_log  # noqa: E402
+from bot.ui.rendering import IMAGE_KIB, REUSED  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 COUNT = re.compile(r" \d+$")
@@ -248,6 +250,9 @@ class Run:
     bot_cpu_s: float
     workers_cpu_s: float
     profile: Profile
+    renders: int = 0  # images drawn in the window (the bot's log)
+    reused: int = 0  # images answered from the renderer's cache
+    image_kib: float = 0.0  # mean size of an image drawn
 
     def figures(self) -> dict[str, Any]:
         """What ``--report`` needs besides the raw stacks."""
@@ -294,6 +299,7 @@ async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
         world.go.set()
         await asyncio.sleep(args.warmup)
         workers = descendants(bot.pid)
+        log_start = (folder / "bot.log").stat().st_size
         before = cpu_seconds(bot.pid), sum(_cpu(p) for p in workers)
         world.measuring = True
         start = time.monotonic()
@@ -321,6 +327,7 @@ async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
         window = time.monotonic() - start
         world.measuring = False
         after = cpu_seconds(bot.pid), sum(_cpu(p) for p in workers)
+        phases = read_log(folder / "bot.log", log_start, (folder / "bot.log").stat().st_size).phases
     finally:
         world.running = False
         for task in tasks:
@@ -337,6 +344,9 @@ async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
         bot_cpu_s=after[0] - before[0],
         workers_cpu_s=after[1] - before[1],
         profile=parse(out, args.rate) if out.exists() else Profile(args.rate),
+        renders=len(phases.get("render", [])),
+        reused=len(phases.get(REUSED, [])),
+        image_kib=round(statistics.mean(phases[IMAGE_KIB]), 2) if phases.get(IMAGE_KIB) else 0.0,
     )
 
 
@@ -392,6 +402,8 @@ def table(runs: list[Run]) -> str:
             ),
         ),
         ("workers (/proc, renders + searches)", lambda r: cpu_ms(r.workers_cpu_s, r)),
+        ("images drawn per move (cache hit rate)", _images),
+        ("KiB per image drawn", lambda r: f"{r.image_kib:.1f}"),
         ("samples: bot / workers / idle", lambda r: _samples(r)),
         ("moves in window (human)", lambda r: f"{r.moves} ({r.human_moves})"),
         ("window s, tables", lambda r: f"{r.window:.0f}, {r.tables}"),
@@ -399,6 +411,11 @@ def table(runs: list[Run]) -> str:
     for label, cell in rows:
         lines.append(f"| {label} | " + " | ".join(cell(r) for r in runs) + " |")
     return "\n".join(lines)
+
+
+def _images(r: Run) -> str:
+    asked = r.renders + r.reused
+    return f"{r.renders / max(r.moves, 1):.2f} ({r.reused / max(asked, 1):.0%})"
 
 
 def _samples(r: Run) -> str:

@@ -17,6 +17,7 @@ from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
+from bot.pipe_workers import PipeWorkers
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, Table, TableService
@@ -197,7 +198,7 @@ class MesaBot(commands.Bot):
         self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
-        self.renderer = Renderer(Workers(processes) if processes != 0 else None)
+        self.renderer = Renderer(PipeWorkers(processes) if processes != 0 else None)
         self._previous_renderer: Renderer | None = None
         # user -> (display name, locale) as last stored: a click writes only when they change
         self._known: dict[str, tuple[str, str]] = {}
