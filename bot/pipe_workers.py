@@ -46,9 +46,11 @@ class _Worker:
     alive: bool = True
 
 
-def _serve(conn: Connection, parent: int, initializer: Callable[[], None] | None) -> None:
-    """A worker's life: guards and initializer, then jobs until the pipe closes."""
-    _worker_start(parent, initializer)
+def _serve(
+    conn: Connection, parent: int, initializer: Callable[[], None] | None, name: str | None
+) -> None:
+    """A worker's life: guards, name and initializer, then jobs until the pipe closes."""
+    _worker_start(parent, initializer, name)
     while True:
         try:
             job = conn.recv()
@@ -80,9 +82,12 @@ class PipeWorkers(Workers):
     """``size`` worker processes fed from the event loop through one pipe each."""
 
     def __init__(
-        self, size: int | None = None, initializer: Callable[[], None] | None = None
+        self,
+        size: int | None = None,
+        initializer: Callable[[], None] | None = None,
+        name: str | None = None,
     ) -> None:
-        super().__init__(size, initializer)
+        super().__init__(size, initializer, name)
         self._state: _State | None = None
         self._context = multiprocessing.get_context("spawn")
 
@@ -122,7 +127,7 @@ class PipeWorkers(Workers):
     def _spawn(self, state: _State) -> _Worker:
         ours, theirs = self._context.Pipe(duplex=True)
         process = self._context.Process(
-            target=_serve, args=(theirs, os.getpid(), self.initializer), daemon=True
+            target=_serve, args=(theirs, os.getpid(), self.initializer, self.name), daemon=True
         )
         process.start()
         theirs.close()

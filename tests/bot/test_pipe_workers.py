@@ -13,6 +13,7 @@ import pytest
 
 from bot.pipe_workers import PipeWorkers
 from bot.ui.rendering import ImageRequest, Renderer
+from bot.workers import RENDER_POOL, Workers
 from tests.bot.test_rendering import _request, _views
 
 
@@ -70,3 +71,18 @@ async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
         assert await pool.render(request) == Renderer().render_now(request)
     finally:
         pool.close()
+
+
+def _comm() -> str:
+    with open("/proc/self/comm", encoding="utf-8") as f:
+        return f.read().strip()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/comm"), reason="Linux names processes")
+@pytest.mark.parametrize("kind", [PipeWorkers, Workers])
+async def test_a_named_pools_workers_carry_its_name_for_the_benches(kind):
+    workers = kind(1, name=RENDER_POOL)
+    try:
+        assert await workers.run(_comm) == RENDER_POOL
+    finally:
+        workers.shutdown()
