@@ -13,7 +13,9 @@ Same API and guarantees as ``bot.workers.Workers``: ``spawn`` start method, work
 lazily (or by ``start()``), each dying with the bot (``_worker_start``: parent-death signal and
 parent-pid watch) and running the pool's ``initializer`` first; a job's exception is raised to
 its caller; a worker that dies fails its job with ``BrokenProcessPool`` and is replaced on the
-next job. One job per worker at a time; jobs beyond ``size`` wait here in order.
+next job. Each worker holds at most ``DEPTH`` jobs (the one it runs and the next, already in its
+pipe, so it never waits for the loop between two jobs, as the executor's queue does); more
+jobs wait here in order.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from bot.workers import Workers, _worker_start
 
 T = TypeVar("T")
 
+DEPTH = 2
 Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 
@@ -42,7 +45,7 @@ Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 class _Worker:
     process: BaseProcess
     conn: Connection
-    job: asyncio.Future[Any] | None = None
+    jobs: deque[asyncio.Future[Any]] = field(default_factory=deque)  # sent, oldest first
     alive: bool = True
 
 
@@ -138,26 +141,28 @@ class PipeWorkers(Workers):
 
     def _dispatch(self, state: _State) -> None:
         while state.waiting:
-            worker = next((w for w in state.workers if w.alive and w.job is None), None)
-            if worker is None:
-                if len(state.workers) >= self.size:
-                    return
-                worker = self._spawn(state)
+            live = [w for w in state.workers if w.alive]
+            worker = min(live, key=lambda w: len(w.jobs), default=None)
+            if worker is None or (worker.jobs and len(live) < self.size):
+                worker = self._spawn(state)  # an idle new worker before queueing on a busy one
+            elif len(worker.jobs) >= DEPTH:
+                return
             fn, args, future = state.waiting.popleft()
             if future.done():  # its caller gave up while it waited
                 continue
             try:
                 worker.conn.send((fn, args))
             except (EOFError, OSError) as exc:
-                future.set_exception(BrokenProcessPool(f"a worker died: {exc!r}"))
-                self._retire(state, worker, None)
+                error = BrokenProcessPool(f"a worker died: {exc!r}")
+                future.set_exception(error)
+                self._retire(state, worker, error)
                 state.workers.remove(worker)
                 _reap_later([worker.process])
                 continue
             except Exception as exc:  # the job itself could not be pickled
                 future.set_exception(exc)
                 continue
-            worker.job = future
+            worker.jobs.append(future)
 
     def _readable(self, state: _State, worker: _Worker) -> None:
         try:
@@ -169,7 +174,9 @@ class PipeWorkers(Workers):
             _reap_later([worker.process])
             self._dispatch(state)  # the next job gets a fresh worker
             return
-        job, worker.job = worker.job, None
+        except Exception as exc:  # a reply that cannot be unpickled here: that job fails
+            ok, value = False, exc
+        job = worker.jobs.popleft() if worker.jobs else None
         if job is not None and not job.done():
             if ok:
                 job.set_result(value)
@@ -187,9 +194,10 @@ class PipeWorkers(Workers):
             worker.conn.send(None)
         with contextlib.suppress(Exception):
             worker.conn.close()
-        job, worker.job = worker.job, None
-        if job is not None and not job.done() and error is not None:
-            job.set_exception(error)
+        jobs, worker.jobs = worker.jobs, deque()
+        for job in jobs:
+            if not job.done() and error is not None:
+                job.set_exception(error)
 
 
 def _reap_later(processes: list[BaseProcess]) -> None:

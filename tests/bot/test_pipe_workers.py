@@ -86,3 +86,20 @@ async def test_a_named_pools_workers_carry_its_name_for_the_benches(kind):
         assert await workers.run(_comm) == RENDER_POOL
     finally:
         workers.shutdown()
+
+
+async def test_a_worker_holds_the_next_job_while_it_runs_one_and_a_death_fails_both():
+    workers = PipeWorkers(1)
+    try:
+        pid = await workers.run(os.getpid)
+        running = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        queued = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        later = asyncio.ensure_future(workers.run(os.getpid))  # waits in the pool, not the pipe
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGKILL)
+        for job in (running, queued):
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(job, 5)
+        assert await asyncio.wait_for(later, 30) not in (pid, os.getpid())
+    finally:
+        workers.shutdown()
