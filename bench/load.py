@@ -63,7 +63,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +81,8 @@ from bench.load_probe import (  # noqa: E402
     rss_mb,
     tree_rss_mb,
 )
+from bench.pool_cpu import PoolCpu  # noqa: E402
+from bot.ui.rendering import IMAGE_KIB, REUSED  # noqa: E402
 from tests.fakediscord.errors import Violation  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
@@ -356,6 +358,8 @@ async def run_one(
         bot_cpu = Meters([CpuMeter(b.pid) for b in bots])
         bot_tree_cpu = Meters([CpuMeter(b.pid, tree=True) for b in bots])
         driver_cpu = CpuMeter("self")
+        pool_cpu = PoolCpu([b.pid for b in bots])  # renders apart from searches (issue 29)
+        pool_cpu.start()
         for meter in (bot_cpu, bot_tree_cpu, driver_cpu):
             meter.start(now)
         fake.take_violations()
@@ -392,6 +396,7 @@ async def run_one(
         now = time.monotonic()
         bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
         bot_tree_cpu_pct = bot_tree_cpu.percent(now)
+        pool_seconds = pool_cpu.seconds()
         rss_end = sum(rss_mb(b.pid) for b in bots)
         workers = sum(len(descendants(b.pid)) for b in bots)
         log_ends = [path.stat().st_size for path in log_paths]
@@ -422,6 +427,7 @@ async def run_one(
         setup_429=setup_429,
         bot_cpu_pct=bot_cpu_pct,
         bot_tree_cpu_pct=bot_tree_cpu_pct,
+        pool_seconds=pool_seconds,
         tree_rss_peak=tree_rss_peak,
         workers=workers,
         driver_cpu_pct=driver_cpu_pct,
@@ -468,6 +474,7 @@ class Measured:
     # gateway frames queued ahead of each heartbeat's ACK, over the whole run (the fake's)
     gateway_backlog: list[float]
     figures: LogFigures
+    pool_seconds: dict[str, float] = field(default_factory=dict)  # workers' CPU s by pool
 
 
 def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> dict[str, Any]:
@@ -561,6 +568,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "workers_cpu_ms_per_move": round(
             (m.bot_tree_cpu_pct - m.bot_cpu_pct) * 10 * m.window / per_move, 2
         ),
+        **issue29_figures(m, per_move),
         "games_by_table": dict(Counter(t.game for t in world.tables)),
         "bot_rss_mb": round(m.rss_end, 1),
         "bot_rss_peak_mb": round(m.rss_peak, 1),
@@ -580,6 +588,47 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
     }
+
+
+def issue29_figures(m: Measured, per_move: int) -> dict[str, Any]:
+    """CPU per move of the bot and its render workers (the goal's figure), the computers'
+    searches apart; images drawn per move, the renderer's cache hit rate, KiB per image."""
+    pools = m.pool_seconds
+    bot_ms = m.bot_cpu_pct * 10 * m.window / per_move
+    drawn, reused = len(m.figures.phases.get("render", [])), len(m.figures.phases.get(REUSED, []))
+    kib = m.figures.phases.get(IMAGE_KIB, [])
+    return {
+        "render_workers_cpu_ms_per_move": round(pools.get("render", 0.0) * 1000 / per_move, 2),
+        "search_workers_cpu_ms_per_move": round(pools.get("search", 0.0) * 1000 / per_move, 2),
+        "unnamed_workers_cpu_ms_per_move": round(pools.get("other", 0.0) * 1000 / per_move, 2),
+        "bot_and_renders_cpu_ms_per_move": round(
+            bot_ms + pools.get("render", 0.0) * 1000 / per_move, 2
+        ),
+        "images_drawn_per_move": round(drawn / per_move, 2),
+        "render_cache_hit_rate": round(reused / (drawn + reused), 3) if drawn + reused else None,
+        "image_kib_mean": round(sum(kib) / len(kib), 2) if kib else None,
+    }
+
+
+def issue29_summary(results: list[dict[str, Any]]) -> list[str]:
+    head = (
+        "| tables | pacer | moves/s | CPU ms/move: bot + renders (bot / renders; searches apart;"
+        " unnamed workers) | images drawn/move, cache hits | KiB/image | bot RSS MB (with workers)"
+        " | next view p99 | public p99 | ack p99 | can't keep up |"
+    )
+    lines = [head, "|" + "---|" * 10]
+    for r in results:
+        lines.append(
+            f"| {r['tables']} ({r['tables_playing']}) | {r['pacer']} | {r['moves_per_s']}"
+            f" | **{r['bot_and_renders_cpu_ms_per_move']}** ({r['bot_cpu_ms_per_move']} /"
+            f" {r['render_workers_cpu_ms_per_move']}; {r['search_workers_cpu_ms_per_move']};"
+            f" {r['unnamed_workers_cpu_ms_per_move']})"
+            f" | {r['images_drawn_per_move']}, {r['render_cache_hit_rate']}"
+            f" | {r['image_kib_mean']} | {r['bot_rss_mb']} ({r['bot_with_workers_rss_peak_mb']})"
+            f" | {ms(r['next_view_ms'], 'p99')} | {ms(r['public_edit_ms'], 'p99')}"
+            f" | {ms(r['ack_ms'], 'p99')} | {r['cant_keep_up_warnings']} |"
+        )
+    return lines
 
 
 def by_game(samples: list[Sample]) -> dict[str, Any]:
@@ -651,7 +700,9 @@ def summary(results: list[dict[str, Any]]) -> str:
                 f"  slow: {x['ms']:.0f} ms {x['game']} #{x['table_id']} {x['kind']} via {x['via']} "
                 f"clicked v{x['clicked_version']} at {x['clicked_at']} (interaction {x['interaction_id']}), shown v{x['shown_version']}"
             )
-    return "\n".join(lines + [""] + issue25_summary(results) + [""] + notes)
+    return "\n".join(
+        lines + [""] + issue25_summary(results) + [""] + issue29_summary(results) + [""] + notes
+    )
 
 
 def issue25_summary(results: list[dict[str, Any]]) -> list[str]:

@@ -7,7 +7,9 @@ renders the same list of images:
   * inline on the event loop, one after another (what the bot did before issue 15);
   * on a thread pool of N threads (the GIL: Python drawing code still runs one at a time, and
     holds the loop up; only zlib's encoding runs beside it);
-  * on a process pool of N processes (``bot.workers.Workers``, what the bot now uses);
+  * on a process pool of N processes (``bot.workers.Workers``, the search pool's kind);
+  * on N processes fed through one pipe each (``bot.pipe_workers.PipeWorkers``, the render
+    pool since issue 29: no manager or feeder thread in the bot);
 and prints, for each, renders/s, the bot process's own CPU per render and the event-loop lag a
 5 ms ticker sees meanwhile; then, for the images produced, the size and encoding time of each
 PNG ``compress_level``. Figures only; nothing is asserted.
@@ -31,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
+from bot.pipe_workers import PipeWorkers
 from bot.registry import load_games
 from bot.ui.images import fonts
 from bot.ui.rendering import ImageRequest, _safe_render
@@ -76,7 +79,8 @@ async def _ticker(lags: list[float], stop: asyncio.Event) -> None:
 
 async def run_mode(mode: str, requests: list[ImageRequest], n: int) -> dict[str, float]:
     loop = asyncio.get_running_loop()
-    workers = Workers(n) if mode == "processes" else None
+    kind = {"processes": Workers, "pipes": PipeWorkers}.get(mode)
+    workers = kind(n) if kind is not None else None
     threads = ThreadPoolExecutor(n) if mode == "threads" else None
 
     async def one(r: ImageRequest) -> None:
@@ -149,7 +153,7 @@ def main() -> None:
     print(f"{len(requests)} images (tables and hands of all games), {args.workers} workers")
     for r in requests[:10]:
         _safe_render(r)  # fonts and modules loaded
-    for mode in ("loop", "threads", "processes"):
+    for mode in ("loop", "threads", "processes", "pipes"):
         figures = asyncio.run(run_mode(mode, requests, args.workers))
         print(f"renders mode={mode} " + " ".join(f"{k}={v:.2f}" for k, v in figures.items()))
     encoder_levels([b for r in requests[:60] if (b := _safe_render(r))])

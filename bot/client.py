@@ -17,6 +17,7 @@ from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
+from bot.pipe_workers import PipeWorkers
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, Table, TableService
@@ -38,7 +39,7 @@ from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.threads import TableThreads
 from bot.ui.unrouted import UnroutedClicks
-from bot.workers import Workers, create_workers, warm_up_games
+from bot.workers import RENDER_POOL, SEARCH_POOL, Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import (
     Database,
@@ -197,7 +198,9 @@ class MesaBot(commands.Bot):
         self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
-        self.renderer = Renderer(Workers(processes) if processes != 0 else None)
+        self.renderer = Renderer(
+            PipeWorkers(processes, name=RENDER_POOL) if processes != 0 else None
+        )
         self._previous_renderer: Renderer | None = None
         # user -> (display name, locale) as last stored: a click writes only when they change
         self._known: dict[str, tuple[str, str]] = {}
@@ -223,7 +226,7 @@ class MesaBot(commands.Bot):
         )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
-        self.workers = create_workers(self.settings.worker_processes, warm_up_games)
+        self.workers = create_workers(self.settings.worker_processes, warm_up_games, SEARCH_POOL)
         if self._start_workers:
             self.workers.start()  # they warm up (compiled searches) while the bot connects
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)

@@ -55,6 +55,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# The bot's two pools' process names (``bench/load.py`` puts their CPU apart by them).
+RENDER_POOL = "mesa-render"
+SEARCH_POOL = "mesa-search"
 PARENT_POLL_SECONDS = 0.5
 
 
@@ -69,10 +72,14 @@ class Workers:
     in_process = False
 
     def __init__(
-        self, size: int | None = None, initializer: Callable[[], None] | None = None
+        self,
+        size: int | None = None,
+        initializer: Callable[[], None] | None = None,
+        name: str | None = None,
     ) -> None:
         self.size = size or default_size()
         self.initializer = initializer
+        self.name = name  # the workers' process name (``/proc/PID/comm``), for the benches
         self._pool: ProcessPoolExecutor | None = None
 
     @property
@@ -82,7 +89,7 @@ class Workers:
                 max_workers=self.size,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
-                initargs=(os.getpid(), self.initializer),
+                initargs=(os.getpid(), self.initializer, self.name),
             )
         return self._pool
 
@@ -101,16 +108,23 @@ class Workers:
             self._pool = None
 
 
-def create_workers(size: int | None, initializer: Callable[[], None] | None = None) -> Workers:
+def create_workers(
+    size: int | None, initializer: Callable[[], None] | None = None, name: str | None = None
+) -> Workers:
     """The bot's workers from the ``worker_processes`` setting: None one process per core,
     0 no child processes (a thread), n that many processes (each running ``initializer``
-    first)."""
-    return InlineWorkers() if size == 0 else Workers(size, initializer)
+    first, named ``name``)."""
+    return InlineWorkers() if size == 0 else Workers(size, initializer, name)
 
 
-def _worker_start(parent: int, initializer: Callable[[], None] | None) -> None:
-    """Every worker's initializer: die with ``parent`` (the bot), then the pool's own."""
+def _worker_start(
+    parent: int, initializer: Callable[[], None] | None, name: str | None = None
+) -> None:
+    """Every worker's initializer: die with ``parent`` (the bot), take the pool's ``name``,
+    then the pool's own initializer."""
     die_with_parent(parent)
+    if name:
+        set_process_name(name)
     if initializer is not None:
         initializer()
 
@@ -132,6 +146,21 @@ def _set_parent_death_signal() -> bool:
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         return bool(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+PR_SET_NAME = 15  # <linux/prctl.h>
+
+
+def set_process_name(name: str) -> bool:
+    """This process's name as ``ps`` and ``/proc/PID/comm`` show it (Linux; at most 15 bytes),
+    so a bench can tell the render pool's CPU from the search pool's. False where unsupported."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 

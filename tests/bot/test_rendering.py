@@ -9,12 +9,15 @@ import random
 import discord
 import pytest
 
+from bot import metrics
 from bot.registry import load_games
 from bot.ui.images import fonts
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.rendering import (
+    IMAGE_KIB,
     NOT_DRAWN,
+    REUSED,
     ImageRequest,
     Renderer,
     Superseded,
@@ -70,6 +73,8 @@ def test_what_the_cache_key_leaves_out_is_not_drawn(key):
 async def test_an_unchanged_image_is_drawn_once_and_not_uploaded_again():
     renderer = Renderer()
     previous = install(renderer)
+    reused_before = metrics.histograms[REUSED].count
+    sized_before = metrics.histograms[IMAGE_KIB].count
     try:
         seats, views = _views("chupate2")
         seat, view = views[1]
@@ -78,6 +83,10 @@ async def test_an_unchanged_image_is_drawn_once_and_not_uploaded_again():
         again = await renderer.render(_request("chupate2", seat, view, seats))
         assert first == again and first.startswith(b"\x89PNG")
         assert (renderer.renders, renderer.reused) == (1, 1)
+        # What the benches read for the hit rate and the bytes per image (issue 29).
+        assert metrics.histograms[REUSED].count == reused_before + 1
+        sizes = metrics.histograms[IMAGE_KIB]
+        assert sizes.count == sized_before + 1 and sizes.samples[-1] == len(first) / 1024
 
         embed = discord.Embed(title="x").set_image(url="attachment://hand.png")
         fresh = Payload(embeds=[embed], image=request)

@@ -19,11 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # A stand-in for the bot: a search pool of two warm workers and a render pool of one.
 POOLS = """
 import asyncio, os, sys
+from bot.pipe_workers import PipeWorkers
 from bot.workers import Workers, warm_up_games
 
 async def main():
     search = Workers(2, warm_up_games)
-    render = Workers(1)
+    render = PipeWorkers(1)  # the bot's render pool (issue 29)
     search.start()
     await asyncio.gather(*(search.run(os.getpid) for _ in range(4)), render.run(os.getpid))
     print("ready", flush=True)

@@ -50,6 +50,13 @@ FIGURES = {
     "human_moves_by_mode",
     "setup_bot_calls_per_table",
     "setup_global_429",
+    # issue 29's figures
+    "bot_and_renders_cpu_ms_per_move",
+    "render_workers_cpu_ms_per_move",
+    "search_workers_cpu_ms_per_move",
+    "images_drawn_per_move",
+    "render_cache_hit_rate",
+    "image_kib_mean",
 }
 
 
@@ -102,6 +109,12 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["fake_cpu_pct"] > 0 and result["players_cpu_pct"] > 0
     assert result["fake_loop_lag_ms"]["n"] > 0 and result["fake_loop_lag_setup_ms"]["n"] > 0
     assert "| tables | pacer / Discord limit |" in run.stdout  # issue 25's summary
+    # issue 29: the render pool's CPU apart from the searches' (named workers), images per move
+    assert result["render_workers_cpu_ms_per_move"] > 0
+    assert result["unnamed_workers_cpu_ms_per_move"] == 0
+    assert result["bot_and_renders_cpu_ms_per_move"] > result["bot_cpu_ms_per_move"]
+    assert result["images_drawn_per_move"] > 0 and result["image_kib_mean"] > 0
+    assert "| tables | pacer | moves/s | CPU ms/move: bot + renders" in run.stdout
 
 
 def test_loop_cpu_charges_the_fake_and_the_players_apart():

@@ -275,15 +275,18 @@ def draw_text(
     return total
 
 
-# zlib level 1: about 2.5x faster to encode than 6 for about 25 % larger files on these images
-# (``bench/render_pool.py`` prints both).
-PNG_COMPRESS_LEVEL = 1
-# Images are saved with a 256-colour palette taken from every PALETTE_STEP-th pixel (each way).
+# zlib level 3: as fast as level 1 on these palette images and about 10 % smaller; 6 is about
+# 2.5x slower for 20 % less (``bench/render_pool.py`` and ``bench/profile_images.py`` print them).
+PNG_COMPRESS_LEVEL = 3
+# Images are saved with a 256-colour palette taken from every PALETTE_STEP-th pixel (each way):
+# 3 (a ninth of the pixels) builds the palette in half the time of 2 with no worse a fit on
+# these images (largest per-pixel difference 25/255 vs 29 over 50 views of every game, 4: 53);
+# issue 29, ``bench/profile_images.py``.
 # An RGB PNG spends most of its encoding time choosing a row filter per line (Pillow tries all
 # five); a palette PNG has one byte per pixel and no filters: about 3x faster to encode and half
 # the bytes, and these flat-coloured pictures look the same (``bench/render_images.py`` prints
 # the largest per-pixel difference; typically under 30/255 on a few anti-aliased edge pixels).
-PALETTE_STEP = 2
+PALETTE_STEP = 3
 PALETTE_COLOURS = 256
 
 

@@ -1,0 +1,213 @@
+"""A process pool whose workers the event loop talks to directly, one pipe each.
+
+``concurrent.futures.ProcessPoolExecutor`` hands every job through two threads of the bot
+process: its manager thread (woken through a pipe on each submit) and a queue feeder thread
+that pickles the job, and a result comes back through the manager thread, which then wakes the
+event loop through its self-pipe. For a job of a few milliseconds (an image) those hand-offs
+cost the bot process about as much CPU as the job's own arguments and result (issue 29:
+``bench/profile_move.py`` showed the feeder, the manager and the GIL hand-offs at ~2 ms of the
+bot's CPU per move). Here the loop pickles a job straight into an idle worker's pipe and reads
+the result when the pipe is readable (``loop.add_reader``): no helper thread at all.
+
+Same API and guarantees as ``bot.workers.Workers``: ``spawn`` start method, workers started
+lazily (or by ``start()``), each dying with the bot (``_worker_start``: parent-death signal and
+parent-pid watch) and running the pool's ``initializer`` first; a job's exception is raised to
+its caller; a worker that dies fails its job with ``BrokenProcessPool`` and is replaced on the
+next job. Each worker holds at most ``DEPTH`` jobs (the one it runs and the next, already in its
+pipe, so it never waits for the loop between two jobs, as the executor's queue does); more
+jobs wait here in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any, TypeVar
+
+from bot.workers import Workers, _worker_start
+
+T = TypeVar("T")
+
+DEPTH = 2
+Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    jobs: deque[asyncio.Future[Any]] = field(default_factory=deque)  # sent, oldest first
+    alive: bool = True
+
+
+def _serve(
+    conn: Connection, parent: int, initializer: Callable[[], None] | None, name: str | None
+) -> None:
+    """A worker's life: guards, name and initializer, then jobs until the pipe closes."""
+    _worker_start(parent, initializer, name)
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        fn, args = job
+        try:
+            reply: tuple[bool, Any] = (True, fn(*args))
+        except BaseException as exc:  # raised again in the caller
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # an unpicklable result or exception
+            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}")))
+
+
+@dataclass(eq=False)
+class _State:
+    loop: asyncio.AbstractEventLoop
+    workers: list[_Worker] = field(default_factory=list)
+    waiting: deque[Job] = field(default_factory=deque)
+
+
+class PipeWorkers(Workers):
+    """``size`` worker processes fed from the event loop through one pipe each."""
+
+    def __init__(
+        self,
+        size: int | None = None,
+        initializer: Callable[[], None] | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(size, initializer, name)
+        self._state: _State | None = None
+        self._context = multiprocessing.get_context("spawn")
+
+    def start(self) -> None:
+        """Spawns the workers now (from the running loop's thread)."""
+        state = self._bound(asyncio.get_running_loop())
+        while len(state.workers) < self.size:
+            self._spawn(state)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        state = self._bound(asyncio.get_running_loop())
+        future: asyncio.Future[T] = state.loop.create_future()
+        state.waiting.append((fn, args, future))
+        self._dispatch(state)
+        return await future
+
+    def shutdown(self) -> None:
+        state, self._state = self._state, None
+        if state is None:
+            return
+        for job in state.waiting:
+            job[2].cancel()
+        state.waiting.clear()
+        for worker in state.workers:
+            self._retire(state, worker, BrokenProcessPool("the pool was shut down"))
+        _reap_later([w.process for w in state.workers])
+        state.workers.clear()
+
+    # ----- inside -------------------------------------------------------------------------
+    def _bound(self, loop: asyncio.AbstractEventLoop) -> _State:
+        if self._state is not None and self._state.loop is not loop:
+            self.shutdown()  # a pool used from a new loop (tests) starts afresh
+        if self._state is None:
+            self._state = _State(loop)
+        return self._state
+
+    def _spawn(self, state: _State) -> _Worker:
+        ours, theirs = self._context.Pipe(duplex=True)
+        process = self._context.Process(
+            target=_serve, args=(theirs, os.getpid(), self.initializer, self.name), daemon=True
+        )
+        process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        state.workers.append(worker)
+        state.loop.add_reader(ours.fileno(), self._readable, state, worker)
+        return worker
+
+    def _dispatch(self, state: _State) -> None:
+        while state.waiting:
+            live = [w for w in state.workers if w.alive]
+            worker = min(live, key=lambda w: len(w.jobs), default=None)
+            if worker is None or (worker.jobs and len(live) < self.size):
+                worker = self._spawn(state)  # an idle new worker before queueing on a busy one
+            elif len(worker.jobs) >= DEPTH:
+                return
+            fn, args, future = state.waiting.popleft()
+            if future.done():  # its caller gave up while it waited
+                continue
+            try:
+                worker.conn.send((fn, args))
+            except (EOFError, OSError) as exc:
+                error = BrokenProcessPool(f"a worker died: {exc!r}")
+                future.set_exception(error)
+                self._retire(state, worker, error)
+                state.workers.remove(worker)
+                _reap_later([worker.process])
+                continue
+            except Exception as exc:  # the job itself could not be pickled
+                future.set_exception(exc)
+                continue
+            worker.jobs.append(future)
+
+    def _readable(self, state: _State, worker: _Worker) -> None:
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            self._retire(state, worker, BrokenProcessPool("a worker process died"))
+            if worker in state.workers:
+                state.workers.remove(worker)
+            _reap_later([worker.process])
+            self._dispatch(state)  # the next job gets a fresh worker
+            return
+        except Exception as exc:  # a reply that cannot be unpickled here: that job fails
+            ok, value = False, exc
+        job = worker.jobs.popleft() if worker.jobs else None
+        if job is not None and not job.done():
+            if ok:
+                job.set_result(value)
+            else:
+                job.set_exception(value)
+        self._dispatch(state)
+
+    def _retire(self, state: _State, worker: _Worker, error: BaseException | None) -> None:
+        if not worker.alive:
+            return
+        worker.alive = False
+        with contextlib.suppress(Exception):
+            state.loop.remove_reader(worker.conn.fileno())
+        with contextlib.suppress(Exception):
+            worker.conn.send(None)
+        with contextlib.suppress(Exception):
+            worker.conn.close()
+        jobs, worker.jobs = worker.jobs, deque()
+        for job in jobs:
+            if not job.done() and error is not None:
+                job.set_exception(error)
+
+
+def _reap_later(processes: list[BaseProcess]) -> None:
+    threading.Thread(target=_reap, args=(processes,), name="pool-reaper", daemon=True).start()
+
+
+def _reap(processes: list[BaseProcess]) -> None:
+    """Wait for retired workers to exit (they were told to), killing any that does not."""
+    for process in processes:
+        process.join(5)
+        if process.is_alive():
+            process.kill()
+            process.join(1)

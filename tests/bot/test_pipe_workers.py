@@ -1,0 +1,105 @@
+"""``bot.pipe_workers.PipeWorkers``: jobs fed from the event loop through one pipe per worker
+(issue 29) give the same results and errors as the executor pool, queue beyond ``size``, and
+survive a worker's death."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from bot.pipe_workers import PipeWorkers
+from bot.ui.rendering import ImageRequest, Renderer
+from bot.workers import RENDER_POOL, Workers
+from tests.bot.test_rendering import _request, _views
+
+
+def _slow_pid(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _fail(text: str) -> None:
+    raise ValueError(text)
+
+
+async def test_jobs_run_in_at_most_size_processes_and_return_their_results():
+    workers = PipeWorkers(2)
+    try:
+        pids = await asyncio.gather(*(workers.run(_slow_pid, 0.05) for _ in range(6)))
+        assert len(set(pids)) == 2 and os.getpid() not in pids
+        assert await workers.run(sum, [1, 2, 3]) == 6
+    finally:
+        workers.shutdown()
+
+
+async def test_a_jobs_exception_is_raised_to_its_caller_and_the_worker_stays():
+    workers = PipeWorkers(1)
+    try:
+        first = await workers.run(os.getpid)
+        with pytest.raises(ValueError, match="nope"):
+            await workers.run(_fail, "nope")
+        assert await workers.run(os.getpid) == first
+    finally:
+        workers.shutdown()
+
+
+async def test_a_dead_worker_fails_its_job_and_the_next_job_gets_a_new_one():
+    workers = PipeWorkers(1)
+    try:
+        pid = await workers.run(os.getpid)
+        job = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await asyncio.wait_for(job, 5)
+        assert await workers.run(os.getpid) not in (pid, os.getpid())
+    finally:
+        workers.shutdown()
+
+
+async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
+    seats, views = _views("chupate2")
+    request: ImageRequest = _request("chupate2", None, views[0][1], seats)
+    pool = Renderer(PipeWorkers(1))
+    try:
+        assert await pool.render(request) == Renderer().render_now(request)
+    finally:
+        pool.close()
+
+
+def _comm() -> str:
+    with open("/proc/self/comm", encoding="utf-8") as f:
+        return f.read().strip()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/comm"), reason="Linux names processes")
+@pytest.mark.parametrize("kind", [PipeWorkers, Workers])
+async def test_a_named_pools_workers_carry_its_name_for_the_benches(kind):
+    workers = kind(1, name=RENDER_POOL)
+    try:
+        assert await workers.run(_comm) == RENDER_POOL
+    finally:
+        workers.shutdown()
+
+
+async def test_a_worker_holds_the_next_job_while_it_runs_one_and_a_death_fails_both():
+    workers = PipeWorkers(1)
+    try:
+        pid = await workers.run(os.getpid)
+        running = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        queued = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        later = asyncio.ensure_future(workers.run(os.getpid))  # waits in the pool, not the pipe
+        await asyncio.sleep(0.3)
+        os.kill(pid, signal.SIGKILL)
+        for job in (running, queued):
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(job, 5)
+        assert await asyncio.wait_for(later, 30) not in (pid, os.getpid())
+    finally:
+        workers.shutdown()
