@@ -22,6 +22,7 @@ from bot.registry import GAME_KEYS
 from bot.ui.modules import game_module
 from bot.ui.presenter import GamePresenter, presenter_for
 from games.core import Action, Budget, Game, NoArgs, PlayerView
+from games.core.eventlog import LoggedState, LogReader
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every game package has these modules (its own helpers beside them are free).
@@ -329,9 +330,14 @@ def test_a_finished_state_says_finished(key):
 
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_a_games_log_is_kept_by_the_core_event_log(key):
-    """A state with a ``log`` has it kept by ``games.core.eventlog`` (no game trims its own)."""
+    """Every state keeps its log in the one form of ``games.core.eventlog``: read through
+    ``LogReader`` (every pydantic state is a ``LoggedState``), stored as ``log`` and
+    ``log_versions``, added to by the core (no game trims its own)."""
     game = _module(key, "game").GAME
-    if not hasattr(game_state(game), "log"):
-        return  # Triple Triad keeps no log (its view shows the last move)
+    state = game_state(game)
+    assert isinstance(state, LogReader), key
+    stored = json.loads(game.dump_state(state))
+    assert len(stored["log"]) == len(stored["log_versions"]) == len(state.log), key
+    assert isinstance(state, LoggedState) or key == "chupate2", key  # its slotted state
     rules = inspect.getsource(_module(key, "rules"))
-    assert "eventlog." in rules and "[-LOG_SIZE:]" not in rules, key
+    assert ("add_to_log(" in rules or "eventlog.extend(" in rules) and "LOG_SIZE:]" not in rules

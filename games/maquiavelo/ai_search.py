@@ -68,7 +68,6 @@ def determinize(view: MaquiaveloView, rng: random.Random) -> MaquiaveloState:
         finished=view.finished,
         winners=list(view.winners),
         last_play=list(view.last_play),
-        log=[],
     )
 
 

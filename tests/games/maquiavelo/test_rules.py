@@ -10,6 +10,7 @@ import pytest
 from games.core import IllegalAction
 from games.core.actions import MAX_ACTION_TEXT
 from games.core.cards import parse_card
+from games.core.eventlog import EMPTY_LOG
 from games.maquiavelo import (
     GAME,
     Arrange,
@@ -63,7 +64,7 @@ def make_state(
             "helpers": take(helpers),
             "turn": current,
             "dealer": (current - 1) % len(hands),
-            "log": [],
+            "log_raw": EMPTY_LOG,
         }
     )
 
