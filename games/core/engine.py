@@ -233,7 +233,8 @@ class State(Protocol):
 class PlayerView(BaseModel):
     """Base of every game's view: what one seat (or the public, ``seat=None``) may see."""
 
-    model_config = ConfigDict(extra="forbid")
+    # by name, and by a former name a field's ``validation_alias`` lists (``TURN``)
+    model_config = ConfigDict(extra="forbid", validate_by_name=True)
 
     seat: Seat | None
     version: int
