@@ -17,11 +17,13 @@ import typing
 from pathlib import Path
 
 import pytest
+from pydantic import AliasChoices, BaseModel
 
 from bot.registry import GAME_KEYS
 from bot.ui.modules import game_module
 from bot.ui.presenter import GamePresenter, presenter_for
 from games.core import Action, Budget, Game, NoArgs, PlayerView
+from games.core.eventlog import LoggedState, LogReader
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every game package has these modules (its own helpers beside them are free).
@@ -328,10 +330,40 @@ def test_a_finished_state_says_finished(key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_a_games_log_is_kept_by_the_core_event_log(key):
-    """A state with a ``log`` has it kept by ``games.core.eventlog`` (no game trims its own)."""
+def test_every_view_names_the_seat_at_turn_turn(key):
+    """Every view says whose turn it is as ``turn`` (the seat; ``current`` was the views' of
+    Chúpate 2, Maquiavelo and Macarena), and no view model has a ``current`` field; a view
+    written with ``current`` still validates (``games.core.engine.TURN``)."""
     game = _module(key, "game").GAME
-    if not hasattr(game_state(game), "log"):
-        return  # Triple Triad keeps no log (its view shows the last move)
+    state = game_state(game)
+    view = game.view(state, None)
+    assert view.turn == state.seats[state.turn], key
+    models = [type(view)]
+    while models:
+        model = models.pop()
+        assert "current" not in model.model_fields, (key, model.__name__)
+        for info in model.model_fields.values():
+            args = typing.get_args(info.annotation) or (info.annotation,)
+            for arg in args:
+                for inner in (*typing.get_args(arg), arg):
+                    if isinstance(inner, type) and issubclass(inner, BaseModel):
+                        models.append(inner)
+    alias = type(view).model_fields["turn"].validation_alias
+    if isinstance(alias, AliasChoices) and "current" in alias.choices:
+        old = {k: v for k, v in view.model_dump().items() if k != "turn"}
+        assert type(view).model_validate({**old, "current": view.turn}) == view
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_games_log_is_kept_by_the_core_event_log(key):
+    """Every state keeps its log in the one form of ``games.core.eventlog``: read through
+    ``LogReader`` (every pydantic state is a ``LoggedState``), stored as ``log`` and
+    ``log_versions``, added to by the core (no game trims its own)."""
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    assert isinstance(state, LogReader), key
+    stored = json.loads(game.dump_state(state))
+    assert len(stored["log"]) == len(stored["log_versions"]) == len(state.log), key
+    assert isinstance(state, LoggedState) or key == "chupate2", key  # its slotted state
     rules = inspect.getsource(_module(key, "rules"))
-    assert "eventlog." in rules and "[-LOG_SIZE:]" not in rules, key
+    assert ("add_to_log(" in rules or "eventlog.extend(" in rules) and "LOG_SIZE:]" not in rules

@@ -281,7 +281,6 @@ def determinize(
         announced=[view.announced[s] for s in seats],
         inverse_used=[view.inverse_used[s] for s in seats],
         finished=view.finished,
-        log=[],
     )
 
 

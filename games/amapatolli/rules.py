@@ -34,12 +34,11 @@ from games.amapatolli.cards import (
 )
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.core import Event, IllegalAction, Outcome, event, eventlog, shuffled
+from games.core import Event, IllegalAction, Outcome, event, shuffled
 from games.core.engine import Seat
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import replace
 
-LOG_SIZE = 12  # events kept in the state for the views' "last moves"
 PENALTY = 3
 FAIR_CE_SECONDS = 5.0  # computers wait this long on a person's open "Ce" window (spec: ¡Ce!)
 
@@ -160,7 +159,7 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
         top = stock.pop()
     log.append(event(code="start", seat=seats[0], params=card_params(top)))
     card = CARDS[top]
-    return AmapatolliState(
+    state = AmapatolliState(
         seed=seed,
         seats=list(seats),
         options=options,
@@ -171,8 +170,9 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
         background=card.background,
         announced=[False] * len(seats),
         inverse_used=[False] * len(seats),
-        log=log,
     )
+    state.add_to_log(log)
+    return state
 
 
 def copy_state(state: AmapatolliState) -> AmapatolliState:
@@ -258,9 +258,9 @@ def is_optional(action: AmapatolliAction) -> bool:
 # ----- applying a move to the working copy ----------------------------------------------------
 def resolve_action(state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
     """The game's ``_apply``: ``action`` of ``seat`` on the working copy, then the events into
-    the log (the last ``LOG_SIZE``)."""
+    the log (``LoggedState.add_to_log``)."""
     events = make_move(state, state.seats.index(seat), action)
-    state.log = eventlog.appended(state.log, events, LOG_SIZE)
+    state.add_to_log(events)
     return events
 
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from games.amapatolli.cards import Colour
 from games.amapatolli.options import Options
-from games.core import Event, GameState
+from games.core.eventlog import LoggedState
 from games.core.fast import plain_assignment
+
+LOG_SIZE = 12  # events kept in the state for the views' "last moves"
 
 
 @plain_assignment
-class AmapatolliState(GameState):
-    """Everything, including the secrets. Seats are referred to by index internally."""
+class AmapatolliState(LoggedState):
+    """Everything, including the secrets. Seats are referred to by index internally. The latest
+    events (public and private) are its log (``LoggedState``)."""
+
+    log_size: ClassVar[int] = LOG_SIZE
 
     options: Options = Options()
     hands: list[list[str]]
@@ -34,4 +39,3 @@ class AmapatolliState(GameState):
     finished: bool = False
     winner: int | None = None
     end_reason: Literal["out", "blocked"] | None = None
-    log: list[Event] = []  # the latest events (public and private), newest last

@@ -110,7 +110,7 @@ def colour_counts(cards: list[str]) -> dict[str, int]:
 
 def _seat_at(view: Chupate2View, steps: int) -> str:
     seats = view.seats
-    origin = view.current or view.seat
+    origin = view.turn or view.seat
     assert origin is not None, "a computer player decides in a game still going on"
     i = seats.index(origin)
     return seats[(i + steps * view.direction) % len(seats)]

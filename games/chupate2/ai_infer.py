@@ -121,7 +121,7 @@ def decisions(view: Chupate2View) -> list[Decision]:
                     top is not None
                     and count == 1
                     and not (
-                        view.phase == "drawn" and view.current == seat  # still deciding on it
+                        view.phase == "drawn" and view.turn == seat  # still deciding on it
                     )
                 ):
                     # it kept the card it drew: that card did not fit either (``normal`` plays

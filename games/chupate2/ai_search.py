@@ -210,7 +210,7 @@ def determinize(
             if v < best:
                 best, hands, pool = v, other, other_pool
     stock = pool[: view.stock_count]
-    current = seats.index(view.current) if view.current in seats else 0
+    current = seats.index(view.turn) if view.turn in seats else 0
     drawn = view.drawn_card
     if view.phase == "drawn" and drawn is None and hands[seats[current]]:
         drawn = hands[seats[current]][-1]

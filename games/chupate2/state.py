@@ -15,26 +15,22 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializationInfo,
-    SerializerFunctionWrapHandler,
-    SkipValidation,
     field_validator,
-    model_serializer,
     model_validator,
 )
 
 from games.chupate2.cards import COLOURS, DECK
 from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
 from games.chupate2.options import Options
-from games.core import Event, GameState, eventlog
+from games.core import Event
 from games.core.engine import TURN, Seat
-from games.core.eventlog import EMPTY_LOG, EventLog
+from games.core.eventlog import Codes, EventLog, LoggedState, LogReader
 from games.core.fast import share_fields_set, trusted
 
 # Turn phases of the seat ``turn``:
@@ -95,7 +91,7 @@ class Signals(BaseModel):
     named: str | None = None
 
 
-class StoredChupate2State(GameState):
+class StoredChupate2State(LoggedState):
     """The stored JSON form of a ``Chupate2State`` (validation on load, the JSON on dump)."""
 
     options: Options
@@ -122,39 +118,9 @@ class StoredChupate2State(GameState):
     # caught until their own next action or draw
     exposed: list[Seat] = Field(default_factory=list)
     signals: dict[Seat, Signals] = Field(default_factory=dict)
-    # The most recent events and the version each produced (``log`` and ``log_versions``, the
-    # names they have in the stored JSON), kept as a ``games.core.eventlog`` log.
-    log_raw: Annotated[EventLog, SkipValidation] = Field(
-        default=EMPTY_LOG, exclude=True, repr=False
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _read_log(cls, data: Any) -> Any:
-        """``log`` and ``log_versions`` (stored JSON, or given in code) into ``log_raw``."""
-        if isinstance(data, dict) and ("log" in data or "log_versions" in data):
-            data = dict(data)
-            events, versions = data.pop("log", []), data.pop("log_versions", [])
-            seats = data.get("seats")
-            data["log_raw"] = eventlog.load(
-                events, versions, seats if isinstance(seats, list) else [], EVENT_PARAMS, LOG_SIZE
-            )
-        return data
-
-    @model_serializer(mode="wrap")
-    def _write_log(
-        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
-    ) -> dict[str, Any]:
-        """The stored JSON keeps its shape: ``log`` (event objects) and ``log_versions``."""
-        data: dict[str, Any] = handler(self)
-        data["log"], data["log_versions"] = eventlog.dump(
-            self.log_raw,
-            self.seats,
-            EVENT_PARAMS,
-            LOG_SIZE,
-            "json" if info.mode_is_json() else "python",
-        )
-        return data
+    # The most recent events and the version each produced: ``log_raw`` (``LoggedState``).
+    log_size: ClassVar[int] = LOG_SIZE
+    log_codes: ClassVar[Codes] = EVENT_PARAMS
 
     @model_validator(mode="after")
     def _shared_parts(self) -> StoredChupate2State:
@@ -182,13 +148,15 @@ class StoredChupate2State(GameState):
         return value
 
 
-# The fields of a state, in the order of the stored JSON; ``log_raw`` holds ``log`` and
-# ``log_versions`` (see ``StoredChupate2State``).
-FIELDS: tuple[str, ...] = tuple(StoredChupate2State.model_fields)
-assert FIELDS[-1] == "log_raw"
+# The fields of a state, in the order of the stored JSON, then ``log_raw``, which holds ``log``
+# and ``log_versions`` (``games.core.eventlog.LoggedState``).
+FIELDS: tuple[str, ...] = (
+    *(name for name in StoredChupate2State.model_fields if name != "log_raw"),
+    "log_raw",
+)
 
 
-class Chupate2State:
+class Chupate2State(LogReader):
     """The game state the engine works on: the fields of ``StoredChupate2State`` in slots.
 
     ``Chupate2State(**fields)``, ``model_validate`` and ``model_validate_json`` validate as the
@@ -197,6 +165,8 @@ class Chupate2State:
     """
 
     __slots__ = FIELDS
+    log_size: ClassVar[int] = LOG_SIZE
+    log_codes: ClassVar[Codes] = EVENT_PARAMS
 
     seed: str
     version: int
@@ -299,21 +269,6 @@ class Chupate2State:
         """Whether the game has ended (every state answers ``finished``; here the phase machine's
         last phase, ``over``, says it)."""
         return self.phase == "over"
-
-    # ----- the log ----------------------------------------------------------------------------
-    @property
-    def log(self) -> list[Event]:
-        """The latest events (at most ``LOG_SIZE``), oldest first."""
-        return [e for _, e in self.log_entries()]
-
-    @property
-    def log_versions(self) -> list[int]:
-        """The state version each event of ``log`` produced."""
-        return [v for v, _ in self.log_entries()]
-
-    def log_entries(self) -> list[tuple[int, Event]]:
-        """``zip(log_versions, log)`` in one pass."""
-        return eventlog.entries(self.log_raw, self.seats, EVENT_PARAMS, LOG_SIZE)
 
     def __eq__(self, other: object) -> bool:
         """Equal fields and equal logs (one log may be packed and the other not)."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.chupate2.cards import sort_hand
 from games.chupate2.options import Options, team_groups
 from games.chupate2.state import Chupate2State, Reveal, RoundResult, Signals
 from games.core import Event, Outcome, PlayerView
-from games.core.engine import Seat
+from games.core.engine import TURN, Seat
 
 
 class PlusFourInfo(BaseModel):
@@ -32,8 +32,8 @@ class Chupate2View(PlayerView):
     - ``hand_counts``: cards held by every seat; ``stock_count``; ``discard`` (bottom -> top,
       every card in it was played face up); ``top_card`` and ``colour`` (the colour in force).
     - ``direction``: +1 clockwise (increasing seat order), -1 counter-clockwise.
-    - ``current`` / ``phase``: whose turn and what it must do (see ``state.Phase``);
-      ``pending_draw``: cards the current seat must take unless it stacks (or challenges);
+    - ``turn`` / ``phase``: whose turn and what it must do (see ``state.Phase``);
+      ``pending_draw``: cards the seat at turn must take unless it stacks (or challenges);
       ``plus4``: the +4 awaiting ``plus4.victim``'s "¡Mentira!" / accept choice.
     - ``reveal``: the challenge reveal, only in the challenger's view, right after challenging.
     - ``teams`` (seat lists), ``team_of``; points game: ``target``, ``scores`` (per seat, solo),
@@ -52,7 +52,7 @@ class Chupate2View(PlayerView):
     top_card: str
     colour: str | None
     direction: int
-    current: Seat | None
+    turn: Seat | None = Field(validation_alias=TURN)  # None once finished
     phase: str
     pending_draw: int
     plus4: PlusFourInfo | None
@@ -97,7 +97,7 @@ class Chupate2Outcome(Outcome):
 def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
     seats = state.seats
     over = state.finished
-    current = None if over else seats[state.turn]
+    turn = None if over else seats[state.turn]
     own_hand = state.hands.get(seat) if seat is not None else None
     groups = team_groups(len(seats), state.options)
     teams = None if groups is None else [[seats[i] for i in g] for g in groups]
@@ -117,19 +117,19 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
         seat=seat,
         version=state.version,
         seats=list(seats),
-        to_act=[] if current is None else [current],
+        to_act=[] if turn is None else [turn],
         finished=over,
         hand=[] if own_hand is None else sort_hand(own_hand),
         drawn_card=(
             state.drawn
-            if (own_hand is not None and state.phase == "drawn" and current == seat)
+            if (own_hand is not None and state.phase == "drawn" and turn == seat)
             else None
         ),
         hand_counts={s: len(h) for s, h in state.hands.items()},
         top_card=state.discard[-1],
         colour=state.colour,
         direction=state.direction,
-        current=current,
+        turn=turn,
         phase=state.phase,
         pending_draw=state.pending,
         plus4=plus4,

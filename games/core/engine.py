@@ -19,6 +19,7 @@ Seats are opaque strings chosen by the caller (the bot uses Discord user ids and
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -183,6 +184,10 @@ _EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 # as ``current`` (Chupate 2, Maquiavelo, Macarena), and still load: the field's validation alias.
 TURN = AliasChoices("turn", "current")
 
+# The version of a logged event loaded from a row stored before its game kept the versions of its
+# events (``games.core.eventlog``): older than every move, and equal to any in ``Game.same_end``.
+UNKNOWN_VERSION = -1
+
 
 class GameState(BaseModel):
     """Base of every game's state. Round-trips through JSON exactly.
@@ -228,7 +233,8 @@ class State(Protocol):
 class PlayerView(BaseModel):
     """Base of every game's view: what one seat (or the public, ``seat=None``) may see."""
 
-    model_config = ConfigDict(extra="forbid")
+    # by name, and by a former name a field's ``validation_alias`` lists (``TURN``)
+    model_config = ConfigDict(extra="forbid", validate_by_name=True)
 
     seat: Seat | None
     version: int
@@ -392,6 +398,25 @@ class Game(ABC, Generic[S, A, V, Opts]):
 
     def dump_state(self, state: S) -> str:
         return state.model_dump_json()
+
+    @final
+    def same_end(self, stored: str, state: S) -> bool:
+        """Whether ``state`` (the game rebuilt from its actions) is the stored state ``stored``
+        as this code loads it. A logged event's version is compared only where the row knew it
+        (``UNKNOWN_VERSION``), and a row stored without a log (Triple Triad's, before session
+        11) is compared without the logs: the log only records what the actions did."""
+        old = json.loads(self.dump_state(self.load_state(stored)))
+        new = json.loads(self.dump_state(state))
+        if "log" not in json.loads(stored):
+            for fields in (old, new):
+                fields.pop("log", None)
+                fields.pop("log_versions", None)
+        was, now = old.pop("log_versions", []), new.pop("log_versions", [])
+        return (
+            len(was) == len(now)
+            and all(v in (w, UNKNOWN_VERSION) for v, w in zip(was, now, strict=True))
+            and old == new
+        )
 
     # ----- computer play --------------------------------------------------------------------
     @abstractmethod

@@ -1,8 +1,18 @@
-"""A game's log of its latest events: the one place every game's log is kept.
+"""A game's log of its latest events: the one form every game's log has (docs/architecture.md).
 
-Two forms: a plain list of the latest events (``appended``; Amapatolli, Maquiavelo and Macarena
-store their ``log`` so), and the chain below, cheap to extend and compact in memory, with the
-version of each event (Chúpate 2, whose playouts are the longest).
+Every state keeps the latest ``log_size`` events with the state version each produced (the
+version of the state the move led to; ``new``'s events have version 0). Stored, a log is two
+lists of the state's JSON: ``log`` (the event objects, oldest first) and ``log_versions``. In
+memory it is the chain below, cheap to extend and compact. Every pydantic state subclasses
+``LoggedState`` (Chúpate 2's slotted state reads its log through the same ``LogReader``), and
+the rules add a move's events with ``add_to_log`` (Chúpate 2 builds the same nodes inline).
+
+Rows stored before every game kept versions (Amapatolli, Maquiavelo and Macarena until session
+11) hold ``log`` without ``log_versions``: they load with the version ``UNKNOWN_VERSION`` (-1)
+for each of those events, which stays with them (it is stored as -1), is older than every move
+(``events_since``) and matches any version when a replay compares its end with a stored one
+(``Game.same_end``). Rows stored without any log (Triple Triad until session 11) load with an
+empty one.
 
 A log is a chain of plain tuples. Its root is ``(packed,)``: ``packed`` holds the oldest events
 in one compact JSON text (what a state loaded from storage holds: one string instead of an
@@ -30,11 +40,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import TypeAdapter
+from pydantic import (
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    SkipValidation,
+    TypeAdapter,
+    model_serializer,
+    model_validator,
+)
 
-from games.core.engine import Event, Seat, event
+from games.core.engine import UNKNOWN_VERSION, Event, GameState, Seat, event
 
 EventLog = tuple[Any, ...]
 
@@ -44,12 +62,6 @@ Codes = Mapping[str, tuple[str, ...]]
 EMPTY_LOG: EventLog = ("",)
 
 _EVENTS = TypeAdapter(list[Event])
-
-
-def appended(log: list[Event], events: Sequence[Event], size: int) -> list[Event]:
-    """A list log (the latest ``size`` events, oldest first) with ``events`` added at the end:
-    a new list, ``log`` unchanged (states share it copy-on-write)."""
-    return [*log, *events][-size:]
 
 
 def extend(log: EventLog, version: int, events: Sequence[Event], size: int) -> EventLog:
@@ -195,3 +207,97 @@ def _seat(seats: Sequence[Seat], packed: int | str | None) -> Seat | None:
 
 def _seats(seats: Sequence[Seat], packed: list[int | str] | None) -> tuple[Seat, ...] | None:
     return None if packed is None else tuple(seats[i] if isinstance(i, int) else i for i in packed)
+
+
+class LogReader:
+    """What a state answers about its log (``log_raw``, a chain of this module)."""
+
+    __slots__ = ()
+
+    log_size: ClassVar[int]  # how many of the latest events the state keeps
+    log_codes: ClassVar[Codes] = {}  # the game's event codes and parameters, for a packed log
+    if TYPE_CHECKING:  # the state's fields this reads
+        log_raw: EventLog
+        seats: list[Seat]
+
+    @property
+    def log(self) -> list[Event]:
+        """The latest events (at most ``log_size``), oldest first."""
+        return [e for _, e in self.log_entries()]
+
+    @property
+    def log_versions(self) -> list[int]:
+        """The state version each event of ``log`` produced."""
+        return [v for v, _ in self.log_entries()]
+
+    def log_entries(self) -> list[tuple[int, Event]]:
+        """``zip(log_versions, log)`` in one pass."""
+        return entries(self.log_raw, self.seats, self.log_codes, self.log_size)
+
+    def events_since(self, version: int) -> list[Event]:
+        """The logged events produced after the state ``version`` (oldest first)."""
+        return [e for v, e in self.log_entries() if v > version]
+
+
+class LoggedState(LogReader, GameState):
+    """Base of a pydantic game state with its log: stored as ``log`` and ``log_versions``, held
+    as ``log_raw`` (see the module's docstring)."""
+
+    log_raw: Annotated[EventLog, SkipValidation] = Field(
+        default=EMPTY_LOG, exclude=True, repr=False
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_log(cls, data: Any) -> Any:
+        """``log`` and ``log_versions`` (stored JSON, or given in code) into ``log_raw``."""
+        if isinstance(data, dict) and ("log" in data or "log_versions" in data):
+            data = dict(data)
+            events = data.pop("log", [])
+            versions = data.pop("log_versions", None)
+            if versions is None:  # stored before versions were kept
+                versions = [UNKNOWN_VERSION] * len(events)
+            seats = data.get("seats")
+            data["log_raw"] = load(
+                events,
+                versions,
+                seats if isinstance(seats, list) else [],
+                cls.log_codes,
+                cls.log_size,
+            )
+        return data
+
+    @model_serializer(mode="wrap")
+    def _write_log(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        """The stored JSON: the fields, then ``log`` (event objects) and ``log_versions``."""
+        data: dict[str, Any] = handler(self)
+        data["log"], data["log_versions"] = dump(
+            self.log_raw,
+            self.seats,
+            self.log_codes,
+            self.log_size,
+            "json" if info.mode_is_json() else "python",
+        )
+        return data
+
+    def add_to_log(self, events: Sequence[Event]) -> None:
+        """Add ``events`` (produced by this state's version) to the log: new nodes, so a state
+        this one was copied from keeps its log."""
+        if events:
+            self.log_raw = extend(self.log_raw, self.version, events, self.log_size)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields and equal logs (one log may be packed and the other not)."""
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, LoggedState)
+        mine, theirs = self.__dict__, other.__dict__
+        return (
+            mine.keys() == theirs.keys()
+            and all(v == theirs[k] for k, v in mine.items() if k != "log_raw")
+            and (self.log_raw is other.log_raw or self.log_entries() == other.log_entries())
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as pydantic models are

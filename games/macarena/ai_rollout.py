@@ -69,7 +69,7 @@ def sample_world(view: MacarenaView, rng: random.Random) -> MacarenaState:
     stock = pool[: view.stock_count]
     collections = {p.seat: list(p.shown) for p in view.players}  # in the order played
     seats = list(view.seats)
-    current = seats.index(view.current) if view.current in seats else 0
+    current = seats.index(view.turn) if view.turn in seats else 0
     return MacarenaState(
         seed=f"rollout{rng.random()}",
         seats=seats,

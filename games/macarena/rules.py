@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from games.core import Event, IllegalAction, event, eventlog, shuffled
+from games.core import Event, IllegalAction, event, shuffled
 from games.core.cards import two_decks
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
@@ -29,7 +29,6 @@ from games.macarena.endhand import own_tokens
 from games.macarena.options import Options, amulets_target
 from games.macarena.series import next_options, resolve_series
 from games.macarena.state import (
-    LOG_SIZE,
     MACAS_PER_PLAYER,
     MAX_MACAS_PER_POZO,
     POZOS,
@@ -102,9 +101,9 @@ class _Turn:
         self.events.append(event)
 
     def logged(self) -> list[Event]:
-        """The action's events, now also at the end of the state's log (a new list: the
+        """The action's events, now also at the end of the state's log (new nodes: the
         state before the move keeps its own, see ``copy_state``)."""
-        self.state.log = eventlog.appended(self.state.log, self.events, LOG_SIZE)
+        self.state.add_to_log(self.events)
         return self.events
 
     def deal_next_hand(self) -> None:

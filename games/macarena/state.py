@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core import Event, GameState
 from games.core.cards import PlayingCard
 from games.core.engine import TURN
+from games.core.eventlog import LoggedState
 from games.core.fast import plain_assignment
 from games.macarena.elements import Element
 from games.macarena.options import Options
@@ -18,7 +18,7 @@ EndReason = Literal["stock_empty", "went_out"]
 POZOS = 7
 MACAS_PER_PLAYER = 7
 MAX_MACAS_PER_POZO = 7
-LOG_SIZE = 40
+LOG_SIZE = 40  # events kept in the state for the views' "last moves"
 
 
 class Tokens(BaseModel):
@@ -66,7 +66,10 @@ class HandResult(BaseModel):
 
 
 @plain_assignment
-class MacarenaState(GameState):
+class MacarenaState(LoggedState):
+    """A whole match, secrets included; the latest events are its log (``LoggedState``)."""
+
+    log_size: ClassVar[int] = LOG_SIZE
     options: Options = Field(default_factory=Options)
     hand_number: int = 1
     starter: int  # index in seats of this hand's first player
@@ -84,7 +87,6 @@ class MacarenaState(GameState):
     penalty_pending: list[str] = Field(default_factory=list)
     buy_pending: list[str] = Field(default_factory=list)
     hand_result: HandResult | None = None
-    log: list[Event] = Field(default_factory=list)
     winners: list[str] = Field(default_factory=list)
     macarena: str | None = None
     macarenas_count: dict[str, int] = Field(default_factory=dict)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from games.core import Event, Outcome, PlayerView
 from games.core.cards import PlayingCard
+from games.core.engine import TURN
 from games.macarena.elements import ELEMENTS, Element, sort_key
 from games.macarena.options import amulets_target
 from games.macarena.state import (
@@ -41,7 +42,8 @@ class PozoView(BaseModel):
 
 
 class PlayerInfo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # ``has_turn`` by name, or by ``current``, its name before issue 26
+    model_config = ConfigDict(extra="forbid", validate_by_name=True)
 
     seat: str
     colour: int  # 0–4, index into the presenter's palette (catalogue macarena.colour.N)
@@ -57,13 +59,13 @@ class PlayerInfo(BaseModel):
     amulets: int
     active_macas: int
     macas_left: int  # MACAS still in front of the player (7 - active)
-    current: bool
+    has_turn: bool = Field(validation_alias=AliasChoices("has_turn", "current"))
 
 
 class MacarenaView(PlayerView):
     hand_number: int
     phase: Phase
-    current: str | None  # whose turn (draw / play / move_maca phases)
+    turn: str | None = Field(validation_alias=TURN)  # whose turn (draw / play / move_maca)
     espejo_turn: bool
     starter: str
     stock_count: int
@@ -128,7 +130,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
                 amulets=t.amulets,
                 active_macas=active,
                 macas_left=MACAS_PER_PLAYER - active,
-                current=state.phase in TURN_PHASES and i == state.turn,
+                has_turn=state.phase in TURN_PHASES and i == state.turn,
             )
         )
     pozos = [
@@ -152,7 +154,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
         finished=state.finished,
         hand_number=state.hand_number,
         phase=state.phase,
-        current=(state.seats[state.turn] if state.phase in TURN_PHASES else None),
+        turn=(state.seats[state.turn] if state.phase in TURN_PHASES else None),
         espejo_turn=state.espejo_turn,
         starter=state.seats[state.starter],
         stock_count=len(state.stock),

@@ -102,7 +102,7 @@ def choose_action(
     *,
     budget: Budget | None = None,
 ) -> AnyAction | None:
-    if view.finished or view.seat is None or view.current != view.seat:
+    if view.finished or view.seat is None or view.turn != view.seat:
         return None
     if level == "easy":
         play = _easy(view, rng)

@@ -53,7 +53,7 @@ def determinize(view: MaquiaveloView, rng: random.Random) -> MaquiaveloState:
             n = view.hand_counts[s]
             hands[s] = sorted(pool[:n], key=sort_key)
             pool = pool[n:]
-    current = seats.index(view.current) if view.current in seats else 0
+    current = seats.index(view.turn) if view.turn in seats else 0
     return MaquiaveloState(
         seed=f"world{rng.random()}",
         seats=seats,
@@ -68,7 +68,6 @@ def determinize(view: MaquiaveloView, rng: random.Random) -> MaquiaveloState:
         finished=view.finished,
         winners=list(view.winners),
         last_play=list(view.last_play),
-        log=[],
     )
 
 

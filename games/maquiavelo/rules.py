@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from games.core import Event, IllegalAction, event, eventlog
+from games.core import Event, IllegalAction, event
 from games.core.errors import GAME_OVER, NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for, shuffled
@@ -28,7 +28,7 @@ from games.maquiavelo.cards import (
     sort_key,
 )
 from games.maquiavelo.options import NUM_HELPERS, Options
-from games.maquiavelo.state import LOG_SIZE, MaquiaveloState
+from games.maquiavelo.state import MaquiaveloState
 from games.maquiavelo.view import MaquiaveloOutcome
 
 # Reason codes (IllegalAction); the starred ones are "rejected proposals" that cost 3 cards in the
@@ -434,4 +434,4 @@ def _finish_blocked(state: MaquiaveloState) -> list[Event]:
 
 
 def _log(state: MaquiaveloState, events: list[Event]) -> None:
-    state.log = eventlog.appended(state.log, events, LOG_SIZE)
+    state.add_to_log(events)

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from games.core import Event, GameState
 from games.core.engine import TURN
+from games.core.eventlog import LoggedState
 from games.core.fast import plain_assignment
 from games.maquiavelo.options import Options
 
-LOG_SIZE = 12
+LOG_SIZE = 12  # events kept in the state for the views' "last moves"
 
 
 @plain_assignment
-class MaquiaveloState(GameState):
+class MaquiaveloState(LoggedState):
+    """Everything, secrets included; the most recent events are its log (``LoggedState``)."""
+
+    log_size: ClassVar[int] = LOG_SIZE
     options: Options
     dealer: int
     turn: int = Field(validation_alias=TURN)  # index in seats of the player whose turn it is
@@ -29,4 +32,3 @@ class MaquiaveloState(GameState):
     end_reason: Literal["out", "blocked"] | None = None
     winners: list[str] = []
     last_play: list[int] = []  # ids the last play put on the table (helpers included)
-    log: list[Event] = []  # the most recent events, oldest first

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import Event, Outcome, PlayerView
+from games.core.engine import TURN
 from games.maquiavelo.cards import card, hand_value, pretty
 from games.maquiavelo.options import Options
 from games.maquiavelo.solver import meld_kind
@@ -46,7 +47,7 @@ class MaquiaveloView(PlayerView):
     helpers: list[CardView] = []
     stock_count: int = 0
     hand_counts: dict[str, int] = {}
-    current: str | None = None  # whose turn (None once finished)
+    turn: str | None = Field(default=None, validation_alias=TURN)  # None once finished
     dealer: str = ""
     passes: int = 0
     options: Options = Options()
@@ -105,7 +106,7 @@ def build_view(state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
         helpers=[CardView.of(c) for c in state.helpers],
         stock_count=len(state.stock),
         hand_counts={s: len(h) for s, h in state.hands.items()},
-        current=None if state.finished else state.seats[state.turn],
+        turn=None if state.finished else state.seats[state.turn],
         dealer=state.seats[state.dealer],
         passes=state.passes,
         options=state.options,

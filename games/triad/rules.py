@@ -331,11 +331,12 @@ def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
 
 
 def resolve_action(state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
-    """Apply ``action`` by ``seat`` (a seat of the game) to the working copy ``state``."""
+    """Apply ``action`` by ``seat`` (a seat of the game) to the working copy ``state``, then its
+    events into the log (``LoggedState.add_to_log``)."""
     me = state.seats.index(seat)
-    if isinstance(action, Play):
-        return place(state, me, action)
-    return pick(state, me, action)
+    events = place(state, me, action) if isinstance(action, Play) else pick(state, me, action)
+    state.add_to_log(events)
+    return events
 
 
 def _flip_event(code: str, seat: Seat, cells: Sequence[int]) -> Event:

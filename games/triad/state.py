@@ -7,15 +7,16 @@ move cards between hands, and the uid still tells whom a card belongs to for the
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core import GameState
+from games.core.eventlog import LoggedState
 from games.core.fast import plain_assignment
 from games.triad.options import Options
 
 Phase = Literal["play", "pick", "over"]
+LOG_SIZE = 24  # events kept in the state for the views' "last moves"
 
 
 class InHand(BaseModel):
@@ -55,7 +56,11 @@ class RoundResult(BaseModel):
 
 
 @plain_assignment
-class TriadState(GameState):
+class TriadState(LoggedState):
+    """Everything, secrets included; the latest events are its log (``LoggedState``; rows
+    stored before session 11 have none and load with an empty one)."""
+
+    log_size: ClassVar[int] = LOG_SIZE
     options: Options
     originals: list[list[str]]  # the five card ids each seat brought (uid = seat * 5 + index)
     round: int = 0  # 0 = the match, 1-5 = Sudden Death rematches

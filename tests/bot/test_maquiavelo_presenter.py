@@ -17,6 +17,7 @@ from bot.ui.maquiavelo.presenter import Presenter
 from bot.ui.messages import private_payload, public_payload
 from games.core import IllegalAction
 from games.core.cards import parse_card
+from games.core.eventlog import EMPTY_LOG
 from games.maquiavelo import GAME, Arrange, Play
 from games.maquiavelo.cards import card_id, face, sort_key
 from tests.bot.presenter_kit import (
@@ -73,7 +74,7 @@ def make_state(
             "helpers": take(helpers),
             "turn": 0,
             "dealer": len(hands) - 1,
-            "log": [],
+            "log_raw": EMPTY_LOG,
         }
     )
 
@@ -104,7 +105,7 @@ def random_state(hand_size: int, seed: int, table_melds: int = 4, **options):
             "helpers": rest[hand_size + 25 : hand_size + 29] if options.get("ayuda") else [],
             "turn": 0,
             "dealer": 1,
-            "log": [],
+            "log_raw": EMPTY_LOG,
         }
     )
 

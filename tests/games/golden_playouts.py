@@ -12,8 +12,13 @@ when the stored shapes changed by design: the common moves' texts (``d``/``x`` -
 ``turn`` in the stored states. Every playout kept its length; the 12 without such a move or
 field (Triple Triad's six, six of Amapatolli's) kept their digests; and
 ``bench/old_shape_replay.py`` replayed every playout of the old engines here with equal events
-and states at every step (``tests/games/test_old_shapes.py`` keeps some). Regenerate it only
-when the rules or the stored shapes change on purpose:
+and states at every step (``tests/games/test_old_shapes.py`` keeps some). Regenerated once
+more by issue 26 (session 11) when every game got the one event log (``games.core.eventlog``:
+``log_versions`` in Amapatolli's, Maquiavelo's and Macarena's stored states, a log in Triple
+Triad's): all 57 playouts kept their length, Chúpate 2's 24 (whose log already had that form)
+kept their digests, and ``bench/old_shape_replay.py --before <main @ 55d6706>`` replayed all
+57, 51,787 steps, with equal events and states. Regenerate it only when the rules or the stored
+shapes change on purpose:
 
     PYTHONPATH=<checkout> python tests/games/golden_playouts.py > tests/games/golden_playouts.json
 

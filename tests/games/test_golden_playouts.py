@@ -1,6 +1,7 @@
 """The engines play exactly as ``main``'s did before the copy-on-write working copies, Chúpate 2's
 slotted state and the bulk shuffle: the same moves, events and stored states (``golden_playouts.py``;
-regenerated once for issue 26's new action texts and ``turn`` field, see there)."""
+regenerated for issue 26's new action texts and ``turn`` field, and for its one event log, see
+there)."""
 
 from __future__ import annotations
 

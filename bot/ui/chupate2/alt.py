@@ -32,9 +32,9 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
             else:
                 points = view.scores.get(seat, 0)
             parts.append(tr("chupate2.image.points", points=points))
-        turn = f" ({tr('chupate2.image.turn')})" if seat == view.current else ""
+        turn = f" ({tr('chupate2.image.turn')})" if seat == view.turn else ""
         seats.append(f"{name}{turn}: {', '.join(parts)}")
-    current = seat_name(names, view.current, "")
+    current = seat_name(names, view.turn, "")
     winner = None
     if view.finished and view.results:  # as the image's banner says
         last = view.results[-1]

@@ -294,7 +294,7 @@ def render_table(
     draw.rectangle((0, y - 10, TABLE_W, height), fill=PANEL)
     for i, seat in enumerate(seats):
         row_y = y + i * SEAT_ROW_H
-        is_turn = seat == view.current
+        is_turn = seat == view.turn
         if is_turn:
             draw.rounded_rectangle(
                 (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3

@@ -416,7 +416,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         )
         if view.pending_draw:
             lines.append("⚠️ " + tr("chupate2.status.pending", count=view.pending_draw))
-        if view.current is not None and view.phase in (
+        if view.turn is not None and view.phase in (
             "colour",
             "drawn",
             "penalty",
@@ -427,7 +427,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             lines.append(
                 tr(
                     f"chupate2.phase.{view.phase}",
-                    player=names(view.current),
+                    player=names(view.turn),
                     count=view.pending_draw,
                     target=names(target),
                 )
@@ -565,7 +565,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 colour=colour_text(view.colour, tr),
             )
         ]
-        mine = view.seat is not None and view.current == view.seat
+        mine = view.seat is not None and view.turn == view.seat
         if mine and view.phase == "challenge" and view.plus4 is not None:
             lines.append(
                 "🤥 "

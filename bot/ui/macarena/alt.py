@@ -43,7 +43,7 @@ def describe_table(view: MacarenaView, tr: Translator, names: Any = None) -> str
     players = []
     for p in view.players:
         held = [tr(f"macarena.element.{e}") for e in ELEMENTS if e in p.elements]
-        turn = f" ({tr('access.alt.their_turn')})" if p.current or p.seat in view.to_act else ""
+        turn = f" ({tr('access.alt.their_turn')})" if p.has_turn or p.seat in view.to_act else ""
         players.append(
             name(p.seat)
             + turn
@@ -62,7 +62,7 @@ def describe_table(view: MacarenaView, tr: Translator, names: Any = None) -> str
     winners = ", ".join(name(s) for s in view.winners)
     return sentences(
         tr("access.alt.macarena.table", hand=view.hand_number),
-        tr("macarena.image.espejo_turn") if view.espejo_turn and view.current else None,
+        tr("macarena.image.espejo_turn") if view.espejo_turn and view.turn else None,
         tr("macarena.image.winner", players=winners, count=len(view.winners))
         if view.finished and view.winners
         else None,

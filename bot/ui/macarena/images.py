@@ -228,7 +228,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     # header
     header = tr("macarena.image.hand_number", hand=view.hand_number)
     _text(draw, (16, 12), header, 20, TEXT)
-    if view.espejo_turn and view.current:
+    if view.espejo_turn and view.turn:
         _text(draw, (WIDTH - 16, 12), tr("macarena.image.espejo_turn"), 20, GOLD, anchor="ra")
     if view.finished and view.winners:  # the end: a banner naming the winner
         winners = ", ".join(_player_label(view, s, tr, names) for s in view.winners)
@@ -312,7 +312,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         _text(draw, (x, strip_top + 10), tr(key), 13, DIM)
     for row, p in enumerate(view.players):
         y = strip_top + 38 + row * 34
-        if p.current or p.seat in view.to_act:
+        if p.has_turn or p.seat in view.to_act:
             draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
         _numbered_dot(draw, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
         name = _player_label(view, p.seat, tr, names)

@@ -71,7 +71,7 @@ TURN_EMOJI = {"draw": "🂠", "pass": "⏭️", "move_maca": "🔮"}
 
 
 def _mine(view) -> bool:
-    return view.seat is not None and view.current == view.seat
+    return view.seat is not None and view.turn == view.seat
 
 
 def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
@@ -375,8 +375,8 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
                 f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks else "")
             )
         lines.append(tr("macarena.ui.pozos", pozos=" · ".join(pozos)))
-        if view.espejo_turn and view.current:
-            lines.append("🪞 " + tr("macarena.ui.public_espejo", player=names(view.current)))
+        if view.espejo_turn and view.turn:
+            lines.append("🪞 " + tr("macarena.ui.public_espejo", player=names(view.turn)))
         if view.penalty_waiting:
             lines.append(
                 tr(

@@ -20,7 +20,7 @@ def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> s
     for k, seat in enumerate(view.seats):
         text = seat_name(names, seat, f"P{k + 1}") + ": "
         text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
-        if seat == view.current:
+        if seat == view.turn:
             text += f" ({tr('maquiavelo.image.turn')})"
         if seat in view.winners:
             text += f" ({tr('maquiavelo.image.winner')})"

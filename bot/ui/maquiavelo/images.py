@@ -260,7 +260,7 @@ def render_table(
     for k, seat in enumerate(view.seats):
         cx = px + (k // 4) * col_w
         cy = y0 + (k % 4) * 18
-        turn = seat == view.current
+        turn = seat == view.turn
         winner = seat in view.winners
         text = f"{_name(seat, view, names)} · "
         text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))

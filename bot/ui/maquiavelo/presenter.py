@@ -43,7 +43,7 @@ PLACEHOLDER = 150
 
 
 def _acting(view: MaquiaveloView) -> bool:
-    return not view.finished and view.seat is not None and view.current == view.seat
+    return not view.finished and view.seat is not None and view.turn == view.seat
 
 
 def hand_chunks(view: MaquiaveloView, rows: int) -> list[list[CardView]]:

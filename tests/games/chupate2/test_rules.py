@@ -665,7 +665,7 @@ def test_view_shows_own_hand_and_only_counts_of_others():
     view = GAME.view(state, "a")
     assert view.hand == ["r2a", "b1a", "Wa"]  # grouped by colour
     assert view.hand_counts == {"a": 3, "b": 1, "c": 2}
-    assert (view.top_card, view.colour, view.direction, view.current) == ("r5a", "r", -1, "a")
+    assert (view.top_card, view.colour, view.direction, view.turn) == ("r5a", "r", -1, "a")
     assert view.stock_count == len(state.stock) and view.to_act == ["a"]
     public = GAME.view(state, None)
     assert public.hand == [] and "g1a" not in public.model_dump_json()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.core.cards import PlayingCard, parse_card
+from games.core.eventlog import EMPTY_LOG
 from games.macarena import GAME
 from games.macarena.state import MacarenaState, Tokens
 
@@ -49,7 +50,7 @@ def table(
     if tokens:
         state.tokens.update(tokens)
     state.hand_number = hand_number
-    state.log = []
+    state.log_raw = EMPTY_LOG
     return state
 
 

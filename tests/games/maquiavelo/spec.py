@@ -43,7 +43,7 @@ VIEW_FIELDS = {
     "helpers",
     "stock_count",
     "hand_counts",
-    "current",
+    "turn",
     "dealer",
     "passes",
     "options",

@@ -10,6 +10,7 @@ import pytest
 from games.core import IllegalAction
 from games.core.actions import MAX_ACTION_TEXT
 from games.core.cards import parse_card
+from games.core.eventlog import EMPTY_LOG
 from games.maquiavelo import (
     GAME,
     Arrange,
@@ -63,7 +64,7 @@ def make_state(
             "helpers": take(helpers),
             "turn": current,
             "dealer": (current - 1) % len(hands),
-            "log": [],
+            "log_raw": EMPTY_LOG,
         }
     )
 
@@ -444,7 +445,7 @@ def test_views_hide_other_hands():
         assert 'stock":' not in dumped.replace("stock_count", "")
     public = GAME.view(s, None)
     assert public.hand is None and public.stock_count == len(s.stock)
-    assert len(public.helpers) == 4 and public.current == SEATS[s.turn]
+    assert len(public.helpers) == 4 and public.turn == SEATS[s.turn]
 
 
 def test_view_fields_for_the_presenter():
@@ -456,7 +457,7 @@ def test_view_fields_for_the_presenter():
     assert sorted(v.last_play) == sorted(s2.table[1])
     assert v.last_events[-1].code == "played"
     vb = GAME.view(s2, "beto")
-    assert vb.can_draw and not vb.can_pass and vb.current == "beto"
+    assert vb.can_draw and not vb.can_pass and vb.turn == "beto"
 
 
 def test_private_events_only_in_own_view():
