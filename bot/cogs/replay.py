@@ -19,6 +19,7 @@ from bot.service import Table
 from bot.service.replay import ReplayResult
 from bot.service.versions import engine_version
 from bot.ui.alt_text import replay_description
+from bot.ui.fairness import replay_verdict
 from bot.ui.feedback import reply, user_locale
 from bot.ui.messages import answer_with, seat_names
 from bot.ui.platform_items import ExportButton, ReplayButton
@@ -81,6 +82,7 @@ class ReplayCog(commands.Cog):
             tr("replay.other_rules", played=played, now=now) if played and played != now else None
         )
         table = Table(record=record, game=self.bot.tables.game(record.game))
+        note = "\n".join(filter(None, [note, replay_verdict(table, result.first_state, tr)]))
         return table, result, note
 
     async def replay(self, interaction: discord.Interaction, table: TABLE_ID) -> None:

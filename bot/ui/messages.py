@@ -14,6 +14,7 @@ from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.ui import items, rendering
 from bot.ui.alt_text import describe
+from bot.ui.fairness import add_fairness
 from bot.ui.feedback import reply
 from bot.ui.layout import MAX_ROWS, build_layout, check_limits
 from bot.ui.payload import Payload
@@ -322,6 +323,7 @@ def public_payload(
             embed.add_field(
                 name=tr("table.rating_changes"), value=clip(changes, 1024), inline=False
             )
+    add_fairness(embed, table, tr)  # the deal's commitment, its seed once over (fair deals)
     embed.set_footer(text=tr("table.footer", version=table.state.version))
     files: list[discord.File] = []
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")
