@@ -14,10 +14,10 @@ from typing import Any
 from bot.service.models import split_options
 from bot.service.versions import engine_version
 from games.core import Game
-from games.core.fairness import SALT_HEX_DIGITS, DealExport, Seal, digest, seal
+from games.core.fairness import SALT_HEX_DIGITS, SEAL_META, DealExport, Seal, digest, seal, seal_in
 from storage import ActionRow, TableRecord
 
-FAIR_META = "fair"  # meta key of a started table: its ``Seal``
+FAIR_META = SEAL_META  # meta key of a started table: its ``Seal``
 
 
 def new_seal(game: Game, first_state: Any, seed: str) -> dict[str, Any]:
@@ -30,8 +30,7 @@ def new_seal(game: Game, first_state: Any, seed: str) -> dict[str, Any]:
 
 def seal_of(record: TableRecord) -> Seal | None:
     """The table's stored seal; None for a table started before deals were sealed."""
-    stored = record.meta.get(FAIR_META)
-    return Seal.model_validate(stored) if stored else None
+    return seal_in(record.meta)
 
 
 def deal_export(game: Game, record: TableRecord, actions: list[ActionRow]) -> DealExport | None:

@@ -1,5 +1,8 @@
 """What the players see of a fair deal (the check itself: ``games/core/fairness.py``).
 
+It is on every public table's render, so it reads the seal with ``games.core.fairness`` alone
+(one module more on a click's path: ``tests/e2e/test_click_path.py``).
+
 - While a game runs, its public table shows the commitment (short form in the field's name,
   in full in its value) and nothing else: the seed and the salt stay in the database.
 - Once the game is over, the same field reveals seed and salt.
@@ -14,8 +17,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.service import Table
-from bot.service.fairness import FAIR_META, seal_of
-from games.core.fairness import Verdict, check_seal, short
+from games.core.fairness import SEAL_META, Verdict, check_seal, seal_in, short
 
 FIELD_VALUE = 1024
 
@@ -24,7 +26,7 @@ def commitment_line(table: Table, tr: Translator) -> tuple[str, str] | None:
     """(title, text) of the table's deal line: the commitment while the game runs, seed and
     salt once it is over; None for a table without a seal (started before deals were sealed)
     or not started."""
-    sealed = seal_of(table.record)
+    sealed = seal_in(table.record.meta)
     if sealed is None or table.state is None:
         return None
     if table.game.outcome(table.state) is None:
@@ -48,13 +50,13 @@ def verdict_of(table: Table, first_state: str | None) -> Verdict:
     """The replay's check: the commitment recomputed from the revealed seed and the stored
     salt, and the deal re-dealt from the seed (``first_state``, by the replay's worker)
     compared with the deal stored at the start."""
-    return check_seal(table.game, table.record.meta.get(FAIR_META), table.record.seed, first_state)
+    return check_seal(table.game, table.record.meta.get(SEAL_META), table.record.seed, first_state)
 
 
 def replay_verdict(table: Table, first_state: str | None, tr: Translator) -> str:
     """The line ``/replay`` shows above a finished game: deal verified, or why not."""
     verdict = verdict_of(table, first_state)
-    sealed = seal_of(table.record)
+    sealed = seal_in(table.record.meta)
     if verdict.verified and sealed is not None:
         return tr(
             "fair.verified",

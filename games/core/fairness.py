@@ -34,6 +34,7 @@ from games.core.engine import Game
 from games.core.errors import IllegalAction
 
 COMMITMENT_VERSION = 1
+SEAL_META = "fair"  # where the bot keeps a table's ``Seal`` (its ``meta``)
 SALT_HEX_DIGITS = 64
 EXPORT_FORMAT = "mesa-deal/1"
 SHORT_DIGITS = 12  # the short form of a commitment shown on a table
@@ -71,6 +72,12 @@ class Seal(BaseModel):
     salt: str
     commitment: str
     deal: str  # SHA-256 of the first state's JSON
+
+
+def seal_in(meta: dict[str, Any]) -> Seal | None:
+    """The seal a table's ``meta`` holds; None for a table started before deals were sealed."""
+    stored = meta.get(SEAL_META)
+    return Seal.model_validate(stored) if stored else None
 
 
 def seal(game: Game, first_state: Any, seed: str, salt: str) -> Seal:
