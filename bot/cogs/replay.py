@@ -20,6 +20,7 @@ from bot.service.replay import ReplayResult
 from bot.service.versions import engine_version
 from bot.ui.alt_text import replay_description
 from bot.ui.answer_layout import Answer, Block, send_answer
+from bot.ui.fairness import replay_verdict
 from bot.ui.feedback import user_locale
 from bot.ui.messages import finish, seat_names
 from bot.ui.payload import Payload
@@ -83,6 +84,7 @@ class ReplayCog(commands.Cog):
             tr("replay.other_rules", played=played, now=now) if played and played != now else None
         )
         table = Table(record=record, game=self.bot.tables.game(record.game))
+        note = "\n".join(filter(None, [note, replay_verdict(table, result.first_state, tr)]))
         return table, result, note
 
     async def replay(self, interaction: discord.Interaction, table: TABLE_ID) -> None:

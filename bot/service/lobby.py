@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.errors import TableError
 from bot.service.context import ServiceContext
+from bot.service.fairness import FAIR_META, new_seal
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.models import (
     CPU_PREFIX,
@@ -218,10 +219,16 @@ class Lobby:
             if len(table.record.seats) < table.game.min_players:
                 raise TableError("not_enough_players", min=table.game.min_players)
             seats = [s.id for s in table.record.seats]
-            meta = {**table.record.meta, "setup": setup} if setup else None
             state = table.game.new(
                 seats, table.record.seed, self.ctx.game_options(table), **(setup or {})
             )
+            # The deal's seal (salt, commitment, deal digest) is stored with the start, before
+            # the table shows its commitment (bot/service/fairness.py).
+            meta = {
+                **table.record.meta,
+                **({"setup": setup} if setup else {}),
+                FAIR_META: new_seal(table.game, state, table.record.seed),
+            }
             # One transaction: the start, its setup (for replays) and the cards it stakes.
             await self.ctx.repo.start(
                 table.id,
@@ -231,8 +238,7 @@ class Lobby:
                 meta=meta,
                 stake=self._stake_of(table, state, setup or {}),
             )
-            if meta is not None:
-                table.record.meta = meta
+            table.record.meta = meta
             table.record.status = "playing"
             table.record.state = table.game.dump_state(state)
             table.record.version = state.version

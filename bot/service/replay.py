@@ -39,6 +39,7 @@ class ReplayResult:
     views: list[PlayerView] = field(default_factory=list)  # the public view at each version
     matches: bool = False  # the rebuilt final state is the stored one
     failed_at: int | None = None  # the first version whose action no longer applies
+    first_state: str | None = None  # the first state re-dealt from the seed (fair deals)
 
 
 def public_views(
@@ -58,6 +59,7 @@ def public_views(
     except (IllegalAction, ValueError):
         result.failed_at = 0
         return result
+    result.first_state = engine.dump_state(state)
     result.views.append(engine.view(state, None))
     for n, (seat, text) in enumerate(actions, start=1):
         try:

@@ -14,6 +14,7 @@ from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.ui import items, rendering, v2
 from bot.ui.alt_text import describe
+from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import build_layout, check_limits
 from bot.ui.payload import Payload
@@ -314,6 +315,8 @@ def public_payload(
         parts.append((tr("table.results"), "\n".join(presenter.outcome_lines(outcome, names, tr))))
         if changes := rating_change_lines(table, names, tr):
             parts.append((tr("table.rating_changes"), changes))
+    if deal := commitment_line(table, tr):  # the deal's commitment, its seed once over
+        parts.append(deal)
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")
     card = v2.Card(
         title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),

@@ -181,6 +181,7 @@ class Interactions:
             data["message"] = inter.message_payload
         elif inter.message is not None:
             data["message"] = inter.message.payload()
+        fake.installs.shape(inter, data)  # context and owners where the bot is not (installs.py)
         return data
 
     # --- deadlines -------------------------------------------------------------------------------
@@ -383,7 +384,7 @@ class Interactions:
             type=20 if inter.type == APPLICATION_COMMAND and inter.original is None else 0,
         )
         fake.apply_message_body(msg, data, files, edit=False)
-        if (data.get("flags") or 0) & FLAG_EPHEMERAL:
+        if (data.get("flags") or 0) & FLAG_EPHEMERAL or fake.installs.forces_ephemeral(inter):
             msg.flags |= FLAG_EPHEMERAL
             msg.visible_to = inter.user
         if loading:

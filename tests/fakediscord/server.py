@@ -21,6 +21,7 @@ from . import errors as E
 from . import limits, ratelimit
 from .errors import DiscordError, Violation, json_response
 from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
+from .installs import Installs
 from .interactions import Interactions
 from .model import (
     DEFAULT_MEMBER_PERMISSIONS,
@@ -187,6 +188,7 @@ class FakeDiscord:
         self.interactions = Interactions(self)
         self.rest = Rest(self)
         self.threads = Threads(self)
+        self.installs = Installs(self)  # user installs: installs.py
         self._fake_users: dict[str, Any] = {}
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -364,7 +366,7 @@ class FakeDiscord:
         for guild in self.guilds:
             if guild.id == channel.guild_id:
                 return guild
-        return None
+        return self.installs.guild_of(channel)  # a server without the bot (installs.py)
 
     # --- messages --------------------------------------------------------------------------------
 
@@ -402,8 +404,8 @@ class FakeDiscord:
     def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
         for observe in self.message_observers:
             observe(msg, event)
-        if msg.visible_to is not None:
-            return  # ephemeral messages never reach the gateway
+        if msg.visible_to is not None or self.installs.bot_absent(msg.channel):
+            return  # ephemeral messages, and places without the bot, never reach the gateway
         from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES
 
         intent = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
@@ -827,6 +829,7 @@ class FakeDiscord:
             and request.headers.get("Authorization") != f"Bot {self.token}"
         ):
             raise E.unauthorized()
+        self.installs.check_bot_access(path)  # 403 / 50001 where the bot is not (installs.py)
         problems: list[SchemaError] = []
         if self.validate and op is not None and body is not None:
             problems += self.spec.validate(op, content_type, body, raw)

@@ -169,9 +169,8 @@ class FakeUser:
         self, command: str, ch: Channel
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
         """(interaction data, the data node that takes the options, the declared command/subcommand)."""
-        guild = self.fake.guild_of(ch)
         name, *path = command.split()
-        spec = self.fake.find_command(name, guild)
+        spec = self.fake.installs.find_command(name, ch, self.model)  # installs.py
         data: dict[str, Any] = {"id": spec["id"], "name": name, "type": 1}
         if "guild_id" in spec:
             data["guild_id"] = spec["guild_id"]
