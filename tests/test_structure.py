@@ -23,6 +23,7 @@ from bot.registry import GAME_KEYS
 from bot.ui.modules import game_module
 from bot.ui.presenter import GamePresenter, presenter_for
 from games.core import Action, Budget, Game, NoArgs, PlayerView
+from games.core import actions as core_actions
 from games.core.eventlog import LoggedState, LogReader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,10 +100,11 @@ def test_common_moves_share_class_names_and_no_argument_moves_are_interned(key):
     actions = _module(key, "actions")
     codec_types = set(actions.CODEC.types)
     assert actions.Play in codec_types
-    for name in ("Draw", "Pass"):
+    for name in ("Draw", "Pass", "Announce"):  # one class each, in ``games.core.actions``
         cls = getattr(actions, name, None)
         if cls is not None:
-            assert issubclass(cls, NoArgs) and cls in codec_types, f"{key}.{name}"
+            assert cls is getattr(core_actions, name) and cls in codec_types, f"{key}.{name}"
+            assert issubclass(cls, NoArgs), f"{key}.{name}"
             assert cls.instance() is actions.CODEC.decode(cls.instance().encode())
     for cls in codec_types:
         if not [n for n in cls.model_fields if n != "kind"]:
@@ -183,6 +185,36 @@ def test_common_moves_have_the_same_text_in_every_game(key):
             assert cls.verb == COMMON_VERBS[cls.__name__], f"{key}.{cls.__name__}: {cls.verb}"
 
 
+# Labels under ``<game>.action.`` that are not an action's kind: variants of one kind's label.
+ACTION_LABEL_VARIANTS = {
+    "amapatolli": {"play_answer", "play_wild"},  # a bird answering a bird; a Tlapiāni
+    "chupate2": {"play_wild", "accept"},  # a wild card; ``take`` answering a +4
+    "maquiavelo": {"clear", "suggest"},  # the arrangement modal's two helper buttons
+}
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_common_moves_have_one_kind_and_one_catalogue_key(key):
+    """A common move's ``kind`` (its label's catalogue key ``<game>.action.<kind>``) is the same
+    in every game (was ``uno``/``callout``/``place``); every ``<game>.action.`` key of both
+    locales is a kind of the game's actions or a listed variant, so no old key is left."""
+    from bot.i18n import catalogue
+
+    actions = _module(key, "actions")
+    kinds = {cls.model_fields["kind"].default for cls in actions.CODEC.types}
+    for cls in actions.CODEC.types:
+        if cls.__name__ in COMMON_VERBS:
+            assert cls.model_fields["kind"].default == cls.__name__.lower(), (key, cls.__name__)
+    for locale in ("es", "en"):
+        labels = {
+            k.removeprefix(f"{key}.action.")
+            for k in catalogue(locale)
+            if k.startswith(f"{key}.action.")
+        }
+        assert kinds <= labels, (key, locale, kinds - labels)
+        assert labels - kinds == ACTION_LABEL_VARIANTS.get(key, set()), (key, locale)
+
+
 def test_every_common_move_is_shared():
     """Each common name is used by at least two games (else it is one game's word)."""
     used = {
@@ -243,6 +275,13 @@ def test_an_old_verb_reads_only_its_canonical_text(key):
         for bad in (f"{text}.+", padded):
             with pytest.raises(IllegalAction):
                 game.decode_action(bad)
+    # a shared class reads only the old texts this game wrote (``ActionCodec(old_verbs=...)``)
+    others = {t for k in GAME_KEYS if k != key for t in OLD_TEXTS[k] if t not in OLD_TEXTS[key]}
+    for text in others - {c for _, c in OLD_TEXTS[key].values()}:
+        verb = text.split(".")[0]
+        if verb not in game.action_codec._by_verb:
+            with pytest.raises(IllegalAction):
+                game.decode_action(text)
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -316,20 +355,6 @@ def test_every_state_names_the_turn_and_the_end_alike(key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_a_finished_state_says_finished(key):
-    game = _module(key, "game").GAME
-    state = game_state(game)
-    rng = random.Random(26)
-    for _ in range(5000):
-        if game.is_over(state):
-            break
-        seat = sorted(game.to_act(state))[0]
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-    assert game.is_over(state) and state.finished is True
-    assert game.load_state(game.dump_state(state)).finished is True
-
-
-@pytest.mark.parametrize("key", GAME_KEYS)
 def test_every_view_names_the_seat_at_turn_turn(key):
     """Every view says whose turn it is as ``turn`` (the seat; ``current`` was the views' of
     Chúpate 2, Maquiavelo and Macarena), and no view model has a ``current`` field; a view
@@ -352,6 +377,20 @@ def test_every_view_names_the_seat_at_turn_turn(key):
     if isinstance(alias, AliasChoices) and "current" in alias.choices:
         old = {k: v for k, v in view.model_dump().items() if k != "turn"}
         assert type(view).model_validate({**old, "current": view.turn}) == view
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_a_finished_state_says_finished(key):
+    game = _module(key, "game").GAME
+    state = game_state(game)
+    rng = random.Random(26)
+    for _ in range(5000):
+        if game.is_over(state):
+            break
+        seat = sorted(game.to_act(state))[0]
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.is_over(state) and state.finished is True
+    assert game.load_state(game.dump_state(state)).finished is True
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

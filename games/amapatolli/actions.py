@@ -8,8 +8,8 @@ kind               text                meaning
 ``draw``           ``draw``            draw one card (only with nothing playable)
 ``pass``           ``pass``            end the turn: nothing playable, stock empty
 ``accept_skip``    ``accept``          lose the turn to a pending bird
-``announce``       ``ce``              say "Ce" (holding one card)
-``callout``        ``call.2``          "¡Ce!" at the seat with index 2
+``announce``       ``announce``        say "Ce" (holding one card; was ``ce``)
+``catch``          ``catch.2``         "¡Ce!" at the seat with index 2 (was ``call.2``)
 =================  ==================  ===========================================
 
 Every possible action exists once (``PLAYS``, ``CATCHES`` and the argument-less singletons):
@@ -25,6 +25,7 @@ from pydantic import Field
 
 from games.amapatolli.cards import CARDS, COLOUR_LETTER, COLOURS, LETTER_COLOUR, Colour
 from games.core import Action, ActionCodec, IllegalAction, NoArgs
+from games.core.actions import Announce, Draw, Pass
 from games.core.errors import BAD_ACTION
 
 MAX_SEATS = 6
@@ -53,31 +54,15 @@ class Play(Action):
         return PLAYS[(card.id, colour)]
 
 
-class Draw(NoArgs):
-    verb = "draw"
-    kind: Literal["draw"] = "draw"
-
-
-class Pass(NoArgs):
-    verb = "pass"
-    kind: Literal["pass"] = "pass"
-
-
 class AcceptSkip(NoArgs):
     verb = "accept"
     kind: Literal["accept_skip"] = "accept_skip"
 
 
-class Announce(NoArgs):
-    verb = "announce"
-    old_verbs = ("ce",)
-    kind: Literal["announce"] = "announce"
-
-
 class Catch(Action):
     verb = "catch"
     old_verbs = ("call",)
-    kind: Literal["callout"] = "callout"
+    kind: Literal["catch"] = "catch"
     target: int = Field(ge=0, le=MAX_SEATS - 1)  # seat index of the player called out
 
     @classmethod
@@ -92,7 +77,8 @@ AmapatolliAction = Annotated[
     Play | Draw | Pass | AcceptSkip | Announce | Catch, Field(discriminator="kind")
 ]
 
-CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, Catch)
+# ``ce``: this game's text of ``Announce`` before issue 26
+CODEC = ActionCodec(Play, Draw, Pass, AcceptSkip, Announce, Catch, old_verbs={"ce": Announce})
 
 DRAW = Draw.instance()
 PASS = Pass.instance()

@@ -9,7 +9,7 @@
 | take the pending draw / accept the +4 | ``take`` |
 | challenge a +4 ("¡Mentira!")  | ``chal``        |
 | name the colour of a first-card Comodín | ``col.g`` |
-| call "¡Última!" (variant)     | ``uno``         |
+| call "¡Última!" (variant)     | ``announce``    |
 | catch seat 2's missing call (variant) | ``catch.2`` |
 | swap hands with seat index 2 after a 7 (``seven_o``) | ``swap.2`` |
 
@@ -24,6 +24,7 @@ from typing import ClassVar, Literal, TypeAlias
 
 from games.chupate2.cards import COLOURS, DECK, is_wild
 from games.core import Action, ActionCodec, IllegalAction, NoArgs
+from games.core.actions import Announce, Draw, Pass
 from games.core.errors import BAD_ACTION
 
 Colour = Literal["r", "y", "g", "b"]
@@ -51,16 +52,6 @@ class Play(Action):
         if play is None:
             raise IllegalAction(BAD_ACTION)
         return play
-
-
-class Draw(NoArgs):
-    verb: ClassVar[str] = "draw"
-    kind: Literal["draw"] = "draw"
-
-
-class Pass(NoArgs):
-    verb: ClassVar[str] = "pass"
-    kind: Literal["pass"] = "pass"
 
 
 class Take(NoArgs):
@@ -97,14 +88,6 @@ class ChooseColour(Action):
         return _interned(CHOOSE_COLOUR, args)
 
 
-class Announce(NoArgs):
-    """ "¡Última!": declare going down to one card (variant ``last_card``)."""
-
-    verb: ClassVar[str] = "announce"
-    old_verbs: ClassVar[tuple[str, ...]] = ("uno",)
-    kind: Literal["uno"] = "uno"
-
-
 class Catch(Action):
     """Catch the player at seat index ``target`` who went down to one card without calling
     (variant ``last_card``). Several players may be exposed at once: one action per target.
@@ -139,7 +122,16 @@ Chupate2Action: TypeAlias = (
 )
 
 CODEC: ActionCodec[Chupate2Action] = ActionCodec(
-    Play, Draw, Pass, Take, Challenge, ChooseColour, Announce, Catch, SwapWith
+    Play,
+    Draw,
+    Pass,
+    Take,
+    Challenge,
+    ChooseColour,
+    Announce,
+    Catch,
+    SwapWith,
+    old_verbs={"uno": Announce},  # this game's text of ``Announce`` before issue 26
 )
 MAX_SEATS = 6
 

@@ -62,8 +62,8 @@ def choose_action(
         return rng.choice(legal)
     hard = level in ("hard", HEURISTIC)
     kinds = {a.kind: a for a in legal}
-    if "uno" in kinds:
-        return kinds["uno"]
+    if "announce" in kinds:
+        return kinds["announce"]
     catch = next(
         (a for a in legal if isinstance(a, Catch) and not _is_mate(view, _target(view, a))), None
     )

@@ -18,9 +18,10 @@ Classes whose fields do not map one to one onto arguments override ``args`` / ``
 The same move has the same class name and verb in every game: ``Play`` ``p``, ``Draw``
 ``draw``, ``Pass`` ``pass``, ``Announce`` ``announce`` (declaring one card left), ``Catch``
 ``catch`` (catching a player who did not). A class
-whose verb changed lists its former verbs in ``old_verbs``: texts written with them (stored
-action rows, buttons already posted) still decode, to the same action, whose ``encode`` then
-gives the current text.
+whose verb changed lists its former verbs in ``old_verbs`` (a shared class, whose former verbs
+differ by game, gets them from the game's codec: ``ActionCodec(..., old_verbs={"d": Draw})``):
+texts written with them (stored action rows, buttons already posted) still decode, to the same
+action, whose ``encode`` then gives the current text.
 ``ActionCodec(*classes).decode(a.encode()) == a`` holds for every action, and ``decode`` accepts only
 that one canonical text (``p.02`` is not ``p.2``); anything else raises
 ``IllegalAction(BAD_ACTION)``.
@@ -29,8 +30,8 @@ that one canonical text (``p.02`` is not ``p.2``); anything else raises
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar, final
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, TypeVar, final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -104,6 +105,29 @@ class NoArgs(Action):
         return cls._instance
 
 
+# The common moves without arguments, one class each for every game that has them (each game's
+# codec lists them, with the verbs that game wrote for them before issue 26).
+class Draw(NoArgs):
+    """Draw a card from the stock."""
+
+    verb: ClassVar[str] = "draw"
+    kind: Literal["draw"] = "draw"
+
+
+class Pass(NoArgs):
+    """End the turn without playing."""
+
+    verb: ClassVar[str] = "pass"
+    kind: Literal["pass"] = "pass"
+
+
+class Announce(NoArgs):
+    """Declare one card left (Amapatolli's "Ce", Chúpate 2's "¡Última!")."""
+
+    verb: ClassVar[str] = "announce"
+    kind: Literal["announce"] = "announce"
+
+
 def _arg_fields(cls: type[Action]) -> list[str]:
     return [name for name in cls.model_fields if name != DISCRIMINATOR]
 
@@ -131,15 +155,16 @@ def parse_action(text: str, limit: int = MAX_ACTION_TEXT) -> tuple[str, tuple[st
 
 
 class ActionCodec(Generic[A]):
-    """The text codec of one game's action union: verb -> class."""
+    """The text codec of one game's action union: verb -> class. ``old_verbs``: this game's
+    former verbs of shared classes (``Draw``...), read as a class's own ``old_verbs`` are."""
 
-    def __init__(self, *classes: type[A]) -> None:
+    def __init__(self, *classes: type[A], old_verbs: Mapping[str, type[A]] | None = None) -> None:
         by_verb: dict[str, type[A]] = {}
-        for cls in classes:
-            for verb in (cls.verb, *cls.old_verbs):
-                if not VERB.fullmatch(verb) or verb in by_verb:
-                    raise ValueError(f"bad or repeated verb {verb!r} in {cls.__name__}")
-                by_verb[verb] = cls
+        pairs = [(verb, cls) for cls in classes for verb in (cls.verb, *cls.old_verbs)]
+        for verb, cls in [*pairs, *(old_verbs or {}).items()]:
+            if not VERB.fullmatch(verb) or verb in by_verb or cls not in classes:
+                raise ValueError(f"bad or repeated verb {verb!r} in {cls.__name__}")
+            by_verb[verb] = cls
         self._by_verb = by_verb
         self._max_text = max((cls.max_text for cls in classes), default=MAX_ACTION_TEXT)
         self.types: tuple[type[A], ...] = tuple(classes)

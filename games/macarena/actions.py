@@ -1,7 +1,7 @@
 """Macarena actions and their text forms (the core grammar ``verb.arg.arg``, ≤ 60 chars).
 
-    d                   draw the turn's card
-    x                   pass (returns all of the player's MACAS)
+    draw                draw the turn's card (was ``d``)
+    pass                pass (returns all of the player's MACAS; was ``x``)
     p.<pozo>.<faces>    play a series on pozo 0–6; one character per card face (FACE_ALPHABET)
     m.<pozo>            move one of my MACAS from that pozo (all 7 active and an espejo played)
     g.<e|a|w|f>         give up that element token (end-of-hand penalty)
@@ -19,8 +19,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter, field_validator
 
-from games.core import Action, NoArgs
-from games.core.actions import ActionCodec, format_action, parse_action
+from games.core import Action
+from games.core.actions import ActionCodec, Draw, Pass, format_action, parse_action
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, IllegalAction
 from games.macarena.elements import (
@@ -53,18 +53,6 @@ def _faces_arg(text: str) -> tuple[str, ...]:
 
 def _faces_text(cards: Sequence[str | PlayingCard]) -> str:
     return "".join(face_char(c if isinstance(c, PlayingCard) else parse_card(c)) for c in cards)
-
-
-class Draw(NoArgs):
-    verb: ClassVar[str] = "draw"
-    old_verbs: ClassVar[tuple[str, ...]] = ("d",)
-    kind: Literal["draw"] = "draw"
-
-
-class Pass(NoArgs):
-    verb: ClassVar[str] = "pass"
-    old_verbs: ClassVar[tuple[str, ...]] = ("x",)
-    kind: Literal["pass"] = "pass"
 
 
 class Play(Action):
@@ -146,7 +134,13 @@ MacarenaAction = Annotated[
 ]
 ACTION_ADAPTER: TypeAdapter[MacarenaAction] = TypeAdapter(MacarenaAction)
 CODEC: ActionCodec[Draw | Pass | Play | MoveMaca | GiveElement | BuyElement] = ActionCodec(
-    Draw, Pass, Play, MoveMaca, GiveElement, BuyElement
+    Draw,
+    Pass,
+    Play,
+    MoveMaca,
+    GiveElement,
+    BuyElement,
+    old_verbs={"d": Draw, "x": Pass},  # this game's texts before issue 26
 )
 
 

@@ -2,8 +2,8 @@
 
 | action  | encode()                                  | fits a custom_id?                         |
 |---------|-------------------------------------------|-------------------------------------------|
-| Draw    | ``d``                                     | yes                                       |
-| Pass    | ``x``                                     | yes                                       |
+| Draw    | ``draw`` (was ``d``)                      | yes                                       |
+| Pass    | ``pass`` (was ``x``)                      | yes                                       |
 | Play    | ``p.`` + base-36 bit mask of the card ids | yes, always <= 23 chars, any card count   |
 | Arrange | ``a.`` + groups of 2-char faces, one      | no: it comes from a modal, may be ~270    |
 |         | argument each: ``a.7H7D7S.3S4S5S``        | chars (``max_text``)                      |
@@ -21,7 +21,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator
 
-from games.core import Action, ActionCodec, IllegalAction, NoArgs
+from games.core import Action, ActionCodec, IllegalAction
+from games.core.actions import Draw, Pass
 from games.core.errors import BAD_ACTION
 from games.maquiavelo.cards import NUM_CARDS, face_from_code
 
@@ -38,18 +39,6 @@ def _to_b36(n: int) -> str:
         n, r = divmod(n, 36)
         out.append(_B36[r])
     return "".join(reversed(out))
-
-
-class Draw(NoArgs):
-    verb: ClassVar[str] = "draw"
-    old_verbs: ClassVar[tuple[str, ...]] = ("d",)
-    kind: Literal["draw"] = "draw"
-
-
-class Pass(NoArgs):
-    verb: ClassVar[str] = "pass"
-    old_verbs: ClassVar[tuple[str, ...]] = ("x",)
-    kind: Literal["pass"] = "pass"
 
 
 class Play(Action):
@@ -125,4 +114,10 @@ class Arrange(Action):
 MaquiaveloAction = Annotated[Draw | Pass | Play | Arrange, Field(discriminator="kind")]
 AnyAction = Draw | Pass | Play | Arrange  # the same union, for type hints
 
-CODEC: ActionCodec[AnyAction] = ActionCodec(Draw, Pass, Play, Arrange)
+CODEC: ActionCodec[AnyAction] = ActionCodec(
+    Draw,
+    Pass,
+    Play,
+    Arrange,
+    old_verbs={"d": Draw, "x": Pass},  # its texts before issue 26
+)

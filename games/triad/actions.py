@@ -23,7 +23,7 @@ CARD_ID = r"^c\d{3}$"
 
 class Play(Action):
     verb: ClassVar[str] = "p"
-    kind: Literal["place"] = "place"
+    kind: Literal["play"] = "play"
     slot: int = Field(ge=0, le=4)
     card: str = Field(pattern=CARD_ID)
     cell: int = Field(ge=0, le=8)

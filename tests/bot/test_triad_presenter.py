@@ -95,7 +95,7 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(db_target
         seat = sorted(GAME.to_act(table.state))[0]
         legal = GAME.legal_actions(table.state, seat)
         view = GAME.view(table.state, seat)
-        if legal[0].kind == "place":
+        if legal[0].kind == "play":
             # Build the move with the draft: card, then a cell. Only free cells are enabled.
             action = rng.choice(legal)
             items, rest = PRESENTER.private_components(table.id, view, legal, {}, str, tr)
@@ -121,7 +121,7 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(db_target
         else:
             action = legal[0]
         await service.act(table.id, seat, table.version, action.encode())
-        if table.state.last_move is not None and action.kind == "place":
+        if table.state.last_move is not None and action.kind == "play":
             placed = tr(f"triad.card.{action.card}")
             line = tr(
                 "triad.event.placed",

@@ -44,8 +44,8 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
             target = view.seats[action.target]
             return Choice(
                 action=action.encode(),
-                group="callout",
-                label=tr("amapatolli.action.callout", target=names(target)),
+                group="catch",
+                label=tr("amapatolli.action.catch", target=names(target)),
                 style=discord.ButtonStyle.danger,
             )
         kind = getattr(action, "kind", "")

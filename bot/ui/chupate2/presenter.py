@@ -42,6 +42,7 @@ from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.text import clip
 from games.chupate2.actions import ChooseColour, Chupate2Action, Play, SwapWith
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
+from games.chupate2.state import RoundResult
 from games.chupate2.view import Chupate2Outcome, Chupate2View
 from games.core import Action, Event, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
@@ -53,9 +54,9 @@ COLOUR_STYLE = {
     "b": discord.ButtonStyle.primary,
 }
 # Row 0 holds the turn's buttons; these kinds go there, in this order.
-TURN_KINDS = ("uno", "catch", "challenge", "take", "draw", "pass")
+TURN_KINDS = ("announce", "catch", "challenge", "take", "draw", "pass")
 TURN_STYLE = {
-    "uno": discord.ButtonStyle.danger,
+    "announce": discord.ButtonStyle.danger,
     "catch": discord.ButtonStyle.danger,
     "challenge": discord.ButtonStyle.danger,
     "take": discord.ButtonStyle.primary,
@@ -63,7 +64,7 @@ TURN_STYLE = {
     "pass": discord.ButtonStyle.secondary,
 }
 # Standard emoji only (Discord refuses other characters as a button emoji).
-TURN_EMOJI = {"challenge": "🤥", "draw": "🃏", "pass": "⏭️", "uno": "☝️", "catch": "👉"}
+TURN_EMOJI = {"challenge": "🤥", "draw": "🃏", "pass": "⏭️", "announce": "☝️", "catch": "👉"}
 ACCEPT_EMOJI = "✅"  # "Aceptar (+4)", the other answer to a +4
 PACKED_BUTTONS = 10  # card choices shown as buttons when a row per colour does not fit
 PLACEHOLDER = 150
@@ -72,6 +73,14 @@ SINGLE_ROUND = "single_round"  # event param the presenter adds: a one-round gam
 PICK_OP = "w."  # draft op: a wild card was picked (``w.Wa``)
 COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
 CANCEL_OP = "x"
+
+
+def _round_results(rounds: Sequence[RoundResult], names: SeatNames, tr: Translator) -> list[str]:
+    """One line per round of a points game: who won it and what it scored."""
+    return [
+        tr("chupate2.status.round_result", round=r.round, player=names(r.winner), points=r.points)
+        for r in rounds
+    ]
 
 
 def _is_wild_play(action: Action) -> bool:
@@ -161,7 +170,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         )
 
     def is_public_action(self, action: Action) -> bool:
-        return _kind(action) in ("uno", "catch")
+        return _kind(action) in ("announce", "catch")
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         out = {c: tr("chupate2.ui.pick_in_colour", colour=colour_text(c, tr)) for c in COLOURS}
@@ -438,15 +447,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             lines.extend(self._team_lines(view, names, tr))
         if view.target is not None:
             lines.append(tr("chupate2.status.round", round=view.round, target=view.target))
-            lines.extend(
-                tr(
-                    "chupate2.status.round_result",
-                    round=r.round,
-                    player=names(r.winner),
-                    points=r.points,
-                )
-                for r in view.results[-RESULTS_SHOWN:]
-            )
+            lines.extend(_round_results(view.results[-RESULTS_SHOWN:], names, tr))
         return lines
 
     def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
@@ -554,7 +555,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         if view.team_of is not None:
             line += " · " + tr("chupate2.image.team", team=view.team_of[seat] + 1)
         if seat in view.last_card_called:
-            line += " · ☝️ " + tr("chupate2.action.uno")
+            line += " · ☝️ " + tr("chupate2.action.announce")
         return line
 
     def private_lines(self, view, tr: Translator) -> list[str]:
@@ -657,13 +658,5 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         else:
             lines.extend(super().outcome_lines(outcome, names, tr))
         if outcome.mode == "points":
-            lines.extend(
-                tr(
-                    "chupate2.status.round_result",
-                    round=r.round,
-                    player=names(r.winner),
-                    points=r.points,
-                )
-                for r in outcome.rounds
-            )
+            lines.extend(_round_results(outcome.rounds, names, tr))
         return lines

@@ -65,7 +65,7 @@ def rules_text(options: Options, tr: Translator) -> str:
 
 
 def action_params(action: TriadAction, view: TriadView, tr: Translator) -> dict[str, Any]:
-    """Parameters for ``triad.action.place`` / ``triad.action.pick`` button labels."""
+    """Parameters for ``triad.action.play`` / ``triad.action.pick`` button labels."""
     if isinstance(action, Play):
         return {
             "card": card_label(action.card, tr),

@@ -28,8 +28,8 @@ def test_normal_announces_ce_and_calls_out_whoever_forgot():
     state = make([["a04", "a20"], ["b01", "b04", "b05"], ["c01", "c02"]], "a02", ["d01", "d02"])
     state, _ = act(state, 0, play("a04"))
     assert choose(state, 0).kind == "announce"  # even though it is not her turn
-    assert choose(state, 2).kind == "callout"
-    assert choose(state, 1).kind == "callout"  # the next player catches her before playing
+    assert choose(state, 2).kind == "catch"
+    assert choose(state, 1).kind == "catch"  # the next player catches her before playing
 
 
 def test_normal_declines_when_it_has_nothing_optional_to_do():

@@ -98,7 +98,7 @@ def test_labels_for_presenters():
     seat = SEATS[state.turn]
     action = GAME.legal_actions(state, seat)[0]
     params = action_params(action, GAME.view(state, seat), tr)
-    label = tr("triad.action.place", **params)
+    label = tr("triad.action.play", **params)
     assert "→" in label and len(label) <= 80
     ev = event_params({"card": "c001", "cell": 4, "rule": "una"}, tr)
     assert ev == {"card": "Ash Mouse", "cell": "centre", "rule": "One"}
@@ -159,7 +159,7 @@ def test_catalogues_cover_options_events_errors_cards_and_elements():
     }
     for code in errors:
         assert f"triad.error.{code}" in es, code
-    for kind in ("place", "pick"):
+    for kind in ("play", "pick"):
         assert f"triad.action.{kind}" in es
     for loc in ("es", "en"):
         cat = _catalogue(loc)
