@@ -30,7 +30,14 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
     # An hour: the hold below never depends on how fast this machine plays four moves (only
     # the drain ends it).
     bot.listener.kit.public_every = 3600.0
-    first = table.version  # shown; the lobby was posted with the bot token moments ago
+    # The lobby was the /play answer (no bot-token call): the first change's bot-token edit
+    # goes at once, and the hold runs from it.
+    seat, action = _any_move(table)
+    await bot.tables.act(table.id, seat, None, action)
+    first = table.version
+    await driver.wait_version(first)
+    assert len(edits) == 1
+    edits.clear()
     moves = 0
     for _ in range(4):
         if table.record.status != "playing":
