@@ -55,6 +55,10 @@ class RecoveryHost(Protocol):
 class Recovery:
     def __init__(self, bot: RecoveryHost) -> None:
         self.bot = bot
+        # Intents from before this process are the dead bot's; later ones are this process's
+        # own clicks and commands under way (a recovery slowed by a busy start-up still finds
+        # them unanswered: answering them would race their own handler).
+        self.started_at = time.time()
         self._task: asyncio.Task[None] | None = None
         self.resolved: dict[str, int] = {}  # outcome -> intents (tests, logs)
         self.represented = 0
@@ -93,6 +97,8 @@ class Recovery:
         stale: list[Intent] = []
         live: list[Intent] = []
         for intent in await repo.unanswered():
+            if intent.created_at >= self.started_at:
+                continue  # this process's own, under way
             fresh = now - intent.created_at < TOKEN_LIFETIME - TOKEN_MARGIN
             (live if fresh else stale).append(intent)
         # Committed clicks acknowledged by a deferred update need nothing more (the

@@ -459,3 +459,34 @@ async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_res
     assert not await mesa.bot.tables.intents.unanswered()
     for task in hung:
         task.cancel()
+
+
+async def test_a_late_recovery_leaves_this_process_s_own_commands_to_their_handler(
+    fake_discord, mesa, monkeypatch
+):
+    """Recovery runs in the background of start-up; when it reads the intent log after this
+    process has already received a command, that command is its own (under way), not the dead
+    bot's: recovery neither fetches its @original (not answered yet: Discord refuses) nor
+    answers it."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    release, entered = asyncio.Event(), asyncio.Event()
+    opened = Lobby.open
+
+    async def slow_open(self, *args, **kwargs):
+        entered.set()
+        await release.wait()
+        return await opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Lobby, "open", slow_open)
+    handle = await alice.slash("play amapatolli")
+    await asyncio.wait_for(entered.wait(), 10)
+    assert await mesa.bot.tables.intents.unanswered()  # remembered, under way
+    before = dict(mesa.bot.recovery.resolved)
+    await mesa.bot.recovery.resolve_intents()  # as if start-up's recovery came this late
+    assert mesa.bot.recovery.resolved == before
+    release.set()
+    answer = await handle.response()
+    assert read_card(answer) and "mesa #" in read_card(answer)["title"]  # the lobby answered it
+    assert fake.violations == []

@@ -23,6 +23,7 @@ from tests.e2e.macarena_driver import start_game as start_macarena
 from tests.e2e.maquiavelo_driver import start_game as start_maquiavelo
 from tests.e2e.triad_driver import TriadMatch, open_against_cpu, pick_five
 from tests.fakediscord.model import Message
+from tests.message_text import read_card, text_of
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = "e2e-0063"  # Ce Amapatolli: 12 moves
@@ -44,13 +45,14 @@ def _game_versions(message: Message) -> list[dict]:
     return [
         s
         for s in shown
-        if s["embeds"]
-        and ((s["embeds"][0].get("footer") or {}).get("text") or "").startswith("Versión")
+        if (card := read_card(s)) is not None
+        and ((card.get("footer") or {}).get("text") or "").startswith("Versión")
     ]
 
 
 def _deal_field(snapshot: dict) -> dict | None:
-    for f in snapshot["embeds"][0].get("fields") or ():
+    card = read_card(snapshot)
+    for f in (card.get("fields") if card is not None else None) or ():
         if f["name"].startswith((SEALED, REVEALED)):
             return f
     return None
@@ -61,10 +63,10 @@ def assert_sealed_from_the_first_move(message: Message, seal: dict) -> int:
     field's name, in full in its value); returns how many versions were checked."""
     versions = _game_versions(message)
     assert versions, "the table never showed a game"
-    assert "Versión 0" in versions[0]["embeds"][0]["footer"]["text"]
+    assert "Versión 0" in read_card(versions[0])["footer"]["text"]
     for snapshot in versions:
         field = _deal_field(snapshot)
-        assert field is not None, snapshot["embeds"][0].get("fields")
+        assert field is not None, read_card(snapshot).get("fields")
         assert field["name"].endswith(short(seal["commitment"]))
         if field["name"].startswith(SEALED):
             assert seal["commitment"] in field["value"]
@@ -83,7 +85,7 @@ def assert_secret_until_the_end(fake, seal: dict, records: list[logging.LogRecor
             seen += 1
             text = json.dumps(snapshot, ensure_ascii=False)
             if any(s in text for s in secrets_):
-                field = _deal_field(snapshot) if snapshot["embeds"] else None
+                field = _deal_field(snapshot)
                 assert field is not None and field["name"].startswith(REVEALED), text[:500]
         for attachment in message.attachments:
             for s in secrets_:
@@ -131,10 +133,10 @@ async def test_a_game_is_sealed_at_its_first_move_revealed_at_its_end_and_verifi
 
     # /replay: the deal is verified (commitment recomputed, the deal re-dealt from the seed)
     replay = await (await players[0].slash("replay", table=table.table_id))
-    assert "✅ Reparto verificado" in replay.content, replay.content
-    assert seal["salt"] in replay.content and short(seal["commitment"]) in replay.content
+    assert "✅ Reparto verificado" in text_of(replay), text_of(replay)
+    assert seal["salt"] in text_of(replay) and short(seal["commitment"]) in text_of(replay)
     stepped = await (await players[0].click(replay, "▶"))
-    assert "✅ Reparto verificado" in stepped.content
+    assert "✅ Reparto verificado" in text_of(stepped)
 
     # the export (python -m bot.deal_export, from the database), checked by the command line
     # in a fresh process (no bot, no database)
@@ -191,8 +193,8 @@ async def test_a_game_is_sealed_at_its_first_move_revealed_at_its_end_and_verifi
     await mesa.bot.db.write(other_salt)
     mesa.bot.get_cog("ReplayCog")._cache.clear()
     tampered = await (await players[0].slash("replay", table=table.table_id))
-    assert "⚠️ Reparto NO verificado" in tampered.content, tampered.content
-    assert "no dan el compromiso" in tampered.content
+    assert "⚠️ Reparto NO verificado" in text_of(tampered), text_of(tampered)
+    assert "no dan el compromiso" in text_of(tampered)
     assert fake.violations == []
 
 
@@ -216,7 +218,7 @@ async def test_triad_a_match_with_chosen_hands_is_sealed_and_verified(fake_disco
     assert assert_sealed_from_the_first_move(match.public(), seal) >= 5
     assert_secret_until_the_end(fake, seal, [])
     replay = await (await alice.slash("replay", table=table_id))
-    assert "✅ Reparto verificado" in replay.content, replay.content
+    assert "✅ Reparto verificado" in text_of(replay), text_of(replay)
 
 
 @pytest.mark.parametrize("key", ["chupate2", "macarena", "maquiavelo"])

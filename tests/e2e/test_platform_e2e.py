@@ -133,7 +133,9 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     for version, view in enumerate(views):
         want = [b.render(4000) for b in replay_blocks(frozen, presenter, view, tr)]
         answer_kit.check_v2(message)
-        assert answer_kit.blocks(message) == want, version
+        verdict, *blocks = answer_kit.blocks(message)  # the deal's check, then the table
+        assert verdict.startswith("✅ Reparto verificado"), version
+        assert blocks == want, version
         step = f"Jugada {version} de {last}" if version else f"El reparto · {last} jugadas"
         assert answer_kit.footer(message).startswith(step)
         assert [a.filename for a in message.attachments] == ["replay.png"]
