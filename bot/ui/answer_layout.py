@@ -5,8 +5,9 @@ alt text, a footer line and buttons in action rows.
 Used by /replay, /tables, /profile, /leaderboard, /history, /rules and /settings. A V2 message
 carries no ``content`` nor ``embeds``, at most 40 components (nested ones count) and 4,000
 characters of text in all: ``answer_view`` clips text blocks to fit (the title and footer kept
-whole) and refuses more than 40 components (callers cap their buttons: /tables lists 20). A "thinking" deferral cannot carry the V2 flag, so an answer
-to a deferred interaction edits the original response (``send_answer``), which may.
+whole) and refuses what breaks a limit (``v2.check_v2_limits``; callers cap their buttons:
+/tables lists 20). A "thinking" deferral cannot carry the V2 flag, so an answer to a deferred
+interaction edits the original response (``send_answer``), which may.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ import discord
 from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest
 from bot.ui.text import clip
+from bot.ui.v2 import TEXT_MAX, check_v2_limits
 
-TEXT_MAX = 4000  # characters of text in one V2 message, every text display together
-COMPONENTS_MAX = 40  # components in one V2 message, nested ones included
 BUTTONS_PER_ROW = 5
 EMPTY_BLOCK = "\u200b"  # a text display may not be empty
 
@@ -93,21 +93,8 @@ def answer_view(answer: Answer) -> discord.ui.LayoutView:
             children.append(discord.ui.ActionRow(*row[i : i + BUTTONS_PER_ROW]))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*children, accent_colour=answer.accent))
-    if component_count(view) > COMPONENTS_MAX:  # a last line of defence: callers cap rows
-        raise ValueError(f"{component_count(view)} components in one answer")
+    check_v2_limits(view)  # a last line of defence: callers cap rows and clip their texts
     return view
-
-
-def text_length(view: discord.ui.LayoutView) -> int:
-    """Characters of text the view shows (what Discord counts against ``TEXT_MAX``)."""
-    return sum(
-        len(c.content) for c in view.walk_children() if isinstance(c, discord.ui.TextDisplay)
-    )
-
-
-def component_count(view: discord.ui.LayoutView) -> int:
-    """Components of the view, nested ones included (what Discord counts against 40)."""
-    return sum(1 for _ in view.walk_children())
 
 
 async def send_answer(
