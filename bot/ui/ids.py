@@ -9,7 +9,7 @@ A format is a prefix and named parts joined by ``:``; a part's name is the field
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,3 +66,18 @@ DRAFT_MENU = CustomIdFormat("ds", (TABLE, VERSION, Part("op", "[!-~]{1,60}")))
 MODAL_BUTTON = CustomIdFormat("mo", (TABLE, VERSION, Part("kind", "[a-z0-9_]{1,20}")))
 # s:{table}:{op}   a person leaves a game in progress or takes their seat back
 SEAT_BUTTON = CustomIdFormat("s", (TABLE, Part("op", "leave|rejoin")))
+
+
+def check_custom_ids(items: Iterable[object]) -> None:
+    """Raise ``ValueError`` if an item's custom_id is empty, too long or not unique in the
+    message (a view's last line of defence, classic or V2)."""
+    seen: set[str] = set()
+    for item in items:
+        custom_id = getattr(item, "custom_id", None)
+        if custom_id is None:
+            continue
+        if not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
+            raise ValueError(f"custom_id length {len(custom_id)}")
+        if custom_id in seen:
+            raise ValueError(f"duplicate custom_id {custom_id}")
+        seen.add(custom_id)

@@ -172,16 +172,9 @@ def _layout(
 
 def check_limits(view: discord.ui.View) -> None:
     """Raise ``ValueError`` if a view breaks a component limit (a last line of defence)."""
-    seen: set[str] = set()
+    ids.check_custom_ids(view.children)
     rows: dict[int, list[discord.ui.Item[Any]]] = {}
     for item in view.children:
-        custom_id = getattr(item, "custom_id", None)
-        if custom_id is not None:
-            if not 1 <= len(custom_id) <= ids.CUSTOM_ID_MAX:
-                raise ValueError(f"custom_id length {len(custom_id)}")
-            if custom_id in seen:
-                raise ValueError(f"duplicate custom_id {custom_id}")
-            seen.add(custom_id)
         rows.setdefault(item._rendered_row or 0, []).append(item)
     if len(rows) > MAX_ROWS:
         raise ValueError("too many rows")

@@ -177,17 +177,9 @@ def action_rows(
 
 def check_v2_limits(view: discord.ui.LayoutView) -> None:
     """Raise ``ValueError`` if the view breaks a V2 limit (a last line of defence)."""
-    seen: set[str] = set()
-    count = 0
-    for item in view.walk_children():
-        count += 1
-        custom_id = getattr(item, "custom_id", None)
-        if custom_id is not None:
-            if not 1 <= len(custom_id) <= ids.CUSTOM_ID_MAX:
-                raise ValueError(f"custom_id length {len(custom_id)}")
-            if custom_id in seen:
-                raise ValueError(f"duplicate custom_id {custom_id}")
-            seen.add(custom_id)
+    children = list(view.walk_children())
+    ids.check_custom_ids(children)
+    count = len(children)
     if count > COMPONENTS_MAX:
         raise ValueError(f"{count} components (at most {COMPONENTS_MAX})")
     if view.content_length() > TEXT_MAX:
