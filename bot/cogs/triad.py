@@ -167,7 +167,8 @@ class TriadCog(commands.Cog):
             await reply(interaction, text)
             return
         payload = picker_payload(table.id, cards, [], 0, False, t)
-        await reply(interaction, text, **payload.send_kwargs())
+        payload.content = text  # shown under the picker's title (a V2 message has no content)
+        await reply(interaction, None, **payload.send_kwargs())
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:

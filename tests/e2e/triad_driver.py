@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
-from tests.message_text import read_card
+from tests.message_text import read_card, text_of
 
 VERSION = re.compile(r"(\d+)\s*$")
 CARDS_TITLE = re.compile(r": (\d+) cartas")
@@ -126,7 +126,7 @@ async def open_against_cpu(fake: FakeDiscord, player: FakeUser, **options) -> tu
     """``/play triad`` without an opponent: the reply is the picker (an ephemeral)."""
     picker = await (await player.slash("play triad", **options))
     assert picker.ephemeral and picker.visible_to is player.model
-    table_id = int(re.search(r"#(\d+)", picker.content).group(1))
+    table_id = int(re.search(r"#(\d+)", text_of(picker)).group(1))
     return table_id, picker
 
 

@@ -16,7 +16,7 @@ from bot.service import Table, TableService
 from bot.service.triad import accepted, lobby_state, pending_opponent
 from bot.ui import v2
 from bot.ui.layout import OPTION_TEXT
-from bot.ui.messages import _view, rules_button, seat_names
+from bot.ui.messages import rules_button, seat_names
 from bot.ui.payload import Payload
 from bot.ui.text import clip
 from bot.ui.triad.items import CardsPageButton, TriadButton, TriadSelect
@@ -134,22 +134,23 @@ def picker_payload(
         chosen = picks.count(cid)
         mark = " " + tr("triad.ui.selected_mark", count=chosen) if chosen else ""
         lines.append(f"• {card_summary(cid, tr)} · ×{cards[cid]}{mark}")
-    embed = discord.Embed(
-        title=tr("triad.ui.picker_title", table=table_id),
-        description=clip("\n".join(lines), 4096),
-        colour=discord.Colour.blurple(),
-    )
     selection = "\n".join(f"{i}. {card_summary(c, tr)}" for i, c in enumerate(picks, 1))
-    embed.add_field(
-        name=tr("triad.ui.selected", count=len(picks), total=HAND_SIZE),
-        value=clip(selection or tr("triad.ui.none_selected"), 1024),
-        inline=False,
+    card_ = v2.Card(  # a private view: Components V2, as the hands
+        title=tr("triad.ui.picker_title", table=table_id),
+        colour=v2.LOBBY,
+        text="\n".join(lines),
+        parts=[
+            (
+                tr("triad.ui.selected", count=len(picks), total=HAND_SIZE),
+                selection or tr("triad.ui.none_selected"),
+            )
+        ],
+        footer=tr("triad.ui.page", page=page + 1, pages=pages),
     )
-    embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
     items: list[discord.ui.Item[Any]] = []
     if ready:
-        embed.add_field(name=tr("triad.ui.ready"), value=tr("triad.ui.ready_wait"), inline=False)
-        return Payload(embeds=[embed], view=None)
+        card_.parts.append((tr("triad.ui.ready"), tr("triad.ui.ready_wait")))
+        return Payload(view=v2.card_view(card_))
     addable = [c for c in shown if picks.count(c) < cards[c]]
     if len(picks) < HAND_SIZE and addable:
         items.append(
@@ -199,7 +200,8 @@ def picker_payload(
             disabled=len(picks) != HAND_SIZE,
         )
     )
-    return Payload(embeds=[embed], view=_view(items))
+    card_.items = items
+    return Payload(view=v2.card_view(card_))
 
 
 def _option(card_id: str, count: int, tr: Translator) -> discord.SelectOption:
@@ -230,14 +232,14 @@ def cards_payload(
     page = min(max(page, 0), pages - 1)
     shown = order[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
     lines = [f"• {card_summary(c, tr)} · ×{cards[c]}" for c in shown]
-    embed = discord.Embed(
+    card_ = v2.Card(
         title=tr(
             "triad.ui.cards_title", player=who, count=sum(cards.values()), distinct=len(order)
         ),
-        description=clip("\n".join(lines) or tr("triad.ui.no_cards"), 4096),
-        colour=discord.Colour.blurple(),
+        colour=v2.LOBBY,
+        text="\n".join(lines) or tr("triad.ui.no_cards"),
+        footer=tr("triad.ui.page", page=page + 1, pages=pages),
     )
-    embed.set_footer(text=tr("triad.ui.page", page=page + 1, pages=pages))
     items: list[discord.ui.Item[Any]] = []
     if pages > 1:
         items = [
@@ -250,4 +252,5 @@ def cards_payload(
                 disabled=page >= pages - 1,
             ),
         ]
-    return Payload(embeds=[embed], view=_view(items))
+    card_.items = items
+    return Payload(view=v2.card_view(card_))
