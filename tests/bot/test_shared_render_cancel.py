@@ -14,15 +14,19 @@ from games.amapatolli import GAME
 from tests.bot.presenter_kit import SEAT_IDS
 
 
-class SlowRenderer(Renderer):
-    """Draws take a while (as in a busy worker pool); the bytes say how many were drawn."""
+class GatedRenderer(Renderer):
+    """Draws wait for ``gate`` (as in a busy worker pool), so the test, not the clock, decides
+    what happens while one is under way; the bytes say how many were drawn."""
 
     def __init__(self) -> None:
         super().__init__(None)
         self.drawn = 0
+        self.started = asyncio.Event()
+        self.gate = asyncio.Event()
 
     async def _draw(self, request, wanted):
-        await asyncio.sleep(0.2)
+        self.started.set()
+        await self.gate.wait()
         self.drawn += 1
         return b"png-%d" % self.drawn
 
@@ -33,23 +37,34 @@ def _request() -> ImageRequest:
 
 
 async def test_a_sharer_gets_the_image_when_the_first_asker_is_cancelled():
-    renderer, request = SlowRenderer(), _request()
-    first = asyncio.ensure_future(asyncio.wait_for(renderer.render(request), 0.05))
-    await asyncio.sleep(0.01)
+    renderer, request = GatedRenderer(), _request()
+    deadlines: list[asyncio.Timeout] = []
+
+    async def first_asker() -> bytes | None:  # a click's answer with a deadline
+        async with asyncio.timeout(None) as deadline:
+            deadlines.append(deadline)
+            return await renderer.render(request)
+
+    first = asyncio.ensure_future(first_asker())
+    await renderer.started.wait()  # its draw is under way
     second = asyncio.ensure_future(renderer.render(request))
+    await asyncio.sleep(0)  # the second asker shares that draw
+    deadlines[0].reschedule(asyncio.get_running_loop().time())  # the first one's time is up
     with pytest.raises(TimeoutError):
         await first
+    renderer.gate.set()
     assert await second == b"png-1"  # drawn again, for itself
     assert await renderer.render(request) == b"png-1"  # and kept
 
 
 async def test_a_sharer_cancelled_itself_is_cancelled():
-    renderer, request = SlowRenderer(), _request()
+    renderer, request = GatedRenderer(), _request()
     first = asyncio.ensure_future(renderer.render(request))
-    await asyncio.sleep(0.01)
+    await renderer.started.wait()
     second = asyncio.ensure_future(renderer.render(request))
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0)  # the second asker shares that draw
     second.cancel()
     with pytest.raises(asyncio.CancelledError):
         await second
+    renderer.gate.set()
     assert await first == b"png-1"  # the first asker is not disturbed
