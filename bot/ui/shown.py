@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from bot.ui.write_behind import FlushLater
 from storage import PresentedRepo, Shown
 from storage.presented import MENTION, PUBLIC
 
@@ -52,7 +53,7 @@ class ShownStore:
         self._dirty: dict[tuple[int, str], Shown] = {}
         self._loaded: dict[int, dict[str, Shown]] = {}  # table -> stored rows not yet restored
         self._restored: set[tuple[int, str]] = set()
-        self._flusher: asyncio.Task[None] | None = None
+        self._writer = FlushLater(FLUSH_SECONDS, self.flush)
         self._retries: dict[int, tuple[int, Cancellable]] = {}
 
     # ----- remembering (after Discord accepted a change) ------------------------------------
@@ -100,12 +101,7 @@ class ShownStore:
         self._dirty[(table_id, slot)] = Shown(
             table_id=table_id, slot=slot, message_id=message_id, version=version, state=state
         )
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon())
-
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(FLUSH_SECONDS)
-        await self.flush()
+        self._writer.schedule()
 
     async def flush(self) -> None:
         rows, self._dirty = list(self._dirty.values()), {}
@@ -121,9 +117,7 @@ class ShownStore:
         for _, handle in self._retries.values():
             handle.cancel()
         self._retries.clear()
-        if self._flusher is not None and not self._flusher.done():
-            self._flusher.cancel()
-        await self.flush()
+        await self._writer.close()
 
     # ----- restoring (the first time a slot is used after a restart) ---------------------
     async def restore(self, table_id: int, slot: str) -> Shown | None:
