@@ -18,7 +18,6 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.ui.write_behind import FlushLater
 from storage import PresentedRepo, Shown
 from storage.presented import MENTION, PUBLIC
 
@@ -53,7 +52,7 @@ class ShownStore:
         self._dirty: dict[tuple[int, str], Shown] = {}
         self._loaded: dict[int, dict[str, Shown]] = {}  # table -> stored rows not yet restored
         self._restored: set[tuple[int, str]] = set()
-        self._writer = FlushLater(FLUSH_SECONDS, self.flush)
+        self._flusher: asyncio.Task[None] | None = None
         self._retries: dict[int, tuple[int, Cancellable]] = {}
 
     # ----- remembering (after Discord accepted a change) ------------------------------------
@@ -101,7 +100,12 @@ class ShownStore:
         self._dirty[(table_id, slot)] = Shown(
             table_id=table_id, slot=slot, message_id=message_id, version=version, state=state
         )
-        self._writer.schedule()
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon())
+
+    async def _flush_soon(self) -> None:
+        await asyncio.sleep(FLUSH_SECONDS)
+        await self.flush()
 
     async def flush(self) -> None:
         rows, self._dirty = list(self._dirty.values()), {}
@@ -117,7 +121,9 @@ class ShownStore:
         for _, handle in self._retries.values():
             handle.cancel()
         self._retries.clear()
-        await self._writer.close()
+        if self._flusher is not None and not self._flusher.done():
+            self._flusher.cancel()
+        await self.flush()
 
     # ----- restoring (the first time a slot is used after a restart) ---------------------
     async def restore(self, table_id: int, slot: str) -> Shown | None:
