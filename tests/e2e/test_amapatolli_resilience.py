@@ -157,6 +157,10 @@ async def test_a_player_closing_dms_mid_game_goes_on_with_ver_mi_mano(fake_disco
 
     async def close_bobs_dms(moves_made: int) -> None:
         if moves_made == 2:
+            # He closes them once the bot has shown move 2 everywhere: the public table shows
+            # it before the DM turn notice of the player to act goes out, and a notice still
+            # in flight when his DMs close is rightly refused (and the channel told).
+            await mesa.bot.listener.drain()
             bob.dms_open = False
 
     await table.play_to_the_end(between_moves=close_bobs_dms)
