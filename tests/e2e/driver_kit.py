@@ -174,8 +174,9 @@ class TableOnFake:
         return view
 
 
-def view_version(message: Message) -> int | None:
-    """The version in a private view's footer ("Versión N")."""
+def view_version(message: Message | dict) -> int | None:
+    """The version in a private view's footer ("Versión N"); of one of its earlier states too
+    (``message.versions[n]``)."""
     footer = ((read_card(message) or {}).get("footer") or {}).get("text") or ""
     m = VERSION.search(footer)
     return int(m.group(1)) if m and "Versi" in footer else None
