@@ -1,12 +1,20 @@
-"""Read what a table, lobby or hand message shows, whether it is a classic one (an embed) or a
-Components V2 one (a container laid out by ``bot/ui/v2.py``), in the embed's shape.
+"""The one reader of what a message shows in tests: tables, lobbies and hands (a classic
+embed, or a Components V2 container laid out by ``bot/ui/v2.py``) and the V2 answers
+(``bot/ui/answer_layout.py``: one container, its title, text blocks and footer).
 
-``read_card(x)`` takes a fake Discord message, a message snapshot or request body (a dict), or a
-``Payload``; it answers the first embed, or the V2 container read back as one: ``title``,
-``description``, ``fields`` (``name``/``value``), ``footer.text``, ``color``, ``image`` (the
-gallery item: ``url``, ``description``). Both key and attribute access work (``c["title"]``,
-``c.title``), as on a ``discord.Embed``; a missing key reads as None. None when ``x`` shows no
-such thing. ``text_of(x)`` is all of ``x``'s text.
+Every function takes a fake Discord message, a message snapshot or request body (a dict), or a
+``Payload``.
+
+- ``read_card(x)``: the first embed, or the V2 container read back as one: ``title``,
+  ``description``, ``fields`` (``name``/``value``), ``footer.text``, ``color``, ``image`` (the
+  gallery item: ``url``, ``description``). Both key and attribute access work (``c["title"]``,
+  ``c.title``), as on a ``discord.Embed``; a missing key reads as None. None when ``x`` shows no
+  such thing.
+- ``text_of(x)``: all of ``x``'s text; ``texts_of(x)``: each TextDisplay's, in order.
+- ``title_of``, ``footer_of``, ``blocks_of`` (the text blocks between them), ``block_of`` (the
+  lines under a ``**heading**``), ``accent_of``, ``gallery_of``: the parts of a V2 answer.
+- ``clickable(x)``: every button and select; ``rows_of(x)``: each action row's children.
+- ``check_v2(x)``: ``x`` is one V2 container within Discord's limits.
 """
 
 from __future__ import annotations
@@ -14,7 +22,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.fakediscord.limits import CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY, walk_components
+from tests.fakediscord.limits import (
+    CONTAINER,
+    FLAG_COMPONENTS_V2,
+    MEDIA_GALLERY,
+    TEXT_DISPLAY,
+    V2_COMPONENTS_MAX,
+    V2_TEXT_MAX,
+    walk_components,
+)
 
 
 class Card(dict):
@@ -58,6 +74,19 @@ def embeds_of(x: Any) -> list[dict[str, Any]]:
     return [e if isinstance(e, dict) else e.to_dict() for e in getattr(x, "embeds", None) or []]
 
 
+def texts_of(x: Any) -> list[str]:
+    """Every TextDisplay's content, in order (a V2 message's title first, its footer last)."""
+    return _texts(components_of(x))
+
+
+def _texts(components: list[dict[str, Any]]) -> list[str]:
+    return [
+        c.get("content") or ""
+        for _, c in walk_components(components)
+        if c.get("type") == TEXT_DISPLAY
+    ]
+
+
 def read_card(x: Any) -> Card | None:
     """``x``'s first embed, or its V2 container read back as one."""
     if x is None:
@@ -66,13 +95,12 @@ def read_card(x: Any) -> Card | None:
     if embeds:
         return Card(embeds[0])
     components = components_of(x)
-    texts = [c for _, c in walk_components(components) if c.get("type") == TEXT_DISPLAY]
-    if not texts or not (texts[0].get("content") or "").startswith("## "):
+    texts = _texts(components)
+    if not texts or not texts[0].startswith("## "):
         return None
-    head, _, description = texts[0]["content"].partition("\n")
+    head, _, description = texts[0].partition("\n")
     out: dict[str, Any] = {"title": head[3:], "description": description, "fields": []}
-    for comp in texts[1:]:
-        content = comp.get("content") or ""
+    for content in texts[1:]:
         if content.startswith("-# "):
             out["footer"] = {"text": content[3:]}
         elif content.startswith("**"):
@@ -94,11 +122,7 @@ def text_of(x: Any) -> str:
     """All the text ``x`` shows: content, embeds, every TextDisplay."""
     parts = [x.get("content") if isinstance(x, dict) else getattr(x, "content", None)]
     parts += [json.dumps(e, ensure_ascii=False) for e in embeds_of(x)]
-    parts += [
-        c.get("content") or ""
-        for _, c in walk_components(components_of(x))
-        if c.get("type") == TEXT_DISPLAY
-    ]
+    parts += texts_of(x)
     return "\n".join(p for p in parts if p)
 
 
@@ -122,3 +146,65 @@ def rows_of(x: Any) -> list[list[dict[str, Any]]]:
         for _, c in walk_components(components_of(x))
         if c.get("type") == 1
     ]
+
+
+# --- the parts of a V2 answer (one container: title, text blocks, footer) --------------------
+
+
+def title_of(x: Any) -> str:
+    """The V2 message's ``## title`` line."""
+    card = read_card(x)
+    assert card is not None and card.title is not None, texts_of(x)[:1]
+    return card.title
+
+
+def footer_of(x: Any) -> str | None:
+    """The V2 message's ``-#`` footer (its last text), or None."""
+    texts = texts_of(x)
+    return texts[-1][3:] if texts and texts[-1].startswith("-# ") else None
+
+
+def blocks_of(x: Any) -> list[str]:
+    """The text blocks between the title and the footer."""
+    shown = texts_of(x)[1:]
+    if shown and shown[-1].startswith("-# "):
+        shown = shown[:-1]
+    return shown
+
+
+def block_of(x: Any, heading: str) -> str:
+    """The lines of the block under ``**heading**`` (without it)."""
+    for text in blocks_of(x):
+        if text.startswith(f"**{heading}**\n"):
+            return text.split("\n", 1)[1]
+    raise LookupError(f"no block {heading!r} in {blocks_of(x)}")
+
+
+def accent_of(x: Any) -> int | None:
+    """The accent colour of the message's one container."""
+    [container] = [c for c in components_of(x) if c.get("type") == CONTAINER]
+    return container.get("accent_color")
+
+
+def gallery_of(x: Any) -> list[dict[str, Any]]:
+    """The media galleries' items (``media.url``, ``description``)."""
+    return [
+        item
+        for _, c in walk_components(components_of(x))
+        if c.get("type") == MEDIA_GALLERY
+        for item in c.get("items") or []
+    ]
+
+
+def check_v2(x: Any, flags: int | None = None) -> None:
+    """``x`` is one V2 container within Discord's limits: the flag set (``flags``, by default
+    the message's), no content nor embeds, ≤ 40 components, ≤ 4,000 characters of text."""
+    components = components_of(x)
+    if flags is None:
+        flags = x.flags
+    assert flags & FLAG_COMPONENTS_V2, "the IS_COMPONENTS_V2 flag"
+    if not isinstance(x, dict):
+        assert not x.content and not x.embeds
+    assert [c.get("type") for c in components] == [CONTAINER]
+    assert sum(1 for _ in walk_components(components)) <= V2_COMPONENTS_MAX
+    assert sum(len(t) for t in texts_of(x)) <= V2_TEXT_MAX

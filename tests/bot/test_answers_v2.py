@@ -22,9 +22,17 @@ from bot.ui.settings_view import settings_answer
 from bot.ui.tables_view import MAX_LISTED, tables_answer
 from games.amapatolli import GAME
 from storage import FinishedRow
-from tests import answer_kit
 from tests.bot.presenter_kit import SEAT_IDS, table_for, text_presenter
 from tests.fakediscord.limits import walk_components
+from tests.message_text import (
+    accent_of,
+    block_of,
+    blocks_of,
+    check_v2,
+    footer_of,
+    gallery_of,
+    title_of,
+)
 
 GAMES = ["amapatolli", "chupate2", "maquiavelo", "macarena", "triad"]
 LOCALES = ["es", "en"]
@@ -35,7 +43,7 @@ def _shown(answer: Answer) -> dict:
     view = answer_view(answer)
     body = {"components": view.to_components()}
     flags = discord.MessageFlags(components_v2=view.has_components_v2()).value
-    answer_kit.check_v2(body, flags)
+    check_v2(body, flags)
     return body
 
 
@@ -44,10 +52,10 @@ def _shown(answer: Answer) -> dict:
 def test_rules_are_one_container_in_the_games_colour(key, locale):
     tr = translator(locale)
     body = _shown(rules_answer(key, tr))
-    assert answer_kit.accent(body) == game_colour(key).value != discord.Colour.blurple().value
-    assert answer_kit.title(body) == tr("v2answers.rules.title", game=tr(f"{key}.name"))
-    assert answer_kit.title(body).startswith("📖 ")
-    assert answer_kit.blocks(body) == [tr(f"{key}.rules")] or key == "triad"
+    assert accent_of(body) == game_colour(key).value != discord.Colour.blurple().value
+    assert title_of(body) == tr("v2answers.rules.title", game=tr(f"{key}.name"))
+    assert title_of(body).startswith("📖 ")
+    assert blocks_of(body) == [tr(f"{key}.rules")] or key == "triad"
 
 
 def test_text_beyond_the_budget_is_clipped_and_the_title_and_footer_kept():
@@ -57,9 +65,9 @@ def test_text_beyond_the_budget_is_clipped_and_the_title_and_footer_kept():
         footer="the footer",
     )
     body = _shown(answer)  # ≤ 4,000 characters in all
-    assert answer_kit.title(body) == "Title" and answer_kit.footer(body) == "the footer"
-    assert answer_kit.blocks(body)[0].startswith("**One**\naaa")
-    assert len(answer_kit.blocks(body)) == 2  # the third found no room
+    assert title_of(body) == "Title" and footer_of(body) == "the footer"
+    assert blocks_of(body)[0].startswith("**One**\naaa")
+    assert len(blocks_of(body)) == 2  # the third found no room
 
 
 def _tables(count: int):
@@ -83,24 +91,24 @@ def test_tables_list_at_most_twenty_with_a_follow_button_each_within_40_componen
     buttons = [c for _, c in walk_components(body["components"]) if c.get("type") == 2]
     assert len(buttons) == MAX_LISTED
     assert {b["label"] for b in buttons} <= {tr("follow.button", table=t.id) for t in tables}
-    text = "\n".join(answer_kit.blocks(body))
+    text = "\n".join(blocks_of(body))
     assert text.count("**#") == MAX_LISTED
-    assert answer_kit.block(body, tr("tables.here")).startswith("**#101**")
-    assert answer_kit.accent(body) == game_colour("amapatolli").value  # one game listed
-    assert answer_kit.footer(body) == tr("v2answers.tables.follow_hint")
+    assert block_of(body, tr("tables.here")).startswith("**#101**")
+    assert accent_of(body) == game_colour("amapatolli").value  # one game listed
+    assert footer_of(body) == tr("v2answers.tables.follow_hint")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_no_tables_read_none_and_offer_no_button(locale):
     tr = translator(locale)
     body = _shown(tables_answer([], [], tr))
-    assert answer_kit.blocks(body) == [
+    assert blocks_of(body) == [
         f"**{tr('tables.here')}**\n{tr('tables.none')}",
         f"**{tr('tables.server')}**\n{tr('tables.none')}",
     ]
-    assert answer_kit.footer(body) == tr("v2answers.tables.open_hint")  # how to open one
-    assert ("/jugar" if locale == "es" else "/play") in answer_kit.footer(body)
-    assert answer_kit.accent(body) == discord.Colour.blurple().value
+    assert footer_of(body) == tr("v2answers.tables.open_hint")  # how to open one
+    assert ("/jugar" if locale == "es" else "/play") in footer_of(body)
+    assert accent_of(body) == discord.Colour.blurple().value
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -110,10 +118,10 @@ def test_settings_show_each_games_options_under_its_name(locale):
         turn_seconds=120, game_options={"chupate2": {"teams": True}, "triad": {"rules": "open"}}
     )
     body = _shown(settings_answer(settings, GAMES, tr, tr("settings.saved")))
-    assert answer_kit.blocks(body)[0] == tr("settings.saved")
-    assert "120" in answer_kit.blocks(body)[1]
-    assert answer_kit.block(body, tr("chupate2.name")).startswith("• ")
-    assert answer_kit.block(body, tr("triad.name")).startswith("• ")
+    assert blocks_of(body)[0] == tr("settings.saved")
+    assert "120" in blocks_of(body)[1]
+    assert block_of(body, tr("chupate2.name")).startswith("• ")
+    assert block_of(body, tr("triad.name")).startswith("• ")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -134,13 +142,13 @@ def test_history_reads_its_rows_or_says_it_is_empty(locale):
         seats=[{"id": "a", "name": "Ana"}, {"id": "b", "name": "Beto"}],
     )
     body = _shown(history_answer([row], None, tr, "macarena"))
-    assert "**#7**" in answer_kit.blocks(body)[0] and "Ana" in answer_kit.blocks(body)[0]
-    assert answer_kit.accent(body) == game_colour("macarena").value
-    assert answer_kit.footer(body) == tr("v2answers.history.footer", table="#7")
-    assert ("/repeticion" if locale == "es" else "/replay") in answer_kit.footer(body)
+    assert "**#7**" in blocks_of(body)[0] and "Ana" in blocks_of(body)[0]
+    assert accent_of(body) == game_colour("macarena").value
+    assert footer_of(body) == tr("v2answers.history.footer", table="#7")
+    assert ("/repeticion" if locale == "es" else "/replay") in footer_of(body)
     empty = _shown(history_answer([], "Ana", tr))
-    assert answer_kit.blocks(empty) == [tr("history.empty")]
-    assert answer_kit.title(empty) == tr("history.title_of", player="Ana")
+    assert blocks_of(empty) == [tr("history.empty")]
+    assert title_of(empty) == tr("history.title_of", player="Ana")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -148,9 +156,9 @@ def test_profile_has_the_triad_record_other_games_and_ratings(locale):
     tr = translator(locale)
     record = dict(played=3, won=1, drawn=1, lost=1, cards_won=2, cards_lost=1, cards=8)
     body = _shown(profile_answer("Ana", record, [("Macarena", 2, 5)], "ratings here", tr))
-    assert answer_kit.title(body) == tr("triad.ui.profile_title", player="Ana")
-    assert answer_kit.block(body, tr("profile.ratings")) == "ratings here"
-    assert answer_kit.block(body, tr("triad.ui.profile_others")).startswith("Macarena")
+    assert title_of(body) == tr("triad.ui.profile_title", player="Ana")
+    assert block_of(body, tr("profile.ratings")) == "ratings here"
+    assert block_of(body, tr("triad.ui.profile_others")).startswith("Macarena")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -162,26 +170,26 @@ def test_a_replay_shows_the_note_first_the_image_with_alt_text_and_steps(locale)
     view = GAME.view(state, None)
     answer = replay_answer(table, presenter, view, 10, tr, note="rules changed")
     body = _shown(answer)
-    assert answer_kit.blocks(body)[0] == "rules changed"
-    assert answer_kit.footer(body) == tr("v2answers.replay.deal", last=10)
-    assert "10" in answer_kit.footer(body)
-    assert answer_kit.accent(body) == presenter.colour.value
+    assert blocks_of(body)[0] == "rules changed"
+    assert footer_of(body) == tr("v2answers.replay.deal", last=10)
+    assert "10" in footer_of(body)
+    assert accent_of(body) == presenter.colour.value
     labels = [
         (c.get("label"), c.get("disabled"))
         for _, c in walk_components(body["components"])
         if c.get("type") == 2
     ]
     assert labels[:2] == [("◀", True), ("▶", False)]
-    assert answer_kit.gallery(body) == []  # not drawn yet: no picture, no broken link
+    assert gallery_of(body) == []  # not drawn yet: no picture, no broken link
     assert answer.image is None or answer.image.filename == "replay.png"
 
 
 def test_an_attached_picture_shows_in_a_gallery_with_its_alt_text():
     picture = discord.File(io.BytesIO(b"GIF89a"), filename="x.gif", description="the table")
     answer = Answer(title="T", blocks=[Block("x")], rows=[[FollowButton(1, "follow", label="F")]])
-    assert answer_kit.gallery(_shown(answer)) == []
+    assert gallery_of(_shown(answer)) == []
     answer.attached = picture
-    [item] = answer_kit.gallery(_shown(answer))
+    [item] = gallery_of(_shown(answer))
     assert item["media"] == {"url": "attachment://x.gif"} and item["description"] == "the table"
 
 

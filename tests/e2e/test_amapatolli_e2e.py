@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from tests import answer_kit
 from tests.e2e.alt_text import assert_alt_text_everywhere
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.dm_count import assert_few_dms
-from tests.message_text import read_card, rows_of
+from tests.message_text import blocks_of, check_v2, read_card, rows_of
 
 SEED = "e2e-0063"  # 12 moves: plays, a draw, an accepted skip, a "¡Ce!" call-out and "Ce" announcements
 
@@ -56,8 +55,8 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     )
 
     board = await (await players[0].slash("leaderboard", by="wins"))
-    answer_kit.check_v2(board)
-    rows = answer_kit.blocks(board)[0].splitlines()
+    check_v2(board)
+    rows = blocks_of(board)[0].splitlines()
     winner = next(p for p in players if p.name == ranking[0])
     assert f"<@{winner.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
 

@@ -9,11 +9,10 @@ right: bob draws 4, alice alone sees his hand and plays on; v5 dave (DMs closed,
 
 from __future__ import annotations
 
-from tests import answer_kit
 from tests.e2e.chupate2_driver import HouseRulesOracle, start_game
 from tests.e2e.driver_kit import draft_buttons, offers_on
 from tests.e2e.endgame_kit import check_the_end, table_views
-from tests.message_text import read_card
+from tests.message_text import blocks_of, read_card
 
 SEED = "e2e-c2-0079"
 
@@ -86,7 +85,7 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     assert len(table_views(dave, table.table_id, dms=False)) == 1
 
     board = await (await bob.slash("leaderboard", game="chupate2", by="wins"))
-    rows = answer_kit.blocks(board)[0].splitlines()
+    rows = blocks_of(board)[0].splitlines()
     assert len(rows) == 4
     for row, player in zip(rows[:2], sorted([alice, carol], key=lambda p: str(p.id)), strict=True):
         assert f"<@{player.id}>" in row
@@ -189,7 +188,7 @@ async def test_points_game_shows_the_running_score_between_rounds(fake_discord, 
         "Ronda 2: bob +109",
     ]
     board = await (await alice.slash("leaderboard", game="chupate2", by="wins"))
-    rows = answer_kit.blocks(board)[0].splitlines()
+    rows = blocks_of(board)[0].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida · 109 puntos" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida · 37 puntos" in rows[1]
     assert fake.violations == []

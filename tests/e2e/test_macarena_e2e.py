@@ -16,10 +16,9 @@ if that changes, pick a new SEED with ``macarena_driver.play_offline``.
 from __future__ import annotations
 
 from games.macarena.elements import ELEMENTS
-from tests import answer_kit
 from tests.e2e.endgame_kit import check_the_end, table_views
 from tests.e2e.macarena_driver import start_game
-from tests.message_text import read_card
+from tests.message_text import block_of, blocks_of, read_card
 
 SEED = "mac-e2e-1423"
 ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"}
@@ -152,11 +151,11 @@ async def test_two_people_and_a_cpu_play_two_hands_across_a_restart(fake_discord
 
     # leaderboards: games won, and the amulets (and Macarenas) counters the outcome stored
     board = await (await bob.slash("leaderboard", game="macarena", by="wins"))
-    rows = answer_kit.blocks(board)[0].splitlines()
+    rows = blocks_of(board)[0].splitlines()
     assert f"<@{bob.id}>" in rows[0] and "1 victoria en 1 partida" in rows[0]
     assert f"<@{alice.id}>" in rows[1] and "0 victorias en 1 partida" in rows[1]
-    assert answer_kit.block(board, "Amuletos conseguidos") == f"1. <@{bob.id}> — 1"
-    assert len(answer_kit.blocks(board)) == 2  # the wins, and the one counter with a row
+    assert block_of(board, "Amuletos conseguidos") == f"1. <@{bob.id}> — 1"
+    assert len(blocks_of(board)) == 2  # the wins, and the one counter with a row
     guild = str(fake.guild.id)
     standings = mesa.bot.standings
     assert await standings.stats_of(guild, str(bob.id), "macarena") == {"amulets": 1}

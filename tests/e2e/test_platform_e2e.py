@@ -13,10 +13,17 @@ from bot.ui.replay_view import replay_blocks
 from bot.ui.spectate import spectator_payload
 from games.amapatolli import GAME
 from storage import GLOBAL
-from tests import answer_kit
 from tests.e2e.amapatolli_driver import start_game
 from tests.fakediscord.users import FakeUser
-from tests.message_text import clickable, read_card, text_of
+from tests.message_text import (
+    blocks_of,
+    check_v2,
+    clickable,
+    footer_of,
+    gallery_of,
+    read_card,
+    text_of,
+)
 
 SEED = "e2e-0063"  # 12 moves with plays, a draw, a skip, a call-out and "Ce" announcements
 DEADLINE = re.compile(r"<t:\d+:R>")
@@ -86,24 +93,24 @@ async def test_two_guilds_ratings_and_the_global_board_match_a_recomputation(fak
             ((u, mu - 3 * sigma, n) for (s, g, u), (mu, sigma, n) in expected.items() if s == key),
             key=lambda r: (-r[1], r[0]),
         )
-        answer_kit.check_v2(board)
-        rows = _ordinals("\n".join(answer_kit.blocks(board)))
+        check_v2(board)
+        rows = _ordinals("\n".join(blocks_of(board)))
         shown = [names[u] if scope == "global" else f"<@{u}>" for u, _, _ in want]
         assert [r[0] for r in rows] == shown
         assert [(r[1], r[2]) for r in rows] == [(shown_rating(o), n) for _, o, n in want]
         assert all(r[1] >= 0 for r in rows)
     # The older boards are still a choice.
     wins = await (await alice.slash("leaderboard", game="amapatolli", by="wins", post=True))
-    assert "victoria" in answer_kit.blocks(wins)[0] and not wins.ephemeral
-    footer = answer_kit.footer(board)
+    assert "victoria" in blocks_of(wins)[0] and not wins.ephemeral
+    footer = footer_of(board)
     assert "1000" in footer and "openskill" not in footer and "σ" not in footer
     profile = await (await alice.slash("profile"))
-    answer_kit.check_v2(profile)
+    check_v2(profile)
     assert "Puntuación" in profile.text and "Ce Amapatolli" in profile.text
     assert re.search(r"Ce Amapatolli: puntuación \*\*\d+\*\* \(2 partidas\)", profile.text)
     assert "+0.0" not in profile.text and "—" not in profile.text.split("Puntuación")[-1]
     history = await (await alice.slash("history", member=alice))
-    answer_kit.check_v2(history)
+    check_v2(history)
     assert history.text.count("Ce Amapatolli") == 2  # her games in this server only
 
 
@@ -132,27 +139,27 @@ async def test_a_replay_stepped_to_the_end_shows_the_public_view_of_every_versio
     last = len(views) - 1
     for version, view in enumerate(views):
         want = [b.render(4000) for b in replay_blocks(frozen, presenter, view, tr)]
-        answer_kit.check_v2(message)
-        verdict, *blocks = answer_kit.blocks(message)  # the deal's check, then the table
+        check_v2(message)
+        verdict, *blocks = blocks_of(message)  # the deal's check, then the table
         assert verdict.startswith("✅ Reparto verificado"), version
         assert blocks == want, version
         step = f"Jugada {version} de {last}" if version else f"El reparto · {last} jugadas"
-        assert answer_kit.footer(message).startswith(step)
+        assert footer_of(message).startswith(step)
         assert [a.filename for a in message.attachments] == ["replay.png"]
-        [shown] = answer_kit.gallery(message)  # the picture, with the attachment's alt text
+        [shown] = gallery_of(message)  # the picture, with the attachment's alt text
         assert shown["media"]["url"] == "attachment://replay.png"
         assert shown["description"] == message.attachments[0].description != ""
         if version < last:
             message = await (await alice.click(message, "▶"))
     assert views[last] == stored_final
     back = await (await alice.click(message, "◀"))
-    assert answer_kit.footer(back) == f"Jugada {last - 1} de {last}"
+    assert footer_of(back) == f"Jugada {last - 1} de {last}"
     gif = await (await alice.click(back, "Exportar GIF"))
     assert gif.attachments[0].filename == "replay.gif"
     assert gif.attachments[0].data.startswith(b"GIF89a")
     assert gif.attachments[0].description.startswith("Repetición animada de la mesa #")
-    answer_kit.check_v2(gif)
-    assert answer_kit.gallery(gif)[0]["description"] == gif.attachments[0].description
+    check_v2(gif)
+    assert gallery_of(gif)[0]["description"] == gif.attachments[0].description
 
     # Had the rules changed so that the log leads elsewhere, the replay says why it cannot run.
     def other_deal(conn):

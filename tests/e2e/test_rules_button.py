@@ -3,8 +3,8 @@ language (the button itself follows the server's)."""
 
 from __future__ import annotations
 
-from tests import answer_kit
 from tests.e2e.amapatolli_driver import open_lobby, start_game
+from tests.message_text import blocks_of, check_v2, title_of
 
 SEED = "e2e-0063"
 
@@ -18,9 +18,9 @@ async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_
     _, lobby = await open_lobby(fake, carol, hand_size=3)
     english = await (await bob.click(lobby, "Reglas"))  # a watcher, not seated
     assert english.ephemeral and english.visible_to is bob.model
-    answer_kit.check_v2(english)
-    assert answer_kit.title(english) == "📖 Rules: Ce Amapatolli"
-    assert "The first player out of cards wins" in answer_kit.blocks(english)[0]
+    check_v2(english)
+    assert title_of(english) == "📖 Rules: Ce Amapatolli"
+    assert "The first player out of cards wins" in blocks_of(english)[0]
     await (await carol.click(lobby, "Cancelar")).acknowledged()
 
     table = await start_game(fake, [alice, bob], seed=SEED)
@@ -28,6 +28,6 @@ async def test_rules_from_the_lobby_and_the_table_in_the_clickers_language(fake_
     assert "Reglas" in [b.label for b in public.buttons]
     spanish = await (await alice.click(public, "Reglas"))
     assert spanish.ephemeral and spanish.visible_to is alice.model
-    answer_kit.check_v2(spanish)
-    assert "Gana quien se quede primero sin cartas" in answer_kit.blocks(spanish)[0]
+    check_v2(spanish)
+    assert "Gana quien se quede primero sin cartas" in blocks_of(spanish)[0]
     assert table.public().id == public.id  # the table message is left as it was

@@ -15,12 +15,11 @@ import aiohttp
 
 from bot.client import ShardedMesaBot, create_bot
 from bot.settings import Settings
-from tests import answer_kit
 from tests.e2e.chupate2_driver import Chupate2Table
 from tests.e2e.endgame_kit import table_views
 from tests.fakediscord.pytest_plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
-from tests.message_text import read_card
+from tests.message_text import blocks_of, read_card
 
 
 def _settings(fake: FakeDiscord, db: Path, **extra) -> Settings:
@@ -333,8 +332,8 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
                     )
                 ),
             ]  # fmt: skip
-            assert answer_kit.blocks(boards[0]) == answer_kit.blocks(boards[1])
-            assert "alice" in answer_kit.blocks(boards[0])[0]
+            assert blocks_of(boards[0]) == blocks_of(boards[1])
+            assert "alice" in blocks_of(boards[0])[0]
             # Metrics of a real process: the moves the DM process played, its shard.
             status, text = await zero.get("/metrics")
             assert status == 200
