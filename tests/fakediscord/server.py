@@ -40,6 +40,7 @@ from .spec import OpenAPISpec, Operation, SchemaError, load_spec
 from .threads import OldEditLimit, Threads, old_edits_exhausted
 
 API_PREFIX = "/api/v10"
+WAIT_AT_MOST = 10  # wait_until gives up after this many times its timeout, busy or not
 
 
 @dataclass
@@ -191,6 +192,7 @@ class FakeDiscord:
         self.installs = Installs(self)  # user installs: installs.py
         self._fake_users: dict[str, Any] = {}
         self._changed = asyncio.Event()
+        self._changed_at = time.monotonic()  # when the fake's state last changed
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         self._routes: list[tuple[str, re.Pattern[str], int, Handler]] = []
@@ -669,6 +671,7 @@ class FakeDiscord:
 
     def _bump(self) -> None:
         """Wake everyone waiting on a condition about the fake's state."""
+        self._changed_at = time.monotonic()
         event, self._changed = self._changed, asyncio.Event()
         event.set()
 
@@ -676,16 +679,28 @@ class FakeDiscord:
         self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition"
     ) -> Any:
         """Wait until `predicate()` is truthy; return its value. Re-checked on every change of the
-        fake's state, and every 20 ms for predicates about other state (the bot's)."""
-        deadline = time.monotonic() + timeout
+        fake's state, and every 20 ms for predicates about other state (the bot's).
+
+        ``timeout`` bounds a hang, not a speed: it gives up once the fake has seen nothing
+        change (no request, message, interaction or connection) for ``timeout`` seconds, or
+        after ``WAIT_AT_MOST`` times ``timeout`` in all. A bot slowed down by a busy machine is
+        waited for while it keeps working; a stuck one fails as soon as it goes quiet."""
+        started = time.monotonic()
         while True:
             event = self._changed
             value = predicate()
             if value:
                 return value
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = (
+                min(max(started, self._changed_at) + timeout, started + WAIT_AT_MOST * timeout)
+                - now
+            )
             if remaining <= 0:
-                raise TimeoutError(f"fake Discord: timed out after {timeout} s waiting for {what}")
+                raise TimeoutError(
+                    f"fake Discord: timed out waiting for {what} ({now - started:.1f} s; "
+                    f"{now - max(started, self._changed_at):.1f} s with no change, limit {timeout} s)"
+                )
             try:
                 await asyncio.wait_for(event.wait(), min(remaining, 0.02))
             except TimeoutError:
