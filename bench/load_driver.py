@@ -28,6 +28,7 @@ SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/")
 HAND_BUTTON = "Ver mi mano"
+PLACE_HERE = "Aquí, en la mesa"  # the answer to "where do you play" (bot/ui/place_question.py)
 GAMES = ("amapatolli", "chupate2", "triad", "macarena", "maquiavelo")
 # Computer seats added to each game's table (beside its two humans; Triple Triad: one human)
 CPUS = {"amapatolli": 1, "chupate2": 2, "macarena": 1, "maquiavelo": 1}
@@ -582,6 +583,7 @@ class LoadTable:
             if found is None:
                 raise LookupError(f"no table number in {reply.text!r}")
             self.adopt(int(found.group(1)))
+            await self._answer_place(host)
             if self.game == "triad":
                 await self._pick_five(host, reply)
             else:
@@ -589,6 +591,7 @@ class LoadTable:
                 for n, guest in enumerate(guests, start=2):
                     await self._click(guest, "Unirse")
                     await self.until_shown(f"{n}. {guest.name}")
+                    await self._answer_place(guest)
                 cpus = CPUS[self.game]
                 for n in range(len(self.users) + 1, len(self.users) + 1 + cpus):
                     await self._click(host, "Añadir CPU")
@@ -659,6 +662,32 @@ class LoadTable:
     def _text(self) -> str:
         return self.public.text if self.public is not None else ""
 
+    async def _answer_place(self, user: FakeUser) -> None:
+        """A player of the table (a channel-play table, or DMs closed) asked where they play
+        (a new player, bot/ui/place_question.py) answers "here"; a DM player lets it be (they
+        play from their DMs, as before). A bot that does not ask: nothing to answer."""
+        if not (self.channel_play or not user.dms_open) or not self.world.answer_place:
+            return
+        marker = f"#{self.table_id}"
+
+        def question() -> Message | None:
+            return next(
+                (
+                    m
+                    for m in reversed(user.ephemerals())
+                    if marker in (m.content or "") and any(b.label == PLACE_HERE for b in m.buttons)
+                ),
+                None,
+            )
+
+        deadline = time.monotonic() + 3.0
+        while (asked := question()) is None:
+            if time.monotonic() > deadline:
+                return  # known already (or an older bot): nothing asked
+            await asyncio.sleep(0.05)
+        with contextlib.suppress(LookupError, PermissionError, TypeError):
+            self.world.track(await user.click(asked, PLACE_HERE), self)
+
     async def _click(self, user: FakeUser, label: str) -> InteractionHandle:
         assert self.public is not None
         handle = await user.click(self.public, label)
@@ -692,13 +721,17 @@ class World:
         guilds: list[Guild] | None = None,
         rematch: bool = False,
         channel_play: float = 0.0,
+        answer_place: bool = True,
     ) -> None:
         """``guilds``: the tables' channels go round-robin into these (the default guild
         only when None); every player joins their table's guild. ``rematch``: after a game
         (but Triple Triad's) the host presses "Revancha" and starts that lobby, instead of
         opening a new table with /play. ``channel_play``: the share of tables whose players
-        all play from the table's ephemeral hands ("Ver mi mano") instead of their DMs."""
+        all play from the table's ephemeral hands ("Ver mi mano") instead of their DMs; when
+        ``answer_place``, those players answer "here" when the bot asks a new player where they
+        play (else they leave it unanswered, as a bot that does not ask would have them)."""
         self.fake = fake
+        self.answer_place = answer_place
         self.rematch = rematch
         self.rng = random.Random(seed)
         self.think = think
