@@ -17,13 +17,13 @@ process wrote (a DM click reaches shard 0) is seen within that time.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
 from typing import Protocol
 
 from bot import metrics
+from bot.ui.shown import FlushLater
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class PlayPlaces:
         # wrote it)
         self._known: dict[str, tuple[bool | None, float]] = {}
         self._dirty: dict[str, bool] = {}  # changes not stored yet
-        self._flusher: asyncio.Task[None] | None = None
+        self._writes = FlushLater(FLUSH_AFTER, self.flush)
 
     async def from_tables(self, seat: str) -> bool:
         """Whether ``seat`` plays from the tables (a computer seat does not)."""
@@ -89,12 +89,7 @@ class PlayPlaces:
         self._known[seat] = (from_table, now)
         self._dirty[seat] = from_table
         metrics.count("play_from.tables" if from_table else "play_from.dm")
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_later())
-
-    async def _flush_later(self) -> None:
-        await asyncio.sleep(FLUSH_AFTER)
-        await self.flush()
+        self._writes.schedule()
 
     async def flush(self) -> None:
         """Store every change not stored yet."""
@@ -107,6 +102,4 @@ class PlayPlaces:
                 self._known.pop(seat, None)
 
     async def close(self) -> None:
-        if self._flusher is not None and not self._flusher.done():
-            self._flusher.cancel()
-        await self.flush()
+        await self._writes.close()
