@@ -57,10 +57,10 @@ async def ask(places: PlayPlaces, interaction: discord.Interaction, table_id: in
 
 
 async def answered(places: PlayPlaces, interaction: discord.Interaction, op: str) -> None:
-    """The presser chose: remembered (stored a moment later), and the question replaced by
-    what it means, through the press itself (UPDATE_MESSAGE: exempt)."""
+    """The presser chose: stored, then the question replaced by what it means, through the
+    press itself (UPDATE_MESSAGE: exempt)."""
     here = op == HERE
-    places.played(str(interaction.user.id), from_table=here)
+    await places.chose(str(interaction.user.id), from_table=here)
     tr = translator(user_locale(interaction))
     text = tr("place.chose_here" if here else "place.chose_dm")
     try:

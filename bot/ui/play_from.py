@@ -91,6 +91,22 @@ class PlayPlaces:
         metrics.count("play_from.tables" if from_table else "play_from.dm")
         self._writes.schedule()
 
+    async def chose(self, seat: str, *, from_table: bool) -> None:
+        """``seat`` answered where they play (``bot/ui/place_question.py``): an explicit
+        choice, stored before the answer shows it (a press that moves no game: no move waits
+        for this write). If the store is away it is kept like a click's, for the next flush."""
+        if not seat.isdigit():
+            return
+        self._known[seat] = (from_table, self._clock())
+        self._dirty.pop(seat, None)
+        metrics.count("play_from.chose_tables" if from_table else "play_from.chose_dm")
+        try:
+            await self._store().set_plays_from_tables(seat, from_table)
+        except Exception:
+            log.warning("could not store where %s plays", seat)
+            self._dirty[seat] = from_table
+            self._writes.schedule()
+
     async def flush(self) -> None:
         """Store every change not stored yet."""
         while self._dirty:

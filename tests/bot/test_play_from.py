@@ -110,3 +110,37 @@ async def test_nobody_is_asked_while_the_database_is_away(db_target):
     places = PlayPlaces(lambda: Away())
     assert not await places.needs_asking("5")
     assert not await places.from_tables("5")
+
+
+async def test_an_explicit_choice_is_stored_at_once_and_kept_for_later_if_the_store_is_away(
+    db_target,
+):
+    db = await open_database(db_target)
+    try:
+        repo = PlayersRepo(db)
+        store = Counting(repo)
+        places = PlayPlaces(lambda: store)
+        await places.chose("9", from_table=True)
+        assert store.writes == 1  # stored before the answer shows it
+        assert await repo.play_place("9") is True
+        assert await places.from_tables("9")
+
+        class AwayOnce(Counting):
+            away = True
+
+            async def set_plays_from_tables(self, user_id: str, tables: bool) -> None:
+                if self.away:
+                    self.away = False
+                    raise OSError("database away")
+                await super().set_plays_from_tables(user_id, tables)
+
+        flaky = AwayOnce(repo)
+        later = PlayPlaces(lambda: flaky)
+        await later.chose("9", from_table=False)  # the write fails: known here, kept
+        assert not await later.from_tables("9")
+        await later.close()  # the next flush stores it
+        assert await repo.play_place("9") is False
+        await places.chose("cpu1", from_table=True)  # a computer seat: nothing
+        assert store.writes == 1
+    finally:
+        await db.close()

@@ -45,6 +45,8 @@ async def test_a_new_player_who_chooses_the_table_gets_no_dm_at_their_first_game
     await answer.acknowledged()
     assert answer.interaction.callback_type == 7  # the question itself, updated: exempt
     assert not asked_bob.buttons and "Ver mi mano" in asked_bob.content
+    # an explicit choice is stored before the answer shows it (no write-behind delay)
+    assert await mesa.bot.tables.players.play_place(str(bob.id)) is True
     await (await alice.click(questions(alice, table_id)[0], BY_DM)).acknowledged()
 
     await (await alice.click(lobby, "Empezar")).acknowledged()
