@@ -400,6 +400,7 @@ async def run_one(
             print(out.getvalue(), file=sys.stderr)
         world.measuring = False
         world.draining = True
+        world.window_over = True
         now = time.monotonic()
         bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
         bot_tree_cpu_pct = bot_tree_cpu.percent(now)
@@ -517,6 +518,13 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
         "place_answered": not args.no_place_answer,
+        # DM bot-token calls per table from the run's start (set-up included) to the window's end
+        "dm_calls_run_per_table_by_mode": {
+            mode: round(stats.dm_calls_run_by_mode[mode] / max(n, 1), 2)
+            for mode, n in sorted(
+                Counter("channel" if t.channel_play else "dm" for t in world.tables).items()
+            )
+        },
         "setup_bot_calls": m.setup_bot_calls,
         "setup_bot_calls_per_table": round(m.setup_bot_calls / max(tables, 1), 2),
         "setup_global_429": m.setup_429,
@@ -683,6 +691,12 @@ def summary(results: list[dict[str, Any]]) -> str:
         notes.append(
             f"{r['tables']} tables, REST per move by route: "
             + ", ".join(f"{route} {n}" for route, n in top)
+        )
+        notes.append(
+            f"{r['tables']} tables, pacer {r['pacer']}: bot-token DM calls per table from the"
+            " start (set-up included) to the window's end, by how it is played: "
+            + ", ".join(f"{k} {v}" for k, v in r["dm_calls_run_per_table_by_mode"].items())
+            + f" (channel players answered where they play: {r['place_answered']})"
         )
         extra = {
             k: r[k]

@@ -175,6 +175,10 @@ class LoadStats:
     bot_calls_by_mode_game: Counter[str] = field(default_factory=Counter)
     human_moves_by_mode_game: Counter[str] = field(default_factory=Counter)
     routes: Counter[str] = field(default_factory=Counter)
+    # bot-token calls on DMs (open a DM channel, post to one, edit or delete there) from the
+    # start of the run (set-up included) to the end of the window, by how the table they
+    # served is played: a new channel player's first-game DMs, whenever they happen
+    dm_calls_run_by_mode: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
     clicks: int = 0
@@ -743,6 +747,7 @@ class World:
         self.go = asyncio.Event()
         self.go.set()
         self.draining = False
+        self.window_over = False  # the measured window ended (bench/load.py)
         self.setup_slots = asyncio.Semaphore(setup_concurrency)
         self.setup_errors: Counter[str] = Counter()
         self.tables: list[LoadTable] = []
@@ -836,6 +841,8 @@ class World:
                         if inter.original.ephemeral and table.refused(inter.id):
                             self.stats.refused += 1
                     table.bump()
+        if record.kind == BOT and not self.window_over:
+            self._count_dm_call(record)
         if self.measuring:
             route = record.template or record.path
             self.stats.routes[f"{record.method} {route}"] += 1
@@ -857,6 +864,14 @@ class World:
                     ] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
+
+    def _count_dm_call(self, record: RequestRecord) -> None:
+        on_dm = record.path == "/users/@me/channels"
+        if (found := CHANNEL_PATH.match(record.path)) is not None:
+            channel = self.fake.channels.get(int(found.group(1)))
+            on_dm = channel is not None and channel.is_dm
+        if on_dm and (table := self._table_of(record)) is not None:
+            self.stats.dm_calls_run_by_mode[table.mode] += 1
 
     def _table_of(self, record: RequestRecord) -> LoadTable | None:
         """The table a bot-token call served (by the channel or DM it touches), if any."""
