@@ -142,6 +142,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ' mano") rather than their DMs (0); on the other tables guests with closed DMs'
         " (--closed-dms) still play that way. Bot-token calls per move are printed per mode",
     )
+    parser.add_argument(
+        "--no-place-answer",
+        action="store_true",
+        help='channel players leave the bot\'s "where do you play" question unanswered (they'
+        ' answer "here" by default): their first game then goes as before it was asked',
+    )
     parser.add_argument("--setup-concurrency", type=int, default=16)
     parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
     parser.add_argument(
@@ -320,6 +326,7 @@ async def run_one(
         setup_concurrency=args.setup_concurrency,
         guilds=guilds,
         channel_play=args.channel_play,
+        answer_place=not args.no_place_answer,
     )
     bots = [
         await start_bot(fake, folder, args, database_url, shard) for shard in range(args.processes)
@@ -393,6 +400,7 @@ async def run_one(
             print(out.getvalue(), file=sys.stderr)
         world.measuring = False
         world.draining = True
+        world.window_over = True
         now = time.monotonic()
         bot_cpu_pct, driver_cpu_pct = bot_cpu.percent(now), driver_cpu.percent(now)
         bot_tree_cpu_pct = bot_tree_cpu.percent(now)
@@ -509,6 +517,14 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "human_moves_by_mode_and_game": dict(stats.human_moves_by_mode_game),
         "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
+        "place_answered": not args.no_place_answer,
+        # DM bot-token calls per table from the run's start (set-up included) to the window's end
+        "dm_calls_run_per_table_by_mode": {
+            mode: round(stats.dm_calls_run_by_mode[mode] / max(n, 1), 2)
+            for mode, n in sorted(
+                Counter("channel" if t.channel_play else "dm" for t in world.tables).items()
+            )
+        },
         "setup_bot_calls": m.setup_bot_calls,
         "setup_bot_calls_per_table": round(m.setup_bot_calls / max(tables, 1), 2),
         "setup_global_429": m.setup_429,
@@ -675,6 +691,12 @@ def summary(results: list[dict[str, Any]]) -> str:
         notes.append(
             f"{r['tables']} tables, REST per move by route: "
             + ", ".join(f"{route} {n}" for route, n in top)
+        )
+        notes.append(
+            f"{r['tables']} tables, pacer {r['pacer']}: bot-token DM calls per table from the"
+            " start (set-up included) to the window's end, by how it is played: "
+            + ", ".join(f"{k} {v}" for k, v in r["dm_calls_run_per_table_by_mode"].items())
+            + f" (channel players answered where they play: {r['place_answered']})"
         )
         extra = {
             k: r[k]

@@ -28,6 +28,7 @@ SELECT_ID = re.compile(r"^ts:(\d+):(\d+):")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
 CALLBACK_PATH = re.compile(r"^/interactions/(\d+)/")
 HAND_BUTTON = "Ver mi mano"
+PLACE_HERE = "Aquí, en la mesa"  # the answer to "where do you play" (bot/ui/place_question.py)
 GAMES = ("amapatolli", "chupate2", "triad", "macarena", "maquiavelo")
 # Computer seats added to each game's table (beside its two humans; Triple Triad: one human)
 CPUS = {"amapatolli": 1, "chupate2": 2, "macarena": 1, "maquiavelo": 1}
@@ -174,6 +175,10 @@ class LoadStats:
     bot_calls_by_mode_game: Counter[str] = field(default_factory=Counter)
     human_moves_by_mode_game: Counter[str] = field(default_factory=Counter)
     routes: Counter[str] = field(default_factory=Counter)
+    # bot-token calls on DMs (open a DM channel, post to one, edit or delete there) from the
+    # start of the run (set-up included) to the end of the window, by how the table they
+    # served is played: a new channel player's first-game DMs, whenever they happen
+    dm_calls_run_by_mode: Counter[str] = field(default_factory=Counter)
     non_exempt_at: list[float] = field(default_factory=list)  # monotonic times, bot-token calls
     statuses: Counter[int] = field(default_factory=Counter)
     clicks: int = 0
@@ -582,6 +587,7 @@ class LoadTable:
             if found is None:
                 raise LookupError(f"no table number in {reply.text!r}")
             self.adopt(int(found.group(1)))
+            await self._answer_place(host)
             if self.game == "triad":
                 await self._pick_five(host, reply)
             else:
@@ -589,6 +595,7 @@ class LoadTable:
                 for n, guest in enumerate(guests, start=2):
                     await self._click(guest, "Unirse")
                     await self.until_shown(f"{n}. {guest.name}")
+                    await self._answer_place(guest)
                 cpus = CPUS[self.game]
                 for n in range(len(self.users) + 1, len(self.users) + 1 + cpus):
                     await self._click(host, "Añadir CPU")
@@ -659,6 +666,32 @@ class LoadTable:
     def _text(self) -> str:
         return self.public.text if self.public is not None else ""
 
+    async def _answer_place(self, user: FakeUser) -> None:
+        """A player of the table (a channel-play table, or DMs closed) asked where they play
+        (a new player, bot/ui/place_question.py) answers "here"; a DM player lets it be (they
+        play from their DMs, as before). A bot that does not ask: nothing to answer."""
+        if not (self.channel_play or not user.dms_open) or not self.world.answer_place:
+            return
+        marker = f"#{self.table_id}"
+
+        def question() -> Message | None:
+            return next(
+                (
+                    m
+                    for m in reversed(user.ephemerals())
+                    if marker in (m.content or "") and any(b.label == PLACE_HERE for b in m.buttons)
+                ),
+                None,
+            )
+
+        deadline = time.monotonic() + 3.0
+        while (asked := question()) is None:
+            if time.monotonic() > deadline:
+                return  # known already (or an older bot): nothing asked
+            await asyncio.sleep(0.05)
+        with contextlib.suppress(LookupError, PermissionError, TypeError):
+            self.world.track(await user.click(asked, PLACE_HERE), self)
+
     async def _click(self, user: FakeUser, label: str) -> InteractionHandle:
         assert self.public is not None
         handle = await user.click(self.public, label)
@@ -692,13 +725,17 @@ class World:
         guilds: list[Guild] | None = None,
         rematch: bool = False,
         channel_play: float = 0.0,
+        answer_place: bool = True,
     ) -> None:
         """``guilds``: the tables' channels go round-robin into these (the default guild
         only when None); every player joins their table's guild. ``rematch``: after a game
         (but Triple Triad's) the host presses "Revancha" and starts that lobby, instead of
         opening a new table with /play. ``channel_play``: the share of tables whose players
-        all play from the table's ephemeral hands ("Ver mi mano") instead of their DMs."""
+        all play from the table's ephemeral hands ("Ver mi mano") instead of their DMs; when
+        ``answer_place``, those players answer "here" when the bot asks a new player where they
+        play (else they leave it unanswered, as a bot that does not ask would have them)."""
         self.fake = fake
+        self.answer_place = answer_place
         self.rematch = rematch
         self.rng = random.Random(seed)
         self.think = think
@@ -710,6 +747,7 @@ class World:
         self.go = asyncio.Event()
         self.go.set()
         self.draining = False
+        self.window_over = False  # the measured window ended (bench/load.py)
         self.setup_slots = asyncio.Semaphore(setup_concurrency)
         self.setup_errors: Counter[str] = Counter()
         self.tables: list[LoadTable] = []
@@ -803,6 +841,8 @@ class World:
                         if inter.original.ephemeral and table.refused(inter.id):
                             self.stats.refused += 1
                     table.bump()
+        if record.kind == BOT and not self.window_over:
+            self._count_dm_call(record)
         if self.measuring:
             route = record.template or record.path
             self.stats.routes[f"{record.method} {route}"] += 1
@@ -824,6 +864,14 @@ class World:
                     ] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
+
+    def _count_dm_call(self, record: RequestRecord) -> None:
+        on_dm = record.path == "/users/@me/channels"
+        if (found := CHANNEL_PATH.match(record.path)) is not None:
+            channel = self.fake.channels.get(int(found.group(1)))
+            on_dm = channel is not None and channel.is_dm
+        if on_dm and (table := self._table_of(record)) is not None:
+            self.stats.dm_calls_run_by_mode[table.mode] += 1
 
     def _table_of(self, record: RequestRecord) -> LoadTable | None:
         """The table a bot-token call served (by the channel or DM it touches), if any."""

@@ -78,12 +78,23 @@ class PlayersRepo:
         )
         return bool(row and row[0])
 
+    async def play_place(self, user_id: str) -> bool | None:
+        """Where the player plays: True from the tables, False from their DMs, None when the
+        bot does not know yet (they never chose, nor played from either place)."""
+        row = await self.db.fetchone(
+            "SELECT plays_from_tables, place_known FROM players WHERE user_id = ?", (user_id,)
+        )
+        if not row or not (row[0] or row[1]):
+            return None
+        return bool(row[0])
+
     async def set_plays_from_tables(self, user_id: str, tables: bool) -> None:
+        """Keep where the player plays (their place is known from now on)."""
         await self.db.write(
             lambda conn: conn.execute(
-                "INSERT INTO players (user_id, name, plays_from_tables) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET"
-                " plays_from_tables = excluded.plays_from_tables",
+                "INSERT INTO players (user_id, name, plays_from_tables, place_known)"
+                " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET"
+                " plays_from_tables = excluded.plays_from_tables, place_known = 1",
                 (user_id, user_id, int(tables)),
             )
         )

@@ -16,6 +16,7 @@ from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.service import TableOptions
+from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
@@ -127,6 +128,7 @@ class LobbyCog(commands.Cog):
         if placement is None and answer.message_id is not None:  # the lobby answered it
             if missing is not None:
                 await reply(interaction, t("threads.inline", permission=t(missing)))
+            await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
             return
         game_name = t(f"{game.key}.name")
         if placement is not None and placement.thread_id is not None:
@@ -137,6 +139,7 @@ class LobbyCog(commands.Cog):
         if missing is not None:
             text += "\n" + t("threads.inline", permission=t(missing))
         await reply(interaction, text)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
 
     # ----- lobby buttons --------------------------------------------------------------------
     async def on_lobby_button(
@@ -144,6 +147,9 @@ class LobbyCog(commands.Cog):
     ) -> None:
         if op == "rules":
             await self.show_rules(interaction, table_id)
+            return
+        if op in place_question.OPS:  # where the presser plays (their answer to the question)
+            await place_question.answered(self.bot.listener.kit.places, interaction, op)
             return
         await interaction.response.defer()
         await self.bot.remember(interaction)
@@ -162,6 +168,8 @@ class LobbyCog(commands.Cog):
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
         await actions[op]()
+        if op == "join":  # seated: a player the bot does not know yet is asked where they play
+            await place_question.ask(self.bot.listener.kit.places, interaction, table_id)
 
     def _offer_lobby_token(self, table_id: int, interaction: discord.Interaction) -> None:
         """A press on the lobby message, answered with a deferred update: its token edits that

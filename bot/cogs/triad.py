@@ -23,6 +23,7 @@ from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
 from bot.service.triad import TriadLobby
+from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
@@ -161,14 +162,15 @@ class TriadCog(commands.Cog):
                 t, GAME, table.id, placement, missing, "triad.ui.challenge_sent", **challenged
             )
             await reply(interaction, text)
-            return
-        text = opened_text(t, GAME, table.id, placement, missing)
-        if started:
-            await reply(interaction, text)
-            return
-        payload = picker_payload(table.id, cards, [], 0, False, t)
-        payload.content = text  # shown under the picker's title (a V2 message has no content)
-        await reply(interaction, None, **payload.send_kwargs())
+        elif started:
+            await reply(interaction, opened_text(t, GAME, table.id, placement, missing))
+        else:
+            payload = picker_payload(table.id, cards, [], 0, False, t)
+            # the text is shown under the picker's title (a V2 message has no content)
+            payload.content = opened_text(t, GAME, table.id, placement, missing)
+            await reply(interaction, None, **payload.send_kwargs())
+        # where the host plays, asked when not known yet (issue 25: bot/ui/place_question.py)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -217,6 +219,7 @@ class TriadCog(commands.Cog):
             await reply(interaction, tr(user_locale(interaction), "triad.ui.accepted"))
         else:
             await self._show_picker(interaction, table_id, user, 0, fresh=True)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table_id)
 
     async def _show_picker(
         self,

@@ -52,8 +52,10 @@ PAGE = Part("page", "[0-9]{1,3}", int)
 ACTION_BUTTON = CustomIdFormat("t", (TABLE, VERSION, Part("action", "[!-~]{1,70}")))
 # ts:{table}:{version}:{group}:{page}   a game action select; values are action texts
 ACTION_MENU = CustomIdFormat("ts", (TABLE, VERSION, Part("group", "[a-z0-9_]{1,20}"), PAGE))
-# l:{table}:{op}   lobby buttons
-LOBBY_BUTTON = CustomIdFormat("l", (TABLE, Part("op", "join|leave|cpu|start|cancel|rematch|rules")))
+# l:{table}:{op}   lobby buttons, and the answers of "where do you play" (bot/ui/place_question.py)
+LOBBY_BUTTON = CustomIdFormat(
+    "l", (TABLE, Part("op", "join|leave|cpu|start|cancel|rematch|rules|here|bydm"))
+)
 # lr:{table}   the host's "remove a player" select
 LOBBY_REMOVE = CustomIdFormat("lr", (TABLE,))
 # h:{table}:{page}   "Ver mi mano" (public) and the pages of a private view

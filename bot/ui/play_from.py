@@ -4,7 +4,9 @@ hands (channel play).
 A player whose last move was made from a table's ephemeral hand plays from the tables: they get
 no DM hand at any table (not at their first turn of a game, not at its end) and the channel's
 turn mention names them instead. A click on one of their DM hands makes them a DM player again.
-Everyone starts as a DM player. The mark is stored (``players.plays_from_tables``), so it
+Everyone starts as a DM player whose place is not known yet: such a player is asked once where
+they play when they join a lobby (``needs_asking``; the answer is ``played``), so a new player
+who plays from the channel gets no DM even at their first game. The mark is stored (``players.plays_from_tables``), so it
 survives a restart, and it is global: one DM channel per user, whatever the server.
 
 The mark is written only when it changes, as this process knows it (a couple of seconds later,
@@ -15,13 +17,13 @@ process wrote (a DM click reaches shard 0) is seen within that time.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
 from typing import Protocol
 
 from bot import metrics
+from bot.ui.shown import FlushLater
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ FLUSH_AFTER = 2.0  # seconds from a change to its write (off the click's path)
 
 
 class PlacesStore(Protocol):
-    async def plays_from_tables(self, user_id: str) -> bool: ...
+    async def play_place(self, user_id: str) -> bool | None: ...
 
     async def set_plays_from_tables(self, user_id: str, tables: bool) -> None: ...
 
@@ -42,13 +44,25 @@ class PlayPlaces:
     ) -> None:
         self._store = store
         self._clock = clock
-        # user -> (plays from the tables, when this process last read or wrote it)
-        self._known: dict[str, tuple[bool, float]] = {}
+        # user -> (plays from the tables, None: not known yet; when this process last read or
+        # wrote it)
+        self._known: dict[str, tuple[bool | None, float]] = {}
         self._dirty: dict[str, bool] = {}  # changes not stored yet
-        self._flusher: asyncio.Task[None] | None = None
+        self._writes = FlushLater(FLUSH_AFTER, self.flush)
 
     async def from_tables(self, seat: str) -> bool:
         """Whether ``seat`` plays from the tables (a computer seat does not)."""
+        return await self._place(seat) is True
+
+    async def needs_asking(self, seat: str) -> bool:
+        """Whether the bot does not know yet where ``seat`` plays (they never chose, nor played
+        from either place): they are asked when they join a table. False when the database is
+        away (nobody is asked twice for it)."""
+        return seat.isdigit() and await self._place(seat, unknown=False) is None
+
+    async def _place(self, seat: str, unknown: bool | None = None) -> bool | None:
+        """True: from the tables; False: from their DMs; None: not known yet. ``unknown`` when
+        the store cannot be read and this process knows nothing."""
         if not seat.isdigit():
             return False
         known = self._known.get(seat)
@@ -56,12 +70,12 @@ class PlayPlaces:
         if known is not None and now - known[1] < REREAD_SECONDS:
             return known[0]
         try:
-            tables = await self._store().plays_from_tables(seat)
-        except Exception:  # the database is away: what this process knew, else DMs
+            place = await self._store().play_place(seat)
+        except Exception:  # the database is away: what this process knew
             log.warning("could not read where %s plays", seat)
-            return known is not None and known[0]
-        self._known[seat] = (tables, now)
-        return tables
+            return known[0] if known is not None else unknown
+        self._known[seat] = (place, now)
+        return place
 
     def played(self, seat: str, *, from_table: bool) -> None:
         """``seat`` clicked their view: a table's ephemeral hand (``from_table``) or a DM hand.
@@ -75,12 +89,23 @@ class PlayPlaces:
         self._known[seat] = (from_table, now)
         self._dirty[seat] = from_table
         metrics.count("play_from.tables" if from_table else "play_from.dm")
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_later())
+        self._writes.schedule()
 
-    async def _flush_later(self) -> None:
-        await asyncio.sleep(FLUSH_AFTER)
-        await self.flush()
+    async def chose(self, seat: str, *, from_table: bool) -> None:
+        """``seat`` answered where they play (``bot/ui/place_question.py``): an explicit
+        choice, stored before the answer shows it (a press that moves no game: no move waits
+        for this write). If the store is away it is kept like a click's, for the next flush."""
+        if not seat.isdigit():
+            return
+        self._known[seat] = (from_table, self._clock())
+        self._dirty.pop(seat, None)
+        metrics.count("play_from.chose_tables" if from_table else "play_from.chose_dm")
+        try:
+            await self._store().set_plays_from_tables(seat, from_table)
+        except Exception:
+            log.warning("could not store where %s plays", seat)
+            self._dirty[seat] = from_table
+            self._writes.schedule()
 
     async def flush(self) -> None:
         """Store every change not stored yet."""
@@ -93,6 +118,4 @@ class PlayPlaces:
                 self._known.pop(seat, None)
 
     async def close(self) -> None:
-        if self._flusher is not None and not self._flusher.done():
-            self._flusher.cancel()
-        await self.flush()
+        await self._writes.close()

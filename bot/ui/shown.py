@@ -9,13 +9,14 @@ the view changed), the older DM views whose buttons are still on (turned off at 
 Writes are batched: a row is queued only after Discord accepted the change, and the queue is
 written every ``FLUSH_SECONDS`` in one transaction. A crash loses at most that much: the
 stored state then lags the screen, and the only cost is one more edit after the restart.
+``FlushLater`` is that write-behind; where players play (``bot/ui/play_from.py``) uses it too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from storage import PresentedRepo, Shown
@@ -38,6 +39,40 @@ def _call_later(delay: float, callback: Callable[[], None]) -> Cancellable:
     return asyncio.get_running_loop().call_later(delay, callback)
 
 
+class FlushLater:
+    """Write-behind: changes are known in memory at once and stored together a little later,
+    off the path of the click that made them. ``schedule`` (at a change) runs ``flush``
+    ``delay`` seconds after the first change since its last run; ``close`` (a drain, a
+    shutdown) cancels that wait and runs it at once, so nothing known is lost; a flush already
+    under way is awaited, not cancelled (its rows are out of the queue already)."""
+
+    def __init__(self, delay: float, flush: Callable[[], Awaitable[None]]) -> None:
+        self.delay = delay
+        self._flush = flush
+        self._task: asyncio.Task[None] | None = None
+        self._waiting = False  # the task is still in its delay (cancelling it loses nothing)
+
+    def schedule(self) -> None:
+        if self._task is None or self._task.done():
+            self._waiting = True
+            self._task = asyncio.get_running_loop().create_task(self._later())
+
+    async def _later(self) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            self._waiting = False
+        await self._flush()
+
+    async def close(self) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            if self._waiting:
+                task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+        await self._flush()
+
+
 class ShownStore:
     def __init__(
         self,
@@ -52,7 +87,7 @@ class ShownStore:
         self._dirty: dict[tuple[int, str], Shown] = {}
         self._loaded: dict[int, dict[str, Shown]] = {}  # table -> stored rows not yet restored
         self._restored: set[tuple[int, str]] = set()
-        self._flusher: asyncio.Task[None] | None = None
+        self._writes = FlushLater(FLUSH_SECONDS, self.flush)
         self._retries: dict[int, tuple[int, Cancellable]] = {}
 
     # ----- remembering (after Discord accepted a change) ------------------------------------
@@ -100,12 +135,7 @@ class ShownStore:
         self._dirty[(table_id, slot)] = Shown(
             table_id=table_id, slot=slot, message_id=message_id, version=version, state=state
         )
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon())
-
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(FLUSH_SECONDS)
-        await self.flush()
+        self._writes.schedule()
 
     async def flush(self) -> None:
         rows, self._dirty = list(self._dirty.values()), {}
@@ -121,9 +151,7 @@ class ShownStore:
         for _, handle in self._retries.values():
             handle.cancel()
         self._retries.clear()
-        if self._flusher is not None and not self._flusher.done():
-            self._flusher.cancel()
-        await self.flush()
+        await self._writes.close()
 
     # ----- restoring (the first time a slot is used after a restart) ---------------------
     async def restore(self, table_id: int, slot: str) -> Shown | None:

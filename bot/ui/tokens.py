@@ -68,10 +68,15 @@ def answered_on_message(interaction: discord.Interaction) -> bool:
 class Tokens:
     """The freshest hook of each message a holder edits, by key (any hashable)."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, clock: Callable[[], float], on_offer: Callable[[Any], None] | None = None
+    ) -> None:
         self.clock = clock
         self._hooks: dict[Any, Hook] = {}
         self._offers = 0
+        # Told the key of each hook kept: a message waiting for the bot token's turn (its
+        # coalescing window) goes out through the fresh token at once (``ViewKit``).
+        self.on_offer = on_offer
 
     def offer(
         self,
@@ -92,6 +97,8 @@ class Tokens:
         if old is not None and old.message_id == message_id and old.until > start + LIFETIME:
             return
         self._hooks[key] = Hook(interaction, message_id, start + LIFETIME, followup)
+        if self.on_offer is not None:
+            self.on_offer(key)
 
     def fresh(self, key: Any, message_id: int | None) -> Hook | None:
         """The hook of ``key`` that may still edit ``message_id``; an expired one, or one of

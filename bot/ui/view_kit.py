@@ -177,7 +177,7 @@ class ViewKit:
         # The freshest interaction token of each public message ("public", table) and DM hand
         # ("dm", table, seat): edits through it skip the bot token's budget (bot/ui/tokens.py).
         self.clock: Callable[[], float] = time.monotonic
-        self.tokens = Tokens(lambda: self.clock())
+        self.tokens = Tokens(lambda: self.clock(), on_offer=self._token_offered)
         # Table messages about an hour old are posted afresh (bot/ui/fresh.py, error 30046).
         self.ages = TableMessageAges(lambda: self.clock())
         # When each (table, player) last clicked at the table: a player who did lately is
@@ -190,7 +190,8 @@ class ViewKit:
         # DM hands posted / edited with the bot token only when they let their player act
         # (settings' ``dm_views_when_needed``; ``PrivateViews._not_needed_yet``).
         self.dm_when_needed = False
-        self._coalescing: dict[int, Slot] = {}  # slots waiting out ``public_every``, by id
+        # Slots waiting out ``public_every`` for the bot token, by token key (else by id)
+        self._coalescing: dict[Any, Slot] = {}
         self._draining = 0  # drain() under way: nothing waits to coalesce
         # Crash recovery (bot/ui/shown.py, dm_gate.py): what the slots show, kept in the
         # database; closed DMs retried with back-off.
@@ -283,15 +284,24 @@ class ViewKit:
             return False
         metrics.count("public.coalesced")
         slot.wake = asyncio.Event()
-        self._coalescing[id(slot)] = slot
+        key = slot.token_key if slot.token_key is not None else id(slot)
+        self._coalescing[key] = slot
         try:
             await asyncio.wait_for(slot.wake.wait(), rest)
         except TimeoutError:
             pass
         finally:
             slot.wake = None
-            self._coalescing.pop(id(slot), None)
+            self._coalescing.pop(key, None)
         return bool(slot.holds or not slot.dirty)
+
+    def _token_offered(self, key: Any) -> None:
+        """A fresh interaction token may edit ``key``'s message: the window only holds back
+        bot-token edits, so a change waiting it out goes now, through that token (exempt)."""
+        slot = self._coalescing.get(key)
+        if slot is not None and slot.wake is not None:
+            metrics.count("public.coalescing_ended_by_token")
+            slot.wake.set()
 
     async def shown_done(self, slot: Slot | None) -> None:
         """Wait until ``slot``'s worker has shown everything asked of it so far."""

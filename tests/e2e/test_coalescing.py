@@ -58,3 +58,44 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
     shown = [_footer_version(v) for v in public.versions] + [_footer_version(public)]
     shown = [v for v in shown if v is not None]
     assert shown == sorted(set(shown)) and shown[-2:] == [first, last]
+
+
+async def test_a_fresh_table_token_ends_the_wait_and_shows_the_newest_version_through_it(
+    fake_discord, mesa
+):
+    """The window only holds back bot-token edits: when a player presses a button of the table
+    while its change waits ("Ver mi mano": a deferred update, whose token may edit the table),
+    the newest version goes out at once through that token, not after the window."""
+    fake = fake_discord
+    driver, bot, table = await _dm_play_table(fake, mesa)
+    public_channel = int(table.record.channel_id)
+    bot_edits: list[RequestRecord] = []
+    token_edits: list[RequestRecord] = []
+
+    def heard(record: RequestRecord) -> None:
+        m = CHANNEL_EDIT.match(record.path)
+        if record.method == "PATCH" and m and int(m[1]) == public_channel:
+            bot_edits.append(record)
+        elif record.method == "PATCH" and record.path.startswith("/webhooks/"):
+            token_edits.append(record)
+
+    fake.request_observers.append(heard)
+    bot.listener.kit.public_every = 3600.0
+    seat, action = _any_move(table)
+    await bot.tables.act(table.id, seat, None, action)
+    first = table.version
+    await driver.wait_version(first)  # the bot token's edit: the window runs from it
+    for _ in range(2):
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+    await fake.settle()
+    assert _footer_version(driver.public()) == first  # held
+    assert len(bot_edits) == 1
+    token_edits.clear()
+
+    alice = driver.players[0]
+    await (await alice.click(driver.public(), "Ver mi mano")).acknowledged()
+    await driver.wait_version(table.version)  # no drain: the press's token showed it
+    assert len(bot_edits) == 1  # not one more bot-token edit
+    assert any("/messages/@original" in r.path for r in token_edits)
+    assert fake.violations == []

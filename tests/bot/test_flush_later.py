@@ -1,0 +1,60 @@
+"""The one write-behind of the presentation (``bot/ui/shown.FlushLater``): what each message
+shows (``ShownStore``) and where players play (``PlayPlaces``) are known at once and stored a
+little later, off the click's path; a close stores what is left at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.ui.shown import FlushLater
+
+
+class Flushes:
+    def __init__(self, gate: asyncio.Event | None = None) -> None:
+        self.runs = 0
+        self.done = 0
+        self.gate = gate
+
+    async def __call__(self) -> None:
+        self.runs += 1
+        if self.gate is not None:
+            await self.gate.wait()
+        self.done += 1
+
+
+async def test_changes_close_together_are_stored_in_one_flush_after_the_delay():
+    flush = Flushes()
+    later = FlushLater(0.05, flush)
+    later.schedule()
+    later.schedule()  # a second change while the first waits: the same flush
+    assert flush.runs == 0  # nothing on the change's own path
+    await asyncio.sleep(0.2)
+    assert flush.runs == 1
+    later.schedule()  # a change after that flush: another one
+    await asyncio.sleep(0.2)
+    assert flush.runs == 2
+
+
+async def test_close_stores_at_once_and_the_delayed_flush_does_not_run_again():
+    flush = Flushes()
+    later = FlushLater(60.0, flush)
+    later.schedule()
+    await later.close()
+    assert flush.runs == 1
+    await asyncio.sleep(0.05)
+    assert flush.runs == 1
+
+
+async def test_close_waits_for_a_flush_under_way_instead_of_cancelling_it():
+    gate = asyncio.Event()
+    flush = Flushes(gate)
+    later = FlushLater(0.0, flush)
+    later.schedule()
+    while flush.runs == 0:  # the delayed flush has started (and waits on the database)
+        await asyncio.sleep(0.01)
+    closing = asyncio.ensure_future(later.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # it waits for the flush under way...
+    gate.set()
+    await closing
+    assert flush.done == 2  # ...which finished (not cancelled), then one more for the rest
