@@ -395,14 +395,18 @@ def private_payload(
         parts.append((tr("private.just_now"), "\n".join(private_events)))
     if outcome is not None:  # the same result lines as the public message
         parts.append((tr("table.results"), "\n".join(presenter.outcome_lines(outcome, names, tr))))
-    image = _image_request(
-        presenter,
-        "render_hand",
-        view,
-        tr,
-        None,
-        "hand.png",
-        presenter.hand_image_extras(view, legal),
+    image = (
+        _image_request(
+            presenter,
+            "render_hand",
+            view,
+            tr,
+            None,
+            "hand.png",
+            presenter.hand_image_extras(view, legal),
+        )
+        if presenter.hand_image
+        else None
     )
     card = v2.Card(
         title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),

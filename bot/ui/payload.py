@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot.ui import v2
 from bot.ui.rendering import ImageRequest
@@ -50,3 +53,88 @@ class Payload:
         if not self.keep_image:
             kwargs["attachments"] = self.files
         return kwargs
+
+
+# ----- edits whose answer nobody reads ----------------------------------------------------------
+# discord.py's ``edit`` calls parse Discord's answer into a full ``Message`` (its author, embeds,
+# attachments, components…) that the table's views throw away: a tenth of the bot's CPU per move
+# (issue 29, ``bench/profile_move.py``). These send the same request through the same session,
+# gate and pacer (``bot/ui/http_gate.py`` wraps that session) and keep the view bookkeeping, but
+# leave the answer as JSON. Errors are discord.py's own (``HTTPException``, ``NotFound``…).
+async def edit_message(partial: discord.PartialMessage, kwargs: dict[str, Any]) -> None:
+    """``partial.edit(**kwargs)`` with the bot token, without parsing the edited message."""
+    state = partial._state
+    view = kwargs.get("view", MISSING)
+    if view is not MISSING:
+        state.prevent_view_updates_for(partial.id)
+    with handle_message_parameters(
+        **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
+    ) as params:
+        await state.http.edit_message(partial.channel.id, partial.id, params=params)
+    _keep_view(state, view, partial.id)
+
+
+async def edit_original(
+    interaction: discord.Interaction, message_id: int, kwargs: dict[str, Any]
+) -> None:
+    """``interaction.edit_original_response(**kwargs)`` (its ``@original`` is ``message_id``)
+    without parsing the edited message."""
+    state = interaction._state
+    http = state.http
+    with handle_message_parameters(
+        **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
+    _keep_view(state, kwargs.get("view", MISSING), message_id)
+
+
+async def edit_followup(
+    interaction: discord.Interaction, message_id: int, kwargs: dict[str, Any]
+) -> None:
+    """``interaction.followup.edit_message(message_id, **kwargs)`` without parsing the edited
+    message."""
+    state = interaction._state
+    http = state.http
+    view = kwargs.get("view", MISSING)
+    with handle_message_parameters(
+        **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
+    ) as params:
+        await async_context.get().edit_webhook_message(
+            interaction.application_id,
+            interaction.token,
+            message_id,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            thread_id=None,
+            with_components=bool(view),
+        )
+    _keep_view(state, view, message_id)
+
+
+_EDITABLE = ("content", "embeds", "attachments", "view", "allowed_mentions")
+
+
+def _edit_parameters(kwargs: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(kwargs) - set(_EDITABLE)
+    if unknown:
+        raise TypeError(f"not an edit of content, embeds, attachments or view: {sorted(unknown)}")
+    return {name: kwargs.get(name, MISSING) for name in _EDITABLE}
+
+
+def _keep_view(state: Any, view: Any, message_id: int) -> None:
+    """What discord.py does after an edit: a live view that routes clicks is kept for it."""
+    if view and view is not MISSING and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)

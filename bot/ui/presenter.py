@@ -47,6 +47,13 @@ class GamePresenter(Generic[V, A]):
     colour = discord.Colour.blurple()
     # True when the game's own cog registers ``/play <key>`` (the lobby cog then skips it).
     custom_play_command = False
+    # Whether a player's private view carries a picture of the hand (``render_hand``). Off in
+    # every game (issue 29): the Components V2 text lists every card of the hand (playable ones
+    # marked), the buttons name each move and the counts and turn are in the text, so the
+    # picture said nothing the player did not have already, for about half the images drawn
+    # per move. A game whose hand needs a picture (something the text cannot say) turns it on;
+    # its ``render_hand`` stays, tested, for that and for tools.
+    hand_image = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -17,6 +17,7 @@ import discord
 from bot import metrics
 from bot.i18n import Translator, translator
 from bot.service import Table
+from bot.ui import payload as sending
 from bot.ui import v2
 from bot.ui.endings import ended_hand_payload
 from bot.ui.messages import Payload, finish, private_payload
@@ -272,7 +273,9 @@ class PrivateViews:
             return
         channel = await self.k.dm_channel(seat, priority)
         await timed_rest(
-            channel.get_partial_message(slot.message_id).edit(**payload.edit_kwargs()),
+            sending.edit_message(
+                channel.get_partial_message(slot.message_id), payload.edit_kwargs()
+            ),
             "dm_edit",
             self.k.pacer,
             priority,

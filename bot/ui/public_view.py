@@ -14,6 +14,7 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table
+from bot.ui import payload as sending
 from bot.ui.fresh import OLD_MESSAGE_EDITS
 from bot.ui.messages import Payload, finish, public_payload
 from bot.ui.pacer import Priority
@@ -80,8 +81,9 @@ class PublicTable:
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
                     ):
                         await timed_rest(
-                            channel.get_partial_message(int(message_id)).edit(
-                                **payload.edit_kwargs()
+                            sending.edit_message(
+                                channel.get_partial_message(int(message_id)),
+                                payload.edit_kwargs(),
                             ),
                             "public_edit",
                             None if slot.paced_turn else self.k.pacer,

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot import metrics
+from bot.ui import payload as sending
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +44,11 @@ class Hook:
     followup: int | None = None
 
     async def edit(self, kwargs: dict[str, Any]) -> None:
+        # the edited message is not read back: not parsed either (``bot/ui/payload.py``)
         if self.followup is None:
-            await self.interaction.edit_original_response(**kwargs)
+            await sending.edit_original(self.interaction, self.message_id, kwargs)
         else:
-            await self.interaction.followup.edit_message(self.followup, **kwargs)
+            await sending.edit_followup(self.interaction, self.followup, kwargs)
 
     async def delete(self) -> None:
         if self.followup is None:

@@ -10,7 +10,9 @@ from types import SimpleNamespace
 from unittest.mock import AsyncMock, MagicMock
 
 import discord
+import pytest
 
+from bot.ui import payload as sending
 from bot.ui.listener import DiscordTableListener
 from bot.ui.payload import Payload
 from bot.ui.tokens import LIFETIME
@@ -26,6 +28,26 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+@pytest.fixture(autouse=True)
+def edits_through_the_mocks(monkeypatch):
+    """The views edit without parsing the answer (``bot/ui/payload.py``), below discord.py's
+    ``edit`` methods; here the interaction and the message are mocks, so those edits go through
+    the mocks' own ``edit`` methods, the calls they stand for."""
+
+    async def edit_message(partial, kwargs):
+        await partial.edit(**kwargs)
+
+    async def edit_original(interaction, message_id, kwargs):
+        await interaction.edit_original_response(**kwargs)
+
+    async def edit_followup(interaction, message_id, kwargs):
+        await interaction.followup.edit_message(message_id, **kwargs)
+
+    monkeypatch.setattr(sending, "edit_message", edit_message)
+    monkeypatch.setattr(sending, "edit_original", edit_original)
+    monkeypatch.setattr(sending, "edit_followup", edit_followup)
 
 
 def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:

@@ -183,7 +183,7 @@ def test_a_name_too_long_for_any_size_is_shortened_not_overflowing():
 @pytest.fixture
 def no_system_fonts(monkeypatch):
     """As on a machine without DejaVu: only Pillow's built-in font."""
-    caches = (fonts.font_path, fonts.font, fonts.has_glyph)
+    caches = (fonts.font_path, fonts.font, fonts.has_glyph, fonts._runs)
     for cached in caches:
         cached.cache_clear()
     monkeypatch.setattr(fonts, "_DIRS", ())

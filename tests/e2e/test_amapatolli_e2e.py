@@ -16,12 +16,12 @@ async def test_three_players_play_a_full_game_from_their_dms(fake_discord, mesa)
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
     table = await start_game(fake, players, seed=SEED)
 
-    # Everyone received their hand by DM: an embed listing the cards, and the hand image.
+    # Everyone received their hand by DM: a card listing the cards, no picture of them (the
+    # text and the buttons say it all; issue 29).
     for player in players:
         [first, *_] = player.dms()
         assert "mesa #" in read_card(first)["title"]
-        assert [a.filename for a in first.attachments] == ["hand.png"]
-        assert first.attachments[0].data.startswith(b"\x89PNG")
+        assert first.attachments == []
 
     await table.play_to_the_end()
     await mesa.bot.listener.drain()

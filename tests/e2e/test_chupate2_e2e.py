@@ -34,7 +34,7 @@ async def test_four_players_in_teams_play_to_the_standings_with_a_challenged_plu
     image = table.public().attachments
     assert [a.filename for a in image] == ["table.png"] and image[0].data.startswith(b"\x89PNG")
     first_dm = alice.dms()[0]
-    assert [a.filename for a in first_dm.attachments] == ["hand.png"]
+    assert first_dm.attachments == []  # the hand is text and buttons, no picture (issue 29)
     assert "**Tu mano (7 cartas)**" in read_card(first_dm)["description"]
 
     assert await table.move() == (str(carol.id), "p.g3b")

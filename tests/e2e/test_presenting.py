@@ -13,8 +13,7 @@ import sqlite3
 import sys
 from collections import Counter
 
-import discord
-
+from bot.ui import payload as sending
 from bot.ui.pacer import Priority, RequestPacer
 from tests.e2e.chupate2_driver import start_game
 from tests.message_text import read_card
@@ -55,15 +54,15 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
     gate = asyncio.Event()
     held = asyncio.Event()
     public_channel = int(table.record.channel_id)
-    original_edit = discord.PartialMessage.edit
+    original_edit = sending.edit_message  # the bot-token edit the public view makes
 
-    async def slow_edit(self, **kwargs):
-        if self.channel.id == public_channel and not gate.is_set():
+    async def slow_edit(partial, kwargs):
+        if partial.channel.id == public_channel and not gate.is_set():
             held.set()
             await gate.wait()
-        return await original_edit(self, **kwargs)
+        return await original_edit(partial, kwargs)
 
-    monkeypatch.setattr(discord.PartialMessage, "edit", slow_edit)
+    monkeypatch.setattr(sending, "edit_message", slow_edit)
     moves = 12
     for _ in range(moves):
         if table.record.status != "playing":

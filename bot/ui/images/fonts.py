@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -148,9 +148,11 @@ def has_glyph(ch: str, bold: bool = True) -> bool:
     return bytes(probe.getmask(ch)) != bytes(probe.getmask(_NO_GLYPH_PROBE)) or ch.isspace()
 
 
-def _runs(text: str, bold: bool) -> list[str]:
+@lru_cache(maxsize=MEMO_LIMIT)  # a table redraws the same names and labels every move
+def _runs(text: str, bold: bool) -> tuple[str, ...]:
     """``text`` split into drawable runs and single ``ROBOT`` markers; undrawable characters
-    (emoji, variation selectors) are dropped."""
+    (emoji, variation selectors) are dropped. Memoised: character by character this was a
+    sixth of a table image's drawing (issue 29, ``bench/profile_images.py``)."""
     runs: list[str] = []
     current = ""
     for ch in text:
@@ -169,7 +171,7 @@ def _runs(text: str, bold: bool) -> list[str]:
         runs.append(current)
     if runs and runs[0] == ROBOT and len(runs) > 1 and runs[1].startswith(" "):
         runs[1] = " " + runs[1].lstrip(" ")
-    return runs
+    return tuple(runs)
 
 
 def _robot_advance(size: int) -> float:
