@@ -119,12 +119,10 @@ class InfoCog(commands.Cog):
             if rows
         ] or [Block(tr(locale, "leaderboard.empty"))]
         footer = tr(locale, "leaderboard.rating_footer")
-        if (
-            global_
-            and not (
-                await self.bot.tables.guild_settings.get(place_of(interaction).scope)
-            ).global_board
-        ):
+        place = place_of(interaction)
+        if global_ and place.guild_id is None:  # a group DM's games stay its own
+            footer += " " + tr(locale, "anyscope.not_global")
+        elif global_ and not (await self.bot.tables.guild_settings.get(place.scope)).global_board:
             footer += " " + tr(locale, "leaderboard.opted_out")
         return Answer(
             title=tr(locale, key, game=title_game),

@@ -64,6 +64,8 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     for options in ({}, {"by": "wins"}, {"game": "amapatolli", "by": "points"}):
         board = await (await carol.slash("leaderboard", channel=friends, **options))
         assert _mentioned(board) == {ids["carol"], ids["dave"]}, options
+    board = await (await carol.slash("leaderboard", channel=friends, scope="global"))
+    assert "Las partidas de un grupo de mensajes directos no cuentan" in board.text
     history = await (await carol.slash("history", channel=friends))
     assert history.text.count("Ce Amapatolli") == 1 and f"#{group_game}" in history.text
     assert f"#{server_game}" not in history.text
@@ -100,8 +102,8 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     refused = await (await carol.slash("replay", channel=others, table=group_game))
     assert f"No hay ninguna mesa #{group_game}" in refused.text
 
-    # Ratings are kept per place, plus the one global board (see bot/reach.py's neighbour
-    # bot/places.py and the report): the global board is the only view across places
+    # Ratings are kept per place (a group DM's games never reach the global board either:
+    # tests/bot/test_anyscope_ratings.py, where the game is played under the group DM's scope)
     ratings = await mesa.bot.ratings.all_ratings()
     scopes = {scope for scope, _, _ in ratings}
     assert scopes == {str(fake.guild.id), f"channel:{friends.id}", "*"}
