@@ -99,7 +99,7 @@ class TriadCog(commands.Cog):
     def _play_command(self) -> app_commands.Command[Any, ..., None]:
         game = self.bot.games.get(GAME)
         specs = [
-            OptionSpec("opponent", discord.Member),
+            OptionSpec("opponent", discord.Member | discord.User),  # no Member in a group DM
             OptionSpec("level", str, tuple(game.ai_levels) if game else ()),
             *(option_specs(game.options_model) if game else []),
             OptionSpec("turn_seconds", TURN_SECONDS),
