@@ -14,8 +14,8 @@ Three reaches, decided per command in its cog and said here once:
   table by the bot's token or changes a server: ``/stop``, ``/leave``, ``/rejoin``, ``/kick``,
   ``/tables`` (following a table is by DM), ``/settings``.
 
-``guild_only`` (the deprecated ``dm_permission``) is kept in step with the contexts so the two
-never disagree in the registration payload.
+``guild_only`` (the deprecated ``dm_permission``, which ``contexts`` supersede) is True only for
+:func:`servers_only`: the old field never hides from a place what the contexts offer there.
 """
 
 from __future__ import annotations

@@ -69,10 +69,13 @@ class ReplayCog(commands.Cog):
     async def _checked(
         self, interaction: discord.Interaction, table_id: int, tr: Translator
     ) -> tuple[Table, ReplayResult, str | None]:
-        record, result = await self._load(interaction, table_id)
-        if record.guild_id != place_of(interaction).scope:  # another place's game
-            raise TableError("no_such_table", table=table_id)
+        here = place_of(interaction).scope
         finished = await self.bot.ratings.finished_game(table_id)
+        if finished is not None and finished.guild_id != here:  # refused before rebuilding
+            raise TableError("no_such_table", table=table_id)
+        record, result = await self._load(interaction, table_id)
+        if record.guild_id != here:  # another place's game
+            raise TableError("no_such_table", table=table_id)
         played = finished.engine if finished is not None and finished.engine else None
         now = engine_version(record.game)
         if not result.matches:

@@ -79,6 +79,7 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     assert f"mesa #{group_game}" in replay.text
     refused = await (await carol.slash("replay", channel=friends, table=server_game))
     assert f"No hay ninguna mesa #{server_game}" in refused.text
+    assert server_game not in mesa.bot.get_cog("ReplayCog")._cache  # refused before rebuilt
 
     # ... and the server never shows the group DM's
     for options in ({}, {"by": "wins"}, {"game": "amapatolli", "by": "points"}):
