@@ -63,7 +63,13 @@ async def test_a_server_without_the_bot_and_the_bot_s_dm(fake_discord, mesa):
     assert board.ephemeral and "Nadie ha jugado todavía" in board.text
     with pytest.raises(LookupError, match="integration_types"):
         await alice.slash("stop", channel=channel)
-    assert fake.installs.bot_requests_to(channel) == []
+    profile = await (await alice.slash("profile", channel=channel))
+    assert profile.ephemeral and "Sin partidas puntuadas todavía" in profile.text
+    history = await (await alice.slash("history", channel=channel, member=alice))
+    assert "Todavía no hay partidas terminadas" in history.text
+    refused = await (await alice.slash("replay", channel=channel, table=1))
+    assert refused.ephemeral and "No hay ninguna mesa #1" in refused.text
+    assert fake.installs.bot_requests_to(channel) == []  # all answered by interaction
     # the bot's own DM: what needs no place, not what a place keeps
     rules = await (await alice.slash("rules", dm=True, game="macarena"))
     assert "Macarena" in rules.text

@@ -76,7 +76,11 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     profile = await (await carol.slash("profile", channel=friends))
     assert re.search(r"Ce Amapatolli: puntuación \*\*\d+\*\* \(1 partida\)", profile.text)
     replay = await (await carol.slash("replay", channel=friends, table=group_game))
-    assert f"mesa #{group_game}" in replay.text
+    assert f"mesa #{group_game}" in replay.text and "Reparto verificado" in replay.text
+    stepped = await (await carol.click(replay, "▶"))  # its buttons ride the click's token
+    assert "Jugada 1 de" in stepped.text
+    gif = await (await carol.click(stepped, "Exportar GIF"))
+    assert gif.attachments[0].data.startswith(b"GIF89a")
     refused = await (await carol.slash("replay", channel=friends, table=server_game))
     assert f"No hay ninguna mesa #{server_game}" in refused.text
     assert server_game not in mesa.bot.get_cog("ReplayCog")._cache  # refused before rebuilt
