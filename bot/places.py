@@ -14,6 +14,7 @@ leaks between places.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
@@ -89,7 +90,7 @@ class InteractionLike(Protocol):
     def channel(self) -> _Channel | None: ...
 
     @property
-    def _integration_owners(self) -> dict[int, int]: ...
+    def _integration_owners(self) -> Mapping[int, int | str]: ...  # discord.py: Snowflake
 
     @property
     def permissions(self) -> _Permissions: ...
@@ -111,7 +112,8 @@ def place_of(interaction: InteractionLike) -> Place:
             return Place(PlaceKind.GROUP_DM, channel_id, None)
         return Place(PlaceKind.BOT_DM, channel_id, None)
     owners = interaction._integration_owners
-    if owners and owners.get(GUILD_INSTALL_OWNER) != guild_id:
+    server_install = owners.get(GUILD_INSTALL_OWNER)
+    if owners and (server_install is None or int(server_install) != guild_id):
         allowed = bool(interaction.permissions.value & USE_EXTERNAL_APPS)
         return Place(PlaceKind.SERVER_WITHOUT_BOT, channel_id, guild_id, allowed)
     return Place(PlaceKind.SERVER, channel_id, guild_id)

@@ -2,7 +2,8 @@
 
 ``apply_finished`` runs inside that transaction (the writer unit of ``record_action``): it stores
 the outcome and who played, then rates the game in the guild's pool and, unless the guild opted
-out of the global board, in the global pool (scope ``'*'``). The current ratings are read in the
+out of the global board, in the global pool (scope ``'*'``). A group DM's games (scope
+``channel:<id>``) are rated in its own pool only. The current ratings are read in the
 same transaction, so two games finishing together with the same player both count. The rating
 maths is the caller's (``rate``, an openskill model in ``bot/service/ratings.py``): storage only
 reads and writes numbers.
@@ -22,6 +23,10 @@ from storage.sql import Transaction
 GLOBAL = "*"  # the scope of the global board
 RATED = "rated"
 GLOBAL_BOARD_KEY = "global_board"  # guild setting: counted on the global board (default on)
+# The scopes of group DMs and DMs (``bot/places.py``: ``channel:<id>``): private places where
+# nobody can opt out of the global board (no /settings there), so their games stay in their
+# own pool and never reach the global board.
+PRIVATE_SCOPE_PREFIX = "channel:"
 # Held (``Transaction.lock``) by every transaction that stores a finished game: the next
 # ``seq`` and the ratings are read then written, so two processes finishing games take turns.
 FINISH_LOCK = "finish"
@@ -82,6 +87,8 @@ class FinishedRow(BaseModel):
 
 
 def _global_board(conn: Transaction, guild_id: str) -> bool:
+    if guild_id.startswith(PRIVATE_SCOPE_PREFIX):
+        return False  # a group DM's games are its own
     row = conn.execute(
         "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
     ).fetchone()

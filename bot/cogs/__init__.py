@@ -1,5 +1,6 @@
 """One cog per feature: lobby (/play and its buttons), play (moves, hands), info, admin, triad,
-seats, settings, tables (spectators), history, replay and threads (a table's thread removed or archived)."""
+seats, settings, tables (spectators), history, replay, threads (a table's thread removed or archived)
+and install_notice (told once where the app is installed to a user alone)."""
 
 EXTENSIONS = (
     "bot.cogs.lobby",
@@ -13,4 +14,5 @@ EXTENSIONS = (
     "bot.cogs.history",
     "bot.cogs.replay",
     "bot.cogs.threads",
+    "bot.cogs.install_notice",
 )

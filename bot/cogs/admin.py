@@ -12,6 +12,7 @@ from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
+from bot.reach import servers_only
 from bot.ui.feedback import reply, user_locale
 
 
@@ -25,8 +26,7 @@ class AdminCog(commands.Cog):
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.stop.description"), "cmd.stop.description"),
             callback=self.stop,
         )
-        command.guild_only = True
-        self.bot.tree.add_command(command)
+        self.bot.tree.add_command(servers_only(command))
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("stop")

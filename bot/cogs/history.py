@@ -7,7 +7,9 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import translator
+from bot.places import place_of
 from bot.ports import CogHost
+from bot.reach import with_friends
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import user_locale
 from bot.ui.history_view import history_answer
@@ -28,8 +30,7 @@ class HistoryCog(commands.Cog):
             {"member": "cmd.option.history_member", "game": "cmd.option.game"},
             {"game": game_choices(list(self.bot.games))},
         )
-        history.guild_only = True
-        self.bot.tree.add_command(history)
+        self.bot.tree.add_command(with_friends(history))  # bot/reach.py
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("history")
@@ -37,12 +38,12 @@ class HistoryCog(commands.Cog):
     async def history(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.Member | discord.User | None = None,
         game: str | None = None,
     ) -> None:
         tr = translator(user_locale(interaction))
         rows = await self.bot.ratings.history(
-            str(interaction.guild_id), str(member.id) if member else None, game, HISTORY_SIZE
+            place_of(interaction).scope, str(member.id) if member else None, game, HISTORY_SIZE
         )
         who = member.display_name if member else None
         await send_answer(interaction, history_answer(rows, who, tr, game))

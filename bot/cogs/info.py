@@ -11,7 +11,9 @@ from discord.ext import commands
 
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
+from bot.places import place_of
 from bot.ports import CogHost
+from bot.reach import everywhere, with_friends
 from bot.ui.answer_layout import Answer, Block, game_colour, send_answer
 from bot.ui.feedback import guild_locale, user_locale
 from bot.ui.ratings_view import shown_rating
@@ -42,7 +44,7 @@ class InfoCog(commands.Cog):
             ),
             callback=self.leaderboard,
         )
-        leaderboard.guild_only = True
+        with_friends(leaderboard)  # bot/reach.py
         rules: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=cmd_str("rules", "cmd.rules.name"),
             description=cmd_str(
@@ -50,6 +52,7 @@ class InfoCog(commands.Cog):
             ),
             callback=self.rules,
         )
+        everywhere(rules)
         for command, required in ((leaderboard, False), (rules, True)):
             describe(command, "game", "cmd.option.game", game_choices(list(self.bot.games)))
             describe(command, "game", required=required)
@@ -84,7 +87,7 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, locale: str, game: str | None, scope: str
     ) -> Answer:
         """By rating (openskill ordinal, with games played): one game, or the top of each."""
-        where = GLOBAL if scope == "global" else str(interaction.guild_id)
+        where = GLOBAL if scope == "global" else place_of(interaction).scope
         games = [game] if game else list(self.bot.games)
         boards = {
             key: await self.bot.ratings.board(
@@ -116,12 +119,10 @@ class InfoCog(commands.Cog):
             if rows
         ] or [Block(tr(locale, "leaderboard.empty"))]
         footer = tr(locale, "leaderboard.rating_footer")
-        if (
-            global_
-            and not (
-                await self.bot.tables.guild_settings.get(str(interaction.guild_id))
-            ).global_board
-        ):
+        place = place_of(interaction)
+        if global_ and place.guild_id is None:  # a group DM's games stay its own
+            footer += " " + tr(locale, "anyscope.not_global")
+        elif global_ and not (await self.bot.tables.guild_settings.get(place.scope)).global_board:
             footer += " " + tr(locale, "leaderboard.opted_out")
         return Answer(
             title=tr(locale, key, game=title_game),
@@ -133,8 +134,9 @@ class InfoCog(commands.Cog):
     async def _standings_board(
         self, interaction: discord.Interaction, locale: str, game: str | None, by: str
     ) -> Answer:
+        here = place_of(interaction).scope  # a server, or a group DM's own (bot/places.py)
         rows = await self.bot.standings.leaderboard(
-            str(interaction.guild_id),
+            here,
             game,
             LEADERBOARD_SIZE,
             by="points" if by == "points" else "won",
@@ -155,9 +157,8 @@ class InfoCog(commands.Cog):
         ]
         blocks = [Block("\n".join(lines) or tr(locale, "leaderboard.empty"))]
         if game is not None:  # game-specific counters: amulets, Macarenas, ...
-            guild = str(interaction.guild_id)
-            for stat in await self.bot.standings.stat_names(guild, game):
-                board = await self.bot.standings.stat_board(guild, game, stat, STAT_BOARD_SIZE)
+            for stat in await self.bot.standings.stat_names(here, game):
+                board = await self.bot.standings.stat_board(here, game, stat, STAT_BOARD_SIZE)
                 if board:
                     blocks.append(
                         Block(

@@ -14,7 +14,9 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
+from bot.places import place_of
 from bot.ports import CogHost
+from bot.reach import with_friends
 from bot.service import TableOptions
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
@@ -22,6 +24,7 @@ from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
 from bot.ui.lobby_answer import LobbyAnswer
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
+from bot.ui.public_table_check import public_table_possible
 from bot.ui.rules import rules_answer
 from bot.ui.slash import describe
 from games.core import Game
@@ -50,8 +53,8 @@ class LobbyCog(commands.Cog):
         group = app_commands.Group(
             name=cmd_str("play", "cmd.play.name"),
             description=cmd_str(tr(DEFAULT_LOCALE, "cmd.play.description"), "cmd.play.description"),
-            guild_only=True,
         )
+        with_friends(group)  # servers (with or without the bot) and group DMs: bot/reach.py
         for key, game in self.bot.games.items():
             if getattr(self.bot.presenter(key), "custom_play_command", False):
                 continue  # the game's own cog adds ``/play <key>`` (e.g. with a member option)
@@ -89,6 +92,7 @@ class LobbyCog(commands.Cog):
             prefix = "level" if spec.name == "cpu_level" else f"{key}.option.{spec.name}"
             choices = [(v, f"{prefix}.{v}") for v in spec.choices] if spec.choices else None
             describe(command, spec.name, desc_key, choices)
+        command.add_check(public_table_possible)  # no public table where forced ephemeral
         return command
 
     async def open_table(
@@ -97,7 +101,8 @@ class LobbyCog(commands.Cog):
         """Open a lobby. The ``/play`` response is the lobby itself (inline) or the thread's line
         in the channel (no bot-token post either way: ``bot/ui/lobby_answer.py``); the host is
         told privately what the response does not say (the thread, a missing permission)."""
-        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+        scope = place_of(interaction).scope  # where its result is kept (bot/places.py)
+        settings = await self.bot.tables.guild_settings.get(scope)
         placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         channel_id = str(interaction.channel_id)
         answers = self.bot.listener.kit.answers
@@ -111,7 +116,7 @@ class LobbyCog(commands.Cog):
             options = coerce(game.options_model, raw)
             options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
             table = await self.bot.tables.lobby.open(
-                guild_id=str(interaction.guild_id),
+                guild_id=scope,
                 channel_id=channel_id,
                 game_key=game.key,
                 host_id=str(interaction.user.id),

@@ -14,7 +14,9 @@ from discord.ext import commands
 
 from bot.errors import TableError
 from bot.i18n import Translator, translator
+from bot.places import place_of
 from bot.ports import CogHost
+from bot.reach import with_friends
 from bot.service import Table
 from bot.service.replay import ReplayResult
 from bot.service.versions import engine_version
@@ -45,8 +47,7 @@ class ReplayCog(commands.Cog):
 
     async def cog_load(self) -> None:
         replay = command("replay", "replay", self.replay, {"table": "cmd.option.table"})
-        replay.guild_only = True
-        self.bot.tree.add_command(replay)
+        self.bot.tree.add_command(with_friends(replay))  # bot/reach.py
         self.bot.add_dynamic_items(ReplayButton, ExportButton)
 
     async def cog_unload(self) -> None:
@@ -68,10 +69,13 @@ class ReplayCog(commands.Cog):
     async def _checked(
         self, interaction: discord.Interaction, table_id: int, tr: Translator
     ) -> tuple[Table, ReplayResult, str | None]:
-        record, result = await self._load(interaction, table_id)
-        if record.guild_id != str(interaction.guild_id):
-            raise TableError("no_such_table", table=table_id)  # another server's game
+        here = place_of(interaction).scope
         finished = await self.bot.ratings.finished_game(table_id)
+        if finished is not None and finished.guild_id != here:  # refused before rebuilding
+            raise TableError("no_such_table", table=table_id)
+        record, result = await self._load(interaction, table_id)
+        if record.guild_id != here:  # another place's game
+            raise TableError("no_such_table", table=table_id)
         played = finished.engine if finished is not None and finished.engine else None
         now = engine_version(record.game)
         if not result.matches:

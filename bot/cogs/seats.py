@@ -16,6 +16,7 @@ from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
+from bot.reach import servers_only
 from bot.service import Table
 from bot.ui.feedback import reply, user_locale
 from bot.ui.items import SeatButton
@@ -48,8 +49,7 @@ class SeatsCog(commands.Cog):
                 ),
                 callback=callback,
             )
-            command.guild_only = True
-            made.append(command)
+            made.append(servers_only(command))  # a table by the bot's token: bot/reach.py
         describe(made[-1], "player", "cmd.kick.player")
         return made
 

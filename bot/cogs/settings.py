@@ -16,6 +16,7 @@ from bot.errors import TableError
 from bot.i18n import translator
 from bot.i18n.commands import cmd_str
 from bot.ports import CogHost
+from bot.reach import servers_only
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import user_locale
 from bot.ui.options import coerce, option_specs, signature_for
@@ -58,6 +59,7 @@ class SettingsCog(commands.Cog):
             guild_only=True,
             default_permissions=discord.Permissions(manage_guild=True),
         )
+        servers_only(group)  # bot/reach.py
         group.add_command(command("show", "settings.show", self.show))
         group.add_command(
             command(

@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.ports import CogHost
+from bot.reach import servers_only
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import reply, user_locale
 from bot.ui.platform_items import FollowButton
@@ -27,8 +28,7 @@ class TablesCog(commands.Cog):
 
     async def cog_load(self) -> None:
         tables = command("tables", "tables", self.tables)
-        tables.guild_only = True
-        self.bot.tree.add_command(tables)
+        self.bot.tree.add_command(servers_only(tables))  # following is by DM: bot/reach.py
         self.bot.add_dynamic_items(FollowButton)
 
     async def cog_unload(self) -> None:

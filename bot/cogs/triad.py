@@ -21,7 +21,9 @@ from discord.ext import commands
 
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
+from bot.places import place_of
 from bot.ports import CogHost
+from bot.reach import everywhere, with_friends
 from bot.service.triad import TriadLobby
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
@@ -29,6 +31,7 @@ from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.profile_view import profile_answer
+from bot.ui.public_table_check import public_table_possible
 from bot.ui.ratings_view import rating_lines
 from bot.ui.slash import describe
 from bot.ui.threads import opened_text
@@ -79,7 +82,8 @@ class TriadCog(commands.Cog):
                 ),
                 callback=callback,
             )
-            command.guild_only = True
+            # /cards is a player's own collection, /profile a place's record: bot/reach.py
+            (everywhere if name == "cards" else with_friends)(command)
             describe(command, "member", "triad.ui.cmd.member")
             self.bot.tree.add_command(command)
         self.bot.add_dynamic_items(*ITEMS)
@@ -96,7 +100,7 @@ class TriadCog(commands.Cog):
     def _play_command(self) -> app_commands.Command[Any, ..., None]:
         game = self.bot.games.get(GAME)
         specs = [
-            OptionSpec("opponent", discord.Member),
+            OptionSpec("opponent", discord.Member | discord.User),  # no Member in a group DM
             OptionSpec("level", str, tuple(game.ai_levels) if game else ()),
             *(option_specs(game.options_model) if game else []),
             OptionSpec("turn_seconds", TURN_SECONDS),
@@ -124,6 +128,7 @@ class TriadCog(commands.Cog):
             prefix = "level" if spec.name == "level" else f"triad.option.{spec.name}"
             choices = [(v, f"{prefix}.{v}") for v in spec.choices] if spec.choices else None
             describe(command, spec.name, key, choices)
+        command.add_check(public_table_possible)  # no public table where forced ephemeral
         return command
 
     async def challenge(self, interaction: discord.Interaction, raw: dict[str, Any]) -> None:
@@ -142,10 +147,11 @@ class TriadCog(commands.Cog):
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
         cards = await self.triad.available(host)
-        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
+        scope = place_of(interaction).scope  # where its result is kept (bot/places.py)
+        settings = await self.bot.tables.guild_settings.get(scope)
         placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
         table, started = await self.triad.challenge(
-            guild_id=str(interaction.guild_id),
+            guild_id=scope,
             channel_id=str(interaction.channel_id),
             host_id=host,
             host_name=interaction.user.display_name,
@@ -238,7 +244,7 @@ class TriadCog(commands.Cog):
 
     # ----- /cards and /profile --------------------------------------------------------------
     async def cards(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.remember(interaction)
@@ -266,16 +272,16 @@ class TriadCog(commands.Cog):
         await answer_with(interaction, payload, fresh=fresh)
 
     async def profile(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.remember(interaction)
         target = member or interaction.user
         user_id = str(target.id)
         locale = user_locale(interaction)
-        profile = await self.triad.profile(str(interaction.guild_id), user_id)
+        guild = place_of(interaction).scope  # this place's record and ratings (bot/places.py)
+        profile = await self.triad.profile(guild, user_id)
         others = [(tr(locale, f"{r.game}.name"), r.won, r.played) for r in profile.others]
-        guild = str(interaction.guild_id)  # ratings per game in this server, with their trend
         ratings = await self.bot.ratings.of_user(guild, user_id)
         trends = {r.game: await self.bot.ratings.trend(guild, r.game, user_id) for r in ratings}
         lines = rating_lines(ratings, trends, translator(locale))

@@ -16,8 +16,12 @@ Policies (each one short, and the reason beside it):
   pool per combination would hold too few games to mean anything. The published variants
   (points, teams, hand sizes, Triple Triad's rules...) are the game as designed and are rated.
 - A game needs two sides and a person to be rated.
-Ratings exist per (guild, game) and globally per game; a guild that opts out of the global board
-(``/settings``) has its games rated in its own pool only.
+Ratings exist per (place, game) and globally per game; a guild that opts out of the global board
+(``/settings``) has its games rated in its own pool only. A place is ``bot/places.py``'s scope: a
+server (with the bot or without it: one community, one pool) or a group DM (``channel:<id>``,
+its own pool). A group DM's games never reach the global board: it is a private place whose
+members cannot opt out (no ``/settings`` there), and the global board is the one view across
+places (``storage/ratings.py``'s ``PRIVATE_SCOPE_PREFIX``).
 """
 
 from __future__ import annotations
