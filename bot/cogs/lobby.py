@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
+from bot.places import place_of
 from bot.ports import CogHost
 from bot.service import TableOptions
 from bot.ui.answer_layout import send_answer
@@ -96,12 +97,17 @@ class LobbyCog(commands.Cog):
         """Open a lobby. The ``/play`` response is the lobby itself (inline) or the thread's line
         in the channel (no bot-token post either way: ``bot/ui/lobby_answer.py``); the host is
         told privately what the response does not say (the thread, a missing permission)."""
-        settings = await self.bot.tables.guild_settings.get(str(interaction.guild_id))
-        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
+        place = place_of(interaction)  # bot/places.py
+        scope = place.scope  # the server, or the group DM (channel:<id>)
+        settings = await self.bot.tables.guild_settings.get(scope)
+        if place.interaction_only:  # no thread there: the table is the response (anywhere.py)
+            placement, missing = None, None
+        else:
+            placement, missing = self.bot.threads.plan(interaction, settings)  # ui/threads.py
         channel_id = str(interaction.channel_id)
         answers = self.bot.listener.kit.answers
         if placement is None:  # the response is the lobby
-            answer = answers.expect(channel_id, interaction)
+            answer = answers.expect(channel_id, interaction, only=place.interaction_only)
         else:  # the response is the thread's line in the channel
             answer = placement.answer = LobbyAnswer(interaction)
         late = asyncio.ensure_future(answer.acknowledge_late())
@@ -110,7 +116,7 @@ class LobbyCog(commands.Cog):
             options = coerce(game.options_model, raw)
             options.update({k: raw[k] for k in TableOptions.model_fields if raw.get(k) is not None})
             table = await self.bot.tables.lobby.open(
-                guild_id=str(interaction.guild_id),
+                guild_id=scope,
                 channel_id=channel_id,
                 game_key=game.key,
                 host_id=str(interaction.user.id),
@@ -118,6 +124,7 @@ class LobbyCog(commands.Cog):
                 locale=guild_locale(interaction, self.bot.settings.default_locale),
                 options=options,
                 place=placement.place if placement is not None else None,
+                interaction_only=place.interaction_only,
             )
         finally:
             answers.forget(channel_id, answer)
