@@ -24,7 +24,7 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table
-from bot.ui.messages import lobby_payload, public_payload
+from bot.ui.messages import finish, lobby_payload, public_payload
 from bot.ui.tokens import LIFETIME, Hook, Tokens
 
 log = logging.getLogger(__name__)
@@ -113,6 +113,7 @@ class InteractionOnlyTables:
         self.pause(table)
         payload = self._paused_payload(table)
         try:
+            await finish(payload)  # its image attached afresh (the message may show none yet)
             await hook.edit(payload.edit_kwargs())
             metrics.count("anywhere.paused")
         except discord.HTTPException as exc:  # (the token is never logged)
@@ -129,8 +130,6 @@ class InteractionOnlyTables:
         else:
             presenter = self.k.bot.presenter(table.game.key)
             payload = public_payload(table, presenter, self.k.bot.tables, tr)
-        payload.image = None
-        payload.keep_image = True
         payload.content = tr("anywhere.paused")
         return payload
 

@@ -24,7 +24,7 @@ from tests.e2e.driver_kit import HAND_BUTTON
 from tests.message_text import read_card
 
 SEED = "e2e-0063"
-PAUSE_AFTER = 1.5  # seconds (14 minutes in production: settings' interaction_pause_seconds)
+PAUSE_AFTER = 3.0  # seconds (14 minutes in production: settings' interaction_pause_seconds)
 
 
 async def _start(fake, mesa, players, channel, **options) -> AmapatolliTable:
