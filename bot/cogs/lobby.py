@@ -168,7 +168,28 @@ class LobbyCog(commands.Cog):
             "cancel": functools.partial(service.lobby.cancel, table_id, user),
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
+        if op == "rematch" and place_of(interaction).interaction_only:
+            await self._rematch_by_token(interaction, table_id, actions[op])
+            return
         await actions[op]()
+
+    async def _rematch_by_token(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        rematch: Callable[[], Awaitable[object]],
+    ) -> None:
+        """Where the bot may not post (``bot/places.py``), the rematch's lobby is the press's
+        public follow-up, and the press's token turns the finished table's "Revancha" off."""
+        kit = self.bot.listener.kit
+        if interaction.message is not None:
+            kit.tokens.offer(("public", table_id), interaction, interaction.message.id)
+        channel_id = str(interaction.channel_id)
+        answer = kit.answers.expect_followup(channel_id, interaction)
+        try:
+            await rematch()
+        finally:
+            kit.answers.forget(channel_id, answer)
 
     def _offer_lobby_token(self, table_id: int, interaction: discord.Interaction) -> None:
         """A press on the lobby message, answered with a deferred update: its token edits that

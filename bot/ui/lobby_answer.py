@@ -41,6 +41,7 @@ class LobbyAnswer:
         self._claimed = False
         self.only = only
         self.deferred = False  # acknowledged publicly ("thinking"): the lobby edits @original
+        self.followup = False  # a press answered already (a rematch): the lobby follows it up
 
     def claim(self) -> bool:
         """Take the one response (the lobby, or the acknowledgement): True for the first taker."""
@@ -106,7 +107,7 @@ class LobbyAnswers:
             and record.status == "lobby"
             and record.parent_channel_id is None
             and not record.message_id
-            and (answer.deferred or not answer.interaction.response.is_done())
+            and (answer.deferred or answer.followup or not answer.interaction.response.is_done())
         )
 
     async def post(self, table: Table, payload: Payload) -> discord.Message | None:
@@ -118,6 +119,8 @@ class LobbyAnswers:
             return None
         if answer.deferred:  # acknowledged publicly: the lobby is that acknowledgement
             return await self._edit_deferred(table, answer, payload)
+        if answer.followup:  # a public follow-up of the press that asked for it
+            return await self._follow_up(table, answer, payload)
         if not answer.claim():
             return None
         del self._waiting[record.channel_id]
@@ -155,4 +158,26 @@ class LobbyAnswers:
         answer.message_id = message.id
         self._tokens.offer(("public", table.id), interaction, message.id)
         metrics.count("lobby_answer.edited")
+        return message
+
+    def expect_followup(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
+        """A press answered already (a rematch in an interaction-only place): the lobby it
+        opens is posted as its public follow-up, which its token then edits."""
+        answer = self.expect(channel_id, interaction, only=True)
+        answer.followup = True
+        return answer
+
+    async def _follow_up(
+        self, table: Table, answer: LobbyAnswer, payload: Payload
+    ) -> discord.Message | None:
+        del self._waiting[table.record.channel_id]
+        interaction = answer.interaction
+        try:
+            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("the lobby of table %s could not follow up its press (%s)", table.id, exc.code)
+            return None
+        answer.message_id = message.id
+        self._tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
+        metrics.count("lobby_answer.followed_up")
         return message

@@ -68,6 +68,27 @@ async def test_a_whole_game_in_a_group_dm_costs_no_bot_token_call(fake_discord, 
     _result_ranked(table, players)
     assert_hands_current(table, players, table.oracle.version)
     assert_interaction_only(fake, group, players)
+    # "Revancha": the new lobby is the press's public follow-up; the old table's button is
+    # turned off through that press's token
+    finished = table.public()
+    await (await players[1].click(finished, "Revancha")).acknowledged()
+    rematch = await fake.wait_for_message(
+        lambda m: (
+            bool(read_card(m))
+            and "mesa #" in (read_card(m).get("title") or "")
+            and m.id != finished.id
+        ),
+        channel=group,
+    )
+    assert not rematch.ephemeral
+    await fake.wait_until(
+        lambda: all(b.disabled for b in finished.buttons if b.label == "Revancha"),
+        what="the old Revancha off",
+    )
+    await (await players[0].click(rematch, "Unirse")).acknowledged()
+    await fake.wait_until(lambda: players[0].name in rematch.text, what="alice in the rematch")
+    await mesa.bot.listener.drain()
+    assert_interaction_only(fake, group, players)
 
 
 async def test_a_whole_game_in_a_server_without_the_bot(fake_discord, mesa):
