@@ -181,3 +181,10 @@ class LobbyAnswers:
         self._tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
         metrics.count("lobby_answer.followed_up")
         return message
+
+    def expect_deferred(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
+        """A command acknowledged publicly at once (Triple Triad's ``/play`` in an
+        interaction-only place): the lobby it opens edits that acknowledgement."""
+        answer = self.expect(channel_id, interaction, only=True)
+        answer.deferred = answer._claimed = True
+        return answer

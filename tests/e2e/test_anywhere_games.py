@@ -1,21 +1,21 @@
-"""Issue 30.1, a whole game of each game with a common lobby (Ce Amapatolli is in
-``test_anywhere.py``) played in a group DM through the fake, the app installed by the host
+"""Issue 30.1, a whole game of each game (Ce Amapatolli is in ``test_anywhere.py``) played in a group DM through the fake, the app installed by the host
 only: the lobby is the ``/play`` response, every view rides the players' own presses, not one
 bot-token call about the group DM, no DM; the public table shows the end and each player's
 last hand is the last version. Macarena seats a computer player too (it moves while a fresh
-token exists)."""
+token exists); Triple Triad, against the computer, opens through its own ``/play``."""
 
 from __future__ import annotations
 
 import re
 
-from tests.e2e import chupate2_driver, macarena_driver, maquiavelo_driver
+from tests.e2e import chupate2_driver, macarena_driver, maquiavelo_driver, triad_driver
 from tests.e2e.anywhere_kit import (
     assert_hands_current,
     assert_interaction_only,
     group_dm_of,
     play_everywhere,
 )
+from tests.e2e.driver_kit import TableOnFake
 from tests.message_text import read_card
 
 
@@ -103,4 +103,56 @@ async def test_macarena_with_a_computer_player_in_a_group_dm(fake_discord, mesa)
     await mesa.bot.listener.drain()
     assert _shows_result(table)
     assert_hands_current(table, players, table.oracle.state.version)
+    assert_interaction_only(fake, group, players)
+
+
+class _TriadOnFake(TableOnFake):
+    def __init__(self, fake, table_id: int, channel) -> None:
+        self.fake, self.table_id, self.channel = fake, table_id, channel
+
+    def alices_turn(self, name: str) -> bool:
+        return f"Turno de **{name}**" in (self.public().text or "")
+
+
+async def test_triad_against_the_computer_in_a_group_dm(fake_discord, mesa):
+    """Triple Triad's own ``/play`` (a challenge): acknowledged publicly, the lobby and then
+    the table edit that acknowledgement; Alice places her cards from "Ver mi mano" (card,
+    then cell) while the computer moves through the fresh tokens her presses leave."""
+    fake = fake_discord
+    mesa.seed = "triad-e2e-random"
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    await play_everywhere(mesa.bot)
+    handle = await alice.slash(
+        "play triad", channel=group, random_hand=True, level="normal", payout="directo"
+    )
+    public = await handle
+    assert not public.ephemeral
+    table_id = int(re.search(r"#(\d+)", read_card(public)["title"]).group(1))
+    table = _TriadOnFake(fake, table_id, group)
+    await fake.wait_until(lambda: table.version() is not None, what="the game started")
+    assert table.public().id == public.id
+    for _ in range(12):
+        state = await fake.wait_until(
+            lambda: "over" if _shows_result(table) else table.alices_turn(alice.name),
+            timeout=20,
+            what="alice's turn or the end",
+        )
+        if state == "over":
+            break
+        version = table.version()
+        hand = await table.show_hand(alice, version)
+        cards = triad_driver.draft_buttons(hand, table_id, version, "c")
+        assert cards, hand.text
+        await (await alice.click(hand, custom_id=cards[0].custom_id)).acknowledged()
+        grid = await fake.wait_until(
+            lambda h=hand, v=version: triad_driver.draft_buttons(h, table_id, v, "x"),
+            what="the cell grid",
+        )
+        await (await alice.click(hand, custom_id=grid[0].custom_id)).acknowledged()
+        await fake.wait_until(
+            lambda v=version: (table.version() or 0) > v, what=f"past version {version}"
+        )
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
     assert_interaction_only(fake, group, players)
