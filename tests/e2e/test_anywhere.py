@@ -231,3 +231,27 @@ async def test_a_token_expired_mid_game_pauses_rather_than_using_the_bot_token(f
     await mesa.bot.listener.drain()
     _result_ranked(table, players)
     assert_interaction_only(fake, group, players)
+
+
+async def test_a_late_lobby_edits_its_public_acknowledgement(fake_discord, mesa, monkeypatch):
+    """A ``/play`` whose lobby is not ready in time is acknowledged publicly ("thinking"), and
+    the lobby then edits that acknowledgement: never a bot-token post there."""
+    from bot.ui import lobby_answer
+
+    monkeypatch.setattr(lobby_answer.LobbyAnswer.acknowledge_late, "__defaults__", (0.0,))
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob")]
+    group = group_dm_of(fake, players)
+    await play_everywhere(mesa.bot)
+    handle = await players[0].slash("play amapatolli", channel=group, hand_size=3)
+    lobby = await handle
+    assert not lobby.ephemeral
+    await fake.wait_until(
+        lambda: "mesa #" in (read_card(lobby) or {}).get("title", ""), what="lobby"
+    )
+    assert [m.id for m in fake.channel_messages(group)] == [lobby.id]
+    await (await players[1].click(lobby, "Unirse")).acknowledged()
+    await fake.wait_until(lambda: f"2. {players[1].name}" in lobby.text, what="bob seated")
+    await mesa.bot.listener.drain()
+    assert_interaction_only(fake, group, players)
