@@ -24,7 +24,7 @@ from tests.e2e.driver_kit import HAND_BUTTON
 from tests.message_text import read_card
 
 SEED = "e2e-0063"
-PAUSE_AFTER = 3.0  # seconds (14 minutes in production: settings' interaction_pause_seconds)
+PAUSE_AFTER = 600.0  # seconds (settings' interaction_pause_seconds; 14 minutes by default)
 
 
 async def _start(fake, mesa, players, channel, **options) -> AmapatolliTable:
@@ -107,7 +107,8 @@ async def test_a_whole_game_in_a_server_without_the_bot(fake_discord, mesa):
 
 @pytest.fixture
 async def quick_pause(fake_discord, tmp_path):
-    """Mesa whose interaction-only tables pause ``PAUSE_AFTER`` seconds after a press."""
+    """Mesa whose interaction-only tables pause ``PAUSE_AFTER`` seconds after a press (the
+    setting); a test shortens it for one press, so the pause comes right after that press."""
     harness = Mesa(fake_discord, tmp_path / "mesa.db", interaction_pause_seconds=PAUSE_AFTER)
     try:
         await harness.start()
@@ -123,7 +124,7 @@ def _paused(table: AmapatolliTable) -> bool:
 async def test_a_table_without_a_fresh_token_pauses_and_a_press_resumes_it(
     fake_discord, quick_pause
 ):
-    """No press for ``PAUSE_AFTER``: the last token edits the table to say it is paused, its
+    """No press for a while: the last token edits the table to say it is paused, its
     turn timer stops; "Ver mi mano" resumes it (the press's token shows it as it is) and the
     game goes on to its end, all without the bot token."""
     fake, mesa = fake_discord, quick_pause
@@ -134,7 +135,12 @@ async def test_a_table_without_a_fresh_token_pauses_and_a_press_resumes_it(
     await table.move()
     service = mesa.bot.tables
     assert service.timers.armed(table.table_id)
-    await fake.wait_until(lambda: _paused(table), timeout=PAUSE_AFTER + 5, what="paused")
+    pauses = mesa.bot.listener.kit.anywhere
+    assert pauses.pause_after == PAUSE_AFTER  # the setting
+    pauses.pause_after = 0.2  # for the next press only
+    await table.show_hand(players[2])  # the last press for a while
+    pauses.pause_after = PAUSE_AFTER
+    await fake.wait_until(lambda: _paused(table), what="paused")
     assert not service.timers.armed(table.table_id)  # no timer runs while paused
     version = table.version()
     await asyncio.sleep(0.3)

@@ -6,7 +6,10 @@ token exists); Triple Triad, against the computer, opens through its own ``/play
 
 from __future__ import annotations
 
+import asyncio
 import re
+
+import pytest
 
 from tests.e2e import chupate2_driver, macarena_driver, maquiavelo_driver, triad_driver
 from tests.e2e.anywhere_kit import (
@@ -15,7 +18,7 @@ from tests.e2e.anywhere_kit import (
     group_dm_of,
     play_everywhere,
 )
-from tests.e2e.driver_kit import TableOnFake
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, offers_on
 from tests.message_text import read_card
 
 
@@ -153,6 +156,69 @@ async def test_triad_against_the_computer_in_a_group_dm(fake_discord, mesa):
         await fake.wait_until(
             lambda v=version: (table.version() or 0) > v, what=f"past version {version}"
         )
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_interaction_only(fake, group, players)
+
+
+def _cpu_moves_after(oracle, seat: str, action: str) -> bool:
+    after, _ = macarena_driver.GAME.apply(
+        oracle.state, seat, macarena_driver.GAME.decode_action(action)
+    )
+    return macarena_driver.GAME.outcome(after) is None and "cpu1" in macarena_driver.GAME.to_act(
+        after
+    )
+
+
+async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_discord, mesa):
+    """Paused, the table's computer player waits: a person's move made from their live hand
+    (that press's token edits only the hand) is stored, the computer does not answer it until
+    someone presses the table's button; then it moves and the game goes on."""
+    fake = fake_discord
+    seed = "mac-e2e-1423"
+    mesa.seed = seed
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    options = {"amulets_to_win": 1}
+    table_id, _ = await _open_and_start(fake, mesa, "macarena", players, group, cpus=1, **options)
+    seats = [str(alice.id), str(bob.id), "cpu1"]
+    table = macarena_driver.MacarenaTable(
+        fake, table_id, players, seats, seed, options, {"cpu1": "normal"}
+    )
+    table.channel = group
+    oracle = table.oracle
+    await table.wait_version(oracle.version)
+    for _ in range(60):  # up to a person's move the computer answers, from their live hand
+        seat, action = oracle.next_move()
+        user = table.by_seat[seat]
+        if (
+            table.hand_views(user)
+            and not action.startswith("p.")
+            and _cpu_moves_after(oracle, seat, action)
+        ):
+            break
+        await table.move()
+    else:
+        pytest.fail("no move of a person answered by the computer")
+    # Her press of the table's button, the last one for a while: the table pauses soon after
+    # (a short pause for this once; 14 minutes in production).
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2
+    version = oracle.version
+    view = await table.show_hand(user, version)
+    await fake.wait_until(lambda: "en pausa" in (table.public().text or ""), what="paused")
+    pauses.pause_after = 14 * 60.0
+    await (await macarena_driver.take(user, offers_on(view, table_id)[action])).acknowledged()
+    oracle.apply(seat, action)
+    live = mesa.bot.tables.registry.find(table_id)
+    await fake.wait_until(lambda: live.version == oracle.version, what="the move stored")
+    await asyncio.sleep(0.5)
+    assert live.version == oracle.version  # the computer waits: no fresh table token
+    assert "en pausa" in table.public().text
+    await (await bob.click(table.public(), HAND_BUTTON)).acknowledged()  # resumes it
+    oracle.advance_cpus()
+    await table.wait_version(oracle.version)
+    await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
     assert_interaction_only(fake, group, players)
