@@ -68,6 +68,10 @@ async def test_a_whole_game_in_a_group_dm_costs_no_bot_token_call(fake_discord, 
     _result_ranked(table, players)
     assert_hands_current(table, players, table.oracle.version)
     assert_interaction_only(fake, group, players)
+    # the turn pings were follow-ups of table tokens, each deleted once its turn passed
+    pings = [m for m in fake.messages.values() if m.channel is group and "te toca" in m.text]
+    assert pings and all(m.interaction is not None for m in pings)
+    assert all(m.deleted for m in pings[:-1])
     # "Revancha": the new lobby is the press's public follow-up; the old table's button is
     # turned off through that press's token
     finished = table.public()
