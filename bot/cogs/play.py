@@ -555,7 +555,10 @@ def _is_private_view(interaction: discord.Interaction) -> bool:
     channel = interaction.channel
     return interaction.message is not None and (
         _is_ephemeral(interaction)
-        or (channel is not None and channel.type is discord.ChannelType.private)
+        or (
+            interaction.guild_id is None
+            and (channel is None or channel.type is not discord.ChannelType.group)
+        )
     )
 
 

@@ -287,7 +287,10 @@ class PrivateViews:
         message = interaction.message
         if message is not None and message.flags.ephemeral:  # where they play: "Ver mi mano"
             self.k.places.played(seat, from_table=True)  # (in a group DM too)...
-        elif interaction.guild_id is None:  # ...or a DM view
+        elif interaction.guild_id is None and not (
+            interaction.channel is not None
+            and interaction.channel.type is discord.ChannelType.group
+        ):  # ...or a DM view (a group DM's table is not one)
             self.k.places.played(seat, from_table=False)
         if not answered_on_message(interaction):
             return
