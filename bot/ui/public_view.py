@@ -41,6 +41,8 @@ class PublicTable:
         slot.final = final
         # A lobby that is its /play's response needs no bot-token turn (bot/ui/lobby_answer.py).
         slot.paced = table.record.status != "lobby" or not self.k.answers.waiting(table)
+        if table.interaction_only:  # never a bot-token call: no turn of the pacer either
+            slot.paced = False
         playing = table.record.status == "playing" and not final
         slot.skip_version = table.version if playing else None
         return self._slots.kick(table.id, functools.partial(self._present_public, table))
