@@ -196,6 +196,7 @@ class MesaBot(commands.Bot):
         )
         self.listener.kit.public_every = settings.public_edit_every_seconds
         self.listener.kit.dm_when_needed = settings.dm_views_when_needed
+        self.listener.kit.anywhere.pause_after = settings.interaction_pause_seconds
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(
@@ -258,6 +259,7 @@ class MesaBot(commands.Bot):
             feed=feed,
             owns=self._owns_guild_id,
             origin=self.settings.intent_origin(),
+            held=self.listener.kit.anywhere.held,  # interaction-only tables without a token
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -23,6 +23,9 @@ GUILD_INSTALL_OWNER = 0  # authorizing_integration_owners key of a server instal
 USER_INSTALL_OWNER = 1  # ... and of a user install
 _GROUP_DM_CHANNEL_TYPE = 3  # Discord's channel type of a group DM
 USE_EXTERNAL_APPS = 1 << 50
+# The key of a table's stored ``meta`` saying it lives on interaction tokens alone (it was
+# opened where the bot may not post): kept with the table, so a restart keeps it so.
+INTERACTION_ONLY = "interaction_only"
 
 
 class PlaceKind(Enum):

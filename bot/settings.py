@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     # the bot token only once it has again (or the game ends): through the token of its
     # player's last click on it, always at once. False: every change of every DM hand.
     dm_views_when_needed: bool = True
+    # A table that lives on interaction tokens alone (a group DM, a server without the bot:
+    # bot/ui/anywhere.py) is paused this many seconds after the last press of its buttons
+    # (Discord's tokens live 15 minutes); any press resumes it.
+    interaction_pause_seconds: float = Field(default=14 * 60.0, gt=0, le=14 * 60.0)
     # Seconds between two event-loop lag samples (bot/metrics.py, DEBUG lines on mesa.metrics).
     loop_lag_interval_seconds: float = Field(default=1.0, gt=0, le=60)
     # Shards (Discord requires them from 2,500 guilds). SHARD_COUNT: how many in total;

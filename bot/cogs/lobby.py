@@ -101,13 +101,17 @@ class LobbyCog(commands.Cog):
         """Open a lobby. The ``/play`` response is the lobby itself (inline) or the thread's line
         in the channel (no bot-token post either way: ``bot/ui/lobby_answer.py``); the host is
         told privately what the response does not say (the thread, a missing permission)."""
-        scope = place_of(interaction).scope  # where its result is kept (bot/places.py)
+        place = place_of(interaction)  # bot/places.py
+        scope = place.scope  # the server, or the group DM (channel:<id>)
         settings = await self.bot.tables.guild_settings.get(scope)
-        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
+        if place.interaction_only:  # no thread there: the table is the response (anywhere.py)
+            placement, missing = None, None
+        else:
+            placement, missing = self.bot.threads.plan(interaction, settings)  # ui/threads.py
         channel_id = str(interaction.channel_id)
         answers = self.bot.listener.kit.answers
         if placement is None:  # the response is the lobby
-            answer = answers.expect(channel_id, interaction)
+            answer = answers.expect(channel_id, interaction, only=place.interaction_only)
         else:  # the response is the thread's line in the channel
             answer = placement.answer = LobbyAnswer(interaction)
         late = asyncio.ensure_future(answer.acknowledge_late())
@@ -124,6 +128,7 @@ class LobbyCog(commands.Cog):
                 locale=guild_locale(interaction, self.bot.settings.default_locale),
                 options=options,
                 place=placement.place if placement is not None else None,
+                interaction_only=place.interaction_only,
             )
         finally:
             answers.forget(channel_id, answer)
@@ -172,9 +177,30 @@ class LobbyCog(commands.Cog):
             "cancel": functools.partial(service.lobby.cancel, table_id, user),
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
+        if op == "rematch" and place_of(interaction).interaction_only:
+            await self._rematch_by_token(interaction, table_id, actions[op])
+            return
         await actions[op]()
         if op == "join":  # seated: a player the bot does not know yet is asked where they play
             await place_question.ask(self.bot.listener.kit.places, interaction, table_id)
+
+    async def _rematch_by_token(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        rematch: Callable[[], Awaitable[object]],
+    ) -> None:
+        """Where the bot may not post (``bot/places.py``), the rematch's lobby is the press's
+        public follow-up, and the press's token turns the finished table's "Revancha" off."""
+        kit = self.bot.listener.kit
+        if interaction.message is not None:
+            kit.tokens.offer(("public", table_id), interaction, interaction.message.id)
+        channel_id = str(interaction.channel_id)
+        answer = kit.answers.expect_followup(channel_id, interaction)
+        try:
+            await rematch()
+        finally:
+            kit.answers.forget(channel_id, answer)
 
     def _offer_lobby_token(self, table_id: int, interaction: discord.Interaction) -> None:
         """A press on the lobby message, answered with a deferred update: its token edits that

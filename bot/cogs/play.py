@@ -549,9 +549,16 @@ class PlayCog(commands.Cog):
 
 
 def _is_private_view(interaction: discord.Interaction) -> bool:
-    """A click on a player's own view: an ephemeral "Ver mi mano" or their DM."""
+    """A click on a player's own view: an ephemeral "Ver mi mano" or their DM with the bot (a
+    group DM's public table is not one: ``bot/places.py``; the channel's type is read here so
+    that module stays off every click's path)."""
+    channel = interaction.channel
     return interaction.message is not None and (
-        _is_ephemeral(interaction) or interaction.guild_id is None
+        _is_ephemeral(interaction)
+        or (
+            interaction.guild_id is None
+            and (channel is None or channel.type is not discord.ChannelType.group)
+        )
     )
 
 

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
-from bot.places import place_of
+from bot.places import Place, place_of
 from bot.ports import CogHost
 from bot.reach import everywhere, with_friends
 from bot.service.triad import TriadLobby
@@ -132,7 +132,24 @@ class TriadCog(commands.Cog):
         return command
 
     async def challenge(self, interaction: discord.Interaction, raw: dict[str, Any]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        place = place_of(interaction)  # bot/places.py
+        if place.interaction_only:  # the lobby is this response: acknowledged publicly
+            await interaction.response.defer(thinking=True)
+            answer = self.bot.listener.kit.answers.expect_deferred(
+                str(interaction.channel_id), interaction
+            )
+        else:
+            answer = None
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self._challenge(interaction, raw, place)
+        finally:
+            if answer is not None:
+                self.bot.listener.kit.answers.forget(str(interaction.channel_id), answer)
+
+    async def _challenge(
+        self, interaction: discord.Interaction, raw: dict[str, Any], place: Place
+    ) -> None:
         await self.bot.remember(interaction)
         locale = user_locale(interaction)
         game = self.bot.games[GAME]
@@ -147,11 +164,13 @@ class TriadCog(commands.Cog):
             options["turn_seconds"] = raw["turn_seconds"]
         options["cpu_level"] = level
         cards = await self.triad.available(host)
-        scope = place_of(interaction).scope  # where its result is kept (bot/places.py)
-        settings = await self.bot.tables.guild_settings.get(scope)
-        placement, missing = self.bot.threads.plan(interaction, settings)  # bot/ui/threads.py
+        settings = await self.bot.tables.guild_settings.get(place.scope)
+        if place.interaction_only:  # no thread there (bot/ui/anywhere.py)
+            placement, missing = None, None
+        else:
+            placement, missing = self.bot.threads.plan(interaction, settings)  # ui/threads.py
         table, started = await self.triad.challenge(
-            guild_id=scope,
+            guild_id=place.scope,
             channel_id=str(interaction.channel_id),
             host_id=host,
             host_name=interaction.user.display_name,
@@ -160,6 +179,7 @@ class TriadCog(commands.Cog):
             opponent=str(opponent.id) if opponent else None,
             level=level,
             place=placement.place if placement is not None else None,
+            interaction_only=place.interaction_only,
         )
         t = translator(locale)
         if opponent is not None:

@@ -39,6 +39,9 @@ class ServiceContext:
     refresh: Callable[[Table], Awaitable[Delivery | None]] | None = None
     # The wall clock of stored deadlines (wake_at): what a restart measures the time left by.
     clock: Callable[[], float] = time.time
+    # A table its presentation holds: no computer move, no turn timer while it says so (an
+    # interaction-only table with no fresh token to show them: bot/ui/anywhere.py).
+    held: Callable[[Table], bool] = field(default=lambda table: False)
     # The listener's calls, delivered outside the table lock in version order per table.
     notify: Notifications = field(init=False)
 

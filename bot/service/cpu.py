@@ -122,6 +122,8 @@ class ComputerTurns:
         return None
 
     def kick(self, table: Table) -> None:
+        if table.interaction_only and self.ctx.held(table):
+            return  # kicked again when it is released
         if not self._tasks.running(table.id):
             self._tasks.start(table.id, self._loop(table))
 
@@ -174,6 +176,8 @@ class ComputerTurns:
             while not self.ctx.closing:
                 if delay := self.ctx.cpu_delay(table):
                     await self._sleep_on_version(table, delay)
+                if table.interaction_only and self.ctx.held(table):
+                    return  # kicked again when it is released
                 # Fair ¡Ce!: while a person's window is open the computer waits (the game says
                 # how long); the wait counts only while the table stays at one version.
                 wait = self.fair_wait(table)

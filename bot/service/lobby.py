@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from bot.errors import TableError
+from bot.places import INTERACTION_ONLY
 from bot.service.context import ServiceContext
 from bot.service.fairness import FAIR_META, new_seal
 from bot.service.guild_settings import SERVER_DEFAULTS
@@ -81,13 +82,16 @@ class Lobby:
         options: dict[str, Any] | None = None,
         seed: str | None = None,
         place: Place | None = None,
+        interaction_only: bool = False,
     ) -> Table:
         """A new lobby in ``channel_id``. ``place``: the table goes into a thread of that
         channel; it runs once the lobby is stored and before it is shown, and returns the
-        record as placed (in its thread, or inline when no thread could be made)."""
+        record as placed (in its thread, or inline when no thread could be made).
+        ``interaction_only``: opened where the bot may not post (``bot/places.py``): stored
+        with the table, which then lives on interaction tokens alone."""
         game = self.ctx.game(game_key)
         options = dict(options or {})
-        meta: dict[str, Any] = {}
+        meta: dict[str, Any] = {INTERACTION_ONLY: True} if interaction_only else {}
         if self.ctx.guild_settings is not None:  # the server's defaults (/settings)
             settings = await self.ctx.guild_settings.get(guild_id)
             options, locale, filled = settings.for_new_table(game_key, channel_id, options, locale)
@@ -311,6 +315,7 @@ class Lobby:
                 options=record.options,
                 seats=seats,
                 seed=self.ctx.seed_factory(),
+                meta={INTERACTION_ONLY: True} if record.meta.get(INTERACTION_ONLY) else None,
                 link_from=(record.id, REMATCH),  # one transaction: both or neither
             )
         except ChannelBusy as exc:

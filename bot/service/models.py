@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
+from bot.places import INTERACTION_ONLY
 from games.core import Event, Game, GameState, Outcome
 from storage import SeatInfo, TableRecord
 
@@ -63,6 +64,12 @@ class Table:
 
     def human_seats(self) -> list[SeatInfo]:
         return [s for s in self.record.seats if not s.is_cpu]
+
+    @property
+    def interaction_only(self) -> bool:
+        """Whether the table lives on interaction tokens alone (opened where the bot may not
+        post: ``bot/places.py``): no bot-token call about its channel, ever."""
+        return bool(self.record.meta.get(INTERACTION_ONLY))
 
 
 class TableListener(Protocol):

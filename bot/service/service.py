@@ -78,13 +78,15 @@ class TableService:
         feed: ChangeFeed | None = None,
         owns: Callable[[str | None], bool] | None = None,
         origin: str = "",
+        held: Callable[[Table], bool] | None = None,
     ) -> None:
         """``feed``: how other processes' changes are heard (``NoFeed``: none share the
         tables); ``owns``: whether this process runs the shard of a guild (it then presents
         that guild's tables and runs their timers and computer turns; all by default);
         ``origin``: this process among those sharing the database (the intents it resolves
         after a restart are its own); ``think_clock``: what computer players' think time runs
-        on (``time.monotonic`` in the bot; None: fixed, reproducible search budgets)."""
+        on (``time.monotonic`` in the bot; None: fixed, reproducible search budgets); ``held``:
+        tables whose computer moves and turn timers wait (``ServiceContext.held``)."""
         self.repo = TablesRepo(db)
         feed = feed or NoFeed()
         owns = owns or (lambda guild_id: True)
@@ -105,6 +107,8 @@ class TableService:
             guild_settings=GuildSettingsStore(GuildSettingsRepo(db)),
             clock=clock,
         )
+        if held is not None:
+            self._ctx.held = held
         self.registry = TableRegistry(self._ctx, owns, feed.shared)
         self.sharing = SharedTables(
             self._ctx, feed, owns, self.registry, self.presented, self._after_change

@@ -54,6 +54,8 @@ class TurnTimers:
         self.cancel(table.id)
         if self.ctx.closing or not self.waiting_humans(table):
             return
+        if table.interaction_only and self.ctx.held(table):
+            return  # armed again when it is released
         left = self.ctx.turn_seconds(table) if seconds is None else seconds
         if self._suspended is not None:  # armed when Discord is back
             self._suspended[table.id] = (table, left)

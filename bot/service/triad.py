@@ -189,6 +189,7 @@ class TriadLobby:
         opponent: str | None,
         level: str,
         place: Place | None = None,
+        interaction_only: bool = False,
     ) -> tuple[Table, bool]:
         """Open a challenge to ``opponent`` (None: the computer, seated at once); returns the
         table and whether the game already started. ``place``: into a thread of its own, like
@@ -202,6 +203,7 @@ class TriadLobby:
             locale=locale,
             options=options,
             place=place,
+            interaction_only=interaction_only,
         )
 
         def set_opponent(current: dict[str, Any]) -> dict[str, Any]:

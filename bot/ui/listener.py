@@ -146,6 +146,7 @@ class DiscordTableListener:
         """Nothing will edit the table's views again: its tokens and clicks are dropped (the
         DM hands' last edits, queued already, may still use theirs: dropped once done)."""
         self.tokens.drop(("public", table_id))
+        self.kit.anywhere.forget(table_id)
         for key in [k for k in self.kit.last_click if k[0] == table_id]:
             del self.kit.last_click[key]
 

@@ -32,10 +32,16 @@ ANSWER_WITHIN = 2.0  # seconds: Discord gives up on an unanswered command after 
 class LobbyAnswer:
     """One ``/play`` whose response may still be its lobby."""
 
-    def __init__(self, interaction: discord.Interaction) -> None:
+    def __init__(self, interaction: discord.Interaction, *, only: bool = False) -> None:
+        """``only``: the lobby can be shown by this interaction alone (an interaction-only
+        place, ``bot/ui/anywhere.py``): a late one is acknowledged publicly, and the lobby
+        then edits that acknowledgement (``@original``) instead of a bot-token post."""
         self.interaction = interaction
         self.message_id: int | None = None  # the lobby it answered with
         self._claimed = False
+        self.only = only
+        self.deferred = False  # acknowledged publicly ("thinking"): the lobby edits @original
+        self.followup = False  # a press answered already (a rematch): the lobby follows it up
 
     def claim(self) -> bool:
         """Take the one response (the lobby, or the acknowledgement): True for the first taker."""
@@ -70,7 +76,8 @@ class LobbyAnswer:
         await asyncio.sleep(within)
         if self.claim():
             metrics.count("lobby_answer.late")
-            await self.interaction.response.defer(ephemeral=True, thinking=True)
+            await self.interaction.response.defer(ephemeral=not self.only, thinking=True)
+            self.deferred = self.only
 
 
 class LobbyAnswers:
@@ -81,8 +88,10 @@ class LobbyAnswers:
         self._tokens = tokens
         self._waiting: dict[str, LobbyAnswer] = {}
 
-    def expect(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
-        answer = self._waiting[channel_id] = LobbyAnswer(interaction)
+    def expect(
+        self, channel_id: str, interaction: discord.Interaction, *, only: bool = False
+    ) -> LobbyAnswer:
+        answer = self._waiting[channel_id] = LobbyAnswer(interaction, only=only)
         return answer
 
     def forget(self, channel_id: str, answer: LobbyAnswer) -> None:
@@ -98,7 +107,7 @@ class LobbyAnswers:
             and record.status == "lobby"
             and record.parent_channel_id is None
             and not record.message_id
-            and not answer.interaction.response.is_done()
+            and (answer.deferred or answer.followup or not answer.interaction.response.is_done())
         )
 
     async def post(self, table: Table, payload: Payload) -> discord.Message | None:
@@ -106,7 +115,13 @@ class LobbyAnswers:
         is still unanswered; None: post it with the bot token."""
         record = table.record
         answer = self._waiting.get(record.channel_id)
-        if answer is None or not self.waiting(table) or not answer.claim():
+        if answer is None or not self.waiting(table):
+            return None
+        if answer.deferred:  # acknowledged publicly: the lobby is that acknowledgement
+            return await self._edit_deferred(table, answer, payload)
+        if answer.followup:  # a public follow-up of the press that asked for it
+            return await self._follow_up(table, answer, payload)
+        if not answer.claim():
             return None
         del self._waiting[record.channel_id]
         interaction = answer.interaction
@@ -129,3 +144,47 @@ class LobbyAnswers:
         self._tokens.offer(("public", table.id), interaction, message.id)
         metrics.count("lobby_answer.posted")
         return message
+
+    async def _edit_deferred(
+        self, table: Table, answer: LobbyAnswer, payload: Payload
+    ) -> discord.Message | None:
+        del self._waiting[table.record.channel_id]
+        interaction = answer.interaction
+        try:
+            message = await interaction.edit_original_response(**payload.edit_kwargs())
+        except discord.HTTPException as exc:
+            log.info("the lobby of table %s could not edit its /play (%s)", table.id, exc.code)
+            return None
+        answer.message_id = message.id
+        self._tokens.offer(("public", table.id), interaction, message.id)
+        metrics.count("lobby_answer.edited")
+        return message
+
+    def expect_followup(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
+        """A press answered already (a rematch in an interaction-only place): the lobby it
+        opens is posted as its public follow-up, which its token then edits."""
+        answer = self.expect(channel_id, interaction, only=True)
+        answer.followup = True
+        return answer
+
+    async def _follow_up(
+        self, table: Table, answer: LobbyAnswer, payload: Payload
+    ) -> discord.Message | None:
+        del self._waiting[table.record.channel_id]
+        interaction = answer.interaction
+        try:
+            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("the lobby of table %s could not follow up its press (%s)", table.id, exc.code)
+            return None
+        answer.message_id = message.id
+        self._tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
+        metrics.count("lobby_answer.followed_up")
+        return message
+
+    def expect_deferred(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
+        """A command acknowledged publicly at once (Triple Triad's ``/play`` in an
+        interaction-only place): the lobby it opens edits that acknowledgement."""
+        answer = self.expect(channel_id, interaction, only=True)
+        answer.deferred = answer._claimed = True
+        return answer

@@ -29,6 +29,8 @@ class TurnMentions:
         self._spared = spared  # (table, seat): no DM tells them of their turn there
 
     async def _named(self, table: Table, seat: str) -> bool:
+        if table.interaction_only:
+            return True  # nobody gets a DM there (bot/ui/anywhere.py)
         if await self.k.dms.marked_closed(seat):
             return True
         return self._spared is not None and await self._spared(table.id, seat)
@@ -55,6 +57,9 @@ class TurnMentions:
                     seats.append(seat)
         if tuple(seats) == slot.mention:
             return  # the same turn: the live mention still says it
+        if table.interaction_only:  # through the table's tokens only (bot/ui/anywhere.py)
+            await self._present_by_token(table, slot, seats)
+            return
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         if slot.message_id is not None:
             try:
@@ -107,3 +112,38 @@ class TurnMentions:
             self.k.shown.mention(table.id, message.id, slot.mention)
         except discord.HTTPException:
             log.exception("could not mention the players to act at table %s", table.id)
+
+    async def _present_by_token(self, table: Table, slot: Slot, seats: list[str]) -> None:
+        """An interaction-only table's turn mention: a follow-up of a fresh table token,
+        deleted through the token that posted it while it lives (else left: the bot token
+        cannot reach that channel)."""
+        via = slot.mention_hook
+        if slot.message_id is not None and via is not None and self.k.clock() < via.until:
+            try:
+                await timed_rest(
+                    via.interaction.followup.delete_message(slot.message_id),
+                    "mention_hook_delete",
+                )
+            except discord.HTTPException:
+                log.info("could not delete the turn mention of table %s", table.id)
+        slot.message_id, slot.mention_hook = None, None
+        slot.mention = tuple(seats)
+        hook = self.k.tokens.fresh(("public", table.id), None)
+        if not seats or hook is None:
+            self.k.shown.mention(table.id, None, ())
+            return
+        tr = translator(table.record.locale)
+        text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
+        try:
+            message = await timed_rest(
+                hook.interaction.followup.send(
+                    content=text, allowed_mentions=discord.AllowedMentions(users=True), wait=True
+                ),
+                "mention_hook_send",
+            )
+        except discord.HTTPException as exc:
+            log.info("a turn mention through a table token was refused (%s)", exc.code)
+            self.k.tokens.drop(("public", table.id), hook)
+            return
+        slot.message_id, slot.mention_hook = message.id, hook
+        self.k.shown.mention(table.id, message.id, slot.mention)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Translator, translator
+from bot.places import place_of
 from bot.ui import items
 from bot.ui.feedback import reply, user_locale
 from bot.ui.play_from import PlayPlaces
@@ -43,6 +44,8 @@ async def ask(places: PlayPlaces, interaction: discord.Interaction, table_id: in
     """Ask the presser where they play, when the bot does not know yet; a player of the tables
     is reminded where they play, with the DM one press away (a follow-up of their answered
     press or /play: exempt either way). True when something was said."""
+    if place_of(interaction).interaction_only:
+        return False  # no DM there: every player plays from the table (bot/places.py)
     user = str(interaction.user.id)
     tr = translator(user_locale(interaction))
     if await places.needs_asking(user):

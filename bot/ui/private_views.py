@@ -143,7 +143,9 @@ class PrivateViews:
         if self._not_needed_yet(table.id, seat, slot, waiting, finished):
             metrics.count("dm_deferred")
             return
-        if (not finished or slot.message_id is None) and await self.spares_dm(table.id, seat):
+        if (not finished or slot.message_id is None) and (
+            table.interaction_only or await self.spares_dm(table.id, seat)
+        ):
             # Channel play: their live ephemeral hand follows the table through its own token
             # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
             # or brought up to date (with the bot token) only once they play from it again.
@@ -286,10 +288,13 @@ class PrivateViews:
         answered, leaves its token to edit that message later."""
         self.k.last_click[(table_id, seat)] = self.k.clock()
         message = interaction.message
-        if interaction.guild_id is None:  # where they play: a DM view...
+        if message is not None and message.flags.ephemeral:  # where they play: "Ver mi mano"
+            self.k.places.played(seat, from_table=True)  # (in a group DM too)...
+        elif interaction.guild_id is None and not (
+            interaction.channel is not None
+            and interaction.channel.type is discord.ChannelType.group
+        ):  # ...or a DM view (a group DM's table is not one)
             self.k.places.played(seat, from_table=False)
-        elif message is not None and message.flags.ephemeral:  # ...or a table's "Ver mi mano"
-            self.k.places.played(seat, from_table=True)
         if not answered_on_message(interaction):
             return
         slot = self._slots.get((table_id, seat))
@@ -378,7 +383,7 @@ class PrivateViews:
                     payload.view.stop()
             if own_message:
                 slot.clickable = payload.view is not None
-            elif interaction.guild_id is not None:
+            elif interaction.message.flags.ephemeral:
                 pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
@@ -454,7 +459,7 @@ class PrivateViews:
         self.k.spawn(self.k.ephemerals.retire(self.k.ephemerals.pop(table.id, seat), by_cpu))
 
     async def timed_out_notice(self, table: Table, seat: str) -> None:
-        if await self.spares_dm(table.id, seat):
+        if table.interaction_only or await self.spares_dm(table.id, seat):
             return  # they play from the table: its message shows the move the timer made
         text = translator(await self.k.bot.locale_of(seat))("notice.timed_out")
         await self.k.dm(table, seat, content=text)

@@ -42,6 +42,8 @@ class PublicTable:
         slot.final = final
         # A lobby that is its /play's response needs no bot-token turn (bot/ui/lobby_answer.py).
         slot.paced = table.record.status != "lobby" or not self.k.answers.waiting(table)
+        if table.interaction_only:  # never a bot-token call: no turn of the pacer either
+            slot.paced = False
         playing = table.record.status == "playing" and not final
         slot.skip_version = table.version if playing else None
         return self._slots.kick(table.id, functools.partial(self._present_public, table))
@@ -66,6 +68,9 @@ class PublicTable:
             # its table.
             if not slot.dirty:
                 self._slots.pop(table.id)
+        if table.interaction_only:  # no bot-token call there, ever (bot/ui/anywhere.py)
+            await self._present_by_token(table, slot, payload, version, playing)
+            return
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
@@ -133,6 +138,45 @@ class PublicTable:
                 payload.view.stop()  # dynamic items route clicks; keep the view store empty
             if slot.final or table.record.status == "finished":
                 self.k.ages.ended(table.id)  # its last word: nothing of it is kept (fresh.py)
+
+    async def _present_by_token(
+        self, table: Table, slot: Slot, payload: Payload, version: int, playing: bool
+    ) -> None:
+        """An interaction-only table: its message is the ``/play`` response, edited through
+        the freshest token of a click on it; with none fresh it is paused (shown again by the
+        press that resumes it), never edited or posted with the bot token."""
+        message_id = table.record.message_id
+        wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
+        try:
+            if message_id:
+                image = await finish(payload, shown=slot.image, wanted=wanted)
+                if not await self.k.edit_through_token(
+                    ("public", table.id), int(message_id), payload, "public_hook_edit"
+                ):
+                    slot.shown_version = None  # the resuming press shows it
+                    self.k.anywhere.pause(table)
+                    return
+                slot.image = image
+                slot.shown_version = version if playing else None
+                self.k.shown.public(table.id, message_id, version, image)
+                return
+            await finish(payload)
+            message = await self.k.answers.post(table, payload)  # the /play's own response
+            if message is None:
+                log.warning("table %s: its /play could not be answered with it", table.id)
+                return
+            slot.image = payload.image.digest if payload.image and payload.files else None
+            slot.shown_version = version if playing else None
+            await self.k.bot.tables.registry.set_message(table, str(message.id))
+            self.k.shown.public(table.id, str(message.id), version, slot.image)
+        except Superseded:
+            pass  # the slot is dirty: its worker goes on with the newer change
+        except discord.HTTPException:
+            slot.image = None
+            log.exception("could not show table %s", table.id)
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
 
     def _retry_public(self, table: Table) -> None:
         """Discord gave up on the edit (retries exhausted): show the table again later rather
@@ -213,6 +257,8 @@ class PublicTable:
         ):
             self.k.tokens.offer(("public", table.id), interaction, message.id)
             metrics.count("token.public_offered")
+            if table.interaction_only:
+                self.k.anywhere.offered(table)  # a paused one resumes (bot/ui/anywhere.py)
 
     async def rematch_opened(self, finished: Table, rematch: Table) -> None:
         """Turn the finished table's "Revancha" off: the finished table as shown, the button
@@ -236,6 +282,11 @@ class PublicTable:
         slot = self._slots.of(finished.id)
         try:
             async with slot.busy:  # after any edit of that message under way
+                if finished.interaction_only:  # its rematch press's token, or nothing
+                    await self.k.edit_through_token(
+                        ("public", finished.id), int(message_id), payload, "edit"
+                    )
+                    return
                 message = channel.get_partial_message(int(message_id))
                 await timed_rest(message.edit(**payload.edit_kwargs()), "edit", self.k.pacer)
         except discord.HTTPException:

@@ -21,6 +21,7 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table, TableService
+from bot.ui.anywhere import InteractionOnlyTables
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.fresh import TableMessageAges
@@ -203,6 +204,8 @@ class ViewKit:
         self.places = PlayPlaces(lambda: self.bot.tables.players)
         # /play commands whose response is their lobby (bot/ui/lobby_answer.py).
         self.answers = LobbyAnswers(self.tokens)
+        # Tables that live on interaction tokens alone: paused without one (bot/ui/anywhere.py).
+        self.anywhere = InteractionOnlyTables(self)
         # Show a table again (public message and private views): set by the listener.
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
 
@@ -221,6 +224,7 @@ class ViewKit:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.anywhere.close()
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
@@ -339,8 +343,8 @@ class ViewKit:
         content: str | None = None,
         priority: Priority = Priority.HOUSEKEEPING,
     ) -> discord.Message | None:
-        if await self.closed_dms(seat):
-            return None
+        if table.interaction_only or await self.closed_dms(seat):
+            return None  # (no DM from a table where the bot may not post: its hands are there)
         try:
             channel = await self.dm_channel(seat, priority)
             if payload is not None:
@@ -365,6 +369,9 @@ class ViewKit:
         return None
 
     async def send_channel(self, table: Table, content: str) -> None:
+        if table.interaction_only:
+            await self.anywhere.follow_up(table, content)
+            return
         channel = self.bot.get_partial_messageable(int(table.record.channel_id))
         try:
             await timed_rest(

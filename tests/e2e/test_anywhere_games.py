@@ -1,0 +1,224 @@
+"""Issue 30.1, a whole game of each game (Ce Amapatolli is in ``test_anywhere.py``) played in a group DM through the fake, the app installed by the host
+only: the lobby is the ``/play`` response, every view rides the players' own presses, not one
+bot-token call about the group DM, no DM; the public table shows the end and each player's
+last hand is the last version. Macarena seats a computer player too (it moves while a fresh
+token exists); Triple Triad, against the computer, opens through its own ``/play``."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.e2e import chupate2_driver, macarena_driver, maquiavelo_driver, triad_driver
+from tests.e2e.anywhere_kit import (
+    assert_hands_current,
+    assert_interaction_only,
+    group_dm_of,
+    play_everywhere,
+)
+from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, offers_on
+from tests.message_text import read_card
+
+
+async def _open_and_start(fake, mesa, game, players, channel, cpus=0, **options):
+    """``/play <game>`` in ``channel`` by the first player, the others join (and ``cpus``
+    computer players), the host starts; the table id and its message."""
+    await play_everywhere(mesa.bot)
+    host, *guests = players
+    reply = await (await host.slash(f"play {game}", channel=channel, **options))
+    assert not reply.ephemeral  # the lobby itself, as the command's response
+    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
+    lobby = reply
+    for n, guest in enumerate(guests, start=2):
+        await (await guest.click(lobby, "Unirse")).acknowledged()
+        await fake.wait_until(
+            lambda n=n, g=guest: f"{n}. {g.name}" in lobby.text, what=f"{guest.name} seated"
+        )
+    for n in range(1, cpus + 1):
+        await (await host.click(lobby, "Añadir CPU")).acknowledged()
+        await fake.wait_until(lambda n=n: f"CPU {n}" in lobby.text, what=f"CPU {n} seated")
+    await (await host.click(lobby, "Empezar")).acknowledged()
+    return table_id, lobby
+
+
+def _shows_result(table) -> bool:
+    fields = read_card(table.public()).get("fields") or []
+    return any(f["name"] == "Resultado" for f in fields)
+
+
+async def test_chupate2_in_a_group_dm(fake_discord, mesa):
+    fake = fake_discord
+    seed = chupate2_driver_seed = "e2e-c2-0079"
+    mesa.seed = chupate2_driver_seed
+    players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+    group = group_dm_of(fake, players)
+    options = {"teams": "pairs"}
+    table_id, lobby = await _open_and_start(fake, mesa, "chupate2", players, group, **options)
+    table = chupate2_driver.Chupate2Table(fake, table_id, players, seed, options)
+    table.channel = group
+    await table.wait_version(0)
+    assert table.public().id == lobby.id
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_hands_current(table, players, table.oracle.state.version)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_maquiavelo_in_a_group_dm(fake_discord, mesa):
+    fake = fake_discord
+    seed = "mq-e2e-81"
+    mesa.seed = seed
+    players = [fake.user(n) for n in ("ana", "beto", "carla")]
+    group = group_dm_of(fake, players)
+    table_id, lobby = await _open_and_start(fake, mesa, "maquiavelo", players, group, hand_size=11)
+    table = maquiavelo_driver.MaquiaveloTable(fake, table_id, players, seed, {"hand_size": 11})
+    table.channel = group
+    await table.wait_version(0)
+    assert table.public().id == lobby.id
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_hands_current(table, players, table.oracle.state.version)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_macarena_with_a_computer_player_in_a_group_dm(fake_discord, mesa):
+    fake = fake_discord
+    seed = "mac-e2e-1423"
+    mesa.seed = seed
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    options = {"amulets_to_win": 1}
+    table_id, lobby = await _open_and_start(
+        fake, mesa, "macarena", players, group, cpus=1, **options
+    )
+    seats = [str(alice.id), str(bob.id), "cpu1"]
+    table = macarena_driver.MacarenaTable(
+        fake, table_id, players, seats, seed, options, {"cpu1": "normal"}
+    )
+    table.channel = group
+    await table.wait_version(table.oracle.version)
+    assert table.public().id == lobby.id
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_hands_current(table, players, table.oracle.state.version)
+    assert_interaction_only(fake, group, players)
+
+
+class _TriadOnFake(TableOnFake):
+    def __init__(self, fake, table_id: int, channel) -> None:
+        self.fake, self.table_id, self.channel = fake, table_id, channel
+
+    def alices_turn(self, name: str) -> bool:
+        return f"Turno de **{name}**" in (self.public().text or "")
+
+
+async def test_triad_against_the_computer_in_a_group_dm(fake_discord, mesa):
+    """Triple Triad's own ``/play`` (a challenge): acknowledged publicly, the lobby and then
+    the table edit that acknowledgement; Alice places her cards from "Ver mi mano" (card,
+    then cell) while the computer moves through the fresh tokens her presses leave."""
+    fake = fake_discord
+    mesa.seed = "triad-e2e-random"
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    await play_everywhere(mesa.bot)
+    handle = await alice.slash(
+        "play triad", channel=group, random_hand=True, level="normal", payout="directo"
+    )
+    public = await handle
+    assert not public.ephemeral
+    table_id = int(re.search(r"#(\d+)", read_card(public)["title"]).group(1))
+    table = _TriadOnFake(fake, table_id, group)
+    await fake.wait_until(lambda: table.version() is not None, what="the game started")
+    assert table.public().id == public.id
+    for _ in range(12):
+        state = await fake.wait_until(
+            lambda: "over" if _shows_result(table) else table.alices_turn(alice.name),
+            timeout=20,
+            what="alice's turn or the end",
+        )
+        if state == "over":
+            break
+        version = table.version()
+        hand = await table.show_hand(alice, version)
+        cards = triad_driver.draft_buttons(hand, table_id, version, "c")
+        assert cards, hand.text
+        await (await alice.click(hand, custom_id=cards[0].custom_id)).acknowledged()
+        grid = await fake.wait_until(
+            lambda h=hand, v=version: triad_driver.draft_buttons(h, table_id, v, "x"),
+            what="the cell grid",
+        )
+        await (await alice.click(hand, custom_id=grid[0].custom_id)).acknowledged()
+        await fake.wait_until(
+            lambda v=version: (table.version() or 0) > v, what=f"past version {version}"
+        )
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_interaction_only(fake, group, players)
+
+
+def _cpu_moves_after(oracle, seat: str, action: str) -> bool:
+    after, _ = macarena_driver.GAME.apply(
+        oracle.state, seat, macarena_driver.GAME.decode_action(action)
+    )
+    return macarena_driver.GAME.outcome(after) is None and "cpu1" in macarena_driver.GAME.to_act(
+        after
+    )
+
+
+async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_discord, mesa):
+    """Paused, the table's computer player waits: a person's move made from their live hand
+    (that press's token edits only the hand) is stored, the computer does not answer it until
+    someone presses the table's button; then it moves and the game goes on."""
+    fake = fake_discord
+    seed = "mac-e2e-1423"
+    mesa.seed = seed
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    options = {"amulets_to_win": 1}
+    table_id, _ = await _open_and_start(fake, mesa, "macarena", players, group, cpus=1, **options)
+    seats = [str(alice.id), str(bob.id), "cpu1"]
+    table = macarena_driver.MacarenaTable(
+        fake, table_id, players, seats, seed, options, {"cpu1": "normal"}
+    )
+    table.channel = group
+    oracle = table.oracle
+    await table.wait_version(oracle.version)
+    for _ in range(60):  # up to a person's move the computer answers, from their live hand
+        seat, action = oracle.next_move()
+        user = table.by_seat[seat]
+        if (
+            table.hand_views(user)
+            and not action.startswith("p.")
+            and _cpu_moves_after(oracle, seat, action)
+        ):
+            break
+        await table.move()
+    else:
+        pytest.fail("no move of a person answered by the computer")
+    # Her press of the table's button, the last one for a while: the table pauses soon after
+    # (a short pause for this once; 14 minutes in production).
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2
+    version = oracle.version
+    view = await table.show_hand(user, version)
+    await fake.wait_until(lambda: "en pausa" in (table.public().text or ""), what="paused")
+    pauses.pause_after = 14 * 60.0
+    await (await macarena_driver.take(user, offers_on(view, table_id)[action])).acknowledged()
+    oracle.apply(seat, action)
+    live = mesa.bot.tables.registry.find(table_id)
+    await fake.wait_until(lambda: live.version == oracle.version, what="the move stored")
+    await asyncio.sleep(0.5)
+    assert live.version == oracle.version  # the computer waits: no fresh table token
+    assert "en pausa" in table.public().text
+    await (await bob.click(table.public(), HAND_BUTTON)).acknowledged()  # resumes it
+    oracle.advance_cpus()
+    await table.wait_version(oracle.version)
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    assert_interaction_only(fake, group, players)
