@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from storage.migrations import migration_scripts
+from storage.outage import quiet_asyncpg_pool
 from storage.sql import IntegrityError, Params, PgTuning, StorageUnavailable
 from storage.writer import Observer, Writer
 
@@ -171,7 +172,7 @@ class PgSession:
         try:
             self._run(self._conn.execute(text))
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            log.warning("database connection lost (%s); connecting again", exc)
+            log.debug("database connection lost (%s); connecting again", exc)
             with contextlib.suppress(Exception):
                 self._conn.terminate()
             self._conn = self._run(_connect(self._url, self._settings))
@@ -277,6 +278,7 @@ async def open_postgres(
         optimistic=True,
     )
     await writer.start()
+    quiet_asyncpg_pool()  # its reconnect tracebacks at DEBUG: an outage is one line
     try:
         pool = await asyncpg.create_pool(
             url,

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
+from storage.outage import OutageLog
 from storage.sql import Cursor, Params, StorageUnavailable, Transaction
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class Writer:
     optimistic: bool = False
     max_batch: int = 64
     stats: WriteStats = field(default_factory=WriteStats)
+    # An outage reads as one warning and one line when it ends (storage/outage.py).
+    outage: OutageLog = field(default_factory=OutageLog)
 
     def __post_init__(self) -> None:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -209,16 +212,22 @@ class Writer:
             # back on a full disk, so the next statement fails for another reason) says why.
             cause = next((j.error for j in batch if j.error and self.unavailable(j.error)), exc)
             if self.unavailable(cause):
-                log.warning("database unavailable, write not saved: %s", cause)
+                self.outage.failed("write not saved", cause)
             else:
                 log.exception("database write failed")
             try:
                 if conn.in_transaction:
                     conn.rollback()
             except Exception as lost:  # a connection gone: the server dropped it too
-                log.warning("rollback failed (the connection is gone): %s", lost)
+                log.debug("rollback failed (the connection is gone): %s", lost)
             for job in batch:
                 job.error = job.error or cause
+        else:
+            away = next((j.error for j in batch if j.error and self.unavailable(j.error)), None)
+            if away is None:
+                self.outage.succeeded()
+            else:
+                self.outage.failed("write not saved", away)
         held = (time.perf_counter() - start) * 1000
         self.stats.transactions += 1
         self.stats.units += len(batch)

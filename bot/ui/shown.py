@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from storage import PresentedRepo, Shown
+from storage import PresentedRepo, Shown, StorageUnavailable
 from storage.presented import MENTION, PUBLIC
 
 log = logging.getLogger(__name__)
@@ -144,6 +144,8 @@ class ShownStore:
             return
         try:
             await repo.save(rows)
+        except StorageUnavailable:  # the writer told the outage once; one more edit at worst
+            log.warning("could not store what %d messages show: database unavailable", len(rows))
         except Exception:  # a lost row costs one more edit after a restart
             log.exception("could not store what %d messages show", len(rows))
 

@@ -10,6 +10,8 @@ disk and the PostgreSQL restart are in ``tests/storage/test_faults.py`` and ``be
 
 from __future__ import annotations
 
+import logging
+
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
 from tests.message_text import read_card
@@ -24,8 +26,9 @@ def _writer_pragma(mesa, sql: str):
 
 
 async def test_a_read_only_database_answers_every_click_shows_nothing_unsaved_and_recovers(
-    fake_discord, mesa
+    fake_discord, mesa, caplog
 ):
+    caplog.set_level(logging.INFO)
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
@@ -60,3 +63,9 @@ async def test_a_read_only_database_answers_every_click_shows_nothing_unsaved_an
     table.oracle.apply(seat, action)
     await table.wait_version(version + 1)
     assert sum(NOT_SAVED in m.text for m in actor.ephemerals()) == 3
+    # The operator's log: the outage in one line and its end in another, no traceback.
+    await mesa.bot.listener.drain()
+    told = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not [f"{r.name}: {r.getMessage()}" for r in told if r.exc_info]
+    said = [r.getMessage() for r in told if r.name == "storage.outage"]
+    assert len(said) == 2 and "available again" in said[1], said

@@ -11,6 +11,7 @@ full / read-only file system (a tmpfs)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import time
 
@@ -117,7 +118,8 @@ def own_pg_server():
         server.stop()
 
 
-async def test_postgres_restarted_fails_writes_then_serves_again_by_itself(own_pg_server):
+async def test_postgres_restarted_fails_writes_then_serves_again_by_itself(own_pg_server, caplog):
+    caplog.set_level(logging.DEBUG)
     server = own_pg_server
     url = server.create_database()
     db = await open_database(url)
@@ -148,5 +150,11 @@ async def test_postgres_restarted_fails_writes_then_serves_again_by_itself(own_p
         assert stored.version == 2
         count = await db.fetchone("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table.id,))
         assert count[0] == 2  # the move before the restart, and the one after: nothing else
+        # The log: one line when it went away, one when it came back; tracebacks at DEBUG only.
+        told = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert not [r.getMessage() for r in told if r.exc_info]
+        said = [r.getMessage() for r in told if r.name == "storage.outage"]
+        assert len(said) == 2, said
+        assert said[0].startswith("database unavailable") and "available again" in said[1]
     finally:
         await db.close()
