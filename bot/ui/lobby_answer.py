@@ -153,7 +153,9 @@ class LobbyAnswers:
         try:
             message = await interaction.edit_original_response(**payload.edit_kwargs())
         except discord.HTTPException as exc:
-            log.info("the lobby of table %s could not edit its /play (%s)", table.id, exc.code)
+            log.info(
+                "the lobby of table %s could not edit its command's answer (%s)", table.id, exc.code
+            )
             return None
         answer.message_id = message.id
         self._tokens.offer(("public", table.id), interaction, message.id)

@@ -288,13 +288,10 @@ class PrivateViews:
         answered, leaves its token to edit that message later."""
         self.k.last_click[(table_id, seat)] = self.k.clock()
         message = interaction.message
-        if message is not None and message.flags.ephemeral:  # where they play: "Ver mi mano"
-            self.k.places.played(seat, from_table=True)  # (in a group DM too)...
-        elif interaction.guild_id is None and not (
-            interaction.channel is not None
-            and interaction.channel.type is discord.ChannelType.group
-        ):  # ...or a DM view (a group DM's table is not one)
-            self.k.places.played(seat, from_table=False)
+        if interaction.guild_id is None and not _in_group_dm(interaction):
+            self.k.places.played(seat, from_table=False)  # where they play: a DM view...
+        elif message is not None and message.flags.ephemeral:  # ...or a table's "Ver mi mano"
+            self.k.places.played(seat, from_table=True)  # (a group DM's too)
         if not answered_on_message(interaction):
             return
         slot = self._slots.get((table_id, seat))
@@ -383,7 +380,7 @@ class PrivateViews:
                     payload.view.stop()
             if own_message:
                 slot.clickable = payload.view is not None
-            elif interaction.message.flags.ephemeral:
+            elif interaction.guild_id is not None or _in_group_dm(interaction):
                 pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
@@ -474,3 +471,9 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
+
+
+def _in_group_dm(interaction: discord.Interaction) -> bool:
+    """Whether the click comes from a group DM (a table there is no one's DM view)."""
+    channel = getattr(interaction, "channel", None)
+    return channel is not None and channel.type is discord.ChannelType.group

@@ -163,7 +163,7 @@ class PublicTable:
             await finish(payload)
             message = await self.k.answers.post(table, payload)  # the /play's own response
             if message is None:
-                log.warning("table %s: its /play could not be answered with it", table.id)
+                log.warning("table %s: its command could not be answered with it", table.id)
                 return
             slot.image = payload.image.digest if payload.image and payload.files else None
             slot.shown_version = version if playing else None
