@@ -11,7 +11,9 @@ tree then loads the old first state, decodes each old action text, applies it, a
 every step that its events equal the old ones and that its state equals the old stored JSON
 *as this tree loads it* (``Game.same_end``: ``load_state``, so old shapes go through the
 decoders; a log's versions compared where the old row kept them, a row without a log compared
-without). Prints the playouts and steps matched; exits 1 at the first difference.
+without). The old events are compared with today's codes (each state's ``log_old_codes``, as
+stored rows are renamed on load), every other field as it was. Prints the playouts and steps
+matched; exits 1 at the first difference.
 
 ``--write FILE`` also keeps a few short old playouts (the first 40 steps of one per game, and
 a whole short one) as a fixture for ``tests/games/test_old_shapes.py``.
@@ -26,6 +28,8 @@ import sys
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+
+from games.core.eventlog import renamed
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -80,11 +84,14 @@ def replay(playout: dict[str, Any]) -> int:
     seeds = f"golden-{key}-{playout['seed']}"
     state = game.new(playout["seats"], seeds, playout["options"])
     where = f"{key}/{playout['family']}/{playout['seed']}"
+    old_codes = game.state_model.log_old_codes
     if not game.same_end(playout["first"], state):
         raise SystemExit(f"{where}: the new game differs from the old one")
     for n, (seat, text, events, stored) in enumerate(playout["steps"], 1):
         state, new_events = game.apply(state, seat, game.decode_action(text))
-        if [e.model_dump(mode="json") for e in new_events] != events:
+        if [e.model_dump(mode="json") for e in new_events] != [
+            renamed(e, old_codes) for e in events
+        ]:
             raise SystemExit(f"{where} step {n}: events differ")
         if stored is not None and not game.same_end(stored, state):
             raise SystemExit(f"{where} step {n}: state differs from the old one as loaded")

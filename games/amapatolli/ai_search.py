@@ -48,34 +48,34 @@ def hand_slots(view: AmapatolliView) -> dict[Seat, list[Slot]]:
     events = view.last_events  # the last few moves only: the hands before them are unknown
     held_before: dict[Seat, int] = {s: n for s, n in view.hand_counts.items() if s != me}
     for e in events:  # how many cards each held when the first of these events happened
-        if e.seat in held_before and e.code == "play":
+        if e.seat in held_before and e.code == "played":
             held_before[e.seat] += 1
-        elif e.seat in held_before and e.code == "draw":
+        elif e.seat in held_before and e.code == "drew":
             held_before[e.seat] -= 1
-        elif e.code == "callout" and e.params.get("target") in held_before:
+        elif e.code == "caught" and e.params.get("target") in held_before:
             held_before[e.params["target"]] -= int(e.params.get("count", 0))
     slots: dict[Seat, list[Slot]] = {s: [frozenset()] * max(0, n) for s, n in held_before.items()}
     colours: tuple[str, str] | None = None  # unknown until a card is seen played
     for e in events:
         code, seat = e.code, e.seat
-        if code in ("start", "play"):
+        if code in ("dealt", "played"):
             card = CARDS.get(e.params.get("card", ""))
-            if code == "play" and seat in slots and card is not None:
+            if code == "played" and seat in slots and card is not None:
                 held = slots[seat]
                 fits = [k for k, slot in enumerate(held) if not _matches_any(card.id, slot)]
                 if held:
                     held.pop(fits[-1] if fits else len(held) - 1)
             if card is not None and not card.wild:
                 colours = (card.margin, card.background)
-        elif code == "colour_named":
+        elif code == "colour_chosen":
             colour = e.params.get("colour", "")
             colours = (colour, colour)
-        elif code in ("draw", "pass") and seat in slots:
+        elif code in ("drew", "passed") and seat in slots:
             if colours is not None:
                 slots[seat] = [slot | {colours} for slot in slots[seat]]
-            if code == "draw":
+            if code == "drew":
                 slots[seat].append(frozenset())
-        elif code == "callout":
+        elif code == "caught":
             target = e.params.get("target")
             if target in slots:
                 slots[target].extend([frozenset()] * int(e.params.get("count", 0)))
@@ -109,10 +109,10 @@ def last_plays(view: AmapatolliView) -> list[LastPlay]:
     events = view.last_events
     for k, e in enumerate(events):
         code, seat = e.code, e.seat
-        card = CARDS.get(e.params.get("card", "")) if code in ("start", "play") else None
-        if code == "play" and card is not None and seat is not None and seat != me:
+        card = CARDS.get(e.params.get("card", "")) if code in ("dealt", "played") else None
+        if code == "played" and card is not None and seat is not None and seat != me:
             named = None
-            if k + 1 < len(events) and events[k + 1].code == "colour_named":
+            if k + 1 < len(events) and events[k + 1].code == "colour_chosen":
                 named = events[k + 1].params.get("colour")
             answer = bool(e.params.get("answer"))
             if colours is None and not answer:
@@ -121,13 +121,13 @@ def last_plays(view: AmapatolliView) -> list[LastPlay]:
                 before = colours or (card.margin, card.background)
                 counts = _counts_before(view, k)
                 found[seat] = LastPlay(seat, card.id, named, before, answer, counts)
-        elif code == "callout" and e.params.get("target") in found:
+        elif code == "caught" and e.params.get("target") in found:
             found[e.params["target"]] = None  # a penalty since: that hand is gone
-        elif code == "draw" and seat in found:
+        elif code == "drew" and seat in found:
             found[seat] = None
         if card is not None and not card.wild:
             colours = (card.margin, card.background)
-        elif code == "colour_named":
+        elif code == "colour_chosen":
             colour = e.params.get("colour", "")
             colours = (colour, colour)
     return [p for p in found.values() if p is not None]
@@ -137,11 +137,11 @@ def _counts_before(view: AmapatolliView, k: int) -> dict[Seat, int]:
     """The hand counts when event ``k`` happened, from the counts now and the moves since."""
     counts = dict(view.hand_counts)
     for e in view.last_events[k:]:
-        if e.code == "play" and e.seat in counts:
+        if e.code == "played" and e.seat in counts:
             counts[e.seat] += 1
-        elif e.code == "draw" and e.seat in counts:
+        elif e.code == "drew" and e.seat in counts:
             counts[e.seat] -= 1
-        elif e.code == "callout" and e.params.get("target") in counts:
+        elif e.code == "caught" and e.params.get("target") in counts:
             counts[e.params["target"]] -= int(e.params.get("count", 0))
     return counts
 
@@ -231,7 +231,9 @@ def determinize(
     seats = list(view.seats)
     own = [c.id for c in view.hand]
     seen = set(own) | {view.top.id}
-    seen |= {e.params["card"] for e in view.last_events if e.code == "play" and "card" in e.params}
+    seen |= {
+        e.params["card"] for e in view.last_events if e.code == "played" and "card" in e.params
+    }
     unseen = [c for c in deck_ids(not view.options.no_tlapiani) if c not in seen]
     if reading is None:
         reading = read_view(view)
@@ -256,7 +258,7 @@ def determinize(
     played = {
         e.params["card"]
         for e in view.last_events
-        if e.code == "play" and e.params.get("card") not in (view.top.id, None)
+        if e.code == "played" and e.params.get("card") not in (view.top.id, None)
     } - set(own)
     pile = pool + sorted(played)
     pile.append(view.top.id)

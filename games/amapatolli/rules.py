@@ -76,31 +76,33 @@ ERROR_CODES = (
     "duplicate_seat",
 )
 
-# Event codes (params in brackets; ``seat`` is the actor unless said otherwise).
+# Event codes (params in brackets; ``seat`` is the actor unless said otherwise). Shared events
+# have the codes every game gives them (docs/architecture.md "Events"); the former codes of
+# stored rows are in ``state.OLD_EVENT_CODES``.
 # A card is named by [card, name, number] (id, Nahuatl name, sign number; 0 for a Tlapiāni).
-#   start [card...] (seat: the dealer, who starts)   tlapiani_returned [card...]
-#   play [card..., answer]
-#   colour_named [colour]           reverse [direction]            skip_next [target]
-#   double_play []                  skipped []                     draw [stock]
-#   drew [card...] (private)        pass [passes]                  ce []
-#   callout [target, count]         penalty [cards] (private to target)
-#   won []                          blocked [hand_values]
+#   dealt [card...] (seat: the dealer, who starts)   first_card_returned [card...] (a Tlapiāni)
+#   played [card..., answer]
+#   colour_chosen [colour]          reversed [direction]           skip_next [target]
+#   double_play []                  skipped []                     drew [stock]
+#   drew_card [card...] (private)   passed [passes]                announced []
+#   caught [target, count]          penalty_cards [cards] (private to target)
+#   game_won []                     blocked [hand_values]
 EVENT_CODES = (
-    "start",
-    "tlapiani_returned",
-    "play",
-    "colour_named",
-    "reverse",
+    "dealt",
+    "first_card_returned",
+    "played",
+    "colour_chosen",
+    "reversed",
     "skip_next",
     "double_play",
     "skipped",
-    "draw",
     "drew",
-    "pass",
-    "ce",
-    "callout",
-    "penalty",
-    "won",
+    "drew_card",
+    "passed",
+    "announced",
+    "caught",
+    "penalty_cards",
+    "game_won",
     "blocked",
 )
 
@@ -155,9 +157,9 @@ def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
     top = stock.pop()
     while CARDS[top].wild:  # a Tlapiāni turned up goes back (to the bottom)
         stock.insert(0, top)
-        log.append(event(code="tlapiani_returned", params=card_params(top)))
+        log.append(event(code="first_card_returned", params=card_params(top)))
         top = stock.pop()
-    log.append(event(code="start", seat=seats[0], params=card_params(top)))
+    log.append(event(code="dealt", seat=seats[0], params=card_params(top)))
     card = CARDS[top]
     state = AmapatolliState(
         seed=seed,
@@ -325,11 +327,11 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
     if state.drawn:
         state.drawn = 0
     params = {**card_params(card.id), "answer": answer}
-    events = [event(code="play", seat=seat, params=params)]
+    events = [event(code="played", seat=seat, params=params)]
     if colour is not None:  # a Tlapiāni (checked above)
         state.margin = state.background = colour
         state.named_colour = colour
-        events.append(event(code="colour_named", seat=seat, params={"colour": colour}))
+        events.append(event(code="colour_chosen", seat=seat, params={"colour": colour}))
     else:
         state.margin, state.background = card.margin, card.background
         if state.named_colour is not None:
@@ -347,7 +349,7 @@ def _play(state: AmapatolliState, i: int, action: Play) -> list[Event]:
             state.skip_next = True
         if card.wild or (state.options.powers and card.sign == OLLIN):
             state.direction = 1 if state.direction == -1 else -1
-            events.append(event(code="reverse", seat=seat, params={"direction": state.direction}))
+            events.append(event(code="reversed", seat=seat, params={"direction": state.direction}))
     if double:
         state.double_play = True
         events.append(event(code="double_play", seat=seat))
@@ -371,8 +373,8 @@ def _draw(state: AmapatolliState, i: int) -> list[Event]:
     if state.ce_window == i:
         state.ce_window = None
     return [
-        event(code="draw", seat=seat, params={"stock": len(state.stock)}),
-        event(code="drew", seat=seat, params=card_params(card), to=(seat,)),
+        event(code="drew", seat=seat, params={"stock": len(state.stock)}),
+        event(code="drew_card", seat=seat, params=card_params(card), to=(seat,)),
     ]
 
 
@@ -384,7 +386,7 @@ def _pass(state: AmapatolliState, i: int) -> list[Event]:
     if state.stock:
         raise IllegalAction(STOCK_NOT_EMPTY)
     state.passes += 1
-    events = [event(code="pass", seat=state.seats[i], params={"passes": state.passes})]
+    events = [event(code="passed", seat=state.seats[i], params={"passes": state.passes})]
     if state.passes >= len(state.seats):
         return events + _block(state)
     return events + _end_turn(state)
@@ -402,7 +404,7 @@ def _announce(state: AmapatolliState, i: int) -> list[Event]:
         raise IllegalAction(CANNOT_ANNOUNCE)
     state.announced[i] = True
     state.ce_window = None
-    return [event(code="ce", seat=state.seats[i])]
+    return [event(code="announced", seat=state.seats[i])]
 
 
 def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
@@ -417,11 +419,11 @@ def _callout(state: AmapatolliState, i: int, target: int) -> list[Event]:
     target_seat = state.seats[target]
     return [
         event(
-            code="callout",
+            code="caught",
             seat=state.seats[i],
             params={"target": target_seat, "count": len(drawn)},
         ),
-        event(code="penalty", seat=target_seat, params={"cards": drawn}, to=(target_seat,)),
+        event(code="penalty_cards", seat=target_seat, params={"cards": drawn}, to=(target_seat,)),
     ]
 
 
@@ -445,7 +447,7 @@ def _win(state: AmapatolliState, i: int) -> list[Event]:
     state.end_reason = "out"
     state.ce_window = None
     state.double_play = state.skip_pending = state.skip_next = False
-    return [event(code="won", seat=state.seats[i])]
+    return [event(code="game_won", seat=state.seats[i])]
 
 
 def _block(state: AmapatolliState) -> list[Event]:

@@ -6,10 +6,27 @@ from typing import ClassVar, Literal
 
 from games.amapatolli.cards import Colour
 from games.amapatolli.options import Options
-from games.core.eventlog import LoggedState
+from games.core.eventlog import LoggedState, OldCodes
 from games.core.fast import plain_assignment
 
 LOG_SIZE = 12  # events kept in the state for the views' "last moves"
+
+# The event codes of rows stored before the five games shared one code per shared event
+# (session 12, issue 26); ``games.core.eventlog`` renames them on load.
+OLD_EVENT_CODES: OldCodes = {
+    "start": "dealt",
+    "tlapiani_returned": "first_card_returned",
+    "play": "played",
+    "colour_named": "colour_chosen",
+    "reverse": "reversed",
+    "draw": "drew",
+    "drew": ("drew", "drew_card"),  # the old ``drew`` was the private card (today's ``drew``
+    "pass": "passed",  # is the public draw, which was ``draw``)
+    "ce": "announced",
+    "callout": "caught",
+    "penalty": "penalty_cards",
+    "won": "game_won",
+}
 
 
 @plain_assignment
@@ -18,6 +35,7 @@ class AmapatolliState(LoggedState):
     events (public and private) are its log (``LoggedState``)."""
 
     log_size: ClassVar[int] = LOG_SIZE
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
 
     options: Options = Options()
     hands: list[list[str]]

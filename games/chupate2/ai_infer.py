@@ -34,7 +34,7 @@ Top = tuple[str, str | None]  # (top face, colour in force)
 
 _STOP = {"challenge_lost", "caught", "final_draw", "challenge_won"}  # it got cards unseen
 _FOR_TARGET = {"challenge_won", "caught"}  # ... the cards went to ``params["target"]``
-_NEW_HANDS = {"round_start", "hands_swapped", "hands_passed"}
+_NEW_HANDS = {"round_started", "hands_swapped", "hands_passed"}
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ INFER_TRIES = 24  # deals tried for one that explains the others' recent plays
 Slot = frozenset[tuple[str, str | None]]  # (top face, colour in force) a hidden card missed
 _ACQUIRE = {"drew", "took", "challenge_lost", "caught", "final_draw"}  # public: count, seat
 _FOR_TARGET = {"challenge_won", "caught"}  # ... the cards went to ``params["target"]``
-_NEW_HANDS = {"round_start", "hands_swapped", "hands_passed"}  # what was known goes
+_NEW_HANDS = {"round_started", "hands_swapped", "hands_passed"}  # what was known goes
 
 
 def hand_slots(view: Chupate2View) -> dict[Seat, list[Slot]]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from games.core.eventlog import OldCodes
+
 LOG_SIZE = 24  # events kept in the state for the presenters' "last moves"
 
 # Event codes (all public unless marked private).
 EVENT_CODES = (
-    "round_start",  # seat=starter; round, dealer
+    "round_started",  # seat=starter; round, dealer
     "first_card",  # card
     "first_card_returned",  # card: a first +4 went back into the stock
     "colour_chosen",  # seat; colour (first-card Comodín)
@@ -24,7 +26,7 @@ EVENT_CODES = (
     "challenge_lost",  # seat=challenger drew count (the +4 was legal)
     "final_draw",  # seat drew count from a last Chúpate 2 / +4
     "refilled",  # the discard pile (count cards) became the new stock
-    "last_card_called",  # seat called "¡Última!"
+    "announced",  # seat called "¡Última!"
     "caught",  # seat caught target, who drew count
     "round_won",  # seat went out; round, points, team
     "game_won",  # seat (and team) won the game; team, points
@@ -36,7 +38,7 @@ EVENT_CODES = (
 # The parameters of each event, in the order the rules give them: a packed log stores only
 # their values (``games.core.eventlog``).
 EVENT_PARAMS: dict[str, tuple[str, ...]] = {
-    "round_start": ("round", "dealer"),
+    "round_started": ("round", "dealer"),
     "first_card": ("card",),
     "first_card_returned": ("card",),
     "colour_chosen": ("colour",),
@@ -54,7 +56,7 @@ EVENT_PARAMS: dict[str, tuple[str, ...]] = {
     "challenge_lost": ("target", "count"),
     "final_draw": ("count",),
     "refilled": ("count",),
-    "last_card_called": (),
+    "announced": (),
     "caught": ("target", "count"),
     "round_won": ("round", "points", "team"),
     "game_won": ("team", "points"),
@@ -62,3 +64,7 @@ EVENT_PARAMS: dict[str, tuple[str, ...]] = {
     "hands_swapped": ("target",),
     "hands_passed": ("direction",),
 }
+
+# The event codes of rows stored before the five games shared one code per shared event
+# (session 12, issue 26); ``games.core.eventlog`` renames them on load.
+OLD_EVENT_CODES: OldCodes = {"round_start": "round_started", "last_card_called": "announced"}

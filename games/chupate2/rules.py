@@ -197,7 +197,7 @@ def _deal(st: Chupate2State, events: list[Event]) -> None:
     starter = st.starter
     events.append(
         event(
-            code="round_start",
+            code="round_started",
             seat=seats[starter],
             params={"round": st.round, "dealer": seats[st.dealer]},
         )
@@ -706,7 +706,7 @@ def _call_last(st: Chupate2State, seat: Seat, events: list[Event]) -> None:
         st.called = [*st.called, seat]
     else:
         raise IllegalAction(CANNOT_CALL)
-    events.append(event(code="last_card_called", seat=seat))
+    events.append(event(code="announced", seat=seat))
 
 
 def _catch(st: Chupate2State, seat: Seat, action: Catch, events: list[Event]) -> None:

@@ -26,11 +26,11 @@ from pydantic import (
 )
 
 from games.chupate2.cards import COLOURS, DECK
-from games.chupate2.events import EVENT_PARAMS, LOG_SIZE
+from games.chupate2.events import EVENT_PARAMS, LOG_SIZE, OLD_EVENT_CODES
 from games.chupate2.options import Options
 from games.core import Event
 from games.core.engine import TURN, Seat
-from games.core.eventlog import Codes, EventLog, LoggedState, LogReader
+from games.core.eventlog import Codes, EventLog, LoggedState, LogReader, OldCodes
 from games.core.fast import share_fields_set, trusted
 
 # Turn phases of the seat ``turn``:
@@ -121,6 +121,7 @@ class StoredChupate2State(LoggedState):
     # The most recent events and the version each produced: ``log_raw`` (``LoggedState``).
     log_size: ClassVar[int] = LOG_SIZE
     log_codes: ClassVar[Codes] = EVENT_PARAMS
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
 
     @model_validator(mode="after")
     def _shared_parts(self) -> StoredChupate2State:
@@ -167,6 +168,7 @@ class Chupate2State(LogReader):
     __slots__ = FIELDS
     log_size: ClassVar[int] = LOG_SIZE
     log_codes: ClassVar[Codes] = EVENT_PARAMS
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
 
     seed: str
     version: int

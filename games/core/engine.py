@@ -216,6 +216,8 @@ class State(Protocol):
     version: int
     seats: list[Seat]
     turn: int  # the index in ``seats`` of the seat whose turn it is
+    # the game's former event codes, renamed when a stored row loads (``games.core.eventlog``)
+    log_old_codes: ClassVar[Mapping[str, str | tuple[str, str]]]
 
     @property
     def finished(self) -> bool:

@@ -12,7 +12,9 @@ Rows stored before every game kept versions (Amapatolli, Maquiavelo and Macarena
 for each of those events, which stays with them (it is stored as -1), is older than every move
 (``events_since``) and matches any version when a replay compares its end with a stored one
 (``Game.same_end``). Rows stored without any log (Triple Triad until session 11) load with an
-empty one.
+empty one. Rows stored before the five games shared their event codes (session 12: one code per
+shared event, docs/architecture.md "Events") load with today's codes: each state names its old
+codes in ``log_old_codes`` and ``load`` renames them (``renamed_code``).
 
 A log is a chain of plain tuples. Its root is ``(packed,)``: ``packed`` holds the oldest events
 in one compact JSON text (what a state loaded from storage holds: one string instead of an
@@ -59,6 +61,10 @@ EventLog = tuple[Any, ...]
 # A game's event codes, each with the names of its parameters in the order its rules give them.
 Codes = Mapping[str, tuple[str, ...]]
 
+# A game's former event codes and today's: an old code that stood for two events is mapped to a
+# pair (today's code of its public event, today's code of its private one: ``to`` set).
+OldCodes = Mapping[str, str | tuple[str, str]]
+
 EMPTY_LOG: EventLog = ("",)
 
 _EVENTS = TypeAdapter(list[Event])
@@ -83,6 +89,23 @@ def max_nodes(size: int) -> int:
 def from_events(events: Iterable[Event], version: int, size: int) -> EventLog:
     """A new log of ``events``, all produced by the state ``version``."""
     return _chain([(version, e) for e in list(events)[-size:]], EMPTY_LOG)
+
+
+def renamed_code(code: str, private: bool, old_codes: OldCodes) -> str:
+    """Today's code of an event stored as ``code`` (``private``: it had a ``to``)."""
+    new = old_codes.get(code)
+    if new is None:
+        return code
+    if isinstance(new, tuple):
+        return new[1] if private else new[0]
+    return new
+
+
+def renamed(stored: Mapping[str, Any], old_codes: OldCodes) -> dict[str, Any]:
+    """A stored event's JSON object with today's code (``old_codes``: the game's former codes)."""
+    out = dict(stored)
+    out["code"] = renamed_code(stored["code"], stored.get("to") is not None, old_codes)
+    return out
 
 
 def _nodes(log: EventLog, limit: int) -> list[tuple[int, Event]]:
@@ -140,11 +163,13 @@ def load(
     seats: Sequence[Seat],
     codes: Codes,
     size: int,
+    old_codes: OldCodes | None = None,
 ) -> EventLog:
     """The log of a stored state's ``log`` (events, or their JSON objects) and ``log_versions``.
 
     Events given as objects (a state built in code) are kept as they are; events read from JSON
-    are validated and packed into one compact text."""
+    are validated, given today's codes (``old_codes``: the game's former ones) and packed into
+    one compact text."""
     if len(events) != len(versions):
         raise ValueError("log and log_versions differ in length")
     if all(isinstance(e, Event) for e in events):
@@ -155,6 +180,8 @@ def load(
     last = 0
     for v, e in list(zip(versions, events, strict=True))[-size:]:
         code, seat, params, to = _checked(e)
+        if old_codes:
+            code = renamed_code(code, to is not None, old_codes)
         keys = codes.get(code)
         rows.append(
             [
@@ -216,6 +243,7 @@ class LogReader:
 
     log_size: ClassVar[int]  # how many of the latest events the state keeps
     log_codes: ClassVar[Codes] = {}  # the game's event codes and parameters, for a packed log
+    log_old_codes: ClassVar[OldCodes] = {}  # the game's former event codes (stored rows)
     if TYPE_CHECKING:  # the state's fields this reads
         log_raw: EventLog
         seats: list[Seat]
@@ -264,6 +292,7 @@ class LoggedState(LogReader, GameState):
                 seats if isinstance(seats, list) else [],
                 cls.log_codes,
                 cls.log_size,
+                cls.log_old_codes,
             )
         return data
 

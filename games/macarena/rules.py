@@ -157,7 +157,7 @@ def deal(state: MacarenaState, turn: _Turn) -> None:
     state.buy_pending = []
     turn.emit(
         event(
-            code="hand_started",
+            code="round_started",
             seat=state.seats[state.starter],
             params={"hand": state.hand_number},
         )
@@ -253,13 +253,13 @@ def _draw(state: MacarenaState, turn: _Turn, seat: str) -> None:
     state.hands[seat] = [*state.hands[seat], card]
     state.drawn = card
     state.phase = "play"
-    turn.emit(event(code="draw", seat=seat, params={"stock": len(state.stock)}))
-    turn.emit(event(code="draw_card", seat=seat, params={"card": card.code}, to=(seat,)))
+    turn.emit(event(code="drew", seat=seat, params={"stock": len(state.stock)}))
+    turn.emit(event(code="drew_card", seat=seat, params={"card": card.code}, to=(seat,)))
 
 
 def _pass(state: MacarenaState, turn: _Turn, seat: str) -> None:
     returned = sum(m.pop(seat, 0) for m in state.macas)
-    turn.emit(event(code="pass", seat=seat, params={"returned": returned}))
+    turn.emit(event(code="passed", seat=seat, params={"returned": returned}))
     state.drawn = None
     _start_turn(state, turn, _next_player(state), espejo=False)
 
@@ -279,7 +279,7 @@ def _play(state: MacarenaState, turn: _Turn, seat: str, action: Play) -> None:
     state.drawn = None
     turn.emit(
         event(
-            code="espejo_solo" if series.solo else "play",
+            code="espejo_solo" if series.solo else "played",
             seat=seat,
             params={
                 "pozo": pozo,

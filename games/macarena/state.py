@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.core.cards import PlayingCard
 from games.core.engine import TURN
-from games.core.eventlog import LoggedState
+from games.core.eventlog import LoggedState, OldCodes
 from games.core.fast import plain_assignment
 from games.macarena.elements import Element
 from games.macarena.options import Options
@@ -65,11 +65,23 @@ class HandResult(BaseModel):
     element_winners: dict[str, str | None] = Field(default_factory=dict)
 
 
+# The event codes of rows stored before the five games shared one code per shared event
+# (session 12, issue 26); ``games.core.eventlog`` renames them on load.
+OLD_EVENT_CODES: OldCodes = {
+    "hand_started": "round_started",
+    "draw": "drew",
+    "draw_card": "drew_card",
+    "play": "played",
+    "pass": "passed",
+}
+
+
 @plain_assignment
 class MacarenaState(LoggedState):
     """A whole match, secrets included; the latest events are its log (``LoggedState``)."""
 
     log_size: ClassVar[int] = LOG_SIZE
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
     options: Options = Field(default_factory=Options)
     hand_number: int = 1
     starter: int  # index in seats of this hand's first player

@@ -378,7 +378,7 @@ def _commit(
         state.finished = True
         state.end_reason = "out"
         state.winners = [seat]
-        events.append(event(code="won", seat=seat))
+        events.append(event(code="game_won", seat=seat))
     else:
         _next(state)
     return events

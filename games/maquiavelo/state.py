@@ -7,11 +7,15 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from games.core.engine import TURN
-from games.core.eventlog import LoggedState
+from games.core.eventlog import LoggedState, OldCodes
 from games.core.fast import plain_assignment
 from games.maquiavelo.options import Options
 
 LOG_SIZE = 12  # events kept in the state for the views' "last moves"
+
+# The event codes of rows stored before the five games shared one code per shared event
+# (session 12, issue 26); ``games.core.eventlog`` renames them on load.
+OLD_EVENT_CODES: OldCodes = {"won": "game_won"}
 
 
 @plain_assignment
@@ -19,6 +23,7 @@ class MaquiaveloState(LoggedState):
     """Everything, secrets included; the most recent events are its log (``LoggedState``)."""
 
     log_size: ClassVar[int] = LOG_SIZE
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
     options: Options
     dealer: int
     turn: int = Field(validation_alias=TURN)  # index in seats of the player whose turn it is

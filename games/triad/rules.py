@@ -379,7 +379,7 @@ def place(state: TriadState, me: int, action: Play) -> list[Event]:
     )
     events = [
         event(
-            code="placed",
+            code="played",
             seat=seat,
             params={"card": held.card, "cell": action.cell, "slot": action.slot},
         )

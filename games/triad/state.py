@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from games.core.eventlog import LoggedState
+from games.core.eventlog import LoggedState, OldCodes
 from games.core.fast import plain_assignment
 from games.triad.options import Options
 
@@ -55,12 +55,18 @@ class RoundResult(BaseModel):
     scores: list[int]
 
 
+# The event codes of rows stored before the five games shared one code per shared event
+# (session 12, issue 26); ``games.core.eventlog`` renames them on load.
+OLD_EVENT_CODES: OldCodes = {"placed": "played"}
+
+
 @plain_assignment
 class TriadState(LoggedState):
     """Everything, secrets included; the latest events are its log (``LoggedState``; rows
     stored before session 11 have none and load with an empty one)."""
 
     log_size: ClassVar[int] = LOG_SIZE
+    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
     options: Options
     originals: list[list[str]]  # the five card ids each seat brought (uid = seat * 5 + index)
     round: int = 0  # 0 = the match, 1-5 = Sudden Death rematches

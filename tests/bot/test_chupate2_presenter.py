@@ -409,7 +409,7 @@ def test_texts_name_players_never_ids(locale):
             for text in PRESENTER.outcome_lines(outcome, name, tr):
                 assert not ID_PATTERN.search(text), text
     assert {
-        "round_start",
+        "round_started",
         "played",
         "drew",
         "drew_cards",
@@ -422,7 +422,7 @@ def test_texts_name_players_never_ids(locale):
 
 def test_round_start_names_the_dealer():
     state = GAME.new(IDS[:3], "dealer", {})
-    event = next(e for e in state.log if e.code == "round_start")
+    event = next(e for e in state.log if e.code == "round_started")
     text = PRESENTER.event_text(event, lambda s: NAMES[IDS.index(s)], translator("es"))
     dealer = NAMES[IDS.index(event.params["dealer"])]
     starter = NAMES[IDS.index(event.seat)]

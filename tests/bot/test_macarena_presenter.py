@@ -185,7 +185,7 @@ def test_the_draft_builds_exactly_the_series_apply_accepts():
             assert set(_actions(payload)) == {lay, "pass"}  # "Bajar" sends the series as built
             assert _actions(payload)[lay]["label"] == "Bajar"
             new_state, events = GAME.apply(state, seat, GAME.decode_action(lay))
-            laid = next(e for e in events if e.code in ("play", "espejo_solo"))
+            laid = next(e for e in events if e.code in ("played", "espejo_solo"))
             assert laid.params["cards"] == list(faces.cards) and laid.params["pozo"] == pozo
             built += len(faces.cards) > 1
     assert built >= 10

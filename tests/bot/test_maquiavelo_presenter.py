@@ -399,7 +399,7 @@ def test_public_view_events_name_players_and_show_the_last_play():
 def test_the_result_names_the_winner_and_the_hands_left():
     state = make_state({ANA: "8S", IDS[1]: "3H 4H KD"}, table=["5S 6S 7S"])
     state, events = GAME.apply(state, ANA, Play(cards=tuple(state.hands[ANA])))
-    assert events[-1].code == "won"
+    assert events[-1].code == "game_won"
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "¡Ana se queda sin cartas y gana!" in text
     assert "Ana se queda sin cartas y gana 20 puntos." in text

@@ -124,7 +124,7 @@ async def test_payloads_offer_only_legal_moves_and_hide_the_other_hand(db_target
         if table.state.last_move is not None and action.kind == "play":
             placed = tr(f"triad.card.{action.card}")
             line = tr(
-                "triad.event.placed",
+                "triad.event.played",
                 player={"1": "Ana", "2": "Beto"}[seat],
                 card=placed,
                 cell=tr(f"triad.cell.{action.cell}"),

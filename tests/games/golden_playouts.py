@@ -17,8 +17,14 @@ more by issue 26 (session 11) when every game got the one event log (``games.cor
 ``log_versions`` in Amapatolli's, Maquiavelo's and Macarena's stored states, a log in Triple
 Triad's): all 57 playouts kept their length, Chúpate 2's 24 (whose log already had that form)
 kept their digests, and ``bench/old_shape_replay.py --before <main @ 55d6706>`` replayed all
-57, 51,787 steps, with equal events and states. Regenerate it only when the rules or the stored
-shapes change on purpose:
+57, 51,787 steps, with equal events and states. Regenerated a third time by issue 26 (session
+12) when the five games took one event code per shared event (``play``/``placed`` ->
+``played``, ``draw`` -> ``drew``, ``ce``/``last_card_called`` -> ``announced``, ``callout`` ->
+``caught``, ...: docs/architecture.md "Events"): all 57 playouts kept their length (51,787
+steps), Maquiavelo's 12 (no renamed event in them) kept their digests, and
+``bench/old_shape_replay.py --before <main @ 81bcd3a>`` replayed all 57 with the same actions,
+equal events under today's codes and equal states. Regenerate it only when the rules or the
+stored shapes change on purpose:
 
     PYTHONPATH=<checkout> python tests/games/golden_playouts.py > tests/games/golden_playouts.json
 

@@ -64,6 +64,8 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}
 
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
+        if event.code == "played" and event.params.get("answer"):  # a bird answering a bird
+            return tr("amapatolli.event.played_answer", player=names(event.seat), **event.params)
         if "colour" in event.params:
             event = event.model_copy(
                 update={

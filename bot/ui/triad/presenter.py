@@ -168,7 +168,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         lm = view.last_move
         if lm is not None:
             events.append(
-                Event(code="placed", seat=lm.seat, params={"card": lm.card, "cell": lm.cell})
+                Event(code="played", seat=lm.seat, params={"card": lm.card, "cell": lm.cell})
             )
             for code, cells in (
                 ("same_wall" if lm.same_wall else "same", lm.same),

@@ -49,7 +49,7 @@ def nothing_hidden_shown(state: GameState, viewer: str | None, view: PlayerView)
     assert isinstance(state, AmapatolliState) and isinstance(view, AmapatolliView)
     # A Tlapiāni turned up at the start is seen by everyone before it goes back into the stock.
     public = set(state.pile) | {
-        e.params["card"] for e in state.log if e.code == "tlapiani_returned"
+        e.params["card"] for e in state.log if e.code == "first_card_returned"
     }
     own = state.hands[state.seats.index(viewer)] if viewer in state.seats else []
     text = view.model_dump_json()

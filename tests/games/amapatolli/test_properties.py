@@ -49,7 +49,7 @@ def check_conservation(state: AmapatolliState) -> None:
 def check_views(state: AmapatolliState) -> None:
     # A Tlapiāni turned up at the start is seen by everyone before it goes back into the stock.
     public = set(state.pile) | {
-        e.params["card"] for e in state.log if e.code == "tlapiani_returned"
+        e.params["card"] for e in state.log if e.code == "first_card_returned"
     }
     for i, seat in enumerate([*state.seats, None]):
         view = GAME.view(state, seat)

@@ -103,8 +103,8 @@ def _seed_where(predicate, players=3, **options):
 
 
 def test_tlapiani_turned_up_goes_back_into_the_stock():
-    state = _seed_where(lambda s: any(e.code == "tlapiani_returned" for e in s.log))
-    returned = [e.params["card"] for e in state.log if e.code == "tlapiani_returned"]
+    state = _seed_where(lambda s: any(e.code == "first_card_returned" for e in s.log))
+    returned = [e.params["card"] for e in state.log if e.code == "first_card_returned"]
     assert all(CARDS[c].wild for c in returned)
     assert all(c in state.stock for c in returned)
     assert not CARDS[state.pile[0]].wild
@@ -132,7 +132,7 @@ def test_match_by_margin_or_background_only():
         assert err.value.code == "card_does_not_match"
     new, events = act(state, 0, play("a04"))
     assert new.pile[-1] == "a04" and (new.margin, new.background) == ("white", "black")
-    assert new.turn == 1 and codes(events) == ["play"]
+    assert new.turn == 1 and codes(events) == ["played"]
 
 
 # ----- double play ---------------------------------------------------------------------------
@@ -175,13 +175,13 @@ def test_double_play_ends_the_turn_when_the_stock_runs_out():
     state, _ = act(state, 0, play("b02"))
     assert legal_codes(state, 0) == ["pass"]
     state, events = act(state, 0, PASS)
-    assert state.turn == 1 and not state.double_play and codes(events) == ["pass"]
+    assert state.turn == 1 and not state.double_play and codes(events) == ["passed"]
 
 
 def test_playing_the_last_card_wins_even_when_a_double_play_is_due():
     state = make([["b02"], ["b01", "c20"]], "a02", ["d01"])
     state, events = act(state, 0, play("b02"))
-    assert state.finished and codes(events) == ["play", "won"]
+    assert state.finished and codes(events) == ["played", "game_won"]
     assert GAME.outcome(state).winners == ["ana"]
 
 
@@ -194,7 +194,7 @@ def test_draw_only_without_playable_card_then_must_play_what_matches():
         act(state, 0, play("a20"))
     assert err.value.code == "card_does_not_match"
     state, events = act(state, 0, DRAW)
-    assert codes(events) == ["draw", "drew"] and events[1].to == ("ana",)
+    assert codes(events) == ["drew", "drew_card"] and events[1].to == ("ana",)
     assert events[0].params == {"stock": 1} and "card" not in events[0].params
     assert state.turn == 0 and legal_codes(state, 0) == ["draw"]
     state, _ = act(state, 0, DRAW)  # b04 W/K matches the margin
@@ -321,7 +321,7 @@ def test_tlapiani_is_wild_names_the_colour_and_reverses():
         act(state, 0, play("a20", "red"))
     assert err.value.code == "colour_not_allowed"
     state, events = act(state, 0, play("tk", "blue"))
-    assert codes(events) == ["play", "colour_named", "reverse"]
+    assert codes(events) == ["played", "colour_chosen", "reversed"]
     assert (state.margin, state.background, state.named_colour) == ("blue", "blue", "blue")
     assert state.direction == -1 and state.turn == 2  # reversed: seat 2 is next
     assert legal_codes(state, 2) == ["p.c20"]  # B/K matches blue by margin
@@ -365,7 +365,7 @@ def test_announce_from_the_second_to_last_card_until_the_next_player_acts():
     assert "catch.0" in legal_codes(state, 1) and "catch.0" in legal_codes(state, 2)
     assert GAME.view(state, None).ce_window == "ana"
     state, events = act(state, 0, ANNOUNCE)
-    assert codes(events) == ["ce"] and state.announced[0]
+    assert codes(events) == ["announced"] and state.announced[0]
     assert "catch.0" not in legal_codes(state, 1) and "announce" not in legal_codes(state, 0)
     assert GAME.view(state, "ben").announced["ana"]
 
@@ -376,7 +376,7 @@ def test_call_out_costs_three_cards():
     )
     state, _ = act(state, 0, play("a04"))
     state, events = act(state, 2, Catch(target=0))  # cy, not the next player, calls
-    assert codes(events) == ["callout", "penalty"]
+    assert codes(events) == ["caught", "penalty_cards"]
     assert events[0].params == {"target": "ana", "count": 3} and events[1].to == ("ana",)
     assert len(state.hands[0]) == 4 and state.stock == ["d01"]
     assert "announce" not in legal_codes(state, 0) and "catch.0" not in legal_codes(state, 1)
@@ -437,7 +437,7 @@ def test_last_card_wins_at_once_ranking_by_hand_value_points_to_the_winner():
     hands = [["a04"], ["b20", "b01"], ["c05"], ["d02", "d03"]]  # values 21, 5, 5
     state = make(hands, "a02", ["d01"])
     state, events = act(state, 0, play("a04"))
-    assert codes(events) == ["play", "won"] and state.finished
+    assert codes(events) == ["played", "game_won"] and state.finished
     out = GAME.outcome(state)
     assert out.ranking == [["ana"], ["cy", "dee"], ["ben"]]
     assert out.points == {"ana": 31, "ben": 0, "cy": 0, "dee": 0}
@@ -456,7 +456,7 @@ def test_blocked_game_ends_with_lowest_sum_and_shared_ties():
     state, _ = act(state, 1, PASS)
     assert not state.finished
     state, events = act(state, 2, PASS)
-    assert state.finished and codes(events) == ["pass", "blocked"]
+    assert state.finished and codes(events) == ["passed", "blocked"]
     out = GAME.outcome(state)
     assert out.ranking == [["ana", "ben", "cy"]] and out.points == {"ana": 0, "ben": 0, "cy": 0}
     assert out.reason == "blocked"
@@ -537,11 +537,11 @@ def test_variant_powers_tochtli_skips_and_ollin_reverses():
     # a17 Ollin B/W on a20 B/K reverses the order
     state = make([["a17", "a01"], ["b01"], ["c01"]], "a20", ["d01"], options=opts)
     state, events = act(state, 0, play("a17"))
-    assert "reverse" in codes(events) and state.direction == -1 and state.turn == 2
+    assert "reversed" in codes(events) and state.direction == -1 and state.turn == 2
     # without the variant they are plain cards
     state = make([["a17", "a08", "a01"], ["b01"], ["c01"]], "a20", ["d01"])
     state, events = act(state, 0, play("a17"))
-    assert state.direction == 1 and state.turn == 1 and "reverse" not in codes(events)
+    assert state.direction == 1 and state.turn == 1 and "reversed" not in codes(events)
     state = make([["a08", "a01"], ["b01"], ["c01"]], "a20", ["d01"])
     state, _ = act(state, 0, play("a08"))
     assert not state.skip_pending and state.turn == 1

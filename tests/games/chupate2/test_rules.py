@@ -459,7 +459,7 @@ def test_points_game_new_round_dealt_with_the_dealer_advancing():
     assert state.round == 2 and state.scores == {"a": 12, "b": 0, "c": 0}
     assert state.dealer == 2 and state.starter == 1
     assert all(len(h) == 7 for h in state.hands.values())
-    assert "round_start" in codes(events)
+    assert "round_started" in codes(events)
     assert state.results[0].points == 12
     assert_conserved(state)
 
@@ -545,7 +545,7 @@ def test_last_card_call_before_playing_is_safe():
     state = _last_card_state()
     assert "announce" in {a.encode() for a in GAME.legal_actions(state, "a")}
     state, events = act(state, "a", "announce")
-    assert codes(events) == ["last_card_called"] and state.turn == 0
+    assert codes(events) == ["announced"] and state.turn == 0
     state, _ = act(state, "a", "p.r1a")
     assert state.exposed == []
     assert "catch" not in {a.encode() for a in GAME.legal_actions(state, "b")}

@@ -31,7 +31,7 @@ def test_same_keys_and_placeholders():
 def test_every_engine_code_has_a_message():
     text = "\n".join(p.read_text("utf-8") for p in SOURCES)
     events = set(re.findall(r'code="([a-z_]+)"', text))
-    events |= {"espejo_solo", "play"}
+    events |= {"espejo_solo", "played"}
     errors = set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', text))
     errors |= {
         "not_your_turn",

@@ -229,7 +229,7 @@ def test_four_coins_buy_an_element_of_choice():
         "fire",
         "water",
     ]
-    assert s2.hand_number == 3 and "hand_started" in codes(ev)
+    assert s2.hand_number == 3 and "round_started" in codes(ev)
     assert GAME.default_action(s, "a") in GAME.legal_actions(s, "a")
 
 

@@ -100,7 +100,7 @@ def test_every_event_of_a_game_formats_in_both_catalogues():
                 tr(f"macarena.event.{event.code}", **params)
                 render(es[f"macarena.event.{event.code}"], "es", params)
                 seen.add(event.code)
-    assert {"play", "draw", "hand_ended", "award_element", "game_won"} <= seen
+    assert {"played", "drew", "hand_ended", "award_element", "game_won"} <= seen
 
 
 def _drawn_texts(monkeypatch) -> list[str]:

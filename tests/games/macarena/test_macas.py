@@ -106,7 +106,7 @@ def test_pass_returns_all_macas():
     s = table({"a": "4C", "b": "5S"}, seats=["a", "b"], macas=macas)
     s2, ev = GAME.apply(s, "a", Pass())
     assert s2.macas == [{}, {"b": 1}, {}, {}, {}, {}, {}]
-    assert ev[0].code == "pass" and ev[0].params["returned"] == 4
+    assert ev[0].code == "passed" and ev[0].params["returned"] == 4
     assert s2.seats[s2.turn] == "b" and s2.phase == "draw"
 
 

@@ -78,7 +78,7 @@ def test_single_card_stays_on_pozo_and_nothing_is_collected():
     s = table({"a": "3C 9D", "b": "AS"})
     s2, ev = play(s, "a", 0, "3C")
     assert s2.pozos[0][-1].code == "3C" and s2.collections["a"] == []
-    assert "play" in codes(ev)
+    assert "played" in codes(ev)
     assert s2.phase == "draw" and s2.seats[s2.turn] != "a"
 
 

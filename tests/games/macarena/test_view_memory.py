@@ -30,11 +30,11 @@ def test_piles_and_shown_cards_are_what_the_public_events_showed():
         for e in events:
             if not e.visible_to(None):
                 continue
-            if e.code == "hand_started":  # a new deal: the tops as the public sees them
+            if e.code == "round_started":  # a new deal: the tops as the public sees them
                 hands += 1
                 piles = [[p.top.code] for p in GAME.view(state, None).pozos]
                 shown = {s: [] for s in seats}
-            elif e.code in ("play", "espejo_solo"):
+            elif e.code in ("played", "espejo_solo"):
                 cards = list(e.params["cards"])
                 if e.code == "espejo_solo":
                     shown[e.seat] += cards

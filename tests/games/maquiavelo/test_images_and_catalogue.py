@@ -100,7 +100,7 @@ def test_catalogue_covers_codes_options_and_actions():
         "rearranged",
         "used_helpers",
         "helper_added",
-        "won",
+        "game_won",
         "blocked",
         "penalty",
         "penalty_cards",
@@ -133,7 +133,7 @@ def test_every_event_code_emitted_has_a_message():
             seen |= {e.code for e in events}
         seen |= {e.code for e in state.log}
     assert seen <= {k.split(".")[-1] for k in es if k.startswith("maquiavelo.event.")}
-    assert {"drew", "played", "won"} <= seen
+    assert {"drew", "played", "game_won"} <= seen
 
 
 # ----- the table stays legible up to the whole deck -------------------------------------------

@@ -258,7 +258,7 @@ def test_pass_only_with_empty_stock():
 def test_emptying_the_hand_wins_at_once():
     s = make_state({"ana": "7H 7D 7S", "beto": "KH QD", "cora": "AC"}, stock="5C")
     s2, events = play(s, "ana", "7H 7D 7S")
-    assert s2.finished and events[-1].code == "won"
+    assert s2.finished and events[-1].code == "game_won"
     out = GAME.outcome(s2)
     assert out.ranking == [["ana"], ["cora"], ["beto"]]
     assert out.points == {"ana": 13 + 12 + 1, "beto": 0, "cora": 0}

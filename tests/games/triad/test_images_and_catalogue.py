@@ -128,7 +128,7 @@ def test_catalogues_cover_options_events_errors_cards_and_elements():
         if info.annotation is bool:
             assert f"triad.rule.{field}" in es
     codes = {
-        "placed",
+        "played",
         "same",
         "same_wall",
         "plus",
@@ -181,7 +181,7 @@ def test_every_event_code_emitted_has_a_template():
                 template = es[f"triad.event.{e.code}"]
                 params = event_params(e.params, _tr())
                 render(template, "es", {"player": "X", **params})
-    assert {"placed", "flipped", "game_won", "payout", "pick_required", "picked"} <= seen
+    assert {"played", "flipped", "game_won", "payout", "pick_required", "picked"} <= seen
 
 
 # ----- element badges -------------------------------------------------------------------------

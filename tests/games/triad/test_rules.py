@@ -52,7 +52,7 @@ def test_basic_rule_flips_only_strictly_beaten_opponent_cards():
     after, events = place(state, "c001", 4)
     assert holders(after) == [None, 1, None, 0, 0, 0, None, 1, None]
     assert after.last_move.basic == [3]
-    assert [e.code for e in events] == ["placed", "flipped"]
+    assert [e.code for e in events] == ["played", "flipped"]
     assert after.turn == 1
     assert sum(after.scores()) == 10
 
@@ -214,7 +214,7 @@ def test_combo_chains_only_by_the_basic_rule():
     assert lm.basic == [7]
     assert lm.combo == [2, 5]
     assert holders(after) == [1, 0, 0, 0, 0, 0, None, 0, 1]
-    assert [e.code for e in events] == ["placed", "same", "flipped", "combo"]
+    assert [e.code for e in events] == ["played", "same", "flipped", "combo"]
 
 
 def test_without_combo_same_flips_do_not_chain():
