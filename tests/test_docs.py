@@ -133,3 +133,36 @@ def test_the_checklist_names_the_shared_vocabulary():
     for name, verb in COMMON_VERBS.items():
         assert f"`{name}` `{verb}`" in text, name
     assert "`turn`" in text and "`finished`" in text and "`old_verbs`" in text
+
+
+def test_the_start_button_s_handler_is_three_files_away_as_the_docs_say():
+    """Goal of issue 26: the Start button's handler in <= 3 files, each named by the docs and
+    each handing the press to the next."""
+    import inspect
+
+    from bot.cogs.lobby import LobbyCog
+    from bot.service.lobby import Lobby
+    from bot.ui.items import LobbyButton
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    line = text.split("\nThe Start button:", 1)[1].split("\n\n", 1)[0]
+    files = re.findall(r"`((?:bot|games|storage)/[\w/]+\.py)`", line)
+    assert files == ["bot/ui/items.py", "bot/cogs/lobby.py", "bot/service/lobby.py"]
+    assert "cog.on_lobby_button(" in inspect.getsource(LobbyButton.run)
+    assert '"start": functools.partial(service.lobby.start,' in inspect.getsource(
+        LobbyCog.on_lobby_button
+    )
+    assert inspect.getsourcefile(Lobby.start) == str(ROOT / files[2])
+
+
+def test_the_plus_four_challenge_is_decided_in_one_file():
+    """Goal of issue 26: a newcomer finds the +4 challenge in one file: Chúpate 2's rules
+    decide it (whether the +4 was legal, who draws); the other modules only name or show it."""
+    deciders = [
+        path.name
+        for path in sorted((ROOT / "games" / "chupate2").glob("*.py"))
+        if '"challenge_won"' in path.read_text(encoding="utf-8")
+        and '"challenge_lost"' in path.read_text(encoding="utf-8")
+        and "def _challenge" in path.read_text(encoding="utf-8")
+    ]
+    assert deciders == ["rules.py"]

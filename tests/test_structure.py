@@ -25,6 +25,7 @@ from bot.ui.presenter import GamePresenter, presenter_for
 from games.core import Action, Budget, Game, NoArgs, PlayerView
 from games.core import actions as core_actions
 from games.core.eventlog import LoggedState, LogReader
+from games.core.rules import BOUND, RulesGame
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every game package has these modules (its own helpers beside them are free).
@@ -68,12 +69,13 @@ def test_game_lives_in_game_py_and_wires_the_rules(key):
     game = game_py.GAME
     assert package.GAME is game and isinstance(game, Game) and game.key == key
     assert type(game).__module__ == f"games.{key}.game"
-    # ``_apply`` is the rules' ``resolve_action`` (as a staticmethod, or one call to it).
-    apply = inspect.getattr_static(type(game), "_apply")
-    if isinstance(apply, staticmethod):
-        assert apply.__func__ is rules.resolve_action
-    else:
-        assert "rules.resolve_action(" in inspect.getsource(apply)
+    # One ``RulesGame`` wiring for all five: the rule functions are the rules module's, bound
+    # as they are (no forwarding wrapper in any ``game.py``; mypy checks the module's types).
+    assert isinstance(game, RulesGame) and type(game).rules is rules
+    for method, function in BOUND.items():
+        bound = inspect.getattr_static(type(game), method)
+        assert isinstance(bound, staticmethod), (key, method)
+        assert bound.__func__ is getattr(rules, function), (key, method)
     assert "think_rate" in vars(type(game)), "think_rate: each game declares its search speed"
 
 

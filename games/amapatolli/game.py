@@ -7,16 +7,17 @@ from typing import Any
 from games.amapatolli import ai, rules
 from games.amapatolli.actions import CODEC, AmapatolliAction
 from games.amapatolli.options import Options
-from games.amapatolli.rules import AmapatolliOutcome
 from games.amapatolli.state import AmapatolliState
 from games.amapatolli.view import AmapatolliView, build_view
-from games.core import Event, Game, IllegalAction, rng_for
+from games.core import IllegalAction, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
+from games.core.rules import RulesGame
 
 
-class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
+class AmapatolliGame(RulesGame[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
     key = "amapatolli"
+    rules = rules  # its rule functions (``RulesGame``)
     names = {"es": "Ce Amapatolli", "en": "Ce Amapatolli"}
     min_players = 2
     max_players = 6
@@ -32,26 +33,7 @@ class AmapatolliGame(Game[AmapatolliState, AmapatolliAction, AmapatolliView, Opt
         self.check_player_count(seats)
         return rules.deal(seats, seed, self.parse_options(options))
 
-    def to_act(self, state: AmapatolliState) -> set[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: AmapatolliState, seat: Seat) -> list[AmapatolliAction]:
-        return rules.legal_actions(state, seat)
-
-    def copy_state(self, state: AmapatolliState) -> AmapatolliState:
-        return rules.copy_state(state)
-
-    def is_over(self, state: AmapatolliState) -> bool:
-        return state.finished
-
-    def _apply(self, state: AmapatolliState, seat: Seat, action: AmapatolliAction) -> list[Event]:
-        return rules.resolve_action(state, seat, action)
-
-    def view(self, state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
-        return build_view(state, seat)
-
-    def outcome(self, state: AmapatolliState) -> AmapatolliOutcome | None:
-        return rules.outcome(state)
+    view = staticmethod(build_view)
 
     def rematch_seats(self, state: AmapatolliState) -> list[Seat]:
         outcome = self.outcome(state)

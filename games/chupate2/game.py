@@ -10,12 +10,14 @@ from games.chupate2.actions import CODEC, Chupate2Action
 from games.chupate2.options import DEFAULT_OPTIONS, Options
 from games.chupate2.state import Chupate2State
 from games.chupate2.view import Chupate2View, build_view
-from games.core import ActionCodec, Game
+from games.core import ActionCodec
 from games.core.engine import Seat
+from games.core.rules import RulesGame
 
 
-class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
+class Chupate2Game(RulesGame[Chupate2State, Chupate2Action, Chupate2View, Options]):
     key = "chupate2"
+    rules = rules  # its rule functions (``RulesGame``)
     names = {"es": "Chúpate 2", "en": "Chúpate 2"}
     min_players = 2
     max_players = 6
@@ -32,16 +34,7 @@ class Chupate2Game(Game[Chupate2State, Chupate2Action, Chupate2View, Options]):
         rules.check_table(len(seats), opts, self.min_players, self.max_players)
         return rules.new_state(seats, seed, opts)
 
-    # The rule functions themselves (no wrapper call: these run on every step of a playout).
-    to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(rules.legal_actions)
-    copy_state = staticmethod(rules.copy_state)
     view = staticmethod(build_view)
-    outcome = staticmethod(rules.outcome)
-    _apply = staticmethod(rules.resolve_action)  # reveal reset, the rules, the log
-
-    def is_over(self, state: Chupate2State) -> bool:
-        return state.finished
 
     choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from games.core import Event, Game
+from games.core.rules import RulesGame
 from games.maquiavelo import ai, rules
 from games.maquiavelo.actions import CODEC, AnyAction, Arrange, Play
 from games.maquiavelo.options import Options
 from games.maquiavelo.state import MaquiaveloState
-from games.maquiavelo.view import MaquiaveloOutcome, MaquiaveloView, build_view
+from games.maquiavelo.view import MaquiaveloView, build_view
 
 
-class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
+class MaquiaveloGame(RulesGame[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
     key: ClassVar[str] = "maquiavelo"
+    rules = rules  # its rule functions (``RulesGame``)
     names: ClassVar[dict[str, str]] = {"es": "Maquiavelo", "en": "Machiavelli"}
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
@@ -29,26 +30,7 @@ class MaquiaveloGame(Game[MaquiaveloState, AnyAction, MaquiaveloView, Options]):
         self.check_player_count(seats)
         return rules.deal(seats, seed, opts)
 
-    def to_act(self, state: MaquiaveloState) -> set[str]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: MaquiaveloState, seat: str) -> list[AnyAction]:
-        return rules.legal_actions(state, seat)
-
-    def copy_state(self, state: MaquiaveloState) -> MaquiaveloState:
-        return rules.copy_state(state)
-
-    def is_over(self, state: MaquiaveloState) -> bool:
-        return state.finished
-
-    def _apply(self, state: MaquiaveloState, seat: str, action: AnyAction) -> list[Event]:
-        return rules.resolve_action(state, seat, action)
-
-    def view(self, state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
-        return build_view(state, seat)
-
-    def outcome(self, state: MaquiaveloState) -> MaquiaveloOutcome | None:
-        return rules.outcome(state)
+    view = staticmethod(build_view)
 
     # ----- hints and computer play ----------------------------------------------------------
     def suggest(self, state: MaquiaveloState, seat: str) -> Play | None:

@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Event, Game
 from games.core.engine import Seat
 from games.core.rng import rng_for
+from games.core.rules import RulesGame
 from games.triad import ai, rules
 from games.triad.actions import CODEC, TriadAction
 from games.triad.options import Options
-from games.triad.rules import TriadOutcome
 from games.triad.state import TriadState
 from games.triad.view import TriadView, build_view
 
 
-class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
+class TriadGame(RulesGame[TriadState, TriadAction, TriadView, Options]):
     key = "triad"
+    rules = rules  # its rule functions (``RulesGame``)
     names = {"es": "Triple Triad", "en": "Triple Triad"}
     min_players = 2
     max_players = 2
@@ -45,29 +45,7 @@ class TriadGame(Game[TriadState, TriadAction, TriadView, Options]):
         originals = rules.deal(seats, seed, opts, hands, collections)
         return rules.new_state(seats, seed, opts, originals)
 
-    # ----- turn structure -------------------------------------------------------------------
-    def to_act(self, state: TriadState) -> set[Seat]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: TriadState, seat: Seat) -> list[TriadAction]:
-        return rules.legal_actions(state, seat)
-
-    # ----- rules ----------------------------------------------------------------------------
-    def copy_state(self, state: TriadState) -> TriadState:
-        return rules.copy_state(state)
-
-    def is_over(self, state: TriadState) -> bool:
-        return rules.is_over(state)
-
-    def _apply(self, state: TriadState, seat: Seat, action: TriadAction) -> list[Event]:
-        return rules.resolve_action(state, seat, action)
-
-    # ----- information ----------------------------------------------------------------------
-    def view(self, state: TriadState, seat: Seat | None) -> TriadView:
-        return build_view(state, seat)
-
-    def outcome(self, state: TriadState) -> TriadOutcome | None:
-        return rules.outcome(state)
+    view = staticmethod(build_view)
 
     # ----- computer play --------------------------------------------------------------------
     def warm_up(self) -> None:

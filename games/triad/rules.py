@@ -284,10 +284,6 @@ def copy_state(state: TriadState) -> TriadState:
     )
 
 
-def is_over(state: TriadState) -> bool:
-    return state.finished
-
-
 # ----- turn structure ---------------------------------------------------------------------------
 
 
