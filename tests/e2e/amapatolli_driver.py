@@ -8,17 +8,24 @@ and that the bot's public table reaches the next version.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from games.amapatolli import GAME
-from tests.e2e.driver_kit import Offer, OracleBase, TableOnFake, offers_on, take
+from tests.e2e.driver_kit import (
+    Offer,
+    OracleBase,
+    TableOnFake,
+    first_views_shown,
+    offers_on,
+    open_table,
+    seat_and_start,
+    take,
+)
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-from tests.message_text import read_card
 
 
 def policy(actions: set[str]) -> str | None:
@@ -157,16 +164,7 @@ class AmapatolliTable(TableOnFake):
 async def open_lobby(
     fake: FakeDiscord, host: FakeUser, channel=None, **options
 ) -> tuple[int, Message]:
-    reply = await (await host.slash("play amapatolli", channel=channel, **options))
-    # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
-    opened = re.search(r"#(\d+)", reply.text)
-    assert opened, f"/play answered {reply.text!r}"
-    table_id = int(opened.group(1))
-    lobby = await fake.wait_for_message(
-        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or ""),
-        channel=channel,
-    )
-    return table_id, lobby
+    return await open_table(fake, host, "amapatolli", channel=channel, **options)
 
 
 async def start_game(
@@ -175,17 +173,10 @@ async def start_game(
     """`/play amapatolli` by the first player, the others join, the host starts."""
     host, *guests = players
     table_id, lobby = await open_lobby(fake, host, channel=channel, hand_size=hand_size)
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    await seat_and_start(fake, lobby, host, guests)
     table = AmapatolliTable(
         fake, table_id, players, seed, {"hand_size": hand_size}, channel=channel
     )
     await table.wait_version(0)
-    await fake.wait_until(
-        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
-    )
+    await first_views_shown(fake, players)
     return table

@@ -9,7 +9,6 @@ in the picker), and waits for the public table to reach the next version.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -20,13 +19,15 @@ from tests.e2e.driver_kit import (
     OracleBase,
     TableOnFake,
     draft_buttons,
+    first_views_shown,
     offers_on,
+    open_table,
+    seat_and_start,
     take,
 )
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-from tests.message_text import read_card
 
 
 def policy(legal: list[str], hand: list[str]) -> str:
@@ -219,21 +220,9 @@ async def start_game(
 ) -> Chupate2Table:
     """`/play chupate2` by the first player with `options`, the others join, the host starts."""
     host, *guests = players
-    reply = await (await host.slash("play chupate2", **options))
-    # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
-    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
-    lobby = await fake.wait_for_message(
-        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
-    )
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    table_id, lobby = await open_table(fake, host, "chupate2", **options)
+    await seat_and_start(fake, lobby, host, guests)
     table = Chupate2Table(fake, table_id, players, seed, options, oracle)
     await table.wait_version(0)
-    await fake.wait_until(
-        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
-    )
+    await first_views_shown(fake, players)
     return table

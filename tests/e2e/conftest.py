@@ -24,6 +24,7 @@ from tests.fakediscord.server import FakeDiscord
 from tests.pg_server import PostgresServer
 
 DEFAULT_SEED = "e2e-seed-0001"
+READY_WITHIN = 60.0  # seconds: a hang bound for the bot's start (a busy machine is slow)
 BACKEND_ENV = "MESA_E2E_BACKEND"
 BACKENDS = ("sqlite", "postgres")
 
@@ -85,7 +86,7 @@ class Mesa:
         self._task = asyncio.create_task(bot.connect(reconnect=True), name="mesa-bot")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(
-            {ready, self._task}, timeout=15, return_when=asyncio.FIRST_COMPLETED
+            {ready, self._task}, timeout=READY_WITHIN, return_when=asyncio.FIRST_COMPLETED
         )
         if ready not in done:
             ready.cancel()

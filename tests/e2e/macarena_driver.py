@@ -25,13 +25,15 @@ from tests.e2e.driver_kit import (
     OracleBase,
     TableOnFake,
     draft_buttons,
+    first_views_shown,
     offers_on,
+    open_table,
+    seat_and_start,
     take,
 )
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, InteractionHandle
-from tests.message_text import read_card
 
 
 @dataclass
@@ -203,21 +205,8 @@ async def start_game(
     """`/play macarena` by the first player, the others join, the host adds computer players
     and starts."""
     host, *guests = players
-    reply = await (await host.slash("play macarena", **options))
-    # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
-    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
-    lobby = await fake.wait_for_message(
-        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
-    )
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    for n in range(1, cpus + 1):
-        await (await host.click(lobby, "Añadir CPU")).acknowledged()
-        await fake.wait_until(lambda n=n: f"CPU {n}" in lobby.text, what=f"CPU {n} seated")
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    table_id, lobby = await open_table(fake, host, "macarena", **options)
+    await seat_and_start(fake, lobby, host, guests, cpus)
     seats = [str(p.id) for p in players] + [f"cpu{n}" for n in range(1, cpus + 1)]
     table = MacarenaTable(
         fake,
@@ -229,7 +218,5 @@ async def start_game(
         {f"cpu{n}": "normal" for n in range(1, cpus + 1)},
     )
     await table.wait_version(table.oracle.version)
-    await fake.wait_until(
-        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views by DM"
-    )
+    await first_views_shown(fake, players)
     return table

@@ -10,7 +10,6 @@ is an independent brute force saying that no arrangement keeps every old meld wh
 from __future__ import annotations
 
 import itertools
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,12 +17,17 @@ from typing import ClassVar
 
 from games.maquiavelo import GAME, Play, format_arrangement, parse_arrangement
 from games.maquiavelo.cards import face
-from tests.e2e.driver_kit import OracleBase, TableOnFake
+from tests.e2e.driver_kit import (
+    OracleBase,
+    TableOnFake,
+    first_views_shown,
+    open_table,
+    seat_and_start,
+)
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
 from tests.games.maquiavelo.helpers import brute_partition, valid_meld
-from tests.message_text import read_card
 
 SELECTS = "selects"
 MODAL = "modal"
@@ -263,23 +267,11 @@ async def start_game(
 ) -> MaquiaveloTable:
     """`/play maquiavelo` by the first player, the others join, the host starts."""
     host, *guests = players
-    reply = await (await host.slash("play maquiavelo", hand_size=hand_size))
-    # (the lobby itself, inline: issue 25)
-    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
-    lobby = await fake.wait_for_message(
-        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
-    )
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, g=guest: f"{n}. {g.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    table_id, lobby = await open_table(fake, host, "maquiavelo", hand_size=hand_size)
+    await seat_and_start(fake, lobby, host, guests)
     table = MaquiaveloTable(fake, table_id, players, seed, {"hand_size": hand_size})
     await table.wait_version(0)
-    await fake.wait_until(
-        lambda: all(p.dms() for p in players if p.dms_open), what="the first private views"
-    )
+    await first_views_shown(fake, players)
     return table
 
 

@@ -16,6 +16,7 @@ import aiohttp
 from bot.client import ShardedMesaBot, create_bot
 from bot.settings import Settings
 from tests.e2e.chupate2_driver import Chupate2Table
+from tests.e2e.driver_kit import first_views_shown, open_table, seat_and_start
 from tests.e2e.endgame_kit import table_views
 from tests.fakediscord.pytest_plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
@@ -243,20 +244,11 @@ async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
     host, *guests = players
-    reply = await (await host.slash("play chupate2"))  # the lobby itself (issue 25)
-    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
-    lobby = await fake.wait_for_message(
-        lambda m: bool(read_card(m)) and f"mesa #{table_id}" in (read_card(m).get("title") or "")
-    )
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    table_id, lobby = await open_table(fake, host, "chupate2")  # the lobby itself (issue 25)
+    await seat_and_start(fake, lobby, host, guests)
     table = Chupate2Table(fake, table_id, players, await _seed_of(url, table_id), {})
     await table.wait_version(0)
-    await fake.wait_until(lambda: all(p.dms() for p in players), what="the first DM views")
+    await first_views_shown(fake, players)
     return table
 
 

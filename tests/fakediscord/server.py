@@ -748,9 +748,10 @@ class FakeDiscord:
                 f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}"
             )
 
-    async def settle(self, timeout: float = 5.0) -> None:
+    async def settle(self, timeout: float = 15.0) -> None:
         """Wait until every interaction was answered (or missed its deadline) and every deferred one
-        got its content; record the ones that never will as violations."""
+        got its content; record the ones that never will as violations (``timeout``: of quiet on
+        the fake, as ``wait_until``'s; a hang bound, not a speed)."""
         await self.interactions.settle(timeout)
 
     # --- the REST pipeline -----------------------------------------------------------------------

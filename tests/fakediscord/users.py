@@ -42,6 +42,12 @@ if TYPE_CHECKING:
 ) = range(1, 12)
 
 
+# How long a test waits, with nothing changing on the fake, for what the bot sends after it
+# deferred (Discord allows 15 minutes): a hang bound. A GIF or a search in the workers may keep
+# a slowed-down bot quiet for a while.
+DEFERRED_WAIT = 60.0
+
+
 class InteractionFailed(AssertionError):
     """The bot did not answer in time: the user saw "This interaction failed"."""
 
@@ -86,7 +92,7 @@ class InteractionHandle:
             raise InteractionFailed(f"the bot did not answer interaction {inter.id} in time")
         return inter.callback_type
 
-    async def response(self, timeout: float = 10.0) -> Any:
+    async def response(self, timeout: float = DEFERRED_WAIT) -> Any:
         inter = self.interaction
         await self.acknowledged()
         if inter.callback_type in (CB_DEFER, CB_DEFER_UPDATE):
@@ -101,7 +107,7 @@ class InteractionHandle:
                 )
         return inter.result
 
-    async def followup(self, index: int = 0, timeout: float = 10.0) -> Message:
+    async def followup(self, index: int = 0, timeout: float = DEFERRED_WAIT) -> Message:
         """The `index`-th follow-up message (a follow-up that replaced a "thinking" placeholder is not one)."""
         inter = self.interaction
         await self.fake.wait_until(
