@@ -92,6 +92,23 @@ class Lookups:
         return sum(self.counts.values())
 
 
+class _HandlersDone:
+    """Counts the interaction handlers that returned (every one ends by settling its trace:
+    ``PendingCommands.settle``)."""
+
+    def __init__(self, pending, monkeypatch) -> None:
+        self.count = 0
+        real = pending.settle
+
+        async def settle(interaction):
+            try:
+                return await real(interaction)
+            finally:
+                self.count += 1
+
+        monkeypatch.setattr(pending, "settle", settle)
+
+
 async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
     fake_discord, mesa, monkeypatch
 ):
@@ -103,11 +120,16 @@ async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
         await table.move()
     await mesa.bot.listener.drain()
     lookups = Lookups(mesa.bot.tables.registry, monkeypatch)
+    handled = _HandlersDone(mesa.bot.pending_commands, monkeypatch)
 
     lookups.on = True
     with FilesRun() as run:
         seat, action = await table.move()  # one card played from a DM, the table shown
         await mesa.bot.listener.drain()
+        # ... and the click's handler returned (its last step settles its trace): without
+        # this wait the handler's tail ran inside or after the measure depending on load,
+        # and the path read 49 or 50 files.
+        await fake.wait_until(lambda: handled.count >= 1, what="the click's handler returned")
     lookups.on = False
 
     assert not action.startswith("call."), action  # a card, from the mover's DM
