@@ -20,7 +20,7 @@ from tests.e2e.anywhere_kit import (
     server_without_bot_of,
 )
 from tests.e2e.conftest import Mesa
-from tests.e2e.driver_kit import HAND_BUTTON
+from tests.e2e.driver_kit import HAND_BUTTON, offers_on, take
 from tests.message_text import read_card
 
 SEED = "e2e-0063"
@@ -264,4 +264,64 @@ async def test_a_late_lobby_edits_its_public_acknowledgement(fake_discord, mesa,
     await (await players[1].click(lobby, "Unirse")).acknowledged()
     await fake.wait_until(lambda: f"2. {players[1].name}" in lobby.text, what="bob seated")
     await mesa.bot.listener.drain()
+    assert_interaction_only(fake, group, players)
+
+
+async def _move_from_the_hand(table: AmapatolliTable) -> None:
+    """The oracle's next move, from the mover's live hand when it shows the table already (no
+    press of the table's buttons); else as ``table.move`` does."""
+    seat, action = table.oracle.next_move()
+    user, version = table.by_seat[seat], table.oracle.version
+    await table.wait_version(version)
+    view = table._hand_at(user, version)
+    offers = offers_on(view, table.table_id) if view is not None else {}
+    if action not in offers:
+        await table.move()
+        return
+    await (await take(user, offers[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    table.moves += 1
+    await table.wait_version(table.oracle.version)
+
+
+async def test_active_play_from_the_hands_carries_the_table_on_instead_of_pausing(
+    fake_discord, quick_pause
+):
+    """Players who move from their ephemeral hands never press the table's buttons: when the
+    table's pause draws near, a player's click posts it anew as that click's public follow-up
+    (the table from then on, edited through that token), the old message becomes a pointer
+    without buttons, and the game never pauses; still no bot-token call."""
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    for _ in players:  # every player has a live hand (their moves need no press of the table)
+        await table.move()
+    first = table.public()
+    pauses = mesa.bot.listener.kit.anywhere
+    # The pause drawing near, as 7 minutes after the last press of 14: the next click from a
+    # hand carries the table (its pause counts as near from PAUSE_AFTER seconds away).
+    assert pauses.carry_within is None  # by default: half of pause_after
+    pauses.carry_within = PAUSE_AFTER
+    for _ in range(8):
+        await _move_from_the_hand(table)
+        await mesa.bot.listener.drain()
+        if table.public().id != first.id:
+            break
+    pauses.carry_within = None
+    moved = table.public()
+    assert moved.id != first.id, "the table was not posted anew"
+    assert moved.interaction is not None and not moved.ephemeral  # a click's public follow-up
+    stored = mesa.bot.tables.registry.find(table.table_id)
+    assert stored.record.message_id == str(moved.id)  # stored: it is the table now
+    await fake.wait_until(lambda: not first.buttons, what="the old message without buttons")
+    assert "más abajo" in first.text and "mesa #" not in first.text
+    assert not pauses.held(stored) and not _paused(table)
+    assert mesa.bot.tables.timers.armed(table.table_id)
+    await table.play_to_the_end()  # its next presses edit the new message
+    await mesa.bot.listener.drain()
+    assert table.public().id == moved.id
+    assert not _paused(table)
+    _result_ranked(table, players)
     assert_interaction_only(fake, group, players)

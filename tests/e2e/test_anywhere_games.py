@@ -6,7 +6,6 @@ token exists); Triple Triad, against the computer, opens through its own ``/play
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -18,7 +17,7 @@ from tests.e2e.anywhere_kit import (
     group_dm_of,
     play_everywhere,
 )
-from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, offers_on
+from tests.e2e.driver_kit import TableOnFake, offers_on
 from tests.message_text import read_card
 
 
@@ -170,10 +169,10 @@ def _cpu_moves_after(oracle, seat: str, action: str) -> bool:
     )
 
 
-async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_discord, mesa):
-    """Paused, the table's computer player waits: a person's move made from their live hand
-    (that press's token edits only the hand) is stored, the computer does not answer it until
-    someone presses the table's button; then it moves and the game goes on."""
+async def test_a_move_from_a_live_hand_resumes_a_paused_table_and_its_computer(fake_discord, mesa):
+    """Paused, the table's computer player waits; a person's move made from their live hand
+    (whose token cannot edit the table) carries the table on: that click posts it anew as its
+    public follow-up, which resumes it; the computer answers and the game goes on."""
     fake = fake_discord
     seed = "mac-e2e-1423"
     mesa.seed = seed
@@ -208,16 +207,17 @@ async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_disco
     view = await table.show_hand(user, version)
     await fake.wait_until(lambda: "en pausa" in (table.public().text or ""), what="paused")
     pauses.pause_after = 14 * 60.0
+    paused = table.public()
+    live = mesa.bot.tables.registry.find(table_id)
+    assert pauses.held(live) and not mesa.bot.tables.cpu.pending(live)  # a person's turn
     await (await macarena_driver.take(user, offers_on(view, table_id)[action])).acknowledged()
     oracle.apply(seat, action)
-    live = mesa.bot.tables.registry.find(table_id)
-    await fake.wait_until(lambda: live.version == oracle.version, what="the move stored")
-    await asyncio.sleep(0.5)
-    assert live.version == oracle.version  # the computer waits: no fresh table token
-    assert "en pausa" in table.public().text
-    await (await bob.click(table.public(), HAND_BUTTON)).acknowledged()  # resumes it
-    oracle.advance_cpus()
+    oracle.advance_cpus()  # resumed by her click: the computer answers
     await table.wait_version(oracle.version)
+    moved = table.public()
+    assert moved.id != paused.id and moved.interaction is not None and not moved.ephemeral
+    assert "en pausa" not in (moved.text or "")
+    await fake.wait_until(lambda: not paused.buttons, what="the paused message a pointer")
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
