@@ -96,7 +96,7 @@ class TriadCog(commands.Cog):
     def _play_command(self) -> app_commands.Command[Any, ..., None]:
         game = self.bot.games.get(GAME)
         specs = [
-            OptionSpec("opponent", discord.Member),
+            OptionSpec("opponent", discord.User),  # no member outside a server (group DM)
             OptionSpec("level", str, tuple(game.ai_levels) if game else ()),
             *(option_specs(game.options_model) if game else []),
             OptionSpec("turn_seconds", TURN_SECONDS),
@@ -153,6 +153,14 @@ class TriadCog(commands.Cog):
         level = raw.pop("level", None) or "normal"
         if opponent is not None and (opponent.bot or str(opponent.id) == host):
             await reply(interaction, tr(locale, "triad.ui.bad_opponent"))
+            return
+        if (
+            opponent is not None
+            and interaction.guild_id
+            and not isinstance(opponent, discord.Member)
+        ):
+            # a user option is a member in a server (in a group DM there is none)
+            await reply(interaction, tr(locale, "error.no_member", option="opponent"))
             return
         options = coerce(game.options_model, raw)
         if raw.get("turn_seconds") is not None:

@@ -17,7 +17,7 @@ from tests.e2e.anywhere_kit import (
     group_dm_of,
     play_everywhere,
 )
-from tests.e2e.driver_kit import TableOnFake, offers_on
+from tests.e2e.driver_kit import TableOnFake, offers_on, view_version
 from tests.message_text import read_card
 
 
@@ -221,4 +221,60 @@ async def test_a_move_from_a_live_hand_resumes_a_paused_table_and_its_computer(f
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_a_triad_challenge_between_two_people_in_a_group_dm(fake_discord, mesa):
+    """Alice challenges Bob in a group DM (random hands): Bob accepts on the challenge, both
+    place their cards from "Ver mi mano" (card, then cell) to the end; each one's last hand
+    shows the end, not one bot-token call, no DM."""
+    fake = fake_discord
+    mesa.seed = "triad-e2e-pvp"
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    await play_everywhere(mesa.bot)
+    handle = await alice.slash(
+        "play triad", channel=group, opponent=bob, random_hand=True, payout="todas"
+    )
+    public = await handle
+    assert not public.ephemeral
+    table_id = int(re.search(r"#(\d+)", read_card(public)["title"]).group(1))
+    table = _TriadOnFake(fake, table_id, group)
+    await fake.wait_until(
+        lambda: "Aceptar" in [b.label for b in table.public().buttons], what="the challenge"
+    )
+    await (await bob.click(table.public(), "Aceptar")).acknowledged()
+    await fake.wait_until(lambda: table.version() is not None, what="the game started")
+    assert table.public().id == public.id
+    for _ in range(12):
+        state = await fake.wait_until(
+            lambda: "over"
+            if _shows_result(table)
+            else next((p for p in players if table.alices_turn(p.name)), None),
+            timeout=20,
+            what="a turn or the end",
+        )
+        if state == "over":
+            break
+        player, version = state, table.version()
+        hand = await table.show_hand(player, version)
+        cards = triad_driver.draft_buttons(hand, table_id, version, "c")
+        assert cards, hand.text
+        await (await player.click(hand, custom_id=cards[0].custom_id)).acknowledged()
+        grid = await fake.wait_until(
+            lambda h=hand, v=version: triad_driver.draft_buttons(h, table_id, v, "x"),
+            what="the cell grid",
+        )
+        await (await player.click(hand, custom_id=grid[0].custom_id)).acknowledged()
+        await fake.wait_until(
+            lambda v=version: (table.version() or 0) > v, what=f"past version {version}"
+        )
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    last = table.version()
+    for player in players:  # both hands right at the end
+        await fake.wait_until(
+            lambda p=player: (views := table.hand_views(p)) and view_version(views[-1]) == last,
+            what=f"{player.name}'s hand at the end",
+        )
     assert_interaction_only(fake, group, players)
