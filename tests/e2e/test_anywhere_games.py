@@ -16,6 +16,7 @@ from tests.e2e.anywhere_kit import (
     assert_interaction_only,
     group_dm_of,
     play_everywhere,
+    server_without_bot_of,
 )
 from tests.e2e.driver_kit import TableOnFake, offers_on, view_version
 from tests.message_text import read_card
@@ -66,12 +67,14 @@ async def test_chupate2_in_a_group_dm(fake_discord, mesa):
     assert_interaction_only(fake, group, players)
 
 
-async def test_maquiavelo_in_a_group_dm(fake_discord, mesa):
+@pytest.mark.parametrize("place", ["group DM", "server without the bot"])
+async def test_maquiavelo_where_the_bot_may_not_post(fake_discord, mesa, place):
     fake = fake_discord
     seed = "mq-e2e-81"
     mesa.seed = seed
     players = [fake.user(n) for n in ("ana", "beto", "carla")]
-    group = group_dm_of(fake, players)
+    of = group_dm_of if place == "group DM" else server_without_bot_of
+    group = of(fake, players)
     table_id, lobby = await _open_and_start(fake, mesa, "maquiavelo", players, group, hand_size=11)
     table = maquiavelo_driver.MaquiaveloTable(fake, table_id, players, seed, {"hand_size": 11})
     table.channel = group
