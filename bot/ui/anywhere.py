@@ -198,20 +198,34 @@ class InteractionOnlyTables:
         await self._say_paused(table, hook)
 
     async def _say_paused(self, table: Table, hook: Hook) -> None:
-        """Edit the table, with its last token, to say it is paused; then hold it."""
+        """Edit the table, with its last token, to say it is paused; then hold it.
+
+        The token is taken from the public slot first (nothing else edits the table through
+        it), and the notice shows the table as it is when it is sent: a move that lands while
+        it is prepared makes it prepared again, and a click that carried the table on
+        meanwhile (``moved``) makes it moot; so the pause never shows an older state."""
         self.pause(table)
-        payload = self._paused_payload(table)
-        try:
-            await finish(payload)  # its image attached afresh (the message may show none yet)
-            await hook.edit(payload.edit_kwargs())
-            metrics.count("anywhere.paused")
-        except discord.HTTPException as exc:  # (the token is never logged)
-            log.info("table %s: could not show its pause (%s %s)", table.id, exc.status, exc.code)
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
         self.k.tokens.drop(public_key(table.id))
         self._paused_by[table.id] = hook
+        for _ in range(8):
+            version = table.version
+            payload = self._paused_payload(table)
+            try:
+                await finish(payload)  # its image attached afresh (the message may show none)
+                if self._paused_by.get(table.id) is not hook:
+                    return  # carried on or resumed meanwhile: the table is elsewhere or live
+                if table.version != version:
+                    continue  # a move landed meanwhile: the notice shows it
+                await hook.edit(payload.edit_kwargs())
+                metrics.count("anywhere.paused")
+            except discord.HTTPException as exc:  # (the token is never logged)
+                log.info(
+                    "table %s: could not show its pause (%s %s)", table.id, exc.status, exc.code
+                )
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            return
 
     def _paused_payload(self, table: Table) -> Any:
         tr = translator(table.record.locale)

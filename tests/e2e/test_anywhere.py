@@ -325,3 +325,55 @@ async def test_active_play_from_the_hands_carries_the_table_on_instead_of_pausin
     assert not _paused(table)
     _result_ranked(table, players)
     assert_interaction_only(fake, group, players)
+
+
+async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table(
+    fake_discord, quick_pause, monkeypatch
+):
+    """The pause notice is being prepared (its image drawn) when a player moves from their
+    live hand: that click carries the table on (posted anew at the new version), and the
+    notice, prepared for an older state, is never shown; the old message is a pointer."""
+    from bot.ui import anywhere
+
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    await table.move()
+    seat, action = table.oracle.next_move()
+    assert not action.startswith("catch.")
+    user = table.by_seat[seat]
+    preparing, moved = asyncio.Event(), asyncio.Event()
+    real_finish = anywhere.finish
+
+    async def slow_finish(payload, *args, **kwargs):
+        preparing.set()
+        await moved.wait()  # the move lands while the notice is prepared
+        return await real_finish(payload, *args, **kwargs)
+
+    monkeypatch.setattr(anywhere, "finish", slow_finish)
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2  # for this press only
+    hand = await table.show_hand(user)
+    pauses.pause_after = PAUSE_AFTER
+    first = table.public()
+    await asyncio.wait_for(preparing.wait(), 10)
+    (notice,) = [t for t in asyncio.all_tasks() if t.get_name() == f"pause-{table.table_id}"]
+    await (await take(user, offers_on(hand, table.table_id)[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(table.oracle.version)
+    moved.set()
+    await asyncio.wait_for(notice, 10)  # the notice's task, to its end
+    await mesa.bot.listener.drain()
+    await fake.settle()  # every request made, answered
+    assert table.public().id != first.id and not _paused(table)
+    assert table.version() == table.oracle.version
+    assert not first.buttons and "en pausa" not in first.text
+    stored = mesa.bot.tables.registry.find(table.table_id)
+    assert not pauses.held(stored)  # the new message's token lives on: not taken by the notice
+    monkeypatch.setattr(anywhere, "finish", real_finish)
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    _result_ranked(table, players)
+    assert_interaction_only(fake, group, players)

@@ -251,9 +251,11 @@ async def test_a_triad_challenge_between_two_people_in_a_group_dm(fake_discord, 
     assert table.public().id == public.id
     for _ in range(12):
         state = await fake.wait_until(
-            lambda: "over"
-            if _shows_result(table)
-            else next((p for p in players if table.alices_turn(p.name)), None),
+            lambda: (
+                "over"
+                if _shows_result(table)
+                else next((p for p in players if table.alices_turn(p.name)), None)
+            ),
             timeout=20,
             what="a turn or the end",
         )
