@@ -142,8 +142,13 @@ class InteractionOnlyTables:
         return self.pause_after * MOVE_SHARE
 
     def moving(self, table: Table) -> tuple[discord.Interaction, float] | None:
-        """The click whose token posts ``table`` anew, if one is waiting (taken once)."""
-        return self._carriers.pop(table.id, None)
+        """The click whose token posts ``table`` anew, if one is waiting: kept until it did
+        (``moved``) or failed (``carried``), so no second click carries it meanwhile."""
+        return self._carriers.get(table.id)
+
+    def carried(self, table: Table) -> None:
+        """The carrying click is done with (posted, or refused)."""
+        self._carriers.pop(table.id, None)
 
     def editor(self, table: Table) -> Hook | None:
         """A token that may still edit ``table``'s message: its fresh one, or the one that
@@ -161,6 +166,7 @@ class InteractionOnlyTables:
         token may still edit it, becomes a pointer without buttons."""
         self._paused_by.pop(table.id, None)
         self.offered(table)
+        self.carried(table)
         if old is None:
             return
         tr = translator(table.record.locale)

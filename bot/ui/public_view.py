@@ -194,7 +194,11 @@ class PublicTable:
         old = self.k.anywhere.editor(table)
         await finish(payload)
         v2 = payload.view is not None and payload.view.has_components_v2()
-        message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        try:
+            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        except discord.HTTPException:
+            self.k.anywhere.carried(table)  # (its edit may go through a table token again)
+            raise
         slot.image = payload.image.digest if payload.image and payload.files else None
         slot.shown_version = version
         await self.k.bot.tables.registry.set_message(table, str(message.id))
