@@ -379,3 +379,47 @@ async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table
     await mesa.bot.listener.drain()
     _result_ranked(table, players)
     assert_interaction_only(fake, group, players)
+
+
+async def test_the_old_message_s_buttons_answer_when_no_token_could_make_it_a_pointer(
+    fake_discord, quick_pause
+):
+    """Paused, then 16 minutes on (every token of before dead for Discord): a move from a
+    live hand carries the table on; the old message could not be turned into a pointer and
+    keeps its buttons, and "Ver mi mano" there still shows the player's current hand while the
+    new message stays the table."""
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    await table.move()
+    seat, action = table.oracle.next_move()
+    assert not action.startswith("catch.")
+    user = table.by_seat[seat]
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2  # for this press only
+    hand = await table.show_hand(user)
+    pauses.pause_after = PAUSE_AFTER
+    await fake.wait_until(lambda: _paused(table), what="paused")
+    first = table.public()
+    fake.advance(minutes=16)
+    await (await take(user, offers_on(hand, table.table_id)[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(table.oracle.version)
+    await mesa.bot.listener.drain()
+    moved = table.public()
+    assert moved.id != first.id and not _paused(table)
+    assert first.buttons  # no token could edit it any more
+    other = next(p for p in players if p is not user)
+    answer = await (await other.click(first, HAND_BUTTON)).acknowledged()
+    assert answer is not None
+    view = await fake.wait_until(
+        lambda: table._hand_at(other, table.oracle.version), what="the hand from the old message"
+    )
+    assert view.ephemeral and view.visible_to is other.model
+    assert table.public().id == moved.id
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    _result_ranked(table, players)
+    assert_interaction_only(fake, group, players)
