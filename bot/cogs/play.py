@@ -539,6 +539,8 @@ class PlayCog(commands.Cog):
         if _is_ephemeral(interaction) and interaction.response.is_done():
             if table is None:
                 table = self.bot.tables.registry.find(table_id)
+            if table is not None and table.interaction_only:  # it may carry the table on
+                self.bot.listener.kit.anywhere.carry(table, interaction)  # (bot/ui/anywhere.py)
             self.bot.listener.ephemerals.remember(
                 table_id,
                 str(interaction.user.id),

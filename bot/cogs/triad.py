@@ -159,6 +159,14 @@ class TriadCog(commands.Cog):
         if opponent is not None and (opponent.bot or str(opponent.id) == host):
             await reply(interaction, tr(locale, "triad.ui.bad_opponent"))
             return
+        if (
+            opponent is not None
+            and interaction.guild_id
+            and not isinstance(opponent, discord.Member)
+        ):
+            # a user option is a member in a server (in a group DM there is none)
+            await reply(interaction, tr(locale, "error.no_member", option="opponent"))
+            return
         options = coerce(game.options_model, raw)
         if raw.get("turn_seconds") is not None:
             options["turn_seconds"] = raw["turn_seconds"]

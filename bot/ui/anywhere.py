@@ -10,6 +10,14 @@ last token stops being usable (``pause_after`` seconds after the click that gave
 a setting so tests take seconds) that token edits the table to say it is paused; any press of
 its buttons gives a fresh token, which shows the table as it is and resumes it. After a restart
 no token is known: such a table is paused until the next press.
+
+Active play must not pause: a player moving from their ephemeral hand never presses the table's
+buttons, so its token ages. When such a click arrives and the table's token is within
+``MOVE_SHARE`` of ``pause_after`` of its pause (or the table is paused already), that click
+*carries* the table: its token posts the table anew as a public follow-up, which becomes the
+table (its message id stored, its token editing it from then on), and the old message, while a
+token still may edit it, becomes a short pointer without buttons. So a table pauses only when
+nobody clicked on it at all for ``pause_after`` seconds.
 """
 
 from __future__ import annotations
@@ -28,6 +36,10 @@ from bot.ui.messages import finish, lobby_payload, public_payload
 from bot.ui.tokens import LIFETIME, Hook, Tokens
 
 log = logging.getLogger(__name__)
+
+# A click on a player's own view moves the table when its pause is nearer than this share of
+# ``pause_after`` (7 of 14 minutes): at most one new message per half token life of play.
+MOVE_SHARE = 0.5
 
 
 def public_key(table_id: int) -> tuple[str, int]:
@@ -55,6 +67,15 @@ class InteractionOnlyTables:
         # table id -> its pending pause: the tables running on a fresh token; any other
         # interaction-only table is paused (or not clicked since this process started)
         self._timers: dict[int, asyncio.Task[None]] = {}
+        # how near its pause a table is carried by a player's click (None: MOVE_SHARE of
+        # pause_after); a test moves it rather than a clock
+        self.carry_within: float | None = None
+        self._due: dict[int, float] = {}  # table id -> when its pause is due (the kit's clock)
+        # table id -> a click (and when it came) whose token posts the table anew
+        self._carriers: dict[int, tuple[discord.Interaction, float]] = {}
+        # table id -> the token that said it is paused: it may still turn that message into a
+        # pointer when a player's click posts the table anew (until it expires)
+        self._paused_by: dict[int, Hook] = {}
 
     # ----- what a table is ------------------------------------------------------------------
     def fresh(self, table: Table) -> Hook | None:
@@ -77,16 +98,90 @@ class InteractionOnlyTables:
         hook = self.fresh(table)
         if hook is None:
             return
+        self._paused_by.pop(table.id, None)  # its own token edits it from now on
         old = self._timers.pop(table.id, None)
         if old is not None:
             old.cancel()
         self._timers[table.id] = asyncio.get_running_loop().create_task(
             self._pause_later(table, hook), name=f"pause-{table.id}"
         )
+        self._due[table.id] = self.k.tokens.clock() + self.pause_after
         if old is None and table.record.status == "playing":  # it was paused
             metrics.count("anywhere.resumed")
             log.info("table %s resumed by a press", table.id)
             self.k.spawn(self._resume(table))
+
+    # ----- a player's own click carries the table -------------------------------------------
+    def carry(self, table: Table, interaction: discord.Interaction) -> None:
+        """A click on a player's own view of ``table`` (their ephemeral hand), answered: when
+        the table's pause is near (or it is paused), that click's token posts it anew
+        (``moving``, by the public slot's worker), and the game goes on without a pause."""
+        if not table.interaction_only or table.record.status != "playing":
+            return
+        if not interaction.response.is_done() or table.id in self._carriers:
+            return
+        now = self.k.tokens.clock()
+        due = self._due.get(table.id)
+        if (
+            table.id in self._timers
+            and self.fresh(table) is not None
+            and due is not None
+            and due - now > self._carry_within()
+        ):
+            return
+        self._carriers[table.id] = (interaction, now)
+        metrics.count("anywhere.carried")
+        self.k.spawn(self._show(table))
+
+    async def _show(self, table: Table) -> None:
+        await self.k.represent(table)  # the public slot's worker posts it (``moving``)
+
+    def _carry_within(self) -> float:
+        if self.carry_within is not None:
+            return self.carry_within
+        return self.pause_after * MOVE_SHARE
+
+    def moving(self, table: Table) -> tuple[discord.Interaction, float] | None:
+        """The click whose token posts ``table`` anew, if one is waiting: kept until it did
+        (``moved``) or failed (``carried``), so no second click carries it meanwhile."""
+        return self._carriers.get(table.id)
+
+    def carried(self, table: Table) -> None:
+        """The carrying click is done with (posted, or refused)."""
+        self._carriers.pop(table.id, None)
+
+    def editor(self, table: Table) -> Hook | None:
+        """A token that may still edit ``table``'s message: its fresh one, or the one that
+        said it is paused while it lives."""
+        hook = self.fresh(table)
+        if hook is None:
+            hook = self._paused_by.get(table.id)
+            if hook is not None and self.k.tokens.clock() >= hook.until:
+                hook = None
+        return hook
+
+    async def moved(self, table: Table, old: Hook | None, v2: bool) -> None:
+        """``table`` was posted anew (its new message's token is offered already): its pause
+        is due ``pause_after`` from now (a paused one resumes), and the old message, while a
+        token may still edit it, becomes a pointer without buttons."""
+        self._paused_by.pop(table.id, None)
+        self.offered(table)
+        self.carried(table)
+        if old is None:
+            return
+        tr = translator(table.record.locale)
+        text = tr("anywhere.moved")
+        kwargs: dict[str, Any]
+        if v2:  # a Components V2 message stays one: its text is a component
+            view = discord.ui.LayoutView(timeout=None)
+            view.add_item(discord.ui.TextDisplay(text))
+            kwargs = {"view": view, "attachments": []}
+        else:
+            kwargs = {"content": text, "embeds": [], "view": None, "attachments": []}
+        try:
+            await old.edit(kwargs)
+        except discord.HTTPException as exc:  # its buttons answer a press sensibly anyway
+            log.info("table %s: its old message kept (%s %s)", table.id, exc.status, exc.code)
 
     async def _resume(self, table: Table) -> None:
         await self.k.represent(table)
@@ -109,19 +204,34 @@ class InteractionOnlyTables:
         await self._say_paused(table, hook)
 
     async def _say_paused(self, table: Table, hook: Hook) -> None:
-        """Edit the table, with its last token, to say it is paused; then hold it."""
+        """Edit the table, with its last token, to say it is paused; then hold it.
+
+        The token is taken from the public slot first (nothing else edits the table through
+        it), and the notice shows the table as it is when it is sent: a move that lands while
+        it is prepared makes it prepared again, and a click that carried the table on
+        meanwhile (``moved``) makes it moot; so the pause never shows an older state."""
         self.pause(table)
-        payload = self._paused_payload(table)
-        try:
-            await finish(payload)  # its image attached afresh (the message may show none yet)
-            await hook.edit(payload.edit_kwargs())
-            metrics.count("anywhere.paused")
-        except discord.HTTPException as exc:  # (the token is never logged)
-            log.info("table %s: could not show its pause (%s %s)", table.id, exc.status, exc.code)
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
         self.k.tokens.drop(public_key(table.id))
+        self._paused_by[table.id] = hook
+        for _ in range(8):
+            version = table.version
+            payload = self._paused_payload(table)
+            try:
+                await finish(payload)  # its image attached afresh (the message may show none)
+                if self._paused_by.get(table.id) is not hook:
+                    return  # carried on or resumed meanwhile: the table is elsewhere or live
+                if table.version != version:
+                    continue  # a move landed meanwhile: the notice shows it
+                await hook.edit(payload.edit_kwargs())
+                metrics.count("anywhere.paused")
+            except discord.HTTPException as exc:  # (the token is never logged)
+                log.info(
+                    "table %s: could not show its pause (%s %s)", table.id, exc.status, exc.code
+                )
+            finally:
+                if payload.view is not None:
+                    payload.view.stop()
+            return
 
     def _paused_payload(self, table: Table) -> Any:
         tr = translator(table.record.locale)
@@ -149,6 +259,9 @@ class InteractionOnlyTables:
         task = self._timers.pop(table_id, None)
         if task is not None:
             task.cancel()
+        self._due.pop(table_id, None)
+        self._carriers.pop(table_id, None)
+        self._paused_by.pop(table_id, None)
 
     # ----- speaking in the channel ------------------------------------------------------------
     async def follow_up(self, table: Table, content: str) -> None:

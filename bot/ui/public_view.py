@@ -147,7 +147,11 @@ class PublicTable:
         press that resumes it), never edited or posted with the bot token."""
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
+        carrier = self.k.anywhere.moving(table) if message_id and playing else None
         try:
+            if carrier is not None:  # a player's click posts it anew (bot/ui/anywhere.py)
+                await self._move_by_click(table, slot, payload, version, carrier)
+                return
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 if not await self.k.edit_through_token(
@@ -177,6 +181,35 @@ class PublicTable:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    async def _move_by_click(
+        self,
+        table: Table,
+        slot: Slot,
+        payload: Payload,
+        version: int,
+        carrier: tuple[discord.Interaction, float],
+    ) -> None:
+        """An interaction-only table whose token is about to expire, posted anew as a public
+        follow-up of a player's click: that message is the table from now on."""
+        interaction, received = carrier
+        old = self.k.anywhere.editor(table)
+        await finish(payload)
+        v2 = payload.view is not None and payload.view.has_components_v2()
+        try:
+            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        except discord.HTTPException:
+            self.k.anywhere.carried(table)  # (its edit may go through a table token again)
+            raise
+        slot.image = payload.image.digest if payload.image and payload.files else None
+        slot.shown_version = version
+        await self.k.bot.tables.registry.set_message(table, str(message.id))
+        self.k.shown.public(table.id, str(message.id), version, slot.image)
+        self.k.tokens.offer(
+            ("public", table.id), interaction, message.id, followup=message.id, received=received
+        )
+        metrics.count("anywhere.moved")
+        await self.k.anywhere.moved(table, old, v2)
 
     def _retry_public(self, table: Table) -> None:
         """Discord gave up on the edit (retries exhausted): show the table again later rather

@@ -20,7 +20,7 @@ from tests.e2e.anywhere_kit import (
     server_without_bot_of,
 )
 from tests.e2e.conftest import Mesa
-from tests.e2e.driver_kit import HAND_BUTTON
+from tests.e2e.driver_kit import HAND_BUTTON, offers_on, take
 from tests.message_text import read_card
 
 SEED = "e2e-0063"
@@ -264,4 +264,162 @@ async def test_a_late_lobby_edits_its_public_acknowledgement(fake_discord, mesa,
     await (await players[1].click(lobby, "Unirse")).acknowledged()
     await fake.wait_until(lambda: f"2. {players[1].name}" in lobby.text, what="bob seated")
     await mesa.bot.listener.drain()
+    assert_interaction_only(fake, group, players)
+
+
+async def _move_from_the_hand(table: AmapatolliTable) -> None:
+    """The oracle's next move, from the mover's live hand when it shows the table already (no
+    press of the table's buttons); else as ``table.move`` does."""
+    seat, action = table.oracle.next_move()
+    user, version = table.by_seat[seat], table.oracle.version
+    await table.wait_version(version)
+    view = table._hand_at(user, version)
+    offers = offers_on(view, table.table_id) if view is not None else {}
+    if action not in offers:
+        await table.move()
+        return
+    await (await take(user, offers[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    table.moves += 1
+    await table.wait_version(table.oracle.version)
+
+
+async def test_active_play_from_the_hands_carries_the_table_on_instead_of_pausing(
+    fake_discord, quick_pause
+):
+    """Players who move from their ephemeral hands never press the table's buttons: when the
+    table's pause draws near, a player's click posts it anew as that click's public follow-up
+    (the table from then on, edited through that token), the old message becomes a pointer
+    without buttons, and the game never pauses; still no bot-token call."""
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    for _ in players:  # every player has a live hand (their moves need no press of the table)
+        await table.move()
+    first = table.public()
+    pauses = mesa.bot.listener.kit.anywhere
+    # The pause drawing near, as 7 minutes after the last press of 14: the next click from a
+    # hand carries the table (its pause counts as near from PAUSE_AFTER seconds away).
+    assert pauses.carry_within is None  # by default: half of pause_after
+    pauses.carry_within = PAUSE_AFTER
+    for _ in range(8):
+        await _move_from_the_hand(table)
+        await mesa.bot.listener.drain()
+        if table.public().id != first.id:
+            break
+    pauses.carry_within = None
+    moved = table.public()
+    assert moved.id != first.id, "the table was not posted anew"
+    assert moved.interaction is not None and not moved.ephemeral  # a click's public follow-up
+    stored = mesa.bot.tables.registry.find(table.table_id)
+    assert stored.record.message_id == str(moved.id)  # stored: it is the table now
+    await fake.wait_until(lambda: not first.buttons, what="the old message without buttons")
+    assert "más abajo" in first.text and "mesa #" not in first.text
+    assert not pauses.held(stored) and not _paused(table)
+    assert mesa.bot.tables.timers.armed(table.table_id)
+    await table.play_to_the_end()  # its next presses edit the new message
+    await mesa.bot.listener.drain()
+    # its next presses edit the new message (or, had a refused edit dropped its token, a
+    # later click carried it on once more: the new message then points on too)
+    assert table.public().id == moved.id or "más abajo" in moved.text
+    assert not _paused(table)
+    _result_ranked(table, players)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table(
+    fake_discord, quick_pause, monkeypatch
+):
+    """The pause notice is being prepared (its image drawn) when a player moves from their
+    live hand: that click carries the table on (posted anew at the new version), and the
+    notice, prepared for an older state, is never shown; the old message is a pointer."""
+    from bot.ui import anywhere
+
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    await table.move()
+    seat, action = table.oracle.next_move()
+    assert not action.startswith("catch.")
+    user = table.by_seat[seat]
+    preparing, moved = asyncio.Event(), asyncio.Event()
+    real_finish = anywhere.finish
+
+    async def slow_finish(payload, *args, **kwargs):
+        preparing.set()
+        await moved.wait()  # the move lands while the notice is prepared
+        return await real_finish(payload, *args, **kwargs)
+
+    monkeypatch.setattr(anywhere, "finish", slow_finish)
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2  # for this press only
+    hand = await table.show_hand(user)
+    pauses.pause_after = PAUSE_AFTER
+    first = table.public()
+    await asyncio.wait_for(preparing.wait(), 10)
+    (notice,) = [t for t in asyncio.all_tasks() if t.get_name() == f"pause-{table.table_id}"]
+    await (await take(user, offers_on(hand, table.table_id)[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(table.oracle.version)
+    moved.set()
+    await asyncio.wait_for(notice, 10)  # the notice's task, to its end
+    await mesa.bot.listener.drain()
+    await fake.settle()  # every request made, answered
+    assert table.public().id != first.id and not _paused(table)
+    assert table.version() == table.oracle.version
+    assert not first.buttons and "en pausa" not in first.text
+    stored = mesa.bot.tables.registry.find(table.table_id)
+    assert not pauses.held(stored)  # the new message's token lives on: not taken by the notice
+    monkeypatch.setattr(anywhere, "finish", real_finish)
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    _result_ranked(table, players)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_the_old_message_s_buttons_answer_when_no_token_could_make_it_a_pointer(
+    fake_discord, quick_pause
+):
+    """Paused, then 16 minutes on (every token of before dead for Discord): a move from a
+    live hand carries the table on; the old message could not be turned into a pointer and
+    keeps its buttons, and "Ver mi mano" there still shows the player's current hand while the
+    new message stays the table."""
+    fake, mesa = fake_discord, quick_pause
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    group = group_dm_of(fake, players)
+    table = await _start(fake, mesa, players, group)
+    await table.move()
+    seat, action = table.oracle.next_move()
+    assert not action.startswith("catch.")
+    user = table.by_seat[seat]
+    pauses = mesa.bot.listener.kit.anywhere
+    pauses.pause_after = 0.2  # for this press only
+    hand = await table.show_hand(user)
+    pauses.pause_after = PAUSE_AFTER
+    await fake.wait_until(lambda: _paused(table), what="paused")
+    first = table.public()
+    fake.advance(minutes=16)
+    await (await take(user, offers_on(hand, table.table_id)[action])).acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(table.oracle.version)
+    await mesa.bot.listener.drain()
+    moved = table.public()
+    assert moved.id != first.id and not _paused(table)
+    assert first.buttons  # no token could edit it any more
+    other = next(p for p in players if p is not user)
+    answer = await (await other.click(first, HAND_BUTTON)).acknowledged()
+    assert answer is not None
+    view = await fake.wait_until(
+        lambda: table._hand_at(other, table.oracle.version), what="the hand from the old message"
+    )
+    assert view.ephemeral and view.visible_to is other.model
+    assert table.public().id == moved.id
+    await table.play_to_the_end()
+    await mesa.bot.listener.drain()
+    _result_ranked(table, players)
     assert_interaction_only(fake, group, players)

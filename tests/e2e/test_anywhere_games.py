@@ -6,7 +6,6 @@ token exists); Triple Triad, against the computer, opens through its own ``/play
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -17,8 +16,9 @@ from tests.e2e.anywhere_kit import (
     assert_interaction_only,
     group_dm_of,
     play_everywhere,
+    server_without_bot_of,
 )
-from tests.e2e.driver_kit import HAND_BUTTON, TableOnFake, offers_on
+from tests.e2e.driver_kit import TableOnFake, offers_on, view_version
 from tests.message_text import read_card
 
 
@@ -67,12 +67,14 @@ async def test_chupate2_in_a_group_dm(fake_discord, mesa):
     assert_interaction_only(fake, group, players)
 
 
-async def test_maquiavelo_in_a_group_dm(fake_discord, mesa):
+@pytest.mark.parametrize("place", ["group DM", "server without the bot"])
+async def test_maquiavelo_where_the_bot_may_not_post(fake_discord, mesa, place):
     fake = fake_discord
     seed = "mq-e2e-81"
     mesa.seed = seed
     players = [fake.user(n) for n in ("ana", "beto", "carla")]
-    group = group_dm_of(fake, players)
+    of = group_dm_of if place == "group DM" else server_without_bot_of
+    group = of(fake, players)
     table_id, lobby = await _open_and_start(fake, mesa, "maquiavelo", players, group, hand_size=11)
     table = maquiavelo_driver.MaquiaveloTable(fake, table_id, players, seed, {"hand_size": 11})
     table.channel = group
@@ -170,10 +172,10 @@ def _cpu_moves_after(oracle, seat: str, action: str) -> bool:
     )
 
 
-async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_discord, mesa):
-    """Paused, the table's computer player waits: a person's move made from their live hand
-    (that press's token edits only the hand) is stored, the computer does not answer it until
-    someone presses the table's button; then it moves and the game goes on."""
+async def test_a_move_from_a_live_hand_resumes_a_paused_table_and_its_computer(fake_discord, mesa):
+    """Paused, the table's computer player waits; a person's move made from their live hand
+    (whose token cannot edit the table) carries the table on: that click posts it anew as its
+    public follow-up, which resumes it; the computer answers and the game goes on."""
     fake = fake_discord
     seed = "mac-e2e-1423"
     mesa.seed = seed
@@ -208,17 +210,76 @@ async def test_a_paused_table_holds_its_computer_player_until_a_press(fake_disco
     view = await table.show_hand(user, version)
     await fake.wait_until(lambda: "en pausa" in (table.public().text or ""), what="paused")
     pauses.pause_after = 14 * 60.0
+    paused = table.public()
+    live = mesa.bot.tables.registry.find(table_id)
+    assert pauses.held(live) and not mesa.bot.tables.cpu.pending(live)  # a person's turn
     await (await macarena_driver.take(user, offers_on(view, table_id)[action])).acknowledged()
     oracle.apply(seat, action)
-    live = mesa.bot.tables.registry.find(table_id)
-    await fake.wait_until(lambda: live.version == oracle.version, what="the move stored")
-    await asyncio.sleep(0.5)
-    assert live.version == oracle.version  # the computer waits: no fresh table token
-    assert "en pausa" in table.public().text
-    await (await bob.click(table.public(), HAND_BUTTON)).acknowledged()  # resumes it
-    oracle.advance_cpus()
+    oracle.advance_cpus()  # resumed by her click: the computer answers
     await table.wait_version(oracle.version)
+    moved = table.public()
+    assert moved.id != paused.id and moved.interaction is not None and not moved.ephemeral
+    assert "en pausa" not in (moved.text or "")
+    await fake.wait_until(lambda: not paused.buttons, what="the paused message a pointer")
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
+    assert_interaction_only(fake, group, players)
+
+
+async def test_a_triad_challenge_between_two_people_in_a_group_dm(fake_discord, mesa):
+    """Alice challenges Bob in a group DM (random hands): Bob accepts on the challenge, both
+    place their cards from "Ver mi mano" (card, then cell) to the end; each one's last hand
+    shows the end, not one bot-token call, no DM."""
+    fake = fake_discord
+    mesa.seed = "triad-e2e-pvp"
+    alice, bob = players = [fake.user("alice"), fake.user("bob")]
+    group = group_dm_of(fake, players)
+    await play_everywhere(mesa.bot)
+    handle = await alice.slash(
+        "play triad", channel=group, opponent=bob, random_hand=True, payout="todas"
+    )
+    public = await handle
+    assert not public.ephemeral
+    table_id = int(re.search(r"#(\d+)", read_card(public)["title"]).group(1))
+    table = _TriadOnFake(fake, table_id, group)
+    await fake.wait_until(
+        lambda: "Aceptar" in [b.label for b in table.public().buttons], what="the challenge"
+    )
+    await (await bob.click(table.public(), "Aceptar")).acknowledged()
+    await fake.wait_until(lambda: table.version() is not None, what="the game started")
+    assert table.public().id == public.id
+    for _ in range(12):
+        state = await fake.wait_until(
+            lambda: (
+                "over"
+                if _shows_result(table)
+                else next((p for p in players if table.alices_turn(p.name)), None)
+            ),
+            timeout=20,
+            what="a turn or the end",
+        )
+        if state == "over":
+            break
+        player, version = state, table.version()
+        hand = await table.show_hand(player, version)
+        cards = triad_driver.draft_buttons(hand, table_id, version, "c")
+        assert cards, hand.text
+        await (await player.click(hand, custom_id=cards[0].custom_id)).acknowledged()
+        grid = await fake.wait_until(
+            lambda h=hand, v=version: triad_driver.draft_buttons(h, table_id, v, "x"),
+            what="the cell grid",
+        )
+        await (await player.click(hand, custom_id=grid[0].custom_id)).acknowledged()
+        await fake.wait_until(
+            lambda v=version: (table.version() or 0) > v, what=f"past version {version}"
+        )
+    await mesa.bot.listener.drain()
+    assert _shows_result(table)
+    last = table.version()
+    for player in players:  # both hands right at the end
+        await fake.wait_until(
+            lambda p=player: (views := table.hand_views(p)) and view_version(views[-1]) == last,
+            what=f"{player.name}'s hand at the end",
+        )
     assert_interaction_only(fake, group, players)
