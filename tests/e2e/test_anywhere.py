@@ -141,6 +141,8 @@ async def test_a_table_without_a_fresh_token_pauses_and_a_press_resumes_it(
     assert service.timers.armed(table.table_id)
     pauses = mesa.bot.listener.kit.anywhere
     assert pauses.pause_after == PAUSE_AFTER  # the setting
+    await fake.settle()  # the move's click done with (a late one would carry the table on)
+    await mesa.bot.listener.drain()
     pauses.pause_after = 0.2  # for the next press only
     await table.show_hand(players[2])  # the last press for a while
     pauses.pause_after = PAUSE_AFTER
@@ -356,6 +358,8 @@ async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table
 
     monkeypatch.setattr(anywhere, "finish", slow_finish)
     pauses = mesa.bot.listener.kit.anywhere
+    await fake.settle()  # earlier clicks done with (a late one would carry it on)
+    await mesa.bot.listener.drain()
     pauses.pause_after = 0.2  # for this press only
     hand = await table.show_hand(user)
     pauses.pause_after = PAUSE_AFTER
@@ -398,6 +402,8 @@ async def test_the_old_message_s_buttons_answer_when_no_token_could_make_it_a_po
     assert not action.startswith("catch.")
     user = table.by_seat[seat]
     pauses = mesa.bot.listener.kit.anywhere
+    await fake.settle()  # earlier clicks done with (a late one would carry it on)
+    await mesa.bot.listener.drain()
     pauses.pause_after = 0.2  # for this press only
     hand = await table.show_hand(user)
     pauses.pause_after = PAUSE_AFTER

@@ -205,6 +205,8 @@ async def test_a_move_from_a_live_hand_resumes_a_paused_table_and_its_computer(f
     # Her press of the table's button, the last one for a while: the table pauses soon after
     # (a short pause for this once; 14 minutes in production).
     pauses = mesa.bot.listener.kit.anywhere
+    await fake.settle()  # earlier clicks done with (a late one would carry it on)
+    await mesa.bot.listener.drain()
     pauses.pause_after = 0.2
     version = oracle.version
     view = await table.show_hand(user, version)
