@@ -111,7 +111,7 @@ LOOP_FALLBACK = ("event loop (asyncio, selectors)", ("/asyncio/", "selectors.py"
 IDLE = (
     "selectors.py:select",
     "threading.py:wait",
-    "/storage/writer.py:_next:205",  # the writer waiting for its next job
+    "/storage/writer.py:_run:146",  # the writer waiting for its next job
     "aiosqlite/core.py:_connection_worker_thread:59",
     "concurrent/futures/thread.py:_worker:81",
     "concurrent/futures/process.py:wait_result_broken_or_wakeup",
@@ -125,11 +125,7 @@ IDLE = (
 
 # The loop's thread waking another (the database writer's queue, the pool's wake-up pipe):
 # a sample here is mostly the GIL handed to that thread and waited back for, not work.
-HANDOFFS = (
-    "/storage/writer.py:submit:",
-    "/storage/writer.py:_hand_over:",
-    "multiprocessing/connection.py:_send:",
-)
+HANDOFFS = ("/storage/writer.py:submit:", "multiprocessing/connection.py:_send:")
 
 RENDER_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("PNG encode (palette + zlib)", ("fonts.py:png", "fonts.py:palette_image", "PngImagePlugin")),

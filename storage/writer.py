@@ -23,12 +23,6 @@ another process) is rolled back alone and run again, up to ``retries`` times. Wi
 savepoints and, only if a unit raised, is rolled back and run again with them. So a unit may
 run more than once before its transaction commits: it must do nothing but its statements.
 
-Wake-ups: handing a job to the thread costs the event loop a GIL hand-over (the thread wakes
-and takes the GIL from the loop), and answering it costs the loop a wake-up through its
-self-pipe. So ``submit`` only collects its job; the jobs submitted during one event-loop
-iteration go to the thread together, once, at the end of it (one wake per iteration, not per
-job), and the answers of one batch come back in one ``call_soon_threadsafe`` per loop.
-
 One thread per process, also for PostgreSQL: units then commit in the order they were queued,
 which callers rely on (a later save of the same rows wins); processes write concurrently.
 """
@@ -40,7 +34,6 @@ import logging
 import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -119,12 +112,7 @@ class Writer:
     outage: OutageLog = field(default_factory=OutageLog)
 
     def __post_init__(self) -> None:
-        # Lists of jobs (those of one event-loop iteration, in submission order); None: stop.
-        self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
-        self._pending: list[_Job] = []  # submitted during this loop iteration, not yet handed
-        self._pending_loop: asyncio.AbstractEventLoop | None = None
-        self._pending_lock = threading.Lock()
-        self._backlog: deque[_Job] = deque()  # the thread's: handed over, not yet run
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._ready = threading.Event()
         self._start_error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
@@ -139,27 +127,11 @@ class Writer:
         """Queue ``unit``; the future settles (on the caller's loop) after it committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        job = _Job(unit, future, loop, transactional)
-        with self._pending_lock:  # uncontended unless loops of several threads share a writer
-            if self._pending and self._pending_loop is not loop:
-                self._jobs.put(self._pending)  # another loop's jobs: keep the order
-                self._pending = []
-            if not self._pending:
-                self._pending_loop = loop
-                loop.call_soon(self._hand_over)
-            self._pending.append(job)
+        self._jobs.put(_Job(unit, future, loop, transactional))
         return future
-
-    def _hand_over(self) -> None:
-        """The jobs submitted since the last hand-over, to the thread in one wake-up."""
-        with self._pending_lock:
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
 
     async def stop(self) -> None:
         if self._thread.is_alive():
-            self._hand_over()
             self._jobs.put(None)
             await asyncio.to_thread(self._thread.join)
 
@@ -174,14 +146,14 @@ class Writer:
         self._ready.set()
         try:
             while True:
-                first = self._next(wait=True)
+                first = self._jobs.get()
                 if first is None:
                     return
                 batch = [first]
                 stop = False
                 while len(batch) < self.max_batch and first.transactional:
                     try:
-                        job = self._next(wait=False)
+                        job = self._jobs.get_nowait()
                     except queue.Empty:
                         break
                     if job is None:
@@ -200,18 +172,6 @@ class Writer:
                     return
         finally:
             conn.close()
-
-    def _next(self, *, wait: bool) -> _Job | None:
-        """The next job handed over (None: stop); without ``wait``, ``queue.Empty`` if none."""
-        if not self._backlog:
-            if wait:
-                jobs = self._jobs.get()  # waiting for work (bench/profile_move: idle)
-            else:
-                jobs = self._jobs.get_nowait()
-            if jobs is None:
-                return None
-            self._backlog.extend(jobs)
-        return self._backlog.popleft()
 
     def _run_raw(self, conn: Session, job: _Job) -> None:
         try:
@@ -309,26 +269,18 @@ class Writer:
             conn.execute("RELEASE unit")
 
     def _settle(self, batch: list[_Job]) -> None:
-        """Answer the batch's callers: one wake-up of each caller's loop, not one per job."""
-        answers: dict[asyncio.AbstractEventLoop, list[_Answer]] = {}
         for job in batch:
             self._unavailable(job)
-            answers.setdefault(job.loop, []).append((job.future, job.result, job.error))
-        for loop, settled in answers.items():
             try:
-                loop.call_soon_threadsafe(_resolve, settled)
+                job.loop.call_soon_threadsafe(_resolve, job.future, job.result, job.error)
             except RuntimeError:  # the caller's loop is closed: nobody is waiting
                 pass
 
 
-_Answer = tuple["asyncio.Future[Any]", Any, "BaseException | None"]
-
-
-def _resolve(answers: list[_Answer]) -> None:
-    for future, result, error in answers:
-        if future.cancelled():
-            continue
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)

@@ -3,7 +3,6 @@ commit), version-guarded moves, and reads that never wait for a write."""
 
 import asyncio
 import threading
-import time
 
 import pytest
 
@@ -152,33 +151,3 @@ async def test_unchanged_player_upserts_cost_no_write(db_target):
     assert db.write_stats.units == before + 1
     assert await players.locale("1") == "es"
     await db.close()
-
-
-async def test_writes_of_one_loop_iteration_wake_the_writer_once(db_target):
-    """Writes submitted before the loop next turns are handed to the thread together: one
-    group-committed transaction, answered in order (issue 29: one wake-up, not one per job)."""
-    db = await open_database(db_target)
-    try:
-        before = db.write_stats.transactions
-
-        def insert(n):
-            def unit(conn):
-                conn.execute("INSERT INTO players (user_id, name) VALUES (?, ?)", (f"p{n}", "P"))
-                return n
-
-            return unit
-
-        futures = [db._writer.submit(insert(n)) for n in range(5)]  # no await in between
-        # The loop has not turned: nothing is handed to the thread yet, so the thread, free to
-        # run meanwhile (the GIL released), commits nothing.
-        time.sleep(0.05)
-        assert db.write_stats.transactions == before
-        assert await asyncio.gather(*futures) == [0, 1, 2, 3, 4]
-        assert db.write_stats.transactions - before == 1
-        rows = await db.fetchall("SELECT user_id FROM players WHERE user_id LIKE 'p%'")
-        assert sorted(r[0] for r in rows) == [f"p{n}" for n in range(5)]
-        # A write on its own after them is its own transaction, as before.
-        assert await db.write(insert(5)) == 5
-        assert db.write_stats.transactions - before == 2
-    finally:
-        await db.close()
