@@ -218,3 +218,33 @@ async def seat_and_start(
 async def first_views_shown(fake: FakeDiscord, players: list[FakeUser]) -> None:
     """Every player with open DMs got their first private view by DM."""
     await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open), what=FIRST_VIEWS)
+
+
+class HandlersDone:
+    """Counts the bot's interaction handlers that returned: every command and click handler
+    ends by settling its trace (``PendingCommands.settle``), so a test can wait for a handler's
+    tail (what it does after its answer and views are out) before it measures or moves the
+    clocks."""
+
+    def __init__(self, pending, monkeypatch) -> None:
+        self.count = 0
+        self.ids: set[int] = set()  # the interactions whose handler returned
+        real = pending.settle
+
+        async def settle(interaction):
+            try:
+                return await real(interaction)
+            finally:
+                self.count += 1
+                self.ids.add(interaction.id)
+
+        monkeypatch.setattr(pending, "settle", settle)
+
+    def all_done(self, fake: FakeDiscord, kind: int = 3) -> bool:
+        """Every interaction of ``kind`` (3: component clicks) the fake delivered so far has had
+        its handler return."""
+        return all(
+            inter.id in self.ids
+            for inter in fake.interactions.by_token.values()
+            if inter.type == kind
+        )

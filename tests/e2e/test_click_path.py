@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bot.registry import GAME_KEYS
 from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import HandlersDone
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "e2e-big-0223"  # 7-card hands
@@ -92,23 +93,6 @@ class Lookups:
         return sum(self.counts.values())
 
 
-class _HandlersDone:
-    """Counts the interaction handlers that returned (every one ends by settling its trace:
-    ``PendingCommands.settle``)."""
-
-    def __init__(self, pending, monkeypatch) -> None:
-        self.count = 0
-        real = pending.settle
-
-        async def settle(interaction):
-            try:
-                return await real(interaction)
-            finally:
-                self.count += 1
-
-        monkeypatch.setattr(pending, "settle", settle)
-
-
 async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
     fake_discord, mesa, monkeypatch
 ):
@@ -120,7 +104,7 @@ async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
         await table.move()
     await mesa.bot.listener.drain()
     lookups = Lookups(mesa.bot.tables.registry, monkeypatch)
-    handled = _HandlersDone(mesa.bot.pending_commands, monkeypatch)
+    handled = HandlersDone(mesa.bot.pending_commands, monkeypatch)
 
     lookups.on = True
     with FilesRun() as run:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import HandlersDone
 from tests.fakediscord.server import RequestRecord
 
 SEED = "e2e-big-0223"  # 7-card hands, 67 moves
@@ -47,8 +48,9 @@ def _bot_edits_of(edits, channel_ids: set[int]) -> int:
     )
 
 
-async def test_views_ride_the_players_own_clicks(fake_discord, mesa):
+async def test_views_ride_the_players_own_clicks(fake_discord, mesa, monkeypatch):
     fake = fake_discord
+    handled = HandlersDone(mesa.bot.pending_commands, monkeypatch)
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
     edits = Edits(fake)
@@ -97,6 +99,9 @@ async def test_views_ride_the_players_own_clicks(fake_discord, mesa):
     )
 
     # Sixteen minutes on (for Discord and for the bot): no token of before is ever used.
+    # First every click's handler has returned: a handler still running when the clocks jump
+    # would offer its own click's token as received 16 minutes later (a test artifact).
+    await fake.wait_until(lambda: handled.all_done(fake), what="every click's handler done")
     fake.advance(minutes=16)
     listener = mesa.bot.listener
     listener.clock = lambda real=listener.clock: real() + 16 * 60
