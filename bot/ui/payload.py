@@ -78,30 +78,20 @@ async def edit_original(
     interaction: discord.Interaction, message_id: int, kwargs: dict[str, Any]
 ) -> None:
     """``interaction.edit_original_response(**kwargs)`` (its ``@original`` is ``message_id``)
-    without parsing the edited message."""
-    state = interaction._state
-    http = state.http
-    with handle_message_parameters(
-        **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
-    ) as params:
-        await async_context.get().edit_original_interaction_response(
-            interaction.application_id,
-            interaction.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
-    _keep_view(state, kwargs.get("view", MISSING), message_id)
+    without parsing the edited message: Discord's ``@original`` is an ordinary webhook message
+    id, so this is the follow-up edit of that message."""
+    await edit_followup(interaction, message_id, kwargs, ref="@original")
 
 
 async def edit_followup(
-    interaction: discord.Interaction, message_id: int, kwargs: dict[str, Any]
+    interaction: discord.Interaction,
+    message_id: int,
+    kwargs: dict[str, Any],
+    *,
+    ref: int | str | None = None,
 ) -> None:
     """``interaction.followup.edit_message(message_id, **kwargs)`` without parsing the edited
-    message."""
+    message; ``ref`` names it in the request instead (``"@original"``)."""
     state = interaction._state
     http = state.http
     view = kwargs.get("view", MISSING)
@@ -111,7 +101,7 @@ async def edit_followup(
         await async_context.get().edit_webhook_message(
             interaction.application_id,
             interaction.token,
-            message_id,
+            message_id if ref is None else ref,  # type: ignore[arg-type]  # "@original"
             session=interaction._session,
             proxy=http.proxy,
             proxy_auth=http.proxy_auth,
@@ -119,7 +109,8 @@ async def edit_followup(
             multipart=params.multipart,
             files=params.files,
             thread_id=None,
-            with_components=bool(view),
+            # the components sent are respected whenever the edit carries some (None clears)
+            with_components=view is not MISSING,
         )
     _keep_view(state, view, message_id)
 
