@@ -140,10 +140,7 @@ class LobbyAnswers:
         message = response.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()  # (webhook route: no bot token)
-        answer.message_id = message.id
-        self._tokens.offer(("public", table.id), interaction, message.id)
-        metrics.count("lobby_answer.posted")
-        return message
+        return self._answered(table, answer, message, "posted")
 
     async def _edit_deferred(
         self, table: Table, answer: LobbyAnswer, payload: Payload
@@ -157,10 +154,7 @@ class LobbyAnswers:
                 "the lobby of table %s could not edit its command's answer (%s)", table.id, exc.code
             )
             return None
-        answer.message_id = message.id
-        self._tokens.offer(("public", table.id), interaction, message.id)
-        metrics.count("lobby_answer.edited")
-        return message
+        return self._answered(table, answer, message, "edited")
 
     def expect_followup(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
         """A press answered already (a rematch in an interaction-only place): the lobby it
@@ -179,9 +173,27 @@ class LobbyAnswers:
         except discord.HTTPException as exc:
             log.info("the lobby of table %s could not follow up its press (%s)", table.id, exc.code)
             return None
+        return self._answered(table, answer, message, "followed_up", followup=True)
+
+    def _answered(
+        self,
+        table: Table,
+        answer: LobbyAnswer,
+        message: discord.Message,
+        how: str,
+        *,
+        followup: bool = False,
+    ) -> discord.Message:
+        """``message`` (the command's response, or its press's ``followup``) shows ``table``'s
+        lobby: its token edits it from now on."""
         answer.message_id = message.id
-        self._tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
-        metrics.count("lobby_answer.followed_up")
+        self._tokens.offer(
+            ("public", table.id),
+            answer.interaction,
+            message.id,
+            followup=message.id if followup else None,
+        )
+        metrics.count(f"lobby_answer.{how}")
         return message
 
     def expect_deferred(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
