@@ -122,11 +122,7 @@ class PublicTable:
                     None if slot.paced_turn else self.k.pacer,
                     Priority.PUBLIC,
                 )
-            slot.image = payload.image.digest if payload.image and payload.files else None
-            slot.shown_version = version if playing else None
-            await self.k.bot.tables.registry.set_message(table, str(message.id))
-            self.k.ages.posted(str(message.id), table.id)
-            self.k.shown.public(table.id, str(message.id), version, slot.image)
+            await self._posted(table, slot, payload, message.id, version, playing)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
         except discord.HTTPException:
@@ -169,10 +165,7 @@ class PublicTable:
             if message is None:
                 log.warning("table %s: its command could not be answered with it", table.id)
                 return
-            slot.image = payload.image.digest if payload.image and payload.files else None
-            slot.shown_version = version if playing else None
-            await self.k.bot.tables.registry.set_message(table, str(message.id))
-            self.k.shown.public(table.id, str(message.id), version, slot.image)
+            await self._posted(table, slot, payload, message.id, version, playing)
         except Superseded:
             pass  # the slot is dirty: its worker goes on with the newer change
         except discord.HTTPException:
@@ -201,15 +194,31 @@ class PublicTable:
         except discord.HTTPException:
             self.k.anywhere.carried(table)  # (its edit may go through a table token again)
             raise
-        slot.image = payload.image.digest if payload.image and payload.files else None
-        slot.shown_version = version
-        await self.k.bot.tables.registry.set_message(table, str(message.id))
-        self.k.shown.public(table.id, str(message.id), version, slot.image)
+        await self._posted(table, slot, payload, message.id, version, True)
         self.k.tokens.offer(
             ("public", table.id), interaction, message.id, followup=message.id, received=received
         )
         metrics.count("anywhere.moved")
         await self.k.anywhere.moved(table, old, v2)
+
+    async def _posted(
+        self,
+        table: Table,
+        slot: Slot,
+        payload: Payload,
+        message_id: int,
+        version: int,
+        playing: bool,
+    ) -> None:
+        """A new message shows ``table`` (``payload`` sent): it is the table's message from now
+        on; record it, its age, and what it shows. (An interaction-only table's message is
+        never edited with the bot token: its age is not watched.)"""
+        slot.image = payload.image.digest if payload.image and payload.files else None
+        slot.shown_version = version if playing else None
+        await self.k.bot.tables.registry.set_message(table, str(message_id))
+        if not table.interaction_only:
+            self.k.ages.posted(str(message_id), table.id)
+        self.k.shown.public(table.id, str(message_id), version, slot.image)
 
     def _retry_public(self, table: Table) -> None:
         """Discord gave up on the edit (retries exhausted): show the table again later rather
