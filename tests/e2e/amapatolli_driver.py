@@ -19,8 +19,8 @@ from tests.e2e.driver_kit import (
     TableOnFake,
     first_views_shown,
     offers_on,
+    open_and_start,
     open_table,
-    seat_and_start,
     take,
 )
 from tests.fakediscord.model import Message
@@ -171,9 +171,9 @@ async def start_game(
     fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int = 3, channel=None
 ) -> AmapatolliTable:
     """`/play amapatolli` by the first player, the others join, the host starts."""
-    host, *guests = players
-    table_id, lobby = await open_lobby(fake, host, channel=channel, hand_size=hand_size)
-    await seat_and_start(fake, lobby, host, guests)
+    table_id, _ = await open_and_start(
+        fake, "amapatolli", players, channel=channel, hand_size=hand_size
+    )
     table = AmapatolliTable(
         fake, table_id, players, seed, {"hand_size": hand_size}, channel=channel
     )

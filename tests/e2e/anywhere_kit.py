@@ -10,7 +10,7 @@ from typing import Any
 
 from discord import app_commands
 
-from tests.e2e.driver_kit import view_version
+from tests.e2e.driver_kit import open_and_start, view_version
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser
 from tests.message_text import read_card
@@ -47,6 +47,36 @@ def server_without_bot_of(fake: FakeDiscord, players: list[FakeUser]):
     guild = fake.installs.add_guild_without_bot("Sin bot", members=tuple(players))
     fake.installs.install_for(players[0])
     return guild.channels[0]
+
+
+GROUP_DM = "group DM"
+SERVER_WITHOUT_BOT = "server without the bot"
+
+
+async def place_without_the_bot(
+    fake: FakeDiscord, bot: Any, players: list[FakeUser], *others: FakeUser, kind: str = GROUP_DM
+):
+    """``players``' channel where the bot may not post (``kind``: a group DM, with ``others``
+    in it too, or a server without the bot), ``/play`` offered there."""
+    await play_everywhere(bot)
+    if kind == GROUP_DM:
+        return group_dm_of(fake, players, *others)
+    assert kind == SERVER_WITHOUT_BOT and not others, kind
+    return server_without_bot_of(fake, players)
+
+
+async def open_there(
+    fake: FakeDiscord, game: str, players: list[FakeUser], channel: Any, **options: Any
+) -> tuple[int, Any]:
+    """``/play <game>`` by the first player where the bot may not post, the others seated,
+    started: the table's id and its message (the command's public response)."""
+    return await open_and_start(fake, game, players, channel=channel, by_response=True, **options)
+
+
+async def started_there(table: Any, lobby: Any, version: int = 0) -> None:
+    """The table shows ``version`` on the lobby's message: one message, lobby then table."""
+    await table.wait_version(version)
+    assert table.public().id == lobby.id
 
 
 def assert_interaction_only(fake: FakeDiscord, channel: Any, players: list[FakeUser]) -> None:

@@ -21,8 +21,7 @@ from tests.e2e.driver_kit import (
     draft_buttons,
     first_views_shown,
     offers_on,
-    open_table,
-    seat_and_start,
+    open_and_start,
     take,
 )
 from tests.fakediscord.model import Message
@@ -219,9 +218,7 @@ async def start_game(
     oracle: type[Oracle] = Oracle,
 ) -> Chupate2Table:
     """`/play chupate2` by the first player with `options`, the others join, the host starts."""
-    host, *guests = players
-    table_id, lobby = await open_table(fake, host, "chupate2", **options)
-    await seat_and_start(fake, lobby, host, guests)
+    table_id, _ = await open_and_start(fake, "chupate2", players, **options)
     table = Chupate2Table(fake, table_id, players, seed, options, oracle)
     await table.wait_version(0)
     await first_views_shown(fake, players)

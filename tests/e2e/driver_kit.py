@@ -184,10 +184,21 @@ def view_version(message: Message | dict) -> int | None:
 
 
 async def open_table(
-    fake: FakeDiscord, host: FakeUser, game: str, *, channel=None, **options: Any
+    fake: FakeDiscord,
+    host: FakeUser,
+    game: str,
+    *,
+    channel=None,
+    by_response: bool = False,
+    **options: Any,
 ) -> tuple[int, Message]:
-    """``/play <game>`` by ``host`` with ``options``: the table's id and its lobby message."""
+    """``/play <game>`` by ``host`` with ``options``: the table's id and its lobby message.
+    ``by_response``: ``channel`` is a place where the bot may not post (a group DM, a server
+    without the bot: ``tests/e2e/anywhere_kit.py``), so the lobby must be the command's own
+    public response."""
     reply = await (await host.slash(f"play {game}", channel=channel, **options))
+    if by_response:
+        assert not reply.ephemeral and reply.interaction is not None, reply.text
     # (the lobby itself, inline: issue 25; the host's private note when it opened in a thread)
     opened = re.search(r"#(\d+)", reply.text)
     assert opened, f"/play answered {reply.text!r}"
@@ -213,6 +224,26 @@ async def seat_and_start(
         await (await host.click(lobby, "Añadir CPU")).acknowledged()
         await fake.wait_until(lambda n=n: f"CPU {n}" in lobby.text, what=f"CPU {n} seated")
     await (await host.click(lobby, "Empezar")).acknowledged()
+
+
+async def open_and_start(
+    fake: FakeDiscord,
+    game: str,
+    players: list[FakeUser],
+    *,
+    cpus: int = 0,
+    channel=None,
+    by_response: bool = False,
+    **options: Any,
+) -> tuple[int, Message]:
+    """``open_table`` by the first player, then ``seat_and_start`` the others (and ``cpus``
+    computer players): the table's id and its lobby message (the table from now on)."""
+    host, *guests = players
+    table_id, lobby = await open_table(
+        fake, host, game, channel=channel, by_response=by_response, **options
+    )
+    await seat_and_start(fake, lobby, host, guests, cpus)
+    return table_id, lobby
 
 
 async def first_views_shown(fake: FakeDiscord, players: list[FakeUser]) -> None:

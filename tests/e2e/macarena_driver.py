@@ -27,8 +27,7 @@ from tests.e2e.driver_kit import (
     draft_buttons,
     first_views_shown,
     offers_on,
-    open_table,
-    seat_and_start,
+    open_and_start,
     take,
 )
 from tests.fakediscord.model import Message
@@ -204,9 +203,7 @@ async def start_game(
 ) -> MacarenaTable:
     """`/play macarena` by the first player, the others join, the host adds computer players
     and starts."""
-    host, *guests = players
-    table_id, lobby = await open_table(fake, host, "macarena", **options)
-    await seat_and_start(fake, lobby, host, guests, cpus)
+    table_id, _ = await open_and_start(fake, "macarena", players, cpus=cpus, **options)
     seats = [str(p.id) for p in players] + [f"cpu{n}" for n in range(1, cpus + 1)]
     table = MacarenaTable(
         fake,

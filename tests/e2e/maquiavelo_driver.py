@@ -21,8 +21,7 @@ from tests.e2e.driver_kit import (
     OracleBase,
     TableOnFake,
     first_views_shown,
-    open_table,
-    seat_and_start,
+    open_and_start,
 )
 from tests.fakediscord.model import Message
 from tests.fakediscord.server import FakeDiscord
@@ -266,9 +265,7 @@ async def start_game(
     fake: FakeDiscord, players: list[FakeUser], *, seed: str, hand_size: int
 ) -> MaquiaveloTable:
     """`/play maquiavelo` by the first player, the others join, the host starts."""
-    host, *guests = players
-    table_id, lobby = await open_table(fake, host, "maquiavelo", hand_size=hand_size)
-    await seat_and_start(fake, lobby, host, guests)
+    table_id, _ = await open_and_start(fake, "maquiavelo", players, hand_size=hand_size)
     table = MaquiaveloTable(fake, table_id, players, seed, {"hand_size": hand_size})
     await table.wait_version(0)
     await first_views_shown(fake, players)

@@ -13,11 +13,13 @@ import pytest
 
 from tests.e2e.amapatolli_driver import AmapatolliTable, open_lobby
 from tests.e2e.anywhere_kit import (
+    SERVER_WITHOUT_BOT,
     assert_hands_current,
     assert_interaction_only,
-    group_dm_of,
+    open_there,
+    place_without_the_bot,
     play_everywhere,
-    server_without_bot_of,
+    started_there,
 )
 from tests.e2e.conftest import Mesa
 from tests.e2e.driver_kit import HAND_BUTTON, offers_on, take
@@ -27,21 +29,11 @@ SEED = "e2e-0063"
 PAUSE_AFTER = 600.0  # seconds (settings' interaction_pause_seconds; 14 minutes by default)
 
 
-async def _start(fake, mesa, players, channel, **options) -> AmapatolliTable:
-    await play_everywhere(mesa.bot)
-    host, *guests = players
+async def _start(fake, players, channel, **options) -> AmapatolliTable:
     options = {"hand_size": 3, **options}
-    table_id, lobby = await open_lobby(fake, host, channel=channel, **options)
-    assert not lobby.ephemeral and lobby.interaction is not None  # the /play response
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, guest=guest: f"{n}. {guest.name}" in lobby.text, what="seated"
-        )
-    await (await host.click(lobby, "Empezar")).acknowledged()
+    table_id, lobby = await open_there(fake, "amapatolli", players, channel, **options)
     table = AmapatolliTable(fake, table_id, players, SEED, options, channel=channel)
-    await table.wait_version(0)
-    assert table.public().id == lobby.id  # the lobby became the table: one message
+    await started_there(table, lobby)  # the lobby became the table: one message
     return table
 
 
@@ -58,8 +50,8 @@ async def test_a_whole_game_in_a_group_dm_costs_no_bot_token_call(fake_discord, 
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     stored = mesa.bot.tables.registry.find(table.table_id)
     assert stored.record.guild_id == f"channel:{group.id}"  # its scope: the group DM
     assert stored.record.meta.get("interaction_only") is True
@@ -99,8 +91,8 @@ async def test_a_whole_game_in_a_server_without_the_bot(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    channel = server_without_bot_of(fake, players)
-    table = await _start(fake, mesa, players, channel)
+    channel = await place_without_the_bot(fake, mesa.bot, players, kind=SERVER_WITHOUT_BOT)
+    table = await _start(fake, players, channel)
     assert mesa.bot.tables.registry.find(table.table_id).record.guild_id == str(channel.guild_id)
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
@@ -134,8 +126,8 @@ async def test_a_table_without_a_fresh_token_pauses_and_a_press_resumes_it(
     fake, mesa = fake_discord, quick_pause
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     await table.move()
     service = mesa.bot.tables
     assert service.timers.armed(table.table_id)
@@ -166,8 +158,8 @@ async def test_a_restart_resumes_on_the_next_press(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     await table.move()
     await mesa.restart()
     await play_everywhere(mesa.bot)
@@ -187,8 +179,8 @@ async def test_a_stranger_pressing_the_hand_button_is_told_privately(fake_discor
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob")]
     dave = fake.user("dave")
-    group = group_dm_of(fake, players, dave)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players, dave)
+    table = await _start(fake, players, group)
     before = table.public().text
     answer = await (await dave.click(table.public(), HAND_BUTTON))
     assert answer.ephemeral and answer.visible_to is dave.model
@@ -202,9 +194,8 @@ async def test_two_players_pressing_start_at_once(fake_discord, mesa):
     answered, nothing goes through the bot token."""
     fake = fake_discord
     mesa.seed = SEED
-    await play_everywhere(mesa.bot)
     alice, bob = fake.user("alice"), fake.user("bob")
-    group = group_dm_of(fake, [alice, bob])
+    group = await place_without_the_bot(fake, mesa.bot, [alice, bob])
     table_id, lobby = await open_lobby(fake, alice, channel=group, hand_size=3)
     await (await bob.click(lobby, "Unirse")).acknowledged()
     await fake.wait_until(lambda: f"2. {bob.name}" in lobby.text, what="bob seated")
@@ -226,8 +217,8 @@ async def test_a_token_expired_mid_game_pauses_rather_than_using_the_bot_token(f
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     await table.move()
     fake.advance(minutes=16)  # every token of before is dead for Discord
     kit = mesa.bot.listener.kit
@@ -254,8 +245,7 @@ async def test_a_late_lobby_edits_its_public_acknowledgement(fake_discord, mesa,
     fake = fake_discord
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob")]
-    group = group_dm_of(fake, players)
-    await play_everywhere(mesa.bot)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     handle = await players[0].slash("play amapatolli", channel=group, hand_size=3)
     lobby = await handle
     assert not lobby.ephemeral
@@ -296,8 +286,8 @@ async def test_active_play_from_the_hands_carries_the_table_on_instead_of_pausin
     fake, mesa = fake_discord, quick_pause
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     for _ in players:  # every player has a live hand (their moves need no press of the table)
         await table.move()
     first = table.public()
@@ -342,8 +332,8 @@ async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table
     fake, mesa = fake_discord, quick_pause
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     await table.move()
     seat, action = table.oracle.next_move()
     assert not action.startswith("catch.")
@@ -395,8 +385,8 @@ async def test_the_old_message_s_buttons_answer_when_no_token_could_make_it_a_po
     fake, mesa = fake_discord, quick_pause
     mesa.seed = SEED
     players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    group = group_dm_of(fake, players)
-    table = await _start(fake, mesa, players, group)
+    group = await place_without_the_bot(fake, mesa.bot, players)
+    table = await _start(fake, players, group)
     await table.move()
     seat, action = table.oracle.next_move()
     assert not action.startswith("catch.")

@@ -12,35 +12,16 @@ import pytest
 
 from tests.e2e import chupate2_driver, macarena_driver, maquiavelo_driver, triad_driver
 from tests.e2e.anywhere_kit import (
+    GROUP_DM,
+    SERVER_WITHOUT_BOT,
     assert_hands_current,
     assert_interaction_only,
-    group_dm_of,
-    play_everywhere,
-    server_without_bot_of,
+    open_there,
+    place_without_the_bot,
+    started_there,
 )
 from tests.e2e.driver_kit import TableOnFake, offers_on, view_version
 from tests.message_text import read_card
-
-
-async def _open_and_start(fake, mesa, game, players, channel, cpus=0, **options):
-    """``/play <game>`` in ``channel`` by the first player, the others join (and ``cpus``
-    computer players), the host starts; the table id and its message."""
-    await play_everywhere(mesa.bot)
-    host, *guests = players
-    reply = await (await host.slash(f"play {game}", channel=channel, **options))
-    assert not reply.ephemeral  # the lobby itself, as the command's response
-    table_id = int(re.search(r"#(\d+)", reply.text).group(1))
-    lobby = reply
-    for n, guest in enumerate(guests, start=2):
-        await (await guest.click(lobby, "Unirse")).acknowledged()
-        await fake.wait_until(
-            lambda n=n, g=guest: f"{n}. {g.name}" in lobby.text, what=f"{guest.name} seated"
-        )
-    for n in range(1, cpus + 1):
-        await (await host.click(lobby, "Añadir CPU")).acknowledged()
-        await fake.wait_until(lambda n=n: f"CPU {n}" in lobby.text, what=f"CPU {n} seated")
-    await (await host.click(lobby, "Empezar")).acknowledged()
-    return table_id, lobby
 
 
 def _shows_result(table) -> bool:
@@ -53,13 +34,12 @@ async def test_chupate2_in_a_group_dm(fake_discord, mesa):
     seed = chupate2_driver_seed = "e2e-c2-0079"
     mesa.seed = chupate2_driver_seed
     players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
-    group = group_dm_of(fake, players)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     options = {"teams": "pairs"}
-    table_id, lobby = await _open_and_start(fake, mesa, "chupate2", players, group, **options)
+    table_id, lobby = await open_there(fake, "chupate2", players, group, **options)
     table = chupate2_driver.Chupate2Table(fake, table_id, players, seed, options)
     table.channel = group
-    await table.wait_version(0)
-    assert table.public().id == lobby.id
+    await started_there(table, lobby)
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
@@ -67,19 +47,17 @@ async def test_chupate2_in_a_group_dm(fake_discord, mesa):
     assert_interaction_only(fake, group, players)
 
 
-@pytest.mark.parametrize("place", ["group DM", "server without the bot"])
+@pytest.mark.parametrize("place", [GROUP_DM, SERVER_WITHOUT_BOT])
 async def test_maquiavelo_where_the_bot_may_not_post(fake_discord, mesa, place):
     fake = fake_discord
     seed = "mq-e2e-81"
     mesa.seed = seed
     players = [fake.user(n) for n in ("ana", "beto", "carla")]
-    of = group_dm_of if place == "group DM" else server_without_bot_of
-    group = of(fake, players)
-    table_id, lobby = await _open_and_start(fake, mesa, "maquiavelo", players, group, hand_size=11)
+    group = await place_without_the_bot(fake, mesa.bot, players, kind=place)
+    table_id, lobby = await open_there(fake, "maquiavelo", players, group, hand_size=11)
     table = maquiavelo_driver.MaquiaveloTable(fake, table_id, players, seed, {"hand_size": 11})
     table.channel = group
-    await table.wait_version(0)
-    assert table.public().id == lobby.id
+    await started_there(table, lobby)
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
@@ -92,18 +70,15 @@ async def test_macarena_with_a_computer_player_in_a_group_dm(fake_discord, mesa)
     seed = "mac-e2e-1423"
     mesa.seed = seed
     alice, bob = players = [fake.user("alice"), fake.user("bob")]
-    group = group_dm_of(fake, players)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     options = {"amulets_to_win": 1}
-    table_id, lobby = await _open_and_start(
-        fake, mesa, "macarena", players, group, cpus=1, **options
-    )
+    table_id, lobby = await open_there(fake, "macarena", players, group, cpus=1, **options)
     seats = [str(alice.id), str(bob.id), "cpu1"]
     table = macarena_driver.MacarenaTable(
         fake, table_id, players, seats, seed, options, {"cpu1": "normal"}
     )
     table.channel = group
-    await table.wait_version(table.oracle.version)
-    assert table.public().id == lobby.id
+    await started_there(table, lobby, table.oracle.version)
     await table.play_to_the_end()
     await mesa.bot.listener.drain()
     assert _shows_result(table)
@@ -126,8 +101,7 @@ async def test_triad_against_the_computer_in_a_group_dm(fake_discord, mesa):
     fake = fake_discord
     mesa.seed = "triad-e2e-random"
     alice, bob = players = [fake.user("alice"), fake.user("bob")]
-    group = group_dm_of(fake, players)
-    await play_everywhere(mesa.bot)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     handle = await alice.slash(
         "play triad", channel=group, random_hand=True, level="normal", payout="directo"
     )
@@ -180,9 +154,9 @@ async def test_a_move_from_a_live_hand_resumes_a_paused_table_and_its_computer(f
     seed = "mac-e2e-1423"
     mesa.seed = seed
     alice, bob = players = [fake.user("alice"), fake.user("bob")]
-    group = group_dm_of(fake, players)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     options = {"amulets_to_win": 1}
-    table_id, _ = await _open_and_start(fake, mesa, "macarena", players, group, cpus=1, **options)
+    table_id, _ = await open_there(fake, "macarena", players, group, cpus=1, **options)
     seats = [str(alice.id), str(bob.id), "cpu1"]
     table = macarena_driver.MacarenaTable(
         fake, table_id, players, seats, seed, options, {"cpu1": "normal"}
@@ -236,8 +210,7 @@ async def test_a_triad_challenge_between_two_people_in_a_group_dm(fake_discord, 
     fake = fake_discord
     mesa.seed = "triad-e2e-pvp"
     alice, bob = players = [fake.user("alice"), fake.user("bob")]
-    group = group_dm_of(fake, players)
-    await play_everywhere(mesa.bot)
+    group = await place_without_the_bot(fake, mesa.bot, players)
     handle = await alice.slash(
         "play triad", channel=group, opponent=bob, random_hand=True, payout="todas"
     )

@@ -16,7 +16,7 @@ import aiohttp
 from bot.client import ShardedMesaBot, create_bot
 from bot.settings import Settings
 from tests.e2e.chupate2_driver import Chupate2Table
-from tests.e2e.driver_kit import first_views_shown, open_table, seat_and_start
+from tests.e2e.driver_kit import first_views_shown, open_and_start
 from tests.e2e.endgame_kit import table_views
 from tests.fakediscord.pytest_plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
@@ -243,9 +243,7 @@ def _repeated_dm_edits(players, spared_versions=frozenset()) -> list[tuple[str, 
 async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table:
     """`/play chupate2` in the default guild (shard 1), the guest joins, the host starts; the
     bot drew the seed: read from the database, for the oracle."""
-    host, *guests = players
-    table_id, lobby = await open_table(fake, host, "chupate2")  # the lobby itself (issue 25)
-    await seat_and_start(fake, lobby, host, guests)
+    table_id, _ = await open_and_start(fake, "chupate2", players)  # the lobby itself (issue 25)
     table = Chupate2Table(fake, table_id, players, await _seed_of(url, table_id), {})
     await table.wait_version(0)
     await first_views_shown(fake, players)
