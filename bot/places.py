@@ -99,7 +99,23 @@ class InteractionLike(Protocol):
     def permissions(self) -> _Permissions: ...
 
 
+_EXTRAS_KEY = "mesa.place"  # where an interaction's place is kept once read (its ``extras``)
+
+
 def place_of(interaction: InteractionLike) -> Place:
+    """The place an interaction comes from, read from its payload once: kept in the
+    interaction's ``extras`` (discord.py's per-interaction dict), so the check, the command
+    and the listeners of one ``/play`` share one reading (handlers that hold it pass it on)."""
+    extras = getattr(interaction, "extras", None)
+    if isinstance(extras, dict):
+        place = extras.get(_EXTRAS_KEY)
+        if not isinstance(place, Place):
+            place = extras[_EXTRAS_KEY] = read_place(interaction)
+        return place
+    return read_place(interaction)
+
+
+def read_place(interaction: InteractionLike) -> Place:
     """Name the place an interaction comes from.
 
     The bot is present in a server exactly when the server's own install authorised the

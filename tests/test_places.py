@@ -63,3 +63,26 @@ def test_the_bot_s_dm_may_be_posted_to() -> None:
     assert place.kind is PlaceKind.BOT_DM
     assert place.bot_can_post
     assert place.scope == "channel:40"
+
+
+def test_an_interaction_s_place_is_read_once_and_shared() -> None:
+    """The check, the command and the listeners of one ``/play`` share one reading: kept in
+    the interaction's ``extras`` (discord.py's per-interaction dict)."""
+    reads = []
+
+    @dataclass
+    class _Counted(_Interaction):
+        extras: dict = field(default_factory=dict)
+
+        @property
+        def channel(self) -> SimpleNamespace | None:
+            reads.append(1)
+            return super().channel
+
+    interaction = _Counted(None, 30, GROUP_DM, {1: 5})
+    first = place_of(interaction)
+    assert place_of(interaction) is first and len(reads) == 1
+    assert first.kind is PlaceKind.GROUP_DM
+    other = _Counted(None, 31, DM)
+    assert place_of(other).kind is PlaceKind.BOT_DM  # each interaction its own
+    assert place_of(_Interaction(None, 30, GROUP_DM)).kind is PlaceKind.GROUP_DM  # no extras

@@ -138,7 +138,7 @@ class LobbyCog(commands.Cog):
         if placement is None and answer.message_id is not None:  # the lobby answered it
             if missing is not None:
                 await reply(interaction, t("threads.inline", permission=t(missing)))
-            await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
+            await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
             return
         game_name = t(f"{game.key}.name")
         if placement is not None and placement.thread_id is not None:
@@ -149,7 +149,7 @@ class LobbyCog(commands.Cog):
         if missing is not None:
             text += "\n" + t("threads.inline", permission=t(missing))
         await reply(interaction, text)
-        await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
 
     # ----- lobby buttons --------------------------------------------------------------------
     async def on_lobby_button(
@@ -177,12 +177,13 @@ class LobbyCog(commands.Cog):
             "cancel": functools.partial(service.lobby.cancel, table_id, user),
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
-        if op == "rematch" and place_of(interaction).interaction_only:
+        place = place_of(interaction)  # bot/places.py
+        if op == "rematch" and place.interaction_only:
             await self._rematch_by_token(interaction, table_id, actions[op])
             return
         await actions[op]()
         if op == "join":  # seated: a player the bot does not know yet is asked where they play
-            await place_question.ask(self.bot.listener.kit.places, interaction, table_id)
+            await place_question.ask(self.bot.listener.kit.places, interaction, table_id, place)
 
     async def _rematch_by_token(
         self,

@@ -204,7 +204,7 @@ class TriadCog(commands.Cog):
             payload.content = opened_text(t, GAME, table.id, placement, missing)
             await reply(interaction, None, **payload.send_kwargs())
         # where the host plays, asked when not known yet (issue 25: bot/ui/place_question.py)
-        await place_question.ask(self.bot.listener.kit.places, interaction, table.id)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -253,7 +253,8 @@ class TriadCog(commands.Cog):
             await reply(interaction, tr(user_locale(interaction), "triad.ui.accepted"))
         else:
             await self._show_picker(interaction, table_id, user, 0, fresh=True)
-        await place_question.ask(self.bot.listener.kit.places, interaction, table_id)
+        place = place_of(interaction)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table_id, place)
 
     async def _show_picker(
         self,

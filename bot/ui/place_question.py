@@ -17,7 +17,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Translator, translator
-from bot.places import place_of
+from bot.places import Place
 from bot.ui import items
 from bot.ui.feedback import reply, user_locale
 from bot.ui.play_from import PlayPlaces
@@ -40,11 +40,14 @@ def question_view(table_id: int, tr: Translator, *, here: bool = True) -> discor
     return view
 
 
-async def ask(places: PlayPlaces, interaction: discord.Interaction, table_id: int) -> bool:
+async def ask(
+    places: PlayPlaces, interaction: discord.Interaction, table_id: int, place: Place
+) -> bool:
     """Ask the presser where they play, when the bot does not know yet; a player of the tables
     is reminded where they play, with the DM one press away (a follow-up of their answered
-    press or /play: exempt either way). True when something was said."""
-    if place_of(interaction).interaction_only:
+    press or /play: exempt either way); ``place``: where the press or /play came from
+    (``bot/places.py``). True when something was said."""
+    if place.interaction_only:
         return False  # no DM there: every player plays from the table (bot/places.py)
     user = str(interaction.user.id)
     tr = translator(user_locale(interaction))
