@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
-from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.alt_text import AltWords, listing, sentences
 from bot.ui.maquiavelo.images import SUITS
 from games.maquiavelo.view import CardView, MaquiaveloView
 
@@ -15,10 +11,11 @@ def _cards(cards: list[CardView]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> str:
+def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
+    tr = alt.tr
     seats = []
     for k, seat in enumerate(view.seats):
-        text = seat_name(names, seat, f"P{k + 1}") + ": "
+        text = alt.name(seat, f"P{k + 1}") + ": "
         text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
         if seat == view.turn:
             text += f" ({tr('maquiavelo.image.turn')})"
@@ -31,7 +28,7 @@ def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> s
         tr("access.alt.maquiavelo.table"),
         tr("maquiavelo.image.stock", count=view.stock_count),
         tr("access.alt.maquiavelo.helpers", cards=_cards(view.helpers)) if view.helpers else None,
-        tr("access.alt.players", players=listing(seats)),
+        alt.players(seats),
         tr("access.alt.maquiavelo.added", cards=_cards(added)) if added else None,
         tr(
             "access.alt.maquiavelo.melds",
@@ -43,16 +40,11 @@ def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> s
     )
 
 
-def describe_hand(
-    view: MaquiaveloView,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
+def describe_hand(view: MaquiaveloView, alt: AltWords) -> str:
+    tr = alt.tr
     hand = view.hand or []
     if not hand:
-        return tr("access.alt.hand_empty")
+        return alt.hand(0, "")
     groups = view.hand_by_suit()
     rows = [f"{tr(f'maquiavelo.suit.{s}')}: {_cards(groups[s])}" for s in SUITS if s in groups]
     return sentences(
