@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.ui.alt_text import AltWords, listing, sentences
-from bot.ui.chupate2.images import _hand_groups
-from bot.ui.chupate2.text import card_label
+from bot.ui.chupate2.text import card_label, hand_groups
 from games.chupate2.cards import WILD
 from games.chupate2.view import Chupate2View
 
@@ -57,7 +56,7 @@ def describe_table(view: Chupate2View, alt: AltWords) -> str:
 
 def describe_hand(view: Chupate2View, alt: AltWords) -> str:
     tr = alt.tr
-    groups = _hand_groups(view)
+    groups = hand_groups(view)
     if not groups:
         return alt.hand(0, "")
     marked = set(alt.playable or ()) & set(view.hand)

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from bot.ui.alt_text import AltWords, listing, sentences
-from bot.ui.maquiavelo.images import SUITS
-from games.maquiavelo.view import CardView, MaquiaveloView
-
-
-def _cards(cards: list[CardView]) -> str:
-    return " ".join(c.pretty for c in cards)
+from bot.ui.maquiavelo.text import SUITS, cards_text
+from games.maquiavelo.view import MaquiaveloView
 
 
 def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
@@ -27,13 +23,15 @@ def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
     return sentences(
         tr("access.alt.maquiavelo.table"),
         tr("maquiavelo.image.stock", count=view.stock_count),
-        tr("access.alt.maquiavelo.helpers", cards=_cards(view.helpers)) if view.helpers else None,
+        tr("access.alt.maquiavelo.helpers", cards=cards_text(view.helpers))
+        if view.helpers
+        else None,
         alt.players(seats),
-        tr("access.alt.maquiavelo.added", cards=_cards(added)) if added else None,
+        tr("access.alt.maquiavelo.added", cards=cards_text(added)) if added else None,
         tr(
             "access.alt.maquiavelo.melds",
             count=len(view.table),
-            melds=listing(_cards(m.cards) for m in view.table),
+            melds=listing(cards_text(m.cards) for m in view.table),
         )
         if view.table
         else tr("maquiavelo.image.table_empty"),
@@ -46,7 +44,7 @@ def describe_hand(view: MaquiaveloView, alt: AltWords) -> str:
     if not hand:
         return alt.hand(0, "")
     groups = view.hand_by_suit()
-    rows = [f"{tr(f'maquiavelo.suit.{s}')}: {_cards(groups[s])}" for s in SUITS if s in groups]
+    rows = [f"{tr(f'maquiavelo.suit.{s}')}: {cards_text(groups[s])}" for s in SUITS if s in groups]
     return sentences(
         tr("maquiavelo.image.hand_title", count=len(hand), value=sum(c.rank for c in hand)),
         listing(rows),

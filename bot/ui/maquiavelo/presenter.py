@@ -20,7 +20,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.ui import items
-from bot.ui.maquiavelo.text import cards_text, suit_name
+from bot.ui.maquiavelo.text import SUITS, cards_text, suit_name
 from bot.ui.presenter import (
     DraftResult,
     DraftStep,
@@ -40,7 +40,6 @@ from games.maquiavelo.view import CardView, MaquiaveloOutcome
 
 SELECT_OPTIONS = 25
 HAND_ROWS = 4  # five rows, less the button row
-SUIT_ORDER = "SHDC"
 MODAL_KIND = "arrange"
 MODAL_FIELD = "table"
 SELECT_OP = "s."  # draft ops "s.<k>": the cards chosen in the hand's k-th select
@@ -82,7 +81,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     # ----- helpers ------------------------------------------------------------------------
     def _placeholder(self, view: MaquiaveloView, cards: list[CardView], tr: Translator) -> str:
         by_suit = view.hand_by_suit()
-        suits = sorted({c.suit for c in cards}, key=SUIT_ORDER.index)
+        suits = sorted({c.suit for c in cards}, key=SUITS.index)
         if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
             label = " · ".join(suit_name(s, tr) for s in suits)
         else:
@@ -341,9 +340,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
             lines.append(tr("maquiavelo.status.helpers", cards=cards_text(view.helpers)))
-        for suit, cards in sorted(
-            view.hand_by_suit().items(), key=lambda kv: SUIT_ORDER.index(kv[0])
-        ):
+        for suit, cards in sorted(view.hand_by_suit().items(), key=lambda kv: SUITS.index(kv[0])):
             lines.append(
                 tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
             )
