@@ -104,10 +104,12 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
     colour = discord.Colour.from_rgb(214, 40, 40)
 
     # ----- actions --------------------------------------------------------------------------
-    def hand_image_extras(self, view, legal: list[Chupate2Action]) -> dict[str, Any]:
+    def hand_image_extras(self, view: Chupate2View, legal: list[Chupate2Action]) -> dict[str, Any]:
         return {"playable": playable_cards(legal, view.hand)}
 
-    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: Chupate2Action, view: Chupate2View, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind = _kind(action)
         params = action_params(action, view, tr, names)
         if isinstance(action, Play):
@@ -169,7 +171,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary),
         )
 
-    def is_public_action(self, action: Action) -> bool:
+    def is_public_action(self, action: Chupate2Action) -> bool:
         return _kind(action) in ("announce", "catch")
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
@@ -220,7 +222,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
     def _packed_cards(
         self,
         move: PrivateMove[Chupate2View, Chupate2Action],
-        actions: Sequence[Action],
+        actions: Sequence[Chupate2Action],
         first_row: int,
     ) -> list[discord.ui.Item] | None:
         """The card choices when one button row per colour would not fit: a few cards as
@@ -363,7 +365,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             params["verdict"] = tr(f"chupate2.status.reveal.{verdict}")
         return tr(key, player=names(event.seat), **params)
 
-    def last_events(self, view) -> list[Event]:
+    def last_events(self, view: Chupate2View) -> list[Event]:
         events = super().last_events(view)
         if view.target is not None:
             return events
@@ -374,7 +376,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             for e in events
         ]
 
-    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: Chupate2View, names: SeatNames, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "chupate2.status.top",
@@ -416,13 +418,16 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             lines.extend(_round_results(view.results[-RESULTS_SHOWN:], names, tr))
         return lines
 
-    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+    def summary(
+        self, view: Chupate2View, names: SeatNames, tr: Translator
+    ) -> tuple[str, list[str]] | None:
         """A points game's last scored round, whole (issue 31): who went out and what it
         scored, what each other hand held, each player's (or team's) points this round and in
         total, and what that decided (the game over, or the next round)."""
         if view.target is None or not view.results:
             return None
         r = view.results[-1]
+        teams = view.teams or []
         team = r.team if view.teams is not None else None
         if team is None:
             lines = [tr("chupate2.hand_summary.went_out", player=names(r.winner), points=r.points)]
@@ -436,7 +441,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 )
             ]
         lines.append(tr("chupate2.hand_summary.values"))
-        mates = set(view.teams[team]) if team is not None else {r.winner}
+        mates = set(teams[team]) if team is not None else {r.winner}
         for seat in view.seats:
             if seat == r.winner:
                 line = tr("chupate2.hand_summary.out", player=names(seat))
@@ -455,7 +460,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 line += " · " + tr("chupate2.hand_summary.seat_total", gained=gained, total=total)
             lines.append(line)
         if team is not None and view.team_scores is not None:
-            for t, members in enumerate(view.teams):
+            for t, members in enumerate(teams):
                 lines.append(
                     tr(
                         "chupate2.hand_summary.team_total",
@@ -465,8 +470,9 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                         total=view.team_scores[t],
                     )
                 )
-        total = view.team_scores[team] if team is not None and view.team_scores else None
-        if total is None:
+        if team is not None and view.team_scores:
+            total = view.team_scores[team]
+        else:
             total = view.scores.get(r.winner, 0)
         if view.finished:
             key = "reached" if team is None else "reached_team"
@@ -505,7 +511,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 lines.append(tr("chupate2.ui.team", team=t + 1, players=players))
         return lines
 
-    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: Chupate2View, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         if view.target is not None and view.teams is None:
             line = tr(
@@ -524,7 +530,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             line += " · ☝️ " + tr("chupate2.action.announce")
         return line
 
-    def private_lines(self, view, tr: Translator) -> list[str]:
+    def private_lines(self, view: Chupate2View, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "chupate2.status.top",

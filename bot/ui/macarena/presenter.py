@@ -36,7 +36,7 @@ from bot.ui.macarena.text import (
 )
 from bot.ui.presenter import DraftResult, DraftStep, GamePresenter, PrivateMove, SeatNames, draft_op
 from bot.ui.text import clip
-from games.core import Action, Event, IllegalAction, Outcome
+from games.core import Event, IllegalAction, Outcome
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
 from games.macarena import (
@@ -101,7 +101,9 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
     colour = discord.Colour.from_rgb(30, 120, 90)
 
     # ----- actions --------------------------------------------------------------------------
-    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: MacarenaAction, view: MacarenaView, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind: str = getattr(action, "kind", "")
         style = TURN_STYLE.get(kind, discord.ButtonStyle.secondary)
         if isinstance(action, Play):
@@ -169,7 +171,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         return 0 if on_first < BUTTONS_PER_ROW else rows
 
     def _button(
-        self, move: PrivateMove[MacarenaView, MacarenaAction], action: Action, row: int
+        self, move: PrivateMove[MacarenaView, MacarenaAction], action: MacarenaAction, row: int
     ) -> ActionButton:
         return move.action_button(self.choice(action, move.view, move.names, move.tr), row=row)
 
@@ -267,12 +269,12 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
                 raise IllegalAction(status.error or BAD_ACTION, **params)
         return {**step.draft, "series": step.op}, None
 
-    def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: MacarenaView, draft: dict[str, Any], tr: Translator) -> list[str]:
         lines: list[str] = []
         if view.phase == "play" and _mine(view):
             series = _series(view, draft)
             if series is None:
-                if playable_pozos(view, view.seat):
+                if playable_pozos(view, _seat_to_play(view)):
                     lines.append("👉 " + tr("macarena.ui.choose_pozo"))
                 else:
                     lines.append(tr("macarena.ui.no_play"))
@@ -331,7 +333,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             return None
         return tr(key, **event_params(event, tr, names))
 
-    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: MacarenaView, names: SeatNames, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "macarena.ui.status",
@@ -376,7 +378,9 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             tr("macarena.ui.last_hand_elements", elements=winners),
         ]
 
-    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+    def summary(
+        self, view: MacarenaView, names: SeatNames, tr: Translator
+    ) -> tuple[str, list[str]] | None:
         """The last hand's scoring, whole: per player what they gave up, won and exchanged."""
         result = view.hand_result
         if result is None or not result.revealed:
@@ -422,7 +426,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             *lines,
         ]
 
-    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: MacarenaView, seat: str, names: SeatNames, tr: Translator) -> str:
         p = next(p for p in view.players if p.seat == seat)
         line = (
             player_mark(p.colour)
@@ -441,7 +445,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             line += " · " + tr("macarena.ui.seat_collection", count=p.collection_count)
         return line
 
-    def private_lines(self, view, tr: Translator) -> list[str]:
+    def private_lines(self, view: MacarenaView, tr: Translator) -> list[str]:
         if view.seat is None or view.hand is None:
             return []
         lines: list[str] = []
