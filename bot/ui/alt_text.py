@@ -75,7 +75,7 @@ def listing(items: Iterable[str], separator: str = "; ") -> str:
 
 @functools.cache
 def _describer(game_key: str, function: str) -> Callable[..., str] | None:
-    module = game_module(game_key, "alt", "alt")
+    module = game_module(game_key, "alt")
     name = _DESCRIBERS.get(function)
     if module is None or name is None:
         return None

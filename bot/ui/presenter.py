@@ -128,7 +128,7 @@ class GamePresenter(Generic[V, A]):
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
-        self._images = game_module(game.key, "images", "images")
+        self._images = game_module(game.key, "images")
 
     # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -286,7 +286,7 @@ class GamePresenter(Generic[V, A]):
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
     """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter``, or the generic
     one."""
-    module = game_module(game.key, "presenter", "presenters")
+    module = game_module(game.key, "presenter")
     if module is None:
         return GamePresenter(game)
     presenter: GamePresenter[Any, Any] = module.Presenter(game)

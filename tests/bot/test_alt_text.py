@@ -164,8 +164,8 @@ def test_every_game_describes_its_images_from_what_the_renderer_gets(key, functi
     from is out of the words' reach."""
     from bot.ui.modules import game_module
 
-    images = game_module(key, "images", "images")
-    alt = game_module(key, "alt", "alt")
+    images = game_module(key, "images")
+    alt = game_module(key, "alt")
     assert alt is not None, f"{key} has no alt module"
     describer = getattr(alt, function.replace("render_", "describe_"))
     assert list(inspect.signature(describer).parameters) == ["view", "alt"]
