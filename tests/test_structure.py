@@ -160,7 +160,7 @@ EXPECTED = {
 @pytest.mark.parametrize("key", GAME_KEYS)
 @pytest.mark.parametrize("function", sorted(EXPECTED))
 def test_one_signature_for_every_games_images(key, function):
-    images = game_module(key, "images", "images")
+    images = game_module(key, "images")
     assert images is not None, f"{key} has no images module"
     params = inspect.signature(getattr(images, function)).parameters
     assert list(params) == EXPECTED[function]
@@ -408,3 +408,73 @@ def test_a_games_log_is_kept_by_the_core_event_log(key):
     assert isinstance(state, LoggedState) or key == "chupate2", key  # its slotted state
     rules = inspect.getsource(_module(key, "rules"))
     assert ("add_to_log(" in rules or "eventlog.extend(" in rules) and "LOG_SIZE:]" not in rules
+
+
+# ----- one UI layout for every game (issue 26 item 3) ---------------------------------------
+# Every game's Discord side is one package, ``bot/ui/<game>/``: what it looks like in play
+# (presenter), the pictures (images), their words for screen readers (alt) and the words the
+# others share (text). No game module lives anywhere else in bot/ui/.
+UI_MODULES = ("presenter", "images", "alt", "text")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_games_ui_is_one_package(key):
+    package = ROOT / "bot" / "ui" / key
+    assert (package / "__init__.py").is_file(), f"bot/ui/{key}/ is no package"
+    for name in UI_MODULES:
+        assert game_module(key, name) is importlib.import_module(f"bot.ui.{key}.{name}")
+    elsewhere = [
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "bot" / "ui").rglob("*.py")
+        if key in p.stem and p.parent != package
+    ]
+    assert elsewhere == [], f"{key}'s UI outside bot/ui/{key}/: {elsewhere}"
+
+
+def _imported_modules(path: Path) -> dict[str, set[str]]:
+    """``from M import a, b`` of a module: M -> the names it takes."""
+    taken: dict[str, set[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            taken.setdefault(node.module, set()).update(a.name for a in node.names)
+    return taken
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_words_never_come_from_the_images(key):
+    """Images only draw: the alt text and the shared words take nothing from images.py, and
+    the presenter nothing private (Chúpate 2's presenter asks it which cards the hand image
+    frames)."""
+    package = ROOT / "bot" / "ui" / key
+    images = f"bot.ui.{key}.images"
+    for name in ("alt", "text"):
+        assert images not in _imported_modules(package / f"{name}.py"), f"{key}/{name}.py"
+    private = {
+        n for n in _imported_modules(package / "presenter.py").get(images, ()) if n[0] == "_"
+    }
+    assert private == set(), f"{key}'s presenter imports {private} from images.py"
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_presenter_hook_takes_the_games_own_view(key):
+    """Not only the class is ``GamePresenter[View, Action]``: each hook a game overrides takes
+    its own view, so mypy checks what the hook reads from it."""
+    game = _module(key, "game").GAME
+    cls = type(presenter_for(game))
+    view_cls = type(game.view(game_state(game), None))
+    hooks = [
+        name
+        for name, member in vars(GamePresenter).items()
+        if callable(member) and "view" in inspect.signature(member).parameters
+    ]
+    checked = 0
+    for name in hooks:
+        if name in vars(cls):
+            hints = typing.get_type_hints(getattr(cls, name))
+            assert hints.get("view") is view_cls, f"{key}: {name}(view: {hints.get('view')})"
+            checked += 1
+    if "move_components" in vars(cls):
+        hints = typing.get_type_hints(cls.move_components)
+        assert typing.get_args(hints["move"])[0] is view_cls, key
+        checked += 1
+    assert checked >= 3, f"{key} overrides {checked} hooks"

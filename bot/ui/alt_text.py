@@ -7,18 +7,20 @@ text only tells what the public view holds, a hand's only what that seat's hand 
 (the fields its renderer declares in ``IMAGE_INPUTS``, so a hand kept because it did not change
 keeps a description that still fits it).
 
-Each game's words live in ``bot.ui.<game>.alt``: ``describe_table(view, tr, names=None)`` and
-``describe_hand(view, tr, names=None, **extras)`` (the renderers' own signature); this module
-picks one, clips it to Discord's limit and falls back to a plain line for a game without one.
+Each game's words live in ``bot.ui.<game>.alt``: ``describe_table(view, alt)`` and
+``describe_hand(view, alt)``, where ``alt`` (``AltWords``) carries what the renderer gets beside
+the view (the reader's translator, the seat names, a hand's ``playable``) and the sentences every
+game's alt text shares; this module picks one, clips it to Discord's limit and falls back to a
+plain line for a game without one.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest, NameBook
 
@@ -35,7 +37,7 @@ def describe(request: ImageRequest) -> str:
     text = ""
     if func is not None:
         names = NameBook(request.names) if request.names is not None else None
-        text = func(request.view, tr, names=names, **request.extras)
+        text = func(request.view, AltWords(tr, names, **request.extras))
     if not text.strip():
         key = "access.alt.hand" if request.function == "render_hand" else "access.alt.table"
         text = tr(key, game=tr(f"{request.game_key}.name"))
@@ -73,7 +75,7 @@ def listing(items: Iterable[str], separator: str = "; ") -> str:
 
 @functools.cache
 def _describer(game_key: str, function: str) -> Callable[..., str] | None:
-    module = game_module(game_key, "alt", "alt")
+    module = game_module(game_key, "alt")
     name = _DESCRIBERS.get(function)
     if module is None or name is None:
         return None
@@ -81,15 +83,33 @@ def _describer(game_key: str, function: str) -> Callable[..., str] | None:
     return func
 
 
-Names = Callable[[str], str] | None
+@dataclass(frozen=True)
+class AltWords:
+    """What a game's alt text is written with: the reader's ``tr``, the seat names the image
+    shows (None: it shows none) and the hand renderer's keyword arguments (``playable``), so
+    the words say what the picture says and no more; and the sentences every game shares."""
 
+    tr: Translator
+    names: NameBook | None = None
+    playable: Collection[str] | None = None
 
-def seat_name(names: Any, seat: str | None, fallback: str) -> str:
-    """``names(seat)`` when the image had names, else ``fallback``."""
-    if seat is None:
-        return ""
-    if names is not None:
-        name = names(seat) if callable(names) else names.get(seat)
-        if name and str(name).strip():
-            return str(name).strip()
-    return fallback
+    def name(self, seat: str | None, fallback: str) -> str:
+        """The seat's name when the image had names, else ``fallback`` ("" for no seat)."""
+        if seat is None:
+            return ""
+        name = self.names.get(seat) if self.names is not None else None
+        return name.strip() if name and name.strip() else fallback
+
+    def players(self, rows: Iterable[str]) -> str:
+        """The sentence listing every player: ``Players: Ann: 3 cards; Bob: 5 cards``."""
+        return self.tr("access.alt.players", players=listing(rows))
+
+    def hand(self, count: int, cards: str) -> str:
+        """``Your hand (3 cards): …``, or that the hand is empty."""
+        if not count:
+            return self.tr("access.alt.hand_empty")
+        return self.tr("access.alt.your_hand", count=count, cards=cards)
+
+    def playable_now(self, cards: list[str]) -> str | None:
+        """The cards the seat may play now, in words (None when there are none)."""
+        return self.tr("access.alt.playable", cards=", ".join(cards)) if cards else None

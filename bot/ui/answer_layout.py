@@ -56,7 +56,7 @@ class Answer:
 
 def game_colour(game_key: str | None) -> discord.Colour:
     """A game's colour (its presenter's, the table message's accent); blurple for none."""
-    module = game_module(game_key, "presenter", "presenters") if game_key else None
+    module = game_module(game_key, "presenter") if game_key else None
     presenter = getattr(module, "Presenter", None)
     colour = getattr(presenter, "colour", None)
     return colour if isinstance(colour, discord.Colour) else discord.Colour.blurple()

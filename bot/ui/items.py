@@ -16,6 +16,7 @@ from typing import (
     Generic,
     Protocol,
     Self,
+    TypeAlias,
     TypeVar,
     dataclass_transform,
     get_origin,
@@ -23,6 +24,7 @@ from typing import (
 )
 
 import discord
+from discord import Interaction
 from discord.ext import commands
 
 from bot.errors import TableError
@@ -34,6 +36,7 @@ from bot.ui.links import jump_link
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
 NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
 _REQUIRED: Any = object()  # the default of a field that has none
+Found: TypeAlias = Table | None  # the table a click loaded before it ran (``TableItem.found``)
 
 
 class Look:
@@ -57,48 +60,28 @@ class TableHandler(Protocol):
 
 class PlayHandler(TableHandler, Protocol):
     async def on_action(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        version: int,
-        action: str,
-        table: Table | None = None,
+        self, interaction: Interaction, table_id: int, version: int, action: str, table: Found
     ) -> None: ...
 
-    async def on_empty_select(self, interaction: discord.Interaction) -> None: ...
+    async def on_empty_select(self, interaction: Interaction) -> None: ...
 
-    async def on_show_hand(
-        self, interaction: discord.Interaction, table_id: int, page: int
-    ) -> None: ...
+    async def on_show_hand(self, interaction: Interaction, table_id: int, page: int) -> None: ...
 
     async def on_draft(
-        self,
-        interaction: discord.Interaction,
-        table_id: int,
-        version: int,
-        op: str,
-        values: list[str],
+        self, interaction: Interaction, table_id: int, version: int, op: str, values: list[str]
     ) -> None: ...
 
-    async def on_open_modal(
-        self, interaction: discord.Interaction, table_id: int, kind: str
-    ) -> None: ...
+    async def on_open_modal(self, interaction: Interaction, table_id: int, kind: str) -> None: ...
 
 
 class LobbyHandler(TableHandler, Protocol):
-    async def on_lobby_button(
-        self, interaction: discord.Interaction, table_id: int, op: str
-    ) -> None: ...
+    async def on_lobby_button(self, interaction: Interaction, table_id: int, op: str) -> None: ...
 
-    async def on_remove(
-        self, interaction: discord.Interaction, table_id: int, seat: str
-    ) -> None: ...
+    async def on_remove(self, interaction: Interaction, table_id: int, seat: str) -> None: ...
 
 
 class SeatHandler(TableHandler, Protocol):
-    async def on_seat_button(
-        self, interaction: discord.Interaction, table_id: int, op: str
-    ) -> None: ...
+    async def on_seat_button(self, interaction: Interaction, table_id: int, op: str) -> None: ...
 
 
 def handler_cog(interaction: discord.Interaction, name: str) -> TableHandler:
@@ -116,11 +99,31 @@ def selected_values(interaction: discord.Interaction) -> list[str]:
 
 
 # ----- the base ---------------------------------------------------------------------------------
-@dataclass_transform(field_specifiers=(look,))
-class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], template=NEVER_MATCHES):
-    """One clickable thing of a table. Subclass ``TableButton`` or ``TableSelect``."""
+class FromCustomId:
+    """A dynamic item rebuilt from a click: its constructor takes the fields of its one
+    custom_id format (``id_format``) and the look of the component clicked (``looks_of``)."""
 
     id_format: ClassVar[ids.CustomIdFormat]
+
+    @classmethod
+    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+        """The look of a dispatched component, so the rebuilt item matches it."""
+        return {}
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        made: Self = cls(**cls.id_format.parse(match), **cls.looks_of(item))
+        return made
+
+
+@dataclass_transform(field_specifiers=(look,))
+class TableItem(
+    FromCustomId, discord.ui.DynamicItem[ComponentT], Generic[ComponentT], template=NEVER_MATCHES
+):
+    """One clickable thing of a table. Subclass ``TableButton`` or ``TableSelect``."""
+
     handled_by: ClassVar[str] = "PlayCog"  # the cog whose handler ``run`` calls
     _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
     _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
@@ -167,21 +170,6 @@ class TableItem(discord.ui.DynamicItem[ComponentT], Generic[ComponentT], templat
 
     def component(self, custom_id: str, looks: dict[str, Any]) -> ComponentT:
         raise NotImplementedError
-
-    @classmethod
-    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
-        """The look of a dispatched component, so the rebuilt item matches it."""
-        return {}
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        return cls(**cls.id_format.parse(match), **cls.looks_of(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = handler_cog(interaction, self.handled_by)

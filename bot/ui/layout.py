@@ -35,6 +35,19 @@ class Choice:
     description: str | None = None
 
 
+def choice_button(table_id: int, version: int, choice: Choice, **looks: Any) -> ActionButton:
+    """The button of ``choice`` (its label clipped to Discord's limit); ``looks``: its row..."""
+    return ActionButton(
+        table_id,
+        version,
+        choice.action,
+        label=clip(choice.label, BUTTON_LABEL),
+        style=choice.style,
+        emoji=choice.emoji,
+        **looks,
+    )
+
+
 @dataclass(frozen=True)
 class Layout:
     items: list[discord.ui.Item[Any]]
@@ -107,14 +120,8 @@ def build_layout(
         for r, row in enumerate(button_rows):
             built.append(
                 [
-                    ActionButton(
-                        table_id,
-                        version,
-                        c.action,
-                        label=clip(c.label, BUTTON_LABEL),
-                        style=c.style,
-                        emoji=c.emoji,
-                        row=first_row + r if budget is None else None,
+                    choice_button(
+                        table_id, version, c, row=first_row + r if budget is None else None
                     )
                     for c in row
                 ]

@@ -3,6 +3,10 @@
 The base class does what every game shares from catalogue keys (``<game>.action.<kind>``,
 ``<game>.event.<code>``, ``<game>.error.<code>``); a game's presenter overrides only what its
 table looks like. Presenters never decide legality: choices come from ``legal_actions``.
+
+A move built over several clicks (a draft) is one ``PrivateMove`` (what a private view's own
+components are built from) and one ``DraftStep`` per click, handed to the presenter's method
+marked ``@draft_op(name)`` for that click's op: the base's ``draft_step`` finds it.
 """
 
 from __future__ import annotations
@@ -10,22 +14,26 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
 
 from bot.i18n import Translator, has
 from bot.service import Table, TableService
-from bot.ui.layout import Choice
+from bot.ui.items import ActionButton, DraftButton, DraftSelect
+from bot.ui.layout import Choice, choice_button
 from bot.ui.modules import game_module
 from bot.ui.payload import Payload
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
+from games.core.errors import BAD_ACTION
 
 log = logging.getLogger(__name__)
 
 SeatNames = Callable[[str | None], str]
 V = TypeVar("V", bound=PlayerView)  # the game's view model
 A = TypeVar("A", bound=Action)  # the game's action union
+DraftResult = tuple[dict[str, Any], str | None]  # the new draft, and the move once complete
+Handler = TypeVar("Handler", bound=Callable[..., DraftResult])
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,56 @@ class ModalField:
     default: str | None = None
     long: bool = False
     max_length: int = 400
+
+
+@dataclass(frozen=True)
+class PrivateMove(Generic[V, A]):
+    """What a private view's own components are built from: the table, the seat's view and
+    legal actions, its move in progress (``draft``, empty when none) and the words."""
+
+    table_id: int
+    view: V
+    legal: list[A]
+    draft: dict[str, Any]
+    names: SeatNames
+    tr: Translator
+
+    def draft_button(self, op: str, **looks: Any) -> DraftButton:
+        """A button that takes the draft one step (``op``) on this version of the table."""
+        return DraftButton(self.table_id, self.view.version, op, **looks)
+
+    def draft_select(self, op: str, **looks: Any) -> DraftSelect:
+        """A select whose chosen values take the draft one step (``op``)."""
+        return DraftSelect(self.table_id, self.view.version, op, **looks)
+
+    def action_button(self, choice: Choice, **looks: Any) -> ActionButton:
+        """The button of a whole move (``choice``) on this version of the table."""
+        return choice_button(self.table_id, self.view.version, choice, **looks)
+
+
+@dataclass(frozen=True)
+class DraftStep(Generic[V, A]):
+    """One click of a draft: the view and legal actions it is taken on, the draft so far, the
+    click's ``op``, what follows the handler's name in it (``arg``) and a select's values."""
+
+    view: V
+    legal: list[A]
+    draft: dict[str, Any]
+    op: str
+    arg: str
+    values: list[str]
+
+
+def draft_op(name: str, *, prefix: bool = False) -> Callable[[Handler], Handler]:
+    """Mark a presenter method ``(self, step: DraftStep) -> DraftResult`` as the handler of the
+    draft op ``name`` (or, with ``prefix``, of every op starting with it: the rest is the step's
+    ``arg``)."""
+
+    def mark(handler: Handler) -> Handler:
+        handler.draft_op = (name, prefix)  # type: ignore[attr-defined]
+        return handler
+
+    return mark
 
 
 class GamePresenter(Generic[V, A]):
@@ -54,11 +112,23 @@ class GamePresenter(Generic[V, A]):
     # per move. A game whose hand needs a picture (something the text cannot say) turns it on;
     # its ``render_hand`` stays, tested, for that and for tools.
     hand_image = False
+    # draft op -> (handler method, whether the op is a prefix): the methods marked @draft_op
+    draft_ops: ClassVar[dict[str, tuple[str, bool]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        ops = dict(cls.draft_ops)
+        for attr, value in vars(cls).items():
+            marked = getattr(value, "draft_op", None)
+            if marked is not None:
+                name, prefix = marked
+                ops[name] = (attr, prefix)
+        cls.draft_ops = ops
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.key = game.key
-        self._images = game_module(game.key, "images", "images")
+        self._images = game_module(game.key, "images")
 
     # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -93,20 +163,38 @@ class GamePresenter(Generic[V, A]):
     ) -> tuple[list[discord.ui.Item[Any]], list[A]]:
         """Extra components of a private view (builders, modal buttons), on the first rows,
         and the legal actions still to show as plain buttons/selects after them. ``draft`` is
-        this seat's move in progress (empty when none)."""
-        return [], legal
+        this seat's move in progress (empty when none). A game builds them in
+        ``move_components``."""
+        return self.move_components(PrivateMove(table_id, view, legal, draft, names, tr))
+
+    def move_components(
+        self, move: PrivateMove[V, A]
+    ) -> tuple[list[discord.ui.Item[Any]], list[A]]:
+        """The game's own components of a private view (see ``private_components``)."""
+        return [], move.legal
 
     def draft_step(
-        self,
-        view: V,
-        legal: list[A],
-        draft: dict[str, Any],
-        op: str,
-        values: list[str],
-    ) -> tuple[dict[str, Any], str | None]:
+        self, view: V, legal: list[A], draft: dict[str, Any], op: str, values: list[str]
+    ) -> DraftResult:
         """Advance a draft by one click: the new draft, and an action text once the move is
-        complete. Raise ``IllegalAction`` for a step that cannot be taken."""
-        raise IllegalAction("bad_action")
+        complete. The click's ``op`` goes to the game's ``@draft_op`` handler of that name (or
+        prefix); an op no handler takes, or a step that cannot be taken, raises
+        ``IllegalAction``."""
+        method, arg = self._draft_handler(op)
+        handler: Callable[[DraftStep[V, A]], DraftResult] = getattr(self, method)
+        return handler(DraftStep(view, legal, draft, op, arg, values))
+
+    def _draft_handler(self, op: str) -> tuple[str, str]:
+        """The handler method of ``op`` and the op's argument: an exact op first, else the
+        longest prefix op it starts with."""
+        exact = self.draft_ops.get(op)
+        if exact is not None and not exact[1]:
+            return exact[0], ""
+        hits = [(n, m) for n, (m, prefix) in self.draft_ops.items() if prefix and op.startswith(n)]
+        if not hits:
+            raise IllegalAction(BAD_ACTION, text=op)
+        name, method = max(hits, key=lambda hit: len(hit[0]))
+        return method, op[len(name) :]
 
     def draft_lines(self, view: V, draft: dict[str, Any], tr: Translator) -> list[str]:
         """Lines of a private view describing the move in progress (what is selected, a hint,
@@ -198,7 +286,7 @@ class GamePresenter(Generic[V, A]):
 def presenter_for(game: Game) -> GamePresenter[Any, Any]:
     """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter``, or the generic
     one."""
-    module = game_module(game.key, "presenter", "presenters")
+    module = game_module(game.key, "presenter")
     if module is None:
         return GamePresenter(game)
     presenter: GamePresenter[Any, Any] = module.Presenter(game)

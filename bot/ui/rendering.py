@@ -91,7 +91,7 @@ def _canonical(value: Any) -> Any:
 @functools.cache  # a pure look-up (the module search costs an import attempt)
 def image_inputs(game_key: str, function: str) -> frozenset[str] | None:
     """The view fields ``function`` of ``game_key``'s images module reads, if it says so."""
-    module = game_module(game_key, "images", "images")
+    module = game_module(game_key, "images")
     declared: dict[str, frozenset[str]] = getattr(module, INPUTS_ATTRIBUTE, None) or {}
     return declared.get(function)
 
@@ -117,7 +117,7 @@ def render_image(
 def _renderer(game_key: str, function: str) -> Callable[..., bytes] | None:
     """The game's ``render_table(view, tr, names=None)`` or ``render_hand(view, tr, names=None,
     *, playable=None)`` (one signature for every game: tests/test_structure.py)."""
-    module = game_module(game_key, "images", "images")
+    module = game_module(game_key, "images")
     return getattr(module, function, None) if module is not None else None
 
 

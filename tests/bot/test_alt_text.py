@@ -5,6 +5,7 @@ Discord's 1,024 characters, telling only what that image shows."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import inspect
 import random
 from pathlib import Path
@@ -17,7 +18,7 @@ from bot.ui import alt_text
 from bot.ui.alt_text import MAX_ALT_TEXT, clip_alt, describe, replay_description
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
-from bot.ui.rendering import ImageRequest, image_inputs
+from bot.ui.rendering import ImageRequest, NameBook, image_inputs
 from bot.ui.triad.text import card_name
 from games.triad import GAME as TRIAD
 
@@ -157,14 +158,29 @@ def test_every_file_the_bot_sends_carries_a_description():
 
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("function", ["render_table", "render_hand"])
-def test_every_game_describes_its_images_with_the_renderers_signature(key, function):
+def test_every_game_describes_its_images_from_what_the_renderer_gets(key, function):
+    """A describer takes the view and ``AltWords``, which holds every other argument of the
+    renderer (translator, names, a hand's keyword arguments): nothing the picture is drawn
+    from is out of the words' reach."""
     from bot.ui.modules import game_module
 
-    images = game_module(key, "images", "images")
-    alt = game_module(key, "alt", "alt")
+    images = game_module(key, "images")
+    alt = game_module(key, "alt")
     assert alt is not None, f"{key} has no alt module"
     describer = getattr(alt, function.replace("render_", "describe_"))
-    renderer = getattr(images, function)
-    assert list(inspect.signature(describer).parameters) == list(
-        inspect.signature(renderer).parameters
-    )
+    assert list(inspect.signature(describer).parameters) == ["view", "alt"]
+    renderer = inspect.signature(getattr(images, function)).parameters
+    words = {f.name for f in dataclasses.fields(alt_text.AltWords)}
+    assert set(renderer) - {"view"} <= words | {"tr"}
+    assert "tr" in words and "names" in words
+
+
+def test_alt_words_name_a_seat_only_as_the_image_does():
+    tr = translator("en")
+    named = alt_text.AltWords(tr, NameBook({"1": " Ann ", "2": "  "}))
+    assert named.name("1", "Seat 1") == "Ann"
+    assert named.name("2", "Seat 2") == "Seat 2"  # a blank name reads as the seat
+    assert named.name(None, "Seat 1") == ""
+    assert alt_text.AltWords(tr).name("1", "Seat 1") == "Seat 1"  # an image without names
+    assert alt_text.AltWords(tr).hand(0, "") == tr("access.alt.hand_empty")
+    assert alt_text.AltWords(tr).playable_now([]) is None

@@ -4,6 +4,7 @@ a word, a number or a mark beside it, and the playable highlight shows on every 
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import pytest
 from PIL import Image
@@ -14,6 +15,7 @@ from bot.ui.chupate2 import images as c2_images
 from bot.ui.chupate2 import presenter as c2_presenter
 from bot.ui.chupate2.presenter import Presenter as Chupate2Presenter
 from bot.ui.macarena import images as mac_images
+from bot.ui.presenter import PrivateMove
 from bot.ui.triad import text as triad_text
 from games.amapatolli import GAME as AMAPATOLLI
 from games.chupate2 import GAME as CHUPATE2
@@ -169,7 +171,8 @@ def test_chupate2_card_faces_tell_their_colour_by_a_shape():
 @pytest.mark.parametrize("locale", LOCALES)
 def test_chupate2_colour_picker_buttons_carry_the_colours_shape(locale):
     tr = translator(locale)
-    buttons = Chupate2Presenter._colour_picker(1, 1, "Wa", tr)[:4]
+    view = SimpleNamespace(version=1)
+    buttons = Chupate2Presenter._colour_picker(PrivateMove(1, view, [], {}, str, tr), "Wa")[:4]
     for button, colour in zip(buttons, ("r", "y", "g", "b"), strict=True):
         assert str(button.emoji) == c2_presenter.COLOUR_EMOJI[colour]
         assert tr(f"chupate2.colour.{colour}") in button.label

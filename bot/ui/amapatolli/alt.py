@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
 from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.amapatolli.text import card_label, turn_status
+from bot.ui.alt_text import AltWords, listing, sentences
+from bot.ui.amapatolli.text import card_label, colours_in_force, turn_status
 from games.amapatolli.view import AmapatolliView, CardView
 
 
@@ -27,21 +24,14 @@ def card_words(card: CardView, tr: Translator, fill: str | None = None) -> str:
     )
 
 
-def describe_table(view: AmapatolliView, tr: Translator, names: Any = None) -> str:
+def describe_table(view: AmapatolliView, alt: AltWords) -> str:
+    tr = alt.tr
+
     def name(seat: str | None) -> str:
         if seat is None:
             return ""
-        return seat_name(names, seat, tr("amapatolli.table.seat", n=view.seats.index(seat) + 1))
+        return alt.name(seat, tr("amapatolli.table.seat", n=view.seats.index(seat) + 1))
 
-    colour = lambda c: tr(f"amapatolli.colour.{c}")  # noqa: E731
-    if view.named_colour:
-        in_force = tr("amapatolli.table.named", colour=colour(view.named_colour))
-    else:
-        in_force = tr(
-            "amapatolli.table.colours",
-            margin=colour(view.margin),
-            background=colour(view.background),
-        )
     status: list[str | None] = []
     if view.finished:
         status.append(
@@ -63,7 +53,7 @@ def describe_table(view: AmapatolliView, tr: Translator, names: Any = None) -> s
     top = card_words(view.top, tr, view.named_colour if view.top.wild else None)
     return sentences(
         tr("access.alt.amapatolli.table", card=top),
-        in_force,
+        colours_in_force(view, tr),
         tr("amapatolli.table.stock", count=view.stock_count),
         tr("amapatolli.table.pile", count=view.pile_count),
         tr(
@@ -72,23 +62,15 @@ def describe_table(view: AmapatolliView, tr: Translator, names: Any = None) -> s
             else "amapatolli.table.direction.ccw"
         ),
         *status,
-        tr("access.alt.players", players=listing(seats)),
+        alt.players(seats),
     )
 
 
-def describe_hand(
-    view: AmapatolliView,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
-    if not view.hand:
-        return tr("access.alt.hand_empty")
+def describe_hand(view: AmapatolliView, alt: AltWords) -> str:
+    tr = alt.tr
     marked = set(view.playable)
     cards = [card_words(c, tr) for c in view.hand]
-    playable_words = [card_label(c, tr) for c in view.hand if c.id in marked]
     return sentences(
-        tr("access.alt.your_hand", count=len(view.hand), cards=listing(cards)),
-        tr("access.alt.playable", cards=", ".join(playable_words)) if playable_words else None,
+        alt.hand(len(view.hand), listing(cards)),
+        alt.playable_now([card_label(c, tr) for c in view.hand if c.id in marked]),
     )

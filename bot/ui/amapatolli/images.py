@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.ui.amapatolli.text import turn_status
+from bot.ui.amapatolli.text import colours_in_force, turn_status
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
@@ -178,15 +178,7 @@ def render_table(
         tr,
         fill_colour=view.named_colour if view.top.wild else None,
     )
-    colour = lambda c: tr(f"amapatolli.colour.{c}")  # noqa: E731
-    if view.named_colour:
-        line = tr("amapatolli.table.named", colour=colour(view.named_colour))
-    else:
-        line = tr(
-            "amapatolli.table.colours",
-            margin=colour(view.margin),
-            background=colour(view.background),
-        )
+    line = colours_in_force(view, tr)
     _text(draw, (40 + card_w // 2, 405), line, _fit(line, 17, 300), TEXT, "mm")
 
     # stock and direction

@@ -10,13 +10,15 @@ from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
 from games.amapatolli.actions import AmapatolliAction, Catch, Play
 from games.amapatolli.view import AmapatolliView
-from games.core import Action, Event
+from games.core import Event
 
 
 class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
     colour = discord.Colour.from_rgb(196, 120, 48)
 
-    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: AmapatolliAction, view: AmapatolliView, names: SeatNames, tr: Translator
+    ) -> Choice:
         if isinstance(action, Play):
             card = next((c for c in view.hand if c.id == action.card), None)
             text = card_text(card, tr) if card else action.card
@@ -57,7 +59,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
             style=styles.get(kind, discord.ButtonStyle.secondary),
         )
 
-    def is_public_action(self, action: Action) -> bool:
+    def is_public_action(self, action: AmapatolliAction) -> bool:
         return isinstance(action, Catch)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
@@ -77,7 +79,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
             )
         return super().event_text(event, names, tr)
 
-    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: AmapatolliView, names: SeatNames, tr: Translator) -> list[str]:
         lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
         if view.named_colour:
             lines.append(
@@ -91,7 +93,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
             lines.append("✨ " + tr("amapatolli.table.double_play", player=names(view.turn)))
         return lines
 
-    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: AmapatolliView, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         cards = (
             tr("amapatolli.table.cards_one")
@@ -105,7 +107,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
             line += " · " + tr("amapatolli.table.hand_value", value=view.hand_values.get(seat, 0))
         return line
 
-    def private_lines(self, view, tr: Translator) -> list[str]:
+    def private_lines(self, view: AmapatolliView, tr: Translator) -> list[str]:
         lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
         if view.hand:
             lines.append(

@@ -50,3 +50,14 @@ def turn_status(
     if view.passes_in_row:
         status.append(tr("amapatolli.table.passes", count=view.passes_in_row))
     return status
+
+
+def colours_in_force(view: AmapatolliView, tr: Translator) -> str:
+    """The colours the next card must match (the image's line under the top card): the one a
+    Tlapiani named, or the top card's margin and background."""
+    colour = lambda c: tr(f"amapatolli.colour.{c}")  # noqa: E731
+    if view.named_colour:
+        return tr("amapatolli.table.named", colour=colour(view.named_colour))
+    return tr(
+        "amapatolli.table.colours", margin=colour(view.margin), background=colour(view.background)
+    )

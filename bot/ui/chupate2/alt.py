@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
-from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.chupate2.images import _hand_groups
-from bot.ui.chupate2.text import card_label
+from bot.ui.alt_text import AltWords, listing, sentences
+from bot.ui.chupate2.text import card_label, hand_groups
 from games.chupate2.cards import WILD
 from games.chupate2.view import Chupate2View
 
 
-def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str:
+def describe_table(view: Chupate2View, alt: AltWords) -> str:
+    tr = alt.tr
     colour = (
         tr(f"chupate2.colour.{view.colour}") if view.colour else tr("access.alt.chupate2.no_colour")
     )
@@ -22,7 +18,7 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
     )
     seats = []
     for i, seat in enumerate(view.seats):
-        name = seat_name(names, seat, tr("chupate2.image.seat", n=i + 1))
+        name = alt.name(seat, tr("chupate2.image.seat", n=i + 1))
         parts = [tr("chupate2.image.cards", count=view.hand_counts.get(seat, 0))]
         if view.teams is not None and view.team_of is not None:
             parts.append(tr("chupate2.image.team", team=view.team_of[seat] + 1))
@@ -34,7 +30,7 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
             parts.append(tr("chupate2.image.points", points=points))
         turn = f" ({tr('chupate2.image.turn')})" if seat == view.turn else ""
         seats.append(f"{name}{turn}: {', '.join(parts)}")
-    current = seat_name(names, view.turn, "")
+    current = alt.name(view.turn, "")
     winner = None
     if view.finished and view.results:  # as the image's banner says
         last = view.results[-1]
@@ -44,7 +40,7 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
             index = view.seats.index(last.winner)
             winner = tr(
                 "chupate2.image.winner",
-                player=seat_name(names, last.winner, tr("chupate2.image.seat", n=index + 1)),
+                player=alt.name(last.winner, tr("chupate2.image.seat", n=index + 1)),
             )
     return sentences(
         winner,
@@ -54,28 +50,22 @@ def describe_table(view: Chupate2View, tr: Translator, names: Any = None) -> str
         tr("chupate2.image.pending", count=view.pending_draw) if view.pending_draw else None,
         tr("chupate2.image.round", round=view.round) if view.target is not None else None,
         tr("access.alt.turn", player=current) if current else None,
-        tr("access.alt.players", players=listing(seats)),
+        alt.players(seats),
     )
 
 
-def describe_hand(
-    view: Chupate2View,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
-    groups = _hand_groups(view)
+def describe_hand(view: Chupate2View, alt: AltWords) -> str:
+    tr = alt.tr
+    groups = hand_groups(view)
     if not groups:
-        return tr("access.alt.hand_empty")
-    marked = set(playable or ()) & set(view.hand)
+        return alt.hand(0, "")
+    marked = set(alt.playable or ()) & set(view.hand)
     rows = []
     for colour, cards in groups:
         word = tr(f"chupate2.colour.{colour}") if colour != WILD else tr("chupate2.image.wilds")
         rows.append(f"{word} ({len(cards)}): {', '.join(card_label(c, tr) for c in cards)}")
-    playable_words = [card_label(c, tr) for c in dict.fromkeys(view.hand) if c in marked]
     return sentences(
-        tr("access.alt.your_hand", count=len(view.hand), cards=listing(rows)),
+        alt.hand(len(view.hand), listing(rows)),
         tr("access.alt.drawn", card=card_label(view.drawn_card, tr)) if view.drawn_card else None,
-        tr("access.alt.playable", cards=", ".join(playable_words)) if playable_words else None,
+        alt.playable_now([card_label(c, tr) for c in dict.fromkeys(view.hand) if c in marked]),
     )

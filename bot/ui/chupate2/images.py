@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 
 from PIL import Image, ImageDraw
 
-from bot.ui.chupate2.text import COLOUR_WORD
+from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.symbols import SHAPE, draw_shape
@@ -393,22 +393,13 @@ def hand_layout(view: Chupate2View) -> list[tuple[str, float, float]]:
     """(card, x, y) of every card of the hand image: a row per colour, wilds last."""
     out: list[tuple[str, float, float]] = []
     room = HAND_W - HAND_LEFT - 16
-    for r, (_colour, cards) in enumerate(_hand_groups(view)):
+    for r, (_colour, cards) in enumerate(hand_groups(view)):
         y = 14 + r * ROW_H
         step = (
             CARD_W + 6 if len(cards) * (CARD_W + 6) <= room else (room - CARD_W) / (len(cards) - 1)
         )
         out += [(card, HAND_LEFT + k * step, y) for k, card in enumerate(cards)]
     return out
-
-
-def _hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
-    groups: list[tuple[str, list[str]]] = []
-    for colour in (*COLOURS, WILD):
-        cards = [c for c in view.hand if COLOUR_OF[c] == colour]
-        if cards:
-            groups.append((colour, cards))
-    return groups
 
 
 # The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
@@ -425,7 +416,7 @@ def render_hand(
     """The seat's hand, a row per colour. ``playable`` (see ``playable_cards``): the cards it
     may play now, framed in gold as Amapatolli does, with a line saying so; without it nothing
     is marked but the card just drawn."""
-    groups = _hand_groups(view)
+    groups = hand_groups(view)
     marked = set(playable or ()) & set(view.hand)
     rows = max(1, len(groups))
     height = 20 + rows * ROW_H + (LEGEND_H if marked else 0)

@@ -29,7 +29,7 @@ from bot.ui.chupate2.text import (
     colour_text,
     event_params,
 )
-from bot.ui.items import ActionButton, ActionSelect, DraftButton
+from bot.ui.items import ActionSelect
 from bot.ui.layout import (
     BUTTON_LABEL,
     BUTTONS_PER_ROW,
@@ -38,7 +38,7 @@ from bot.ui.layout import (
     SELECT_OPTIONS,
     Choice,
 )
-from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.presenter import DraftResult, DraftStep, GamePresenter, PrivateMove, SeatNames, draft_op
 from bot.ui.text import clip
 from games.chupate2.actions import ChooseColour, Chupate2Action, Play, SwapWith
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
@@ -104,10 +104,12 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
     colour = discord.Colour.from_rgb(214, 40, 40)
 
     # ----- actions --------------------------------------------------------------------------
-    def hand_image_extras(self, view, legal: list[Chupate2Action]) -> dict[str, Any]:
+    def hand_image_extras(self, view: Chupate2View, legal: list[Chupate2Action]) -> dict[str, Any]:
         return {"playable": playable_cards(legal, view.hand)}
 
-    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: Chupate2Action, view: Chupate2View, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind = _kind(action)
         params = action_params(action, view, tr, names)
         if isinstance(action, Play):
@@ -169,7 +171,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary),
         )
 
-    def is_public_action(self, action: Action) -> bool:
+    def is_public_action(self, action: Chupate2Action) -> bool:
         return _kind(action) in ("announce", "catch")
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
@@ -181,44 +183,27 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         return out
 
     # ----- the colour picker (a draft) and the turn row ---------------------------------------
-    def private_components(
-        self,
-        table_id: int,
-        view,
-        legal: list[Chupate2Action],
-        draft: dict[str, Any],
-        names: SeatNames,
-        tr: Translator,
+    def move_components(
+        self, move: PrivateMove[Chupate2View, Chupate2Action]
     ) -> tuple[list[discord.ui.Item], list[Chupate2Action]]:
+        view, legal, tr = move.view, move.legal, move.tr
         wilds = _wild_cards(legal)
-        picked = draft.get("card")
+        picked = move.draft.get("card")
         if picked in wilds:
-            return self._colour_picker(table_id, view.version, picked, tr), []
+            return self._colour_picker(move, picked), []
         turn = sorted(
             (a for a in legal if self._on_turn_row(a, view)),
             key=lambda a: TURN_KINDS.index(_kind(a)) if _kind(a) in TURN_KINDS else -1,
         )
         room = BUTTONS_PER_ROW - len(wilds)  # kept for the wilds: they have no other place
         placed, overflow = turn[:room], turn[room:]
-        row0: list[discord.ui.Item] = []
-        for action in placed:
-            c = self.choice(action, view, names, tr)
-            row0.append(
-                ActionButton(
-                    table_id,
-                    view.version,
-                    c.action,
-                    label=clip(c.label, BUTTON_LABEL),
-                    style=c.style,
-                    emoji=c.emoji,
-                    row=0,
-                )
-            )
+        row0: list[discord.ui.Item] = [
+            move.action_button(self.choice(action, view, move.names, tr), row=0)
+            for action in placed
+        ]
         for card in wilds:
             row0.append(
-                DraftButton(
-                    table_id,
-                    view.version,
+                move.draft_button(
                     f"{PICK_OP}{card}",
                     emoji=COLOUR_EMOJI[WILD],
                     label=clip(
@@ -229,18 +214,15 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 )
             )
         rest = [a for a in legal if a not in turn and not _is_wild_play(a)] + overflow
-        packed = self._packed_cards(table_id, view, rest, names, tr, first_row=1 if row0 else 0)
+        packed = self._packed_cards(move, rest, first_row=1 if row0 else 0)
         if packed is not None:
             return row0 + packed, []
         return row0, rest
 
     def _packed_cards(
         self,
-        table_id: int,
-        view,
-        actions: Sequence[Action],
-        names: SeatNames,
-        tr: Translator,
+        move: PrivateMove[Chupate2View, Chupate2Action],
+        actions: Sequence[Chupate2Action],
         first_row: int,
     ) -> list[discord.ui.Item] | None:
         """The card choices when one button row per colour would not fit: a few cards as
@@ -249,33 +231,24 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         colour, or selects per colour over pages when even that does not fit)."""
         framework_rows = MAX_ROWS - 1 - first_row  # it keeps the last row for page arrows
         free_rows = MAX_ROWS - first_row  # what we build ourselves never pages
-        choices = [self.choice(a, view, names, tr) for a in actions]
+        choices = [self.choice(a, move.view, move.names, move.tr) for a in actions]
         groups: dict[str, list[Choice]] = {}
         for c in choices:
             groups.setdefault(c.group, []).append(c)
         if sum(-(-len(g) // BUTTONS_PER_ROW) for g in groups.values()) <= framework_rows:
             return None
-        version = view.version
         if len(choices) <= PACKED_BUTTONS:
             return [
-                ActionButton(
-                    table_id,
-                    version,
-                    c.action,
-                    label=clip(c.label, BUTTON_LABEL),
-                    style=c.style,
-                    emoji=c.emoji,
-                    row=first_row + i // BUTTONS_PER_ROW,
-                )
+                move.action_button(c, row=first_row + i // BUTTONS_PER_ROW)
                 for i, c in enumerate(choices)
             ]
         if len(groups) > free_rows or any(len(g) > SELECT_OPTIONS for g in groups.values()):
             return None
-        placeholders = self.group_placeholders(tr)
+        placeholders = self.group_placeholders(move.tr)
         return [
             ActionSelect(
-                table_id,
-                version,
+                move.table_id,
+                move.view.version,
                 group,
                 0,
                 row=first_row + r,
@@ -291,7 +264,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         ]
 
     @staticmethod
-    def _on_turn_row(action: Action, view) -> bool:
+    def _on_turn_row(action: Action, view: Chupate2View) -> bool:
         kind = _kind(action)
         return kind in TURN_KINDS or (
             kind == "play" and view.phase == "drawn" and not _is_wild_play(action)
@@ -299,12 +272,11 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
 
     @staticmethod
     def _colour_picker(
-        table_id: int, version: int, card: str, tr: Translator
+        move: PrivateMove[Chupate2View, Chupate2Action], card: str
     ) -> list[discord.ui.Item]:
+        tr = move.tr
         buttons: list[discord.ui.Item] = [
-            DraftButton(
-                table_id,
-                version,
+            move.draft_button(
                 f"{COLOUR_OP}{card}.{colour}",
                 label=clip(
                     tr(
@@ -321,9 +293,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             for colour in COLOURS
         ]
         buttons.append(
-            DraftButton(
-                table_id,
-                version,
+            move.draft_button(
                 CANCEL_OP,
                 label=tr("chupate2.ui.cancel"),
                 style=discord.ButtonStyle.secondary,
@@ -332,7 +302,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         )
         return buttons
 
-    def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: Chupate2View, draft: dict[str, Any], tr: Translator) -> list[str]:
         card = draft.get("card")
         if isinstance(card, str) and card in view.hand and is_wild(card):
             return [
@@ -341,27 +311,25 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             ]
         return []
 
-    def draft_step(
-        self,
-        view,
-        legal: list[Chupate2Action],
-        draft: dict[str, Any],
-        op: str,
-        values: list[str],
-    ) -> tuple[dict[str, Any], str | None]:
-        if op == CANCEL_OP:
-            return {}, None
-        if op.startswith(PICK_OP):
-            card = op[len(PICK_OP) :]
-            if card not in _wild_cards(legal):
-                raise IllegalAction(BAD_ACTION, text=op)
-            return {"card": card}, None
-        if op.startswith(COLOUR_OP):
-            text = "p." + op[len(COLOUR_OP) :]
-            if text not in {a.encode() for a in legal}:
-                raise IllegalAction(BAD_ACTION, text=op)
-            return {}, text
-        raise IllegalAction(BAD_ACTION, text=op)
+    @draft_op(CANCEL_OP)
+    def _cancel(self, step: DraftStep[Chupate2View, Chupate2Action]) -> DraftResult:
+        """Back from the colour picker to the hand."""
+        return {}, None
+
+    @draft_op(PICK_OP, prefix=True)
+    def _pick_wild(self, step: DraftStep[Chupate2View, Chupate2Action]) -> DraftResult:
+        """``w.<card>``: a wild of the hand was picked; its colour comes next."""
+        if step.arg not in _wild_cards(step.legal):
+            raise IllegalAction(BAD_ACTION, text=step.op)
+        return {"card": step.arg}, None
+
+    @draft_op(COLOUR_OP, prefix=True)
+    def _pick_colour(self, step: DraftStep[Chupate2View, Chupate2Action]) -> DraftResult:
+        """``c.<card>.<colour>``: the wild is played in that colour."""
+        text = "p." + step.arg
+        if text not in {a.encode() for a in step.legal}:
+            raise IllegalAction(BAD_ACTION, text=step.op)
+        return {}, text
 
     # ----- text -----------------------------------------------------------------------------
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
@@ -397,7 +365,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             params["verdict"] = tr(f"chupate2.status.reveal.{verdict}")
         return tr(key, player=names(event.seat), **params)
 
-    def last_events(self, view) -> list[Event]:
+    def last_events(self, view: Chupate2View) -> list[Event]:
         events = super().last_events(view)
         if view.target is not None:
             return events
@@ -408,7 +376,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             for e in events
         ]
 
-    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: Chupate2View, names: SeatNames, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "chupate2.status.top",
@@ -450,13 +418,16 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             lines.extend(_round_results(view.results[-RESULTS_SHOWN:], names, tr))
         return lines
 
-    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+    def summary(
+        self, view: Chupate2View, names: SeatNames, tr: Translator
+    ) -> tuple[str, list[str]] | None:
         """A points game's last scored round, whole (issue 31): who went out and what it
         scored, what each other hand held, each player's (or team's) points this round and in
         total, and what that decided (the game over, or the next round)."""
         if view.target is None or not view.results:
             return None
         r = view.results[-1]
+        teams = view.teams or []
         team = r.team if view.teams is not None else None
         if team is None:
             lines = [tr("chupate2.hand_summary.went_out", player=names(r.winner), points=r.points)]
@@ -470,7 +441,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 )
             ]
         lines.append(tr("chupate2.hand_summary.values"))
-        mates = set(view.teams[team]) if team is not None else {r.winner}
+        mates = set(teams[team]) if team is not None else {r.winner}
         for seat in view.seats:
             if seat == r.winner:
                 line = tr("chupate2.hand_summary.out", player=names(seat))
@@ -489,7 +460,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 line += " · " + tr("chupate2.hand_summary.seat_total", gained=gained, total=total)
             lines.append(line)
         if team is not None and view.team_scores is not None:
-            for t, members in enumerate(view.teams):
+            for t, members in enumerate(teams):
                 lines.append(
                     tr(
                         "chupate2.hand_summary.team_total",
@@ -499,8 +470,9 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                         total=view.team_scores[t],
                     )
                 )
-        total = view.team_scores[team] if team is not None and view.team_scores else None
-        if total is None:
+        if team is not None and view.team_scores:
+            total = view.team_scores[team]
+        else:
             total = view.scores.get(r.winner, 0)
         if view.finished:
             key = "reached" if team is None else "reached_team"
@@ -539,7 +511,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
                 lines.append(tr("chupate2.ui.team", team=t + 1, players=players))
         return lines
 
-    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: Chupate2View, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         if view.target is not None and view.teams is None:
             line = tr(
@@ -558,7 +530,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             line += " · ☝️ " + tr("chupate2.action.announce")
         return line
 
-    def private_lines(self, view, tr: Translator) -> list[str]:
+    def private_lines(self, view: Chupate2View, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "chupate2.status.top",

@@ -2,8 +2,8 @@
 tr)`` ("Chúpate 2 rojo"), ``card_text`` (with its colour's emoji), ``colour_text``,
 ``action_params(action, view, tr, names)`` (parameters for ``chupate2.action.<kind>`` labels: a
 wild's ``card`` already includes "→ colour"; ``take`` gets ``count``; ``catch`` gets ``target``),
-``action_key`` and ``event_params(event, tr)`` (card ids, colours and directions of an event
-turned into words)."""
+``action_key``, ``event_params(event, tr)`` (card ids, colours and directions of an event
+turned into words) and ``hand_groups`` (the hand a row per colour)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,16 @@ def card_label(card: str, tr: Translator) -> str:
     if colour == WILD:
         return tr("chupate2.card.wild", face=face)
     return tr("chupate2.card", face=face, colour=tr(f"chupate2.colour.{colour}"))
+
+
+def hand_groups(view: Chupate2View) -> list[tuple[str, list[str]]]:
+    """The hand a row per colour, wilds last (as the hand image and its alt text list it)."""
+    groups: list[tuple[str, list[str]]] = []
+    for colour in (*COLOURS, WILD):
+        cards = [c for c in view.hand if COLOUR_OF[c] == colour]
+        if cards:
+            groups.append((colour, cards))
+    return groups
 
 
 def action_params(

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
-from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.alt_text import AltWords, listing, sentences
 from bot.ui.macarena.text import card_label
 from games.macarena.elements import ELEMENTS
 from games.macarena.view import MacarenaView
 
 
-def describe_table(view: MacarenaView, tr: Translator, names: Any = None) -> str:
+def describe_table(view: MacarenaView, alt: AltWords) -> str:
+    tr = alt.tr
     number_of = {seat: n for n, seat in enumerate(view.seats, start=1)}
 
     def name(seat: str) -> str:
         """The name and the seat number the image's dots carry: ``Ann (2)``."""
-        player = seat_name(names, seat, tr("macarena.image.player", number=number_of[seat]))
+        player = alt.name(seat, tr("macarena.image.player", number=number_of[seat]))
         return f"{player} ({number_of[seat]})"
 
     wells = []
@@ -68,23 +65,16 @@ def describe_table(view: MacarenaView, tr: Translator, names: Any = None) -> str
         else None,
         tr("macarena.image.stock", count=view.stock_count),
         tr("access.alt.macarena.wells", wells=listing(wells)),
-        tr("access.alt.players", players=listing(players)),
+        alt.players(players),
     )
 
 
-def describe_hand(
-    view: MacarenaView,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
+def describe_hand(view: MacarenaView, alt: AltWords) -> str:
+    tr = alt.tr
     hand = list(view.hand or [])
     count = len(view.collection) if view.collection is not None else 0
     return sentences(
-        tr("access.alt.your_hand", count=len(hand), cards=" ".join(card_label(c) for c in hand))
-        if hand
-        else tr("access.alt.hand_empty"),
+        alt.hand(len(hand), " ".join(card_label(c) for c in hand)),
         tr("macarena.image.collection", count=count),
         tr("access.alt.drawn", card=card_label(view.drawn))
         if view.drawn is not None and view.drawn in hand

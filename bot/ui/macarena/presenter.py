@@ -18,13 +18,12 @@ Private view (DM / "Ver mi mano"), row by row:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.i18n import Translator, has
-from bot.ui.items import ActionButton, DraftButton
+from bot.ui.items import ActionButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
 from bot.ui.macarena.text import (
     ELEMENT_EMOJI,
@@ -35,9 +34,9 @@ from bot.ui.macarena.text import (
     event_params,
     player_mark,
 )
-from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.presenter import DraftResult, DraftStep, GamePresenter, PrivateMove, SeatNames, draft_op
 from bot.ui.text import clip
-from games.core import Action, Event, IllegalAction, Outcome
+from games.core import Event, IllegalAction, Outcome
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
 from games.macarena import (
@@ -74,6 +73,13 @@ def _mine(view) -> bool:
     return view.seat is not None and view.turn == view.seat
 
 
+def _seat_to_play(view: MacarenaView) -> str:
+    """The viewing seat when the turn is its own; refused otherwise."""
+    if view.seat is None or view.turn != view.seat:
+        raise IllegalAction(NOT_YOUR_TURN)
+    return view.seat
+
+
 def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
     """The series in progress, if the draft holds one that is still valid in ``view``."""
     text = draft.get("series")
@@ -95,7 +101,9 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
     colour = discord.Colour.from_rgb(30, 120, 90)
 
     # ----- actions --------------------------------------------------------------------------
-    def choice(self, action: Action, view, names: SeatNames, tr: Translator) -> Choice:
+    def choice(
+        self, action: MacarenaAction, view: MacarenaView, names: SeatNames, tr: Translator
+    ) -> Choice:
         kind: str = getattr(action, "kind", "")
         style = TURN_STYLE.get(kind, discord.ButtonStyle.secondary)
         if isinstance(action, Play):
@@ -131,33 +139,23 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         )
 
     # ----- the private components and the series draft -----------------------------------------
-    def private_components(
-        self,
-        table_id: int,
-        view,
-        legal: list[MacarenaAction],
-        draft: dict[str, Any],
-        names: SeatNames,
-        tr: Translator,
+    def move_components(
+        self, move: PrivateMove[MacarenaView, MacarenaAction]
     ) -> tuple[list[discord.ui.Item], list[MacarenaAction]]:
-        version = view.version
+        view, tr = move.view, move.tr
         items: list[discord.ui.Item] = []
         if view.phase == "play" and _mine(view):
-            items = self._play_components(table_id, view, legal, draft, names, tr)
+            items = self._play_components(move)
         else:
             # draw, or an end-of-hand / MACA choice: the seat's legal actions as buttons
-            for i, action in enumerate(legal):
-                items.append(
-                    self._button(table_id, view, action, names, tr, row=i // BUTTONS_PER_ROW)
-                )
+            for i, action in enumerate(move.legal):
+                items.append(self._button(move, action, row=i // BUTTONS_PER_ROW))
         rows = 1 + max((item.row or 0 for item in items), default=-1)
         if view.seat is not None and view.collection is not None:
-            showing = bool(draft.get("collection"))
+            showing = bool(move.draft.get("collection"))
             key = "macarena.ui.hide_collection" if showing else "macarena.ui.show_collection"
             items.append(
-                DraftButton(
-                    table_id,
-                    version,
+                move.draft_button(
                     COLLECTION_OP,
                     label=tr(key),
                     emoji="📚",
@@ -173,42 +171,26 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         return 0 if on_first < BUTTONS_PER_ROW else rows
 
     def _button(
-        self, table_id: int, view, action: Action, names: SeatNames, tr: Translator, row: int
+        self, move: PrivateMove[MacarenaView, MacarenaAction], action: MacarenaAction, row: int
     ) -> ActionButton:
-        c = self.choice(action, view, names, tr)
-        return ActionButton(
-            table_id,
-            view.version,
-            c.action,
-            label=clip(c.label, BUTTON_LABEL),
-            style=c.style,
-            emoji=c.emoji,
-            row=row,
-        )
+        return move.action_button(self.choice(action, move.view, move.names, move.tr), row=row)
 
     def _play_components(
-        self,
-        table_id: int,
-        view,
-        legal: Sequence[Action],
-        draft: dict[str, Any],
-        names: SeatNames,
-        tr: Translator,
+        self, move: PrivateMove[MacarenaView, MacarenaAction]
     ) -> list[discord.ui.Item]:
-        version = view.version
-        pass_action = next((a for a in legal if isinstance(a, Pass)), None)
-        series = _series(view, draft)
+        view, tr = move.view, move.tr
+        seat = _seat_to_play(view)
+        pass_action = next((a for a in move.legal if isinstance(a, Pass)), None)
+        series = _series(view, move.draft)
         items: list[discord.ui.Item] = []
         if series is None:
             if pass_action is not None:
-                items.append(self._button(table_id, view, pass_action, names, tr, row=0))
-            for i, pozo in enumerate(playable_pozos(view, view.seat)):
+                items.append(self._button(move, pass_action, row=0))
+            for i, pozo in enumerate(playable_pozos(view, seat)):
                 top = view.pozos[pozo].top
                 label = tr("macarena.ui.pozo_button", pozo=pozo + 1, card=card_label(top))
                 items.append(
-                    DraftButton(
-                        table_id,
-                        version,
+                    move.draft_button(
                         encode_draft(pozo, []),
                         label=clip(label, BUTTON_LABEL),
                         emoji=ELEMENT_EMOJI[element_of(top)],
@@ -219,12 +201,11 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             return items
         pozo, cards = series
         if cards:
-            play = encode_draft(pozo, cards)
             items.append(
                 ActionButton(
-                    table_id,
-                    version,
-                    play,
+                    move.table_id,
+                    view.version,
+                    encode_draft(pozo, cards),
                     label=tr("macarena.action.play"),
                     emoji="✅",
                     style=discord.ButtonStyle.success,
@@ -232,30 +213,24 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
                 )
             )
             items.append(
-                DraftButton(
-                    table_id,
-                    version,
+                move.draft_button(
                     encode_draft(pozo, cards[:-1]),
                     label=tr("macarena.ui.series_undo"),
                     emoji="↩️",
                     row=0,
                 )
             )
-        items.append(
-            DraftButton(table_id, version, CANCEL_OP, label=tr("macarena.ui.cancel"), row=0)
-        )
+        items.append(move.draft_button(CANCEL_OP, label=tr("macarena.ui.cancel"), row=0))
         if pass_action is not None:
-            items.append(self._button(table_id, view, pass_action, names, tr, row=0))
+            items.append(self._button(move, pass_action, row=0))
         if len(cards) < MAX_SERIES:
             prev = parse_card(cards[-1]) if cards else view.pozos[pozo].top
-            for i, card in enumerate(series_options(view, view.seat, pozo, cards)):
+            for i, card in enumerate(series_options(view, seat, pozo, cards)):
                 text = card_label(card)
                 if link_kind(prev, card) == "espejo":
                     text = tr("macarena.ui.series_card_espejo", card=text)
                 items.append(
-                    DraftButton(
-                        table_id,
-                        version,
+                    move.draft_button(
                         encode_draft(pozo, [*cards, card.code]),
                         label=clip(tr("macarena.ui.add_card", card=text), BUTTON_LABEL),
                         emoji=ELEMENT_EMOJI[element_of(card)],
@@ -265,40 +240,41 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
                 )
         return items
 
-    def draft_step(
-        self,
-        view,
-        legal: list[MacarenaAction],
-        draft: dict[str, Any],
-        op: str,
-        values: list[str],
-    ) -> tuple[dict[str, Any], str | None]:
-        if op == COLLECTION_OP:
-            return {**draft, "collection": not draft.get("collection")}, None
-        if op == CANCEL_OP:
-            return {k: v for k, v in draft.items() if k != "series"}, None
-        if not op.startswith(SERIES_OP):
-            raise IllegalAction(BAD_ACTION, text=op)
-        if view.phase != "play" or not _mine(view):
+    @draft_op(COLLECTION_OP)
+    def _toggle_collection(self, step: DraftStep[MacarenaView, MacarenaAction]) -> DraftResult:
+        """Show or hide the collection card by card."""
+        return {**step.draft, "collection": not step.draft.get("collection")}, None
+
+    @draft_op(CANCEL_OP)
+    def _drop_series(self, step: DraftStep[MacarenaView, MacarenaAction]) -> DraftResult:
+        """Drop the series: the pozo is chosen again."""
+        return {k: v for k, v in step.draft.items() if k != "series"}, None
+
+    @draft_op(SERIES_OP, prefix=True)
+    def _grow_series(self, step: DraftStep[MacarenaView, MacarenaAction]) -> DraftResult:
+        """``p.<pozo>[.<faces>]``: the series so far, checked card by card."""
+        view = step.view
+        seat = _seat_to_play(view)
+        if view.phase != "play":
             raise IllegalAction(NOT_YOUR_TURN)
-        pozo, cards = decode_draft(op)
-        if pozo not in playable_pozos(view, view.seat):
+        pozo, cards = decode_draft(step.op)
+        if pozo not in playable_pozos(view, seat):
             raise IllegalAction("pozo_closed", pozo=pozo + 1)
         if cards:
-            status = series_status(view, view.seat, pozo, cards)
+            status = series_status(view, seat, pozo, cards)
             if not status.playable:
                 params = dict(status.params)
                 if isinstance(params.get("pozo"), int):
                     params["pozo"] += 1
                 raise IllegalAction(status.error or BAD_ACTION, **params)
-        return {**draft, "series": op}, None
+        return {**step.draft, "series": step.op}, None
 
-    def draft_lines(self, view, draft: dict[str, Any], tr: Translator) -> list[str]:
+    def draft_lines(self, view: MacarenaView, draft: dict[str, Any], tr: Translator) -> list[str]:
         lines: list[str] = []
         if view.phase == "play" and _mine(view):
             series = _series(view, draft)
             if series is None:
-                if playable_pozos(view, view.seat):
+                if playable_pozos(view, _seat_to_play(view)):
                     lines.append("👉 " + tr("macarena.ui.choose_pozo"))
                 else:
                     lines.append(tr("macarena.ui.no_play"))
@@ -357,7 +333,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             return None
         return tr(key, **event_params(event, tr, names))
 
-    def status_lines(self, view, names: SeatNames, tr: Translator) -> list[str]:
+    def status_lines(self, view: MacarenaView, names: SeatNames, tr: Translator) -> list[str]:
         lines = [
             tr(
                 "macarena.ui.status",
@@ -377,22 +353,10 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         lines.append(tr("macarena.ui.pozos", pozos=" · ".join(pozos)))
         if view.espejo_turn and view.turn:
             lines.append("🪞 " + tr("macarena.ui.public_espejo", player=names(view.turn)))
-        if view.penalty_waiting:
-            lines.append(
-                tr(
-                    "macarena.ui.waiting_penalty",
-                    players=", ".join(names(s) for s in view.penalty_waiting),
-                    count=len(view.penalty_waiting),
-                )
-            )
-        if view.buy_waiting:
-            lines.append(
-                tr(
-                    "macarena.ui.waiting_buy",
-                    players=", ".join(names(s) for s in view.buy_waiting),
-                    count=len(view.buy_waiting),
-                )
-            )
+        for key, waiting in (("penalty", view.penalty_waiting), ("buy", view.buy_waiting)):
+            if waiting:  # who must still give up / buy an element
+                players = ", ".join(names(s) for s in waiting)
+                lines.append(tr(f"macarena.ui.waiting_{key}", players=players, count=len(waiting)))
         if view.hand_result is not None and not view.hand_result.revealed:
             lines.extend(self._hand_result_lines(view.hand_result, view, names, tr))
         return lines
@@ -414,7 +378,9 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             tr("macarena.ui.last_hand_elements", elements=winners),
         ]
 
-    def summary(self, view, names: SeatNames, tr: Translator) -> tuple[str, list[str]] | None:
+    def summary(
+        self, view: MacarenaView, names: SeatNames, tr: Translator
+    ) -> tuple[str, list[str]] | None:
         """The last hand's scoring, whole: per player what they gave up, won and exchanged."""
         result = view.hand_result
         if result is None or not result.revealed:
@@ -460,7 +426,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             *lines,
         ]
 
-    def seat_line(self, view, seat: str, names: SeatNames, tr: Translator) -> str:
+    def seat_line(self, view: MacarenaView, seat: str, names: SeatNames, tr: Translator) -> str:
         p = next(p for p in view.players if p.seat == seat)
         line = (
             player_mark(p.colour)
@@ -479,7 +445,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             line += " · " + tr("macarena.ui.seat_collection", count=p.collection_count)
         return line
 
-    def private_lines(self, view, tr: Translator) -> list[str]:
+    def private_lines(self, view: MacarenaView, tr: Translator) -> list[str]:
         if view.seat is None or view.hand is None:
             return []
         lines: list[str] = []

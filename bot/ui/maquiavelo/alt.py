@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
-from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
-from bot.ui.maquiavelo.images import SUITS
-from games.maquiavelo.view import CardView, MaquiaveloView
+from bot.ui.alt_text import AltWords, listing, sentences
+from bot.ui.maquiavelo.text import SUITS, cards_text
+from games.maquiavelo.view import MaquiaveloView
 
 
-def _cards(cards: list[CardView]) -> str:
-    return " ".join(c.pretty for c in cards)
-
-
-def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> str:
+def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
+    tr = alt.tr
     seats = []
     for k, seat in enumerate(view.seats):
-        text = seat_name(names, seat, f"P{k + 1}") + ": "
+        text = alt.name(seat, f"P{k + 1}") + ": "
         text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
         if seat == view.turn:
             text += f" ({tr('maquiavelo.image.turn')})"
@@ -30,31 +23,28 @@ def describe_table(view: MaquiaveloView, tr: Translator, names: Any = None) -> s
     return sentences(
         tr("access.alt.maquiavelo.table"),
         tr("maquiavelo.image.stock", count=view.stock_count),
-        tr("access.alt.maquiavelo.helpers", cards=_cards(view.helpers)) if view.helpers else None,
-        tr("access.alt.players", players=listing(seats)),
-        tr("access.alt.maquiavelo.added", cards=_cards(added)) if added else None,
+        tr("access.alt.maquiavelo.helpers", cards=cards_text(view.helpers))
+        if view.helpers
+        else None,
+        alt.players(seats),
+        tr("access.alt.maquiavelo.added", cards=cards_text(added)) if added else None,
         tr(
             "access.alt.maquiavelo.melds",
             count=len(view.table),
-            melds=listing(_cards(m.cards) for m in view.table),
+            melds=listing(cards_text(m.cards) for m in view.table),
         )
         if view.table
         else tr("maquiavelo.image.table_empty"),
     )
 
 
-def describe_hand(
-    view: MaquiaveloView,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
+def describe_hand(view: MaquiaveloView, alt: AltWords) -> str:
+    tr = alt.tr
     hand = view.hand or []
     if not hand:
-        return tr("access.alt.hand_empty")
+        return alt.hand(0, "")
     groups = view.hand_by_suit()
-    rows = [f"{tr(f'maquiavelo.suit.{s}')}: {_cards(groups[s])}" for s in SUITS if s in groups]
+    rows = [f"{tr(f'maquiavelo.suit.{s}')}: {cards_text(groups[s])}" for s in SUITS if s in groups]
     return sentences(
         tr("maquiavelo.image.hand_title", count=len(hand), value=sum(c.rank for c in hand)),
         listing(rows),

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
+from bot.ui.maquiavelo.text import SUITS
 from games.maquiavelo.view import CardView, MaquiaveloView
 
 Translator = Callable[..., str]
@@ -33,7 +34,6 @@ EDGE = (70, 70, 70)
 RED = (200, 30, 40)
 BLACK = (25, 25, 30)
 BACK = (40, 60, 140)
-SUITS = ("S", "H", "D", "C")
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 WIDTH = 980

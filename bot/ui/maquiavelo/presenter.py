@@ -1,6 +1,6 @@
 """Maquiavelo on Discord: the table's melds as an image, the hand in suit selects.
 
-A turn is a draft (``private_components`` + ``draft_step``): the hand is split into one
+A turn is a draft (``move_components`` + the ``@draft_op`` steps): the hand is split into one
 multi-select per suit (chunks of at most 25 cards, merged or cut when a hand needs more rows
 than a message has), and picking cards in any of them updates one selection that persists
 across the selects. "Jugar" sends ``p.<mask>`` of the selected cards and the engine arranges the
@@ -8,9 +8,6 @@ table; "Sugerir" fills the selection with the best play without playing it; "Lim
 A modal takes a whole explicit arrangement, prefilled with the current table. Under "estricto" a
 selection the engine would refuse is checked first (``check_proposal``) and only proposed after a
 second press of "Jugar".
-
-The engine's presenter hooks take the base ``PlayerView``; each narrows it to ``MaquiaveloView``
-(this presenter is only ever given Maquiavelo views).
 
 Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``clear``, ``hint``.
 """
@@ -23,10 +20,19 @@ import discord
 
 from bot.i18n import Translator
 from bot.ui import items
-from bot.ui.maquiavelo.text import cards_text, suit_name
-from bot.ui.presenter import GamePresenter, ModalField, SeatNames
+from bot.ui.maquiavelo.text import SUITS, cards_text, suit_name
+from bot.ui.presenter import (
+    DraftResult,
+    DraftStep,
+    GamePresenter,
+    ModalField,
+    PrivateMove,
+    SeatNames,
+    draft_op,
+)
 from bot.ui.text import clip
-from games.core import Event, IllegalAction, Outcome, PlayerView
+from games.core import Event, IllegalAction, Outcome
+from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
 from games.maquiavelo import GAME, MaquiaveloState, MaquiaveloView, Play, parse_arrangement
 from games.maquiavelo.actions import AnyAction
 from games.maquiavelo.ai import best_play_action
@@ -34,10 +40,11 @@ from games.maquiavelo.view import CardView, MaquiaveloOutcome
 
 SELECT_OPTIONS = 25
 HAND_ROWS = 4  # five rows, less the button row
-SUIT_ORDER = "SHDC"
 MODAL_KIND = "arrange"
 MODAL_FIELD = "table"
-HELPERS_OP = "s.h"
+SELECT_OP = "s."  # draft ops "s.<k>": the cards chosen in the hand's k-th select
+HELPERS_OP = "s.h"  # ... and in the helpers' select
+PLAY_OP, CLEAR_OP, HINT_OP = "play", "clear", "hint"
 OPTION_LABEL = 100
 PLACEHOLDER = 150
 
@@ -74,7 +81,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     # ----- helpers ------------------------------------------------------------------------
     def _placeholder(self, view: MaquiaveloView, cards: list[CardView], tr: Translator) -> str:
         by_suit = view.hand_by_suit()
-        suits = sorted({c.suit for c in cards}, key=SUIT_ORDER.index)
+        suits = sorted({c.suit for c in cards}, key=SUITS.index)
         if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
             label = " · ".join(suit_name(s, tr) for s in suits)
         else:
@@ -107,149 +114,115 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         return sorted({int(c) for c in draft.get("sel", []) if int(c) in mine})
 
     # ----- drafts -------------------------------------------------------------------------
-    def private_components(
-        self,
-        table_id: int,
-        view: PlayerView,
-        legal: list[AnyAction],
-        draft: dict[str, Any],
-        names: SeatNames,
-        tr: Translator,
+    def move_components(
+        self, move: PrivateMove[MaquiaveloView, AnyAction]
     ) -> tuple[list[discord.ui.Item], list[AnyAction]]:
-        assert isinstance(view, MaquiaveloView)
-        if not _acting(view) or not legal:
-            return [], legal
-        selected = set(self._selection(view, draft))
+        view, tr = move.view, move.tr
+        if not _acting(view) or not move.legal:
+            return [], move.legal
+        selected = set(self._selection(view, move.draft))
         chunks, helpers = self._selects(view)
-        out: list[discord.ui.Item] = []
-        row = 0
-        if helpers:
-            out.append(
-                items.DraftSelect(
-                    table_id,
-                    view.version,
-                    HELPERS_OP,
-                    options=self._options(view.helpers, selected),
-                    placeholder=clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER),
-                    min_values=0,
-                    max_values=len(view.helpers),
-                    row=row,
-                )
+        pools = ([(HELPERS_OP, view.helpers)] if helpers else []) + [
+            (f"{SELECT_OP}{k}", cards) for k, cards in enumerate(chunks)
+        ]
+        out: list[discord.ui.Item] = [
+            move.draft_select(
+                op,
+                options=self._options(cards, selected),
+                placeholder=clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER)
+                if op == HELPERS_OP
+                else self._placeholder(view, cards, tr),
+                min_values=0,
+                max_values=len(cards),
+                row=row,
             )
-            row += 1
-        for k, cards in enumerate(chunks):
-            out.append(
-                items.DraftSelect(
-                    table_id,
-                    view.version,
-                    f"s.{k}",
-                    options=self._options(cards, selected),
-                    placeholder=self._placeholder(view, cards, tr),
-                    min_values=0,
-                    max_values=len(cards),
-                    row=row,
-                )
-            )
-            row += 1
+            for row, (op, cards) in enumerate(pools)
+        ]
+        row = len(pools)
         play_label = (
             tr("maquiavelo.ui.play_selected", count=len(selected))
             if selected
             else tr("maquiavelo.action.play")
         )
-        out += [
-            items.DraftButton(
-                table_id,
-                view.version,
-                "play",
-                label=play_label,
-                style=discord.ButtonStyle.success,
-                row=row,
-                disabled=not selected,
-            ),
-            items.DraftButton(
-                table_id,
-                view.version,
-                "clear",
-                label=tr("maquiavelo.action.clear"),
-                row=row,
-                disabled=not selected,
-            ),
-            items.DraftButton(
-                table_id,
-                view.version,
-                "hint",
-                label=tr("maquiavelo.action.suggest"),
-                style=discord.ButtonStyle.primary,
-                row=row,
-            ),
+        clear, hint = tr("maquiavelo.action.clear"), tr("maquiavelo.action.suggest")
+        success, primary = discord.ButtonStyle.success, discord.ButtonStyle.primary
+        none = not selected
+        out += [  # the buttons share the row under the selects
+            move.draft_button(PLAY_OP, label=play_label, style=success, disabled=none, row=row),
+            move.draft_button(CLEAR_OP, label=clear, disabled=none, row=row),
+            move.draft_button(HINT_OP, label=hint, style=primary, row=row),
             items.ModalButton(
-                table_id, view.version, MODAL_KIND, label=tr("maquiavelo.action.arrange"), row=row
+                move.table_id,
+                view.version,
+                MODAL_KIND,
+                label=tr("maquiavelo.action.arrange"),
+                row=row,
             ),
         ]
-        for action in legal:
-            choice = self.choice(action, view, names, tr)
-            out.append(
-                items.ActionButton(
-                    table_id, view.version, choice.action, label=choice.label, row=row
-                )
-            )
+        out += [
+            move.action_button(self.choice(a, view, move.names, tr), row=row) for a in move.legal
+        ]
         return out, []
 
-    def draft_step(
-        self,
-        view: PlayerView,
-        legal: list[AnyAction],
-        draft: dict[str, Any],
-        op: str,
-        values: list[str],
-    ) -> tuple[dict[str, Any], str | None]:
-        assert isinstance(view, MaquiaveloView)
-        if not _acting(view) or view.seat is None:
-            raise IllegalAction("not_your_turn")
-        selected = self._selection(view, draft)
-        if op == "clear":
-            return {}, None
-        if op == "hint":
-            play = best_play_action(view)
-            cards = list(play.cards) if play else []
-            return {"sel": cards, "hint": cards}, None
-        if op == "play":
-            if not selected:
-                raise IllegalAction("empty_play")
-            action = Play(cards=tuple(selected))
-            text = action.encode()
-            if view.options.estricto and draft.get("warned") != text:
-                try:
-                    GAME.check_proposal(_state_of(view), view.seat, action)
-                except IllegalAction as exc:
-                    return {
-                        "sel": selected,
-                        "warned": text,
-                        "code": exc.code,
-                        "params": dict(exc.params),
-                    }, None
-            return {"sel": selected}, text
-        if op.startswith("s."):
-            if op == HELPERS_OP:
-                pool = view.helpers
-            else:
-                chunks, _ = self._selects(view)
-                try:
-                    pool = chunks[int(op[2:])]
-                except (ValueError, IndexError) as exc:
-                    raise IllegalAction("bad_action") from exc
-            ids = {c.id for c in pool}
-            try:
-                picked = {int(v) for v in values}
-            except ValueError as exc:
-                raise IllegalAction("bad_action") from exc
-            if not picked <= ids:
-                raise IllegalAction("bad_action")
-            return {"sel": sorted((set(selected) - ids) | picked)}, None
-        raise IllegalAction("bad_action")
+    def _turn_selection(self, step: DraftStep[MaquiaveloView, AnyAction]) -> list[int]:
+        """The draft's selected cards; a step out of turn is refused."""
+        if not _acting(step.view) or step.view.seat is None:
+            raise IllegalAction(NOT_YOUR_TURN)
+        return self._selection(step.view, step.draft)
 
-    def draft_lines(self, view: PlayerView, draft: dict[str, Any], tr: Translator) -> list[str]:
-        assert isinstance(view, MaquiaveloView)
+    @draft_op(CLEAR_OP)
+    def _clear(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
+        self._turn_selection(step)
+        return {}, None
+
+    @draft_op(HINT_OP)
+    def _hint(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
+        """Select the cards of the best play found (none: nothing to play)."""
+        self._turn_selection(step)
+        play = best_play_action(step.view)
+        cards = list(play.cards) if play else []
+        return {"sel": cards, "hint": cards}, None
+
+    @draft_op(PLAY_OP)
+    def _play(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
+        """Lay the selected cards; with Estricto a proposal the table would refuse is shown
+        first, and played once it is clicked again."""
+        selected = self._turn_selection(step)
+        if not selected:
+            raise IllegalAction("empty_play")
+        action = Play(cards=tuple(selected))
+        text = action.encode()
+        view = step.view
+        if view.options.estricto and step.draft.get("warned") != text and view.seat is not None:
+            try:
+                GAME.check_proposal(_state_of(view), view.seat, action)
+            except IllegalAction as exc:
+                params = dict(exc.params)
+                return {"sel": selected, "warned": text, "code": exc.code, "params": params}, None
+        return {"sel": selected}, text
+
+    @draft_op(SELECT_OP, prefix=True)
+    def _select(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
+        """``s.<k>`` (a select of the hand) or ``s.h`` (the helpers): its cards now chosen."""
+        selected = self._turn_selection(step)
+        if step.op == HELPERS_OP:
+            pool = step.view.helpers
+        else:
+            chunks, _ = self._selects(step.view)
+            try:
+                pool = chunks[int(step.arg)]
+            except (ValueError, IndexError) as exc:
+                raise IllegalAction(BAD_ACTION) from exc
+        ids = {c.id for c in pool}
+        try:
+            picked = {int(v) for v in step.values}
+        except ValueError as exc:
+            raise IllegalAction(BAD_ACTION) from exc
+        if not picked <= ids:
+            raise IllegalAction(BAD_ACTION)
+        return {"sel": sorted((set(selected) - ids) | picked)}, None
+
+    def draft_lines(self, view: MaquiaveloView, draft: dict[str, Any], tr: Translator) -> list[str]:
         if not _acting(view):
             return []
         lines = []
@@ -296,9 +269,8 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
 
     # ----- the typed arrangement ----------------------------------------------------------
     def modal_fields(
-        self, kind: str, view: PlayerView, tr: Translator
+        self, kind: str, view: MaquiaveloView, tr: Translator
     ) -> tuple[str, list[ModalField]] | None:
-        assert isinstance(view, MaquiaveloView)
         if kind != MODAL_KIND:
             return None
         return tr("maquiavelo.ui.modal_title"), [
@@ -312,9 +284,9 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             )
         ]
 
-    def modal_action(self, kind: str, view: PlayerView, values: dict[str, str]) -> str:
+    def modal_action(self, kind: str, view: MaquiaveloView, values: dict[str, str]) -> str:
         if kind != MODAL_KIND:
-            raise IllegalAction("bad_action")
+            raise IllegalAction(BAD_ACTION)
         return parse_arrangement(values.get(MODAL_FIELD, "")).encode()
 
     # ----- text ---------------------------------------------------------------------------
@@ -326,8 +298,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             params["winners"] = ", ".join(names(s) for s in params["winners"])
         return super().event_text(event.model_copy(update={"params": params}), names, tr)
 
-    def status_lines(self, view: PlayerView, names: SeatNames, tr: Translator) -> list[str]:
-        assert isinstance(view, MaquiaveloView)
+    def status_lines(self, view: MaquiaveloView, names: SeatNames, tr: Translator) -> list[str]:
         cards = sum(len(m.cards) for m in view.table)
         lines = [
             tr("maquiavelo.status.table", melds=len(view.table), cards=cards),
@@ -353,8 +324,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             )
         return lines
 
-    def seat_line(self, view: PlayerView, seat: str, names: SeatNames, tr: Translator) -> str:
-        assert isinstance(view, MaquiaveloView)
+    def seat_line(self, view: MaquiaveloView, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
         if view.finished and seat in view.hand_values:
             return tr(
@@ -365,15 +335,12 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             )
         return tr("maquiavelo.status.seat", player=names(seat), count=count)
 
-    def private_lines(self, view: PlayerView, tr: Translator) -> list[str]:
-        assert isinstance(view, MaquiaveloView)
+    def private_lines(self, view: MaquiaveloView, tr: Translator) -> list[str]:
         table = view.table_text() or tr("maquiavelo.image.table_empty")
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
             lines.append(tr("maquiavelo.status.helpers", cards=cards_text(view.helpers)))
-        for suit, cards in sorted(
-            view.hand_by_suit().items(), key=lambda kv: SUIT_ORDER.index(kv[0])
-        ):
+        for suit, cards in sorted(view.hand_by_suit().items(), key=lambda kv: SUITS.index(kv[0])):
             lines.append(
                 tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
             )

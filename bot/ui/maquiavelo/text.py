@@ -6,6 +6,8 @@ from __future__ import annotations
 from bot.i18n import Translator
 from games.maquiavelo.view import CardView
 
+SUITS = ("S", "H", "D", "C")  # the order a hand is listed and drawn in, suit by suit
+
 
 def cards_text(cards: list[CardView]) -> str:
     """``A♠ 10♥ K♦``: each card's rank and suit symbol."""

@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
-
 from bot.i18n import Translator
-from bot.ui.alt_text import listing, seat_name, sentences
+from bot.ui.alt_text import AltWords, listing, sentences
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
@@ -26,10 +23,12 @@ def face_text(face: CardFace, tr: Translator) -> str:
     )
 
 
-def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
+def describe_table(view: TriadView, alt: AltWords) -> str:
+    tr = alt.tr
+
     def who(s: int) -> str:
         colour = tr(f"triad.colour.{s}")
-        name = seat_name(names, view.seats[s], "")
+        name = alt.name(view.seats[s], "")
         return f"{name} ({colour})" if name else colour
 
     scores = [
@@ -72,13 +71,8 @@ def describe_table(view: TriadView, tr: Translator, names: Any = None) -> str:
     )
 
 
-def describe_hand(
-    view: TriadView,
-    tr: Translator,
-    names: Any = None,
-    *,
-    playable: Collection[str] | None = None,
-) -> str:
+def describe_hand(view: TriadView, alt: AltWords) -> str:
+    tr = alt.tr
     seat = view.seat
     picking = view.pick is not None and seat is not None and view.pick.winner == seat
     faces: list[tuple[CardFace | None, bool]]
@@ -100,4 +94,4 @@ def describe_hand(
         if taken:
             text += f" ({tr('access.alt.triad.taken')})"
         cards.append(f"{i}. {text}")
-    return sentences(title, listing(cards) if cards else tr("access.alt.hand_empty"))
+    return sentences(title, listing(cards) if cards else alt.hand(0, ""))

@@ -9,14 +9,20 @@ custom_ids:
 
 from __future__ import annotations
 
-import re
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot.ui import ids
 from bot.ui.feedback import guard
-from bot.ui.items import TableButton, TableHandler, TableSelect, handler_cog, selected_values
+from bot.ui.items import (
+    FromCustomId,
+    TableButton,
+    TableHandler,
+    TableSelect,
+    handler_cog,
+    selected_values,
+)
 from bot.ui.layout import BUTTON_LABEL
 from bot.ui.text import clip
 
@@ -80,9 +86,11 @@ class TriadSelect(TableSelect, template=PICKER_MENU):
 
 
 class CardsPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARDS_BUTTON.pattern
+    FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CARDS_BUTTON.pattern
 ):
     """A page of someone's ``/cards``: it belongs to no table, so it is no ``TableItem``."""
+
+    id_format = CARDS_BUTTON
 
     def __init__(
         self,
@@ -106,15 +114,8 @@ class CardsPageButton(
         )
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(**CARDS_BUTTON.parse(match), label=label)
+    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+        return {"label": item.label if isinstance(item, discord.ui.Button) else None}
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = triad_handler(interaction)

@@ -82,32 +82,18 @@ def lobby_payload(table: Table, service: TableService, tr: Translator) -> Payloa
         text="\n".join(lines),
         footer=tr("lobby.footer", seconds=service.turn_seconds(table)),
     )
-    buttons: list[discord.ui.Item[Any]] = []
+    style = discord.ButtonStyle
+    shown: list[tuple[str, str, discord.ButtonStyle]] = []  # (op, label, style)
     if not accepted(table):
-        buttons.append(
-            TriadButton(
-                table.id, "accept", label=tr("triad.ui.accept"), style=discord.ButtonStyle.success
-            )
-        )
+        shown.append(("accept", tr("triad.ui.accept"), style.success))
         if opponent:
-            buttons.append(
-                TriadButton(
-                    table.id,
-                    "decline",
-                    label=tr("triad.ui.decline"),
-                    style=discord.ButtonStyle.danger,
-                )
-            )
+            shown.append(("decline", tr("triad.ui.decline"), style.danger))
     elif not options.random_hand:
-        buttons.append(
-            TriadButton(
-                table.id,
-                "cards",
-                label=tr("triad.ui.pick_cards"),
-                style=discord.ButtonStyle.primary,
-            )
-        )
-    buttons.append(TriadButton(table.id, "cancel", label=tr("lobby.cancel")))
+        shown.append(("cards", tr("triad.ui.pick_cards"), style.primary))
+    shown.append(("cancel", tr("lobby.cancel"), style.secondary))
+    buttons: list[discord.ui.Item[Any]] = [
+        TriadButton(table.id, op, label=label, style=look) for op, label, look in shown
+    ]
     buttons.append(rules_button(table.id, tr))
     card_.items = buttons
     return Payload(view=v2.card_view(card_))

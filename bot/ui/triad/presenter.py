@@ -14,10 +14,9 @@ import discord
 
 from bot.i18n import Translator, has
 from bot.service import Table, TableService
-from bot.ui.items import DraftButton
 from bot.ui.layout import BUTTON_LABEL, Choice
 from bot.ui.payload import Payload
-from bot.ui.presenter import GamePresenter, SeatNames
+from bot.ui.presenter import DraftResult, DraftStep, GamePresenter, PrivateMove, SeatNames, draft_op
 from bot.ui.text import clip
 from bot.ui.triad.lobby import lobby_payload
 from bot.ui.triad.text import (
@@ -31,6 +30,7 @@ from bot.ui.triad.text import (
     seat_emoji,
 )
 from games.core import Event, IllegalAction, Outcome
+from games.core.errors import BAD_ACTION
 from games.triad import Play, TriadOutcome, TriadView
 from games.triad.actions import TriadAction
 from games.triad.cards import edge_text
@@ -69,30 +69,23 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
         return {"pick": tr("triad.ui.pick_placeholder")}
 
-    def private_components(
-        self,
-        table_id: int,
-        view: TriadView,
-        legal: list[TriadAction],
-        draft: dict[str, Any],
-        names: SeatNames,
-        tr: Translator,
+    def move_components(
+        self, move: PrivateMove[TriadView, TriadAction]
     ) -> tuple[list[discord.ui.Item[Any]], list[TriadAction]]:
-        places = _places(legal)
-        others = [a for a in legal if a not in places]
+        view, tr = move.view, move.tr
+        places = _places(move.legal)
+        others = [a for a in move.legal if a not in places]
         if not places:
             return [], others
         hand = _own_hand(view)
         slots = sorted({a.slot for a in places})
-        chosen = draft.get("slot") if draft.get("slot") in slots else None
+        chosen = move.draft.get("slot") if move.draft.get("slot") in slots else None
         items: list[discord.ui.Item[Any]] = []
         for slot in slots:
             face = hand[slot] if slot < len(hand) else None
             label = card_label(face.card, tr) if face else str(slot + 1)
             items.append(
-                DraftButton(
-                    table_id,
-                    view.version,
+                move.draft_button(
                     f"c{slot}",
                     label=clip(label, BUTTON_LABEL),
                     row=0,
@@ -103,52 +96,55 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
             )
         if chosen is not None:
             free = {a.cell for a in places if a.slot == chosen}
-            for cell in range(9):
-                spot = view.board[cell]
-                emoji = None
-                if spot.card is not None:
-                    label = "-".join(edge_text(v) if v <= 10 else "A+" for v in spot.card.values)
-                    emoji = seat_emoji(view, spot.holder)
-                else:
-                    label = tr(f"triad.cell.{cell}")
-                    if spot.element:
-                        label += " · " + tr(f"triad.element.{spot.element}")
-                items.append(
-                    DraftButton(
-                        table_id,
-                        view.version,
-                        f"x{cell}",
-                        label=clip(label, BUTTON_LABEL),
-                        emoji=emoji,
-                        row=1 + cell // 3,
-                        disabled=cell not in free,
-                        style=discord.ButtonStyle.success
-                        if cell in free
-                        else discord.ButtonStyle.secondary,
-                    )
-                )
+            items.extend(self._cell_buttons(move, free))
         return items, others
 
-    def draft_step(
-        self,
-        view: TriadView,
-        legal: list[TriadAction],
-        draft: dict[str, Any],
-        op: str,
-        values: list[str],
-    ) -> tuple[dict[str, Any], str | None]:
-        places = _places(legal)
-        if op[:1] == "c" and op[1:].isdigit():
-            slot = int(op[1:])
-            if any(a.slot == slot for a in places):
-                return {"slot": slot}, None
-        elif op[:1] == "x" and op[1:].isdigit():
-            cell = int(op[1:])
-            chosen = draft.get("slot")
-            match = next((a for a in places if a.slot == chosen and a.cell == cell), None)
-            if match is not None:
-                return {}, match.encode()
-        raise IllegalAction("bad_action")
+    @staticmethod
+    def _cell_buttons(
+        move: PrivateMove[TriadView, TriadAction], free: set[int]
+    ) -> list[discord.ui.Item[Any]]:
+        """The 3×3 grid of cells: the free ones the chosen card may go to are enabled."""
+        view, tr = move.view, move.tr
+        items: list[discord.ui.Item[Any]] = []
+        for cell in range(9):
+            spot = view.board[cell]
+            emoji = None
+            if spot.card is not None:
+                label = "-".join(edge_text(v) if v <= 10 else "A+" for v in spot.card.values)
+                emoji = seat_emoji(view, spot.holder)
+            else:
+                label = tr(f"triad.cell.{cell}")
+                if spot.element:
+                    label += " · " + tr(f"triad.element.{spot.element}")
+            items.append(
+                move.draft_button(
+                    f"x{cell}",
+                    label=clip(label, BUTTON_LABEL),
+                    emoji=emoji,
+                    row=1 + cell // 3,
+                    disabled=cell not in free,
+                    style=discord.ButtonStyle.success
+                    if cell in free
+                    else discord.ButtonStyle.secondary,
+                )
+            )
+        return items
+
+    @draft_op("c", prefix=True)
+    def _choose_card(self, step: DraftStep[TriadView, TriadAction]) -> DraftResult:
+        """``c{slot}``: the card of the hand to place."""
+        if step.arg.isdigit() and any(a.slot == int(step.arg) for a in _places(step.legal)):
+            return {"slot": int(step.arg)}, None
+        raise IllegalAction(BAD_ACTION, text=step.op)
+
+    @draft_op("x", prefix=True)
+    def _choose_cell(self, step: DraftStep[TriadView, TriadAction]) -> DraftResult:
+        """``x{cell}``: the cell the chosen card goes to; the move is complete."""
+        chosen = step.draft.get("slot")
+        for a in _places(step.legal):
+            if step.arg.isdigit() and a.slot == chosen and a.cell == int(step.arg):
+                return {}, a.encode()
+        raise IllegalAction(BAD_ACTION, text=step.op)
 
     def draft_lines(self, view: TriadView, draft: dict[str, Any], tr: Translator) -> list[str]:
         if view.turn != view.seat or view.seat is None:
