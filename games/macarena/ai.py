@@ -51,7 +51,7 @@ ENDGAME_HAND = 2  # ... or when some hand holds this few cards
 ROLLOUT_CANDIDATES = 4
 CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
 DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no think budget
-ROLLOUTS_PER_SECOND = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
+THINK_RATE = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
 
 
 DENIAL = 0.3

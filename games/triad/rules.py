@@ -235,9 +235,12 @@ def deal(
 
 
 def new_state(
-    seats: Sequence[Seat], seed: str, options: Options, originals: list[list[str]]
+    seats: Sequence[Seat], seed: str, options: Options, originals: list[list[str]] | None = None
 ) -> TriadState:
-    """The match at its first placement, from each seat's original five."""
+    """The match at its first placement, from each seat's original five (by default a seeded
+    level-3 deck each: ``deal`` without chosen hands)."""
+    if originals is None:
+        originals = deal(seats, seed, options, None, None)
     state = TriadState(
         seed=seed,
         seats=list(seats),
