@@ -214,7 +214,7 @@ awards (the collections are final then). ``normal`` is unchanged:
       interval [59.5, 63.7])
 
 The table gives hard 2 s (``CPU_THINK_SECONDS``): up to 2,000 rollouts a searched move
-(``ROLLOUTS_PER_SECOND`` 1000): the 64-rollout row is well inside the table's budget, and
+(``THINK_RATE`` 1000): the 64-rollout row is well inside the table's budget, and
 the table searches with more (32 to 64 rollouts was worth 4 points here). Screens on the way
 (a throw-away duplicate harness, ``normal`` as the opponent; the race read from the TRUE other collection, which the view's ``shown`` now gives exactly): hard's
 heuristic alone, no search, 51.6 % [49.4, 53.8] over 2,000; + the race 55.1 % (spread

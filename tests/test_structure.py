@@ -25,7 +25,7 @@ from bot.ui.presenter import GamePresenter, presenter_for
 from games.core import Action, Budget, Game, NoArgs, PlayerView
 from games.core import actions as core_actions
 from games.core.eventlog import LoggedState, LogReader
-from games.core.rules import BOUND, RulesGame
+from games.core.rules import BOUND, Parts, RulesGame, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every game package has these modules (its own helpers beside them are free).
@@ -35,8 +35,8 @@ SHARED_NAMES = {
     "actions": ("CODEC", "Play"),
     "options": ("Options",),
     "view": ("build_view",),
-    "rules": ("to_act", "legal_actions", "copy_state", "resolve_action", "outcome"),
-    "ai": ("choose_action",),
+    "rules": ("new_state", "to_act", "legal_actions", "copy_state", "resolve_action", "outcome"),
+    "ai": ("choose_action", "THINK_RATE"),
     "game": ("GAME",),
 }
 
@@ -69,14 +69,39 @@ def test_game_lives_in_game_py_and_wires_the_rules(key):
     game = game_py.GAME
     assert package.GAME is game and isinstance(game, Game) and game.key == key
     assert type(game).__module__ == f"games.{key}.game"
-    # One ``RulesGame`` wiring for all five: the rule functions are the rules module's, bound
-    # as they are (no forwarding wrapper in any ``game.py``; mypy checks the module's types).
-    assert isinstance(game, RulesGame) and type(game).rules is rules
-    for method, function in BOUND.items():
-        bound = inspect.getattr_static(type(game), method)
+    # One ``RulesGame`` declaration for all five: a ``Spec`` and the game's own modules as
+    # ``Parts``, whose functions are bound as they are (no forwarding wrapper in any
+    # ``game.py``; mypy checks each module against its protocol).
+    cls = type(game)
+    assert isinstance(game, RulesGame) and isinstance(cls.spec, Spec) and cls.spec.key == key
+    assert isinstance(cls.parts, Parts) and cls.rules is rules
+    ai, view, actions = _module(key, "ai"), _module(key, "view"), _module(key, "actions")
+    assert (cls.parts.views, cls.parts.ai, cls.parts.codec) == (view, ai, actions.CODEC)
+    functions = {method: getattr(rules, name) for method, name in BOUND.items()}
+    functions |= {"view": view.build_view, "choose_action": ai.choose_action}
+    for method, function in functions.items():
+        bound = inspect.getattr_static(cls, method)
         assert isinstance(bound, staticmethod), (key, method)
-        assert bound.__func__ is getattr(rules, function), (key, method)
-    assert "think_rate" in vars(type(game)), "think_rate: each game declares its search speed"
+        assert bound.__func__ is function, (key, method)
+    assert cls.think_rate == ai.THINK_RATE, "think_rate: each game's ai declares its search speed"
+    # the models are the classes the game is typed with, named once
+    state, _, _, options = typing.get_args(cls.__orig_bases__[0])
+    assert (cls.state_model, cls.options_model) == (state, _module(key, "options").Options)
+    assert min(cls.spec.players) == cls.min_players and max(cls.spec.players) == cls.max_players
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_game_py_declares_only_what_is_its_own(key):
+    """No ``game.py`` repeats a declaration ``RulesGame`` makes from the spec and the parts."""
+    own = set(vars(type(_module(key, "game").GAME)))
+    made = {"key", "names", "min_players", "max_players", "options_model", "state_model"}
+    made |= {"action_codec", "think_rate", "rules"}
+    tree = ast.parse((ROOT / "games" / key / "game.py").read_text(encoding="utf-8"))
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef)).body
+    written = {t.id for n in body if isinstance(n, ast.Assign) for t in n.targets}
+    written |= {n.target.id for n in body if isinstance(n, ast.AnnAssign)}
+    assert written == {"spec", "parts"}, (key, written)
+    assert made <= own  # set on the class by ``RulesGame`` itself
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
 
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
-ROLLOUTS_PER_SECOND = 600  # bench/ai_strength.py: about 1.5 ms a rollout
+THINK_RATE = 600  # bench/ai_strength.py: about 1.5 ms a rollout
 
 
 DANGER = 2  # an opponent with this many cards or fewer is close to going out

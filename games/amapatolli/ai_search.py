@@ -265,18 +265,11 @@ def determinize(
     return AmapatolliState(
         seed=f"world{rng.random()}",
         seats=seats,
-        options=view.options,
         hands=hands,
         stock=stock,
         pile=pile,
-        margin=view.margin,
-        background=view.background,
-        named_colour=view.named_colour,
         turn=seats.index(view.turn) if view.turn in seats else 0,
-        direction=view.direction,
-        skip_pending=view.skip_pending,
-        skip_next=view.skip_next,
-        double_play=view.double_play,
+        **{name: getattr(view, name) for name in _AS_IN_VIEW},
         drawn=view.drawn_this_turn,
         passes=view.passes_in_row,
         ce_window=None if view.ce_window is None else seats.index(view.ce_window),
@@ -284,6 +277,19 @@ def determinize(
         inverse_used=[view.inverse_used[s] for s in seats],
         finished=view.finished,
     )
+
+
+# the state's fields a sampled world takes from the view as they are (same name, same value)
+_AS_IN_VIEW = (
+    "options",
+    "margin",
+    "background",
+    "named_colour",
+    "direction",
+    "skip_pending",
+    "skip_next",
+    "double_play",
+)
 
 
 class _RolloutView:

@@ -1,39 +1,22 @@
-"""The Ce Amapatolli engine: wiring the rules, the views and the computer players together."""
+"""The Ce Amapatolli engine: its modules as one ``RulesGame``, and what only this game adds (the
+fair "¡Ce!" wait, the rematch order, a timeout that never only calls "Ce")."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.amapatolli import ai, rules
+from games.amapatolli import ai, rules, view
 from games.amapatolli.actions import CODEC, AmapatolliAction
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
-from games.amapatolli.view import AmapatolliView, build_view
+from games.amapatolli.view import AmapatolliView
 from games.core import IllegalAction, rng_for
 from games.core.engine import Seat
 from games.core.errors import NOT_YOUR_TURN
-from games.core.rules import RulesGame
+from games.core.rules import Parts, RulesGame, Spec
 
 
 class AmapatolliGame(RulesGame[AmapatolliState, AmapatolliAction, AmapatolliView, Options]):
-    key = "amapatolli"
-    rules = rules  # its rule functions (``RulesGame``)
-    names = {"es": "Ce Amapatolli", "en": "Ce Amapatolli"}
-    min_players = 2
-    max_players = 6
-    options_model = Options
-    state_model = AmapatolliState
-    action_codec = CODEC
-    think_rate = ai.ROLLOUTS_PER_SECOND
-    ai_levels = ("easy", "normal", "hard")
-
-    def new(
-        self, seats: list[Seat], seed: str, options: Options | dict[str, Any] | None = None
-    ) -> AmapatolliState:
-        self.check_player_count(seats)
-        return rules.deal(seats, seed, self.parse_options(options))
-
-    view = staticmethod(build_view)
+    spec = Spec("amapatolli", "Ce Amapatolli", players=(2, 6))
+    parts = Parts(rules, view, ai, CODEC)
 
     def rematch_seats(self, state: AmapatolliState) -> list[Seat]:
         outcome = self.outcome(state)
@@ -56,8 +39,6 @@ class AmapatolliGame(RulesGame[AmapatolliState, AmapatolliAction, AmapatolliView
             self.view(state, seat), legal, "normal", rng_for(state.seed, "timeout", state.version)
         )
         return choice if choice is not None else legal[0]
-
-    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 
 
 GAME = AmapatolliGame()

@@ -146,7 +146,7 @@ def matches(card: Card, margin: str, background: str) -> bool:
 
 
 # ----- dealing --------------------------------------------------------------------------------
-def deal(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
+def new_state(seats: list[Seat], seed: str, options: Options) -> AmapatolliState:
     """The first state: hands dealt from the shuffled deck, the first card turned up."""
     stock = shuffled(deck_ids(not options.no_tlapiani), seed, "deal")
     hands: list[list[str]] = [[] for _ in seats]

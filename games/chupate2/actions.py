@@ -42,22 +42,14 @@ class Play(Action):
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
-        if len(args) == 1:
-            play = PLAY.get(args[0])
-        elif len(args) == 2:
-            wild = PLAY_WILD.get(args[0])
-            play = wild[COLOURS.index(args[1])] if wild and args[1] in COLOURS else None
-        else:
-            play = None
-        if play is None:
-            raise IllegalAction(BAD_ACTION)
-        return play
+        if len(args) == 2 and args[0] in PLAY_WILD and args[1] in COLOURS:
+            return PLAY_WILD[args[0]][COLOURS.index(args[1])]
+        return _interned(PLAY, args)
 
 
 class Take(NoArgs):
     """Take the whole pending draw (Chúpate 2 stack or an accepted +4) and lose the turn."""
 
-    verb: ClassVar[str] = "take"
     kind: Literal["take"] = "take"
 
 

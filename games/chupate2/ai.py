@@ -38,7 +38,7 @@ from games.core.budget import Budget
 
 HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
-ROLLOUTS_PER_SECOND = 2000  # bench/ai_strength.py: 192 rollouts p95 99 ms (10-move rollouts)
+THINK_RATE = 2000  # bench/ai_strength.py: 192 rollouts p95 99 ms (10-move rollouts)
 
 
 CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this

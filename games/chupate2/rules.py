@@ -119,14 +119,14 @@ ERROR_CODES = (
 
 
 # ----- creation ---------------------------------------------------------------------------
-def check_table(n: int, opts: Options, min_players: int, max_players: int) -> None:
+def check_table(n: int, opts: Options) -> None:
     """Refuse a seat count these rules do not deal for (5 players; teams that do not fit)."""
     if n not in ALLOWED_PLAYER_COUNTS:
         raise IllegalAction(
             PLAYER_COUNT,
             count=n,
-            min=min_players,
-            max=max_players,
+            min=min(ALLOWED_PLAYER_COUNTS),
+            max=max(ALLOWED_PLAYER_COUNTS),
             allowed=list(ALLOWED_PLAYER_COUNTS),
         )
     if opts.teams != "off" and n not in TEAM_PLAYER_COUNTS[opts.teams]:
@@ -141,6 +141,7 @@ def check_table(n: int, opts: Options, min_players: int, max_players: int) -> No
 def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
     """A fresh game: the starter drawn from the seed, the first round dealt."""
     n = len(seats)
+    check_table(n, opts)
     groups = team_groups(n, opts)
     starter = rng_for(seed, "starter").randrange(n)
     fields = dict(

@@ -83,15 +83,18 @@ class Action(BaseModel):
 
 
 class NoArgs(Action):
-    """An action without arguments (draw, pass...): every class has one shared instance,
-    ``instance()``, which decoding returns and ``legal_actions`` hands out (a frozen value, so
-    sharing it is safe and a playout never builds one again)."""
+    """An action without arguments (draw, pass...), written as its ``kind`` unless the class
+    names another ``verb``. Every class has one shared instance, ``instance()``, which decoding
+    returns and ``legal_actions`` hands out (a frozen value, so sharing it is safe and a
+    playout never builds one again)."""
 
     _instance: ClassVar[NoArgs]
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        if "verb" not in vars(cls):  # the text is the move's kind unless the class names one
+            cls.verb = cls.model_fields[DISCRIMINATOR].default
         cls._instance = cls()
 
     @classmethod
@@ -110,21 +113,18 @@ class NoArgs(Action):
 class Draw(NoArgs):
     """Draw a card from the stock."""
 
-    verb: ClassVar[str] = "draw"
     kind: Literal["draw"] = "draw"
 
 
 class Pass(NoArgs):
     """End the turn without playing."""
 
-    verb: ClassVar[str] = "pass"
     kind: Literal["pass"] = "pass"
 
 
 class Announce(NoArgs):
     """Declare one card left (Amapatolli's "Ce", Chúpate 2's "¡Última!")."""
 
-    verb: ClassVar[str] = "announce"
     kind: Literal["announce"] = "announce"
 
 

@@ -51,7 +51,7 @@ ENDGAME_HAND = 2  # ... or when some hand holds this few cards
 ROLLOUT_CANDIDATES = 4
 CHAIN_WEIGHT = 0.7  # hard: share of the espejo turn's best follow-up counted now
 DEFAULT_BUDGET = Budget(iterations=16)  # hard's end-of-hand search, given no think budget
-ROLLOUTS_PER_SECOND = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
+THINK_RATE = 1000  # bench/ai_strength.py: about 1 ms a rollout at the end of a hand
 
 
 DENIAL = 0.3
@@ -174,9 +174,10 @@ def score_series(view: MacarenaView, pozo: int, series: list[PlayingCard], level
     if len(series) == len(hand):
         value += 3.0
     if level == "hard":
-        value += _lookahead(view, pozo, series, hand, espejo)
+        left, tops = _after_move(view, pozo, series, hand, solo)
+        value += _lookahead(view, pozo, series, hand, left, tops, espejo)
         if espejo and CHAIN_WEIGHT:
-            value += CHAIN_WEIGHT * _espejo_follow_up(view, pozo, series, hand, solo)
+            value += CHAIN_WEIGHT * _espejo_follow_up(left, tops)
     return value
 
 
@@ -231,22 +232,24 @@ def _normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _espejo_follow_up(
-    view: MacarenaView,
-    pozo: int,
-    series: list[PlayingCard],
-    hand: list[PlayingCard],
-    solo: bool,
-) -> float:
-    """Hard: an espejo earns a turn on any pozo; what could the cards left do there?"""
+def _after_move(
+    view: MacarenaView, pozo: int, series: list[PlayingCard], hand: list[PlayingCard], solo: bool
+) -> tuple[list[PlayingCard], list[PlayingCard]]:
+    """The cards left in ``hand`` once ``series`` is played on ``pozo``, and every pozo's top
+    then (a lone espejo, ``solo``, collects the top and leaves the pozo as it was)."""
     left = list(hand)
     for c in series:
         left.remove(c)
-    if not left:
-        return 0.0
     tops = [p.top for p in view.pozos]
     if not solo:
         tops[pozo] = series[-1]
+    return left, tops
+
+
+def _espejo_follow_up(left: list[PlayingCard], tops: list[PlayingCard]) -> float:
+    """Hard: an espejo earns a turn on any pozo; what could the cards ``left`` do there?"""
+    if not left:
+        return 0.0
     best = 0.0
     for top in tops:
         for follow in enumerate_series(top, left, max_nodes=60):
@@ -264,16 +267,13 @@ def _lookahead(
     pozo: int,
     series: list[PlayingCard],
     hand: list[PlayingCard],
+    left: list[PlayingCard],
+    tops: list[PlayingCard],
     espejo: bool,
 ) -> float:
-    """Hard only: what the move leaves behind for the next turns."""
-    left = list(hand)
-    for c in series:
-        left.remove(c)
+    """Hard only: what the move leaves behind for the next turns (``left`` in hand, ``tops``
+    on the pozos: ``_after_move``)."""
     me = _me(view)
-    tops = [p.top for p in view.pozos]
-    if not (espejo and len(series) == 1):
-        tops[pozo] = series[-1]
     # identical pairs kept for a later espejo, cards left that mirror a pozo top
     before = Counter(c.code for c in hand)
     after = Counter(c.code for c in left)

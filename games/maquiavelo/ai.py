@@ -26,7 +26,7 @@ DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think b
 # hard's end-phase checks (one choice in one sampled world: an exact solve of the table and each
 # other hand), about 0.55 ms each (p90 1 ms) over 631 end-phase moves of 3- and 4-seat games of
 # hard against itself; 2 s then buys more than the 16 worlds it ever samples (ai_hoard)
-ROLLOUTS_PER_SECOND = 1500
+THINK_RATE = 1500
 
 
 def _faces(cards: Iterable[CardView]) -> list[int]:

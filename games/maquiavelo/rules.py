@@ -47,7 +47,7 @@ ESTRICTO_PENALTY = 3
 
 
 # ----- creation -------------------------------------------------------------------------------
-def deal(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
+def new_state(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState:
     """A new game (the seat count already checked): the dealer, the hands, the helpers."""
     n = len(seats)
     dealer = rng_for(seed, "dealer").randrange(n)

@@ -50,7 +50,7 @@ from games.triad.view import CardFace, TriadView
 DEFAULT_TIME_BUDGET = 2.0  # seconds
 # nodes per second of the compiled exact search at ply 0 (bench/triad_ai.py: 1.2-1.4 M per CPU
 # second on 2 shared cores)
-NODES_PER_SECOND = 1_000_000
+THINK_RATE = 1_000_000
 HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 # ``normal``'s softmax temperature, in ``greedy_score`` points (10 per card flipped): a placement
 # that flips one card more is exp(10 / 30) = 1.4 times as likely. bench/triad_first_games.py,
@@ -59,7 +59,7 @@ HIDDEN_SAMPLES = 12  # at most this many guesses of a hidden hand per move
 NORMAL_TEMPERATURE = 30.0
 
 
-DEFAULT_BUDGET = Budget(iterations=int(DEFAULT_TIME_BUDGET * NODES_PER_SECOND))
+DEFAULT_BUDGET = Budget(iterations=int(DEFAULT_TIME_BUDGET * THINK_RATE))
 
 
 # ----- the position seen by a seat ---------------------------------------------------------------
@@ -264,7 +264,7 @@ def choose_action(
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_TIME_BUDGET",
-    "NODES_PER_SECOND",
+    "THINK_RATE",
     "NORMAL_TEMPERATURE",
     "choose_action",
     "guesses",

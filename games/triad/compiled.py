@@ -67,14 +67,7 @@ class CompiledSolver:
         ws[k.HM] = self.hm[0]
         ws[k.HM + 1] = self.hm[1]
         self.ws = ws
-        kb = owner = occ = 0
-        for c, entry in enumerate(problem.board):
-            if entry is not None:
-                card, colour = entry
-                kb |= (kinds[card] + 1) << 4 * c
-                occ |= 1 << c
-                if colour == 0:
-                    owner |= 1 << c
+        kb, owner, occ = problem.packed_board(kinds)
         self.root = (kb, owner, occ, (1 << len(card_side)) - 1, problem.side)
         self.keys, self.vals = k.new_table(9 - bin(occ).count("1"))
         self.slice = FIRST_SLICE

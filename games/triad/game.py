@@ -1,4 +1,5 @@
-"""The Triple Triad engine (game key ``triad``): the ``Game`` wiring of rules, view and AI."""
+"""The Triple Triad engine (game key ``triad``): its modules as one ``RulesGame``, with the
+chosen hands a match starts from, the compiled search's warm-up and the greedy timeout."""
 
 from __future__ import annotations
 
@@ -7,26 +8,18 @@ from typing import Any
 
 from games.core.engine import Seat
 from games.core.rng import rng_for
-from games.core.rules import RulesGame
-from games.triad import ai, rules
+from games.core.rules import Parts, RulesGame, Spec
+from games.triad import ai, rules, view
 from games.triad.actions import CODEC, TriadAction
 from games.triad.options import Options
 from games.triad.state import TriadState
-from games.triad.view import TriadView, build_view
+from games.triad.view import TriadView
 
 
 class TriadGame(RulesGame[TriadState, TriadAction, TriadView, Options]):
-    key = "triad"
-    rules = rules  # its rule functions (``RulesGame``)
-    names = {"es": "Triple Triad", "en": "Triple Triad"}
-    min_players = 2
-    max_players = 2
-    options_model = Options
-    action_codec = CODEC
-    state_model = TriadState
-    think_rate = ai.NODES_PER_SECOND
+    spec = Spec("triad", "Triple Triad", players=(2, 2))
+    parts = Parts(rules, view, ai, CODEC)
 
-    # ----- creation -------------------------------------------------------------------------
     def new(
         self,
         seats: list[Seat],
@@ -42,20 +35,14 @@ class TriadGame(RulesGame[TriadState, TriadAction, TriadView, Options]):
         with neither gets a seeded deck of catalogue level 3 (handy for tests and benches)."""
         self.check_player_count(seats)
         opts = self.parse_options(options)
-        originals = rules.deal(seats, seed, opts, hands, collections)
-        return rules.new_state(seats, seed, opts, originals)
+        return rules.new_state(seats, seed, opts, rules.deal(seats, seed, opts, hands, collections))
 
-    view = staticmethod(build_view)
-
-    # ----- computer play --------------------------------------------------------------------
     def warm_up(self) -> None:
         """Compiles (or loads from the disk cache) the ``hard`` search, so no move waits for
         the compiler: the bot's worker processes call it when they start."""
         from games.triad.compiled import warm_up
 
         warm_up()
-
-    choose_action = staticmethod(ai.choose_action)  # the computer, from the seat's view
 
     def default_action(self, state: TriadState, seat: Seat) -> TriadAction:
         """A timed-out player's move: the ``greedy`` placement (``normal`` plays a softened

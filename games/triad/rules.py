@@ -96,8 +96,7 @@ def resolve(
     opponent = 1 - placer
     nbs = NEIGHBOURS[cell]
     mine_p = printed[cell]
-    mine_m = modified[cell]
-    assert mine_p is not None and mine_m is not None
+    assert mine_p is not None and modified[cell] is not None
 
     same_taken: set[int] = set()
     plus_taken: set[int] = set()
@@ -131,14 +130,17 @@ def resolve(
         plus_taken -= same_taken
     special = same_taken | plus_taken
 
-    basic: set[int] = set()
-    for side in order:
-        q = nbs[side]
-        if q >= 0 and owner[q] == opponent and q not in special:
-            theirs_m = modified[q]
-            assert theirs_m is not None
-            if mine_m[side] > theirs_m[OPPOSITE[side]]:
-                basic.add(q)
+    def beaten(x: int, side: int, spared: set[int]) -> bool:
+        """Whether the card on ``x`` takes its neighbour on ``side`` by the basic rule (an
+        opponent's card not in ``spared``)."""
+        q = NEIGHBOURS[x][side]
+        if q < 0 or owner[q] != opponent or q in spared:
+            return False
+        attacker, defender = modified[x], modified[q]
+        assert attacker is not None and defender is not None
+        return attacker[side] > defender[OPPOSITE[side]]
+
+    basic = {nbs[side] for side in order if beaten(cell, side, special)}
 
     chained: set[int] = set()
     if rules.combo and special:
@@ -146,18 +148,12 @@ def resolve(
         frontier = sorted(special)
         while frontier:
             x = frontier.pop() if lifo else frontier.pop(0)
-            x_m = modified[x]
-            assert x_m is not None
-            xn = NEIGHBOURS[x]
             for side in order:
-                q = xn[side]
-                if q >= 0 and owner[q] == opponent and q not in taken:
-                    theirs_m = modified[q]
-                    assert theirs_m is not None
-                    if x_m[side] > theirs_m[OPPOSITE[side]]:
-                        taken.add(q)
-                        chained.add(q)
-                        frontier.append(q)
+                if beaten(x, side, taken):
+                    q = NEIGHBOURS[x][side]
+                    taken.add(q)
+                    chained.add(q)
+                    frontier.append(q)
 
     return Flips(
         tuple(sorted(same_taken)),
@@ -235,9 +231,12 @@ def deal(
 
 
 def new_state(
-    seats: Sequence[Seat], seed: str, options: Options, originals: list[list[str]]
+    seats: Sequence[Seat], seed: str, options: Options, originals: list[list[str]] | None = None
 ) -> TriadState:
-    """The match at its first placement, from each seat's original five."""
+    """The match at its first placement, from each seat's original five (by default a seeded
+    level-3 deck each: ``deal`` without chosen hands)."""
+    if originals is None:
+        originals = deal(seats, seed, options, None, None)
     state = TriadState(
         seed=seed,
         seats=list(seats),

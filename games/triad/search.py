@@ -20,7 +20,7 @@ colouring. ``placement`` answers ``normal``'s question: what one card put on one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from games.core.budget import Budget
@@ -86,6 +86,19 @@ class Problem(NamedTuple):
     side: int
     elements: Sequence[str | None]
     rules: RuleSet
+
+    def packed_board(self, kinds: Mapping[Card, int]) -> tuple[int, int, int]:
+        """The board as bit fields: each cell's kind + 1 in 4 bits (0: empty), the cells of
+        colour 0, the cells taken (``kinds``: each card's kind)."""
+        packed = owner = occ = 0
+        for c, entry in enumerate(self.board):
+            if entry is not None:
+                card, colour = entry
+                packed |= (kinds[card] + 1) << 4 * c
+                occ |= 1 << c
+                if colour == 0:
+                    owner |= 1 << c
+        return packed, owner, occ
 
 
 class Move(NamedTuple):
@@ -157,14 +170,7 @@ class Position:
                 self.reps[s][mask] = tuple(out)
         self.flip_memo: list[dict[int, list[int | None]]] = [{} for _ in range(9)]
         # the root position
-        kinds_b = owner = occ = 0
-        for c, entry in enumerate(problem.board):
-            if entry is not None:
-                card, colour = entry
-                kinds_b |= (kinds[card] + 1) << 4 * c
-                occ |= 1 << c
-                if colour == 0:
-                    owner |= 1 << c
+        kinds_b, owner, occ = problem.packed_board(kinds)
         dead = 0
         for c in range(9):
             if occ >> c & 1 and occ & _NB_MASK[c] == _NB_MASK[c]:

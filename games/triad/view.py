@@ -181,16 +181,7 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
         scores={seats[0]: scores[0], seats[1]: scores[1]},
         last_move=None
         if lm is None
-        else LastMoveView(
-            seat=seats[lm.seat],
-            cell=lm.cell,
-            card=lm.card,
-            same=lm.same,
-            plus=lm.plus,
-            basic=lm.basic,
-            combo=lm.combo,
-            same_wall=lm.same_wall,
-        ),
+        else LastMoveView.model_validate(lm.model_dump() | {"seat": seats[lm.seat]}),
         history=rounds_of(state),
         pick=pick,
         winner=seats[state.winner] if state.winner is not None else None,
