@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force, turn_status
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
+from bot.ui.images.scaled import canvas, scaled_size
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
@@ -145,7 +146,11 @@ def _png(image: Image.Image) -> bytes:
     return png(image)
 
 
-TABLE_SIZE = (900, 460)
+TABLE_LAYOUT = (900, 460)  # the table's layout units
+# Drawn at 0.7: 630x322 px, still wider than Discord shows a table image (about 550 px), for
+# half the pixels to fill, map and deflate, and names still at 11 px or more (issue 29).
+TABLE_SCALE = 0.7
+TABLE_SIZE = scaled_size(TABLE_LAYOUT, TABLE_SCALE)  # the image's pixels
 SEAT_NAME_W = 165  # the seat names' column on the table image
 BACKS_X = 18 + SEAT_NAME_W + 8  # where the seat's card backs start, from the panel's left
 
@@ -154,9 +159,8 @@ def render_table(
     view: AmapatolliView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
     """The public table: the last card, colours in force, whose turn, hands, stock, direction."""
-    width, height = TABLE_SIZE
-    image = Image.new("RGB", TABLE_SIZE, TABLE)
-    draw = ImageDraw.Draw(image)
+    width, height = TABLE_LAYOUT
+    image, draw = canvas(TABLE_LAYOUT, TABLE, TABLE_SCALE)
 
     def name(seat: str | None) -> str:
         if seat is None:

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
+from bot.ui.images.scaled import canvas
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
@@ -199,7 +200,10 @@ def seat_name_width(view: Chupate2View) -> int:
 
 
 # ----- the table --------------------------------------------------------------------------------
-TABLE_W = 900
+TABLE_W = 900  # the table's layout units
+# Drawn at 0.7: 630 px wide, still wider than Discord shows a table image (about 550 px), for
+# half the pixels to fill, map and deflate, and names still at 11 px or more (issue 29).
+TABLE_SCALE = 0.7
 CENTRE_H = 330
 MEDIUM_SIZE = 20
 SEAT_ROW_H = 46
@@ -229,8 +233,7 @@ def render_table(
 ) -> bytes:
     seats = view.seats
     height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
-    image = Image.new("RGB", (TABLE_W, height), FELT)
-    draw = ImageDraw.Draw(image)
+    image, draw = canvas((TABLE_W, height), FELT, TABLE_SCALE)
     small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
 
     # stock, top card, colour in force, direction, pending draw

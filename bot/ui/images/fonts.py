@@ -45,7 +45,7 @@ def font_path(bold: bool = True) -> str | None:
 
 
 @cache
-def font(size: int, bold: bool = True) -> Font:
+def font(size: float, bold: bool = True) -> Font:
     path = font_path(bold)
     if path:
         return MemoFont(path, size)
@@ -64,7 +64,7 @@ class MemoFont(ImageFont.FreeTypeFont):
     the bitmap is never modified). Anything unusual (features, direction, language) is rendered
     as usual."""
 
-    def __init__(self, path: str, size: int) -> None:
+    def __init__(self, path: str, size: float) -> None:
         super().__init__(path, size)
         self._masks: dict[tuple[Any, ...], Any] = {}
         self._lengths: dict[tuple[str, str], float] = {}

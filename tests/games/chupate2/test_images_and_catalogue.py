@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from bot.i18n.messages import placeholders, render
-from bot.ui.chupate2.images import render_hand, render_table
+from bot.ui.chupate2.images import TABLE_SCALE, render_hand, render_table
+from bot.ui.images.scaled import scaled_size
 from games.chupate2 import GAME, Options
 from games.chupate2 import actions as A
 from games.chupate2.cards import COLOURS
@@ -128,7 +129,8 @@ def test_render_table_and_hand_for_played_states(locale):
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         table = render_table(GAME.view(state, None), tr, names={"s0": "Ana 🤖", "s1": "B" * 40})
         width, height = _png_size(table)
-        assert width == 900 and height == 330 + 20 + 46 * n + 16
+        # laid out 900 wide, drawn at TABLE_SCALE (630 px)
+        assert (width, height) == scaled_size((900, 330 + 20 + 46 * n + 16), TABLE_SCALE)
         assert len(table) < 300_000
         hand = render_hand(GAME.view(state, "s0"), tr)
         width, _ = _png_size(hand)
@@ -141,10 +143,10 @@ def test_render_special_cards_big_hand_and_empty_hand():
     big += ["Wa", "Wb"]  # 34 cards in 5 colour groups
     state = make_state({"a": big, "b": ["Fb"]}, "Fa", colour="g", phase="challenge", pending=4)
     assert _png_size(render_hand(GAME.view(state, "a"), tr)) == (900, 20 + 5 * 130)
-    assert _png_size(render_table(GAME.view(state, "a"), tr))[0] == 900
+    assert _png_size(render_table(GAME.view(state, "a"), tr))[0] == 630
     assert _png_size(render_hand(GAME.view(state, None), tr)) == (900, 150)
     wild_first = make_state({"a": ["r1a"], "b": ["g1a"]}, "Wa", colour=None, phase="colour")
-    assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 900
+    assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 630
 
 
 def test_presenter_helpers_put_cards_and_colours_into_words():
