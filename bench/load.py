@@ -181,7 +181,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--slowest",
         type=int,
         default=8,
-        help="list this many slowest click -> public edit samples (game, move) in the summary (8)",
+        help="list this many slowest click -> public edit and click -> next view samples (game,"
+        " move) in the summary (8)",
     )
     parser.add_argument(
         "--profile-bot",
@@ -567,6 +568,13 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "mover_dm_ms": percentiles(stats.dm_ms),
         "public_edit_ms_by_game": by_game(stats.public_samples),
         "mover_dm_ms_by_game": by_game(stats.dm_samples),
+        "next_view_ms_by_view": {
+            view: percentiles([x.ms for x in stats.next_samples if x.via.endswith(view)])
+            for view in ("->dm", "->table")
+        },
+        "slowest_next_views": [
+            asdict(x) for x in sorted(stats.next_samples, key=lambda x: -x.ms)[: args.slowest]
+        ],
         "slowest_public_edits": [
             asdict(x) for x in sorted(stats.public_samples, key=lambda x: -x.ms)[: args.slowest]
         ],
@@ -717,14 +725,98 @@ def summary(results: list[dict[str, Any]]) -> str:
                     for g, f in games.items()
                 )
             )
+        views = r["next_view_ms_by_view"]
+        notes.append(
+            f"{r['tables']} tables, next player's view p50/p99/max ms (n) by where they act: "
+            + ", ".join(
+                f"{v[2:]} {ms(f, 'p50')}/{ms(f, 'p99')}/{ms(f, 'max')} ({f['n']})"
+                for v, f in views.items()
+            )
+        )
+        for x in r["slowest_next_views"]:
+            notes.append(
+                f"  slow next view: {x['ms']:.0f} ms {x['game']} #{x['table_id']} {x['kind']}"
+                f" via {x['via']} clicked v{x['clicked_version']} at {x['clicked_at']}"
+                f" (interaction {x['interaction_id']})"
+            )
         for x in r["slowest_public_edits"]:
             notes.append(
                 f"  slow: {x['ms']:.0f} ms {x['game']} #{x['table_id']} {x['kind']} via {x['via']} "
                 f"clicked v{x['clicked_version']} at {x['clicked_at']} (interaction {x['interaction_id']}), shown v{x['shown_version']}"
             )
     return "\n".join(
-        lines + [""] + issue25_summary(results) + [""] + issue29_summary(results) + [""] + notes
+        lines
+        + [""]
+        + issue25_summary(results)
+        + [""]
+        + stages_summary(results)
+        + [""]
+        + issue29_summary(results)
+        + [""]
+        + notes
     )
+
+
+# Where a view's time goes in the bot (``bot/ui/view_kit.py`` ``_Stages``): per kind of view,
+# each stage's p50 / p99 / max ms; then the requests and the click's answer.
+VIEW_KINDS = ("dm", "public", "hand", "mention")
+VIEW_STAGES = (
+    "queued",
+    "coalesce",
+    "pace",
+    "busy",
+    "restore",
+    "checks",
+    "build",
+    "render",
+    "sent",
+    "total",
+)
+REQUEST_PHASES = (
+    ("ack_handler", "click handled -> its answer sent"),
+    ("intent_record", "intent written before the ack"),
+    ("http_callback", "interaction callback sent -> answered"),
+    ("http_webhook", "interaction-token request sent -> answered"),
+    ("token_edit", "edit through an interaction token"),
+    ("gate_wait", "bot-token request: wait for its turn at the gate"),
+    ("http_bot", "bot-token request sent -> answered"),
+    ("render", "image drawn (render pool)"),
+    ("persist", "move persisted"),
+    ("notify", "listener told of a change"),
+)
+
+
+def stages_summary(results: list[dict[str, Any]]) -> list[str]:
+    """Where the time goes inside the bot, per kind of view and stage (p50 / p99 / max ms,
+    n), from the change waiting to be shown to its worker done; then the requests."""
+    lines: list[str] = []
+    for r in results:
+        phases = r["phase_ms"] if isinstance(r["phase_ms"], dict) else {}
+        lines.append(
+            f"{r['tables']} tables, pacer {r['pacer']}: where a view's time goes in the bot,"
+            " p50 / p99 / max ms (n)"
+        )
+        lines.append("| view | " + " | ".join(VIEW_STAGES) + " |")
+        lines.append("|" + "---|" * (len(VIEW_STAGES) + 1))
+        for kind in VIEW_KINDS:
+            cells = []
+            for stage in VIEW_STAGES:
+                f = phases.get(f"view_{kind}_{stage}")
+                cells.append(
+                    "—" if not f else f"{ms(f, 'p50')} / {ms(f, 'p99')} / {ms(f, 'max')} ({f['n']})"
+                )
+            if any(c != "—" for c in cells):
+                lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+        lines.append("")
+        lines.append("| request | p50 / p99 / max ms (n) |")
+        lines.append("|---|---|")
+        for phase, label in REQUEST_PHASES:
+            f = phases.get(phase)
+            if f:
+                lines.append(
+                    f"| {label} | {ms(f, 'p50')} / {ms(f, 'p99')} / {ms(f, 'max')} ({f['n']}) |"
+                )
+    return lines
 
 
 def issue25_summary(results: list[dict[str, Any]]) -> list[str]:

@@ -12,7 +12,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tests.fakediscord.model import Channel, Guild, Message
@@ -506,21 +506,27 @@ class LoadTable:
         """A view of this table changed: the moves it now lets someone act after are resolved."""
         if not self.awaiting_next:
             return
-        ready = [v for v in (h.can_act_at() for h in self.humans) if v is not None]
+        # (version, the view: "dm" or "table" when they act from the public table)
+        ready = [
+            (v, "table" if h.channel else "dm")
+            for h in self.humans
+            if (v := h.can_act_at()) is not None
+        ]
         if not ready:
             return
         still, stats = [], self.world.stats
         for pending in self.awaiting_next:
-            later = [v for v in ready if v > pending.version]
+            later = [r for r in ready if r[0] > pending.version]
             if not later:
                 still.append(pending)
                 continue
             if self.world.measuring_or_draining:
-                shown = min(later)
+                shown, view = min(later)
                 sample = self.sample(pending, shown)
                 if shown == pending.version + 1:
                     stats.next_ms.append(sample.ms)
-                    stats.next_samples.append(sample)
+                    # via: the mover's view -> the next player's ("dm", "table")
+                    stats.next_samples.append(replace(sample, via=f"{sample.via}->{view}"))
                 else:
                     stats.next_after_cpu_ms.append(sample.ms)
         self.awaiting_next = still

@@ -15,11 +15,13 @@ from typing import Any, TypeVar
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.errors import TableError
 from bot.i18n import translator
 from bot.ports import CogHost
 from bot.service import Table
 from bot.ui.feedback import guard, user_locale
+from bot.ui.http_gate import handling_started
 from bot.ui.items import (
     ActionButton,
     ActionSelect,
@@ -61,6 +63,7 @@ class Click:
     ) -> None:
         """``table``: the live table, when the caller has it (else it is looked up)."""
         self.bot = bot
+        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         self.intent = Intent(
             interaction_id=str(interaction.id),
             application_id=str(interaction.application_id),
@@ -99,9 +102,11 @@ class Click:
         if self.recorded:
             return
         self.recorded = True
+        start = time.perf_counter()
         write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
         write.add_done_callback(_log_failure)
         await asyncio.wait({write}, timeout=RECORD_WITHIN)
+        metrics.observe("intent_record", (time.perf_counter() - start) * 1000)
 
     async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
         """Record, then acknowledge (a deferred update, or "thinking" of an ephemeral answer)."""
@@ -286,6 +291,7 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
+        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
         if _is_private_view(interaction):

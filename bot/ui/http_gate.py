@@ -14,7 +14,9 @@ it out in the gate instead of going around it.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
@@ -50,6 +52,27 @@ def bound_to_global_limit(url: str, headers: Any) -> bool:
     return authorization.startswith("Bot ") and not is_exempt(api_path(url))
 
 
+# When our handler of the current task's interaction began (perf_counter), until its answer
+# (the callback) is sent: that wait is timed as ``ack_handler`` (``bench/load.py``).
+_handling_since: ContextVar[float | None] = ContextVar("mesa_handling_since", default=None)
+
+
+def handling_started() -> None:
+    """An interaction's handler begins in this task (its first callback is then timed)."""
+    _handling_since.set(time.perf_counter())
+
+
+def request_kind(path: str, counted: bool) -> str:
+    """A request's name in the timings: ``callback`` (an interaction's answer), ``webhook``
+    (an edit or follow-up through an interaction token), ``bot`` (bound to the global limit),
+    ``other`` (the bot token on an exempt route)."""
+    if path.startswith("/interactions/"):
+        return "callback"
+    if counted:
+        return "bot"
+    return "webhook" if path.startswith("/webhooks/") else "other"
+
+
 class _GatedRequest:
     """``session.request(…)`` used as ``async with``: waits for the gate, then sends."""
 
@@ -60,13 +83,25 @@ class _GatedRequest:
 
     async def __aenter__(self) -> Any:
         method, url, kwargs = self._args
+        path = api_path(str(url))
         counted = bound_to_global_limit(str(url), kwargs.get("headers"))
         pacer = self._gate.pacer() if counted else None
+        start = time.perf_counter()
+        if path.startswith("/interactions/"):
+            since = _handling_since.get()
+            if since is not None:  # the handler's wait before it answered
+                _handling_since.set(None)
+                metrics.observe("ack_handler", (start - since) * 1000)
         if pacer is not None:
             await pacer.sending()
             metrics.count("http.bot_token")
+            sent = time.perf_counter()
+            metrics.observe("gate_wait", (sent - start) * 1000)
+            start = sent
         self._inner = self._gate.session.request(method, url, **kwargs)
         response = await self._inner.__aenter__()
+        # Sent -> answered (a free connection of the session's pool included), by kind.
+        metrics.observe(f"http_{request_kind(path, counted)}", (time.perf_counter() - start) * 1000)
         if pacer is not None and response.status == 429:
             self._gate.refused(pacer, response)
         return response

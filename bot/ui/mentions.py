@@ -38,7 +38,7 @@ class TurnMentions:
     def show(self, table: Table, over: bool) -> None:
         """Keep the table's one turn mention naming the players to act no DM tells (none once
         ``over``)."""
-        slot = self._slots.setdefault(table.id, Slot())
+        slot = self._slots.setdefault(table.id, Slot(kind="mention"))
         self.k.kick(slot, lambda: self._present_mention(table, slot, over))
         if over:
             self._slots.pop(table.id, None)  # its worker deletes the last mention

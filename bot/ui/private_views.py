@@ -24,7 +24,7 @@ from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, SlotSet, ViewKit, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, stage_done, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +34,8 @@ class PrivateViews:
 
     def __init__(self, kit: ViewKit) -> None:
         self.k = kit
-        self._slots: SlotSet[tuple[int, str]] = SlotSet(kit)  # each DM hand
-        self._hands: SlotSet[tuple[int, str]] = SlotSet(kit)  # each live ephemeral hand
+        self._slots: SlotSet[tuple[int, str]] = SlotSet(kit, "dm")  # each DM hand
+        self._hands: SlotSet[tuple[int, str]] = SlotSet(kit, "hand")  # each live ephemeral hand
 
     def private_message_id(self, table_id: int, seat: str) -> int | None:
         """The DM message holding ``seat``'s private view at that table, if any."""
@@ -92,6 +92,7 @@ class PrivateViews:
         if table.state is None:
             return
         await self._restore_private(table.id, seat, slot)
+        stage_done("restore")
         await self._present_private_view(table, seat, slot)
         if table.game.is_over(table.state) and slot.older:
             older, slot.older = slot.older, []
@@ -151,12 +152,15 @@ class PrivateViews:
             # or brought up to date (with the bot token) only once they play from it again.
             metrics.count("dm_spared_channel_play")
             return
+        stage_done("checks")
         tr = translator(await self.k.bot.locale_of(seat))
         payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr, view=view)
+        stage_done("build")
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if slot.message_id is not None:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
+                stage_done("render")
                 try:
                     await self._edit_dm(table.id, seat, slot, payload, urgency)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting

@@ -21,7 +21,7 @@ from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.seats import disable_rematch
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, SlotSet, ViewKit, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, stage_done, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class PublicTable:
 
     def __init__(self, kit: ViewKit) -> None:
         self.k = kit
-        self._slots: SlotSet[int] = SlotSet(kit)
+        self._slots: SlotSet[int] = SlotSet(kit, "public")
 
     def show(self, table: Table, build: Callable[[], Payload], final: bool = False) -> Slot | None:
         slot = self._slots.of(table.id)
@@ -52,6 +52,7 @@ class PublicTable:
         if slot.build is None:
             return
         row = await self.k.shown.restore(table.id, "")
+        stage_done("restore")
         if (
             row is not None
             and slot.shown_version is None
@@ -63,6 +64,7 @@ class PublicTable:
         if playing and slot.shown_version == version:
             return  # already shown (by the answer to the click that made it)
         payload = slot.build()
+        stage_done("build")
         if slot.final or table.record.status == "finished":
             # The last word (a later change, e.g. closing, opens a new slot): no slot outlives
             # its table.
@@ -81,6 +83,7 @@ class PublicTable:
                 message_id = None
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
+                stage_done("render")
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"

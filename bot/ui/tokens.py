@@ -17,6 +17,7 @@ token.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -142,6 +143,7 @@ class Tokens:
         if hook is None:
             return False
         metrics.count(f"rest.{kind}")
+        start = time.perf_counter()
         try:
             await hook.edit(kwargs)
         except discord.HTTPException as exc:
@@ -153,4 +155,5 @@ class Tokens:
             metrics.count("token.refused")
             return False
         metrics.count("token.edit")
+        metrics.observe("token_edit", (time.perf_counter() - start) * 1000)
         return True

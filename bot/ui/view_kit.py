@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -45,6 +46,10 @@ NO_MUTUAL_GUILD = 50278
 NOTICE_AFTER = 60.0
 T = TypeVar("T")
 K = TypeVar("K")  # what a kind of view is keyed by: a table id, (table id, seat)
+
+
+# The trace of the slot change whose work the current task runs (``stage_done``).
+_tracing: ContextVar[_Stages | None] = ContextVar("mesa_view_trace", default=None)
 
 
 class ListenerHost(Protocol):
@@ -95,6 +100,10 @@ class Slot:
     paced_at: float | None = None  # when its worker last had a bot-token turn (kit's clock)
     wake: asyncio.Event | None = None  # set to end a coalescing wait (the game ended, closed)
     clicked: bool = False  # a DM hand its player clicked: they play from it
+    # The per-stage trace (``ViewKit._drain_slot``): what the slot shows, and since when (kit's
+    # clock) a change waits to be shown (None: nothing waits).
+    kind: str = "view"
+    since: float | None = None
 
     async def take_by(self, deadline: float) -> bool:
         """Take ``busy`` if it is free by ``deadline`` (loop time): a click answered with this
@@ -116,8 +125,9 @@ class SlotSet(Generic[K]):
     """The slots of one kind of view (the public messages, the DM hands...), by key, each
     shown by its worker (``ViewKit.kick``); a click answered with the view holds its slot."""
 
-    def __init__(self, kit: ViewKit) -> None:
+    def __init__(self, kit: ViewKit, kind: str = "view") -> None:
         self._kit = kit
+        self._kind = kind  # the slots' name in the per-stage trace: public, dm, hand
         self._slots: dict[K, Slot] = {}
 
     def __iter__(self) -> Iterator[K]:
@@ -128,7 +138,10 @@ class SlotSet(Generic[K]):
 
     def of(self, key: K) -> Slot:
         """``key``'s slot, a new one if it has none."""
-        return self._slots.setdefault(key, Slot())
+        slot = self._slots.get(key)
+        if slot is None:
+            slot = self._slots[key] = Slot(kind=self._kind)
+        return slot
 
     def pop(self, key: K) -> Slot | None:
         return self._slots.pop(key, None)
@@ -166,6 +179,43 @@ async def timed_rest(
             return await call
     finally:
         metrics.observe("rest", (time.perf_counter() - start) * 1000)
+
+
+def stage_done(stage: str) -> None:
+    """Inside a slot's work: the work's stage ``stage`` ends now (timed as
+    ``view_<kind>_<stage>`` when the slot's worker traces it, else nothing)."""
+    trace = _tracing.get()
+    if trace is not None:
+        trace.mark(stage)
+
+
+class _Stages:
+    """Where the time of one change of a slot goes, from the moment it waited to be shown to
+    the moment its worker had shown it: observed as ``view_<kind>_<stage>`` timings (ms) for
+    ``bench/load.py``'s per-stage breakdown. Stages: ``queued`` (behind the slot's previous
+    change, or a click answering with the view), ``coalesce`` (a table being played waiting
+    out ``public_every`` for the bot token), ``pace`` (the bot token's turn), ``busy`` (the
+    slot's lock), then the work's own stages (``stage_done``: e.g. ``restore``, ``render``)
+    and ``sent`` (the rest of the work: the REST call, split further by ``gate_wait``,
+    ``http_*`` and ``token_edit``), and ``total``."""
+
+    __slots__ = ("_kind", "_since", "_last")
+
+    def __init__(self, slot: Slot) -> None:
+        now = time.perf_counter()
+        self._kind = slot.kind
+        self._since = slot.since if slot.since is not None else now
+        self._last = self._since
+        self.mark("queued")
+
+    def mark(self, stage: str) -> None:
+        """The stage that ends now."""
+        now = time.perf_counter()
+        metrics.observe(f"view_{self._kind}_{stage}", (now - self._last) * 1000)
+        self._last = now
+
+    def done(self) -> None:
+        metrics.observe(f"view_{self._kind}_total", (time.perf_counter() - self._since) * 1000)
 
 
 class ViewKit:
@@ -238,6 +288,8 @@ class ViewKit:
         that change), and make sure its worker runs."""
         slot.dirty = True
         slot.work = work
+        if slot.since is None:
+            slot.since = time.perf_counter()
         if slot.wake is not None and slot.skip_version is None:
             slot.wake.set()  # no longer a table being played: shown at once
         if not slot.holds and (slot.task is None or slot.task.done()):
@@ -246,20 +298,27 @@ class ViewKit:
     async def _drain_slot(self, slot: Slot) -> None:
         while slot.dirty and not slot.holds and slot.work is not None:
             slot.paced_turn = False
+            trace = _Stages(slot)
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
-                if await self._coalesce(slot):
+                coalesced = await self._coalesce(slot)
+                trace.mark("coalesce")
+                if coalesced:
                     return  # answered in place meanwhile: its release starts the worker again
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
                 slot.paced_turn = True
                 await self.pacer.acquire(Priority.PUBLIC)
+                trace.mark("pace")
                 slot.paced_at = self.clock()
                 if slot.holds or not slot.dirty:
                     return  # answered in place meanwhile: its release starts the worker again
             slot.dirty = False
+            slot.since = None  # a change from now on waits anew
             async with slot.busy:
+                trace.mark("busy")
                 work = slot.work  # the latest, also if a change came while waiting
                 if work is None:
                     return
+                traced = _tracing.set(trace)  # the work marks its own stages (``stage_done``)
                 try:
                     if slot.paced_turn:  # a bot-token call after its turn's goes as a public one
                         with pace_at(Priority.PUBLIC):
@@ -269,8 +328,11 @@ class ViewKit:
                 except Exception:
                     log.exception("showing a table change failed")
                 finally:
+                    _tracing.reset(traced)
                     if slot.paced_turn:
                         self.pacer.release()  # an interaction token edited, or nothing was sent
+                    trace.mark("sent")
+                    trace.done()
 
     async def _coalesce(self, slot: Slot) -> bool:
         """A table being played whose last bot-token edit is under ``public_every`` seconds

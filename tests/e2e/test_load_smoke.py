@@ -115,6 +115,15 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["bot_and_renders_cpu_ms_per_move"] > result["bot_cpu_ms_per_move"]
     assert result["images_drawn_per_move"] > 0 and result["image_kib_mean"] > 0
     assert "| tables | pacer | moves/s | CPU ms/move: bot + renders" in run.stdout
+    # where a view's time goes in the bot: each kind of view's stages, the requests, the ack
+    phases = result["phase_ms"]
+    for phase in ("view_public_total", "view_dm_total", "view_dm_queued", "view_public_sent"):
+        assert phases[phase]["n"] > 0, phase
+    assert phases["ack_handler"]["n"] > 0 and phases["http_callback"]["n"] > 0
+    assert phases["http_webhook"]["n"] > 0 and phases["token_edit"]["n"] > 0
+    assert "where a view's time goes in the bot" in run.stdout
+    assert "| view | queued | coalesce | pace | busy |" in run.stdout
+    assert "| click handled -> its answer sent |" in run.stdout
 
 
 def test_loop_cpu_charges_the_fake_and_the_players_apart():
