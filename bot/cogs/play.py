@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -31,10 +30,10 @@ from bot.ui.items import (
     ModalButton,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
-from bot.ui.pending_commands import HAND
+from bot.ui.pending_commands import HAND, intent_of
 from bot.ui.presenter import ModalField
 from games.core import GameState
-from storage import Intent, StorageUnavailable
+from storage import StorageUnavailable
 from storage.intents import Ack
 
 log = logging.getLogger(__name__)
@@ -64,18 +63,8 @@ class Click:
         """``table``: the live table, when the caller has it (else it is looked up)."""
         self.bot = bot
         handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
-        self.intent = Intent(
-            interaction_id=str(interaction.id),
-            application_id=str(interaction.application_id),
-            token=interaction.token,
-            table_id=table_id,
-            seat=str(interaction.user.id),
-            version=version,
-            action=action,
-            locale=user_locale(interaction),
-            created_at=time.time(),  # received now: the token lives 15 minutes from about now
-            ack=ack,
-            origin=bot.tables.intents.origin,
+        self.intent = intent_of(
+            interaction, table_id, version, action, ack, bot.tables.intents.origin
         )
         self.recorded = False
         # The table's version when the click arrived: equal to the version the player saw,

@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -61,16 +62,60 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def configure_logging(
-    level: str, log_format: Literal["text", "json"], static: dict[str, Any] | None = None
+class RedactBodies(logging.Filter):
+    """discord.py's DEBUG lines carry whole request and response bodies and gateway events
+    (``discord.http``: "... with <body> has returned", "... has received <body>";
+    ``discord.gateway``: "WebSocket Event: <event>"): a DM hand's cards, an ephemeral hand a
+    click was on. Nobody sees another player's hidden cards, the operator's log included, so
+    every such argument of a ``discord.*`` record leaves as its size only; the method, the
+    route and the status stay."""
+
+    PREFIX = "discord."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.name.startswith(self.PREFIX) or not record.args:
+            return True
+        if isinstance(record.args, Mapping):  # one mapping argument: logging's own shape
+            if "%(" not in str(record.msg):
+                record.args = (_without_body(dict(record.args)),)
+            return True
+        args = tuple(_without_body(arg) for arg in record.args)
+        if any(new is not old for new, old in zip(args, record.args, strict=True)):
+            record.args = args
+        return True
+
+
+def _without_body(arg: object) -> object:
+    """A body (a JSON object, list or text, a multipart form, bytes) as ``<body: N>``."""
+    if isinstance(arg, dict | list | tuple | bytes | bytearray):
+        return f"<body: {len(arg)} {'bytes' if isinstance(arg, bytes | bytearray) else 'items'}>"
+    if isinstance(arg, str) and arg[:1] in ("{", "["):
+        return f"<body: {len(arg)} chars>"
+    if type(arg).__name__ == "FormData":  # aiohttp's multipart body (files and payload_json)
+        return "<body: multipart>"
+    return arg
+
+
+def log_handler(
+    log_format: Literal["text", "json"], static: dict[str, Any] | None = None, stream: Any = None
 ) -> logging.Handler:
-    """One stderr handler on the root logger, in ``log_format``; returns it."""
-    handler = logging.StreamHandler(sys.stderr)
+    """The bot's log handler (stderr unless ``stream``), in ``log_format``, its secrets and
+    players' cards redacted."""
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler.addFilter(RedactBodies())
     handler.addFilter(RedactTokens())
     if log_format == "json":
         handler.setFormatter(JsonFormatter(static))
     else:
         handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    return handler
+
+
+def configure_logging(
+    level: str, log_format: Literal["text", "json"], static: dict[str, Any] | None = None
+) -> logging.Handler:
+    """One stderr handler on the root logger, in ``log_format``; returns it."""
+    handler = log_handler(log_format, static)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

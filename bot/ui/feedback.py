@@ -12,6 +12,7 @@ import discord
 from bot import metrics
 from bot.errors import Notice, TableError
 from bot.i18n import has, normalise_locale, tr
+from bot.places import Place, PlaceKind, place_of
 from games.core import IllegalAction
 from storage import StorageUnavailable
 
@@ -26,9 +27,24 @@ def expired(exc: BaseException) -> bool:
     return isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION
 
 
-def error_text(exc: BaseException, locale: str, game_key: str | None = None) -> str:
+# Refusals that say where they happened, and how a place that is no server is named there
+# (``error.<code>.<kind>``; a server, with the bot or without, keeps ``error.<code>``).
+PLACE_WORDED = frozenset({"no_such_table"})
+NOT_A_SERVER = {PlaceKind.GROUP_DM: "group_dm", PlaceKind.BOT_DM: "bot_dm"}
+
+
+def error_key(code: str, place: Place | None) -> str:
+    """The catalogue key of refusal ``code`` said in ``place`` (None: a server's words)."""
+    where = NOT_A_SERVER.get(place.kind) if place is not None and code in PLACE_WORDED else None
+    return f"error.{code}" if where is None else f"error.{code}.{where}"
+
+
+def error_text(
+    exc: BaseException, locale: str, game_key: str | None = None, place: Place | None = None
+) -> str:
+    """``place``: where the refused interaction came from, for the refusals that name it."""
     if isinstance(exc, TableError):
-        return tr(locale, f"error.{exc.code}", **exc.params)
+        return tr(locale, error_key(exc.code, place), **exc.params)
     if isinstance(exc, StorageUnavailable):  # nothing of it was saved, nor shown
         return tr(locale, "error.not_saved")
     if isinstance(exc, Notice) and game_key:
@@ -76,7 +92,8 @@ async def answer_error(
         log.error("unexpected error in interaction", exc_info=exc)
     if isinstance(exc, TableError) and exc.code == "table_gone":
         exc = await _why_gone(interaction, exc)
-    await reply(interaction, error_text(exc, user_locale(interaction), game_key))
+    text = error_text(exc, user_locale(interaction), game_key, place_of(interaction))
+    await reply(interaction, text)
 
 
 async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:

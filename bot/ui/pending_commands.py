@@ -22,6 +22,7 @@ import discord
 from bot.service import TableService
 from bot.ui.feedback import user_locale
 from storage import Intent, StorageUnavailable
+from storage.intents import Ack
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,32 @@ RECORDED = (discord.InteractionType.application_command, discord.InteractionType
 
 def is_command(intent: Intent) -> bool:
     return intent.table_id == COMMAND_TABLE
+
+
+def intent_of(
+    interaction: discord.Interaction,
+    table_id: int,
+    version: int | None,
+    action: str,
+    ack: Ack,
+    origin: str,
+) -> Intent:
+    """What ``interaction`` asks, as the intent stored before it is answered (a move of
+    ``table_id`` at ``version``, or a command of ``COMMAND_TABLE``); received now: its token
+    lives 15 minutes from about now."""
+    return Intent(
+        interaction_id=str(interaction.id),
+        application_id=str(interaction.application_id),
+        token=interaction.token,
+        table_id=table_id,
+        seat=str(interaction.user.id),
+        version=version,
+        action=action,
+        locale=user_locale(interaction),
+        created_at=time.time(),
+        ack=ack,
+        origin=origin,
+    )
 
 
 class PendingCommands:
@@ -55,18 +82,8 @@ class PendingCommands:
         else:
             command = interaction.command
             action = "/" + (command.qualified_name if command is not None else "?")
-        intent = Intent(
-            interaction_id=str(interaction.id),
-            application_id=str(interaction.application_id),
-            token=interaction.token,
-            table_id=COMMAND_TABLE,
-            seat=str(interaction.user.id),
-            version=None,
-            action=action,
-            locale=user_locale(interaction),
-            created_at=time.time(),
-            ack="thinking",
-            origin=tables.intents.origin,
+        intent = intent_of(
+            interaction, COMMAND_TABLE, None, action, "thinking", tables.intents.origin
         )
         self._recorded.add(interaction.id)
         write = asyncio.ensure_future(tables.intents.record(intent))

@@ -188,7 +188,7 @@ class PublicTable:
     ) -> None:
         """An interaction-only table whose token is about to expire, posted anew as a public
         follow-up of a player's click: that message is the table from now on."""
-        interaction, received = carrier
+        interaction, _ = carrier  # its token lives from its arrival (``Tokens.offer``)
         old = self.k.anywhere.editor(table)
         await finish(payload)
         v2 = payload.view is not None and payload.view.has_components_v2()
@@ -198,9 +198,7 @@ class PublicTable:
             self.k.anywhere.carried(table)  # (its edit may go through a table token again)
             raise
         await self._posted(table, slot, payload, message.id, version, True)
-        self.k.tokens.offer(
-            ("public", table.id), interaction, message.id, followup=message.id, received=received
-        )
+        self.k.tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
         metrics.count("anywhere.moved")
         await self.k.anywhere.moved(table, old, v2)
 

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -91,8 +92,9 @@ class Tokens:
         received: float | None = None,
     ) -> None:
         """``interaction`` may edit ``message_id`` (as its original, or its ``followup``): keep
-        it for ``key`` if it is newer than the hook kept."""
-        start = self.clock() if received is None else received
+        it for ``key`` if it is newer than the hook kept. Its token lives from ``received``
+        (this holder's clock), by default from when Discord made the interaction."""
+        start = self.arrival(interaction) if received is None else received
         self._offers += 1
         if self._offers % PRUNE_EVERY == 0:
             self.prune()
@@ -102,6 +104,17 @@ class Tokens:
         self._hooks[key] = Hook(interaction, message_id, start + LIFETIME, followup)
         if self.on_offer is not None:
             self.on_offer(key)
+
+    def arrival(self, interaction: discord.Interaction) -> float:
+        """When ``interaction``'s token began to live, on this holder's clock: Discord made it
+        at its id's time (``created_at``), seconds before a loaded bot gets to offer it; never
+        later than now (a clock a little behind Discord's), at most ``LIFETIME`` ago."""
+        created = getattr(interaction, "created_at", None)
+        now = self.clock()
+        if not isinstance(created, datetime):
+            return now
+        age = (discord.utils.utcnow() - created).total_seconds()
+        return now - min(max(age, 0.0), LIFETIME)
 
     def fresh(self, key: Any, message_id: int | None) -> Hook | None:
         """The hook of ``key`` that may still edit ``message_id``; an expired one, or one of

@@ -353,3 +353,23 @@ def test_lobby_options_read_as_names_not_command_help(locale):
         shown = _option_value(key, field, 0, t)
         assert shown != "0" and shown.split()[0] in ("automático", "automatic")
     assert _option_value("maquiavelo", "hand_size", 7, t) == "7"
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_a_missing_table_is_said_in_the_place_s_own_words(locale):
+    """A group DM or the bot's DM is no server: "no table #7 in this server" would be wrong
+    there (``bot/ui/feedback.error_key``); a server, with the bot or without, keeps it."""
+    from bot.errors import TableError
+    from bot.places import Place, PlaceKind
+    from bot.ui.feedback import error_text
+
+    missing = TableError("no_such_table", table=7)
+    server = error_text(missing, locale, place=Place(PlaceKind.SERVER, 1, 2))
+    without_bot = error_text(missing, locale, place=Place(PlaceKind.SERVER_WITHOUT_BOT, 1, 2))
+    group = error_text(missing, locale, place=Place(PlaceKind.GROUP_DM, 1, None))
+    dm = error_text(missing, locale, place=Place(PlaceKind.BOT_DM, 1, None))
+    assert server == without_bot == error_text(missing, locale)
+    word = {"es": "servidor", "en": "server"}[locale]
+    assert word in server and "#7" in server
+    assert len({server, group, dm}) == 3
+    assert all("#7" in text and word not in text for text in (group, dm))

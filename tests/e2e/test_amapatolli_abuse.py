@@ -74,7 +74,7 @@ async def test_rejected_clicks_change_nothing(fake_discord, mesa):
     # Forged custom_ids: an action that does not exist, an unknown table.
     await refused(actor, actor.forge_click(dm, f"t:{table.table_id}:{version}:p.zz99"), BAD_ACTION)
     await refused(
-        actor, actor.forge_click(dm, f"t:9999:{version}:draw"), "No hay ninguna mesa #9999"
+        actor, actor.forge_click(dm, f"t:9999:{version}:draw"), "No hay ninguna mesa #9999 aquí"
     )
     # A stale button: an earlier version of the actor's own view.
     await refused(actor, actor.forge_click(dm, f"t:{table.table_id}:{version - 1}:draw"), STALE)

@@ -82,7 +82,7 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     gif = await (await carol.click(stepped, "Exportar GIF"))
     assert gif.attachments[0].data.startswith(b"GIF89a")
     refused = await (await carol.slash("replay", channel=friends, table=server_game))
-    assert f"No hay ninguna mesa #{server_game}" in refused.text
+    assert f"No hay ninguna mesa #{server_game} en este grupo" in refused.text  # no server
     assert server_game not in mesa.bot.get_cog("ReplayCog")._cache  # refused before rebuilt
 
     # ... and the server never shows the group DM's
@@ -96,7 +96,7 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     profile = await (await carol.slash("profile"))  # carol is a member of the server too
     assert "Sin partidas puntuadas todavía" in profile.text
     refused = await (await alice.slash("replay", table=group_game))
-    assert f"No hay ninguna mesa #{group_game}" in refused.text
+    assert f"No hay ninguna mesa #{group_game} en este servidor" in refused.text
 
     # ... nor does another group DM, which has its own (empty) standings
     for options in ({}, {"by": "wins"}):
@@ -105,7 +105,7 @@ async def test_standings_ratings_history_and_replays_never_leak_between_places(f
     history = await (await carol.slash("history", channel=others))
     assert "Todavía no hay partidas terminadas" in history.text
     refused = await (await carol.slash("replay", channel=others, table=group_game))
-    assert f"No hay ninguna mesa #{group_game}" in refused.text
+    assert f"No hay ninguna mesa #{group_game} en este grupo" in refused.text
 
     # Ratings are kept per place (a group DM's games never reach the global board either:
     # tests/bot/test_anyscope_ratings.py, where the game is played under the group DM's scope)

@@ -51,7 +51,7 @@ def _slash_seen_by_the_bot(fake_discord, bot) -> discord.Interaction:
     would receive it, but not dispatched: the test answers it itself."""
     fake = fake_discord
     inter = FakeInteraction(
-        id=fake.ids.next(),
+        id=fake.ids.made_at(fake.clock.utcnow()),
         token=f"fake-interaction-quiet-{fake.ids.next()}",
         type=2,
         user=fake.user("quiet").model,

@@ -117,7 +117,7 @@ class Interactions:
     ) -> Interaction:
         fake = self.fake
         inter = Interaction(
-            id=fake.ids.next(),
+            id=fake.ids.made_at(fake.clock.utcnow()),  # its token's life starts now
             token=f"fake-interaction-{uuid.uuid4().hex}",
             type=type,
             user=user,

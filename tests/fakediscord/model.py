@@ -48,6 +48,13 @@ class Snowflakes:
     def next(self) -> int:
         return (_FIRST_ID_MS + next(self._counter)) << 22
 
+    def made_at(self, when: dt.datetime) -> int:
+        """An id whose timestamp is ``when``, as Discord's are: an interaction's id says when
+        Discord made it, which is when its token's 15 minutes began (``Interaction.created_at``).
+        Its low bits (the counter's) never collide with ``next``'s, whose low bits are zero."""
+        ms = int(when.timestamp() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
 
 class FakeClock:
     """The fake's clock: real elapsed time plus whatever a test advanced it by."""
