@@ -36,7 +36,8 @@ class Choice:
 
 
 def choice_button(table_id: int, version: int, choice: Choice, **looks: Any) -> ActionButton:
-    """The button of ``choice`` (its label clipped to Discord's limit); ``looks``: its row..."""
+    """The button of ``choice`` (its label clipped to Discord's limit); ``looks``: its row, or
+    a look the choice does not set (``disabled``)."""
     return ActionButton(
         table_id,
         version,
