@@ -19,32 +19,24 @@ objects ``legal_actions`` offers, so no model is built in the hot loop.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import ClassVar, Literal, TypeAlias
 
 from games.chupate2.cards import COLOURS, DECK, is_wild
-from games.core import Action, ActionCodec, IllegalAction, NoArgs
+from games.core import ActionCodec, Interned, NoArgs
 from games.core.actions import Announce, Draw, Pass
-from games.core.errors import BAD_ACTION
 
 Colour = Literal["r", "y", "g", "b"]
 COLOUR_LETTERS: tuple[Colour, ...] = ("r", "y", "g", "b")
 assert COLOUR_LETTERS == COLOURS
 
 
-class Play(Action):
+class Play(Interned):
     """Play ``card``; a wild names the ``colour`` in force after it (and only a wild does)."""
 
     verb: ClassVar[str] = "p"
     kind: Literal["play"] = "play"
     card: str
     colour: Colour | None = None
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        if len(args) == 2 and args[0] in PLAY_WILD and args[1] in COLOURS:
-            return PLAY_WILD[args[0]][COLOURS.index(args[1])]
-        return _interned(PLAY, args)
 
 
 class Take(NoArgs):
@@ -60,27 +52,15 @@ class Challenge(NoArgs):
     kind: Literal["challenge"] = "challenge"
 
 
-def _interned(choices: Mapping[str, Action], args: Sequence[str]) -> Action:
-    """The interned action its one argument names (a table built below), else ``bad_action``."""
-    choice = choices.get(args[0]) if len(args) == 1 else None
-    if choice is None:
-        raise IllegalAction(BAD_ACTION)
-    return choice
-
-
-class ChooseColour(Action):
+class ChooseColour(Interned):
     """Name the colour of a Comodín turned as the first card (the starting player does)."""
 
     verb: ClassVar[str] = "col"
     kind: Literal["colour"] = "colour"
     colour: Colour
 
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        return _interned(CHOOSE_COLOUR, args)
 
-
-class Catch(Action):
+class Catch(Interned):
     """Catch the player at seat index ``target`` who went down to one card without calling
     (variant ``last_card``). Several players may be exposed at once: one action per target.
 
@@ -92,21 +72,13 @@ class Catch(Action):
     kind: Literal["catch"] = "catch"
     target: int | None = None
 
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        return CATCH if not args else _interned(CATCH_SEAT, args)
 
-
-class SwapWith(Action):
+class SwapWith(Interned):
     """After playing a 7 (variant ``seven_o``): swap hands with the seat at index ``target``."""
 
     verb: ClassVar[str] = "swap"
     kind: Literal["swap"] = "swap"
     target: int
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        return _interned(SWAP, args)
 
 
 Chupate2Action: TypeAlias = (
@@ -135,13 +107,13 @@ DRAW, PASS, TAKE, CHALLENGE, ANNOUNCE = (
     Challenge.instance(),
     Announce.instance(),
 )
-CATCH = Catch()
-CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour(colour=c) for c in COLOUR_LETTERS}
-PLAY: dict[str, Play] = {c: Play(card=c) for c in DECK if not is_wild(c)}
+CATCH = Catch.intern()
+CHOOSE_COLOUR: dict[str, ChooseColour] = {c: ChooseColour.intern(colour=c) for c in COLOUR_LETTERS}
+PLAY: dict[str, Play] = {c: Play.intern(card=c) for c in DECK if not is_wild(c)}
 PLAY_WILD: dict[str, tuple[Play, ...]] = {
-    c: tuple(Play(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
+    c: tuple(Play.intern(card=c, colour=col) for col in COLOUR_LETTERS) for c in DECK if is_wild(c)
 }
-SWAP: dict[str, SwapWith] = {str(i): SwapWith(target=i) for i in range(MAX_SEATS)}
+SWAP: dict[str, SwapWith] = {str(i): SwapWith.intern(target=i) for i in range(MAX_SEATS)}
 SWAP_TO: tuple[SwapWith, ...] = tuple(SWAP[str(i)] for i in range(MAX_SEATS))
-CATCH_SEAT: dict[str, Catch] = {str(i): Catch(target=i) for i in range(MAX_SEATS)}
+CATCH_SEAT: dict[str, Catch] = {str(i): Catch.intern(target=i) for i in range(MAX_SEATS)}
 CATCH_TO: tuple[Catch, ...] = tuple(CATCH_SEAT[str(i)] for i in range(MAX_SEATS))

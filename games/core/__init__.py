@@ -1,6 +1,13 @@
 """The engine contract shared by every game (see docs/architecture.md)."""
 
-from games.core.actions import Action, ActionCodec, NoArgs, format_action, parse_action
+from games.core.actions import (
+    Action,
+    ActionCodec,
+    Interned,
+    NoArgs,
+    format_action,
+    parse_action,
+)
 from games.core.budget import Budget
 from games.core.engine import (
     CardTransfer,
@@ -27,6 +34,7 @@ __all__ = [
     "Game",
     "GameState",
     "IllegalAction",
+    "Interned",
     "NoArgs",
     "Outcome",
     "PlayerView",

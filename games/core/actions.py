@@ -45,6 +45,17 @@ ACTION_TEXT = re.compile(r"[a-z]+(?:\.[A-Za-z0-9_+\-]+)*")
 
 A = TypeVar("A", bound="Action")
 N = TypeVar("N", bound="NoArgs")
+IN = TypeVar("IN", bound="Interned")
+
+
+def _arg_fields(cls: type[Action]) -> list[str]:
+    return [name for name in cls.model_fields if name != DISCRIMINATOR]
+
+
+def _arg_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
 
 
 class Action(BaseModel):
@@ -82,30 +93,48 @@ class Action(BaseModel):
         return format_action(self.verb, self.args(), self.max_text)
 
 
-class NoArgs(Action):
-    """An action without arguments (draw, pass...), written as its ``kind`` unless the class
-    names another ``verb``. Every class has one shared instance, ``instance()``, which decoding
-    returns and ``legal_actions`` hands out (a frozen value, so sharing it is safe and a
-    playout never builds one again)."""
+class Interned(Action):
+    """An action with a closed set of values, each built once (``intern``) and shared: decoding
+    hands out that instance, the same object ``legal_actions`` offers (a frozen value, so
+    sharing it is safe and a playout never builds one again), and refuses a text naming none."""
 
-    _instance: ClassVar[NoArgs]
+    _by_args: ClassVar[dict[tuple[str, ...], Any]]  # this class's instances by their arguments
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._by_args = {}
+
+    @classmethod
+    def intern(cls: type[IN], **fields: Any) -> IN:
+        """The shared instance with these fields (made the first time)."""
+        action = cls(**fields)
+        shared: IN = cls._by_args.setdefault(action.args(), action)
+        return shared
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        action: Action | None = cls._by_args.get(tuple(args))
+        if action is None:
+            raise IllegalAction(BAD_ACTION)
+        return action
+
+
+class NoArgs(Interned):
+    """An action without arguments (draw, pass...), written as its ``kind`` unless the class
+    names another ``verb``: one shared instance, ``instance()``."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         if "verb" not in vars(cls):  # the text is the move's kind unless the class names one
             cls.verb = cls.model_fields[DISCRIMINATOR].default
-        cls._instance = cls()
+        cls.intern()
 
     @classmethod
     def instance(cls: type[N]) -> N:
-        return cls._instance  # type: ignore[return-value]
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        if args:
-            raise IllegalAction(BAD_ACTION)
-        return cls._instance
+        shared: N = cls._by_args[()]
+        return shared
 
 
 # The common moves without arguments, one class each for every game that has them (each game's
@@ -126,16 +155,6 @@ class Announce(NoArgs):
     """Declare one card left (Amapatolli's "Ce", Chúpate 2's "¡Última!")."""
 
     kind: Literal["announce"] = "announce"
-
-
-def _arg_fields(cls: type[Action]) -> list[str]:
-    return [name for name in cls.model_fields if name != DISCRIMINATOR]
-
-
-def _arg_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
 
 
 def format_action(verb: str, args: Sequence[str] = (), limit: int = MAX_ACTION_TEXT) -> str:

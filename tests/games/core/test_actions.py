@@ -7,7 +7,15 @@ from typing import ClassVar, Literal
 
 import pytest
 
-from games.core import Action, ActionCodec, IllegalAction, format_action, parse_action
+from games.core import (
+    Action,
+    ActionCodec,
+    IllegalAction,
+    Interned,
+    NoArgs,
+    format_action,
+    parse_action,
+)
 from games.core.actions import MAX_ACTION_TEXT
 from games.core.errors import BAD_ACTION
 
@@ -152,3 +160,36 @@ def test_actions_are_frozen_values():
     assert action == Play(card="AS") and hash(action) == hash(Play(card="AS"))
     with pytest.raises(ValueError):
         Play(card="AS", extra=1)  # type: ignore[call-arg]  # extra fields are forbidden
+
+
+class Seat(Interned):
+    verb: ClassVar[str] = "seat"
+    kind: Literal["seat"] = "seat"
+    target: int | None = None
+
+
+class Rest(NoArgs):
+    kind: Literal["rest"] = "rest"
+
+
+SEATS = {i: Seat.intern(target=i) for i in range(3)}
+ANY_SEAT = Seat.intern()
+INTERNED = ActionCodec(Seat, Rest)
+
+
+def test_interned_actions_decode_to_their_one_instance():
+    assert INTERNED.decode("seat.1") is SEATS[1] and INTERNED.decode("seat") is ANY_SEAT
+    assert Seat.intern(target=1) is SEATS[1]  # made once
+    assert INTERNED.decode("rest") is Rest.instance() and Rest.intern() is Rest.instance()
+
+
+@pytest.mark.parametrize("text", ["seat.3", "seat.01", "seat.1.2", "rest.1"])
+def test_interned_actions_refuse_a_text_naming_none(text: str):
+    with pytest.raises(IllegalAction) as err:
+        INTERNED.decode(text)
+    assert err.value.code == BAD_ACTION
+
+
+def test_a_move_without_arguments_is_written_as_its_kind_unless_it_names_a_verb():
+    assert Rest.verb == "rest" and Rest.instance().encode() == "rest"
+    assert Seat.verb == "seat"
