@@ -142,6 +142,9 @@ class Profile:
     buckets: Counter[str] = field(default_factory=Counter)
     renders: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # game, kind, part
     leaves: Counter[str] = field(default_factory=Counter)  # the bot loop's hottest functions
+    # The bot loop's own functions (bot/, storage/, games/) with everything they call: what a
+    # memo or a shortcut there would save at most.
+    inclusive: Counter[str] = field(default_factory=Counter)
     idle: int = 0  # samples of threads waiting
 
 
@@ -225,6 +228,17 @@ def classify(line: str, profile: Profile) -> None:
     profile.buckets[bucket if bucket.startswith("hand-offs") else "loop: " + bucket] += count
     if keys:
         profile.leaves[keys[-1].split("site-packages/")[-1].rsplit(":", 1)[0]] += count
+    for function in {_own(k) for k in keys} - {None}:
+        profile.inclusive[function] += count  # type: ignore[index]
+
+
+OWN = re.compile(r"/(?P<path>(?:bot|storage|games)/[\w/]+\.py):(?P<func>\w+):")
+
+
+def _own(key: str) -> str | None:
+    """``bot/x.py:function`` of a frame of the project's own code (None for libraries)."""
+    match = OWN.search(key)
+    return f"{match['path']}:{match['func']}" if match else None
 
 
 def parse(path: Path, rate: int) -> Profile:
@@ -464,6 +478,22 @@ def hottest(runs: list[Run], top: int) -> str:
     return "\n".join(lines)
 
 
+def inclusive(runs: list[Run], top: int) -> str:
+    """The bot loop's own functions by CPU per move, callees included (a function and its
+    callers all count a sample: the list is not a sum)."""
+    merged: Counter[str] = Counter()
+    for r in runs:
+        for key, n in r.profile.inclusive.items():
+            merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
+    moves = sum(r.moves for r in runs)
+    lines = [
+        f"the bot loop's own functions, callees included (CPU ms per move over {moves} moves):"
+    ]
+    for key, ms_moves in merged.most_common(top):
+        lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
+    return "\n".join(lines)
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default=",".join(load_driver.GAMES))
@@ -529,7 +559,9 @@ async def main(argv: list[str] | None = None) -> int:
 
 
 def report(runs: list[Run], top: int) -> str:
-    return "\n\n".join((table(runs), render_table(runs), hottest(runs, top)))
+    return "\n\n".join(
+        (table(runs), render_table(runs), hottest(runs, top), inclusive(runs, top * 2))
+    )
 
 
 if __name__ == "__main__":
