@@ -27,6 +27,7 @@ from PIL import Image
 
 from bench.render_pool import sample_requests
 from bot.ui.images import fonts
+from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest, _safe_render
 
 
@@ -39,7 +40,7 @@ def caught_image(request: ImageRequest) -> tuple[Image.Image | None, float]:
         caught.append(image)
         return b""
 
-    module = sys.modules.get(f"bot.ui.{request.game_key}.images")
+    module = game_module(request.game_key, "images", "images")
     bound = module is not None and getattr(module, "_png", None) is real  # imported by name
     fonts.png = catch  # the renderers import it at call time...
     if bound:
