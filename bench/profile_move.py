@@ -464,31 +464,21 @@ def render_table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
-def hottest(runs: list[Run], top: int) -> str:
+def hottest(runs: list[Run], top: int, own: bool = False) -> str:
+    """The bot loop's hottest functions in CPU ms per move: innermost frames, or (``own``) the
+    bot's own functions with their callees (a function and its callers all count a sample:
+    that list is not a sum; it says what a memo or a shortcut there would save at most)."""
     merged: Counter[str] = Counter()
     for r in runs:
-        for key, n in r.profile.leaves.items():
+        for key, n in (r.profile.inclusive if own else r.profile.leaves).items():
             merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
     moves = sum(r.moves for r in runs)
-    lines = [
-        f"hottest functions on the bot's loop (innermost frame, CPU ms per move over {moves} moves):"
-    ]
-    for key, ms_moves in merged.most_common(top):
-        lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
-    return "\n".join(lines)
-
-
-def inclusive(runs: list[Run], top: int) -> str:
-    """The bot loop's own functions by CPU per move, callees included (a function and its
-    callers all count a sample: the list is not a sum)."""
-    merged: Counter[str] = Counter()
-    for r in runs:
-        for key, n in r.profile.inclusive.items():
-            merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
-    moves = sum(r.moves for r in runs)
-    lines = [
-        f"the bot loop's own functions, callees included (CPU ms per move over {moves} moves):"
-    ]
+    what = (
+        "the bot loop's own functions, callees included"
+        if own
+        else "hottest functions on the bot's loop, innermost frame"
+    )
+    lines = [f"{what} (CPU ms per move over {moves} moves):"]
     for key, ms_moves in merged.most_common(top):
         lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
     return "\n".join(lines)
@@ -560,7 +550,7 @@ async def main(argv: list[str] | None = None) -> int:
 
 def report(runs: list[Run], top: int) -> str:
     return "\n\n".join(
-        (table(runs), render_table(runs), hottest(runs, top), inclusive(runs, top * 2))
+        (table(runs), render_table(runs), hottest(runs, top), hottest(runs, top * 2, own=True))
     )
 
 
