@@ -27,6 +27,7 @@ from PIL import Image
 
 from bench.render_pool import sample_requests
 from bot.ui.images import fonts
+from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest, _safe_render
 
 
@@ -39,13 +40,19 @@ def caught_image(request: ImageRequest) -> tuple[Image.Image | None, float]:
         caught.append(image)
         return b""
 
-    fonts.png = catch  # the renderers import it at call time
+    module = game_module(request.game_key, "images", "images")
+    bound = module is not None and getattr(module, "_png", None) is real  # imported by name
+    fonts.png = catch  # the renderers import it at call time...
+    if bound:
+        module._png = catch  # type: ignore[union-attr]  # ...or by name at import (Macarena)
     try:
         start = time.process_time()
         _safe_render(request)
         ms = (time.process_time() - start) * 1000
     finally:
         fonts.png = real
+        if bound:
+            module._png = real  # type: ignore[union-attr]
     return (caught[0] if caught else None), ms
 
 

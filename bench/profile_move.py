@@ -142,6 +142,9 @@ class Profile:
     buckets: Counter[str] = field(default_factory=Counter)
     renders: Counter[tuple[str, str, str]] = field(default_factory=Counter)  # game, kind, part
     leaves: Counter[str] = field(default_factory=Counter)  # the bot loop's hottest functions
+    # The bot loop's own functions (bot/, storage/, games/) with everything they call: what a
+    # memo or a shortcut there would save at most.
+    inclusive: Counter[str] = field(default_factory=Counter)
     idle: int = 0  # samples of threads waiting
 
 
@@ -225,6 +228,17 @@ def classify(line: str, profile: Profile) -> None:
     profile.buckets[bucket if bucket.startswith("hand-offs") else "loop: " + bucket] += count
     if keys:
         profile.leaves[keys[-1].split("site-packages/")[-1].rsplit(":", 1)[0]] += count
+    for function in {_own(k) for k in keys} - {None}:
+        profile.inclusive[function] += count  # type: ignore[index]
+
+
+OWN = re.compile(r"/(?P<path>(?:bot|storage|games)/[\w/]+\.py):(?P<func>\w+):")
+
+
+def _own(key: str) -> str | None:
+    """``bot/x.py:function`` of a frame of the project's own code (None for libraries)."""
+    match = OWN.search(key)
+    return f"{match['path']}:{match['func']}" if match else None
 
 
 def parse(path: Path, rate: int) -> Profile:
@@ -450,15 +464,21 @@ def render_table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
-def hottest(runs: list[Run], top: int) -> str:
+def hottest(runs: list[Run], top: int, own: bool = False) -> str:
+    """The bot loop's hottest functions in CPU ms per move: innermost frames, or (``own``) the
+    bot's own functions with their callees (a function and its callers all count a sample:
+    that list is not a sum; it says what a memo or a shortcut there would save at most)."""
     merged: Counter[str] = Counter()
     for r in runs:
-        for key, n in r.profile.leaves.items():
+        for key, n in (r.profile.inclusive if own else r.profile.leaves).items():
             merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
     moves = sum(r.moves for r in runs)
-    lines = [
-        f"hottest functions on the bot's loop (innermost frame, CPU ms per move over {moves} moves):"
-    ]
+    what = (
+        "the bot loop's own functions, callees included"
+        if own
+        else "hottest functions on the bot's loop, innermost frame"
+    )
+    lines = [f"{what} (CPU ms per move over {moves} moves):"]
     for key, ms_moves in merged.most_common(top):
         lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
     return "\n".join(lines)
@@ -529,7 +549,9 @@ async def main(argv: list[str] | None = None) -> int:
 
 
 def report(runs: list[Run], top: int) -> str:
-    return "\n\n".join((table(runs), render_table(runs), hottest(runs, top)))
+    return "\n\n".join(
+        (table(runs), render_table(runs), hottest(runs, top), hottest(runs, top * 2, own=True))
+    )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from bot.workers import Workers, _worker_start
 T = TypeVar("T")
 
 DEPTH = 2
+SPAWN = multiprocessing.get_context("spawn")  # never fork: the bot process has threads
 Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 
@@ -82,17 +83,10 @@ class _State:
 
 
 class PipeWorkers(Workers):
-    """``size`` worker processes fed from the event loop through one pipe each."""
+    """``size`` worker processes fed from the event loop through one pipe each (built like a
+    ``Workers``: its size, initializer and process name)."""
 
-    def __init__(
-        self,
-        size: int | None = None,
-        initializer: Callable[[], None] | None = None,
-        name: str | None = None,
-    ) -> None:
-        super().__init__(size, initializer, name)
-        self._state: _State | None = None
-        self._context = multiprocessing.get_context("spawn")
+    _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -128,8 +122,8 @@ class PipeWorkers(Workers):
         return self._state
 
     def _spawn(self, state: _State) -> _Worker:
-        ours, theirs = self._context.Pipe(duplex=True)
-        process = self._context.Process(
+        ours, theirs = SPAWN.Pipe(duplex=True)
+        process = SPAWN.Process(
             target=_serve, args=(theirs, os.getpid(), self.initializer, self.name), daemon=True
         )
         process.start()

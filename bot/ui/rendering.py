@@ -67,6 +67,11 @@ class ImageRequest:
     extras: dict[str, Any] = field(default_factory=dict)  # more keyword arguments (JSON data)
     inputs: frozenset[str] | None = None  # the view fields the renderer reads (None: all drawn)
 
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """``render_image``'s arguments (picklable: they go to a worker process)."""
+        return (self.game_key, self.function, self.view, self.locale, self.names, self.extras)
+
     @cached_property
     def digest(self) -> str:
         if self.inputs is not None:
@@ -208,15 +213,7 @@ class Renderer:
             self.renders += 1
             start = time.perf_counter()
             try:
-                return await self.workers.run(
-                    _safe_render_args,
-                    request.game_key,
-                    request.function,
-                    request.view,
-                    request.locale,
-                    request.names,
-                    request.extras,
-                )
+                return await self.workers.run(_safe_render_args, *request.args)
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
 
@@ -241,14 +238,7 @@ class Renderer:
 
 
 def _safe_render(request: ImageRequest) -> bytes | None:
-    return _safe_render_args(
-        request.game_key,
-        request.function,
-        request.view,
-        request.locale,
-        request.names,
-        request.extras,
-    )
+    return _safe_render_args(*request.args)
 
 
 def _safe_render_args(*args: Any) -> bytes | None:

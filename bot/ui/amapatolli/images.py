@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force, turn_status
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
-from bot.ui.images.scaled import canvas, scaled_size
+from bot.ui.images.scaled import canvas, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
@@ -122,7 +122,7 @@ def _draw_card(
         _text(draw, (cx, y + h * 0.84), tag, _fit(tag, max(8, int(h * 0.075)), inner_w), ink, "mm")
 
 
-def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+def _draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), 3, fill=(120, 60, 30), outline=(240, 220, 180))
 
 
@@ -188,7 +188,7 @@ def render_table(
     # stock and direction
     px = 310
     for k in range(3):
-        _draw_back(draw, px + k * 3, 60 - k * 3, 60, 86)
+        stamp(draw, _draw_back, px + k * 3, 60 - k * 3, 60, 86)
     _text(
         draw, (px + 35, 165), tr("amapatolli.table.stock", count=view.stock_count), 17, TEXT, "mm"
     )
@@ -238,7 +238,7 @@ def render_table(
         _text(draw, (rx + 18, y + 2), label, 17, GOLD if active else TEXT, max_width=SEAT_NAME_W)
         backs = min(count, 10)
         for k in range(backs):
-            _draw_back(draw, rx + BACKS_X + k * 9, y, 14, 20)
+            stamp(draw, _draw_back, rx + BACKS_X + k * 9, y, 14, 20)
         if count == 1:
             detail = tr("amapatolli.table.cards_one")
         else:

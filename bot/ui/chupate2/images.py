@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
 from bot.ui.images.fonts import draw_text
 from bot.ui.images.fonts import font as _font
-from bot.ui.images.scaled import canvas
+from bot.ui.images.scaled import canvas, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
@@ -240,7 +240,7 @@ def render_table(
     cw, ch = 130, 195
     sx, sy = 90, 55
     for i in range(3):
-        draw_back(draw, sx + i * 3, sy - i * 3, cw, ch)
+        stamp(draw, draw_back, sx + i * 3, sy - i * 3, cw, ch)
     _centred(
         draw,
         (sx + cw / 2, sy + ch + 30),
@@ -325,7 +325,7 @@ def render_table(
         x = 370
         count = view.hand_counts.get(seat, 0)
         for k in range(min(count, 20)):
-            draw_back(draw, x + k * 11, row_y + 4, 24, 34)
+            stamp(draw, draw_back, x + k * 11, row_y + 4, 24, 34)
         draw.text(
             (x + min(count, 20) * 11 + 30, row_y + 10),
             tr("chupate2.image.cards", count=count),

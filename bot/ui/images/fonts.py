@@ -101,14 +101,13 @@ class MemoFont(ImageFont.FreeTypeFont):
             start,
             kwargs.get("stroke_filled", False),
         )
-        found = self._masks.get(key)
-        if found is None:
-            if len(self._masks) >= MEMO_LIMIT:
-                self._masks.clear()
-            found = self._masks[key] = super().getmask2(
+        return _remembered(
+            self._masks,
+            key,
+            lambda: super(MemoFont, self).getmask2(
                 text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs
-            )
-        return found
+            ),
+        )
 
     def getlength(
         self,
@@ -120,13 +119,19 @@ class MemoFont(ImageFont.FreeTypeFont):
     ) -> float:
         if direction or features or language or not isinstance(text, str):
             return super().getlength(text, mode, direction, features, language)
-        key = (text, mode)
-        found = self._lengths.get(key)
-        if found is None:
-            if len(self._lengths) >= MEMO_LIMIT:
-                self._lengths.clear()
-            found = self._lengths[key] = super().getlength(text, mode)
-        return found
+        return _remembered(
+            self._lengths, (text, mode), lambda: super(MemoFont, self).getlength(text, mode)
+        )
+
+
+def _remembered(store: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
+    """``store[key]``, made by ``make()`` the first time; a full store starts afresh."""
+    found = store.get(key)
+    if found is None:
+        if len(store) >= MEMO_LIMIT:
+            store.clear()
+        found = store[key] = make()
+    return found
 
 
 def plain(text: str, bold: bool = True) -> str:

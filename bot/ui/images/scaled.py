@@ -11,6 +11,9 @@ shrunk by the client), measured in layout units by ``bot.ui.images.fonts`` as be
 
 from __future__ import annotations
 
+import functools
+import math
+from collections.abc import Callable
 from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
@@ -45,6 +48,19 @@ def scaled_font(f: Any, s: float) -> Any:
     return f
 
 
+# The shapes renderers draw, each with where its line width stands among its positional
+# arguments after ``xy`` (1-based), as in Pillow's ``ImageDraw``.
+WIDTH_AT = {
+    "rectangle": 3,
+    "ellipse": 3,
+    "polygon": 3,
+    "line": 2,
+    "arc": 4,
+    "pieslice": 5,
+    "rounded_rectangle": 4,
+}
+
+
 class ScaledDraw:
     """``ImageDraw.ImageDraw`` in layout units: the shapes renderers use, drawn ``scale`` times
     smaller on the real canvas. Anything else is the wrapped draw's own."""
@@ -54,47 +70,24 @@ class ScaledDraw:
         self.scale = scale
 
     def __getattr__(self, name: str) -> Any:
+        if name in WIDTH_AT:  # a shape: drawn scaled
+            return functools.partial(self._shape, name)
         return getattr(self.draw, name)
 
-    def _common(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _shape(self, name: str, xy: Any, *args: Any, **kwargs: Any) -> None:
+        """The real draw's ``name`` with ``xy``, the line width (a keyword, or positional at
+        ``WIDTH_AT[name]``) and a rounded rectangle's radius at scale."""
         s = self.scale
+        at = WIDTH_AT[name]
+        if len(args) >= at:
+            args = (*args[: at - 1], _thick(args[at - 1], s), *args[at:])
+        if name == "rounded_rectangle" and args:  # its radius is the first positional one
+            args = (args[0] * s, *args[1:])
         if "width" in kwargs:
             kwargs["width"] = _thick(kwargs["width"], s)
         if "radius" in kwargs:
             kwargs["radius"] = kwargs["radius"] * s
-        return kwargs
-
-    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("rectangle", xy, args, kwargs, width_at=3)
-
-    def ellipse(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("ellipse", xy, args, kwargs, width_at=3)
-
-    def polygon(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("polygon", xy, args, kwargs, width_at=3)
-
-    def line(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("line", xy, args, kwargs, width_at=2)
-
-    def arc(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("arc", xy, args, kwargs, width_at=4)
-
-    def pieslice(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("pieslice", xy, args, kwargs, width_at=5)
-
-    def rounded_rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        if args:  # radius is the first positional argument
-            args = (args[0] * self.scale, *args[1:])
-        self._shape("rounded_rectangle", xy, args, kwargs, width_at=4)
-
-    def _shape(
-        self, name: str, xy: Any, args: tuple[Any, ...], kwargs: dict[str, Any], width_at: int
-    ) -> None:
-        """Call the real ``name`` with ``xy`` scaled and the line width (positional at
-        ``width_at`` among the other arguments, or a keyword) at scale."""
-        if len(args) >= width_at:
-            args = (*args[: width_at - 1], _thick(args[width_at - 1], self.scale), *args[width_at:])
-        getattr(self.draw, name)(_scale_xy(xy, self.scale), *args, **self._common(kwargs))
+        getattr(self.draw, name)(_scale_xy(xy, s), *args, **kwargs)
 
     def text(
         self,
@@ -109,7 +102,11 @@ class ScaledDraw:
         s = self.scale
         if kwargs.get("stroke_width"):
             kwargs["stroke_width"] = _thick(kwargs["stroke_width"], s)
-        self.draw.text(_scale_xy(xy, s), text, fill, scaled_font(font, s), anchor, *args, **kwargs)
+        # whole pixels: the font keeps one bitmap per string and sub-pixel offset, and scaled
+        # positions would give every string new offsets (a miss for each)
+        x, y = xy
+        at = (round(x * s), round(y * s))
+        self.draw.text(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
 
 
 def canvas(
@@ -122,3 +119,32 @@ def canvas(
     if scale == 1.0:
         return image, draw
     return image, cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale))
+
+
+# A painter draws one fixed picture (a card back) with its top-left corner at (x, y), ``w`` by
+# ``h`` layout units: ``painter(draw, x, y, w, h)``. A module-level function, so it is its key.
+Painter = Callable[[ImageDraw.ImageDraw, float, float, float, float], None]
+
+
+@functools.lru_cache(maxsize=256)
+def sprite(painter: Painter, w: float, h: float, scale: float) -> Image.Image:
+    """What ``painter`` draws at ``w`` x ``h`` and ``scale``, on a transparent image: drawn once
+    per process, pasted wherever it is wanted."""
+    size = (math.ceil(w * scale) + 2, math.ceil(h * scale) + 2)
+    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    painter(
+        draw if scale == 1.0 else cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale)), 0, 0, w, h
+    )
+    return image
+
+
+def stamp(
+    draw: ImageDraw.ImageDraw, painter: Painter, x: float, y: float, w: float, h: float
+) -> None:
+    """``painter(draw, x, y, w, h)``, pasted from its ``sprite`` (the same pixels, at most half a
+    pixel away; a table draws up to 80 card backs, each three shapes)."""
+    scale = draw.scale if isinstance(draw, ScaledDraw) else 1.0
+    picture = sprite(painter, w, h, scale)
+    image: Image.Image = draw._image  # the canvas Pillow's draw keeps
+    image.paste(picture, (round(x * scale), round(y * scale)), picture)

@@ -1,0 +1,77 @@
+"""Tables drawn smaller than their layout (``bot.ui.images.scaled``): the proxy draws what the
+layout says at the scale, and a stamped sprite is the picture its painter draws."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.ui.chupate2 import images as chupate2
+from bot.ui.images.fonts import font
+from bot.ui.images.scaled import ScaledDraw, canvas, scaled_font, scaled_size, sprite, stamp
+
+BG = (0, 0, 0)
+INK = (255, 255, 255)
+
+
+def test_the_canvas_is_the_layout_at_scale_and_shapes_land_where_the_layout_says():
+    image, draw = canvas((200, 100), BG, 0.5)
+    assert image.size == (100, 50) == scaled_size((200, 100), 0.5)
+    draw.rectangle((40, 20, 80, 60), fill=INK)
+    assert image.getbbox() == (20, 10, 41, 31)  # layout 40..80 -> pixels 20..40 inclusive
+    draw.line((0, 90, 200, 90), fill=INK, width=8)  # 8 layout units thick -> 4 pixels
+    column = [image.getpixel((50, y)) for y in range(50)]
+    assert sum(1 for p in column[35:] if p == INK) == 4
+
+
+def test_scale_one_is_pillows_own_draw():
+    image, draw = canvas((20, 10), BG)
+    assert image.size == (20, 10) and not isinstance(draw, ScaledDraw)
+
+
+def test_text_is_drawn_at_the_scaled_size_and_position():
+    image, draw = canvas((400, 100), BG, 0.5)
+    draw.text((100, 20), "Mesa", fill=INK, font=font(40))
+    box = image.getbbox()
+    assert box is not None and 49 <= box[0] <= 52 and box[1] >= 10
+    full = Image.new("RGB", (400, 100), BG)
+    ImageDraw.Draw(full).text((100, 20), "Mesa", fill=INK, font=font(40))
+    full_box = full.getbbox()
+    assert full_box is not None
+    # half the layout's width, within a pixel of hinting
+    assert abs((box[2] - box[0]) - (full_box[2] - full_box[0]) / 2) <= 2
+    assert scaled_font(font(40), 0.5).size == 20
+
+
+def _painter(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), 6, fill=(200, 30, 30), outline=INK, width=2)
+    draw.ellipse((x + w / 4, y + h / 4, x + w * 3 / 4, y + h * 3 / 4), fill=(20, 20, 200))
+
+
+def test_a_stamp_is_the_picture_its_painter_draws():
+    for scale in (1.0, 0.7):
+        stamped_image, stamped = canvas((300, 200), BG, scale)
+        drawn_image, drawn = canvas((300, 200), BG, scale)
+        # at whole pixels of the canvas the two are the same, pixel for pixel
+        x, y = 100 / scale if scale != 1.0 else 100, 50 / scale if scale != 1.0 else 50
+        stamp(stamped, _painter, x, y, 60, 90)
+        _painter(drawn, x, y, 60, 90)
+        assert stamped_image.getbbox() is not None
+        assert ImageChops.difference(stamped_image, drawn_image).getbbox() is None, scale
+    assert sprite(_painter, 60, 90, 0.7) is sprite(_painter, 60, 90, 0.7)  # drawn once
+
+
+def test_chupate2_table_keeps_its_card_backs_per_seat():
+    """The seats' backs are stamped: a seat with more cards shows more of them."""
+    from games.chupate2 import GAME
+
+    state = GAME.new(["a", "b"], "scaled-backs", None)
+    view = GAME.view(state, None)
+    image = Image.open(io.BytesIO(chupate2.render_table(view, lambda k, **p: k)))
+    assert image.size[0] == round(chupate2.TABLE_W * chupate2.TABLE_SCALE)
+    rgb = image.convert("RGB")
+    s = chupate2.TABLE_SCALE
+    row_y = round((chupate2.CENTRE_H + 20 + 4 + 17) * s)  # the middle of the first seat's backs
+    reds = [x for x in range(rgb.width) if rgb.getpixel((x, row_y)) == chupate2.RGB["r"]]
+    assert reds and min(reds) >= 370 * s  # the backs' red ovals, in the cards' column
