@@ -1,0 +1,48 @@
+"""Issue 25, the ack: a click's intent (``storage/intents.py``, written before a click is
+acknowledged ahead of its move) is written beside the move from the moment the click arrives,
+not after the answer window ran out: an acknowledgement that has to wait for it then finds it
+written, or queued ahead of the move's own write, never queued behind it. The move's unit
+marks it done."""
+
+from __future__ import annotations
+
+from bot.service import TableService
+from storage.intents import IntentsRepo
+from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.driver_kit import take
+
+SEED = "e2e-0063"
+
+
+async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
+    fake_discord, mesa, monkeypatch
+):
+    fake = fake_discord
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED)
+    seat, action = table.oracle.next_move()
+    actor = table.by_seat[seat]
+    version = table.version()
+    offers = await table.private_offers(actor, version)
+    order: list[str] = []
+    real_record, real_act = IntentsRepo.record, TableService.act
+
+    async def record(self, intent):
+        order.append("intent")
+        await real_record(self, intent)
+
+    async def act(self, *args, **kwargs):
+        order.append("move")
+        return await real_act(self, *args, **kwargs)
+
+    monkeypatch.setattr(IntentsRepo, "record", record)
+    monkeypatch.setattr(TableService, "act", act)
+    handle = await take(actor, offers[action])
+    await handle.acknowledged()
+    table.oracle.apply(seat, action)
+    await table.wait_version(version + 1)
+    assert order == ["intent", "move"]  # the write started before the move asked for the table
+    await mesa.bot.listener.drain()
+    left = [i for i in await mesa.bot.tables.intents.unanswered() if not i.done]
+    assert left == []  # the move's own unit marked it done: nothing to resolve after a restart
