@@ -17,15 +17,8 @@ SEED = "e2e-0063"
 async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
     fake_discord, mesa, monkeypatch
 ):
-    fake = fake_discord
     mesa.seed = SEED
-    players = [fake.user(n) for n in ("alice", "bob", "carol")]
-    table = await start_game(fake, players, seed=SEED)
-    seat, action = table.oracle.next_move()
-    actor = table.by_seat[seat]
-    version = table.version()
-    offers = await table.private_offers(actor, version)
-    order: list[str] = []
+    order: list[str] = []  # what the click started, in order
     real_record, real_act = IntentsRepo.record, TableService.act
 
     async def record(self, intent):
@@ -36,12 +29,15 @@ async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
         order.append("move")
         return await real_act(self, *args, **kwargs)
 
+    game = await start_game(fake_discord, [fake_discord.user(n) for n in "abc"], seed=SEED)
+    seat, action = game.oracle.next_move()
+    before = game.version()
+    offer = (await game.private_offers(game.by_seat[seat], before))[action]
     monkeypatch.setattr(IntentsRepo, "record", record)
     monkeypatch.setattr(TableService, "act", act)
-    handle = await take(actor, offers[action])
-    await handle.acknowledged()
-    table.oracle.apply(seat, action)
-    await table.wait_version(version + 1)
+    await (await take(game.by_seat[seat], offer)).acknowledged()
+    game.oracle.apply(seat, action)
+    await game.wait_version(before + 1)
     assert order == ["intent", "move"]  # the write started before the move asked for the table
     await mesa.bot.listener.drain()
     left = [i for i in await mesa.bot.tables.intents.unanswered() if not i.done]

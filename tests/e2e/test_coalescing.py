@@ -13,12 +13,8 @@ from tests.fakediscord.server import RequestRecord
 CHANNEL_EDIT = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
 
 
-async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_version(
-    fake_discord, mesa
-):
-    fake = fake_discord
-    driver, bot, table = await _dm_play_table(fake, mesa)
-    public_channel = int(table.record.channel_id)
+def _bot_token_edits(fake, public_channel: int) -> list[RequestRecord]:
+    """The bot-token edits of the public channel's messages from now on (a live list)."""
     edits: list[RequestRecord] = []
 
     def heard(record: RequestRecord) -> None:
@@ -27,6 +23,15 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
             edits.append(record)
 
     fake.request_observers.append(heard)
+    return edits
+
+
+async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_version(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    driver, bot, table = await _dm_play_table(fake, mesa)
+    edits = _bot_token_edits(fake, int(table.record.channel_id))
     # An hour: the hold below never depends on how fast this machine plays four moves (only
     # the drain ends it).
     bot.listener.kit.public_every = 3600.0
@@ -107,15 +112,7 @@ async def test_a_turn_of_a_player_who_acts_from_the_table_is_never_held(fake_dis
     first in line for the bot token, while alice's turns (her DM is her view) are still held."""
     fake = fake_discord
     driver, bot, table = await _dm_play_table(fake, mesa)
-    public_channel = int(table.record.channel_id)
-    edits: list[RequestRecord] = []
-
-    def heard(record: RequestRecord) -> None:
-        m = CHANNEL_EDIT.match(record.path)
-        if record.method == "PATCH" and m and int(m[1]) == public_channel:
-            edits.append(record)
-
-    fake.request_observers.append(heard)
+    edits = _bot_token_edits(fake, int(table.record.channel_id))
     bob = str(driver.players[1].id)
     bot.listener.kit.places.played(bob, from_table=True)  # bob plays from the tables
     bot.listener.kit.public_every = 3600.0
