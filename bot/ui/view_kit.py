@@ -105,8 +105,8 @@ class Slot:
     lets_act: Callable[[], Awaitable[bool]] | None = None
     recheck: bool = False  # a change came during a coalescing wait: is it one that lets act?
     clicked: bool = False  # a DM hand its player clicked: they play from it
-    # The per-stage trace (``ViewKit._drain_slot``): what the slot shows, and since when (kit's
-    # clock) a change waits to be shown (None: nothing waits).
+    # The per-stage trace (``ViewKit._drain_slot``): what the slot shows, and since when
+    # (``time.perf_counter``) a change waits to be shown (None: nothing waits).
     kind: str = "view"
     since: float | None = None
 
