@@ -68,6 +68,7 @@ class Click:
             interaction, table_id, version, action, ack, bot.tables.intents.origin
         )
         self.recorded = False
+        self._write: asyncio.Future[None] | None = None  # the intent's write, once started
         # The table's version when the click arrived: equal to the version the player saw,
         # a refusal as stale means another seat's move took that very version meanwhile.
         self.table = table if table is not None else bot.tables.registry.find(table_id)
@@ -86,16 +87,25 @@ class Click:
             and table.last_actor not in (None, self.intent.seat)
         )
 
+    def start_record(self) -> None:
+        """Start writing the intent now, beside the move (whose own unit marks it done): an
+        acknowledgement that has to wait for it then finds it written, or queued ahead of the
+        move's write, instead of queued behind it (issue 25: the ack's wait)."""
+        if self._write is None:
+            self._write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
+            self._write.add_done_callback(_log_failure)
+
     async def record(self) -> None:
-        """Write the intent; waited for at most ``RECORD_WITHIN`` (Discord's 3 s run on: a
-        write still queued then goes on, and the click is acknowledged anyway)."""
+        """Write the intent (or finish the write ``start_record`` began); waited for at most
+        ``RECORD_WITHIN`` (Discord's 3 s run on: a write still queued then goes on, and the
+        click is acknowledged anyway)."""
         if self.recorded:
             return
         self.recorded = True
         start = time.perf_counter()
-        write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
-        write.add_done_callback(_log_failure)
-        await asyncio.wait({write}, timeout=RECORD_WITHIN)
+        self.start_record()
+        assert self._write is not None
+        await asyncio.wait({self._write}, timeout=RECORD_WITHIN)
         metrics.observe("intent_record", (time.perf_counter() - start) * 1000)
 
     async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
@@ -112,6 +122,14 @@ class Click:
 
     async def settle(self) -> None:
         """The click was refused (and is answered so): nothing to resolve after a restart."""
+        if not self.recorded and self._write is not None:
+            # Written beside a move that was answered in place: settled behind the answer
+            # (queued after the intent's write; a crash before it answers the click once more).
+            settling = asyncio.ensure_future(
+                self.bot.tables.intents.settle(self.intent.interaction_id)
+            )
+            settling.add_done_callback(_log_failure)
+            return
         if self.recorded:
             try:
                 await self.bot.tables.intents.settle(self.intent.interaction_id)
@@ -127,9 +145,9 @@ def _log_failure(write: asyncio.Future[None]) -> None:
     if write.cancelled() or write.exception() is None:
         return
     if isinstance(write.exception(), StorageUnavailable):  # the click is answered "not saved"
-        log.warning("could not record a click's intent: the database is unavailable")
+        log.warning("could not write a click's intent: the database is unavailable")
     else:
-        log.error("could not record a click's intent", exc_info=write.exception())
+        log.error("could not write a click's intent", exc_info=write.exception())
 
 
 def _is_ephemeral(interaction: discord.Interaction) -> bool:
@@ -195,6 +213,7 @@ class PlayCog(commands.Cog):
         # answer within 3 s: a move that takes longer is acknowledged meanwhile.
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         click = Click(self.bot, interaction, table_id, version, action, table=table)
+        click.start_record()
         try:
             await self._on_action(interaction, click, deadline)
         except Exception:
@@ -372,6 +391,7 @@ class PlayCog(commands.Cog):
             self._drafts[(table_id, seat)] = (version, draft)
             if action is not None:
                 click = Click(self.bot, interaction, table_id, version, action)
+                click.start_record()
                 if interaction.response.is_done():
                     await click.record()  # acknowledged during the step: record it now
                 try:

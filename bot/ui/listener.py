@@ -49,9 +49,9 @@ class DiscordTableListener:
         self.bot = bot
         self.kit = ViewKit(bot, pacer if pacer is not None else RequestPacer(0))
         self.kit.represent = self.represent
-        self.public = PublicTable(self.kit)
         self.private = PrivateViews(self.kit)
         self.mentions = TurnMentions(self.kit, self.private.spares_dm)
+        self.public = PublicTable(self.kit, self.mentions.named)
         self.ephemerals = self.kit.ephemerals
         self.tokens = self.kit.tokens
         self.shown = self.kit.shown

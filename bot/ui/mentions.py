@@ -28,7 +28,9 @@ class TurnMentions:
         self._slots: dict[int, Slot] = {}
         self._spared = spared  # (table, seat): no DM tells them of their turn there
 
-    async def _named(self, table: Table, seat: str) -> bool:
+    async def named(self, table: Table, seat: str) -> bool:
+        """Whether ``seat`` acts from the table (no DM tells them of their turn there): the
+        public message, and this mention, are their view."""
         if table.interaction_only:
             return True  # nobody gets a DM there (bot/ui/anywhere.py)
         if await self.k.dms.marked_closed(seat):
@@ -53,7 +55,7 @@ class TurnMentions:
             to_act = set(table.game.to_act(table.state))
             for seat in table.state.seats:
                 human = any(s.id == seat for s in table.human_seats())
-                if seat in to_act and human and await self._named(table, seat):
+                if seat in to_act and human and await self.named(table, seat):
                     seats.append(seat)
         if tuple(seats) == slot.mention:
             return  # the same turn: the live mention still says it

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -29,9 +29,14 @@ log = logging.getLogger(__name__)
 class PublicTable:
     """Each table's public message."""
 
-    def __init__(self, kit: ViewKit) -> None:
+    def __init__(
+        self, kit: ViewKit, acts_from_table: Callable[[Table, str], Awaitable[bool]] | None = None
+    ) -> None:
         self.k = kit
         self._slots: SlotSet[int] = SlotSet(kit, "public")
+        # Whether a seat acts from the table (its public message is their view that lets them
+        # act: ``TurnMentions.named``); such a turn is never held by coalescing.
+        self._acts_from_table = acts_from_table
 
     def show(self, table: Table, build: Callable[[], Payload], final: bool = False) -> Slot | None:
         slot = self._slots.of(table.id)
@@ -46,7 +51,19 @@ class PublicTable:
             slot.paced = False
         playing = table.record.status == "playing" and not final
         slot.skip_version = table.version if playing else None
+        slot.lets_act = functools.partial(self._lets_act, table) if playing else None
         return self._slots.kick(table.id, functools.partial(self._present_public, table))
+
+    async def _lets_act(self, table: Table) -> bool:
+        """Whether ``table`` (a change being shown) lets a person act who acts from the table:
+        then its public message is the view that lets them act."""
+        if self._acts_from_table is None or table.state is None:
+            return False
+        humans = {seat.id for seat in table.human_seats()}
+        for seat in table.game.to_act(table.state):
+            if seat in humans and await self._acts_from_table(table, seat):
+                return True
+        return False
 
     async def _present_public(self, table: Table, slot: Slot) -> None:
         if slot.build is None:

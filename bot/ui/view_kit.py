@@ -10,6 +10,7 @@ too: every part does it.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
@@ -99,9 +100,13 @@ class Slot:
     paced_turn: bool = False  # its worker waited for the pacer for the change it shows
     paced_at: float | None = None  # when its worker last had a bot-token turn (kit's clock)
     wake: asyncio.Event | None = None  # set to end a coalescing wait (the game ended, closed)
+    # The public message: whether its latest change lets a person act who acts from the table
+    # (the message is their view): such a change is never held by coalescing.
+    lets_act: Callable[[], Awaitable[bool]] | None = None
+    recheck: bool = False  # a change came during a coalescing wait: is it one that lets act?
     clicked: bool = False  # a DM hand its player clicked: they play from it
-    # The per-stage trace (``ViewKit._drain_slot``): what the slot shows, and since when (kit's
-    # clock) a change waits to be shown (None: nothing waits).
+    # The per-stage trace (``ViewKit._drain_slot``): what the slot shows, and since when
+    # (``time.perf_counter``) a change waits to be shown (None: nothing waits).
     kind: str = "view"
     since: float | None = None
 
@@ -263,8 +268,7 @@ class ViewKit:
         self._draining += 1
         try:
             for slot in list(self._coalescing.values()):
-                if slot.wake is not None:
-                    slot.wake.set()  # show it now
+                _end_wait(slot)  # show it now
             while pending := [t for t in self._tasks if not t.done()]:
                 await asyncio.gather(*pending, return_exceptions=True)
         finally:
@@ -290,8 +294,12 @@ class ViewKit:
         slot.work = work
         if slot.since is None:
             slot.since = time.perf_counter()
-        if slot.wake is not None and slot.skip_version is None:
-            slot.wake.set()  # no longer a table being played: shown at once
+        if slot.wake is not None:
+            if slot.skip_version is None:
+                _end_wait(slot)  # no longer a table being played: shown at once
+            elif not slot.wake.is_set():
+                slot.recheck = True  # a change that lets someone act ends the wait
+                slot.wake.set()
         if not slot.holds and (slot.task is None or slot.task.done()):
             slot.task = self.spawn(self._drain_slot(slot))
 
@@ -299,14 +307,20 @@ class ViewKit:
         while slot.dirty and not slot.holds and slot.work is not None:
             slot.paced_turn = False
             trace = _Stages(slot)
+            urgency = Priority.PUBLIC
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
-                coalesced = await self._coalesce(slot)
-                trace.mark("coalesce")
-                if coalesced:
-                    return  # answered in place meanwhile: its release starts the worker again
+                if await _lets_act(slot):
+                    urgency = Priority.NEXT_PLAYER  # its player's view: at once, first in line
+                else:
+                    outcome = await self._coalesce(slot)
+                    trace.mark("coalesce")
+                    if outcome is _Waited.DONE:
+                        return  # answered in place meanwhile: its release starts the worker
+                    if outcome is _Waited.LETS_ACT:
+                        urgency = Priority.NEXT_PLAYER
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
                 slot.paced_turn = True
-                await self.pacer.acquire(Priority.PUBLIC)
+                await self.pacer.acquire(urgency)
                 trace.mark("pace")
                 slot.paced_at = self.clock()
                 if slot.holds or not slot.dirty:
@@ -320,8 +334,8 @@ class ViewKit:
                     return
                 traced = _tracing.set(trace)  # the work marks its own stages (``stage_done``)
                 try:
-                    if slot.paced_turn:  # a bot-token call after its turn's goes as a public one
-                        with pace_at(Priority.PUBLIC):
+                    if slot.paced_turn:  # a bot-token call after its turn's goes at its priority
+                        with pace_at(urgency):
                             await work()
                     else:
                         await work()
@@ -334,32 +348,42 @@ class ViewKit:
                     trace.mark("sent")
                     trace.done()
 
-    async def _coalesce(self, slot: Slot) -> bool:
+    async def _coalesce(self, slot: Slot) -> _Waited:
         """A table being played whose last bot-token edit is under ``public_every`` seconds
-        old waits out the rest: the changes meanwhile go out as one edit of the newest. True
-        when there is nothing left to do (answered in place meanwhile)."""
+        old waits out the rest: the changes meanwhile go out as one edit of the newest. A
+        change meanwhile that lets a person act who acts from the table ends the wait
+        (``LETS_ACT``): the window never holds the view that lets someone act. ``DONE`` when
+        there is nothing left to do (answered in place meanwhile)."""
         if (
             self.public_every <= 0
             or self._draining
             or slot.skip_version is None
             or slot.paced_at is None
         ):
-            return False
-        rest = slot.paced_at + self.public_every - self.clock()
-        if rest <= 0:
-            return False
+            return _Waited.GO
+        if slot.paced_at + self.public_every - self.clock() <= 0:
+            return _Waited.GO
         metrics.count("public.coalesced")
-        slot.wake = asyncio.Event()
         key = slot.token_key if slot.token_key is not None else id(slot)
         self._coalescing[key] = slot
+        outcome = _Waited.GO
         try:
-            await asyncio.wait_for(slot.wake.wait(), rest)
-        except TimeoutError:
-            pass
+            while (rest := slot.paced_at + self.public_every - self.clock()) > 0:
+                slot.wake, slot.recheck = asyncio.Event(), False
+                try:
+                    await asyncio.wait_for(slot.wake.wait(), rest)
+                except TimeoutError:
+                    break
+                if not slot.recheck or self._draining:
+                    break  # ended for good: a fresh token, the game's end, a drain
+                if await _lets_act(slot):
+                    metrics.count("public.coalescing_ended_to_let_act")
+                    outcome = _Waited.LETS_ACT
+                    break
         finally:
-            slot.wake = None
+            slot.wake, slot.recheck = None, False
             self._coalescing.pop(key, None)
-        return bool(slot.holds or not slot.dirty)
+        return _Waited.DONE if slot.holds or not slot.dirty else outcome
 
     def _token_offered(self, key: Any) -> None:
         """A fresh interaction token may edit ``key``'s message: the window only holds back
@@ -367,7 +391,7 @@ class ViewKit:
         slot = self._coalescing.get(key)
         if slot is not None and slot.wake is not None:
             metrics.count("public.coalescing_ended_by_token")
-            slot.wake.set()
+            _end_wait(slot)
 
     async def shown_done(self, slot: Slot | None) -> None:
         """Wait until ``slot``'s worker has shown everything asked of it so far."""
@@ -465,6 +489,26 @@ class ViewKit:
             return True
         await reattach(payload)
         return False
+
+
+class _Waited(enum.Enum):
+    """How a coalescing wait ended (``ViewKit._coalesce``)."""
+
+    GO = "go"  # show the newest change now (the window is over, or was never needed)
+    LETS_ACT = "lets_act"  # a change lets a person act from the table: now, first in line
+    DONE = "done"  # nothing left: answered in place meanwhile
+
+
+def _end_wait(slot: Slot) -> None:
+    """End ``slot``'s coalescing wait for good: its newest change goes now."""
+    if slot.wake is not None:
+        slot.recheck = False
+        slot.wake.set()
+
+
+async def _lets_act(slot: Slot) -> bool:
+    """Whether the slot's latest change lets a person act who acts from its message."""
+    return slot.lets_act is not None and await slot.lets_act()
 
 
 async def _nothing(table: Table) -> None:

@@ -13,12 +13,8 @@ from tests.fakediscord.server import RequestRecord
 CHANNEL_EDIT = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
 
 
-async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_version(
-    fake_discord, mesa
-):
-    fake = fake_discord
-    driver, bot, table = await _dm_play_table(fake, mesa)
-    public_channel = int(table.record.channel_id)
+def _bot_token_edits(fake, public_channel: int) -> list[RequestRecord]:
+    """The bot-token edits of the public channel's messages from now on (a live list)."""
     edits: list[RequestRecord] = []
 
     def heard(record: RequestRecord) -> None:
@@ -27,6 +23,15 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
             edits.append(record)
 
     fake.request_observers.append(heard)
+    return edits
+
+
+async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_version(
+    fake_discord, mesa
+):
+    fake = fake_discord
+    driver, bot, table = await _dm_play_table(fake, mesa)
+    edits = _bot_token_edits(fake, int(table.record.channel_id))
     # An hour: the hold below never depends on how fast this machine plays four moves (only
     # the drain ends it).
     bot.listener.kit.public_every = 3600.0
@@ -98,4 +103,42 @@ async def test_a_fresh_table_token_ends_the_wait_and_shows_the_newest_version_th
     await driver.wait_version(table.version)  # no drain: the press's token showed it
     assert len(bot_edits) == 1  # not one more bot-token edit
     assert any("/messages/@original" in r.path for r in token_edits)
+    assert fake.violations == []
+
+
+async def test_a_turn_of_a_player_who_acts_from_the_table_is_never_held(fake_discord, mesa):
+    """The window never holds the view that lets someone act: bob plays from the tables (the
+    public message is his view), so the change that hands him the turn goes out at once,
+    first in line for the bot token, while alice's turns (her DM is her view) are still held."""
+    fake = fake_discord
+    driver, bot, table = await _dm_play_table(fake, mesa)
+    edits = _bot_token_edits(fake, int(table.record.channel_id))
+    bob = str(driver.players[1].id)
+    bot.listener.kit.places.played(bob, from_table=True)  # bob plays from the tables
+    bot.listener.kit.public_every = 3600.0
+    game = table.game
+    while bob in game.to_act(table.state):  # the window starts on a turn of alice's
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+    seat, action = _any_move(table)
+    await bot.tables.act(table.id, seat, None, action)
+    first = table.version
+    await driver.wait_version(first)
+    edits.clear()
+    held = handed = 0
+    for _ in range(12):
+        if table.record.status != "playing" or handed:
+            break
+        seat, action = _any_move(table)
+        await bot.tables.act(table.id, seat, None, action)
+        await fake.settle()
+        if bob in game.to_act(table.state):  # his turn now: shown at once, no drain
+            handed += 1
+            await driver.wait_version(table.version)
+            assert len(edits) == 1
+        else:
+            held += 1
+            assert edits == []  # alice's turn: held by the window
+            assert _footer_version(driver.public()) == first
+    assert handed == 1 and held >= 1
     assert fake.violations == []
