@@ -396,6 +396,10 @@ def probe_rows(profiles: list[Profile]) -> list[str]:
         ),
         row("asyncio tasks alive at the end", lambda p: str(p.probe["tasks"])),
         row("bot RSS MB (load.py)", lambda p: str(p.rss)),
+        row(
+            "bot RSS MB in the window: start → end (probe)",
+            lambda p: f"{p.probe['rss_mb'][0]:.0f} → {p.probe['rss_mb'][-1]:.0f}",
+        ),
     ]
     return lines
 

@@ -11,6 +11,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -35,6 +36,7 @@ class Probe:
         self.gc_collected = [0, 0, 0]
         self.ready: list[int] = []
         self.scheduled: list[int] = []
+        self.rss_mb: list[float] = []
         self.started_cpu = time.process_time()
         self.started_wall = time.monotonic()
         self.started_threads = thread_cpu()
@@ -60,6 +62,8 @@ class Probe:
                 # other callbacks ready besides this sampler's own wake-up
                 self.ready.append(len(loop._ready))  # type: ignore[attr-defined]
                 self.scheduled.append(len(loop._scheduled))  # type: ignore[attr-defined]
+                if len(self.ready) % 20 == 1:  # about once a second
+                    self.rss_mb.append(rss_mb())
 
     def open_window(self, *_: Any) -> None:
         self._reset()
@@ -117,9 +121,34 @@ class Probe:
             "gc_tracked": len(gc.get_objects()),
             "ready": self.ready,
             "scheduled": self.scheduled,
+            "rss_mb": self.rss_mb + [rss_mb()],
             "tasks": len(asyncio.all_tasks(self.loop)) if self.loop is not None else None,
+            "task_names": task_names(self.loop),
         }
         self.out.write_text(json.dumps(report))
+
+
+def rss_mb() -> float:
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def task_names(loop: asyncio.AbstractEventLoop | None) -> dict[str, int]:
+    """The loop's tasks by name, numbers blanked ("timer-#")."""
+    if loop is None:
+        return {}
+    counts: dict[str, int] = {}
+    for task in asyncio.all_tasks(loop):
+        name = task.get_name()
+        if name.startswith("Task-"):  # unnamed: by its coroutine
+            coro = task.get_coro()
+            name = "coroutine " + getattr(coro, "__qualname__", "?")
+            owner = getattr(getattr(coro, "cr_frame", None), "f_locals", {}).get("self")
+            if owner is not None and hasattr(owner, "timeout"):  # a discord.py view's timer
+                name += f" of {type(owner).__qualname__} (timeout {owner.timeout})"
+        name = re.sub(r"\d+", "#", name)
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items(), key=lambda x: -x[1])[:15])
 
 
 def type_counts(objects: list[Any], top: int) -> dict[str, int]:

@@ -111,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     import discord
 
     from bot.client import create_bot, point_at_endpoints
+    from bot.ops import collector
     from bot.ops.errors import OpsPortError
 
+    collector.tune()
     point_at_endpoints(settings)
     bot = create_bot(settings, start_workers=True)
     try:
@@ -181,12 +183,14 @@ async def serve(bot: MesaBot, token: str, ops: OpsServer | None = None) -> None:
     async with bot:
         runner = asyncio.create_task(bot.start(token), name="discord")
         stopper = asyncio.create_task(stop.wait(), name="signals")
+        freezer = asyncio.create_task(freeze_when_ready(bot), name="gc-freeze")
         try:
             await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if stop.is_set():
                 logging.getLogger(__name__).info("stopping: closing gracefully")
         finally:
             stopper.cancel()
+            freezer.cancel()
             await bot.close()
             if ops is not None:
                 await ops.close()
@@ -195,6 +199,15 @@ async def serve(bot: MesaBot, token: str, ops: OpsServer | None = None) -> None:
             else:
                 runner.cancel()
                 await asyncio.gather(runner, return_exceptions=True)
+
+
+async def freeze_when_ready(bot: MesaBot) -> None:
+    """Once connected, the start-up heap leaves the garbage collector's walks for good
+    (``bot.ops.collector``)."""
+    from bot.ops import collector
+
+    await bot.wait_until_ready()
+    collector.freeze()
 
 
 def _reason(exc: BaseException) -> str:
