@@ -68,10 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     def best_ms(build: Any, table: Any, presenter: Any) -> float:
         for _ in range(3):
             build(table, presenter)  # catalogues, modules warm
-        start = time.process_time()
-        for _ in range(args.repeat):
-            build(table, presenter)
-        return (time.process_time() - start) / args.repeat * 1000
+        rounds = []
+        for _ in range(5):  # the best of five rounds: a shared machine's noise only adds
+            start = time.process_time()
+            for _ in range(args.repeat):
+                build(table, presenter)
+            rounds.append((time.process_time() - start) / args.repeat * 1000)
+        return min(rounds)
 
     import bot
 
