@@ -68,7 +68,13 @@ def has(key: str, locale: str = DEFAULT_LOCALE) -> bool:
 
 
 def tr(locale: str | None, key: str, /, **params: Any) -> str:
-    loc = normalise_locale(locale)
+    return _translate(normalise_locale(locale), key, params)
+
+
+def _translate(loc: str, key: str, params: dict[str, Any]) -> str:
+    """``key`` in the normalised locale ``loc``."""
+    if not params:  # most texts of a view (titles, labels): no key to build
+        return _rendered(loc, key, ())
     try:
         # A view is rebuilt for every change and names the same ~150 texts each time.
         # The value's type is part of the key: 1, 1.0 and True are equal but print apart.
@@ -134,7 +140,7 @@ class BoundTranslator:
         self.locale = locale
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        return tr(self.locale, key, **params)
+        return _translate(self.locale, key, params)  # normalised when bound
 
 
 def translator(locale: str | None) -> Translator:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import time
 from collections.abc import Callable, Sequence
@@ -86,6 +87,10 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
 
 
 def seat_names(table: Table, tr: Translator) -> SeatNames:
+    """Seat -> the name players read, each worked out once per payload (a payload asks for
+    every seat's name many times: its lines, events, buttons and image)."""
+
+    @functools.cache
     def name(seat: str | None) -> str:
         if seat is None:
             return "—"

@@ -177,13 +177,14 @@ def action_rows(
 
 def check_v2_limits(view: discord.ui.LayoutView) -> None:
     """Raise ``ValueError`` if the view breaks a V2 limit (a last line of defence)."""
-    children = list(view.walk_children())
+    children = list(view.walk_children())  # one walk for every check (it was three)
     ids.check_custom_ids(children)
     count = len(children)
     if count > COMPONENTS_MAX:
         raise ValueError(f"{count} components (at most {COMPONENTS_MAX})")
-    if view.content_length() > TEXT_MAX:
-        raise ValueError(f"{view.content_length()} characters of text (at most {TEXT_MAX})")
+    length = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
+    if length > TEXT_MAX:
+        raise ValueError(f"{length} characters of text (at most {TEXT_MAX})")
 
 
 def add_notice(view: discord.ui.LayoutView | discord.ui.View, notice: str) -> None:

@@ -1,0 +1,104 @@
+"""The bot's CPU to build one move's messages, in this process: per game, the public table
+payload and each seat's private payload (texts, components, layout, V2 checks; no image, no
+HTTP), on the state of a short random game. CPU time (``time.process_time``): a shared machine
+inflates no figure.
+
+    .venv/bin/python bench/profile_payloads.py [--repeat 30] [--root /path/to/other/checkout]
+    .venv/bin/python bench/profile_payloads.py --top 30      # and the top functions (cProfile)
+
+``--root`` builds with another checkout's ``bot`` (before/after). Figures only; nothing is
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--top", type=int, default=0, help="print the top N functions too")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(args.root))
+    from bot.i18n import translator
+    from bot.registry import load_games
+    from bot.ui.messages import private_payload, public_payload
+    from tests.bot.presenter_kit import StubService, table_for
+
+    tr = translator("es")
+    service = StubService()
+    jobs: list[tuple[str, Any, Any]] = []
+    for key, game in sorted(load_games().items()):
+        module = importlib.import_module(f"bot.ui.{key}.presenter")
+        presenter_cls = next(
+            v
+            for name, v in vars(module).items()
+            if name.endswith("Presenter")
+            and isinstance(v, type)
+            and v.__module__ == module.__name__
+        )
+        seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
+        state = game.new(seats, "payloads", None)
+        rng = random.Random(1)
+        for _ in range(8):
+            movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+            if not movers or game.outcome(state) is not None:
+                break
+            seat = rng.choice(movers)
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        jobs.append((key, table_for(game, state, 1), presenter_cls(game)))
+
+    def public(table: Any, presenter: Any) -> None:
+        public_payload(table, presenter, service, tr).view.stop()
+
+    def private(table: Any, presenter: Any) -> None:
+        for seat in table.state.seats:
+            private_payload(table, presenter, seat, tr).view.stop()
+
+    def best_ms(build: Any, table: Any, presenter: Any) -> float:
+        for _ in range(3):
+            build(table, presenter)  # catalogues, modules warm
+        rounds = []
+        for _ in range(5):  # the best of five rounds: a shared machine's noise only adds
+            start = time.process_time()
+            for _ in range(args.repeat):
+                build(table, presenter)
+            rounds.append((time.process_time() - start) / args.repeat * 1000)
+        return min(rounds)
+
+    import bot
+
+    print(f"bot from {Path(bot.__file__).parent}")
+    print("| game | public payload ms | every seat's private payload ms | seats |")
+    print("|---|---:|---:|---:|")
+    totals = [0.0, 0.0]
+    for key, table, presenter in jobs:
+        pub, priv = best_ms(public, table, presenter), best_ms(private, table, presenter)
+        totals[0] += pub
+        totals[1] += priv
+        print(f"| {key} | {pub:.3f} | {priv:.3f} | {len(table.state.seats)} |")
+    print(f"| **mean** | {totals[0] / len(jobs):.3f} | {totals[1] / len(jobs):.3f} | |")
+    if args.top:
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.repeat):
+            for _key, table, presenter in jobs:
+                public(table, presenter)
+                private(table, presenter)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumtime").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
