@@ -97,30 +97,36 @@ class MoveMaca(Action):
         return cls(source=_pozo_arg(args[0]))
 
 
-class _ElementMove(Action):
-    """A move whose one argument is an element token, written as its letter."""
+def _element_arg(args: Sequence[str]) -> Element:
+    if len(args) != 1 or args[0] not in LETTER_ELEMENT:
+        raise IllegalAction(BAD_ACTION)
+    return LETTER_ELEMENT[args[0]]
 
-    kind: str  # each move's own literal (declared here first, so it stays the first field)
+
+class GiveElement(Action):
+    verb: ClassVar[str] = "g"
+    kind: Literal["give_element"] = "give_element"
     element: Element
 
     def args(self) -> tuple[str, ...]:
         return (ELEMENT_LETTER[self.element],)
 
     @classmethod
-    def from_args(cls, args: Sequence[str]) -> Action:
-        if len(args) != 1 or args[0] not in LETTER_ELEMENT:
-            raise IllegalAction(BAD_ACTION)
-        return cls.model_validate({"element": LETTER_ELEMENT[args[0]]})
+    def from_args(cls, args: Sequence[str]) -> GiveElement:
+        return cls(element=_element_arg(args))
 
 
-class GiveElement(_ElementMove):
-    verb: ClassVar[str] = "g"
-    kind: Literal["give_element"] = "give_element"
-
-
-class BuyElement(_ElementMove):
+class BuyElement(Action):
     verb: ClassVar[str] = "b"
     kind: Literal["buy_element"] = "buy_element"
+    element: Element
+
+    def args(self) -> tuple[str, ...]:
+        return (ELEMENT_LETTER[self.element],)
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> BuyElement:
+        return cls(element=_element_arg(args))
 
 
 MacarenaAction = Annotated[

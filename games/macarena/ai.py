@@ -79,12 +79,14 @@ def choose_action(
         return first
     if any(isinstance(a, (Play, Pass)) for a in legal):
         return _choose_play(_engine(), view, legal, level, rng, budget or DEFAULT_BUDGET)
+    if level == "easy":  # the end-of-hand and MACA choices at random
+        return rng.choice(list(legal))
     if isinstance(first, MoveMaca):
-        return _choose_move(view, legal, level, rng)
+        return _choose_move(view, legal)
     if isinstance(first, GiveElement):
-        return _choose_give(view, legal, level, rng)
+        return _choose_give(view, legal, level)
     if isinstance(first, BuyElement):
-        return _choose_buy(view, legal, level, rng)
+        return _choose_buy(view, legal)
     return rng.choice(list(legal))
 
 
@@ -306,11 +308,7 @@ def _lookahead(
 # ----- end-of-hand and MACA choices ------------------------------------------------------------
 
 
-def _choose_move(
-    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
-) -> MacarenaAction:
-    if level == "easy":
-        return rng.choice(list(legal))
+def _choose_move(view: MacarenaView, legal: Sequence[MacarenaAction]) -> MacarenaAction:
     moves = [a for a in legal if isinstance(a, MoveMaca)]
     seat = view.seat or ""
 
@@ -321,11 +319,7 @@ def _choose_move(
     return max(moves, key=keep_cover)
 
 
-def _choose_give(
-    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
-) -> MacarenaAction:
-    if level == "easy":
-        return rng.choice(list(legal))
+def _choose_give(view: MacarenaView, legal: Sequence[MacarenaAction], level: str) -> MacarenaAction:
     gives = [a for a in legal if isinstance(a, GiveElement)]
     if level == "hard":  # the hand is over: every collection is known (see PlayerInfo.shown)
         collections = {p.seat: p.shown for p in view.players}
@@ -337,11 +331,7 @@ def _choose_give(
     return max(gives, key=lambda a: (mine[a.element], -gives.index(a)))
 
 
-def _choose_buy(
-    view: MacarenaView, legal: Sequence[MacarenaAction], level: str, rng: random.Random
-) -> MacarenaAction:
-    if level == "easy":
-        return rng.choice(list(legal))
+def _choose_buy(view: MacarenaView, legal: Sequence[MacarenaAction]) -> MacarenaAction:
     buys = [a for a in legal if isinstance(a, BuyElement)]
     mine = Counter(element_of(c) for c in (view.collection or []))
     # Buy the element least in reach through collections (the one I collect least).

@@ -110,6 +110,34 @@ def _kind(kb, cell):
     return ((kb >> (4 * cell)) & 15) - 1
 
 
+@_jit(inline="always")
+def _one_per_kind(ws, cards):
+    """The cards of ``cards`` (a bit per card) that are the first of their kind: another card of
+    the same kind would make the same moves."""
+    firsts = 0
+    seen = 0
+    for n in range(10):
+        if (cards >> n) & 1:
+            k = ws[KIND + n]
+            if not (seen >> k) & 1:
+                seen |= 1 << k
+                firsts |= 1 << n
+    return firsts
+
+
+@_jit(inline="always")
+def _after(ws, kb, owner, occ, hands, side, opp, mv):
+    """The position after ``side`` plays ``mv`` (card * 9 + cell): the board's kinds, the cells
+    of side 0, the cells taken, the cards in hand."""
+    n = mv // 9
+    cell = mv - n * 9
+    k = ws[KIND + n]
+    bit = 1 << cell
+    f = flips(ws, cell, k, kb, opp)
+    o2 = owner | bit | f if side == 0 else owner & ~f
+    return kb | (k + 1) << (4 * cell), o2, occ | bit, hands & ~(1 << n)
+
+
 @_jit()
 def flips(ws, cell, kind, kb, opp):
     """The cells of ``opp`` taken when ``kind`` is put on the empty ``cell`` of board ``kb``
@@ -278,30 +306,23 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties): 
         while (occ >> cell) & 1:
             cell += 1
         bit = 1 << cell
-        seen = 0
+        firsts = _one_per_kind(ws, my_cards)
         best = -INF
         for n in range(10):
-            if not (my_cards >> n) & 1:
+            if not (firsts >> n) & 1:
                 continue
-            k = ws[KIND + n]
-            if (seen >> k) & 1:
-                continue
-            seen |= 1 << k
-            v = 2 * POP[mine | bit | flips(ws, cell, k, kb, opp)]
+            v = 2 * POP[mine | bit | flips(ws, cell, ws[KIND + n], kb, opp)]
             if v > best:
                 best = v
         return best - 9 + POP[my_cards] - 1 - POP[hands & ws[HM + other]]
 
     if empties == 3:
         best = -INF
-        seen = 0
+        firsts = _one_per_kind(ws, my_cards)
         for n in range(10):
-            if not (my_cards >> n) & 1:
+            if not (firsts >> n) & 1:
                 continue
             k = ws[KIND + n]
-            if (seen >> k) & 1:
-                continue
-            seen |= 1 << k
             for cell in range(9):
                 if (occ >> cell) & 1:
                     continue
@@ -349,14 +370,11 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties): 
     mvb = MV + empties * MAX_MOVES
     scb = SC + empties * MAX_MOVES
     count = 0
-    seen = 0
+    firsts = _one_per_kind(ws, my_cards)
     for n in range(10):
-        if not (my_cards >> n) & 1:
+        if not (firsts >> n) & 1:
             continue
         k = ws[KIND + n]
-        if (seen >> k) & 1:
-            continue
-        seen |= 1 << k
         mk = MOD + k * 36
         for cell in range(9):
             if (occ >> cell) & 1:
@@ -400,25 +418,8 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties): 
     a = alpha
     for j in range(count):
         mv = ws[mvb + j]
-        n = mv // 9
-        cell = mv - n * 9
-        k = ws[KIND + n]
-        bit = 1 << cell
-        f = flips(ws, cell, k, kb, opp)
-        o2 = owner | bit | f if side == 0 else owner & ~f
-        v = -negamax(
-            ws,
-            keys,
-            vals,
-            kb | (k + 1) << (4 * cell),
-            o2,
-            occ | bit,
-            hands & ~(1 << n),
-            other,
-            -beta,
-            -a,
-            empties - 1,
-        )
+        kb2, o2, occ2, hands2 = _after(ws, kb, owner, occ, hands, side, opp, mv)
+        v = -negamax(ws, keys, vals, kb2, o2, occ2, hands2, other, -beta, -a, empties - 1)
         if ws[CTR + ABORTED]:
             return 0
         if v > best:
@@ -451,28 +452,10 @@ def root_pass(ws, keys, vals, kb, owner, occ, hands, side, moves, alpha, beta):
     ws[CTR + BEST] = 0
     a = alpha
     for i in range(moves.shape[0]):
-        mv = moves[i]
-        n = mv // 9
-        cell = mv - n * 9
-        k = ws[KIND + n]
-        bit = 1 << cell
-        f = flips(ws, cell, k, kb, opp)
-        o2 = owner | bit | f if side == 0 else owner & ~f
-        v = -negamax(
-            ws,
-            keys,
-            vals,
-            kb | (k + 1) << (4 * cell),
-            o2,
-            occ | bit,
-            hands & ~(1 << n),
-            1 - side,
-            -beta,
-            -a,
-            empties - 1,
-        )
+        child = _after(ws, kb, owner, occ, hands, side, opp, moves[i])
+        v = -negamax(ws, keys, vals, *child, 1 - side, -beta, -a, empties - 1)
         if ws[CTR + ABORTED]:
-            return 0
+            break  # the value is meaningless now: the caller sees ABORTED
         if v > best:
             best = v
             ws[CTR + BEST] = i
