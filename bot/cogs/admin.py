@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import TableError
-from bot.i18n import DEFAULT_LOCALE, tr
-from bot.i18n.commands import cmd_str
+from bot.i18n import tr
+from bot.i18n.commands import slash_command
 from bot.ports import CogHost
 from bot.reach import servers_only
 from bot.ui.feedback import reply, user_locale
@@ -21,12 +18,7 @@ class AdminCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        command: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=cmd_str("stop", "cmd.stop.name"),
-            description=cmd_str(tr(DEFAULT_LOCALE, "cmd.stop.description"), "cmd.stop.description"),
-            callback=self.stop,
-        )
-        self.bot.tree.add_command(servers_only(command))
+        self.bot.tree.add_command(servers_only(slash_command("stop", self.stop)))
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command("stop")

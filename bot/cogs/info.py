@@ -3,14 +3,11 @@ global) and /rules <game>."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import DEFAULT_LOCALE, tr, translator
-from bot.i18n.commands import cmd_str
+from bot.i18n import tr, translator
+from bot.i18n.commands import slash_command
 from bot.places import place_of
 from bot.ports import CogHost
 from bot.reach import everywhere, with_friends
@@ -37,21 +34,9 @@ class InfoCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        leaderboard: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=cmd_str("leaderboard", "cmd.leaderboard.name"),
-            description=cmd_str(
-                tr(DEFAULT_LOCALE, "cmd.leaderboard.description"), "cmd.leaderboard.description"
-            ),
-            callback=self.leaderboard,
-        )
+        leaderboard = slash_command("leaderboard", self.leaderboard)
         with_friends(leaderboard)  # bot/reach.py
-        rules: app_commands.Command[Any, ..., None] = app_commands.Command(
-            name=cmd_str("rules", "cmd.rules.name"),
-            description=cmd_str(
-                tr(DEFAULT_LOCALE, "cmd.rules.description"), "cmd.rules.description"
-            ),
-            callback=self.rules,
-        )
+        rules = slash_command("rules", self.rules)
         everywhere(rules)
         for command, required in ((leaderboard, False), (rules, True)):
             describe(command, "game", "cmd.option.game", game_choices(list(self.bot.games)))

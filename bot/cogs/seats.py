@@ -13,8 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import TableError
-from bot.i18n import DEFAULT_LOCALE, tr
-from bot.i18n.commands import cmd_str
+from bot.i18n import tr
+from bot.i18n.commands import slash_command
 from bot.ports import CogHost
 from bot.reach import servers_only
 from bot.service import Table
@@ -42,14 +42,9 @@ class SeatsCog(commands.Cog):
     def _commands(self) -> list[app_commands.Command[Any, ..., None]]:
         made: list[app_commands.Command[Any, ..., None]] = []
         for name, callback in (("leave", self.leave), ("rejoin", self.rejoin), ("kick", self.kick)):
-            command: app_commands.Command[Any, ..., None] = app_commands.Command(
-                name=cmd_str(name, f"cmd.{name}.name"),
-                description=cmd_str(
-                    tr(DEFAULT_LOCALE, f"cmd.{name}.description"), f"cmd.{name}.description"
-                ),
-                callback=callback,
-            )
-            made.append(servers_only(command))  # a table by the bot's token: bot/reach.py
+            made.append(
+                servers_only(slash_command(name, callback))
+            )  # a table by the bot's token: bot/reach.py
         describe(made[-1], "player", "cmd.kick.player")
         return made
 

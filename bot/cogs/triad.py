@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import DEFAULT_LOCALE, tr, translator
-from bot.i18n.commands import cmd_str
+from bot.i18n.commands import cmd_str, slash_command
 from bot.places import Place, place_of
 from bot.ports import CogHost
 from bot.reach import everywhere, with_friends
@@ -74,14 +74,7 @@ class TriadCog(commands.Cog):
             ("cards", self.cards, "cards"),
             ("profile", self.profile, "profile"),
         ):
-            command: app_commands.Command[Any, ..., Any] = app_commands.Command(
-                name=cmd_str(name, f"triad.ui.cmd.{key}.name"),
-                description=cmd_str(
-                    tr(DEFAULT_LOCALE, f"triad.ui.cmd.{key}.description"),
-                    f"triad.ui.cmd.{key}.description",
-                ),
-                callback=callback,
-            )
+            command = slash_command(name, callback, key=key, prefix="triad.ui.cmd")
             # /cards is a player's own collection, /profile a place's record: bot/reach.py
             (everywhere if name == "cards" else with_friends)(command)
             describe(command, "member", "triad.ui.cmd.member")
@@ -275,10 +268,17 @@ class TriadCog(commands.Cog):
     async def cards(
         self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
+        target = await self._private_answer_about(interaction, member)
+        await self._send_cards(interaction, str(target.id), target.display_name, 0, fresh=True)
+
+    async def _private_answer_about(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User | None
+    ) -> discord.Member | discord.User:
+        """``/cards`` and ``/profile``: a private answer about ``member`` (the user when none)
+        is on its way, and the user is remembered; the one it is about."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.remember(interaction)
-        target = member or interaction.user
-        await self._send_cards(interaction, str(target.id), target.display_name, 0, fresh=True)
+        return member or interaction.user
 
     async def on_cards_page(
         self, interaction: discord.Interaction, user_id: str, page: int
@@ -303,9 +303,7 @@ class TriadCog(commands.Cog):
     async def profile(
         self, interaction: discord.Interaction, member: discord.Member | discord.User | None = None
     ) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.remember(interaction)
-        target = member or interaction.user
+        target = await self._private_answer_about(interaction, member)
         user_id = str(target.id)
         locale = user_locale(interaction)
         guild = place_of(interaction).scope  # this place's record and ratings (bot/places.py)

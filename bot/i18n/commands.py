@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import LOCALES, catalogue, command_names
+from bot.i18n import DEFAULT_LOCALE, LOCALES, catalogue, command_names, tr
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -30,3 +33,17 @@ class CatalogueTranslator(app_commands.Translator):
 
 def cmd_str(default: str, key: str) -> app_commands.locale_str:
     return app_commands.locale_str(default, key=key)
+
+
+def slash_command(
+    name: str, callback: Callable[..., Any], *, key: str | None = None, prefix: str = "cmd"
+) -> app_commands.Command[Any, ..., Any]:
+    """A slash command named and described from the catalogues: ``<prefix>.<key>.name`` and
+    ``<prefix>.<key>.description`` (``key``: ``name`` unless told), the default locale's
+    description as Discord's default text."""
+    where = f"{prefix}.{key or name}"
+    return app_commands.Command(
+        name=cmd_str(name, f"{where}.name"),
+        description=cmd_str(tr(DEFAULT_LOCALE, f"{where}.description"), f"{where}.description"),
+        callback=callback,
+    )

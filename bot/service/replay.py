@@ -55,7 +55,7 @@ def public_views(
     engine = resolve(game)
     result = ReplayResult()
     try:
-        state = engine.new(seat_ids, seed, split_options(options)[0], **setup)
+        state = _dealt(engine, seat_ids, seed, options, setup)
     except (IllegalAction, ValueError):
         result.failed_at = 0
         return result
@@ -69,11 +69,24 @@ def public_views(
             return result
         result.views.append(engine.view(state, None))
     if final_state is not None:
-        try:
-            result.matches = engine.same_end(final_state, state)
-        except ValueError:  # the state model changed: the stored end cannot be read
-            return result
+        result.matches = _ends_as_stored(engine, final_state, state)
     return result
+
+
+def _dealt(
+    engine: Game, seat_ids: list[str], seed: str, options: dict[str, Any], setup: dict[str, Any]
+) -> GameState:
+    """The game as it was dealt from its seed (its first state)."""
+    return engine.new(seat_ids, seed, split_options(options)[0], **setup)
+
+
+def _ends_as_stored(engine: Game, final_state: str, state: GameState) -> bool:
+    """Whether the rebuilt ``state`` is the stored ``final_state`` (not when the state model
+    changed since: the stored end cannot be read)."""
+    try:
+        return bool(engine.same_end(final_state, state))
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -101,7 +114,7 @@ def tail_events(
     engine = resolve(game)
     tail = Tail()
     try:
-        state = engine.new(seat_ids, seed, split_options(options)[0], **setup)
+        state = _dealt(engine, seat_ids, seed, options, setup)
         for seat, text, by_timer in actions:
             state, events = engine.apply(state, seat, engine.decode_action(text))
             if state.version > since:
@@ -109,12 +122,7 @@ def tail_events(
                 tail.actor, tail.by_timer = seat, by_timer
     except (IllegalAction, ValueError):
         return None
-    try:
-        if not engine.same_end(final_state, state):
-            return None
-    except ValueError:  # the state model changed: the stored state cannot be read
-        return None
-    return tail
+    return tail if _ends_as_stored(engine, final_state, state) else None
 
 
 class Replays:
