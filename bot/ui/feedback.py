@@ -92,8 +92,9 @@ async def answer_error(
         log.error("unexpected error in interaction", exc_info=exc)
     if isinstance(exc, TableError) and exc.code == "table_gone":
         exc = await _why_gone(interaction, exc)
-    text = error_text(exc, user_locale(interaction), game_key, place_of(interaction))
-    await reply(interaction, text)
+    worded = isinstance(exc, TableError) and exc.code in PLACE_WORDED
+    place = place_of(interaction) if worded else None  # only a refusal that names it
+    await reply(interaction, error_text(exc, user_locale(interaction), game_key, place))
 
 
 async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:
