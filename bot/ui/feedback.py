@@ -92,12 +92,9 @@ async def answer_error(
         log.error("unexpected error in interaction", exc_info=exc)
     if isinstance(exc, TableError) and exc.code == "table_gone":
         exc = await _why_gone(interaction, exc)
-    # The place only for the refusals worded by it: the answer to any other failure must not
-    # depend on reading the interaction's channel.
     worded = isinstance(exc, TableError) and exc.code in PLACE_WORDED
-    place = place_of(interaction) if worded else None
-    text = error_text(exc, user_locale(interaction), game_key, place)
-    await reply(interaction, text)
+    place = place_of(interaction) if worded else None  # only a refusal that names it
+    await reply(interaction, error_text(exc, user_locale(interaction), game_key, place))
 
 
 async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:
