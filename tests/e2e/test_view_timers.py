@@ -42,4 +42,6 @@ async def test_ephemeral_views_keep_no_timer_task(fake_discord, mesa):
     await mesa.bot.listener.drain()
 
     assert view_timers() == []
+    store = mesa.bot._connection._view_store  # nor does discord.py keep the views for dispatch
+    assert store._synced_message_views == {} and store._views == {}
     assert fake.violations == []
