@@ -20,7 +20,7 @@ import discord
 from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest
 from bot.ui.text import clip
-from bot.ui.v2 import TEXT_MAX, check_v2_limits
+from bot.ui.v2 import TEXT_MAX, UNTIMED, check_v2_limits
 
 BUTTONS_PER_ROW = 5
 EMPTY_BLOCK = "\u200b"  # a text display may not be empty
@@ -91,7 +91,7 @@ def answer_view(answer: Answer) -> discord.ui.LayoutView:
     for row in rows:
         for i in range(0, len(row), BUTTONS_PER_ROW):
             children.append(discord.ui.ActionRow(*row[i : i + BUTTONS_PER_ROW]))
-    view = discord.ui.LayoutView(timeout=None)
+    view = discord.ui.LayoutView(timeout=UNTIMED)
     view.add_item(discord.ui.Container(*children, accent_colour=answer.accent))
     check_v2_limits(view)  # a last line of defence: callers cap rows and clip their texts
     return view

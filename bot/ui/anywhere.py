@@ -34,6 +34,7 @@ from bot.i18n import translator
 from bot.service import Table
 from bot.ui.messages import finish, lobby_payload, public_payload
 from bot.ui.tokens import LIFETIME, Hook, Tokens
+from bot.ui.v2 import UNTIMED
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +174,7 @@ class InteractionOnlyTables:
         text = tr("anywhere.moved")
         kwargs: dict[str, Any]
         if v2:  # a Components V2 message stays one: its text is a component
-            view = discord.ui.LayoutView(timeout=None)
+            view = discord.ui.LayoutView(timeout=UNTIMED)
             view.add_item(discord.ui.TextDisplay(text))
             kwargs = {"view": view, "attachments": []}
         else:

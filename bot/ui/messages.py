@@ -108,7 +108,7 @@ def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
     """A classic view (the Triad challenge's ephemeral pickers and /cards)."""
     if not items_:
         return None
-    view = discord.ui.View(timeout=None)
+    view = discord.ui.View(timeout=v2.UNTIMED)
     for item in items_:
         view.add_item(item)
     check_limits(view)

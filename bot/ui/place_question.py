@@ -21,6 +21,7 @@ from bot.places import Place
 from bot.ui import items
 from bot.ui.feedback import reply, user_locale
 from bot.ui.play_from import PlayPlaces
+from bot.ui.v2 import UNTIMED
 
 HERE = "here"  # the lobby button ops of the two answers (``ids.LOBBY_BUTTON``)
 BY_DM = "bydm"
@@ -29,7 +30,7 @@ OPS = (HERE, BY_DM)
 
 def question_view(table_id: int, tr: Translator, *, here: bool = True) -> discord.ui.View:
     """The answers' buttons ("here" only when it would change something)."""
-    view = discord.ui.View(timeout=None)
+    view = discord.ui.View(timeout=UNTIMED)
     if here:
         view.add_item(
             items.LobbyButton(

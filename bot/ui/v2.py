@@ -88,6 +88,12 @@ class Card:
     more_rows: list[list[discord.ui.Item[Any]]] = field(default_factory=list)  # after them
 
 
+# A view's timeout: 0.0, no timer. Mesa's components are DynamicItems dispatched by custom id,
+# so a view is never dispatched from; with None, discord.py gives an ephemeral message's view a
+# 15-minute timer task that keeps the view (items, texts) alive (tests/e2e/test_view_timers.py).
+UNTIMED = 0.0
+
+
 def card_view(card: Card) -> discord.ui.LayoutView:
     """``card`` as one container (the footer last, then the rows of items inside it)."""
     texts = _texts(card)
@@ -101,7 +107,7 @@ def card_view(card: Card) -> discord.ui.LayoutView:
         container.add_item(discord.ui.TextDisplay(text))
     for row in action_rows(card.items, card.more_rows):
         container.add_item(row)
-    view = discord.ui.LayoutView(timeout=None)
+    view = discord.ui.LayoutView(timeout=UNTIMED)
     view.add_item(container)
     check_v2_limits(view)
     return view
@@ -110,7 +116,7 @@ def card_view(card: Card) -> discord.ui.LayoutView:
 def note_view(text: str, colour: discord.Colour | None = CLOSED) -> discord.ui.LayoutView:
     """A V2 message of one line of text (what a V2 message shows once its view has ended: an
     edit cannot turn it back into plain content)."""
-    view = discord.ui.LayoutView(timeout=None)
+    view = discord.ui.LayoutView(timeout=UNTIMED)
     view.add_item(
         discord.ui.Container(discord.ui.TextDisplay(clip(text, TEXT_MAX)), accent_colour=colour)
     )
