@@ -88,6 +88,8 @@ class PipeWorkers(Workers):
 
     _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
+    depth = DEPTH  # the next job waits in the worker's pipe, not for the loop
+
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
         state = self._bound(asyncio.get_running_loop())

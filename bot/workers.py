@@ -70,6 +70,8 @@ class Workers:
 
     # Whether work runs in this process (then arguments need not be picklable).
     in_process = False
+    # Jobs worth handing to one worker at a time: the executor queues the rest itself.
+    depth = 1
 
     def __init__(
         self,

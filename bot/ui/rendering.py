@@ -133,13 +133,16 @@ class Superseded(Exception):
 class Renderer:
     """Renders ``ImageRequest``s on ``workers`` (None: inline, on the calling thread).
 
-    At most one render per worker is handed to the pool at a time; the others wait here, so a
-    render whose message has meanwhile moved on (``wanted()`` is false when its turn comes) is
-    skipped instead of drawn."""
+    At most ``workers.depth`` renders per worker are handed to the pool at a time (the pipe pool:
+    the one drawn and the next, so a worker never waits for the event loop between two images);
+    the others wait here, so a render whose message has meanwhile moved on (``wanted()`` is
+    false when its turn comes) is skipped instead of drawn."""
 
     def __init__(self, workers: Workers | None = None, cache_bytes: int = CACHE_BYTES) -> None:
         self.workers = workers
-        self._free = asyncio.Semaphore(workers.size) if workers is not None else None
+        self._free = (
+            asyncio.Semaphore(workers.size * workers.depth) if workers is not None else None
+        )
         self.skipped = 0  # renders superseded before they started
         self.cache_bytes = cache_bytes
         self._cache: OrderedDict[str, bytes | None] = OrderedDict()

@@ -10,6 +10,7 @@ import discord
 import pytest
 
 from bot import metrics
+from bot.pipe_workers import DEPTH, PipeWorkers
 from bot.registry import load_games
 from bot.ui.images import fonts
 from bot.ui.messages import finish
@@ -116,6 +117,40 @@ async def test_a_worker_process_draws_the_same_image_and_skips_superseded_ones()
     assert drawn == render_image("triad", table.function, table.view, "es", table.names)
     assert isinstance(skipped, Superseded)
     assert (renderer.renders, renderer.skipped) == (1, 1)
+
+
+class _InFlight:
+    """Counts a pool's jobs under way at once."""
+
+    def __init__(self, run) -> None:
+        self._run = run
+        self.now = self.most = 0
+
+    async def run(self, *args):
+        self.now += 1
+        self.most = max(self.most, self.now)
+        try:
+            return await self._run(*args)
+        finally:
+            self.now -= 1
+
+
+async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
+    """A pipe worker holds the image it draws and the next one (``DEPTH``), so it never waits
+    for the event loop between two; the executor pool gets one at a time (it queues itself)."""
+    seats, views = _views("triad")
+    requests = [_request("triad", *view, seats) for view in views[:3]]
+    assert len({r.digest for r in requests}) == 3
+    for workers, most in ((PipeWorkers(1), DEPTH), (Workers(1), 1)):
+        renderer = Renderer(workers)
+        counter = _InFlight(workers.run)
+        workers.run = counter.run  # type: ignore[method-assign]
+        try:
+            images = await asyncio.gather(*(renderer.render(r) for r in requests))
+        finally:
+            renderer.close()
+        assert images == [renderer.render_now(r) for r in requests]
+        assert counter.most == most, type(workers).__name__
 
 
 async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_second():
