@@ -15,7 +15,7 @@ A series being built in the UI (a *draft*) has the same form, its faces possibly
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, TypeAdapter, field_validator
 
@@ -103,30 +103,28 @@ def _element_arg(args: Sequence[str]) -> Element:
     return LETTER_ELEMENT[args[0]]
 
 
-class GiveElement(Action):
+class _ElementAction(Action):
+    """A move naming one element token (its letter is the text's one argument)."""
+
+    kind: str  # each class's own literal (declared here first: the JSON keeps ``kind`` first)
+    element: Element
+
+    def args(self) -> tuple[str, ...]:
+        return (ELEMENT_LETTER[self.element],)
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Self:
+        return cls.model_validate({"element": _element_arg(args)})
+
+
+class GiveElement(_ElementAction):
     verb: ClassVar[str] = "g"
     kind: Literal["give_element"] = "give_element"
-    element: Element
-
-    def args(self) -> tuple[str, ...]:
-        return (ELEMENT_LETTER[self.element],)
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> GiveElement:
-        return cls(element=_element_arg(args))
 
 
-class BuyElement(Action):
+class BuyElement(_ElementAction):
     verb: ClassVar[str] = "b"
     kind: Literal["buy_element"] = "buy_element"
-    element: Element
-
-    def args(self) -> tuple[str, ...]:
-        return (ELEMENT_LETTER[self.element],)
-
-    @classmethod
-    def from_args(cls, args: Sequence[str]) -> BuyElement:
-        return cls(element=_element_arg(args))
 
 
 MacarenaAction = Annotated[
