@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.rows import as_model
 from storage.sql import Transaction
 
 Ack = Literal["update", "thinking"]
@@ -113,23 +114,7 @@ class IntentsRepo:
             " ORDER BY created_at",
             (self.origin,),
         )
-        return [
-            Intent(
-                interaction_id=r["interaction_id"],
-                application_id=r["application_id"],
-                token=r["token"],
-                table_id=r["table_id"],
-                seat=r["seat"],
-                version=r["version"],
-                action=r["action"],
-                locale=r["locale"],
-                ack=r["ack"],
-                created_at=r["created_at"],
-                done=bool(r["done"]),
-                origin=r["origin"],
-            )
-            for r in rows
-        ]
+        return [as_model(Intent, r) for r in rows]
 
     async def prune(self, before: float) -> None:
         """Forget intents created before ``before`` (unix seconds): once their token expired

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from storage.db import Database
+from storage.rows import as_model
 from storage.sql import Transaction
 
 GLOBAL = "*"  # the scope of the global board
@@ -168,22 +169,13 @@ def _rate_in(
     return changes
 
 
+_FINISHED_FIELDS = {"global": "global_"}  # a Python keyword: the field has another name
+
+
 def _finished(row: Any) -> FinishedRow:
-    keys = set(row.keys())
-    return FinishedRow(
-        table_id=row["table_id"],
-        seq=row["seq"],
-        guild_id=row["guild_id"],
-        game=row["game"],
-        engine=row["engine"],
-        outcome=json.loads(row["outcome"]),
-        rated=row["rated"],
-        global_=bool(row["global"]),
-        finished_at=row["finished_at"],
-        channel_id=row["channel_id"] if "channel_id" in keys else "",
-        message_id=row["message_id"] if "message_id" in keys else None,
-        seats=json.loads(row["seats"]) if "seats" in keys else [],
-    )
+    """A finished game's row (``channel_id``, ``message_id`` and ``seats`` only when joined
+    with its table: ``_HISTORY``)."""
+    return as_model(FinishedRow, row, json_columns=("outcome", "seats"), fields=_FINISHED_FIELDS)
 
 
 _HISTORY = (

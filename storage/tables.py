@@ -23,6 +23,7 @@ from storage.ratings import (
     Rate,
     apply_finished,
 )
+from storage.rows import as_model
 from storage.sql import INTEGRITY_ERRORS, Transaction, utc_now
 from storage.standings import StandingDelta, apply_standings
 
@@ -91,24 +92,7 @@ class ActionRow(BaseModel):
 
 
 def _record(row: Any) -> TableRecord:
-    return TableRecord(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        game=row["game"],
-        status=row["status"],
-        host_id=row["host_id"],
-        locale=row["locale"],
-        options=json.loads(row["options"]),
-        seats=[SeatInfo.model_validate(s) for s in json.loads(row["seats"])],
-        seed=row["seed"],
-        message_id=row["message_id"],
-        state=row["state"],
-        version=row["version"],
-        meta=json.loads(row["meta"]),
-        parent_channel_id=row["parent_channel_id"],
-        parent_message_id=row["parent_message_id"],
-    )
+    return as_model(TableRecord, row, json_columns=("options", "seats", "meta"))
 
 
 def _seats_json(seats: list[SeatInfo]) -> str:
@@ -377,12 +361,4 @@ class TablesRepo:
             " ORDER BY version",
             (table_id,),
         )
-        return [
-            ActionRow(
-                version=r["version"],
-                seat=r["seat"],
-                action=r["action"],
-                by_timer=bool(r["by_timer"]),
-            )
-            for r in rows
-        ]
+        return [as_model(ActionRow, r) for r in rows]
