@@ -188,16 +188,7 @@ class Writer:
             conn.execute(self.begin)
             if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
                 job = batch[0]
-                for attempt in range(self.retries + 1):
-                    try:
-                        job.result, job.error = job.unit(conn), None
-                        break
-                    except BaseException as exc:
-                        job.error = exc
-                        if attempt == self.retries or not self.retryable(exc):
-                            break
-                        conn.execute("ROLLBACK")
-                        conn.execute(self.begin)
+                self._run_retrying(conn, job, ("ROLLBACK", self.begin))
                 conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
             elif self.optimistic and self._run_plain(conn, batch):
                 conn.execute("COMMIT")
@@ -257,16 +248,25 @@ class Writer:
     def _run_in_savepoints(self, conn: Session, batch: list[_Job]) -> None:
         for job in batch:
             conn.execute("SAVEPOINT unit")
-            for attempt in range(self.retries + 1):
-                try:
-                    job.result, job.error = job.unit(conn), None
-                    break
-                except BaseException as exc:
-                    job.error = exc
-                    conn.execute("ROLLBACK TO unit")
-                    if attempt == self.retries or not self.retryable(exc):
-                        break
+            self._run_retrying(conn, job, ("ROLLBACK TO unit",))
+            if job.error is not None:
+                conn.execute("ROLLBACK TO unit")
             conn.execute("RELEASE unit")
+
+    def _run_retrying(self, conn: Session, job: _Job, undo: tuple[str, ...]) -> None:
+        """``job``'s unit, run again (up to ``retries`` times) after a retryable failure once the
+        statements ``undo`` have undone what it wrote; its last failure stays in ``job.error``
+        with its writes not undone (the caller undoes them)."""
+        for attempt in range(self.retries + 1):
+            try:
+                job.result, job.error = job.unit(conn), None
+                return
+            except BaseException as exc:
+                job.error = exc
+                if attempt == self.retries or not self.retryable(exc):
+                    return
+                for statement in undo:
+                    conn.execute(statement)
 
     def _settle(self, batch: list[_Job]) -> None:
         for job in batch:
