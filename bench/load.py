@@ -773,6 +773,8 @@ VIEW_STAGES = (
     "total",
 )
 REQUEST_PHASES = (
+    ("ack_sent", "click made (its id's time) -> its answer sent"),
+    ("ack_arrival", "click made -> our handler starts"),
     ("ack_handler", "click handled -> its answer sent"),
     ("intent_record", "intent written before the ack"),
     ("http_callback", "interaction callback sent -> answered"),

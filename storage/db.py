@@ -11,6 +11,7 @@ they never wait for a write, and see only committed data.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -51,8 +52,14 @@ class Database:
 
         Cancelling the caller does not cancel the unit: once queued it runs (callers that keep
         memory in step with the database, like the move path, wait for it; see moves.py)."""
-        result: T = await self._writer.submit(unit)
+        result: T = await self.submit(unit)
         return result
+
+    def submit(self, unit: Callable[[Transaction], T]) -> asyncio.Future[T]:
+        """``write``'s unit queued now; the writer's own future, settled once committed: for a
+        caller that starts a write and awaits it later, and directly (each coroutine or task
+        in between costs a turn of the event loop: under load, a loop lag each)."""
+        return self._writer.submit(unit)
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
         """The first row of a read (by name and by index), or None. ``?`` placeholders."""

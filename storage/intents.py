@@ -10,7 +10,8 @@ answered once more after a crash: a repeated result, never a lost one).
 
 from __future__ import annotations
 
-from typing import Literal
+import asyncio
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -70,6 +71,23 @@ def mark_done(conn: Transaction, intent: Intent) -> None:
     )
 
 
+async def written_within(write: asyncio.Future[Any], seconds: float) -> None:
+    """Wait at most ``seconds`` for ``write`` (``IntentsRepo.start``) to commit. Awaited itself,
+    the waiter resumes in the loop's next turn after the writer hands the commit over (through
+    ``asyncio.wait`` and a task around the write it took three turns more: the acknowledgement
+    of every deferred click waited a loop lag for each). A write that takes longer goes on (its
+    future is cancelled, not its unit); one that fails is its starter's to report."""
+    if write.done():
+        return
+    try:
+        async with asyncio.timeout(seconds):
+            await write
+    except TimeoutError:
+        return
+    except Exception:  # reported by the write's own done-callback
+        return
+
+
 class IntentsRepo:
     def __init__(self, db: Database, origin: str = "") -> None:
         """``origin`` names this process among those sharing the database (its shards): new
@@ -79,8 +97,12 @@ class IntentsRepo:
 
     async def record(self, intent: Intent) -> None:
         """Before the acknowledgement. A move that committed first already wrote it (done)."""
+        await self.start(intent)
+
+    def start(self, intent: Intent) -> asyncio.Future[Any]:
+        """``record``'s write queued now: the writer's future (``written_within`` waits for it)."""
         values = _values(intent)
-        await self.db.write(
+        return self.db.submit(
             lambda conn: conn.execute(
                 f"INSERT INTO intents ({_COLUMNS}) VALUES ({_PLACES})"
                 " ON CONFLICT (interaction_id) DO NOTHING",

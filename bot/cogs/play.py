@@ -35,7 +35,7 @@ from bot.ui.pending_commands import HAND, intent_of
 from bot.ui.presenter import ModalField
 from games.core import GameState
 from storage import StorageUnavailable
-from storage.intents import Ack
+from storage.intents import Ack, written_within
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +87,14 @@ class Click:
             and table.last_actor not in (None, self.intent.seat)
         )
 
-    def start_record(self) -> None:
+    def start_record(self) -> asyncio.Future[None]:
         """Start writing the intent now, beside the move (whose own unit marks it done): an
         acknowledgement that has to wait for it then finds it written, or queued ahead of the
         move's write, instead of queued behind it (issue 25: the ack's wait)."""
         if self._write is None:
-            self._write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
+            self._write = self.bot.tables.intents.start(self.intent)
             self._write.add_done_callback(_log_failure)
+        return self._write
 
     async def record(self) -> None:
         """Write the intent (or finish the write ``start_record`` began); waited for at most
@@ -103,9 +104,7 @@ class Click:
             return
         self.recorded = True
         start = time.perf_counter()
-        self.start_record()
-        assert self._write is not None
-        await asyncio.wait({self._write}, timeout=RECORD_WITHIN)
+        await written_within(self.start_record(), RECORD_WITHIN)
         metrics.observe("intent_record", (time.perf_counter() - start) * 1000)
 
     async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:

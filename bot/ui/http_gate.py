@@ -26,6 +26,8 @@ from bot.ui.pacer import RequestPacer
 
 log = logging.getLogger(__name__)
 
+DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake's time is milliseconds since this
+
 
 def api_path(url: str) -> str:
     """``https://discord.com/api/v10/channels/1/messages`` -> ``/channels/1/messages``."""
@@ -62,6 +64,34 @@ def handling_started() -> None:
     _handling_since.set(time.perf_counter())
 
 
+def _time_answer(path: str, start: float) -> None:
+    """A callback is sent: how long since Discord made its interaction (``ack_sent``, from the
+    id's time: the ack as the player sees it, less the way back) and, for a handler that said
+    when it began, its own wait (``ack_handler``) and what came before it (``ack_arrival``:
+    the gateway, discord.py, and the loop's queue before our code ran)."""
+    made = _made_at(path)
+    sent = (time.time() - made) * 1000 if made is not None else None
+    if sent is not None:
+        metrics.observe("ack_sent", sent)
+    since = _handling_since.get()
+    if since is None:
+        return
+    _handling_since.set(None)
+    handler = (start - since) * 1000
+    metrics.observe("ack_handler", handler)
+    if sent is not None:
+        metrics.observe("ack_arrival", max(0.0, sent - handler))
+
+
+def _made_at(path: str) -> float | None:
+    """Unix seconds at which Discord made the interaction of ``/interactions/{id}/…``."""
+    parts = path.split("/", 3)  # "", "interactions", id, rest
+    try:
+        return ((int(parts[2]) >> 22) + DISCORD_EPOCH_MS) / 1000
+    except (IndexError, ValueError):
+        return None
+
+
 def request_kind(path: str, counted: bool) -> str:
     """A request's name in the timings: ``callback`` (an interaction's answer), ``webhook``
     (an edit or follow-up through an interaction token), ``bot`` (bound to the global limit),
@@ -71,6 +101,9 @@ def request_kind(path: str, counted: bool) -> str:
     if counted:
         return "bot"
     return "webhook" if path.startswith("/webhooks/") else "other"
+
+
+_HTTP_METRIC = {kind: f"http_{kind}" for kind in ("callback", "webhook", "bot", "other")}
 
 
 class _GatedRequest:
@@ -88,10 +121,7 @@ class _GatedRequest:
         pacer = self._gate.pacer() if counted else None
         start = time.perf_counter()
         if path.startswith("/interactions/"):
-            since = _handling_since.get()
-            if since is not None:  # the handler's wait before it answered
-                _handling_since.set(None)
-                metrics.observe("ack_handler", (start - since) * 1000)
+            _time_answer(path, start)
         if pacer is not None:
             await pacer.sending()
             metrics.count("http.bot_token")
@@ -99,9 +129,15 @@ class _GatedRequest:
             metrics.observe("gate_wait", (sent - start) * 1000)
             start = sent
         self._inner = self._gate.session.request(method, url, **kwargs)
-        response = await self._inner.__aenter__()
+        try:
+            response = await self._inner.__aenter__()
+        finally:
+            if pacer is not None:
+                pacer.landed()  # Discord counted it by now: the pacer's window knows when
         # Sent -> answered (a free connection of the session's pool included), by kind.
-        metrics.observe(f"http_{request_kind(path, counted)}", (time.perf_counter() - start) * 1000)
+        metrics.observe(
+            _HTTP_METRIC[request_kind(path, counted)], (time.perf_counter() - start) * 1000
+        )
         if pacer is not None and response.status == 429:
             self._gate.refused(pacer, response)
         return response

@@ -23,6 +23,17 @@ held never exceed ``per_second``; the turn is held only while waiting on the clo
 across the call itself. Counting sends, not plans, matters: when the event loop stalls, calls
 planned apart would otherwise all start together after it (measured at 300 tables on a loaded
 machine: 61 calls in one second with planned moments).
+
+Counting sends is not enough either: Discord counts a request when it ARRIVES, anywhere between
+our send and its answer coming back, and a loaded host (our loop, the network, Discord's side)
+can hold requests sent apart and let them arrive together (the fake once saw 52 in one second
+from a pacer that sent 45). So each request is also counted from its send until its answer came
+back (``landed``), and a request starts only while fewer than ``ceiling`` requests are in flight
+or answered within the last ``window`` (turns held ahead count too): any ``window`` of Discord's
+clock then holds at most ``ceiling`` arrivals, whatever the delays. Proof: of the requests
+arriving in one window, the last one sent saw every other either in flight or answered after
+that window began, which is less than ``window`` before its own send. ``ceiling`` is Discord's
+limit for the default budget (45 sent + 5 = 50); it binds only when answers are slow.
 """
 
 from __future__ import annotations
@@ -39,6 +50,8 @@ from enum import IntEnum
 from typing import Protocol
 
 from bot import metrics
+
+POLL = 0.05  # seconds: the dispatcher's longest nap while every counted request is in flight
 
 
 class Priority(IntEnum):
@@ -104,6 +117,7 @@ class RequestPacer:
         shared: SharedBudget | None = None,
         window: float = 1.0,
         spread: int = 1,
+        ceiling: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
@@ -111,8 +125,11 @@ class RequestPacer:
         pacing off (a bot whose global limit Discord raised). ``spread`` > 1 also allows at
         most ``ceil(per_second / spread)`` calls in any ``window / spread``: a second's calls
         never leave in one burst, so a burst delayed on its way (a loaded host, a slow network)
-        cannot arrive in the same second of Discord's as the next one."""
+        cannot arrive in the same second of Discord's as the next one. ``ceiling``: at most
+        that many requests in flight or answered in any ``window`` (module docstring); by
+        default ``per_second`` and a ninth more (Discord's 50 for the default 45)."""
         self.per_second = per_second
+        self.ceiling = ceiling if ceiling is not None else per_second + max(1, per_second // 9)
         self.spread = max(1, spread)
         self._part = max(1, -(-per_second // self.spread))  # calls allowed per part
         self.shared = shared  # every shard process's one budget, taken before each call
@@ -120,6 +137,8 @@ class RequestPacer:
         self._clock = clock
         self._sleep = sleep
         self._starts: deque[float] = deque()  # when the calls of the last window were sent
+        self._landed: deque[float] = deque()  # when the answers of the last window came back
+        self.in_flight = 0  # counted requests sent, not answered yet
         self._held: deque[Turn] = deque()  # turns granted ahead, not used yet (oldest first)
         # Callers waiting for a turn: (priority, arrival, their future), smallest first.
         self._waiting: list[tuple[int, int, asyncio.Future[Turn]]] = []
@@ -137,6 +156,8 @@ class RequestPacer:
         edge = now - self.window
         while self._starts and self._starts[0] <= edge:
             self._starts.popleft()
+        while self._landed and self._landed[0] <= edge:
+            self._landed.popleft()
         while self._held and self._held[0].granted <= edge:
             self._held.popleft()  # never used: it counted as a call made when granted
 
@@ -149,7 +170,30 @@ class RequestPacer:
         wait = max(paused, self._room_in(now, self.per_second, self.window))
         if self.spread > 1:
             wait = max(wait, self._room_in(now, self._part, self.window / self.spread))
-        return wait
+        return max(wait, self._answers_room_in(now))
+
+    def _answers_room_in(self, now: float) -> float:
+        """Seconds until fewer than ``ceiling`` requests are in flight, answered within the last
+        ``window`` or held ahead; while that needs one in flight to land, ``POLL`` (a landing
+        wakes the dispatcher before)."""
+        over = self.in_flight + len(self._landed) + len(self._held) - self.ceiling
+        if over < 0:
+            return 0.0
+        if over < len(self._landed):
+            return max(0.0, self._landed[over] + self.window - now)
+        return POLL
+
+    def set_off(self) -> None:
+        """A counted request is on its way (``landed`` once its answer came back)."""
+        self.in_flight += 1
+
+    def landed(self) -> None:
+        """A counted request's answer came back (or it failed): from now it counts only until
+        ``window`` has passed; a dispatcher waiting for room is woken."""
+        self.in_flight = max(0, self.in_flight - 1)
+        if self.enabled:
+            self._landed.append(self._clock())
+            self._wake()
 
     def _room_in(self, now: float, allowed: int, span: float) -> float:
         """Seconds until fewer than ``allowed`` calls (sent or held) fall in the last ``span``."""
@@ -205,12 +249,14 @@ class RequestPacer:
 
     async def sending(self) -> None:
         """A bot-token request is about to be sent (``bot/ui/http_gate.py``): use the current
-        task's turn, or wait for one at the task's priority; count it now."""
+        task's turn, or wait for one at the task's priority; count it now, and as in flight
+        until ``landed``."""
         turn = _own_turn()
         now = self._clock()
         if turn is not None and turn.owner is self and self._give_back(turn, freed=False):
-            if now >= self._paused_until:
+            if now >= self._paused_until:  # (the turn was granted with room for it)
                 self.take(now)
+                self.set_off()
                 return
             level = Priority.RETRY  # a global 429 came meanwhile: wait it out, first in line
         else:
@@ -220,6 +266,7 @@ class RequestPacer:
         if turn is not None:
             self._give_back(turn, freed=False)
         self.take(self._clock())
+        self.set_off()
 
     def _grant(self, now: float) -> Turn:
         turn = Turn(now, self)
@@ -234,12 +281,15 @@ class RequestPacer:
             self._held.remove(turn)
         except ValueError:
             return False
-        if freed and self._napping and self._dispatcher is not None:
-            # the dispatcher sleeps until a place frees: one just did
+        if freed:
+            self._wake()  # the dispatcher sleeps until a place frees: one just did
+        return True
+
+    def _wake(self) -> None:
+        if self._napping and self._dispatcher is not None:
             self._napping = False
             self._dispatcher.cancel()
             self._dispatcher = asyncio.get_running_loop().create_task(self._dispatch())
-        return True
 
     async def _dispatch(self) -> None:
         """Give turns while callers wait: the first in line, each once there is room."""

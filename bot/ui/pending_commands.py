@@ -22,7 +22,7 @@ import discord
 from bot.service import TableService
 from bot.ui.feedback import user_locale
 from storage import Intent, StorageUnavailable
-from storage.intents import Ack
+from storage.intents import Ack, written_within
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +86,9 @@ class PendingCommands:
             interaction, COMMAND_TABLE, None, action, "thinking", tables.intents.origin
         )
         self._recorded.add(interaction.id)
-        write = asyncio.ensure_future(tables.intents.record(intent))
+        write = tables.intents.start(intent)  # queued now; awaited itself (the ack's turns)
         write.add_done_callback(_log_failure)
-        await asyncio.wait({write}, timeout=RECORD_WITHIN)
+        await written_within(write, RECORD_WITHIN)
 
     async def settle(self, interaction: discord.Interaction) -> None:
         """The handler returned: it is answered (or its error was)."""

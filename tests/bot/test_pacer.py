@@ -4,12 +4,14 @@ starting in any window, first come first served, no wait while there is room."""
 from __future__ import annotations
 
 import asyncio
+import heapq
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.ui.pacer import RequestPacer
+from tests.fakediscord.ratelimit import GLOBAL_PER_SECOND, GLOBAL_WINDOW, SlidingWindow
 
 
 def test_calls_within_the_limit_do_not_wait_and_the_next_one_waits_for_the_window():
@@ -133,6 +135,7 @@ async def test_a_request_without_a_turn_waits_at_the_gate_and_a_global_429_pause
     async def send() -> None:
         await pacer.sending()
         sent.append(t.now)
+        pacer.landed()  # answered at once
 
     await asyncio.gather(*(send() for _ in range(4)))
     assert sent == [0.0, 0.0, 1.0, 1.0]
@@ -187,8 +190,84 @@ async def test_a_spread_pacer_sends_a_second_s_calls_in_parts_not_in_one_burst()
     async def send() -> None:
         await pacer.sending()
         sent.append(round(t.now, 6))
+        pacer.landed()  # answered at once
 
     await asyncio.gather(*(send() for _ in range(8)))
     assert sent == [0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75]  # 2 per quarter, 8 a second
     await send()
     assert sent[-1] == 1.0
+
+
+def _paced_arrivals(
+    pacer: RequestPacer, now: list[float], calls: list[tuple[float, float, float]]
+) -> list[float]:
+    """Send ``calls`` (gap after the previous caller, answer delay, where in that delay the
+    request reaches Discord: 0 at the send, 1 with the answer) through ``pacer`` on the clock
+    ``now``, first come first served; each answer lands when due. The arrival times."""
+    landings: list[float] = []  # answers not landed yet (heap)
+    arrivals: list[float] = []
+    wanted = 0.0
+
+    def advance(to: float) -> None:
+        while landings and landings[0] <= to:
+            now[0] = heapq.heappop(landings)
+            pacer.landed()
+        now[0] = to
+
+    for gap, delay, where in calls:
+        wanted += gap
+        at = max(wanted, now[0])
+        advance(at)
+        while (wait := pacer.free_in(at)) > 0:
+            at = min(at + wait, landings[0]) if landings else at + wait
+            advance(at)
+        pacer.take(at)
+        pacer.set_off()
+        heapq.heappush(landings, at + delay)
+        arrivals.append(at + delay * where)
+    return sorted(arrivals)
+
+
+def _global_429s(arrivals: list[float]) -> int:
+    """What the fake Discord says of these arrivals: its own global window, on its clock."""
+    clock = [0.0]
+    window = SlidingWindow(GLOBAL_PER_SECOND, GLOBAL_WINDOW, lambda: clock[0])
+    refused = 0
+    for at in arrivals:
+        clock[0] = at
+        refused += window.try_take() > 0
+    return refused
+
+
+def test_requests_held_on_their_way_and_arriving_together_get_no_global_429():
+    """A loaded host holds a second's 45 requests and lets them reach Discord together, just as
+    the next second's 45 go out: 90 in one second of the fake's clock. Counted until their
+    answers land, the next ones wait for the held ones."""
+    held = [(1 / 45, 1.2 - i / 45, 1.0) for i in range(45)]  # all arrive at ~1.2 s
+    prompt = [(1 / 45, 0.01, 0.0) for _ in range(45)]
+    now = [0.0]
+    sends_only = RequestPacer(45, spread=4, ceiling=10**6, clock=lambda: now[0])
+    assert _global_429s(_paced_arrivals(sends_only, now, held + prompt)) > 30  # the old pacer
+    now = [0.0]
+    pacer = RequestPacer(45, spread=4, clock=lambda: now[0])
+    assert pacer.ceiling == GLOBAL_PER_SECOND
+    assert _global_429s(_paced_arrivals(pacer, now, held + prompt)) == 0
+
+
+@given(
+    calls=st.lists(
+        st.tuples(
+            st.floats(0, 0.08, allow_nan=False),  # demand above the limit most of the time
+            st.floats(0.001, 1.5, allow_nan=False),  # the answer's delay
+            st.floats(0, 1, allow_nan=False),  # where in it the request reaches Discord
+        ),
+        min_size=1,
+        max_size=160,
+    )
+)
+def test_the_fake_discord_never_sees_more_than_its_limit_whatever_the_delays(
+    calls: list[tuple[float, float, float]],
+):
+    now = [0.0]
+    pacer = RequestPacer(45, spread=4, clock=lambda: now[0])
+    assert _global_429s(_paced_arrivals(pacer, now, calls)) == 0

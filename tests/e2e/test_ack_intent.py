@@ -19,11 +19,11 @@ async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
 ):
     mesa.seed = SEED
     order: list[str] = []  # what the click started, in order
-    real_record, real_act = IntentsRepo.record, TableService.act
+    real_start, real_act = IntentsRepo.start, TableService.act
 
-    async def record(self, intent):
+    def start(self, intent):
         order.append("intent")
-        await real_record(self, intent)
+        return real_start(self, intent)
 
     async def act(self, *args, **kwargs):
         order.append("move")
@@ -33,7 +33,7 @@ async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
     seat, action = game.oracle.next_move()
     before = game.version()
     offer = (await game.private_offers(game.by_seat[seat], before))[action]
-    monkeypatch.setattr(IntentsRepo, "record", record)
+    monkeypatch.setattr(IntentsRepo, "start", start)
     monkeypatch.setattr(TableService, "act", act)
     await (await take(game.by_seat[seat], offer)).acknowledged()
     game.oracle.apply(seat, action)
