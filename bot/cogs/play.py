@@ -65,7 +65,6 @@ class Click:
     ) -> None:
         """``table``: the live table, when the caller has it (else it is looked up)."""
         self.bot = bot
-        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         self.intent = intent_of(
             interaction, table_id, version, action, ack, bot.tables.intents.origin
         )
@@ -89,13 +88,15 @@ class Click:
             and table.last_actor not in (None, self.intent.seat)
         )
 
-    def start_record(self) -> None:
+    def start_record(self) -> asyncio.Future[None]:
         """Start writing the intent now, beside the move (whose own unit marks it done): an
         acknowledgement that has to wait for it then finds it written, or queued ahead of the
-        move's write, instead of queued behind it (issue 25: the ack's wait)."""
+        move's write, instead of queued behind it (issue 25: the ack's wait). Returns the
+        write (the one begun already, if any)."""
         if self._write is None:
             self._write = asyncio.ensure_future(self.bot.tables.intents.record(self.intent))
             self._write.add_done_callback(_log_failure)
+        return self._write
 
     async def record(self) -> None:
         """Write the intent (or finish the write ``start_record`` began); waited for at most
@@ -105,9 +106,7 @@ class Click:
             return
         self.recorded = True
         start = time.perf_counter()
-        self.start_record()
-        assert self._write is not None
-        await asyncio.wait({self._write}, timeout=RECORD_WITHIN)
+        await asyncio.wait({self.start_record()}, timeout=RECORD_WITHIN)
         metrics.observe("intent_record", (time.perf_counter() - start) * 1000)
 
     async def defer(self, interaction: discord.Interaction, *, thinking: bool = False) -> None:
@@ -302,7 +301,6 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
-        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
         if _is_private_view(interaction):
@@ -443,6 +441,7 @@ class PlayCog(commands.Cog):
 
         class MoveModal(discord.ui.Modal, title=title[:45]):
             async def on_submit(self, interaction: discord.Interaction) -> None:
+                handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
                 values = {f.name: str(i.value) for f, i in zip(fields, inputs, strict=True)}
                 await guard(
                     interaction,

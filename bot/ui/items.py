@@ -32,6 +32,7 @@ from bot.errors import TableError
 from bot.service.models import Table
 from bot.ui import ids
 from bot.ui.feedback import answer_error
+from bot.ui.http_gate import handling_started
 from bot.ui.links import jump_link
 
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
@@ -173,6 +174,7 @@ class TableItem(
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handling_started()  # every click's answer's wait is timed (bot/ui/http_gate.py)
         cog = handler_cog(interaction, self.handled_by)
         try:  # the click goes straight to its handler: no wrapper between them on its path
             await self._run_loaded(cog, interaction)
