@@ -23,7 +23,7 @@ from bot.registry import load_games
 from bot.service import ServiceConfig, Table, TableService
 from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
-from bot.service.listeners import ListenerFanOut
+from bot.service.notify import ListenerFanOut
 from bot.service.ratings import backfill
 from bot.service.threads import TableHomes
 from bot.settings import Settings

@@ -1,7 +1,9 @@
 """Moves: action buttons and selects, "Ver mi mano" and its pages, stale clicks.
 
-Refusals raised here (``TableError``, ``IllegalAction``) are answered by the items' guard
-(``bot.ui.feedback.guard``); only a stale click is handled here, by showing the fresh view.
+Refusals raised here (``TableError``, ``IllegalAction``) are answered by the item clicked
+(``bot.ui.items.TableItem.callback``, with ``bot.ui.feedback.answer_error``; a typed move's
+modal by ``bot.ui.feedback.guard``); only a stale click is handled here, by showing the fresh
+view.
 """
 
 from __future__ import annotations
@@ -63,7 +65,6 @@ class Click:
     ) -> None:
         """``table``: the live table, when the caller has it (else it is looked up)."""
         self.bot = bot
-        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         self.intent = intent_of(
             interaction, table_id, version, action, ack, bot.tables.intents.origin
         )
@@ -90,7 +91,8 @@ class Click:
     def start_record(self) -> asyncio.Future[None]:
         """Start writing the intent now, beside the move (whose own unit marks it done): an
         acknowledgement that has to wait for it then finds it written, or queued ahead of the
-        move's write, instead of queued behind it (issue 25: the ack's wait)."""
+        move's write, instead of queued behind it (issue 25: the ack's wait). Returns the
+        write (the one begun already, if any)."""
         if self._write is None:
             self._write = self.bot.tables.intents.start(self.intent)
             self._write.add_done_callback(_log_failure)
@@ -271,10 +273,10 @@ class PlayCog(commands.Cog):
         finally:
             await self.bot.remember(interaction)
         if in_place:
-            # The live table again, not the one the click carried: in a process that does not
-            # own the table, a catch-up may have replaced it meanwhile, and the carried copy
-            # answered the click with the view it already showed (tests/e2e/test_shards_e2e.py).
-            await self._update_in_place(interaction, table_id, seat, deadline)
+            # The table the click carried is the live one: the move was applied to it. (The
+            # second lookup that stood here only differed once the move had ended the game and
+            # the table was released: ``_update_in_place`` now says so itself.)
+            await self._update_in_place(interaction, table_id, seat, deadline, table=table)
 
     async def _refused_stale(
         self,
@@ -299,7 +301,6 @@ class PlayCog(commands.Cog):
     async def on_show_hand(
         self, interaction: discord.Interaction, table_id: int, page: int
     ) -> None:
-        handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         seat = str(interaction.user.id)
         if _is_private_view(interaction):
@@ -440,6 +441,7 @@ class PlayCog(commands.Cog):
 
         class MoveModal(discord.ui.Modal, title=title[:45]):
             async def on_submit(self, interaction: discord.Interaction) -> None:
+                handling_started()  # its answer's wait is timed (bot/ui/http_gate.py)
                 values = {f.name: str(i.value) for f, i in zip(fields, inputs, strict=True)}
                 await guard(
                     interaction,
@@ -521,9 +523,14 @@ class PlayCog(commands.Cog):
         table: Table | None = None,
     ) -> None:
         """Show ``seat``'s current view on the message clicked (its DM view or an ephemeral
-        "Ver mi mano"): as the click's answer when it has none yet, else by an edit."""
+        "Ver mi mano"): as the click's answer when it has none yet, else by an edit. A table
+        whose game is over is not answered in place: the view's own worker shows the end (in
+        a process that does not own the table, the owner does: an answer here would show the
+        end twice, tests/e2e/test_shards_e2e.py)."""
         try:
             table, _ = self._seated(table_id, seat, table=table)
+            if table.record.status != "playing":
+                raise TableError("not_playing")
         except TableError:
             if not interaction.response.is_done():
                 await interaction.response.defer()

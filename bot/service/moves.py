@@ -7,7 +7,8 @@
    the rating changes it returns are kept in the table's meta, as that transaction stored them;
 5. post the listener's notification (``notify.py``) and release the lock; the caller awaits
    the delivery *outside* the lock, so presenting never blocks the next move.
-Scheduling what comes next (computer turns, the turn timer) is the caller's.
+Scheduling what comes next (computer turns, the turn timer) is the caller's: for a person's
+move (``play``, the click path, ``TableService.act``) the service's ``after_change``.
 
 When other processes share the tables (PostgreSQL, ``bot/service/shared.py``), the database
 decides: a click whose version disagrees with memory, or a write that loses the version guard
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from bot import metrics
 from bot.errors import TableError
@@ -30,6 +32,7 @@ from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery
 from bot.service.results import card_transfers, finished_record, standing_deltas
+from bot.service.table_registry import TableRegistry
 from bot.service.wake import next_wake
 from games.core import Event, GameState, IllegalAction
 from storage import RATING_CHANGES_META, Intent, StaleVersion
@@ -42,8 +45,56 @@ class _Lost(Exception):
 
 
 class Moves:
-    def __init__(self, ctx: ServiceContext) -> None:
+    def __init__(
+        self,
+        ctx: ServiceContext,
+        registry: TableRegistry | None = None,
+        after_change: Callable[[Table], None] = lambda table: None,
+    ) -> None:
+        """``registry`` finds the table of a move that did not bring it (``play``);
+        ``after_change`` schedules what comes after a person's move (timers, computer turns)."""
         self.ctx = ctx
+        self._registry = registry
+        self._after_change = after_change
+        self.inflight = 0  # people's moves under way (a shutdown waits for them: ``idle``)
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def play(
+        self,
+        table_id: int,
+        seat: str,
+        version: int | None,
+        action_text: str,
+        *,
+        intent: Intent | None = None,
+        table: Table | None = None,
+    ) -> Table:
+        """A person's move, the click path's entry into the service (``TableService.act``):
+        steps 1-5, then the move's presentation awaited (outside the lock, in version order)
+        and what comes next scheduled. ``version`` is the table version the player saw
+        (``None`` skips the check, for actions typed fresh such as a modal); ``intent`` the
+        recorded click it answers (marked done in the move's transaction); ``table`` the live
+        table ``table_id`` names, when the caller found it already (a click looks it up once).
+        Refused with ``TableError("restarting")`` once the service is closing."""
+        if self.ctx.closing:
+            raise TableError("restarting")
+        if table is None:
+            assert self._registry is not None, "a move without its table needs the registry"
+            table = await self._registry.ensure(table_id) or self._registry.get(table_id)
+        self.inflight += 1
+        self.idle.clear()
+        try:
+            _, delivery = await self.act(table, seat, version, action_text, intent)
+            try:
+                await delivery  # presented outside the table lock, in version order
+            finally:
+                self._after_change(table)
+        finally:
+            self.inflight -= 1
+            if not self.inflight:
+                self.idle.set()
+        return table
 
     async def act(
         self,

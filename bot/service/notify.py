@@ -10,6 +10,11 @@ lock right after the change committed, so in commit (= version) order. Different
 delivered concurrently. The caller awaits its own delivery (``await delivery``) so an action
 still returns after it has been presented, and its presentation errors reach it as before; a
 caller that is cancelled does not cancel the delivery (later ones still wait for it).
+
+Who hears them: the main listener (Discord's table messages) first, then others beside it
+(spectators' DMs, the table's thread line: ``ListenerFanOut``). An extra listener's failure is
+logged, never passed on: the main listener's guarantees and errors stay as they are. (The
+fan-out lives here, not in a module of its own, so a click's delivery is one file to read.)
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import Any
 
 from bot import metrics
@@ -137,3 +142,54 @@ class Notifications:
             # Retrieved here so an unawaited failure is logged once, not as "never retrieved";
             # an awaiting poster gets it raised as well.
             log.debug("notification failed at table %s", table_id, exc_info=task.exception())
+
+
+class ListenerFanOut:
+    def __init__(self, main: TableListener, extra: Sequence[TableListener]) -> None:
+        self.main = main
+        self.extra = list(extra)
+
+    async def _also(self, call: Callable[[TableListener], Awaitable[None]]) -> None:
+        for listener in self.extra:
+            try:
+                await call(listener)
+            except Exception:  # a spectator's DM must not fail a move
+                log.exception("listener %s failed", type(listener).__name__)
+
+    async def lobby_changed(self, table: Table) -> None:
+        try:
+            await self.main.lobby_changed(table)
+        finally:
+            await self._also(lambda one: one.lobby_changed(table))
+
+    async def game_changed(
+        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
+    ) -> None:
+        try:
+            await self.main.game_changed(table, events, actor, by_timer)
+        finally:
+            await self._also(lambda one: one.game_changed(table, events, actor, by_timer))
+
+    async def table_closed(self, table: Table, reason: str) -> None:
+        try:
+            await self.main.table_closed(table, reason)
+        finally:
+            await self._also(lambda one: one.table_closed(table, reason))
+
+    async def seat_replaced(self, table: Table, seat_id: str) -> None:
+        try:
+            await self.main.seat_replaced(table, seat_id)
+        finally:
+            await self._also(lambda one: one.seat_replaced(table, seat_id))
+
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        try:
+            await self.main.seat_changed(table, seat_id, change)
+        finally:
+            await self._also(lambda one: one.seat_changed(table, seat_id, change))
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        try:
+            await self.main.rematch_opened(finished, rematch)
+        finally:
+            await self._also(lambda one: one.rematch_opened(finished, rematch))

@@ -5,7 +5,8 @@ owns the job:
 - ``registry`` (``table_registry.py``): find and load open tables, stored facts about others;
 - ``lobby`` (``lobby.py``): open, join, leave, computer seats, start, rematch, cancel;
 - ``seats`` (``seats.py``): leave, rejoin or kick during a game;
-- ``act`` (here): a person's move (the click path), through ``moves.py``;
+- ``act``: a person's move (the click path), ``Moves.play`` in ``moves.py`` (bound here, so
+  the click goes from its handler straight to the move path);
 - ``timers`` (``timers.py``), ``cpu`` (``cpu.py``): turn timers and computer turns;
 - ``replays`` (``replay.py``): games rebuilt from their seed and action log;
 - ``sharing`` (``sharing.py``): other processes sharing the tables;
@@ -43,7 +44,6 @@ from storage import (
     CardStake,
     Database,
     GuildSettingsRepo,
-    Intent,
     IntentsRepo,
     OpenTable,
     PlayersRepo,
@@ -113,7 +113,8 @@ class TableService:
         self.sharing = SharedTables(
             self._ctx, feed, owns, self.registry, self.presented, self._after_change
         )
-        self._moves = Moves(self._ctx)
+        self._moves = Moves(self._ctx, self.registry, self._after_change)
+        self.act = self._moves.play  # a person's move: see ``Moves.play``
         self.timers = TurnTimers(self._ctx, self._moves, self._after_change)
         self.cpu = ComputerTurns(self._ctx, self._moves, self.timers, self._after_change)
         self.lobby = Lobby(
@@ -129,9 +130,6 @@ class TableService:
         }
         self._wakes: dict[int, asyncio.TimerHandle] = {}
         self._background: set[asyncio.Task[Any]] = set()
-        self._inflight = 0  # moves of clicks under way (shutdown waits for them)
-        self._idle = asyncio.Event()
-        self._idle.set()
 
     @property
     def games(self) -> Mapping[str, Game]:
@@ -256,9 +254,9 @@ class TableService:
             handle.cancel()
         self._wakes.clear()
         try:
-            await asyncio.wait_for(self._idle.wait(), drain_seconds)
+            await asyncio.wait_for(self._moves.idle.wait(), drain_seconds)
         except TimeoutError:
-            log.warning("closing with %d moves still under way", self._inflight)
+            log.warning("closing with %d moves still under way", self._moves.inflight)
         tasks = [*self.cpu.tasks(), *self.timers.tasks(), *self._background, *self.sharing.tasks()]
         for task in tasks:
             task.cancel()
@@ -271,40 +269,6 @@ class TableService:
         self.timers.clear()
         # Presentations already posted go out (briefly) before storage and Discord close.
         await self._ctx.notify.drain(timeout=drain_seconds)
-
-    # ----- play (bot/service/moves.py) ------------------------------------------------------
-    async def act(
-        self,
-        table_id: int,
-        seat: str,
-        version: int | None,
-        action_text: str,
-        *,
-        intent: Intent | None = None,
-        table: Table | None = None,
-    ) -> Table:
-        """Apply a player's action. ``version`` is the table version the player saw (``None``
-        skips the check, for actions typed fresh such as a modal); ``intent`` the recorded
-        click it answers (marked done in the move's transaction). Refused with
-        ``TableError("restarting")`` once the service is closing. ``table``: the live table
-        ``table_id`` names, when the caller found it already (a click looks it up once)."""
-        if self._ctx.closing:
-            raise TableError("restarting")
-        if table is None:
-            table = await self.registry.ensure(table_id) or self.registry.get(table_id)
-        self._inflight += 1
-        self._idle.clear()
-        try:
-            _, delivery = await self._moves.act(table, seat, version, action_text, intent)
-            try:
-                await delivery  # presented outside the table lock, in version order
-            finally:
-                self._after_change(table)
-        finally:
-            self._inflight -= 1
-            if not self._inflight:
-                self._idle.set()
-        return table
 
     # ----- after every change: timers, computer turns, cleanup ------------------------------
     def _after_change(self, table: Table) -> None:

@@ -118,7 +118,8 @@ async def guard(
     """Run a component or modal callback's ``work``; whatever it raises is answered by
     ``answer_error`` (``game_key``: whose ``<game>.error.<code>`` texts explain refusals; a
     function is asked only when there is a refusal to explain).
-    Every TableItem click goes through here; other items and modals call it themselves."""
+    Items and modals outside ``TableItem`` call it; a ``TableItem`` click calls
+    ``answer_error`` itself (``bot/ui/items.py``: no wrapper on every click's path)."""
     try:
         await work
     except Exception as exc:  # the one place component errors are answered

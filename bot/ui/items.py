@@ -3,7 +3,8 @@
 Every item is a ``TableItem``: a concrete class declares its custom_id format (discord.py needs
 one template per class) and its fields, in the order of the format's parts, plus ``run``: the
 one handler call a click makes. The base builds the custom_id, parses it back, finds the cog
-that handles the click and answers any refusal through the one guard (``bot.ui.feedback``).
+that handles the click and answers any refusal with the one refusal answer
+(``bot.ui.feedback.answer_error``).
 Validation happens in the table service and the engine.
 """
 
@@ -30,7 +31,8 @@ from discord.ext import commands
 from bot.errors import TableError
 from bot.service.models import Table
 from bot.ui import ids
-from bot.ui.feedback import guard
+from bot.ui.feedback import answer_error
+from bot.ui.http_gate import handling_started
 from bot.ui.links import jump_link
 
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
@@ -172,8 +174,12 @@ class TableItem(
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handling_started()  # every click's answer's wait is timed (bot/ui/http_gate.py)
         cog = handler_cog(interaction, self.handled_by)
-        await guard(interaction, self._run_loaded(cog, interaction), lambda: self._game(cog))
+        try:  # the click goes straight to its handler: no wrapper between them on its path
+            await self._run_loaded(cog, interaction)
+        except Exception as exc:  # refused: the one answer to a failed interaction
+            await answer_error(interaction, exc, self._game(cog))
 
     def _game(self, cog: TableHandler) -> str | None:
         """The game whose catalogue explains a refusal of this click."""

@@ -21,6 +21,7 @@ import discord
 
 from bot.service import TableService
 from bot.ui.feedback import user_locale
+from bot.ui.tokens import token_birth
 from storage import Intent, StorageUnavailable
 from storage.intents import Ack, written_within
 
@@ -48,8 +49,9 @@ def intent_of(
     origin: str,
 ) -> Intent:
     """What ``interaction`` asks, as the intent stored before it is answered (a move of
-    ``table_id`` at ``version``, or a command of ``COMMAND_TABLE``); received now: its token
-    lives 15 minutes from about now."""
+    ``table_id`` at ``version``, or a command of ``COMMAND_TABLE``); ``created_at``: when its
+    token began to live, read as the token store reads it (``tokens.token_birth``, on the
+    wall clock a restart measures its age by)."""
     return Intent(
         interaction_id=str(interaction.id),
         application_id=str(interaction.application_id),
@@ -59,7 +61,7 @@ def intent_of(
         version=version,
         action=action,
         locale=user_locale(interaction),
-        created_at=time.time(),
+        created_at=token_birth(interaction, time.time()),
         ack=ack,
         origin=origin,
     )

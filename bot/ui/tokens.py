@@ -35,6 +35,18 @@ LIFETIME = 14 * 60.0
 PRUNE_EVERY = 256  # offers between two sweeps of the expired hooks
 
 
+def token_birth(interaction: discord.Interaction, now: float) -> float:
+    """When ``interaction``'s token began to live, on the clock ``now`` was read from (this
+    holder's, or the wall clock of a stored intent: ``bot/ui/pending_commands.intent_of``):
+    Discord made it at its id's time (``created_at``), seconds before a loaded bot gets to it;
+    never later than ``now`` (a clock a little behind Discord's), at most ``LIFETIME`` before."""
+    created = getattr(interaction, "created_at", None)
+    if not isinstance(created, datetime):
+        return now
+    age = (discord.utils.utcnow() - created).total_seconds()
+    return now - min(max(age, 0.0), LIFETIME)
+
+
 @dataclass
 class Hook:
     """An interaction whose token may edit one message: its ``@original`` (``followup`` None)
@@ -106,15 +118,8 @@ class Tokens:
             self.on_offer(key)
 
     def arrival(self, interaction: discord.Interaction) -> float:
-        """When ``interaction``'s token began to live, on this holder's clock: Discord made it
-        at its id's time (``created_at``), seconds before a loaded bot gets to offer it; never
-        later than now (a clock a little behind Discord's), at most ``LIFETIME`` ago."""
-        created = getattr(interaction, "created_at", None)
-        now = self.clock()
-        if not isinstance(created, datetime):
-            return now
-        age = (discord.utils.utcnow() - created).total_seconds()
-        return now - min(max(age, 0.0), LIFETIME)
+        """When ``interaction``'s token began to live, on this holder's clock."""
+        return token_birth(interaction, self.clock())
 
     def fresh(self, key: Any, message_id: int | None) -> Hook | None:
         """The hook of ``key`` that may still edit ``message_id``; an expired one, or one of

@@ -6,7 +6,6 @@ marks it done."""
 
 from __future__ import annotations
 
-from bot.service import TableService
 from storage.intents import IntentsRepo
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
@@ -19,22 +18,22 @@ async def test_a_click_s_intent_is_written_as_it_arrives_beside_its_move(
 ):
     mesa.seed = SEED
     order: list[str] = []  # what the click started, in order
-    real_start, real_act = IntentsRepo.start, TableService.act
+    real_start, real_act = IntentsRepo.start, mesa.bot.tables.act
 
     def start(self, intent):
         order.append("intent")
         return real_start(self, intent)
 
-    async def act(self, *args, **kwargs):
+    async def act(*args, **kwargs):
         order.append("move")
-        return await real_act(self, *args, **kwargs)
+        return await real_act(*args, **kwargs)
 
     game = await start_game(fake_discord, [fake_discord.user(n) for n in "abc"], seed=SEED)
     seat, action = game.oracle.next_move()
     before = game.version()
     offer = (await game.private_offers(game.by_seat[seat], before))[action]
     monkeypatch.setattr(IntentsRepo, "start", start)
-    monkeypatch.setattr(TableService, "act", act)
+    monkeypatch.setattr(mesa.bot.tables, "act", act)
     await (await take(game.by_seat[seat], offer)).acknowledged()
     game.oracle.apply(seat, action)
     await game.wait_version(before + 1)

@@ -10,18 +10,29 @@ service, the listener and its views). A game's own presenter and images (``bot/u
 (``storage/``, whose writer runs in its own thread) are listed too, but not budgeted: they are
 the game's rules and drawing, not the path.
 
-The path is 48 files today, not the 8 issue 25 asks for: every helper module a click touches
-counts (metrics, ids, models, the pacer, the token store, followers' fan-out, the turn timer
-re-armed after the move...). Merging them into fewer, larger modules would undo their one job
-each; this test keeps the count from growing and prints the list for the next step."""
+Two measures, both printed:
+
+- every file that runs (``FilesRun``): 49 files, not the 8 issue 25 asks for: every helper
+  module a click touches counts (metrics, ids, models, the pacer, the token store, followers'
+  fan-out, the turn timer re-armed after the move...). Merging them into fewer, larger modules
+  would undo their one job each; the ceiling keeps the count from growing.
+- the hand-off chain (``HandOffs``), the path as issue 25 means it ("``play.py`` -> listener
+  -> service -> listener -> cog..."): the distinct files of the callers on the stack at each
+  point where the click's work is handed on or completes (the move's write submitted, the
+  acknowledgement, each view's request to Discord), followed across the tasks the click starts.
+  A leaf helper a step calls and returns from (metrics, ids, i18n) is not on it; a forwarder
+  between two steps is."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections import Counter
 from pathlib import Path
 
 from bot.registry import GAME_KEYS
+from bot.ui import http_gate, items
+from storage.tables import TablesRepo
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import HandlersDone
 
@@ -34,10 +45,22 @@ SEED = "e2e-big-0223"  # 7-card hands
 # while it is brought down. 49 since session 11: a click on a private view records where its
 # player plays (bot/ui/play_from.py: a DM click makes a channel player a DM player again).
 # 50 with the deal's commitment on every public table (issue 30.3, bot/ui/fairness.py).
-MAX_PATH_FILES = 50
-# was 7 (find 4, ensure 2, get 1) before the click carried its table; the second is the live
-# table the in-place answer shows (a carried copy can be one a catch-up replaced)
-MAX_LOOKUPS = 2
+# 49 in session 14: the listeners' fan-out lives in bot/service/notify.py (listeners.py gone).
+MAX_PATH_FILES = 49
+# was 7 (find 4, ensure 2, get 1) before the click carried its table, then 2 (the in-place
+# answer looked the table up again: it differed from the carried one only once the move had
+# ended the game and the table was released, which the answer now reads from the table itself)
+MAX_LOOKUPS = 1
+# The hand-off chain (``HandOffs``): the files a reader opens to follow the click from
+# ``from_custom_id`` to its committed move and its views; issue 25 asks for 8. Measured 13
+# when first counted (session 14: feedback > items > play > service > moves > notify >
+# listeners > listener > public_view | private_views > view_kit > tokens > payload), 10 once
+# the forwarders were gone: the item calls its handler itself (no ``guard`` wrapper; a refusal
+# is answered by ``feedback.answer_error``), the handler enters the move path itself
+# (``TableService.act`` is ``Moves.play``), and the notifications reach the listeners
+# themselves (the fan-out lives in notify.py). Now: items > play > moves > notify > listener >
+# public_view | private_views > view_kit > tokens > payload.
+MAX_HANDOFF_FILES = 10
 NOT_BUDGETED = ("bot/i18n/", "bot/ui/images/", *(f"bot/ui/{key}/" for key in GAME_KEYS))
 
 
@@ -66,6 +89,94 @@ class FilesRun:
             if path.is_relative_to(ROOT / top):
                 found.append(path.relative_to(ROOT).as_posix())
         return sorted(found)
+
+
+def _chain_files(frame) -> list[str]:
+    """The budgeted files of ``bot/`` among the frames from ``frame`` outwards (its callers),
+    outermost first, each once."""
+    found: list[str] = []
+    while frame is not None:
+        path = Path(frame.f_code.co_filename)
+        if path.is_relative_to(ROOT / "bot"):
+            name = path.relative_to(ROOT).as_posix()
+            if not name.startswith(NOT_BUDGETED) and name not in found:
+                found.append(name)
+        frame = frame.f_back
+    return found[::-1]
+
+
+class HandOffs:
+    """The click's hand-off chain: the files of the callers on the stack wherever the click's
+    work is handed on or completes (the move's write submitted, each request to Discord: its
+    acknowledgement, each view sent), followed across tasks: a task the click starts (a
+    notification delivered outside the lock, a view's worker) carries the chain of the code that
+    started it. Only the work of the click's own task tree counts, from ``from_custom_id``."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.points: list[tuple[str, list[str]]] = []  # (what, its chain)
+        self._started: dict[asyncio.Task, tuple[asyncio.Task | None, list[str]]] = {}
+        self._root: asyncio.Task | None = None
+        self.on = False
+        loop = asyncio.get_running_loop()
+        self._loop, self._factory = loop, loop.get_task_factory()
+        loop.set_task_factory(self._task)
+        monkeypatch.setattr(items.FromCustomId, "from_custom_id", self._from_custom_id())
+        real_write = TablesRepo.record_action
+
+        async def record_action(repo, *args, **kwargs):
+            self._point("the move's write", sys._getframe(1))
+            return await real_write(repo, *args, **kwargs)
+
+        monkeypatch.setattr(TablesRepo, "record_action", record_action)
+        real_request = http_gate._GatedRequest.__aenter__
+
+        async def sent(request):
+            method, url, _ = request._args
+            self._point(f"{method} {http_gate.api_path(str(url))}", sys._getframe(1))
+            return await real_request(request)
+
+        monkeypatch.setattr(http_gate._GatedRequest, "__aenter__", sent)
+
+    def close(self) -> None:
+        self._loop.set_task_factory(self._factory)
+
+    def _from_custom_id(self):
+        real = items.FromCustomId.from_custom_id.__func__
+        chain = self
+
+        async def from_custom_id(cls, interaction, item, match, /):
+            if chain.on and chain._root is None:
+                chain._root = asyncio.current_task()  # the click's handler runs in this task
+            return await real(cls, interaction, item, match)
+
+        return classmethod(from_custom_id)
+
+    def _task(self, loop, coro, **kwargs):
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        if self.on:
+            self._started[task] = (asyncio.current_task(loop), _chain_files(sys._getframe(1)))
+        return task
+
+    def _chain_of(self, task: asyncio.Task | None, frame) -> list[str] | None:
+        """``frame``'s chain with those of the tasks that started its task, back to the
+        click's; None outside the click's task tree."""
+        chain = _chain_files(frame)
+        while task is not None and task is not self._root:
+            if task not in self._started:
+                return None
+            task, started_by = self._started[task]
+            chain = started_by + [f for f in chain if f not in started_by]
+        return chain if task is not None else None
+
+    def _point(self, what: str, frame) -> None:
+        if not self.on or self._root is None:
+            return
+        chain = self._chain_of(asyncio.current_task(), frame)
+        if chain is not None:
+            self.points.append((what, chain))
+
+    def files(self) -> list[str]:
+        return sorted({f for _, chain in self.points for f in chain})
 
 
 class Lookups:
@@ -105,16 +216,20 @@ async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
     await mesa.bot.listener.drain()
     lookups = Lookups(mesa.bot.tables.registry, monkeypatch)
     handled = HandlersDone(mesa.bot.pending_commands, monkeypatch)
+    hand_offs = HandOffs(monkeypatch)
 
-    lookups.on = True
-    with FilesRun() as run:
-        seat, action = await table.move()  # one card played from a DM, the table shown
-        await mesa.bot.listener.drain()
-        # ... and the click's handler returned (its last step settles its trace): without
-        # this wait the handler's tail ran inside or after the measure depending on load,
-        # and the path read 49 or 50 files.
-        await fake.wait_until(lambda: handled.count >= 1, what="the click's handler returned")
-    lookups.on = False
+    lookups.on = hand_offs.on = True
+    try:
+        with FilesRun() as run:
+            seat, action = await table.move()  # one card played from a DM, the table shown
+            await mesa.bot.listener.drain()
+            # ... and the click's handler returned (its last step settles its trace): without
+            # this wait the handler's tail ran inside or after the measure depending on load,
+            # and the path read 49 or 50 files.
+            await fake.wait_until(lambda: handled.count >= 1, what="the click's handler returned")
+    finally:
+        lookups.on = hand_offs.on = False
+        hand_offs.close()
 
     assert not action.startswith("call."), action  # a card, from the mover's DM
     path = [f for f in run.ours("bot") if not f.startswith(NOT_BUDGETED)]
@@ -123,7 +238,17 @@ async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
     print(f"game presentation (not budgeted): {len(game_side)}: {game_side}")
     print(f"engine: {run.ours('games')}; storage: {run.ours('storage')}")
     print(f"table lookups: {lookups.total} {dict(lookups.counts)}")
+    chain = hand_offs.files()
+    print(f"hand-off chain: {len(chain)} files of bot/: {chain}")
+    for what, files in hand_offs.points:
+        print(f"  {what}: {' > '.join(files)}")
     assert "bot/cogs/play.py" in path and "bot/service/moves.py" in path  # the probe saw it
     assert len(path) <= MAX_PATH_FILES, path
+    whats = [what for what, _ in hand_offs.points]
+    assert "the move's write" in whats, whats  # the probe followed the click to its commit
+    assert any(w.endswith("/callback") for w in whats), whats  # ... to its acknowledgement
+    views = [w for w in whats if w.startswith(("PATCH", "POST /channels", "POST /webhooks"))]
+    assert len(views) >= 3, whats  # ... and to its views: the table, the mover's, the others'
+    assert len(chain) <= MAX_HANDOFF_FILES, chain
     assert lookups.total <= MAX_LOOKUPS, lookups.counts
     assert fake.violations == []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import TableService
 from bot.service.lobby import Lobby
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
@@ -34,12 +33,11 @@ async def test_a_click_acknowledged_before_a_crash_is_played_and_answered_after_
 
     # The process "dies" after acknowledging the click and before the move commits.
     dead = asyncio.Event()
-    real_act = TableService.act
 
-    async def never_commits(self, *args, **kwargs):
+    async def never_commits(*args, **kwargs):
         await dead.wait()
 
-    monkeypatch.setattr(TableService, "act", never_commits)
+    monkeypatch.setattr(mesa.bot.tables, "act", never_commits)
     handle = await take(actor, offers[action])
     await handle.acknowledged()
     assert handle.callback_type == 6  # a deferred update: "thinking" on the button
@@ -47,8 +45,7 @@ async def test_a_click_acknowledged_before_a_crash_is_played_and_answered_after_
     assert [(i.seat, i.version, i.action, i.done) for i in intents] == [
         (seat, version, action, False)
     ]
-    monkeypatch.setattr(TableService, "act", real_act)
-    await mesa.restart()
+    await mesa.restart()  # a new service: its own ``act``
 
     answer = await handle.followup(0)
     assert answer.ephemeral and "tu jugada se aplicó" in answer.text
