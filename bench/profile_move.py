@@ -145,6 +145,9 @@ class Profile:
     # The bot loop's own functions (bot/, storage/, games/) with everything they call: what a
     # memo or a shortcut there would save at most.
     inclusive: Counter[str] = field(default_factory=Counter)
+    # Every function on the bot loop's stacks (libraries too: discord.py, aiohttp, asyncio)
+    # with everything it calls: where a move's milliseconds go, cumulative.
+    cumulative: Counter[str] = field(default_factory=Counter)
     idle: int = 0  # samples of threads waiting
 
 
@@ -227,9 +230,16 @@ def classify(line: str, profile: Profile) -> None:
         )
     profile.buckets[bucket if bucket.startswith("hand-offs") else "loop: " + bucket] += count
     if keys:
-        profile.leaves[keys[-1].split("site-packages/")[-1].rsplit(":", 1)[0]] += count
+        profile.leaves[_function(keys[-1])] += count
     for function in {_own(k) for k in keys} - {None}:
         profile.inclusive[function] += count  # type: ignore[index]
+    for function in {_function(k) for k in keys}:
+        profile.cumulative[function] += count
+
+
+def _function(key: str) -> str:
+    """``path:function`` of a frame, a library's path from its package."""
+    return key.split("site-packages/")[-1].rsplit(":", 1)[0]
 
 
 OWN = re.compile(r"/(?P<path>(?:bot|storage|games)/[\w/]+\.py):(?P<func>\w+):")
@@ -464,20 +474,24 @@ def render_table(runs: list[Run]) -> str:
     return "\n".join(lines)
 
 
-def hottest(runs: list[Run], top: int, own: bool = False) -> str:
-    """The bot loop's hottest functions in CPU ms per move: innermost frames, or (``own``) the
-    bot's own functions with their callees (a function and its callers all count a sample:
-    that list is not a sum; it says what a memo or a shortcut there would save at most)."""
+HOTTEST = {
+    "leaves": "hottest functions on the bot's loop, innermost frame (own time)",
+    "inclusive": "the bot loop's own functions, callees included",
+    "cumulative": "every function on the bot's loop, libraries too, callees included (cumulative)",
+}
+
+
+def hottest(runs: list[Run], top: int, which: str = "leaves") -> str:
+    """The bot loop's hottest functions in CPU ms per move: innermost frames (own time), the
+    bot's own functions with their callees (``inclusive``), or every function with its callees
+    (``cumulative``). A function and its callers all count a sample: the last two lists are
+    not sums; they say what a memo or a shortcut there would save at most."""
     merged: Counter[str] = Counter()
     for r in runs:
-        for key, n in (r.profile.inclusive if own else r.profile.leaves).items():
+        for key, n in getattr(r.profile, which).items():
             merged[key] += scaled(r, n, False) * r.moves  # type: ignore[assignment]
     moves = sum(r.moves for r in runs)
-    what = (
-        "the bot loop's own functions, callees included"
-        if own
-        else "hottest functions on the bot's loop, innermost frame"
-    )
+    what = HOTTEST[which]
     lines = [f"{what} (CPU ms per move over {moves} moves):"]
     for key, ms_moves in merged.most_common(top):
         lines.append(f"  {ms_moves / max(moves, 1):6.3f}  {key}")
@@ -550,7 +564,13 @@ async def main(argv: list[str] | None = None) -> int:
 
 def report(runs: list[Run], top: int) -> str:
     return "\n\n".join(
-        (table(runs), render_table(runs), hottest(runs, top), hottest(runs, top * 2, own=True))
+        (
+            table(runs),
+            render_table(runs),
+            hottest(runs, top),
+            hottest(runs, top, "cumulative"),
+            hottest(runs, top * 2, "inclusive"),
+        )
     )
 
 

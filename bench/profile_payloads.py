@@ -1,7 +1,9 @@
 """The bot's CPU to build one move's messages, in this process: per game, the public table
-payload and each seat's private payload (texts, components, layout, V2 checks; no image, no
-HTTP), on the state of a short random game. CPU time (``time.process_time``): a shared machine
-inflates no figure.
+payload and each seat's private payload (texts, components, layout, V2 checks, and the request
+body discord.py makes of it: ``handle_message_parameters``; no image, no HTTP), on the state of a
+short random game. CPU time (``time.process_time``): a shared machine inflates no figure. Also
+per move: the objects left in reference cycles (what only the cyclic garbage collector frees)
+and the collector's CPU at the bot's thresholds (``bot/ops/collector.py``).
 
     .venv/bin/python bench/profile_payloads.py [--repeat 30] [--root /path/to/other/checkout]
     .venv/bin/python bench/profile_payloads.py --top 30      # and the top functions (cProfile)
@@ -13,7 +15,9 @@ asserted.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
+import gc
 import importlib
 import pstats
 import random
@@ -30,7 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=0, help="print the top N functions too")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.root))
+    from discord.http import handle_message_parameters
+
     from bot.i18n import translator
+    from bot.ops.collector import THRESHOLDS
     from bot.registry import load_games
     from bot.ui.messages import private_payload, public_payload
     from tests.bot.presenter_kit import StubService, table_for
@@ -58,12 +65,56 @@ def main(argv: list[str] | None = None) -> int:
             state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
         jobs.append((key, table_for(game, state, 1), presenter_cls(game)))
 
+    def sent(payload: Any) -> None:
+        """The request body discord.py makes of an edit (where a view becomes dicts)."""
+        kwargs = payload.edit_kwargs()
+        with handle_message_parameters(
+            content=kwargs["content"], embeds=kwargs["embeds"], view=kwargs["view"]
+        ):
+            pass
+        payload.view.stop()
+
     def public(table: Any, presenter: Any) -> None:
-        public_payload(table, presenter, service, tr).view.stop()
+        sent(public_payload(table, presenter, service, tr))
 
     def private(table: Any, presenter: Any) -> None:
         for seat in table.state.seats:
-            private_payload(table, presenter, seat, tr).view.stop()
+            sent(private_payload(table, presenter, seat, tr))
+
+    def cycles_per_move(table: Any, presenter: Any) -> float:
+        """Objects one move's messages leave in reference cycles."""
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(args.repeat):
+                public(table, presenter)
+                private(table, presenter)
+            return gc.collect() / args.repeat
+        finally:
+            gc.enable()
+
+    def collector_ms(table: Any, presenter: Any) -> float:
+        """The cyclic collector's CPU per move at the bot's thresholds."""
+        spent = [0.0]
+        began = [0.0]
+
+        def timing(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                began[0] = time.process_time()
+            else:
+                spent[0] += time.process_time() - began[0]
+
+        old = gc.get_threshold()
+        gc.set_threshold(*THRESHOLDS)
+        gc.callbacks.append(timing)
+        try:
+            for _ in range(args.repeat * 5):
+                public(table, presenter)
+                private(table, presenter)
+        finally:
+            gc.callbacks.remove(timing)
+            gc.set_threshold(*old)
+        return spent[0] / (args.repeat * 5) * 1000
 
     def best_ms(build: Any, table: Any, presenter: Any) -> float:
         for _ in range(3):
@@ -79,15 +130,23 @@ def main(argv: list[str] | None = None) -> int:
     import bot
 
     print(f"bot from {Path(bot.__file__).parent}")
-    print("| game | public payload ms | every seat's private payload ms | seats |")
-    print("|---|---:|---:|---:|")
-    totals = [0.0, 0.0]
+    print(
+        "| game | public payload ms | every seat's private payload ms | seats "
+        "| objects in cycles per move | collector ms per move |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    totals = [0.0, 0.0, 0.0, 0.0]
     for key, table, presenter in jobs:
         pub, priv = best_ms(public, table, presenter), best_ms(private, table, presenter)
-        totals[0] += pub
-        totals[1] += priv
-        print(f"| {key} | {pub:.3f} | {priv:.3f} | {len(table.state.seats)} |")
-    print(f"| **mean** | {totals[0] / len(jobs):.3f} | {totals[1] / len(jobs):.3f} | |")
+        cyclic, collecting = cycles_per_move(table, presenter), collector_ms(table, presenter)
+        for i, figure in enumerate((pub, priv, cyclic, collecting)):
+            totals[i] += figure
+        print(
+            f"| {key} | {pub:.3f} | {priv:.3f} | {len(table.state.seats)} | {cyclic:.0f} "
+            f"| {collecting:.3f} |"
+        )
+    mean = [t / len(jobs) for t in totals]
+    print(f"| **mean** | {mean[0]:.3f} | {mean[1]:.3f} | | {mean[2]:.0f} | {mean[3]:.3f} |")
     if args.top:
         profile = cProfile.Profile()
         profile.enable()
@@ -100,5 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+async def in_a_loop() -> int:
+    """As in the bot: discord.py's views make a future when a loop runs."""
+    return main()
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(asyncio.run(in_a_loop()))

@@ -21,6 +21,8 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
+
 from bot import metrics
 from bot.ui.pacer import RequestPacer
 
@@ -128,7 +130,7 @@ class _GatedRequest:
             sent = time.perf_counter()
             metrics.observe("gate_wait", (sent - start) * 1000)
             start = sent
-        self._inner = self._gate.session.request(method, url, **kwargs)
+        self._inner = self._gate.session.request(method, url, **await in_one_piece(kwargs))
         try:
             response = await self._inner.__aenter__()
         finally:
@@ -194,3 +196,18 @@ def install(http: Any, pacer: Callable[[], RequestPacer]) -> GatedSession:
     gated = GatedSession(session, pacer)
     setattr(http, attribute, gated)
     return gated
+
+
+async def in_one_piece(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A multipart body (discord.py's ``FormData`` of a message with an image) as one bytes
+    object: aiohttp writes a ``FormData`` to the socket part by part, boundary, headers and
+    body apart (9 system calls on the loop's thread for a message and one image; one for a JSON
+    body), one bytes body goes with the request's headers in one (issue 29). The same bytes:
+    aiohttp's own ``as_bytes`` of the form, under the form's content type."""
+    data = kwargs.get("data")
+    if not isinstance(data, aiohttp.FormData):
+        return kwargs
+    form = data()
+    headers = dict(kwargs.get("headers") or {})
+    headers["Content-Type"] = form.content_type
+    return {**kwargs, "data": await form.as_bytes(), "headers": headers}

@@ -1,11 +1,12 @@
 """A message to send or edit: content, embeds, files, components, and the image it shows.
 
-``view`` is a classic ``View`` (with embeds) or a Components V2 ``LayoutView`` (``bot.ui.v2``:
-no content nor embeds then; an edit sends them cleared, which also turns a classic message into
-a V2 one). ``image`` is the picture still to draw (``bot.ui.rendering``); the embed or the V2
-gallery already points at ``attachment://<filename>`` and whoever sends the payload draws and
-attaches it first (``bot.ui.messages.finish``, which also gives the gallery item its alt text). ``keep_image`` makes an edit leave the message's attachment as it
-is (nothing uploaded): the message already shows that very image.
+``view`` is a Components V2 card (``bot.ui.v2.CardLayout``: what discord.py's senders read of a
+view, built without its view objects; no content nor embeds then, and an edit sends them
+cleared, which also turns a classic message into a V2 one). ``image`` is the picture still to
+draw (``bot.ui.rendering``); the V2 gallery already points at ``attachment://<filename>`` and
+whoever sends the payload draws and attaches it first (``bot.ui.messages.finish``, which also
+gives the gallery item its alt text). ``keep_image`` makes an edit leave the message's
+attachment as it is (nothing uploaded): the message already shows that very image.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class Payload:
     content: str | None = None
     embeds: list[discord.Embed] = field(default_factory=list)
     files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | discord.ui.LayoutView | None = None
+    view: v2.CardLayout | None = None
     image: ImageRequest | None = None
     keep_image: bool = False
 

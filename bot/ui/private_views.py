@@ -109,8 +109,14 @@ class PrivateViews:
         for message_id in message_ids:
             try:
                 await timed_rest(
-                    channel.get_partial_message(message_id).edit(
-                        content=None, embeds=[], view=v2.note_view(note), attachments=[]
+                    sending.edit_message(  # a CardLayout: discord.py's typed ``edit`` wants a View
+                        channel.get_partial_message(message_id),
+                        {
+                            "content": None,
+                            "embeds": [],
+                            "view": v2.note_view(note),
+                            "attachments": [],
+                        },
                     ),
                     "dm_edit",
                     self.k.pacer,

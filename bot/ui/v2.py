@@ -2,8 +2,8 @@
 turn it is, the text as TextDisplays, the picture in a media gallery, the buttons in action rows.
 
 A ``Card`` is what a table, a lobby or a hand shows (a title, the main text, named parts, a
-small footer, an image, rows of items); ``card_view`` lays it out as a ``LayoutView`` that
-respects Discord's V2 limits (40 components in all, nested ones counted; 4,000 characters of
+small footer, an image, rows of items); ``card_view`` lays it out as a ``CardLayout`` (the
+message's components as plain dicts, no discord.py view objects) that respects Discord's V2 limits (40 components in all, nested ones counted; 4,000 characters of
 text across every TextDisplay). The layout is stable so that a reader (and the tests' reader,
 ``tests/message_text.py``) finds each part again: the first TextDisplay is ``## title`` then
 the main text, each part one ``**name**`` TextDisplay, the footer a ``-# `` line.
@@ -11,9 +11,9 @@ the main text, each part one ``**name**`` TextDisplay, the footer a ``-# `` line
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
@@ -93,34 +93,103 @@ class Card:
 # 15-minute timer task that keeps the view (items, texts) alive (tests/e2e/test_view_timers.py).
 UNTIMED = 0.0
 
+ItemRows = list[list[discord.ui.Item[Any]]]
 
-def card_view(card: Card) -> discord.ui.LayoutView:
+
+class CardLayout:
+    """A card's Components V2 message, built as the JSON Discord reads without discord.py's view
+    objects (issue 29). A ``LayoutView`` with its ``Container``, ``TextDisplay``s, gallery and
+    ``ActionRow``s links each item to its parent and view (reference cycles only the cyclic
+    garbage collector frees: ~50–120 objects per move) and makes an ``asyncio`` future, all to be
+    turned into dicts by ``to_components()`` once. Mesa's buttons and selects are dynamic items
+    dispatched by custom_id from templates registered once, so a card's view is never dispatched
+    from: this is what discord.py's senders read of a view (``to_components``,
+    ``has_components_v2``, ``is_finished``, ``is_dispatchable``, ``timeout``), and the items stay
+    unattached (freed as soon as the payload is). Laid out as ``card_view`` always did: the
+    container (the accent colour), the first text (title and main text), the gallery, the other
+    texts, the action rows."""
+
+    __discord_ui_view__: ClassVar[bool] = True  # discord.py's senders check a view by this
+    timeout: ClassVar[float] = UNTIMED
+
+    __slots__ = ("accent", "texts", "image", "alt", "rows")
+
+    def __init__(
+        self,
+        accent: discord.Colour | None,
+        texts: list[str],
+        image: str | None = None,
+        rows: ItemRows | None = None,
+    ) -> None:
+        self.accent = accent
+        self.texts = texts  # the first one above the gallery
+        self.image = image  # the attached file the gallery shows
+        self.alt: str | None = None  # its description once drawn
+        self.rows: ItemRows = rows or []
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True  # nothing to wait for: discord.py never stores it
+
+    def is_dispatchable(self) -> bool:
+        return False  # the items are dispatched by their custom_id templates
+
+    def stop(self) -> None:
+        """Nothing to stop (the senders' shape for a view)."""
+
+    def walk_children(self) -> Iterator[discord.ui.Item[Any]]:
+        """The buttons and selects, row by row."""
+        for row in self.rows:
+            yield from row
+
+    def content_length(self) -> int:
+        return sum(len(text) for text in self.texts)
+
+    def component_count(self) -> int:
+        rows = [row for row in self.rows if row]
+        return 1 + len(self.texts) + (self.image is not None) + len(rows) + sum(map(len, rows))
+
+    def to_components(self) -> list[dict[str, Any]]:
+        inner: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": t} for t in self.texts]
+        if self.image is not None:
+            item: dict[str, Any] = {
+                "media": {"url": f"attachment://{self.image}"},
+                "spoiler": False,
+            }
+            if self.alt is not None:
+                item["description"] = self.alt
+            inner.insert(1, {"type": MEDIA_GALLERY, "items": [item]})
+        for row in self.rows:
+            if row:
+                inner.append(
+                    {"type": ACTION_ROW, "components": [i.to_component_dict() for i in row]}
+                )
+        container: dict[str, Any] = {"type": CONTAINER}
+        if self.accent is not None:
+            container["accent_color"] = self.accent.value
+        container["spoiler"] = False
+        container["components"] = inner
+        return [container]
+
+
+ACTION_ROW, TEXT_DISPLAY, MEDIA_GALLERY, CONTAINER = 1, 10, 12, 17  # Discord's component types
+
+
+def card_view(card: Card) -> CardLayout:
     """``card`` as one container (the footer last, then the rows of items inside it)."""
-    texts = _texts(card)
-    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=card.colour)
-    container.add_item(discord.ui.TextDisplay(texts[0]))
-    if card.image is not None:
-        container.add_item(
-            discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{card.image}"))
-        )
-    for text in texts[1:]:
-        container.add_item(discord.ui.TextDisplay(text))
-    for row in action_rows(card.items, card.more_rows):
-        container.add_item(row)
-    view = discord.ui.LayoutView(timeout=UNTIMED)
-    view.add_item(container)
+    view = CardLayout(
+        card.colour, _texts(card), card.image, action_rows(card.items, card.more_rows)
+    )
     check_v2_limits(view)
     return view
 
 
-def note_view(text: str, colour: discord.Colour | None = CLOSED) -> discord.ui.LayoutView:
+def note_view(text: str, colour: discord.Colour | None = CLOSED) -> CardLayout:
     """A V2 message of one line of text (what a V2 message shows once its view has ended: an
     edit cannot turn it back into plain content)."""
-    view = discord.ui.LayoutView(timeout=UNTIMED)
-    view.add_item(
-        discord.ui.Container(discord.ui.TextDisplay(clip(text, TEXT_MAX)), accent_colour=colour)
-    )
-    return view
+    return CardLayout(colour, [clip(text, TEXT_MAX)])
 
 
 def fixed_components(card: Card) -> int:
@@ -164,88 +233,59 @@ def components_of(items_: Sequence[discord.ui.Item[Any]]) -> int:
 def action_rows(
     items_: Sequence[discord.ui.Item[Any]],
     more_rows: Sequence[Sequence[discord.ui.Item[Any]]] = (),
-) -> list[discord.ui.ActionRow[Any]]:
-    """``items_`` in action rows placed by ``row_numbers``, then ``more_rows`` as they are."""
+) -> ItemRows:
+    """``items_`` in action rows placed by ``row_numbers``, then ``more_rows`` as they are (a
+    row of five buttons or one select: ``check_v2_limits`` refuses a wider one)."""
     placed: dict[int, list[discord.ui.Item[Any]]] = {}
     for item, row in zip(items_, row_numbers(items_), strict=True):
         placed.setdefault(row, []).append(item)
-    rows: list[discord.ui.ActionRow[Any]] = []
-    for group in [*(placed[r] for r in sorted(placed)), *more_rows]:
-        if not group:
-            continue
-        action_row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        for item in group:
-            item.row = None  # the action row places it
-            action_row.add_item(item)
-        rows.append(action_row)
-    return rows
+    return [list(group) for group in [*(placed[r] for r in sorted(placed)), *more_rows] if group]
 
 
-def check_v2_limits(view: discord.ui.LayoutView) -> None:
+def check_v2_limits(view: CardLayout | discord.ui.LayoutView) -> None:
     """Raise ``ValueError`` if the view breaks a V2 limit (a last line of defence)."""
-    children = list(view.walk_children())  # one walk for every check (it was three)
-    ids.check_custom_ids(children)
-    count = len(children)
+    if isinstance(view, CardLayout):
+        interactive = list(view.walk_children())
+        count, length = view.component_count(), view.content_length()
+        for row in view.rows:
+            width = sum(item.width for item in row)
+            if width > BUTTONS_PER_ROW:
+                raise ValueError(f"an action row {width} wide (at most {BUTTONS_PER_ROW})")
+    else:
+        interactive = list(view.walk_children())  # one walk for every check (it was three)
+        count = len(interactive)
+        length = sum(len(c.content) for c in interactive if isinstance(c, discord.ui.TextDisplay))
+    ids.check_custom_ids(interactive)
     if count > COMPONENTS_MAX:
         raise ValueError(f"{count} components (at most {COMPONENTS_MAX})")
-    length = sum(len(c.content) for c in children if isinstance(c, discord.ui.TextDisplay))
     if length > TEXT_MAX:
         raise ValueError(f"{length} characters of text (at most {TEXT_MAX})")
 
 
-def add_notice(view: discord.ui.LayoutView | discord.ui.View, notice: str) -> None:
+def add_notice(view: CardLayout, notice: str) -> None:
     """Show ``notice`` under the title of the view's first text (the main text gives way if the
     4,000 characters would be exceeded)."""
-    first = next((i for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)), None)
-    if first is None:
+    if not view.texts:
         return
-    head, _, rest = first.content.partition("\n")
+    first = view.texts[0]
+    head, _, rest = first.partition("\n")
     notice = clip(notice, 500)
-    used = sum(
-        len(i.content) for i in view.walk_children() if isinstance(i, discord.ui.TextDisplay)
-    )
-    room = TEXT_MAX - (used - len(first.content)) - len(head) - len(notice) - 2
-    first.content = head + "\n" + notice + ("\n" + clip(rest, room) if rest and room > 0 else "")
+    room = TEXT_MAX - (view.content_length() - len(first)) - len(head) - len(notice) - 2
+    view.texts[0] = head + "\n" + notice + ("\n" + clip(rest, room) if rest and room > 0 else "")
 
 
-def replace_rows(
-    view: discord.ui.LayoutView | discord.ui.View, items_: Sequence[discord.ui.Item[Any]]
-) -> None:
+def replace_rows(view: CardLayout, items_: Sequence[discord.ui.Item[Any]]) -> None:
     """The card's action rows replaced by ``items_`` (none: nothing left to click)."""
-    for container in [i for i in view.children if isinstance(i, discord.ui.Container)]:
-        for row in [c for c in container.children if isinstance(c, discord.ui.ActionRow)]:
-            container.remove_item(row)
-        for row in action_rows(items_):
-            container.add_item(row)
+    view.rows = action_rows(items_)
 
 
-def gallery_items(
-    view: discord.ui.View | discord.ui.LayoutView | None,
-) -> list[discord.ui.MediaGallery[Any]]:
-    if view is None:
-        return []
-    return [item for item in view.walk_children() if isinstance(item, discord.ui.MediaGallery)]
-
-
-def describe_image(
-    view: discord.ui.View | discord.ui.LayoutView | None, filename: str, alt: str
-) -> None:
+def describe_image(view: CardLayout | None, filename: str, alt: str) -> None:
     """Give the gallery item showing ``filename`` its alt text."""
-    for gallery in gallery_items(view):
-        gallery.items = [
-            discord.MediaGalleryItem(i.media, description=clip(alt, 1024))
-            if i.media.url == f"attachment://{filename}"
-            else i
-            for i in gallery.items
-        ]
+    if view is not None and view.image == filename:
+        view.alt = clip(alt, 1024)
 
 
-def drop_image(view: discord.ui.View | discord.ui.LayoutView | None, filename: str) -> None:
+def drop_image(view: CardLayout | None, filename: str) -> None:
     """Take the gallery showing ``filename`` out (its image could not be drawn)."""
-    for gallery in gallery_items(view):
-        if any(i.media.url == f"attachment://{filename}" for i in gallery.items):
-            parent = gallery._parent
-            if isinstance(parent, discord.ui.Container):
-                parent.remove_item(gallery)
-            elif view is not None:
-                view.remove_item(gallery)
+    if view is not None and view.image == filename:
+        view.image = None

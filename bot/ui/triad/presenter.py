@@ -74,7 +74,8 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
     ) -> tuple[list[discord.ui.Item[Any]], list[TriadAction]]:
         view, tr = move.view, move.tr
         places = _places(move.legal)
-        others = [a for a in move.legal if a not in places]
+        # not ``a not in places``: that compares pydantic models pairwise (~45² per hand)
+        others: list[TriadAction] = [a for a in move.legal if not isinstance(a, Play)]
         if not places:
             return [], others
         hand = _own_hand(view)
