@@ -20,7 +20,6 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -109,12 +108,8 @@ class Tokens:
         """When ``interaction``'s token began to live, on this holder's clock: Discord made it
         at its id's time (``created_at``), seconds before a loaded bot gets to offer it; never
         later than now (a clock a little behind Discord's), at most ``LIFETIME`` ago."""
-        created = getattr(interaction, "created_at", None)
-        now = self.clock()
-        if not isinstance(created, datetime):
-            return now
-        age = (discord.utils.utcnow() - created).total_seconds()
-        return now - min(max(age, 0.0), LIFETIME)
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        return self.clock() - min(max(age, 0.0), LIFETIME)
 
     def fresh(self, key: Any, message_id: int | None) -> Hook | None:
         """The hook of ``key`` that may still edit ``message_id``; an expired one, or one of
