@@ -539,6 +539,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "mover_view_ms": percentiles(stats.own_ms),
         "edits": edits,
         "edits_via_interaction_share": round(t["interaction_edits"] / edits, 3) if edits else None,
+        "edits_by_game_and_view": edit_shares(stats.edits_by_view),
         "fake_cpu_pct": m.loop_cpu["fake"],
         "players_cpu_pct": m.loop_cpu["driver"],
         "fake_loop_lag_ms": percentiles(m.fake_loop_lag_ms),
@@ -655,6 +656,47 @@ def issue29_summary(results: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+EDIT_VIEWS = ("public", "dm", "hand")
+
+
+def edit_shares(edits: Counter[str]) -> dict[str, dict[str, Any]]:
+    """``{"game view": {"bot": n, "interaction": n, "token_share": x}}`` from the driver's
+    "game view via" counts, with an "all" game per view."""
+    out: dict[str, dict[str, Any]] = {}
+    for key, n in edits.items():
+        game, view, via = key.split(" ")
+        for name in (f"{game} {view}", f"all {view}"):
+            row = out.setdefault(name, {"bot": 0, "interaction": 0})
+            row[via] += n
+    for row in out.values():
+        row["token_share"] = round(row["interaction"] / max(row["bot"] + row["interaction"], 1), 3)
+    return dict(sorted(out.items()))
+
+
+def edit_share_lines(r: dict[str, Any]) -> list[str]:
+    """Per game and view: the share of edits an interaction token carried (bot-token edits)."""
+    shares = r.get("edits_by_game_and_view") or {}
+    games = sorted({key.split(" ")[0] for key in shares}, key=lambda g: (g == "all", g))
+    if not games:
+        return []
+    lines = [
+        f"{r['tables']} tables, pacer {r['pacer']}: edits of tables being played through an"
+        " interaction token, % (bot-token edits / all), by game and view",
+        "| game | " + " | ".join(EDIT_VIEWS) + " |",
+        "|" + "---|" * (len(EDIT_VIEWS) + 1),
+    ]
+    for game in games:
+        cells = []
+        for view in EDIT_VIEWS:
+            row = shares.get(f"{game} {view}")
+            total = row["bot"] + row["interaction"] if row else 0
+            cells.append(
+                "—" if not total else f"{100 * row['token_share']:.0f} % ({row['bot']} / {total})"
+            )
+        lines.append(f"| {game} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def by_game(samples: list[Sample]) -> dict[str, Any]:
     """Latency percentiles per game (a tail shows which game it comes from)."""
     grouped: dict[str, list[float]] = defaultdict(list)
@@ -751,6 +793,7 @@ def summary(results: list[dict[str, Any]]) -> str:
         + [""]
         + stages_summary(results)
         + [""]
+        + [line for r in results for line in [*edit_share_lines(r), ""]]
         + issue29_summary(results)
         + [""]
         + notes

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tests.fakediscord.model import Channel, Guild, Message
-from tests.fakediscord.ratelimit import BOT
+from tests.fakediscord.ratelimit import BOT, edit_kind
 from tests.fakediscord.server import FakeDiscord, RequestRecord
 from tests.fakediscord.users import FakeUser, InteractionHandle
 from tests.message_text import read_card
@@ -175,6 +175,9 @@ class LoadStats:
     bot_calls_by_mode_game: Counter[str] = field(default_factory=Counter)
     human_moves_by_mode_game: Counter[str] = field(default_factory=Counter)
     routes: Counter[str] = field(default_factory=Counter)
+    # message edits of tables being played, by "game view via": view "public" (the table's
+    # message), "dm" (a DM hand), "hand" (an ephemeral "Ver mi mano"); via BOT or INTERACTION
+    edits_by_view: Counter[str] = field(default_factory=Counter)
     # bot-token calls on DMs (open a DM channel, post to one, edit or delete there) from the
     # start of the run (set-up included) to the end of the window, by how the table they
     # served is played: a new channel player's first-game DMs, whenever they happen
@@ -854,6 +857,7 @@ class World:
             self.stats.routes[f"{record.method} {route}"] += 1
             if not is_exempt(route):
                 self.stats.non_exempt_at.append(time.monotonic())
+            self._count_edit(record)
             if record.kind == BOT:
                 table = self._table_of(record)
                 purpose = "other" if table is None else "setup" if table.opening else "play"
@@ -870,6 +874,41 @@ class World:
                     ] += 1
             if record.status is not None:
                 self.stats.statuses[record.status] += 1
+
+    def _count_edit(self, record: RequestRecord) -> None:
+        """A message edit of a table being played: by its game, the view it edits and whether
+        an interaction token or the bot token carried it (issue 25: where the bot token is
+        still used)."""
+        via = edit_kind(record.method, record.template, record.body)
+        if via is None or (record.status or 0) >= 300:
+            return
+        message = self._edited(record)
+        if message is None:
+            return
+        channel = message.channel
+        if channel.is_dm:
+            recipient = channel.recipient
+            human = self.by_user.get(recipient.id) if recipient is not None else None
+            table, view = (human.table if human is not None else None), "dm"
+        else:
+            table = self.by_channel.get(channel.id)
+            view = "public" if message.visible_to is None else "hand"
+        if table is not None and not table.opening:
+            self.stats.edits_by_view[f"{table.game} {view} {via}"] += 1
+
+    def _edited(self, record: RequestRecord) -> Message | None:
+        """The message an edit request changed (already changed: the fake answered it)."""
+        parts = record.path.split("/")
+        interactions = self.fake.interactions
+        if record.path.startswith("/interactions/"):  # an UPDATE_MESSAGE callback
+            inter = interactions.all.get(int(parts[2]))
+            return inter.message if inter is not None else None
+        if record.path.startswith("/channels/"):
+            return self.fake.messages.get(int(parts[4]))
+        if parts[-1] == "@original":  # /webhooks/{app}/{token}/messages/@original
+            inter = interactions.by_token.get(parts[3])
+            return None if inter is None else inter.original or inter.message
+        return self.fake.messages.get(int(parts[-1]))
 
     def _count_dm_call(self, record: RequestRecord) -> None:
         on_dm = record.path == "/users/@me/channels"

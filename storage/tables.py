@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Literal
 
@@ -270,7 +271,7 @@ class TablesRepo:
 
         await self.db.write(unit)
 
-    async def record_action(
+    def record_action(
         self,
         table: TableRecord,
         *,
@@ -289,12 +290,17 @@ class TablesRepo:
         rate: Rate | None = None,
         intent: Intent | None = None,
         wake_at: float | None = None,
-    ) -> dict[str, tuple[float, float]]:
+    ) -> asyncio.Future[dict[str, tuple[float, float]]]:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
         anywhere leaves nothing of it). ``intent``: the click this move answers, marked done in
         the same transaction; ``wake_at``: the table's next deadline (unix seconds).
+
+        Queued when called, and answered by the writer's own future (awaited as a coroutine's
+        result was): no task around it whose first step queues it a loop turn later and whose
+        end wakes the mover one more turn after the commit (issue 25: under load every view of
+        a move waited a loop lag for each).
 
         Returns the rating changes in the table's guild (user -> (ordinal before, after);
         empty unless this move finished a rated game); the same transaction stores them in the
@@ -353,7 +359,7 @@ class TablesRepo:
                 mark_done(conn, intent)
             return changes
 
-        return await self.db.write(unit)
+        return self.db.submit(unit)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         rows = await self.db.fetchall(

@@ -225,7 +225,22 @@ class TriadCog(commands.Cog):
         elif op == "ok":
             await triad.confirm(table_id, user)
             await self._show_picker(interaction, table_id, user, 0)
-            await triad.start_if_ready(table_id)
+            await self._start_if_ready(interaction, table_id)
+
+    async def _start_if_ready(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The last pick starts the game: posted as this press's public follow-up, so the
+        press's token, not the bot token, edits the table while the game lasts (issue 25)."""
+        public = self.bot.listener.public
+        table = self.triad.lobby_table(table_id)
+        carries = not table.interaction_only  # (there, bot/ui/anywhere.py moves the table)
+        if carries:
+            public.carry(table_id, interaction)  # before the start: its view may go at once
+        started = False
+        try:
+            started = await self.triad.start_if_ready(table_id)
+        finally:
+            if carries and not started:
+                public.carry(table_id, None)
 
     async def on_select(
         self, interaction: discord.Interaction, table_id: int, op: str, values: list[str]

@@ -34,6 +34,8 @@ class PublicTable:
     ) -> None:
         self.k = kit
         self._slots: SlotSet[int] = SlotSet(kit, "public")
+        # A press whose public follow-up is to show its table's game once it starts (``carry``).
+        self._carriers: dict[int, discord.Interaction] = {}
         # Whether a seat acts from the table (its public message is their view that lets them
         # act: ``TurnMentions.named``); such a turn is never held by coalescing.
         self._acts_from_table = acts_from_table
@@ -93,6 +95,15 @@ class PublicTable:
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
+        carrier = self._carriers.pop(table.id, None)
+        if (
+            carrier is not None
+            and playing
+            and await self._post_by_press(
+                table, slot, payload, version, carrier, int(message_id) if message_id else None
+            )
+        ):
+            return
         try:
             if message_id and self.k.ages.too_old(message_id, table.id):
                 log.info("table %s message is about an hour old; posting a fresh one", table.id)
@@ -218,6 +229,54 @@ class PublicTable:
         self.k.tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
         metrics.count("anywhere.moved")
         await self.k.anywhere.moved(table, old, v2)
+
+    def carry(self, table_id: int, interaction: discord.Interaction | None) -> None:
+        """``interaction`` (a press answered already, e.g. Triple Triad's last pick, on a
+        message nobody else presses) is to post ``table_id``'s game anew as its public
+        follow-up once it starts: that press's token then edits the table, outside the bot
+        token's limit, for the 15 minutes it lives (nobody presses a Triple Triad table, so it
+        had no fresh token). None: not any more (the game did not start)."""
+        if interaction is None:
+            self._carriers.pop(table_id, None)
+        else:
+            self._carriers[table_id] = interaction
+
+    async def _post_by_press(
+        self,
+        table: Table,
+        slot: Slot,
+        payload: Payload,
+        version: int,
+        interaction: discord.Interaction,
+        old: int | None,
+    ) -> bool:
+        """Post ``table`` as ``interaction``'s public follow-up, the table's message from now
+        on (its token edits it); the old one is deleted (one bot-token call, not the game's
+        every edit). False when the follow-up failed: the table is edited as usual."""
+        await finish(payload)
+        stage_done("render")
+        try:
+            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("table %s could not follow up its press (%s)", table.id, exc.code)
+            payload.keep_image = False
+            if payload.image is not None and not payload.files:
+                await finish(payload)  # the failed request closed its files
+            return False
+        await self._posted(table, slot, payload, message.id, version, True)
+        self.k.tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
+        metrics.count("public.followed_up")
+        if old is not None:
+            self.k.ages.moved(str(old), table.id)  # a press on it, if it stays, points here
+            channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
+            self.k.spawn(self._delete_old(table.id, channel.get_partial_message(old)))
+        return True
+
+    async def _delete_old(self, table_id: int, old: discord.PartialMessage) -> None:
+        try:
+            await timed_rest(old.delete(), "public_delete", self.k.pacer, Priority.HOUSEKEEPING)
+        except discord.HTTPException as exc:
+            log.info("table %s: its old message stays (%s)", table_id, exc.code)
 
     async def _posted(
         self,

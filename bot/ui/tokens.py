@@ -20,7 +20,6 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import discord
@@ -40,10 +39,7 @@ def token_birth(interaction: discord.Interaction, now: float) -> float:
     holder's, or the wall clock of a stored intent: ``bot/ui/pending_commands.intent_of``):
     Discord made it at its id's time (``created_at``), seconds before a loaded bot gets to it;
     never later than ``now`` (a clock a little behind Discord's), at most ``LIFETIME`` before."""
-    created = getattr(interaction, "created_at", None)
-    if not isinstance(created, datetime):
-        return now
-    age = (discord.utils.utcnow() - created).total_seconds()
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return now - min(max(age, 0.0), LIFETIME)
 
 

@@ -204,11 +204,11 @@ class _Stages:
     and ``sent`` (the rest of the work: the REST call, split further by ``gate_wait``,
     ``http_*`` and ``token_edit``), and ``total``."""
 
-    __slots__ = ("_kind", "_since", "_last")
+    __slots__ = ("_names", "_since", "_last")
 
     def __init__(self, slot: Slot) -> None:
         now = time.perf_counter()
-        self._kind = slot.kind
+        self._names = _stage_names(slot.kind)
         self._since = slot.since if slot.since is not None else now
         self._last = self._since
         self.mark("queued")
@@ -216,11 +216,27 @@ class _Stages:
     def mark(self, stage: str) -> None:
         """The stage that ends now."""
         now = time.perf_counter()
-        metrics.observe(f"view_{self._kind}_{stage}", (now - self._last) * 1000)
+        metrics.observe(self._names[stage], (now - self._last) * 1000)
         self._last = now
 
     def done(self) -> None:
-        metrics.observe(f"view_{self._kind}_total", (time.perf_counter() - self._since) * 1000)
+        metrics.observe(self._names["total"], (time.perf_counter() - self._since) * 1000)
+
+
+# Every stage a trace marks (``ViewKit._drain_slot`` and the works' ``stage_done``).
+STAGES = ("queued", "coalesce", "pace", "busy", "restore", "checks", "build", "render", "sent")
+# The metric names of each kind of slot, built once, not per stage of every change.
+_NAMES = {
+    kind: {stage: f"view_{kind}_{stage}" for stage in (*STAGES, "total")}
+    for kind in ("view", "public", "dm", "hand", "mention")
+}
+
+
+def _stage_names(kind: str) -> dict[str, str]:
+    names = _NAMES.get(kind)
+    if names is None:  # a kind of slot not listed above: its names built for this change
+        names = {stage: f"view_{kind}_{stage}" for stage in (*STAGES, "total")}
+    return names
 
 
 class ViewKit:

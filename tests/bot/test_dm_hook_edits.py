@@ -67,6 +67,7 @@ def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
 def _click(message_id: int, kind=discord.InteractionResponseType.message_update) -> MagicMock:
     click = MagicMock()
     click.guild_id = None  # a click in a DM
+    click.created_at = discord.utils.utcnow()  # as every discord.Interaction has
     click.message = SimpleNamespace(id=message_id)
     click.response.type = kind
     click.edit_original_response = AsyncMock()

@@ -28,7 +28,6 @@ def test_its_birth_is_never_later_than_now_nor_before_its_lifetime() -> None:
     tokens = Tokens(lambda: 500.0)
     assert tokens.arrival(_made(-30.0)) == 500.0  # a clock behind Discord's: born now
     assert tokens.arrival(_made(3600.0)) == 500.0 - LIFETIME  # long dead: expires at once
-    assert tokens.arrival(SimpleNamespace()) == 500.0  # nothing to read: now
     tokens.offer("k", _made(3600.0), 1)
     assert tokens.fresh("k", 1) is None
 

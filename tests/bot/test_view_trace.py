@@ -113,3 +113,23 @@ async def test_the_gate_times_requests_and_a_clicks_wait_for_its_answer():
     }
     assert metrics.histograms["ack_handler"].samples[-1] >= 15
     assert metrics.histograms["http_callback"].samples[-1] >= 5
+
+
+def test_every_stage_the_code_marks_has_its_metric_name_built_once():
+    """The names are built once per kind (``view_kit.STAGES``): a stage marked anywhere in
+    ``bot/`` must be one of them, and ``bench/load.py`` prints them all."""
+    import re
+    from pathlib import Path
+
+    from bench.load import VIEW_STAGES
+    from bot.ui.view_kit import STAGES
+
+    root = Path(__file__).resolve().parents[2] / "bot"
+    marked = {
+        m[1]
+        for path in root.rglob("*.py")
+        for m in re.finditer(r'(?:stage_done|\.mark)\("([a-z_]+)"\)', path.read_text())
+    }
+    assert {"queued", "busy", "sent", "render"} <= marked  # the scan finds them
+    assert marked <= set(STAGES)
+    assert set(VIEW_STAGES) == {*STAGES, "total"}

@@ -151,3 +151,29 @@ async def test_unchanged_player_upserts_cost_no_write(db_target):
     assert db.write_stats.units == before + 1
     assert await players.locale("1") == "es"
     await db.close()
+
+
+async def test_a_move_is_queued_when_asked_for_and_answered_by_the_writer_s_own_future(db_target):
+    """Issue 25: no task around a move's write (its first step queued the unit a loop turn
+    later, and its end woke the mover one turn after the commit): the unit is queued by the
+    call itself, ahead of a write asked for after it."""
+    db = await open_database(db_target)
+    repo, table = await _playing(db)
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    blocker = db.submit(hold)
+    await asyncio.to_thread(busy.wait)
+    move = repo.record_action(table, seat="1", action="x", state_json='{"v": 1}', version=1)
+    assert isinstance(move, asyncio.Future)  # the writer's own, not a coroutine to run later
+    seen = db.submit(
+        lambda c: c.execute("SELECT version FROM tables WHERE id = ?", (table.id,)).fetchone()[0]
+    )
+    release.set()
+    await blocker
+    assert await move == {}
+    assert await seen == 1  # the move was queued first
+    await db.close()

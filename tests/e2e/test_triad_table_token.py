@@ -1,0 +1,64 @@
+"""Issue 25: nobody presses a Triple Triad table (its player plays from their DM), so no press
+of it leaves a token that may edit it, and every edit of the game went out with the bot token.
+Now the last pick's press posts the game as its public follow-up: that message is the table,
+its token edits it while the game lasts, and the lobby message it replaces is deleted (one
+bot-token call for the whole game instead of one per move)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.triad_driver import TriadMatch, open_against_cpu, pick_five
+from tests.fakediscord.server import RequestRecord
+
+SEED = "triad-e2e-01"
+CHANNEL_MESSAGE = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
+WEBHOOK_EDIT = re.compile(r"^/webhooks/\d+/[^/]+/messages/")
+
+
+async def test_the_last_pick_posts_the_game_and_its_token_edits_the_table(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    requests: list[RequestRecord] = []
+    fake.request_observers.append(requests.append)
+
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    match = TriadMatch(fake, table_id, alice)
+    await fake.wait_until(lambda: _shown(match) is not None, what="the public lobby")
+    lobby = match.public()
+    await pick_five(fake, alice, picker, table_id, confirm=False)
+    last_pick = await alice.click(picker, custom_id=f"tt:{table_id}:ok")
+    await last_pick.acknowledged()
+    await fake.wait_until(lambda: match.version() == 0, what="the game started")
+
+    public = match.public()
+    assert public is not lobby
+    assert public.interaction is last_pick.interaction  # its public follow-up
+    assert not public.ephemeral and public in last_pick.followups
+    await fake.wait_until(lambda: lobby.deleted, what="the lobby message deleted")
+    shown = [m for m in fake.channel_messages(public.channel) if f"#{table_id}" in m.text]
+    assert shown == [public]  # one message shows the table
+
+    started = len(requests)
+    await match.play()
+    await mesa.bot.listener.drain()
+    during = requests[started:]
+    bot_edits = [
+        r
+        for r in during
+        if r.method == "PATCH"
+        and (m := CHANNEL_MESSAGE.match(r.path)) is not None
+        and int(m[1]) == public.channel.id
+    ]
+    token_edits = [r for r in during if r.method == "PATCH" and WEBHOOK_EDIT.match(r.path)]
+    assert bot_edits == []  # every edit of the table rode the last pick's token
+    assert len(token_edits) >= len(match.moves)
+    assert match.finished()
+
+
+def _shown(match: TriadMatch):
+    try:
+        return match.public()
+    except LookupError:
+        return None
