@@ -14,9 +14,12 @@ for the bot's own process only:
   data, discord.py's cache of guilds and channels: ~93,000 objects) moves to the permanent
   generation, which collections never walk again.
 
-Much of what full collections free is cyclic garbage: discord.py's views, items and components
-(each refers back to its parent), ~160 objects per move, alive while a request is under way, so
-promoted before they die. Larger young generations were tried: (10,000, 20, 20) brought the
+Much of what full collections freed was cyclic garbage: discord.py's views, items and
+components (each refers back to its parent), ~160 objects per move, alive while a request is
+under way, so promoted before they die. Since session 14 a card's message is built as plain
+dicts (``bot.ui.v2.CardLayout``): a move's messages leave no object in a reference cycle
+(``bench/profile_payloads.py``; 44–115 per move before), so that garbage is freed by reference
+counting as soon as its request is sent. Larger young generations were tried: (10,000, 20, 20) brought the
 collector down to 3–9 % of the bot's CPU, but with no full collection for minutes that garbage
 grew the bot's RSS by ~100 MB in 150 s at 300 tables (146 → 245 MB). With (3,000, 10, 10) at 300
 busy tables: two full collections in 90 s (433 ms each), RSS 147 → 189 MB, the collector 13 % of

@@ -1,0 +1,165 @@
+"""Where the bot's CPU goes per REST request (issue 29 item 3): a table message's edit through
+an interaction token, the way the bot sends it (discord.py's ``AsyncWebhookAdapter``, the
+session wrapped by ``bot/ui/http_gate.py`` or not), against a small aiohttp server in another
+process (its CPU is not counted) answering with a message's JSON, as Discord does.
+
+    .venv/bin/python bench/profile_requests.py [--requests 600] [--top 15]
+
+Per kind (a JSON body; a body with a PNG, multipart): this process's CPU per request
+(``time.process_time``, the best of three rounds) and the socket writes per request (each a
+system call on the event loop's thread), then the top functions of the image edit through the
+gate (cProfile, own time). Also says whether discord.py serialises with orjson. Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import pstats
+import socket
+import subprocess
+import sys
+import time
+from asyncio import selector_events
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MESSAGE = {  # what Discord answers an edit with (about the size of a table message's)
+    "id": "2",
+    "channel_id": "3",
+    "type": 0,
+    "content": "",
+    "flags": 32768,
+    "author": {"id": "1", "username": "Mesa", "discriminator": "0", "bot": True},
+    "components": [{"type": 17, "components": [{"type": 10, "content": "x" * 1500}]}],
+    "attachments": [{"id": "9", "filename": "table.png", "size": 9000, "url": "https://c/x"}],
+    "embeds": [],
+    "timestamp": "2026-12-05T00:00:00+00:00",
+}
+
+
+def serve(port: int) -> None:
+    from aiohttp import web
+
+    body = json.dumps(MESSAGE).encode()
+
+    async def edited(request: web.Request) -> web.Response:
+        await request.read()
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_patch("/api/v10/webhooks/{app}/{token}/messages/{message}", edited)
+    web.run_app(app, host="127.0.0.1", port=port, print=None)
+
+
+class Writes:
+    """Counts the socket writes of this process's event loop."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        transport: Any = getattr(selector_events, "_SelectorSocketTransport")  # noqa: B009
+        for name in ("write", "writelines"):
+            real = getattr(transport, name)
+            setattr(transport, name, self._counting(real))
+
+    def _counting(self, real: Any) -> Any:
+        def counted(transport: Any, data: Any) -> Any:
+            self.count += 1
+            return real(transport, data)
+
+        return counted
+
+
+async def measure(args: argparse.Namespace, base: str) -> None:
+    import aiohttp
+    import discord
+    from discord.http import handle_message_parameters
+    from discord.utils import HAS_ORJSON
+    from discord.webhook.async_ import async_context
+
+    from bot.ui import v2
+    from bot.ui.http_gate import GatedSession
+
+    discord.http.Route.BASE = base
+    writes = Writes()
+    png = bytes(range(256)) * 36  # ~9 KiB, a table image's size
+    card = v2.card_view(v2.Card(title="Mesa", colour=v2.LOBBY, text="y" * 900, image="table.png"))
+    adapter = async_context.get()
+
+    async def edit(session: Any, image: bool) -> None:
+        files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
+        with handle_message_parameters(view=card, files=files) as params:  # type: ignore[arg-type]
+            await adapter.edit_webhook_message(
+                1,
+                "token",
+                2,
+                session=session,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+            )
+
+    print(f"discord.py serialises with orjson: {HAS_ORJSON}")
+    print("| request | through the gate | CPU ms per request | socket writes per request |")
+    print("|---|---|---:|---:|")
+    async with aiohttp.ClientSession() as raw:
+        gated = GatedSession(raw, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+        for image in (False, True):
+            for session, name in ((raw, "no"), (gated, "yes")):
+                for _ in range(30):
+                    await edit(session, image)
+                rounds = []
+                for _ in range(3):
+                    writes.count = 0
+                    start = time.process_time()
+                    for _ in range(args.requests):
+                        await edit(session, image)
+                    rounds.append((time.process_time() - start) / args.requests * 1000)
+                kind = "edit with a PNG (multipart)" if image else "edit, JSON body"
+                per = writes.count / args.requests  # the last round
+                print(f"| {kind} | {name} | {min(rounds):.3f} | {per:.1f} |")
+        if args.top:
+            profile = cProfile.Profile()
+            profile.enable()
+            for _ in range(args.requests):
+                await edit(gated, True)
+            profile.disable()
+            print(f"\nthe image edit through the gate, top {args.top} functions by own time:")
+            pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=600)
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        asyncio.run(measure(args, f"http://127.0.0.1:{port}/api/v10"))
+    finally:
+        server.terminate()
+        server.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
