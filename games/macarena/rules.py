@@ -11,6 +11,7 @@ from functools import cache
 
 from games.core import Event, IllegalAction, event, shuffled
 from games.core.cards import two_decks
+from games.core.engine import opening
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for
@@ -121,9 +122,7 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
     """The first hand dealt; the first starter is drawn from the seed."""
     starter = rng_for(seed, "starter").randrange(len(seats))
     state = MacarenaState(
-        seed=seed,
-        seats=list(seats),
-        options=options,
+        **opening(seats, seed, options),
         starter=starter,
         turn=starter,
         stock=[],
