@@ -22,13 +22,29 @@ from games.core import Event, Game, GameState, IllegalAction, PlayerView
 from storage import ActionRow, TableRecord
 
 
+@dataclass(frozen=True)
+class Deal:
+    """A stored game as it was dealt, in plain picklable values (a worker process rebuilds it):
+    its game, seats, seed, options (as stored, house rules included) and setup."""
+
+    game: GameRef
+    seat_ids: list[str]
+    seed: str
+    options: dict[str, Any]
+    setup: dict[str, Any]
+
+    @classmethod
+    def of(cls, game: Game, record: TableRecord) -> Deal:
+        seats = [s.id for s in record.seats]
+        return cls(game_ref(game), seats, record.seed, record.options, record.meta.get("setup", {}))
+
+    def first_state(self, engine: Game) -> GameState:
+        """The game as it was dealt from its seed (``engine`` is ``resolve(self.game)``)."""
+        return engine.new(self.seat_ids, self.seed, split_options(self.options)[0], **self.setup)
+
+
 def rebuild(game: Game, record: TableRecord, actions: Iterable[ActionRow]) -> GameState:
-    state = game.new(
-        [s.id for s in record.seats],
-        record.seed,
-        split_options(record.options)[0],
-        **record.meta.get("setup", {}),
-    )
+    state = Deal.of(game, record).first_state(game)
     for row in actions:
         state, _ = game.apply(state, row.seat, game.decode_action(row.action))
     return state
@@ -43,19 +59,13 @@ class ReplayResult:
 
 
 def public_views(
-    game: GameRef,
-    seat_ids: list[str],
-    seed: str,
-    options: dict[str, Any],
-    setup: dict[str, Any],
-    actions: list[tuple[str, str]],
-    final_state: str | None,
+    deal: Deal, actions: list[tuple[str, str]], final_state: str | None
 ) -> ReplayResult:
     """The public view at versions 0..n of a finished game (in a worker process)."""
-    engine = resolve(game)
+    engine = resolve(deal.game)
     result = ReplayResult()
     try:
-        state = _dealt(engine, seat_ids, seed, options, setup)
+        state = deal.first_state(engine)
     except (IllegalAction, ValueError):
         result.failed_at = 0
         return result
@@ -71,13 +81,6 @@ def public_views(
     if final_state is not None:
         result.matches = _ends_as_stored(engine, final_state, state)
     return result
-
-
-def _dealt(
-    engine: Game, seat_ids: list[str], seed: str, options: dict[str, Any], setup: dict[str, Any]
-) -> GameState:
-    """The game as it was dealt from its seed (its first state)."""
-    return engine.new(seat_ids, seed, split_options(options)[0], **setup)
 
 
 def _ends_as_stored(engine: Game, final_state: str, state: GameState) -> bool:
@@ -99,22 +102,15 @@ class Tail:
 
 
 def tail_events(
-    game: GameRef,
-    seat_ids: list[str],
-    seed: str,
-    options: dict[str, Any],
-    setup: dict[str, Any],
-    actions: list[tuple[str, str, bool]],
-    since: int,
-    final_state: str,
+    deal: Deal, actions: list[tuple[str, str, bool]], since: int, final_state: str
 ) -> Tail | None:
     """The events of the actions after version ``since`` (seat, action text, by the timer),
     rebuilt from the seed in a worker process; None when the rebuilt game does not reach the
     stored ``final_state`` (a rule changed since: the caller shows the snapshot as it is)."""
-    engine = resolve(game)
+    engine = resolve(deal.game)
     tail = Tail()
     try:
-        state = _dealt(engine, seat_ids, seed, options, setup)
+        state = deal.first_state(engine)
         for seat, text, by_timer in actions:
             state, events = engine.apply(state, seat, engine.decode_action(text))
             if state.version > since:
@@ -147,13 +143,5 @@ class Replays:
         if record.status != "finished":
             raise TableError("replay_not_finished", table=table_id)
         actions = [(a.seat, a.action) for a in await self._ctx.repo.actions(table_id)]
-        return record, await self._ctx.workers.run(
-            public_views,
-            game_ref(self._ctx.game(record.game)),
-            [s.id for s in record.seats],
-            record.seed,
-            record.options,
-            record.meta.get("setup", {}),
-            actions,
-            record.state,
-        )
+        deal = Deal.of(self._ctx.game(record.game), record)
+        return record, await self._ctx.workers.run(public_views, deal, actions, record.state)

@@ -35,12 +35,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import metrics
-from bot.service.choose import game_ref
 from bot.service.context import ServiceContext
 from bot.service.feed import TableChange, ViewShown
 from bot.service.models import Table, TableListener, is_human_id
 from bot.service.notify import Delivery
-from bot.service.replay import tail_events
+from bot.service.replay import Deal, tail_events
 from games.core import Event, GameState
 from storage import PresentedRepo, TableRecord
 from storage.presented import PUBLIC
@@ -205,17 +204,8 @@ class CatchUp:
         actions = [(a.seat, a.action, a.by_timer) for a in await self.ctx.repo.actions(table.id)]
         tail = None
         if record.state and actions and len(actions) == version:  # else: a gap in the log
-            tail = await self.ctx.workers.run(
-                tail_events,
-                game_ref(table.game),
-                [s.id for s in record.seats],
-                record.seed,
-                record.options,
-                record.meta.get("setup", {}),
-                actions,
-                since,
-                record.state,
-            )
+            deal = Deal.of(table.game, record)
+            tail = await self.ctx.workers.run(tail_events, deal, actions, since, record.state)
         events = tail.events if tail is not None else []
         actor = tail.actor if tail is not None else None
         by_timer = tail.by_timer if tail is not None else False

@@ -117,10 +117,8 @@ class LobbyAnswers:
         answer = self._waiting.get(record.channel_id)
         if answer is None or not self.waiting(table):
             return None
-        if answer.deferred:  # acknowledged publicly: the lobby is that acknowledgement
-            return await self._edit_deferred(table, answer, payload)
-        if answer.followup:  # a public follow-up of the press that asked for it
-            return await self._follow_up(table, answer, payload)
+        if answer.deferred or answer.followup:
+            return await self._answer_later(table, answer, payload)
         if not answer.claim():
             return None
         del self._waiting[record.channel_id]
@@ -142,19 +140,25 @@ class LobbyAnswers:
             message = await interaction.original_response()  # (webhook route: no bot token)
         return self._answered(table, answer, message, "posted")
 
-    async def _edit_deferred(
+    async def _answer_later(
         self, table: Table, answer: LobbyAnswer, payload: Payload
     ) -> discord.Message | None:
+        """The lobby as the command's public acknowledgement (``deferred``: edited into it) or
+        as a public follow-up of the press that asked for it (``followup``)."""
         del self._waiting[table.record.channel_id]
         interaction = answer.interaction
+        message: discord.Message
         try:
-            message = await interaction.edit_original_response(**payload.edit_kwargs())
+            if answer.deferred:
+                message = await interaction.edit_original_response(**payload.edit_kwargs())
+            else:
+                message = await interaction.followup.send(wait=True, **payload.send_kwargs())
         except discord.HTTPException as exc:
-            log.info(
-                "the lobby of table %s could not edit its command's answer (%s)", table.id, exc.code
-            )
+            what = "edit its command's answer" if answer.deferred else "follow up its press"
+            log.info("the lobby of table %s could not %s (%s)", table.id, what, exc.code)
             return None
-        return self._answered(table, answer, message, "edited")
+        how, followup = ("edited", False) if answer.deferred else ("followed_up", True)
+        return self._answered(table, answer, message, how, followup=followup)
 
     def expect_followup(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
         """A press answered already (a rematch in an interaction-only place): the lobby it
@@ -162,18 +166,6 @@ class LobbyAnswers:
         answer = self.expect(channel_id, interaction, only=True)
         answer.followup = True
         return answer
-
-    async def _follow_up(
-        self, table: Table, answer: LobbyAnswer, payload: Payload
-    ) -> discord.Message | None:
-        del self._waiting[table.record.channel_id]
-        interaction = answer.interaction
-        try:
-            message = await interaction.followup.send(wait=True, **payload.send_kwargs())
-        except discord.HTTPException as exc:
-            log.info("the lobby of table %s could not follow up its press (%s)", table.id, exc.code)
-            return None
-        return self._answered(table, answer, message, "followed_up", followup=True)
 
     def _answered(
         self,

@@ -35,7 +35,7 @@ from games.amapatolli.cards import (
 from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
 from games.core import Event, IllegalAction, Outcome, event, shuffled
-from games.core.engine import Seat
+from games.core.engine import Seat, opening
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import replace
 
@@ -162,9 +162,7 @@ def new_state(seats: list[Seat], seed: str, options: Options) -> AmapatolliState
     log.append(event(code="dealt", seat=seats[0], params=card_params(top)))
     card = CARDS[top]
     state = AmapatolliState(
-        seed=seed,
-        seats=list(seats),
-        options=options,
+        **opening(seats, seed, options),
         hands=hands,
         stock=stock,
         pile=[top],

@@ -60,7 +60,7 @@ from games.chupate2.state import (
 from games.chupate2.state import copy_state as copy_state  # the working copy, re-exported
 from games.chupate2.view import Chupate2Outcome
 from games.core import Event, IllegalAction, event, eventlog, rng_for, shuffled
-from games.core.engine import Seat
+from games.core.engine import Seat, opening
 from games.core.errors import BAD_ACTION, GAME_OVER, NOT_A_PLAYER, NOT_YOUR_TURN
 from games.core.fast import trusted
 
@@ -145,9 +145,7 @@ def new_state(seats: list[Seat], seed: str, opts: Options) -> Chupate2State:
     groups = team_groups(n, opts)
     starter = rng_for(seed, "starter").randrange(n)
     fields = dict(
-        seed=seed,
-        seats=list(seats),
-        options=opts,
+        **opening(seats, seed, opts),
         dealer=(starter + 1) % n,  # the starter sits counter-clockwise of the dealer
         starter=starter,
         hands={s: [] for s in seats},

@@ -22,9 +22,9 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, final
+from typing import Any, ClassVar, Generic, Protocol, TypedDict, TypeVar, cast, final
 
 from pydantic import (
     AliasChoices,
@@ -294,6 +294,21 @@ S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 V = TypeVar("V", bound=PlayerView)
 Opts = TypeVar("Opts", bound=BaseModel)
+
+
+class Opening(TypedDict, Generic[Opts]):
+    """What every game's first state starts from, its constructor's keywords:
+    ``State(**opening(seats, seed, options), ...)`` (typed: mypy checks them against the state's
+    fields)."""
+
+    seed: str
+    seats: list[Seat]
+    options: Opts
+
+
+def opening(seats: Sequence[Seat], seed: str, options: Opts) -> Opening[Opts]:
+    """The seed, a list of its own of the seats, and the options of a new game."""
+    return {"seed": seed, "seats": list(seats), "options": options}
 
 
 class Game(ABC, Generic[S, A, V, Opts]):

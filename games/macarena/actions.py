@@ -15,7 +15,7 @@ A series being built in the UI (a *draft*) has the same form, its faces possibly
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, ClassVar, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import Field, TypeAdapter, field_validator
 
@@ -104,10 +104,16 @@ def _element_arg(args: Sequence[str]) -> Element:
 
 
 class _ElementAction(Action):
-    """A move naming one element token (its letter is the text's one argument)."""
+    """A move naming one element token (its letter is the text's one argument); its verb is
+    its kind's first letter (``give_element``: ``g``, ``buy_element``: ``b``)."""
 
     kind: str  # each class's own literal (declared here first: the JSON keeps ``kind`` first)
     element: Element
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.verb = cls.model_fields["kind"].default[0]
 
     def args(self) -> tuple[str, ...]:
         return (ELEMENT_LETTER[self.element],)
@@ -118,12 +124,14 @@ class _ElementAction(Action):
 
 
 class GiveElement(_ElementAction):
-    verb: ClassVar[str] = "g"
+    """Give up that element token (the end-of-hand penalty)."""
+
     kind: Literal["give_element"] = "give_element"
 
 
 class BuyElement(_ElementAction):
-    verb: ClassVar[str] = "b"
+    """Buy that element token with 4 coins (the end-of-hand exchange)."""
+
     kind: Literal["buy_element"] = "buy_element"
 
 

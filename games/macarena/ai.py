@@ -27,17 +27,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from games.core.actions import Draw, Pass
 from games.core.budget import Budget
 from games.core.cards import PlayingCard
-from games.macarena.actions import (
-    BuyElement,
-    Draw,
-    GiveElement,
-    MacarenaAction,
-    MoveMaca,
-    Pass,
-    Play,
-)
+from games.macarena.actions import BuyElement, GiveElement, MacarenaAction, MoveMaca, Play
 from games.macarena.ai_rollout import HORIZON_TURNS, Engine
 from games.macarena.ai_search import choose_hard
 from games.macarena.elements import element_of, link_kind

@@ -10,20 +10,14 @@ from __future__ import annotations
 from functools import cache
 
 from games.core import Event, IllegalAction, event, shuffled
+from games.core.actions import Draw, Pass
 from games.core.cards import two_decks
+from games.core.engine import opening
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for
 from games.macarena import endhand
-from games.macarena.actions import (
-    BuyElement,
-    Draw,
-    GiveElement,
-    MacarenaAction,
-    MoveMaca,
-    Pass,
-    Play,
-)
+from games.macarena.actions import BuyElement, GiveElement, MacarenaAction, MoveMaca, Play
 from games.macarena.elements import ELEMENTS
 from games.macarena.endhand import own_tokens
 from games.macarena.options import Options, amulets_target
@@ -121,9 +115,7 @@ def new_state(seats: list[str], seed: str, options: Options) -> MacarenaState:
     """The first hand dealt; the first starter is drawn from the seed."""
     starter = rng_for(seed, "starter").randrange(len(seats))
     state = MacarenaState(
-        seed=seed,
-        seats=list(seats),
-        options=options,
+        **opening(seats, seed, options),
         starter=starter,
         turn=starter,
         stock=[],

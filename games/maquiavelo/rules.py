@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from games.core import Event, IllegalAction, event
+from games.core.engine import opening
 from games.core.errors import GAME_OVER, NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for, shuffled
@@ -59,9 +60,7 @@ def new_state(seats: Sequence[str], seed: str, opts: Options) -> MaquiaveloState
             hands[seats[(dealer + 1 + k) % n]].append(deck.pop())
     helpers = [deck.pop() for _ in range(NUM_HELPERS)] if opts.ayuda else []
     state = MaquiaveloState(
-        seed=seed,
-        seats=list(seats),
-        options=opts,
+        **opening(seats, seed, opts),
         dealer=dealer,
         turn=(dealer + 1) % n,
         hands={s: sorted(h, key=sort_key) for s, h in hands.items()},

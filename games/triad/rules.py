@@ -22,7 +22,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from games.core import CardTransfer, Event, IllegalAction, Outcome, event, rng_for
-from games.core.engine import Seat
+from games.core.engine import Seat, opening
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
 from games.triad import cards as catalogue
@@ -238,9 +238,7 @@ def new_state(
     if originals is None:
         originals = deal(seats, seed, options, None, None)
     state = TriadState(
-        seed=seed,
-        seats=list(seats),
-        options=options,
+        **opening(seats, seed, options),
         originals=originals,
         first=0,
         turn=0,

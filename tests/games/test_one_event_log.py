@@ -15,7 +15,7 @@ from importlib import import_module
 import pytest
 
 from bot.service.choose import game_ref
-from bot.service.replay import public_views
+from bot.service.replay import Deal, public_views
 from games.core import Game
 from games.core.engine import UNKNOWN_VERSION
 from games.core.eventlog import LogReader
@@ -101,7 +101,8 @@ def test_a_rebuilt_game_ends_as_an_old_row_stored_it(key):
         rows.append(_old_row(game, state, key))
     for row in rows:
         assert game.same_end(row, state)
-        result = public_views(game_ref(game), seats, f"log-{key}", {}, {}, actions, row)
+        deal = Deal(game_ref(game), seats, f"log-{key}", {}, {})
+        result = public_views(deal, actions, row)
         assert result.failed_at is None and result.matches, key
 
 
