@@ -7,7 +7,8 @@ between, so they keep the order of the changes (see notify.py)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -130,17 +131,26 @@ class Lobby:
         await self.ctx.notify.lobby_changed(table)
         return table
 
-    async def join(self, table_id: int, user_id: str, name: str) -> Table:
+    @asynccontextmanager
+    async def _changing(self, table_id: int) -> AsyncIterator[Table]:
+        """A lobby changed under its lock (refused unless still a lobby), then the listener
+        told: the frame of every change that keeps it a lobby (not one the change raises)."""
         table = self.ctx.get(table_id)
         async with table.lock:
             self._require_lobby(table)
+            yield table
+        await self.ctx.notify.lobby_changed(table)
+
+    async def _add_seat(self, table: Table, seat: SeatInfo) -> None:
+        if len(table.record.seats) >= table.game.max_players:
+            raise TableError("table_full", max=table.game.max_players)
+        await self._save_seats(table, [*table.record.seats, seat])
+
+    async def join(self, table_id: int, user_id: str, name: str) -> Table:
+        async with self._changing(table_id) as table:
             if table.seat(user_id):
                 raise TableError("already_joined")
-            if len(table.record.seats) >= table.game.max_players:
-                raise TableError("table_full", max=table.game.max_players)
-            seats = [*table.record.seats, SeatInfo(id=user_id, name=name)]
-            await self._save_seats(table, seats)
-        await self.ctx.notify.lobby_changed(table)
+            await self._add_seat(table, SeatInfo(id=user_id, name=name))
         return table
 
     async def leave(self, table_id: int, user_id: str) -> Table:
@@ -165,44 +175,33 @@ class Lobby:
         return table
 
     async def add_cpu(self, table_id: int, by: str, level: str | None = None) -> Table:
-        table = self.ctx.get(table_id)
-        async with table.lock:
-            self._require_lobby(table)
+        async with self._changing(table_id) as table:
             self._require_host(table, by)
             level = level or self.ctx.table_options(table).cpu_level
             if level not in table.game.ai_levels:
                 raise TableError("invalid_options", detail=f"cpu_level={level}")
-            if len(table.record.seats) >= table.game.max_players:
-                raise TableError("table_full", max=table.game.max_players)
             taken = {s.id for s in table.record.seats}
             n = next(i for i in range(1, 100) if f"{CPU_PREFIX}{i}" not in taken)
             seat = SeatInfo(id=f"{CPU_PREFIX}{n}", name=f"CPU {n}", cpu_level=level)
-            await self._save_seats(table, [*table.record.seats, seat])
-        await self.ctx.notify.lobby_changed(table)
+            await self._add_seat(table, seat)
         return table
 
     async def remove(self, table_id: int, by: str, seat_id: str) -> Table:
-        table = self.ctx.get(table_id)
-        async with table.lock:
-            self._require_lobby(table)
+        async with self._changing(table_id) as table:
             self._require_host(table, by)
             if seat_id == by or not table.seat(seat_id):
                 raise TableError("cannot_remove")
             await self._save_seats(table, [s for s in table.record.seats if s.id != seat_id])
-        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def update_meta(self, table_id: int, key: str, change: MetaChange) -> Table:
         """Replace ``meta[key]`` of a lobby by ``change(current)`` (which may refuse by
         raising), persist it, then tell the listener: a game's lobby state (``LobbyRules``)."""
-        table = self.ctx.get(table_id)
-        async with table.lock:
-            self._require_lobby(table)
+        async with self._changing(table_id) as table:
             new = change(dict(table.record.meta.get(key) or {}))
             meta = {**table.record.meta, key: new}
             await self.ctx.repo.set_meta(table.id, meta)
             table.record.meta = meta
-        await self.ctx.notify.lobby_changed(table)
         return table
 
     async def start(
