@@ -252,7 +252,10 @@ class PublicTable:
     ) -> bool:
         """Post ``table`` as ``interaction``'s public follow-up, the table's message from now
         on (its token edits it); the old one is deleted (one bot-token call, not the game's
-        every edit). False when the follow-up failed: the table is edited as usual."""
+        every edit). False when the follow-up failed or would land elsewhere (a press in the
+        channel of a table that lives in its thread): the table is edited as usual."""
+        if str(interaction.channel_id) != table.record.channel_id:
+            return False
         await finish(payload)
         stage_done("render")
         try:
