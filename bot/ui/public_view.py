@@ -52,6 +52,8 @@ class PublicTable:
         if table.interaction_only:  # never a bot-token call: no turn of the pacer either
             slot.paced = False
         playing = table.record.status == "playing" and not final
+        if playing and table.id in self._carriers:  # posted by a press (``carry``): exempt,
+            slot.paced = False  # so it neither waits out the coalescing window nor the pacer
         slot.skip_version = table.version if playing else None
         slot.lets_act = functools.partial(self._lets_act, table) if playing else None
         return self._slots.kick(table.id, functools.partial(self._present_public, table))
@@ -95,13 +97,9 @@ class PublicTable:
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
-        carrier = self._carriers.pop(table.id, None)
-        if (
-            carrier is not None
-            and playing
-            and await self._post_by_press(
-                table, slot, payload, version, carrier, int(message_id) if message_id else None
-            )
+        carrier = self._carriers.pop(table.id, None) if playing else None
+        if carrier is not None and await self._post_by_press(
+            table, slot, payload, version, carrier, int(message_id) if message_id else None
         ):
             return
         try:
@@ -252,7 +250,10 @@ class PublicTable:
     ) -> bool:
         """Post ``table`` as ``interaction``'s public follow-up, the table's message from now
         on (its token edits it); the old one is deleted (one bot-token call, not the game's
-        every edit). False when the follow-up failed: the table is edited as usual."""
+        every edit). False when the follow-up failed or would land elsewhere (a press in the
+        channel of a table that lives in its thread): the table is edited as usual."""
+        if str(interaction.channel_id) != table.record.channel_id:
+            return False
         await finish(payload)
         stage_done("render")
         try:

@@ -62,3 +62,26 @@ def _shown(match: TriadMatch):
         return match.public()
     except LookupError:
         return None
+
+
+async def test_the_game_posted_by_the_press_waits_out_no_coalescing_window(fake_discord, mesa):
+    """The picks edit the public lobby with the bot token (a turn of the pacer each), which
+    would hold the next change in the coalescing window; the game's first view is posted by
+    the press (exempt): it does not wait, even with a window of an hour, and the confirm's own
+    lobby change does not use the press up."""
+    from bot import metrics
+
+    fake = fake_discord
+    mesa.seed = SEED
+    mesa.bot.listener.kit.public_every = 3600.0
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    match = TriadMatch(fake, table_id, alice)
+    await pick_five(fake, alice, picker, table_id, confirm=False)
+    await mesa.bot.listener.drain()
+    coalesced = metrics.counters["public.coalesced"]
+    last_pick = await alice.click(picker, custom_id=f"tt:{table_id}:ok")
+    await last_pick.acknowledged()
+    await fake.wait_until(lambda: match.version() == 0, what="the game started")
+    assert match.public().interaction is last_pick.interaction
+    assert metrics.counters["public.coalesced"] == coalesced

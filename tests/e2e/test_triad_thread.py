@@ -68,3 +68,23 @@ async def test_a_triad_challenge_opens_in_a_thread_and_names_the_challenged(fake
     assert lobby.channel is thread
     assert len(fake.channel_messages()) == 1  # #general: the line only
     assert fake.take_violations() == []
+
+
+async def test_a_last_pick_made_in_the_channel_leaves_the_game_in_its_thread(fake_discord, mesa):
+    """The last pick's press posts the game as its follow-up only where the table lives: the
+    picker answered ``/play`` in #general, the table lives in its thread."""
+    from tests.e2e.triad_driver import pick_five
+
+    fake = fake_discord
+    allow_threads(fake)
+    mesa.seed = "triad-e2e-01"
+    alice = fake.user("alice")
+    picker = await (await alice.slash("play triad", level="easy", payout="una"))
+    table_id = int(re.search(r"#(\d+)", picker.text)[1])
+    thread = _thread_of(fake, picker.text)
+    match = ThreadMatch(fake, table_id, alice, thread=thread)
+    await pick_five(fake, alice, picker, table_id)
+    await fake.wait_until(lambda: match.version() == 0, what="the game started in the thread")
+    assert match.public().channel is thread
+    assert len(fake.channel_messages()) == 1  # #general: the line only
+    assert fake.take_violations() == []
