@@ -126,31 +126,50 @@ class _InFlight:
         self._run = run
         self.now = self.most = 0
 
-    async def run(self, *args):
+    async def run(self, *args, **how):
         self.now += 1
         self.most = max(self.most, self.now)
         try:
-            return await self._run(*args)
+            return await self._run(*args, **how)
         finally:
             self.now -= 1
 
 
 async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
     """A pipe worker holds the image it draws and the next one (``DEPTH``), so it never waits
-    for the event loop between two; the executor pool gets one at a time (it queues itself)."""
+    for the event loop between two; the executor pool gets one at a time (it queues itself).
+    The pipe pool orders the other waiting renders itself: they wait in it, not in its pipes."""
     seats, views = _views("triad")
     requests = [_request("triad", *view, seats) for view in views[:3]]
     assert len({r.digest for r in requests}) == 3
-    for workers, most in ((PipeWorkers(1), DEPTH), (Workers(1), 1)):
-        renderer = Renderer(workers)
-        counter = _InFlight(workers.run)
-        workers.run = counter.run  # type: ignore[method-assign]
-        try:
-            images = await asyncio.gather(*(renderer.render(r) for r in requests))
-        finally:
-            renderer.close()
-        assert images == [renderer.render_now(r) for r in requests]
-        assert counter.most == most, type(workers).__name__
+    # the executor pool: the renderer hands it one job at a time
+    workers = Workers(1)
+    renderer = Renderer(workers)
+    counter = _InFlight(workers.run)
+    workers.run = counter.run  # type: ignore[method-assign]
+    try:
+        images = await asyncio.gather(*(renderer.render(r) for r in requests))
+    finally:
+        renderer.close()
+    assert images == [renderer.render_now(r) for r in requests]
+    assert counter.most == 1
+    # the pipe pool: at most DEPTH jobs in its one worker's pipe at a time, and it got them
+    pipes = PipeWorkers(1)
+    renderer = Renderer(pipes)
+    held: list[int] = []
+    dispatch = pipes._dispatch
+
+    def counted(state) -> None:
+        dispatch(state)
+        held.append(max((len(w.jobs) for w in state.workers), default=0))
+
+    pipes._dispatch = counted  # type: ignore[method-assign]
+    try:
+        images = await asyncio.gather(*(renderer.render(r) for r in requests))
+    finally:
+        renderer.close()
+    assert images == [renderer.render_now(r) for r in requests]
+    assert max(held) == DEPTH
 
 
 async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_second():
@@ -173,6 +192,47 @@ async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_se
     assert isinstance(skipped, Superseded)
     assert drawn_hand == renderer.render_now(hand)
     assert drawn_table is not None and renderer.skipped == 1 and renderer.renders == 2
+
+
+class _OrderedPool(Workers):
+    """A pool that orders its jobs (like the pipe pool), recording each job's rank and since,
+    and superseding it when ``wanted()`` is false (it draws inline)."""
+
+    ordered = True
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.asked: list[tuple[int, float]] = []
+
+    async def run(self, fn, *args, rank=1, since=None, wanted=None):
+        self.asked.append((rank, since))
+        if wanted is not None and not wanted():
+            raise Superseded
+        return fn(*args)
+
+
+async def test_a_superseded_renders_successor_keeps_its_place_and_first_ones_rank_first():
+    """Issue 25: a render whose message moved on is not drawn, and the render of its newer
+    version waits in line from when the superseded one did (a busy table is not sent to the
+    back each time it moves); a render someone waits for to act ranks first."""
+    seats, views = _views("triad")
+    old, new, other = (_request("triad", *view, seats) for view in views[:3])
+    pool = _OrderedPool()
+    renderer = Renderer(pool)
+    with pytest.raises(Superseded):
+        await renderer.render(old, lambda: False, first=False, place=("public", 1))
+    await asyncio.sleep(0.01)
+    assert await renderer.render(new, lambda: True, first=False, place=("public", 1))
+    assert await renderer.render(other, first=True, place=("public", 2))
+    (r_old, s_old), (r_new, s_new), (r_other, s_other) = pool.asked
+    assert (r_old, r_new, r_other) == (1, 1, 0)
+    assert s_new == s_old and s_other > s_old  # the newer version kept the old one's place
+    assert (renderer.renders, renderer.skipped) == (2, 1)
+    _, later = _views("triad", moves=3)
+    newest = _request("triad", *later[0], seats)
+    assert newest.digest not in (old.digest, new.digest)
+    await renderer.render(newest, first=False, place=("public", 1))  # the owed place: used up
+    assert pool.asked[-1][1] > s_new
 
 
 def _seat_views_over_time(key: str, seat_count: int = 3, moves: int = 40, every: int = 3):
