@@ -272,6 +272,39 @@ def test_declared_image_inputs_are_all_a_hand_image_reads(key):
     assert compared >= 6
 
 
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_declared_table_image_inputs_are_all_the_table_image_reads(key):
+    """A table image keyed on its declared inputs only (issue 29: a move that changes only what
+    the text says, e.g. counts and whose turn, reuses the image): the same inputs with every
+    other field taken from another moment of the game draw the very same bytes."""
+    inputs = image_inputs(key, "render_table")
+    if inputs is None:
+        return
+    game = GAMES[key]
+    seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
+    names = {s: f"p{s}" for s in seats}
+    state = game.new(seats, f"table-inputs-{key}", None)
+    rng = random.Random(7)
+    views = [game.view(state, None)]
+    for _ in range(60):
+        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+        if game.outcome(state) is not None or not movers:
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        views.append(game.view(state, None))
+    kept = 0
+    for now, other in zip(views, views[3:] + views[:3], strict=True):
+        mixed = other.model_copy(update={f: getattr(now, f) for f in inputs})
+        drawn = render_image(key, "render_table", now, "es", names)
+        assert render_image(key, "render_table", mixed, "es", names) == drawn
+    for before, after in zip(views, views[1:], strict=False):
+        same = all(getattr(before, f) == getattr(after, f) for f in inputs)
+        kept += same
+    assert len(views) >= 10
+    assert kept >= 1, "no move of the sample left the table image as it was"
+
+
 async def test_a_hand_image_is_not_drawn_again_when_only_the_table_changed():
     """Other players' moves change the seat's view (counts, top card, turn) but not its hand:
     the hand image is drawn once and then reused (counted renders, not time)."""
