@@ -15,16 +15,22 @@ parent-pid watch) and running the pool's ``initializer`` first; a job's exceptio
 its caller; a worker that dies fails its job with ``BrokenProcessPool`` and is replaced on the
 next job. Each worker holds at most ``DEPTH`` jobs (the one it runs and the next, already in its
 pipe, so it never waits for the loop between two jobs, as the executor's queue does); more
-jobs wait here in order.
+jobs wait here, in the order their callers give (``run``'s ``rank`` then ``since``: a render a
+player's turn waits for goes before the others, issue 25), and each is handed to a worker in
+the very callback that read the previous result (no loop turn between two jobs). A job whose
+``wanted()`` is false when its turn comes is never sent: its caller gets ``Superseded``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -33,13 +39,28 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
-from bot.workers import Workers, _worker_start
+from bot.workers import Superseded, Workers, _worker_start
 
 T = TypeVar("T")
 
 DEPTH = 2
 SPAWN = multiprocessing.get_context("spawn")  # never fork: the bot process has threads
-Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+LAST = 1  # ``run``'s default rank: after every job ranked 0
+
+
+@dataclass(order=True)
+class _Job:
+    """A job waiting for a worker, ordered by its caller's rank, then since when it waits
+    (its caller may say it waits since earlier: a job that replaces a superseded one keeps that
+    one's place), then by arrival."""
+
+    rank: int
+    since: float
+    seq: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+    wanted: Callable[[], bool] | None = field(compare=False, default=None)
 
 
 @dataclass(eq=False)
@@ -79,7 +100,8 @@ def _serve(
 class _State:
     loop: asyncio.AbstractEventLoop
     workers: list[_Worker] = field(default_factory=list)
-    waiting: deque[Job] = field(default_factory=deque)
+    waiting: list[_Job] = field(default_factory=list)  # a heap
+    arrivals: itertools.count[int] = field(default_factory=itertools.count)
 
 
 class PipeWorkers(Workers):
@@ -89,6 +111,7 @@ class PipeWorkers(Workers):
     _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
     depth = DEPTH  # the next job waits in the worker's pipe, not for the loop
+    ordered = True  # ``run`` takes the job's rank, since and ``wanted``
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -96,10 +119,22 @@ class PipeWorkers(Workers):
         while len(state.workers) < self.size:
             self._spawn(state)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        rank: int = LAST,
+        since: float | None = None,
+        wanted: Callable[[], bool] | None = None,
+    ) -> T:
+        """``fn(*args)`` in a worker, once the jobs before it (lower ``rank``, then earlier
+        ``since``, ``time.perf_counter()``; default now) were handed out; ``Superseded`` when
+        ``wanted()`` is false at that moment (then it is never sent)."""
         state = self._bound(asyncio.get_running_loop())
         future: asyncio.Future[T] = state.loop.create_future()
-        state.waiting.append((fn, args, future))
+        when = time.perf_counter() if since is None else since
+        job = _Job(rank, when, next(state.arrivals), fn, args, future, wanted)
+        heapq.heappush(state.waiting, job)
         self._dispatch(state)
         return await future
 
@@ -108,7 +143,7 @@ class PipeWorkers(Workers):
         if state is None:
             return
         for job in state.waiting:
-            job[2].cancel()
+            job.future.cancel()
         state.waiting.clear()
         for worker in state.workers:
             self._retire(state, worker, BrokenProcessPool("the pool was shut down"))
@@ -143,11 +178,15 @@ class PipeWorkers(Workers):
                 worker = self._spawn(state)  # an idle new worker before queueing on a busy one
             elif len(worker.jobs) >= DEPTH:
                 return
-            fn, args, future = state.waiting.popleft()
+            job = heapq.heappop(state.waiting)
+            future = job.future
             if future.done():  # its caller gave up while it waited
                 continue
+            if job.wanted is not None and not _still_wanted(job):
+                future.set_exception(Superseded())
+                continue
             try:
-                worker.conn.send((fn, args))
+                worker.conn.send((job.fn, job.args))
             except (EOFError, OSError) as exc:
                 error = BrokenProcessPool(f"a worker died: {exc!r}")
                 future.set_exception(error)
@@ -194,6 +233,14 @@ class PipeWorkers(Workers):
         for job in jobs:
             if not job.done() and error is not None:
                 job.set_exception(error)
+
+
+def _still_wanted(job: _Job) -> bool:
+    assert job.wanted is not None
+    try:
+        return bool(job.wanted())
+    except Exception:  # a broken check must not stop the pool: the job runs
+        return True
 
 
 def _reap_later(processes: list[BaseProcess]) -> None:

@@ -61,6 +61,11 @@ SEARCH_POOL = "mesa-search"
 PARENT_POLL_SECONDS = 0.5
 
 
+class Superseded(Exception):
+    """A job no longer wanted when a worker became free for it (an image whose message has
+    moved on): it was not run."""
+
+
 def default_size() -> int:
     return os.cpu_count() or 1
 
@@ -72,6 +77,9 @@ class Workers:
     in_process = False
     # Jobs worth handing to one worker at a time: the executor queues the rest itself.
     depth = 1
+    # Whether ``run`` orders waiting jobs itself (``rank``, ``since``, ``wanted``: the pipe
+    # pool); else its caller keeps them waiting and hands out ``size * depth`` at a time.
+    ordered = False
 
     def __init__(
         self,
@@ -100,8 +108,19 @@ class Workers:
         the first ``run``."""
         self.executor.submit(int)
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker process; the event loop keeps running meanwhile."""
+    async def run(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        rank: int = 1,
+        since: float | None = None,
+        wanted: Callable[[], bool] | None = None,
+    ) -> T:
+        """``fn(*args)`` in a worker process; the event loop keeps running meanwhile. This pool
+        runs jobs in the order they come (``rank`` and ``since`` matter to ordered pools only);
+        ``Superseded`` at once if ``wanted()`` is false."""
+        if wanted is not None and not wanted():
+            raise Superseded
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     def shutdown(self) -> None:
@@ -195,5 +214,14 @@ class InlineWorkers(Workers):
     def start(self) -> None:
         """Nothing to spawn."""
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        rank: int = 1,
+        since: float | None = None,
+        wanted: Callable[[], bool] | None = None,
+    ) -> T:
+        if wanted is not None and not wanted():
+            raise Superseded
         return await asyncio.to_thread(fn, *args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import discord
@@ -33,12 +33,18 @@ EVENTS_SHOWN = 6
 
 
 async def finish(
-    payload: Payload, shown: str | None = None, wanted: Callable[[], bool] | None = None
+    payload: Payload,
+    shown: str | None = None,
+    wanted: Callable[[], bool] | None = None,
+    *,
+    first: bool = True,
+    place: Hashable | None = None,
 ) -> str | None:
     """Draw the payload's image (off the event loop, reused while unchanged) and attach it.
     Returns the image's digest; when the message being edited already shows that image
     (``shown``), nothing is drawn or uploaded. ``rendering.Superseded`` when ``wanted()`` is
-    false by the time a worker could draw it."""
+    false by the time a worker could draw it. ``first`` and ``place``: its place in the render
+    queue (``Renderer.render``; a slot's worker says, an answer to a click goes first)."""
     request = payload.image
     if request is None:
         return None
@@ -49,7 +55,7 @@ async def finish(
         return digest
     if any(f.filename == request.filename for f in payload.files):
         return digest  # attached already
-    data = await rendering.renderer().render(request, wanted)
+    data = await rendering.renderer().render(request, wanted, first=first, place=place)
     if not data:
         for embed in payload.embeds:
             if embed.image and embed.image.url == f"attachment://{request.filename}":

@@ -165,7 +165,8 @@ class PrivateViews:
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
             if slot.message_id is not None:
-                image = await finish(payload, shown=slot.image, wanted=wanted)
+                place = ("dm", table.id, seat)  # its turn: the image goes first (rendering.py)
+                image = await finish(payload, slot.image, wanted, first=waiting, place=place)
                 stage_done("render")
                 try:
                     await self._edit_dm(table.id, seat, slot, payload, urgency)

@@ -108,7 +108,11 @@ class PublicTable:
                 self.k.ages.moved(message_id, table.id)
                 message_id = None
             if message_id:
-                image = await finish(payload, shown=slot.image, wanted=wanted)
+                # A table player's view that lets them act: its image goes first (rendering.py)
+                first = slot.lets_act is not None and await slot.lets_act()
+                image = await finish(
+                    payload, slot.image, wanted, first=first, place=("public", table.id)
+                )
                 stage_done("render")
                 try:
                     if not await self.k.edit_through_token(

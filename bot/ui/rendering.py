@@ -6,6 +6,12 @@ names); the ``Renderer`` turns it into PNG bytes in a worker process (``bot.work
 recent results by a digest of what the image depends on, so an unchanged hand is neither drawn
 nor uploaded again. Two requests for the same digest share one render.
 
+Renders wait their turn in order (issue 25): ``first`` ones (an image a player waits for to
+act, or to see the answer to their click) before the others, then by how long their message has
+waited. A render whose message moved on before a worker was free for it is not drawn
+(``Superseded``), and the render of that message's newer version keeps its place in line
+(``place``: the message's key), so a busy table is not sent to the back each time it moves.
+
 The drawing itself stays in the game's images module (``bot.ui.<game>.images``:
 ``render_table(view, tr, names=None)``, ``render_hand(view, tr, names=None, *, playable=None)``);
 this module only decides where and when they run.
@@ -20,7 +26,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -28,7 +34,7 @@ from typing import Any
 from bot import metrics
 from bot.i18n import translator
 from bot.ui.modules import game_module
-from bot.workers import Workers
+from bot.workers import Superseded, Workers
 from games.core import PlayerView
 
 log = logging.getLogger(__name__)
@@ -46,6 +52,15 @@ CACHE_BYTES = 64 * 1024 * 1024
 # size; with ``render`` (one per image drawn) they give the hit rate and the bytes per image.
 REUSED = "render_reused"
 IMAGE_KIB = "image_kib"
+# The render queue's trace (``bench/``): each drawn image's wait for a worker (all, and those
+# ranked first), each image skipped because its message moved on, and images drawn by game and
+# renderer (``image_<game>_<function>``, one timing per image: its draw).
+WAIT = "render_wait"
+WAIT_FIRST = "render_wait_first"
+SKIPPED = "render_superseded"
+# Messages whose render was superseded, with since when their change waits (their next render
+# keeps that place); bounded, oldest forgotten first.
+OWED_PLACES = 4096
 
 
 class NameBook(dict[str, str]):
@@ -126,10 +141,6 @@ def _renderer(game_key: str, function: str) -> Callable[..., bytes] | None:
     return getattr(module, function, None) if module is not None else None
 
 
-class Superseded(Exception):
-    """The image was no longer wanted when a worker became free to draw it."""
-
-
 class Renderer:
     """Renders ``ImageRequest``s on ``workers`` (None: inline, on the calling thread).
 
@@ -148,14 +159,22 @@ class Renderer:
         self._cache: OrderedDict[str, bytes | None] = OrderedDict()
         self._cached_bytes = 0
         self._running: dict[str, asyncio.Future[bytes | None]] = {}
+        self._owed: OrderedDict[Hashable, float] = OrderedDict()
         self.renders = 0  # images actually drawn (cache misses)
         self.reused = 0  # images answered from the cache or a render already under way
 
     async def render(
-        self, request: ImageRequest, wanted: Callable[[], bool] | None = None
+        self,
+        request: ImageRequest,
+        wanted: Callable[[], bool] | None = None,
+        *,
+        first: bool = True,
+        place: Hashable | None = None,
     ) -> bytes | None:
         """The image's PNG bytes (None if it has none); ``Superseded`` if ``wanted`` says, when
-        a worker is free for it, that it is no longer needed."""
+        a worker is free for it, that it is no longer needed. ``first``: someone waits for it
+        (the view that lets a player act, an answer to a click), it goes before the others;
+        ``place``: the message it is for (a superseded render's successor keeps its place)."""
         digest = request.digest
         if digest in self._cache:
             self._cache.move_to_end(digest)
@@ -169,7 +188,7 @@ class Renderer:
             except Superseded:
                 # Its first asker moved on before a worker was free; this asker may still
                 # want the image (an answer to a click does): it asks again, for itself.
-                return await self.render(request, wanted)
+                return await self.render(request, wanted, first=first, place=place)
             except asyncio.CancelledError:
                 # Its first asker was cancelled (e.g. a click's answer out of time): not this
                 # asker, unless it is being cancelled itself; it asks again, for itself. (The
@@ -178,11 +197,11 @@ class Renderer:
                 task = asyncio.current_task()
                 if not running.cancelled() or (task is not None and task.cancelling()):
                     raise
-                return await self.render(request, wanted)
+                return await self.render(request, wanted, first=first, place=place)
         future: asyncio.Future[bytes | None] = asyncio.get_running_loop().create_future()
         self._running[digest] = future
         try:
-            image = await self._draw(request, wanted)
+            image = await self._draw(request, wanted, first, place)
             self._remember(digest, image)
             if image is not None:
                 metrics.observe(IMAGE_KIB, len(image) / 1024)
@@ -206,9 +225,17 @@ class Renderer:
         """Synchronously, on this thread (tools and tests)."""
         return _safe_render(request)
 
-    async def _draw(self, request: ImageRequest, wanted: Callable[[], bool] | None) -> bytes | None:
+    async def _draw(
+        self,
+        request: ImageRequest,
+        wanted: Callable[[], bool] | None,
+        first: bool = True,
+        place: Hashable | None = None,
+    ) -> bytes | None:
         if self.workers is None or self._free is None:
             return self._timed(request)
+        if self.workers.ordered:
+            return await self._draw_in_line(request, wanted, first, place)
         async with self._free:
             if wanted is not None and not wanted():
                 self.skipped += 1
@@ -219,6 +246,50 @@ class Renderer:
                 return await self.workers.run(_safe_render_args, *request.args)
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
+
+    async def _draw_in_line(
+        self,
+        request: ImageRequest,
+        wanted: Callable[[], bool] | None,
+        first: bool,
+        place: Hashable | None,
+    ) -> bytes | None:
+        """On a pool that orders its waiting jobs: handed to it at once with the render's rank
+        and place in line; the pool asks ``wanted`` when a worker is free for it."""
+        asked = time.perf_counter()
+        since = self._owed.pop(place, asked) if place is not None else asked
+        started: list[float] = []
+
+        def still_wanted() -> bool:  # called by the pool as it hands the job to a worker
+            started.append(time.perf_counter())
+            return wanted is None or wanted()
+
+        assert self.workers is not None
+        try:
+            image: bytes | None = await self.workers.run(
+                _safe_render_args,
+                *request.args,
+                rank=0 if first else 1,
+                since=since,
+                wanted=still_wanted,
+            )
+        except Superseded:
+            self.skipped += 1
+            metrics.observe(SKIPPED, (time.perf_counter() - asked) * 1000)
+            if place is not None:
+                self._owed[place] = since  # its successor keeps this place in line
+                while len(self._owed) > OWED_PLACES:
+                    self._owed.popitem(last=False)
+            raise
+        self.renders += 1
+        done = time.perf_counter()
+        begun = started[0] if started else asked
+        metrics.observe(WAIT, (begun - asked) * 1000)
+        if first:
+            metrics.observe(WAIT_FIRST, (begun - asked) * 1000)
+        metrics.observe("render", (done - begun) * 1000)
+        metrics.observe(f"image_{request.game_key}_{request.function}", (done - begun) * 1000)
+        return image
 
     def _timed(self, request: ImageRequest) -> bytes | None:
         self.renders += 1

@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.pipe_workers import PipeWorkers
+from bot.pipe_workers import DEPTH, PipeWorkers
 from bot.ui.rendering import ImageRequest, Renderer
 from bot.workers import RENDER_POOL, Workers
 from tests.bot.test_rendering import _request, _views
@@ -103,3 +104,47 @@ async def test_a_worker_holds_the_next_job_while_it_runs_one_and_a_death_fails_b
         assert await asyncio.wait_for(later, 30) not in (pid, os.getpid())
     finally:
         workers.shutdown()
+
+
+def _name(name: str) -> str:
+    return name
+
+
+async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_sent():
+    """Issue 25: the pool hands out its waiting jobs by rank (a render a player's turn waits
+    for first), then by since when they wait (a job may say it waits since earlier), then by
+    arrival; a job whose ``wanted()`` is false when its turn comes is not run: ``Superseded``."""
+    from bot.workers import Superseded
+
+    workers = PipeWorkers(1)
+    order: list[str] = []
+    asked: list[str] = []
+
+    async def job(name: str, **how) -> None:
+        order.append(await workers.run(_name, name, **how))
+
+    def unwanted() -> bool:
+        asked.append("unwanted")
+        return False
+
+    try:
+        await workers.run(os.getpid)  # the worker is up
+        busy = [asyncio.ensure_future(workers.run(_slow_pid, 0.5)) for _ in range(DEPTH)]
+        await asyncio.sleep(0)  # both in the worker's pipe: the jobs below wait in the pool
+        now = time.perf_counter()
+        jobs = [
+            asyncio.ensure_future(job("late")),
+            asyncio.ensure_future(job("older", since=now - 10)),
+            asyncio.ensure_future(job("first", rank=0)),
+            asyncio.ensure_future(job("dropped", rank=0, wanted=unwanted)),
+            asyncio.ensure_future(job("kept", rank=0, since=now + 5, wanted=lambda: True)),
+        ]
+        await asyncio.sleep(0)
+        assert order == [] and asked == []  # nothing was handed out before its turn
+        results = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), 60)
+        await asyncio.gather(*busy)
+    finally:
+        workers.shutdown()
+    assert order == ["first", "kept", "older", "late"]
+    assert asked == ["unwanted"]
+    assert isinstance(results[3], Superseded)

@@ -126,31 +126,50 @@ class _InFlight:
         self._run = run
         self.now = self.most = 0
 
-    async def run(self, *args):
+    async def run(self, *args, **how):
         self.now += 1
         self.most = max(self.most, self.now)
         try:
-            return await self._run(*args)
+            return await self._run(*args, **how)
         finally:
             self.now -= 1
 
 
 async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
     """A pipe worker holds the image it draws and the next one (``DEPTH``), so it never waits
-    for the event loop between two; the executor pool gets one at a time (it queues itself)."""
+    for the event loop between two; the executor pool gets one at a time (it queues itself).
+    The pipe pool orders the other waiting renders itself: they wait in it, not in its pipes."""
     seats, views = _views("triad")
     requests = [_request("triad", *view, seats) for view in views[:3]]
     assert len({r.digest for r in requests}) == 3
-    for workers, most in ((PipeWorkers(1), DEPTH), (Workers(1), 1)):
-        renderer = Renderer(workers)
-        counter = _InFlight(workers.run)
-        workers.run = counter.run  # type: ignore[method-assign]
-        try:
-            images = await asyncio.gather(*(renderer.render(r) for r in requests))
-        finally:
-            renderer.close()
-        assert images == [renderer.render_now(r) for r in requests]
-        assert counter.most == most, type(workers).__name__
+    # the executor pool: the renderer hands it one job at a time
+    workers = Workers(1)
+    renderer = Renderer(workers)
+    counter = _InFlight(workers.run)
+    workers.run = counter.run  # type: ignore[method-assign]
+    try:
+        images = await asyncio.gather(*(renderer.render(r) for r in requests))
+    finally:
+        renderer.close()
+    assert images == [renderer.render_now(r) for r in requests]
+    assert counter.most == 1
+    # the pipe pool: at most DEPTH jobs in its one worker's pipe at a time, and it got them
+    pipes = PipeWorkers(1)
+    renderer = Renderer(pipes)
+    held: list[int] = []
+    dispatch = pipes._dispatch
+
+    def counted(state) -> None:
+        dispatch(state)
+        held.append(max((len(w.jobs) for w in state.workers), default=0))
+
+    pipes._dispatch = counted  # type: ignore[method-assign]
+    try:
+        images = await asyncio.gather(*(renderer.render(r) for r in requests))
+    finally:
+        renderer.close()
+    assert images == [renderer.render_now(r) for r in requests]
+    assert max(held) == DEPTH
 
 
 async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_second():
@@ -173,6 +192,47 @@ async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_se
     assert isinstance(skipped, Superseded)
     assert drawn_hand == renderer.render_now(hand)
     assert drawn_table is not None and renderer.skipped == 1 and renderer.renders == 2
+
+
+class _OrderedPool(Workers):
+    """A pool that orders its jobs (like the pipe pool), recording each job's rank and since,
+    and superseding it when ``wanted()`` is false (it draws inline)."""
+
+    ordered = True
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.asked: list[tuple[int, float]] = []
+
+    async def run(self, fn, *args, rank=1, since=None, wanted=None):
+        self.asked.append((rank, since))
+        if wanted is not None and not wanted():
+            raise Superseded
+        return fn(*args)
+
+
+async def test_a_superseded_renders_successor_keeps_its_place_and_first_ones_rank_first():
+    """Issue 25: a render whose message moved on is not drawn, and the render of its newer
+    version waits in line from when the superseded one did (a busy table is not sent to the
+    back each time it moves); a render someone waits for to act ranks first."""
+    seats, views = _views("triad")
+    old, new, other = (_request("triad", *view, seats) for view in views[:3])
+    pool = _OrderedPool()
+    renderer = Renderer(pool)
+    with pytest.raises(Superseded):
+        await renderer.render(old, lambda: False, first=False, place=("public", 1))
+    await asyncio.sleep(0.01)
+    assert await renderer.render(new, lambda: True, first=False, place=("public", 1))
+    assert await renderer.render(other, first=True, place=("public", 2))
+    (r_old, s_old), (r_new, s_new), (r_other, s_other) = pool.asked
+    assert (r_old, r_new, r_other) == (1, 1, 0)
+    assert s_new == s_old and s_other > s_old  # the newer version kept the old one's place
+    assert (renderer.renders, renderer.skipped) == (2, 1)
+    _, later = _views("triad", moves=3)
+    newest = _request("triad", *later[0], seats)
+    assert newest.digest not in (old.digest, new.digest)
+    await renderer.render(newest, first=False, place=("public", 1))  # the owed place: used up
+    assert pool.asked[-1][1] > s_new
 
 
 def _seat_views_over_time(key: str, seat_count: int = 3, moves: int = 40, every: int = 3):
@@ -210,6 +270,39 @@ def test_declared_image_inputs_are_all_a_hand_image_reads(key):
             assert render_image(key, "render_hand", mixed, "es", None) == drawn
             compared += 1
     assert compared >= 6
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_declared_table_image_inputs_are_all_the_table_image_reads(key):
+    """A table image keyed on its declared inputs only (issue 29: a move that changes only what
+    the text says, e.g. counts and whose turn, reuses the image): the same inputs with every
+    other field taken from another moment of the game draw the very same bytes."""
+    inputs = image_inputs(key, "render_table")
+    if inputs is None:
+        return
+    game = GAMES[key]
+    seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
+    names = {s: f"p{s}" for s in seats}
+    state = game.new(seats, f"table-inputs-{key}", None)
+    rng = random.Random(7)
+    views = [game.view(state, None)]
+    for _ in range(60):
+        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+        if game.outcome(state) is not None or not movers:
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        views.append(game.view(state, None))
+    kept = 0
+    for now, other in zip(views, views[3:] + views[:3], strict=True):
+        mixed = other.model_copy(update={f: getattr(now, f) for f in inputs})
+        drawn = render_image(key, "render_table", now, "es", names)
+        assert render_image(key, "render_table", mixed, "es", names) == drawn
+    for before, after in zip(views, views[1:], strict=False):
+        same = all(getattr(before, f) == getattr(after, f) for f in inputs)
+        kept += same
+    assert len(views) >= 10
+    assert kept >= 1, "no move of the sample left the table image as it was"
 
 
 async def test_a_hand_image_is_not_drawn_again_when_only_the_table_changed():

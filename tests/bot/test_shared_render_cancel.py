@@ -24,7 +24,7 @@ class GatedRenderer(Renderer):
         self.started = asyncio.Event()
         self.gate = asyncio.Event()
 
-    async def _draw(self, request, wanted):
+    async def _draw(self, request, wanted, *how):  # how: its rank and place in line
         self.started.set()
         await self.gate.wait()
         self.drawn += 1

@@ -221,6 +221,11 @@ def table_height(view: MaquiaveloView) -> int:
     return MARGIN + HEADER_H + max(1, rows) * ROW_H + 20 + MARGIN
 
 
+# What each image reads of the view (``bot/ui/rendering.py``: the cache key; a move that changes
+# none of them, e.g. a draw, reuses the image already on the message).
+IMAGE_INPUTS_TABLE = frozenset({"seats", "table", "helpers", "options", "last_play", "winners"})
+
+
 def render_table(
     view: MaquiaveloView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
@@ -232,46 +237,30 @@ def render_table(
     small = _font(14)
     label = _font(16)
 
-    # header panel: stock, helpers, players
+    # header panel: helpers and players. The stock, the card counts and whose turn it is are
+    # the message's text (its status and seat lines): drawn here too they made a new image of
+    # almost every move (a draw changes only them), issue 29.
     draw.rounded_rectangle(
         (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + header_h - 8), radius=10, fill=PANEL
     )
     x0, y0 = MARGIN + 12, MARGIN + 10
-    if view.stock_count:
-        for k in range(min(3, view.stock_count)):
-            draw_back(draw, x0 + k * 3, y0 + k * 2, w, h)
-    else:
-        draw.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=4, outline=DIM)
-    draw.text(
-        (x0, y0 + h + 8),
-        tr("maquiavelo.image.stock", count=view.stock_count),
-        font=small,
-        fill=TEXT,
-    )
-    x = x0 + 110
+    x = x0
     if view.helpers or view.options.ayuda:
         draw.text((x, y0 - 2), tr("maquiavelo.image.helpers"), font=small, fill=GOLD)
         for k, c in enumerate(view.helpers):
             draw_card(draw, c, x + k * (w + 6), y0 + 18, w, h)
         x += max(4, len(view.helpers)) * (w + 6) + 20
-    # players: two columns of names with card counts
+    # players: up to two columns of names
     px = x
     col_w = (WIDTH - MARGIN - 12 - px) // 2 if len(view.seats) > 4 else WIDTH - MARGIN - 12 - px
     for k, seat in enumerate(view.seats):
         cx = px + (k // 4) * col_w
         cy = y0 + (k % 4) * 18
-        turn = seat == view.turn
         winner = seat in view.winners
-        text = f"{_name(seat, view, names)} · "
-        text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
-        if turn:
-            text = "▶ " + text
-            text += f" ({tr('maquiavelo.image.turn')})"
+        text = _name(seat, view, names)
         if winner:
             text += f" ★ {tr('maquiavelo.image.winner')}"
-        draw_text(
-            draw, (cx, cy), text, 14, GOLD if (turn or winner) else TEXT, max_width=col_w - 10
-        )
+        draw_text(draw, (cx, cy), text, 14, GOLD if winner else TEXT, max_width=col_w - 10)
 
     # melds
     top = MARGIN + header_h + 6
@@ -301,7 +290,7 @@ def render_table(
 
 # ----- the hand ---------------------------------------------------------------------------------
 # The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
-IMAGE_INPUTS = {"render_hand": frozenset({"hand"})}
+IMAGE_INPUTS = {"render_hand": frozenset({"hand"}), "render_table": IMAGE_INPUTS_TABLE}
 
 
 def render_hand(
