@@ -38,7 +38,7 @@ from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.threads import TableThreads
-from bot.ui.unrouted import UnroutedClicks
+from bot.ui.unrouted import UnroutedClicks, route_by_component
 from bot.workers import RENDER_POOL, SEARCH_POOL, Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import (
@@ -222,6 +222,7 @@ class MesaBot(commands.Bot):
     async def setup_hook(self) -> None:
         # Every bot-token request, whoever makes it, passes the pacer when it is sent.
         http_gate.install(self.http, lambda: self.listener.pacer)
+        route_by_component(self)  # a click's item built from its component, not its message
         self.db = await open_database(
             self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
         )
