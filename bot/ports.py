@@ -11,10 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import TableService
 from bot.service.followers import Followers
 from bot.settings import Settings
-from bot.ui.listener import DiscordTableListener
+from bot.ui.host import TableHost
 from bot.ui.presenter import GamePresenter
 from bot.ui.spectate import SpectatorListener
 from bot.ui.threads import TableThreads
@@ -23,15 +22,12 @@ from games.core import Game
 from storage import RatingsRepo, StandingsRepo
 
 
-class CogHost(Protocol):
+class CogHost(TableHost, Protocol):
     @property
     def settings(self) -> Settings: ...
 
     @property
     def games(self) -> Mapping[str, Game]: ...
-
-    @property
-    def tables(self) -> TableService: ...
 
     @property
     def standings(self) -> StandingsRepo: ...
@@ -59,10 +55,6 @@ class CogHost(Protocol):
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...
-
-    @property
-    def listener(self) -> DiscordTableListener:
-        """What shows table changes on Discord (a click may answer with its update)."""
 
     def presenter(self, game_key: str) -> GamePresenter[Any, Any]: ...
 

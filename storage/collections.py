@@ -54,6 +54,12 @@ _FREE_SQL = (
     " WHERE c.user_id = ? AND c.game = ? AND c.count > 0 ORDER BY c.card_id"
 )
 
+# A player's ledger of one game, oldest entry first.
+_LEDGER_SQL = (
+    "SELECT user_id, card_id, delta, reason, table_id, counterparty FROM card_ledger"
+    " WHERE user_id = ? AND game = ? ORDER BY id"
+)
+
 
 def _free(rows: list[Any]) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in rows if int(r[1]) > 0}
@@ -240,9 +246,4 @@ class CollectionsRepo:
         await self.db.write(lambda conn: apply_transfers(conn, game, transfers, table_id))
 
     async def ledger(self, user_id: str, game: str) -> list[LedgerRow]:
-        rows = await self.db.fetchall(
-            "SELECT user_id, card_id, delta, reason, table_id, counterparty FROM card_ledger"
-            " WHERE user_id = ? AND game = ? ORDER BY id",
-            (user_id, game),
-        )
-        return [LedgerRow(**dict(r)) for r in rows]
+        return await self.db.models(LedgerRow, _LEDGER_SQL, (user_id, game))

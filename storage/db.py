@@ -16,13 +16,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from pydantic import BaseModel
+
 from storage.migrations import migration_scripts
+from storage.rows import as_model
 from storage.sql import Dialect, Params, PgTuning, Transaction, is_postgres_url
 from storage.sqlite import open_sqlite
 from storage.writer import Observer, Writer, WriteStats
 
 __all__ = ["Database", "open_database", "migration_scripts"]
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 class Reads(Protocol):
@@ -67,6 +71,11 @@ class Database:
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
         return await self.reads.fetchall(sql, params)
+
+    async def models(self, model: type[M], sql: str, params: Params = ()) -> list[M]:
+        """Every row of a read as ``model`` (``storage/rows.py``'s ``as_model``: each column
+        fills the field of its name)."""
+        return [as_model(model, row) for row in await self.reads.fetchall(sql, params)]
 
     @property
     def write_stats(self) -> WriteStats:

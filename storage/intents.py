@@ -16,7 +16,6 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from storage.db import Database
-from storage.rows import as_model
 from storage.sql import Transaction
 
 Ack = Literal["update", "thinking"]
@@ -131,12 +130,12 @@ class IntentsRepo:
 
     async def unanswered(self) -> list[Intent]:
         """Every intent of this origin not answered yet, oldest first."""
-        rows = await self.db.fetchall(
+        return await self.db.models(
+            Intent,
             f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 AND origin = ?"
             " ORDER BY created_at",
             (self.origin,),
         )
-        return [as_model(Intent, r) for r in rows]
 
     async def prune(self, before: float) -> None:
         """Forget intents created before ``before`` (unix seconds): once their token expired

@@ -182,6 +182,11 @@ _HISTORY = (
     "SELECT f.*, t.channel_id, t.message_id, t.seats FROM finished_games f"
     " JOIN tables t ON t.id = f.table_id"
 )
+# A player's ratings in one scope, a row per game.
+_USER_RATINGS = (
+    "SELECT user_id, game, mu, sigma, ordinal, games FROM ratings"
+    " WHERE scope = ? AND user_id = ? ORDER BY game"
+)
 
 
 class RatingsRepo:
@@ -191,21 +196,16 @@ class RatingsRepo:
         self.db = db
 
     async def board(self, scope: str, game: str, limit: int = 10) -> list[RatingRow]:
-        rows = await self.db.fetchall(
+        return await self.db.models(
+            RatingRow,
             "SELECT r.user_id, r.game, r.mu, r.sigma, r.ordinal, r.games, p.name FROM ratings r"
             " LEFT JOIN players p ON p.user_id = r.user_id"
             " WHERE r.scope = ? AND r.game = ? ORDER BY r.ordinal DESC, r.user_id LIMIT ?",
             (scope, game, limit),
         )
-        return [RatingRow(**dict(r)) for r in rows]
 
     async def of_user(self, scope: str, user_id: str) -> list[RatingRow]:
-        rows = await self.db.fetchall(
-            "SELECT user_id, game, mu, sigma, ordinal, games FROM ratings"
-            " WHERE scope = ? AND user_id = ? ORDER BY game",
-            (scope, user_id),
-        )
-        return [RatingRow(**dict(r)) for r in rows]
+        return await self.db.models(RatingRow, _USER_RATINGS, (scope, user_id))
 
     async def all_ratings(self) -> dict[tuple[str, str, str], tuple[float, float, int]]:
         """(scope, game, user) -> (mu, sigma, games): every rating (tests, checks)."""

@@ -7,6 +7,12 @@ from pydantic import BaseModel
 from storage.db import Database
 from storage.sql import Transaction
 
+# A player's standings in one guild, a row per game.
+_USER_STANDINGS = (
+    "SELECT user_id, game, played, won, points, team_won FROM standings"
+    " WHERE guild_id = ? AND user_id = ? ORDER BY game"
+)
+
 
 class StandingDelta(BaseModel):
     user_id: str
@@ -78,8 +84,7 @@ class StandingsRepo:
                 " LIMIT ?"
             )
             params = (guild_id, game, limit)
-        rows = await self.db.fetchall(sql, params)
-        return [StandingRow(**dict(r)) for r in rows]
+        return await self.db.models(StandingRow, sql, params)
 
     async def stat_board(
         self, guild_id: str, game: str, stat: str, limit: int = 10
@@ -107,9 +112,4 @@ class StandingsRepo:
         return {r["stat"]: r["value"] for r in rows}
 
     async def of_user(self, guild_id: str, user_id: str) -> list[StandingRow]:
-        rows = await self.db.fetchall(
-            "SELECT user_id, game, played, won, points, team_won FROM standings"
-            " WHERE guild_id = ? AND user_id = ? ORDER BY game",
-            (guild_id, user_id),
-        )
-        return [StandingRow(**dict(r)) for r in rows]
+        return await self.db.models(StandingRow, _USER_STANDINGS, (guild_id, user_id))

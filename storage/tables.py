@@ -362,9 +362,9 @@ class TablesRepo:
         return self.db.submit(unit)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
-        rows = await self.db.fetchall(
+        return await self.db.models(
+            ActionRow,
             "SELECT version, seat, action, by_timer FROM actions WHERE table_id = ?"
             " ORDER BY version",
             (table_id,),
         )
-        return [as_model(ActionRow, r) for r in rows]

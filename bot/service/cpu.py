@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot import metrics
@@ -27,21 +28,17 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 2.0
 
 
+@dataclass(eq=False, repr=False)
 class ComputerTurns:
-    def __init__(
-        self,
-        ctx: ServiceContext,
-        moves: Moves,
-        timers: TurnTimers,
-        after_change: Callable[[Table], None],
-    ) -> None:
-        self.ctx = ctx
-        self.moves = moves
-        self.timers = timers
-        self._after_change = after_change
-        self._tasks = TableTasks("cpu")
-        # table id -> (version, seconds this loop slept while the table stayed at that version)
-        self._waited: dict[int, tuple[int, float]] = {}
+    """The computer seats' moves of every table (``TableService`` gives it its collaborators)."""
+
+    ctx: ServiceContext
+    moves: Moves
+    timers: TurnTimers
+    _after_change: Callable[[Table], None]
+    _tasks: TableTasks = field(init=False, default_factory=lambda: TableTasks("cpu"))
+    # table id -> (version, seconds this loop slept while the table stayed at that version)
+    _waited: dict[int, tuple[int, float]] = field(init=False, default_factory=dict)
 
     def pending(self, table: Table) -> bool:
         """Whether a computer seat will move; cheap when one is waited on (no search)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 import discord
 
@@ -18,15 +19,14 @@ from bot.ui.view_kit import Slot, ViewKit, timed_rest
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False, repr=False)
 class TurnMentions:
     """Each table's one live turn mention."""
 
-    def __init__(
-        self, kit: ViewKit, spared: Callable[[int, str], Awaitable[bool]] | None = None
-    ) -> None:
-        self.k = kit
-        self._slots: dict[int, Slot] = {}
-        self._spared = spared  # (table, seat): no DM tells them of their turn there
+    k: ViewKit
+    # (table, seat): whether no DM tells them of their turn there
+    _spared: Callable[[int, str], Awaitable[bool]] | None = None
+    _slots: dict[int, Slot] = field(init=False, default_factory=dict)
 
     async def named(self, table: Table, seat: str) -> bool:
         """Whether ``seat`` acts from the table (no DM tells them of their turn there): the

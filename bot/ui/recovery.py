@@ -25,9 +25,9 @@ import discord
 
 from bot.errors import TableError
 from bot.i18n import command_path, tr
-from bot.service import Table, TableService
+from bot.service import Table
 from bot.ui.feedback import error_text
-from bot.ui.listener import DiscordTableListener
+from bot.ui.host import TableHost
 from bot.ui.pending_commands import CLICK, HAND, is_command
 from games.core import IllegalAction
 from storage import Intent
@@ -41,13 +41,7 @@ PRUNE_EVERY = 600.0  # seconds between two prunings of the intent log
 PRUNE_MARGIN = 60.0
 
 
-class RecoveryHost(Protocol):
-    @property
-    def tables(self) -> TableService: ...
-
-    @property
-    def listener(self) -> DiscordTableListener: ...
-
+class RecoveryHost(TableHost, Protocol):
     @property
     def _connection(self) -> Any: ...
 
