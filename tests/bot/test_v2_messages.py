@@ -183,7 +183,7 @@ async def test_the_gallery_item_carries_the_images_alt_text(monkeypatch):
     from bot.ui import messages, rendering
 
     class Drawn:
-        async def render(self, request, wanted=None):
+        async def render(self, request, wanted=None, **_place):
             return b"\x89PNG fake"
 
     monkeypatch.setattr(rendering, "renderer", lambda: Drawn())
