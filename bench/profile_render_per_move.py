@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.registry import load_games  # noqa: E402
-from bot.ui.rendering import ImageRequest, image_inputs, render_image  # noqa: E402
+from bot.registry import load_games
+from bot.ui.rendering import ImageRequest, image_inputs, render_image
 
 
 def main() -> None:
