@@ -40,7 +40,7 @@ def caught_image(request: ImageRequest) -> tuple[Image.Image | None, float]:
         caught.append(image)
         return b""
 
-    module = game_module(request.game_key, "images", "images")
+    module = game_module(request.game_key, "images")
     bound = module is not None and getattr(module, "_png", None) is real  # imported by name
     fonts.png = catch  # the renderers import it at call time...
     if bound:

@@ -121,6 +121,9 @@ class Workers:
         ``Superseded`` at once if ``wanted()`` is false."""
         if wanted is not None and not wanted():
             raise Superseded
+        return await self._submit(fn, *args)
+
+    async def _submit(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
     def shutdown(self) -> None:
@@ -214,14 +217,5 @@ class InlineWorkers(Workers):
     def start(self) -> None:
         """Nothing to spawn."""
 
-    async def run(
-        self,
-        fn: Callable[..., T],
-        *args: Any,
-        rank: int = 1,
-        since: float | None = None,
-        wanted: Callable[[], bool] | None = None,
-    ) -> T:
-        if wanted is not None and not wanted():
-            raise Superseded
+    async def _submit(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(fn, *args)

@@ -183,7 +183,7 @@ async def test_the_gallery_item_carries_the_images_alt_text(monkeypatch):
     from bot.ui import messages, rendering
 
     class Drawn:
-        async def render(self, request, wanted=None, **_place):
+        async def render(self, request, wanted=None, **how):  # how: its place in line
             return b"\x89PNG fake"
 
     monkeypatch.setattr(rendering, "renderer", lambda: Drawn())
@@ -207,7 +207,7 @@ async def test_the_gallery_item_carries_the_images_alt_text(monkeypatch):
     # an image that could not be drawn: no gallery pointing at nothing
 
     class Nothing:
-        async def render(self, request, wanted=None, **_place):
+        async def render(self, request, wanted=None, **how):  # how: its place in line
             return b""
 
     monkeypatch.setattr(rendering, "renderer", lambda: Nothing())
