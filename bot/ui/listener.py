@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from bot.i18n import Translator, translator
 from bot.service import Table
@@ -42,6 +43,21 @@ from games.core import Event
 log = logging.getLogger(__name__)
 
 __all__ = ["DiscordTableListener", "ListenerHost", "Slot"]
+T = TypeVar("T")
+
+
+class _OfKit(Generic[T]):
+    """A listener attribute that is its view kit's, read and set through (the same name)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, listener: DiscordTableListener, owner: type | None = None) -> T:
+        value: T = getattr(listener.kit, self._name)
+        return value
+
+    def __set__(self, listener: DiscordTableListener, value: T) -> None:
+        setattr(listener.kit, self._name, value)
 
 
 class DiscordTableListener:
@@ -59,29 +75,9 @@ class DiscordTableListener:
 
     # The bot token's pacer (client.py swaps in the shard processes' shared one), the clock
     # tokens age by, and how long a player stays "watching" after a click: the kit's.
-    @property
-    def pacer(self) -> RequestPacer:
-        return self.kit.pacer
-
-    @pacer.setter
-    def pacer(self, pacer: RequestPacer) -> None:
-        self.kit.pacer = pacer
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.kit.clock
-
-    @clock.setter
-    def clock(self, clock: Callable[[], float]) -> None:
-        self.kit.clock = clock
-
-    @property
-    def notice_after(self) -> float:
-        return self.kit.notice_after
-
-    @notice_after.setter
-    def notice_after(self, seconds: float) -> None:
-        self.kit.notice_after = seconds
+    pacer: _OfKit[RequestPacer] = _OfKit()
+    clock: _OfKit[Callable[[], float]] = _OfKit()
+    notice_after: _OfKit[float] = _OfKit()
 
     # ----- TableListener ----------------------------------------------------------------
     async def lobby_changed(self, table: Table) -> None:
