@@ -6,6 +6,7 @@ network."""
 
 from __future__ import annotations
 
+import datetime
 from types import SimpleNamespace
 from unittest.mock import AsyncMock, MagicMock
 
@@ -85,6 +86,9 @@ async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
         _click(DM_VIEW),
         _click(DM_VIEW, discord.InteractionResponseType.deferred_message_update),
     )
+    # Discord made the first a second before: read at once, two stand-ins made a microsecond
+    # apart could otherwise look born in either order
+    first.created_at -= datetime.timedelta(seconds=1)
     listener.private.remember_click(TABLE, SEAT, first)
     listener.private.remember_click(TABLE, SEAT, latest)
     await _edit(listener)
