@@ -29,6 +29,7 @@ from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
+from bot.ui.items import route_by_component
 from bot.ui.listener import DiscordTableListener
 from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer, SharedBudget
@@ -38,7 +39,7 @@ from bot.ui.recovery import Recovery
 from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.threads import TableThreads
-from bot.ui.unrouted import UnroutedClicks, route_by_component
+from bot.ui.unrouted import UnroutedClicks
 from bot.workers import RENDER_POOL, SEARCH_POOL, Workers, create_workers, warm_up_games
 from games.core import Game
 from storage import (

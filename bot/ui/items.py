@@ -10,7 +10,9 @@ Validation happens in the table service and the engine.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Iterable
 from typing import (
     Any,
     ClassVar,
@@ -27,6 +29,7 @@ from typing import (
 import discord
 from discord import Interaction
 from discord.ext import commands
+from discord.ui.view import _component_to_item
 
 from bot.errors import TableError
 from bot.service.models import Table
@@ -35,6 +38,7 @@ from bot.ui.feedback import answer_error
 from bot.ui.http_gate import handling_started
 from bot.ui.links import jump_link
 
+log = logging.getLogger(__name__)
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
 NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
 _REQUIRED: Any = object()  # the default of a field that has none
@@ -368,3 +372,68 @@ class SeatButton(TableButton, template=ids.SEAT_BUTTON):
 
     async def run(self, cog: SeatHandler, interaction: discord.Interaction) -> None:
         await cog.on_seat_button(interaction, self.table_id, self.op)
+
+
+# How a click reaches its item. discord.py finds the dynamic item a click is for by rebuilding
+# the whole clicked message as a ``View`` or ``LayoutView`` (``ViewStore.
+# schedule_dynamic_item_call``: every container, text, gallery, row and button of it, linked in
+# reference cycles, with a future) only to pick the clicked component out of it, once per click
+# (issue 29: most of the cyclic garbage at 250 busy tables). Here the one component clicked is
+# found in the message discord.py already parsed and made an item alone; the item is then built
+# and called as discord.py does it (``from_custom_id``, ``interaction_check``, ``callback``; an
+# exception logged, not raised). It lives beside the items so that a click's path stays in the
+# file of the item it reaches (tests/e2e/test_click_path.py).
+
+
+def route_by_component(client: discord.Client) -> None:
+    """Dispatch ``client``'s dynamic items from the clicked component alone (see above)."""
+    store: Any = client._connection._view_store
+    store.schedule_dynamic_item_call = _dispatch  # the instance's, over ViewStore's method
+
+
+async def _dispatch(
+    component_type: int,
+    factory: type[discord.ui.DynamicItem[Any]],
+    interaction: discord.Interaction,
+    custom_id: str,
+    match: Any,
+) -> None:
+    message = interaction.message
+    if message is None:
+        return
+    component = _clicked(message.components, component_type, custom_id)
+    if component is None:
+        return
+    try:
+        item = await factory.from_custom_id(interaction, _component_to_item(component), match)
+    except Exception:
+        log.exception("Ignoring exception in dynamic item creation for %r", factory)
+        return
+    item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+    try:
+        allow = await item.interaction_check(interaction)
+    except Exception:
+        allow = False
+    if not allow:
+        return
+    try:
+        await item.callback(interaction)
+    except Exception:
+        log.exception("Ignoring exception in dynamic item callback for %r", item)
+
+
+def _clicked(
+    components: Iterable[Any], component_type: int, custom_id: str
+) -> discord.Component | None:
+    """The component of that type and custom_id, at any depth (rows, containers, sections)."""
+    for component in components:
+        if (
+            component.type.value == component_type
+            and getattr(component, "custom_id", None) == custom_id
+        ):
+            return component
+        inner = [*getattr(component, "children", ()), getattr(component, "accessory", None)]
+        found = _clicked([c for c in inner if c is not None], component_type, custom_id)
+        if found is not None:
+            return found
+    return None

@@ -50,7 +50,7 @@ async def test_ephemeral_views_keep_no_timer_task(fake_discord, mesa):
 async def test_a_click_builds_no_view_of_its_message(fake_discord, mesa, monkeypatch):
     """discord.py rebuilt the whole clicked message as a View/LayoutView (every text, row and
     button, in reference cycles) to find the dynamic item of a click; the bot finds the one
-    component clicked (``bot/ui/unrouted.route_by_component``) and builds no view at all."""
+    component clicked (``bot/ui/items.route_by_component``) and builds no view at all."""
     import discord
 
     rebuilt: list[int] = []
