@@ -149,8 +149,14 @@ class Renderer:
     the others wait here, so a render whose message has meanwhile moved on (``wanted()`` is
     false when its turn comes) is skipped instead of drawn."""
 
-    def __init__(self, workers: Workers | None = None, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(
+        self,
+        workers: Workers | None = None,
+        cache_bytes: int = CACHE_BYTES,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.workers = workers
+        self._clock = clock  # the ordered pool's clock: since when a render waits in line
         self._free = (
             asyncio.Semaphore(workers.size * workers.depth) if workers is not None else None
         )
@@ -256,12 +262,12 @@ class Renderer:
     ) -> bytes | None:
         """On a pool that orders its waiting jobs: handed to it at once with the render's rank
         and place in line; the pool asks ``wanted`` when a worker is free for it."""
-        asked = time.perf_counter()
+        asked = self._clock()
         since = self._owed.pop(place, asked) if place is not None else asked
         started: list[float] = []
 
         def still_wanted() -> bool:  # called by the pool as it hands the job to a worker
-            started.append(time.perf_counter())
+            started.append(self._clock())
             return wanted is None or wanted()
 
         assert self.workers is not None
@@ -275,14 +281,14 @@ class Renderer:
             )
         except Superseded:
             self.skipped += 1
-            metrics.observe(SKIPPED, (time.perf_counter() - asked) * 1000)
+            metrics.observe(SKIPPED, (self._clock() - asked) * 1000)
             if place is not None:
                 self._owed[place] = since  # its successor keeps this place in line
                 while len(self._owed) > OWED_PLACES:
                     self._owed.popitem(last=False)
             raise
         self.renders += 1
-        done = time.perf_counter()
+        done = self._clock()
         begun = started[0] if started else asked
         metrics.observe(WAIT, (begun - asked) * 1000)
         if first:

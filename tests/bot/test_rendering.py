@@ -4,6 +4,7 @@ drawn, unchanged images are reused, and a worker process draws the same bytes.""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 
 import discord
@@ -218,10 +219,10 @@ async def test_a_superseded_renders_successor_keeps_its_place_and_first_ones_ran
     seats, views = _views("triad")
     old, new, other = (_request("triad", *view, seats) for view in views[:3])
     pool = _OrderedPool()
-    renderer = Renderer(pool)
+    ticks = itertools.count()  # a clock that moves on at every reading: no waiting for time
+    renderer = Renderer(pool, clock=lambda: float(next(ticks)))
     with pytest.raises(Superseded):
         await renderer.render(old, lambda: False, first=False, place=("public", 1))
-    await asyncio.sleep(0.01)
     assert await renderer.render(new, lambda: True, first=False, place=("public", 1))
     assert await renderer.render(other, first=True, place=("public", 2))
     (r_old, s_old), (r_new, s_new), (r_other, s_other) = pool.asked
