@@ -46,6 +46,11 @@ UPDATE_MESSAGE callback or a webhook PATCH, against bot-token PATCHes), CPU % of
 workers, the fake and the players (the last two share this process: loop callbacks are timed,
 bench/load_cpu.py), the bot's loop lag (and this process's: a fake whose loop lags sees
 paced requests arrive bunched, and may count more than 50 in a second).
+
+Issue 29's figures: CPU per move of the bot and its render workers, images drawn per move, KiB
+per image, and a render worker's CPU per image by stage (read, unpickle, draw, encode, pickle,
+write, idle: measured in the worker per job, ``bot.pipe_workers``) beside the pool's CPU as the
+kernel counts it.
 """
 
 from __future__ import annotations
@@ -82,6 +87,8 @@ from bench.load_probe import (  # noqa: E402
     tree_rss_mb,
 )
 from bench.pool_cpu import PoolCpu  # noqa: E402
+from bot.pipe_workers import CPU_METRIC, STAGES  # noqa: E402
+from bot.ui.images.fonts import ENCODE_CPU  # noqa: E402
 from bot.ui.rendering import IMAGE_KIB, REUSED  # noqa: E402
 from tests.fakediscord.errors import Violation  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
@@ -632,7 +639,43 @@ def issue29_figures(m: Measured, per_move: int) -> dict[str, Any]:
         "images_drawn_per_move": round(drawn / per_move, 2),
         "render_cache_hit_rate": round(reused / (drawn + reused), 3) if drawn + reused else None,
         "image_kib_mean": round(sum(kib) / len(kib), 2) if kib else None,
+        "render_worker_cpu_ms_per_image": worker_stages(m, pools.get("render", 0.0)),
     }
+
+
+def worker_stages(m: Measured, pool_seconds: float) -> dict[str, float] | None:
+    """A render worker's CPU per job by stage (``bot.pipe_workers.STAGES``, the job's drawing
+    split into draw and encode), the mean ms per image; "pool (/proc)" is the render pool's CPU
+    the kernel counted, per job. None from a bot that does not report them."""
+    phases = m.figures.phases
+    jobs = len(phases.get(CPU_METRIC + "run", []))
+    if not jobs:
+        return None
+    per_job = {s: sum(phases.get(CPU_METRIC + s, [])) / jobs for s in STAGES}
+    encode = sum(phases.get(ENCODE_CPU, [])) / jobs
+    out = {"read": per_job["read"], "unpickle": per_job["unpickle"]}
+    out |= {"draw": per_job["run"] - encode, "encode": encode}
+    out |= {s: per_job[s] for s in ("pickle", "write", "idle")}
+    out["total"] = sum(per_job.values())
+    out["pool (/proc)"] = pool_seconds * 1000 / jobs
+    return {stage: round(ms, 3) for stage, ms in out.items()}
+
+
+def worker_stage_lines(r: dict[str, Any]) -> list[str]:
+    stages = r.get("render_worker_cpu_ms_per_image")
+    if not stages:
+        return []
+    total = stages["total"] or 1.0
+    lines = [
+        f"{r['tables']} tables, pacer {r['pacer']}: a render worker's CPU per image by stage"
+        f" ({r['images_drawn_per_move']} images/move)",
+        "| stage | ms CPU / image | share |",
+        "|---|---:|---:|",
+    ]
+    for stage, ms in stages.items():
+        share = "" if stage in ("total", "pool (/proc)") else f"{100 * ms / total:.0f} %"
+        lines.append(f"| {stage} | {ms:.3f} | {share} |")
+    return lines
 
 
 def issue29_summary(results: list[dict[str, Any]]) -> list[str]:
@@ -795,6 +838,7 @@ def summary(results: list[dict[str, Any]]) -> str:
         + [""]
         + [line for r in results for line in [*edit_share_lines(r), ""]]
         + issue29_summary(results)
+        + [line for r in results for line in ["", *worker_stage_lines(r)]]
         + [""]
         + notes
     )

@@ -37,8 +37,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.workers import Superseded, Workers, _worker_start
 
 T = TypeVar("T")
@@ -74,26 +76,92 @@ class _Worker:
 def _serve(
     conn: Connection, parent: int, initializer: Callable[[], None] | None, name: str | None
 ) -> None:
-    """A worker's life: guards, name and initializer, then jobs until the pipe closes."""
+    """A worker's life: guards, name and initializer, then jobs until the pipe closes. Each
+    reply carries the CPU the worker spent on that job, by stage (``_Meter``)."""
     _worker_start(parent, initializer, name)
+    meter = _Meter()
     while True:
         try:
-            job = conn.recv()
+            data = meter.read(conn)
         except (EOFError, OSError):
             return
+        job = meter.unpickle(data)
         if job is None:
             return
         fn, args = job
         try:
-            reply: tuple[bool, Any] = (True, fn(*args))
+            reply: tuple[bool, Any] = (True, meter.run(fn, args))
         except BaseException as exc:  # raised again in the caller
             reply = (False, exc)
         try:
-            conn.send(reply)
+            meter.send(conn, reply)
         except (EOFError, OSError):
             return
         except Exception as exc:  # an unpicklable result or exception
-            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}")))
+            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}"), {}))
+
+
+# The stages of a worker's CPU per job (issue 29), observed in the bot as ``CPU_METRIC +
+# stage`` (ms, one observation per job): reading the job from the pipe, unpickling it, running
+# it, pickling the reply and writing it (the previous job's: a reply cannot carry its own
+# sending), and "idle" (whatever else the process spent since the previous job: the parent
+# watch, polling). What the job observes in the worker's own ``bot.metrics`` (e.g. an image's
+# encoding, ``bot.ui.images.fonts.ENCODE_CPU``) is forwarded under its own name.
+CPU_METRIC = "worker_cpu_"
+STAGES = ("read", "unpickle", "run", "pickle", "write", "idle")
+
+
+class _Meter:
+    """A worker's CPU clock per job: ``time.process_time()`` around each stage."""
+
+    def __init__(self) -> None:
+        self.clock = time.process_time
+        self.spent = dict.fromkeys(STAGES, 0.0)
+        self.last = self.clock()  # the process's CPU when the previous reply was sent
+        self.seen: dict[str, float] = {}  # the worker's own metrics' totals already forwarded
+
+    def read(self, conn: Connection) -> bytes:
+        start = self.clock()  # blocked in the read, the worker spends no CPU
+        data = conn.recv_bytes()
+        self.spent["read"] = self.clock() - start
+        return data
+
+    def unpickle(self, data: bytes) -> Any:
+        start = self.clock()
+        job = ForkingPickler.loads(data)
+        self.spent["unpickle"] = self.clock() - start
+        return job
+
+    def run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        start = self.clock()
+        try:
+            return fn(*args)
+        finally:
+            self.spent["run"] = self.clock() - start
+
+    def send(self, conn: Connection, reply: tuple[bool, Any]) -> None:
+        """The reply and this job's CPU by stage (ms), the previous job's sending included."""
+        now = self.clock()
+        spent = self.spent
+        spent["idle"] = max(0.0, now - self.last - spent["read"] - spent["unpickle"] - spent["run"])
+        stages = {stage: seconds * 1000 for stage, seconds in spent.items()}
+        stages.update(self._observed())
+        start = self.clock()
+        data = ForkingPickler.dumps((*reply, stages))
+        middle = self.clock()
+        conn.send_bytes(data)
+        self.last = self.clock()
+        spent["pickle"], spent["write"] = middle - start, self.last - middle
+
+    def _observed(self) -> dict[str, float]:
+        """What the job observed in this process's ``bot.metrics`` since the last reply (ms)."""
+        out = {}
+        for name, histogram in list(metrics.histograms.items()):
+            total = histogram.total
+            if total != self.seen.get(name, 0.0):
+                out[name] = total - self.seen.get(name, 0.0)
+                self.seen[name] = total
+        return out
 
 
 @dataclass(eq=False)
@@ -201,7 +269,7 @@ class PipeWorkers(Workers):
 
     def _readable(self, state: _State, worker: _Worker) -> None:
         try:
-            ok, value = worker.conn.recv()
+            ok, value, stages = worker.conn.recv()
         except (EOFError, OSError):
             self._retire(state, worker, BrokenProcessPool("a worker process died"))
             if worker in state.workers:
@@ -210,7 +278,9 @@ class PipeWorkers(Workers):
             self._dispatch(state)  # the next job gets a fresh worker
             return
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
-            ok, value = False, exc
+            ok, value, stages = False, exc, {}
+        for stage, ms in stages.items():
+            metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if job is not None and not job.done():
             if ok:

@@ -12,7 +12,9 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot.pipe_workers import DEPTH, PipeWorkers
+from bot import metrics
+from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers
+from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer
 from bot.workers import RENDER_POOL, Workers
 from tests.bot.test_rendering import _request, _views
@@ -72,6 +74,44 @@ async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
         assert await pool.render(request) == Renderer().render_now(request)
     finally:
         pool.close()
+
+
+def _spin(seconds: float) -> int:
+    """Spends ``seconds`` of CPU (not sleeping)."""
+    end = time.process_time() + seconds
+    n = 0
+    while time.process_time() < end:
+        n += 1
+    return n
+
+
+async def test_each_reply_carries_the_workers_cpu_by_stage_and_the_bot_observes_it():
+    """Issue 29: where a worker's CPU goes per job, seen from the bot's metrics: one observation
+    per job and stage; a job spending 50 ms of CPU shows them in ``run``, not in the pipe's
+    stages; an image's encoding, observed in the worker, is forwarded under its own name."""
+    metrics.reset()
+    workers = PipeWorkers(1)
+    try:
+        await workers.run(_spin, 0.0)  # the worker started, this module imported there
+        await workers.run(_spin, 0.05)
+        run = metrics.histograms[CPU_METRIC + "run"]
+        assert run.count == 2 and run.samples[-1] >= 45
+        for stage in STAGES:
+            assert metrics.histograms[CPU_METRIC + stage].count == 2, stage
+        assert metrics.histograms[CPU_METRIC + "unpickle"].samples[-1] < 40
+        assert ENCODE_CPU not in metrics.histograms  # no image encoded yet
+        seats, views = _views("chupate2")
+        request: ImageRequest = _request("chupate2", None, views[0][1], seats)
+        await Renderer(workers).render(request)
+        assert metrics.histograms[ENCODE_CPU].count == 1
+        assert (
+            0
+            < metrics.histograms[ENCODE_CPU].total
+            <= metrics.histograms[CPU_METRIC + "run"].samples[-1]
+        )
+    finally:
+        workers.shutdown()
+        metrics.reset()
 
 
 def _comm() -> str:

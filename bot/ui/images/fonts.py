@@ -12,6 +12,7 @@ the font would show as an empty box ("tofu"), and shrinks (then shortens) text t
 from __future__ import annotations
 
 import io
+import time
 import unicodedata
 from collections.abc import Callable
 from functools import cache, lru_cache
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot import metrics
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -314,12 +317,19 @@ def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float
     return text
 
 
+# The CPU ms of each image's encoding (``bot.metrics``; in a render worker, forwarded with the
+# job's reply: ``bot.pipe_workers``), so the benches tell drawing from encoding under load.
+ENCODE_CPU = "image_encode_cpu"
+
+
 def png(image: Image.Image) -> bytes:
     """The image as PNG bytes (palette mode: see ``PALETTE_STEP``)."""
+    start = time.process_time()
     buffer = io.BytesIO()
     palette_image(image).save(
         buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL
     )
+    metrics.observe(ENCODE_CPU, (time.process_time() - start) * 1000)
     return buffer.getvalue()
 
 
