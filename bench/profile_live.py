@@ -53,24 +53,40 @@ GC_PRELUDE = (
     "import os as _os\n"
     "if _os.environ.get('MESA_BENCH_GC'):\n"
     "    import gc as _gc, signal as _signal, time as _time\n"
-    "    _spent = [0.0, 0, 0.0]\n"
+    "    _spent = [0.0, 0, 0.0, 0.0, 0, 0.0]\n"
     "    def _timed(phase, info):\n"
     "        if phase == 'start':\n"
     "            _spent[2] = _time.thread_time()\n"
     "        else:\n"
-    "            _spent[0] += _time.thread_time() - _spent[2]\n"
+    "            spent = _time.thread_time() - _spent[2]\n"
+    "            _spent[0] += spent\n"
     "            _spent[1] += 1\n"
+    "            if info['generation'] == 2:\n"
+    "                _spent[3] += spent\n"
+    "                _spent[4] += 1\n"
     "    _gc.callbacks.append(_timed)\n"
     "    def _dump(*_):\n"
     "        with open(_os.environ['MESA_BENCH_GC'], 'a') as _out:\n"
-    "            _out.write(f'{_spent[0]} {_spent[1]}\\n')\n"
+    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]}\\n')\n"
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
 )
 
 # Innermost frame first: the first area one of whose markers a frame holds names the sample.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
-    ("render hand-off (pipe sends, pickle)", ("/multiprocessing/", "/pickle", "/bot/pipe_workers.py", "/bot/workers.py", "/bot/ui/rendering.py")),
-    ("DB writer hand-off (submit, queue)", ("/storage/writer.py:submit", "/storage/intents.py", "/queue.py")),
+    (
+        "render hand-off (pipe sends, pickle)",
+        (
+            "/multiprocessing/",
+            "/pickle",
+            "/bot/pipe_workers.py",
+            "/bot/workers.py",
+            "/bot/ui/rendering.py",
+        ),
+    ),
+    (
+        "DB writer hand-off (submit, queue)",
+        ("/storage/writer.py:submit", "/storage/intents.py", "/queue.py"),
+    ),
     ("JSON (orjson, json)", ("/json/", "orjson")),
     ("pydantic (validate, dump)", ("/pydantic/", "/pydantic_core/")),
     (
@@ -99,7 +115,10 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
             "/discord/client.py",
         ),
     ),
-    ("gateway receive (websocket, zlib)", ("/discord/gateway.py", "/aiohttp/_websocket", "/aiohttp/http_websocket", "zlib")),
+    (
+        "gateway receive (websocket, zlib)",
+        ("/discord/gateway.py", "/aiohttp/_websocket", "/aiohttp/http_websocket", "zlib"),
+    ),
     (
         "HTTP send/receive (discord.py, aiohttp, gate)",
         (
@@ -135,7 +154,10 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
     ("our handlers (bot/: cogs, service, ui)", ("/bot/",)),
     ("logging", ("/logging/",)),
 ]
-ASYNCIO = ("asyncio overhead (loop, tasks, selectors)", ("/asyncio/", "selectors.py", "/uvloop/", "/contextvars", "/concurrent/"))
+ASYNCIO = (
+    "asyncio overhead (loop, tasks, selectors)",
+    ("/asyncio/", "selectors.py", "/uvloop/", "/contextvars", "/concurrent/"),
+)
 OBJECTS = AREAS[4][0]
 GATEWAY_CONTEXT = ("/discord/gateway.py",)
 HTTP_CONTEXT = ("/discord/http.py", "/discord/webhook/", "/bot/ui/http_gate.py")
@@ -184,7 +206,11 @@ def classify(line: str, profile: Profile) -> None:
         profile.idle += count
         return
     if thread != "MainThread":
-        name = "DB threads (SQLite, writer)" if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg")) else f"other threads ({thread.split(' ')[0]})"
+        name = (
+            "DB threads (SQLite, writer)"
+            if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg"))
+            else f"other threads ({thread.split(' ')[0]})"
+        )
         profile.areas[name] += count
         profile.threads[thread.split(" ")[0]] += count
         return
@@ -259,13 +285,18 @@ class Spy:
         process = await self.task
         await process.wait()
 
-    def gc(self) -> tuple[float, int]:
-        """GC CPU seconds and collections in the window (0, 0 if the bot wrote nothing)."""
-        with contextlib.suppress(OSError, ValueError):
-            lines = self.gc_file.read_text().split()
-            if len(lines) >= 4:
-                return float(lines[2]) - float(lines[0]), int(lines[3]) - int(lines[1])
-        return 0.0, 0
+    def gc(self) -> tuple[float, int, float, int]:
+        """GC CPU seconds and collections in the window, then those of the full collections
+        alone (zeros if the bot wrote nothing)."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            first, last = (line.split() for line in self.gc_file.read_text().splitlines()[:2])
+            return (
+                float(last[0]) - float(first[0]),
+                int(last[1]) - int(first[1]),
+                float(last[2]) - float(first[2]),
+                int(last[3]) - int(first[3]),
+            )
+        return 0.0, 0, 0.0, 0
 
 
 @dataclass
@@ -277,6 +308,8 @@ class Live:
     bot_cpu_s: float
     gc_s: float
     gc_collections: int
+    gc_full_s: float = 0.0
+    gc_full_collections: int = 0
     loadavg: list[float]
     bot_root: str
     profile: Profile = field(default_factory=Profile)
@@ -310,9 +343,17 @@ def report(live: Live, top: int) -> str:
         f"| GC inside the above (gc.callbacks: {live.gc_collections} collections) | {gc_ms:.3f}"
         f" | {100 * live.gc_s / max(live.bot_cpu_s, 1e-9):.1f} % |"
     )
+    lines.append(
+        f"| of which full collections ({live.gc_full_collections})"
+        f" | {live.gc_full_s * 1000 / max(live.moves, 1):.3f}"
+        f" | {100 * live.gc_full_s / max(live.bot_cpu_s, 1e-9):.1f} % |"
+    )
     for title, counter in (
         ("hottest functions on the loop, innermost frame (own time)", live.profile.leaves),
-        ("functions on the loop with their callees (cumulative; not a sum)", live.profile.cumulative),
+        (
+            "functions on the loop with their callees (cumulative; not a sum)",
+            live.profile.cumulative,
+        ),
     ):
         lines += ["", f"{title}, CPU ms per move:"]
         for key, n in counter.most_common(top):
@@ -383,7 +424,7 @@ async def main(argv: list[str] | None = None) -> int:
         bot_folder = folder / "bot"
         bot_folder.mkdir(exist_ok=True)
         result = await load.run_one(args.tables, load_args, bot_folder)
-        gc_s, collections = spy.gc()
+        gc_s, collections, gc_full_s, full_collections = spy.gc()
         live = Live(
             tables=args.tables,
             moves=result["moves"],
@@ -392,6 +433,8 @@ async def main(argv: list[str] | None = None) -> int:
             bot_cpu_s=spy.cpu_s,
             gc_s=gc_s,
             gc_collections=collections,
+            gc_full_s=gc_full_s,
+            gc_full_collections=full_collections,
             loadavg=load_average(),
             bot_root=str(args.bot_root),
         )
