@@ -308,10 +308,10 @@ class Live:
     bot_cpu_s: float
     gc_s: float
     gc_collections: int
-    gc_full_s: float = 0.0
-    gc_full_collections: int = 0
     loadavg: list[float]
     bot_root: str
+    gc_full_s: float = 0.0
+    gc_full_collections: int = 0
     profile: Profile = field(default_factory=Profile)
 
     def per_move(self, samples: float) -> float:
