@@ -382,6 +382,10 @@ async def run_one(
         traffic_start = fake.ratelimits.traffic.snapshot()
         loop_cpu.install()
         world.measuring = True
+        # bench/profile_live.py samples the bot for the window (start(pids, seconds), stop())
+        probe = getattr(args, "window_probe", None)
+        if probe is not None:
+            probe.start([b.pid for b in bots], args.window)
         profiler = cProfile.Profile() if args.profile_driver else None
         if profiler is not None:
             profiler.enable()
@@ -398,6 +402,8 @@ async def run_one(
             rss_peak = max(rss_peak, sum(rss_mb(b.pid) for b in bots))
             tree_rss_peak = max(tree_rss_peak, sum(tree_rss_mb(b.pid) for b in bots))
         window = time.monotonic() - now
+        if probe is not None:
+            await probe.stop()
         lag_task.cancel()
         loop_cpu.uninstall()
         traffic_end = fake.ratelimits.traffic.snapshot()

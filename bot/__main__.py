@@ -183,7 +183,7 @@ async def serve(bot: MesaBot, token: str, ops: OpsServer | None = None) -> None:
     async with bot:
         runner = asyncio.create_task(bot.start(token), name="discord")
         stopper = asyncio.create_task(stop.wait(), name="signals")
-        freezer = asyncio.create_task(freeze_when_ready(bot), name="gc-freeze")
+        freezer = asyncio.create_task(keep_heap_frozen(bot), name="gc-freeze")
         try:
             await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if stop.is_set():
@@ -208,6 +208,14 @@ async def freeze_when_ready(bot: MesaBot) -> None:
 
     await bot.wait_until_ready()
     collector.freeze()
+
+
+async def keep_heap_frozen(bot: MesaBot) -> None:
+    """The start-up heap frozen once connected, then what the tables add, every minute."""
+    from bot.ops import collector
+
+    await freeze_when_ready(bot)
+    await collector.keep_frozen()
 
 
 def _reason(exc: BaseException) -> str:

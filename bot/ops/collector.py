@@ -24,17 +24,30 @@ collector down to 3–9 % of the bot's CPU, but with no full collection for minu
 grew the bot's RSS by ~100 MB in 150 s at 300 tables (146 → 245 MB). With (3,000, 10, 10) at 300
 busy tables: two full collections in 90 s (433 ms each), RSS 147 → 189 MB, the collector 13 % of
 the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
+
+- ``keep_frozen`` (session 15): the tables opened after start-up (their states, seats, views'
+  bookkeeping) are most of the heap a full collection walks: ~10 % of the bot's CPU at 300 busy
+  tables (``bench/profile_live.py``, ``gc.callbacks``). Every minute a full collection of what
+  is not frozen yet (what was made since the last one: the garbage among it is freed) then
+  freezes the survivors too, so no collection walks them again; what dies later is still freed
+  by reference counting. What only the cyclic collector frees among frozen objects (a cycle
+  whose members were alive at a freeze) waits for the thaw every ``THAW_EVERY`` minutes: one
+  full collection of everything.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
 THRESHOLDS = (3_000, 10, 10)
+REFREEZE_SECONDS = 60.0
+THAW_EVERY = 30  # refreezes: every 30 minutes one collection walks every object again
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
@@ -49,3 +62,30 @@ def freeze() -> int:
     frozen = gc.get_freeze_count()
     log.info("garbage collector: %d start-up objects frozen", frozen)
     return frozen
+
+
+def refreeze(*, thaw: bool = False) -> int:
+    """Collect the garbage among the objects not frozen yet (only they are walked), then
+    freeze the survivors too; with ``thaw``, every object is walked (cycles among objects
+    frozen earlier are freed). Returns how many objects are frozen."""
+    if thaw:
+        gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
+async def keep_frozen(
+    every: float = REFREEZE_SECONDS,
+    thaw_every: int = THAW_EVERY,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> None:
+    """``refreeze`` every ``every`` seconds, thawing every ``thaw_every``-th time (until
+    cancelled)."""
+    done = 0
+    while True:
+        await sleep(every)
+        done += 1
+        thaw = done % thaw_every == 0
+        frozen = refreeze(thaw=thaw)
+        log.debug("garbage collector: %d objects frozen (thawed first: %s)", frozen, thaw)

@@ -70,3 +70,56 @@ async def test_the_start_up_heap_is_frozen_once_ready_and_its_garbage_collected(
     assert gc.get_freeze_count() > 0
     assert not tracked(kept)  # collections no longer walk it
     assert gone() is None  # collected before the freeze, not kept forever
+
+
+def test_a_refreeze_frees_the_garbage_made_since_the_last_freeze_and_freezes_the_rest(
+    restored_gc,
+):
+    gc.unfreeze()
+    gc.freeze()  # start-up
+    before = gc.get_freeze_count()
+    kept = {"a table opened since": [1, 2, 3]}
+    garbage = Cycle()
+    gone = weakref.ref(garbage)
+    del garbage
+    gc.disable()
+    try:
+        assert tracked(kept) and gone() is not None
+        frozen = collector.refreeze()
+    finally:
+        gc.enable()
+    assert gone() is None  # freed, not frozen
+    assert not tracked(kept)  # frozen: later collections no longer walk it
+    assert frozen == gc.get_freeze_count() > before
+
+
+def test_a_thaw_frees_cycles_among_objects_frozen_alive(restored_gc):
+    gc.unfreeze()
+    gc.disable()
+    try:
+        cycle = Cycle()
+        gone = weakref.ref(cycle)
+        collector.refreeze()  # alive: frozen
+        del cycle  # now garbage only the cyclic collector frees
+        collector.refreeze()
+        assert gone() is not None  # frozen objects are not walked
+        collector.refreeze(thaw=True)
+    finally:
+        gc.enable()
+    assert gone() is None
+
+
+async def test_keep_frozen_refreezes_every_period_and_thaws_every_nth(monkeypatch):
+    calls: list[bool] = []
+    waits: list[float] = []
+    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: calls.append(thaw) or 0)
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) > 6:
+            raise asyncio.CancelledError
+
+    with pytest.raises(asyncio.CancelledError):
+        await collector.keep_frozen(every=60.0, thaw_every=3, sleep=sleep)
+    assert waits == [60.0] * 7
+    assert calls == [False, False, True, False, False, True]

@@ -1,0 +1,448 @@
+"""Where the bot process's own CPU goes under the load of ``bench/load.py``: the real bot
+(``python -m bot``) against the fake Discord with N busy tables of all five games, sampled by
+py-spy for the measured window only, printed as CPU milliseconds per move by area and by
+hottest function.
+
+    .venv/bin/python bench/profile_live.py                          # 300 tables, unpaced
+    .venv/bin/python bench/profile_live.py --tables 500 --window 30
+    .venv/bin/python bench/profile_live.py --bot-root /work/main    # the same load, another tree
+    .venv/bin/python bench/profile_live.py --report DIR             # the tables again from --keep-dir
+
+The load is ``bench/load.py``'s (its options are passed through after ``--``, e.g.
+``-- --channel-play 0.5``); py-spy (``pip install -e ".[bench]"``, root or ``ptrace_scope`` 0)
+records the bot process's threads for the window (``--nonblocking``: the bot is never paused).
+A sample is put in one area by its stack (``AREAS``: the innermost frame that belongs to a known
+part decides, with two exceptions: discord.py building objects is "gateway" when a gateway frame
+is on the stack and "HTTP answers" when a REST call is; the loop's own frames count as asyncio
+only when nothing else is on the stack). Samples are scaled to the CPU seconds /proc counted
+for the bot process in the same window, divided by the moves the public messages showed (humans'
+and computers', as ``bench/load.py`` does). Garbage collection is timed inside the bot
+(``gc.callbacks``, the collecting thread's CPU time) for the same window: py-spy sees no GC
+frame, its samples land in whatever allocated last, so that row is a part of the others.
+
+Figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import bench.load as load  # noqa: E402
+from bench.load_probe import cpu_seconds, load_average  # noqa: E402
+from bench.profile_move import COUNT, frames_of, idle, key_of  # noqa: E402
+
+# Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
+# file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections).
+GC_PRELUDE = (
+    "import os as _os\n"
+    "if _os.environ.get('MESA_BENCH_GC'):\n"
+    "    import gc as _gc, signal as _signal, time as _time\n"
+    "    _spent = [0.0, 0, 0.0, 0.0, 0, 0.0]\n"
+    "    def _timed(phase, info):\n"
+    "        if phase == 'start':\n"
+    "            _spent[2] = _time.thread_time()\n"
+    "        else:\n"
+    "            spent = _time.thread_time() - _spent[2]\n"
+    "            _spent[0] += spent\n"
+    "            _spent[1] += 1\n"
+    "            if info['generation'] == 2:\n"
+    "                _spent[3] += spent\n"
+    "                _spent[4] += 1\n"
+    "    _gc.callbacks.append(_timed)\n"
+    "    def _dump(*_):\n"
+    "        with open(_os.environ['MESA_BENCH_GC'], 'a') as _out:\n"
+    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]}\\n')\n"
+    "    _signal.signal(_signal.SIGUSR1, _dump)\n"
+)
+
+# Innermost frame first: the first area one of whose markers a frame holds names the sample.
+AREAS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "render hand-off (pipe sends, pickle)",
+        (
+            "/multiprocessing/",
+            "/pickle",
+            "/bot/pipe_workers.py",
+            "/bot/workers.py",
+            "/bot/ui/rendering.py",
+        ),
+    ),
+    (
+        "DB writer hand-off (submit, queue)",
+        ("/storage/writer.py:submit", "/storage/intents.py", "/queue.py"),
+    ),
+    ("JSON (orjson, json)", ("/json/", "orjson")),
+    ("pydantic (validate, dump)", ("/pydantic/", "/pydantic_core/")),
+    (
+        "discord.py: objects (Interaction, Message, components)",
+        (
+            "/discord/message.py",
+            "/discord/state.py",
+            "/discord/member.py",
+            "/discord/user.py",
+            "/discord/guild.py",
+            "/discord/channel.py",
+            "/discord/threads.py",
+            "/discord/interactions.py",
+            "/discord/embeds.py",
+            "/discord/components.py",
+            "/discord/flags.py",
+            "/discord/partial_emoji.py",
+            "/discord/role.py",
+            "/discord/mixins.py",
+            "/discord/asset.py",
+            "/discord/utils.py",
+            "/discord/enums.py",
+            "/discord/permissions.py",
+            "/discord/app_commands/",
+            "/discord/ext/",
+            "/discord/client.py",
+        ),
+    ),
+    (
+        "gateway receive (websocket, zlib)",
+        ("/discord/gateway.py", "/aiohttp/_websocket", "/aiohttp/http_websocket", "zlib"),
+    ),
+    (
+        "HTTP send/receive (discord.py, aiohttp, gate)",
+        (
+            "/discord/http.py",
+            "/discord/webhook/",
+            "/discord/file.py",
+            "/discord/abc.py",
+            "/aiohttp/",
+            "/yarl/",
+            "/multidict/",
+            "/bot/ui/http_gate.py",
+            "/bot/ui/pacer.py",
+            "/ssl.py",
+        ),
+    ),
+    (
+        "payload building (cards, components, texts)",
+        (
+            "/discord/ui/",
+            "/bot/ui/v2.py",
+            "/bot/ui/payload.py",
+            "/bot/ui/layout.py",
+            "/bot/ui/answer_layout.py",
+            "/bot/ui/presenter.py",
+            "/presenter",
+            "/bot/ui/text.py",
+            "/bot/i18n/",
+            "/babel/",
+        ),
+    ),
+    ("DB (loop side: storage, aiosqlite)", ("/storage/", "/aiosqlite/", "/sqlite3/", "/asyncpg/")),
+    ("games (engine, views, legal moves)", ("/games/",)),
+    ("our handlers (bot/: cogs, service, ui)", ("/bot/",)),
+    ("logging", ("/logging/",)),
+]
+ASYNCIO = (
+    "asyncio overhead (loop, tasks, selectors)",
+    ("/asyncio/", "selectors.py", "/uvloop/", "/contextvars", "/concurrent/"),
+)
+OBJECTS = AREAS[4][0]
+GATEWAY_CONTEXT = ("/discord/gateway.py",)
+HTTP_CONTEXT = ("/discord/http.py", "/discord/webhook/", "/bot/ui/http_gate.py")
+
+
+@dataclass
+class Profile:
+    areas: Counter[str] = field(default_factory=Counter)
+    leaves: Counter[str] = field(default_factory=Counter)  # innermost function (own time)
+    cumulative: Counter[str] = field(default_factory=Counter)  # with callees
+    threads: Counter[str] = field(default_factory=Counter)
+    idle: int = 0
+
+    def busy(self) -> int:
+        return sum(self.areas.values())
+
+
+def area_of(keys: list[str]) -> str:
+    for key in reversed(keys):
+        for name, markers in AREAS:
+            if any(m in key for m in markers):
+                if name == OBJECTS:
+                    if any(m in k for k in keys for m in GATEWAY_CONTEXT):
+                        return "gateway parse: " + name
+                    if any(m in k for k in keys for m in HTTP_CONTEXT):
+                        return "HTTP answers parsed: " + name
+                if name.startswith("HTTP") and any(m in k for k in keys for m in GATEWAY_CONTEXT):
+                    return "gateway receive (websocket, zlib)"
+                return name
+    for key in reversed(keys):
+        if any(m in key for m in ASYNCIO[1]):
+            return ASYNCIO[0]
+    return "other (stdlib)"
+
+
+def classify(line: str, profile: Profile) -> None:
+    stack, _, count_text = line.rpartition(" ")
+    if not stack:
+        return
+    count = int(count_text)
+    processes, frames, thread = frames_of(stack)
+    if len(processes) > 1:
+        return  # a worker process (renders are bench/profile_move.py's)
+    keys = [key_of(f) for f in frames if "/bot/__main__.py" not in f]
+    if not keys or idle(keys[-1]):
+        profile.idle += count
+        return
+    if thread != "MainThread":
+        name = (
+            "DB threads (SQLite, writer)"
+            if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg"))
+            else f"other threads ({thread.split(' ')[0]})"
+        )
+        profile.areas[name] += count
+        profile.threads[thread.split(" ")[0]] += count
+        return
+    profile.areas[area_of(keys)] += count
+    profile.leaves[_function(keys[-1])] += count
+    for function in {_function(k) for k in keys}:
+        profile.cumulative[function] += count
+
+
+def _function(key: str) -> str:
+    return key.split("site-packages/")[-1].split("/lib/python3")[-1].rsplit(":", 1)[0]
+
+
+def parse(path: Path) -> Profile:
+    profile = Profile()
+    record = ""
+    for line in path.read_text(errors="replace").splitlines():
+        record = f"{record}\n{line}" if record else line
+        if "thread (" in record and COUNT.search(line):
+            classify(record.replace("\n", " "), profile)
+            record = ""
+    return profile
+
+
+class Spy:
+    """``bench/load.py``'s window probe: py-spy on the bot process, its CPU from /proc and its
+    GC time, from the window's start to its end."""
+
+    def __init__(self, py_spy: str, rate: int, out: Path, gc_file: Path) -> None:
+        self.py_spy, self.rate, self.out, self.gc_file = py_spy, rate, out, gc_file
+        self.process: asyncio.subprocess.Process | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.pid = 0
+        self.cpu_s = 0.0
+        self.started = 0.0
+        self.window = 0.0
+
+    def start(self, pids: list[int], seconds: float) -> None:
+        self.pid = pids[0]
+        self.cpu_s = cpu_seconds(self.pid)
+        self.started = time.monotonic()
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGUSR1)
+        self.task = asyncio.ensure_future(
+            asyncio.create_subprocess_exec(
+                self.py_spy,
+                "record",
+                "--pid",
+                str(self.pid),
+                "--format",
+                "raw",
+                "--full-filenames",
+                "--threads",
+                "--nonblocking",
+                "--rate",
+                str(self.rate),
+                "--duration",
+                str(max(int(seconds), 1)),
+                "-o",
+                str(self.out),
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
+        )
+
+    async def stop(self) -> None:
+        self.cpu_s = cpu_seconds(self.pid) - self.cpu_s
+        self.window = time.monotonic() - self.started
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGUSR1)
+        assert self.task is not None
+        process = await self.task
+        await process.wait()
+
+    def gc(self) -> tuple[float, int, float, int]:
+        """GC CPU seconds and collections in the window, then those of the full collections
+        alone (zeros if the bot wrote nothing)."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            first, last = (line.split() for line in self.gc_file.read_text().splitlines()[:2])
+            return (
+                float(last[0]) - float(first[0]),
+                int(last[1]) - int(first[1]),
+                float(last[2]) - float(first[2]),
+                int(last[3]) - int(first[3]),
+            )
+        return 0.0, 0, 0.0, 0
+
+
+@dataclass
+class Live:
+    tables: int
+    moves: int
+    human_moves: int
+    window: float
+    bot_cpu_s: float
+    gc_s: float
+    gc_collections: int
+    loadavg: list[float]
+    bot_root: str
+    gc_full_s: float = 0.0
+    gc_full_collections: int = 0
+    profile: Profile = field(default_factory=Profile)
+
+    def per_move(self, samples: float) -> float:
+        return samples / max(self.profile.busy(), 1) * self.bot_cpu_s * 1000 / max(self.moves, 1)
+
+    def figures(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "profile"}
+
+
+def report(live: Live, top: int) -> str:
+    ms = live.bot_cpu_s * 1000 / max(live.moves, 1)
+    lines = [
+        f"bot process {live.bot_root}: {live.tables} tables, {live.moves} moves"
+        f" ({live.human_moves} human) in {live.window:.1f} s = {live.moves / max(live.window, 1e-9):.1f}"
+        f" moves/s; bot CPU {live.bot_cpu_s:.2f} s = **{ms:.2f} ms per move**"
+        f" ({100 * live.bot_cpu_s / max(live.window, 1e-9):.0f} % of a core);"
+        f" samples busy {live.profile.busy()}, idle {live.profile.idle};"
+        f" load average {' '.join(f'{x:.2f}' for x in live.loadavg)}",
+        "",
+        "| area | CPU ms per move | share |",
+        "|---|---:|---:|",
+    ]
+    busy = max(live.profile.busy(), 1)
+    for name, n in live.profile.areas.most_common():
+        lines.append(f"| {name} | {live.per_move(n):.3f} | {100 * n / busy:.1f} % |")
+    lines.append(f"| **bot process (/proc)** | **{ms:.3f}** | 100 % |")
+    gc_ms = live.gc_s * 1000 / max(live.moves, 1)
+    lines.append(
+        f"| GC inside the above (gc.callbacks: {live.gc_collections} collections) | {gc_ms:.3f}"
+        f" | {100 * live.gc_s / max(live.bot_cpu_s, 1e-9):.1f} % |"
+    )
+    lines.append(
+        f"| of which full collections ({live.gc_full_collections})"
+        f" | {live.gc_full_s * 1000 / max(live.moves, 1):.3f}"
+        f" | {100 * live.gc_full_s / max(live.bot_cpu_s, 1e-9):.1f} % |"
+    )
+    for title, counter in (
+        ("hottest functions on the loop, innermost frame (own time)", live.profile.leaves),
+        (
+            "functions on the loop with their callees (cumulative; not a sum)",
+            live.profile.cumulative,
+        ),
+    ):
+        lines += ["", f"{title}, CPU ms per move:"]
+        for key, n in counter.most_common(top):
+            lines.append(f"  {live.per_move(n):6.3f}  {key}")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passed = argv[argv.index("--") + 1 :] if "--" in argv else []
+    own = argv[: argv.index("--")] if "--" in argv else argv
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=40.0)
+    parser.add_argument("--global-rate", default="0", help="the bot's pacer (0: unpaced)")
+    parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second (200)")
+    parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--bot-root", type=Path, default=ROOT)
+    parser.add_argument("--keep-dir", type=Path, help="keep the raw stacks and figures here")
+    parser.add_argument("--report", type=Path, help="print the tables again from a --keep-dir")
+    args = parser.parse_args(own)
+    args.py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    return args, passed
+
+
+async def main(argv: list[str] | None = None) -> int:
+    args, passed = parse_args(argv)
+    if args.report is not None:
+        live = Live(**json.loads((args.report / "live.json").read_text()))
+        live.profile = parse(args.report / "bot.raw")
+        print(report(live, args.top))
+        return 0
+    if not Path(args.py_spy).exists():
+        print("py-spy not found: pip install -e '.[bench]'", file=sys.stderr)
+        return 2
+    load_args = load.parse_args(
+        [
+            "--tables",
+            str(args.tables),
+            "--window",
+            str(args.window),
+            "--warmup",
+            str(args.warmup),
+            "--drain",
+            "5",
+            "--global-rate",
+            args.global_rate,
+            "--no-validate",
+            "--bot-root",
+            str(args.bot_root),
+            *passed,
+        ]
+    )
+    load_args.global_rate = load_args.global_rate[0]
+    load.BOT_LAUNCHER = GC_PRELUDE + load.BOT_LAUNCHER
+    with contextlib.ExitStack() as stack:
+        if args.keep_dir is not None:
+            folder = args.keep_dir
+            folder.mkdir(parents=True, exist_ok=True)
+        else:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-live-")))
+        gc_file = folder / "gc.txt"
+        gc_file.unlink(missing_ok=True)
+        os.environ["MESA_BENCH_GC"] = str(gc_file)
+        spy = Spy(args.py_spy, args.rate, folder / "bot.raw", gc_file)
+        load_args.window_probe = spy
+        bot_folder = folder / "bot"
+        bot_folder.mkdir(exist_ok=True)
+        result = await load.run_one(args.tables, load_args, bot_folder)
+        gc_s, collections, gc_full_s, full_collections = spy.gc()
+        live = Live(
+            tables=args.tables,
+            moves=result["moves"],
+            human_moves=result["human_moves"],
+            window=spy.window,
+            bot_cpu_s=spy.cpu_s,
+            gc_s=gc_s,
+            gc_collections=collections,
+            gc_full_s=gc_full_s,
+            gc_full_collections=full_collections,
+            loadavg=load_average(),
+            bot_root=str(args.bot_root),
+        )
+        (folder / "live.json").write_text(json.dumps(live.figures()))
+        live.profile = parse(spy.out) if spy.out.exists() else Profile()
+    print(report(live, args.top))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))
