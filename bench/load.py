@@ -578,6 +578,8 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "unresolved_clicks": world.unresolved(),
         "games_finished": stats.games_finished,
         "ack_ms": percentiles(stats.ack_ms),
+        "ack_in_fake_ms": percentiles(stats.ack_in_fake_ms),
+        "ack_from_event_ms": percentiles(stats.ack_from_event_ms),
         "public_edit_ms": percentiles(stats.public_ms),
         "mover_dm_ms": percentiles(stats.dm_ms),
         "public_edit_ms_by_game": by_game(stats.public_samples),
@@ -866,6 +868,8 @@ VIEW_STAGES = (
     "total",
 )
 REQUEST_PHASES = (
+    ("ack_in_fake_ms", "fake: click made -> its event written to the bot (the fake's queueing)"),
+    ("ack_from_event_ms", "fake: event written -> answer read (the ack without that)"),
     ("ack_sent", "click made (its id's time) -> its answer sent"),
     ("ack_arrival", "click made -> our handler starts"),
     ("ack_handler", "click handled -> its answer sent"),
@@ -906,7 +910,7 @@ def stages_summary(results: list[dict[str, Any]]) -> list[str]:
         lines.append("| request | p50 / p99 / max ms (n) |")
         lines.append("|---|---|")
         for phase, label in REQUEST_PHASES:
-            f = phases.get(phase)
+            f = phases.get(phase) or r.get(phase)  # the bot's trace, else the fake's figure
             if f:
                 lines.append(
                     f"| {label} | {ms(f, 'p50')} / {ms(f, 'p99')} / {ms(f, 'max')} ({f['n']}) |"

@@ -155,6 +155,11 @@ class LoadStats:
     """What the window measured. Latencies in ms; only clicks made inside the window count."""
 
     ack_ms: list[float] = field(default_factory=list)
+    # The ack split where the fake hands the click's INTERACTION_CREATE to the bot's socket:
+    # before it the fake's own queueing (its loop runs the players too), after it the bot's
+    # answer (and the fake reading it).
+    ack_in_fake_ms: list[float] = field(default_factory=list)
+    ack_from_event_ms: list[float] = field(default_factory=list)
     public_ms: list[float] = field(default_factory=list)
     dm_ms: list[float] = field(default_factory=list)
     own_ms: list[float] = field(default_factory=list)  # the mover's own view: DM or hand
@@ -844,6 +849,10 @@ class World:
             if inter is not None:
                 if inter.answered_after is not None and self.measuring:
                     self.stats.ack_ms.append(inter.answered_after * 1000)
+                    if inter.dispatched_real is not None:
+                        queued = inter.dispatched_real - inter.created_real
+                        self.stats.ack_in_fake_ms.append(queued * 1000)
+                        self.stats.ack_from_event_ms.append((inter.answered_after - queued) * 1000)
                 table = self._handles.pop(inter.id, None)
                 if table is not None:
                     if inter.callback_type == 4 and inter.original is not None:

@@ -201,7 +201,9 @@ class MesaBot(commands.Bot):
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(
-            PipeWorkers(processes, name=RENDER_POOL) if processes != 0 else None
+            PipeWorkers(processes, name=RENDER_POOL, niceness=settings.worker_niceness)
+            if processes != 0
+            else None
         )
         self._previous_renderer: Renderer | None = None
         # user -> (display name, locale) as last stored: a click writes only when they change
@@ -229,7 +231,12 @@ class MesaBot(commands.Bot):
         )
         self._previous_renderer = install(self.renderer)
         # Computer searches of the table service run in this pool.
-        self.workers = create_workers(self.settings.worker_processes, warm_up_games, SEARCH_POOL)
+        self.workers = create_workers(
+            self.settings.worker_processes,
+            warm_up_games,
+            SEARCH_POOL,
+            self.settings.worker_niceness,
+        )
         if self._start_workers:
             self.workers.start()  # they warm up (compiled searches) while the bot connects
         self._lag_monitor = metrics.start_loop_lag_monitor(self.settings.loop_lag_interval_seconds)

@@ -74,11 +74,15 @@ class _Worker:
 
 
 def _serve(
-    conn: Connection, parent: int, initializer: Callable[[], None] | None, name: str | None
+    conn: Connection,
+    parent: int,
+    initializer: Callable[[], None] | None,
+    name: str | None,
+    niceness: int = 0,
 ) -> None:
-    """A worker's life: guards, name and initializer, then jobs until the pipe closes. Each
-    reply carries the CPU the worker spent on that job, by stage (``_Meter``)."""
-    _worker_start(parent, initializer, name)
+    """A worker's life: guards, name, niceness and initializer, then jobs until the pipe
+    closes. Each reply carries the CPU the worker spent on that job, by stage (``_Meter``)."""
+    _worker_start(parent, initializer, name, niceness)
     meter = _Meter()
     while True:
         try:
@@ -229,7 +233,9 @@ class PipeWorkers(Workers):
     def _spawn(self, state: _State) -> _Worker:
         ours, theirs = SPAWN.Pipe(duplex=True)
         process = SPAWN.Process(
-            target=_serve, args=(theirs, os.getpid(), self.initializer, self.name), daemon=True
+            target=_serve,
+            args=(theirs, os.getpid(), self.initializer, self.name, self.niceness),
+            daemon=True,
         )
         process.start()
         theirs.close()

@@ -16,6 +16,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.sql import PgTuning
 
+WORKER_NICENESS = 5  # issue 25: measured in bench/load.py runs (see the closing note)
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=None, env_file_encoding="utf-8", extra="ignore")
@@ -46,6 +48,9 @@ class Settings(BaseSettings):
     # Processes for computer searches (bot/workers.py; images have their own pool). None: one per
     # core; 0: no child processes, the work runs in a thread of the bot (tools, small hosts).
     worker_processes: int | None = Field(default=None, ge=0, le=64)
+    # OS niceness added to both pools' processes (images, searches): on a busy machine the
+    # bot's own loop (acks, the mover's view) gets the CPU first. 0: the bot's priority.
+    worker_niceness: int = Field(default=WORKER_NICENESS, ge=0, le=19)
     # Bot-token REST calls per second at most (bot/ui/pacer.py): Discord's global limit is 50
     # per bot (interaction callbacks and their webhooks are exempt). 45 leaves room for calls
     # that start on time but reach Discord late (measured: 52 in one second at 50). Raise it

@@ -86,10 +86,12 @@ class Workers:
         size: int | None = None,
         initializer: Callable[[], None] | None = None,
         name: str | None = None,
+        niceness: int = 0,
     ) -> None:
         self.size = size or default_size()
         self.initializer = initializer
         self.name = name  # the workers' process name (``/proc/PID/comm``), for the benches
+        self.niceness = niceness  # added to the workers' OS niceness (``lower_priority``)
         self._pool: ProcessPoolExecutor | None = None
 
     @property
@@ -99,7 +101,7 @@ class Workers:
                 max_workers=self.size,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_start,
-                initargs=(os.getpid(), self.initializer, self.name),
+                initargs=(os.getpid(), self.initializer, self.name, self.niceness),
             )
         return self._pool
 
@@ -133,22 +135,29 @@ class Workers:
 
 
 def create_workers(
-    size: int | None, initializer: Callable[[], None] | None = None, name: str | None = None
+    size: int | None,
+    initializer: Callable[[], None] | None = None,
+    name: str | None = None,
+    niceness: int = 0,
 ) -> Workers:
     """The bot's workers from the ``worker_processes`` setting: None one process per core,
     0 no child processes (a thread), n that many processes (each running ``initializer``
-    first, named ``name``)."""
-    return InlineWorkers() if size == 0 else Workers(size, initializer, name)
+    first, named ``name``, ``niceness`` below the bot's OS priority)."""
+    return InlineWorkers() if size == 0 else Workers(size, initializer, name, niceness)
 
 
 def _worker_start(
-    parent: int, initializer: Callable[[], None] | None, name: str | None = None
+    parent: int,
+    initializer: Callable[[], None] | None,
+    name: str | None = None,
+    niceness: int = 0,
 ) -> None:
-    """Every worker's initializer: die with ``parent`` (the bot), take the pool's ``name``,
-    then the pool's own initializer."""
+    """Every worker's initializer: die with ``parent`` (the bot), take the pool's ``name``
+    and ``niceness``, then the pool's own initializer."""
     die_with_parent(parent)
     if name:
         set_process_name(name)
+    lower_priority(niceness)
     if initializer is not None:
         initializer()
 
@@ -187,6 +196,19 @@ def set_process_name(name: str) -> bool:
         return bool(libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def lower_priority(niceness: int) -> int:
+    """Add ``niceness`` to this process's OS niceness (issue 25: on a busy machine the bot's
+    event loop, which answers clicks and sends the mover's view, gets the CPU before images of
+    public tables and computer searches, which nobody is waiting on as urgently). Returns the
+    niceness now; unchanged where the OS refuses."""
+    if niceness <= 0:
+        return os.nice(0)
+    try:
+        return os.nice(niceness)
+    except OSError:
+        return os.nice(0)
 
 
 def _watch_parent(parent: int) -> None:

@@ -5,9 +5,10 @@ when none is fresh, the bot token, paced (bot/ui/pacer.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 import discord
 
@@ -102,7 +103,7 @@ class PublicTable:
             table, slot, payload, version, carrier, int(message_id) if message_id else None
         ):
             return
-        try:
+        with self._showing(table, slot, payload, bot_token=True):
             if message_id and self.k.ages.too_old(message_id, table.id):
                 log.info("table %s message is about an hour old; posting a fresh one", table.id)
                 self.k.ages.moved(message_id, table.id)
@@ -156,17 +157,30 @@ class PublicTable:
                     Priority.PUBLIC,
                 )
             await self._posted(table, slot, payload, message.id, version, playing)
+
+    @contextlib.contextmanager
+    def _showing(
+        self, table: Table, slot: Slot, payload: Payload, *, bot_token: bool
+    ) -> Iterator[None]:
+        """Around one showing of ``table``'s message: a render superseded meanwhile is left to
+        the slot's worker (the slot is dirty: it goes on with the newer change); a refused
+        request is logged, and on a message the bot token may show (``bot_token``) retried;
+        the payload's view is stopped (dynamic items route clicks: the view store stays empty);
+        a message with the bot token's fallback that shows the end is forgotten (fresh.py)."""
+        try:
+            yield
         except Superseded:
-            pass  # the slot is dirty: its worker goes on with the newer change
+            pass
         except discord.HTTPException:
             slot.image = None
             log.exception("could not show table %s", table.id)
-            self._retry_public(table)
+            if bot_token:
+                self._retry_public(table)
         finally:
             if payload.view is not None:
-                payload.view.stop()  # dynamic items route clicks; keep the view store empty
-            if slot.final or table.record.status == "finished":
-                self.k.ages.ended(table.id)  # its last word: nothing of it is kept (fresh.py)
+                payload.view.stop()
+            if bot_token and (slot.final or table.record.status == "finished"):
+                self.k.ages.ended(table.id)  # its last word: nothing of it is kept
 
     async def _present_by_token(
         self, table: Table, slot: Slot, payload: Payload, version: int, playing: bool
@@ -177,7 +191,7 @@ class PublicTable:
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         carrier = self.k.anywhere.moving(table) if message_id and playing else None
-        try:
+        with self._showing(table, slot, payload, bot_token=False):
             if carrier is not None:  # a player's click posts it anew (bot/ui/anywhere.py)
                 await self._move_by_click(table, slot, payload, version, carrier)
                 return
@@ -199,14 +213,6 @@ class PublicTable:
                 log.warning("table %s: its command could not be answered with it", table.id)
                 return
             await self._posted(table, slot, payload, message.id, version, playing)
-        except Superseded:
-            pass  # the slot is dirty: its worker goes on with the newer change
-        except discord.HTTPException:
-            slot.image = None
-            log.exception("could not show table %s", table.id)
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
 
     async def _move_by_click(
         self,

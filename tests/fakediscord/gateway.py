@@ -12,6 +12,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,11 @@ INTENT_DIRECT_MESSAGES = 1 << 12
 class Connection:
     ws: web.WebSocketResponse
     path: str
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    # A frame, or a frame and what to call as it is written (the bench's "when the event left
+    # the fake": its own queueing is not the bot's), or None to end the connection.
+    outbox: asyncio.Queue[str | tuple[str, Callable[[], None]] | None] = field(
+        default_factory=asyncio.Queue
+    )
     received: list[float] = field(default_factory=list)  # monotonic times of the client's frames
 
 
@@ -106,21 +111,32 @@ class Gateway:
         *,
         intent: int | None = None,
         guild_id: int | None = None,
+        on_written: Callable[[], None] | None = None,
     ) -> None:
         """Send a DISPATCH to the session of the shard that owns ``guild_id`` (None: a DM,
-        shard 0), queued for replay if that session is disconnected."""
+        shard 0), queued for replay if that session is disconnected; ``on_written`` is called
+        when the frame is handed to the connection's socket (not on a replay)."""
         for session in list(self.sessions.values()):
             if session.receives(guild_id):
-                self._send(session, event, data, intent)
+                self._send(session, event, data, intent, on_written)
 
-    def _send(self, session: Session, event: str, data: dict[str, Any], intent: int | None) -> None:
+    def _send(
+        self,
+        session: Session,
+        event: str,
+        data: dict[str, Any],
+        intent: int | None,
+        on_written: Callable[[], None] | None = None,
+    ) -> None:
         if intent is not None and not session.intents & intent:
             return
         session.seq += 1
         frame = json.dumps({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data})
         session.events.append((session.seq, frame))
         if session.connection is not None:
-            session.connection.outbox.put_nowait(frame)
+            session.connection.outbox.put_nowait(
+                frame if on_written is None else (frame, on_written)
+            )
 
     @property
     def connected(self) -> bool:
@@ -210,9 +226,12 @@ class Gateway:
 
     async def _writer(self, connection: Connection) -> None:
         while True:
-            frame = await connection.outbox.get()
-            if frame is None or connection.ws.closed:
+            item = await connection.outbox.get()
+            if item is None or connection.ws.closed:
                 return
+            frame, written = (item, None) if isinstance(item, str) else item
+            if written is not None:
+                written()
             try:
                 await connection.ws.send_str(frame)
             except ConnectionError:

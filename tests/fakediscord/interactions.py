@@ -4,6 +4,7 @@ token, the original response and follow-ups."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -136,6 +137,7 @@ class Interactions:
             "INTERACTION_CREATE",
             self.payload(inter),
             guild_id=inter.guild.id if inter.guild is not None else None,
+            on_written=functools.partial(_dispatched, inter),
         )
         loop = asyncio.get_running_loop()
         self._timers[inter.id] = loop.call_later(
@@ -486,3 +488,7 @@ class Interactions:
         if msg is inter.original:
             self._complete(inter, None)
         return web.Response(status=204)
+
+
+def _dispatched(inter: Interaction) -> None:
+    inter.dispatched_real = time.monotonic()

@@ -578,6 +578,9 @@ class Interaction:
     command_name: str | None = None
     callback_type: int | None = None
     answered_after: float | None = None  # real seconds between creation and the callback
+    # time.monotonic() when its INTERACTION_CREATE was handed to the bot's socket: creation
+    # -> written is the fake's own queueing (its loop busy with the simulated players)
+    dispatched_real: float | None = None
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     modal: Modal | None = None
