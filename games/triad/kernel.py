@@ -81,6 +81,7 @@ NODES, LIMIT, ABORTED, BEST = 0, 1, 2, 3
 NB = np.array(NEIGHBOURS, dtype=np.int64)
 OPP = np.array(OPPOSITE, dtype=np.int64)
 POP = np.array([bin(m).count("1") for m in range(1 << 10)], dtype=np.int64)
+LOW = np.array([(m & -m).bit_length() - 1 for m in range(1 << 10)], dtype=np.int64)  # lowest bit
 WALL = WALL_VALUE
 HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
 
@@ -116,12 +117,13 @@ def _one_per_kind(ws, cards):
     the same kind would make the same moves."""
     firsts = 0
     seen = 0
-    for n in range(10):
-        if (cards >> n) & 1:
-            k = ws[KIND + n]
-            if not (seen >> k) & 1:
-                seen |= 1 << k
-                firsts |= 1 << n
+    while cards:
+        n = LOW[cards]
+        cards &= cards - 1
+        k = ws[KIND + n]
+        if not (seen >> k) & 1:
+            seen |= 1 << k
+            firsts |= 1 << n
     return firsts
 
 
@@ -241,18 +243,16 @@ def _two(ws, kb, mine, occ, hands, side, alpha, beta):
     opp = occ & ~mine
     best = -INF
     cut = alpha - base  # a reply leaving 2 * pop(mine3) <= cut refutes the move
+    my_firsts = _one_per_kind(ws, my_cards)
+    their_firsts = _one_per_kind(ws, their_cards)
     for turn in range(2):
         cell = c1 if turn == 0 else c2
         rest = c2 if turn == 0 else c1
         bit = 1 << cell
-        seen = 0
-        for n in range(10):
-            if not (my_cards >> n) & 1:
-                continue
-            k = ws[KIND + n]
-            if (seen >> k) & 1:
-                continue
-            seen |= 1 << k
+        todo = my_firsts
+        while todo:
+            k = ws[KIND + LOW[todo]]
+            todo &= todo - 1
             mine2 = mine | bit | flips(ws, cell, k, kb, opp)
             if their_cards == 0:
                 v = 2 * POP[mine2] - POP[occ | bit] + n_mine - 1
@@ -261,14 +261,10 @@ def _two(ws, kb, mine, occ, hands, side, alpha, beta):
                 if v > cut:
                     kb2 = kb | (k + 1) << (4 * cell)
                     worst = INF
-                    seen2 = 0
-                    for m in range(10):
-                        if not (their_cards >> m) & 1:
-                            continue
-                        k2 = ws[KIND + m]
-                        if (seen2 >> k2) & 1:
-                            continue
-                        seen2 |= 1 << k2
+                    replies = their_firsts
+                    while replies:
+                        k2 = ws[KIND + LOW[replies]]
+                        replies &= replies - 1
                         w = 2 * POP[mine2 & ~flips(ws, rest, k2, kb2, mine2)]
                         if w < worst:
                             worst = w
@@ -343,8 +339,7 @@ def negamax(ws, keys, vals, kb, owner, occ, hands, side, alpha, beta, empties): 
                     best = v
                     if v >= beta:
                         return v
-                    if v > alpha:
-                        alpha = v
+                    alpha = max(alpha, v)
         return best
 
     key = kb | owner << 36 | hands << 45
