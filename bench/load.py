@@ -158,6 +158,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--setup-concurrency", type=int, default=16)
     parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
     parser.add_argument(
+        "--render-workers",
+        type=int,
+        help="the bot's RENDER_PROCESSES (image render processes; its default: one per core)",
+    )
+    parser.add_argument(
         "--no-validate",
         action="store_true",
         help="skip the fake's OpenAPI validation (documented limits are still checked)",
@@ -239,6 +244,7 @@ async def start_bot(
         + f"DISCORD_API_BASE={fake.api_base}\n"
         f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
         f"CPU_DELAY_SECONDS={args.cpu_delay}\n"
+        + (f"RENDER_PROCESSES={args.render_workers}\n" if args.render_workers is not None else "")
         + (
             f"GLOBAL_REQUESTS_PER_SECOND={args.global_rate}\n"
             if args.global_rate is not None
@@ -514,6 +520,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
     edits = t["bot_edits"] + t["interaction_edits"]
     return {
         "pacer": args.global_rate if args.global_rate is not None else "default",
+        "render_workers": args.render_workers if args.render_workers is not None else "default",
         "discord_limit": args.discord_limit or None,
         "bot_token_calls": t["bot"],
         "bot_token_per_s": round(t["bot"] / m.window, 1),

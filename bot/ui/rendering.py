@@ -45,7 +45,9 @@ NOT_DRAWN = {"version", "last_events", "last_event_versions"}
 # A game's images module may name, per renderer, exactly the view fields that renderer reads
 # (``IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}``): then only those fields
 # make the cache key, so a hand image is not drawn (nor uploaded) again when only the table moved
-# on. ``tests/bot/test_rendering.py`` checks that every declared set is complete.
+# on. A dotted name reads one field of every item of a list field (``"players.coins"``: each
+# player's coins, not their hand count). ``tests/bot/test_rendering.py`` checks that every
+# declared set is complete.
 INPUTS_ATTRIBUTE = "IMAGE_INPUTS"
 CACHE_BYTES = 64 * 1024 * 1024
 # Metric names (``bot.metrics``): an image answered without drawing it, and each drawn image's
@@ -90,7 +92,7 @@ class ImageRequest:
     @cached_property
     def digest(self) -> str:
         if self.inputs is not None:
-            drawn = self.view.model_dump_json(include=set(self.inputs))
+            drawn = self.view.model_dump_json(include=included(self.inputs))
         else:
             drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
         head = json.dumps(
@@ -99,6 +101,20 @@ class ImageRequest:
             default=_canonical,
         )
         return hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def included(inputs: frozenset[str]) -> dict[str, Any]:
+    """Declared inputs as pydantic's ``include``: ``"pozos"`` whole, ``"players.coins"`` the
+    ``coins`` of every item of ``players``."""
+    spec: dict[str, Any] = {}
+    for name in sorted(inputs):
+        field, _, part = name.partition(".")
+        if not part:
+            spec[field] = True
+        elif spec.get(field) is not True:
+            spec.setdefault(field, {"__all__": set()})["__all__"].add(part)
+    return spec
 
 
 def _canonical(value: Any) -> Any:

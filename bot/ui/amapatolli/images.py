@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.ui.amapatolli.text import colours_in_force, turn_status
+from bot.ui.amapatolli.text import colours_in_force
 from bot.ui.images.fonts import fit_size, font, plain, text_drawer
 from bot.ui.images.scaled import canvas, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
@@ -42,9 +42,6 @@ TEXT = (236, 240, 236)
 DIM = (170, 190, 178)
 GOLD = (240, 196, 64)
 OUTLINE = (12, 12, 12)
-# The row of the player to act: dark enough that its gold name and grey counts keep 4.5:1
-# (tests/bot/test_contrast.py), told from the other rows by its gold outline.
-ACTIVE_ROW = (32, 74, 56)
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -151,14 +148,23 @@ TABLE_LAYOUT = (900, 460)  # the table's layout units
 # half the pixels to fill, map and deflate, and names still at 11 px or more (issue 29).
 TABLE_SCALE = 0.7
 TABLE_SIZE = scaled_size(TABLE_LAYOUT, TABLE_SCALE)  # the image's pixels
-SEAT_NAME_W = 165  # the seat names' column on the table image
-BACKS_X = 18 + SEAT_NAME_W + 8  # where the seat's card backs start, from the panel's left
+SEAT_NAME_W = 370  # the seat names' column on the table image
+
+# What the table image reads of the view (``bot/ui/rendering.py``: its cache key). The stock, the
+# pile, each seat's cards, "¡Ce!", whose turn it is and what hangs on it are the message's text
+# (its status and seat lines, the turn line): drawn here too they made a new image of every draw
+# and pass, issue 29. The image keeps the last card, the colours in force, the direction and the
+# seats in their order (and, at the end, who won).
+IMAGE_INPUTS_TABLE = frozenset(
+    {"top", "named_colour", "margin", "background", "direction", "seats"}
+    | {"finished", "winners", "end_reason"}
+)
 
 
 def render_table(
     view: AmapatolliView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
-    """The public table: the last card, colours in force, whose turn, hands, stock, direction."""
+    """The public table: the last card, the colours in force, the direction and the seats."""
     width, height = TABLE_LAYOUT
     image, draw = canvas(TABLE_LAYOUT, TABLE, TABLE_SCALE)
 
@@ -185,14 +191,10 @@ def render_table(
     line = colours_in_force(view, tr)
     _text(draw, (40 + card_w // 2, 405), line, _fit(line, 17, 300), TEXT, "mm")
 
-    # stock and direction
+    # the stock (its count is the text's) and the direction
     px = 310
     for k in range(3):
         stamp(draw, _draw_back, px + k * 3, 60 - k * 3, 60, 86)
-    _text(
-        draw, (px + 35, 165), tr("amapatolli.table.stock", count=view.stock_count), 17, TEXT, "mm"
-    )
-    _text(draw, (px + 35, 190), tr("amapatolli.table.pile", count=view.pile_count), 15, DIM, "mm")
     _direction_arrow(draw, px + 35, 250, 26, view.direction == 1)
     key = (
         "amapatolli.table.direction.cw" if view.direction == 1 else "amapatolli.table.direction.ccw"
@@ -200,7 +202,7 @@ def render_table(
     text = tr(key)
     _text(draw, (px + 35, 295), text, _fit(text, 14, 150), DIM, "mm")
 
-    # right panel: status and seats
+    # right panel: the winner at the end, and the seats in their order
     rx, rw = 470, width - 470 - 20
     draw.rounded_rectangle((rx, 20, rx + rw, height - 20), 12, fill=PANEL)
     y = 36
@@ -213,41 +215,12 @@ def render_table(
             text = tr("amapatolli.table.blocked")
             _text(draw, (rx + 16, y), text, _fit(text, 15, rw - 32), TEXT)
             y += 24
-    else:
-        text = tr("amapatolli.table.turn", player=name(view.turn))
-        _text(draw, (rx + 16, y), text, _fit(text, 22, rw - 32), GOLD)
-        y += 32
-        status = turn_status(view, tr, name)
-        for line in status[:4]:
-            _text(draw, (rx + 16, y), line, _fit(line, 15, rw - 32), TEXT)
-            y += 22
-    y += 6
+        y += 6
     row_h = min(46, (height - 36 - y) // max(1, len(view.seats)))
     for seat in view.seats:
-        count = view.hand_counts.get(seat, 0)
-        active = seat == view.turn
-        if active:
-            draw.rounded_rectangle(
-                (rx + 8, y - 4, rx + rw - 8, y + row_h - 8),
-                8,
-                fill=ACTIVE_ROW,
-                outline=GOLD,
-                width=2,
-            )
+        winner = seat in view.winners
         label = name(seat)
-        _text(draw, (rx + 18, y + 2), label, 17, GOLD if active else TEXT, max_width=SEAT_NAME_W)
-        backs = min(count, 10)
-        for k in range(backs):
-            stamp(draw, _draw_back, rx + BACKS_X + k * 9, y, 14, 20)
-        if count == 1:
-            detail = tr("amapatolli.table.cards_one")
-        else:
-            detail = tr("amapatolli.table.cards", count=count)
-        if view.hand_values is not None:
-            detail += "  " + tr("amapatolli.table.hand_value", value=view.hand_values[seat])
-        _text(draw, (rx + BACKS_X + backs * 9 + 18, y + 2), detail, 15, DIM)
-        if view.announced.get(seat):
-            _text(draw, (rx + rw - 20, y + 2), tr("amapatolli.table.announced"), 16, GOLD, "ra")
+        _text(draw, (rx + 18, y + 2), label, 17, GOLD if winner else TEXT, max_width=SEAT_NAME_W)
         y += row_h
     return _png(image)
 
@@ -258,7 +231,10 @@ HAND_PER_ROW = 10
 
 
 # The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
-IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}
+IMAGE_INPUTS = {
+    "render_hand": frozenset({"hand", "playable"}),
+    "render_table": IMAGE_INPUTS_TABLE,
+}
 
 
 def render_hand(

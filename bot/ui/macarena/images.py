@@ -5,10 +5,11 @@ bytes. ``tr`` is the catalogue translator (``tr(key, **params) -> str``); only `
 keys are used for words. ``names`` (optional) maps seats to display names; without it seats read
 "P1", "P2"… in their MACA colour.
 
-The table: the 7 pozos around the stock, each showing its top card (element colours: earth
-brown, air sky blue, water blue, fire red), the number of cards under it, its MACAS as dots in
-the owners' colours, a coloured frame when enchanted (striped when shared); below, a standings
-strip with hand size, collection size (when shown), coins, elements, amulets and active MACAS.
+The table: the 7 pozos, each showing its top card (element colours: earth brown, air sky blue,
+water blue, fire red), the number of cards under it, its MACAS as dots in the owners' colours, a
+coloured frame when enchanted (striped when shared); below, a standings strip with collection
+size (when shown), coins, elements, amulets and active MACAS. The stock, the hand sizes and whose
+turn it is are the message's text (``IMAGE_INPUTS_TABLE``).
 
 The words (cards as ``7♥``, action and event parameters) are in ``bot.ui.macarena.text``.
 """
@@ -35,7 +36,6 @@ DIM = (165, 188, 176)
 GOLD = (240, 196, 64)
 OUTLINE = (15, 15, 15)
 CARD = (250, 248, 240)
-BACK = (120, 40, 60)
 ELEMENT_RGB = {
     "earth": (130, 92, 40),
     "air": (95, 110, 135),
@@ -134,11 +134,6 @@ def _draw_card(
     _suit_shape(draw, x + w * 0.6, y + h * 0.64, w * 0.42, card.suit, ink)
 
 
-def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
-    draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=BACK, outline=OUTLINE, width=2)
-    draw.rounded_rectangle((x + 6, y + 6, x + w - 6, y + h - 6), 5, outline=GOLD, width=2)
-
-
 def _player_label(view: MacarenaView, seat: str, tr: Translator, names: Names) -> str:
     if names:
         return names(seat)
@@ -165,9 +160,8 @@ POZO_SLOTS = [(150, 70), (443, 40), (736, 70), (820, 250), (560, 330), (326, 330
 
 
 NAME_X = 44
-NAME_W = 176  # the players' names column of the standings strip
+NAME_W = 246  # the players' names column of the standings strip
 COLUMNS = {
-    "cards": 230,
     "collection": 300,
     "coins": 410,
     "elements": 510,
@@ -213,9 +207,20 @@ def _table_legend(draw: ImageDraw.ImageDraw, view: MacarenaView, tr: Translator,
     ]
     if any(p.playable for p in view.pozos):
         items.append((tr("macarena.image.legend.playable"), TEXT))
-    if not view.finished:  # the end has no turn to frame
-        items.append((tr("macarena.image.legend.turn"), GOLD))
     _legend(draw, y, items, WIDTH - 32)
+
+
+# What the table image reads of the view (``bot/ui/rendering.py``: its cache key). The stock, the
+# hand counts and whose turn it is (the espejo's too) are the message's text (its status and seat
+# lines, the turn line): drawn here too they made a new image of every draw, issue 29.
+IMAGE_INPUTS_TABLE = frozenset(
+    {"seats", "hand_number", "pozos", "finished", "winners"}
+    | {
+        f"players.{part}"
+        for part in ("seat", "colour", "collection_count", "coins", "elements", "amulets")
+    }
+    | {"players.active_macas"}
+)
 
 
 def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
@@ -228,29 +233,12 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     # header
     header = tr("macarena.image.hand_number", hand=view.hand_number)
     _text(draw, (16, 12), header, 20, TEXT)
-    if view.espejo_turn and view.turn:
-        _text(draw, (WIDTH - 16, 12), tr("macarena.image.espejo_turn"), 20, GOLD, anchor="ra")
     if view.finished and view.winners:  # the end: a banner naming the winner
         winners = ", ".join(_player_label(view, s, tr, names) for s in view.winners)
         banner = tr("macarena.image.winner", players=winners, count=len(view.winners))
         _text(draw, (WIDTH - 16, 12), banner, 22, GOLD, anchor="ra")
 
-    # the stock in the middle
-    sx, sy = WIDTH // 2 - 40, 200
-    if view.stock_count:
-        for k in range(min(3, view.stock_count)):
-            _draw_back(draw, sx + k * 3, sy - k * 3, 80, 112)
-    else:
-        draw.rounded_rectangle((sx, sy, sx + 80, sy + 112), 8, outline=DIM, width=2)
-    _text(
-        draw,
-        (WIDTH // 2, sy + 124),
-        tr("macarena.image.stock", count=view.stock_count),
-        16,
-        TEXT,
-        anchor="ma",
-    )
-
+    # the pozos around the middle (the stock and its count are the text's)
     colour_of = {p.seat: p.colour for p in view.players}
     number_of = {seat: n for n, seat in enumerate(view.seats, start=1)}
     for pozo in view.pozos:
@@ -301,7 +289,6 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     # standings strip
     draw.rectangle((0, strip_top, WIDTH, height), fill=PANEL)
     headers = [
-        (COLUMNS["cards"], "macarena.image.cards"),
         (COLUMNS["collection"], "macarena.image.collection_header"),
         (COLUMNS["coins"], "macarena.image.coins"),
         (COLUMNS["elements"], "macarena.image.elements"),
@@ -312,13 +299,10 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         _text(draw, (x, strip_top + 10), tr(key), 13, DIM)
     for row, p in enumerate(view.players):
         y = strip_top + 38 + row * 34
-        if p.has_turn or p.seat in view.to_act:
-            draw.rectangle((4, y - 4, WIDTH - 4, y + 26), outline=GOLD, width=2)
         _numbered_dot(draw, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
         name = _player_label(view, p.seat, tr, names)
         _text(draw, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
         col = COLUMNS
-        _text(draw, (col["cards"], y + 4), str(p.hand_count), 16, TEXT)
         coll = "?" if p.collection_count is None else str(p.collection_count)
         _text(draw, (col["collection"], y + 4), coll, 16, TEXT)
         draw.ellipse((col["coins"], y + 3, col["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE)
@@ -341,7 +325,10 @@ PER_ROW = 13
 
 
 # The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
-IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn", "collection"})}
+IMAGE_INPUTS = {
+    "render_hand": frozenset({"hand", "drawn", "collection"}),
+    "render_table": IMAGE_INPUTS_TABLE,
+}
 
 
 def render_hand(
