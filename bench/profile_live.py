@@ -54,6 +54,7 @@ GC_PRELUDE = (
     "if _os.environ.get('MESA_BENCH_GC'):\n"
     "    import gc as _gc, signal as _signal, time as _time\n"
     "    _spent = [0.0, 0, 0.0, 0.0, 0, 0.0]\n"
+    "    _slow = [0.0, 0.0, 0.0]\n"
     "    def _timed(phase, info):\n"
     "        if phase == 'start':\n"
     "            _spent[2] = _time.thread_time()\n"
@@ -64,10 +65,11 @@ GC_PRELUDE = (
     "            if info['generation'] == 2:\n"
     "                _spent[3] += spent\n"
     "                _spent[4] += 1\n"
+    "            _slow[info['generation']] = max(_slow[info['generation']], spent)\n"
     "    _gc.callbacks.append(_timed)\n"
     "    def _dump(*_):\n"
     "        with open(_os.environ['MESA_BENCH_GC'], 'a') as _out:\n"
-    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]}\\n')\n"
+    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]} {_slow}\\n')\n"
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
 )
 
