@@ -314,6 +314,8 @@ class Live:
     bot_root: str
     gc_full_s: float = 0.0
     gc_full_collections: int = 0
+    rss_mb: float = 0.0  # the bot's, at the window's end
+    renders_ms: float = 0.0  # render workers' CPU ms per move (bench/load.py's figure)
     profile: Profile = field(default_factory=Profile)
 
     def per_move(self, samples: float) -> float:
@@ -330,6 +332,7 @@ def report(live: Live, top: int) -> str:
         f" ({live.human_moves} human) in {live.window:.1f} s = {live.moves / max(live.window, 1e-9):.1f}"
         f" moves/s; bot CPU {live.bot_cpu_s:.2f} s = **{ms:.2f} ms per move**"
         f" ({100 * live.bot_cpu_s / max(live.window, 1e-9):.0f} % of a core);"
+        f" render workers {live.renders_ms:.2f} ms per move; bot RSS {live.rss_mb:.0f} MB;"
         f" samples busy {live.profile.busy()}, idle {live.profile.idle};"
         f" load average {' '.join(f'{x:.2f}' for x in live.loadavg)}",
         "",
@@ -439,6 +442,8 @@ async def main(argv: list[str] | None = None) -> int:
             gc_full_collections=full_collections,
             loadavg=load_average(),
             bot_root=str(args.bot_root),
+            rss_mb=result["bot_rss_mb"],
+            renders_ms=result["render_workers_cpu_ms_per_move"],
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
         live.profile = parse(spy.out) if spy.out.exists() else Profile()
