@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench.load as load  # noqa: E402
 from bench.load_probe import cpu_seconds, load_average  # noqa: E402
-from bench.profile_move import COUNT, frames_of, idle, key_of  # noqa: E402
+from bench.profile_move import BOT_RULES, COUNT, frames_of, idle, key_of  # noqa: E402
 
 # Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
 # file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections).
@@ -73,6 +73,7 @@ GC_PRELUDE = (
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
 )
 
+RULES = dict(BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
 # Innermost frame first: the first area one of whose markers a frame holds names the sample.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
     (
@@ -89,52 +90,22 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
         "DB writer hand-off (submit, queue)",
         ("/storage/writer.py:submit", "/storage/intents.py", "/queue.py"),
     ),
-    ("JSON (orjson, json)", ("/json/", "orjson")),
-    ("pydantic (validate, dump)", ("/pydantic/", "/pydantic_core/")),
+    ("JSON (orjson, json)", RULES["JSON (json, orjson)"]),
+    ("pydantic (validate, dump)", RULES["pydantic (validate, dump)"]),
     (
         "discord.py: objects (Interaction, Message, components)",
-        (
-            "/discord/message.py",
-            "/discord/state.py",
-            "/discord/member.py",
-            "/discord/user.py",
-            "/discord/guild.py",
-            "/discord/channel.py",
-            "/discord/threads.py",
-            "/discord/interactions.py",
-            "/discord/embeds.py",
-            "/discord/components.py",
-            "/discord/flags.py",
-            "/discord/partial_emoji.py",
-            "/discord/role.py",
-            "/discord/mixins.py",
-            "/discord/asset.py",
-            "/discord/utils.py",
-            "/discord/enums.py",
+        RULES["discord.py: parse messages/events"]
+        + (
             "/discord/permissions.py",
             "/discord/app_commands/",
             "/discord/ext/",
             "/discord/client.py",
         ),
     ),
-    (
-        "gateway receive (websocket, zlib)",
-        ("/discord/gateway.py", "/aiohttp/_websocket", "/aiohttp/http_websocket", "zlib"),
-    ),
+    ("gateway receive (websocket, zlib)", RULES["discord.py: gateway (websocket)"]),
     (
         "HTTP send/receive (discord.py, aiohttp, gate)",
-        (
-            "/discord/http.py",
-            "/discord/webhook/",
-            "/discord/file.py",
-            "/discord/abc.py",
-            "/aiohttp/",
-            "/yarl/",
-            "/multidict/",
-            "/bot/ui/http_gate.py",
-            "/bot/ui/pacer.py",
-            "/ssl.py",
-        ),
+        RULES["HTTP: discord.py + aiohttp client"] + ("/ssl.py",),
     ),
     (
         "payload building (cards, components, texts)",
@@ -151,7 +122,7 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
             "/babel/",
         ),
     ),
-    ("DB (loop side: storage, aiosqlite)", ("/storage/", "/aiosqlite/", "/sqlite3/", "/asyncpg/")),
+    ("DB (loop side: storage, aiosqlite)", RULES["storage (loop side)"]),
     ("games (engine, views, legal moves)", ("/games/",)),
     ("our handlers (bot/: cogs, service, ui)", ("/bot/",)),
     ("logging", ("/logging/",)),
