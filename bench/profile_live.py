@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bench.load as load  # noqa: E402
+import bench.profile_move as move  # noqa: E402
 from bench.load_probe import cpu_seconds, load_average  # noqa: E402
-from bench.profile_move import BOT_RULES, COUNT, frames_of, idle, key_of  # noqa: E402
 
 # Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
 # file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections).
@@ -73,7 +73,7 @@ GC_PRELUDE = (
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
 )
 
-RULES = dict(BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
+RULES = dict(move.BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
 # Innermost frame first: the first area one of whose markers a frame holds names the sample.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
     (
@@ -141,7 +141,6 @@ class Profile:
     areas: Counter[str] = field(default_factory=Counter)
     leaves: Counter[str] = field(default_factory=Counter)  # innermost function (own time)
     cumulative: Counter[str] = field(default_factory=Counter)  # with callees
-    threads: Counter[str] = field(default_factory=Counter)
     idle: int = 0
 
     def busy(self) -> int:
@@ -166,26 +165,16 @@ def area_of(keys: list[str]) -> str:
     return "other (stdlib)"
 
 
-def classify(line: str, profile: Profile) -> None:
-    stack, _, count_text = line.rpartition(" ")
-    if not stack:
-        return
-    count = int(count_text)
-    processes, frames, thread = frames_of(stack)
+def classify(
+    count: int, processes: list[str], keys: list[str], thread: str, profile: Profile
+) -> None:
     if len(processes) > 1:
         return  # a worker process (renders are bench/profile_move.py's)
-    keys = [key_of(f) for f in frames if "/bot/__main__.py" not in f]
-    if not keys or idle(keys[-1]):
+    if not keys or move.idle(keys[-1]):
         profile.idle += count
         return
     if thread != "MainThread":
-        name = (
-            "DB threads (SQLite, writer)"
-            if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg"))
-            else f"other threads ({thread.split(' ')[0]})"
-        )
-        profile.areas[name] += count
-        profile.threads[thread.split(" ")[0]] += count
+        profile.areas[move.thread_bucket(keys, thread)] += count
         return
     profile.areas[area_of(keys)] += count
     profile.leaves[_function(keys[-1])] += count
@@ -199,12 +188,8 @@ def _function(key: str) -> str:
 
 def parse(path: Path) -> Profile:
     profile = Profile()
-    record = ""
-    for line in path.read_text(errors="replace").splitlines():
-        record = f"{record}\n{line}" if record else line
-        if "thread (" in record and COUNT.search(line):
-            classify(record.replace("\n", " "), profile)
-            record = ""
+    for sample in move.samples(path):
+        classify(*sample, profile)
     return profile
 
 
@@ -229,21 +214,9 @@ class Spy:
             os.kill(self.pid, signal.SIGUSR1)
         self.task = asyncio.ensure_future(
             asyncio.create_subprocess_exec(
-                self.py_spy,
-                "record",
-                "--pid",
-                str(self.pid),
-                "--format",
-                "raw",
-                "--full-filenames",
-                "--threads",
-                "--nonblocking",
-                "--rate",
-                str(self.rate),
-                "--duration",
-                str(max(int(seconds), 1)),
-                "-o",
-                str(self.out),
+                *move.spy_command(
+                    self.py_spy, self.pid, self.rate, seconds, self.out, subprocesses=False
+                ),
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
             )
