@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bench.load as load  # noqa: E402
+import bench.profile_move as move  # noqa: E402
 from bench.load_probe import cpu_seconds, load_average  # noqa: E402
-from bench.profile_move import COUNT, frames_of, idle, key_of  # noqa: E402
 
 # Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
 # file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections).
@@ -54,6 +54,7 @@ GC_PRELUDE = (
     "if _os.environ.get('MESA_BENCH_GC'):\n"
     "    import gc as _gc, signal as _signal, time as _time\n"
     "    _spent = [0.0, 0, 0.0, 0.0, 0, 0.0]\n"
+    "    _slow = [0.0, 0.0, 0.0]\n"
     "    def _timed(phase, info):\n"
     "        if phase == 'start':\n"
     "            _spent[2] = _time.thread_time()\n"
@@ -64,13 +65,15 @@ GC_PRELUDE = (
     "            if info['generation'] == 2:\n"
     "                _spent[3] += spent\n"
     "                _spent[4] += 1\n"
+    "            _slow[info['generation']] = max(_slow[info['generation']], spent)\n"
     "    _gc.callbacks.append(_timed)\n"
     "    def _dump(*_):\n"
     "        with open(_os.environ['MESA_BENCH_GC'], 'a') as _out:\n"
-    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]}\\n')\n"
+    "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]} {_slow}\\n')\n"
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
 )
 
+RULES = dict(move.BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
 # Innermost frame first: the first area one of whose markers a frame holds names the sample.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
     (
@@ -87,52 +90,22 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
         "DB writer hand-off (submit, queue)",
         ("/storage/writer.py:submit", "/storage/intents.py", "/queue.py"),
     ),
-    ("JSON (orjson, json)", ("/json/", "orjson")),
-    ("pydantic (validate, dump)", ("/pydantic/", "/pydantic_core/")),
+    ("JSON (orjson, json)", RULES["JSON (json, orjson)"]),
+    ("pydantic (validate, dump)", RULES["pydantic (validate, dump)"]),
     (
         "discord.py: objects (Interaction, Message, components)",
-        (
-            "/discord/message.py",
-            "/discord/state.py",
-            "/discord/member.py",
-            "/discord/user.py",
-            "/discord/guild.py",
-            "/discord/channel.py",
-            "/discord/threads.py",
-            "/discord/interactions.py",
-            "/discord/embeds.py",
-            "/discord/components.py",
-            "/discord/flags.py",
-            "/discord/partial_emoji.py",
-            "/discord/role.py",
-            "/discord/mixins.py",
-            "/discord/asset.py",
-            "/discord/utils.py",
-            "/discord/enums.py",
+        RULES["discord.py: parse messages/events"]
+        + (
             "/discord/permissions.py",
             "/discord/app_commands/",
             "/discord/ext/",
             "/discord/client.py",
         ),
     ),
-    (
-        "gateway receive (websocket, zlib)",
-        ("/discord/gateway.py", "/aiohttp/_websocket", "/aiohttp/http_websocket", "zlib"),
-    ),
+    ("gateway receive (websocket, zlib)", RULES["discord.py: gateway (websocket)"]),
     (
         "HTTP send/receive (discord.py, aiohttp, gate)",
-        (
-            "/discord/http.py",
-            "/discord/webhook/",
-            "/discord/file.py",
-            "/discord/abc.py",
-            "/aiohttp/",
-            "/yarl/",
-            "/multidict/",
-            "/bot/ui/http_gate.py",
-            "/bot/ui/pacer.py",
-            "/ssl.py",
-        ),
+        RULES["HTTP: discord.py + aiohttp client"] + ("/ssl.py",),
     ),
     (
         "payload building (cards, components, texts)",
@@ -149,7 +122,7 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
             "/babel/",
         ),
     ),
-    ("DB (loop side: storage, aiosqlite)", ("/storage/", "/aiosqlite/", "/sqlite3/", "/asyncpg/")),
+    ("DB (loop side: storage, aiosqlite)", RULES["storage (loop side)"]),
     ("games (engine, views, legal moves)", ("/games/",)),
     ("our handlers (bot/: cogs, service, ui)", ("/bot/",)),
     ("logging", ("/logging/",)),
@@ -168,7 +141,6 @@ class Profile:
     areas: Counter[str] = field(default_factory=Counter)
     leaves: Counter[str] = field(default_factory=Counter)  # innermost function (own time)
     cumulative: Counter[str] = field(default_factory=Counter)  # with callees
-    threads: Counter[str] = field(default_factory=Counter)
     idle: int = 0
 
     def busy(self) -> int:
@@ -193,26 +165,16 @@ def area_of(keys: list[str]) -> str:
     return "other (stdlib)"
 
 
-def classify(line: str, profile: Profile) -> None:
-    stack, _, count_text = line.rpartition(" ")
-    if not stack:
-        return
-    count = int(count_text)
-    processes, frames, thread = frames_of(stack)
+def classify(
+    count: int, processes: list[str], keys: list[str], thread: str, profile: Profile
+) -> None:
     if len(processes) > 1:
         return  # a worker process (renders are bench/profile_move.py's)
-    keys = [key_of(f) for f in frames if "/bot/__main__.py" not in f]
-    if not keys or idle(keys[-1]):
+    if not keys or move.idle(keys[-1]):
         profile.idle += count
         return
     if thread != "MainThread":
-        name = (
-            "DB threads (SQLite, writer)"
-            if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg"))
-            else f"other threads ({thread.split(' ')[0]})"
-        )
-        profile.areas[name] += count
-        profile.threads[thread.split(" ")[0]] += count
+        profile.areas[move.thread_bucket(keys, thread)] += count
         return
     profile.areas[area_of(keys)] += count
     profile.leaves[_function(keys[-1])] += count
@@ -226,12 +188,8 @@ def _function(key: str) -> str:
 
 def parse(path: Path) -> Profile:
     profile = Profile()
-    record = ""
-    for line in path.read_text(errors="replace").splitlines():
-        record = f"{record}\n{line}" if record else line
-        if "thread (" in record and COUNT.search(line):
-            classify(record.replace("\n", " "), profile)
-            record = ""
+    for sample in move.samples(path):
+        classify(*sample, profile)
     return profile
 
 
@@ -256,21 +214,9 @@ class Spy:
             os.kill(self.pid, signal.SIGUSR1)
         self.task = asyncio.ensure_future(
             asyncio.create_subprocess_exec(
-                self.py_spy,
-                "record",
-                "--pid",
-                str(self.pid),
-                "--format",
-                "raw",
-                "--full-filenames",
-                "--threads",
-                "--nonblocking",
-                "--rate",
-                str(self.rate),
-                "--duration",
-                str(max(int(seconds), 1)),
-                "-o",
-                str(self.out),
+                *move.spy_command(
+                    self.py_spy, self.pid, self.rate, seconds, self.out, subprocesses=False
+                ),
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
             )
@@ -312,6 +258,8 @@ class Live:
     bot_root: str
     gc_full_s: float = 0.0
     gc_full_collections: int = 0
+    rss_mb: float = 0.0  # the bot's, at the window's end
+    renders_ms: float = 0.0  # render workers' CPU ms per move (bench/load.py's figure)
     profile: Profile = field(default_factory=Profile)
 
     def per_move(self, samples: float) -> float:
@@ -328,6 +276,7 @@ def report(live: Live, top: int) -> str:
         f" ({live.human_moves} human) in {live.window:.1f} s = {live.moves / max(live.window, 1e-9):.1f}"
         f" moves/s; bot CPU {live.bot_cpu_s:.2f} s = **{ms:.2f} ms per move**"
         f" ({100 * live.bot_cpu_s / max(live.window, 1e-9):.0f} % of a core);"
+        f" render workers {live.renders_ms:.2f} ms per move; bot RSS {live.rss_mb:.0f} MB;"
         f" samples busy {live.profile.busy()}, idle {live.profile.idle};"
         f" load average {' '.join(f'{x:.2f}' for x in live.loadavg)}",
         "",
@@ -437,6 +386,8 @@ async def main(argv: list[str] | None = None) -> int:
             gc_full_collections=full_collections,
             loadavg=load_average(),
             bot_root=str(args.bot_root),
+            rss_mb=result["bot_rss_mb"],
+            renders_ms=result["render_workers_cpu_ms_per_move"],
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
         live.profile = parse(spy.out) if spy.out.exists() else Profile()

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,13 +185,25 @@ def first_rule(keys: list[str], rules: list[tuple[str, tuple[str, ...]]]) -> str
     return None
 
 
-def classify(line: str, profile: Profile) -> None:
-    stack, _, count_text = line.rpartition(" ")
-    if not stack:
-        return
-    count = int(count_text)
-    processes, frames, thread = frames_of(stack)
-    keys = [key_of(f) for f in frames if "/bot/__main__.py" not in f]
+def samples(path: Path) -> Iterator[tuple[int, list[str], list[str], str]]:
+    """(count, process frames, frame keys outermost first, thread name) of each record of the
+    raw stacks of ``path`` (a process's command line may span lines: a record ends at the line
+    that ends with its sample count once its thread frame was seen)."""
+    record = ""
+    for line in path.read_text(errors="replace").splitlines():
+        record = f"{record}\n{line}" if record else line
+        if "thread (" in record and COUNT.search(line):
+            stack, _, count_text = record.replace("\n", " ").rpartition(" ")
+            record = ""
+            if stack:
+                processes, frames, thread = frames_of(stack)
+                keys = [key_of(f) for f in frames if "/bot/__main__.py" not in f]
+                yield int(count_text), processes, keys, thread
+
+
+def classify(
+    count: int, processes: list[str], keys: list[str], thread: str, profile: Profile
+) -> None:
     if not keys or idle(keys[-1]):
         profile.idle += count
         return
@@ -213,12 +226,7 @@ def classify(line: str, profile: Profile) -> None:
             profile.buckets["workers: plumbing (pickle, queues)"] += count
         return
     if thread != "MainThread":
-        name = (
-            "storage (database threads)"
-            if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg"))
-            else f"bot: other threads ({thread.split(' ')[0]})"
-        )
-        profile.buckets[name] += count
+        profile.buckets[thread_bucket(keys, thread)] += count
         return
     if any(marker in keys[-1] for marker in HANDOFFS):
         bucket = "hand-offs: waking the writer / the pool (GIL waits)"
@@ -237,6 +245,13 @@ def classify(line: str, profile: Profile) -> None:
         profile.cumulative[function] += count
 
 
+def thread_bucket(keys: list[str], thread: str) -> str:
+    """Where a sample of a thread other than the event loop's goes."""
+    if any(m in k for k in keys for m in ("sqlite", "/storage/", "asyncpg")):
+        return "storage (database threads)"
+    return f"bot: other threads ({thread.split(' ')[0]})"
+
+
 def _function(key: str) -> str:
     """``path:function`` of a frame, a library's path from its package."""
     return key.split("site-packages/")[-1].rsplit(":", 1)[0]
@@ -252,15 +267,10 @@ def _own(key: str) -> str | None:
 
 
 def parse(path: Path, rate: int) -> Profile:
-    """The raw stacks of ``path`` (a process's command line may span lines: a record ends at
-    the line that ends with its sample count once its thread frame was seen)."""
+    """The raw stacks of ``path``."""
     profile = Profile(rate)
-    record = ""
-    for line in path.read_text(errors="replace").splitlines():
-        record = f"{record}\n{line}" if record else line
-        if ";thread (" in record and COUNT.search(line):
-            classify(record.replace("\n", " "), profile)
-            record = ""
+    for sample in samples(path):
+        classify(*sample, profile)
     return profile
 
 
@@ -328,22 +338,7 @@ async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
         world.measuring = True
         start = time.monotonic()
         spy = await asyncio.create_subprocess_exec(
-            args.py_spy,
-            "record",
-            "--pid",
-            str(bot.pid),
-            "--subprocesses",
-            "--format",
-            "raw",
-            "--full-filenames",
-            "--threads",
-            "--nonblocking",
-            "--rate",
-            str(args.rate),
-            "--duration",
-            str(int(args.window)),
-            "-o",
-            str(out),
+            *spy_command(args.py_spy, bot.pid, args.rate, args.window, out, subprocesses=True),
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
         )
@@ -372,6 +367,30 @@ async def run_game(game: str, args: argparse.Namespace, folder: Path) -> Run:
         reused=len(phases.get(REUSED, [])),
         image_kib=round(statistics.mean(phases[IMAGE_KIB]), 2) if phases.get(IMAGE_KIB) else 0.0,
     )
+
+
+def spy_command(
+    py_spy: str, pid: int, rate: int, seconds: float, out: Path, *, subprocesses: bool
+) -> list[str]:
+    """py-spy recording ``pid``'s threads (and its workers') as raw stacks, never pausing it."""
+    return [
+        py_spy,
+        "record",
+        "--pid",
+        str(pid),
+        *(["--subprocesses"] if subprocesses else []),
+        "--format",
+        "raw",
+        "--full-filenames",
+        "--threads",
+        "--nonblocking",
+        "--rate",
+        str(rate),
+        "--duration",
+        str(max(int(seconds), 1)),
+        "-o",
+        str(out),
+    ]
 
 
 def _cpu(pid: int) -> float:

@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -118,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     point_at_endpoints(settings)
     bot = create_bot(settings, start_workers=True)
     try:
-        asyncio.run(serve(bot, settings.discord_token, ops=ops_server(bot, settings, errors)))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            runner.run(serve(bot, settings.discord_token, ops=ops_server(bot, settings, errors)))
     except OpsPortError as exc:
         print(t("cli.metrics_port", detail=exc), file=sys.stderr)
         return 5
@@ -164,6 +166,17 @@ def ops_server(bot: MesaBot, settings: Settings, errors: ErrorCounter) -> OpsSer
         settings.metrics_host,
         settings.metrics_port,
     )
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (a dependency on Linux and macOS): its loop,
+    sockets and transports are compiled, which takes a share of the bot's CPU per move off
+    (``bench/profile_live.py``); otherwise asyncio's own (None)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 async def serve(bot: MesaBot, token: str, ops: OpsServer | None = None) -> None:

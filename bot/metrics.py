@@ -31,7 +31,8 @@ LOOP_LAG = "loop_lag"
 
 @dataclass
 class Histogram:
-    """Count, sum and max, plus a bounded sample reservoir (the newest ``keep`` values)."""
+    """Count, sum and max, plus a bounded sample reservoir (the newest ``keep`` values, up
+    to twice as many kept between trims)."""
 
     keep: int = 2048
     count: int = 0
@@ -44,13 +45,19 @@ class Histogram:
         self.total += value
         self.max = max(self.max, value)
         self.samples.append(value)
-        if len(self.samples) > self.keep:
+        # Trimmed once it holds twice ``keep``: trimming at every value past ``keep`` moved
+        # the whole reservoir each time (a tenth of a millisecond of the bot's CPU per move).
+        if len(self.samples) >= 2 * self.keep:
             del self.samples[: len(self.samples) - self.keep]
+
+    def newest(self) -> list[float]:
+        """The newest ``keep`` values."""
+        return self.samples[-self.keep :]
 
     def quantile(self, q: float) -> float:
         if not self.samples:
             return 0.0
-        ordered = sorted(self.samples)
+        ordered = sorted(self.newest())
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
     @property

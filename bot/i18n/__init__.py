@@ -78,14 +78,17 @@ def _translate(loc: str, key: str, params: dict[str, Any]) -> str:
     try:
         # A view is rebuilt for every change and names the same ~150 texts each time.
         # The value's type is part of the key: 1, 1.0 and True are equal but print apart.
-        return _rendered(loc, key, tuple((k, type(v), v) for k, v in sorted(params.items())))
+        # Built without a Python-level loop or a sort (a call site names its parameters in
+        # the same order each time): the key cost more than the cached lookup.
+        return _rendered(loc, key, (*params.items(), *map(type, params.values())))
     except TypeError:  # an unhashable parameter (a list, a dict): rendered afresh
         return _render_key(loc, key, params)
 
 
 @lru_cache(maxsize=32_768)
-def _rendered(loc: str, key: str, params: tuple[tuple[str, type, Any], ...]) -> str:
-    return _render_key(loc, key, {k: v for k, _, v in params})
+def _rendered(loc: str, key: str, params: tuple[Any, ...]) -> str:
+    """``params``: the (name, value) pairs, then their values' types."""
+    return _render_key(loc, key, dict(params[: len(params) // 2]))
 
 
 def _render_key(loc: str, key: str, params: dict[str, Any]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -96,18 +95,27 @@ def seat_names(table: Table, tr: Translator) -> SeatNames:
     """Seat -> the name players read, each worked out once per payload (a payload asks for
     every seat's name many times: its lines, events, buttons and image)."""
 
-    @functools.cache
+    # A dict, not ``functools.cache``: a cache wrapper per payload cost more than its lookups.
+    known: dict[str, str] = {}
+
     def name(seat: str | None) -> str:
         if seat is None:
             return "—"
-        info = table.seat(seat)
-        if info is None:
-            return seat
-        if info.is_cpu:
-            return tr("seat.cpu_name", name=info.name, level=tr(f"level.{info.cpu_level}"))
-        return info.name
+        found = known.get(seat)
+        if found is None:
+            found = known[seat] = _seat_name(table, seat, tr)
+        return found
 
     return name
+
+
+def _seat_name(table: Table, seat: str, tr: Translator) -> str:
+    info = table.seat(seat)
+    if info is None:
+        return seat
+    if info.is_cpu:
+        return tr("seat.cpu_name", name=info.name, level=tr(f"level.{info.cpu_level}"))
+    return info.name
 
 
 def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:

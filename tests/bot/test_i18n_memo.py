@@ -24,3 +24,13 @@ def test_equal_values_of_other_types_print_apart_and_unhashable_ones_still_rende
     assert as_int == fresh("en", key, {name: 1})
     assert as_float == fresh("en", key, {name: 1.0})
     assert tr("en", key, **{name: [1, 2]}) == fresh("en", key, {name: [1, 2]})
+
+
+def test_parameters_named_in_any_order_or_swapped_render_their_own_values():
+    key, template = next((k, t) for k, t in catalogue("en").items() if len(placeholders(t)) >= 2)
+    first, second = sorted(placeholders(template))[:2]
+    one = tr("en", key, **{first: "A", second: "B"})
+    other_order = tr("en", key, **{second: "B", first: "A"})
+    swapped = tr("en", key, **{first: "B", second: "A"})
+    assert one == other_order == fresh("en", key, {first: "A", second: "B"})
+    assert swapped == fresh("en", key, {first: "B", second: "A"}) != one

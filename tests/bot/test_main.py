@@ -1,5 +1,6 @@
 """`python -m bot`: a clear message without a token, and --help."""
 
+import asyncio
 import os
 import re
 import shutil
@@ -175,3 +176,18 @@ def test_postgresql_timeouts_and_read_pool_are_settings(tmp_path):
     tuning = Settings(_env_file=env).pg_tuning()
     assert tuning == PgTuning(statement_timeout_ms=250, lock_timeout_ms=0, read_connections=2)
     assert tuning.server_settings() == {"statement_timeout": "250", "lock_timeout": "0"}
+
+
+def test_python_m_bot_runs_on_uvloops_event_loop():
+    import uvloop
+
+    from bot.__main__ import loop_factory
+
+    factory = loop_factory()
+    assert factory is uvloop.new_event_loop
+
+    async def running() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    with asyncio.Runner(loop_factory=factory) as runner:
+        assert isinstance(runner.run(running()), uvloop.Loop)

@@ -35,3 +35,14 @@ async def test_loop_lag_monitor_logs_one_line_per_interval(caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "mesa.metrics"]
     lags = [m for m in lines if m.startswith("loop_lag_ms=")]
     assert len(lags) >= 3 and all(re.fullmatch(r"loop_lag_ms=\d+\.\d+", m) for m in lags)
+
+
+def test_a_histograms_quantiles_read_its_newest_values_and_its_reservoir_stays_bounded():
+    histogram = metrics.Histogram(keep=10)
+    for value in range(1, 101):
+        histogram.add(float(value))
+        assert len(histogram.samples) < 2 * histogram.keep
+    assert histogram.count == 100 and histogram.max == 100.0
+    assert histogram.newest() == [float(v) for v in range(91, 101)]
+    assert histogram.quantile(0.0) == 91.0  # the values before the newest ten are out
+    assert histogram.quantile(0.99) == 100.0
