@@ -390,7 +390,7 @@ class SeatButton(TableButton, template=ids.SEAT_BUTTON):
 
 def route_by_component(client: discord.Client) -> None:
     """Dispatch ``client``'s dynamic items from the clicked component alone (see above), each
-    click's handler started in the loop turn its event is read (``_start_now``)."""
+    click's handler started in the loop turn its event is read (``start_now``)."""
     store: Any = client._connection._view_store
     store.schedule_dynamic_item_call = _dispatch  # the instance's, over ViewStore's method
 
@@ -398,7 +398,7 @@ def route_by_component(client: discord.Client) -> None:
         for pattern, factory in store._dynamic_items.items():
             match = pattern.fullmatch(custom_id)
             if match is not None:
-                rest = _start_now(_dispatch(component_type, factory, interaction, custom_id, match))
+                rest = start_now(_dispatch(component_type, factory, interaction, custom_id, match))
                 if rest is not None:
                     store.add_task(rest)  # kept alive, as discord.py keeps its own tasks
 
@@ -407,12 +407,13 @@ def route_by_component(client: discord.Client) -> None:
 
 # Issue 25, the ack: discord.py starts a click's handler in a task of its own, so it waits for
 # everything the loop has ready when the gateway event is read: under load a whole loop lag
-# before the click's intent is even queued to the writer. ``_start_now`` runs it at once, up to
+# before the click's intent is even queued to the writer. ``start_now`` runs it at once, up to
 # its first real wait (the intent's write, the move's window), as Python 3.12's eager tasks
 # do, and only the rest as a task. The handler runs in a context of its own, as in a task.
+# The clicker's own view, once the click releases it, starts the same way (view_kit.py).
 
 
-def _start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
+def start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
     """Run ``coroutine`` now up to its first wait; the task that runs the rest (None when it
     finished, or raised: logged, never raised into the gateway's reader)."""
     context = contextvars.copy_context()

@@ -1,5 +1,5 @@
 """Issue 25, the ack: a click's handler starts in the loop turn its gateway event is read, up to
-its first wait (``bot.ui.items._start_now``, as Python 3.12's eager tasks), not in a task that
+its first wait (``bot.ui.items.start_now``, as Python 3.12's eager tasks), not in a task that
 waits for everything else the loop has ready. Counted in steps, not timed."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from bot.ui.items import _start_now
+from bot.ui.items import start_now
 
 seen: contextvars.ContextVar[str] = contextvars.ContextVar("seen", default="outside")
 
@@ -24,7 +24,7 @@ async def test_the_handler_runs_to_its_first_wait_before_the_caller_goes_on():
         steps.append("started")
         steps.append(f"got {await gate}")
 
-    rest = _start_now(handler())
+    rest = start_now(handler())
     steps.append("caller")
     assert steps == ["started", "caller"]  # no loop turn before the handler began
     assert rest is not None and not rest.done()
@@ -39,7 +39,7 @@ async def test_a_handler_that_never_waits_leaves_no_task():
     async def handler() -> None:
         done.append(True)
 
-    assert _start_now(handler()) is None
+    assert start_now(handler()) is None
     assert done == [True]
 
 
@@ -49,7 +49,7 @@ async def test_the_handler_has_its_own_context_as_in_a_task():
         await asyncio.sleep(0)
         assert seen.get() == "inside"  # kept across its own waits
 
-    rest = _start_now(handler())
+    rest = start_now(handler())
     assert seen.get() == "outside"  # nothing leaked into the gateway reader's context
     assert rest is not None
     await rest
@@ -60,7 +60,7 @@ async def test_a_failure_before_the_first_wait_is_logged_not_raised_into_the_rea
         raise ValueError("broken click")
 
     with caplog.at_level(logging.ERROR, logger="bot.ui.items"):
-        assert _start_now(handler()) is None
+        assert start_now(handler()) is None
     assert "broken click" in caplog.text
 
 
@@ -79,7 +79,7 @@ async def test_the_rest_gets_the_waits_outcome_and_its_cancellation():
         finally:
             caught.append("cleaned up")
 
-    rest = _start_now(handler())
+    rest = start_now(handler())
     assert rest is not None
     failing.set_exception(OSError("disk full"))
     for _ in range(3):
