@@ -6,19 +6,9 @@ traced apart (``view_mover_*``) from the other DM views'. Counted in steps, not 
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
-from bot import metrics
-from bot.ui.pacer import RequestPacer
-from bot.ui.view_kit import SlotSet, ViewKit
-
-
-def _kit() -> ViewKit:
-    return ViewKit(SimpleNamespace(), RequestPacer(0))  # type: ignore[arg-type]
-
-
-def _n(phase: str) -> int:
-    return metrics.histograms[phase].count if phase in metrics.histograms else 0
+from bot.ui.view_kit import SlotSet
+from tests.bot.test_view_trace import _kit, _n
 
 
 async def test_a_released_view_starts_before_views_queued_earlier():
