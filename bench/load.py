@@ -861,7 +861,7 @@ def summary(results: list[dict[str, Any]]) -> str:
 
 # Where a view's time goes in the bot (``bot/ui/view_kit.py`` ``_Stages``): per kind of view,
 # each stage's p50 / p99 / max ms; then the requests and the click's answer.
-VIEW_KINDS = ("dm", "public", "hand", "mention")
+VIEW_KINDS = ("dm", "mover", "public", "hand", "mention")  # mover: a view a click held
 VIEW_STAGES = (
     "queued",
     "coalesce",

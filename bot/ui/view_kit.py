@@ -27,6 +27,7 @@ from bot.ui.anywhere import InteractionOnlyTables
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.fresh import TableMessageAges
+from bot.ui.items import start_now
 from bot.ui.lobby_answer import LobbyAnswers
 from bot.ui.messages import (
     Payload,
@@ -109,6 +110,9 @@ class Slot:
     # (``time.perf_counter``) a change waits to be shown (None: nothing waits).
     kind: str = "view"
     since: float | None = None
+    # Its change waited for a click answered with the view (released): the clicker's own view,
+    # started at once and traced as ``mover`` (issue 25: what the mover waits for).
+    urgent: bool = False
 
     async def take_by(self, deadline: float) -> bool:
         """Take ``busy`` if it is free by ``deadline`` (loop time): a click answered with this
@@ -208,7 +212,7 @@ class _Stages:
 
     def __init__(self, slot: Slot) -> None:
         now = time.perf_counter()
-        self._names = _stage_names(slot.kind)
+        self._names = _stage_names("mover" if slot.urgent else slot.kind)
         self._since = slot.since if slot.since is not None else now
         self._last = self._since
         self.mark("queued")
@@ -228,7 +232,7 @@ STAGES = ("queued", "coalesce", "pace", "busy", "restore", "checks", "build", "r
 # The metric names of each kind of slot, built once, not per stage of every change.
 _NAMES = {
     kind: {stage: f"view_{kind}_{stage}" for stage in (*STAGES, "total")}
-    for kind in ("view", "public", "dm", "hand", "mention")
+    for kind in ("view", "public", "dm", "hand", "mention", "mover")
 }
 
 
@@ -317,12 +321,19 @@ class ViewKit:
                 slot.recheck = True  # a change that lets someone act ends the wait
                 slot.wake.set()
         if not slot.holds and (slot.task is None or slot.task.done()):
-            slot.task = self.spawn(self._drain_slot(slot))
+            if slot.urgent:  # the clicker's own view: up to its first wait now, not in a turn
+                slot.task = start_now(self._drain_slot(slot))
+                if slot.task is not None:
+                    self._tasks.add(slot.task)
+                    slot.task.add_done_callback(self._tasks.discard)
+            else:
+                slot.task = self.spawn(self._drain_slot(slot))
 
     async def _drain_slot(self, slot: Slot) -> None:
         while slot.dirty and not slot.holds and slot.work is not None:
             slot.paced_turn = False
             trace = _Stages(slot)
+            slot.urgent = False  # a later change is no click's answer
             urgency = Priority.PUBLIC
             if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
                 if await _lets_act(slot):
@@ -419,6 +430,7 @@ class ViewKit:
             return
         slot.holds = max(0, slot.holds - 1)
         if slot.dirty and slot.work is not None:
+            slot.urgent = not slot.holds  # what the click's answer left for its worker
             self.kick(slot, slot.work)
 
     async def closed_dms(self, seat: str) -> bool:
