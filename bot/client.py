@@ -23,14 +23,13 @@ from bot.registry import load_games
 from bot.service import ServiceConfig, Table, TableService
 from bot.service.feed import ChangeFeed, NoFeed
 from bot.service.followers import Followers
-from bot.service.notify import ListenerFanOut
 from bot.service.ratings import backfill
 from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.items import route_by_component
-from bot.ui.listener import DiscordTableListener
+from bot.ui.listener import DiscordTableListener, ListenerFanOut
 from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer, SharedBudget
 from bot.ui.pending_commands import PendingCommands

@@ -5,8 +5,10 @@
 4. persist snapshot + action row (+ standings, card transfers and ratings when it ends) as ONE
    writer unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
    the rating changes it returns are kept in the table's meta, as that transaction stored them;
-5. post the listener's notification (``notify.py``) and release the lock; the caller awaits
-   the delivery *outside* the lock, so presenting never blocks the next move.
+5. post the listener's notification (``notify.py``) and release the lock; the notification is
+   delivered *outside* the lock, so presenting never blocks the next move: a person's move
+   (``play``) tells the listener itself, in its own task, when its turn in the table's line
+   comes; a computer's or a timer's move awaits a delivery by a task of its own.
 Scheduling what comes next (computer turns, the turn timer) is the caller's: for a person's
 move (``play``, the click path, ``TableService.act``) the service's ``after_change``.
 
@@ -30,7 +32,7 @@ from bot import metrics
 from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
-from bot.service.notify import Delivery
+from bot.service.notify import Delivery, Turn
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.table_registry import TableRegistry
 from bot.service.wake import next_wake
@@ -85,9 +87,10 @@ class Moves:
         self.inflight += 1
         self.idle.clear()
         try:
-            _, delivery = await self.act(table, seat, version, action_text, intent)
+            _, turn = await self.act(table, seat, version, action_text, intent)
             try:
-                await delivery  # presented outside the table lock, in version order
+                async with turn as tell:  # outside the table lock, in version order
+                    await tell()
             finally:
                 self._after_change(table)
         finally:
@@ -103,8 +106,9 @@ class Moves:
         version: int | None,
         action_text: str,
         intent: Intent | None = None,
-    ) -> tuple[list[Event], Delivery]:
-        """Steps 1-5; returns the events and the delivery to await (outside the lock).
+    ) -> tuple[list[Event], Turn]:
+        """Steps 1-5 of a person's move; returns the events and the notification's turn, for
+        the caller to tell the listener outside the lock (``async with turn as tell``).
         ``intent``: the click this move answers, marked done in the move's transaction."""
         start = time.perf_counter()
         async with table.lock:
@@ -112,9 +116,8 @@ class Moves:
             info = table.seat(seat)
             if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
                 raise TableError("seat_played_by_cpu")
-            return await self.act_locked(
-                table, seat, version, action_text, by_timer=False, intent=intent
-            )
+            events = await self._apply_and_persist(table, seat, version, action_text, False, intent)
+            return events, self.ctx.notify.turn(table, events, seat, False)
 
     async def act_locked(
         self,

@@ -7,14 +7,20 @@ slow Discord call (or discord.py's retry back-off) never blocks the next move at
 Ordering guarantee (see also ``TableListener`` in models.py): notifications of one table are
 delivered one at a time, in the order they were posted, and they are posted under the table's
 lock right after the change committed, so in commit (= version) order. Different tables are
-delivered concurrently. The caller awaits its own delivery (``await delivery``) so an action
-still returns after it has been presented, and its presentation errors reach it as before; a
-caller that is cancelled does not cancel the delivery (later ones still wait for it).
+delivered concurrently. Two ways to be delivered:
 
-Who hears them: the main listener (Discord's table messages) first, then others beside it
-(spectators' DMs, the table's thread line: ``ListenerFanOut``). An extra listener's failure is
-logged, never passed on: the main listener's guarantees and errors stay as they are. (The
-fan-out lives here, not in a module of its own, so a click's delivery is one file to read.)
+- ``post`` (``Delivery``): by a task of its own; the caller may await it (``await delivery``)
+  so an action still returns after it has been presented, with its presentation errors; a
+  caller that is cancelled does not cancel the delivery (later ones still wait for it).
+- ``turn`` (``Turn``): by its poster, in the poster's own task, once every earlier one of its
+  table was delivered (``async with turn as tell: await tell()``): a person's move (the click
+  path, ``Moves.play``) tells the listener itself, no task and no loop turn between its commit
+  and its views, and a reader follows the click from the move straight to the listener. A
+  poster cancelled before its turn came hands the delivery to a task; once told, the listener's
+  call is the poster's (the Discord listener's ``game_changed`` only queues its views).
+
+Who hears them: ``bot/ui/listener.py``'s ``ListenerFanOut`` (the table messages first, then the
+listeners beside them); here, only the one listener the service was given.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 from bot import metrics
@@ -69,18 +75,79 @@ class Delivery:
         return self._task
 
 
+class Turn:
+    """A notification its poster delivers itself, once its table's earlier ones were:
+    ``async with turn as tell: await tell()`` (entering waits for the turn; ``tell()`` is the
+    listener's call, made from the poster's own frame)."""
+
+    def __init__(
+        self,
+        before: asyncio.Future[None] | None,
+        call: Callable[[], Awaitable[None]],
+        hand_on: Callable[[], None],
+        told: Callable[[], None],
+    ) -> None:
+        self._before, self._call, self._hand_on, self._told = before, call, hand_on, told
+        self._start = 0.0
+
+    async def __aenter__(self) -> Callable[[], Awaitable[None]]:
+        before = self._before
+        if before is not None and not before.done():
+            try:
+                await asyncio.wait({before})  # its outcome is its poster's business
+            except asyncio.CancelledError:
+                self._hand_on()  # committed, so shown: by a task of its own after all
+                raise
+        self._start = time.perf_counter()
+        return self._call
+
+    async def __aexit__(self, *exc: object) -> None:
+        metrics.observe("notify", (time.perf_counter() - self._start) * 1000)
+        self._told()
+
+
 class Notifications:
     def __init__(self, listener: TableListener) -> None:
         self.listener = listener
-        self._tails: dict[int, asyncio.Task[None]] = {}
+        # Each table's last notification: a delivery's task, or a turn's settled-when-told.
+        self._tails: dict[int, asyncio.Future[None]] = {}
 
     def post(self, table_id: int, call: Callable[[], Awaitable[None]]) -> Delivery:
         """Deliver ``call()`` after every notification posted earlier for ``table_id``."""
         before = self._tails.get(table_id)
         task = asyncio.create_task(self._deliver(before, call), name=f"notify-{table_id}")
-        self._tails[table_id] = task
-        task.add_done_callback(lambda done: self._finished(table_id, done))
+        self._line_up(table_id, task)
         return Delivery(task)
+
+    def turn(self, table: Table, events: list[Event], actor: str | None, by_timer: bool) -> Turn:
+        """``game_changed`` for a poster that tells the listener itself (see ``Turn``)."""
+        at, before = as_of(table), self._tails.get(table.id)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._line_up(table.id, done)
+
+        def call() -> Awaitable[None]:
+            return self.listener.game_changed(at(), events, actor, by_timer)
+
+        def told() -> None:
+            # Out of the line at once, not a loop turn later (its done callbacks): the poster
+            # goes on to ``after_change``, which releases a finished table once none is pending.
+            if not done.done():  # (cancelled by a shutdown's drain meanwhile)
+                done.set_result(None)
+            self._finished(table.id, done)
+
+        def handed_on(task: asyncio.Task[None]) -> None:
+            self._finished(table.id, task)  # its failure logged (nobody awaits it)
+            told()
+
+        def hand_on() -> None:
+            task = asyncio.create_task(self._deliver(before, call), name=f"notify-{table.id}")
+            task.add_done_callback(handed_on)
+
+        return Turn(before, call, hand_on, told)
+
+    def _line_up(self, table_id: int, tail: asyncio.Future[None]) -> None:
+        self._tails[table_id] = tail
+        tail.add_done_callback(lambda done: self._finished(table_id, done))
 
     def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool
@@ -125,7 +192,7 @@ class Notifications:
 
     @staticmethod
     async def _deliver(
-        before: asyncio.Task[None] | None, call: Callable[[], Awaitable[None]]
+        before: asyncio.Future[None] | None, call: Callable[[], Awaitable[None]]
     ) -> None:
         if before is not None and not before.done():
             await asyncio.wait({before})  # its outcome is its poster's business
@@ -135,61 +202,10 @@ class Notifications:
         finally:
             metrics.observe("notify", (time.perf_counter() - start) * 1000)
 
-    def _finished(self, table_id: int, task: asyncio.Task[None]) -> None:
+    def _finished(self, table_id: int, task: asyncio.Future[None]) -> None:
         if self._tails.get(table_id) is task:
             del self._tails[table_id]
         if not task.cancelled() and task.exception() is not None:
             # Retrieved here so an unawaited failure is logged once, not as "never retrieved";
             # an awaiting poster gets it raised as well.
             log.debug("notification failed at table %s", table_id, exc_info=task.exception())
-
-
-class ListenerFanOut:
-    def __init__(self, main: TableListener, extra: Sequence[TableListener]) -> None:
-        self.main = main
-        self.extra = list(extra)
-
-    async def _also(self, call: Callable[[TableListener], Awaitable[None]]) -> None:
-        for listener in self.extra:
-            try:
-                await call(listener)
-            except Exception:  # a spectator's DM must not fail a move
-                log.exception("listener %s failed", type(listener).__name__)
-
-    async def lobby_changed(self, table: Table) -> None:
-        try:
-            await self.main.lobby_changed(table)
-        finally:
-            await self._also(lambda one: one.lobby_changed(table))
-
-    async def game_changed(
-        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
-    ) -> None:
-        try:
-            await self.main.game_changed(table, events, actor, by_timer)
-        finally:
-            await self._also(lambda one: one.game_changed(table, events, actor, by_timer))
-
-    async def table_closed(self, table: Table, reason: str) -> None:
-        try:
-            await self.main.table_closed(table, reason)
-        finally:
-            await self._also(lambda one: one.table_closed(table, reason))
-
-    async def seat_replaced(self, table: Table, seat_id: str) -> None:
-        try:
-            await self.main.seat_replaced(table, seat_id)
-        finally:
-            await self._also(lambda one: one.seat_replaced(table, seat_id))
-
-    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
-        try:
-            await self.main.seat_changed(table, seat_id, change)
-        finally:
-            await self._also(lambda one: one.seat_changed(table, seat_id, change))
-
-    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
-        try:
-            await self.main.rematch_opened(finished, rematch)
-        finally:
-            await self._also(lambda one: one.rematch_opened(finished, rematch))

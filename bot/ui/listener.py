@@ -7,6 +7,9 @@ with one job each:
 - ``view_kit.ViewKit``: what they share (the bot token's pacer and budget, the freshest
   interaction tokens, the slot workers, what the messages show for crash recovery).
 
+``ListenerFanOut`` is who hears a change: this listener first, then the listeners beside it
+(spectators' DMs, the table's thread line), each failure of those logged, never passed on.
+
 It hears a change after it is persisted, and only ever draws what the table holds in memory,
 which is committed state, so whatever a user sees has already survived a crash. Discord
 failures are logged and never undo a move: the next change (or "Ver mi mano") shows the
@@ -19,12 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
 from bot.i18n import Translator, translator
 from bot.service import Table
+from bot.service.models import TableListener
 from bot.ui.endings import ended_hand_payload
 from bot.ui.mentions import TurnMentions
 from bot.ui.messages import (
@@ -43,7 +47,7 @@ from games.core import Event
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordTableListener", "ListenerHost", "Slot"]
+__all__ = ["DiscordTableListener", "ListenerFanOut", "ListenerHost", "Slot"]
 
 
 def _of_kit(name: str) -> Any:
@@ -187,3 +191,58 @@ class DiscordTableListener:
         await self.kit.cancel()
         await self.shown.close()
         await self.kit.places.close()
+
+
+class ListenerFanOut:
+    """The one listener the table service tells (``bot/service/notify.py``): ``main`` (the
+    table messages) first, then the ``extra`` listeners beside it; an extra one's failure is
+    logged, never passed on, so the main listener's guarantees and errors stay as they are."""
+
+    def __init__(self, main: TableListener, extra: Sequence[TableListener]) -> None:
+        self.main = main
+        self.extra = list(extra)
+
+    async def _also(self, call: Callable[[TableListener], Awaitable[None]]) -> None:
+        for listener in self.extra:
+            try:
+                await call(listener)
+            except Exception:  # a spectator's DM must not fail a move
+                log.exception("listener %s failed", type(listener).__name__)
+
+    async def lobby_changed(self, table: Table) -> None:
+        try:
+            await self.main.lobby_changed(table)
+        finally:
+            await self._also(lambda one: one.lobby_changed(table))
+
+    async def game_changed(
+        self, table: Table, events: list[Event], actor: str | None, by_timer: bool
+    ) -> None:
+        try:
+            await self.main.game_changed(table, events, actor, by_timer)
+        finally:
+            await self._also(lambda one: one.game_changed(table, events, actor, by_timer))
+
+    async def table_closed(self, table: Table, reason: str) -> None:
+        try:
+            await self.main.table_closed(table, reason)
+        finally:
+            await self._also(lambda one: one.table_closed(table, reason))
+
+    async def seat_replaced(self, table: Table, seat_id: str) -> None:
+        try:
+            await self.main.seat_replaced(table, seat_id)
+        finally:
+            await self._also(lambda one: one.seat_replaced(table, seat_id))
+
+    async def seat_changed(self, table: Table, seat_id: str, change: str) -> None:
+        try:
+            await self.main.seat_changed(table, seat_id, change)
+        finally:
+            await self._also(lambda one: one.seat_changed(table, seat_id, change))
+
+    async def rematch_opened(self, finished: Table, rematch: Table) -> None:
+        try:
+            await self.main.rematch_opened(finished, rematch)
+        finally:
+            await self._also(lambda one: one.rematch_opened(finished, rematch))

@@ -16,18 +16,13 @@ token.
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot import metrics
 from bot.ui import payload as sending
-
-log = logging.getLogger(__name__)
 
 # An interaction token edits its messages for 15 minutes; stop using it a minute before.
 LIFETIME = 14 * 60.0
@@ -55,10 +50,16 @@ class Hook:
 
     async def edit(self, kwargs: dict[str, Any]) -> None:
         # the edited message is not read back: not parsed either (``bot/ui/payload.py``)
+        message_id, ref = self.target
+        await sending.edit_followup(self.interaction, message_id, kwargs, ref=ref)
+
+    @property
+    def target(self) -> tuple[int, int | str | None]:
+        """The message id and the name of it in the request (``payload.edit_followup``): its
+        ``@original``, or the follow-up by its id."""
         if self.followup is None:
-            await sending.edit_original(self.interaction, self.message_id, kwargs)
-        else:
-            await sending.edit_followup(self.interaction, self.followup, kwargs)
+            return self.message_id, "@original"
+        return self.followup, None
 
     async def delete(self) -> None:
         if self.followup is None:
@@ -146,28 +147,3 @@ class Tokens:
 
     def __len__(self) -> int:
         return len(self._hooks)
-
-    async def edit(
-        self, key: Any, message_id: int | None, kwargs: dict[str, Any], kind: str
-    ) -> bool:
-        """Edit ``message_id`` through ``key``'s fresh hook; False when there is none or it was
-        refused (expired early, revoked, the message gone): it is dropped and the caller edits
-        with the bot token for this once."""
-        hook = self.fresh(key, message_id)
-        if hook is None:
-            return False
-        metrics.count(f"rest.{kind}")
-        start = time.perf_counter()
-        try:
-            await hook.edit(kwargs)
-        except discord.HTTPException as exc:
-            # The token is never logged: only the status and Discord's code.
-            log.info(
-                "a %s through an interaction token was refused (%s %s)", kind, exc.status, exc.code
-            )
-            self.drop(key, hook)
-            metrics.count("token.refused")
-            return False
-        metrics.count("token.edit")
-        metrics.observe("token_edit", (time.perf_counter() - start) * 1000)
-        return True

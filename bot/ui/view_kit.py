@@ -23,6 +23,7 @@ import discord
 from bot import metrics
 from bot.i18n import translator
 from bot.service import Table, TableService
+from bot.ui import payload as sending
 from bot.ui.anywhere import InteractionOnlyTables
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
@@ -508,15 +509,31 @@ class ViewKit:
     async def edit_through_token(
         self, key: Any, message_id: int, payload: Payload, kind: str
     ) -> bool:
-        """Edit ``message_id`` through ``key``'s fresh interaction token. False when there is
-        none, or it was refused (then dropped, and the payload's image attached again for the
-        bot token's edit)."""
-        if self.tokens.fresh(key, message_id) is None:
+        """Edit ``message_id`` through ``key``'s fresh interaction token (``bot/ui/tokens.py``
+        keeps them). False when there is none, or it was refused (expired early, revoked, the
+        message gone): then dropped, and the payload's image attached again for the bot
+        token's edit, this once."""
+        hook = self.tokens.fresh(key, message_id)
+        if hook is None:
             return False
-        if await self.tokens.edit(key, message_id, payload.edit_kwargs(), kind):
-            return True
-        await reattach(payload)
-        return False
+        metrics.count(f"rest.{kind}")
+        start = time.perf_counter()
+        message, ref = hook.target
+        try:
+            # the edited message is not read back: not parsed either (``bot/ui/payload.py``)
+            await sending.edit_followup(hook.interaction, message, payload.edit_kwargs(), ref=ref)
+        except discord.HTTPException as exc:
+            # The token is never logged: only the status and Discord's code.
+            log.info(
+                "a %s through an interaction token was refused (%s %s)", kind, exc.status, exc.code
+            )
+            self.tokens.drop(key, hook)
+            metrics.count("token.refused")
+            await reattach(payload)
+            return False
+        metrics.count("token.edit")
+        metrics.observe("token_edit", (time.perf_counter() - start) * 1000)
+        return True
 
 
 class _Waited(enum.Enum):

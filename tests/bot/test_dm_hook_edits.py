@@ -40,14 +40,13 @@ def edits_through_the_mocks(monkeypatch):
     async def edit_message(partial, kwargs):
         await partial.edit(**kwargs)
 
-    async def edit_original(interaction, message_id, kwargs):
-        await interaction.edit_original_response(**kwargs)
-
-    async def edit_followup(interaction, message_id, kwargs):
-        await interaction.followup.edit_message(message_id, **kwargs)
+    async def edit_followup(interaction, message_id, kwargs, *, ref=None):
+        if ref == "@original":  # a token's ``@original`` (``tokens.Hook.target``)
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.followup.edit_message(message_id, **kwargs)
 
     monkeypatch.setattr(sending, "edit_message", edit_message)
-    monkeypatch.setattr(sending, "edit_original", edit_original)
     monkeypatch.setattr(sending, "edit_followup", edit_followup)
 
 

@@ -113,6 +113,38 @@ async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(d
     await db.close()
 
 
+async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_order(db_target):
+    """A person's move tells the listener itself when its turn comes (``notify.Turn``); a
+    click cancelled before then hands its delivery to a task: shown once, after the earlier."""
+    listener = Listener()
+    db, service, table = await _table(db_target, listener)
+    gate = asyncio.Event()
+    entered = asyncio.Event()
+
+    async def slow_first(shown, events, actor):
+        if shown.version == 1:
+            entered.set()
+            await gate.wait()
+
+    listener.on_game = slow_first
+    first = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
+    await entered.wait()
+    second = asyncio.create_task(service.act(table.id, "a", 1, "t.1"))
+    await _until(lambda: table.version == 2, "second move applied")
+    second.cancel()  # waiting for its turn behind the first's presentation
+    await asyncio.gather(second, return_exceptions=True)
+    assert second.cancelled()
+    assert listener.calls == [(0, None)]
+    gate.set()
+    await first
+    await _until(lambda: len(listener.calls) == 3, "the cancelled click's move shown")
+    await service._ctx.notify.idle(table.id)
+    assert listener.calls == [(0, None), (1, "h"), (2, "a")]
+    assert not service._ctx.notify.pending(table.id)
+    await service.close()
+    await db.close()
+
+
 async def test_notifications_of_overlapping_moves_arrive_in_version_order(db_target):
     listener = Listener()
     rng = random.Random(7)

@@ -59,8 +59,15 @@ MAX_LOOKUPS = 1
 # is answered by ``feedback.answer_error``), the handler enters the move path itself
 # (``TableService.act`` is ``Moves.play``), and the notifications reach the listeners
 # themselves (the fan-out lives in notify.py). Now: items > play > moves > notify > listener >
-# public_view | private_views > view_kit > tokens > payload.
-MAX_HANDOFF_FILES = 10
+# public_view | private_views > view_kit > tokens > payload. 9 in session 15: a person's move
+# tells the listener itself when its turn in the table's line comes (``notify.Turn``: no
+# delivery task of notify.py between the commit and the views), and the listeners' fan-out is
+# the UI's (``bot/ui/listener.ListenerFanOut``): items > play > moves > listener >
+# public_view | private_views > view_kit > tokens > payload. 8: the slot's worker edits
+# through the fresh token itself (``ViewKit.edit_through_token``; ``tokens.py`` keeps the
+# tokens, it no longer sends): items > play > moves > listener > public_view | private_views >
+# view_kit > payload.
+MAX_HANDOFF_FILES = 8
 NOT_BUDGETED = ("bot/i18n/", "bot/ui/images/", *(f"bot/ui/{key}/" for key in GAME_KEYS))
 
 
