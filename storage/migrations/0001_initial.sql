@@ -1,4 +1,9 @@
 -- Tables (one game instance in one channel), their action log, players and standings.
+-- PostgreSQL: timestamps are TEXT in the SQLite form (ISO 8601 UTC, milliseconds) so that both
+-- backends store and compare the same values; mesa_utc_now() makes them.
+--postgres: CREATE FUNCTION mesa_utc_now() RETURNS text LANGUAGE sql STABLE
+--postgres:     AS $$ SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
+
 CREATE TABLE players (
     user_id     TEXT PRIMARY KEY,
     name        TEXT NOT NULL,

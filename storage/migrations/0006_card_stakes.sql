@@ -15,9 +15,14 @@ CREATE INDEX card_stakes_user ON card_stakes (user_id, game);
 -- Games already in progress stake their players' original five (computer seats hold none).
 INSERT INTO card_stakes (table_id, user_id, game, card_id, count)
 SELECT t.id, seat.value, 'triad', card.value, COUNT(*)
-FROM tables AS t,
-     json_each(t.state, '$.seats') AS seat,
-     json_each(t.state, '$.originals[' || seat.key || ']') AS card
+FROM tables AS t,  -- sqlite only
+     json_each(t.state, '$.seats') AS seat,  -- sqlite only
+     json_each(t.state, '$.originals[' || seat.key || ']') AS card  -- sqlite only
+--postgres: FROM tables AS t
+--postgres: CROSS JOIN LATERAL jsonb_array_elements_text(t.state::jsonb -> 'seats')
+--postgres:     WITH ORDINALITY AS seat (value, n)
+--postgres: CROSS JOIN LATERAL jsonb_array_elements_text(t.state::jsonb -> 'originals' -> (seat.n::int - 1))
+--postgres:     AS card (value)
 WHERE t.game = 'triad' AND t.status = 'playing' AND t.state IS NOT NULL
   AND seat.value NOT LIKE 'cpu%'
 GROUP BY t.id, seat.value, card.value;
