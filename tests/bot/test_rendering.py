@@ -373,3 +373,28 @@ def test_remembered_text_bitmaps_draw_the_same_image_as_fresh_fonts(key):
         fresh = render_image(key, request.function, view, "es", request.names)
         again = render_image(key, request.function, view, "es", request.names)  # remembered
         assert fresh == again
+
+
+def test_a_dotted_input_keys_one_field_of_each_item_of_a_list():
+    """``"players.coins"`` (issue 29): Macarena's table image changes with a player's coins, not
+    with their hand count (the text says it), so a draw keeps the image."""
+    assert included(frozenset({"pozos", "players.coins", "players.seat"})) == {
+        "players": {"__all__": {"coins", "seat"}},
+        "pozos": True,
+    }
+    seats, views = _views("macarena")
+    view = views[0][1]
+    inputs = image_inputs("macarena", "render_table")
+    assert inputs is not None and "players.coins" in inputs
+
+    def key(players: list) -> str:
+        changed = view.model_copy(update={"players": players})
+        return ImageRequest(
+            "macarena", "render_table", changed, "es", None, "t.png", inputs=inputs
+        ).digest
+
+    first = view.players[0]
+    more_cards = first.model_copy(update={"hand_count": first.hand_count + 3, "has_turn": True})
+    more_coins = first.model_copy(update={"coins": first.coins + 1})
+    assert key([more_cards, *view.players[1:]]) == key(view.players)
+    assert key([more_coins, *view.players[1:]]) != key(view.players)

@@ -58,6 +58,7 @@ WIDTH_AT = {
     "arc": 4,
     "pieslice": 5,
     "rounded_rectangle": 4,
+    "regular_polygon": 5,  # its bounding circle (x, y, r) is ``xy``
 }
 
 

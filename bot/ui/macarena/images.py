@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font, text_drawer, text_width
 from bot.ui.images.fonts import png as _png
+from bot.ui.images.scaled import canvas
 from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
 from games.macarena.view import MacarenaView
@@ -153,7 +154,11 @@ def _element_pips(draw, x: int, y: int, held: list[str], size: int = 16) -> int:
 
 
 # ----- the table -----------------------------------------------------------------------------
-WIDTH = 960
+WIDTH = 960  # the table's layout units
+# Drawn at 0.75: 720 px wide, still wider than Discord shows a table image (about 550 px), for
+# 56 % of the pixels to fill, map and deflate (the largest table image of the five games), and
+# names still at 11 px (issue 29).
+TABLE_SCALE = 0.75
 POZO_W, POZO_H = 74, 104
 # 7 pozos around the stock: three above, two at the sides, two below.
 POZO_SLOTS = [(150, 70), (443, 40), (736, 70), (820, 250), (560, 330), (326, 330), (66, 250)]
@@ -227,8 +232,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     rows = len(view.players)
     strip_top = 500
     height = strip_top + 40 + rows * 34 + 12 + LEGEND_H
-    image = Image.new("RGB", (WIDTH, height), TABLE)
-    draw = ImageDraw.Draw(image)
+    image, draw = canvas((WIDTH, height), TABLE, TABLE_SCALE)
 
     # header
     header = tr("macarena.image.hand_number", hand=view.hand_number)

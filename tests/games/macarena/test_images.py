@@ -8,7 +8,8 @@ from pathlib import Path
 from PIL import Image
 
 from bot.i18n.messages import render
-from bot.ui.macarena.images import LEGEND_H, WIDTH, render_hand, render_table
+from bot.ui.images.scaled import scaled_size
+from bot.ui.macarena.images import LEGEND_H, TABLE_SCALE, WIDTH, render_hand, render_table
 from bot.ui.macarena.text import action_params, card_label, event_params
 from games.macarena import GAME, MoveMaca, Play
 from games.macarena.state import Tokens
@@ -50,7 +51,8 @@ def test_table_and_hand_render_for_every_player_count():
         for seat in [None, *state.seats]:
             view = GAME.view(state, seat)
             table = decode(render_table(view, tr))
-            assert table.size == (WIDTH, 500 + 40 + players * 34 + 12 + LEGEND_H)
+            layout = (WIDTH, 500 + 40 + players * 34 + 12 + LEGEND_H)
+            assert table.size == scaled_size(layout, TABLE_SCALE)  # drawn at 0.75 (issue 29)
             if seat is not None:
                 hand = decode(render_hand(view, tr, names=lambda s: f"name-{s}"))
                 assert hand.width == 24 + 13 * 70 + 14
