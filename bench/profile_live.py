@@ -390,9 +390,26 @@ async def main(argv: list[str] | None = None) -> int:
             renders_ms=result["render_workers_cpu_ms_per_move"],
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
+        (folder / "load.json").write_text(json.dumps(result))
         live.profile = parse(spy.out) if spy.out.exists() else Profile()
     print(report(live, args.top))
+    print(latencies(result))
     return 0
+
+
+def latencies(result: dict[str, Any]) -> str:
+    """The load's latencies (``bench/load.py``'s figures), to tell a cheaper bot from a slower
+    one: fewer moves in the window can lower the CPU per move's share of fixed costs."""
+    parts = [f"{result['moves_per_s']} moves/s"]
+    for label, key in (
+        ("ack", "ack_ms"),
+        ("next player's view", "next_view_ms"),
+        ("public table", "public_edit_ms"),
+        ("mover's view", "mover_view_ms"),
+    ):
+        figure = result.get(key) or {}
+        parts.append(f"{label} p50/p99 {figure.get('p50')}/{figure.get('p99')} ms")
+    return "load: " + "; ".join(parts)
 
 
 if __name__ == "__main__":

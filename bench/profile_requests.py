@@ -4,11 +4,14 @@ session wrapped by ``bot/ui/http_gate.py`` or not), against a small aiohttp serv
 process (its CPU is not counted) answering with a message's JSON, as Discord does.
 
     .venv/bin/python bench/profile_requests.py [--requests 600] [--top 15]
+    .venv/bin/python bench/profile_requests.py --loop asyncio,uvloop --top 0   # both loops
 
 Per kind (a JSON body; a body with a PNG, multipart): this process's CPU per request
 (``time.process_time``, the best of three rounds) and the socket writes per request (each a
 system call on the event loop's thread), then the top functions of the image edit through the
-gate (cProfile, own time). Also says whether discord.py serialises with orjson. Figures only.
+gate (cProfile, own time). Also says whether discord.py serialises with orjson. ``--loop``:
+the event loop(s) measured, asyncio's (the default) and uvloop's (``python -m bot``'s since
+session 15, ``bot.__main__.loop_factory``; its socket writes are not counted). Figures only.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ class Writes:
         return counted
 
 
-async def measure(args: argparse.Namespace, base: str) -> None:
+async def measure(args: argparse.Namespace, base: str, loop: str = "asyncio") -> None:
     import aiohttp
     import discord
     from discord.http import handle_message_parameters
@@ -105,9 +108,13 @@ async def measure(args: argparse.Namespace, base: str) -> None:
                 files=params.files,
             )
 
-    print(f"discord.py serialises with orjson: {HAS_ORJSON}")
-    print("| request | through the gate | CPU ms per request | socket writes per request |")
-    print("|---|---|---:|---:|")
+    if loop == args.loop.split(",")[0]:
+        print(f"discord.py serialises with orjson: {HAS_ORJSON}")
+        print(
+            "| request | event loop | through the gate | CPU ms per request"
+            " | socket writes per request |"
+        )
+        print("|---|---|---|---:|---:|")
     async with aiohttp.ClientSession() as raw:
         gated = GatedSession(raw, pacer=lambda: None)  # type: ignore[arg-type,return-value]
         for image in (False, True):
@@ -122,22 +129,38 @@ async def measure(args: argparse.Namespace, base: str) -> None:
                         await edit(session, image)
                     rounds.append((time.process_time() - start) / args.requests * 1000)
                 kind = "edit with a PNG (multipart)" if image else "edit, JSON body"
-                per = writes.count / args.requests  # the last round
-                print(f"| {kind} | {name} | {min(rounds):.3f} | {per:.1f} |")
+                per = f"{writes.count / args.requests:.1f}" if loop == "asyncio" else "—"
+                print(f"| {kind} | {loop} | {name} | {min(rounds):.3f} | {per} |")
         if args.top:
             profile = cProfile.Profile()
             profile.enable()
             for _ in range(args.requests):
                 await edit(gated, True)
             profile.disable()
-            print(f"\nthe image edit through the gate, top {args.top} functions by own time:")
+            print(
+                f"\n{loop}: the image edit through the gate, top {args.top} functions by own time:"
+            )
             pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+
+
+def _factory(loop: str) -> Any:
+    if loop == "asyncio":
+        return None
+    from bot.__main__ import loop_factory
+
+    factory = loop_factory()
+    if factory is None:
+        raise SystemExit(f"{loop} is not installed")
+    return factory
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=600)
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--loop", default="asyncio", help="event loops measured, comma-separated (asyncio,uvloop)"
+    )
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -154,7 +177,9 @@ def main() -> int:
                 if attempt.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.2)
-        asyncio.run(measure(args, f"http://127.0.0.1:{port}/api/v10"))
+        for loop in args.loop.split(","):
+            with asyncio.Runner(loop_factory=_factory(loop)) as runner:
+                runner.run(measure(args, f"http://127.0.0.1:{port}/api/v10", loop))
     finally:
         server.terminate()
         server.wait()

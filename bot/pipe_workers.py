@@ -242,6 +242,9 @@ class PipeWorkers(Workers):
         worker = _Worker(process, ours)
         state.workers.append(worker)
         state.loop.add_reader(ours.fileno(), self._readable, state, worker)
+        # uvloop's add_reader turns the pipe non-blocking (libuv's poll): a reply larger than
+        # the pipe's buffer would be read in part and taken for a dead worker. Read it whole.
+        os.set_blocking(ours.fileno(), True)
         return worker
 
     def _dispatch(self, state: _State) -> None:

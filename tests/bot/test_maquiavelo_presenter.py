@@ -14,12 +14,14 @@ from bot.i18n.messages import render
 from bot.service import Table
 from bot.ui.feedback import error_text
 from bot.ui.maquiavelo.presenter import Presenter
+from bot.ui.maquiavelo.text import card_ids_text, cards_text
 from bot.ui.messages import private_payload, public_payload
 from games.core import IllegalAction
 from games.core.cards import parse_card
 from games.core.eventlog import EMPTY_LOG
 from games.maquiavelo import GAME, Arrange, Play
 from games.maquiavelo.cards import card_id, face, sort_key
+from games.maquiavelo.view import CardView
 from tests.bot.presenter_kit import (
     SEAT_IDS,
     SEAT_NAMES,
@@ -413,3 +415,9 @@ def test_the_result_of_a_blocked_game_gives_the_winner_s_hand():
     assert events[-1].code == "blocked"
     text = _text(public_payload(_table(state), PRESENTER, _Service(), translator("es")))
     assert "Mazo agotado y todos pasaron: gana Beto con 1 carta (25 puntos)." in text
+
+
+def test_cards_named_by_id_read_as_their_card_views_do():
+    every = list(range(104))
+    assert card_ids_text(every) == cards_text([CardView.of(c) for c in every])
+    assert card_ids_text([]) == ""

@@ -20,7 +20,7 @@ import discord
 
 from bot.i18n import Translator
 from bot.ui import items
-from bot.ui.maquiavelo.text import SUITS, cards_text, suit_name
+from bot.ui.maquiavelo.text import SUITS, card_ids_text, cards_text, suit_name
 from bot.ui.presenter import (
     DraftResult,
     DraftStep,
@@ -319,7 +319,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
             lines.append(
                 tr(
                     "maquiavelo.ui.last_play",
-                    cards=cards_text([CardView.of(c) for c in view.last_play]),
+                    cards=card_ids_text(view.last_play),
                 )
             )
         return lines
