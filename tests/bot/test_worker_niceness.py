@@ -46,7 +46,7 @@ async def test_the_search_pool_is_built_with_the_settings_niceness():
 
 def test_the_default_niceness_is_set_and_zero_turns_it_off(monkeypatch):
     monkeypatch.delenv("WORKER_NICENESS", raising=False)
-    assert Settings().worker_niceness == WORKER_NICENESS > 0
+    assert Settings(_env_file=None).worker_niceness == WORKER_NICENESS > 0
     monkeypatch.setenv("WORKER_NICENESS", "0")
-    assert Settings().worker_niceness == 0
+    assert Settings(_env_file=None).worker_niceness == 0
     assert lower_priority(0) == os.nice(0)  # nothing changes in this process
