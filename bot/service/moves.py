@@ -186,37 +186,38 @@ class Moves:
         meta = dict(table.record.meta)
         if not by_timer:
             meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}
-        write = asyncio.ensure_future(
-            self.ctx.repo.record_action(
-                table.record,
-                seat=seat,
-                action=action.encode(),
-                state_json=state_json,
-                version=new_state.version,
-                by_timer=by_timer,
-                meta=meta,
-                finished=outcome is not None,
-                standings=standing_deltas(table, outcome) if outcome else None,
-                transfers=card_transfers(outcome) if outcome else None,
-                # A card staked here may have left its owner in another game meanwhile: that
-                # transfer is skipped rather than leaving this game unable to finish.
-                skip_unheld_cards=True,
-                # The outcome, history and ratings, in the same transaction (results.py).
-                **(finished_record(table, outcome) if outcome else {}),
-                intent=intent,
-                wake_at=wake_at,
-            )
+        # The writer's own future, which refuses cancellation (``storage.writer.Decided``): a
+        # mover cancelled meanwhile is woken only once the write is decided, so it keeps
+        # memory in step with the database without a shield (one loop turn more per move).
+        write = self.ctx.repo.record_action(
+            table.record,
+            seat=seat,
+            action=action.encode(),
+            state_json=state_json,
+            version=new_state.version,
+            by_timer=by_timer,
+            meta=meta,
+            finished=outcome is not None,
+            standings=standing_deltas(table, outcome) if outcome else None,
+            transfers=card_transfers(outcome) if outcome else None,
+            # A card staked here may have left its owner in another game meanwhile: that
+            # transfer is skipped rather than leaving this game unable to finish.
+            skip_unheld_cards=True,
+            # The outcome, history and ratings, in the same transaction (results.py).
+            **(finished_record(table, outcome) if outcome else {}),
+            intent=intent,
+            wake_at=wake_at,
         )
         start = time.perf_counter()
         try:
-            changes = await asyncio.shield(write)
+            changes = await write
         except StaleVersion as exc:  # another process wrote first
             if self.ctx.refresh is not None:
                 raise _Lost() from exc  # caught up and judged again by the caller
             raise TableError("stale", version=version, current=table.state.version) from exc
         except asyncio.CancelledError:
-            # The write goes on without us: keep the lock until it is decided, and keep memory
-            # in step with the database, or every later move would fail the version guard.
+            # Woken once the write was decided: keep memory in step with the database, or
+            # every later move would fail the version guard.
             if not await _committed(write):
                 raise
             meta = with_rating_changes(meta, write.result())
