@@ -59,11 +59,14 @@ class Database:
         result: T = await self.submit(unit)
         return result
 
-    def submit(self, unit: Callable[[Transaction], T]) -> asyncio.Future[T]:
+    def submit(
+        self, unit: Callable[[Transaction], T], *, decided: bool = False
+    ) -> asyncio.Future[T]:
         """``write``'s unit queued now; the writer's own future, settled once committed: for a
         caller that starts a write and awaits it later, and directly (each coroutine or task
-        in between costs a turn of the event loop: under load, a loop lag each)."""
-        return self._writer.submit(unit)
+        in between costs a turn of the event loop: under load, a loop lag each). ``decided``:
+        a future its awaiters cannot cancel (``storage/writer.Decided``)."""
+        return self._writer.submit(unit, decided=decided)
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
         """The first row of a read (by name and by index), or None. ``?`` placeholders."""

@@ -359,7 +359,8 @@ class TablesRepo:
                 mark_done(conn, intent)
             return changes
 
-        return self.db.submit(unit)
+        # Decided: a cancelled mover still learns whether its move committed (moves.py).
+        return self.db.submit(unit, decided=True)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         return await self.db.models(

@@ -91,6 +91,17 @@ class _Job:
     error: BaseException | None = None
 
 
+class Decided(asyncio.Future[Any]):
+    """A write's future that refuses ``cancel``: a task cancelled while awaiting it is woken
+    with ``CancelledError`` only once the write is decided (committed or failed), and the
+    outcome stays readable (``result()``). For a caller that keeps memory in step with the
+    database whatever happens to it (the move path, ``bot/service/moves.py``), without a
+    ``shield`` around the future (one loop turn more between the commit and its views)."""
+
+    def cancel(self, msg: Any | None = None) -> bool:
+        return False
+
+
 @dataclass
 class Writer:
     # Opens (and configures) the session, in the writer thread.
@@ -123,10 +134,13 @@ class Writer:
         if self._start_error is not None:
             raise self._start_error
 
-    def submit(self, unit: Unit, *, transactional: bool = True) -> asyncio.Future[Any]:
-        """Queue ``unit``; the future settles (on the caller's loop) after it committed."""
+    def submit(
+        self, unit: Unit, *, transactional: bool = True, decided: bool = False
+    ) -> asyncio.Future[Any]:
+        """Queue ``unit``; the future settles (on the caller's loop) after it committed.
+        ``decided``: its awaiters cannot cancel it (``Decided``)."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = Decided(loop=loop) if decided else loop.create_future()
         self._jobs.put(_Job(unit, future, loop, transactional))
         return future
 

@@ -15,7 +15,7 @@ from bot import metrics
 from bot.service.choose import choose_action_text, game_ref
 from bot.service.context import ServiceContext
 from bot.service.models import Table
-from bot.service.moves import Moves
+from bot.service.moves import Move, Moves
 from bot.service.tasks import TableTasks
 from bot.service.timers import TurnTimers
 from games.core import Game
@@ -196,7 +196,7 @@ class ComputerTurns:
                         if table.version != version or table.record.status != "playing":
                             continue
                         _, delivery = await self.moves.act_locked(
-                            table, seat, version, action_text, by_timer=False
+                            table, Move(seat, version, action_text)
                         )
                 except StorageUnavailable:  # nothing saved nor shown: the same turn again
                     log.warning("computer move at table %s not saved; retrying", table.id)

