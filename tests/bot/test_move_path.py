@@ -88,35 +88,10 @@ async def test_a_move_is_committed_before_the_listener_hears_of_it(db_target):
     await db.close()
 
 
-async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(db_target):
-    listener = Listener()
-    db, service, table = await _table(db_target, listener)
-    gate = asyncio.Event()
-    entered = asyncio.Event()
-
-    async def slow_first(shown, events, actor):
-        if shown.version == 1:
-            entered.set()
-            await gate.wait()  # the first presentation hangs (a Discord call retrying)
-
-    listener.on_game = slow_first
-    first = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
-    await entered.wait()
-    second = asyncio.create_task(service.act(table.id, "a", 1, "t.1"))
-    # The second move is applied and committed while the first is still being presented.
-    await _until(lambda: table.version == 2, "second move applied")
-    assert [r.version for r in await service.repo.actions(table.id)] == [1, 2]
-    assert not second.done()  # ... but not presented before the first
-    gate.set()
-    await asyncio.gather(first, second)
-    assert listener.calls == [(0, None), (1, "h"), (2, "a")]
-    await service.close()
-    await db.close()
-
-
-async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_order(db_target):
-    """A person's move tells the listener itself when its turn comes (``notify.Turn``); a
-    click cancelled before then hands its delivery to a task: shown once, after the earlier."""
+async def _second_behind_a_slow_first(db_target):
+    """Two moves: the first one's presentation hangs (a Discord call retrying) until ``gate``
+    is set; the second is applied and committed meanwhile. (listener, db, service, table,
+    gate, first, second)"""
     listener = Listener()
     db, service, table = await _table(db_target, listener)
     gate = asyncio.Event()
@@ -132,6 +107,25 @@ async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_ord
     await entered.wait()
     second = asyncio.create_task(service.act(table.id, "a", 1, "t.1"))
     await _until(lambda: table.version == 2, "second move applied")
+    return listener, db, service, table, gate, first, second
+
+
+async def test_presenting_does_not_hold_the_table_lock_and_keeps_version_order(db_target):
+    # The second move is applied and committed while the first is still being presented.
+    listener, db, service, table, gate, first, second = await _second_behind_a_slow_first(db_target)
+    assert [r.version for r in await service.repo.actions(table.id)] == [1, 2]
+    assert not second.done()  # ... but not presented before the first
+    gate.set()
+    await asyncio.gather(first, second)
+    assert listener.calls == [(0, None), (1, "h"), (2, "a")]
+    await service.close()
+    await db.close()
+
+
+async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_order(db_target):
+    """A person's move tells the listener itself when its turn comes (``notify.Turn``); a
+    click cancelled before then hands its delivery to a task: shown once, after the earlier."""
+    listener, db, service, table, gate, first, second = await _second_behind_a_slow_first(db_target)
     second.cancel()  # waiting for its turn behind the first's presentation
     await asyncio.gather(second, return_exceptions=True)
     assert second.cancelled()
