@@ -16,8 +16,16 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
 def _scripts() -> list[tuple[int, str]]:
+    folder = resources.files(__name__)
+    twins = folder / "postgres"
+    if twins.is_dir() and any(e.name.endswith(".sql") for e in twins.iterdir()):
+        raise RuntimeError(
+            f"{__name__}: a hand-written PostgreSQL twin in postgres/: PostgreSQL's text is made"
+            " from the SQLite file now (storage/migrations/dialect.py); compare the twin with"
+            " to_postgres(<the SQLite file>), mark what differs in the SQLite file, delete it"
+        )
     found = []
-    for entry in resources.files(__name__).iterdir():
+    for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.read_text(encoding="utf-8")))

@@ -16,6 +16,10 @@ from tests.message_text import clickable, read_card
 VERSION = re.compile(r"(\d+)\s*$")
 DRAFT_ID = re.compile(r"^d:(\d+):(\d+):(.+)$")
 HAND_BUTTON = "Ver mi mano"
+# How long the fake may stay quiet (no request, message or interaction) before a driver's wait
+# gives up: a hang bound, not a speed (``FakeDiscord.wait_until``). On a loaded machine a game's
+# start (render workers starting, four players' first views) went 15 s without a request.
+QUIET_FOR = 60.0
 FIRST_VIEWS = "the first private views by DM"
 
 
@@ -106,7 +110,7 @@ class TableOnFake:
         m = VERSION.search(footer)
         return int(m.group(1)) if m and "Versi" in footer else None
 
-    async def wait_version(self, version: int, timeout: float = 15.0) -> None:
+    async def wait_version(self, version: int, timeout: float = QUIET_FOR) -> None:
         await self.fake.wait_until(
             lambda: self.version() == version, timeout=timeout, what=f"table version {version}"
         )
@@ -125,7 +129,9 @@ class TableOnFake:
         """The user's view at ``version``: their DM, or "Ver mi mano" when DMs are closed."""
         if user.dms_open:
             return await self.fake.wait_until(
-                lambda: self.latest_dm(user, version), what=f"{user.name}'s DM at version {version}"
+                lambda: self.latest_dm(user, version),
+                timeout=QUIET_FOR,
+                what=f"{user.name}'s DM at version {version}",
             )
         shown = self._hand_at(user, version)  # their view shows it already: no press
         if shown is None and any(clickable(m) for m in self.hand_views(user)):
@@ -169,7 +175,7 @@ class TableOnFake:
                 return fresh[-1] if fresh and view_version(fresh[-1]) == version else None
 
             view = await self.fake.wait_until(
-                new_hand, what=f"{user.name}'s new hand at version {version}"
+                new_hand, timeout=QUIET_FOR, what=f"{user.name}'s new hand at version {version}"
             )
         assert view.ephemeral and view.visible_to is user.model
         return view
@@ -248,7 +254,9 @@ async def open_and_start(
 
 async def first_views_shown(fake: FakeDiscord, players: list[FakeUser]) -> None:
     """Every player with open DMs got their first private view by DM."""
-    await fake.wait_until(lambda: all(p.dms() for p in players if p.dms_open), what=FIRST_VIEWS)
+    await fake.wait_until(
+        lambda: all(p.dms() for p in players if p.dms_open), timeout=QUIET_FOR, what=FIRST_VIEWS
+    )
 
 
 class HandlersDone:

@@ -22,6 +22,7 @@ from typing import ClassVar
 from games.core import IllegalAction, rng_for
 from games.macarena import GAME, decode_draft, encode_draft, playable_pozos, series_options
 from tests.e2e.driver_kit import (
+    QUIET_FOR,
     OracleBase,
     TableOnFake,
     draft_buttons,
@@ -177,11 +178,14 @@ class MacarenaTable(TableOnFake):
             }
             await self.fake.wait_until(
                 lambda prefix=prefix, expected=expected: self._card_ops(view, prefix) == expected,
+                timeout=QUIET_FOR,
                 what=f"{user.name}'s builder after {prefix}",
             )
             await self._click_op(user, view, encode_draft(play.pozo, cards[: k + 1]))
         await self.fake.wait_until(
-            lambda: action in offers_on(view, self.table_id), what=f"'Bajar' {action}"
+            lambda: action in offers_on(view, self.table_id),
+            timeout=QUIET_FOR,
+            what=f"'Bajar' {action}",
         )
         bajar = offers_on(view, self.table_id)[action]
         assert next(b for b in view.buttons if b.custom_id == bajar.custom_id).label == "Bajar"

@@ -306,7 +306,12 @@ async def test_active_play_from_the_hands_carries_the_table_on_instead_of_pausin
     assert moved.id != first.id, "the table was not posted anew"
     assert moved.interaction is not None and not moved.ephemeral  # a click's public follow-up
     stored = mesa.bot.tables.registry.find(table.table_id)
-    assert stored.record.message_id == str(moved.id)  # stored: it is the table now
+    # Stored: it is the table now. The click that posted it stores it next, in its own
+    # handler (which ``drain`` does not wait for): on a loaded machine the test can read the
+    # record between the two, so it waits for the record (a hang bound, not a speed).
+    await fake.wait_until(
+        lambda: stored.record.message_id == str(moved.id), what="the new message stored"
+    )
     await fake.wait_until(lambda: not first.buttons, what="the old message without buttons")
     assert "más abajo" in first.text and "mesa #" not in first.text
     assert not pauses.held(stored) and not _paused(table)

@@ -72,6 +72,23 @@ def test_every_migration_has_a_postgres_text():
     assert [text for _, text in postgres] == [to_postgres(text) for _, text in sqlite]
 
 
+def test_a_hand_written_postgres_twin_is_refused(monkeypatch, tmp_path):
+    """Branches written before one source per migration may still add a twin under
+    ``postgres/``: it would be ignored silently, so it is refused."""
+    from importlib import resources
+
+    import storage.migrations as migrations
+
+    folder = tmp_path / "migrations"
+    (folder / "postgres").mkdir(parents=True)
+    (folder / "0001_one.sql").write_text("CREATE TABLE t (id INTEGER);\n")
+    monkeypatch.setattr(resources, "files", lambda _: folder)
+    assert migration_scripts("postgres") == [(1, "CREATE TABLE t (id INTEGER);\n")]
+    (folder / "postgres" / "0001_one.sql").write_text("CREATE TABLE t (id BIGINT);\n")
+    with pytest.raises(RuntimeError, match="twin"):
+        migrations.migration_scripts("postgres")
+
+
 def _sqlite_up_to(path: Path, last: int) -> sqlite3.Connection:
     """A SQLite database left at version ``last`` as ``storage.sqlite.migrate`` leaves it."""
     conn = sqlite3.connect(path, isolation_level=None)
