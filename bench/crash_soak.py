@@ -296,12 +296,14 @@ class BotProcess:
             return 0
 
     async def terminate(self) -> tuple[float, int | None]:
-        """SIGTERM; (seconds to exit, exit code)."""
+        """SIGTERM; (seconds to exit, exit code). Killed if still running after 60 s (a hang
+        bound: a graceful exit takes a few seconds, more on a loaded machine; the time is
+        measured, not judged here)."""
         assert self.process is not None
         start = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(self.process.wait(), 15)
+            await asyncio.wait_for(self.process.wait(), 60)
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
