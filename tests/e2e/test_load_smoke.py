@@ -88,7 +88,8 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["ack_ms"]["n"] > 0 and result["public_edit_ms"]["n"] > 0
     callbacks = "POST /interactions/{interaction_id}/{interaction_token}/callback"
     assert callbacks in result["rest_per_move_by_route"]
-    assert 0 < result["non_exempt_per_move"] < result["rest_per_move"]
+    # play rides interaction tokens: a short window may hold no bot-token call at all
+    assert 0 <= result["non_exempt_per_move"] < result["rest_per_move"]
     assert result["bot_cpu_pct"] > 0 and result["bot_rss_mb"] > 0
     assert result["loop_lag_ms"] == "n/a" or result["loop_lag_ms"]["n"] > 0
     # the bot's payloads all passed the fake's validation
@@ -100,9 +101,9 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert result["global_429_run"] == 0 and result["setup_global_429"] == 0
     assert result["setup_bot_calls_per_table"] > 0
     assert set(result["bot_token_per_human_move_by_mode"]) <= {"dm", "channel"}
-    assert result["bot_token_calls"] > 0 and result["interaction_calls"] > 0
-    assert result["bot_token_calls_by_purpose"].get("play", 0) > 0
-    assert result["bot_token_per_human_move"] > 0
+    assert result["bot_token_calls"] >= 0 and result["interaction_calls"] > 0
+    assert set(result["bot_token_calls_by_purpose"]) <= {"setup", "play", "other"}
+    assert result["bot_token_per_human_move"] >= 0
     assert 0 < result["edits_via_interaction_share"] <= 1
     assert result["mover_view_ms"]["n"] >= result["mover_dm_ms"]["n"]
     assert result["next_view_ms"]["n"] + result["next_view_after_cpu_ms"]["n"] > 0
