@@ -5,7 +5,7 @@ hottest function.
 
     .venv/bin/python bench/profile_live.py                          # 300 tables, unpaced
     .venv/bin/python bench/profile_live.py --tables 500 --window 30
-    .venv/bin/python bench/profile_live.py --bot-root /work/main    # the same load, another tree
+    .venv/bin/python bench/profile_live.py --bot-root ../main-checkout    # the same load, another tree
     .venv/bin/python bench/profile_live.py --report DIR             # the tables again from --keep-dir
 
 The load is ``bench/load.py``'s (its options are passed through after ``--``, e.g.
