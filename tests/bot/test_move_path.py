@@ -140,6 +140,15 @@ async def test_a_click_cancelled_while_its_turn_waits_is_still_shown_once_in_ord
     await db.close()
 
 
+def _on_write(service, then):
+    """Each move's write (the writer's future) goes through ``then``, whose answer the mover
+    awaits; ``del repo.record_action`` (the returned repo) undoes it."""
+    repo = service._ctx.repo
+    real = repo.record_action
+    repo.record_action = lambda *args, **kwargs: then(real(*args, **kwargs))
+    return repo
+
+
 async def test_a_mover_cancelled_during_its_write_commits_once_and_stays_in_step(db_target):
     """The move's write is the writer's own future, which refuses cancellation
     (``storage.writer.Decided``, no shield around it): a mover cancelled while it is in flight
@@ -147,17 +156,14 @@ async def test_a_mover_cancelled_during_its_write_commits_once_and_stays_in_step
     once; the next move plays on."""
     listener = Listener()
     db, service, table = await _table(db_target, listener)
-    repo = service._ctx.repo
-    real = repo.record_action
     written = []
 
-    def cancelled_meanwhile(*args, **kwargs):
-        write = real(*args, **kwargs)
+    def cancelled_meanwhile(write):
         written.append(write)
         asyncio.current_task().cancel()  # the click goes away while its write is in flight
         return write
 
-    repo.record_action = cancelled_meanwhile
+    repo = _on_write(service, cancelled_meanwhile)
     mover = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
     await asyncio.gather(mover, return_exceptions=True)
     assert mover.cancelled()
@@ -179,17 +185,14 @@ async def test_the_listener_hears_a_persons_move_in_the_turn_after_its_commit(db
     around the write, no delivery task). Counted in loop turns, not timed."""
     listener = Listener()
     db, service, table = await _table(db_target, listener)
-    repo = service._ctx.repo
-    real = repo.record_action
     handed = []
 
-    def held_back(*args, **kwargs):
-        write = real(*args, **kwargs)
+    def held_back(write):
         mine = Decided(loop=asyncio.get_running_loop())  # what the writer hands over
         handed.append((write, mine))
         return mine
 
-    repo.record_action = held_back
+    repo = _on_write(service, held_back)
     mover = asyncio.create_task(service.act(table.id, "h", 0, "t.1"))
     await _until(lambda: handed and handed[0][0].done(), "the move committed")
     write, mine = handed[0]
