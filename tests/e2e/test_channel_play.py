@@ -7,7 +7,7 @@ keeps it up to date (tests/e2e/test_token_edits.py)."""
 from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import AmapatolliTable, offers_on, open_lobby, start_game
-from tests.e2e.driver_kit import view_version
+from tests.e2e.driver_kit import QUIET_FOR, view_version
 from tests.e2e.test_token_edits import CHANNEL_EDIT, Edits
 
 SEED = "e2e-big-0223"
@@ -40,12 +40,18 @@ async def test_a_player_at_the_table_costs_no_bot_token_call_for_their_dm(fake_d
         seat, _ = await table.move()
         moved[seat] += 1
     await mesa.bot.listener.drain()
+    # her live hand follows the table, through its token, to the current version (waited for:
+    # a move she made from that hand is answered by her click's own task, which drain does
+    # not follow)
+    await fake.wait_until(
+        lambda: [view_version(m) for m in table.hand_views(alice)][-1:] == [table.oracle.version],
+        timeout=QUIET_FOR,
+        what="alice's live hand at the table's version",
+    )
     bot_edits = [int(CHANNEL_EDIT.match(r.path)[1]) for token, r in edits.since(0) if token is None]
     assert alice_dm not in bot_edits  # her DM hand was left alone
     assert public_channel not in bot_edits  # the table rode her presses' tokens
     assert [m.id for m in alice.dms()] == [m.id for m in dm_at_start]  # no DM posted either
-    # her live hand followed the table, through its token, to the current version
-    assert view_version(table.hand_views(alice)[-1]) == table.oracle.version
 
 
 def _from_the_table(table, player):
