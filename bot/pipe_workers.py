@@ -116,10 +116,10 @@ STAGES = ("read", "unpickle", "run", "pickle", "write", "idle")
 
 
 class _Meter:
-    """A worker's CPU clock per job: ``time.process_time()`` around each stage."""
+    """A worker's CPU clock per job: ``clock`` (the process's CPU time) around each stage."""
 
-    def __init__(self) -> None:
-        self.clock = time.process_time
+    def __init__(self, clock: Callable[[], float] = time.process_time) -> None:
+        self.clock = clock
         self.spent = dict.fromkeys(STAGES, 0.0)
         self.last = self.clock()  # the process's CPU when the previous reply was sent
         self.seen: dict[str, float] = {}  # the worker's own metrics' totals already forwarded

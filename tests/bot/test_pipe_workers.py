@@ -5,15 +5,17 @@ survive a worker's death."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import signal
 import time
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.reduction import ForkingPickler
 
 import pytest
 
 from bot import metrics
-from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers
+from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers, _Meter
 from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer
 from bot.workers import RENDER_POOL, Workers
@@ -76,29 +78,22 @@ async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
         pool.close()
 
 
-def _spin(seconds: float) -> int:
-    """Spends ``seconds`` of CPU (not sleeping)."""
-    end = time.process_time() + seconds
-    n = 0
-    while time.process_time() < end:
-        n += 1
-    return n
+def _nothing() -> None:
+    return None
 
 
 async def test_each_reply_carries_the_workers_cpu_by_stage_and_the_bot_observes_it():
     """Issue 29: where a worker's CPU goes per job, seen from the bot's metrics: one observation
-    per job and stage; a job spending 50 ms of CPU shows them in ``run``, not in the pipe's
-    stages; an image's encoding, observed in the worker, is forwarded under its own name."""
+    per job and stage; an image's encoding, observed in the worker, is forwarded under its own
+    name and lies inside the job's ``run`` (same clock, nested interval)."""
     metrics.reset()
     workers = PipeWorkers(1)
     try:
-        await workers.run(_spin, 0.0)  # the worker started, this module imported there
-        await workers.run(_spin, 0.05)
-        run = metrics.histograms[CPU_METRIC + "run"]
-        assert run.count == 2 and run.samples[-1] >= 45
+        await workers.run(_nothing)  # the worker started, this module imported there
+        await workers.run(_nothing)
+        assert metrics.histograms[CPU_METRIC + "run"].count == 2
         for stage in STAGES:
             assert metrics.histograms[CPU_METRIC + stage].count == 2, stage
-        assert metrics.histograms[CPU_METRIC + "unpickle"].samples[-1] < 40
         assert ENCODE_CPU not in metrics.histograms  # no image encoded yet
         seats, views = _views("chupate2")
         request: ImageRequest = _request("chupate2", None, views[0][1], seats)
@@ -112,6 +107,36 @@ async def test_each_reply_carries_the_workers_cpu_by_stage_and_the_bot_observes_
     finally:
         workers.shutdown()
         metrics.reset()
+
+
+def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
+    """The meter on a clock the job itself moves: a job's 50 ms land in ``run``, none in the
+    pipe's stages; the CPU between two jobs outside any stage is ``idle``."""
+    cpu = [0.0]
+    meter = _Meter(clock=lambda: cpu[0])
+    ours, theirs = multiprocessing.Pipe()
+
+    def job() -> str:
+        cpu[0] += 0.050
+        return "done"
+
+    try:
+        ours.send_bytes(ForkingPickler.dumps((job.__name__, ())))
+        meter.unpickle(meter.read(theirs))
+        meter.send(theirs, (True, meter.run(job, ())))
+        ok, value, stages = ForkingPickler.loads(ours.recv_bytes())
+        assert (ok, value) == (True, "done")
+        assert stages["run"] == pytest.approx(50.0)
+        assert stages["read"] == stages["unpickle"] == stages["idle"] == 0.0
+        cpu[0] += 0.007  # spent between the reply and the next job: neither read nor run
+        ours.send_bytes(ForkingPickler.dumps(None))
+        meter.unpickle(meter.read(theirs))
+        meter.send(theirs, (True, meter.run(_nothing, ())))
+        *_, stages = ForkingPickler.loads(ours.recv_bytes())
+        assert stages["run"] == 0.0 and stages["idle"] == pytest.approx(7.0)
+    finally:
+        ours.close()
+        theirs.close()
 
 
 def _comm() -> str:
