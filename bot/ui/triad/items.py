@@ -9,7 +9,7 @@ custom_ids:
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -37,7 +37,6 @@ PICKER_MENU = ids.CustomIdFormat("tts", (ids.TABLE, ids.Part("op", "(?:rm|add)[0
 CARDS_BUTTON = ids.CustomIdFormat("tk", (ids.Part("user_id", "[0-9]{1,20}"), ids.PAGE))
 
 
-@runtime_checkable
 class TriadHandler(TableHandler, Protocol):
     """What the items need from ``TriadCog``."""
 
@@ -53,10 +52,12 @@ class TriadHandler(TableHandler, Protocol):
 
 
 def triad_handler(interaction: discord.Interaction) -> TriadHandler:
+    """The Triple Triad cog, asked of its own member as ``handler_cog`` asks (an ``isinstance``
+    on the runtime-checkable Protocol reads every member: ~16 µs of each click)."""
     cog = handler_cog(interaction, HANDLER)
-    if not isinstance(cog, TriadHandler):
+    if not callable(getattr(cog, "on_cards_page", None)):
         raise LookupError(f"{HANDLER} does not handle Triple Triad's items")
-    return cog
+    return cast(TriadHandler, cog)
 
 
 class TriadButton(TableButton, template=LOBBY_BUTTON):
