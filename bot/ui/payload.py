@@ -75,15 +75,6 @@ async def edit_message(partial: discord.PartialMessage, kwargs: dict[str, Any]) 
     _keep_view(state, view, partial.id)
 
 
-async def edit_original(
-    interaction: discord.Interaction, message_id: int, kwargs: dict[str, Any]
-) -> None:
-    """``interaction.edit_original_response(**kwargs)`` (its ``@original`` is ``message_id``)
-    without parsing the edited message: Discord's ``@original`` is an ordinary webhook message
-    id, so this is the follow-up edit of that message."""
-    await edit_followup(interaction, message_id, kwargs, ref="@original")
-
-
 async def edit_followup(
     interaction: discord.Interaction,
     message_id: int,

@@ -1,5 +1,5 @@
 """Issue 29: the views edit their messages without parsing Discord's answer into a ``Message``
-(``bot/ui/payload.py``: ``edit_message``, ``edit_original``, ``edit_followup``). The same
+(``bot/ui/payload.py``: ``edit_message``, ``edit_followup``, of a follow-up or of ``@original``). The same
 request as discord.py's ``edit`` goes out, through the bot's gated session: checked here against
 the fake Discord, which refuses what Discord refuses."""
 
@@ -68,7 +68,7 @@ def _slash_seen_by_the_bot(fake_discord, bot) -> discord.Interaction:
 
 
 async def test_the_original_and_a_follow_up_are_edited_by_one_webhook_edit(fake_discord, mesa):
-    """``edit_original`` is ``edit_followup`` of Discord's ``@original``: both change their
+    """``edit_followup`` of Discord's ``@original`` and of a follow-up: both change their
     message through the interaction's token (no bot-token call), as discord.py's edits do."""
     interaction = _slash_seen_by_the_bot(fake_discord, mesa.bot)
     await interaction.response.send_message(content="the answer")
@@ -77,8 +77,11 @@ async def test_the_original_and_a_follow_up_are_edited_by_one_webhook_edit(fake_
     pacer = mesa.bot.listener.pacer
     sent, before = pacer.sent, len(fake_discord.requests)
 
-    await sending.edit_original(
-        interaction, original, {"content": None, "embeds": [], "view": v2.note_view("edited")}
+    await sending.edit_followup(
+        interaction,
+        original,
+        {"content": None, "embeds": [], "view": v2.note_view("edited")},
+        ref="@original",
     )
     await sending.edit_followup(interaction, followup.id, {"content": "followed", "view": None})
 
