@@ -11,9 +11,10 @@ async def test_an_interaction_is_stamped_when_its_event_is_written(fake_discord,
     await handle
     inter = handle.interaction
     assert inter.dispatched_real is not None
-    assert inter.created_real <= inter.dispatched_real
     assert inter.answered_after is not None
-    assert inter.dispatched_real - inter.created_real <= inter.answered_after
+    answered_real = inter.created_real + inter.answered_after
+    # the order of three instants on one clock (made, written, answered), not a duration
+    assert inter.created_real <= inter.dispatched_real <= answered_real
 
 
 async def test_an_event_queued_while_the_bot_is_away_is_stamped_only_when_written(
