@@ -61,9 +61,7 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
 def freeze() -> int:
     """Collect what is garbage now, then keep every surviving object out of later
     collections; returns how many objects were frozen."""
-    gc.collect()
-    gc.freeze()
-    frozen = gc.get_freeze_count()
+    frozen = refreeze()
     log.info("garbage collector: %d start-up objects frozen", frozen)
     return frozen
 
