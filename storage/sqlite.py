@@ -64,18 +64,23 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 class SqliteReads:
-    """Reads through one query-only aiosqlite connection (its own thread)."""
+    """Reads through one query-only aiosqlite connection (its own thread).
+
+    Each read runs whole (execute and fetch) in one call on that thread: a connection's read
+    snapshot lasts while any of its statements is active, so a statement left open across a
+    hop to the event loop would pin it for the reads queued behind, which could then miss a
+    commit made before they were asked."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        """The first row (for reads of one row: every row is fetched)."""
+        rows = await self.conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self.conn.execute_fetchall(sql, params))
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")

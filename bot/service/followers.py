@@ -12,6 +12,7 @@ here is the only copy and nothing else is needed.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import Any
 
@@ -20,6 +21,11 @@ from storage import Database, FollowersRepo
 
 log = logging.getLogger(__name__)
 
+# A failed re-read is tried again (the database is the truth, and the change is not announced
+# twice): after this long, doubling up to the cap.
+RETRY_FIRST_SECONDS = 0.05
+RETRY_MAX_SECONDS = 5.0
+
 
 class Followers:
     def __init__(self, db: Database, feed: ChangeFeed | None = None) -> None:
@@ -27,7 +33,10 @@ class Followers:
         self._feed: ChangeFeed = feed or NoFeed()
         self._by_table: dict[int, dict[str, str | None]] = {}  # follower -> DM message id
         self._loaded = False
-        self._asked: dict[int, int] = {}  # table -> re-reads asked (the last one decides)
+        # table -> ticket of the re-read asked last (it decides). Tickets never repeat: a
+        # count restarting per table could match a slower, older read still under way.
+        self._asked: dict[int, int] = {}
+        self._tickets = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.heard = 0  # follower changes heard from other processes (tests)
 
@@ -91,14 +100,24 @@ class Followers:
 
     async def refresh(self, table_id: int) -> None:
         """Read ``table_id``'s followers again from the database (the truth); when several
-        reads overlap, the one asked last (which sees the latest commit) decides. A DM message
-        id known here and not yet stored is kept."""
-        asked = self._asked[table_id] = self._asked.get(table_id, 0) + 1
-        try:
-            stored = await self.repo.of_table(table_id)
-        except Exception:
-            log.exception("reading the followers of table %s failed", table_id)
-            return
+        reads overlap, the one asked last (which sees the latest commit) decides. A read that
+        fails is tried again until it succeeds or a later one is asked. A DM message id known
+        here and not yet stored is kept."""
+        asked = self._asked[table_id] = next(self._tickets)
+        delay = RETRY_FIRST_SECONDS
+        while True:
+            try:
+                stored = await self.repo.of_table(table_id)
+                break
+            except Exception:
+                if delay == RETRY_FIRST_SECONDS:  # once per outage, not once per try
+                    log.exception("reading the followers of table %s failed; retrying", table_id)
+            if self._asked.get(table_id) != asked:
+                return  # a later read decides
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX_SECONDS)
+            if self._asked.get(table_id) != asked:
+                return
         if self._asked.get(table_id) != asked:
             return  # a later read is on its way
         del self._asked[table_id]
@@ -110,12 +129,24 @@ class Followers:
             self._by_table.pop(table_id, None)
 
     async def reload(self) -> None:
-        try:
-            self._by_table = await self.repo.all()
-        except Exception:
-            log.exception("reading the followers failed")
+        delay = RETRY_FIRST_SECONDS
+        while True:
+            try:
+                self._by_table = await self.repo.all()
+                return
+            except Exception:
+                if delay == RETRY_FIRST_SECONDS:
+                    log.exception("reading the followers failed; retrying")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX_SECONDS)
 
     async def idle(self) -> None:
         """Wait until the changes heard are read (tests)."""
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the re-reads under way (one retrying against a database that is closing)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -6,6 +6,7 @@ on PostgreSQL; an in-process hub for SQLite), and the owner stops DMing at once.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
@@ -13,13 +14,20 @@ from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
 from bot.service.followers import Followers
 from storage import SeatInfo, TablesRepo, open_database
 
+HANG_GUARD_SECONDS = 60.0  # wall time; only a hang reaches it (the outcome never depends on it)
+
 
 async def _until(condition, what):
-    for _ in range(5000):  # a bound against a hang; the outcome does not depend on it
-        if condition():
-            return
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + HANG_GUARD_SECONDS
+    while not condition():
+        if loop.time() > give_up:
+            raise AssertionError(f"never happened: {what}")
         await asyncio.sleep(0.002)
-    raise AssertionError(f"never happened: {what}")
+
+
+async def _within_guard(awaitable):
+    return await asyncio.wait_for(awaitable, HANG_GUARD_SECONDS)
 
 
 def _feeds(target):
@@ -46,6 +54,8 @@ async def two_processes(db_target):
     await owner.load()
     await shard0.load()
     yield owner, shard0, record.id
+    for followers in (owner, shard0):
+        await followers.close()
     for feed in feeds:
         await feed.close()
     for db in dbs:
@@ -93,6 +103,66 @@ async def test_the_database_decides_whether_someone_follows(two_processes):
     assert not deaf.follows(table_id, "u")
     assert await deaf.stop(table_id, "u")
     await _until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
+
+
+class _FailingReads:
+    """The followers' reads of one process, the first ``failures`` failing (a locked or
+    unreachable database)."""
+
+    def __init__(self, repo, failures):
+        self.repo, self.failures, self.tries = repo, failures, 0
+
+    async def of_table(self, table_id):
+        self.tries += 1
+        if self.tries <= self.failures:
+            raise sqlite3.OperationalError("database is locked")
+        return await self.repo.of_table(table_id)
+
+
+async def test_a_failed_re_read_is_tried_again_until_it_succeeds(two_processes):
+    owner, shard0, table_id = two_processes
+    shard0.repo = _FailingReads(shard0.repo, failures=2)
+    assert await owner.follow(table_id, "u")
+    await _until(lambda: shard0.heard == 1, "shard 0 hearing the follow")
+    await _within_guard(shard0.idle())
+    assert shard0.repo.tries == 3  # two failures, then the read that decided
+    assert shard0.follows(table_id, "u")
+
+
+class _HeldReads:
+    """The followers' reads of one process, the calls in ``held`` answered only once released
+    (reads completing out of order: PostgreSQL reads go through a pool)."""
+
+    def __init__(self, repo, held):
+        self.repo, self.calls = repo, 0
+        self.release = {call: asyncio.Event() for call in held}
+        self.read = {call: asyncio.Event() for call in held}
+
+    async def of_table(self, table_id):
+        call, self.calls = self.calls, self.calls + 1
+        stored = await self.repo.of_table(table_id)
+        if call in self.release:
+            self.read[call].set()
+            await self.release[call].wait()
+        return stored
+
+
+async def test_an_older_re_read_answered_last_does_not_decide(two_processes):
+    owner, shard0, table_id = two_processes
+    reader = Followers(shard0.repo.db, NoFeed())  # re-reads only when told to, here
+    reads = reader.repo = _HeldReads(reader.repo, held=(0, 2))
+    oldest = asyncio.create_task(reader.refresh(table_id))
+    await _within_guard(reads.read[0].wait())  # it read: nobody follows
+    assert await owner.follow(table_id, "u")
+    await _within_guard(reader.refresh(table_id))  # read and decided
+    assert reader.follows(table_id, "u")
+    newest = asyncio.create_task(reader.refresh(table_id))
+    await _within_guard(reads.read[2].wait())
+    reads.release[0].set()  # the oldest answers after a newer one decided: stale
+    await _within_guard(oldest)
+    reads.release[2].set()
+    await _within_guard(newest)
+    assert reader.follows(table_id, "u")
 
 
 async def test_one_process_needs_no_feed(tmp_path):
