@@ -29,6 +29,17 @@ def _slow_pid(seconds: float) -> int:
     return os.getpid()
 
 
+def _held_pid(release: str) -> int:
+    """Runs until the file ``release`` exists (the test lets it go), then its pid: a job that
+    is busy exactly as long as the test needs, however slow the machine."""
+    import time
+
+    give_up = time.monotonic() + 300  # a guard against a hang only
+    while not os.path.exists(release) and time.monotonic() < give_up:
+        time.sleep(0.005)
+    return os.getpid()
+
+
 def _fail(text: str) -> None:
     raise ValueError(text)
 
@@ -54,12 +65,12 @@ async def test_a_jobs_exception_is_raised_to_its_caller_and_the_worker_stays():
         workers.shutdown()
 
 
-async def test_a_dead_worker_fails_its_job_and_the_next_job_gets_a_new_one():
+async def test_a_dead_worker_fails_its_job_and_the_next_job_gets_a_new_one(tmp_path):
     workers = PipeWorkers(1)
     try:
         pid = await workers.run(os.getpid)
-        job = asyncio.ensure_future(workers.run(_slow_pid, 5))
-        await asyncio.sleep(0.3)
+        job = asyncio.ensure_future(workers.run(_held_pid, str(tmp_path / "never")))
+        await asyncio.sleep(0)  # sent to the worker (in its pipe or running: both fail)
         os.kill(pid, signal.SIGKILL)
         with pytest.raises(BrokenProcessPool):
             await asyncio.wait_for(job, 60)
@@ -154,14 +165,15 @@ async def test_a_named_pools_workers_carry_its_name_for_the_benches(kind):
         workers.shutdown()
 
 
-async def test_a_worker_holds_the_next_job_while_it_runs_one_and_a_death_fails_both():
+async def test_a_worker_holds_the_next_job_while_it_runs_one_and_a_death_fails_both(tmp_path):
     workers = PipeWorkers(1)
+    never = str(tmp_path / "never")
     try:
         pid = await workers.run(os.getpid)
-        running = asyncio.ensure_future(workers.run(_slow_pid, 5))
-        queued = asyncio.ensure_future(workers.run(_slow_pid, 5))
+        running = asyncio.ensure_future(workers.run(_held_pid, never))
+        queued = asyncio.ensure_future(workers.run(_held_pid, never))
         later = asyncio.ensure_future(workers.run(os.getpid))  # waits in the pool, not the pipe
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0)  # the first two are sent to the worker, the third waits
         os.kill(pid, signal.SIGKILL)
         for job in (running, queued):
             with pytest.raises(BrokenProcessPool):
@@ -175,7 +187,7 @@ def _name(name: str) -> str:
     return name
 
 
-async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_sent():
+async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_sent(tmp_path):
     """Issue 25: the pool hands out its waiting jobs by rank (a render a player's turn waits
     for first), then by since when they wait (a job may say it waits since earlier), then by
     arrival; a job whose ``wanted()`` is false when its turn comes is not run: ``Superseded``."""
@@ -194,8 +206,9 @@ async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_s
 
     try:
         await workers.run(os.getpid)  # the worker is up
-        busy = [asyncio.ensure_future(workers.run(_slow_pid, 0.5)) for _ in range(DEPTH)]
-        await asyncio.sleep(0)  # both in the worker's pipe: the jobs below wait in the pool
+        release = tmp_path / "release"
+        busy = [asyncio.ensure_future(workers.run(_held_pid, str(release))) for _ in range(DEPTH)]
+        await asyncio.sleep(0)  # both in the worker's pipe, held: the jobs below wait in the pool
         now = time.perf_counter()
         jobs = [
             asyncio.ensure_future(job("late")),
@@ -206,6 +219,7 @@ async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_s
         ]
         await asyncio.sleep(0)
         assert order == [] and asked == []  # nothing was handed out before its turn
+        release.touch()  # the worker's pipe empties: the waiting jobs go, one by one
         results = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), 60)
         await asyncio.gather(*busy)
     finally:
