@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.ui.shown import FlushLater
+from tests.waiting import until, within_guard
 
 
 class Flushes:
@@ -26,12 +27,15 @@ async def test_changes_close_together_are_stored_in_one_flush_after_the_delay():
     flush = Flushes()
     later = FlushLater(0.05, flush)
     later.schedule()
+    first = later._task
     later.schedule()  # a second change while the first waits: the same flush
+    assert later._task is first
     assert flush.runs == 0  # nothing on the change's own path
-    await asyncio.sleep(0.2)
+    await within_guard(first)
     assert flush.runs == 1
     later.schedule()  # a change after that flush: another one
-    await asyncio.sleep(0.2)
+    assert later._task is not first
+    await within_guard(later._task)
     assert flush.runs == 2
 
 
@@ -39,10 +43,10 @@ async def test_close_stores_at_once_and_the_delayed_flush_does_not_run_again():
     flush = Flushes()
     later = FlushLater(60.0, flush)
     later.schedule()
+    delayed = later._task
     await later.close()
     assert flush.runs == 1
-    await asyncio.sleep(0.05)
-    assert flush.runs == 1
+    assert delayed is not None and delayed.cancelled()  # it will never run
 
 
 async def test_close_waits_for_a_flush_under_way_instead_of_cancelling_it():
@@ -50,11 +54,10 @@ async def test_close_waits_for_a_flush_under_way_instead_of_cancelling_it():
     flush = Flushes(gate)
     later = FlushLater(0.0, flush)
     later.schedule()
-    while flush.runs == 0:  # the delayed flush has started (and waits on the database)
-        await asyncio.sleep(0.01)
+    await until(lambda: flush.runs, "the delayed flush started (it waits on the database)")
     closing = asyncio.ensure_future(later.close())
     await asyncio.sleep(0.05)
-    assert not closing.done()  # it waits for the flush under way...
+    assert not closing.done()  # it waits for the flush under way (held by the gate)...
     gate.set()
     await closing
     assert flush.done == 2  # ...which finished (not cancelled), then one more for the rest

@@ -13,21 +13,7 @@ import pytest
 from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
 from bot.service.followers import Followers
 from storage import SeatInfo, TablesRepo, open_database
-
-HANG_GUARD_SECONDS = 60.0  # wall time; only a hang reaches it (the outcome never depends on it)
-
-
-async def _until(condition, what):
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + HANG_GUARD_SECONDS
-    while not condition():
-        if loop.time() > give_up:
-            raise AssertionError(f"never happened: {what}")
-        await asyncio.sleep(0.002)
-
-
-async def _within_guard(awaitable):
-    return await asyncio.wait_for(awaitable, HANG_GUARD_SECONDS)
+from tests.waiting import until, within_guard
 
 
 def _feeds(target):
@@ -67,12 +53,12 @@ async def test_stop_following_in_a_dm_reaches_the_owner_at_once(two_processes):
     assert await owner.follow(table_id, "u")  # the public message's button: the owner
     await owner.set_message(table_id, "u", "555")
     assert await shard0.stop(table_id, "u")
-    await _until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
+    await until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
     assert owner.of(table_id) == {}
     assert not await shard0.stop(table_id, "u")  # twice: not following any more
     # Following again (the owner): shard 0 hears it too, with no DM message yet.
     assert await owner.follow(table_id, "u")
-    await _until(lambda: shard0.follows(table_id, "u"), "shard 0 hearing the follow")
+    await until(lambda: shard0.follows(table_id, "u"), "shard 0 hearing the follow")
     assert not await shard0.follow(table_id, "u")  # already following, whoever recorded it
     await owner.idle()
     assert owner.of(table_id) == {"u": None}
@@ -83,9 +69,9 @@ async def test_a_dm_message_id_not_yet_stored_survives_a_re_read(two_processes):
     await owner.follow(table_id, "a")
     await owner.follow(table_id, "b")
     await owner.set_message(table_id, "a", "1")
-    await _until(lambda: shard0.follows(table_id, "b"), "shard 0 hearing both")
+    await until(lambda: shard0.follows(table_id, "b"), "shard 0 hearing both")
     await shard0.stop(table_id, "b")
-    await _until(lambda: not owner.follows(table_id, "b"), "the owner hearing the stop")
+    await until(lambda: not owner.follows(table_id, "b"), "the owner hearing the stop")
     await owner.idle()
     assert owner.of(table_id) == {"a": "1"}
 
@@ -102,7 +88,7 @@ async def test_the_database_decides_whether_someone_follows(two_processes):
     assert await owner.follow(table_id, "u")
     assert not deaf.follows(table_id, "u")
     assert await deaf.stop(table_id, "u")
-    await _until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
+    await until(lambda: not owner.follows(table_id, "u"), "the owner hearing the stop")
 
 
 class _FailingReads:
@@ -123,8 +109,8 @@ async def test_a_failed_re_read_is_tried_again_until_it_succeeds(two_processes):
     owner, shard0, table_id = two_processes
     shard0.repo = _FailingReads(shard0.repo, failures=2)
     assert await owner.follow(table_id, "u")
-    await _until(lambda: shard0.heard == 1, "shard 0 hearing the follow")
-    await _within_guard(shard0.idle())
+    await until(lambda: shard0.heard == 1, "shard 0 hearing the follow")
+    await within_guard(shard0.idle())
     assert shard0.repo.tries == 3  # two failures, then the read that decided
     assert shard0.follows(table_id, "u")
 
@@ -152,16 +138,16 @@ async def test_an_older_re_read_answered_last_does_not_decide(two_processes):
     reader = Followers(shard0.repo.db, NoFeed())  # re-reads only when told to, here
     reads = reader.repo = _HeldReads(reader.repo, held=(0, 2))
     oldest = asyncio.create_task(reader.refresh(table_id))
-    await _within_guard(reads.read[0].wait())  # it read: nobody follows
+    await within_guard(reads.read[0].wait())  # it read: nobody follows
     assert await owner.follow(table_id, "u")
-    await _within_guard(reader.refresh(table_id))  # read and decided
+    await within_guard(reader.refresh(table_id))  # read and decided
     assert reader.follows(table_id, "u")
     newest = asyncio.create_task(reader.refresh(table_id))
-    await _within_guard(reads.read[2].wait())
+    await within_guard(reads.read[2].wait())
     reads.release[0].set()  # the oldest answers after a newer one decided: stale
-    await _within_guard(oldest)
+    await within_guard(oldest)
     reads.release[2].set()
-    await _within_guard(newest)
+    await within_guard(newest)
     assert reader.follows(table_id, "u")
 
 

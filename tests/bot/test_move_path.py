@@ -12,16 +12,13 @@ from bot.workers import Workers
 from storage import TableRecord, open_database
 from storage.writer import Decided
 from tests.bot.toy_game import TOY
+from tests.waiting import until
 
 
 async def _until(condition, what):
     """Yield to the loop (and the writer thread) until ``condition()``; no timing involved in
-    the outcome, only a generous bound against a hang."""
-    for _ in range(100_000):
-        if condition():
-            return
-        await asyncio.sleep(0.001)
-    raise AssertionError(f"never happened: {what}")
+    the outcome, only a generous wall-clock bound against a hang."""
+    await until(condition, what, poll=0.001)
 
 
 class Listener:

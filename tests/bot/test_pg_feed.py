@@ -10,6 +10,7 @@ import asyncpg
 from bot.service.feed import TableChange
 from bot.service.pg_feed import PostgresFeed
 from storage.changes import VIEWS_CHANNEL, TableChanges, parse
+from tests.waiting import until
 
 SCHEMA = (
     "CREATE TABLE tables (id BIGINT PRIMARY KEY, version INTEGER NOT NULL, status TEXT NOT NULL);"
@@ -19,11 +20,7 @@ SCHEMA = (
 
 
 async def _heard(changes: list[TableChange], count: int) -> None:
-    for _ in range(2000):  # a bound against a hang; the outcome does not depend on it
-        if len(changes) >= count:
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"heard {changes}, wanted {count}")
+    await until(lambda: len(changes) >= count, f"{count} changes heard", poll=0.005)
 
 
 def test_payloads():
@@ -81,10 +78,7 @@ async def test_a_dropped_listen_connection_comes_back_and_asks_for_a_resync(pg_u
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )  # what a server restart or a failover does to the LISTEN connection
-        for _ in range(2000):  # a bound against a hang; the outcome does not depend on it
-            if resyncs:
-                break
-            await asyncio.sleep(0.005)
+        await until(lambda: resyncs, "the resync after the LISTEN connection was dropped")
         assert resyncs == [True]
         await conn.execute("UPDATE tables SET version = 1 WHERE id = 1")
         await _heard(heard, 1)

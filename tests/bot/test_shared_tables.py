@@ -14,18 +14,15 @@ from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
 from storage import open_database
 from tests.bot.test_move_path import Listener
 from tests.bot.toy_game import TOY
+from tests.waiting import until
 
 CONFIG = ServiceConfig(cpu_delay_seconds=0)
 
 
 async def _until(condition, what):
-    """Yield to the loop (and the writer thread) until ``condition()``; a generous bound
-    against a hang, no timing in the outcome."""
-    for _ in range(5000):
-        if condition():
-            return
-        await asyncio.sleep(0.002)
-    raise AssertionError(f"never happened: {what}")
+    """Yield to the loop (and the writer thread) until ``condition()``; a generous wall-clock
+    bound against a hang, no timing in the outcome."""
+    await until(condition, what)
 
 
 @pytest.fixture

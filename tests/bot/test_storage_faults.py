@@ -12,6 +12,7 @@ import pytest
 from storage import StorageUnavailable
 from tests.bot.test_tables import _open, _service
 from tests.bot.toy_game import TOY
+from tests.waiting import until
 
 
 def _read_only(db, on: bool):
@@ -74,10 +75,7 @@ async def test_a_computer_turn_not_saved_is_tried_again_until_the_database_is_ba
     await asyncio.sleep(0.5)  # several attempts meanwhile
     assert table.version == stuck_at and "h" not in TOY.to_act(table.state)
     await _read_only(db, False)
-    for _ in range(200):  # the computer plays on by itself once writes succeed
-        if table.version > stuck_at:
-            break
-        await asyncio.sleep(0.05)
-    assert table.version > stuck_at
+    # The computer plays on by itself once writes succeed.
+    await until(lambda: table.version > stuck_at, "the computer's move saved", poll=0.05)
     await service.close()
     await db.close()

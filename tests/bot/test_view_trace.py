@@ -12,6 +12,7 @@ from bot import metrics
 from bot.ui import http_gate
 from bot.ui.pacer import RequestPacer
 from bot.ui.view_kit import SlotSet, ViewKit, stage_done
+from tests.waiting import within_guard
 
 
 def _kit() -> ViewKit:
@@ -25,16 +26,17 @@ def _n(phase: str) -> int:
 async def test_a_slot_change_is_timed_by_stage_and_kind():
     kit = _kit()
     slots: SlotSet[int] = SlotSet(kit, "probe")
-    release = asyncio.Event()
+    release, started = asyncio.Event(), asyncio.Event()
     before = {s: _n(f"view_probe_{s}") for s in ("queued", "busy", "render", "sent", "total")}
 
     async def work(slot) -> None:
+        started.set()
         await release.wait()
         stage_done("render")
         await asyncio.sleep(0.02)
 
     slot = slots.kick(1, work)
-    await asyncio.sleep(0.03)  # the first change is being shown...
+    await within_guard(started.wait())  # the first change is being shown...
     slots.kick(1, work)  # ...a second one waits behind it (queued)
     release.set()
     await kit.drain_tasks()
