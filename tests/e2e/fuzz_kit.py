@@ -160,7 +160,7 @@ class LiveBot:
             return
         if inter.callback_type == 5:  # "thinking": its follow-up must come
             try:
-                await handle.response(timeout=15)
+                await handle.response(timeout=60)
             except AssertionError:
                 self.stats.unanswered.append(f"{what} (thinking never completed)")
                 return
@@ -169,7 +169,7 @@ class LiveBot:
     def settle(self) -> list[str]:
         """Every interaction answered; the fake's violations (their kinds and details)."""
         assert self.fake is not None
-        self.run(self.fake.settle(timeout=10))
+        self.run(self.fake.settle(timeout=30))
         return [str(v) for v in self.fake.violations]
 
 

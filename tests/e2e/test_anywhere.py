@@ -359,13 +359,13 @@ async def test_a_pause_notice_prepared_before_a_move_never_shows_the_older_table
     hand = await table.show_hand(user)
     pauses.pause_after = PAUSE_AFTER
     first = table.public()
-    await asyncio.wait_for(preparing.wait(), 10)
+    await asyncio.wait_for(preparing.wait(), 60)
     (notice,) = [t for t in asyncio.all_tasks() if t.get_name() == f"pause-{table.table_id}"]
     await (await take(user, offers_on(hand, table.table_id)[action])).acknowledged()
     table.oracle.apply(seat, action)
     await table.wait_version(table.oracle.version)
     moved.set()
-    await asyncio.wait_for(notice, 10)  # the notice's task, to its end
+    await asyncio.wait_for(notice, 60)  # the notice's task, to its end
     await mesa.bot.listener.drain()
     await fake.settle()  # every request made, answered
     assert table.public().id != first.id and not _paused(table)

@@ -114,7 +114,7 @@ async def test_triad_against_the_computer_in_a_group_dm(fake_discord, mesa):
     for _ in range(12):
         state = await fake.wait_until(
             lambda: "over" if _shows_result(table) else table.alices_turn(alice.name),
-            timeout=20,
+            timeout=30,
             what="alice's turn or the end",
         )
         if state == "over":
@@ -231,7 +231,7 @@ async def test_a_triad_challenge_between_two_people_in_a_group_dm(fake_discord, 
                 if _shows_result(table)
                 else next((p for p in players if table.alices_turn(p.name)), None)
             ),
-            timeout=20,
+            timeout=30,
             what="a turn or the end",
         )
         if state == "over":

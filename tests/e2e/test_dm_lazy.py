@@ -55,7 +55,7 @@ async def _start(fake, players):
     """``start_game`` waits for every player's DM at Start; here only the first one comes."""
     saved = fake.wait_until
 
-    async def lenient(predicate, *, timeout=10.0, what="condition"):
+    async def lenient(predicate, *, timeout=30.0, what="condition"):
         if what == "the first private views by DM":
             predicate = lambda: any(p.dms() for p in players)  # noqa: E731
         return await saved(predicate, timeout=timeout, what=what)

@@ -8,6 +8,7 @@ import asyncio
 import time
 
 from tests.e2e.test_threads_e2e import allow_threads, start_in_thread
+from tests.waiting import HANG_GUARD_SECONDS
 
 
 async def _due(mesa) -> dict[int, float]:
@@ -16,8 +17,10 @@ async def _due(mesa) -> dict[int, float]:
 
 async def _eventually_due(mesa, tables: set[int]) -> bool:
     """The stored archives come to be ``tables`` (the clearing follows the archive's answer);
-    the bound is generous, as the fake's ``wait_until``: only a real failure reaches it."""
-    for _ in range(1500):
+    the bound is generous wall time: only a real failure reaches it."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + HANG_GUARD_SECONDS
+    while loop.time() < give_up:
         if set(await _due(mesa)) == tables:
             return True
         await asyncio.sleep(0.02)

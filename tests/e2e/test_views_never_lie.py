@@ -81,7 +81,9 @@ async def test_the_computer_taking_every_seat_then_the_end(fake_discord, mesa):
     table, alice, bob, carol, dora = await _seat_everyone(fake, mesa)
     service = mesa.bot.tables
     people = {str(u.id): u for u in (alice, bob, carol)}
-    for _ in range(2000):  # three timeouts a seat, the seats in turn
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 120  # wall time, a guard against a hang only
+    while loop.time() < give_up:  # three timeouts a seat, the seats in turn
         live = service.registry.find(table.table_id)
         if live is None or live.record.status != "playing" or not live.human_seats():
             break

@@ -88,7 +88,7 @@ class TriadMatch:
         for _ in range(max_moves):
             state = await self.fake.wait_until(
                 lambda: "over" if self.finished() else self.my_move(),
-                timeout=20,
+                timeout=30,
                 what="the player's turn or the end",
             )
             if state == "over":
@@ -116,7 +116,7 @@ class TriadMatch:
                 self.picks.append(button.custom_id.split(":", 3)[3])
             await self.fake.wait_until(
                 lambda v=version: (self.version() or 0) > v,
-                timeout=20,
+                timeout=30,
                 what=f"the table past version {version}",
             )
         raise AssertionError("the match did not end")

@@ -166,10 +166,10 @@ async def test_a_gateway_outage_refuses_connections_then_the_bot_resumes(fake_di
     await fake_discord.gateway_outage(1.5)
     assert not fake_discord.gateway.connected
     await fake_discord.wait_until(
-        lambda: fake_discord.gateway.refused >= 1, timeout=15, what="a refused reconnection"
+        lambda: fake_discord.gateway.refused >= 1, timeout=30, what="a refused reconnection"
     )
     await fake_discord.wait_for_resume(timeout=30)
-    await fake_discord.wait_until(lambda: bot.resumed == 1, timeout=15, what="on_resumed")
+    await fake_discord.wait_until(lambda: bot.resumed == 1, timeout=30, what="on_resumed")
     assert fake_discord.gateway.identifies == 1
     lobby = await (await alice.slash("play", game="amapatolli"))
     assert lobby.content == "Lobby amapatolli for 3"

@@ -123,7 +123,7 @@ async def _identify(fake: FakeDiscord, shard: object) -> int | None:
             await ws.send_str(json.dumps({"op": OP_IDENTIFY, "d": data}))
             with contextlib.suppress(TimeoutError):
                 while True:
-                    msg = await ws.receive(timeout=5)
+                    msg = await ws.receive(timeout=60)
                     if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
                         return ws.close_code
                     if json.loads(msg.data).get("t") == "READY":

@@ -38,7 +38,7 @@ def discord_py_pointed_at(fake: FakeDiscord) -> Iterator[None]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeDiscord, client, *, ready_timeout: float = 10.0
+    fake: FakeDiscord, client, *, ready_timeout: float = 60.0
 ) -> AsyncIterator[None]:
     """Log `client` in to the fake, connect it, wait for on_ready; on exit let pending interactions
     settle, close the client. Give the client `guild_ready_timeout` well under a second."""

@@ -632,7 +632,7 @@ class FakeDiscord:
         return shard_of(guild.id, self.shard_count)
 
     async def wait_until_shards_connected(
-        self, shard_ids: list[int] | range, timeout: float = 10.0
+        self, shard_ids: list[int] | range, timeout: float = 30.0
     ) -> None:
         await self.wait_until(
             lambda: all(self.gateway.shard_connected(i) for i in shard_ids),
@@ -647,7 +647,7 @@ class FakeDiscord:
         self.gateway.resume_gate = gate
         return gate
 
-    async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def wait_for_resume(self, count: int = 1, timeout: float = 30.0) -> None:
         await self.wait_until(
             lambda: self.gateway.session is not None and self.gateway.session.resumes >= count,
             timeout=timeout,
@@ -676,7 +676,7 @@ class FakeDiscord:
         event.set()
 
     async def wait_until(
-        self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition"
+        self, predicate: Callable[[], Any], *, timeout: float = 30.0, what: str = "condition"
     ) -> Any:
         """Wait until `predicate()` is truthy; return its value. Re-checked on every change of the
         fake's state, and every 20 ms for predicates about other state (the bot's).
@@ -706,7 +706,7 @@ class FakeDiscord:
             except TimeoutError:
                 pass
 
-    async def wait_until_connected(self, timeout: float = 10.0) -> None:
+    async def wait_until_connected(self, timeout: float = 30.0) -> None:
         await self.wait_until(
             lambda: self.gateway.connected, timeout=timeout, what="the bot's gateway connection"
         )
@@ -716,7 +716,7 @@ class FakeDiscord:
         predicate: Callable[[Message], bool] | None = None,
         *,
         channel: Channel | int | str | None = None,
-        timeout: float = 10.0,
+        timeout: float = 30.0,
     ) -> Message:
         """The first channel message (existing or future) matching `predicate`."""
         ch = self.resolve_channel(channel)
@@ -748,7 +748,7 @@ class FakeDiscord:
                 f"fake Discord recorded {len(self.violations)} violation(s):\n  {lines}"
             )
 
-    async def settle(self, timeout: float = 15.0) -> None:
+    async def settle(self, timeout: float = 30.0) -> None:
         """Wait until every interaction was answered (or missed its deadline) and every deferred one
         got its content; record the ones that never will as violations (``timeout``: of quiet on
         the fake, as ``wait_until``'s; a hang bound, not a speed)."""

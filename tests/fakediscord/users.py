@@ -549,7 +549,7 @@ class FakeUser:
                 return inter.original
         return None
 
-    async def wait_for_dm(self, predicate=None, timeout: float = 10.0) -> Message:
+    async def wait_for_dm(self, predicate=None, timeout: float = 30.0) -> Message:
         def find() -> Message | None:
             for msg in self.dms():
                 if predicate is None or predicate(msg):

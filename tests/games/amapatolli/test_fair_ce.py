@@ -63,7 +63,7 @@ async def _until(condition, what: str) -> None:
         while not condition():
             await asyncio.sleep(0.001)
 
-    await asyncio.wait_for(poll(), timeout=10)  # a guard against hanging, never a timing bet
+    await asyncio.wait_for(poll(), timeout=60)  # a guard against hanging, never a timing bet
 
 
 def _window_open(table) -> bool:
