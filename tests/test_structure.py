@@ -122,6 +122,29 @@ def test_one_computer_player_entry(key):
         assert not hasattr(_module(key, "ai"), name), f"{key}.ai.{name}: the core decides it"
 
 
+def test_the_core_computer_entry_answers_none_without_a_choice_and_fills_in_the_budget():
+    """``games.core.computer.computer_player``: the entry four games declare in one line."""
+    from games.core.computer import computer_player
+
+    asked: list[tuple[list[str], Budget]] = []
+
+    def decide(view, legal, level, rng, budget):
+        asked.append((legal, budget))
+        return legal[-1]
+
+    default, given = Budget(iterations=3), Budget(iterations=9)
+    choose = computer_player(decide, default)
+    rng = random.Random(26)
+    assert choose(None, [], "hard", rng) is None and asked == []  # nothing legal: not asked
+    assert choose(None, ["a", "b"], "hard", rng) == "b"
+    assert choose(None, ["c"], "normal", rng, budget=given) == "c"
+    assert asked == [(["a", "b"], default), (["c"], given)]
+    for key in GAME_KEYS:
+        ai = _module(key, "ai")
+        if hasattr(ai, "decide"):  # the entry made by the core, not written again
+            assert ai.choose_action.__qualname__ == "computer_player.<locals>.choose_action", key
+
+
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_common_moves_share_class_names_and_no_argument_moves_are_interned(key):
     actions = _module(key, "actions")
