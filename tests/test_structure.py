@@ -36,7 +36,7 @@ SHARED_NAMES = {
     "options": ("Options",),
     "view": ("build_view",),
     "rules": ("new_state", "to_act", "legal_actions", "copy_state", "resolve_action", "outcome"),
-    "ai": ("choose_action", "THINK_RATE"),
+    "ai": ("decide", "choose_action", "THINK_RATE"),
     "game": ("GAME",),
 }
 
@@ -123,7 +123,7 @@ def test_one_computer_player_entry(key):
 
 
 def test_the_core_computer_entry_answers_none_without_a_choice_and_fills_in_the_budget():
-    """``games.core.computer.computer_player``: the entry four games declare in one line."""
+    """``games.core.computer.computer_player``: the entry every game declares in one line."""
     from games.core.computer import computer_player
 
     asked: list[tuple[list[str], Budget]] = []
@@ -139,10 +139,9 @@ def test_the_core_computer_entry_answers_none_without_a_choice_and_fills_in_the_
     assert choose(None, ["a", "b"], "hard", rng) == "b"
     assert choose(None, ["c"], "normal", rng, budget=given) == "c"
     assert asked == [(["a", "b"], default), (["c"], given)]
-    for key in GAME_KEYS:
-        ai = _module(key, "ai")
-        if hasattr(ai, "decide"):  # the entry made by the core, not written again
-            assert ai.choose_action.__qualname__ == "computer_player.<locals>.choose_action", key
+    for key in GAME_KEYS:  # the entry made by the core, not written again
+        entry = _module(key, "ai").choose_action
+        assert entry.__qualname__ == "computer_player.<locals>.choose_action", key
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
