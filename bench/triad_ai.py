@@ -104,11 +104,16 @@ def deal(n: int, rules: dict[str, bool], open_hands: bool = True):
 def timed_move(ai: ModuleType, view, legal, rng, seconds: float):
     stats: dict = {}
     w0, c0 = time.perf_counter(), time.process_time()
-    if hasattr(ai, "make_budget"):  # an ai from before the core Budget (issue 26)
-        kwargs: dict = {"think_seconds": seconds, "clock": time.monotonic}
+    if hasattr(ai, "decide"):  # the decision behind the core's entry, which takes no stats
+        budget = GAME.think_budget(seconds, time.monotonic)
+        action = ai.decide(view, legal, "hard", rng, budget, stats)
+    elif hasattr(ai, "make_budget"):  # an ai from before the core Budget (issue 26)
+        action = ai.choose_action(
+            view, legal, "hard", rng, stats=stats, think_seconds=seconds, clock=time.monotonic
+        )
     else:
-        kwargs = {"budget": GAME.think_budget(seconds, time.monotonic)}
-    action = ai.choose_action(view, legal, "hard", rng, stats=stats, **kwargs)
+        budget = GAME.think_budget(seconds, time.monotonic)
+        action = ai.choose_action(view, legal, "hard", rng, stats=stats, budget=budget)
     return action, time.perf_counter() - w0, time.process_time() - c0, stats
 
 

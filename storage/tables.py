@@ -171,13 +171,6 @@ class TablesRepo:
         row = await self.db.fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
         return _record(row) if row else None
 
-    async def open_in_channel(self, channel_id: str) -> TableRecord | None:
-        row = await self.db.fetchone(
-            "SELECT * FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
-            (channel_id,),
-        )
-        return _record(row) if row else None
-
     async def open_tables(self) -> list[TableRecord]:
         rows = await self.db.fetchall(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
@@ -195,12 +188,6 @@ class TablesRepo:
             OpenTable(id=r[0], guild_id=r[1], channel_id=r[2], game=r[3], status=r[4], wake_at=r[5])
             for r in rows
         ]
-
-    async def set_wake(self, table_id: int, wake_at: float | None) -> None:
-        await self._execute(
-            "UPDATE tables SET wake_at = ? WHERE id = ? AND status = 'playing'",
-            (wake_at, table_id),
-        )
 
     async def _execute(self, sql: str, params: tuple[Any, ...]) -> int:
         """One statement as its own write; the number of rows it changed."""

@@ -36,7 +36,7 @@ SHARED_NAMES = {
     "options": ("Options",),
     "view": ("build_view",),
     "rules": ("new_state", "to_act", "legal_actions", "copy_state", "resolve_action", "outcome"),
-    "ai": ("choose_action", "THINK_RATE"),
+    "ai": ("decide", "choose_action", "THINK_RATE"),
     "game": ("GAME",),
 }
 
@@ -120,6 +120,28 @@ def test_one_computer_player_entry(key):
         assert inspect.getmodule(func).Budget is Budget, func
     for name in ("think_budget", "make_budget", "node_budget_for"):
         assert not hasattr(_module(key, "ai"), name), f"{key}.ai.{name}: the core decides it"
+
+
+def test_the_core_computer_entry_answers_none_without_a_choice_and_fills_in_the_budget():
+    """``games.core.computer.computer_player``: the entry every game declares in one line."""
+    from games.core.computer import computer_player
+
+    asked: list[tuple[list[str], Budget]] = []
+
+    def decide(view, legal, level, rng, budget):
+        asked.append((legal, budget))
+        return legal[-1]
+
+    default, given = Budget(iterations=3), Budget(iterations=9)
+    choose = computer_player(decide, default)
+    rng = random.Random(26)
+    assert choose(None, [], "hard", rng) is None and asked == []  # nothing legal: not asked
+    assert choose(None, ["a", "b"], "hard", rng) == "b"
+    assert choose(None, ["c"], "normal", rng, budget=given) == "c"
+    assert asked == [(["a", "b"], default), (["c"], given)]
+    for key in GAME_KEYS:  # the entry made by the core, not written again
+        entry = _module(key, "ai").choose_action
+        assert entry.__qualname__ == "computer_player.<locals>.choose_action", key
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -256,7 +278,7 @@ def test_every_common_move_is_shared():
 # moves and gave the common moves one text (``d``/``x`` -> ``draw``/``pass``, ``ce``/``uno`` ->
 # ``announce``, ``call.N`` -> ``catch.N``): stored action logs and buttons already posted carry
 # these, so each still decodes, to the renamed class, and encodes to its current text (which
-# decodes to the same action).
+# decodes to the same action). A game added later has no old texts (and no entry here).
 OLD_TEXTS = {
     "amapatolli": {
         "draw": ("Draw", "draw"),
@@ -283,7 +305,7 @@ OLD_TEXTS = {
 @pytest.mark.parametrize("key", GAME_KEYS)
 def test_old_action_texts_still_decode(key):
     game = _module(key, "game").GAME
-    for text, (name, current) in OLD_TEXTS[key].items():
+    for text, (name, current) in OLD_TEXTS.get(key, {}).items():
         action = game.decode_action(text)
         assert type(action).__name__ == name and action.encode() == current, text
         assert game.decode_action(current) == action
@@ -297,14 +319,20 @@ def test_an_old_verb_reads_only_its_canonical_text(key):
     from games.core import IllegalAction
 
     game = _module(key, "game").GAME
-    for text in OLD_TEXTS[key]:
+    for text in OLD_TEXTS.get(key, {}):
         padded = text.replace(".", ".0", 1) if "." in text else f"{text}.+1"
         for bad in (f"{text}.+", padded):
             with pytest.raises(IllegalAction):
                 game.decode_action(bad)
     # a shared class reads only the old texts this game wrote (``ActionCodec(old_verbs=...)``)
-    others = {t for k in GAME_KEYS if k != key for t in OLD_TEXTS[k] if t not in OLD_TEXTS[key]}
-    for text in others - {c for _, c in OLD_TEXTS[key].values()}:
+    others = {
+        t
+        for k in GAME_KEYS
+        if k != key
+        for t in OLD_TEXTS.get(k, {})
+        if t not in OLD_TEXTS.get(key, {})
+    }
+    for text in others - {c for _, c in OLD_TEXTS.get(key, {}).values()}:
         verb = text.split(".")[0]
         if verb not in game.action_codec._by_verb:
             with pytest.raises(IllegalAction):

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import discord
 from discord.ext import commands
@@ -33,7 +33,7 @@ from bot.ui.items import (
     ModalButton,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
-from bot.ui.pending_commands import HAND, intent_of
+from bot.ui.pending_commands import HAND, PendingCommands, intent_of
 from bot.ui.presenter import ModalField
 from games.core import GameState
 from storage import StorageUnavailable
@@ -314,9 +314,8 @@ class PlayCog(commands.Cog):
         ephemerals = listener.ephemerals
         # A deferred update of the table (its token edits the public message from now on) and
         # the hand as an ephemeral follow-up (edited through that same token while it lives).
-        pending = getattr(interaction.client, "pending_commands", None)
-        if pending is not None:  # a restart before the follow-up sends one (bot/ui/recovery)
-            await pending.record(interaction, HAND)
+        pending = _pending_commands(interaction)
+        await pending.record(interaction, HAND)  # a restart before the follow-up sends one
         await interaction.response.defer()
         listener.public.offer_public(table, interaction)
         previous = ephemerals.pop(table_id, seat)
@@ -339,8 +338,7 @@ class PlayCog(commands.Cog):
             image=image,
             pressed=True,
         )
-        if pending is not None:
-            await pending.settle(interaction)
+        await pending.settle(interaction)
         await self.bot.remember(interaction)
         await ephemerals.retire(previous)
 
@@ -617,12 +615,17 @@ async def _acknowledge(
     if click is not None:
         await click.defer(interaction, thinking=ephemeral)
     elif ephemeral:
-        pending = getattr(interaction.client, "pending_commands", None)
-        if pending is not None:  # "thinking" from here on: a restart answers it if need be
-            await pending.record(interaction)
+        # "thinking" from here on: a restart answers it if need be
+        await _pending_commands(interaction).record(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
+
+
+def _pending_commands(interaction: discord.Interaction) -> PendingCommands:
+    """The bot's record of answers in flight (bot/client.py makes it before loading the cogs)."""
+    client: Any = interaction.client
+    return cast(PendingCommands, client.pending_commands)
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:

@@ -197,19 +197,18 @@ class TableItem(
 
     async def _run_loaded(self, cog: Any, interaction: discord.Interaction) -> None:
         """Refuse while the bot shuts down; load the table first if start-up left it unloaded."""
-        tables = getattr(interaction.client, "tables", None)
-        if tables is not None:
-            if tables.closing:
-                raise TableError("restarting")
-            self.found = await tables.registry.ensure(self.table_id)
-            _refuse_if_moved(interaction, self.table_id, tables)
+        # The bot (bot/client.py) has its table service, listener and pending commands before
+        # it loads the cogs that handle clicks (``handler_cog`` found one).
+        client: Any = interaction.client
+        tables = client.tables
+        if tables.closing:
+            raise TableError("restarting")
+        self.found = await tables.registry.ensure(self.table_id)
+        _refuse_if_moved(interaction, self.table_id, client)
         # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
         # answers one a killed bot left so. Game actions record their own intents, and the
         # play cog records a click just before it answers "thinking" (``_within``).
-        pending = getattr(interaction.client, "pending_commands", None)
-        if pending is None:
-            await self.run(cog, interaction)
-            return
+        pending = client.pending_commands
         if self.handled_by != "PlayCog":
             await pending.record(interaction)
         try:
@@ -228,14 +227,13 @@ def _is_class_var(annotation: object) -> bool:
     return get_origin(annotation) is ClassVar
 
 
-def _refuse_if_moved(interaction: discord.Interaction, table_id: int, tables: Any) -> None:
+def _refuse_if_moved(interaction: discord.Interaction, table_id: int, client: Any) -> None:
     """A click on a table message that a fresh one replaced (bot/ui/fresh.py): "this table
     moved", with a link to where it is now."""
-    kit = getattr(getattr(interaction.client, "listener", None), "kit", None)
     message = interaction.message
-    if kit is None or message is None or kit.ages.moved_table(message.id) != table_id:
+    if message is None or client.listener.kit.ages.moved_table(message.id) != table_id:
         return
-    table = tables.registry.find(table_id)
+    table = client.tables.registry.find(table_id)
     if table is None or not table.record.message_id:
         return
     record = table.record

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from games.amapatolli.actions import AmapatolliAction, Announce, Catch, Play
 from games.amapatolli.cards import COLOUR_LETTER
 from games.core.budget import Budget
+from games.core.computer import computer_player
 
 if TYPE_CHECKING:
     from games.amapatolli.view import AmapatolliView, CardView
@@ -32,16 +33,13 @@ THINK_RATE = 600  # bench/ai_strength.py: about 1.5 ms a rollout
 DANGER = 2  # an opponent with this many cards or fewer is close to going out
 
 
-def choose_action(
+def decide(
     view: AmapatolliView,
     legal: list[AmapatolliAction],
     level: str,
     rng: random.Random,
-    *,
-    budget: Budget | None = None,
+    budget: Budget,
 ) -> AmapatolliAction | None:
-    if not legal:
-        return None
     my_turn = view.turn is not None and view.turn == view.seat
     optional = [a for a in legal if isinstance(a, Announce | Catch)]
     turn_actions = [a for a in legal if a not in optional]
@@ -59,8 +57,8 @@ def choose_action(
     if level == "hard":
         from games.amapatolli.ai_search import choose_hard
 
-        cheap = choose_action(view, legal, "normal", rng)
-        return choose_hard(view, turn_actions, cheap, rng, budget or DEFAULT_BUDGET)
+        cheap = decide(view, legal, "normal", rng, budget)
+        return choose_hard(view, turn_actions, cheap, rng, budget)
     hand = {c.id: c for c in view.hand}
     if view.skip_pending:  # a bird matters now: answer, shedding the highest value
         return max(plays, key=lambda a: (hand[a.card].value, a.card))
@@ -69,6 +67,9 @@ def choose_action(
     scored = [(_score(view, hand, a), _text_order(a), a) for a in plays]
     best = max(s for s, _, _ in scored)
     return rng.choice([a for s, _, a in sorted(scored, key=lambda t: t[1]) if s == best])
+
+
+choose_action = computer_player(decide, DEFAULT_BUDGET)
 
 
 def _text_order(play: Play) -> tuple[str, str]:

@@ -35,6 +35,7 @@ from games.chupate2.cards import (
 )
 from games.chupate2.view import Chupate2View
 from games.core.budget import Budget
+from games.core.computer import computer_player
 
 HEURISTIC = "hard_heuristic"  # hard's card counting alone: the choice its search starts from
 DEFAULT_BUDGET = Budget(iterations=16)  # hard, when the caller gives no think budget
@@ -45,16 +46,9 @@ CHALLENGE_THRESHOLD = 0.3  # challenge when P(the +4 was a bluff) exceeds this
 BLUFF_RATE = 0.35  # prior: how often a player holding the colour in force plays a +4 anyway
 
 
-def choose_action(
-    view: Chupate2View,
-    legal: list[Chupate2Action],
-    level: str,
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
+def decide(
+    view: Chupate2View, legal: list[Chupate2Action], level: str, rng: random.Random, budget: Budget
 ) -> Chupate2Action | None:
-    if not legal:
-        return None
     my_turn = view.seat in view.to_act
     if level == "easy":
         if not my_turn:
@@ -75,8 +69,8 @@ def choose_action(
     if level == "hard" and len(legal) > 1:
         from games.chupate2.ai_search import choose_hard
 
-        cheap = choose_action(view, legal, HEURISTIC, rng)
-        return choose_hard(view, legal, cheap, rng, budget or DEFAULT_BUDGET)
+        cheap = decide(view, legal, HEURISTIC, rng, budget)
+        return choose_hard(view, legal, cheap, rng, budget)
     phase = view.phase
     if phase == "swap":
         return _pick_swap(view, [a for a in legal if isinstance(a, SwapWith)])
@@ -95,6 +89,9 @@ def choose_action(
     if choice is not None:
         return choice
     return kinds.get("draw", legal[0])
+
+
+choose_action = computer_player(decide, DEFAULT_BUDGET)
 
 
 # ----- helpers shared by normal and hard ------------------------------------------------------

@@ -91,9 +91,13 @@ class Signals(BaseModel):
     named: str | None = None
 
 
-class StoredChupate2State(LoggedState):
-    """The stored JSON form of a ``Chupate2State`` (validation on load, the JSON on dump)."""
+class Chupate2Fields:
+    """The fields of a Chúpate 2 state after ``seed``, ``version`` and ``seats``, in the order of
+    its stored JSON, declared once for its two forms: the stored model (pydantic collects the
+    annotated fields of every base, plain classes too: defaults and aliases included) and the
+    slotted state (whose slots they type; a slot shadows the default of the same name)."""
 
+    __slots__ = ()
     options: Options
     round: int = 1
     dealer: int
@@ -122,6 +126,12 @@ class StoredChupate2State(LoggedState):
     log_size: ClassVar[int] = LOG_SIZE
     log_codes: ClassVar[Codes] = EVENT_PARAMS
     log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
+
+
+class StoredChupate2State(Chupate2Fields, LoggedState):
+    """The stored JSON form of a ``Chupate2State`` (validation on load, the JSON on dump): the
+    fields of ``LoggedState`` (``seed``, ``version``, ``seats``, ``log_raw``), then those of
+    ``Chupate2Fields`` (its first base: pydantic collects fields in reverse method order)."""
 
     @model_validator(mode="after")
     def _shared_parts(self) -> StoredChupate2State:
@@ -157,7 +167,7 @@ FIELDS: tuple[str, ...] = (
 )
 
 
-class Chupate2State(LogReader):
+class Chupate2State(Chupate2Fields, LogReader):
     """The game state the engine works on: the fields of ``StoredChupate2State`` in slots.
 
     ``Chupate2State(**fields)``, ``model_validate`` and ``model_validate_json`` validate as the
@@ -166,35 +176,10 @@ class Chupate2State(LogReader):
     """
 
     __slots__ = FIELDS
-    log_size: ClassVar[int] = LOG_SIZE
-    log_codes: ClassVar[Codes] = EVENT_PARAMS
-    log_old_codes: ClassVar[OldCodes] = OLD_EVENT_CODES
 
     seed: str
     version: int
     seats: list[Seat]
-    options: Options
-    round: int
-    dealer: int
-    starter: int
-    hands: dict[Seat, list[str]]
-    stock: list[str]  # top of the stock = last element
-    discard: list[str]  # top of the discard pile = last element
-    colour: str | None  # colour in force (None while a first-card Comodín waits for its colour)
-    direction: int  # +1 clockwise (increasing seat index), -1 counter-clockwise
-    turn: int  # index in seats of the seat to act
-    phase: Phase
-    pending: int  # cards the seat ``turn`` must draw unless it stacks / challenges
-    drawn: str | None  # the playable card just drawn (phase ``drawn``)
-    plus4: PlusFour | None
-    reveal: Reveal | None
-    shuffles: int  # how many reshuffles happened (labels of the seeded shuffles)
-    scores: dict[Seat, int]  # points game, per seat
-    team_scores: list[int]  # points game, per team
-    results: list[RoundResult]
-    called: list[Seat]  # "¡Última!" declared (variant)
-    exposed: list[Seat]  # down to one card without calling (variant), oldest first
-    signals: dict[Seat, Signals]
     log_raw: EventLog  # the latest events (``games.core.eventlog``)
 
     if TYPE_CHECKING:  # the keyword arguments of the stored JSON, typed as its fields

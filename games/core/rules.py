@@ -3,7 +3,8 @@
 
 Every game package names its jobs alike: ``rules`` (``new_state``, ``to_act``, ``legal_actions``,
 ``copy_state``, ``resolve_action``, ``outcome``), ``view`` (``build_view``), ``ai``
-(``choose_action`` and ``THINK_RATE``) and ``actions`` (``CODEC``). ``Rules``, ``Views`` and
+(``choose_action``, made of its ``decide`` by ``games.core.computer``, and ``THINK_RATE``) and
+``actions`` (``CODEC``). ``Rules``, ``Views`` and
 ``Computer`` say so as protocols a module satisfies, and ``Parts`` gathers one game's modules
 (mypy checks each module against its protocol where a game writes ``parts = Parts(...)``).
 ``RulesGame`` is the ``Game`` made of them; with ``spec = Spec(key, name, players)`` a game's

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from games.core.actions import Draw, Pass
 from games.core.budget import Budget
 from games.core.cards import PlayingCard
+from games.core.computer import computer_player
 from games.macarena.actions import BuyElement, GiveElement, MacarenaAction, MoveMaca, Play
 from games.macarena.ai_rollout import HORIZON_TURNS, Engine
 from games.macarena.ai_search import choose_hard
@@ -54,24 +55,21 @@ CONTEST_SPREAD = 0.03  # the race's uncertainty: variance 1 + this × the cards 
 COIN = 0.25  # a token one already holds is won as a coin (4 coins buy a token)
 
 
-def choose_action(
+def decide(
     view: MacarenaView,
-    legal: Sequence[MacarenaAction],
+    legal: list[MacarenaAction],
     level: str,
     rng: random.Random,
-    *,
-    budget: Budget | None = None,
+    budget: Budget,
 ) -> MacarenaAction | None:
     """The choice of ``level`` for the seat of ``view``; ``hard`` searches within ``budget``."""
-    if not legal:
-        return None
     if level not in ("easy", "normal", "hard"):
         level = "normal"
     first = legal[0]
     if isinstance(first, Draw):
         return first
     if any(isinstance(a, (Play, Pass)) for a in legal):
-        return _choose_play(_engine(), view, legal, level, rng, budget or DEFAULT_BUDGET)
+        return _choose_play(_engine(), view, legal, level, rng, budget)
     if level == "easy":  # the end-of-hand and MACA choices at random
         return rng.choice(list(legal))
     if isinstance(first, MoveMaca):
@@ -81,6 +79,9 @@ def choose_action(
     if isinstance(first, BuyElement):
         return _choose_buy(view, legal)
     return rng.choice(list(legal))
+
+
+choose_action = computer_player(decide, DEFAULT_BUDGET)
 
 
 def _engine() -> Engine:

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from games.core.budget import Budget
+from games.core.computer import computer_player
 from games.maquiavelo import solver
 from games.maquiavelo.actions import AnyAction, Draw, Pass, Play
 from games.maquiavelo.view import CardView, MaquiaveloView
@@ -94,24 +95,22 @@ def _easy(view: MaquiaveloView, rng: random.Random) -> Play | None:
     return Play(cards=rng.choice(candidates))
 
 
-def choose_action(
-    view: MaquiaveloView,
-    legal: Sequence[AnyAction],
-    level: str,
-    rng: random.Random,
-    *,
-    budget: Budget | None = None,
+def decide(
+    view: MaquiaveloView, legal: list[AnyAction], level: str, rng: random.Random, budget: Budget
 ) -> AnyAction | None:
     if view.finished or view.seat is None or view.turn != view.seat:
         return None
     if level == "easy":
         play = _easy(view, rng)
         return play if play is not None else _fallback(legal)
-    if level == "hard" and legal:
+    if level == "hard":
         from games.maquiavelo.ai_hoard import choose_hard
 
-        return choose_hard(view, legal, rng, budget or DEFAULT_BUDGET).action
+        return choose_hard(view, legal, rng, budget).action
     best = best_play_action(view)
     if best is None:
         return _fallback(legal)
     return best
+
+
+choose_action = computer_player(decide, DEFAULT_BUDGET)

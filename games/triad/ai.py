@@ -41,8 +41,9 @@ import random
 from collections.abc import Sequence
 
 from games.core.budget import Budget
+from games.core.computer import computer_player
 from games.triad import cards as catalogue
-from games.triad.actions import PickCard, Play
+from games.triad.actions import PickCard, Play, TriadAction
 from games.triad.rules import NEIGHBOURS
 from games.triad.search import Allowance, Card, Move, Position, Problem
 from games.triad.view import CardFace, TriadView
@@ -228,23 +229,21 @@ def _hidden_hand_move(view: TriadView, rng: random.Random, budget: Allowance, st
     return max(totals, key=lambda m: (totals[m], optimal[m], -m.cell, -m.side_slot))
 
 
-def choose_action(
+def decide(
     view: TriadView,
-    legal: Sequence[Play | PickCard],
+    legal: list[TriadAction],
     level: str,
     rng: random.Random,
-    *,
-    budget: Budget | None = None,
+    budget: Budget,
     stats: dict | None = None,
-) -> Play | PickCard | None:
-    """The computer's action for ``view.me`` (``None`` when it has nothing to do).
+) -> TriadAction | None:
+    """The computer's action for ``view.me`` (``choose_action``, below, is the engine's entry).
 
-    ``hard`` thinks within ``budget`` (default ``DEFAULT_BUDGET``: its seconds on its clock
-    when timed, else its ``iterations`` nodes); ``stats``, if given, receives ``nodes``
-    searched, ``exact`` (the move is optimal for the position, or for at least one guess of a
-    hidden hand) and ``samples`` (guesses of the hidden hand searched)."""
-    if not legal:
-        return None
+    ``hard`` thinks within ``budget`` (its seconds on its clock when timed, else its
+    ``iterations`` nodes); ``stats``, if given (tests and ``bench/triad_ai.py`` call ``decide``
+    for it), receives ``nodes`` searched, ``exact`` (the move is optimal for the position, or
+    for at least one guess of a hidden hand) and ``samples`` (guesses of the hidden hand
+    searched)."""
     picks = [a for a in legal if isinstance(a, PickCard)]
     if picks:
         return rng.choice(picks) if level == "easy" else _best_pick(view, picks)
@@ -256,9 +255,12 @@ def choose_action(
     if level == "greedy":
         return _greedy(view, places, rng)
     if level == "hard":
-        allowance = Allowance.of(budget or DEFAULT_BUDGET)
+        allowance = Allowance.of(budget)
         return _hard(view, places, rng, allowance, stats if stats is not None else {})
     raise ValueError(f"unknown level {level!r}")
+
+
+choose_action = computer_player(decide, DEFAULT_BUDGET)
 
 
 __all__ = [
@@ -267,6 +269,7 @@ __all__ = [
     "THINK_RATE",
     "NORMAL_TEMPERATURE",
     "choose_action",
+    "decide",
     "guesses",
     "problem_from_view",
 ]

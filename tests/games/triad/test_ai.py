@@ -10,7 +10,7 @@ import pytest
 
 from games.core import Budget
 from games.triad import GAME, PickCard
-from games.triad.ai import DEFAULT_BUDGET, choose_action
+from games.triad.ai import DEFAULT_BUDGET, choose_action, decide
 from games.triad.cards import card
 from games.triad.search import Allowance
 from tests.games.triad.randomgames import CARD_IDS, SEATS, random_hands, random_options
@@ -35,8 +35,13 @@ def test_hard_reports_the_exact_value_from_the_view():
         state, rng = random_position(500 + n, 5)
         seat = SEATS[state.turn]
         stats: dict = {}
-        chosen = choose_action(
-            GAME.view(state, seat), GAME.legal_actions(state, seat), "hard", rng, stats=stats
+        chosen = decide(
+            GAME.view(state, seat),
+            GAME.legal_actions(state, seat),
+            "hard",
+            rng,
+            DEFAULT_BUDGET,
+            stats,
         )
         assert stats["exact"] and stats["nodes"] <= DEFAULT_BUDGET.iterations
         assert stats["value"] == exact_value(state, state.turn) == move_value(state, chosen)
@@ -68,13 +73,13 @@ def test_hard_thinks_in_seconds_on_the_clock_it_is_given():
         legal = GAME.legal_actions(state, seat)
         ticks = itertools.count()
         stats: dict = {}
-        chosen = choose_action(
+        chosen = decide(
             GAME.view(state, seat),
             legal,
             "hard",
             random.Random(n),
-            budget=GAME.think_budget(2.0, functools.partial(_tick, ticks)),
-            stats=stats,
+            GAME.think_budget(2.0, functools.partial(_tick, ticks)),
+            stats,
         )
         assert chosen in legal and stats["nodes"] < 20_000
 
@@ -206,7 +211,7 @@ def test_hard_solves_every_guess_of_a_hidden_hand_exactly_later_in_the_round():
         seat = SEATS[state.turn]
         stats: dict = {}
         legal = GAME.legal_actions(state, seat)
-        chosen = choose_action(GAME.view(state, seat), legal, "hard", rng, stats=stats)
+        chosen = decide(GAME.view(state, seat), legal, "hard", rng, DEFAULT_BUDGET, stats)
         assert chosen in legal
         assert stats["exact"] and stats["guesses_solved"] == stats["samples"] > 1
 
@@ -250,7 +255,7 @@ def test_hard_solves_guesses_of_a_hidden_hand_exactly_from_ply_one(options):
         seat = SEATS[state.turn]
         legal = GAME.legal_actions(state, seat)
         stats: dict = {}
-        chosen = choose_action(GAME.view(state, seat), legal, "hard", rng, stats=stats)
+        chosen = decide(GAME.view(state, seat), legal, "hard", rng, DEFAULT_BUDGET, stats)
         assert chosen in legal
         assert stats["exact"] and 1 <= stats["guesses_solved"] <= stats["samples"]
         assert stats["nodes"] <= DEFAULT_BUDGET.iterations + 2_000
