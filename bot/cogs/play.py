@@ -256,6 +256,7 @@ class PlayCog(commands.Cog):
         intent = click.intent
         table_id, seat = intent.table_id, intent.seat
         table = click.table
+        start = time.perf_counter()
         try:
             await _within(
                 interaction,
@@ -271,6 +272,7 @@ class PlayCog(commands.Cog):
             await self._refused_stale(interaction, click, exc, deadline, in_place)
             return
         finally:
+            metrics.observe("click_move", (time.perf_counter() - start) * 1000)
             await self.bot.remember(interaction)
         if in_place:
             # The table the click carried is the live one: the move was applied to it. (The
