@@ -31,6 +31,7 @@ from bot.ui.items import (
     DraftSelect,
     HandButton,
     ModalButton,
+    started,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, intent_of
@@ -598,8 +599,13 @@ async def _within(
 ) -> T:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
     acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
-    Discord does not give up on it; a ``click`` is recorded as an intent first."""
-    task = asyncio.ensure_future(work)
+    Discord does not give up on it; a ``click`` is recorded as an intent first.
+    A coroutine starts now, up to its first wait, not a loop turn later as a task: a move's
+    write is queued right behind its click's intent, so both commit together and the click
+    is answered in place, with the view after the move, more often (issue 25: the ack)."""
+    task = started(work) if asyncio.iscoroutine(work) else asyncio.ensure_future(work)
+    if task.done():  # refused, or done, before its first wait
+        return task.result()
     remaining = deadline - asyncio.get_running_loop().time()
     done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
     if not done and not interaction.response.is_done():
