@@ -99,6 +99,7 @@ BOT_LAUNCHER = (
     "import logging, os, sys\n"
     "logging.getLogger('mesa.metrics').setLevel(logging.DEBUG)\n"
     "from bot.__main__ import main\n"
+    "exec(os.environ.get('MESA_BENCH_WITHOUT', ''))\n"
     "out = os.environ.get('MESA_BENCH_PROFILE')\n"
     "if out:\n"
     "    import cProfile\n"
@@ -206,6 +207,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="cProfile this process (fake + players) during the window; top functions to stderr",
     )
+    parser.add_argument(
+        "--without",
+        type=_levers,
+        default=[],
+        help="take session 15's loop levers away, comma-separated, to measure each one's"
+        f" share: {', '.join(LEVERS)} (none)",
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument(
         "--processes", type=int, default=1, help="shard processes (PostgreSQL only; 1)"
@@ -214,6 +222,36 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.processes > 1 and args.backend != "postgres":
         parser.error("--processes above 1 needs --backend postgres (SQLite serves one process)")
     return args
+
+
+# Session 15's levers of the bot's loop, each taken away alone to measure its share
+# (``--without``): the patch run in the bot's process before ``main``.
+LEVERS = {
+    # asyncio's own event loop instead of uvloop's
+    "uvloop": "import bot.__main__ as _m\n_m.loop_factory = lambda: None\n",
+    # a click's handler (and the mover's released view) started as a task, as discord.py does
+    "eager": (
+        "import asyncio, bot.ui.items as _i, bot.ui.view_kit as _v\n"
+        "def _later(coroutine):\n"
+        "    return asyncio.get_running_loop().create_task(coroutine)\n"
+        "_i.start_now = _v.start_now = _later\n"
+    ),
+    # no freezing of the heap (start-up's, then every minute's); the thresholds stay tuned
+    "freeze": (
+        "import bot.__main__ as _m\n"
+        "async def _never(bot):\n"
+        "    return None\n"
+        "_m.keep_heap_frozen = _never\n"
+    ),
+}
+
+
+def _levers(text: str) -> list[str]:
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    unknown = sorted(set(names) - set(LEVERS))
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown lever(s) {unknown}; known: {sorted(LEVERS)}")
+    return names
 
 
 def _rates(text: str) -> list[int | None]:
@@ -254,6 +292,7 @@ async def start_bot(
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["PYTHONPATH"] = str(args.bot_root.resolve())
+    env["MESA_BENCH_WITHOUT"] = "".join(LEVERS[name] for name in args.without)
     if args.profile_bot:
         out = args.profile_bot.resolve()
         env["MESA_BENCH_PROFILE"] = str(out if shard == 0 else f"{out}.{shard}")
@@ -520,6 +559,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
     edits = t["bot_edits"] + t["interaction_edits"]
     return {
         "pacer": args.global_rate if args.global_rate is not None else "default",
+        "without": ",".join(args.without) or "none",  # levers taken away (``--without``)
         "render_workers": args.render_workers if args.render_workers is not None else "default",
         "discord_limit": args.discord_limit or None,
         "bot_token_calls": t["bot"],
@@ -880,6 +920,12 @@ REQUEST_PHASES = (
     ("ack_sent", "click made (its id's time) -> its answer sent"),
     ("ack_arrival", "click made -> our handler starts"),
     ("ack_handler", "click handled -> its answer sent"),
+    ("ack_handler_update", "  answered in place (UPDATE_MESSAGE, JSON)"),
+    ("ack_handler_files", "  answered in place with an image (multipart)"),
+    ("ack_handler_deferred", "  acknowledged (DEFERRED_UPDATE), shown after"),
+    ("ack_handler_thinking", "  acknowledged as thinking (an ephemeral answer to come)"),
+    ("ack_handler_message", "  answered with a message"),
+    ("click_move", "click handled -> its move committed and told (or refused)"),
     ("intent_record", "intent written before the ack"),
     ("http_callback", "interaction callback sent -> answered"),
     ("http_webhook", "interaction-token request sent -> answered"),

@@ -31,6 +31,7 @@ from bot.ui.items import (
     DraftSelect,
     HandButton,
     ModalButton,
+    started,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, PendingCommands, intent_of
@@ -256,6 +257,7 @@ class PlayCog(commands.Cog):
         intent = click.intent
         table_id, seat = intent.table_id, intent.seat
         table = click.table
+        start = time.perf_counter()
         try:
             await _within(
                 interaction,
@@ -271,6 +273,7 @@ class PlayCog(commands.Cog):
             await self._refused_stale(interaction, click, exc, deadline, in_place)
             return
         finally:
+            metrics.observe("click_move", (time.perf_counter() - start) * 1000)
             await self.bot.remember(interaction)
         if in_place:
             # The table the click carried is the live one: the move was applied to it. (The
@@ -594,8 +597,13 @@ async def _within(
 ) -> T:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
     acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
-    Discord does not give up on it; a ``click`` is recorded as an intent first."""
-    task = asyncio.ensure_future(work)
+    Discord does not give up on it; a ``click`` is recorded as an intent first.
+    A coroutine starts now, up to its first wait, not a loop turn later as a task: a move's
+    write is queued right behind its click's intent, so both commit together and the click
+    is answered in place, with the view after the move, more often (issue 25: the ack)."""
+    task = started(work) if asyncio.iscoroutine(work) else asyncio.ensure_future(work)
+    if task.done():  # refused, or done, before its first wait
+        return task.result()
     remaining = deadline - asyncio.get_running_loop().time()
     done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
     if not done and not interaction.response.is_done():

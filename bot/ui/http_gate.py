@@ -66,11 +66,12 @@ def handling_started() -> None:
     _handling_since.set(time.perf_counter())
 
 
-def _time_answer(path: str, start: float) -> None:
+def _time_answer(path: str, start: float, body: Any = None) -> None:
     """A callback is sent: how long since Discord made its interaction (``ack_sent``, from the
     id's time: the ack as the player sees it, less the way back) and, for a handler that said
-    when it began, its own wait (``ack_handler``) and what came before it (``ack_arrival``:
-    the gateway, discord.py, and the loop's queue before our code ran)."""
+    when it began, its own wait (``ack_handler``, and apart by kind of answer: ``answer_kind``)
+    and what came before it (``ack_arrival``: the gateway, discord.py, and the loop's queue
+    before our code ran)."""
     made = _made_at(path)
     sent = (time.time() - made) * 1000 if made is not None else None
     if sent is not None:
@@ -81,8 +82,27 @@ def _time_answer(path: str, start: float) -> None:
     _handling_since.set(None)
     handler = (start - since) * 1000
     metrics.observe("ack_handler", handler)
+    metrics.observe(f"ack_handler_{answer_kind(body)}", handler)
     if sent is not None:
         metrics.observe("ack_arrival", max(0.0, sent - handler))
+
+
+# An interaction callback's type (Discord's InteractionResponseType) -> its name in the timings.
+_ANSWER_KINDS = {4: "message", 5: "thinking", 6: "deferred", 7: "update", 9: "modal"}
+
+
+def answer_kind(body: Any) -> str:
+    """The kind of a callback from its body: a JSON text (discord.py writes ``type`` first),
+    or a multipart form, which only an answer with files is: a message or an update."""
+    if isinstance(body, str | bytes):
+        text = body[:24].decode() if isinstance(body, bytes) else body[:24]
+        marker = text.find('"type":')
+        if marker >= 0:
+            digits = text[marker + 7 :].lstrip()[:1]
+            if digits.isdigit():
+                return _ANSWER_KINDS.get(int(digits), "other")
+        return "other"
+    return "files" if body is not None else "other"
 
 
 def _made_at(path: str) -> float | None:
@@ -123,7 +143,7 @@ class _GatedRequest:
         pacer = self._gate.pacer() if counted else None
         start = time.perf_counter()
         if path.startswith("/interactions/"):
-            _time_answer(path, start)
+            _time_answer(path, start, kwargs.get("data"))
         if pacer is not None:
             await pacer.sending()
             metrics.count("http.bot_token")

@@ -44,6 +44,7 @@ from bot.ui.links import jump_link
 
 log = logging.getLogger(__name__)
 ComponentT = TypeVar("ComponentT", bound=discord.ui.Item[Any])
+T = TypeVar("T")
 NEVER_MATCHES = r"(?!)"  # the template of the abstract bases: discord.py never dispatches them
 _REQUIRED: Any = object()  # the default of a field that has none
 Found: TypeAlias = Table | None  # the table a click loaded before it ran (``TableItem.found``)
@@ -431,8 +432,31 @@ def start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None
     )
 
 
+def started(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+    """``coroutine`` run now up to its first wait, as ``start_now`` runs a click's handler, and
+    its outcome: the task that runs the rest, or a future already done (its result or error).
+    A click's move starts so (``bot/cogs/play.py``): its write queued beside its intent's."""
+    context = contextvars.copy_context()
+    loop = asyncio.get_running_loop()
+    try:
+        waiting = context.run(coroutine.send, None)
+    except StopIteration as done:
+        finished: asyncio.Future[T] = loop.create_future()
+        finished.set_result(done.value)
+        return finished
+    except asyncio.CancelledError:
+        finished = loop.create_future()
+        finished.cancel()
+        return finished
+    except Exception as exc:
+        finished = loop.create_future()
+        finished.set_exception(exc)
+        return finished
+    return loop.create_task(_resumed(coroutine, waiting), context=context)
+
+
 @types.coroutine
-def _resumed(coroutine: Coroutine[Any, Any, None], waiting: Any) -> Generator[Any, Any, None]:
+def _resumed(coroutine: Coroutine[Any, Any, T], waiting: Any) -> Generator[Any, Any, T]:
     """The rest of a started ``coroutine``: what it waits on is handed to the task, and the
     task's answer (a result, or an exception such as a cancellation) handed back to it."""
     while True:
@@ -441,13 +465,13 @@ def _resumed(coroutine: Coroutine[Any, Any, None], waiting: Any) -> Generator[An
         except BaseException as exc:
             try:
                 waiting = coroutine.throw(exc)
-            except StopIteration:
-                return
+            except StopIteration as done:
+                return cast(T, done.value)
         else:
             try:
                 waiting = coroutine.send(sent)
-            except StopIteration:
-                return
+            except StopIteration as done:
+                return cast(T, done.value)
 
 
 async def _dispatch(

@@ -135,3 +135,34 @@ def test_every_stage_the_code_marks_has_its_metric_name_built_once():
     assert {"queued", "busy", "sent", "render"} <= marked  # the scan finds them
     assert marked <= set(STAGES)
     assert set(VIEW_STAGES) == {*STAGES, "total"}
+
+
+def test_a_clicks_answer_is_timed_apart_by_its_kind():
+    """``ack_handler`` split by what answered the click: an update in place (JSON or with
+    files), a deferred update, "thinking", a message (bench/load.py prints each)."""
+    import discord.utils
+
+    kinds = {
+        kind: http_gate.answer_kind(discord.utils._to_json({"type": number, "data": {}}))
+        for kind, number in (("message", 4), ("thinking", 5), ("deferred", 6), ("update", 7))
+    }
+    assert kinds == {k: k for k in kinds}
+    assert http_gate.answer_kind(b'{"type":6}') == "deferred"
+    assert http_gate.answer_kind(object()) == "files"  # a multipart form
+    assert http_gate.answer_kind(None) == "other"
+    assert http_gate.answer_kind('{"data":{}}') == "other"
+
+
+async def test_the_gate_times_a_deferred_answer_as_one():
+    gate = http_gate.GatedSession(_Session(), lambda: RequestPacer(45))
+    before = _n("ack_handler_deferred"), _n("ack_handler_update")
+
+    async def click() -> None:
+        http_gate.handling_started()
+        async with gate.request(
+            "POST", "http://127.0.0.1:1/api/v10/interactions/1/tok/callback", data='{"type":6}'
+        ):
+            pass
+
+    await asyncio.create_task(click())
+    assert (_n("ack_handler_deferred"), _n("ack_handler_update")) == (before[0] + 1, before[1])
