@@ -42,6 +42,7 @@ class LobbyAnswer:
         self.only = only
         self.deferred = False  # acknowledged publicly ("thinking"): the lobby edits @original
         self.followup = False  # a press answered already (a rematch): the lobby follows it up
+        self._acknowledging: asyncio.Task[None] | None = None  # the late "thinking" under way
 
     def claim(self) -> bool:
         """Take the one response (the lobby, or the acknowledgement): True for the first taker."""
@@ -76,8 +77,19 @@ class LobbyAnswer:
         await asyncio.sleep(within)
         if self.claim():
             metrics.count("lobby_answer.late")
-            await self.interaction.response.defer(ephemeral=not self.only, thinking=True)
-            self.deferred = self.only
+            # Its own task: a lobby ready while it is sent waits for it (``acknowledged``),
+            # and the command's end cancelling this wait does not cut the request short.
+            self._acknowledging = asyncio.ensure_future(self._defer())
+            await asyncio.shield(self._acknowledging)
+
+    async def _defer(self) -> None:
+        await self.interaction.response.defer(ephemeral=not self.only, thinking=True)
+        self.deferred = self.only
+
+    async def acknowledged(self) -> None:
+        """Returns once the late acknowledgement under way, if any, was sent (or failed)."""
+        if self._acknowledging is not None:
+            await asyncio.gather(asyncio.shield(self._acknowledging), return_exceptions=True)
 
 
 class LobbyAnswers:
@@ -115,7 +127,12 @@ class LobbyAnswers:
         is still unanswered; None: post it with the bot token."""
         record = table.record
         answer = self._waiting.get(record.channel_id)
-        if answer is None or not self.waiting(table):
+        if answer is None:
+            return None
+        # Claimed by the late acknowledgement still under way: the lobby then edits it (or,
+        # acknowledged privately, goes by bot token), never lost between the two.
+        await answer.acknowledged()
+        if self._waiting.get(record.channel_id) is not answer or not self.waiting(table):
             return None
         if answer.deferred or answer.followup:
             return await self._answer_later(table, answer, payload)
