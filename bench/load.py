@@ -630,6 +630,9 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "public_edit_ms": percentiles(stats.public_ms),
         "mover_dm_ms": percentiles(stats.dm_ms),
         "public_edit_ms_by_game": by_game(stats.public_samples),
+        # "dm": a table played from its players' DMs (nobody presses its public message during
+        # play); "hand": from the table's ephemeral hands
+        "public_edit_ms_by_play": by_game(stats.public_samples, of="via"),
         "mover_dm_ms_by_game": by_game(stats.dm_samples),
         "next_view_ms_by_view": {
             view: percentiles([x.ms for x in stats.next_samples if x.via.endswith(view)])
@@ -795,11 +798,12 @@ def edit_share_lines(r: dict[str, Any]) -> list[str]:
     return lines
 
 
-def by_game(samples: list[Sample]) -> dict[str, Any]:
-    """Latency percentiles per game (a tail shows which game it comes from)."""
+def by_game(samples: list[Sample], of: str = "game") -> dict[str, Any]:
+    """Latency percentiles per game (a tail shows which game it comes from), or per another
+    field of the samples (``of``: ``via``, how the mover's table is played)."""
     grouped: dict[str, list[float]] = defaultdict(list)
     for sample in samples:
-        grouped[sample.game].append(sample.ms)
+        grouped[getattr(sample, of)].append(sample.ms)
     return {game: percentiles(values) for game, values in sorted(grouped.items())}
 
 
@@ -865,6 +869,15 @@ def summary(results: list[dict[str, Any]]) -> str:
                     for g, f in games.items()
                 )
             )
+        plays = r["public_edit_ms_by_play"]
+        notes.append(
+            f"{r['tables']} tables, public edit p50/p99/max ms (n) by how the table is played"
+            " (dm: from DMs; hand: from the table's ephemeral hands): "
+            + ", ".join(
+                f"{v} {ms(f, 'p50')}/{ms(f, 'p99')}/{ms(f, 'max')} ({f['n']})"
+                for v, f in plays.items()
+            )
+        )
         views = r["next_view_ms_by_view"]
         notes.append(
             f"{r['tables']} tables, next player's view p50/p99/max ms (n) by where they act: "

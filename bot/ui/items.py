@@ -14,7 +14,6 @@ import asyncio
 import contextvars
 import logging
 import re
-import types
 from collections.abc import Coroutine, Generator, Iterable
 from typing import (
     Any,
@@ -427,7 +426,7 @@ def start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None
         log.exception("Ignoring exception in a click's handler")
         return None
     return asyncio.get_running_loop().create_task(
-        _resumed(coroutine, waiting),
+        _Resumed(coroutine, waiting),
         context=context,
     )
 
@@ -452,26 +451,37 @@ def started(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
         finished = loop.create_future()
         finished.set_exception(exc)
         return finished
-    return loop.create_task(_resumed(coroutine, waiting), context=context)
+    return loop.create_task(_Resumed(coroutine, waiting), context=context)
 
 
-@types.coroutine
-def _resumed(coroutine: Coroutine[Any, Any, T], waiting: Any) -> Generator[Any, Any, T]:
-    """The rest of a started ``coroutine``: what it waits on is handed to the task, and the
-    task's answer (a result, or an exception such as a cancellation) handed back to it."""
-    while True:
-        try:
-            sent = yield waiting
-        except BaseException as exc:
-            try:
-                waiting = coroutine.throw(exc)
-            except StopIteration as done:
-                return cast(T, done.value)
-        else:
-            try:
-                waiting = coroutine.send(sent)
-            except StopIteration as done:
-                return cast(T, done.value)
+class _Resumed(Coroutine[Any, Any, T]):
+    """The rest of a started ``coroutine``, for a task to run: its first step hands the task
+    what the coroutine waits on; then every answer (a result, or an exception such as a
+    cancellation) goes to the coroutine. A cancellation before the task's first step reaches
+    the coroutine too (a generator not yet started would drop it, leaving the coroutine
+    suspended forever, its ``finally`` and ``except`` never run)."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, T], waiting: Any) -> None:
+        self._coroutine = coroutine
+        self._waiting: Any = waiting
+        self._handed = False
+        self.__qualname__ = getattr(coroutine, "__qualname__", "resumed")  # the task's repr
+
+    def send(self, value: Any) -> Any:
+        if not self._handed:
+            self._handed = True
+            return self._waiting
+        return self._coroutine.send(value)
+
+    def throw(self, exc: Any, *rest: Any) -> Any:
+        self._handed = True
+        return self._coroutine.throw(exc, *rest)
+
+    def close(self) -> None:
+        self._coroutine.close()
+
+    def __await__(self) -> Generator[Any, None, T]:
+        raise TypeError("run by a task only")
 
 
 async def _dispatch(

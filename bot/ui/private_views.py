@@ -5,7 +5,6 @@ token. A view that no longer plays is retired to the table's truth."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import logging
@@ -24,7 +23,7 @@ from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, SlotSet, ViewKit, stage_done, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, ready_by, stage_done, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +360,6 @@ class PrivateViews:
             return False
         if not await slot.take_by(deadline):
             return False
-        loop = asyncio.get_running_loop()
         try:
             own_message = interaction.message.id == slot.message_id
             digest, waiting, _, view = self._private_digest(table, seat)
@@ -372,9 +370,8 @@ class PrivateViews:
             if notice:
                 payload.content = tr(notice)
             try:
-                image = await asyncio.wait_for(
-                    finish(payload, shown=slot.image if own_message else None),
-                    max(0.0, deadline - loop.time()),
+                image = await ready_by(
+                    finish(payload, shown=slot.image if own_message else None), deadline
                 )
                 await timed_rest(
                     interaction.response.edit_message(**payload.edit_kwargs()), "click_update"

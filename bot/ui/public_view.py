@@ -4,7 +4,6 @@ when none is fresh, the bot token, paced (bot/ui/pacer.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
@@ -22,7 +21,7 @@ from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.seats import disable_rematch
 from bot.ui.tokens import answered_on_message
-from bot.ui.view_kit import Slot, SlotSet, ViewKit, stage_done, timed_rest
+from bot.ui.view_kit import Slot, SlotSet, ViewKit, ready_by, stage_done, timed_rest
 
 log = logging.getLogger(__name__)
 
@@ -347,16 +346,13 @@ class PublicTable:
             return False
         if not await slot.take_by(deadline):
             return False
-        loop = asyncio.get_running_loop()
         try:
             tr = translator(table.record.locale)
             presenter = self.k.bot.presenter(table.game.key)
             version, status = table.version, table.record.status
             payload = public_payload(table, presenter, self.k.bot.tables, tr)
             try:
-                image = await asyncio.wait_for(
-                    finish(payload, shown=slot.image), max(0.0, deadline - loop.time())
-                )
+                image = await ready_by(finish(payload, shown=slot.image), deadline)
                 await timed_rest(
                     interaction.response.edit_message(**payload.edit_kwargs()),
                     "click_update_public",
