@@ -26,6 +26,7 @@ Figures only; nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import ast
 import asyncio
 import contextlib
 import json
@@ -48,7 +49,10 @@ import bench.profile_move as move  # noqa: E402
 from bench.load_probe import cpu_seconds, load_average  # noqa: E402
 
 # Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
-# file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections).
+# file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections, then the
+# slowest collection of each generation since the previous SIGUSR1: the window's, at its end).
+# MESA_BENCH_GC_THRESHOLDS ("a,b,c", ``--gc-thresholds``) tries other thresholds than
+# ``bot/ops/collector.py``'s without editing it: the bot's own ``gc.set_threshold`` is ignored.
 GC_PRELUDE = (
     "import os as _os\n"
     "if _os.environ.get('MESA_BENCH_GC'):\n"
@@ -70,7 +74,11 @@ GC_PRELUDE = (
     "    def _dump(*_):\n"
     "        with open(_os.environ['MESA_BENCH_GC'], 'a') as _out:\n"
     "            _out.write(f'{_spent[0]} {_spent[1]} {_spent[3]} {_spent[4]} {_slow}\\n')\n"
+    "        _slow[:] = [0.0, 0.0, 0.0]\n"
     "    _signal.signal(_signal.SIGUSR1, _dump)\n"
+    "    if _os.environ.get('MESA_BENCH_GC_THRESHOLDS'):\n"
+    "        _gc.set_threshold(*map(int, _os.environ['MESA_BENCH_GC_THRESHOLDS'].split(',')))\n"
+    "        _gc.set_threshold = lambda *_: None\n"
 )
 
 RULES = dict(move.BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
@@ -231,18 +239,21 @@ class Spy:
         process = await self.task
         await process.wait()
 
-    def gc(self) -> tuple[float, int, float, int]:
+    def gc(self) -> tuple[float, int, float, int, list[float]]:
         """GC CPU seconds and collections in the window, then those of the full collections
-        alone (zeros if the bot wrote nothing)."""
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            first, last = (line.split() for line in self.gc_file.read_text().splitlines()[:2])
+        alone, then the slowest collection of each generation in the window, in seconds (zeros
+        if the bot wrote nothing)."""
+        with contextlib.suppress(OSError, ValueError, IndexError, SyntaxError):
+            first, last = self.gc_file.read_text().splitlines()[:2]
+            before, after = first.split(maxsplit=4), last.split(maxsplit=4)
             return (
-                float(last[0]) - float(first[0]),
-                int(last[1]) - int(first[1]),
-                float(last[2]) - float(first[2]),
-                int(last[3]) - int(first[3]),
+                float(after[0]) - float(before[0]),
+                int(after[1]) - int(before[1]),
+                float(after[2]) - float(before[2]),
+                int(after[3]) - int(before[3]),
+                [float(x) for x in ast.literal_eval(after[4])],
             )
-        return 0.0, 0, 0.0, 0
+        return 0.0, 0, 0.0, 0, [0.0, 0.0, 0.0]
 
 
 @dataclass
@@ -258,6 +269,8 @@ class Live:
     bot_root: str
     gc_full_s: float = 0.0
     gc_full_collections: int = 0
+    gc_slowest_ms: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # per generation
+    gc_thresholds: str = ""  # tried instead of the bot's (``--gc-thresholds``); "": the bot's
     rss_mb: float = 0.0  # the bot's, at the window's end
     renders_ms: float = 0.0  # render workers' CPU ms per move (bench/load.py's figure)
     profile: Profile = field(default_factory=Profile)
@@ -297,6 +310,11 @@ def report(live: Live, top: int) -> str:
         f" | {live.gc_full_s * 1000 / max(live.moves, 1):.3f}"
         f" | {100 * live.gc_full_s / max(live.bot_cpu_s, 1e-9):.1f} % |"
     )
+    slowest = " / ".join(f"{1000 * s:.1f}" for s in live.gc_slowest_ms)
+    lines.append(
+        f"slowest collection in the window, generations 0 / 1 / 2: {slowest} ms of CPU;"
+        f" thresholds {live.gc_thresholds or 'of bot/ops/collector.py'}"
+    )
     for title, counter in (
         ("hottest functions on the loop, innermost frame (own time)", live.profile.leaves),
         (
@@ -324,6 +342,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument("--bot-root", type=Path, default=ROOT)
     parser.add_argument("--keep-dir", type=Path, help="keep the raw stacks and figures here")
     parser.add_argument("--report", type=Path, help="print the tables again from a --keep-dir")
+    parser.add_argument(
+        "--gc-thresholds", default="", help="e.g. 10000,10,10: tried instead of the bot's"
+    )
     args = parser.parse_args(own)
     args.py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     return args, passed
@@ -368,12 +389,14 @@ async def main(argv: list[str] | None = None) -> int:
         gc_file = folder / "gc.txt"
         gc_file.unlink(missing_ok=True)
         os.environ["MESA_BENCH_GC"] = str(gc_file)
+        if args.gc_thresholds:
+            os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         spy = Spy(args.py_spy, args.rate, folder / "bot.raw", gc_file)
         load_args.window_probe = spy
         bot_folder = folder / "bot"
         bot_folder.mkdir(exist_ok=True)
         result = await load.run_one(args.tables, load_args, bot_folder)
-        gc_s, collections, gc_full_s, full_collections = spy.gc()
+        gc_s, collections, gc_full_s, full_collections, slowest = spy.gc()
         live = Live(
             tables=args.tables,
             moves=result["moves"],
@@ -384,6 +407,8 @@ async def main(argv: list[str] | None = None) -> int:
             gc_collections=collections,
             gc_full_s=gc_full_s,
             gc_full_collections=full_collections,
+            gc_slowest_ms=slowest,
+            gc_thresholds=args.gc_thresholds,
             loadavg=load_average(),
             bot_root=str(args.bot_root),
             rss_mb=result["bot_rss_mb"],

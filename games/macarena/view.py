@@ -14,6 +14,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from games.core import Event, Outcome, PlayerView
 from games.core.cards import PlayingCard
 from games.core.engine import TURN
+from games.core.fast import trusted
 from games.macarena.elements import ELEMENTS, Element, sort_key
 from games.macarena.options import amulets_target
 from games.macarena.state import (
@@ -112,80 +113,100 @@ def collections_revealed(state: MacarenaState) -> bool:
 
 
 def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
+    # Built with ``trusted`` (no validation: every value comes from the state, with the field's
+    # type; ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
     in_game = seat is not None and seat in state.seats
     revealed = collections_revealed(state)
+    turn_phase = state.phase in TURN_PHASES
     players = []
     for i, s in enumerate(state.seats):
         t = state.tokens[s]
         active = sum(m.get(s, 0) for m in state.macas)
         players.append(
-            PlayerInfo(
-                seat=s,
-                colour=i,
-                hand_count=len(state.hands[s]),
-                collection_count=(len(state.collections[s]) if (s == seat or revealed) else None),
-                shown=list(state.collections[s]),  # every card there was shown (see PlayerInfo)
-                coins=t.coins,
-                elements=list(t.elements),
-                amulets=t.amulets,
-                active_macas=active,
-                macas_left=MACAS_PER_PLAYER - active,
-                has_turn=state.phase in TURN_PHASES and i == state.turn,
+            trusted(
+                PlayerInfo,
+                {
+                    "seat": s,
+                    "colour": i,
+                    "hand_count": len(state.hands[s]),
+                    "collection_count": (
+                        len(state.collections[s]) if (s == seat or revealed) else None
+                    ),
+                    # every card there was shown (see PlayerInfo)
+                    "shown": list(state.collections[s]),
+                    "coins": t.coins,
+                    "elements": list(t.elements),
+                    "amulets": t.amulets,
+                    "active_macas": active,
+                    "macas_left": MACAS_PER_PLAYER - active,
+                    "has_turn": turn_phase and i == state.turn,
+                },
             )
         )
     pozos = [
-        PozoView(
-            index=i,
-            top=pile[-1],
-            size=len(pile),
-            cards=list(pile),
-            macas=dict(state.macas[i]),
-            enchanted=bool(state.macas[i]),
-            shared=len(state.macas[i]) >= 2,
-            playable=seat is not None and in_game and may_play_on(state, seat, i),
+        trusted(
+            PozoView,
+            {
+                "index": i,
+                "top": pile[-1],
+                "size": len(pile),
+                "cards": list(pile),
+                "macas": dict(state.macas[i]),
+                "enchanted": bool(state.macas[i]),
+                "shared": len(state.macas[i]) >= 2,
+                "playable": seat is not None and in_game and may_play_on(state, seat, i),
+            },
         )
         for i, pile in enumerate(state.pozos)
     ]
-    view = MacarenaView(
-        seat=seat,
-        version=state.version,
-        seats=list(state.seats),
-        to_act=sorted(to_act(state), key=state.seats.index),
-        finished=state.finished,
-        hand_number=state.hand_number,
-        phase=state.phase,
-        turn=(state.seats[state.turn] if state.phase in TURN_PHASES else None),
-        espejo_turn=state.espejo_turn,
-        starter=state.seats[state.starter],
-        stock_count=len(state.stock),
-        amulets_to_win=amulets_target(state.options, len(state.seats)),
-        pozos=pozos,
-        players=players,
-        last_events=[e for e in state.log if e.visible_to(seat)][-VIEW_EVENTS:],
-        hand_result=state.hand_result if state.hand_result and state.hand_result.revealed else None,
-        ending=(
-            state.hand_result.reason
-            if state.phase == "penalty" and state.hand_result is not None
-            else None
-        ),
-        penalty_waiting=list(state.penalty_pending),
-        buy_waiting=list(state.buy_pending),
-        winners=list(state.winners),
-        macarena=state.macarena,
-    )
+    own: dict[str, object] = {}  # the viewing seat's own fields (their defaults for the others)
     if seat is not None and in_game:
-        view.hand = sorted(state.hands[seat], key=sort_key)
-        view.collection = sorted(state.collections[seat], key=sort_key)
+        own["hand"] = sorted(state.hands[seat], key=sort_key)
+        own["collection"] = sorted(state.collections[seat], key=sort_key)
         if state.phase == "play" and state.seats[state.turn] == seat:
-            view.drawn = state.drawn
+            own["drawn"] = state.drawn
         if state.phase == "move_maca" and state.seats[state.turn] == seat:
-            view.choice = "move_maca"
-            view.maca_target = state.maca_target
-            view.maca_sources = maca_sources(state)
+            own["choice"] = "move_maca"
+            own["maca_target"] = state.maca_target
+            own["maca_sources"] = maca_sources(state)
         elif state.phase == "penalty" and seat in state.penalty_pending:
-            view.choice = "give_element"
-            view.give_choices = [e for e in ELEMENTS if e in state.tokens[seat].elements]
+            own["choice"] = "give_element"
+            own["give_choices"] = [e for e in ELEMENTS if e in state.tokens[seat].elements]
         elif state.phase == "buy" and seat in state.buy_pending:
-            view.choice = "buy_element"
-            view.buy_choices = [e for e in ELEMENTS if e not in state.tokens[seat].elements]
-    return view
+            own["choice"] = "buy_element"
+            own["buy_choices"] = [e for e in ELEMENTS if e not in state.tokens[seat].elements]
+    result = state.hand_result
+    return trusted(
+        MacarenaView,
+        {
+            "seat": seat,
+            "version": state.version,
+            "seats": list(state.seats),
+            "to_act": sorted(to_act(state), key=state.seats.index),
+            "finished": state.finished,
+            "hand_number": state.hand_number,
+            "phase": state.phase,
+            "turn": (state.seats[state.turn] if turn_phase else None),
+            "espejo_turn": state.espejo_turn,
+            "starter": state.seats[state.starter],
+            "stock_count": len(state.stock),
+            "amulets_to_win": amulets_target(state.options, len(state.seats)),
+            "pozos": pozos,
+            "players": players,
+            "hand": own.get("hand"),
+            "collection": own.get("collection"),
+            "drawn": own.get("drawn"),
+            "choice": own.get("choice"),
+            "maca_target": own.get("maca_target"),
+            "maca_sources": own.get("maca_sources", []),
+            "give_choices": own.get("give_choices", []),
+            "buy_choices": own.get("buy_choices", []),
+            "last_events": [e for e in state.log if e.visible_to(seat)][-VIEW_EVENTS:],
+            "hand_result": result if result and result.revealed else None,
+            "ending": (result.reason if state.phase == "penalty" and result is not None else None),
+            "penalty_waiting": list(state.penalty_pending),
+            "buy_waiting": list(state.buy_pending),
+            "winners": list(state.winners),
+            "macarena": state.macarena,
+        },
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from games.core import Event, Outcome, PlayerView
 from games.core.engine import TURN
+from games.core.fast import trusted
 from games.maquiavelo.cards import card, hand_value, pretty
 from games.maquiavelo.options import Options
 from games.maquiavelo.solver import meld_kind
@@ -23,10 +25,16 @@ class CardView(BaseModel):
     rank: int  # 1..13 (A=1)
     suit: str  # S H D C
 
-    @classmethod
-    def of(cls, card_id: int) -> CardView:
-        c = card(card_id)
-        return cls(id=card_id, code=c.code, pretty=pretty(card_id), rank=c.rank, suit=c.suit)
+    @staticmethod
+    def of(card_id: int) -> CardView:
+        """The card's view, one shared (frozen) instance per card."""
+        return _card_view(card_id)
+
+
+@cache  # 104 cards; a view shows up to ~100 of them on every build
+def _card_view(card_id: int) -> CardView:
+    c = card(card_id)
+    return CardView(id=card_id, code=c.code, pretty=pretty(card_id), rank=c.rank, suit=c.suit)
 
 
 class MeldView(BaseModel):
@@ -38,7 +46,10 @@ class MeldView(BaseModel):
 
 def meld_view(meld: list[int]) -> MeldView:
     kind = meld_kind([c % 52 for c in meld])
-    return MeldView(kind="set" if kind == "set" else "run", cards=[CardView.of(c) for c in meld])
+    return trusted(
+        MeldView,
+        {"kind": "set" if kind == "set" else "run", "cards": [_card_view(c) for c in meld]},
+    )
 
 
 class MaquiaveloView(PlayerView):
@@ -95,26 +106,35 @@ def build_view(state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
     own = seat is not None and seat in state.hands
     to_act = [] if state.finished else [state.seats[state.turn]]
     acting = own and seat in to_act
-    return MaquiaveloView(
-        seat=seat,
-        version=state.version,
-        seats=list(state.seats),
-        to_act=to_act,
-        finished=state.finished,
-        hand=[CardView.of(c) for c in state.hands[seat]] if own and seat is not None else None,
-        table=[meld_view(m) for m in state.table],
-        helpers=[CardView.of(c) for c in state.helpers],
-        stock_count=len(state.stock),
-        hand_counts={s: len(h) for s, h in state.hands.items()},
-        turn=None if state.finished else state.seats[state.turn],
-        dealer=state.seats[state.dealer],
-        passes=state.passes,
-        options=state.options,
-        can_draw=acting and bool(state.stock),
-        can_pass=acting and not state.stock,
-        last_play=list(state.last_play),
-        last_events=[e for e in state.log if e.visible_to(seat)],
-        winners=list(state.winners),
-        end_reason=state.end_reason,
-        hand_values=({s: hand_value(h) for s, h in state.hands.items()} if state.finished else {}),
+    # Built with ``trusted`` (no validation: every value comes from the state, with the field's
+    # type; ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
+    return trusted(
+        MaquiaveloView,
+        {
+            "seat": seat,
+            "version": state.version,
+            "seats": list(state.seats),
+            "to_act": to_act,
+            "finished": state.finished,
+            "hand": [_card_view(c) for c in state.hands[seat]]
+            if own and seat is not None
+            else None,
+            "table": [meld_view(m) for m in state.table],
+            "helpers": [_card_view(c) for c in state.helpers],
+            "stock_count": len(state.stock),
+            "hand_counts": {s: len(h) for s, h in state.hands.items()},
+            "turn": None if state.finished else state.seats[state.turn],
+            "dealer": state.seats[state.dealer],
+            "passes": state.passes,
+            "options": state.options,
+            "can_draw": acting and bool(state.stock),
+            "can_pass": acting and not state.stock,
+            "last_play": list(state.last_play),
+            "last_events": [e for e in state.log if e.visible_to(seat)],
+            "winners": list(state.winners),
+            "end_reason": state.end_reason,
+            "hand_values": (
+                {s: hand_value(h) for s, h in state.hands.items()} if state.finished else {}
+            ),
+        },
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from games.core.engine import PlayerView, Seat
+from games.core.fast import trusted
 from games.triad import cards as catalogue
 from games.triad import rules
 from games.triad.options import MAX_REMATCHES, Options
@@ -100,6 +101,8 @@ class TriadView(PlayerView):
 
 
 # ----- building them from the state -------------------------------------------------------------
+# Built with ``trusted`` (no validation: every value comes from the state, with the field's type;
+# ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
 
 
 def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFace:
@@ -109,14 +112,17 @@ def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFa
         if cell is None
         else rules.modified_values(card.edges, state.elements[cell], card.element)
     )
-    return CardFace(
-        uid=uid,
-        card=card_id,
-        level=card.level,
-        element=card.element,
-        printed=list(card.edges),
-        values=list(values),
-        owner=state.seats[uid // rules.HAND],
+    return trusted(
+        CardFace,
+        {
+            "uid": uid,
+            "card": card_id,
+            "level": card.level,
+            "element": card.element,
+            "printed": list(card.edges),
+            "values": list(values),
+            "owner": state.seats[uid // rules.HAND],
+        },
     )
 
 
@@ -126,11 +132,14 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
     me = state.seats.index(seat) if seat in state.seats else None
     seats = state.seats
     board = [
-        CellView(
-            cell=c,
-            element=state.elements[c],
-            card=None if placed is None else _face(state, placed.uid, placed.card, c),
-            holder=None if placed is None else seats[placed.holder],
+        trusted(
+            CellView,
+            {
+                "cell": c,
+                "element": state.elements[c],
+                "card": None if placed is None else _face(state, placed.uid, placed.card, c),
+                "holder": None if placed is None else seats[placed.holder],
+            },
         )
         for c, placed in enumerate(state.board)
     ]
@@ -145,48 +154,60 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
     pick = None
     if state.phase == "pick" and state.winner is not None:
         loser = 1 - state.winner
-        pick = PickView(
-            winner=seats[state.winner],
-            loser=seats[loser],
-            required=state.picks_required,
-            remaining=state.picks_required - len(state.picks),
-            choices=[
-                PickChoice(
-                    index=i,
-                    face=_face(state, loser * rules.HAND + i, cid, None),
-                    picked=loser * rules.HAND + i in state.picks,
-                )
-                for i, cid in enumerate(state.originals[loser])
-            ],
+        pick = trusted(
+            PickView,
+            {
+                "winner": seats[state.winner],
+                "loser": seats[loser],
+                "required": state.picks_required,
+                "remaining": state.picks_required - len(state.picks),
+                "choices": [
+                    trusted(
+                        PickChoice,
+                        {
+                            "index": i,
+                            "face": _face(state, loser * rules.HAND + i, cid, None),
+                            "picked": loser * rules.HAND + i in state.picks,
+                        },
+                    )
+                    for i, cid in enumerate(state.originals[loser])
+                ],
+            },
         )
     lm = state.last_move
-    return TriadView(
-        seat=seat if me is not None else None,
-        version=state.version,
-        seats=list(seats),
-        to_act=sorted(rules.to_act(state)),
-        finished=state.finished,
-        options=state.options,
-        phase=state.phase,
-        round=state.round,
-        max_rematches=MAX_REMATCHES,
-        first=seats[state.first],
-        turn=seats[state.turn] if state.phase == "play" else None,
-        me=me,
-        board=board,
-        elements=list(state.elements),
-        hands=hands,
-        hand_counts={seats[s]: len(state.hands[s]) for s in range(2)},
-        hands_open=state.options.open,
-        scores={seats[0]: scores[0], seats[1]: scores[1]},
-        last_move=None
-        if lm is None
-        else LastMoveView.model_validate(lm.model_dump() | {"seat": seats[lm.seat]}),
-        history=rounds_of(state),
-        pick=pick,
-        winner=seats[state.winner] if state.winner is not None else None,
-        transfers=[
-            Transfer(card=p.card, uid=p.uid, from_seat=p.giver, to_seat=p.receiver)
-            for p in (rules.transfers_of(state) if state.finished else [])
-        ],
+    return trusted(
+        TriadView,
+        {
+            "seat": seat if me is not None else None,
+            "version": state.version,
+            "seats": list(seats),
+            "to_act": sorted(rules.to_act(state)),
+            "finished": state.finished,
+            "options": state.options,
+            "phase": state.phase,
+            "round": state.round,
+            "max_rematches": MAX_REMATCHES,
+            "first": seats[state.first],
+            "turn": seats[state.turn] if state.phase == "play" else None,
+            "me": me,
+            "board": board,
+            "elements": list(state.elements),
+            "hands": hands,
+            "hand_counts": {seats[s]: len(state.hands[s]) for s in range(2)},
+            "hands_open": state.options.open,
+            "scores": {seats[0]: scores[0], seats[1]: scores[1]},
+            "last_move": None
+            if lm is None
+            else trusted(LastMoveView, lm.model_dump() | {"seat": seats[lm.seat]}),
+            "history": rounds_of(state),
+            "pick": pick,
+            "winner": seats[state.winner] if state.winner is not None else None,
+            "transfers": [
+                trusted(
+                    Transfer,
+                    {"card": p.card, "uid": p.uid, "from_seat": p.giver, "to_seat": p.receiver},
+                )
+                for p in (rules.transfers_of(state) if state.finished else [])
+            ],
+        },
     )

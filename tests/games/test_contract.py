@@ -4,10 +4,10 @@ Every game with a ``tests/games/<game>/spec.py`` defining ``SPEC`` (a ``Contract
 toy game of ``tests/bot/toy_game.py``, is played in seeded random playouts for each option set ×
 player count it declares. At every step the playout checks: the game's own invariant; views of
 every seat and of the public (the game's secrecy check, plus: the seed never shows, the view's
-header fields match the state); JSON round trip; ``is_over`` agreeing with ``outcome``; every seat
-in ``to_act`` holding a legal action; legal actions round-tripping through their text (which fits
-``games.core.actions.ACTION_TEXT`` and a custom_id's ``MAX_ACTION_TEXT``); ``apply`` leaving its
-input untouched. On a share of the steps
+header fields match the state, a view is what validating its JSON gives); JSON round trip;
+``is_over`` agreeing with ``outcome``; every seat in ``to_act`` holding a legal action; legal
+actions round-tripping through their text (which fits ``games.core.actions.ACTION_TEXT`` and a
+custom_id's ``MAX_ACTION_TEXT``); ``apply`` leaving its input untouched. On a share of the steps
 (``SPEC.extra["forge_rate"]``) it also tries forged actions — a non-player seat, another seat's
 turn action, garbage texts, another game's action — which must all raise ``IllegalAction`` and
 leave the state as it was, and it checks the timeout move (``default_action``). At the end:
@@ -290,7 +290,12 @@ class Playout:
             assert set(view.to_act) == to_act, f"view.to_act={view.to_act} to_act={to_act}"
             assert view.finished == over
             if deep or over:
-                assert state.seed not in view.model_dump_json(), f"the seed shows to {viewer}"
+                text = view.model_dump_json()
+                assert state.seed not in text, f"the seed shows to {viewer}"
+                # Views are built without validation (``games.core.fast.trusted``): what was
+                # built is what validating it gives, field by field and type by type.
+                assert type(view).model_validate_json(text) == view, f"{viewer}'s view"
+                assert type(view).model_validate(view.model_dump()) == view, f"{viewer}'s view"
             self.spec.assert_hidden(state, viewer, view)
         legal = {seat: game.legal_actions(state, seat) for seat in state.seats}
         if over:
