@@ -31,7 +31,6 @@ from bot.ui.items import (
     DraftSelect,
     HandButton,
     ModalButton,
-    started,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, PendingCommands, intent_of
@@ -597,24 +596,28 @@ async def _within(
 ) -> T:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
     acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
-    Discord does not give up on it; a ``click`` is recorded as an intent first.
-    A coroutine starts now, up to its first wait, not a loop turn later as a task: a move's
-    write is queued right behind its click's intent, so both commit together and the click
-    is answered in place, with the view after the move, more often (issue 25: the ack)."""
-    task = started(work) if asyncio.iscoroutine(work) else asyncio.ensure_future(work)
-    if task.done():  # refused, or done, before its first wait
-        return task.result()
-    remaining = deadline - asyncio.get_running_loop().time()
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, remaining))
-    if not done and not interaction.response.is_done():
-        try:
-            await _acknowledge(interaction, ephemeral, click)
-        except BaseException:
-            # The work goes on without us (a move may commit and show on the table); its own
-            # failure, if any, is a refusal nobody can be told of now: retrieved, not re-raised.
-            task.add_done_callback(_retrieve)
-            raise
-    return await task
+    Discord does not give up on it; a ``click`` is recorded as an intent first. An
+    acknowledgement that failed (the interaction expired) is raised once ``work`` is over, in
+    place of its outcome, which then reaches nobody.
+    ``work`` runs in the click's own task (issue 25, the ack): it starts at once, its write
+    queued right behind the click's intent so both commit together, and the click's answer
+    in place follows the move's end in the same loop turn (a task of its own cost two turns
+    more, each a loop lag under load); the deadline's timer acknowledges meanwhile."""
+    loop = asyncio.get_running_loop()
+    acknowledging: list[asyncio.Task[None]] = []
+
+    def acknowledge() -> None:
+        if not interaction.response.is_done():
+            acknowledging.append(loop.create_task(_acknowledge(interaction, ephemeral, click)))
+
+    timer = loop.call_at(deadline, acknowledge)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if acknowledging:  # sent (or failed) before anything else answers: one answer a click
+            await asyncio.wait(acknowledging)
+            acknowledging[0].result()
 
 
 async def _acknowledge(
@@ -634,11 +637,6 @@ def _pending_commands(interaction: discord.Interaction) -> PendingCommands:
     """The bot's record of answers in flight (bot/client.py makes it before loading the cogs)."""
     client: Any = interaction.client
     return cast(PendingCommands, client.pending_commands)
-
-
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.debug("work of an unanswerable interaction failed: %r", task.exception())
 
 
 async def setup(bot: CogHost) -> None:

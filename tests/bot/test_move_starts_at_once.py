@@ -82,3 +82,49 @@ async def test_a_move_refused_before_its_first_wait_is_raised_at_once():
     loop = asyncio.get_running_loop()
     with pytest.raises(ValueError, match="stale"):
         await _within(interaction, loop.time() + 60, stale())  # type: ignore[arg-type]
+
+
+async def test_the_click_goes_on_in_the_turn_its_move_ends():
+    """The move runs in the click's own task: no task of its own whose end the click would
+    learn of two loop turns later (each a loop lag under load) before answering in place."""
+    loop = asyncio.get_running_loop()
+    committed: asyncio.Future[str] = loop.create_future()
+
+    async def move() -> str:
+        return await committed  # the writer's commit, handed over
+
+    interaction = SimpleNamespace(response=_Open(), client=None)
+    answer = started(_within(interaction, loop.time() + 60, move()))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    committed.set_result("v5")
+    turns = 0
+    while not answer.done() and turns < 10:
+        await asyncio.sleep(0)
+        turns += 1
+    assert turns == 1 and answer.result() == "v5"
+
+
+async def test_at_the_deadline_the_click_is_acknowledged_while_its_move_goes_on():
+    loop = asyncio.get_running_loop()
+    committed: asyncio.Future[str] = loop.create_future()
+    acknowledged: list[str] = []
+
+    class _Deferred:
+        def is_done(self) -> bool:
+            return bool(acknowledged)
+
+        async def defer(self, **kwargs: object) -> None:
+            acknowledged.append("deferred")
+
+    async def move() -> str:
+        return await committed
+
+    interaction = SimpleNamespace(response=_Deferred(), client=None)
+    answer = asyncio.create_task(_within(interaction, loop.time(), move()))  # type: ignore[arg-type]
+    async with asyncio.timeout(60):  # a bound against a hang only
+        while not acknowledged:  # the deadline has passed: acknowledged in a turn or two
+            await asyncio.sleep(0)
+    assert not answer.done()  # the move goes on
+    committed.set_result("v6")
+    assert await answer == "v6"
+    assert acknowledged == ["deferred"]
