@@ -32,13 +32,13 @@ from games.chupate2.cards import (
     DRAW_TWO,
     FACE_KEY,
     FACE_OF,
-    POINTS,
     REVERSE,
     SKIP,
     SORT_KEY,
     WILD,
     WILD_FACE,
     WILD_FOUR,
+    hand_points,
     is_wild,
     matches,
     sort_hand,
@@ -843,7 +843,7 @@ def _end_round(st: Chupate2State, winner: Seat, events: list[Event]) -> None:
     if groups is not None:
         team = next(t for t, g in enumerate(groups) if seats.index(winner) in g)
         mates = {seats[i] for i in groups[team]}
-    left = {s: sum(POINTS[c] for c in st.hands[s]) for s in seats}
+    left = {s: hand_points(st.hands[s]) for s in seats}
     points = sum(p for s, p in left.items() if s not in mates)
     st.results = [
         *st.results,

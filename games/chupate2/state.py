@@ -6,6 +6,9 @@ tenth of the time of a pydantic field (whose instance ``__dict__`` defeats CPyth
 caches). Its stored JSON is the one ``StoredChupate2State`` (the pydantic model it was) validates
 and writes: loading and dumping go through that model, so old rows load and the JSON keeps its
 exact shape; ``model_validate``/``model_dump``/``model_copy`` and friends behave as pydantic's.
+Both take their fields from one declaration, ``Chupate2Fields``. The stored JSON's key order is
+part of the game's record: a table's deal digest (``games.core.fairness``) is the SHA-256 of its
+first state's JSON, so the fields keep their order (the golden playouts digest every state).
 
 Two states may share containers (``copy_state`` is copy-on-write): the rules replace a
 container they change instead of mutating it, so an old state stays unchanged after ``apply``.

@@ -91,9 +91,6 @@ class Catalogue(BaseModel):
     def by_id(self) -> dict[str, Card]:
         return {c.id: c for c in self.cards}
 
-    def of_level(self, level: int) -> list[Card]:
-        return [c for c in self.cards if c.level == level]
-
 
 def load_catalogue(path: Path = DATA_FILE) -> Catalogue:
     return Catalogue.model_validate(json.loads(path.read_text(encoding="utf-8")))
