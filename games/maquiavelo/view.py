@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,6 +45,13 @@ class MeldView(BaseModel):
 
 
 def meld_view(meld: list[int]) -> MeldView:
+    return _meld_view(tuple(meld))
+
+
+# A table's melds change one or two a move while every view shows them all (the kind is a search
+# of the meld's ranks and suits): one shared, frozen view per meld, its card list never changed.
+@lru_cache(maxsize=4096)
+def _meld_view(meld: tuple[int, ...]) -> MeldView:
     kind = meld_kind([c % 52 for c in meld])
     return trusted(
         MeldView,
