@@ -31,6 +31,7 @@ from bot.ui.items import (
     DraftSelect,
     HandButton,
     ModalButton,
+    started,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, PendingCommands, intent_of
@@ -604,11 +605,13 @@ async def _within(
     in place follows the move's end in the same loop turn (a task of its own cost two turns
     more, each a loop lag under load); the deadline's timer acknowledges meanwhile."""
     loop = asyncio.get_running_loop()
-    acknowledging: list[asyncio.Task[None]] = []
+    acknowledging: list[asyncio.Future[None]] = []
 
     def acknowledge() -> None:
+        # In the timer's own loop turn, up to its first wait (its request sent): a task
+        # would send it a turn later, a loop lag later under load.
         if not interaction.response.is_done():
-            acknowledging.append(loop.create_task(_acknowledge(interaction, ephemeral, click)))
+            acknowledging.append(started(_acknowledge(interaction, ephemeral, click)))
 
     timer = loop.call_at(deadline, acknowledge)
     try:
@@ -616,7 +619,8 @@ async def _within(
     finally:
         timer.cancel()
         if acknowledging:  # sent (or failed) before anything else answers: one answer a click
-            await asyncio.wait(acknowledging)
+            if not acknowledging[0].done():
+                await asyncio.wait(acknowledging)
             acknowledging[0].result()
 
 

@@ -417,64 +417,103 @@ def route_by_component(client: discord.Client) -> None:
 def start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None:
     """Run ``coroutine`` now up to its first wait; the task that runs the rest (None when it
     finished, or raised: logged, never raised into the gateway's reader)."""
-    context = contextvars.copy_context()
-    try:
-        waiting = context.run(coroutine.send, None)
-    except StopIteration:
-        return None
-    except Exception:
-        log.exception("Ignoring exception in a click's handler")
-        return None
-    return asyncio.get_running_loop().create_task(
-        _Resumed(coroutine, waiting),
-        context=context,
-    )
+    task, rest = _eager(coroutine)
+    if rest.outcome is _WAITING:
+        return task
+    if isinstance(rest.outcome, _Raised):
+        error = rest.outcome.error
+        rest.outcome = None  # its task ends quietly: the failure is logged here
+        if not isinstance(error, Exception):
+            raise error
+        log.error("Ignoring exception in a click's handler", exc_info=error)
+    return None
 
 
 def started(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
-    """``coroutine`` run now up to its first wait, as ``start_now`` runs a click's handler, and
-    its outcome: the task that runs the rest, or a future already done (its result or error).
-    A click's move starts so (``bot/cogs/play.py``): its write queued beside its intent's."""
-    context = contextvars.copy_context()
-    loop = asyncio.get_running_loop()
-    try:
-        waiting = context.run(coroutine.send, None)
-    except StopIteration as done:
-        finished: asyncio.Future[T] = loop.create_future()
-        finished.set_result(done.value)
-        return finished
-    except asyncio.CancelledError:
-        finished = loop.create_future()
+    """``coroutine`` run now up to its first wait, as ``start_now`` runs a click's handler,
+    and its outcome: the task that runs the rest, or a future already done (its result or
+    error) when it never waited. A view's image for a click's answer starts so
+    (``view_kit.ready_by``)."""
+    task, rest = _eager(coroutine)
+    if rest.outcome is _WAITING:
+        return task
+    finished: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    if not isinstance(rest.outcome, _Raised):
+        finished.set_result(rest.outcome)
+    elif isinstance(rest.outcome.error, asyncio.CancelledError):
         finished.cancel()
-        return finished
-    except Exception as exc:
-        finished = loop.create_future()
-        finished.set_exception(exc)
-        return finished
-    return loop.create_task(_Resumed(coroutine, waiting), context=context)
+    else:
+        finished.set_exception(rest.outcome.error)
+    rest.outcome = None  # its task ends quietly: the outcome is the future's
+    return finished
+
+
+def _eager(coroutine: Coroutine[Any, Any, T]) -> tuple[asyncio.Task[T], _Resumed[T]]:
+    """The task of ``coroutine``, whose first section (up to its first wait) has run now, as
+    that task (Python 3.12's eager tasks): ``asyncio.current_task()`` is that task there, so
+    a timeout entered before the first wait (``asyncio.timeout``, aiohttp's) cancels it, not
+    the caller (the gateway's reader: a write slower than the intent's 1 s wait, under load,
+    cancelled the reader and the bot closed), in a context of its own, as in a task."""
+    loop = asyncio.get_running_loop()
+    rest = _Resumed(coroutine)
+    context = contextvars.copy_context()
+    task = loop.create_task(rest, context=context)
+    outer = asyncio.current_task(loop)
+    if outer is not None:
+        asyncio.tasks._leave_task(loop, outer)
+    asyncio.tasks._enter_task(loop, task)
+    try:
+        context.run(rest.begin)
+    finally:
+        asyncio.tasks._leave_task(loop, task)
+        if outer is not None:
+            asyncio.tasks._enter_task(loop, outer)
+    return task, rest
+
+
+_WAITING = object()  # ``_Resumed.outcome`` while its coroutine waits on what it yielded
+
+
+class _Raised:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
 
 
 class _Resumed(Coroutine[Any, Any, T]):
-    """The rest of a started ``coroutine``, for a task to run: its first step hands the task
-    what the coroutine waits on; then every answer (a result, or an exception such as a
-    cancellation) goes to the coroutine. A cancellation before the task's first step reaches
-    the coroutine too (a generator not yet started would drop it, leaving the coroutine
-    suspended forever, its ``finally`` and ``except`` never run)."""
+    """A coroutine for a task whose first section ran before the task's first step
+    (``_eager``): that step hands the task what the coroutine waits on (or its result, or its
+    error); then every answer (a result, or an exception such as a cancellation) goes to the
+    coroutine itself."""
 
-    def __init__(self, coroutine: Coroutine[Any, Any, T], waiting: Any) -> None:
+    def __init__(self, coroutine: Coroutine[Any, Any, T]) -> None:
         self._coroutine = coroutine
-        self._waiting: Any = waiting
-        self._handed = False
+        self._yielded: Any = None
+        self.outcome: Any = None  # _WAITING, _Raised, or the result, until the first step
+        self._first = True
         self.__qualname__ = getattr(coroutine, "__qualname__", "resumed")  # the task's repr
 
+    def begin(self) -> None:
+        try:
+            self._yielded = self._coroutine.send(None)
+            self.outcome = _WAITING
+        except StopIteration as done:
+            self.outcome = done.value
+        except BaseException as exc:
+            self.outcome = _Raised(exc)
+
     def send(self, value: Any) -> Any:
-        if not self._handed:
-            self._handed = True
-            return self._waiting
+        if self._first:
+            self._first = False
+            if self.outcome is _WAITING:
+                return self._yielded
+            if isinstance(self.outcome, _Raised):
+                raise self.outcome.error
+            raise StopIteration(self.outcome)
         return self._coroutine.send(value)
 
     def throw(self, exc: Any, *rest: Any) -> Any:
-        self._handed = True
+        # (a cancellation before the task's first step reaches the waiting coroutine too)
+        self._first = False
         return self._coroutine.throw(exc, *rest)
 
     def close(self) -> None:

@@ -89,3 +89,26 @@ async def test_the_rest_gets_the_waits_outcome_and_its_cancellation():
     with pytest.raises(asyncio.CancelledError):
         await rest
     assert caught == ["disk full", "cleaned up"]
+
+
+async def test_a_timeout_entered_before_the_first_wait_cancels_the_handler_not_the_reader():
+    """The first section runs as the handler's own task (``asyncio.current_task()``): a
+    timeout entered there (the intent's 1-s wait, aiohttp's) that expires cancels the handler.
+    It used to cancel the caller, the gateway's reader, and the bot closed (a write slower
+    than 1 s on a loaded machine)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.current_task()
+    handlers: list[asyncio.Task[None] | None] = []
+
+    async def handler() -> None:
+        handlers.append(asyncio.current_task())
+        async with asyncio.timeout(0):  # expires at once: the write never comes
+            await loop.create_future()
+
+    rest = start_now(handler())
+    assert rest is not None and handlers == [rest]
+    with pytest.raises(TimeoutError):
+        await rest
+    assert reader is not None and not reader.cancelling()  # the reader goes on
+    await asyncio.sleep(0)  # (a cancellation aimed at the reader would land here)
+    assert asyncio.current_task() is reader

@@ -128,3 +128,36 @@ async def test_at_the_deadline_the_click_is_acknowledged_while_its_move_goes_on(
     committed.set_result("v6")
     assert await answer == "v6"
     assert acknowledged == ["deferred"]
+
+
+class _Counted:
+    """A click not answered yet: in which loop turn its acknowledgement was sent."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self.sent_in: int | None = None
+
+    def is_done(self) -> bool:
+        return self.sent_in is not None
+
+    async def defer(self, **kwargs: object) -> None:
+        self.sent_in = self.turn
+
+
+async def test_at_the_deadline_the_acknowledgement_is_sent_in_the_timer_s_own_turn():
+    """Not a loop turn later in a task of its own: under load each turn is a loop lag."""
+    loop = asyncio.get_running_loop()
+    committed: asyncio.Future[str] = loop.create_future()
+
+    async def move() -> str:
+        return await committed
+
+    response = _Counted()
+    interaction = SimpleNamespace(response=response, client=None)
+    answer = started(_within(interaction, loop.time(), move()))  # type: ignore[arg-type]
+    while response.sent_in is None and response.turn < 10:
+        await asyncio.sleep(0)
+        response.turn += 1
+    assert response.sent_in == 1  # the timer's turn: the first after the deadline
+    committed.set_result("v7")
+    assert await answer == "v7"
