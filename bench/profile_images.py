@@ -23,11 +23,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bench.render_pool import sample_requests
 from bot.ui.images import fonts
-from bot.ui.modules import game_module
+from bot.ui.images.palette import RGB, module_colours, to_palette
 from bot.ui.rendering import ImageRequest, _safe_render
 
 
@@ -36,23 +36,17 @@ def caught_image(request: ImageRequest) -> tuple[Image.Image | None, float]:
     caught: list[Image.Image] = []
     real = fonts.png
 
-    def catch(image: Image.Image) -> bytes:
+    def catch(image: Image.Image, colours: tuple[RGB, ...] = ()) -> bytes:
         caught.append(image)
         return b""
 
-    module = game_module(request.game_key, "images")
-    bound = module is not None and getattr(module, "_png", None) is real  # imported by name
-    fonts.png = catch  # the renderers import it at call time...
-    if bound:
-        module._png = catch  # type: ignore[union-attr]  # ...or by name at import (Macarena)
+    fonts.png = catch  # every images module's ``_png`` (``fonts.png_of``) calls it by name
     try:
         start = time.process_time()
         _safe_render(request)
         ms = (time.process_time() - start) * 1000
     finally:
         fonts.png = real
-        if bound:
-            module._png = real  # type: ignore[union-attr]
     return (caught[0] if caught else None), ms
 
 
@@ -62,19 +56,38 @@ def _save(image: Image.Image, **options: Any) -> bytes:
     return buffer.getvalue()
 
 
-ENCODERS: dict[str, Callable[[Image.Image], bytes]] = {
-    "used (fonts.png)": lambda im: fonts.png(im),
-    "palette only (no save)": lambda im: fonts.palette_image(im).tobytes()[:0],
-    "rgb png level 1": lambda im: _save(im, format="PNG", compress_level=1),
-    "fastoctree png level 1": lambda im: _save(
-        im.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE),
-        format="PNG",
-        compress_level=1,
+def _octree_palette(image: Image.Image) -> Image.Image:
+    """Session 15's palette: a fast octree of every third pixel each way, chosen per picture."""
+    sample = image.resize(
+        (max(1, image.width // 3), max(1, image.height // 3)), Image.Resampling.NEAREST
+    )
+    palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+Encoder = Callable[[Image.Image, tuple[RGB, ...]], bytes]
+ENCODERS: dict[str, Encoder] = {
+    "used (fonts.png)": lambda im, colours: fonts.png(im, colours),
+    "fixed palette only (no save)": lambda im, colours: to_palette(im, colours).tobytes()[:0],
+    "octree palette png level 3 (s15)": lambda im, colours: _save(
+        _octree_palette(im), format="PNG", optimize=False, compress_level=3
     ),
-    "webp lossless m0": lambda im: _save(im, format="WEBP", lossless=True, method=0),
-    "webp q90 m0": lambda im: _save(im, format="WEBP", quality=90, method=0),
-    "webp q90 m4": lambda im: _save(im, format="WEBP", quality=90, method=4),
+    "rgb png level 1": lambda im, colours: _save(im, format="PNG", compress_level=1),
+    "webp lossless m0": lambda im, colours: _save(im, format="WEBP", lossless=True, method=0),
+    "webp q90 m0": lambda im, colours: _save(im, format="WEBP", quality=90, method=0),
 }
+# Palette encoders whose largest and mean per-pixel difference from the drawn RGB is printed.
+PALETTES: dict[str, Callable[[Image.Image, tuple[RGB, ...]], Image.Image]] = {
+    "fixed (used)": to_palette,
+    "octree per picture (s15)": lambda im, colours: _octree_palette(im),
+}
+
+
+def difference(image: Image.Image, mapped: Image.Image) -> tuple[int, float]:
+    """The largest and the mean per-pixel difference (grey level of the channel difference)."""
+    diff = ImageChops.difference(image, mapped.convert("RGB")).convert("L")
+    histogram = diff.histogram()
+    return diff.getextrema()[1], sum(i * n for i, n in enumerate(histogram)) / sum(histogram)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,11 +118,12 @@ def main(argv: list[str] | None = None) -> int:
         for name in chosen:
             encode = ENCODERS[name]
             times, sizes = [], []
+            colours = module_colours(f"bot.ui.{game}.images")
             for image, _ in items:
                 best_ms, data = 1e9, b""
                 for _ in range(args.repeat):
                     start = time.process_time()
-                    data = encode(image)
+                    data = encode(image, colours)
                     best_ms = min(best_ms, (time.process_time() - start) * 1000)
                 times.append(best_ms)
                 sizes.append(len(data) / 1024)
@@ -127,6 +141,18 @@ def main(argv: list[str] | None = None) -> int:
         + " | ".join(cells)
         + " |"
     )
+    print()
+    print("| palette | largest per-pixel difference | mean |")
+    print("|---|---:|---:|")
+    for name, mapping in PALETTES.items():
+        found = [
+            difference(image, mapping(image, module_colours(f"bot.ui.{game}.images")))
+            for (game, _), items in drawn.items()
+            for image, _ in items
+        ]
+        print(
+            f"| {name} | {max(d for d, _ in found)} | {statistics.mean(m for _, m in found):.3f} |"
+        )
     return 0
 
 

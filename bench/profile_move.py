@@ -129,7 +129,7 @@ IDLE = (
 HANDOFFS = ("/storage/writer.py:submit:", "multiprocessing/connection.py:_send:")
 
 RENDER_RULES: list[tuple[str, tuple[str, ...]]] = [
-    ("PNG encode (palette + zlib)", ("fonts.py:png", "fonts.py:palette_image", "PngImagePlugin")),
+    ("PNG encode (palette + zlib)", ("fonts.py:png", "palette.py:to_palette", "PngImagePlugin")),
     ("text", ("/PIL/ImageFont.py", "fonts.py:draw_text", "fonts.py:text_width", "fonts.py:fitted")),
 ]
 RENDER_FUNCS = re.compile(r"/bot/ui/(?P<game>\w+)/images\.py:(?P<func>render_\w+)")

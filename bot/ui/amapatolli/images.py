@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Mapping
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force
-from bot.ui.images.fonts import fit_size, font, plain, text_drawer
+from bot.ui.images.fonts import fit_size, font, plain, png_of, text_drawer
 from bot.ui.images.scaled import canvas, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
@@ -137,10 +137,7 @@ def _direction_arrow(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, clockw
     )
 
 
-def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import png  # the one PNG encoder
-
-    return png(image)
+_png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 TABLE_LAYOUT = (900, 460)  # the table's layout units

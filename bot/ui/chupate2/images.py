@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from PIL import Image, ImageDraw
 
 from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
-from bot.ui.images.fonts import draw_text
+from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.scaled import canvas, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
@@ -179,10 +179,7 @@ def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float)
     draw.ellipse((x + w * 0.18, y + h * 0.25, x + w * 0.82, y + h * 0.75), fill=RGB["r"])
 
 
-def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import png  # the one PNG encoder
-
-    return png(image)
+_png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] | None) -> str:

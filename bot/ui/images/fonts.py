@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot import metrics
+from bot.ui.images.palette import RGB, module_colours, to_palette
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -288,16 +289,6 @@ def draw_text(
 # zlib level 3: as fast as level 1 on these palette images and about 10 % smaller; 6 is about
 # 2.5x slower for 20 % less (``bench/render_pool.py`` and ``bench/profile_images.py`` print them).
 PNG_COMPRESS_LEVEL = 3
-# Images are saved with a 256-colour palette taken from every PALETTE_STEP-th pixel (each way):
-# 3 (a ninth of the pixels) builds the palette in half the time of 2 with no worse a fit on
-# these images (largest per-pixel difference 25/255 vs 29 over 50 views of every game, 4: 53);
-# issue 29, ``bench/profile_images.py``.
-# An RGB PNG spends most of its encoding time choosing a row filter per line (Pillow tries all
-# five); a palette PNG has one byte per pixel and no filters: about 3x faster to encode and half
-# the bytes, and these flat-coloured pictures look the same (``bench/render_images.py`` prints
-# the largest per-pixel difference; typically under 30/255 on a few anti-aliased edge pixels).
-PALETTE_STEP = 3
-PALETTE_COLOURS = 256
 
 
 def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float]:
@@ -322,25 +313,23 @@ def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float
 ENCODE_CPU = "image_encode_cpu"
 
 
-def png(image: Image.Image) -> bytes:
-    """The image as PNG bytes (palette mode: see ``PALETTE_STEP``)."""
+def png(image: Image.Image, colours: tuple[RGB, ...] = ()) -> bytes:
+    """The image as a palette PNG: ``colours`` (an images module's own, ``module_colours``)
+    exactly, the rest to the nearest colour of a cube (``bot.ui.images.palette``)."""
     start = time.process_time()
     buffer = io.BytesIO()
-    palette_image(image).save(
+    to_palette(image, colours).save(
         buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL
     )
     metrics.observe(ENCODE_CPU, (time.process_time() - start) * 1000)
     return buffer.getvalue()
 
 
-def palette_image(image: Image.Image) -> Image.Image:
-    """``image`` in "P" mode: a fast octree palette of a sample of its pixels, then every pixel
-    mapped to its nearest palette colour (no dithering: flat areas stay flat)."""
-    if image.mode != "RGB":
-        return image
-    sample = image.resize(
-        (max(1, image.width // PALETTE_STEP), max(1, image.height // PALETTE_STEP)),
-        Image.Resampling.NEAREST,
-    )
-    palette = sample.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+def png_of(module_name: str) -> Callable[[Image.Image], bytes]:
+    """``png`` keeping ``module_name``'s own colours exact: an images module's ``_png``
+    (``png_of(__name__)``; its colours are read at the first image, once it is loaded)."""
+
+    def encode(image: Image.Image) -> bytes:
+        return png(image, module_colours(module_name))  # looked up now: benches swap ``png``
+
+    return encode

@@ -20,8 +20,7 @@ from collections.abc import Callable, Collection
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import font, text_drawer, text_width
-from bot.ui.images.fonts import png as _png
+from bot.ui.images.fonts import font, png_of, text_drawer, text_width
 from bot.ui.images.scaled import canvas
 from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
@@ -69,6 +68,9 @@ def _numbered_dot(
         stroke_width=2,
         stroke_fill=OUTLINE,
     )
+
+
+_png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 # ----- drawing -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.ui.images.fonts import draw_text
+from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
 from bot.ui.maquiavelo.text import SUITS
 from games.maquiavelo.view import CardView, MaquiaveloView
@@ -47,10 +47,7 @@ ROW_H = TABLE_CARD[1] + 12
 HEADER_H = 92
 
 
-def _png(img: Image.Image) -> bytes:
-    from bot.ui.images.fonts import png  # the one PNG encoder
-
-    return png(img)
+_png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 def _name(seat: str, view: MaquiaveloView, names: Mapping[str, str] | None) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
-from bot.ui.images.fonts import fit_size, text_drawer, text_width
+from bot.ui.images.fonts import fit_size, png_of, text_drawer, text_width
 from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
@@ -249,10 +249,7 @@ def _draw_cell(
         _text(draw, (x + CELL / 2, y + CELL / 2 + 20), tr(f"triad.element.{element}"), 16, TEXT)
 
 
-def _png(image: Image.Image) -> bytes:
-    from bot.ui.images.fonts import png  # the one PNG encoder
-
-    return png(image)
+_png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 def render_table(
