@@ -37,6 +37,13 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   collection used to free, the young generation is the larger one measured above (10,000,
   20, 20): collections of the young generations were ~90 % of the collector's time at 300
   busy tables with (3,000, 10, 10).
+- (10,000, 10, 10) since session 16: a generation-1 collection walks what survived up to 10
+  young collections instead of 20, and its pause is what a player waits through. At 500 busy
+  tables (``bench/profile_live.py --tables 500 --window 40 --gc-thresholds ...``, two runs
+  each, a shared machine at load ~10): the slowest generation-1 collection 87 and 101 ms of
+  CPU, against 155 and 217 ms with (10,000, 20, 20); the collector's share of the bot's CPU
+  7.0 and 4.9 % against 10.2 and 4.0 % (no difference the noise lets through); full
+  collections (~210-230 ms) came with both.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
-THRESHOLDS = (10_000, 20, 20)
+THRESHOLDS = (10_000, 10, 10)
 REFREEZE_SECONDS = 60.0
 THAW_EVERY = 30  # refreezes: every 30 minutes one collection walks every object again
 
