@@ -200,7 +200,7 @@ class MesaBot(commands.Bot):
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
         self.renderer = Renderer(
-            PipeWorkers(processes, name=RENDER_POOL, niceness=settings.render_pool_niceness())
+            PipeWorkers(processes, name=RENDER_POOL, niceness=settings.worker_niceness)
             if processes != 0
             else None
         )

@@ -51,11 +51,6 @@ class Settings(BaseSettings):
     # OS niceness added to both pools' processes (images, searches): on a busy machine the
     # bot's own loop (acks, the mover's view) gets the CPU first. 0: the bot's priority.
     worker_niceness: int = Field(default=WORKER_NICENESS, ge=0, le=19)
-    # The image pool's own niceness (None: ``worker_niceness``). Renders are a few ms each and a
-    # public table waits for them: at 500 busy tables on a loaded machine a 3 ms image took
-    # 330 ms of wall time in its niced worker (issue 29); this lets a bench try them nearer the
-    # bot's priority without raising the searches'.
-    render_niceness: int | None = Field(default=None, ge=0, le=19)
     # Bot-token REST calls per second at most (bot/ui/pacer.py): Discord's global limit is 50
     # per bot (interaction callbacks and their webhooks are exempt). 45 leaves room for calls
     # that start on time but reach Discord late (measured: 52 in one second at 50). Raise it
@@ -103,10 +98,6 @@ class Settings(BaseSettings):
         if ids[-1] >= self.shard_count:
             raise ValueError(f"shard {ids[-1]} is not below SHARD_COUNT={self.shard_count}")
         return self
-
-    def render_pool_niceness(self) -> int:
-        """The image pool's niceness: its own setting, else the worker pools' one."""
-        return self.worker_niceness if self.render_niceness is None else self.render_niceness
 
     def request_budget(self) -> int:
         """Bot-token calls per second for THIS process: the global limit is per bot token, so

@@ -50,12 +50,3 @@ def test_the_default_niceness_is_set_and_zero_turns_it_off(monkeypatch):
     monkeypatch.setenv("WORKER_NICENESS", "0")
     assert Settings(_env_file=None).worker_niceness == 0
     assert lower_priority(0) == os.nice(0)  # nothing changes in this process
-
-
-def test_the_render_pool_takes_its_own_niceness_or_the_workers(monkeypatch):
-    monkeypatch.delenv("RENDER_NICENESS", raising=False)
-    monkeypatch.setenv("WORKER_NICENESS", "6")
-    assert Settings(_env_file=None).render_pool_niceness() == 6
-    monkeypatch.setenv("RENDER_NICENESS", "0")
-    settings = Settings(_env_file=None)
-    assert settings.render_pool_niceness() == 0 and settings.worker_niceness == 6
