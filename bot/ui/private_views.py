@@ -36,11 +36,6 @@ class PrivateViews:
         self._slots: SlotSet[tuple[int, str]] = SlotSet(kit, "dm")  # each DM hand
         self._hands: SlotSet[tuple[int, str]] = SlotSet(kit, "hand")  # each live ephemeral hand
 
-    def private_message_id(self, table_id: int, seat: str) -> int | None:
-        """The DM message holding ``seat``'s private view at that table, if any."""
-        slot = self._slots.get((table_id, seat))
-        return slot.message_id if slot else None
-
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
         (``answer_in_place``): the DM worker waits until ``release_private``."""

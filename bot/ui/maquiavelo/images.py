@@ -149,22 +149,6 @@ def _meld_width(n: int, w: int) -> int:
     return step * (n - 1) + w
 
 
-def draw_meld(
-    draw: ImageDraw.ImageDraw,
-    cards: list[CardView],
-    x: float,
-    y: float,
-    size: tuple[int, int],
-    highlight: set[int],
-) -> None:
-    w, h = size
-    step = int(w * OVERLAP)
-    for i, c in enumerate(cards):
-        draw_card(
-            draw, c, x + i * step, y, w, h, highlight=c.id in highlight, full=i == len(cards) - 1
-        )
-
-
 # ----- the table --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CardBox:
