@@ -359,6 +359,8 @@ class MesaBot(commands.Bot):
         await self.listener.close(timeout=2.0)
         if getattr(self, "spectators", None) is not None:
             await self.spectators.close()
+        if getattr(self, "followers", None) is not None:
+            await self.followers.close()  # re-reads of other processes' changes, before the DB
         if getattr(self, "threads", None) is not None:
             await self.threads.close()
         await super().close()
