@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from bot.service.feed import ChangeFeed, NoFeed
 from storage import Database, FollowersRepo
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A failed re-read is tried again (the database is the truth, and the change is not announced
 # twice): after this long, doubling up to the cap.
@@ -104,22 +106,15 @@ class Followers:
         fails is tried again until it succeeds or a later one is asked. A DM message id known
         here and not yet stored is kept."""
         asked = self._asked[table_id] = next(self._tickets)
-        delay = RETRY_FIRST_SECONDS
-        while True:
-            try:
-                stored = await self.repo.of_table(table_id)
-                break
-            except Exception:
-                if delay == RETRY_FIRST_SECONDS:  # once per outage, not once per try
-                    log.exception("reading the followers of table %s failed; retrying", table_id)
-            if self._asked.get(table_id) != asked:
-                return  # a later read decides
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, RETRY_MAX_SECONDS)
-            if self._asked.get(table_id) != asked:
-                return
-        if self._asked.get(table_id) != asked:
-            return  # a later read is on its way
+
+        def decides() -> bool:
+            return self._asked.get(table_id) == asked
+
+        stored = await _retrying(
+            lambda: self.repo.of_table(table_id), f"the followers of table {table_id}", decides
+        )
+        if stored is None or not decides():
+            return  # a later read decides
         del self._asked[table_id]
         known = self._by_table.get(table_id, {})
         merged = {u: m if m is not None else known.get(u) for u, m in stored.items()}
@@ -129,16 +124,9 @@ class Followers:
             self._by_table.pop(table_id, None)
 
     async def reload(self) -> None:
-        delay = RETRY_FIRST_SECONDS
-        while True:
-            try:
-                self._by_table = await self.repo.all()
-                return
-            except Exception:
-                if delay == RETRY_FIRST_SECONDS:
-                    log.exception("reading the followers failed; retrying")
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, RETRY_MAX_SECONDS)
+        found = await _retrying(self.repo.all, "the followers", lambda: True)
+        if found is not None:
+            self._by_table = found
 
     async def idle(self) -> None:
         """Wait until the changes heard are read (tests)."""
@@ -150,3 +138,23 @@ class Followers:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def _retrying(
+    read: Callable[[], Awaitable[T]], what: str, wanted: Callable[[], bool]
+) -> T | None:
+    """``read()``'s result, tried again after a failure (after ``RETRY_FIRST_SECONDS``, doubling
+    up to ``RETRY_MAX_SECONDS``; logged once per outage) while ``wanted()``; None once not."""
+    delay = RETRY_FIRST_SECONDS
+    while True:
+        try:
+            return await read()
+        except Exception:
+            if delay == RETRY_FIRST_SECONDS:
+                log.exception("reading %s failed; retrying", what)
+        if not wanted():
+            return None
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, RETRY_MAX_SECONDS)
+        if not wanted():
+            return None
