@@ -140,7 +140,13 @@ async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
             break
         await table.move()
     await fake.wait_until(lambda: bool(bob.dms()), what="a DM to bob again")
-    assert not await mesa.bot.tables.players.dms_closed(str(bob.id))
+    # The flag is cleared by a write after the DM went through (dm_gate.delivered): waited
+    # for, bounded against a hang only.
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + 60
+    while await mesa.bot.tables.players.dms_closed(str(bob.id)):
+        assert loop.time() < give_up, "bob's DMs still marked closed after a DM went through"
+        await asyncio.sleep(0.01)
 
 
 async def test_a_click_whose_custom_id_no_longer_parses_is_answered(fake_discord, mesa):
