@@ -41,7 +41,15 @@ MESSAGE = {  # what Discord answers an edit with (about the size of a table mess
     "flags": 32768,
     "author": {"id": "1", "username": "Mesa", "discriminator": "0", "bot": True},
     "components": [{"type": 17, "components": [{"type": 10, "content": "x" * 1500}]}],
-    "attachments": [{"id": "9", "filename": "table.png", "size": 9000, "url": "https://c/x"}],
+    "attachments": [
+        {
+            "id": "9",
+            "filename": "table.png",
+            "size": 9000,
+            "url": "https://c/x",
+            "proxy_url": "https://m/x",
+        }
+    ],
     "embeds": [],
     "timestamp": "2026-12-05T00:00:00+00:00",
 }
@@ -56,8 +64,17 @@ def serve(port: int) -> None:
         await request.read()
         return web.Response(body=body, content_type="application/json")
 
+    async def answered(request: web.Request) -> web.Response:
+        await request.read()
+        if request.query.get("with_response") != "1":
+            return web.Response(status=204)  # Discord's answer when none is asked for
+        answer = b'{"interaction":{"id":"5","type":3,"response_message_id":"2"},'
+        answer += b'"resource":{"type":7,"message":' + body + b"}}"
+        return web.Response(body=answer, content_type="application/json")
+
     app = web.Application()
     app.router.add_patch("/api/v10/webhooks/{app}/{token}/messages/{message}", edited)
+    app.router.add_post("/api/v10/interactions/{id}/{token}/callback", answered)
     web.run_app(app, host="127.0.0.1", port=port, print=None)
 
 
@@ -117,6 +134,7 @@ async def measure(args: argparse.Namespace, base: str, loop: str = "asyncio") ->
         print("|---|---|---|---:|---:|")
     async with aiohttp.ClientSession() as raw:
         gated = GatedSession(raw, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+        await _callbacks(args, loop, gated, card, png)
         for image in (False, True):
             for session, name in ((raw, "no"), (gated, "yes")):
                 for _ in range(30):
@@ -141,6 +159,56 @@ async def measure(args: argparse.Namespace, base: str, loop: str = "asyncio") ->
                 f"\n{loop}: the image edit through the gate, top {args.top} functions by own time:"
             )
             pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+
+
+async def _callbacks(
+    args: argparse.Namespace, loop: str, gated: Any, card: Any, png: bytes
+) -> None:
+    """An update of the clicked message (type 7) through discord.py's ``edit_message``, with
+    Discord's answer asked for and parsed (discord.py's way) and not (``callbacks_unread``)."""
+    import discord
+    from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+    from bot.ui.payload import callbacks_unread
+
+    client = discord.Client(intents=discord.Intents.none())
+    state: Any = client._connection
+    state.http._HTTPClient__session = gated  # as ``http_gate.install`` puts it
+    data: Any = {
+        "id": "5",
+        "application_id": "1",
+        "type": 3,
+        "token": "token",
+        "version": 1,
+        "attachment_size_limit": 10_485_760,
+        "channel_id": "3",
+        "data": {"custom_id": "x", "component_type": 2},
+        "message": MESSAGE,
+        "user": {"id": "7", "username": "p", "discriminator": "0"},
+    }
+    for unread in (False, True):
+        adapter = AsyncWebhookAdapter()
+        if unread:
+            callbacks_unread(adapter)
+        async_context.set(adapter)
+
+        async def update(image: bool) -> None:
+            interaction: Any = discord.Interaction(data=data, state=state)
+            files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
+            await interaction.response.edit_message(view=card, attachments=files)
+
+        for image in (False, True):
+            for _ in range(30):
+                await update(image)
+            rounds = []
+            for _ in range(3):
+                start = time.process_time()
+                for _ in range(args.requests):
+                    await update(image)
+                rounds.append((time.process_time() - start) / args.requests * 1000)
+            kind = "callback update" + (" with a PNG" if image else ", JSON body")
+            answer = "not asked (callbacks_unread)" if unread else "asked and parsed"
+            print(f"| {kind}, answer {answer} | {loop} | yes | {min(rounds):.3f} | — |")
 
 
 def _factory(loop: str) -> Any:

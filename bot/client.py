@@ -32,6 +32,7 @@ from bot.ui.items import route_by_component
 from bot.ui.listener import DiscordTableListener, ListenerFanOut
 from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer, SharedBudget
+from bot.ui.payload import callbacks_unread
 from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
@@ -225,6 +226,7 @@ class MesaBot(commands.Bot):
         # Every bot-token request, whoever makes it, passes the pacer when it is sent.
         http_gate.install(self.http, lambda: self.listener.pacer)
         route_by_component(self)  # a click's item built from its component, not its message
+        callbacks_unread()  # an update's callback without Discord's copy of the message
         self.db = await open_database(
             self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
         )

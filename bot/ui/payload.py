@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from discord.http import handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.ui import v2
+from bot.ui.http_gate import answer_kind
 from bot.ui.rendering import ImageRequest
 
 
@@ -121,3 +122,83 @@ def _keep_view(state: Any, view: Any, message_id: int) -> None:
     """What discord.py does after an edit: a live view that routes clicks is kept for it."""
     if view and view is not MISSING and not view.is_finished() and view.is_dispatchable():
         state.store_view(view, message_id)
+
+
+# ----- interaction callbacks whose answer nobody reads ------------------------------------------
+# discord.py asks every interaction callback ``with_response=1``: Discord then answers an update
+# of the clicked message (type 7) or its deferral (type 6) with that whole message, which
+# discord.py parses into an ``InteractionMessage`` that nobody reads (the bot has the clicked
+# message; ``InteractionResponse.edit_message`` and ``defer`` are awaited for their success).
+# Without the parameter Discord answers 204 No Content: nothing to receive nor parse (issue 29,
+# ~1 callback per move). discord.py's internals used here (re-check on upgrade): the default
+# adapter of ``async_context`` (the ContextVar's default instance, never ``set`` by the bot),
+# its ``request`` (kept: the bucket lock, 429 and 5xx retries, the errors) and what
+# ``InteractionCallbackResponse`` reads of the answer (``interaction.id``, the rest optional).
+_UNREAD_TYPES = frozenset({6, 7})
+_UNREAD_KINDS = frozenset({"update", "deferred"})  # their ``http_gate.answer_kind``
+
+
+def callbacks_unread(adapter: AsyncWebhookAdapter | None = None) -> None:
+    """Send ``adapter``'s (default: discord.py's) update and deferred-update callbacks without
+    asking for Discord's answer; every other callback as discord.py sends it."""
+    target: Any = adapter if adapter is not None else async_context.get()
+    if getattr(target, "_mesa_callbacks_unread", False):
+        return
+    ask_answer = target.create_interaction_response
+
+    def create_interaction_response(
+        interaction_id: int,
+        token: str,
+        *,
+        session: Any,
+        proxy: str | None = None,
+        proxy_auth: Any = None,
+        params: MultipartParameters,
+    ) -> Any:
+        if not _answer_unread(params):
+            return ask_answer(
+                interaction_id,
+                token,
+                session=session,
+                proxy=proxy,
+                proxy_auth=proxy_auth,
+                params=params,
+            )
+        route = Route(
+            "POST",
+            "/interactions/{webhook_id}/{webhook_token}/callback",
+            webhook_id=interaction_id,
+            webhook_token=token,
+        )
+        sent = target.request(
+            route,
+            session=session,
+            proxy=proxy,
+            proxy_auth=proxy_auth,
+            payload=None if params.files else params.payload,
+            multipart=params.multipart if params.files else None,
+            files=params.files or None,
+        )
+        return _unread_answer(sent, interaction_id)
+
+    target.create_interaction_response = create_interaction_response
+    target._mesa_callbacks_unread = True
+
+
+def _answer_unread(params: MultipartParameters) -> bool:
+    """Whether a callback is an update (7) or a deferred update (6), from discord.py's
+    parameters: its JSON payload, or the ``payload_json`` part of a callback with files (whose
+    kind ``http_gate.answer_kind`` reads off the JSON text)."""
+    if params.payload is not None:
+        return params.payload.get("type") in _UNREAD_TYPES
+    for part in params.multipart or ():
+        if part.get("name") == "payload_json":
+            return answer_kind(part.get("value")) in _UNREAD_KINDS
+    return False
+
+
+async def _unread_answer(sent: Any, interaction_id: int) -> dict[str, Any]:
+    """What ``InteractionCallbackResponse`` needs of an answer nobody reads: the callback
+    was accepted (an error raised as discord.py raises it), for this interaction."""
+    await sent
+    return {"interaction": {"id": str(interaction_id)}}
