@@ -81,6 +81,32 @@ GC_PRELUDE = (
     "        _gc.set_threshold = lambda *_: None\n"
 )
 
+# ``--count-tasks``: every task the bot's loop creates, counted by its coroutine's name (a task
+# factory, set as ``asyncio.Runner`` starts the bot's loop), written to the file
+# MESA_BENCH_TASKS names at each SIGUSR1 (one JSON line: the window's start, then its end). The
+# factory costs CPU of its own: the CPU figures of such a run are not compared with others'.
+TASKS_PRELUDE = (
+    "if _os.environ.get('MESA_BENCH_TASKS'):\n"
+    "    import asyncio as _asyncio, collections as _collections, json as _json\n"
+    "    import signal as _signal\n"
+    "    _made = _collections.Counter()\n"
+    "    _run = _asyncio.Runner.run\n"
+    "    def _factory(loop, coro, **kw):\n"
+    "        _made[getattr(coro, '__qualname__', type(coro).__name__)] += 1\n"
+    "        return _asyncio.Task(coro, loop=loop, **kw)\n"
+    "    def _counting_run(self, coro, **kw):\n"
+    "        self.get_loop().set_task_factory(_factory)\n"
+    "        return _run(self, coro, **kw)\n"
+    "    _asyncio.Runner.run = _counting_run\n"
+    "    _before = _signal.getsignal(_signal.SIGUSR1)\n"
+    "    def _dump_tasks(*args):\n"
+    "        with open(_os.environ['MESA_BENCH_TASKS'], 'a') as _out:\n"
+    "            _out.write(_json.dumps(_made) + '\\n')\n"
+    "        if callable(_before):\n"
+    "            _before(*args)\n"
+    "    _signal.signal(_signal.SIGUSR1, _dump_tasks)\n"
+)
+
 RULES = dict(move.BOT_RULES)  # bench/profile_move.py's markers, where an area is one of its buckets
 # Innermost frame first: the first area one of whose markers a frame holds names the sample.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
@@ -273,6 +299,8 @@ class Live:
     gc_thresholds: str = ""  # tried instead of the bot's (``--gc-thresholds``); "": the bot's
     rss_mb: float = 0.0  # the bot's, at the window's end
     renders_ms: float = 0.0  # render workers' CPU ms per move (bench/load.py's figure)
+    tasks: dict[str, int] = field(default_factory=dict)  # made in the window (--count-tasks)
+    requests: dict[str, float] = field(default_factory=dict)  # per move, by route (the fake's)
     profile: Profile = field(default_factory=Profile)
 
     def per_move(self, samples: float) -> float:
@@ -315,6 +343,7 @@ def report(live: Live, top: int) -> str:
         f"slowest collection in the window, generations 0 / 1 / 2: {slowest} ms of CPU;"
         f" thresholds {live.gc_thresholds or 'of bot/ops/collector.py'}"
     )
+    lines += counts(live, top)
     for title, counter in (
         ("hottest functions on the loop, innermost frame (own time)", live.profile.leaves),
         (
@@ -326,6 +355,31 @@ def report(live: Live, top: int) -> str:
         for key, n in counter.most_common(top):
             lines.append(f"  {live.per_move(n):6.3f}  {key}")
     return "\n".join(lines)
+
+
+def counts(live: Live, top: int) -> list[str]:
+    """What the loop does per move: REST requests by route (counted by the fake Discord) and,
+    with ``--count-tasks``, the tasks the bot created, by coroutine."""
+    lines = ["", f"REST requests per move, by route ({sum(live.requests.values()):.2f} in all):"]
+    for route, n in sorted(live.requests.items(), key=lambda item: -item[1]):
+        lines.append(f"  {n:6.3f}  {route}")
+    if live.tasks:
+        made = sum(live.tasks.values())
+        lines += [
+            "",
+            f"tasks created per move ({made / max(live.moves, 1):.2f} in all), top {top}:",
+        ]
+        for name, n in Counter(live.tasks).most_common(top):
+            lines.append(f"  {n / max(live.moves, 1):6.3f}  {name}")
+    return lines
+
+
+def tasks_made(path: Path) -> dict[str, int]:
+    """The tasks made between the window's start and its end (``TASKS_PRELUDE``'s file)."""
+    with contextlib.suppress(OSError, ValueError):
+        first, last = [json.loads(line) for line in path.read_text().splitlines()[:2]]
+        return {k: n - first.get(k, 0) for k, n in last.items() if n > first.get(k, 0)}
+    return {}
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
@@ -342,6 +396,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument("--bot-root", type=Path, default=ROOT)
     parser.add_argument("--keep-dir", type=Path, help="keep the raw stacks and figures here")
     parser.add_argument("--report", type=Path, help="print the tables again from a --keep-dir")
+    parser.add_argument(
+        "--count-tasks",
+        action="store_true",
+        help="count the tasks the bot creates, by coroutine (its CPU figures then include that)",
+    )
     parser.add_argument(
         "--gc-thresholds", default="", help="e.g. 10000,10,10: tried instead of the bot's"
     )
@@ -379,7 +438,7 @@ async def main(argv: list[str] | None = None) -> int:
         ]
     )
     load_args.global_rate = load_args.global_rate[0]
-    load.BOT_LAUNCHER = GC_PRELUDE + load.BOT_LAUNCHER
+    load.BOT_LAUNCHER = GC_PRELUDE + TASKS_PRELUDE + load.BOT_LAUNCHER
     with contextlib.ExitStack() as stack:
         if args.keep_dir is not None:
             folder = args.keep_dir
@@ -391,6 +450,10 @@ async def main(argv: list[str] | None = None) -> int:
         os.environ["MESA_BENCH_GC"] = str(gc_file)
         if args.gc_thresholds:
             os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
+        tasks_file = folder / "tasks.txt"
+        tasks_file.unlink(missing_ok=True)
+        if args.count_tasks:
+            os.environ["MESA_BENCH_TASKS"] = str(tasks_file)
         spy = Spy(args.py_spy, args.rate, folder / "bot.raw", gc_file)
         load_args.window_probe = spy
         bot_folder = folder / "bot"
@@ -413,6 +476,8 @@ async def main(argv: list[str] | None = None) -> int:
             bot_root=str(args.bot_root),
             rss_mb=result["bot_rss_mb"],
             renders_ms=result["render_workers_cpu_ms_per_move"],
+            tasks=tasks_made(tasks_file),
+            requests=dict(result.get("rest_per_move_by_route") or {}),
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
         (folder / "load.json").write_text(json.dumps(result))
