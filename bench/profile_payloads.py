@@ -7,6 +7,7 @@ and the collector's CPU at the bot's thresholds (``bot/ops/collector.py``).
 
     .venv/bin/python bench/profile_payloads.py [--repeat 30] [--root /path/to/other/checkout]
     .venv/bin/python bench/profile_payloads.py --top 30      # and the top functions (cProfile)
+    .venv/bin/python bench/profile_payloads.py --moves 40    # a later state (longer logs)
 
 ``--root`` builds with another checkout's ``bot`` (before/after). Figures only; nothing is
 asserted.
@@ -32,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--top", type=int, default=0, help="print the top N functions too")
+    parser.add_argument(
+        "--moves", type=int, default=8, help="random moves before the state measured"
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.root))
     from discord.http import handle_message_parameters
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
         state = game.new(seats, "payloads", None)
         rng = random.Random(1)
-        for _ in range(8):
+        for _ in range(args.moves):
             movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
             if not movers or game.outcome(state) is not None:
                 break

@@ -66,7 +66,7 @@ class ServiceContext:
 
     @staticmethod
     def table_options(table: Table) -> TableOptions:
-        return TableOptions.model_validate(split_options(table.record.options)[1])
+        return table.table_options()
 
     def turn_seconds(self, table: Table) -> int:
         return self.table_options(table).turn_seconds or self.config.turn_timeout_seconds

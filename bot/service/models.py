@@ -51,6 +51,12 @@ class Table:
     last_events: list[Event] = field(default_factory=list)
     last_actor: str | None = None  # the seat whose move made the current version (this run)
     last_by_timer: bool = False  # that move was the computer's for a person out of time
+    # ``record.options``' table options, read once, with the dict they were read of: stored
+    # options never change and a move asks for them two or three times (the turn's timer, the
+    # public message's deadline, a computer's delay); the listener's copies share it (as_of).
+    read_options: tuple[dict[str, Any], TableOptions] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def id(self) -> int:
@@ -66,6 +72,14 @@ class Table:
 
     def seat(self, seat_id: str) -> SeatInfo | None:
         return self.record.seat(seat_id)
+
+    def table_options(self) -> TableOptions:
+        """The options every table has (turn time, computer level and delay)."""
+        read, options = self.read_options, self.record.options
+        if read is None or read[0] is not options:  # (a record replaced, its options too)
+            parsed = TableOptions.model_validate(split_options(options)[1])
+            read = self.read_options = (options, parsed)
+        return read[1]
 
     def human_seats(self) -> list[SeatInfo]:
         return [s for s in self.record.seats if not s.is_cpu]

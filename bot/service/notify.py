@@ -56,6 +56,7 @@ def as_of(table: Table) -> Callable[[], Table]:
             last_events=events,
             last_actor=actor,
             last_by_timer=by_timer,
+            read_options=table.read_options,  # (the same options: read once per table)
         )
 
     return build

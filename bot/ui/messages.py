@@ -16,7 +16,7 @@ from bot.ui import items, rendering, v2
 from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
-from bot.ui.layout import build_layout, check_limits
+from bot.ui.layout import Choice, build_layout, check_limits
 from bot.ui.payload import Payload
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
@@ -25,7 +25,7 @@ from bot.ui.rules import RULES_EMOJI
 from bot.ui.seats import seat_buttons
 from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
-from games.core import PlayerView
+from games.core import Event, PlayerView
 from storage import RATING_CHANGES_META
 
 EVENTS_SHOWN = 6
@@ -155,6 +155,25 @@ def _image_request(
         extras=extras or {},
         inputs=rendering.image_inputs(presenter.key, function),
     )
+
+
+def _latest_texts(
+    events: Sequence[Event],
+    shown: Callable[[Event], bool],
+    presenter: GamePresenter[Any, Any],
+    names: SeatNames,
+    tr: Translator,
+) -> list[str]:
+    """The texts of the latest ``EVENTS_SHOWN`` events ``shown`` that have one, oldest first:
+    read from the newest, so an older event's text is never built (a log keeps up to 40)."""
+    texts: list[str] = []
+    for e in reversed(events):
+        if shown(e) and (text := presenter.event_text(e, names, tr)):
+            texts.append(text)
+            if len(texts) == EVENTS_SHOWN:
+                break
+    texts.reverse()
+    return texts
 
 
 def _png(data: bytes, name: str, description: str) -> discord.File:
@@ -315,11 +334,9 @@ def public_payload(
         ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
         for s in table.state.seats
     )
-    events = [
-        text
-        for e in presenter.last_events(view)
-        if e.visible_to(None) and (text := presenter.event_text(e, names, tr))
-    ][-EVENTS_SHOWN:]
+    events = _latest_texts(
+        presenter.last_events(view), lambda e: e.visible_to(None), presenter, names, tr
+    )
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
         events.append("⏱️ " + tr("table.played_by_timer", player=names(table.last_actor)))
@@ -352,11 +369,13 @@ def public_payload(
         components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
         components.extend(seat_buttons(table, tr))
         components.append(rules_button(table.id, tr, row=0))
-        public = []
-        for seat in table.state.seats:
-            for action in game.legal_actions(table.state, seat):
-                if presenter.is_public_action(action):
-                    public.append(presenter.choice(action, view, names, tr))
+        public: list[Choice] = []
+        for seat in table.state.seats if presenter.has_public_actions else ():
+            public.extend(
+                presenter.choice(action, view, names, tr)
+                for action in game.legal_actions(table.state, seat)
+                if presenter.is_public_action(action)
+            )
         layout = build_layout(
             public, table_id=table.id, version=table.state.version, rows=1, first_row=1
         )
@@ -404,11 +423,13 @@ def private_payload(
     else:
         waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
         lines.insert(0, tr("private.waiting", players=waiting))
-    private_events = [
-        text
-        for e in presenter.last_events(view)
-        if e.to is not None and e.visible_to(seat) and (text := presenter.event_text(e, names, tr))
-    ][-EVENTS_SHOWN:]
+    private_events = _latest_texts(
+        presenter.last_events(view),
+        lambda e: e.to is not None and e.visible_to(seat),
+        presenter,
+        names,
+        tr,
+    )
     parts = []
     if private_events:
         parts.append((tr("private.just_now"), "\n".join(private_events)))

@@ -114,9 +114,13 @@ class GamePresenter(Generic[V, A]):
     hand_image = False
     # draft op -> (handler method, whether the op is a prefix): the methods marked @draft_op
     draft_ops: ClassVar[dict[str, tuple[str, bool]]] = {}
+    # Whether the game has actions shown on the public message (it overrides
+    # ``is_public_action``): without, the public payload asks no seat for its legal actions.
+    has_public_actions: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.has_public_actions = cls.is_public_action is not GamePresenter.is_public_action
         ops = dict(cls.draft_ops)
         for attr, value in vars(cls).items():
             marked = getattr(value, "draft_op", None)

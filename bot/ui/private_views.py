@@ -74,15 +74,8 @@ class PrivateViews:
         assert table.state is not None
         game = table.game
         finished = game.is_over(table.state)
-        has_actions = bool(game.legal_actions(table.state, seat)) and not finished
         view = game.view(table.state, seat)
-        if has_actions:
-            # Buttons carry the version: a view with actions changes with every version, and
-            # one version's view is one (a pure function of the state): the version says it all.
-            digest = f"actions@{table.state.version}"
-        else:
-            view_json = view.model_dump_json(exclude={"version"})
-            digest = hashlib.sha256(f"\n{view_json}".encode()).hexdigest()  # as stored before
+        digest = _view_digest(table, seat, view, finished)
         return digest, seat in game.to_act(table.state), finished, view
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
@@ -129,9 +122,19 @@ class PrivateViews:
 
     async def _present_private_view(self, table: Table, seat: str, slot: Slot) -> None:
         assert table.state is not None
-        digest, waiting, finished, view = self._private_digest(table, seat)
+        game = table.game
+        finished = game.is_over(table.state)
+        waiting = seat in game.to_act(table.state)
         if finished and not slot.dirty:
             self._slots.pop((table.id, seat))  # this is the view's last edit
+        # In one process nobody else shows this view (``_answered_elsewhere`` has nothing to
+        # say): whether it waits is known before its view and digest are built, which most
+        # changes of a seat that plays from the table (or waits its turn) never need.
+        checked_first = not self.k.bot.tables.sharing.shared
+        if checked_first and await self._not_shown(table, seat, slot, waiting, finished):
+            return
+        view = game.view(table.state, seat)
+        digest = _view_digest(table, seat, view, finished)
         if digest == slot.digest:
             return
         # One hand message per player per table, edited in place; a turn that must notify
@@ -144,16 +147,7 @@ class PrivateViews:
             return
         if await self.k.closed_dms(seat):
             return
-        if self._not_needed_yet(table.id, seat, slot, waiting, finished):
-            metrics.count("dm_deferred")
-            return
-        if (not finished or slot.message_id is None) and (
-            table.interaction_only or await self.spares_dm(table.id, seat)
-        ):
-            # Channel play: their live ephemeral hand follows the table through its own token
-            # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
-            # or brought up to date (with the bot token) only once they play from it again.
-            metrics.count("dm_spared_channel_play")
+        if not checked_first and await self._not_shown(table, seat, slot, waiting, finished):
             return
         stage_done("checks")
         tr = translator(await self.k.bot.locale_of(seat))
@@ -199,6 +193,24 @@ class PrivateViews:
         finally:
             if payload.view is not None:
                 payload.view.stop()
+
+    async def _not_shown(
+        self, table: Table, seat: str, slot: Slot, waiting: bool, finished: bool
+    ) -> bool:
+        """Whether ``seat``'s DM hand is left as it is for this change: it waits for their
+        turn (``_not_needed_yet``) or they play from the table."""
+        if self._not_needed_yet(table.id, seat, slot, waiting, finished):
+            metrics.count("dm_deferred")
+            return True
+        if (not finished or slot.message_id is None) and (
+            table.interaction_only or await self.spares_dm(table.id, seat)
+        ):
+            # Channel play: their live ephemeral hand follows the table through its own token
+            # (``show_hand``) and the channel's turn mention names them; the DM hand is posted
+            # or brought up to date (with the bot token) only once they play from it again.
+            metrics.count("dm_spared_channel_play")
+            return True
+        return False
 
     def _not_needed_yet(
         self, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
@@ -477,6 +489,17 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
+
+
+def _view_digest(table: Table, seat: str, view: Any, finished: bool) -> str:
+    """The digest of what ``seat``'s view payload shows (``view``: the game's view of it)."""
+    assert table.state is not None
+    if not finished and table.game.legal_actions(table.state, seat):
+        # Buttons carry the version: a view with actions changes with every version, and
+        # one version's view is one (a pure function of the state): the version says it all.
+        return f"actions@{table.state.version}"
+    view_json = view.model_dump_json(exclude={"version"})
+    return hashlib.sha256(f"\n{view_json}".encode()).hexdigest()  # as stored before
 
 
 def _in_group_dm(interaction: discord.Interaction) -> bool:

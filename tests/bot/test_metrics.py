@@ -46,3 +46,19 @@ def test_a_histograms_quantiles_read_its_newest_values_and_its_reservoir_stays_b
     assert histogram.newest() == [float(v) for v in range(91, 101)]
     assert histogram.quantile(0.0) == 91.0  # the values before the newest ten are out
     assert histogram.quantile(0.99) == 100.0
+
+
+def test_a_phase_is_recorded_even_when_its_block_raises():
+    metrics.reset()
+    try:
+        with metrics.phase("apply"):
+            raise ValueError("refused")
+    except ValueError:
+        pass
+    assert metrics.histograms["apply"].count == 1
+
+
+def test_logged_timings_read_as_each_value_formatted_alone():
+    values = [0.0, 1.0, 2.5, 0.0004, 0.0005, 12345.6789, 3.14159]
+    assert metrics._joined(values) == ",".join(f"{v:.3f}" for v in values)
+    assert metrics._joined([7.0]) == "7.000"
