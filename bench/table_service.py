@@ -27,6 +27,7 @@ from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from games.core import rng_for
 from storage import Database, open_database
+from tests.waiting import computer_idle
 
 
 class Quiet:
@@ -146,7 +147,7 @@ async def play_tables(games: int, concurrent: int, folder: Path, listener: Quiet
             await service.lobby.add_cpu(table.id, "h", "normal")
         await service.lobby.start(table.id, "h")
         await service.timers.expire_turn(table.id)  # the host's seat becomes a computer too
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         return table.version
 
     start = time.perf_counter()

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import discord
 import yarl
@@ -72,17 +72,14 @@ class MesaTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before any command: refused while the bot shuts down; the channel's table loaded
         (start-up loads tables lazily)."""
-        tables = getattr(interaction.client, "tables", None)
-        if tables is None:
-            return True
-        if tables.closing:
+        bot = _bot(interaction)
+        if bot.tables.closing:
             await reply(interaction, tr(user_locale(interaction), "error.restarting"))
             return False
-        pending = getattr(interaction.client, "pending_commands", None)
-        if pending is not None:  # before any answer: a kill after "thinking" leaves a trace
-            await pending.record(interaction)
+        # Before any answer: a kill after "thinking" leaves a trace.
+        await bot.pending_commands.record(interaction)
         if interaction.channel_id is not None:
-            await tables.registry.ensure_channel(str(interaction.channel_id))
+            await bot.tables.registry.ensure_channel(str(interaction.channel_id))
         return True
 
     async def _call(self, interaction: discord.Interaction) -> None:
@@ -102,9 +99,7 @@ class MesaTree(app_commands.CommandTree):
         try:
             await super()._call(interaction)
         finally:
-            pending = getattr(interaction.client, "pending_commands", None)
-            if pending is not None:
-                await pending.settle(interaction)
+            await _bot(interaction).pending_commands.settle(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -125,6 +120,11 @@ class MesaTree(app_commands.CommandTree):
                 return  # interaction_check answered it
         original = getattr(error, "original", error)
         await answer_error(interaction, original)
+
+
+def _bot(interaction: discord.Interaction) -> MesaBot:
+    """The bot the command came to (its tree is only ever a ``MesaBot``'s)."""
+    return cast("MesaBot", interaction.client)
 
 
 def _is_member_option(error: app_commands.TransformerError) -> bool:

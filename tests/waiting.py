@@ -32,3 +32,12 @@ async def until(
 async def within_guard(awaitable: Awaitable[T], guard: float = HANG_GUARD_SECONDS) -> T:
     """``awaitable``'s result, bounded against a hang only."""
     return await asyncio.wait_for(awaitable, guard)
+
+
+async def computer_idle(service: Any, table_id: int) -> None:
+    """Until the table's computer-turn loop has ended (``bot/service/cpu.py``: one task per
+    table, named ``cpu-<table id>``), including a loop it started again before ending."""
+    name = f"cpu-{table_id}"
+    while service.cpu.tasks_running(table_id):
+        [task] = [t for t in service.cpu.tasks() if t.get_name() == name]
+        await asyncio.wait({task})

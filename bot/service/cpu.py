@@ -138,10 +138,6 @@ class ComputerTurns:
         self._tasks.clear()
         self._waited.clear()
 
-    async def wait_idle(self, table_id: int) -> None:
-        while (task := self._tasks.get(table_id)) is not None and not task.done():
-            await asyncio.wait({task})
-
     # ----- fair waits (the game's ``cpu_wait_seconds``, e.g. Amapatolli's "¡Ce!") ---------------
     def fair_wait(self, table: Table) -> float:
         """Seconds the computer seats must still leave the table's current state alone.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -15,6 +15,9 @@ from bot.i18n import has, normalise_locale, tr
 from bot.places import Place, PlaceKind, place_of
 from games.core import IllegalAction
 from storage import StorageUnavailable
+
+if TYPE_CHECKING:  # the bot (bot/client.py) is the interactions' client
+    from bot.ui.host import TableHost
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +102,10 @@ async def answer_error(
 
 async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableError:
     """A table that is not open, named for what it is: none such, finished, or closed."""
-    registry = getattr(getattr(interaction.client, "tables", None), "registry", None)
     table_id = exc.params.get("table")
-    if registry is None or not isinstance(table_id, int):
+    if not isinstance(table_id, int):
         return exc
+    registry = cast("TableHost", interaction.client).tables.registry
     try:
         return await registry.why_gone(table_id)
     except Exception:

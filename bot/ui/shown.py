@@ -83,7 +83,7 @@ class ShownStore:
     ) -> None:
         self._repo = repo
         self.retry_seconds = retry_seconds  # the last one repeats until an edit gets through
-        self._schedule = schedule
+        self.schedule = schedule  # the timer a retry waits on
         self._dirty: dict[tuple[int, str], Shown] = {}
         self._loaded: dict[int, dict[str, Shown]] = {}  # table -> stored rows not yet restored
         self._restored: set[tuple[int, str]] = set()
@@ -187,11 +187,7 @@ class ShownStore:
         if handle is not None:
             handle.cancel()
         delay = self.retry_seconds[min(attempt, len(self.retry_seconds) - 1)]
-        self._retries[table_id] = (attempt + 1, self._schedule(delay, again))
-
-    def pending_retries(self) -> list[int]:
-        """The tables whose public message waits for another try."""
-        return list(self._retries)
+        self._retries[table_id] = (attempt + 1, self.schedule(delay, again))
 
     def succeeded(self, table_id: int) -> None:
         entry = self._retries.pop(table_id, None)

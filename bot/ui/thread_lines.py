@@ -193,14 +193,6 @@ class ThreadLines:
         """Thread id -> the ended table whose archive waits (tests, metrics)."""
         return {thread: table for thread, (table, _) in self._archive_tasks.items()}
 
-    async def archive_now(self) -> None:
-        """Archive every thread whose window is still running (tests; a clean shutdown lets
-        Discord's own auto-archive do it)."""
-        for thread_id, (table_id, task) in list(self._archive_tasks.items()):
-            task.cancel()
-            self._archive_tasks.pop(thread_id, None)
-            await self._archive_if_idle(table_id, thread_id)
-
     async def close(self) -> None:
         """Stop waiting (the due times stay stored: the next start re-arms them)."""
         for _, task in list(self._archive_tasks.values()):

@@ -107,7 +107,7 @@ async def test_an_intent_is_done_whichever_is_written_first(db_target):
 
 
 def test_a_public_edit_given_up_on_is_retried_with_back_off_until_one_gets_through():
-    planned: list[tuple[float, object]] = []
+    planned: list[tuple[float, Handle]] = []
 
     class Handle:
         cancelled = False
@@ -116,8 +116,11 @@ def test_a_public_edit_given_up_on_is_retried_with_back_off_until_one_gets_throu
             self.cancelled = True
 
     def schedule(delay, callback):
-        planned.append((delay, callback))
-        return Handle()
+        planned.append((delay, Handle()))
+        return planned[-1][1]
+
+    def waiting() -> list[float]:
+        return [d for d, handle in planned if not handle.cancelled]
 
     store = ShownStore(lambda: None, schedule=schedule)
     again = lambda: None  # noqa: E731
@@ -125,9 +128,10 @@ def test_a_public_edit_given_up_on_is_retried_with_back_off_until_one_gets_throu
         store.retry_later(7, again)
     assert [d for d, _ in planned] == [*RETRY_SECONDS, RETRY_SECONDS[-1], RETRY_SECONDS[-1]]
     assert RETRY_SECONDS == (2.0, 5.0, 15.0, 60.0)
-    assert store.pending_retries() == [7]
+    assert waiting() == [RETRY_SECONDS[-1]]  # one retry waits, the latest
+    store.retry_later(8, again)  # another table's retry is its own
     store.succeeded(7)  # an edit got through
-    assert store.pending_retries() == []
+    assert waiting() == [RETRY_SECONDS[0]]  # table 8's only
     store.retry_later(7, again)  # a later failure starts the back-off over
     assert planned[-1][0] == RETRY_SECONDS[0]
 

@@ -12,7 +12,7 @@ from bot.workers import Workers
 from storage import TableRecord, open_database
 from storage.writer import Decided
 from tests.bot.toy_game import TOY
-from tests.waiting import until
+from tests.waiting import computer_idle, until
 
 
 async def _until(condition, what):
@@ -255,7 +255,7 @@ async def test_computer_turns_are_presented_in_order_too(db_target):
     await service.lobby.add_cpu(table.id, "h", "normal")
     await service.lobby.start(table.id, "h")
     while table.record.status == "playing":
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         if table.record.status == "playing" and "h" in TOY.to_act(table.state):
             await service.act(table.id, "h", table.version, "t.1")
     await _until(lambda: service.registry.find(table.id) is None, "table released")

@@ -11,6 +11,7 @@ from bot.workers import InlineWorkers
 from storage import GLOBAL, GuildSettingsRepo, RatingsRepo, open_database, ordinal
 from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
+from tests.waiting import computer_idle
 
 
 async def _play(service: TableService, channel: str, guild: str, host: str, guest: str | None):
@@ -30,7 +31,7 @@ async def _play(service: TableService, channel: str, guild: str, host: str, gues
         await service.lobby.join(table.id, guest, guest)
     await service.lobby.start(table.id, host)
     while table.record.status == "playing":
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         if table.record.status != "playing":
             break
         seat = next(iter(TOY.to_act(table.state)))

@@ -7,6 +7,7 @@ from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from storage import StandingsRepo, open_database
 from tests.bot.test_tables import RecordingListener
+from tests.waiting import computer_idle
 
 
 class StopAtVersion:
@@ -53,7 +54,7 @@ async def _run(path, stop_at):
     await service.lobby.start(table.id, "h")
     # The host never plays: the timer hands the seat to the computer, making 4 computers.
     while "h" not in GAME.to_act(table.state):
-        await service.cpu.wait_idle(table.id) if stop_at is None else await asyncio.sleep(0)
+        await computer_idle(service, table.id) if stop_at is None else await asyncio.sleep(0)
         if sleep.reached.is_set():
             break
     if not sleep.reached.is_set():
@@ -66,7 +67,7 @@ async def _run(path, stop_at):
         db, service = await _start(path, StopAtVersion(None))
         [table] = await service.load()
         assert table.version == stop_at
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert table.record.status == "finished"
     actions = [(a.seat, a.action) for a in await service.repo.actions(table.id)]
     standings = await StandingsRepo(db).leaderboard("g", "amapatolli")

@@ -10,6 +10,7 @@ from bot.service import ServiceConfig, TableService
 from storage import StandingsRepo, open_database
 from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
+from tests.waiting import computer_idle
 
 
 async def _service(path, listener=None):
@@ -55,7 +56,7 @@ async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_
     await service.seats.leave(table.id, "a")
     assert ("seat", "a", "left") in listener.calls
     assert table.seat("a").cpu_level == "easy"  # the table's level
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert _to_act(table) == "b" and table.version == 2  # the computer played a's turn
     assert [r.seat for r in await service.repo.actions(table.id)] == ["h", "a"]
     await _refused("seat_played_by_cpu", service.act(table.id, "a", None, "t.1"))
@@ -73,7 +74,7 @@ async def test_a_player_leaves_the_computer_plays_on_and_they_come_back_after_a_
     [table] = await service.load()
     assert table.seat("a").is_cpu and not table.seat("b").is_cpu
     await service.act(table.id, "b", table.version, "t.1")
-    await service.cpu.wait_idle(table.id)  # h's turn now (the computer played none)
+    await computer_idle(service, table.id)  # h's turn now (the computer played none)
     await service.seats.rejoin(table.id, "a")
     assert ("seat", "a", "rejoined") in listener.calls
     assert not table.seat("a").is_cpu and table.record.meta["timeouts"]["a"] == 0
@@ -91,17 +92,17 @@ async def test_a_seat_the_timer_handed_to_the_computer_can_be_taken_back(db_targ
     for _ in range(3):  # h times out three times in a row; a plays
         assert await service.timers.expire_turn(table.id) == ["h"]
         if table.seat("h").is_cpu:
-            await service.cpu.wait_idle(table.id)
+            await computer_idle(service, table.id)
         await service.act(table.id, "a", table.version, "t.1")
     assert table.seat("h").is_cpu and table.record.meta["timeouts"]["h"] == 3
     assert table.seat("h").cpu_level == "easy"  # the table's level, not "normal"
     assert (await service.repo.get(table.id)).seat("h").cpu_level == "easy"
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert _to_act(table) == "a"  # the computer played h's turn
     await service.seats.rejoin(table.id, "h")
     assert not table.seat("h").is_cpu and table.record.meta["timeouts"]["h"] == 0
     await service.act(table.id, "a", table.version, "t.1")
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert _to_act(table) == "h"  # the computer plays h no more: h's turn waits for h
     await service.act(table.id, "h", table.version, "t.1")
     await service.close()
@@ -137,7 +138,7 @@ async def test_a_leaver_still_counts_in_the_standings_and_the_last_one_out_close
     await service.seats.leave(table.id, "h")  # the host leaves: a hosts; the computer plays h
     assert table.record.host_id == "a"
     while table.record.status == "playing":
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         if table.record.status == "playing" and _to_act(table) == "a":
             await service.act(table.id, "a", table.version, "t.1")
     board = await StandingsRepo(db).leaderboard("g", "toy")

@@ -12,7 +12,7 @@ import pytest
 from storage import StorageUnavailable
 from tests.bot.test_tables import _open, _service
 from tests.bot.toy_game import TOY
-from tests.waiting import until
+from tests.waiting import computer_idle, until
 
 
 def _read_only(db, on: bool):
@@ -65,7 +65,7 @@ async def test_a_computer_turn_not_saved_is_tried_again_until_the_database_is_ba
     table = await _open(service, pile=40)
     await service.lobby.add_cpu(table.id, "h", "easy")
     await service.lobby.start(table.id, "h")
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert "h" in TOY.to_act(table.state)
     await service.act(table.id, "h", table.version, "t.1")
     # Queued before the computer's move (its search runs first): that move is not saved.

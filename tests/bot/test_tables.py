@@ -7,6 +7,7 @@ from bot.service import ServiceConfig, TableService
 from games.core import IllegalAction
 from storage import StandingsRepo, open_database
 from tests.bot.toy_game import TOY
+from tests.waiting import computer_idle
 
 
 class RecordingListener:
@@ -53,7 +54,7 @@ async def _open(service, **options):
 
 
 async def _wait_finished(service, table):
-    await service.cpu.wait_idle(table.id)
+    await computer_idle(service, table.id)
     assert table.record.status == "finished"
 
 
@@ -149,7 +150,7 @@ async def test_computer_game_finishes_records_standings_and_replays(db_target):
     await service.lobby.add_cpu(table.id, "h", "easy")
     await service.lobby.start(table.id, "h")
     while table.record.status == "playing":
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         if "h" in TOY.to_act(table.state):
             await service.act(table.id, "h", table.version, "t.1")
     assert table.record.status == "finished"
@@ -232,7 +233,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
         await service.lobby.start(table.id, "h")
         moves = 0
         while table.record.status == "playing":
-            await service.cpu.wait_idle(table.id)
+            await computer_idle(service, table.id)
             if "h" in TOY.to_act(table.state):
                 if moves == interrupt_at:
                     break
@@ -244,7 +245,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             db, service = await _service(path)  # a new process on the same file
             [table] = await service.load()
             while table.record.status == "playing":
-                await service.cpu.wait_idle(table.id)
+                await computer_idle(service, table.id)
                 if "h" in TOY.to_act(table.state):
                     await service.act(table.id, "h", table.version, "t.1")
         actions = [(r.seat, r.action) for r in await service.repo.actions(table.id)]
@@ -267,7 +268,7 @@ async def test_rematch_seats_everyone_in_the_games_rematch_order(db_target):
     with pytest.raises(TableError):  # still playing
         await service.lobby.rematch(table.id, "a")
     while table.record.status == "playing":
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
         for seat in ("h", "a"):
             if table.record.status == "playing" and seat in TOY.to_act(table.state):
                 await service.act(table.id, seat, table.version, "t.1")

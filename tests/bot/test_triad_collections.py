@@ -12,6 +12,7 @@ from bot.service.triad import TriadLobby, ensure_collection, holds
 from games.triad.cards import STARTER_SIZE, card, starter_set
 from storage import CardTransfer, CollectionsRepo, open_database
 from tests.bot.test_tables import RecordingListener
+from tests.waiting import computer_idle
 
 GAME = load_games(("triad",))["triad"]
 
@@ -153,7 +154,7 @@ async def test_losing_everything_to_the_computer_then_topped_up(db_target):
             await service.act(
                 table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
             )
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
     outcome = GAME.outcome(table.state)
     assert outcome.winner == "cpu1"
     left = await _ledger_matches(repo, "1")

@@ -20,6 +20,7 @@ from storage import CollectionsRepo, open_database
 from tests.bot.test_messages import _check_limits
 from tests.bot.test_tables import RecordingListener
 from tests.message_text import clickable
+from tests.waiting import computer_idle
 
 GAME = load_games(("triad",))["triad"]
 PRESENTER = presenter_for(GAME)
@@ -268,7 +269,7 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
             await service.act(
                 table.id, "1", table.version, GAME.legal_actions(table.state, "1")[0].encode()
             )
-        await service.cpu.wait_idle(table.id)
+        await computer_idle(service, table.id)
     assert asked  # hard searched on the service's clock
     await service.close()
     await db.close()

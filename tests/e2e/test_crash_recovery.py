@@ -15,6 +15,7 @@ from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
 from tests.fakediscord.users import RawValue
 from tests.message_text import clickable, read_card
+from tests.timers import RecordedTimers
 
 SEED = "e2e-0063"
 
@@ -101,6 +102,7 @@ async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_ta
     table = await start_game(fake, players, seed=SEED)
     # The back-off (2, 5, 15, 60 s) shortened; its schedule is tested in tests/bot.
     mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)
+    retries = mesa.bot.listener.shown.schedule = RecordedTimers()
     version = table.version()
     public = table.public()
     # (no table token: a call-out's may be fresh, and the bot token's edit is the one to fail)
@@ -117,7 +119,8 @@ async def test_a_public_edit_discord_gave_up_on_is_retried_until_it_shows_the_ta
         mesa.bot.tables.registry.get(table.table_id).version == version + 1
     )  # no later move did it
     await mesa.bot.listener.drain()
-    assert not mesa.bot.listener.shown.pending_retries()  # shown: nothing left to try
+    assert [t.delay for t in retries.all] == [0.05, 0.1]  # one retry after each refusal
+    assert retries.waiting() == []  # shown: nothing left to try
 
 
 async def test_a_player_who_reopens_their_dms_is_dmed_again(fake_discord, mesa):
@@ -407,6 +410,7 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
     players = [fake.user(n) for n in ("alice", "bob")]
     table = await start_game(fake, players, seed=SEED)
     mesa.bot.listener.shown.retry_seconds = (0.05, 0.1)  # the schedule is tested in tests/bot
+    retries = mesa.bot.listener.shown.schedule = RecordedTimers()
     while True:
         seat, action = table.oracle.next_move()
         after, _ = GAME.apply(table.oracle.state, seat, GAME.decode_action(action))
@@ -424,7 +428,8 @@ async def test_a_game_s_last_edit_discord_gave_up_on_is_retried_and_shows_the_re
     assert mesa.bot.tables.registry.find(table.table_id) is None  # finished: not in memory any more
     assert any(f["name"] == "Resultado" for f in read_card(table.public())["fields"])
     await mesa.bot.listener.drain()
-    assert not mesa.bot.listener.shown.pending_retries()
+    assert [t.delay for t in retries.all] == [0.05, 0.1]
+    assert retries.waiting() == []
 
 
 async def test_a_hand_view_left_thinking_by_a_dead_bot_is_answered_after_the_restart(

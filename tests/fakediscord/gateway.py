@@ -33,6 +33,11 @@ OP_RESUME, OP_RECONNECT, OP_REQUEST_MEMBERS, OP_INVALID_SESSION, OP_HELLO, OP_HE
     11,
 )
 HEARTBEAT_INTERVAL_MS = 41250
+# Discord answers a heartbeat after a network round trip (tens of ms), not at once: discord.py's
+# keep-alive thread stores a heartbeat's send time only once the loop has sent it, so an ACK
+# read before that would be measured from the previous heartbeat ("Can't keep up ... 41.3 s
+# behind") although the loop is on time. Nothing waits for the ACK: the delay slows no test.
+HEARTBEAT_ACK_DELAY_SECONDS = 0.04
 GATEWAY_SENDS_PER_MINUTE = 120
 
 INTENT_GUILDS = 1 << 0
@@ -96,6 +101,7 @@ class Gateway:
         # Frames queued ahead of each heartbeat's ACK (its connection's outbox when the heartbeat
         # came): a bot that reads its gateway slowly sees its ACK, and every interaction, late.
         self.backlog_at_heartbeat: list[int] = []
+        self.heartbeat_ack_delay = HEARTBEAT_ACK_DELAY_SECONDS
 
     # --- dispatching -------------------------------------------------------------------------
 
@@ -242,7 +248,11 @@ class Gateway:
         data = frame.get("d")
         if op == OP_HEARTBEAT:
             self.backlog_at_heartbeat.append(connection.outbox.qsize())
-            connection.outbox.put_nowait(json.dumps({"op": OP_HEARTBEAT_ACK}))
+            asyncio.get_running_loop().call_later(
+                self.heartbeat_ack_delay,
+                connection.outbox.put_nowait,
+                json.dumps({"op": OP_HEARTBEAT_ACK}),
+            )
         elif op == OP_IDENTIFY:
             await self._identify(connection, data or {})
         elif op == OP_RESUME:
