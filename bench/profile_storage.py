@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -99,17 +98,13 @@ if _os.environ.get('MESA_BENCH_STORAGE'):
             counts['jobs in those transactions'] += len(batch)
             return original_commit(self, conn, batch)
         Writer._commit_batch = commit_batch
-        original_resolve = writer_module._resolve
+        # what the writer thread hands the loop: one call per job or one per batch
+        handed = '_resolve_all' if hasattr(writer_module, '_resolve_all') else '_resolve'
+        original_resolve = getattr(writer_module, handed)
         def resolve(*args):
             counts['writer callbacks run on the loop'] += 1
             return original_resolve(*args)
-        writer_module._resolve = resolve
-        if hasattr(writer_module, '_resolve_all'):
-            original_resolve_all = writer_module._resolve_all
-            def resolve_all(*args):
-                counts['writer callbacks run on the loop'] += 1
-                return original_resolve_all(*args)
-            writer_module._resolve_all = resolve_all
+        setattr(writer_module, handed, resolve)
 
         Session = sqlite_module.SqliteSession
         def execute(self, sql, parameters=(), /):
@@ -265,13 +260,13 @@ TABLES, MOVES, BUSY_MS, THINK_MS = (
 )
 STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
 counts = {"callbacks": 0, "statements": 0}
-for name in ("_resolve", "_resolve_all"):
-    original = getattr(writer_module, name, None)
-    if original is not None:
-        def counted(*args, _original=original):
-            counts["callbacks"] += 1
-            return _original(*args)
-        setattr(writer_module, name, counted)
+# what the writer thread hands the loop: one call per job (``_resolve``) or per batch
+name = "_resolve_all" if hasattr(writer_module, "_resolve_all") else "_resolve"
+original = getattr(writer_module, name)
+def counted(*args, _original=original):
+    counts["callbacks"] += 1
+    return _original(*args)
+setattr(writer_module, name, counted)
 Session = sqlite_module.SqliteSession
 base_execute = Session.execute
 def execute(self, sql, parameters=(), /):
@@ -385,14 +380,17 @@ async def micro(args: argparse.Namespace) -> int:
             str(args.busy_ms),
             str(args.think_ms),
             env=env,
+            cwd=args.bot_root,  # ``-c`` puts the working directory first on the path
             stdout=asyncio.subprocess.PIPE,
         )
         out, _ = await process.communicate()
         runs.append(json.loads(out.decode().strip().splitlines()[-1]))
-    print(f"micro {args.bot_root}: {args.tables} tables x {args.moves} moves, loop busy"
-          f" {args.busy_ms} ms twice per move, {args.think_ms:.0f} ms (0.5-1.5 x) between a"
-          f" table's moves; load average"
-          f" {' '.join(f'{x:.2f}' for x in load_average())}")
+    print(
+        f"micro {args.bot_root}: {args.tables} tables x {args.moves} moves, loop busy"
+        f" {args.busy_ms} ms twice per move, {args.think_ms:.0f} ms (0.5-1.5 x) between a"
+        f" table's moves; load average"
+        f" {' '.join(f'{x:.2f}' for x in load_average())}"
+    )
     print("| per move | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " | median |")
     print("|---|" + "---:|" * (len(runs) + 1))
     for key in runs[0]:
