@@ -49,6 +49,9 @@ class Database:
         # (name, locale) last written per player: ``PlayersRepo.upsert`` skips a write that
         # would change nothing (a click would otherwise cost a transaction of its own).
         self.players_written: dict[str, tuple[str, str | None]] = {}
+        # (user, game) whose card ledger has rows: ``CollectionsRepo.ensure_starter`` skips
+        # them (a ledger is never deleted from, so once seen it stays true).
+        self.ledgers_known: set[tuple[str, str]] = set()
 
     async def write(self, unit: Callable[[Transaction], T]) -> T:
         """Run ``unit(tx)`` in the writer thread inside a transaction; its result once

@@ -19,9 +19,10 @@ commit. Callers are answered only after ``COMMIT`` returned: nothing is shown be
 committed. If ``COMMIT`` itself fails, every unit of the batch fails. A unit that fails with an
 error the backend calls retryable (PostgreSQL: a deadlock or serialization failure against
 another process) is rolled back alone and run again, up to ``retries`` times. With
-``optimistic`` (PostgreSQL, where a savepoint costs two round trips) a batch first runs without
-savepoints and, only if a unit raised, is rolled back and run again with them. So a unit may
-run more than once before its transaction commits: it must do nothing but its statements.
+``optimistic`` (both backends: on PostgreSQL a savepoint costs two round trips, on SQLite two
+statements, each a GIL hand-over of this thread) a batch first runs without savepoints and,
+only if a unit raised, is rolled back and run again with them. So a unit may run more than once
+before its transaction commits: it must do nothing but its statements.
 
 One thread per process, also for PostgreSQL: units then commit in the order they were queued,
 which callers rely on (a later save of the same rows wins); processes write concurrently.
@@ -81,6 +82,10 @@ class WriteStats:
         return self.hold_ms_total / self.transactions if self.transactions else 0.0
 
 
+# A job's answer as the loop gets it: (its future, its result, its error).
+_Outcome = tuple[asyncio.Future[Any], Any, BaseException | None]
+
+
 @dataclass
 class _Job:
     unit: Unit
@@ -114,8 +119,9 @@ class Writer:
     # the bot can say "not saved, try again" instead of a generic failure.
     unavailable: Callable[[BaseException], bool] = _never
     retries: int = 3
-    # Run a batch without savepoints first (two statements fewer per unit, each a network
-    # round trip on PostgreSQL), and only if a unit raises run it again with them.
+    # Run a batch without savepoints first (two statements fewer per unit: each a network
+    # round trip on PostgreSQL, a GIL hand-over on SQLite), and only if a unit raises run it
+    # again with them.
     optimistic: bool = False
     max_batch: int = 64
     stats: WriteStats = field(default_factory=WriteStats)
@@ -208,7 +214,8 @@ class Writer:
                 conn.execute("COMMIT")
             else:
                 if self.optimistic:  # a unit failed: again from the start, each in a savepoint
-                    conn.execute("ROLLBACK")
+                    if conn.in_transaction:  # (SQLite ends it itself on some errors: a full disk)
+                        conn.execute("ROLLBACK")
                     conn.execute(self.begin)
                 self._run_in_savepoints(conn, batch)
                 conn.execute("COMMIT")
@@ -255,7 +262,8 @@ class Writer:
         for job in batch:
             try:
                 job.result, job.error = job.unit(conn), None
-            except BaseException:
+            except BaseException as exc:  # kept: the rerun may not get that far (a full disk)
+                job.error = exc
                 return False
         return True
 
@@ -283,12 +291,23 @@ class Writer:
                     conn.execute(statement)
 
     def _settle(self, batch: list[_Job]) -> None:
+        """Answer the batch's callers: ONE ``call_soon_threadsafe`` per event loop for the whole
+        batch (in queue order), not one per job: each costs this thread a GIL hand-over and
+        wakes the loop (issue 29: ~5 jobs per transaction under load)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
         for job in batch:
             self._unavailable(job)
+            by_loop.setdefault(job.loop, []).append((job.future, job.result, job.error))
+        for loop, outcomes in by_loop.items():
             try:
-                job.loop.call_soon_threadsafe(_resolve, job.future, job.result, job.error)
+                loop.call_soon_threadsafe(_resolve_all, outcomes)
             except RuntimeError:  # the caller's loop is closed: nobody is waiting
                 pass
+
+
+def _resolve_all(outcomes: list[_Outcome]) -> None:
+    for future, result, error in outcomes:
+        _resolve(future, result, error)
 
 
 def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

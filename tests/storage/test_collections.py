@@ -28,6 +28,31 @@ async def _playing_table(db):
     return repo, await repo.get(table.id)
 
 
+async def test_a_starter_asked_for_again_costs_no_write_and_another_process_still_sees_it(
+    db_target,
+):
+    """Issue 29: every Triad game start asks for the starter; once a user's ledger is known
+    (granted or found), asking again writes nothing. A process that has not seen it yet (a
+    restart, another shard) asks the database, which still refuses a second grant."""
+    db = await open_database(db_target)
+    repo = CollectionsRepo(db)
+    assert await repo.ensure_starter("a", "triad", ["c1", "c2"])
+    units = db.write_stats.units
+    assert not await repo.ensure_starter("a", "triad", ["c9"])
+    assert db.write_stats.units == units
+    assert await repo.ensure_starter("b", "triad", ["c3"])  # another user: a write of its own
+    assert db.write_stats.units == units + 1
+    await db.close()
+    again = await open_database(db_target)
+    repo = CollectionsRepo(again)
+    assert not await repo.ensure_starter("a", "triad", ["c9"])  # the database decided
+    units = again.write_stats.units
+    assert not await repo.ensure_starter("a", "triad", ["c9"])
+    assert again.write_stats.units == units
+    assert await repo.cards("a", "triad") == {"c1": 1, "c2": 1}
+    await again.close()
+
+
 async def _ledger_matches_counts(repo, user):
     ledger = await repo.ledger(user, "triad")
     totals = {}

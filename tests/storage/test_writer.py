@@ -177,3 +177,90 @@ async def test_a_move_is_queued_when_asked_for_and_answered_by_the_writer_s_own_
     assert await move == {}
     assert await seen == 1  # the move was queued first
     await db.close()
+
+
+async def _held(db, units):
+    """``units`` submitted while the writer is held, so they share one transaction; their
+    futures and the callbacks the writer thread handed the loop meanwhile."""
+    loop = asyncio.get_running_loop()
+    handed = []
+    plain = loop.call_soon_threadsafe
+
+    def counted(callback, *args, **kwargs):
+        handed.append(callback)
+        return plain(callback, *args, **kwargs)
+
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    blocker = db.submit(hold)
+    await asyncio.to_thread(busy.wait)
+    futures = [db.submit(unit) for unit in units]
+    loop.call_soon_threadsafe = counted
+    try:
+        release.set()
+        await blocker
+        results = await asyncio.gather(*futures, return_exceptions=True)
+    finally:
+        del loop.call_soon_threadsafe
+    return results, handed
+
+
+async def test_a_group_commit_answers_its_callers_in_one_callback_to_the_loop(db_target):
+    """Issue 29: each callback handed to the loop costs the writer thread a GIL hand-over and
+    wakes the loop: a batch is answered with one, in the order it was queued."""
+    db = await open_database(db_target)
+    order = []
+
+    def unit(n):
+        def insert(conn):
+            conn.execute("INSERT INTO players (user_id, name) VALUES (?, 'P')", (f"p{n}",))
+            return n
+
+        return insert
+
+    transactions = db.write_stats.transactions
+    results, handed = await _held(db, [unit(n) for n in range(5)])
+    assert results == [0, 1, 2, 3, 4]
+    assert db.write_stats.transactions == transactions + 2  # the blocker's, then the five
+    assert len(handed) == 2  # the blocker's, then the five answered together (not five)
+    futures = [db.submit(unit(n)) for n in range(5, 8)]
+    for n, future in zip(range(5, 8), futures, strict=True):
+        future.add_done_callback(lambda f, n=n: order.append(n))
+    await asyncio.gather(*futures)
+    assert order == [5, 6, 7]
+    await db.close()
+
+
+async def test_a_sqlite_batch_without_a_failure_runs_no_savepoints(tmp_path):
+    """Optimistic on SQLite too (PostgreSQL's writer was already): savepoints only when a unit
+    of the batch raised (then the batch runs again, each unit in its own), two statements fewer
+    per unit otherwise; a failing unit still leaves nothing and its batch mates commit."""
+    db = await open_database(tmp_path / "s.db")
+    statements = []
+    await db._writer.submit(
+        lambda conn: conn.set_trace_callback(statements.append), transactional=False
+    )
+
+    def insert(name):
+        return lambda conn: conn.execute(
+            "INSERT INTO players (user_id, name) VALUES (?, 'P')", (name,)
+        )
+
+    def bad(conn):
+        conn.execute("INSERT INTO players (user_id, name) VALUES ('half', 'P')")
+        raise RuntimeError("boom")
+
+    results, _ = await _held(db, [insert("a"), insert("b"), insert("c")])
+    assert not any(isinstance(r, BaseException) for r in results)
+    assert sum("SAVEPOINT" in s for s in statements) == 0
+    assert sum(s.startswith("INSERT INTO players") for s in statements) == 3
+    results, _ = await _held(db, [insert("d"), bad, insert("e")])
+    assert isinstance(results[1], RuntimeError)
+    assert sum("SAVEPOINT" in s for s in statements) == 3  # the rerun: one per unit
+    names = await db.fetchall("SELECT user_id FROM players ORDER BY user_id")
+    assert [r[0] for r in names] == ["a", "b", "c", "d", "e"]
+    await db.close()
