@@ -209,6 +209,35 @@ async def _callbacks(
             kind = "callback update" + (" with a PNG" if image else ", JSON body")
             answer = "not asked (callbacks_unread)" if unread else "asked and parsed"
             print(f"| {kind}, answer {answer} | {loop} | yes | {min(rounds):.3f} | — |")
+    await _lean_edits(args, loop, state, data, card, png)
+
+
+async def _lean_edits(
+    args: argparse.Namespace, loop: str, state: Any, data: Any, card: Any, png: bytes
+) -> None:
+    """The views' edit through a token (``bot.ui.payload.edit_followup``: its own request,
+    the answer not parsed), to set beside the adapter's edit above."""
+    import discord
+
+    from bot.ui import payload as sending
+
+    interaction: Any = discord.Interaction(data=data, state=state)
+
+    async def edit(image: bool) -> None:
+        files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
+        await sending.edit_followup(interaction, 2, {"view": card, "attachments": files})
+
+    for image in (False, True):
+        for _ in range(30):
+            await edit(image)
+        rounds = []
+        for _ in range(3):
+            start = time.process_time()
+            for _ in range(args.requests):
+                await edit(image)
+            rounds.append((time.process_time() - start) / args.requests * 1000)
+        kind = "edit with a PNG" if image else "edit, JSON body"
+        print(f"| {kind}: payload.edit_followup | {loop} | yes | {min(rounds):.3f} | — |")
 
 
 def _factory(loop: str) -> Any:

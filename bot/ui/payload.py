@@ -11,17 +11,24 @@ attachment as it is (nothing uploaded): the message already shows that very imag
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
+import aiohttp
 import discord
+import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 
 from bot.ui import v2
 from bot.ui.http_gate import answer_kind
 from bot.ui.rendering import ImageRequest
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -91,21 +98,110 @@ async def edit_followup(
     with handle_message_parameters(
         **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
     ) as params:
-        await async_context.get().edit_webhook_message(
-            interaction.application_id,
-            interaction.token,
-            message_id if ref is None else ref,  # type: ignore[arg-type]  # "@original"
+        await _webhook_edit(
+            interaction,
+            message_id if ref is None else ref,
+            params,
             session=interaction._session,
             proxy=http.proxy,
             proxy_auth=http.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-            thread_id=None,
             # the components sent are respected whenever the edit carries some (None clears)
             with_components=view is not MISSING,
         )
     _keep_view(state, view, message_id)
+
+
+# The edit of a message through an interaction token, as ``AsyncWebhookAdapter.
+# edit_webhook_message`` sends it (the same URL, query, body, bucket lock, 429 / 5xx retries and
+# errors: ``AsyncWebhookAdapter.request``'s), minus the work it does for an answer the views do
+# not read: a ``Route`` and a query built per call, the body serialised to a ``str`` and encoded
+# again, the answer decoded and parsed as JSON (here only when it is an error). Two or three
+# edits per move (issue 29). discord.py's internals used (re-check on upgrade): ``Route.BASE``,
+# the adapter's per-(webhook id, token) locks ``_locks`` and ``AsyncDeferredLock``,
+# ``utils._parse_ratelimit_header``, ``FormData(quote_fields=False)`` for a multipart body.
+_JSON_TYPE = "application/json"
+
+
+async def _webhook_edit(
+    interaction: discord.Interaction,
+    message: int | str,
+    params: MultipartParameters,
+    *,
+    session: Any,
+    proxy: str | None,
+    proxy_auth: Any,
+    with_components: bool,
+) -> None:
+    application_id, token = interaction.application_id, interaction.token
+    url = (
+        f"{Route.BASE}/webhooks/{application_id}/{quote(token, safe='')}/messages/{message}"
+        f"?with_components={int(with_components)}"
+    )
+    adapter: Any = async_context.get()
+    bucket = (application_id, token)  # discord.py's bucket of the same route
+    lock = adapter._locks.get(bucket)
+    if lock is None:
+        adapter._locks[bucket] = lock = asyncio.Lock()
+    body = None if params.payload is None else orjson.dumps(params.payload)
+    files = params.files or []
+    response: Any = None
+    answer: Any = None
+    async with AsyncDeferredLock(lock) as deferred:
+        for attempt in range(5):
+            for file in files:
+                file.reset(seek=attempt)
+            data: Any = body
+            headers = {"Content-Type": _JSON_TYPE} if body is not None else {}
+            if params.multipart:
+                data = aiohttp.FormData(quote_fields=False)
+                for part in params.multipart:
+                    data.add_field(**part)
+            try:
+                async with session.request(
+                    "PATCH", url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
+                ) as response:
+                    raw = await response.read()  # read whole: the connection is kept alive
+                    status = response.status
+                    if status != 429 and response.headers.get("X-Ratelimit-Remaining") == "0":
+                        deferred.delay_by(discord.utils._parse_ratelimit_header(response))
+                    if 300 > status >= 200:
+                        return
+                    answer = _answer(response, raw)
+                    if status == 429:
+                        if not response.headers.get("Via"):
+                            raise discord.HTTPException(response, answer)
+                        retry_after = float(answer["retry_after"])
+                        log.warning(
+                            "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
+                            application_id,
+                            retry_after,
+                        )
+                        await asyncio.sleep(retry_after)
+                        continue
+                    if status >= 500:
+                        await asyncio.sleep(1 + attempt * 2)
+                        continue
+                    if status == 403:
+                        raise discord.Forbidden(response, answer)
+                    if status == 404:
+                        raise discord.NotFound(response, answer)
+                    raise discord.HTTPException(response, answer)
+            except OSError as exc:
+                if attempt < 4 and exc.errno in (54, 10054):
+                    await asyncio.sleep(1 + attempt * 2)
+                    continue
+                raise
+    if response is not None and response.status >= 500:
+        raise discord.DiscordServerError(response, answer)
+    raise discord.HTTPException(response, answer)
+
+
+def _answer(response: Any, raw: bytes) -> Any:
+    """An error's answer as discord.py reads it (``json_or_text``): JSON, else the text."""
+    text = raw.decode("utf-8", errors="replace")
+    if response.headers.get("content-type") == _JSON_TYPE:
+        return orjson.loads(text)
+    return text
 
 
 _EDITABLE = ("content", "embeds", "attachments", "view", "allowed_mentions")

@@ -98,3 +98,61 @@ def test_only_what_an_edit_may_change_is_taken():
     with pytest.raises(TypeError):
         sending._edit_parameters({"content": "x", "delete_after": 3})
     assert sending._edit_parameters({"content": "x"})["content"] == "x"
+
+
+async def test_a_rate_limited_webhook_edit_waits_and_is_sent_again(fake_discord, mesa):
+    """Discord's 429 on an interaction token's route (``Via``: its own limit): the edit waits
+    the ``retry_after`` and goes again, as discord.py's adapter does."""
+    interaction = _slash_seen_by_the_bot(fake_discord, mesa.bot)
+    await interaction.response.send_message(content="the answer")
+    fault = fake_discord.rate_limit(method="PATCH", retry_after=0.05)
+    before = len(fake_discord.requests)
+
+    await sending.edit_followup(interaction, 0, {"content": "after the wait"}, ref="@original")
+
+    assert fault.hits == 1
+    assert fake_discord.message((await interaction.original_response()).id).content == (
+        "after the wait"
+    )
+    edits = [r for r in fake_discord.requests[before:] if r.method == "PATCH"]
+    assert len(edits) == 2  # refused once, then sent again
+    fake_discord.assert_no_violations()
+
+
+async def test_a_429_without_via_is_raised_not_retried(fake_discord, mesa):
+    """A 429 without ``Via`` is not Discord's limit (a Cloudflare ban): raised at once."""
+    interaction = _slash_seen_by_the_bot(fake_discord, mesa.bot)
+    await interaction.response.send_message(content="the answer")
+    fake_discord.rate_limit(method="PATCH", via=False, count=5)
+    with pytest.raises(discord.HTTPException) as raised:
+        await sending.edit_followup(interaction, 0, {"content": "never"}, ref="@original")
+    assert raised.value.status == 429
+    fake_discord.faults.clear()
+
+
+async def test_a_webhook_edit_of_a_deleted_message_raises_not_found(fake_discord, mesa):
+    interaction = _slash_seen_by_the_bot(fake_discord, mesa.bot)
+    await interaction.response.send_message(content="the answer")
+    followup = await interaction.followup.send(content="soon gone", wait=True)
+    await followup.delete()
+    with pytest.raises(discord.NotFound) as raised:
+        await sending.edit_followup(interaction, followup.id, {"content": "x"})
+    assert raised.value.code != 0  # Discord's JSON error, read as discord.py reads it
+
+
+async def test_a_webhook_edit_with_an_image_uploads_it(fake_discord, mesa):
+    interaction = _slash_seen_by_the_bot(fake_discord, mesa.bot)
+    await interaction.response.send_message(content="the answer")
+    original = (await interaction.original_response()).id
+    image = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\n"), "table.png", description="a table")
+    await sending.edit_followup(
+        interaction,
+        original,
+        {"content": None, "view": v2.note_view("drawn"), "attachments": [image]},
+        ref="@original",
+    )
+    stored = fake_discord.message(original)
+    assert [a.filename for a in stored.attachments] == ["table.png"]
+    assert stored.attachments[0].description == "a table"
+    assert "drawn" in str(stored.components)
+    fake_discord.assert_no_violations()
