@@ -5,13 +5,15 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, Translator
+from bot.i18n import DEFAULT_LOCALE, Translator, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
+from bot.service.seats import reclaimable
 from bot.ui import items, rendering, v2
 from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
@@ -22,7 +24,7 @@ from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
 from bot.ui.rules import RULES_EMOJI
-from bot.ui.seats import seat_buttons
+from bot.ui.seats import seat_buttons, seat_buttons_of
 from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
 from games.core import Event, PlayerView
@@ -158,17 +160,13 @@ def _image_request(
 
 
 def _latest_texts(
-    events: Sequence[Event],
-    shown: Callable[[Event], bool],
-    presenter: GamePresenter[Any, Any],
-    names: SeatNames,
-    tr: Translator,
+    events: Sequence[Event], presenter: GamePresenter[Any, Any], names: SeatNames, tr: Translator
 ) -> list[str]:
-    """The texts of the latest ``EVENTS_SHOWN`` events ``shown`` that have one, oldest first:
-    read from the newest, so an older event's text is never built (a log keeps up to 40)."""
+    """The texts of the latest ``EVENTS_SHOWN`` of ``events`` that have one, oldest first: read
+    from the newest, so an older event's text is never built (a log keeps up to 40)."""
     texts: list[str] = []
     for e in reversed(events):
-        if shown(e) and (text := presenter.event_text(e, names, tr)):
+        if text := presenter.event_text(e, names, tr):
             texts.append(text)
             if len(texts) == EVENTS_SHOWN:
                 break
@@ -335,7 +333,7 @@ def public_payload(
         for s in table.state.seats
     )
     events = _latest_texts(
-        presenter.last_events(view), lambda e: e.visible_to(None), presenter, names, tr
+        [e for e in presenter.last_events(view) if e.visible_to(None)], presenter, names, tr
     )
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
@@ -366,9 +364,7 @@ def public_payload(
     )
     components: list[discord.ui.Item[Any]] = []
     if outcome is None:
-        components.append(items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0))
-        components.extend(seat_buttons(table, tr))
-        components.append(rules_button(table.id, tr, row=0))
+        components.extend(_playing_buttons(table, tr))
         public: list[Choice] = []
         for seat in table.state.seats if presenter.has_public_actions else ():
             public.extend(
@@ -389,6 +385,35 @@ def public_payload(
         )
     card.items = components
     return _payload(card, image)
+
+
+def _playing_buttons(table: Table, tr: Translator) -> Sequence[discord.ui.Item[Any]]:
+    """The table message's first row during a game: "Ver mi mano", the seat buttons and the
+    rules. The same at every move (no version in them): written once per table, language and
+    whether "Volver" shows (``_written_playing_buttons``), not built as discord.py items at
+    every move (~10 us each)."""
+    locale = getattr(tr, "locale", None)
+    if locale is None:  # a translator of no catalogue's language (tests): built as they are
+        return [
+            items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0),
+            *seat_buttons(table, tr),
+            rules_button(table.id, tr, row=0),
+        ]
+    return _written_playing_buttons(table.id, locale, bool(reclaimable(table)))
+
+
+# Three or four written buttons a table (~1.7 KB): room for every table of a busy bot.
+@lru_cache(maxsize=4096)
+def _written_playing_buttons(
+    table_id: int, locale: str, rejoin: bool
+) -> tuple[v2.WrittenItem, ...]:
+    tr = translator(locale)
+    built: list[discord.ui.Item[Any]] = [
+        items.HandButton(table_id, 0, label=tr("table.show_hand"), row=0),
+        *seat_buttons_of(table_id, rejoin, tr),
+        rules_button(table_id, tr, row=0),
+    ]
+    return tuple(v2.WrittenItem(item) for item in built)
 
 
 # ----- a player's private view --------------------------------------------------------------
@@ -424,8 +449,7 @@ def private_payload(
         waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
         lines.insert(0, tr("private.waiting", players=waiting))
     private_events = _latest_texts(
-        presenter.last_events(view),
-        lambda e: e.to is not None and e.visible_to(seat),
+        [e for e in presenter.last_events(view) if e.to is not None and e.visible_to(seat)],
         presenter,
         names,
         tr,

@@ -16,13 +16,18 @@ from bot.ui.payload import Payload
 def seat_buttons(table: Table, tr: Translator) -> list[discord.ui.Item[Any]]:
     """On a game in progress: "Salir" always, "Volver" while a seat the computer took may be
     taken back. Row 0, beside "Ver mi mano"."""
+    return seat_buttons_of(table.id, bool(reclaimable(table)), tr)
+
+
+def seat_buttons_of(table_id: int, rejoin: bool, tr: Translator) -> list[discord.ui.Item[Any]]:
+    """``seat_buttons`` of the table ``table_id``, with "Volver" when ``rejoin``."""
     buttons: list[discord.ui.Item[Any]] = [
-        items.SeatButton(table.id, "leave", label=tr("seat.leave"), row=0)
+        items.SeatButton(table_id, "leave", label=tr("seat.leave"), row=0)
     ]
-    if reclaimable(table):
+    if rejoin:
         buttons.append(
             items.SeatButton(
-                table.id,
+                table_id,
                 "rejoin",
                 label=tr("seat.rejoin"),
                 style=discord.ButtonStyle.success,

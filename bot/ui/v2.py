@@ -74,6 +74,34 @@ def turn_accent(
     return palette[list(seats).index(acting[0]) % len(palette)]
 
 
+class WrittenItem(discord.ui.Item[Any]):
+    """A button or select of a dynamic item, kept as the JSON Discord reads of it: what a card
+    and the limit checks read of an item (``row``, ``width``, ``custom_id``,
+    ``to_component_dict``). Clicks on it are dispatched by its custom_id's template like the
+    item's own; it keeps a dict, not discord.py's component objects, and is shared by the
+    payloads that show it (``bot.ui.messages``: the buttons a table message shows at every
+    move). Nothing changes it once written."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__()
+        self._row = item.row
+        self.custom_id: str | None = getattr(item, "custom_id", None)
+        self._width = item.width
+        self._type = item.type
+        self._data = item.to_component_dict()
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    @property
+    def type(self) -> discord.ComponentType:
+        return self._type
+
+    def to_component_dict(self) -> dict[str, Any]:
+        return dict(self._data)  # (a copy: the written one is shared)
+
+
 @dataclass
 class Card:
     """What one V2 message shows, before it is laid out."""

@@ -16,6 +16,7 @@ GAMES = load_games()
 
 
 def _every_text_then_the_last_six(events, shown, presenter, names, tr):
+    """What the payloads built before: every shown event's text, then the last six kept."""
     return [text for e in events if shown(e) and (text := presenter.event_text(e, names, tr))][
         -EVENTS_SHOWN:
     ]
@@ -41,7 +42,7 @@ def test_latest_texts_are_the_last_six_of_every_text(key):
             public = lambda e: e.visible_to(None)  # noqa: E731
             private = lambda e, v=viewer: e.to is not None and e.visible_to(v)  # noqa: E731
             for shown in (public, private):
-                got = _latest_texts(events, shown, presenter, names, tr)
+                got = _latest_texts([e for e in events if shown(e)], presenter, names, tr)
                 assert got == _every_text_then_the_last_six(events, shown, presenter, names, tr)
                 compared += 1
         movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]

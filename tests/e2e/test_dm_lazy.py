@@ -65,3 +65,32 @@ async def _start(fake, players):
         return await start_game(fake, players, seed=SEED, hand_size=7)
     finally:
         fake.wait_until = saved
+
+
+async def test_a_dm_hand_left_waiting_is_not_built(fake_discord, mesa, monkeypatch):
+    """A DM hand that waits for its player's turn (no token of theirs to edit it through) is
+    left as it is before its view and digest are built: a change it does not show costs it
+    nothing (issue 29)."""
+    from bot.ui import private_views
+
+    built: list[str] = []
+    digest_of = private_views._view_digest
+
+    def recording(table, seat, view, finished):
+        built.append(seat)
+        return digest_of(table, seat, view, finished)
+
+    monkeypatch.setattr(private_views, "_view_digest", recording)
+    fake = fake_discord
+    mesa.seed = SEED
+    mesa.bot.listener.kit.dm_when_needed = True
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await _start(fake, players)
+    first = table.oracle.next_move()[0]
+    await table.move()
+    await mesa.bot.listener.drain()
+    second = table.oracle.next_move()[0]
+    waiting = [s for s in table.by_seat if s not in (first, second)]
+    assert second != first and len(waiting) == 1
+    assert second in built  # their turn: their hand is shown
+    assert waiting[0] not in built and not table.by_seat[waiting[0]].dms()

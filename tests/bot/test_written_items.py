@@ -1,0 +1,64 @@
+"""The table message's first row during a game ("Ver mi mano", "Salir", "Volver", the rules) is
+written once per table, language and "Volver" state and shared by the payloads: it reads as the
+discord.py items it was written of, and the public message shows the same components as when
+they are built afresh."""
+
+import pytest
+
+from bot.i18n import translator
+from bot.registry import load_games
+from bot.ui import items
+from bot.ui.messages import _written_playing_buttons, public_payload, rules_button
+from bot.ui.presenter import presenter_for
+from bot.ui.seats import seat_buttons_of
+from tests.bot.presenter_kit import StubService, table_for
+from tests.message_text import components_of
+
+GAMES = load_games()
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+@pytest.mark.parametrize("rejoin", [False, True])
+async def test_written_buttons_read_as_the_items_they_were_written_of(locale, rejoin):
+    tr = translator(locale)
+    built = [
+        items.HandButton(7, 0, label=tr("table.show_hand"), row=0),
+        *seat_buttons_of(7, rejoin, tr),
+        rules_button(7, tr, row=0),
+    ]
+    written = _written_playing_buttons(7, locale, rejoin)
+    assert [w.to_component_dict() for w in written] == [i.to_component_dict() for i in built]
+    assert [(w.row, w.width, w.custom_id) for w in written] == [
+        (i.row, i.width, i.custom_id) for i in built
+    ]
+    assert len(written) == (4 if rejoin else 3)
+    assert _written_playing_buttons(7, locale, rejoin) is written  # written once
+    first = written[0].to_component_dict()
+    first["label"] = "changed"  # a payload's copy: the written one stays as it was
+    assert written[0].to_component_dict()["label"] == tr("table.show_hand")
+
+
+class _Untagged:
+    """A translator without a ``locale``: the payload builds its items afresh."""
+
+    def __init__(self, locale):
+        self._tr = translator(locale)
+
+    def __call__(self, key, /, **params):
+        return self._tr(key, **params)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_the_public_message_shows_the_same_components_written_or_built(key):
+    game = GAMES[key]
+    seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
+    table = table_for(game, game.new(seats, f"written-{key}", None), 3)
+    presenter = presenter_for(game)
+    presenter._images = None
+
+    def rows(tr):
+        data = components_of(public_payload(table, presenter, StubService(), tr))
+        return [c for c in data[0]["components"] if c["type"] == 1]
+
+    assert rows(translator("en")) == rows(_Untagged("en"))
+    assert rows(translator("en"))[0]["components"][0]["custom_id"] == "h:3:0"
