@@ -243,10 +243,6 @@ class Renderer:
         self.reused += 1
         metrics.observe(REUSED, 0.0)  # counted: ``bench/`` prints the hit rate from the log
 
-    def render_now(self, request: ImageRequest) -> bytes | None:
-        """Synchronously, on this thread (tools and tests)."""
-        return _safe_render(request)
-
     async def _draw(
         self,
         request: ImageRequest,

@@ -153,7 +153,7 @@ async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
         images = await asyncio.gather(*(renderer.render(r) for r in requests))
     finally:
         renderer.close()
-    assert images == [renderer.render_now(r) for r in requests]
+    assert images == [render_image(*r.args) for r in requests]
     assert counter.most == 1
     # the pipe pool: at most DEPTH jobs in its one worker's pipe at a time, and it got them
     pipes = PipeWorkers(1)
@@ -170,7 +170,7 @@ async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
         images = await asyncio.gather(*(renderer.render(r) for r in requests))
     finally:
         renderer.close()
-    assert images == [renderer.render_now(r) for r in requests]
+    assert images == [render_image(*r.args) for r in requests]
     assert max(held) == DEPTH
 
 
@@ -192,7 +192,7 @@ async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_se
     finally:
         renderer.close()
     assert isinstance(skipped, Superseded)
-    assert drawn_hand == renderer.render_now(hand)
+    assert drawn_hand == render_image(*hand.args)
     assert drawn_table is not None and renderer.skipped == 1 and renderer.renders == 2
 
 
