@@ -270,6 +270,8 @@ def test_declared_image_inputs_are_all_a_hand_image_reads(key):
             assert _request(key, "s", mixed, []).digest == _request(key, "s", now, []).digest
             drawn = render_image(key, "render_hand", now, "es", None)
             assert render_image(key, "render_hand", mixed, "es", None) == drawn
+            # what a worker gets: the view cut to the declared inputs (``drawn_part``)
+            assert render_image(*_request(key, "s", now, []).args) == drawn
             compared += 1
     assert compared >= 6
 
@@ -319,6 +321,9 @@ def test_declared_table_image_inputs_are_all_the_table_image_reads(key):
         mixed = _mixed(now, other, inputs)
         drawn = render_image(key, "render_table", now, "es", names)
         assert render_image(key, "render_table", mixed, "es", names) == drawn
+        # what a worker gets: the view cut to the declared inputs (``drawn_part``)
+        request = ImageRequest(key, "render_table", now, "es", names, "t.png", inputs=inputs)
+        assert render_image(*request.args) == drawn
     for before, after in zip(views, views[1:], strict=False):
         kept += _inputs_of(before, inputs) == _inputs_of(after, inputs)
     assert len(views) >= 10
