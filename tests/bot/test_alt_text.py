@@ -51,7 +51,8 @@ def _states(key: str, moves: int = 400, seed: int = 5):
 def _table(key, state, locale):
     view = GAMES[key].view(state, None)
     names = {s: f"Name{s}" for s in state.seats}
-    return ImageRequest(key, "render_table", view, locale, names, "table.png")
+    inputs = image_inputs(key, "render_table")  # as the bot asks for it (bot.ui.messages)
+    return ImageRequest(key, "render_table", view, locale, names, "table.png", inputs=inputs)
 
 
 def _hand(key, state, seat, locale):

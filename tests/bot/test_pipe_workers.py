@@ -17,7 +17,7 @@ import pytest
 from bot import metrics
 from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers, _Meter
 from bot.ui.images.fonts import ENCODE_CPU
-from bot.ui.rendering import ImageRequest, Renderer
+from bot.ui.rendering import ImageRequest, Renderer, render_image
 from bot.workers import RENDER_POOL, Workers
 from tests.bot.test_rendering import _request, _views
 
@@ -84,7 +84,7 @@ async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
     request: ImageRequest = _request("chupate2", None, views[0][1], seats)
     pool = Renderer(PipeWorkers(1))
     try:
-        assert await pool.render(request) == Renderer().render_now(request)
+        assert await pool.render(request) == render_image(*request.args)
     finally:
         pool.close()
 

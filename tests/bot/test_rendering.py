@@ -153,7 +153,7 @@ async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
         images = await asyncio.gather(*(renderer.render(r) for r in requests))
     finally:
         renderer.close()
-    assert images == [renderer.render_now(r) for r in requests]
+    assert images == [render_image(*r.args) for r in requests]
     assert counter.most == 1
     # the pipe pool: at most DEPTH jobs in its one worker's pipe at a time, and it got them
     pipes = PipeWorkers(1)
@@ -170,7 +170,7 @@ async def test_the_pipe_pool_gets_the_next_image_while_it_draws_one():
         images = await asyncio.gather(*(renderer.render(r) for r in requests))
     finally:
         renderer.close()
-    assert images == [renderer.render_now(r) for r in requests]
+    assert images == [render_image(*r.args) for r in requests]
     assert max(held) == DEPTH
 
 
@@ -192,7 +192,7 @@ async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_se
     finally:
         renderer.close()
     assert isinstance(skipped, Superseded)
-    assert drawn_hand == renderer.render_now(hand)
+    assert drawn_hand == render_image(*hand.args)
     assert drawn_table is not None and renderer.skipped == 1 and renderer.renders == 2
 
 
@@ -270,6 +270,8 @@ def test_declared_image_inputs_are_all_a_hand_image_reads(key):
             assert _request(key, "s", mixed, []).digest == _request(key, "s", now, []).digest
             drawn = render_image(key, "render_hand", now, "es", None)
             assert render_image(key, "render_hand", mixed, "es", None) == drawn
+            # what a worker gets: the view cut to the declared inputs (``drawn_part``)
+            assert render_image(*_request(key, "s", now, []).args) == drawn
             compared += 1
     assert compared >= 6
 
@@ -319,6 +321,9 @@ def test_declared_table_image_inputs_are_all_the_table_image_reads(key):
         mixed = _mixed(now, other, inputs)
         drawn = render_image(key, "render_table", now, "es", names)
         assert render_image(key, "render_table", mixed, "es", names) == drawn
+        # what a worker gets: the view cut to the declared inputs (``drawn_part``)
+        request = ImageRequest(key, "render_table", now, "es", names, "t.png", inputs=inputs)
+        assert render_image(*request.args) == drawn
     for before, after in zip(views, views[1:], strict=False):
         kept += _inputs_of(before, inputs) == _inputs_of(after, inputs)
     assert len(views) >= 10

@@ -62,8 +62,9 @@ def test_a_stamp_is_the_picture_its_painter_draws():
     assert sprite(_painter, 60, 90, 0.7) is sprite(_painter, 60, 90, 0.7)  # drawn once
 
 
-def test_chupate2_table_keeps_its_card_backs_per_seat():
-    """The seats' backs are stamped: a seat with more cards shows more of them."""
+def test_chupate2_table_stamps_the_stock_and_leaves_the_seats_cards_to_the_text():
+    """The stock's backs are stamped; the seats' rows carry no backs (how many cards each seat
+    holds is the message's text, so a draw keeps the image: issue 29)."""
     from games.chupate2 import GAME
 
     state = GAME.new(["a", "b"], "scaled-backs", None)
@@ -72,6 +73,9 @@ def test_chupate2_table_keeps_its_card_backs_per_seat():
     assert image.size[0] == round(chupate2.TABLE_W * chupate2.TABLE_SCALE)
     rgb = image.convert("RGB")
     s = chupate2.TABLE_SCALE
-    row_y = round((chupate2.CENTRE_H + 20 + 4 + 17) * s)  # the middle of the first seat's backs
-    reds = [x for x in range(rgb.width) if rgb.getpixel((x, row_y)) == chupate2.RGB["r"]]
-    assert reds and min(reds) >= 370 * s  # the backs' red ovals, in the cards' column
+    red = chupate2.RGB["r"]
+    stock_y = round((55 + 195 / 2) * s)  # the middle of the stock's top back
+    assert any(rgb.getpixel((x, stock_y)) == red for x in range(round(90 * s), round(230 * s)))
+    for row in range(len(view.seats)):
+        row_y = round((chupate2.CENTRE_H + 20 + row * chupate2.SEAT_ROW_H + 21) * s)
+        assert all(rgb.getpixel((x, row_y)) != red for x in range(rgb.width)), row

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import Translator
 from bot.ui.alt_text import AltWords, listing, sentences
-from bot.ui.amapatolli.text import card_label, colours_in_force, turn_status
+from bot.ui.amapatolli.text import card_label, colours_in_force
 from games.amapatolli.view import AmapatolliView, CardView
 
 
@@ -32,37 +32,26 @@ def describe_table(view: AmapatolliView, alt: AltWords) -> str:
             return ""
         return alt.name(seat, tr("amapatolli.table.seat", n=view.seats.index(seat) + 1))
 
-    status: list[str | None] = []
+    status: list[str | None] = []  # the end, as the image's banner says it
     if view.finished:
         status.append(
             tr("amapatolli.table.winner", player=", ".join(name(s) for s in view.winners))
         )
         if view.end_reason == "blocked":
             status.append(tr("amapatolli.table.blocked"))
-    else:
-        status.append(tr("amapatolli.table.turn", player=name(view.turn)))
-        status.extend(turn_status(view, tr, name))
-    seats = []
-    for seat in view.seats:
-        detail = tr("amapatolli.table.cards", count=view.hand_counts.get(seat, 0))
-        if view.hand_values is not None:
-            detail += ", " + tr("amapatolli.table.hand_value", value=view.hand_values[seat])
-        if view.announced.get(seat):
-            detail += ", " + tr("amapatolli.table.announced")
-        seats.append(f"{name(seat)}: {detail}")
+    # The seats in their order, as the image lists them: their cards, the stock's count and
+    # whose turn it is are the message's text (the image is kept while they change).
     top = card_words(view.top, tr, view.named_colour if view.top.wild else None)
     return sentences(
         tr("access.alt.amapatolli.table", card=top),
         colours_in_force(view, tr),
-        tr("amapatolli.table.stock", count=view.stock_count),
-        tr("amapatolli.table.pile", count=view.pile_count),
         tr(
             "amapatolli.table.direction.cw"
             if view.direction == 1
             else "amapatolli.table.direction.ccw"
         ),
         *status,
-        alt.players(seats),
+        alt.players([name(seat) for seat in view.seats]),
     )
 
 

@@ -3,8 +3,6 @@ Only ``amapatolli.*`` catalogue keys are used."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.i18n import Translator
 from bot.ui.images.symbols import EMOJI
 from games.amapatolli.view import AmapatolliView, CardView
@@ -31,25 +29,6 @@ def card_label(card: CardView, tr: Translator) -> str:
     if card.wild:
         return tr("amapatolli.card.tlapiani", name=card.name)
     return tr("amapatolli.card", name=card.name, number=card.sign)
-
-
-def turn_status(
-    view: AmapatolliView, tr: Translator, name: Callable[[str | None], str]
-) -> list[str]:
-    """What hangs on the turn in play (the image's and the alt text's lines under "X to play"):
-    a skip due, a double play, the ¡Ce! window, cards drawn, passes in a row."""
-    status = []
-    if view.skip_pending:
-        status.append(tr("amapatolli.table.skip_pending", player=name(view.turn)))
-    if view.double_play:
-        status.append(tr("amapatolli.table.double_play", player=name(view.turn)))
-    if view.ce_window:
-        status.append(tr("amapatolli.table.ce_window", player=name(view.ce_window)))
-    if view.drawn_this_turn:
-        status.append(tr("amapatolli.table.drawn", count=view.drawn_this_turn))
-    if view.passes_in_row:
-        status.append(tr("amapatolli.table.passes", count=view.passes_in_row))
-    return status
 
 
 def colours_in_force(view: AmapatolliView, tr: Translator) -> str:

@@ -16,10 +16,10 @@ def describe_table(view: Chupate2View, alt: AltWords) -> str:
     direction = tr(
         "chupate2.image.direction_cw" if view.direction > 0 else "chupate2.image.direction_ccw"
     )
-    seats = []
+    seats = []  # as the image shows them: its cards and whose turn it is are the text's
     for i, seat in enumerate(view.seats):
         name = alt.name(seat, tr("chupate2.image.seat", n=i + 1))
-        parts = [tr("chupate2.image.cards", count=view.hand_counts.get(seat, 0))]
+        parts = []
         if view.teams is not None and view.team_of is not None:
             parts.append(tr("chupate2.image.team", team=view.team_of[seat] + 1))
         if view.target is not None:
@@ -28,9 +28,7 @@ def describe_table(view: Chupate2View, alt: AltWords) -> str:
             else:
                 points = view.scores.get(seat, 0)
             parts.append(tr("chupate2.image.points", points=points))
-        turn = f" ({tr('chupate2.image.turn')})" if seat == view.turn else ""
-        seats.append(f"{name}{turn}: {', '.join(parts)}")
-    current = alt.name(view.turn, "")
+        seats.append(f"{name}: {', '.join(parts)}" if parts else name)
     winner = None
     if view.finished and view.results:  # as the image's banner says
         last = view.results[-1]
@@ -46,10 +44,8 @@ def describe_table(view: Chupate2View, alt: AltWords) -> str:
         winner,
         tr("access.alt.chupate2.table", card=card_label(view.top_card, tr), colour=colour),
         tr("access.alt.direction", direction=direction),
-        tr("chupate2.image.stock", count=view.stock_count),
         tr("chupate2.image.pending", count=view.pending_draw) if view.pending_draw else None,
         tr("chupate2.image.round", round=view.round) if view.target is not None else None,
-        tr("access.alt.turn", player=current) if current else None,
         alt.players(seats),
     )
 

@@ -188,12 +188,13 @@ def _seat_name(seat: str, index: int, tr: Translator, names: Mapping[str, str] |
     return tr("chupate2.image.seat", n=index + 1)
 
 
-SEAT_NAME_X = 30  # after the ▶ that marks whose turn it is
+SEAT_NAME_X = 30
+POINTS_ROOM = 200  # the points, right-aligned at the table's right edge
 
 
 def seat_name_width(view: Chupate2View) -> int:
-    """Room for a seat's name on the table image: up to the team column, else the cards."""
-    return (250 if view.teams is not None else 370) - SEAT_NAME_X - 12
+    """Room for a seat's name on the table image: up to the team column, else the points."""
+    return (250 if view.teams is not None else TABLE_W - POINTS_ROOM) - SEAT_NAME_X - 12
 
 
 # ----- the table --------------------------------------------------------------------------------
@@ -225,6 +226,15 @@ def _direction_arrow(
         draw.polygon([tip, left, right], fill=DIM)
 
 
+# What the table image draws (``bot.ui.rendering``: its cache key): the stock's count, each
+# seat's cards and whose turn it is are the public message's text (status and seat lines), so a
+# draw or a pass keeps the image (issue 29).
+IMAGE_INPUTS_TABLE = frozenset(
+    {"seats", "top_card", "discard", "colour", "direction", "pending_draw"}
+    | {"target", "round", "scores", "teams", "team_of", "team_scores", "finished", "results"}
+)
+
+
 def render_table(
     view: Chupate2View, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
@@ -236,14 +246,8 @@ def render_table(
     # stock, top card, colour in force, direction, pending draw
     cw, ch = 130, 195
     sx, sy = 90, 55
-    for i in range(3):
+    for i in range(3):  # the stock's picture; how many it holds is the text's
         stamp(draw, draw_back, sx + i * 3, sy - i * 3, cw, ch)
-    _centred(
-        draw,
-        (sx + cw / 2, sy + ch + 30),
-        tr("chupate2.image.stock", count=view.stock_count),
-        medium,
-    )
     tx = 330
     if len(view.discard) > 1:
         draw_card(draw, view.discard[-2], tx - 10, sy + 8, cw, ch, tr)
@@ -289,29 +293,23 @@ def render_table(
             )
         draw_text(draw, (px + 90, 225), banner, 24, GOLD, "mm", max_width=TABLE_W - px - 16)
 
-    # one row per seat, in seat order
+    # one row per seat, in seat order: its name, team and points (its cards and whose turn it
+    # is are the message's text: ``IMAGE_INPUTS``)
     y = CENTRE_H + 20
     draw.rectangle((0, y - 10, TABLE_W, height), fill=PANEL)
     for i, seat in enumerate(seats):
         row_y = y + i * SEAT_ROW_H
-        is_turn = seat == view.turn
-        if is_turn:
-            draw.rounded_rectangle(
-                (8, row_y - 2, TABLE_W - 8, row_y + SEAT_ROW_H - 6), radius=8, outline=GOLD, width=3
-            )
-            mid = row_y + 18  # a ▶ before the name: whose turn, not by the gold alone
-            draw.polygon([(15, mid - 7), (15, mid + 7), (25, mid)], fill=GOLD)
         label = _seat_name(seat, i, tr, names)
         draw_text(
             draw,
             (SEAT_NAME_X, row_y + 8),
             label,
             MEDIUM_SIZE,
-            GOLD if is_turn else TEXT,
+            TEXT,
             max_width=seat_name_width(view),
         )
-        x = 250
         if view.teams is not None and view.team_of is not None:
+            x = 250
             team = view.team_of[seat]
             team_colour = COLOURS[team % len(COLOURS)]
             draw.ellipse((x, row_y + 10, x + 18, row_y + 28), fill=RGB[team_colour])
@@ -319,16 +317,6 @@ def render_table(
             draw.text(
                 (x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1), font=small, fill=DIM
             )
-        x = 370
-        count = view.hand_counts.get(seat, 0)
-        for k in range(min(count, 20)):
-            stamp(draw, draw_back, x + k * 11, row_y + 4, 24, 34)
-        draw.text(
-            (x + min(count, 20) * 11 + 30, row_y + 10),
-            tr("chupate2.image.cards", count=count),
-            font=medium,
-            fill=TEXT,
-        )
         if view.target is not None:
             if view.teams is not None and view.team_of is not None and view.team_scores:
                 points = view.team_scores[view.team_of[seat]]
@@ -403,7 +391,10 @@ def hand_layout(view: Chupate2View) -> list[tuple[str, float, float]]:
 
 
 # The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
-IMAGE_INPUTS = {"render_hand": frozenset({"hand", "drawn_card"})}
+IMAGE_INPUTS = {
+    "render_hand": frozenset({"hand", "drawn_card"}),
+    "render_table": IMAGE_INPUTS_TABLE,
+}
 
 
 def render_hand(

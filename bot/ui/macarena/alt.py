@@ -37,18 +37,15 @@ def describe_table(view: MacarenaView, alt: AltWords) -> str:
         if pozo.playable:
             parts.append(tr("access.alt.macarena.playable"))
         wells.append(", ".join(parts))
-    players = []
+    players = []  # as the image shows them: hand sizes, the stock and the turn are the text's
     for p in view.players:
         held = [tr(f"macarena.element.{e}") for e in ELEMENTS if e in p.elements]
-        turn = f" ({tr('access.alt.their_turn')})" if p.has_turn or p.seat in view.to_act else ""
         players.append(
             name(p.seat)
-            + turn
             + ": "
             + tr(
                 "access.alt.macarena.player",
                 colour=tr(f"macarena.colour.{p.colour}"),
-                cards=p.hand_count,
                 collection="?" if p.collection_count is None else str(p.collection_count),
                 coins=p.coins,
                 elements=", ".join(held) if held else "—",
@@ -59,11 +56,9 @@ def describe_table(view: MacarenaView, alt: AltWords) -> str:
     winners = ", ".join(name(s) for s in view.winners)
     return sentences(
         tr("access.alt.macarena.table", hand=view.hand_number),
-        tr("macarena.image.espejo_turn") if view.espejo_turn and view.turn else None,
         tr("macarena.image.winner", players=winners, count=len(view.winners))
         if view.finished and view.winners
         else None,
-        tr("macarena.image.stock", count=view.stock_count),
         tr("access.alt.macarena.wells", wells=listing(wells)),
         alt.players(players),
     )

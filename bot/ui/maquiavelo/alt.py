@@ -9,12 +9,9 @@ from games.maquiavelo.view import MaquiaveloView
 
 def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
     tr = alt.tr
-    seats = []
+    seats = []  # as the image shows them: their cards, the stock and the turn are the text's
     for k, seat in enumerate(view.seats):
-        text = alt.name(seat, f"P{k + 1}") + ": "
-        text += tr("maquiavelo.image.cards", count=view.hand_counts.get(seat, 0))
-        if seat == view.turn:
-            text += f" ({tr('maquiavelo.image.turn')})"
+        text = alt.name(seat, f"P{k + 1}")
         if seat in view.winners:
             text += f" ({tr('maquiavelo.image.winner')})"
         seats.append(text)
@@ -22,7 +19,6 @@ def describe_table(view: MaquiaveloView, alt: AltWords) -> str:
     added = [c for m in view.table for c in m.cards if c.id in just]
     return sentences(
         tr("access.alt.maquiavelo.table"),
-        tr("maquiavelo.image.stock", count=view.stock_count),
         tr("access.alt.maquiavelo.helpers", cards=cards_text(view.helpers))
         if view.helpers
         else None,

@@ -1,0 +1,83 @@
+"""What the bot hands a render worker per image: the job's pickled bytes and the CPU to pickle it
+(bot) and unpickle it (worker), with the whole view against the view cut to the renderer's
+declared inputs (``bot.ui.rendering.drawn_part``), per game's table image after random moves.
+
+    .venv/bin/python bench/render_handoff.py [--games 6] [--moves 40] [--repeat 200]
+
+Figures only (CPU time of this process); nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from multiprocessing.reduction import ForkingPickler
+
+from bot.registry import load_games
+from bot.ui.rendering import ImageRequest, _safe_render_args, image_inputs
+
+
+def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
+    start = time.process_time()
+    for _ in range(repeat):
+        func()
+    return (time.process_time() - start) * 1000 / repeat
+
+
+def _job(args: tuple[Any, ...]) -> bytes:
+    """The bytes ``bot.pipe_workers`` writes to a worker's pipe for one render."""
+    return bytes(ForkingPickler.dumps((_safe_render_args, args)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="random games per game kind")
+    parser.add_argument("--moves", type=int, default=40, help="at most this many moves each")
+    parser.add_argument("--repeat", type=int, default=200)
+    args = parser.parse_args()
+    print(
+        "| game | images | whole view: bytes, pickle ms, unpickle ms |"
+        " declared inputs: bytes, cut + pickle ms, unpickle ms |"
+    )
+    print("|---|---:|---|---|")
+    for key, game in sorted(load_games().items()):
+        inputs = image_inputs(key, "render_table")
+        seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
+        names = {s: f"Jugador {s}" for s in seats}
+        rows: dict[str, list[tuple[int, float, float]]] = {"whole": [], "cut": []}
+        for n in range(args.games):
+            state = game.new(seats, f"handoff-{key}-{n}", None)
+            rng = random.Random(n)
+            for _ in range(rng.randint(1, args.moves)):
+                movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+                if game.outcome(state) is not None or not movers:
+                    break
+                seat = rng.choice(movers)
+                state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            view = game.view(state, None)
+            whole = ImageRequest(key, "render_table", view, "es", names, "t.png")
+            cut = ImageRequest(key, "render_table", view, "es", names, "t.png", inputs=inputs)
+            for label, request in (("whole", whole), ("cut", cut)):
+                data = _job(request.args)
+                sent = _cpu_ms(lambda r=request: _job(r.args), args.repeat)
+                read = _cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
+                rows[label].append((len(data), sent, read))
+        cells = []
+        for label in ("whole", "cut"):
+            size, sent, read = (statistics.mean(r[i] for r in rows[label]) for i in range(3))
+            cells.append(f"{size:.0f}, {sent:.3f}, {read:.3f}")
+        shown = cells[1] if inputs is not None else "(no declared inputs)"
+        print(f"| {key} | {len(rows['whole'])} | {cells[0]} | {shown} |")
+
+
+if __name__ == "__main__":
+    main()
