@@ -21,6 +21,7 @@ from bot.ui.payload import Payload
 from bot.ui.rendering import ImageRequest, NameBook, image_inputs
 from bot.ui.triad.text import card_name
 from games.triad import GAME as TRIAD
+from tests.playouts import random_states
 
 GAMES = load_games()
 KEYS = ["amapatolli", "chupate2", "macarena", "maquiavelo", "triad"]
@@ -36,16 +37,7 @@ def _states(key: str, moves: int = 400, seed: int = 5):
     """Every state of one random game (to its end or ``moves`` moves)."""
     game = GAMES[key]
     seats = [str(100 + i) for i in range(max(game.min_players, 3 if key != "triad" else 2))]
-    state = game.new(seats, f"alt-{key}", None)
-    rng = random.Random(seed)
-    yield state
-    for _ in range(moves):
-        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-        if game.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(sorted(movers))
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        yield state
+    yield from random_states(game, game.new(seats, f"alt-{key}", None), random.Random(seed), moves)
 
 
 def _table(key, state, locale):

@@ -19,6 +19,7 @@ from bot.ui.messages import lobby_payload, private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from tests.bot.presenter_kit import SEAT_IDS, StubService, table_for
 from tests.fakediscord import limits
+from tests.playouts import random_states
 
 GAMES = load_games()
 
@@ -50,17 +51,9 @@ def layout_view(card: v2.Card) -> list[dict[str, Any]]:
 def _states(key: str, moves: int) -> list[Any]:
     game = GAMES[key]
     seats = SEAT_IDS[: 2 if key == "triad" else max(game.min_players, 3)]
-    state = game.new(seats, f"layout-{key}", None)
-    rng = random.Random(5)
-    states = [state]
-    for _ in range(moves):
-        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-        if not movers or game.outcome(state) is not None:
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        states.append(state)
-    return states
+    return list(
+        random_states(game, game.new(seats, f"layout-{key}", None), random.Random(5), moves)
+    )
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))

@@ -20,6 +20,7 @@ from PIL import ImageColor, ImageDraw
 from bot.i18n import LOCALES, translator
 from bot.registry import load_games
 from bot.ui.rendering import NameBook
+from tests.playouts import random_states
 
 AA_TEXT = 4.5
 GAMES = load_games()
@@ -101,17 +102,9 @@ def _states(key: str, seed: int) -> Iterator[Any]:
     n = 2 if key == "triad" else 4
     options = VARIANTS.get(key) if seed == 2 else None
     state = game.new([str(100 + i) for i in range(n)], f"contrast-{key}-{seed}", options)
-    rng = random.Random(seed)
-    yield state
-    for move in range(1, 600):
-        movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
-        if game.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        if move % 25 == 0:
-            yield state
-    yield state
+    states = list(random_states(game, state, random.Random(seed), 599))
+    yield from states[::25]
+    yield states[-1]
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -19,6 +19,7 @@ from bot.ui.images.palette import (
     to_palette,
 )
 from bot.ui.rendering import render_image
+from tests.playouts import played
 
 GAMES = load_games()
 # No pixel is further from what was drawn than the cube's half diagonal (25.5 * sqrt(3) = 44)
@@ -40,14 +41,7 @@ def _drawn_images(key: str, monkeypatch) -> list[Image.Image]:
         patch.setattr(fonts, "png", catch)
         game = GAMES[key]
         seats = [str(100 + i) for i in range(max(game.min_players, 2))]
-        state = game.new(seats, f"palette-{key}", None)
-        rng = random.Random(5)
-        for _ in range(6):
-            movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-            if game.outcome(state) is not None or not movers:
-                break
-            seat = rng.choice(movers)
-            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        state = played(game, game.new(seats, f"palette-{key}", None), random.Random(5), 6)
         names = {s: f"Jugadora {s}" for s in seats}
         render_image(key, "render_table", game.view(state, None), "es", names)
         for seat in seats:

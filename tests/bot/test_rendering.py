@@ -29,6 +29,7 @@ from bot.ui.rendering import (
     render_image,
 )
 from bot.workers import Workers
+from tests.playouts import played, random_states
 
 GAMES = load_games()
 
@@ -37,14 +38,7 @@ def _views(key: str, moves: int = 8):
     """The public view and every seat's view after a few random moves."""
     game = GAMES[key]
     seats = [str(100 + i) for i in range(max(game.min_players, 2))]
-    state = game.new(seats, f"render-{key}", None)
-    rng = random.Random(3)
-    for _ in range(moves):
-        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-        if game.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    state = played(game, game.new(seats, f"render-{key}", None), random.Random(3), moves)
     return seats, [(None, game.view(state, None))] + [(s, game.view(state, s)) for s in seats]
 
 
@@ -241,19 +235,10 @@ def _seat_views_over_time(key: str, seat_count: int = 3, moves: int = 40, every:
     """Each seat's view every few random moves (the same seat's views differ in other fields)."""
     game = GAMES[key]
     seats = [str(100 + i) for i in range(max(game.min_players, min(seat_count, game.max_players)))]
-    state = game.new(seats, f"inputs-{key}", None)
-    rng = random.Random(5)
-    out = {s: [game.view(state, s)] for s in seats}
-    for step in range(1, moves + 1):
-        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-        if game.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        if step % every == 0:
-            for s in seats:
-                out[s].append(game.view(state, s))
-    return out
+    states = list(
+        random_states(game, game.new(seats, f"inputs-{key}", None), random.Random(5), moves)
+    )
+    return {s: [game.view(state, s) for state in states[::every]] for s in seats}
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -306,16 +291,8 @@ def test_declared_table_image_inputs_are_all_the_table_image_reads(key):
     game = GAMES[key]
     seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
     names = {s: f"p{s}" for s in seats}
-    state = game.new(seats, f"table-inputs-{key}", None)
-    rng = random.Random(7)
-    views = [game.view(state, None)]
-    for _ in range(60):
-        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-        if game.outcome(state) is not None or not movers:
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        views.append(game.view(state, None))
+    start = game.new(seats, f"table-inputs-{key}", None)
+    views = [game.view(state, None) for state in random_states(game, start, random.Random(7), 60)]
     kept = 0
     for now, other in zip(views, views[3:] + views[:3], strict=True):
         mixed = _mixed(now, other, inputs)
