@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
@@ -16,8 +16,17 @@ from bot.places import Place, PlaceKind, place_of
 from games.core import IllegalAction
 from storage import StorageUnavailable
 
-if TYPE_CHECKING:  # the bot (bot/client.py) is the interactions' client
-    from bot.ui.host import TableHost
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+    class _Bot(Protocol):
+        """What feedback reads of the interactions' client (bot/client.MesaBot). Not
+        ``bot.ui.host.TableHost``: host.py sits above feedback in bot.ui (it reaches the
+        listener, whose messages answer errors through this module)."""
+
+        @property
+        def tables(self) -> TableService: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +114,7 @@ async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableE
     table_id = exc.params.get("table")
     if not isinstance(table_id, int):
         return exc
-    registry = cast("TableHost", interaction.client).tables.registry
+    registry = cast("_Bot", interaction.client).tables.registry
     try:
         return await registry.why_gone(table_id)
     except Exception:
