@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -249,12 +250,14 @@ def report(counts: dict[str, dict[str, float]], moves: int, probe: Counting, roo
 
 
 MICRO = r"""
-import asyncio, json, statistics, sys, tempfile, threading, time
+import asyncio, json, os, sys, tempfile, time
 from pathlib import Path
 from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
 import storage.writer as writer_module
 import storage.sqlite as sqlite_module
 
+if os.environ.get("MESA_BENCH_SWITCH_MS"):  # the interpreter's GIL switch interval, tried
+    sys.setswitchinterval(float(os.environ["MESA_BENCH_SWITCH_MS"]) / 1000)
 TABLES, MOVES, BUSY_MS, THINK_MS = (
     int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 )
@@ -340,9 +343,11 @@ async def main():
             busy(BUSY_MS)
         spin_ms = (time.thread_time() - spin0) * 1000 / 20
         cpu0, thread0, wall0 = time.process_time(), time.clock_gettime(clock), time.perf_counter()
+        loop0 = time.thread_time()
         waits = []
         await asyncio.gather(*(table_moves(repo, intents, r, waits) for r in records))
         wall = time.perf_counter() - wall0
+        loop_cpu = time.thread_time() - loop0
         moves = TABLES * MOVES
         writer_cpu = time.clock_gettime(clock) - thread0
         process_cpu = time.process_time() - cpu0
@@ -355,6 +360,7 @@ async def main():
             "statements": counts["statements"] / moves,
             "writer thread CPU ms": 1000 * writer_cpu / moves,
             "process CPU ms (loop's busy work excluded)": 1000 * process_cpu / moves - 2 * spin_ms,
+            "loop thread CPU ms (busy work excluded)": 1000 * loop_cpu / moves - 2 * spin_ms,
             "wall ms": 1000 * wall / moves,
             "commit wait p50 ms": waits[len(waits) // 2],
             "commit wait p99 ms": waits[int(len(waits) * 0.99)],
@@ -370,6 +376,8 @@ async def micro(args: argparse.Namespace) -> int:
     path, ``--repeat`` times; prints each run's figures and their medians."""
     runs: list[dict[str, float]] = []
     env = {**os.environ, "PYTHONPATH": str(args.bot_root.resolve())}
+    if args.switch_ms:
+        env["MESA_BENCH_SWITCH_MS"] = str(args.switch_ms)
     for _ in range(args.repeat):
         process = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -400,6 +408,25 @@ async def micro(args: argparse.Namespace) -> int:
     return 0
 
 
+def waits(result: dict[str, Any]) -> str:
+    """What the database's speed shows as (the bot's ``mesa.metrics`` phases, ms p50/p99): a
+    move's wait for its commit, a transaction's time, a click's wait for its intent; and the
+    load's ack and next view, the latencies those feed."""
+    parts = [f"{result.get('moves_per_s')} moves/s"]
+    phases = result.get("phase_ms") or {}
+    for label, figure in (
+        ("persist", phases.get("persist")),
+        ("db_write", phases.get("db_write")),
+        ("intent_record", phases.get("intent_record")),
+        ("ack", result.get("ack_ms")),
+        ("next view", result.get("next_view_ms")),
+        ("public table", result.get("public_edit_ms")),
+    ):
+        figure = figure or {}
+        parts.append(f"{label} p50/p99 {figure.get('p50')}/{figure.get('p99')}")
+    return "waits (ms): " + "; ".join(parts)
+
+
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
     argv = list(sys.argv[1:] if argv is None else argv)
     passed = argv[argv.index("--") + 1 :] if "--" in argv else []
@@ -414,6 +441,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument("--moves", type=int, default=30, help="--micro: moves per table (30)")
     parser.add_argument("--busy-ms", type=float, default=0.5, help="--micro: loop work (0.5)")
     parser.add_argument("--repeat", type=int, default=3, help="--micro: runs (3)")
+    parser.add_argument(
+        "--switch-ms", type=float, default=0.0, help="--micro: sys.setswitchinterval, ms (5)"
+    )
     parser.add_argument(
         "--think-ms", type=float, default=200.0, help="--micro: a table's pause between moves"
     )
@@ -453,6 +483,7 @@ async def main(argv: list[str] | None = None) -> int:
         bot_folder.mkdir()
         result = await load.run_one(args.tables, load_args, bot_folder)
         print(report(probe.window_counts(), result["moves"], probe, args.bot_root))
+        print(waits(result))
     return 0
 
 

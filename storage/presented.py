@@ -10,10 +10,9 @@ shows an older version than the database holds (a process killed between commit 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from storage.db import Database
 from storage.sql import utc_now
@@ -22,12 +21,17 @@ PUBLIC = ""
 MENTION = "@mention"
 
 
-class Shown(BaseModel):
+@dataclass(slots=True)
+class Shown:
+    """One message's stored row. A plain dataclass, not a pydantic model: the presentation
+    makes one for every message it edits (issue 29: 3.8 -> 0.9 us each, ~2.5 per move), always
+    from values of its own, so nothing needs validating."""
+
     table_id: int
     slot: str
     message_id: str | None = None
     version: int = 0
-    state: dict[str, Any] = Field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 class PresentedRepo:
