@@ -221,8 +221,10 @@ def note_view(text: str, colour: discord.Colour | None = CLOSED) -> CardLayout:
 
 
 def fixed_components(card: Card) -> int:
-    """Components ``card`` costs before its items: the container, its texts and the gallery."""
-    return 1 + len(_texts(card)) + (card.image is not None)
+    """Components ``card`` costs before its items: the container, its texts and the gallery
+    (counted as ``_texts`` lays them out, without writing them: ``card_view`` does that)."""
+    texts = 1 + sum(1 for _, text in card.parts if text) + bool(card.footer)
+    return 1 + texts + (card.image is not None)
 
 
 def _texts(card: Card) -> list[str]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, ClassVar, Generic, Literal, TypeVar, final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -48,14 +49,16 @@ N = TypeVar("N", bound="NoArgs")
 IN = TypeVar("IN", bound="Interned")
 
 
-def _arg_fields(cls: type[Action]) -> list[str]:
-    return [name for name in cls.model_fields if name != DISCRIMINATOR]
+@cache  # read once per class: ``model_fields`` is pydantic's descriptor, and every button's
+# action is encoded at every move (a fifth of ``encode``)
+def _arg_fields(cls: type[Action]) -> tuple[str, ...]:
+    return tuple(name for name in cls.model_fields if name != DISCRIMINATOR)
 
 
 def _arg_text(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
-    return str(value)
+    return value if type(value) is str else str(value)
 
 
 class Action(BaseModel):
@@ -72,10 +75,11 @@ class Action(BaseModel):
 
     def args(self) -> tuple[str, ...]:
         """The text arguments; by default each field's value in declaration order."""
-        values = [getattr(self, name) for name in _arg_fields(type(self))]
+        fields = self.__dict__
+        values = [fields[name] for name in _arg_fields(type(self))]
         while values and values[-1] is None:
             values.pop()
-        return tuple(_arg_text(v) for v in values)
+        return tuple([_arg_text(v) for v in values])
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:

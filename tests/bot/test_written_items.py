@@ -62,3 +62,20 @@ async def test_the_public_message_shows_the_same_components_written_or_built(key
 
     assert rows(translator("en")) == rows(_Untagged("en"))
     assert rows(translator("en"))[0]["components"][0]["custom_id"] == "h:3:0"
+
+
+@pytest.mark.parametrize(
+    ("parts", "footer", "image"),
+    [
+        ([], None, None),
+        ([("a", "x")], "foot", "table.png"),
+        ([("a", ""), ("b", "y"), ("c", "z")], "", None),
+        ([("a", "x" * 3000), ("b", "y" * 3000)], "f" * 500, "hand.png"),
+    ],
+)
+def test_a_cards_fixed_components_are_counted_as_they_are_laid_out(parts, footer, image):
+    from bot.ui import v2
+
+    card = v2.Card(title="T", colour=None, text="main", parts=parts, footer=footer, image=image)
+    assert v2.fixed_components(card) == 1 + len(v2._texts(card)) + (image is not None)
+    assert v2.fixed_components(card) == v2.card_view(card).component_count()
