@@ -79,3 +79,31 @@ def test_chupate2_table_stamps_the_stock_and_leaves_the_seats_cards_to_the_text(
     for row in range(len(view.seats)):
         row_y = round((chupate2.CENTRE_H + 20 + row * chupate2.SEAT_ROW_H + 21) * s)
         assert all(rgb.getpixel((x, row_y)) != red for x in range(rgb.width)), row
+
+
+def test_chupate2_tables_drawn_on_the_shared_layer_leave_it_as_it_was():
+    """Every table is drawn on a copy of its fixed layer (felt, stock, direction, panel): a
+    table drawn after others, on the layer they used, is the same as drawn first, and a layer
+    is drawn once per seat count and direction."""
+    import random
+
+    from games.chupate2 import GAME
+
+    def tr(key, **params):
+        return key
+
+    views = []
+    for n in range(4):
+        state = GAME.new(["a", "b", "c"], f"layer-{n}", None)
+        rng = random.Random(n)
+        for _ in range(6 * n):
+            (seat,) = GAME.to_act(state)
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        views.append(GAME.view(state, None))
+    chupate2._table_layer.cache_clear()
+    first = chupate2.render_table(views[0], tr)
+    later = [chupate2.render_table(view, tr) for view in views[1:]]
+    assert len(set(later) | {first}) == len(views)  # four different tables...
+    assert chupate2.render_table(views[0], tr) == first  # ...left the layer untouched
+    directions = {view.direction for view in views}
+    assert chupate2._table_layer.cache_info().currsize == len(directions)
