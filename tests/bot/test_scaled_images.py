@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.ui.amapatolli import images as amapatolli
 from bot.ui.chupate2 import images as chupate2
 from bot.ui.images.fonts import font
 from bot.ui.images.scaled import ScaledDraw, canvas, scaled_font, scaled_size, sprite, stamp
@@ -79,3 +81,35 @@ def test_chupate2_table_stamps_the_stock_and_leaves_the_seats_cards_to_the_text(
     for row in range(len(view.seats)):
         row_y = round((chupate2.CENTRE_H + 20 + row * chupate2.SEAT_ROW_H + 21) * s)
         assert all(rgb.getpixel((x, row_y)) != red for x in range(rgb.width)), row
+
+
+@pytest.mark.parametrize("key", ["amapatolli", "chupate2"])
+def test_tables_drawn_on_the_shared_layer_leave_it_as_it_was(key):
+    """Every table is drawn on a copy of its fixed layer (felt, stock, direction, panel): a
+    table drawn after others, on the layer they used, is the same as drawn first, and a layer
+    is drawn once per direction (same seat count and words)."""
+    import random
+
+    from bot.registry import load_games
+
+    game = load_games()[key]
+    module = {"amapatolli": amapatolli, "chupate2": chupate2}[key]
+
+    def tr(key, **params):
+        return key
+
+    views = []
+    for n in range(4):
+        state = game.new(["a", "b", "c"], f"layer-{n}", None)
+        rng = random.Random(n)
+        for _ in range(6 * n):
+            seat = sorted(game.to_act(state))[0]
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        views.append(game.view(state, None))
+    module._table_layer.cache_clear()
+    first = module.render_table(views[0], tr)
+    later = [module.render_table(view, tr) for view in views[1:]]
+    assert len(set(later) | {first}) > 2  # different tables...
+    assert module.render_table(views[0], tr) == first  # ...left the layer untouched
+    directions = {view.direction for view in views}
+    assert module._table_layer.cache_info().currsize == len(directions)

@@ -11,6 +11,7 @@ force. A card's name in words is in ``bot.ui.amapatolli.text``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection, Mapping
 
@@ -18,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force
 from bot.ui.images.fonts import fit_size, font, plain, png_of, text_drawer
-from bot.ui.images.scaled import canvas, scaled_size, stamp
+from bot.ui.images.scaled import canvas, drawer, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
@@ -158,12 +159,38 @@ IMAGE_INPUTS_TABLE = frozenset(
 )
 
 
+STOCK_X = 310  # the stock's left, the direction under it
+PANEL_X = 470  # the right panel's left: the seats
+LAYERS = 8  # two directions x the locales in use
+
+
+@functools.lru_cache(maxsize=LAYERS)
+def _table_layer(clockwise: bool, last_card: str, direction: str) -> Image.Image:
+    """What every table turning this way shows: the felt, the last card's title, the stock's
+    picture (its count is the text's), the direction's arrow and word, the seats' panel. Drawn
+    once per process and copied for each image (issue 29); nothing drawn over it later reaches
+    under it, so the pixels are the same as drawn in one go."""
+    width, height = TABLE_LAYOUT
+    image, draw = canvas(TABLE_LAYOUT, TABLE, TABLE_SCALE)
+    _text(draw, (40, 22), last_card, 20, DIM)
+    for k in range(3):
+        stamp(draw, _draw_back, STOCK_X + k * 3, 60 - k * 3, 60, 86)
+    _direction_arrow(draw, STOCK_X + 35, 250, 26, clockwise)
+    _text(draw, (STOCK_X + 35, 295), direction, _fit(direction, 14, 150), DIM, "mm")
+    draw.rounded_rectangle((PANEL_X, 20, width - 20, height - 20), 12, fill=PANEL)
+    return image
+
+
 def render_table(
     view: AmapatolliView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
     """The public table: the last card, the colours in force, the direction and the seats."""
     width, height = TABLE_LAYOUT
-    image, draw = canvas(TABLE_LAYOUT, TABLE, TABLE_SCALE)
+    clockwise = view.direction == 1
+    key = "amapatolli.table.direction.cw" if clockwise else "amapatolli.table.direction.ccw"
+    layer = _table_layer(clockwise, tr("amapatolli.table.last_card"), tr(key))
+    image = layer.copy()
+    draw = drawer(image, TABLE_SCALE)
 
     def name(seat: str | None) -> str:
         if seat is None:
@@ -172,8 +199,7 @@ def render_table(
             return names[seat]
         return tr("amapatolli.table.seat", n=view.seats.index(seat) + 1)
 
-    # the last card played
-    _text(draw, (40, 22), tr("amapatolli.table.last_card"), 20, DIM)
+    # the last card played (the layer has its title)
     card_w, card_h = 230, 330
     _draw_card(
         draw,
@@ -188,20 +214,8 @@ def render_table(
     line = colours_in_force(view, tr)
     _text(draw, (40 + card_w // 2, 405), line, _fit(line, 17, 300), TEXT, "mm")
 
-    # the stock (its count is the text's) and the direction
-    px = 310
-    for k in range(3):
-        stamp(draw, _draw_back, px + k * 3, 60 - k * 3, 60, 86)
-    _direction_arrow(draw, px + 35, 250, 26, view.direction == 1)
-    key = (
-        "amapatolli.table.direction.cw" if view.direction == 1 else "amapatolli.table.direction.ccw"
-    )
-    text = tr(key)
-    _text(draw, (px + 35, 295), text, _fit(text, 14, 150), DIM, "mm")
-
     # right panel: the winner at the end, and the seats in their order
-    rx, rw = 470, width - 470 - 20
-    draw.rounded_rectangle((rx, 20, rx + rw, height - 20), 12, fill=PANEL)
+    rx, rw = PANEL_X, width - PANEL_X - 20  # on the layer's panel
     y = 36
     if view.finished:
         winners = ", ".join(name(s) for s in view.winners)

@@ -13,6 +13,7 @@ The words for cards, actions and events are in ``bot.ui.chupate2.text``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
 
@@ -21,7 +22,7 @@ from PIL import Image, ImageDraw
 from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
 from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
-from bot.ui.images.scaled import canvas, stamp
+from bot.ui.images.scaled import canvas, drawer, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_KEY, FACE_OF, WILD
@@ -235,28 +236,45 @@ IMAGE_INPUTS_TABLE = frozenset(
 )
 
 
+# Fixed layers kept per process: a few seat counts x two directions x the locales in use.
+LAYERS = 16
+STOCK_X, TOP_X, CARD_Y = 90, 330, 55  # the stock's and the top card's left, their top
+CARD_BOX = (130, 195)  # a table card's width and height
+
+
+@functools.lru_cache(maxsize=LAYERS)
+def _table_layer(height: int, clockwise: bool, direction: str) -> Image.Image:
+    """What every table of ``height`` (its seat count) turning this way shows: the felt, the
+    stock's picture, the direction's arrows and word, the seats' panel. Drawn once per process
+    and copied for each image (issue 29: 0.30 ms of drawing became a 0.04 ms copy); nothing
+    drawn over it later reaches under it, so the pixels are the same as drawn in one go."""
+    image, draw = canvas((TABLE_W, height), FELT, TABLE_SCALE)
+    for i in range(3):  # the stock's picture; how many it holds is the text's
+        stamp(draw, draw_back, STOCK_X + i * 3, CARD_Y - i * 3, CARD_BOX[0], CARD_BOX[1])
+    cx, cy = TOP_X + CARD_BOX[0] / 2, CARD_Y + CARD_BOX[1] / 2
+    _direction_arrow(draw, cx, cy, 150, clockwise)
+    _centred(draw, (cx, cy + 168), direction, _font(MEDIUM_SIZE), fill=DIM)
+    draw.rectangle((0, CENTRE_H + 10, TABLE_W, height), fill=PANEL)
+    return image
+
+
 def render_table(
     view: Chupate2View, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
     seats = view.seats
     height = CENTRE_H + 20 + SEAT_ROW_H * len(seats) + 16
-    image, draw = canvas((TABLE_W, height), FELT, TABLE_SCALE)
+    clockwise = view.direction > 0
+    direction = tr("chupate2.image.direction_cw" if clockwise else "chupate2.image.direction_ccw")
+    image = _table_layer(height, clockwise, direction).copy()
+    draw = drawer(image, TABLE_SCALE)
     small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
 
-    # stock, top card, colour in force, direction, pending draw
-    cw, ch = 130, 195
-    sx, sy = 90, 55
-    for i in range(3):  # the stock's picture; how many it holds is the text's
-        stamp(draw, draw_back, sx + i * 3, sy - i * 3, cw, ch)
-    tx = 330
+    # the top card (over the one before it) and what is in force
+    cw, ch = CARD_BOX
+    tx, sy = TOP_X, CARD_Y
     if len(view.discard) > 1:
         draw_card(draw, view.discard[-2], tx - 10, sy + 8, cw, ch, tr)
     draw_card(draw, view.top_card, tx, sy, cw, ch, tr, colour_in_force=view.colour)
-    _direction_arrow(draw, tx + cw / 2, sy + ch / 2, 150, view.direction > 0)
-    direction = tr(
-        "chupate2.image.direction_cw" if view.direction > 0 else "chupate2.image.direction_ccw"
-    )
-    _centred(draw, (tx + cw / 2, sy + ch / 2 + 168), direction, medium, fill=DIM)
 
     px = 620
     title = tr("chupate2.image.colour")
@@ -295,8 +313,7 @@ def render_table(
 
     # one row per seat, in seat order: its name, team and points (its cards and whose turn it
     # is are the message's text: ``IMAGE_INPUTS``)
-    y = CENTRE_H + 20
-    draw.rectangle((0, y - 10, TABLE_W, height), fill=PANEL)
+    y = CENTRE_H + 20  # under the layer's panel
     for i, seat in enumerate(seats):
         row_y = y + i * SEAT_ROW_H
         label = _seat_name(seat, i, tr, names)

@@ -116,10 +116,16 @@ def canvas(
     """A ``size`` layout's RGB image at ``scale`` and the draw to lay it out with (in layout
     units). The proxy stands in for Pillow's draw: it has every method the renderers call."""
     image = Image.new("RGB", scaled_size(size, scale), background)
+    return image, drawer(image, scale)
+
+
+def drawer(image: Image.Image, scale: float = 1.0) -> ImageDraw.ImageDraw:
+    """The draw to lay out on ``image`` (drawn at ``scale``) in layout units: e.g. on a copy of
+    a table's fixed layer (``layer``)."""
     draw = ImageDraw.Draw(image)
     if scale == 1.0:
-        return image, draw
-    return image, cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale))
+        return draw
+    return cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale))
 
 
 # A painter draws one fixed picture (a card back) with its top-left corner at (x, y), ``w`` by
