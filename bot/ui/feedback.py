@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -15,9 +15,6 @@ from bot.i18n import has, normalise_locale, tr
 from bot.places import Place, PlaceKind, place_of
 from games.core import IllegalAction
 from storage import StorageUnavailable
-
-if TYPE_CHECKING:  # the bot (bot/client.py) is the interactions' client
-    from bot.ui.host import TableHost
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +102,10 @@ async def _why_gone(interaction: discord.Interaction, exc: TableError) -> TableE
     table_id = exc.params.get("table")
     if not isinstance(table_id, int):
         return exc
-    registry = cast("TableHost", interaction.client).tables.registry
+    # The bot (bot/client.py, a ``TableHost``) is every interaction's client; typed Any, as
+    # importing the host here would close an import cycle in bot.ui.
+    client: Any = interaction.client
+    registry = client.tables.registry
     try:
         return await registry.why_gone(table_id)
     except Exception:
