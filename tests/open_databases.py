@@ -19,6 +19,8 @@ import warnings
 import aiosqlite
 import pytest
 
+from tests.waiting import HANG_GUARD_SECONDS
+
 
 def stop_open_sqlite_connections() -> int:
     """Stop the thread of every aiosqlite connection still open; how many there were."""
@@ -28,7 +30,7 @@ def stop_open_sqlite_connections() -> int:
             with warnings.catch_warnings():  # stop() looks for an event loop; there is none
                 warnings.simplefilter("ignore")
                 obj.stop()
-            obj._thread.join(timeout=5)
+            obj._thread.join(timeout=HANG_GUARD_SECONDS)
             stopped += 1
     return stopped
 

@@ -14,6 +14,7 @@ from bot.service import ServiceConfig, TableService
 from storage import open_database
 from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
+from tests.waiting import within_guard
 
 TURN = 60
 MOVED_AT = 1_800_000_000.0  # the wall clock the service is given when the moves are made
@@ -37,7 +38,7 @@ class Sleeps:
         """Until ``count`` sleeps (of ``seconds``, if given) were asked for."""
         while len([s for s in self.asked if seconds in (None, s)]) < count:
             self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), 10)  # a hang guard only
+            await within_guard(self.changed.wait())
 
 
 async def _service(path, sleep=asyncio.sleep, listener=None, clock=time.time):

@@ -22,6 +22,7 @@ import pytest
 from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
 from tests.fakediscord.server import FakeDiscord
 from tests.pg_server import PostgresServer
+from tests.waiting import within_guard
 
 DEFAULT_SEED = "e2e-seed-0001"
 READY_WITHIN = 60.0  # seconds: a hang bound for the bot's start (a busy machine is slow)
@@ -103,7 +104,7 @@ class Mesa:
         await self.bot.close()
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(self._task, 10)
+                await within_guard(self._task)
         self.bot = None
         self._task = None
 

@@ -127,6 +127,26 @@ class HandOffs:
         loop = asyncio.get_running_loop()
         self._loop, self._factory = loop, loop.get_task_factory()
         loop.set_task_factory(self._task)
+        # A timer the click's work arms (the acknowledgement at the answer's deadline, which a
+        # loaded machine reaches) runs outside any task: what it starts is the click's work too.
+        self._timer: tuple[asyncio.Task | None, list[str]] | None = None
+        real_call_at = loop.call_at
+
+        def call_at(when, callback, *args, **kwargs):
+            if not self.on:
+                return real_call_at(when, callback, *args, **kwargs)
+            armed_by = (asyncio.current_task(loop), _chain_files(sys._getframe(1)))
+
+            def fire(*fired_args):
+                self._timer = armed_by
+                try:
+                    callback(*fired_args)
+                finally:
+                    self._timer = None
+
+            return real_call_at(when, fire, *args, **kwargs)
+
+        monkeypatch.setattr(loop, "call_at", call_at)
         monkeypatch.setattr(items.FromCustomId, "from_custom_id", self._from_custom_id())
         real_write = TablesRepo.record_action
 
@@ -161,7 +181,11 @@ class HandOffs:
     def _task(self, loop, coro, **kwargs):
         task = asyncio.Task(coro, loop=loop, **kwargs)
         if self.on:
-            self._started[task] = (asyncio.current_task(loop), _chain_files(sys._getframe(1)))
+            parent, chain = asyncio.current_task(loop), _chain_files(sys._getframe(1))
+            if parent is None and self._timer is not None:  # started by a timer's callback
+                parent, armed = self._timer
+                chain = armed + [f for f in chain if f not in armed]
+            self._started[task] = (parent, chain)
         return task
 
     def _chain_of(self, task: asyncio.Task | None, frame) -> list[str] | None:

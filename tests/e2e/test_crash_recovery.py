@@ -16,6 +16,7 @@ from tests.e2e.driver_kit import take
 from tests.fakediscord.users import RawValue
 from tests.message_text import clickable, read_card
 from tests.timers import RecordedTimers
+from tests.waiting import within_guard
 
 SEED = "e2e-0063"
 
@@ -83,7 +84,7 @@ async def test_a_table_whose_edit_was_lost_is_shown_again_on_start_up(
     # Start-up itself shows it (issue 16: "within 2 s of the restart"; the soak and
     # bench/crash.py time it): once recovery has handed the tables behind to the listener and
     # the listener has sent what it had, the message shows the move, before anyone clicked.
-    await asyncio.wait_for(mesa.bot.recovery.shown_again.wait(), 10)
+    await within_guard(mesa.bot.recovery.shown_again.wait())
     await mesa.bot.listener.drain()
     table.oracle.apply(seat, action)
     assert table.version() == version + 1
@@ -489,7 +490,7 @@ async def test_a_late_recovery_leaves_this_process_s_own_commands_to_their_handl
 
     monkeypatch.setattr(Lobby, "open", slow_open)
     handle = await alice.slash("play amapatolli")
-    await asyncio.wait_for(entered.wait(), 10)
+    await within_guard(entered.wait())
     assert await mesa.bot.tables.intents.unanswered()  # remembered, under way
     before = dict(mesa.bot.recovery.resolved)
     await mesa.bot.recovery.resolve_intents()  # as if start-up's recovery came this late

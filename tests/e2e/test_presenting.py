@@ -17,6 +17,7 @@ from bot.ui import payload as sending
 from bot.ui.pacer import Priority, RequestPacer
 from tests.e2e.chupate2_driver import start_game
 from tests.message_text import read_card
+from tests.waiting import within_guard
 
 SEED = "e2e-c2-0079"
 FOOTER_VERSION = re.compile(r"(\d+)\s*$")
@@ -70,7 +71,7 @@ async def test_public_edits_skip_versions_when_behind_and_never_go_back(
         seat, action = _any_move(table)
         await bot.tables.act(table.id, seat, None, action)
         if not held.is_set():
-            await asyncio.wait_for(held.wait(), 10)  # the first edit is out (and held)
+            await within_guard(held.wait())  # the first edit is out (and held)
     last = table.version
     gate.set()
     await driver.wait_version(last)

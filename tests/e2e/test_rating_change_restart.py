@@ -4,13 +4,13 @@ the final message from storage alone, rating changes included."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from games.amapatolli import GAME
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.driver_kit import take
 from tests.message_text import read_card
+from tests.waiting import within_guard
 
 SEED = "e2e-0063"
 
@@ -54,7 +54,7 @@ async def test_the_final_message_rebuilt_after_a_restart_shows_the_rating_change
     await fake.wait_until(finished, what="the final commit")
     assert table.version() == version and not _changes(table.public())
     await mesa.restart()
-    await asyncio.wait_for(mesa.bot.recovery.shown_again.wait(), 10)
+    await within_guard(mesa.bot.recovery.shown_again.wait())
     await mesa.bot.listener.drain()
     table.oracle.apply(seat, action)
     assert table.version() == version + 1  # shown by the restarted bot, from storage

@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from tests.waiting import HANG_GUARD_SECONDS
+
 from .server import FakeDiscord
 
 
@@ -62,7 +64,7 @@ async def running_bot(
         finally:
             await client.close()
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(task, 5)
+                await asyncio.wait_for(task, HANG_GUARD_SECONDS)
 
 
 @pytest.fixture
