@@ -1,7 +1,11 @@
 """Where the bot's CPU goes per REST request (issue 29 item 3): a table message's edit through
 an interaction token, the way the bot sends it (discord.py's ``AsyncWebhookAdapter``, the
 session wrapped by ``bot/ui/http_gate.py`` or not), against a small aiohttp server in another
-process (its CPU is not counted) answering with a message's JSON, as Discord does.
+process (its CPU is not counted) answering with a message's JSON, as Discord does. Also a
+click's update (an interaction callback of type 7, through discord.py's ``edit_message``) with
+Discord's answer asked for and parsed (discord.py's way) and not (``bot.ui.payload.
+callbacks_unread``), and the views' own edit (``bot.ui.payload.edit_followup``, its answer
+unread), each with a JSON body and with a PNG.
 
     .venv/bin/python bench/profile_requests.py [--requests 600] [--top 15]
     .venv/bin/python bench/profile_requests.py --loop asyncio,uvloop --top 0   # both loops

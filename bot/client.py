@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -310,9 +311,19 @@ class MesaBot(commands.Bot):
         if self.recovery is not None:
             await self.recovery.represent()
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A component click nothing handles (an id that no longer parses) still gets an answer."""
-        await self.unrouted.answer_if_unrouted(self, interaction)
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's, and a component click nothing handles (an id that no longer parses)
+        still gets an answer, in a task of its own. Found out here, at once: an
+        ``on_interaction`` method cost every click a task only to find it routed (issue 29)."""
+        super().dispatch(event_name, *args, **kwargs)
+        if event_name != "interaction":
+            return
+        interaction = args[0]
+        if interaction.type is discord.InteractionType.component and not UnroutedClicks.routed(
+            self, interaction
+        ):
+            answer = functools.partial(self.unrouted.answer_if_unrouted, self)
+            self._schedule_event(answer, "on_interaction", interaction)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id:

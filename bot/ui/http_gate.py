@@ -98,7 +98,10 @@ _ANSWER_KINDS = {4: "message", 5: "thinking", 6: "deferred", 7: "update", 9: "mo
 
 def answer_kind(body: Any) -> str:
     """The kind of a callback from its body: a JSON text (discord.py writes ``type`` first),
-    or a multipart form, which only an answer with files is: a message or an update."""
+    or a multipart form (``FormData``, or its bytes: ``bot/ui/payload.py``), which only an
+    answer with files is: a message or an update."""
+    if isinstance(body, bytes) and body.startswith(b"--"):
+        return "files"
     if isinstance(body, str | bytes):
         text = body[:24].decode() if isinstance(body, bytes) else body[:24]
         marker = text.find('"type":')

@@ -139,6 +139,7 @@ class TableItem(
     handled_by: ClassVar[str] = "PlayCog"  # the cog whose handler ``run`` calls
     _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
     _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
+    _stored: ClassVar[tuple[str, ...]] = ()  # the fields and looks set on the item
     table_id: int
 
     def __init_subclass__(cls, *, template: ids.CustomIdFormat | None = None) -> None:
@@ -155,6 +156,11 @@ class TableItem(
             else:
                 fields[name] = value
         cls._fields, cls._looks = fields, looks
+        # what a constructor sets on the item (not ``row``: discord.py's property), worked
+        # out once per class, not per item built (dozens per move, issue 29)
+        cls._stored = tuple(
+            name for name in (*fields, *looks) if not isinstance(getattr(cls, name, None), property)
+        )
         if template is not None:
             cls.id_format = template
             if tuple(fields) != template.names:
@@ -162,20 +168,26 @@ class TableItem(
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
-        if len(args) > len(cls._fields):
-            raise TypeError(f"{cls.__name__} takes {len(cls._fields)} positional arguments")
-        values = dict(zip(cls._fields, args, strict=False))
-        for name, default in cls._fields.items():
-            if name not in values:
-                values[name] = kwargs.pop(name, default)
-            if values[name] is _REQUIRED:
+        fields = cls._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{cls.__name__} takes {len(fields)} positional arguments")
+        values = dict(zip(fields, args, strict=False))
+        if len(values) < len(fields):
+            for name, default in fields.items():
+                if name not in values:
+                    values[name] = kwargs.pop(name, default)
+        for name, value in values.items():
+            if value is _REQUIRED:
                 raise TypeError(f"{cls.__name__} needs {name}")
-        looks = {name: kwargs.pop(name, default) for name, default in cls._looks.items()}
+        looks = dict(cls._looks)
         if kwargs:
-            raise TypeError(f"{cls.__name__} got unexpected {sorted(kwargs)}")
-        for name, value in (values | looks).items():
-            if not isinstance(getattr(cls, name, None), property):  # ``row`` lives in the item
-                setattr(self, name, value)
+            for name in [name for name in kwargs if name in looks]:
+                looks[name] = kwargs.pop(name)
+            if kwargs:
+                raise TypeError(f"{cls.__name__} got unexpected {sorted(kwargs)}")
+        everything = values | looks
+        for name in cls._stored:  # ``row`` lives in the item
+            setattr(self, name, everything[name])
         super().__init__(self.component(cls.id_format.format(values), looks))
         # The table this click is about, looked up once when it runs (``_run_loaded``).
         self.found: Table | None = None

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-import aiohttp
 import discord
 import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
@@ -111,17 +112,6 @@ async def edit_followup(
     _keep_view(state, view, message_id)
 
 
-# The edit of a message through an interaction token, as ``AsyncWebhookAdapter.
-# edit_webhook_message`` sends it (the same URL, query, body, bucket lock, 429 / 5xx retries and
-# errors: ``AsyncWebhookAdapter.request``'s), minus the work it does for an answer the views do
-# not read: a ``Route`` and a query built per call, the body serialised to a ``str`` and encoded
-# again, the answer decoded and parsed as JSON (here only when it is an error). Two or three
-# edits per move (issue 29). discord.py's internals used (re-check on upgrade): ``Route.BASE``,
-# the adapter's per-(webhook id, token) locks ``_locks`` and ``AsyncDeferredLock``,
-# ``utils._parse_ratelimit_header``, ``FormData(quote_fields=False)`` for a multipart body.
-_JSON_TYPE = "application/json"
-
-
 async def _webhook_edit(
     interaction: discord.Interaction,
     message: int | str,
@@ -132,13 +122,80 @@ async def _webhook_edit(
     proxy_auth: Any,
     with_components: bool,
 ) -> None:
+    """The request of ``AsyncWebhookAdapter.edit_webhook_message`` (its URL, query and bucket),
+    its answer unread (``send``)."""
     application_id, token = interaction.application_id, interaction.token
-    url = (
-        f"{Route.BASE}/webhooks/{application_id}/{quote(token, safe='')}/messages/{message}"
-        f"?with_components={int(with_components)}"
+    path = f"/webhooks/{application_id}/{quoted(token)}/messages/{message}"
+    await send(
+        "PATCH",
+        token_url(f"{path}?with_components={int(with_components)}"),
+        (application_id, token),
+        params,
+        session=session,
+        proxy=proxy,
+        proxy_auth=proxy_auth,
     )
+
+
+_EDITABLE = ("content", "embeds", "attachments", "view", "allowed_mentions")
+
+
+def _edit_parameters(kwargs: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(kwargs) - set(_EDITABLE)
+    if unknown:
+        raise TypeError(f"not an edit of content, embeds, attachments or view: {sorted(unknown)}")
+    return {name: kwargs.get(name, MISSING) for name in _EDITABLE}
+
+
+def _keep_view(state: Any, view: Any, message_id: int) -> None:
+    """What discord.py does after an edit: a live view that routes clicks is kept for it."""
+    if view and view is not MISSING and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message_id)
+
+
+# ----- requests through an interaction token whose answer nobody reads --------------------------
+# Issue 29: the views' edits of their messages (``edit_followup``) and a click's update or
+# deferred update (``callbacks_unread``), two to four per move.
+#
+# ``send`` sends such a request as discord.py's ``AsyncWebhookAdapter.request`` does (the same
+# URL and body, the same per-(id, token) bucket lock and its delay after a bucket's last
+# request, the same 429 / 5xx retries, the same errors), minus the work it does for an answer
+# nobody reads: a ``Route`` and a query built per call, the JSON body serialised to a ``str`` and
+# encoded again, a multipart body built by ``aiohttp.FormData`` part by part (its boundary from
+# ``uuid4``: a system call per request), and the answer decoded and parsed as JSON (here only an
+# error's). discord.py internals used (re-check on upgrade): ``Route.BASE``, the adapter's
+# ``_locks`` and ``AsyncDeferredLock``, ``utils._parse_ratelimit_header``, the parts of
+# ``MultipartParameters.multipart`` (``name``, ``value``, ``filename``, ``content_type``), the
+# default adapter of ``async_context`` (never ``set`` by the bot) and what
+# ``InteractionCallbackResponse`` reads of a callback's answer (``interaction.id``).
+JSON_TYPE = "application/json"
+# A multipart body's boundary: random once per process, then made unique by the clock's
+# nanoseconds (aiohttp draws a ``uuid4`` per body).
+_BOUNDARY_BASE = f"mesa{uuid.uuid4().hex}"
+
+
+def token_url(path: str) -> str:
+    """The URL of ``path`` (its token already quoted: ``quoted``) on Discord's API."""
+    return f"{Route.BASE}{path}"
+
+
+def quoted(token: str) -> str:
+    return quote(token, safe="")
+
+
+async def send(
+    method: str,
+    url: str,
+    bucket: tuple[Any, str],
+    params: MultipartParameters,
+    *,
+    session: Any,
+    proxy: str | None = None,
+    proxy_auth: Any = None,
+) -> None:
+    """``method url`` with ``params``' body, the answer unread (see above); ``bucket`` is
+    discord.py's bucket of the route: (its webhook or interaction id, its token)."""
     adapter: Any = async_context.get()
-    bucket = (application_id, token)  # discord.py's bucket of the same route
     lock = adapter._locks.get(bucket)
     if lock is None:
         adapter._locks[bucket] = lock = asyncio.Lock()
@@ -151,14 +208,12 @@ async def _webhook_edit(
             for file in files:
                 file.reset(seek=attempt)
             data: Any = body
-            headers = {"Content-Type": _JSON_TYPE} if body is not None else {}
+            headers = {"Content-Type": JSON_TYPE} if body is not None else {}
             if params.multipart:
-                data = aiohttp.FormData(quote_fields=False)
-                for part in params.multipart:
-                    data.add_field(**part)
+                data, headers["Content-Type"] = multipart(params.multipart)
             try:
                 async with session.request(
-                    "PATCH", url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
+                    method, url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
                 ) as response:
                     raw = await response.read()  # read whole: the connection is kept alive
                     status = response.status
@@ -173,7 +228,7 @@ async def _webhook_edit(
                         retry_after = float(answer["retry_after"])
                         log.warning(
                             "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
-                            application_id,
+                            bucket[0],
                             retry_after,
                         )
                         await asyncio.sleep(retry_after)
@@ -199,25 +254,42 @@ async def _webhook_edit(
 def _answer(response: Any, raw: bytes) -> Any:
     """An error's answer as discord.py reads it (``json_or_text``): JSON, else the text."""
     text = raw.decode("utf-8", errors="replace")
-    if response.headers.get("content-type") == _JSON_TYPE:
+    if response.headers.get("content-type") == JSON_TYPE:
         return orjson.loads(text)
     return text
 
 
-_EDITABLE = ("content", "embeds", "attachments", "view", "allowed_mentions")
+def multipart(parts: list[dict[str, Any]]) -> tuple[bytes, str]:
+    """discord.py's multipart parts (``payload_json`` and the files) as one
+    ``multipart/form-data`` body and its content type: the parts ``aiohttp.FormData(
+    quote_fields=False)`` writes, written at once."""
+    boundary = f"{_BOUNDARY_BASE}{time.perf_counter_ns():x}"
+    dash = f"--{boundary}\r\n".encode()
+    chunks: list[bytes] = []
+    for part in parts:
+        value = part["value"]
+        if isinstance(value, str):
+            content = value.encode()
+            kind = part.get("content_type") or "text/plain; charset=utf-8"
+        else:
+            content = value if isinstance(value, bytes) else value.read()
+            kind = part.get("content_type") or "application/octet-stream"
+        disposition = f'form-data; name="{_escaped(part["name"])}"'
+        if part.get("filename") is not None:
+            disposition += f'; filename="{_escaped(part["filename"])}"'
+        chunks += [
+            dash,
+            f"Content-Type: {kind}\r\nContent-Disposition: {disposition}\r\n\r\n".encode(),
+            content,
+            b"\r\n",
+        ]
+    chunks.append(f"--{boundary}--\r\n".encode())
+    return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
 
 
-def _edit_parameters(kwargs: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(kwargs) - set(_EDITABLE)
-    if unknown:
-        raise TypeError(f"not an edit of content, embeds, attachments or view: {sorted(unknown)}")
-    return {name: kwargs.get(name, MISSING) for name in _EDITABLE}
-
-
-def _keep_view(state: Any, view: Any, message_id: int) -> None:
-    """What discord.py does after an edit: a live view that routes clicks is kept for it."""
-    if view and view is not MISSING and not view.is_finished() and view.is_dispatchable():
-        state.store_view(view, message_id)
+def _escaped(text: str) -> str:
+    """A form field's name or file name inside its quotes (aiohttp's ``quote_fields=False``)."""
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 # ----- interaction callbacks whose answer nobody reads ------------------------------------------
@@ -225,18 +297,14 @@ def _keep_view(state: Any, view: Any, message_id: int) -> None:
 # of the clicked message (type 7) or its deferral (type 6) with that whole message, which
 # discord.py parses into an ``InteractionMessage`` that nobody reads (the bot has the clicked
 # message; ``InteractionResponse.edit_message`` and ``defer`` are awaited for their success).
-# Without the parameter Discord answers 204 No Content: nothing to receive nor parse (issue 29,
-# ~1 callback per move). discord.py's internals used here (re-check on upgrade): the default
-# adapter of ``async_context`` (the ContextVar's default instance, never ``set`` by the bot),
-# its ``request`` (kept: the bucket lock, 429 and 5xx retries, the errors) and what
-# ``InteractionCallbackResponse`` reads of the answer (``interaction.id``, the rest optional).
+# Without the parameter Discord answers 204 No Content: nothing to receive nor parse.
 _UNREAD_TYPES = frozenset({6, 7})
 _UNREAD_KINDS = frozenset({"update", "deferred"})  # their ``http_gate.answer_kind``
 
 
 def callbacks_unread(adapter: AsyncWebhookAdapter | None = None) -> None:
     """Send ``adapter``'s (default: discord.py's) update and deferred-update callbacks without
-    asking for Discord's answer; every other callback as discord.py sends it."""
+    asking for Discord's answer (``send``); every other callback as discord.py sends it."""
     target: Any = adapter if adapter is not None else async_context.get()
     if getattr(target, "_mesa_callbacks_unread", False):
         return
@@ -260,20 +328,15 @@ def callbacks_unread(adapter: AsyncWebhookAdapter | None = None) -> None:
                 proxy_auth=proxy_auth,
                 params=params,
             )
-        route = Route(
+        url = token_url(f"/interactions/{interaction_id}/{quoted(token)}/callback")
+        sent = send(
             "POST",
-            "/interactions/{webhook_id}/{webhook_token}/callback",
-            webhook_id=interaction_id,
-            webhook_token=token,
-        )
-        sent = target.request(
-            route,
+            url,
+            (interaction_id, token),
+            params,
             session=session,
             proxy=proxy,
             proxy_auth=proxy_auth,
-            payload=None if params.files else params.payload,
-            multipart=params.multipart if params.files else None,
-            files=params.files or None,
         )
         return _unread_answer(sent, interaction_id)
 

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from bot import metrics
 from bot.ui import http_gate
+from bot.ui import payload as sending
 from bot.ui.pacer import RequestPacer
 from bot.ui.view_kit import SlotSet, ViewKit, stage_done
 from tests.waiting import within_guard
@@ -149,6 +150,8 @@ def test_a_clicks_answer_is_timed_apart_by_its_kind():
     assert kinds == {k: k for k in kinds}
     assert http_gate.answer_kind(b'{"type":6}') == "deferred"
     assert http_gate.answer_kind(object()) == "files"  # a multipart form
+    form, _ = sending.multipart([{"name": "payload_json", "value": '{"type":7}'}])
+    assert http_gate.answer_kind(form) == "files"  # a multipart form's bytes (bot/ui/payload.py)
     assert http_gate.answer_kind(None) == "other"
     assert http_gate.answer_kind('{"data":{}}') == "other"
 
