@@ -1,7 +1,8 @@
 """Table images per move, per game: how many moves of random games change the public table
 image's cache key (``ImageRequest.digest``) and so need a new image drawn and uploaded, with the
 game's declared image inputs (``IMAGE_INPUTS['render_table']``, today) against every drawn view
-field (before any was declared), and the draw + encode CPU and KiB of the images that remain.
+field (before any was declared), and the draw + encode CPU and KiB of the images that remain;
+the last row, every game's moves together: images per move, and their CPU per move.
 
     .venv/bin/python bench/profile_render_per_move.py [--games 6] [--moves 200]
 
@@ -32,6 +33,8 @@ def main() -> None:
         " draw+encode ms CPU/image | KiB/image |"
     )
     print("|---|---|---|---|---|---|")
+    total_moves = total_declared = 0
+    total_cpu = total_kib = 0.0
     for key, game in sorted(load_games().items()):
         seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
         names = {s: f"Jugador {s}" for s in seats}
@@ -66,6 +69,16 @@ def main() -> None:
             f"| {key} | {moves} | {every / moves:.2f} | {declared / moves:.2f} |"
             f" {cpu * 1000 / max(declared, 1):.2f} | {kib / max(declared, 1):.1f} |"
         )
+        total_moves += moves
+        total_declared += declared
+        total_cpu += cpu
+        total_kib += kib
+    print(
+        f"| **all** | {total_moves} | | {total_declared / total_moves:.2f} |"
+        f" {total_cpu * 1000 / max(total_declared, 1):.2f}"
+        f" ({total_cpu * 1000 / total_moves:.2f} per move) |"
+        f" {total_kib / max(total_declared, 1):.1f} |"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from bot.ui.amapatolli import images as amapatolli
 from bot.ui.chupate2 import images as chupate2
 from bot.ui.images.fonts import font
 from bot.ui.images.scaled import ScaledDraw, canvas, scaled_font, scaled_size, sprite, stamp
+from bot.ui.macarena import images as macarena
 
 BG = (0, 0, 0)
 INK = (255, 255, 255)
@@ -83,17 +84,25 @@ def test_chupate2_table_stamps_the_stock_and_leaves_the_seats_cards_to_the_text(
         assert all(rgb.getpixel((x, row_y)) != red for x in range(rgb.width)), row
 
 
-@pytest.mark.parametrize("key", ["amapatolli", "chupate2"])
+# What a game's fixed table layer depends on beside the seat count and the words.
+LAYER_KEYS = {
+    "amapatolli": lambda view: view.direction,
+    "chupate2": lambda view: view.direction,
+    "macarena": lambda view: any(p.playable for p in view.pozos),  # the legend's third item
+}
+
+
+@pytest.mark.parametrize("key", sorted(LAYER_KEYS))
 def test_tables_drawn_on_the_shared_layer_leave_it_as_it_was(key):
-    """Every table is drawn on a copy of its fixed layer (felt, stock, direction, panel): a
+    """Every table is drawn on a copy of its fixed layer (felt, stock, direction, panels): a
     table drawn after others, on the layer they used, is the same as drawn first, and a layer
-    is drawn once per direction (same seat count and words)."""
+    is drawn once per what it shows (same seat count and words)."""
     import random
 
     from bot.registry import load_games
 
     game = load_games()[key]
-    module = {"amapatolli": amapatolli, "chupate2": chupate2}[key]
+    module = {"amapatolli": amapatolli, "chupate2": chupate2, "macarena": macarena}[key]
 
     def tr(key, **params):
         return key
@@ -111,5 +120,5 @@ def test_tables_drawn_on_the_shared_layer_leave_it_as_it_was(key):
     later = [module.render_table(view, tr) for view in views[1:]]
     assert len(set(later) | {first}) > 2  # different tables...
     assert module.render_table(views[0], tr) == first  # ...left the layer untouched
-    directions = {view.direction for view in views}
-    assert module._table_layer.cache_info().currsize == len(directions)
+    layers = {LAYER_KEYS[key](view) for view in views}
+    assert module._table_layer.cache_info().currsize == len(layers)

@@ -16,12 +16,13 @@ The words (cards as ``7♥``, action and event parameters) are in ``bot.ui.macar
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection
 
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font, png_of, text_drawer, text_width
-from bot.ui.images.scaled import canvas
+from bot.ui.images.scaled import canvas, drawer
 from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
 from games.macarena.view import MacarenaView
@@ -207,14 +208,14 @@ def _legend_width(text: str, size: int, frame: object | None) -> float:
     return text_width(text, size) + (20 if frame is not None else 0)
 
 
-def _table_legend(draw: ImageDraw.ImageDraw, view: MacarenaView, tr: Translator, y: float) -> None:
+def _table_legend(view: MacarenaView, tr: Translator) -> tuple[tuple[str, object | None], ...]:
     items: list[tuple[str, object | None]] = [
         (tr("macarena.image.legend.pozo"), None),
         (tr("macarena.image.legend.macas"), None),
     ]
     if any(p.playable for p in view.pozos):
         items.append((tr("macarena.image.legend.playable"), TEXT))
-    _legend(draw, y, items, WIDTH - 32)
+    return tuple(items)
 
 
 # What the table image reads of the view (``bot/ui/rendering.py``: its cache key). The stock, the
@@ -230,11 +231,40 @@ IMAGE_INPUTS_TABLE = frozenset(
 )
 
 
+STRIP_TOP = 500  # the standings strip's top
+HEADERS = (
+    ("collection", "macarena.image.collection_header"),
+    ("coins", "macarena.image.coins"),
+    ("elements", "macarena.image.elements"),
+    ("amulets", "macarena.image.amulets"),
+    ("macas", "macarena.image.macas"),
+)
+LAYERS = 16  # seat counts x with or without the playable legend x the locales in use
+
+
+@functools.lru_cache(maxsize=LAYERS)
+def _table_layer(
+    rows: int, headers: tuple[str, ...], legend: tuple[tuple[str, object | None], ...]
+) -> Image.Image:
+    """What every table of ``rows`` players shows: the felt, the standings strip with its
+    column headers, the legend. Drawn once per process and copied for each image (issue 29);
+    nothing drawn over it later reaches under it, so the pixels are the same as drawn in one
+    go."""
+    height = STRIP_TOP + 40 + rows * 34 + 12 + LEGEND_H
+    image, draw = canvas((WIDTH, height), TABLE, TABLE_SCALE)
+    draw.rectangle((0, STRIP_TOP, WIDTH, height), fill=PANEL)
+    for (column, _), text in zip(HEADERS, headers, strict=True):
+        _text(draw, (COLUMNS[column], STRIP_TOP + 10), text, 13, DIM)
+    _legend(draw, height - LEGEND_H + 6, list(legend), WIDTH - 32)
+    return image
+
+
 def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> bytes:
     rows = len(view.players)
-    strip_top = 500
-    height = strip_top + 40 + rows * 34 + 12 + LEGEND_H
-    image, draw = canvas((WIDTH, height), TABLE, TABLE_SCALE)
+    strip_top = STRIP_TOP
+    headers = tuple(tr(key) for _, key in HEADERS)
+    image = _table_layer(rows, headers, _table_legend(view, tr)).copy()
+    draw = drawer(image, TABLE_SCALE)
 
     # header
     header = tr("macarena.image.hand_number", hand=view.hand_number)
@@ -292,17 +322,7 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
                 number_of.get(owner, 0),
             )
 
-    # standings strip
-    draw.rectangle((0, strip_top, WIDTH, height), fill=PANEL)
-    headers = [
-        (COLUMNS["collection"], "macarena.image.collection_header"),
-        (COLUMNS["coins"], "macarena.image.coins"),
-        (COLUMNS["elements"], "macarena.image.elements"),
-        (COLUMNS["amulets"], "macarena.image.amulets"),
-        (COLUMNS["macas"], "macarena.image.macas"),
-    ]
-    for x, key in headers:
-        _text(draw, (x, strip_top + 10), tr(key), 13, DIM)
+    # standings (on the layer's strip, under its headers)
     for row, p in enumerate(view.players):
         y = strip_top + 38 + row * 34
         _numbered_dot(draw, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
@@ -321,7 +341,6 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
         if not p.amulets:
             _text(draw, (col["amulets"], y + 4), "0", 16, DIM)
         _text(draw, (col["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
-    _table_legend(draw, view, tr, height - LEGEND_H + 6)
     return _png(image)
 
 

@@ -9,6 +9,7 @@ from PIL import Image
 
 from bot.i18n.messages import render
 from bot.ui.images.scaled import scaled_size
+from bot.ui.macarena import images
 from bot.ui.macarena.images import LEGEND_H, TABLE_SCALE, WIDTH, render_hand, render_table
 from bot.ui.macarena.text import action_params, card_label, event_params
 from games.macarena import GAME, MoveMaca, Play
@@ -116,6 +117,8 @@ def _drawn_texts(monkeypatch) -> list[str]:
         return original(draw, xy, text, size, fill, anchor, bold, max_width)
 
     monkeypatch.setattr(fonts, "draw_text", spy)
+    # the table's fixed layer (strip headers, legend) drawn for every image, not once per process
+    monkeypatch.setattr(images, "_table_layer", images._table_layer.__wrapped__)
     return texts
 
 
