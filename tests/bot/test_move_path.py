@@ -11,6 +11,7 @@ from bot.service.models import Table
 from bot.workers import Workers
 from storage import TableRecord, open_database
 from storage.writer import Decided
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.toy_game import TOY
 from tests.waiting import computer_idle, until
 
@@ -47,15 +48,8 @@ async def _table(db_target, listener, players=("h", "a"), **config):
     db = await open_database(db_target)
     cfg = ServiceConfig(**{"cpu_delay_seconds": 0, **config})
     service = TableService(db, {"toy": TOY}, listener, cfg)
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="toy",
-        host_id=players[0],
-        host_name="Host",
-        locale="es",
-        options={"pile": 40},
-        seed="seed-1",
+    table = await open_lobby(
+        service, "toy", host=(players[0], "Host"), seed="seed-1", options={"pile": 40}
     )
     for seat in players[1:]:
         await service.lobby.join(table.id, seat, seat.upper())
@@ -241,16 +235,7 @@ async def test_computer_turns_are_presented_in_order_too(db_target):
     listener.on_game = jitter
     db = await open_database(db_target)
     service = TableService(db, {"toy": TOY}, listener, ServiceConfig(cpu_delay_seconds=0))
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="toy",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        options={"pile": 30},
-        seed="s",
-    )
+    table = await open_lobby(service, "toy", host=("h", "Host"), seed="s", options={"pile": 30})
     await service.lobby.add_cpu(table.id, "h", "easy")
     await service.lobby.add_cpu(table.id, "h", "normal")
     await service.lobby.start(table.id, "h")

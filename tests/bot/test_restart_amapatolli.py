@@ -6,6 +6,7 @@ import asyncio
 from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from storage import StandingsRepo, open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_tables import RecordingListener
 from tests.waiting import computer_idle
 
@@ -39,15 +40,7 @@ async def _start(path, sleep):
 async def _run(path, stop_at):
     sleep = StopAtVersion(stop_at)
     db, service = await _start(path, sleep)
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="amapatolli",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        seed="restart-42",
-    )
+    table = await open_lobby(service, "amapatolli", host=("h", "Host"), seed="restart-42")
     sleep.table = table
     for level in ("normal", "easy", "normal"):
         await service.lobby.add_cpu(table.id, "h", level)

@@ -8,6 +8,7 @@ import pytest
 from bot.errors import TableError
 from bot.service import ServiceConfig, TableService
 from storage import StandingsRepo, open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_tables import RecordingListener
 from tests.bot.toy_game import TOY
 from tests.waiting import computer_idle
@@ -21,15 +22,12 @@ async def _service(path, listener=None):
 
 async def _game(service, *guests, pile=40, cpu_level="easy"):
     """h hosts; ``guests`` join; dealt. Turns go h, then the guests in order."""
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="toy",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        options={"pile": pile, "cpu_level": cpu_level},
+    table = await open_lobby(
+        service,
+        "toy",
+        host=("h", "Host"),
         seed="seed-1",
+        options={"pile": pile, "cpu_level": cpu_level},
     )
     for guest in guests:
         await service.lobby.join(table.id, guest, guest.upper())

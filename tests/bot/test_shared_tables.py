@@ -12,6 +12,7 @@ from bot.errors import TableError
 from bot.service import ServiceConfig, TableService
 from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
 from storage import open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_move_path import Listener
 from tests.bot.toy_game import TOY
 from tests.waiting import until
@@ -36,16 +37,7 @@ async def pair(tmp_path):
     other = TableService(db, {"toy": TOY}, silent, CONFIG, feed=hub.feed(), owns=lambda g: False)
     await owner.load()
     await other.load()
-    table = await owner.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="toy",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        options={"pile": 40},
-        seed="seed-1",
-    )
+    table = await open_lobby(owner, "toy", host=("h", "Host"), seed="seed-1", options={"pile": 40})
     await owner.lobby.join(table.id, "a", "A")
     await owner.lobby.start(table.id, "h")
     yield owner, other, heard, silent, table
@@ -82,10 +74,7 @@ async def test_the_database_decides_a_race_between_processes(tmp_path):
     try:
         await owner.load()
         await deaf.load()
-        table = await owner.lobby.open(
-            guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
-            locale="es", options={"pile": 40}, seed="seed-2",
-        )  # fmt: skip
+        table = await open_lobby(owner, "toy", host=("h", "H"), seed="seed-2", options={"pile": 40})
         await owner.lobby.join(table.id, "a", "A")
         await owner.lobby.start(table.id, "h")
         assert (await deaf.registry.ensure(table.id)).version == 0  # read from the database
@@ -145,10 +134,9 @@ async def _pg_pair(url: str, players=("h", "a"), cpus: int = 0):
     )
     await owner.load()
     await other.load()
-    table = await owner.lobby.open(
-        guild_id="g", channel_id="c", game_key="toy", host_id=players[0], host_name="H",
-        locale="es", options={"pile": 40}, seed="seed-pg",
-    )  # fmt: skip
+    table = await open_lobby(
+        owner, "toy", host=(players[0], "H"), seed="seed-pg", options={"pile": 40}
+    )
     for seat in players[1:]:
         await owner.lobby.join(table.id, seat, seat.upper())
     for _ in range(cpus):
@@ -229,10 +217,7 @@ async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
     try:
         await owner.load()
         await other.load()
-        table = await owner.lobby.open(
-            guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
-            locale="es", options={"pile": 40}, seed="seed-3",
-        )  # fmt: skip
+        table = await open_lobby(owner, "toy", host=("h", "H"), seed="seed-3", options={"pile": 40})
         await owner.lobby.join(table.id, "a", "A")
         await owner.lobby.start(table.id, "h")
         await other.act(table.id, "h", 0, "t.1")
@@ -257,10 +242,7 @@ async def test_a_table_the_owner_had_not_loaded_is_shown_with_the_events_of_the_
     hub = LocalFeedHub()
     first = TableService(dbs[0], {"toy": TOY}, Listener(), CONFIG, feed=hub.feed())
     await first.load()
-    table = await first.lobby.open(
-        guild_id="g", channel_id="c", game_key="toy", host_id="h", host_name="H",
-        locale="es", options={"pile": 40}, seed="seed-lazy",
-    )  # fmt: skip
+    table = await open_lobby(first, "toy", host=("h", "H"), seed="seed-lazy", options={"pile": 40})
     await first.lobby.join(table.id, "a", "A")
     await first.lobby.start(table.id, "h")
     await first.act(table.id, "h", 0, "t.1")

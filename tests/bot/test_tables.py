@@ -6,6 +6,7 @@ from bot.errors import TableError
 from bot.service import ServiceConfig, TableService
 from games.core import IllegalAction
 from storage import StandingsRepo, open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.toy_game import TOY
 from tests.waiting import computer_idle
 
@@ -41,16 +42,7 @@ async def _service(path, listener=None, **config):
 
 
 async def _open(service, **options):
-    return await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="toy",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        options=options,
-        seed="seed-1",
-    )
+    return await open_lobby(service, "toy", host=("h", "Host"), seed="seed-1", options=options)
 
 
 async def _wait_finished(service, table):
@@ -218,16 +210,7 @@ async def test_restart_rebuilds_tables_and_finishes_like_an_uninterrupted_run(tm
             await service.lobby.add_cpu(table.id, "h", "easy")
         await service.lobby.leave(table.id, "h")  # would cancel: no humans left
         assert table.record.status == "cancelled"
-        table = await service.lobby.open(
-            guild_id="g",
-            channel_id="c",
-            game_key="toy",
-            host_id="h",
-            host_name="H",
-            locale="es",
-            options={"pile": 30},
-            seed="s2",
-        )
+        table = await open_lobby(service, "toy", host=("h", "H"), seed="s2", options={"pile": 30})
         for _ in range(3):
             await service.lobby.add_cpu(table.id, "h", "easy")
         await service.lobby.start(table.id, "h")

@@ -11,6 +11,7 @@ from bot.service import ServiceConfig, TableService
 from bot.service.triad import TriadLobby, ensure_collection, holds
 from games.triad.cards import STARTER_SIZE, card, starter_set
 from storage import CardTransfer, CollectionsRepo, open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_tables import RecordingListener
 from tests.waiting import computer_idle
 
@@ -78,15 +79,8 @@ async def test_a_finished_game_moves_the_picked_card_between_collections(db_targ
     ana = await ensure_collection(repo, "1")
     beto = await ensure_collection(repo, "2")
     hands = {"1": sorted(Counter(ana).elements())[:5], "2": sorted(Counter(beto).elements())[:5]}
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        options={"payout": "una"},
-        seed="pay-3",
+    table = await open_lobby(
+        service, "triad", host=("1", "Ana"), seed="pay-3", options={"payout": "una"}
     )
     await service.lobby.join(table.id, "2", "Beto")
     await service.lobby.start(table.id, "1", setup={"hands": hands})
@@ -133,15 +127,12 @@ async def test_losing_everything_to_the_computer_then_topped_up(db_target):
     )
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        options={"payout": "todas", "cpu_level": "hard"},
+    table = await open_lobby(
+        service,
+        "triad",
+        host=("1", "Ana"),
         seed="all-1",
+        options={"payout": "todas", "cpu_level": "hard"},
     )
     await service.lobby.add_cpu(table.id, "1")
     from games.triad.cards import deck_for_level
@@ -177,15 +168,7 @@ async def test_a_draw_is_counted_as_a_draw_for_the_profile(db_target):
     hands = {
         u: sorted(Counter(await ensure_collection(repo, u)).elements())[:5] for u in ("1", "2")
     }
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        seed="pay-3",
-    )
+    table = await open_lobby(service, "triad", host=("1", "Ana"), seed="pay-3")
     await service.lobby.join(table.id, "2", "Beto")
     await service.lobby.start(table.id, "1", setup={"hands": hands})
     while table.record.status == "playing":  # the last legal move each turn: a 5-5 draw
@@ -214,15 +197,7 @@ async def test_cards_staked_in_a_game_in_progress_are_not_offered_again(db_targe
     mine = await ensure_collection(repo, "1")
     assert await triad.available("1") == mine
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        seed="stake",
-    )
+    table = await open_lobby(service, "triad", host=("1", "Ana"), seed="stake")
     await service.lobby.add_cpu(table.id, "1")
     await service.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     left = await triad.available("1")
@@ -246,15 +221,7 @@ async def test_after_a_lazy_start_up_staked_cards_still_count_without_loading_a_
     service = TableService(db, {"triad": GAME}, RecordingListener(), config)
     mine = await ensure_collection(repo, "1")
     hand = sorted(Counter(mine).elements())[:5]
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        seed="stake",
-    )
+    table = await open_lobby(service, "triad", host=("1", "Ana"), seed="stake")
     await service.lobby.add_cpu(table.id, "1")
     await service.lobby.start(table.id, "1", setup={"hands": {"1": hand, "cpu1": hand}})
     assert await repo.staked(table.id) == {"1": dict(Counter(hand))}  # the computer stakes none

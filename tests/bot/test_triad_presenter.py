@@ -17,6 +17,7 @@ from bot.ui.triad.lobby import lobby_payload, picker_payload
 from games.core import IllegalAction
 from games.triad.cards import ids_of_levels
 from storage import CollectionsRepo, open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_messages import _check_limits
 from tests.bot.test_tables import RecordingListener
 from tests.message_text import clickable
@@ -50,16 +51,7 @@ async def _table(db_target, **options):
     service = TableService(
         db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
     )
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        options=options,
-        seed="pres-1",
-    )
+    table = await open_lobby(service, "triad", host=("1", "Ana"), seed="pres-1", options=options)
     await service.lobby.join(table.id, "2", "Beto")
     await service.lobby.start(table.id, "1", setup={"hands": HANDS})
     return db, service, table
@@ -252,15 +244,8 @@ async def test_the_service_gives_the_computer_the_think_budget(tmp_path):
         ServiceConfig(cpu_delay_seconds=0, cpu_think_seconds=0.05),
         think_clock=clock,
     )
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="triad",
-        host_id="1",
-        host_name="Ana",
-        locale="es",
-        options={"cpu_level": "hard"},
-        seed="think",
+    table = await open_lobby(
+        service, "triad", host=("1", "Ana"), seed="think", options={"cpu_level": "hard"}
     )
     await service.lobby.add_cpu(table.id, "1")
     await service.lobby.start(table.id, "1", setup={"hands": {"1": HANDS["1"], "cpu1": HANDS["2"]}})

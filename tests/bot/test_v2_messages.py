@@ -16,6 +16,7 @@ from bot.ui.layout import NAV_COMPONENTS, Choice, build_layout
 from bot.ui.messages import finish, lobby_payload, private_payload, public_payload
 from bot.ui.presenter import presenter_for
 from storage import open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_messages import _check_limits, is_v2_view
 from tests.bot.test_tables import RecordingListener
 from tests.fakediscord import limits
@@ -125,10 +126,7 @@ async def test_common_hands_fit_without_paging(db_target, key):
 async def test_the_lobby_is_v2_and_becomes_the_table(db_target):
     db = await open_database(db_target)
     service = TableService(db, GAMES, RecordingListener(), ServiceConfig(cpu_delay_seconds=0))
-    table = await service.lobby.open(
-        guild_id="g", channel_id="c", game_key="chupate2", host_id="1", host_name="Ana",
-        locale="es", seed="lobby",
-    )  # fmt: skip
+    table = await open_lobby(service, "chupate2", host=("1", "Ana"), seed="lobby")
     lobby = lobby_payload(table, service, translator("es"))
     assert is_v2_view(lobby) and read_card(lobby)["color"] == v2.LOBBY.value
     assert {c["label"] for c in clickable(lobby)} >= {"Unirse", "Empezar", "Reglas"}

@@ -9,6 +9,7 @@ from bot.service import ServiceConfig, TableService
 from games.amapatolli import GAME
 from games.amapatolli.rules import FAIR_CE_SECONDS
 from storage import open_database
+from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_tables import RecordingListener
 from tests.games.amapatolli.fake_clock import FakeClock
 
@@ -43,15 +44,8 @@ async def _table(tmp_path, clock: FakeClock):
         ServiceConfig(cpu_delay_seconds=0),
         sleep=clock.sleep,
     )
-    table = await service.lobby.open(
-        guild_id="g",
-        channel_id="c",
-        game_key="amapatolli",
-        host_id="h",
-        host_name="Host",
-        locale="es",
-        options={"hand_size": 3},
-        seed=SEED,
+    table = await open_lobby(
+        service, "amapatolli", host=("h", "Host"), seed=SEED, options={"hand_size": 3}
     )
     await service.lobby.add_cpu(table.id, "h", "normal")
     await service.lobby.start(table.id, "h")
