@@ -311,7 +311,7 @@ def _resolve_all(outcomes: list[_Outcome]) -> None:
 
 
 def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.cancelled():
+    if future.done():  # cancelled by its caller: nobody to tell, and the batch mates go on
         return
     if error is not None:
         future.set_exception(error)

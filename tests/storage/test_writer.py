@@ -264,3 +264,32 @@ async def test_a_sqlite_batch_without_a_failure_runs_no_savepoints(tmp_path):
     names = await db.fetchall("SELECT user_id FROM players ORDER BY user_id")
     assert [r[0] for r in names] == ["a", "b", "c", "d", "e"]
     await db.close()
+
+
+async def test_a_caller_cancelled_before_its_batch_commits_leaves_its_batch_mates_answered(
+    db_target,
+):
+    """One callback answers a whole batch: a future its caller cancelled meanwhile is skipped
+    (its unit still commits) and the ones queued after it are answered."""
+    db = await open_database(db_target)
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    def insert(name):
+        return lambda conn: conn.execute(
+            "INSERT INTO players (user_id, name) VALUES (?, 'P') RETURNING user_id", (name,)
+        ).fetchone()[0]
+
+    blocker = db.submit(hold)
+    await asyncio.to_thread(busy.wait)
+    first, second, third = (db.submit(insert(n)) for n in ("a", "b", "c"))
+    first.cancel()
+    release.set()
+    await blocker
+    assert await asyncio.wait_for(asyncio.gather(second, third), 30) == ["b", "c"]
+    names = await db.fetchall("SELECT user_id FROM players ORDER BY user_id")
+    assert [r[0] for r in names] == ["a", "b", "c"]  # the cancelled caller's unit committed
+    await db.close()
