@@ -83,7 +83,7 @@ def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
         return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
-    for module in (amapatolli, chupate2, macarena):  # fixed layers drawn each time, text and all
+    for module in (amapatolli, chupate2, macarena, triad):  # fixed layers drawn each time
         monkeypatch.setattr(module, "_table_layer", module._table_layer.__wrapped__)
     return calls
 

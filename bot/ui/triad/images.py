@@ -11,6 +11,7 @@ picked ones dimmed. Words come from ``bot.ui.triad.text`` (``triad.*`` catalogue
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Collection
 
@@ -233,9 +234,8 @@ def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
     _text(draw, (x + size / 2, y + size / 2), "?", size // 3, TEXT)
 
 
-def _draw_cell(
-    draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, tr: Translator
-) -> None:
+def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, name: str) -> None:
+    """An empty board cell, tinted and named (``name``) by its element if it has one."""
     fill = SLOT
     if element:  # a quarter of the element's colour: its name stays 4.5:1 in white
         er, eg, eb = ELEMENT_RGB[element]
@@ -246,10 +246,41 @@ def _draw_cell(
         cx, cy = x + CELL / 2, y + CELL / 2 - 14
         draw.ellipse((cx - er, cy - er, cx + er, cy + er), fill=ELEMENT_RGB[element], outline=TEXT)
         draw_element_icon(draw, element, cx, cy, er * 0.68)
-        _text(draw, (x + CELL / 2, y + CELL / 2 + 20), tr(f"triad.element.{element}"), 16, TEXT)
+        _text(draw, (x + CELL / 2, y + CELL / 2 + 20), name, 16, TEXT)
 
 
 _png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
+
+
+LAYERS = 8  # rule sets x the locales in use (boards without elements)
+
+
+def _draw_table_layer(
+    elements: tuple[str | None, ...], cells: tuple[str, ...], footer: str
+) -> Image.Image:
+    """The table's fixed part: the background, the board's nine cells (with their elements,
+    named ``cells``) and the rules in force (``footer``). Cards and text drawn later stay on
+    their cells and lines, so the pixels are the same as drawn in one go."""
+    col_w = MINI + 2 * MARGIN
+    board_w = 3 * CELL + 2 * GAP
+    width = 2 * col_w + board_w + 2 * MARGIN
+    height = HEADER + board_w + FOOTER + 2 * MARGIN
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+    bx, by = col_w + MARGIN, HEADER + MARGIN
+    for cell, (element, name) in enumerate(zip(elements, cells, strict=True)):
+        row, col = divmod(cell, 3)
+        _draw_cell(draw, bx + col * (CELL + GAP), by + row * (CELL + GAP), element, name)
+    line_w = width - 2 * MARGIN
+    _text(
+        draw, (MARGIN, height - 16), footer, _fit(footer, 14, line_w), DIM, "lm", max_width=line_w
+    )
+    return image
+
+
+# A board without elements (the default rules) has one layer per rule set and locale: kept per
+# process and copied for each image (issue 29). An Elemental board's cells are its own: drawn.
+_table_layer = functools.lru_cache(maxsize=LAYERS)(_draw_table_layer)
 
 
 def render_table(
@@ -260,7 +291,17 @@ def render_table(
     board_w = 3 * CELL + 2 * GAP
     width = 2 * col_w + board_w + 2 * MARGIN
     height = HEADER + board_w + FOOTER + 2 * MARGIN
-    image = Image.new("RGB", (width, height), BG)
+    rules = [
+        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
+    ]
+    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
+    footer = " · ".join(rules)
+    elements = tuple(cv.element for cv in sorted(view.board, key=lambda cv: cv.cell))
+    cells = tuple(tr(f"triad.element.{e}") if e else "" for e in elements)
+    if any(elements):
+        image = _draw_table_layer(elements, cells, footer)
+    else:
+        image = _table_layer(elements, cells, footer).copy()
     draw = ImageDraw.Draw(image)
 
     def who(s: int) -> str:
@@ -300,8 +341,7 @@ def render_table(
     for cv in view.board:
         row, col = divmod(cv.cell, 3)
         x, y = bx + col * (CELL + GAP), by + row * (CELL + GAP)
-        _draw_cell(draw, x, y, cv.element, tr)
-        if cv.card is not None:
+        if cv.card is not None:  # on its cell (the layer's)
             _draw_card(
                 draw,
                 x,
@@ -332,22 +372,13 @@ def render_table(
             else:
                 _draw_card(draw, hx, y, MINI, face, s, tr, show_name=False)
 
-    # footer: rules, payout and the state of the game
-    rules = [
-        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
-    ]
-    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
-    footer = " · ".join(rules)
+    # footer: the state of the game (the rules in force are the layer's)
     status = status_line(view, tr, who)
-    # two lines: the status (it names a player), then the rules in force, each full width
     line_w = width - 2 * MARGIN
     if status:
         _text(
             draw, (width - MARGIN, height - FOOTER + 10), status, 16, GOLD, "rm", max_width=line_w
         )
-    _text(
-        draw, (MARGIN, height - 16), footer, _fit(footer, 14, line_w), DIM, "lm", max_width=line_w
-    )
     return _png(image)
 
 
