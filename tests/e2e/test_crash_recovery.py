@@ -235,7 +235,7 @@ async def test_after_a_restart_stop_still_turns_every_dm_view_and_the_turn_menti
     assert mention_live()
     assert any(clickable(m) for p in players for m in p.dms())
     await mesa.restart()
-    await (await alice.slash("stop")).response(10)
+    await (await alice.slash("stop")).response()
     await mesa.bot.listener.drain()
     await fake.settle()
     for player in players:

@@ -27,7 +27,7 @@ async def test_stop_turns_every_dm_view_off(fake_discord, mesa):
         await table.move()
     await mesa.bot.listener.drain()
     assert any(clickable(m) for p in players for m in p.dms())
-    await (await players[0].slash("stop")).response(10)
+    await (await players[0].slash("stop")).response()
     await mesa.bot.listener.drain()
     await fake.settle()
     _no_dm_is_clickable(players)
@@ -137,7 +137,7 @@ async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fa
     latest = views[-1]
     assert clickable(latest)  # his live view, buttons on
 
-    await (await alice.slash("stop")).response(10)
+    await (await alice.slash("stop")).response()
     await mesa.bot.listener.drain()
     await fake.settle()
     assert clickable(latest) == []  # /stop: his live view shows the closing, buttons off

@@ -13,12 +13,15 @@ import sqlite3
 import sys
 from collections import Counter
 
+import discord
+
 from bot.ui import payload as sending
 from bot.ui.pacer import Priority, RequestPacer
 from tests.e2e.chupate2_driver import start_game
 from tests.message_text import read_card
 from tests.waiting import within_guard
 
+DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update.value
 SEED = "e2e-c2-0079"
 FOOTER_VERSION = re.compile(r"(\d+)\s*$")
 
@@ -155,7 +158,8 @@ async def test_a_human_move_costs_at_most_three_calls_plus_the_other_players_dms
 ):
     # The click's own view is answered in place (UPDATE_MESSAGE) when it is ready in time; in
     # production that budget is a few ms (a slower move is acknowledged at once and its DM edited
-    # after, one call more). Here the budget is wide so the count does not depend on the load.
+    # after, one call more). Here the budget is wide, and a click a loaded machine still made
+    # miss it is allowed its one call more (its callback says so: a deferred update).
     # (discord.py's load_extension executes the cog module afresh: patch the loaded one.)
     monkeypatch.setattr(sys.modules["bot.cogs.play"], "ANSWER_WITHIN", 2.0)
     fake = fake_discord
@@ -163,20 +167,27 @@ async def test_a_human_move_costs_at_most_three_calls_plus_the_other_players_dms
     players = [fake.user("alice"), fake.user("bob")]
     driver = await start_game(fake, players, seed=SEED, options={})
     await mesa.bot.listener.drain()
-    per_move: list[Counter[str]] = []
+    per_move: list[tuple[Counter[str], int]] = []
     for _ in range(8):
         before = len(fake.requests)
         await driver.move()
         await fake.settle()
         await mesa.bot.listener.drain()
-        calls = Counter(f"{r.method} {r.template or r.path}" for r in fake.requests[before:])
-        per_move.append(calls)
-    for calls in per_move:
+        made = fake.requests[before:]
+        calls = Counter(f"{r.method} {r.template or r.path}" for r in made)
+        deferred = sum(
+            r.path.endswith("/callback")
+            and isinstance(r.body, dict)
+            and r.body.get("type") == DEFERRED_UPDATE
+            for r in made
+        )
+        per_move.append((calls, deferred))
+    for calls, deferred in per_move:
         others = len(players) - 1
-        assert sum(calls.values()) <= 3 + others, calls
+        assert sum(calls.values()) <= 3 + others + deferred, calls
         assert not any(route.startswith("GET /users/") for route in calls), calls
         assert "POST /users/@me/channels" not in calls, calls  # DM channels were opened once
-    total = sum(per_move, Counter())
+    total = sum((calls for calls, _ in per_move), Counter())
     print("REST calls over", len(per_move), "moves:", dict(total))
 
 

@@ -64,7 +64,7 @@ async def test_stop_brings_every_private_and_follower_view_to_the_closing(fake_d
     table, alice, bob, carol, dora = await _seat_everyone(fake, mesa)
     before = [m for u in (alice, bob, carol) for m in _views(table, u)]
     assert any(clickable(m) for m in before)  # live hands before
-    await (await alice.slash("stop")).response(10)
+    await (await alice.slash("stop")).response()
     await _settle(fake, mesa)
     _assert_truthful(table, [alice, bob, carol], says="La mesa se cerró")
     [follow] = dora.dms()
