@@ -14,9 +14,12 @@ records the bot process's threads for the window (``--nonblocking``: the bot is 
 A sample is put in one area by its stack (``AREAS``: the innermost frame that belongs to a known
 part decides, with two exceptions: discord.py building objects is "gateway" when a gateway frame
 is on the stack and "HTTP answers" when a REST call is; the loop's own frames count as asyncio
-only when nothing else is on the stack). Samples are scaled to the CPU seconds /proc counted
-for the bot process in the same window, divided by the moves the public messages showed (humans'
-and computers', as ``bench/load.py`` does). Garbage collection is timed inside the bot
+only when nothing else is on the stack). Each thread's samples are scaled to the CPU seconds the
+kernel counted for that very thread in the window (``/proc/<pid>/task/<tid>/stat``), divided by
+the moves the public messages showed (humans' and computers', as ``bench/load.py`` does): py-spy
+counts a thread waiting for the GIL as busy, so scaling every sample to the process's CPU gave
+the database threads, woken for each write, ~4x their CPU (session 17: 1.00 ms per move by
+samples, 0.26-0.40 by the kernel's clock). Garbage collection is timed inside the bot
 (``gc.callbacks``, the collecting thread's CPU time) for the same window: py-spy sees no GC
 frame, its samples land in whatever allocated last, so that row is a part of the others.
 
@@ -31,12 +34,13 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,9 +176,11 @@ HTTP_CONTEXT = ("/discord/http.py", "/discord/webhook/", "/bot/ui/http_gate.py")
 
 @dataclass
 class Profile:
-    areas: Counter[str] = field(default_factory=Counter)
+    areas: Counter[str] = field(default_factory=Counter)  # the event loop's (MainThread)
     leaves: Counter[str] = field(default_factory=Counter)  # innermost function (own time)
     cumulative: Counter[str] = field(default_factory=Counter)  # with callees
+    # the other threads' busy samples, by thread name and area
+    threads: dict[str, Counter[str]] = field(default_factory=dict)
     idle: int = 0
 
     def busy(self) -> int:
@@ -208,7 +214,7 @@ def classify(
         profile.idle += count
         return
     if thread != "MainThread":
-        profile.areas[move.thread_bucket(keys, thread)] += count
+        profile.threads.setdefault(thread, Counter())[move.thread_bucket(keys, thread)] += count
         return
     profile.areas[area_of(keys)] += count
     profile.leaves[_function(keys[-1])] += count
@@ -239,10 +245,12 @@ class Spy:
         self.cpu_s = 0.0
         self.started = 0.0
         self.window = 0.0
+        self.thread_cpu_s: dict[int, float] = {}  # by native thread id
 
     def start(self, pids: list[int], seconds: float) -> None:
         self.pid = pids[0]
         self.cpu_s = cpu_seconds(self.pid)
+        self.thread_cpu_s = thread_cpu_seconds(self.pid)
         self.started = time.monotonic()
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGUSR1)
@@ -258,6 +266,8 @@ class Spy:
 
     async def stop(self) -> None:
         self.cpu_s = cpu_seconds(self.pid) - self.cpu_s
+        before, after = self.thread_cpu_s, thread_cpu_seconds(self.pid)
+        self.thread_cpu_s = {tid: cpu - before.get(tid, 0.0) for tid, cpu in after.items()}
         self.window = time.monotonic() - self.started
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGUSR1)
@@ -282,6 +292,36 @@ class Spy:
         return 0.0, 0, 0.0, 0, [0.0, 0.0, 0.0]
 
 
+def thread_cpu_seconds(pid: int) -> dict[int, float]:
+    """User + system CPU time of each thread of ``pid``, by native thread id."""
+    spent = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            spent[int(task.name)] = cpu_seconds(f"{pid}/task/{task.name}")
+    return spent
+
+
+THREAD_ID = re.compile(r"thread \((?:0x)?(\w+)\): ([^;]+?);")
+
+
+def thread_names(raw: Path) -> dict[int, str]:
+    """Native thread id -> the Python thread's name, as py-spy's raw stacks print them."""
+    names: dict[int, str] = {}
+    with contextlib.suppress(OSError):
+        for tid, name in THREAD_ID.findall(raw.read_text(errors="replace")):
+            with contextlib.suppress(ValueError):
+                names[int(tid)] = name
+    return names
+
+
+def cpu_by_thread_name(spent: dict[int, float], names: dict[int, str]) -> dict[str, float]:
+    """The window's CPU seconds by thread name (threads py-spy never saw busy: by id)."""
+    by_name: Counter[str] = Counter()
+    for tid, seconds in spent.items():
+        by_name[names.get(tid, f"thread {tid}")] += seconds
+    return dict(by_name)
+
+
 @dataclass
 class Live:
     tables: int
@@ -301,10 +341,52 @@ class Live:
     renders_ms: float = 0.0  # render workers' CPU ms per move (bench/load.py's figure)
     tasks: dict[str, int] = field(default_factory=dict)  # made in the window (--count-tasks)
     requests: dict[str, float] = field(default_factory=dict)  # per move, by route (the fake's)
+    thread_cpu_s: dict[str, float] = field(default_factory=dict)  # the kernel's, by thread name
     profile: Profile = field(default_factory=Profile)
 
+    def loop_cpu_s(self) -> float:
+        """The event loop thread's CPU (the process's when the threads were not measured)."""
+        return self.thread_cpu_s.get("MainThread", self.bot_cpu_s)
+
     def per_move(self, samples: float) -> float:
-        return samples / max(self.profile.busy(), 1) * self.bot_cpu_s * 1000 / max(self.moves, 1)
+        """A loop sample count in CPU ms per move."""
+        return samples / max(self.profile.busy(), 1) * self.loop_cpu_s() * 1000 / max(self.moves, 1)
+
+    def area_rows(self) -> dict[str, float]:
+        """CPU ms per move by area: the loop's samples scaled to the loop thread's CPU, every
+        other thread's CPU (the kernel's) split over its areas by its samples."""
+        rows: dict[str, float] = defaultdict(float)
+        per_move = 1000 / max(self.moves, 1)
+        if not self.thread_cpu_s:  # an older --keep-dir: every sample scaled to the process
+            samples = [self.profile.areas, *self.profile.threads.values()]
+            busy = max(sum(sum(areas.values()) for areas in samples), 1)
+            for areas in samples:
+                for name, n in areas.items():
+                    rows[name] += n / busy * self.bot_cpu_s * per_move
+            return rows
+        for name, n in self.profile.areas.items():
+            rows[name] += self.per_move(n)
+        for thread, seconds in self.thread_cpu_s.items():
+            if thread == "MainThread":
+                continue
+            areas = self.profile.threads.get(thread) or Counter(
+                {f"bot: other threads ({thread})": 1}
+            )
+            total = sum(areas.values())
+            for name, n in areas.items():
+                rows[name] += seconds * per_move * n / total
+        return rows
+        for thread, seconds in self.thread_cpu_s.items():
+            if thread == "MainThread":
+                continue
+            ms = seconds * 1000 / max(self.moves, 1)
+            areas = self.profile.threads.get(thread) or Counter(
+                {f"bot: other threads ({thread})": 1}
+            )
+            total = sum(areas.values())
+            for name, n in areas.items():
+                rows[name] += ms * n / total
+        return rows
 
     def figures(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "profile"}
@@ -324,10 +406,19 @@ def report(live: Live, top: int) -> str:
         "| area | CPU ms per move | share |",
         "|---|---:|---:|",
     ]
-    busy = max(live.profile.busy(), 1)
-    for name, n in live.profile.areas.most_common():
-        lines.append(f"| {name} | {live.per_move(n):.3f} | {100 * n / busy:.1f} % |")
+    for name, area_ms in sorted(live.area_rows().items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {name} | {area_ms:.3f} | {100 * area_ms / max(ms, 1e-9):.1f} % |")
     lines.append(f"| **bot process (/proc)** | **{ms:.3f}** | 100 % |")
+    if live.thread_cpu_s:
+        lines.append(
+            "(threads by the kernel's clock, ms per move: "
+            + ", ".join(
+                f"{name} {seconds * 1000 / max(live.moves, 1):.3f}"
+                for name, seconds in sorted(live.thread_cpu_s.items(), key=lambda kv: -kv[1])
+                if seconds > 0
+            )
+            + ")"
+        )
     gc_ms = live.gc_s * 1000 / max(live.moves, 1)
     lines.append(
         f"| GC inside the above (gc.callbacks: {live.gc_collections} collections) | {gc_ms:.3f}"
@@ -478,6 +569,7 @@ async def main(argv: list[str] | None = None) -> int:
             renders_ms=result["render_workers_cpu_ms_per_move"],
             tasks=tasks_made(tasks_file),
             requests=dict(result.get("rest_per_move_by_route") or {}),
+            thread_cpu_s=cpu_by_thread_name(spy.thread_cpu_s, thread_names(spy.out)),
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
         (folder / "load.json").write_text(json.dumps(result))
