@@ -322,6 +322,13 @@ def cpu_by_thread_name(spent: dict[int, float], names: dict[int, str]) -> dict[s
     return dict(by_name)
 
 
+def _thread_area(thread: str) -> str:
+    """The area of a thread py-spy never saw busy, by its name."""
+    if thread == "db-writer" or "_connection_worker_thread" in thread:  # storage's threads
+        return "storage (database threads)"
+    return f"bot: other threads ({thread})"
+
+
 @dataclass
 class Live:
     tables: int
@@ -367,25 +374,12 @@ class Live:
         for name, n in self.profile.areas.items():
             rows[name] += self.per_move(n)
         for thread, seconds in self.thread_cpu_s.items():
-            if thread == "MainThread":
+            if thread == "MainThread" or seconds <= 0:
                 continue
-            areas = self.profile.threads.get(thread) or Counter(
-                {f"bot: other threads ({thread})": 1}
-            )
+            areas = self.profile.threads.get(thread) or Counter({_thread_area(thread): 1})
             total = sum(areas.values())
             for name, n in areas.items():
                 rows[name] += seconds * per_move * n / total
-        return rows
-        for thread, seconds in self.thread_cpu_s.items():
-            if thread == "MainThread":
-                continue
-            ms = seconds * 1000 / max(self.moves, 1)
-            areas = self.profile.threads.get(thread) or Counter(
-                {f"bot: other threads ({thread})": 1}
-            )
-            total = sum(areas.values())
-            for name, n in areas.items():
-                rows[name] += ms * n / total
         return rows
 
     def figures(self) -> dict[str, Any]:
