@@ -112,6 +112,39 @@ BOT_LAUNCHER = (
 )
 
 
+def probe_parser(
+    description: str, argv: list[str], *, global_rate: str
+) -> tuple[argparse.ArgumentParser, list[str], list[str]]:
+    """A probe bench's parser with the options ``probe_args`` reads (its own options added by
+    the caller), the arguments it parses, and those passed to this bench after ``--``."""
+    own, passed = (
+        (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    )
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=40.0)
+    parser.add_argument("--global-rate", default=global_rate, help="the bot's pacer (0: unpaced)")
+    parser.add_argument("--bot-root", type=Path, default=ROOT)
+    return parser, list(own), list(passed)
+
+
+def probe_args(args: argparse.Namespace, passed: list[str]) -> argparse.Namespace:
+    """This bench's options for one run of a probe bench (profile_live, profile_storage):
+    ``args``' tables, window, warm-up, pacer and bot root, a short drain, no validation, then
+    the options ``passed`` through after ``--``."""
+    load_args = parse_args(
+        [
+            *("--tables", str(args.tables), "--window", str(args.window)),
+            *("--warmup", str(args.warmup), "--drain", "5"),
+            *("--global-rate", args.global_rate, "--no-validate"),
+            *("--bot-root", str(args.bot_root), *passed),
+        ]
+    )
+    load_args.global_rate = load_args.global_rate[0]
+    return load_args
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(

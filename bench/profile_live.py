@@ -468,17 +468,11 @@ def tasks_made(path: Path) -> dict[str, int]:
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    passed = argv[argv.index("--") + 1 :] if "--" in argv else []
-    own = argv[: argv.index("--")] if "--" in argv else argv
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--window", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=40.0)
-    parser.add_argument("--global-rate", default="0", help="the bot's pacer (0: unpaced)")
+    parser, own, passed = load.probe_parser(
+        __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="0"
+    )
     parser.add_argument("--rate", type=int, default=200, help="py-spy samples per second (200)")
     parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("--bot-root", type=Path, default=ROOT)
     parser.add_argument("--keep-dir", type=Path, help="keep the raw stacks and figures here")
     parser.add_argument("--report", type=Path, help="print the tables again from a --keep-dir")
     parser.add_argument(
@@ -504,25 +498,7 @@ async def main(argv: list[str] | None = None) -> int:
     if not Path(args.py_spy).exists():
         print("py-spy not found: pip install -e '.[bench]'", file=sys.stderr)
         return 2
-    load_args = load.parse_args(
-        [
-            "--tables",
-            str(args.tables),
-            "--window",
-            str(args.window),
-            "--warmup",
-            str(args.warmup),
-            "--drain",
-            "5",
-            "--global-rate",
-            args.global_rate,
-            "--no-validate",
-            "--bot-root",
-            str(args.bot_root),
-            *passed,
-        ]
-    )
-    load_args.global_rate = load_args.global_rate[0]
+    load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = GC_PRELUDE + TASKS_PRELUDE + load.BOT_LAUNCHER
     with contextlib.ExitStack() as stack:
         if args.keep_dir is not None:

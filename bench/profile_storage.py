@@ -428,15 +428,9 @@ def waits(result: dict[str, Any]) -> str:
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[str]]:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    passed = argv[argv.index("--") + 1 :] if "--" in argv else []
-    own = argv[: argv.index("--")] if "--" in argv else argv
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=300)
-    parser.add_argument("--window", type=float, default=20.0)
-    parser.add_argument("--warmup", type=float, default=40.0)
-    parser.add_argument("--global-rate", default="45", help="the bot's pacer (45; 0: unpaced)")
-    parser.add_argument("--bot-root", type=Path, default=ROOT)
+    parser, own, passed = load.probe_parser(
+        __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
+    )
     parser.add_argument("--micro", action="store_true", help="the writer alone, in-process")
     parser.add_argument("--moves", type=int, default=30, help="--micro: moves per table (30)")
     parser.add_argument("--busy-ms", type=float, default=0.5, help="--micro: loop work (0.5)")
@@ -454,25 +448,7 @@ async def main(argv: list[str] | None = None) -> int:
     args, passed = parse_args(argv)
     if args.micro:
         return await micro(args)
-    load_args = load.parse_args(
-        [
-            "--tables",
-            str(args.tables),
-            "--window",
-            str(args.window),
-            "--warmup",
-            str(args.warmup),
-            "--drain",
-            "5",
-            "--global-rate",
-            args.global_rate,
-            "--no-validate",
-            "--bot-root",
-            str(args.bot_root),
-            *passed,
-        ]
-    )
-    load_args.global_rate = load_args.global_rate[0]
+    load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
     with tempfile.TemporaryDirectory(prefix="mesa-storage-") as folder:
         out = Path(folder) / "storage.jsonl"
