@@ -159,14 +159,7 @@ async def test_a_move_is_queued_when_asked_for_and_answered_by_the_writer_s_own_
     call itself, ahead of a write asked for after it."""
     db = await open_database(db_target)
     repo, table = await _playing(db)
-    busy, release = threading.Event(), threading.Event()
-
-    def hold(conn):
-        busy.set()
-        release.wait()
-
-    blocker = db.submit(hold)
-    await asyncio.to_thread(busy.wait)
+    blocker, release = await _writer_held(db)
     move = repo.record_action(table, seat="1", action="x", state_json='{"v": 1}', version=1)
     assert isinstance(move, asyncio.Future)  # the writer's own, not a coroutine to run later
     seen = db.submit(
@@ -177,6 +170,20 @@ async def test_a_move_is_queued_when_asked_for_and_answered_by_the_writer_s_own_
     assert await move == {}
     assert await seen == 1  # the move was queued first
     await db.close()
+
+
+async def _writer_held(db):
+    """The writer thread held inside a unit until ``release`` is set: what is submitted
+    meanwhile waits and then shares one transaction. (The holding unit's future, ``release``.)"""
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(conn):
+        busy.set()
+        release.wait()
+
+    blocker = db.submit(hold)
+    await asyncio.to_thread(busy.wait)
+    return blocker, release
 
 
 async def _held(db, units):
@@ -190,14 +197,7 @@ async def _held(db, units):
         handed.append(callback)
         return plain(callback, *args, **kwargs)
 
-    busy, release = threading.Event(), threading.Event()
-
-    def hold(conn):
-        busy.set()
-        release.wait()
-
-    blocker = db.submit(hold)
-    await asyncio.to_thread(busy.wait)
+    blocker, release = await _writer_held(db)
     futures = [db.submit(unit) for unit in units]
     loop.call_soon_threadsafe = counted
     try:
@@ -272,19 +272,13 @@ async def test_a_caller_cancelled_before_its_batch_commits_leaves_its_batch_mate
     """One callback answers a whole batch: a future its caller cancelled meanwhile is skipped
     (its unit still commits) and the ones queued after it are answered."""
     db = await open_database(db_target)
-    busy, release = threading.Event(), threading.Event()
-
-    def hold(conn):
-        busy.set()
-        release.wait()
 
     def insert(name):
         return lambda conn: conn.execute(
             "INSERT INTO players (user_id, name) VALUES (?, 'P') RETURNING user_id", (name,)
         ).fetchone()[0]
 
-    blocker = db.submit(hold)
-    await asyncio.to_thread(busy.wait)
+    blocker, release = await _writer_held(db)
     first, second, third = (db.submit(insert(n)) for n in ("a", "b", "c"))
     first.cancel()
     release.set()
