@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, Translator, translator
+from bot.i18n import DEFAULT_LOCALE, BoundTranslator, Translator, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.seats import reclaimable
@@ -24,7 +24,7 @@ from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
 from bot.ui.rules import RULES_EMOJI
-from bot.ui.seats import seat_buttons, seat_buttons_of
+from bot.ui.seats import seat_buttons
 from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
 from games.core import Event, PlayerView
@@ -392,14 +392,8 @@ def _playing_buttons(table: Table, tr: Translator) -> Sequence[discord.ui.Item[A
     rules. The same at every move (no version in them): written once per table, language and
     whether "Volver" shows (``_written_playing_buttons``), not built as discord.py items at
     every move (~10 us each)."""
-    locale = getattr(tr, "locale", None)
-    if locale is None:  # a translator of no catalogue's language (tests): built as they are
-        return [
-            items.HandButton(table.id, 0, label=tr("table.show_hand"), row=0),
-            *seat_buttons(table, tr),
-            rules_button(table.id, tr, row=0),
-        ]
-    return _written_playing_buttons(table.id, locale, bool(reclaimable(table)))
+    assert isinstance(tr, BoundTranslator), "a table message speaks a catalogue's language"
+    return _written_playing_buttons(table.id, tr.locale, bool(reclaimable(table)))
 
 
 # Three or four written buttons a table (~1.7 KB): room for every table of a busy bot.
@@ -410,7 +404,7 @@ def _written_playing_buttons(
     tr = translator(locale)
     built: list[discord.ui.Item[Any]] = [
         items.HandButton(table_id, 0, label=tr("table.show_hand"), row=0),
-        *seat_buttons_of(table_id, rejoin, tr),
+        *seat_buttons(table_id, rejoin, tr),
         rules_button(table_id, tr, row=0),
     ]
     return tuple(v2.WrittenItem(item) for item in built)

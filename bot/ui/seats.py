@@ -7,20 +7,13 @@ from typing import Any
 import discord
 
 from bot.i18n import Translator
-from bot.service import Table
-from bot.service.seats import reclaimable
 from bot.ui import items
 from bot.ui.payload import Payload
 
 
-def seat_buttons(table: Table, tr: Translator) -> list[discord.ui.Item[Any]]:
-    """On a game in progress: "Salir" always, "Volver" while a seat the computer took may be
-    taken back. Row 0, beside "Ver mi mano"."""
-    return seat_buttons_of(table.id, bool(reclaimable(table)), tr)
-
-
-def seat_buttons_of(table_id: int, rejoin: bool, tr: Translator) -> list[discord.ui.Item[Any]]:
-    """``seat_buttons`` of the table ``table_id``, with "Volver" when ``rejoin``."""
+def seat_buttons(table_id: int, rejoin: bool, tr: Translator) -> list[discord.ui.Item[Any]]:
+    """On a game in progress: "Salir" always, "Volver" when ``rejoin`` (a seat the computer
+    took may be taken back: ``bot.service.seats.reclaimable``). Row 0, beside "Ver mi mano"."""
     buttons: list[discord.ui.Item[Any]] = [
         items.SeatButton(table_id, "leave", label=tr("seat.leave"), row=0)
     ]
