@@ -12,6 +12,7 @@ Figures only (CPU time of this process); nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -21,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.registry import load_games
 from bot.ui.rendering import ImageRequest, image_inputs, render_image
+from tests.playouts import random_states
 
 
 def main() -> None:
@@ -42,15 +44,10 @@ def main() -> None:
         moves = every = declared = 0
         cpu = kib = 0.0
         for n in range(args.games):
-            state = game.new(seats, f"per-move-{key}-{n}", None)
+            first = game.new(seats, f"per-move-{key}-{n}", None)
             rng = random.Random(n)
             last_all = last_declared = None
-            for _ in range(args.moves):
-                movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-                if game.outcome(state) is not None or not movers:
-                    break
-                seat = rng.choice(movers)
-                state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            for state in itertools.islice(random_states(game, first, rng, args.moves), 1, None):
                 view = game.view(state, None)
                 moves += 1
                 whole = ImageRequest(key, "render_table", view, "es", names, "t.png").digest

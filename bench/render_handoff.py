@@ -24,6 +24,7 @@ from multiprocessing.reduction import ForkingPickler
 
 from bot.registry import load_games
 from bot.ui.rendering import ImageRequest, _safe_render_args, image_inputs
+from tests.playouts import played
 
 
 def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
@@ -57,12 +58,7 @@ def main() -> None:
         for n in range(args.games):
             state = game.new(seats, f"handoff-{key}-{n}", None)
             rng = random.Random(n)
-            for _ in range(rng.randint(1, args.moves)):
-                movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
-                if game.outcome(state) is not None or not movers:
-                    break
-                seat = rng.choice(movers)
-                state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            state = played(game, state, rng, rng.randint(1, args.moves))
             view = game.view(state, None)
             whole = ImageRequest(key, "render_table", view, "es", names, "t.png")
             cut = ImageRequest(key, "render_table", view, "es", names, "t.png", inputs=inputs)
