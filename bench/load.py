@@ -93,13 +93,29 @@ from bot.ui.rendering import IMAGE_KIB, REUSED  # noqa: E402
 from tests.fakediscord.errors import Violation  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
+# The bot's counters (``bot.metrics.count``: requests by kind and purpose, ``rest.*`` and
+# ``why.*``), logged as ``count=<name> n=<since the last line>`` each time the metrics monitor
+# flushes its timings (once a second): read like the phases, from any checkout's bot.
+COUNTS_LOGGER = (
+    "import bot.metrics as _metrics\n"
+    "_flush_timings, _counted = _metrics.flush_log, {}\n"
+    "def _flush_with_counts():\n"
+    "    _flush_timings()\n"
+    "    for name, n in list(_metrics.counters.items()):\n"
+    "        if n != _counted.get(name, 0):\n"
+    "            _metrics.log.debug('count=%s n=%d', name, n - _counted.get(name, 0))\n"
+    "            _counted[name] = n\n"
+    "_metrics.flush_log = _flush_with_counts\n"
+)
+
 # `python -m bot`, with the agreed metrics logger at DEBUG while everything else stays at INFO
 # (discord.py's DEBUG output would cost the bot more than the figures are worth).
 BOT_LAUNCHER = (
     "import logging, os, sys\n"
     "logging.getLogger('mesa.metrics').setLevel(logging.DEBUG)\n"
     "from bot.__main__ import main\n"
-    "exec(os.environ.get('MESA_BENCH_WITHOUT', ''))\n"
+    + COUNTS_LOGGER
+    + "exec(os.environ.get('MESA_BENCH_WITHOUT', ''))\n"
     "out = os.environ.get('MESA_BENCH_PROFILE')\n"
     "if out:\n"
     "    import cProfile\n"
@@ -369,6 +385,7 @@ def merged(figures: list[LogFigures]) -> LogFigures:
         out.loop_lag_ms += f.loop_lag_ms
         for phase, values in f.phases.items():
             out.phases[phase] += values
+        out.counts.update(f.counts)
         out.cant_keep_up += f.cant_keep_up
         out.warnings += f.warnings
         out.errors += f.errors
@@ -683,6 +700,10 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "non_exempt_per_s": round(non_exempt / m.window, 1),
         "non_exempt_peak_per_s": peak_per_window(stats.non_exempt_at),
         "rest_per_move_by_route": {r: round(n / per_move, 3) for r, n in routes.items()},
+        # the bot's own count of its requests, per move: by kind (``rest.*``, as ``timed_rest``
+        # and token edits name them) and by purpose (``why.*``: whose view, and why it is sent)
+        "requests_per_move_by_kind": per_move_of(m.figures.counts, "rest.", per_move),
+        "requests_per_move_by_purpose": per_move_of(m.figures.counts, "why.", per_move),
         "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
         "bot_cpu_pct": m.bot_cpu_pct,
         # CPU time per move (less sensitive to a shared machine than latencies): the bot's own
@@ -711,6 +732,34 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
     }
+
+
+def per_move_of(counts: Counter[str], prefix: str, per_move: int) -> dict[str, float]:
+    """The counters named ``prefix``*, per move, most frequent first."""
+    return {
+        name[len(prefix) :]: round(n / per_move, 3)
+        for name, n in counts.most_common()
+        if name.startswith(prefix)
+    }
+
+
+def purpose_lines(r: dict[str, Any]) -> list[str]:
+    """Why the bot sends what it sends, per move (its own counters; ``n/a``: a bot that does
+    not count purposes)."""
+    purposes = r.get("requests_per_move_by_purpose") or {}
+    kinds = r.get("requests_per_move_by_kind") or {}
+    lines = [
+        f"{r['tables']} tables: the bot's requests per move by purpose"
+        f" ({sum(purposes.values()):.2f} counted of {r['rest_per_move']} the fake saw)",
+        "| purpose | per move |",
+        "|---|---:|",
+    ]
+    lines += [f"| {name} | {n:.3f} |" for name, n in purposes.items()] or ["| n/a | |"]
+    lines.append(
+        f"{r['tables']} tables: by kind (``timed_rest``, token edits): "
+        + (", ".join(f"{name} {n}" for name, n in kinds.items()) or "n/a")
+    )
+    return lines
 
 
 def issue29_figures(m: Measured, per_move: int) -> dict[str, Any]:
@@ -938,6 +987,7 @@ def summary(results: list[dict[str, Any]]) -> str:
         + stages_summary(results)
         + [""]
         + [line for r in results for line in [*edit_share_lines(r), ""]]
+        + [line for r in results for line in [*purpose_lines(r), ""]]
         + issue29_summary(results)
         + [line for r in results for line in ["", *worker_stage_lines(r)]]
         + [""]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,6 +96,7 @@ class LogFigures:
 
     loop_lag_ms: list[float] = field(default_factory=list)
     phases: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    counts: Counter[str] = field(default_factory=Counter)  # ``count=<name> n=<delta>`` lines
     cant_keep_up: int = 0
     warnings: int = 0
     errors: int = 0
@@ -121,6 +122,8 @@ def read_log(path: Path, start: int, end: int | None = None) -> LogFigures:
         try:
             if "loop_lag_ms" in pairs:
                 figures.loop_lag_ms.append(float(pairs["loop_lag_ms"]))
+            if "count" in pairs and "n" in pairs:
+                figures.counts[pairs["count"]] += int(pairs["n"])
             if "phase" in pairs and "ms" in pairs:
                 figures.phases[pairs["phase"]].extend(float(v) for v in pairs["ms"].split(","))
         except ValueError:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot import metrics
 from bot.i18n import Translator
 from bot.ui import v2
 from bot.ui.messages import finish
@@ -123,25 +124,28 @@ class EphemeralViews:
 
     async def update(
         self, table_id: int, seat: str, build: Callable[[Translator], Payload], version: int
-    ) -> None:
+    ) -> bool:
         """Show the table at ``version`` on ``seat``'s live ephemeral hand (``build(tr)``),
         through its token: channel play follows the table as DM play does. A refused edit
-        (token expired early, hand gone) forgets the view: the next press makes a new one."""
+        (token expired early, hand gone) forgets the view: the next press makes a new one.
+        Whether it was edited."""
         view = self.live(table_id, seat)
         if view is None:
-            return
+            return False
         async with view.busy:
             if view.done or (view.version is not None and view.version >= version):
-                return
+                return False
             try:
                 await view.edit(build(view.tr))
                 view.version = version
+                return True
             except discord.HTTPException as exc:
                 log.info(
                     "an ephemeral hand at table %s could not be edited (%s)", table_id, exc.code
                 )
                 if self._views.get((table_id, seat)) is view:
                     del self._views[(table_id, seat)]
+                return False
 
     def pop(self, table_id: int, seat: str) -> EphemeralView | None:
         """Forget ``seat``'s live hand at ``table_id`` (a new press replaces it), returned."""
@@ -186,6 +190,7 @@ class EphemeralViews:
             if view.done:
                 return
             view.done = True
+            metrics.count("why.hand_last")  # retired, the game's end, or closed
             try:
                 await view.edit(build())
             except discord.HTTPException as exc:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot import metrics
 from bot.i18n import translator
 from bot.service import Table
 from bot.ui.pacer import Priority
@@ -64,6 +65,7 @@ class TurnMentions:
             return
         channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
         if slot.message_id is not None:
+            metrics.count("why.mention_delete")
             try:
                 via = slot.mention_hook
                 if via is not None and self.k.clock() < via.until:
@@ -88,6 +90,7 @@ class TurnMentions:
         tr = translator(table.record.locale)
         text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
         mentions = discord.AllowedMentions(users=True)
+        metrics.count("why.mention_post")
         hook = self.k.tokens.fresh(("public", table.id), None)
         message: discord.Message | None = None
         if hook is not None:  # a follow-up of a fresh table token: outside the bot's budget
@@ -121,6 +124,7 @@ class TurnMentions:
         cannot reach that channel)."""
         via = slot.mention_hook
         if slot.message_id is not None and via is not None and self.k.clock() < via.until:
+            metrics.count("why.mention_delete")
             try:
                 await timed_rest(
                     via.interaction.followup.delete_message(slot.message_id),
@@ -136,6 +140,7 @@ class TurnMentions:
             return
         tr = translator(table.record.locale)
         text = tr("notice.turn_mention", player=", ".join(f"<@{s}>" for s in seats), table=table.id)
+        metrics.count("why.mention_post")
         try:
             message = await timed_rest(
                 hook.interaction.followup.send(

@@ -62,9 +62,17 @@ class PrivateViews:
         version = table.version
 
         async def work(slot: Slot) -> None:
-            await self.k.ephemerals.update(
+            assert table.state is not None
+            finished = table.game.is_over(table.state)
+            waiting = not finished and seat in table.game.to_act(table.state)
+            if await self.k.ephemerals.update(
                 table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
-            )
+            ):
+                became = waiting and not slot.waiting
+                metrics.count(
+                    _dm_purpose(finished, waiting, became, slot.waiting).replace("dm_", "hand_")
+                )
+                slot.waiting = waiting
 
         self._hands.kick((table.id, seat), work)
 
@@ -97,6 +105,7 @@ class PrivateViews:
         channel = await self.k.dm_channel(seat)
         note = translator(await self.k.bot.locale_of(seat))("views.replaced")
         for message_id in message_ids:
+            metrics.count("why.dm_buttons_off")
             try:
                 await timed_rest(
                     sending.edit_message(  # a CardLayout: discord.py's typed ``edit`` wants a View
@@ -160,6 +169,7 @@ class PrivateViews:
                 image = await finish(payload, slot.image, wanted, first=waiting, place=place)
                 stage_done("render")
                 try:
+                    metrics.count(_dm_purpose(finished, waiting, became_turn, slot.waiting))
                     await self._edit_dm(table.id, seat, slot, payload, urgency)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
@@ -177,6 +187,7 @@ class PrivateViews:
                     await finish(payload)
             else:
                 await finish(payload)
+            metrics.count("why.dm_post")
             message = await self.k.dm(table, seat, payload=payload, priority=urgency)
             if message is not None:
                 if slot.clickable and slot.message_id not in (None, message.id):
@@ -245,6 +256,7 @@ class PrivateViews:
         it is deleted once the turn passes. A hand just sent notifies by itself."""
         if not waiting and slot.notice_id is not None:
             notice, slot.notice_id = slot.notice_id, None
+            metrics.count("why.dm_notice_delete")
             await self.k.delete_dm(seat, notice)
             return
         if not became or sent or slot.notice_id is not None:
@@ -254,6 +266,7 @@ class PrivateViews:
             return  # they are playing right now: the edited hand is enough
         tr = translator(await self.k.bot.locale_of(seat))
         text = tr("views.turn_notice", table=table.id, game=tr(f"{table.game.key}.name"))
+        metrics.count("why.dm_notice")
         message = await self.k.dm(table, seat, content=text, priority=Priority.NEXT_PLAYER)
         if message is not None:
             slot.notice_id = message.id
@@ -383,6 +396,7 @@ class PrivateViews:
                 image = await ready_by(
                     finish(payload, shown=slot.image if own_message else None), deadline
                 )
+                metrics.count("why.dm_answer_click")
                 await timed_rest(
                     interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
                 )
@@ -440,9 +454,11 @@ class PrivateViews:
         notice and turn off any older view's buttons: no view lies about the table."""
         if slot.notice_id is not None:
             notice, slot.notice_id = slot.notice_id, None
+            metrics.count("why.dm_notice_delete")
             await self.k.delete_dm(seat, notice)
         if slot.message_id is not None and (slot.clickable or slot.digest != "retired"):
             payload = build(translator(await self.k.bot.locale_of(seat)))
+            metrics.count("why.dm_retire")
             try:
                 await self._edit_dm(table.id, seat, slot, payload)
                 slot.clickable, slot.waiting, slot.digest, slot.image = (
@@ -489,6 +505,17 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
+
+
+def _dm_purpose(finished: bool, waiting: bool, became: bool, was_waiting: bool) -> str:
+    """Why a DM hand is edited (the counter ``bench/load.py`` prints per move)."""
+    if finished:
+        return "why.dm_end"
+    if became:
+        return "why.dm_next"  # it became their turn
+    if waiting:
+        return "why.dm_turn"  # still their turn (another step of it)
+    return "why.dm_turn_passed" if was_waiting else "why.dm_waiting"
 
 
 def _view_digest(table: Table, seat: str, view: Any, finished: bool) -> str:

@@ -114,6 +114,7 @@ class PublicTable:
                     payload, slot.image, wanted, first=first, place=("public", table.id)
                 )
                 stage_done("render")
+                metrics.count("why.public_edit")
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
@@ -147,6 +148,7 @@ class PublicTable:
                         await finish(payload)
             else:
                 await finish(payload)
+            metrics.count("why.public_post")
             message = await self.k.answers.post(table, payload)  # a /play's own response
             if message is None:
                 message = await timed_rest(
@@ -196,6 +198,7 @@ class PublicTable:
                 return
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
+                metrics.count("why.public_edit")
                 if not await self.k.edit_through_token(
                     ("public", table.id), int(message_id), payload, "public_hook_edit"
                 ):
@@ -207,6 +210,7 @@ class PublicTable:
                 self.k.shown.public(table.id, message_id, version, image)
                 return
             await finish(payload)
+            metrics.count("why.public_post")
             message = await self.k.answers.post(table, payload)  # the /play's own response
             if message is None:
                 log.warning("table %s: its command could not be answered with it", table.id)
@@ -227,6 +231,7 @@ class PublicTable:
         old = self.k.anywhere.editor(table)
         await finish(payload)
         v2 = payload.view is not None and payload.view.has_components_v2()
+        metrics.count("why.public_post")
         try:
             message = await interaction.followup.send(wait=True, **payload.send_kwargs())
         except discord.HTTPException:
@@ -265,6 +270,7 @@ class PublicTable:
             return False
         await finish(payload)
         stage_done("render")
+        metrics.count("why.public_post")
         try:
             message = await interaction.followup.send(wait=True, **payload.send_kwargs())
         except discord.HTTPException as exc:
@@ -283,6 +289,7 @@ class PublicTable:
         return True
 
     async def _delete_old(self, table_id: int, old: discord.PartialMessage) -> None:
+        metrics.count("why.public_delete")
         try:
             await timed_rest(old.delete(), "public_delete", self.k.pacer, Priority.HOUSEKEEPING)
         except discord.HTTPException as exc:
@@ -353,6 +360,7 @@ class PublicTable:
             payload = public_payload(table, presenter, self.k.bot.tables, tr)
             try:
                 image = await ready_by(finish(payload, shown=slot.image), deadline)
+                metrics.count("why.public_answer_click")
                 await timed_rest(
                     interaction.response.edit_message(**payload.edit_kwargs()),
                     "click_update_public",
@@ -406,6 +414,7 @@ class PublicTable:
         payload.keep_image = True
         channel = self.k.bot.get_partial_messageable(int(finished.record.channel_id))
         slot = self._slots.of(finished.id)
+        metrics.count("why.public_rematch_off")
         try:
             async with slot.busy:  # after any edit of that message under way
                 if finished.interaction_only:  # its rematch press's token, or nothing
