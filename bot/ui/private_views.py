@@ -35,6 +35,8 @@ class PrivateViews:
         self.k = kit
         self._slots: SlotSet[tuple[int, str]] = SlotSet(kit, "dm")  # each DM hand
         self._hands: SlotSet[tuple[int, str]] = SlotSet(kit, "hand")  # each live ephemeral hand
+        # When each hand ("dm" or "hand", table, seat) was last shown anew (kit's clock)
+        self._shown_at: dict[tuple[str, int, str], float] = {}
 
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
@@ -69,12 +71,31 @@ class PrivateViews:
                 table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
             ):
                 became = waiting and not slot.waiting
-                metrics.count(
-                    _dm_purpose(finished, waiting, became, slot.waiting).replace("dm_", "hand_")
-                )
+                self._edited("hand", table.id, seat, finished, waiting, became, slot.waiting)
                 slot.waiting = waiting
 
         self._hands.kick((table.id, seat), work)
+
+    def _edited(
+        self,
+        kind: str,
+        table_id: int,
+        seat: str,
+        finished: bool,
+        waiting: bool,
+        became: bool,
+        was_waiting: bool,
+    ) -> None:
+        """``seat``'s hand (``kind``: "dm" or "hand") is shown anew: counted by why (``why.*``,
+        printed per move by ``bench/load.py``), a waiting seat's edit with the seconds since
+        the hand's previous one (``gap_<kind>_waiting``, ms)."""
+        purpose = _purpose(finished, waiting, became, was_waiting)
+        metrics.count(f"why.{kind}_{purpose}")
+        now = self.k.clock()
+        key = (kind, table_id, seat)
+        if purpose == "waiting" and (last := self._shown_at.get(key)) is not None:
+            metrics.observe(f"gap_{kind}_waiting", (now - last) * 1000)
+        self._shown_at[key] = now
 
     def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
         """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
@@ -169,7 +190,7 @@ class PrivateViews:
                 image = await finish(payload, slot.image, wanted, first=waiting, place=place)
                 stage_done("render")
                 try:
-                    metrics.count(_dm_purpose(finished, waiting, became_turn, slot.waiting))
+                    self._edited("dm", table.id, seat, finished, waiting, became_turn, slot.waiting)
                     await self._edit_dm(table.id, seat, slot, payload, urgency)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
@@ -193,6 +214,7 @@ class PrivateViews:
                 if slot.clickable and slot.message_id not in (None, message.id):
                     slot.older.append(slot.message_id)  # its buttons go off when the game ends
                 slot.message_id = message.id
+                self._shown_at[("dm", table.id, seat)] = self.k.clock()
                 slot.clickable = payload.view is not None
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
@@ -412,6 +434,7 @@ class PrivateViews:
                     payload.view.stop()
             if own_message:
                 slot.clickable = payload.view is not None
+                self._shown_at[("dm", table.id, seat)] = self.k.clock()
             elif interaction.guild_id is not None or _in_group_dm(interaction):
                 pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
             elif payload.view is not None and interaction.message.id not in slot.older:
@@ -507,15 +530,15 @@ class PrivateViews:
             self._hands.pop(key)
 
 
-def _dm_purpose(finished: bool, waiting: bool, became: bool, was_waiting: bool) -> str:
-    """Why a DM hand is edited (the counter ``bench/load.py`` prints per move)."""
+def _purpose(finished: bool, waiting: bool, became: bool, was_waiting: bool) -> str:
+    """Why a hand is edited (the counter ``bench/load.py`` prints per move)."""
     if finished:
-        return "why.dm_end"
+        return "end"
     if became:
-        return "why.dm_next"  # it became their turn
+        return "next"  # it became their turn
     if waiting:
-        return "why.dm_turn"  # still their turn (another step of it)
-    return "why.dm_turn_passed" if was_waiting else "why.dm_waiting"
+        return "turn"  # still their turn (another step of it)
+    return "turn_passed" if was_waiting else "waiting"
 
 
 def _view_digest(table: Table, seat: str, view: Any, finished: bool) -> str:
