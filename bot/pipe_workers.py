@@ -193,9 +193,13 @@ class PipeWorkers(Workers):
         name: str | None = None,
         niceness: int = 0,
         depth: int = DEPTH,
+        metered: bool = True,
     ) -> None:
         super().__init__(size, initializer, name, niceness)
         self.depth = depth
+        # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
+        # pool's only, so the benches' figures per image count no search.
+        self.metered = metered
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -300,8 +304,9 @@ class PipeWorkers(Workers):
             return
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
             ok, value, stages = False, exc, {}
-        for stage, ms in stages.items():
-            metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
+        if self.metered:
+            for stage, ms in stages.items():
+                metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if job is not None and not job.done():
             if ok:
@@ -339,10 +344,11 @@ def create_workers(
     Fed through pipes like the render pool (issue 29: the executor's queue feeder and manager
     threads cost the bot more CPU per move than the searches themselves), one job per worker at
     a time: a search waits here, not in the pipe of a worker busy with a long one, and goes to
-    the first worker free."""
+    the first worker free. Its CPU is told from the render pool's by the workers' process
+    name (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
     if size == 0:
         return InlineWorkers()
-    return PipeWorkers(size, initializer, name, niceness, depth=1)
+    return PipeWorkers(size, initializer, name, niceness, depth=1, metered=False)
 
 
 def _still_wanted(job: _Job) -> bool:

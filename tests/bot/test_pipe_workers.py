@@ -239,15 +239,19 @@ async def test_the_search_pool_is_fed_through_pipes_and_starts_no_thread_in_the_
     than the searches; the search pool talks to its workers from the loop, named for the
     benches (``bench/pool_cpu.py`` tells its CPU from the render pool's by that name)."""
     before = {t.ident for t in threading.enumerate()}
+    metrics.reset()
     workers = create_workers(2, None, SEARCH_POOL)
     try:
         assert isinstance(workers, PipeWorkers) and workers.depth == 1
         names = await asyncio.gather(*(workers.run(_comm) for _ in range(6)))
         assert set(names) == {SEARCH_POOL}
+        # the per-stage CPU figures are the render pool's (per image): no search among them
+        assert not [name for name in metrics.histograms if name.startswith(CPU_METRIC)]
         started = [t.name for t in threading.enumerate() if t.ident not in before]
         assert started == []
     finally:
         workers.shutdown()
+        metrics.reset()
 
 
 async def test_a_long_search_holds_no_short_one_back_while_another_worker_is_free(tmp_path):
