@@ -18,7 +18,7 @@ from bot import metrics
 from bot.cogs import EXTENSIONS
 from bot.i18n import normalise_locale, tr
 from bot.i18n.commands import CatalogueTranslator
-from bot.pipe_workers import PipeWorkers
+from bot.pipe_workers import PipeWorkers, create_workers
 from bot.ports import CogHost
 from bot.registry import load_games
 from bot.service import ServiceConfig, Table, TableService
@@ -41,7 +41,7 @@ from bot.ui.rendering import Renderer, install
 from bot.ui.spectate import SpectatorListener
 from bot.ui.threads import TableThreads
 from bot.ui.unrouted import UnroutedClicks
-from bot.workers import RENDER_POOL, SEARCH_POOL, Workers, create_workers, warm_up_games
+from bot.workers import RENDER_POOL, SEARCH_POOL, Workers, warm_up_games
 from games.core import Game
 from storage import (
     Database,

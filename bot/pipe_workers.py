@@ -13,10 +13,11 @@ Same API and guarantees as ``bot.workers.Workers``: ``spawn`` start method, work
 lazily (or by ``start()``), each dying with the bot (``_worker_start``: parent-death signal and
 parent-pid watch) and running the pool's ``initializer`` first; a job's exception is raised to
 its caller; a worker that dies fails its job with ``BrokenProcessPool`` and is replaced on the
-next job. Each worker holds at most ``DEPTH`` jobs (the one it runs and the next, already in its
-pipe, so it never waits for the loop between two jobs, as the executor's queue does); more
-jobs wait here, in the order their callers give (``run``'s ``rank`` then ``since``: a render a
-player's turn waits for goes before the others, issue 25), and each is handed to a worker in
+next job. Each worker holds at most ``depth`` jobs (the render pool: ``DEPTH``, the one it runs
+and the next, already in its pipe, so it never waits for the loop between two jobs, as the
+executor's queue does; the search pool: one, ``create_workers``); more jobs wait here, in the
+order their callers give (``run``'s ``rank`` then ``since``: a render a player's turn waits
+for goes before the others, issue 25), and each is handed to a worker in
 the very callback that read the previous result (no loop turn between two jobs). A job whose
 ``wanted()`` is false when its turn comes is never sent: its caller gets ``Superseded``.
 """
@@ -41,7 +42,7 @@ from multiprocessing.reduction import ForkingPickler
 from typing import Any, TypeVar
 
 from bot import metrics
-from bot.workers import Superseded, Workers, _worker_start
+from bot.workers import InlineWorkers, Superseded, Workers, _worker_start
 
 T = TypeVar("T")
 
@@ -178,12 +179,27 @@ class _State:
 
 class PipeWorkers(Workers):
     """``size`` worker processes fed from the event loop through one pipe each (built like a
-    ``Workers``: its size, initializer and process name)."""
+    ``Workers``: its size, initializer and process name), each holding at most ``depth`` jobs
+    (by default ``DEPTH``: the next job waits in the worker's pipe, not for the loop)."""
 
     _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
-    depth = DEPTH  # the next job waits in the worker's pipe, not for the loop
     ordered = True  # ``run`` takes the job's rank, since and ``wanted``
+
+    def __init__(
+        self,
+        size: int | None = None,
+        initializer: Callable[[], None] | None = None,
+        name: str | None = None,
+        niceness: int = 0,
+        depth: int = DEPTH,
+        metered: bool = True,
+    ) -> None:
+        super().__init__(size, initializer, name, niceness)
+        self.depth = depth
+        # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
+        # pool's only, so the benches' figures per image count no search.
+        self.metered = metered
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -253,7 +269,7 @@ class PipeWorkers(Workers):
             worker = min(live, key=lambda w: len(w.jobs), default=None)
             if worker is None or (worker.jobs and len(live) < self.size):
                 worker = self._spawn(state)  # an idle new worker before queueing on a busy one
-            elif len(worker.jobs) >= DEPTH:
+            elif len(worker.jobs) >= self.depth:
                 return
             job = heapq.heappop(state.waiting)
             future = job.future
@@ -288,8 +304,9 @@ class PipeWorkers(Workers):
             return
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
             ok, value, stages = False, exc, {}
-        for stage, ms in stages.items():
-            metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
+        if self.metered:
+            for stage, ms in stages.items():
+                metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if job is not None and not job.done():
             if ok:
@@ -312,6 +329,26 @@ class PipeWorkers(Workers):
         for job in jobs:
             if not job.done() and error is not None:
                 job.set_exception(error)
+
+
+def create_workers(
+    size: int | None,
+    initializer: Callable[[], None] | None = None,
+    name: str | None = None,
+    niceness: int = 0,
+) -> Workers:
+    """The computer players' search pool from the ``worker_processes`` setting: None one
+    process per core, 0 no child processes (a thread), n that many processes (each running
+    ``initializer`` first, named ``name``, ``niceness`` below the bot's OS priority).
+
+    Fed through pipes like the render pool (issue 29: the executor's queue feeder and manager
+    threads cost the bot more CPU per move than the searches themselves), one job per worker at
+    a time: a search waits here, not in the pipe of a worker busy with a long one, and goes to
+    the first worker free. Its CPU is told from the render pool's by the workers' process
+    name (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
+    if size == 0:
+        return InlineWorkers()
+    return PipeWorkers(size, initializer, name, niceness, depth=1, metered=False)
 
 
 def _still_wanted(job: _Job) -> bool:

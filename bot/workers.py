@@ -1,5 +1,11 @@
-"""One process pool for CPU-heavy work that must not run on the event loop: computer-player
+"""Process pools for CPU-heavy work that must not run on the event loop: computer-player
 searches (``bot/service/cpu.py``) and image rendering (``bot/ui``).
+
+``Workers`` is a ``ProcessPoolExecutor``; the bot's two pools are its pipe-fed kind
+(``bot.pipe_workers.PipeWorkers``, without the executor's helper threads; the search pool is
+built by ``bot.pipe_workers.create_workers``), which share this module's guards, names and
+priorities. ``Workers`` itself stays for the benches that compare the two, and as the base of
+``InlineWorkers`` (tests' pools in a thread).
 
 Threads do not help here (the GIL serialises pure-Python search and most of Pillow's Python
 side); processes do. The pool uses the ``spawn`` start method: the bot process has threads
@@ -30,9 +36,9 @@ takes two guards:
 Everything sent to a worker must be picklable: module-level functions and plain data (view
 models, action texts, seeds), never a ``Table`` or a connection.
 
-Usage (one ``Workers`` per bot process, created at start-up and shared)::
+Usage (one pool per kind of job and bot process, created at start-up and shared)::
 
-    workers = Workers(settings.worker_processes)   # None -> os.cpu_count()
+    workers = create_workers(settings.worker_processes)   # None -> os.cpu_count()
     text = await workers.run(some_module_level_function, arg1, arg2)
     workers.shutdown()
 """
@@ -132,18 +138,6 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-
-
-def create_workers(
-    size: int | None,
-    initializer: Callable[[], None] | None = None,
-    name: str | None = None,
-    niceness: int = 0,
-) -> Workers:
-    """The bot's workers from the ``worker_processes`` setting: None one process per core,
-    0 no child processes (a thread), n that many processes (each running ``initializer``
-    first, named ``name``, ``niceness`` below the bot's OS priority)."""
-    return InlineWorkers() if size == 0 else Workers(size, initializer, name, niceness)
 
 
 def _worker_start(

@@ -8,6 +8,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.reduction import ForkingPickler
@@ -15,10 +16,10 @@ from multiprocessing.reduction import ForkingPickler
 import pytest
 
 from bot import metrics
-from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers, _Meter
+from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers, _Meter, create_workers
 from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer, render_image
-from bot.workers import RENDER_POOL, Workers
+from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
 from tests.bot.test_rendering import _request, _views
 
 
@@ -227,3 +228,68 @@ async def test_waiting_jobs_go_by_rank_then_since_and_an_unwanted_one_is_never_s
     assert order == ["first", "kept", "older", "late"]
     assert asked == ["unwanted"]
     assert isinstance(results[3], Superseded)
+
+
+# ----- the computer players' search pool (``create_workers``) ----------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/comm"), reason="Linux names processes")
+async def test_the_search_pool_is_fed_through_pipes_and_starts_no_thread_in_the_bot():
+    """Issue 29: the executor's queue feeder and manager threads cost the bot more CPU per move
+    than the searches; the search pool talks to its workers from the loop, named for the
+    benches (``bench/pool_cpu.py`` tells its CPU from the render pool's by that name)."""
+    before = {t.ident for t in threading.enumerate()}
+    metrics.reset()
+    workers = create_workers(2, None, SEARCH_POOL)
+    try:
+        assert isinstance(workers, PipeWorkers) and workers.depth == 1
+        names = await asyncio.gather(*(workers.run(_comm) for _ in range(6)))
+        assert set(names) == {SEARCH_POOL}
+        # the per-stage CPU figures are the render pool's (per image): no search among them
+        assert not [name for name in metrics.histograms if name.startswith(CPU_METRIC)]
+        started = [t.name for t in threading.enumerate() if t.ident not in before]
+        assert started == []
+    finally:
+        workers.shutdown()
+        metrics.reset()
+
+
+async def test_a_long_search_holds_no_short_one_back_while_another_worker_is_free(tmp_path):
+    """One search per worker at a time: the short searches asked after a long one all go to
+    the free worker (with the render pool's depth of two, one would wait in the long one's
+    pipe until it ends)."""
+    workers = create_workers(2)
+    release = tmp_path / "release"
+    try:
+        await asyncio.gather(workers.run(os.getpid), workers.run(os.getpid))  # both up
+        long = asyncio.ensure_future(workers.run(_held_pid, str(release)))
+        await asyncio.sleep(0)  # the long one is sent: one worker is busy until released
+        short = await asyncio.wait_for(
+            asyncio.gather(*(workers.run(os.getpid) for _ in range(4))), 60
+        )
+        assert not long.done() and len(set(short)) == 1
+        release.touch()
+        assert await asyncio.wait_for(long, 60) not in short
+    finally:
+        release.touch()
+        workers.shutdown()
+
+
+async def test_a_dead_search_worker_fails_its_search_and_a_new_one_takes_the_next(tmp_path):
+    workers = create_workers(1)
+    never = str(tmp_path / "never")
+    try:
+        pid = await workers.run(os.getpid)
+        running = asyncio.ensure_future(workers.run(_held_pid, never))
+        waiting = asyncio.ensure_future(workers.run(os.getpid))  # in the pool, not the pipe
+        await asyncio.sleep(0)
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await asyncio.wait_for(running, 60)
+        assert await asyncio.wait_for(waiting, 60) not in (pid, os.getpid())
+    finally:
+        workers.shutdown()
+
+
+def test_no_search_processes_makes_an_inline_pool():
+    assert isinstance(create_workers(0), InlineWorkers)

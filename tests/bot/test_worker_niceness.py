@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from bot.pipe_workers import PipeWorkers
+from bot.pipe_workers import PipeWorkers, create_workers
 from bot.settings import WORKER_NICENESS, Settings
-from bot.workers import Workers, create_workers, lower_priority
+from bot.workers import Workers, lower_priority
 
 
 def _niceness() -> int:

@@ -20,11 +20,11 @@ GONE_WITHIN = 60.0  # seconds
 # A stand-in for the bot: a search pool of two warm workers and a render pool of one.
 POOLS = """
 import asyncio, os, sys
-from bot.pipe_workers import PipeWorkers
-from bot.workers import Workers, warm_up_games
+from bot.pipe_workers import PipeWorkers, create_workers
+from bot.workers import warm_up_games
 
 async def main():
-    search = Workers(2, warm_up_games)
+    search = create_workers(2, warm_up_games)  # the bot's search pool
     render = PipeWorkers(1)  # the bot's render pool (issue 29)
     search.start()
     await asyncio.gather(*(search.run(os.getpid) for _ in range(4)), render.run(os.getpid))

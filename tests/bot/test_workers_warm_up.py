@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from bot.workers import InlineWorkers, Workers, create_workers, warm_up_games
+from bot.pipe_workers import PipeWorkers, create_workers
+from bot.workers import InlineWorkers, Workers, warm_up_games
 
 
 def compiled_search_is_ready() -> bool:
@@ -13,7 +14,8 @@ def compiled_search_is_ready() -> bool:
 
 
 async def test_a_worker_runs_the_warm_up_before_its_first_task():
-    workers = Workers(1, warm_up_games)
+    workers = create_workers(1, warm_up_games)  # the bot's search pool
+    assert isinstance(workers, PipeWorkers)
     workers.start()
     try:
         assert await workers.run(compiled_search_is_ready)
