@@ -98,3 +98,35 @@ def _after_next_move(table) -> set[str]:
     seat, action = table.oracle.next_move()
     state, _ = GAME.apply(table.oracle.state, seat, GAME.decode_action(action))
     return set(GAME.to_act(state))
+
+
+async def test_a_waiting_ver_mi_mano_hand_is_held_and_ends_showing_the_newest(fake_discord, mesa):
+    """The same for a live "Ver mi mano" hand (channel play, a player whose DMs are closed):
+    held while he waits, then ONE edit through its token of the newest change."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED, hand_size=7)
+    bob_seat = str(bob.id)
+    while not table.oracle.finished:  # until a move of his leaves him waiting a while
+        seat, _ = await table.move()
+        if seat == bob_seat and bob_seat not in table.oracle.to_act():
+            if bob_seat not in _after_next_move(table):
+                break
+    assert not table.oracle.finished
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    private = mesa.bot.listener.private
+    private.schedule = RecordedTimers()
+    private.waiting_every = HOUR
+    hand = table.hand_views(bob)[-1]
+    shown, edits = view_version(hand), len(hand.versions)
+    assert shown == table.oracle.version
+    await table.move()  # another player's move: he still waits
+    held = mesa.bot.listener.private._held
+    wait = await until(lambda: held.get(("hand", table.table_id, bob_seat)), "the change held")
+    assert view_version(hand) == shown and wait.timer is not None
+    wait.timer.fire()
+    latest = table.oracle.version
+    await until(lambda: view_version(hand) == latest, "the held hand shown")
+    assert table.hand_views(bob)[-1] is hand and len(hand.versions) == edits + 1
