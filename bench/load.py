@@ -285,6 +285,14 @@ LEVERS = {
         "    return asyncio.get_running_loop().create_task(coroutine)\n"
         "_i.start_now = _v.start_now = _later\n"
     ),
+    # a waiting seat's hand brought up to date at every change, not at most once per
+    # ``WAITING_EVERY`` seconds (session 18, ``PrivateViews._held_back``)
+    "waiting_window": "import bot.ui.private_views as _p\n_p.WAITING_EVERY = 0.0\n",
+    # every player to act from the table named by the turn mention, also one playing right now
+    # from their live hand (session 18, ``TurnMentions._watching``)
+    "watching_mentions": (
+        "import bot.ui.mentions as _m\n_m.TurnMentions._watching = lambda *_: False\n"
+    ),
     # no freezing of the heap (start-up's, then every minute's); the thresholds stay tuned
     "freeze": (
         "import bot.__main__ as _m\n"

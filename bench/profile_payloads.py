@@ -151,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     mean = [t / len(jobs) for t in totals]
     print(f"| **mean** | {mean[0]:.3f} | {mean[1]:.3f} | | {mean[2]:.0f} | {mean[3]:.3f} |")
+    print_translations(jobs, public, private, args.repeat)
     if args.top:
         profile = cProfile.Profile()
         profile.enable()
@@ -161,6 +162,42 @@ def main(argv: list[str] | None = None) -> int:
         profile.disable()
         pstats.Stats(profile).sort_stats("cumtime").print_stats(args.top)
     return 0
+
+
+def print_translations(
+    jobs: list[tuple[str, Any, Any]], public: Any, private: Any, repeat: int
+) -> None:
+    """The catalogue lookups of one move's messages (public and every seat's private, the five
+    games), replayed through a bound translator: how many, and their CPU."""
+    from bot.i18n import BoundTranslator, translator
+
+    calls: list[tuple[str, str, dict[str, Any]]] = []
+    plain_call = BoundTranslator.__call__
+
+    def recording(self: Any, key: str, /, **params: Any) -> str:
+        calls.append((self.locale, key, params))
+        return plain_call(self, key, **params)
+
+    BoundTranslator.__call__ = recording  # type: ignore[method-assign]
+    try:
+        for _key, table, presenter in jobs:
+            public(table, presenter)
+            private(table, presenter)
+    finally:
+        BoundTranslator.__call__ = plain_call  # type: ignore[method-assign]
+    bound = [(translator(locale), key, params) for locale, key, params in calls]
+    rounds = []
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(repeat):
+            for tr, key, params in bound:
+                tr(key, **params)
+        rounds.append((time.process_time() - start) / repeat * 1e6)
+    with_params = sum(1 for _, _, params in calls if params)
+    print(
+        f"translations: {len(calls) / len(jobs):.0f} per game's move ({with_params / len(jobs):.0f} "
+        f"with parameters), {min(rounds) / len(jobs):.1f} us of CPU per game's move"
+    )
 
 
 async def in_a_loop() -> int:

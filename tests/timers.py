@@ -24,6 +24,12 @@ class RecordedTimer:
             self.cancelled = True
         self._handle.cancel()
 
+    def fire(self) -> None:
+        """Run it now, as if its delay had passed (a test's clock, not the wall's)."""
+        assert not (self.fired or self.cancelled)
+        self._handle.cancel()
+        self._fire()
+
 
 class RecordedTimers:
     """A schedule (``(delay, callback) -> cancellable``) that lists what it was asked."""

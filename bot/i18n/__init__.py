@@ -73,22 +73,23 @@ def tr(locale: str | None, key: str, /, **params: Any) -> str:
 
 def _translate(loc: str, key: str, params: dict[str, Any]) -> str:
     """``key`` in the normalised locale ``loc``."""
-    if not params:  # most texts of a view (titles, labels): no key to build
-        return _rendered(loc, key, ())
     try:
         # A view is rebuilt for every change and names the same ~150 texts each time.
-        # The value's type is part of the key: 1, 1.0 and True are equal but print apart.
-        # Built without a Python-level loop or a sort (a call site names its parameters in
-        # the same order each time): the key cost more than the cached lookup.
-        return _rendered(loc, key, (*params.items(), *map(type, params.values())))
+        return _rendered(loc, key, *params, *params.values())
     except TypeError:  # an unhashable parameter (a list, a dict): rendered afresh
         return _render_key(loc, key, params)
 
 
-@lru_cache(maxsize=32_768)
-def _rendered(loc: str, key: str, params: tuple[Any, ...]) -> str:
-    """``params``: the (name, value) pairs, then their values' types."""
-    return _render_key(loc, key, dict(params[: len(params) // 2]))
+# ``typed``: a value's type is part of the key (1, 1.0 and True are equal but print apart).
+# The parameters' names then their values, as arguments of their own: the cache builds one key
+# of them, with no tuple per parameter nor a Python-level loop (a call site names its
+# parameters in the same order each time).
+@lru_cache(maxsize=32_768, typed=True)
+def _rendered(loc: str, key: str, /, *names_then_values: Any) -> str:
+    half = len(names_then_values) // 2
+    return _render_key(
+        loc, key, dict(zip(names_then_values[:half], names_then_values[half:], strict=True))
+    )
 
 
 def _render_key(loc: str, key: str, params: dict[str, Any]) -> str:
@@ -143,7 +144,29 @@ class BoundTranslator:
         self.locale = locale
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        return _translate(self.locale, key, params)  # normalised when bound
+        # ``_translate`` inlined (a payload makes ~100 calls): a text without parameters is
+        # read from its locale's dict, one lookup instead of a key tuple hashed for the cache.
+        loc = self.locale  # normalised when bound
+        if not params:
+            try:
+                return _PLAIN[loc][key]
+            except KeyError:
+                return _plain(loc, key)
+        try:
+            return _rendered(loc, key, *params, *params.values())
+        except TypeError:  # an unhashable parameter (a list, a dict): rendered afresh
+            return _render_key(loc, key, params)
+
+
+# Per locale, the texts without parameters rendered so far: catalogue keys only, so bounded by
+# the catalogue (a key missing from it renders as itself).
+_PLAIN: dict[str, dict[str, str]] = {locale: {} for locale in LOCALES}
+
+
+def _plain(loc: str, key: str) -> str:
+    text = _rendered(loc, key)
+    _PLAIN.setdefault(loc, {})[key] = text
+    return text
 
 
 def translator(locale: str | None) -> Translator:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
+from yarl import URL
 
 from bot import metrics
 from bot.ui.pacer import RequestPacer
@@ -31,9 +32,11 @@ log = logging.getLogger(__name__)
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake's time is milliseconds since this
 
 
-def api_path(url: str) -> str:
-    """``https://discord.com/api/v10/channels/1/messages`` -> ``/channels/1/messages``."""
-    path = urlsplit(str(url)).path
+def api_path(url: str | URL) -> str:
+    """``https://discord.com/api/v10/channels/1/messages`` -> ``/channels/1/messages``. A
+    ``yarl.URL`` (``bot/ui/payload.py``'s requests) has its path parsed already: not split
+    again (urlsplit was a tenth of the gate's own CPU)."""
+    path = url.raw_path if isinstance(url, URL) else urlsplit(url).path
     marker = path.find("/api/v")
     if marker >= 0:
         rest = path[marker + len("/api/v") :]
@@ -146,7 +149,7 @@ class _GatedRequest:
 
     async def __aenter__(self) -> Any:
         method, url, kwargs = self._args
-        path = api_path(str(url))  # once: urlsplit is a tenth of the gate's own CPU
+        path = api_path(url)  # once per request
         counted = _bound(path, kwargs.get("headers"))
         pacer = self._gate.pacer() if counted else None
         start = time.perf_counter()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import re
 from collections.abc import Coroutine, Generator, Iterable
@@ -252,6 +253,20 @@ def _refuse_if_moved(interaction: discord.Interaction, table_id: int, client: An
     raise TableError(
         "table_moved", link=jump_link(record.guild_id, record.channel_id, record.message_id)
     )
+
+
+# Issue 29: every button and menu a payload shows is built afresh (dozens per move), and
+# discord.py builds each one's component (``Component._raw_construct``) by walking its class's
+# MRO for ``__slots__`` (``utils.get_slots``, a generator that raises and catches an
+# AttributeError on ``object``): a third of a button's construction. A class's slots never
+# change: worked out once per class. discord.py internal used (re-check on upgrade):
+# ``components.get_slots``, the name ``_raw_construct`` reads, and what it yields.
+@functools.cache
+def _slots_once(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(discord.utils.get_slots(cls))
+
+
+discord.components.get_slots = _slots_once  # type: ignore[assignment]
 
 
 class TableButton(TableItem[discord.ui.Button[Any]]):

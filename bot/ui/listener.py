@@ -177,7 +177,8 @@ class DiscordTableListener:
 
     async def drain(self) -> None:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""
-        await self.kit.drain_tasks()
+        with self.private.unheld():
+            await self.kit.drain_tasks()
         await self.ephemerals.drain()
         await self.kit.places.flush()
 

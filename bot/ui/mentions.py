@@ -1,7 +1,8 @@
 """Turn mentions for players no DM tells of their turn (their DMs are closed, or they play from
 the table: ``PrivateViews.spares_dm``): one live channel message per table naming the seats to
 act, deleted when the turn passes; posted as a follow-up of a fresh table token when there is
-one (outside the bot token's budget), and deleted through it."""
+one (outside the bot token's budget), and deleted through it. A player playing right now from
+their live "Ver mi mano" hand is not named (``TurnMentions._watching``)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,23 @@ class TurnMentions:
             return True
         return self._spared is not None and await self._spared(table.id, seat)
 
+    def _watching(self, table_id: int, seat: str) -> bool:
+        """Whether ``seat`` is playing at this table right now, so that no mention names them.
+
+        Product decision (issue 29: a mention costs a post and a delete, 0.42 requests per
+        move in session 18's load): a player who clicked at this table within ``notice_after``
+        seconds (``ViewKit.last_click``) and whose live "Ver mi mano" hand follows the table
+        sees their turn there, at once (a change that makes it their turn is never held:
+        ``PrivateViews._held_back``); a ping at every turn of a game they are playing is noise,
+        as a DM player who is playing gets no turn notice (``PrivateViews._turn_notice``). One
+        who has not clicked for that long, or has no live hand, is named as before."""
+        last = self.k.last_click.get((table_id, seat))
+        return (
+            last is not None
+            and self.k.clock() - last < self.k.notice_after
+            and self.k.ephemerals.live(table_id, seat) is not None
+        )
+
     def show(self, table: Table, over: bool) -> None:
         """Keep the table's one turn mention naming the players to act no DM tells (none once
         ``over``)."""
@@ -56,7 +74,12 @@ class TurnMentions:
             to_act = set(table.game.to_act(table.state))
             for seat in table.state.seats:
                 human = any(s.id == seat for s in table.human_seats())
-                if seat in to_act and human and await self.named(table, seat):
+                if (
+                    seat in to_act
+                    and human
+                    and not self._watching(table.id, seat)
+                    and await self.named(table, seat)
+                ):
                     seats.append(seat)
         if tuple(seats) == slot.mention:
             return  # the same turn: the live mention still says it

@@ -24,6 +24,7 @@ import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
+from yarl import URL
 
 from bot.ui import v2
 from bot.ui.http_gate import answer_kind
@@ -174,9 +175,14 @@ JSON_TYPE = "application/json"
 _BOUNDARY_BASE = f"mesa{uuid.uuid4().hex}"
 
 
-def token_url(path: str) -> str:
-    """The URL of ``path`` (its token already quoted: ``quoted``) on Discord's API."""
-    return f"{Route.BASE}{path}"
+def token_url(path: str) -> URL:
+    """The URL of ``path`` (its token already quoted: ``quoted``; a query, if any, plain
+    ``name=value``) on Discord's API, parsed once: neither aiohttp nor the gate parses it
+    again (~12 µs of each request). A path with nothing quoted (Discord's tokens are URL-safe)
+    is taken as it is (``encoded``); one with escapes is normalised as aiohttp would (yarl
+    unquotes what a path may hold plain, e.g. ``%3A``): the same request line either way."""
+    url = f"{Route.BASE}{path}"
+    return URL(url, encoded="%" not in path)
 
 
 def quoted(token: str) -> str:
@@ -185,7 +191,7 @@ def quoted(token: str) -> str:
 
 async def send(
     method: str,
-    url: str,
+    url: URL,
     bucket: tuple[Any, str],
     params: MultipartParameters,
     *,

@@ -33,7 +33,6 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
-    SerializationInfo,
     TypeAdapter,
     ValidationError,
 )
@@ -159,13 +158,16 @@ class Event(tuple[str, Seat | None, dict[str, Any], tuple[Seat, ...] | None]):
                 [core_schema.is_instance_schema(cls), from_fields]
             ),
             serialization=core_schema.plain_serializer_function_ser_schema(
-                _event_fields, info_arg=True
+                _event_fields, info_arg=False
             ),
         )
 
 
-def _event_fields(e: Event, info: SerializationInfo) -> dict[str, Any]:
-    return e.model_dump(mode="json" if info.mode_is_json() else "python")
+def _event_fields(e: Event) -> dict[str, Any]:
+    """An event's fields for pydantic's serializer, in either mode: in JSON, pydantic writes
+    the tuple ``to`` as the list it always was. Without the ``SerializationInfo`` argument
+    pydantic builds no info object per event (a view or state holds dozens of them)."""
+    return {"code": e[0], "seat": e[1], "params": e[2], "to": e[3]}
 
 
 def _bound_new(cls: Callable[P, Event]) -> Callable[P, Event]:

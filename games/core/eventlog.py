@@ -42,16 +42,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import (
-    Field,
-    SerializationInfo,
-    SerializerFunctionWrapHandler,
-    SkipValidation,
-    model_serializer,
-    model_validator,
-)
+from pydantic import Field, SkipValidation, computed_field, model_validator
 
 from games.core.engine import UNKNOWN_VERSION, Event, GameState, Seat, event
 
@@ -193,21 +186,6 @@ def load(
     return (json.dumps(rows, separators=(",", ":"), ensure_ascii=False),) if rows else EMPTY_LOG
 
 
-def dump(
-    log: EventLog,
-    seats: Sequence[Seat],
-    codes: Codes,
-    size: int,
-    mode: Literal["json", "python"],
-) -> tuple[list[Any], list[int]]:
-    """The stored form of ``log``: its events' JSON objects and their versions."""
-    pairs = entries(log, seats, codes, size)
-    # Each event's own ``model_dump`` (what pydantic's serializer calls for it too): a fifth of
-    # the adapter's time (40 events: 7.8 against 34 us). Pydantic serializes what the state's
-    # serializer returns as it would have, so parameters' values come out the same.
-    return [e.model_dump(mode=mode) for _, e in pairs], [v for v, _ in pairs]
-
-
 def _checked(e: Any) -> tuple[str, Seat | None, dict[str, Any], list[Seat] | None]:
     """The fields of a stored event's JSON object, refused unless they have an ``Event``'s
     types (validating into ``Event`` objects first would cost a model per event)."""
@@ -296,20 +274,20 @@ class LoggedState(LogReader, GameState):
             )
         return data
 
-    @model_serializer(mode="wrap")
-    def _write_log(
-        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
-    ) -> dict[str, Any]:
-        """The stored JSON: the fields, then ``log`` (event objects) and ``log_versions``."""
-        data: dict[str, Any] = handler(self)
-        data["log"], data["log_versions"] = dump(
-            self.log_raw,
-            self.seats,
-            self.log_codes,
-            self.log_size,
-            "json" if info.mode_is_json() else "python",
-        )
-        return data
+    # The stored JSON: the fields, then ``log`` (event objects) and ``log_versions``, written by
+    # pydantic's own serializer (a wrap serializer made it build the whole state as Python
+    # objects first and serialize those again: twice the time of a dump).
+    @computed_field(repr=False)  # type: ignore[prop-decorator]
+    @property
+    def log(self) -> list[Event]:
+        """The latest events (at most ``log_size``), oldest first."""
+        return [e for _, e in self.log_entries()]
+
+    @computed_field(repr=False)  # type: ignore[prop-decorator]
+    @property
+    def log_versions(self) -> list[int]:
+        """The state version each event of ``log`` produced."""
+        return [v for v, _ in self.log_entries()]
 
     def add_to_log(self, events: Sequence[Event]) -> None:
         """Add ``events`` (produced by this state's version) to the log: new nodes, so a state

@@ -3,7 +3,7 @@ parameter shape, values of equal but differently printed types kept apart."""
 
 from __future__ import annotations
 
-from bot.i18n import LOCALES, catalogue, placeholders, tr
+from bot.i18n import LOCALES, catalogue, placeholders, tr, translator
 from bot.i18n import _render_key as fresh
 
 
@@ -34,3 +34,14 @@ def test_parameters_named_in_any_order_or_swapped_render_their_own_values():
     swapped = tr("en", key, **{first: "B", second: "A"})
     assert one == other_order == fresh("en", key, {first: "A", second: "B"})
     assert swapped == fresh("en", key, {first: "B", second: "A"}) != one
+
+
+def test_a_bound_translator_gives_the_fresh_rendering_of_every_key_with_or_without_params():
+    for locale in LOCALES:
+        bound = translator(locale)
+        for key, template in catalogue(locale).items():
+            params = {name: 2 for name in placeholders(template)}
+            for _ in range(2):  # rendered, then remembered
+                assert bound(key) == fresh(locale, key, {})
+                assert bound(key, **params) == fresh(locale, key, params)
+        assert bound("no.such.key") == "no.such.key"

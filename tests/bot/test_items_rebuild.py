@@ -38,3 +38,32 @@ async def test_a_cards_page_comes_back_with_its_user_page_and_label():
     back = await _rebuilt(made)
     assert isinstance(back, CardsPageButton) and isinstance(back, FromCustomId)
     assert (back.user_id, back.page, back.item.label) == ("55", 1, "2/3")
+
+
+def test_components_are_built_from_their_classes_slots_worked_out_once():
+    """``bot.ui.items`` gives discord.py's component construction each class's slots once
+    (issue 29): the same slots, in the same order, as discord.py walks them, and a button
+    built so carries everything it was given."""
+    import discord.components
+    import discord.utils
+
+    from bot.ui import items
+
+    assert discord.components.get_slots is items._slots_once
+    for cls in (
+        discord.components.Button,
+        discord.components.SelectMenu,
+        discord.components.ActionRow,
+        discord.components.Container,
+    ):
+        assert items._slots_once(cls) == tuple(discord.utils.get_slots(cls))
+    button = discord.ui.Button(
+        custom_id="a:1:2:x", label="Play", style=discord.ButtonStyle.primary, disabled=True
+    )
+    assert button.to_component_dict() == {
+        "type": 2,
+        "custom_id": "a:1:2:x",
+        "label": "Play",
+        "style": 1,
+        "disabled": True,
+    }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.amapatolli_driver import GAME, start_game
 from tests.e2e.driver_kit import view_version
 from tests.e2e.endgame_kit import check_the_end
 from tests.message_text import clickable, read_card
@@ -56,8 +56,11 @@ async def test_the_end_names_the_winner_in_every_dm_and_turns_the_views_off(fake
 
 
 async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, mesa):
+    """(Bob is taken as not watching: ``notice_after`` 0. One playing right now from his live
+    hand is not named: the next test.)"""
     fake = fake_discord
     mesa.seed = SEED
+    mesa.bot.listener.kit.notice_after = 0.0
     alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
     table = await start_game(fake, [alice, bob, carol], seed=SEED)
     await fake.wait_for_message(lambda m: "mensajes directos están cerrados" in m.content)
@@ -96,6 +99,54 @@ async def test_a_closed_dm_player_gets_one_live_mention_per_turn(fake_discord, m
         m for m in fake.channel_messages() if "mensajes directos están cerrados" in m.content
     ]
     assert len(notices) == 1
+
+
+async def test_a_player_playing_from_his_live_hand_is_not_named_until_he_stops(fake_discord, mesa):
+    """Issue 29: the mention costs a post and a delete; a closed-DM player who clicked at the
+    table within ``notice_after`` seconds, his live "Ver mi mano" hand following it, sees his
+    turn there (never held) and is not named; once he has not clicked for that long (the
+    bot's clock moved on) his next turn names him again."""
+    fake = fake_discord
+    mesa.seed = SEED
+    kit = mesa.bot.listener.kit
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    await fake.wait_for_message(lambda m: "mensajes directos están cerrados" in m.content)
+    channel = fake.channel_messages()[0].channel
+    bob_seat = str(bob.id)
+
+    def mentions():
+        return [m for m in fake.messages.values() if m.channel is channel and MENTION in m.content]
+
+    turns_watched = 0
+    while turns_watched < 2:  # two turns of his after a move of his: he is playing
+        seat, action = await table.move()
+        await mesa.bot.listener.drain()
+        if seat == bob_seat and not action.startswith("catch."):
+            turns_watched += 1
+    named_before = len(mentions())
+    while bob_seat not in table.oracle.to_act():
+        await table.move()
+    await mesa.bot.listener.drain()
+    assert table.hand_views(bob) and view_version(table.hand_views(bob)[-1]) == (
+        table.oracle.version
+    )  # his live hand shows his turn...
+    assert len(mentions()) == named_before  # ...and no mention names him
+    while not _hands_the_turn_to(table, bob_seat):
+        await table.move()  # he plays his turn (from his hand), the others theirs...
+    await fake.settle()  # (his clicks' handling is over: before the clock moves)
+    kit.clock = lambda real=kit.clock: real() + kit.notice_after + 1  # ...and he clicks no more
+    await table.move()  # his turn again
+    await mesa.bot.listener.drain()
+    [live] = [m for m in mentions() if not m.deleted]
+    assert f"<@{bob.id}>" in live.content
+
+
+def _hands_the_turn_to(table, seat: str) -> bool:
+    """Whether the oracle's next move, another seat's, makes it ``seat``'s turn."""
+    mover, action = table.oracle.next_move()
+    state, _ = GAME.apply(table.oracle.state, mover, GAME.decode_action(action))
+    return mover != seat and seat not in table.oracle.to_act() and seat in GAME.to_act(state)
 
 
 async def test_ver_mi_mano_is_one_live_private_message_that_follows_the_table(fake_discord, mesa):

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 
 import discord
+import pytest
+from yarl import URL
 
 from bot.ui.http_gate import GatedSession, api_path, bound_to_global_limit, is_exempt
+from bot.ui.payload import quoted, token_url
 
 
 def test_what_the_gate_counts():
@@ -26,6 +29,28 @@ def test_what_the_gate_counts():
     assert bound_to_global_limit("http://h/api/v10/channels/1/messages", bot)
     assert not bound_to_global_limit("http://h/api/v10/webhooks/2/tok/messages/3", bot)
     assert not bound_to_global_limit("http://h/api/v10/channels/1/messages", {})
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["aW50ZXJhY3Rpb246MTQ0qfa-IVL_mu3xCD", "a:b.c", "tok/with+odd=chars%20and@at", "ñandú?#"],
+)
+def test_a_prebuilt_url_is_the_one_aiohttp_would_build(monkeypatch, token):
+    """``payload.token_url`` parses its URL once, as it is (``encoded``): the same request
+    line aiohttp sends for the text (which it parses and re-quotes), the same path the gate
+    reads of it."""
+    monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:5/api/v10")
+    path = f"/webhooks/2/{quoted(token)}/messages/@original"
+    url = token_url(f"{path}?with_components=1")
+    text = f"http://127.0.0.1:5/api/v10{path}?with_components=1"
+    assert isinstance(url, URL) and url == URL(text)
+    assert url.raw_path_qs == URL(text).raw_path_qs
+    assert (url.host, url.port) == ("127.0.0.1", 5)
+    assert api_path(url) == api_path(URL(text))
+    assert api_path(url).startswith("/webhooks/2/") and api_path(url).endswith("/@original")
+    if token.isascii() and token.replace("-", "").replace("_", "").isalnum():
+        assert api_path(url) == api_path(text) == path  # a URL-safe token, as Discord's are
+    assert is_exempt(api_path(url))
 
 
 async def _flood(bot: discord.Client, channel_id: int, calls: int) -> list[discord.Message]:

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
 from bot.ui.images.fonts import fit_size, png_of, text_drawer, text_width
+from bot.ui.images.scaled import canvas, drawer, scaled_size
 from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
@@ -57,6 +58,19 @@ MINI = 74
 MARGIN = 14
 HEADER = 52
 FOOTER = 56  # status line, then the rules in force
+COLUMN_W = MINI + 2 * MARGIN  # a hand's column beside the board
+BOARD_W = 3 * CELL + 2 * GAP
+TABLE_LAYOUT = (2 * COLUMN_W + BOARD_W + 2 * MARGIN, HEADER + BOARD_W + FOOTER + 2 * MARGIN)
+# Drawn at 0.875: 550x466 px, the width Discord shows a table image at (the 628 px of the layout
+# were drawn, mapped and deflated only to be shrunk by the client), for 23 % fewer pixels; the
+# smallest text (a hand card's level) is still 7 px, as large as it was on the screen (issue 29).
+TABLE_SCALE = 0.875
+TABLE_SIZE = scaled_size(TABLE_LAYOUT, TABLE_SCALE)  # the image's pixels
+# The header's names start here and leave this much for the turn's dot after them (layout
+# units): a name with its colour and score gets 244 units ("Alejandra Fernández (Blue): 10"
+# at 13, 11 px at the scale); the round of Sudden Death went to the footer to make room.
+NAME_X = MARGIN + 22
+TURN_DOT_W = 34
 
 
 _text = text_drawer(anchor="mm")
@@ -261,13 +275,9 @@ def _draw_table_layer(
     """The table's fixed part: the background, the board's nine cells (with their elements,
     named ``cells``) and the rules in force (``footer``). Cards and text drawn later stay on
     their cells and lines, so the pixels are the same as drawn in one go."""
-    col_w = MINI + 2 * MARGIN
-    board_w = 3 * CELL + 2 * GAP
-    width = 2 * col_w + board_w + 2 * MARGIN
-    height = HEADER + board_w + FOOTER + 2 * MARGIN
-    image = Image.new("RGB", (width, height), BG)
-    draw = ImageDraw.Draw(image)
-    bx, by = col_w + MARGIN, HEADER + MARGIN
+    width, height = TABLE_LAYOUT
+    image, draw = canvas(TABLE_LAYOUT, BG, TABLE_SCALE)
+    bx, by = COLUMN_W + MARGIN, HEADER + MARGIN
     for cell, (element, name) in enumerate(zip(elements, cells, strict=True)):
         row, col = divmod(cell, 3)
         _draw_cell(draw, bx + col * (CELL + GAP), by + row * (CELL + GAP), element, name)
@@ -287,10 +297,8 @@ def render_table(
     view: TriadView, tr: Translator, names: Callable[[str], str] | None = None
 ) -> bytes:
     """The public table (or a seat's view of it) as PNG bytes."""
-    col_w = MINI + 2 * MARGIN
-    board_w = 3 * CELL + 2 * GAP
-    width = 2 * col_w + board_w + 2 * MARGIN
-    height = HEADER + board_w + FOOTER + 2 * MARGIN
+    col_w, board_w = COLUMN_W, BOARD_W
+    width, height = TABLE_LAYOUT
     rules = [
         tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
     ]
@@ -302,19 +310,20 @@ def render_table(
         image = _draw_table_layer(elements, cells, footer)
     else:
         image = _table_layer(elements, cells, footer).copy()
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image, TABLE_SCALE)
 
     def who(s: int) -> str:
         colour = tr(f"triad.colour.{s}")
         return f"{names(view.seats[s])} ({colour})" if names else colour
 
-    # header: scores and the round of Sudden Death
+    # header: the scores, each name as wide as half the image leaves beside the turn's dot
+    name_w = width // 2 - NAME_X - TURN_DOT_W
     for s in (0, 1):
         label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
         edge = MARGIN + 8 if s == 0 else width - MARGIN - 8
         draw_shape(draw, SEAT_SHAPE[s], edge, HEADER / 2 + 4, 8, SEAT_LIGHT[s])
         x = edge + 14 if s == 0 else edge - 14
-        size = _fit(label, 22, width // 2 - 104)
+        size = _fit(label, 22, name_w)
         _text(
             draw, (x, HEADER / 2 + 4), label, size, SEAT_LIGHT[s], anchor="lm" if s == 0 else "rm"
         )
@@ -323,14 +332,6 @@ def render_table(
             if s == 1:
                 tx = x - text_width(label, size) - 22
             draw.ellipse((tx - 7, HEADER / 2 - 3, tx + 7, HEADER / 2 + 11), fill=GOLD)
-    if view.round > 0:
-        _text(
-            draw,
-            (width / 2, HEADER / 2 + 4),
-            tr("triad.label.round", round=view.round, max=view.max_rematches),
-            16,
-            GOLD,
-        )
 
     # board
     bx, by = col_w + MARGIN, HEADER + MARGIN
@@ -372,13 +373,22 @@ def render_table(
             else:
                 _draw_card(draw, hx, y, MINI, face, s, tr, show_name=False)
 
-    # footer: the state of the game (the rules in force are the layer's)
+    # footer: the round of Sudden Death and the state of the game (the rules in force are the
+    # layer's)
     status = status_line(view, tr, who)
     line_w = width - 2 * MARGIN
-    if status:
-        _text(
-            draw, (width - MARGIN, height - FOOTER + 10), status, 16, GOLD, "rm", max_width=line_w
+    status_y = height - FOOTER + 10
+    if view.round > 0:
+        line_w -= 16 + _text(
+            draw,
+            (MARGIN, status_y),
+            tr("triad.label.round", round=view.round, max=view.max_rematches),
+            16,
+            GOLD,
+            "lm",
         )
+    if status:
+        _text(draw, (width - MARGIN, status_y), status, 16, GOLD, "rm", max_width=line_w)
     return _png(image)
 
 

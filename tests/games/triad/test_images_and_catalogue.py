@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.i18n.messages import placeholders, render
-from bot.ui.triad.images import render_hand, render_table
+from bot.ui.triad.images import TABLE_SIZE, render_hand, render_table
 from bot.ui.triad.text import action_params, card_label, event_params
 from games.triad import GAME, Options
 from games.triad import rules as rules_module
@@ -56,7 +56,7 @@ def test_render_table_and_hand_through_a_game(locale):
         for seat in (None, *SEATS):
             view = GAME.view(state, seat)
             table = _png(render_table(view, tr))
-            assert table.size == (628, 532)
+            assert table.size == TABLE_SIZE == (550, 466)
             if seat is not None:
                 hand = _png(render_hand(view, tr))
                 assert hand.size[1] == 206 and hand.size[0] >= 3 * 128

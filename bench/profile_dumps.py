@@ -1,0 +1,86 @@
+"""The per-move JSON work of the games' states and views, in this process: per game, on the
+state of a random game ``--moves`` in, the microseconds of ``dump_state`` (the stored JSON,
+once per move), ``view(seat)``/``view(None)``, a view's ``model_dump_json`` without its
+version (the digest of a DM view without actions) and ``load_state``. Each figure is the
+fastest of ``--rounds`` rounds of CPU time (``time.process_time``), so a loaded machine inflates
+it little; ``--root`` measures another checkout (before/after). Figures only; nothing is
+asserted.
+
+    .venv/bin/python bench/profile_dumps.py [--moves 30] [--rounds 7] [--root /other/checkout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+PLAYERS = {"amapatolli": 4, "chupate2": 4, "macarena": 4, "maquiavelo": 4, "triad": 2}
+
+
+def fastest(work: Callable[[], Any], rounds: int, calls: int = 300) -> float:
+    """The fastest round's CPU microseconds per call of ``work``."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for _ in range(calls):
+            work()
+        best = min(best, (time.process_time() - start) / calls)
+    return best * 1e6
+
+
+def played(game: Any, key: str, moves: int) -> Any:
+    """The state after ``moves`` random legal moves (fewer if the game ends)."""
+    seats = [f"s{i}" for i in range(PLAYERS[key])]
+    rng = random.Random(7)
+    state = game.new(seats, "dumps", None)
+    for _ in range(moves):
+        movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
+        if not movers or game.is_over(state):
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    return state
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(args.root))
+    from bot.registry import load_games
+
+    print(f"{args.root}: microseconds of CPU per call (fastest of {args.rounds} rounds)")
+    header = ("game", "dump_state", "view seat", "view public", "view json", "load_state", "bytes")
+    print("| " + " | ".join(header) + " |")
+    print("|---" * len(header) + "|")
+    totals = [0.0] * 5
+    for key, game in sorted(load_games().items()):
+        state = played(game, key, args.moves)
+        seat = state.seats[1]
+        view = game.view(state, seat)
+        text = game.dump_state(state)
+        works = [
+            partial(game.dump_state, state),
+            partial(game.view, state, seat),
+            partial(game.view, state, None),
+            partial(view.model_dump_json, exclude={"version"}),
+            partial(game.load_state, text),
+        ]
+        figures = [fastest(work, args.rounds) for work in works]
+        totals = [t + f for t, f in zip(totals, figures, strict=True)]
+        cells = " | ".join(f"{f:.1f}" for f in figures)
+        print(f"| {key} | {cells} | {len(text)} |")
+    print("| all five | " + " | ".join(f"{t:.1f}" for t in totals) + " | |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,132 @@
+"""Issue 29, fewer requests per move: a waiting seat's hand (nothing to act on, before and after
+a change) shows the table ``waiting_every`` seconds late at most, the changes meanwhile in ONE
+edit of the newest (``PrivateViews._held_back``); the change that makes it their turn is never
+held, and ends the wait; a drain shows what waits at once. The waits run on a recorded schedule
+(``tests/timers.py``) fired by the test: nothing depends on this machine's speed."""
+
+from __future__ import annotations
+
+from tests.e2e.amapatolli_driver import GAME, start_game
+from tests.e2e.driver_kit import view_version
+from tests.timers import RecordedTimers
+from tests.waiting import until
+
+SEED = "e2e-big-0223"
+HOUR = 3600.0  # a wait only the test's timers end
+
+
+async def _table_with_a_waiting_seat(fake, mesa):
+    """Three players; the first mover played from their DM hand (their click's token may edit
+    it: it follows the table while they wait). (table, the waiting seat, its player, timers)."""
+    mesa.seed = SEED
+    players = [fake.user(n) for n in ("alice", "bob", "carol")]
+    table = await start_game(fake, players, seed=SEED, hand_size=7)
+    seat, _ = await table.move()
+    while seat in table.oracle.to_act():  # (a move that leaves them to act again)
+        seat, _ = await table.move()
+    await mesa.bot.listener.drain()
+    private = mesa.bot.listener.private
+    timers = private.schedule = RecordedTimers()
+    private.waiting_every = HOUR
+    return table, seat, table.by_seat[seat], timers
+
+
+def _hand(player):
+    """The player's DM hand at the table (their one DM view)."""
+    return player.dms()[-1]
+
+
+async def test_a_waiting_hand_is_edited_once_late_with_the_newest_change(fake_discord, mesa):
+    fake = fake_discord
+    table, seat, player, timers = await _table_with_a_waiting_seat(fake, mesa)
+    hand = _hand(player)
+    shown, edits = view_version(hand), len(hand.versions)
+    assert shown is not None and seat not in table.oracle.to_act()
+    waits = []
+    for _ in range(6):  # the changes before their turn comes again (at most six of them)
+        if seat in _after_next_move(table):
+            break
+        await table.move()
+        waits.append(await until(lambda: _wait_of(mesa, table, seat), "the change held"))
+        assert view_version(_hand(player)) == shown  # not shown yet
+    assert waits, "no change left them waiting"
+    wait = waits[0]
+    assert all(w is wait for w in waits)  # one wait for every change meanwhile, from the first
+    assert wait.delay == HOUR and len(timers.all) >= 1
+    wait.fire()
+    latest = table.oracle.version
+    await until(lambda: view_version(_hand(player)) == latest, "the held hand shown")
+    assert _hand(player) is hand  # edited in place...
+    assert len(hand.versions) == edits + 1  # ...once, showing the newest change
+    assert _wait_of(mesa, table, seat) is None
+
+
+async def test_the_change_that_makes_it_their_turn_is_never_held(fake_discord, mesa):
+    fake = fake_discord
+    table, seat, player, timers = await _table_with_a_waiting_seat(fake, mesa)
+    waited = None
+    while seat not in _after_next_move(table):
+        await table.move()  # changes they wait through: held
+        waited = await until(lambda: _wait_of(mesa, table, seat), "the change held")
+    assert waited is not None and not waited.fired
+    await table.move()  # their turn now: no drain, no timer fired
+    turn = table.oracle.version
+    await until(lambda: view_version(_hand(player)) == turn, "their turn shown at once")
+    assert waited.cancelled and _wait_of(mesa, table, seat) is None  # nothing more to send
+    await table.move()  # and they can act on it (their DM offers the move at that version)
+
+
+async def test_a_drain_shows_a_held_hand_at_once(fake_discord, mesa):
+    fake = fake_discord
+    table, seat, player, timers = await _table_with_a_waiting_seat(fake, mesa)
+    assert seat not in _after_next_move(table)  # (this seed: the next change leaves them waiting)
+    await table.move()
+    wait = await until(lambda: _wait_of(mesa, table, seat), "the change held")
+    await mesa.bot.listener.drain()
+    assert view_version(_hand(player)) == table.oracle.version
+    assert wait.cancelled and timers.waiting() == []
+
+
+def _wait_of(mesa, table, seat):
+    """The timer ending the wait of ``seat``'s held-back DM hand, if it waits."""
+    held = mesa.bot.listener.private._held.get(("dm", table.table_id, seat))
+    return None if held is None else held.timer
+
+
+def _after_next_move(table) -> set[str]:
+    """The seats to act once the oracle's next move is made."""
+    seat, action = table.oracle.next_move()
+    state, _ = GAME.apply(table.oracle.state, seat, GAME.decode_action(action))
+    return set(GAME.to_act(state))
+
+
+async def test_a_waiting_ver_mi_mano_hand_is_held_and_ends_showing_the_newest(fake_discord, mesa):
+    """The same for a live "Ver mi mano" hand (channel play, a player whose DMs are closed):
+    held while he waits, then ONE edit through its token of the newest change."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED, hand_size=7)
+    bob_seat = str(bob.id)
+    while not table.oracle.finished:  # until a move of his leaves him waiting a while
+        seat, _ = await table.move()
+        if seat == bob_seat and bob_seat not in table.oracle.to_act():
+            if bob_seat not in _after_next_move(table):
+                break
+    assert not table.oracle.finished
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    private = mesa.bot.listener.private
+    private.schedule = RecordedTimers()
+    private.waiting_every = HOUR
+    hand = table.hand_views(bob)[-1]
+    shown, edits = view_version(hand), len(hand.versions)
+    assert shown == table.oracle.version
+    await table.move()  # another player's move: he still waits
+    held = mesa.bot.listener.private._held
+    wait = await until(lambda: held.get(("hand", table.table_id, bob_seat)), "the change held")
+    assert view_version(hand) == shown and wait.timer is not None
+    wait.timer.fire()
+    latest = table.oracle.version
+    await until(lambda: view_version(hand) == latest, "the held hand shown")
+    assert table.hand_views(bob)[-1] is hand and len(hand.versions) == edits + 1
