@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from bot.registry import load_games
-from bot.ui.images import fonts
+from bot.ui.images import fonts, scaled
 from bot.ui.images.palette import RGB, module_colours
 from bot.ui.rendering import ImageRequest, _safe_render
 from tests.playouts import random_states
@@ -134,7 +134,8 @@ def main() -> None:
         f" {statistics.mean(draw_ms[half:]):.3f}), encode {statistics.mean(encode_ms):.3f} ms,"
         f" {statistics.mean(kib):.2f} KiB per image"
     )
-    for name, cached in sorted(caches(module).items()):
+    kept = {**caches(module), **{f"scaled.{n}": c for n, c in caches(scaled).items()}}
+    for name, cached in sorted(kept.items()):
         info = cached.cache_info()
         asked = info.hits + info.misses
         print(

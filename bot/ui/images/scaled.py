@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -130,9 +130,11 @@ def drawer(image: Image.Image, scale: float = 1.0) -> ImageDraw.ImageDraw:
     return cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale))
 
 
-# A painter draws one fixed picture (a card back) with its top-left corner at (x, y), ``w`` by
-# ``h`` layout units: ``painter(draw, x, y, w, h)``. A module-level function, so it is its key.
-Painter = Callable[[ImageDraw.ImageDraw, float, float, float, float], None]
+# A painter draws one picture (a card back, a card's face) with its top-left corner at (x, y),
+# ``w`` by ``h`` layout units: ``painter(draw, x, y, w, h, *what)``, where ``what`` (hashable:
+# a card's id, its words) is all the picture depends on besides. A module-level function, so it
+# is, with ``what``, the sprite's key.
+Painter = Callable[..., None]
 
 
 @dataclass(frozen=True)
@@ -157,13 +159,17 @@ def cut_out(image: Image.Image, colours: tuple[RGB, ...] | None = None) -> Sprit
     return Sprite(picture if colours is None else to_palette(picture, colours), mask)
 
 
-@functools.lru_cache(maxsize=256)
-def sprite(painter: Painter, w: float, h: float, scale: float) -> Sprite:
-    """What ``painter`` draws at ``w`` x ``h`` and ``scale``: drawn once per process, pasted
-    wherever it is wanted."""
+# Pictures kept per process: card backs, and faces (Chúpate 2's 54, each in the locales in use)
+SPRITES = 512
+
+
+@functools.lru_cache(maxsize=SPRITES)
+def sprite(painter: Painter, w: float, h: float, scale: float, *what: Hashable) -> Sprite:
+    """What ``painter`` draws at ``w`` x ``h`` and ``scale`` (of ``what``): drawn once per
+    process, pasted wherever it is wanted."""
     size = (math.ceil(w * scale) + 2, math.ceil(h * scale) + 2)
     image = Image.new("RGBA", size, (0, 0, 0, 0))
-    painter(drawer(image, scale), 0, 0, w, h)
+    painter(drawer(image, scale), 0, 0, w, h, *what)
     return cut_out(image)
 
 
@@ -181,8 +187,14 @@ def paste(draw: ImageDraw.ImageDraw, picture: Sprite, x: float, y: float) -> Non
 
 
 def stamp(
-    draw: ImageDraw.ImageDraw, painter: Painter, x: float, y: float, w: float, h: float
+    draw: ImageDraw.ImageDraw,
+    painter: Painter,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *what: Hashable,
 ) -> None:
-    """``painter(draw, x, y, w, h)``, pasted from its ``sprite`` (the same pixels, at most half a
-    pixel away; a table draws up to 80 card backs, each three shapes)."""
-    paste(draw, sprite(painter, w, h, scale_of(draw)), x, y)
+    """``painter(draw, x, y, w, h, *what)``, pasted from its ``sprite`` (the same pixels, at most
+    half a pixel away; a table draws up to 80 card backs, each three shapes)."""
+    paste(draw, sprite(painter, w, h, scale_of(draw), *what), x, y)
