@@ -286,8 +286,8 @@ LEVERS = {
         "_i.start_now = _v.start_now = _later\n"
     ),
     # a waiting seat's hand brought up to date at every change, not at most once per
-    # ``WAITING_EVERY`` seconds (session 18, ``PrivateViews._held_back``)
-    "waiting_window": "import bot.ui.private_views as _p\n_p.WAITING_EVERY = 0.0\n",
+    # ``WAITING_EVERY`` seconds (session 18, ``WaitingHands.held_back``)
+    "waiting_window": "import bot.ui.waiting_hands as _w\n_w.WAITING_EVERY = 0.0\n",
     # every player to act from the table named by the turn mention, also one playing right now
     # from their live hand (session 18, ``TurnMentions._watching``)
     "watching_mentions": (

@@ -584,15 +584,24 @@ async def _dispatch(
 def _clicked(
     components: Iterable[Any], component_type: int, custom_id: str
 ) -> discord.Component | None:
-    """The component of that type and custom_id, at any depth (rows, containers, sections)."""
+    """The component of that type and custom_id, at any depth (rows, containers, sections).
+    The custom_id is compared first (a plain attribute, and it tells most components apart;
+    an enum's ``value`` is a descriptor call), and inner components are walked in place,
+    with no list built per component: a V2 message holds dozens (issue 29)."""
     for component in components:
         if (
-            component.type.value == component_type
-            and getattr(component, "custom_id", None) == custom_id
+            getattr(component, "custom_id", None) == custom_id
+            and component.type.value == component_type
         ):
             return component
-        inner = [*getattr(component, "children", ()), getattr(component, "accessory", None)]
-        found = _clicked([c for c in inner if c is not None], component_type, custom_id)
-        if found is not None:
-            return found
+        children = getattr(component, "children", None)
+        if children:
+            found = _clicked(children, component_type, custom_id)
+            if found is not None:
+                return found
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            found = _clicked((accessory,), component_type, custom_id)
+            if found is not None:
+                return found
     return None

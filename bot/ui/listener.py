@@ -177,7 +177,7 @@ class DiscordTableListener:
 
     async def drain(self) -> None:
         """Wait until every slot shows its table's latest state (tests, shutdown)."""
-        with self.private.unheld():
+        with self.private.waiting.unheld():
             await self.kit.drain_tasks()
         await self.ephemerals.drain()
         await self.kit.places.flush()

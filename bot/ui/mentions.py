@@ -46,7 +46,7 @@ class TurnMentions:
         move in session 18's load): a player who clicked at this table within ``notice_after``
         seconds (``ViewKit.last_click``) and whose live "Ver mi mano" hand follows the table
         sees their turn there, at once (a change that makes it their turn is never held:
-        ``PrivateViews._held_back``); a ping at every turn of a game they are playing is noise,
+        ``WaitingHands.held_back``); a ping at every turn of a game they are playing is noise,
         as a DM player who is playing gets no turn notice (``PrivateViews._turn_notice``). One
         who has not clicked for that long, or has no live hand, is named as before."""
         last = self.k.last_click.get((table_id, seat))

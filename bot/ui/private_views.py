@@ -5,13 +5,10 @@ token. A view that no longer plays is retired to the table's truth."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import hashlib
 import logging
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -25,24 +22,11 @@ from bot.ui.endings import ended_hand_payload
 from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
-from bot.ui.shown import Cancellable, Schedule
 from bot.ui.tokens import answered_on_message
 from bot.ui.view_kit import Slot, SlotSet, ViewKit, ready_by, stage_done, timed_rest
+from bot.ui.waiting_hands import WaitingHands
 
 log = logging.getLogger(__name__)
-
-# A waiting seat's hand (DM or "Ver mi mano": not their turn before nor after a change) shows
-# the table this many seconds late at most; see ``PrivateViews._held_back``.
-WAITING_EVERY = 2.0
-
-
-@dataclass(eq=False)
-class _Held:
-    """A hand held back: its slot, the timer that ends its wait, whether that has come."""
-
-    slot: Slot
-    timer: Cancellable | None = None
-    due: bool = False
 
 
 class PrivateViews:
@@ -52,13 +36,7 @@ class PrivateViews:
         self.k = kit
         self._slots: SlotSet[tuple[int, str]] = SlotSet(kit, "dm")  # each DM hand
         self._hands: SlotSet[tuple[int, str]] = SlotSet(kit, "hand")  # each live ephemeral hand
-        # When each hand ("dm" or "hand", table, seat) was last shown anew (kit's clock)
-        self._shown_at: dict[tuple[str, int, str], float] = {}
-        self.waiting_every = WAITING_EVERY
-        self.schedule: Schedule = _call_later  # the timer a held-back hand waits on
-        # Hands held back (``_held_back``) by ("dm" or "hand", table, seat)
-        self._held: dict[tuple[str, int, str], _Held] = {}
-        self._unheld = 0  # drains under way (``unheld``): nothing is held back
+        self.waiting = WaitingHands(kit)  # waiting seats' hands, held back a while
 
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
@@ -92,107 +70,16 @@ class PrivateViews:
             shown = self.k.ephemerals.live(table.id, seat)
             if shown is None or (shown.version is not None and shown.version >= version):
                 return  # nothing to show (e.g. the press that made the move answered with it)
-            if self._held_back("hand", table.id, seat, slot, waiting, finished):
+            if self.waiting.held_back("hand", table.id, seat, slot, waiting, finished):
                 return
             if await self.k.ephemerals.update(
                 table.id, seat, lambda tr: private_payload(table, presenter, seat, tr), version
             ):
                 became = waiting and not slot.waiting
-                self._edited("hand", table.id, seat, finished, waiting, became, slot.waiting)
+                self.waiting.shown("hand", table.id, seat, finished, waiting, became, slot.waiting)
                 slot.waiting = waiting
 
         self._hands.kick((table.id, seat), work)
-
-    def _held_back(
-        self, kind: str, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
-    ) -> bool:
-        """Whether this change of a waiting seat's hand (``kind``: "dm" or "hand") waits.
-
-        Product decision (issue 29: a request costs the loop ~0.7 ms; session 18 measured a
-        waiting seat's hand edited 0.9 times per move, 2.7 s apart at the median): a hand
-        whose player has nothing to act on, before (it does not show "your turn") and after
-        the change, shows the table ``waiting_every`` seconds late at most: the first change
-        it has not shown starts the wait, the changes meanwhile go out with it as ONE edit of
-        the newest (a trailing edit: the hand always ends showing the latest state), and a
-        wait that ends with their turn costs nothing (the computers' moves before it, each a
-        second apart, are never shown one by one). Never held: a change that makes it their
-        turn (the next player's view goes at once, and ends the wait), a hand that shows
-        their turn (the mover's, brought up to date at once), the game's end, a DM hand
-        never posted."""
-        key = (kind, table_id, seat)
-        held = self._held.get(key)
-        if held is not None and held.due:
-            del self._held[key]  # its wait is over: this change is shown
-            return False
-        if waiting or slot.waiting or finished or self.waiting_every <= 0 or self._unheld:
-            return False  # (a wait under way ends when the hand is shown: ``_edited``)
-        if kind == "dm" and slot.message_id is None:
-            return False
-        if held is None:
-            held = self._held[key] = _Held(slot)
-            held.timer = self.schedule(self.waiting_every, lambda: self._show_held(key))
-        metrics.count(f"{kind}_held_back")
-        return True
-
-    def _show_held(self, key: tuple[str, int, str]) -> None:
-        """A held-back hand's wait is over: its slot shows its latest change."""
-        held = self._held.get(key)
-        if held is not None and not held.due:
-            held.due = True
-            if held.slot.work is not None:
-                self.k.kick(held.slot, held.slot.work)
-
-    @contextlib.contextmanager
-    def unheld(self) -> Iterator[None]:
-        """While draining (tests, shutdown): every held-back hand shows its latest change now,
-        and no change is held back."""
-        self._unheld += 1
-        try:
-            held, self._held = self._held, {}
-            for each in held.values():
-                if each.timer is not None:
-                    each.timer.cancel()
-                if each.slot.work is not None:
-                    self.k.kick(each.slot, each.slot.work)
-            yield
-        finally:
-            self._unheld -= 1
-
-    def _forget_held(self, table_id: int, seat: str | None = None) -> None:
-        """The hands of ``table_id`` (``seat``'s, or everyone's) are no longer followed."""
-        for key in [k for k in self._held if k[1] == table_id and seat in (None, k[2])]:
-            timer = self._held.pop(key).timer
-            if timer is not None:
-                timer.cancel()
-        for key in [k for k in self._shown_at if k[1] == table_id and seat in (None, k[2])]:
-            del self._shown_at[key]
-
-    def _edited(
-        self,
-        kind: str,
-        table_id: int,
-        seat: str,
-        finished: bool,
-        waiting: bool,
-        became: bool,
-        was_waiting: bool,
-    ) -> None:
-        """``seat``'s hand (``kind``: "dm" or "hand") is shown anew: counted by why (``why.*``,
-        printed per move by ``bench/load.py``), a waiting seat's edit with the seconds since
-        the hand's previous one (``gap_<kind>_waiting``, ms)."""
-        purpose = _purpose(finished, waiting, became, was_waiting)
-        metrics.count(f"why.{kind}_{purpose}")
-        now = self.k.clock()
-        key = (kind, table_id, seat)
-        if purpose == "waiting" and (last := self._shown_at.get(key)) is not None:
-            metrics.observe(f"gap_{kind}_waiting", (now - last) * 1000)
-        held = self._held.pop(key, None)
-        if held is not None and held.timer is not None:
-            held.timer.cancel()  # shown already (their turn came): nothing left to show later
-        if finished:
-            self._shown_at.pop(key, None)  # its last edit: nothing follows
-        else:
-            self._shown_at[key] = now
 
     def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
         """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
@@ -208,7 +95,7 @@ class PrivateViews:
         if table.state is None:
             return
         if table.game.is_over(table.state):
-            self._forget_held(table.id, seat)  # nothing of it is followed any more
+            self.waiting.forget(table.id, seat)  # nothing of it is followed any more
         await self._restore_private(table.id, seat, slot)
         stage_done("restore")
         await self._present_private_view(table, seat, slot)
@@ -266,7 +153,7 @@ class PrivateViews:
         digest = _view_digest(table, seat, view, finished)
         if digest == slot.digest:
             return  # (e.g. the mover's, answered with this very view)
-        if self._held_back("dm", table.id, seat, slot, waiting, finished):
+        if self.waiting.held_back("dm", table.id, seat, slot, waiting, finished):
             return
         # One hand message per player per table, edited in place; a turn that must notify
         # gets a short notice of its own (``_turn_notice``), deleted once the turn passes.
@@ -291,7 +178,9 @@ class PrivateViews:
                 image = await finish(payload, slot.image, wanted, first=waiting, place=place)
                 stage_done("render")
                 try:
-                    self._edited("dm", table.id, seat, finished, waiting, became_turn, slot.waiting)
+                    self.waiting.shown(
+                        "dm", table.id, seat, finished, waiting, became_turn, slot.waiting
+                    )
                     await self._edit_dm(table.id, seat, slot, payload, urgency)
                     slot.digest, slot.image, slot.waiting = digest, image, waiting
                     slot.clickable = payload.view is not None
@@ -315,7 +204,7 @@ class PrivateViews:
                 if slot.clickable and slot.message_id not in (None, message.id):
                     slot.older.append(slot.message_id)  # its buttons go off when the game ends
                 slot.message_id = message.id
-                self._shown_at[("dm", table.id, seat)] = self.k.clock()
+                self.waiting.answered("dm", table.id, seat)
                 slot.clickable = payload.view is not None
                 slot.digest, slot.waiting = digest, waiting
                 slot.image = payload.image.digest if payload.image and payload.files else None
@@ -535,7 +424,7 @@ class PrivateViews:
                     payload.view.stop()
             if own_message:
                 slot.clickable = payload.view is not None
-                self._shown_at[("dm", table.id, seat)] = self.k.clock()
+                self.waiting.answered("dm", table.id, seat)
             elif interaction.guild_id is not None or _in_group_dm(interaction):
                 pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
             elif payload.view is not None and interaction.message.id not in slot.older:
@@ -608,7 +497,7 @@ class PrivateViews:
             return ended_hand_payload(table, view_tr, view_tr("views.seat_by_cpu"))
 
         slot = self._slots.get((table.id, seat))
-        self._forget_held(table.id, seat)
+        self.waiting.forget(table.id, seat)
         if slot is not None:
             self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, by_cpu))
         self._hands.pop((table.id, seat))
@@ -624,28 +513,13 @@ class PrivateViews:
         """The table closed: every DM hand of it (stored ones too) shows ``build(tr)``, buttons
         and turn notice gone; nothing edits them again."""
         await self._restore_private_slots(table)
-        self._forget_held(table.id)
+        self.waiting.forget(table.id)
         for key in [k for k in self._slots if k[0] == table.id]:
             slot = self._slots.pop(key)
             assert slot is not None
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
-
-
-def _call_later(delay: float, callback: Callable[[], None]) -> Cancellable:
-    return asyncio.get_running_loop().call_later(delay, callback)
-
-
-def _purpose(finished: bool, waiting: bool, became: bool, was_waiting: bool) -> str:
-    """Why a hand is edited (the counter ``bench/load.py`` prints per move)."""
-    if finished:
-        return "end"
-    if became:
-        return "next"  # it became their turn
-    if waiting:
-        return "turn"  # still their turn (another step of it)
-    return "turn_passed" if was_waiting else "waiting"
 
 
 def _view_digest(table: Table, seat: str, view: Any, finished: bool) -> str:

@@ -101,11 +101,15 @@ def renamed(stored: Mapping[str, Any], old_codes: OldCodes) -> dict[str, Any]:
 def _nodes(log: EventLog, limit: int) -> list[tuple[int, Event]]:
     """The latest ``limit`` (or fewer) unpacked events of ``log`` with their versions, oldest
     first."""
-    out: list[tuple[int, Event]] = []
-    while len(log) == 4 and len(out) < limit:
-        out.append((log[2], log[3]))
+    if len(log) != 4:
+        return []
+    # A node counts the nodes down to the root: the list is sized once and filled from its end
+    # (no length checks per node; every view and every stored dump reads the log).
+    n = log[1] if log[1] < limit else limit
+    out: list[Any] = [None] * n
+    for i in range(n - 1, -1, -1):
+        out[i] = (log[2], log[3])
         log = log[0]
-    out.reverse()
     return out
 
 

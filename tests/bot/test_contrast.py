@@ -19,6 +19,7 @@ from PIL import ImageColor, ImageDraw
 
 from bot.i18n import LOCALES, translator
 from bot.registry import load_games
+from bot.ui.images import scaled
 from bot.ui.rendering import NameBook
 from tests.playouts import random_states
 
@@ -112,6 +113,12 @@ def test_every_text_on_the_images_has_aa_contrast(key, monkeypatch):
     images = importlib.import_module(f"bot.ui.{key}.images")
     game = GAMES[key]
     probe = TextProbe(monkeypatch)
+    # Pictures kept per process (fixed layers, card sprites and backs) drawn afresh: every text
+    # is drawn, and caught, whichever test drew them first.
+    for module in (images, scaled):
+        for name, value in vars(module).items():
+            if callable(value) and hasattr(value, "cache_info"):
+                monkeypatch.setattr(module, name, value.__wrapped__)
     for locale in LOCALES:
         tr = translator(locale)
         for state in _states(key, seed=1 if locale == "es" else 2):

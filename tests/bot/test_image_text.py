@@ -16,7 +16,7 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.i18n.messages import render
 from bot.ui.amapatolli import images as amapatolli
 from bot.ui.chupate2 import images as chupate2
-from bot.ui.images import fonts
+from bot.ui.images import fonts, scaled
 from bot.ui.images.fonts import ROBOT, draw_text, font, has_glyph, text_width
 from bot.ui.macarena import images as macarena
 from bot.ui.maquiavelo import images as maquiavelo
@@ -85,6 +85,9 @@ def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     for module in (amapatolli, chupate2, macarena, triad):  # fixed layers drawn each time
         monkeypatch.setattr(module, "_table_layer", module._table_layer.__wrapped__)
+    # and the pictures kept per process: Triple Triad's cards, the card backs
+    monkeypatch.setattr(triad, "_card_sprite", triad._card_sprite.__wrapped__)
+    monkeypatch.setattr(scaled, "sprite", scaled.sprite.__wrapped__)
     return calls
 
 

@@ -67,3 +67,29 @@ def test_components_are_built_from_their_classes_slots_worked_out_once():
         "style": 1,
         "disabled": True,
     }
+
+
+def test_the_clicked_component_is_found_at_any_depth_by_type_and_custom_id():
+    """``bot.ui.items._clicked``: the component a click names, in a Components V2 message's
+    container (its rows, its sections' accessories), of the type the click says."""
+    from discord.components import _component_factory
+
+    from bot.ui.items import _clicked
+
+    row = {"type": 1, "components": [{"type": 2, "style": 2, "custom_id": "a:1", "label": "x"}]}
+    menu = {
+        "type": 1,
+        "components": [{"type": 3, "custom_id": "m:1", "options": [{"label": "o", "value": "o"}]}],
+    }
+    section = {
+        "type": 9,
+        "components": [{"type": 10, "content": "t"}],
+        "accessory": {"type": 2, "style": 1, "custom_id": "s:1", "label": "y"},
+    }
+    container = {"type": 17, "components": [{"type": 10, "content": "title"}, section, row, menu]}
+    message = [_component_factory(container)]
+    assert _clicked(message, 2, "a:1").label == "x"  # a row's button
+    assert _clicked(message, 2, "s:1").label == "y"  # a section's accessory
+    assert _clicked(message, 3, "m:1").custom_id == "m:1"  # a menu
+    assert _clicked(message, 3, "a:1") is None  # the id, but not the type clicked
+    assert _clicked(message, 2, "gone") is None

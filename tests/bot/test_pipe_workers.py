@@ -5,11 +5,13 @@ survive a worker's death."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import signal
 import threading
 import time
+import weakref
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.reduction import ForkingPickler
 
@@ -43,6 +45,14 @@ def _held_pid(release: str) -> int:
 
 def _fail(text: str) -> None:
     raise ValueError(text)
+
+
+class JobFailed(Exception):
+    """A job's own error (a class of ours: built-in exceptions take no weak reference)."""
+
+
+def _fail_ours(text: str) -> None:
+    raise JobFailed(text)
 
 
 async def test_jobs_run_in_at_most_size_processes_and_return_their_results():
@@ -293,3 +303,34 @@ async def test_a_dead_search_worker_fails_its_search_and_a_new_one_takes_the_nex
 
 def test_no_search_processes_makes_an_inline_pool():
     assert isinstance(create_workers(0), InlineWorkers)
+
+
+async def test_a_failed_or_superseded_job_leaves_no_cycle_for_the_collector(tmp_path):
+    """A job's exception, raised through ``run``, is freed by reference counting once its
+    caller lets it go: no reference cycle (the future holding the exception whose traceback
+    holds ``run``'s frame holding the future) left for the garbage collector, whose walks of
+    such garbage are the bot's longest pauses (issue 29)."""
+    from bot.workers import Superseded
+
+    workers = PipeWorkers(1)
+    release = tmp_path / "release"
+    gc.disable()  # what is freed below is freed by reference counting alone
+    try:
+        await workers.run(os.getpid)
+        try:
+            await workers.run(_fail_ours, "nope")
+        except JobFailed as exc:
+            failed = weakref.ref(exc)
+        busy = [asyncio.ensure_future(workers.run(_held_pid, str(release))) for _ in range(DEPTH)]
+        await asyncio.sleep(0)  # the worker's pipe is full: the next job waits in the pool
+        asyncio.get_running_loop().call_soon(release.touch)  # while the next job waits
+        try:  # (awaited here, not in a task of its own: a task would keep its exception)
+            await workers.run(os.getpid, wanted=lambda: False)
+        except Superseded as exc:
+            superseded = weakref.ref(exc)
+        await asyncio.gather(*busy)
+        assert failed() is None and superseded() is None
+    finally:
+        gc.enable()
+        release.touch()
+        workers.shutdown()

@@ -1,6 +1,6 @@
 """Issue 29, fewer requests per move: a waiting seat's hand (nothing to act on, before and after
-a change) shows the table ``waiting_every`` seconds late at most, the changes meanwhile in ONE
-edit of the newest (``PrivateViews._held_back``); the change that makes it their turn is never
+a change) shows the table ``every`` seconds late at most, the changes meanwhile in ONE edit of
+the newest (``bot/ui/waiting_hands.py``); the change that makes it their turn is never
 held, and ends the wait; a drain shows what waits at once. The waits run on a recorded schedule
 (``tests/timers.py``) fired by the test: nothing depends on this machine's speed."""
 
@@ -26,8 +26,8 @@ async def _table_with_a_waiting_seat(fake, mesa):
         seat, _ = await table.move()
     await mesa.bot.listener.drain()
     private = mesa.bot.listener.private
-    timers = private.schedule = RecordedTimers()
-    private.waiting_every = HOUR
+    timers = private.waiting.schedule = RecordedTimers()
+    private.waiting.every = HOUR
     return table, seat, table.by_seat[seat], timers
 
 
@@ -89,7 +89,7 @@ async def test_a_drain_shows_a_held_hand_at_once(fake_discord, mesa):
 
 def _wait_of(mesa, table, seat):
     """The timer ending the wait of ``seat``'s held-back DM hand, if it waits."""
-    held = mesa.bot.listener.private._held.get(("dm", table.table_id, seat))
+    held = mesa.bot.listener.private.waiting._held.get(("dm", table.table_id, seat))
     return None if held is None else held.timer
 
 
@@ -117,13 +117,13 @@ async def test_a_waiting_ver_mi_mano_hand_is_held_and_ends_showing_the_newest(fa
     await mesa.bot.listener.drain()
     await fake.settle()
     private = mesa.bot.listener.private
-    private.schedule = RecordedTimers()
-    private.waiting_every = HOUR
+    private.waiting.schedule = RecordedTimers()
+    private.waiting.every = HOUR
     hand = table.hand_views(bob)[-1]
     shown, edits = view_version(hand), len(hand.versions)
     assert shown == table.oracle.version
     await table.move()  # another player's move: he still waits
-    held = mesa.bot.listener.private._held
+    held = mesa.bot.listener.private.waiting._held
     wait = await until(lambda: held.get(("hand", table.table_id, bob_seat)), "the change held")
     assert view_version(hand) == shown and wait.timer is not None
     wait.timer.fire()

@@ -170,6 +170,31 @@ def draw_card(
         )
 
 
+SYMBOL_KEYS = ("chupate2.symbol.D", "chupate2.symbol.F")  # the words a card face shows
+# Each card by the first copy of its face: the copies of a card look the same (one sprite).
+DRAWN_AS = {card: min(c for c in COLOUR_OF if FACE_KEY[c] == FACE_KEY[card]) for card in COLOUR_OF}
+
+
+def _is_wild(card: str) -> bool:
+    return COLOUR_OF[card] == WILD
+
+
+def _paint_card(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    card: str,
+    symbols: tuple[str, ...],
+    colour_in_force: str | None,
+) -> None:
+    """``draw_card`` of a table, given the words it shows (``SYMBOL_KEYS``): a sprite's painter
+    (``stamp``: the table's two cards drawn once per face and process, issue 29)."""
+    words = dict(zip(SYMBOL_KEYS, symbols, strict=True))
+    draw_card(draw, card, x, y, w, h, lambda key, **_: words[key], colour_in_force=colour_in_force)
+
+
 def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
     radius = int(w * 0.12)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=radius, fill=WHITE)
@@ -272,9 +297,12 @@ def render_table(
     # the top card (over the one before it) and what is in force
     cw, ch = CARD_BOX
     tx, sy = TOP_X, CARD_Y
+    symbols = tuple(tr(key) for key in SYMBOL_KEYS)
     if len(view.discard) > 1:
-        draw_card(draw, view.discard[-2], tx - 10, sy + 8, cw, ch, tr)
-    draw_card(draw, view.top_card, tx, sy, cw, ch, tr, colour_in_force=view.colour)
+        under = DRAWN_AS[view.discard[-2]]
+        stamp(draw, _paint_card, tx - 10, sy + 8, cw, ch, under, symbols, None)
+    top, in_force = DRAWN_AS[view.top_card], view.colour
+    stamp(draw, _paint_card, tx, sy, cw, ch, top, symbols, in_force if _is_wild(top) else None)
 
     px = 620
     title = tr("chupate2.image.colour")

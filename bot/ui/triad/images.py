@@ -14,12 +14,23 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
 from bot.ui.images.fonts import fit_size, png_of, text_drawer, text_width
-from bot.ui.images.scaled import canvas, drawer, scaled_size
+from bot.ui.images.palette import module_colours
+from bot.ui.images.scaled import (
+    Sprite,
+    canvas,
+    cut_out,
+    drawer,
+    paste,
+    scale_of,
+    scaled_size,
+    stamp,
+)
 from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
@@ -164,22 +175,25 @@ def draw_element_icon(
         draw.polygon(points, fill=ink)
 
 
-def _draw_card(
-    draw: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    size: int,
-    face: CardFace,
-    colour: int,
-    tr: Translator,
-    highlight: bool = False,
-    flipped: bool = False,
-    dim: bool = False,
-    show_name: bool = True,
-) -> None:
-    base = SEAT_RGB[colour]
-    light = SEAT_LIGHT[colour]
-    if dim:
+@dataclass(frozen=True)
+class CardLook:
+    """Everything a card's picture shows, in the reader's words: its sprite's key."""
+
+    values: tuple[int, ...]
+    printed: tuple[int, ...]
+    element: str | None
+    level: str  # "Nv. 3"
+    name: str | None  # None: not shown (the hands beside the board)
+    colour: int
+    highlight: bool = False
+    flipped: bool = False
+    dim: bool = False
+
+
+def _paint_card(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, look: CardLook) -> None:
+    base = SEAT_RGB[look.colour]
+    light = SEAT_LIGHT[look.colour]
+    if look.dim:
         base = _halved(base)
         light = _halved(light)
     r = max(6, size // 12)
@@ -187,23 +201,23 @@ def _draw_card(
         (x, y, x + size, y + size),
         r,
         fill=base,
-        outline=GOLD if highlight else (light if not flipped else TEXT),
-        width=4 if highlight else (3 if flipped else 2),
+        outline=GOLD if look.highlight else (light if not look.flipped else TEXT),
+        width=4 if look.highlight else (3 if look.flipped else 2),
     )
     draw_shape(
         draw,
-        SEAT_SHAPE[colour],
+        SEAT_SHAPE[look.colour],
         x + size * 0.11,
         y + size * 0.68,
         max(4.0, size / 15),
-        DIM if dim else TEXT,
+        DIM if look.dim else TEXT,
         ICON_INK,
     )
     vs = max(11, size // 6)
     cx, cy = x + size * 0.34, y + size * 0.36
     off = size * 0.17
     spots = [(cx, cy - off), (cx + off, cy), (cx, cy + off), (cx - off, cy)]
-    for (px, py), value, printed in zip(spots, face.values, face.printed, strict=True):
+    for (px, py), value, printed in zip(spots, look.values, look.printed, strict=True):
         fill = UP if value > printed else DOWN if value < printed else TEXT
         _text(draw, (px, py), _value_text(value), vs, fill)
         if value != printed:  # ▲ raised / ▼ lowered, at the value's top right
@@ -213,28 +227,71 @@ def _draw_card(
             draw.polygon(
                 [(mx, tip_y), (mx - m, base_y), (mx + m, base_y)], fill=fill, outline=ICON_INK
             )
-    if face.element:
+    if look.element:
         er = badge_radius(size)
         ex, ey = x + size - er - 6, y + er + 6
         draw.ellipse(
-            (ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[face.element], outline=TEXT
+            (ex - er, ey - er, ex + er, ey + er), fill=ELEMENT_RGB[look.element], outline=TEXT
         )
-        draw_element_icon(draw, face.element, ex, ey, er * 0.68)
+        draw_element_icon(draw, look.element, ex, ey, er * 0.68)
     _text(
         draw,
         (x + size - 8, y + size * 0.62),
-        tr("triad.label.level", level=face.level),
+        look.level,
         max(8, size // 11),
-        TEXT if not dim else DIM,  # white on the owner's colour: 4.5:1 (the light tone was 1.7:1)
+        TEXT if not look.dim else DIM,  # white on the owner's colour: 4.5:1 (light was 1.7:1)
         anchor="rm",
     )
-    if show_name:
-        name = card_name(face.card, tr)
-        ns = _fit(name, max(8, size // 10), size - 10)
-        _text(draw, (x + size / 2, y + size - max(8, size // 9)), name, ns, TEXT)
+    if look.name is not None:
+        ns = _fit(look.name, max(8, size // 10), size - 10)
+        _text(draw, (x + size / 2, y + size - max(8, size // 9)), look.name, ns, TEXT)
 
 
-def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
+# Card pictures kept per process (issue 29: a table image was mostly its cards' shapes and
+# texts, drawn call by call). The 110 cards in two colours, plain, outlined (the last move) or
+# flipped, on the board and beside it, in the locales in use: about 1,600 looks, of which a
+# few hundred are common (``bench/render_interleaved.py``); one sprite is 9-26 KB.
+CARD_SPRITES = 1024
+
+
+@functools.lru_cache(maxsize=CARD_SPRITES)
+def _card_sprite(look: CardLook, size: int, scale: float) -> Sprite:
+    """The card ``look`` ``size`` layout units wide at ``scale``."""
+    side = math.ceil(size * scale) + 2
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    _paint_card(drawer(image, scale), 0, 0, size, look)
+    return cut_out(image, module_colours(__name__))
+
+
+def _draw_card(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    size: int,
+    face: CardFace,
+    colour: int,
+    tr: Translator,
+    highlight: bool = False,
+    flipped: bool = False,
+    dim: bool = False,
+    show_name: bool = True,
+) -> None:
+    """``face`` in ``colour`` at (x, y), pasted from its sprite (at most half a pixel away)."""
+    look = CardLook(
+        tuple(face.values),
+        tuple(face.printed),
+        face.element,
+        tr("triad.label.level", level=face.level),
+        card_name(face.card, tr) if show_name else None,
+        colour,
+        highlight,
+        flipped,
+        dim,
+    )
+    paste(draw, _card_sprite(look, size, scale_of(draw)), x, y)
+
+
+def _paint_back(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, _h: float) -> None:
     draw.rounded_rectangle(
         (x, y, x + size, y + size), max(6, size // 12), fill=BACK, outline=DIM, width=2
     )
@@ -245,7 +302,11 @@ def _draw_back(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
         outline=DIM,
         width=2,
     )
-    _text(draw, (x + size / 2, y + size / 2), "?", size // 3, TEXT)
+    _text(draw, (x + size / 2, y + size / 2), "?", int(size // 3), TEXT)
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, size: int) -> None:
+    stamp(draw, _paint_back, x, y, size, size)
 
 
 def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, name: str) -> None:
@@ -376,7 +437,7 @@ def render_table(
     # footer: the round of Sudden Death and the state of the game (the rules in force are the
     # layer's)
     status = status_line(view, tr, who)
-    line_w = width - 2 * MARGIN
+    line_w: float = width - 2 * MARGIN
     status_y = height - FOOTER + 10
     if view.round > 0:
         line_w -= 16 + _text(

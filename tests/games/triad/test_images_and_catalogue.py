@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n.messages import placeholders, render
 from bot.ui.triad.images import TABLE_SIZE, render_hand, render_table
@@ -217,6 +217,7 @@ def test_no_letter_is_drawn_in_a_card_badge(element, monkeypatch):
         return 0.0
 
     monkeypatch.setattr(fonts, "draw_text", spy)
+    monkeypatch.setattr(images, "_card_sprite", images._card_sprite.__wrapped__)  # painted now
     face = CardFace(
         uid=1, card="c100", level=5, element=element, printed=[10] * 4, values=[10] * 4, owner="p1"
     )
@@ -227,3 +228,42 @@ def test_no_letter_is_drawn_in_a_card_badge(element, monkeypatch):
     inside = [t for x, y, t in drawn if abs(x - ex) <= r + 2 and abs(y - ey) <= r + 2]
     assert inside == []
     assert [t for *_, t in drawn].count("A") == 4  # the four edges still read "A" (10)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.875])
+def test_a_card_pasted_from_its_sprite_is_the_card_painted_in_place(scale):
+    """Cards are drawn once per look and process, then pasted (issue 29): at whole pixels of
+    the canvas the pasted card is the painted one, pixel for pixel, and a look is drawn once."""
+    from bot.ui.images.palette import module_colours, to_palette
+    from bot.ui.images.scaled import canvas
+    from bot.ui.triad import images
+    from games.triad.view import CardFace
+
+    tr = _tr("es")
+    face = CardFace(
+        uid=1, card="c042", level=5, element="rayo", printed=[3, 7, 10, 2], values=[4, 7, 9, 2],
+        owner="p1",
+    )  # fmt: skip
+    x, y = 16 / scale, 32 / scale  # even pixels of the canvas
+    for size, kwargs in ((images.CELL, {"highlight": True}), (images.MINI, {"show_name": False})):
+        pasted_image, pasted = canvas((300, 300), images.SLOT, scale)
+        painted_image, painted = canvas((300, 300), images.SLOT, scale)
+        images._draw_card(pasted, x, y, size, face, 1, tr, **kwargs)
+        look = images.CardLook(
+            (4, 7, 9, 2),
+            (3, 7, 10, 2),
+            "rayo",
+            tr("triad.label.level", level=5),
+            None if kwargs.get("show_name") is False else images.card_name("c042", tr),
+            1,
+            highlight=bool(kwargs.get("highlight")),
+        )
+        images._paint_card(painted, x, y, size, look)
+        assert painted_image.getbbox() is not None
+        # a sprite keeps its pixels on the module's palette, as the PNG does: the same image
+        colours = module_colours(images.__name__)
+        pasted_png, painted_png = (
+            to_palette(i, colours).convert("RGB") for i in (pasted_image, painted_image)
+        )
+        assert ImageChops.difference(pasted_png, painted_png).getbbox() is None, size
+        assert images._card_sprite(look, size, scale) is images._card_sprite(look, size, scale)
