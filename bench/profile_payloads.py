@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     mean = [t / len(jobs) for t in totals]
     print(f"| **mean** | {mean[0]:.3f} | {mean[1]:.3f} | | {mean[2]:.0f} | {mean[3]:.3f} |")
     print_translations(jobs, public, private, args.repeat)
+    print_alt_texts(jobs, service, tr, args.repeat)
     if args.top:
         profile = cProfile.Profile()
         profile.enable()
@@ -206,6 +207,30 @@ def print_translations(
         f"with parameters), {min(rounds) / len(jobs):.1f} us of CPU per game's move; "
         f"a text with parameters rendered anew {min(fresh):.2f} us"
     )
+
+
+def print_alt_texts(jobs: list[tuple[str, Any, Any]], service: Any, tr: Any, repeat: int) -> None:
+    """The alt text of each game's table image and of every seat's hand image (``describe``, on
+    the loop at every image), CPU us per move's images."""
+    from bot.ui.alt_text import describe
+    from bot.ui.messages import private_payload, public_payload
+
+    cells = []
+    for key, table, presenter in jobs:
+        payloads = [public_payload(table, presenter, service, tr)]
+        payloads += [private_payload(table, presenter, s, tr) for s in table.state.seats]
+        requests = [p.image for p in payloads if p.image is not None]
+        for p in payloads:
+            p.view.stop()
+        rounds = []
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(repeat):
+                for request in requests:
+                    describe(request)
+            rounds.append((time.process_time() - start) / repeat * 1e6)
+        cells.append(f"{key} {min(rounds):.1f} ({len(requests)})")
+    print("alt texts, us per move's images (images): " + ", ".join(cells))
 
 
 async def in_a_loop() -> int:
