@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     mean = [t / len(jobs) for t in totals]
     print(f"| **mean** | {mean[0]:.3f} | {mean[1]:.3f} | | {mean[2]:.0f} | {mean[3]:.3f} |")
     print_translations(jobs, public, private, args.repeat)
+    print_alt_texts(jobs, service, tr, args.repeat)
     if args.top:
         profile = cProfile.Profile()
         profile.enable()
@@ -169,7 +170,7 @@ def print_translations(
 ) -> None:
     """The catalogue lookups of one move's messages (public and every seat's private, the five
     games), replayed through a bound translator: how many, and their CPU."""
-    from bot.i18n import BoundTranslator, translator
+    from bot.i18n import BoundTranslator, _render_key, translator
 
     calls: list[tuple[str, str, dict[str, Any]]] = []
     plain_call = BoundTranslator.__call__
@@ -193,11 +194,43 @@ def print_translations(
             for tr, key, params in bound:
                 tr(key, **params)
         rounds.append((time.process_time() - start) / repeat * 1e6)
-    with_params = sum(1 for _, _, params in calls if params)
+    with_params = [(locale, key, params) for locale, key, params in calls if params]
+    fresh = []  # a text rendered anew (a cache miss: a move's version, deadline, counts)
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(repeat):
+            for locale, key, params in with_params:
+                _render_key(locale, key, params)
+        fresh.append((time.process_time() - start) / repeat / len(with_params) * 1e6)
     print(
-        f"translations: {len(calls) / len(jobs):.0f} per game's move ({with_params / len(jobs):.0f} "
-        f"with parameters), {min(rounds) / len(jobs):.1f} us of CPU per game's move"
+        f"translations: {len(calls) / len(jobs):.0f} per game's move ({len(with_params) / len(jobs):.0f} "
+        f"with parameters), {min(rounds) / len(jobs):.1f} us of CPU per game's move; "
+        f"a text with parameters rendered anew {min(fresh):.2f} us"
     )
+
+
+def print_alt_texts(jobs: list[tuple[str, Any, Any]], service: Any, tr: Any, repeat: int) -> None:
+    """The alt text of each game's table image and of every seat's hand image (``describe``, on
+    the loop at every image), CPU us per move's images."""
+    from bot.ui.alt_text import describe
+    from bot.ui.messages import private_payload, public_payload
+
+    cells = []
+    for key, table, presenter in jobs:
+        payloads = [public_payload(table, presenter, service, tr)]
+        payloads += [private_payload(table, presenter, s, tr) for s in table.state.seats]
+        requests = [p.image for p in payloads if p.image is not None]
+        for p in payloads:
+            p.view.stop()
+        rounds = []
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(repeat):
+                for request in requests:
+                    describe(request)
+            rounds.append((time.process_time() - start) / repeat * 1e6)
+        cells.append(f"{key} {min(rounds):.1f} ({len(requests)})")
+    print("alt texts, us per move's images (images): " + ", ".join(cells))
 
 
 async def in_a_loop() -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict
 
 from games.core.engine import PlayerView, Seat
@@ -106,11 +108,22 @@ class TriadView(PlayerView):
 
 
 def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFace:
+    owner = state.seats[uid // rules.HAND]
+    if cell is None:
+        return _card_face(uid, card_id, owner, False, None)
+    return _card_face(uid, card_id, owner, True, state.elements[cell])
+
+
+# A face is a pure function of these: built once and shared by the views that show it (a view
+# shows ten; nothing changes a view once built). Bounded: five uids a seat, a catalogue card
+# each, nine cell elements.
+@lru_cache(maxsize=8192)
+def _card_face(
+    uid: int, card_id: str, owner: Seat, on_board: bool, cell_element: str | None
+) -> CardFace:
     card = catalogue.card(card_id)
     values = (
-        card.edges
-        if cell is None
-        else rules.modified_values(card.edges, state.elements[cell], card.element)
+        rules.modified_values(card.edges, cell_element, card.element) if on_board else card.edges
     )
     return trusted(
         CardFace,
@@ -121,7 +134,7 @@ def _face(state: TriadState, uid: int, card_id: str, cell: int | None) -> CardFa
             "element": card.element,
             "printed": list(card.edges),
             "values": list(values),
-            "owner": state.seats[uid // rules.HAND],
+            "owner": owner,
         },
     )
 

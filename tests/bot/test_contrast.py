@@ -24,6 +24,7 @@ from bot.ui.rendering import NameBook
 from tests.playouts import random_states
 
 AA_TEXT = 4.5
+PICTURES = ("_table_layer", "_card_sprite")  # an images module's pictures kept per process
 GAMES = load_games()
 KEYS = ["amapatolli", "chupate2", "macarena", "maquiavelo", "triad"]
 
@@ -115,10 +116,10 @@ def test_every_text_on_the_images_has_aa_contrast(key, monkeypatch):
     probe = TextProbe(monkeypatch)
     # Pictures kept per process (fixed layers, card sprites and backs) drawn afresh: every text
     # is drawn, and caught, whichever test drew them first.
-    for module in (images, scaled):
-        for name, value in vars(module).items():
-            if callable(value) and hasattr(value, "cache_info"):
-                monkeypatch.setattr(module, name, value.__wrapped__)
+    for module, name in [(images, n) for n in PICTURES if hasattr(images, n)] + [
+        (scaled, "sprite")
+    ]:
+        monkeypatch.setattr(module, name, getattr(module, name).__wrapped__)
     for locale in LOCALES:
         tr = translator(locale)
         for state in _states(key, seed=1 if locale == "es" else 2):

@@ -3,8 +3,11 @@ parameter shape, values of equal but differently printed types kept apart."""
 
 from __future__ import annotations
 
+import string
+
 from bot.i18n import LOCALES, catalogue, placeholders, tr, translator
 from bot.i18n import _render_key as fresh
+from bot.i18n.messages import _flatten, _KeepMissing, parse, render
 
 
 def test_remembered_texts_equal_fresh_renderings_for_every_key():
@@ -45,3 +48,16 @@ def test_a_bound_translator_gives_the_fresh_rendering_of_every_key_with_or_witho
                 assert bound(key) == fresh(locale, key, {})
                 assert bound(key, **params) == fresh(locale, key, params)
         assert bound("no.such.key") == "no.such.key"
+
+
+def test_rendering_formats_as_python_s_formatter_for_every_key_and_parameter_shape():
+    """``render`` formats with ``str.format_map``: the same text as ``string.Formatter`` for
+    every template, missing parameters kept visible, numbers, words, booleans and lists."""
+    for locale in LOCALES:
+        for template in catalogue(locale).values():
+            names = placeholders(template)
+            shapes = [{}, *({n: v for n in names} for v in (0, 1, 2, 2.5, "x", True, [1]))]
+            for params in shapes:
+                flat = _flatten(parse(template), locale, params)
+                expected = string.Formatter().vformat(flat, (), _KeepMissing(params))
+                assert render(template, locale, params) == expected

@@ -85,8 +85,9 @@ def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     for module in (amapatolli, chupate2, macarena, triad):  # fixed layers drawn each time
         monkeypatch.setattr(module, "_table_layer", module._table_layer.__wrapped__)
-    # and the pictures kept per process: Triple Triad's cards, the card backs
-    monkeypatch.setattr(triad, "_card_sprite", triad._card_sprite.__wrapped__)
+    # and the cards kept per process (Triple Triad's, Ce Amapatolli's last card, the stamped)
+    for module in (amapatolli, triad):
+        monkeypatch.setattr(module, "_card_sprite", module._card_sprite.__wrapped__)
     monkeypatch.setattr(scaled, "sprite", scaled.sprite.__wrapped__)
     return calls
 

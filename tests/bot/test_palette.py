@@ -39,6 +39,11 @@ def _drawn_images(key: str, monkeypatch) -> list[Image.Image]:
 
     with monkeypatch.context() as patch:  # undone before the test encodes them itself
         patch.setattr(fonts, "png", catch)
+        # Triple Triad's table is drawn on its palette: here in RGB, as test_scaled_images
+        # checks that drawing on the palette gives the same PNG as this one mapped
+        from bot.ui.triad import images as triad
+
+        patch.setattr(triad, "_table_layer", triad._draw_table_layer)
         game = GAMES[key]
         seats = [str(100 + i) for i in range(max(game.min_players, 2))]
         state = played(game, game.new(seats, f"palette-{key}", None), random.Random(5), 6)

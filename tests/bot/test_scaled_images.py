@@ -125,3 +125,38 @@ def test_tables_drawn_on_the_shared_layer_leave_it_as_it_was(key):
     assert module.render_table(views[0], tr) == first  # ...left the layer untouched
     layers = {LAYER_KEYS[key](view) for view in views}
     assert module._table_layer.cache_info().currsize == len(layers)
+
+
+def test_a_table_drawn_on_its_palette_is_the_table_drawn_in_rgb_and_mapped(monkeypatch):
+    """Triple Triad's table is drawn straight on its module's palette (a copy of its fixed layer
+    already mapped: issue 29), shapes with their palette entries, text on mapped patches of
+    the background: the PNG is byte for byte the one drawing in RGB and mapping gives."""
+    import random
+
+    from bot.i18n import translator
+    from bot.ui.triad import images as triad
+    from games.triad import GAME
+    from tests.playouts import random_states
+
+    names = {"a": "🤖 CPU 1 (normal)", "b": "Alejandra Fernández"}.__getitem__
+    cases = []
+    for n, options in enumerate([None, {"sudden_death": True, "open": True}]):
+        start = GAME.new(["a", "b"], f"palette-{n}", options)
+        start.round = n  # the round of Sudden Death on the status line too
+        for state in random_states(GAME, start, random.Random(n), 12):
+            for seat in (None, "a"):
+                cases.append((GAME.view(state, seat), translator(("es", "en")[n])))
+    assert triad._table_layer((None,) * 9, ("",) * 9, "x").mode == "P"
+    on_palette = [triad.render_table(view, tr, names) for view, tr in cases]
+    monkeypatch.setattr(triad, "_table_layer", triad._draw_table_layer)  # RGB, mapped at the end
+    assert triad._table_layer((None,) * 9, ("",) * 9, "x").mode == "RGB"
+    in_rgb = [triad.render_table(view, tr, names) for view, tr in cases]
+    assert len(cases) >= 20
+    assert on_palette == in_rgb
+
+
+def test_text_on_a_palette_canvas_needs_its_background():
+    image = Image.new("P", (40, 20))
+    draw = ScaledDraw(ImageDraw.Draw(image), 0.5)
+    with pytest.raises(ValueError, match="background"):
+        draw.text((2, 2), "x", fill=INK, font=font(20))

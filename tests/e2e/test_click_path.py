@@ -245,6 +245,9 @@ async def test_a_card_click_finds_its_table_once_and_its_path_does_not_grow(
     for _ in range(3):  # everyone clicked once: their DM views ride their own tokens
         await table.move()
     await mesa.bot.listener.drain()
+    # The waiting seats' hands shown at once, on the click's path, as they were before they
+    # were held back a while (bot/ui/waiting_hands.py): the path with every view on it.
+    mesa.bot.listener.private.waiting.every = 0.0
     lookups = Lookups(mesa.bot.tables.registry, monkeypatch)
     handled = HandlersDone(mesa.bot.pending_commands, monkeypatch)
     hand_offs = HandOffs(monkeypatch)

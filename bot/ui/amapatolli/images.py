@@ -19,7 +19,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force
 from bot.ui.images.fonts import fit_size, font, plain, png_of, text_drawer
-from bot.ui.images.scaled import canvas, drawer, scaled_size, stamp
+from bot.ui.images.palette import module_colours
+from bot.ui.images.scaled import Sprite, canvas, cut_out, drawer, paste, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
 
@@ -73,12 +74,40 @@ def _draw_card(
     fill_colour: str | None = None,
     highlight: bool = False,
 ) -> None:
+    if highlight:
+        radius = max(6, w // 12)
+        draw.rounded_rectangle((x - 5, y - 5, x + w + 5, y + h + 5), radius + 4, fill=GOLD)
+    _paint_card(draw, x, y, w, h, card, fill_colour, *_card_words(card, tr))
+
+
+def _card_words(card: CardView, tr: Translator) -> tuple[str, str]:
+    """The words ``card`` shows under its name: its tag (wild, bird, ...) and its sign's
+    meaning ("" for none)."""
+    if card.wild:
+        return tr("amapatolli.card.wild"), ""
+    tag = ""
+    if card.bird or card.skips:
+        tag = tr("amapatolli.card.bird") if card.bird else tr("amapatolli.card.skips")
+    elif card.reverses:
+        tag = tr("amapatolli.card.reverses")
+    return tag, tr(f"amapatolli.sign_meaning.{card.sign}")
+
+
+def _paint_card(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    w: int,
+    h: int,
+    card: CardView,
+    fill_colour: str | None,
+    tag: str,
+    meaning: str,
+) -> None:
     margin = card.margin
     background = fill_colour or card.background
     radius = max(6, w // 12)
     border = max(6, w // 9)
-    if highlight:
-        draw.rounded_rectangle((x - 5, y - 5, x + w + 5, y + h + 5), radius + 4, fill=GOLD)
     draw.rounded_rectangle((x, y, x + w, y + h), radius, fill=RGB[margin], outline=OUTLINE, width=2)
     inner = (x + border, y + border, x + w - border, y + h - border)
     draw.rounded_rectangle(
@@ -94,20 +123,10 @@ def _draw_card(
     br = max(4.0, h * 0.035)
     draw_shape(draw, SHAPE[background], x + w - border - br - 4, y + border + br + 4, br, ink)
     cx = x + w // 2
-    if card.wild:
-        _text(draw, (cx, y + h * 0.34), "T", int(h * 0.26), ink, "mm")
-        tag = tr("amapatolli.card.wild")
-    else:
-        _text(draw, (cx, y + h * 0.34), str(card.sign), int(h * 0.26), ink, "mm")
-        tag = ""
-        if card.bird or card.skips:
-            tag = tr("amapatolli.card.bird") if card.bird else tr("amapatolli.card.skips")
-        elif card.reverses:
-            tag = tr("amapatolli.card.reverses")
+    _text(draw, (cx, y + h * 0.34), "T" if card.wild else str(card.sign), int(h * 0.26), ink, "mm")
     name_size = _fit(card.name, max(9, int(h * 0.1)), inner_w)
     _text(draw, (cx, y + h * 0.62), card.name, name_size, ink, "mm")
-    if not card.wild:
-        meaning = tr(f"amapatolli.sign_meaning.{card.sign}")
+    if meaning:
         _text(
             draw,
             (cx, y + h * 0.73),
@@ -118,6 +137,21 @@ def _draw_card(
         )
     if tag:
         _text(draw, (cx, y + h * 0.84), tag, _fit(tag, max(8, int(h * 0.075)), inner_w), ink, "mm")
+
+
+# The table's last card, drawn once per look and process and pasted (issue 29): the 84 cards,
+# a Tlapiāni in each colour it can name, with and without powers, in the locales in use; kept
+# in "P" on this module's palette (76 KB each at the table's scale).
+CARD_SPRITES = 256
+
+
+@functools.lru_cache(maxsize=CARD_SPRITES)
+def _card_sprite(
+    card: CardView, fill_colour: str | None, tag: str, meaning: str, w: int, h: int, scale: float
+) -> Sprite:
+    image = Image.new("RGBA", (math.ceil(w * scale) + 2, math.ceil(h * scale) + 2), (0, 0, 0, 0))
+    _paint_card(drawer(image, scale), 0, 0, w, h, card, fill_colour, tag, meaning)
+    return cut_out(image, module_colours(__name__))
 
 
 def _draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
@@ -201,16 +235,10 @@ def render_table(
 
     # the last card played (the layer has its title)
     card_w, card_h = 230, 330
-    _draw_card(
-        draw,
-        40,
-        55,
-        card_w,
-        card_h,
-        view.top,
-        tr,
-        fill_colour=view.named_colour if view.top.wild else None,
-    )
+    fill_colour = view.named_colour if view.top.wild else None
+    words = _card_words(view.top, tr)
+    sprite = _card_sprite(view.top, fill_colour, *words, card_w, card_h, TABLE_SCALE)
+    paste(draw, sprite, 40, 55)
     line = colours_in_force(view, tr)
     _text(draw, (40 + card_w // 2, 405), line, _fit(line, 17, 300), TEXT, "mm")
 

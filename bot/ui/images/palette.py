@@ -96,6 +96,16 @@ def _distance2(a: RGB, b: RGB) -> int:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=True))
 
 
+@functools.cache  # per colour set, once per process
+def palette_entries(colours: tuple[RGB, ...]) -> dict[RGB, int]:
+    """Each colour of ``palette(colours)`` and its entry: what a shape of that colour is drawn
+    with on an image already on that palette (Pillow would search the image's own palette)."""
+    entries: dict[RGB, int] = {}
+    for index, rgb in enumerate(palette_colours(colours)):
+        entries.setdefault(rgb, index)
+    return entries
+
+
 class _Palettes(threading.local):
     """One palette image per colour set and thread: Pillow fills its look-up cache while
     mapping, so one palette must not be mapped through by two threads at once (it releases the

@@ -20,7 +20,7 @@ from typing import Any, cast
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.images.fonts import font as _font
-from bot.ui.images.palette import RGB, to_palette
+from bot.ui.images.palette import RGB, palette_entries, to_palette
 
 
 def scaled_size(size: tuple[int, int], scale: float) -> tuple[int, int]:
@@ -66,11 +66,25 @@ WIDTH_AT = {
 
 class ScaledDraw:
     """``ImageDraw.ImageDraw`` in layout units: the shapes renderers use, drawn ``scale`` times
-    smaller on the real canvas. Anything else is the wrapped draw's own."""
+    smaller on the real canvas. Anything else is the wrapped draw's own.
 
-    def __init__(self, draw: ImageDraw.ImageDraw, scale: float) -> None:
+    On a "P" canvas (a fixed layer already on its images module's palette, ``colours``: no RGB
+    copy to map again per image) shapes take their colour's palette entry (the module's own
+    colours are all there) and text, which Pillow would draw there without anti-aliasing, is
+    drawn on a patch of ``background`` and mapped: the same pixels as drawn in RGB and mapped,
+    as long as text is drawn on ``background`` alone."""
+
+    def __init__(
+        self,
+        draw: ImageDraw.ImageDraw,
+        scale: float,
+        background: RGB | None = None,
+        colours: tuple[RGB, ...] = (),
+    ) -> None:
         self.draw = draw
         self.scale = scale
+        self.background = background
+        self.colours = colours
 
     def __getattr__(self, name: str) -> Any:
         if name in WIDTH_AT:  # a shape: drawn scaled
@@ -81,6 +95,11 @@ class ScaledDraw:
         """The real draw's ``name`` with ``xy``, the line width (a keyword, or positional at
         ``WIDTH_AT[name]``) and a rounded rectangle's radius at scale."""
         s = self.scale
+        if self.draw.mode == "P":  # the colours' palette entries, found once per colour set
+            entries = palette_entries(self.colours)
+            for ink in ("fill", "outline"):
+                if kwargs.get(ink) in entries:
+                    kwargs[ink] = entries[kwargs[ink]]
         at = WIDTH_AT[name]
         if len(args) >= at:
             args = (*args[: at - 1], _thick(args[at - 1], s), *args[at:])
@@ -109,7 +128,37 @@ class ScaledDraw:
         # positions would give every string new offsets (a miss for each)
         x, y = xy
         at = (round(x * s), round(y * s))
+        if self.draw.mode == "P":
+            self._text_on_palette(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
+            return
         self.draw.text(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
+
+    def _text_on_palette(
+        self, at: tuple[int, int], text: str, fill: Any, font: Any, anchor: str | None,
+        *args: Any, **kwargs: Any,
+    ) -> None:  # fmt: skip
+        """Text on a "P" canvas: drawn on an RGB patch of the background, mapped, pasted."""
+        if self.background is None:
+            raise ValueError("text on a palette canvas needs the background it is drawn on")
+        left, top, right, bottom = _ink_box(font, text, anchor, kwargs.get("stroke_width", 0))
+        if right <= left or bottom <= top:
+            return  # nothing to draw (blank text)
+        patch = Image.new("RGB", (right - left, bottom - top), self.background)
+        ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
+        self.draw._image.paste(to_palette(patch, self.colours), (at[0] + left, at[1] + top))
+
+
+def _ink_box(font: Any, text: str, anchor: str | None, stroke_width: float) -> tuple[int, ...]:
+    """Where Pillow inks ``text`` drawn at a whole pixel (0, 0): its bitmap's box (the font's
+    remembered bitmap, ``fonts.MemoFont``; measuring the box apart was a layout each time)."""
+    if isinstance(font, ImageFont.FreeTypeFont):
+        mask, (x, y) = font.getmask2(
+            text, "L", None, None, None, stroke_width, anchor or "la", 0, (0.0, 0.0),
+            stroke_filled=True,
+        )  # fmt: skip
+        return (x, y, x + mask.size[0], y + mask.size[1])
+    box = font.getbbox(text, anchor=anchor, stroke_width=stroke_width)
+    return (math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3]))
 
 
 def canvas(
@@ -121,13 +170,19 @@ def canvas(
     return image, drawer(image, scale)
 
 
-def drawer(image: Image.Image, scale: float = 1.0) -> ImageDraw.ImageDraw:
+def drawer(
+    image: Image.Image,
+    scale: float = 1.0,
+    background: RGB | None = None,
+    colours: tuple[RGB, ...] = (),
+) -> ImageDraw.ImageDraw:
     """The draw to lay out on ``image`` (drawn at ``scale``) in layout units: e.g. on a copy of
-    a table's fixed layer (``layer``)."""
+    a table's fixed layer (``layer``); a "P" one needs the ``background`` its text is drawn on
+    and its module's ``colours`` (``ScaledDraw``)."""
     draw = ImageDraw.Draw(image)
-    if scale == 1.0:
+    if scale == 1.0 and image.mode != "P":
         return draw
-    return cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale))
+    return cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale, background, colours))
 
 
 # A painter draws one picture (a card back, a card's face) with its top-left corner at (x, y),

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font, png_of, text_drawer, text_width
-from bot.ui.images.scaled import canvas, drawer
+from bot.ui.images.scaled import canvas, drawer, stamp
 from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
 from games.macarena.view import MacarenaView
@@ -118,8 +118,14 @@ def _draw_card(
     frame=None,
     frame_width: int = 4,
 ) -> None:
-    element = SUIT_ELEMENT[card.suit]
-    ink = ELEMENT_RGB[element]
+    _draw_frame(draw, x, y, w, h, frame, frame_width)
+    _card_face(draw, x, y, w, h, card.suit, card.rank_text)
+
+
+def _draw_frame(
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, frame=None, frame_width: int = 4
+) -> None:
+    """The frame around a card (its owner's colour, the card just drawn), if it has one."""
     if frame is not None:
         draw.rounded_rectangle(
             (
@@ -131,11 +137,19 @@ def _draw_card(
             10,
             fill=frame,
         )
+
+
+def _card_face(
+    draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, suit: str, rank: str
+) -> None:
+    """A card's face, ``rank`` its rank's text: on the table a sprite's painter (``stamp``:
+    each face drawn once per process, issue 29)."""
+    ink = ELEMENT_RGB[SUIT_ELEMENT[suit]]
     draw.rounded_rectangle((x, y, x + w, y + h), 8, fill=CARD, outline=ink, width=3)
-    size = max(12, w // 3)
-    _text(draw, (x + 6, y + 4), card.rank_text, size, ink)
-    _suit_shape(draw, x + 6 + size * 0.32, y + 8 + size * 1.25, size * 0.6, card.suit, ink)
-    _suit_shape(draw, x + w * 0.6, y + h * 0.64, w * 0.42, card.suit, ink)
+    size = max(12, int(w) // 3)
+    _text(draw, (x + 6, y + 4), rank, size, ink)
+    _suit_shape(draw, x + 6 + size * 0.32, y + 8 + size * 1.25, size * 0.6, suit, ink)
+    _suit_shape(draw, x + w * 0.6, y + h * 0.64, w * 0.42, suit, ink)
 
 
 def _player_label(view: MacarenaView, seat: str, tr: Translator, names: Names) -> str:
@@ -287,7 +301,8 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
             draw.rounded_rectangle(
                 (x - 10, y - 10, x + POZO_W + 10, y + POZO_H + 10), 12, outline=TEXT, width=2
             )
-        _draw_card(draw, x, y, POZO_W, POZO_H, pozo.top, frame=frame)
+        _draw_frame(draw, x, y, POZO_W, POZO_H, frame)
+        stamp(draw, _card_face, x, y, POZO_W, POZO_H, pozo.top.suit, pozo.top.rank_text)
         if len(owners) >= 2:  # shared: a stripe per owner along the top
             seg = (POZO_W + 10) / len(owners)
             for k, owner in enumerate(owners):

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from bot.i18n import Translator
+from functools import lru_cache
+
+from bot.i18n import BoundTranslator, Translator, translator
 from bot.ui.alt_text import AltWords, listing, sentences
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
@@ -13,13 +15,32 @@ from games.triad.view import CardFace, TriadView
 def face_text(face: CardFace, tr: Translator) -> str:
     """A card as the image draws it: its values in force (an Elemental cell may raise or lower
     them), level and element: ``Moon Jelly [3-3-5-6] · Lv. 3 · Water``."""
-    values = "-".join(edge_text(v) for v in face.values)
-    element = tr(f"triad.element.{face.element}") if face.element else tr("triad.element.none")
+    values = tuple(face.values)
+    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
+        return _catalogue_face_text(face.card, values, face.level, face.element, tr.locale)
+    return _face_text(face.card, values, face.level, face.element, tr)
+
+
+# A board's alt text names up to ten faces (five catalogue texts each); a face's words depend on
+# these alone, so each is written once per language (a catalogue card's values, level and
+# element: bounded).
+@lru_cache(maxsize=4096)
+def _catalogue_face_text(
+    card: str, values: tuple[int, ...], level: int, element: str | None, locale: str
+) -> str:
+    return _face_text(card, values, level, element, translator(locale))
+
+
+def _face_text(
+    card: str, values: tuple[int, ...], level: int, element: str | None, tr: Translator
+) -> str:
+    edges = "-".join(edge_text(v) for v in values)
+    element_text = tr(f"triad.element.{element}") if element else tr("triad.element.none")
     return tr(
         "triad.ui.face",
-        card=f"{card_name(face.card, tr)} [{values}]",
-        level=tr("triad.label.level", level=face.level),
-        element=element,
+        card=f"{card_name(card, tr)} [{edges}]",
+        level=tr("triad.label.level", level=level),
+        element=element_text,
     )
 
 

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import Translator
 from bot.ui.images.fonts import fit_size, png_of, text_drawer, text_width
-from bot.ui.images.palette import module_colours
+from bot.ui.images.palette import module_colours, to_palette
 from bot.ui.images.scaled import (
     Sprite,
     canvas,
@@ -29,7 +29,6 @@ from bot.ui.images.scaled import (
     paste,
     scale_of,
     scaled_size,
-    stamp,
 )
 from bot.ui.images.symbols import SHAPE, draw_shape
 from bot.ui.triad.text import card_name, colour_index, status_line
@@ -305,8 +304,16 @@ def _paint_back(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, _h: 
     _text(draw, (x + size / 2, y + size / 2), "?", int(size // 3), TEXT)
 
 
+@functools.lru_cache(maxsize=4)
+def _back_sprite(size: int, scale: float) -> Sprite:
+    side = math.ceil(size * scale) + 2
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    _paint_back(drawer(image, scale), 0, 0, size, size)
+    return cut_out(image, module_colours(__name__))  # on the palette, as a table may be
+
+
 def _draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, size: int) -> None:
-    stamp(draw, _paint_back, x, y, size, size)
+    paste(draw, _back_sprite(size, scale_of(draw)), x, y)
 
 
 def _draw_cell(draw: ImageDraw.ImageDraw, x: int, y: int, element: str | None, name: str) -> None:
@@ -349,9 +356,15 @@ def _draw_table_layer(
     return image
 
 
-# A board without elements (the default rules) has one layer per rule set and locale: kept per
-# process and copied for each image (issue 29). An Elemental board's cells are its own: drawn.
-_table_layer = functools.lru_cache(maxsize=LAYERS)(_draw_table_layer)
+@functools.lru_cache(maxsize=LAYERS)
+def _table_layer(
+    elements: tuple[str | None, ...], cells: tuple[str, ...], footer: str
+) -> Image.Image:
+    """A board without elements (the default rules) has one layer per rule set and locale: kept
+    per process, on the module's palette, and copied for each image, which is then drawn on the
+    palette (issue 29: no RGB copy to map per image). An Elemental board's cells are its own:
+    drawn in RGB for its image."""
+    return to_palette(_draw_table_layer(elements, cells, footer), module_colours(__name__))
 
 
 def render_table(
@@ -371,7 +384,7 @@ def render_table(
         image = _draw_table_layer(elements, cells, footer)
     else:
         image = _table_layer(elements, cells, footer).copy()
-    draw = drawer(image, TABLE_SCALE)
+    draw = drawer(image, TABLE_SCALE, BG, module_colours(__name__))  # text only on BG
 
     def who(s: int) -> str:
         colour = tr(f"triad.colour.{s}")
