@@ -366,8 +366,9 @@ def create_workers(
     already in a worker's pipe while it runs one, so no worker waits for a busy loop between
     two (one search per worker at a time made the searches' throughput the loop's lag: at 500
     busy tables on a loaded machine they waited 1.8 s at the median, 69 ms with the executor);
-    but only behind the search that started last: one running long holds no short one back. Its CPU is told from the render pool's by the workers' process
-    name (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
+    but only behind the search that started last: one running long holds no short one back.
+    Its CPU is told from the render pool's by the workers' process name
+    (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
     if size == 0:
         return InlineWorkers()
     return PipeWorkers(size, initializer, name, niceness, metered=False, behind_newest_only=True)

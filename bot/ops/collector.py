@@ -53,10 +53,11 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   against 6.4 ms/s); at 1,000 tables 146,000 against 268,000 objects, 152 against 344 ms
   (at most 228 against 638). The thaw stays every 30 minutes. A generation-1 threshold of 5
   was tried with it: its pauses hardly shorter (mean 77 against 84 ms, the same slowest) and
-  the collector's CPU up (6.7 against 4.2 ms/s in generation-1 collections). Most of what the collections free is reference
-  cycles made by discord.py's objects (an interaction and its response, its parsed message and
-  components; a ``discord.File``'s buffer once closed): freed by reference counting, they would
-  cost the collector nothing.
+  the collector's CPU up (6.7 against 4.2 ms/s in generation-1 collections). Most of what the
+  collections free is reference cycles made by discord.py's objects (an interaction and its
+  response, its parsed message and components; a ``discord.File``'s buffer once closed):
+  freed by reference counting, they would cost the collector nothing
+  (``bench/gc_census.py`` lists the garbage by type).
 """
 
 from __future__ import annotations
