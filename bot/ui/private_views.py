@@ -1,7 +1,9 @@
 """Private views: each player's one DM hand per table, edited in place through the token of
 their last click on it (the bot token when none is fresh) with a short turn notice when one
 must notify, and each live ephemeral "Ver mi mano" hand (channel play), edited through its own
-token. A view that no longer plays is retired to the table's truth."""
+token. A view that no longer plays is retired to the table's truth. A hand whose player waits
+for their turn follows the table a little late, one edit for the changes meanwhile
+(``bot/ui/waiting_hands.py``)."""
 
 from __future__ import annotations
 

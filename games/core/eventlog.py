@@ -44,6 +44,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
+import orjson
 from pydantic import Field, SkipValidation, computed_field, model_validator
 
 from games.core.engine import UNKNOWN_VERSION, Event, GameState, Seat, event
@@ -216,6 +217,31 @@ def _seat(seats: Sequence[Seat], packed: int | str | None) -> Seat | None:
 
 def _seats(seats: Sequence[Seat], packed: list[int | str] | None) -> tuple[Seat, ...] | None:
     return None if packed is None else tuple(seats[i] if isinstance(i, int) else i for i in packed)
+
+
+# The stored form of a log: the two JSON fields ``stored_json`` writes itself.
+_LOG_FIELDS = {"log", "log_versions"}
+
+
+def stored_json(state: Any) -> str:
+    """A logged state's stored JSON (``Game.dump_state``), the text its ``model_dump_json``
+    writes: pydantic writes the fields, orjson the log and its versions (pydantic calls a Python
+    serializer per event and writes its dict by inference: ~40 % of a dump; both write compact
+    UTF-8 JSON, and the text is the same). A state without a log, or an event parameter orjson
+    does not write (a set, a non-string key, a huge int), is written by pydantic alone."""
+    dump = state.model_dump_json
+    if not isinstance(state, LogReader):
+        return str(dump())
+    entries = state.log_entries()
+    try:
+        log = orjson.dumps(
+            [{"code": e[0], "seat": e[1], "params": e[2], "to": e[3]} for _, e in entries]
+        )
+    except TypeError:  # orjson.JSONEncodeError
+        return str(dump())
+    fields = str(dump(exclude=_LOG_FIELDS))
+    versions = orjson.dumps([v for v, _ in entries])
+    return f'{fields[:-1]},"log":{log.decode()},"log_versions":{versions.decode()}}}'
 
 
 class LogReader:

@@ -26,13 +26,19 @@ def all_fields(cls: type[BaseModel]) -> set[str]:
     return set(cls.model_fields)
 
 
-def trusted(cls: type[M], values: dict[str, Any]) -> M:
+def trusted(
+    cls: type[M],
+    values: dict[str, Any],
+    _new: Any = object.__new__,  # locals, not globals: ~30 calls a move (views, events)
+    _set: Any = _SET,
+    _fields: Any = all_fields,
+) -> M:
     """``cls(**values)`` without validation; ``values`` holds every field of ``cls``."""
-    m = cls.__new__(cls)
-    _SET(m, "__dict__", values)
-    _SET(m, "__pydantic_fields_set__", all_fields(cls))
-    _SET(m, "__pydantic_extra__", None)
-    _SET(m, "__pydantic_private__", None)
+    m: M = _new(cls)  # (a model class has no ``__new__`` of its own)
+    _set(m, "__dict__", values)
+    _set(m, "__pydantic_fields_set__", _fields(cls))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
     return m
 
 

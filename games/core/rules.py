@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from games.core.actions import Action, ActionCodec
 from games.core.budget import Budget
 from games.core.engine import Event, Game, Outcome, PlayerView, Seat, State
+from games.core.eventlog import stored_json
 
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
@@ -173,3 +174,6 @@ class RulesGame(Game[S, A, V, Opts]):
 
     def is_over(self, state: S) -> bool:
         return state.finished
+
+    def dump_state(self, state: S) -> str:
+        return stored_json(state)  # the state's model_dump_json, its log written by orjson

@@ -123,3 +123,10 @@ async def test_keep_frozen_refreezes_every_period_and_thaws_every_nth(monkeypatc
         await collector.keep_frozen(every=60.0, thaw_every=3, sleep=sleep)
     assert waits == [60.0] * 7
     assert calls == [False, False, True, False, False, True]
+
+
+def test_refreezes_come_often_and_the_thaw_stays_every_half_hour():
+    """Issue 29: a refreeze's collection walks what was made since the previous one (the bot's
+    longest pause), so it comes every few seconds; the thaw that walks everything, rarely."""
+    assert collector.REFREEZE_SECONDS <= 30
+    assert collector.REFREEZE_SECONDS * collector.THAW_EVERY == pytest.approx(30 * 60)

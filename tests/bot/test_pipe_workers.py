@@ -252,7 +252,7 @@ async def test_the_search_pool_is_fed_through_pipes_and_starts_no_thread_in_the_
     metrics.reset()
     workers = create_workers(2, None, SEARCH_POOL)
     try:
-        assert isinstance(workers, PipeWorkers) and workers.depth == 1
+        assert isinstance(workers, PipeWorkers) and workers.behind_newest_only
         names = await asyncio.gather(*(workers.run(_comm) for _ in range(6)))
         assert set(names) == {SEARCH_POOL}
         # the per-stage CPU figures are the render pool's (per image): no search among them
@@ -265,9 +265,10 @@ async def test_the_search_pool_is_fed_through_pipes_and_starts_no_thread_in_the_
 
 
 async def test_a_long_search_holds_no_short_one_back_while_another_worker_is_free(tmp_path):
-    """One search per worker at a time: the short searches asked after a long one all go to
-    the free worker (with the render pool's depth of two, one would wait in the long one's
-    pipe until it ends)."""
+    """With every worker busy, a search waits in the pipe of the worker whose search started
+    last, never behind the one running longest: the short searches asked after a long one
+    all go to the other worker (queued behind any busy worker, as the render pool's jobs are,
+    one would wait in the long one's pipe until it ends)."""
     workers = create_workers(2)
     release = tmp_path / "release"
     try:
@@ -285,17 +286,18 @@ async def test_a_long_search_holds_no_short_one_back_while_another_worker_is_fre
         workers.shutdown()
 
 
-async def test_a_dead_search_worker_fails_its_search_and_a_new_one_takes_the_next(tmp_path):
+async def test_a_dead_search_worker_fails_its_searches_and_a_new_one_takes_the_next(tmp_path):
     workers = create_workers(1)
     never = str(tmp_path / "never")
     try:
         pid = await workers.run(os.getpid)
-        running = asyncio.ensure_future(workers.run(_held_pid, never))
+        sent = [asyncio.ensure_future(workers.run(_held_pid, never)) for _ in range(DEPTH)]
         waiting = asyncio.ensure_future(workers.run(os.getpid))  # in the pool, not the pipe
         await asyncio.sleep(0)
         os.kill(pid, signal.SIGKILL)
-        with pytest.raises(BrokenProcessPool):
-            await asyncio.wait_for(running, 60)
+        for search in sent:
+            with pytest.raises(BrokenProcessPool):
+                await asyncio.wait_for(search, 60)
         assert await asyncio.wait_for(waiting, 60) not in (pid, os.getpid())
     finally:
         workers.shutdown()

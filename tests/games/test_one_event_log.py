@@ -17,8 +17,8 @@ import pytest
 from bot.service.choose import game_ref
 from bot.service.replay import Deal, public_views
 from games.core import Game
-from games.core.engine import UNKNOWN_VERSION
-from games.core.eventlog import LogReader
+from games.core.engine import UNKNOWN_VERSION, Event
+from games.core.eventlog import LogReader, extend
 
 KEYS = ("amapatolli", "chupate2", "macarena", "maquiavelo", "triad")
 UNVERSIONED = ("amapatolli", "macarena", "maquiavelo")  # stored ``log`` without versions
@@ -122,3 +122,32 @@ def test_same_end_still_tells_a_different_end(key):
         del unknown["log_versions"]
         unknown["log"] = [*data["log"][1:], data["log"][0]]
         assert data["log"] == unknown["log"] or not game.same_end(json.dumps(unknown), state)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_stored_json_is_the_states_own_pydantic_dump(key):
+    """``dump_state`` writes the log with orjson: the very text of ``model_dump_json`` at every
+    move (a deal's commitment is a digest of it), and for events whose parameters orjson writes
+    its own way or refuses (it falls back to pydantic)."""
+    game = _game(key)
+    seats = [f"s{i}" for i in range(PLAYERS.get(key, 3))]
+    state = game.new(seats, f"stored-{key}")
+    rng = random.Random(5)
+    for _ in range(60):
+        assert game.dump_state(state) == state.model_dump_json()
+        if game.is_over(state):
+            break
+        seat = sorted(game.to_act(state))[0]
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    odd = [
+        {"n": 2.5, "big": 10**12, "text": 'ñ "quoted" \\ \n \u2028 ✓', "none": None},
+        {"nested": [[1, "a"], {"k": [True, False]}], "tuple": (1, 2)},
+        {"set": {1}},  # orjson refuses a set: pydantic writes it
+        {"huge": 2**70},  # beyond orjson's 64 bits
+        {1: "a non-string key"},
+    ]
+    for params in odd:
+        event = Event("odd", seats[0], params, (seats[0],))
+        logged = game.copy_state(state)
+        logged.log_raw = extend(state.log_raw, state.version, [event], type(state).log_size)
+        assert game.dump_state(logged) == logged.model_dump_json()
