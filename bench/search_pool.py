@@ -38,6 +38,7 @@ from bot.workers import SEARCH_POOL, Workers, warm_up_games
 from tests.playouts import random_states
 
 Search = tuple[Any, ...]  # choose_action_text's arguments
+THINK_SECONDS = 2.0  # the bot's default ``cpu_think_seconds``, on its clock (time.monotonic)
 
 
 def sample_searches(count: int) -> list[Search]:
@@ -54,7 +55,8 @@ def sample_searches(count: int) -> list[Search]:
                     legal = [a.encode() for a in game.legal_actions(state, seat)]
                     view = game.view(state, seat)
                     labels = ("cpu", seat, state.version)
-                    out.append((game_ref(game), view, legal, "normal", state.seed, labels, {}))
+                    budget = {"budget": game.think_budget(THINK_SECONDS, time.monotonic)}
+                    out.append((game_ref(game), view, legal, "normal", state.seed, labels, budget))
     rng.shuffle(out)
     return out[:count]
 
@@ -109,6 +111,7 @@ async def drive(
 async def run_pool(
     label: str, pool: Workers | None, searches: list[Search], args: argparse.Namespace
 ) -> dict[str, float]:
+    waits: list[float] = []  # ms from asking a search to its answer
     if pool is None:  # the driver alone: each search answered on the loop at once
 
         async def ask(search: Search) -> Any:
@@ -119,7 +122,11 @@ async def run_pool(
         await asyncio.gather(*(pool.run(choose_action_text, *s) for s in searches[:20]))
 
         async def ask(search: Search) -> Any:
-            return await pool.run(choose_action_text, *search)
+            start = time.perf_counter()
+            try:
+                return await pool.run(choose_action_text, *search)
+            finally:
+                waits.append((time.perf_counter() - start) * 1000)
 
     try:
         seconds, spent, lags = await drive(ask, searches, args.tables, args.every_ms / 1000)
@@ -135,6 +142,12 @@ async def run_pool(
         f"{label:>9}: {n / seconds:6.1f} searches/s; bot process CPU {total * 1000 / n:.3f} ms"
         f" per search ({threads}); loop lag p50/p99"
         f" {statistics.median(lags):.1f}/{statistics.quantiles(lags, n=100)[98]:.1f} ms"
+        + (
+            f"; a search's wait p50/p99 {statistics.median(waits):.1f}"
+            f"/{statistics.quantiles(waits, n=100)[98]:.1f} ms"
+            if waits
+            else ""
+        )
     )
     return {"cpu_ms": total * 1000 / n}
 

@@ -47,6 +47,9 @@ from bot.workers import InlineWorkers, Superseded, Workers, _worker_start
 T = TypeVar("T")
 
 DEPTH = 2
+# The search pool's: searches are short (~0.3 ms of CPU each at 500 tables) and come ~20 a
+# second there; a worker gets through at most ``depth`` of them per turn of a busy loop.
+SEARCH_DEPTH = 4
 SPAWN = multiprocessing.get_context("spawn")  # never fork: the bot process has threads
 LAST = 1  # ``run``'s default rank: after every job ranked 0
 
@@ -311,6 +314,19 @@ class PipeWorkers(Workers):
             worker.jobs.append(future)
 
     def _readable(self, state: _State, worker: _Worker) -> None:
+        """Every reply the worker has written, then the waiting jobs handed out: on a busy
+        loop this callback runs once a turn, and a worker that finished two jobs meanwhile
+        gets both answered (and its pipe refilled) in that one turn, not one a turn."""
+        if not self._answer(state, worker):
+            return
+        while worker.jobs and _has_reply(worker.conn):
+            if not self._answer(state, worker):
+                return
+        self._dispatch(state)
+
+    def _answer(self, state: _State, worker: _Worker) -> bool:
+        """Reads one reply and settles its job; False if the worker died (then retired and
+        the waiting jobs handed to the others)."""
         try:
             ok, value, stages = worker.conn.recv()
         except (EOFError, OSError):
@@ -319,7 +335,7 @@ class PipeWorkers(Workers):
                 state.workers.remove(worker)
             _reap_later([worker.process])
             self._dispatch(state)  # the next job gets a fresh worker
-            return
+            return False
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
             ok, value, stages = False, exc, {}
         if self.metered:
@@ -333,7 +349,7 @@ class PipeWorkers(Workers):
                 job.set_result(value)
             else:
                 job.set_exception(value)
-        self._dispatch(state)
+        return True
 
     def _retire(self, state: _State, worker: _Worker, error: BaseException | None) -> None:
         if not worker.alive:
@@ -362,16 +378,26 @@ def create_workers(
     ``initializer`` first, named ``name``, ``niceness`` below the bot's OS priority).
 
     Fed through pipes like the render pool (issue 29: the executor's queue feeder and manager
-    threads cost the bot more CPU per move than the searches themselves), the next search
-    already in a worker's pipe while it runs one, so no worker waits for a busy loop between
-    two (one search per worker at a time made the searches' throughput the loop's lag: at 500
-    busy tables on a loaded machine they waited 1.8 s at the median, 69 ms with the executor);
-    but only behind the search that started last: one running long holds no short one back.
+    threads cost the bot more CPU per move than the searches themselves), the next searches
+    already in a worker's pipe while it runs one (``SEARCH_DEPTH``), so no worker waits for a
+    busy loop between two: a worker gets through at most that many a turn of the loop (one
+    search per worker at a time, at 500 busy tables on a loaded machine with the loop's turns
+    ~250 ms apart, made them wait 1.8 s at the median, 347 ms with the executor); but only
+    behind the search that started last: one running long holds no short one back.
     Its CPU is told from the render pool's by the workers' process name
     (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
     if size == 0:
         return InlineWorkers()
-    return PipeWorkers(size, initializer, name, niceness, metered=False, behind_newest_only=True)
+    return PipeWorkers(
+        size, initializer, name, niceness, SEARCH_DEPTH, metered=False, behind_newest_only=True
+    )
+
+
+def _has_reply(conn: Connection) -> bool:
+    try:
+        return conn.poll(0)
+    except (EOFError, OSError):
+        return True  # read, it tells the worker died
 
 
 def _still_wanted(job: _Job) -> bool:

@@ -18,7 +18,15 @@ from multiprocessing.reduction import ForkingPickler
 import pytest
 
 from bot import metrics
-from bot.pipe_workers import CPU_METRIC, DEPTH, STAGES, PipeWorkers, _Meter, create_workers
+from bot.pipe_workers import (
+    CPU_METRIC,
+    DEPTH,
+    SEARCH_DEPTH,
+    STAGES,
+    PipeWorkers,
+    _Meter,
+    create_workers,
+)
 from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer, render_image
 from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
@@ -291,7 +299,7 @@ async def test_a_dead_search_worker_fails_its_searches_and_a_new_one_takes_the_n
     never = str(tmp_path / "never")
     try:
         pid = await workers.run(os.getpid)
-        sent = [asyncio.ensure_future(workers.run(_held_pid, never)) for _ in range(DEPTH)]
+        sent = [asyncio.ensure_future(workers.run(_held_pid, never)) for _ in range(SEARCH_DEPTH)]
         waiting = asyncio.ensure_future(workers.run(os.getpid))  # in the pool, not the pipe
         await asyncio.sleep(0)
         os.kill(pid, signal.SIGKILL)
@@ -336,3 +344,26 @@ async def test_a_failed_or_superseded_job_leaves_no_cycle_for_the_collector(tmp_
         gc.enable()
         release.touch()
         workers.shutdown()
+
+
+async def test_every_reply_waiting_in_a_workers_pipe_is_answered_in_one_callback():
+    """On a busy loop the reader callback comes once a turn: a worker that finished both the
+    jobs it held meanwhile has both answered then (and its pipe refilled), not one a turn."""
+    from bot.pipe_workers import _State, _Worker
+
+    pool = PipeWorkers(1)
+    loop = asyncio.get_running_loop()
+    ours, theirs = multiprocessing.Pipe()
+    state = _State(loop)
+    worker = _Worker(process=None, conn=ours)  # type: ignore[arg-type]  # never touched here
+    jobs = [loop.create_future() for _ in range(DEPTH)]
+    worker.jobs.extend(jobs)
+    try:
+        for n in range(DEPTH):
+            theirs.send((True, n, {}))
+        pool._readable(state, worker)
+        assert [job.result() for job in jobs] == list(range(DEPTH))
+        assert not worker.jobs and not ours.poll(0)
+    finally:
+        ours.close()
+        theirs.close()
