@@ -256,6 +256,9 @@ class Renderer:
             raise
         finally:
             del self._running[digest]
+            # A failed render's exception holds this frame in its traceback, and the frame
+            # the future holding the exception: a cycle only the collector would free.
+            del future
         return image
 
     def _reuse(self) -> None:

@@ -4,8 +4,10 @@ drawn, unchanged images are reused, and a worker process draws the same bytes.""
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import random
+import weakref
 
 import discord
 import pytest
@@ -380,3 +382,26 @@ def test_a_dotted_input_keys_one_field_of_each_item_of_a_list():
     more_coins = first.model_copy(update={"coins": first.coins + 1})
     assert key([more_cards, *view.players[1:]]) == key(view.players)
     assert key([more_coins, *view.players[1:]]) != key(view.players)
+
+
+async def test_a_failed_render_leaves_no_cycle_for_the_collector():
+    """A render's exception is freed by reference counting once its asker lets it go: no
+    cycle of the exception's traceback, ``render``'s frame and the future holding the
+    exception is left for the garbage collector, whose walks are the bot's longest pauses
+    (issue 29)."""
+
+    class _Superseding(Renderer):
+        async def _draw(self, request, wanted, first=True, place=None):
+            raise Superseded()
+
+    seats, views = _views("chupate2")
+    renderer = _Superseding()
+    gc.disable()  # what is freed below is freed by reference counting alone
+    try:
+        try:
+            await renderer.render(_request("chupate2", *views[1], seats))
+        except Superseded as exc:
+            gone = weakref.ref(exc)
+        assert gone() is None
+    finally:
+        gc.enable()
