@@ -371,6 +371,7 @@ class PlayCog(commands.Cog):
         values: list[str],
         deadline: float,
     ) -> None:
+        version = self._past_hold(interaction, table_id, seat, version)
         try:
             table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)
@@ -411,6 +412,25 @@ class PlayCog(commands.Cog):
             await self._show_private(interaction, table_id, 0, notice="error.stale")
             return
         await self._update_in_place(interaction, table_id, seat, deadline)
+
+    def _past_hold(
+        self, interaction: discord.Interaction, table_id: int, seat: str, version: int
+    ) -> int:
+        """The version a draft step clicked on ``seat``'s DM hand is taken at. A hand held back
+        while its player waits (``bot/ui/waiting_hands.py``) shows an older version by the
+        bot's doing, and offers its player only view steps (Macarena's "Ver mi colección"):
+        such a step is taken at the table's version and answered on the hand, brought up to
+        date. Refused as stale, it was answered with a new message, which the player reads
+        from then on and the edit that makes it their turn never reaches."""
+        table = self.bot.tables.registry.find(table_id)
+        message = interaction.message
+        if table is None or table.state is None or message is None or version >= table.version:
+            return version
+        if not self.bot.listener.private.waiting.holds("dm", table_id, seat, message.id):
+            return version
+        if seat in table.game.to_act(table.state):
+            return version  # their turn now: a step of a move only at a version they saw
+        return table.version
 
     async def on_open_modal(
         self, interaction: discord.Interaction, table_id: int, kind: str

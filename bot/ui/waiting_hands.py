@@ -54,7 +54,9 @@ class WaitingHands:
         second apart, are never shown one by one). Never held: a change that makes it their
         turn (the next player's view goes at once, and ends the wait), a hand that shows
         their turn (the mover's, brought up to date at once), the game's end, a DM hand
-        never posted."""
+        never posted. A click's answer on a held hand ends its wait (``answered``); a view
+        step clicked on it (Macarena's "Ver mi colección") is taken at the table's version,
+        not refused as stale (``PlayCog._past_hold``)."""
         key = (kind, table_id, seat)
         held = self._held.get(key)
         if held is not None and held.due:
@@ -69,6 +71,12 @@ class WaitingHands:
             held.timer = self.schedule(self.every, lambda: self._show(key))
         metrics.count(f"{kind}_held_back")
         return True
+
+    def holds(self, kind: str, table_id: int, seat: str, message_id: int | None) -> bool:
+        """Whether ``message_id`` is ``seat``'s hand (``kind``), held back now: it shows an
+        older version than the table's by the hold alone, not by its player's doing."""
+        held = self._held.get((kind, table_id, seat))
+        return held is not None and message_id is not None and held.slot.message_id == message_id
 
     def _show(self, key: tuple[str, int, str]) -> None:
         """A held-back hand's wait is over: its slot shows its latest change."""
@@ -132,8 +140,13 @@ class WaitingHands:
 
     def answered(self, kind: str, table_id: int, seat: str) -> None:
         """``seat``'s hand was shown anew by a click's answer or a new message (not counted
-        here: ``why.dm_answer_click``, ``why.dm_post``)."""
-        self._shown_at[(kind, table_id, seat)] = self.k.clock()
+        here: ``why.dm_answer_click``, ``why.dm_post``): it shows the newest, so a wait under
+        way ends (its timer would only edit it again, e.g. undo a view step just answered)."""
+        key = (kind, table_id, seat)
+        self._shown_at[key] = self.k.clock()
+        held = self._held.pop(key, None)
+        if held is not None and held.timer is not None:
+            held.timer.cancel()
 
 
 def _call_later(delay: float, callback: Callable[[], None]) -> Cancellable:

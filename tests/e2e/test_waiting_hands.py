@@ -7,7 +7,9 @@ held, and ends the wait; a drain shows what waits at once. The waits run on a re
 from __future__ import annotations
 
 from tests.e2e.amapatolli_driver import GAME, start_game
-from tests.e2e.driver_kit import view_version
+from tests.e2e.driver_kit import draft_buttons, view_version
+from tests.e2e.macarena_driver import GAME as MACARENA
+from tests.e2e.macarena_driver import start_game as macarena_start
 from tests.timers import RecordedTimers
 from tests.waiting import until
 
@@ -130,3 +132,63 @@ async def test_a_waiting_ver_mi_mano_hand_is_held_and_ends_showing_the_newest(fa
     latest = table.oracle.version
     await until(lambda: view_version(hand) == latest, "the held hand shown")
     assert table.hand_views(bob)[-1] is hand and len(hand.versions) == edits + 1
+
+
+MACARENA_SEED = "mac-e2e-1423"
+
+
+async def test_a_view_step_on_a_held_hand_is_answered_on_it_and_their_turn_reaches_it(
+    fake_discord, mesa
+):
+    """Macarena's "Ver mi colección" on a held-back DM hand (it shows an older version, by the
+    hold alone) is answered on that hand, brought up to date, not refused as stale with a new
+    message: the player reads that newest message from then on, and the edit that makes it
+    their turn, on the hand, never reached it (the load bench's 2-4.5 s next views)."""
+    fake = fake_discord
+    mesa.seed = MACARENA_SEED
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await macarena_start(
+        fake, [alice, bob], seed=MACARENA_SEED, options={"amulets_to_win": 1}, cpus=1
+    )
+    for _ in range(2):  # both have clicked their DM hand: their click's token edits it
+        await table.move()
+    await mesa.bot.listener.drain()
+    private = mesa.bot.listener.private
+    private.waiting.schedule = RecordedTimers()
+    private.waiting.every = HOUR
+    held = None
+    for _ in range(20):
+        mover, _ = await table.move()
+        [seat] = [s for s in table.by_seat if s != mover]
+        if seat in _macarena_to_act(table):
+            continue
+        await fake.settle()
+        if _wait_of(mesa, table, seat) is not None:
+            held = seat
+            break
+    assert held is not None, "no change left a hand held back"
+    player = table.by_seat[held]
+    hand = _hand(player)
+    version, custom_id = draft_buttons(hand, table.table_id)["v"]  # "Ver mi colección"
+    latest = table.oracle.version
+    assert version < latest  # held: it shows an older version
+    handle = await player.click(hand, custom_id=custom_id)
+    await handle.acknowledged()
+
+    def answer_elsewhere():
+        return [m for m in player.ephemerals() if m.interaction is handle.interaction]
+
+    await until(lambda: view_version(hand) == latest or answer_elsewhere(), "the click answered")
+    assert answer_elsewhere() == []  # (refused as stale: a new message, the hand left behind)
+    assert _hand(player) is hand and view_version(hand) == latest  # answered on the hand
+    assert _wait_of(mesa, table, held) is None  # nothing left to show later
+    while held not in _macarena_to_act(table):
+        await table.move()  # the other player's moves (and the computer's): no drain
+    turn = table.oracle.version
+    await until(lambda: view_version(hand) == turn, "their turn shown on the hand")
+    assert _hand(player) is hand
+    await table.move()  # they act on it
+
+
+def _macarena_to_act(table) -> set[str]:
+    return set(MACARENA.to_act(table.oracle.state))
