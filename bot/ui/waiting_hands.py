@@ -105,9 +105,7 @@ class WaitingHands:
     def forget(self, table_id: int, seat: str | None = None) -> None:
         """The hands of ``table_id`` (``seat``'s, or everyone's) are no longer followed."""
         for key in [k for k in self._held if k[1] == table_id and seat in (None, k[2])]:
-            timer = self._held.pop(key).timer
-            if timer is not None:
-                timer.cancel()
+            self._end_wait(key)
         for key in [k for k in self._shown_at if k[1] == table_id and seat in (None, k[2])]:
             del self._shown_at[key]
 
@@ -130,9 +128,7 @@ class WaitingHands:
         key = (kind, table_id, seat)
         if purpose == "waiting" and (last := self._shown_at.get(key)) is not None:
             metrics.observe(f"gap_{kind}_waiting", (now - last) * 1000)
-        held = self._held.pop(key, None)
-        if held is not None and held.timer is not None:
-            held.timer.cancel()  # shown already (their turn came): nothing left to show later
+        self._end_wait(key)  # shown already (their turn came): nothing left to show later
         if finished:
             self._shown_at.pop(key, None)  # its last edit: nothing follows
         else:
@@ -144,6 +140,10 @@ class WaitingHands:
         way ends (its timer would only edit it again, e.g. undo a view step just answered)."""
         key = (kind, table_id, seat)
         self._shown_at[key] = self.k.clock()
+        self._end_wait(key)
+
+    def _end_wait(self, key: tuple[str, int, str]) -> None:
+        """The hand ``key`` no longer waits: its timer, if any, is cancelled."""
         held = self._held.pop(key, None)
         if held is not None and held.timer is not None:
             held.timer.cancel()
