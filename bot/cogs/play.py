@@ -36,6 +36,7 @@ from bot.ui.items import (
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, PendingCommands, intent_of
 from bot.ui.presenter import ModalField
+from bot.ui.view_kit import ready_by, timed_rest
 from games.core import GameState
 from storage import StorageUnavailable
 from storage.intents import Ack, written_within
@@ -231,6 +232,7 @@ class PlayCog(commands.Cog):
         table = click.table
         if not in_place:
             if table is None or not listener.public.is_public_message(table, interaction.message):
+                metrics.count("why.defer_elsewhere")
                 await click.defer(interaction)
                 await self._move(interaction, click, deadline, False)
                 return
@@ -240,6 +242,8 @@ class PlayCog(commands.Cog):
                 if not await listener.public.answer_public_in_place(
                     interaction, table, deadline=deadline
                 ):
+                    if not interaction.response.is_done():
+                        metrics.count("why.defer_public_late")
                     await click.defer(interaction)
                 listener.public.offer_public(table, interaction)  # its token edits the table next
             finally:
@@ -315,15 +319,23 @@ class PlayCog(commands.Cog):
         version = table.version  # what the payload shows
         listener = self.bot.listener
         ephemerals = listener.ephemerals
+        previous = ephemerals.pop(table_id, seat)  # replaced by this press's hand
+        if listener.public.token_to_spare(table):
+            if await self._answer_press(interaction, table, seat, payload, version, deadline):
+                await ephemerals.retire(previous)
+                return
+            payload = self._private(interaction, table_id, page)  # (the late one was cancelled)
+            version = table.version
         # A deferred update of the table (its token edits the public message from now on) and
         # the hand as an ephemeral follow-up (edited through that same token while it lives).
         pending = _pending_commands(interaction)
         await pending.record(interaction, HAND)  # a restart before the follow-up sends one
+        metrics.count("why.defer_show_hand")
         await interaction.response.defer()
         listener.public.offer_public(table, interaction)
-        previous = ephemerals.pop(table_id, seat)
         await finish(payload)
         image = payload.image.digest if payload.image and payload.files else None
+        metrics.count("why.hand_post")
         try:
             message = await interaction.followup.send(
                 ephemeral=True, wait=True, **payload.send_kwargs()
@@ -344,6 +356,49 @@ class PlayCog(commands.Cog):
         await pending.settle(interaction)
         await self.bot.remember(interaction)
         await ephemerals.retire(previous)
+
+    async def _answer_press(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: str,
+        payload: Payload,
+        version: int,
+        deadline: float,
+    ) -> bool:
+        """Answer a "Ver mi mano" press with the hand itself, a new ephemeral message: ONE
+        request (CHANNEL_MESSAGE_WITH_SOURCE) instead of a deferred update of the table and a
+        follow-up, and no intent to write first (the answer is the acknowledgement: nothing is
+        owed after it that a restart would have to send). Taken when the public message keeps
+        a token of an earlier press for minutes (``PublicTable.token_to_spare``): this press's
+        own token is not needed to edit the table. False when the hand's image is not ready by
+        ``deadline`` (loop time): then the press is deferred and the hand follows."""
+        try:
+            image = await ready_by(finish(payload), deadline)
+        except TimeoutError:
+            return False
+        metrics.count("why.hand_answer_press")
+        try:
+            response = await timed_rest(
+                interaction.response.send_message(ephemeral=True, **payload.send_kwargs()),
+                "hand_answer_press",
+            )
+        finally:
+            if payload.view is not None:
+                payload.view.stop()
+        self.bot.listener.ephemerals.remember(
+            table.id,
+            seat,
+            interaction,
+            translator(user_locale(interaction)),
+            version=version,
+            image=image,
+            pressed=True,
+            answer_id=response.message_id,
+        )
+        self.bot.listener.public.offer_public(table, interaction)  # (watching: no token)
+        await self.bot.remember(interaction)
+        return True
 
     async def on_draft(
         self,
@@ -554,6 +609,7 @@ class PlayCog(commands.Cog):
                 raise TableError("not_playing")
         except TableError:
             if not interaction.response.is_done():
+                metrics.count("why.defer_ended")
                 await interaction.response.defer()
             return  # the game ended or the table closed: the public message says so
         tr = translator(user_locale(interaction))
@@ -566,6 +622,7 @@ class PlayCog(commands.Cog):
             self._touch(interaction, table_id, table)
             return
         if not interaction.response.is_done():
+            metrics.count("why.defer_view_late")
             await interaction.response.defer()
         listener.private.remember_click(table_id, seat, interaction)
         if _is_ephemeral(interaction) or page or draft:
@@ -647,6 +704,7 @@ async def _within(
 async def _acknowledge(
     interaction: discord.Interaction, ephemeral: bool, click: Click | None
 ) -> None:
+    metrics.count("why.defer_slow_move")
     if click is not None:
         await click.defer(interaction, thinking=ephemeral)
     elif ephemeral:

@@ -44,14 +44,18 @@ class EphemeralView:
     version: int | None = None  # the table version it shows (None: unknown)
     image: str | None = None  # digest of the image it shows
     pressed_at: int | None = None  # the version of the last "Ver mi mano" press it answered
+    answer_id: int | None = None  # the interaction's own response's id (a press answered so)
     done: bool = False  # shows the final view (or /stop turned it off): never edited again
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def shown_id(self) -> int | None:
-        """The message it edits: the follow-up, or the message the click was on."""
+        """The message it edits: the follow-up, the press's own answer, or the message the
+        click was on."""
         if self.message_id is not None:
             return self.message_id
+        if self.answer_id is not None:
+            return self.answer_id
         message = self.interaction.message
         return message.id if message is not None else None
 
@@ -103,12 +107,15 @@ class EphemeralViews:
         version: int | None = None,
         image: str | None = None,
         pressed: bool = False,
+        answer_id: int | None = None,
     ) -> None:
         """``interaction`` answered with (or on) ``seat``'s view: edit that message from now on
         (``message_id`` when it is a follow-up, not the interaction's own response; ``pressed``:
-        it answered a "Ver mi mano" press)."""
+        it answered a "Ver mi mano" press; ``answer_id``: the id of its own response, a new
+        message, when it was answered with the view)."""
         old = self._views.get((table_id, seat))
         view = EphemeralView(interaction, self.clock(), tr, message_id, version, image)
+        view.answer_id = answer_id
         if pressed:
             view.pressed_at = version
         elif old is not None:  # a click on it: a press already answered there still counts

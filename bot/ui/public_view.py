@@ -25,6 +25,11 @@ from bot.ui.view_kit import Slot, SlotSet, ViewKit, ready_by, stage_done, timed_
 
 log = logging.getLogger(__name__)
 
+# Seconds of life a public message's interaction token must have left for a press of its "Ver
+# mi mano" to be answered with the hand alone (``PlayCog.on_show_hand``): presses at a table
+# being played come every few turns, so one in (14 - 7) minutes refreshes the token.
+TOKEN_SPARE = 7 * 60.0
+
 
 class PublicTable:
     """Each table's public message."""
@@ -378,6 +383,16 @@ class PublicTable:
             return True
         finally:
             slot.busy.release()
+
+    def token_to_spare(self, table: Table) -> bool:
+        """Whether ``table``'s public message has an interaction token that edits it for
+        ``TOKEN_SPARE`` seconds more at least: a press on it need not be answered on it (a
+        deferred update, for a token) to keep it edited outside the bot token's limit."""
+        message_id = table.record.message_id
+        if not message_id:
+            return False
+        hook = self.k.tokens.fresh(("public", table.id), int(message_id))
+        return hook is not None and hook.until - self.k.tokens.clock() >= TOKEN_SPARE
 
     def offer_public(self, table: Table, interaction: discord.Interaction) -> None:
         """A click on ``table``'s public message, answered with a deferred update or an update

@@ -79,3 +79,21 @@ async def test_the_end_forgets_the_table_s_views():
     views._views[(1, "u")].done = True  # (shown its last edit already)
     await views.table_closed(1, _hand)
     assert views.live(1, "u") is None and views.live(2, "u") is not None
+
+
+async def test_a_press_answered_with_the_hand_is_that_hand_not_the_table_it_was_pressed_on():
+    """A "Ver mi mano" press answered with the hand as its own message (``answer_id``): a
+    click on that hand is a click on the live one (nothing retires), and its edits go to the
+    press's own response; a click on another hand retires it."""
+    views = EphemeralViews(Clock())
+    press = _interaction(message_id=5)  # the public table it was pressed on
+    views.remember(1, "u", press, translator("es"), version=3, pressed=True, answer_id=20)
+    views.remember(1, "u", _interaction(message_id=20), translator("es"), version=4)
+    await views.drain()
+    press.edit_original_response.assert_not_awaited()  # the same hand: not retired
+    assert views.live(1, "u").pressed_at == 3
+    clicked = views.live(1, "u").interaction
+    views.remember(1, "u", _interaction(message_id=21), translator("es"), version=5)
+    await views.drain()
+    (kwargs,) = [c.kwargs for c in clicked.edit_original_response.await_args_list]
+    assert "ya no se actualiza" in text_of(kwargs)
