@@ -100,6 +100,28 @@ def _seats_json(seats: list[SeatInfo]) -> str:
     return json.dumps([s.model_dump() for s in seats])
 
 
+def _move_update(seats: bool, meta: bool, finished: bool) -> str:
+    """A move's guarded UPDATE of its table: state, version and deadline, then the seats and
+    the meta if they changed (parameters in that order), the status if the game ended."""
+    columns = ["state = ?", "version = ?", "wake_at = ?"]
+    columns += ["seats = ?"] if seats else []
+    columns += ["meta = ?"] if meta else []
+    columns += ["status = 'finished'"] if finished else []
+    return (
+        f"UPDATE tables SET {', '.join(columns)}, updated_at = ?"
+        " WHERE id = ? AND version = ? AND status = 'playing'"
+    )
+
+
+# (seats changed, meta changed, finished) -> its statement: one text each, prepared once.
+_MOVE_UPDATE = {
+    (seats, meta, finished): _move_update(seats, meta, finished)
+    for seats in (False, True)
+    for meta in (False, True)
+    for finished in (False, True)
+}
+
+
 class TablesRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -292,9 +314,17 @@ class TablesRepo:
         Returns the rating changes in the table's guild (user -> (ordinal before, after);
         empty unless this move finished a rated game); the same transaction stores them in the
         table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
-        seats_json = _seats_json(seats if seats is not None else table.seats)
         meta_dict = meta if meta is not None else table.meta
-        meta_json = json.dumps(meta_dict)
+        # Only the columns a move changes (issue 29): the seats and meta when they differ from
+        # the caller's record (the JSON is not even made otherwise), the status when the game
+        # ended (each index on it is rewritten when it is set, unchanged or not).
+        meta_changed = meta_dict != table.meta
+        sql = _MOVE_UPDATE[(seats is not None, meta_changed, finished)]
+        changed: list[Any] = [state_json, version, None if finished else wake_at]
+        if seats is not None:
+            changed.append(_seats_json(seats))
+        if meta_changed:
+            changed.append(json.dumps(meta_dict))
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
@@ -302,21 +332,7 @@ class TablesRepo:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
             # Under PostgreSQL a second writer at the same version (another process) waits for
             # the first one's row lock, then finds the version moved: one of them wins.
-            cur = conn.execute(
-                "UPDATE tables SET state = ?, version = ?, status = ?, seats = ?, meta = ?,"
-                " wake_at = ?, updated_at = ? WHERE id = ? AND version = ? AND status = 'playing'",
-                (
-                    state_json,
-                    version,
-                    "finished" if finished else "playing",
-                    seats_json,
-                    meta_json,
-                    None if finished else wake_at,
-                    utc_now(),
-                    table_id,
-                    expected,
-                ),
-            )
+            cur = conn.execute(sql, (*changed, utc_now(), table_id, expected))
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
             conn.execute(

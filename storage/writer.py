@@ -31,13 +31,14 @@ which callers rely on (a later save of the same rows wins); processes write conc
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from storage.outage import OutageLog
 from storage.sql import Cursor, Params, StorageUnavailable, Transaction
@@ -82,21 +83,78 @@ class WriteStats:
         return self.hold_ms_total / self.transactions if self.transactions else 0.0
 
 
-# A job's answer as the loop gets it: (its future, its result, its error).
-_Outcome = tuple[asyncio.Future[Any], Any, BaseException | None]
+class Committed(asyncio.Future[Any]):
+    """A write's future whose awaiters resume in the loop turn the writer's answer arrives in.
+
+    An asyncio future schedules its done-callbacks (a waiting task's wake-up) with
+    ``call_soon``: they would run one loop turn after the writer's ``call_soon_threadsafe``
+    callback settled it, a loop lag more per write under load (issue 29: persist p99 45 ms
+    against db_write's 12.6 ms at 1,000 tables). This one keeps the callbacks it is given
+    while pending and ``settle_now`` runs them at once, from that callback (a plain loop
+    callback, never inside a task, so a task's wake-up may run there). Set any other way
+    (``set_result``, ``cancel``) it schedules them as asyncio does."""
+
+    def __init__(self, *, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop=loop)
+        self._waiting: list[tuple[Callable[[Any], object], contextvars.Context | None]] = []
+
+    def add_done_callback(
+        self, fn: Callable[[Self], object], *, context: contextvars.Context | None = None
+    ) -> None:
+        if self.done():
+            super().add_done_callback(fn, context=context)
+        else:
+            self._waiting.append((fn, context))
+
+    def remove_done_callback(self, fn: Callable[[Self], object]) -> int:
+        kept = [(f, c) for f, c in self._waiting if f != fn]
+        removed = len(self._waiting) - len(kept)
+        self._waiting = kept
+        return removed + super().remove_done_callback(fn)
+
+    def set_result(self, result: Any, /) -> None:
+        super().set_result(result)
+        self._schedule_waiting()
+
+    def set_exception(self, exception: type | BaseException, /) -> None:
+        super().set_exception(exception)
+        self._schedule_waiting()
+
+    def cancel(self, msg: Any | None = None) -> bool:
+        if not super().cancel(msg):
+            return False
+        self._schedule_waiting()
+        return True
+
+    def _schedule_waiting(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for fn, context in waiting:
+            self.get_loop().call_soon(fn, self, context=context)
+
+    def settle_now(self, result: Any, error: BaseException | None) -> None:
+        """Settle and run the waiting callbacks now: only from a plain loop callback."""
+        if self.done():  # cancelled by its caller: nobody to tell
+            return
+        if error is not None:
+            super().set_exception(error)
+        else:
+            super().set_result(result)
+        waiting, self._waiting = self._waiting, []
+        for fn, context in waiting:
+            try:
+                if context is None:
+                    fn(self)
+                else:
+                    context.run(fn, self)
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except BaseException as exc:  # as the loop reports a failing callback
+                self.get_loop().call_exception_handler(
+                    {"message": "Exception in a write's callback", "exception": exc, "future": self}
+                )
 
 
-@dataclass
-class _Job:
-    unit: Unit
-    future: asyncio.Future[Any]
-    loop: asyncio.AbstractEventLoop
-    transactional: bool = True
-    result: Any = None
-    error: BaseException | None = None
-
-
-class Decided(asyncio.Future[Any]):
+class Decided(Committed):
     """A write's future that refuses ``cancel``: a task cancelled while awaiting it is woken
     with ``CancelledError`` only once the write is decided (committed or failed), and the
     outcome stays readable (``result()``). For a caller that keeps memory in step with the
@@ -105,6 +163,20 @@ class Decided(asyncio.Future[Any]):
 
     def cancel(self, msg: Any | None = None) -> bool:
         return False
+
+
+# A job's answer as the loop gets it: (its future, its result, its error).
+_Outcome = tuple[Committed, Any, BaseException | None]
+
+
+@dataclass
+class _Job:
+    unit: Unit
+    future: Committed
+    loop: asyncio.AbstractEventLoop
+    transactional: bool = True
+    result: Any = None
+    error: BaseException | None = None
 
 
 @dataclass
@@ -146,7 +218,7 @@ class Writer:
         """Queue ``unit``; the future settles (on the caller's loop) after it committed.
         ``decided``: its awaiters cannot cancel it (``Decided``)."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = Decided(loop=loop) if decided else loop.create_future()
+        future = Decided(loop=loop) if decided else Committed(loop=loop)
         self._jobs.put(_Job(unit, future, loop, transactional))
         return future
 
@@ -306,14 +378,7 @@ class Writer:
 
 
 def _resolve_all(outcomes: list[_Outcome]) -> None:
+    """On the loop: each future settled and its waiters resumed, in queue order (a future its
+    caller cancelled is skipped: nobody to tell, and the batch mates go on)."""
     for future, result, error in outcomes:
-        _resolve(future, result, error)
-
-
-def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # cancelled by its caller: nobody to tell, and the batch mates go on
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+        future.settle_now(result, error)

@@ -111,6 +111,70 @@ async def test_action_and_snapshot_are_one_transaction(db_target):
     await db.close()
 
 
+async def test_a_move_writes_seats_and_meta_only_when_they_changed(db_target):
+    """Issue 29: a move's UPDATE sets the state, version and deadline; the seats, the meta and
+    the status only when the move changed them (a column set is rewritten, with every index on
+    it, even unchanged). What is stored is the same either way."""
+    db = await open_database(db_target)
+    repo = TablesRepo(db)
+    table = await _new_table(repo)
+    await repo.start(table.id, SEATS, "{}", 0, meta={"setup": 1})
+    table = await repo.get(table.id)
+    statements = []
+    if db.dialect == "sqlite":
+        await db._writer.submit(
+            lambda conn: conn.set_trace_callback(statements.append), transactional=False
+        )
+    await repo.record_action(table, seat="1", action="a", state_json='{"v": 1}', version=1)
+    table.version = 1
+    # the caller's own meta, unchanged: nothing of it is written
+    await repo.record_action(
+        table, seat="1", action="b", state_json='{"v": 2}', version=2, meta=dict(table.meta)
+    )
+    table.version = 2
+    if db.dialect == "sqlite":
+        moves = [s for s in statements if s.startswith("UPDATE tables")]
+        assert len(moves) == 2
+        set_parts = [s.split(" WHERE ")[0] for s in moves]
+        assert not any(column in s for s in set_parts for column in ("seats", "meta", "status"))
+    stored = await repo.get(table.id)
+    assert (stored.state, stored.version, stored.meta, stored.seats) == (
+        '{"v": 2}',
+        2,
+        {"setup": 1},
+        SEATS,
+    )
+    played_by_cpu = [SEATS[0].model_copy(update={"cpu_level": "easy"}), SEATS[1]]
+    await repo.record_action(
+        table,
+        seat="1",
+        action="c",
+        state_json='{"v": 3}',
+        version=3,
+        seats=played_by_cpu,
+        meta={"setup": 1, "timeouts": {"1": 0}},
+        wake_at=123.5,
+    )
+    table.version = 3
+    stored = await repo.get(table.id)
+    assert (stored.version, stored.meta, stored.seats, stored.status) == (
+        3,
+        {"setup": 1, "timeouts": {"1": 0}},
+        played_by_cpu,
+        "playing",
+    )
+    wake = await db.fetchone("SELECT wake_at FROM tables WHERE id = ?", (table.id,))
+    assert wake[0] == 123.5
+    await repo.record_action(
+        table, seat="1", action="d", state_json='{"v": 4}', version=4, finished=True, wake_at=9.0
+    )
+    stored = await repo.get(table.id)
+    assert (stored.version, stored.status, stored.state) == (4, "finished", '{"v": 4}')
+    wake = await db.fetchone("SELECT wake_at FROM tables WHERE id = ?", (table.id,))
+    assert wake[0] is None  # a finished table wakes no more
+    await db.close()
+
+
 async def test_standings_accumulate_and_total(db_target):
     db = await open_database(db_target)
     repo = StandingsRepo(db)
