@@ -1,10 +1,16 @@
 """The per-move JSON work of the games' states and views, in this process: per game, on the
 state of a random game ``--moves`` in, the microseconds of ``dump_state`` (the stored JSON,
 once per move), ``view(seat)``/``view(None)``, a view's ``model_dump_json`` without its
-version (the digest of a DM view without actions) and ``load_state``. Each figure is the
+version (what a DM view's digest cost until session 19) and ``load_state``. Each figure is the
 fastest of ``--rounds`` rounds of CPU time (``time.process_time``), so a loaded machine inflates
 it little; ``--root`` measures another checkout (before/after). Figures only; nothing is
 asserted.
+
+Also counted, over ``--games`` random games of each: how often a move leaves a waiting seat's
+view (a seat without legal actions before and after it) the same but for its version. A DM
+hand's digest is the version it shows (``bot/ui/private_views.py:_view_digest``): it is right
+while this count is 0; before, a hand's view was dumped to JSON and hashed at every change to
+spare exactly those edits.
 
     .venv/bin/python bench/profile_dumps.py [--moves 30] [--rounds 7] [--root /other/checkout]
 """
@@ -53,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--games", type=int, default=20, help="games a game for the count")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.root))
     from bot.registry import load_games
@@ -79,7 +86,43 @@ def main(argv: list[str] | None = None) -> int:
         cells = " | ".join(f"{f:.1f}" for f in figures)
         print(f"| {key} | {cells} | {len(text)} |")
     print("| all five | " + " | ".join(f"{t:.1f}" for t in totals) + " | |")
+    print()
+    print(f"waiting seats' views after a move of {args.games} random games a game")
+    print("| game | unchanged but for the version | changed |")
+    print("|---|---:|---:|")
+    for key, game in sorted(load_games().items()):
+        same, changed = unchanged_views(game, key, args.games)
+        print(f"| {key} | {same} | {changed} |")
     return 0
+
+
+def unchanged_views(game: Any, key: str, games: int) -> tuple[int, int]:
+    """(views unchanged but for the version, changed views) of waiting seats, move after move,
+    over ``games`` random games to their end (or 300 moves)."""
+    same = changed = 0
+    for number in range(games):
+        seats = [f"s{i}" for i in range(PLAYERS[key])]
+        rng = random.Random(number)
+        state = game.new(seats, f"unchanged-{number}", None)
+        shown: dict[str, str] = {}
+        for _ in range(300):
+            movers = sorted(s for s in seats if game.legal_actions(state, s))
+            if not movers or game.is_over(state):
+                break
+            turn = [s for s in movers if s in game.to_act(state)]
+            seat = rng.choice(turn or movers)
+            state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+            for each in seats:
+                if game.legal_actions(state, each):
+                    shown.pop(each, None)  # a view with actions: its buttons carry the version
+                    continue
+                text = game.view(state, each).model_dump_json(exclude={"version"})
+                if each in shown:
+                    same, changed = (
+                        (same + 1, changed) if shown[each] == text else (same, changed + 1)
+                    )
+                shown[each] = text
+    return same, changed
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ and the collector's CPU at the bot's thresholds (``bot/ops/collector.py``).
     .venv/bin/python bench/profile_payloads.py --top 30      # and the top functions (cProfile)
     .venv/bin/python bench/profile_payloads.py --moves 40    # a later state (longer logs)
 
+Also "moves in a row": per game, the messages of ``--row`` consecutive moves of one random game
+(each state's public payload and every seat's private one, as a bot shows them move after
+move), with a new presenter each round: what a presenter keeps from one move to the next
+(event texts) helps as it does in the bot, and no more.
+
 ``--root`` builds with another checkout's ``bot`` (before/after). Figures only; nothing is
 asserted.
 """
@@ -33,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--top", type=int, default=0, help="print the top N functions too")
+    parser.add_argument("--row", type=int, default=40, help="moves in a row (0: not measured)")
     parser.add_argument(
         "--moves", type=int, default=8, help="random moves before the state measured"
     )
@@ -49,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     tr = translator("es")
     service = StubService()
     jobs: list[tuple[str, Any, Any]] = []
+    rows: list[tuple[str, Any, Any, list[Any]]] = []  # (game, its game, presenter class, tables)
     for key, game in sorted(load_games().items()):
         module = importlib.import_module(f"bot.ui.{key}.presenter")
         presenter_cls = next(
@@ -68,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             seat = rng.choice(movers)
             state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
         jobs.append((key, table_for(game, state, 1), presenter_cls(game)))
+        rows.append((key, game, presenter_cls, in_a_row(game, seats, args.row, table_for)))
 
     def sent(payload: Any) -> None:
         """The request body discord.py makes of an edit (where a view becomes dicts)."""
@@ -151,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     mean = [t / len(jobs) for t in totals]
     print(f"| **mean** | {mean[0]:.3f} | {mean[1]:.3f} | | {mean[2]:.0f} | {mean[3]:.3f} |")
+    if args.row:
+        print_moves_in_a_row(rows, public, private)
     print_translations(jobs, public, private, args.repeat)
     print_alt_texts(jobs, service, tr, args.repeat)
     if args.top:
@@ -163,6 +173,43 @@ def main(argv: list[str] | None = None) -> int:
         profile.disable()
         pstats.Stats(profile).sort_stats("cumtime").print_stats(args.top)
     return 0
+
+
+def in_a_row(game: Any, seats: list[str], moves: int, table_for: Any) -> list[Any]:
+    """A table at each of the first ``moves`` states of a random game (fewer if it ends)."""
+    state = game.new(seats, "in-a-row", None)
+    rng = random.Random(2)
+    tables = []
+    for _ in range(moves):
+        movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
+        if not movers or game.outcome(state) is not None:
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        tables.append(table_for(game, state, 1))
+    return tables
+
+
+def print_moves_in_a_row(
+    rows: list[tuple[str, Any, Any, list[Any]]], public: Any, private: Any
+) -> None:
+    """Per game, the CPU ms per move of the public payload and every seat's private payload,
+    move after move of one game: the fastest of five rounds, each with a new presenter."""
+    print("moves in a row: ms of CPU per move, the public payload and every seat's private one")
+    cells = []
+    total = 0.0
+    for key, game, presenter_cls, tables in rows:
+        rounds = []
+        for _ in range(6):  # the first round warms catalogues and modules: not counted
+            presenter = presenter_cls(game)
+            start = time.process_time()
+            for table in tables:
+                public(table, presenter)
+                private(table, presenter)
+            rounds.append((time.process_time() - start) / len(tables) * 1000)
+        total += min(rounds[1:])
+        cells.append(f"{key} {min(rounds[1:]):.3f} ({len(tables)} moves)")
+    print(", ".join(cells) + f"; mean {total / len(rows):.3f}")
 
 
 def print_translations(

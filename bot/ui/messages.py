@@ -163,10 +163,12 @@ def _latest_texts(
     events: Sequence[Event], presenter: GamePresenter[Any, Any], names: SeatNames, tr: Translator
 ) -> list[str]:
     """The texts of the latest ``EVENTS_SHOWN`` of ``events`` that have one, oldest first: read
-    from the newest, so an older event's text is never built (a log keeps up to 40)."""
+    from the newest, so an older event's text is never built (a log keeps up to 40), and each
+    written once (``presenter.event_texts``: the next move shows most of them again)."""
     texts: list[str] = []
+    text_of = presenter.event_texts.text
     for e in reversed(events):
-        if text := presenter.event_text(e, names, tr):
+        if text := text_of(e, names, tr):
             texts.append(text)
             if len(texts) == EVENTS_SHOWN:
                 break

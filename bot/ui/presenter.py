@@ -20,6 +20,7 @@ import discord
 
 from bot.i18n import Translator, has
 from bot.service import Table, TableService
+from bot.ui.event_texts import EventTexts
 from bot.ui.items import ActionButton, DraftButton, DraftSelect
 from bot.ui.layout import Choice, choice_button
 from bot.ui.modules import game_module
@@ -133,6 +134,7 @@ class GamePresenter(Generic[V, A]):
         self.game = game
         self.key = game.key
         self._images = game_module(game.key, "images")
+        self.event_texts = EventTexts(self.event_text)  # each written once (messages.py)
 
     # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:

@@ -8,7 +8,6 @@ for their turn follows the table a little late, one edit for the changes meanwhi
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -83,15 +82,12 @@ class PrivateViews:
 
         self._hands.kick((table.id, seat), work)
 
-    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool, bool, Any]:
-        """(digest of what ``seat``'s view payload shows, its turn, the game is over, the
-        view itself: ``private_payload`` takes it rather than building it again)."""
+    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool]:
+        """(digest of what ``seat``'s view payload shows, its turn)."""
         assert table.state is not None
         game = table.game
-        finished = game.is_over(table.state)
-        view = game.view(table.state, seat)
-        digest = _view_digest(table, seat, view, finished)
-        return digest, seat in game.to_act(table.state), finished, view
+        digest = _view_digest(table, seat, game.is_over(table.state))
+        return digest, seat in game.to_act(table.state)
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
@@ -151,8 +147,7 @@ class PrivateViews:
         checked_first = not self.k.bot.tables.sharing.shared
         if checked_first and await self._not_shown(table, seat, slot, waiting, finished):
             return
-        view = game.view(table.state, seat)
-        digest = _view_digest(table, seat, view, finished)
+        digest = _view_digest(table, seat, finished)
         if digest == slot.digest:
             return  # (e.g. the mover's, answered with this very view)
         if self.waiting.held_back("dm", table.id, seat, slot, waiting, finished):
@@ -171,7 +166,7 @@ class PrivateViews:
             return
         stage_done("checks")
         tr = translator(await self.k.bot.locale_of(seat))
-        payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr, view=view)
+        payload = private_payload(table, self.k.bot.presenter(table.game.key), seat, tr)
         stage_done("build")
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         try:
@@ -399,10 +394,10 @@ class PrivateViews:
             return False
         try:
             own_message = interaction.message.id == slot.message_id
-            digest, waiting, _, view = self._private_digest(table, seat)
+            digest, waiting = self._private_digest(table, seat)
             version = table.version
             payload = private_payload(
-                table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft, view=view
+                table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft
             )
             if notice:
                 payload.content = tr(notice)
@@ -524,15 +519,20 @@ class PrivateViews:
             self._hands.pop(key)
 
 
-def _view_digest(table: Table, seat: str, view: Any, finished: bool) -> str:
-    """The digest of what ``seat``'s view payload shows (``view``: the game's view of it)."""
+def _view_digest(table: Table, seat: str, finished: bool) -> str:
+    """What ``seat``'s plain view payload shows, as a key: the version of the table it shows.
+    One version's view is one (a pure function of the state), and every version shows a seat
+    something new: its footer and its buttons carry the version, and no move of the five
+    games leaves a waiting seat's view unchanged but for it (``bench/profile_dumps.py``
+    counts them: none in thousands of random moves). So no view is built nor dumped to
+    decide whether a hand needs an edit (issue 29: that JSON and its SHA-256 cost the loop
+    ~0.15 ms a move). A digest stored by an older bot (the SHA-256 of the view's JSON, for a
+    view without actions) differs from every key: it costs that message one edit, once."""
     assert table.state is not None
+    version = table.state.version
     if not finished and table.game.legal_actions(table.state, seat):
-        # Buttons carry the version: a view with actions changes with every version, and
-        # one version's view is one (a pure function of the state): the version says it all.
-        return f"actions@{table.state.version}"
-    view_json = view.model_dump_json(exclude={"version"})
-    return hashlib.sha256(f"\n{view_json}".encode()).hexdigest()  # as stored before
+        return f"actions@{version}"  # (as stored before: a hand with actions is not edited)
+    return f"view@{version}"
 
 
 def _in_group_dm(interaction: discord.Interaction) -> bool:

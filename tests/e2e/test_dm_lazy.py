@@ -76,9 +76,9 @@ async def test_a_dm_hand_left_waiting_is_not_built(fake_discord, mesa, monkeypat
     built: list[str] = []
     digest_of = private_views._view_digest
 
-    def recording(table, seat, view, finished):
+    def recording(table, seat, finished):
         built.append(seat)
-        return digest_of(table, seat, view, finished)
+        return digest_of(table, seat, finished)
 
     monkeypatch.setattr(private_views, "_view_digest", recording)
     fake = fake_discord
