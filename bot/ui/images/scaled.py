@@ -140,12 +140,40 @@ class ScaledDraw:
         """Text on a "P" canvas: drawn on an RGB patch of the background, mapped, pasted."""
         if self.background is None:
             raise ValueError("text on a palette canvas needs the background it is drawn on")
-        left, top, right, bottom = _ink_box(font, text, anchor, kwargs.get("stroke_width", 0))
-        if right <= left or bottom <= top:
-            return  # nothing to draw (blank text)
-        patch = Image.new("RGB", (right - left, bottom - top), self.background)
-        ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
-        self.draw._image.paste(to_palette(patch, self.colours), (at[0] + left, at[1] + top))
+        keywords = tuple(sorted(kwargs.items()))
+        found = _text_patch(text, fill, font, anchor, self.background, self.colours, args, keywords)
+        if found is not None:
+            patch, left, top = found
+            self.draw._image.paste(patch, (at[0] + left, at[1] + top))
+
+
+# Mapped text patches kept per process: a table's names, labels and counts come back image
+# after image (a patch is its text's ink box, a few hundred bytes in "P").
+TEXT_PATCHES = 4096
+
+
+@functools.lru_cache(maxsize=TEXT_PATCHES)
+def _text_patch(
+    text: str,
+    fill: Any,
+    font: Any,
+    anchor: str | None,
+    background: RGB,
+    colours: tuple[RGB, ...],
+    args: tuple[Any, ...],
+    keywords: tuple[tuple[str, Any], ...],
+) -> tuple[Image.Image, int, int] | None:
+    """``text`` drawn on a patch of ``background`` and mapped to the palette of ``colours``,
+    and where its top-left corner goes from the text's whole-pixel origin (None: no ink).
+    ``args`` and ``keywords``: ``draw.text``'s further arguments. Drawn once per process and look (issue 29: a patch drawn and mapped per text was most of
+    a palette table's drawing)."""
+    kwargs = dict(keywords)
+    left, top, right, bottom = _ink_box(font, text, anchor, kwargs.get("stroke_width", 0))
+    if right <= left or bottom <= top:
+        return None  # nothing to draw (blank text)
+    patch = Image.new("RGB", (right - left, bottom - top), background)
+    ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
+    return to_palette(patch, colours), left, top
 
 
 def _ink_box(font: Any, text: str, anchor: str | None, stroke_width: float) -> tuple[int, ...]:
