@@ -250,10 +250,31 @@ SPRITES = 512
 def sprite(painter: Painter, w: float, h: float, scale: float, *what: Hashable) -> Sprite:
     """What ``painter`` draws at ``w`` x ``h`` and ``scale`` (of ``what``): drawn once per
     process, pasted wherever it is wanted."""
+    return cut_out(_painted(painter, w, h, scale, what))
+
+
+@functools.lru_cache(maxsize=SPRITES)
+def palette_sprite(
+    painter: Painter, w: float, h: float, scale: float, colours: tuple[RGB, ...], *what: Hashable
+) -> Sprite:
+    """``sprite`` kept on the palette of ``colours``, for a canvas already on it (a "P" one):
+    its pixels are each mapped as the whole image would map them. Pillow cannot blend palette
+    entries: a pixel the painter half covered (only text running past a card's edge does) is
+    taken whole or not at all."""
+    picture = cut_out(_painted(painter, w, h, scale, what), colours)
+    if picture.mask.mode == "1":
+        return picture
+    whole = picture.mask.point(lambda alpha: 255 if alpha >= 128 else 0)
+    return Sprite(picture.picture, whole.convert("1", dither=Image.Dither.NONE))
+
+
+def _painted(
+    painter: Painter, w: float, h: float, scale: float, what: tuple[Hashable, ...]
+) -> Image.Image:
     size = (math.ceil(w * scale) + 2, math.ceil(h * scale) + 2)
     image = Image.new("RGBA", size, (0, 0, 0, 0))
     painter(drawer(image, scale), 0, 0, w, h, *what)
-    return cut_out(image)
+    return image
 
 
 def scale_of(draw: ImageDraw.ImageDraw) -> float:
@@ -279,5 +300,10 @@ def stamp(
     *what: Hashable,
 ) -> None:
     """``painter(draw, x, y, w, h, *what)``, pasted from its ``sprite`` (the same pixels, at most
-    half a pixel away; a table draws up to 80 card backs, each three shapes)."""
-    paste(draw, sprite(painter, w, h, scale_of(draw), *what), x, y)
+    half a pixel away; a table draws up to 80 card backs, each three shapes); on a palette
+    canvas from its ``palette_sprite``."""
+    if isinstance(draw, ScaledDraw) and draw.draw.mode == "P":
+        picture = palette_sprite(painter, w, h, draw.scale, draw.colours, *what)
+    else:
+        picture = sprite(painter, w, h, scale_of(draw), *what)
+    paste(draw, picture, x, y)
