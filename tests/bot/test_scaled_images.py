@@ -178,9 +178,17 @@ def _amapatolli_cases():
     return cases
 
 
-PALETTE_TABLES = {"triad": _triad_cases, "chupate2": _chupate2_cases}
+PALETTE_TABLES = {
+    "triad": _triad_cases,
+    "chupate2": _chupate2_cases,
+    "amapatolli": _amapatolli_cases,
+}
 # A fixed layer of each (its ``_table_layer``'s arguments)
-LAYER_PROBES = {"triad": ((None,) * 9, ("",) * 9, "x"), "chupate2": (500, True, "x")}
+LAYER_PROBES = {
+    "triad": ((None,) * 9, ("",) * 9, "x"),
+    "chupate2": (500, True, "x"),
+    "amapatolli": (True, "x", "y"),
+}
 
 
 @pytest.mark.parametrize("key", sorted(PALETTE_TABLES))
