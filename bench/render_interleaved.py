@@ -27,7 +27,7 @@ from PIL import Image
 
 from bot.registry import load_games
 from bot.ui.images import fonts, scaled
-from bot.ui.images.palette import RGB, module_colours
+from bot.ui.images.palette import RGB
 from bot.ui.rendering import ImageRequest, _safe_render
 from tests.playouts import random_states
 
@@ -38,6 +38,13 @@ def interleaved_views(
     """Public table views of ``tables`` random games of ``key``, their moves interleaved at
     random (a table that ended starts a new game), ``moves`` in all. ``any_cards``: Triple
     Triad's hands drawn from the whole catalogue (players' collections), not its default deal."""
+    return [view for _, view in interleaved_tables(key, tables, moves, seed, any_cards)]
+
+
+def interleaved_tables(
+    key: str, tables: int, moves: int, seed: int, any_cards: bool = False
+) -> list[tuple[int, Any]]:
+    """``interleaved_views`` with the table each view is of."""
     game = load_games()[key]
     rng = random.Random(seed)
     seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
@@ -61,15 +68,28 @@ def interleaved_views(
         return random_states(game, first, random.Random(started), 10_000)
 
     playing = [new_game() for _ in range(tables)]
-    views = []
+    views: list[tuple[int, Any]] = []
     while len(views) < moves:
         k = rng.randrange(tables)
         state = next(playing[k], None)
         if state is None:
             playing[k] = new_game()
             continue
-        views.append(game.view(state, None))
+        views.append((k, game.view(state, None)))
     return views
+
+
+# Images per game drawn at ``bench/load.py --tables 1000`` (session 18, ``phase_ms.image_*``):
+# ``--game all`` mixes the five games in these shares, as a render worker gets them.
+LOAD_SHARES = {"triad": 936, "chupate2": 843, "amapatolli": 683, "macarena": 200, "maquiavelo": 80}
+
+
+def load_names(key: str, table: int, seats: list[str]) -> dict[str, str]:
+    """Seat names as ``bench/load.py`` gives them: each table its own players (``p<n>s<k>``),
+    its computer seats (all but the first, as ``bench/load_driver.py`` adds them) robots."""
+    return {
+        seat: f"p{table}s{k}" if k == 0 else f"🤖 CPU {k} (normal)" for k, seat in enumerate(seats)
+    }
 
 
 def caches(module: Any) -> dict[str, Any]:
@@ -83,7 +103,7 @@ def caches(module: Any) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="triad")
+    parser.add_argument("--game", default="triad", help="a game, or all (the load's shares)")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--images", type=int, default=1500, help="images this worker draws")
@@ -91,57 +111,88 @@ def main() -> None:
     parser.add_argument(
         "--any-cards", action="store_true", help="Triple Triad hands from all 110 cards"
     )
+    parser.add_argument(
+        "--load-names",
+        action="store_true",
+        help="each table its players' names and robots (as bench/load.py), and only images"
+        " whose drawn inputs changed (as the renderer's cache draws them)",
+    )
     args = parser.parse_args()
-    key = args.game
-    module = importlib.import_module(f"bot.ui.{key}.images")
+    keys = list(LOAD_SHARES) if args.game == "all" else [args.game]
+    total = sum(LOAD_SHARES[k] for k in keys) if args.game == "all" else 1
     rng = random.Random(args.seed)
-    views = [
-        v
-        for v in interleaved_views(
-            key, args.tables, args.images * args.workers, args.seed, args.any_cards
-        )
-        if rng.randrange(args.workers) == 0  # this worker's share
-    ]
-    names = {s: f"Jugador {s}" for s in views[0].seats}
-    colours = module_colours(f"bot.ui.{key}.images")
-    caught: list[Image.Image] = []
+    jobs: list[tuple[str, ImageRequest]] = []
+    for key in keys:
+        share = LOAD_SHARES[key] / total if args.game == "all" else 1.0
+        moves = round(args.images * args.workers * share)
+        last: dict[int, str] = {}
+        for table, view in interleaved_tables(key, args.tables, moves, args.seed, args.any_cards):
+            if rng.randrange(args.workers):
+                continue  # another worker's
+            names = (
+                load_names(key, table, list(view.seats))
+                if args.load_names
+                else {s: f"Jugador {s}" for s in view.seats}
+            )
+            request = ImageRequest(key, "render_table", view, "es", names, "t.png")
+            if args.load_names:
+                digest = request.digest  # the renderer's cache: an unchanged image is not drawn
+                if last.get(table) == digest:
+                    continue
+                last[table] = digest
+            jobs.append((key, request))
+    if args.game == "all":
+        rng.shuffle(jobs)
+    caught: list[tuple[Image.Image, tuple[RGB, ...]]] = []
     real = fonts.png
 
     def catch(image: Image.Image, colours: tuple[RGB, ...] = ()) -> bytes:
-        caught.append(image)
+        caught.append((image, colours))
         return b""
 
-    draw_ms: list[float] = []
-    encode_ms: list[float] = []
-    kib: list[float] = []
+    figures: dict[str, list[tuple[float, float, float]]] = {key: [] for key in keys}
     fonts.png = catch  # the drawing timed alone, then the encoding of what it drew
     try:
-        for view in views:
-            request = ImageRequest(key, "render_table", view, "es", names, "t.png")
+        for key, request in jobs:
             start = time.process_time()
             _safe_render(request)
-            draw_ms.append((time.process_time() - start) * 1000)
+            draw = (time.process_time() - start) * 1000
             start = time.process_time()
-            data = real(caught.pop(), colours)
-            encode_ms.append((time.process_time() - start) * 1000)
-            kib.append(len(data) / 1024)
+            data = real(*caught.pop())
+            encode = (time.process_time() - start) * 1000
+            figures[key].append((draw, encode, len(data) / 1024))
     finally:
         fonts.png = real
-    half = len(views) // 2
-    print(
-        f"{key}: {args.tables} tables, 1 of {args.workers} workers, {len(views)} images:"
-        f" draw {statistics.mean(draw_ms):.3f} ms (second half"
-        f" {statistics.mean(draw_ms[half:]):.3f}), encode {statistics.mean(encode_ms):.3f} ms,"
-        f" {statistics.mean(kib):.2f} KiB per image"
-    )
-    kept = {**caches(module), **{f"scaled.{n}": c for n, c in caches(scaled).items()}}
-    for name, cached in sorted(kept.items()):
-        info = cached.cache_info()
-        asked = info.hits + info.misses
+    every = [f for key in keys for f in figures[key]]
+    for key, rows in [
+        *((k, figures[k]) for k in keys),
+        *([("all", every)] if len(keys) > 1 else []),
+    ]:
+        if not rows:
+            continue
+        half = rows[len(rows) // 2 :]
         print(
-            f"  {name}: {info.hits}/{asked} hits ({info.hits / max(asked, 1):.1%}),"
-            f" {info.currsize} kept of {info.maxsize}"
+            f"{key}: {args.tables} tables, 1 of {args.workers} workers, {len(rows)} images:"
+            f" draw {statistics.mean(r[0] for r in rows):.3f} ms (second half"
+            f" {statistics.mean(r[0] for r in half):.3f}), encode"
+            f" {statistics.mean(r[1] for r in rows):.3f} ms,"
+            f" {statistics.mean(r[2] for r in rows):.2f} KiB per image"
         )
+    for key in keys:
+        module = importlib.import_module(f"bot.ui.{key}.images")
+        for name, cached in sorted(caches(module).items()):
+            _print_cache(f"{key}.{name}", cached)
+    for name, cached in sorted(caches(scaled).items()):
+        _print_cache(f"scaled.{name}", cached)
+
+
+def _print_cache(name: str, cached: Any) -> None:
+    info = cached.cache_info()
+    asked = info.hits + info.misses
+    print(
+        f"  {name}: {info.hits}/{asked} hits ({info.hits / max(asked, 1):.1%}),"
+        f" {info.currsize} kept of {info.maxsize}"
+    )
 
 
 if __name__ == "__main__":

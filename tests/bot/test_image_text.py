@@ -74,15 +74,29 @@ def test_robot_icon_is_not_the_tofu_box():
 
 @pytest.fixture
 def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
-    """Every ``ImageDraw.text`` call while the test runs: (xy, text, font, anchor)."""
+    """Every ``ImageDraw.text`` call while the test runs: (xy, text, font, anchor); text on a
+    palette canvas (drawn on a patch, ``scaled.ScaledDraw``) with where it lands on the canvas."""
     calls: list[tuple[Any, str, Any, str | None]] = []
     original = ImageDraw.ImageDraw.text
+    on_palette = scaled.ScaledDraw._text_on_palette
+    patching: list[bool] = []
 
     def spy(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
-        calls.append((xy, str(text), font, anchor))
+        if not patching:  # a patch's text is recorded at the canvas's position (below)
+            calls.append((xy, str(text), font, anchor))
         return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
+    def palette_spy(self, at, text, fill, font, anchor, *args, **kwargs):
+        calls.append((at, str(text), font, anchor))
+        patching.append(True)
+        try:
+            return on_palette(self, at, text, fill, font, anchor, *args, **kwargs)
+        finally:
+            patching.pop()
+
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
+    monkeypatch.setattr(scaled.ScaledDraw, "_text_on_palette", palette_spy)
+    monkeypatch.setattr(scaled, "_text_patch", scaled._text_patch.__wrapped__)  # drawn each time
     for module in (amapatolli, chupate2, macarena, triad):  # fixed layers drawn each time
         monkeypatch.setattr(module, "_table_layer", module._table_layer.__wrapped__)
     # and the cards kept per process (Triple Triad's, Ce Amapatolli's last card, the stamped)

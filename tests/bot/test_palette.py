@@ -3,6 +3,7 @@ out of the PNG exactly, every other pixel within half a cube step of what was dr
 
 from __future__ import annotations
 
+import importlib
 import io
 import random
 
@@ -19,6 +20,7 @@ from bot.ui.images.palette import (
     to_palette,
 )
 from bot.ui.rendering import render_image
+from tests.bot.test_scaled_images import PALETTE_TABLES
 from tests.playouts import played
 
 GAMES = load_games()
@@ -39,11 +41,11 @@ def _drawn_images(key: str, monkeypatch) -> list[Image.Image]:
 
     with monkeypatch.context() as patch:  # undone before the test encodes them itself
         patch.setattr(fonts, "png", catch)
-        # Triple Triad's table is drawn on its palette: here in RGB, as test_scaled_images
-        # checks that drawing on the palette gives the same PNG as this one mapped
-        from bot.ui.triad import images as triad
-
-        patch.setattr(triad, "_table_layer", triad._draw_table_layer)
+        # Tables drawn on their palette are drawn here in RGB, as test_scaled_images checks
+        # that drawing on the palette gives the same PNG as this one mapped
+        for drawn_on_palette in PALETTE_TABLES:
+            module = importlib.import_module(f"bot.ui.{drawn_on_palette}.images")
+            patch.setattr(module, "_table_layer", module._draw_table_layer)
         game = GAMES[key]
         seats = [str(100 + i) for i in range(max(game.min_players, 2))]
         state = played(game, game.new(seats, f"palette-{key}", None), random.Random(5), 6)

@@ -3,7 +3,9 @@ layout says at the scale, and a stamped sprite is the picture its painter draws.
 
 from __future__ import annotations
 
+import importlib
 import io
+import random
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -13,6 +15,7 @@ from bot.ui.chupate2 import images as chupate2
 from bot.ui.images.fonts import font
 from bot.ui.images.scaled import ScaledDraw, canvas, scaled_font, scaled_size, sprite, stamp
 from bot.ui.macarena import images as macarena
+from tests.playouts import random_states
 
 BG = (0, 0, 0)
 INK = (255, 255, 255)
@@ -127,16 +130,9 @@ def test_tables_drawn_on_the_shared_layer_leave_it_as_it_was(key):
     assert module._table_layer.cache_info().currsize == len(layers)
 
 
-def test_a_table_drawn_on_its_palette_is_the_table_drawn_in_rgb_and_mapped(monkeypatch):
-    """Triple Triad's table is drawn straight on its module's palette (a copy of its fixed layer
-    already mapped: issue 29), shapes with their palette entries, text on mapped patches of
-    the background: the PNG is byte for byte the one drawing in RGB and mapping gives."""
-    import random
-
+def _triad_cases():
     from bot.i18n import translator
-    from bot.ui.triad import images as triad
     from games.triad import GAME
-    from tests.playouts import random_states
 
     names = {"a": "🤖 CPU 1 (normal)", "b": "Alejandra Fernández"}.__getitem__
     cases = []
@@ -145,13 +141,71 @@ def test_a_table_drawn_on_its_palette_is_the_table_drawn_in_rgb_and_mapped(monke
         start.round = n  # the round of Sudden Death on the status line too
         for state in random_states(GAME, start, random.Random(n), 12):
             for seat in (None, "a"):
-                cases.append((GAME.view(state, seat), translator(("es", "en")[n])))
-    assert triad._table_layer((None,) * 9, ("",) * 9, "x").mode == "P"
-    on_palette = [triad.render_table(view, tr, names) for view, tr in cases]
-    monkeypatch.setattr(triad, "_table_layer", triad._draw_table_layer)  # RGB, mapped at the end
-    assert triad._table_layer((None,) * 9, ("",) * 9, "x").mode == "RGB"
-    in_rgb = [triad.render_table(view, tr, names) for view, tr in cases]
+                cases.append((GAME.view(state, seat), translator(("es", "en")[n]), names))
+    return cases
+
+
+def _chupate2_cases():
+    from bot.i18n import translator
+    from games.chupate2 import GAME
+
+    cases = []
+    setups = [(2, None), (3, {"points": "50"}), (4, {"points": "150", "teams": "pairs"})]
+    for n, (players, options) in enumerate(setups):
+        seats = [f"s{k}" for k in range(players)]
+        names = {s: ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")[k]
+                 for k, s in enumerate(seats)}  # fmt: skip
+        start = GAME.new(seats, f"palette-{n}", options)
+        states = list(random_states(GAME, start, random.Random(n), 400))
+        for state in states[:: max(1, len(states) // 14)] + states[-2:]:  # the end too
+            cases.append((GAME.view(state, None), translator(("es", "en")[n % 2]), names))
+    return cases
+
+
+def _amapatolli_cases():
+    from bot.i18n import translator
+    from games.amapatolli import GAME
+
+    cases = []
+    for n, players in enumerate((2, 3, 4)):
+        seats = [f"s{k}" for k in range(players)]
+        names = {s: ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")[k]
+                 for k, s in enumerate(seats)}  # fmt: skip
+        start = GAME.new(seats, f"palette-{n}", None)
+        states = list(random_states(GAME, start, random.Random(n), 400))
+        for state in states[:: max(1, len(states) // 14)] + states[-2:]:  # the end too
+            cases.append((GAME.view(state, None), translator(("es", "en")[n % 2]), names))
+    return cases
+
+
+PALETTE_TABLES = {
+    "triad": _triad_cases,
+    "chupate2": _chupate2_cases,
+    "amapatolli": _amapatolli_cases,
+}
+# A fixed layer of each (its ``_table_layer``'s arguments)
+LAYER_PROBES = {
+    "triad": ((None,) * 9, ("",) * 9, "x"),
+    "chupate2": (500, True, "x"),
+    "amapatolli": (True, "x", "y"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(PALETTE_TABLES))
+def test_a_table_drawn_on_its_palette_is_the_table_drawn_in_rgb_and_mapped(key, monkeypatch):
+    """Tables are drawn straight on their module's palette (a copy of their fixed layer already
+    mapped: issue 29), shapes with their palette entries, cards from sprites on the palette,
+    text on mapped patches of the background: the PNG is byte for byte the one drawing in RGB
+    and mapping gives, on many positions (the end, teams, points and computers' names too)."""
+    module = importlib.import_module(f"bot.ui.{key}.images")
+    cases = PALETTE_TABLES[key]()
     assert len(cases) >= 20
+    on_palette = [module.render_table(view, tr, names) for view, tr, names in cases]
+    assert module._table_layer(*LAYER_PROBES[key]).mode == "P"
+    # RGB layers (mapped at the end, by the encoder): every draw then draws in RGB
+    monkeypatch.setattr(module, "_table_layer", module._draw_table_layer)
+    assert module._table_layer(*LAYER_PROBES[key]).mode == "RGB"
+    in_rgb = [module.render_table(view, tr, names) for view, tr, names in cases]
     assert on_palette == in_rgb
 
 

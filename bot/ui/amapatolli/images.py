@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.ui.amapatolli.text import colours_in_force
 from bot.ui.images.fonts import fit_size, font, plain, png_of, text_drawer
-from bot.ui.images.palette import module_colours
+from bot.ui.images.palette import module_colours, to_palette
 from bot.ui.images.scaled import Sprite, canvas, cut_out, drawer, paste, scaled_size, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.amapatolli.view import AmapatolliView, CardView
@@ -176,9 +176,11 @@ _png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 
 
 TABLE_LAYOUT = (900, 460)  # the table's layout units
-# Drawn at 0.7: 630x322 px, still wider than Discord shows a table image (about 550 px), for
-# half the pixels to fill, map and deflate, and names still at 11 px or more (issue 29).
-TABLE_SCALE = 0.7
+# Drawn 550 px wide (550x281), the width Discord shows a table image at (the 630 px of session
+# 18 were drawn and deflated only to be shrunk by the client), for 24 % fewer pixels; names at
+# 11 px (``NAME_SIZE``), issue 29.
+TABLE_SCALE = 550 / TABLE_LAYOUT[0]
+NAME_SIZE = 18  # a seat's name, in layout units: 11 px at the scale
 TABLE_SIZE = scaled_size(TABLE_LAYOUT, TABLE_SCALE)  # the image's pixels
 SEAT_NAME_W = 370  # the seat names' column on the table image
 
@@ -203,7 +205,13 @@ def _table_layer(clockwise: bool, last_card: str, direction: str) -> Image.Image
     """What every table turning this way shows: the felt, the last card's title, the stock's
     picture (its count is the text's), the direction's arrow and word, the seats' panel. Drawn
     once per process and copied for each image (issue 29); nothing drawn over it later reaches
-    under it, so the pixels are the same as drawn in one go."""
+    under it, so the pixels are the same as drawn in one go. Kept on the module's palette: each
+    image is drawn straight on it (no RGB copy to map)."""
+    return to_palette(_draw_table_layer(clockwise, last_card, direction), module_colours(__name__))
+
+
+def _draw_table_layer(clockwise: bool, last_card: str, direction: str) -> Image.Image:
+    """``_table_layer`` in RGB."""
     width, height = TABLE_LAYOUT
     image, draw = canvas(TABLE_LAYOUT, TABLE, TABLE_SCALE)
     _text(draw, (40, 22), last_card, 20, DIM)
@@ -224,7 +232,9 @@ def render_table(
     key = "amapatolli.table.direction.cw" if clockwise else "amapatolli.table.direction.ccw"
     layer = _table_layer(clockwise, tr("amapatolli.table.last_card"), tr(key))
     image = layer.copy()
-    draw = drawer(image, TABLE_SCALE)
+    colours = module_colours(__name__)
+    draw = drawer(image, TABLE_SCALE, TABLE, colours)  # left of the seats' panel: on the felt
+    on_panel = drawer(image, TABLE_SCALE, PANEL, colours)
 
     def name(seat: str | None) -> str:
         if seat is None:
@@ -248,18 +258,25 @@ def render_table(
     if view.finished:
         winners = ", ".join(name(s) for s in view.winners)
         text = tr("amapatolli.table.winner", player=winners)
-        _text(draw, (rx + 16, y), text, 22, GOLD, max_width=rw - 32)
+        _text(on_panel, (rx + 16, y), text, 22, GOLD, max_width=rw - 32)
         y += 32
         if view.end_reason == "blocked":
             text = tr("amapatolli.table.blocked")
-            _text(draw, (rx + 16, y), text, _fit(text, 15, rw - 32), TEXT)
+            _text(on_panel, (rx + 16, y), text, _fit(text, 15, rw - 32), TEXT)
             y += 24
         y += 6
     row_h = min(46, (height - 36 - y) // max(1, len(view.seats)))
     for seat in view.seats:
         winner = seat in view.winners
         label = name(seat)
-        _text(draw, (rx + 18, y + 2), label, 17, GOLD if winner else TEXT, max_width=SEAT_NAME_W)
+        _text(
+            on_panel,
+            (rx + 18, y + 2),
+            label,
+            NAME_SIZE,
+            GOLD if winner else TEXT,
+            max_width=SEAT_NAME_W,
+        )
         y += row_h
     return _png(image)
 

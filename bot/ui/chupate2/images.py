@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 from bot.ui.chupate2.text import COLOUR_WORD, hand_groups
 from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
+from bot.ui.images.palette import module_colours, to_palette
 from bot.ui.images.scaled import canvas, drawer, stamp
 from bot.ui.images.symbols import SHAPE, draw_shape
 from games.chupate2.actions import Play
@@ -225,9 +226,10 @@ def seat_name_width(view: Chupate2View) -> int:
 
 # ----- the table --------------------------------------------------------------------------------
 TABLE_W = 900  # the table's layout units
-# Drawn at 0.7: 630 px wide, still wider than Discord shows a table image (about 550 px), for
-# half the pixels to fill, map and deflate, and names still at 11 px or more (issue 29).
-TABLE_SCALE = 0.7
+# Drawn 550 px wide, the width Discord shows a table image at (the 630 px of session 18 were
+# drawn and deflated only to be shrunk by the client), for 24 % fewer pixels; names still at
+# 12 px, the smallest words (a team's, the points) at 9.8 (issue 29).
+TABLE_SCALE = 550 / TABLE_W
 CENTRE_H = 330
 MEDIUM_SIZE = 20
 SEAT_ROW_H = 46
@@ -272,7 +274,13 @@ def _table_layer(height: int, clockwise: bool, direction: str) -> Image.Image:
     """What every table of ``height`` (its seat count) turning this way shows: the felt, the
     stock's picture, the direction's arrows and word, the seats' panel. Drawn once per process
     and copied for each image (issue 29: 0.30 ms of drawing became a 0.04 ms copy); nothing
-    drawn over it later reaches under it, so the pixels are the same as drawn in one go."""
+    drawn over it later reaches under it, so the pixels are the same as drawn in one go. Kept
+    on the module's palette: each image is drawn straight on it (no RGB copy to map)."""
+    return to_palette(_draw_table_layer(height, clockwise, direction), module_colours(__name__))
+
+
+def _draw_table_layer(height: int, clockwise: bool, direction: str) -> Image.Image:
+    """``_table_layer`` in RGB."""
     image, draw = canvas((TABLE_W, height), FELT, TABLE_SCALE)
     for i in range(3):  # the stock's picture; how many it holds is the text's
         stamp(draw, draw_back, STOCK_X + i * 3, CARD_Y - i * 3, CARD_BOX[0], CARD_BOX[1])
@@ -291,7 +299,9 @@ def render_table(
     clockwise = view.direction > 0
     direction = tr("chupate2.image.direction_cw" if clockwise else "chupate2.image.direction_ccw")
     image = _table_layer(height, clockwise, direction).copy()
-    draw = drawer(image, TABLE_SCALE)
+    colours = module_colours(__name__)
+    draw = drawer(image, TABLE_SCALE, FELT, colours)  # above the seats' panel: text on the felt
+    on_panel = drawer(image, TABLE_SCALE, PANEL, colours)
     small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
 
     # the top card (over the one before it) and what is in force
@@ -346,7 +356,7 @@ def render_table(
         row_y = y + i * SEAT_ROW_H
         label = _seat_name(seat, i, tr, names)
         draw_text(
-            draw,
+            on_panel,
             (SEAT_NAME_X, row_y + 8),
             label,
             MEDIUM_SIZE,
@@ -357,9 +367,9 @@ def render_table(
             x = 250
             team = view.team_of[seat]
             team_colour = COLOURS[team % len(COLOURS)]
-            draw.ellipse((x, row_y + 10, x + 18, row_y + 28), fill=RGB[team_colour])
-            draw_colour_shape(draw, team_colour, x + 9, row_y + 19, 5, on_colour=True)
-            draw.text(
+            on_panel.ellipse((x, row_y + 10, x + 18, row_y + 28), fill=RGB[team_colour])
+            draw_colour_shape(on_panel, team_colour, x + 9, row_y + 19, 5, on_colour=True)
+            on_panel.text(
                 (x + 26, row_y + 10), tr("chupate2.image.team", team=team + 1), font=small, fill=DIM
             )
         if view.target is not None:
@@ -367,7 +377,7 @@ def render_table(
                 points = view.team_scores[view.team_of[seat]]
             else:
                 points = view.scores.get(seat, 0)
-            draw.text(
+            on_panel.text(
                 (TABLE_W - 24, row_y + 10),
                 tr("chupate2.image.points", points=points),
                 font=medium,

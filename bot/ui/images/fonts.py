@@ -247,6 +247,11 @@ def draw_robot(
     draw.line((x + w * 0.3, mouth, x + w * 0.7, mouth), fill=fill, width=line)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=256)  # per font and anchor: a robot is drawn as high as a capital
+def _capital_box(f: Font, anchor: str) -> tuple[float, float, float, float]:
+    return f.getbbox("H", anchor=anchor)
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -276,7 +281,7 @@ def draw_text(
     run_anchor = "l" + vertical
     for run in runs:
         if run == ROBOT:
-            _, cap_top, _, cap_bottom = f.getbbox("H", anchor=run_anchor)
+            _, cap_top, _, cap_bottom = _capital_box(f, run_anchor)
             height = (cap_bottom - cap_top) * 1.3
             draw_robot(draw, x + size * 0.02, y + cap_bottom - height, height, fill)
             x += _robot_advance(size)

@@ -140,12 +140,40 @@ class ScaledDraw:
         """Text on a "P" canvas: drawn on an RGB patch of the background, mapped, pasted."""
         if self.background is None:
             raise ValueError("text on a palette canvas needs the background it is drawn on")
-        left, top, right, bottom = _ink_box(font, text, anchor, kwargs.get("stroke_width", 0))
-        if right <= left or bottom <= top:
-            return  # nothing to draw (blank text)
-        patch = Image.new("RGB", (right - left, bottom - top), self.background)
-        ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
-        self.draw._image.paste(to_palette(patch, self.colours), (at[0] + left, at[1] + top))
+        keywords = tuple(sorted(kwargs.items()))
+        found = _text_patch(text, fill, font, anchor, self.background, self.colours, args, keywords)
+        if found is not None:
+            patch, left, top = found
+            self.draw._image.paste(patch, (at[0] + left, at[1] + top))
+
+
+# Mapped text patches kept per process: a table's names, labels and counts come back image
+# after image (a patch is its text's ink box, a few hundred bytes in "P").
+TEXT_PATCHES = 4096
+
+
+@functools.lru_cache(maxsize=TEXT_PATCHES)
+def _text_patch(
+    text: str,
+    fill: Any,
+    font: Any,
+    anchor: str | None,
+    background: RGB,
+    colours: tuple[RGB, ...],
+    args: tuple[Any, ...],
+    keywords: tuple[tuple[str, Any], ...],
+) -> tuple[Image.Image, int, int] | None:
+    """``text`` drawn on a patch of ``background`` and mapped to the palette of ``colours``,
+    and where its top-left corner goes from the text's whole-pixel origin (None: no ink).
+    ``args`` and ``keywords``: ``draw.text``'s further arguments. Drawn once per process and look (issue 29: a patch drawn and mapped per text was most of
+    a palette table's drawing)."""
+    kwargs = dict(keywords)
+    left, top, right, bottom = _ink_box(font, text, anchor, kwargs.get("stroke_width", 0))
+    if right <= left or bottom <= top:
+        return None  # nothing to draw (blank text)
+    patch = Image.new("RGB", (right - left, bottom - top), background)
+    ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
+    return to_palette(patch, colours), left, top
 
 
 def _ink_box(font: Any, text: str, anchor: str | None, stroke_width: float) -> tuple[int, ...]:
@@ -222,10 +250,31 @@ SPRITES = 512
 def sprite(painter: Painter, w: float, h: float, scale: float, *what: Hashable) -> Sprite:
     """What ``painter`` draws at ``w`` x ``h`` and ``scale`` (of ``what``): drawn once per
     process, pasted wherever it is wanted."""
+    return cut_out(_painted(painter, w, h, scale, what))
+
+
+@functools.lru_cache(maxsize=SPRITES)
+def palette_sprite(
+    painter: Painter, w: float, h: float, scale: float, colours: tuple[RGB, ...], *what: Hashable
+) -> Sprite:
+    """``sprite`` kept on the palette of ``colours``, for a canvas already on it (a "P" one):
+    its pixels are each mapped as the whole image would map them. Pillow cannot blend palette
+    entries: a pixel the painter half covered (only text running past a card's edge does) is
+    taken whole or not at all."""
+    picture = cut_out(_painted(painter, w, h, scale, what), colours)
+    if picture.mask.mode == "1":
+        return picture
+    whole = picture.mask.point(lambda alpha: 255 if alpha >= 128 else 0)
+    return Sprite(picture.picture, whole.convert("1", dither=Image.Dither.NONE))
+
+
+def _painted(
+    painter: Painter, w: float, h: float, scale: float, what: tuple[Hashable, ...]
+) -> Image.Image:
     size = (math.ceil(w * scale) + 2, math.ceil(h * scale) + 2)
     image = Image.new("RGBA", size, (0, 0, 0, 0))
     painter(drawer(image, scale), 0, 0, w, h, *what)
-    return cut_out(image)
+    return image
 
 
 def scale_of(draw: ImageDraw.ImageDraw) -> float:
@@ -251,5 +300,10 @@ def stamp(
     *what: Hashable,
 ) -> None:
     """``painter(draw, x, y, w, h, *what)``, pasted from its ``sprite`` (the same pixels, at most
-    half a pixel away; a table draws up to 80 card backs, each three shapes)."""
-    paste(draw, sprite(painter, w, h, scale_of(draw), *what), x, y)
+    half a pixel away; a table draws up to 80 card backs, each three shapes); on a palette
+    canvas from its ``palette_sprite``."""
+    if isinstance(draw, ScaledDraw) and draw.draw.mode == "P":
+        picture = palette_sprite(painter, w, h, draw.scale, draw.colours, *what)
+    else:
+        picture = sprite(painter, w, h, scale_of(draw), *what)
+    paste(draw, picture, x, y)

@@ -129,7 +129,7 @@ def test_render_table_and_hand_for_played_states(locale):
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         table = render_table(GAME.view(state, None), tr, names={"s0": "Ana 🤖", "s1": "B" * 40})
         width, height = _png_size(table)
-        # laid out 900 wide, drawn at TABLE_SCALE (630 px)
+        # laid out 900 wide, drawn at TABLE_SCALE (550 px, the width Discord shows it at)
         assert (width, height) == scaled_size((900, 330 + 20 + 46 * n + 16), TABLE_SCALE)
         assert len(table) < 300_000
         hand = render_hand(GAME.view(state, "s0"), tr)
@@ -143,10 +143,10 @@ def test_render_special_cards_big_hand_and_empty_hand():
     big += ["Wa", "Wb"]  # 34 cards in 5 colour groups
     state = make_state({"a": big, "b": ["Fb"]}, "Fa", colour="g", phase="challenge", pending=4)
     assert _png_size(render_hand(GAME.view(state, "a"), tr)) == (900, 20 + 5 * 130)
-    assert _png_size(render_table(GAME.view(state, "a"), tr))[0] == 630
+    assert _png_size(render_table(GAME.view(state, "a"), tr))[0] == 550
     assert _png_size(render_hand(GAME.view(state, None), tr)) == (900, 150)
     wild_first = make_state({"a": ["r1a"], "b": ["g1a"]}, "Wa", colour=None, phase="colour")
-    assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 630
+    assert _png_size(render_table(GAME.view(wild_first, None), tr))[0] == 550
 
 
 def test_presenter_helpers_put_cards_and_colours_into_words():
