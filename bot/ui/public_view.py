@@ -387,9 +387,11 @@ class PublicTable:
     def token_to_spare(self, table: Table) -> bool:
         """Whether ``table``'s public message has an interaction token that edits it for
         ``TOKEN_SPARE`` seconds more at least: a press on it need not be answered on it (a
-        deferred update, for a token) to keep it edited outside the bot token's limit."""
+        deferred update, for a token) to keep it edited outside the bot token's limit. Never
+        on a table that lives on tokens alone (``bot/ui/anywhere.py``): each press's token
+        keeps it from pausing."""
         message_id = table.record.message_id
-        if not message_id:
+        if not message_id or table.interaction_only:
             return False
         hook = self.k.tokens.fresh(("public", table.id), int(message_id))
         return hook is not None and hook.until - self.k.tokens.clock() >= TOKEN_SPARE
