@@ -120,6 +120,7 @@ class PublicTable:
                 )
                 stage_done("render")
                 metrics.count("why.public_edit")
+                metrics.count(_edit_kind(table, slot, version))
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
@@ -204,6 +205,7 @@ class PublicTable:
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 metrics.count("why.public_edit")
+                metrics.count(_edit_kind(table, slot, version))
                 if not await self.k.edit_through_token(
                     ("public", table.id), int(message_id), payload, "public_hook_edit"
                 ):
@@ -453,3 +455,17 @@ class PublicTable:
         slot = self._slots.get(table_id)
         if slot is not None:
             slot.shown_version = None
+
+
+def _edit_kind(table: Table, slot: Slot, version: int) -> str:
+    """What an edit of the public message shows, counted (``public_edit.*``, printed per move
+    by ``bench/load.py``): a lobby, a game's next version(s), the same version again (names,
+    "Volver", a restart), or the end (or the closing)."""
+    status = table.record.status
+    if slot.final or status not in ("lobby", "playing"):
+        return "public_edit.end"
+    if status == "lobby":
+        return "public_edit.lobby"
+    if slot.shown_version is not None and version <= slot.shown_version:
+        return "public_edit.same_version"
+    return "public_edit.playing"
