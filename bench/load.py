@@ -712,6 +712,8 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         # and token edits name them) and by purpose (``why.*``: whose view, and why it is sent)
         "requests_per_move_by_kind": per_move_of(m.figures.counts, "rest.", per_move),
         "requests_per_move_by_purpose": per_move_of(m.figures.counts, "why.", per_move),
+        # the public message's edits by what they show (lobby, playing, same_version, end)
+        "public_edits_per_move_by_kind": per_move_of(m.figures.counts, "public_edit.", per_move),
         "http_statuses": {str(k): v for k, v in sorted(stats.statuses.items())},
         "bot_cpu_pct": m.bot_cpu_pct,
         # CPU time per move (less sensitive to a shared machine than latencies): the bot's own

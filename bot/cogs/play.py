@@ -316,16 +316,17 @@ class PlayCog(commands.Cog):
             return
         payload = self._private(interaction, table_id, page)
         table = self.bot.tables.registry.get(table_id)
-        version = table.version  # what the payload shows
+        version, turn = table.version, _their_turn(table, seat)  # what the payload shows
         listener = self.bot.listener
         ephemerals = listener.ephemerals
         previous = ephemerals.pop(table_id, seat)  # replaced by this press's hand
         if listener.public.token_to_spare(table):
             if await self._answer_press(interaction, table, seat, payload, version, deadline):
+                listener.private.hand_shown(table_id, seat, turn)
                 await ephemerals.retire(previous)
                 return
             payload = self._private(interaction, table_id, page)  # (the late one was cancelled)
-            version = table.version
+            version, turn = table.version, _their_turn(table, seat)
         # A deferred update of the table (its token edits the public message from now on) and
         # the hand as an ephemeral follow-up (edited through that same token while it lives).
         pending = _pending_commands(interaction)
@@ -353,6 +354,7 @@ class PlayCog(commands.Cog):
             image=image,
             pressed=True,
         )
+        listener.private.hand_shown(table_id, seat, turn)
         await pending.settle(interaction)
         await self.bot.remember(interaction)
         await ephemerals.retire(previous)
@@ -648,6 +650,10 @@ class PlayCog(commands.Cog):
                 translator(user_locale(interaction)),
                 version=table.version if table is not None else None,  # what it was shown
             )
+
+
+def _their_turn(table: Table, seat: str) -> bool:
+    return table.state is not None and seat in table.game.to_act(table.state)
 
 
 def _is_private_view(interaction: discord.Interaction) -> bool:

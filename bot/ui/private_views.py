@@ -41,11 +41,15 @@ class PrivateViews:
 
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
-        (``answer_in_place``): the DM worker waits until ``release_private``."""
+        (``answer_in_place``): the DM and live hand's workers wait until ``release_private``
+        (the hand's, not held, showed the mover the change of their move twice: the answer,
+        then an edit of the same version)."""
         self._slots.hold((table_id, seat))
+        self._hands.hold((table_id, seat))
 
     def release_private(self, table_id: int, seat: str) -> None:
         self._slots.release((table_id, seat))
+        self._hands.release((table_id, seat))
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
@@ -81,6 +85,16 @@ class PrivateViews:
                 slot.waiting = waiting
 
         self._hands.kick((table.id, seat), work)
+
+    def hand_shown(self, table_id: int, seat: str, waiting: bool) -> None:
+        """``seat``'s live "Ver mi mano" hand was shown anew by a click's or a press's answer,
+        ``waiting`` (their turn) or not: the next change is judged by what it shows now (a
+        mover's answer shows the turn passed: the changes after it wait like any waiting
+        hand's, ``WaitingHands.held_back``), and a wait under way ends."""
+        slot = self._hands.get((table_id, seat))
+        if slot is not None:
+            slot.waiting = waiting
+        self.waiting.answered("hand", table_id, seat)
 
     def _private_digest(self, table: Table, seat: str) -> tuple[str, bool]:
         """(digest of what ``seat``'s view payload shows, its turn)."""
@@ -423,7 +437,8 @@ class PrivateViews:
                 slot.clickable = payload.view is not None
                 self.waiting.answered("dm", table.id, seat)
             elif interaction.guild_id is not None or _in_group_dm(interaction):
-                pass  # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
+                # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
+                self.hand_shown(table.id, seat, waiting)
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
             elif payload.view is None and interaction.message.id in slot.older:

@@ -120,6 +120,7 @@ class PublicTable:
                 )
                 stage_done("render")
                 metrics.count("why.public_edit")
+                metrics.count(_edit_kind(table, slot, version))
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
@@ -204,6 +205,7 @@ class PublicTable:
             if message_id:
                 image = await finish(payload, shown=slot.image, wanted=wanted)
                 metrics.count("why.public_edit")
+                metrics.count(_edit_kind(table, slot, version))
                 if not await self.k.edit_through_token(
                     ("public", table.id), int(message_id), payload, "public_hook_edit"
                 ):
@@ -387,9 +389,11 @@ class PublicTable:
     def token_to_spare(self, table: Table) -> bool:
         """Whether ``table``'s public message has an interaction token that edits it for
         ``TOKEN_SPARE`` seconds more at least: a press on it need not be answered on it (a
-        deferred update, for a token) to keep it edited outside the bot token's limit."""
+        deferred update, for a token) to keep it edited outside the bot token's limit. Never
+        on a table that lives on tokens alone (``bot/ui/anywhere.py``): each press's token
+        keeps it from pausing."""
         message_id = table.record.message_id
-        if not message_id:
+        if not message_id or table.interaction_only:
             return False
         hook = self.k.tokens.fresh(("public", table.id), int(message_id))
         return hook is not None and hook.until - self.k.tokens.clock() >= TOKEN_SPARE
@@ -451,3 +455,17 @@ class PublicTable:
         slot = self._slots.get(table_id)
         if slot is not None:
             slot.shown_version = None
+
+
+def _edit_kind(table: Table, slot: Slot, version: int) -> str:
+    """What an edit of the public message shows, counted (``public_edit.*``, printed per move
+    by ``bench/load.py``): a lobby, a game's next version(s), the same version again (names,
+    "Volver", a restart), or the end (or the closing)."""
+    status = table.record.status
+    if slot.final or status not in ("lobby", "playing"):
+        return "public_edit.end"
+    if status == "lobby":
+        return "public_edit.lobby"
+    if slot.shown_version is not None and version <= slot.shown_version:
+        return "public_edit.same_version"
+    return "public_edit.playing"

@@ -192,3 +192,46 @@ async def test_a_view_step_on_a_held_hand_is_answered_on_it_and_their_turn_reach
 
 def _macarena_to_act(table) -> set[str]:
     return set(MACARENA.to_act(table.oracle.state))
+
+
+async def test_a_mover_s_ver_mi_mano_hand_waits_after_the_answer_to_his_move(fake_discord, mesa):
+    """Bob plays from his live "Ver mi mano" hand: his click is answered on it, showing his
+    turn passed; the changes after it (others' moves he waits through) are held like any
+    waiting hand's, not each edited at once because the hand showed his turn before."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED, hand_size=7)
+    bob_seat = str(bob.id)
+    private = mesa.bot.listener.private
+    hands = private._hands
+    while not table.oracle.finished:
+        await mesa.bot.listener.drain()
+        shows_turn = (slot := hands.get((table.table_id, bob_seat))) is not None and slot.waiting
+        if not shows_turn or bob_seat in _after_next_move(table):
+            await table.move()  # (until his live hand was brought to his turn by a change)
+            continue
+        private.waiting.schedule = timers = RecordedTimers()
+        private.waiting.every = HOUR
+        await table.move()  # his move, answered on his hand...
+        await mesa.bot.listener.drain()
+        hand = table.hand_views(bob)[-1]
+        shown, edits = view_version(hand), len(hand.versions)
+        assert shown == table.oracle.version
+        # ...once: the hand's worker does not edit it again with the same version
+        shows = [view_version(v) for v in hand.versions] + [shown]
+        assert shows.count(shown) == 1, shows
+        if bob_seat in _after_next_move(table):  # (his turn again at once: never held)
+            private.waiting.every = 2.0
+            continue
+        await table.move()  # another player's move: he waits
+        key = ("hand", table.table_id, bob_seat)
+        wait = await until(lambda k=key: private.waiting._held.get(k), "the change held")
+        assert view_version(hand) == shown and len(hand.versions) == edits  # not edited yet
+        assert wait.timer is not None and wait.timer.delay == HOUR and timers.all
+        wait.timer.fire()
+        latest = table.oracle.version
+        await until(lambda h=hand, v=latest: view_version(h) == v, "the held hand shown")
+        assert len(hand.versions) == edits + 1
+        return
+    raise AssertionError("no move of his left him waiting two changes")
