@@ -15,7 +15,9 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
@@ -26,8 +28,7 @@ from discord.utils import MISSING
 from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
 from yarl import URL
 
-from bot.ui import v2
-from bot.ui.http_gate import answer_kind
+from bot.ui import http_gate, v2
 from bot.ui.rendering import ImageRequest
 
 log = logging.getLogger(__name__)
@@ -199,62 +200,122 @@ async def send(
     proxy: str | None = None,
     proxy_auth: Any = None,
 ) -> None:
-    """``method url`` with ``params``' body, the answer unread (see above); ``bucket`` is
-    discord.py's bucket of the route: (its webhook or interaction id, its token)."""
+    """``method url`` with ``params``' body through a webhook token, the answer unread (see
+    above); ``bucket`` is discord.py's bucket of the route: (its webhook id, its token), whose
+    lock discord.py's own requests of that token share."""
     adapter: Any = async_context.get()
     lock = adapter._locks.get(bucket)
     if lock is None:
         adapter._locks[bucket] = lock = asyncio.Lock()
+    async with AsyncDeferredLock(lock) as deferred:
+        await _attempts(method, url, bucket[0], params, session, proxy, proxy_auth, deferred)
+
+
+async def send_callback(
+    interaction_id: int,
+    url: URL,
+    params: MultipartParameters,
+    *,
+    session: Any,
+    proxy: str | None = None,
+    proxy_auth: Any = None,
+) -> None:
+    """An interaction's callback (``POST url``) with ``params``' body, the answer unread. Its
+    bucket, (the interaction, its token), serves this one request: an interaction is answered
+    once. So no bucket lock, and no wait after it for the bucket's next request (discord.py
+    holds its caller that long)."""
+    await _attempts("POST", url, interaction_id, params, session, proxy, proxy_auth, deferred=None)
+
+
+# A JSON body's headers: one read-only mapping for every request (aiohttp copies it).
+_JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": JSON_TYPE})
+
+
+async def _attempts(
+    method: str,
+    url: URL,
+    owner: Any,
+    params: MultipartParameters,
+    session: Any,
+    proxy: str | None,
+    proxy_auth: Any,
+    deferred: AsyncDeferredLock | None,
+) -> None:
+    """``AsyncWebhookAdapter.request``'s tries: 429s (``Via``: Discord's own) and 5xx waited
+    out and sent again, up to five times; an error raised as discord.py raises it. ``owner``
+    is the webhook's (or the answered interaction's) id; ``deferred`` the bucket's lock, held
+    (None: a callback, ``send_callback``). A route exempt from the global limit: straight to
+    the session under the gate, timed here as the gate would (``http_gate.answered``; a
+    callback's ``callback_sent``)."""
+    callback = deferred is None
     body = None if params.payload is None else orjson.dumps(params.payload)
     files = params.files or []
+    kind = "callback" if callback else "webhook"
     response: Any = None
     answer: Any = None
-    async with AsyncDeferredLock(lock) as deferred:
-        for attempt in range(5):
-            for file in files:
-                file.reset(seek=attempt)
-            data: Any = body
-            headers = {"Content-Type": JSON_TYPE} if body is not None else {}
-            if params.multipart:
-                data, headers["Content-Type"] = multipart(params.multipart)
-            try:
-                async with session.request(
-                    method, url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
-                ) as response:
-                    raw = await response.read()  # read whole: the connection is kept alive
-                    status = response.status
-                    if status != 429 and response.headers.get("X-Ratelimit-Remaining") == "0":
-                        deferred.delay_by(discord.utils._parse_ratelimit_header(response))
-                    if 300 > status >= 200:
-                        return
-                    answer = _answer(response, raw)
-                    if status == 429:
-                        if not response.headers.get("Via"):
-                            raise discord.HTTPException(response, answer)
-                        retry_after = float(answer["retry_after"])
-                        log.warning(
-                            "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
-                            bucket[0],
-                            retry_after,
-                        )
-                        await asyncio.sleep(retry_after)
-                        continue
-                    if status >= 500:
-                        await asyncio.sleep(1 + attempt * 2)
-                        continue
-                    if status == 403:
-                        raise discord.Forbidden(response, answer)
-                    if status == 404:
-                        raise discord.NotFound(response, answer)
-                    raise discord.HTTPException(response, answer)
-            except OSError as exc:
-                if attempt < 4 and exc.errno in (54, 10054):
+    for attempt in range(5):
+        for file in files:
+            file.reset(seek=attempt)
+        data: Any = body
+        headers: Mapping[str, str] = _JSON_HEADERS if body is not None else {}
+        if params.multipart:
+            data, content_type = multipart(params.multipart)
+            headers = {"Content-Type": content_type}
+        start = time.perf_counter()
+        if callback:
+            http_gate.callback_sent(http_gate.made_at(int(owner)), _callback_kind(params), start)
+        try:
+            async with http_gate.exempt_request(
+                session, method, url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
+            ) as response:
+                http_gate.answered(kind, start)
+                raw = await response.read()  # read whole: the connection is kept alive
+                status = response.status
+                if (
+                    deferred is not None
+                    and status != 429
+                    and response.headers.get("X-Ratelimit-Remaining") == "0"
+                ):
+                    deferred.delay_by(discord.utils._parse_ratelimit_header(response))
+                if 300 > status >= 200:
+                    return
+                answer = _answer(response, raw)
+                if status == 429:
+                    if not response.headers.get("Via"):
+                        raise discord.HTTPException(response, answer)
+                    retry_after = float(answer["retry_after"])
+                    log.warning(
+                        "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
+                        owner,
+                        retry_after,
+                    )
+                    await asyncio.sleep(retry_after)
+                    continue
+                if status >= 500:
                     await asyncio.sleep(1 + attempt * 2)
                     continue
-                raise
+                if status == 403:
+                    raise discord.Forbidden(response, answer)
+                if status == 404:
+                    raise discord.NotFound(response, answer)
+                raise discord.HTTPException(response, answer)
+        except OSError as exc:
+            if attempt < 4 and exc.errno in (54, 10054):
+                await asyncio.sleep(1 + attempt * 2)
+                continue
+            raise
     if response is not None and response.status >= 500:
         raise discord.DiscordServerError(response, answer)
     raise discord.HTTPException(response, answer)
+
+
+def _callback_kind(params: MultipartParameters) -> str:
+    """A callback's kind in the timings (``http_gate.answer_kind`` of its body, read off the
+    parameters instead): a body with files is ``files``."""
+    if params.multipart:
+        return "files"
+    payload = params.payload
+    return http_gate.answer_kind_of(payload.get("type") if payload is not None else None)
 
 
 def _answer(response: Any, raw: bytes) -> Any:
@@ -335,14 +396,8 @@ def callbacks_unread(adapter: AsyncWebhookAdapter | None = None) -> None:
                 params=params,
             )
         url = token_url(f"/interactions/{interaction_id}/{quoted(token)}/callback")
-        sent = send(
-            "POST",
-            url,
-            (interaction_id, token),
-            params,
-            session=session,
-            proxy=proxy,
-            proxy_auth=proxy_auth,
+        sent = send_callback(
+            interaction_id, url, params, session=session, proxy=proxy, proxy_auth=proxy_auth
         )
         return _unread_answer(sent, interaction_id)
 
@@ -358,7 +413,7 @@ def _answer_unread(params: MultipartParameters) -> bool:
         return params.payload.get("type") in _UNREAD_TYPES
     for part in params.multipart or ():
         if part.get("name") == "payload_json":
-            return answer_kind(part.get("value")) in _UNREAD_KINDS
+            return http_gate.answer_kind(part.get("value")) in _UNREAD_KINDS
     return False
 
 
