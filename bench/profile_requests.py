@@ -1,21 +1,28 @@
-"""Where the bot's CPU goes per REST request (issue 29 item 3): a table message's edit through
-an interaction token, the way the bot sends it (discord.py's ``AsyncWebhookAdapter``, the
-session wrapped by ``bot/ui/http_gate.py`` or not), against a small aiohttp server in another
-process (its CPU is not counted) answering with a message's JSON, as Discord does. Also a
-click's update (an interaction callback of type 7, through discord.py's ``edit_message``) with
-Discord's answer asked for and parsed (discord.py's way) and not (``bot.ui.payload.
-callbacks_unread``), and the views' own edit (``bot.ui.payload.edit_followup``, its answer
-unread), each with a JSON body and with a PNG.
+"""Where the bot's CPU goes per REST request (issue 29): ONE request of each kind the bot sends
+on its hot path, the way it sends it, measured two ways.
 
-    .venv/bin/python bench/profile_requests.py [--requests 600] [--top 15]
-    .venv/bin/python bench/profile_requests.py --loop asyncio,uvloop --top 0   # both loops
+1. The bot's side alone: our code and discord.py's around the request (building the body, the
+   bucket lock, the gate, the timings, the errors), the HTTP session replaced by a stub that
+   answers at once (no aiohttp, no socket): the part of a request this code base decides.
+2. Against a small aiohttp server in another process (its CPU is not counted) answering as
+   Discord does (an edit with the message's JSON, a callback with 204): the whole request,
+   aiohttp and the socket included, beside aiohttp's own floor (a bare ``session.request``).
 
-Per kind (a JSON body; a body with a PNG, multipart): this process's CPU per request
-(``time.process_time``, the best of three rounds) and the socket writes per request (each a
-system call on the event loop's thread), then the top functions of the image edit through the
-gate (cProfile, own time). Also says whether discord.py serialises with orjson. ``--loop``:
-the event loop(s) measured, asyncio's (the default) and uvloop's (``python -m bot``'s since
-session 15, ``bot.__main__.loop_factory``; its socket writes are not counted). Figures only.
+The kinds: a table message's edit through an interaction token (``bot.ui.payload.
+edit_followup``, the views' way), JSON and with a PNG (multipart); a click's update (type 7)
+and deferred update (type 6) through discord.py's ``InteractionResponse`` with
+``callbacks_unread``; and discord.py's own edit of a webhook message (``AsyncWebhookAdapter``,
+what ``edit_original_response`` sends, its answer parsed) for comparison.
+
+    .venv/bin/python bench/profile_requests.py [--requests 1000] [--rounds 7] [--top 0]
+    .venv/bin/python bench/profile_requests.py --bot-root /work/main   # main's code, same bench
+
+Figures: this process's CPU per request (``getrusage``: user + system), the best and the
+median of ``--rounds`` interleaved rounds (the kinds take turns, so a loaded machine's noise
+falls on all alike); for the server, also the involuntary context switches per request (the
+server woken by the request preempting the bot: what a sampling profiler sees as time "in"
+the socket write). ``--top N``: cProfile's top functions of the token edit against the server.
+``--loop``: uvloop (``python -m bot``'s loop, the default) or asyncio. Figures only.
 """
 
 from __future__ import annotations
@@ -26,16 +33,17 @@ import cProfile
 import io
 import json
 import pstats
+import resource
 import socket
+import statistics
 import subprocess
 import sys
 import time
-from asyncio import selector_events
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 MESSAGE = {  # what Discord answers an edit with (about the size of a table message's)
     "id": "2",
@@ -57,6 +65,20 @@ MESSAGE = {  # what Discord answers an edit with (about the size of a table mess
     "embeds": [],
     "timestamp": "2026-12-05T00:00:00+00:00",
 }
+# A click as the gateway delivers it (the interaction's id is a snowflake of "now").
+INTERACTION: dict[str, Any] = {
+    "id": "5",
+    "application_id": "1",
+    "type": 3,
+    "token": "aW50ZXJhY3Rpb246MTQ0qfa-IVL_mu3xCD" * 6,  # about a real token's length
+    "version": 1,
+    "attachment_size_limit": 10_485_760,
+    "channel_id": "3",
+    "data": {"custom_id": "x", "component_type": 2},
+    "message": MESSAGE,
+    "user": {"id": "7", "username": "p", "discriminator": "0"},
+}
+PNG = bytes(range(256)) * 36  # ~9 KiB, a table image's size
 
 
 def serve(port: int) -> None:
@@ -82,166 +104,220 @@ def serve(port: int) -> None:
     web.run_app(app, host="127.0.0.1", port=port, print=None)
 
 
-class Writes:
-    """Counts the socket writes of this process's event loop."""
+class _StubResponse:
+    """An answer that is there at once: a stub session's (the bot's side alone)."""
+
+    def __init__(self, status: int, body: bytes) -> None:
+        from multidict import CIMultiDict, CIMultiDictProxy
+
+        self.status = status
+        self._body = body
+        self.headers = CIMultiDictProxy(CIMultiDict({"Content-Type": "application/json"}))
+
+    async def read(self) -> bytes:
+        return self._body
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._body.decode(encoding)
+
+    async def json(self, **_: Any) -> Any:
+        return json.loads(self._body)
+
+    def release(self) -> None:
+        return None
+
+
+class _StubRequest:
+    def __init__(self, response: _StubResponse) -> None:
+        self._response = response
+
+    async def __aenter__(self) -> _StubResponse:
+        return self._response
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    def __await__(self) -> Any:
+        return self.__aenter__().__await__()
+
+
+class StubSession:
+    """``aiohttp.ClientSession.request`` answered at once: an edit with the message's JSON, a
+    callback with 204 (none asked) or its JSON answer."""
 
     def __init__(self) -> None:
-        self.count = 0
-        transport: Any = getattr(selector_events, "_SelectorSocketTransport")  # noqa: B009
-        for name in ("write", "writelines"):
-            real = getattr(transport, name)
-            setattr(transport, name, self._counting(real))
+        body = json.dumps(MESSAGE).encode()
+        answer = b'{"interaction":{"id":"5","type":3},"resource":{"type":7,"message":'
+        self._edited = _StubResponse(200, body)
+        self._answered = _StubResponse(200, answer + body + b"}}")
+        self._no_content = _StubResponse(204, b"")
 
-    def _counting(self, real: Any) -> Any:
-        def counted(transport: Any, data: Any) -> Any:
-            self.count += 1
-            return real(transport, data)
+    def request(self, method: str, url: Any, **kwargs: Any) -> _StubRequest:
+        if "/callback" not in str(url):
+            return _StubRequest(self._edited)
+        asked = kwargs.get("params") or {}
+        return _StubRequest(self._answered if asked.get("with_response") else self._no_content)
 
-        return counted
+
+Kind = Callable[[], Awaitable[None]]
+# Made ready before a timed round of ``n`` requests, outside the timing (the clicks answered).
+Prepare = Callable[[int], None]
 
 
-async def measure(args: argparse.Namespace, base: str, loop: str = "asyncio") -> None:
-    import aiohttp
+async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
+    """Each kind of request, sent through ``session`` (the bot's: its gate around it) the way
+    the bot sends it; and what makes ``n`` requests of each ready (the clicks a callback
+    answers, each answered once: built as the gateway would, before the timing)."""
     import discord
     from discord.http import handle_message_parameters
-    from discord.utils import HAS_ORJSON
     from discord.webhook.async_ import async_context
 
+    from bot.ui import payload as sending
     from bot.ui import v2
     from bot.ui.http_gate import GatedSession
 
     discord.http.Route.BASE = base
-    writes = Writes()
-    png = bytes(range(256)) * 36  # ~9 KiB, a table image's size
-    card = v2.card_view(v2.Card(title="Mesa", colour=v2.LOBBY, text="y" * 900, image="table.png"))
-    adapter = async_context.get()
-
-    async def edit(session: Any, image: bool) -> None:
-        files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
-        with handle_message_parameters(view=card, files=files) as params:  # type: ignore[arg-type]
-            await adapter.edit_webhook_message(
-                1,
-                "token",
-                2,
-                session=session,
-                payload=params.payload,
-                multipart=params.multipart,
-                files=params.files,
-            )
-
-    if loop == args.loop.split(",")[0]:
-        print(f"discord.py serialises with orjson: {HAS_ORJSON}")
-        print(
-            "| request | event loop | through the gate | CPU ms per request"
-            " | socket writes per request |"
-        )
-        print("|---|---|---|---:|---:|")
-    async with aiohttp.ClientSession() as raw:
-        gated = GatedSession(raw, pacer=lambda: None)  # type: ignore[arg-type,return-value]
-        await _callbacks(args, loop, gated, card, png)
-        for image in (False, True):
-            for session, name in ((raw, "no"), (gated, "yes")):
-                for _ in range(30):
-                    await edit(session, image)
-                rounds = []
-                for _ in range(3):
-                    writes.count = 0
-                    start = time.process_time()
-                    for _ in range(args.requests):
-                        await edit(session, image)
-                    rounds.append((time.process_time() - start) / args.requests * 1000)
-                kind = "edit with a PNG (multipart)" if image else "edit, JSON body"
-                per = f"{writes.count / args.requests:.1f}" if loop == "asyncio" else "—"
-                print(f"| {kind} | {loop} | {name} | {min(rounds):.3f} | {per} |")
-        if args.top:
-            profile = cProfile.Profile()
-            profile.enable()
-            for _ in range(args.requests):
-                await edit(gated, True)
-            profile.disable()
-            print(
-                f"\n{loop}: the image edit through the gate, top {args.top} functions by own time:"
-            )
-            pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
-
-
-async def _callbacks(
-    args: argparse.Namespace, loop: str, gated: Any, card: Any, png: bytes
-) -> None:
-    """An update of the clicked message (type 7) through discord.py's ``edit_message``, with
-    Discord's answer asked for and parsed (discord.py's way) and not (``callbacks_unread``)."""
-    import discord
-    from discord.webhook.async_ import AsyncWebhookAdapter, async_context
-
-    from bot.ui.payload import callbacks_unread
-
+    gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
     client = discord.Client(intents=discord.Intents.none())
     state: Any = client._connection
     state.http._HTTPClient__session = gated  # as ``http_gate.install`` puts it
-    data: Any = {
-        "id": "5",
-        "application_id": "1",
-        "type": 3,
-        "token": "token",
-        "version": 1,
-        "attachment_size_limit": 10_485_760,
-        "channel_id": "3",
-        "data": {"custom_id": "x", "component_type": 2},
-        "message": MESSAGE,
-        "user": {"id": "7", "username": "p", "discriminator": "0"},
+    sending.callbacks_unread()  # as ``bot/client.py`` does
+    card = v2.card_view(v2.Card(title="Mesa", colour=v2.LOBBY, text="y" * 900, image="table.png"))
+    token = INTERACTION["token"]
+    edited = discord.Interaction(data=INTERACTION, state=state)
+    adapter = async_context.get()
+
+    def png() -> list[discord.File]:
+        return [discord.File(io.BytesIO(PNG), filename="table.png")]
+
+    async def token_edit() -> None:
+        kwargs = {"content": None, "embeds": [], "view": card, "attachments": []}
+        await sending.edit_followup(edited, 2, kwargs, ref="@original")
+
+    async def token_edit_png() -> None:
+        kwargs = {"content": None, "embeds": [], "view": card, "attachments": png()}
+        await sending.edit_followup(edited, 2, kwargs, ref="@original")
+
+    clicks: list[Any] = []
+
+    def prepare(n: int) -> None:
+        clicks[:] = [discord.Interaction(data=INTERACTION, state=state) for _ in range(n)]
+
+    def click() -> Any:
+        if not clicks:
+            prepare(256)  # warming up
+        return clicks.pop()
+
+    async def update() -> None:
+        await click().response.edit_message(view=card, attachments=[])
+
+    async def update_png() -> None:
+        await click().response.edit_message(view=card, attachments=png())
+
+    async def deferred() -> None:
+        await click().response.defer()
+
+    async def discord_py_edit() -> None:
+        with handle_message_parameters(view=card) as params:  # type: ignore[arg-type]
+            await adapter.edit_webhook_message(
+                1, token, "@original", session=gated, payload=params.payload
+            )
+
+    work = {
+        "token edit, JSON (payload.edit_followup)": token_edit,
+        "token edit with a PNG (multipart)": token_edit_png,
+        "click update, JSON (type 7, callbacks_unread)": update,
+        "click update with a PNG": update_png,
+        "deferred update (type 6)": deferred,
+        "discord.py's webhook edit (its answer's JSON read)": discord_py_edit,
     }
-    for unread in (False, True):
-        adapter = AsyncWebhookAdapter()
-        if unread:
-            callbacks_unread(adapter)
-        async_context.set(adapter)
-
-        async def update(image: bool) -> None:
-            interaction: Any = discord.Interaction(data=data, state=state)
-            files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
-            await interaction.response.edit_message(view=card, attachments=files)
-
-        for image in (False, True):
-            for _ in range(30):
-                await update(image)
-            rounds = []
-            for _ in range(3):
-                start = time.process_time()
-                for _ in range(args.requests):
-                    await update(image)
-                rounds.append((time.process_time() - start) / args.requests * 1000)
-            kind = "callback update" + (" with a PNG" if image else ", JSON body")
-            answer = "not asked (callbacks_unread)" if unread else "asked and parsed"
-            print(f"| {kind}, answer {answer} | {loop} | yes | {min(rounds):.3f} | — |")
-    await _lean_edits(args, loop, state, data, card, png)
+    return work, prepare
 
 
-async def _lean_edits(
-    args: argparse.Namespace, loop: str, state: Any, data: Any, card: Any, png: bytes
-) -> None:
-    """The views' edit through a token (``bot.ui.payload.edit_followup``: its own request,
-    the answer not parsed), to set beside the adapter's edit above."""
-    import discord
+def _cpu() -> tuple[float, int]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime, usage.ru_nivcsw
 
-    from bot.ui import payload as sending
 
-    interaction: Any = discord.Interaction(data=data, state=state)
+async def interleaved(
+    work: dict[str, Kind], prepare: Prepare, requests: int, rounds: int
+) -> dict[str, Any]:
+    """µs of CPU per request of each kind, rounds taking turns: (best, median, preemptions per
+    request)."""
+    for send in work.values():  # warm: connections opened, caches filled
+        for _ in range(50):
+            await send()
+    spent: dict[str, list[float]] = {name: [] for name in work}
+    preempted: dict[str, list[float]] = {name: [] for name in work}
+    for _ in range(rounds):
+        for name, send in work.items():
+            prepare(requests)
+            cpu, switches = _cpu()
+            for _ in range(requests):
+                await send()
+            cpu_after, switches_after = _cpu()
+            spent[name].append((cpu_after - cpu) / requests * 1e6)
+            preempted[name].append((switches_after - switches) / requests)
+    return {
+        name: (min(v), statistics.median(v), statistics.median(preempted[name]))
+        for name, v in spent.items()
+    }
 
-    async def edit(image: bool) -> None:
-        files = [discord.File(io.BytesIO(png), filename="table.png")] if image else []
-        await sending.edit_followup(interaction, 2, {"view": card, "attachments": files})
 
-    for image in (False, True):
-        for _ in range(30):
-            await edit(image)
-        rounds = []
-        for _ in range(3):
-            start = time.process_time()
+async def measure(args: argparse.Namespace, port: int) -> None:
+    import aiohttp
+    from yarl import URL
+
+    base = f"http://127.0.0.1:{port}/api/v10"
+    print(f"bot code: {args.bot_root}; loop: {args.loop}; load average {_load()}")
+    print("\n1. the bot's side alone (a stub session: no aiohttp, no socket)\n")
+    print("| request | CPU µs per request, best | median |")
+    print("|---|---:|---:|")
+    work, prepare = await kinds(StubSession(), base)
+    alone = await interleaved(work, prepare, args.requests * 3, args.rounds)
+    for name, (best, median, _) in alone.items():
+        print(f"| {name} | {best:.1f} | {median:.1f} |")
+
+    connector = aiohttp.TCPConnector(limit=0)  # discord.py's session, as ``HTTPClient`` makes it
+    async with aiohttp.ClientSession(
+        connector=connector, cookie_jar=aiohttp.DummyCookieJar()
+    ) as session:
+        work, prepare = await kinds(session, base)
+        url = URL(f"{base}/webhooks/1/token/messages/@original?with_components=1", encoded=True)
+        body = json.dumps({"components": MESSAGE["components"], "flags": 32768}).encode()
+
+        async def floor() -> None:
+            headers = {"Content-Type": "application/json"}
+            async with session.request("PATCH", url, data=body, headers=headers) as response:
+                await response.read()
+
+        work = {"aiohttp alone: session.request, JSON (the floor)": floor, **work}
+        print("\n2. against a server in another process (aiohttp and the socket included)\n")
+        print(
+            "| request | CPU µs per request, best | median"
+            " | involuntary context switches per request |"
+        )
+        print("|---|---:|---:|---:|")
+        full = await interleaved(work, prepare, args.requests, args.rounds)
+        for name, (best, median, switches) in full.items():
+            print(f"| {name} | {best:.1f} | {median:.1f} | {switches:.2f} |")
+        if args.top:
+            edit = work["token edit, JSON (payload.edit_followup)"]
+            profile = cProfile.Profile()
+            profile.enable()
             for _ in range(args.requests):
-                await edit(image)
-            rounds.append((time.process_time() - start) / args.requests * 1000)
-        kind = "edit with a PNG" if image else "edit, JSON body"
-        print(f"| {kind}: payload.edit_followup | {loop} | yes | {min(rounds):.3f} | — |")
+                await edit()
+            profile.disable()
+            print(f"\nthe token edit against the server, top {args.top} functions by own time:")
+            pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+    print(f"load average {_load()}")
+
+
+def _load() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
 
 
 def _factory(loop: str) -> Any:
@@ -257,16 +333,17 @@ def _factory(loop: str) -> Any:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=600)
-    parser.add_argument("--top", type=int, default=15)
-    parser.add_argument(
-        "--loop", default="asyncio", help="event loops measured, comma-separated (asyncio,uvloop)"
-    )
+    parser.add_argument("--requests", type=int, default=1000, help="per round and kind")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--loop", default="uvloop", choices=("uvloop", "asyncio"))
+    parser.add_argument("--bot-root", default=str(ROOT), help="the tree whose bot/ is measured")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
         return 0
+    sys.path.insert(0, str(Path(args.bot_root).resolve()))
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -278,9 +355,8 @@ def main() -> int:
                 if attempt.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.2)
-        for loop in args.loop.split(","):
-            with asyncio.Runner(loop_factory=_factory(loop)) as runner:
-                runner.run(measure(args, f"http://127.0.0.1:{port}/api/v10", loop))
+        with asyncio.Runner(loop_factory=_factory(args.loop)) as runner:
+            runner.run(measure(args, port))
     finally:
         server.terminate()
         server.wait()

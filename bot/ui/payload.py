@@ -15,7 +15,9 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
@@ -23,11 +25,10 @@ import discord
 import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import AsyncDeferredLock, AsyncWebhookAdapter, async_context
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from yarl import URL
 
-from bot.ui import v2
-from bot.ui.http_gate import answer_kind
+from bot.ui import http_gate, v2
 from bot.ui.rendering import ImageRequest
 
 log = logging.getLogger(__name__)
@@ -93,59 +94,43 @@ async def edit_followup(
     ref: int | str | None = None,
 ) -> None:
     """``interaction.followup.edit_message(message_id, **kwargs)`` without parsing the edited
-    message; ``ref`` names it in the request instead (``"@original"``)."""
+    message; ``ref`` names it in the request instead (``"@original"``). The request of
+    ``AsyncWebhookAdapter.edit_webhook_message``: its URL, query and bucket (``send``)."""
     state = interaction._state
     http = state.http
     view = kwargs.get("view", MISSING)
+    application_id, token = interaction.application_id, interaction.token
+    message = message_id if ref is None else ref
+    # the components sent are respected whenever the edit carries some (None clears)
+    url = token_url(
+        f"/webhooks/{application_id}/{quoted(token)}/messages/{message}"
+        f"?with_components={int(view is not MISSING)}"
+    )
     with handle_message_parameters(
         **_edit_parameters(kwargs), previous_allowed_mentions=state.allowed_mentions
     ) as params:
-        await _webhook_edit(
-            interaction,
-            message_id if ref is None else ref,
+        await send(
+            "PATCH",
+            url,
+            (application_id, token),
             params,
             session=interaction._session,
             proxy=http.proxy,
             proxy_auth=http.proxy_auth,
-            # the components sent are respected whenever the edit carries some (None clears)
-            with_components=view is not MISSING,
         )
     _keep_view(state, view, message_id)
 
 
-async def _webhook_edit(
-    interaction: discord.Interaction,
-    message: int | str,
-    params: MultipartParameters,
-    *,
-    session: Any,
-    proxy: str | None,
-    proxy_auth: Any,
-    with_components: bool,
-) -> None:
-    """The request of ``AsyncWebhookAdapter.edit_webhook_message`` (its URL, query and bucket),
-    its answer unread (``send``)."""
-    application_id, token = interaction.application_id, interaction.token
-    path = f"/webhooks/{application_id}/{quoted(token)}/messages/{message}"
-    await send(
-        "PATCH",
-        token_url(f"{path}?with_components={int(with_components)}"),
-        (application_id, token),
-        params,
-        session=session,
-        proxy=proxy,
-        proxy_auth=proxy_auth,
-    )
-
-
-_EDITABLE = ("content", "embeds", "attachments", "view", "allowed_mentions")
+_EDITABLE = frozenset({"content", "embeds", "attachments", "view", "allowed_mentions"})
 
 
 def _edit_parameters(kwargs: dict[str, Any]) -> dict[str, Any]:
-    unknown = set(kwargs) - set(_EDITABLE)
-    if unknown:
-        raise TypeError(f"not an edit of content, embeds, attachments or view: {sorted(unknown)}")
-    return {name: kwargs.get(name, MISSING) for name in _EDITABLE}
+    """``kwargs`` as ``handle_message_parameters``' arguments of an edit (whatever is absent
+    is its default, ``MISSING``: left as it is)."""
+    if not _EDITABLE.issuperset(kwargs):
+        unknown = sorted(set(kwargs) - _EDITABLE)
+        raise TypeError(f"not an edit of content, embeds, attachments or view: {unknown}")
+    return kwargs
 
 
 def _keep_view(state: Any, view: Any, message_id: int) -> None:
@@ -163,11 +148,13 @@ def _keep_view(state: Any, view: Any, message_id: int) -> None:
 # request, the same 429 / 5xx retries, the same errors), minus the work it does for an answer
 # nobody reads: a ``Route`` and a query built per call, the JSON body serialised to a ``str`` and
 # encoded again, a multipart body built by ``aiohttp.FormData`` part by part (its boundary from
-# ``uuid4``: a system call per request), and the answer decoded and parsed as JSON (here only an
-# error's). discord.py internals used (re-check on upgrade): ``Route.BASE``, the adapter's
-# ``_locks`` and ``AsyncDeferredLock``, ``utils._parse_ratelimit_header``, the parts of
-# ``MultipartParameters.multipart`` (``name``, ``value``, ``filename``, ``content_type``), the
-# default adapter of ``async_context`` (never ``set`` by the bot) and what
+# ``uuid4``: a system call per request), the answer decoded and parsed as JSON (here only an
+# error's), the gate's parse of an exempt route, and a lock for a callback's one-use bucket.
+# discord.py internals used (re-check on upgrade): ``Route.BASE``, the adapter's ``_locks``
+# (held as ``AsyncDeferredLock`` holds them: sleep, then release), ``utils.
+# _parse_ratelimit_header``, the parts of ``MultipartParameters.multipart`` (``name``,
+# ``value``, ``filename``, ``content_type``), the default adapter of ``async_context`` (never
+# ``set`` by the bot) and what
 # ``InteractionCallbackResponse`` reads of a callback's answer (``interaction.id``).
 JSON_TYPE = "application/json"
 # A multipart body's boundary: random once per process, then made unique by the clock's
@@ -198,33 +185,64 @@ async def send(
     session: Any,
     proxy: str | None = None,
     proxy_auth: Any = None,
+    callback: bool = False,
 ) -> None:
-    """``method url`` with ``params``' body, the answer unread (see above); ``bucket`` is
-    discord.py's bucket of the route: (its webhook or interaction id, its token)."""
-    adapter: Any = async_context.get()
-    lock = adapter._locks.get(bucket)
-    if lock is None:
-        adapter._locks[bucket] = lock = asyncio.Lock()
-    body = None if params.payload is None else orjson.dumps(params.payload)
-    files = params.files or []
-    response: Any = None
-    answer: Any = None
-    async with AsyncDeferredLock(lock) as deferred:
+    """``method url`` with ``params``' body through an interaction token, the answer unread (see
+    above), as ``AsyncWebhookAdapter.request`` sends it: 429s (``Via``: Discord's own) and 5xx
+    waited out and sent again, up to five times; an error raised as discord.py raises it.
+    ``bucket`` is discord.py's bucket of the route: (its webhook id, its token), whose lock
+    discord.py's own requests of that token share, held across the tries and, when Discord
+    said the bucket is spent, until it is not. A ``callback``'s bucket, (the interaction, its
+    token), serves this one request (an interaction is answered once): no lock, and no wait
+    after it for a next request (discord.py holds its caller that long). The route is exempt
+    from the global limit: straight to the session under the gate, timed here as the gate
+    would (``http_gate.answered``; a callback's ``http_gate.callback_sent``)."""
+    lock: asyncio.Lock | None = None
+    if not callback:
+        locks = async_context.get()._locks
+        lock = locks.get(bucket)
+        if lock is None:
+            locks[bucket] = lock = asyncio.Lock()
+        await lock.acquire()
+    delay: float | None = None
+    try:
+        body = None if params.payload is None else orjson.dumps(params.payload)
+        files = params.files or []
+        kind = "callback" if callback else "webhook"
+        response: Any = None
+        answer: Any = None
         for attempt in range(5):
             for file in files:
                 file.reset(seek=attempt)
             data: Any = body
-            headers = {"Content-Type": JSON_TYPE} if body is not None else {}
+            headers: Mapping[str, str] = _JSON_HEADERS if body is not None else {}
             if params.multipart:
-                data, headers["Content-Type"] = multipart(params.multipart)
+                data, content_type = multipart(params.multipart)
+                headers = {"Content-Type": content_type}
+            start = time.perf_counter()
+            if callback:
+                http_gate.callback_sent(
+                    http_gate.made_at(int(bucket[0])), _callback_kind(params), start
+                )
             try:
-                async with session.request(
-                    method, url, data=data, headers=headers, proxy=proxy, proxy_auth=proxy_auth
+                async with http_gate.exempt_request(
+                    session,
+                    method,
+                    url,
+                    data=data,
+                    headers=headers,
+                    proxy=proxy,
+                    proxy_auth=proxy_auth,
                 ) as response:
+                    http_gate.answered(kind, start)
                     raw = await response.read()  # read whole: the connection is kept alive
                     status = response.status
-                    if status != 429 and response.headers.get("X-Ratelimit-Remaining") == "0":
-                        deferred.delay_by(discord.utils._parse_ratelimit_header(response))
+                    if (
+                        lock is not None
+                        and status != 429
+                        and response.headers.get("X-Ratelimit-Remaining") == "0"
+                    ):
+                        delay = discord.utils._parse_ratelimit_header(response)
                     if 300 > status >= 200:
                         return
                     answer = _answer(response, raw)
@@ -252,9 +270,27 @@ async def send(
                     await asyncio.sleep(1 + attempt * 2)
                     continue
                 raise
-    if response is not None and response.status >= 500:
-        raise discord.DiscordServerError(response, answer)
-    raise discord.HTTPException(response, answer)
+        if response is not None and response.status >= 500:
+            raise discord.DiscordServerError(response, answer)
+        raise discord.HTTPException(response, answer)
+    finally:
+        if lock is not None:
+            if delay:
+                await asyncio.sleep(delay)  # the bucket is spent: its next request waits
+            lock.release()
+
+
+# A JSON body's headers: one read-only mapping for every request (aiohttp copies it).
+_JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": JSON_TYPE})
+
+
+def _callback_kind(params: MultipartParameters) -> str:
+    """A callback's kind in the timings (``http_gate.answer_kind`` of its body, read off the
+    parameters instead): a body with files is ``files``."""
+    if params.multipart:
+        return "files"
+    payload = params.payload
+    return http_gate.answer_kind_of(payload.get("type") if payload is not None else None)
 
 
 def _answer(response: Any, raw: bytes) -> Any:
@@ -343,6 +379,7 @@ def callbacks_unread(adapter: AsyncWebhookAdapter | None = None) -> None:
             session=session,
             proxy=proxy,
             proxy_auth=proxy_auth,
+            callback=True,
         )
         return _unread_answer(sent, interaction_id)
 
@@ -358,7 +395,7 @@ def _answer_unread(params: MultipartParameters) -> bool:
         return params.payload.get("type") in _UNREAD_TYPES
     for part in params.multipart or ():
         if part.get("name") == "payload_json":
-            return answer_kind(part.get("value")) in _UNREAD_KINDS
+            return http_gate.answer_kind(part.get("value")) in _UNREAD_KINDS
     return False
 
 

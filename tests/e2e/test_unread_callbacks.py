@@ -39,17 +39,18 @@ def _click_seen_by_the_bot(fake_discord: Any, bot: Any, message_id: int) -> disc
 
 @pytest.fixture
 def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    """Every callback the bot's session sends: (url, query parameters)."""
-    gated = mesa.bot.http._HTTPClient__session
+    """Every callback the bot's session sends: (url, query parameters); seen by the session
+    under the gate, which the bot's own callbacks reach directly (``http_gate.exempt_request``)."""
+    inner = mesa.bot.http._HTTPClient__session.session
     sent: list[tuple[str, Any]] = []
-    real = gated.request
+    real = inner.request
 
     def request(method: str, url: Any, **kwargs: Any) -> Any:
         if "/callback" in str(url):
             sent.append((str(url), kwargs.get("params")))
         return real(method, url, **kwargs)
 
-    monkeypatch.setattr(gated, "request", request, raising=False)
+    monkeypatch.setattr(inner, "request", request, raising=False)
     return sent
 
 
