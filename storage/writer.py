@@ -36,7 +36,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
@@ -175,6 +175,10 @@ class _Job:
     future: Committed
     loop: asyncio.AbstractEventLoop
     transactional: bool = True
+    # ``key``: what this unit writes, by name; ``covers``: the key of a unit whose writes this
+    # one makes as well (e.g. a move marking its click's intent done writes the whole intent).
+    key: Hashable | None = None
+    covers: Hashable | None = None
     result: Any = None
     error: BaseException | None = None
 
@@ -213,13 +217,22 @@ class Writer:
             raise self._start_error
 
     def submit(
-        self, unit: Unit, *, transactional: bool = True, decided: bool = False
+        self,
+        unit: Unit,
+        *,
+        transactional: bool = True,
+        decided: bool = False,
+        key: Hashable | None = None,
+        covers: Hashable | None = None,
     ) -> asyncio.Future[Any]:
         """Queue ``unit``; the future settles (on the caller's loop) after it committed.
-        ``decided``: its awaiters cannot cancel it (``Decided``)."""
+        ``decided``: its awaiters cannot cancel it (``Decided``). ``key`` names what the unit
+        writes; a unit that ``covers`` that key writes it too, so when both are in one batch
+        that runs without a failure the keyed unit is not run (one statement less; its future
+        is answered None with the batch). If a unit of the batch fails, every unit runs."""
         loop = asyncio.get_running_loop()
         future = Decided(loop=loop) if decided else Committed(loop=loop)
-        self._jobs.put(_Job(unit, future, loop, transactional))
+        self._jobs.put(_Job(unit, future, loop, transactional, key, covers))
         return future
 
     async def stop(self) -> None:
@@ -329,9 +342,14 @@ class Writer:
 
     @staticmethod
     def _run_plain(conn: Session, batch: list[_Job]) -> bool:
-        """Every unit of ``batch`` without savepoints; False as soon as one raises (the caller
-        rolls the batch back and runs it again with savepoints)."""
+        """Every unit of ``batch`` without savepoints, but those another unit of the batch
+        covers; False as soon as one raises (the caller rolls the batch back and runs it again
+        with savepoints, every unit)."""
+        covered = {job.covers for job in batch if job.covers is not None}
         for job in batch:
+            if job.key is not None and job.key in covered:
+                job.result, job.error = None, None
+                continue
             try:
                 job.result, job.error = job.unit(conn), None
             except BaseException as exc:  # kept: the rerun may not get that far (a full disk)
