@@ -179,6 +179,7 @@ class _Job:
     # one makes as well (e.g. a move marking its click's intent done writes the whole intent).
     key: Hashable | None = None
     covers: Hashable | None = None
+    queued_at: float = 0.0  # perf_counter when submitted
     result: Any = None
     error: BaseException | None = None
 
@@ -232,7 +233,7 @@ class Writer:
         is answered None with the batch). If a unit of the batch fails, every unit runs."""
         loop = asyncio.get_running_loop()
         future = Decided(loop=loop) if decided else Committed(loop=loop)
-        self._jobs.put(_Job(unit, future, loop, transactional, key, covers))
+        self._jobs.put(_Job(unit, future, loop, transactional, key, covers, time.perf_counter()))
         return future
 
     async def stop(self) -> None:
@@ -289,6 +290,8 @@ class Writer:
         if not batch:
             return
         start = time.perf_counter()
+        if self.observe is not None:  # the oldest unit's wait for its transaction to begin
+            self.observe("db_queue", (start - batch[0].queued_at) * 1000)
         try:
             conn.execute(self.begin)
             if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
@@ -388,15 +391,19 @@ class Writer:
         for job in batch:
             self._unavailable(job)
             by_loop.setdefault(job.loop, []).append((job.future, job.result, job.error))
+        handed = time.perf_counter()
         for loop, outcomes in by_loop.items():
             try:
-                loop.call_soon_threadsafe(_resolve_all, outcomes)
+                loop.call_soon_threadsafe(_resolve_all, outcomes, handed, self.observe)
             except RuntimeError:  # the caller's loop is closed: nobody is waiting
                 pass
 
 
-def _resolve_all(outcomes: list[_Outcome]) -> None:
+def _resolve_all(outcomes: list[_Outcome], handed: float, observe: Observer | None) -> None:
     """On the loop: each future settled and its waiters resumed, in queue order (a future its
-    caller cancelled is skipped: nobody to tell, and the batch mates go on)."""
+    caller cancelled is skipped: nobody to tell, and the batch mates go on). ``db_handback``:
+    the time from the writer's answer to the loop running this (a loop lag under load)."""
+    if observe is not None:
+        observe("db_handback", (time.perf_counter() - handed) * 1000)
     for future, result, error in outcomes:
         future.settle_now(result, error)

@@ -401,3 +401,28 @@ async def test_a_click_s_intent_written_with_its_move_in_one_batch_costs_one_sta
         ("click2", "tok", table.id, 0, 0),
     ]
     await db.close()
+
+
+async def test_the_writer_times_a_batch_s_wait_its_transaction_and_its_hand_over(db_target):
+    """Issue 29: a move's persist is the writer's queue, its transaction and the hand-over to
+    the loop: each batch observes the three (``db_queue``, ``db_write``, ``db_handback``), so a
+    bench can tell which one its persist p99 is made of."""
+    seen = []
+    db = await open_database(db_target, observe=lambda name, ms: seen.append((name, ms)))
+    blocker, release = await _writer_held(db)
+    held = [db.submit(lambda conn: None) for _ in range(3)]
+    seen.clear()
+    release.set()
+    await blocker
+    await asyncio.gather(*held)
+    # the blocker's batch written and handed over, then the three's queued, written, handed
+    # over (the writer thread and the loop observe in either order meanwhile)
+    assert sorted(name for name, _ in seen) == [
+        "db_handback",
+        "db_handback",
+        "db_queue",
+        "db_write",
+        "db_write",
+    ]
+    assert all(ms >= 0 for _, ms in seen)
+    await db.close()
