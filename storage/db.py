@@ -12,7 +12,7 @@ they never wait for a write, and see only committed data.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -63,13 +63,19 @@ class Database:
         return result
 
     def submit(
-        self, unit: Callable[[Transaction], T], *, decided: bool = False
+        self,
+        unit: Callable[[Transaction], T],
+        *,
+        decided: bool = False,
+        key: Hashable | None = None,
+        covers: Hashable | None = None,
     ) -> asyncio.Future[T]:
         """``write``'s unit queued now; the writer's own future, settled once committed: for a
         caller that starts a write and awaits it later, and directly (each coroutine or task
         in between costs a turn of the event loop: under load, a loop lag each). ``decided``:
-        a future its awaiters cannot cancel (``storage/writer.Decided``)."""
-        return self._writer.submit(unit, decided=decided)
+        a future its awaiters cannot cancel (``storage/writer.Decided``); ``key``/``covers``:
+        a unit another one of its batch makes redundant (``Writer.submit``)."""
+        return self._writer.submit(unit, decided=decided, key=key, covers=covers)
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
         """The first row of a read (by name and by index), or None. ``?`` placeholders."""

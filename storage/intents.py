@@ -61,6 +61,12 @@ def _values(intent: Intent) -> tuple[object, ...]:
     )
 
 
+def intent_key(intent: Intent) -> tuple[str, str]:
+    """What names an intent's write to the writer (``IntentsRepo.start``'s unit, which a
+    move's ``mark_done`` covers)."""
+    return ("intent", intent.interaction_id)
+
+
 def mark_done(conn: Transaction, intent: Intent) -> None:
     """Inside a move's unit: the intent exists and is done, whichever was written first."""
     conn.execute(
@@ -99,15 +105,19 @@ class IntentsRepo:
         await self.start(intent)
 
     def start(self, intent: Intent) -> asyncio.Future[Any]:
-        """``record``'s write queued now: the writer's future (``written_within`` waits for it)."""
+        """``record``'s write queued now: the writer's future (``written_within`` waits for it).
+        A move that marks it done in the same batch writes it whole (``mark_done``): then this
+        unit is not run (``intent_key``; issue 29: one statement less per click)."""
         values = _values(intent)
-        return self.db.submit(
-            lambda conn: conn.execute(
+
+        def unit(conn: Transaction) -> None:
+            conn.execute(
                 f"INSERT INTO intents ({_COLUMNS}) VALUES ({_PLACES})"
                 " ON CONFLICT (interaction_id) DO NOTHING",
                 values,
             )
-        )
+
+        return self.db.submit(unit, key=intent_key(intent))
 
     async def settle(self, interaction_id: str) -> None:
         """The click was refused and answered: nothing is left to resolve."""

@@ -16,7 +16,7 @@ from storage.collections import (
     stake_cards,
 )
 from storage.db import Database
-from storage.intents import Intent, mark_done
+from storage.intents import Intent, intent_key, mark_done
 from storage.ratings import (
     FINISH_LOCK,
     RATING_CHANGES_META,
@@ -363,7 +363,9 @@ class TablesRepo:
             return changes
 
         # Decided: a cancelled mover still learns whether its move committed (moves.py).
-        return self.db.submit(unit, decided=True)
+        # It writes the whole intent: its click's own write, if in the same batch, is not run.
+        covers = None if intent is None else intent_key(intent)
+        return self.db.submit(unit, decided=True, covers=covers)
 
     async def actions(self, table_id: int) -> list[ActionRow]:
         return await self.db.models(

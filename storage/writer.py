@@ -36,7 +36,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
@@ -175,6 +175,11 @@ class _Job:
     future: Committed
     loop: asyncio.AbstractEventLoop
     transactional: bool = True
+    # ``key``: what this unit writes, by name; ``covers``: the key of a unit whose writes this
+    # one makes as well (e.g. a move marking its click's intent done writes the whole intent).
+    key: Hashable | None = None
+    covers: Hashable | None = None
+    queued_at: float = 0.0  # perf_counter when submitted
     result: Any = None
     error: BaseException | None = None
 
@@ -213,13 +218,22 @@ class Writer:
             raise self._start_error
 
     def submit(
-        self, unit: Unit, *, transactional: bool = True, decided: bool = False
+        self,
+        unit: Unit,
+        *,
+        transactional: bool = True,
+        decided: bool = False,
+        key: Hashable | None = None,
+        covers: Hashable | None = None,
     ) -> asyncio.Future[Any]:
         """Queue ``unit``; the future settles (on the caller's loop) after it committed.
-        ``decided``: its awaiters cannot cancel it (``Decided``)."""
+        ``decided``: its awaiters cannot cancel it (``Decided``). ``key`` names what the unit
+        writes; a unit that ``covers`` that key writes it too, so when both are in one batch
+        that runs without a failure the keyed unit is not run (one statement less; its future
+        is answered None with the batch). If a unit of the batch fails, every unit runs."""
         loop = asyncio.get_running_loop()
         future = Decided(loop=loop) if decided else Committed(loop=loop)
-        self._jobs.put(_Job(unit, future, loop, transactional))
+        self._jobs.put(_Job(unit, future, loop, transactional, key, covers, time.perf_counter()))
         return future
 
     async def stop(self) -> None:
@@ -276,6 +290,8 @@ class Writer:
         if not batch:
             return
         start = time.perf_counter()
+        if self.observe is not None:  # the oldest unit's wait for its transaction to begin
+            self.observe("db_queue", (start - batch[0].queued_at) * 1000)
         try:
             conn.execute(self.begin)
             if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
@@ -329,9 +345,14 @@ class Writer:
 
     @staticmethod
     def _run_plain(conn: Session, batch: list[_Job]) -> bool:
-        """Every unit of ``batch`` without savepoints; False as soon as one raises (the caller
-        rolls the batch back and runs it again with savepoints)."""
+        """Every unit of ``batch`` without savepoints, but those another unit of the batch
+        covers; False as soon as one raises (the caller rolls the batch back and runs it again
+        with savepoints, every unit)."""
+        covered = {job.covers for job in batch if job.covers is not None}
         for job in batch:
+            if job.key is not None and job.key in covered:
+                job.result, job.error = None, None
+                continue
             try:
                 job.result, job.error = job.unit(conn), None
             except BaseException as exc:  # kept: the rerun may not get that far (a full disk)
@@ -370,15 +391,19 @@ class Writer:
         for job in batch:
             self._unavailable(job)
             by_loop.setdefault(job.loop, []).append((job.future, job.result, job.error))
+        handed = time.perf_counter()
         for loop, outcomes in by_loop.items():
             try:
-                loop.call_soon_threadsafe(_resolve_all, outcomes)
+                loop.call_soon_threadsafe(_resolve_all, outcomes, handed, self.observe)
             except RuntimeError:  # the caller's loop is closed: nobody is waiting
                 pass
 
 
-def _resolve_all(outcomes: list[_Outcome]) -> None:
+def _resolve_all(outcomes: list[_Outcome], handed: float, observe: Observer | None) -> None:
     """On the loop: each future settled and its waiters resumed, in queue order (a future its
-    caller cancelled is skipped: nobody to tell, and the batch mates go on)."""
+    caller cancelled is skipped: nobody to tell, and the batch mates go on). ``db_handback``:
+    the time from the writer's answer to the loop running this (a loop lag under load)."""
+    if observe is not None:
+        observe("db_handback", (time.perf_counter() - handed) * 1000)
     for future, result, error in outcomes:
         future.settle_now(result, error)

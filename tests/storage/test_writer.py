@@ -9,6 +9,8 @@ import pytest
 from storage import (
     CardNotHeld,
     CardTransfer,
+    Intent,
+    IntentsRepo,
     SeatInfo,
     StaleVersion,
     StandingDelta,
@@ -337,4 +339,90 @@ async def test_a_write_s_waiter_resumes_in_the_loop_turn_its_commit_is_handed_ov
         await cancelled_waiter
     # the blocker's batch, then the batch of the two (both waiters resumed inside its callback)
     assert seen == ["handed over", "waiter", "other failed: boom", "handed over"]
+    await db.close()
+
+
+def _intent(table, n):
+    return Intent(
+        interaction_id=f"click{n}",
+        application_id="app",
+        token="tok",
+        table_id=table.id,
+        seat="1",
+        version=table.version,
+        action="x",
+        locale="es",
+        created_at=1000.0 + n,
+    )
+
+
+async def test_a_click_s_intent_written_with_its_move_in_one_batch_costs_one_statement(db_target):
+    """Issue 29: the move marks its click's intent done by writing it whole, so the click's
+    own write of it, in the same batch, is not run; if the batch meets a failure every unit
+    runs (a refused move leaves the intent written, not done)."""
+    db = await open_database(db_target)
+    repo, table = await _playing(db)
+    intents = IntentsRepo(db)
+    statements = []
+    if db.dialect == "sqlite":
+        await db._writer.submit(
+            lambda conn: conn.set_trace_callback(statements.append), transactional=False
+        )
+    blocker, release = await _writer_held(db)
+    click = _intent(table, 1)
+    started = intents.start(click)
+    move = repo.record_action(
+        table, seat="1", action="x", state_json='{"v": 1}', version=1, intent=click
+    )
+    release.set()
+    await blocker
+    assert await started is None  # answered with the batch that wrote it
+    assert await move == {}
+    if db.dialect == "sqlite":
+        assert sum(s.startswith("INSERT INTO intents") for s in statements) == 1
+    # the same with a move that loses its version guard (it starts from version 0 again):
+    # both units run (savepoints)
+    blocker, release = await _writer_held(db)
+    refused = _intent(table, 2)
+    started = intents.start(refused)
+    stale = repo.record_action(
+        table, seat="1", action="y", state_json='{"v": 9}', version=1, intent=refused
+    )
+    release.set()
+    await blocker
+    await started
+    with pytest.raises(StaleVersion):
+        await stale
+    rows = await db.fetchall(
+        "SELECT interaction_id, token, table_id, version, done FROM intents ORDER BY 1"
+    )
+    assert [tuple(r) for r in rows] == [
+        ("click1", "tok", table.id, 0, 1),
+        ("click2", "tok", table.id, 0, 0),
+    ]
+    await db.close()
+
+
+async def test_the_writer_times_a_batch_s_wait_its_transaction_and_its_hand_over(db_target):
+    """Issue 29: a move's persist is the writer's queue, its transaction and the hand-over to
+    the loop: each batch observes the three (``db_queue``, ``db_write``, ``db_handback``), so a
+    bench can tell which one its persist p99 is made of."""
+    seen = []
+    db = await open_database(db_target, observe=lambda name, ms: seen.append((name, ms)))
+    blocker, release = await _writer_held(db)
+    held = [db.submit(lambda conn: None) for _ in range(3)]
+    seen.clear()
+    release.set()
+    await blocker
+    await asyncio.gather(*held)
+    # the blocker's batch written and handed over, then the three's queued, written, handed
+    # over (the writer thread and the loop observe in either order meanwhile)
+    assert sorted(name for name, _ in seen) == [
+        "db_handback",
+        "db_handback",
+        "db_queue",
+        "db_write",
+        "db_write",
+    ]
+    assert all(ms >= 0 for _, ms in seen)
     await db.close()
