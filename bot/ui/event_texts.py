@@ -12,8 +12,9 @@ SeatNames = Callable[[str | None], str]
 Writer = Callable[[Event, SeatNames, Callable[..., str]], "str | None"]
 
 # Texts kept per game: a busy bot's recent events (a table shows six, and a hand's private
-# ones) with room to spare; the oldest written goes first.
-KEPT = 8192
+# ones: ~1,600 for 200 tables of a game) with room to spare, ~1.6 MB; the oldest written goes
+# first.
+KEPT = 4096
 
 
 class EventTexts:

@@ -31,6 +31,9 @@ from games.core import Event, PlayerView
 from storage import RATING_CHANGES_META
 
 EVENTS_SHOWN = 6
+# Alt texts kept by their image's digest: an image unchanged since the message's last edit (half
+# of a busy bot's table edits) is described again at every edit otherwise; the oldest goes first.
+ALT_TEXTS_KEPT = 2048
 
 
 async def finish(
@@ -52,7 +55,7 @@ async def finish(
     digest = request.digest
     if shown == digest:
         payload.keep_image = True
-        v2.describe_image(payload.view, request.filename, describe(request))
+        v2.describe_image(payload.view, request.filename, _alt_text(request, digest))
         return digest
     if any(f.filename == request.filename for f in payload.files):
         return digest  # attached already
@@ -63,10 +66,26 @@ async def finish(
                 embed.set_image(url=None)
         v2.drop_image(payload.view, request.filename)
         return None
-    alt = describe(request)
+    alt = _alt_text(request, digest)
     payload.files.append(_png(data, request.filename, alt))
     v2.describe_image(payload.view, request.filename, alt)
     return digest
+
+
+def _alt_text(request: ImageRequest, digest: str) -> str:
+    """``describe(request)``, kept by the image's ``digest``: one image has one description,
+    built from what it draws only (``bot/ui/alt_text.py``; ``tests/bot/test_alt_text.py``)."""
+    kept = _ALT_TEXTS
+    text = kept.get(digest)
+    if text is None:
+        if len(kept) >= ALT_TEXTS_KEPT:
+            del kept[next(iter(kept))]
+        text = kept[digest] = describe(request)
+    return text
+
+
+# A cache, as the catalogues' (``bot.i18n``): image digest -> alt text, bounded.
+_ALT_TEXTS: dict[str, str] = {}
 
 
 async def answer_with(interaction: discord.Interaction, payload: Payload, *, fresh: bool) -> None:

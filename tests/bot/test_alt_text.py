@@ -177,3 +177,32 @@ def test_alt_words_name_a_seat_only_as_the_image_does():
     assert alt_text.AltWords(tr).name("1", "Seat 1") == "Seat 1"  # an image without names
     assert alt_text.AltWords(tr).hand(0, "") == tr("access.alt.hand_empty")
     assert alt_text.AltWords(tr).playable_now([]) is None
+
+
+def test_an_images_alt_text_is_built_once_while_kept(monkeypatch):
+    """``bot.ui.messages`` keeps each alt text by its image's digest (one image has one
+    description: the test above): an unchanged table image shown again at the next edit is not
+    described again; the oldest text goes first beyond ``ALT_TEXTS_KEPT``."""
+    from bot.ui import messages
+
+    monkeypatch.setattr(messages, "_ALT_TEXTS", {})
+    monkeypatch.setattr(messages, "ALT_TEXTS_KEPT", 2)
+    described: list[str] = []
+
+    def counting(request):
+        described.append(request.digest)
+        return describe(request)
+
+    monkeypatch.setattr(messages, "describe", counting)
+    requests = [_table("macarena", state, "es") for state in _states("macarena", moves=40)]
+    distinct = list(dict.fromkeys(r.digest for r in requests))
+    assert len(distinct) >= 3
+    first = next(r for r in requests if r.digest == distinct[0])
+    assert messages._alt_text(first, first.digest) == describe(first)
+    assert messages._alt_text(first, first.digest) == describe(first)
+    assert described == [distinct[0]]
+    for digest in distinct[1:3]:  # two more: the first is no longer kept
+        request = next(r for r in requests if r.digest == digest)
+        messages._alt_text(request, digest)
+    messages._alt_text(first, first.digest)
+    assert described == [*distinct[:3], distinct[0]]
