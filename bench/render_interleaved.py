@@ -117,7 +117,12 @@ def main() -> None:
         help="each table its players' names and robots (as bench/load.py), and only images"
         " whose drawn inputs changed (as the renderer's cache draws them)",
     )
+    parser.add_argument(
+        "--level", type=int, default=None, help="zlib level of the PNGs (default: the bot's)"
+    )
     args = parser.parse_args()
+    if args.level is not None:
+        fonts.PNG_COMPRESS_LEVEL = args.level
     keys = list(LOAD_SHARES) if args.game == "all" else [args.game]
     total = sum(LOAD_SHARES[k] for k in keys) if args.game == "all" else 1
     rng = random.Random(args.seed)

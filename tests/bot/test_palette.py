@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.registry import load_games
-from bot.ui.images import fonts
+from bot.ui.images import encode, fonts
 from bot.ui.images.palette import (
     COLOURS,
     module_colours,
@@ -116,3 +116,22 @@ def test_one_palette_object_per_colour_set_and_images_not_in_rgb_pass_through():
 def test_literal_colours_in_a_modules_functions_are_its_colours_too():
     # Amapatolli's card back is filled with a literal inside ``_draw_back``
     assert (120, 60, 30) in module_colours("bot.ui.amapatolli.images")
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_our_png_is_the_palette_image_pillow_reads_back(key, monkeypatch):
+    """``encode.palette_png`` (the PNG every image is sent as): Pillow decodes it to the very
+    indices and palette it was given, the pixels Pillow's own PNG of the image gives."""
+    colours = module_colours(f"bot.ui.{key}.images")
+    for image in _drawn_images(key, monkeypatch):
+        mapped = to_palette(image, colours)
+        ours = Image.open(io.BytesIO(encode.palette_png(mapped)))
+        ours.load()
+        assert (ours.format, ours.mode, ours.size) == ("PNG", "P", mapped.size)
+        assert ours.tobytes() == mapped.tobytes() and ours.getpalette() == mapped.getpalette()
+        buffer = io.BytesIO()
+        mapped.save(buffer, format="PNG")
+        pillows = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+        assert ImageChops.difference(ours.convert("RGB"), pillows).getbbox() is None
+    with pytest.raises(ValueError, match="palette"):
+        encode.palette_png(Image.new("RGB", (2, 2)))

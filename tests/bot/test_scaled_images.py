@@ -178,16 +178,39 @@ def _amapatolli_cases():
     return cases
 
 
+def _macarena_cases():
+    from bot.i18n import translator
+    from games.macarena import GAME
+
+    cases = []
+    for n, players in enumerate((2, 3, 4)):
+        seats = [f"s{k}" for k in range(players)]
+        label = ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")
+        names = {s: label[k] for k, s in enumerate(seats)}.__getitem__
+        start = GAME.new(seats, f"palette-{n}", None)
+        states = list(random_states(GAME, start, random.Random(n), 600))
+        for k, state in enumerate(states[:: max(1, len(states) // 14)] + states[-2:]):
+            if k % 3 == 0:  # pozos shared by two and three players (the "shared" label)
+                state = state.model_copy(deep=True)
+                state.macas[k % 7] = {seats[0]: 2, seats[-1]: 1}
+                state.macas[(k + 3) % 7] = dict.fromkeys(seats[:3], 1)
+            for seat in (None, seats[0]):  # a seat's own: its playable pozos framed
+                cases.append((GAME.view(state, seat), translator(("es", "en")[n % 2]), names))
+    return cases
+
+
 PALETTE_TABLES = {
     "triad": _triad_cases,
     "chupate2": _chupate2_cases,
     "amapatolli": _amapatolli_cases,
+    "macarena": _macarena_cases,
 }
 # A fixed layer of each (its ``_table_layer``'s arguments)
 LAYER_PROBES = {
     "triad": ((None,) * 9, ("",) * 9, "x"),
     "chupate2": (500, True, "x"),
     "amapatolli": (True, "x", "y"),
+    "macarena": (2, ("h",) * 5, (("x", None),)),
 }
 
 

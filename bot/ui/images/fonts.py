@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot import metrics
+from bot.ui.images import encode
 from bot.ui.images.palette import RGB, module_colours, to_palette
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -291,9 +292,9 @@ def draw_text(
     return total
 
 
-# zlib level 3: as fast as level 1 on these palette images and about 10 % smaller; 6 is about
-# 2.5x slower for 20 % less (``bench/render_pool.py`` and ``bench/profile_images.py`` print them).
-PNG_COMPRESS_LEVEL = 3
+# zlib's level for the PNGs (``bot.ui.images.encode``: why 2, and not 1 or 3); 6 is about 2.5x
+# slower for 20 % less (``bench/render_pool.py`` and ``bench/profile_images.py`` print them).
+PNG_COMPRESS_LEVEL = encode.LEVEL
 
 
 def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float]:
@@ -322,12 +323,15 @@ def png(image: Image.Image, colours: tuple[RGB, ...] = ()) -> bytes:
     """The image as a palette PNG: ``colours`` (an images module's own, ``module_colours``)
     exactly, the rest to the nearest colour of a cube (``bot.ui.images.palette``)."""
     start = time.process_time()
-    buffer = io.BytesIO()
-    to_palette(image, colours).save(
-        buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL
-    )
+    mapped = to_palette(image, colours)
+    if mapped.mode == "P":
+        data = encode.palette_png(mapped, PNG_COMPRESS_LEVEL)
+    else:  # not drawn in RGB: Pillow's own PNG
+        buffer = io.BytesIO()
+        mapped.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+        data = buffer.getvalue()
     metrics.observe(ENCODE_CPU, (time.process_time() - start) * 1000)
-    return buffer.getvalue()
+    return data
 
 
 def png_of(module_name: str) -> Callable[[Image.Image], bytes]:

@@ -137,14 +137,27 @@ class ScaledDraw:
         self, at: tuple[int, int], text: str, fill: Any, font: Any, anchor: str | None,
         *args: Any, **kwargs: Any,
     ) -> None:  # fmt: skip
-        """Text on a "P" canvas: drawn on an RGB patch of the background, mapped, pasted."""
+        """Text on a "P" canvas: on the background, its mapped patch (``_text_patch``) pasted;
+        over anything else (a frame's line under a label), drawn on an RGB copy of what is
+        under it, mapped and pasted (what is under it is the module's own colours, exact on
+        the palette: the same pixels as drawn in RGB)."""
         if self.background is None:
             raise ValueError("text on a palette canvas needs the background it is drawn on")
         keywords = tuple(sorted(kwargs.items()))
         found = _text_patch(text, fill, font, anchor, self.background, self.colours, args, keywords)
-        if found is not None:
-            patch, left, top = found
-            self.draw._image.paste(patch, (at[0] + left, at[1] + top))
+        if found is None:
+            return
+        patch, left, top = found
+        corner = (at[0] + left, at[1] + top)
+        image: Image.Image = self.draw._image
+        under = image.crop((*corner, corner[0] + patch.width, corner[1] + patch.height))
+        flat = palette_entries(self.colours)[self.background]
+        if under.getextrema() == (flat, flat):
+            image.paste(patch, corner)
+            return
+        drawn = under.convert("RGB")
+        ImageDraw.Draw(drawn).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
+        image.paste(to_palette(drawn, self.colours), corner)
 
 
 # Mapped text patches kept per process: a table's names, labels and counts come back image
@@ -225,7 +238,7 @@ class Sprite:
     """A picture drawn once and pasted many times: its pixels and where it drew."""
 
     picture: Image.Image  # "RGB", or "P" on an images module's palette (kept by the thousand)
-    mask: Image.Image  # "1" when every pixel was drawn or not ("L" otherwise)
+    mask: Image.Image  # "1": which pixels it covers
 
 
 def cut_out(image: Image.Image, colours: tuple[RGB, ...] | None = None) -> Sprite:
@@ -233,11 +246,14 @@ def cut_out(image: Image.Image, colours: tuple[RGB, ...] | None = None) -> Sprit
     module's, ``module_colours``) its pixels are kept in "P" on that module's palette: a quarter
     of the memory (Pillow keeps an "RGB" pixel in 4 bytes), each mapped now to the colour the
     image's PNG will give it anyway (``fonts.png``). Pillow pastes through a "1" mask 4x faster
-    than through an alpha channel (7 vs 32 us for a Triple Triad card; 19 us from "P")."""
+    than through an alpha channel (7 vs 32 us for a Triple Triad card; 19 us from "P"), and a
+    palette canvas cannot blend: a pixel the painter half covered (the few of a number's
+    outline running past its dot) is taken whole or not at all, on every canvas alike."""
     alpha = image.getchannel("A")
     histogram = alpha.histogram()
-    all_or_nothing = histogram[0] + histogram[255] == image.width * image.height
-    mask = alpha.convert("1", dither=Image.Dither.NONE) if all_or_nothing else alpha
+    if histogram[0] + histogram[255] != image.width * image.height:
+        alpha = alpha.point(lambda value: 255 if value >= 128 else 0)
+    mask = alpha.convert("1", dither=Image.Dither.NONE)
     picture = image.convert("RGB")
     return Sprite(picture if colours is None else to_palette(picture, colours), mask)
 
@@ -258,14 +274,8 @@ def palette_sprite(
     painter: Painter, w: float, h: float, scale: float, colours: tuple[RGB, ...], *what: Hashable
 ) -> Sprite:
     """``sprite`` kept on the palette of ``colours``, for a canvas already on it (a "P" one):
-    its pixels are each mapped as the whole image would map them. Pillow cannot blend palette
-    entries: a pixel the painter half covered (only text running past a card's edge does) is
-    taken whole or not at all."""
-    picture = cut_out(_painted(painter, w, h, scale, what), colours)
-    if picture.mask.mode == "1":
-        return picture
-    whole = picture.mask.point(lambda alpha: 255 if alpha >= 128 else 0)
-    return Sprite(picture.picture, whole.convert("1", dither=Image.Dither.NONE))
+    its pixels are each mapped as the whole image would map them."""
+    return cut_out(_painted(painter, w, h, scale, what), colours)
 
 
 def _painted(

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import font, png_of, text_drawer, text_width
+from bot.ui.images.palette import module_colours, to_palette
 from bot.ui.images.scaled import canvas, drawer, stamp
 from games.core.cards import PlayingCard
 from games.macarena.elements import ELEMENT_SUIT, ELEMENTS, SUIT_ELEMENT
@@ -57,7 +58,16 @@ def _numbered_dot(
     draw: ImageDraw.ImageDraw, left: float, top: float, size: int, colour: int, number: int
 ) -> None:
     """A player's colour with their seat number in it (colour is never the only signal: the
-    number matches the standings' and the legend's "P1", "P2"...)."""
+    number matches the standings' and the legend's "P1", "P2"...): stamped, each dot drawn
+    once per process (its number is text on the colour, which a palette canvas cannot take
+    from a patch of its background)."""
+    stamp(draw, _paint_numbered_dot, left, top, size, size, colour, number)
+
+
+def _paint_numbered_dot(
+    draw: ImageDraw.ImageDraw, left: float, top: float, size: float, _h: float, colour: int,
+    number: int,
+) -> None:  # fmt: skip
     draw.ellipse((left, top, left + size, top + size), fill=_colour(colour), outline=OUTLINE)
     centre = (left + size / 2, top + size / 2)
     draw.text(
@@ -263,7 +273,15 @@ def _table_layer(
     """What every table of ``rows`` players shows: the felt, the standings strip with its
     column headers, the legend. Drawn once per process and copied for each image (issue 29);
     nothing drawn over it later reaches under it, so the pixels are the same as drawn in one
-    go."""
+    go. Kept on the module's palette: each image is drawn straight on it (no RGB copy to
+    map)."""
+    return to_palette(_draw_table_layer(rows, headers, legend), module_colours(__name__))
+
+
+def _draw_table_layer(
+    rows: int, headers: tuple[str, ...], legend: tuple[tuple[str, object | None], ...]
+) -> Image.Image:
+    """``_table_layer`` in RGB."""
     height = STRIP_TOP + 40 + rows * 34 + 12 + LEGEND_H
     image, draw = canvas((WIDTH, height), TABLE, TABLE_SCALE)
     draw.rectangle((0, STRIP_TOP, WIDTH, height), fill=PANEL)
@@ -278,7 +296,9 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     strip_top = STRIP_TOP
     headers = tuple(tr(key) for _, key in HEADERS)
     image = _table_layer(rows, headers, _table_legend(view, tr)).copy()
-    draw = drawer(image, TABLE_SCALE)
+    colours = module_colours(__name__)
+    draw = drawer(image, TABLE_SCALE, TABLE, colours)  # above the standings: on the felt
+    on_strip = drawer(image, TABLE_SCALE, PANEL, colours)
 
     # header
     header = tr("macarena.image.hand_number", hand=view.hand_number)
@@ -340,22 +360,24 @@ def render_table(view: MacarenaView, tr: Translator, names: Names = None) -> byt
     # standings (on the layer's strip, under its headers)
     for row, p in enumerate(view.players):
         y = strip_top + 38 + row * 34
-        _numbered_dot(draw, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
+        _numbered_dot(on_strip, 14, y + 2, 20, p.colour, number_of.get(p.seat, 0))
         name = _player_label(view, p.seat, tr, names)
-        _text(draw, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
+        _text(on_strip, (NAME_X, y + 3), name, 15, TEXT, max_width=NAME_W)
         col = COLUMNS
         coll = "?" if p.collection_count is None else str(p.collection_count)
-        _text(draw, (col["collection"], y + 4), coll, 16, TEXT)
-        draw.ellipse((col["coins"], y + 3, col["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE)
-        _text(draw, (col["coins"] + 26, y + 4), str(p.coins), 16, TEXT)
-        _element_pips(draw, col["elements"], y + 4, list(p.elements))
+        _text(on_strip, (col["collection"], y + 4), coll, 16, TEXT)
+        on_strip.ellipse(
+            (col["coins"], y + 3, col["coins"] + 18, y + 21), fill=GOLD, outline=OUTLINE
+        )
+        _text(on_strip, (col["coins"] + 26, y + 4), str(p.coins), 16, TEXT)
+        _element_pips(on_strip, col["elements"], y + 4, list(p.elements))
         for k in range(p.amulets):
-            draw.regular_polygon(
+            on_strip.regular_polygon(
                 (col["amulets"] + 8 + k * 22, y + 13, 9), 6, fill=(200, 120, 230), outline=OUTLINE
             )
         if not p.amulets:
-            _text(draw, (col["amulets"], y + 4), "0", 16, DIM)
-        _text(draw, (col["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
+            _text(on_strip, (col["amulets"], y + 4), "0", 16, DIM)
+        _text(on_strip, (col["macas"], y + 4), f"{p.active_macas}/7", 16, TEXT)
     return _png(image)
 
 
