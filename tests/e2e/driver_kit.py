@@ -161,8 +161,9 @@ class TableOnFake:
 
     async def show_hand(self, user: FakeUser, version: int | None = None) -> Message:
         """Press "Ver mi mano" on the public message; the view at ``version`` (by default the
-        public message's). The bot acknowledges the press with a deferred update of the table
-        and posts the hand as a new ephemeral follow-up (the previous one retires)."""
+        public message's). The bot answers the press with the hand as a new ephemeral message,
+        or (the table's token near its end) acknowledges it with a deferred update of the
+        table and posts the hand as a follow-up; the previous hand retires."""
         version = self.version() if version is None else version
         before = {m.id for m in self.hand_views(user)}
         handle = await user.click(self.public(), HAND_BUTTON)
