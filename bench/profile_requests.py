@@ -15,7 +15,7 @@ and deferred update (type 6) through discord.py's ``InteractionResponse`` with
 what ``edit_original_response`` sends, its answer parsed) for comparison.
 
     .venv/bin/python bench/profile_requests.py [--requests 1000] [--rounds 7] [--top 0]
-    .venv/bin/python bench/profile_requests.py --bot-root /work/main   # main's code, same bench
+    .venv/bin/python bench/profile_requests.py --bot-root ../main   # another tree, same bench
 
 Figures: this process's CPU per request (``getrusage``: user + system), the best and the
 median of ``--rounds`` interleaved rounds (the kinds take turns, so a loaded machine's noise
