@@ -231,6 +231,14 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
         "deferred update (type 6)": deferred,
         "discord.py's webhook edit (its answer's JSON read)": discord_py_edit,
     }
+
+    async def discord_py_original() -> None:
+        # what ``bot/ui/ephemeral.py`` and ``messages.answer_with`` send: the edited message
+        # parsed into an ``InteractionMessage`` nobody reads
+        kwargs: Any = {"content": None, "embeds": [], "view": card, "attachments": []}
+        await edited.edit_original_response(**kwargs)
+
+    work["discord.py's edit_original_response (a Message parsed)"] = discord_py_original
     return work, prepare
 
 
