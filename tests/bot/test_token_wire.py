@@ -6,6 +6,7 @@ difference by design: a callback asks no ``with_response`` (nobody reads the ans
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from typing import Any
@@ -59,11 +60,12 @@ CLICK: dict[str, Any] = {
 
 
 class _Answer:
-    def __init__(self, status: int, body: bytes) -> None:
+    def __init__(self, status: int, body: bytes, **headers: str) -> None:
         self.status = status
         self.reason = "OK"
         self._body = body
-        self.headers = CIMultiDictProxy(CIMultiDict({"Content-Type": "application/json"}))
+        headers["Content-Type"] = "application/json"
+        self.headers = CIMultiDictProxy(CIMultiDict(headers))
 
     async def read(self) -> bytes:
         return self._body
@@ -223,3 +225,50 @@ async def test_a_refused_token_edit_raises_discord_py_s_error(wire, monkeypatch)
     with pytest.raises(discord.NotFound) as raised:
         await sending.edit_followup(interaction, 2, {"view": _card()}, ref="@original")
     assert raised.value.code == 10008
+
+
+async def test_a_spent_bucket_holds_the_token_s_next_edit_until_it_resets(wire, monkeypatch):
+    """Discord says a token's bucket is spent (``X-RateLimit-Remaining: 0``): its next request
+    waits ``Reset-After`` (discord.py's ``AsyncDeferredLock``), a token edit's as well. A
+    callback's bucket serves one request: nothing waits after it."""
+    interaction = _click(wire)
+    answered = wire.request
+
+    def spent(method: str, url: Any, **kwargs: Any) -> _Sent:
+        answered(method, url, **kwargs)
+        body = json.dumps(MESSAGE).encode() if "/callback" not in str(url) else b""
+        status = 200 if body else 204
+        headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": "0.25"}
+        return _Sent(_Answer(status, body, **headers))
+
+    monkeypatch.setattr(wire, "request", spent)
+    real_sleep = asyncio.sleep
+    reset = asyncio.Event()
+    waits: list[float] = []
+
+    async def waited(delay: float) -> None:
+        waits.append(delay)
+        await reset.wait()
+
+    monkeypatch.setattr(sending.asyncio, "sleep", waited)
+
+    async def edit() -> None:
+        await sending.edit_followup(interaction, 2, {"view": _card()}, ref="@original")
+
+    first = asyncio.create_task(edit())
+    second = asyncio.create_task(edit())
+    for _ in range(50):  # loop turns, not time: the second stays queued however many pass
+        await real_sleep(0)
+    assert waits == [0.25]  # the first edit holds the bucket for its reset
+    assert len(wire.sent) == 1  # the second has not gone
+    reset.set()
+    await asyncio.gather(first, second)
+    assert len(wire.sent) == 2
+
+    waits.clear()
+    sending.callbacks_unread(adapter := AsyncWebhookAdapter())
+    with interaction_response_params(6) as params:
+        await adapter.create_interaction_response(
+            interaction.id, interaction.token, session=interaction._session, params=params
+        )
+    assert waits == [] and len(wire.sent) == 3
