@@ -15,7 +15,7 @@ and deferred update (type 6) through discord.py's ``InteractionResponse`` with
 what ``edit_original_response`` sends, its answer parsed) for comparison.
 
     .venv/bin/python bench/profile_requests.py [--requests 1000] [--rounds 7] [--top 0]
-    .venv/bin/python bench/profile_requests.py --bot-root /work/main   # main's code, same bench
+    .venv/bin/python bench/profile_requests.py --bot-root ../main   # another tree, same bench
 
 Figures: this process's CPU per request (``getrusage``: user + system), the best and the
 median of ``--rounds`` interleaved rounds (the kinds take turns, so a loaded machine's noise
@@ -231,7 +231,47 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
         "deferred update (type 6)": deferred,
         "discord.py's webhook edit (its answer's JSON read)": discord_py_edit,
     }
+
+    async def discord_py_original() -> None:
+        # what ``bot/ui/ephemeral.py`` and ``messages.answer_with`` send: the edited message
+        # parsed into an ``InteractionMessage`` nobody reads
+        kwargs: Any = {"content": None, "embeds": [], "view": card, "attachments": []}
+        await edited.edit_original_response(**kwargs)
+
+    work["discord.py's edit_original_response (a Message parsed)"] = discord_py_original
     return work, prepare
+
+
+class SocketWrites:
+    """aiohttp's socket writes (``StreamWriter._write``/``_writelines``: the transport's write,
+    a system call on the loop's thread), timed by the wall clock and by the thread's CPU clock:
+    a write that wakes the server on this machine's two cores is often preempted inside, which
+    a sampling profiler counts as time in the write (py-spy: a runnable thread holding the GIL)
+    although the CPU is the server's."""
+
+    def __init__(self) -> None:
+        from aiohttp.http_writer import StreamWriter
+
+        self.calls = 0
+        self.wall = 0.0
+        self.cpu = 0.0
+        for name in ("_write", "_writelines"):
+            setattr(StreamWriter, name, self._timed(getattr(StreamWriter, name)))
+
+    def _timed(self, write: Any) -> Any:
+        def timed(writer: Any, data: Any) -> Any:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return write(writer, data)
+            finally:
+                self.cpu += time.thread_time() - cpu
+                self.wall += time.perf_counter() - wall
+                self.calls += 1
+
+        return timed
+
+    def reset(self) -> None:
+        self.calls, self.wall, self.cpu = 0, 0.0, 0.0
 
 
 def _cpu() -> tuple[float, int]:
@@ -298,9 +338,16 @@ async def measure(args: argparse.Namespace, port: int) -> None:
             " | involuntary context switches per request |"
         )
         print("|---|---:|---:|---:|")
+        writes = SocketWrites()
         full = await interleaved(work, prepare, args.requests, args.rounds)
         for name, (best, median, switches) in full.items():
             print(f"| {name} | {best:.1f} | {median:.1f} | {switches:.2f} |")
+        if writes.calls:
+            print(
+                f"\nsocket writes (aiohttp's, every kind): {writes.calls}, each"
+                f" {writes.wall / writes.calls * 1e6:.1f} µs by the wall clock,"
+                f" {writes.cpu / writes.calls * 1e6:.1f} µs of this thread's CPU"
+            )
         if args.top:
             edit = work["token edit, JSON (payload.edit_followup)"]
             profile = cProfile.Profile()
