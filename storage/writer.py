@@ -22,7 +22,15 @@ another process) is rolled back alone and run again, up to ``retries`` times. Wi
 ``optimistic`` (both backends: on PostgreSQL a savepoint costs two round trips, on SQLite two
 statements, each a GIL hand-over of this thread) a batch first runs without savepoints and,
 only if a unit raised, is rolled back and run again with them. So a unit may run more than once
-before its transaction commits: it must do nothing but its statements.
+before its transaction commits: it must do nothing but its statements. In such a batch a unit
+another one ``covers`` (a click's intent, which the move marking it done writes whole) is not
+run; a unit of one statement alone in its batch runs without BEGIN and COMMIT where the backend
+allows (``autocommit_alone``, SQLite).
+
+Callers are answered with ONE ``call_soon_threadsafe`` per loop per batch, inside which each
+write's waiters resume (``Committed``: no loop turn more). Each batch observes ``db_queue`` (its
+oldest unit's wait), ``db_write`` (its transaction) and ``db_handback`` (the answer's way back to
+the loop): what a move's ``persist`` is made of.
 
 One thread per process, also for PostgreSQL: units then commit in the order they were queued,
 which callers rely on (a later save of the same rows wins); processes write concurrently.
