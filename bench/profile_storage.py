@@ -9,6 +9,13 @@ and the CPU time of each database thread (the kernel's per-thread clock).
     .venv/bin/python bench/profile_storage.py --bot-root ../main   # the same load, another tree
     .venv/bin/python bench/profile_storage.py -- --channel-play 0.5   # bench/load.py's options
     .venv/bin/python bench/profile_storage.py --micro               # the writer alone, in-process
+    .venv/bin/python bench/profile_storage.py --units --tables 200  # one move's write, its CPU
+
+``--units`` writes one move at a time (a person's: its click's intent, then the move marking it
+done; a computer's: the move alone) with the event loop otherwise idle, and prints the statements
+of a person's move and each thread's CPU per move (the best of ``--moves`` rounds over
+``--tables`` tables, by the thread's own clock: a loaded machine changes it little), so two trees'
+per-move storage work compares (``--bot-root``).
 
 ``--micro`` plays moves the way the click path writes them (an intent started at the click, then
 the move's unit marking it done) from many tables at once on a temporary SQLite file, in this
@@ -371,9 +378,92 @@ asyncio.run(main())
 """
 
 
+UNITS = r"""
+import asyncio, json, os, sys, tempfile, time
+from pathlib import Path
+from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
+
+TABLES, ROUNDS = int(sys.argv[1]), int(sys.argv[2])
+STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
+SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+
+
+def intent_of(record, n):
+    return Intent(
+        interaction_id=f"{record.id}-{n}", application_id="a", token="t" * 100,
+        table_id=record.id, seat="1", version=record.version, action="p 1", locale="es",
+        created_at=time.time(),
+    )
+
+
+async def one_round(repo, intents, records, n, person):
+    # one move at a time, as a click queues it: its intent, then its move (one batch)
+    for record in records:
+        intent = intent_of(record, n) if person else None
+        if intent is not None:
+            intents.start(intent)
+        meta = {**record.meta, "timeouts": {"1": 0}}
+        await repo.record_action(
+            record, seat="1", action="p 1", state_json=STATE, version=record.version + 1,
+            meta=meta, intent=intent, wake_at=time.time() + 60,
+        )
+        record.version += 1
+        record.meta = meta
+
+
+async def main():
+    with tempfile.TemporaryDirectory() as folder:
+        db = await open_database(Path(folder) / "units.db")
+        repo, intents = TablesRepo(db), IntentsRepo(db)
+        records = []
+        for t in range(TABLES):
+            record = await repo.create(
+                guild_id="g", channel_id=f"c{t}", game="triad", host_id="1", locale="es",
+                options={}, seats=SEATS, seed="s",
+            )
+            await repo.start(record.id, SEATS, STATE, 0)
+            records.append(await repo.get(record.id))
+        writer = db._writer
+        clock = time.pthread_getcpuclockid(writer._thread.ident)
+        statements = []
+        await writer.submit(lambda c: c.set_trace_callback(statements.append), transactional=False)
+        await one_round(repo, intents, records, 0, True)  # counted, not timed
+        await writer.submit(lambda c: c.set_trace_callback(None), transactional=False)
+        figures = {"statements (person's move)": len(statements) / TABLES}
+        for person in (True, False):
+            best_writer = best_loop = float("inf")
+            for n in range(1, ROUNDS + 1):
+                writer0, loop0 = time.clock_gettime(clock), time.thread_time()
+                await one_round(repo, intents, records, n + (0 if person else ROUNDS), person)
+                best_writer = min(best_writer, time.clock_gettime(clock) - writer0)
+                best_loop = min(best_loop, time.thread_time() - loop0)
+            kind = "person's move" if person else "computer's move"
+            figures[f"writer thread CPU us ({kind})"] = 1e6 * best_writer / TABLES
+            figures[f"loop thread CPU us ({kind})"] = 1e6 * best_loop / TABLES
+        print(json.dumps(figures))
+        await db.close()
+
+asyncio.run(main())
+"""
+
+
 async def micro(args: argparse.Namespace) -> int:
     """``MICRO`` run by the interpreter of this venv with ``--bot-root``'s tree first on the
     path, ``--repeat`` times; prints each run's figures and their medians."""
+    if args.units:
+        script, argv = UNITS, [str(args.tables), str(args.moves)]
+        title = (
+            f"units {args.bot_root}: {args.tables} tables, one move at a time on an idle loop,"
+            f" CPU per move the best of {args.moves} rounds by each thread's clock"
+        )
+    else:
+        script = MICRO
+        argv = [str(args.tables), str(args.moves), str(args.busy_ms), str(args.think_ms)]
+        title = (
+            f"micro {args.bot_root}: {args.tables} tables x {args.moves} moves, loop busy"
+            f" {args.busy_ms} ms twice per move, {args.think_ms:.0f} ms (0.5-1.5 x) between a"
+            " table's moves"
+        )
     runs: list[dict[str, float]] = []
     env = {**os.environ, "PYTHONPATH": str(args.bot_root.resolve())}
     if args.switch_ms:
@@ -382,23 +472,15 @@ async def micro(args: argparse.Namespace) -> int:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            MICRO,
-            str(args.tables),
-            str(args.moves),
-            str(args.busy_ms),
-            str(args.think_ms),
+            script,
+            *argv,
             env=env,
             cwd=args.bot_root,  # ``-c`` puts the working directory first on the path
             stdout=asyncio.subprocess.PIPE,
         )
         out, _ = await process.communicate()
         runs.append(json.loads(out.decode().strip().splitlines()[-1]))
-    print(
-        f"micro {args.bot_root}: {args.tables} tables x {args.moves} moves, loop busy"
-        f" {args.busy_ms} ms twice per move, {args.think_ms:.0f} ms (0.5-1.5 x) between a"
-        f" table's moves; load average"
-        f" {' '.join(f'{x:.2f}' for x in load_average())}"
-    )
+    print(f"{title}; load average {' '.join(f'{x:.2f}' for x in load_average())}")
     print("| per move | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " | median |")
     print("|---|" + "---:|" * (len(runs) + 1))
     for key in runs[0]:
@@ -432,6 +514,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
     parser.add_argument("--micro", action="store_true", help="the writer alone, in-process")
+    parser.add_argument(
+        "--units", action="store_true", help="a move's write alone, one at a time: CPU per move"
+    )
     parser.add_argument("--moves", type=int, default=30, help="--micro: moves per table (30)")
     parser.add_argument("--busy-ms", type=float, default=0.5, help="--micro: loop work (0.5)")
     parser.add_argument("--repeat", type=int, default=3, help="--micro: runs (3)")
@@ -446,7 +531,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
 
 async def main(argv: list[str] | None = None) -> int:
     args, passed = parse_args(argv)
-    if args.micro:
+    if args.micro or args.units:
         return await micro(args)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER

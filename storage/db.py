@@ -62,6 +62,15 @@ class Database:
         result: T = await self.submit(unit)
         return result
 
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One statement as a write of its own; the number of rows it changed. Alone in its
+        batch it runs without BEGIN and COMMIT where the backend allows (SQLite: a statement
+        is a transaction of its own; ``Writer.autocommit_alone``)."""
+        changed: int = await self._writer.submit(
+            lambda conn: conn.execute(sql, params).rowcount, statement=True
+        )
+        return changed
+
     def submit(
         self,
         unit: Callable[[Transaction], T],
@@ -69,13 +78,17 @@ class Database:
         decided: bool = False,
         key: Hashable | None = None,
         covers: Hashable | None = None,
+        statement: bool = False,
     ) -> asyncio.Future[T]:
         """``write``'s unit queued now; the writer's own future, settled once committed: for a
         caller that starts a write and awaits it later, and directly (each coroutine or task
         in between costs a turn of the event loop: under load, a loop lag each). ``decided``:
         a future its awaiters cannot cancel (``storage/writer.Decided``); ``key``/``covers``:
-        a unit another one of its batch makes redundant (``Writer.submit``)."""
-        return self._writer.submit(unit, decided=decided, key=key, covers=covers)
+        a unit another one of its batch makes redundant; ``statement``: the unit runs exactly
+        one statement (``Writer.submit``)."""
+        return self._writer.submit(
+            unit, decided=decided, key=key, covers=covers, statement=statement
+        )
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
         """The first row of a read (by name and by index), or None. ``?`` placeholders."""

@@ -117,15 +117,12 @@ class IntentsRepo:
                 values,
             )
 
-        return self.db.submit(unit, key=intent_key(intent))
+        return self.db.submit(unit, key=intent_key(intent), statement=True)
 
     async def settle(self, interaction_id: str) -> None:
         """The click was refused and answered: nothing is left to resolve."""
-        await self.db.write(
-            lambda conn: conn.execute(
-                "UPDATE intents SET done = 1, answered = 1 WHERE interaction_id = ?",
-                (interaction_id,),
-            )
+        await self.db.execute(
+            "UPDATE intents SET done = 1, answered = 1 WHERE interaction_id = ?", (interaction_id,)
         )
 
     async def mark_answered(self, interaction_ids: list[str]) -> None:
@@ -150,6 +147,4 @@ class IntentsRepo:
     async def prune(self, before: float) -> None:
         """Forget intents created before ``before`` (unix seconds): once their token expired
         nothing can be answered any more."""
-        await self.db.write(
-            lambda conn: conn.execute("DELETE FROM intents WHERE created_at < ?", (before,))
-        )
+        await self.db.execute("DELETE FROM intents WHERE created_at < ?", (before,))

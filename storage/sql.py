@@ -10,7 +10,9 @@ the hot path); for PostgreSQL it is a thin synchronous facade over an asyncpg co
 
 from __future__ import annotations
 
+import functools
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -71,8 +73,16 @@ def timestamp(at: datetime) -> str:
 
 def utc_now(offset: timedelta = timedelta(0)) -> str:
     """Now (plus ``offset``) in the stored text form, passed as a parameter so that one
-    statement text serves both dialects."""
-    return timestamp(datetime.now(UTC) + offset)
+    statement text serves both dialects. From the clock's seconds, the text of a second made
+    once (every move writes one: 5.7 -> ~1.5 us, ``timestamp`` of a datetime took the rest)."""
+    now = time.time() + offset.total_seconds()
+    second = int(now // 1)
+    return f"{_second_text(second)}.{int((now - second) * 1000):03d}Z"
+
+
+@functools.lru_cache(maxsize=4)
+def _second_text(second: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
 
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

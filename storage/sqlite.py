@@ -106,8 +106,14 @@ async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[Sqlit
 
     # Optimistic: a unit failing is rare (a lost version guard, a busy channel), and every
     # other batch then saves two statements per unit (issue 29: a third of the writer's).
+    # A lone statement is its own transaction (SQLite's autocommit): no BEGIN and COMMIT.
     writer = Writer(
-        connect, observe, begin="BEGIN IMMEDIATE", unavailable=unavailable, optimistic=True
+        connect,
+        observe,
+        begin="BEGIN IMMEDIATE",
+        unavailable=unavailable,
+        optimistic=True,
+        autocommit_alone=True,
     )
     await writer.start()
     conn = await aiosqlite.connect(str(path), isolation_level=None)

@@ -213,7 +213,7 @@ class TablesRepo:
 
     async def _execute(self, sql: str, params: tuple[Any, ...]) -> int:
         """One statement as its own write; the number of rows it changed."""
-        return await self.db.write(lambda conn: conn.execute(sql, params).rowcount)
+        return await self.db.execute(sql, params)
 
     async def update_lobby(self, table_id: int, seats: list[SeatInfo], host_id: str) -> None:
         await self._execute(

@@ -14,7 +14,7 @@ class TableThreadsRepo:
         self.db = db
 
     async def _execute(self, sql: str, params: tuple[object, ...]) -> int:
-        return await self.db.write(lambda conn: conn.execute(sql, params).rowcount)
+        return await self.db.execute(sql, params)
 
     async def set_line(self, table_id: int, message_id: str) -> None:
         """The table's short line in its parent channel (the thread will take its id)."""

@@ -22,7 +22,15 @@ another process) is rolled back alone and run again, up to ``retries`` times. Wi
 ``optimistic`` (both backends: on PostgreSQL a savepoint costs two round trips, on SQLite two
 statements, each a GIL hand-over of this thread) a batch first runs without savepoints and,
 only if a unit raised, is rolled back and run again with them. So a unit may run more than once
-before its transaction commits: it must do nothing but its statements.
+before its transaction commits: it must do nothing but its statements. In such a batch a unit
+another one ``covers`` (a click's intent, which the move marking it done writes whole) is not
+run; a unit of one statement alone in its batch runs without BEGIN and COMMIT where the backend
+allows (``autocommit_alone``, SQLite).
+
+Callers are answered with ONE ``call_soon_threadsafe`` per loop per batch, inside which each
+write's waiters resume (``Committed``: no loop turn more). Each batch observes ``db_queue`` (its
+oldest unit's wait), ``db_write`` (its transaction) and ``db_handback`` (the answer's way back to
+the loop): what a move's ``persist`` is made of.
 
 One thread per process, also for PostgreSQL: units then commit in the order they were queued,
 which callers rely on (a later save of the same rows wins); processes write concurrently.
@@ -180,6 +188,7 @@ class _Job:
     key: Hashable | None = None
     covers: Hashable | None = None
     queued_at: float = 0.0  # perf_counter when submitted
+    statement: bool = False  # the unit is one statement (``Writer.autocommit_alone``)
     result: Any = None
     error: BaseException | None = None
 
@@ -201,6 +210,10 @@ class Writer:
     # again with them.
     optimistic: bool = False
     max_batch: int = 64
+    # A unit of one statement alone in its batch runs without BEGIN and COMMIT (SQLite: a
+    # statement is a transaction of its own, all or nothing): two statements fewer, each a GIL
+    # hand-over of this thread (issue 29: a settled click, a table's message id, ...).
+    autocommit_alone: bool = False
     stats: WriteStats = field(default_factory=WriteStats)
     # An outage reads as one warning and one line when it ends (storage/outage.py).
     outage: OutageLog = field(default_factory=OutageLog)
@@ -225,15 +238,18 @@ class Writer:
         decided: bool = False,
         key: Hashable | None = None,
         covers: Hashable | None = None,
+        statement: bool = False,
     ) -> asyncio.Future[Any]:
         """Queue ``unit``; the future settles (on the caller's loop) after it committed.
         ``decided``: its awaiters cannot cancel it (``Decided``). ``key`` names what the unit
         writes; a unit that ``covers`` that key writes it too, so when both are in one batch
         that runs without a failure the keyed unit is not run (one statement less; its future
-        is answered None with the batch). If a unit of the batch fails, every unit runs."""
+        is answered None with the batch). If a unit of the batch fails, every unit runs.
+        ``statement``: the unit runs exactly one statement (``autocommit_alone``)."""
         loop = asyncio.get_running_loop()
         future = Decided(loop=loop) if decided else Committed(loop=loop)
-        self._jobs.put(_Job(unit, future, loop, transactional, key, covers, time.perf_counter()))
+        queued = time.perf_counter()
+        self._jobs.put(_Job(unit, future, loop, transactional, key, covers, queued, statement))
         return future
 
     async def stop(self) -> None:
@@ -293,20 +309,14 @@ class Writer:
         if self.observe is not None:  # the oldest unit's wait for its transaction to begin
             self.observe("db_queue", (start - batch[0].queued_at) * 1000)
         try:
-            conn.execute(self.begin)
-            if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
+            if len(batch) == 1 and batch[0].statement and self.autocommit_alone:
                 job = batch[0]
-                self._run_retrying(conn, job, ("ROLLBACK", self.begin))
-                conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
-            elif self.optimistic and self._run_plain(conn, batch):
-                conn.execute("COMMIT")
+                try:  # its own transaction: a failing statement leaves nothing
+                    job.result, job.error = job.unit(conn), None
+                except BaseException as exc:
+                    job.error = exc
             else:
-                if self.optimistic:  # a unit failed: again from the start, each in a savepoint
-                    if conn.in_transaction:  # (SQLite ends it itself on some errors: a full disk)
-                        conn.execute("ROLLBACK")
-                    conn.execute(self.begin)
-                self._run_in_savepoints(conn, batch)
-                conn.execute("COMMIT")
+                self._transaction(conn, batch)
         except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the batch stands
             # A unit that met an unavailable database (SQLite may roll the whole transaction
             # back on a full disk, so the next statement fails for another reason) says why.
@@ -336,6 +346,23 @@ class Writer:
         if self.observe is not None:
             self.observe("db_write", held)
         self._settle(batch)
+
+    def _transaction(self, conn: Session, batch: list[_Job]) -> None:
+        """``batch`` in one transaction; raises if BEGIN or COMMIT failed."""
+        conn.execute(self.begin)
+        if len(batch) == 1:  # alone: the transaction is the unit's (no savepoint needed)
+            job = batch[0]
+            self._run_retrying(conn, job, ("ROLLBACK", self.begin))
+            conn.execute("ROLLBACK" if job.error is not None else "COMMIT")
+        elif self.optimistic and self._run_plain(conn, batch):
+            conn.execute("COMMIT")
+        else:
+            if self.optimistic:  # a unit failed: again from the start, each in a savepoint
+                if conn.in_transaction:  # (SQLite ends it itself on some errors: a full disk)
+                    conn.execute("ROLLBACK")
+                conn.execute(self.begin)
+            self._run_in_savepoints(conn, batch)
+            conn.execute("COMMIT")
 
     def _unavailable(self, job: _Job) -> None:
         if job.error is not None and self.unavailable(job.error):

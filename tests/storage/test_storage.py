@@ -1,3 +1,8 @@
+import re
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from storage import (
@@ -11,6 +16,7 @@ from storage import (
     open_database,
 )
 from storage.db import migration_scripts
+from storage.sql import timestamp, utc_now
 
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="cpu1", name="CPU", cpu_level="easy")]
 
@@ -203,3 +209,18 @@ async def test_players(db_target):
     assert await players.locale("1") == "es"  # an upsert without a locale keeps the last one
     assert await players.locale("2") is None
     await db.close()
+
+
+def test_utc_now_is_the_stored_text_of_now_and_of_an_offset():
+    """``utc_now`` made from the clock's seconds (issue 29: one per move) is the text
+    ``timestamp`` makes of the same moment, SQLite's ``strftime('%Y-%m-%dT%H:%M:%fZ')``."""
+    form = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+    with closing(sqlite3.connect(":memory:")) as conn:
+        (sqlite_now,) = conn.execute("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").fetchone()
+    assert form.match(sqlite_now)
+    for offset in (timedelta(0), -timedelta(days=1, milliseconds=250), timedelta(seconds=0.5)):
+        before = timestamp(datetime.now(UTC) + offset)
+        now = utc_now(offset)
+        after = timestamp(datetime.now(UTC) + offset)
+        assert form.match(now)
+        assert before <= now <= after

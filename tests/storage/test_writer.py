@@ -17,6 +17,7 @@ from storage import (
     TablesRepo,
     open_database,
 )
+from storage.sql import INTEGRITY_ERRORS
 
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
 
@@ -425,4 +426,42 @@ async def test_the_writer_times_a_batch_s_wait_its_transaction_and_its_hand_over
         "db_write",
     ]
     assert all(ms >= 0 for _, ms in seen)
+    await db.close()
+
+
+async def test_a_lone_statement_is_its_own_transaction(db_target):
+    """Issue 29: a write of one statement alone in its batch (``Database.execute``) runs
+    without BEGIN and COMMIT on SQLite (a statement is a transaction of its own there): all or
+    nothing still, its changed rows counted; beside other units it joins their transaction."""
+    db = await open_database(db_target)
+    await db.write(
+        lambda conn: conn.executemany(
+            "INSERT INTO players (user_id, name) VALUES (?, 'P')", [("a",), ("b",)]
+        )
+    )
+    statements = []
+    if db.dialect == "sqlite":
+        await db._writer.submit(
+            lambda conn: conn.set_trace_callback(statements.append), transactional=False
+        )
+    assert await db.execute("UPDATE players SET name = 'Q' WHERE user_id <> ?", ("none",)) == 2
+    with pytest.raises(Exception) as refused:  # the second row would take the first's id
+        await db.execute("UPDATE players SET user_id = 'same'")
+    assert isinstance(refused.value, INTEGRITY_ERRORS)
+    rows = await db.fetchall("SELECT user_id, name FROM players ORDER BY user_id")
+    assert [tuple(r) for r in rows] == [("a", "Q"), ("b", "Q")]  # nothing of it stands
+    if db.dialect == "sqlite":
+        assert not any(s.startswith(("BEGIN", "COMMIT", "ROLLBACK")) for s in statements)
+    blocker, release = await _writer_held(db)
+    together = [
+        asyncio.ensure_future(db.execute("UPDATE players SET name = 'R' WHERE user_id = 'a'")),
+        db.submit(lambda conn: conn.execute("UPDATE players SET name = 'R' WHERE user_id = 'b'")),
+    ]
+    release.set()
+    await blocker
+    await asyncio.gather(*together)
+    if db.dialect == "sqlite":
+        assert sum(s.startswith("BEGIN") for s in statements) == 2  # the blocker's, the pair's
+    rows = await db.fetchall("SELECT name FROM players ORDER BY user_id")
+    assert [r[0] for r in rows] == ["R", "R"]
     await db.close()
