@@ -1,4 +1,4 @@
-"""Event texts written once (``bot/ui/event_texts.py``): a presenter keeps each event's text by
+"""Event texts written once (``bot/ui/presenter.py``): a presenter keeps each event's text by
 the event and the language, while the seat names it asked for read the same; what a message
 shows never depends on what was kept (every game, move after move, against a fresh presenter),
 and a seat's private event is shown to that seat only, however warm the texts are."""
@@ -11,9 +11,8 @@ import pytest
 
 from bot.i18n import translator
 from bot.registry import load_games
-from bot.ui.event_texts import EventTexts
 from bot.ui.messages import private_payload, public_payload
-from bot.ui.presenter import presenter_for
+from bot.ui.presenter import EventTexts, presenter_for
 from games.core import Event
 from tests.bot.presenter_kit import StubService, table_for, text_presenter
 from tests.message_text import text_of
