@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.ui.images import fonts
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.palette import RGB, palette_entries, to_palette
 
@@ -133,6 +134,12 @@ class ScaledDraw:
             return
         self.draw.text(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
 
+    def robot(self, x: float, top: float, height: float, fill: Any) -> None:
+        """``fonts.draw_robot`` (a computer's icon beside its name), stamped: a table shows
+        one per computer seat, each six shapes (issue 29)."""
+        h = max(6.0, height)  # as draw_robot draws it
+        stamp(cast(ImageDraw.ImageDraw, self), _paint_robot, x, top, h * 0.95, h, fill)
+
     def _text_on_palette(
         self, at: tuple[int, int], text: str, fill: Any, font: Any, anchor: str | None,
         *args: Any, **kwargs: Any,
@@ -187,6 +194,12 @@ def _text_patch(
     patch = Image.new("RGB", (right - left, bottom - top), background)
     ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
     return to_palette(patch, colours), left, top
+
+
+def _paint_robot(
+    draw: ImageDraw.ImageDraw, x: float, y: float, _w: float, h: float, fill: Any
+) -> None:
+    fonts.draw_robot(draw, x, y, h, fill)
 
 
 def _ink_box(font: Any, text: str, anchor: str | None, stroke_width: float) -> tuple[int, ...]:
