@@ -156,13 +156,15 @@ class ScaledDraw:
             return
         patch, left, top = found
         corner = (at[0] + left, at[1] + top)
+        box = (*corner, corner[0] + patch.width, corner[1] + patch.height)
         image: Image.Image = self.draw._image
-        under = image.crop((*corner, corner[0] + patch.width, corner[1] + patch.height))
         flat = palette_entries(self.colours)[self.background]
-        if under.getextrema() == (flat, flat):
-            image.paste(patch, corner)
+        # Pillow's core image, not its wrapper: ~10 texts an image, the wrapper's checks and
+        # copies were a tenth of a table's drawing (the canvas is loaded: a layer's copy)
+        if image.im.crop(box).getextrema() == (flat, flat):
+            image.im.paste(patch.im, box)
             return
-        drawn = under.convert("RGB")
+        drawn = image.crop(box).convert("RGB")
         ImageDraw.Draw(drawn).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
         image.paste(to_palette(drawn, self.colours), corner)
 
@@ -310,7 +312,14 @@ def paste(draw: ImageDraw.ImageDraw, picture: Sprite, x: float, y: float) -> Non
     corner at layout (x, y), on the nearest pixel."""
     scale = scale_of(draw)
     image: Image.Image = draw._image  # the canvas Pillow's draw keeps
-    image.paste(picture.picture, (round(x * scale), round(y * scale)), picture.mask)
+    left, top = round(x * scale), round(y * scale)
+    pixels = picture.picture
+    if pixels.mode != image.mode:  # a palette sprite on an RGB canvas: Pillow converts it
+        image.paste(pixels, (left, top), picture.mask)
+        return
+    # Pillow's core image (as a palette canvas's text): ~20 cards an image
+    box = (left, top, left + pixels.width, top + pixels.height)
+    image.im.paste(pixels.im, box, picture.mask.im)
 
 
 def stamp(
