@@ -118,6 +118,11 @@ def main() -> None:
         " whose drawn inputs changed (as the renderer's cache draws them)",
     )
     parser.add_argument(
+        "--affinity",
+        action="store_true",
+        help="each table's images drawn by one worker (not a worker at random)",
+    )
+    parser.add_argument(
         "--level", type=int, default=None, help="zlib level of the PNGs (default: the bot's)"
     )
     args = parser.parse_args()
@@ -132,7 +137,7 @@ def main() -> None:
         moves = round(args.images * args.workers * share)
         last: dict[int, str] = {}
         for table, view in interleaved_tables(key, args.tables, moves, args.seed, args.any_cards):
-            if rng.randrange(args.workers):
+            if table % args.workers if args.affinity else rng.randrange(args.workers):
                 continue  # another worker's
             names = (
                 load_names(key, table, list(view.seats))

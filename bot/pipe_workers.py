@@ -33,7 +33,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -67,6 +67,7 @@ class _Job:
     args: tuple[Any, ...] = field(compare=False)
     future: asyncio.Future[Any] = field(compare=False)
     wanted: Callable[[], bool] | None = field(compare=False, default=None)
+    affinity: Hashable | None = field(compare=False, default=None)
 
 
 @dataclass(eq=False)
@@ -224,14 +225,17 @@ class PipeWorkers(Workers):
         rank: int = LAST,
         since: float | None = None,
         wanted: Callable[[], bool] | None = None,
+        affinity: Hashable | None = None,
     ) -> T:
         """``fn(*args)`` in a worker, once the jobs before it (lower ``rank``, then earlier
         ``since``, ``time.perf_counter()``; default now) were handed out; ``Superseded`` when
-        ``wanted()`` is false at that moment (then it is never sent)."""
+        ``wanted()`` is false at that moment (then it is never sent). Jobs of one
+        ``affinity`` (a table's image) go to the same worker whenever it is as free as any:
+        what it keeps per process for them (a table's names, its cards) is there already."""
         state = self._bound(asyncio.get_running_loop())
         future: asyncio.Future[T] = state.loop.create_future()
         when = time.perf_counter() if since is None else since
-        job = _Job(rank, when, next(state.arrivals), fn, args, future, wanted)
+        job = _Job(rank, when, next(state.arrivals), fn, args, future, wanted, affinity)
         heapq.heappush(state.waiting, job)
         self._dispatch(state)
         try:
@@ -288,6 +292,8 @@ class PipeWorkers(Workers):
                 worker = self._spawn(state)  # an idle new worker before queueing on a busy one
             elif worker.jobs and self.behind_newest_only:
                 worker = max(live, key=lambda w: w.started)
+            else:
+                worker = _affine(live, worker, state.waiting[0].affinity)
             if len(worker.jobs) >= self.depth:
                 return
             job = heapq.heappop(state.waiting)
@@ -391,6 +397,15 @@ def create_workers(
     return PipeWorkers(
         size, initializer, name, niceness, SEARCH_DEPTH, metered=False, behind_newest_only=True
     )
+
+
+def _affine(live: list[_Worker], least: _Worker, affinity: Hashable | None) -> _Worker:
+    """The worker ``affinity``'s jobs go to (the same one while the pool's workers live) if it
+    holds no more jobs than ``least``, the least busy; else ``least``."""
+    if affinity is None:
+        return least
+    preferred = live[hash(affinity) % len(live)]
+    return preferred if len(preferred.jobs) <= len(least.jobs) else least
 
 
 def _has_reply(conn: Connection) -> bool:

@@ -54,7 +54,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -123,9 +123,11 @@ class Workers:
         rank: int = 1,
         since: float | None = None,
         wanted: Callable[[], bool] | None = None,
+        affinity: Hashable | None = None,
     ) -> T:
         """``fn(*args)`` in a worker process; the event loop keeps running meanwhile. This pool
-        runs jobs in the order they come (``rank`` and ``since`` matter to ordered pools only);
+        runs jobs in the order they come (``rank``, ``since`` and ``affinity`` matter to ordered
+        pools only);
         ``Superseded`` at once if ``wanted()`` is false."""
         if wanted is not None and not wanted():
             raise Superseded

@@ -312,6 +312,7 @@ class Renderer:
                 rank=0 if first else 1,
                 since=since,
                 wanted=still_wanted,
+                affinity=place,  # a message's images drawn by one worker: its caches warm
             )
         except Superseded:
             self.skipped += 1

@@ -103,6 +103,7 @@ def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
     for module in (amapatolli, triad):
         monkeypatch.setattr(module, "_card_sprite", module._card_sprite.__wrapped__)
     monkeypatch.setattr(scaled, "sprite", scaled.sprite.__wrapped__)
+    monkeypatch.setattr(scaled, "palette_sprite", scaled.palette_sprite.__wrapped__)
     return calls
 
 

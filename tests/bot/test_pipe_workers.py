@@ -367,3 +367,22 @@ async def test_every_reply_waiting_in_a_workers_pipe_is_answered_in_one_callback
     finally:
         ours.close()
         theirs.close()
+
+
+async def test_a_tables_jobs_go_to_one_worker_while_it_is_as_free_as_any():
+    """``affinity``: jobs of one key go to the same worker (what it keeps per process for that
+    table is there), jobs of other keys to theirs (keys of ints: their hashes, and so their
+    workers, are the same in every run)."""
+    pool = PipeWorkers(2)
+    try:
+        pool.start()
+        by_key: dict[int, set[int]] = {}
+        for _ in range(6):
+            for key in range(1, 7):
+                pid = await pool.run(os.getpid, affinity=(key,))
+                by_key.setdefault(key, set()).add(pid)
+            assert await pool.run(os.getpid) > 0  # a job without one: the least busy worker
+        assert all(len(pids) == 1 for pids in by_key.values()), by_key
+        assert len(set().union(*by_key.values())) == 2  # the keys spread over both workers
+    finally:
+        pool.shutdown()

@@ -193,17 +193,19 @@ async def test_an_image_superseded_for_its_first_asker_is_still_drawn_for_the_se
 
 
 class _OrderedPool(Workers):
-    """A pool that orders its jobs (like the pipe pool), recording each job's rank and since,
-    and superseding it when ``wanted()`` is false (it draws inline)."""
+    """A pool that orders its jobs (like the pipe pool), recording each job's rank, since and
+    affinity, and superseding it when ``wanted()`` is false (it draws inline)."""
 
     ordered = True
 
     def __init__(self) -> None:
         super().__init__(1)
         self.asked: list[tuple[int, float]] = []
+        self.affinities: list[object] = []
 
-    async def run(self, fn, *args, rank=1, since=None, wanted=None):
+    async def run(self, fn, *args, rank=1, since=None, wanted=None, affinity=None):
         self.asked.append((rank, since))
+        self.affinities.append(affinity)
         if wanted is not None and not wanted():
             raise Superseded
         return fn(*args)
@@ -226,6 +228,8 @@ async def test_a_superseded_renders_successor_keeps_its_place_and_first_ones_ran
     assert (r_old, r_new, r_other) == (1, 1, 0)
     assert s_new == s_old and s_other > s_old  # the newer version kept the old one's place
     assert (renderer.renders, renderer.skipped) == (2, 1)
+    # a message's images go to the pool with their message: one worker draws them (its caches)
+    assert pool.affinities == [("public", 1), ("public", 1), ("public", 2)]
     _, later = _views("triad", moves=3)
     newest = _request("triad", *later[0], seats)
     assert newest.digest not in (old.digest, new.digest)

@@ -284,7 +284,12 @@ def draw_text(
         if run == ROBOT:
             _, cap_top, _, cap_bottom = _capital_box(f, run_anchor)
             height = (cap_bottom - cap_top) * 1.3
-            draw_robot(draw, x + size * 0.02, y + cap_bottom - height, height, fill)
+            # a canvas drawn at a scale stamps it (``bot.ui.images.scaled``): six shapes each
+            robot = getattr(draw, "robot", None)
+            if robot is not None:
+                robot(x + size * 0.02, y + cap_bottom - height, height, fill)
+            else:
+                draw_robot(draw, x + size * 0.02, y + cap_bottom - height, height, fill)
             x += _robot_advance(size)
         else:
             draw.text((x, y), run, font=f, fill=fill, anchor=run_anchor)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.ui.images import fonts
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.palette import RGB, palette_entries, to_palette
 
@@ -133,6 +134,12 @@ class ScaledDraw:
             return
         self.draw.text(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
 
+    def robot(self, x: float, top: float, height: float, fill: Any) -> None:
+        """``fonts.draw_robot`` (a computer's icon beside its name), stamped: a table shows
+        one per computer seat, each six shapes (issue 29)."""
+        h = max(6.0, height)  # as draw_robot draws it
+        stamp(cast(ImageDraw.ImageDraw, self), _paint_robot, x, top, h * 0.95, h, fill)
+
     def _text_on_palette(
         self, at: tuple[int, int], text: str, fill: Any, font: Any, anchor: str | None,
         *args: Any, **kwargs: Any,
@@ -149,13 +156,15 @@ class ScaledDraw:
             return
         patch, left, top = found
         corner = (at[0] + left, at[1] + top)
+        box = (*corner, corner[0] + patch.width, corner[1] + patch.height)
         image: Image.Image = self.draw._image
-        under = image.crop((*corner, corner[0] + patch.width, corner[1] + patch.height))
         flat = palette_entries(self.colours)[self.background]
-        if under.getextrema() == (flat, flat):
-            image.paste(patch, corner)
+        # Pillow's core image, not its wrapper: ~10 texts an image, the wrapper's checks and
+        # copies were a tenth of a table's drawing (the canvas is loaded: a layer's copy)
+        if image.im.crop(box).getextrema() == (flat, flat):
+            image.im.paste(patch.im, box)
             return
-        drawn = under.convert("RGB")
+        drawn = image.crop(box).convert("RGB")
         ImageDraw.Draw(drawn).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
         image.paste(to_palette(drawn, self.colours), corner)
 
@@ -187,6 +196,12 @@ def _text_patch(
     patch = Image.new("RGB", (right - left, bottom - top), background)
     ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
     return to_palette(patch, colours), left, top
+
+
+def _paint_robot(
+    draw: ImageDraw.ImageDraw, x: float, y: float, _w: float, h: float, fill: Any
+) -> None:
+    fonts.draw_robot(draw, x, y, h, fill)
 
 
 def _ink_box(font: Any, text: str, anchor: str | None, stroke_width: float) -> tuple[int, ...]:
@@ -297,7 +312,14 @@ def paste(draw: ImageDraw.ImageDraw, picture: Sprite, x: float, y: float) -> Non
     corner at layout (x, y), on the nearest pixel."""
     scale = scale_of(draw)
     image: Image.Image = draw._image  # the canvas Pillow's draw keeps
-    image.paste(picture.picture, (round(x * scale), round(y * scale)), picture.mask)
+    left, top = round(x * scale), round(y * scale)
+    pixels = picture.picture
+    if pixels.mode != image.mode:  # a palette sprite on an RGB canvas: Pillow converts it
+        image.paste(pixels, (left, top), picture.mask)
+        return
+    # Pillow's core image (as a palette canvas's text): ~20 cards an image
+    box = (left, top, left + pixels.width, top + pixels.height)
+    image.im.paste(pixels.im, box, picture.mask.im)
 
 
 def stamp(
