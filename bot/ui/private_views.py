@@ -96,13 +96,6 @@ class PrivateViews:
             slot.waiting = waiting
         self.waiting.answered("hand", table_id, seat)
 
-    def _private_digest(self, table: Table, seat: str) -> tuple[str, bool]:
-        """(digest of what ``seat``'s view payload shows, its turn)."""
-        assert table.state is not None
-        game = table.game
-        digest = _view_digest(table, seat, game.is_over(table.state))
-        return digest, seat in game.to_act(table.state)
-
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
             return
@@ -408,7 +401,7 @@ class PrivateViews:
             return False
         try:
             own_message = interaction.message.id == slot.message_id
-            digest, waiting = self._private_digest(table, seat)
+            digest, waiting = _private_digest(table, seat)
             version = table.version
             payload = private_payload(
                 table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft
@@ -532,6 +525,14 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
+
+
+def _private_digest(table: Table, seat: str) -> tuple[str, bool]:
+    """(digest of what ``seat``'s view payload shows, its turn)."""
+    assert table.state is not None
+    game = table.game
+    digest = _view_digest(table, seat, game.is_over(table.state))
+    return digest, seat in game.to_act(table.state)
 
 
 def _view_digest(table: Table, seat: str, finished: bool) -> str:
