@@ -40,7 +40,7 @@ class Settings(BaseSettings):
     cpu_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     cpu_think_seconds: float = Field(default=2.0, gt=0, le=30)
     # How long a click may wait for its new view to answer it in place (UPDATE_MESSAGE, one
-    # call) before it is acknowledged and edited after. None: the built-in 30 ms; 0: always
+    # call) before it is acknowledged and edited after. None: the built-in 50 ms; 0: always
     # acknowledge first (the crash soak uses it so that every click goes through the intent log).
     answer_in_place_ms: int | None = Field(default=None, ge=0, le=2500)
     # Processes drawing table and hand images (None: one per core; 0: draw on the event loop).

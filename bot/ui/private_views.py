@@ -45,7 +45,9 @@ class PrivateViews:
         (the hand's, not held, showed the mover the change of their move twice: the answer,
         then an edit of the same version)."""
         self._slots.hold((table_id, seat))
-        self._hands.hold((table_id, seat))
+        hand = self._hands.get((table_id, seat))
+        if hand is not None:  # (a hand never followed has no worker to wait: no slot made)
+            hand.holds += 1
 
     def release_private(self, table_id: int, seat: str) -> None:
         self._slots.release((table_id, seat))
