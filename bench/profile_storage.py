@@ -10,12 +10,18 @@ and the CPU time of each database thread (the kernel's per-thread clock).
     .venv/bin/python bench/profile_storage.py -- --channel-play 0.5   # bench/load.py's options
     .venv/bin/python bench/profile_storage.py --micro               # the writer alone, in-process
     .venv/bin/python bench/profile_storage.py --units --tables 200  # one move's write, its CPU
+    .venv/bin/python bench/profile_storage.py --commits --tables 300 --moves 20  # commit times
 
 ``--units`` writes one move at a time (a person's: its click's intent, then the move marking it
 done; a computer's: the move alone) with the event loop otherwise idle, and prints the statements
 of a person's move and each thread's CPU per move (the best of ``--moves`` rounds over
 ``--tables`` tables, by the thread's own clock: a loaded machine changes it little), so two trees'
 per-move storage work compares (``--bot-root``).
+
+``--commits`` writes moves one at a time through the writer (each its own transaction) on a file
+beside ``bench/`` and prints the percentiles of each transaction's time (``db_write``) and of the
+move's wait, up to p99.9 and max (a checkpoint of the write-ahead log shows there), and the log's
+size at the end.
 
 ``--micro`` plays moves the way the click path writes them (an intent started at the click, then
 the move's unit marking it done) from many tables at once on a temporary SQLite file, in this
@@ -447,10 +453,72 @@ asyncio.run(main())
 """
 
 
+COMMITS = r"""
+import asyncio, json, os, sys, tempfile, time
+from pathlib import Path
+from storage import SeatInfo, TablesRepo, open_database
+
+TABLES, ROUNDS = int(sys.argv[1]), int(sys.argv[2])
+STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
+SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+
+
+def pct(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def main():
+    # next to the bot's own data (the file system checkpoints fsync on), not in /tmp
+    with tempfile.TemporaryDirectory(dir=os.environ.get("MESA_BENCH_DIR")) as folder:
+        writes = []
+        db = await open_database(
+            Path(folder) / "commits.db",
+            observe=lambda name, ms: writes.append(ms) if name == "db_write" else None,
+        )
+        repo = TablesRepo(db)
+        records = []
+        for t in range(TABLES):
+            record = await repo.create(
+                guild_id="g", channel_id=f"c{t}", game="triad", host_id="1", locale="es",
+                options={}, seats=SEATS, seed="s",
+            )
+            await repo.start(record.id, SEATS, STATE, 0)
+            records.append(await repo.get(record.id))
+        writes.clear()
+        waits = []
+        for _ in range(ROUNDS):
+            for record in records:  # one move at a time: each its own transaction
+                began = time.perf_counter()
+                await repo.record_action(
+                    record, seat="1", action="p 1", state_json=STATE, version=record.version + 1
+                )
+                waits.append((time.perf_counter() - began) * 1000)
+                record.version += 1
+        wal = Path(folder) / "commits.db-wal"
+        figures = {}
+        for name, values in (("db_write", writes), ("move's wait", waits)):
+            for label, q in (("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)):
+                figures[f"{name} {label} ms"] = pct(values, q)
+            figures[f"{name} max ms"] = max(values)
+        figures["WAL MB at the end"] = (wal.stat().st_size if wal.exists() else 0) / 1e6
+        print(json.dumps(figures))
+        await db.close()
+
+asyncio.run(main())
+"""
+
+
 async def micro(args: argparse.Namespace) -> int:
     """``MICRO`` run by the interpreter of this venv with ``--bot-root``'s tree first on the
     path, ``--repeat`` times; prints each run's figures and their medians."""
-    if args.units:
+    if args.commits:
+        script, argv = COMMITS, [str(args.tables), str(args.moves)]
+        title = (
+            f"commits {args.bot_root}: {args.tables} tables x {args.moves} rounds, one move at a"
+            " time through the writer (SQLite), on the disk of bench/"
+        )
+    elif args.units:
         script, argv = UNITS, [str(args.tables), str(args.moves)]
         title = (
             f"units {args.bot_root}: {args.tables} tables, one move at a time on an idle loop,"
@@ -465,7 +533,11 @@ async def micro(args: argparse.Namespace) -> int:
             " table's moves"
         )
     runs: list[dict[str, float]] = []
-    env = {**os.environ, "PYTHONPATH": str(args.bot_root.resolve())}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(args.bot_root.resolve()),
+        "MESA_BENCH_DIR": str(ROOT / "bench"),
+    }
     if args.switch_ms:
         env["MESA_BENCH_SWITCH_MS"] = str(args.switch_ms)
     for _ in range(args.repeat):
@@ -517,6 +589,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
     parser.add_argument(
         "--units", action="store_true", help="a move's write alone, one at a time: CPU per move"
     )
+    parser.add_argument(
+        "--commits", action="store_true", help="moves one at a time: each commit's time, p99.9"
+    )
     parser.add_argument("--moves", type=int, default=30, help="--micro: moves per table (30)")
     parser.add_argument("--busy-ms", type=float, default=0.5, help="--micro: loop work (0.5)")
     parser.add_argument("--repeat", type=int, default=3, help="--micro: runs (3)")
@@ -531,7 +606,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[
 
 async def main(argv: list[str] | None = None) -> int:
     args, passed = parse_args(argv)
-    if args.micro or args.units:
+    if args.micro or args.units or args.commits:
         return await micro(args)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER

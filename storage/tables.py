@@ -100,26 +100,15 @@ def _seats_json(seats: list[SeatInfo]) -> str:
     return json.dumps([s.model_dump() for s in seats])
 
 
-def _move_update(seats: bool, meta: bool, finished: bool) -> str:
-    """A move's guarded UPDATE of its table: state, version and deadline, then the seats and
-    the meta if they changed (parameters in that order), the status if the game ended."""
-    columns = ["state = ?", "version = ?", "wake_at = ?"]
-    columns += ["seats = ?"] if seats else []
-    columns += ["meta = ?"] if meta else []
-    columns += ["status = 'finished'"] if finished else []
-    return (
-        f"UPDATE tables SET {', '.join(columns)}, updated_at = ?"
-        " WHERE id = ? AND version = ? AND status = 'playing'"
-    )
-
-
-# (seats changed, meta changed, finished) -> its statement: one text each, prepared once.
-_MOVE_UPDATE = {
-    (seats, meta, finished): _move_update(seats, meta, finished)
-    for seats in (False, True)
-    for meta in (False, True)
-    for finished in (False, True)
-}
+# A move's guarded UPDATE of its table (parameters: state, version, seats, meta, wake_at,
+# updated_at, id, expected version); the status is set only by the move that ends the game.
+_MOVE_UPDATE = (
+    "UPDATE tables SET state = ?, version = ?, seats = ?, meta = ?, wake_at = ?, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'playing'"
+)
+_MOVE_UPDATE_FINISHED = _MOVE_UPDATE.replace(
+    " updated_at = ?", " updated_at = ?, status = 'finished'"
+)
 
 
 class TablesRepo:
@@ -315,16 +304,17 @@ class TablesRepo:
         empty unless this move finished a rated game); the same transaction stores them in the
         table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
         meta_dict = meta if meta is not None else table.meta
-        # Only the columns a move changes (issue 29): the seats and meta when they differ from
-        # the caller's record (the JSON is not even made otherwise), the status when the game
-        # ended (each index on it is rewritten when it is set, unchanged or not).
-        meta_changed = meta_dict != table.meta
-        sql = _MOVE_UPDATE[(seats is not None, meta_changed, finished)]
-        changed: list[Any] = [state_json, version, None if finished else wake_at]
-        if seats is not None:
-            changed.append(_seats_json(seats))
-        if meta_changed:
-            changed.append(json.dumps(meta_dict))
+        # The seats and meta always (a timer's move persists what it changed in the record),
+        # the status only when the game ended (setting it rewrote its three partial indexes,
+        # unchanged or not: issue 29).
+        sql = _MOVE_UPDATE_FINISHED if finished else _MOVE_UPDATE
+        changed = (
+            state_json,
+            version,
+            _seats_json(seats if seats is not None else table.seats),
+            json.dumps(meta_dict),
+            None if finished else wake_at,
+        )
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 
