@@ -145,37 +145,39 @@ def _triad_cases():
     return cases
 
 
+NAMES = ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")
+
+
+def _positions(game, setups, moves: int):
+    """(seats, state, locale) of random games of ``game``, one per ``setups`` item (its seat
+    count and options): about 16 positions each, its last two (the end) among them."""
+    for n, (players, options) in enumerate(setups):
+        seats = [f"s{k}" for k in range(players)]
+        start = game.new(seats, f"palette-{n}", options)
+        states = list(random_states(game, start, random.Random(n), moves))
+        for state in states[:: max(1, len(states) // 14)] + states[-2:]:
+            yield seats, state, ("es", "en")[n % 2]
+
+
 def _chupate2_cases():
     from bot.i18n import translator
     from games.chupate2 import GAME
 
-    cases = []
     setups = [(2, None), (3, {"points": "50"}), (4, {"points": "150", "teams": "pairs"})]
-    for n, (players, options) in enumerate(setups):
-        seats = [f"s{k}" for k in range(players)]
-        names = {s: ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")[k]
-                 for k, s in enumerate(seats)}  # fmt: skip
-        start = GAME.new(seats, f"palette-{n}", options)
-        states = list(random_states(GAME, start, random.Random(n), 400))
-        for state in states[:: max(1, len(states) // 14)] + states[-2:]:  # the end too
-            cases.append((GAME.view(state, None), translator(("es", "en")[n % 2]), names))
-    return cases
+    return [
+        (GAME.view(state, None), translator(locale), dict(zip(seats, NAMES, strict=False)))
+        for seats, state, locale in _positions(GAME, setups, 400)
+    ]
 
 
 def _amapatolli_cases():
     from bot.i18n import translator
     from games.amapatolli import GAME
 
-    cases = []
-    for n, players in enumerate((2, 3, 4)):
-        seats = [f"s{k}" for k in range(players)]
-        names = {s: ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")[k]
-                 for k, s in enumerate(seats)}  # fmt: skip
-        start = GAME.new(seats, f"palette-{n}", None)
-        states = list(random_states(GAME, start, random.Random(n), 400))
-        for state in states[:: max(1, len(states) // 14)] + states[-2:]:  # the end too
-            cases.append((GAME.view(state, None), translator(("es", "en")[n % 2]), names))
-    return cases
+    return [
+        (GAME.view(state, None), translator(locale), dict(zip(seats, NAMES, strict=False)))
+        for seats, state, locale in _positions(GAME, [(2, None), (3, None), (4, None)], 400)
+    ]
 
 
 def _macarena_cases():
@@ -183,19 +185,15 @@ def _macarena_cases():
     from games.macarena import GAME
 
     cases = []
-    for n, players in enumerate((2, 3, 4)):
-        seats = [f"s{k}" for k in range(players)]
-        label = ("🤖 CPU 1 (normal)", "Alejandra Fernández", "Zoë", "p12s3")
-        names = {s: label[k] for k, s in enumerate(seats)}.__getitem__
-        start = GAME.new(seats, f"palette-{n}", None)
-        states = list(random_states(GAME, start, random.Random(n), 600))
-        for k, state in enumerate(states[:: max(1, len(states) // 14)] + states[-2:]):
-            if k % 3 == 0:  # pozos shared by two and three players (the "shared" label)
-                state = state.model_copy(deep=True)
-                state.macas[k % 7] = {seats[0]: 2, seats[-1]: 1}
-                state.macas[(k + 3) % 7] = dict.fromkeys(seats[:3], 1)
-            for seat in (None, seats[0]):  # a seat's own: its playable pozos framed
-                cases.append((GAME.view(state, seat), translator(("es", "en")[n % 2]), names))
+    positions = _positions(GAME, [(2, None), (3, None), (4, None)], 600)
+    for k, (seats, state, locale) in enumerate(positions):
+        if k % 3 == 0:  # pozos shared by two and three players (the "shared" label)
+            state = state.model_copy(deep=True)
+            state.macas[k % 7] = {seats[0]: 2, seats[-1]: 1}
+            state.macas[(k + 3) % 7] = dict.fromkeys(seats[:3], 1)
+        names = dict(zip(seats, NAMES, strict=False)).__getitem__
+        for seat in (None, seats[0]):  # a seat's own: its playable pozos framed
+            cases.append((GAME.view(state, seat), translator(locale), names))
     return cases
 
 
