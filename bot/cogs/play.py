@@ -393,6 +393,9 @@ class PlayCog(commands.Cog):
         finally:
             if payload.view is not None:
                 payload.view.stop()
+        answer_id = response.message_id  # (Discord names the message its answer made)
+        if answer_id is None:  # else the live hand would be taken for the table it was pressed on
+            answer_id = (await interaction.original_response()).id
         self.bot.listener.ephemerals.remember(
             table.id,
             seat,
@@ -401,7 +404,7 @@ class PlayCog(commands.Cog):
             version=version,
             image=image,
             pressed=True,
-            answer_id=response.message_id,
+            answer_id=answer_id,
         )
         self.bot.listener.public.offer_public(table, interaction)  # (watching: no token)
         await self.bot.remember(interaction)
