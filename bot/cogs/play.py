@@ -327,7 +327,7 @@ class PlayCog(commands.Cog):
         previous = ephemerals.pop(table_id, seat)  # replaced by this press's hand
         if listener.public.token_to_spare(table):
             if await self._answer_press(interaction, table, seat, payload, version, deadline):
-                listener.private.hand_shown(table_id, seat, turn)
+                listener.private.waiting.hand_shown(table_id, seat, turn)
                 await ephemerals.retire(previous)
                 return
             payload = self._private(interaction, table_id, page)  # (the late one was cancelled)
@@ -359,7 +359,7 @@ class PlayCog(commands.Cog):
             image=image,
             pressed=True,
         )
-        listener.private.hand_shown(table_id, seat, turn)
+        listener.private.waiting.hand_shown(table_id, seat, turn)
         await pending.settle(interaction)
         await self.bot.remember(interaction)
         await ephemerals.retire(previous)
