@@ -327,7 +327,7 @@ class PlayCog(commands.Cog):
         previous = ephemerals.pop(table_id, seat)  # replaced by this press's hand
         if listener.public.token_to_spare(table):
             if await self._answer_press(interaction, table, seat, payload, version, deadline):
-                listener.private.hand_shown(table_id, seat, turn)
+                listener.private.waiting.hand_shown(table_id, seat, turn)
                 await ephemerals.retire(previous)
                 return
             payload = self._private(interaction, table_id, page)  # (the late one was cancelled)
@@ -359,7 +359,7 @@ class PlayCog(commands.Cog):
             image=image,
             pressed=True,
         )
-        listener.private.hand_shown(table_id, seat, turn)
+        listener.private.waiting.hand_shown(table_id, seat, turn)
         await pending.settle(interaction)
         await self.bot.remember(interaction)
         await ephemerals.retire(previous)
@@ -393,6 +393,9 @@ class PlayCog(commands.Cog):
         finally:
             if payload.view is not None:
                 payload.view.stop()
+        answer_id = response.message_id  # (Discord names the message its answer made)
+        if answer_id is None:  # else the live hand would be taken for the table it was pressed on
+            answer_id = (await interaction.original_response()).id
         self.bot.listener.ephemerals.remember(
             table.id,
             seat,
@@ -401,7 +404,7 @@ class PlayCog(commands.Cog):
             version=version,
             image=image,
             pressed=True,
-            answer_id=response.message_id,
+            answer_id=answer_id,
         )
         self.bot.listener.public.offer_public(table, interaction)  # (watching: no token)
         await self.bot.remember(interaction)

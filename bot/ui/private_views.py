@@ -37,7 +37,7 @@ class PrivateViews:
         self.k = kit
         self._slots: SlotSet[tuple[int, str]] = SlotSet(kit, "dm")  # each DM hand
         self._hands: SlotSet[tuple[int, str]] = SlotSet(kit, "hand")  # each live ephemeral hand
-        self.waiting = WaitingHands(kit)  # waiting seats' hands, held back a while
+        self.waiting = WaitingHands(kit, self._hands)  # waiting seats' hands, held back a while
 
     def hold_private(self, table_id: int, seat: str) -> None:
         """A click on ``seat``'s view is being answered with the view itself
@@ -87,16 +87,6 @@ class PrivateViews:
                 slot.waiting = waiting
 
         self._hands.kick((table.id, seat), work)
-
-    def hand_shown(self, table_id: int, seat: str, waiting: bool) -> None:
-        """``seat``'s live "Ver mi mano" hand was shown anew by a click's or a press's answer,
-        ``waiting`` (their turn) or not: the next change is judged by what it shows now (a
-        mover's answer shows the turn passed: the changes after it wait like any waiting
-        hand's, ``WaitingHands.held_back``), and a wait under way ends."""
-        slot = self._hands.get((table_id, seat))
-        if slot is not None:
-            slot.waiting = waiting
-        self.waiting.answered("hand", table_id, seat)
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
@@ -433,7 +423,7 @@ class PrivateViews:
                 self.waiting.answered("dm", table.id, seat)
             elif interaction.guild_id is not None or _in_group_dm(interaction):
                 # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
-                self.hand_shown(table.id, seat, waiting)
+                self.waiting.hand_shown(table.id, seat, waiting)
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
             elif payload.view is None and interaction.message.id in slot.older:

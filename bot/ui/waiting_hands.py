@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot import metrics
 from bot.ui.shown import Cancellable, Schedule
-from bot.ui.view_kit import Slot, ViewKit
+from bot.ui.view_kit import Slot, SlotSet, ViewKit
 
 # A waiting seat's hand (DM or "Ver mi mano": not their turn before nor after a change) shows
 # the table this many seconds late at most; see ``WaitingHands.held_back``.
@@ -30,8 +30,9 @@ class _Held:
 class WaitingHands:
     """The hands held back, by ("dm" or "hand", table, seat), and when each was last shown."""
 
-    def __init__(self, kit: ViewKit) -> None:
+    def __init__(self, kit: ViewKit, hands: SlotSet[tuple[int, str]] | None = None) -> None:
         self.k = kit
+        self._hands = hands  # the live "Ver mi mano" hands' slots, by (table, seat)
         self.every = WAITING_EVERY
         self.schedule: Schedule = _call_later  # the timer a held-back hand waits on
         self._held: dict[tuple[str, int, str], _Held] = {}
@@ -141,6 +142,17 @@ class WaitingHands:
         key = (kind, table_id, seat)
         self._shown_at[key] = self.k.clock()
         self._end_wait(key)
+
+    def hand_shown(self, table_id: int, seat: str, waiting: bool) -> None:
+        """``seat``'s live "Ver mi mano" hand was shown anew by a click's or a press's answer,
+        ``waiting`` (their turn) or not: the next change is judged by what it shows now (a
+        mover's answer shows the turn passed: the changes after it wait like any waiting
+        hand's, ``held_back``; they were edited at once, "turn_passed"), and a wait under way
+        ends."""
+        slot = self._hands.get((table_id, seat)) if self._hands is not None else None
+        if slot is not None:
+            slot.waiting = waiting
+        self.answered("hand", table_id, seat)
 
     def _end_wait(self, key: tuple[str, int, str]) -> None:
         """The hand ``key`` no longer waits: its timer, if any, is cancelled."""
