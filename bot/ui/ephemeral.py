@@ -23,6 +23,7 @@ import discord
 
 from bot import metrics
 from bot.i18n import Translator
+from bot.ui import payload as sending
 from bot.ui import v2
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
@@ -63,10 +64,11 @@ class EphemeralView:
         image = await finish(payload, shown=self.image)
         kwargs = payload.edit_kwargs()
         try:
+            # the edited message is not read back: not parsed either (``bot/ui/payload.py``)
             if self.message_id is None:
-                await self.interaction.edit_original_response(**kwargs)
+                await sending.edit_followup(self.interaction, 0, kwargs, ref="@original")
             else:
-                await self.interaction.followup.edit_message(self.message_id, **kwargs)
+                await sending.edit_followup(self.interaction, self.message_id, kwargs)
         finally:
             if payload.view is not None:
                 payload.view.stop()  # dynamic items route the clicks; keep the view store empty

@@ -19,7 +19,7 @@ from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import Choice, build_layout, check_limits
-from bot.ui.payload import Payload
+from bot.ui.payload import Payload, edit_followup
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
@@ -102,7 +102,8 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
                 pass  # e.g. an expired token: a new message still shows it
         if not fresh:
             try:
-                await interaction.edit_original_response(**payload.edit_kwargs())
+                # not read back: not parsed either (``bot/ui/payload.py``)
+                await edit_followup(interaction, 0, payload.edit_kwargs(), ref="@original")
                 return
             except discord.HTTPException:
                 pass  # e.g. an expired token: a new message still shows it

@@ -5,8 +5,10 @@ from types import SimpleNamespace
 from unittest.mock import AsyncMock
 
 import discord
+import pytest
 
 from bot.i18n import translator
+from bot.ui import payload as sending
 from bot.ui.ephemeral import MARGIN, TOKEN_LIFETIME, EphemeralViews
 from bot.ui.payload import Payload
 from tests.message_text import clickable, text_of
@@ -18,6 +20,21 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+@pytest.fixture(autouse=True)
+def _edits_through_the_interaction(monkeypatch):
+    """The hands' edits go out as ``payload.edit_followup`` requests (the wire form is
+    ``tests/bot/test_token_wire.py``'s): here they land on the interaction's own methods, which
+    these tests watch."""
+
+    async def edit(interaction, message_id, kwargs, *, ref=None):
+        if ref == "@original":
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.followup.edit_message(message_id, **kwargs)
+
+    monkeypatch.setattr(sending, "edit_followup", edit)
 
 
 def _interaction(message_id: int = 1):
