@@ -169,6 +169,9 @@ async def main(argv: list[str] | None = None) -> int:
     text = "; ".join(settings) or f"the settings of {args.bot_root}/bot/ops/collector.py"
     print(report(rows, window, result["moves"], text))
     print(f"bot RSS {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s")
+    for name in ("ack_ms", "public_edit_ms", "next_view_ms"):
+        figures = result.get(name) or {}
+        print(f"{name} p50/p99/max {figures.get('p50')}/{figures.get('p99')}/{figures.get('max')}")
     return 0
 
 
