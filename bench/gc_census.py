@@ -6,7 +6,7 @@ by their code). Garbage that only the cyclic collector frees is a reference cycl
 the types say whose.
 
     .venv/bin/python bench/gc_census.py --tables 500 --window 60
-    .venv/bin/python bench/gc_census.py --gc-thresholds 10000,5,10 --refreeze 20
+    .venv/bin/python bench/gc_census.py --gc-thresholds 10000,5,10
     .venv/bin/python bench/gc_census.py --bot-root ../main -- --channel-play 0.5
 
 Counting the walked objects lists them (``gc.get_objects``) as each collection of the older
@@ -34,8 +34,8 @@ import bench.load as load  # noqa: E402
 from bench.load_probe import load_average  # noqa: E402
 
 # Run in the bot before ``bot.__main__``: one JSON line per collection, appended to the file
-# MESA_BENCH_GC_CENSUS names. MESA_BENCH_GC_THRESHOLDS ("a,b,c") and MESA_BENCH_GC_REFREEZE
-# ("seconds,thaw every") try other settings than ``bot/ops/collector.py``'s.
+# MESA_BENCH_GC_CENSUS names. MESA_BENCH_GC_THRESHOLDS ("a,b,c") tries other thresholds than
+# ``bot/ops/collector.py``'s (another freezing policy: ``--bot-root`` of another checkout).
 PRELUDE = r"""
 import os as _os
 if _os.environ.get('MESA_BENCH_GC_CENSUS'):
@@ -89,11 +89,6 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
             out.write(json.dumps(row) + '\n')
 
         gc.callbacks.append(census)
-        if _os.environ.get('MESA_BENCH_GC_REFREEZE'):
-            import bot.ops.collector as collector
-            every, thaw = _os.environ['MESA_BENCH_GC_REFREEZE'].split(',')
-            sleep = collector.keep_frozen.__defaults__[2]
-            collector.keep_frozen.__defaults__ = (float(every), int(thaw), sleep)
         if _os.environ.get('MESA_BENCH_GC_THRESHOLDS'):
             gc.set_threshold(*map(int, _os.environ['MESA_BENCH_GC_THRESHOLDS'].split(',')))
             gc.set_threshold = lambda *_: None
@@ -155,7 +150,6 @@ async def main(argv: list[str] | None = None) -> int:
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
     parser.add_argument("--gc-thresholds", default="", help="e.g. 10000,10,10 (the bot's: none)")
-    parser.add_argument("--refreeze", type=float, default=0.0, help="seconds (the bot's: 0)")
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
@@ -163,9 +157,6 @@ async def main(argv: list[str] | None = None) -> int:
     if args.gc_thresholds:
         os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         settings.append(f"thresholds {args.gc_thresholds}")
-    if args.refreeze:
-        os.environ["MESA_BENCH_GC_REFREEZE"] = f"{args.refreeze},{round(1800 / args.refreeze)}"
-        settings.append(f"refreeze every {args.refreeze:g} s")
     with tempfile.TemporaryDirectory(prefix="mesa-gc-") as folder:
         out = Path(folder) / "census.jsonl"
         os.environ["MESA_BENCH_GC_CENSUS"] = str(out)
@@ -178,6 +169,9 @@ async def main(argv: list[str] | None = None) -> int:
     text = "; ".join(settings) or f"the settings of {args.bot_root}/bot/ops/collector.py"
     print(report(rows, window, result["moves"], text))
     print(f"bot RSS {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s")
+    for name in ("ack_ms", "public_edit_ms", "next_view_ms"):
+        figures = result.get(name) or {}
+        print(f"{name} p50/p99/max {figures.get('p50')}/{figures.get('p99')}/{figures.get('max')}")
     return 0
 
 

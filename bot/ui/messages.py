@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
@@ -11,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import DEFAULT_LOCALE, BoundTranslator, Translator, translator
+from bot.ops.cycles import BufferFile
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.seats import reclaimable
@@ -198,7 +198,7 @@ def _latest_texts(
 
 def _png(data: bytes, name: str, description: str) -> discord.File:
     """The one place an image becomes an attachment: always with its alt text."""
-    return discord.File(io.BytesIO(data), filename=name, description=description)
+    return BufferFile(data, filename=name, description=description)
 
 
 # ----- lobby ----------------------------------------------------------------------------------

@@ -109,24 +109,50 @@ def test_a_thaw_frees_cycles_among_objects_frozen_alive(restored_gc):
     assert gone() is None
 
 
-async def test_keep_frozen_refreezes_every_period_and_thaws_every_nth(monkeypatch):
-    calls: list[bool] = []
+def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restored_gc):
+    """Issue 29: no collection of its own for a refreeze (the bot's longest pause): what a
+    generation-1 collection keeps is frozen as it ends."""
+    gc.unfreeze()
+    gc.freeze()  # start-up
+    gc.disable()  # only the collections below run
+    gc.callbacks.append(collector.freeze_after_collections)
+    try:
+        kept = {"a table opened since": [1, 2, 3]}
+        garbage = Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        gc.collect(0)  # a young collection: its survivors are promoted, not frozen
+        assert tracked(kept) and gone() is None
+        young = {"made after the young collection": [4]}
+        garbage = Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        gc.collect(1)
+        assert gone() is None  # freed, not frozen
+        assert not tracked(kept) and not tracked(young)  # frozen, never walked again
+    finally:
+        gc.callbacks.remove(collector.freeze_after_collections)
+        gc.enable()
+
+
+async def test_keep_frozen_hooks_the_collector_and_thaws_every_period(monkeypatch, restored_gc):
+    thaws: list[bool] = []
     waits: list[float] = []
-    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: calls.append(thaw) or 0)
+    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: thaws.append(thaw) or 0)
 
     async def sleep(seconds: float) -> None:
+        assert collector.freeze_after_collections in gc.callbacks
         waits.append(seconds)
-        if len(waits) > 6:
+        if len(waits) > 3:
             raise asyncio.CancelledError
 
     with pytest.raises(asyncio.CancelledError):
-        await collector.keep_frozen(every=60.0, thaw_every=3, sleep=sleep)
-    assert waits == [60.0] * 7
-    assert calls == [False, False, True, False, False, True]
+        await collector.keep_frozen(thaw_every=60.0, sleep=sleep)
+    assert waits == [60.0] * 4
+    assert thaws == [True] * 3
+    assert collector.freeze_after_collections not in gc.callbacks  # removed when cancelled
 
 
-def test_refreezes_come_often_and_the_thaw_stays_every_half_hour():
-    """Issue 29: a refreeze's collection walks what was made since the previous one (the bot's
-    longest pause), so it comes every few seconds; the thaw that walks everything, rarely."""
-    assert collector.REFREEZE_SECONDS <= 30
-    assert collector.REFREEZE_SECONDS * collector.THAW_EVERY == pytest.approx(30 * 60)
+def test_the_thaw_stays_every_half_hour():
+    """The thaw walks every object (the cycles frozen alive are freed): rarely."""
+    assert collector.THAW_SECONDS == pytest.approx(30 * 60)
