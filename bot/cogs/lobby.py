@@ -22,8 +22,8 @@ from bot.service import TableOptions
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guild_locale, reply, user_locale
-from bot.ui.items import LobbyButton, LobbyRemoveSelect, started
-from bot.ui.lobby_answer import LobbyAnswer
+from bot.ui.items import LobbyButton, LobbyRemoveSelect
+from bot.ui.lobby_answer import LobbyAnswer, acknowledged_by, answer_within
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.public_table_check import public_table_possible
 from bot.ui.rules import rules_answer
@@ -34,7 +34,6 @@ TURN_SECONDS = app_commands.Range[int, 30, 900]
 # Presses on the lobby message answered with its update in place (``_change_in_place``); a
 # cancel closes the table (its last word goes as before), a rematch opens another message.
 IN_PLACE = frozenset({"join", "leave", "cpu", "start"})
-ANSWER_WITHIN = 0.05  # seconds: the play cog's budget for a click answered in place
 
 
 class LobbyCog(commands.Cog):
@@ -228,9 +227,7 @@ class LobbyCog(commands.Cog):
         return True
 
     def _answer_within(self) -> float:
-        """Seconds a press may wait to be answered in place (the play cog's budget)."""
-        configured = self.bot.settings.answer_in_place_ms
-        return ANSWER_WITHIN if configured is None else configured / 1000
+        return answer_within(self.bot.settings.answer_in_place_ms)
 
     async def _rematch_by_token(
         self,
@@ -268,35 +265,6 @@ class LobbyCog(commands.Cog):
         await interaction.response.defer()
         self._offer_lobby_token(table_id, interaction)
         await self.bot.tables.lobby.remove(table_id, str(interaction.user.id), seat)
-
-
-async def acknowledged_by(
-    interaction: discord.Interaction, deadline: float, change: Awaitable[object]
-) -> None:
-    """Await ``change``; if it is not over by ``deadline`` (loop time), the press is
-    acknowledged meanwhile with a deferred update (Discord gives up after 3 s), from the
-    timer's own loop turn. No intent is written first: a deferred update shows nothing a
-    restart would have to finish (the change is stored with its effect, or refused)."""
-    acknowledging: list[asyncio.Future[None]] = []
-
-    def acknowledge() -> None:
-        if not interaction.response.is_done():
-            metrics.count("why.defer_lobby_slow")
-            acknowledging.append(started(_defer(interaction)))
-
-    timer = asyncio.get_running_loop().call_at(deadline, acknowledge)
-    try:
-        await change
-    finally:
-        timer.cancel()
-        if acknowledging:  # sent (or failed) before anything else answers: one answer a press
-            if not acknowledging[0].done():
-                await asyncio.wait(acknowledging)
-            acknowledging[0].result()
-
-
-async def _defer(interaction: discord.Interaction) -> None:
-    await interaction.response.defer()
 
 
 async def setup(bot: CogHost) -> None:

@@ -3,8 +3,9 @@ start) is answered with that message updated, ONE request (UPDATE_MESSAGE), when
 its view are ready within the click's budget: no deferred update, no later edit of the lobby, and
 no intent written before the answer (a lobby press never answers "thinking"). A change not ready
 in time is acknowledged meanwhile (a deferred update) and the lobby edited after, as before
-(``LobbyCog._change_in_place``). No sleeps, no timing luck: the fast press has the widest budget
-Discord allows, the slow change waits for its own acknowledgement."""
+(``LobbyCog._change_in_place``). A Triple Triad pick is answered with its picker updated alike.
+No sleeps, no timing luck: the fast presses have the widest budget Discord allows, the slow
+change waits for its own acknowledgement."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import re
 
 from tests.e2e.driver_kit import HandlersDone
 from tests.e2e.test_token_edits import Edits
+from tests.e2e.triad_driver import open_against_cpu
+from tests.fakediscord.server import RequestRecord
 
 UPDATE_MESSAGE, DEFERRED_UPDATE = 7, 6
 
@@ -87,3 +90,30 @@ async def test_a_join_not_ready_in_time_is_deferred_then_the_lobby_edited(
     # The lobby edited once, through the press's own token (offered with its deferred update).
     assert [token for token, _ in edits.since(0)] == [handle.interaction.token]
     assert recorded == []
+
+
+async def test_a_triad_pick_is_answered_with_the_picker_in_one_callback(
+    fake_discord, mesa, monkeypatch
+):
+    fake = fake_discord
+    monkeypatch.setattr(mesa.bot.settings, "answer_in_place_ms", 2500)  # (as above)
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    await mesa.bot.listener.drain()
+    recorded: list[str] = []
+    writes = mesa.bot.tables.intents.start
+    monkeypatch.setattr(
+        mesa.bot.tables.intents,
+        "start",
+        lambda intent: recorded.append(intent.action) or writes(intent),
+    )
+    requests: list[RequestRecord] = []
+    fake.request_observers.append(requests.append)
+    add = next(s for s in picker.selects if s.custom_id.startswith(f"tts:{table_id}:add"))
+    handle = await alice.select(picker, [add.values[0]], custom_id=add.custom_id)
+    assert await handle.acknowledged() == UPDATE_MESSAGE
+    assert "Elegidas (1/5)" in picker.text  # the answer itself shows the pick
+    await mesa.bot.listener.drain()
+    token = handle.interaction.token
+    assert [r for r in requests if token in r.path and r.method == "PATCH"] == []  # no edit
+    assert recorded == []  # no intent written before the answer
