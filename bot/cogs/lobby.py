@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.errors import TableError
 from bot.i18n import DEFAULT_LOCALE, tr, translator
 from bot.i18n.commands import cmd_str
@@ -22,7 +23,7 @@ from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guild_locale, reply, user_locale
 from bot.ui.items import LobbyButton, LobbyRemoveSelect
-from bot.ui.lobby_answer import LobbyAnswer
+from bot.ui.lobby_answer import LobbyAnswer, acknowledged_by, answer_within
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.public_table_check import public_table_possible
 from bot.ui.rules import rules_answer
@@ -30,6 +31,9 @@ from bot.ui.slash import describe
 from games.core import Game
 
 TURN_SECONDS = app_commands.Range[int, 30, 900]
+# Presses on the lobby message answered with its update in place (``_change_in_place``); a
+# cancel closes the table (its last word goes as before), a rematch opens another message.
+IN_PLACE = frozenset({"join", "leave", "cpu", "start"})
 
 
 class LobbyCog(commands.Cog):
@@ -161,12 +165,8 @@ class LobbyCog(commands.Cog):
         if op in place_question.OPS:  # where the presser plays (their answer to the question)
             await place_question.answered(self.bot.listener.kit.places, interaction, op)
             return
-        await interaction.response.defer()
-        await self.bot.remember(interaction)
         user = str(interaction.user.id)
         service = self.bot.tables
-        if op != "rematch":  # the lobby message shows the change: through this press's token
-            self._offer_lobby_token(table_id, interaction)
         actions: dict[str, Callable[[], Awaitable[object]]] = {
             "join": functools.partial(
                 service.lobby.join, table_id, user, interaction.user.display_name
@@ -178,12 +178,56 @@ class LobbyCog(commands.Cog):
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
         place = place_of(interaction)  # bot/places.py
-        if op == "rematch" and place.interaction_only:
-            await self._rematch_by_token(interaction, table_id, actions[op])
-            return
-        await actions[op]()
+        if op not in IN_PLACE or not await self._change_in_place(
+            interaction, table_id, actions[op]
+        ):
+            await interaction.response.defer()
+            await self.bot.remember(interaction)
+            if op != "rematch":  # the lobby message shows the change: through this press's token
+                self._offer_lobby_token(table_id, interaction)
+            if op == "rematch" and place.interaction_only:
+                await self._rematch_by_token(interaction, table_id, actions[op])
+                return
+            await actions[op]()
+        else:
+            await self.bot.remember(interaction)  # (a write only for a name or locale not known)
         if op == "join":  # seated: a player the bot does not know yet is asked where they play
             await place_question.ask(self.bot.listener.kit.places, interaction, table_id, place)
+
+    async def _change_in_place(
+        self,
+        interaction: discord.Interaction,
+        table_id: int,
+        change: Callable[[], Awaitable[object]],
+    ) -> bool:
+        """A press on the lobby message answered with that message updated (UPDATE_MESSAGE:
+        one request, not a deferred update and an edit), when the change and its view are
+        ready within the click's budget; past it the press is acknowledged meanwhile (a
+        deferred update) and the message edited after, as before. False: not a press on the
+        lobby message (the caller defers and changes as before)."""
+        public = self.bot.listener.public
+        table = self.bot.tables.registry.find(table_id)
+        if (
+            table is None
+            or table.interaction_only  # lives on tokens alone (bot/ui/anywhere.py): as before
+            or not public.is_public_message(table, interaction.message)
+        ):
+            return False
+        deadline = asyncio.get_running_loop().time() + self._answer_within()
+        public.hold_public(table_id)  # this answer shows the change: the worker waits for it
+        try:
+            await acknowledged_by(interaction, deadline, change())
+            if not await public.answer_public_in_place(interaction, table, deadline=deadline):
+                if not interaction.response.is_done():
+                    metrics.count("why.defer_lobby_late")
+                    await interaction.response.defer()
+            public.offer_public(table, interaction)  # its token edits the message next
+        finally:
+            public.release_public(table_id)
+        return True
+
+    def _answer_within(self) -> float:
+        return answer_within(self.bot.settings.answer_in_place_ms)
 
     async def _rematch_by_token(
         self,

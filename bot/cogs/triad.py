@@ -13,6 +13,7 @@ Refusals are not answered here: the items' guard (``bot.ui.feedback.guard``, wit
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 import discord
@@ -28,6 +29,7 @@ from bot.service.triad import TriadLobby
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
+from bot.ui.lobby_answer import acknowledged_by, answer_within
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.profile_view import profile_answer
@@ -245,16 +247,26 @@ class TriadCog(commands.Cog):
     async def on_select(
         self, interaction: discord.Interaction, table_id: int, op: str, values: list[str]
     ) -> None:
-        await interaction.response.defer()
+        # Answered with the picker updated (UPDATE_MESSAGE: one request) when the pick and the
+        # picker's cards are ready within the press's budget; past it, a deferred update
+        # meanwhile and the picker edited after, as before.
+        deadline = asyncio.get_running_loop().time() + answer_within(
+            self.bot.settings.answer_in_place_ms
+        )
         user = str(interaction.user.id)
         value = values[0] if values else ""
-        if op.startswith("add"):
-            await self.triad.change_picks(table_id, user, "add", value)
-            page = int(op[3:])
-        else:
-            await self.triad.change_picks(table_id, user, "remove", value)
-            page = int(op[2:])
-        await self._show_picker(interaction, table_id, user, page)
+        add = op.startswith("add")
+        page = int(op[3:]) if add else int(op[2:])
+
+        async def pick() -> tuple[dict[str, int], list[str], bool]:
+            await self.triad.change_picks(table_id, user, "add" if add else "remove", value)
+            return await self.triad.picker(table_id, user)
+
+        cards, picks, ready = await acknowledged_by(interaction, deadline, pick())
+        payload = picker_payload(
+            table_id, cards, picks, page, ready, translator(user_locale(interaction))
+        )
+        await answer_with(interaction, payload, fresh=False)
 
     async def _accept(self, interaction: discord.Interaction, table_id: int, user: str) -> None:
         if await self.triad.accept(table_id, user, interaction.user.display_name):

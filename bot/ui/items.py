@@ -138,6 +138,9 @@ class TableItem(
     """One clickable thing of a table. Subclass ``TableButton`` or ``TableSelect``."""
 
     handled_by: ClassVar[str] = "PlayCog"  # the cog whose handler ``run`` calls
+    # Whether its click may be answered "thinking" (an answer a restart must send): recorded
+    # before it runs (``_run_loaded``). The play cog records its clicks itself.
+    may_think: ClassVar[bool] = True
     _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
     _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
     _stored: ClassVar[tuple[str, ...]] = ()  # the fields and looks set on the item
@@ -218,11 +221,12 @@ class TableItem(
             raise TableError("restarting")
         self.found = await tables.registry.ensure(self.table_id)
         _refuse_if_moved(interaction, self.table_id, client)
-        # Lobby, seat and Triple Triad clicks may answer "thinking": recorded so a restart
-        # answers one a killed bot left so. Game actions record their own intents, and the
-        # play cog records a click just before it answers "thinking" (``_within``).
+        # Seat and Triple Triad clicks may answer "thinking": recorded so a restart answers
+        # one a killed bot left so. Game actions record their own intents, and the play cog
+        # records a click just before it answers "thinking" (``_within``). Lobby presses never
+        # think (an update or a deferred update of the lobby: nothing a restart must finish).
         pending = client.pending_commands
-        if self.handled_by != "PlayCog":
+        if self.may_think and self.handled_by != "PlayCog":
             await pending.record(interaction)
         try:
             await self.run(cog, interaction)
@@ -351,6 +355,7 @@ class HandButton(TableButton, template=ids.HAND_BUTTON):
 
 class LobbyButton(TableButton, template=ids.LOBBY_BUTTON):
     handled_by = "LobbyCog"
+    may_think = False  # answered by an update or a deferred update of the lobby
     op: str
 
     async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:
@@ -359,6 +364,7 @@ class LobbyButton(TableButton, template=ids.LOBBY_BUTTON):
 
 class LobbyRemoveSelect(TableSelect, template=ids.LOBBY_REMOVE):
     handled_by = "LobbyCog"
+    may_think = False  # answered by a deferred update of the lobby
     row: int | None = look(default=1, kw_only=True)
 
     async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:

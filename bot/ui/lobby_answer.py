@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import discord
 
 from bot import metrics
 from bot.service import Table
+from bot.ui.items import started
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.tokens import Tokens
@@ -27,6 +30,8 @@ from bot.ui.tokens import Tokens
 log = logging.getLogger(__name__)
 
 ANSWER_WITHIN = 2.0  # seconds: Discord gives up on an unanswered command after 3
+PRESS_WITHIN = 0.05  # seconds: a lobby or set-up press answered in place (the play cog's budget)
+T = TypeVar("T")
 
 
 class LobbyAnswer:
@@ -211,3 +216,37 @@ class LobbyAnswers:
         answer = self.expect(channel_id, interaction, only=True)
         answer.deferred = answer._claimed = True
         return answer
+
+
+def answer_within(configured_ms: int | None) -> float:
+    """Seconds a press may wait to be answered in place (settings' ``answer_in_place_ms``)."""
+    return PRESS_WITHIN if configured_ms is None else configured_ms / 1000
+
+
+async def acknowledged_by(
+    interaction: discord.Interaction, deadline: float, change: Awaitable[T]
+) -> T:
+    """``change``'s result; if it is not over by ``deadline`` (loop time), the press is
+    acknowledged meanwhile with a deferred update (Discord gives up after 3 s), from the
+    timer's own loop turn. No intent is written first: a deferred update shows nothing a
+    restart would have to finish (the change is stored with its effect, or refused)."""
+    acknowledging: list[asyncio.Future[None]] = []
+
+    def acknowledge() -> None:
+        if not interaction.response.is_done():
+            metrics.count("why.defer_lobby_slow")
+            acknowledging.append(started(_defer(interaction)))
+
+    timer = asyncio.get_running_loop().call_at(deadline, acknowledge)
+    try:
+        return await change
+    finally:
+        timer.cancel()
+        if acknowledging:  # sent (or failed) before anything else answers: one answer a press
+            if not acknowledging[0].done():
+                await asyncio.wait(acknowledging)
+            acknowledging[0].result()
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    await interaction.response.defer()

@@ -1,12 +1,14 @@
 """Slash commands and lobby clicks under way, in the intent log (``storage/intents.py``), so a
 restart can answer one a killed bot left "thinking".
 
-A command (or a lobby, seat or Triple Triad click: ``bot/ui/items.py``) is recorded before its
-handler runs (so before any acknowledgement), as an intent of no table (``COMMAND_TABLE``)
-whose action is the command's name (``CLICK`` for a click); it is settled once the handler
-returns, whatever it answered. Game actions record their own intents (``bot/cogs/play.py``). After a crash, an open one whose original response is
-still the "thinking" placeholder gets a follow-up saying the bot restarted before finishing it
-(``bot/ui/recovery.py``): answered, never left thinking. The wait for the write is capped like
+A command (or a seat or Triple Triad button click that may answer "thinking": ``may_think`` in
+``bot/ui/items.py``; never a lobby press or a Triad pick, answered by an update or a deferred
+update of the message clicked) is recorded before its handler runs (so before any
+acknowledgement), as an intent of no table (``COMMAND_TABLE``) whose action is the command's
+name (``CLICK`` for a click); it is settled once the handler returns, whatever it answered.
+Game actions record their own intents (``bot/cogs/play.py``). After a crash, an open one whose
+original response is still the "thinking" placeholder gets a follow-up saying the bot
+restarted before finishing it (``bot/ui/recovery.py``): answered, never left thinking. The wait for the write is capped like
 a click's (``RECORD_WITHIN``), so a slow disk never costs the 3 s answer.
 """
 

@@ -354,17 +354,27 @@ class PublicTable:
         self, interaction: discord.Interaction, table: Table, *, deadline: float
     ) -> bool:
         """Answer a click on the table's public message with that message updated
-        (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual)."""
+        (UPDATE_MESSAGE). False when it could not be (the worker then edits it as usual).
+        A lobby is answered with its latest change (``show``'s builder): that change is then
+        shown, and its worker has nothing left to edit (a later change edits as usual)."""
         slot = self._slots.of(table.id)
-        if interaction.response.is_done() or slot.final or table.state is None:
+        lobby = table.record.status == "lobby"
+        if interaction.response.is_done() or slot.final:
+            return False
+        if (lobby and slot.build is None) or (not lobby and table.state is None):
             return False
         if not await slot.take_by(deadline):
             return False
+        lobby_change = False  # the lobby change this answer shows, taken from the worker
         try:
             tr = translator(table.record.locale)
             presenter = self.k.bot.presenter(table.game.key)
             version, status = table.version, table.record.status
-            payload = public_payload(table, presenter, self.k.bot.tables, tr)
+            if lobby and slot.build is not None:
+                payload = slot.build()
+                lobby_change, slot.dirty, slot.since = slot.dirty, False, None
+            else:
+                payload = public_payload(table, presenter, self.k.bot.tables, tr)
             try:
                 image = await ready_by(finish(payload, shown=slot.image), deadline)
                 metrics.count("why.public_answer_click")
@@ -374,6 +384,7 @@ class PublicTable:
                 )
             except (TimeoutError, discord.HTTPException):
                 log.warning("updating the public message of table %s failed", table.id)
+                slot.dirty = slot.dirty or lobby_change  # its worker shows it (on release)
                 return False
             finally:
                 if payload.view is not None:

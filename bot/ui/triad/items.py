@@ -74,6 +74,7 @@ class TriadButton(TableButton, template=LOBBY_BUTTON):
 
 class TriadSelect(TableSelect, template=PICKER_MENU):
     handled_by = HANDLER
+    may_think = False  # a pick: the picker updated, or a deferred update and its edit
     op: str
 
     def component(self, custom_id: str, looks: dict[str, Any]) -> discord.ui.Select[Any]:
