@@ -1,13 +1,9 @@
 """The SQLite backend: PRAGMAs, ``PRAGMA user_version`` migrations, the writer's ``sqlite3``
-connection, a query-only aiosqlite read connection (WAL: reads never wait for a write) and the
-write-ahead log's checkpoints in a thread of their own (the writer's COMMIT finds them done)."""
+connection and a query-only aiosqlite read connection (WAL: reads never wait for a write)."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +12,6 @@ import aiosqlite
 from storage.migrations import migration_scripts
 from storage.sql import Params
 from storage.writer import Observer, Writer
-
-log = logging.getLogger(__name__)
 
 # SQLite's primary result codes for a database that cannot take writes now (the extended codes
 # carry them in their low byte): read-only (file or file system), I/O error, disk full, the
@@ -69,55 +63,16 @@ def migrate(conn: sqlite3.Connection) -> int:
     return current
 
 
-CHECKPOINT_EVERY = 0.25  # seconds between two background checkpoints of the write-ahead log
-
-
-class Checkpointer:
-    """The write-ahead log copied back into the database file by a thread of its own, every
-    ``every`` seconds, PASSIVE (it never waits for the writer or a reader, nor they for it).
-    SQLite's automatic checkpoint runs in the writer's COMMIT each 1,000 pages (4 MB): that
-    commit waited for the copy of them all and its fsyncs (2-40 ms on this machine, each move
-    queued behind it too: issue 29, the writer's p99). It still runs there (it alone starts the
-    log over under a steady stream of writes, so the log stays small), but finds the pages
-    copied and synced already but for the last ``every`` seconds' worth."""
-
-    def __init__(self, path: str | Path, every: float = CHECKPOINT_EVERY) -> None:
-        self._path = str(path)
-        self._every = every
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="db-checkpoint", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        conn = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
-        try:
-            while not self._stopping.wait(self._every):
-                try:
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                except sqlite3.Error as exc:  # a full disk, a read-only file: the writer says so
-                    log.debug("checkpoint failed: %s", exc)
-        finally:
-            conn.close()
-
-    async def stop(self) -> None:
-        self._stopping.set()
-        await asyncio.to_thread(self._thread.join)
-
-
 class SqliteReads:
-    """Reads through one query-only aiosqlite connection (its own thread); the checkpointer
-    stops with them (``close``).
+    """Reads through one query-only aiosqlite connection (its own thread).
 
     Each read runs whole (execute and fetch) in one call on that thread: a connection's read
     snapshot lasts while any of its statements is active, so a statement left open across a
     hop to the event loop would pin it for the reads queued behind, which could then miss a
     commit made before they were asked."""
 
-    def __init__(
-        self, conn: aiosqlite.Connection, checkpointer: Checkpointer | None = None
-    ) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
-        self.checkpointer = checkpointer
 
     async def fetchone(self, sql: str, params: Params = ()) -> Any:
         """The first row (for reads of one row: every row is fetched)."""
@@ -132,8 +87,6 @@ class SqliteReads:
         return int(row[0]) if row is not None else 0
 
     async def close(self) -> None:
-        if self.checkpointer is not None:
-            await self.checkpointer.stop()
         await self.conn.close()
 
 
@@ -169,4 +122,4 @@ async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[Sqlit
     await conn.execute("PRAGMA busy_timeout = 5000")
     # Nothing writes through this connection: it would bypass the writer's ordering.
     await conn.execute("PRAGMA query_only = ON")
-    return SqliteReads(conn, Checkpointer(path)), writer
+    return SqliteReads(conn), writer

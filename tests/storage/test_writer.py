@@ -465,26 +465,3 @@ async def test_a_lone_statement_is_its_own_transaction(db_target):
     rows = await db.fetchall("SELECT name FROM players ORDER BY user_id")
     assert [r[0] for r in rows] == ["R", "R"]
     await db.close()
-
-
-async def test_sqlite_s_log_is_checkpointed_by_a_thread_of_its_own(tmp_path):
-    """Issue 29: the write-ahead log is copied into the database file by a thread of its own,
-    not only by the writer's COMMIT each 1,000 pages (which waited for the copy and its
-    fsyncs): a few rows reach the file soon after their commit; the thread ends with the
-    database."""
-    path = tmp_path / "c.db"
-    others = {t for t in threading.enumerate() if t.name == "db-checkpoint"}
-    db = await open_database(path)
-    [checkpointer] = {t for t in threading.enumerate() if t.name == "db-checkpoint"} - others
-    before = path.read_bytes()
-    await db.write(
-        lambda conn: conn.executemany(
-            "INSERT INTO players (user_id, name) VALUES (?, 'P')", [(f"p{n}",) for n in range(50)]
-        )
-    )
-    deadline = asyncio.get_running_loop().time() + 30  # guards against a hang only
-    while path.read_bytes() == before:  # the writer's own checkpoint waits for 1,000 pages
-        assert asyncio.get_running_loop().time() < deadline, "never checkpointed"
-        await asyncio.sleep(0.05)
-    await db.close()
-    assert not checkpointer.is_alive()
