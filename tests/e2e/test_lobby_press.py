@@ -1,5 +1,5 @@
-"""Issue 29, fewer requests per move: a press on the lobby message (join, leave, add a CPU,
-start) is answered with that message updated, ONE request (UPDATE_MESSAGE), when the change and
+"""Issue 29, fewer requests per move: a press on the lobby message (join, leave, add a CPU)
+is answered with that message updated, ONE request (UPDATE_MESSAGE), when the change and
 its view are ready within the click's budget: no deferred update, no later edit of the lobby, and
 no intent written before the answer (a lobby press never answers "thinking"). A change not ready
 in time is acknowledged meanwhile (a deferred update) and the lobby edited after, as before
