@@ -31,9 +31,11 @@ from bot.ui.slash import describe
 from games.core import Game
 
 TURN_SECONDS = app_commands.Range[int, 30, 900]
-# Presses on the lobby message answered with its update in place (``_change_in_place``); a
-# cancel closes the table (its last word goes as before), a rematch opens another message.
-IN_PLACE = frozenset({"join", "leave", "cpu", "start"})
+# Presses on the lobby message answered with its update in place (``_change_in_place``). Not
+# Start: its press's token must be offered before the game's first views go (the first turn's
+# mention follows it up: tests/e2e/test_channel_play.py), and the game's image rarely fits the
+# budget; a cancel closes the table (its last word goes as before), a rematch opens another.
+IN_PLACE = frozenset({"join", "leave", "cpu"})
 
 
 class LobbyCog(commands.Cog):

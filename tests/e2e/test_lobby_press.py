@@ -1,5 +1,5 @@
-"""Issue 29, fewer requests per move: a press on the lobby message (join, leave, add a CPU,
-start) is answered with that message updated, ONE request (UPDATE_MESSAGE), when the change and
+"""Issue 29, fewer requests per move: a press on the lobby message (join, leave, add a CPU)
+is answered with that message updated, ONE request (UPDATE_MESSAGE), when the change and
 its view are ready within the click's budget: no deferred update, no later edit of the lobby, and
 no intent written before the answer (a lobby press never answers "thinking"). A change not ready
 in time is acknowledged meanwhile (a deferred update) and the lobby edited after, as before
@@ -23,10 +23,10 @@ UPDATE_MESSAGE, DEFERRED_UPDATE = 7, 6
 async def _lobby(fake, mesa, monkeypatch):
     """Alice's inline lobby (the ``/play`` response), shown and quiet; Bob about to join."""
     alice, bob = fake.user("alice"), fake.user("bob")
+    done = HandlersDone(mesa.bot.pending_commands, monkeypatch)  # (before the first handler)
     lobby = await (await alice.slash("play amapatolli", hand_size=3))
     table_id = int(re.search(r"#(\d+)", lobby.text).group(1))
     await mesa.bot.listener.drain()
-    done = HandlersDone(mesa.bot.pending_commands, monkeypatch)
     await fake.wait_until(lambda: done.all_done(fake, kind=2), what="the /play handler's end")
     recorded: list[str] = []
     writes = mesa.bot.tables.intents.start
