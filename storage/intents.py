@@ -78,7 +78,7 @@ def mark_done(conn: Transaction, intent: Intent) -> None:
 
 async def written_within(write: asyncio.Future[Any], seconds: float) -> None:
     """Wait at most ``seconds`` for ``write`` (``IntentsRepo.start``) to commit. Awaited itself,
-    the waiter resumes inside the writer's hand-over of the commit (``writer.Committed``; through
+    the waiter resumes in the loop's next turn after the writer hands the commit over (through
     ``asyncio.wait`` and a task around the write it took three turns more: the acknowledgement
     of every deferred click waited a loop lag for each). A write that takes longer goes on (its
     future is cancelled, not its unit); one that fails is its starter's to report."""

@@ -27,8 +27,7 @@ another one ``covers`` (a click's intent, which the move marking it done writes 
 run; a unit of one statement alone in its batch runs without BEGIN and COMMIT where the backend
 allows (``autocommit_alone``, SQLite).
 
-Callers are answered with ONE ``call_soon_threadsafe`` per loop per batch, inside which each
-write's waiters resume (``Committed``: no loop turn more). Each batch observes ``db_queue`` (its
+Callers are answered with ONE ``call_soon_threadsafe`` per loop per batch. Each batch observes ``db_queue`` (its
 oldest unit's wait), ``db_write`` (its transaction) and ``db_handback`` (the answer's way back to
 the loop): what a move's ``persist`` is made of.
 
@@ -39,14 +38,13 @@ which callers rely on (a later save of the same rows wins); processes write conc
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from storage.outage import OutageLog
 from storage.sql import Cursor, Params, StorageUnavailable, Transaction
@@ -91,78 +89,7 @@ class WriteStats:
         return self.hold_ms_total / self.transactions if self.transactions else 0.0
 
 
-class Committed(asyncio.Future[Any]):
-    """A write's future whose awaiters resume in the loop turn the writer's answer arrives in.
-
-    An asyncio future schedules its done-callbacks (a waiting task's wake-up) with
-    ``call_soon``: they would run one loop turn after the writer's ``call_soon_threadsafe``
-    callback settled it, a loop lag more per write under load (issue 29: persist p99 45 ms
-    against db_write's 12.6 ms at 1,000 tables). This one keeps the callbacks it is given
-    while pending and ``settle_now`` runs them at once, from that callback (a plain loop
-    callback, never inside a task, so a task's wake-up may run there). Set any other way
-    (``set_result``, ``cancel``) it schedules them as asyncio does."""
-
-    def __init__(self, *, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(loop=loop)
-        self._waiting: list[tuple[Callable[[Any], object], contextvars.Context | None]] = []
-
-    def add_done_callback(
-        self, fn: Callable[[Self], object], *, context: contextvars.Context | None = None
-    ) -> None:
-        if self.done():
-            super().add_done_callback(fn, context=context)
-        else:
-            self._waiting.append((fn, context))
-
-    def remove_done_callback(self, fn: Callable[[Self], object]) -> int:
-        kept = [(f, c) for f, c in self._waiting if f != fn]
-        removed = len(self._waiting) - len(kept)
-        self._waiting = kept
-        return removed + super().remove_done_callback(fn)
-
-    def set_result(self, result: Any, /) -> None:
-        super().set_result(result)
-        self._schedule_waiting()
-
-    def set_exception(self, exception: type | BaseException, /) -> None:
-        super().set_exception(exception)
-        self._schedule_waiting()
-
-    def cancel(self, msg: Any | None = None) -> bool:
-        if not super().cancel(msg):
-            return False
-        self._schedule_waiting()
-        return True
-
-    def _schedule_waiting(self) -> None:
-        waiting, self._waiting = self._waiting, []
-        for fn, context in waiting:
-            self.get_loop().call_soon(fn, self, context=context)
-
-    def settle_now(self, result: Any, error: BaseException | None) -> None:
-        """Settle and run the waiting callbacks now: only from a plain loop callback."""
-        if self.done():  # cancelled by its caller: nobody to tell
-            return
-        if error is not None:
-            super().set_exception(error)
-        else:
-            super().set_result(result)
-        waiting, self._waiting = self._waiting, []
-        for fn, context in waiting:
-            try:
-                if context is None:
-                    fn(self)
-                else:
-                    context.run(fn, self)
-            except (SystemExit, KeyboardInterrupt):
-                raise
-            except BaseException as exc:  # as the loop reports a failing callback
-                self.get_loop().call_exception_handler(
-                    {"message": "Exception in a write's callback", "exception": exc, "future": self}
-                )
-
-
-class Decided(Committed):
+class Decided(asyncio.Future[Any]):
     """A write's future that refuses ``cancel``: a task cancelled while awaiting it is woken
     with ``CancelledError`` only once the write is decided (committed or failed), and the
     outcome stays readable (``result()``). For a caller that keeps memory in step with the
@@ -174,13 +101,13 @@ class Decided(Committed):
 
 
 # A job's answer as the loop gets it: (its future, its result, its error).
-_Outcome = tuple[Committed, Any, BaseException | None]
+_Outcome = tuple[asyncio.Future[Any], Any, BaseException | None]
 
 
 @dataclass
 class _Job:
     unit: Unit
-    future: Committed
+    future: asyncio.Future[Any]
     loop: asyncio.AbstractEventLoop
     transactional: bool = True
     # ``key``: what this unit writes, by name; ``covers``: the key of a unit whose writes this
@@ -247,7 +174,7 @@ class Writer:
         is answered None with the batch). If a unit of the batch fails, every unit runs.
         ``statement``: the unit runs exactly one statement (``autocommit_alone``)."""
         loop = asyncio.get_running_loop()
-        future = Decided(loop=loop) if decided else Committed(loop=loop)
+        future: asyncio.Future[Any] = Decided(loop=loop) if decided else loop.create_future()
         queued = time.perf_counter()
         self._jobs.put(_Job(unit, future, loop, transactional, key, covers, queued, statement))
         return future
@@ -427,10 +354,20 @@ class Writer:
 
 
 def _resolve_all(outcomes: list[_Outcome], handed: float, observe: Observer | None) -> None:
-    """On the loop: each future settled and its waiters resumed, in queue order (a future its
-    caller cancelled is skipped: nobody to tell, and the batch mates go on). ``db_handback``:
+    """On the loop: each future settled, in queue order (its waiters resume in the next loop
+    turn, behind what was ready already: resuming them here put the movers ahead of other
+    clicks' acknowledgements, whose p99 grew, issue 29). ``db_handback``:
     the time from the writer's answer to the loop running this (a loop lag under load)."""
     if observe is not None:
         observe("db_handback", (time.perf_counter() - handed) * 1000)
     for future, result, error in outcomes:
-        future.settle_now(result, error)
+        _resolve(future, result, error)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # cancelled by its caller: nobody to tell, and the batch mates go on
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)

@@ -1,6 +1,6 @@
 """Issue 25, the ack: a deferred click is acknowledged once its intent is written
 (``storage/intents.py``). Under load every turn of the event loop costs a loop lag, so the wait
-for the write resumes in the loop turn the writer thread hands the commit over in,
+for the write resumes in the loop's next turn after the writer thread hands the commit over,
 not three turns later (``asyncio.wait`` on a task around the write, as before), and not at all
 when the write is already done. Counted in loop turns, not timed."""
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 
 from storage.intents import written_within
-from storage.writer import Committed
 
 
 async def _turns_until_done(task: asyncio.Task[None]) -> int:
@@ -31,14 +30,13 @@ async def test_a_written_intent_is_not_waited_for():
     raise AssertionError("waited for a write already done")
 
 
-async def test_the_ack_resumes_in_the_turn_the_writer_hands_the_commit_over():
+async def test_the_ack_resumes_in_the_turn_after_the_writer_hands_the_commit_over():
     loop = asyncio.get_running_loop()
-    write = Committed(loop=loop)  # the writer's own future
+    write = loop.create_future()
     waiting = asyncio.create_task(written_within(write, 1.0))
     await asyncio.sleep(0)  # it waits
-    # as the writer thread does (call_soon_threadsafe): the waiter resumes inside the hand-over
-    loop.call_soon(write.settle_now, None, None)
-    assert await _turns_until_done(waiting) == 1
+    loop.call_soon(write.set_result, None)  # as the writer thread does (call_soon_threadsafe)
+    assert await _turns_until_done(waiting) == 2  # the hand-over, then the waiter
 
 
 async def test_a_slow_write_goes_on_and_a_failed_one_is_not_the_ack_s_to_raise():

@@ -292,57 +292,6 @@ async def test_a_caller_cancelled_before_its_batch_commits_leaves_its_batch_mate
     await db.close()
 
 
-async def test_a_write_s_waiter_resumes_in_the_loop_turn_its_commit_is_handed_over(db_target):
-    """Issue 29 (persist p99 far above the write's own): the waiter of a write resumes inside
-    the writer's callback to the loop, not one loop turn later (a loop lag each under load);
-    a cancelled caller's future still cancels its waiter, and a write that fails raises."""
-    db = await open_database(db_target)
-    loop = asyncio.get_running_loop()
-    seen = []
-    plain = loop.call_soon_threadsafe
-
-    def marked(callback, *args, **kwargs):
-        def run(*inner):
-            callback(*inner)
-            seen.append("handed over")
-
-        return plain(run, *args, **kwargs)
-
-    async def waiter(future, name):
-        try:
-            await future
-        except Exception as exc:
-            seen.append(f"{name} failed: {exc}")
-            return
-        seen.append(name)
-
-    def bad(conn):
-        raise RuntimeError("boom")
-
-    blocker, release = await _writer_held(db)
-    futures = [db.submit(lambda conn: None), db.submit(bad)]
-    waiters = [
-        asyncio.create_task(waiter(futures[0], "waiter")),
-        asyncio.create_task(waiter(futures[1], "other")),
-    ]
-    cancelled = db.submit(lambda conn: None)
-    cancelled_waiter = asyncio.create_task(waiter(cancelled, "cancelled"))
-    await asyncio.sleep(0)  # every waiter waits
-    cancelled.cancel()
-    loop.call_soon_threadsafe = marked
-    try:
-        release.set()
-        await blocker
-        await asyncio.wait_for(asyncio.gather(*waiters), 30)
-    finally:
-        del loop.call_soon_threadsafe
-    with pytest.raises(asyncio.CancelledError):
-        await cancelled_waiter
-    # the blocker's batch, then the batch of the two (both waiters resumed inside its callback)
-    assert seen == ["handed over", "waiter", "other failed: boom", "handed over"]
-    await db.close()
-
-
 def _intent(table, n):
     return Intent(
         interaction_id=f"click{n}",
