@@ -135,14 +135,14 @@ def test_long_alt_text_is_clipped_to_discords_limit():
 
 
 def test_every_file_the_bot_sends_carries_a_description():
-    """Where a ``discord.File`` is made in ``bot/``, it is given its alt text."""
+    """Where a ``discord.File`` (or ``bot.ops.cycles.BufferFile``, one) is made in ``bot/``, it
+    is given its alt text."""
     made = []
     for path in (ROOT / "bot").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "File"
+            if isinstance(node, ast.Call) and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "File")
+                or (isinstance(node.func, ast.Name) and node.func.id == "BufferFile")
             ):
                 made.append(path.name)
                 assert any(k.arg == "description" for k in node.keywords), path
