@@ -10,7 +10,6 @@ from typing import Any
 import discord
 
 from bot.i18n import DEFAULT_LOCALE, BoundTranslator, Translator, translator
-from bot.ops.cycles import BufferFile
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.seats import reclaimable
@@ -19,7 +18,7 @@ from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import Choice, build_layout, check_limits
-from bot.ui.payload import Payload, edit_followup
+from bot.ui.payload import BufferFile, Payload, edit_followup
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest

@@ -135,7 +135,7 @@ def test_long_alt_text_is_clipped_to_discords_limit():
 
 
 def test_every_file_the_bot_sends_carries_a_description():
-    """Where a ``discord.File`` (or ``bot.ops.cycles.BufferFile``, one) is made in ``bot/``, it
+    """Where a ``discord.File`` (or ``bot.ui.payload.BufferFile``, one) is made in ``bot/``, it
     is given its alt text."""
     made = []
     for path in (ROOT / "bot").rglob("*.py"):

@@ -1,5 +1,5 @@
-"""Attachments die by reference counting once sent (``bot/ops/cycles.py``): no reference
-cycle left for a collection of the older generations to walk (issue 29)."""
+"""Attachments die by reference counting once sent (``BufferFile``, ``bot/ui/payload.py``): no
+reference cycle left for a collection of the older generations to walk (issue 29)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import weakref
 
 import discord
 
-from bot.ops.cycles import BufferFile
 from bot.ui.messages import _png
+from bot.ui.payload import BufferFile
 
 
 def closed_buffer(file: discord.File) -> weakref.ref[io.BytesIO]:
