@@ -31,7 +31,7 @@ from bot.ui.items import (
     DraftSelect,
     HandButton,
     ModalButton,
-    started,
+    acknowledged_meanwhile,
 )
 from bot.ui.messages import Payload, answer_with, finish, private_payload
 from bot.ui.pending_commands import HAND, PendingCommands, intent_of
@@ -695,24 +695,9 @@ async def _within(
     queued right behind the click's intent so both commit together, and the click's answer
     in place follows the move's end in the same loop turn (a task of its own cost two turns
     more, each a loop lag under load); the deadline's timer acknowledges meanwhile."""
-    loop = asyncio.get_running_loop()
-    acknowledging: list[asyncio.Future[None]] = []
-
-    def acknowledge() -> None:
-        # In the timer's own loop turn, up to its first wait (its request sent): a task
-        # would send it a turn later, a loop lag later under load.
-        if not interaction.response.is_done():
-            acknowledging.append(started(_acknowledge(interaction, ephemeral, click)))
-
-    timer = loop.call_at(deadline, acknowledge)
-    try:
-        return await work
-    finally:
-        timer.cancel()
-        if acknowledging:  # sent (or failed) before anything else answers: one answer a click
-            if not acknowledging[0].done():
-                await asyncio.wait(acknowledging)
-            acknowledging[0].result()
+    return await acknowledged_meanwhile(
+        interaction, deadline, work, lambda: _acknowledge(interaction, ephemeral, click)
+    )
 
 
 async def _acknowledge(

@@ -15,7 +15,7 @@ import contextvars
 import functools
 import logging
 import re
-from collections.abc import Coroutine, Generator, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from typing import (
     Any,
     ClassVar,
@@ -460,6 +460,35 @@ def start_now(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None] | None
             raise error
         log.error("Ignoring exception in a click's handler", exc_info=error)
     return None
+
+
+async def acknowledged_meanwhile(
+    interaction: discord.Interaction,
+    deadline: float,
+    work: Awaitable[T],
+    acknowledgement: Callable[[], Coroutine[Any, Any, None]],
+) -> T:
+    """``work``'s result; if it is not over by ``deadline`` (loop time) and the interaction is
+    not answered yet, ``acknowledgement()`` answers it meanwhile (Discord gives up after 3 s).
+    An acknowledgement that failed (the interaction expired) is raised once ``work`` is over,
+    in place of its outcome, which then reaches nobody."""
+    acknowledging: list[asyncio.Future[None]] = []
+
+    def acknowledge() -> None:
+        # In the timer's own loop turn, up to its first wait (its request sent): a task
+        # would send it a turn later, a loop lag later under load.
+        if not interaction.response.is_done():
+            acknowledging.append(started(acknowledgement()))
+
+    timer = asyncio.get_running_loop().call_at(deadline, acknowledge)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if acknowledging:  # sent (or failed) before anything else answers: one answer each
+            if not acknowledging[0].done():
+                await asyncio.wait(acknowledging)
+            acknowledging[0].result()
 
 
 def started(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:

@@ -22,7 +22,7 @@ import discord
 
 from bot import metrics
 from bot.service import Table
-from bot.ui.items import started
+from bot.ui.items import acknowledged_meanwhile
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.tokens import Tokens
@@ -230,23 +230,9 @@ async def acknowledged_by(
     acknowledged meanwhile with a deferred update (Discord gives up after 3 s), from the
     timer's own loop turn. No intent is written first: a deferred update shows nothing a
     restart would have to finish (the change is stored with its effect, or refused)."""
-    acknowledging: list[asyncio.Future[None]] = []
-
-    def acknowledge() -> None:
-        if not interaction.response.is_done():
-            metrics.count("why.defer_lobby_slow")
-            acknowledging.append(started(_defer(interaction)))
-
-    timer = asyncio.get_running_loop().call_at(deadline, acknowledge)
-    try:
-        return await change
-    finally:
-        timer.cancel()
-        if acknowledging:  # sent (or failed) before anything else answers: one answer a press
-            if not acknowledging[0].done():
-                await asyncio.wait(acknowledging)
-            acknowledging[0].result()
+    return await acknowledged_meanwhile(interaction, deadline, change, lambda: _defer(interaction))
 
 
 async def _defer(interaction: discord.Interaction) -> None:
+    metrics.count("why.defer_lobby_slow")
     await interaction.response.defer()
