@@ -384,7 +384,9 @@ asyncio.run(main())
 """
 
 
-UNITS = r"""
+# What the one-move scripts (``UNITS``, ``COMMITS``) share: their arguments, a table's state
+# and seats.
+ONE_MOVE = r"""
 import asyncio, json, os, sys, tempfile, time
 from pathlib import Path
 from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
@@ -392,6 +394,12 @@ from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
 TABLES, ROUNDS = int(sys.argv[1]), int(sys.argv[2])
 STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+"""
+
+
+UNITS = (
+    ONE_MOVE
+    + r"""
 
 
 def intent_of(record, n):
@@ -451,16 +459,12 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
-COMMITS = r"""
-import asyncio, json, os, sys, tempfile, time
-from pathlib import Path
-from storage import SeatInfo, TablesRepo, open_database
-
-TABLES, ROUNDS = int(sys.argv[1]), int(sys.argv[2])
-STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
-SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+COMMITS = (
+    ONE_MOVE
+    + r"""
 
 
 def pct(values, q):
@@ -507,6 +511,7 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
 async def micro(args: argparse.Namespace) -> int:
