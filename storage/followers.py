@@ -11,24 +11,16 @@ class FollowersRepo:
 
     async def add(self, table_id: int, user_id: str) -> bool:
         """Follow; False when already following (whichever process recorded it)."""
-        added: int = await self.db.write(
-            lambda conn: (
-                conn.execute(
-                    "INSERT INTO followers (table_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    (table_id, user_id),
-                ).rowcount
-            )
+        added = await self.db.execute(
+            "INSERT INTO followers (table_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (table_id, user_id),
         )
         return added == 1
 
     async def remove(self, table_id: int, user_id: str) -> bool:
         """Stop following; False when not following."""
-        removed: int = await self.db.write(
-            lambda conn: (
-                conn.execute(
-                    "DELETE FROM followers WHERE table_id = ? AND user_id = ?", (table_id, user_id)
-                ).rowcount
-            )
+        removed = await self.db.execute(
+            "DELETE FROM followers WHERE table_id = ? AND user_id = ?", (table_id, user_id)
         )
         return removed == 1
 
@@ -42,11 +34,9 @@ class FollowersRepo:
         return {r["user_id"]: r["message_id"] for r in rows}
 
     async def set_message(self, table_id: int, user_id: str, message_id: str | None) -> None:
-        await self.db.write(
-            lambda conn: conn.execute(
-                "UPDATE followers SET message_id = ? WHERE table_id = ? AND user_id = ?",
-                (message_id, table_id, user_id),
-            )
+        await self.db.execute(
+            "UPDATE followers SET message_id = ? WHERE table_id = ? AND user_id = ?",
+            (message_id, table_id, user_id),
         )
 
     async def all(self) -> dict[int, dict[str, str | None]]:

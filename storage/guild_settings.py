@@ -20,10 +20,8 @@ class GuildSettingsRepo:
 
     async def put(self, guild_id: str, settings: dict[str, Any]) -> None:
         text = json.dumps(settings, sort_keys=True)
-        await self.db.write(
-            lambda conn: conn.execute(
-                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
-                (guild_id, text),
-            )
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+            (guild_id, text),
         )

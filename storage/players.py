@@ -18,24 +18,20 @@ class PlayersRepo:
         known = self.db.players_written.get(user_id)
         if known is not None and known[0] == name and (locale is None or known[1] == locale):
             return
-        await self.db.write(
-            lambda conn: conn.execute(
-                "INSERT INTO players (user_id, name, locale) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-                " locale = COALESCE(excluded.locale, players.locale)",
-                (user_id, name, locale),
-            )
+        await self.db.execute(
+            "INSERT INTO players (user_id, name, locale) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " locale = COALESCE(excluded.locale, players.locale)",
+            (user_id, name, locale),
         )
         kept = locale if locale is not None else (known[1] if known else None)
         self.db.players_written[user_id] = (name, kept)
 
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
-        await self.db.write(
-            lambda conn: conn.execute(
-                "UPDATE players SET dms_closed = ?, dms_failures = 0, dms_retry_at = NULL"
-                " WHERE user_id = ?",
-                (int(closed), user_id),
-            )
+        await self.db.execute(
+            "UPDATE players SET dms_closed = ?, dms_failures = 0, dms_retry_at = NULL"
+            " WHERE user_id = ?",
+            (int(closed), user_id),
         )
 
     async def dm_failed(self, user_id: str, retry_at: float) -> int:
@@ -90,13 +86,11 @@ class PlayersRepo:
 
     async def set_plays_from_tables(self, user_id: str, tables: bool) -> None:
         """Keep where the player plays (their place is known from now on)."""
-        await self.db.write(
-            lambda conn: conn.execute(
-                "INSERT INTO players (user_id, name, plays_from_tables, place_known)"
-                " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET"
-                " plays_from_tables = excluded.plays_from_tables, place_known = 1",
-                (user_id, user_id, int(tables)),
-            )
+        await self.db.execute(
+            "INSERT INTO players (user_id, name, plays_from_tables, place_known)"
+            " VALUES (?, ?, ?, 1) ON CONFLICT (user_id) DO UPDATE SET"
+            " plays_from_tables = excluded.plays_from_tables, place_known = 1",
+            (user_id, user_id, int(tables)),
         )
 
     async def locale(self, user_id: str) -> str | None:

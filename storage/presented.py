@@ -81,6 +81,4 @@ class PresentedRepo:
         return [int(r[0]) for r in rows]
 
     async def forget(self, table_id: int) -> None:
-        await self.db.write(
-            lambda conn: conn.execute("DELETE FROM presented WHERE table_id = ?", (table_id,))
-        )
+        await self.db.execute("DELETE FROM presented WHERE table_id = ?", (table_id,))

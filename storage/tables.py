@@ -200,12 +200,8 @@ class TablesRepo:
             for r in rows
         ]
 
-    async def _execute(self, sql: str, params: tuple[Any, ...]) -> int:
-        """One statement as its own write; the number of rows it changed."""
-        return await self.db.execute(sql, params)
-
     async def update_lobby(self, table_id: int, seats: list[SeatInfo], host_id: str) -> None:
-        await self._execute(
+        await self.db.execute(
             "UPDATE tables SET seats = ?, host_id = ?, updated_at = ?"
             " WHERE id = ? AND status = 'lobby'",
             (_seats_json(seats), host_id, utc_now(), table_id),
@@ -216,7 +212,7 @@ class TablesRepo:
     ) -> None:
         """Who controls each seat of a game in progress (a person or the computer), the host
         and the table's meta, in one write (a person leaving, coming back, being removed)."""
-        changed = await self._execute(
+        changed = await self.db.execute(
             "UPDATE tables SET seats = ?, host_id = ?, meta = ?, updated_at = ?"
             " WHERE id = ? AND status = 'playing'",
             (_seats_json(seats), host_id, json.dumps(meta), utc_now(), table_id),
@@ -225,10 +221,14 @@ class TablesRepo:
             raise StaleVersion(table_id)
 
     async def set_message(self, table_id: int, message_id: str | None) -> None:
-        await self._execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        await self.db.execute(
+            "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+        )
 
     async def set_meta(self, table_id: int, meta: dict[str, Any]) -> None:
-        await self._execute("UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id))
+        await self.db.execute(
+            "UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id)
+        )
 
     async def start(
         self,

@@ -13,19 +13,16 @@ class TableThreadsRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def _execute(self, sql: str, params: tuple[object, ...]) -> int:
-        return await self.db.execute(sql, params)
-
     async def set_line(self, table_id: int, message_id: str) -> None:
         """The table's short line in its parent channel (the thread will take its id)."""
-        await self._execute(
+        await self.db.execute(
             "UPDATE tables SET parent_message_id = ? WHERE id = ?", (message_id, table_id)
         )
 
     async def move(self, table_id: int, channel_id: str) -> None:
         """The table now lives in ``channel_id`` (its thread, or a new one after a moderator
         deleted the old); its table message is to be posted there afresh."""
-        await self._execute(
+        await self.db.execute(
             "UPDATE tables SET channel_id = ?, message_id = NULL WHERE id = ?",
             (channel_id, table_id),
         )
@@ -34,7 +31,7 @@ class TableThreadsRepo:
         """No thread after all: the table lives in ``channel_id`` itself, held to one open
         table per channel again (``ChannelBusy`` when that channel already has one)."""
         try:
-            await self._execute(
+            await self.db.execute(
                 "UPDATE tables SET channel_id = ?, message_id = NULL, parent_channel_id = NULL,"
                 " parent_message_id = NULL WHERE id = ?",
                 (channel_id, table_id),
@@ -44,7 +41,7 @@ class TableThreadsRepo:
 
     async def inherit(self, table_id: int, parent_channel_id: str, parent_message_id: str) -> None:
         """A rematch playing in its finished table's thread: the same parent and line."""
-        await self._execute(
+        await self.db.execute(
             "UPDATE tables SET parent_channel_id = ?, parent_message_id = ? WHERE id = ?",
             (parent_channel_id, parent_message_id, table_id),
         )
@@ -61,7 +58,9 @@ class TableThreadsRepo:
     async def archive_at(self, table_id: int, at: float | None) -> None:
         """When the thread of the ended table ``table_id`` is to be archived (Unix seconds; None:
         not any more: archived, or a rematch plays there)."""
-        await self._execute("UPDATE tables SET thread_archive_at = ? WHERE id = ?", (at, table_id))
+        await self.db.execute(
+            "UPDATE tables SET thread_archive_at = ? WHERE id = ?", (at, table_id)
+        )
 
     async def archives_due(self) -> list[tuple[int, str, float]]:
         """(table, thread, when) of every thread archive still to do: a restart re-arms them."""
