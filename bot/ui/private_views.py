@@ -393,7 +393,9 @@ class PrivateViews:
             return False
         try:
             own_message = interaction.message.id == slot.message_id
-            digest, waiting = _private_digest(table, seat)
+            state, game = table.state, table.game
+            digest = _view_digest(table, seat, game.is_over(state))
+            waiting = seat in game.to_act(state)
             version = table.version
             payload = private_payload(
                 table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft
@@ -517,14 +519,6 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
-
-
-def _private_digest(table: Table, seat: str) -> tuple[str, bool]:
-    """(digest of what ``seat``'s view payload shows, its turn)."""
-    assert table.state is not None
-    game = table.game
-    digest = _view_digest(table, seat, game.is_over(table.state))
-    return digest, seat in game.to_act(table.state)
 
 
 def _view_digest(table: Table, seat: str, finished: bool) -> str:
