@@ -1,12 +1,16 @@
 """A palette image's PNG, written here rather than by Pillow's PNG plug-in.
 
 Every table and hand leaves the renderers as a "P" image on its module's palette (one byte per
-pixel, no row filters: a palette PNG compresses best unfiltered). Pillow's plug-in deflates it
-with zlib's largest hash tables (``memLevel`` 9) and goes through its generic save machinery; at
-the levels used here zlib's default tables (8) give as few bytes, faster, and the chunks are
-four ``struct.pack``s (issue 29: encoding 0.63 -> 0.57 ms per table image in
-``bench/render_interleaved.py``, the palette mapping included). The pixels and the palette are
-exactly Pillow's.
+pixel, no row filters: a palette PNG compresses best unfiltered). The chunks are four
+``struct.pack``s, the pixels and the palette exactly Pillow's.
+
+The rows are deflated by ISA-L (``isal``), not zlib: a zlib stream like zlib's, written 7-8x
+faster and a little smaller at its level 1. On the table images a render worker gets under load
+(``bench/render_encode.py``: 400 images in the load's shares of games), zlib's best setting
+(level 3, default tables, no filter) took 0.39 ms per image for 7.03 KiB; no zlib strategy
+(RLE, filtered), level (1-3), ``memLevel`` (8, 9) or row filter (sub, up) did better than
+0.34 ms, and RLE alone grew the images to 9.5 KiB; ISA-L level 1 takes 0.05 ms for 6.83 KiB
+(issue 29: a third of a render worker's milliseconds went to deflating).
 """
 
 from __future__ import annotations
@@ -14,13 +18,13 @@ from __future__ import annotations
 import struct
 import zlib
 
+from isal import isal_zlib
 from PIL import Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-# zlib level 3 with its default tables: level 2 was 5 % faster for 6 % more bytes, level 1 no
-# faster than 2 and 15 % larger (``bench/render_interleaved.py --level`` prints both).
-LEVEL = 3
-MEMORY_LEVEL = 8
+# ISA-L's level (0-3): 0 is 15 % faster for 26 % more bytes, 2 and 3 no smaller than 1
+# (``bench/render_encode.py --other isal`` prints them).
+LEVEL = 1
 
 
 def palette_png(image: Image.Image, level: int = LEVEL) -> bytes:
@@ -32,8 +36,7 @@ def palette_png(image: Image.Image, level: int = LEVEL) -> bytes:
     # image's bytes are the PNG's raw data as they stand (no per-row join).
     rows = Image.new("P", (width + 1, height), 0)
     rows.paste(image, (1, 0))
-    deflate = zlib.compressobj(level, zlib.DEFLATED, zlib.MAX_WBITS, MEMORY_LEVEL)
-    data = deflate.compress(rows.tobytes()) + deflate.flush()
+    data = isal_zlib.compress(rows.tobytes(), level)
     palette = bytes(image.getpalette() or (0, 0, 0))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(

@@ -297,9 +297,10 @@ def draw_text(
     return total
 
 
-# zlib's level for the PNGs (``bot.ui.images.encode``: why 2, and not 1 or 3); 6 is about 2.5x
-# slower for 20 % less (``bench/render_pool.py`` and ``bench/profile_images.py`` print them).
+# ISA-L's level for the palette PNGs (``bot.ui.images.encode``: why 1); an image not drawn in
+# RGB goes through Pillow's own PNG, zlib's level 3.
 PNG_COMPRESS_LEVEL = encode.LEVEL
+PILLOW_LEVEL = 3
 
 
 def text_drawer(*, bold: bool = True, anchor: str = "la") -> Callable[..., float]:
@@ -333,7 +334,7 @@ def png(image: Image.Image, colours: tuple[RGB, ...] = ()) -> bytes:
         data = encode.palette_png(mapped, PNG_COMPRESS_LEVEL)
     else:  # not drawn in RGB: Pillow's own PNG
         buffer = io.BytesIO()
-        mapped.save(buffer, format="PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+        mapped.save(buffer, format="PNG", optimize=False, compress_level=PILLOW_LEVEL)
         data = buffer.getvalue()
     metrics.observe(ENCODE_CPU, (time.process_time() - start) * 1000)
     return data
