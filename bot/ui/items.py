@@ -180,23 +180,25 @@ class TableItem(
             for name, default in fields.items():
                 if name not in values:
                     values[name] = kwargs.pop(name, default)
-        for name, value in values.items():
-            if value is _REQUIRED:
-                raise TypeError(f"{cls.__name__} needs {name}")
-        looks = dict(cls._looks)
+            for name, value in values.items():
+                if value is _REQUIRED:
+                    raise TypeError(f"{cls.__name__} needs {name}")
+        looks = cls._looks.copy()
         if kwargs:
-            for name in [name for name in kwargs if name in looks]:
-                looks[name] = kwargs.pop(name)
-            if kwargs:
-                raise TypeError(f"{cls.__name__} got unexpected {sorted(kwargs)}")
-        everything = values | looks
-        for name in cls._stored:  # ``row`` lives in the item
-            setattr(self, name, everything[name])
-        # What ``DynamicItem.__init__`` does, without building discord.py's component: most
-        # items are only ever written into a payload (``to_component_dict``), a button's dict
+            if not kwargs.keys() <= looks.keys():
+                raise TypeError(
+                    f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
+                )
+            looks.update(kwargs)
+        # The fields and looks on the item (not ``row``: it lives in the item), then what
+        # ``DynamicItem.__init__`` does, without building discord.py's component: most items
+        # are only ever written into a payload (``to_component_dict``), a button's dict
         # written here directly (issue 29: dozens of items per move). The component is built
         # when something asks for it (``item``: a click's dispatch, a change of its looks).
-        discord.ui.Item.__init__(self)  # type: ignore[arg-type]
+        own = self.__dict__
+        for name in cls._stored:
+            own[name] = values[name] if name in values else looks[name]
+        own.update(_ITEM_STATE)  # ``discord.ui.Item.__init__``'s attributes
         # (the values are in the format's order: ``__init_subclass__`` checked the fields)
         custom_id = ":".join([cls.id_format.prefix, *map(str, values.values())])
         self._custom_id = custom_id
@@ -312,6 +314,16 @@ class TableItem(
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""
         raise NotImplementedError
+
+
+class _Probe:
+    """What ``discord.ui.Item.__init__`` sets on an item, found by running it on this."""
+
+
+_probe = _Probe()
+discord.ui.Item.__init__(_probe)  # type: ignore[arg-type]
+_ITEM_STATE: dict[str, Any] = dict(vars(_probe))  # (None and False: shared by every item)
+del _probe
 
 
 def _is_class_var(annotation: object) -> bool:
