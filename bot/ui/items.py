@@ -180,24 +180,102 @@ class TableItem(
             for name, default in fields.items():
                 if name not in values:
                     values[name] = kwargs.pop(name, default)
-        for name, value in values.items():
-            if value is _REQUIRED:
-                raise TypeError(f"{cls.__name__} needs {name}")
-        looks = dict(cls._looks)
+            for name, value in values.items():
+                if value is _REQUIRED:
+                    raise TypeError(f"{cls.__name__} needs {name}")
+        looks = cls._looks.copy()
         if kwargs:
-            for name in [name for name in kwargs if name in looks]:
-                looks[name] = kwargs.pop(name)
-            if kwargs:
-                raise TypeError(f"{cls.__name__} got unexpected {sorted(kwargs)}")
-        everything = values | looks
-        for name in cls._stored:  # ``row`` lives in the item
-            setattr(self, name, everything[name])
-        super().__init__(self.component(cls.id_format.format(values), looks))
+            if not kwargs.keys() <= looks.keys():
+                raise TypeError(
+                    f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
+                )
+            looks.update(kwargs)
+        # The fields and looks on the item (not ``row``: it lives in the item), then what
+        # ``DynamicItem.__init__`` does, without building discord.py's component: most items
+        # are only ever written into a payload (``to_component_dict``), a button's dict
+        # written here directly (issue 29: dozens of items per move). The component is built
+        # when something asks for it (``item``: a click's dispatch, a change of its looks).
+        own = self.__dict__
+        for name in cls._stored:
+            own[name] = values[name] if name in values else looks[name]
+        own.update(_ITEM_STATE)  # ``discord.ui.Item.__init__``'s attributes
+        # (the values are in the format's order: ``__init_subclass__`` checked the fields)
+        custom_id = ":".join([cls.id_format.prefix, *map(str, values.values())])
+        self._custom_id = custom_id
+        self._looks_given = looks
+        self._component: ComponentT | None = None
+        if not cls.__discord_ui_compiled_template__.match(custom_id):
+            raise ValueError(f"item custom_id {custom_id!r} must match the template")
+        if not self._writes_itself(looks):
+            self._component = self.component(custom_id, looks)
+        elif looks["row"] is not None and not 0 <= looks["row"] < 5:
+            raise ValueError("row cannot be negative or greater than or equal to 5")
         # The table this click is about, looked up once when it runs (``_run_loaded``).
         self.found: Table | None = None
 
     def component(self, custom_id: str, looks: dict[str, Any]) -> ComponentT:
         raise NotImplementedError
+
+    # ----- the component, built only when asked for ------------------------------------------
+    def _writes_itself(self, looks: dict[str, Any]) -> bool:
+        """Whether ``_written`` gives this item's component dict without building it."""
+        return False
+
+    def _written(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @property
+    def item(self) -> ComponentT:
+        """discord.py's component of this item (``DynamicItem.item``), built on first use."""
+        built = self._component
+        if built is None:
+            built = self._component = self.component(self._custom_id, self._looks_given)
+        return built
+
+    @item.setter
+    def item(self, value: ComponentT) -> None:
+        self._component = value
+
+    @property
+    def custom_id(self) -> str:
+        built = self._component
+        return self._custom_id if built is None else cast(str, built.custom_id)  # type: ignore[attr-defined]
+
+    @custom_id.setter
+    def custom_id(self, value: str) -> None:
+        discord.ui.DynamicItem.custom_id.fset(self, value)  # type: ignore[attr-defined]
+        self._custom_id = value
+
+    @property
+    def row(self) -> int | None:
+        built = self._component
+        return self._looks_given["row"] if built is None else built._row
+
+    @row.setter
+    def row(self, value: int | None) -> None:
+        self.item.row = value
+
+    @property
+    def width(self) -> int:
+        built = self._component
+        return 1 if built is None else built.width  # (only buttons write themselves)
+
+    @property
+    def _total_count(self) -> int:
+        built = self._component
+        return 1 if built is None else built._total_count
+
+    @property
+    def type(self) -> discord.ComponentType:
+        built = self._component
+        return discord.ComponentType.button if built is None else built.type
+
+    def is_dispatchable(self) -> bool:
+        return True
+
+    def to_component_dict(self) -> dict[str, Any]:
+        built = self._component
+        return self._written() if built is None else built.to_component_dict()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handling_started()  # every click's answer's wait is timed (bot/ui/http_gate.py)
@@ -236,6 +314,16 @@ class TableItem(
     async def run(self, cog: Any, interaction: discord.Interaction) -> None:
         """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""
         raise NotImplementedError
+
+
+class _Probe:
+    """What ``discord.ui.Item.__init__`` sets on an item, found by running it on this."""
+
+
+_probe = _Probe()
+discord.ui.Item.__init__(_probe)  # type: ignore[arg-type]
+_ITEM_STATE: dict[str, Any] = dict(vars(_probe))  # (None and False: shared by every item)
+del _probe
 
 
 def _is_class_var(annotation: object) -> bool:
@@ -284,11 +372,42 @@ class TableButton(TableItem[discord.ui.Button[Any]]):
     def component(self, custom_id: str, looks: dict[str, Any]) -> discord.ui.Button[Any]:
         return discord.ui.Button(custom_id=custom_id, **looks)
 
+    def _writes_itself(self, looks: dict[str, Any]) -> bool:
+        # not a subclass that builds its component its own way (Triple Triad's clipped labels)
+        emoji = looks["emoji"]
+        return type(self).component is TableButton.component and (
+            emoji is None or isinstance(emoji, str | discord.PartialEmoji)
+        )
+
+    def _written(self) -> dict[str, Any]:
+        """``discord.ui.Button(...).to_component_dict()`` of this item's looks, key for key in
+        the same order (``tests/bot/test_items_written.py``)."""
+        looks = self._looks_given
+        data: dict[str, Any] = {
+            "type": 2,
+            "style": looks["style"].value,
+            "disabled": looks["disabled"],
+        }
+        if looks["label"]:
+            data["label"] = looks["label"]
+        data["custom_id"] = self._custom_id
+        emoji = looks["emoji"]
+        if emoji is not None:
+            data["emoji"] = dict(_emoji_dict(emoji)) if isinstance(emoji, str) else emoji.to_dict()
+        return data
+
     @classmethod
     def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
         if not isinstance(item, discord.ui.Button):
             return {}
         return {"label": item.label, "style": item.style, "emoji": item.emoji}
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji_dict(emoji: str) -> dict[str, Any]:
+    """A button's emoji as discord.py writes it (a handful of distinct emoji: ◀ ▶, the rules
+    book, the games' suits); copied by each user, never changed."""
+    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
 
 
 class TableSelect(TableItem[discord.ui.Select[Any]]):

@@ -1,0 +1,101 @@
+"""A table button writes its own component dict (``bot.ui.items.TableButton._written``) instead
+of building discord.py's ``Button`` for every payload (issue 29): what it writes is what
+discord.py writes of the same button, key for key and in the same order (the request body is
+the same bytes), and everything else read of an item (custom_id, row, width, type, the built
+component a click dispatches to) is what it was."""
+
+from __future__ import annotations
+
+import json
+
+import discord
+import pytest
+
+from bot.ui import items
+from bot.ui.platform_items import FollowButton
+from bot.ui.triad.items import TriadButton
+
+LOOKS = [
+    {},
+    {"label": "5 rojo"},
+    {"label": ""},
+    {"label": "Jugar", "style": discord.ButtonStyle.success, "disabled": True, "row": 2},
+    {"emoji": "◀", "style": discord.ButtonStyle.secondary, "disabled": True},
+    {"emoji": "▶", "label": "Página 1/3"},
+    {"emoji": "<:rules:123456789012345678>", "label": "Reglas", "row": 0},
+    {"emoji": discord.PartialEmoji(name="🃏"), "style": discord.ButtonStyle.danger},
+]
+MADE = [
+    lambda **looks: items.ActionButton(7, 12, "p.r5a", **looks),
+    lambda **looks: items.DraftButton(7, 12, "sel:3", **looks),
+    lambda **looks: items.HandButton(7, 2, **looks),
+    lambda **looks: items.LobbyButton(7, "rematch", **looks),
+    lambda **looks: items.ModalButton(7, 12, "arrange", **looks),
+    lambda **looks: items.SeatButton(7, "leave", **looks),
+]
+
+
+def _discord_button(item: items.TableButton, looks: dict) -> dict:
+    defaults = {"style": type(item)._looks["style"]}
+    return discord.ui.Button(custom_id=item.custom_id, **(defaults | looks)).to_component_dict()
+
+
+@pytest.mark.parametrize("make", MADE)
+@pytest.mark.parametrize("looks", LOOKS)
+def test_a_button_writes_what_discord_py_writes(make, looks):
+    item = make(**looks)
+    written = item.to_component_dict()
+    assert item._component is None  # written without building discord.py's button
+    assert json.dumps(written) == json.dumps(_discord_button(item, looks))
+    built = item.item  # what a click's dispatch reads: the same button, built now
+    assert isinstance(built, discord.ui.Button) and built.custom_id == item.custom_id
+    assert json.dumps(item.to_component_dict()) == json.dumps(written)
+
+
+@pytest.mark.parametrize("make", MADE)
+def test_what_is_read_of_an_unbuilt_button_is_what_its_component_says(make):
+    item = make(label="x", row=3)
+    read = (item.custom_id, item.row, item.width, item.type, item._total_count)
+    assert item._component is None
+    built = item.item
+    assert read == (
+        built.custom_id,
+        built.row,
+        built.width,
+        built.type,
+        built._total_count,
+    )
+    assert item.is_dispatchable() and item.is_persistent()
+    assert item.template.fullmatch(item.custom_id)
+
+
+def test_a_change_to_the_built_button_is_what_is_written():
+    """``bot.ui.seats.disable_rematch`` disables a written table's "Revancha" through its
+    component: the payload then says so."""
+    rematch = items.LobbyButton(7, "rematch", label="Revancha")
+    assert rematch.to_component_dict()["disabled"] is False
+    rematch.item.disabled = True
+    assert rematch.to_component_dict()["disabled"] is True
+    moved = items.ActionButton(7, 12, "p.r5a", label="5 rojo")
+    moved.row = 4
+    assert (moved.row, moved.item.row) == (4, 4)
+
+
+def test_what_discord_py_refuses_is_refused_when_the_button_is_made():
+    with pytest.raises(ValueError):
+        items.ActionButton(7, 12, "p.r5a", row=5)
+    with pytest.raises(ValueError):  # not the template's: no action text
+        items.ActionButton(7, 12, "")
+
+
+def test_subclasses_with_their_own_component_and_selects_are_built_as_before():
+    clipped = TriadButton(7, "accept", label="x" * 200)
+    assert clipped._component is not None and len(clipped.to_component_dict()["label"]) <= 80
+    select = items.ActionSelect(
+        7, 12, "play", 0, options=[discord.SelectOption(label="a", value="p.a")]
+    )
+    assert select._component is not None and select.width == 5
+    follow = FollowButton(7, "follow", label="Seguir")
+    assert json.dumps(follow.to_component_dict()) == json.dumps(
+        _discord_button(follow, {"label": "Seguir"})
+    )
