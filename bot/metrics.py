@@ -6,7 +6,9 @@ lines on the ``mesa.metrics`` logger, in a format ``bench/load.py`` parses:
     loop_lag_ms=<float>                once per monitor interval (default 1 s)
     phase=<name> ms=<float>[,<float>…] each phase's timings since the last line, written by the
                                        monitor once per interval (a line per timing cost the
-                                       bot ~7 % of its CPU under load) and by ``flush_log()``
+                                       bot ~7 % of its CPU under load) and by ``flush_log()``,
+                                       read from the histograms' reservoirs (an observation
+                                       is one append, whatever the level)
 
 Phases of a move: ``lock_wait``, ``apply``, ``persist``, ``notify`` (bot/service), ``db_write``
 (the write lock held by one transaction, from the writer thread), ``cpu_search`` (a computer's
@@ -37,14 +39,15 @@ class Histogram:
     total: float = 0.0
     max: float = 0.0
     samples: list[float] = field(default_factory=list)
+    logged: int = 0  # ``count`` when its values were last logged (``flush_log``)
 
     def add(self, value: float) -> None:
+        samples = self.samples
+        samples.append(value)  # before it is counted: ``unlogged`` reads the count first
         self.count += 1
         self.total += value
         if value > self.max:  # (no ``max()`` call)
             self.max = value
-        samples = self.samples
-        samples.append(value)
         # Trimmed once it holds twice ``keep``: trimming at every value past ``keep`` moved
         # the whole reservoir each time (a tenth of a millisecond of the bot's CPU per move).
         if len(samples) >= 2 * self.keep:
@@ -53,6 +56,12 @@ class Histogram:
     def newest(self) -> list[float]:
         """The newest ``keep`` values."""
         return self.samples[-self.keep :]
+
+    def unlogged(self) -> list[float]:
+        """The values added since the last call (those still in the reservoir), now logged."""
+        count = self.count
+        new, self.logged = count - self.logged, count
+        return self.samples[-new:] if new > 0 else []
 
     def quantile(self, q: float) -> float:
         if not self.samples:
@@ -67,7 +76,6 @@ class Histogram:
 
 counters: Counter[str] = Counter()
 histograms: dict[str, Histogram] = defaultdict(Histogram)
-_unlogged: dict[str, list[float]] = defaultdict(list)  # DEBUG only: timings not yet logged
 
 
 def count(name: str, n: int = 1) -> None:
@@ -75,18 +83,20 @@ def count(name: str, n: int = 1) -> None:
 
 
 def observe(phase_name: str, ms: float) -> None:
-    """Record one timing of ``phase_name`` in milliseconds (and log it at DEBUG)."""
+    """Record one timing of ``phase_name`` in milliseconds (logged at DEBUG by ``flush_log``:
+    ~50 observations a move asked the logger's level each, at every level, issue 29)."""
     histograms[phase_name].add(ms)
-    if log.isEnabledFor(logging.DEBUG):
-        _unlogged[phase_name].append(ms)
 
 
 def flush_log() -> None:
-    """Log the timings observed since the last flush, one DEBUG line per phase."""
-    global _unlogged
-    pending, _unlogged = _unlogged, defaultdict(list)  # the writer thread may observe meanwhile
-    for name, values in list(pending.items()):
-        log.debug("phase=%s ms=%s", name, _joined(values))
+    """Log the timings observed since the last flush, one DEBUG line per phase (at another
+    level nothing is logged, and they count as logged)."""
+    debug = log.isEnabledFor(logging.DEBUG)
+    # Copied first: the database writer thread observes concurrently.
+    for name, histogram in list(histograms.items()):
+        values = histogram.unlogged()
+        if debug and values and name != LOOP_LAG:  # (the monitor logs its own lines)
+            log.debug("phase=%s ms=%s", name, _joined(values))
 
 
 def _joined(values: list[float]) -> str:
@@ -136,7 +146,6 @@ def snapshot() -> dict[str, dict[str, float]]:
 def reset() -> None:
     counters.clear()
     histograms.clear()
-    _unlogged.clear()
 
 
 async def monitor_loop_lag(interval: float = 1.0) -> None:
@@ -149,7 +158,7 @@ async def monitor_loop_lag(interval: float = 1.0) -> None:
         histograms[LOOP_LAG].add(lag_ms)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("loop_lag_ms=%.3f", lag_ms)
-            flush_log()
+        flush_log()  # (at another level: only what is logged is marked, no line)
 
 
 def start_loop_lag_monitor(interval: float = 1.0) -> asyncio.Task[None]:

@@ -62,3 +62,18 @@ def test_logged_timings_read_as_each_value_formatted_alone():
     values = [0.0, 1.0, 2.5, 0.0004, 0.0005, 12345.6789, 3.14159]
     assert metrics._joined(values) == ",".join(f"{v:.3f}" for v in values)
     assert metrics._joined([7.0]) == "7.000"
+
+
+def test_only_timings_observed_at_debug_since_the_last_flush_are_logged(caplog):
+    metrics.reset()
+    with caplog.at_level(logging.INFO, logger="mesa.metrics"):
+        metrics.observe("render", 1.0)
+        metrics.flush_log()  # not at DEBUG: no line, and the value counts as logged
+    with caplog.at_level(logging.DEBUG, logger="mesa.metrics"):
+        metrics.histograms[metrics.LOOP_LAG].add(4.0)  # the monitor's own line, not a phase
+        metrics.observe("render", 2.0)
+        metrics.observe("persist", 0.5)
+        metrics.flush_log()
+    lines = [r.getMessage() for r in caplog.records if r.name == "mesa.metrics"]
+    assert lines == ["phase=render ms=2.000", "phase=persist ms=0.500"]
+    assert metrics.histograms["render"].count == 2  # every value still counted
