@@ -193,6 +193,26 @@ async def test_a_move_writes_seats_and_meta_only_when_given_and_the_status_only_
     await db.close()
 
 
+async def test_no_index_holds_a_column_every_move_writes(db_target):
+    """A move's UPDATE (state, version, wake_at, updated_at) updates no index of ``tables``: an
+    index on such a column is rewritten on every move (issue 29: ``tables_wake``, read by no
+    query), and on PostgreSQL it also rules out the row's HOT update."""
+    db = await open_database(db_target)
+    if db.dialect == "sqlite":
+        sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tables'"
+    else:
+        sql = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'tables'"
+    definitions = {name: text for name, text in await db.fetchall(sql) if text}
+    assert {"tables_open", "tables_one_active_per_channel"} <= set(definitions)
+    on_moved_columns = {
+        name
+        for name, text in definitions.items()
+        if re.search(r"\b(state|version|wake_at|updated_at)\b", text)
+    }
+    assert on_moved_columns == set()
+    await db.close()
+
+
 async def test_standings_accumulate_and_total(db_target):
     db = await open_database(db_target)
     repo = StandingsRepo(db)
