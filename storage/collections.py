@@ -61,6 +61,13 @@ _LEDGER_SQL = (
 )
 
 
+# The same, with the copies held: a player's collection and what of it is free, in one read.
+_HOLDINGS_SQL = _FREE_SQL.replace(
+    "SELECT c.card_id, c.count - COALESCE(s.staked, 0) AS free",
+    "SELECT c.card_id, c.count - COALESCE(s.staked, 0) AS free, c.count",
+)
+
+
 def _free(rows: list[Any]) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in rows if int(r[1]) > 0}
 
@@ -195,6 +202,12 @@ class CollectionsRepo:
         """The copies of each card not at stake in the user's games in progress (any process's:
         counted by the database)."""
         return _free(await self.db.fetchall(_FREE_SQL, (user_id, game, user_id, game)))
+
+    async def holdings(self, user_id: str, game: str) -> tuple[dict[str, int], dict[str, int]]:
+        """(``cards``, ``free``) in one read: the copies held of each card and those not at
+        stake (a Triad pick asked for each apart, issue 29)."""
+        rows = await self.db.fetchall(_HOLDINGS_SQL, (user_id, game, user_id, game))
+        return {r[0]: int(r[2]) for r in rows}, _free(rows)
 
     async def staked(self, table_id: int) -> dict[str, dict[str, int]]:
         """user -> {card: copies} at stake at ``table_id`` (tests, operators)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from typing import Any, Literal
 
@@ -100,15 +101,21 @@ def _seats_json(seats: list[SeatInfo]) -> str:
     return json.dumps([s.model_dump() for s in seats])
 
 
-# A move's guarded UPDATE of its table (parameters: state, version, seats, meta, wake_at,
-# updated_at, id, expected version); the status is set only by the move that ends the game.
-_MOVE_UPDATE = (
-    "UPDATE tables SET state = ?, version = ?, seats = ?, meta = ?, wake_at = ?, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'playing'"
-)
-_MOVE_UPDATE_FINISHED = _MOVE_UPDATE.replace(
-    " updated_at = ?", " updated_at = ?, status = 'finished'"
-)
+@functools.lru_cache(maxsize=8)
+def _move_update(seats: bool, meta: bool, finished: bool) -> str:
+    """A move's guarded UPDATE of its table (parameters: state, version, [seats], [meta],
+    wake_at, updated_at, id, expected version). The seats and meta only when the move changed
+    them, the status only when it ends the game (issue 29: JSON made and written for nothing;
+    setting the status rewrote its three partial indexes)."""
+    columns = ["state = ?", "version = ?"]
+    columns += ["seats = ?"] if seats else []
+    columns += ["meta = ?"] if meta else []
+    columns += ["wake_at = ?", "updated_at = ?"]
+    columns += ["status = 'finished'"] if finished else []
+    return (
+        f"UPDATE tables SET {', '.join(columns)}"
+        " WHERE id = ? AND version = ? AND status = 'playing'"
+    )
 
 
 class TablesRepo:
@@ -292,8 +299,11 @@ class TablesRepo:
         """Write the action row, the new snapshot and (when the game ended) the standings and
         card transfers as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
-        anywhere leaves nothing of it). ``intent``: the click this move answers, marked done in
-        the same transaction; ``wake_at``: the table's next deadline (unix seconds).
+        anywhere leaves nothing of it). ``seats`` / ``meta``: written when given (the move
+        changed them: a timer's move hands a seat to the computer and counts its timeouts),
+        the stored ones left as they are when None. ``intent``: the click this move answers,
+        marked done in the same transaction; ``wake_at``: the table's next deadline (unix
+        seconds).
 
         Queued when called, and answered by the writer's own future (awaited as a coroutine's
         result was): no task around it whose first step queues it a loop turn later and whose
@@ -304,17 +314,13 @@ class TablesRepo:
         empty unless this move finished a rated game); the same transaction stores them in the
         table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
         meta_dict = meta if meta is not None else table.meta
-        # The seats and meta always (a timer's move persists what it changed in the record),
-        # the status only when the game ended (setting it rewrote its three partial indexes,
-        # unchanged or not: issue 29).
-        sql = _MOVE_UPDATE_FINISHED if finished else _MOVE_UPDATE
-        changed = (
-            state_json,
-            version,
-            _seats_json(seats if seats is not None else table.seats),
-            json.dumps(meta_dict),
-            None if finished else wake_at,
-        )
+        sql = _move_update(seats is not None, meta is not None, finished)
+        changed: tuple[object, ...] = (state_json, version)
+        if seats is not None:
+            changed += (_seats_json(seats),)
+        if meta is not None:
+            changed += (json.dumps(meta),)
+        changed += (None if finished else wake_at,)
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
 

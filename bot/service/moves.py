@@ -166,9 +166,14 @@ class Moves:
             wake_at = next_wake(
                 game, table.record.seats, new_state, self.ctx.turn_seconds(table), self.ctx.clock
             )
-        meta = dict(table.record.meta)
-        if not by_timer:
-            meta["timeouts"] = {**meta.get("timeouts", {}), seat: 0}
+        # A person's or computer's move sets its seat's timeouts in a row to 0; the meta is
+        # written only when that changed it, and a timer's move writes the seats and meta it
+        # changed in the record (timers.py) before moving.
+        meta = table.record.meta
+        timeouts = meta.get("timeouts", {})
+        if not by_timer and timeouts.get(seat) != 0:
+            meta = {**meta, "timeouts": {**timeouts, seat: 0}}
+        meta_changed = by_timer or meta is not table.record.meta
         # The writer's own future, which refuses cancellation (``storage.writer.Decided``): a
         # mover cancelled meanwhile is woken only once the write is decided, so it keeps
         # memory in step with the database without a shield (one loop turn more per move).
@@ -179,7 +184,8 @@ class Moves:
             state_json=state_json,
             version=new_state.version,
             by_timer=by_timer,
-            meta=meta,
+            seats=table.record.seats if by_timer else None,
+            meta=meta if meta_changed else None,
             finished=outcome is not None,
             standings=standing_deltas(table, outcome) if outcome else None,
             transfers=card_transfers(outcome) if outcome else None,

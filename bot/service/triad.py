@@ -80,7 +80,20 @@ async def ensure_collection(repo: CollectionsRepo, user_id: str) -> dict[str, in
     """The user's Triad collection after granting the starter set (once, to a new user) and
     topping it up to 5 cards; each grant is recorded in the ledger."""
     await repo.ensure_starter(user_id, GAME, starter_set(f"starter:{user_id}"))
-    cards = await repo.cards(user_id, GAME)
+    return await _topped_up(repo, user_id, await repo.cards(user_id, GAME))
+
+
+def _full(cards: dict[str, int]) -> bool:
+    """The collection holds a hand: ``top_up`` grants nothing, whatever its seed."""
+    return sum(cards.values()) >= HAND_SIZE
+
+
+async def _topped_up(repo: CollectionsRepo, user_id: str, cards: dict[str, int]) -> dict[str, int]:
+    """``cards`` (the user's collection as read) after topping it up to 5 cards. The ledger,
+    whose length seeds the grant, is read only when cards are missing (``_full``): a Triad
+    pick read it whole every time (issue 29)."""
+    if _full(cards):
+        return cards
     grants = top_up(cards, f"top_up:{user_id}:{len(await repo.ledger(user_id, GAME))}")
     if grants:
         await repo.top_up(user_id, GAME, HAND_SIZE, grants)
@@ -149,7 +162,11 @@ class TriadLobby:
         """The user's collection minus the cards their games in progress put at stake (a
         payout takes from the original five), so no card is staked twice at once: counted by
         the database, so a stake made by any process counts (``CollectionsRepo.free``)."""
-        await self.collection(user)
+        await self.collections.ensure_starter(user, GAME, starter_set(f"starter:{user}"))
+        cards, free = await self.collections.holdings(user, GAME)
+        if _full(cards):  # one read (a pick read the collection twice, the ledger and this)
+            return free
+        await _topped_up(self.collections, user, cards)
         return await self.collections.free(user, GAME)
 
     async def profile(self, guild_id: str, user: str) -> TriadProfile:

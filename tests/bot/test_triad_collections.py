@@ -62,6 +62,41 @@ async def test_a_user_below_five_cards_is_topped_up(db_target):
     await db.close()
 
 
+async def test_a_pick_s_free_cards_are_one_read_and_a_short_collection_is_topped_up(db_target):
+    """``available`` (every pick) reads the collection and its free copies in one statement
+    while the collection holds a hand (issue 29: it read the collection twice and the whole
+    ledger besides); below five it tops the collection up as ``ensure_collection`` does."""
+    db = await open_database(db_target)
+    repo = CollectionsRepo(db)
+    service = TableService(
+        db, {"triad": GAME}, RecordingListener(), ServiceConfig(cpu_delay_seconds=0)
+    )
+    triad = service.lobby_rules("triad", TriadLobby)
+    mine = await triad.available("1")  # a new player: the starter set first
+    assert mine == await ensure_collection(repo, "1") and sum(mine.values()) == STARTER_SIZE
+    reads: list[str] = []
+    fetchall = db.reads.fetchall
+
+    async def counted(sql, params=()):
+        reads.append(sql)
+        return await fetchall(sql, params)
+
+    db.reads.fetchall = counted
+    assert await triad.available("1") == mine
+    assert len(reads) == 1
+    lost = sorted(Counter(mine).elements())[:4]
+    await repo.transfer(
+        "triad", [CardTransfer(card_id=c, from_user="1", to_user=None) for c in lost], table_id=None
+    )
+    after = await triad.available("1")
+    assert sum(after.values()) == 5
+    reasons = [r.reason for r in await repo.ledger("1", "triad")]
+    assert reasons.count("top_up") == 2
+    assert await _ledger_matches(repo, "1") == after
+    await service.close()
+    await db.close()
+
+
 def test_holds_checks_quantities():
     cards = {"c001": 2, "c002": 1, "c003": 1, "c004": 1}
     assert holds(cards, ["c001", "c001", "c002", "c003", "c004"])

@@ -117,12 +117,14 @@ async def test_action_and_snapshot_are_one_transaction(db_target):
     await db.close()
 
 
-async def test_a_move_writes_its_record_s_seats_and_meta_and_the_status_only_at_the_end(
+async def test_a_move_writes_seats_and_meta_only_when_given_and_the_status_only_at_the_end(
     db_target,
 ):
-    """A move's UPDATE writes the seats and meta of the caller's record (a timer's move
-    changed them in memory: a seat handed to the computer, its timeouts), and sets the status
-    only when the game ended (issue 29: a column set is rewritten with every index on it)."""
+    """A move's UPDATE writes the seats and meta it is given (a timer's move changed them in
+    memory: a seat handed to the computer, its timeouts) and leaves the stored ones alone when
+    given none (a person's move that changed neither: no JSON made or written for nothing),
+    and sets the status only when the game ended (issue 29: a column set is rewritten with
+    every index on it)."""
     db = await open_database(db_target)
     repo = TablesRepo(db)
     table = await _new_table(repo)
@@ -134,38 +136,80 @@ async def test_a_move_writes_its_record_s_seats_and_meta_and_the_status_only_at_
             lambda conn: conn.set_trace_callback(statements.append), transactional=False
         )
     played_by_cpu = [SEATS[0].model_copy(update={"cpu_level": "easy"}), SEATS[1]]
-    table.seats, table.meta = played_by_cpu, {"setup": 1, "timeouts": {"1": 1}}  # the timer's
+    timer_meta = {"setup": 1, "timeouts": {"1": 1}}
     await repo.record_action(
-        table, seat="1", action="a", state_json='{"v": 1}', version=1, wake_at=123.5
+        table,
+        seat="1",
+        action="a",
+        state_json='{"v": 1}',
+        version=1,
+        by_timer=True,
+        seats=played_by_cpu,
+        meta=timer_meta,
+        wake_at=123.5,
     )
-    table.version = 1
-    if db.dialect == "sqlite":
-        [move] = [s for s in statements if s.startswith("UPDATE tables")]
-        assert "status" not in move.split(" WHERE ")[0]
+    table.version, table.seats, table.meta = 1, played_by_cpu, timer_meta
     stored = await repo.get(table.id)
     assert (stored.state, stored.version, stored.meta, stored.seats, stored.status) == (
         '{"v": 1}',
         1,
-        {"setup": 1, "timeouts": {"1": 1}},
+        timer_meta,
         played_by_cpu,
         "playing",
     )
     wake = await db.fetchone("SELECT wake_at FROM tables WHERE id = ?", (table.id,))
     assert wake[0] == 123.5
+    # Neither given: the record in memory says otherwise, the stored ones stay.
+    table.seats, table.meta = SEATS, {"in memory only": True}
+    await repo.record_action(table, seat="2", action="b", state_json='{"v": 2}', version=2)
+    table.version = 2
+    stored = await repo.get(table.id)
+    assert (stored.state, stored.version, stored.meta, stored.seats) == (
+        '{"v": 2}',
+        2,
+        timer_meta,
+        played_by_cpu,
+    )
     await repo.record_action(
         table,
         seat="1",
-        action="b",
-        state_json='{"v": 2}',
-        version=2,
+        action="c",
+        state_json='{"v": 3}',
+        version=3,
         meta={"setup": 1},
         finished=True,
         wake_at=9.0,
     )
     stored = await repo.get(table.id)
-    assert (stored.version, stored.status, stored.meta) == (2, "finished", {"setup": 1})
+    assert (stored.version, stored.status, stored.meta) == (3, "finished", {"setup": 1})
     wake = await db.fetchone("SELECT wake_at FROM tables WHERE id = ?", (table.id,))
     assert wake[0] is None  # a finished table wakes no more
+    if db.dialect == "sqlite":
+        moves = [s.split(" WHERE ")[0] for s in statements if s.startswith("UPDATE tables")]
+        assert len(moves) == 3
+        assert "seats" in moves[0] and "meta" in moves[0] and "status" not in moves[0]
+        assert not any(column in moves[1] for column in ("seats", "meta", "status"))
+        assert "meta" in moves[2] and "seats" not in moves[2] and "status" in moves[2]
+    await db.close()
+
+
+async def test_no_index_holds_a_column_every_move_writes(db_target):
+    """A move's UPDATE (state, version, wake_at, updated_at) updates no index of ``tables``: an
+    index on such a column is rewritten on every move (issue 29: ``tables_wake``, read by no
+    query), and on PostgreSQL it also rules out the row's HOT update."""
+    db = await open_database(db_target)
+    if db.dialect == "sqlite":
+        sql = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tables'"
+    else:
+        sql = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'tables'"
+    definitions = {name: text for name, text in await db.fetchall(sql) if text}
+    assert {"tables_open", "tables_one_active_per_channel"} <= set(definitions)
+    on_moved_columns = {
+        name
+        for name, text in definitions.items()
+        if re.search(r"\b(state|version|wake_at|updated_at)\b", text)
+    }
+    assert on_moved_columns == set()
     await db.close()
 
 
