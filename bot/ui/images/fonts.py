@@ -190,6 +190,14 @@ def _robot_advance(size: int) -> float:
 
 def text_width(text: str, size: int, bold: bool = True) -> float:
     """The width in pixels ``draw_text`` gives ``text`` at ``size``."""
+    return _text_width(text, size, bold, font_path(bold))
+
+
+# Widths and fitted sizes kept per process, by the font file they were measured with (a table
+# measures its labels at every size from its largest down on every image: 14 widths a Triple
+# Triad table, a tenth of its drawing; issue 29).
+@lru_cache(maxsize=MEMO_LIMIT)
+def _text_width(text: str, size: int, bold: bool, _path: str | None) -> float:
     f = font(size, bold)
     return sum(
         _robot_advance(size) if run == ROBOT else f.getlength(run) for run in _runs(text, bold)
@@ -198,6 +206,13 @@ def text_width(text: str, size: int, bold: bool = True) -> float:
 
 def fit_size(text: str, size: int, width: float, bold: bool = True, minimum: int = 9) -> int:
     """The largest font size from ``size`` down to ``minimum`` at which ``text`` fits."""
+    return _fit_size(text, size, width, bold, minimum, font_path(bold))
+
+
+@lru_cache(maxsize=MEMO_LIMIT)
+def _fit_size(
+    text: str, size: int, width: float, bold: bool, minimum: int, _path: str | None
+) -> int:
     while size > minimum and text_width(text, size, bold) > width:
         size -= 1
     return size

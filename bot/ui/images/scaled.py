@@ -15,6 +15,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
@@ -255,6 +256,14 @@ class Sprite:
     picture: Image.Image  # "RGB", or "P" on an images module's palette (kept by the thousand)
     mask: Image.Image  # "1": which pixels it covers
 
+    @cached_property
+    def cores(self) -> tuple[Any, Any, int, int, str]:
+        """Pillow's core images of the picture and the mask, its width, height and mode: what
+        ``paste`` reads, through Pillow's properties once per sprite, not per paste (a table
+        pastes ~12; issue 29)."""
+        picture = self.picture
+        return (picture.im, self.mask.im, picture.width, picture.height, picture.mode)
+
 
 def cut_out(image: Image.Image, colours: tuple[RGB, ...] | None = None) -> Sprite:
     """The ``Sprite`` of an "RGBA" ``image`` drawn on transparency; with ``colours`` (an images
@@ -313,13 +322,12 @@ def paste(draw: ImageDraw.ImageDraw, picture: Sprite, x: float, y: float) -> Non
     scale = scale_of(draw)
     image: Image.Image = draw._image  # the canvas Pillow's draw keeps
     left, top = round(x * scale), round(y * scale)
-    pixels = picture.picture
-    if pixels.mode != image.mode:  # a palette sprite on an RGB canvas: Pillow converts it
-        image.paste(pixels, (left, top), picture.mask)
+    core, mask, width, height, mode = picture.cores
+    if mode != image.mode:  # a palette sprite on an RGB canvas: Pillow converts it
+        image.paste(picture.picture, (left, top), picture.mask)
         return
     # Pillow's core image (as a palette canvas's text): ~20 cards an image
-    box = (left, top, left + pixels.width, top + pixels.height)
-    image.im.paste(pixels.im, box, picture.mask.im)
+    image.im.paste(core, (left, top, left + width, top + height), mask)
 
 
 def stamp(

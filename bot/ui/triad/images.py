@@ -337,14 +337,22 @@ _png = png_of(__name__)  # the one PNG encoder, this module's colours kept exact
 LAYERS = 8  # rule sets x the locales in use (boards without elements)
 
 
+def _header_edge(s: int) -> int:
+    """Where side ``s``'s shape stands in the header (its name beside it, inwards)."""
+    return MARGIN + 8 if s == 0 else TABLE_LAYOUT[0] - MARGIN - 8
+
+
 def _draw_table_layer(
     elements: tuple[str | None, ...], cells: tuple[str, ...], footer: str
 ) -> Image.Image:
-    """The table's fixed part: the background, the board's nine cells (with their elements,
-    named ``cells``) and the rules in force (``footer``). Cards and text drawn later stay on
-    their cells and lines, so the pixels are the same as drawn in one go."""
+    """The table's fixed part: the background, each side's shape before its name in the
+    header, the board's nine cells (with their elements, named ``cells``) and the rules in
+    force (``footer``). Cards and text drawn later stay on their cells and lines, so the pixels
+    are the same as drawn in one go."""
     width, height = TABLE_LAYOUT
     image, draw = canvas(TABLE_LAYOUT, BG, TABLE_SCALE)
+    for s in (0, 1):  # the same on every table (two polygons: a tenth of an image's drawing)
+        draw_shape(draw, SEAT_SHAPE[s], _header_edge(s), HEADER / 2 + 4, 8, SEAT_LIGHT[s])
     bx, by = COLUMN_W + MARGIN, HEADER + MARGIN
     for cell, (element, name) in enumerate(zip(elements, cells, strict=True)):
         row, col = divmod(cell, 3)
@@ -394,8 +402,7 @@ def render_table(
     name_w = width // 2 - NAME_X - TURN_DOT_W
     for s in (0, 1):
         label = tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]])
-        edge = MARGIN + 8 if s == 0 else width - MARGIN - 8
-        draw_shape(draw, SEAT_SHAPE[s], edge, HEADER / 2 + 4, 8, SEAT_LIGHT[s])
+        edge = _header_edge(s)  # its shape is the layer's
         x = edge + 14 if s == 0 else edge - 14
         size = _fit(label, 22, name_w)
         _text(
