@@ -18,7 +18,6 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import quote
 
@@ -27,6 +26,7 @@ import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
 
 from bot.ui import http_gate, v2
@@ -303,8 +303,9 @@ async def send(
             lock.release()
 
 
-# A JSON body's headers: one read-only mapping for every request (aiohttp copies it).
-_JSON_HEADERS: Mapping[str, str] = MappingProxyType({"Content-Type": JSON_TYPE})
+# A JSON body's headers: one read-only mapping for every request (aiohttp copies it; a
+# multidict already, it is not converted to one first).
+_JSON_HEADERS: Mapping[str, str] = CIMultiDictProxy(CIMultiDict({"Content-Type": JSON_TYPE}))
 
 
 def _callback_kind(params: MultipartParameters) -> str:
