@@ -113,6 +113,10 @@ class _StubResponse:
         self.status = status
         self._body = body
         self.headers = CIMultiDictProxy(CIMultiDict({"Content-Type": "application/json"}))
+        self.content = self  # its body has arrived whole (``is_eof``)
+
+    def is_eof(self) -> bool:
+        return True
 
     async def read(self) -> bytes:
         return self._body

@@ -13,11 +13,13 @@ it out in the gate instead of going around it.
 A request the bot itself makes on an interaction token's route (``bot/ui/payload.py``: a click's
 update, a token edit) knows it is exempt: it goes straight to the session under the gate
 (``exempt_request``) and times itself (``answered``, ``callback_sent``), without the gate's
-parse of its URL and body (issue 29: a tenth of a request's bot-side CPU).
+parse of its URL and body (issue 29: a tenth of a request's bot-side CPU), and without
+aiohttp's per-request timer: the gate's ``Overdue`` guards all of them with one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -169,9 +171,106 @@ def answered(kind: str, start: float) -> None:
 def exempt_request(session: Any, method: str, url: URL, **kwargs: Any) -> Any:
     """``session.request(…)`` of a request on an interaction token's route (``is_exempt``),
     by a caller that knows it is one (``bot/ui/payload.py``): never paced, so sent by the
-    session under the gate at once; the caller times it (``answered``, ``callback_sent``)."""
-    inner = session.session if isinstance(session, GatedSession) else session
-    return inner.request(method, url, **kwargs)
+    session under the gate at once; the caller times it (``answered``, ``callback_sent``).
+    Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``."""
+    if not isinstance(session, GatedSession):
+        return session.request(method, url, **kwargs)
+    request = session.session.request(method, url, timeout=UNTIMED, **kwargs)
+    return _Guarded(session.overdue, request)
+
+
+# aiohttp arms a timer per request for its total timeout (``ClientTimeout.total``, 300 s by
+# default): a ``call_at`` and its cancel, a libuv timer each, ~6 µs of a ~100 µs request
+# (``bench/profile_session_options.py``). The bot's own token requests, ~3 per move, go without
+# it (a new connection keeps aiohttp's connect timeout), and ``Overdue`` guards them together.
+REQUEST_LIMIT = 300.0  # seconds: aiohttp's default total timeout, which this stands for
+UNTIMED = aiohttp.ClientTimeout(total=None, sock_connect=30)
+
+
+class Overdue:
+    """Requests in flight, each cancelled if it is not over ``limit`` seconds after it began
+    and raised as the ``TimeoutError`` aiohttp's total timeout raises: ONE timer checks them
+    every ``every`` seconds while any is in flight (so one is late by at most ``every``),
+    instead of a timer armed and cancelled per request."""
+
+    def __init__(self, limit: float = REQUEST_LIMIT, every: float = 10.0) -> None:
+        self.limit = limit
+        self.every = every
+        self._open: set[_Guarded] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def begin(self, request: _Guarded) -> None:
+        loop = asyncio.get_running_loop()
+        request.task = asyncio.current_task(loop)
+        request.deadline = loop.time() + self.limit
+        self._open.add(request)
+        if self._timer is None or self._loop is not loop:
+            self._loop = loop
+            self._timer = loop.call_later(self.every, self._check)
+
+    def end(self, request: _Guarded) -> None:
+        self._open.discard(request)
+
+    def in_flight(self) -> int:
+        return len(self._open)
+
+    def _check(self) -> None:
+        loop = self._loop
+        assert loop is not None
+        now = loop.time()
+        for request in self._open:
+            if request.deadline <= now and not request.expired and request.task is not None:
+                request.expired = True
+                request.task.cancel()
+        self._timer = loop.call_later(self.every, self._check) if self._open else None
+
+
+class _Guarded:
+    """An exempt request (``exempt_request``) under the gate's ``Overdue`` from its start to
+    its end (the answer read inside the ``async with``, as aiohttp's own timer covers it)."""
+
+    __slots__ = ("_overdue", "_request", "task", "deadline", "expired")
+
+    def __init__(self, overdue: Overdue, request: Any) -> None:
+        self._overdue = overdue
+        self._request = request
+        self.task: asyncio.Task[Any] | None = None
+        self.deadline = 0.0
+        self.expired = False
+
+    async def __aenter__(self) -> Any:
+        self._overdue.begin(self)
+        try:
+            return await self._request.__aenter__()
+        except BaseException as exc:
+            self._overdue.end(self)
+            self._timed_out(exc)
+            raise
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Any:
+        try:
+            return await self._request.__aexit__(kind, exc, tb)
+        finally:
+            self._overdue.end(self)
+            if exc is not None:
+                self._timed_out(exc)
+
+    def _timed_out(self, exc: BaseException) -> None:
+        """A cancellation of our own (the request was overdue) raised as a timeout, as
+        ``asyncio.timeout`` does; anyone else's goes on as it is."""
+        if (
+            self.expired
+            and isinstance(exc, asyncio.CancelledError)
+            and self.task is not None
+            and self.task.uncancel() == 0
+        ):
+            raise TimeoutError(f"no answer within {self._overdue.limit:.0f} s") from exc
 
 
 class _GatedRequest:
@@ -224,6 +323,7 @@ class GatedSession:
         self.session = session
         self.pacer = pacer  # the bot's current one (shard processes swap in a shared one)
         self.global_429s = 0
+        self.overdue = Overdue()  # the bot's own token requests (``exempt_request``)
 
     def request(self, method: str, url: Any, **kwargs: Any) -> _GatedRequest:
         return _GatedRequest(self, method, url, kwargs)

@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 from typing import Any
+from urllib.parse import quote
 
 import discord
 import pytest
@@ -59,6 +60,13 @@ CLICK: dict[str, Any] = {
 }
 
 
+class _Whole:
+    """An answer's body that has arrived whole (aiohttp's ``StreamReader`` at its end)."""
+
+    def is_eof(self) -> bool:
+        return True
+
+
 class _Answer:
     def __init__(self, status: int, body: bytes, **headers: str) -> None:
         self.status = status
@@ -66,6 +74,7 @@ class _Answer:
         self._body = body
         headers["Content-Type"] = "application/json"
         self.headers = CIMultiDictProxy(CIMultiDict(headers))
+        self.content = _Whole()
 
     async def read(self) -> bytes:
         return self._body
@@ -272,3 +281,23 @@ async def test_a_spent_bucket_holds_the_token_s_next_edit_until_it_resets(wire, 
             interaction.id, interaction.token, session=interaction._session, params=params
         )
     assert waits == [] and len(wire.sent) == 3
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        CLICK["token"],
+        "aW50ZXJhY3Rpb246MTQ0qfa-IVL_mu3xCD" * 6,
+        "a~b.c_d-e",
+        "",
+        "a b",
+        "a/b",
+        "a%2Fb",
+        "a+b=",
+        "ñandú",
+        "tab\there",
+        "x" * 300 + "?",
+    ],
+)
+def test_a_token_in_a_url_is_quoted_as_urllib_quotes_it(token: str):
+    assert sending.quoted(token) == quote(token, safe="")
