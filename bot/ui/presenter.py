@@ -131,8 +131,12 @@ class EventTexts:
         key = (id(event), locale)
         kept = self._texts.get(key)
         # (the entry holds the event: its id is no other object's while it is kept)
-        if kept is not None and kept[0] is event and all(names(s) == n for s, n in kept[1]):
-            return kept[2]
+        if kept is not None and kept[0] is event:
+            for seat, name in kept[1]:  # (a loop, not ``all``: no generator per text)
+                if names(seat) != name:
+                    break
+            else:
+                return kept[2]
         asked: dict[str | None, str] = {}
 
         def naming(seat: str | None) -> str:

@@ -275,12 +275,22 @@ def action_rows(
 def check_v2_limits(view: CardLayout | discord.ui.LayoutView) -> None:
     """Raise ``ValueError`` if the view breaks a V2 limit (a last line of defence)."""
     if isinstance(view, CardLayout):
-        interactive = list(view.walk_children())
-        count, length = view.component_count(), view.content_length()
+        # one walk of the rows for every check (``component_count``'s figure)
+        interactive = []
+        rows = 0
         for row in view.rows:
-            width = sum(item.width for item in row)
+            if not row:
+                continue
+            width = 0
+            for item in row:
+                width += item.width
             if width > BUTTONS_PER_ROW:
                 raise ValueError(f"an action row {width} wide (at most {BUTTONS_PER_ROW})")
+            rows += 1
+            interactive += row
+        texts = view.texts
+        count = 1 + len(texts) + (view.image is not None) + rows + len(interactive)
+        length = sum(map(len, texts))
     else:
         interactive = list(view.walk_children())  # one walk for every check (it was three)
         count = len(interactive)

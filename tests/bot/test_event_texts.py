@@ -6,11 +6,13 @@ and a seat's private event is shown to that seat only, however warm the texts ar
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from bot.i18n import translator
 from bot.registry import load_games
+from bot.ui import messages
 from bot.ui.messages import private_payload, public_payload
 from bot.ui.presenter import EventTexts, presenter_for
 from games.core import Event
@@ -66,10 +68,13 @@ def test_the_oldest_text_goes_first_beyond_what_is_kept():
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
-def test_what_a_message_shows_does_not_depend_on_the_texts_kept(key):
+def test_what_a_message_shows_does_not_depend_on_the_texts_kept(key, monkeypatch):
     """Every seat's hand and the public message, move after move with one presenter (its texts
     kept), read exactly as each built by a fresh presenter: a private event's text, kept when
     its seat's hand was built, is in no other seat's hand."""
+    # The turn line's deadline is the clock's second plus the turn: both builds of a message
+    # read one instant (two readings a second apart made the texts differ now and then).
+    monkeypatch.setattr(messages, "time", SimpleNamespace(time=lambda: 1_700_000_000.0))
     game = GAMES[key]
     presenter_cls = type(presenter_for(game))
     kept = text_presenter(presenter_cls, game)
