@@ -65,27 +65,33 @@ def _octree_palette(image: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
+def _rgb(image: Image.Image) -> Image.Image:
+    """The picture in RGB (most tables are drawn straight on their palette, "P")."""
+    return image.convert("RGB") if image.mode == "P" else image
+
+
 Encoder = Callable[[Image.Image, tuple[RGB, ...]], bytes]
 ENCODERS: dict[str, Encoder] = {
     "used (fonts.png)": lambda im, colours: fonts.png(im, colours),
     "fixed palette only (no save)": lambda im, colours: to_palette(im, colours).tobytes()[:0],
     "octree palette png level 3 (s15)": lambda im, colours: _save(
-        _octree_palette(im), format="PNG", optimize=False, compress_level=3
+        _octree_palette(_rgb(im)), format="PNG", optimize=False, compress_level=3
     ),
-    "rgb png level 1": lambda im, colours: _save(im, format="PNG", compress_level=1),
-    "webp lossless m0": lambda im, colours: _save(im, format="WEBP", lossless=True, method=0),
-    "webp q90 m0": lambda im, colours: _save(im, format="WEBP", quality=90, method=0),
+    "rgb png level 1": lambda im, colours: _save(_rgb(im), format="PNG", compress_level=1),
+    "webp lossless m0": lambda im, colours: _save(_rgb(im), format="WEBP", lossless=True, method=0),
+    "webp q90 m0": lambda im, colours: _save(_rgb(im), format="WEBP", quality=90, method=0),
 }
-# Palette encoders whose largest and mean per-pixel difference from the drawn RGB is printed.
+# Palette encoders whose largest and mean per-pixel difference from the drawn RGB is printed
+# (a table drawn on its palette: 0 for the fixed one, its pixels are the drawn ones).
 PALETTES: dict[str, Callable[[Image.Image, tuple[RGB, ...]], Image.Image]] = {
     "fixed (used)": to_palette,
-    "octree per picture (s15)": lambda im, colours: _octree_palette(im),
+    "octree per picture (s15)": lambda im, colours: _octree_palette(_rgb(im)),
 }
 
 
 def difference(image: Image.Image, mapped: Image.Image) -> tuple[int, float]:
     """The largest and the mean per-pixel difference (grey level of the channel difference)."""
-    diff = ImageChops.difference(image, mapped.convert("RGB")).convert("L")
+    diff = ImageChops.difference(_rgb(image), mapped.convert("RGB")).convert("L")
     histogram = diff.histogram()
     return diff.getextrema()[1], sum(i * n for i, n in enumerate(histogram)) / sum(histogram)
 

@@ -1,8 +1,6 @@
-"""What the bot hands a render worker per table image: the job's pickled bytes, the CPU to build
-and pickle it (bot: the ``ImageRequest`` made anew, its digest, then its ``args``) and to unpickle
-it and get the view back (worker), per game after random moves: the view pickled as a model cut
-to the renderer's declared inputs (session 19) against its drawn fields' JSON (``DrawnJson``:
-the digest's, validated back in the worker).
+"""What the bot hands a render worker per image: the job's pickled bytes and the CPU to pickle it
+(bot) and unpickle it (worker), with the whole view against the view cut to the renderer's
+declared inputs (``bot.ui.rendering.drawn_part``), per game's table image after random moves.
 
     .venv/bin/python bench/render_handoff.py [--games 6] [--moves 40] [--repeat 200]
 
@@ -25,8 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from multiprocessing.reduction import ForkingPickler
 
 from bot.registry import load_games
-from bot.ui.rendering import DrawnJson, ImageRequest, _safe_render_args, image_inputs
-from games.core import PlayerView
+from bot.ui.rendering import ImageRequest, _safe_render_args, image_inputs
 from tests.playouts import played
 
 
@@ -37,29 +34,9 @@ def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
     return (time.process_time() - start) * 1000 / repeat
 
 
-def cut_model(view: PlayerView, inputs: frozenset[str] | None) -> PlayerView:
-    """Session 19's hand-off: the view model with only the declared inputs' fields (a shallow
-    copy, the others deleted), pickled whole."""
-    if inputs is None:
-        return view
-    kept = {name.partition(".")[0] for name in inputs}
-    part = view.model_copy()
-    for name in [name for name in part.__dict__ if name not in kept]:
-        del part.__dict__[name]
-    part.model_fields_set.intersection_update(kept)
-    return part
-
-
 def _job(args: tuple[Any, ...]) -> bytes:
     """The bytes ``bot.pipe_workers`` writes to a worker's pipe for one render."""
     return bytes(ForkingPickler.dumps((_safe_render_args, args)))
-
-
-def _worker_view(data: bytes) -> Any:
-    """What the worker does before drawing: unpickle the job, get the view back."""
-    _, args = ForkingPickler.loads(data)
-    view = args[2]
-    return view.view() if isinstance(view, DrawnJson) else view
 
 
 def main() -> None:
@@ -69,56 +46,33 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     print(
-        "| game | images | model cut (s19): bytes, bot ms, worker ms |"
-        " drawn JSON: bytes, bot ms, worker ms |"
+        "| game | images | whole view: bytes, pickle ms, unpickle ms |"
+        " declared inputs: bytes, cut + pickle ms, unpickle ms |"
     )
     print("|---|---:|---|---|")
-    totals: dict[str, list[tuple[int, float, float]]] = {"model": [], "json": []}
     for key, game in sorted(load_games().items()):
         inputs = image_inputs(key, "render_table")
         seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
         names = {s: f"Jugador {s}" for s in seats}
-        rows: dict[str, list[tuple[int, float, float]]] = {"model": [], "json": []}
+        rows: dict[str, list[tuple[int, float, float]]] = {"whole": [], "cut": []}
         for n in range(args.games):
             state = game.new(seats, f"handoff-{key}-{n}", None)
             rng = random.Random(n)
             state = played(game, state, rng, rng.randint(1, args.moves))
             view = game.view(state, None)
-
-            made = {"view": view, "key": key, "names": names, "inputs": inputs}
-
-            def request(m: dict[str, Any] = made) -> ImageRequest:
-                new = ImageRequest(
-                    m["key"], "render_table", m["view"], "es", m["names"], "t.png",
-                    inputs=m["inputs"],
-                )  # fmt: skip
-                assert new.digest  # the bot computes it for every image (its cache key)
-                return new
-
-            def model_job(m: dict[str, Any] = made) -> bytes:
-                new = request(m)
-                cut = cut_model(m["view"], m["inputs"])
-                return _job((m["key"], "render_table", cut, "es", m["names"], new.extras))
-
-            def json_job(m: dict[str, Any] = made) -> bytes:
-                return _job(request(m).args)
-
-            for label, build in (("model", model_job), ("json", json_job)):
-                data = build()
-                sent = _cpu_ms(build, args.repeat)
-                read = _cpu_ms(lambda d=data: _worker_view(d), args.repeat)
+            whole = ImageRequest(key, "render_table", view, "es", names, "t.png")
+            cut = ImageRequest(key, "render_table", view, "es", names, "t.png", inputs=inputs)
+            for label, request in (("whole", whole), ("cut", cut)):
+                data = _job(request.args)
+                sent = _cpu_ms(lambda r=request: _job(r.args), args.repeat)
+                read = _cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
                 rows[label].append((len(data), sent, read))
         cells = []
-        for label in ("model", "json"):
+        for label in ("whole", "cut"):
             size, sent, read = (statistics.mean(r[i] for r in rows[label]) for i in range(3))
             cells.append(f"{size:.0f}, {sent:.3f}, {read:.3f}")
-            totals[label] += rows[label]
-        print(f"| {key} | {len(rows['model'])} | {cells[0]} | {cells[1]} |")
-    cells = []
-    for label in ("model", "json"):
-        size, sent, read = (statistics.mean(r[i] for r in totals[label]) for i in range(3))
-        cells.append(f"{size:.0f}, {sent:.3f}, {read:.3f}")
-    print(f"| **all** (unweighted) | {len(totals['model'])} | {cells[0]} | {cells[1]} |")
+        shown = cells[1] if inputs is not None else "(no declared inputs)"
+        print(f"| {key} | {len(rows['whole'])} | {cells[0]} | {shown} |")
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ def main() -> None:
         help="each table's images drawn by one worker (not a worker at random)",
     )
     parser.add_argument(
-        "--level", type=int, default=None, help="zlib level of the PNGs (default: the bot's)"
+        "--level", type=int, default=None, help="ISA-L level of the PNGs, 0-3 (default: the bot's)"
     )
     args = parser.parse_args()
     if args.level is not None:

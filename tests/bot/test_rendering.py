@@ -8,7 +8,6 @@ import gc
 import itertools
 import random
 import weakref
-from multiprocessing.reduction import ForkingPickler
 
 import discord
 import pytest
@@ -23,7 +22,6 @@ from bot.ui.rendering import (
     IMAGE_KIB,
     NOT_DRAWN,
     REUSED,
-    DrawnJson,
     ImageRequest,
     Renderer,
     Superseded,
@@ -69,36 +67,6 @@ def test_what_the_cache_key_leaves_out_is_not_drawn(key):
         other = view.model_copy(update=changed)
         assert _request(key, seat, other, seats).digest == request.digest
         assert render_image(key, request.function, other, "es", request.names) == before
-
-
-@pytest.mark.parametrize("key", sorted(GAMES))
-def test_a_worker_draws_from_the_views_json_what_the_view_draws(key):
-    """What the bot pickles for a worker (``ImageRequest.args``): the view as the JSON of the
-    fields drawn, no model; validated back there, it draws the very bytes the view draws, every
-    field not sent absent (a renderer reading one would fail)."""
-    game = GAMES[key]
-    seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
-    names = {s: f"p{s}" for s in seats}
-    start = game.new(seats, f"json-{key}", None)
-    states = list(random_states(game, start, random.Random(11), 60))[::6]
-    compared = 0
-    for state in states:
-        for seat in (None, *seats):
-            view = game.view(state, seat)
-            function = "render_table" if seat is None else "render_hand"
-            for inputs in {None, image_inputs(key, function)}:
-                request = ImageRequest(key, function, view, "es", names, "i.png", inputs=inputs)
-                sent = request.args[2]
-                assert isinstance(sent, DrawnJson) and isinstance(sent.data, str)
-                rebuilt = sent.view()
-                assert all(
-                    not hasattr(rebuilt, f) for f in type(view).model_fields.keys() - sent.kept
-                )
-                args = ForkingPickler.loads(ForkingPickler.dumps(request.args))
-                drawn = render_image(key, function, view, "es", names)
-                assert render_image(*args) == drawn
-                compared += drawn is not None
-    assert compared >= 10
 
 
 async def test_an_unchanged_image_is_drawn_once_and_not_uploaded_again():
