@@ -162,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.row:
         print_moves_in_a_row(rows, public, private)
     print_translations(jobs, public, private, args.repeat)
+    print_buttons(args.repeat)
     print_alt_texts(jobs, service, tr, args.repeat)
     if args.top:
         profile = cProfile.Profile()
@@ -254,6 +255,40 @@ def print_translations(
         f"with parameters), {min(rounds) / len(jobs):.1f} us of CPU per game's move; "
         f"a text with parameters rendered anew {min(fresh):.2f} us"
     )
+
+
+def print_buttons(repeat: int) -> None:
+    """A table button as a payload makes it: built with its looks and written as Discord reads
+    it (``to_component_dict``), CPU us each; and the same button's discord.py component built
+    (what a click's dispatch asks for: ``item``)."""
+    import discord
+
+    from bot.ui.items import ActionButton, DraftButton
+
+    def written() -> None:
+        ActionButton(
+            7, 12, "p.r5a", label="5 rojo", style=discord.ButtonStyle.success
+        ).to_component_dict()
+        DraftButton(7, 12, "sel:3", label="Colección", emoji="📚", row=1).to_component_dict()
+
+    def built() -> None:
+        looks = {"label": "5 rojo", "style": discord.ButtonStyle.success}
+        components.append(ActionButton(7, 12, "p.r5a", **looks).item)
+        components.append(DraftButton(7, 12, "sel:3", label="Colección", emoji="📚", row=1).item)
+        components.clear()
+
+    components: list[Any] = []
+
+    cells = []
+    for name, make in (("built and written", written), ("with its component", built)):
+        rounds = []
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(repeat * 100):
+                make()
+            rounds.append((time.process_time() - start) / (repeat * 200) * 1e6)
+        cells.append(f"{name} {min(rounds):.2f}")
+    print("a table button, us: " + ", ".join(cells))
 
 
 def print_alt_texts(jobs: list[tuple[str, Any, Any]], service: Any, tr: Any, repeat: int) -> None:

@@ -192,9 +192,10 @@ class TableItem(
             looks.update(kwargs)
         # The fields and looks on the item (not ``row``: it lives in the item), then what
         # ``DynamicItem.__init__`` does, without building discord.py's component: most items
-        # are only ever written into a payload (``to_component_dict``), a button's dict
-        # written here directly (issue 29: dozens of items per move). The component is built
-        # when something asks for it (``item``: a click's dispatch, a change of its looks).
+        # are only ever written into a payload (``to_component_dict``), a button's or a
+        # select's dict written here directly (issue 29: dozens of items per move). The
+        # component is built when something asks for it (``item``: a click's dispatch, a
+        # change of its looks).
         own = self.__dict__
         for name in cls._stored:
             own[name] = values[name] if name in values else looks[name]
@@ -238,8 +239,8 @@ class TableItem(
 
     @property
     def custom_id(self) -> str:
-        built = self._component
-        return self._custom_id if built is None else cast(str, built.custom_id)  # type: ignore[attr-defined]
+        built: Any = self._component  # (a button's or a select's: both have a custom_id)
+        return self._custom_id if built is None else cast(str, built.custom_id)
 
     @custom_id.setter
     def custom_id(self, value: str) -> None:
@@ -255,10 +256,14 @@ class TableItem(
     def row(self, value: int | None) -> None:
         self.item.row = value
 
+    # what the component says of itself before it is built (a button's, a select's)
+    _written_width: ClassVar[int] = 1
+    _written_type: ClassVar[discord.ComponentType] = discord.ComponentType.button
+
     @property
     def width(self) -> int:
         built = self._component
-        return 1 if built is None else built.width  # (only buttons write themselves)
+        return self._written_width if built is None else built.width
 
     @property
     def _total_count(self) -> int:
@@ -268,7 +273,7 @@ class TableItem(
     @property
     def type(self) -> discord.ComponentType:
         built = self._component
-        return discord.ComponentType.button if built is None else built.type
+        return self._written_type if built is None else built.type
 
     def is_dispatchable(self) -> bool:
         return True
@@ -418,6 +423,9 @@ class TableSelect(TableItem[discord.ui.Select[Any]]):
     min_values: int = look(default=1, kw_only=True)
     max_values: int = look(default=1, kw_only=True)
 
+    _written_width = 5
+    _written_type = discord.ComponentType.string_select
+
     def component(self, custom_id: str, looks: dict[str, Any]) -> discord.ui.Select[Any]:
         options = looks["options"] or [discord.SelectOption(label="-")]
         return discord.ui.Select(
@@ -428,6 +436,27 @@ class TableSelect(TableItem[discord.ui.Select[Any]]):
             min_values=looks["min_values"],
             max_values=min(looks["max_values"], len(options)),
         )
+
+    def _writes_itself(self, looks: dict[str, Any]) -> bool:
+        return type(self).component is TableSelect.component
+
+    def _written(self) -> dict[str, Any]:
+        """``component(...).to_component_dict()``, key for key in the same order (a select
+        as ``component`` builds it: enabled, required, its options' own dicts)."""
+        looks = self._looks_given
+        options = looks["options"] or [discord.SelectOption(label="-")]
+        data: dict[str, Any] = {
+            "type": 3,
+            "custom_id": self._custom_id,
+            "min_values": looks["min_values"],
+            "max_values": min(looks["max_values"], len(options)),
+            "disabled": False,
+            "required": True,
+        }
+        if looks["placeholder"]:
+            data["placeholder"] = looks["placeholder"]
+        data["options"] = [option.to_dict() for option in options]
+        return data
 
     @classmethod
     def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:

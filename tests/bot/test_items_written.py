@@ -1,8 +1,8 @@
-"""A table button writes its own component dict (``bot.ui.items.TableButton._written``) instead
-of building discord.py's ``Button`` for every payload (issue 29): what it writes is what
-discord.py writes of the same button, key for key and in the same order (the request body is
-the same bytes), and everything else read of an item (custom_id, row, width, type, the built
-component a click dispatches to) is what it was."""
+"""A table button or select writes its own component dict (``bot.ui.items.TableItem._written``)
+instead of building discord.py's ``Button`` / ``Select`` for every payload (issue 29): what it
+writes is what discord.py writes of the same component, key for key and in the same order (the
+request body is the same bytes), and everything else read of an item (custom_id, row, width,
+type, the built component a click dispatches to) is what it was."""
 
 from __future__ import annotations
 
@@ -88,13 +88,39 @@ def test_what_discord_py_refuses_is_refused_when_the_button_is_made():
         items.ActionButton(7, 12, "")
 
 
-def test_subclasses_with_their_own_component_and_selects_are_built_as_before():
+OPTIONS = [
+    discord.SelectOption(label="7♠", value="7"),
+    discord.SelectOption(label="K♥", value="12", description="rey", emoji="♥️", default=True),
+]
+SELECT_LOOKS = [
+    {"options": OPTIONS},
+    {"options": OPTIONS, "placeholder": "Tus cartas", "min_values": 0, "max_values": 5},
+    {"options": OPTIONS[:1], "placeholder": "", "row": 2, "max_values": 3},
+    {},  # no options: one "-" option, as the built select has
+]
+SELECTS = [
+    lambda **looks: items.ActionSelect(7, 12, "play", 1, **looks),
+    lambda **looks: items.DraftSelect(7, 12, "s.0", **looks),
+    lambda **looks: items.LobbyRemoveSelect(7, **looks),
+]
+
+
+@pytest.mark.parametrize("make", SELECTS)
+@pytest.mark.parametrize("looks", SELECT_LOOKS)
+def test_a_select_writes_what_its_built_component_writes(make, looks):
+    item = make(**looks)
+    written = item.to_component_dict()
+    read = (item.custom_id, item.row, item.width, item.type, item._total_count)
+    assert item._component is None
+    built = item.item
+    assert json.dumps(written) == json.dumps(built.to_component_dict())
+    assert read == (built.custom_id, built.row, built.width, built.type, built._total_count)
+    assert json.dumps(item.to_component_dict()) == json.dumps(written)
+
+
+def test_subclasses_with_their_own_component_are_built_as_before():
     clipped = TriadButton(7, "accept", label="x" * 200)
     assert clipped._component is not None and len(clipped.to_component_dict()["label"]) <= 80
-    select = items.ActionSelect(
-        7, 12, "play", 0, options=[discord.SelectOption(label="a", value="p.a")]
-    )
-    assert select._component is not None and select.width == 5
     follow = FollowButton(7, "follow", label="Seguir")
     assert json.dumps(follow.to_component_dict()) == json.dumps(
         _discord_button(follow, {"label": "Seguir"})
