@@ -59,10 +59,29 @@ class TurnMentions:
     def show(self, table: Table, over: bool) -> None:
         """Keep the table's one turn mention naming the players to act no DM tells (none once
         ``over``)."""
-        slot = self._slots.setdefault(table.id, Slot(kind="mention"))
+        slot = self._slots.get(table.id)
+        if slot is None:
+            slot = self._slots[table.id] = Slot(kind="mention")  # its first change restores
+        elif not slot.mention and slot.idle() and not self._may_name(table, over):
+            # No live mention and nobody it could name (a computer or a watching player to
+            # act): its worker would find the same empty mention (issue 29: a task and its
+            # trace for most moves).
+            if over:
+                self._slots.pop(table.id, None)
+            return
         self.k.kick(slot, lambda: self._present_mention(table, slot, over))
         if over:
             self._slots.pop(table.id, None)  # its worker deletes the last mention
+
+    def _may_name(self, table: Table, over: bool) -> bool:
+        """Whether a seat to act may be named: a person not watching (``named`` decides)."""
+        if over or table.state is None:
+            return False
+        to_act = table.game.to_act(table.state)
+        return any(
+            seat.id in to_act and not self._watching(table.id, seat.id)
+            for seat in table.human_seats()
+        )
 
     async def _present_mention(self, table: Table, slot: Slot, over: bool) -> None:
         row = await self.k.shown.restore(table.id, "@mention")
@@ -71,12 +90,12 @@ class TurnMentions:
             slot.mention = tuple(row.state.get("seats") or ())
         seats: list[str] = []
         if not over and table.state is not None:
-            to_act = set(table.game.to_act(table.state))
+            to_act = table.game.to_act(table.state)
+            humans = {s.id for s in table.human_seats()}
             for seat in table.state.seats:
-                human = any(s.id == seat for s in table.human_seats())
                 if (
                     seat in to_act
-                    and human
+                    and seat in humans
                     and not self._watching(table.id, seat)
                     and await self.named(table, seat)
                 ):

@@ -61,7 +61,36 @@ class PrivateViews:
         self.show_private(table, seat)
 
     def show_private(self, table: Table, seat: str) -> None:
-        self._slots.kick((table.id, seat), functools.partial(self._present_private, table, seat))
+        key = (table.id, seat)
+        slot = self._slots.get(key)
+        if slot is not None and self._left_as_is(table, seat, slot):
+            # Its worker would leave it as it is: no task for it. The change is still its
+            # latest, for a wait that ends (``WaitingHands._show``) to show.
+            slot.work = functools.partial(self._present_private, table, seat, slot)
+            return
+        self._slots.kick(key, functools.partial(self._present_private, table, seat))
+
+    def _left_as_is(self, table: Table, seat: str, slot: Slot) -> bool:
+        """Whether this change leaves ``seat``'s idle DM hand as it is, known without a wait
+        (``_present_private_view``'s own checks): it waits for their turn
+        (``_not_needed_yet``), they play from the table (``spares_dm``), or a wait for its
+        next edit is under way (``WaitingHands.waits``). Issue 29: such a hand was a task and
+        its trace at every move, to do nothing. In one process only (else another may have
+        answered with it: ``_answered_elsewhere``), and not at the game's end."""
+        if not slot.idle():
+            return False
+        state = table.state
+        if state is None or self.k.bot.tables.sharing.shared or table.game.is_over(state):
+            return False
+        waiting = seat in table.game.to_act(state)
+        if _not_needed_yet(self.k, table.id, seat, slot, waiting, False):
+            metrics.count("dm_deferred")
+            return True
+        spared = True if table.interaction_only else self._spares_now(table.id, seat)
+        if spared:
+            metrics.count("dm_spared_channel_play")
+            return True
+        return spared is False and self.waiting.waits("dm", table.id, seat, slot, waiting)
 
     def show_hand(self, table: Table, seat: str) -> None:
         """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
@@ -86,6 +115,15 @@ class PrivateViews:
                 self.waiting.shown("hand", table.id, seat, finished, waiting, became, slot.waiting)
                 slot.waiting = waiting
 
+        held = self._hands.get((table.id, seat))
+        if held is not None and held.idle() and not table.game.is_over(table.state):
+            if self.waiting.waits(
+                "hand", table.id, seat, held, seat in table.game.to_act(table.state)
+            ):
+                # its wait under way covers this change too: no worker until it ends (the
+                # change is its latest, for ``WaitingHands._show`` to show)
+                held.work = functools.partial(work, held)
+                return
         self._hands.kick((table.id, seat), work)
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
@@ -93,7 +131,7 @@ class PrivateViews:
             return
         if table.game.is_over(table.state):
             self.waiting.forget(table.id, seat)  # nothing of it is followed any more
-        await self._restore_private(table.id, seat, slot)
+        await _restore_private(self.k, table.id, seat, slot)
         stage_done("restore")
         await self._present_private_view(table, seat, slot)
         if table.game.is_over(table.state) and slot.older:
@@ -218,7 +256,7 @@ class PrivateViews:
     ) -> bool:
         """Whether ``seat``'s DM hand is left as it is for this change: it waits for their
         turn (``_not_needed_yet``) or they play from the table."""
-        if self._not_needed_yet(table.id, seat, slot, waiting, finished):
+        if _not_needed_yet(self.k, table.id, seat, slot, waiting, finished):
             metrics.count("dm_deferred")
             return True
         if (not finished or slot.message_id is None) and (
@@ -231,30 +269,22 @@ class PrivateViews:
             return True
         return False
 
-    def _not_needed_yet(
-        self, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
-    ) -> bool:
-        """Nothing to act on in ``seat``'s DM hand, before (what it shows) or after (what it
-        would show), and no fresh token of their click on it: it waits for their turn (a hand
-        never posted waits for it too, and is not posted just to show the end). A hand that
-        shows their turn is always brought up to date: no DM says "your turn" when it is not."""
-        if not self.k.dm_when_needed or waiting or slot.waiting:
-            return False
-        if finished:
-            return slot.message_id is None
-        return self.k.tokens.fresh(("dm", table_id, seat), slot.message_id) is None
-
     async def spares_dm(self, table_id: int, seat: str) -> bool:
         """``seat`` plays from the table, so their DM hand there is spared (the turn mention
         names them): they never clicked their DM hand at this table (a player who did plays
         from it: it stays up to date), and their ephemeral "Ver mi mano" hand is live or they
         play from the tables everywhere (``bot/ui/play_from.py``)."""
+        spared = self._spares_now(table_id, seat)
+        return spared if spared is not None else await self.k.places.from_tables(seat)
+
+    def _spares_now(self, table_id: int, seat: str) -> bool | None:
+        """``spares_dm`` when this process knows it at once; None: where they play decides."""
         slot = self._slots.get((table_id, seat))
         if slot is not None and slot.clicked:
             return False
         if self.k.ephemerals.live(table_id, seat) is not None:
             return True
-        return await self.k.places.from_tables(seat)
+        return None
 
     async def _turn_notice(
         self, table: Table, seat: str, slot: Slot, waiting: bool, became: bool, *, sent: bool
@@ -435,6 +465,12 @@ class PrivateViews:
             answered.append((interaction.message.id, digest if plain else None, version, clickable))
             if own_message and plain:
                 slot.digest, slot.image, slot.waiting = digest, image, waiting
+                if table.version == version and not game.is_over(state):
+                    # The change the worker waits to show (the click's move) is this very
+                    # view: its drain on release would only find it shown (issue 29: ~0.55
+                    # drains a move, a task and their trace each). A newer change marks the
+                    # slot again; an ended game's drain still turns older buttons off.
+                    slot.dirty, slot.since = False, None
             elif own_message:
                 slot.digest, slot.image = None, image  # a page or a draft: not the plain view
             if self.k.bot.tables.sharing.owns(table.record.guild_id):  # else the owner's to store
@@ -446,18 +482,7 @@ class PrivateViews:
     async def _restore_private_slots(self, table: Table) -> None:
         """Every DM view of ``table`` stored before a restart gets its slot back."""
         for seat in await self.k.shown.stored_seats(table.id):
-            await self._restore_private(table.id, seat, self._slots.of((table.id, seat)))
-
-    async def _restore_private(self, table_id: int, seat: str, slot: Slot) -> None:
-        row = await self.k.shown.restore(table_id, seat)
-        if row is None or slot.message_id is not None:
-            return
-        slot.message_id = int(row.message_id) if row.message_id else None
-        slot.digest = row.state.get("digest")
-        slot.image = row.state.get("image")
-        slot.waiting = bool(row.state.get("waiting"))
-        slot.clickable = bool(row.state.get("clickable"))
-        slot.older = [int(m) for m in row.state.get("older") or []]
+            await _restore_private(self.k, table.id, seat, self._slots.of((table.id, seat)))
 
     async def _retire_hand(
         self, table: Table, seat: str, slot: Slot, build: Callable[[Translator], Payload]
@@ -519,6 +544,32 @@ class PrivateViews:
             self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
         for key in [k for k in self._hands if k[0] == table.id]:
             self._hands.pop(key)
+
+
+def _not_needed_yet(
+    kit: ViewKit, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
+) -> bool:
+    """Nothing to act on in ``seat``'s DM hand, before (what it shows) or after (what it
+    would show), and no fresh token of their click on it: it waits for their turn (a hand
+    never posted waits for it too, and is not posted just to show the end). A hand that
+    shows their turn is always brought up to date: no DM says "your turn" when it is not."""
+    if not kit.dm_when_needed or waiting or slot.waiting:
+        return False
+    if finished:
+        return slot.message_id is None
+    return kit.tokens.fresh(("dm", table_id, seat), slot.message_id) is None
+
+
+async def _restore_private(kit: ViewKit, table_id: int, seat: str, slot: Slot) -> None:
+    row = await kit.shown.restore(table_id, seat)
+    if row is None or slot.message_id is not None:
+        return
+    slot.message_id = int(row.message_id) if row.message_id else None
+    slot.digest = row.state.get("digest")
+    slot.image = row.state.get("image")
+    slot.waiting = bool(row.state.get("waiting"))
+    slot.clickable = bool(row.state.get("clickable"))
+    slot.older = [int(m) for m in row.state.get("older") or []]
 
 
 def _view_digest(table: Table, seat: str, finished: bool) -> str:

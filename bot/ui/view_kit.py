@@ -130,6 +130,11 @@ class Slot:
             return False
         return True
 
+    def idle(self) -> bool:
+        """Nothing of it waits to be shown, nor is being shown, nor held by a click: a change
+        its worker would leave as it is needs no worker (issue 29: a task and its trace)."""
+        return not self.dirty and not self.holds and (self.task is None or self.task.done())
+
     def needs_pacing(self) -> bool:
         return self.paced and not (
             self.skip_version is not None and self.skip_version == self.shown_version

@@ -73,6 +73,17 @@ class WaitingHands:
         metrics.count(f"{kind}_held_back")
         return True
 
+    def waits(self, kind: str, table_id: int, seat: str, slot: Slot, waiting: bool) -> bool:
+        """Whether a change of a game going on is held back by a wait under way (its timer
+        set, not due): ``held_back`` would say so and change nothing (counted as it does)."""
+        held = self._held.get((kind, table_id, seat))
+        if held is None or held.due or waiting or slot.waiting or self.every <= 0:
+            return False
+        if self._unheld or (kind == "dm" and slot.message_id is None):
+            return False
+        metrics.count(f"{kind}_held_back")
+        return True
+
     def holds(self, kind: str, table_id: int, seat: str, message_id: int | None) -> bool:
         """Whether ``message_id`` is ``seat``'s hand (``kind``), held back now: it shows an
         older version than the table's by the hold alone, not by its player's doing."""
