@@ -46,3 +46,21 @@ async def test_many_rows_are_upserted_in_a_few_statements_the_last_of_a_slot_sta
         assert statements[-1].startswith("INSERT INTO presented")
         assert not any(s.startswith("BEGIN") for s in statements[-2:])
     await db.close()
+
+
+async def test_a_state_orjson_refuses_is_stored_all_the_same(db_target):
+    """The state's JSON is orjson's; what orjson cannot write (an integer past 64 bits) is
+    written by ``json``, and both read back as they were given."""
+    db = await open_database(db_target)
+    repo = PresentedRepo(db)
+    huge = {"older": [2**70], "digest": "d"}
+    plain = {"older": [1578893930047482973], "digest": "é", "waiting": True, "image": None}
+    await repo.save(
+        [
+            Shown(table_id=1, slot="", message_id="1", version=1, state=huge),
+            Shown(table_id=1, slot="a", message_id="2", version=1, state=plain),
+        ]
+    )
+    stored = await repo.of_table(1)
+    assert (stored[""].state, stored["a"].state) == (huge, plain)
+    await db.close()
