@@ -47,9 +47,13 @@ def scaled_font(f: Any, s: float) -> Any:
     is not rounded: text then takes the width it was measured to take in layout units (a 17 px
     name at 11 px was 3 % wider than two thirds of itself and left its column)."""
     if isinstance(f, ImageFont.FreeTypeFont) and f.path:
-        bold = "Bold" in str(f.path)
-        return _font(f.size * s, bold)
+        return _scaled(f, s)
     return f
+
+
+@functools.lru_cache(maxsize=256)  # per font object and scale: ~10 texts an image ask
+def _scaled(f: ImageFont.FreeTypeFont, s: float) -> Any:
+    return _font(f.size * s, "Bold" in str(f.path))
 
 
 # The shapes renderers draw, each with where its line width stands among its positional
@@ -87,6 +91,7 @@ class ScaledDraw:
         self.scale = scale
         self.background = background
         self.colours = colours
+        self._flat: int | None = None
 
     def __getattr__(self, name: str) -> Any:
         if name in WIDTH_AT:  # a shape: drawn scaled
@@ -155,11 +160,13 @@ class ScaledDraw:
         found = _text_patch(text, fill, font, anchor, self.background, self.colours, args, keywords)
         if found is None:
             return
-        patch, left, top = found
+        patch, left, top, width, height = found
         corner = (at[0] + left, at[1] + top)
-        box = (*corner, corner[0] + patch.width, corner[1] + patch.height)
+        box = (*corner, corner[0] + width, corner[1] + height)
         image: Image.Image = self.draw._image
-        flat = palette_entries(self.colours)[self.background]
+        flat = self._flat
+        if flat is None:  # the background's palette entry, found once per canvas
+            flat = self._flat = palette_entries(self.colours)[self.background]
         # Pillow's core image, not its wrapper: ~10 texts an image, the wrapper's checks and
         # copies were a tenth of a table's drawing (the canvas is loaded: a layer's copy)
         if image.im.crop(box).getextrema() == (flat, flat):
@@ -185,9 +192,10 @@ def _text_patch(
     colours: tuple[RGB, ...],
     args: tuple[Any, ...],
     keywords: tuple[tuple[str, Any], ...],
-) -> tuple[Image.Image, int, int] | None:
+) -> tuple[Image.Image, int, int, int, int] | None:
     """``text`` drawn on a patch of ``background`` and mapped to the palette of ``colours``,
-    and where its top-left corner goes from the text's whole-pixel origin (None: no ink).
+    where its top-left corner goes from the text's whole-pixel origin, and its width and
+    height (None: no ink).
     ``args`` and ``keywords``: ``draw.text``'s further arguments. Drawn once per process and look (issue 29: a patch drawn and mapped per text was most of
     a palette table's drawing)."""
     kwargs = dict(keywords)
@@ -196,7 +204,7 @@ def _text_patch(
         return None  # nothing to draw (blank text)
     patch = Image.new("RGB", (right - left, bottom - top), background)
     ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
-    return to_palette(patch, colours), left, top
+    return to_palette(patch, colours), left, top, patch.width, patch.height
 
 
 def _paint_robot(
