@@ -284,27 +284,28 @@ async def send(
                     if status == 429:
                         if not response.headers.get("Via"):
                             raise discord.HTTPException(response, answer)
-                        retry_after = float(answer["retry_after"])
+                        pause = float(answer["retry_after"])
                         log.warning(
                             "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
                             bucket[0],
-                            retry_after,
+                            pause,
                         )
-                        await asyncio.sleep(retry_after)
-                        continue
-                    if status >= 500:
-                        await asyncio.sleep(1 + attempt * 2)
-                        continue
-                    if status == 403:
+                    elif status >= 500:
+                        pause = 1 + attempt * 2
+                    elif status == 403:
                         raise discord.Forbidden(response, answer)
-                    if status == 404:
+                    elif status == 404:
                         raise discord.NotFound(response, answer)
-                    raise discord.HTTPException(response, answer)
+                    else:
+                        raise discord.HTTPException(response, answer)
             except OSError as exc:
                 if attempt < 4 and exc.errno in (54, 10054):
                     await asyncio.sleep(1 + attempt * 2)
                     continue
                 raise
+            # waited out once the answer is released: outside the request's guard against a
+            # hang (``http_gate.Overdue``), as aiohttp's own timer ended with the answer
+            await asyncio.sleep(pause)
         if response is not None and response.status >= 500:
             raise discord.DiscordServerError(response, answer)
         raise discord.HTTPException(response, answer)

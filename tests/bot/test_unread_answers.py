@@ -6,6 +6,7 @@ per request would cost a new one each time)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,6 +19,7 @@ from discord.http import MultipartParameters
 from bot.ui import payload as sending
 from bot.ui.http_gate import GatedSession
 
+JSON = "application/json"
 HANG_GUARD = 30.0  # seconds: only against a hang of the test itself
 BODY = b'{"id": "2", "content": "' + b"x" * 4000 + b'"}'
 
@@ -99,3 +101,79 @@ async def test_an_answer_still_arriving_is_read_to_its_end(server: Server, gate:
     await asyncio.wait_for(_edit(gate), HANG_GUARD)
     assert len(server.ports) == 2
     assert server.ports[0] == server.ports[1]  # read to its end: its connection was kept
+
+
+class Refusing:
+    """Discord answering a token edit with ``answers`` in turn (status, body, headers), then 200."""
+
+    def __init__(self, answers: list[tuple[int, dict[str, Any], dict[str, str]]]) -> None:
+        self.answers = answers
+        self.seen = 0
+
+    async def edit(self, request: web.Request) -> web.Response:
+        await request.read()
+        self.seen += 1
+        if not self.answers:
+            return web.Response(body=BODY, content_type="application/json")
+        status, body, headers = self.answers.pop(0)
+        # Discord's content type, exactly (discord.py parses only that as JSON)
+        answer = json.dumps(body).encode()
+        return web.Response(status=status, body=answer, headers=headers, content_type=JSON)
+
+
+async def _refused(
+    answers: list[tuple[int, dict[str, Any], dict[str, str]]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[BaseException | None, int]:
+    """What a token edit raised (None if nothing) against ``answers``, and the requests sent."""
+    refusing = Refusing(answers)
+    app = web.Application()
+    app.router.add_patch("/api/v10/webhooks/{app}/{token}/messages/{message}", refusing.edit)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    raised: BaseException | None = None
+    try:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+            gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+            try:
+                await asyncio.wait_for(_edit(gated), HANG_GUARD)
+            except discord.HTTPException as exc:
+                raised = exc
+    finally:
+        await runner.cleanup()
+    return raised, refusing.seen
+
+
+LIMITED = (429, {"message": "limited", "retry_after": 0.01, "global": False}, {"Via": "1.1 google"})
+
+
+async def test_discords_429_and_5xx_are_waited_out_and_sent_again(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    raised, seen = await _refused([LIMITED, (502, {"message": "bad gateway"}, {})], monkeypatch)
+    assert raised is None
+    assert seen == 3
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        ((404, {"message": "Unknown Message", "code": 10008}, {}), discord.NotFound),
+        ((403, {"message": "Missing Access", "code": 50001}, {}), discord.Forbidden),
+        ((401, {"message": "Invalid Webhook Token", "code": 50027}, {}), discord.HTTPException),
+        ((429, {"message": "banned", "retry_after": 1}, {}), discord.HTTPException),  # no Via
+    ],
+)
+async def test_a_refusal_is_raised_as_discord_py_raises_it(
+    answer: tuple[int, dict[str, Any], dict[str, str]],
+    error: type[discord.HTTPException],
+    monkeypatch: pytest.MonkeyPatch,
+):
+    raised, seen = await _refused([answer], monkeypatch)
+    assert type(raised) is error and seen == 1
+    assert isinstance(raised, discord.HTTPException)
+    assert raised.status == answer[0]
+    assert raised.code == answer[1].get("code", 0)
