@@ -517,7 +517,7 @@ def private_payload(
         version=table.state.version,
         first_row=used_rows,
         page=page,
-        group_placeholders=presenter.group_placeholders(tr),
+        group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX - v2.fixed_components(card) - v2.components_of(custom),
     )
     card.items = custom
