@@ -124,19 +124,25 @@ def seat_names(table: Table, tr: Translator) -> SeatNames:
             return "—"
         found = known.get(seat)
         if found is None:
-            found = known[seat] = _seat_name(table, seat, tr)
+            if not known:  # the first name asked for: every seat's, in one walk of the seats
+                _seat_names(table, tr, known)
+                found = known.get(seat)
+            if found is None:  # not a seat of the table: named by its id
+                found = known[seat] = seat
         return found
 
     return name
 
 
-def _seat_name(table: Table, seat: str, tr: Translator) -> str:
-    info = table.seat(seat)
-    if info is None:
-        return seat
-    if info.is_cpu:
-        return tr("seat.cpu_name", name=info.name, level=tr(f"level.{info.cpu_level}"))
-    return info.name
+def _seat_names(table: Table, tr: Translator, into: dict[str, str]) -> None:
+    for info in table.record.seats:
+        if info.id in into:
+            continue  # (the first seat of an id names it, as ``Table.seat`` finds it)
+        if info.cpu_level is not None:
+            level = tr(f"level.{info.cpu_level}")
+            into[info.id] = tr("seat.cpu_name", name=info.name, level=level)
+        else:
+            into[info.id] = info.name
 
 
 def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
@@ -511,7 +517,7 @@ def private_payload(
         version=table.state.version,
         first_row=used_rows,
         page=page,
-        group_placeholders=presenter.group_placeholders(tr),
+        group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX - v2.fixed_components(card) - v2.components_of(custom),
     )
     card.items = custom

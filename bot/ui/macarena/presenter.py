@@ -53,7 +53,7 @@ from games.macarena import (
     series_status,
 )
 from games.macarena.actions import MAX_SERIES, PLAY_VERB, MacarenaAction
-from games.macarena.elements import ELEMENTS, element_of, link_kind
+from games.macarena.elements import ELEMENTS, SUIT_ELEMENT, element_of, link_kind
 from games.macarena.view import MacarenaView
 
 COLLECTION_OP = "v"  # draft op: show / hide the collection card by card
@@ -313,8 +313,9 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
     @staticmethod
     def _by_element(cards: list[PlayingCard], tr: Translator) -> list[str]:
         lines = []
+        grouped = _by_element(cards)
         for element in ELEMENTS:
-            mine = [c for c in cards if element_of(c) == element]
+            mine = grouped.get(element)
             if mine:
                 lines.append(
                     tr(
@@ -463,10 +464,8 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         lines.extend(self._by_element(view.hand, tr))
         me = next(p for p in view.players if p.seat == view.seat)
         collection = view.collection or []
-        counts = " · ".join(
-            f"{ELEMENT_EMOJI[e]} {sum(1 for c in collection if element_of(c) == e)}"
-            for e in ELEMENTS
-        )
+        kept = _by_element(collection)
+        counts = " · ".join(f"{ELEMENT_EMOJI[e]} {len(kept.get(e, ()))}" for e in ELEMENTS)
         lines.append(tr("macarena.ui.collection_summary", count=len(collection), counts=counts))
         lines.append(
             tr(
@@ -539,3 +538,12 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
             won=won,
             lost=lost,
         )
+
+
+def _by_element(cards: list[PlayingCard]) -> dict[str, list[PlayingCard]]:
+    """The cards by element, each in the order given: one walk of the cards (a hand's and a
+    collection's lines are written at every move)."""
+    grouped: dict[str, list[PlayingCard]] = {}
+    for card in cards:
+        grouped.setdefault(SUIT_ELEMENT[card.suit], []).append(card)
+    return grouped

@@ -79,8 +79,16 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     colour = discord.Colour.from_rgb(22, 92, 62)
 
     # ----- helpers ------------------------------------------------------------------------
-    def _placeholder(self, view: MaquiaveloView, cards: list[CardView], tr: Translator) -> str:
-        by_suit = view.hand_by_suit()
+    def _placeholder(
+        self,
+        view: MaquiaveloView,
+        cards: list[CardView],
+        tr: Translator,
+        by_suit: dict[str, list[CardView]] | None = None,
+    ) -> str:
+        """A hand select's placeholder: its suits, or its first and last card when it holds a
+        part of a suit; ``by_suit``: ``view.hand_by_suit()`` when the caller has it."""
+        by_suit = view.hand_by_suit() if by_suit is None else by_suit
         suits = sorted({c.suit for c in cards}, key=SUITS.index)
         if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
             label = " · ".join(suit_name(s, tr) for s in suits)
@@ -125,13 +133,14 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         pools = ([(HELPERS_OP, view.helpers)] if helpers else []) + [
             (f"{SELECT_OP}{k}", cards) for k, cards in enumerate(chunks)
         ]
+        by_suit = view.hand_by_suit()  # (once for every select's placeholder)
         out: list[discord.ui.Item] = [
             move.draft_select(
                 op,
                 options=self._options(cards, selected),
                 placeholder=clip(tr("maquiavelo.ui.select_helpers"), PLACEHOLDER)
                 if op == HELPERS_OP
-                else self._placeholder(view, cards, tr),
+                else self._placeholder(view, cards, tr, by_suit),
                 min_values=0,
                 max_values=len(cards),
                 row=row,
