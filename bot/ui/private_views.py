@@ -71,24 +71,26 @@ class PrivateViews:
         self._slots.kick(key, functools.partial(self._present_private, table, seat))
 
     def _left_as_is(self, table: Table, seat: str, slot: Slot) -> bool:
-        """Whether this change leaves ``seat``'s idle DM hand as it is, known without a wait
+        """Whether this change leaves ``seat``'s DM hand as it is, known without a wait
         (``_present_private_view``'s own checks): it waits for their turn
         (``_not_needed_yet``), they play from the table (``spares_dm``), or a wait for its
         next edit is under way (``WaitingHands.waits``). Issue 29: such a hand was a task and
         its trace at every move, to do nothing. In one process only (else another may have
         answered with it: ``_answered_elsewhere``), and not at the game's end."""
-        if not slot.idle():
-            return False
+        if slot.dirty or (slot.task is not None and not slot.task.done()):
+            return False  # a change waits, or is being shown: this one goes after it
         state = table.state
         if state is None or self.k.bot.tables.sharing.shared or table.game.is_over(state):
             return False
+        spared = True if table.interaction_only else self._spares_now(table.id, seat)
+        if spared:  # (also while their click on their live hand holds it)
+            metrics.count("dm_spared_channel_play")
+            return True
+        if slot.holds:
+            return False  # a click answers with it: its release shows what it leaves
         waiting = seat in table.game.to_act(state)
         if _not_needed_yet(self.k, table.id, seat, slot, waiting, False):
             metrics.count("dm_deferred")
-            return True
-        spared = True if table.interaction_only else self._spares_now(table.id, seat)
-        if spared:
-            metrics.count("dm_spared_channel_play")
             return True
         return spared is False and self.waiting.waits("dm", table.id, seat, slot, waiting)
 
@@ -456,6 +458,12 @@ class PrivateViews:
             elif interaction.guild_id is not None or _in_group_dm(interaction):
                 # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
                 self.waiting.hand_shown(table.id, seat, waiting)
+                hand = self._hands.get(key)
+                if hand is not None and hand.holds and table.version == version:
+                    # The live hand from now on (``PlayCog._touch``) shows the change its
+                    # worker waits to show (the click's move): that worker would find it
+                    # shown (issue 29, as the mover's DM hand above).
+                    hand.dirty, hand.since = False, None
             elif payload.view is not None and interaction.message.id not in slot.older:
                 slot.older.append(interaction.message.id)  # an older view shows buttons again
             elif payload.view is None and interaction.message.id in slot.older:

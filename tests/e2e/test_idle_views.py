@@ -1,8 +1,7 @@
-"""Issue 29: a move's change starts no worker for a view it leaves as it is. A DM click answered
-in place showed the mover's view of that very move: the worker its release would start only
-found it shown. A player who plays from the table (their "Ver mi mano" hand live, their DM hand
-never clicked) keeps their DM hand as it is at every move, as does a waiting seat whose hand's
-wait is under way (``bot/ui/waiting_hands.py``): no worker runs for them either. Counted by the
+"""Issue 29: a move's change starts no worker for a view it leaves as it is: the clicked view
+answered in place with that very move (a DM hand, a live "Ver mi mano" hand), the DM hand of a
+player who plays from the table (their "Ver mi mano" hand live, their DM hand never clicked),
+and a waiting seat's hand whose wait is under way (``bot/ui/waiting_hands.py``). Counted by the
 views' traces and workers (``view_<kind>_total``: one per worker's run), not timed."""
 
 from __future__ import annotations
@@ -45,9 +44,12 @@ async def test_a_dm_click_answered_in_place_leaves_its_worker_nothing(
     assert fake.violations == []
 
 
-async def test_a_player_at_the_table_starts_no_worker_for_her_dm_hand(fake_discord, mesa):
+async def test_a_player_at_the_table_starts_no_worker_for_her_dm_hand(
+    fake_discord, mesa, monkeypatch
+):
     fake = fake_discord
     mesa.seed = SEED
+    monkeypatch.setattr(mesa.bot.settings, "answer_in_place_ms", 2500)  # (as above)
     alice, bob = fake.user("alice"), fake.user("bob")
     table = await start_game(fake, [alice, bob], seed=SEED, hand_size=7)
     plain = table.private_offers
@@ -69,6 +71,7 @@ async def test_a_player_at_the_table_starts_no_worker_for_her_dm_hand(fake_disco
     her_slot = mesa.bot.listener.private._slots.get((table.table_id, str(alice.id)))
     assert her_slot is not None and (her_slot.task is None or her_slot.task.done())
     last_run = her_slot.task  # (None: no worker ran since her click on her hand made it)
+    movers = _runs("mover")
     moved = {str(alice.id): 0, str(bob.id): 0}
     while min(moved.values()) < 2:
         seat, _ = await table.move()
@@ -81,6 +84,8 @@ async def test_a_player_at_the_table_starts_no_worker_for_her_dm_hand(fake_disco
     )
     assert metrics.counters["dm_spared_channel_play"] >= spared + 4  # a move each, at least
     assert her_slot.task is last_run  # no worker ran for her DM hand since
+    # nor for the hand she clicked (her answer showed her move), nor for bob's DM hand
+    assert _runs("mover") == movers
     assert [m.id for m in alice.dms()] == dm_hand  # no DM posted either
     assert fake.violations == []
 
