@@ -77,9 +77,9 @@ class WaitingHands:
         """Whether a change of a game going on is held back by a wait under way (its timer
         set, not due): ``held_back`` would say so and change nothing (counted as it does)."""
         held = self._held.get((kind, table_id, seat))
-        if held is None or held.due or waiting or slot.waiting or self.every <= 0:
+        if held is None or held.slot is not slot or held.due or waiting or slot.waiting:
             return False
-        if self._unheld or (kind == "dm" and slot.message_id is None):
+        if self.every <= 0 or self._unheld or (kind == "dm" and slot.message_id is None):
             return False
         metrics.count(f"{kind}_held_back")
         return True
