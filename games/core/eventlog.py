@@ -270,6 +270,25 @@ class LogReader:
         """``zip(log_versions, log)`` in one pass."""
         return entries(self.log_raw, self.seats, self.log_codes, self.log_size)
 
+    def latest_visible(self, seat: Seat | None, count: int) -> list[Event]:
+        """``[e for e in self.log if e.visible_to(seat)][-count:]``, read from the newest
+        event back (a view shows the latest few of a long log: Macarena's 20 of its 60), up to
+        the ``log_size`` latest; a log whose older part is still packed (a state loaded from
+        its stored JSON) is read whole."""
+        if count <= 0:  # (``[-0:]`` is the whole list)
+            return [e for e in self.log if e.visible_to(seat)][-count:]
+        log: EventLog = self.log_raw
+        left = self.log_size
+        out: list[Event] = []
+        while left and len(out) < count and len(log) == 4:
+            if log[3].visible_to(seat):
+                out.append(log[3])
+            log, left = log[0], left - 1
+        if left and len(out) < count and len(log) != 4 and log[0]:
+            return [e for e in self.log if e.visible_to(seat)][-count:]  # (the packed part)
+        out.reverse()
+        return out
+
     def events_since(self, version: int) -> list[Event]:
         """The logged events produced after the state ``version`` (oldest first)."""
         return [e for v, e in self.log_entries() if v > version]

@@ -201,7 +201,7 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
             "maca_sources": own.get("maca_sources", []),
             "give_choices": own.get("give_choices", []),
             "buy_choices": own.get("buy_choices", []),
-            "last_events": [e for e in state.log if e.visible_to(seat)][-VIEW_EVENTS:],
+            "last_events": state.latest_visible(seat, VIEW_EVENTS),
             "hand_result": result if result and result.revealed else None,
             "ending": (result.reason if state.phase == "penalty" and result is not None else None),
             "penalty_waiting": list(state.penalty_pending),

@@ -8,29 +8,32 @@ import discord
 import pytest
 
 from bot.i18n import translator
-from bot.ui import v2
+from bot.ui import messages, v2
 from bot.ui.messages import seat_names
 from games.chupate2 import GAME
 from tests.bot.presenter_kit import table_for
 
 
 def test_a_seat_name_is_looked_up_once_per_payload(monkeypatch):
+    """Every seat's name is worked out in one walk of the table's seats, at the first name a
+    payload asks for, and read from it after (a name not of the table: its id)."""
     state = GAME.new(["seatid-alpha", "seatid-bravo"], "names-once", None)
     table = table_for(GAME, state, 7)
-    looked_up: list[str] = []
-    real = type(table).seat
+    walks: list[list[str]] = []
+    real = messages._seat_names
 
-    def counting(self, seat):  # type: ignore[no-untyped-def]
-        looked_up.append(seat)
-        return real(self, seat)
+    def counting(table, tr, into):  # type: ignore[no-untyped-def]
+        real(table, tr, into)
+        walks.append(sorted(into))
 
-    monkeypatch.setattr(type(table), "seat", counting)
+    monkeypatch.setattr(messages, "_seat_names", counting)
     names = seat_names(table, translator("es"))
     for _ in range(5):
         assert names("seatid-alpha") == "Ana" and names("seatid-bravo") == "Beto"
-    assert sorted(looked_up) == ["seatid-alpha", "seatid-bravo"]
-    assert seat_names(table, translator("es"))("seatid-alpha") == "Ana"  # a new payload asks again
-    assert len(looked_up) == 3
+    assert walks == [["seatid-alpha", "seatid-bravo"]]
+    assert names("seatid-stranger") == "seatid-stranger" and len(walks) == 1
+    assert seat_names(table, translator("es"))("seatid-bravo") == "Beto"  # a new payload asks again
+    assert len(walks) == 2
 
 
 def test_the_limits_check_still_refuses_too_much_text():
