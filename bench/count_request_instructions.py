@@ -16,10 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,19 +108,9 @@ def main() -> int:
     if args.run:
         run_variant(args.run, args.count, args.port, args.bot_root, args.ready)
         return 0
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench/profile_requests.py"), "--serve", str(port)]
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as attempt:
-                if attempt.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
+    from bench.profile_requests import served
+
+    with served() as port:
         print(f"bot code: {args.bot_root}\n")
         print("| variant | instructions per request |")
         print("|---|---:|")
@@ -131,9 +119,6 @@ def main() -> int:
             few = instructions(name, args.few, port, args.bot_root, ready)
             many = instructions(name, args.many, port, args.bot_root, ready)
             print(f"| {name} | {(many - few) / (args.many - args.few):,.0f} |", flush=True)
-    finally:
-        server.terminate()
-        server.wait()
     return 0
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import io
 import json
@@ -39,7 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -395,10 +396,19 @@ def main() -> int:
         serve(args.serve)
         return 0
     sys.path.insert(0, str(Path(args.bot_root).resolve()))
+    with served() as port, asyncio.Runner(loop_factory=_factory(args.loop)) as runner:
+        runner.run(measure(args, port))
+    return 0
+
+
+@contextlib.contextmanager
+def served() -> Iterator[int]:
+    """This script's server (``--serve``) in a process of its own, listening on the port
+    yielded, until the block ends (the other request benches measure against it too)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
+    server = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve", str(port)])
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -406,12 +416,10 @@ def main() -> int:
                 if attempt.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.2)
-        with asyncio.Runner(loop_factory=_factory(args.loop)) as runner:
-            runner.run(measure(args, port))
+        yield port
     finally:
         server.terminate()
         server.wait()
-    return 0
 
 
 if __name__ == "__main__":

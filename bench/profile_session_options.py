@@ -14,11 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
-import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.profile_requests import MESSAGE, _cpu, _factory, _load  # noqa: E402
+from bench.profile_requests import MESSAGE, _cpu, _factory, _load, served  # noqa: E402
 
 Send = Callable[[], Awaitable[None]]
 
@@ -139,24 +136,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--loop", default="uvloop", choices=("uvloop", "asyncio"))
     args = parser.parse_args()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench/profile_requests.py"), "--serve", str(port)]
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with socket.socket() as attempt:
-                if attempt.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.2)
-        with asyncio.Runner(loop_factory=_factory(args.loop)) as runner:
-            runner.run(measure(args, port))
-    finally:
-        server.terminate()
-        server.wait()
+    with served() as port, asyncio.Runner(loop_factory=_factory(args.loop)) as runner:
+        runner.run(measure(args, port))
     return 0
 
 
