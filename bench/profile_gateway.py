@@ -36,25 +36,18 @@ ZLIB_SUFFIX = b"\x00\x00\xff\xff"
 def table_messages() -> list[tuple[str, dict[str, Any]]]:
     """(game, a message payload as Discord holds it): every game's public table and a seat's
     hand, after a few random moves, as the bot builds them (``bench/profile_payloads.py``)."""
-    import importlib
 
     from bot.i18n import translator
     from bot.registry import load_games
     from bot.ui.messages import private_payload, public_payload
+    from bot.ui.presenter import presenter_for
     from tests.bot.presenter_kit import StubService, table_for
 
     tr = translator("es")
     service = StubService()
     found: list[tuple[str, dict[str, Any]]] = []
     for key, game in sorted(load_games().items()):
-        module = importlib.import_module(f"bot.ui.{key}.presenter")
-        presenter_cls = next(
-            v
-            for name, v in vars(module).items()
-            if name.endswith("Presenter")
-            and isinstance(v, type)
-            and v.__module__ == module.__name__
-        )
+        presenter_cls = type(presenter_for(game))
         seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
         state = game.new(seats, "gateway", None)
         rng = random.Random(1)

@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import cProfile
 import gc
-import importlib
 import pstats
 import random
 import sys
@@ -50,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.ops.collector import THRESHOLDS
     from bot.registry import load_games
     from bot.ui.messages import private_payload, public_payload
+    from bot.ui.presenter import presenter_for
     from tests.bot.presenter_kit import StubService, table_for
 
     tr = translator("es")
@@ -57,14 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs: list[tuple[str, Any, Any]] = []
     rows: list[tuple[str, Any, Any, list[Any]]] = []  # (game, its game, presenter class, tables)
     for key, game in sorted(load_games().items()):
-        module = importlib.import_module(f"bot.ui.{key}.presenter")
-        presenter_cls = next(
-            v
-            for name, v in vars(module).items()
-            if name.endswith("Presenter")
-            and isinstance(v, type)
-            and v.__module__ == module.__name__
-        )
+        presenter_cls = type(presenter_for(game))
         seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
         state = game.new(seats, "payloads", None)
         rng = random.Random(1)
