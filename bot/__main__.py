@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     from bot.ops.errors import OpsPortError
 
     collector.tune()
+    # Mesa plays no voice: discord.py's start-up warnings that voice libraries are missing
+    # read to a newcomer as a fault of their set-up.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     point_at_endpoints(settings)
     bot = create_bot(settings, start_workers=True)
     try:
