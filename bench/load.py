@@ -86,6 +86,7 @@ from bench.load_probe import (  # noqa: E402
     rss_mb,
     tree_rss_mb,
 )
+from bench.machine_speed import measure as machine_speed  # noqa: E402
 from bench.pool_cpu import PoolCpu  # noqa: E402
 from bot.pipe_workers import CPU_METRIC, STAGES  # noqa: E402
 from bot.ui.images.fonts import ENCODE_CPU  # noqa: E402
@@ -415,6 +416,7 @@ async def run_one(
     tables: int, args: argparse.Namespace, folder: Path, database_url: str | None = None
 ) -> dict[str, Any]:
     low, high = (float(x) for x in args.think.split(","))
+    machine_before = await asyncio.to_thread(machine_speed)
     fake = FakeDiscord(
         validate=not args.no_validate,
         keep_history=False,
@@ -544,8 +546,11 @@ async def run_one(
         for each in bots:
             await stop_bot(each)
         await fake.stop()
+    machine_after = await asyncio.to_thread(machine_speed)
+    progress(args, f"machine speed: {machine_before} / {machine_after} ms for the fixed work")
     measured = Measured(
         window=window,
+        machine_ms=[machine_before, machine_after],
         playing_at_start=playing_at_start,
         setup_s=setup_s,
         setup_bot_calls=setup_bot_calls,
@@ -578,6 +583,8 @@ class Measured:
     """What a run measured about the processes (the players' figures are in `world.stats`)."""
 
     window: float
+    # bench/machine_speed.py before the bot started and after it stopped (the VM's speed drifts)
+    machine_ms: list[float]
     playing_at_start: int
     setup_s: float
     setup_bot_calls: int  # bot-token calls while the tables opened (humans not playing yet)
@@ -739,6 +746,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "bot_log_errors": m.figures.errors,
         "driver_cpu_pct": m.driver_cpu_pct,
         "loadavg": m.loadavg,
+        "machine_ms": m.machine_ms,
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
     }
