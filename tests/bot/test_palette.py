@@ -135,3 +135,19 @@ def test_our_png_is_the_palette_image_pillow_reads_back(key, monkeypatch):
         assert ImageChops.difference(ours.convert("RGB"), pillows).getbbox() is None
     with pytest.raises(ValueError, match="palette"):
         encode.palette_png(Image.new("RGB", (2, 2)))
+
+
+def test_png_rows_read_from_a_kept_canvas_are_each_images_own():
+    """The padded canvas an image size keeps (``encode._raw_rows``) carries nothing from the
+    image before it: random images of one size, and sizes beyond what is kept, each decode to
+    their own pixels."""
+    rng = random.Random(3)
+    sizes = [(7, 5), (1, 1), (550, 466), (7, 5)]
+    sizes += [(20 + i, 3) for i in range(encode.PADDED_SIZES + 2)] + [(550, 466)]
+    for width, height in sizes:
+        image = Image.frombytes("P", (width, height), rng.randbytes(width * height))
+        image.putpalette([rng.randrange(256) for _ in range(768)])
+        ours = Image.open(io.BytesIO(encode.palette_png(image)))
+        ours.load()
+        assert ours.size == (width, height) and ours.tobytes() == image.tobytes()
+        assert ours.getpalette() == image.getpalette()
