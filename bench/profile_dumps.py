@@ -6,6 +6,10 @@ fastest of ``--rounds`` rounds of CPU time (``time.process_time``), so a loaded 
 it little; ``--root`` measures another checkout (before/after). Figures only; nothing is
 asserted.
 
+Also "dump_state in a row": per game, the microseconds of ``dump_state`` of each state of
+``--row`` consecutive moves of one random game, as the bot dumps each move's new state (a log's
+events are encoded once: ``games.core.eventlog.LogDumps``), the fastest of ``--rounds`` replays.
+
 Also counted, over ``--games`` random games of each: how often a move leaves a waiting seat's
 view (a seat without legal actions before and after it) the same but for its version. A DM
 hand's digest is the version it shows (``bot/ui/private_views.py:_view_digest``): it is right
@@ -60,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--games", type=int, default=20, help="games a game for the count")
+    parser.add_argument("--row", type=int, default=60, help="moves of the dumps in a row")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.root))
     from bot.registry import load_games
@@ -87,6 +92,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {key} | {cells} | {len(text)} |")
     print("| all five | " + " | ".join(f"{t:.1f}" for t in totals) + " | |")
     print()
+    print(f"dump_state in a row: microseconds of CPU per move's dump ({args.row} moves a game)")
+    row = {
+        key: dumps_in_a_row(game, key, args.row, args.rounds)
+        for key, game in sorted(load_games().items())
+    }
+    print(
+        ", ".join(f"{k} {v:.1f}" for k, v in row.items())
+        + f"; mean {sum(row.values()) / len(row):.1f}"
+    )
+    print()
     print(f"waiting seats' views after a move of {args.games} random games a game")
     print("| game | unchanged but for the version | changed |")
     print("|---|---:|---:|")
@@ -94,6 +109,32 @@ def main(argv: list[str] | None = None) -> int:
         same, changed = unchanged_views(game, key, args.games)
         print(f"| {key} | {same} | {changed} |")
     return 0
+
+
+def dumps_in_a_row(game: Any, key: str, moves: int, rounds: int) -> float:
+    """The fastest round's CPU microseconds per ``dump_state`` of each state of one random game,
+    move after move (new states built beforehand: only the dumps are timed)."""
+    seats = [f"s{i}" for i in range(PLAYERS[key])]
+    rng = random.Random(11)
+    state = game.new(seats, "row", None)
+    states = []
+    for _ in range(moves):
+        movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
+        if not movers or game.is_over(state):
+            break
+        seat = rng.choice(movers)
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        states.append(state)
+    best = float("inf")
+    for _ in range(rounds):
+        replay = [game.copy_state(s) for s in states]  # (the same log nodes: as a new game's)
+        if hasattr(sys.modules.get("games.core.eventlog"), "LOG_DUMPS"):
+            sys.modules["games.core.eventlog"].LOG_DUMPS._kept.clear()  # type: ignore[attr-defined]
+        start = time.process_time()
+        for each in replay:
+            game.dump_state(each)
+        best = min(best, (time.process_time() - start) / len(replay))
+    return best * 1e6
 
 
 def unchanged_views(game: Any, key: str, games: int) -> tuple[int, int]:

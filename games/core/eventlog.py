@@ -227,21 +227,74 @@ def stored_json(state: Any) -> str:
     """A logged state's stored JSON (``Game.dump_state``), the text its ``model_dump_json``
     writes: pydantic writes the fields, orjson the log and its versions (pydantic calls a Python
     serializer per event and writes its dict by inference: ~40 % of a dump; both write compact
-    UTF-8 JSON, and the text is the same). A state without a log, or an event parameter orjson
-    does not write (a set, a non-string key, a huge int), is written by pydantic alone."""
+    UTF-8 JSON, and the text is the same). The log's events are encoded once each
+    (``LOG_DUMPS``): a move's dump reuses its previous state's. A state without a log, or an
+    event parameter orjson does not write (a set, a non-string key, a huge int), is written by
+    pydantic alone."""
     dump = state.model_dump_json
     if not isinstance(state, LogReader):
         return str(dump())
-    entries = state.log_entries()
     try:
-        log = orjson.dumps(
-            [{"code": e[0], "seat": e[1], "params": e[2], "to": e[3]} for _, e in entries]
-        )
+        log, versions = LOG_DUMPS.log_json(state)
     except TypeError:  # orjson.JSONEncodeError
         return str(dump())
     fields = str(dump(exclude=_LOG_FIELDS))
-    versions = orjson.dumps([v for v, _ in entries])
-    return f'{fields[:-1]},"log":{log.decode()},"log_versions":{versions.decode()}}}'
+    return f'{fields[:-1]},"log":{log},"log_versions":{versions}}}'
+
+
+def _event_json(e: Event) -> bytes:
+    return orjson.dumps({"code": e[0], "seat": e[1], "params": e[2], "to": e[3]})
+
+
+class LogDumps:
+    """The JSON of the latest logs dumped, by their newest node (at most ``bound``, the oldest
+    dropped first): a move's log is its previous state's chain plus the move's events, so its
+    dump encodes only those and joins the rest. A node's log never changes (a chain of
+    immutable tuples), and each kept node is held, so its ``id`` names it while it is kept.
+    Per process; a busy bot's tables need one each (~5 KB)."""
+
+    # How far back a dump looks for a node dumped before: a move adds a few events.
+    LOOK_BACK = 16
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
+        self._kept: dict[int, tuple[EventLog, list[bytes], list[int]]] = {}
+
+    def log_json(self, state: LogReader) -> tuple[str, str]:
+        """(the ``log`` array's JSON, the ``log_versions`` array's JSON) of ``state``."""
+        log, size = state.log_raw, state.log_size
+        newer: list[tuple[int, Event]] = []
+        node, kept = log, self._kept
+        found = None
+        while len(node) == 4 and len(newer) < self.LOOK_BACK:
+            found = kept.get(id(node))
+            if found is not None and found[0] is node:
+                break
+            found = None
+            newer.append((node[2], node[3]))
+            node = node[0]
+        if found is None:
+            entries = state.log_entries()
+            events = [_event_json(e) for _, e in entries]
+            versions = [v for v, _ in entries]
+        else:
+            newer.reverse()
+            events = found[1] + [_event_json(e) for _, e in newer]
+            versions = found[2] + [v for v, _ in newer]
+            if len(events) > size:
+                events, versions = events[-size:], versions[-size:]
+        if len(log) == 4:
+            if len(kept) >= self.bound:
+                try:
+                    del kept[next(iter(kept))]
+                except (KeyError, RuntimeError, StopIteration):
+                    pass  # another thread (a test's inline worker) evicted it meanwhile
+            kept[id(log)] = (log, events, versions)
+        return "[" + b",".join(events).decode() + "]", orjson.dumps(versions).decode()
+
+
+# A cache, as the catalogues' (``bot.i18n``): one entry per table playing, bounded.
+LOG_DUMPS = LogDumps(4096)
 
 
 class LogReader:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -77,7 +78,19 @@ class Seal(BaseModel):
 def seal_in(meta: dict[str, Any]) -> Seal | None:
     """The seal a table's ``meta`` holds; None for a table started before deals were sealed."""
     stored = meta.get(SEAL_META)
-    return Seal.model_validate(stored) if stored else None
+    if not stored:
+        return None
+    try:  # (a table's public message reads it at every move: validated once)
+        return _validated_seal(tuple(stored.items()))
+    except (AttributeError, TypeError):  # not a mapping of plain values: validated as it is
+        return Seal.model_validate(stored)
+
+
+# A seal is a frozen value, so one instance per stored content serves every reader. Bounded:
+# one a sealed table playing.
+@lru_cache(maxsize=4096)
+def _validated_seal(items: tuple[tuple[Any, Any], ...]) -> Seal:
+    return Seal.model_validate(dict(items))
 
 
 def seal(game: Game, first_state: Any, seed: str, salt: str) -> Seal:

@@ -1,0 +1,54 @@
+"""A log's stored JSON built from its previous state's (``games.core.eventlog.LogDumps``): the
+very text pydantic writes, move after move, across the log's compactions, for states that
+branch from one state, for a state loaded from storage, and with its cache full."""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import import_module
+
+import pytest
+
+from games.core.eventlog import LogDumps, LogReader
+
+KEYS = ("amapatolli", "chupate2", "macarena", "maquiavelo", "triad")
+
+
+def _pydantic_log(state: LogReader) -> tuple[list, list]:
+    data = json.loads(state.model_dump_json())  # type: ignore[attr-defined]
+    return data["log"], data["log_versions"]
+
+
+def _dumped(dumps: LogDumps, state: LogReader) -> tuple[list, list]:
+    log, versions = dumps.log_json(state)
+    return json.loads(log), json.loads(versions)
+
+
+@pytest.mark.parametrize("bound", [1, 3, 4096])
+@pytest.mark.parametrize("key", KEYS)
+def test_a_log_dumped_move_after_move_is_pydantics(key, bound):
+    game = import_module(f"games.{key}").GAME
+    seats = [f"s{i}" for i in range(2 if key == "triad" else 3)]
+    dumps = LogDumps(bound)
+    rng = random.Random(3)
+    # three tables at once (their dumps share the cache) and, at each move, a second branch
+    # from the same state (two states extending one node)
+    states = [game.new(seats, f"dumps-{key}-{n}") for n in range(3)]
+    moves = 0
+    while moves < 400 and not all(game.is_over(s) for s in states):
+        for i, state in enumerate(states):
+            if game.is_over(state):
+                continue
+            seat = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))[0]
+            legal = game.legal_actions(state, seat)
+            branch, _ = game.apply(state, seat, rng.choice(legal))
+            states[i], _ = game.apply(state, seat, rng.choice(legal))
+            for each in (branch, states[i], state):
+                assert _dumped(dumps, each) == _pydantic_log(each)
+            moves += 1
+        if moves % 40 == 0:  # as loaded from storage: an older part packed
+            loaded = game.load_state(game.dump_state(states[0]))
+            assert _dumped(dumps, loaded) == _pydantic_log(loaded)
+            states[0] = loaded
+    assert len(dumps._kept) <= bound
