@@ -80,7 +80,7 @@ class MesaTree(app_commands.CommandTree):
         # Before any answer: a kill after "thinking" leaves a trace.
         await bot.pending_commands.record(interaction)
         if interaction.channel_id is not None:
-            await bot.tables.registry.ensure_channel(str(interaction.channel_id))
+            await bot.tables.registry.load_channel(str(interaction.channel_id))
         return True
 
     async def _call(self, interaction: discord.Interaction) -> None:

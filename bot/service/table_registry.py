@@ -78,10 +78,15 @@ class TableRegistry:
 
     async def ensure_channel(self, channel_id: str) -> Table | None:
         """The channel's open table, loaded if needed."""
+        await self.load_channel(channel_id)
+        return self.in_channel(channel_id)
+
+    async def load_channel(self, channel_id: str) -> None:
+        """Load the channel's open table if start-up left it unloaded; nothing else (a slash
+        command's check: ``in_channel`` walks every open table, issue 29)."""
         table_id = self._by_channel.get(channel_id)
         if table_id is not None and table_id in self._unloaded:
             await self.ensure(table_id)
-        return self.in_channel(channel_id)
 
     async def ensure_guild(self, guild_id: str) -> list[Table]:
         """Every open table of the guild, loading those start-up left unloaded (/tables)."""

@@ -58,6 +58,14 @@ class DmGate:
         """Whether ``seat``'s DMs are known closed (the turn mention names them)."""
         return not seat.isdigit() or (await self._get(seat)).closed
 
+    def known_closed(self, seat: str) -> bool | None:
+        """``marked_closed`` when this process knows it without reading the store; None when
+        it does not."""
+        if not seat.isdigit():
+            return True
+        known = self._known.get(seat)
+        return None if known is None else known.closed
+
     async def blocked(self, seat: str) -> bool:
         """Whether not to DM ``seat`` now: closed, and the next try is not due yet. When it is
         due, the DMs go out (a try) until one is refused or delivered."""

@@ -64,7 +64,7 @@ class DiscordTableListener:
         self.kit = ViewKit(bot, pacer if pacer is not None else RequestPacer(0))
         self.kit.represent = self.represent
         self.private = PrivateViews(self.kit)
-        self.mentions = TurnMentions(self.kit, self.private.spares_dm)
+        self.mentions = TurnMentions(self.kit, self.private.spares_dm, self.private.spares_dm_now)
         self.public = PublicTable(self.kit, self.mentions.named)
         self.ephemerals = self.kit.ephemerals
         self.tokens = self.kit.tokens

@@ -28,6 +28,8 @@ class TurnMentions:
     k: ViewKit
     # (table, seat): whether no DM tells them of their turn there
     _spared: Callable[[int, str], Awaitable[bool]] | None = None
+    # the same when known without a wait (None: not known yet)
+    _spared_now: Callable[[int, str], bool | None] | None = None
     _slots: dict[int, Slot] = field(init=False, default_factory=dict)
 
     async def named(self, table: Table, seat: str) -> bool:
@@ -38,6 +40,16 @@ class TurnMentions:
         if await self.k.dms.marked_closed(seat):
             return True
         return self._spared is not None and await self._spared(table.id, seat)
+
+    def _named_now(self, table: Table, seat: str) -> bool | None:
+        """``named`` when known without a wait (what the DM gate and where the player plays
+        already know); None when only ``named`` can tell."""
+        if table.interaction_only:
+            return True
+        closed = self.k.dms.known_closed(seat)
+        if closed is None or closed:
+            return closed
+        return None if self._spared_now is None else self._spared_now(table.id, seat)
 
     def _watching(self, table_id: int, seat: str) -> bool:
         """Whether ``seat`` is playing at this table right now, so that no mention names them.
@@ -74,12 +86,16 @@ class TurnMentions:
             self._slots.pop(table.id, None)  # its worker deletes the last mention
 
     def _may_name(self, table: Table, over: bool) -> bool:
-        """Whether a seat to act may be named: a person not watching (``named`` decides)."""
+        """Whether a seat to act may be named: a person not watching whom ``named`` may name
+        (one known to play from their open DMs is not: issue 29, a worker for ~half the
+        moves of DM players' tables, to find the same empty mention)."""
         if over or table.state is None:
             return False
         to_act = table.game.to_act(table.state)
         return any(
-            seat.id in to_act and not self._watching(table.id, seat.id)
+            seat.id in to_act
+            and not self._watching(table.id, seat.id)
+            and self._named_now(table, seat.id) is not False
             for seat in table.human_seats()
         )
 

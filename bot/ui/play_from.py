@@ -54,6 +54,16 @@ class PlayPlaces:
         """Whether ``seat`` plays from the tables (a computer seat does not)."""
         return await self._place(seat) is True
 
+    def known_from_tables(self, seat: str) -> bool | None:
+        """``from_tables`` when what this process knows of it is fresh (read or written under
+        ``REREAD_SECONDS`` ago); None when it would be read from the store."""
+        if not seat.isdigit():
+            return False
+        known = self._known.get(seat)
+        if known is None or self._clock() - known[1] >= REREAD_SECONDS:
+            return None
+        return known[0] is True
+
     async def needs_asking(self, seat: str) -> bool:
         """Whether the bot does not know yet where ``seat`` plays (they never chose, nor played
         from either place): they are asked when they join a table. False when the database is

@@ -279,6 +279,11 @@ class PrivateViews:
         spared = self._spares_now(table_id, seat)
         return spared if spared is not None else await self.k.places.from_tables(seat)
 
+    def spares_dm_now(self, table_id: int, seat: str) -> bool | None:
+        """``spares_dm`` when known without a wait (None: where they play must be read)."""
+        spared = self._spares_now(table_id, seat)
+        return spared if spared is not None else self.k.places.known_from_tables(seat)
+
     def _spares_now(self, table_id: int, seat: str) -> bool | None:
         """``spares_dm`` when this process knows it at once; None: where they play decides."""
         slot = self._slots.get((table_id, seat))

@@ -127,3 +127,29 @@ async def test_overdue_deadlines_are_spread_and_unloaded_tables_wake_and_play_th
         assert [r.by_timer for r in rows] == [False, True]  # one timer move each, none twice
     await service.close()
     await db.close()
+
+
+async def test_a_channel_load_loads_that_channels_table_alone(tmp_path):
+    """A slash command's check (``MesaTree.interaction_check``) loads the channel's table if
+    start-up left it unloaded, and nothing else: no table of another channel is loaded, and a
+    channel without a table loads none."""
+    path = tmp_path / "w.db"
+    ids = await _playing_tables(path, 3)  # channels c0, c1, c2; deadlines ahead: none wakes
+    sleeps = Sleeps()
+    db, service = await _service(path, sleep=sleeps, clock=lambda: MOVED_AT)
+    assert await service.load(lazy=True) == []
+    registry = service.registry
+    assert registry.unloaded_count == 3
+
+    await registry.load_channel("nowhere")
+    assert registry.unloaded_count == 3
+    await registry.load_channel("c1")
+    assert registry.unloaded_count == 2
+    assert registry.find(ids[1]) is not None
+    assert registry.find(ids[0]) is None and registry.find(ids[2]) is None
+    assert registry.in_channel("c1") is registry.find(ids[1])
+    await registry.load_channel("c1")  # loaded already: the same table
+    assert registry.unloaded_count == 2
+    assert registry.in_channel("c1") is registry.find(ids[1])
+    await service.close()
+    await db.close()
