@@ -8,6 +8,7 @@ below the noise of CPU time on a shared 2-core machine.
 
 A VARIANT is the start of a kind's name in ``bench/profile_requests.py`` (the bot's own
 request paths: ``--bot-root`` for another tree's) or of a row's in ``profile_session_options``
+or ``profile_transports`` (the candidate HTTP clients: ``aiohttp``, ``lean``, ``curl_cffi``, ``bot.ui``)
 (default: the token edit, a click's update, a deferred update). Needs valgrind. Figures only.
 """
 
@@ -48,6 +49,11 @@ def run_variant(name: str, count: int, port: int, bot_root: str, ready: int) -> 
             work, sessions = await variants(base)
             sessions.append(session)
             prepare = _nothing
+        if not any(label.startswith(name) for label in work):
+            from bench.profile_transports import variants as transports
+
+            work, more = await transports(base)
+            sessions += more
         chosen = next(send for label, send in work.items() if label.startswith(name))
         prepare(ready)  # the clicks callbacks answer: as many in both counts, so they cancel out
         for _ in range(50):  # connections opened, caches filled: in both counts alike
@@ -55,7 +61,9 @@ def run_variant(name: str, count: int, port: int, bot_root: str, ready: int) -> 
         for _ in range(count):
             await chosen()
         for opened in sessions:
-            await opened.close()
+            closed = opened.close()
+            if asyncio.iscoroutine(closed):
+                await closed
 
     with asyncio.Runner(loop_factory=_factory("uvloop")) as runner:
         runner.run(go())

@@ -1,11 +1,13 @@
 """The bot's own token requests go without aiohttp's per-request timer (issue 29): under the
 gate (``http_gate.exempt_request``) they are guarded together by its ``Overdue``, which still
 ends a request Discord never answers with the ``TimeoutError`` aiohttp's total timeout raised,
-and leaves every other request, and anyone else's cancellation, as they were."""
+and leaves every other request, and anyone else's cancellation, as they were. Each test runs
+on both transports of the gate: aiohttp's session and the lean one (``bot/ui/token_wire.py``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
@@ -18,6 +20,7 @@ from yarl import URL
 
 from bot.ui import payload as sending
 from bot.ui.http_gate import GatedSession, Overdue, exempt_request
+from bot.ui.token_wire import TokenWire
 
 HANG_GUARD = 30.0  # seconds: only against a hang of the test itself, never reached when it passes
 
@@ -63,10 +66,27 @@ async def server() -> AsyncIterator[Server]:
         await runner.cleanup()
 
 
-@pytest.fixture
-async def gate() -> AsyncIterator[GatedSession]:
+@pytest.fixture(params=["aiohttp", "wire"])
+def transport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@contextlib.asynccontextmanager
+async def _gated(transport: str) -> AsyncIterator[GatedSession]:
+    """The gate around a session of its own, its token requests on ``transport``."""
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-        gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+        wire = TokenWire() if transport == "wire" else None
+        gated = GatedSession(session, pacer=lambda: None, wire=wire)  # type: ignore[arg-type,return-value]
+        try:
+            yield gated
+        finally:
+            if wire is not None:
+                await wire.close()
+
+
+@pytest.fixture
+async def gate(transport: str) -> AsyncIterator[GatedSession]:
+    async with _gated(transport) as gated:
         gated.overdue = Overdue(limit=0.2, every=0.05)  # short, so the test needs no 300 s
         yield gated
 
@@ -108,9 +128,8 @@ async def test_the_timeout_leaves_its_task_uncancelled(server: Server, gate: Gat
     assert outcome == "cancelling 0"
 
 
-async def test_answered_requests_are_left_alone(server: Server):
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-        gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+async def test_answered_requests_are_left_alone(server: Server, transport: str):
+    async with _gated(transport) as gated:
         # checked often while they are in flight, but none is old enough (a loaded machine
         # answers well within the limit)
         gated.overdue = Overdue(limit=2 * HANG_GUARD, every=0.01)
@@ -125,9 +144,8 @@ async def test_answered_requests_are_left_alone(server: Server):
         assert current is not None and current.cancelling() == 0
 
 
-async def test_anyone_elses_cancellation_stays_a_cancellation(server: Server):
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-        gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+async def test_anyone_elses_cancellation_stays_a_cancellation(server: Server, transport: str):
+    async with _gated(transport) as gated:
         task = asyncio.ensure_future(_post(gated, server.url("/hang")))
         await asyncio.wait_for(server.arrived.wait(), HANG_GUARD)
         task.cancel()

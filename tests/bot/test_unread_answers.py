@@ -1,7 +1,8 @@
 """A token request's answer nobody reads (``bot/ui/payload.py``'s ``send``, issue 29) is left
 unread once it has arrived whole, and read to its end while it is still arriving: either way
 the connection goes back to aiohttp's pool and serves the next request (a connection closed
-per request would cost a new one each time)."""
+per request would cost a new one each time). Each test runs on both transports of the gate:
+aiohttp's session and the lean one (``bot/ui/token_wire.py``), which must answer alike."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from discord.http import MultipartParameters
 
 from bot.ui import payload as sending
 from bot.ui.http_gate import GatedSession
+from bot.ui.token_wire import TokenWire
 
 JSON = "application/json"
 HANG_GUARD = 30.0  # seconds: only against a hang of the test itself
@@ -75,10 +77,24 @@ async def _edit(session: Any) -> None:
     await sending.send("PATCH", url, (1, "tok"), params, session=session)
 
 
+@pytest.fixture(params=["aiohttp", "wire"])
+def transport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def _gated(session: aiohttp.ClientSession, transport: str) -> GatedSession:
+    """The gate around ``session``, its token requests on ``transport``."""
+    wire = TokenWire() if transport == "wire" else None
+    return GatedSession(session, pacer=lambda: None, wire=wire)  # type: ignore[arg-type,return-value]
+
+
 @pytest.fixture
-async def gate() -> AsyncIterator[GatedSession]:
+async def gate(transport: str) -> AsyncIterator[GatedSession]:
     async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-        yield GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+        gated = _gated(session, transport)
+        yield gated
+        if gated.wire is not None:
+            await gated.wire.close()
 
 
 async def test_whole_answers_leave_their_connection_to_the_next_request(
@@ -122,7 +138,9 @@ class Refusing:
 
 
 async def _refused(
-    answers: list[tuple[int, dict[str, Any], dict[str, str]]], monkeypatch: pytest.MonkeyPatch
+    answers: list[tuple[int, dict[str, Any], dict[str, str]]],
+    monkeypatch: pytest.MonkeyPatch,
+    transport: str,
 ) -> tuple[BaseException | None, int]:
     """What a token edit raised (None if nothing) against ``answers``, and the requests sent."""
     refusing = Refusing(answers)
@@ -137,11 +155,14 @@ async def _refused(
     raised: BaseException | None = None
     try:
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
-            gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+            gated = _gated(session, transport)
             try:
                 await asyncio.wait_for(_edit(gated), HANG_GUARD)
             except discord.HTTPException as exc:
                 raised = exc
+            finally:
+                if gated.wire is not None:
+                    await gated.wire.close()
     finally:
         await runner.cleanup()
     return raised, refusing.seen
@@ -151,9 +172,10 @@ LIMITED = (429, {"message": "limited", "retry_after": 0.01, "global": False}, {"
 
 
 async def test_discords_429_and_5xx_are_waited_out_and_sent_again(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, transport: str
 ):
-    raised, seen = await _refused([LIMITED, (502, {"message": "bad gateway"}, {})], monkeypatch)
+    answers = [LIMITED, (502, {"message": "bad gateway"}, {})]
+    raised, seen = await _refused(answers, monkeypatch, transport)
     assert raised is None
     assert seen == 3
 
@@ -171,8 +193,9 @@ async def test_a_refusal_is_raised_as_discord_py_raises_it(
     answer: tuple[int, dict[str, Any], dict[str, str]],
     error: type[discord.HTTPException],
     monkeypatch: pytest.MonkeyPatch,
+    transport: str,
 ):
-    raised, seen = await _refused([answer], monkeypatch)
+    raised, seen = await _refused([answer], monkeypatch, transport)
     assert type(raised) is error and seen == 1
     assert isinstance(raised, discord.HTTPException)
     assert raised.status == answer[0]

@@ -46,7 +46,8 @@ SEED = "e2e-big-0223"  # 7-card hands
 # player plays (bot/ui/play_from.py: a DM click makes a channel player a DM player again).
 # 50 with the deal's commitment on every public table (issue 30.3, bot/ui/fairness.py).
 # 49 in session 14: the listeners' fan-out lives in bot/service/notify.py (listeners.py gone).
-MAX_PATH_FILES = 49
+# 50 in session 21: the token requests' own HTTP transport (bot/ui/token_wire.py, issue 29).
+MAX_PATH_FILES = 50
 # was 7 (find 4, ensure 2, get 1) before the click carried its table, then 2 (the in-place
 # answer looked the table up again: it differed from the carried one only once the move had
 # ended the game and the table was released, which the answer now reads from the table itself)

@@ -1,0 +1,356 @@
+"""A lean HTTP/1.1 keep-alive client for the bot's own interaction-token requests (issue 29).
+
+A click's callback and a token edit (``bot/ui/payload.py``, ~3 per move) cost ~330 k
+instructions (~90 µs) each in aiohttp + uvloop, and no public aiohttp option cuts that
+(``bench/profile_transports.py``, ``bench/count_request_instructions.py``). Here the same request
+is one prebuilt ``bytes`` written on the loop's own transport, and its answer is parsed by
+httptools (llhttp, uvicorn's parser), over a pool of keep-alive connections per origin.
+
+What it does as aiohttp does, and what it does not:
+- TLS with ``ssl.create_default_context()`` (aiohttp's default: the system's CAs, hostname
+  checked) and SNI; HTTP/1.1 keep-alive; ``Content-Length``, chunked and read-to-close answers;
+  an answer's ``Connection: close`` (or HTTP/1.0) closes its connection after it.
+- The headers aiohttp adds (``Host``, ``Accept``, ``User-Agent``, ``Content-Length``) less
+  ``Accept-Encoding``: nothing to decompress (an answer is read only for its error's JSON);
+  one compressed all the same is inflated.
+- A connection the peer closed while idle is dropped and the request goes on another one: a
+  request is sent again ONLY when nothing of it was written. Once written, a connection lost
+  before the answer raises as aiohttp raises (``ServerDisconnectedError``, ``ClientOSError``),
+  for a POST callback (Discord may have taken it: a second one is refused as already
+  acknowledged) and a PATCH edit alike (aiohttp retries neither: not idempotent methods).
+- Connection errors are aiohttp's (``ClientConnectorError``, ``ConnectionTimeoutError`` after
+  ``connect_timeout`` s: aiohttp's ``sock_connect`` of ``http_gate.UNTIMED``); the request's
+  overall limit is the gate's ``Overdue``; a cancelled request closes its connection.
+- No proxy, cookies, redirects nor 100-continue: the caller (``http_gate.exempt_request``)
+  leaves requests through a proxy to aiohttp, and Discord's API answers none of the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+import sys
+import time
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import aiohttp
+import httptools
+from aiohttp.client_reqrep import ConnectionKey
+from multidict import CIMultiDict, CIMultiDictProxy
+from yarl import URL
+
+# aiohttp's own User-Agent: Discord sees the same client whichever way a request goes.
+USER_AGENT = f"Python/{sys.version_info[0]}.{sys.version_info[1]} aiohttp/{aiohttp.__version__}"
+IDLE_LIMIT = 15.0  # s an idle connection is kept (aiohttp's keepalive_timeout)
+IDLE_KEPT = 64  # idle connections kept per origin; more are closed when they come back
+
+
+class Answer:
+    """A whole answer: what ``payload.send`` and discord.py's errors read of an aiohttp
+    response (``status``, ``reason``, ``headers``, ``read()``, ``content.is_eof()``)."""
+
+    __slots__ = ("status", "reason", "_raw_headers", "_headers", "body")
+
+    def __init__(
+        self, status: int, reason: str, raw_headers: list[tuple[bytes, bytes]], body: bytes
+    ) -> None:
+        self.status = status
+        self.reason = reason
+        self._raw_headers = raw_headers
+        self._headers: CIMultiDictProxy[str] | None = None
+        self.body = body
+
+    @property
+    def headers(self) -> CIMultiDictProxy[str]:
+        """Built when read (a 2xx's are seldom): aiohttp's ``CIMultiDictProxy``."""
+        if self._headers is None:
+            self._headers = CIMultiDictProxy(
+                CIMultiDict(
+                    (n.decode("latin-1"), v.decode("latin-1")) for n, v in self._raw_headers
+                )
+            )
+        return self._headers
+
+    @property
+    def content(self) -> Answer:
+        return self  # its body has arrived whole (``content.is_eof()``)
+
+    def is_eof(self) -> bool:
+        return True
+
+    async def read(self) -> bytes:
+        return self.body
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self.body.decode(encoding, errors="replace")
+
+
+class _Connection(asyncio.Protocol):
+    """One keep-alive connection: one request at a time, its answer parsed as it arrives."""
+
+    def __init__(self) -> None:
+        self.parser = httptools.HttpResponseParser(self)
+        self.transport: asyncio.Transport | None = None
+        self.closed = False
+        self.idle_since = 0.0
+        self._waiter: asyncio.Future[Answer] | None = None
+        self._reason = b""
+        self._headers: list[tuple[bytes, bytes]] = []
+        self._body: list[bytes] = []
+        self._headers_done = False
+        self._to_close = False  # no length nor chunks: the body ends with the connection
+
+    # ----- the connection -------------------------------------------------------------------
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        raw = transport.get_extra_info("socket")
+        if raw is not None:
+            try:
+                raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as aiohttp does
+            except (OSError, AttributeError):
+                pass
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiter is None:  # nothing asked: a peer that talks out of turn is left
+            self.close()
+            return
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            self._fail(aiohttp.ClientPayloadError(f"bad answer from Discord: {exc}"))
+            self.close()
+
+    def eof_received(self) -> bool:
+        self.closed = True
+        return False  # the transport closes itself
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self._waiter is None:
+            return
+        if exc is None and self._to_close and self._headers_done:
+            self._complete()  # a read-to-close body ends here
+            return
+        if isinstance(exc, OSError):
+            self._fail(aiohttp.ClientOSError(*exc.args))
+        else:
+            self._fail(aiohttp.ServerDisconnectedError())
+
+    def close(self) -> None:
+        self.closed = True
+        if self.transport is not None:
+            self.transport.close()
+
+    # ----- one exchange ---------------------------------------------------------------------
+    def send(self, request: bytes) -> asyncio.Future[Answer]:
+        """Write ``request``; the answer's future (nothing of the request is written when the
+        connection is closed: the caller checks ``closed`` first)."""
+        assert self.transport is not None
+        waiter: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._waiter = waiter
+        self._reason, self._headers, self._body = b"", [], []
+        self._headers_done = self._to_close = False
+        self.transport.write(request)
+        return waiter
+
+    def _fail(self, exc: BaseException) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(exc)
+
+    def _complete(self) -> None:
+        waiter, self._waiter = self._waiter, None
+        if not self.parser.should_keep_alive() or self._to_close:
+            self.close()  # Connection: close, HTTP/1.0, or a body ended by the close
+        body = b"".join(self._body) if len(self._body) != 1 else self._body[0]
+        answer = Answer(
+            self.parser.get_status_code(), self._reason.decode("latin-1"), self._headers, body
+        )
+        if waiter is not None and not waiter.done():
+            waiter.set_result(answer)
+
+    # ----- httptools' callbacks -------------------------------------------------------------
+    def on_status(self, status: bytes) -> None:
+        self._reason += status
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._headers.append((name, value))
+
+    def on_headers_complete(self) -> None:
+        self._headers_done = True
+        status = self.parser.get_status_code()
+        if status < 200 and status != 101:
+            return  # an interim answer (1xx): its headers are not the answer's
+        framed = any(
+            name.lower() in (b"content-length", b"transfer-encoding") for name, _ in self._headers
+        )
+        self._to_close = not framed and status not in (204, 304)
+
+    def on_body(self, body: bytes) -> None:
+        self._body.append(body)
+
+    def on_message_complete(self) -> None:
+        if self.parser.get_status_code() < 200:
+            self._reason, self._headers, self._body = b"", [], []
+            self._headers_done = False
+            return
+        self._complete()
+
+
+class _Origin:
+    """Connections to one scheme://host:port, and the start of every request's bytes."""
+
+    def __init__(self, url: URL, wire: TokenWire) -> None:
+        self.host = url.raw_host or ""
+        self.port = url.port or (443 if url.scheme == "https" else 80)
+        self.tls = url.scheme == "https"
+        self.wire = wire
+        self.idle: list[_Connection] = []
+        host = self.host if url.is_default_port() else f"{self.host}:{self.port}"
+        self.fixed = f"Host: {host}\r\nAccept: */*\r\nUser-Agent: {USER_AGENT}\r\n".encode(
+            "latin-1"
+        )
+
+    async def connection(self) -> _Connection:
+        """An idle connection still open and fresh, else a new one."""
+        now = time.monotonic()
+        while self.idle:
+            conn = self.idle.pop()
+            if not conn.closed and now - conn.idle_since < IDLE_LIMIT:
+                return conn
+            conn.close()
+        return await self._open()
+
+    async def _open(self) -> _Connection:
+        loop = asyncio.get_running_loop()
+        context = self.wire.ssl_context() if self.tls else None
+        try:
+            async with asyncio.timeout(self.wire.connect_timeout):
+                _, conn = await loop.create_connection(
+                    _Connection,
+                    self.host,
+                    self.port,
+                    ssl=context,
+                    server_hostname=self.host if context is not None else None,
+                )
+        except TimeoutError as exc:
+            raise aiohttp.ConnectionTimeoutError(
+                f"Connection timeout to host {self.host}:{self.port}"
+            ) from exc
+        except ssl.SSLCertVerificationError as exc:
+            raise aiohttp.ClientConnectorCertificateError(self._key(context), exc) from exc
+        except OSError as exc:
+            raise aiohttp.ClientConnectorError(self._key(context), exc) from exc
+        return conn
+
+    def _key(self, context: ssl.SSLContext | None) -> ConnectionKey:
+        return ConnectionKey(
+            self.host, self.port, self.tls, context or True, None, None, None, None
+        )
+
+    def back(self, conn: _Connection) -> None:
+        """A connection whose exchange ended: kept for the next request if it may be."""
+        if conn.closed:
+            return
+        if len(self.idle) >= IDLE_KEPT:
+            conn.close()
+            return
+        conn.idle_since = time.monotonic()
+        self.idle.append(conn)
+
+
+class TokenWire:
+    """Pools of keep-alive connections per origin, for requests whose whole answer is read
+    before it is handed over (``request``). One per bot (``http_gate.install``)."""
+
+    def __init__(
+        self, *, ssl_context: ssl.SSLContext | None = None, connect_timeout: float = 30.0
+    ) -> None:
+        self._ssl = ssl_context
+        self.connect_timeout = connect_timeout
+        self._origins: dict[tuple[str, str, int | None], _Origin] = {}
+
+    def ssl_context(self) -> ssl.SSLContext:
+        if self._ssl is None:
+            self._ssl = ssl.create_default_context()
+        return self._ssl
+
+    def request(
+        self, method: str, url: URL, data: bytes | None, headers: Mapping[str, str]
+    ) -> WireRequest:
+        """``method url`` with body ``data`` and ``headers`` (beside the fixed ones), used as
+        ``async with`` like aiohttp's ``session.request``: the whole answer inside."""
+        return WireRequest(self, method, url, data, headers)
+
+    def origin(self, url: URL) -> _Origin:
+        key = (url.scheme, url.raw_host or "", url.port)
+        found = self._origins.get(key)
+        if found is None:
+            found = self._origins[key] = _Origin(url, self)
+        return found
+
+    async def exchange(
+        self, method: str, url: URL, data: bytes | None, headers: Mapping[str, str]
+    ) -> Answer:
+        origin = self.origin(url)
+        body = data or b""
+        head = [f"{method} {url.raw_path_qs} HTTP/1.1\r\n".encode("latin-1"), origin.fixed]
+        for name, value in headers.items():
+            head.append(f"{name}: {value}\r\n".encode("latin-1"))
+        head.append(b"Content-Length: %d\r\n\r\n" % len(body))
+        head.append(body)
+        request = b"".join(head)
+        conn = await origin.connection()
+        # ``connection`` gives an open one: nothing awaited since, so nothing of this request
+        # was written anywhere else; from here on, it is written
+        waiter = conn.send(request)
+        try:
+            answer = await waiter
+        except BaseException:
+            conn.close()  # mid-exchange (cancelled, lost): its state is unknown
+            raise
+        origin.back(conn)
+        return _inflated(answer)
+
+    async def close(self) -> None:
+        for origin in self._origins.values():
+            for conn in origin.idle:
+                conn.close()
+            origin.idle.clear()
+        self._origins.clear()
+
+
+def _inflated(answer: Answer) -> Answer:
+    """An answer compressed although nobody asked (no ``Accept-Encoding``): inflated."""
+    if not answer.body or not any(n.lower() == b"content-encoding" for n, _ in answer._raw_headers):
+        return answer
+    coding = answer.headers.get("Content-Encoding", "").lower()
+    if coding in ("gzip", "deflate"):
+        answer.body = zlib.decompress(answer.body, wbits=47)  # 47: gzip or zlib, told apart
+    return answer
+
+
+class WireRequest:
+    """``TokenWire.request(…)`` as ``async with``: the answer is whole when it is entered."""
+
+    __slots__ = ("_wire", "_args")
+
+    def __init__(
+        self,
+        wire: TokenWire,
+        method: str,
+        url: URL,
+        data: bytes | None,
+        headers: Mapping[str, str],
+    ) -> None:
+        self._wire = wire
+        self._args = (method, url, data, headers)
+
+    async def __aenter__(self) -> Answer:
+        return await self._wire.exchange(*self._args)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
