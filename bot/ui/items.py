@@ -757,11 +757,24 @@ async def _dispatch(
     except Exception:
         allow = False
     if not allow:
+        release_answered(interaction)
         return
     try:
         await item.callback(interaction)
     except Exception:
         log.exception("Ignoring exception in dynamic item callback for %r", item)
+    finally:
+        release_answered(interaction)
+
+
+def release_answered(interaction: discord.Interaction) -> None:
+    """Break discord.py's interaction <-> response cycle once the click is answered: it held
+    the interaction, its parsed message and components until a collection found them (most
+    of the cyclic garbage, ``bench/gc_census.py``), and, frozen while a token hook kept them,
+    until the thaw. Answered, the response reads its parent only to raise
+    ``InteractionResponded`` at a second answer, and does with None."""
+    if interaction.response.is_done():
+        interaction.response._parent = None  # type: ignore[assignment]
 
 
 def _clicked(
