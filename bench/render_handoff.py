@@ -1,6 +1,8 @@
 """What the bot hands a render worker per image: the job's pickled bytes and the CPU to pickle it
 (bot) and unpickle it (worker), with the whole view against the view cut to the renderer's
-declared inputs (``bot.ui.rendering.drawn_part``), per game's table image after random moves.
+declared inputs (``bot.ui.rendering.drawn_part``), both pickled as ``Connection.send`` pickles
+them, and the cut view pickled as the render pool does (``bot.pipe_workers.compact_dumps``),
+per game's table image after random moves.
 
     .venv/bin/python bench/render_handoff.py [--games 6] [--moves 40] [--repeat 200]
 
@@ -22,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from multiprocessing.reduction import ForkingPickler
 
+from bot.pipe_workers import compact_dumps
 from bot.registry import load_games
 from bot.ui.rendering import ImageRequest, _safe_render_args, image_inputs
 from tests.playouts import played
@@ -35,8 +38,13 @@ def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
 
 
 def _job(args: tuple[Any, ...]) -> bytes:
-    """The bytes ``bot.pipe_workers`` writes to a worker's pipe for one render."""
+    """The bytes ``Connection.send`` writes to a worker's pipe for one render."""
     return bytes(ForkingPickler.dumps((_safe_render_args, args)))
+
+
+def _compact_job(args: tuple[Any, ...]) -> bytes:
+    """The bytes the render pool writes to a worker's pipe for one render."""
+    return compact_dumps((_safe_render_args, args))
 
 
 def main() -> None:
@@ -48,13 +56,14 @@ def main() -> None:
     print(
         "| game | images | whole view: bytes, pickle ms, unpickle ms |"
         " declared inputs: bytes, cut + pickle ms, unpickle ms |"
+        " declared inputs, compact (the render pool's): bytes, cut + pickle ms, unpickle ms |"
     )
-    print("|---|---:|---|---|")
+    print("|---|---:|---|---|---|")
     for key, game in sorted(load_games().items()):
         inputs = image_inputs(key, "render_table")
         seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
         names = {s: f"Jugador {s}" for s in seats}
-        rows: dict[str, list[tuple[int, float, float]]] = {"whole": [], "cut": []}
+        rows: dict[str, list[tuple[int, float, float]]] = {"whole": [], "cut": [], "compact": []}
         for n in range(args.games):
             state = game.new(seats, f"handoff-{key}-{n}", None)
             rng = random.Random(n)
@@ -62,17 +71,21 @@ def main() -> None:
             view = game.view(state, None)
             whole = ImageRequest(key, "render_table", view, "es", names, "t.png")
             cut = ImageRequest(key, "render_table", view, "es", names, "t.png", inputs=inputs)
-            for label, request in (("whole", whole), ("cut", cut)):
-                data = _job(request.args)
-                sent = _cpu_ms(lambda r=request: _job(r.args), args.repeat)
+            for label, request, pickled in (
+                ("whole", whole, _job),
+                ("cut", cut, _job),
+                ("compact", cut, _compact_job),
+            ):
+                data = pickled(request.args)
+                sent = _cpu_ms(lambda r=request, p=pickled: p(r.args), args.repeat)
                 read = _cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
                 rows[label].append((len(data), sent, read))
         cells = []
-        for label in ("whole", "cut"):
+        for label in ("whole", "cut", "compact"):
             size, sent, read = (statistics.mean(r[i] for r in rows[label]) for i in range(3))
             cells.append(f"{size:.0f}, {sent:.3f}, {read:.3f}")
         shown = cells[1] if inputs is not None else "(no declared inputs)"
-        print(f"| {key} | {len(rows['whole'])} | {cells[0]} | {shown} |")
+        print(f"| {key} | {len(rows['whole'])} | {cells[0]} | {shown} | {cells[2]} |")
 
 
 if __name__ == "__main__":

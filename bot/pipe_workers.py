@@ -27,9 +27,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import io
 import itertools
 import multiprocessing
 import os
+import pickle
 import threading
 import time
 from collections import deque
@@ -40,6 +42,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from bot import metrics
 from bot.workers import InlineWorkers, Superseded, Workers, _worker_start
@@ -174,6 +178,50 @@ class _Meter:
         return out
 
 
+# A render job's view is a tree of pydantic models (a Triple Triad table: ~30). Pickled as they
+# are, each is ``copyreg.__newobj__`` and a state dict of four (its ``__dict__``, fields set,
+# extra, private: the fields set a set of its field names), built by pydantic's ``__getstate__``
+# in Python: a third of the job's pickling (issue 29). The render pool's jobs are pickled
+# compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields set only
+# when it is not every field it holds. Same objects unpickled (``tests/bot/test_pipe_workers.py``).
+def _model(cls: type[BaseModel], values: dict[str, Any], fields_set: set[str] | None) -> Any:
+    """A model unpickled: ``values`` as they were, without validation (pydantic's own
+    ``__setstate__`` does the same)."""
+    model = cls.__new__(cls)
+    _set_attribute(model, "__dict__", values)
+    _set_attribute(
+        model, "__pydantic_fields_set__", set(values) if fields_set is None else fields_set
+    )
+    _set_attribute(model, "__pydantic_extra__", None)
+    _set_attribute(model, "__pydantic_private__", None)
+    return model
+
+
+_set_attribute = object.__setattr__
+
+
+class _CompactPickler(ForkingPickler):
+    """``ForkingPickler`` with pydantic models in ``_model``'s compact form (models with extra
+    or private values pickled as pydantic pickles them)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if not isinstance(obj, BaseModel):
+            return NotImplemented
+        if obj.__pydantic_extra__ is not None or obj.__pydantic_private__ is not None:
+            return NotImplemented
+        values = obj.__dict__
+        fields_set = obj.__pydantic_fields_set__
+        return (_model, (type(obj), values, None if fields_set == values.keys() else fields_set))
+
+
+def compact_dumps(obj: Any) -> bytes:
+    """``obj`` pickled by ``_CompactPickler`` (what the render pool writes to a worker's pipe;
+    any unpickler reads it)."""
+    buffer = io.BytesIO()
+    _CompactPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(obj)
+    return buffer.getvalue()
+
+
 @dataclass(eq=False)
 class _State:
     loop: asyncio.AbstractEventLoop
@@ -201,6 +249,7 @@ class PipeWorkers(Workers):
         depth: int = DEPTH,
         metered: bool = True,
         behind_newest_only: bool = False,
+        compact: bool = True,
     ) -> None:
         super().__init__(size, initializer, name, niceness)
         self.depth = depth
@@ -211,6 +260,9 @@ class PipeWorkers(Workers):
         # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
         # pool's only, so the benches' figures per image count no search.
         self.metered = metered
+        # Whether jobs are pickled by ``compact_dumps`` (the render pool's views), else as
+        # ``Connection.send`` pickles them.
+        self.compact = compact
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -304,7 +356,10 @@ class PipeWorkers(Workers):
                 future.set_exception(Superseded())
                 continue
             try:
-                worker.conn.send((job.fn, job.args))
+                if self.compact:
+                    worker.conn.send_bytes(compact_dumps((job.fn, job.args)))
+                else:
+                    worker.conn.send((job.fn, job.args))
             except (EOFError, OSError) as exc:
                 error = BrokenProcessPool(f"a worker died: {exc!r}")
                 future.set_exception(error)
@@ -395,7 +450,14 @@ def create_workers(
     if size == 0:
         return InlineWorkers()
     return PipeWorkers(
-        size, initializer, name, niceness, SEARCH_DEPTH, metered=False, behind_newest_only=True
+        size,
+        initializer,
+        name,
+        niceness,
+        SEARCH_DEPTH,
+        metered=False,
+        behind_newest_only=True,
+        compact=False,
     )
 
 

@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.reduction import ForkingPickler
 
 import pytest
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from bot import metrics
 from bot.pipe_workers import (
@@ -25,12 +26,13 @@ from bot.pipe_workers import (
     STAGES,
     PipeWorkers,
     _Meter,
+    compact_dumps,
     create_workers,
 )
 from bot.ui.images.fonts import ENCODE_CPU
-from bot.ui.rendering import ImageRequest, Renderer, render_image
+from bot.ui.rendering import ImageRequest, Renderer, drawn_part, image_inputs, render_image
 from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
-from tests.bot.test_rendering import _request, _views
+from tests.bot.test_rendering import GAMES, _request, _views
 
 
 def _slow_pid(seconds: float) -> int:
@@ -106,6 +108,79 @@ async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
         assert await pool.render(request) == render_image(*request.args)
     finally:
         pool.close()
+
+
+def _same_models(ours, theirs) -> int:
+    """Asserts ``ours`` is ``theirs`` rebuilt: the same types, values and fields set, model by
+    model, all the way down; the number of models compared."""
+    assert type(ours) is type(theirs)
+    if isinstance(theirs, BaseModel):
+        assert ours.__pydantic_fields_set__ == theirs.__pydantic_fields_set__
+        assert (ours.__pydantic_extra__, ours.__pydantic_private__) == (
+            theirs.__pydantic_extra__,
+            theirs.__pydantic_private__,
+        )
+        assert list(ours.__dict__) == list(theirs.__dict__)
+        return 1 + sum(_same_models(ours.__dict__[k], v) for k, v in theirs.__dict__.items())
+    if isinstance(theirs, dict):
+        assert list(ours) == list(theirs)
+        return sum(_same_models(ours[k], v) for k, v in theirs.items())
+    if isinstance(theirs, list | tuple):
+        assert len(ours) == len(theirs)
+        return sum(_same_models(a, b) for a, b in zip(ours, theirs, strict=True))
+    assert ours == theirs
+    return 0
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_compact_job_unpickles_to_the_very_views_it_was_given(key):
+    """The render pool's pickling (``compact_dumps``: each model as its class, values and
+    fields set) gives back every view as it was, whole or cut to a renderer's inputs."""
+    _, views = _views(key, moves=12)
+    compared = 0
+    for _, view in views:
+        parts = [view] + [
+            drawn_part(view, inputs)
+            for function in ("render_table", "render_hand")
+            if (inputs := image_inputs(key, function)) is not None
+        ]
+        for part in parts:
+            job = (render_image, (key, "render_table", part, "es", {"1": "a"}, {}))
+            back = ForkingPickler.loads(compact_dumps(job))
+            assert back[0] is render_image and back[1][2] == part
+            compared += _same_models(back[1][2], part)
+            assert back[1][2].model_dump() == part.model_dump()
+    assert compared > len(views)
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    kept: int
+    _note: str = PrivateAttr(default="")
+
+
+class _Defaults(BaseModel):
+    given: int
+    default: list[int] = []
+
+
+def test_a_models_fields_set_survives_compact_pickling():
+    partly = _Defaults(given=1)  # ``default`` not set: pydantic's dumps tell it apart
+    for model in (partly, _Defaults(given=1, default=[2]), [partly, partly]):
+        back = ForkingPickler.loads(compact_dumps(model))
+        _same_models(back, model)
+    back = ForkingPickler.loads(compact_dumps(partly))
+    assert back.model_dump(exclude_unset=True) == {"given": 1}
+
+
+def test_a_model_with_extra_or_private_values_is_pickled_as_pydantic_pickles_it():
+    loose = _Loose(kept=1, more=[2])
+    loose._note = "private"
+    back = ForkingPickler.loads(compact_dumps({"x": loose}))["x"]
+    assert back == loose and back.more == [2] and back._note == "private"
+    plain = _Loose.model_construct(kept=3)  # nothing extra, its private values unset
+    assert ForkingPickler.loads(compact_dumps(plain)) == plain
 
 
 def _nothing() -> None:

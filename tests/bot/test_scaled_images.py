@@ -13,7 +13,18 @@ from PIL import Image, ImageChops, ImageDraw
 from bot.ui.amapatolli import images as amapatolli
 from bot.ui.chupate2 import images as chupate2
 from bot.ui.images.fonts import font
-from bot.ui.images.scaled import ScaledDraw, canvas, scaled_font, scaled_size, sprite, stamp
+from bot.ui.images.scaled import (
+    ScaledDraw,
+    Sprite,
+    canvas,
+    cut_out,
+    drawer,
+    paste,
+    scaled_font,
+    scaled_size,
+    sprite,
+    stamp,
+)
 from bot.ui.macarena import images as macarena
 from tests.playouts import random_states
 
@@ -235,3 +246,47 @@ def test_text_on_a_palette_canvas_needs_its_background():
     draw = ScaledDraw(ImageDraw.Draw(image), 0.5)
     with pytest.raises(ValueError, match="background"):
         draw.text((2, 2), "x", fill=INK, font=font(20))
+
+
+def _painted_masks(rng: random.Random):
+    """Sprites of every shape ``Sprite.pieces`` meets: rounded cards, shapes with holes and
+    bare rows, thin and small ones, an empty one."""
+    for _ in range(12):
+        w, h = rng.randint(20, 130), rng.randint(20, 130)
+        image = Image.new("RGBA", (w + 2, h + 2), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        colour = (rng.randrange(256), rng.randrange(256), rng.randrange(256), 255)
+        draw.rounded_rectangle((0, 0, w - 1, h - 1), rng.randint(0, 12), fill=colour)
+        if rng.random() < 0.5:  # a hole, or a bare band across it
+            x, y = rng.randrange(w), rng.randrange(h)
+            draw.rectangle((x, y, x + rng.randint(1, 9), y + rng.randint(1, 9)), fill=(0, 0, 0, 0))
+        if rng.random() < 0.3:
+            y = rng.randrange(h)
+            draw.rectangle((0, y, w, y + 2), fill=(0, 0, 0, 0))
+        yield image
+    yield Image.new("RGBA", (8, 8), (0, 0, 0, 0))  # nothing inked
+    yield Image.new("RGBA", (3, 90), (9, 9, 9, 255))  # thin: one piece
+
+
+@pytest.mark.parametrize("mode", ["P", "RGB"])
+def test_a_sprite_pasted_in_pieces_is_the_sprite_pasted_through_its_mask(mode):
+    """``paste`` copies a sprite's fully covered rows whole (``Sprite.pieces``): the very
+    pixels Pillow pastes through the whole mask, wherever it lands (edges included)."""
+    rng = random.Random(11)
+    colours = ((10, 20, 30), (200, 10, 10), (250, 250, 250))
+    for image in _painted_masks(rng):
+        picture = cut_out(image, colours if mode == "P" else None)
+        whole = Sprite(picture.picture, picture.mask)
+        for x, y in [(0, 0), (5, 7), (-9, -4), (150, 100), (rng.randrange(160), 3)]:
+            background = Image.new("RGB", (170, 120), (10, 20, 30))
+            ours = background.quantize(palette=_palette_of(picture)) if mode == "P" else background
+            theirs = ours.copy()
+            paste(drawer(ours), whole, x, y)
+            theirs.paste(picture.picture, (x, y), picture.mask)
+            assert ours.tobytes() == theirs.tobytes(), (image.size, x, y)
+
+
+def _palette_of(picture: Sprite) -> Image.Image:
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(picture.picture.getpalette() or [])
+    return holder

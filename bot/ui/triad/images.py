@@ -495,8 +495,17 @@ def render_table(
     return _png(image)
 
 
-# The view fields render_hand reads (its cache key: ``bot.ui.rendering.INPUTS_ATTRIBUTE``).
-IMAGE_INPUTS = {"render_hand": frozenset({"seat", "seats", "pick", "hands"})}
+# The view fields each renderer reads (its cache key and what a render worker is sent:
+# ``bot.ui.rendering.INPUTS_ATTRIBUTE``). The table's leave out the history of rounds, the
+# payout's transfers, the counts and the event lines (issue 29: its job 1.7 -> 1.2 KB,
+# pickled and unpickled ~40 % faster).
+IMAGE_INPUTS = {
+    "render_hand": frozenset({"seat", "seats", "pick", "hands"}),
+    "render_table": frozenset(
+        {"options", "board", "seats", "scores", "turn", "last_move", "hands", "pick"}
+        | {"round", "max_rematches", "finished", "winner"}
+    ),
+}
 
 
 def render_hand(
