@@ -29,6 +29,7 @@ from bot.service.triad import TriadLobby
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
+from bot.ui.listener import lobby_shown_later
 from bot.ui.lobby_answer import acknowledged_by, answer_within
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
@@ -262,7 +263,9 @@ class TriadCog(commands.Cog):
             await self.triad.change_picks(table_id, user, "add" if add else "remove", value)
             return await self.triad.picker(table_id, user)
 
-        cards, picks, ready = await acknowledged_by(interaction, deadline, pick())
+        # The lobby shows the count of picks: its edit follows this answer, not the reverse.
+        with lobby_shown_later():
+            cards, picks, ready = await acknowledged_by(interaction, deadline, pick())
         payload = picker_payload(
             table_id, cards, picks, page, ready, translator(user_locale(interaction))
         )

@@ -647,14 +647,33 @@ def started(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
     task, rest = _eager(coroutine)
     if rest.outcome is _WAITING:
         return task
-    finished: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    return _outcome(asyncio.get_running_loop(), rest)  # (its task ends quietly)
+
+
+def started_here(coroutine: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+    """``started``, but the first section runs in the caller's own task and context, and a
+    task is made only for the rest: a coroutine that never waits (an answer's image drawn
+    already, or none to draw) costs no task (issue 29: one per click's answer). Only for
+    work that enters no timeout and reads no current task before its first wait
+    (``messages.finish``): there, that task would be the caller's."""
+    rest = _Resumed(coroutine)
+    rest.begin()
+    loop = asyncio.get_running_loop()
+    if rest.outcome is _WAITING:
+        return loop.create_task(rest)
+    return _outcome(loop, rest)
+
+
+def _outcome(loop: asyncio.AbstractEventLoop, rest: _Resumed[T]) -> asyncio.Future[T]:
+    """A future already done with the outcome of ``rest``, a coroutine that never waited."""
+    finished: asyncio.Future[T] = loop.create_future()
     if not isinstance(rest.outcome, _Raised):
         finished.set_result(rest.outcome)
     elif isinstance(rest.outcome.error, asyncio.CancelledError):
         finished.cancel()
     else:
         finished.set_exception(rest.outcome.error)
-    rest.outcome = None  # its task ends quietly: the outcome is the future's
+    rest.outcome = None  # (a task made of it would end quietly: the outcome is the future's)
     return finished
 
 

@@ -21,8 +21,10 @@ it (outside the bot token's global limit), the bot token only when none is fresh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextvars import ContextVar
 from operator import attrgetter
 from typing import Any
 
@@ -47,7 +49,26 @@ from games.core import Event
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordTableListener", "ListenerFanOut", "ListenerHost", "Slot"]
+__all__ = ["DiscordTableListener", "ListenerFanOut", "ListenerHost", "Slot", "lobby_shown_later"]
+
+# Set while a change's poster answers with a view of its own (``lobby_shown_later``): its lobby
+# change is not waited for until the public message shows it (the notification's delivery
+# task copies the poster's context, so it reads what the poster set).
+_lobby_shown_later: ContextVar[bool] = ContextVar("mesa_lobby_shown_later", default=False)
+
+
+@contextlib.contextmanager
+def lobby_shown_later() -> Iterator[None]:
+    """Lobby changes made inside are persisted and handed to the public message's worker as
+    usual, but not waited for until it has shown them: for a press answered with a view of
+    its own (a Triple Triad pick's picker), whose answer the lobby's edit (a bot-token call
+    waits for the global pacer) would otherwise hold past the press's budget (issue 29: at
+    1,000 tables most lobby presses were deferred, two requests and the slowest acks)."""
+    token = _lobby_shown_later.set(True)
+    try:
+        yield
+    finally:
+        _lobby_shown_later.reset(token)
 
 
 def _of_kit(name: str) -> Any:
@@ -86,8 +107,11 @@ class DiscordTableListener:
             return payload or lobby_payload(table, self.bot.tables, tr)
 
         # Lobby changes are few: they are shown before the service call returns (so whoever
-        # clicked sees the lobby as it is), as are closings.
-        await self.kit.shown_done(self.public.show(table, build))
+        # clicked sees the lobby as it is), as are closings; not for a press that answers with
+        # a view of its own (``lobby_shown_later``).
+        slot = self.public.show(table, build)
+        if not _lobby_shown_later.get():
+            await self.kit.shown_done(slot)
 
     async def game_changed(
         self, table: Table, events: list[Event], actor: str | None, by_timer: bool

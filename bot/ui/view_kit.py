@@ -28,7 +28,7 @@ from bot.ui.anywhere import InteractionOnlyTables
 from bot.ui.dm_gate import DmGate
 from bot.ui.ephemeral import EphemeralViews
 from bot.ui.fresh import TableMessageAges
-from bot.ui.items import start_now, started
+from bot.ui.items import start_now, started_here
 from bot.ui.lobby_answer import LobbyAnswers
 from bot.ui.messages import (
     Payload,
@@ -205,8 +205,9 @@ async def ready_by(work: Coroutine[Any, Any, T], deadline: float) -> T:
     """``work``'s result if it is ready by ``deadline`` (loop time), else ``TimeoutError`` and
     ``work`` cancelled, as ``asyncio.wait_for``; but ``work`` starts now, and work that needs no
     wait (an image drawn already, or none) costs a click's answer no loop turn, not the three
-    of ``wait_for``'s task (issue 25: each turn is a loop lag under load)."""
-    task = started(work)
+    of ``wait_for``'s task (issue 25: each turn is a loop lag under load), and no task
+    (``started_here``: ``work`` is an image's ``finish``)."""
+    task = started_here(work)
     if task.done():
         return task.result()
     return await asyncio.wait_for(task, max(0.0, deadline - asyncio.get_running_loop().time()))

@@ -101,3 +101,60 @@ async def test_a_started_coroutine_cancelled_before_its_task_ran_is_told():
     with pytest.raises(asyncio.CancelledError):
         await rest
     assert cleaned == ["sharers released"]
+
+
+async def test_work_with_nothing_to_wait_for_makes_no_task():
+    """Issue 29: an answer's image drawn already (or none) is no task of its own."""
+    loop = asyncio.get_running_loop()
+    made: list[object] = []
+    factory = loop.get_task_factory()
+
+    def counting(loop, coro, **kwargs):
+        made.append(coro)
+        return asyncio.Task(coro, loop=loop, **kwargs)
+
+    async def image_drawn_already() -> str:
+        return "digest"
+
+    async def draw(drawn: asyncio.Future[str]) -> str:
+        return await drawn
+
+    loop.set_task_factory(counting)
+    try:
+        assert await ready_by(image_drawn_already(), loop.time() + HANG_BOUND) == "digest"
+        assert made == []
+        drawn: asyncio.Future[str] = loop.create_future()
+        loop.call_soon(drawn.set_result, "drawn")
+        assert await ready_by(draw(drawn), loop.time() + HANG_BOUND) == "drawn"
+        assert len(made) == 1  # the rest of work that waited: a task
+    finally:
+        loop.set_task_factory(factory)
+
+
+async def test_started_here_runs_the_first_section_in_the_callers_task():
+    from bot.ui.items import started_here
+
+    loop = asyncio.get_running_loop()
+    seen: list[asyncio.Task | None] = []
+    cleaned: list[str] = []
+
+    async def render() -> str:
+        seen.append(asyncio.current_task())
+        try:
+            return await loop.create_future()
+        except asyncio.CancelledError:
+            cleaned.append("sharers released")
+            raise
+
+    rest = started_here(render())
+    assert seen == [asyncio.current_task()]  # (no task of its own before its first wait)
+    rest.cancel()  # in the same turn: its task has not stepped yet
+    with pytest.raises(asyncio.CancelledError):
+        await rest
+    assert cleaned == ["sharers released"]
+
+    async def fails() -> str:
+        raise ValueError("no image")
+
+    with pytest.raises(ValueError):
+        await started_here(fails())

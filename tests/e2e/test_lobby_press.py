@@ -117,3 +117,33 @@ async def test_a_triad_pick_is_answered_with_the_picker_in_one_callback(
     token = handle.interaction.token
     assert [r for r in requests if token in r.path and r.method == "PATCH"] == []  # no edit
     assert recorded == []  # no intent written before the answer
+
+
+async def test_a_triad_pick_is_answered_before_the_lobby_shows_it(fake_discord, mesa, monkeypatch):
+    """The lobby's count of picks is edited after the pick's answer, not before it: a lobby
+    edit that waits (here held until the pick is answered; live, the bot token's pacer) no
+    longer holds the picker's answer past the press's budget (a deferred update and an edit,
+    issue 29), and the lobby still ends up showing the pick."""
+    fake = fake_discord
+    monkeypatch.setattr(mesa.bot.settings, "answer_in_place_ms", 2500)  # (as above)
+    alice = fake.user("alice")
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    await mesa.bot.listener.drain()
+    public = mesa.bot.listener.public
+    present, held, answered = public._present_public, asyncio.Event(), asyncio.Event()
+
+    async def held_until_answered(table, slot):
+        held.set()
+        await answered.wait()
+        await present(table, slot)
+
+    monkeypatch.setattr(public, "_present_public", held_until_answered)
+    add = next(s for s in picker.selects if s.custom_id.startswith(f"tts:{table_id}:add"))
+    handle = await alice.select(picker, [add.values[0]], custom_id=add.custom_id)
+    assert await handle.acknowledged() == UPDATE_MESSAGE  # not held behind the lobby's edit
+    assert "Elegidas (1/5)" in picker.text
+    assert held.is_set()  # the lobby's edit was under way, held, meanwhile
+    answered.set()
+    await mesa.bot.listener.drain()
+    lobby = fake.message(int(mesa.bot.tables.registry.find(table_id).record.message_id))
+    assert "(1/5)" in lobby.text  # the lobby shows the pick too
