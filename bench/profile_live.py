@@ -180,7 +180,12 @@ ASYNCIO = (
 )
 OBJECTS = AREAS[4][0]
 GATEWAY_CONTEXT = ("/discord/gateway.py",)
-HTTP_CONTEXT = ("/discord/http.py", "/discord/webhook/", "/bot/ui/http_gate.py")
+HTTP_CONTEXT = (
+    "/discord/http.py",
+    "/discord/webhook/",
+    "/bot/ui/http_gate.py",
+    "/bot/ui/token_wire.py",
+)
 
 
 @dataclass

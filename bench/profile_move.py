@@ -93,6 +93,8 @@ BOT_RULES: list[tuple[str, tuple[str, ...]]] = [
             "/yarl/",
             "/multidict/",
             "/bot/ui/http_gate.py",
+            "/bot/ui/token_wire.py",
+            "/httptools/",
             "/bot/ui/pacer.py",
         ),
     ),

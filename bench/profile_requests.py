@@ -6,7 +6,9 @@ on its hot path, the way it sends it, measured two ways.
    answers at once (no aiohttp, no socket): the part of a request this code base decides.
 2. Against a small aiohttp server in another process (its CPU is not counted) answering as
    Discord does (an edit with the message's JSON, a callback with 204): the whole request,
-   aiohttp and the socket included, beside aiohttp's own floor (a bare ``session.request``).
+   the transport and the socket included (the gate's lean transport, ``bot/ui/token_wire.py``,
+   in a tree that has it; aiohttp's session otherwise), beside aiohttp's own floor (a bare
+   ``session.request``).
 
 The kinds: a table message's edit through an interaction token (``bot.ui.payload.
 edit_followup``, the views' way), JSON and with a PNG (multipart); a click's update (type 7)
@@ -183,6 +185,13 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
 
     discord.http.Route.BASE = base
     gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
+    if not isinstance(session, StubSession):
+        try:  # the token requests' own transport, in a tree that has one (as ``install`` sets)
+            from bot.ui.token_wire import TokenWire
+
+            gated.wire = TokenWire()
+        except ImportError:
+            pass
     client = discord.Client(intents=discord.Intents.none())
     state: Any = client._connection
     state.http._HTTPClient__session = gated  # as ``http_gate.install`` puts it
