@@ -1,7 +1,7 @@
 """The garbage collector in the real bot under the load of ``bench/load.py`` (issue 29): every
 collection in the measured window, by generation: how often, its CPU (the collecting thread's
 clock), the objects it walked and those it freed; and what the freed garbage is, by type
-(a young collection in ten run with ``gc.DEBUG_SAVEALL``: coroutines, frames and tasks named
+(a young collection in ten, ``--sample-every``, run with ``gc.DEBUG_SAVEALL``: coroutines, frames and tasks named
 by their code). Garbage that only the cyclic collector frees is a reference cycle somewhere:
 the types say whose.
 
@@ -43,6 +43,7 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         import collections, gc, json, time
         out = open(_os.environ['MESA_BENCH_GC_CENSUS'], 'a', buffering=1)
         now = {'n': 0, 'save': False}
+        every = int(_os.environ.get('MESA_BENCH_GC_SAMPLE_EVERY') or 10)
 
         def label(o):
             kind = type(o).__qualname__
@@ -68,7 +69,7 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                     now['walked'] = sum(len(gc.get_objects(g)) for g in range(generation + 1))
                 else:
                     now['walked'] = gc.get_count()[0]
-                if now['n'] % 10 == 0 and generation < 2:
+                if now['n'] % every == 0 and generation < 2:
                     gc.set_debug(gc.DEBUG_SAVEALL)
                     now['save'] = True
                 now['wall'] = time.time()
@@ -150,10 +151,14 @@ async def main(argv: list[str] | None = None) -> int:
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
     parser.add_argument("--gc-thresholds", default="", help="e.g. 10000,10,10 (the bot's: none)")
+    parser.add_argument(
+        "--sample-every", type=int, default=10, help="list the garbage of one young collection in N"
+    )
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
     settings = []
+    os.environ["MESA_BENCH_GC_SAMPLE_EVERY"] = str(args.sample_every)
     if args.gc_thresholds:
         os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         settings.append(f"thresholds {args.gc_thresholds}")

@@ -29,7 +29,7 @@ from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui import http_gate
 from bot.ui.feedback import answer_error, reply, user_locale
-from bot.ui.items import route_by_component
+from bot.ui.items import release_answered, route_by_component
 from bot.ui.listener import DiscordTableListener, ListenerFanOut
 from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer, SharedBudget
@@ -101,6 +101,7 @@ class MesaTree(app_commands.CommandTree):
             await super()._call(interaction)
         finally:
             await _bot(interaction).pending_commands.settle(interaction)
+            release_answered(interaction)  # discord.py's cycle, as a click's (items.py)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
