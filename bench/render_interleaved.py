@@ -4,7 +4,10 @@ random; this process is one of them, with cold per-process caches (the fixed lay
 Triad's card sprites). Prints draw and encode CPU per image, KiB per image and each cache's hits.
 
     .venv/bin/python bench/render_interleaved.py [--game triad] [--tables 200] [--workers 2]
-        [--any-cards]
+        [--any-cards] [--warm 4]
+
+``--warm N``: then the same images drawn and encoded N times more, their caches warm (a long-lived
+worker's state): CPU per image printed, the steadiest figure for a before/after.
 
 ``--tables 200`` is the Triple Triad share of ``bench/load.py --tables 1000`` (five games).
 Figures only (CPU time of this process); nothing is asserted.
@@ -125,6 +128,9 @@ def main() -> None:
     parser.add_argument(
         "--level", type=int, default=None, help="ISA-L level of the PNGs, 0-3 (default: the bot's)"
     )
+    parser.add_argument(
+        "--warm", type=int, default=0, help="then draw the same images this many times more"
+    )
     args = parser.parse_args()
     if args.level is not None:
         fonts.PNG_COMPRESS_LEVEL = args.level
@@ -173,6 +179,13 @@ def main() -> None:
             figures[key].append((draw, encode, len(data) / 1024))
     finally:
         fonts.png = real
+    if args.warm:
+        start = time.process_time()
+        for _ in range(args.warm):
+            for _, request in jobs:
+                _safe_render(request)
+        spent = (time.process_time() - start) * 1000 / (args.warm * len(jobs))
+        print(f"warm: {len(jobs)} images x {args.warm}: draw + encode {spent:.3f} ms per image")
     every = [f for key in keys for f in figures[key]]
     for key, rows in [
         *((k, figures[k]) for k in keys),

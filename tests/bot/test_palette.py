@@ -113,6 +113,17 @@ def test_one_palette_object_per_colour_set_and_images_not_in_rgb_pass_through():
     assert mapped.mode == "P" and mapped.convert("RGB").getpixel((0, 0)) == (10, 20, 30)
 
 
+def test_a_modules_colours_key_caches_as_the_plain_tuple_would():
+    """``module_colours`` hashes once (``palette.Colours``): equal to, and found in a dict
+    under, the same colours as a plain tuple, and the other way round."""
+    for key in sorted(GAMES):
+        colours = module_colours(f"bot.ui.{key}.images")
+        plain = tuple(colours)
+        assert colours == plain and hash(colours) == hash(plain)
+        assert {plain: key}[colours] == key and {colours: key}[plain] == key
+        assert palette(plain).getpalette() == palette(colours).getpalette()
+
+
 def test_literal_colours_in_a_modules_functions_are_its_colours_too():
     # Amapatolli's card back is filled with a literal inside ``_draw_back``
     assert (120, 60, 30) in module_colours("bot.ui.amapatolli.images")

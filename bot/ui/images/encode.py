@@ -15,6 +15,7 @@ faster and a little smaller at its level 1. On the table images a render worker 
 
 from __future__ import annotations
 
+import functools
 import struct
 import threading
 import zlib
@@ -36,17 +37,23 @@ def palette_png(image: Image.Image, level: int = LEVEL) -> bytes:
         raise ValueError(f"a palette image, not {image.mode!r}")
     width, height = image.size
     data = isal_zlib.compress(_raw_rows(image), level)
-    palette = bytes(image.getpalette() or (0, 0, 0))
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    image.load()
+    palette = image.im.getpalette(image.im.getpalettemode(), "RGB") or bytes(3)
     return b"".join(
-        (
-            SIGNATURE,
-            _chunk(b"IHDR", header),
-            _chunk(b"PLTE", palette),
-            _chunk(b"IDAT", data),
-            _chunk(b"IEND", b""),
-        )
+        (SIGNATURE, _header(width, height), _palette(palette), _chunk(b"IDAT", data), IEND)
     )
+
+
+# The chunks every image of a size or palette repeats, written once per process (a table's
+# palette is its module's: a handful in all).
+@functools.lru_cache(maxsize=64)
+def _header(width: int, height: int) -> bytes:
+    return _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+
+
+@functools.lru_cache(maxsize=64)
+def _palette(palette: bytes) -> bytes:
+    return _chunk(b"PLTE", palette)
 
 
 class _Padded(threading.local):
@@ -93,3 +100,6 @@ def _raw_rows(image: Image.Image) -> bytes:
 def _chunk(kind: bytes, body: bytes) -> bytes:
     crc = zlib.crc32(body, zlib.crc32(kind))
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+
+IEND = _chunk(b"IEND", b"")

@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, cast
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.ui.images import fonts
 from bot.ui.images.fonts import font as _font
@@ -263,6 +263,7 @@ class Sprite:
 
     picture: Image.Image  # "RGB", or "P" on an images module's palette (kept by the thousand)
     mask: Image.Image  # "1": which pixels it covers
+    pasted: bool = field(default=False, compare=False)  # set by its first ``paste``
 
     @cached_property
     def cores(self) -> tuple[Any, Any, int, int, str]:
@@ -286,11 +287,11 @@ class Sprite:
         if (right - left) * (bottom - top) < SOLID_MIN_AREA:
             return ((left, top, right, bottom, *self._cores(left, top, right, bottom)),)
         # rows of the box with no bare pixel: where the box's negative has none inked
-        bare = self.mask.crop(box).convert("L").point(_NEGATIVE).im.getprojection()[1]
-        rows = [top + y for y, any_bare in enumerate(bare) if not any_bare]
-        if not rows:
+        bare = ImageChops.invert(self.mask.crop(box).convert("L")).im.getprojection()[1]
+        run = _longest_zero_run(bytes(bare))
+        if run is None:
             return ((left, top, right, bottom, *self._cores(left, top, right, bottom)),)
-        first, last = _longest_run(rows)
+        first, last = top + run[0], top + run[1]
         pieces = []
         if first > top:
             pieces.append((left, top, right, first, *self._cores(left, top, right, first)))
@@ -307,17 +308,16 @@ class Sprite:
 
 # A sprite whose inked box is smaller than this is pasted through its mask in one piece.
 SOLID_MIN_AREA = 1024
-_NEGATIVE = [255 - value for value in range(256)]  # an "L" image's look-up table
 
 
-def _longest_run(rows: list[int]) -> tuple[int, int]:
-    """The longest run of consecutive numbers in ``rows`` (sorted, not empty) as
-    ``(first, last + 1)``."""
-    best = start = (rows[0], rows[0] + 1)
-    for row in rows[1:]:
-        start = (start[0], row + 1) if row == start[1] else (row, row + 1)
-        if start[1] - start[0] > best[1] - best[0]:
-            best = start
+def _longest_zero_run(flags: bytes) -> tuple[int, int] | None:
+    """The longest run of zero bytes in ``flags`` as ``(first, last + 1)``; None if none."""
+    best: tuple[int, int] | None = None
+    at = 0
+    for run in flags.split(b"\x01"):  # a projection's bytes are 0 or 1
+        if run and (best is None or len(run) > best[1] - best[0]):
+            best = (at, at + len(run))
+        at += len(run) + 1
     return best
 
 
@@ -383,7 +383,14 @@ def paste(draw: ImageDraw.ImageDraw, picture: Sprite, x: float, y: float) -> Non
         return
     # Pillow's core image (as a palette canvas's text): ~20 cards an image
     core = image.im
-    for x0, y0, x1, y1, piece, mask in picture.pieces:
+    pieces = picture.__dict__.get("pieces")
+    if pieces is None and not picture.pasted:  # its first paste: one through the mask (a
+        # sprite pasted once is not worth cutting in pieces: a third of its drawing)
+        object.__setattr__(picture, "pasted", True)
+        _, mask, width, height, _ = picture.cores
+        core.paste(picture.cores[0], (left, top, left + width, top + height), mask)
+        return
+    for x0, y0, x1, y1, piece, mask in pieces or picture.pieces:
         box = (left + x0, top + y0, left + x1, top + y1)
         if mask is None:
             core.paste(piece, box)
