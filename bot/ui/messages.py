@@ -414,6 +414,21 @@ def public_payload(
     return _payload(card, image)
 
 
+def _choice(
+    written: dict[int, tuple[Any, Choice]],
+    action: Any,
+    presenter: GamePresenter[Any, Any],
+    view: Any,
+    names: SeatNames,
+    tr: Translator,
+) -> Choice:
+    """``presenter.choice``, or the one the game's components wrote for this payload already."""
+    kept = written.get(id(action))
+    if kept is not None and kept[0] is action:
+        return kept[1]
+    return presenter.choice(action, view, names, tr)
+
+
 def _playing_buttons(table: Table, tr: Translator) -> Sequence[discord.ui.Item[Any]]:
     """The table message's first row during a game: "Ver mi mano", the seat buttons and the
     rules. The same at every move (no version in them): written once per table, language and
@@ -506,10 +521,15 @@ def private_payload(
         image=image.filename if image is not None else None,
     )
     custom: list[discord.ui.Item[Any]] = []
+    written: dict[int, tuple[Any, Choice]] = {}  # the choices the game's components wrote
     if outcome is None:
-        custom, legal = presenter.private_components(table.id, view, legal, draft or {}, names, tr)
+        custom, legal = presenter.private_components(
+            table.id, view, legal, draft or {}, names, tr, written
+        )
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
-    choices = [presenter.choice(a, view, names, tr) for a in legal] if outcome is None else []
+    choices = (
+        [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
+    )
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
     layout = build_layout(
         choices,

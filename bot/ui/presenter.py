@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
@@ -59,6 +59,9 @@ class PrivateMove(Generic[V, A]):
     draft: dict[str, Any]
     names: SeatNames
     tr: Translator
+    # The choices written for this payload, by the action's id (``GamePresenter.shown_choice``):
+    # a game's own components and the plain buttons after them ask for the same actions.
+    choices: dict[int, tuple[Any, Choice]] = field(default_factory=dict)
 
     def draft_button(self, op: str, **looks: Any) -> DraftButton:
         """A button that takes the draft one step (``op``) on this version of the table."""
@@ -218,12 +221,26 @@ class GamePresenter(Generic[V, A]):
         draft: dict[str, Any],
         names: SeatNames,
         tr: Translator,
+        choices: dict[int, tuple[Any, Choice]] | None = None,
     ) -> tuple[list[discord.ui.Item[Any]], list[A]]:
         """Extra components of a private view (builders, modal buttons), on the first rows,
         and the legal actions still to show as plain buttons/selects after them. ``draft`` is
         this seat's move in progress (empty when none). A game builds them in
-        ``move_components``."""
-        return self.move_components(PrivateMove(table_id, view, legal, draft, names, tr))
+        ``move_components``. ``choices``: the payload's written choices (``shown_choice``),
+        filled here for the plain buttons to reuse."""
+        move = PrivateMove(
+            table_id, view, legal, draft, names, tr, {} if choices is None else choices
+        )
+        return self.move_components(move)
+
+    def shown_choice(self, move: PrivateMove[V, A], action: A) -> Choice:
+        """``choice`` of one of ``move``'s actions, written once per payload."""
+        kept = move.choices.get(id(action))
+        if kept is not None and kept[0] is action:  # (the entry holds the action: its id is
+            return kept[1]  # no other object's while the payload is built)
+        made = self.choice(action, move.view, move.names, move.tr)
+        move.choices[id(action)] = (action, made)
+        return made
 
     def move_components(
         self, move: PrivateMove[V, A]

@@ -17,6 +17,7 @@ on a ``TriadState``: ``resolve_action`` changes the working copy ``Game.apply`` 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -305,10 +306,9 @@ def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
             if (held.card, held.uid // HAND) not in seen:
                 seen.add((held.card, held.uid // HAND))
                 slots.append(slot)
-        # Built ``trusted``: slots, cards and cells come from the state (up to 45 moves, each
-        # validated with a pattern before: ~3 us apiece, several times a move).
+        # Shared frozen values (``_play``): up to 45 moves, asked for several times a move.
         return [
-            trusted(Play, {"kind": "play", "slot": slot, "card": hand[slot].card, "cell": cell})
+            _play(slot, hand[slot].card, cell)
             for hand in (state.hands[me],)
             for slot in slots
             for cell in empty
@@ -321,6 +321,14 @@ def legal_actions(state: TriadState, seat: Seat) -> list[TriadAction]:
             if loser * HAND + i not in state.picks
         ]
     return []
+
+
+@lru_cache(maxsize=8192)
+def _play(slot: int, card: str, cell: int) -> Play:
+    """The move, one frozen instance per (slot, card, cell): built ``trusted`` (slots, cards
+    and cells come from the state; validating each with a pattern cost ~3 us) and shared.
+    Bounded: five slots and nine cells of each catalogue card a hand holds."""
+    return trusted(Play, {"kind": "play", "slot": slot, "card": card, "cell": cell})
 
 
 # ----- moves ------------------------------------------------------------------------------------

@@ -470,3 +470,30 @@ def test_single_round_results_show_the_points_left_in_each_hand():
         "2.º Beto — le quedan 21 puntos en la mano",
         "3.º Carla — le quedan 59 puntos en la mano",
     ]
+
+
+class _Unshared(Presenter):
+    """Writes every choice afresh (no payload's memo of written choices)."""
+
+    def shown_choice(self, move, action):
+        return self.choice(action, move.view, move.names, move.tr)
+
+
+def test_a_payloads_choices_written_once_are_the_ones_written_afresh():
+    """The card choices the game's components wrote are reused for the plain buttons after
+    them (``GamePresenter.shown_choice``): each seat's private payload, at every state of a few
+    games, is the one built with every choice written afresh."""
+    unshared = text_presenter(_Unshared, GAME)
+    for seed in range(4):
+        state = GAME.new(SEAT_IDS[:3], f"choices-{seed}")
+        rng = random.Random(seed)
+        for _ in range(40):
+            if GAME.is_over(state):
+                break
+            table = _table(state)
+            for seat in state.seats:
+                shared = private_payload(table, PRESENTER, seat, translator("es"))
+                fresh = private_payload(table, unshared, seat, translator("es"))
+                assert shared.view.to_components() == fresh.view.to_components()
+            seat = sorted(s for s in GAME.to_act(state) if GAME.legal_actions(state, s))[0]
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -452,3 +452,31 @@ def test_a_win_decided_by_a_tie_break_is_explained(elements, coins, expected):
     assert expected in tie and "con b" in tie and "gana a" in tie
     clear = MacarenaOutcome(ranking=[["a"], ["b"]], amulets={"a": 2, "b": 1})
     assert not any("Empate" in line for line in PRESENTER.outcome_lines(clear, lambda s: s, TR))
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_hand_lines_kept_per_hand_are_the_ones_written_afresh(locale):
+    """A hand's lines are kept by the hand's cards and language: at every state of a game, each
+    seat's private lines are the lines written without the cache (a translator that is not a
+    catalogue's), and name that seat's own cards only."""
+    tr = translator(locale)
+
+    def fresh(key: str, /, **params: object) -> str:
+        return tr(key, **params)
+
+    state = GAME.new(["a", "b", "c"], f"hand-lines-{locale}")
+    rng = random.Random(9)
+    for _ in range(80):
+        if GAME.is_over(state):
+            break
+        for seat in state.seats:
+            view = GAME.view(state, seat)
+            kept = PRESENTER.private_lines(view, tr)
+            assert kept == PRESENTER.private_lines(view, fresh)
+            own = [*state.hands[seat], *state.collections[seat], *filter(None, [state.drawn])]
+            others = {c.pretty for s in state.seats if s != seat for c in state.hands[s]}
+            hand_text = "\n".join(kept).replace(",", " ") + " "
+            for face in others - {c.pretty for c in own}:
+                assert f" {face} " not in hand_text
+        seat = sorted(s for s in GAME.to_act(state) if GAME.legal_actions(state, s))[0]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -112,8 +112,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         self, action: Chupate2Action, view: Chupate2View, names: SeatNames, tr: Translator
     ) -> Choice:
         kind = _kind(action)
-        params = action_params(action, view, tr, names)
-        if isinstance(action, Play):
+        if isinstance(action, Play):  # (its label is the card's: no parameters to write)
             card = action.card
             chosen = action.colour
             if chosen is not None:
@@ -158,7 +157,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
             colour = action.colour
             return Choice(
                 action=action.encode(),
-                label=tr("chupate2.action.colour", **params),
+                label=tr("chupate2.action.colour", **action_params(action, view, tr, names)),
                 group="colour",
                 emoji=COLOUR_EMOJI[colour],
                 style=COLOUR_STYLE[colour],
@@ -166,7 +165,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         emoji = ACCEPT_EMOJI if kind == "take" and view.phase == "challenge" else None
         return Choice(
             action=action.encode(),
-            label=tr(action_key(action, view), **params),
+            label=tr(action_key(action, view), **action_params(action, view, tr, names)),
             group="turn",
             emoji=emoji or TURN_EMOJI.get(kind),
             style=TURN_STYLE.get(kind, discord.ButtonStyle.secondary),
@@ -232,7 +231,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         colour, or selects per colour over pages when even that does not fit)."""
         framework_rows = MAX_ROWS - 1 - first_row  # it keeps the last row for page arrows
         free_rows = MAX_ROWS - first_row  # what we build ourselves never pages
-        choices = [self.choice(a, move.view, move.names, move.tr) for a in actions]
+        choices = [self.shown_choice(move, a) for a in actions]  # (the plain buttons' too)
         groups: dict[str, list[Choice]] = {}
         for c in choices:
             groups.setdefault(c.group, []).append(c)

@@ -18,11 +18,13 @@ Private view (DM / "Ver mi mano"), row by row:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.i18n import Translator, has
+from bot.i18n import BoundTranslator, Translator, has, translator
 from bot.ui.items import ActionButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
 from bot.ui.macarena.text import (
@@ -461,7 +463,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         elif view.choice == "buy_element":
             lines.append("🪙 " + tr("macarena.ui.choose_buy"))
         lines.append(tr("macarena.ui.hand_title", count=len(view.hand)))
-        lines.extend(self._by_element(view.hand, tr))
+        lines.extend(_hand_lines(view.hand, tr))
         me = next(p for p in view.players if p.seat == view.seat)
         collection = view.collection or []
         kept = _by_element(collection)
@@ -547,3 +549,18 @@ def _by_element(cards: list[PlayingCard]) -> dict[str, list[PlayingCard]]:
     for card in cards:
         grouped.setdefault(SUIT_ELEMENT[card.suit], []).append(card)
     return grouped
+
+
+def _hand_lines(hand: list[PlayingCard], tr: Translator) -> Sequence[str]:
+    """A hand's lines by element: written once per hand and language (a hand is shown again at
+    every move until it changes: the mover's answer, the waiting hands)."""
+    if isinstance(tr, BoundTranslator):
+        return _kept_hand_lines(tuple(hand), tr.locale)
+    return Presenter._by_element(hand, tr)
+
+
+# Hands in words, per process: a busy bot's hands (two or three people a table) with room to
+# spare. Cards are frozen values.
+@lru_cache(maxsize=4096)
+def _kept_hand_lines(hand: tuple[PlayingCard, ...], locale: str) -> tuple[str, ...]:
+    return tuple(Presenter._by_element(list(hand), translator(locale)))
