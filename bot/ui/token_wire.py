@@ -65,11 +65,11 @@ class Answer:
 
     @property
     def headers(self) -> CIMultiDictProxy[str]:
-        """Built when read (a 2xx's are seldom): aiohttp's ``CIMultiDictProxy``."""
+        """Built when read (a callback's 2xx are not): aiohttp's ``CIMultiDictProxy``."""
         if self._headers is None:
             self._headers = CIMultiDictProxy(
                 CIMultiDict(
-                    (n.decode("latin-1"), v.decode("latin-1")) for n, v in self._raw_headers
+                    [(n.decode("latin-1"), v.decode("latin-1")) for n, v in self._raw_headers]
                 )
             )
         return self._headers
@@ -102,6 +102,8 @@ class _Connection(asyncio.Protocol):
         self._body: list[bytes] = []
         self._headers_done = False
         self._to_close = False  # no length nor chunks: the body ends with the connection
+        self._framed = False  # a Content-Length or Transfer-Encoding header came
+        self._encoded = False  # a Content-Encoding header came
 
     # ----- the connection -------------------------------------------------------------------
     def connection_made(self, transport: Any) -> None:
@@ -152,7 +154,7 @@ class _Connection(asyncio.Protocol):
         waiter: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._waiter = waiter
         self._reason, self._headers, self._body = b"", [], []
-        self._headers_done = self._to_close = False
+        self._headers_done = self._to_close = self._framed = self._encoded = False
         self.transport.write(request)
         return waiter
 
@@ -169,6 +171,8 @@ class _Connection(asyncio.Protocol):
         answer = Answer(
             self.parser.get_status_code(), self._reason.decode("latin-1"), self._headers, body
         )
+        if self._encoded:
+            _inflate(answer)
         if waiter is not None and not waiter.done():
             waiter.set_result(answer)
 
@@ -178,16 +182,19 @@ class _Connection(asyncio.Protocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         self._headers.append((name, value))
+        if name[:1] in b"CcTt":  # the few names that matter here, seen in one pass
+            lower = name.lower()
+            if lower == b"content-length" or lower == b"transfer-encoding":
+                self._framed = True
+            elif lower == b"content-encoding":
+                self._encoded = True
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
         status = self.parser.get_status_code()
         if status < 200 and status != 101:
             return  # an interim answer (1xx): its headers are not the answer's
-        framed = any(
-            name.lower() in (b"content-length", b"transfer-encoding") for name, _ in self._headers
-        )
-        self._to_close = not framed and status not in (204, 304)
+        self._to_close = not self._framed and status not in (204, 304)
 
     def on_body(self, body: bytes) -> None:
         self._body.append(body)
@@ -195,7 +202,7 @@ class _Connection(asyncio.Protocol):
     def on_message_complete(self) -> None:
         if self.parser.get_status_code() < 200:
             self._reason, self._headers, self._body = b"", [], []
-            self._headers_done = False
+            self._headers_done = self._framed = self._encoded = False
             return
         self._complete()
 
@@ -214,17 +221,17 @@ class _Origin:
             "latin-1"
         )
 
-    async def connection(self) -> _Connection:
-        """An idle connection still open and fresh, else a new one."""
+    def idle_one(self) -> _Connection | None:
+        """An idle connection still open and fresh (None: a new one is needed)."""
         now = time.monotonic()
         while self.idle:
             conn = self.idle.pop()
             if not conn.closed and now - conn.idle_since < IDLE_LIMIT:
                 return conn
             conn.close()
-        return await self._open()
+        return None
 
-    async def _open(self) -> _Connection:
+    async def open(self) -> _Connection:
         loop = asyncio.get_running_loop()
         context = self.wire.ssl_context() if self.tls else None
         try:
@@ -272,6 +279,8 @@ class TokenWire:
         self._ssl = ssl_context
         self.connect_timeout = connect_timeout
         self._origins: dict[tuple[str, str, int | None], _Origin] = {}
+        self.sent = 0  # requests written
+        self.opened = 0  # connections opened for them
 
     def ssl_context(self) -> ssl.SSLContext:
         if self._ssl is None:
@@ -303,9 +312,13 @@ class TokenWire:
         head.append(b"Content-Length: %d\r\n\r\n" % len(body))
         head.append(body)
         request = b"".join(head)
-        conn = await origin.connection()
-        # ``connection`` gives an open one: nothing awaited since, so nothing of this request
-        # was written anywhere else; from here on, it is written
+        conn = origin.idle_one()
+        if conn is None:
+            conn = await origin.open()
+            self.opened += 1
+        self.sent += 1
+        # an open one: nothing awaited since it was found so, and nothing of this request was
+        # written anywhere else; from here on, it is written
         waiter = conn.send(request)
         try:
             answer = await waiter
@@ -313,7 +326,7 @@ class TokenWire:
             conn.close()  # mid-exchange (cancelled, lost): its state is unknown
             raise
         origin.back(conn)
-        return _inflated(answer)
+        return answer
 
     async def close(self) -> None:
         for origin in self._origins.values():
@@ -323,14 +336,11 @@ class TokenWire:
         self._origins.clear()
 
 
-def _inflated(answer: Answer) -> Answer:
+def _inflate(answer: Answer) -> None:
     """An answer compressed although nobody asked (no ``Accept-Encoding``): inflated."""
-    if not answer.body or not any(n.lower() == b"content-encoding" for n, _ in answer._raw_headers):
-        return answer
     coding = answer.headers.get("Content-Encoding", "").lower()
-    if coding in ("gzip", "deflate"):
+    if answer.body and coding in ("gzip", "deflate"):
         answer.body = zlib.decompress(answer.body, wbits=47)  # 47: gzip or zlib, told apart
-    return answer
 
 
 class WireRequest:

@@ -8,6 +8,7 @@ loop (``python -m bot``'s) at the end."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -442,3 +443,59 @@ def test_the_transport_s_tests_pass_on_uvloop(authority: trustme.CA):
     with asyncio.Runner(loop_factory=factory) as runner:
         assert isinstance(runner.get_loop(), uvloop.Loop)
         assert len(runner.run(every())) == len(on_a_wire) + 3
+
+
+@pytest.mark.parametrize("image", [False, True])
+async def test_a_token_edit_on_the_wire_is_discord_py_s_request_byte_for_byte(
+    wire: TokenWire, monkeypatch: pytest.MonkeyPatch, image: bool
+):
+    """discord.py's own ``followup.edit_message`` (its adapter, through the gate to aiohttp) and
+    the views' ``payload.edit_followup`` (through the wire) of the same message, as a server
+    reads them: the same request line, headers (less ``Accept-Encoding``) and body (a multipart
+    body's boundary aside)."""
+    from tests.bot.test_token_wire import CLICK, MESSAGE, PNG, _card
+
+    message = json.dumps(MESSAGE).encode()
+    answer = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(message)
+    ) + message
+    server = await _serving(answering(answer))
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
+    try:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+            client = discord.Client(intents=discord.Intents.none())
+            state: Any = client._connection
+            state.http._HTTPClient__session = GatedSession(session, lambda: None, wire=wire)  # type: ignore[arg-type]
+            interaction = discord.Interaction(data=CLICK, state=state)
+
+            def kwargs() -> dict[str, Any]:
+                files = [discord.File(io.BytesIO(PNG), "t.png")] if image else []
+                return {"content": None, "embeds": [], "view": _card(), "attachments": files}
+
+            await asyncio.wait_for(
+                interaction.followup.edit_message(5, **kwargs()),  # type: ignore[arg-type]
+                HANG_GUARD,
+            )
+            await asyncio.wait_for(sending.edit_followup(interaction, 5, kwargs()), HANG_GUARD)
+    finally:
+        await server.stop()
+    theirs, ours = (_parsed(request) for request in server.requests)
+    boundaries = [
+        r["headers"]["content-type"].partition("boundary=")[2].encode() for r in (theirs, ours)
+    ]
+    if image:
+        assert all(boundaries)
+        theirs["body"] = theirs["body"].replace(boundaries[0], b"B")
+        ours["body"] = ours["body"].replace(boundaries[1], b"B")
+        for request, boundary in zip((theirs, ours), boundaries, strict=True):
+            kind = request["headers"]["content-type"]
+            request["headers"]["content-type"] = kind.replace(boundary.decode(), "B")
+            request["headers"]["content-length"] = "same length once the boundary is named alike"
+    else:
+        assert ours["headers"]["content-type"] == "application/json"
+    assert ours["line"] == theirs["line"]
+    assert ours["line"].startswith(f"PATCH /api/v10/webhooks/1/{CLICK['token']}/messages/5?")
+    assert ours["body"] == theirs["body"]
+    theirs["headers"].pop("accept-encoding")
+    assert ours["headers"] == theirs["headers"]
