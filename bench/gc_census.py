@@ -43,6 +43,7 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         import collections, gc, json, time
         out = open(_os.environ['MESA_BENCH_GC_CENSUS'], 'a', buffering=1)
         now = {'n': 0, 'save': False}
+        young = bool(_os.environ.get('MESA_BENCH_GC_YOUNG'))
         every = int(_os.environ.get('MESA_BENCH_GC_SAMPLE_EVERY') or 10)
 
         def label(o):
@@ -72,6 +73,18 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 if now['n'] % every == 0 and generation < 2:
                     gc.set_debug(gc.DEBUG_SAVEALL)
                     now['save'] = True
+                    if young and generation == 0:
+                        # what the young collection walks: its objects, and the references
+                        # it follows from them (into any generation)
+                        objects = gc.get_objects(0)
+                        now['young'] = collections.Counter(map(label, objects)).most_common(25)
+                        now['edges'] = sum(len(gc.get_referents(o)) for o in objects)
+                        sized = [
+                            (len(o), label(o)) for o in objects
+                            if isinstance(o, (list, dict, set, tuple))
+                        ]
+                        now['largest'] = sorted(sized, reverse=True)[:8]
+                        del objects, sized
                 now['wall'] = time.time()
                 now['cpu'] = time.thread_time()
                 return
@@ -80,6 +93,9 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 'ms': (time.thread_time() - now['cpu']) * 1000,
                 'walked': now['walked'], 'collected': info['collected'],
             }
+            for key in ('young', 'edges', 'largest'):
+                if key in now:
+                    row[key] = now.pop(key)
             if now['save']:
                 gc.set_debug(0)
                 now['save'] = False
@@ -143,6 +159,20 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, settings: str
         f"garbage freed by {len(sampled)} sampled collections ({total} objects), by type:",
     ]
     lines += [f"  {n:7d}  {kind}" for kind, n in garbage.most_common(40)]
+    walked = [r for r in rows if "young" in r]
+    if walked:
+        young: collections.Counter[str] = collections.Counter()
+        for r in walked:
+            young.update(dict(r["young"]))
+        edges = sum(r["edges"] for r in walked) / len(walked)
+        lines += [
+            "",
+            f"young generation at {len(walked)} sampled collections (--young): references"
+            f" followed {edges:,.0f} per collection; objects by type:",
+        ]
+        lines += [f"  {n:7d}  {kind}" for kind, n in young.most_common(25)]
+        largest = sorted((tuple(x) for r in walked for x in r["largest"]), reverse=True)[:12]
+        lines += ["largest containers:"] + [f"  {n:7d}  {kind}" for n, kind in largest]
     return "\n".join(lines)
 
 
@@ -152,6 +182,11 @@ async def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--gc-thresholds", default="", help="e.g. 10000,10,10 (the bot's: none)")
     parser.add_argument(
+        "--young",
+        action="store_true",
+        help="at each sampled young collection, also what it walks (types, references, sizes)",
+    )
+    parser.add_argument(
         "--sample-every", type=int, default=10, help="list the garbage of one young collection in N"
     )
     args = parser.parse_args(own)
@@ -159,6 +194,8 @@ async def main(argv: list[str] | None = None) -> int:
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
     settings = []
     os.environ["MESA_BENCH_GC_SAMPLE_EVERY"] = str(args.sample_every)
+    if args.young:
+        os.environ["MESA_BENCH_GC_YOUNG"] = "1"
     if args.gc_thresholds:
         os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         settings.append(f"thresholds {args.gc_thresholds}")
