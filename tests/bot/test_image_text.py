@@ -87,16 +87,30 @@ def text_calls(monkeypatch) -> list[tuple[Any, str, Any, str | None]]:
         return original(self, xy, text, fill, font, anchor, *args, **kwargs)
 
     def palette_spy(self, at, text, fill, font, anchor, *args, **kwargs):
-        calls.append((at, str(text), font, anchor))
+        if not patching:  # (not plain text's way back to here: recorded there)
+            calls.append((at, str(text), font, anchor))
         patching.append(True)
         try:
             return on_palette(self, at, text, fill, font, anchor, *args, **kwargs)
         finally:
             patching.pop()
 
+    def plain_spy(self, xy, text, fill, font, anchor):  # plain text's short way
+        s = self.scale
+        at = (round(xy[0] * s), round(xy[1] * s))
+        calls.append((at, str(text), scaled.scaled_font(font, s), anchor))
+        patching.append(True)
+        try:
+            return plain_text(self, xy, text, fill, font, anchor)
+        finally:
+            patching.pop()
+
+    plain_text = scaled.ScaledDraw._plain_text
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", spy)
     monkeypatch.setattr(scaled.ScaledDraw, "_text_on_palette", palette_spy)
+    monkeypatch.setattr(scaled.ScaledDraw, "_plain_text", plain_spy)
     monkeypatch.setattr(scaled, "_text_patch", scaled._text_patch.__wrapped__)  # drawn each time
+    monkeypatch.setattr(scaled, "_plain_patch", scaled._plain_patch.__wrapped__)
     for module in (amapatolli, chupate2, macarena, triad):  # fixed layers drawn each time
         monkeypatch.setattr(module, "_table_layer", module._table_layer.__wrapped__)
     # and the cards kept per process (Triple Triad's, Ce Amapatolli's last card, the stamped)

@@ -92,6 +92,9 @@ class ScaledDraw:
         self.background = background
         self.colours = colours
         self._flat: int | None = None
+        # Plain text (no stroke, no further arguments) on a palette canvas takes ``text``'s
+        # short way: one look-up of its patch, placed, checked and pasted
+        self._plain_patches = draw.mode == "P" and background is not None
 
     def __getattr__(self, name: str) -> Any:
         if name in WIDTH_AT:  # a shape: drawn scaled
@@ -129,6 +132,9 @@ class ScaledDraw:
         **kwargs: Any,
     ) -> None:
         s = self.scale
+        if self._plain_patches and not args and not kwargs:
+            self._plain_text(xy, text, fill, font, anchor)
+            return
         if kwargs.get("stroke_width"):
             kwargs["stroke_width"] = _thick(kwargs["stroke_width"], s)
         # whole pixels: the font keeps one bitmap per string and sub-pixel offset, and scaled
@@ -139,6 +145,31 @@ class ScaledDraw:
             self._text_on_palette(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
             return
         self.draw.text(at, text, fill, scaled_font(font, s), anchor, *args, **kwargs)
+
+    def _plain_text(
+        self, xy: tuple[float, float], text: str, fill: Any, font: Any, anchor: str | None
+    ) -> None:
+        """``text`` without further arguments on a palette canvas: ``_text_on_palette``'s
+        pixels, its patch found in one look-up (``_plain_patch``; ~5 texts an image, each
+        ~9 us the long way; issue 29)."""
+        s = self.scale
+        x, y = xy
+        at = (round(x * s), round(y * s))
+        found = _plain_patch(text, fill, font, anchor, s, self.background, self.colours)
+        if found is None:
+            return
+        patch, left, top, width, height = found
+        corner_x, corner_y = at[0] + left, at[1] + top
+        box = (corner_x, corner_y, corner_x + width, corner_y + height)
+        core = self.draw._image.im
+        flat = self._flat
+        if flat is None:  # the background's palette entry, found once per canvas
+            assert self.background is not None  # (``_plain_patches``)
+            flat = self._flat = palette_entries(self.colours)[self.background]
+        if core.crop(box).getextrema() == (flat, flat):
+            core.paste(patch, box)
+            return
+        self._text_on_palette(at, text, fill, scaled_font(font, s), anchor)
 
     def robot(self, x: float, top: float, height: float, fill: Any) -> None:
         """``fonts.draw_robot`` (a computer's icon beside its name), stamped: a table shows
@@ -205,6 +236,26 @@ def _text_patch(
     patch = Image.new("RGB", (right - left, bottom - top), background)
     ImageDraw.Draw(patch).text((-left, -top), text, fill, font, anchor, *args, **kwargs)
     return to_palette(patch, colours), left, top, patch.width, patch.height
+
+
+@functools.lru_cache(maxsize=TEXT_PATCHES)
+def _plain_patch(
+    text: str,
+    fill: Any,
+    font: Any,
+    anchor: str | None,
+    scale: float,
+    background: RGB | None,
+    colours: tuple[RGB, ...],
+) -> tuple[Any, int, int, int, int] | None:
+    """``_text_patch`` of ``text`` in ``font`` drawn at ``scale``, without further arguments,
+    with Pillow's core image of the patch (what ``paste`` takes)."""
+    assert background is not None
+    found = _text_patch(text, fill, scaled_font(font, scale), anchor, background, colours, (), ())
+    if found is None:
+        return None
+    patch, left, top, width, height = found
+    return patch.im, left, top, width, height
 
 
 def _paint_robot(
