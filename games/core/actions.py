@@ -94,7 +94,25 @@ class Action(BaseModel):
 
     @final
     def encode(self) -> str:
-        return format_action(self.verb, self.args(), self.max_text)
+        # A frozen value's text never changes: kept by the instance (the games' legal actions
+        # are shared instances, each encoded for a button at every payload that offers it).
+        kept = _ENCODED.get(id(self))
+        if kept is not None and kept[0] is self:  # (the entry holds the action: its id is
+            return kept[1]  # no other object's while it is kept)
+        text = format_action(self.verb, self.args(), self.max_text)
+        if len(_ENCODED) >= ENCODED_KEPT:
+            try:
+                del _ENCODED[next(iter(_ENCODED))]  # the oldest encoded
+            except (KeyError, RuntimeError, StopIteration):
+                pass  # another thread (a test's inline worker) evicted it meanwhile
+        _ENCODED[id(self)] = (self, text)
+        return text
+
+
+# Actions' texts, per process, by the action's id (the entry holds the action): the five games'
+# shared legal actions with room to spare; the oldest go first.
+ENCODED_KEPT = 8192
+_ENCODED: dict[int, tuple[Action, str]] = {}
 
 
 class Interned(Action):

@@ -421,3 +421,31 @@ def test_cards_named_by_id_read_as_their_card_views_do():
     every = list(range(104))
     assert card_ids_text(every) == cards_text([CardView.of(c) for c in every])
     assert card_ids_text([]) == ""
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_hand_lines_kept_per_hand_are_the_ones_written_afresh(locale):
+    """A hand's lines are kept by its cards and language: at every state of a game, each
+    seat's private lines are the lines written without the cache (a translator that is not a
+    catalogue's), and list that seat's own cards only."""
+    tr = translator(locale)
+
+    def fresh(key: str, /, **params: object) -> str:
+        return tr(key, **params)
+
+    state = GAME.new(["a", "b", "c"], f"hand-lines-{locale}")
+    rng = random.Random(4)
+    for _ in range(60):
+        if GAME.is_over(state):
+            break
+        for seat in state.seats:
+            view = GAME.view(state, seat)
+            kept = PRESENTER.private_lines(view, tr)
+            assert kept == PRESENTER.private_lines(view, fresh)
+            hand_lines = kept[len(kept) - len(view.hand_by_suit()) :]
+            listed = sorted(" ".join(hand_lines).split())
+            own = sorted(c.pretty for c in view.hand or [])
+            assert all(card in listed for card in own)
+            assert len([w for w in listed if w in {c.pretty for c in view.hand or []}]) == len(own)
+        seat = sorted(s for s in GAME.to_act(state) if GAME.legal_actions(state, s))[0]
+        state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -14,11 +14,13 @@ Draft ops: ``s.<k>`` (the k-th hand select; ``s.h`` the helpers), ``play``, ``cl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import BoundTranslator, Translator, translator
 from bot.ui import items
 from bot.ui.maquiavelo.text import SUITS, card_ids_text, cards_text, suit_name
 from bot.ui.presenter import (
@@ -349,10 +351,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         lines = [tr("maquiavelo.ui.table_line", table=table)]
         if view.options.ayuda and view.helpers:
             lines.append(tr("maquiavelo.status.helpers", cards=cards_text(view.helpers)))
-        for suit, cards in sorted(view.hand_by_suit().items(), key=lambda kv: SUITS.index(kv[0])):
-            lines.append(
-                tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
-            )
+        lines.extend(_hand_lines(view, tr))
         return lines
 
     def outcome_lines(self, outcome: Outcome, names: SeatNames, tr: Translator) -> list[str]:
@@ -387,3 +386,29 @@ def _state_of(view: MaquiaveloView) -> MaquiaveloState:
         helpers=[c.id for c in view.helpers],
         table=[[c.id for c in m.cards] for m in view.table],
     )
+
+
+def _hand_lines(view: MaquiaveloView, tr: Translator) -> Sequence[str]:
+    """The viewer's hand a line per suit: written once per hand and language (a hand is shown
+    again at every move until it changes: the mover's answer, the waiting hands)."""
+    if isinstance(tr, BoundTranslator):
+        return _kept_hand_lines(tuple([c.id for c in view.hand or ()]), tr.locale)
+    return _written_hand_lines(view.hand_by_suit(), tr)
+
+
+# Hands in words, per process: a busy bot's hands (two or three people a table) with room to
+# spare. A card's id names its face (``CardView.of``).
+@lru_cache(maxsize=4096)
+def _kept_hand_lines(hand: tuple[int, ...], locale: str) -> tuple[str, ...]:
+    groups: dict[str, list[CardView]] = {}
+    for card_id in hand:
+        card = CardView.of(card_id)
+        groups.setdefault(card.suit, []).append(card)
+    return tuple(_written_hand_lines(groups, translator(locale)))
+
+
+def _written_hand_lines(by_suit: dict[str, list[CardView]], tr: Translator) -> list[str]:
+    return [
+        tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
+        for suit, cards in sorted(by_suit.items(), key=lambda kv: SUITS.index(kv[0]))
+    ]

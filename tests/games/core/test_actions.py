@@ -193,3 +193,22 @@ def test_interned_actions_refuse_a_text_naming_none(text: str):
 def test_a_move_without_arguments_is_written_as_its_kind_unless_it_names_a_verb():
     assert Rest.verb == "rest" and Rest.instance().encode() == "rest"
     assert Seat.verb == "seat"
+
+
+def test_an_actions_text_kept_by_the_instance_is_its_own(monkeypatch):
+    """``encode`` keeps each instance's text (``_ENCODED``, bounded): every action, encoded
+    again after many others pushed it out, and an equal action built anew, give the text of
+    its own fields; ids of actions gone are never mistaken for new ones."""
+    from games.core import actions
+
+    monkeypatch.setattr(actions, "ENCODED_KEPT", 16)
+    monkeypatch.setattr(actions, "_ENCODED", {})
+    kept = [Play(card=f"c{i}", target=i % 3) for i in range(40)]
+    texts = [format_action("p", a.args()) for a in kept]
+    for _ in range(3):
+        assert [a.encode() for a in kept] == texts
+    assert len(actions._ENCODED) <= 16
+    for i in range(200):  # built and dropped: a freed id may come back for another action
+        dropped = Play(card=f"d{i}", colour="r")
+        assert dropped.encode() == format_action("p", Play(card=f"d{i}", colour="r").args())
+    assert Play(card="c7", target=1).encode() == kept[7].encode() == texts[7]
