@@ -16,6 +16,7 @@ from tests.e2e.driver_kit import HandlersDone
 from tests.e2e.test_token_edits import Edits
 from tests.e2e.triad_driver import open_against_cpu
 from tests.fakediscord.server import RequestRecord
+from tests.waiting import within_guard
 
 UPDATE_MESSAGE, DEFERRED_UPDATE = 7, 6
 
@@ -142,7 +143,9 @@ async def test_a_triad_pick_is_answered_before_the_lobby_shows_it(fake_discord, 
     handle = await alice.select(picker, [add.values[0]], custom_id=add.custom_id)
     assert await handle.acknowledged() == UPDATE_MESSAGE  # not held behind the lobby's edit
     assert "Elegidas (1/5)" in picker.text
-    assert held.is_set()  # the lobby's edit was under way, held, meanwhile
+    # The lobby's edit is under way (its worker may still be on its way to it): held until
+    # now, so it cannot have been shown before the answer.
+    await within_guard(held.wait())
     answered.set()
     await mesa.bot.listener.drain()
     lobby = fake.message(int(mesa.bot.tables.registry.find(table_id).record.message_id))
