@@ -544,8 +544,9 @@ async def run_one(
         for line in world.describe_unresolved()[:5]:
             progress(args, f"unresolved: {line}")
     finally:
-        gc.unfreeze()
-        gc.set_threshold(*DRIVER_GC_DEFAULTS)
+        if args.driver_gc == "frozen":
+            gc.unfreeze()
+            gc.set_threshold(*DRIVER_GC_DEFAULTS)
         loop_cpu.uninstall()
         if lag_task is not None:
             lag_task.cancel()
