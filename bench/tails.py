@@ -22,6 +22,7 @@ import asyncio
 import collections
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -280,7 +281,11 @@ async def main(argv: list[str] | None = None) -> int:
     parser, own, passed = load.probe_parser(
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
-    parser.add_argument("--keep", type=Path, help="also copy the raw records (JSON lines) here")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="also copy the raw records (JSON lines) here, the bot's log beside",
+    )
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
@@ -303,9 +308,16 @@ async def main(argv: list[str] | None = None) -> int:
         text = out.read_text() if out.exists() else ""
         if args.keep:
             args.keep.write_text(text + json.dumps({"acks": acks}) + "\n")
+            log = bot_folder / "bot.log"
+            if log.exists():
+                shutil.copy(log, args.keep.with_suffix(".log"))
         rows = [json.loads(line) for line in text.splitlines() if line]
     print(report(rows, acks, window))
     print(f"bot RSS {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s")
+    print(
+        f"bot log: {result.get('bot_log_warnings')} warnings, {result.get('bot_log_errors')}"
+        f" errors; CPU per move bot {result.get('bot_cpu_ms_per_move')} ms"
+    )
     for name in ("ack_ms", "public_edit_ms", "next_view_ms", "loop_lag_ms", "fake_loop_lag_ms"):
         figures = result.get(name) or {}
         print(f"{name} p50/p99/max {figures.get('p50')}/{figures.get('p99')}/{figures.get('max')}")
