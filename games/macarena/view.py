@@ -118,10 +118,14 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
     in_game = seat is not None and seat in state.seats
     revealed = collections_revealed(state)
     turn_phase = state.phase in TURN_PHASES
+    placed: dict[str, int] = {}  # each seat's MACAS on the pozos, in one walk of them
+    for on_pozo in state.macas:
+        for owner, count in on_pozo.items():
+            placed[owner] = placed.get(owner, 0) + count
     players = []
     for i, s in enumerate(state.seats):
         t = state.tokens[s]
-        active = sum(m.get(s, 0) for m in state.macas)
+        active = placed.get(s, 0)
         players.append(
             trusted(
                 PlayerInfo,

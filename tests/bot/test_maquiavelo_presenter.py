@@ -449,3 +449,26 @@ def test_hand_lines_kept_per_hand_are_the_ones_written_afresh(locale):
             assert len([w for w in listed if w in {c.pretty for c in view.hand or []}]) == len(own)
         seat = sorted(s for s in GAME.to_act(state) if GAME.legal_actions(state, s))[0]
         state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+def test_select_options_kept_per_cards_and_selection_are_the_ones_written_afresh():
+    """A select's options are kept by its cards' ids and the selected ones among them: each
+    payload gets its own list, and the options are the cards' labels (a repeated face
+    numbered), ids and selection, whatever was asked before."""
+    rng = random.Random(8)
+    ids = list(range(104))
+    for _ in range(200):
+        cards = [CardView.of(i) for i in sorted(rng.sample(ids, rng.randint(1, 14)))]
+        selected = {c.id for c in cards if rng.random() < 0.3} | {999}
+        options = Presenter._options(cards, selected)
+        seen: Counter[str] = Counter()
+        expected = []
+        for c in cards:
+            seen[c.code] += 1
+            label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
+            expected.append({"label": label, "value": str(c.id), "default": c.id in selected})
+        assert [
+            {k: o.to_dict()[k] for k in ("label", "value", "default")} for o in options
+        ] == expected
+        options.clear()  # a payload's own list: the next one is whole
+        assert len(Presenter._options(cards, selected)) == len(cards)

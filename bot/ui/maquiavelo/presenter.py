@@ -105,17 +105,8 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
 
     @staticmethod
     def _options(cards: list[CardView], selected: set[int]) -> list[discord.SelectOption]:
-        seen: dict[str, int] = {}
-        options = []
-        for c in cards:
-            seen[c.code] = seen.get(c.code, 0) + 1
-            label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
-            options.append(
-                discord.SelectOption(
-                    label=clip(label, OPTION_LABEL), value=str(c.id), default=c.id in selected
-                )
-            )
-        return options
+        ids = tuple([c.id for c in cards])
+        return list(_select_options(ids, frozenset(selected.intersection(ids))))
 
     @staticmethod
     def _selection(view: MaquiaveloView, draft: dict[str, Any]) -> list[int]:
@@ -412,3 +403,24 @@ def _written_hand_lines(by_suit: dict[str, list[CardView]], tr: Translator) -> l
         tr("maquiavelo.ui.hand_suit", suit=suit_name(suit, tr), cards=cards_text(cards))
         for suit, cards in sorted(by_suit.items(), key=lambda kv: SUITS.index(kv[0]))
     ]
+
+
+# A select's options by its cards' ids and the selected ones among them, per process (a hand's
+# selects are written again at every payload until the hand or the selection changes):
+# shared, never changed (a payload gets its own list of them).
+@lru_cache(maxsize=4096)
+def _select_options(
+    ids: tuple[int, ...], selected: frozenset[int]
+) -> tuple[discord.SelectOption, ...]:
+    seen: dict[str, int] = {}
+    options = []
+    for card_id in ids:
+        c = CardView.of(card_id)
+        seen[c.code] = seen.get(c.code, 0) + 1
+        label = c.pretty if seen[c.code] == 1 else f"{c.pretty} ({seen[c.code]})"
+        options.append(
+            discord.SelectOption(
+                label=clip(label, OPTION_LABEL), value=str(c.id), default=c.id in selected
+            )
+        )
+    return tuple(options)
