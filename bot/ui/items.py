@@ -792,8 +792,9 @@ def release_answered(interaction: discord.Interaction) -> None:
     of the cyclic garbage, ``bench/gc_census.py``), and, frozen while a token hook kept them,
     until the thaw. Answered, the response reads its parent only to raise
     ``InteractionResponded`` at a second answer, and does with None."""
-    if interaction.response.is_done():
-        interaction.response._parent = None  # type: ignore[assignment]
+    response = getattr(interaction, "_cs_response", None)  # not made just to be asked
+    if response is not None and response.is_done():
+        response._parent = None
 
 
 def _clicked(
