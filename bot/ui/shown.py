@@ -44,25 +44,34 @@ class FlushLater:
     off the path of the click that made them. ``schedule`` (at a change) runs ``flush``
     ``delay`` seconds after the first change since its last run; ``close`` (a drain, a
     shutdown) cancels that wait and runs it at once, so nothing known is lost; a flush already
-    under way is awaited, not cancelled (its rows are out of the queue already)."""
+    under way is awaited, not cancelled (its rows are out of the queue already). A change made
+    while a flush is under way (its rows were taken before it) gets another flush after it."""
 
     def __init__(self, delay: float, flush: Callable[[], Awaitable[None]]) -> None:
         self.delay = delay
         self._flush = flush
         self._task: asyncio.Task[None] | None = None
         self._waiting = False  # the task is still in its delay (cancelling it loses nothing)
+        self._again = False  # a change came while the task was flushing
 
     def schedule(self) -> None:
         if self._task is None or self._task.done():
             self._waiting = True
             self._task = asyncio.get_running_loop().create_task(self._later())
+        elif not self._waiting:
+            self._again = True
 
     async def _later(self) -> None:
-        try:
-            await asyncio.sleep(self.delay)
-        finally:
-            self._waiting = False
-        await self._flush()
+        while True:
+            try:
+                await asyncio.sleep(self.delay)
+            finally:
+                self._waiting = False
+            self._again = False
+            await self._flush()
+            if not self._again:
+                return
+            self._waiting = True
 
     async def close(self) -> None:
         task = self._task

@@ -61,3 +61,23 @@ async def test_close_waits_for_a_flush_under_way_instead_of_cancelling_it():
     gate.set()
     await closing
     assert flush.done == 2  # ...which finished (not cancelled), then one more for the rest
+
+
+async def test_a_change_made_while_a_flush_is_under_way_gets_a_flush_of_its_own():
+    """The flush under way took its rows before the change: without another flush the change
+    would wait in memory for the next one (a two-process test saw a public version never
+    stored)."""
+    gate = asyncio.Event()
+    flush = Flushes(gate)
+    later = FlushLater(0.0, flush)
+    later.schedule()
+    await until(lambda: flush.runs, "the delayed flush started (it waits on the database)")
+    task = later._task
+    later.schedule()  # a change while that flush waits on the database
+    assert later._task is task  # no second task beside the first...
+    gate.set()
+    await within_guard(task)
+    assert flush.done == 2  # ...but the same task flushed once more after it
+    later.schedule()  # and a later change starts a new flush as before
+    await within_guard(later._task)
+    assert flush.done == 3
