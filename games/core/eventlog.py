@@ -251,7 +251,8 @@ class LogDumps:
     dropped first): a move's log is its previous state's chain plus the move's events, so its
     dump encodes only those and joins the rest. A node's log never changes (a chain of
     immutable tuples), and each kept node is held, so its ``id`` names it while it is kept.
-    Per process; a busy bot's tables need one each (~5 KB)."""
+    Per process; a log extended from a kept one replaces it, so a busy bot keeps about one a
+    table (~5 KB)."""
 
     # How far back a dump looks for a node dumped before: a move adds a few events.
     LOOK_BACK = 16
@@ -283,6 +284,8 @@ class LogDumps:
             versions = found[2] + [v for v, _ in newer]
             if len(events) > size:
                 events, versions = events[-size:], versions[-size:]
+            if newer:  # the older state's entry is superseded: one entry a table playing
+                kept.pop(id(node), None)
         if len(log) == 4:
             if len(kept) >= self.bound:
                 try:
@@ -293,8 +296,9 @@ class LogDumps:
         return "[" + b",".join(events).decode() + "]", orjson.dumps(versions).decode()
 
 
-# A cache, as the catalogues' (``bot.i18n``): one entry per table playing, bounded.
-LOG_DUMPS = LogDumps(4096)
+# A cache, as the catalogues' (``bot.i18n``): about one entry a table playing (a compacted log
+# leaves its last one behind, the first to go), bounded: ~10 MB at most.
+LOG_DUMPS = LogDumps(2048)
 
 
 class LogReader:

@@ -52,3 +52,28 @@ def test_a_log_dumped_move_after_move_is_pydantics(key, bound):
             assert _dumped(dumps, loaded) == _pydantic_log(loaded)
             states[0] = loaded
     assert len(dumps._kept) <= bound
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_table_playing_keeps_one_log(key):
+    """A log extended from a kept one replaces it: a game dumped move after move keeps one
+    entry, not one per move (the bot's memory: about one a table), and one more for each time
+    its log was compacted (that one is the first to go)."""
+    game = import_module(f"games.{key}").GAME
+    seats = [f"s{i}" for i in range(2 if key == "triad" else 3)]
+    dumps = LogDumps(4096)
+    state = game.new(seats, f"one-{key}")
+    rng = random.Random(1)
+    compactions = 0
+    for _ in range(30):
+        if game.is_over(state):
+            break
+        seat = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))[0]
+        before = state.log_raw
+        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        node = state.log_raw
+        while len(node) == 4 and node is not before:
+            node = node[0]
+        compactions += node is not before
+        assert _dumped(dumps, state) == _pydantic_log(state)
+        assert len(dumps._kept) <= 1 + compactions

@@ -406,9 +406,9 @@ def _written_hand_lines(by_suit: dict[str, list[CardView]], tr: Translator) -> l
 
 
 # A select's options by its cards' ids and the selected ones among them, per process (a hand's
-# selects are written again at every payload until the hand or the selection changes):
-# shared, never changed (a payload gets its own list of them).
-@lru_cache(maxsize=4096)
+# selects are written again at every payload until the hand or the selection changes; ~2 KB
+# each, 2,048 at most): shared, never changed (a payload gets its own list of them).
+@lru_cache(maxsize=2048)
 def _select_options(
     ids: tuple[int, ...], selected: frozenset[int]
 ) -> tuple[discord.SelectOption, ...]:
