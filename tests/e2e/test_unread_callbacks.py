@@ -39,9 +39,11 @@ def _click_seen_by_the_bot(fake_discord: Any, bot: Any, message_id: int) -> disc
 
 @pytest.fixture
 def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    """Every callback the bot's session sends: (url, query parameters); seen by the session
-    under the gate, which the bot's own callbacks reach directly (``http_gate.exempt_request``)."""
-    inner = mesa.bot.http._HTTPClient__session.session
+    """Every callback the bot sends: (url, query parameters); seen by the session under the
+    gate (discord.py's own) and by the gate's lean transport, which the bot's own callbacks
+    reach directly (``http_gate.exempt_request``, ``bot/ui/token_wire.py``)."""
+    gate = mesa.bot.http._HTTPClient__session
+    inner = gate.session
     sent: list[tuple[str, Any]] = []
     real = inner.request
 
@@ -51,6 +53,16 @@ def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any
         return real(method, url, **kwargs)
 
     monkeypatch.setattr(inner, "request", request, raising=False)
+    wire = gate.wire
+    if wire is not None:
+        real_wire = wire.request
+
+        def wired(method: str, url: Any, data: Any, headers: Any) -> Any:
+            if "/callback" in str(url):
+                sent.append((str(url), dict(url.query) or None))
+            return real_wire(method, url, data, headers)
+
+        monkeypatch.setattr(wire, "request", wired)
     return sent
 
 
