@@ -107,24 +107,36 @@ def _exempt_senders(session: Any, url: Any, body: bytes) -> dict[str, Send]:
     }
 
 
-async def measure(args: argparse.Namespace, port: int) -> None:
-    base = f"http://127.0.0.1:{port}/api/v10"
-    print(f"loop: {args.loop}; load average {_load()}\n")
-    work, sessions = await variants(base)
+async def cpu_per_request(
+    work: dict[str, Send], rounds: int, requests: int
+) -> dict[str, list[float]]:
+    """Each sender's CPU µs per request, one figure per round (after 100 warm-up requests each;
+    the senders take turns round by round, so a change of the machine's speed hits them alike)."""
     for send in work.values():
         for _ in range(100):
             await send()
     spent: dict[str, list[float]] = {name: [] for name in work}
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for name, send in work.items():
             cpu, _switches = _cpu()
-            for _ in range(args.requests):
+            for _ in range(requests):
                 await send()
-            spent[name].append((_cpu()[0] - cpu) / args.requests * 1e6)
-    print("| variant | CPU µs per request, best | median |")
+            spent[name].append((_cpu()[0] - cpu) / requests * 1e6)
+    return spent
+
+
+def print_spent(first_column: str, spent: dict[str, list[float]]) -> None:
+    print(f"| {first_column} | CPU µs per request, best | median |")
     print("|---|---:|---:|")
     for name, values in spent.items():
         print(f"| {name} | {min(values):.1f} | {statistics.median(values):.1f} |")
+
+
+async def measure(args: argparse.Namespace, port: int) -> None:
+    base = f"http://127.0.0.1:{port}/api/v10"
+    print(f"loop: {args.loop}; load average {_load()}\n")
+    work, sessions = await variants(base)
+    print_spent("variant", await cpu_per_request(work, args.rounds, args.requests))
     for chosen in sessions:
         await chosen.close()
     print(f"\nload average {_load()}")

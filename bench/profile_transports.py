@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -32,7 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.profile_requests import MESSAGE, _cpu, _factory, _load, served  # noqa: E402
+from bench.profile_requests import MESSAGE, _factory, _load, served  # noqa: E402
+from bench.profile_session_options import cpu_per_request, print_spent  # noqa: E402
 
 Send = Callable[[], Awaitable[None]]
 PATH = "/api/v10/webhooks/1/token/messages/@original?with_components=1"
@@ -179,20 +179,7 @@ async def measure(args: argparse.Namespace, port: int) -> None:
     base = f"http://127.0.0.1:{port}/api/v10"
     print(f"loop: {args.loop}; load average {_load()}\n")
     work, closers = await variants(base)
-    for send in work.values():
-        for _ in range(100):
-            await send()
-    spent: dict[str, list[float]] = {name: [] for name in work}
-    for _ in range(args.rounds):
-        for name, send in work.items():
-            cpu, _switches = _cpu()
-            for _ in range(args.requests):
-                await send()
-            spent[name].append((_cpu()[0] - cpu) / args.requests * 1e6)
-    print("| transport | CPU µs per request, best | median |")
-    print("|---|---:|---:|")
-    for name, values in spent.items():
-        print(f"| {name} | {min(values):.1f} | {statistics.median(values):.1f} |")
+    print_spent("transport", await cpu_per_request(work, args.rounds, args.requests))
     for closer in closers:
         result = closer.close()
         if asyncio.iscoroutine(result):

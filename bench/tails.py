@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench.load as load  # noqa: E402
 import bench.load_driver as load_driver  # noqa: E402
+from bench.gc_census import Window  # noqa: E402
 from bench.load_probe import load_average  # noqa: E402
 
 # One process's recorder (the bot's through the prelude below, the driver's by ``exec``):
@@ -123,19 +124,6 @@ if _os.environ.get('MESA_BENCH_TAILS'):
     _tails_main.serve = _tails_watched_serve
 """
 )
-
-
-class Window:
-    """``bench/load.py``'s window probe: the wall-clock bounds of the measured window."""
-
-    def __init__(self) -> None:
-        self.start_at = self.end_at = 0.0
-
-    def start(self, pids: list[int], seconds: float) -> None:
-        self.start_at = time.time()
-
-    async def stop(self) -> None:
-        self.end_at = time.time()
 
 
 def record_acks(into: list[dict[str, float]]) -> None:
