@@ -44,18 +44,26 @@ def fastest(work: Callable[[], Any], rounds: int, calls: int = 300) -> float:
     return best * 1e6
 
 
-def played(game: Any, key: str, moves: int) -> Any:
-    """The state after ``moves`` random legal moves (fewer if the game ends)."""
+def random_game(game: Any, key: str, moves: int, seed: int, table: str) -> list[Any]:
+    """A new game's state, then the state after each of up to ``moves`` random legal moves
+    (fewer if the game ends)."""
     seats = [f"s{i}" for i in range(PLAYERS[key])]
-    rng = random.Random(7)
-    state = game.new(seats, "dumps", None)
+    rng = random.Random(seed)
+    state = game.new(seats, table, None)
+    states = [state]
     for _ in range(moves):
         movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
         if not movers or game.is_over(state):
             break
         seat = rng.choice(movers)
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-    return state
+        states.append(state)
+    return states
+
+
+def played(game: Any, key: str, moves: int) -> Any:
+    """The state after ``moves`` random legal moves (fewer if the game ends)."""
+    return random_game(game, key, moves, seed=7, table="dumps")[-1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,17 +122,7 @@ def main(argv: list[str] | None = None) -> int:
 def dumps_in_a_row(game: Any, key: str, moves: int, rounds: int) -> float:
     """The fastest round's CPU microseconds per ``dump_state`` of each state of one random game,
     move after move (new states built beforehand: only the dumps are timed)."""
-    seats = [f"s{i}" for i in range(PLAYERS[key])]
-    rng = random.Random(11)
-    state = game.new(seats, "row", None)
-    states = []
-    for _ in range(moves):
-        movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
-        if not movers or game.is_over(state):
-            break
-        seat = rng.choice(movers)
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        states.append(state)
+    states = random_game(game, key, moves, seed=11, table="row")[1:]
     best = float("inf")
     for _ in range(rounds):
         replay = [game.copy_state(s) for s in states]  # (the same log nodes: as a new game's)
