@@ -227,7 +227,8 @@ class MesaBot(commands.Bot):
     async def setup_hook(self) -> None:
         # Every bot-token request, whoever makes it, passes the pacer when it is sent.
         http_gate.install(self.http, lambda: self.listener.pacer)
-        route_by_component(self)  # a click's item built from its component, not its message
+        # a click's item built from its component, its Interaction without a whole Message
+        route_by_component(self, self._unrouted_click)
         callbacks_unread()  # an update's callback without Discord's copy of the message
         self.db = await open_database(
             self.settings.database, observe=metrics.observe, tuning=self.settings.pg_tuning()
@@ -312,17 +313,12 @@ class MesaBot(commands.Bot):
         if self.recovery is not None:
             await self.recovery.represent()
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's, and a component click nothing handles (an id that no longer parses)
-        still gets an answer, in a task of its own. Found out here, at once: an
+    def _unrouted_click(self, interaction: discord.Interaction) -> None:
+        """A component click no dynamic item took (``items.InteractionParser``, after its
+        ``interaction`` event): if no live view handles it either (an id that no longer
+        parses), it still gets an answer, in a task of its own. Found out at once: an
         ``on_interaction`` method cost every click a task only to find it routed (issue 29)."""
-        super().dispatch(event_name, *args, **kwargs)
-        if event_name != "interaction":
-            return
-        interaction = args[0]
-        if interaction.type is discord.InteractionType.component and not UnroutedClicks.routed(
-            self, interaction
-        ):
+        if not UnroutedClicks.routed(self, interaction):
             answer = functools.partial(self.unrouted.answer_if_unrouted, self)
             self._schedule_event(answer, "on_interaction", interaction)
 

@@ -32,6 +32,7 @@ from typing import (
 
 import discord
 from discord import Interaction
+from discord.components import _component_factory
 from discord.ext import commands
 from discord.ui.view import _component_to_item
 
@@ -40,6 +41,7 @@ from bot.service.models import Table
 from bot.ui import ids
 from bot.ui.feedback import answer_error
 from bot.ui.http_gate import handling_started
+from bot.ui.inbound import lean_interaction, message_payload
 from bot.ui.links import jump_link
 
 log = logging.getLogger(__name__)
@@ -570,21 +572,68 @@ class SeatButton(TableButton, template=ids.SEAT_BUTTON):
 # file of the item it reaches (tests/e2e/test_click_path.py).
 
 
-def route_by_component(client: discord.Client) -> None:
+def route_by_component(
+    client: discord.Client, unrouted: Callable[[discord.Interaction[Any]], None]
+) -> None:
     """Dispatch ``client``'s dynamic items from the clicked component alone (see above), each
-    click's handler started in the loop turn its event is read (``start_now``)."""
-    store: Any = client._connection._view_store
+    click's handler started in the loop turn its event is read (``start_now``), its event
+    parsed lean (``InteractionParser``); a component click no dynamic item took goes to
+    ``unrouted`` once its ``interaction`` event is dispatched."""
+    state: Any = client._connection
+    # every shard's gateway reads its events' parsers from this one dict
+    state.parsers["INTERACTION_CREATE"] = InteractionParser(state, unrouted)
+    store: Any = state._view_store
     store.schedule_dynamic_item_call = _dispatch  # the instance's, over ViewStore's method
 
     def dispatch_dynamic_items(component_type: int, custom_id: str, interaction: Any) -> None:
         for pattern, factory in store._dynamic_items.items():
             match = pattern.fullmatch(custom_id)
             if match is not None:
+                interaction.extras[_ROUTED] = True
                 rest = start_now(_dispatch(component_type, factory, interaction, custom_id, match))
                 if rest is not None:
                     store.add_task(rest)  # kept alive, as discord.py keeps its own tasks
 
     store.dispatch_dynamic_items = dispatch_dynamic_items
+
+
+# ``interaction.extras`` key: a dynamic item took this click (not one for ``unrouted``)
+_ROUTED = "mesa.routed"
+
+
+class InteractionParser:
+    """discord.py's ``ConnectionState.parse_interaction_create`` (2.7) as it is, but for the
+    interaction, built without a whole message (``inbound.lean_interaction``): commands and
+    autocompletes to the command tree, components to the view store, modals to theirs, then
+    the ``interaction`` event; and then a component click no dynamic item took to
+    ``unrouted``. Here, not in inbound.py, since a click's handler starts on its stack
+    (``start_now``): the click's path stays in this file (tests/e2e/test_click_path.py).
+    discord.py internals used (re-check on upgrade): ``ConnectionState.parsers``,
+    ``_command_tree``, ``_view_store``."""
+
+    def __init__(self, state: Any, unrouted: Callable[[discord.Interaction[Any]], None]) -> None:
+        self._state = state
+        self._unrouted = unrouted
+
+    def __call__(self, data: Any) -> None:
+        state = self._state
+        interaction = lean_interaction(data, state)
+        kind = data["type"]
+        if kind in (2, 4) and state._command_tree:  # a command, an autocomplete
+            state._command_tree._from_interaction(interaction)
+        elif kind == 3:  # a component (these keys are always there)
+            inner = data["data"]
+            state._view_store.dispatch_view(
+                inner["component_type"], inner["custom_id"], interaction
+            )
+        elif kind == 5:  # a modal submitted
+            inner = data["data"]
+            state._view_store.dispatch_modal(
+                inner["custom_id"], interaction, inner["components"], inner.get("resolved", {})
+            )
+        state.dispatch("interaction", interaction)
+        if kind == 3 and _ROUTED not in interaction.extras:
+            self._unrouted(interaction)
 
 
 # Issue 25, the ack: discord.py starts a click's handler in a task of its own, so it waits for
@@ -762,7 +811,11 @@ async def _dispatch(
     message = interaction.message
     if message is None:
         return
-    component = _clicked(message.components, component_type, custom_id)
+    payload = message_payload(message)
+    if payload is None:  # a message discord.py built whole
+        component = _clicked(message.components, component_type, custom_id)
+    else:  # the one component clicked, out of the message's payload (bot/ui/inbound.py)
+        component = _clicked_in(payload.get("components") or (), component_type, custom_id)
     if component is None:
         return
     try:
@@ -795,6 +848,28 @@ def release_answered(interaction: discord.Interaction) -> None:
     response = getattr(interaction, "_cs_response", None)  # not made just to be asked
     if response is not None and response.is_done():
         response._parent = None
+
+
+def _clicked_in(
+    components: Iterable[dict[str, Any]], component_type: int, custom_id: str
+) -> discord.Component | None:
+    """``_clicked`` of a message's payload: the component of that type and custom_id, at any
+    depth (rows', containers' and sections' ``components``, a section's ``accessory``), built
+    alone as discord.py builds it in a whole message."""
+    for data in components:
+        if data.get("custom_id") == custom_id and data.get("type") == component_type:
+            return _component_factory(data)  # type: ignore[arg-type]  # (a button, a select: no state)
+        inner = data.get("components")
+        if inner:
+            found = _clicked_in(inner, component_type, custom_id)
+            if found is not None:
+                return found
+        accessory = data.get("accessory")
+        if accessory is not None:
+            found = _clicked_in((accessory,), component_type, custom_id)
+            if found is not None:
+                return found
+    return None
 
 
 def _clicked(
