@@ -441,19 +441,19 @@ class PlayCog(commands.Cog):
             table, state = self._seated(table_id, seat, version)
             presenter = self.bot.presenter(table.game.key)
             legal = table.game.legal_actions(state, seat)
-            # A step may search (e.g. a hint from a solver): off the event loop.
-            draft, action = await _within(
-                interaction,
-                deadline,
-                asyncio.to_thread(
-                    presenter.draft_step,
-                    table.game.view(state, seat),
-                    legal,
-                    self.draft(table_id, seat, version),
-                    op,
-                    values,
-                ),
+            step = (
+                table.game.view(state, seat),
+                legal,
+                self.draft(table_id, seat, version),
+                op,
+                values,
             )
+            if presenter.draft_searches(op):  # (e.g. a hint from a solver): off the event loop
+                draft, action = await _within(
+                    interaction, deadline, asyncio.to_thread(presenter.draft_step, *step)
+                )
+            else:  # a step that reads the view: here (a thread's hand-off cost more than it)
+                draft, action = presenter.draft_step(*step)
             # Kept for this version: a refused move leaves the draft as it was when completed.
             self._drafts[(table_id, seat)] = (version, draft)
             if action is not None:

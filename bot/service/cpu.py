@@ -18,7 +18,7 @@ from bot.service.models import Table
 from bot.service.moves import Move, Moves
 from bot.service.tasks import TableTasks
 from bot.service.timers import TurnTimers
-from games.core import Game
+from games.core import Action, Game
 from storage import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -53,10 +53,10 @@ class ComputerTurns:
             return True
         return self.next_move(table) is not None
 
-    def _searches(self, table: Table) -> list[tuple[str, bool, tuple[Any, ...]]]:
-        """(seat, waited on, picklable arguments of ``choose_action_text``) per computer seat
-        that has a legal action, in the order they are asked. Built synchronously, so they all
-        describe one version of the state."""
+    def _searches(self, table: Table) -> list[tuple[str, bool, tuple[Any, ...], list[Action]]]:
+        """(seat, waited on, picklable arguments of ``choose_action_text``, the legal actions
+        whose texts they offer) per computer seat that has a legal action, in the order they
+        are asked. Built synchronously, so they all describe one version of the state."""
         state = table.state
         game = table.game
         if state is None or game.is_over(state):
@@ -84,7 +84,7 @@ class ComputerTurns:
                     ("cpu", seat.id, state.version),
                     extra,
                 )
-                out.append((seat.id, only_waited, args))
+                out.append((seat.id, only_waited, args, legal))
         return out
 
     def think_budget(self, game: Game) -> dict[str, Any]:
@@ -99,7 +99,7 @@ class ComputerTurns:
     def next_move(self, table: Table) -> tuple[str, str] | None:
         """The next (seat, action text) a computer seat wants to play, if any, searched here
         (for cheap checks; the computer's turns search in the workers, ``next_move_off_loop``)."""
-        for seat, waited, args in self._searches(table):
+        for seat, waited, args, _ in self._searches(table):
             choice = choose_action_text(*args)
             if choice is None and waited:
                 choice = args[2][0]
@@ -107,15 +107,22 @@ class ComputerTurns:
                 return seat, choice
         return None
 
-    async def next_move_off_loop(self, table: Table) -> tuple[str, str] | None:
-        """``next_move`` with each search in a worker process: the event loop keeps running."""
-        for seat, waited, args in self._searches(table):
+    async def next_move_off_loop(self, table: Table) -> tuple[str, str, Action | None] | None:
+        """``next_move`` with each search in a worker process: the event loop keeps running.
+        Also the action chosen, of the legal actions offered (None: a text not offered), so
+        the move does not parse its text again (issue 29)."""
+        for seat, waited, args, legal in self._searches(table):
             with metrics.phase("cpu_search"):
                 choice = await self.ctx.workers.run(choose_action_text, *args)
             if choice is None and waited:
                 choice = args[2][0]
             if choice is not None:
-                return seat, choice
+                texts: list[str] = args[2]
+                try:
+                    action: Action | None = legal[texts.index(choice)]
+                except ValueError:
+                    action = None
+                return seat, choice, action
         return None
 
     def kick(self, table: Table) -> None:
@@ -186,13 +193,13 @@ class ComputerTurns:
                     continue
                 if work is None:
                     return
-                seat, action_text = work
+                seat, action_text, action = work
                 try:
                     async with table.lock:
                         if table.version != version or table.record.status != "playing":
                             continue
                         _, delivery = await self.moves.act_locked(
-                            table, Move(seat, version, action_text)
+                            table, Move(seat, version, action_text, action=action)
                         )
                 except StorageUnavailable:  # nothing saved nor shown: the same turn again
                     log.warning("computer move at table %s not saved; retrying", table.id)

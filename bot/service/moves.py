@@ -37,7 +37,7 @@ from bot.service.notify import Delivery, Turn
 from bot.service.results import card_transfers, finished_record, standing_deltas
 from bot.service.table_registry import TableRegistry
 from bot.service.wake import next_wake
-from games.core import Event, GameState, IllegalAction
+from games.core import Action, Event, GameState, IllegalAction
 from storage import RATING_CHANGES_META, Intent, StaleVersion
 
 ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to another process
@@ -47,13 +47,17 @@ ATTEMPTS = 3  # a move without a version, re-applied after losing the guard to a
 class Move:
     """A move as the path carries it: the seat, the table version its player saw (None: not
     checked, for an action typed fresh or the timer's), the action's text, whether the turn
-    timer played it, and the click it answers (``intent``: marked done in its transaction)."""
+    timer played it, and the click it answers (``intent``: marked done in its transaction).
+    ``action``: the text's action, when the caller holds it already (a computer's choice among
+    the legal actions it was offered, the timer's default action): not parsed again. ``apply``
+    judges it as it judges a decoded one."""
 
     seat: str
     version: int | None
     text: str
     by_timer: bool = False
     intent: Intent | None = None
+    action: Action | None = None
 
 
 class _Lost(Exception):
@@ -159,7 +163,7 @@ class Moves:
             raise TableError("stale", version=version, current=table.state.version)
         game = table.game
         with metrics.phase("apply"):
-            action = game.decode_action(move.text)
+            action = move.action if move.action is not None else game.decode_action(move.text)
             new_state, events = game.apply(table.state, seat, action)
             outcome = game.outcome(new_state)
             state_json = game.dump_state(new_state)

@@ -149,7 +149,8 @@ class TurnTimers:
                     replaced.append(seat)
                 try:
                     _, delivery = await self.moves.act_locked(
-                        table, Move(seat, table.version, action.encode(), by_timer=True)
+                        table,
+                        Move(seat, table.version, action.encode(), by_timer=True, action=action),
                     )
                 except BaseException:  # not saved: memory keeps what the database has
                     table.record.meta, table.record.seats = meta_before, seats_before

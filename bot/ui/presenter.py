@@ -89,13 +89,17 @@ class DraftStep(Generic[V, A]):
     values: list[str]
 
 
-def draft_op(name: str, *, prefix: bool = False) -> Callable[[Handler], Handler]:
+def draft_op(
+    name: str, *, prefix: bool = False, searches: bool = False
+) -> Callable[[Handler], Handler]:
     """Mark a presenter method ``(self, step: DraftStep) -> DraftResult`` as the handler of the
     draft op ``name`` (or, with ``prefix``, of every op starting with it: the rest is the step's
-    ``arg``)."""
+    ``arg``); ``searches``: it may search (a solver's hint), so the click path runs it off the
+    event loop (``GamePresenter.draft_searches``)."""
 
     def mark(handler: Handler) -> Handler:
         handler.draft_op = (name, prefix)  # type: ignore[attr-defined]
+        handler.draft_searches = searches  # type: ignore[attr-defined]
         return handler
 
     return mark
@@ -170,6 +174,8 @@ class GamePresenter(Generic[V, A]):
     hand_image = False
     # draft op -> (handler method, whether the op is a prefix): the methods marked @draft_op
     draft_ops: ClassVar[dict[str, tuple[str, bool]]] = {}
+    # the handler methods of the draft ops that may search (``@draft_op(searches=True)``)
+    searching_drafts: ClassVar[frozenset[str]] = frozenset()
     # Whether the game has actions shown on the public message (it overrides
     # ``is_public_action``): without, the public payload asks no seat for its legal actions.
     has_public_actions: ClassVar[bool] = False
@@ -178,12 +184,18 @@ class GamePresenter(Generic[V, A]):
         super().__init_subclass__(**kwargs)
         cls.has_public_actions = cls.is_public_action is not GamePresenter.is_public_action
         ops = dict(cls.draft_ops)
+        searching = set(cls.searching_drafts)
         for attr, value in vars(cls).items():
             marked = getattr(value, "draft_op", None)
             if marked is not None:
                 name, prefix = marked
                 ops[name] = (attr, prefix)
+                if getattr(value, "draft_searches", False):
+                    searching.add(attr)
+                else:
+                    searching.discard(attr)
         cls.draft_ops = ops
+        cls.searching_drafts = frozenset(searching)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -258,6 +270,16 @@ class GamePresenter(Generic[V, A]):
         method, arg = self._draft_handler(op)
         handler: Callable[[DraftStep[V, A]], DraftResult] = getattr(self, method)
         return handler(DraftStep(view, legal, draft, op, arg, values))
+
+    def draft_searches(self, op: str) -> bool:
+        """Whether the draft step ``op`` may search (its handler is marked so): the click path
+        runs such a step in a thread; every other step reads the view and costs less than a
+        thread's hand-off (issue 29)."""
+        try:
+            method, _ = self._draft_handler(op)
+        except IllegalAction:
+            return False  # refused by ``draft_step`` itself, at once
+        return method in self.searching_drafts
 
     def _draft_handler(self, op: str) -> tuple[str, str]:
         """The handler method of ``op`` and the op's argument: an exact op first, else the

@@ -3,16 +3,21 @@ in version order per table; computer searches in worker processes choose as in-p
 
 import asyncio
 import random
+import sys
+
+import pytest
 
 from bot.service import ServiceConfig, TableService
 from bot.service.choose import choose_action_text, game_ref
 from bot.service.cpu import ComputerTurns
 from bot.service.models import Table
+from bot.service.moves import Move
 from bot.workers import Workers
+from games.core import IllegalAction
 from storage import TableRecord, open_database
 from storage.writer import Decided
 from tests.bot.lobby_kit import open_lobby
-from tests.bot.toy_game import TOY
+from tests.bot.toy_game import TOY, Take
 from tests.waiting import computer_idle, until
 
 
@@ -250,6 +255,51 @@ async def test_computer_turns_are_presented_in_order_too(db_target):
     await db.close()
 
 
+async def test_computer_moves_play_the_actions_offered_and_apply_still_judges_them(
+    db_target, monkeypatch
+):
+    """A computer's move carries the legal action its search chose (its text is not parsed
+    again); the engine's ``apply`` judges such an action as it judges a decoded one."""
+    decoded = []
+    decode = TOY.decode_action
+
+    def counted(text):
+        if sys._getframe(1).f_code.co_name == "_attempt":  # (the searches decode their own)
+            decoded.append(text)
+        return decode(text)
+
+    monkeypatch.setattr(TOY, "decode_action", counted)
+    listener = Listener()
+    db = await open_database(db_target)
+    service = TableService(db, {"toy": TOY}, listener, ServiceConfig(cpu_delay_seconds=0))
+    table = await open_lobby(service, "toy", host=("h", "Host"), seed="s", options={"pile": 30})
+    await service.lobby.add_cpu(table.id, "h", "normal")
+    await service.lobby.start(table.id, "h")
+    human_moves = 0
+    while table.record.status == "playing":
+        await computer_idle(service, table.id)
+        if table.record.status == "playing" and "h" in TOY.to_act(table.state):
+            await service.act(table.id, "h", table.version, "t.1")
+            human_moves += 1
+    rows = await db.fetchall("SELECT seat, action FROM actions WHERE table_id = ?", (table.id,))
+    cpu_rows = [action for seat, action in rows if seat != "h"]
+    assert cpu_rows and all(action in ("t.1", "t.2") for action in cpu_rows)
+    assert len(decoded) == human_moves  # only the people's clicks were parsed by the move path
+
+    other = await open_lobby(service, "toy", host=("h", "Host"), seed="t", options={"pile": 9})
+    await service.lobby.join(other.id, "a", "A")
+    await service.lobby.start(other.id, "h")
+    seat = next(iter(TOY.to_act(other.state)))
+    waiting = "a" if seat == "h" else "h"
+    version = other.version
+    async with other.lock:  # the other seat's action, handed over decoded: refused
+        with pytest.raises(IllegalAction):
+            await service._moves.act_locked(other, Move(waiting, version, "t.1", action=Take(n=1)))
+    assert other.version == version
+    await service.close()
+    await db.close()
+
+
 async def test_process_pool_choice_equals_in_process_choice(db_target):
     from bot.registry import load_games
 
@@ -280,7 +330,8 @@ async def test_process_pool_choice_equals_in_process_choice(db_target):
             )
             table = Table(record=record, game=game, state=state)
             searches = ComputerTurns._searches(_CtxStub(), table)  # type: ignore[arg-type]
-            for _, _, args in searches:
+            for _, _, args, legal in searches:
+                assert args[2] == [a.encode() for a in legal]  # the texts offered, in order
                 here = choose_action_text(*args)
                 remote_args = (game_ref(game), *args[1:])
                 there = await workers.run(choose_action_text, *remote_args)

@@ -75,6 +75,35 @@ def test_every_game_draft_handler_takes_one_step(key):
     assert bool(presenter.draft_ops) == (key != "amapatolli"), key  # four games draft
 
 
+class Searching(MoreSteps):
+    @draft_op("hint", searches=True)
+    def _hint(self, step: DraftStep):
+        return {}, None
+
+    @draft_op("done")  # overridden without the mark: it no longer searches
+    def _done(self, step: DraftStep):
+        return {}, None
+
+
+def test_only_the_steps_marked_as_searching_leave_the_event_loop():
+    searching = Searching(GAMES["chupate2"])
+    assert searching.draft_searches("hint")
+    assert not searching.draft_searches("x") and not searching.draft_searches("s.h2")
+    assert not searching.draft_searches("done")
+    assert not searching.draft_searches("nope")  # refused by the step itself
+    assert not PRESENTER.draft_searches("hint")  # a base knows nothing of its subclass
+
+
+def test_maquiavelo_hint_and_play_search_and_every_other_step_does_not():
+    searching = {
+        (key, op)
+        for key in GAME_KEYS
+        for op in presenter_for(GAMES[key]).draft_ops
+        if presenter_for(GAMES[key]).draft_searches(op)
+    }
+    assert searching == {("maquiavelo", "hint"), ("maquiavelo", "play")}
+
+
 def test_a_private_move_makes_the_tables_buttons_on_its_version():
     class View:
         version = 12

@@ -177,7 +177,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         self._turn_selection(step)
         return {}, None
 
-    @draft_op(HINT_OP)
+    @draft_op(HINT_OP, searches=True)  # the solver's best play
     def _hint(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
         """Select the cards of the best play found (none: nothing to play)."""
         self._turn_selection(step)
@@ -185,7 +185,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         cards = list(play.cards) if play else []
         return {"sel": cards, "hint": cards}, None
 
-    @draft_op(PLAY_OP)
+    @draft_op(PLAY_OP, searches=True)  # Estricto's dry run arranges the table
     def _play(self, step: DraftStep[MaquiaveloView, AnyAction]) -> DraftResult:
         """Lay the selected cards; with Estricto a proposal the table would refuse is shown
         first, and played once it is clicked again."""
