@@ -446,7 +446,9 @@ def create_workers(
     ~250 ms apart, made them wait 1.8 s at the median, 347 ms with the executor); but only
     behind the search that started last: one running long holds no short one back.
     Its CPU is told from the render pool's by the workers' process name
-    (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's)."""
+    (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's). Its
+    jobs (a seat's view, a tree of models) are pickled compactly too (``compact_dumps``:
+    ``bench/search_handoff.py``)."""
     if size == 0:
         return InlineWorkers()
     return PipeWorkers(
@@ -457,7 +459,6 @@ def create_workers(
         SEARCH_DEPTH,
         metered=False,
         behind_newest_only=True,
-        compact=False,
     )
 
 

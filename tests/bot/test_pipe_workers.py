@@ -8,6 +8,7 @@ import asyncio
 import gc
 import multiprocessing
 import os
+import random
 import signal
 import threading
 import time
@@ -29,10 +30,12 @@ from bot.pipe_workers import (
     compact_dumps,
     create_workers,
 )
+from bot.service.choose import choose_action_text, game_ref
 from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer, drawn_part, image_inputs, render_image
 from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
 from tests.bot.test_rendering import GAMES, _request, _views
+from tests.playouts import played
 
 
 def _slow_pid(seconds: float) -> int:
@@ -151,6 +154,40 @@ def test_a_compact_job_unpickles_to_the_very_views_it_was_given(key):
             compared += _same_models(back[1][2], part)
             assert back[1][2].model_dump() == part.model_dump()
     assert compared > len(views)
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_compact_search_job_unpickles_to_its_views_and_chooses_the_same(key):
+    """The search pool pickles compactly too: each computer seat's job (``choose_action_text``
+    and its arguments, the seat's view among them) gives back the very view, and the same
+    choice, as the job before pickling."""
+    game = GAMES[key]
+    seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
+    compared = 0
+    for n in range(3):
+        state = played(game, game.new(seats, f"search-{key}-{n}", None), random.Random(n), 6 + n)
+        if game.is_over(state):
+            continue
+        for seat in sorted(game.to_act(state)):
+            legal = game.legal_actions(state, seat)
+            if not legal:
+                continue
+            args = (
+                game_ref(game),
+                game.view(state, seat),
+                [a.encode() for a in legal],
+                "easy",
+                state.seed,
+                ("cpu", seat, state.version),
+                {},
+            )
+            fn, back = ForkingPickler.loads(compact_dumps((choose_action_text, args)))
+            assert fn is choose_action_text and back[0] == args[0] and back[2:] == args[2:]
+            assert back[1] == args[1] and back[1].model_dump() == args[1].model_dump()
+            compared += _same_models(back[1], args[1])
+            assert choose_action_text(*back) == choose_action_text(*args)
+    assert compared > 0
+    assert create_workers(1).compact
 
 
 class _Loose(BaseModel):
