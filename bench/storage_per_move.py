@@ -1,0 +1,332 @@
+"""The database's work per move of each game, load-proof (issue 29): people's moves played one at
+a time through the real table service (``TableService.act``, as a click does: its intent queued
+first, then the move marking it done) over a real SQLite file, plus the rows the presentation
+stores per move (``PresentedRepo.save``: the public message and the mover's view). Counted, per
+move: the writer's statements by kind (SQLite's trace of what it ran), the rows they changed
+(``total_changes``), the bytes the writer thread wrote to the files (the kernel's ``wchar`` of the
+thread: the write-ahead log and its checkpoints), the transactions (group commits), the writer's
+wake-ups, the units submitted, and the writer thread's CPU (its own clock, the best of
+``--rounds`` rounds: a loaded machine changes it little). With ``--postgres`` the same moves on
+an embedded PostgreSQL server, whose statements are counted too.
+
+    .venv/bin/python bench/storage_per_move.py                      # every game, this tree
+    .venv/bin/python bench/storage_per_move.py --bot-root ../wt-before   # another tree
+    .venv/bin/python bench/storage_per_move.py --games triad --tables 4 --postgres
+
+Each game's tables are played from their start to their end (or ``--moves`` moves), so a game's
+end (standings, ratings, cards) is in its figures as often as it comes. Figures only; nothing is
+asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Run in a fresh interpreter with the measured tree first on the path (``--bot-root``).
+SCRIPT = r"""
+import asyncio, collections, faulthandler, json, os, random, sys, tempfile, threading, time
+faulthandler.dump_traceback_later(float(os.environ.get("MESA_BENCH_HANG_S", "900")), exit=True)
+from collections import Counter
+from pathlib import Path
+
+from bot.registry import load_games
+from bot.service import ServiceConfig, TableService
+from bot.service.triad import ensure_collection
+from storage import CollectionsRepo, Intent, open_database
+from storage.presented import Shown
+
+GAME_KEYS, TABLES, MOVES, ROUNDS, POSTGRES = (
+    sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+)
+
+
+class Quiet:
+    async def lobby_changed(self, table): ...
+    async def game_changed(self, table, events, actor, by_timer): ...
+    async def table_closed(self, table, reason): ...
+    async def seat_replaced(self, table, seat_id): ...
+
+
+def wchar(tid):
+    with open(f"/proc/self/task/{tid}/io") as io:
+        for line in io:
+            if line.startswith("wchar:"):
+                return int(line.split()[1])
+    return 0
+
+
+def head(sql):
+    words = sql.split()
+    if not words:
+        return "?"
+    first = words[0].upper()
+    if first in ("INSERT", "DELETE"):
+        return " ".join(words[:3])
+    if first == "UPDATE":
+        return " ".join(words[:2]) + (" SET " + words[3] if len(words) > 3 else "")
+    if first == "SELECT":
+        at = [w.upper() for w in words].index("FROM") if "FROM" in (w.upper() for w in words) else 0
+        return "SELECT FROM " + (words[at + 1] if at else "?")
+    return " ".join(words[:2])
+
+
+class Counting:
+    # statements of the writer thread, by kind (SQLite: its trace; PostgreSQL: the session)
+    def __init__(self):
+        self.statements = Counter()
+        self.on = False
+
+    def trace(self, sql):
+        if self.on:
+            self.statements[head(sql)] += 1
+
+
+async def open_tables(service, game_key, game, rng, first):
+    tables = []
+    players = max(2, game.min_players)
+    for n in range(TABLES):
+        users = [f"u{first + n}-{i}" for i in range(players)]
+        table = await service.lobby.open(
+            guild_id="g", channel_id=f"{game_key}-{first + n}", game_key=game_key,
+            host_id=users[0], host_name="Host", locale="es", seed=f"seed-{game_key}-{n}",
+        )
+        for user in users[1:]:
+            await service.lobby.join(table.id, user, user.upper())
+        setup = None
+        if game_key == "triad":
+            repo = CollectionsRepo(service.repo.db)
+            hands = {}
+            for user in users:
+                owned = await ensure_collection(repo, user)
+                hands[user] = sorted(Counter(owned).elements())[:5]
+            setup = {"hands": hands}
+        await service.lobby.start(table.id, users[0], setup=setup)
+        tables.append(table)
+    return tables
+
+
+async def play(service, tables, game, rng, counter):
+    # one move at a time over the tables, round robin, each a click (its intent, then the
+    # move); the rows of what each message shows stored once a round
+    moves = 0
+    live = list(tables)
+    shown = []
+    for step in range(MOVES):
+        if not live:
+            break
+        for table in list(live):
+            state = table.state
+            movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
+            if table.record.status != "playing" or game.outcome(state) is not None or not movers:
+                live.remove(table)
+                continue
+            seat = rng.choice(movers)
+            action = rng.choice(game.legal_actions(state, seat))
+            intent = Intent(
+                interaction_id=f"{table.id}-{table.version}", application_id="a",
+                token="t" * 160, table_id=table.id, seat=seat, version=table.version,
+                action=action.encode(), locale="es", created_at=time.time(),
+            )
+            service.intents.start(intent)
+            await service.act(table.id, seat, table.version, action.encode(), intent=intent)
+            shown += [
+                Shown(table.id, "", "m1", table.version, {"token": "t" * 160, "at": time.time()}),
+                Shown(table.id, seat, "m2", table.version, {"digest": "d" * 16}),
+            ]
+            moves += 1
+        # what each message shows, stored in batches (bot/ui/shown.py): once per round here
+        await service.presented.save(shown)
+        shown = []
+    return moves
+
+
+async def measure(game_key, game, target, rounds):
+    counter = Counting()
+    best = None
+    figures = {}
+    for round_ in range(rounds):
+        with tempfile.TemporaryDirectory(dir=os.environ.get("MESA_BENCH_DIR")) as folder:
+            db = await open_database(target(folder, round_))
+            service = TableService(db, {game_key: game}, Quiet(), ServiceConfig(cpu_delay_seconds=0))
+            writer = db._writer
+            tid = writer._thread.native_id
+            clock = time.pthread_getcpuclockid(writer._thread.ident)
+            if db.dialect == "sqlite" and round_ == 0:
+                await writer.submit(lambda c: c.set_trace_callback(counter.trace), transactional=False)
+            rng = random.Random(f"{game_key}-{round_}")
+            tables = await open_tables(service, game_key, game, rng, 0)
+            wakes = [0]
+            jobs = writer._jobs
+
+            class CountedQueue:  # the writer's wake-ups: each ``get`` it blocks in
+                def get(self, *args, **kwargs):
+                    wakes[0] += 1
+                    return jobs.get(*args, **kwargs)
+
+                def __getattr__(self, name):
+                    return getattr(jobs, name)
+
+            writer._jobs = CountedQueue()
+            submits = [0]
+            submit = writer.submit
+            def counted_submit(*args, **kwargs):
+                submits[0] += 1
+                return submit(*args, **kwargs)
+            writer.submit = counted_submit
+            changes0 = await writer.submit(lambda c: getattr(c, "total_changes", 0), transactional=False)
+            tx0, wake0, submit0 = db.write_stats.transactions, wakes[0], submits[0]
+            cpu0, bytes0 = time.clock_gettime(clock), wchar(tid)
+            counter.on = round_ == 0
+            moves = await play(service, tables, game, rng, counter)
+            counter.on = False
+            cpu = time.clock_gettime(clock) - cpu0
+            written = wchar(tid) - bytes0
+            tx, woke, submitted = (
+                db.write_stats.transactions - tx0, wakes[0] - wake0, submits[0] - submit0
+            )
+            changes = await writer.submit(lambda c: getattr(c, "total_changes", 0), transactional=False)
+            await service.close()
+            await db.close()
+        per = max(moves, 1)
+        if round_ == 0:
+            figures = {
+                "moves": moves,
+                "units submitted": submitted / per,
+                "transactions": tx / per,
+                "writer wake-ups": (woke - 2) / per,  # the two probes' own
+                "rows changed": (changes - changes0) / per,
+                "KB written by the writer thread": written / 1024 / per,
+            }
+        best = cpu if best is None else min(best, cpu)
+        figures["writer thread CPU us"] = 1e6 * best / per
+    statements = {k: v / figures["moves"] for k, v in counter.statements.items()}
+    figures["statements"] = sum(statements.values())
+    return figures, statements
+
+
+async def postgres_statements(game_key, game, server):
+    import storage.postgres as pg
+    counter = Counting()
+    original = pg.PgSession.execute
+    def execute(self, sql, parameters=(), /):
+        counter.trace(sql)
+        return original(self, sql, parameters)
+    pg.PgSession.execute = execute
+    try:
+        url = server.create_database()
+        db = await open_database(url)
+        service = TableService(db, {game_key: game}, Quiet(), ServiceConfig(cpu_delay_seconds=0))
+        rng = random.Random(f"{game_key}-0")
+        tables = await open_tables(service, game_key, game, rng, 0)
+        counter.on = True
+        moves = await play(service, tables, game, rng, counter)
+        counter.on = False
+        await service.close()
+        await db.close()
+        server.drop_database(url)
+    finally:
+        pg.PgSession.execute = original
+    return moves, {k: v / max(moves, 1) for k, v in counter.statements.items()}
+
+
+async def main():
+    games = load_games(tuple(GAME_KEYS))
+    out = {}
+    server = None
+    if POSTGRES == "1":
+        from tests.pg_server import EmbeddedPostgres
+        server = EmbeddedPostgres()
+        server.start()
+    try:
+        for key, game in games.items():
+            figures, statements = await measure(
+                key, game, lambda folder, n: Path(folder) / f"{key}-{n}.db", ROUNDS
+            )
+            out[key] = {"figures": figures, "statements": statements}
+            if server is not None:
+                moves, pg_statements = await postgres_statements(key, game, server)
+                out[key]["postgres"] = {"moves": moves, "statements": pg_statements}
+    finally:
+        if server is not None:
+            server.stop()
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+def run(args: argparse.Namespace) -> dict:
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{args.bot_root.resolve()}:{ROOT}",
+        "MESA_BENCH_DIR": str(ROOT / "bench"),
+    }
+    argv = [args.games, str(args.tables), str(args.moves), str(args.rounds)]
+    argv.append("1" if args.postgres else "0")
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, *argv],
+        env=env,
+        cwd=args.bot_root,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def print_report(result: dict, root: Path) -> None:
+    print(f"storage per move, {root} (people's moves one at a time, SQLite file; per move):")
+    games = list(result)
+    keys = list(result[games[0]]["figures"])
+    print("| per move | " + " | ".join(games) + " |")
+    print("|---|" + "---:|" * len(games))
+    for key in keys:
+        cells = " | ".join(f"{result[g]['figures'].get(key, 0):.3f}" for g in games)
+        print(f"| {key} | {cells} |")
+    kinds = sorted({k for g in games for k in result[g]["statements"]})
+    for kind in kinds:
+        cells = " | ".join(f"{result[g]['statements'].get(kind, 0):.3f}" for g in games)
+        print(f"| . {kind} | {cells} |")
+    if "postgres" in result[games[0]]:
+        totals = " | ".join(
+            f"{sum(result[g]['postgres']['statements'].values()):.3f}" for g in games
+        )
+        print(f"| PostgreSQL statements | {totals} |")
+        kinds = sorted({k for g in games for k in result[g]["postgres"]["statements"]})
+        for kind in kinds:
+            cells = " | ".join(
+                f"{result[g]['postgres']['statements'].get(kind, 0):.3f}" for g in games
+            )
+            print(f"| . pg {kind} | {cells} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
+    parser.add_argument(
+        "--games", default="amapatolli,chupate2,maquiavelo,macarena,triad", help="game keys"
+    )
+    parser.add_argument("--tables", type=int, default=6, help="tables per game (6)")
+    parser.add_argument("--moves", type=int, default=400, help="at most, per table (400)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; CPU is the best (3)")
+    parser.add_argument("--postgres", action="store_true", help="also count PostgreSQL's")
+    parser.add_argument("--json", action="store_true", help="print the raw figures")
+    args = parser.parse_args()
+    result = run(args)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    print_report(result, args.bot_root)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average {load}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
