@@ -167,9 +167,10 @@ def _in_dm(event: dict[str, Any]) -> dict[str, Any]:
     event["user"] = user
     event["context"] = 1
     event["authorizing_integration_owners"] = {"0": "1300000000000000099"}
-    event["channel_id"] = event["message"]["channel_id"] = "1300000000000000066"
+    dm_id = str(int(user["id"]) + 66_000)  # each player's own DM with the bot
+    event["channel_id"] = event["message"]["channel_id"] = dm_id
     event["channel"] = {
-        "id": "1300000000000000066",
+        "id": dm_id,
         "type": 1,
         "last_message_id": None,
         "flags": 0,
@@ -209,7 +210,17 @@ async def _wired(tmp: Path) -> tuple[Any, Callable[[dict[str, Any]], None]]:
     state = bot._connection
     author = {"id": "1300000000000000001", "username": "Mesa", "discriminator": "0"}
     state.user = discord.ClientUser(state=state, data={**author, "avatar": None, "bot": True})
-    guild = {"id": GUILD_ID, "name": "Mesa", "features": [], "roles": [], "emojis": []}
+    # the guild as its GUILD_CREATE caches it: its channels and active threads
+    sample = kinds()
+    guild = {
+        "id": GUILD_ID,
+        "name": "Mesa",
+        "features": [],
+        "roles": [],
+        "emojis": [],
+        "channels": [sample["table button"][0]["channel"]],
+        "threads": [sample["thread button"][0]["channel"]],
+    }
     state._add_guild(discord.Guild(data=guild, state=state))
     wants = inspect.signature(items.route_by_component).parameters
     if len(wants) > 1:

@@ -72,21 +72,91 @@ def message_payload(message: discord.Message | None) -> dict[str, Any] | None:
     return message.payload if isinstance(message, LazyMessage) else None
 
 
-def lean_interaction(data: Any, state: Any) -> discord.Interaction[Any]:
-    """discord.py's ``Interaction`` of ``data``, its message a ``LazyMessage``."""
-    raw_message = data.get("message")
-    if raw_message is None:
-        return discord.Interaction(data=data, state=state)
-    rest = data.copy()
-    del rest["message"]
-    interaction: discord.Interaction[Any] = discord.Interaction(data=rest, state=state)
-    guild = None
-    guild_id = interaction.guild_id
-    if guild_id:  # the guild ``Interaction._from_data`` gave its message
-        guild = state._get_guild(guild_id) or getattr(interaction.user, "guild", None)
-        if guild is None:
-            guild = state._get_or_create_unavailable_guild(guild_id, data=rest.get("guild"))
-    interaction.message = LazyMessage(
-        state=state, channel=interaction.channel, data=raw_message, guild=guild
-    )
-    return interaction
+KEPT_AT_MOST = 4096  # people and DM channels kept per connection (~1-2 KB each)
+_DM_TYPES = (1, 3)  # a DM, a group DM
+
+
+class LeanInteractions:
+    """Interactions of one connection state, lean: each one discord.py's own, built from the
+    event without its message (a ``LazyMessage`` instead), and without the person who clicked
+    and, in a DM, its channel when the same payload came before: the member (of a cached
+    guild), user or DM channel discord.py built of it then is given again (discord.py builds
+    them afresh per event: ~1/5 of an interaction). A payload that differs in anything (a
+    new name, other permissions) is built anew and kept in place of the old."""
+
+    def __init__(self, state: Any, keep: int = KEPT_AT_MOST) -> None:
+        self._state = state
+        self._keep = keep
+        # (guild id or None, user or channel id as sent) -> (its payload, what was built)
+        self._people: dict[tuple[int | None, str], tuple[Any, Any]] = {}
+        self._channels: dict[str, tuple[Any, Any]] = {}
+
+    def build(self, data: Any) -> discord.Interaction[Any]:
+        state = self._state
+        rest = data.copy()
+        raw_message = rest.pop("message", None)
+        guild = None
+        guild_id = data.get("guild_id")
+        if guild_id is not None:
+            guild = state._get_guild(int(guild_id))
+            person = rest.pop("member", None) if guild is not None else None
+        else:
+            person = rest.pop("user", None)
+        raw_channel = data.get("channel")
+        in_dm = (
+            guild_id is None and raw_channel is not None and raw_channel.get("type") in _DM_TYPES
+        )
+        channel = self._kept_channel(raw_channel) if in_dm else None
+        if channel is not None:
+            del rest["channel"]  # (``_from_data`` then leaves ``channel`` None)
+        interaction: discord.Interaction[Any] = discord.Interaction(data=rest, state=state)
+        if channel is not None:
+            interaction.channel = channel
+        elif in_dm and interaction.channel is not None:
+            _kept(self._channels, raw_channel["id"], (raw_channel, interaction.channel), self._keep)
+        if person is not None:
+            self._give_person(interaction, guild, person)
+        if raw_message is not None:
+            if guild_id is not None and guild is None:  # the guild ``_from_data`` made
+                guild = getattr(interaction.user, "guild", None)
+                if guild is None:
+                    guild = state._get_or_create_unavailable_guild(
+                        int(guild_id), data=rest.get("guild")
+                    )
+            interaction.message = LazyMessage(
+                state=state, channel=interaction.channel, data=raw_message, guild=guild
+            )
+        return interaction
+
+    def _give_person(
+        self, interaction: discord.Interaction[Any], guild: discord.Guild | None, person: Any
+    ) -> None:
+        """What ``Interaction._from_data`` does with the member (or, in a DM, the user)."""
+        if guild is not None:
+            key: tuple[int | None, str] = (guild.id, person["user"]["id"])
+        else:
+            key = (None, person["id"])
+        kept = self._people.get(key)
+        if kept is not None and kept[0] == person and (guild is None or kept[1].guild is guild):
+            user = kept[1]
+        else:
+            state = self._state
+            if guild is not None:
+                user = discord.Member(state=state, guild=guild, data=person)
+            else:
+                user = discord.User(state=state, data=person)
+            _kept(self._people, key, (person, user), self._keep)
+        interaction.user = user
+        if guild is not None:
+            interaction._permissions = user._permissions or 0
+
+    def _kept_channel(self, raw: Any) -> Any:
+        kept = self._channels.get(raw.get("id"))
+        return kept[1] if kept is not None and kept[0] == raw else None
+
+
+def _kept(kept: dict[Any, Any], key: Any, value: Any, at_most: int) -> None:
+    kept.pop(key, None)
+    if len(kept) >= at_most:
+        del kept[next(iter(kept))]  # the longest kept
+    kept[key] = value

@@ -41,7 +41,7 @@ from bot.service.models import Table
 from bot.ui import ids
 from bot.ui.feedback import answer_error
 from bot.ui.http_gate import handling_started
-from bot.ui.inbound import lean_interaction, message_payload
+from bot.ui.inbound import LeanInteractions, message_payload
 from bot.ui.links import jump_link
 
 log = logging.getLogger(__name__)
@@ -121,13 +121,18 @@ class FromCustomId:
     id_format: ClassVar[ids.CustomIdFormat]
 
     @classmethod
-    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
-        """The look of a dispatched component, so the rebuilt item matches it."""
+    def looks_of(cls, item: discord.ui.Item[Any] | discord.Component) -> dict[str, Any]:
+        """The look of a dispatched component (discord.py's item of it, or for a table item
+        the component itself: ``_dispatch``), so the rebuilt item matches it."""
         return {}
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: Interaction[Any],
+        item: discord.ui.Item[Any] | discord.Component,
+        match: re.Match[str],
+        /,
     ) -> Self:
         made: Self = cls(**cls.id_format.parse(match), **cls.looks_of(item))
         return made
@@ -238,6 +243,13 @@ class TableItem(
     @item.setter
     def item(self, value: ComponentT) -> None:
         self._component = value
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """discord.py's asks the component's own check, building it; a table item's component
+        is a ``discord.ui.Button`` or ``Select``, whose check is discord.py's default (yes):
+        a click builds none for it (``tests/bot/test_items_rebuild.py``)."""
+        built = self._component
+        return True if built is None else await built.interaction_check(interaction)
 
     @property
     def custom_id(self) -> str:
@@ -404,8 +416,8 @@ class TableButton(TableItem[discord.ui.Button[Any]]):
         return data
 
     @classmethod
-    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
-        if not isinstance(item, discord.ui.Button):
+    def looks_of(cls, item: discord.ui.Item[Any] | discord.Component) -> dict[str, Any]:
+        if not isinstance(item, discord.ui.Button | discord.components.Button):
             return {}
         return {"label": item.label, "style": item.style, "emoji": item.emoji}
 
@@ -461,8 +473,8 @@ class TableSelect(TableItem[discord.ui.Select[Any]]):
         return data
 
     @classmethod
-    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
-        if not isinstance(item, discord.ui.Select):
+    def looks_of(cls, item: discord.ui.Item[Any] | discord.Component) -> dict[str, Any]:
+        if not isinstance(item, discord.ui.Select | discord.components.SelectMenu):
             return {}
         return {
             "options": list(item.options),
@@ -603,7 +615,7 @@ _ROUTED = "mesa.routed"
 
 class InteractionParser:
     """discord.py's ``ConnectionState.parse_interaction_create`` (2.7) as it is, but for the
-    interaction, built without a whole message (``inbound.lean_interaction``): commands and
+    interaction, built lean (``inbound.LeanInteractions``: no whole message): commands and
     autocompletes to the command tree, components to the view store, modals to theirs, then
     the ``interaction`` event; and then a component click no dynamic item took to
     ``unrouted``. Here, not in inbound.py, since a click's handler starts on its stack
@@ -614,10 +626,11 @@ class InteractionParser:
     def __init__(self, state: Any, unrouted: Callable[[discord.Interaction[Any]], None]) -> None:
         self._state = state
         self._unrouted = unrouted
+        self._lean = LeanInteractions(state)
 
     def __call__(self, data: Any) -> None:
         state = self._state
-        interaction = lean_interaction(data, state)
+        interaction = self._lean.build(data)
         kind = data["type"]
         if kind in (2, 4) and state._command_tree:  # a command, an autocomplete
             state._command_tree._from_interaction(interaction)
@@ -818,12 +831,20 @@ async def _dispatch(
         component = _clicked_in(payload.get("components") or (), component_type, custom_id)
     if component is None:
         return
-    try:
-        item = await factory.from_custom_id(interaction, _component_to_item(component), match)
+    try:  # a table item reads its looks from the component itself (no discord.py item of it)
+        if issubclass(factory, TableItem):
+            item: discord.ui.DynamicItem[Any] = await factory.from_custom_id(
+                interaction, component, match
+            )
+        else:
+            item = await factory.from_custom_id(interaction, _component_to_item(component), match)
     except Exception:
         log.exception("Ignoring exception in dynamic item creation for %r", factory)
         return
-    item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
+    # A button's refresh is discord.py's no-op (``Item._refresh_state``): a table button's
+    # component is then never built for its click.
+    if not isinstance(component, discord.components.Button):
+        item._refresh_state(interaction, interaction.data)  # type: ignore[arg-type]
     try:
         allow = await item.interaction_check(interaction)
     except Exception:
@@ -858,7 +879,8 @@ def _clicked_in(
     alone as discord.py builds it in a whole message."""
     for data in components:
         if data.get("custom_id") == custom_id and data.get("type") == component_type:
-            return _component_factory(data)  # type: ignore[arg-type]  # (a button, a select: no state)
+            # (a button or a menu: no state to read)
+            return _component_factory(data)  # type: ignore[arg-type]
         inner = data.get("components")
         if inner:
             found = _clicked_in(inner, component_type, custom_id)

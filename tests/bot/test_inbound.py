@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.ui import items
-from bot.ui.inbound import LazyMessage, lean_interaction, message_payload
+from bot.ui.inbound import LazyMessage, LeanInteractions, message_payload
 
 BOT_ID = "1300000000000000001"
 GUILD_ID = "5"
@@ -284,7 +284,10 @@ async def test_the_lean_interaction_reads_as_discord_pys_own(client, kind):
     state: Any = client._connection
     event = KINDS[kind]
     theirs = discord.Interaction(data=copy.deepcopy(event), state=state)
-    ours = lean_interaction(copy.deepcopy(event), state)
+    lean = LeanInteractions(state)
+    first = lean.build(copy.deepcopy(event))
+    ours = lean.build(copy.deepcopy(event))  # the person (and a DM's channel) kept from the first
+    assert _interaction_facts(first) == _interaction_facts(theirs)
     assert _interaction_facts(ours) == _interaction_facts(theirs)
     if theirs.message is None:
         assert ours.message is None
@@ -302,7 +305,7 @@ async def test_the_lean_interaction_reads_as_discord_pys_own(client, kind):
 
 async def test_a_message_read_past_its_id_is_built_once_with_its_interaction_s_guild(client):
     state: Any = client._connection
-    ours = lean_interaction(copy.deepcopy(KINDS["a table's button"]), state)
+    ours = LeanInteractions(state).build(copy.deepcopy(KINDS["a table's button"]))
     message = ours.message
     assert isinstance(message, LazyMessage)
     assert message.flags.ephemeral is False and not message._built
@@ -313,6 +316,36 @@ async def test_a_message_read_past_its_id_is_built_once_with_its_interaction_s_g
     with pytest.raises(AttributeError):
         message.no_such_attribute  # noqa: B018
     assert message_payload(message) is not None and message_payload(None) is None
+
+
+async def test_a_person_and_a_dm_channel_are_kept_while_their_payload_is_the_same(client):
+    """discord.py builds the clicker's member (or user) and a DM's channel afresh per event:
+    the same payload gives the same object again; one that changed in anything (a new nick,
+    other permissions) is built anew; a guild rebuilt (after an outage) gets its own member."""
+    state: Any = client._connection
+    lean = LeanInteractions(state, keep=2)
+    first = lean.build(copy.deepcopy(KINDS["a table's button"]))
+    again = lean.build(copy.deepcopy(KINDS["a menu"]))
+    assert again.user is first.user and isinstance(again.user, discord.Member)
+    renamed = copy.deepcopy(KINDS["a table's button"])
+    renamed["member"]["nick"] = "Ali"
+    other = lean.build(renamed)
+    assert other.user is not first.user and other.user.display_name == "Ali"
+    assert lean.build(copy.deepcopy(renamed)).user is other.user
+    fewer = copy.deepcopy(renamed)
+    fewer["member"]["permissions"] = "0"
+    assert lean.build(fewer).permissions.value == 0  # what discord.py gives: the payload's
+    dm = lean.build(copy.deepcopy(KINDS["a DM hand"]))
+    dm_again = lean.build(copy.deepcopy(KINDS["a DM hand"]))
+    assert dm_again.user is dm.user and isinstance(dm.user, discord.User)
+    assert dm_again.channel is dm.channel and isinstance(dm.channel, discord.DMChannel)
+    assert dm_again.message is not None and dm_again.message.channel is dm.channel
+    # a guild made again (a GUILD_CREATE after an outage): its member is made again too
+    guild = {"id": GUILD_ID, "name": "Mesa", "features": [], "roles": [], "emojis": []}
+    state._add_guild(discord.Guild(data=guild, state=state))
+    rebuilt = lean.build(copy.deepcopy(renamed))
+    assert rebuilt.user is not other.user and rebuilt.user.guild is state._get_guild(int(GUILD_ID))
+    assert len(lean._people) <= 2  # kept at most ``keep``
 
 
 @pytest.mark.parametrize(

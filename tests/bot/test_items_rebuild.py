@@ -93,3 +93,51 @@ def test_the_clicked_component_is_found_at_any_depth_by_type_and_custom_id():
     assert _clicked(message, 3, "m:1").custom_id == "m:1"  # a menu
     assert _clicked(message, 3, "a:1") is None  # the id, but not the type clicked
     assert _clicked(message, 2, "gone") is None
+
+
+async def test_a_table_item_rebuilt_from_its_component_equals_one_from_discord_pys_item():
+    """A click hands a table item the clicked component itself (``items._dispatch``), not
+    discord.py's item built of it: the same fields and looks either way, and a button's
+    component is not built for its click (its refresh is discord.py's no-op)."""
+    from discord.ui.view import _component_to_item
+
+    from bot.ui import items
+
+    options = [discord.SelectOption(label=f"{n}♠", value=str(n)) for n in range(1, 4)]
+    for made in (
+        ActionButton(7, 3, "p.r5a", label="5 rojo", style=discord.ButtonStyle.success, emoji="🂡"),
+        DraftSelect(7, 3, "s.0", options=options, min_values=0, max_values=3),
+    ):
+        component = discord.components._component_factory(made.to_component_dict())
+        cls = type(made)
+        match = cls.__discord_ui_compiled_template__.fullmatch(made.custom_id)
+        from_component = await cls.from_custom_id(None, component, match)
+        from_item = await cls.from_custom_id(None, _component_to_item(component), match)
+        assert from_component._component is None  # nothing built yet
+        assert from_component.to_component_dict() == from_item.to_component_dict()
+        assert from_component.to_component_dict() == made.to_component_dict()
+        assert await from_component.interaction_check(None) is True
+        assert from_component._component is None  # still: its check is discord.py's default
+        assert type(from_component.item).interaction_check is discord.ui.Item.interaction_check
+        assert await from_component.interaction_check(None) is True  # and so once built
+    assert discord.ui.Button._refresh_state is discord.ui.Item._refresh_state  # the no-op
+    assert items.TableItem._refresh_state is discord.ui.DynamicItem._refresh_state
+
+
+def test_every_table_item_s_component_checks_a_click_as_discord_py_s_default():
+    """An unbuilt table item answers its click's check itself (yes, discord.py's default):
+    every table item class builds a discord.py component whose check is that default."""
+    from bot.ui import items
+
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    found = [cls for cls in subclasses(items.TableItem) if "component" in vars(cls)]
+    assert items.TableButton in found and items.TableSelect in found
+    for cls in found:
+        built = cls.component.__annotations__.get("return", "")
+        assert "discord.ui.Button" in str(built) or "discord.ui.Select" in str(built), cls
+    assert discord.ui.Button.interaction_check is discord.ui.Item.interaction_check
+    assert discord.ui.Select.interaction_check is discord.ui.Item.interaction_check

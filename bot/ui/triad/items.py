@@ -116,7 +116,7 @@ class CardsPageButton(
         )
 
     @classmethod
-    def looks_of(cls, item: discord.ui.Item[Any]) -> dict[str, Any]:
+    def looks_of(cls, item: discord.ui.Item[Any] | discord.Component) -> dict[str, Any]:
         return {"label": item.label if isinstance(item, discord.ui.Button) else None}
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
