@@ -7,6 +7,7 @@ that ran (calls, by function), the tasks and the timers made, and the process's 
     .venv/bin/python bench/profile_click.py                     # DM clicks, 60 moves
     .venv/bin/python bench/profile_click.py --via hand --moves 80
     .venv/bin/python bench/profile_click.py --bot-root ../before-checkout   # another tree
+    .venv/bin/python bench/profile_click.py --cpu-only    # no profiler: CPU per move alone
 
 Calls and tasks are counts (the same on a loaded machine: a before/after that does not depend
 on the load); the CPU per move includes the fake Discord and the driver, and the profiler's
@@ -36,6 +37,11 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument(
+        "--cpu-only",
+        action="store_true",
+        help="no call counts (no profiler): the CPU per move of the bot, the fake and the driver",
+    )
+    parser.add_argument(
         "--cprofile",
         action="store_true",
         help="cProfile instead of the call counts: own time per move of bot/'s functions",
@@ -54,6 +60,7 @@ class Counted:
         self.timers = 0
         self.on = False
         self.cprofile: cProfile.Profile | None = None
+        self.cpu_only = False
 
     def _profile(self, frame, event, arg) -> None:
         if event == "call":
@@ -104,14 +111,14 @@ class Counted:
         self.on = True
         if self.cprofile is not None:
             self.cprofile.enable()
-        else:
+        elif not self.cpu_only:
             sys.setprofile(self._profile)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.cprofile is not None:
             self.cprofile.disable()
-        else:
+        elif not self.cpu_only:
             sys.setprofile(None)
         self.on = False
 
@@ -134,6 +141,7 @@ async def run(args: argparse.Namespace) -> None:
     counted = Counted(args.bot_root.resolve())
     if args.cprofile:
         counted.cprofile = cProfile.Profile()
+    counted.cpu_only = args.cpu_only
     counted.watch(asyncio.get_running_loop())
     fake = FakeDiscord()
     await fake.start()
@@ -204,7 +212,7 @@ def _report(counted: Counted, moves: int, cpu: float, args: argparse.Namespace) 
     print(
         f"per move: {calls * per:.0f} calls of bot/ functions, {tasks * per:.2f} tasks,"
         f" {counted.timers * per:.2f} timers; CPU {cpu * per * 1000:.2f} ms (with the fake,"
-        " the driver and the profiler)"
+        f" the driver{'' if args.cpu_only else ' and the profiler'})"
     )
     print("\ntasks per move:")
     for name, n in counted.tasks.most_common(20):

@@ -837,7 +837,7 @@ async def _dispatch(
                 interaction, component, match
             )
         else:
-            item = await factory.from_custom_id(interaction, _component_to_item(component), match)
+            item = await factory.from_custom_id(interaction, _item_of(component), match)
     except Exception:
         log.exception("Ignoring exception in dynamic item creation for %r", factory)
         return
@@ -858,6 +858,33 @@ async def _dispatch(
         log.exception("Ignoring exception in dynamic item callback for %r", item)
     finally:
         release_answered(interaction)
+
+
+# discord.py's item of each kind of component clicked whose properties only read the component
+# it wraps (``_underlying``): a button, a text select.
+_WRAPPING: dict[type[discord.Component], type[discord.ui.Item[Any]]] = {
+    discord.Button: discord.ui.Button,
+    discord.SelectMenu: discord.ui.Select,
+}
+
+
+def _item_of(component: discord.Component) -> discord.ui.Item[Any]:
+    """The clicked component as discord.py's item, for ``from_custom_id`` to read its look
+    (``looks_of``): a button or a text select wraps the component parsed already, which its
+    properties read, instead of ``_component_to_item``'s new item and copy of the component
+    (issue 29: 13 us per button click, 18 per select; nothing else reads it)."""
+    kind = _WRAPPING.get(type(component))
+    if kind is None or component.type is not _WRAPPED_TYPES[kind]:
+        return _component_to_item(component)
+    item = kind.__new__(kind)
+    item._underlying = component  # type: ignore[attr-defined]
+    return item
+
+
+_WRAPPED_TYPES = {
+    discord.ui.Button: discord.ComponentType.button,
+    discord.ui.Select: discord.ComponentType.string_select,
+}
 
 
 def release_answered(interaction: discord.Interaction) -> None:

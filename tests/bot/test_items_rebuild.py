@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import discord
+import pytest
+from discord.components import _component_factory
+from discord.ui.view import _component_to_item
 
-from bot.ui.items import ActionButton, DraftSelect, FromCustomId
+from bot.ui.items import ActionButton, DraftSelect, FromCustomId, _item_of
 from bot.ui.triad.items import CardsPageButton
 
 
@@ -141,3 +144,33 @@ def test_every_table_item_s_component_checks_a_click_as_discord_py_s_default():
         assert "discord.ui.Button" in str(built) or "discord.ui.Select" in str(built), cls
     assert discord.ui.Button.interaction_check is discord.ui.Item.interaction_check
     assert discord.ui.Select.interaction_check is discord.ui.Item.interaction_check
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": 2, "style": 3, "label": "5 rojo", "custom_id": "x", "emoji": {"name": "🃏"}},
+        {"type": 2, "style": 1, "label": None, "custom_id": "x", "disabled": True},
+        {
+            "type": 3,
+            "custom_id": "x",
+            "options": [{"label": f"{n}♠", "value": str(n)} for n in range(1, 4)],
+            "min_values": 0,
+            "max_values": 3,
+            "placeholder": "cartas",
+        },
+        {"type": 5, "custom_id": "x", "min_values": 1, "max_values": 2},  # a user select
+    ],
+)
+def test_a_clicked_component_reads_as_discord_pys_own_item(data):
+    """A click's component handed to ``from_custom_id`` (``_item_of``: the parsed component
+    wrapped, not copied) reads as the item discord.py would build of it."""
+    component = _component_factory(data)
+    ours, theirs = _item_of(component), _component_to_item(component)
+    assert type(ours) is type(theirs)
+    for cls in (ActionButton, DraftSelect, CardsPageButton):
+        assert cls.looks_of(ours) == cls.looks_of(theirs), cls
+    names = ("label", "style", "emoji", "disabled", "options", "min_values", "max_values")
+    for name in names:
+        if hasattr(theirs, name):
+            assert getattr(ours, name) == getattr(theirs, name), name
