@@ -151,7 +151,13 @@ class TableItem(
     _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
     _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
     _stored: ClassVar[tuple[str, ...]] = ()  # the fields and looks set on the item
+    _field_names: ClassVar[tuple[str, ...]] = ()  # the fields, in the format's order
+    _stored_looks: ClassVar[tuple[str, ...]] = ()  # the looks set on the item (not ``row``)
+    _short_way: ClassVar[bool] = False
     table_id: int
+    _custom_id: str
+    _looks_given: dict[str, Any]
+    _component: ComponentT | None
 
     def __init_subclass__(cls, *, template: ids.CustomIdFormat | None = None) -> None:
         super().__init_subclass__(template=template.pattern if template else NEVER_MATCHES)
@@ -172,6 +178,11 @@ class TableItem(
         cls._stored = tuple(
             name for name in (*fields, *looks) if not isinstance(getattr(cls, name, None), property)
         )
+        cls._field_names = tuple(fields)
+        cls._stored_looks = tuple(name for name in looks if name in cls._stored)
+        # every field stored on the item: a constructor given them all in order takes the short
+        # way (``__init__``), as every payload's builder does
+        cls._short_way = all(name in cls._stored for name in fields)
         if template is not None:
             cls.id_format = template
             if tuple(fields) != template.names:
@@ -179,6 +190,56 @@ class TableItem(
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
+        looks = cls._looks.copy()
+        own = self.__dict__
+        # The fields and looks on the item (not ``row``: it lives in the item), then what
+        # ``DynamicItem.__init__`` does, without building discord.py's component: most items
+        # are only ever written into a payload (``to_component_dict``), a button's or a
+        # select's dict written here directly (issue 29: dozens of items per move). The
+        # component is built when something asks for it (``item``: a click's dispatch, a
+        # change of its looks).
+        if len(args) == len(cls._field_names) and cls._short_way:
+            # every field given in order, the looks by keyword: no dict of the values
+            if kwargs:
+                if not kwargs.keys() <= looks.keys():
+                    raise TypeError(
+                        f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
+                    )
+                looks.update(kwargs)
+            own.update(zip(cls._field_names, args, strict=True))
+            for name in cls._stored_looks:
+                own[name] = looks[name]
+            parts: Iterable[Any] = args
+        else:
+            values = self._values(args, kwargs)
+            if kwargs:
+                if not kwargs.keys() <= looks.keys():
+                    raise TypeError(
+                        f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
+                    )
+                looks.update(kwargs)
+            for name in cls._stored:
+                own[name] = values[name] if name in values else looks[name]
+            # (the values are in the format's order: ``__init_subclass__`` checked the fields)
+            parts = values.values()
+        own.update(_ITEM_STATE)  # ``discord.ui.Item.__init__``'s attributes
+        custom_id = ":".join([cls.id_format.prefix, *map(str, parts)])
+        # (set in the instance's dict: none of these is a descriptor of the class)
+        own["_custom_id"] = custom_id
+        own["_looks_given"] = looks
+        own["_component"] = None
+        if not cls.__discord_ui_compiled_template__.match(custom_id):
+            raise ValueError(f"item custom_id {custom_id!r} must match the template")
+        if not self._writes_itself(looks):
+            self._component = self.component(custom_id, looks)
+        elif looks["row"] is not None and not 0 <= looks["row"] < 5:
+            raise ValueError("row cannot be negative or greater than or equal to 5")
+        # The table this click is about, looked up once when it runs (``_run_loaded``).
+        self.found: Table | None = None
+
+    @classmethod
+    def _values(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The fields' values, given in order or by name (taken out of ``kwargs``)."""
         fields = cls._fields
         if len(args) > len(fields):
             raise TypeError(f"{cls.__name__} takes {len(fields)} positional arguments")
@@ -190,36 +251,7 @@ class TableItem(
             for name, value in values.items():
                 if value is _REQUIRED:
                     raise TypeError(f"{cls.__name__} needs {name}")
-        looks = cls._looks.copy()
-        if kwargs:
-            if not kwargs.keys() <= looks.keys():
-                raise TypeError(
-                    f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
-                )
-            looks.update(kwargs)
-        # The fields and looks on the item (not ``row``: it lives in the item), then what
-        # ``DynamicItem.__init__`` does, without building discord.py's component: most items
-        # are only ever written into a payload (``to_component_dict``), a button's or a
-        # select's dict written here directly (issue 29: dozens of items per move). The
-        # component is built when something asks for it (``item``: a click's dispatch, a
-        # change of its looks).
-        own = self.__dict__
-        for name in cls._stored:
-            own[name] = values[name] if name in values else looks[name]
-        own.update(_ITEM_STATE)  # ``discord.ui.Item.__init__``'s attributes
-        # (the values are in the format's order: ``__init_subclass__`` checked the fields)
-        custom_id = ":".join([cls.id_format.prefix, *map(str, values.values())])
-        self._custom_id = custom_id
-        self._looks_given = looks
-        self._component: ComponentT | None = None
-        if not cls.__discord_ui_compiled_template__.match(custom_id):
-            raise ValueError(f"item custom_id {custom_id!r} must match the template")
-        if not self._writes_itself(looks):
-            self._component = self.component(custom_id, looks)
-        elif looks["row"] is not None and not 0 <= looks["row"] < 5:
-            raise ValueError("row cannot be negative or greater than or equal to 5")
-        # The table this click is about, looked up once when it runs (``_run_loaded``).
-        self.found: Table | None = None
+        return values
 
     def component(self, custom_id: str, looks: dict[str, Any]) -> ComponentT:
         raise NotImplementedError
