@@ -4,8 +4,8 @@ first, then the move marking it done) over a real SQLite file, plus the rows the
 stores per move (``PresentedRepo.save``: the public message and the mover's view). Counted, per
 move: the writer's statements by kind (SQLite's trace of what it ran), the rows they changed
 (``total_changes``), the bytes the writer thread wrote to the files (the kernel's ``wchar`` of the
-thread: the write-ahead log and its checkpoints), the transactions (group commits), the writer's
-wake-ups, the units submitted, and the writer thread's CPU (its own clock, the best of
+thread: the write-ahead log and its checkpoints) and read (``rchar``: pages not in its cache),
+the transactions (group commits), the writer's wake-ups, the units submitted, and the writer thread's CPU (its own clock, the best of
 ``--rounds`` rounds: a loaded machine changes it little). With ``--postgres`` the same moves on
 an embedded PostgreSQL server, whose statements are counted too.
 
@@ -54,10 +54,10 @@ class Quiet:
     async def seat_replaced(self, table, seat_id): ...
 
 
-def wchar(tid):
+def io_bytes(tid, field):
     with open(f"/proc/self/task/{tid}/io") as io:
         for line in io:
-            if line.startswith("wchar:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -182,12 +182,14 @@ async def measure(game_key, game, target, rounds):
             writer.submit = counted_submit
             changes0 = await writer.submit(lambda c: getattr(c, "total_changes", 0), transactional=False)
             tx0, wake0, submit0 = db.write_stats.transactions, wakes[0], submits[0]
-            cpu0, bytes0 = time.clock_gettime(clock), wchar(tid)
+            cpu0, bytes0 = time.clock_gettime(clock), io_bytes(tid, "wchar")
+            read0 = io_bytes(tid, "rchar")
             counter.on = round_ == 0
             moves = await play(service, tables, game, rng, counter)
             counter.on = False
             cpu = time.clock_gettime(clock) - cpu0
-            written = wchar(tid) - bytes0
+            written = io_bytes(tid, "wchar") - bytes0
+            read = io_bytes(tid, "rchar") - read0
             tx, woke, submitted = (
                 db.write_stats.transactions - tx0, wakes[0] - wake0, submits[0] - submit0
             )
@@ -203,6 +205,7 @@ async def measure(game_key, game, target, rounds):
                 "writer wake-ups": (woke - 2) / per,  # the two probes' own
                 "rows changed": (changes - changes0) / per,
                 "KB written by the writer thread": written / 1024 / per,
+                "KB read by the writer thread": read / 1024 / per,
             }
         best = cpu if best is None else min(best, cpu)
         figures["writer thread CPU us"] = 1e6 * best / per
