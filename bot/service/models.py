@@ -57,10 +57,12 @@ class Table:
     read_options: tuple[dict[str, Any], TableOptions] | None = field(
         default=None, repr=False, compare=False
     )
+    # ``record.id``, read once: a click asks for it ~55 times (a property call each; issue 29).
+    # A table's record may be replaced (caught up from the database), never by another table's.
+    id: int = field(init=False, compare=False)
 
-    @property
-    def id(self) -> int:
-        return self.record.id
+    def __post_init__(self) -> None:
+        self.id = self.record.id
 
     @property
     def version(self) -> int:

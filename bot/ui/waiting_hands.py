@@ -27,6 +27,9 @@ class _Held:
     due: bool = False
 
 
+KINDS = ("dm", "hand")  # the hands followed: a seat's DM hand, its live "Ver mi mano"
+
+
 class WaitingHands:
     """The hands held back, by ("dm" or "hand", table, seat), and when each was last shown."""
 
@@ -116,9 +119,14 @@ class WaitingHands:
 
     def forget(self, table_id: int, seat: str | None = None) -> None:
         """The hands of ``table_id`` (``seat``'s, or everyone's) are no longer followed."""
-        for key in [k for k in self._held if k[1] == table_id and seat in (None, k[2])]:
+        if seat is not None:  # its keys, looked up: not a walk of every table's hands (each
+            for kind in KINDS:  # seat at every game's end, issue 29)
+                self._end_wait((kind, table_id, seat))
+                self._shown_at.pop((kind, table_id, seat), None)
+            return
+        for key in [k for k in self._held if k[1] == table_id]:
             self._end_wait(key)
-        for key in [k for k in self._shown_at if k[1] == table_id and seat in (None, k[2])]:
+        for key in [k for k in self._shown_at if k[1] == table_id]:
             del self._shown_at[key]
 
     def shown(

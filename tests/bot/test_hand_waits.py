@@ -26,3 +26,24 @@ async def test_a_wait_under_way_covers_the_changes_after_the_one_that_started_it
     assert waiting.held_back("dm", 1, "7", slot, False, False)  # a new wait
     timers.all[-1].fire()  # its time has come: the next change is shown
     assert not waiting.waits("dm", 1, "7", slot, False)
+
+
+async def test_forgetting_a_seat_ends_its_waits_only_and_a_table_every_wait_of_its():
+    waiting = WaitingHands(_kit())
+    timers = waiting.schedule = RecordedTimers()
+    slots = {
+        key: Slot(kind=key[0], message_id=n)
+        for n, key in enumerate([("dm", 1, "7"), ("hand", 1, "7"), ("dm", 1, "8"), ("dm", 2, "7")])
+    }
+    for (kind, table_id, seat), slot in slots.items():
+        assert waiting.held_back(kind, table_id, seat, slot, False, False)
+
+    def waits() -> set[tuple[str, int, str]]:
+        return {key for key, slot in slots.items() if waiting.waits(*key, slot, False)}
+
+    assert waits() == set(slots)
+    waiting.forget(1, "7")  # its DM hand's and its live hand's waits end, their timers too
+    assert waits() == {("dm", 1, "8"), ("dm", 2, "7")}
+    assert sum(timer.cancelled for timer in timers.all) == 2
+    waiting.forget(1)
+    assert waits() == {("dm", 2, "7")}

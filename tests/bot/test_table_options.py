@@ -39,3 +39,19 @@ def test_the_listeners_copy_shares_what_was_read():
     read = table.table_options()
     copy = as_of(table)()
     assert copy is not table and copy.table_options() is read
+
+
+def test_the_listeners_copy_is_the_change_as_posted_with_the_current_message_id():
+    table = _table({"turn_seconds": 30})
+    table.record.message_id = "10"
+    at = as_of(table)
+    table.record.version, table.record.meta = 7, {"moved": True}  # a later change, in place
+    copy = at()
+    assert copy.record is not table.record
+    assert (copy.record.message_id, copy.record.version, copy.record.meta) == ("10", 0, {})
+    table.record.message_id = "11"  # posted afresh meanwhile: the delivery shows it there
+    later = as_of(table)
+    table.record.message_id = "12"
+    moved = later()
+    assert moved.record.message_id == "12" and moved.record.version == 7
+    assert table.record.message_id == "12" and copy.record.message_id == "10"
