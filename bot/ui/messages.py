@@ -185,14 +185,23 @@ def _image_request(
 
 
 def _latest_texts(
-    events: Sequence[Event], presenter: GamePresenter[Any, Any], names: SeatNames, tr: Translator
+    events: Sequence[Event],
+    presenter: GamePresenter[Any, Any],
+    names: SeatNames,
+    tr: Translator,
+    seat: str | None = None,
 ) -> list[str]:
-    """The texts of the latest ``EVENTS_SHOWN`` of ``events`` that have one, oldest first: read
-    from the newest, so an older event's text is never built (a log keeps up to 40), and each
-    written once (``presenter.event_texts``: the next move shows most of them again)."""
+    """The texts of the latest ``EVENTS_SHOWN`` of ``events`` that have one, oldest first: the
+    public ones (``seat`` None), else those told to ``seat`` alone or with others (not the
+    public ones). Read from the newest, so an older event is neither looked at nor its text
+    built (a log keeps up to 40), and each written once (``presenter.event_texts``: the next
+    move shows most of them again)."""
     texts: list[str] = []
     text_of = presenter.event_texts.text
     for e in reversed(events):
+        to = e.to
+        if (to is not None) if seat is None else (to is None or seat not in to):
+            continue
         if text := text_of(e, names, tr):
             texts.append(text)
             if len(texts) == EVENTS_SHOWN:
@@ -359,9 +368,7 @@ def public_payload(
         ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
         for s in table.state.seats
     )
-    events = _latest_texts(
-        [e for e in presenter.last_events(view) if e.visible_to(None)], presenter, names, tr
-    )
+    events = _latest_texts(presenter.last_events(view), presenter, names, tr)
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
         events.append("⏱️ " + tr("table.played_by_timer", player=names(table.last_actor)))
@@ -484,12 +491,7 @@ def private_payload(
     else:
         waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
         lines.insert(0, tr("private.waiting", players=waiting))
-    private_events = _latest_texts(
-        [e for e in presenter.last_events(view) if e.to is not None and e.visible_to(seat)],
-        presenter,
-        names,
-        tr,
-    )
+    private_events = _latest_texts(presenter.last_events(view), presenter, names, tr, seat)
     parts = []
     if private_events:
         parts.append((tr("private.just_now"), "\n".join(private_events)))

@@ -367,7 +367,9 @@ class GamePresenter(Generic[V, A]):
         return lines
 
     def last_events(self, view: V) -> list[Event]:
-        return list(getattr(view, "last_events", []) or [])
+        """The view's latest events, oldest first (the view's own list: read, not changed)."""
+        events = getattr(view, "last_events", None)
+        return events if isinstance(events, list) else list(events or [])
 
     # ----- images ---------------------------------------------------------------------------
     def draws(self, name: str) -> bool:

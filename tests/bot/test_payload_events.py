@@ -41,8 +41,9 @@ def test_latest_texts_are_the_last_six_of_every_text(key):
             longest = max(longest, len(events))
             public = lambda e: e.visible_to(None)  # noqa: E731
             private = lambda e, v=viewer: e.to is not None and e.visible_to(v)  # noqa: E731
-            for shown in (public, private):
-                got = _latest_texts([e for e in events if shown(e)], presenter, names, tr)
+            # the public events (no seat), and those told to the viewer (a seat's private view)
+            for seat, shown in [(None, public), *([(viewer, private)] if viewer else [])]:
+                got = _latest_texts(events, presenter, names, tr, seat)
                 assert got == _every_text_then_the_last_six(events, shown, presenter, names, tr)
                 compared += 1
         movers = [s for s in game.to_act(state) if game.legal_actions(state, s)]
