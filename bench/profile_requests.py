@@ -104,6 +104,7 @@ def serve(port: int) -> None:
     app = web.Application()
     app.router.add_patch("/api/v10/webhooks/{app}/{token}/messages/{message}", edited)
     app.router.add_post("/api/v10/interactions/{id}/{token}/callback", answered)
+    app.router.add_patch("/api/v10/channels/{channel}/messages/{message}", edited)
     web.run_app(app, host="127.0.0.1", port=port, print=None)
 
 
@@ -163,7 +164,8 @@ class StubSession:
         if "/callback" not in str(url):
             return _StubRequest(self._edited)
         asked = kwargs.get("params") or {}
-        return _StubRequest(self._answered if asked.get("with_response") else self._no_content)
+        wanted = asked.get("with_response") or "with_response=1" in str(url)
+        return _StubRequest(self._answered if wanted else self._no_content)
 
 
 Kind = Callable[[], Awaitable[None]]
@@ -231,6 +233,12 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
     async def deferred() -> None:
         await click().response.defer()
 
+    async def message() -> None:
+        await click().response.send_message(view=card, ephemeral=True)
+
+    async def message_png() -> None:
+        await click().response.send_message(view=card, ephemeral=True, files=png())
+
     async def discord_py_edit() -> None:
         with handle_message_parameters(view=card) as params:  # type: ignore[arg-type]
             await adapter.edit_webhook_message(
@@ -243,6 +251,8 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
         "click update, JSON (type 7, callbacks_unread)": update,
         "click update with a PNG": update_png,
         "deferred update (type 6)": deferred,
+        "click answer, a message (type 4, its answer read)": message,
+        "click answer, a message with a PNG (type 4)": message_png,
         "discord.py's webhook edit (its answer's JSON read)": discord_py_edit,
     }
 
@@ -253,6 +263,17 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
         await edited.edit_original_response(**kwargs)
 
     work["discord.py's edit_original_response (a Message parsed)"] = discord_py_original
+
+    http: Any = state.http
+    http.token = "bench"  # a bot-token route: through the gate's pacer (none here) and out
+    http._global_over = asyncio.Event()  # as ``static_login`` sets them
+    http._global_over.set()
+
+    async def bot_token_edit() -> None:
+        with handle_message_parameters(view=card) as params:  # type: ignore[arg-type]
+            await http.edit_message(3, 2, params=params)
+
+    work["bot-token edit (discord.py's HTTPClient through the gate)"] = bot_token_edit
     return work, prepare
 
 

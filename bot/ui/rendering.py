@@ -93,16 +93,24 @@ class ImageRequest:
 
     @cached_property
     def digest(self) -> str:
+        """SHA-256 of ``{head}\n{the drawn fields' JSON}``: the drawn part's JSON bytes as
+        pydantic writes them (``model_dump_json`` is their text), hashed after the head's
+        bytes without a text of both built and encoded again (issue 29). Digests are stored
+        (what a message shows): the same text, the same digest, from release to release."""
+        view = self.view
+        serializer = view.__pydantic_serializer__
         if self.inputs is not None:
-            drawn = self.view.model_dump_json(include=included(self.inputs))
+            drawn = serializer.to_json(view, include=included(self.inputs))
         else:
-            drawn = self.view.model_dump_json(exclude=NOT_DRAWN & set(type(self.view).model_fields))
+            drawn = serializer.to_json(view, exclude=NOT_DRAWN & set(type(view).model_fields))
         if self.extras:
             head = _head(self.game_key, self.function, self.locale, self.names, self.extras)
+            hashed = hashlib.sha256(f"{head}\n".encode())
         else:  # a table's: its seats' names, kept written (the same every move)
             names = tuple(self.names.items()) if self.names is not None else None
-            head = _plain_head(self.game_key, self.function, self.locale, names)
-        return hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
+            hashed = hashlib.sha256(_plain_head(self.game_key, self.function, self.locale, names))
+        hashed.update(drawn)
+        return hashed.hexdigest()
 
 
 def drawn_part(view: PlayerView, inputs: frozenset[str] | None) -> PlayerView:
@@ -177,8 +185,10 @@ HEADS = 4096
 @functools.lru_cache(maxsize=HEADS)
 def _plain_head(
     game_key: str, function: str, locale: str, names: tuple[tuple[str, str], ...] | None
-) -> str:
-    return _head(game_key, function, locale, dict(names) if names is not None else None, {})
+) -> bytes:
+    """The head's line, its newline included, as the bytes hashed."""
+    head = _head(game_key, function, locale, dict(names) if names is not None else None, {})
+    return f"{head}\n".encode()
 
 
 def _canonical(value: Any) -> Any:

@@ -314,6 +314,30 @@ def test_a_digest_is_its_head_and_drawn_fields_hashed_whatever_order_names_come_
     assert with_extras.digest == hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
 
 
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_every_game_s_digests_are_the_sha_256_of_the_head_and_the_drawn_json_text(key):
+    """Each game's table and hand images, through their game: the digest is the hash of the
+    text ``{head}\n{model_dump_json}`` (stored digests stay valid whatever builds it)."""
+    seats, views = _views(key)
+    names = {s: f"p{s}" for s in seats}
+    compared = 0
+    for seat, view in views:
+        for function, given, extras in (
+            ("render_table", names, {}),
+            ("render_hand", None, {"seat": seat}),
+        ):
+            inputs = image_inputs(key, function)
+            request = ImageRequest(key, function, view, "es", given, "i.png", extras, inputs)
+            head = json.dumps([key, function, "es", given, extras], sort_keys=True)
+            if inputs is not None:
+                drawn = view.model_dump_json(include=included(inputs))
+            else:
+                drawn = view.model_dump_json(exclude=NOT_DRAWN & set(type(view).model_fields))
+            assert request.digest == hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
+            compared += 1
+    assert compared >= 2
+
+
 # Games whose every move changes the table image (a Triple Triad move places or picks a card,
 # both drawn): their table inputs are declared for what a render worker is sent, not to reuse.
 EVERY_MOVE_DRAWN = {"triad"}

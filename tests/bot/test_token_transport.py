@@ -466,7 +466,8 @@ async def test_a_token_edit_on_the_wire_is_discord_py_s_request_byte_for_byte(
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
             client = discord.Client(intents=discord.Intents.none())
             state: Any = client._connection
-            state.http._HTTPClient__session = GatedSession(session, lambda: None, wire=wire)  # type: ignore[arg-type]
+            gated = GatedSession(session, lambda: None, wire=None)  # type: ignore[arg-type]
+            state.http._HTTPClient__session = gated  # discord.py's through aiohttp first
             interaction = discord.Interaction(data=CLICK, state=state)
 
             def kwargs() -> dict[str, Any]:
@@ -477,6 +478,7 @@ async def test_a_token_edit_on_the_wire_is_discord_py_s_request_byte_for_byte(
                 interaction.followup.edit_message(5, **kwargs()),  # type: ignore[arg-type]
                 HANG_GUARD,
             )
+            gated.wire = wire
             await asyncio.wait_for(sending.edit_followup(interaction, 5, kwargs()), HANG_GUARD)
     finally:
         await server.stop()
@@ -499,3 +501,76 @@ async def test_a_token_edit_on_the_wire_is_discord_py_s_request_byte_for_byte(
     assert ours["body"] == theirs["body"]
     theirs["headers"].pop("accept-encoding")
     assert ours["headers"] == theirs["headers"]
+
+
+async def test_discord_py_s_requests_through_the_gate_go_on_the_wire_as_aiohttp_sends_them(
+    wire: TokenWire,
+):
+    """discord.py's own requests (bot-token routes: an edit, a message with a file, a delete,
+    a read with a query; a follow-up through a webhook token) through the gate: on the wire
+    when there is one, as the server reads them the same request as through aiohttp (less
+    ``Accept-Encoding``: the wire asks no compression), and discord.py reads the answers alike."""
+    from discord.http import Route
+
+    server = await _serving(answering(OK))
+    base = f"http://127.0.0.1:{server.port}/api/v10"
+
+    async def each(http: Any) -> list[Any]:
+        png = discord.File(io.BytesIO(b"\x89PNG" + bytes(range(256))), "t.png")
+        with discord.http.handle_message_parameters(content="ñ", file=png) as params:
+            return [
+                await http.request(
+                    Route("PATCH", "/channels/{c}/messages/{m}", c=1, m=2), json={"content": "é"}
+                ),
+                await http.request(
+                    Route("POST", "/channels/{c}/messages", c=1),
+                    files=params.files,
+                    form=params.multipart,
+                ),
+                await http.request(Route("DELETE", "/channels/{c}/messages/{m}", c=1, m=2)),
+                await http.request(
+                    Route("GET", "/channels/{c}/messages", c=1), params={"limit": 5, "x": "a b"}
+                ),
+                await http.request(
+                    Route("POST", "/webhooks/{w}/{t}", w=1, t="tok"),
+                    json={"content": "hi"},
+                    params={"wait": "true"},
+                ),
+            ]
+
+    answers = []
+    try:
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+            for carrier in (None, wire):
+                http: Any = discord.http.HTTPClient(asyncio.get_running_loop())
+                http.token = "secret"
+                http._global_over = asyncio.Event()  # as ``static_login`` sets it
+                http._global_over.set()
+                gated = GatedSession(session, pacer=lambda: None, wire=carrier)  # type: ignore[arg-type,return-value]
+                http._HTTPClient__session = gated
+                old_base = Route.BASE
+                Route.BASE = base
+                try:
+                    answers.append(await asyncio.wait_for(each(http), HANG_GUARD))
+                finally:
+                    Route.BASE = old_base
+    finally:
+        await wire.close()
+        await server.stop()
+    assert wire.sent == 5
+    assert answers[0] == answers[1] == [{}] * 5
+    theirs, ours = server.requests[:5], server.requests[5:]
+    for their_bytes, our_bytes in zip(theirs, ours, strict=True):
+        their, our = _parsed(their_bytes), _parsed(our_bytes)
+        kind = their["headers"].get("content-type", "")
+        if "boundary=" in kind:  # random per body: named alike
+            for request in (their, our):
+                own = request["headers"]["content-type"]
+                boundary = own.partition("boundary=")[2]
+                request["body"] = request["body"].replace(boundary.encode(), b"B")
+                request["headers"]["content-type"] = own.replace(boundary, "B")
+                request["headers"]["content-length"] = "alike once the boundary is"
+        their["headers"].pop("accept-encoding")
+        assert our == their
+    assert _parsed(ours[0])["headers"]["authorization"] == "Bot secret"
+    assert _parsed(ours[0])["headers"]["user-agent"].startswith("DiscordBot")

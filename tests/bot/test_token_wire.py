@@ -225,6 +225,62 @@ async def test_a_click_s_answer_leaves_as_discord_py_s_but_asks_no_answer(wire, 
     assert metrics.histograms["http_callback"].count == before + 2  # the gate's and ours
 
 
+@pytest.mark.parametrize("answer", ["message", "message with a PNG", "thinking"])
+async def test_a_click_s_other_answers_leave_as_discord_py_s_and_their_answer_is_read(
+    wire, answer, monkeypatch
+):
+    """A message (4) or "thinking" (5), built by discord.py's ``InteractionResponse`` code,
+    sent by discord.py's adapter and by ``callbacks_unread``'s (``send``): the same request,
+    ``with_response`` asked alike, and the same answer handed back to discord.py."""
+    interaction = _click(wire)
+
+    def params() -> Any:
+        if answer == "thinking":
+            return interaction_response_params(5)
+        files = [discord.File(io.BytesIO(PNG), "t.png")] if answer.endswith("PNG") else []
+        return interaction_message_response_params(
+            type=4,
+            content="hi",
+            view=_card(),
+            files=files,
+            flags=discord.MessageFlags(ephemeral=True),
+            previous_allowed_mentions=None,
+        )
+
+    theirs_adapter, ours_adapter = AsyncWebhookAdapter(), AsyncWebhookAdapter()
+    sending.callbacks_unread(ours_adapter)
+    lean = sending.send
+    read: list[bool] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        read.append(kwargs["read"])
+        return lean(*args, **kwargs)
+
+    monkeypatch.setattr(sending, "send", counted)
+    before = metrics.histograms["http_callback"].count
+    answers = []
+    for adapter in (theirs_adapter, ours_adapter):
+        with params() as sent:
+            answers.append(
+                await adapter.create_interaction_response(
+                    interaction.id, interaction.token, session=interaction._session, params=sent
+                )
+            )
+    theirs, ours = (_unbounded(r) for r in wire.sent)
+    assert (
+        theirs["url"]
+        == f"{BASE}/interactions/{CLICK['id']}/{CLICK['token']}/callback?with_response=1"
+    )
+    assert ours == theirs
+    assert (
+        answers[0]
+        == answers[1]
+        == {"interaction": {"id": CLICK["id"], "type": 3}, "resource": None}
+    )
+    assert read == [True]  # ours went the lean way, its answer read
+    assert metrics.histograms["http_callback"].count == before + 2  # the gate's and ours
+
+
 async def test_a_refused_token_edit_raises_discord_py_s_error(wire, monkeypatch):
     interaction = _click(wire)
     gone = {"message": "Unknown Message", "code": 10008}
@@ -301,3 +357,78 @@ async def test_a_spent_bucket_holds_the_token_s_next_edit_until_it_resets(wire, 
 )
 def test_a_token_in_a_url_is_quoted_as_urllib_quotes_it(token: str):
     assert sending.quoted(token) == quote(token, safe="")
+
+
+_EDITS = [
+    {"content": None, "embeds": [], "view": "card", "attachments": []},
+    {"content": None, "embeds": [], "view": "card", "attachments": "png"},
+    {"content": None, "embeds": [], "view": "card"},
+    {"content": "a note", "embeds": ["embed"], "view": None, "attachments": "png"},
+    {"content": 7, "view": "classic"},
+    {"embeds": ["embed", "embed"], "allowed_mentions": "users"},
+    {"view": "card", "attachments": ["kept", "png"], "allowed_mentions": "none"},
+    {},
+]
+
+
+@pytest.mark.parametrize("edit", _EDITS)
+@pytest.mark.parametrize("previous", [None, "everyone"])
+def test_an_edit_s_parameters_are_discord_py_s(edit, previous):
+    """``payload.edit_parameters`` builds what ``handle_message_parameters`` builds of the same
+    edit: the same payload, key for key and in order (the JSON text alike), the same parts."""
+    from discord.http import handle_message_parameters
+
+    def made(name: Any) -> Any:
+        if name == "card":
+            return _card()
+        if name == "classic":
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label="b", custom_id="b"))
+            return view
+        if name == "png":
+            return [discord.File(io.BytesIO(PNG), "t.png", description="a table")]
+        if name == "embed":
+            return discord.Embed(title="t", description="d")
+        if name == "kept":
+            return _KeptAttachment()
+        if name in ("users", "none", "everyone"):
+            return {
+                "users": discord.AllowedMentions(users=True, everyone=False),
+                "none": discord.AllowedMentions.none(),
+                "everyone": discord.AllowedMentions(everyone=True),
+            }[name]
+        if isinstance(name, list):
+            listed: list[Any] = []
+            for part in name:
+                item = made(part)
+                listed += item if isinstance(item, list) else [item]
+            return listed
+        return name
+
+    def kwargs() -> dict[str, Any]:
+        return {key: made(value) for key, value in edit.items()}
+
+    before = made(previous)
+    with handle_message_parameters(**kwargs(), previous_allowed_mentions=before) as theirs:
+        their_payload = theirs.payload
+        their_parts = [{**p, "value": _read(p["value"])} for p in theirs.multipart]
+        their_files = len(theirs.files or [])
+    with sending.edit_parameters(kwargs(), before) as ours:
+        our_parts = [{**p, "value": _read(p["value"])} for p in ours.multipart]
+        assert len(ours.files) == their_files
+    assert ours.payload == their_payload
+    if their_payload is not None:
+        assert json.dumps(ours.payload) == json.dumps(their_payload)  # the keys' order too
+    assert our_parts == their_parts
+    assert bool(our_parts) == ("png" in str(edit))
+
+
+class _KeptAttachment:
+    """An attachment the message keeps (what both builders read of one: ``to_dict``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": "9", "filename": "old.png"}
+
+
+def _read(value: Any) -> Any:
+    return value if isinstance(value, str) else value.read()

@@ -96,8 +96,8 @@ async def test_the_original_and_a_follow_up_are_edited_by_one_webhook_edit(fake_
 
 def test_only_what_an_edit_may_change_is_taken():
     with pytest.raises(TypeError):
-        sending._edit_parameters({"content": "x", "delete_after": 3})
-    assert sending._edit_parameters({"content": "x"})["content"] == "x"
+        sending.edit_parameters({"content": "x", "delete_after": 3}, None)
+    assert sending.edit_parameters({"content": "x"}, None).payload["content"] == "x"
 
 
 async def test_a_rate_limited_webhook_edit_waits_and_is_sent_again(fake_discord, mesa):
