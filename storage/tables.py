@@ -72,7 +72,12 @@ class TableRecord(BaseModel):
     parent_message_id: str | None = None
 
     def seat(self, seat_id: str) -> SeatInfo | None:
-        return next((s for s in self.seats if s.id == seat_id), None)
+        # A plain loop, not next() over a generator (issue 29: called tens of times per move;
+        # the generator's frame cost more than the comparisons).
+        for seat in self.seats:
+            if seat.id == seat_id:
+                return seat
+        return None
 
 
 class OpenTable(BaseModel):
