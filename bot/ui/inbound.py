@@ -151,8 +151,12 @@ class LeanInteractions:
             interaction._permissions = user._permissions or 0
 
     def _kept_channel(self, raw: Any) -> Any:
+        """The DM channel built of this very payload, for the bot's user as it is now (a new
+        login makes a new one)."""
         kept = self._channels.get(raw.get("id"))
-        return kept[1] if kept is not None and kept[0] == raw else None
+        if kept is None or kept[0] != raw or kept[1].me is not self._state.user:
+            return None
+        return kept[1]
 
 
 def _kept(kept: dict[Any, Any], key: Any, value: Any, at_most: int) -> None:

@@ -340,6 +340,10 @@ async def test_a_person_and_a_dm_channel_are_kept_while_their_payload_is_the_sam
     assert dm_again.user is dm.user and isinstance(dm.user, discord.User)
     assert dm_again.channel is dm.channel and isinstance(dm.channel, discord.DMChannel)
     assert dm_again.message is not None and dm_again.message.channel is dm.channel
+    me = {"id": BOT_ID, "username": "Mesa", "discriminator": "0", "avatar": None, "bot": True}
+    state.user = discord.ClientUser(state=state, data=me)  # logged in again
+    relogged = lean.build(copy.deepcopy(KINDS["a DM hand"]))
+    assert relogged.channel is not dm.channel and relogged.channel.me is state.user
     # a guild made again (a GUILD_CREATE after an outage): its member is made again too
     guild = {"id": GUILD_ID, "name": "Mesa", "features": [], "roles": [], "emojis": []}
     state._add_guild(discord.Guild(data=guild, state=state))
