@@ -1,0 +1,159 @@
+"""Session 22's click-path steps, per call, in this process (load-proof: best of several rounds,
+the collector frozen): a Triple Triad draft step as the play cog runs it (in a thread when the
+tree's presenter says it may search or has no say, else on the loop), a notification's frozen
+table (``notify.as_of`` then its build), one seat's hands forgotten at a game's end with N
+tables' hands followed (``WaitingHands.forget``), and a computer move's action text parsed.
+
+    .venv/bin/python bench/flow_steps.py
+    .venv/bin/python bench/flow_steps.py --bot-root ../before-checkout   # another tree
+
+Figures only; nothing is asserted. Run two trees back to back and compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--calls", type=int, default=3000, help="calls per round")
+    return parser.parse_args()
+
+
+def _best(rounds: int, calls: int, step: Callable[[int], Any]) -> float:
+    """Best CPU microseconds per call (process time: a thread's work counts too)."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for n in range(calls):
+            step(n)
+        best = min(best, (time.process_time() - start) / calls * 1e6)
+    return best
+
+
+async def _draft_step_us(rounds: int, calls: int) -> float:
+    from bot.registry import load_games
+    from bot.ui.presenter import presenter_for
+
+    game = load_games()["triad"]
+    presenter = presenter_for(game)
+    for seed in range(100):
+        state = game.new(["111", "222"], f"s{seed}")
+        seat = sorted(game.to_act(state))[0]
+        legal = game.legal_actions(state, seat)
+        if legal and legal[0].kind == "play":
+            break
+    view, first = game.view(state, seat), legal[0]
+    steps = [({}, f"c{first.slot}"), ({"slot": first.slot}, f"x{first.cell}")]
+    searches = getattr(presenter, "draft_searches", lambda op: True)  # (before: every step)
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for n in range(calls):
+            draft, op = steps[n % 2]
+            if searches(op):
+                await asyncio.to_thread(presenter.draft_step, view, legal, draft, op, [])
+            else:
+                presenter.draft_step(view, legal, draft, op, [])
+                await asyncio.sleep(0)  # (the same loop turn either way)
+        best = min(best, (time.process_time() - start) / calls * 1e6)
+    return best
+
+
+def _as_of_us(rounds: int, calls: int) -> float:
+    from bot.registry import load_games
+    from bot.service.models import Table
+    from bot.service.notify import as_of
+    from storage import TableRecord
+
+    game = load_games()["macarena"]
+    record = TableRecord(
+        id=1,
+        guild_id="g",
+        channel_id="c",
+        game="macarena",
+        status="playing",
+        host_id="1",
+        locale="es",
+        options={"turn_seconds": 60},
+        seats=[{"id": s, "name": f"P{s}"} for s in ("1", "2", "3")],
+        seed="s",
+        meta={"timeouts": {"1": 0}},
+        version=3,
+        message_id="55",
+    )
+    table = Table(record=record, game=game, state=game.new(["1", "2", "3"], "s"))
+    return _best(rounds, calls, lambda n: as_of(table)())
+
+
+def _forget_us(rounds: int, calls: int, tables: int) -> float:
+    from bot.ui.waiting_hands import WaitingHands
+
+    class Kit:
+        clock = staticmethod(time.monotonic)
+
+    hands = WaitingHands(Kit())  # type: ignore[arg-type]
+    for table_id in range(tables):
+        for seat in ("1", "2", "3"):
+            hands._shown_at[("dm", table_id, seat)] = 1.0
+            hands._shown_at[("hand", table_id, seat)] = 1.0
+    return _best(rounds, calls, lambda n: hands.forget(n % tables, "9"))
+
+
+def _decode_us(rounds: int, calls: int) -> float:
+    from bot.registry import load_games
+
+    game = load_games()["macarena"]
+    rng = random.Random(1)
+    state, texts = game.new(["cpu1", "cpu2", "cpu3"], "s"), []
+    while not game.is_over(state) and len(texts) < 300:  # the actions of a random game
+        seat = sorted(game.to_act(state))[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        texts.append(action.encode())
+        state, _ = game.apply(state, seat, action)
+    return _best(rounds, calls, lambda n: game.decode_action(texts[n % len(texts)]))
+
+
+async def main(args: argparse.Namespace) -> None:
+    gc.collect()
+    gc.freeze()
+    rounds, calls = args.rounds, args.calls
+    print(f"tree {args.bot_root}: best of {rounds} rounds x {calls} calls, CPU us per call")
+    print(
+        f"  Triple Triad draft step (card, cell) as the click path runs it: "
+        f"{await _draft_step_us(rounds, calls):.2f}"
+    )
+    print(f"  notification's frozen table (as_of + build): {_as_of_us(rounds, calls):.2f}")
+    for tables in (300, 1000):
+        print(
+            f"  forget one seat's hands, {tables} tables followed: "
+            f"{_forget_us(rounds, calls, tables):.2f}"
+        )
+    print(
+        f"  a Macarena action text parsed (each computer move's before session 22): "
+        f"{_decode_us(rounds, calls):.2f}"
+    )
+
+
+if __name__ == "__main__":
+    arguments = _parse()
+    sys.path.insert(0, str(arguments.bot_root.resolve()))
+    try:
+        import uvloop
+
+        uvloop.run(main(arguments))
+    except ImportError:
+        asyncio.run(main(arguments))
