@@ -16,6 +16,12 @@ move), with a new presenter each round: what a presenter keeps from one move to 
 
 ``--root`` builds with another checkout's ``bot`` (before/after). Figures only; nothing is
 asserted.
+
+    .venv/bin/python bench/profile_payloads.py --instructions [--root ...]
+
+counts instead valgrind's instructions (callgrind) per move of the moves in a row: the same
+process runs ``--few`` then ``--many`` rounds and the difference per move is printed (start-up
+and warm-up cancel out): a figure no other process on a loaded machine changes. Needs valgrind.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import cProfile
 import gc
 import pstats
 import random
+import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,7 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--moves", type=int, default=8, help="random moves before the state measured"
     )
+    parser.add_argument(
+        "--instructions", action="store_true", help="callgrind instructions per move in a row"
+    )
+    parser.add_argument("--few", type=int, default=0, help="rounds of the smaller count")
+    parser.add_argument("--many", type=int, default=2, help="rounds of the larger count")
+    parser.add_argument("--rounds", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.instructions:
+        return print_instructions(args.root, args.row, args.few, args.many)
     sys.path.insert(0, str(args.root))
     from discord.http import handle_message_parameters
 
@@ -132,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             rounds.append((time.process_time() - start) / args.repeat * 1000)
         return min(rounds)
 
+    if args.rounds is not None:  # in valgrind (``print_instructions``): no figure of our own
+        return moves_in_a_row_rounds(rows, public, private, args.rounds)
+
     import bot
 
     print(f"bot from {Path(bot.__file__).parent}")
@@ -204,6 +223,59 @@ def print_moves_in_a_row(
         total += min(rounds[1:])
         cells.append(f"{key} {min(rounds[1:]):.3f} ({len(tables)} moves)")
     print(", ".join(cells) + f"; mean {total / len(rows):.3f}")
+
+
+def moves_in_a_row_rounds(
+    rows: list[tuple[str, Any, Any, list[Any]]], public: Any, private: Any, rounds: int
+) -> int:
+    """Two rounds of the moves in a row (warm-up), then ``rounds`` more, each with new
+    presenters, the collector off (its runs would differ between counts); prints the moves of
+    one round."""
+    gc.disable()
+    for _ in range(2 + rounds):
+        for _key, game, presenter_cls, tables in rows:
+            presenter = presenter_cls(game)
+            for table in tables:
+                public(table, presenter)
+                private(table, presenter)
+    print(sum(len(tables) for *_, tables in rows))
+    return 0
+
+
+def print_instructions(root: Path, row: int, few: int, many: int) -> int:
+    """Instructions per move of the moves in a row (``--row`` moves of each game), counted by
+    callgrind: ``many`` rounds less ``few`` rounds, per move."""
+    counts = []
+    moves = 0
+    for rounds in (few, many):
+        out = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                "--callgrind-out-file=/dev/null",
+                sys.executable,
+                __file__,
+                "--root",
+                str(root),
+                "--row",
+                str(row),
+                "--rounds",
+                str(rounds),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        if found is None:
+            raise SystemExit(out.stderr[-2000:])
+        counts.append(int(found.group(1)))
+        moves = int(out.stdout.split()[-1])
+    per_move = (counts[1] - counts[0]) / (moves * (many - few))
+    print(
+        f"bot from {root}: {per_move:,.0f} instructions per move in a row ({moves} moves a round)"
+    )
+    return 0
 
 
 def print_translations(

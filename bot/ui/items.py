@@ -154,6 +154,7 @@ class TableItem(
     _field_names: ClassVar[tuple[str, ...]] = ()  # the fields, in the format's order
     _stored_looks: ClassVar[tuple[str, ...]] = ()  # the looks set on the item (not ``row``)
     _short_way: ClassVar[bool] = False
+    _id_written: ClassVar[str] = ""  # the custom_id's format for ``str.format`` (a template's)
     table_id: int
     _custom_id: str
     _looks_given: dict[str, Any]
@@ -185,12 +186,14 @@ class TableItem(
         cls._short_way = all(name in cls._stored for name in fields)
         if template is not None:
             cls.id_format = template
+            # the custom_id of the fields given in order (``str.format`` writes each as ``str``)
+            prefix = template.prefix.replace("{", "{{").replace("}", "}}")
+            cls._id_written = ":".join([prefix, *["{}"] * len(template.parts)])
             if tuple(fields) != template.names:
                 raise TypeError(f"{cls.__name__} fields {tuple(fields)} != {template.names}")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
-        looks = cls._looks.copy()
         own = self.__dict__
         # The fields and looks on the item (not ``row``: it lives in the item), then what
         # ``DynamicItem.__init__`` does, without building discord.py's component: most items
@@ -200,30 +203,21 @@ class TableItem(
         # change of its looks).
         if len(args) == len(cls._field_names) and cls._short_way:
             # every field given in order, the looks by keyword: no dict of the values
-            if kwargs:
-                if not kwargs.keys() <= looks.keys():
-                    raise TypeError(
-                        f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
-                    )
-                looks.update(kwargs)
+            looks = {**cls._looks, **kwargs}  # (``_looks_of`` inlined: dozens per payload)
+            if len(looks) != len(cls._looks):
+                looks = cls._looks_of(kwargs)  # raises: a keyword that is no look
             own.update(zip(cls._field_names, args, strict=True))
             for name in cls._stored_looks:
                 own[name] = looks[name]
-            parts: Iterable[Any] = args
+            custom_id = cls._id_written.format(*args)
         else:
             values = self._values(args, kwargs)
-            if kwargs:
-                if not kwargs.keys() <= looks.keys():
-                    raise TypeError(
-                        f"{cls.__name__} got unexpected {sorted(kwargs.keys() - looks.keys())}"
-                    )
-                looks.update(kwargs)
+            looks = cls._looks_of(kwargs)
             for name in cls._stored:
                 own[name] = values[name] if name in values else looks[name]
             # (the values are in the format's order: ``__init_subclass__`` checked the fields)
-            parts = values.values()
+            custom_id = ":".join([cls.id_format.prefix, *map(str, values.values())])
         own.update(_ITEM_STATE)  # ``discord.ui.Item.__init__``'s attributes
-        custom_id = ":".join([cls.id_format.prefix, *map(str, parts)])
         # (set in the instance's dict: none of these is a descriptor of the class)
         own["_custom_id"] = custom_id
         own["_looks_given"] = looks
@@ -236,6 +230,14 @@ class TableItem(
             raise ValueError("row cannot be negative or greater than or equal to 5")
         # The table this click is about, looked up once when it runs (``_run_loaded``).
         self.found: Table | None = None
+
+    @classmethod
+    def _looks_of(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """Every look: the ``given`` ones, the class's defaults for the others."""
+        looks = {**cls._looks, **given}
+        if len(looks) != len(cls._looks):  # (a keyword that is no look added a key)
+            raise TypeError(f"{cls.__name__} got unexpected {sorted(looks.keys() - cls._looks)}")
+        return looks
 
     @classmethod
     def _values(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:

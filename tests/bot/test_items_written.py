@@ -125,3 +125,49 @@ def test_subclasses_with_their_own_component_are_built_as_before():
     assert json.dumps(follow.to_component_dict()) == json.dumps(
         _discord_button(follow, {"label": "Seguir"})
     )
+
+
+@pytest.mark.parametrize(
+    ("in_order", "by_name"),
+    [
+        (
+            lambda: items.ActionButton(7, 12, "p.r5a", label="5 rojo"),
+            lambda: items.ActionButton(label="5 rojo", action="p.r5a", version=12, table_id=7),
+        ),
+        (
+            lambda: items.HandButton(7, 2, emoji="▶", row=4),
+            lambda: items.HandButton(7, page=2, emoji="▶", row=4),
+        ),
+        (
+            lambda: items.DraftSelect(3, 9, "s.0", placeholder="Mano", max_values=2),
+            lambda: items.DraftSelect(
+                op="s.0", table_id=3, version=9, placeholder="Mano", max_values=2
+            ),
+        ),
+    ],
+)
+def test_an_item_given_its_fields_in_order_is_the_item_given_them_by_name(in_order, by_name):
+    """The constructor's short way (every field in order, as payloads build items) makes the
+    same item as the way that takes fields by name or by default (a click's rebuilt item)."""
+    short, named = in_order(), by_name()
+    assert short.custom_id == named.custom_id
+    assert short.to_component_dict() == named.to_component_dict()
+    assert (short.row, short.width, short.type) == (named.row, named.width, named.type)
+    for name in type(short)._stored:
+        assert getattr(short, name) == getattr(named, name)
+    assert short.item.to_component_dict() == named.item.to_component_dict()
+
+
+def test_an_item_refuses_what_is_no_field_or_look_either_way():
+    with pytest.raises(TypeError, match="unexpected"):
+        items.ActionButton(7, 12, "p.r5a", lable="typo")
+    with pytest.raises(TypeError, match="unexpected"):
+        items.ActionButton(7, 12, action="p.r5a", lable="typo")
+    with pytest.raises(TypeError, match="needs"):
+        items.ActionButton(7, 12)
+    with pytest.raises(TypeError, match="positional"):
+        items.HandButton(7, 2, 3)
+    with pytest.raises(ValueError, match="template"):
+        items.ActionButton(7, -1, "p.r5a")  # a version is no negative number
+    with pytest.raises(ValueError, match="row"):
+        items.ActionButton(7, 12, "p.r5a", row=5)
