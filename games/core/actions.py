@@ -234,8 +234,8 @@ class ActionCodec(Generic[A]):
             # ``text`` is ``known.encode()``: written with its class's verb, which this codec
             # must read as that class (a verb means one class per game); the class's
             # ``from_args`` of the text's arguments is then ``known`` (the codec's round trip)
-            cls = type(known)
-            if self._by_verb.get(cls.verb) is cls:
+            kind = type(known)
+            if self._by_verb.get(kind.verb) is kind:
                 return cast(A, known)
         verb, args = parse_action(text, self._max_text)
         cls = self._by_verb.get(verb)
