@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, ClassVar, Generic, Literal, TypeVar, final
+from typing import Any, ClassVar, Generic, Literal, TypeVar, cast, final
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -106,6 +106,7 @@ class Action(BaseModel):
             except (KeyError, RuntimeError, StopIteration):
                 pass  # another thread (a test's inline worker) evicted it meanwhile
         _ENCODED[id(self)] = (self, text)
+        _remember_text(text, self)
         return text
 
 
@@ -113,6 +114,20 @@ class Action(BaseModel):
 # shared legal actions with room to spare; the oldest go first.
 ENCODED_KEPT = 8192
 _ENCODED: dict[int, tuple[Action, str]] = {}
+
+# The other way: each text ``encode`` wrote, to the action it wrote it of (a button's text comes
+# back in the click: ``ActionCodec.decode`` hands out that frozen value instead of validating a
+# new one, ~5 us for a Macarena series or a Triple Triad placement). Bounded as ``_ENCODED``.
+_DECODED: dict[str, Action] = {}
+
+
+def _remember_text(text: str, action: Action) -> None:
+    if len(_DECODED) >= ENCODED_KEPT:
+        try:
+            del _DECODED[next(iter(_DECODED))]  # the oldest
+        except (KeyError, RuntimeError, StopIteration):
+            pass  # another thread (a test's inline worker) evicted it meanwhile
+    _DECODED[text] = action
 
 
 class Interned(Action):
@@ -214,6 +229,14 @@ class ActionCodec(Generic[A]):
         self.exact_types: frozenset[type] = frozenset(classes)
 
     def decode(self, text: str) -> A:
+        known = _DECODED.get(text)
+        if known is not None:
+            # ``text`` is ``known.encode()``: written with its class's verb, which this codec
+            # must read as that class (a verb means one class per game); the class's
+            # ``from_args`` of the text's arguments is then ``known`` (the codec's round trip)
+            kind = type(known)
+            if self._by_verb.get(kind.verb) is kind:
+                return cast(A, known)
         verb, args = parse_action(text, self._max_text)
         cls = self._by_verb.get(verb)
         if cls is None or len(text) > cls.max_text:

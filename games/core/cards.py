@@ -86,8 +86,27 @@ def parse_card(text: str, deck: int = 0) -> PlayingCard:
     return PlayingCard(rank=rank, suit=suit, deck=deck)
 
 
+# The 104 cards of ``two_decks``: frozen values, so every deal shares these instances, and each
+# one's stored JSON is written once (``card_json``: a state's dump writes ~100 cards a move).
+_TWO_DECKS = tuple(
+    PlayingCard(rank=r, suit=s, deck=d) for d in (0, 1) for s in SUITS for r in range(1, 14)
+)
+# (public for ``games.core.statejson``'s list of cards: looked up by id in a C loop)
+CARD_JSON = {id(c): c.model_dump_json().encode() for c in _TWO_DECKS}
+_JSON_BY_VALUE = {(c.rank, c.suit, c.deck): CARD_JSON[id(c)] for c in _TWO_DECKS}
+
+
 def two_decks() -> list[PlayingCard]:
     """104 cards: every rank of every suit twice, in a fixed order."""
-    return [
-        PlayingCard(rank=r, suit=s, deck=d) for d in (0, 1) for s in SUITS for r in range(1, 14)
-    ]
+    return list(_TWO_DECKS)
+
+
+def card_json(card: PlayingCard) -> bytes:
+    """``card.model_dump_json()`` as bytes: kept for the shared cards of ``two_decks``, looked
+    up by value for any other (a loaded state's)."""
+    found = CARD_JSON.get(id(card))
+    if found is not None:
+        return found
+    d = card.__dict__
+    found = _JSON_BY_VALUE.get((d["rank"], d["suit"], d["deck"]))
+    return card.model_dump_json().encode() if found is None else found

@@ -48,6 +48,7 @@ import orjson
 from pydantic import Field, SkipValidation, computed_field, model_validator
 
 from games.core.engine import UNKNOWN_VERSION, Event, GameState, Seat, event
+from games.core.statejson import writer
 
 EventLog = tuple[Any, ...]
 
@@ -225,21 +226,27 @@ _LOG_FIELDS = {"log", "log_versions"}
 
 def stored_json(state: Any) -> str:
     """A logged state's stored JSON (``Game.dump_state``), the text its ``model_dump_json``
-    writes: pydantic writes the fields, orjson the log and its versions (pydantic calls a Python
-    serializer per event and writes its dict by inference: ~40 % of a dump; both write compact
-    UTF-8 JSON, and the text is the same). The log's events are encoded once each
-    (``LOG_DUMPS``): a move's dump reuses its previous state's. A state without a log, or an
-    event parameter orjson does not write (a set, a non-string key, a huge int), is written by
-    pydantic alone."""
+    writes, written by orjson: the fields as ``games.core.statejson`` turns them (pydantic's
+    serializer took ~0.23 us per nested model: a Macarena state holds ~100 cards), the log and
+    its versions after them (pydantic calls a Python serializer per event and writes its dict
+    by inference). The text is pydantic's (the tests compare every state of random games). The
+    log's events are encoded once each (``LOG_DUMPS``): a move's dump reuses its previous
+    state's. A state without a log, a state class whose fields pydantic writes otherwise, or a
+    value orjson does not write (a set, a non-string key, a huge int) is written by pydantic."""
     dump = state.model_dump_json
     if not isinstance(state, LogReader):
         return str(dump())
+    fields = writer(type(state))
     try:
-        log, versions = LOG_DUMPS.log_json(state)
+        log, versions = LOG_DUMPS.log_bytes(state)
+        if fields.usable:
+            out = fields.fields(state)
+            out["log"], out["log_versions"] = orjson.Fragment(log), orjson.Fragment(versions)
+            return orjson.dumps(out).decode()
     except TypeError:  # orjson.JSONEncodeError
         return str(dump())
-    fields = str(dump(exclude=_LOG_FIELDS))
-    return f'{fields[:-1]},"log":{log},"log_versions":{versions}}}'
+    text = str(dump(exclude=_LOG_FIELDS))
+    return f'{text[:-1]},"log":{log.decode()},"log_versions":{versions.decode()}}}'
 
 
 def _event_json(e: Event) -> bytes:
@@ -263,6 +270,11 @@ class LogDumps:
 
     def log_json(self, state: LogReader) -> tuple[str, str]:
         """(the ``log`` array's JSON, the ``log_versions`` array's JSON) of ``state``."""
+        log, versions = self.log_bytes(state)
+        return log.decode(), versions.decode()
+
+    def log_bytes(self, state: LogReader) -> tuple[bytes, bytes]:
+        """``log_json`` as UTF-8 bytes (what orjson writes a state with)."""
         log, size = state.log_raw, state.log_size
         newer: list[tuple[int, Event]] = []
         node, kept = log, self._kept
@@ -293,7 +305,7 @@ class LogDumps:
                 except (KeyError, RuntimeError, StopIteration):
                     pass  # another thread (a test's inline worker) evicted it meanwhile
             kept[id(log)] = (log, events, versions)
-        return "[" + b",".join(events).decode() + "]", orjson.dumps(versions).decode()
+        return b"[" + b",".join(events) + b"]", orjson.dumps(versions)
 
 
 # A cache, as the catalogues' (``bot.i18n``): about one entry a table playing (a compacted log

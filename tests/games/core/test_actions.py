@@ -212,3 +212,38 @@ def test_an_actions_text_kept_by_the_instance_is_its_own(monkeypatch):
         dropped = Play(card=f"d{i}", colour="r")
         assert dropped.encode() == format_action("p", Play(card=f"d{i}", colour="r").args())
     assert Play(card="c7", target=1).encode() == kept[7].encode() == texts[7]
+
+
+class OtherPlay(Action):
+    """Another game's move written with the same verb as ``Play``."""
+
+    verb: ClassVar[str] = "p"
+    kind: Literal["other"] = "other"
+    card: str
+    target: int | None = None
+    colour: str | None = None
+
+
+def test_a_text_encode_wrote_decodes_to_its_action_in_its_own_codec_only(monkeypatch):
+    """``decode`` hands out the action a text was encoded of (``_DECODED``, bounded): the same
+    action the full decoding gives; a codec reading that verb as another class decodes the
+    text afresh; a refused text is refused still; texts pushed out decode as before."""
+    from games.core import actions
+
+    monkeypatch.setattr(actions, "ENCODED_KEPT", 16)
+    monkeypatch.setattr(actions, "_ENCODED", {})
+    monkeypatch.setattr(actions, "_DECODED", {})
+    mine, other = ActionCodec(Play, Flag), ActionCodec(OtherPlay)
+    offered = Play(card="c1", target=2)
+    text = offered.encode()
+    assert mine.decode(text) is offered
+    assert isinstance(other.decode(text), OtherPlay)  # the verb is another class there
+    assert other.decode(text) == OtherPlay(card="c1", target=2)
+    kept = [Play(card=f"k{i}") for i in range(40)]
+    for action in kept:
+        assert mine.decode(action.encode()) == action
+    assert len(actions._DECODED) <= 16
+    assert mine.decode(kept[0].encode()) == kept[0]
+    assert mine.decode(text) == offered  # pushed out: decoded afresh, the same value
+    with pytest.raises(IllegalAction):
+        mine.decode("p.c1.02")  # not canonical: refused, cached or not
