@@ -1,7 +1,9 @@
 """The per-move JSON work of the games' states and views, in this process: per game, on the
 state of a random game ``--moves`` in, the microseconds of ``dump_state`` (the stored JSON,
 once per move), ``view(seat)``/``view(None)``, a view's ``model_dump_json`` without its
-version (what a DM view's digest cost until session 19) and ``load_state``. Each figure is the
+version (what a DM view's digest cost until session 19) and ``load_state``; on a state halfway
+there, "decode" (each seat's first legal action: its legal actions, encoded, the text decoded as a
+click's) and "apply" (the first seat's first legal action, its legal actions included). Each figure is the
 fastest of ``--rounds`` rounds of CPU time (``time.process_time``), so a loaded machine inflates
 it little; ``--root`` measures another checkout (before/after). Figures only; nothing is
 asserted.
@@ -61,11 +63,6 @@ def random_game(game: Any, key: str, moves: int, seed: int, table: str) -> list[
     return states
 
 
-def played(game: Any, key: str, moves: int) -> Any:
-    """The state after ``moves`` random legal moves (fewer if the game ends)."""
-    return random_game(game, key, moves, seed=7, table="dumps")[-1]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=30)
@@ -78,12 +75,24 @@ def main(argv: list[str] | None = None) -> int:
     from bot.registry import load_games
 
     print(f"{args.root}: microseconds of CPU per call (fastest of {args.rounds} rounds)")
-    header = ("game", "dump_state", "view seat", "view public", "view json", "load_state", "bytes")
+    header = (
+        "game",
+        "dump_state",
+        "view seat",
+        "view public",
+        "view json",
+        "load_state",
+        "decode",
+        "apply",
+        "bytes",
+    )
     print("| " + " | ".join(header) + " |")
     print("|---" * len(header) + "|")
-    totals = [0.0] * 5
+    totals = [0.0] * 7
     for key, game in sorted(load_games().items()):
-        state = played(game, key, args.moves)
+        states = random_game(game, key, args.moves, seed=7, table="dumps")
+        state = states[-1]
+        middle = states[len(states) // 2]  # (a state with moves left: Triple Triad's are nine)
         seat = state.seats[1]
         view = game.view(state, seat)
         text = game.dump_state(state)
@@ -93,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             partial(game.view, state, None),
             partial(view.model_dump_json, exclude={"version"}),
             partial(game.load_state, text),
+            partial(decode_offered, game, middle),
+            partial(apply_first, game, middle),
         ]
         figures = [fastest(work, args.rounds) for work in works]
         totals = [t + f for t, f in zip(totals, figures, strict=True)]
@@ -117,6 +128,21 @@ def main(argv: list[str] | None = None) -> int:
         same, changed = unchanged_views(game, key, args.games)
         print(f"| {key} | {same} | {changed} |")
     return 0
+
+
+def decode_offered(game: Any, state: Any) -> None:
+    """Decode the text of each seat's first legal action, as a click brings it back (the
+    action encoded for its button first, as the bot does)."""
+    for seat in state.seats:
+        legal = game.legal_actions(state, seat)
+        if legal:
+            game.decode_action(legal[0].encode())
+
+
+def apply_first(game: Any, state: Any) -> None:
+    """``apply`` of the first legal action of the first seat (by id) that has one."""
+    seat = min(s for s in state.seats if game.legal_actions(state, s))
+    game.apply(state, seat, game.legal_actions(state, seat)[0])
 
 
 def dumps_in_a_row(game: Any, key: str, moves: int, rounds: int) -> float:

@@ -226,23 +226,24 @@ _LOG_FIELDS = {"log", "log_versions"}
 
 def stored_json(state: Any) -> str:
     """A logged state's stored JSON (``Game.dump_state``), the text its ``model_dump_json``
-    writes, written by orjson: the fields as ``games.core.statejson`` turns them (pydantic's
-    serializer took ~0.23 us per nested model: a Macarena state holds ~100 cards), the log and
-    its versions after them (pydantic calls a Python serializer per event and writes its dict
-    by inference). The text is pydantic's (the tests compare every state of random games). The
-    log's events are encoded once each (``LOG_DUMPS``): a move's dump reuses its previous
-    state's. A state without a log, a state class whose fields pydantic writes otherwise, or a
-    value orjson does not write (a set, a non-string key, a huge int) is written by pydantic."""
+    writes. Its log and the log's versions are written by orjson (pydantic calls a Python
+    serializer per event and writes its dict by inference), each event encoded once
+    (``LOG_DUMPS``: a move's dump reuses its previous state's); its fields by pydantic, or by
+    orjson for a state class that asks for it (``dump_by_orjson``, ``games.core.statejson``:
+    Macarena's cards, Chúpate 2's slotted state). The text is pydantic's either way (the tests
+    compare every state of random games). A state without a log, or a value orjson does not
+    write (a set, a non-string key, a huge int), is written by pydantic alone."""
     dump = state.model_dump_json
     if not isinstance(state, LogReader):
         return str(dump())
-    fields = writer(type(state))
     try:
         log, versions = LOG_DUMPS.log_bytes(state)
-        if fields.usable:
-            out = fields.fields(state)
-            out["log"], out["log_versions"] = orjson.Fragment(log), orjson.Fragment(versions)
-            return orjson.dumps(out).decode()
+        if state.dump_by_orjson:
+            fields = writer(type(state))
+            if fields.usable:
+                out = fields.fields(state)
+                out["log"], out["log_versions"] = orjson.Fragment(log), orjson.Fragment(versions)
+                return orjson.dumps(out).decode()
     except TypeError:  # orjson.JSONEncodeError
         return str(dump())
     text = str(dump(exclude=_LOG_FIELDS))
@@ -321,6 +322,8 @@ class LogReader:
     log_size: ClassVar[int]  # how many of the latest events the state keeps
     log_codes: ClassVar[Codes] = {}  # the game's event codes and parameters, for a packed log
     log_old_codes: ClassVar[OldCodes] = {}  # the game's former event codes (stored rows)
+    # whether ``stored_json`` writes the state's fields with orjson (``games.core.statejson``)
+    dump_by_orjson: ClassVar[bool] = False
     if TYPE_CHECKING:  # the state's fields this reads
         log_raw: EventLog
         seats: list[Seat]

@@ -118,51 +118,57 @@ def build_view(state: MacarenaState, seat: str | None) -> MacarenaView:
     in_game = seat is not None and seat in state.seats
     revealed = collections_revealed(state)
     turn_phase = state.phase in TURN_PHASES
+    macas, seats = state.macas, state.seats
     placed: dict[str, int] = {}  # each seat's MACAS on the pozos, in one walk of them
-    for on_pozo in state.macas:
+    for on_pozo in macas:
         for owner, count in on_pozo.items():
             placed[owner] = placed.get(owner, 0) + count
+    tokens, hands, collections = state.tokens, state.hands, state.collections
+    turn = state.turn if turn_phase else -1
     players = []
-    for i, s in enumerate(state.seats):
-        t = state.tokens[s]
+    for i, s in enumerate(seats):
+        t = tokens[s].__dict__
         active = placed.get(s, 0)
+        collection = collections[s]
         players.append(
             trusted(
                 PlayerInfo,
                 {
                     "seat": s,
                     "colour": i,
-                    "hand_count": len(state.hands[s]),
-                    "collection_count": (
-                        len(state.collections[s]) if (s == seat or revealed) else None
-                    ),
+                    "hand_count": len(hands[s]),
+                    "collection_count": (len(collection) if (s == seat or revealed) else None),
                     # every card there was shown (see PlayerInfo)
-                    "shown": list(state.collections[s]),
-                    "coins": t.coins,
-                    "elements": list(t.elements),
-                    "amulets": t.amulets,
+                    "shown": list(collection),
+                    "coins": t["coins"],
+                    "elements": list(t["elements"]),
+                    "amulets": t["amulets"],
                     "active_macas": active,
                     "macas_left": MACAS_PER_PLAYER - active,
-                    "has_turn": turn_phase and i == state.turn,
+                    "has_turn": i == turn,
                 },
             )
         )
-    pozos = [
-        trusted(
-            PozoView,
-            {
-                "index": i,
-                "top": pile[-1],
-                "size": len(pile),
-                "cards": list(pile),
-                "macas": dict(state.macas[i]),
-                "enchanted": bool(state.macas[i]),
-                "shared": len(state.macas[i]) >= 2,
-                "playable": seat is not None and in_game and may_play_on(state, seat, i),
-            },
+    # ``may_play_on`` for the viewing seat, on its turn of the play phase only (else none)
+    mover = seat if in_game and state.phase == "play" and seats[state.turn] == seat else None
+    pozos = []
+    for i, pile in enumerate(state.pozos):
+        owners = macas[i]
+        pozos.append(
+            trusted(
+                PozoView,
+                {
+                    "index": i,
+                    "top": pile[-1],
+                    "size": len(pile),
+                    "cards": list(pile),
+                    "macas": dict(owners),
+                    "enchanted": bool(owners),
+                    "shared": len(owners) >= 2,
+                    "playable": mover is not None and may_play_on(state, mover, i),
+                },
+            )
         )
-        for i, pile in enumerate(state.pozos)
-    ]
     own: dict[str, object] = {}  # the viewing seat's own fields (their defaults for the others)
     if seat is not None and in_game:
         own["hand"] = sorted(state.hands[seat], key=sort_key)

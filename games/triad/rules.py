@@ -264,8 +264,9 @@ def start_round(state: TriadState, round_no: int) -> None:
 def copy_state(state: TriadState) -> TriadState:
     """The working copy for ``resolve_action``: new containers for everything it changes in place.
 
-    ``resolve_action`` replaces (never mutates) ``InHand``, ``RoundResult`` and ``LastMove`` values, and
-    ``options`` is frozen, so those are shared; board cards change colour, so they are copied.
+    ``resolve_action`` replaces (never mutates) ``InHand``, ``OnBoard`` (a card that changes
+    colour is a new one), ``RoundResult`` and ``LastMove`` values, and ``options`` is frozen, so
+    those are shared.
     """
     return replace(
         state,
@@ -273,7 +274,7 @@ def copy_state(state: TriadState) -> TriadState:
             "seats": list(state.seats),
             "originals": [list(o) for o in state.originals],
             "hands": [list(h) for h in state.hands],
-            "board": [None if p is None else replace(p, {}) for p in state.board],
+            "board": list(state.board),  # (its cards are replaced when they flip, see place)
             "elements": list(state.elements),
             "revealed": list(state.revealed),
             "history": list(state.history),
@@ -361,25 +362,30 @@ def place(state: TriadState, me: int, action: Play) -> list[Event]:
         raise IllegalAction(CELL_TAKEN, cell=action.cell)
     seat = state.seats[me]
     held = hand.pop(action.slot)
-    state.board[action.cell] = OnBoard(uid=held.uid, card=held.card, holder=me)
+    state.board[action.cell] = trusted(OnBoard, {"uid": held.uid, "card": held.card, "holder": me})
     if held.uid not in state.revealed:
         state.revealed = sorted([*state.revealed, held.uid])
     printed, modified, owner = board_arrays(state)
     owner[action.cell] = me
     flips = resolve(action.cell, me, printed, modified, owner, state.options.rule_set)
-    for cell in flips.all:
-        placed = state.board[cell]
+    board = state.board
+    for cell in flips.all:  # a flipped card is a new value (the board's are shared: copy_state)
+        placed = board[cell]
         assert placed is not None
-        placed.holder = me
-    state.last_move = LastMove(
-        seat=me,
-        cell=action.cell,
-        card=held.card,
-        same=list(flips.same),
-        plus=list(flips.plus),
-        basic=list(flips.basic),
-        combo=list(flips.combo),
-        same_wall=flips.same_wall,
+        board[cell] = replace(placed, {"holder": me})
+    # (``trusted``: the values of this move, with the fields' types)
+    state.last_move = trusted(
+        LastMove,
+        {
+            "seat": me,
+            "cell": action.cell,
+            "card": held.card,
+            "same": list(flips.same),
+            "plus": list(flips.plus),
+            "basic": list(flips.basic),
+            "combo": list(flips.combo),
+            "same_wall": flips.same_wall,
+        },
     )
     events = [
         event(
@@ -591,11 +597,15 @@ class TriadOutcome(Outcome):
 
 def rounds_of(state: TriadState) -> list[RoundView]:
     seats = state.seats
+    # (``trusted``: the state's values, with the fields' types; every view shows them)
     return [
-        RoundView(
-            round=r.round,
-            first=seats[r.first],
-            scores={seats[0]: r.scores[0], seats[1]: r.scores[1]},
+        trusted(
+            RoundView,
+            {
+                "round": r.round,
+                "first": seats[r.first],
+                "scores": {seats[0]: r.scores[0], seats[1]: r.scores[1]},
+            },
         )
         for r in state.history
     ]

@@ -139,20 +139,44 @@ def _card_face(
     )
 
 
+# A cell is a pure function of these, shown alike to every seat: built once and shared by the
+# views that show it (as the faces). Bounded: nine cells, their elements, the cards on them.
+@lru_cache(maxsize=8192)
+def _cell(
+    cell: int, element: str | None, uid: int, card_id: str, owner: Seat, holder: Seat
+) -> CellView:
+    return trusted(
+        CellView,
+        {
+            "cell": cell,
+            "element": element,
+            "card": _card_face(uid, card_id, owner, True, element),
+            "holder": holder,
+        },
+    )
+
+
+@lru_cache(maxsize=128)
+def _empty_cell(cell: int, element: str | None) -> CellView:
+    return trusted(CellView, {"cell": cell, "element": element, "card": None, "holder": None})
+
+
 def build_view(state: TriadState, seat: Seat | None) -> TriadView:
     """What ``seat`` may see (``None`` or a stranger: the public). Another seat's hand shows
     only the cards already seen on the board, unless Abierto or once the game is over."""
     me = state.seats.index(seat) if seat in state.seats else None
     seats = state.seats
+    elements = state.elements
     board = [
-        trusted(
-            CellView,
-            {
-                "cell": c,
-                "element": state.elements[c],
-                "card": None if placed is None else _face(state, placed.uid, placed.card, c),
-                "holder": None if placed is None else seats[placed.holder],
-            },
+        _empty_cell(c, elements[c])
+        if placed is None
+        else _cell(
+            c,
+            elements[c],
+            placed.uid,
+            placed.card,
+            seats[placed.uid // rules.HAND],
+            seats[placed.holder],
         )
         for c, placed in enumerate(state.board)
     ]
@@ -211,7 +235,19 @@ def build_view(state: TriadState, seat: Seat | None) -> TriadView:
             "scores": {seats[0]: scores[0], seats[1]: scores[1]},
             "last_move": None
             if lm is None
-            else trusted(LastMoveView, lm.model_dump() | {"seat": seats[lm.seat]}),
+            else trusted(
+                LastMoveView,
+                {
+                    "seat": seats[lm.seat],
+                    "cell": lm.cell,
+                    "card": lm.card,
+                    "same": list(lm.same),
+                    "plus": list(lm.plus),
+                    "basic": list(lm.basic),
+                    "combo": list(lm.combo),
+                    "same_wall": lm.same_wall,
+                },
+            ),
             "history": rounds_of(state),
             "pick": pick,
             "winner": seats[state.winner] if state.winner is not None else None,
