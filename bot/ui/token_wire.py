@@ -296,7 +296,7 @@ class TokenWire:
     ) -> None:
         self._ssl = ssl_context
         self.connect_timeout = connect_timeout
-        self._origins: dict[tuple[str, str, int | None], _Origin] = {}
+        self._origins: dict[tuple[str, str], _Origin] = {}
         self.sent = 0  # requests written
         self.opened = 0  # connections opened for them
 
@@ -313,7 +313,9 @@ class TokenWire:
         return WireRequest(self, method, url, data, headers)
 
     def origin(self, url: URL) -> _Origin:
-        key = (url.scheme, url.raw_host or "", url.port)
+        # keyed by the URL's scheme and authority as written: one property of a fresh URL
+        # instead of its host and port parsed out of it (~half the look-up's cost)
+        key = (url.scheme, url.raw_authority)
         found = self._origins.get(key)
         if found is None:
             found = self._origins[key] = _Origin(url, self)
