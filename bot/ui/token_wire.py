@@ -21,6 +21,8 @@ What it does as aiohttp does, and what it does not:
   before the answer raises as aiohttp raises (``ServerDisconnectedError``, ``ClientOSError``),
   for a POST callback (Discord may have taken it: a second one is refused as already
   acknowledged) and a PATCH edit alike (aiohttp retries neither: not idempotent methods).
+  An idempotent one (a bot-token GET or DELETE) lost so on a reused connection is sent once
+  more on a new connection, as aiohttp does.
 - Connection errors are aiohttp's (``ClientConnectorError``, ``ConnectionTimeoutError`` after
   ``connect_timeout`` s: aiohttp's ``sock_connect`` of ``http_gate.UNTIMED``); the request's
   overall limit is the gate's ``Overdue``; a cancelled request closes its connection.
@@ -50,6 +52,7 @@ USER_AGENT = f"Python/{sys.version_info[0]}.{sys.version_info[1]} aiohttp/{aioht
 IDLE_LIMIT = 15.0  # s an idle connection is kept (aiohttp's keepalive_timeout)
 IDLE_KEPT = 64  # idle connections kept per origin; more are closed when they come back
 _BODYLESS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})  # aiohttp's: no length when empty
+_IDEMPOTENT = _BODYLESS | {"PUT", "DELETE"}  # aiohttp's ``IDEMPOTENT_METHODS``: sent again once
 
 
 class Answer:
@@ -338,20 +341,32 @@ class TokenWire:
             head.append(body)
         request = b"".join(head)
         conn = origin.idle_one()
+        reused = conn is not None
         if conn is None:
             conn = await origin.open()
             self.opened += 1
-        self.sent += 1
-        # an open one: nothing awaited since it was found so, and nothing of this request was
-        # written anywhere else; from here on, it is written
-        waiter = conn.send(request)
-        try:
-            answer = await waiter
-        except BaseException:
-            conn.close()  # mid-exchange (cancelled, lost): its state is unknown
-            raise
-        origin.back(conn)
-        return answer
+        while True:
+            self.sent += 1
+            # an open one: nothing awaited since it was found so, and nothing of this request
+            # was written anywhere else; from here on, it is written
+            waiter = conn.send(request)
+            try:
+                answer = await waiter
+            except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
+                conn.close()
+                if not (reused and method in _IDEMPOTENT):
+                    raise
+                # as aiohttp: a kept-alive connection the peer closed just as an idempotent
+                # request went out gets that request once more, on a new connection
+                reused = False
+                conn = await origin.open()
+                self.opened += 1
+                continue
+            except BaseException:
+                conn.close()  # mid-exchange (cancelled, lost): its state is unknown
+                raise
+            origin.back(conn)
+            return answer
 
     async def close(self) -> None:
         for origin in self._origins.values():

@@ -171,6 +171,39 @@ async def test_a_request_written_then_lost_is_raised_not_sent_again(wire: TokenW
         await server.stop()
 
 
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT", "PATCH", "POST"])
+async def test_an_idempotent_request_lost_on_a_reused_connection_is_sent_once_more(
+    wire: TokenWire, method
+):
+    """The first request is answered on a kept-alive connection; the second is read on it and
+    the connection closed unanswered (the peer closed it as the request went out). As aiohttp:
+    a GET, DELETE or PUT goes once more on a new connection; a PATCH or POST raises."""
+    server = await _serving(answering(OK, None, OK))
+    try:
+        assert (await _send(wire, _url(server), method)).status == 200
+        if method in ("PATCH", "POST"):
+            with pytest.raises(aiohttp.ServerDisconnectedError):
+                await _send(wire, _url(server), method)
+            assert len(server.requests) == 2 and server.connections == 1
+        else:
+            assert (await _send(wire, _url(server), method)).status == 200
+            assert len(server.requests) == 3 and server.connections == 2
+    finally:
+        await server.stop()
+
+
+async def test_a_request_lost_on_a_new_connection_is_not_sent_again(wire: TokenWire):
+    """On a connection opened for it, a lost request is the server's failure, not a kept-alive
+    race: raised, even for a GET (aiohttp retries only a reused connection)."""
+    server = await _serving(answering(None))
+    try:
+        with pytest.raises(aiohttp.ServerDisconnectedError):
+            await _send(wire, _url(server), "GET")
+        assert len(server.requests) == 1 and server.connections == 1
+    finally:
+        await server.stop()
+
+
 async def test_chunked_and_read_to_close_answers_arrive_whole(wire: TokenWire):
     body = b'{"message": "Unknown Message", "code": 10008}'
     chunked = (
