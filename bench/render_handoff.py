@@ -34,7 +34,8 @@ from bot.ui.rendering import ImageRequest, _safe_render_args, image_inputs
 from tests.playouts import played
 
 
-def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
+def cpu_ms(func: Callable[[], Any], repeat: int) -> float:
+    """CPU ms of this process per call of ``func``, over ``repeat`` calls."""
     start = time.process_time()
     for _ in range(repeat):
         func()
@@ -84,15 +85,15 @@ def main() -> None:
             whole = ImageRequest(key, "render_table", view, "es", names, "t.png")
             cut = ImageRequest(key, "render_table", view, "es", names, "t.png", inputs=inputs)
             _ = cut.digest  # once untimed: the first digest of a game warms its look-ups
-            digests.append(_cpu_ms(lambda c=cut: _fresh(c).digest, args.repeat))
+            digests.append(cpu_ms(lambda c=cut: _fresh(c).digest, args.repeat))
             for label, request, pickled in (
                 ("whole", whole, _job),
                 ("cut", cut, _job),
                 ("compact", cut, _compact_job),
             ):
                 data = pickled(request.args)
-                sent = _cpu_ms(lambda r=request, p=pickled: p(r.args), args.repeat)
-                read = _cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
+                sent = cpu_ms(lambda r=request, p=pickled: p(r.args), args.repeat)
+                read = cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
                 rows[label].append((len(data), sent, read))
         cells = []
         for label in ("whole", "cut", "compact"):

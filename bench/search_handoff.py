@@ -15,7 +15,6 @@ import argparse
 import random
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,17 +23,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from multiprocessing.reduction import ForkingPickler
 
+from bench.render_handoff import cpu_ms
 from bot.pipe_workers import compact_dumps
 from bot.registry import load_games
 from bot.service.choose import choose_action_text, game_ref
 from tests.playouts import played
-
-
-def _cpu_ms(func: Callable[[], Any], repeat: int) -> float:
-    start = time.process_time()
-    for _ in range(repeat):
-        func()
-    return (time.process_time() - start) * 1000 / repeat
 
 
 def _plain(job: tuple[Any, ...]) -> bytes:
@@ -89,8 +82,8 @@ def main() -> None:
                 for job in found:
                     data = dumps(job)
                     assert ForkingPickler.loads(data)[1][2] == job[1][2]
-                    sent = _cpu_ms(lambda j=job, d=dumps: d(j), args.repeat)
-                    read = _cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
+                    sent = cpu_ms(lambda j=job, d=dumps: d(j), args.repeat)
+                    read = cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
                     figures[way].append((len(data), sent, read))
         for way, rows in figures.items():
             size, sent, read = (statistics.mean(r[i] for r in rows) for i in range(3))
