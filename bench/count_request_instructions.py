@@ -73,25 +73,10 @@ def _nothing(count: int) -> None:
     return None
 
 
-def instructions(name: str, count: int, port: int, bot_root: str, ready: int) -> int:
+def callgrind(argv: list[str]) -> tuple[int, str]:
+    """Instructions callgrind counts running ``python argv`` (this interpreter), and its output."""
     out = subprocess.run(
-        [
-            "valgrind",
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            sys.executable,
-            __file__,
-            "--run",
-            name,
-            "--count",
-            str(count),
-            "--port",
-            str(port),
-            "--bot-root",
-            bot_root,
-            "--ready",
-            str(ready),
-        ],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, *argv],
         capture_output=True,
         text=True,
         check=True,
@@ -99,7 +84,13 @@ def instructions(name: str, count: int, port: int, bot_root: str, ready: int) ->
     found = re.search(r"Collected : (\d+)", out.stderr)
     if found is None:
         raise SystemExit(out.stderr[-2000:])
-    return int(found.group(1))
+    return int(found.group(1)), out.stdout
+
+
+def instructions(name: str, count: int, port: int, bot_root: str, ready: int) -> int:
+    argv = [__file__, "--run", name, "--count", str(count), "--port", str(port)]
+    counted, _ = callgrind([*argv, "--bot-root", bot_root, "--ready", str(ready)])
+    return counted
 
 
 def main() -> int:

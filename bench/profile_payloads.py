@@ -32,8 +32,6 @@ import cProfile
 import gc
 import pstats
 import random
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -245,32 +243,15 @@ def moves_in_a_row_rounds(
 def print_instructions(root: Path, row: int, few: int, many: int) -> int:
     """Instructions per move of the moves in a row (``--row`` moves of each game), counted by
     callgrind: ``many`` rounds less ``few`` rounds, per move."""
+    from count_request_instructions import callgrind  # (a sibling script: bench/ is on the path)
+
     counts = []
     moves = 0
     for rounds in (few, many):
-        out = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                "--callgrind-out-file=/dev/null",
-                sys.executable,
-                __file__,
-                "--root",
-                str(root),
-                "--row",
-                str(row),
-                "--rounds",
-                str(rounds),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        found = re.search(r"Collected : (\d+)", out.stderr)
-        if found is None:
-            raise SystemExit(out.stderr[-2000:])
-        counts.append(int(found.group(1)))
-        moves = int(out.stdout.split()[-1])
+        argv = [__file__, "--root", str(root), "--row", str(row), "--rounds", str(rounds)]
+        counted, stdout = callgrind(argv)
+        counts.append(counted)
+        moves = int(stdout.split()[-1])
     per_move = (counts[1] - counts[0]) / (moves * (many - few))
     print(
         f"bot from {root}: {per_move:,.0f} instructions per move in a row ({moves} moves a round)"
