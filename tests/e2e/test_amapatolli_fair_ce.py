@@ -52,6 +52,19 @@ def _service(clock: FakeClock, *args, **kwargs) -> TableService:
     return TableService(*args, sleep=clock.sleep, **kwargs)
 
 
+def _where(mesa: Mesa, live, clock: FakeClock) -> str:
+    """Where the table stood when alice's turn did not come: who must act, the open window,
+    the fake clock's sleepers (a sleeper on it waits for ever: the test never advances it
+    here) and the table's computer task."""
+    state = live.state
+    cpu = mesa.bot.tables.cpu.tasks()
+    return (
+        f"version {live.version}, to act {sorted(GAME.to_act(state))}, window {state.ce_window}, "
+        f"hands {[len(h) for h in state.hands]}, over {GAME.is_over(state)}, "
+        f"fake clock at {clock.now} with sleepers until {clock.deadlines()}, computer tasks {cpu}"
+    )
+
+
 def _window_of(state, seat: str) -> bool:
     return state.ce_window is not None and state.seats[state.ce_window] == seat
 
@@ -73,13 +86,16 @@ async def test_ce_pressed_two_seconds_after_the_window_opens_beats_the_computer(
 
     # alice plays her first turn move each turn (from her DM) until she holds one card
     while not _window_of(live.state, seat):
-        await fake.wait_until(
-            lambda: (
-                _window_of(live.state, seat)
-                or (seat in GAME.to_act(live.state) and table.latest_dm(alice, live.version))
-            ),
-            what="alice's turn",
-        )
+        try:
+            await fake.wait_until(
+                lambda: (
+                    _window_of(live.state, seat)
+                    or (seat in GAME.to_act(live.state) and table.latest_dm(alice, live.version))
+                ),
+                what="alice's turn",
+            )
+        except TimeoutError as stuck:  # once in many runs at high load: say where it stood
+            raise AssertionError(_where(mesa, live, clock)) from stuck
         if _window_of(live.state, seat):
             break
         version = live.version
