@@ -271,3 +271,39 @@ def test_the_fake_discord_never_sees_more_than_its_limit_whatever_the_delays(
     now = [0.0]
     pacer = RequestPacer(45, spread=4, clock=lambda: now[0])
     assert _global_429s(_paced_arrivals(pacer, now, calls)) == 0
+
+
+def _room_by_merging(pacer: RequestPacer, now: float, allowed: int, span: float) -> float:
+    """``RequestPacer._room_in`` as it was written before its bisection (issue 29): every start
+    and held turn merged, those inside the span counted."""
+    edge = now - span
+    merged = heapq.merge(pacer._starts, (t.granted for t in pacer._held))
+    times = [t for t in merged if t > edge]
+    over = len(times) - allowed
+    if over < 0:
+        return 0.0
+    return max(0.0, times[over] + span - now)
+
+
+# On a grid of eighths: times fall exactly on a span's edge too (not counted inside it).
+_EIGHTHS = st.integers(0, 24).map(lambda i: i / 8)
+
+
+@given(
+    starts=st.lists(_EIGHTHS, max_size=60),
+    held=st.lists(_EIGHTHS, max_size=8),
+    now=_EIGHTHS,
+    allowed=st.integers(1, 50),
+    span=st.sampled_from([0.25, 0.5, 1.0]),
+)
+def test_the_room_found_by_bisection_is_the_room_found_by_merging(
+    starts: list[float], held: list[float], now: float, allowed: int, span: float
+):
+    """Sends and held turns are kept oldest first; the room left is what merging them all and
+    counting those inside the span finds, for the whole window and a spread's part alike."""
+    pacer = RequestPacer(50)
+    for at in sorted(starts):
+        pacer.take(at)
+    for at in sorted(held):
+        pacer._grant(at)
+    assert pacer._room_in(now, allowed, span) == _room_by_merging(pacer, now, allowed, span)
