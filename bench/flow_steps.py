@@ -3,6 +3,8 @@ the collector frozen): a Triple Triad draft step as the play cog runs it (in a t
 tree's presenter says it may search or has no say, else on the loop), a notification's frozen
 table (``notify.as_of`` then its build), one seat's hands forgotten at a game's end with N
 tables' hands followed (``WaitingHands.forget``), a computer move's action text parsed, and a
+table's ending hands taken (``EphemeralViews._take`` at each game's end, N tables' hands live:
+a walk of them all before session 23, its seats' keys since), and a
 turn timer re-armed by each move (``TurnTimers.restart``, one loop turn after each, less a bare
 loop turn: a sleeping task before session 23, a loop timer handle since).
 
@@ -129,6 +131,38 @@ def _decode_us(rounds: int, calls: int) -> float:
     return _best(rounds, calls, lambda n: game.decode_action(texts[n % len(texts)]))
 
 
+def _take_us(rounds: int, calls: int, tables: int) -> float:
+    import inspect
+
+    from bot.i18n import translator
+    from bot.ui.ephemeral import EphemeralViews
+
+    views = EphemeralViews(time.monotonic)
+    tr = translator("es")
+    seats = ("1", "2", "3")
+
+    class Interaction:
+        id = 1
+
+    def fill(table_id: int) -> None:
+        for seat in seats:
+            views.remember(table_id, seat, Interaction(), tr, message_id=9)  # type: ignore[arg-type]
+
+    for table_id in range(tables):
+        fill(table_id)
+    by_seats = len(inspect.signature(views._take).parameters) == 2  # (this session's tree)
+
+    def take(n: int) -> None:
+        table_id = n % tables
+        if by_seats:
+            views._take(table_id, seats)  # type: ignore[call-arg]
+        else:
+            views._take(table_id)  # type: ignore[call-arg]
+        fill(table_id)
+
+    return _best(rounds, calls, take) - _best(rounds, calls, lambda n: fill(n % tables))
+
+
 async def _timer_restart_us(rounds: int, calls: int) -> float:
     from bot.registry import load_games
     from bot.service.context import ServiceContext
@@ -198,6 +232,11 @@ async def main(args: argparse.Namespace) -> None:
         f"  a Macarena action text parsed (each computer move's before session 22): "
         f"{_decode_us(rounds, calls):.2f}"
     )
+    for tables in (300, 1000):
+        print(
+            f"  a game's end takes its live hands, {tables} tables' hands live: "
+            f"{_take_us(rounds, calls, tables):.2f}"
+        )
     print(f"  a turn timer re-armed by a move: {await _timer_restart_us(rounds, calls):.2f}")
 
 
