@@ -2,7 +2,11 @@
 the collector frozen): a Triple Triad draft step as the play cog runs it (in a thread when the
 tree's presenter says it may search or has no say, else on the loop), a notification's frozen
 table (``notify.as_of`` then its build), one seat's hands forgotten at a game's end with N
-tables' hands followed (``WaitingHands.forget``), and a computer move's action text parsed.
+tables' hands followed (``WaitingHands.forget``), a computer move's action text parsed, and a
+table's ending hands taken (``EphemeralViews._take`` at each game's end, N tables' hands live:
+a walk of them all before session 23, its seats' keys since), and a
+turn timer re-armed by each move (``TurnTimers.restart``, one loop turn after each, less a bare
+loop turn: a sleeping task before session 23, a loop timer handle since).
 
     .venv/bin/python bench/flow_steps.py
     .venv/bin/python bench/flow_steps.py --bot-root ../before-checkout   # another tree
@@ -127,6 +131,88 @@ def _decode_us(rounds: int, calls: int) -> float:
     return _best(rounds, calls, lambda n: game.decode_action(texts[n % len(texts)]))
 
 
+def _take_us(rounds: int, calls: int, tables: int) -> float:
+    import inspect
+
+    from bot.i18n import translator
+    from bot.ui.ephemeral import EphemeralViews
+
+    views = EphemeralViews(time.monotonic)
+    tr = translator("es")
+    seats = ("1", "2", "3")
+
+    class Interaction:
+        id = 1
+
+    def fill(table_id: int) -> None:
+        for seat in seats:
+            views.remember(table_id, seat, Interaction(), tr, message_id=9)  # type: ignore[arg-type]
+
+    for table_id in range(tables):
+        fill(table_id)
+    by_seats = len(inspect.signature(views._take).parameters) == 2  # (this session's tree)
+
+    def take(n: int) -> None:
+        table_id = n % tables
+        if by_seats:
+            views._take(table_id, seats)  # type: ignore[call-arg]
+        else:
+            views._take(table_id)  # type: ignore[call-arg]
+        fill(table_id)
+
+    return _best(rounds, calls, take) - _best(rounds, calls, lambda n: fill(n % tables))
+
+
+async def _timer_restart_us(rounds: int, calls: int) -> float:
+    from bot.registry import load_games
+    from bot.service.context import ServiceContext
+    from bot.service.models import ServiceConfig, Table
+    from bot.service.timers import TurnTimers
+    from storage import TableRecord
+
+    game = load_games()["macarena"]
+    record = TableRecord(
+        id=1,
+        guild_id="g",
+        channel_id="c",
+        game="macarena",
+        status="playing",
+        host_id="1",
+        locale="es",
+        options={"turn_seconds": 60},
+        seats=[{"id": s, "name": f"P{s}"} for s in ("1", "2", "3")],
+        seed="s",
+        version=3,
+    )
+    table = Table(record=record, game=game, state=game.new(["1", "2", "3"], "s"))
+    ctx = ServiceContext(
+        repo=None,  # type: ignore[arg-type]
+        games={"macarena": game},
+        listener=None,  # type: ignore[arg-type]
+        config=ServiceConfig(),
+        seed_factory=lambda: "s",
+        sleep=asyncio.sleep,
+    )
+    timers = TurnTimers(ctx, None, lambda table: None)  # type: ignore[arg-type]
+
+    async def turns(restart: bool) -> float:
+        best = float("inf")
+        for _ in range(rounds):
+            start = time.process_time()
+            for _ in range(calls):
+                if restart:
+                    timers.restart(table)
+                await asyncio.sleep(0)  # the loop turn in which a sleeping task steps
+            best = min(best, (time.process_time() - start) / calls * 1e6)
+        return best
+
+    try:
+        return await turns(True) - await turns(False)
+    finally:
+        timers.cancel(table.id)
+        await asyncio.sleep(0)
+
+
 async def main(args: argparse.Namespace) -> None:
     gc.collect()
     gc.freeze()
@@ -146,6 +232,12 @@ async def main(args: argparse.Namespace) -> None:
         f"  a Macarena action text parsed (each computer move's before session 22): "
         f"{_decode_us(rounds, calls):.2f}"
     )
+    for tables in (300, 1000):
+        print(
+            f"  a game's end takes its live hands, {tables} tables' hands live: "
+            f"{_take_us(rounds, calls, tables):.2f}"
+        )
+    print(f"  a turn timer re-armed by a move: {await _timer_restart_us(rounds, calls):.2f}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,6 +49,18 @@ class ServiceContext:
     def __post_init__(self) -> None:
         self.notify = Notifications(self.listener)
 
+    def later(
+        self, seconds: float, callback: Callable[..., None], *args: Any
+    ) -> asyncio.TimerHandle | asyncio.Task[None]:
+        """Call ``callback(*args)`` in ``seconds`` (on ``sleep``'s clock); the returned handle's
+        ``cancel()`` stops it. With the loop's own sleep a timer handle (issue 29: a sleeping
+        task per turn timer cost a task, its steps and a future each move); with an injected
+        sleep (tests' clocks) a task that sleeps on it, then calls."""
+        loop = asyncio.get_running_loop()
+        if self.sleep is asyncio.sleep:
+            return loop.call_later(seconds, callback, *args)
+        return loop.create_task(_call_after(self.sleep, seconds, callback, *args))
+
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:  # the reader's answer says why (``TableRegistry.why_gone``)
@@ -75,3 +88,13 @@ class ServiceContext:
         """The pause before a computer's move: the table's (from /settings) or the bot's."""
         delay = self.table_options(table).cpu_delay_seconds
         return self.config.cpu_delay_seconds if delay is None else delay
+
+
+async def _call_after(
+    sleep: Callable[[float], Awaitable[Any]],
+    seconds: float,
+    callback: Callable[..., None],
+    *args: Any,
+) -> None:
+    await sleep(seconds)
+    callback(*args)

@@ -18,7 +18,6 @@ from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Move, Moves
 from bot.service.seats import to_computer
-from bot.service.tasks import TableTasks
 from bot.service.wake import OverdueSpreader
 from storage import StorageUnavailable
 
@@ -36,9 +35,11 @@ class TurnTimers:
         self.ctx = ctx
         self.moves = moves
         self._after_change = after_change
-        self._tasks = TableTasks("timer")
-        # table id -> its timer's deadline (the loop's clock) while armed
+        # table id -> its armed timer (a loop timer handle: no task sleeps per turn) and
+        # its deadline (the loop's clock)
+        self._armed: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self._deadlines: dict[int, float] = {}
+        self._expiring: set[asyncio.Task[None]] = set()  # timeouts being played
         # While suspended: table id -> (table, seconds its turn had left)
         self._suspended: dict[int, tuple[Table, float]] | None = None
 
@@ -61,16 +62,18 @@ class TurnTimers:
             self._suspended[table.id] = (table, left)
             return
         self._deadlines[table.id] = asyncio.get_running_loop().time() + left
-        self._tasks.start(table.id, self._run(table, table.version, left))
+        self._armed[table.id] = self.ctx.later(left, self._fire, table, table.version)
 
     def cancel(self, table_id: int) -> None:
-        self._tasks.cancel(table_id)
+        timer = self._armed.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
         self._deadlines.pop(table_id, None)
         if self._suspended is not None:
             self._suspended.pop(table_id, None)
 
     def armed(self, table_id: int) -> bool:
-        return self._tasks.running(table_id) or (
+        return table_id in self._armed or (
             self._suspended is not None and table_id in self._suspended
         )
 
@@ -86,7 +89,7 @@ class TurnTimers:
         suspended: dict[int, tuple[Table, float]] = {}
         for table_id, deadline in list(self._deadlines.items()):
             table = self.ctx.tables.get(table_id)
-            if table is not None and self._tasks.running(table_id):
+            if table is not None and table_id in self._armed:
                 suspended[table_id] = (table, max(0.0, deadline - now))
             self.cancel(table_id)
         self._suspended = suspended
@@ -101,17 +104,30 @@ class TurnTimers:
         return len(suspended)
 
     def tasks(self) -> list[asyncio.Task]:
-        return self._tasks.all()
+        """The timeouts being played, and the timers that sleep in a task (an injected sleep)."""
+        sleeping = [t for t in self._armed.values() if isinstance(t, asyncio.Task)]
+        return [*self._expiring, *sleeping]
 
     def clear(self) -> None:
-        self._tasks.clear()
+        for timer in self._armed.values():
+            timer.cancel()
+        self._armed.clear()
+        self._expiring.clear()
         self._deadlines.clear()
         self._suspended = None
 
-    async def _run(self, table: Table, version: int, seconds: float) -> None:
-        await self.ctx.sleep(seconds)
-        self._tasks.forget_current(table.id)
+    def _fire(self, table: Table, version: int) -> None:
+        """The table's timer ran out: its timeout is played in a task of its own (a restart of
+        the timer meanwhile, e.g. by that very move, arms a new one and cancels nothing)."""
+        self._armed.pop(table.id, None)
         self._deadlines.pop(table.id, None)
+        task = asyncio.get_running_loop().create_task(
+            self._run(table, version), name=f"timer-{table.id}"
+        )
+        self._expiring.add(task)
+        task.add_done_callback(self._expiring.discard)
+
+    async def _run(self, table: Table, version: int) -> None:
         try:
             await self.expire_turn(table.id, version)
         except StorageUnavailable:

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import discord
@@ -173,25 +173,33 @@ class EphemeralViews:
         make = build if build is not None else _replaced
         await self._last_edit(view, functools.partial(make, view.tr))
 
-    async def game_over(self, table_id: int, build: Callable[[str, Translator], Payload]) -> None:
+    async def game_over(
+        self, table_id: int, seats: Iterable[str], build: Callable[[str, Translator], Payload]
+    ) -> None:
         """Show each player's final view (``build(seat, tr)``, no buttons) on their ephemeral
-        view, while its token lives."""
-        for seat, view in self._take(table_id):
+        view, while its token lives (``seats``: the table's)."""
+        for seat, view in self._take(table_id, seats):
             await self._last_edit(view, functools.partial(build, seat, view.tr))
 
-    async def table_closed(self, table_id: int, build: Callable[[Translator], Payload]) -> None:
+    async def table_closed(
+        self, table_id: int, seats: Iterable[str], build: Callable[[Translator], Payload]
+    ) -> None:
         """/stop (or any closing): every live ephemeral view shows the closing
-        (``build(tr)``), buttons off."""
-        for _, view in self._take(table_id):
+        (``build(tr)``), buttons off (``seats``: the table's)."""
+        for _, view in self._take(table_id, seats):
             await self._last_edit(view, functools.partial(build, view.tr))
 
-    def _take(self, table_id: int) -> list[tuple[str, EphemeralView]]:
-        """The table's live views, forgotten at once (their last edit follows)."""
-        seats = [seat for (tid, seat) in self._views if tid == table_id]
-        live = [(seat, self.live(table_id, seat)) for seat in seats]
+    def _take(self, table_id: int, seats: Iterable[str]) -> list[tuple[str, EphemeralView]]:
+        """The live views of the table's ``seats``, forgotten at once (their last edit
+        follows): looked up by their keys, not found in a walk of every table's views (issue
+        29: one at each game's end). Only a seat's own hand is ever kept (``PlayCog``)."""
+        taken = []
         for seat in seats:
+            view = self.live(table_id, seat)
             self._views.pop((table_id, seat), None)
-        return [(seat, view) for seat, view in live if view is not None]
+            if view is not None:
+                taken.append((seat, view))
+        return taken
 
     @staticmethod
     async def _last_edit(view: EphemeralView, build: Callable[[], Payload]) -> None:

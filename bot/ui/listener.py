@@ -138,7 +138,9 @@ class DiscordTableListener:
             presenter = self.bot.presenter(table.game.key)
             self.kit.spawn(
                 self.ephemerals.game_over(
-                    table.id, lambda seat, tr: private_payload(table, presenter, seat, tr)
+                    table.id,
+                    _seat_ids(table),
+                    lambda seat, tr: private_payload(table, presenter, seat, tr),
                 )
             )
 
@@ -156,17 +158,17 @@ class DiscordTableListener:
                 table, view_tr, view_tr(f"table.closed.{reason}"), view_tr("views.closed")
             )
 
-        self.kit.spawn(self.ephemerals.table_closed(table.id, closing))
+        self.kit.spawn(self.ephemerals.table_closed(table.id, _seat_ids(table), closing))
         await self.private.close_table(table, closing)
-        self._forget(table.id)
+        self._forget(table)
 
-    def _forget(self, table_id: int) -> None:
+    def _forget(self, table: Table) -> None:
         """Nothing will edit the table's views again: its tokens and clicks are dropped (the
         DM hands' last edits, queued already, may still use theirs: dropped once done)."""
-        self.tokens.drop(("public", table_id))
-        self.kit.anywhere.forget(table_id)
-        for key in [k for k in self.kit.last_click if k[0] == table_id]:
-            del self.kit.last_click[key]
+        self.tokens.drop(("public", table.id))
+        self.kit.anywhere.forget(table.id)
+        for seat in _seat_ids(table):  # by their keys: not a walk of every table's clicks
+            self.kit.last_click.pop((table.id, seat), None)
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)
@@ -216,6 +218,14 @@ class DiscordTableListener:
         await self.kit.cancel()
         await self.shown.close()
         await self.kit.places.close()
+
+
+def _seat_ids(table: Table) -> list[str]:
+    """Everyone seated at ``table``, the computer's seats too: a person's seat keeps their id
+    when the computer takes it over (``bot/service/seats.to_computer``), so these are the keys
+    of every view and click the table's players ever had (issue 29: a table's end looks them
+    up instead of walking every table's)."""
+    return [seat.id for seat in table.record.seats]
 
 
 class ListenerFanOut:

@@ -492,10 +492,12 @@ class PrivateViews:
         finally:
             slot.busy.release()
 
-    async def _restore_private_slots(self, table: Table) -> None:
-        """Every DM view of ``table`` stored before a restart gets its slot back."""
-        for seat in await self.k.shown.stored_seats(table.id):
+    async def _restore_private_slots(self, table: Table) -> list[str]:
+        """Every DM view of ``table`` stored before a restart gets its slot back; their seats."""
+        seats = await self.k.shown.stored_seats(table.id)
+        for seat in seats:
             await _restore_private(self.k, table.id, seat, self._slots.of((table.id, seat)))
+        return seats
 
     async def _retire_hand(
         self, table: Table, seat: str, slot: Slot, build: Callable[[Translator], Payload]
@@ -549,14 +551,15 @@ class PrivateViews:
     async def close_table(self, table: Table, build: Callable[[Translator], Payload]) -> None:
         """The table closed: every DM hand of it (stored ones too) shows ``build(tr)``, buttons
         and turn notice gone; nothing edits them again."""
-        await self._restore_private_slots(table)
-        self.waiting.forget(table.id)
-        for key in [k for k in self._slots if k[0] == table.id]:
-            slot = self._slots.pop(key)
-            assert slot is not None
-            self.k.kick(slot, functools.partial(self._retire_hand, table, key[1], slot, build))
-        for key in [k for k in self._hands if k[0] == table.id]:
-            self._hands.pop(key)
+        stored = await self._restore_private_slots(table)
+        # Its players' views, by their keys (issue 29: not a walk of every table's views); a
+        # person's seat keeps their id when the computer takes it over.
+        for seat in dict.fromkeys([*(s.id for s in table.record.seats), *stored]):
+            self.waiting.forget(table.id, seat)
+            self._hands.pop((table.id, seat))
+            slot = self._slots.pop((table.id, seat))
+            if slot is not None:
+                self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, build))
 
 
 def _not_needed_yet(

@@ -117,17 +117,12 @@ class WaitingHands:
         finally:
             self._unheld -= 1
 
-    def forget(self, table_id: int, seat: str | None = None) -> None:
-        """The hands of ``table_id`` (``seat``'s, or everyone's) are no longer followed."""
-        if seat is not None:  # its keys, looked up: not a walk of every table's hands (each
-            for kind in KINDS:  # seat at every game's end, issue 29)
-                self._end_wait((kind, table_id, seat))
-                self._shown_at.pop((kind, table_id, seat), None)
-            return
-        for key in [k for k in self._held if k[1] == table_id]:
-            self._end_wait(key)
-        for key in [k for k in self._shown_at if k[1] == table_id]:
-            del self._shown_at[key]
+    def forget(self, table_id: int, seat: str) -> None:
+        """``seat``'s hands at ``table_id`` are no longer followed (its keys, looked up: not a
+        walk of every table's hands, issue 29)."""
+        for kind in KINDS:
+            self._end_wait((kind, table_id, seat))
+            self._shown_at.pop((kind, table_id, seat), None)
 
     def shown(
         self,

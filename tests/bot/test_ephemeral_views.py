@@ -94,7 +94,7 @@ async def test_the_end_forgets_the_table_s_views():
     views.remember(1, "u", _interaction(), translator("es"))
     views.remember(2, "u", _interaction(), translator("es"))
     views._views[(1, "u")].done = True  # (shown its last edit already)
-    await views.table_closed(1, _hand)
+    await views.table_closed(1, ["u"], _hand)
     assert views.live(1, "u") is None and views.live(2, "u") is not None
 
 

@@ -28,7 +28,7 @@ async def test_a_wait_under_way_covers_the_changes_after_the_one_that_started_it
     assert not waiting.waits("dm", 1, "7", slot, False)
 
 
-async def test_forgetting_a_seat_ends_its_waits_only_and_a_table_every_wait_of_its():
+async def test_forgetting_a_seat_ends_its_waits_only():
     waiting = WaitingHands(_kit())
     timers = waiting.schedule = RecordedTimers()
     slots = {
@@ -45,5 +45,5 @@ async def test_forgetting_a_seat_ends_its_waits_only_and_a_table_every_wait_of_i
     waiting.forget(1, "7")  # its DM hand's and its live hand's waits end, their timers too
     assert waits() == {("dm", 1, "8"), ("dm", 2, "7")}
     assert sum(timer.cancelled for timer in timers.all) == 2
-    waiting.forget(1)
+    waiting.forget(1, "8")
     assert waits() == {("dm", 2, "7")}
