@@ -190,10 +190,13 @@ def series_status(
 def playable_pozos(source: MacarenaState | MacarenaView, seat: str) -> list[int]:
     """Pozos on which ``seat`` could lay at least one card now."""
     table = _table(source, seat)
+    # ``next_options(top, hand, [])`` non-empty, asked of the hand's faces as a set: one set
+    # per call instead of a hand copied and sorted per pozo (the play menu asks at every view)
+    faces = {(c.rank, c.suit) for c in table.hand}
     return [
         i
         for i, top in enumerate(table.tops)
-        if table.allowed[i] and next_options(top, table.hand, [])
+        if table.allowed[i] and not FOLLOWERS[top.rank, top.suit].isdisjoint(faces)
     ]
 
 

@@ -137,7 +137,8 @@ def build_view(state: MaquiaveloState, seat: str | None) -> MaquiaveloView:
             "can_draw": acting and bool(state.stock),
             "can_pass": acting and not state.stock,
             "last_play": list(state.last_play),
-            "last_events": [e for e in state.log if e.visible_to(seat)],
+            # (read from the newest back: the log as a list was most of a public view)
+            "last_events": state.latest_visible(seat, state.log_size),
             "winners": list(state.winners),
             "end_reason": state.end_reason,
             "hand_values": (
