@@ -1,0 +1,389 @@
+"""What the bot's memory holds and what grows in it, in the real bot under the load of
+``bench/load.py`` (issue 29: bot RSS <= 400 MB at 1,000 busy tables). A thread in the bot
+process takes a census every ``--every`` seconds and the report compares the window's first
+and last ones:
+
+- RSS (anonymous and file-backed), Python's allocated blocks, the objects the garbage
+  collector tracks (not frozen / frozen), and the tracked objects by type (not frozen);
+- with ``--trace N``, ``tracemalloc`` (N frames per allocation): the allocation sites whose
+  live bytes grew most, by file and line (a traceback for the top ones);
+- the containers reachable from the bot (its attributes, walked breadth first: dicts, lists,
+  deques, sets), by path (``[]`` for a container's entries): their sizes, so a cache or a
+  per-table dict that keeps growing shows by name;
+- with ``--thaw-probe``, at the end of the window: one collection of every object, frozen ones
+  included (what ``bot.ops.collector``'s thaw does every 30 minutes): the cyclic garbage that
+  waited among the frozen objects, and the RSS it gives back.
+
+    .venv/bin/python bench/memory_census.py --tables 300 --window 60
+    .venv/bin/python bench/memory_census.py --tables 200 --window 60 --trace 1 --thaw-probe
+    .venv/bin/python bench/memory_census.py --bot-root ../before -- --channel-play 0.5
+
+A census stops the bot for its duration (the walk, a tracemalloc snapshot), and ``--trace``
+slows every allocation: compare two runs of this tool, not its CPU or latency figures with
+``bench/load.py``'s. Figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import bench.load as load  # noqa: E402
+from bench.load_probe import load_average  # noqa: E402
+
+# Run in the bot before ``bot.__main__``: a thread appends one JSON line per census to the file
+# MESA_BENCH_MEMORY names; a census when the file MESA_BENCH_MEMORY + ".now" appears (the
+# window's end), then the thaw probe if MESA_BENCH_MEMORY_THAW is set.
+PRELUDE = r"""
+import os as _os
+if _os.environ.get('MESA_BENCH_MEMORY'):
+    def _memory_census():
+        import collections, gc, json, sys, threading, time, weakref
+        path = _os.environ['MESA_BENCH_MEMORY']
+        every = float(_os.environ.get('MESA_BENCH_MEMORY_EVERY') or 15)
+        frames = int(_os.environ.get('MESA_BENCH_MEMORY_TRACE') or 0)
+        thaw = bool(_os.environ.get('MESA_BENCH_MEMORY_THAW'))
+        if frames:
+            import tracemalloc
+            tracemalloc.start(frames)
+        import bot.client
+        bots = []
+        original = bot.client.MesaBot.__init__
+
+        def remember(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            bots.append(weakref.ref(self))
+
+        bot.client.MesaBot.__init__ = remember
+        # The renderer's image cache: for each image answered from it, the bytes of the images
+        # used more recently (its LRU distance: a cache of fewer bytes would have missed it).
+        import bot.ui.rendering as rendering
+        hits = []
+        draw = rendering.Renderer.render
+
+        async def render(self, request, *args, **kwargs):
+            cache = self._cache
+            digest = request.digest
+            if digest in cache:
+                newer = 0
+                for key in reversed(cache):
+                    if key == digest:
+                        break
+                    newer += len(cache[key] or b'')
+                hits.append(newer)
+            return await draw(self, request, *args, **kwargs)
+
+        rendering.Renderer.render = render
+        skip = (type(sys), type, type(remember), type(len), type(threading.Thread.run))
+        containers = (dict, list, set, frozenset, collections.deque, tuple)
+
+        import ctypes
+
+        class Mallinfo2(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in (
+                'arena', 'ordblks', 'smblks', 'hblks', 'hblkhd', 'usmblks', 'fsmblks',
+                'uordblks', 'fordblks', 'keepcost')]
+
+        libc = ctypes.CDLL('libc.so.6')
+        libc.mallinfo2.restype = Mallinfo2
+
+        def mallinfo():
+            return libc.mallinfo2()
+
+        def status():
+            found = {}
+            for line in open('/proc/self/status').read().splitlines():
+                key, _, value = line.partition(':')
+                if key in ('VmRSS', 'RssAnon', 'RssFile', 'VmHWM'):
+                    found[key] = int(value.split()[0])
+            return found
+
+        def label(o):
+            kind = type(o)
+            return kind.__qualname__ if kind.__module__ == 'builtins' else f'{kind.__module__}.{kind.__qualname__}'
+
+        def attributes(o):
+            try:
+                names = dict(vars(o))
+            except TypeError:
+                names = {}
+            for kind in type(o).__mro__:
+                for slot in getattr(kind, '__slots__', ()):
+                    if slot not in names and slot not in ('__dict__', '__weakref__'):
+                        try:
+                            names[slot] = object.__getattribute__(o, slot)
+                        except Exception:
+                            pass
+            return names
+
+        def walk(root, limit=400_000):
+            # path pattern -> [containers, entries]
+            sizes = collections.defaultdict(lambda: [0, 0])
+            seen = {id(root)}
+            todo = collections.deque([(root, 'bot')])
+            while todo and len(seen) < limit:
+                o, where = todo.popleft()
+                if isinstance(o, containers):
+                    sizes[where][0] += 1
+                    sizes[where][1] += len(o)
+                    if isinstance(o, dict):
+                        children = list(o.values())
+                        inner = where + '{}'
+                    else:
+                        children = list(o)
+                        inner = where + '[]'
+                    children = [(c, inner) for c in children]
+                elif isinstance(o, (weakref.WeakValueDictionary, weakref.WeakKeyDictionary, weakref.WeakSet)):
+                    sizes[where][0] += 1
+                    sizes[where][1] += len(o)
+                    children = []
+                else:
+                    children = [(c, f'{where}.{name}') for name, c in attributes(o).items()]
+                for child, place in children:
+                    if id(child) in seen or isinstance(child, skip) or child is None:
+                        continue
+                    if isinstance(child, (str, bytes, int, float, bool)):
+                        continue
+                    seen.add(id(child))
+                    if place.count('.') + place.count('[') + place.count('{') > 12:
+                        continue
+                    todo.append((child, place))
+            return {k: v for k, v in sizes.items() if v[1] >= 20}
+
+        def census(final=False):
+            row = {'wall': time.time(), 'final': final, **status()}
+            row['blocks'] = sys.getallocatedblocks()
+            info = mallinfo()
+            # glibc's heaps (every arena): bytes in use, free but kept, mmapped blocks
+            row['malloc'] = [info.uordblks, info.fordblks, info.hblkhd, info.arena]
+            row['gc_count'] = gc.get_count()
+            row['frozen'] = gc.get_freeze_count()
+            objects = gc.get_objects()
+            row['tracked'] = len(objects)
+            row['types'] = collections.Counter(map(label, objects)).most_common(80)
+            del objects
+            live = [r() for r in bots]
+            live = [b for b in live if b is not None]
+            if live:
+                row['tables'] = live[0].open_tables()
+                row['containers'] = walk(live[0])
+            row['image_cache_hits'] = list(hits)
+            if live:
+                row['image_cache'] = [len(live[0].renderer._cache), live[0].renderer._cached_bytes, live[0].renderer.renders, live[0].renderer.reused]
+            if frames:
+                snapshot = tracemalloc.take_snapshot()
+                row['traced'] = tracemalloc.get_traced_memory()[0]
+                stats = snapshot.statistics('lineno')
+                row['sites'] = [
+                    (str(s.traceback[0].filename) + ':' + str(s.traceback[0].lineno), s.size, s.count)
+                    for s in stats[:300]
+                ]
+                if final and frames > 1:
+                    row['tracebacks'] = [
+                        (s.size, s.count, s.traceback.format()) for s in snapshot.statistics('traceback')[:25]
+                    ]
+                del snapshot, stats
+            return row
+
+        def run():
+            with open(path, 'a', buffering=1) as out:
+                while True:
+                    deadline = time.monotonic() + every
+                    while time.monotonic() < deadline and not _os.path.exists(path + '.now'):
+                        time.sleep(0.2)
+                    final = _os.path.exists(path + '.now')
+                    out.write(json.dumps(census(final)) + '\n')
+                    if final:
+                        if thaw:
+                            before = status()
+                            gc.unfreeze()
+                            started = time.thread_time()
+                            collected = gc.collect()
+                            ms = (time.thread_time() - started) * 1000
+                            gc.freeze()
+                            collected_at = status()
+                            libc.malloc_trim(0)
+                            out.write(json.dumps({'thaw': True, 'collected': collected, 'ms': ms, 'before': before, 'after': collected_at, 'trimmed': status(), 'blocks': sys.getallocatedblocks()}) + '\n')
+                        _os.remove(path + '.now')
+                        return
+
+        threading.Thread(target=run, name='memory-census', daemon=True).start()
+    _memory_census()
+"""
+
+
+class Window:
+    """``bench/load.py``'s window probe: the window's bounds; at its end, the last census."""
+
+    def __init__(self, census: Path) -> None:
+        self.census = census
+        self.start_at = self.end_at = 0.0
+
+    def start(self, pids: list[int], seconds: float) -> None:
+        self.start_at = time.time()
+
+    async def stop(self) -> None:
+        self.end_at = time.time()
+        flag = Path(str(self.census) + ".now")
+        flag.touch()
+        # a bound against a hang only: the census and the probe take seconds
+        for _ in range(1200):
+            if not flag.exists():
+                break
+            await asyncio.sleep(0.25)
+
+
+def _delta_table(
+    first: dict[str, Any], last: dict[str, Any], top: int, title: str, unit: str
+) -> list[str]:
+    keys = set(first) | set(last)
+    rows = sorted(((last.get(k, 0) - first.get(k, 0), k) for k in keys), reverse=True)
+    lines = ["", title, f"| {unit} first | last | delta | what |", "|---:|---:|---:|---|"]
+    for delta, key in rows[:top]:
+        lines.append(f"| {first.get(key, 0):,} | {last.get(key, 0):,} | {delta:+,} | `{key}` |")
+    return lines
+
+
+def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> str:
+    censuses = [r for r in rows if "thaw" not in r]
+    # the last census before the window opens (the first after it, if none) and the last one
+    before = [r for r in censuses if r["wall"] <= window.start_at] or censuses[:1]
+    inside = [r for r in censuses if r["wall"] >= before[-1]["wall"]]
+    if len(inside) < 2:
+        return f"fewer than two censuses from the window's start ({len(censuses)} in all)"
+    first, last = inside[0], inside[-1]
+    span = max(last["wall"] - first["wall"], 1e-9)
+    per_move = max(moves, 1) * span / max(window.end_at - window.start_at, 1e-9)
+    lines = [
+        f"{len(censuses)} censuses, {len(inside)} in the window ({span:.0f} s between the first"
+        f" and the last), {moves} moves in the window; load average"
+        f" {' '.join(f'{x:.2f}' for x in load_average())}",
+        "",
+        "| since start s | RSS MB | anon MB | Python blocks | tracked (not frozen) | frozen |"
+        " traced MB | malloc used / free / mmapped MB | tables |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for r in censuses:
+        traced = f"{r['traced'] / 2**20:.1f}" if "traced" in r else "-"
+        lines.append(
+            f"| {r['wall'] - censuses[0]['wall']:.0f}{' (end)' if r['final'] else ''}"
+            f" | {r['VmRSS'] / 1024:.1f} | {r.get('RssAnon', 0) / 1024:.1f} | {r['blocks']:,}"
+            f" | {r['tracked']:,} | {r['frozen']:,} | {traced}"
+            f" | {' / '.join(f'{x / 2**20:.1f}' for x in r['malloc'][:3])} | {r.get('tables', '-')} |"
+        )
+    grew = (last["VmRSS"] - first["VmRSS"]) * 1024
+    lines += [
+        "",
+        f"RSS {first['VmRSS'] / 1024:.1f} -> {last['VmRSS'] / 1024:.1f} MB over the window:"
+        f" {grew / per_move / 1024:+.2f} KB per move; Python blocks"
+        f" {(last['blocks'] - first['blocks']) / per_move:+.1f} per move; tracked objects"
+        f" {(last['tracked'] + last['frozen'] - first['tracked'] - first['frozen']) / per_move:+.1f}"
+        " per move",
+    ]
+    if "traced" in first and "traced" in last:
+        lines.append(
+            f"tracemalloc: {(last['traced'] - first['traced']) / per_move / 1024:+.2f} KB per move"
+            " traced"
+        )
+        lines += _delta_table(
+            {k: size for k, size, _ in first["sites"]},
+            {k: size for k, size, _ in last["sites"]},
+            top,
+            "allocation sites by growth of live bytes (top 300 sites of each census):",
+            "bytes",
+        )
+    lines += _delta_table(
+        dict(first["types"]),
+        dict(last["types"]),
+        top,
+        "tracked objects not frozen, by type (top 80 types of each census):",
+        "objects",
+    )
+    if "containers" in first and "containers" in last:
+        lines += _delta_table(
+            {k: v[1] for k, v in first["containers"].items()},
+            {k: v[1] for k, v in last["containers"].items()},
+            top,
+            "containers reachable from the bot, by path (entries summed over the path's"
+            " containers):",
+            "entries",
+        )
+        largest = sorted(last["containers"].items(), key=lambda kv: -kv[1][1])[:top]
+        lines += ["", "largest at the end: entries (containers) path"]
+        lines += [f"  {v[1]:9,} ({v[0]:,})  {k}" for k, v in largest]
+    for r in rows:
+        if "tracebacks" in r:
+            lines += ["", "largest allocation tracebacks at the end:"]
+            for size, count, trace in r["tracebacks"][:10]:
+                lines.append(f"  {size / 1024:,.0f} KiB in {count:,} blocks")
+                lines += [f"    {t}" for t in trace[-12:]]
+        if r.get("thaw"):
+            lines += [
+                "",
+                f"thaw probe: one collection of every object freed {r['collected']:,} objects"
+                f" ({r['ms']:.0f} ms CPU); RSS {r['before']['VmRSS'] / 1024:.1f} ->"
+                f" {r['after']['VmRSS'] / 1024:.1f} MB; Python blocks after {r['blocks']:,};"
+                f" then malloc_trim(0): RSS {r['trimmed']['VmRSS'] / 1024:.1f} MB",
+            ]
+    if "image_cache" in last:
+        entries, size, renders, reused = last["image_cache"]
+        distances = sorted(last["image_cache_hits"])
+        lines += [
+            "",
+            f"renderer's image cache at the end: {entries:,} images, {size / 2**20:.1f} MB;"
+            f" {renders:,} drawn, {reused:,} reused ({len(distances):,} from the cache since"
+            " start); hits a cache of N MB keeps (LRU distance):",
+        ]
+        for mb in (1, 2, 4, 8, 16, 32, 64):
+            kept = sum(1 for d in distances if d < mb * 2**20)
+            lines.append(f"  {mb:3d} MB: {kept:,} ({kept / max(len(distances), 1):.1%})")
+    return "\n".join(lines)
+
+
+async def main(argv: list[str] | None = None) -> int:
+    parser, own, passed = load.probe_parser(
+        __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
+    )
+    parser.add_argument("--every", type=float, default=15.0, help="seconds between censuses")
+    parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (0: off)")
+    parser.add_argument("--thaw-probe", action="store_true", help="collect every object at the end")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--save", type=Path, help="keep the censuses (JSON lines) in this file")
+    args = parser.parse_args(own)
+    load_args = load.probe_args(args, passed)
+    load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
+    os.environ["MESA_BENCH_MEMORY_EVERY"] = str(args.every)
+    if args.trace:
+        os.environ["MESA_BENCH_MEMORY_TRACE"] = str(args.trace)
+    if args.thaw_probe:
+        os.environ["MESA_BENCH_MEMORY_THAW"] = "1"
+    with tempfile.TemporaryDirectory(prefix="mesa-memory-") as folder:
+        out = Path(folder) / "census.jsonl"
+        os.environ["MESA_BENCH_MEMORY"] = str(out)
+        window = Window(out)
+        load_args.window_probe = window
+        bot_folder = Path(folder) / "bot"
+        bot_folder.mkdir()
+        result = await load.run_one(args.tables, load_args, bot_folder)
+        rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+        if args.save and out.exists():
+            args.save.write_text(out.read_text())
+    print(report(rows, window, result["moves"], args.top))
+    print(
+        f"bot RSS at the end {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s;"
+        f" bot tree {args.bot_root}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))
