@@ -35,7 +35,7 @@ from yarl import URL
 
 from bot import metrics
 from bot.ui.pacer import RequestPacer
-from bot.ui.token_wire import TokenWire
+from bot.ui.token_wire import Target, TokenWire
 
 log = logging.getLogger(__name__)
 
@@ -171,18 +171,21 @@ def answered(kind: str, start: float) -> None:
     metrics.observe(_HTTP_METRIC[kind], (time.perf_counter() - start) * 1000)
 
 
-def exempt_request(session: Any, method: str, url: URL, **kwargs: Any) -> Any:
+def exempt_request(session: Any, method: str, url: URL | Target, **kwargs: Any) -> Any:
     """``session.request(…)`` of a request on an interaction token's route (``is_exempt``),
     by a caller that knows it is one (``bot/ui/payload.py``): never paced, so sent by the
     session under the gate at once; the caller times it (``answered``, ``callback_sent``).
-    Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``."""
+    Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``.
+    A ``token_wire.Target`` goes to aiohttp as yarl's URL."""
     if not isinstance(session, GatedSession):
-        return session.request(method, url, **kwargs)
+        return session.request(method, url.url() if type(url) is Target else url, **kwargs)
     wire = session.wire
     if wire is not None and kwargs.get("proxy") is None:
         # the lean transport (``bot/ui/token_wire.py``): ~a quarter of aiohttp's instructions
         request = wire.request(method, url, kwargs.get("data"), kwargs.get("headers") or {})
         return _Guarded(session.overdue, request)
+    if type(url) is Target:
+        url = url.url()
     request = session.session.request(method, url, timeout=UNTIMED, **kwargs)
     return _Guarded(session.overdue, request)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from yarl import URL
 
 from tests.fakediscord.model import Interaction as FakeInteraction
 
@@ -59,7 +60,7 @@ def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any
 
         def wired(method: str, url: Any, data: Any, headers: Any) -> Any:
             if "/callback" in str(url):
-                sent.append((str(url), dict(url.query) or None))
+                sent.append((str(url), dict(URL(str(url)).query) or None))  # a Target too
             return real_wire(method, url, data, headers)
 
         monkeypatch.setattr(wire, "request", wired)
