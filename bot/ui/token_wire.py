@@ -115,25 +115,40 @@ class Answer:
     """A whole answer: what ``payload.send`` and discord.py's errors read of an aiohttp
     response (``status``, ``reason``, ``headers``, ``read()``, ``content.is_eof()``)."""
 
-    __slots__ = ("status", "reason", "_raw_headers", "_headers", "body")
+    __slots__ = ("status", "reason", "_raw_headers", "_head", "_headers", "body")
 
     def __init__(
-        self, status: int, reason: str, raw_headers: list[tuple[bytes, bytes]], body: bytes
+        self,
+        status: int,
+        reason: str,
+        raw_headers: list[tuple[bytes, bytes]] | None,
+        body: bytes,
+        head: bytes = b"",
     ) -> None:
         self.status = status
         self.reason = reason
+        # httptools' (name, value) pairs, or None: ``head`` holds them (``_whole``), read when
+        # asked (its status line, then a "\r\n" before each header line)
         self._raw_headers = raw_headers
+        self._head = head
         self._headers: CIMultiDictProxy[str] | None = None
         self.body = body
+
+    def _pairs(self) -> list[tuple[bytes, bytes]]:
+        if self._raw_headers is None:
+            pairs = []
+            for line in self._head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                pairs.append((name, value.lstrip(b" \t")))  # as llhttp: trailing kept
+            self._raw_headers = pairs
+        return self._raw_headers
 
     @property
     def headers(self) -> CIMultiDictProxy[str]:
         """Built when read (a callback's 2xx are not): aiohttp's ``CIMultiDictProxy``."""
         if self._headers is None:
             self._headers = CIMultiDictProxy(
-                CIMultiDict(
-                    [(n.decode("latin-1"), v.decode("latin-1")) for n, v in self._raw_headers]
-                )
+                CIMultiDict([(n.decode("latin-1"), v.decode("latin-1")) for n, v in self._pairs()])
             )
         return self._headers
 
@@ -144,8 +159,17 @@ class Answer:
         if self._headers is not None:
             return self._headers.get(name)
         wanted = name.lower().encode("latin-1")
+        if self._raw_headers is None:  # one search of the head for its line
+            head = self._head
+            found = head.lower().find(b"\r\n" + wanted + b":")
+            if found < 0:
+                return None
+            start = found + len(wanted) + 3
+            end = head.find(b"\r\n", start)
+            value = head[start:end] if end >= 0 else head[start:]
+            return value.lstrip(b" \t").decode("latin-1")
         size = len(wanted)
-        for raw_name, value in self._raw_headers:
+        for raw_name, value in self._pairs():
             if len(raw_name) == size and raw_name.lower() == wanted:
                 return value.decode("latin-1")
         return None
@@ -181,6 +205,7 @@ class _Connection(asyncio.Protocol):
         self._to_close = False  # no length nor chunks: the body ends with the connection
         self._framed = False  # a Content-Length or Transfer-Encoding header came
         self._encoded = False  # a Content-Encoding header came
+        self._fresh = False  # nothing of the answer asked for has come yet (``_whole``)
 
     # ----- the connection -------------------------------------------------------------------
     def connection_made(self, transport: Any) -> None:
@@ -196,6 +221,10 @@ class _Connection(asyncio.Protocol):
         if self._waiter is None:  # nothing asked: a peer that talks out of turn is left
             self.close()
             return
+        if self._fresh:
+            self._fresh = False  # whatever comes next is httptools' if this is not whole
+            if self._whole(data):
+                return
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserError as exc:
@@ -232,8 +261,57 @@ class _Connection(asyncio.Protocol):
         self._waiter = waiter
         self._reason, self._headers, self._body = b"", [], []
         self._headers_done = self._to_close = self._framed = self._encoded = False
+        self._fresh = not request.startswith(b"HEAD ")  # a HEAD's answer has no body
         self.transport.write(request)
         return waiter
+
+    def _whole(self, data: bytes) -> bool:
+        """Take ``data`` as the whole answer if it is one in the common shape: HTTP/1.1, a
+        final status, its body's ``Content-Length`` (none and no body: a 204), nothing that
+        changes how the body or the connection ends (``Transfer-Encoding``, ``Content-Encoding``,
+        a ``Connection`` but ``keep-alive``). Its headers are read from the head when asked, instead of one
+        httptools callback per header as it is parsed (issue 29). False: nothing taken,
+        httptools parses it (the parser has seen nothing of this answer)."""
+        if not data.startswith(b"HTTP/1.1 "):
+            return False
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        head = data[:end]
+        lower = head.lower()
+        if b"\r\ntransfer-encoding:" in lower or b"\r\ncontent-encoding:" in lower:
+            return False
+        kept = lower.find(b"\r\nconnection:")
+        if kept >= 0 and not _keeps_alive(lower, kept + 13):
+            return False
+        line_end = head.find(b"\r\n")
+        status_line = head if line_end < 0 else head[:line_end]
+        code = status_line[9:12]
+        if len(code) != 3 or not code.isdigit() or status_line[12:13] not in (b" ", b""):
+            return False
+        status = int(code)
+        body = data[end + 4 :]
+        length_at = lower.find(b"\r\ncontent-length:")
+        if length_at < 0:
+            if status != 204 or body:
+                return False
+        else:
+            if status < 200 or status in (204, 304):
+                return False
+            start = length_at + 17
+            stop = lower.find(b"\r\n", start)
+            length = (lower[start:stop] if stop >= 0 else lower[start:]).strip(b" \t")
+            if (
+                not length.isdigit()
+                or int(length) != len(body)
+                or lower.find(b"\r\ncontent-length:", start) >= 0
+            ):
+                return False
+        waiter, self._waiter = self._waiter, None
+        answer = Answer(status, status_line[13:].decode("latin-1"), None, body, head)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(answer)
+        return True
 
     def _fail(self, exc: BaseException) -> None:
         waiter, self._waiter = self._waiter, None
@@ -450,6 +528,14 @@ def _inflate(answer: Answer) -> None:
     coding = answer.headers.get("Content-Encoding", "").lower()
     if answer.body and coding in ("gzip", "deflate"):
         answer.body = zlib.decompress(answer.body, wbits=47)  # 47: gzip or zlib, told apart
+
+
+def _keeps_alive(lower: bytes, start: int) -> bool:
+    """Whether the one ``Connection`` header whose value starts at ``start`` of a lowercase
+    head says only ``keep-alive`` (as Cloudflare's answers do): HTTP/1.1's default."""
+    stop = lower.find(b"\r\n", start)
+    value = lower[start:stop] if stop >= 0 else lower[start:]
+    return value.strip(b" \t") == b"keep-alive" and lower.find(b"\r\nconnection:", start) < 0
 
 
 class WireRequest:
