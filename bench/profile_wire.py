@@ -2,8 +2,11 @@
 socket: ``payload.token_url`` of a new token (each interaction's is new to every cache) and
 ``TokenWire.exchange`` of a token edit (a PATCH with a ~1.6 KiB JSON body) against a transport
 that answers on the loop's next turn with what Discord answers an edit (200, a dozen headers,
-the message's JSON). No system call nor other process is in the figure, so two trees compare
-on a loaded machine: run them alternately (``--bot-root``), a few times each.
+the message's JSON; a callback: 204); then the bot's whole paths of
+``bench/profile_requests.py`` (a token edit through ``payload.edit_followup``, a click's update
+and deferred update through discord.py's ``InteractionResponse``) over the same transport. No
+system call nor other process is in the figures, so two trees compare on a loaded machine:
+run them alternately (``--bot-root``), a few times each.
 
     .venv/bin/python bench/profile_wire.py [--requests 3000] [--rounds 7] [--bot-root ../other]
 
@@ -34,6 +37,9 @@ ANSWER = (
 ) + MESSAGE
 
 
+NO_CONTENT = b"HTTP/1.1 204 No Content\r\nDate: Sun, 06 Dec 2026 07:00:00 GMT\r\n\r\n"
+
+
 class AnsweringTransport:
     """A connection's transport whose peer answers every request on the loop's next turn."""
 
@@ -42,7 +48,8 @@ class AnsweringTransport:
         self.loop = loop
 
     def write(self, data: bytes) -> None:
-        self.loop.call_soon(self.protocol.data_received, ANSWER)
+        answer = NO_CONTENT if b"/callback" in data[:300] else ANSWER
+        self.loop.call_soon(self.protocol.data_received, answer)
 
     def close(self) -> None:
         return None
@@ -79,20 +86,37 @@ async def measure(requests: int, rounds: int) -> list[float]:
         async with wire.request("PATCH", url, body, headers) as answer:
             assert answer.status == 200
 
-    for _ in range(300):
-        await one()
-    spent = []
+    from bench.profile_requests import kinds
+
+    class Unused:  # the gate's session: every request here goes on the wire
+        def request(self, *args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("not on the wire")
+
+    work, prepare = await kinds(Unused(), "http://127.0.0.1:9/api/v10")
+    paths = {
+        "token_url + TokenWire.exchange of a token edit": one,
+        "token edit (payload.edit_followup)": work["token edit, JSON (payload.edit_followup)"],
+        "click update (type 7)": work["click update, JSON (type 7, callbacks_unread)"],
+        "deferred update (type 6)": work["deferred update (type 6)"],
+    }
+    for send in paths.values():
+        for _ in range(300):
+            await send()
+    spent: dict[str, list[float]] = {name: [] for name in paths}
     for _ in range(rounds):
-        start = time.process_time()
-        for _ in range(requests):
-            await one()
-        spent.append((time.process_time() - start) / requests * 1e6)
+        for name, send in paths.items():
+            prepare(requests)
+            start = time.process_time()
+            for _ in range(requests):
+                await send()
+            spent[name].append((time.process_time() - start) / requests * 1e6)
     return spent
 
 
 def main() -> int:
+    sys.path.insert(0, str(ROOT))  # bench.profile_requests
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=3000, help="per round")
+    parser.add_argument("--requests", type=int, default=2000, help="per round and path")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--bot-root", default=str(ROOT), help="the tree whose bot/ is measured")
     args = parser.parse_args()
@@ -100,10 +124,10 @@ def main() -> int:
     import uvloop
 
     spent = uvloop.run(measure(args.requests, args.rounds))
-    print(
-        f"bot code: {args.bot_root}\ntoken_url + TokenWire.exchange of a token edit, no socket: "
-        f"{min(spent):.2f} µs per request best, {statistics.median(spent):.2f} median"
-    )
+    print(f"bot code: {args.bot_root}; no socket\n")
+    print("| request | CPU µs per request, best | median |\n|---|---:|---:|")
+    for name, figures in spent.items():
+        print(f"| {name} | {min(figures):.2f} | {statistics.median(figures):.2f} |")
     return 0
 
 

@@ -115,7 +115,7 @@ class Answer:
     """A whole answer: what ``payload.send`` and discord.py's errors read of an aiohttp
     response (``status``, ``reason``, ``headers``, ``read()``, ``content.is_eof()``)."""
 
-    __slots__ = ("status", "reason", "_raw_headers", "_head", "_headers", "body")
+    __slots__ = ("status", "reason", "_raw_headers", "_head", "_lower", "_headers", "body")
 
     def __init__(
         self,
@@ -124,13 +124,16 @@ class Answer:
         raw_headers: list[tuple[bytes, bytes]] | None,
         body: bytes,
         head: bytes = b"",
+        lower: bytes = b"",
     ) -> None:
         self.status = status
         self.reason = reason
         # httptools' (name, value) pairs, or None: ``head`` holds them (``_whole``), read when
-        # asked (its status line, then a "\r\n" before each header line)
+        # asked (its status line, then a "\r\n" before each header line; ``lower``: the same
+        # in lowercase)
         self._raw_headers = raw_headers
         self._head = head
+        self._lower = lower
         self._headers: CIMultiDictProxy[str] | None = None
         self.body = body
 
@@ -161,7 +164,7 @@ class Answer:
         wanted = name.lower().encode("latin-1")
         if self._raw_headers is None:  # one search of the head for its line
             head = self._head
-            found = head.lower().find(b"\r\n" + wanted + b":")
+            found = self._lower.find(b"\r\n" + wanted + b":")
             if found < 0:
                 return None
             start = found + len(wanted) + 3
@@ -308,7 +311,7 @@ class _Connection(asyncio.Protocol):
             ):
                 return False
         waiter, self._waiter = self._waiter, None
-        answer = Answer(status, status_line[13:].decode("latin-1"), None, body, head)
+        answer = Answer(status, status_line[13:].decode("latin-1"), None, body, head, lower)
         if waiter is not None and not waiter.done():
             waiter.set_result(answer)
         return True
@@ -557,13 +560,13 @@ class WireRequest:
     def __aenter__(self) -> Coroutine[Any, Any, Answer]:
         return self._wire.exchange(*self._args)  # awaited by ``async with``: no frame between
 
-    def __aexit__(self, *exc: object) -> _Nothing:
-        return _NOTHING
+    def __aexit__(self, *exc: object) -> _Done:
+        return DONE
 
 
-class _Nothing:
-    """An awaitable that is done at once, with None: ``WireRequest.__aexit__``'s, without a
-    coroutine made per request."""
+class _Done:
+    """An awaitable that is done at once, with None: what leaving a request whose answer is
+    whole already awaits, without a coroutine made per request."""
 
     __slots__ = ()
 
@@ -571,4 +574,4 @@ class _Nothing:
         return iter(())
 
 
-_NOTHING = _Nothing()
+DONE = _Done()
