@@ -89,7 +89,7 @@ def _exempt_senders(session: Any, url: Any, body: bytes) -> dict[str, Send]:
     timer per request: before)."""
     try:
         from bot.ui.http_gate import GatedSession, exempt_request
-        from bot.ui.payload import _JSON_HEADERS as headers
+        from bot.ui.token_wire import JSON_HEADERS as headers
     except ImportError:  # another tree's bot
         return {}
     gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]

@@ -115,13 +115,13 @@ async def variants(base: str) -> tuple[dict[str, Send], list[Any]]:
     work: dict[str, Send] = {"aiohttp as discord.py sends (timer, answer read)": aiohttp_plain}
     try:
         from bot.ui.http_gate import GatedSession, exempt_request
-        from bot.ui.payload import _JSON_HEADERS
+        from bot.ui.token_wire import JSON_HEADERS
 
         gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
 
         async def aiohttp_exempt() -> None:
             async with exempt_request(
-                gated, "PATCH", url, data=body, headers=_JSON_HEADERS
+                gated, "PATCH", url, data=body, headers=JSON_HEADERS
             ) as answer:
                 if not answer.content.is_eof():
                     await answer.read()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
@@ -35,7 +35,7 @@ from yarl import URL
 
 from bot import metrics
 from bot.ui.pacer import RequestPacer
-from bot.ui.token_wire import TokenWire
+from bot.ui.token_wire import DONE, Answer, Target, TokenWire
 
 log = logging.getLogger(__name__)
 
@@ -171,18 +171,21 @@ def answered(kind: str, start: float) -> None:
     metrics.observe(_HTTP_METRIC[kind], (time.perf_counter() - start) * 1000)
 
 
-def exempt_request(session: Any, method: str, url: URL, **kwargs: Any) -> Any:
+def exempt_request(session: Any, method: str, url: URL | Target, **kwargs: Any) -> Any:
     """``session.request(…)`` of a request on an interaction token's route (``is_exempt``),
     by a caller that knows it is one (``bot/ui/payload.py``): never paced, so sent by the
     session under the gate at once; the caller times it (``answered``, ``callback_sent``).
-    Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``."""
+    Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``.
+    A ``token_wire.Target`` goes to aiohttp as yarl's URL."""
     if not isinstance(session, GatedSession):
-        return session.request(method, url, **kwargs)
+        return session.request(method, url.url() if type(url) is Target else url, **kwargs)
     wire = session.wire
     if wire is not None and kwargs.get("proxy") is None:
         # the lean transport (``bot/ui/token_wire.py``): ~a quarter of aiohttp's instructions
-        request = wire.request(method, url, kwargs.get("data"), kwargs.get("headers") or {})
-        return _Guarded(session.overdue, request)
+        headers = kwargs.get("headers") or {}
+        return _OnTheWire(session.overdue, wire, method, url, kwargs.get("data"), headers)
+    if type(url) is Target:
+        url = url.url()
     request = session.session.request(method, url, timeout=UNTIMED, **kwargs)
     return _Guarded(session.overdue, request)
 
@@ -281,6 +284,47 @@ class _Guarded:
             raise TimeoutError(f"no answer within {self._overdue.limit:.0f} s") from exc
 
 
+class _OnTheWire(_Guarded):
+    """A request on the gate's wire (``token_wire.TokenWire.exchange``) under its ``Overdue``:
+    the whole answer is read when it is entered, so the guard ends there and leaving awaits
+    nothing (issue 29: one object and one coroutine per request instead of the wire's request,
+    its guard and a coroutine each to enter and to leave)."""
+
+    __slots__ = ("_wire", "_args")
+
+    def __init__(
+        self,
+        overdue: Overdue,
+        wire: TokenWire,
+        method: str,
+        url: URL | Target,
+        data: bytes | None,
+        headers: Mapping[str, str],
+    ) -> None:
+        super().__init__(overdue, None)
+        self._wire = wire
+        self._args = (method, url, data, headers)
+
+    async def __aenter__(self) -> Answer:
+        overdue = self._overdue
+        overdue.begin(self)
+        try:
+            return await self._wire.exchange(*self._args)
+        except BaseException as exc:
+            self._timed_out(exc)
+            raise
+        finally:
+            overdue.end(self)
+
+    def __aexit__(  # type: ignore[override]
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Awaitable[None]:
+        return DONE
+
+
 class _GatedRequest:
     """``session.request(…)`` used as ``async with``: waits for the gate, then sends."""
 
@@ -368,9 +412,8 @@ class GatedSession:
         if query:
             target = target.extend_query(query)  # as aiohttp adds it
         body = data.encode() if isinstance(data, str) else data  # aiohttp's: UTF-8
-        return _Guarded(
-            self.overdue, wire.request(method, target, body, kwargs.get("headers") or {})
-        )
+        headers = kwargs.get("headers") or {}
+        return _OnTheWire(self.overdue, wire, method, target, body, headers)
 
     def refused(self, pacer: RequestPacer, response: Any) -> None:
         """A 429 came back: a global one pauses every bot-token call for its retry-after."""

@@ -27,12 +27,11 @@ import orjson
 from discord.http import MultipartParameters, Route
 from discord.utils import MISSING
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
-from multidict import CIMultiDict, CIMultiDictProxy
 from yarl import URL
 
 from bot.ui import http_gate, v2
 from bot.ui.rendering import ImageRequest
-from bot.ui.token_wire import Answer
+from bot.ui.token_wire import JSON_HEADERS, Answer, Target, target
 
 log = logging.getLogger(__name__)
 
@@ -242,14 +241,16 @@ JSON_TYPE = "application/json"
 _BOUNDARY_BASE = f"mesa{uuid.uuid4().hex}"
 
 
-def token_url(path: str) -> URL:
+def token_url(path: str) -> Target | URL:
     """The URL of ``path`` (its token already quoted: ``quoted``; a query, if any, plain
     ``name=value``) on Discord's API, parsed once: neither aiohttp nor the gate parses it
     again (~12 µs of each request). A path with nothing quoted (Discord's tokens are URL-safe)
-    is taken as it is (``encoded``); one with escapes is normalised as aiohttp would (yarl
-    unquotes what a path may hold plain, e.g. ``%3A``): the same request line either way."""
-    url = f"{Route.BASE}{path}"
-    return URL(url, encoded="%" not in path)
+    is taken as it is, split without yarl (``token_wire.target``: ``URL(…, encoded=True)``'s
+    parts); one with escapes is normalised as aiohttp would (yarl unquotes what a path may
+    hold plain, e.g. ``%3A``): the same request line either way."""
+    if "%" in path:
+        return URL(f"{Route.BASE}{path}")
+    return target(Route.BASE, path)
 
 
 # What ``quote(…, safe="")`` leaves as it is (RFC 3986's unreserved characters). Discord's
@@ -265,7 +266,7 @@ def quoted(token: str) -> str:
 
 async def send(
     method: str,
-    url: URL,
+    url: URL | Target,
     bucket: tuple[Any, str],
     params: MultipartParameters,
     *,
@@ -304,7 +305,7 @@ async def send(
             for file in files:
                 file.reset(seek=attempt)
             data: Any = body
-            headers: Mapping[str, str] = _JSON_HEADERS if body is not None else {}
+            headers: Mapping[str, str] = JSON_HEADERS if body is not None else {}
             if params.multipart:
                 data, content_type = multipart(params.multipart)
                 headers = {"Content-Type": content_type}
@@ -372,11 +373,6 @@ async def send(
             if delay:
                 await asyncio.sleep(delay)  # the bucket is spent: its next request waits
             lock.release()
-
-
-# A JSON body's headers: one read-only mapping for every request (aiohttp copies it; a
-# multidict already, it is not converted to one first).
-_JSON_HEADERS: Mapping[str, str] = CIMultiDictProxy(CIMultiDict({"Content-Type": JSON_TYPE}))
 
 
 def _header(response: Any, name: str) -> str | None:

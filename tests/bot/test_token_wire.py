@@ -24,7 +24,7 @@ from yarl import URL
 
 from bot import metrics
 from bot.ui import payload as sending
-from bot.ui import v2
+from bot.ui import token_wire, v2
 from bot.ui.http_gate import GatedSession
 
 BASE = "http://127.0.0.1:9/api/v10"
@@ -432,3 +432,32 @@ class _KeptAttachment:
 
 def _read(value: Any) -> Any:
     return value if isinstance(value, str) else value.read()
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "https://discord.com/api/v10",
+        "http://127.0.0.1:9/api/v10",
+        "http://127.0.0.1:9",
+        "http://h/api/",
+        "HTTP://Discord.COM/api/v10",
+        "http://h/api?x=1",
+        "http://user@h/api",
+    ],
+)
+def test_a_target_splits_its_url_as_yarl_reads_it(base: str):
+    """``token_wire.target`` (a token request's URL without yarl, issue 29): the origin's key
+    and the request line's path that ``URL(base + path, encoded=True)`` gives, whatever the
+    base's shape (one yarl reads otherwise is left to yarl)."""
+    path = "/webhooks/1/aW50ZXJh-_.~tok/messages/@original?with_components=1"
+    expected = URL(base + path, encoded=True)
+    made = token_wire.target(base, path)
+    if isinstance(made, token_wire.Target):
+        assert made.key == (expected.scheme, expected.raw_authority)
+        assert made.path_qs == expected.raw_path_qs
+        assert made.url() == expected and str(made) == str(expected)
+    else:
+        assert made == expected
+    if base.startswith(("https://discord.com", "http://127.0.0.1")):
+        assert isinstance(made, token_wire.Target)  # Discord's API root takes the short way

@@ -14,6 +14,7 @@ from yarl import URL
 
 from bot.ui.http_gate import GatedSession, api_path, bound_to_global_limit, is_exempt
 from bot.ui.payload import quoted, token_url
+from bot.ui.token_wire import Target
 
 
 def test_what_the_gate_counts():
@@ -36,20 +37,29 @@ def test_what_the_gate_counts():
     ["aW50ZXJhY3Rpb246MTQ0qfa-IVL_mu3xCD", "a:b.c", "tok/with+odd=chars%20and@at", "ñandú?#"],
 )
 def test_a_prebuilt_url_is_the_one_aiohttp_would_build(monkeypatch, token):
-    """``payload.token_url`` parses its URL once, as it is (``encoded``): the same request
-    line aiohttp sends for the text (which it parses and re-quotes), the same path the gate
-    reads of it."""
+    """``payload.token_url`` parses its URL once, as it is (``encoded``; a URL-safe token's
+    split without yarl, ``token_wire.Target``): the same request line aiohttp sends for the
+    text (which it parses and re-quotes), the same origin, the same path the gate reads of
+    it."""
     monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:5/api/v10")
     path = f"/webhooks/2/{quoted(token)}/messages/@original"
-    url = token_url(f"{path}?with_components=1")
+    made = token_url(f"{path}?with_components=1")
     text = f"http://127.0.0.1:5/api/v10{path}?with_components=1"
-    assert isinstance(url, URL) and url == URL(text)
-    assert url.raw_path_qs == URL(text).raw_path_qs
+    if isinstance(made, Target):
+        assert "%" not in path  # only a token with nothing quoted takes the short way
+        assert made.path_qs == URL(text).raw_path_qs
+        assert made.key == (URL(text).scheme, URL(text).raw_authority)
+        url = made.url()
+    else:
+        url = made
+        assert url.raw_path_qs == URL(text).raw_path_qs
+    assert url == URL(text)
     assert (url.host, url.port) == ("127.0.0.1", 5)
     assert api_path(url) == api_path(URL(text))
     assert api_path(url).startswith("/webhooks/2/") and api_path(url).endswith("/@original")
     if token.isascii() and token.replace("-", "").replace("_", "").isalnum():
         assert api_path(url) == api_path(text) == path  # a URL-safe token, as Discord's are
+        assert isinstance(made, Target) and str(made) == text
     assert is_exempt(api_path(url))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import pytest
+from yarl import URL
 
 from tests.fakediscord.model import Interaction as FakeInteraction
 
@@ -55,14 +56,14 @@ def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any
     monkeypatch.setattr(inner, "request", request, raising=False)
     wire = gate.wire
     if wire is not None:
-        real_wire = wire.request
+        real_wire = wire.exchange  # what the gate sends every request on the wire through
 
-        def wired(method: str, url: Any, data: Any, headers: Any) -> Any:
+        async def wired(method: str, url: Any, data: Any, headers: Any) -> Any:
             if "/callback" in str(url):
-                sent.append((str(url), dict(url.query) or None))
-            return real_wire(method, url, data, headers)
+                sent.append((str(url), dict(URL(str(url)).query) or None))  # a Target too
+            return await real_wire(method, url, data, headers)
 
-        monkeypatch.setattr(wire, "request", wired)
+        monkeypatch.setattr(wire, "exchange", wired)
     return sent
 
 
