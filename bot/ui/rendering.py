@@ -49,10 +49,14 @@ NOT_DRAWN = {"version", "last_events", "last_event_versions"}
 # player's coins, not their hand count). ``tests/bot/test_rendering.py`` checks that every
 # declared set is complete.
 INPUTS_ATTRIBUTE = "IMAGE_INPUTS"
-# Few images are asked for again once drawn (a view's digest already skips an unchanged image):
-# at 300 busy tables 66 of 3,911 (1.7 %), 88 % of them within 16 MB of newer images
-# (``bench/memory_census.py``); 64 MB held ~60 MB of the bot's RSS at 1,000 tables for them.
-CACHE_BYTES = 16 * 1024 * 1024
+# Drawn images kept by digest in the bot process. An image is asked again only soon after it was
+# drawn (a version asked again before its message's edit went out; a message shown anew): an
+# unchanged image is neither drawn nor uploaded anyway (the message's shown digest), and at 1,000
+# busy tables 2-3 % of asks hit (at 300 tables 66 of 3,911, 88 % of them within 16 MB of newer
+# images: ``bench/memory_census.py``). 64 MiB held ~8,000 PNGs, 85 s of renders there, and the
+# bot's RSS grew by their ~4 KB per move until full (issue 29: RSS goal); 8 MiB is ~1,000 images,
+# the last ~10 s at 1,000 tables.
+CACHE_BYTES = 8 * 1024 * 1024
 # Metric names (``bot.metrics``): an image answered without drawing it, and each drawn image's
 # size; with ``render`` (one per image drawn) they give the hit rate and the bytes per image.
 REUSED = "render_reused"

@@ -4,6 +4,7 @@ drawn, unchanged images are reused, and a worker process draws the same bytes.""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import hashlib
 import itertools
@@ -21,6 +22,7 @@ from bot.ui.images import fonts
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
 from bot.ui.rendering import (
+    CACHE_BYTES,
     IMAGE_KIB,
     NOT_DRAWN,
     REUSED,
@@ -98,6 +100,31 @@ async def test_an_unchanged_image_is_drawn_once_and_not_uploaded_again():
         assert kept.files == [] and "attachments" not in kept.edit_kwargs()  # left as it is
     finally:
         install(previous)
+
+
+async def test_the_cache_keeps_at_most_its_bytes_the_newest_images_first():
+    """Drawn images are kept by digest up to ``cache_bytes`` (the bot's RSS: issue 29), the
+    oldest dropped first: a dropped image is drawn again, a kept one is not."""
+    game = GAMES["chupate2"]
+    seats = ["100", "101"]
+    states = random_states(game, game.new(seats, "render-cache", None), random.Random(5), 60)
+    requests: list[ImageRequest] = []
+    for state in states:
+        request = _request("chupate2", None, game.view(state, None), seats)
+        if all(r.digest != request.digest for r in requests):
+            requests.append(request)
+        if len(requests) == 6:
+            break
+    sizes = [len(render_image("chupate2", "render_table", r.view, "es", r.names)) for r in requests]
+    renderer = Renderer(cache_bytes=sum(sizes[-3:]))  # the last three images, no more
+    for request in requests:
+        await renderer.render(request)
+    assert renderer.renders == 6 and renderer._cached_bytes <= renderer.cache_bytes
+    await renderer.render(dataclasses.replace(requests[-1]))  # kept
+    assert (renderer.renders, renderer.reused) == (6, 1)
+    await renderer.render(dataclasses.replace(requests[0]))  # dropped: drawn again
+    assert (renderer.renders, renderer.reused) == (7, 1)
+    assert Renderer().cache_bytes == CACHE_BYTES <= 16 * 1024 * 1024
 
 
 async def test_a_worker_process_draws_the_same_image_and_skips_superseded_ones():

@@ -44,7 +44,6 @@ def describe_table(view: Chupate2View, alt: AltWords) -> str:
         winner,
         tr("access.alt.chupate2.table", card=card_label(view.top_card, tr), colour=colour),
         tr("access.alt.direction", direction=direction),
-        tr("chupate2.image.pending", count=view.pending_draw) if view.pending_draw else None,
         tr("chupate2.image.round", round=view.round) if view.target is not None else None,
         alt.players(seats),
     )

@@ -255,10 +255,11 @@ def _direction_arrow(
 
 
 # What the table image draws (``bot.ui.rendering``: its cache key): the stock's count, each
-# seat's cards and whose turn it is are the public message's text (status and seat lines), so a
-# draw or a pass keeps the image (issue 29).
+# seat's cards, whose turn it is and the draw a +2/+4 leaves pending are the public message's
+# text (status and seat lines), so a draw, a pass or a penalty taken keeps the image (issue 29:
+# a tenth of the table's images changed only its pending draw).
 IMAGE_INPUTS_TABLE = frozenset(
-    {"seats", "top_card", "discard", "colour", "direction", "pending_draw"}
+    {"seats", "top_card", "discard", "colour", "direction"}
     | {"target", "round", "scores", "teams", "team_of", "team_scores", "finished", "results"}
 )
 
@@ -302,7 +303,7 @@ def render_table(
     colours = module_colours(__name__)
     draw = drawer(image, TABLE_SCALE, FELT, colours)  # above the seats' panel: text on the felt
     on_panel = drawer(image, TABLE_SCALE, PANEL, colours)
-    small, medium, big = _font(16), _font(MEDIUM_SIZE), _font(34)
+    small, medium = _font(16), _font(MEDIUM_SIZE)
 
     # the top card (over the one before it) and what is in force
     cw, ch = CARD_BOX
@@ -325,15 +326,6 @@ def render_table(
         _wild_quadrants(draw, (px + 58, 103, px + 122, 167))
     else:
         draw_colour_shape(draw, view.colour, px + 90, 135, 22, on_colour=True)
-    if view.pending_draw:
-        _centred(
-            draw,
-            (px + 90, 215),
-            tr("chupate2.image.pending", count=view.pending_draw),
-            big,
-            fill=GOLD,
-            stroke=2,
-        )
     if view.target is not None:
         _centred(
             draw, (px + 90, 265), tr("chupate2.image.round", round=view.round), medium, fill=DIM
