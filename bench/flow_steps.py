@@ -3,6 +3,7 @@ the collector frozen): a Triple Triad draft step as the play cog runs it (in a t
 tree's presenter says it may search or has no say, else on the loop), a notification's frozen
 table (``notify.as_of`` then its build), one seat's hands forgotten at a game's end with N
 tables' hands followed (``WaitingHands.forget``), a computer move's action text parsed, and a
+click's token birth read (``Tokens.arrival``: 2-3 per click), a
 table's ending hands taken (``EphemeralViews._take`` at each game's end, N tables' hands live:
 a walk of them all before session 23, its seats' keys since), and a
 turn timer re-armed by each move (``TurnTimers.restart``, one loop turn after each, less a bare
@@ -131,6 +132,20 @@ def _decode_us(rounds: int, calls: int) -> float:
     return _best(rounds, calls, lambda n: game.decode_action(texts[n % len(texts)]))
 
 
+def _birth_us(rounds: int, calls: int) -> float:
+    import discord
+
+    from bot.ui.tokens import Tokens
+
+    class Click:  # what a discord.Interaction has: an id, and its time as ``created_at``
+        id = discord.utils.time_snowflake(discord.utils.utcnow())
+        created_at = discord.Interaction.created_at
+
+    click = Click()
+    tokens = Tokens(time.monotonic)
+    return _best(rounds, calls, lambda n: tokens.arrival(click))  # type: ignore[arg-type]
+
+
 def _take_us(rounds: int, calls: int, tables: int) -> float:
     import inspect
 
@@ -232,6 +247,7 @@ async def main(args: argparse.Namespace) -> None:
         f"  a Macarena action text parsed (each computer move's before session 22): "
         f"{_decode_us(rounds, calls):.2f}"
     )
+    print(f"  a click's token birth read: {_birth_us(rounds, calls):.2f}")
     for tables in (300, 1000):
         print(
             f"  a game's end takes its live hands, {tables} tables' hands live: "
