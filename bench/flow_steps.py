@@ -3,6 +3,8 @@ the collector frozen): a Triple Triad draft step as the play cog runs it (in a t
 tree's presenter says it may search or has no say, else on the loop), a notification's frozen
 table (``notify.as_of`` then its build), one seat's hands forgotten at a game's end with N
 tables' hands followed (``WaitingHands.forget``), a computer move's action text parsed, and a
+clicked table button rebuilt from its custom_id and component (``_dispatch``), a
+click's token birth read (``Tokens.arrival``: 2-3 per click), a
 table's ending hands taken (``EphemeralViews._take`` at each game's end, N tables' hands live:
 a walk of them all before session 23, its seats' keys since), and a
 turn timer re-armed by each move (``TurnTimers.restart``, one loop turn after each, less a bare
@@ -131,6 +133,54 @@ def _decode_us(rounds: int, calls: int) -> float:
     return _best(rounds, calls, lambda n: game.decode_action(texts[n % len(texts)]))
 
 
+def _rebuilt_us(rounds: int, calls: int) -> float:
+    import re
+
+    import discord
+
+    from bot.ui.items import ActionButton
+
+    component = discord.components.Button._raw_construct(
+        type=discord.ComponentType.button,
+        custom_id="t:17:12:p.3",
+        url=None,
+        disabled=False,
+        label="Jugar",
+        style=discord.ButtonStyle.primary,
+        emoji=None,
+        sku_id=None,
+        id=None,
+    )
+    pattern = ActionButton.__discord_ui_compiled_template__.pattern
+    match = re.compile(pattern).fullmatch("t:17:12:p.3")
+    from_click = getattr(ActionButton, "from_click", None)  # (this session's tree)
+
+    def rebuilt(n: int) -> Any:
+        if from_click is not None:
+            return from_click(component, match)
+        coroutine = ActionButton.from_custom_id(None, component, match)  # type: ignore[arg-type]
+        try:
+            coroutine.send(None)
+        except StopIteration as done:
+            return done.value
+
+    return _best(rounds, calls, rebuilt)
+
+
+def _birth_us(rounds: int, calls: int) -> float:
+    import discord
+
+    from bot.ui.tokens import Tokens
+
+    class Click:  # what a discord.Interaction has: an id, and its time as ``created_at``
+        id = discord.utils.time_snowflake(discord.utils.utcnow())
+        created_at = discord.Interaction.created_at
+
+    click = Click()
+    tokens = Tokens(time.monotonic)
+    return _best(rounds, calls, lambda n: tokens.arrival(click))  # type: ignore[arg-type]
+
+
 def _take_us(rounds: int, calls: int, tables: int) -> float:
     import inspect
 
@@ -232,6 +282,8 @@ async def main(args: argparse.Namespace) -> None:
         f"  a Macarena action text parsed (each computer move's before session 22): "
         f"{_decode_us(rounds, calls):.2f}"
     )
+    print(f"  a clicked table button rebuilt: {_rebuilt_us(rounds, calls):.2f}")
+    print(f"  a click's token birth read: {_birth_us(rounds, calls):.2f}")
     for tables in (300, 1000):
         print(
             f"  a game's end takes its live hands, {tables} tables' hands live: "

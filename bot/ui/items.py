@@ -338,6 +338,26 @@ class TableItem(
         except Exception as exc:  # refused: the one answer to a failed interaction
             await answer_error(interaction, exc, self._game(cog))
 
+    @classmethod
+    def from_click(
+        cls, component: discord.ui.Item[Any] | discord.Component, match: re.Match[str]
+    ) -> Self:
+        """The item of a click (``from_custom_id`` without its coroutine: ``_dispatch``): its
+        fields given in the format's order, the constructor's short way (issue 29: a dict of
+        them by name took the long one, ~1.6 us of each click)."""
+        fields = [part.parse(match[part.name]) for part in cls.id_format.parts]
+        return cls(*fields, **cls.looks_of(component))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: Interaction[Any],
+        item: discord.ui.Item[Any] | discord.Component,
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.from_click(item, match)
+
     def _game(self, cog: TableHandler) -> str | None:
         """The game whose catalogue explains a refusal of this click."""
         return self.found.game.key if self.found is not None else cog.game_key(self.table_id)
@@ -867,9 +887,7 @@ async def _dispatch(
         return
     try:  # a table item reads its looks from the component itself (no discord.py item of it)
         if issubclass(factory, TableItem):
-            item: discord.ui.DynamicItem[Any] = await factory.from_custom_id(
-                interaction, component, match
-            )
+            item: discord.ui.DynamicItem[Any] = factory.from_click(component, match)
         else:
             item = await factory.from_custom_id(interaction, _item_of(component), match)
     except Exception:

@@ -16,6 +16,7 @@ token.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,8 +34,12 @@ def token_birth(interaction: discord.Interaction, now: float) -> float:
     """When ``interaction``'s token began to live, on the clock ``now`` was read from (this
     holder's, or the wall clock of a stored intent: ``bot/ui/pending_commands.intent_of``):
     Discord made it at its id's time (``created_at``), seconds before a loaded bot gets to it;
-    never later than ``now`` (a clock a little behind Discord's), at most ``LIFETIME`` before."""
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    never later than ``now`` (a clock a little behind Discord's), at most ``LIFETIME`` before.
+    Its age read off the snowflake's milliseconds and the wall clock as floats, as
+    ``utcnow() - created_at`` reads it with two datetimes and a timedelta (issue 29: 2-3 per
+    click; 1.4 -> 0.4 us)."""
+    made = ((interaction.id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+    age = time.time() - made
     return now - min(max(age, 0.0), LIFETIME)
 
 

@@ -67,7 +67,8 @@ def _listener() -> tuple[DiscordTableListener, AsyncMock, Clock]:
 def _click(message_id: int, kind=discord.InteractionResponseType.message_update) -> MagicMock:
     click = MagicMock()
     click.guild_id = None  # a click in a DM
-    click.created_at = discord.utils.utcnow()  # as every discord.Interaction has
+    click.created_at = discord.utils.utcnow()  # as every discord.Interaction has: its id's time
+    click.id = discord.utils.time_snowflake(click.created_at)
     click.message = SimpleNamespace(id=message_id)
     click.response.type = kind
     click.edit_original_response = AsyncMock()
@@ -88,6 +89,7 @@ async def test_a_dm_hand_is_edited_through_the_latest_answered_click_on_it():
     # Discord made the first a second before: read at once, two stand-ins made a microsecond
     # apart could otherwise look born in either order
     first.created_at -= datetime.timedelta(seconds=1)
+    first.id = discord.utils.time_snowflake(first.created_at)
     listener.private.remember_click(TABLE, SEAT, first)
     listener.private.remember_click(TABLE, SEAT, latest)
     await _edit(listener)

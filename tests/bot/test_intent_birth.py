@@ -15,13 +15,14 @@ from bot.ui.tokens import Tokens
 
 
 def _click(seconds_ago: float) -> SimpleNamespace:
+    made = discord.utils.utcnow() - dt.timedelta(seconds=seconds_ago)
     return SimpleNamespace(
-        id=11,
+        id=discord.utils.time_snowflake(made),  # (``created_at`` is its id's time)
         application_id=22,
         token="secret",
         user=SimpleNamespace(id=33),
         locale=None,
-        created_at=discord.utils.utcnow() - dt.timedelta(seconds=seconds_ago),
+        created_at=made,
     )
 
 

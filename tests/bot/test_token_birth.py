@@ -12,7 +12,9 @@ from bot.ui.tokens import LIFETIME, Tokens
 
 
 def _made(seconds_ago: float) -> SimpleNamespace:
-    return SimpleNamespace(created_at=discord.utils.utcnow() - dt.timedelta(seconds=seconds_ago))
+    made = discord.utils.utcnow() - dt.timedelta(seconds=seconds_ago)
+    # (a discord.Interaction's ``created_at`` is its id's time)
+    return SimpleNamespace(id=discord.utils.time_snowflake(made), created_at=made)
 
 
 def test_a_token_offered_late_lives_from_its_interaction_s_arrival() -> None:

@@ -118,7 +118,8 @@ class HandOffs:
     work is handed on or completes (the move's write submitted, each request to Discord: its
     acknowledgement, each view sent), followed across tasks: a task the click starts (a
     notification delivered outside the lock, a view's worker) carries the chain of the code that
-    started it. Only the work of the click's own task tree counts, from ``from_custom_id``."""
+    started it. Only the work of the click's own task tree counts, from ``from_click`` (a table
+    item's ``from_custom_id``, called by ``items._dispatch`` without its coroutine)."""
 
     def __init__(self, monkeypatch) -> None:
         self.points: list[tuple[str, list[str]]] = []  # (what, its chain)
@@ -148,7 +149,7 @@ class HandOffs:
             return real_call_at(when, fire, *args, **kwargs)
 
         monkeypatch.setattr(loop, "call_at", call_at)
-        monkeypatch.setattr(items.FromCustomId, "from_custom_id", self._from_custom_id())
+        monkeypatch.setattr(items.TableItem, "from_click", self._from_click())
         real_write = TablesRepo.record_action
 
         def record_action(repo, *args, **kwargs):  # returns the writer's future, as it does
@@ -175,16 +176,16 @@ class HandOffs:
     def close(self) -> None:
         self._loop.set_task_factory(self._factory)
 
-    def _from_custom_id(self):
-        real = items.FromCustomId.from_custom_id.__func__
+    def _from_click(self):
+        real = items.TableItem.from_click.__func__
         chain = self
 
-        async def from_custom_id(cls, interaction, item, match, /):
+        def from_click(cls, component, match):
             if chain.on and chain._root is None:
                 chain._root = asyncio.current_task()  # the click's handler runs in this task
-            return await real(cls, interaction, item, match)
+            return real(cls, component, match)
 
-        return classmethod(from_custom_id)
+        return classmethod(from_click)
 
     def _task(self, loop, coro, **kwargs):
         task = asyncio.Task(coro, loop=loop, **kwargs)
