@@ -159,6 +159,79 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                     todo.append((child, place))
             return {k: v for k, v in sizes.items() if v[1] >= 20}
 
+        def deep_size(root, stop=(), limit=2_000_000):
+            # bytes reachable from root (shared objects counted too: an upper bound of what
+            # dropping it gives back), modules, classes, functions and ``stop`` left out
+            seen, todo, total = {id(root), *stop}, [root], 0
+            while todo and len(seen) < limit:
+                o = todo.pop()
+                total += sys.getsizeof(o)
+                for child in gc.get_referents(o):
+                    if id(child) not in seen and not isinstance(child, skip):
+                        seen.add(id(child))
+                        todo.append(child)
+            return total, len(seen)
+
+        def json_size(root):
+            # bytes of a JSON-like tree (dicts, lists, strings, numbers) without what it shares
+            seen, todo, total = set(), [root], 0
+            while todo:
+                o = todo.pop()
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+                total += sys.getsizeof(o)
+                if isinstance(o, dict):
+                    todo.extend(o.keys())
+                    todo.extend(o.values())
+                elif isinstance(o, (list, tuple)):
+                    todo.extend(o)
+            return total
+
+        def interaction_json(interactions):
+            # what the kept interactions hold of their gateway events: the clicked message's
+            # payload (a LazyMessage keeps it to parse on a first read) and the click's data
+            payloads = []
+            for i in interactions:
+                message = getattr(i, 'message', None)
+                payload = getattr(message, '_payload', None)
+                if payload is not None:
+                    payloads.append(payload)
+                payloads.append(getattr(i, 'data', None))
+            return json_size(payloads), len(payloads)
+
+        def holders(b):
+            import bot.i18n, bot.ui.messages, games.core.eventlog
+            found = {
+                'renderer._cache': b.renderer._cache,
+                'listener.tokens._hooks': b.listener.tokens._hooks,
+                'listener.ephemerals': b.listener.ephemerals,
+                'presenters event_texts': [p.event_texts for p in b._presenters.values()],
+                'LOG_DUMPS': games.core.eventlog.LOG_DUMPS._kept,
+                'alt texts': bot.ui.messages._ALT_TEXTS,
+                'metrics.histograms': __import__('bot.metrics').metrics.histograms,
+                'listener.shown': b.listener.shown,
+                'tables (service)': b.tables,
+                'ws parsers': getattr(b.ws, '_discord_parsers', None),
+                'connection state': b._connection,
+            }
+            # the bot and what it holds directly (its connection, HTTP client, loop...) are
+            # reached from everywhere: not counted in any holder
+            stop = {id(b), id(b._connection), *map(id, vars(b).values())}
+            stop |= {id(v) for v in vars(b._connection).values() if not isinstance(v, (dict, list))}
+            sizes = {
+                k: deep_size(v, stop - {id(v)}) for k, v in found.items() if v is not None
+            }
+            sizes['tokens: hooks\' interactions\' JSON'] = interaction_json(
+                [h.interaction for h in b.listener.tokens._hooks.values()]
+            )
+            sizes['ephemerals: views\' interactions\' JSON'] = interaction_json(
+                [v.interaction for v in b.listener.ephemerals._views.values()]
+            )
+            info = bot.i18n._rendered.cache_info()
+            sizes['i18n._rendered (hits, misses, size)'] = [info.hits, info.misses, info.currsize]
+            return sizes
+
         def census(final=False):
             row = {'wall': time.time(), 'final': final, **status()}
             row['blocks'] = sys.getallocatedblocks()
@@ -176,6 +249,11 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             if live:
                 row['tables'] = live[0].open_tables()
                 row['containers'] = walk(live[0])
+                if final:
+                    try:
+                        row['holders'] = holders(live[0])
+                    except Exception as exc:
+                        row['holders'] = {'error': [repr(exc), 0]}
             row['image_cache_hits'] = list(hits)
             if live:
                 row['image_cache'] = [len(live[0].renderer._cache), live[0].renderer._cached_bytes, live[0].renderer.renders, live[0].renderer.reused]
@@ -334,6 +412,14 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> 
                 f" {r['after']['VmRSS'] / 1024:.1f} MB; Python blocks after {r['blocks']:,};"
                 f" then malloc_trim(0): RSS {r['trimmed']['VmRSS'] / 1024:.1f} MB",
             ]
+    if "holders" in last:
+        lines += ["", "deep size of what the bot holds at the end (shared objects in each):"]
+        lines += [
+            f"  {v[0] / 2**20:9.2f} MB {v[1]:>10,} objects  {k}"
+            for k, v in last["holders"].items()
+            if not k.startswith("i18n")
+        ]
+        lines += [f"  {k}: {v}" for k, v in last["holders"].items() if k.startswith("i18n")]
     if "image_cache" in last:
         entries, size, renders, reused = last["image_cache"]
         distances = sorted(last["image_cache_hits"])
