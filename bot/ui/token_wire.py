@@ -6,7 +6,11 @@ A click's callback and a token edit (``bot/ui/payload.py``, ~3 per move) cost ~3
 instructions (~90 µs) each in aiohttp + uvloop, and no public aiohttp option cuts that
 (``bench/profile_transports.py``, ``bench/count_request_instructions.py``). Here the same request
 is one prebuilt ``bytes`` written on the loop's own transport, and its answer is parsed by
-httptools (llhttp, uvicorn's parser), over a pool of keep-alive connections per origin.
+httptools (llhttp, uvicorn's parser), over a pool of keep-alive connections per origin. An
+answer of the usual shape that arrives in one read (``_Connection._whole``: Content-Length or
+a bodiless 204, nothing else about framing) is taken off its bytes without httptools'
+callback per header, read exactly as httptools reads it (``tests/bot/test_wire_answers.py``);
+a token request's URL is split without yarl (``Target``).
 
 What it does as aiohttp does, and what it does not:
 - TLS with ``ssl.create_default_context()`` (aiohttp's default: the system's CAs, hostname
@@ -271,10 +275,11 @@ class _Connection(asyncio.Protocol):
     def _whole(self, data: bytes) -> bool:
         """Take ``data`` as the whole answer if it is one in the common shape: HTTP/1.1, a
         final status, its body's ``Content-Length`` (none and no body: a 204), nothing that
-        changes how the body or the connection ends (``Transfer-Encoding``, ``Content-Encoding``,
-        a ``Connection`` but ``keep-alive``). Its headers are read from the head when asked, instead of one
-        httptools callback per header as it is parsed (issue 29). False: nothing taken,
-        httptools parses it (the parser has seen nothing of this answer)."""
+        changes how the body or the connection ends (``Transfer-Encoding``,
+        ``Content-Encoding``, a ``Connection`` but ``keep-alive``). Its headers are read from
+        the head when asked, instead of one httptools callback per header as it is parsed
+        (issue 29). False: nothing taken, httptools parses it (the parser has seen nothing of
+        this answer)."""
         if not data.startswith(b"HTTP/1.1 "):
             return False
         end = data.find(b"\r\n\r\n")
