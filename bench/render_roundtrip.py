@@ -43,6 +43,7 @@ if ARGS is not None and ARGS.tree.resolve() != ROOT:
 
 import asyncio  # noqa: E402
 import dataclasses  # noqa: E402
+import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
@@ -68,7 +69,7 @@ def load_requests(images: int, tables: int, seed: int = 1) -> list[tuple[int, Im
                 continue
             last[table] = request.digest
             out.append((index * tables + table, request))
-    out.sort(key=lambda pair: hash((pair[0], id(pair[1]))) % 7919)  # the games interleaved
+    random.Random(seed).shuffle(out)  # the games interleaved, the same way every run
     return out[:images]
 
 
