@@ -17,7 +17,7 @@ move), with a new presenter each round: what a presenter keeps from one move to 
 ``--root`` builds with another checkout's ``bot`` (before/after). Figures only; nothing is
 asserted.
 
-    .venv/bin/python bench/profile_payloads.py --instructions [--root ...]
+    .venv/bin/python bench/profile_payloads.py --instructions [--root ...] [--games triad]
 
 counts instead valgrind's instructions (callgrind) per move of the moves in a row: the same
 process runs ``--few`` then ``--many`` rounds and the difference per move is printed (start-up
@@ -53,9 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--few", type=int, default=0, help="rounds of the smaller count")
     parser.add_argument("--many", type=int, default=2, help="rounds of the larger count")
     parser.add_argument("--rounds", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--games", nargs="+", default=None, help="only these games (keys), e.g. --games triad"
+    )
     args = parser.parse_args(argv)
     if args.instructions:
-        return print_instructions(args.root, args.row, args.few, args.many)
+        return print_instructions(args.root, args.row, args.few, args.many, args.games)
     sys.path.insert(0, str(args.root))
     from discord.http import handle_message_parameters
 
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     service = StubService()
     jobs: list[tuple[str, Any, Any]] = []
     rows: list[tuple[str, Any, Any, list[Any]]] = []  # (game, its game, presenter class, tables)
-    for key, game in sorted(load_games().items()):
+    for key, game in chosen(load_games(), args.games):
         presenter_cls = type(presenter_for(game))
         seats = [f"s{i}" for i in range(2 if key == "triad" else max(game.min_players, 3))]
         state = game.new(seats, "payloads", None)
@@ -186,6 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def chosen(games: dict[str, Any], keys: list[str] | None) -> list[tuple[str, Any]]:
+    """The games named by ``keys`` (all when none), by key."""
+    return [(k, g) for k, g in sorted(games.items()) if not keys or k in keys]
+
+
 def in_a_row(game: Any, seats: list[str], moves: int, table_for: Any) -> list[Any]:
     """A table at each of the first ``moves`` states of a random game (fewer if it ends)."""
     state = game.new(seats, "in-a-row", None)
@@ -240,7 +248,9 @@ def moves_in_a_row_rounds(
     return 0
 
 
-def print_instructions(root: Path, row: int, few: int, many: int) -> int:
+def print_instructions(
+    root: Path, row: int, few: int, many: int, games: list[str] | None = None
+) -> int:
     """Instructions per move of the moves in a row (``--row`` moves of each game), counted by
     callgrind: ``many`` rounds less ``few`` rounds, per move."""
     from count_request_instructions import callgrind  # (a sibling script: bench/ is on the path)
@@ -249,12 +259,14 @@ def print_instructions(root: Path, row: int, few: int, many: int) -> int:
     moves = 0
     for rounds in (few, many):
         argv = [__file__, "--root", str(root), "--row", str(row), "--rounds", str(rounds)]
+        argv += ["--games", *games] if games else []
         counted, stdout = callgrind(argv)
         counts.append(counted)
         moves = int(stdout.split()[-1])
     per_move = (counts[1] - counts[0]) / (moves * (many - few))
     print(
-        f"bot from {root}: {per_move:,.0f} instructions per move in a row ({moves} moves a round)"
+        f"bot from {root}: {per_move:,.0f} instructions per move in a row ({moves} moves a round"
+        + (f": {' '.join(games)})" if games else ")")
     )
     return 0
 

@@ -117,8 +117,15 @@ def is_card(card_id: object) -> bool:
 
 
 def ids_of_levels(levels: range | tuple[int, ...] | list[int]) -> list[str]:
+    return list(_ids_of_levels(tuple(sorted(set(levels)))))
+
+
+@lru_cache(maxsize=64)  # (levels 1-10: a few dozen sets are ever asked)
+def _ids_of_levels(levels: tuple[int, ...]) -> tuple[str, ...]:
+    """The catalogue's ids of those levels, in catalogue order (a lobby's picker and every
+    computer deck ask again)."""
     wanted = set(levels)
-    return [c.id for c in catalogue().cards if c.level in wanted]
+    return tuple(c.id for c in catalogue().cards if c.level in wanted)
 
 
 # ----- collections (pure helpers; storage persists what they return) --------------------------
@@ -129,8 +136,13 @@ def starter_set(seed: str) -> list[str]:
 
     Callers pass a stable seed (e.g. ``f"starter:{user_id}"``) so a retried grant is identical.
     """
+    return list(_starter_set(seed))
+
+
+@lru_cache(maxsize=4096)  # a Triple Triad lobby asks at every pick of its players' cards
+def _starter_set(seed: str) -> tuple[str, ...]:
     pool = ids_of_levels(STARTER_LEVELS)
-    return sorted(rng_for(seed, "starter").sample(pool, STARTER_SIZE))
+    return tuple(sorted(rng_for(seed, "starter").sample(pool, STARTER_SIZE)))
 
 
 def top_up(collection: Mapping[str, int], seed: str) -> list[str]:
