@@ -10,6 +10,9 @@ and last ones:
 - the containers reachable from the bot (its attributes, walked breadth first: dicts, lists,
   deques, sets), by path (``[]`` for a container's entries): their sizes, so a cache or a
   per-table dict that keeps growing shows by name;
+- at the end: the deep size of what the bot holds (image cache, token hooks, ephemeral views,
+  event texts, log dumps, metrics, one open table by field), the image cache's hits by LRU
+  distance and the catalogue texts' (``bot.i18n._rendered``) calls by distance;
 - with ``--thaw-probe``, at the end of the window: one collection of every object, frozen ones
   included (what ``bot.ops.collector``'s thaw does every 30 minutes): the cyclic garbage that
   waited among the frozen objects, and the RSS it gives back.
@@ -83,6 +86,24 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             return await draw(self, request, *args, **kwargs)
 
         rendering.Renderer.render = render
+        # The catalogues' cache of rendered texts (``bot.i18n._rendered``, an lru_cache): for
+        # each call whose key was seen before, how many calls since (an LRU cache of N entries
+        # keeps at least the hits under N; the bench's own dict of keys grows the RSS).
+        import bot.i18n as i18n
+        rendered = i18n._rendered
+        last_call = {}
+        text_gaps = []
+
+        def counted(*key):
+            calls = len(text_gaps) + len(last_call)
+            seen = last_call.get(key)
+            if seen is not None:
+                text_gaps.append(calls - seen)
+            last_call[key] = calls
+            return rendered(*key)
+
+        counted.cache_info = rendered.cache_info
+        i18n._rendered = counted
         skip = (type(sys), type, type(remember), type(len), type(threading.Thread.run))
         containers = (dict, list, set, frozenset, collections.deque, tuple)
 
@@ -222,6 +243,21 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             sizes = {
                 k: deep_size(v, stop - {id(v)}) for k, v in found.items() if v is not None
             }
+            # one open table, by field (the game and the presenters shared by every table, and
+            # the bot, left out), summed over the tables
+            shared = stop | {id(g) for g in b.games.values()} | {id(p) for p in b._presenters.values()}
+            per_field = collections.Counter()
+            objects = collections.Counter()
+            tables = list(b.tables._ctx.tables.values())
+            for table in tables:
+                for name, value in attributes(table).items():
+                    if id(value) in shared or name == 'game':
+                        continue
+                    size, count = deep_size(value, shared)
+                    per_field[name] += size
+                    objects[name] += count
+            for name, size in per_field.items():
+                sizes[f'tables ({len(tables)}): .{name}'] = [size, objects[name]]
             sizes['tokens: hooks\' interactions\' JSON'] = interaction_json(
                 [h.interaction for h in b.listener.tokens._hooks.values()]
             )
@@ -255,6 +291,7 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                     except Exception as exc:
                         row['holders'] = {'error': [repr(exc), 0]}
             row['image_cache_hits'] = list(hits)
+            row['text_gaps'] = [len(last_call), *text_gaps]
             if live:
                 row['image_cache'] = [len(live[0].renderer._cache), live[0].renderer._cached_bytes, live[0].renderer.renders, live[0].renderer.reused]
             if frames:
@@ -420,6 +457,17 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> 
             if not k.startswith("i18n")
         ]
         lines += [f"  {k}: {v}" for k, v in last["holders"].items() if k.startswith("i18n")]
+    if "text_gaps" in last:
+        keys, *gaps = last["text_gaps"]
+        calls = keys + len(gaps)
+        lines += [
+            "",
+            f"catalogue texts rendered with parameters: {calls:,} calls, {keys:,} keys; calls of a"
+            " key seen before that an LRU cache of N entries answers (at least):",
+        ]
+        for n in (1024, 2048, 4096, 8192, 16384, 32768):
+            kept = sum(1 for g in gaps if g <= n)
+            lines.append(f"  {n:6d}: {kept:,} ({kept / max(calls, 1):.1%} of the calls)")
     if "image_cache" in last:
         entries, size, renders, reused = last["image_cache"]
         distances = sorted(last["image_cache_hits"])
