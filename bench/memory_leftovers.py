@@ -1,0 +1,137 @@
+"""What a finished table leaves behind in the bot's memory: the real bot in this process against
+the fake Discord (``tests/e2e``'s harness) plays Amapatolli games of three people to their end,
+one after another, each in its own channel; after each game (its views out) the containers
+reachable from the bot are counted by path (``[]`` for a container's entries), and the report
+lists those that grew with the games played: per-table leftovers (entries of tables that are
+over), or caches still filling. Counts, not timings: the same on a loaded machine.
+
+    .venv/bin/python bench/memory_leftovers.py --games 6
+    .venv/bin/python bench/memory_leftovers.py --bot-root ../before-checkout
+
+Figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAVES = (str, bytes, int, float, bool, type(None))
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6, help="games played to their end (6)")
+    parser.add_argument("--hand-size", type=int, default=3)
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
+    parser.add_argument("--top", type=int, default=30)
+    return parser.parse_args()
+
+
+def _attributes(o: Any) -> dict[str, Any]:
+    try:
+        found = dict(vars(o))
+    except TypeError:
+        found = {}
+    for kind in type(o).__mro__:
+        for slot in getattr(kind, "__slots__", ()):
+            if slot not in found and slot not in ("__dict__", "__weakref__"):
+                try:
+                    found[slot] = object.__getattribute__(o, slot)
+                except AttributeError:
+                    pass
+    return found
+
+
+def census(root: Any, limit: int = 400_000) -> collections.Counter[str]:
+    """Entries of the containers reachable from ``root`` (breadth first), by path."""
+    skip = (type(sys), type, type(census), type(len))
+    sizes: collections.Counter[str] = collections.Counter()
+    seen = {id(root)}
+    todo = collections.deque([(root, "bot")])
+    while todo and len(seen) < limit:
+        o, where = todo.popleft()
+        if isinstance(o, (dict, list, set, frozenset, tuple, collections.deque)):
+            sizes[where] += len(o)
+            inner = where + ("{}" if isinstance(o, dict) else "[]")
+            children = [(c, inner) for c in (o.values() if isinstance(o, dict) else o)]
+        else:
+            children = [(c, f"{where}.{name}") for name, c in _attributes(o).items()]
+        for child, place in children:
+            if id(child) in seen or isinstance(child, skip) or isinstance(child, LEAVES):
+                continue
+            seen.add(id(child))
+            if place.count(".") + place.count("[") + place.count("{") <= 12:
+                todo.append((child, place))
+    return sizes
+
+
+async def run(args: argparse.Namespace) -> None:
+    from tests.e2e.amapatolli_driver import start_game
+    from tests.e2e.conftest import Mesa
+    from tests.fakediscord.server import FakeDiscord
+
+    fake = FakeDiscord()
+    await fake.start()
+    counts: list[collections.Counter[str]] = []
+    moves = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        mesa = Mesa(fake, Path(tmp) / "leftovers.db")
+        await mesa.start()
+        try:
+            for game in range(args.games):
+                players = [fake.user(f"p{game}{n}") for n in range(3)]
+                channel = fake.add_channel(f"game-{game}")
+                mesa.seed = f"leftovers-{game:04d}"  # the bot's next table's seed
+                table = await start_game(
+                    fake,
+                    players,
+                    seed=mesa.seed,
+                    hand_size=args.hand_size,
+                    channel=channel,
+                )
+                while not table.oracle.finished:
+                    await table.move()
+                    moves += 1
+                await mesa.bot.listener.drain()
+                counts.append(census(mesa.bot))
+                print(f"game {game + 1} over ({moves} moves so far)", file=sys.stderr)
+        finally:
+            await mesa.stop()
+            await fake.stop()
+    _report(counts, moves, args)
+
+
+def _report(counts: list[collections.Counter[str]], moves: int, args: argparse.Namespace) -> None:
+    first, last = counts[0], counts[-1]
+    games = len(counts) - 1
+    grew = sorted(
+        ((last[k] - first[k], k) for k in set(first) | set(last) if last[k] > first[k]),
+        reverse=True,
+    )
+    print(
+        f"tree {args.bot_root}: {len(counts)} games to their end ({moves} moves); containers"
+        f" reachable from the bot that grew from the end of game 1 to the end of game"
+        f" {len(counts)}, entries per game (a per-table leftover grows by the same each game):"
+    )
+    print("| per game | after game 1 | after each game | path |")
+    print("|---:|---:|---|---|")
+    for delta, key in grew[: args.top]:
+        series = ", ".join(str(c[key]) for c in counts)
+        print(f"| {delta / max(games, 1):.1f} | {first[key]} | {series} | `{key}` |")
+
+
+def main() -> None:
+    args = _parse()
+    sys.path.insert(0, str(args.bot_root.resolve()))
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
