@@ -8,10 +8,11 @@ from __future__ import annotations
 import random
 from importlib import import_module
 
+import orjson
 import pytest
 
 from games.core.cards import PlayingCard, card_json, two_decks
-from games.core.statejson import writer
+from games.core.statejson import KeptCards, writer
 from tests.playouts import random_states
 
 KEYS = ("amapatolli", "chupate2", "macarena", "maquiavelo", "triad")
@@ -58,3 +59,40 @@ def test_every_card_is_written_as_pydantic_writes_it():
         fresh = PlayingCard(rank=card.rank, suit=card.suit, deck=card.deck)
         assert card_json(card) == card_json(fresh) == card.model_dump_json().encode()
     assert two_decks() is not two_decks()  # a list of its own each deal (the cards shared)
+
+
+def test_macarena_states_keep_their_card_lists_once_dumped():
+    """Macarena's card lists' JSON is kept by the list (``KeptCards``): right while no list is
+    changed in place once its state is dumped. Every state of random games, dumped as it comes
+    (lists kept along the way), still dumps by pydantic to that very text at the game's end;
+    and the kept lists were met again (the writer's cache was used)."""
+    game = import_module("games.macarena").GAME
+    kept = writer(type(game.new(_seats("macarena"), "kept"))).kept_cards
+    assert kept is not None
+    kept._kept.clear()
+    for number in range(3):
+        first = game.new(_seats("macarena"), f"kept-{number}")
+        dumped = [
+            (state, game.dump_state(state))
+            for state in random_states(game, first, random.Random(number), 400)
+        ]
+        assert len(dumped) > 100
+        for state, text in dumped:
+            assert state.model_dump_json() == text
+    state = dumped[-1][0]
+    lists = [*state.hands.values(), *state.pozos, *state.collections.values(), state.stock]
+    assert all(kept._kept.get(id(cards), (None,))[0] is cards for cards in lists)
+    assert kept(state.stock) is kept._kept[id(state.stock)][1]  # a kept list: its text again
+
+
+def test_kept_card_lists_are_bounded_and_a_new_list_is_written_anew():
+
+    kept = KeptCards(3)
+    decks = two_decks()
+    lists = [decks[i : i + 5] for i in range(6)]
+    for cards in lists:
+        assert orjson.dumps(kept(cards)) == orjson.dumps([c.model_dump() for c in cards])
+    assert len(kept._kept) == 3
+    same_cards = list(lists[-1])  # equal, another list: written and kept apart
+    assert orjson.dumps(kept(same_cards)) == orjson.dumps(kept(lists[-1]))
+    assert kept._kept[id(same_cards)][0] is same_cards
