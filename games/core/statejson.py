@@ -125,33 +125,44 @@ def _cards(cards: list[PlayingCard], _known: Any = CARD_JSON.get) -> Any:
 
 
 class KeptCards:
-    """The JSON of card lists kept by the list (the very object; at most ``bound``, the oldest
-    dropped first), for a state class whose card lists are copy-on-write
-    (``card_lists_shared``): a list of a state is shared, never changed in place, by the states
-    after it, so its JSON is written once while it lives; a move replaces one to three of
-    Macarena's sixteen. Each entry holds its list: its ``id`` names it while kept."""
+    """The JSON of a game's card lists kept by the list (the very object), for a state class
+    whose card lists are copy-on-write (``card_lists_shared``): a list of a state is shared,
+    never changed in place, by the states after it, so its JSON does not change while it lives;
+    a move replaces one to three of Macarena's sixteen. Per game (its seed): the lists of its
+    last dump only, so a superseded list is not held; at most ``games`` games, the one dumped
+    longest ago dropped first. Each entry holds its list: its ``id`` names it while kept, and a
+    list not the kept one (another game's, a thread's) is written anew: the text is always the
+    list's."""
 
-    def __init__(self, bound: int) -> None:
-        self.bound = bound
-        self._kept: dict[int, tuple[list[PlayingCard], Any]] = {}
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self._by_game: dict[str, dict[int, tuple[list[PlayingCard], Any]]] = {}
+        self._before: dict[int, tuple[list[PlayingCard], Any]] = {}
+        self._now: dict[int, tuple[list[PlayingCard], Any]] = {}
 
-    def __call__(self, cards: list[PlayingCard]) -> Any:
-        kept = self._kept.get(id(cards))
-        if kept is not None and kept[0] is cards:
-            return kept[1]
-        encoded = _cards(cards)
-        if kept is None and len(self._kept) >= self.bound:
+    def start(self, game: str) -> None:
+        """A dump of the game ``game`` begins: its lists are read from its last dump's."""
+        by_game = self._by_game
+        self._before = by_game.pop(game, {})
+        self._now = {}
+        if len(by_game) >= self.games:
             try:
-                del self._kept[next(iter(self._kept))]
+                del by_game[next(iter(by_game))]
             except (KeyError, RuntimeError, StopIteration):
                 pass  # another thread (a test's inline worker) evicted it meanwhile
-        self._kept[id(cards)] = (cards, encoded)
-        return encoded
+        by_game[game] = self._now
+
+    def __call__(self, cards: list[PlayingCard]) -> Any:
+        kept = self._before.get(id(cards))
+        if kept is None or kept[0] is not cards:
+            kept = (cards, _cards(cards))
+        self._now[id(cards)] = kept
+        return kept[1]
 
 
-# Card lists kept per state class that shares them: a busy bot's Macarena tables hold ~16 live
-# lists each (a stock, hands, pozos, collections); superseded ones wait to be dropped.
-CARD_LISTS_KEPT = 8192
+# Games whose card lists are kept per state class that shares them (a Macarena table holds ~16
+# lists, ~4 KB of JSON): room for a busy bot's Macarena tables.
+CARD_LIST_GAMES = 512
 
 
 class StateWriter:
@@ -165,7 +176,7 @@ class StateWriter:
         # a state class whose card lists are never changed in place once made
         # (``card_lists_shared``): each list's JSON written once (``KeptCards``)
         self.kept_cards = (
-            KeptCards(CARD_LISTS_KEPT) if getattr(cls, "card_lists_shared", False) else None
+            KeptCards(CARD_LIST_GAMES) if getattr(cls, "card_lists_shared", False) else None
         )
         encoders = {n: encoder(f.annotation, self.kept_cards) for n, f in stored.items()}
         self.encoded = tuple((n, e) for n, e in encoders.items() if e is not None)
@@ -178,6 +189,8 @@ class StateWriter:
 
     def fields(self, state: Any) -> dict[str, Any]:
         """The state's stored fields, as orjson writes them (pydantic's text)."""
+        if self.kept_cards is not None:
+            self.kept_cards.start(state.seed)
         out = dict(zip(self.names, self.read(state), strict=True))  # (plain ones as they are)
         for name, encode in self.encoded:
             out[name] = encode(out[name])

@@ -65,11 +65,10 @@ def test_macarena_states_keep_their_card_lists_once_dumped():
     """Macarena's card lists' JSON is kept by the list (``KeptCards``): right while no list is
     changed in place once its state is dumped. Every state of random games, dumped as it comes
     (lists kept along the way), still dumps by pydantic to that very text at the game's end;
-    and the kept lists were met again (the writer's cache was used)."""
+    and the game's last dump's lists are the ones kept for it."""
     game = import_module("games.macarena").GAME
     kept = writer(type(game.new(_seats("macarena"), "kept"))).kept_cards
     assert kept is not None
-    kept._kept.clear()
     for number in range(3):
         first = game.new(_seats("macarena"), f"kept-{number}")
         dumped = [
@@ -79,20 +78,34 @@ def test_macarena_states_keep_their_card_lists_once_dumped():
         assert len(dumped) > 100
         for state, text in dumped:
             assert state.model_dump_json() == text
-    state = dumped[-1][0]
-    lists = [*state.hands.values(), *state.pozos, *state.collections.values(), state.stock]
-    assert all(kept._kept.get(id(cards), (None,))[0] is cards for cards in lists)
-    assert kept(state.stock) is kept._kept[id(state.stock)][1]  # a kept list: its text again
+        state = dumped[-1][0]
+        lists = [*state.hands.values(), *state.pozos, *state.collections.values(), state.stock]
+        if state.hand_result is not None:
+            lists += [r.collection for r in state.hand_result.seats.values()]
+        held = kept._by_game[state.seed]
+        assert set(held) == {id(c) for c in lists}  # the last dump's lists, no older one
+        assert all(held[id(cards)][0] is cards for cards in lists)
 
 
-def test_kept_card_lists_are_bounded_and_a_new_list_is_written_anew():
-
-    kept = KeptCards(3)
+def test_kept_card_lists_are_per_game_bounded_and_a_new_list_is_written_anew():
+    kept = KeptCards(2)
     decks = two_decks()
-    lists = [decks[i : i + 5] for i in range(6)]
-    for cards in lists:
-        assert orjson.dumps(kept(cards)) == orjson.dumps([c.model_dump() for c in cards])
-    assert len(kept._kept) == 3
-    same_cards = list(lists[-1])  # equal, another list: written and kept apart
-    assert orjson.dumps(kept(same_cards)) == orjson.dumps(kept(lists[-1]))
-    assert kept._kept[id(same_cards)][0] is same_cards
+    lists = [decks[i : i + 5] for i in range(4)]
+
+    def dump(game, cards_lists):
+        kept.start(game)
+        return [orjson.dumps(kept(cards)) for cards in cards_lists]
+
+    expected = [orjson.dumps([c.model_dump() for c in cards]) for cards in lists]
+    assert dump("g1", lists[:2]) == expected[:2]
+    first = kept._by_game["g1"][id(lists[0])][1]
+    assert dump("g1", lists[:3]) == expected[:3]
+    assert kept._by_game["g1"][id(lists[0])][1] is first  # met again: its text kept
+    assert dump("g1", lists[2:]) == expected[2:]
+    assert set(kept._by_game["g1"]) == {id(lists[2]), id(lists[3])}  # the others let go
+    same_cards = list(lists[3])  # equal, another list: written apart
+    assert dump("g1", [same_cards]) == [expected[3]]
+    assert kept._by_game["g1"][id(same_cards)][0] is same_cards
+    dump("g2", lists[:1])
+    dump("g3", lists[:1])
+    assert list(kept._by_game) == ["g2", "g3"]  # two games at most, the oldest dropped
