@@ -62,41 +62,41 @@ def _simple_model(cls: type[BaseModel]) -> bool:
     )
 
 
-def encoder(tp: Any) -> Encode | None:
+def encoder(tp: Any, cards: Encode | None = None) -> Encode | None:
     """What turns a value of ``tp`` into what orjson writes as pydantic's JSON of it; ``None``:
-    the value as it is."""
+    the value as it is. ``cards``: what writes a list of cards (``_cards`` unless given)."""
     if _plain(tp):
         return None
     origin, args = get_origin(tp), get_args(tp)
     if tp is PlayingCard:
         return _card
     if origin is Annotated:
-        return encoder(args[0])
+        return encoder(args[0], cards)
     if origin is list and args and args[0] is PlayingCard:
-        return _cards
+        return cards or _cards
     if origin is list and len(args) == 1:
-        item = encoder(args[0])
+        item = encoder(args[0], cards)
         if item is not None:
             return lambda v: [item(x) for x in v]
     if origin is dict and len(args) == 2 and args[0] is str:
-        value = encoder(args[1])
+        value = encoder(args[1], cards)
         if value is not None:
             return lambda v: {k: value(x) for k, x in v.items()}
     if origin in (Union, types.UnionType) and type(None) in args and len(args) == 2:
-        inner = encoder(next(a for a in args if a is not type(None)))
+        inner = encoder(next(a for a in args if a is not type(None)), cards)
         if inner is not None:
             return lambda v: None if v is None else inner(v)
     if isinstance(tp, type) and issubclass(tp, BaseModel) and _simple_model(tp):
-        return model_encoder(tp)
+        return model_encoder(tp, cards)
     adapter: TypeAdapter[Any] = TypeAdapter(tp)  # pydantic's own text of this field
     return lambda v: _Fragment(adapter.dump_json(v))
 
 
-def model_encoder(cls: type[BaseModel]) -> Encode:
+def model_encoder(cls: type[BaseModel], cards: Encode | None = None) -> Encode:
     """A model of ``cls`` as the dict of its fields in order (each encoded): its own
     ``__dict__`` when that holds them in that order, as they are (a model validated, or built
     by ``trusted``/``replace`` in that order)."""
-    fields = [(n, encoder(f.annotation)) for n, f in cls.model_fields.items()]
+    fields = [(n, encoder(f.annotation, cards)) for n, f in cls.model_fields.items()]
     names = tuple(n for n, _ in fields)
     if all(e is None for _, e in fields):
 
@@ -124,6 +124,47 @@ def _cards(cards: list[PlayingCard], _known: Any = CARD_JSON.get) -> Any:
     return _Fragment(b"[" + b",".join(parts) + b"]")
 
 
+class KeptCards:
+    """The JSON of a game's card lists kept by the list (the very object), for a state class
+    whose card lists are copy-on-write (``card_lists_shared``): a list of a state is shared,
+    never changed in place, by the states after it, so its JSON does not change while it lives;
+    a move replaces one to three of Macarena's sixteen. Per game (its seed): the lists of its
+    last dump only, so a superseded list is not held; at most ``games`` games, the one dumped
+    longest ago dropped first. Each entry holds its list: its ``id`` names it while kept, and a
+    list not the kept one (another game's, a thread's) is written anew: the text is always the
+    list's."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self._by_game: dict[str, dict[int, tuple[list[PlayingCard], Any]]] = {}
+        self._before: dict[int, tuple[list[PlayingCard], Any]] = {}
+        self._now: dict[int, tuple[list[PlayingCard], Any]] = {}
+
+    def start(self, game: str) -> None:
+        """A dump of the game ``game`` begins: its lists are read from its last dump's."""
+        by_game = self._by_game
+        self._before = by_game.pop(game, {})
+        self._now = {}
+        if len(by_game) >= self.games:
+            try:
+                del by_game[next(iter(by_game))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass  # another thread (a test's inline worker) evicted it meanwhile
+        by_game[game] = self._now
+
+    def __call__(self, cards: list[PlayingCard]) -> Any:
+        kept = self._before.get(id(cards))
+        if kept is None or kept[0] is not cards:
+            kept = (cards, _cards(cards))
+        self._now[id(cards)] = kept
+        return kept[1]
+
+
+# Games whose card lists are kept per state class that shares them (a Macarena table holds ~16
+# lists, ~4 KB of JSON): room for a busy bot's Macarena tables.
+CARD_LIST_GAMES = 512
+
+
 class StateWriter:
     """Writes the stored fields of one state class: those of its stored model (the state's
     class, or its ``stored_model``), in order, read from the state by name."""
@@ -132,7 +173,12 @@ class StateWriter:
         model: type[BaseModel] = getattr(cls, "stored_model", cls)
         stored = {n: f for n, f in model.model_fields.items() if not f.exclude}
         self.names = tuple(stored)
-        encoders = {n: encoder(f.annotation) for n, f in stored.items()}
+        # a state class whose card lists are never changed in place once made
+        # (``card_lists_shared``): each list's JSON written once (``KeptCards``)
+        self.kept_cards = (
+            KeptCards(CARD_LIST_GAMES) if getattr(cls, "card_lists_shared", False) else None
+        )
+        encoders = {n: encoder(f.annotation, self.kept_cards) for n, f in stored.items()}
         self.encoded = tuple((n, e) for n, e in encoders.items() if e is not None)
         self.read = attrgetter(*self.names)
         # where the state asks for it (``dump_by_orjson``: where that measured faster than
@@ -143,6 +189,8 @@ class StateWriter:
 
     def fields(self, state: Any) -> dict[str, Any]:
         """The state's stored fields, as orjson writes them (pydantic's text)."""
+        if self.kept_cards is not None:
+            self.kept_cards.start(state.seed)
         out = dict(zip(self.names, self.read(state), strict=True))  # (plain ones as they are)
         for name, encode in self.encoded:
             out[name] = encode(out[name])

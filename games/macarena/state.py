@@ -85,6 +85,9 @@ class MacarenaState(LoggedState):
     # Its ~100 cards are written by orjson (``games.core.statejson``): pydantic's serializer of
     # a nested model took ~0.2 us a card
     dump_by_orjson: ClassVar[bool] = True
+    # Its card lists are copy-on-write (``rules.copy_state``): a list is replaced, never changed
+    # in place, so its stored JSON is written once (``games.core.statejson.KeptCards``)
+    card_lists_shared: ClassVar[bool] = True
     options: Options = Field(default_factory=Options)
     hand_number: int = 1
     starter: int  # index in seats of this hand's first player

@@ -45,7 +45,7 @@ from games.chupate2.actions import ChooseColour, Chupate2Action, Play, SwapWith
 from games.chupate2.cards import COLOUR_OF, COLOURS, WILD, is_wild
 from games.chupate2.state import RoundResult
 from games.chupate2.view import Chupate2Outcome, Chupate2View
-from games.core import Action, Event, IllegalAction, Outcome
+from games.core import Action, Event, Game, IllegalAction, Outcome
 from games.core.errors import BAD_ACTION
 
 COLOUR_STYLE = {
@@ -71,6 +71,7 @@ PACKED_BUTTONS = 10  # card choices shown as buttons when a row per colour does 
 PLACEHOLDER = 150
 RESULTS_SHOWN = 3  # rounds of a points game listed in the public embed
 SINGLE_ROUND = "single_round"  # event param the presenter adds: a one-round game's round_won
+SINGLE_ROUND_COPIES = 4096  # the marked copies kept (one a table's latest round_won)
 PICK_OP = "w."  # draft op: a wild card was picked (``w.Wa``)
 COLOUR_OP = "c."  # draft op: its colour (``c.Wa.r``)
 CANCEL_OP = "x"
@@ -103,6 +104,11 @@ def _wild_cards(legal: Sequence[Action]) -> list[str]:
 
 class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
     colour = discord.Colour.from_rgb(214, 40, 40)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        # logged round_won event -> (it, its copy marked single-round): ``last_events``
+        self._single_round_copies: dict[int, tuple[Event, Event]] = {}
 
     # ----- actions --------------------------------------------------------------------------
     def hand_image_extras(self, view: Chupate2View, legal: list[Chupate2Action]) -> dict[str, Any]:
@@ -369,12 +375,20 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         events = super().last_events(view)
         if view.target is not None:
             return events
-        return [
-            e.model_copy(update={"params": {**e.params, SINGLE_ROUND: True}})
-            if e.code == "round_won"
-            else e
-            for e in events
-        ]
+        return [self._single_round(e) if e.code == "round_won" else e for e in events]
+
+    def _single_round(self, won: Event) -> Event:
+        """A one-round game's ``round_won`` marked so, one copy per logged event: every view
+        gets the same object, so its text is written once (``event_texts``)."""
+        copies = self._single_round_copies
+        kept = copies.get(id(won))
+        if kept is not None and kept[0] is won:  # (the entry holds the event: its id is its)
+            return kept[1]
+        marked = won.model_copy(update={"params": {**won.params, SINGLE_ROUND: True}})
+        if kept is None and len(copies) >= SINGLE_ROUND_COPIES:
+            del copies[next(iter(copies))]  # the oldest
+        copies[id(won)] = (won, marked)
+        return marked
 
     def status_lines(self, view: Chupate2View, names: SeatNames, tr: Translator) -> list[str]:
         lines = [

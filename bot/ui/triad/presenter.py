@@ -160,36 +160,47 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
     # ----- text -----------------------------------------------------------------------------
     def last_events(self, view: TriadView) -> list[Event]:
         """The view has no event log: the last placement and its flips come from
-        ``last_move``, a pending payout pick from ``pick`` (both survive restarts). The same
-        move's events are the same objects at every view of it (kept by what they say), so
-        their texts are written once (``event_texts`` keeps a text by its event)."""
-        lm, pick = view.last_move, view.pick
-        key = (
-            None
-            if lm is None
-            else (lm.seat, lm.cell, lm.card, *lm.same, -1, *lm.plus, -1, *lm.basic, -1)
-            + (*lm.combo, lm.same_wall),
-            None
-            if pick is None
-            else (
-                pick.winner,
-                pick.loser,
-                pick.remaining,
-                view.scores[pick.winner],
-                view.scores[pick.loser],
-            ),
-        )
-        kept = self._move_events.get(key)
-        if kept is None:
-            kept = self._move_events[key] = _move_events(view)
-            if len(self._move_events) > MOVE_EVENTS_KEPT:
-                del self._move_events[next(iter(self._move_events))]  # the oldest
-        return kept
-
-    def __init__(self, game: Any) -> None:
-        super().__init__(game)
-        # (what the last move and a pending pick say) -> their events, for ``last_events``
-        self._move_events: dict[tuple[Any, ...], list[Event]] = {}
+        ``last_move``, a pending payout pick from ``pick`` (both survive restarts)."""
+        events: list[Event] = []
+        lm = view.last_move
+        if lm is not None:
+            events.append(
+                Event(code="played", seat=lm.seat, params={"card": lm.card, "cell": lm.cell})
+            )
+            for code, cells in (
+                ("same_wall" if lm.same_wall else "same", lm.same),
+                ("plus", lm.plus),
+                ("flipped", lm.basic),
+                ("combo", lm.combo),
+            ):
+                if cells:
+                    events.append(
+                        Event(
+                            code=code,
+                            seat=lm.seat,
+                            params={"cells": list(cells), "count": len(cells)},
+                        )
+                    )
+        pick = view.pick
+        if pick is not None:
+            events.append(
+                Event(
+                    code="game_won",
+                    seat=pick.winner,
+                    params={
+                        "winner_score": view.scores[pick.winner],
+                        "loser_score": view.scores[pick.loser],
+                    },
+                )
+            )
+            events.append(
+                Event(
+                    code="pick_required",
+                    seat=pick.winner,
+                    params={"count": pick.remaining, "target": pick.loser},
+                )
+            )
+        return events
 
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
         key = f"triad.event.{event.code}"
@@ -283,49 +294,3 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
-
-
-# The events of a busy bot's latest Triple Triad moves (a few hundred bytes each).
-MOVE_EVENTS_KEPT = 4096
-
-
-def _move_events(view: TriadView) -> list[Event]:
-    """The events of ``view``'s last placement and pending pick."""
-    events: list[Event] = []
-    lm = view.last_move
-    if lm is not None:
-        events.append(Event(code="played", seat=lm.seat, params={"card": lm.card, "cell": lm.cell}))
-        for code, cells in (
-            ("same_wall" if lm.same_wall else "same", lm.same),
-            ("plus", lm.plus),
-            ("flipped", lm.basic),
-            ("combo", lm.combo),
-        ):
-            if cells:
-                events.append(
-                    Event(
-                        code=code,
-                        seat=lm.seat,
-                        params={"cells": list(cells), "count": len(cells)},
-                    )
-                )
-    pick = view.pick
-    if pick is not None:
-        events.append(
-            Event(
-                code="game_won",
-                seat=pick.winner,
-                params={
-                    "winner_score": view.scores[pick.winner],
-                    "loser_score": view.scores[pick.loser],
-                },
-            )
-        )
-        events.append(
-            Event(
-                code="pick_required",
-                seat=pick.winner,
-                params={"count": pick.remaining, "target": pick.loser},
-            )
-        )
-    return events
