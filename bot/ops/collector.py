@@ -83,6 +83,13 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   (``bench/load.py --tables 300 --window 330``) the bot's RSS grew 11.4 -> 9.7 KB per move,
   10.4 -> 4.6 over its last two minutes, where it had levelled off (340 against 262 MB at
   the end; fewer moves in the second run, on a busier machine).
+- Frozen garbage is not what grows the RSS (session 23, ``bench/memory_census.py
+  --thaw-probe`` at 300 busy tables after a 90-s window, load ~9): one collection of every
+  object, frozen ones included, freed 22,000-30,000 objects and gave back no RSS (Python's
+  arenas stay while any block in them lives); glibc's heaps held 5-11 MB free
+  (``mallinfo2``) and ``malloc_trim(0)`` gave back under 1 MB, so neither an earlier thaw nor
+  ``MALLOC_ARENA_MAX``/trimming is set. What grew was held on purpose: bounded caches filling
+  (images, rendered texts, event texts, log dumps) and token hooks (``bench/memory_census.py``).
 """
 
 from __future__ import annotations

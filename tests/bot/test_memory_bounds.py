@@ -51,7 +51,7 @@ async def test_the_image_cache_keeps_at_most_its_bytes_the_oldest_dropped_first(
 
 
 def test_the_image_cache_holds_at_most_16_mb():
-    # 64 MB held ~60 MB of RSS at 1,000 busy tables for 1.7 % of the images (issue 29)
+    # 64 MB filled at 1,000 busy tables for ~1.5 % of the images drawn again (issue 29)
     assert Renderer().cache_bytes == CACHE_BYTES <= 16 * 1024 * 1024
 
 
