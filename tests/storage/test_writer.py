@@ -18,6 +18,7 @@ from storage import (
     open_database,
 )
 from storage.sql import INTEGRITY_ERRORS
+from storage.sqlite import CHECKPOINT_PAGES
 
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
 
@@ -413,4 +414,17 @@ async def test_a_lone_statement_is_its_own_transaction(db_target):
         assert sum(s.startswith("BEGIN") for s in statements) == 2  # the blocker's, the pair's
     rows = await db.fetchall("SELECT name FROM players ORDER BY user_id")
     assert [r[0] for r in rows] == ["R", "R"]
+    await db.close()
+
+
+async def test_the_sqlite_writer_checkpoints_every_ten_thousand_pages(tmp_path):
+    """Issue 29: the writer's automatic checkpoint every 10,000 pages of log, not SQLite's
+    1,000: a page written many times between two checkpoints is copied once
+    (bench/writer_contention.py: a fifth fewer bytes written, half the bytes read per move)."""
+    db = await open_database(tmp_path / "c.db")
+    pages = await db._writer.submit(
+        lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0],
+        transactional=False,
+    )
+    assert pages == CHECKPOINT_PAGES == 10_000
     await db.close()
