@@ -80,9 +80,16 @@ async def _draft_step_us(rounds: int, calls: int) -> float:
 
 
 def _as_of_us(rounds: int, calls: int) -> float:
+    from bot.service.notify import as_of
+
+    table = _macarena_table(meta={"timeouts": {"1": 0}}, message_id="55")
+    return _best(rounds, calls, lambda n: as_of(table)())
+
+
+def _macarena_table(**fields: Any) -> Any:
+    """A playing Macarena table of three people at version 3 (``fields``: the record's others)."""
     from bot.registry import load_games
     from bot.service.models import Table
-    from bot.service.notify import as_of
     from storage import TableRecord
 
     game = load_games()["macarena"]
@@ -97,12 +104,10 @@ def _as_of_us(rounds: int, calls: int) -> float:
         options={"turn_seconds": 60},
         seats=[{"id": s, "name": f"P{s}"} for s in ("1", "2", "3")],
         seed="s",
-        meta={"timeouts": {"1": 0}},
         version=3,
-        message_id="55",
+        **fields,
     )
-    table = Table(record=record, game=game, state=game.new(["1", "2", "3"], "s"))
-    return _best(rounds, calls, lambda n: as_of(table)())
+    return Table(record=record, game=game, state=game.new(["1", "2", "3"], "s"))
 
 
 def _forget_us(rounds: int, calls: int, tables: int) -> float:
@@ -214,27 +219,12 @@ def _take_us(rounds: int, calls: int, tables: int) -> float:
 
 
 async def _timer_restart_us(rounds: int, calls: int) -> float:
-    from bot.registry import load_games
     from bot.service.context import ServiceContext
-    from bot.service.models import ServiceConfig, Table
+    from bot.service.models import ServiceConfig
     from bot.service.timers import TurnTimers
-    from storage import TableRecord
 
-    game = load_games()["macarena"]
-    record = TableRecord(
-        id=1,
-        guild_id="g",
-        channel_id="c",
-        game="macarena",
-        status="playing",
-        host_id="1",
-        locale="es",
-        options={"turn_seconds": 60},
-        seats=[{"id": s, "name": f"P{s}"} for s in ("1", "2", "3")],
-        seed="s",
-        version=3,
-    )
-    table = Table(record=record, game=game, state=game.new(["1", "2", "3"], "s"))
+    table = _macarena_table()
+    game = table.game
     ctx = ServiceContext(
         repo=None,  # type: ignore[arg-type]
         games={"macarena": game},
