@@ -1,11 +1,16 @@
 """What a finished table leaves behind in the bot's memory: the real bot in this process against
-the fake Discord (``tests/e2e``'s harness) plays Amapatolli games of three people to their end,
-one after another, each in its own channel; after each game (its views out) the containers
-reachable from the bot are counted by path (``[]`` for a container's entries), and the report
-lists those that grew with the games played: per-table leftovers (entries of tables that are
-over), or caches still filling. Counts, not timings: the same on a loaded machine.
+the fake Discord (``tests/e2e``'s harness) plays games of three people to their end, one after
+another (``--game``: Amapatolli in its own channel each, or Macarena, Chúpate 2, Maquiavelo);
+after each game (its views out) the containers reachable from the bot are counted by path
+(``[]`` for a container's entries), and the report lists those that grew with the games
+played: per-table leftovers (entries of tables that are over), or caches still filling.
+``--closed-dms 1`` has the first player play from "Ver mi mano" (ephemeral hands), ``--cpus``
+seats computer players (Macarena), and ``--same-players`` seats the same people every game
+(per-person caches then stop growing: what grows is per table). Counts, not timings: the
+same on a loaded machine.
 
     .venv/bin/python bench/memory_leftovers.py --games 6
+    .venv/bin/python bench/memory_leftovers.py --game macarena --cpus 1 --closed-dms 1 --same-players
     .venv/bin/python bench/memory_leftovers.py --bot-root ../before-checkout
 
 Figures only; nothing is asserted.
@@ -23,12 +28,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAVES = (str, bytes, int, float, bool, type(None))
+GAMES = ("amapatolli", "macarena", "chupate2", "maquiavelo")
 
 
 def _parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=6, help="games played to their end (6)")
+    parser.add_argument("--game", choices=GAMES, default="amapatolli")
     parser.add_argument("--hand-size", type=int, default=3)
+    parser.add_argument("--cpus", type=int, default=0, help="computer seats (Macarena only)")
+    parser.add_argument(
+        "--closed-dms", type=int, default=0, help="players with DMs closed ('Ver mi mano')"
+    )
+    parser.add_argument(
+        "--same-players", action="store_true", help="the same three people at every table"
+    )
     parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
     parser.add_argument("--top", type=int, default=30)
     return parser.parse_args()
@@ -72,8 +86,32 @@ def census(root: Any, limit: int = 400_000) -> collections.Counter[str]:
     return sizes
 
 
+async def _start(fake: Any, args: argparse.Namespace, players: list[Any], seed: str, game: int):
+    """A table of ``args.game`` started by ``players`` on the fake, with its driver."""
+    if args.game == "amapatolli":
+        from tests.e2e import amapatolli_driver
+
+        channel = fake.add_channel(f"game-{game}")
+        return await amapatolli_driver.start_game(
+            fake, players, seed=seed, hand_size=args.hand_size, channel=channel
+        )
+    if args.game == "macarena":
+        from tests.e2e import macarena_driver
+
+        return await macarena_driver.start_game(
+            fake, players, seed=seed, options={}, cpus=args.cpus
+        )
+    if args.game == "chupate2":
+        from tests.e2e import chupate2_driver
+
+        options = {"hand_size": args.hand_size}
+        return await chupate2_driver.start_game(fake, players, seed=seed, options=options)
+    from tests.e2e import maquiavelo_driver
+
+    return await maquiavelo_driver.start_game(fake, players, seed=seed, hand_size=args.hand_size)
+
+
 async def run(args: argparse.Namespace) -> None:
-    from tests.e2e.amapatolli_driver import start_game
     from tests.e2e.conftest import Mesa
     from tests.fakediscord.server import FakeDiscord
 
@@ -86,19 +124,14 @@ async def run(args: argparse.Namespace) -> None:
         await mesa.start()
         try:
             for game in range(args.games):
-                players = [fake.user(f"p{game}{n}") for n in range(3)]
-                channel = fake.add_channel(f"game-{game}")
+                who = "p" if args.same_players else f"p{game}"
+                players = [fake.user(f"{who}{n}", dms_open=n >= args.closed_dms) for n in range(3)]
                 mesa.seed = f"leftovers-{game:04d}"  # the bot's next table's seed
-                table = await start_game(
-                    fake,
-                    players,
-                    seed=mesa.seed,
-                    hand_size=args.hand_size,
-                    channel=channel,
-                )
+                table = await _start(fake, args, players, mesa.seed, game)
                 while not table.oracle.finished:
                     await table.move()
                     moves += 1
+                await fake.settle()
                 await mesa.bot.listener.drain()
                 counts.append(census(mesa.bot))
                 print(f"game {game + 1} over ({moves} moves so far)", file=sys.stderr)
@@ -116,7 +149,9 @@ def _report(counts: list[collections.Counter[str]], moves: int, args: argparse.N
         reverse=True,
     )
     print(
-        f"tree {args.bot_root}: {len(counts)} games to their end ({moves} moves); containers"
+        f"tree {args.bot_root}: {len(counts)} games of {args.game} to their end ({moves} moves;"
+        f" {args.cpus} computer seats, {args.closed_dms} players with DMs closed,"
+        f" {'the same' if args.same_players else 'new'} players each game); containers"
         f" reachable from the bot that grew from the end of game 1 to the end of game"
         f" {len(counts)}, entries per game (a per-table leftover grows by the same each game):"
     )

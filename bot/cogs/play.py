@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar, cast
 
 import discord
@@ -172,9 +172,16 @@ class PlayCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ITEMS)
+        self.bot.listener.kit.ends.subscribe(self._forget_drafts)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*ITEMS)
+        self.bot.listener.kit.ends.unsubscribe(self._forget_drafts)
+
+    def _forget_drafts(self, table_id: int, seats: Sequence[str]) -> None:
+        """A table that is over keeps no draft (``bot/ui/table_ends.py``; by their keys)."""
+        for seat in seats:
+            self._drafts.pop((table_id, seat), None)
 
     def _answer_within(self) -> float:
         """Seconds a click may wait to be answered in place (settings, else ANSWER_WITHIN)."""

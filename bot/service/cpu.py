@@ -133,6 +133,10 @@ class ComputerTurns:
 
     def cancel(self, table_id: int) -> None:
         self._tasks.cancel(table_id)
+        self.forget(table_id)
+
+    def forget(self, table_id: int) -> None:
+        """A table that is over keeps no fair wait (issue 29: one entry per game ended)."""
         self._waited.pop(table_id, None)
 
     def tasks_running(self, table_id: int) -> bool:

@@ -277,6 +277,8 @@ class TableService:
         self.sharing.publish(table)
         if table.record.status != "playing" or table.state is None or not self._owns_it(table):
             self.timers.cancel(table.id)
+            if table.record.status in ("finished", "cancelled"):
+                self.cpu.forget(table.id)  # (its loop returns: the table is over)
             # Released once its last notification is out: a move whose presentation is still
             # running (an earlier version) may be the one calling here; the last poster will
             # call again after its own delivery.

@@ -27,6 +27,7 @@ from bot.ui import payload as sending
 from bot.ui import v2
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
+from bot.ui.tokens import token_only
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,10 @@ MARGIN = 60.0  # edit only while at least this much of the token's life is left
 class EphemeralView:
     """The one ephemeral view of a player at a table that we may still edit."""
 
-    interaction: discord.Interaction  # the latest interaction that answered on that message
+    # The latest interaction that answered on that message, its token only (``token_only``):
+    # not its click's gateway event (the clicked message's payload, the clicker: issue 29,
+    # ~9 KB a live hand), which nothing here reads.
+    interaction: discord.Interaction
     received: float  # clock time the interaction arrived (its token's life started)
     tr: Translator  # the player's language, as their client reported it
     message_id: int | None = None  # a follow-up's id; None: the interaction's own response
@@ -46,6 +50,7 @@ class EphemeralView:
     image: str | None = None  # digest of the image it shows
     pressed_at: int | None = None  # the version of the last "Ver mi mano" press it answered
     answer_id: int | None = None  # the interaction's own response's id (a press answered so)
+    clicked_id: int | None = None  # the message the interaction's component sat on
     done: bool = False  # shows the final view (or /stop turned it off): never edited again
     busy: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -57,8 +62,7 @@ class EphemeralView:
             return self.message_id
         if self.answer_id is not None:
             return self.answer_id
-        message = self.interaction.message
-        return message.id if message is not None else None
+        return self.clicked_id
 
     async def edit(self, payload: Payload) -> None:
         image = await finish(payload, shown=self.image)
@@ -116,8 +120,10 @@ class EphemeralViews:
         it answered a "Ver mi mano" press; ``answer_id``: the id of its own response, a new
         message, when it was answered with the view)."""
         old = self._views.get((table_id, seat))
-        view = EphemeralView(interaction, self.clock(), tr, message_id, version, image)
+        clicked = interaction.message
+        view = EphemeralView(token_only(interaction), self.clock(), tr, message_id, version, image)
         view.answer_id = answer_id
+        view.clicked_id = clicked.id if clicked is not None else None
         if pressed:
             view.pressed_at = version
         elif old is not None:  # a click on it: a press already answered there still counts
@@ -188,6 +194,12 @@ class EphemeralViews:
         (``build(tr)``), buttons off (``seats``: the table's)."""
         for _, view in self._take(table_id, seats):
             await self._last_edit(view, functools.partial(build, view.tr))
+
+    def forget(self, table_id: int, seats: Iterable[str]) -> None:
+        """``table_id`` is over and its last views are out (``bot/ui/table_ends.py``): any
+        view of it kept since (a click on a hand after the end) goes too."""
+        for seat in seats:
+            self._views.pop((table_id, seat), None)
 
     def _take(self, table_id: int, seats: Iterable[str]) -> list[tuple[str, EphemeralView]]:
         """The live views of the table's ``seats``, forgotten at once (their last edit

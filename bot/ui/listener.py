@@ -123,26 +123,33 @@ class DiscordTableListener:
             presenter = self.bot.presenter(table.game.key)
             return public_payload(table, presenter, self.bot.tables, tr)
 
-        self.public.show(table, build)
+        public = self.public.show(table, build)
         if by_timer and actor is not None:
             self.kit.spawn(self.private.timed_out_notice(table, actor))
         over = table.record.status != "playing" or (
             table.state is not None and table.game.is_over(table.state)
         )
+        private = []
         for seat in table.human_seats():
-            self.private.show_private(table, seat.id)
+            private.append(self.private.show_private(table, seat.id))
             if not over:
                 self.private.show_hand(table, seat.id)
-        self.mentions.show(table, over)
-        if over and table.state is not None:  # "Ver mi mano" answers show the end, buttons off
+        mention = self.mentions.show(table, over)
+        if not over:
+            return
+        last: list[asyncio.Task[None]] = []
+        if table.state is not None:  # "Ver mi mano" answers show the end, buttons off
             presenter = self.bot.presenter(table.game.key)
-            self.kit.spawn(
-                self.ephemerals.game_over(
-                    table.id,
-                    _seat_ids(table),
-                    lambda seat, tr: private_payload(table, presenter, seat, tr),
+            last.append(
+                self.kit.spawn(
+                    self.ephemerals.game_over(
+                        table.id,
+                        _seat_ids(table),
+                        lambda seat, tr: private_payload(table, presenter, seat, tr),
+                    )
                 )
             )
+        self._forget_once_shown(table, [public, *private, mention], last)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         """The public message shows the closing; every private view (DM hand, ephemeral hand)
@@ -158,17 +165,26 @@ class DiscordTableListener:
                 table, view_tr, view_tr(f"table.closed.{reason}"), view_tr("views.closed")
             )
 
-        self.kit.spawn(self.ephemerals.table_closed(table.id, _seat_ids(table), closing))
-        await self.private.close_table(table, closing)
-        self._forget(table)
+        last = self.kit.spawn(self.ephemerals.table_closed(table.id, _seat_ids(table), closing))
+        retiring = await self.private.close_table(table, closing)
+        self._forget_once_shown(table, retiring, [last])
 
-    def _forget(self, table: Table) -> None:
-        """Nothing will edit the table's views again: its tokens and clicks are dropped (the
-        DM hands' last edits, queued already, may still use theirs: dropped once done)."""
-        self.tokens.drop(("public", table.id))
-        self.kit.anywhere.forget(table.id)
-        for seat in _seat_ids(table):  # by their keys: not a walk of every table's clicks
-            self.kit.last_click.pop((table.id, seat), None)
+    def _forget_once_shown(
+        self, table: Table, slots: Sequence[Slot | None], last: list[asyncio.Task[None]]
+    ) -> None:
+        """The table is over (its game ended, or it closed): once its last views are out
+        (``slots``' workers and the ``last`` edits), every holder forgets it
+        (``bot/ui/table_ends.py``): nothing of a finished game stays in memory (issue 29).
+        Its players' other views (their live hands, a click being answered) are waited for
+        too: an edit after the forgetting would keep an entry again."""
+        seats = _seat_ids(table)
+        slots = [*slots, *self.kit.table_slots(table.id, seats)]
+
+        async def forget() -> None:
+            await self.kit.settled(slots, last)
+            self.kit.ends.over(table.id, seats)
+
+        self.kit.spawn(forget())
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         tr = translator(table.record.locale)

@@ -7,7 +7,7 @@ their live "Ver mi mano" hand is not named (``TurnMentions._watching``)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import discord
@@ -68,9 +68,18 @@ class TurnMentions:
             and self.k.ephemerals.live(table_id, seat) is not None
         )
 
-    def show(self, table: Table, over: bool) -> None:
+    def __post_init__(self) -> None:
+        self.k.ends.subscribe(self.forget)
+
+    def forget(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over (``bot/ui/table_ends.py``): no mention of it is kept."""
+        slot = self._slots.get(table_id)
+        if slot is not None and slot.idle():
+            del self._slots[table_id]
+
+    def show(self, table: Table, over: bool) -> Slot | None:
         """Keep the table's one turn mention naming the players to act no DM tells (none once
-        ``over``)."""
+        ``over``); its slot, when its worker has something to do."""
         slot = self._slots.get(table.id)
         if slot is None:
             slot = self._slots[table.id] = Slot(kind="mention")  # its first change restores
@@ -80,10 +89,11 @@ class TurnMentions:
             # trace for most moves).
             if over:
                 self._slots.pop(table.id, None)
-            return
+            return None
         self.k.kick(slot, lambda: self._present_mention(table, slot, over))
         if over:
             self._slots.pop(table.id, None)  # its worker deletes the last mention
+        return slot
 
     def _may_name(self, table: Table, over: bool) -> bool:
         """Whether a seat to act may be named: a person not watching whom ``named`` may name

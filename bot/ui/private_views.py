@@ -52,6 +52,16 @@ class PrivateViews:
     def release_private(self, table_id: int, seat: str) -> None:
         self._slots.release((table_id, seat))
         self._hands.release((table_id, seat))
+        held = self._slots.get((table_id, seat))
+        if (
+            held is not None
+            and held.message_id is None
+            and held.idle()
+            and self.k.bot.tables.registry.find(table_id) is None
+        ):
+            # A click on a view of a table that is over: the slot its hold made, which shows
+            # nothing, is not kept (the table was forgotten already: ``forget``).
+            self._slots.pop((table_id, seat))
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
@@ -60,15 +70,16 @@ class PrivateViews:
         self._slots.of((table.id, seat)).digest = None
         self.show_private(table, seat)
 
-    def show_private(self, table: Table, seat: str) -> None:
+    def show_private(self, table: Table, seat: str) -> Slot:
+        """``seat``'s DM hand shows ``table`` (its slot, returned)."""
         key = (table.id, seat)
         slot = self._slots.get(key)
         if slot is not None and self._left_as_is(table, seat, slot):
             # Its worker would leave it as it is: no task for it. The change is still its
             # latest, for a wait that ends (``WaitingHands._show``) to show.
             slot.work = functools.partial(self._present_private, table, seat, slot)
-            return
-        self._slots.kick(key, functools.partial(self._present_private, table, seat))
+            return slot
+        return self._slots.kick(key, functools.partial(self._present_private, table, seat))
 
     def _left_as_is(self, table: Table, seat: str, slot: Slot) -> bool:
         """Whether this change leaves ``seat``'s DM hand as it is, known without a wait
@@ -548,9 +559,11 @@ class PrivateViews:
         text = translator(await self.k.bot.locale_of(seat))("notice.timed_out")
         await self.k.dm(table, seat, content=text)
 
-    async def close_table(self, table: Table, build: Callable[[Translator], Payload]) -> None:
+    async def close_table(self, table: Table, build: Callable[[Translator], Payload]) -> list[Slot]:
         """The table closed: every DM hand of it (stored ones too) shows ``build(tr)``, buttons
-        and turn notice gone; nothing edits them again."""
+        and turn notice gone; nothing edits them again. Their slots, returned (their workers
+        show it)."""
+        retiring = []
         stored = await self._restore_private_slots(table)
         # Its players' views, by their keys (issue 29: not a walk of every table's views); a
         # person's seat keeps their id when the computer takes it over.
@@ -560,6 +573,8 @@ class PrivateViews:
             slot = self._slots.pop((table.id, seat))
             if slot is not None:
                 self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, build))
+                retiring.append(slot)
+        return retiring
 
 
 def _not_needed_yet(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 
 import discord
 
@@ -44,6 +44,11 @@ class PublicTable:
         # Whether a seat acts from the table (its public message is their view that lets them
         # act: ``TurnMentions.named``); such a turn is never held by coalescing.
         self._acts_from_table = acts_from_table
+        kit.ends.subscribe(self.forget)
+
+    def forget(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over and its last word is out (``bot/ui/table_ends.py``)."""
+        self._carriers.pop(table_id, None)
 
     def show(self, table: Table, build: Callable[[], Payload], final: bool = False) -> Slot | None:
         slot = self._slots.of(table.id)
@@ -443,14 +448,17 @@ class PublicTable:
         payload.image = None
         payload.keep_image = True
         channel = self.k.bot.get_partial_messageable(int(finished.record.channel_id))
-        slot = self._slots.of(finished.id)
+        # After any edit of that message under way; no slot is made for it (the table was
+        # forgotten at its end: ``forget``).
+        slot = self._slots.get(finished.id)
         metrics.count("why.public_rematch_off")
         try:
-            async with slot.busy:  # after any edit of that message under way
+            async with slot.busy if slot is not None else contextlib.nullcontext():
                 if finished.interaction_only:  # its rematch press's token, or nothing
                     await self.k.edit_through_token(
                         ("public", finished.id), int(message_id), payload, "edit"
                     )
+                    self.k.tokens.drop(("public", finished.id))  # its last use
                     return
                 message = channel.get_partial_message(int(message_id))
                 await timed_rest(message.edit(**payload.edit_kwargs()), "edit", self.k.pacer)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from storage import PresentedRepo, Shown, StorageUnavailable
@@ -189,6 +189,15 @@ class ShownStore:
             rows = {} if repo is None else await repo.of_table(table_id)
             self._loaded[table_id] = rows
         return rows
+
+    def forget(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over and its last views are out (``bot/ui/table_ends.py``): what
+        this process knows of its rows goes (by their keys: not a walk of every table's). Rows
+        still queued are written all the same; a retry of its last word (``retry_later``) is
+        kept: the result is always shown, and that showing ends the table again."""
+        self._loaded.pop(table_id, None)
+        for slot in (PUBLIC, MENTION, *seats):
+            self._restored.discard((table_id, slot))
 
     # ----- a public edit given up on (retries exhausted) is tried again later ---------------
     def retry_later(self, table_id: int, again: Callable[[], None]) -> None:

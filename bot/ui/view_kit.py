@@ -13,7 +13,7 @@ import asyncio
 import enum
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -39,6 +39,7 @@ from bot.ui.pacer import priority as pace_at
 from bot.ui.play_from import PlayPlaces
 from bot.ui.presenter import GamePresenter
 from bot.ui.shown import ShownStore
+from bot.ui.table_ends import TableEnds
 from bot.ui.tokens import Hook, Tokens
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,10 @@ DMS_CLOSED = 50007
 NO_MUTUAL_GUILD = 50278
 # Seconds since a player's last click at a table after which their turn gets a notice DM.
 NOTICE_AFTER = 60.0
+# A table that is over is forgotten once its views are out (``ViewKit.settled``): a view held
+# by a click is looked at again every SETTLE_POLL s, and forgotten anyway after SETTLE_SECONDS.
+SETTLE_POLL = 0.05
+SETTLE_SECONDS = 30.0
 T = TypeVar("T")
 K = TypeVar("K")  # what a kind of view is keyed by: a table id, (table id, seat)
 
@@ -149,6 +154,7 @@ class SlotSet(Generic[K]):
         self._kit = kit
         self._kind = kind  # the slots' name in the per-stage trace: public, dm, hand
         self._slots: dict[K, Slot] = {}
+        kit.slot_sets.append(self)  # a table that is over: its slots go (``ViewKit``)
 
     def __iter__(self) -> Iterator[K]:
         return iter(self._slots)
@@ -272,6 +278,8 @@ class ViewKit:
         self.pacer = pacer
         self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
         self._tasks: set[asyncio.Task[None]] = set()
+        # Every kind of view's slots, keyed by table id or (table id, seat) (``SlotSet``).
+        self.slot_sets: list[SlotSet[Any]] = []
         self.ephemerals = EphemeralViews()  # each player's "Ver mi mano" answer, still editable
         # The freshest interaction token of each public message ("public", table) and DM hand
         # ("dm", table, seat): edits through it skip the bot token's budget (bot/ui/tokens.py).
@@ -306,6 +314,47 @@ class ViewKit:
         self.anywhere = InteractionOnlyTables(self)
         # Show a table again (public message and private views): set by the listener.
         self.represent: Callable[[Table], Awaitable[None]] = _nothing
+        # Whoever keeps entries by table forgets a table once it is over (bot/ui/table_ends.py).
+        self.ends = TableEnds()
+        self.ends.subscribe(self._forget_table)
+        self.ends.subscribe(self.shown.forget)
+        self.ends.subscribe(self.ephemerals.forget)
+
+    def table_slots(self, table_id: int, seats: Sequence[str]) -> list[Slot]:
+        """The slots of ``table_id``'s views (of every kind, by their keys)."""
+        keys = [table_id, *((table_id, seat) for seat in seats)]
+        found = (slots.get(key) for slots in self.slot_sets for key in keys)
+        return [slot for slot in found if slot is not None]
+
+    def _forget_table(self, table_id: int, seats: Sequence[str]) -> None:
+        """A table that is over: its idle slots, clicks, tokens, message age and pause (by
+        their keys; a slot a late click holds goes at its release: ``PrivateViews``)."""
+        for slots in self.slot_sets:
+            for key in (table_id, *((table_id, seat) for seat in seats)):
+                slot = slots.get(key)
+                if slot is not None and slot.idle():
+                    slots.pop(key)
+        self.tokens.drop(("public", table_id))
+        for seat in seats:
+            self.last_click.pop((table_id, seat), None)
+            self.tokens.drop(("dm", table_id, seat))
+        self.ages.ended(table_id)
+        self.anywhere.forget(table_id)
+
+    async def settled(
+        self, slots: Iterable[Slot | None], tasks: Iterable[asyncio.Task[Any]]
+    ) -> None:
+        """Wait until ``slots`` have shown everything asked of them (none waits, is being
+        shown, or is held by a click being answered) and ``tasks`` are done: a table's last
+        views, before it is forgotten (an entry put back by a last edit would stay)."""
+        await asyncio.gather(*tasks, return_exceptions=True)
+        deadline = self.clock() + SETTLE_SECONDS
+        for slot in slots:
+            while slot is not None and not slot.idle() and self.clock() < deadline:
+                if slot.task is not None and not slot.task.done():
+                    await self.shown_done(slot)
+                else:  # held by a click being answered (within Discord's 3 s): its release
+                    await asyncio.sleep(SETTLE_POLL)  # starts the worker
 
     async def drain_tasks(self) -> None:
         self._draining += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot import metrics
@@ -42,6 +42,7 @@ class WaitingHands:
         # When each hand was last shown anew (kit's clock): the gaps ``shown`` observes
         self._shown_at: dict[tuple[str, int, str], float] = {}
         self._unheld = 0  # drains under way (``unheld``): nothing is held back
+        kit.ends.subscribe(self.forget_table)
 
     def held_back(
         self, kind: str, table_id: int, seat: str, slot: Slot, waiting: bool, finished: bool
@@ -116,6 +117,11 @@ class WaitingHands:
             yield
         finally:
             self._unheld -= 1
+
+    def forget_table(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over (``bot/ui/table_ends.py``): none of its hands is followed."""
+        for seat in seats:
+            self.forget(table_id, seat)
 
     def forget(self, table_id: int, seat: str) -> None:
         """``seat``'s hands at ``table_id`` are no longer followed (its keys, looked up: not a

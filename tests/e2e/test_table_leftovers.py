@@ -1,0 +1,116 @@
+"""Nothing of a table that is over stays in the bot's memory (issue 29: at 1,000 busy tables 4
+games end a second; ``bench/memory_leftovers.py`` counts what each leaves). The real bot on
+the fake Discord plays a game to its end (or has a table closed) and then every container of
+ours reachable from its listener, table service and cogs is searched for an entry keyed by
+that table (its id, or a tuple that starts with it or names it second: ``(table, seat)``,
+``("public", table)``, ``("dm", table, seat)``) or holding the table itself. Counts, not
+timings."""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+from bot.service import Table
+from tests.e2e.amapatolli_driver import start_game
+from tests.e2e.chupate2_driver import start_game as start_chupate2
+from tests.e2e.driver_kit import draft_buttons
+from tests.e2e.test_amapatolli_abuse import ephemeral_answer
+from tests.e2e.test_chupate2_e2e import WILD_SEED
+
+SEED = "e2e-0063"  # 12 moves
+OURS = ("bot.", "storage.", "games.")
+
+
+def _names(key: Any, table_id: int) -> bool:
+    if type(key) is int:
+        return key == table_id
+    if isinstance(key, str):
+        return key == str(table_id)
+    return isinstance(key, tuple) and any(
+        type(part) is int and part == table_id for part in key[:2]
+    )
+
+
+def leftovers(bot: Any, table_id: int) -> list[str]:
+    """Where the bot still keeps something of ``table_id`` (paths from its listener, service
+    and cogs; only our own objects and plain containers are walked, not discord.py's)."""
+    roots = [("listener", bot.listener), ("tables", bot.tables)]
+    roots += [(f"cog {name}", cog) for name, cog in bot.cogs.items()]
+    found = []
+    seen = {id(bot)}
+    todo = collections.deque(roots)
+    while todo:
+        where, o = todo.popleft()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        if isinstance(o, Table) and o.id == table_id:
+            found.append(where)
+            continue
+        if isinstance(o, dict):
+            found += [f"{where}[{k!r}]" for k in o if _names(k, table_id)]
+            todo.extend((f"{where}[{k!r}]", v) for k, v in o.items())
+        elif isinstance(o, (set, frozenset)):
+            found += [f"{where}{{{k!r}}}" for k in o if _names(k, table_id)]
+        elif isinstance(o, (list, tuple, collections.deque)):
+            todo.extend((f"{where}[]", v) for v in o)
+        elif type(o).__module__.startswith(OURS):
+            attributes = getattr(o, "__dict__", {})
+            slots = [s for k in type(o).__mro__ for s in getattr(k, "__slots__", ())]
+            for name in slots:
+                if name not in attributes and hasattr(o, name):
+                    todo.append((f"{where}.{name}", getattr(o, name)))
+            todo.extend((f"{where}.{name}", v) for name, v in attributes.items())
+    return found
+
+
+async def _all_shown(fake, bot) -> None:
+    """Every interaction answered, every view shown, and what they show written (the
+    write-behind's queue is no holder: it empties every ``FLUSH_SECONDS``)."""
+    await fake.settle()
+    await bot.listener.drain()
+    await bot.listener.shown.flush()
+
+
+async def test_a_finished_game_leaves_nothing_of_it_in_memory(fake_discord, mesa):
+    """Bob plays from "Ver mi mano" (his DMs are closed): his ephemeral hands, the table's
+    tokens, the players' clicks, what the messages showed: all gone once the end is shown;
+    an old button of the game is still answered "the game finished", and keeps nothing."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice, bob, carol = fake.user("alice"), fake.user("bob", dms_open=False), fake.user("carol")
+    table = await start_game(fake, [alice, bob, carol], seed=SEED)
+    version = table.version()
+    await table.move()
+    assert leftovers(mesa.bot, table.table_id)  # (the search finds a table being played)
+    await table.play_to_the_end()
+    await _all_shown(fake, mesa.bot)
+    assert leftovers(mesa.bot, table.table_id) == []
+
+    old = await ephemeral_answer(
+        alice, await alice.forge_click(alice.dms()[-1], f"t:{table.table_id}:{version}:draw")
+    )
+    assert f"La partida de la mesa #{table.table_id} ya terminó" in old.text
+    await _all_shown(fake, mesa.bot)
+    assert leftovers(mesa.bot, table.table_id) == []
+    assert fake.violations == []
+
+
+async def test_a_closed_table_leaves_nothing_of_it_in_memory(fake_discord, mesa):
+    """A move being built over two clicks (a wild's colour picker: the play cog's draft) when
+    the host stops the table: the draft goes with the rest."""
+    fake = fake_discord
+    mesa.seed = WILD_SEED
+    alice, bob = fake.user("alice"), fake.user("bob")
+    table = await start_chupate2(fake, [alice, bob], seed=WILD_SEED, options={})
+    dm = await table.private_view(alice, 0)
+    await (
+        await alice.click(dm, custom_id=draft_buttons(dm, table.table_id)["w.Wc"][1])
+    ).acknowledged()
+    await fake.wait_until(lambda: "x" in draft_buttons(dm, table.table_id), what="the picker")
+    assert any("_drafts" in where for where in leftovers(mesa.bot, table.table_id))
+    await (await alice.slash("stop")).response()
+    await _all_shown(fake, mesa.bot)
+    assert leftovers(mesa.bot, table.table_id) == []
+    assert fake.violations == []
