@@ -149,7 +149,8 @@ class DiscordTableListener:
                     )
                 )
             )
-        self._forget_once_shown(table, [public, *private, mention], last)
+        if table.record.status != "lobby":  # (over: its game ended, or it was closed)
+            self._forget_once_shown(table, [public, *private, mention], last)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         """The public message shows the closing; every private view (DM hand, ephemeral hand)

@@ -1,7 +1,7 @@
 """Nothing of a table that is over stays in the bot's memory (issue 29: at 1,000 busy tables 4
 games end a second; ``bench/memory_leftovers.py`` counts what each leaves). The real bot on
 the fake Discord plays a game to its end (or has a table closed) and then every container of
-ours reachable from its listener, table service and cogs is searched for an entry keyed by
+ours reachable from its listeners, table service and cogs is searched for an entry keyed by
 that table (its id, or a tuple that starts with it or names it second: ``(table, seat)``,
 ``("public", table)``, ``("dm", table, seat)``) or holding the table itself. Counts, not
 timings."""
@@ -33,9 +33,11 @@ def _names(key: Any, table_id: int) -> bool:
 
 
 def leftovers(bot: Any, table_id: int) -> list[str]:
-    """Where the bot still keeps something of ``table_id`` (paths from its listener, service
-    and cogs; only our own objects and plain containers are walked, not discord.py's)."""
+    """Where the bot still keeps something of ``table_id`` (paths from its listener, service,
+    spectators, threads and cogs; only our own objects and plain containers are walked, not
+    discord.py's)."""
     roots = [("listener", bot.listener), ("tables", bot.tables)]
+    roots += [(name, getattr(bot, name)) for name in ("spectators", "threads", "followers")]
     roots += [(f"cog {name}", cog) for name, cog in bot.cogs.items()]
     found = []
     seen = {id(bot)}
