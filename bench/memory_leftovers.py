@@ -104,8 +104,7 @@ async def _start(fake: Any, args: argparse.Namespace, players: list[Any], seed: 
     if args.game == "chupate2":
         from tests.e2e import chupate2_driver
 
-        options = {"hand_size": args.hand_size}
-        return await chupate2_driver.start_game(fake, players, seed=seed, options=options)
+        return await chupate2_driver.start_game(fake, players, seed=seed, options={})
     from tests.e2e import maquiavelo_driver
 
     return await maquiavelo_driver.start_game(fake, players, seed=seed, hand_size=args.hand_size)

@@ -133,7 +133,7 @@ class EventTexts:
 
     def text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
         locale = getattr(tr, "locale", None)
-        if locale is None:  # a translator with no language of its own: nothing to key it by
+        if locale is None or not self._kept:  # nothing to key it by, or nothing kept
             return self._write(event, names, tr)
         key = (id(event), locale)
         kept = self._texts.get(key)
@@ -179,6 +179,9 @@ class GamePresenter(Generic[V, A]):
     # Whether the game has actions shown on the public message (it overrides
     # ``is_public_action``): without, the public payload asks no seat for its legal actions.
     has_public_actions: ClassVar[bool] = False
+    # Event texts kept (``EventTexts``): 0 for a game whose views build their events anew each
+    # time (no event is asked for twice: a kept text is never read again).
+    event_texts_kept: ClassVar[int] = EVENT_TEXTS_KEPT
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -201,7 +204,8 @@ class GamePresenter(Generic[V, A]):
         self.game = game
         self.key = game.key
         self._images = game_module(game.key, "images")
-        self.event_texts = EventTexts(self.event_text)  # each written once (messages.py)
+        # each written once (messages.py)
+        self.event_texts = EventTexts(self.event_text, self.event_texts_kept)
 
     # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:

@@ -67,6 +67,22 @@ def test_the_oldest_text_goes_first_beyond_what_is_kept():
     assert written == [*events, events[0]]
 
 
+def test_a_presenter_whose_views_build_their_events_keeps_no_text():
+    """Triple Triad's events are made anew from each view (``last_events``): a text kept
+    would never be read again, so none is kept."""
+    triad = presenter_for(GAMES["triad"])
+    assert triad.event_texts_kept == 0
+    game = GAMES["triad"]
+    state = game.new(["s0", "s1"], "kept-none", None)
+    [seat] = game.to_act(state)
+    state, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
+    assert triad.last_events(game.view(state, None))  # a placement to write
+    public_payload(table_for(game, state, 1), triad, StubService(), translator("es"))
+    assert triad.event_texts._texts == {}
+    others = [presenter_for(GAMES[k]) for k in sorted(GAMES) if k != "triad"]
+    assert {p.event_texts_kept for p in others} == {4096}
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_what_a_message_shows_does_not_depend_on_the_texts_kept(key, monkeypatch):
     """Every seat's hand and the public message, move after move with one presenter (its texts
