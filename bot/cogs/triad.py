@@ -14,6 +14,7 @@ Refusals are not answered here: the items' guard (``bot.ui.feedback.guard``, wit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any, Protocol
 
 import discord
@@ -25,23 +26,27 @@ from bot.i18n.commands import cmd_str, slash_command
 from bot.places import Place, place_of
 from bot.ports import CogHost
 from bot.reach import everywhere, with_friends
+from bot.service import Table
 from bot.service.triad import TriadLobby
 from bot.ui import place_question
 from bot.ui.answer_layout import send_answer
 from bot.ui.feedback import guard, guild_locale, reply, user_locale
 from bot.ui.listener import lobby_shown_later
-from bot.ui.lobby_answer import acknowledged_by, answer_within
+from bot.ui.lobby_answer import LobbyAnswer, acknowledged_by, answer_within
 from bot.ui.messages import answer_with
 from bot.ui.options import OptionSpec, coerce, option_specs, signature_for
 from bot.ui.profile_view import profile_answer
 from bot.ui.public_table_check import public_table_possible
 from bot.ui.ratings_view import rating_lines
 from bot.ui.slash import describe
-from bot.ui.threads import opened_text
+from bot.ui.threads import Placement, opened_text
 from bot.ui.triad.items import ITEMS
 from bot.ui.triad.lobby import cards_payload, picker_payload
 
 GAME = "triad"
+# Seconds the command waits for its lobby's follow-up before it forgets it (a hang bound: the
+# lobby's worker posts it at once; past it, the bot token would).
+LOBBY_FOLLOWS_WITHIN = 10.0
 TURN_SECONDS = app_commands.Range[int, 30, 900]
 
 
@@ -173,19 +178,63 @@ class TriadCog(commands.Cog):
             placement, missing = None, None
         else:
             placement, missing = self.bot.threads.plan(interaction, settings)  # ui/threads.py
-        table, started = await self.triad.challenge(
-            guild_id=place.scope,
-            channel_id=str(interaction.channel_id),
-            host_id=host,
-            host_name=interaction.user.display_name,
-            locale=guild_locale(interaction, self.bot.settings.default_locale),
-            options=options,
-            opponent=str(opponent.id) if opponent else None,
-            level=level,
-            place=placement.place if placement is not None else None,
-            interaction_only=place.interaction_only,
-        )
-        t = translator(locale)
+        answers = self.bot.listener.kit.answers
+        channel_id = str(interaction.channel_id)
+        # Inline, the lobby is this command's public follow-up once its own (private) answer
+        # is out: the command's token edits the lobby, not the bot token (issue 29).
+        lobby = None
+        if placement is None and not place.interaction_only:
+            lobby = answers.expect_followup_after(channel_id, interaction)
+        try:
+            with lobby_shown_later() if lobby is not None else contextlib.nullcontext():
+                table, started = await self.triad.challenge(
+                    guild_id=place.scope,
+                    channel_id=channel_id,
+                    host_id=host,
+                    host_name=interaction.user.display_name,
+                    locale=guild_locale(interaction, self.bot.settings.default_locale),
+                    options=options,
+                    opponent=str(opponent.id) if opponent else None,
+                    level=level,
+                    place=placement.place if placement is not None else None,
+                    interaction_only=place.interaction_only,
+                )
+        except BaseException:
+            if lobby is not None:  # no lobby to show: nothing follows
+                answers.forget(channel_id, lobby)
+                _settle(lobby.after)
+            raise
+        try:
+            await self._answer_challenge(
+                interaction, table, started, opponent, cards, placement, missing
+            )
+        finally:
+            if lobby is not None:
+                await self._lobby_follows(channel_id, lobby)
+        # where the host plays, asked when not known yet (issue 25: bot/ui/place_question.py)
+        await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
+
+    async def _lobby_follows(self, channel_id: str, lobby: LobbyAnswer) -> None:
+        """The command answered: its lobby may follow it up now (posted by the lobby's worker);
+        the command is forgotten once it did (or could not: the bot token posts it)."""
+        _settle(lobby.after)
+        if lobby.settled is not None:
+            await asyncio.wait({lobby.settled}, timeout=LOBBY_FOLLOWS_WITHIN)
+        self.bot.listener.kit.answers.forget(channel_id, lobby)
+
+    async def _answer_challenge(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        started: bool,
+        opponent: discord.Member | discord.User | None,
+        cards: dict[str, int],
+        placement: Placement | None,
+        missing: str | None,
+    ) -> None:
+        """The command's own answer (private): the challenge sent, the game opened, or the
+        host's picker."""
+        t = translator(user_locale(interaction))
         if opponent is not None:
             challenged = {"player": opponent.display_name}
             text = opened_text(
@@ -199,8 +248,6 @@ class TriadCog(commands.Cog):
             # the text is shown under the picker's title (a V2 message has no content)
             payload.content = opened_text(t, GAME, table.id, placement, missing)
             await reply(interaction, None, **payload.send_kwargs())
-        # where the host plays, asked when not known yet (issue 25: bot/ui/place_question.py)
-        await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:
@@ -346,6 +393,11 @@ class TriadCog(commands.Cog):
             target.display_name, profile.record(), others, lines, translator(locale)
         )
         await send_answer(interaction, answer)
+
+
+def _settle(future: asyncio.Future[None] | None) -> None:
+    if future is not None and not future.done():
+        future.set_result(None)
 
 
 async def setup(bot: TriadHost) -> None:

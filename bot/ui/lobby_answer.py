@@ -48,6 +48,10 @@ class LobbyAnswer:
         self.deferred = False  # acknowledged publicly ("thinking"): the lobby edits @original
         self.followup = False  # a press answered already (a rematch): the lobby follows it up
         self._acknowledging: asyncio.Task[None] | None = None  # the late "thinking" under way
+        # A follow-up that must not be the command's first (which would take the place of
+        # its ephemeral "thinking", ephemeral itself): posted once this is done.
+        self.after: asyncio.Future[None] | None = None
+        self.settled: asyncio.Future[None] | None = None  # done once its lobby was posted
 
     def claim(self) -> bool:
         """Take the one response (the lobby, or the acknowledgement): True for the first taker."""
@@ -92,9 +96,12 @@ class LobbyAnswer:
         self.deferred = self.only
 
     async def acknowledged(self) -> None:
-        """Returns once the late acknowledgement under way, if any, was sent (or failed)."""
+        """Returns once the late acknowledgement under way, if any, was sent (or failed), and
+        the command's own first answer when the lobby is to follow it (``after``)."""
         if self._acknowledging is not None:
             await asyncio.gather(asyncio.shield(self._acknowledging), return_exceptions=True)
+        if self.after is not None:
+            await asyncio.wait({self.after})
 
 
 class LobbyAnswers:
@@ -127,6 +134,14 @@ class LobbyAnswers:
             and (answer.deferred or answer.followup or not answer.interaction.response.is_done())
         )
 
+    async def followed(self, table: Table) -> None:
+        """Returns once ``table``'s first post may go: at once, unless it is to follow up a
+        command whose own answer is not out yet (``LobbyAnswer.after``); its payload is built
+        after this, so it shows every change made meanwhile (one post, no edit after it)."""
+        answer = self._waiting.get(table.record.channel_id)
+        if answer is not None and answer.after is not None and self.waiting(table):
+            await asyncio.wait({answer.after})
+
     async def post(self, table: Table, payload: Payload) -> discord.Message | None:
         """Post ``table``'s lobby as the response of the ``/play`` that opened it, if that one
         is still unanswered; None: post it with the bot token."""
@@ -140,7 +155,11 @@ class LobbyAnswers:
         if self._waiting.get(record.channel_id) is not answer or not self.waiting(table):
             return None
         if answer.deferred or answer.followup:
-            return await self._answer_later(table, answer, payload)
+            try:
+                return await self._answer_later(table, answer, payload)
+            finally:
+                if answer.settled is not None and not answer.settled.done():
+                    answer.settled.set_result(None)
         if not answer.claim():
             return None
         del self._waiting[record.channel_id]
@@ -209,6 +228,19 @@ class LobbyAnswers:
         )
         metrics.count(f"lobby_answer.{how}")
         return message
+
+    def expect_followup_after(
+        self, channel_id: str, interaction: discord.Interaction
+    ) -> LobbyAnswer:
+        """A command acknowledged privately ("thinking", ephemeral: Triple Triad's ``/play``,
+        whose answer is the host's picker): the lobby it opens is its public follow-up, posted
+        once ``answer.after`` is done (the command's own answer sent: the first follow-up would
+        take the ephemeral placeholder's place), and its token edits the lobby from then on,
+        outside the bot token's limit (issue 29: 8 bot-token edits of each such lobby)."""
+        answer = self.expect_followup(channel_id, interaction)
+        loop = asyncio.get_running_loop()
+        answer.after, answer.settled = loop.create_future(), loop.create_future()
+        return answer
 
     def expect_deferred(self, channel_id: str, interaction: discord.Interaction) -> LobbyAnswer:
         """A command acknowledged publicly at once (Triple Triad's ``/play`` in an

@@ -20,7 +20,7 @@ from bot.ui.messages import Payload, finish, public_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
 from bot.ui.seats import disable_rematch
-from bot.ui.tokens import answered_on_message
+from bot.ui.tokens import Hook, answered_on_message
 from bot.ui.view_kit import Slot, SlotSet, ViewKit, ready_by, stage_done, timed_rest
 
 log = logging.getLogger(__name__)
@@ -94,6 +94,12 @@ class PublicTable:
         version = table.version  # what the payload built now shows
         if playing and slot.shown_version == version:
             return  # already shown (by the answer to the click that made it)
+        if not table.record.message_id:  # a first post, unless one went since this change
+            live = self.k.bot.tables.registry.find(table.id)
+            if live is not None and live.record.message_id:  # (a change not waited for until
+                table.record.message_id = live.record.message_id  # shown: lobby_shown_later)
+            else:
+                await self.k.answers.followed(table)  # (it may have to wait its turn)
         payload = slot.build()
         stage_done("build")
         if slot.final or table.record.status == "finished":
@@ -291,18 +297,29 @@ class PublicTable:
             if payload.image is not None and not payload.files:
                 await finish(payload)  # the failed request closed its files
             return False
+        # The old message's token, if one is fresh (a lobby that followed up its command):
+        # it deletes that message outside the bot token's limit.
+        old_hook = self.k.tokens.fresh(("public", table.id), old) if old is not None else None
         await self._posted(table, slot, payload, message.id, version, True)
         self.k.tokens.offer(("public", table.id), interaction, message.id, followup=message.id)
         metrics.count("public.followed_up")
         if old is not None:
             self.k.ages.moved(str(old), table.id)  # a press on it, if it stays, points here
             channel = self.k.bot.get_partial_messageable(int(table.record.channel_id))
-            self.k.spawn(self._delete_old(table.id, channel.get_partial_message(old)))
+            self.k.spawn(self._delete_old(table.id, channel.get_partial_message(old), old_hook))
         return True
 
-    async def _delete_old(self, table_id: int, old: discord.PartialMessage) -> None:
+    async def _delete_old(
+        self, table_id: int, old: discord.PartialMessage, hook: Hook | None = None
+    ) -> None:
         metrics.count("why.public_delete")
         try:
+            if hook is not None:
+                try:
+                    await timed_rest(hook.delete(), "public_delete_hook")
+                    return
+                except discord.HTTPException as exc:  # expired meanwhile: the bot token's
+                    log.info("table %s: its old message's token failed (%s)", table_id, exc.code)
             await timed_rest(old.delete(), "public_delete", self.k.pacer, Priority.HOUSEKEEPING)
         except discord.HTTPException as exc:
             log.info("table %s: its old message stays (%s)", table_id, exc.code)

@@ -1,14 +1,17 @@
 """Issue 25: nobody presses a Triple Triad table (its player plays from their DM), so no press
 of it leaves a token that may edit it, and every edit of the game went out with the bot token.
 Now the last pick's press posts the game as its public follow-up: that message is the table,
-its token edits it while the game lasts, and the lobby message it replaces is deleted (one
-bot-token call for the whole game instead of one per move)."""
+its token edits it while the game lasts, and the lobby message it replaces is deleted. Issue 29:
+the lobby itself is the ``/play``'s public follow-up (after its private answer, the picker), so
+the command's token posts it, edits it at every pick and deletes it: no bot-token call from the
+``/play`` to the game's first view, where there were ten (a post, eight edits, the delete)."""
 
 from __future__ import annotations
 
 import re
 
 from tests.e2e.triad_driver import TriadMatch, open_against_cpu, pick_five
+from tests.fakediscord.ratelimit import BOT
 from tests.fakediscord.server import RequestRecord
 
 SEED = "triad-e2e-01"
@@ -57,6 +60,35 @@ async def test_the_last_pick_posts_the_game_and_its_token_edits_the_table(fake_d
     assert match.finished()
 
 
+async def test_the_lobby_follows_up_its_play_and_rides_its_token(fake_discord, mesa):
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    requests: list[RequestRecord] = []
+    fake.request_observers.append(requests.append)
+
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    match = TriadMatch(fake, table_id, alice)
+    await fake.wait_until(lambda: _shown(match) is not None, what="the public lobby")
+    lobby = match.public()
+    play = picker.interaction
+    assert picker.ephemeral and picker is play.original  # the command's answer: the picker
+    assert not lobby.ephemeral and lobby in play.followups  # the lobby: its public follow-up
+    await pick_five(fake, alice, picker, table_id)
+    await fake.wait_until(lambda: match.version() == 0, what="the game started")
+    await fake.wait_until(lambda: lobby.deleted, what="the lobby message deleted")
+    await mesa.bot.listener.drain()
+
+    on_the_channel = [
+        f"{r.method} {r.path}"
+        for r in requests
+        if r.kind == BOT and r.path.startswith(f"/channels/{lobby.channel.id}/")
+    ]
+    assert on_the_channel == []  # (the player's DM hand is the bot token's, as before)
+    assert any(r.method == "DELETE" and WEBHOOK_EDIT.match(r.path) for r in requests)
+    assert fake.violations == []
+
+
 def _shown(match: TriadMatch):
     try:
         return match.public()
@@ -65,8 +97,9 @@ def _shown(match: TriadMatch):
 
 
 async def test_the_game_posted_by_the_press_waits_out_no_coalescing_window(fake_discord, mesa):
-    """The picks edit the public lobby with the bot token (a turn of the pacer each), which
-    would hold the next change in the coalescing window; the game's first view is posted by
+    """The picks edit the public lobby (with the bot token where the lobby is no command's
+    follow-up: a turn of the pacer each, which would hold the next change in the coalescing
+    window); the game's first view is posted by
     the press (exempt): it does not wait, even with a window of an hour, and the confirm's own
     lobby change does not use the press up."""
     from bot import metrics

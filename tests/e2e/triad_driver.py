@@ -54,7 +54,12 @@ class TriadMatch:
         raise LookupError(f"no public message for table {self.table_id}")
 
     def version(self) -> int | None:
-        footer = (read_card(self.public()).get("footer") or {}).get("text") or ""
+        """The public table's version; None while there is none (a table that follows up its
+        ``/play``'s own answer is posted just after it)."""
+        try:
+            footer = (read_card(self.public()).get("footer") or {}).get("text") or ""
+        except LookupError:
+            return None
         m = VERSION.search(footer)
         return int(m.group(1)) if m and "Versi" in footer else None
 
