@@ -1,31 +1,42 @@
-"""Where a click's slowest acknowledgements come from (issue 29: ack p99 ≤ 100 ms) under the
-load of ``bench/load.py``: each ack slower than the run's p99 is laid against what stalled
-either process while it waited — the bot's garbage collections, the bot's event loop turns
-that ran long (a watchdog thread samples the loop thread's stack while one runs), and the
-same two in the load driver, whose loop is the fake Discord that times the ack.
+"""Where the slowest acknowledgements, public edits and next players' views come from, and how
+that builds over minutes (issue 29: ack p99 ≤ 100 ms, next view ≤ 1 s, public ≤ 2 s) under the
+load of ``bench/load.py``: each event slower than ``--slow`` ms is laid against what was going
+on in the bot at that moment — its garbage collections (by generation), its event loop turns
+that ran long (a watchdog thread samples the loop thread's stack while one runs), the database
+writer's slow transactions and the write-ahead log checkpoints among them, the pacer's queue of
+bot-token calls, the render queue, games ended in the second before — and the same loop
+turns and collections in the load driver, whose loop is the fake Discord that times them. A
+second table follows the same figures over the window in slices, to show what grows.
 
     .venv/bin/python bench/tails.py --tables 300 --window 45 -- --channel-play 0.5
+    nice -n 10 .venv/bin/python bench/tails.py --tables 1000 --warmup 30 --window 240 \
+        --slices 4 -- --channel-play 0.5
     .venv/bin/python bench/tails.py --tables 500 --bot-root ../before -- --channel-play 0.5
 
 A loop turn is timed by the watchdog: every 5 ms it hands the loop a callback
 (``call_soon_threadsafe``) and, when that callback runs, how late it ran is the turn's
 length; turns over 20 ms are recorded with stack samples taken from 15 ms on (the
 innermost frames of the loop's thread: what the turn was doing). A collection holds the GIL
-through its pause, so a stall that contains one is that collection's. The watchdog costs
-each process ~200 wake-ups a second: compare two runs of this tool, not its figures with
+through its pause, so a stall that contains one is that collection's. A checkpoint is read
+from the shared-memory index of the write-ahead log (its backfilled frames grew during the
+transaction). The bot's queues are sampled every 100 ms by a thread of its own. The watchdog
+costs each process ~200 wake-ups a second: compare two runs of this tool, not its figures with
 ``bench/load.py``'s. Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import json
 import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,22 +49,30 @@ from bench.gc_census import Window  # noqa: E402
 from bench.load_probe import load_average  # noqa: E402
 
 # One process's recorder (the bot's through the prelude below, the driver's by ``exec``):
-# a JSON line per collection ("gc") and per loop turn over 20 ms ("stall") to ``_path``.
+# a JSON line per collection ("gc") and per loop turn over 20 ms ("stall") to ``_path``;
+# ``emit`` is shared with the bot's probes (one lock: several threads write the file).
 RECORDER = r"""
 def _tails_recorder(_path, _who):
     import gc, json, sys, threading, time
     out = open(_path, 'a', buffering=1)
+    lock = threading.Lock()
     started = {}
+
+    def emit(record):
+        record['who'] = _who
+        line = json.dumps(record) + '\n'
+        with lock:
+            out.write(line)
 
     def on_gc(phase, info):
         if phase == 'start':
             started['wall'], started['cpu'] = time.time(), time.thread_time()
             return
-        out.write(json.dumps({
-            'who': _who, 'kind': 'gc', 'generation': info['generation'],
+        emit({
+            'kind': 'gc', 'generation': info['generation'],
             'start': started['wall'], 'end': time.time(),
             'cpu_ms': (time.thread_time() - started['cpu']) * 1000,
-        }) + '\n')
+        })
 
     gc.callbacks.append(on_gc)
 
@@ -78,11 +97,11 @@ def _tails_recorder(_path, _who):
         def ran(sent, cpu, samples):
             late = time.monotonic() - sent
             if late > 0.020:
-                out.write(json.dumps({
-                    'who': _who, 'kind': 'stall', 'start': time.time() - late,
+                emit({
+                    'kind': 'stall', 'start': time.time() - late,
                     'end': time.time(), 'samples': samples,
                     'cpu_ms': (time.clock_gettime(clock) - cpu) * 1000,
-                }) + '\n')
+                })
             pending['sent'] = None
 
         def run():
@@ -103,16 +122,115 @@ def _tails_recorder(_path, _who):
 
         threading.Thread(target=run, name='tails-watchdog', daemon=True).start()
 
-    return watch
+    return watch, emit
+"""
+
+# The bot's own probes, patched in before ``main``: the writer's slow transactions and its
+# checkpoints ("write"), each game's end ("end"), and every 100 ms its queues ("sample"): the
+# pacer's waiting bot-token calls, the render pool's jobs waiting or in a worker's pipe, the
+# writer's queue, the write-ahead log's size, the RSS.
+BOT_PROBES = r"""
+def _tails_probes(emit):
+    import os, struct, threading, time
+    import storage.writer as _writer
+    import bot.ui.pacer as _pacer
+    import bot.pipe_workers as _pipes
+    import bot.service.moves as _moves
+
+    pacers, pools, writers = [], [], []  # few, alive while the bot runs
+    files = {}
+
+    def keep(cls, into):
+        original = cls.__init__
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            into.append(self)
+        cls.__init__ = __init__
+
+    keep(_pacer.RequestPacer, pacers)
+    keep(_pipes.PipeWorkers, pools)
+    original_post_init = _writer.Writer.__post_init__
+    def __post_init__(self):
+        original_post_init(self)
+        writers.append(self)
+    _writer.Writer.__post_init__ = __post_init__
+
+    def backfilled(conn):
+        # The write-ahead log's shared index: frames in the log (mxFrame, offset 16) and frames
+        # copied to the database by checkpoints (nBackfill, offset 96), native byte order.
+        if 'shm' not in files:
+            files['shm'] = None
+            try:
+                path = [r[2] for r in conn.execute('PRAGMA database_list') if r[1] == 'main'][0]
+                files['wal'] = path + '-wal'
+                files['shm'] = os.open(path + '-shm', os.O_RDONLY)
+            except Exception:
+                pass
+        if files['shm'] is None:
+            return (0, 0)
+        head = os.pread(files['shm'], 100, 0)
+        if len(head) < 100:
+            return (0, 0)
+        return struct.unpack_from('=I', head, 16)[0], struct.unpack_from('=I', head, 96)[0]
+
+    original_commit = _writer.Writer._commit_batch
+    def _commit_batch(self, conn, batch):
+        if not batch:
+            return original_commit(self, conn, batch)
+        frames, before = backfilled(conn)
+        wall, start = time.time(), time.perf_counter()
+        try:
+            return original_commit(self, conn, batch)
+        finally:
+            held = time.perf_counter() - start
+            after_frames, after = backfilled(conn)
+            copied = after - before if after > before else 0
+            if held > 0.020 or copied:
+                emit({'kind': 'write', 'start': wall, 'end': wall + held, 'units': len(batch),
+                      'checkpoint_pages': copied, 'wal_frames': max(frames, after_frames)})
+    _writer.Writer._commit_batch = _commit_batch
+
+    original_record = _moves.finished_record
+    def finished_record(*args, **kwargs):
+        emit({'kind': 'end', 'start': time.time()})
+        return original_record(*args, **kwargs)
+    _moves.finished_record = finished_record
+
+    def rss_mb():
+        with open('/proc/self/statm') as f:
+            return int(f.read().split()[1]) * os.sysconf('SC_PAGE_SIZE') / 2**20
+
+    def sample():
+        while True:
+            time.sleep(0.1)
+            try:
+                render = [p for p in list(pools) if p.metered]
+                states = [p._state for p in render if p._state is not None]
+                wal = files.get('wal')
+                emit({
+                    'kind': 'sample', 'start': time.time(),
+                    'pacer_waiting': sum(len(p._waiting) for p in list(pacers)),
+                    'render_waiting': sum(len(s.waiting) for s in states),
+                    'render_in_pipes': sum(len(w.jobs) for s in states for w in s.workers),
+                    'writer_queue': sum(w._jobs.qsize() for w in list(writers)),
+                    'wal_mb': os.path.getsize(wal) / 2**20 if wal and os.path.exists(wal) else 0,
+                    'rss_mb': rss_mb(),
+                })
+            except Exception as exc:  # a pool resized under us: the next sample
+                emit({'kind': 'sample_error', 'start': time.time(), 'error': repr(exc)})
+
+    threading.Thread(target=sample, name='tails-sampler', daemon=True).start()
 """
 
 # In the bot before ``bot.__main__``: its loop watched from ``serve``'s first line.
 PRELUDE = (
     RECORDER
+    + BOT_PROBES
     + r"""
 import os as _os
 if _os.environ.get('MESA_BENCH_TAILS'):
-    _tails_watch = _tails_recorder(_os.environ['MESA_BENCH_TAILS'], 'bot')
+    _tails_watch, _tails_emit = _tails_recorder(_os.environ['MESA_BENCH_TAILS'], 'bot')
+    _tails_probes(_tails_emit)
     import bot.__main__ as _tails_main
     _tails_serve = _tails_main.serve
 
@@ -126,9 +244,19 @@ if _os.environ.get('MESA_BENCH_TAILS'):
 )
 
 
-def record_acks(into: list[dict[str, float]]) -> None:
-    """Keep each measured ack with its wall-clock span (the fake's ``answered_after`` counts
-    from the click's creation), beside the driver's own figures."""
+@dataclass
+class Timed:
+    """The driver's measured events by kind ("ack", "public", "next"): (wall start, ms)."""
+
+    events: dict[str, list[tuple[float, float]]] = field(
+        default_factory=lambda: collections.defaultdict(list)
+    )
+    queued: dict[float, float] = field(default_factory=dict)  # an ack's wait in the fake
+
+
+def record_events(into: Timed) -> None:
+    """Keep each measured ack, public edit and next view with its wall-clock span, beside the
+    driver's own figures (the same samples ``bench/load.py`` reports)."""
     original = load_driver.World._request
 
     def _request(world: Any, record: Any) -> None:
@@ -137,17 +265,39 @@ def record_acks(into: list[dict[str, float]]) -> None:
             inter = world.fake.interactions.all.get(int(m.group(1)))
             if inter is not None and inter.answered_after is not None:
                 created = time.time() - (time.monotonic() - inter.created_real)
-                queued = (
-                    inter.dispatched_real - inter.created_real
-                    if inter.dispatched_real is not None
-                    else None
-                )
-                into.append(
-                    {"start": created, "ms": inter.answered_after * 1000, "queued": queued or 0.0}
-                )
+                into.events["ack"].append((created, inter.answered_after * 1000))
+                if inter.dispatched_real is not None:
+                    into.queued[created] = inter.dispatched_real - inter.created_real
         original(world, record)
 
     load_driver.World._request = _request  # type: ignore[method-assign,assignment]
+    kind = threading.local()
+    original_sample = load_driver.LoadTable.sample
+
+    def sample(table: Any, pending: Any, shown_version: int) -> Any:
+        made = original_sample(table, pending, shown_version)
+        what = getattr(kind, "now", None)
+        if what == "public" or (what == "next" and shown_version == pending.version + 1):
+            into.events[what].append((time.time() - made.ms / 1000, made.ms))
+        return made
+
+    def marked(name: str, method: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            kind.now = name
+            try:
+                return method(*args, **kwargs)
+            finally:
+                kind.now = None
+
+        return call
+
+    load_driver.LoadTable.sample = sample  # type: ignore[method-assign,assignment]
+    load_driver.LoadTable.public_changed = marked(  # type: ignore[method-assign]
+        "public", load_driver.LoadTable.public_changed
+    )
+    load_driver.LoadTable.next_view_changed = marked(  # type: ignore[method-assign]
+        "next", load_driver.LoadTable.next_view_changed
+    )
 
 
 def overlap(a_start: float, a_end: float, b_start: float, b_end: float) -> float:
@@ -169,9 +319,122 @@ def where(samples: list[list[str]]) -> str:
     return collections.Counter(places).most_common(1)[0][0] if places else "(not sampled)"
 
 
-def report(rows: list[dict[str, Any]], acks: list[dict[str, float]], window: Window) -> str:
-    inside = [r for r in rows if window.start_at <= r["start"] <= window.end_at]
-    seconds = max(window.end_at - window.start_at, 1e-9)
+class Spans:
+    """Intervals (start, end, record) sorted by start, asked what overlaps a span: the longest
+    interval bounds how far back to look."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = sorted(rows, key=lambda r: r["start"])
+        self.starts = [r["start"] for r in self.rows]
+        self.longest = max((r["end"] - r["start"] for r in self.rows), default=0.0)
+
+    def within(self, start: float, end: float) -> list[dict[str, Any]]:
+        first = bisect.bisect_left(self.starts, start - self.longest)
+        last = bisect.bisect_right(self.starts, end)
+        return [r for r in self.rows[first:last] if r["end"] > start]
+
+    def overlap_ms(self, start: float, end: float) -> float:
+        return 1000 * sum(
+            overlap(start, end, r["start"], r["end"]) for r in self.within(start, end)
+        )
+
+
+class Series:
+    """The bot's 100-ms samples: the largest value of a field over a span."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = sorted(rows, key=lambda r: r["start"])
+        self.starts = [r["start"] for r in self.rows]
+
+    def peak(self, name: str, start: float, end: float) -> float:
+        first = bisect.bisect_left(self.starts, start)
+        last = bisect.bisect_right(self.starts, end + 0.1)
+        return max((r.get(name, 0) for r in self.rows[first:last]), default=0.0)
+
+
+# What may have held a slow event up, each (name, test of the event's span, what it measures):
+# a span is "hit" by a cause when the test says so; the causes overlap (an event may have
+# several). The thresholds: a quarter of the slow bound for pauses, the window's own typical
+# queue for queues (see ``report``).
+def causes(rows: list[dict[str, Any]], slow_ms: float) -> list[tuple[str, Any]]:
+    def of(who: str, kind: str, test: Any = None) -> Spans:
+        return Spans(
+            [r for r in rows if r["who"] == who and r["kind"] == kind and (test is None or test(r))]
+        )
+
+    bot_full = of("bot", "gc", lambda r: r["generation"] == 2)
+    bot_young = of("bot", "gc", lambda r: r["generation"] < 2)
+    bot_stall = of("bot", "stall")
+    checkpoints = of("bot", "write", lambda r: r["checkpoint_pages"] > 0)
+    slow_writes = of(
+        "bot", "write", lambda r: r["checkpoint_pages"] == 0 and r["end"] - r["start"] > 0.05
+    )
+    driver_gc = of("driver", "gc")
+    driver_stall = of("driver", "stall")
+    ends = sorted(r["start"] for r in rows if r["kind"] == "end")
+    series = Series([r for r in rows if r["kind"] == "sample"])
+    pause = slow_ms / 4
+
+    def ends_before(start: float, end: float) -> float:
+        return bisect.bisect_right(ends, end) - bisect.bisect_left(ends, start - 1.0)
+
+    return [
+        ("bot full collection (gen 2) overlapped", lambda s, e: bot_full.overlap_ms(s, e) > 0),
+        (
+            f"bot young collections ≥ {pause:.0f} ms",
+            lambda s, e: bot_young.overlap_ms(s, e) >= pause,
+        ),
+        (
+            f"bot loop turns ≥ {pause:.0f} ms in all",
+            lambda s, e: bot_stall.overlap_ms(s, e) >= pause,
+        ),
+        ("a WAL checkpoint in the writer", lambda s, e: checkpoints.overlap_ms(s, e) > 0),
+        (
+            "a writer transaction > 50 ms (no checkpoint)",
+            lambda s, e: slow_writes.overlap_ms(s, e) > 0,
+        ),
+        ("driver (fake) collection", lambda s, e: driver_gc.overlap_ms(s, e) > 0),
+        (
+            f"driver (fake) loop turns ≥ {pause:.0f} ms",
+            lambda s, e: driver_stall.overlap_ms(s, e) >= pause,
+        ),
+        ("game ends in the second before ≥ 8", lambda s, e: ends_before(s, e) >= 8),
+        ("pacer queue ≥ 45 calls", lambda s, e: series.peak("pacer_waiting", s, e) >= 45),
+        ("render queue ≥ 20 jobs waiting", lambda s, e: series.peak("render_waiting", s, e) >= 20),
+        ("writer queue ≥ 64 units", lambda s, e: series.peak("writer_queue", s, e) >= 64),
+    ]
+
+
+KINDS = ("ack", "public", "next")
+
+
+def shares(
+    tests: list[tuple[str, Any]], events: list[tuple[float, float]], cap: int = 4000
+) -> tuple[list[float], float]:
+    """Each cause's share of ``events`` (every one, or ``cap`` spread evenly), and the share
+    that none of them hit."""
+    step = max(1, len(events) // cap)
+    picked = events[::step]
+    hits = [0] * len(tests)
+    none = 0
+    for start, ms in picked:
+        end = start + ms / 1000
+        hit = False
+        for i, (_, test) in enumerate(tests):
+            if test(start, end):
+                hits[i] += 1
+                hit = True
+        none += not hit
+    n = max(len(picked), 1)
+    return [100 * h / n for h in hits], 100 * none / n
+
+
+def report(
+    rows: list[dict[str, Any]], timed: Timed, window: Window, slow_ms: float, slices: int
+) -> str:
+    w_start, w_end = window.start_at, window.end_at
+    inside = [r for r in rows if w_start <= r["start"] <= w_end]
+    seconds = max(w_end - w_start, 1e-9)
     lines = [f"window {seconds:.0f} s; load average {' '.join(f'{x:.2f}' for x in load_average())}"]
     lines += [
         "",
@@ -179,84 +442,60 @@ def report(rows: list[dict[str, Any]], acks: list[dict[str, float]], window: Win
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for who in ("bot", "driver"):
-        for kind in ("gc", "stall"):
-            groups: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
-            for r in inside:
-                if r["who"] == who and r["kind"] == kind:
-                    label = f"collection gen {r['generation']}" if kind == "gc" else "turn > 20 ms"
-                    groups[label].append(r)
-            for label, done in sorted(groups.items()):
-                ms = [(r["end"] - r["start"]) * 1000 for r in done]
-                cpu = sum(r["cpu_ms"] for r in done)
-                lines.append(
-                    f"| {who} | {label} | {len(ms)} | {len(ms) / seconds:.2f}"
-                    f" | {percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms):.1f}"
-                    f" | {sum(ms):.0f} | {100 * cpu / max(sum(ms), 1e-9):.0f} % |"
-                )
-    if not acks:
-        return "\n".join(lines + ["", "no acks measured"])
-    p99 = percentile([a["ms"] for a in acks], 0.99)
-    slow = [a for a in acks if a["ms"] >= p99]
-    # What overlapped each slow ack, in ms of its wait: each process's collections, then its
-    # long turns beyond those, split by the loop thread's own CPU in them (on CPU) and the
-    # rest (the thread runnable but no core free, or waiting for the GIL); the rest of the
-    # wait is none of these (the round trip, ordinary turns queued behind each other).
-    causes = (
-        "bot gc",
-        "bot long turn on CPU",
-        "bot long turn not on CPU",
-        "driver gc",
-        "driver long turn on CPU",
-        "driver long turn not on CPU",
-    )
-    shares: dict[str, list[float]] = {c: [] for c in causes}
-    blamed: collections.Counter[str] = collections.Counter()
-    for ack in slow:
-        start, end = ack["start"], ack["start"] + ack["ms"] / 1000
-        spent = dict.fromkeys(causes, 0.0)
-        for who in ("bot", "driver"):
-            gc_s = sum(
-                overlap(start, end, r["start"], r["end"])
-                for r in rows
-                if r["who"] == who and r["kind"] == "gc"
+        groups: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
+        for r in inside:
+            if r["who"] != who:
+                continue
+            if r["kind"] == "gc":
+                groups[f"collection gen {r['generation']}"].append(r)
+            elif r["kind"] == "stall":
+                groups["turn > 20 ms"].append(r)
+            elif r["kind"] == "write":
+                label = "checkpoint (writer)" if r["checkpoint_pages"] else "transaction > 20 ms"
+                groups[label].append(r)
+        for label, done in sorted(groups.items()):
+            ms = [(r["end"] - r["start"]) * 1000 for r in done]
+            cpu = [r["cpu_ms"] for r in done if "cpu_ms" in r]
+            lines.append(
+                f"| {who} | {label} | {len(ms)} | {len(ms) / seconds:.2f}"
+                f" | {percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms):.1f}"
+                f" | {sum(ms):.0f} | "
+                + (f"{100 * sum(cpu) / max(sum(ms), 1e-9):.0f} % |" if cpu else "|")
             )
-            on_cpu = not_on_cpu = 0.0
-            for r in rows:
-                if r["who"] == who and r["kind"] == "stall":
-                    shared = overlap(start, end, r["start"], r["end"])
-                    wall = max(1000 * (r["end"] - r["start"]), 1e-9)
-                    on_cpu += shared * min(1.0, r["cpu_ms"] / wall)
-                    not_on_cpu += shared * (1 - min(1.0, r["cpu_ms"] / wall))
-            spent[f"{who} gc"] = gc_s * 1000
-            spent[f"{who} long turn on CPU"] = max(0.0, on_cpu - gc_s) * 1000
-            spent[f"{who} long turn not on CPU"] = not_on_cpu * 1000
-        for c in causes:
-            shares[c].append(spent[c])
-        top = max(causes, key=lambda c: spent[c])
-        blamed[top if spent[top] >= 0.25 * ack["ms"] else "none ≥ 25 % of it"] += 1
+    events = {
+        k: sorted(e for e in timed.events.get(k, []) if w_start <= e[0] <= w_end) for k in KINDS
+    }
+    tests = causes(rows, slow_ms)
     lines += [
         "",
-        f"acks {len(acks)}, p50 / p99 / max {percentile([a['ms'] for a in acks], 0.5):.1f}"
-        f" / {p99:.1f} / {max(a['ms'] for a in acks):.1f} ms; the {len(slow)} at or over p99"
-        f" (mean {sum(a['ms'] for a in slow) / len(slow):.1f} ms, in the fake before the bot"
-        f" saw them {1000 * sum(a['queued'] for a in slow) / len(slow):.1f} ms) overlapped:",
+        f"slow: over {slow_ms:.0f} ms. Each cause's share of the slow events (of all events in"
+        " brackets: a cause no commoner among the slow ones than among all explains nothing):",
         "",
-        "| cause | slow acks it overlapped | mean ms of their wait | the largest cause of |",
-        "|---|---:|---:|---:|",
+        "| cause | "
+        + " | ".join(
+            f"{k} ({len(events[k])}, {sum(ms > slow_ms for _, ms in events[k])} slow,"
+            f" p99 {percentile([ms for _, ms in events[k]], 0.99):.0f} ms)"
+            for k in KINDS
+        )
+        + " |",
+        "|---|" + "---:|" * len(KINDS),
     ]
-    for c in causes:
-        hit = [x for x in shares[c] if x > 0]
-        lines.append(f"| {c} | {len(hit)} | {sum(shares[c]) / len(slow):.1f} | {blamed[c]} |")
-    lines.append(f"| none ≥ 25 % of the wait | | | {blamed['none ≥ 25 % of it']} |")
+    table = {}
+    for k in KINDS:
+        slow = [e for e in events[k] if e[1] > slow_ms]
+        table[k] = (shares(tests, slow), shares(tests, events[k], cap=1500))
+    for i, (name, _) in enumerate(tests):
+        cells = [f"{table[k][0][0][i]:.0f} % ({table[k][1][0][i]:.0f} %)" for k in KINDS]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    cells = [f"{table[k][0][1]:.0f} % ({table[k][1][1]:.0f} %)" for k in KINDS]
+    lines.append("| none of these | " + " | ".join(cells) + " |")
+    lines += slice_table(rows, events, w_start, seconds, slow_ms, slices)
     stalls = [r for r in inside if r["kind"] == "stall"]
-    gcs = [r for r in rows if r["kind"] == "gc"]
+    gcs = Spans([r for r in rows if r["kind"] == "gc"])
     places: collections.Counter[str] = collections.Counter()
     place_ms: collections.Counter[str] = collections.Counter()
     for r in stalls:
-        in_gc = any(
-            g["who"] == r["who"] and overlap(r["start"], r["end"], g["start"], g["end"]) > 0
-            for g in gcs
-        )
+        in_gc = any(g["who"] == r["who"] for g in gcs.within(r["start"], r["end"]))
         place = f"{r['who']}: " + ("(a collection)" if in_gc else where(r["samples"]))
         places[place] += 1
         place_ms[place] += (r["end"] - r["start"]) * 1000
@@ -265,10 +504,69 @@ def report(rows: list[dict[str, Any]], acks: list[dict[str, float]], window: Win
     return "\n".join(lines)
 
 
+def slice_table(
+    rows: list[dict[str, Any]],
+    events: dict[str, list[tuple[float, float]]],
+    w_start: float,
+    seconds: float,
+    slow_ms: float,
+    slices: int,
+) -> list[str]:
+    """The window in ``slices`` equal parts: the latencies and what may cause them, part by
+    part (what grows over the window)."""
+    width = seconds / max(slices, 1)
+    lines = [
+        "",
+        f"over the window, {slices} slices of {width:.0f} s:",
+        "",
+        "| slice s | ack p99 / slow | public p99 / slow | next p99 / slow | bot gen 2 n, max ms"
+        " | gen 1 n, max ms | bot turns ≥ 50 ms n, max | checkpoints n, max ms, MB"
+        " | game ends | pacer queue mean / max | render queue mean / max | writer queue max"
+        " | WAL MB max | RSS MB end |",
+        "|---|" + "---:|" * 13,
+    ]
+    for i in range(slices):
+        a, b = w_start + i * width, w_start + (i + 1) * width
+        part = [r for r in rows if a <= r["start"] < b]
+        cells = [f"{i * width:.0f}–{(i + 1) * width:.0f}"]
+        for k in KINDS:
+            ms = [m for s, m in events[k] if a <= s < b]
+            cells.append(f"{percentile(ms, 0.99):.0f} / {sum(m > slow_ms for m in ms)}")
+
+        def n_max(chosen: list[dict[str, Any]]) -> str:
+            ms = [1000 * (r["end"] - r["start"]) for r in chosen]
+            return f"{len(ms)}, {max(ms, default=0):.0f}"
+
+        bot = [r for r in part if r["who"] == "bot"]
+        cells.append(n_max([r for r in bot if r["kind"] == "gc" and r["generation"] == 2]))
+        cells.append(n_max([r for r in bot if r["kind"] == "gc" and r["generation"] == 1]))
+        cells.append(
+            n_max([r for r in bot if r["kind"] == "stall" and r["end"] - r["start"] >= 0.05])
+        )
+        points = [r for r in bot if r["kind"] == "write" and r["checkpoint_pages"]]
+        mb = sum(r["checkpoint_pages"] for r in points) * 4096 / 2**20
+        cells.append(n_max(points) + f", {mb:.0f}")
+        cells.append(str(sum(r["kind"] == "end" for r in bot)))
+        samples = [r for r in bot if r["kind"] == "sample"]
+
+        def mean_max(name: str, samples: list[dict[str, Any]] = samples) -> str:
+            values = [r[name] for r in samples]
+            return f"{sum(values) / max(len(values), 1):.1f} / {max(values, default=0):.0f}"
+
+        cells += [mean_max("pacer_waiting"), mean_max("render_waiting")]
+        cells.append(f"{max((r['writer_queue'] for r in samples), default=0)}")
+        cells.append(f"{max((r['wal_mb'] for r in samples), default=0):.0f}")
+        cells.append(f"{samples[-1]['rss_mb']:.0f}" if samples else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 async def main(argv: list[str] | None = None) -> int:
     parser, own, passed = load.probe_parser(
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
+    parser.add_argument("--slow", type=float, default=100.0, help="slow events: over this (100 ms)")
+    parser.add_argument("--slices", type=int, default=4, help="parts of the window (4)")
     parser.add_argument(
         "--keep",
         type=Path,
@@ -277,16 +575,14 @@ async def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
-    acks: list[dict[str, float]] = []
-    record_acks(acks)
+    timed = Timed()
+    record_events(timed)
     with tempfile.TemporaryDirectory(prefix="mesa-tails-") as folder:
         out = Path(folder) / "tails.jsonl"
         os.environ["MESA_BENCH_TAILS"] = str(out)
         scope: dict[str, Any] = {}
         exec(RECORDER, scope)
-        watch = scope["_tails_recorder"](str(out), "driver")
-        import threading
-
+        watch, _ = scope["_tails_recorder"](str(out), "driver")
         watch(asyncio.get_running_loop(), threading.get_ident())
         window = Window()
         load_args.window_probe = window
@@ -295,16 +591,19 @@ async def main(argv: list[str] | None = None) -> int:
         result = await load.run_one(args.tables, load_args, bot_folder)
         text = out.read_text() if out.exists() else ""
         if args.keep:
-            args.keep.write_text(text + json.dumps({"acks": acks}) + "\n")
+            events = {k: v for k, v in timed.events.items()}
+            window_at = {"start": window.start_at, "end": window.end_at}
+            args.keep.write_text(text + json.dumps({"events": events, "window": window_at}) + "\n")
             log = bot_folder / "bot.log"
             if log.exists():
                 shutil.copy(log, args.keep.with_suffix(".log"))
         rows = [json.loads(line) for line in text.splitlines() if line]
-    print(report(rows, acks, window))
+    print(report(rows, timed, window, args.slow, args.slices))
     print(f"bot RSS {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s")
     print(
         f"bot log: {result.get('bot_log_warnings')} warnings, {result.get('bot_log_errors')}"
-        f" errors; CPU per move bot {result.get('bot_cpu_ms_per_move')} ms"
+        f" errors; CPU per move bot {result.get('bot_cpu_ms_per_move')} ms,"
+        f" with renders {result.get('bot_and_renders_cpu_ms_per_move')} ms"
     )
     for name in ("ack_ms", "public_edit_ms", "next_view_ms", "loop_lag_ms", "fake_loop_lag_ms"):
         figures = result.get(name) or {}

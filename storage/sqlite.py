@@ -9,6 +9,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.checkpoints import WalCheckpoints
 from storage.migrations import migration_scripts
 from storage.sql import Params
 from storage.writer import Observer, Writer
@@ -38,8 +39,10 @@ class SqliteSession(sqlite3.Connection):
         """Nothing to do: ``BEGIN IMMEDIATE`` holds the database's one write lock already."""
 
 
-# Pages of write-ahead log between the writer's automatic checkpoints (see ``open_sqlite``).
-CHECKPOINT_PAGES = 10_000
+# Frames of write-ahead log after which the writer's own connection checkpoints (see
+# ``open_sqlite``): a backstop only, as the checkpoint thread starts the log over every few
+# seconds (``storage/checkpoints.py``: ~7,500 frames at 1,000 busy tables).
+CHECKPOINT_PAGES = 40_000
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -105,13 +108,15 @@ async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[Sqlit
         )
         conn.row_factory = sqlite3.Row
         _configure(conn)
-        # A checkpoint copies each page the write-ahead log holds once, however often it was
-        # written since the last one: every 1,000 pages (SQLite's default) a busy table's page
-        # was copied again and again (issue 29, bench/writer_contention.py at 1,000 tables:
-        # 23.5 -> 19.1 KB written and 8.6 -> 4.2 KB read per move, writer CPU -13 %). The log
-        # file grows to ~40 MB and stays that size.
+        # Checkpoints are the checkpoint thread's (``WalCheckpoints``); this one only bounds
+        # the log should that thread fall behind.
         conn.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
         migrate(conn)
+        return conn
+
+    def connect_checkpoints() -> sqlite3.Connection:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        _configure(conn)  # its checkpoints sync as the writer's would (synchronous = NORMAL)
         return conn
 
     # Optimistic: a unit failing is rare (a lost version guard, a busy channel), and every
@@ -124,6 +129,7 @@ async def open_sqlite(path: str | Path, observe: Observer | None) -> tuple[Sqlit
         unavailable=unavailable,
         optimistic=True,
         autocommit_alone=True,
+        housekeeping=WalCheckpoints(connect_checkpoints),
     )
     await writer.start()
     conn = await aiosqlite.connect(str(path), isolation_level=None)

@@ -71,6 +71,18 @@ class Session(Transaction, Protocol):
     def close(self) -> None: ...
 
 
+class Housekeeping(Protocol):
+    """The backend's own upkeep beside the writer (SQLite: the write-ahead log's checkpoints,
+    ``storage/checkpoints.py``): started once the writer's connection is open, given the
+    writer thread between two batches (after their callers were answered), stopped with it."""
+
+    def start(self) -> None: ...
+
+    def between_batches(self, conn: Any) -> None: ...
+
+    def stop(self) -> None: ...
+
+
 def _never(exc: BaseException) -> bool:
     return False
 
@@ -142,6 +154,7 @@ class Writer:
     # hand-over of this thread (issue 29: a settled click, a table's message id, ...).
     autocommit_alone: bool = False
     stats: WriteStats = field(default_factory=WriteStats)
+    housekeeping: Housekeeping | None = None
     # An outage reads as one warning and one line when it ends (storage/outage.py).
     outage: OutageLog = field(default_factory=OutageLog)
 
@@ -156,6 +169,8 @@ class Writer:
         await asyncio.to_thread(self._ready.wait)
         if self._start_error is not None:
             raise self._start_error
+        if self.housekeeping is not None:
+            self.housekeeping.start()
 
     def submit(
         self,
@@ -183,6 +198,8 @@ class Writer:
         if self._thread.is_alive():
             self._jobs.put(None)
             await asyncio.to_thread(self._thread.join)
+        if self.housekeeping is not None:
+            await asyncio.to_thread(self.housekeeping.stop)
 
     # ----- the writer thread ----------------------------------------------------------------
     def _run(self) -> None:
@@ -217,6 +234,8 @@ class Writer:
                     self._commit_batch(conn, batch)
                 else:
                     self._run_raw(conn, batch[0])
+                if self.housekeeping is not None:
+                    self.housekeeping.between_batches(conn)
                 if stop:
                     return
         finally:

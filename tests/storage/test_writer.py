@@ -2,6 +2,7 @@
 commit), version-guarded moves, and reads that never wait for a write."""
 
 import asyncio
+import sqlite3
 import threading
 
 import pytest
@@ -17,8 +18,10 @@ from storage import (
     TablesRepo,
     open_database,
 )
+from storage.checkpoints import WalCheckpoints
 from storage.sql import INTEGRITY_ERRORS
 from storage.sqlite import CHECKPOINT_PAGES
+from tests.waiting import until
 
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
 
@@ -417,14 +420,112 @@ async def test_a_lone_statement_is_its_own_transaction(db_target):
     await db.close()
 
 
-async def test_the_sqlite_writer_checkpoints_every_ten_thousand_pages(tmp_path):
-    """Issue 29: the writer's automatic checkpoint every 10,000 pages of log, not SQLite's
-    1,000: a page written many times between two checkpoints is copied once
-    (bench/writer_contention.py: a fifth fewer bytes written, half the bytes read per move)."""
+async def test_the_sqlite_writer_checkpoints_by_itself_only_as_a_backstop(tmp_path):
+    """Issue 29: the checkpoint thread copies the log (storage/checkpoints.py); the writer's
+    own automatic checkpoint only bounds the log should that thread fall behind, far above the
+    ~7,500 frames a pass finds at 1,000 busy tables."""
     db = await open_database(tmp_path / "c.db")
     pages = await db._writer.submit(
         lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0],
         transactional=False,
     )
-    assert pages == CHECKPOINT_PAGES == 10_000
+    assert pages == CHECKPOINT_PAGES >= 4 * 10_000
+    assert isinstance(db._writer.housekeeping, WalCheckpoints)
     await db.close()
+
+
+async def _fill_log(db, rows):
+    for n in range(rows):
+        await db.execute("INSERT INTO players (user_id, name) VALUES (?, ?)", (f"u{n}", "x" * 3000))
+
+
+def _log_frames(path):
+    """Frames the write-ahead log holds now (a PASSIVE checkpoint's report; it copies them)."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+    finally:
+        conn.close()
+
+
+async def test_a_checkpoint_pass_does_not_wait_for_the_writer_s_transaction(tmp_path):
+    """The checkpoint thread's pass copies every committed frame while the writer is inside a
+    transaction of its own (holding the write lock): a PASSIVE checkpoint takes no lock a
+    writer holds, so the writer never waits for it nor it for the writer."""
+    path = tmp_path / "c.db"
+    db = await open_database(path)
+    await _fill_log(db, 50)
+    blocker, release = await _writer_held(db)  # inside BEGIN IMMEDIATE, uncommitted
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        busy, frames, copied = await asyncio.to_thread(
+            lambda: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        )
+        conn.close()
+        assert (busy, copied) == (0, frames) and frames >= 50
+    finally:
+        release.set()
+        await blocker
+    await db.close()
+
+
+async def test_after_a_pass_the_writer_copies_the_rest_and_the_log_starts_over(tmp_path):
+    """A pass copies the log but what is written while it runs; the writer, at its next batch's
+    end, copies that rest (not the whole log again), so its next transaction writes the log
+    from its start instead of growing it. A reader's snapshot stands for the writes the pass
+    missed: a checkpoint copies no frame past an open read."""
+    path = tmp_path / "c.db"
+    db = await open_database(path)
+    checkpoints = db._writer.housekeeping
+    checkpoints.every = 3600.0  # no pass of the thread's own during the test
+    await _fill_log(db, 60)
+    reader = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM players").fetchone()  # its snapshot: the 60 rows
+    await db.execute("UPDATE players SET name = 'y' WHERE user_id = 'u1'")  # past the snapshot
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    await asyncio.to_thread(checkpoints.run_pass, conn)
+    conn.close()
+    reader.execute("COMMIT")
+    reader.close()
+    assert checkpoints.stats.passes == 1 and checkpoints.stats.frames >= 60
+    await db.execute("UPDATE players SET name = 'z' WHERE user_id = 'u2'")  # then the writer's copy
+    await db.execute("UPDATE players SET name = 'w' WHERE user_id = 'u3'")  # the log restarts
+    assert checkpoints.stats.writer_passes == 1
+    assert 0 < checkpoints.stats.writer_frames < 10  # the two updates' frames, not the log's
+    assert _log_frames(path) < 10
+    await db.close()
+
+
+async def test_a_short_log_after_a_pass_costs_the_writer_nothing(tmp_path):
+    path = tmp_path / "c.db"
+    db = await open_database(path)
+    checkpoints = db._writer.housekeeping
+    checkpoints.every = 3600.0
+    checkpoints.least_frames = 1_000
+    await _fill_log(db, 5)
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    await asyncio.to_thread(checkpoints.run_pass, conn)
+    conn.close()
+    await db.execute("UPDATE players SET name = 'y' WHERE user_id = 'u1'")
+    await db.execute("UPDATE players SET name = 'z' WHERE user_id = 'u2'")
+    assert (checkpoints.stats.passes, checkpoints.stats.writer_passes) == (1, 0)
+    await db.close()
+
+
+async def test_the_checkpoint_thread_passes_on_its_own_until_stopped(tmp_path):
+    path = tmp_path / "c.db"
+    db = await open_database(path)
+    await _fill_log(db, 20)
+
+    def connect():
+        return sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+
+    checkpoints = WalCheckpoints(connect, every=0.01)
+    checkpoints.start()
+    await until(lambda: checkpoints.stats.passes > 0, "a pass of the checkpoint thread")
+    await asyncio.to_thread(checkpoints.stop)
+    assert not checkpoints._thread.is_alive()
+    assert checkpoints.stats.frames >= 20
+    await db.close()
+    assert not db._writer.housekeeping._thread.is_alive()  # the writer's stops with it
