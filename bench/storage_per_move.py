@@ -13,9 +13,15 @@ an embedded PostgreSQL server, whose statements are counted too.
     .venv/bin/python bench/storage_per_move.py --bot-root ../wt-before   # another tree
     .venv/bin/python bench/storage_per_move.py --games triad --tables 4 --postgres
 
-Each game's tables are played from their start to their end (or ``--moves`` moves), so a game's
-end (standings, ratings, cards) is in its figures as often as it comes. Figures only; nothing is
-asserted.
+Each game's tables (at load.py's players, every seat a person) are played from their start to
+their end (or ``--moves`` moves), so a game's end (standings, ratings, cards) is in its figures
+as often as it comes; the clicks' interaction ids increase as Discord's snowflakes do.
+
+Then the same moves once more with no checkpoint, so the write-ahead log keeps every frame: the
+pages written per move by b-tree (each round's frames named by SQLite's ``dbstat`` after it; a
+table's overflow pages apart, a page then free as "(free list)", page 1, the file's header, as
+``sqlite_schema``), the state's bytes per move (the JSON the move made, and as stored), and each
+b-tree's pages, payload and unused bytes at the end. Figures only; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Run in a fresh interpreter with the measured tree first on the path (``--bot-root``).
 SCRIPT = r"""
-import asyncio, collections, faulthandler, json, os, random, sys, tempfile, threading, time
+import asyncio, collections, faulthandler, itertools, json, os, random, sys, tempfile, threading, time
 faulthandler.dump_traceback_later(float(os.environ.get("MESA_BENCH_HANG_S", "900")), exit=True)
 from collections import Counter
 from pathlib import Path
@@ -45,6 +51,12 @@ from storage.presented import Shown
 GAME_KEYS, TABLES, MOVES, ROUNDS, POSTGRES = (
     sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 )
+
+
+# load.py's tables: each game at its players (here all people)
+LOAD_PLAYERS = {"amapatolli": 3, "chupate2": 4, "maquiavelo": 3, "macarena": 3, "triad": 2}
+# the clicks' interaction ids: increasing, as Discord's snowflakes are (the intents' key)
+SNOWFLAKES = itertools.count(1_450_000_000_000_000_000)
 
 
 class Quiet:
@@ -90,7 +102,7 @@ class Counting:
 
 async def open_tables(service, game_key, game, rng, first):
     tables = []
-    players = max(2, game.min_players)
+    players = LOAD_PLAYERS.get(game_key, max(2, game.min_players))
     for n in range(TABLES):
         users = [f"u{first + n}-{i}" for i in range(players)]
         table = await service.lobby.open(
@@ -112,7 +124,7 @@ async def open_tables(service, game_key, game, rng, first):
     return tables
 
 
-async def play(service, tables, game, rng, counter):
+async def play(service, tables, game, rng, counter, sizes=None, after_round=None):
     # one move at a time over the tables, round robin, each a click (its intent, then the
     # move); the rows of what each message shows stored once a round
     moves = 0
@@ -130,12 +142,14 @@ async def play(service, tables, game, rng, counter):
             seat = rng.choice(movers)
             action = rng.choice(game.legal_actions(state, seat))
             intent = Intent(
-                interaction_id=f"{table.id}-{table.version}", application_id="a",
+                interaction_id=str(next(SNOWFLAKES)), application_id="a",
                 token="t" * 160, table_id=table.id, seat=seat, version=table.version,
                 action=action.encode(), locale="es", created_at=time.time(),
             )
             service.intents.start(intent)
             await service.act(table.id, seat, table.version, action.encode(), intent=intent)
+            if sizes is not None:  # the state's JSON the move stored, in bytes
+                sizes.append(len(table.record.state.encode()))
             shown += [
                 Shown(table.id, "", "m1", table.version, {"token": "t" * 160, "at": time.time()}),
                 Shown(table.id, seat, "m2", table.version, {"digest": "d" * 16}),
@@ -144,6 +158,8 @@ async def play(service, tables, game, rng, counter):
         # what each message shows, stored in batches (bot/ui/shown.py): once per round here
         await service.presented.save(shown)
         shown = []
+        if after_round is not None:
+            await after_round()
     return moves
 
 
@@ -214,6 +230,83 @@ async def measure(game_key, game, target, rounds):
     return figures, statements
 
 
+def wal_frames(path, at):
+    # the pages of the frames of a write-ahead log from byte ``at`` on (those of this log: its
+    # header's salts), and where the next frame will start
+    data = Path(path).read_bytes()
+    if len(data) < 32:
+        return [], at
+    page = int.from_bytes(data[8:12], "big")
+    salts = data[16:24]
+    pages, at = [], max(at, 32)
+    while at + 24 + page <= len(data) and data[at + 8 : at + 16] == salts:
+        pages.append(int.from_bytes(data[at : at + 4], "big"))
+        at += 24 + page
+    return pages, at
+
+
+def owners(c):
+    # each page's b-tree (its overflow pages apart); the rest is the free list
+    return {
+        r[0]: (r[1] + " (overflow)" if r[2] == "overflow" else r[1])
+        for r in c.execute("SELECT pageno, name, pagetype FROM dbstat")
+    }
+
+
+async def page_census(game_key, game, folder):
+    # Which b-trees the moves' pages belong to: the same moves with no checkpoint (the log
+    # keeps every frame written), each round's frames named by SQLite's dbstat after the round
+    # (a page then free: "(free list)"; page 1, the header: "sqlite_schema"); and the state's
+    # size: as the move made it (memory) and as stored
+    path = Path(folder) / f"{game_key}-census.db"
+    db = await open_database(path)
+    service = TableService(db, {game_key: game}, Quiet(), ServiceConfig(cpu_delay_seconds=0))
+    writer = db._writer
+    rng = random.Random(f"{game_key}-0")
+    tables = await open_tables(service, game_key, game, rng, 0)
+    await writer.submit(lambda c: c.execute("PRAGMA wal_autocheckpoint = 0"), transactional=False)
+    await writer.submit(
+        lambda c: c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall(), transactional=False
+    )
+    sizes = []
+    by_tree = Counter()
+    at = [0]
+    frames = [0]
+
+    async def after_round():
+        owner = await writer.submit(owners, transactional=False)
+        pages, at[0] = wal_frames(str(path) + "-wal", at[0])
+        frames[0] += len(pages)
+        by_tree.update(owner.get(p, "(free list)") for p in pages)
+
+    moves = await play(service, tables, game, rng, Counting(), sizes, after_round)
+
+    def at_end(c):
+        stored = c.execute(
+            "SELECT avg(length(CAST(state AS BLOB))), max(length(CAST(state AS BLOB)))"
+            " FROM tables WHERE state IS NOT NULL"
+        ).fetchone()
+        trees = c.execute(
+            "SELECT name, count(*), sum(payload), sum(unused) FROM dbstat GROUP BY name"
+        ).fetchall()
+        return tuple(stored), [tuple(t) for t in trees]
+
+    stored, trees = await writer.submit(at_end, transactional=False)
+    await service.close()
+    await db.close()
+    per = max(moves, 1)
+    return {
+        "frames per move": frames[0] / per,
+        "pages per move": {name: n / per for name, n in by_tree.most_common()},
+        "state bytes in memory, mean": sum(sizes) / max(len(sizes), 1),
+        "state bytes stored, mean": stored[0] or 0,
+        "state bytes stored, max": stored[1] or 0,
+        "b-trees at the end (pages, payload KB, unused KB)": {
+            t[0]: [t[1], (t[2] or 0) / 1024, (t[3] or 0) / 1024] for t in trees
+        },
+    }
+
+
 async def postgres_statements(game_key, game, server):
     import storage.postgres as pg
     counter = Counting()
@@ -253,6 +346,8 @@ async def main():
                 key, game, lambda folder, n: Path(folder) / f"{key}-{n}.db", ROUNDS
             )
             out[key] = {"figures": figures, "statements": statements}
+            with tempfile.TemporaryDirectory(dir=os.environ.get("MESA_BENCH_DIR")) as folder:
+                out[key]["census"] = await page_census(key, game, folder)
             if server is not None:
                 moves, pg_statements = await postgres_statements(key, game, server)
                 out[key]["postgres"] = {"moves": moves, "statements": pg_statements}
@@ -284,6 +379,10 @@ def run(args: argparse.Namespace) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+STATE_SIZES = ("state bytes in memory, mean", "state bytes stored, mean", "state bytes stored, max")
+AT_END = "b-trees at the end (pages, payload KB, unused KB)"
+
+
 def print_report(result: dict, root: Path) -> None:
     print(f"storage per move, {root} (people's moves one at a time, SQLite file; per move):")
     games = list(result)
@@ -297,6 +396,35 @@ def print_report(result: dict, root: Path) -> None:
     for kind in kinds:
         cells = " | ".join(f"{result[g]['statements'].get(kind, 0):.3f}" for g in games)
         print(f"| . {kind} | {cells} |")
+    census = [g for g in games if "census" in result[g]]
+    if census:
+        print("pages written per move by b-tree (the same moves, no checkpoint, the log's frames):")
+        print("| per move | " + " | ".join(census) + " |")
+        print("|---|" + "---:|" * len(census))
+        for key in ("frames per move", *STATE_SIZES):
+            cells = " | ".join(f"{result[g]['census'][key]:.1f}" for g in census)
+            print(f"| {key} | {cells} |")
+        trees = sorted(
+            {t for g in census for t in result[g]["census"]["pages per move"]},
+            key=lambda t: -max(result[g]["census"]["pages per move"].get(t, 0) for g in census),
+        )
+        for tree in trees:
+            cells = " | ".join(
+                f"{result[g]['census']['pages per move'].get(tree, 0):.2f}" for g in census
+            )
+            print(f"| . {tree} | {cells} |")
+        print(
+            "the database's b-trees of more than one page at the end: pages / payload KB / unused KB"
+        )
+        names = sorted(
+            {t for g in census for t, n in result[g]["census"][AT_END].items() if n[0] > 1}
+        )
+        for name in names:
+            cells = " | ".join(
+                "{:.0f} / {:.1f} / {:.1f}".format(*result[g]["census"][AT_END].get(name, (0, 0, 0)))
+                for g in census
+            )
+            print(f"| . {name} | {cells} |")
     if "postgres" in result[games[0]]:
         totals = " | ".join(
             f"{sum(result[g]['postgres']['statements'].values()):.3f}" for g in games

@@ -12,13 +12,19 @@ operations (``--work``, per move), the same for every tree. Measured for ``--win
 per move: the writer thread's CPU and the loop thread's (the kernel's clocks), their context
 switches (voluntary: a wait, e.g. for the GIL; involuntary: preempted), and the persist's wall
 time p50/p99 (queued to awaited). Trees run one after the other, ``--rounds`` times, in
-separate processes (``--bot-root A,B``); figures are per round, then the median.
+separate processes (``--bot-root A,B``); figures are per round, then the median and the least.
+``--sequential N`` plays N moves one after the other instead (each its own transaction, no
+window): the threads' CPU then depends little on how busy the machine is.
 ``--instructions`` counts instead what moves played one after the other cost in instructions
 (valgrind's callgrind, every thread: the loop's and the writer's user-space work, no wait).
+``--states mix`` writes real states instead of one synthetic ~2 KB text: each table one of
+load.py's games at its players, its moves that game's states in turn (played by this tree's
+engines, the same for every tree measured); ``--states macarena`` one game's.
 
     .venv/bin/python bench/writer_contention.py --bot-root ../wt-before,.
     .venv/bin/python bench/writer_contention.py --tables 1000 --rate 150 --window 20
     .venv/bin/python bench/writer_contention.py --instructions --work 0 --bot-root ../wt-before,.
+    .venv/bin/python bench/writer_contention.py --states mix --bot-root ../wt-before,.
 
 Figures only; nothing is asserted.
 """
@@ -48,6 +54,19 @@ TABLES, RATE, WINDOW, WORK, WARMUP, SEQUENTIAL = (
 )
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
 STATE = json.dumps({"cards": [f"c{i}" for i in range(300)]})  # ~2 KB, as a game's state
+# ``--states``: each table's moves write one game's real states in turn (a file of JSON lists)
+STATES = (
+    json.loads(open(os.environ["MESA_BENCH_STATES"]).read())
+    if os.environ.get("MESA_BENCH_STATES") else [[STATE]]
+)
+
+
+SNOWFLAKE = 1_450_000_000_000_000_000  # an interaction id of 2026
+
+
+def state_of(table, version):
+    states = STATES[table.id % len(STATES)]
+    return states[(table.id * 7 + version) % len(states)]
 
 
 def work(n):  # a fixed amount of Python: the engine's or the views' share of a move
@@ -93,7 +112,7 @@ async def measure(folder):
             guild_id="g", channel_id=f"c{n}", game="triad", host_id="1", locale="es",
             options={}, seats=SEATS, seed="s",
         )
-        await repo.start(record.id, SEATS, STATE, 0)
+        await repo.start(record.id, SEATS, state_of(record, 0), 0)
         tables.append(await repo.get(record.id))
     busy = set()
     send, receive = socket.socketpair()
@@ -116,7 +135,8 @@ async def measure(folder):
         try:
             clicks[0] += 1
             intent = Intent(
-                interaction_id=f"{table.id}-{table.version}-{clicks[0]}", application_id="a",
+                # increasing, as Discord's snowflakes are (the intents' key: appended)
+                interaction_id=str(SNOWFLAKE + clicks[0]), application_id="a",
                 token="t" * 160, table_id=table.id, seat="1", version=table.version,
                 action="p 1", locale="es", created_at=time.time(),
             )
@@ -125,7 +145,8 @@ async def measure(folder):
             work(WORK // 4)  # the engine's share
             start = time.perf_counter()
             write = repo.record_action(
-                table, seat="1", action="p 1", state_json=STATE, version=table.version + 1,
+                table, seat="1", action="p 1", state_json=state_of(table, table.version + 1),
+                version=table.version + 1,
                 intent=intent, wake_at=time.time() + 60,
             )
             await write
@@ -135,18 +156,36 @@ async def measure(folder):
             table.version += 1
             for _ in range(3):  # the views' share: slices, each ending in a request sent
                 work(WORK // 4)
-                send.send(b"x" * 512)
+                try:
+                    send.send(b"x" * 512)
+                except BlockingIOError:  # the reader behind (a loaded machine): dropped
+                    pass
                 await asyncio.sleep(0)
         finally:
             busy.discard(table.id)
 
     rng = random.Random(1)
     if SEQUENTIAL:  # that many moves one after the other (the instruction count's runs)
+        measuring[0] = True
+        writer_thread = db._writer._thread
+        first = thread_figures(writer_thread), thread_figures(threading.current_thread())
         for _ in range(SEQUENTIAL):
             table = tables[rng.randrange(TABLES)]
             busy.add(table.id)
             await click(table)
+        (w0, _, _, ww0, wr0), (l0, *_) = first
+        (w1, _, _, ww1, wr1), (l1, *_) = (
+            thread_figures(writer_thread), thread_figures(threading.current_thread())
+        )
         await db.close()
+        per = max(moves[0], 1)
+        print(json.dumps({
+            "moves": moves[0],
+            "writer CPU us/move": 1e6 * (w1 - w0) / per,
+            "loop CPU us/move": 1e6 * (l1 - l0) / per,
+            "writer KB written/move": (ww1 - ww0) / 1024 / per,
+            "writer KB read/move": (wr1 - wr0) / 1024 / per,
+        }))
         return
     tasks = set()
     writer_thread = db._writer._thread
@@ -203,10 +242,47 @@ uvloop.run(main())
 """
 
 
-def run(root: Path, args: argparse.Namespace) -> dict[str, float]:
+# load.py's tables: each game at its players (people and computers)
+LOAD_PLAYERS = {"amapatolli": 3, "chupate2": 4, "maquiavelo": 3, "macarena": 3, "triad": 2}
+
+
+def write_states(keys: str, path: Path) -> None:
+    """Real states for ``--states``: per game, those of random games played at load.py's players
+    (this tree's engines), one list per game, in the order they were played."""
+    import random
+
+    sys.path.insert(0, str(ROOT))
+    from bot.registry import load_games
+
+    games = load_games(tuple(LOAD_PLAYERS) if keys == "mix" else tuple(keys.split(",")))
+    lists = []
+    for key, game in games.items():
+        states, rng = [], random.Random(key)
+        for n in range(3):
+            seats = [f"{10**17 + n}{i}" for i in range(LOAD_PLAYERS.get(key, 2))]
+            state = game.new(seats, f"contention-{key}-{n}", {})
+            while not game.is_over(state) and len(states) < 300 * (n + 1):
+                movers = sorted(s for s in game.to_act(state) if game.legal_actions(state, s))
+                if not movers:
+                    break
+                seat = rng.choice(movers)
+                state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+                states.append(game.dump_state(state))
+        lists.append(states)
+    path.write_text(json.dumps(lists))
+
+
+def bench_env(root: Path, args: argparse.Namespace) -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(root.resolve()), "MESA_BENCH_DIR": str(ROOT / "bench")}
+    if args.states_file is not None:
+        env["MESA_BENCH_STATES"] = str(args.states_file)
+    return env
+
+
+def run(root: Path, args: argparse.Namespace) -> dict[str, float]:
+    env = bench_env(root, args)
     argv = [str(args.tables), str(args.rate), str(args.window), str(args.work), str(args.warmup)]
-    argv.append("0")
+    argv.append(str(args.sequential))
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, *argv],
         env=env,
@@ -228,8 +304,7 @@ def instructions(root: Path, args: argparse.Namespace) -> float:
     counted = []
     for moves in (args.few, args.many):
         argv = [str(args.tables), "1", "0", str(args.work), "0", str(moves)]
-        os.environ["PYTHONPATH"] = str(root.resolve())
-        os.environ["MESA_BENCH_DIR"] = str(ROOT / "bench")
+        os.environ.update(bench_env(root, args))
         here = Path.cwd()
         os.chdir(root)  # ``-c`` puts the working directory first on the path
         try:
@@ -254,7 +329,31 @@ def main() -> int:
     )
     parser.add_argument("--few", type=int, default=100, help="--instructions: moves of one run")
     parser.add_argument("--many", type=int, default=600, help="--instructions: of the other")
+    parser.add_argument(
+        "--sequential",
+        type=int,
+        default=0,
+        help="N moves one after the other instead of a paced window (no batching: each its"
+        " own transaction), their threads' CPU by the kernel's clocks",
+    )
+    parser.add_argument(
+        "--states",
+        help="real states: 'mix' (load.py's games, a table each in turn) or game keys, played"
+        " by this tree's engines (default: one synthetic ~2 KB state)",
+    )
     args = parser.parse_args()
+    args.states_file = None
+    if args.states:
+        args.states_file = ROOT / "bench" / f".contention-states-{os.getpid()}.json"
+        write_states(args.states, args.states_file)
+    try:
+        return measure(args)
+    finally:
+        if args.states_file is not None:
+            args.states_file.unlink(missing_ok=True)
+
+
+def measure(args: argparse.Namespace) -> int:
     roots = [Path(r) for r in args.bot_root.split(",")]
     if args.instructions:
         for root in roots:
@@ -270,13 +369,12 @@ def main() -> int:
             load = " ".join(f"{x:.1f}" for x in os.getloadavg())
             print(f"round {round_ + 1} {root}: {cells} (load {load})", flush=True)
     keys = list(next(iter(results.values()))[0])
-    print("| median per move | " + " | ".join(str(r) for r in roots) + " |")
-    print("|---|" + "---:|" * len(roots))
-    for key in keys:
-        cells = " | ".join(
-            f"{statistics.median(f[key] for f in results[root]):.2f}" for root in roots
-        )
-        print(f"| {key} | {cells} |")
+    for name, pick in (("median", statistics.median), ("least", min)):
+        print(f"| {name} per move | " + " | ".join(str(r) for r in roots) + " |")
+        print("|---|" + "---:|" * len(roots))
+        for key in keys:
+            cells = " | ".join(f"{pick(f[key] for f in results[root]):.2f}" for root in roots)
+            print(f"| {key} | {cells} |")
     return 0
 
 

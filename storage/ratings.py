@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from storage.db import Database
 from storage.rows import as_model
 from storage.sql import Transaction
+from storage.stored_state import unpack
 
 GLOBAL = "*"  # the scope of the global board
 RATED = "rated"
@@ -274,7 +275,7 @@ class RatingsRepo:
             " AND state IS NOT NULL AND id NOT IN (SELECT table_id FROM finished_games)"
             " ORDER BY updated_at, id"
         )
-        return [(r["id"], r["guild_id"], r["game"], r["state"]) for r in rows]
+        return [(r["id"], r["guild_id"], r["game"], unpack(r["state"])) for r in rows]
 
     async def record(self, games: list[FinishedGame], rate: Rate) -> None:
         """Store and rate ``games`` in order, in one transaction (the backfill)."""

@@ -28,6 +28,7 @@ from storage.ratings import (
 from storage.rows import as_model
 from storage.sql import INTEGRITY_ERRORS, Transaction, utc_now
 from storage.standings import StandingDelta, apply_standings
+from storage.stored_state import packer, unpack
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled"]
 OPEN_STATUSES = ("lobby", "playing")
@@ -99,7 +100,9 @@ class ActionRow(BaseModel):
 
 
 def _record(row: Any) -> TableRecord:
-    return as_model(TableRecord, row, json_columns=("options", "seats", "meta"))
+    values = dict(row)
+    values["state"] = unpack(values.get("state"))  # (SQLite's deflated: storage/stored_state.py)
+    return as_model(TableRecord, values, json_columns=("options", "seats", "meta"))
 
 
 def _seats_json(seats: list[SeatInfo]) -> str:
@@ -126,6 +129,7 @@ def _move_update(seats: bool, meta: bool, finished: bool) -> str:
 class TablesRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._pack = packer(db.dialect)  # a state as the backend stores it
 
     async def create(
         self,
@@ -257,12 +261,13 @@ class TablesRepo:
         copies: then nothing is written and the table is still a lobby)."""
         seats_json = _seats_json(seats)
         meta_json = None if meta is None else json.dumps(meta)
+        pack = self._pack
 
         def unit(conn: Transaction) -> None:
             cur = conn.execute(
                 "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
                 " meta = COALESCE(?, meta), updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (seats_json, state_json, version, meta_json, utc_now(), table_id),
+                (seats_json, pack(state_json), version, meta_json, utc_now(), table_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
@@ -320,7 +325,7 @@ class TablesRepo:
         table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
         meta_dict = meta if meta is not None else table.meta
         sql = _move_update(seats is not None, meta is not None, finished)
-        changed: tuple[object, ...] = (state_json, version)
+        changed: tuple[object, ...] = (version,)
         if seats is not None:
             changed += (_seats_json(seats),)
         if meta is not None:
@@ -328,12 +333,14 @@ class TablesRepo:
         changed += (None if finished else wake_at,)
         # Read now, not in the writer thread: the caller's record changes after the commit.
         table_id, expected, guild_id, game = table.id, table.version, table.guild_id, table.game
+        pack = self._pack
 
         def unit(conn: Transaction) -> dict[str, tuple[float, float]]:
             # The guard first: a stale writer fails as StaleVersion, not on the action key.
             # Under PostgreSQL a second writer at the same version (another process) waits for
-            # the first one's row lock, then finds the version moved: one of them wins.
-            cur = conn.execute(sql, (*changed, utc_now(), table_id, expected))
+            # the first one's row lock, then finds the version moved: one of them wins. The
+            # state deflated here, in the writer's thread, not on the event loop.
+            cur = conn.execute(sql, (pack(state_json), *changed, utc_now(), table_id, expected))
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
             conn.execute(

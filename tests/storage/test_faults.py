@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import sqlite3
 import time
 
@@ -44,8 +45,11 @@ def _raw(db, sql: str):
 
 
 async def _move(repo: TablesRepo, table, version: int) -> None:
+    # random hex: deflated as SQLite stores a large state (storage/stored_state.py), it still
+    # needs pages a full disk lacks
+    pad = random.Random(version).randbytes(10000).hex()
     await repo.record_action(
-        table, seat="a", action=f"m{version}", state_json='{"pad": "' + "x" * 20000 + '"}',
+        table, seat="a", action=f"m{version}", state_json='{"pad": "' + pad + '"}',
         version=version,
     )  # fmt: skip
 
