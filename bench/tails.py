@@ -69,7 +69,7 @@ def _tails_recorder(_path, _who):
             started['wall'], started['cpu'] = time.time(), time.thread_time()
             return
         emit({
-            'kind': 'gc', 'generation': info['generation'],
+            'kind': 'gc', 'generation': info['generation'], 'collected': info['collected'],
             'start': started['wall'], 'end': time.time(),
             'cpu_ms': (time.thread_time() - started['cpu']) * 1000,
         })
@@ -117,8 +117,11 @@ def _tails_recorder(_path, _who):
                     except RuntimeError:  # the loop closed
                         return
                 elif time.monotonic() - sent > 0.015 and len(pending['samples']) < 8:
-                    frame = sys._current_frames().get(loop_thread)
-                    pending['samples'].append(frames(frame))
+                    try:  # a frame torn down while walked (seen once): that sample is lost
+                        frame = sys._current_frames().get(loop_thread)
+                        pending['samples'].append(frames(frame))
+                    except Exception:
+                        pass
 
         threading.Thread(target=run, name='tails-watchdog', daemon=True).start()
 
@@ -128,10 +131,10 @@ def _tails_recorder(_path, _who):
 # The bot's own probes, patched in before ``main``: the writer's slow transactions and its
 # checkpoints ("write"), each game's end ("end"), and every 100 ms its queues ("sample"): the
 # pacer's waiting bot-token calls, the render pool's jobs waiting or in a worker's pipe, the
-# writer's queue, the write-ahead log's size, the RSS.
+# writer's queue, the write-ahead log's size, the RSS, the asyncio tasks alive.
 BOT_PROBES = r"""
 def _tails_probes(emit):
-    import os, struct, threading, time
+    import asyncio, os, struct, threading, time
     import storage.writer as _writer
     import bot.ui.pacer as _pacer
     import bot.pipe_workers as _pipes
@@ -215,6 +218,7 @@ def _tails_probes(emit):
                     'writer_queue': sum(w._jobs.qsize() for w in list(writers)),
                     'wal_mb': os.path.getsize(wal) / 2**20 if wal and os.path.exists(wal) else 0,
                     'rss_mb': rss_mb(),
+                    'tasks': len(asyncio.tasks._all_tasks),
                 })
             except Exception as exc:  # a pool resized under us: the next sample
                 emit({'kind': 'sample_error', 'start': time.time(), 'error': repr(exc)})
@@ -230,6 +234,10 @@ PRELUDE = (
 import os as _os
 if _os.environ.get('MESA_BENCH_TAILS'):
     _tails_watch, _tails_emit = _tails_recorder(_os.environ['MESA_BENCH_TAILS'], 'bot')
+    if _os.environ.get('MESA_BENCH_GC_THRESHOLDS'):  # other thresholds than the bot's own
+        import gc as _gc
+        _gc.set_threshold(*map(int, _os.environ['MESA_BENCH_GC_THRESHOLDS'].split(',')))
+        _gc.set_threshold = lambda *_: None
     _tails_probes(_tails_emit)
     import bot.__main__ as _tails_main
     _tails_serve = _tails_main.serve
@@ -519,11 +527,12 @@ def slice_table(
         "",
         f"over the window, {slices} slices of {width:.0f} s:",
         "",
-        "| slice s | ack p99 / slow | public p99 / slow | next p99 / slow | bot gen 2 n, max ms"
-        " | gen 1 n, max ms | bot turns ≥ 50 ms n, max | checkpoints n, max ms, MB"
+        "| slice s | ack p99 / slow | public p99 / slow | next p99 / slow | bot gen 2 n, CPU ms"
+        " mean / max | gen 1 n, CPU ms mean / max | gen 0 n, CPU ms mean / max"
+        " | bot turns ≥ 50 ms n, max | checkpoints n, max ms, MB"
         " | game ends | pacer queue mean / max | render queue mean / max | writer queue max"
-        " | WAL MB max | RSS MB end |",
-        "|---|" + "---:|" * 13,
+        " | WAL MB max | RSS MB end | asyncio tasks mean / max |",
+        "|---|" + "---:|" * 15,
     ]
     for i in range(slices):
         a, b = w_start + i * width, w_start + (i + 1) * width
@@ -537,9 +546,16 @@ def slice_table(
             ms = [1000 * (r["end"] - r["start"]) for r in chosen]
             return f"{len(ms)}, {max(ms, default=0):.0f}"
 
+        def cpu_of(chosen: list[dict[str, Any]]) -> str:
+            ms = [r["cpu_ms"] for r in chosen]
+            mean = sum(ms) / max(len(ms), 1)
+            return f"{len(ms)}, {mean:.0f} / {max(ms, default=0):.0f}"
+
         bot = [r for r in part if r["who"] == "bot"]
-        cells.append(n_max([r for r in bot if r["kind"] == "gc" and r["generation"] == 2]))
-        cells.append(n_max([r for r in bot if r["kind"] == "gc" and r["generation"] == 1]))
+        for generation in (2, 1, 0):
+            cells.append(
+                cpu_of([r for r in bot if r["kind"] == "gc" and r["generation"] == generation])
+            )
         cells.append(
             n_max([r for r in bot if r["kind"] == "stall" and r["end"] - r["start"] >= 0.05])
         )
@@ -557,6 +573,7 @@ def slice_table(
         cells.append(f"{max((r['writer_queue'] for r in samples), default=0)}")
         cells.append(f"{max((r['wal_mb'] for r in samples), default=0):.0f}")
         cells.append(f"{samples[-1]['rss_mb']:.0f}" if samples else "")
+        cells.append(mean_max("tasks") if samples and "tasks" in samples[0] else "")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -567,6 +584,9 @@ async def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--slow", type=float, default=100.0, help="slow events: over this (100 ms)")
     parser.add_argument("--slices", type=int, default=4, help="parts of the window (4)")
+    parser.add_argument(
+        "--gc-thresholds", default="", help="the bot's collector thresholds, e.g. 5000,4,10"
+    )
     parser.add_argument(
         "--keep",
         type=Path,
@@ -580,6 +600,8 @@ async def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mesa-tails-") as folder:
         out = Path(folder) / "tails.jsonl"
         os.environ["MESA_BENCH_TAILS"] = str(out)
+        if args.gc_thresholds:
+            os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         scope: dict[str, Any] = {}
         exec(RECORDER, scope)
         watch, _ = scope["_tails_recorder"](str(out), "driver")

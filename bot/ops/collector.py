@@ -8,7 +8,7 @@ seconds, and the collector's share of the bot's CPU went from 13 % to 24–31 %.
 for the bot's own process only:
 
 - ``tune``: a young generation larger than Python's 700 (3,000 until session 15, 10,000 with
-  ``keep_frozen``; see below), so what a move allocates (views,
+  ``keep_frozen``, 5,000 since session 24; see below), so what a move allocates (views,
   payloads, requests) has more time to die before a collection looks at it, less of it is
   promoted to the old generation, and full collections come about ten times less often;
 - ``freeze``: once the bot is connected, what is alive then (modules, catalogues, the games'
@@ -90,6 +90,17 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   (``mallinfo2``) and ``malloc_trim(0)`` gave back under 1 MB, so neither an earlier thaw nor
   ``MALLOC_ARENA_MAX``/trimming is set. What grew was held on purpose: bounded caches filling
   (images, rendered texts, event texts, log dumps) and token hooks (``bench/memory_census.py``).
+- A young generation of 5,000 since session 24: at 1,000 busy tables most of what a young
+  collection walks survives it (new tables' states, caches filling), so each collection's pause
+  grows with the young generation's size, and each object is still walked once by a young
+  collection and at most once by a generation-1 one whatever the size. With 10,000 the
+  generation-1 collections were the bot's longest pauses and grew as its heap did
+  (``bench/tails.py --tables 1000 --window 240``, CPU by the collecting thread's clock, 60-s
+  slices, a machine at load 10-14): 84, 120, 118, 126 ms mean (at most 167), the young ones
+  20-29 (at most 116); with 5,000: 54, 62, 63, 77 (at most 113), young 13-16 (at most 97),
+  twice as many of each; the collector's CPU per second 43 against 41 ms, no generation-2
+  collection in either. A pause is what every click waiting on the loop waits through
+  (issue 29: ack p99 ≤ 100 ms).
 """
 
 from __future__ import annotations
@@ -102,7 +113,7 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
-THRESHOLDS = (10_000, 4, 10)
+THRESHOLDS = (5_000, 4, 10)
 THAW_SECONDS = 30 * 60.0  # every 30 minutes one collection walks every object again
 
 
