@@ -237,6 +237,11 @@ class PgReads:
         await self.pool.close()
 
 
+def _has_statement(script: str) -> bool:
+    """Whether a migration's text holds any SQL but comments (asyncpg refuses an empty query)."""
+    return any(line.strip() and not line.lstrip().startswith("--") for line in script.splitlines())
+
+
 async def migrate(conn: asyncpg.Connection) -> int:
     """Apply every migration newer than the ``schema_version`` table says, each with its version
     row in one transaction; one process at a time (a session advisory lock)."""
@@ -251,7 +256,8 @@ async def migrate(conn: asyncpg.Connection) -> int:
             if number <= current:
                 continue
             async with conn.transaction():
-                await conn.execute(script)
+                if _has_statement(script):  # (one SQLite's alone is comments here)
+                    await conn.execute(script)
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
             current = number
         return current

@@ -60,6 +60,7 @@ async def test_sqlite_on_a_full_disk_fails_writes_keeps_reads_and_recovers(tmp_p
         repo = TablesRepo(db)
         table = await _playing(repo)
         await _move(repo, table, 1)
+        await _raw(db, "VACUUM")  # no free page left in the file either (the migrations')
         pages = (await _raw(db, "PRAGMA page_count"))[0][0]
         await _raw(db, f"PRAGMA max_page_count = {pages}")  # the disk is full now
         for _ in range(3):  # every attempt is answered, none saved
