@@ -50,7 +50,7 @@ PRELUDE = r"""
 import os as _os
 if _os.environ.get('MESA_BENCH_MEMORY'):
     def _memory_census():
-        import collections, gc, json, sys, threading, time, weakref
+        import collections, gc, json, sys, threading, time, types, weakref
         path = _os.environ['MESA_BENCH_MEMORY']
         every = float(_os.environ.get('MESA_BENCH_MEMORY_EVERY') or 15)
         frames = int(_os.environ.get('MESA_BENCH_MEMORY_TRACE') or 0)
@@ -268,9 +268,131 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             sizes['i18n._rendered (hits, misses, size)'] = [info.hits, info.misses, info.currsize]
             return sizes
 
+        def site_holders(sites, sample=64, depth=7):
+            # who holds the live objects of ``sites`` ((file, line) pairs): one pass over every
+            # object the collector tracks (frozen ones included) finds the containers whose
+            # referents were allocated there (by type), then for a sample of them, pass by
+            # pass, the first referrer of each, up to an object that is not a plain container
+            # (or ``depth`` steps): the holder's chain. Objects the collector stopped tracking
+            # (tuples and dicts of atomic values) are nobody's referrer here.
+            import tracemalloc
+            gc.unfreeze()  # the frozen generation is not in get_objects (the bot ends next)
+            objects = gc.get_objects()
+            gc.freeze()
+            wanted = set(sites)
+            ours = {id(objects)}
+            by_type = {site: collections.Counter() for site in sites}
+            chains = {site: [] for site in sites}
+            for o in objects:
+                for child in gc.get_referents(o):
+                    frames = tracemalloc._get_object_traceback(child)
+                    if frames is None or frames[0] not in wanted:
+                        continue
+                    site = frames[0]
+                    by_type[site][label(o)] += 1
+                    if len(chains[site]) < sample:
+                        chains[site].append([label(child), o])
+            plain = (dict, list, tuple, set, frozenset, collections.deque, types.CellType)
+            for _ in range(depth):
+                open_ends = {}
+                for site in sites:
+                    for chain in chains[site]:
+                        tip = chain[-1]
+                        if isinstance(tip, str) or not isinstance(tip, plain):
+                            continue
+                        open_ends.setdefault(id(tip), []).append(chain)
+                if not open_ends:
+                    break
+                ours |= {id(c) for chain_list in chains.values() for c in chain_list}
+                found = {}
+                for o in objects:
+                    if id(o) in ours:
+                        continue
+                    for child in gc.get_referents(o):
+                        if id(child) in open_ends and id(child) not in found:
+                            found[id(child)] = o
+                for key, waiting in open_ends.items():
+                    holder = found.get(key)
+                    for chain in waiting:
+                        chain[-1] = label(chain[-1])
+                        chain.append(holder if holder is not None else '(no tracked holder)')
+            names = {}
+            for name, module in list(sys.modules.items()):
+                for key, value in list(getattr(module, '__dict__', {}).items()):
+                    names.setdefault(id(value), f' ({name}.{key})')
+            out = []
+            for site in sites:
+                paths = collections.Counter(
+                    ' <- '.join(c if isinstance(c, str) else label(c) for c in chain)
+                    + ('' if isinstance(chain[-1], str) else names.get(id(chain[-1]), ''))
+                    for chain in chains[site]
+                )
+                out.append([f'{site[0]}:{site[1]}', by_type[site].most_common(6), paths.most_common(6)])
+            del objects
+            return out
+
+        def log_dumps():
+            # games.core.eventlog.LOG_DUMPS: entries, the bytes of their distinct encoded
+            # events (objects' sizes), and its hits and misses where it counts them
+            import games.core.eventlog as eventlog
+
+            dumps = eventlog.LOG_DUMPS
+            entries = list(dumps._kept.values())
+            events = {id(b): sys.getsizeof(b) for entry in entries for b in entry[1]}
+            return [
+                len(entries),
+                sum(events.values()),
+                getattr(dumps, 'hits', None),
+                getattr(dumps, 'misses', None),
+            ]
+
         def census(final=False):
             row = {'wall': time.time(), 'final': final, **status()}
+            if final and frames:
+                # the tracebacks first, and written at once: the walks below take minutes with
+                # tracemalloc on at 1,000 tables (session 24's final census never arrived)
+                snapshot = tracemalloc.take_snapshot()
+                early = {'wall': row['wall'], 'final_traces': True}
+                # the sites that grew most since the previous census, their tracebacks only
+                # (grouping every trace by traceback takes minutes)
+                grown = sorted(
+                    snapshot.statistics('lineno'),
+                    key=lambda s: previous_sites.get(str(s.traceback[0].filename) + ':' + str(s.traceback[0].lineno), 0) - s.size,
+                )[:10]
+                sites = [(s.traceback[0].filename, s.traceback[0].lineno) for s in grown]
+                early['grown_sites'] = [
+                    [f'{f}:{n}', s.size - previous_sites.get(f'{f}:{n}', 0)] for (f, n), s in zip(sites, grown)
+                ]
+                try:
+                    if frames > 1:
+                        # grouped by hand: Snapshot.filter_traces matches each trace by fnmatch
+                        wanted = set(sites)
+                        grouped = {}
+                        for _domain, size, trace, _total in snapshot.traces._traces:
+                            if trace[0] in wanted:  # the allocating frame (the newest first)
+                                known = grouped.setdefault(trace, [0, 0])
+                                known[0] += size
+                                known[1] += 1
+                        # the three largest tracebacks of each site, by the site's growth
+                        largest = []
+                        for site in sites:
+                            mine = [kv for kv in grouped.items() if kv[0][0] == site]
+                            largest += sorted(mine, key=lambda kv: -kv[1][0])[:3]
+                        early['tracebacks'] = [
+                            (size, count, tracemalloc.Traceback(trace).format())
+                            for trace, (size, count) in largest
+                        ]
+                        del grouped, largest
+                except Exception as exc:
+                    early['tracebacks'] = [(0, 0, [repr(exc)])]
+                try:
+                    early['site_holders'] = site_holders(sites)
+                except Exception as exc:
+                    early['site_holders'] = [['error', [], [[repr(exc), 0]]]]
+                del snapshot
+                out_file.write(json.dumps(early) + '\n')
             row['blocks'] = sys.getallocatedblocks()
+            row['log_dumps'] = log_dumps()
             info = mallinfo()
             # glibc's heaps (every arena): bytes in use, free but kept, mmapped blocks
             row['malloc'] = [info.uordblks, info.fordblks, info.hblkhd, info.arena]
@@ -302,15 +424,15 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                     (str(s.traceback[0].filename) + ':' + str(s.traceback[0].lineno), s.size, s.count)
                     for s in stats[:300]
                 ]
-                if final and frames > 1:
-                    row['tracebacks'] = [
-                        (s.size, s.count, s.traceback.format()) for s in snapshot.statistics('traceback')[:25]
-                    ]
+                previous_sites.clear()
+                previous_sites.update((k, size) for k, size, _ in row['sites'])
                 del snapshot, stats
             return row
 
         def run():
+            nonlocal out_file
             with open(path, 'a', buffering=1) as out:
+                out_file = out
                 while True:
                     deadline = time.monotonic() + every
                     while time.monotonic() < deadline and not _os.path.exists(path + '.now'):
@@ -331,6 +453,8 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                         _os.remove(path + '.now')
                         return
 
+        out_file = None
+        previous_sites = {}
         threading.Thread(target=run, name='memory-census', daemon=True).start()
     _memory_census()
 """
@@ -350,8 +474,9 @@ class Window:
         self.end_at = time.time()
         flag = Path(str(self.census) + ".now")
         flag.touch()
-        # a bound against a hang only: the census and the probe take seconds
-        for _ in range(1200):
+        # a bound against a hang only: the census and the probe take seconds, minutes with
+        # tracemalloc on and a million objects (the holders' passes)
+        for _ in range(4 * 1800):
             if not flag.exists():
                 break
             await asyncio.sleep(0.25)
@@ -369,7 +494,7 @@ def _delta_table(
 
 
 def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> str:
-    censuses = [r for r in rows if "thaw" not in r]
+    censuses = [r for r in rows if "thaw" not in r and "final_traces" not in r]
     # the last census before the window opens (the first after it, if none) and the last one
     before = [r for r in censuses if r["wall"] <= window.start_at] or censuses[:1]
     inside = [r for r in censuses if r["wall"] >= before[-1]["wall"]]
@@ -395,6 +520,18 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> 
             f" | {r['tracked']:,} | {r['frozen']:,} | {traced}"
             f" | {' / '.join(f'{x / 2**20:.1f}' for x in r['malloc'][:3])} | {r.get('tables', '-')} |"
         )
+    if "log_dumps" in last:
+        lines += [
+            "",
+            "games.core.eventlog.LOG_DUMPS: entries, bytes of encoded events, hits / misses",
+        ]
+        for r in censuses:
+            entries, size, hits, misses = r.get("log_dumps", [0, 0, None, None])
+            rate = f" ({hits / max(hits + misses, 1):.1%} hits)" if hits is not None else ""
+            lines.append(
+                f"  {r['wall'] - censuses[0]['wall']:5.0f} s: {entries:,} entries, {size / 2**20:.2f} MB,"
+                f" {hits} / {misses}{rate}"
+            )
     grew = (last["VmRSS"] - first["VmRSS"]) * 1024
     lines += [
         "",
@@ -437,10 +574,22 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> 
         lines += [f"  {v[1]:9,} ({v[0]:,})  {k}" for k, v in largest]
     for r in rows:
         if "tracebacks" in r:
-            lines += ["", "largest allocation tracebacks at the end:"]
-            for size, count, trace in r["tracebacks"][:10]:
+            lines += ["", "largest allocation tracebacks at the end (of the sites grown most):"]
+            for size, count, trace in r["tracebacks"][:30]:
                 lines.append(f"  {size / 1024:,.0f} KiB in {count:,} blocks")
-                lines += [f"    {t}" for t in trace[-12:]]
+                lines += [f"    {t}" for t in trace[-16:]]
+        if "grown_sites" in r:
+            lines += ["", "sites grown most since the census before the last (bytes):"]
+            lines += [f"  {size:+,} {site}" for site, size in r["grown_sites"]]
+        if "site_holders" in r:
+            lines += [
+                "",
+                "who holds the top sites' live objects at the end (referrers by type;"
+                " sampled chains, object <- first referrer <- ...):",
+            ]
+            for site, types, chains in r["site_holders"]:
+                lines.append(f"  {site}: held by {', '.join(f'{k} {n:,}' for k, n in types)}")
+                lines += [f"    {n:3d}x {chain}" for chain, n in chains]
         if r.get("thaw"):
             lines += [
                 "",

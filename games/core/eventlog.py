@@ -41,6 +41,7 @@ objects and a list of versions, as it always was.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
@@ -255,19 +256,36 @@ def _event_json(e: Event) -> bytes:
 
 
 class LogDumps:
-    """The JSON of the latest logs dumped, by their newest node (at most ``bound``, the oldest
-    dropped first): a move's log is its previous state's chain plus the move's events, so its
-    dump encodes only those and joins the rest. A node's log never changes (a chain of
-    immutable tuples), and each kept node is held, so its ``id`` names it while it is kept.
-    Per process; a log extended from a kept one replaces it, so a busy bot keeps about one a
-    table (~5 KB)."""
+    """The JSON of the latest logs dumped, by their newest node, at most ``max_bytes`` of
+    encoded events (the least recently dumped dropped first): a move's log is its previous
+    state's chain plus the move's events, so its dump encodes only those and joins the rest. A
+    node's log never changes (a chain of immutable tuples), and each kept node is held, so its
+    ``id`` names it while it is kept. Per process; a log extended from a kept one replaces it,
+    so a busy bot keeps about one a table playing (1.4-5 KB). The others are never dumped
+    again (a finished game's last log, a log before its compaction, a state dumped only once
+    to check it): each dump re-inserts its entry at the end, so they are the first to go.
+    ``hits`` and ``misses`` count the dumps that found (or not) an older log to extend."""
 
     # How far back a dump looks for a node dumped before: a move adds a few events.
     LOOK_BACK = 16
+    # What an encoded event costs beyond its text: the bytes object's header and its slot in
+    # an entry's list (``sys.getsizeof(b"")`` + 8).
+    EVENT_OVERHEAD = 41
 
-    def __init__(self, bound: int) -> None:
-        self.bound = bound
-        self._kept: dict[int, tuple[EventLog, list[bytes], list[int]]] = {}
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0  # the kept entries' cost (``_cost``), an entry's events counted once
+        self.hits = 0
+        self.misses = 0
+        self._kept: dict[int, tuple[EventLog, list[bytes], list[int], int]] = {}
+        # the storage writer's thread may dump too (a test's inline worker): the bound and
+        # ``bytes`` stay exact
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.bytes = 0
 
     def log_json(self, state: LogReader) -> tuple[str, str]:
         """(the ``log`` array's JSON, the ``log_versions`` array's JSON) of ``state``."""
@@ -291,27 +309,46 @@ class LogDumps:
             entries = state.log_entries()
             events = [_event_json(e) for _, e in entries]
             versions = [v for v, _ in entries]
+            cost = _cost(events)
         else:
             newer.reverse()
-            events = found[1] + [_event_json(e) for _, e in newer]
+            added = [_event_json(e) for _, e in newer]
+            events = found[1] + added
             versions = found[2] + [v for v, _ in newer]
+            cost = found[3] + _cost(added)
             if len(events) > size:
+                cost -= _cost(events[:-size])
                 events, versions = events[-size:], versions[-size:]
-            if newer:  # the older state's entry is superseded: one entry a table playing
-                kept.pop(id(node), None)
-        if len(log) == 4:
-            if len(kept) >= self.bound:
-                try:
-                    del kept[next(iter(kept))]
-                except (KeyError, RuntimeError, StopIteration):
-                    pass  # another thread (a test's inline worker) evicted it meanwhile
-            kept[id(log)] = (log, events, versions)
+        with self._lock:
+            if found is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                # the older state's entry is superseded (one entry a table playing), or the
+                # same log is dumped again: re-inserted at the end either way
+                self._drop(id(node))
+            if len(log) == 4:
+                self._drop(id(log))
+                kept[id(log)] = (log, events, versions, cost)
+                self.bytes += cost
+                while self.bytes > self.max_bytes and len(kept) > 1:
+                    self._drop(next(iter(kept)))
         return b"[" + b",".join(events) + b"]", orjson.dumps(versions)
 
+    def _drop(self, key: int) -> None:
+        entry = self._kept.pop(key, None)
+        if entry is not None:
+            self.bytes -= entry[3]
 
-# A cache, as the catalogues' (``bot.i18n``): about one entry a table playing (a compacted log
-# leaves its last one behind, the first to go), bounded: ~10 MB at most.
-LOG_DUMPS = LogDumps(2048)
+
+def _cost(events: list[bytes]) -> int:
+    """What ``events`` (encoded) take in a ``LogDumps`` entry, roughly in bytes."""
+    return sum(map(len, events)) + LogDumps.EVENT_OVERHEAD * len(events)
+
+
+# A cache, as the catalogues' (``bot.i18n``): about one entry a table playing, 1.4-5 KB each
+# (1,000 tables: ~3 MB); the logs of finished games and compacted logs are the first to go.
+LOG_DUMPS = LogDumps(8 * 2**20)
 
 
 class LogReader:
