@@ -129,7 +129,8 @@ def _tails_recorder(_path, _who):
 """
 
 # The bot's own probes, patched in before ``main``: the writer's slow transactions and its
-# checkpoints ("write"), each game's end ("end"), and every 100 ms its queues ("sample"): the
+# checkpoints ("write": a transaction in which the log's copied frames grew, or the writer's
+# own copy after a checkpoint thread's pass), each game's end ("end"), and every 100 ms its queues ("sample"): the
 # pacer's waiting bot-token calls, the render pool's jobs waiting or in a worker's pipe, the
 # writer's queue, the write-ahead log's size, the RSS, the asyncio tasks alive.
 BOT_PROBES = r"""
@@ -188,10 +189,33 @@ def _tails_probes(emit):
             held = time.perf_counter() - start
             after_frames, after = backfilled(conn)
             copied = after - before if after > before else 0
-            if held > 0.020 or copied:
+            # With a checkpoint thread, frames copied during a transaction are that thread's.
+            by_thread = _checkpoints is not None
+            if held > 0.020 or (copied and not by_thread):
                 emit({'kind': 'write', 'start': wall, 'end': wall + held, 'units': len(batch),
-                      'checkpoint_pages': copied, 'wal_frames': max(frames, after_frames)})
+                      'checkpoint_pages': 0 if by_thread else copied,
+                      'wal_frames': max(frames, after_frames)})
     _writer.Writer._commit_batch = _commit_batch
+
+    try:  # the writer's own copy after a checkpoint thread's pass, where there is one
+        import storage.checkpoints as _checkpoints
+    except ImportError:
+        _checkpoints = None
+    if _checkpoints is not None:
+        original_between = _checkpoints.WalCheckpoints.between_batches
+        def between_batches(self, conn):
+            frames, before = backfilled(conn)
+            wall, start = time.time(), time.perf_counter()
+            try:
+                return original_between(self, conn)
+            finally:
+                held = time.perf_counter() - start
+                after_frames, after = backfilled(conn)
+                copied = after - before if after > before else 0
+                if copied:
+                    emit({'kind': 'write', 'start': wall, 'end': wall + held, 'units': 0,
+                          'checkpoint_pages': copied, 'wal_frames': max(frames, after_frames)})
+        _checkpoints.WalCheckpoints.between_batches = between_batches
 
     original_record = _moves.finished_record
     def finished_record(*args, **kwargs):
