@@ -132,7 +132,8 @@ def build_view(state: AmapatolliState, seat: Seat | None) -> AmapatolliView:
             "passes_in_row": state.passes,
             "ce_window": None if state.ce_window is None else seats[state.ce_window],
             "inverse_used": {s: u for s, u in zip(seats, state.inverse_used, strict=True)},
-            "last_events": [e for e in state.log if e.visible_to(viewer)],
+            # every event of the log ``viewer`` may see, read from the newest back
+            "last_events": state.latest_visible(viewer, state.log_size),
             "end_reason": state.end_reason,
             "winners": outcome.winners if outcome else [],
             "hand_values": outcome.hand_values if outcome else None,

@@ -115,7 +115,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
                 "by_hand_count": len(p.hand),
             },
         )
-    log = [(v, e) for v, e in state.log_entries() if e.to is None or seat in e.to]
+    events, versions = state.visible_entries(seat)
     reveal = state.reveal if (state.reveal is not None and state.reveal.to == seat) else None
     # Built with ``trusted`` (no validation: every value comes from the state, with the field's
     # type; ``tests/games/test_contract.py`` checks a view is what validating its JSON gives).
@@ -157,7 +157,7 @@ def build_view(state: Chupate2State, seat: Seat | None) -> Chupate2View:
             "last_card_called": list(state.called),
             "exposed": list(state.exposed),
             "signals": dict(state.signals),
-            "last_events": [e for _, e in log],
-            "last_event_versions": [v for v, _ in log],
+            "last_events": events,
+            "last_event_versions": versions,
         },
     )
