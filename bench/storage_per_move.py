@@ -15,7 +15,8 @@ an embedded PostgreSQL server, whose statements are counted too.
 
 Each game's tables (at load.py's players, every seat a person) are played from their start to
 their end (or ``--moves`` moves), so a game's end (standings, ratings, cards) is in its figures
-as often as it comes; the clicks' interaction ids increase as Discord's snowflakes do.
+as often as it comes; the players' ids are as long as Discord's (a seat's id is written many
+times in a state) and the clicks' interaction ids increase as Discord's snowflakes do.
 
 Then the same moves once more with no checkpoint, so the write-ahead log keeps every frame: the
 pages written per move by b-tree (each round's frames named by SQLite's ``dbstat`` after it; a
@@ -57,6 +58,7 @@ GAME_KEYS, TABLES, MOVES, ROUNDS, POSTGRES = (
 LOAD_PLAYERS = {"amapatolli": 3, "chupate2": 4, "maquiavelo": 3, "macarena": 3, "triad": 2}
 # the clicks' interaction ids: increasing, as Discord's snowflakes are (the intents' key)
 SNOWFLAKES = itertools.count(1_450_000_000_000_000_000)
+USER_IDS = 310_000_000_000_000_000
 
 
 class Quiet:
@@ -104,7 +106,8 @@ async def open_tables(service, game_key, game, rng, first):
     tables = []
     players = LOAD_PLAYERS.get(game_key, max(2, game.min_players))
     for n in range(TABLES):
-        users = [f"u{first + n}-{i}" for i in range(players)]
+        # Discord's user ids: 18-19 digits (a seat's id is written many times in a state)
+        users = [str(USER_IDS + (first + n) * 10 + i) for i in range(players)]
         table = await service.lobby.open(
             guild_id="g", channel_id=f"{game_key}-{first + n}", game_key=game_key,
             host_id=users[0], host_name="Host", locale="es", seed=f"seed-{game_key}-{n}",

@@ -18,8 +18,9 @@ window): the threads' CPU then depends little on how busy the machine is.
 ``--instructions`` counts instead what moves played one after the other cost in instructions
 (valgrind's callgrind, every thread: the loop's and the writer's user-space work, no wait).
 ``--states mix`` writes real states instead of one synthetic ~2 KB text: each table one of
-load.py's games at its players, its moves that game's states in turn (played by this tree's
-engines, the same for every tree measured); ``--states macarena`` one game's.
+load.py's games at its players (its row with their seats and timeouts), its moves that game's
+states in turn (played by this tree's engines, the same for every tree measured);
+``--states macarena`` one game's.
 
     .venv/bin/python bench/writer_contention.py --bot-root ../wt-before,.
     .venv/bin/python bench/writer_contention.py --tables 1000 --rate 150 --window 20
@@ -108,11 +109,16 @@ async def measure(folder):
     repo, intents = TablesRepo(db), IntentsRepo(db)
     tables = []
     for n in range(TABLES):
+        seats, meta = SEATS, {}
+        if os.environ.get("MESA_BENCH_STATES"):  # a real table's row: its game's seats, meta
+            ids = json.loads(STATES[(n + 1) % len(STATES)][0]).get("seats", ["1", "2"])
+            seats = [SeatInfo(id=s, name=f"Player {i}") for i, s in enumerate(ids)]
+            meta = {"timeouts": {s: 0 for s in ids}}
         record = await repo.create(
             guild_id="g", channel_id=f"c{n}", game="triad", host_id="1", locale="es",
-            options={}, seats=SEATS, seed="s",
+            options={}, seats=seats, seed="s", meta=meta,
         )
-        await repo.start(record.id, SEATS, state_of(record, 0), 0)
+        await repo.start(record.id, seats, state_of(record, 0), 0)
         tables.append(await repo.get(record.id))
     busy = set()
     send, receive = socket.socketpair()
