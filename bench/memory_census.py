@@ -6,7 +6,11 @@ and last ones:
 - RSS (anonymous and file-backed), Python's allocated blocks, the objects the garbage
   collector tracks (not frozen / frozen), and the tracked objects by type (not frozen);
 - with ``--trace N``, ``tracemalloc`` (N frames per allocation): the allocation sites whose
-  live bytes grew most, by file and line (a traceback for the top ones);
+  live bytes grew most, by file and line; at the end, first (the walks below take minutes
+  with tracemalloc on), the 10 sites grown most since the census before and their largest
+  tracebacks, and with ``--site-holders`` who holds those sites' live objects (referrer
+  chains from a sample, up to a non-container object: slow, passes over every object);
+- ``games.core.eventlog.LOG_DUMPS``: its entries, the bytes of their events, hits / misses;
 - the containers reachable from the bot (its attributes, walked breadth first: dicts, lists,
   deques, sets), by path (``[]`` for a container's entries): their sizes, so a cache or a
   per-table dict that keeps growing shows by name;
@@ -55,6 +59,7 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
         every = float(_os.environ.get('MESA_BENCH_MEMORY_EVERY') or 15)
         frames = int(_os.environ.get('MESA_BENCH_MEMORY_TRACE') or 0)
         thaw = bool(_os.environ.get('MESA_BENCH_MEMORY_THAW'))
+        holders_wanted = bool(_os.environ.get('MESA_BENCH_MEMORY_HOLDERS'))
         if frames:
             import tracemalloc
             tracemalloc.start(frames)
@@ -385,12 +390,14 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                         del grouped, largest
                 except Exception as exc:
                     early['tracebacks'] = [(0, 0, [repr(exc)])]
-                try:
-                    early['site_holders'] = site_holders(sites)
-                except Exception as exc:
-                    early['site_holders'] = [['error', [], [[repr(exc), 0]]]]
                 del snapshot
                 out_file.write(json.dumps(early) + '\n')
+                if holders_wanted:  # (tens of minutes at 1,000 tables on a loaded machine)
+                    try:
+                        found = site_holders(sites)
+                    except Exception as exc:
+                        found = [['error', [], [[repr(exc), 0]]]]
+                    out_file.write(json.dumps({'wall': row['wall'], 'final_traces': True, 'site_holders': found}) + '\n')
             row['blocks'] = sys.getallocatedblocks()
             row['log_dumps'] = log_dumps()
             info = mallinfo()
@@ -639,6 +646,12 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=15.0, help="seconds between censuses")
     parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (0: off)")
     parser.add_argument("--thaw-probe", action="store_true", help="collect every object at the end")
+    parser.add_argument(
+        "--site-holders",
+        action="store_true",
+        help="with --trace: who holds the grown sites' objects at the end (slow: passes over"
+        " every object with tracemalloc on)",
+    )
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--save", type=Path, help="keep the censuses (JSON lines) in this file")
     args = parser.parse_args(own)
@@ -649,6 +662,8 @@ async def main(argv: list[str] | None = None) -> int:
         os.environ["MESA_BENCH_MEMORY_TRACE"] = str(args.trace)
     if args.thaw_probe:
         os.environ["MESA_BENCH_MEMORY_THAW"] = "1"
+    if args.site_holders:
+        os.environ["MESA_BENCH_MEMORY_HOLDERS"] = "1"
     with tempfile.TemporaryDirectory(prefix="mesa-memory-") as folder:
         out = Path(folder) / "census.jsonl"
         os.environ["MESA_BENCH_MEMORY"] = str(out)

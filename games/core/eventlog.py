@@ -252,7 +252,11 @@ def stored_json(state: Any) -> str:
 
 
 def _event_json(e: Event) -> bytes:
-    return orjson.dumps({"code": e[0], "seat": e[1], "params": e[2], "to": e[3]})
+    # A right-sized copy of orjson's bytes, which ``LOG_DUMPS`` keeps: orjson (3.12 on) returns
+    # its whole buffer, 4 KB at least for an event's ~100 bytes (its resize at the end does
+    # nothing), so 2,048 logs held ~58 MB at 1,000 tables (session 24). A two-part join
+    # copies (~0.25 us an event; ``bytes(memoryview(...))`` takes twice that).
+    return b"".join((orjson.dumps({"code": e[0], "seat": e[1], "params": e[2], "to": e[3]}), b""))
 
 
 class LogDumps:
