@@ -204,19 +204,24 @@ class TriadCog(commands.Cog):
                 answers.forget(channel_id, lobby)
                 _settle(lobby.after)
             raise
+        answered = False
         try:
-            await self._answer_challenge(
+            answered = await self._answer_challenge(
                 interaction, table, started, opponent, cards, placement, missing
             )
         finally:
             if lobby is not None:
-                await self._lobby_follows(channel_id, lobby)
+                await self._lobby_follows(channel_id, lobby, answered)
         # where the host plays, asked when not known yet (issue 25: bot/ui/place_question.py)
         await place_question.ask(self.bot.listener.kit.places, interaction, table.id, place)
 
-    async def _lobby_follows(self, channel_id: str, lobby: LobbyAnswer) -> None:
+    async def _lobby_follows(self, channel_id: str, lobby: LobbyAnswer, answered: bool) -> None:
         """The command answered: its lobby may follow it up now (posted by the lobby's worker);
-        the command is forgotten once it did (or could not: the bot token posts it)."""
+        the command is forgotten once it did (or could not: the bot token posts it). When its
+        own answer did not go out, the lobby would be its first follow-up, private: the bot
+        token posts the lobby instead."""
+        if not answered:
+            self.bot.listener.kit.answers.forget(channel_id, lobby)
         _settle(lobby.after)
         if lobby.settled is not None:
             await asyncio.wait({lobby.settled}, timeout=LOBBY_FOLLOWS_WITHIN)
@@ -231,23 +236,22 @@ class TriadCog(commands.Cog):
         cards: dict[str, int],
         placement: Placement | None,
         missing: str | None,
-    ) -> None:
+    ) -> bool:
         """The command's own answer (private): the challenge sent, the game opened, or the
-        host's picker."""
+        host's picker; False when Discord refused it."""
         t = translator(user_locale(interaction))
         if opponent is not None:
             challenged = {"player": opponent.display_name}
             text = opened_text(
                 t, GAME, table.id, placement, missing, "triad.ui.challenge_sent", **challenged
             )
-            await reply(interaction, text)
-        elif started:
-            await reply(interaction, opened_text(t, GAME, table.id, placement, missing))
-        else:
-            payload = picker_payload(table.id, cards, [], 0, False, t)
-            # the text is shown under the picker's title (a V2 message has no content)
-            payload.content = opened_text(t, GAME, table.id, placement, missing)
-            await reply(interaction, None, **payload.send_kwargs())
+            return await reply(interaction, text)
+        if started:
+            return await reply(interaction, opened_text(t, GAME, table.id, placement, missing))
+        payload = picker_payload(table.id, cards, [], 0, False, t)
+        # the text is shown under the picker's title (a V2 message has no content)
+        payload.content = opened_text(t, GAME, table.id, placement, missing)
+        return await reply(interaction, None, **payload.send_kwargs())
 
     # ----- lobby buttons and the picker -----------------------------------------------------
     async def on_button(self, interaction: discord.Interaction, table_id: int, op: str) -> None:

@@ -73,8 +73,9 @@ def error_text(
 
 async def reply(
     interaction: discord.Interaction, content: str | None = None, **kwargs: Any
-) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
+) -> bool:
+    """An ephemeral answer, whether or not the interaction was already answered; False when
+    Discord refused it (logged here)."""
     kwargs.setdefault("ephemeral", True)
     kwargs["content"] = content
     try:
@@ -87,6 +88,8 @@ async def reply(
             _log_expired(interaction)
         else:
             log.exception("could not answer interaction %s", interaction.id)
+        return False
+    return True
 
 
 async def answer_error(

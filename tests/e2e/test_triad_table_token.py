@@ -13,10 +13,12 @@ import re
 from tests.e2e.triad_driver import TriadMatch, open_against_cpu, pick_five
 from tests.fakediscord.ratelimit import BOT
 from tests.fakediscord.server import RequestRecord
+from tests.message_text import read_card
 
 SEED = "triad-e2e-01"
 CHANNEL_MESSAGE = re.compile(r"^/channels/(\d+)/messages/(\d+)$")
 WEBHOOK_EDIT = re.compile(r"^/webhooks/\d+/[^/]+/messages/")
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 
 
 async def test_the_last_pick_posts_the_game_and_its_token_edits_the_table(fake_discord, mesa):
@@ -118,3 +120,25 @@ async def test_the_game_posted_by_the_press_waits_out_no_coalescing_window(fake_
     await fake.wait_until(lambda: match.version() == 0, what="the game started")
     assert match.public().interaction is last_pick.interaction
     assert metrics.counters["public.coalesced"] == coalesced
+
+
+async def test_a_play_whose_answer_was_refused_gets_its_lobby_posted_publicly(fake_discord, mesa):
+    """The lobby follows up the command's own answer (the picker, after its ephemeral
+    "thinking"); when Discord refused that answer, the lobby would be the command's first
+    follow-up, taking the place of its ephemeral "thinking": private. It is posted with the bot token instead, for everyone to see."""
+    fake = fake_discord
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    fault = fake.fail(FOLLOWUP, method="POST", count=1, status=400)  # the picker
+    await alice.slash("play triad", payout="una", level="easy")
+    await fake.wait_until(lambda: fault.remaining == 0, what="the command's answer refused")
+    await fake.wait_until(
+        lambda: any(
+            "mesa #" in ((read_card(m) or {}).get("title") or "") for m in fake.channel_messages()
+        ),
+        what="the public lobby",
+    )
+    lobby = next(
+        m for m in fake.channel_messages() if "mesa #" in ((read_card(m) or {}).get("title") or "")
+    )
+    assert not lobby.ephemeral and lobby.interaction is None  # the bot token's post
