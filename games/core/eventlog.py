@@ -351,8 +351,10 @@ def _cost(events: list[bytes]) -> int:
 
 
 # A cache, as the catalogues' (``bot.i18n``): about one entry a table playing, 1.4-5 KB each
-# (1,000 tables: ~3 MB); the logs of finished games and compacted logs are the first to go.
-LOG_DUMPS = LogDumps(8 * 2**20)
+# (1,000 tables: ~2.2 MB, bench/log_dumps_memory.py); the logs of finished games and compacted
+# logs are the first to go, and each holds its chain of events too (not counted): 4 MiB keeps
+# every table playing of ~1,900.
+LOG_DUMPS = LogDumps(4 * 2**20)
 
 
 class LogReader:
