@@ -23,15 +23,7 @@ FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 
 async def test_the_last_pick_posts_the_game_and_its_token_edits_the_table(fake_discord, mesa):
     fake = fake_discord
-    mesa.seed = SEED
-    alice = fake.user("alice")
-    requests: list[RequestRecord] = []
-    fake.request_observers.append(requests.append)
-
-    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
-    match = TriadMatch(fake, table_id, alice)
-    await fake.wait_until(lambda: _shown(match) is not None, what="the public lobby")
-    lobby = match.public()
+    alice, requests, table_id, picker, match, lobby = await _lobby_against_cpu(fake, mesa)
     await pick_five(fake, alice, picker, table_id, confirm=False)
     last_pick = await alice.click(picker, custom_id=f"tt:{table_id}:ok")
     await last_pick.acknowledged()
@@ -64,15 +56,7 @@ async def test_the_last_pick_posts_the_game_and_its_token_edits_the_table(fake_d
 
 async def test_the_lobby_follows_up_its_play_and_rides_its_token(fake_discord, mesa):
     fake = fake_discord
-    mesa.seed = SEED
-    alice = fake.user("alice")
-    requests: list[RequestRecord] = []
-    fake.request_observers.append(requests.append)
-
-    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
-    match = TriadMatch(fake, table_id, alice)
-    await fake.wait_until(lambda: _shown(match) is not None, what="the public lobby")
-    lobby = match.public()
+    alice, requests, table_id, picker, match, lobby = await _lobby_against_cpu(fake, mesa)
     play = picker.interaction
     assert picker.ephemeral and picker is play.original  # the command's answer: the picker
     assert not lobby.ephemeral and lobby in play.followups  # the lobby: its public follow-up
@@ -89,6 +73,19 @@ async def test_the_lobby_follows_up_its_play_and_rides_its_token(fake_discord, m
     assert on_the_channel == []  # (the player's DM hand is the bot token's, as before)
     assert any(r.method == "DELETE" and WEBHOOK_EDIT.match(r.path) for r in requests)
     assert fake.violations == []
+
+
+async def _lobby_against_cpu(fake, mesa):
+    """``/play triad`` against the computer until its public lobby shows: (alice, the
+    requests seen from the start, table id, her picker, the match, the lobby message)."""
+    mesa.seed = SEED
+    alice = fake.user("alice")
+    requests: list[RequestRecord] = []
+    fake.request_observers.append(requests.append)
+    table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
+    match = TriadMatch(fake, table_id, alice)
+    await fake.wait_until(lambda: _shown(match) is not None, what="the public lobby")
+    return alice, requests, table_id, picker, match, match.public()
 
 
 def _shown(match: TriadMatch):
