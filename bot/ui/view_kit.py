@@ -322,18 +322,26 @@ class ViewKit:
 
     def table_slots(self, table_id: int, seats: Sequence[str]) -> list[Slot]:
         """The slots of ``table_id``'s views (of every kind, by their keys)."""
+        return [slot for _, _, slot in self._slots_of(table_id, seats)]
+
+    def _slots_of(
+        self, table_id: int, seats: Sequence[str]
+    ) -> Iterator[tuple[SlotSet[Any], Any, Slot]]:
+        """(its set, its key, the slot) of each of ``table_id``'s views, looked up by their
+        keys (the table's id, or (table id, seat)): not a walk of every table's slots."""
         keys = [table_id, *((table_id, seat) for seat in seats)]
-        found = (slots.get(key) for slots in self.slot_sets for key in keys)
-        return [slot for slot in found if slot is not None]
+        for slots in self.slot_sets:
+            for key in keys:
+                slot = slots.get(key)
+                if slot is not None:
+                    yield slots, key, slot
 
     def _forget_table(self, table_id: int, seats: Sequence[str]) -> None:
         """A table that is over: its idle slots, clicks, tokens, message age and pause (by
         their keys; a slot a late click holds goes at its release: ``PrivateViews``)."""
-        for slots in self.slot_sets:
-            for key in (table_id, *((table_id, seat) for seat in seats)):
-                slot = slots.get(key)
-                if slot is not None and slot.idle():
-                    slots.pop(key)
+        for slots, key, slot in list(self._slots_of(table_id, seats)):
+            if slot.idle():
+                slots.pop(key)
         self.tokens.drop(("public", table_id))
         for seat in seats:
             self.last_click.pop((table_id, seat), None)
