@@ -389,48 +389,48 @@ class LogReader:
         its stored JSON) is read whole."""
         if count <= 0:  # (``[-0:]`` is the whole list)
             return [e for e in self.log if e.visible_to(seat)][-count:]
-        out: list[Event] = []
-        found = 0
-        log: Any = self.log_raw
-        # Each node unpacked once (a root, one item, refuses): no length checks per node, the
-        # loop of every view's build (a Macarena view walks ~25 of its 40).
-        for _ in range(self.log_size):
-            try:
-                log, _count, _version, e = log
-            except ValueError:  # the root: the packed part, if any, holds older events
-                if found < count and log[0]:
-                    return [e for e in self.log if e.visible_to(seat)][-count:]
-                break
-            to = e[3]  # ``e.visible_to(seat)``, inlined
-            if to is None or (seat is not None and seat in to):
-                out.append(e)
-                found += 1
-                if found == count:
-                    break
-        out.reverse()
-        return out
+        found = self._visible_back(seat, count)
+        if found is None:
+            return [e for e in self.log if e.visible_to(seat)][-count:]
+        events = found[0]
+        events.reverse()
+        return events
 
     def visible_entries(self, seat: Seat | None) -> tuple[list[Event], list[int]]:
         """The events of the log ``seat`` may see, oldest first, and the versions that produced
         them: ``[(v, e) for v, e in self.log_entries() if e.visible_to(seat)]`` unzipped, read
         from the newest back (a log whose older part is still packed is read whole)."""
+        found = self._visible_back(seat, self.log_size)
+        if found is None:
+            pairs = [(v, e) for v, e in self.log_entries() if e.visible_to(seat)]
+            return [e for _, e in pairs], [v for v, _ in pairs]
+        events, versions = found
+        events.reverse()
+        versions.reverse()
+        return events, versions
+
+    def _visible_back(self, seat: Seat | None, count: int) -> tuple[list[Event], list[int]] | None:
+        """The latest ``count`` events ``seat`` may see and their versions, newest first, from
+        the unpacked nodes; None when fewer were found and the older part is still packed
+        (the caller reads the log whole)."""
         events: list[Event] = []
         versions: list[int] = []
         log: Any = self.log_raw
+        # Each node unpacked once (a root, one item, refuses): no length checks per node, the
+        # loop of every view's build (a Macarena view walks ~25 of its 40).
         for _ in range(self.log_size):
             try:
                 log, _count, version, e = log
-            except ValueError:  # the root
-                if log[0]:
-                    pairs = [(v, e) for v, e in self.log_entries() if e.visible_to(seat)]
-                    return [e for _, e in pairs], [v for v, _ in pairs]
+            except ValueError:  # the root: the packed part, if any, holds older events
+                if len(events) < count and log[0]:
+                    return None
                 break
-            to = e[3]
+            to = e[3]  # ``e.visible_to(seat)``, inlined
             if to is None or (seat is not None and seat in to):
                 events.append(e)
                 versions.append(version)
-        events.reverse()
-        versions.reverse()
+                if len(events) == count:
+                    break
         return events, versions
 
     def events_since(self, version: int) -> list[Event]:
