@@ -59,6 +59,22 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
         every = float(_os.environ.get('MESA_BENCH_MEMORY_EVERY') or 15)
         frames = int(_os.environ.get('MESA_BENCH_MEMORY_TRACE') or 0)
         thaw = bool(_os.environ.get('MESA_BENCH_MEMORY_THAW'))
+
+        def _label(o):
+            kind = type(o).__qualname__
+            try:
+                if kind == 'coroutine':
+                    return 'coroutine ' + o.cr_code.co_qualname
+                if kind == 'frame':
+                    return 'frame ' + o.f_code.co_qualname
+                if kind == 'function':
+                    return 'function ' + o.__qualname__
+                if kind == 'cell':
+                    return 'cell of ' + type(o.cell_contents).__qualname__
+            except Exception:
+                pass
+            module = type(o).__module__
+            return kind if module == 'builtins' else f'{module}.{kind}'
         holders_wanted = bool(_os.environ.get('MESA_BENCH_MEMORY_HOLDERS'))
         if frames:
             import tracemalloc
@@ -450,13 +466,23 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                         if thaw:
                             before = status()
                             gc.unfreeze()
+                            # every object thawed, the garbage kept (DEBUG_SAVEALL) to be counted
+                            # by type (the sources of cycles), then freed by a second collection:
+                            # the thaw's CPU is both collections'
+                            gc.set_debug(gc.DEBUG_SAVEALL)
                             started = time.thread_time()
                             collected = gc.collect()
                             ms = (time.thread_time() - started) * 1000
+                            gc.set_debug(0)
+                            kinds = collections.Counter(map(_label, gc.garbage)).most_common(30)
+                            gc.garbage.clear()
+                            started = time.thread_time()
+                            gc.collect()
+                            ms += (time.thread_time() - started) * 1000
                             gc.freeze()
                             collected_at = status()
                             libc.malloc_trim(0)
-                            out.write(json.dumps({'thaw': True, 'collected': collected, 'ms': ms, 'before': before, 'after': collected_at, 'trimmed': status(), 'blocks': sys.getallocatedblocks()}) + '\n')
+                            out.write(json.dumps({'thaw': True, 'collected': collected, 'ms': ms, 'before': before, 'after': collected_at, 'trimmed': status(), 'blocks': sys.getallocatedblocks(), 'kinds': kinds}) + '\n')
                         _os.remove(path + '.now')
                         return
 
@@ -605,6 +631,9 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, top: int) -> 
                 f" {r['after']['VmRSS'] / 1024:.1f} MB; Python blocks after {r['blocks']:,};"
                 f" then malloc_trim(0): RSS {r['trimmed']['VmRSS'] / 1024:.1f} MB",
             ]
+            if r.get("kinds"):
+                lines.append("  what it freed, by type (a cycle's members: whose cycles they are):")
+                lines += [f"  {n:>10,}  {kind}" for kind, n in r["kinds"]]
     if "holders" in last:
         lines += ["", "deep size of what the bot holds at the end (shared objects in each):"]
         lines += [

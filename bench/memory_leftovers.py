@@ -6,12 +6,15 @@ after each game (its views out) the containers reachable from the bot are counte
 played: per-table leftovers (entries of tables that are over), or caches still filling.
 ``--closed-dms 1`` has the first player play from "Ver mi mano" (ephemeral hands), ``--cpus``
 seats computer players (Macarena), and ``--same-players`` seats the same people every game
-(per-person caches then stop growing: what grows is per table). Counts, not timings: the
-same on a loaded machine.
+(per-person caches then stop growing: what grows is per table). ``--cycles`` plays with the
+cyclic collector off and lists the reference cycles the games left (what the bot's frozen
+heap keeps until its thaw: ``bot/ops/collector.py``), by type and one cycle of each of our
+types, edge by edge. Counts, not timings: the same on a loaded machine.
 
     .venv/bin/python bench/memory_leftovers.py --games 6
     .venv/bin/python bench/memory_leftovers.py --game macarena --cpus 1 --closed-dms 1 --same-players
     .venv/bin/python bench/memory_leftovers.py --bot-root ../before-checkout
+    .venv/bin/python bench/memory_leftovers.py --game maquiavelo --games 2 --cycles
 
 Figures only; nothing is asserted.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import gc
 import sys
 import tempfile
 from pathlib import Path
@@ -45,6 +49,13 @@ def _parse() -> argparse.Namespace:
     )
     parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument(
+        "--cycles",
+        action="store_true",
+        help="also run with the cyclic collector off and list, at the end, the reference cycles"
+        " the games left (garbage only the collector frees: by type, and one cycle of each of"
+        " our types, edge by edge)",
+    )
     return parser.parse_args()
 
 
@@ -114,6 +125,8 @@ async def run(args: argparse.Namespace) -> None:
     from tests.e2e.conftest import Mesa
     from tests.fakediscord.server import FakeDiscord
 
+    if args.cycles:
+        gc.disable()  # every cycle the games make stays until the report
     fake = FakeDiscord()
     await fake.start()
     counts: list[collections.Counter[str]] = []
@@ -134,10 +147,97 @@ async def run(args: argparse.Namespace) -> None:
                 await mesa.bot.listener.drain()
                 counts.append(census(mesa.bot))
                 print(f"game {game + 1} over ({moves} moves so far)", file=sys.stderr)
+            if args.cycles:  # the bot still running: what is garbage is the games'
+                _cycles_report()
         finally:
             await mesa.stop()
             await fake.stop()
     _report(counts, moves, args)
+
+
+def _label(o: Any) -> str:
+    kind = type(o).__qualname__
+    if kind == "function":
+        return f"function {o.__qualname__}"
+    if kind == "cell":
+        try:
+            return f"cell of {type(o.cell_contents).__qualname__}"
+        except ValueError:
+            return "cell (empty)"
+    if kind == "coroutine":
+        return f"coroutine {o.cr_code.co_qualname}"
+    if kind == "frame":
+        return f"frame {o.f_code.co_qualname}"
+    module = type(o).__module__
+    return kind if module == "builtins" else f"{module}.{kind}"
+
+
+def _edge(parent: Any, child: Any) -> str:
+    """How ``parent`` refers to ``child``: an attribute, a key, a closure's cell, or its type."""
+    if isinstance(parent, dict):
+        for key, value in parent.items():
+            if value is child:
+                return f"[{key!r}]"[:40]
+        return "[key]"
+    for name, value in _attributes(parent).items():
+        if value is child:
+            return f".{name}"
+    for name in ("__closure__", "__self__", "__func__", "cr_frame", "f_back", "_coro", "func"):
+        value = getattr(parent, name, None)
+        if value is child or (isinstance(value, tuple) and any(v is child for v in value)):
+            return f".{name}"
+    return "->"
+
+
+def _cycle_through(start: Any, among: set[int]) -> list[Any]:
+    """The shortest chain of references from ``start`` back to itself inside ``among``."""
+    parents: dict[int, Any] = {}
+    queue = collections.deque([start])
+    seen = {id(start)}
+    while queue:
+        node = queue.popleft()
+        for child in gc.get_referents(node):
+            if child is start:
+                chain = [node]
+                while chain[-1] is not start:
+                    chain.append(parents[id(chain[-1])])
+                return [start, *reversed(chain[:-1]), start] if chain[-1] is start else chain
+            if id(child) in among and id(child) not in seen:
+                seen.add(id(child))
+                parents[id(child)] = node
+                queue.append(child)
+    return []
+
+
+def _cycles_report() -> None:
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.collect()
+    gc.set_debug(0)
+    garbage = list(gc.garbage)
+    gc.garbage.clear()
+    among = {id(o) for o in garbage}
+    kinds = collections.Counter(map(_label, garbage))
+    print(
+        f"\nreference cycles left by the games: {len(garbage):,} objects only the collector frees"
+    )
+    for kind, n in kinds.most_common(30):
+        print(f"  {n:>8,}  {kind}")
+    shown: set[str] = set()
+    for o in garbage:
+        module = type(o).__module__
+        kind = _label(o)
+        if kind in shown or not module.startswith(("bot.", "storage.", "games.")):
+            continue
+        shown.add(kind)
+        chain = _cycle_through(o, among)
+        if not chain:
+            continue
+        steps = "".join(
+            f" {_edge(a, b)} {_label(b)}" for a, b in zip(chain, chain[1:], strict=False)
+        )
+        print(f"\n  cycle of {kind}: {kind}{steps}")
+    garbage.clear()
+    gc.collect()
 
 
 def _report(counts: list[collections.Counter[str]], moves: int, args: argparse.Namespace) -> None:
