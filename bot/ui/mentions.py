@@ -90,7 +90,7 @@ class TurnMentions:
             if over:
                 self._slots.pop(table.id, None)
             return None
-        self.k.kick(slot, lambda: self._present_mention(table, slot, over))
+        self.k.kick(slot, lambda shown: self._present_mention(table, shown, over))
         if over:
             self._slots.pop(table.id, None)  # its worker deletes the last mention
         return slot

@@ -77,7 +77,7 @@ class PrivateViews:
         if slot is not None and self._left_as_is(table, seat, slot):
             # Its worker would leave it as it is: no task for it. The change is still its
             # latest, for a wait that ends (``WaitingHands._show``) to show.
-            slot.work = functools.partial(self._present_private, table, seat, slot)
+            slot.work = functools.partial(self._present_private, table, seat)
             return slot
         return self._slots.kick(key, functools.partial(self._present_private, table, seat))
 
@@ -135,7 +135,7 @@ class PrivateViews:
             ):
                 # its wait under way covers this change too: no worker until it ends (the
                 # change is its latest, for ``WaitingHands._show`` to show)
-                held.work = functools.partial(work, held)
+                held.work = work
                 return
         self._hands.kick((table.id, seat), work)
 
@@ -511,7 +511,7 @@ class PrivateViews:
         return seats
 
     async def _retire_hand(
-        self, table: Table, seat: str, slot: Slot, build: Callable[[Translator], Payload]
+        self, table: Table, seat: str, build: Callable[[Translator], Payload], slot: Slot
     ) -> None:
         """Show ``build(tr)`` (an ending: no buttons) on ``seat``'s DM hand, delete its turn
         notice and turn off any older view's buttons: no view lies about the table."""
@@ -549,7 +549,7 @@ class PrivateViews:
         slot = self._slots.get((table.id, seat))
         self.waiting.forget(table.id, seat)
         if slot is not None:
-            self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, by_cpu))
+            self.k.kick(slot, functools.partial(self._retire_hand, table, seat, by_cpu))
         self._hands.pop((table.id, seat))
         self.k.spawn(self.k.ephemerals.retire(self.k.ephemerals.pop(table.id, seat), by_cpu))
 
@@ -572,7 +572,7 @@ class PrivateViews:
             self._hands.pop((table.id, seat))
             slot = self._slots.pop((table.id, seat))
             if slot is not None:
-                self.k.kick(slot, functools.partial(self._retire_hand, table, seat, slot, build))
+                self.k.kick(slot, functools.partial(self._retire_hand, table, seat, build))
                 retiring.append(slot)
         return retiring
 

@@ -92,7 +92,11 @@ class Slot:
     waiting: bool = False  # the DM view showed "your turn"
     holds: int = 0  # a click being answered with this view: the worker waits for it
     shown_version: int | None = None  # the game version the public message shows
-    work: Callable[[], Awaitable[None]] | None = None
+    # What it shows next, given the slot. Never a closure over the slot: a slot and its work
+    # would be a reference cycle, which only a full collection frees once the slot is
+    # dropped, and slots live long enough to be frozen (``bot/ops/collector.py``): every
+    # finished table's slots, their builders and the tables they show waited for the thaw.
+    work: Callable[[Slot], Awaitable[None]] | None = None
     older: list[int] = field(default_factory=list)  # earlier DM views, buttons still on
     clickable: bool = False  # the DM view (message_id) shows components
     mention: tuple[str, ...] = ()  # the seats the live turn mention names
@@ -175,7 +179,7 @@ class SlotSet(Generic[K]):
     def kick(self, key: K, work: Callable[[Slot], Awaitable[None]]) -> Slot:
         """``key``'s slot shows ``work(slot)`` next (``ViewKit.kick``)."""
         slot = self.of(key)
-        self._kit.kick(slot, lambda: work(slot))
+        self._kit.kick(slot, work)
         return slot
 
     def hold(self, key: K) -> None:
@@ -386,7 +390,7 @@ class ViewKit:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def kick(self, slot: Slot, work: Callable[[], Awaitable[None]]) -> None:
+    def kick(self, slot: Slot, work: Callable[[Slot], Awaitable[None]]) -> None:
         """Mark ``slot`` dirty with ``work``, the latest change's presentation (it replaces any
         older one not started yet: the table the service handed us may be a frozen copy of
         that change), and make sure its worker runs."""
@@ -443,9 +447,9 @@ class ViewKit:
                 try:
                     if slot.paced_turn:  # a bot-token call after its turn's goes at its priority
                         with pace_at(urgency):
-                            await work()
+                            await work(slot)
                     else:
-                        await work()
+                        await work(slot)
                 except Exception:
                     log.exception("showing a table change failed")
                 finally:
