@@ -273,7 +273,9 @@ class MesaBot(commands.Bot):
             owns=self._owns_guild_id,
             origin=self.settings.intent_origin(),
             held=self.listener.kit.anywhere.held,  # interaction-only tables without a token
+            over_elsewhere=self.listener.over_elsewhere,
         )
+        self.listener.kit.ends.subscribe(self.tables.sharing.forget_table)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())
