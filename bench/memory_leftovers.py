@@ -6,14 +6,17 @@ after each game (its views out) the containers reachable from the bot are counte
 played: per-table leftovers (entries of tables that are over), or caches still filling.
 ``--closed-dms 1`` has the first player play from "Ver mi mano" (ephemeral hands), ``--cpus``
 seats computer players (Macarena), and ``--same-players`` seats the same people every game
-(per-person caches then stop growing: what grows is per table). ``--cycles`` plays with the
-cyclic collector off and lists the reference cycles the games left (what the bot's frozen
-heap keeps until its thaw: ``bot/ops/collector.py``), by type and one cycle of each of our
-types, edge by edge. Counts, not timings: the same on a loaded machine.
+(per-person caches then stop growing: what grows is per table). ``--per-person`` adds what
+the maps kept per person hold (new players each game): entries and bytes per person met, and
+the most each keeps (issue 29: ``storage/kept.py``). ``--cycles`` plays with the cyclic
+collector off and lists the reference cycles the games left (what the bot's frozen heap keeps
+until its thaw: ``bot/ops/collector.py``), by type and one cycle of each of our types, edge by
+edge. Counts, not timings: the same on a loaded machine.
 
     .venv/bin/python bench/memory_leftovers.py --games 6
     .venv/bin/python bench/memory_leftovers.py --game macarena --cpus 1 --closed-dms 1 --same-players
     .venv/bin/python bench/memory_leftovers.py --bot-root ../before-checkout
+    .venv/bin/python bench/memory_leftovers.py --per-person --games 8
     .venv/bin/python bench/memory_leftovers.py --game maquiavelo --games 2 --cycles
 
 Figures only; nothing is asserted.
@@ -47,6 +50,11 @@ def _parse() -> argparse.Namespace:
     parser.add_argument(
         "--same-players", action="store_true", help="the same three people at every table"
     )
+    parser.add_argument(
+        "--per-person",
+        action="store_true",
+        help="also entries and bytes per person of the per-person maps (new players each game)",
+    )
     parser.add_argument("--bot-root", type=Path, default=ROOT, help="the tree measured")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument(
@@ -71,6 +79,45 @@ def _attributes(o: Any) -> dict[str, Any]:
                     found[slot] = object.__getattribute__(o, slot)
                 except AttributeError:
                     pass
+    return found
+
+
+# What the bot keeps per person it meets, where each tree keeps it (paths from the bot; a
+# tree without one has none).
+PERSON_MAPS = (
+    "_known",
+    "_locales",
+    "listener.kit._dm_channels",
+    "listener.kit.dms._known",
+    "listener.kit.places._known",
+    "db.players_written",
+)
+
+
+def _deep_bytes(o: Any, seen: set[int]) -> int:
+    """``o``'s bytes with what it holds of its own (containers, our small objects)."""
+    if id(o) in seen or isinstance(o, (type, type(None), bool)):
+        return 0
+    seen.add(id(o))
+    size = sys.getsizeof(o)
+    if isinstance(o, dict):
+        return size + sum(_deep_bytes(k, seen) + _deep_bytes(v, seen) for k, v in o.items())
+    if isinstance(o, (list, tuple, set, frozenset)):
+        return size + sum(_deep_bytes(v, seen) for v in o)
+    if isinstance(o, LEAVES):
+        return size
+    return size + sum(_deep_bytes(v, seen) for v in _attributes(o).values())
+
+
+def person_maps(bot: Any) -> dict[str, tuple[int, int, int | None]]:
+    """(entries, bytes, the most it keeps: None when unbounded) of each per-person map."""
+    found = {}
+    for path in PERSON_MAPS:
+        o = bot
+        for name in path.split("."):
+            o = getattr(o, name, None)
+        if isinstance(o, dict):
+            found[path] = (len(o), _deep_bytes(o, set()), getattr(o, "at_most", None))
     return found
 
 
@@ -130,6 +177,7 @@ async def run(args: argparse.Namespace) -> None:
     fake = FakeDiscord()
     await fake.start()
     counts: list[collections.Counter[str]] = []
+    people: list[dict[str, tuple[int, int, int | None]]] = []
     moves = 0
     with tempfile.TemporaryDirectory() as tmp:
         mesa = Mesa(fake, Path(tmp) / "leftovers.db")
@@ -146,6 +194,7 @@ async def run(args: argparse.Namespace) -> None:
                 await fake.settle()
                 await mesa.bot.listener.drain()
                 counts.append(census(mesa.bot))
+                people.append(person_maps(mesa.bot))
                 print(f"game {game + 1} over ({moves} moves so far)", file=sys.stderr)
             if args.cycles:  # the bot still running: what is garbage is the games'
                 _cycles_report()
@@ -153,6 +202,8 @@ async def run(args: argparse.Namespace) -> None:
             await mesa.stop()
             await fake.stop()
     _report(counts, moves, args)
+    if args.per_person:
+        _report_people(people, args)
 
 
 def _label(o: Any) -> str:
@@ -259,6 +310,25 @@ def _report(counts: list[collections.Counter[str]], moves: int, args: argparse.N
     for delta, key in grew[: args.top]:
         series = ", ".join(str(c[key]) for c in counts)
         print(f"| {delta / max(games, 1):.1f} | {first[key]} | {series} | `{key}` |")
+
+
+def _report_people(people: list[dict[str, tuple[int, int, int | None]]], args: Any) -> None:
+    met = 0 if args.same_players else 3 * (len(people) - 1)
+    print(
+        f"\nper-person maps, from the end of game 1 to the end of game {len(people)}"
+        f" ({met} more people met; bytes: the map and what it holds, sys.getsizeof):"
+    )
+    print("| map | entries per person | bytes per person | entries at the end | kept at most |")
+    print("|---|---:|---:|---:|---:|")
+    total = [0.0, 0.0]
+    first, last = people[0], people[-1]
+    for path, (entries, size, at_most) in last.items():
+        entries0, size0, _ = first.get(path, (0, 0, None))
+        per = ((entries - entries0) / met, (size - size0) / met) if met else (0.0, 0.0)
+        total = [total[0] + per[0], total[1] + per[1]]
+        most = "unbounded" if at_most is None else f"{at_most:,}"
+        print(f"| `{path}` | {per[0]:.2f} | {per[1]:.0f} | {entries} | {most} |")
+    print(f"| all | {total[0]:.2f} | {total[1]:.0f} | | |")
 
 
 def main() -> None:

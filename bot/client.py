@@ -52,6 +52,7 @@ from storage import (
     TableThreadsRepo,
     open_database,
 )
+from storage.kept import KeptAtMost, of_people
 
 log = logging.getLogger(__name__)
 # A second's bot-token calls leave in quarters (bot/ui/pacer.py): measured at 500 tables on a
@@ -208,9 +209,9 @@ class MesaBot(commands.Bot):
             else None
         )
         self._previous_renderer: Renderer | None = None
-        # user -> (display name, locale) as last stored: a click writes only when they change
-        self._known: dict[str, tuple[str, str]] = {}
-        self._locales: dict[str, str] = {}
+        # user -> their locale (DMs speak it), of the people met lately: a miss costs a read
+        # of the players table (storage/kept.py)
+        self._locales: KeptAtMost[str, str] = of_people()
         self.workers: Workers | None = None
         self._seed_factory = seed_factory  # tests fix seeds; production draws random ones
         self._start_workers = start_workers
@@ -273,7 +274,9 @@ class MesaBot(commands.Bot):
             owns=self._owns_guild_id,
             origin=self.settings.intent_origin(),
             held=self.listener.kit.anywhere.held,  # interaction-only tables without a token
+            over_elsewhere=self.listener.over_elsewhere,
         )
+        self.listener.kit.ends.subscribe(self.tables.sharing.forget_table)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogueTranslator())
@@ -430,13 +433,12 @@ class MesaBot(commands.Bot):
 
     async def remember(self, interaction: discord.Interaction) -> None:
         """Keep a player's name and locale (for DMs) and reopen DMs they may have reopened."""
-        user = interaction.user
-        known = (user.display_name, normalise_locale(str(interaction.locale)))
-        if self._known.get(str(user.id)) == known:
+        user_id, name = str(interaction.user.id), interaction.user.display_name
+        locale = normalise_locale(str(interaction.locale))
+        if self.players.written(user_id, name, locale):
             return  # nothing new: no write on every click
-        await self.players.upsert(str(user.id), *known)
-        self._known[str(user.id)] = known
-        self._locales[str(user.id)] = known[1]
+        await self.players.upsert(user_id, name, locale)
+        self._locales[user_id] = locale
 
     async def locale_of(self, user_id: str) -> str:
         locale = self._locales.get(user_id)

@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from storage.kept import KeptAtMost, of_people
 from storage.migrations import migration_scripts
 from storage.rows import as_model
 from storage.sql import Dialect, Params, PgTuning, Transaction, is_postgres_url
@@ -47,8 +48,9 @@ class Database:
         self.dialect: Dialect = dialect
         self._writer = writer
         # (name, locale) last written per player: ``PlayersRepo.upsert`` skips a write that
-        # would change nothing (a click would otherwise cost a transaction of its own).
-        self.players_written: dict[str, tuple[str, str | None]] = {}
+        # would change nothing (a click would otherwise cost a transaction of its own). Of the
+        # people met lately only: a miss costs that write once (storage/kept.py).
+        self.players_written: KeptAtMost[str, tuple[str, str | None]] = of_people()
         # (user, game) whose card ledger has rows: ``CollectionsRepo.ensure_starter`` skips
         # them (a ledger is never deleted from, so once seen it stays true).
         self.ledgers_known: set[tuple[str, str]] = set()

@@ -11,13 +11,19 @@ class PlayersRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    def written(self, user_id: str, name: str, locale: str | None = None) -> bool:
+        """Whether this process wrote this name (and locale, when given) for the player lately
+        (``Database.players_written``: people met lately; False for the others)."""
+        known = self.db.players_written.get(user_id)
+        return known is not None and known[0] == name and (locale is None or known[1] == locale)
+
     async def upsert(self, user_id: str, name: str, locale: str | None = None) -> None:
         """Keep a player's name and locale. Called on every click, so a call that would change
-        nothing this process has not already written costs no transaction at all: a move is
-        then the move's one transaction, not two."""
-        known = self.db.players_written.get(user_id)
-        if known is not None and known[0] == name and (locale is None or known[1] == locale):
+        nothing this process has already written costs no transaction at all: a move is then
+        the move's one transaction, not two."""
+        if self.written(user_id, name, locale):
             return
+        known = self.db.players_written.get(user_id)
         await self.db.execute(
             "INSERT INTO players (user_id, name, locale) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"

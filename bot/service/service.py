@@ -32,7 +32,7 @@ from bot.service.models import ServiceConfig, Table, TableListener
 from bot.service.moves import Moves
 from bot.service.replay import Replays
 from bot.service.seats import SeatChanges
-from bot.service.shared import OwnedTablesOnly
+from bot.service.shared import OverElsewhere, OwnedTablesOnly, nothing_held
 from bot.service.sharing import SharedTables
 from bot.service.table_registry import TableRegistry
 from bot.service.timers import TurnTimers
@@ -79,6 +79,7 @@ class TableService:
         owns: Callable[[str | None], bool] | None = None,
         origin: str = "",
         held: Callable[[Table], bool] | None = None,
+        over_elsewhere: OverElsewhere | None = None,
     ) -> None:
         """``feed``: how other processes' changes are heard (``NoFeed``: none share the
         tables); ``owns``: whether this process runs the shard of a guild (it then presents
@@ -86,12 +87,15 @@ class TableService:
         ``origin``: this process among those sharing the database (the intents it resolves
         after a restart are its own); ``think_clock``: what computer players' think time runs
         on (``time.monotonic`` in the bot; None: fixed, reproducible search budgets); ``held``:
-        tables whose computer moves and turn timers wait (``ServiceContext.held``)."""
+        tables whose computer moves and turn timers wait (``ServiceContext.held``);
+        ``over_elsewhere``: told when a table another process presents is over (what this
+        process holds of it is forgotten: ``OwnedTablesOnly``)."""
         self.repo = TablesRepo(db)
         feed = feed or NoFeed()
         owns = owns or (lambda guild_id: True)
+        over_elsewhere = over_elsewhere or nothing_held
         if feed.shared:
-            listener = OwnedTablesOnly(listener, owns)
+            listener = OwnedTablesOnly(listener, owns, over_elsewhere)
         self.intents = IntentsRepo(db, origin)  # clicks acknowledged before their move
         self.presented = PresentedRepo(db)  # what the presentation last showed (bot/ui/shown)
         self.players = PlayersRepo(db)  # people's DM state
@@ -111,7 +115,13 @@ class TableService:
             self._ctx.held = held
         self.registry = TableRegistry(self._ctx, owns, feed.shared)
         self.sharing = SharedTables(
-            self._ctx, feed, owns, self.registry, self.presented, self._after_change
+            self._ctx,
+            feed,
+            owns,
+            self.registry,
+            self.presented,
+            self._after_change,
+            over_elsewhere,
         )
         self._moves = Moves(self._ctx, self.registry, self._after_change)
         self.act = self._moves.play  # a person's move: see ``Moves.play``

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import metrics
@@ -47,6 +47,7 @@ from storage.presented import PUBLIC
 log = logging.getLogger(__name__)
 
 LIVE = ("playing", "finished")
+OVER = ("finished", "cancelled")
 GRACE_SECONDS = 2.0  # how long the owner waits for the mover's process to say it answered
 HEARD_KEPT = 4096  # ViewShown notices kept for an owner that has not asked yet
 
@@ -79,6 +80,12 @@ class ViewsShownElsewhere:
         while len(self._heard) > HEARD_KEPT:
             self._heard.popitem(last=False)
 
+    def forget(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over: no word of its views is waited for any more."""
+        for seat in seats:
+            self._heard.pop((table_id, seat), None)
+            self._expected.pop((table_id, seat), None)
+
     async def wait(self, table_id: int, seat: str, version: int) -> ViewShown | None:
         """What the mover's process showed in ``seat``'s DM view at ``version``: at once if
         known or not expected (None), else once it says so, or None after ``grace``."""
@@ -102,13 +109,31 @@ class ViewsShownElsewhere:
                 del self._heard[key]
 
 
+# What a process that does not present a table does once it is over (its game ended, or it
+# closed): it forgets what it holds of it (the DM views it answered clicks on, their tokens,
+# drafts), as the owner does after its last views (``bot/ui/table_ends.py``).
+OverElsewhere = Callable[[Table], None]
+
+
+def nothing_held(table: Table) -> None:
+    pass
+
+
 class OwnedTablesOnly:
     """The listener of a process that shares tables: it presents only the tables of guilds
-    this process runs the shard of (the owner presents the rest)."""
+    this process runs the shard of (the owner presents the rest). Of the others it passes on
+    one thing, that the table is over (``over_elsewhere``): shard 0 answers DM clicks at every
+    shard's tables, and would otherwise keep what it holds of them for good (issue 29)."""
 
-    def __init__(self, inner: TableListener, owns: Callable[[str | None], bool]) -> None:
+    def __init__(
+        self,
+        inner: TableListener,
+        owns: Callable[[str | None], bool],
+        over_elsewhere: OverElsewhere = nothing_held,
+    ) -> None:
         self.inner = inner
         self.owns = owns
+        self.over_elsewhere = over_elsewhere
 
     def _mine(self, table: Table) -> bool:
         return self.owns(table.record.guild_id)
@@ -122,10 +147,14 @@ class OwnedTablesOnly:
     ) -> None:
         if self._mine(table):
             await self.inner.game_changed(table, events, actor, by_timer)
+        elif is_over(table):
+            self.over_elsewhere(table)
 
     async def table_closed(self, table: Table, reason: str) -> None:
         if self._mine(table):
             await self.inner.table_closed(table, reason)
+        else:
+            self.over_elsewhere(table)
 
     async def seat_replaced(self, table: Table, seat_id: str) -> None:
         if self._mine(table):
@@ -242,6 +271,14 @@ class CatchUp:
         if state.version != record.version or game.dump_state(state) != record.state:
             return stored, [], None, False
         return state, events, actor, by_timer
+
+
+def is_over(table: Table) -> bool:
+    """Whether ``table``'s game ended or it was closed (a lobby is not over)."""
+    status = table.record.status
+    if status in OVER:
+        return True
+    return status == "playing" and table.state is not None and table.game.is_over(table.state)
 
 
 def _newer(record: TableRecord, table: Table) -> bool:

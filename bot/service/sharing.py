@@ -7,13 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.service.context import ServiceContext
 from bot.service.feed import ChangeFeed, TableChange, ViewShown
 from bot.service.models import Table
-from bot.service.shared import LIVE, CatchUp, ViewsShownElsewhere, change_of, is_news, spawn
+from bot.service.shared import (
+    LIVE,
+    OVER,
+    CatchUp,
+    OverElsewhere,
+    ViewsShownElsewhere,
+    change_of,
+    is_news,
+    spawn,
+)
 from bot.service.table_registry import TableRegistry
 from storage import PresentedRepo
 
@@ -29,14 +38,16 @@ class SharedTables:
         registry: TableRegistry,
         presented: PresentedRepo,
         after_change: Callable[[Table], None],
+        over_elsewhere: OverElsewhere,
     ) -> None:
         self._ctx = ctx
+        self._over_elsewhere = over_elsewhere
         self._feed = feed
         self._owns = owns
         self._registry = registry
         self._after_change = after_change
         self._views = ViewsShownElsewhere()
-        self._feed.watch_views(self._views.heard)
+        self._feed.watch_views(self._view_heard)
         self.catch_up = CatchUp(ctx, owns, presented, self._views)
         if feed.shared:
             ctx.refresh = self.catch_up.refresh
@@ -87,6 +98,17 @@ class SharedTables:
         shown = ViewShown(table.id, seat, version, message_id, digest, clickable)
         spawn(self._background, self._feed.publish_view(shown), f"view-{table.id}")
 
+    def _view_heard(self, shown: ViewShown) -> None:
+        """Kept for the owner only: a process hears its own word too, and that of tables it
+        holds without presenting them (a table not held may be the owner's, about to load)."""
+        table = self._ctx.tables.get(shown.table_id)
+        if table is None or self._owns(table.record.guild_id):
+            self._views.heard(shown)
+
+    def forget_table(self, table_id: int, seats: Sequence[str]) -> None:
+        """``table_id`` is over (``bot/ui/table_ends.py``): no word of its views is kept."""
+        self._views.forget(table_id, seats)
+
     async def view_shown_elsewhere(
         self, table_id: int, seat: str, version: int
     ) -> ViewShown | None:
@@ -116,8 +138,10 @@ class SharedTables:
         try:
             table = self._ctx.tables.get(change.table_id)
             delivery = None
+            told_over = False  # this process knew it was over (its own move, say): told then
             if table is not None:
                 async with table.lock:
+                    told_over = table.record.status in OVER
                     delivery = await self.catch_up.refresh(table)
             elif change.status in LIVE:
                 record = await self._ctx.repo.get(change.table_id)
@@ -132,10 +156,11 @@ class SharedTables:
                 return
             if delivery is not None:
                 await delivery
-            if table.record.status in ("finished", "cancelled") and not self._owns(
-                table.record.guild_id
-            ):
+            if table.record.status in OVER and not self._owns(table.record.guild_id):
                 self._ctx.tables.pop(table.id, None)
+                # (a game's end that moved the copy came through the listener; a closing not)
+                if delivery is None and not told_over:
+                    self._over_elsewhere(table)
                 return
             self._after_change(table)
         except Exception:

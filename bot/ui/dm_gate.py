@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from storage.kept import KeptAtMost, of_people
+
 
 class DmStore(Protocol):
     async def dms_state(self, user_id: str) -> tuple[bool, float | None, int]: ...
@@ -45,7 +47,9 @@ class DmGate:
         self.base_seconds = base_seconds
         self.max_seconds = max_seconds
         self._now = now
-        self._known: dict[str, _Known] = {}
+        # Of the people met lately (storage/kept.py): a miss costs a read of the players table
+        # (a try under way is forgotten with it: at worst the next DM tries once more).
+        self._known: KeptAtMost[str, _Known] = of_people()
 
     async def _get(self, seat: str) -> _Known:
         known = self._known.get(seat)

@@ -159,7 +159,7 @@ class DiscordTableListener:
         await self.kit.shown_done(
             self.public.show(table, lambda: closed_payload(table, reason, tr), final=True)
         )
-        self.mentions.show(table, True)
+        mention = self.mentions.show(table, True)  # (its worker deletes the last mention)
 
         def closing(view_tr: Translator) -> Payload:
             return ended_hand_payload(
@@ -168,7 +168,14 @@ class DiscordTableListener:
 
         last = self.kit.spawn(self.ephemerals.table_closed(table.id, _seat_ids(table), closing))
         retiring = await self.private.close_table(table, closing)
-        self._forget_once_shown(table, retiring, [last])
+        self._forget_once_shown(table, [*retiring, mention], [last])
+
+    def over_elsewhere(self, table: Table) -> None:
+        """``table`` is over and another process presents it (it runs the shard of its guild):
+        what this one holds of it (the DM views it answered clicks on, as shard 0 does for
+        every shard's tables, their tokens and clicks, drafts) is forgotten once those views
+        are settled, as the owner forgets its own (issue 29)."""
+        self._forget_once_shown(table, [], [])
 
     def _forget_once_shown(
         self, table: Table, slots: Sequence[Slot | None], last: list[asyncio.Task[None]]

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from bot import metrics
 from bot.ui.shown import FlushLater
+from storage.kept import KeptAtMost, of_people
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,10 @@ class PlayPlaces:
         self._store = store
         self._clock = clock
         # user -> (plays from the tables, None: not known yet; when this process last read or
-        # wrote it)
-        self._known: dict[str, tuple[bool | None, float]] = {}
+        # wrote it), for ``REWRITE_SECONDS`` (storage/kept.py): older, it is read and written
+        # again at its next use anyway (a miss costs that read); it only served while the
+        # database is away.
+        self._known: KeptAtMost[str, tuple[bool | None, float]] = of_people()
         self._dirty: dict[str, bool] = {}  # changes not stored yet
         self._writes = FlushLater(FLUSH_AFTER, self.flush)
 
@@ -84,7 +87,7 @@ class PlayPlaces:
         except Exception:  # the database is away: what this process knew
             log.warning("could not read where %s plays", seat)
             return known[0] if known is not None else unknown
-        self._known[seat] = (place, now)
+        self._keep(seat, place, now)
         return place
 
     def played(self, seat: str, *, from_table: bool) -> None:
@@ -96,7 +99,7 @@ class PlayPlaces:
             return
         if known is not None and known[0] is from_table and now - known[1] < REWRITE_SECONDS:
             return  # (an old mark is written again: another process may have changed it)
-        self._known[seat] = (from_table, now)
+        self._keep(seat, from_table, now)
         self._dirty[seat] = from_table
         metrics.count("play_from.tables" if from_table else "play_from.dm")
         self._writes.schedule()
@@ -107,7 +110,7 @@ class PlayPlaces:
         for this write). If the store is away it is kept like a click's, for the next flush."""
         if not seat.isdigit():
             return
-        self._known[seat] = (from_table, self._clock())
+        self._keep(seat, from_table, self._clock())
         self._dirty.pop(seat, None)
         metrics.count("play_from.chose_tables" if from_table else "play_from.chose_dm")
         try:
@@ -116,6 +119,12 @@ class PlayPlaces:
             log.warning("could not store where %s plays", seat)
             self._dirty[seat] = from_table
             self._writes.schedule()
+
+    def _keep(self, seat: str, place: bool | None, now: float) -> None:
+        """Know ``seat``'s place as of ``now``; forget what is older than ``REWRITE_SECONDS``
+        (entries are kept in the order they were written: the oldest first)."""
+        self._known[seat] = (place, now)
+        self._known.drop_oldest_while(lambda known: now - known[1] >= REWRITE_SECONDS)
 
     async def flush(self) -> None:
         """Store every change not stored yet."""

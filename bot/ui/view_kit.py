@@ -41,6 +41,7 @@ from bot.ui.presenter import GamePresenter
 from bot.ui.shown import ShownStore
 from bot.ui.table_ends import TableEnds
 from bot.ui.tokens import Hook, Tokens
+from storage.kept import KeptAtMost, of_people
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +281,9 @@ class ViewKit:
     def __init__(self, bot: ListenerHost, pacer: RequestPacer) -> None:
         self.bot = bot
         self.pacer = pacer
-        self._dm_channels: dict[str, int] = {}  # user -> DM channel id (opened once)
+        # user -> DM channel id, of the people met lately: a miss costs a bot-token call
+        # (POST /users/@me/channels, unless discord.py's 128 kept DM channels have it)
+        self._dm_channels: KeptAtMost[str, int] = of_people()
         self._tasks: set[asyncio.Task[None]] = set()
         # Every kind of view's slots, keyed by table id or (table id, seat) (``SlotSet``).
         self.slot_sets: list[SlotSet[Any]] = []

@@ -4,7 +4,7 @@ restarted bot (or another shard process) knows it too; written only when it chan
 
 from __future__ import annotations
 
-from bot.ui.play_from import REREAD_SECONDS, PlayPlaces
+from bot.ui.play_from import REREAD_SECONDS, REWRITE_SECONDS, PlayPlaces
 from storage import PlayersRepo, open_database
 
 
@@ -142,5 +142,32 @@ async def test_an_explicit_choice_is_stored_at_once_and_kept_for_later_if_the_st
         assert await repo.play_place("9") is False
         await places.chose("cpu1", from_table=True)  # a computer seat: nothing
         assert store.writes == 1
+    finally:
+        await db.close()
+
+
+async def test_a_place_is_forgotten_once_it_would_be_written_again_anyway(db_target):
+    """What this process knows of a place goes after ``REWRITE_SECONDS`` (issue 29: one entry
+    per person ever met): it would be read and written again at its next use anyway. A miss
+    reads the store, right."""
+    db = await open_database(db_target)
+    try:
+        repo = PlayersRepo(db)
+        now = [0.0]
+        places = PlayPlaces(lambda: repo, clock=lambda: now[0])
+        places.played("1", from_table=True)
+        await places.flush()
+        now[0] += REWRITE_SECONDS - 1
+        places.played("2", from_table=False)
+        assert places.known_from_tables("1") is None  # stale for reading (REREAD_SECONDS)...
+        assert await places.from_tables("1")  # ...read again: kept, as of now
+        now[0] += REWRITE_SECONDS
+        places.played("3", from_table=True)  # a write forgets what aged meanwhile
+        assert places.known_from_tables("3") is True
+        assert places.known_from_tables("1") is None and places.known_from_tables("2") is None
+        assert len(places._known) == 1
+        await places.flush()
+        assert await places.from_tables("1") and not await places.from_tables("2")
+        await places.close()
     finally:
         await db.close()

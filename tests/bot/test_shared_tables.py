@@ -10,7 +10,7 @@ import pytest
 
 from bot.errors import TableError
 from bot.service import ServiceConfig, TableService
-from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed
+from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed, TableChange
 from storage import open_database
 from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_move_path import Listener
@@ -329,3 +329,53 @@ async def test_on_postgres_the_word_travels_by_notify(pg_url):
         assert shown is not None and (shown.message_id, shown.digest) == (777, "d1")
     finally:
         await _close(dbs, other, owner)
+
+
+async def test_the_other_process_hears_that_a_table_it_does_not_present_is_over(tmp_path):
+    """What the other process holds of a table (the DM views it answered) is forgotten once
+    the table is over: it hears so from its own last move, and from the feed when the owner
+    closes it (``over_elsewhere``); the owner, which presents the table, is not told so."""
+    db = await open_database(tmp_path / "over.db")
+    hub = LocalFeedHub()
+    ended: dict[str, list[tuple[int, str]]] = {"owner": [], "other": []}
+
+    def over(who):
+        return lambda table: ended[who].append((table.id, table.record.status))
+
+    owner_feed = hub.feed()
+    owner = TableService(
+        db, {"toy": TOY}, Listener(), CONFIG, feed=owner_feed, owns=lambda g: True,
+        over_elsewhere=over("owner"),
+    )  # fmt: skip
+    other = TableService(
+        db, {"toy": TOY}, Listener(), CONFIG, feed=hub.feed(), owns=lambda g: False,
+        over_elsewhere=over("other"),
+    )  # fmt: skip
+    try:
+        await owner.load()
+        await other.load()
+
+        async def started(seed: str):
+            table = await open_lobby(owner, "toy", host=("h", "H"), seed=seed, options={"pile": 2})
+            await owner.lobby.join(table.id, "a", "A")
+            await owner.lobby.start(table.id, "h")
+            return table
+
+        finished = await started("seed-a")
+        await other.act(finished.id, "h", 0, "t.2")  # the last of the pile: "h" wins
+        await _until(lambda: ended["other"], "the other hearing its own last move")
+        assert ended["other"] == [(finished.id, "finished")]
+        await _until(lambda: owner.registry.find(finished.id) is None, "the owner releasing it")
+        closed = await started("seed-b")
+        await other.registry.ensure(closed.id)  # the other holds it (a DM click, say)
+        await owner.lobby.cancel(closed.id, "h")
+        # (PostgreSQL's trigger announces every change; the in-process feed is told)
+        await owner_feed.publish(TableChange(closed.id, 0, "cancelled"))
+        await _until(lambda: len(ended["other"]) == 2, "the other hearing the closing")
+        assert ended["other"][1] == (closed.id, "cancelled")
+        await _until(lambda: other.registry.find(closed.id) is None, "the copy released")
+        assert ended["owner"] == []
+    finally:
+        await other.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        await db.close()

@@ -9,15 +9,21 @@ timings."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import gc
 from typing import Any
 
+from bot.client import create_bot
 from bot.service import Table
 from tests.e2e.amapatolli_driver import start_game
 from tests.e2e.chupate2_driver import start_game as start_chupate2
 from tests.e2e.driver_kit import draft_buttons
 from tests.e2e.test_amapatolli_abuse import ephemeral_answer
 from tests.e2e.test_chupate2_e2e import WILD_SEED
+from tests.e2e.test_shards_e2e import _settings, _start_chupate2
+from tests.fakediscord.pytest_plugin import running_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.waiting import until
 
 SEED = "e2e-0063"  # 12 moves
 OURS = ("bot.", "storage.", "games.")
@@ -158,3 +164,84 @@ async def test_a_finished_game_leaves_no_reference_cycle_of_its_views(fake_disco
     ours = {kind: n for kind, n in found.items() if not kind.startswith("bot.ui.items.")}
     # (a lobby button and its discord.py View refer to each other: short-lived, a few a game)
     assert ours == {}
+
+
+# ----- shard processes: the one answering DM clicks at tables it does not present --------------
+@contextlib.asynccontextmanager
+async def _two_processes(fake, tmp_path, url, seed):
+    """Two bots sharing one PostgreSQL in this process, as two shard processes would: "zero"
+    runs shard 0 (every DM interaction reaches it), "one" runs the default guild's shard 1."""
+    bots = []
+    for shard in (0, 1):  # zero first: it migrates the database
+        settings = _settings(
+            fake, tmp_path / "unused.db", shard_count=2, shard_ids=str(shard), database_url=url
+        )
+        bots.append(create_bot(settings, guild_ready_timeout=0.05, seed_factory=lambda: seed))
+    zero, one = bots
+    async with running_bot(fake, zero), running_bot(fake, one):
+        await fake.wait_until_shards_connected([0, 1])
+        yield zero, one
+
+
+async def _start_in_shard_1(fake, url, players):
+    assert fake.shard_of(fake.guild) == 1  # the table's guild: "one" presents it
+    zero_guild = fake.add_guild("Shard Zero", shard=0)
+    for user in players:
+        user.join(zero_guild)
+    return await _start_chupate2(fake, players, url)
+
+
+async def _forgotten_by(fake, bot, table_id: int) -> None:
+    await until(lambda: bot.tables.registry.find(table_id) is None, "the table released")
+    await _all_shown(fake, bot)
+
+
+async def test_a_game_played_from_dms_leaves_nothing_in_the_process_that_answered_them(
+    pg_url, tmp_path
+):
+    """Every move is a DM click, answered by "zero", which never presents the table: its DM
+    slots, tokens and clicks of the game go once the game is over (heard from its own last
+    move, or from the change feed), as the owner's do."""
+    async with (
+        FakeDiscord(shard_count=2) as fake,
+        _two_processes(fake, tmp_path, pg_url, SEED) as bots,
+    ):
+        zero, one = bots
+        alice, bob = fake.user("alice"), fake.user("bob")
+        table = await _start_in_shard_1(fake, pg_url, [alice, bob])
+        await table.move()
+        await table.move()
+        assert any("private" in where for where in leftovers(zero, table.table_id))
+        await table.play_to_the_end()
+        for bot in (zero, one):
+            await _forgotten_by(fake, bot, table.table_id)
+        assert leftovers(zero, table.table_id) == []
+        assert leftovers(one, table.table_id) == []
+        fake.assert_no_violations()
+
+
+async def test_a_table_closed_by_its_owner_leaves_nothing_in_the_process_that_answered_dms(
+    pg_url, tmp_path
+):
+    """A wild's colour picker open in Alice's DM ("zero" keeps the draft) when the host stops
+    the table in its channel ("one"): "zero" hears the closing from the change feed only, and
+    forgets the draft with the rest."""
+    async with (
+        FakeDiscord(shard_count=2) as fake,
+        _two_processes(fake, tmp_path, pg_url, WILD_SEED) as bots,
+    ):
+        zero, one = bots
+        alice, bob = fake.user("alice"), fake.user("bob")
+        table = await _start_in_shard_1(fake, pg_url, [alice, bob])
+        dm = await table.private_view(alice, 0)
+        await (
+            await alice.click(dm, custom_id=draft_buttons(dm, table.table_id)["w.Wc"][1])
+        ).acknowledged()
+        await fake.wait_until(lambda: "x" in draft_buttons(dm, table.table_id), what="the picker")
+        assert any("_drafts" in where for where in leftovers(zero, table.table_id))
+        await (await alice.slash("stop")).response()
+        for bot in (zero, one):
+            await _forgotten_by(fake, bot, table.table_id)
+        assert leftovers(zero, table.table_id) == []
+        assert leftovers(one, table.table_id) == []
+        fake.assert_no_violations()
