@@ -34,6 +34,7 @@ from storage.tables import SeatInfo, TablesRepo
 
 TABLES, RATE, WINDOW, WARMUP = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
+SNOWFLAKE = 1_450_000_000_000_000_000  # the clicks' interaction ids: Discord's, of 2026
 
 
 def state(version):  # ~10 KB of JSON, a little different at each move, as a game's
@@ -73,7 +74,7 @@ async def main():
             try:
                 clicks[0] += 1
                 intent = Intent(
-                    interaction_id=f"{table.id}-{table.version}-{clicks[0]}", application_id="a",
+                    interaction_id=str(SNOWFLAKE + clicks[0]), application_id="a",
                     token="t" * 160, table_id=table.id, seat="1", version=table.version,
                     action="p 1", locale="es", created_at=time.time(),
                 )

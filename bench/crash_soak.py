@@ -517,7 +517,8 @@ def _look_again(world: World) -> None:
 def _count(result: SoakResult, fake: FakeDiscord, db_path: Path, acked: dict[int, str]) -> None:
     conn = sqlite3.connect(db_path)
     conn.row_factory = sqlite3.Row
-    intents = {r["interaction_id"]: r for r in conn.execute("SELECT * FROM intents").fetchall()}
+    # (by the id's text: SQLite keeps a snowflake as its integer, migration 0015)
+    intents = {str(r["interaction_id"]): r for r in conn.execute("SELECT * FROM intents")}
     # (table, version) of every stored move: the move made from version v is stored as v + 1
     moves = {(r["table_id"], r["version"]) for r in conn.execute("SELECT * FROM actions")}
     result.acked_clicks = len(acked)

@@ -275,6 +275,7 @@ TABLES, MOVES, BUSY_MS, THINK_MS = (
     int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 )
 STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
+SNOWFLAKE = 1_450_000_000_000_000_000  # the clicks' interaction ids: Discord's, of 2026
 counts = {"callbacks": 0, "statements": 0}
 # what the writer thread hands the loop: one call per job (``_resolve``) or per batch
 name = "_resolve_all" if hasattr(writer_module, "_resolve_all") else "_resolve"
@@ -316,7 +317,7 @@ def busy(ms):
 async def table_moves(repo, intents, record, waits):
     for n in range(MOVES):
         intent = Intent(
-            interaction_id=f"{record.id}-{n}", application_id="a", token="t",
+            interaction_id=str(SNOWFLAKE + record.id * 100_000 + n), application_id="a", token="t",
             table_id=record.id, seat="1", version=record.version, action="p 1",
             locale="es", created_at=time.time(),
         )
@@ -392,6 +393,7 @@ from storage import Intent, IntentsRepo, SeatInfo, TablesRepo, open_database
 
 TABLES, ROUNDS = int(sys.argv[1]), int(sys.argv[2])
 STATE = json.dumps({"board": [[i, "x" * 20] for i in range(100)], "hands": {"1": list(range(40))}})
+SNOWFLAKE = 1_450_000_000_000_000_000  # the clicks' interaction ids: Discord's, of 2026
 SEATS = [SeatInfo(id="1", name="Ana"), SeatInfo(id="2", name="Bea")]
 """
 
@@ -403,7 +405,7 @@ UNITS = (
 
 def intent_of(record, n):
     return Intent(
-        interaction_id=f"{record.id}-{n}", application_id="a", token="t" * 100,
+        interaction_id=str(SNOWFLAKE + record.id * 100_000 + n), application_id="a", token="t" * 100,
         table_id=record.id, seat="1", version=record.version, action="p 1", locale="es",
         created_at=time.time(),
     )

@@ -12,6 +12,7 @@ an embedded PostgreSQL server, whose statements are counted too.
     .venv/bin/python bench/storage_per_move.py                      # every game, this tree
     .venv/bin/python bench/storage_per_move.py --bot-root ../wt-before   # another tree
     .venv/bin/python bench/storage_per_move.py --games triad --tables 4 --postgres
+    .venv/bin/python bench/storage_per_move.py --pragma "secure_delete = FAST"   # a setting tried
 
 Each game's tables (at load.py's players, every seat a person) are played from their start to
 their end (or ``--moves`` moves), so a game's end (standings, ratings, cards) is in its figures
@@ -52,6 +53,18 @@ from storage.presented import Shown
 GAME_KEYS, TABLES, MOVES, ROUNDS, POSTGRES = (
     sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 )
+PRAGMAS = [p for p in sys.argv[6].split(";") if p]
+
+if PRAGMAS:  # SQLite settings tried (``--pragma``): each connection's, before the tree's own
+    import storage.sqlite
+    _configure = storage.sqlite._configure
+
+    def _tried(conn):
+        for pragma in PRAGMAS:
+            conn.execute(f"PRAGMA {pragma}")
+        _configure(conn)
+
+    storage.sqlite._configure = _tried
 
 
 # load.py's tables: each game at its players (here all people)
@@ -267,6 +280,9 @@ async def page_census(game_key, game, folder):
     writer = db._writer
     rng = random.Random(f"{game_key}-0")
     tables = await open_tables(service, game_key, game, rng, 0)
+    if writer.housekeeping is not None:  # the checkpoint thread's passes would restart the log
+        await asyncio.to_thread(writer.housekeeping.stop)
+        writer.housekeeping = None
     await writer.submit(lambda c: c.execute("PRAGMA wal_autocheckpoint = 0"), transactional=False)
     await writer.submit(
         lambda c: c.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall(), transactional=False
@@ -371,6 +387,7 @@ def run(args: argparse.Namespace) -> dict:
     }
     argv = [args.games, str(args.tables), str(args.moves), str(args.rounds)]
     argv.append("1" if args.postgres else "0")
+    argv.append(";".join(args.pragma))
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, *argv],
         env=env,
@@ -451,12 +468,21 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=400, help="at most, per table (400)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; CPU is the best (3)")
     parser.add_argument("--postgres", action="store_true", help="also count PostgreSQL's")
+    parser.add_argument(
+        "--pragma",
+        action="append",
+        default=[],
+        help="a SQLite setting tried on every connection before the tree's own, e.g."
+        " 'page_size = 2048', 'secure_delete = FAST' (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print the raw figures")
     args = parser.parse_args()
     result = run(args)
     if args.json:
         print(json.dumps(result, indent=1))
     print_report(result, args.bot_root)
+    if args.pragma:
+        print("SQLite settings tried: " + "; ".join(args.pragma))
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average {load}")
     return 0

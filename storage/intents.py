@@ -23,7 +23,7 @@ TOKEN_LIFETIME = 15 * 60  # seconds an interaction token lives
 
 
 class Intent(BaseModel):
-    interaction_id: str
+    interaction_id: str  # a Discord snowflake's digits (SQLite keys the intents by its integer)
     application_id: str
     token: str
     table_id: int
@@ -43,6 +43,9 @@ _COLUMNS = (
     " created_at, origin"
 )
 _PLACES = ", ".join("?" * len(_COLUMNS.split(",")))
+# SQLite keeps the id as the integer it spells (the key of a rowid table, migration 0015); the
+# model's is Discord's text
+_READ = "CAST(interaction_id AS TEXT) AS interaction_id" + _COLUMNS.removeprefix("interaction_id")
 
 
 def _values(intent: Intent) -> tuple[object, ...]:
@@ -139,7 +142,7 @@ class IntentsRepo:
         """Every intent of this origin not answered yet, oldest first."""
         return await self.db.models(
             Intent,
-            f"SELECT {_COLUMNS}, done FROM intents WHERE answered = 0 AND origin = ?"
+            f"SELECT {_READ}, done FROM intents WHERE answered = 0 AND origin = ?"
             " ORDER BY created_at",
             (self.origin,),
         )

@@ -298,7 +298,7 @@ async def test_a_caller_cancelled_before_its_batch_commits_leaves_its_batch_mate
 
 def _intent(table, n):
     return Intent(
-        interaction_id=f"click{n}",
+        interaction_id=str(1_450_000_000_000_000_000 + n),  # a snowflake
         application_id="app",
         token="tok",
         table_id=table.id,
@@ -348,11 +348,12 @@ async def test_a_click_s_intent_written_with_its_move_in_one_batch_costs_one_sta
     with pytest.raises(StaleVersion):
         await stale
     rows = await db.fetchall(
-        "SELECT interaction_id, token, table_id, version, done FROM intents ORDER BY 1"
+        "SELECT CAST(interaction_id AS TEXT), token, table_id, version, done FROM intents"
+        " ORDER BY 1"
     )
     assert [tuple(r) for r in rows] == [
-        ("click1", "tok", table.id, 0, 1),
-        ("click2", "tok", table.id, 0, 0),
+        ("1450000000000000001", "tok", table.id, 0, 1),
+        ("1450000000000000002", "tok", table.id, 0, 0),
     ]
     await db.close()
 
