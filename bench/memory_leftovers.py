@@ -212,7 +212,10 @@ def _label(o: Any) -> str:
         return f"function {o.__qualname__}"
     if kind == "cell":
         try:
-            return f"cell of {type(o.cell_contents).__qualname__}"
+            inside = o.cell_contents
+            if type(inside).__name__ == "function":
+                return f"cell of function {inside.__module__}.{inside.__qualname__}"
+            return f"cell of {type(inside).__qualname__}"
         except ValueError:
             return "cell (empty)"
     if kind == "coroutine":

@@ -205,27 +205,35 @@ def enumerate_series(
 ) -> list[list[PlayingCard]]:
     """Valid series on ``top`` by depth-first search (faces, one per distinct path), bounded."""
     out: list[list[PlayingCard]] = []
-    budget = [max_nodes]
-
-    def walk(prev: PlayingCard, left: list[PlayingCard], path: list[PlayingCard]) -> None:
-        seen: set[str] = set()
-        for c in left:
-            if budget[0] <= 0:
-                return
-            if c.code in seen:
-                continue
-            kind = link_kind(prev, c)
-            if kind is None:
-                continue
-            seen.add(c.code)
-            budget[0] -= 1
-            new_path = path + [c]
-            out.append(new_path)
-            if kind == "espejo" or len(new_path) >= max_len:
-                continue
-            rest = list(left)
-            rest.remove(c)
-            walk(c, rest, new_path)
-
-    walk(top, sorted(hand, key=sort_key), [])
+    _walk_series(top, sorted(hand, key=sort_key), [], out, [max_nodes], max_len)
     return out
+
+
+def _walk_series(
+    prev: PlayingCard,
+    left: list[PlayingCard],
+    path: list[PlayingCard],
+    out: list[list[PlayingCard]],
+    budget: list[int],
+    max_len: int,
+) -> None:
+    """``enumerate_series``'s search from ``prev`` (a module function, not a closure: a
+    recursive closure refers to itself, a reference cycle that kept ``out`` for the collector)."""
+    seen: set[str] = set()
+    for c in left:
+        if budget[0] <= 0:
+            return
+        if c.code in seen:
+            continue
+        kind = link_kind(prev, c)
+        if kind is None:
+            continue
+        seen.add(c.code)
+        budget[0] -= 1
+        new_path = path + [c]
+        out.append(new_path)
+        if kind == "espejo" or len(new_path) >= max_len:
+            continue
+        rest = list(left)
+        rest.remove(c)
+        _walk_series(c, rest, new_path, out, budget, max_len)

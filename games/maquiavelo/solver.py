@@ -394,7 +394,6 @@ class _Problem:
             for s in range(4)
         ]
         self.cell_key = self._cell_keys()
-        self.go = self._make_go()
 
     def options(self, pos: int, sid: int) -> list:
         """(score, m, new suit id, u, v, choice) for the suit of ``pos``, best score first."""
@@ -465,9 +464,11 @@ class _Problem:
     def limit(self, value: int) -> None:
         self._count[1] = value
 
-    def _make_go(self) -> Callable[[int, int, int, int], int]:
+    def _make_go(self) -> tuple[Callable[[int, int, int, int], int], Callable[[], None]]:
         """``go`` as a closure over the problem's tables (read from cells, not attributes: the
-        search's inner loop runs ~100-1,000 times per solve)."""
+        search's inner loop runs ~100-1,000 times per solve), and what ends its reference to
+        itself: a recursive closure is a reference cycle (with the problem it closes over,
+        which the bot's frozen heap would keep until its thaw: ``bot/ops/collector.py``)."""
         empty = self.empty
         end = self.end
         count = self._count
@@ -542,7 +543,11 @@ class _Problem:
             memo[key] = result * 2
             return result
 
-        return go
+        def release() -> None:
+            nonlocal go
+            del go
+
+        return go, release
 
     def solve(self) -> int:
         """Exact best score, or NEG if the fixed cards cannot be arranged.
@@ -551,34 +556,37 @@ class _Problem:
         bound; a failed search returns a lower upper bound, which becomes the next aspiration.
         Bounds learnt stay valid in the memo between rounds, so every round is pruned hard."""
         if self._best is None:
-            if not any(self.optional) and not any(self.optional_set):
-                self._best = self.go(0, _START, 0, NEG + 1)
-                return self._best
-            if not self._tighten():
-                self._best = NEG
-                return NEG
-            # aspiration on whole cards: "k cards at least", k from the top down (the value
-            # is optimised by the last, successful search itself); below k = 0 the fixed cards
-            # themselves cannot be arranged. A search stopped by its budget is resumed by
-            # calling ``solve`` again: the rounds already answered come back from the memo.
-            if not self.mirrored:  # one search for the best: no re-search
-                value = self.go(0, _START, 0, -100)
-                best = value if value >= -100 else NEG
-            else:  # aspiration rounds: prune hard where the first sweep wandered
-                need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
-                best = NEG
-                while need >= -100:
-                    value = self.go(0, _START, 0, need)
-                    if value >= need:
-                        best = value
-                        break
-                    if value == NEG:
-                        break
-                    need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
-            self._best = best
+            go, release = self._make_go()
+            try:
+                self._best = self._search(go)
+            finally:
+                release()
         return self._best
 
-    def _tighten(self) -> bool:
+    def _search(self, go: Callable[[int, int, int, int], int]) -> int:
+        if not any(self.optional) and not any(self.optional_set):
+            return go(0, _START, 0, NEG + 1)
+        if not self._tighten(go):
+            return NEG
+        # aspiration on whole cards: "k cards at least", k from the top down (the value
+        # is optimised by the last, successful search itself); below k = 0 the fixed cards
+        # themselves cannot be arranged. A search stopped by its budget is resumed by
+        # calling ``solve`` again: the rounds already answered come back from the memo.
+        if not self.mirrored:  # one search for the best: no re-search
+            value = go(0, _START, 0, -100)
+            return value if value >= -100 else NEG
+        # aspiration rounds: prune hard where the first sweep wandered
+        need = self.bound[0] // CARD_SCORE * CARD_SCORE - 100
+        while need >= -100:
+            value = go(0, _START, 0, need)
+            if value >= need:
+                return value
+            if value == NEG:
+                break
+            need = min((value + 100) // CARD_SCORE * CARD_SCORE - 100, need - CARD_SCORE)
+        return NEG
+
+    def _tighten(self, go: Callable[[int, int, int, int], int]) -> bool:
         """Lower the score bounds with the exact best of the suffixes from the ranks of
         ``TIGHTEN_RANKS`` on, from the last down, each started in ``_ANY_RUNS`` (which can do
         whatever any state at a rank's start can: see ``_DOMINATES`` and ``_FREE_ACES``), so it
@@ -590,7 +598,7 @@ class _Problem:
         bound = self.bound
         while self._tightened < len(TIGHTEN_RANKS):
             start = (TIGHTEN_RANKS[self._tightened] - 1) * 4
-            best = self.go(start, _ANY_RUNS, 0, NEG + 1)
+            best = go(start, _ANY_RUNS, 0, NEG + 1)
             if best == NEG:
                 return False
             plain = self.plain_bound
