@@ -6,12 +6,14 @@ modules): every object the garbage collector tracks, frozen ones included, by ty
 Owners are tried in order, each object counted once, for the first owner that reaches it through
 references (modules, classes and their dicts are not followed: a function's globals would reach
 everything): the open tables by field and game, the service's, the listener's and the bot's other
-attributes, the catalogues' and event logs' module-level caches, then every module's globals;
-what none reaches (asyncio's frames and tasks, objects kept only by C code) is "unreached".
+attributes, the tasks of the bot's loop by coroutine (what they wait with), then every module's
+globals and the classes; what none reaches (kept only by C code: the loop's handles, a
+coroutine's frame) is "unreached".
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import gc
 import sys
@@ -161,6 +163,13 @@ def owners(bot: Any, objects: list[object]) -> Owners:
     found.reserve(r for _, roots in ordered for r in roots)
     for owner, roots in ordered:
         found.claim(owner, roots)
+    # what the loop alone holds (its handles are C structures the collector cannot see into):
+    # the tasks not reached above, by their coroutine
+    loop = getattr(bot, "loop", None)
+    tasks = list(asyncio.all_tasks(loop)) if loop is not None else []
+    for task in tasks:
+        coro = task.get_coro()
+        found.claim(f"task {getattr(coro, '__qualname__', label(coro))}", [task])
     found.claim_modules()
     found.claim_classes()
     left = [o for o in objects if id(o) not in found.seen]
