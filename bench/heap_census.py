@@ -5,9 +5,12 @@ bot's other attributes, module globals: ``bench/heap_probe.py``), per open table
 thaw of ``bot/ops/collector.py`` (one collection of every object): what it frees (the cyclic
 garbage frozen since the bot started, by type, per minute) and its CPU on the collecting
 thread's clock, the fastest of ``--rounds`` (a count of work the machine's load hardly moves).
+``--thaw-at-start`` thaws as the window starts, so the garbage counted is the window's alone:
+how fast the steady state freezes garbage for the next thaw.
 
     .venv/bin/python bench/heap_census.py --tables 300 --window 30
     .venv/bin/python bench/heap_census.py --tables 1000 --warmup 120 -- --channel-play 0.5
+    .venv/bin/python bench/heap_census.py --tables 300 --window 240 --thaw-at-start
     .venv/bin/python bench/heap_census.py --bot-root ../before --tables 300
 
 The census stops the bot for its duration (seconds at 1,000 tables). Figures only; nothing is
@@ -61,11 +64,18 @@ if _os.environ.get('MESA_BENCH_HEAP'):
             return 0
 
         def run():
+            since = started
             while not _os.path.exists(path + '.now'):
+                if _os.path.exists(path + '.start'):
+                    # a thaw as the window starts: what the census frees then is the frozen
+                    # garbage of the window alone (the steady state's, not the start-up's)
+                    probe.thaw()
+                    since = time.monotonic()
+                    _os.remove(path + '.start')
                 time.sleep(0.2)
             try:
                 live = [b() for b in bots if b() is not None]
-                row = {'uptime_s': time.monotonic() - started, 'rss_kb': rss_kb()}
+                row = {'uptime_s': time.monotonic() - since, 'rss_kb': rss_kb()}
                 row.update(probe.census(live[0], int(_os.environ.get('MESA_BENCH_HEAP_ROUNDS') or 5)))
                 row['rss_after_kb'] = rss_kb()
             except Exception as exc:
@@ -79,13 +89,22 @@ if _os.environ.get('MESA_BENCH_HEAP'):
 """
 
 
-def report(row: dict[str, Any], moves: int, top: int) -> str:
+class ThawAtStart(Window):
+    """The window's bounds, a thaw in the bot as the window starts, the census at its end."""
+
+    def start(self, pids: list[int], seconds: float) -> None:
+        super().start(pids, seconds)
+        Path(str(self.census) + ".start").touch()
+
+
+def report(row: dict[str, Any], moves: int, top: int, thawed: bool) -> str:
     if "error" in row:
         return f"the census failed: {row['error']}"
     tables = max(row["tables"], 1)
     games = row["games"]
     thaw = row["thaw"]
     minutes = row["uptime_s"] / 60
+    since = "the window's start (a thaw then)" if thawed else "the bot's start"
     lines = [
         f"{row['tables']} open tables in memory ({', '.join(f'{g} {n}' for g, n in games.items())});"
         f" {moves} moves in the window; load average"
@@ -95,11 +114,14 @@ def report(row: dict[str, Any], moves: int, top: int) -> str:
         f" bot RSS {row['rss_kb'] / 1024:.1f} MB",
         "",
         f"thaw (one collection of every object): first {thaw['first_ms']:.0f} ms of CPU, freeing"
-        f" {thaw['freed']:,} objects ({thaw['freed'] / max(minutes, 1e-9):,.0f} a minute over the"
-        f" bot's {minutes:.1f} minutes); then {len(thaw['ms'])} rounds: fastest"
+        f" {thaw['freed']:,} objects of {thaw.get('bytes', 0) / 2**20:.1f} MB"
+        f" ({thaw['freed'] / max(minutes, 1e-9):,.0f} a minute over the"
+        f" {minutes:.1f} minutes since {since}); then {len(thaw['ms'])} rounds: fastest"
         f" {min(thaw['ms'], default=0):.0f} ms ({' '.join(f'{ms:.0f}' for ms in thaw['ms'])});"
         f" RSS after {row['rss_after_kb'] / 1024:.1f} MB",
-        "frozen garbage the first collection freed, by type:",
+        f"frozen garbage per move in the window: {thaw['freed'] / max(moves, 1):.1f} objects"
+        f" ({thaw.get('bytes', 0) / max(moves, 1):,.0f} bytes; meaningful with --thaw-at-start);"
+        " by type:",
         *(f"  {n:8,}  {kind}" for kind, n in thaw["garbage"][: 2 * top]),
         "",
         "what is left, by owner (the first whose references reach it: bench/heap_probe.py):",
@@ -116,6 +138,8 @@ def report(row: dict[str, Any], moves: int, top: int) -> str:
             per = n / tables
         shown = ", ".join(f"{k} {c:,}" for k, c in kinds[:5])
         lines.append(f"| `{owner}` | {n:,} | {per:,.1f} | {shown} |")
+    lines += ["", "who refers to a sample of the unreached objects (referrer -> object):"]
+    lines += [f"  {n:6,}  {what}" for what, n in row.get("unreached_holders", [])]
     lines += ["", "what is left, by type:"]
     lines += [f"  {n:9,}  {kind}" for kind, n in row["by_type"][: 2 * top]]
     return "\n".join(lines)
@@ -127,6 +151,11 @@ async def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=5, help="timed full collections (5)")
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument(
+        "--thaw-at-start",
+        action="store_true",
+        help="thaw as the window starts: the census's frozen garbage is the window's alone",
+    )
     parser.add_argument("--save", type=Path, help="keep the census (JSON) in this file")
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
@@ -136,7 +165,7 @@ async def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mesa-heap-") as folder:
         out = Path(folder) / "heap.json"
         os.environ["MESA_BENCH_HEAP"] = str(out)
-        window = Window(out)
+        window = ThawAtStart(out) if args.thaw_at_start else Window(out)
         load_args.window_probe = window
         bot_folder = Path(folder) / "bot"
         bot_folder.mkdir()
@@ -144,7 +173,7 @@ async def main(argv: list[str] | None = None) -> int:
         row = json.loads(out.read_text()) if out.exists() else {"error": "no census written"}
         if args.save:
             args.save.write_text(json.dumps(row))
-    print(report(row, result["moves"], args.top))
+    print(report(row, result["moves"], args.top, args.thaw_at_start))
     print(
         f"bot RSS at the end {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s;"
         f" bot tree {args.bot_root}"

@@ -88,6 +88,7 @@ class Owners:
         self.stop = self.modules_stop | {id(c) for c in self.classes}
         self.seen: set[int] = set()
         self.modules = modules
+        self.holders: collections.Counter[str] = collections.Counter()
 
     def reserve(self, roots: Iterable[object]) -> None:
         """Owners' roots: not entered from another owner (each structure counted as its own)."""
@@ -175,7 +176,43 @@ def owners(bot: Any, objects: list[object]) -> Owners:
     left = [o for o in objects if id(o) not in found.seen]
     found.counts["unreached"] += len(left)
     found.types["unreached"].update(map(label, left))
+    found.holders = _holders(objects, left[:: max(len(left) // 2000, 1)])
     return found
+
+
+def _holders(objects: list[object], sample: list[object]) -> collections.Counter[str]:
+    """Who refers to ``sample`` (one pass over every object): for what no owner reached."""
+    wanted = {id(o) for o in sample}
+    found: collections.Counter[str] = collections.Counter()
+    for o in objects:
+        for child in gc.get_referents(o):
+            if id(child) in wanted:
+                found[f"{named(o)} -> {label(child)}"] += 1
+    return found
+
+
+def thaw() -> None:
+    """``bot.ops.collector``'s thaw: every object collected, the survivors frozen again."""
+    hooks = list(gc.callbacks)
+    gc.callbacks.clear()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    gc.callbacks.extend(hooks)
+
+
+def _bytes(garbage: list[object]) -> int:
+    """The bytes of ``garbage`` and of what only it refers to among untracked objects (the
+    strings, bytes and numbers in it; shared ones counted too: an upper bound)."""
+    seen = {id(o) for o in garbage}
+    total = 0
+    for o in garbage:
+        total += sys.getsizeof(o)
+        for child in gc.get_referents(o):
+            if id(child) not in seen and not gc.is_tracked(child):
+                seen.add(id(child))
+                total += sys.getsizeof(child)
+    return total
 
 
 def census(bot: Any, rounds: int = 5, top: int = 12) -> dict[str, Any]:
@@ -196,6 +233,7 @@ def census(bot: Any, rounds: int = 5, top: int = 12) -> dict[str, Any]:
     first_ms = (time.thread_time() - started) * 1000
     gc.set_debug(0)
     garbage = collections.Counter(map(named, gc.garbage)).most_common(40)
+    garbage_bytes = _bytes(gc.garbage)
     gc.garbage.clear()
     objects = gc.get_objects()
     found = owners(bot, objects)
@@ -212,6 +250,7 @@ def census(bot: Any, rounds: int = 5, top: int = 12) -> dict[str, Any]:
             [owner, n, found.types[owner].most_common(top)]
             for owner, n in found.counts.most_common()
         ],
+        "unreached_holders": found.holders.most_common(25),
     }
     del objects, found
     timings = []
@@ -221,5 +260,11 @@ def census(bot: Any, rounds: int = 5, top: int = 12) -> dict[str, Any]:
         timings.append((time.thread_time() - started) * 1000)
     gc.freeze()
     gc.callbacks.extend(hooks)
-    row["thaw"] = {"freed": freed, "garbage": garbage, "first_ms": first_ms, "ms": timings}
+    row["thaw"] = {
+        "freed": freed,
+        "bytes": garbage_bytes,
+        "garbage": garbage,
+        "first_ms": first_ms,
+        "ms": timings,
+    }
     return row
