@@ -22,8 +22,9 @@ import types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-# Modules named by their first two parts ("bot.ui", "discord.state"): owners stay few.
+# Other packages' modules named by their first two parts ("discord.state"): owners stay few.
 _MODULE_DEPTH = 2
+_OURS = ("bot", "games", "storage")
 
 
 def label(o: object) -> str:
@@ -117,10 +118,15 @@ class Owners:
                     todo.append(child)
 
     def claim_modules(self) -> None:
+        """Our modules' globals by name (a module-level cache shows by name), the others' by
+        package."""
         for module in self.modules:
-            name = ".".join(module.__name__.split(".")[:_MODULE_DEPTH])
-            values = [v for k, v in list(vars(module).items()) if not k.startswith("__")]
-            self.claim(f"module {name}", values)
+            ours = module.__name__.split(".")[0] in _OURS
+            package = ".".join(module.__name__.split(".")[:_MODULE_DEPTH])
+            for key, value in list(vars(module).items()):
+                if not key.startswith("__"):
+                    owner = f"{module.__name__}.{key}" if ours else f"module {package}"
+                    self.claim(owner, [value])
 
     def claim_classes(self) -> None:
         self.stop = set(self.modules_stop)
