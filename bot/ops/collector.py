@@ -103,20 +103,20 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   (issue 29: ack p99 ≤ 100 ms).
 - A thaw every 10 minutes instead of 30 since session 25: what it frees grows with the time
   since the last one, and so do its pause and the memory that garbage holds till then
-  (``bench/heap_census.py --thaw-at-start``: a thaw as a 240-s window starts, its first
-  collection at the end frees the window's frozen garbage; a machine at load ~10). At ~250-280
-  busy tables the bot froze 7.1 objects of cyclic garbage per move (65,561 in 4 minutes at 252
-  tables), the live heap ~300,000 objects, whose full collection took 293 ms of CPU (fastest of
-  5). Two cycles were removed at their source: a closed connection of ``bot.ui.token_wire``
-  held by its parser (~17 objects), an expired click's failed acknowledgement held by its own
-  traceback (``bot.ui.items.acknowledged_meanwhile``, ~25 objects): 3.8 objects per move are
-  left (39,038 in 4 minutes at 282 tables, 852 bytes per move), mostly a dropped view slot and
-  its drain task, last work and table copy (``bot.ui.view_kit``) and the turn mentions'
-  closures. At 1,000 busy tables (~140 moves/s) that is ~32,000 objects and ~7 MB a minute:
-  by the 30th minute ~970,000 objects (~220 MB) beside a live heap of ~830,000, and the thaw
-  walks both (~1.8 s of CPU at that machine's 0.97 µs an object, near the 3-s limit of a click
-  arriving then); every 10 minutes ~320,000 (~75 MB), ~1.1 s, for ~0.013 ms of CPU per move
-  instead of ~0.007 (three thaws for one).
+  (``bench/heap_census.py --thaw-at-start``: a thaw as the window starts; the first
+  collection at its end frees the window's frozen garbage; a machine at load ~10). At ~250-280
+  busy tables (240-s windows) the bot froze 7.1 objects of cyclic garbage per move; two cycles
+  were removed at their source, a closed connection of ``bot.ui.token_wire`` held by its parser
+  (~17 objects) and an expired click's failed acknowledgement held by its own traceback
+  (``bot.ui.items.acknowledged_meanwhile``, ~25 objects): 3.8 objects (852 bytes) per move
+  are left, mostly a dropped view slot with its drain task, last work and table copy
+  (``bot.ui.view_kit``) and the turn mentions' closures. At 973 tables (a 180-s window, the
+  bot behind at 38 moves/s): 5.7 objects (1.8 KB) per move, unanswered expired clicks'
+  interactions most of it; the live heap 537,000 objects, its full collection 880 ms of CPU
+  (fastest of 5; 1.6 us an object). At ~140 moves/s that garbage is 32,000-48,000 objects a
+  minute: by the 30th minute 1.0-1.4 million (~200-450 MB) beside the live heap, and the thaw
+  walks both (~2.5-3.3 s at that machine's speed, a click arriving then near its 3 s); every
+  10 minutes a third of it (~1.4-1.7 s), for ~0.007 ms of CPU per move more (0.011 -> 0.018).
 """
 
 from __future__ import annotations
