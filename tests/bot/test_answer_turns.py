@@ -7,6 +7,8 @@ turns and steps, not timed."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 
 import pytest
 
@@ -158,3 +160,43 @@ async def test_started_here_runs_the_first_section_in_the_callers_task():
 
     with pytest.raises(ValueError):
         await started_here(fails())
+
+
+async def test_a_failed_acknowledgement_is_freed_without_the_collector():
+    """An acknowledgement that failed (the interaction expired: ``NotFound``) is raised once
+    the work is over, and nothing is left in a reference cycle: the bot freezes what outlives
+    a collection (``bot/ops/collector.py``), so a cycle of the error, its traceback's frames
+    and the click they hold would wait for the thaw."""
+    from types import SimpleNamespace
+
+    from bot.ui.items import acknowledged_meanwhile
+
+    loop = asyncio.get_running_loop()
+    work_over: asyncio.Future[str] = loop.create_future()
+    errors: list[weakref.ref[Exception]] = []
+
+    class Expired(Exception):
+        def __init__(self) -> None:
+            super().__init__()
+            errors.append(weakref.ref(self))
+
+    async def acknowledgement() -> None:
+        await asyncio.sleep(0)  # (its request went out)
+        work_over.set_result("done")
+        raise Expired()  # (as discord.py raises: held by no frame's variable)
+
+    unanswered = SimpleNamespace(response=SimpleNamespace(is_done=lambda: False))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            await acknowledged_meanwhile(unanswered, loop.time(), work_over, acknowledgement)
+        except Expired:
+            pass
+        else:
+            pytest.fail("the acknowledgement's failure was not raised")
+        assert len(errors) == 1
+        assert errors[0]() is None
+    finally:
+        if was_enabled:
+            gc.enable()

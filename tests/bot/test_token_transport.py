@@ -8,9 +8,11 @@ loop (``python -m bot``'s) at the end."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import json
 import ssl
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -241,6 +243,43 @@ async def test_connection_close_ends_the_connection_after_its_answer(wire: Token
         await server.stop()
 
 
+async def test_a_closed_connection_is_freed_by_reference_counting(wire: TokenWire):
+    """No reference cycle outlives a connection (its parser holds its callbacks): the bot
+    freezes long-lived objects (``bot/ops/collector.py``), and a cycle among them would wait
+    for the thaw. With the collector off, every closed connection is gone once dropped."""
+    closing = b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+    server = await _serving(answering(closing, NO_CONTENT))
+    origin = wire.origin(_url(server))
+    opened: list[weakref.ref[Any]] = []
+    open_one = origin.open
+
+    async def watched() -> Any:
+        conn = await open_one()
+        opened.append(weakref.ref(conn))
+        return conn
+
+    origin.open = watched  # type: ignore[method-assign]
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        assert (await _send(wire, _url(server))).status == 204  # closed after its answer
+        assert (await _send(wire, _url(server))).status == 204  # kept, then closed below
+        await wire.close()
+
+        async def all_lost() -> None:
+            while any(ref() is not None and not ref().closed for ref in opened):
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(all_lost(), HANG_GUARD)
+        await asyncio.sleep(0)  # the loop lets go of the transports' last callbacks
+        assert len(opened) == 2
+        assert [ref() for ref in opened] == [None, None]
+    finally:
+        if was_enabled:
+            gc.enable()
+        await server.stop()
+
+
 async def test_a_cancelled_request_does_not_leave_its_connection_to_the_next(wire: TokenWire):
     arrived = asyncio.Event()
     never = asyncio.Event()
@@ -445,6 +484,7 @@ def test_the_transport_s_tests_pass_on_uvloop(authority: trustme.CA):
         test_a_connection_the_peer_closed_while_idle_is_not_written_to,
         test_chunked_and_read_to_close_answers_arrive_whole,
         test_connection_close_ends_the_connection_after_its_answer,
+        test_a_closed_connection_is_freed_by_reference_counting,
         test_a_cancelled_request_does_not_leave_its_connection_to_the_next,
         test_a_refused_connection_is_aiohttp_s_connector_error,
         test_the_request_s_bytes_are_aiohttp_s,
