@@ -346,7 +346,8 @@ class ViewKit:
         self.tokens.drop(("public", table_id))
         for seat in seats:
             self.last_click.pop((table_id, seat), None)
-            self.tokens.drop(("dm", table_id, seat))
+            # their last click on its DM hand may post their next table's (``DmFollowUps``)
+            self.tokens.carry(("dm", table_id, seat), next_dm_key(seat))
         self.ages.ended(table_id)
         self.anywhere.forget(table_id)
 
@@ -621,6 +622,11 @@ class ViewKit:
         metrics.count("token.edit")
         metrics.observe("token_edit", (time.perf_counter() - start) * 1000)
         return True
+
+
+def next_dm_key(seat: str) -> tuple[str, str]:
+    """The key in ``Tokens`` of ``seat``'s last click on a DM hand of a table that is over."""
+    return ("dm_next", seat)
 
 
 class _Waited(enum.Enum):

@@ -3,7 +3,9 @@ update; the new lobby is its public follow-up (the press's token edits it), and 
 table's "Revancha" is turned off through that token (its ``@original``: the message pressed).
 Before, each rematch cost a bot-token post of the lobby and a bot-token edit of the finished
 table: calls of the 45/s budget every table shares. A follow-up or an edit Discord refused
-goes by bot token, as before."""
+goes by bot token, as before. And each player's first DM hand of the rematch is a follow-up of
+their last click on their DM hand of the finished game (that token lives 15 minutes): the bot
+token's last call of a game's end and the next start."""
 
 from __future__ import annotations
 
@@ -67,11 +69,47 @@ async def test_revancha_rides_its_press_token(fake_discord, mesa):
     by_bot = [f"{r.method} {r.template or r.path}" for r in requests if r.kind == BOT]
     assert by_bot == []  # the lobby's post and the old table's edit: the press's token
     # The lobby is the rematch's message: its Start goes on from it.
+    rematch = await _start(fake, mesa, players, lobby)
+    for player in players:
+        first = _first_hand(player, rematch)
+        assert first.interaction is not None and first.interaction.type == 3  # a DM click's
+        assert first in first.interaction.followups and first.channel.is_dm
+    by_bot = [f"{r.method} {r.template or r.path}" for r in requests if r.kind == BOT]
+    assert by_bot == []  # from the press to the rematch's first views
+    assert fake.violations == []
+
+
+async def test_a_refused_dm_follow_up_falls_back_to_the_bot_token(fake_discord, mesa):
+    fake = fake_discord
+    players, table, finished, requests = await _finished(fake, mesa)
+    press, lobby = await _pressed(fake, mesa, players, finished)
+    fault = fake.fail(FOLLOWUP, method="POST", count=1, status=400)  # one player's hand
+    rematch = await _start(fake, mesa, players, lobby)
+    assert fault.remaining == 0
+    hands = [_first_hand(player, rematch) for player in players]
+    assert sorted(hand.interaction is None for hand in hands) == [False, True]
+    by_bot = [f"{r.method} {r.template or r.path}" for r in requests if r.kind == BOT]
+    assert by_bot == ["POST /channels/{channel_id}/messages"]  # that hand, in their DM
+
+
+async def _start(fake, mesa, players, lobby) -> int:
+    """The host starts the rematch's ``lobby``: its table id, once its first DM hands are out."""
+    table_id = int(read_card(lobby)["title"].split("mesa #")[1].split()[0])
     await (await players[0].click(lobby, "Empezar")).acknowledged()
     await fake.wait_until(
-        lambda: "Empezar" not in [b.label for b in lobby.buttons], what="the rematch started"
+        lambda: all(_first_hand(p, table_id) for p in players), what="the rematch's DM hands"
     )
-    assert fake.violations == []
+    await mesa.bot.listener.drain()
+    await fake.settle()
+    return table_id
+
+
+def _first_hand(player, table_id: int):
+    """``player``'s first DM hand of table ``table_id``, if any."""
+    title = f"mesa #{table_id}"
+    return next(
+        (m for m in player.dms() if title in ((read_card(m) or {}).get("title") or "")), None
+    )
 
 
 async def test_a_refused_follow_up_and_edit_fall_back_to_the_bot_token(fake_discord, mesa):
