@@ -366,11 +366,18 @@ class KillPoints:
 
     def _rematch_lobby_posted(self, record: RequestRecord) -> bool:
         """The bot posting a lobby in a channel where "Revancha" was pressed: the rematch's
-        lobby (committed, its message id not stored yet)."""
-        if record.method != "POST" or record.template != "/channels/{channel_id}/messages":
+        lobby (committed, its message id not stored yet), the press's public follow-up or, when
+        that was refused, a bot-token post."""
+        if record.method != "POST":
             return False
-        found = re.search(r"/channels/(\d+)/messages", record.path)
-        channel = int(found.group(1)) if found else 0
+        if record.template == "/channels/{channel_id}/messages":
+            found = re.search(r"/channels/(\d+)/messages", record.path)
+            channel = int(found.group(1)) if found else 0
+        elif record.template == "/webhooks/{webhook_id}/{webhook_token}":
+            inter = self.fake.interactions.by_token.get(record.path.rsplit("/", 1)[-1])
+            channel = inter.channel.id if inter is not None else 0
+        else:
+            return False
         body = record.body if isinstance(record.body, dict) else {}
         if channel not in self._rematch_pressed or ":start" not in json.dumps(body):
             return False

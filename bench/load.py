@@ -12,6 +12,7 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py --backend postgres --processes 2   # 2 shard processes
     .venv/bin/python bench/load.py --tables 500 --global-rate 45,0   # the bot paced, unpaced
     .venv/bin/python bench/load.py --tables 100,500 --global-rate 45,0 --channel-play 0.5
+    .venv/bin/python bench/load.py --tables 1000 --rematch   # "Revancha" after each game
 
 The fake enforces Discord's global limit (50 bot-token requests per second, all shard processes
 together; interaction callbacks and webhook-token routes exempt): a request over it gets the
@@ -206,6 +207,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help='channel players leave the bot\'s "where do you play" question unanswered (they'
         ' answer "here" by default): their first game then goes as before it was asked',
+    )
+    parser.add_argument(
+        "--rematch",
+        action="store_true",
+        help='after a game its host presses "Revancha" and starts that lobby (not Triple Triad:'
+        " its tables open with /play), instead of /play and the joins again",
     )
     parser.add_argument("--setup-concurrency", type=int, default=16)
     parser.add_argument("--cpu-delay", type=float, default=1.0, help="bot's CPU_DELAY_SECONDS")
@@ -448,6 +455,7 @@ async def run_one(
         guilds=guilds,
         channel_play=args.channel_play,
         answer_place=not args.no_place_answer,
+        rematch=args.rematch,
     )
     bots = [
         await start_bot(fake, folder, args, database_url, shard) for shard in range(args.processes)
@@ -672,6 +680,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "human_moves_by_mode_and_game": dict(stats.human_moves_by_mode_game),
         "bot_token_calls_by_mode_and_route": dict(stats.bot_routes_by_mode.most_common()),
         "channel_play": args.channel_play,
+        "rematch": args.rematch,
         "place_answered": not args.no_place_answer,
         # DM bot-token calls per table from the run's start (set-up included) to the window's end
         "dm_calls_run_per_table_by_mode": {

@@ -180,16 +180,17 @@ class LobbyCog(commands.Cog):
             "rematch": functools.partial(service.lobby.rematch, table_id, user),
         }
         place = place_of(interaction)  # bot/places.py
+        if op == "rematch":
+            await interaction.response.defer()
+            await self.bot.remember(interaction)
+            await self._rematch_by_token(interaction, table_id, actions[op])
+            return
         if op not in IN_PLACE or not await self._change_in_place(
             interaction, table_id, actions[op]
         ):
             await interaction.response.defer()
             await self.bot.remember(interaction)
-            if op != "rematch":  # the lobby message shows the change: through this press's token
-                self._offer_lobby_token(table_id, interaction)
-            if op == "rematch" and place.interaction_only:
-                await self._rematch_by_token(interaction, table_id, actions[op])
-                return
+            self._offer_lobby_token(table_id, interaction)  # the lobby message shows the change
             await actions[op]()
         else:
             await self.bot.remember(interaction)  # (a write only for a name or locale not known)
@@ -237,15 +238,22 @@ class LobbyCog(commands.Cog):
         table_id: int,
         rematch: Callable[[], Awaitable[object]],
     ) -> None:
-        """Where the bot may not post (``bot/places.py``), the rematch's lobby is the press's
-        public follow-up, and the press's token turns the finished table's "Revancha" off."""
+        """The rematch rides its press's token (acknowledged with a deferred update): the new
+        lobby is the press's public follow-up (its token edits it), and the token turns the
+        finished table's "Revancha" off (its ``@original``: the message pressed). Issue 29: a
+        bot-token post and edit per rematch, where the bot may post; there, a follow-up or an
+        edit Discord refused goes by bot token (``LobbyAnswers.post``, ``rematch_opened``)."""
         kit = self.bot.listener.kit
+        key = ("public", table_id)
         if interaction.message is not None:
-            kit.tokens.offer(("public", table_id), interaction, interaction.message.id)
+            kit.tokens.offer(key, interaction, interaction.message.id)
         channel_id = str(interaction.channel_id)
         answer = kit.answers.expect_followup(channel_id, interaction)
         try:
             await rematch()
+        except BaseException:
+            kit.tokens.drop(key)  # no rematch opened: nothing of the finished table to edit
+            raise
         finally:
             kit.answers.forget(channel_id, answer)
 

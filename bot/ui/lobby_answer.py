@@ -172,9 +172,7 @@ class LobbyAnswers:
                 table.id,
                 exc.code,
             )
-            payload.files = []  # the failed request closed them: attached again for the bot's
-            if payload.image is not None:
-                await finish(payload)
+            await _reattach(payload)  # for the bot token's post
             return None
         message = response.resource
         if not isinstance(message, discord.InteractionMessage):
@@ -197,6 +195,7 @@ class LobbyAnswers:
         except discord.HTTPException as exc:
             what = "edit its command's answer" if answer.deferred else "follow up its press"
             log.info("the lobby of table %s could not %s (%s)", table.id, what, exc.code)
+            await _reattach(payload)  # for the bot token's post
             return None
         how, followup = ("edited", False) if answer.deferred else ("followed_up", True)
         return self._answered(table, answer, message, how, followup=followup)
@@ -248,6 +247,13 @@ class LobbyAnswers:
         answer = self.expect(channel_id, interaction, only=True)
         answer.deferred = answer._claimed = True
         return answer
+
+
+async def _reattach(payload: Payload) -> None:
+    """A failed request closed the payload's files: attached again for the bot's post."""
+    payload.files = []
+    if payload.image is not None:
+        await finish(payload)
 
 
 def answer_within(configured_ms: int | None) -> float:

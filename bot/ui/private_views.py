@@ -19,6 +19,7 @@ from bot.i18n import Translator, translator
 from bot.service import Table
 from bot.ui import payload as sending
 from bot.ui import v2
+from bot.ui.dm_followup import post_by_last_click
 from bot.ui.endings import ended_hand_payload
 from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
@@ -246,7 +247,9 @@ class PrivateViews:
             else:
                 await finish(payload)
             metrics.count("why.dm_post")
-            message = await self.k.dm(table, seat, payload=payload, priority=urgency)
+            message = await post_by_last_click(self.k, seat, payload)  # (their last game's)
+            if message is None:
+                message = await self.k.dm(table, seat, payload=payload, priority=urgency)
             if message is not None:
                 if slot.clickable and slot.message_id not in (None, message.id):
                     slot.older.append(slot.message_id)  # its buttons go off when the game ends

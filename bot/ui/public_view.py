@@ -469,13 +469,14 @@ class PublicTable:
         # forgotten at its end: ``forget``).
         slot = self._slots.get(finished.id)
         metrics.count("why.public_rematch_off")
+        key = ("public", finished.id)
         try:
             async with slot.busy if slot is not None else contextlib.nullcontext():
-                if finished.interaction_only:  # its rematch press's token, or nothing
-                    await self.k.edit_through_token(
-                        ("public", finished.id), int(message_id), payload, "edit"
-                    )
-                    self.k.tokens.drop(("public", finished.id))  # its last use
+                # Its rematch press's token (``LobbyCog._rematch_by_token``), else the bot
+                # token's, but never where the bot may not post.
+                by_token = await self.k.edit_through_token(key, int(message_id), payload, "edit")
+                self.k.tokens.drop(key)  # its last use
+                if by_token or finished.interaction_only:
                     return
                 message = channel.get_partial_message(int(message_id))
                 await timed_rest(message.edit(**payload.edit_kwargs()), "edit", self.k.pacer)

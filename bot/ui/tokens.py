@@ -162,6 +162,13 @@ class Tokens:
         for key in [k for k, hook in self._hooks.items() if now >= hook.until]:
             del self._hooks[key]
 
+    def carry(self, key: Any, to: Any) -> None:
+        """``key``'s hook, if still fresh, is ``to``'s from now on (``key`` has none): its
+        token may still post follow-ups where it was used."""
+        hook = self._hooks.pop(key, None)
+        if hook is not None and self.clock() < hook.until:
+            self._hooks[to] = hook
+
     def drop(self, key: Any, hook: Hook | None = None) -> None:
         """Forget ``key``'s hook (only if it is still ``hook``, when given)."""
         if hook is None or self._hooks.get(key) is hook:

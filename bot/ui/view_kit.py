@@ -50,8 +50,7 @@ NO_MUTUAL_GUILD = 50278
 # Seconds since a player's last click at a table after which their turn gets a notice DM.
 NOTICE_AFTER = 60.0
 # A table that is over is forgotten once its views are out (``ViewKit.settled``): a view held
-# by a click is looked at again every SETTLE_POLL s, and forgotten anyway after SETTLE_SECONDS.
-SETTLE_POLL = 0.05
+# by a click is waited for until its release, and forgotten anyway after SETTLE_SECONDS.
 SETTLE_SECONDS = 30.0
 T = TypeVar("T")
 K = TypeVar("K")  # what a kind of view is keyed by: a table id, (table id, seat)
@@ -124,6 +123,8 @@ class Slot:
     # Its change waited for a click answered with the view (released): the clicker's own view,
     # started at once and traced as ``mover`` (issue 25: what the mover waits for).
     urgent: bool = False
+    # Set when its last hold ends (``ViewKit.release``): what ``ViewKit.settled`` waits for.
+    released: asyncio.Event | None = None
 
     async def take_by(self, deadline: float) -> bool:
         """Take ``busy`` if it is free by ``deadline`` (loop time): a click answered with this
@@ -352,24 +353,29 @@ class ViewKit:
         self.tokens.drop(("public", table_id))
         for seat in seats:
             self.last_click.pop((table_id, seat), None)
-            self.tokens.drop(("dm", table_id, seat))
+            # their last click on its DM hand may post their next table's (``DmFollowUps``)
+            self.tokens.carry(("dm", table_id, seat), next_dm_key(seat))
         self.ages.ended(table_id)
         self.anywhere.forget(table_id)
 
     async def settled(
-        self, slots: Iterable[Slot | None], tasks: Iterable[asyncio.Task[Any]]
+        self,
+        slots: Iterable[Slot | None],
+        tasks: Iterable[asyncio.Task[Any]],
+        within: float = SETTLE_SECONDS,
     ) -> None:
         """Wait until ``slots`` have shown everything asked of them (none waits, is being
-        shown, or is held by a click being answered) and ``tasks`` are done: a table's last
-        views, before it is forgotten (an entry put back by a last edit would stay)."""
+        shown, or is held by a click being answered: woken by its release, not polled) and
+        ``tasks`` are done: a table's last views, before it is forgotten (an entry put back by
+        a last edit would stay). A hold is waited for ``within`` seconds at most."""
         await asyncio.gather(*tasks, return_exceptions=True)
-        deadline = self.clock() + SETTLE_SECONDS
+        deadline = self.clock() + within
         for slot in slots:
             while slot is not None and not slot.idle() and self.clock() < deadline:
                 if slot.task is not None and not slot.task.done():
                     await self.shown_done(slot)
-                else:  # held by a click being answered (within Discord's 3 s): its release
-                    await asyncio.sleep(SETTLE_POLL)  # starts the worker
+                elif not await _released(slot, deadline - self.clock()):
+                    return  # a hold that never ended: forgotten anyway
 
     async def drain_tasks(self) -> None:
         self._draining += 1
@@ -519,6 +525,9 @@ class ViewKit:
         if slot.dirty and slot.work is not None:
             slot.urgent = not slot.holds  # what the click's answer left for its worker
             self.kick(slot, slot.work)
+        if not slot.holds and slot.released is not None:
+            slot.released.set()  # (after the kick: a waiter finds its worker started)
+            slot.released = None
 
     async def closed_dms(self, seat: str) -> bool:
         return await self.dms.blocked(seat)
@@ -622,6 +631,11 @@ class ViewKit:
         return True
 
 
+def next_dm_key(seat: str) -> tuple[str, str]:
+    """The key in ``Tokens`` of ``seat``'s last click on a DM hand of a table that is over."""
+    return ("dm_next", seat)
+
+
 class _Waited(enum.Enum):
     """How a coalescing wait ended (``ViewKit._coalesce``)."""
 
@@ -635,6 +649,20 @@ def _end_wait(slot: Slot) -> None:
     if slot.wake is not None:
         slot.recheck = False
         slot.wake.set()
+
+
+async def _released(slot: Slot, within: float) -> bool:
+    """Wait until ``slot``'s last hold (a click being answered with it, within Discord's 3 s)
+    is released, for ``within`` seconds at most: False when it was not."""
+    if within <= 0:
+        return False
+    if slot.released is None:
+        slot.released = asyncio.Event()
+    try:
+        await asyncio.wait_for(slot.released.wait(), within)
+    except TimeoutError:
+        return False
+    return True
 
 
 async def _lets_act(slot: Slot) -> bool:
