@@ -135,10 +135,25 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
         gc.enable()
 
 
-async def test_keep_frozen_hooks_the_collector_and_thaws_every_period(monkeypatch, restored_gc):
+async def test_keep_frozen_hooks_the_collector_and_thaws_when_its_policy_says(
+    monkeypatch, restored_gc
+):
     thaws: list[bool] = []
     waits: list[float] = []
-    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: thaws.append(thaw) or 0)
+    counts = iter([100, 100, 200, 100])  # the frozen count at each check
+    due = iter([False, True, False])
+    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: thaws.append(thaw) or 50)
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: next(counts))
+    seen: list[tuple[float, int]] = []
+    left: list[tuple[float, int]] = []
+
+    class Policy(collector.ThawWhenGrown):
+        def due(self, now: float, frozen: int) -> bool:
+            seen.append((now, frozen))
+            return next(due)
+
+        def thawed(self, now: float, frozen: int) -> None:
+            left.append((now, frozen))
 
     async def sleep(seconds: float) -> None:
         assert collector.freeze_after_collections in gc.callbacks
@@ -146,14 +161,27 @@ async def test_keep_frozen_hooks_the_collector_and_thaws_every_period(monkeypatc
         if len(waits) > 3:
             raise asyncio.CancelledError
 
+    clock = iter(range(0, 1000, 10))
     with pytest.raises(asyncio.CancelledError):
-        await collector.keep_frozen(thaw_every=60.0, sleep=sleep)
+        await collector.keep_frozen(Policy(), 60.0, sleep, lambda: float(next(clock)))
     assert waits == [60.0] * 4
-    assert thaws == [True] * 3
+    assert seen == [(10.0, 100), (20.0, 200), (40.0, 100)]
+    assert thaws == [True]  # only when due
+    assert left == [(0.0, 100), (30.0, 50)]  # the start-up heap, then what the thaw left
     assert collector.freeze_after_collections not in gc.callbacks  # removed when cancelled
 
 
-def test_the_thaw_comes_every_ten_minutes():
-    """The thaw walks every object (the cycles frozen alive are freed): rarely, but before the
-    frozen garbage outgrows the live heap at 1,000 busy tables (session 25's figures)."""
-    assert collector.THAW_SECONDS == pytest.approx(10 * 60)
+def test_a_thaw_is_due_when_the_frozen_heap_grew_by_a_quarter_not_by_the_clock():
+    """Session 25: with the cycles gone at their source a thaw frees next to nothing and walks
+    the live heap (~0.3 s of CPU at 300 busy tables): it comes when the frozen count grew
+    (garbage frozen, or tables opened), at most every 10 minutes, at least every 6 hours."""
+    policy = collector.ThawWhenGrown()
+    policy.thawed(now=0.0, frozen=400_000)
+    minutes = 60.0
+    assert not policy.due(5 * minutes, 900_000)  # grown, but too soon after the last
+    assert not policy.due(11 * minutes, 480_000)  # +20 %: not yet
+    assert policy.due(11 * minutes, 500_001)  # +25 %
+    assert not policy.due(5 * 60 * minutes, 400_000)  # 5 hours, nothing grew
+    assert policy.due(6 * 60 * minutes, 400_000)  # the safety net: every 6 hours
+    policy.thawed(now=6 * 60 * minutes, frozen=420_000)
+    assert not policy.due(6 * 60 * minutes + 11 * minutes, 500_000)  # +19 % of what it left
