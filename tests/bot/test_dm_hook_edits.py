@@ -140,3 +140,24 @@ async def test_expired_tokens_are_swept_even_if_never_used_again():
     for n in range(PRUNE_EVERY):  # other clicks elsewhere
         listener.tokens.offer(("dm", TABLE + 1 + n, SEAT), _click(DM_VIEW + 1 + n), DM_VIEW + 1 + n)
     assert len(listener.tokens) == PRUNE_EVERY  # the fresh ones only: the expired one swept
+
+
+async def test_a_table_end_keeps_the_last_dm_click_for_the_next_hand_only_while_fresh():
+    """At a table's end its DM click tokens go, but each player's last one is kept for their
+    next table's first hand (``bot/ui/dm_followup.py``); an expired one is not."""
+    from bot.ui.view_kit import next_dm_key
+
+    listener, _, clock = _listener()
+    click = _click(DM_VIEW)
+    listener.private.remember_click(TABLE, SEAT, click)
+    listener.kit.ends.over(TABLE, [SEAT])
+    assert listener.tokens.fresh(KEY, None) is None  # the table's own: gone
+    kept = listener.tokens.fresh(next_dm_key(SEAT), None)
+    assert kept is not None and kept.interaction is click
+    listener.tokens.drop(next_dm_key(SEAT))
+    listener.private._slots.of((TABLE + 1, SEAT)).message_id = DM_VIEW + 1
+    listener.private.remember_click(TABLE + 1, SEAT, _click(DM_VIEW + 1))
+    clock.now += LIFETIME
+    listener.kit.ends.over(TABLE + 1, [SEAT])
+    assert listener.tokens.fresh(next_dm_key(SEAT), None) is None  # expired: not kept
+    assert len(listener.tokens) == 0
