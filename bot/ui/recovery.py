@@ -37,7 +37,10 @@ log = logging.getLogger(__name__)
 
 PACE_SECONDS = 0.025
 TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is not relied on
-PRUNE_EVERY = 600.0  # seconds between two prunings of the intent log
+# Seconds between two prunings of the intent log. Each is one writer transaction that every
+# click's intent queues behind: every 10 minutes at 1,000 busy tables it deleted ~132,000 rows
+# (7,370 pages, ~0.1 s of the writer's CPU on a quiet machine); every minute a tenth of that.
+PRUNE_EVERY = 60.0
 PRUNE_MARGIN = 60.0
 
 
