@@ -110,7 +110,7 @@ class Owners:
             o = todo.pop()
             if id(o) in tracked:
                 counts[owner] += 1
-                kinds[label(o)] += 1
+                kinds[named(o)] += 1
             for child in gc.get_referents(o):
                 key = id(child)
                 if key not in seen and key not in stop and gc.is_tracked(child):
