@@ -129,7 +129,8 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   its thaw 269 ms of CPU. A thaw now walks the live heap, its cost, and so it comes when the
   frozen count says there is garbage to free or the heap grew (tables opening), not by the
   clock; the count includes any frozen garbage, so a cycle that comes back makes thaws come
-  back (logged with their CPU and the objects freed), not memory grow.
+  back (logged with their CPU and the objects freed), not memory grow. The count is a walk of
+  the frozen list (CPython 3.11: ~12 ms at a million objects), once a minute.
 """
 
 from __future__ import annotations
