@@ -32,7 +32,7 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   is not frozen yet (what was made since the last one: the garbage among it is freed) then
   freezes the survivors too, so no collection walks them again; what dies later is still freed
   by reference counting. What only the cyclic collector frees among frozen objects (a cycle
-  whose members were alive at a freeze) waits for the thaw every ``THAW_SECONDS``: one
+  whose members were alive at a freeze) waits for the thaw (every 30 minutes then): one
   full collection of everything. With that minute's collection bounding the garbage a full
   collection used to free, the young generation is the larger one measured above (10,000,
   20, 20): collections of the young generations were ~90 % of the collector's time at 300
