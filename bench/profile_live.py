@@ -32,6 +32,14 @@ asyncio overhead 1.04 ms per move (21 %) by every sample, 0.10 ms (2 %) by GIL-h
 ``perf record -e cpu-clock`` on the loop's thread agrees with the latter: 79 % of its CPU in
 libpython, 7.6 % in the kernel, 2.4 % in uvloop. A task costs uvloop ~1.5 µs.
 
+A call that wakes another thread or process (the writer's queue put, a socket write to the
+fake Discord on this machine) can be sampled while its thread, preempted, still holds the GIL:
+such samples are wall time, not CPU. Session 25 (300 tables, ``--gil``, a loaded machine):
+``storage/writer.py:submit`` 0.33-0.44 and ``token_wire`` ``send`` 0.35 ms per move by samples,
+while the loop thread's system time was 5 % of its CPU (0.2 ms per move) and ``perf record -e
+cpu-clock`` on it found 80 % libpython, 7.8 % kernel. The report prints the loop thread's
+system time beside its samples.
+
 Figures only; nothing is asserted.
 """
 
@@ -59,7 +67,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench.load as load  # noqa: E402
 import bench.profile_move as move  # noqa: E402
-from bench.load_probe import cpu_seconds, load_average  # noqa: E402
+from bench.load_probe import TICKS, cpu_seconds, load_average  # noqa: E402
 
 # Timed inside the bot: every collection's CPU time (the collecting thread's), written to the
 # file MESA_BENCH_GC names at each SIGUSR1 (its cumulative seconds and collections, then the
@@ -263,11 +271,13 @@ class Spy:
         self.started = 0.0
         self.window = 0.0
         self.thread_cpu_s: dict[int, float] = {}  # by native thread id
+        self.loop_kernel_s = 0.0  # the loop thread's system time alone (``kernel_seconds``)
 
     def start(self, pids: list[int], seconds: float) -> None:
         self.pid = pids[0]
         self.cpu_s = cpu_seconds(self.pid)
         self.thread_cpu_s = thread_cpu_seconds(self.pid)
+        self.loop_kernel_s = kernel_seconds(self.pid)
         self.started = time.monotonic()
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGUSR1)
@@ -286,6 +296,7 @@ class Spy:
         self.cpu_s = cpu_seconds(self.pid) - self.cpu_s
         before, after = self.thread_cpu_s, thread_cpu_seconds(self.pid)
         self.thread_cpu_s = {tid: cpu - before.get(tid, 0.0) for tid, cpu in after.items()}
+        self.loop_kernel_s = kernel_seconds(self.pid) - self.loop_kernel_s
         self.window = time.monotonic() - self.started
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGUSR1)
@@ -317,6 +328,12 @@ def thread_cpu_seconds(pid: int) -> dict[int, float]:
         with contextlib.suppress(OSError, ValueError):
             spent[int(task.name)] = cpu_seconds(f"{pid}/task/{task.name}")
     return spent
+
+
+def kernel_seconds(pid: int) -> float:
+    """The system (kernel) CPU time of ``pid``'s main thread: the event loop's."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / TICKS
 
 
 THREAD_ID = re.compile(r"thread \((?:0x)?(\w+)\): ([^;]+?);")
@@ -367,6 +384,7 @@ class Live:
     tasks: dict[str, int] = field(default_factory=dict)  # made in the window (--count-tasks)
     requests: dict[str, float] = field(default_factory=dict)  # per move, by route (the fake's)
     thread_cpu_s: dict[str, float] = field(default_factory=dict)  # the kernel's, by thread name
+    loop_kernel_s: float = 0.0  # of the loop thread's CPU, the kernel's part (system time)
     profile: Profile = field(default_factory=Profile)
 
     def loop_cpu_s(self) -> float:
@@ -430,6 +448,14 @@ def report(live: Live, top: int) -> str:
                 if seconds > 0
             )
             + ")"
+        )
+    if live.loop_kernel_s:
+        lines.append(
+            f"(the loop thread's system time: {live.loop_kernel_s * 1000 / max(live.moves, 1):.3f}"
+            f" ms per move, {100 * live.loop_kernel_s / max(live.loop_cpu_s(), 1e-9):.1f} % of its"
+            " CPU: every socket write, queue put and poll's kernel work together; a call that"
+            " wakes another thread or process is sampled while its thread, preempted, holds the"
+            " GIL, so its samples can exceed this)"
         )
     gc_ms = live.gc_s * 1000 / max(live.moves, 1)
     lines.append(
@@ -564,6 +590,7 @@ async def main(argv: list[str] | None = None) -> int:
             tasks=tasks_made(tasks_file),
             requests=dict(result.get("rest_per_move_by_route") or {}),
             thread_cpu_s=cpu_by_thread_name(spy.thread_cpu_s, thread_names(spy.out)),
+            loop_kernel_s=spy.loop_kernel_s,
         )
         (folder / "live.json").write_text(json.dumps(live.figures()))
         (folder / "load.json").write_text(json.dumps(result))
