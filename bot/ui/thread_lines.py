@@ -89,10 +89,12 @@ class ThreadLines:
     async def rematch_opened(self, finished: Table, rematch: Table) -> None:
         """The rematch plays in the same thread: the thread stays open, and the rematch's
         result goes to the same line."""
+        # The stored archive goes first: a restart between the two would archive the thread
+        # the rematch plays in.
+        await self._store_due(finished.id, None)
         waiting = self._archive_tasks.pop(finished.record.channel_id, None)
         if waiting is not None:
             waiting[1].cancel()
-        await self._store_due(finished.id, None)
         if finished.record.parent_message_id is None or finished.record.parent_channel_id is None:
             return
         await self.places.homes.inherit(
