@@ -91,6 +91,7 @@ PERSON_MAPS = (
     "listener.kit.dms._known",
     "listener.kit.places._known",
     "db.players_written",
+    "db.ledgers_known",
 )
 
 

@@ -250,7 +250,7 @@ class CollectionsRepo:
             return True
 
         granted: bool = await self.db.write(unit)
-        known.add((user_id, game))  # committed: a ledger from now on, in every process
+        known[user_id, game] = None  # committed: a ledger from now on, in every process
         return granted
 
     async def top_up(self, user_id: str, game: str, minimum: int, filler: list[str]) -> list[str]:

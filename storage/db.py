@@ -52,8 +52,9 @@ class Database:
         # people met lately only: a miss costs that write once (storage/kept.py).
         self.players_written: KeptAtMost[str, tuple[str, str | None]] = of_people()
         # (user, game) whose card ledger has rows: ``CollectionsRepo.ensure_starter`` skips
-        # them (a ledger is never deleted from, so once seen it stays true).
-        self.ledgers_known: set[tuple[str, str]] = set()
+        # them (a ledger is never deleted from, so once seen it stays true). Of the people met
+        # lately only: a miss costs one writer transaction that finds the ledger (a read).
+        self.ledgers_known: KeptAtMost[tuple[str, str], None] = of_people()
 
     async def write(self, unit: Callable[[Transaction], T]) -> T:
         """Run ``unit(tx)`` in the writer thread inside a transaction; its result once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import PlayersRepo, open_database
+from storage import CollectionsRepo, PlayersRepo, open_database
 from storage.kept import KeptAtMost
 
 
@@ -48,5 +48,27 @@ async def test_a_player_written_then_forgotten_is_written_again_right(db_target)
         assert await players.locale("1") == "en"
         row = await db.fetchone("SELECT name FROM players WHERE user_id = ?", ("1",))
         assert row[0] == "Ana María"
+    finally:
+        await db.close()
+
+
+async def test_ledgers_known_keep_at_most_their_bound_and_a_forgotten_one_is_asked_again(db_target):
+    """``ledgers_known`` of two (user, game): a third pushes the first out; her next game's
+    starter asks the database again (one write unit), which finds her ledger and grants
+    nothing; known once more, asking again costs nothing."""
+    db = await open_database(db_target)
+    try:
+        db.ledgers_known = KeptAtMost(2)
+        repo = CollectionsRepo(db)
+        for user in ("1", "2", "3"):
+            assert await repo.ensure_starter(user, "triad", ["c1", "c2"])
+        assert list(db.ledgers_known) == [("2", "triad"), ("3", "triad")]
+        units = db.write_stats.units
+        assert not await repo.ensure_starter("1", "triad", ["c9"])  # forgotten: asked
+        assert db.write_stats.units == units + 1
+        assert list(db.ledgers_known) == [("3", "triad"), ("1", "triad")]
+        assert not await repo.ensure_starter("1", "triad", ["c9"])  # known again: no write
+        assert db.write_stats.units == units + 1
+        assert await repo.cards("1", "triad") == {"c1": 1, "c2": 1}
     finally:
         await db.close()
