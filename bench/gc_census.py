@@ -46,21 +46,13 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         young = bool(_os.environ.get('MESA_BENCH_GC_YOUNG'))
         every = int(_os.environ.get('MESA_BENCH_GC_SAMPLE_EVERY') or 10)
 
+        import importlib.util
+        spec = importlib.util.spec_from_file_location('mesa_bench_walk', _os.environ['MESA_BENCH_WALK'])
+        walk = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(walk)
+
         def label(o):
-            kind = type(o).__qualname__
-            try:
-                if kind == 'coroutine':
-                    return 'coroutine ' + o.cr_code.co_qualname
-                if kind == 'frame':
-                    return 'frame ' + o.f_code.co_qualname
-                if kind == 'Task':
-                    return 'Task ' + o.get_coro().__qualname__
-                if kind == 'function':
-                    return 'function ' + o.__qualname__
-            except Exception:
-                pass
-            module = type(o).__module__
-            return kind if module == 'builtins' else f'{module}.{kind}'
+            return walk.label(o, tasks=True)
 
         def census(phase, info):
             generation = info['generation']
@@ -192,6 +184,7 @@ async def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
+    os.environ["MESA_BENCH_WALK"] = str(ROOT / "bench" / "walk.py")  # the prelude loads it
     settings = []
     os.environ["MESA_BENCH_GC_SAMPLE_EVERY"] = str(args.sample_every)
     if args.young:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import gc
+import importlib.util
 import sys
 import time
 import types
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 # Other packages' modules named by their first two parts ("discord.state"): owners stay few.
@@ -57,19 +59,19 @@ def named(o: object) -> str:
     return label(o)
 
 
-def _fields(o: object) -> dict[str, Any]:
-    try:
-        found = dict(vars(o))
-    except TypeError:
-        found = {}
-    for kind in type(o).__mro__:
-        for slot in getattr(kind, "__slots__", ()):
-            if slot not in found and slot not in ("__dict__", "__weakref__"):
-                try:
-                    found[slot] = object.__getattribute__(o, slot)
-                except AttributeError:
-                    pass
-    return found
+def _load_walk() -> types.ModuleType:
+    """``bench/walk.py``, beside this file (loaded by its path: no import of the bench's own
+    package inside the bot)."""
+    spec = importlib.util.spec_from_file_location(
+        "mesa_bench_walk", Path(__file__).with_name("walk.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_fields = _load_walk().fields
 
 
 class Owners:

@@ -77,6 +77,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.driver_slices import DriverSlices  # noqa: E402
+from bench.driver_slices import lines as driver_slice_lines  # noqa: E402
 from bench.load_cpu import LoopCpu, sample_loop_lag  # noqa: E402
 from bench.load_driver import Sample, World, is_exempt, peak_per_window, percentiles  # noqa: E402
 from bench.load_probe import (  # noqa: E402
@@ -273,6 +275,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="cProfile this process (fake + players) during the window; top functions to stderr",
     )
     parser.add_argument(
+        "--driver-slices",
+        type=int,
+        default=0,
+        help="the driver's own cost in this many slices of the window (CPU per move, loop lag,"
+        " collections, RSS, what the fake holds: bench/driver_slices.py); 0: none",
+    )
+    parser.add_argument(
+        "--profile-driver-slices",
+        action="store_true",
+        help="with --driver-slices: Python calls per move in the first and the last slice"
+        " (cProfile in those two only)",
+    )
+    parser.add_argument(
         "--without",
         type=_levers,
         default=[],
@@ -284,6 +299,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--processes", type=int, default=1, help="shard processes (PostgreSQL only; 1)"
     )
     args = parser.parse_args(argv)
+    if args.profile_driver_slices and (args.profile_driver or not args.driver_slices):
+        parser.error("--profile-driver-slices needs --driver-slices and not --profile-driver")
     if args.processes > 1 and args.backend != "postgres":
         parser.error("--processes above 1 needs --backend postgres (SQLite serves one process)")
     return args
@@ -518,13 +535,23 @@ async def run_one(
         lag_task = asyncio.create_task(sample_loop_lag(fake_lag))
         window_end = now + args.window
         longest = window_end + 120
+        slices = None
+        if args.driver_slices:
+            slices = DriverSlices(
+                fake, world, args.driver_slices, args.window, args.profile_driver_slices
+            )
+            slices.start(now, fake_lag)
         while time.monotonic() < window_end or (
             world.stats.human_moves < args.until_moves and time.monotonic() < longest
         ):
             await asyncio.sleep(min(1.0, max(window_end - time.monotonic(), 0.1)))
             rss_peak = max(rss_peak, sum(rss_mb(b.pid) for b in bots))
             tree_rss_peak = max(tree_rss_peak, sum(tree_rss_mb(b.pid) for b in bots))
+            if slices is not None:
+                slices.tick(time.monotonic())
         window = time.monotonic() - now
+        if slices is not None:
+            slices.finish(time.monotonic())
         if probe is not None:
             await probe.stop()
         lag_task.cancel()
@@ -592,6 +619,7 @@ async def run_one(
         fake_loop_lag_ms=fake_lag,
         fake_loop_lag_setup_ms=setup_lag,
         gateway_backlog=[float(n) for n in fake.gateway.backlog_at_heartbeat],
+        driver_slices=slices.rows() if slices is not None else [],
         figures=merged(
             [read_log(p, a, b) for p, a, b in zip(log_paths, log_starts, log_ends, strict=True)]
         ),
@@ -644,6 +672,7 @@ class Measured:
     gateway_backlog: list[float]
     figures: LogFigures
     pool_seconds: dict[str, float] = field(default_factory=dict)  # workers' CPU s by pool
+    driver_slices: list[dict[str, Any]] = field(default_factory=list)  # --driver-slices
 
 
 def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> dict[str, Any]:
@@ -787,6 +816,7 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "machine_ms": m.machine_ms,
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
+        "driver_slices": m.driver_slices,
     }
 
 
@@ -1046,6 +1076,11 @@ def summary(results: list[dict[str, Any]]) -> str:
         + [line for r in results for line in [*purpose_lines(r), ""]]
         + issue29_summary(results)
         + [line for r in results for line in ["", *worker_stage_lines(r)]]
+        + [
+            line
+            for r in results
+            for line in ["", *driver_slice_lines(r["driver_slices"], r["tables"])]
+        ]
         + [""]
         + notes
     )

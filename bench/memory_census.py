@@ -60,21 +60,13 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
         frames = int(_os.environ.get('MESA_BENCH_MEMORY_TRACE') or 0)
         thaw = bool(_os.environ.get('MESA_BENCH_MEMORY_THAW'))
 
+        import importlib.util
+        spec = importlib.util.spec_from_file_location('mesa_bench_walk', _os.environ['MESA_BENCH_WALK'])
+        walk = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(walk)
+
         def _label(o):
-            kind = type(o).__qualname__
-            try:
-                if kind == 'coroutine':
-                    return 'coroutine ' + o.cr_code.co_qualname
-                if kind == 'frame':
-                    return 'frame ' + o.f_code.co_qualname
-                if kind == 'function':
-                    return 'function ' + o.__qualname__
-                if kind == 'cell':
-                    return 'cell of ' + type(o.cell_contents).__qualname__
-            except Exception:
-                pass
-            module = type(o).__module__
-            return kind if module == 'builtins' else f'{module}.{kind}'
+            return walk.label(o, cells=walk.CELL_TYPE)
         holders_wanted = bool(_os.environ.get('MESA_BENCH_MEMORY_HOLDERS'))
         if frames:
             import tracemalloc
@@ -686,6 +678,7 @@ async def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
+    os.environ["MESA_BENCH_WALK"] = str(ROOT / "bench" / "walk.py")  # the prelude loads it
     os.environ["MESA_BENCH_MEMORY_EVERY"] = str(args.every)
     if args.trace:
         os.environ["MESA_BENCH_MEMORY_TRACE"] = str(args.trace)

@@ -28,8 +28,10 @@ import argparse
 import asyncio
 import collections
 import gc
+import importlib.util
 import sys
 import tempfile
+import types
 from pathlib import Path
 from typing import Any
 
@@ -67,19 +69,22 @@ def _parse() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def _attributes(o: Any) -> dict[str, Any]:
-    try:
-        found = dict(vars(o))
-    except TypeError:
-        found = {}
-    for kind in type(o).__mro__:
-        for slot in getattr(kind, "__slots__", ()):
-            if slot not in found and slot not in ("__dict__", "__weakref__"):
-                try:
-                    found[slot] = object.__getattribute__(o, slot)
-                except AttributeError:
-                    pass
-    return found
+def _load_walk() -> types.ModuleType:
+    """``bench/walk.py`` by its path (the bot's tree, put first on the path, may be another
+    checkout)."""
+    spec = importlib.util.spec_from_file_location("mesa_bench_walk", ROOT / "bench" / "walk.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_walk = _load_walk()
+_attributes = _walk.fields
+
+
+def _label(o: Any) -> str:
+    return _walk.label(o, cells=_walk.CELL_FUNCTION)
 
 
 # What the bot keeps per person it meets, where each tree keeps it (paths from the bot; a
@@ -205,26 +210,6 @@ async def run(args: argparse.Namespace) -> None:
     _report(counts, moves, args)
     if args.per_person:
         _report_people(people, args)
-
-
-def _label(o: Any) -> str:
-    kind = type(o).__qualname__
-    if kind == "function":
-        return f"function {o.__qualname__}"
-    if kind == "cell":
-        try:
-            inside = o.cell_contents
-            if type(inside).__name__ == "function":
-                return f"cell of function {inside.__module__}.{inside.__qualname__}"
-            return f"cell of {type(inside).__qualname__}"
-        except ValueError:
-            return "cell (empty)"
-    if kind == "coroutine":
-        return f"coroutine {o.cr_code.co_qualname}"
-    if kind == "frame":
-        return f"frame {o.f_code.co_qualname}"
-    module = type(o).__module__
-    return kind if module == "builtins" else f"{module}.{kind}"
 
 
 def _edge(parent: Any, child: Any) -> str:
