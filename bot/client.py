@@ -28,6 +28,7 @@ from bot.service.ratings import backfill
 from bot.service.threads import TableHomes
 from bot.settings import Settings
 from bot.ui import http_gate
+from bot.ui.alt_text import render_described
 from bot.ui.feedback import answer_error, reply, user_locale
 from bot.ui.items import release_answered, route_by_component
 from bot.ui.listener import DiscordTableListener, ListenerFanOut
@@ -203,10 +204,12 @@ class MesaBot(commands.Bot):
         self.listener.kit.anywhere.pause_after = settings.interaction_pause_seconds
         processes = settings.render_processes
         # Images get their own pool, so a render never queues behind a computer's search.
+        # Its workers write each image's alt text too (off the event loop).
         self.renderer = Renderer(
             PipeWorkers(processes, name=RENDER_POOL, niceness=settings.worker_niceness)
             if processes != 0
-            else None
+            else None,
+            job=render_described,
         )
         self._previous_renderer: Renderer | None = None
         # user -> their locale (DMs speak it), of the people met lately: a miss costs a read

@@ -17,12 +17,17 @@ plain line for a game without one.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.i18n import Translator, translator
 from bot.ui.modules import game_module
-from bot.ui.rendering import ImageRequest, NameBook
+from bot.ui.rendering import ImageRequest, NameBook, _safe_render_args
+from games.core import PlayerView
+
+log = logging.getLogger(__name__)
 
 MAX_ALT_TEXT = 1024  # Discord's limit on an attachment's description
 ELLIPSIS = "…"
@@ -42,6 +47,29 @@ def describe(request: ImageRequest) -> str:
         key = "access.alt.hand" if request.function == "render_hand" else "access.alt.table"
         text = tr(key, game=tr(f"{request.game_key}.name"))
     return clip_alt(text)
+
+
+def render_described(
+    game_key: str,
+    function: str,
+    view: PlayerView,
+    locale: str,
+    names: dict[str, str] | None,
+    extras: dict[str, Any] | None = None,
+) -> tuple[bytes | None, str | None]:
+    """A render worker's job (``Renderer(job=...)``, ``ImageRequest.args``): the image and its
+    alt text, written in the worker from the drawn part of the view (the event loop wrote it,
+    ~20-40 us an image: issue 29); no alt text if describing failed (the bot writes it then,
+    from the whole view)."""
+    image = _safe_render_args(game_key, function, view, locale, names, extras)
+    if image is None:
+        return None, None
+    request = ImageRequest(game_key, function, view, locale, names, "", extras or {})
+    try:
+        return image, describe(request)
+    except Exception:  # e.g. a describer reading a field the image does not draw
+        log.debug("describing %s of %s in the worker failed", function, game_key, exc_info=True)
+        return image, None
 
 
 def replay_description(game_key: str, table_id: int, frames: int, locale: str) -> str:

@@ -65,21 +65,22 @@ async def finish(
                 embed.set_image(url=None)
         v2.drop_image(payload.view, request.filename)
         return None
-    alt = _alt_text(request, digest)
+    alt = _alt_text(request, digest, rendering.renderer().description(digest))
     payload.files.append(_png(data, request.filename, alt))
     v2.describe_image(payload.view, request.filename, alt)
     return digest
 
 
-def _alt_text(request: ImageRequest, digest: str) -> str:
+def _alt_text(request: ImageRequest, digest: str, drawn: str | None = None) -> str:
     """``describe(request)``, kept by the image's ``digest``: one image has one description,
-    built from what it draws only (``bot/ui/alt_text.py``; ``tests/bot/test_alt_text.py``)."""
+    built from what it draws only (``bot/ui/alt_text.py``; ``tests/bot/test_alt_text.py``);
+    ``drawn``: the one the render worker wrote with the image (then not written here)."""
     kept = _ALT_TEXTS
     text = kept.get(digest)
     if text is None:
         if len(kept) >= ALT_TEXTS_KEPT:
             del kept[next(iter(kept))]
-        text = kept[digest] = describe(request)
+        text = kept[digest] = drawn if drawn is not None else describe(request)
     return text
 
 

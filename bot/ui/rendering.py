@@ -70,6 +70,9 @@ SKIPPED = "render_superseded"
 # Messages whose render was superseded, with since when their change waits (their next render
 # keeps that place); bounded, oldest forgotten first.
 OWED_PLACES = 4096
+# Alt texts written by the render workers with their images (``Renderer(job=...)``), held until
+# the image's payload takes its own (``description``); bounded, oldest forgotten first.
+DESCRIPTIONS = 256
 
 
 class NameBook(dict[str, str]):
@@ -251,8 +254,14 @@ class Renderer:
         workers: Workers | None = None,
         cache_bytes: int = CACHE_BYTES,
         clock: Callable[[], float] = time.perf_counter,
+        job: Callable[..., tuple[bytes | None, str | None]] | None = None,
     ) -> None:
         self.workers = workers
+        # What a worker runs for an image: ``job(*request.args)``, its PNG and alt text
+        # (``bot.ui.alt_text.render_described``: the description written off the event loop,
+        # issue 29); None: ``render_image`` alone, the caller describes it.
+        self._job = job
+        self._descriptions: OrderedDict[str, str] = OrderedDict()
         self._clock = clock  # the ordered pool's clock: since when a render waits in line
         self._free = (
             asyncio.Semaphore(workers.size * workers.depth) if workers is not None else None
@@ -345,7 +354,7 @@ class Renderer:
             self.renders += 1
             start = time.perf_counter()
             try:
-                return await self.workers.run(_safe_render_args, *request.args)
+                return self._described(request, await self.workers.run(self._run, *request.args))
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
 
@@ -368,8 +377,8 @@ class Renderer:
 
         assert self.workers is not None
         try:
-            image: bytes | None = await self.workers.run(
-                _safe_render_args,
+            result = await self.workers.run(
+                self._run,
                 *request.args,
                 rank=0 if first else 1,
                 since=since,
@@ -392,7 +401,29 @@ class Renderer:
             metrics.observe(WAIT_FIRST, (begun - asked) * 1000)
         metrics.observe("render", (done - begun) * 1000)
         metrics.observe(f"image_{request.game_key}_{request.function}", (done - begun) * 1000)
+        return self._described(request, result)
+
+    @property
+    def _run(self) -> Callable[..., Any]:
+        return self._job if self._job is not None else _safe_render_args
+
+    def _described(self, request: ImageRequest, result: Any) -> bytes | None:
+        """The image of a worker's ``result``; its alt text, if the job wrote one, kept for
+        ``description``."""
+        if self._job is None:
+            image: bytes | None = result
+            return image
+        image, alt = result
+        if image is not None and alt is not None:
+            self._descriptions[request.digest] = alt
+            while len(self._descriptions) > DESCRIPTIONS:
+                self._descriptions.popitem(last=False)
         return image
+
+    def description(self, digest: str) -> str | None:
+        """The alt text a worker wrote with the image of ``digest`` (taken: its payload keeps
+        it from then on), or None."""
+        return self._descriptions.pop(digest, None)
 
     def _timed(self, request: ImageRequest) -> bytes | None:
         self.renders += 1

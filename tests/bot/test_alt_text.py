@@ -206,3 +206,49 @@ def test_an_images_alt_text_is_built_once_while_kept(monkeypatch):
         messages._alt_text(request, digest)
     messages._alt_text(first, first.digest)
     assert described == [*distinct[:3], distinct[0]]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_render_worker_describes_an_image_from_its_drawn_part_as_the_bot_would(key):
+    """The render pool's job (``render_described``) writes the alt text in the worker, from
+    the view cut to the renderer's declared inputs (what the worker gets): the same text as
+    from the whole view, at every state of a game, table and hands."""
+    checked = 0
+    for k, state in enumerate(_states(key, moves=200)):
+        if k % 3 and GAMES[key].outcome(state) is None:
+            continue
+        requests = [_table(key, state, "en")] + [_hand(key, state, s, "es") for s in state.seats]
+        for request in requests:
+            image, alt = alt_text.render_described(*request.args)
+            assert image and alt == describe(request), (key, request.function, k)
+        checked += 1
+    assert checked >= 2
+
+
+async def test_the_render_pool_hands_back_the_workers_alt_text_with_the_image(monkeypatch):
+    """A renderer whose pool runs ``render_described`` keeps the worker's alt text for the
+    image's payload (taken once); ``finish`` attaches it without describing the image again."""
+    from bot.pipe_workers import PipeWorkers
+    from bot.ui import messages, rendering
+
+    state = list(_states("triad", moves=6))[-1]
+    request = _table("triad", state, "es")
+    pool = rendering.Renderer(PipeWorkers(1), job=alt_text.render_described)
+    previous = rendering.install(pool)
+    try:
+        assert await pool.render(request) == rendering.render_image(*request.args)
+        assert pool.description(request.digest) == describe(request)
+        assert pool.description(request.digest) is None  # taken
+
+        other = _table("triad", list(_states("triad", moves=8))[-1], "en")
+        assert other.digest != request.digest
+        described: list[str] = []
+        monkeypatch.setattr(messages, "_ALT_TEXTS", {})
+        monkeypatch.setattr(messages, "describe", lambda r: described.append(r) or describe(r))
+        payload = Payload(image=other)
+        await finish(payload)
+        [attached] = payload.files
+        assert attached.description == describe(other) and described == []
+    finally:
+        rendering.install(previous)
+        pool.close()
