@@ -220,6 +220,17 @@ def note_view(text: str, colour: discord.Colour | None = CLOSED) -> CardLayout:
     return CardLayout(colour, [clip(text, TEXT_MAX)])
 
 
+def copy_layout(layout: CardLayout) -> CardLayout:
+    """A layout of its own with what ``layout`` shows: its texts and rows copied (a payload's
+    sender notes and draws on its own: ``add_notice``, ``describe_image``, ``replace_rows``),
+    the items shared (written once, never changed by a sender)."""
+    copied = CardLayout(
+        layout.accent, list(layout.texts), layout.image, list(map(list, layout.rows))
+    )
+    copied.alt = layout.alt
+    return copied
+
+
 def fixed_components(card: Card) -> int:
     """Components ``card`` costs before its items: the container, its texts and the gallery
     (counted as ``_texts`` lays them out, without writing them: ``card_view`` does that)."""
