@@ -205,7 +205,10 @@ def in_a_row(game: Any, seats: list[str], moves: int, table_for: Any) -> list[An
             break
         seat = rng.choice(movers)
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        tables.append(table_for(game, state, 1))
+        table = table_for(game, state, 1)
+        if tables:  # one table whose state moves on, as in the bot (its record, its seats)
+            table.record = tables[0].record
+        tables.append(table)
     return tables
 
 

@@ -27,7 +27,7 @@ from bot.ui.seats import seat_buttons
 from bot.ui.settings_view import server_defaults_line
 from bot.ui.text import clip
 from games.core import Event, PlayerView
-from storage import RATING_CHANGES_META
+from storage import RATING_CHANGES_META, SeatInfo
 
 EVENTS_SHOWN = 6
 # Alt texts kept by their image's digest: an image unchanged since the message's last edit (half
@@ -114,29 +114,47 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
 
 
 def seat_names(table: Table, tr: Translator) -> SeatNames:
-    """Seat -> the name players read, each worked out once per payload (a payload asks for
-    every seat's name many times: its lines, events, buttons and image)."""
-
-    # A dict, not ``functools.cache``: a cache wrapper per payload cost more than its lookups.
-    known: dict[str, str] = {}
+    """Seat -> the name players read (an id that is no seat of the table: the id itself).
+    Every seat's name is worked out once per table, language and seats (``_known_names``): a
+    payload asks for them many times (its lines, events, buttons and image), and every move's
+    payloads ask for the same ones."""
+    known = _known_names(table, tr)
 
     def name(seat: str | None) -> str:
         if seat is None:
             return "—"
-        found = known.get(seat)
-        if found is None:
-            if not known:  # the first name asked for: every seat's, in one walk of the seats
-                _seat_names(table, tr, known)
-                found = known.get(seat)
-            if found is None:  # not a seat of the table: named by its id
-                found = known[seat] = seat
-        return found
+        return known.get(seat, seat)
 
     return name
 
 
-def _seat_names(table: Table, tr: Translator, into: dict[str, str]) -> None:
-    for info in table.record.seats:
+# Names kept per (table, locale): the seats they were worked out from and every seat's name. A
+# table's seats are replaced (``record.seats = ...``: a join, a leave, a computer taking over),
+# never changed in place, so the very list named says they still hold. Bounded: the oldest
+# table named goes first (a busy bot's tables in both languages, with room to spare).
+NAMES_KEPT = 4096
+_NAMES: dict[tuple[int, str], tuple[list[SeatInfo], dict[str, str]]] = {}
+
+
+def _known_names(table: Table, tr: Translator) -> dict[str, str]:
+    seats = table.record.seats
+    locale = getattr(tr, "locale", None)
+    if locale is None:  # nothing to key it by: named for this payload only
+        return _names_of(seats, tr)
+    key = (table.id, locale)
+    kept = _NAMES.get(key)
+    if kept is not None and kept[0] is seats:
+        return kept[1]
+    if kept is None and len(_NAMES) >= NAMES_KEPT:
+        del _NAMES[next(iter(_NAMES))]
+    names = _names_of(seats, tr)
+    _NAMES[key] = (seats, names)
+    return names
+
+
+def _names_of(seats: list[SeatInfo], tr: Translator) -> dict[str, str]:
+    into: dict[str, str] = {}
+    for info in seats:
         if info.id in into:
             continue  # (the first seat of an id names it, as ``Table.seat`` finds it)
         if info.cpu_level is not None:
@@ -144,6 +162,7 @@ def _seat_names(table: Table, tr: Translator, into: dict[str, str]) -> None:
             into[info.id] = tr("seat.cpu_name", name=info.name, level=level)
         else:
             into[info.id] = info.name
+    return into
 
 
 def _view(items_: Sequence[discord.ui.Item[Any]]) -> discord.ui.View | None:
@@ -471,7 +490,58 @@ def private_payload(
     view: Any = None,
 ) -> Payload:
     """``seat``'s private view payload; ``view``: ``game.view(state, seat)`` when the caller
-    already built it for this state."""
+    already built it for this state. Without a draft, the same version, page, language and
+    seats give the same payload: a copy of the one built last for ``seat`` (``_KEPT_HANDS``)."""
+    assert table.state is not None
+    locale = getattr(tr, "locale", None)
+    if draft or locale is None:  # (a draft's clicks build a new payload at every step)
+        return _private_payload(table, presenter, seat, tr, page, draft, view)
+    state = table.state
+    inputs = (state.version, state.seed, page, locale, presenter, table.record.seats)
+    key = (table.id, seat)
+    kept = _KEPT_HANDS.get(key)
+    if kept is not None and _same(kept[0], inputs):
+        return Payload(view=v2.copy_layout(kept[1]), image=kept[2])
+    payload = _private_payload(table, presenter, seat, tr, page, draft, view)
+    if payload.view is not None:
+        if kept is None and len(_KEPT_HANDS) >= HANDS_KEPT:
+            del _KEPT_HANDS[next(iter(_KEPT_HANDS))]
+        _KEPT_HANDS[key] = (inputs, v2.copy_layout(payload.view), payload.image)
+    return payload
+
+
+# The last private payload built per (table, seat), without a draft: its inputs (the version,
+# the game's seed, page, language, presenter and the seats list it named), a copy of its layout before anything
+# was drawn or noted on it, and its image request. One version's view is a pure function of the
+# state (``private_views._view_digest``), so the same inputs build the same payload: under load
+# ~7 % of the private payloads were such repeats (a "Ver mi mano" press answered with the hand
+# its live message was just edited to). Bounded: the oldest (table, seat) built goes first.
+HANDS_KEPT = 2048
+_KEPT_HANDS: dict[tuple[int, str], tuple[tuple[Any, ...], v2.CardLayout, ImageRequest | None]] = {}
+
+
+def _same(kept: tuple[Any, ...], inputs: tuple[Any, ...]) -> bool:
+    """The version, the game's seed (a rematch's game counts its versions again), the page and
+    the language equal; the presenter and the seats list the very ones."""
+    return (
+        kept[0] == inputs[0]
+        and kept[1] == inputs[1]
+        and kept[2] == inputs[2]
+        and kept[3] == inputs[3]
+        and kept[4] is inputs[4]
+        and kept[5] is inputs[5]
+    )
+
+
+def _private_payload(
+    table: Table,
+    presenter: GamePresenter[Any, Any],
+    seat: str,
+    tr: Translator,
+    page: int,
+    draft: dict[str, Any] | None,
+    view: Any,
+) -> Payload:
     assert table.state is not None
     game = table.game
     if view is None:
@@ -533,6 +603,8 @@ def private_payload(
     choices = (
         [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
     )
+    # the game's own items placed in their rows once: what they cost, and the card's first rows
+    custom_rows = v2.action_rows(custom)
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
     layout = build_layout(
         choices,
@@ -541,10 +613,11 @@ def private_payload(
         first_row=used_rows,
         page=page,
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
-        budget=v2.COMPONENTS_MAX - v2.fixed_components(card) - v2.components_of(custom),
+        budget=v2.COMPONENTS_MAX
+        - v2.fixed_components(card)
+        - sum([1 + len(row) for row in custom_rows]),
     )
-    card.items = custom
-    card.more_rows = [list(row) for row in layout.rows]
+    card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:
         card.more_rows.append(
             [

@@ -113,7 +113,7 @@ class Card:
     footer: str | None = None
     image: str | None = None  # the attached file the gallery shows, e.g. "table.png"
     items: list[discord.ui.Item[Any]] = field(default_factory=list)  # placed by their `row`
-    more_rows: list[list[discord.ui.Item[Any]]] = field(default_factory=list)  # after them
+    more_rows: list[Sequence[discord.ui.Item[Any]]] = field(default_factory=list)  # after them
 
 
 # A view's timeout: 0.0, no timer. Mesa's components are DynamicItems dispatched by custom id,
@@ -220,6 +220,17 @@ def note_view(text: str, colour: discord.Colour | None = CLOSED) -> CardLayout:
     return CardLayout(colour, [clip(text, TEXT_MAX)])
 
 
+def copy_layout(layout: CardLayout) -> CardLayout:
+    """A layout of its own with what ``layout`` shows: its texts and rows copied (a payload's
+    sender notes and draws on its own: ``add_notice``, ``describe_image``, ``replace_rows``),
+    the items shared (written once, never changed by a sender)."""
+    copied = CardLayout(
+        layout.accent, list(layout.texts), layout.image, list(map(list, layout.rows))
+    )
+    copied.alt = layout.alt
+    return copied
+
+
 def fixed_components(card: Card) -> int:
     """Components ``card`` costs before its items: the container, its texts and the gallery
     (counted as ``_texts`` lays them out, without writing them: ``card_view`` does that)."""
@@ -264,12 +275,29 @@ def action_rows(
     items_: Sequence[discord.ui.Item[Any]],
     more_rows: Sequence[Sequence[discord.ui.Item[Any]]] = (),
 ) -> ItemRows:
-    """``items_`` in action rows placed by ``row_numbers``, then ``more_rows`` as they are (a
-    row of five buttons or one select: ``check_v2_limits`` refuses a wider one)."""
-    placed: dict[int, list[discord.ui.Item[Any]]] = {}
-    for item, row in zip(items_, row_numbers(items_), strict=True):
-        placed.setdefault(row, []).append(item)
-    return [list(group) for group in [*(placed[r] for r in sorted(placed)), *more_rows] if group]
+    """``items_`` in action rows placed as ``row_numbers`` places them, then ``more_rows`` as
+    they are (a row of five buttons or one select: ``check_v2_limits`` refuses a wider one).
+    ``row_numbers`` inlined: one walk reads each item's row and width and places it (a card
+    is laid out at every edit, issue 29)."""
+    rows: ItemRows = []
+    if items_:
+        placed: dict[int, list[discord.ui.Item[Any]]] = {}
+        widths: dict[int, int] = {}
+        for item in items_:
+            row, width = item.row, item.width
+            if row is None:
+                row = 0
+                while widths.get(row, 0) + width > BUTTONS_PER_ROW:
+                    row += 1
+            widths[row] = widths.get(row, 0) + width
+            group = placed.get(row)
+            if group is None:
+                placed[row] = [item]
+            else:
+                group.append(item)
+        rows = [placed[r] for r in sorted(placed)]
+    rows += [list(group) for group in more_rows if group]
+    return rows
 
 
 def check_v2_limits(view: CardLayout | discord.ui.LayoutView) -> None:
