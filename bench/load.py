@@ -653,17 +653,19 @@ def freeze_driver_heap() -> None:
     young generation is the bot's (``bot/ops/collector.py``); ``--driver-gc default`` keeps
     Python's.
 
-    Frozen once, the heap made after set-up still grew under the collections of the oldest
-    generation, whose pause grew with the run: 95 ms in a 170-s window's first slice, 173 in
-    its last (300 tables, ``--driver-slices 5``); 1.6-2.1 s each in a 20-minute soak at 1,000
-    tables. So, as the bot does (``freeze_after_collections``), what survives each collection
+    Frozen once, everything made after set-up was walked again by each collection of the
+    oldest generation (one in ten generation-1 collections), whose pause grew with the run:
+    1.6-2.1 s each in session 25's 20-minute soak at 1,000 tables (none came within a 170-s
+    window at 300: ~25 young collections). So, as the bot does (``freeze_after_collections``), what survives each collection
     of generation 1 is frozen too: generation 2 stays empty, no collection walks an object
     twice after its first generation-1 one, and none grows with the run. What the frozen heap
     would keep as garbage is little: the fake breaks a message's cycle with its interaction
     as it forgets them (tests/fakediscord/forgetting.py). Each object is then walked by one
     young collection and at most one generation-1 one whatever the thresholds, so they set the
     pause, not the CPU: the bot's (5,000, 4, 10) rather than (10,000, 10, 10), whose
-    generation-1 collections walked what up to ten young ones kept."""
+    generation-1 collections walked what up to ten young ones kept (300 busy tables, CPU of
+    the longest generation-1 collection per 34-s slice: 57 and 99 ms with (10,000, 10, 10),
+    30-51 with (5,000, 4, 10); young ones 16-25 against 20-34)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*DRIVER_THRESHOLDS)
