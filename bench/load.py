@@ -270,6 +270,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "freeze_driver_heap) or Python's default",
     )
     parser.add_argument(
+        "--forget-after",
+        type=float,
+        default=FORGET_AFTER,
+        help="the fake forgets answered interactions and messages untouched for this many"
+        f" seconds (tests/fakediscord/forgetting.py; {FORGET_AFTER:.0f}: a token's 15 minutes"
+        " and one more); 0: it keeps everything, as in the tests",
+    )
+    parser.add_argument(
         "--profile-driver",
         action="store_true",
         help="cProfile this process (fake + players) during the window; top functions to stderr",
@@ -454,6 +462,7 @@ async def run_one(
         keep_history=False,
         shard_count=args.processes,
         global_rate=args.discord_limit or None,
+        forget_after=args.forget_after or None,
     )
     await fake.start()
     guilds = None
@@ -582,6 +591,8 @@ async def run_one(
             progress(args, f"unresolved: {line}")
     finally:
         if args.driver_gc == "frozen":
+            if freeze_survivors in gc.callbacks:
+                gc.callbacks.remove(freeze_survivors)
             gc.unfreeze()
             gc.set_threshold(*DRIVER_GC_DEFAULTS)
         loop_cpu.uninstall()
@@ -628,6 +639,9 @@ async def run_one(
 
 
 DRIVER_GC_DEFAULTS = gc.get_threshold()
+DRIVER_THRESHOLDS = (5_000, 4, 10)
+# A token's 15 minutes and one more: what the fake keeps of a long run (``--forget-after``).
+FORGET_AFTER = 16 * 60.0
 
 
 def freeze_driver_heap() -> None:
@@ -637,10 +651,32 @@ def freeze_driver_heap() -> None:
     and full ones of ~150 ms; ~3 % of the window spent in them), a share of every latency's
     tail that is none of the bot's. Once the tables are open, what is alive is frozen and the
     young generation is the bot's (``bot/ops/collector.py``); ``--driver-gc default`` keeps
-    Python's."""
+    Python's.
+
+    Frozen once, everything made after set-up was walked again by each collection of the
+    oldest generation (one in ten generation-1 collections), whose pause grew with the run:
+    1.6-2.1 s each in session 25's 20-minute soak at 1,000 tables (none came within a 170-s
+    window at 300: ~25 young collections). So, as the bot does (``freeze_after_collections``), what survives each collection
+    of generation 1 is frozen too: generation 2 stays empty, no collection walks an object
+    twice after its first generation-1 one, and none grows with the run. What the frozen heap
+    would keep as garbage is little: the fake breaks a message's cycle with its interaction
+    as it forgets them (tests/fakediscord/forgetting.py). Each object is then walked by one
+    young collection and at most one generation-1 one whatever the thresholds, so they set the
+    pause, not the CPU: the bot's (5,000, 4, 10) rather than (10,000, 10, 10), whose
+    generation-1 collections walked what up to ten young ones kept (300 busy tables, CPU of
+    the longest generation-1 collection per 34-s slice: 57 and 99 ms with (10,000, 10, 10),
+    30-51 with (5,000, 4, 10); young ones 16-25 against 20-34)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
+    gc.set_threshold(*DRIVER_THRESHOLDS)
+    gc.callbacks.append(freeze_survivors)
+
+
+def freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """A ``gc.callbacks`` hook: freeze what survived a collection of generation 1 or 2 (it
+    walked every object not frozen: none of its garbage is frozen)."""
+    if phase == "stop" and info["generation"] >= 1:
+        gc.freeze()
 
 
 @dataclass

@@ -72,6 +72,7 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
             "--think=0.2,0.6",
             "--until-moves=6",
             "--quiet",
+            "--driver-slices=2",
             f"--keep-dir={tmp_path}",
         ],
         cwd=tmp_path,
@@ -125,6 +126,11 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     assert "where a view's time goes in the bot" in run.stdout
     assert "| view | queued | coalesce | pace | busy |" in run.stdout
     assert "| click handled -> its answer sent |" in run.stdout
+    # the driver's own cost by slice of the window (bench/driver_slices.py)
+    slices = result["driver_slices"]
+    assert len(slices) == 2 and sum(s["moves"] for s in slices) == result["moves"]
+    assert all(s["cpu_ms_per_move"] > 0 and s["messages"] > 0 for s in slices)
+    assert "the driver (fake + players) by slice of the window" in run.stdout
 
 
 def test_loop_cpu_charges_the_fake_and_the_players_apart():
@@ -135,3 +141,18 @@ def test_loop_cpu_charges_the_fake_and_the_players_apart():
     assert charge_to(str(ROOT / "tests/fakediscord/users.py")) == "driver"
     assert charge_to(str(ROOT / "bench/load_driver.py")) == "driver"
     assert charge_to("/usr/lib/python3.11/asyncio/tasks.py") == "driver"
+
+
+def test_the_players_read_a_message_again_once_its_content_changed():
+    from bench.load_driver import Reader
+    from tests.fakediscord.server import FakeDiscord
+
+    fake = FakeDiscord()
+    msg = fake.new_message(fake.channel, fake.bot_user)
+    card = {"title": "Amapatolli · mesa #5", "footer": {"text": "Versión 3"}}
+    fake.apply_message_body(msg, {"embeds": [card]}, [], edit=False)
+    read = Reader()
+    assert (read.table(msg), read.version(msg)) == (5, 3)
+    card["footer"]["text"] = "Versión 4"
+    fake.apply_message_body(msg, {"embeds": [card]}, [], edit=True)
+    assert read.version(msg) == 4 and read.card(msg) is read.card(msg)

@@ -638,3 +638,57 @@ async def test_v2_flag_over_http_added_by_an_edit_and_never_removed(fake_discord
     async with http.patch(url, json={"components": [container(gallery("hand.png"))]}) as resp:
         assert resp.status == 400  # nothing named hand.png is uploaded nor kept
     assert fake_discord.take_violations("invalid_body")
+
+
+def _walked_by_generators(components, path=("components",)):
+    """``walk_components`` as it was written first (nested generators): the reference."""
+    if not isinstance(components, list):
+        return
+    for i, comp in enumerate(components):
+        if not isinstance(comp, dict):
+            continue
+        here = path + (i,)
+        yield here, comp
+        yield from _walked_by_generators(comp.get("components"), here + ("components",))
+        for single in ("accessory", "component"):
+            child = comp.get(single)
+            if isinstance(child, dict):
+                yield here + (single,), child
+                yield from _walked_by_generators(
+                    child.get("components"), here + (single, "components")
+                )
+
+
+def test_walk_components_visits_what_the_nested_generators_did_in_their_order():
+    import random
+
+    from tests.fakediscord.limits import walk_components
+
+    rng = random.Random(7)
+
+    def tree(depth: int):
+        items = []
+        for _ in range(rng.randint(0, 4)):
+            kind = rng.random()
+            if kind < 0.1:
+                items.append(rng.choice([None, "text", 3, ["loose"]]))
+                continue
+            comp = {"type": rng.randint(1, 18)}
+            if depth and rng.random() < 0.6:
+                comp["components"] = tree(depth - 1)
+            elif rng.random() < 0.2:
+                comp["components"] = rng.choice([None, {}, "x", []])
+            for single in ("accessory", "component"):
+                if depth and rng.random() < 0.3:
+                    child = {"type": 2}
+                    if rng.random() < 0.5:
+                        child["components"] = tree(depth - 1)
+                    comp[single] = child
+            items.append(comp)
+        return items
+
+    for _ in range(300):
+        components = tree(3)
+        walked = [(p, id(c)) for p, c in walk_components(components)]
+        assert walked == [(p, id(c)) for p, c in _walked_by_generators(components)]
+    assert list(walk_components(None)) == [] and list(walk_components({"type": 1})) == []

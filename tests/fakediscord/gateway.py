@@ -72,6 +72,7 @@ class Session:
     connection: Connection | None = None
     resumes: int = 0
     resumable: bool = True  # a clean close (1000/1001) by the client ends the session
+    replay_from: int = 0  # the oldest frame kept for a RESUME once older ones are forgotten
 
     def receives(self, guild_id: int | None) -> bool:
         """Whether this shard gets a guild's events (None: a DM, shard 0's alone)."""
@@ -339,6 +340,9 @@ class Gateway:
             session.connection.outbox.put_nowait(None)
         session.connection = connection
         seq = data.get("seq") or 0
+        if session.replay_from and seq < session.replay_from - 1:  # frames it missed are gone
+            connection.outbox.put_nowait(json.dumps({"op": OP_INVALID_SESSION, "d": False}))
+            return
         for event_seq, frame in session.events:
             if event_seq > seq:
                 connection.outbox.put_nowait(frame)

@@ -199,6 +199,10 @@ class Installs:
 
     # --- interactions --------------------------------------------------------------------------
 
+    def forget(self, inter: Any) -> None:
+        """A forgotten interaction's owners (forgetting.py)."""
+        self._owners.pop(inter.id, None)
+
     def shape(self, inter: Any, data: dict[str, Any]) -> None:
         """Give an interaction from a place without the bot its context, owners and app
         permissions (interactions where the bot is keep theirs)."""

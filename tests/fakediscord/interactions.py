@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import random
 import time
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -85,6 +85,10 @@ class Interactions:
         self._violation_of: dict[int, Violation] = {}
         # Deferred updates (type 6) waiting for their message to change, by message id.
         self._awaiting_edit: dict[int, list[Interaction]] = {}
+        # A token's secret part: a fake needs unguessable-looking tokens, not secure ones
+        # (os.urandom per token was a visible share of a load run's driver).
+        self._secrets = random.Random()
+        self.forgotten_through = 0  # the newest interaction id forgotten (forgetting.py)
 
     def register(self, route) -> None:
         route("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.callback)
@@ -117,9 +121,10 @@ class Interactions:
         message_payload: dict[str, Any] | None = None,
     ) -> Interaction:
         fake = self.fake
+        inter_id = fake.ids.made_at(fake.clock.utcnow())  # its token's life starts now
         inter = Interaction(
-            id=fake.ids.made_at(fake.clock.utcnow()),  # its token's life starts now
-            token=f"fake-interaction-{uuid.uuid4().hex}",
+            id=inter_id,
+            token=f"fake-interaction-{inter_id}-{self._secrets.getrandbits(128):032x}",
             type=type,
             user=user,
             channel=channel,
@@ -133,6 +138,8 @@ class Interactions:
         )
         self.all[inter.id] = inter
         self.by_token[inter.token] = inter
+        if message is not None:
+            message.touched_at = fake.clock.now()
         fake.gateway.dispatch(
             "INTERACTION_CREATE",
             self.payload(inter),
@@ -212,6 +219,31 @@ class Interactions:
                 "late_response", f"{describe(inter)}: {note}"
             )
         self.fake._bump()
+
+    def forget(self, inter: Interaction) -> None:
+        """Drop an answered interaction past its token's life (forgetting.py), and its
+        references to messages: a message and its interaction then make no reference cycle."""
+        del self.all[inter.id]
+        self.by_token.pop(inter.token, None)
+        timer = self._timers.pop(inter.id, None)
+        if timer is not None:
+            timer.cancel()
+        self._violation_of.pop(inter.id, None)
+        if inter.original is not None:
+            waiting = self._awaiting_edit.get(inter.original.id)
+            if waiting is not None and inter in waiting:
+                waiting.remove(inter)
+                if not waiting:
+                    del self._awaiting_edit[inter.original.id]
+        inter.original = inter.message = inter.modal = inter.result = None
+        inter.message_payload = None
+        inter.followups = []
+        self.forgotten_through = max(self.forgotten_through, inter.id)
+
+    def _forgotten(self, token: str) -> bool:
+        """A token of an interaction forgotten (so expired): its id is in it."""
+        parts = token.split("-")
+        return len(parts) == 4 and parts[2].isdigit() and int(parts[2]) <= self.forgotten_through
 
     def cancel_timers(self) -> None:
         for timer in self._timers.values():
@@ -388,7 +420,7 @@ class Interactions:
         fake.apply_message_body(msg, data, files, edit=False)
         if (data.get("flags") or 0) & FLAG_EPHEMERAL or fake.installs.forces_ephemeral(inter):
             msg.flags |= FLAG_EPHEMERAL
-            msg.visible_to = inter.user
+            fake.message_index.shown_only_to(msg, inter.user)
         if loading:
             msg.flags |= FLAG_LOADING
         fake.announce_message(msg)
@@ -398,9 +430,12 @@ class Interactions:
 
     def _interaction_for(self, ctx: Ctx) -> Interaction:
         fake = self.fake
-        inter = self.by_token.get(ctx.params["webhook_token"])
-        if _int(ctx.params["webhook_id"]) != fake.application_id or inter is None:
+        token = ctx.params["webhook_token"]
+        inter = self.by_token.get(token)
+        if _int(ctx.params["webhook_id"]) != fake.application_id:
             raise E.unknown_webhook()
+        if inter is None:
+            raise E.invalid_webhook_token() if self._forgotten(token) else E.unknown_webhook()
         if fake.clock.now() - inter.created_fake > fake.token_lifetime:
             raise E.invalid_webhook_token()
         return inter

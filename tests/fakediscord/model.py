@@ -399,6 +399,9 @@ class Message:
     deleted: bool = False
     versions: list[dict[str, Any]] = field(default_factory=list)
     created_at: float = 0.0  # on the fake's clock (the one-hour edit rule)
+    # On the fake's clock: when it was last created, changed or clicked (forgetting.py)
+    touched_at: float = 0.0
+    revision: int = 0  # how many times its content was set (a reader's cache key)
 
     @property
     def ephemeral(self) -> bool:

@@ -20,9 +20,11 @@ from aiohttp import web
 from . import errors as E
 from . import limits, ratelimit
 from .errors import DiscordError, Violation, json_response
+from .forgetting import Forgetting
 from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
 from .installs import Installs
 from .interactions import Interactions
+from .message_index import MessageIndex
 from .model import (
     DEFAULT_MEMBER_PERMISSIONS,
     Attachment,
@@ -143,6 +145,7 @@ class FakeDiscord:
         global_rate: int | None = ratelimit.GLOBAL_PER_SECOND,
         invalid_limit: int = ratelimit.INVALID_LIMIT,
         require_alt_text: bool = True,
+        forget_after: float | None = None,
     ) -> None:
         self.spec = spec or load_spec()
         # Every image the bot uploads must carry alt text (the attachment's `description`):
@@ -156,6 +159,9 @@ class FakeDiscord:
         # What `GET /gateway/bot` recommends; an IDENTIFY with fewer shards is refused (4011).
         self.shard_count = shard_count
         self.keep_history = keep_history
+        # A long load run: forget what is older than this many seconds (forgetting.py).
+        self.forgetting = Forgetting(self, forget_after) if forget_after is not None else None
+        self._forgetting_task: asyncio.Task[None] | None = None
         # Called with every RequestRecord once answered, and with every message created or
         # edited (ephemerals included) and its gateway event name.
         self.request_observers: list[Callable[[RequestRecord], None]] = []
@@ -178,6 +184,7 @@ class FakeDiscord:
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}  # by recipient user id
         self.messages: dict[int, Message] = {}
+        self.message_index = MessageIndex()  # `messages` by channel and by user
         self.commands: dict[int | None, list[dict[str, Any]]] = {
             None: []
         }  # by guild id (None: global)
@@ -218,9 +225,14 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        if self.forgetting is not None:
+            self._forgetting_task = asyncio.create_task(self.forgetting.run())
         return self
 
     async def stop(self) -> None:
+        if self._forgetting_task is not None:
+            self._forgetting_task.cancel()
+            self._forgetting_task = None
         self.interactions.cancel_timers()
         await self.gateway.shutdown()
         if self._runner is not None:
@@ -343,6 +355,10 @@ class FakeDiscord:
             self._fake_users[name] = existing
         return existing
 
+    def fake_users(self) -> list[Any]:
+        """The test API's users made so far (``user(name)``)."""
+        return list(self._fake_users.values())
+
     def dm_channel(self, user: User) -> Channel:
         channel = self.dm_channels.get(user.id)
         if channel is None:
@@ -379,7 +395,7 @@ class FakeDiscord:
             return []
         return [
             m
-            for m in self.messages.values()
+            for m in self.message_index.in_channel(ch.id)
             if m.channel is ch and not m.deleted and m.visible_to is None
         ]
 
@@ -397,9 +413,11 @@ class FakeDiscord:
             author=author,
             timestamp=self.clock.iso(),
             created_at=self.clock.now(),
+            touched_at=self.clock.now(),
             **fields,
         )
         self.messages[msg.id] = msg
+        self.message_index.add(msg)
         self.threads.message_posted(msg)
         return msg
 
@@ -450,6 +468,8 @@ class FakeDiscord:
         self, msg: Message, body: dict[str, Any], files: list[UploadedFile], *, edit: bool
     ) -> None:
         """Set content/embeds/components/attachments/flags of `msg` from a create or edit body."""
+        msg.touched_at = self.clock.now()
+        msg.revision += 1
         if edit:
             if self.keep_history:
                 msg.versions.append(msg.snapshot())

@@ -151,6 +151,15 @@ class FakeUser:
     def __repr__(self) -> str:
         return f"<FakeUser {self.name} {self.id}>"
 
+    def forget_handles(self, through: int) -> None:
+        """Let go of the handles of interactions the fake forgot (ids up to ``through``;
+        forgetting.py): they are the oldest."""
+        handles = self.handles
+        kept = 0
+        while kept < len(handles) and handles[kept].interaction.id <= through:
+            kept += 1
+        del handles[:kept]
+
     def join(self, guild: Guild, roles: list[Role] = ()) -> None:  # type: ignore[assignment]
         self.fake.join(self.model, guild, list(roles))
 
@@ -512,14 +521,16 @@ class FakeUser:
             return []
         return [
             m
-            for m in self.fake.messages.values()
+            for m in self.fake.message_index.in_channel(channel.id)
             if m.channel is channel and not m.deleted and m.visible_to is None
         ]
 
     def ephemerals(self) -> list[Message]:
         """Ephemeral replies and follow-ups only this user sees, oldest first (deleted ones excluded)."""
         return [
-            m for m in self.fake.messages.values() if m.visible_to is self.model and not m.deleted
+            m
+            for m in self.fake.message_index.concerning(self.model)
+            if m.visible_to is self.model and not m.deleted
         ]
 
     def replies(self) -> list[Message]:
@@ -527,7 +538,7 @@ class FakeUser:
         follow-ups, ephemeral or not), oldest first."""
         return [
             m
-            for m in self.fake.messages.values()
+            for m in self.fake.message_index.concerning(self.model)
             if m.interaction is not None and m.interaction.user is self.model and not m.deleted
         ]
 
