@@ -184,6 +184,9 @@ async def test_the_gallery_item_carries_the_images_alt_text(monkeypatch):
         async def render(self, request, wanted=None, **how):  # how: its place in line
             return b"\x89PNG fake"
 
+        def description(self, digest):  # no worker wrote one: the payload describes it
+            return None
+
     monkeypatch.setattr(rendering, "renderer", lambda: Drawn())
     monkeypatch.setattr(messages, "describe", lambda request: "The table: red 7 on top")
     card = v2.Card(title="T", colour=None, image="table.png")
