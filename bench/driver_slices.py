@@ -5,7 +5,8 @@ per move (kernel clock), its loop lag p99 / max, its collections (n, the longest
 total), its RSS, what the fake holds (messages, interactions, gateway frames kept for a
 RESUME) and the frozen objects; with ``profile``, Python calls per move over the first
 ``PROFILE_SECONDS`` of the first and the last slice (cProfile on the thread's CPU clock; its
-cost inflates those two slices' CPU and lag, not the others') and the
+cost inflates those two slices' CPU and loop lag, not the others', and the fake's lag is in
+every ack measured meanwhile: take latencies from a run without it) and the
 functions called most, and those with the most own time, per move in each (a scan that grows
 with the run is one call whose own time grows)."""
 
