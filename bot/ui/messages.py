@@ -497,7 +497,7 @@ def private_payload(
     if draft or locale is None:  # (a draft's clicks build a new payload at every step)
         return _private_payload(table, presenter, seat, tr, page, draft, view)
     state = table.state
-    inputs = (state.version, state.seed, page, locale, presenter, table.record.seats)
+    inputs = (state.version, state.seed, page, locale, id(presenter), table.record.seats)
     key = (table.id, seat)
     kept = _KEPT_HANDS.get(key)
     if kept is not None and _same(kept[0], inputs):
@@ -521,14 +521,16 @@ _KEPT_HANDS: dict[tuple[int, str], tuple[tuple[Any, ...], v2.CardLayout, ImageRe
 
 
 def _same(kept: tuple[Any, ...], inputs: tuple[Any, ...]) -> bool:
-    """The version, the game's seed (a rematch's game counts its versions again), the page and
-    the language equal; the presenter and the seats list the very ones."""
+    """The version, the game's seed (a rematch's game counts its versions again), the page, the
+    language and the presenter (by its id: a presenter and its event texts refer to each other,
+    and one kept here would be left to the cyclic collector once dropped) equal; the seats list
+    the very one."""
     return (
         kept[0] == inputs[0]
         and kept[1] == inputs[1]
         and kept[2] == inputs[2]
         and kept[3] == inputs[3]
-        and kept[4] is inputs[4]
+        and kept[4] == inputs[4]
         and kept[5] is inputs[5]
     )
 
