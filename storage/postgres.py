@@ -125,6 +125,18 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, asyncpg.DeadlockDetectedError | asyncpg.SerializationError)
 
 
+def _session_loop() -> asyncio.AbstractEventLoop:
+    """The writer thread's own event loop: uvloop's where it is installed (a dependency on Linux
+    and macOS), asyncio's otherwise. Every statement is one ``run_until_complete`` on it (a
+    task, loop turns, the socket's round trip): uvloop's compiled loop takes a quarter of the
+    thread's instructions a statement off (callgrind, an INSERT: 184k -> 137k)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
 class PgSession:
     """The writer thread's connection: a synchronous Transaction over asyncpg, on an event loop
     owned by (and only ever run in) the writer thread."""
@@ -132,7 +144,7 @@ class PgSession:
     def __init__(self, url: str, settings: dict[str, str] | None = None) -> None:
         self._url = url
         self._settings = settings
-        self._loop = asyncio.new_event_loop()
+        self._loop = _session_loop()
         try:
             self._conn: asyncpg.Connection = self._run(_connect(url, settings))
         except BaseException:
