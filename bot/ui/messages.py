@@ -525,14 +525,7 @@ def _same(kept: tuple[Any, ...], inputs: tuple[Any, ...]) -> bool:
     language and the presenter (by its id: a presenter and its event texts refer to each other,
     and one kept here would be left to the cyclic collector once dropped) equal; the seats list
     the very one."""
-    return (
-        kept[0] == inputs[0]
-        and kept[1] == inputs[1]
-        and kept[2] == inputs[2]
-        and kept[3] == inputs[3]
-        and kept[4] == inputs[4]
-        and kept[5] is inputs[5]
-    )
+    return kept[:5] == inputs[:5] and kept[5] is inputs[5]
 
 
 def _private_payload(
