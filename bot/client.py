@@ -200,6 +200,7 @@ class MesaBot(commands.Bot):
             self, RequestPacer(settings.request_budget(), spread=PACER_SPREAD)
         )
         self.listener.kit.public_every = settings.public_edit_every_seconds
+        self.listener.kit.coalesce_share = settings.public_edit_coalesce_share
         self.listener.kit.dm_when_needed = settings.dm_views_when_needed
         self.listener.kit.anywhere.pause_after = settings.interaction_pause_seconds
         processes = settings.render_processes

@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     # buttons in the last 14 minutes), the lobby and the game's end are never held. 0: every
     # change at once.
     public_edit_every_seconds: float = Field(default=5.0, ge=0, le=60)
+    # ...but only while the bot token's budget is contested: callers queue for it, or the last
+    # second's bot-token calls reached this share of ``global_requests_per_second`` (of all
+    # shard processes: their shared budget ran short). With budget to spare a played table's
+    # change goes at once. 0: always coalesce.
+    public_edit_coalesce_share: float = Field(default=0.5, ge=0, le=1)
     # A DM hand is posted when its player first has something to act on (not at Start), and a
     # DM hand that has nothing to act on before or after a change is brought up to date with
     # the bot token only once it has again (or the game ends): through the token of its

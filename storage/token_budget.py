@@ -26,6 +26,7 @@ import asyncpg
 log = logging.getLogger(__name__)
 
 TABLE = "mesa_token_budget"
+STRAINED_FOR = 1.0  # seconds a short lease counts as a contested budget (``strained``)
 _CREATE = (
     f"CREATE UNLOGGED TABLE IF NOT EXISTS {TABLE} (id INTEGER PRIMARY KEY,"
     " tokens DOUBLE PRECISION NOT NULL, at TIMESTAMPTZ NOT NULL)"
@@ -62,6 +63,9 @@ class PgTokenBudget:
         self._lease_until = 0.0
         self._lock = asyncio.Lock()
         self.leases = 0  # leases taken (tests, metrics)
+        # When a lease last got fewer tokens than it asked for (the bucket ran short: every
+        # process together near ``per_second``), or the database could not be asked.
+        self._short_at: float | None = None
 
     async def start(self) -> None:
         self._conn = await asyncpg.connect(self.url)
@@ -87,8 +91,11 @@ class PgTokenBudget:
                         "the shared bot-token budget is unreachable (%s)", type(exc).__name__
                     )
                     self._conn = None
+                    self._short_at = self._clock()  # unknown: count it as contested
                     await asyncio.sleep(1 / self.fallback_per_second)
                     return
+                if granted < self.lease:
+                    self._short_at = self._clock()
                 if granted > 0:
                     self.leases += 1
                     self._leased, self._lease_until = (
@@ -97,6 +104,11 @@ class PgTokenBudget:
                     )
                     return
                 await asyncio.sleep(1 / self.per_second)  # the bucket is empty: a refill
+
+    def strained(self) -> bool:
+        """Whether a lease ran short (or the database was out of reach) within the last
+        second: the processes' calls together are near the bot token's limit."""
+        return self._short_at is not None and self._clock() - self._short_at < STRAINED_FOR
 
     async def _lease_tokens(self, want: int) -> int:
         if self._conn is None or self._conn.is_closed():

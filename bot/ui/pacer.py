@@ -70,6 +70,10 @@ class SharedBudget(Protocol):
 
     async def take(self) -> None: ...
 
+    def strained(self) -> bool:
+        """Whether the shared budget ran short lately (every process's calls together)."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -183,6 +187,23 @@ class RequestPacer:
         if over < len(self._landed):
             return max(0.0, self._landed[over] + self.window - now)
         return POLL
+
+    def strained(self, share: float) -> bool:
+        """Whether the budget is contested: callers wait for a turn, the last ``window``'s
+        calls (sent, or turns held ahead) reach ``share`` of ``per_second``, or the shared
+        budget ran short lately. ``share`` ≤ 0: always; pacing off: never (nothing to
+        contest). What a caller that could spare the budget asks before it does (a played
+        table's bot-token edits coalesce only then: ``ViewKit._coalesce``)."""
+        if share <= 0:
+            return True
+        if not self.enabled:
+            return False
+        if self._waiting:
+            return True
+        self._forget_old(self._clock())
+        if len(self._starts) + len(self._held) >= share * self.per_second:
+            return True
+        return self.shared is not None and self.shared.strained()
 
     def set_off(self) -> None:
         """A counted request is on its way (``landed`` once its answer came back)."""

@@ -307,3 +307,66 @@ def test_the_room_found_by_bisection_is_the_room_found_by_merging(
     for at in sorted(held):
         pacer._grant(at)
     assert pacer._room_in(now, allowed, span) == _room_by_merging(pacer, now, allowed, span)
+
+
+class _Budget:
+    """A shared budget that says whether it ran short (``storage/token_budget.py`` on a real
+    PostgreSQL has its own tests)."""
+
+    def __init__(self) -> None:
+        self.short = False
+
+    async def take(self) -> None:
+        return None
+
+    def strained(self) -> bool:
+        return self.short
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_the_budget_is_strained_from_a_share_of_the_window_or_while_callers_queue():
+    """What a played table's bot-token edits ask before they coalesce (``ViewKit._coalesce``):
+    an idle budget is not contested, one whose last window used the share is, until those calls
+    leave the window; callers queueing for a turn always are; share 0: always; pacing off: never."""
+    t = FakeTime()
+    pacer = RequestPacer(10, window=1.0, clock=t.clock, sleep=t.sleep)
+    assert not pacer.strained(0.5)
+    assert pacer.strained(0.0)  # "always coalesce"
+    for i in range(4):
+        pacer.take(i * 0.1)
+    t.now = 0.35
+    assert not pacer.strained(0.5)  # 4 of 10
+    pacer.take(0.4)
+    assert pacer.strained(0.5)  # 5 of 10 in the last second
+    t.now = 1.05  # the first call left the window
+    assert not pacer.strained(0.5)
+
+    await pacer.acquire()  # a turn held ahead counts like a call
+    assert pacer.strained(0.5)
+    pacer.release()
+    assert not pacer.strained(0.5)
+
+    for _ in range(10):  # the window full: the next caller queues
+        pacer.take(t.now)
+    queued = asyncio.get_running_loop().create_task(pacer.acquire())
+    await asyncio.sleep(0)
+    assert pacer.strained(1.0)  # a caller waits: contested whatever the share
+    await queued
+    pacer.release()
+
+    unpaced = RequestPacer(0)
+    for _ in range(100):
+        unpaced.take(0.0)
+    assert not unpaced.strained(0.5)  # nothing to contest
+
+
+def test_a_shared_budget_that_ran_short_strains_every_process_pacer():
+    """Shard processes share one budget: a process that calls little itself still sees the
+    budget contested when the shared bucket ran short (the others' calls)."""
+    budget = _Budget()
+    pacer = RequestPacer(45, shared=budget, clock=lambda: 0.0)
+    assert not pacer.strained(0.5)
+    budget.short = True
+    assert pacer.strained(0.5)

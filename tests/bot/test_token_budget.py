@@ -52,3 +52,25 @@ async def test_the_pacer_takes_the_shared_budget_before_each_call(pg_url):
     finally:
         await budget.close()
     assert budget.leases == 6  # one lease (one token) per call: every call came from the bucket
+
+
+async def test_a_lease_that_ran_short_marks_the_budget_strained_for_a_second(pg_url):
+    """The processes' calls together near the limit: a lease gets fewer tokens than it asked
+    for, and every process's pacer treats the budget as contested for the next second
+    (``RequestPacer.strained``: played tables' bot-token edits coalesce then)."""
+    now = [0.0]
+    # Refills one token per 100 s: the bucket's 5 tokens are all this test gets.
+    budget = PgTokenBudget(pg_url, 0.01, burst=5, lease=3, clock=lambda: now[0])
+    await budget.start()
+    try:
+        for _ in range(3):  # one full lease of 3 (of 5)
+            await budget.take()
+        assert not budget.strained()
+        await budget.take()  # the next lease finds 2 of the 3 it asks for
+        assert budget.strained()
+        now[0] = 0.9
+        assert budget.strained()
+        now[0] = 1.1
+        assert not budget.strained()
+    finally:
+        await budget.close()

@@ -106,6 +106,7 @@ async def test_the_game_posted_by_the_press_waits_out_no_coalescing_window(fake_
     fake = fake_discord
     mesa.seed = SEED
     mesa.bot.listener.kit.public_every = 3600.0
+    mesa.bot.listener.kit.coalesce_share = 0.0  # coalesce whatever the bot token's load
     alice = fake.user("alice")
     table_id, picker = await open_against_cpu(fake, alice, payout="una", level="easy")
     match = TriadMatch(fake, table_id, alice)
