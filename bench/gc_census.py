@@ -8,7 +8,7 @@ the types say whose.
     .venv/bin/python bench/gc_census.py --tables 500 --window 60
     .venv/bin/python bench/gc_census.py --gc-thresholds 10000,5,10
     .venv/bin/python bench/gc_census.py --bot-root ../main -- --channel-play 0.5
-    .venv/bin/python bench/gc_census.py --young-every 1e9   # no clocked young collections
+    .venv/bin/python bench/gc_census.py --young-check 1e9   # young collections by count only
 
 Each collection's pause is printed as the loop sees it (wall) beside its CPU, with the times
 the kernel took the core away meanwhile (preempted) and the objects it walked: its generations'
@@ -118,9 +118,12 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
             out.write(json.dumps(row) + '\n')
 
         gc.callbacks.append(census)
-        if _os.environ.get('MESA_BENCH_GC_YOUNG_EVERY'):
+        if _os.environ.get('MESA_BENCH_GC_YOUNG_CHECK'):
             import bot.ops.collector as collector
-            collector.YOUNG_EVERY_SECONDS = float(_os.environ['MESA_BENCH_GC_YOUNG_EVERY'])
+            collector.YOUNG_CHECK_SECONDS = float(_os.environ['MESA_BENCH_GC_YOUNG_CHECK'])
+        if _os.environ.get('MESA_BENCH_GC_YOUNG_LIMIT'):
+            import bot.ops.collector as collector
+            collector.YOUNG_LIMIT = int(_os.environ['MESA_BENCH_GC_YOUNG_LIMIT'])
         if _os.environ.get('MESA_BENCH_GC_THRESHOLDS'):
             gc.set_threshold(*map(int, _os.environ['MESA_BENCH_GC_THRESHOLDS'].split(',')))
             gc.set_threshold = lambda *_: None
@@ -240,9 +243,14 @@ async def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--gc-thresholds", default="", help="e.g. 10000,10,10 (the bot's: none)")
     parser.add_argument(
-        "--young-every",
+        "--young-check",
         default="",
-        help="seconds between the bot's clocked young collections (the bot's: none; 1e9: off)",
+        help="seconds between the bot's checks of its young generation's size (1e9: off)",
+    )
+    parser.add_argument(
+        "--young-limit",
+        default="",
+        help="the young generation's size that makes the bot collect it (the bot's: YOUNG_LIMIT)",
     )
     parser.add_argument(
         "--young",
@@ -260,9 +268,12 @@ async def main(argv: list[str] | None = None) -> int:
     os.environ["MESA_BENCH_GC_SAMPLE_EVERY"] = str(args.sample_every)
     if args.young:
         os.environ["MESA_BENCH_GC_YOUNG"] = "1"
-    if args.young_every:
-        os.environ["MESA_BENCH_GC_YOUNG_EVERY"] = args.young_every
-        settings.append(f"a young collection every {args.young_every} s")
+    if args.young_check:
+        os.environ["MESA_BENCH_GC_YOUNG_CHECK"] = args.young_check
+        settings.append(f"the young generation's size checked every {args.young_check} s")
+    if args.young_limit:
+        os.environ["MESA_BENCH_GC_YOUNG_LIMIT"] = args.young_limit
+        settings.append(f"a young collection at {args.young_limit} objects")
     if args.gc_thresholds:
         os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         settings.append(f"thresholds {args.gc_thresholds}")
