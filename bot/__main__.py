@@ -227,11 +227,12 @@ async def freeze_when_ready(bot: MesaBot) -> None:
 
 
 async def keep_heap_frozen(bot: MesaBot) -> None:
-    """The start-up heap frozen once connected, then what the tables add, every minute."""
+    """The start-up heap frozen once connected, then what the tables add; the young
+    generation collected by its size, not only by its count."""
     from bot.ops import collector
 
     await freeze_when_ready(bot)
-    await collector.keep_frozen()
+    await asyncio.gather(collector.keep_frozen(), collector.collect_young_when_grown())
 
 
 def _reason(exc: BaseException) -> str:

@@ -185,3 +185,68 @@ def test_a_thaw_is_due_when_the_frozen_heap_grew_by_a_quarter_not_by_the_clock()
     assert policy.due(6 * 60 * minutes, 400_000)  # the safety net: every 6 hours
     policy.thawed(now=6 * 60 * minutes, frozen=420_000)
     assert not policy.due(6 * 60 * minutes + 11 * minutes, 500_000)  # +19 % of what it left
+
+
+def test_older_objects_dying_let_the_young_list_outgrow_the_young_count(restored_gc):
+    """Why young collections also come by the clock (session 27): the count that triggers one
+    is allocations minus deallocations of any generation, so each frozen object a move
+    replaces lets one more young survivor in without counting it."""
+    gc.unfreeze()
+    gc.disable()
+    try:
+        old = [[n] for n in range(2_000)]  # a table's state, frozen long ago
+        gc.collect()
+        gc.freeze()
+        for n in range(len(old)):
+            old[n] = [n + 1]  # the next move's state: the frozen one dies
+        assert len(gc.get_objects(0)) > 2 * gc.get_count()[0] + 1_000
+    finally:
+        gc.enable()
+
+
+def test_a_young_collection_comes_once_the_young_list_holds_the_threshold(restored_gc):
+    gc.unfreeze()
+    gc.set_threshold(collector.THRESHOLDS[0], 2, 10)
+    collected: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collected.append(info["generation"])
+
+    gc.disable()  # only the collections below run
+    gc.callbacks.append(seen)
+    try:
+        gc.collect(1)  # generation 1's count back to 0, the young list empty
+        collected.clear()
+        garbage = Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        kept = [[n] for n in range(1_000)]
+        assert collector.collect_young_if_grown(limit=2_000) is None  # not grown yet
+        assert gone() is not None and not collected
+        kept += [[n] for n in range(1_000)]
+        assert collector.collect_young_if_grown(limit=2_000) == 0
+        assert gone() is None and tracked(kept[0])  # freed; the survivors promoted
+        for _ in range(3):
+            kept += [[n] for n in range(2_000)]
+            collector.collect_young_if_grown(limit=2_000)
+    finally:
+        gc.callbacks.remove(seen)
+        gc.enable()
+    assert collected == [0, 0, 0, 1]  # as CPython does: once generation 1's count passed 2
+
+
+async def test_the_young_generation_is_measured_by_the_clock(monkeypatch):
+    checks: list[str] = []
+    waits: list[float] = []
+    monkeypatch.setattr(collector, "collect_young_if_grown", lambda: checks.append("checked"))
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) > 3:
+            raise asyncio.CancelledError
+
+    with pytest.raises(asyncio.CancelledError):
+        await collector.collect_young_when_grown(sleep=sleep)
+    assert waits == [collector.YOUNG_CHECK_SECONDS] * 4
+    assert checks == ["checked"] * 3
