@@ -143,7 +143,7 @@ class Pieces:
             [(g.view(t.state, None), [g.view(t.state, s) for s in t.state.seats]) for t in tables]
             for g, _, tables in self.rows
         ]
-        # every seat's private payload built (not a kept one copied: ``_KEPT_HANDS``)
+        # every seat's private payload built (not a kept one copied: the presenter's kept hands)
         self.build_private = getattr(messages, "_private_payload", None)
         self.cards: list[Any] = []
         real_card_view = v2.card_view
@@ -161,6 +161,14 @@ class Pieces:
                     messages.private_payload(t, presenter, s, self.tr) for s in t.state.seats
                 ]
         messages.v2.card_view = real_card_view  # type: ignore[attr-defined]
+
+    def seat_names(self, table: Any, presenter: Any) -> Any:
+        """``seat_names`` as the payloads ask for it: kept in the presenter's bot's memos (a
+        tree before them: in the process's)."""
+        memos = getattr(presenter, "memos", None)
+        if memos is None:
+            return self.messages.seat_names(table, self.tr)
+        return self.messages.seat_names(table, self.tr, memos.names)
 
     def each_state(self) -> Iterator[tuple[Any, Any, Any, Any, list[Any]]]:
         """(game, presenter, table, its public view, each seat's view) of every state."""
@@ -207,15 +215,15 @@ class Pieces:
                 game.legal_actions(t.state, s)
 
     def seat_names_per_payload(self) -> None:
-        for _game, _, t, *_ in self.each_state():
+        for _game, presenter, t, *_ in self.each_state():
             for _ in range(len(t.state.seats) + 1):
-                names = self.messages.seat_names(t, self.tr)
+                names = self.seat_names(t, presenter)
                 for s in t.state.seats:
                     names(s)
 
     def private_components_with_legal(self) -> None:
         for game, presenter, t, _, private in self.each_state():
-            names = self.messages.seat_names(t, self.tr)
+            names = self.seat_names(t, presenter)
             for s, view in zip(t.state.seats, private, strict=True):
                 legal = game.legal_actions(t.state, s)
                 presenter.private_components(t.id, view, legal, {}, names, self.tr, {})
@@ -225,7 +233,7 @@ class Pieces:
 
         tr, choice = self.tr, self.messages._choice
         for game, presenter, t, _, private in self.each_state():
-            names = self.messages.seat_names(t, tr)
+            names = self.seat_names(t, presenter)
             for s, view in zip(t.state.seats, private, strict=True):
                 written: dict[int, Any] = {}
                 legal = game.legal_actions(t.state, s)
@@ -247,7 +255,7 @@ class Pieces:
 
     def public_lines(self) -> None:
         for _game, presenter, t, public, _ in self.each_state():
-            names = self.messages.seat_names(t, self.tr)
+            names = self.seat_names(t, presenter)
             presenter.status_lines(public, names, self.tr)
             for s in t.state.seats:
                 presenter.seat_line(public, s, names, self.tr)
@@ -255,13 +263,13 @@ class Pieces:
 
     def event_texts_public(self) -> None:
         for _game, presenter, t, public, _ in self.each_state():
-            names = self.messages.seat_names(t, self.tr)
+            names = self.seat_names(t, presenter)
             self.messages._latest_texts(presenter.last_events(public), presenter, names, self.tr)
 
     def event_texts_of_seats(self) -> None:
         latest = self.messages._latest_texts
         for _game, presenter, t, _, private in self.each_state():
-            names = self.messages.seat_names(t, self.tr)
+            names = self.seat_names(t, presenter)
             for s, view in zip(t.state.seats, private, strict=True):
                 latest(presenter.last_events(view), presenter, names, self.tr, s)
 
@@ -276,7 +284,7 @@ class Pieces:
     def table_image_request(self) -> None:
         request = self.messages._image_request
         for _game, presenter, t, public, _ in self.each_state():
-            names = self.messages.seat_names(t, self.tr)
+            names = self.seat_names(t, presenter)
             request(presenter, "render_table", public, self.tr, names, "table.png")
 
 

@@ -35,6 +35,7 @@ from bot.ui.listener import DiscordTableListener, ListenerFanOut
 from bot.ui.outage import GatewayOutages
 from bot.ui.pacer import RequestPacer, SharedBudget
 from bot.ui.payload import callbacks_unread
+from bot.ui.payload_memos import PayloadMemos
 from bot.ui.pending_commands import PendingCommands
 from bot.ui.presenter import GamePresenter, presenter_for
 from bot.ui.recovery import Recovery
@@ -191,8 +192,9 @@ class MesaBot(commands.Bot):
         )
         self.settings = settings
         self.games: Mapping[str, Game] = games if games is not None else load_games()
+        memos = PayloadMemos()  # this bot's seat names and kept hands, its presenters' own
         self._presenters: dict[str, GamePresenter[Any, Any]] = {
-            key: presenter_for(game) for key, game in self.games.items()
+            key: presenter_for(game, memos) for key, game in self.games.items()
         }
         self.db: Database | None = None
         self._budget: SharedBudget | None = None  # shard processes' one budget (PostgreSQL)

@@ -19,6 +19,7 @@ from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import Choice, build_layout, check_limits
 from bot.ui.payload import BufferFile, Payload, edit_followup
+from bot.ui.payload_memos import KnownNames
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
 from bot.ui.rendering import ImageRequest
@@ -113,43 +114,28 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
             payload.view.stop()  # dynamic items route the clicks; keep the view store empty
 
 
-def seat_names(table: Table, tr: Translator) -> SeatNames:
+def seat_names(table: Table, tr: Translator, known: KnownNames | None = None) -> SeatNames:
     """Seat -> the name players read (an id that is no seat of the table: the id itself).
-    Every seat's name is worked out once per table, language and seats (``_known_names``): a
-    payload asks for them many times (its lines, events, buttons and image), and every move's
-    payloads ask for the same ones."""
-    known = _known_names(table, tr)
+    Every seat's name is worked out once per table, language and seats when ``known`` (a
+    bot's: ``presenter.memos.names``) keeps them: a payload asks for them many times (its
+    lines, events, buttons and image), and every move's payloads ask for the same ones.
+    Without, they are worked out for this call (a rare one: a lobby, a replay, a result)."""
+    seats = table.record.seats
+    locale = getattr(tr, "locale", None)
+    if known is None or locale is None:  # nothing to keep them in, or to key them by
+        into = _names_of(seats, tr)
+    else:
+        kept = known.get(table.id, locale, seats)
+        into = (
+            kept if kept is not None else known.keep(table.id, locale, seats, _names_of(seats, tr))
+        )
 
     def name(seat: str | None) -> str:
         if seat is None:
             return "—"
-        return known.get(seat, seat)
+        return into.get(seat, seat)
 
     return name
-
-
-# Names kept per (table, locale): the seats they were worked out from and every seat's name. A
-# table's seats are replaced (``record.seats = ...``: a join, a leave, a computer taking over),
-# never changed in place, so the very list named says they still hold. Bounded: the oldest
-# table named goes first (a busy bot's tables in both languages, with room to spare).
-NAMES_KEPT = 4096
-_NAMES: dict[tuple[int, str], tuple[list[SeatInfo], dict[str, str]]] = {}
-
-
-def _known_names(table: Table, tr: Translator) -> dict[str, str]:
-    seats = table.record.seats
-    locale = getattr(tr, "locale", None)
-    if locale is None:  # nothing to key it by: named for this payload only
-        return _names_of(seats, tr)
-    key = (table.id, locale)
-    kept = _NAMES.get(key)
-    if kept is not None and kept[0] is seats:
-        return kept[1]
-    if kept is None and len(_NAMES) >= NAMES_KEPT:
-        del _NAMES[next(iter(_NAMES))]
-    names = _names_of(seats, tr)
-    _NAMES[key] = (seats, names)
-    return names
 
 
 def _names_of(seats: list[SeatInfo], tr: Translator) -> dict[str, str]:
@@ -371,7 +357,7 @@ def public_payload(
     assert table.state is not None
     game = table.game
     view = game.view(table.state, None)
-    names = seat_names(table, tr)
+    names = seat_names(table, tr, presenter.memos.names)
     outcome = game.outcome(table.state)
     lines = list(presenter.status_lines(view, names, tr))
     to_act = sorted(game.to_act(table.state), key=table.state.seats.index)
@@ -491,7 +477,11 @@ def private_payload(
 ) -> Payload:
     """``seat``'s private view payload; ``view``: ``game.view(state, seat)`` when the caller
     already built it for this state. Without a draft, the same version, page, language and
-    seats give the same payload: a copy of the one built last for ``seat`` (``_KEPT_HANDS``)."""
+    seats give the same payload: a copy of the one built last for ``seat`` (the presenter's
+    bot's kept hands: ``presenter.memos.hands``). One version's view is a pure function of the
+    state (``private_views._view_digest``), so the same inputs build the same payload: under
+    load ~7 % of the private payloads were such repeats (a "Ver mi mano" press answered with
+    the hand its live message was just edited to)."""
     assert table.state is not None
     locale = getattr(tr, "locale", None)
     if draft or locale is None:  # (a draft's clicks build a new payload at every step)
@@ -499,25 +489,14 @@ def private_payload(
     state = table.state
     inputs = (state.version, state.seed, page, locale, id(presenter), table.record.seats)
     key = (table.id, seat)
-    kept = _KEPT_HANDS.get(key)
+    hands = presenter.memos.hands
+    kept = hands.get(key)
     if kept is not None and _same(kept[0], inputs):
         return Payload(view=v2.copy_layout(kept[1]), image=kept[2])
     payload = _private_payload(table, presenter, seat, tr, page, draft, view)
     if payload.view is not None:
-        if kept is None and len(_KEPT_HANDS) >= HANDS_KEPT:
-            del _KEPT_HANDS[next(iter(_KEPT_HANDS))]
-        _KEPT_HANDS[key] = (inputs, v2.copy_layout(payload.view), payload.image)
+        hands.keep(key, (inputs, v2.copy_layout(payload.view), payload.image))
     return payload
-
-
-# The last private payload built per (table, seat), without a draft: its inputs (the version,
-# the game's seed, page, language, presenter and the seats list it named), a copy of its layout before anything
-# was drawn or noted on it, and its image request. One version's view is a pure function of the
-# state (``private_views._view_digest``), so the same inputs build the same payload: under load
-# ~7 % of the private payloads were such repeats (a "Ver mi mano" press answered with the hand
-# its live message was just edited to). Bounded: the oldest (table, seat) built goes first.
-HANDS_KEPT = 2048
-_KEPT_HANDS: dict[tuple[int, str], tuple[tuple[Any, ...], v2.CardLayout, ImageRequest | None]] = {}
 
 
 def _same(kept: tuple[Any, ...], inputs: tuple[Any, ...]) -> bool:
@@ -541,7 +520,7 @@ def _private_payload(
     game = table.game
     if view is None:
         view = game.view(table.state, seat)
-    names = seat_names(table, tr)
+    names = seat_names(table, tr, presenter.memos.names)
     to_act = game.to_act(table.state)
     legal = game.legal_actions(table.state, seat)
     lines = list(presenter.private_lines(view, tr))

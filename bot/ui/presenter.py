@@ -24,6 +24,7 @@ from bot.ui.items import ActionButton, DraftButton, DraftSelect
 from bot.ui.layout import Choice, choice_button
 from bot.ui.modules import game_module
 from bot.ui.payload import Payload
+from bot.ui.payload_memos import PayloadMemos
 from games.core import Action, Event, Game, IllegalAction, Outcome, PlayerView
 from games.core.errors import BAD_ACTION
 
@@ -206,6 +207,8 @@ class GamePresenter(Generic[V, A]):
         self._images = game_module(game.key, "images")
         # each written once (messages.py)
         self.event_texts = EventTexts(self.event_text, self.event_texts_kept)
+        # seat names and kept hands (messages.py): its own, or its bot's (``presenter_for``)
+        self.memos = PayloadMemos()
 
     # ----- lobby -------------------------------------------------------------------------------
     def lobby_payload(self, table: Table, service: TableService, tr: Translator) -> Payload | None:
@@ -386,11 +389,13 @@ class GamePresenter(Generic[V, A]):
         return {}
 
 
-def presenter_for(game: Game) -> GamePresenter[Any, Any]:
+def presenter_for(game: Game, memos: PayloadMemos | None = None) -> GamePresenter[Any, Any]:
     """The game's presenter: ``Presenter`` of ``bot.ui.<key>.presenter``, or the generic
-    one."""
+    one; ``memos``: its bot's, shared by the bot's presenters (else its own)."""
     module = game_module(game.key, "presenter")
-    if module is None:
-        return GamePresenter(game)
-    presenter: GamePresenter[Any, Any] = module.Presenter(game)
+    presenter: GamePresenter[Any, Any] = (
+        GamePresenter(game) if module is None else module.Presenter(game)
+    )
+    if memos is not None:
+        presenter.memos = memos
     return presenter

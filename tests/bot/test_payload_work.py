@@ -8,8 +8,10 @@ import discord
 import pytest
 
 from bot.i18n import translator
+from bot.registry import load_games
 from bot.ui import messages, v2
 from bot.ui.messages import seat_names
+from bot.ui.payload_memos import HANDS_KEPT, NAMES_KEPT, PayloadMemos
 from bot.ui.presenter import presenter_for
 from games.chupate2 import GAME
 from tests.bot.presenter_kit import table_for
@@ -30,41 +32,63 @@ def test_seat_names_are_worked_out_once_per_table_language_and_seats(monkeypatch
         return named
 
     monkeypatch.setattr(messages, "_names_of", counting)
-    monkeypatch.setattr(messages, "_NAMES", {})
-    names = seat_names(table, translator("es"))
+    known = PayloadMemos().names
+    names = seat_names(table, translator("es"), known)
     for _ in range(5):
         assert names("seatid-alpha") == "Ana" and names("seatid-bravo") == "Beto"
     assert names("seatid-stranger") == "seatid-stranger" and names(None) == "—"
     assert walks == [["Ana", "Beto"]]
-    assert seat_names(table, translator("es"))("seatid-bravo") == "Beto"  # kept: no new walk
+    assert seat_names(table, translator("es"), known)("seatid-bravo") == "Beto"  # kept
     assert len(walks) == 1
+    assert seat_names(table, translator("es"))("seatid-bravo") == "Beto"  # none kept: a walk
+    assert len(walks) == 2
+    walks.clear()
 
     # the computer takes Beto's seat: the record's seats are a new list, named anew
     bravo = table.record.seats[1]
     taken = bravo.model_copy(update={"cpu_level": "easy"})
     table.record.seats = [table.record.seats[0], taken]
-    es = seat_names(table, translator("es"))("seatid-bravo")
+    es = seat_names(table, translator("es"), known)("seatid-bravo")
     assert es == translator("es")(
         "seat.cpu_name", name="Beto", level=translator("es")("level.easy")
     )
-    assert len(walks) == 2
-    en = seat_names(table, translator("en"))("seatid-bravo")  # another language: its own names
+    assert len(walks) == 1
+    en = seat_names(table, translator("en"), known)("seatid-bravo")  # another language
     assert en == translator("en")(
         "seat.cpu_name", name="Beto", level=translator("en")("level.easy")
     )
-    assert en != es and len(walks) == 3
+    assert en != es and len(walks) == 2
     other = table_for(GAME, state, 8)  # another table: its own names
-    assert seat_names(other, translator("es"))("seatid-alpha") == "Ana" and len(walks) == 4
+    assert seat_names(other, translator("es"), known)("seatid-alpha") == "Ana"
+    assert len(walks) == 3
 
 
-def test_kept_seat_names_are_bounded(monkeypatch):
-    """The oldest table named goes first once ``NAMES_KEPT`` tables are kept."""
-    monkeypatch.setattr(messages, "_NAMES", {})
-    monkeypatch.setattr(messages, "NAMES_KEPT", 2)
+def test_kept_seat_names_are_bounded():
+    """The oldest table named goes first once ``names_kept`` tables are kept."""
+    known = PayloadMemos(names_kept=2).names
     state = GAME.new(["seatid-alpha", "seatid-bravo"], "names-bounded", None)
     for table_id in (1, 2, 3):
-        seat_names(table_for(GAME, state, table_id), translator("es"))
-    assert list(messages._NAMES) == [(2, "es"), (3, "es")]
+        seat_names(table_for(GAME, state, table_id), translator("es"), known)
+    assert list(known.entries) == [(2, "es"), (3, "es")]
+    assert PayloadMemos().names.kept == NAMES_KEPT and PayloadMemos().hands.kept == HANDS_KEPT
+
+
+def test_a_bot_s_presenters_share_its_memos_and_two_bots_share_nothing():
+    """Seat names and kept hands live with a bot's presenters (``presenter_for``'s memos, one
+    per bot), not in the process: a hand kept by one bot is not another bot's."""
+    memos = PayloadMemos()
+    games = load_games()
+    mine = [presenter_for(game, memos) for game in games.values()]
+    assert all(p.memos is memos for p in mine)
+    other = presenter_for(GAME)
+    assert other.memos is not memos
+    state = GAME.new(["seatid-alpha", "seatid-bravo"], "two-bots", None)
+    table = table_for(GAME, state, 7)
+    chupate2 = next(p for p in mine if p.key == GAME.key)
+    messages.private_payload(table, chupate2, "seatid-alpha", translator("es"))
+    assert list(memos.hands.entries) == [(7, "seatid-alpha")]
+    assert list(memos.names.entries) == [(7, "es")]
+    assert other.memos.hands.entries == {} and other.memos.names.entries == {}
 
 
 def test_the_limits_check_still_refuses_too_much_text():
@@ -86,7 +110,6 @@ def _built_hands(monkeypatch) -> list[tuple[str, int]]:  # type: ignore[no-untyp
         return real(table, presenter, seat, tr, page, draft, view)
 
     monkeypatch.setattr(messages, "_private_payload", counting)
-    monkeypatch.setattr(messages, "_KEPT_HANDS", {})
     return built
 
 
@@ -149,12 +172,11 @@ def test_a_kept_hand_is_built_anew_when_an_input_changes(monkeypatch):
 
 def test_kept_hands_are_bounded(monkeypatch):
     built = _built_hands(monkeypatch)
-    monkeypatch.setattr(messages, "HANDS_KEPT", 2)
     state = GAME.new(["seatid-alpha", "seatid-bravo"], "hands-bounded", None)
-    presenter = presenter_for(GAME)
+    presenter = presenter_for(GAME, PayloadMemos(hands_kept=2))
     for table_id in (1, 2, 3):
         messages.private_payload(
             table_for(GAME, state, table_id), presenter, "seatid-alpha", translator("es")
         )
-    assert list(messages._KEPT_HANDS) == [(2, "seatid-alpha"), (3, "seatid-alpha")]
+    assert list(presenter.memos.hands.entries) == [(2, "seatid-alpha"), (3, "seatid-alpha")]
     assert len(built) == 3

@@ -91,9 +91,12 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         """A hand select's placeholder: its suits, or its first and last card when it holds a
         part of a suit; ``by_suit``: ``view.hand_by_suit()`` when the caller has it."""
         by_suit = view.hand_by_suit() if by_suit is None else by_suit
-        suits = sorted({c.suit for c in cards}, key=SUITS.index)
-        if all(len(by_suit[s]) == sum(c.suit == s for c in cards) for s in suits):
-            label = " · ".join(suit_name(s, tr) for s in suits)
+        counts: dict[str, int] = {}  # its cards per suit, in one walk (a card's field is no
+        for c in cards:  # plain attribute read: ~600 instructions each, issue 29)
+            suit = c.suit
+            counts[suit] = counts.get(suit, 0) + 1
+        if all(len(by_suit[s]) == count for s, count in counts.items()):
+            label = " · ".join(suit_name(s, tr) for s in sorted(counts, key=SUITS.index))
         else:
             label = f"{cards[0].pretty}–{cards[-1].pretty}"
         return clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
@@ -111,6 +114,8 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
     @staticmethod
     def _selection(view: MaquiaveloView, draft: dict[str, Any]) -> list[int]:
         """The draft's selected card ids still in the hand or among the helpers."""
+        if not draft.get("sel"):
+            return []  # (most payloads: no draft, no hand to walk)
         mine = {c.id for c in view.hand or []} | {c.id for c in view.helpers}
         return sorted({int(c) for c in draft.get("sel", []) if int(c) in mine})
 
