@@ -15,10 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from . import errors as E
-from . import limits, ratelimit
+from . import form_data, limits, ratelimit
 from .errors import DiscordError, Violation, json_response
 from .forgetting import Forgetting
 from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
@@ -488,8 +488,9 @@ class FakeDiscord:
             )  # suppress embeds/notifications
             msg.flags = (msg.flags & keep) | (body["flags"] & settable)
         by_index = {f.index: f for f in files}
-        # A Components V2 gallery item / thumbnail description is its image's alt text too.
-        shown_alt = limits.media_descriptions(msg.components)
+        # A Components V2 gallery item / thumbnail description is its image's alt text too
+        # (read only for uploads: most edits carry none).
+        shown_alt = limits.media_descriptions(msg.components) if files else {}
         new_attachments: list[Attachment]
         if "attachments" in body and body["attachments"] is not None:
             existing = {a.id: a for a in msg.attachments}
@@ -1009,20 +1010,22 @@ def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[UploadedFile], str]:
     """(decoded JSON body or multipart payload_json, its raw bytes, uploaded files, content type)."""
-    content_type = request.content_type
+    header = request.headers.get(hdrs.CONTENT_TYPE, "")
+    # The bot's uploads: their boundary differs each time, which aiohttp's cached
+    # `content_type` parse misses (the e-mail parser, every time) (form_data.py).
+    content_type = (
+        form_data.FORM_DATA
+        if form_data.plain_boundary(header) is not None
+        else request.content_type
+    )
     files: list[UploadedFile] = []
-    if content_type == "multipart/form-data":
+    if content_type == form_data.FORM_DATA:
         body: Any = None
         raw: bytes | None = None
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
+        for part in await form_data.read_parts(request):
             name = part.name or ""
-            data = await part.read(decode=False)  # type: ignore[union-attr]
             if name == "payload_json":
-                raw = bytes(data)
+                raw = part.data
                 body = json.loads(raw)
             else:
                 m = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
@@ -1030,9 +1033,9 @@ async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[Uplo
                 files.append(
                     UploadedFile(
                         index=index,
-                        filename=part.filename or f"file{index}",  # type: ignore[union-attr]
-                        data=bytes(data),
-                        content_type=part.headers.get("Content-Type", ""),
+                        filename=part.filename or f"file{index}",
+                        data=part.data,
+                        content_type=part.content_type,
                     )
                 )
         return body, raw, files, content_type
