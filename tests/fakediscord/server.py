@@ -202,7 +202,11 @@ class FakeDiscord:
         self._changed_at = time.monotonic()  # when the fake's state last changed
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
-        self._routes: list[tuple[str, re.Pattern[str], int, Handler]] = []
+        # (method, pattern, literal segments, handler, (segments, first segment or None))
+        self._routes: list[tuple[str, re.Pattern[str], int, Handler, tuple[int, str | None]]] = []
+        self._routes_by_shape: dict[
+            tuple[str, int, str], list[tuple[re.Pattern[str], Handler]]
+        ] = {}
         self.rest.register(self._route)
         self.interactions.register(self._route)
         self.threads.register(self._route)
@@ -779,19 +783,38 @@ class FakeDiscord:
 
     def _route(self, method: str, template: str, handler: Handler) -> None:
         parts = []
+        heads: list[str | None] = []  # each segment's literal text, None for a parameter
         for seg in template.split("/"):
             m = re.fullmatch(r"\{(\w+)\}", seg)
             parts.append(f"(?P<{m.group(1)}>[^/]+)" if m else re.escape(seg))
+            heads.append(None if m else seg)
         literal = sum(1 for seg in template.split("/") if seg and not seg.startswith("{"))
-        self._routes.append((method, re.compile("/".join(parts)), literal, handler))
+        shape = (len(heads), heads[1] if len(heads) > 1 else "")
+        self._routes.append((method, re.compile("/".join(parts)), literal, handler, shape))
+        self._routes_by_shape.clear()
 
     def _find_handler(self, method: str, path: str) -> tuple[Handler | None, dict[str, str]]:
-        for route_method, regex, _, handler in self._routes:
-            if route_method == method:
-                m = regex.fullmatch(path)
-                if m:
-                    return handler, m.groupdict()
+        for regex, handler in self._route_candidates(method, path):
+            m = regex.fullmatch(path)
+            if m:
+                return handler, m.groupdict()
         return None, {}
+
+    def _route_candidates(self, method: str, path: str) -> list[tuple[re.Pattern[str], Handler]]:
+        """The routes, in their order, that a path of this shape may match: the method's, with
+        as many segments and the same first one (a parameter never holds a slash)."""
+        segments = path.split("/")
+        key = (method, len(segments), segments[1] if len(segments) > 1 else "")
+        found = self._routes_by_shape.get(key)
+        if found is None:
+            found = self._routes_by_shape[key] = [
+                (regex, handler)
+                for route_method, regex, _, handler, (count, head) in self._routes
+                if route_method == method
+                and count == key[1]
+                and (head == key[2] or (head is None and key[2] != ""))
+            ]
+        return found
 
     async def _handle_api(self, request: web.Request) -> web.StreamResponse:
         method = request.method
