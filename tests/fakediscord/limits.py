@@ -406,15 +406,21 @@ def _collect(components: Any, path: Path, found: list[tuple[Path, dict[str, Any]
         here = path + (i,)
         found.append((here, comp))
         inner = comp.get("components")
-        if inner:
+        if inner and isinstance(inner, list):
             _collect(inner, here + ("components",), found)
-        for single in ("accessory", "component"):
-            child = comp.get(single)
-            if isinstance(child, dict):
-                found.append((here + (single,), child))
-                inner = child.get("components")
-                if inner:
-                    _collect(inner, here + (single, "components"), found)
+        # Written out, not looped over the two keys: every component of every body comes here.
+        child = comp.get("accessory")
+        if child is not None and isinstance(child, dict):
+            found.append((here + ("accessory",), child))
+            inner = child.get("components")
+            if inner and isinstance(inner, list):
+                _collect(inner, here + ("accessory", "components"), found)
+        child = comp.get("component")
+        if child is not None and isinstance(child, dict):
+            found.append((here + ("component",), child))
+            inner = child.get("components")
+            if inner and isinstance(inner, list):
+                _collect(inner, here + ("component", "components"), found)
 
 
 def _custom_id_error(custom_id: Any, path: Path, seen: set[str]) -> SchemaError | None:
