@@ -1013,22 +1013,31 @@ def _usable_in_dm(command: dict[str, Any]) -> bool:
 
 
 def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Echo components as Discord does: same content, each with a numeric `id`."""
-    counter = iter(range(1, 10_000))
+    """Echo components as Discord does: same content, each with a numeric `id` (a component
+    that has one keeps it, and still takes its number from the count)."""
+    counter = [0]
+    return [_numbered(c, counter) for c in components]
 
-    def number(comp: Any) -> Any:
-        if not isinstance(comp, dict):
-            return comp
-        out = dict(comp)
-        out.setdefault("id", next(counter))
-        if isinstance(out.get("components"), list):
-            out["components"] = [number(c) for c in out["components"]]
-        for single in ("accessory", "component"):
-            if isinstance(out.get(single), dict):
-                out[single] = number(out[single])
-        return out
 
-    return [number(c) for c in components]
+def _numbered(comp: Any, counter: list[int]) -> Any:
+    # A plain function and a list for the count, not a closure over an iterator: every
+    # component of every message created or edited comes here.
+    if not isinstance(comp, dict):
+        return comp
+    out = dict(comp)
+    counter[0] += 1
+    if "id" not in out:
+        out["id"] = counter[0]
+    inner = out.get("components")
+    if isinstance(inner, list):
+        out["components"] = [_numbered(c, counter) for c in inner]
+    child = out.get("accessory")
+    if isinstance(child, dict):
+        out["accessory"] = _numbered(child, counter)
+    child = out.get("component")
+    if isinstance(child, dict):
+        out["component"] = _numbered(child, counter)
+    return out
 
 
 async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[UploadedFile], str]:
