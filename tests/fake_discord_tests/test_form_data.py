@@ -105,6 +105,9 @@ OTHER_SHAPES = {
     "a padded header": body((DISPOSITION.replace(": ", ":  "), b"img")),
     "no disposition": body(("Content-Type: image/png", b"img")),
     "no closing delimiter": f"--{BOUNDARY}\r\n{DISPOSITION}\r\n\r\nimg\r\n".encode(),
+    "a header line longer than aiohttp reads": body(
+        ('Content-Disposition: form-data; name="files[0]"; filename="' + "x" * 8200 + '"', b"i")
+    ),
     "no blank line": f"--{BOUNDARY}\r\n{DISPOSITION}\r\n--{BOUNDARY}--\r\n".encode(),
 }
 

@@ -31,6 +31,7 @@ FORM_DATA = "multipart/form-data"
 # RFC 2046's boundary characters, unquoted (what aiohttp and discord.py write)
 _PLAIN_TYPE = re.compile(r"multipart/form-data; boundary=([0-9A-Za-z'()+_,./:=?-]{1,70})")
 _PLAIN_HEADERS = frozenset({"content-type", "content-disposition"})
+MAX_FIELD_SIZE = 8190  # aiohttp's default longest header line, its server's and its reader's
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ def split_plain(raw: bytes, boundary: str) -> list[FormPart] | None:
             return None
         headers: dict[str, str] = {}
         for line in head.split(b"\r\n"):
+            if len(line) > MAX_FIELD_SIZE:
+                return None  # aiohttp's reader refuses a header line this long
             key, colon, value = line.decode("ascii").partition(": ")
             key = key.lower()
             if not colon or key not in _PLAIN_HEADERS or key in headers:
@@ -109,7 +112,13 @@ async def read_with_aiohttp(
     stream = StreamReader(protocol, 1 << 16, loop=asyncio.get_running_loop())
     stream.feed_data(raw)
     stream.feed_eof()
-    reader = MultipartReader(headers, stream)
+    # The limits the request's own reader (`request.multipart()`) would have had
+    reader = MultipartReader(
+        headers,
+        stream,
+        max_field_size=getattr(protocol, "max_field_size", MAX_FIELD_SIZE),
+        max_headers=getattr(protocol, "max_headers", 128),
+    )
     parts = []
     while True:
         part = await reader.next()
