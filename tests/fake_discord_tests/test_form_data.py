@@ -145,3 +145,42 @@ async def test_a_body_of_another_shape_is_read_by_aiohttp_through_the_fake(fake_
         "alt",
     )
     assert attachment.content_type == "image/png"
+
+
+async def test_uploads_past_aiohttps_default_body_limit_are_taken_and_past_discords_refused(
+    fake_discord,
+):
+    """The fake reads bodies of up to 64 MiB (aiohttp's default is 1 MiB): a 9 MiB image is
+    Discord's to take, an 11 MiB one Discord's to refuse (10 MiB a file)."""
+    url = f"{fake_discord.api_base}/channels/{fake_discord.channel.id}/messages"
+    headers = {"Authorization": f"Bot {fake_discord.token}"}
+    statuses = []
+    async with aiohttp.ClientSession() as http:
+        for mib in (9, 11):
+            raw, content_type = multipart(
+                [
+                    {
+                        "name": "payload_json",
+                        "value": json.dumps(
+                            {"attachments": [{"id": 0, "filename": "t.png", "description": "a"}]}
+                        ),
+                    },
+                    {
+                        "name": "files[0]",
+                        "value": b"\x00" * (mib << 20),
+                        "filename": "t.png",
+                        "content_type": "image/png",
+                    },
+                ]
+            )
+            async with http.post(
+                url, data=raw, headers={**headers, "Content-Type": content_type}
+            ) as resp:
+                statuses.append(resp.status)
+        async with http.get(f"{fake_discord.http_base}/nowhere") as resp:
+            statuses.append(resp.status)
+    assert statuses == [200, 400, 404]
+    [violation] = fake_discord.take_violations("invalid_body")
+    assert "files[0]" in violation.detail
+    [msg] = fake_discord.channel_messages()
+    assert len(msg.attachments[0].data) == 9 << 20

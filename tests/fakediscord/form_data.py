@@ -25,7 +25,7 @@ from aiohttp.multipart import (
     parse_content_disposition,
 )
 from aiohttp.streams import StreamReader
-from aiohttp.web import Request
+from aiohttp.web import BaseRequest
 
 FORM_DATA = "multipart/form-data"
 # RFC 2046's boundary characters, unquoted (what aiohttp and discord.py write)
@@ -95,7 +95,7 @@ def disposition(header: str | None) -> tuple[str | None, str | None]:
     )
 
 
-async def read_parts(request: Request) -> list[FormPart]:
+async def read_parts(request: BaseRequest) -> list[FormPart]:
     """Every part of a ``multipart/form-data`` request, split plainly or by aiohttp's reader."""
     raw = await request.read()
     boundary = plain_boundary(request.headers.get(hdrs.CONTENT_TYPE, ""))

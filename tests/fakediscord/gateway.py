@@ -192,7 +192,7 @@ class Gateway:
 
     # --- the websocket handler -----------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         if self.down():
             self.refused += 1
             return web.Response(status=503, text="gateway unavailable (fake outage)")

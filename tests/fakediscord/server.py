@@ -68,7 +68,7 @@ class UploadedFile:
 class Ctx:
     """What a REST handler gets."""
 
-    request: web.Request
+    request: web.BaseRequest
     params: dict[str, str]
     body: Any
     files: list[UploadedFile]
@@ -200,7 +200,7 @@ class FakeDiscord:
         self._fake_users: dict[str, Any] = {}
         self._changed = asyncio.Event()
         self._changed_at = time.monotonic()  # when the fake's state last changed
-        self._runner: web.AppRunner | None = None
+        self._runner: web.ServerRunner | None = None
         self.port: int | None = None
         # (method, pattern, literal segments, handler, (segments, first segment or None))
         self._routes: list[tuple[str, re.Pattern[str], int, Handler, tuple[int, str | None]]] = []
@@ -217,14 +217,10 @@ class FakeDiscord:
     # --- lifecycle -------------------------------------------------------------------------------
 
     async def start(self) -> FakeDiscord:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
-        app.router.add_get("/gateway", self.gateway.handle)
-        app.router.add_get("/resume-gateway", self.gateway.handle)
-        app.router.add_get(
-            "/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment
-        )
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # aiohttp's low-level server and a dispatch by prefix: the application's router and
+        # its middleware chain cost every request more than the fake's own routing did.
+        server = web.Server(self._serve, request_factory=_large_body_request, access_log=None)
+        self._runner = web.ServerRunner(server, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -816,9 +812,24 @@ class FakeDiscord:
             ]
         return found
 
-    async def _handle_api(self, request: web.Request) -> web.StreamResponse:
+    async def _serve(self, request: web.BaseRequest) -> web.StreamResponse:
+        """Every HTTP request: the REST API, the gateway's websockets, the attachments."""
+        path = request.path
+        if path.startswith(API_PREFIX + "/"):
+            return await self._handle_api(request, path[len(API_PREFIX) :])
+        if path in ("/gateway", "/resume-gateway"):
+            if request.method not in ("GET", "HEAD"):
+                return web.Response(status=405)
+            return await self.gateway.handle(request)
+        found = _ATTACHMENT_PATH.fullmatch(path)
+        if found is not None:
+            if request.method not in ("GET", "HEAD"):
+                return web.Response(status=405)
+            return self._attachment_bytes(int(found.group(1)))
+        return web.Response(status=404, text="404: Not Found")
+
+    async def _handle_api(self, request: web.BaseRequest, path: str) -> web.StreamResponse:
         method = request.method
-        path = "/" + request.match_info["tail"]
         op = self.spec.match(method, path)
         template = op.template if op else None
         kind = ratelimit.route_kind(path, request.headers.get("Authorization"))
@@ -874,7 +885,7 @@ class FakeDiscord:
 
     async def _process(
         self,
-        request: web.Request,
+        request: web.BaseRequest,
         method: str,
         path: str,
         op: Operation | None,
@@ -973,13 +984,31 @@ class FakeDiscord:
             message = self.messages.get(int(params["message_id"]))
         return _before(message) if message is not None else None
 
-    async def _handle_attachment(self, request: web.Request) -> web.Response:
-        attachment_id = int(request.match_info["attachment_id"])
+    def _attachment_bytes(self, attachment_id: int) -> web.Response:
         for msg in self.messages.values():
             for att in msg.attachments:
                 if att.id == attachment_id:
                     return web.Response(body=att.data, headers={"Content-Type": att.content_type})
         return web.Response(status=404)
+
+
+_ATTACHMENT_PATH = re.compile(r"/attachments/[^{}/]+/([^{}/]+)/[^{}/]+")
+MAX_REQUEST_BYTES = 64 * 1024 * 1024  # Discord takes 25 MiB of files; the rest is the fake's slack
+
+
+def _large_body_request(
+    message: Any, payload: Any, protocol: Any, writer: Any, task: Any
+) -> web.BaseRequest:
+    """A request that may carry uploads (aiohttp's default reads at most 1 MiB of a body)."""
+    return web.BaseRequest(
+        message,
+        payload,
+        protocol,
+        writer,
+        task,
+        asyncio.get_running_loop(),
+        client_max_size=MAX_REQUEST_BYTES,
+    )
 
 
 _MESSAGE_BODIES = {
@@ -1040,7 +1069,7 @@ def _numbered(comp: Any, counter: list[int]) -> Any:
     return out
 
 
-async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[UploadedFile], str]:
+async def _read_body(request: web.BaseRequest) -> tuple[Any, bytes | None, list[UploadedFile], str]:
     """(decoded JSON body or multipart payload_json, its raw bytes, uploaded files, content type)."""
     header = request.headers.get(hdrs.CONTENT_TYPE, "")
     # The bot's uploads: their boundary differs each time, which aiohttp's cached
