@@ -464,16 +464,17 @@ class LoadTable:
         event.set()
 
     async def until(self, predicate: Callable[[], Any], timeout: float | None = None) -> Any:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            event = self._changed
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise TimeoutError(f"table in #{self.channel.name}: timed out")
-            await asyncio.wait_for(event.wait(), remaining)
+        # One deadline over the loop (asyncio.timeout), not a wait_for per wake-up: wait_for
+        # wraps each wait in a task of its own, a dozen a move at load.
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    value = predicate()
+                    if value:
+                        return value
+                    await self._changed.wait()
+        except TimeoutError:
+            raise TimeoutError(f"table in #{self.channel.name}: timed out") from None
 
     async def until_shown(self, fragment: str, message: Message | None = None) -> None:
         """Until `message` (default: the public message) shows `fragment`."""
@@ -852,7 +853,8 @@ class World:
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._replies[inter.id] = future
         try:
-            return await asyncio.wait_for(future, timeout)
+            async with asyncio.timeout(timeout):
+                return await future
         finally:
             self._replies.pop(inter.id, None)
 

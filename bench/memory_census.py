@@ -62,11 +62,11 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
 
         import importlib.util
         spec = importlib.util.spec_from_file_location('mesa_bench_walk', _os.environ['MESA_BENCH_WALK'])
-        walk = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(walk)
+        bench_walk = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench_walk)
 
         def _label(o):
-            return walk.label(o, cells=walk.CELL_TYPE)
+            return bench_walk.label(o, cells=bench_walk.CELL_TYPE)
         holders_wanted = bool(_os.environ.get('MESA_BENCH_MEMORY_HOLDERS'))
         if frames:
             import tracemalloc
@@ -145,20 +145,6 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             kind = type(o)
             return kind.__qualname__ if kind.__module__ == 'builtins' else f'{kind.__module__}.{kind.__qualname__}'
 
-        def attributes(o):
-            try:
-                names = dict(vars(o))
-            except TypeError:
-                names = {}
-            for kind in type(o).__mro__:
-                for slot in getattr(kind, '__slots__', ()):
-                    if slot not in names and slot not in ('__dict__', '__weakref__'):
-                        try:
-                            names[slot] = object.__getattribute__(o, slot)
-                        except Exception:
-                            pass
-            return names
-
         def walk(root, limit=400_000):
             # path pattern -> [containers, entries]
             sizes = collections.defaultdict(lambda: [0, 0])
@@ -181,7 +167,7 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
                     sizes[where][1] += len(o)
                     children = []
                 else:
-                    children = [(c, f'{where}.{name}') for name, c in attributes(o).items()]
+                    children = [(c, f'{where}.{name}') for name, c in bench_walk.fields(o).items()]
                 for child, place in children:
                     if id(child) in seen or isinstance(child, skip) or child is None:
                         continue
@@ -263,7 +249,7 @@ if _os.environ.get('MESA_BENCH_MEMORY'):
             objects = collections.Counter()
             tables = list(b.tables._ctx.tables.values())
             for table in tables:
-                for name, value in attributes(table).items():
+                for name, value in bench_walk.fields(table).items():
                     if id(value) in shared or name == 'game':
                         continue
                     size, count = deep_size(value, shared)

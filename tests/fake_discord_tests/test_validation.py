@@ -692,3 +692,19 @@ def test_walk_components_visits_what_the_nested_generators_did_in_their_order():
         walked = [(p, id(c)) for p, c in walk_components(components)]
         assert walked == [(p, id(c)) for p, c in _walked_by_generators(components)]
     assert list(walk_components(None)) == [] and list(walk_components({"type": 1})) == []
+
+
+def test_components_are_echoed_numbered_in_walk_order_keeping_their_own_ids():
+    from tests.fakediscord.server import _number_components
+
+    section = {"type": 9, "components": [{"type": 10}], "accessory": {"type": 2, "id": 50}}
+    label = {"type": 18, "component": {"type": 3, "options": []}}
+    numbered = _number_components([{"type": 17, "components": [section, "junk"]}, label])
+    container, echoed_label = numbered
+    assert container["id"] == 1
+    echoed_section = container["components"][0]
+    assert echoed_section["id"] == 2 and echoed_section["components"][0]["id"] == 3
+    assert echoed_section["accessory"]["id"] == 50  # its own id kept; the count still moves on
+    assert container["components"][1] == "junk"
+    assert echoed_label["id"] == 5 and echoed_label["component"]["id"] == 6
+    assert "id" not in section["components"][0]  # the body sent is not changed

@@ -6,9 +6,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from .spec import SchemaError
+
+
+def json_bytes(data: Any) -> bytes:
+    """``data`` as JSON, by orjson (a fifth of the json module's time on a message; every answer
+    and gateway event is one), or by the json module for what orjson does not write (integers
+    past 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(data).encode()
 
 
 def json_response(
@@ -16,7 +27,7 @@ def json_response(
 ) -> web.Response:
     """A JSON answer with `Content-Type: application/json` exactly (discord.py reads anything else as text)."""
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=json_bytes(data),
         status=status,
         headers={"Content-Type": "application/json", **(headers or {})},
     )

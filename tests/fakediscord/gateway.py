@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .errors import json_bytes
+
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
@@ -139,7 +141,7 @@ class Gateway:
         if intent is not None and not session.intents & intent:
             return
         session.seq += 1
-        frame = json.dumps({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data})
+        frame = json_bytes({"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data}).decode()
         session.events.append((session.seq, frame))
         if session.connection is not None:
             session.connection.outbox.put_nowait(
@@ -190,7 +192,7 @@ class Gateway:
 
     # --- the websocket handler -----------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         if self.down():
             self.refused += 1
             return web.Response(status=503, text="gateway unavailable (fake outage)")

@@ -100,9 +100,13 @@ def check_message(
     errors += check_embeds(payload.get("embeds"))
     v2, flag_errors = _components_v2(payload, before)
     errors += flag_errors
+    components = payload.get("components")
+    # One walk of the tree serves every component check (it was walked six times per body:
+    # the load driver's largest share of calls, session 26).
+    found = _walk_list(components)
     if v2:
-        errors += _v2_message_rules(payload, before, uploads)
-    errors += check_components(payload.get("components"), v2=v2)
+        errors += _v2_message_rules(payload, before, uploads, found)
+    errors += _check_components(components, found, v2=v2)
     return errors
 
 
@@ -129,7 +133,10 @@ def _components_v2(
 
 
 def _v2_message_rules(
-    payload: dict[str, Any], before: Before | None, uploads: Sequence[str]
+    payload: dict[str, Any],
+    before: Before | None,
+    uploads: Sequence[str],
+    found: list[tuple[Path, dict[str, Any]]],
 ) -> list[SchemaError]:
     errors: list[SchemaError] = []
     content = payload["content"] if "content" in payload else (before.content if before else "")
@@ -161,10 +168,8 @@ def _v2_message_rules(
                     f"The '{legacy}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
                 )
             )
-    components = payload.get("components")
-    if isinstance(components, list):
-        errors += _check_v2_tree(components)
-        errors += _check_media_refs(components, _available_files(payload, before, uploads))
+    if isinstance(payload.get("components"), list):
+        errors += _check_v2_tree(found, _available_files(payload, before, uploads))
     return errors
 
 
@@ -203,22 +208,6 @@ def _media_urls(path: Path, comp: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
         yield path + ("file", "url"), (comp.get("file") or {}).get("url")
 
 
-def _check_media_refs(components: list[Any], available: set[str]) -> list[SchemaError]:
-    errors = []
-    for path, comp in walk_components(components):
-        for upath, url in _media_urls(path, comp):
-            if isinstance(url, str) and url.startswith("attachment://"):
-                if url.removeprefix("attachment://") not in available:
-                    errors.append(
-                        _err(
-                            upath,
-                            "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND",
-                            f"Unknown attachment {url!r}: upload it with the message or keep it",
-                        )
-                    )
-    return errors
-
-
 def media_descriptions(components: Any) -> dict[str, str]:
     """``{file name: description}`` of the gallery items and thumbnails showing an
     ``attachment://`` file: their description is that image's alt text."""
@@ -246,23 +235,25 @@ def v2_text_length(components: Any) -> int:
     )
 
 
-def _check_v2_tree(components: list[Any]) -> list[SchemaError]:
-    errors: list[SchemaError] = []
-    if v2_text_length(components) > V2_TEXT_MAX:
-        errors.append(
-            _err(
-                ("components",),
-                "BASE_TYPE_MAX_LENGTH",
-                f"The text of all text displays must be {V2_TEXT_MAX} or fewer in length.",
-            )
-        )
-    for path, comp in walk_components(components):
+def _check_v2_tree(
+    found: list[tuple[Path, dict[str, Any]]], available: set[str]
+) -> list[SchemaError]:
+    """Components V2 rules of a walked tree: the text of every TextDisplay together, sections,
+    galleries, and ``attachment://`` references to the ``available`` files. Errors in that
+    order, each kind in the tree's order."""
+    shape: list[SchemaError] = []
+    missing: list[SchemaError] = []
+    text_length = 0
+    for path, comp in found:
         kind = comp.get("type")
+        if kind == TEXT_DISPLAY:
+            text_length += len(comp.get("content") or "")
+            continue
         if kind == SECTION:
             texts = [c for c in comp.get("components") or () if isinstance(c, dict)]
             low, high = SECTION_TEXTS
             if not low <= len(texts) <= high or any(c.get("type") != TEXT_DISPLAY for c in texts):
-                errors.append(
+                shape.append(
                     _err(
                         path + ("components",),
                         "BASE_TYPE_BAD_LENGTH",
@@ -271,24 +262,46 @@ def _check_v2_tree(components: list[Any]) -> list[SchemaError]:
                 )
             accessory = comp.get("accessory")
             if not isinstance(accessory, dict) or accessory.get("type") not in (BUTTON, THUMBNAIL):
-                errors.append(
+                shape.append(
                     _err(
                         path + ("accessory",),
                         "BASE_TYPE_REQUIRED",
                         "A section needs an accessory (a thumbnail or a button)",
                     )
                 )
-        elif kind == MEDIA_GALLERY:
+            continue
+        if kind == MEDIA_GALLERY:
             low, high = GALLERY_ITEMS
             if not low <= len(comp.get("items") or ()) <= high:
-                errors.append(
+                shape.append(
                     _err(
                         path + ("items",),
                         "BASE_TYPE_BAD_LENGTH",
                         f"Must be between {low} and {high} in length.",
                     )
                 )
-    return errors
+        elif kind != THUMBNAIL and kind != FILE_COMPONENT:
+            continue
+        for upath, url in _media_urls(path, comp):
+            if isinstance(url, str) and url.startswith("attachment://"):
+                if url.removeprefix("attachment://") not in available:
+                    missing.append(
+                        _err(
+                            upath,
+                            "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND",
+                            f"Unknown attachment {url!r}: upload it with the message or keep it",
+                        )
+                    )
+    if text_length > V2_TEXT_MAX:
+        shape.insert(
+            0,
+            _err(
+                ("components",),
+                "BASE_TYPE_MAX_LENGTH",
+                f"The text of all text displays must be {V2_TEXT_MAX} or fewer in length.",
+            ),
+        )
+    return shape + missing
 
 
 def check_callback(body: dict[str, Any], *, before: Before | None) -> list[SchemaError]:
@@ -375,9 +388,13 @@ def walk_components(
     parents before their children. Collected into a list by plain recursion: nested generators
     passed each component up through every level (the fake's checks walk each message body
     several times: the load driver's largest share of calls, session 26)."""
+    return iter(_walk_list(components, path))
+
+
+def _walk_list(components: Any, path: Path = ("components",)) -> list[tuple[Path, dict[str, Any]]]:
     found: list[tuple[Path, dict[str, Any]]] = []
     _collect(components, path, found)
-    return iter(found)
+    return found
 
 
 def _collect(components: Any, path: Path, found: list[tuple[Path, dict[str, Any]]]) -> None:
@@ -389,52 +406,86 @@ def _collect(components: Any, path: Path, found: list[tuple[Path, dict[str, Any]
         here = path + (i,)
         found.append((here, comp))
         inner = comp.get("components")
-        if inner:
+        if inner and isinstance(inner, list):
             _collect(inner, here + ("components",), found)
-        for single in ("accessory", "component"):
-            child = comp.get(single)
-            if isinstance(child, dict):
-                found.append((here + (single,), child))
-                inner = child.get("components")
-                if inner:
-                    _collect(inner, here + (single, "components"), found)
+        # Written out, not looped over the two keys: every component of every body comes here.
+        child = comp.get("accessory")
+        if child is not None and isinstance(child, dict):
+            found.append((here + ("accessory",), child))
+            inner = child.get("components")
+            if inner and isinstance(inner, list):
+                _collect(inner, here + ("accessory", "components"), found)
+        child = comp.get("component")
+        if child is not None and isinstance(child, dict):
+            found.append((here + ("component",), child))
+            inner = child.get("components")
+            if inner and isinstance(inner, list):
+                _collect(inner, here + ("component", "components"), found)
 
 
-def _check_custom_ids(components: Any) -> list[SchemaError]:
+def _custom_id_error(custom_id: Any, path: Path, seen: set[str]) -> SchemaError | None:
+    """A custom_id's length, and its uniqueness among those ``seen`` (which it joins)."""
+    error = None
+    if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
+        error = _err(
+            path + ("custom_id",),
+            "BASE_TYPE_BAD_LENGTH",
+            f"Must be between 1 and {CUSTOM_ID_MAX} in length.",
+        )
+    elif custom_id in seen:
+        error = _err(
+            path + ("custom_id",),
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+        )
+    seen.add(custom_id)
+    return error
+
+
+def _check_custom_ids(found: list[tuple[Path, dict[str, Any]]]) -> list[SchemaError]:
     errors: list[SchemaError] = []
     seen: set[str] = set()
-    for path, comp in walk_components(components):
+    for path, comp in found:
         custom_id = comp.get("custom_id")
-        if custom_id is None:
-            continue
-        if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
-            errors.append(
-                _err(
-                    path + ("custom_id",),
-                    "BASE_TYPE_BAD_LENGTH",
-                    f"Must be between 1 and {CUSTOM_ID_MAX} in length.",
-                )
-            )
-        elif custom_id in seen:
-            errors.append(
-                _err(
-                    path + ("custom_id",),
-                    "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated",
-                )
-            )
-        seen.add(custom_id)
+        if custom_id is not None:
+            error = _custom_id_error(custom_id, path, seen)
+            if error is not None:
+                errors.append(error)
     return errors
 
 
 def check_components(components: Any, *, v2: bool = False) -> list[SchemaError]:
     if not isinstance(components, list):
         return []
-    errors = _check_custom_ids(components)
+    return _check_components(components, _walk_list(components), v2=v2)
+
+
+def _check_components(
+    components: Any, found: list[tuple[Path, dict[str, Any]]], *, v2: bool
+) -> list[SchemaError]:
+    """Custom ids, then the tree's size and top level, then each row, button and select: one
+    pass over the walked tree, errors in that order."""
+    if not isinstance(components, list):
+        return []
+    id_errors: list[SchemaError] = []
+    errors: list[SchemaError] = []
+    seen: set[str] = set()
+    for path, comp in found:
+        custom_id = comp.get("custom_id")
+        if custom_id is not None:
+            error = _custom_id_error(custom_id, path, seen)
+            if error is not None:
+                id_errors.append(error)
+        kind = comp.get("type")
+        if kind == ACTION_ROW:
+            errors += _check_row(comp, path)
+        elif kind == BUTTON:
+            errors += _check_button(comp, path)
+        elif kind in SELECT_TYPES:
+            errors += _check_select(comp, path)
     if v2:
-        count = sum(1 for _ in walk_components(components))
-        if count > V2_COMPONENTS_MAX:
-            errors.append(
+        if len(found) > V2_COMPONENTS_MAX:
+            id_errors.append(
                 _err(
                     ("components",),
                     "BASE_TYPE_MAX_LENGTH",
@@ -443,7 +494,7 @@ def check_components(components: Any, *, v2: bool = False) -> list[SchemaError]:
             )
     else:
         if len(components) > ACTION_ROWS_MAX:
-            errors.append(
+            id_errors.append(
                 _err(
                     ("components",),
                     "BASE_TYPE_MAX_LENGTH",
@@ -452,22 +503,14 @@ def check_components(components: Any, *, v2: bool = False) -> list[SchemaError]:
             )
         for i, row in enumerate(components):
             if isinstance(row, dict) and row.get("type") != ACTION_ROW:
-                errors.append(
+                id_errors.append(
                     _err(
                         ("components", i, "type"),
                         "COMPONENT_TYPE_INVALID",
                         "Only action rows are allowed at the top level without the IS_COMPONENTS_V2 flag",
                     )
                 )
-    for path, comp in walk_components(components):
-        kind = comp.get("type")
-        if kind == ACTION_ROW:
-            errors += _check_row(comp, path)
-        elif kind == BUTTON:
-            errors += _check_button(comp, path)
-        elif kind in SELECT_TYPES:
-            errors += _check_select(comp, path)
-    return errors
+    return id_errors + errors
 
 
 def _check_row(row: dict[str, Any], path: Path) -> list[SchemaError]:
@@ -620,9 +663,10 @@ def check_modal(data: Any) -> list[SchemaError]:
                 f"Must be {MODAL_COMPONENTS_MAX} or fewer in length.",
             )
         )
-    for error in _check_custom_ids(components):
+    found = _walk_list(components)
+    for error in _check_custom_ids(found):
         errors.append(SchemaError(base + error.path, error.code, error.message))
-    for path, comp in walk_components(components):
+    for path, comp in found:
         if comp.get("type") == 4:
             errors += _too_long(comp.get("label"), TEXT_INPUT_LABEL_MAX, base + path + ("label",))
             errors += _too_long(comp.get("value"), TEXT_INPUT_VALUE_MAX, base + path + ("value",))

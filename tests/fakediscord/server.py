@@ -15,10 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from . import errors as E
-from . import limits, ratelimit
+from . import form_data, limits, ratelimit
 from .errors import DiscordError, Violation, json_response
 from .forgetting import Forgetting
 from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, Gateway, shard_of
@@ -68,7 +68,7 @@ class UploadedFile:
 class Ctx:
     """What a REST handler gets."""
 
-    request: web.Request
+    request: web.BaseRequest
     params: dict[str, str]
     body: Any
     files: list[UploadedFile]
@@ -200,9 +200,13 @@ class FakeDiscord:
         self._fake_users: dict[str, Any] = {}
         self._changed = asyncio.Event()
         self._changed_at = time.monotonic()  # when the fake's state last changed
-        self._runner: web.AppRunner | None = None
+        self._runner: web.ServerRunner | None = None
         self.port: int | None = None
-        self._routes: list[tuple[str, re.Pattern[str], int, Handler]] = []
+        # (method, pattern, literal segments, handler, (segments, first segment or None))
+        self._routes: list[tuple[str, re.Pattern[str], int, Handler, tuple[int, str | None]]] = []
+        self._routes_by_shape: dict[
+            tuple[str, int, str], list[tuple[re.Pattern[str], Handler]]
+        ] = {}
         self.rest.register(self._route)
         self.interactions.register(self._route)
         self.threads.register(self._route)
@@ -213,14 +217,10 @@ class FakeDiscord:
     # --- lifecycle -------------------------------------------------------------------------------
 
     async def start(self) -> FakeDiscord:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
-        app.router.add_get("/gateway", self.gateway.handle)
-        app.router.add_get("/resume-gateway", self.gateway.handle)
-        app.router.add_get(
-            "/attachments/{channel_id}/{attachment_id}/{filename}", self._handle_attachment
-        )
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # aiohttp's low-level server and a dispatch by prefix: the application's router and
+        # its middleware chain cost every request more than the fake's own routing did.
+        server = web.Server(self._serve, request_factory=_large_body_request, access_log=None)
+        self._runner = web.ServerRunner(server, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
@@ -488,8 +488,9 @@ class FakeDiscord:
             )  # suppress embeds/notifications
             msg.flags = (msg.flags & keep) | (body["flags"] & settable)
         by_index = {f.index: f for f in files}
-        # A Components V2 gallery item / thumbnail description is its image's alt text too.
-        shown_alt = limits.media_descriptions(msg.components)
+        # A Components V2 gallery item / thumbnail description is its image's alt text too
+        # (read only for uploads: most edits carry none).
+        shown_alt = limits.media_descriptions(msg.components) if files else {}
         new_attachments: list[Attachment]
         if "attachments" in body and body["attachments"] is not None:
             existing = {a.id: a for a in msg.attachments}
@@ -778,23 +779,57 @@ class FakeDiscord:
 
     def _route(self, method: str, template: str, handler: Handler) -> None:
         parts = []
+        heads: list[str | None] = []  # each segment's literal text, None for a parameter
         for seg in template.split("/"):
             m = re.fullmatch(r"\{(\w+)\}", seg)
             parts.append(f"(?P<{m.group(1)}>[^/]+)" if m else re.escape(seg))
+            heads.append(None if m else seg)
         literal = sum(1 for seg in template.split("/") if seg and not seg.startswith("{"))
-        self._routes.append((method, re.compile("/".join(parts)), literal, handler))
+        shape = (len(heads), heads[1] if len(heads) > 1 else "")
+        self._routes.append((method, re.compile("/".join(parts)), literal, handler, shape))
+        self._routes_by_shape.clear()
 
     def _find_handler(self, method: str, path: str) -> tuple[Handler | None, dict[str, str]]:
-        for route_method, regex, _, handler in self._routes:
-            if route_method == method:
-                m = regex.fullmatch(path)
-                if m:
-                    return handler, m.groupdict()
+        for regex, handler in self._route_candidates(method, path):
+            m = regex.fullmatch(path)
+            if m:
+                return handler, m.groupdict()
         return None, {}
 
-    async def _handle_api(self, request: web.Request) -> web.StreamResponse:
+    def _route_candidates(self, method: str, path: str) -> list[tuple[re.Pattern[str], Handler]]:
+        """The routes, in their order, that a path of this shape may match: the method's, with
+        as many segments and the same first one (a parameter never holds a slash)."""
+        segments = path.split("/")
+        key = (method, len(segments), segments[1] if len(segments) > 1 else "")
+        found = self._routes_by_shape.get(key)
+        if found is None:
+            found = self._routes_by_shape[key] = [
+                (regex, handler)
+                for route_method, regex, _, handler, (count, head) in self._routes
+                if route_method == method
+                and count == key[1]
+                and (head == key[2] or (head is None and key[2] != ""))
+            ]
+        return found
+
+    async def _serve(self, request: web.BaseRequest) -> web.StreamResponse:
+        """Every HTTP request: the REST API, the gateway's websockets, the attachments."""
+        path = request.path
+        if path.startswith(API_PREFIX + "/"):
+            return await self._handle_api(request, path[len(API_PREFIX) :])
+        if path in ("/gateway", "/resume-gateway"):
+            if request.method not in ("GET", "HEAD"):
+                return web.Response(status=405)
+            return await self.gateway.handle(request)
+        found = _ATTACHMENT_PATH.fullmatch(path)
+        if found is not None:
+            if request.method not in ("GET", "HEAD"):
+                return web.Response(status=405)
+            return self._attachment_bytes(int(found.group(1)))
+        return web.Response(status=404, text="404: Not Found")
+
+    async def _handle_api(self, request: web.BaseRequest, path: str) -> web.StreamResponse:
         method = request.method
-        path = "/" + request.match_info["tail"]
         op = self.spec.match(method, path)
         template = op.template if op else None
         kind = ratelimit.route_kind(path, request.headers.get("Authorization"))
@@ -850,7 +885,7 @@ class FakeDiscord:
 
     async def _process(
         self,
-        request: web.Request,
+        request: web.BaseRequest,
         method: str,
         path: str,
         op: Operation | None,
@@ -949,13 +984,31 @@ class FakeDiscord:
             message = self.messages.get(int(params["message_id"]))
         return _before(message) if message is not None else None
 
-    async def _handle_attachment(self, request: web.Request) -> web.Response:
-        attachment_id = int(request.match_info["attachment_id"])
+    def _attachment_bytes(self, attachment_id: int) -> web.Response:
         for msg in self.messages.values():
             for att in msg.attachments:
                 if att.id == attachment_id:
                     return web.Response(body=att.data, headers={"Content-Type": att.content_type})
         return web.Response(status=404)
+
+
+_ATTACHMENT_PATH = re.compile(r"/attachments/[^{}/]+/([^{}/]+)/[^{}/]+")
+MAX_REQUEST_BYTES = 64 * 1024 * 1024  # Discord takes 25 MiB of files; the rest is the fake's slack
+
+
+def _large_body_request(
+    message: Any, payload: Any, protocol: Any, writer: Any, task: Any
+) -> web.BaseRequest:
+    """A request that may carry uploads (aiohttp's default reads at most 1 MiB of a body)."""
+    return web.BaseRequest(
+        message,
+        payload,
+        protocol,
+        writer,
+        task,
+        asyncio.get_running_loop(),
+        client_max_size=MAX_REQUEST_BYTES,
+    )
 
 
 _MESSAGE_BODIES = {
@@ -989,40 +1042,51 @@ def _usable_in_dm(command: dict[str, Any]) -> bool:
 
 
 def _number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Echo components as Discord does: same content, each with a numeric `id`."""
-    counter = iter(range(1, 10_000))
-
-    def number(comp: Any) -> Any:
-        if not isinstance(comp, dict):
-            return comp
-        out = dict(comp)
-        out.setdefault("id", next(counter))
-        if isinstance(out.get("components"), list):
-            out["components"] = [number(c) for c in out["components"]]
-        for single in ("accessory", "component"):
-            if isinstance(out.get(single), dict):
-                out[single] = number(out[single])
-        return out
-
-    return [number(c) for c in components]
+    """Echo components as Discord does: same content, each with a numeric `id` (a component
+    that has one keeps it, and still takes its number from the count)."""
+    counter = [0]
+    return [_numbered(c, counter) for c in components]
 
 
-async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[UploadedFile], str]:
+def _numbered(comp: Any, counter: list[int]) -> Any:
+    # A plain function and a list for the count, not a closure over an iterator: every
+    # component of every message created or edited comes here.
+    if not isinstance(comp, dict):
+        return comp
+    out = dict(comp)
+    counter[0] += 1
+    if "id" not in out:
+        out["id"] = counter[0]
+    inner = out.get("components")
+    if isinstance(inner, list):
+        out["components"] = [_numbered(c, counter) for c in inner]
+    child = out.get("accessory")
+    if isinstance(child, dict):
+        out["accessory"] = _numbered(child, counter)
+    child = out.get("component")
+    if isinstance(child, dict):
+        out["component"] = _numbered(child, counter)
+    return out
+
+
+async def _read_body(request: web.BaseRequest) -> tuple[Any, bytes | None, list[UploadedFile], str]:
     """(decoded JSON body or multipart payload_json, its raw bytes, uploaded files, content type)."""
-    content_type = request.content_type
+    header = request.headers.get(hdrs.CONTENT_TYPE, "")
+    # The bot's uploads: their boundary differs each time, which aiohttp's cached
+    # `content_type` parse misses (the e-mail parser, every time) (form_data.py).
+    content_type = (
+        form_data.FORM_DATA
+        if form_data.plain_boundary(header) is not None
+        else request.content_type
+    )
     files: list[UploadedFile] = []
-    if content_type == "multipart/form-data":
+    if content_type == form_data.FORM_DATA:
         body: Any = None
         raw: bytes | None = None
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
+        for part in await form_data.read_parts(request):
             name = part.name or ""
-            data = await part.read(decode=False)  # type: ignore[union-attr]
             if name == "payload_json":
-                raw = bytes(data)
+                raw = part.data
                 body = json.loads(raw)
             else:
                 m = re.fullmatch(r"files\[(\d+)\]", name) or re.fullmatch(r"file(\d*)", name)
@@ -1030,9 +1094,9 @@ async def _read_body(request: web.Request) -> tuple[Any, bytes | None, list[Uplo
                 files.append(
                     UploadedFile(
                         index=index,
-                        filename=part.filename or f"file{index}",  # type: ignore[union-attr]
-                        data=bytes(data),
-                        content_type=part.headers.get("Content-Type", ""),
+                        filename=part.filename or f"file{index}",
+                        data=part.data,
+                        content_type=part.content_type,
                     )
                 )
         return body, raw, files, content_type

@@ -101,14 +101,28 @@ class OpenAPISpec:
         # Literal segments win over parameters ("/messages/@original" before "/messages/{message_id}").
         self.operations.sort(key=lambda o: (-o.literal_segments, o.template))
         self._validators: dict[tuple[str, str, str], jsonschema.protocols.Validator | None] = {}
+        self._by_shape: dict[tuple[str, int, str], list[Operation]] = {}
         self._valid_bodies: set[tuple[str, str, bytes]] = set()
 
     def match(self, method: str, path: str) -> Operation | None:
         """The operation a request's method and path (without the `/api/v10` prefix) belong to."""
-        for op in self.operations:
-            if op.method == method and op.regex.fullmatch(path):
+        for op in self._candidates(method, path):
+            if op.regex.fullmatch(path):
                 return op
         return None
+
+    def _candidates(self, method: str, path: str) -> list[Operation]:
+        """The operations, in their order, that a path of this shape may match: the method's,
+        with as many segments and the same first one (a parameter never holds a slash), so
+        a request tries a handful of patterns instead of every operation's."""
+        segments = path.split("/")
+        key = (method, len(segments), segments[1] if len(segments) > 1 else "")
+        found = self._by_shape.get(key)
+        if found is None:
+            found = self._by_shape[key] = [
+                op for op in self.operations if op.method == method and _same_shape(op, key)
+            ]
+        return found
 
     def validate(
         self, op: Operation, content_type: str, body: Any, raw: bytes | None = None
@@ -209,6 +223,15 @@ def _tag_unions(node: Any, schemas: dict[str, Any]) -> None:
         )
     for value in node.values():
         _tag_unions(value, schemas)
+
+
+def _same_shape(op: Operation, key: tuple[str, int, str]) -> bool:
+    _, count, first = key
+    segments = op.template.split("/")
+    if len(segments) != count:
+        return False
+    head = segments[1] if count > 1 else ""
+    return head == first or (head.startswith("{") and head.endswith("}") and first != "")
 
 
 def _template_regex(template: str) -> re.Pattern[str]:
