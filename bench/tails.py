@@ -654,6 +654,12 @@ async def main(argv: list[str] | None = None) -> int:
     for name in ("ack_ms", "public_edit_ms", "next_view_ms", "loop_lag_ms", "fake_loop_lag_ms"):
         figures = result.get(name) or {}
         print(f"{name} p50/p99/max {figures.get('p50')}/{figures.get('p99')}/{figures.get('max')}")
+    # A public table played from DMs is edited with the bot token once its table token aged out
+    # (14 minutes): what a long soak shows apart from the tables played at the table.
+    for play, figures in (result.get("public_edit_ms_by_play") or {}).items():
+        print(
+            f"public_edit_ms {play} p50/p99/max {figures.get('p50')}/{figures.get('p99')}/{figures.get('max')}"
+        )
     return 0
 
 
