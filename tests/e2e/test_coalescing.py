@@ -70,7 +70,7 @@ async def test_bot_token_edits_of_a_played_table_are_coalesced_to_its_newest_ver
 async def test_with_budget_to_spare_each_change_of_a_played_table_goes_at_once(fake_discord, mesa):
     """The window keeps many tables inside the bot token's global limit; it never holds a
     table's edit while that budget is idle (issue 29: DM-played tables whose table token aged
-    out waited up to 5 s each with nothing else queued). The settings' share (half the budget
+    out waited up to 5 s each with nothing else queued). The settings' share (four fifths of the budget
     in the last second) is far above this test's few calls: every change is its own edit,
     shown with no drain, in order."""
     fake = fake_discord
