@@ -1,14 +1,15 @@
 """What one bot's payload builders keep from one payload to the next (``bot/ui/messages.py``):
 every seat's name per table and language, and the last private payload built per table and
 seat. Owned per bot (its presenters share one: ``bot/client.py``), not per process: two bots
-in one process (the tests) keep nothing of each other's tables. Both bounded: the oldest entry
-goes first."""
+in one process (the tests) keep nothing of each other's tables. Both bounded
+(``storage.kept.KeptAtMost``): the entry written longest ago goes first."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from storage import SeatInfo
+from storage.kept import KeptAtMost
 
 if TYPE_CHECKING:
     from bot.ui.rendering import ImageRequest
@@ -29,8 +30,9 @@ class KnownNames:
     taking over), never changed in place, so the very list named says they still hold."""
 
     def __init__(self, kept: int = NAMES_KEPT) -> None:
-        self.kept = kept
-        self.entries: dict[tuple[int, str], tuple[list[SeatInfo], dict[str, str]]] = {}
+        self.entries: KeptAtMost[tuple[int, str], tuple[list[SeatInfo], dict[str, str]]] = (
+            KeptAtMost(kept)
+        )
 
     def get(self, table_id: int, locale: str, seats: list[SeatInfo]) -> dict[str, str] | None:
         """Every seat's name, if kept for the very same seats."""
@@ -41,11 +43,7 @@ class KnownNames:
         self, table_id: int, locale: str, seats: list[SeatInfo], names: dict[str, str]
     ) -> dict[str, str]:
         """``names``, kept as every seat's name of ``seats``."""
-        key = (table_id, locale)
-        entries = self.entries
-        if key not in entries and len(entries) >= self.kept:
-            del entries[next(iter(entries))]
-        entries[key] = (seats, names)
+        self.entries[table_id, locale] = (seats, names)
         return names
 
 
@@ -54,17 +52,13 @@ class KeptHands:
     its layout before anything was drawn or noted on it, and its image request."""
 
     def __init__(self, kept: int = HANDS_KEPT) -> None:
-        self.kept = kept
-        self.entries: dict[tuple[int, str], KeptHand] = {}
+        self.entries: KeptAtMost[tuple[int, str], KeptHand] = KeptAtMost(kept)
 
     def get(self, key: tuple[int, str]) -> KeptHand | None:
         return self.entries.get(key)
 
     def keep(self, key: tuple[int, str], hand: KeptHand) -> None:
-        entries = self.entries
-        if key not in entries and len(entries) >= self.kept:
-            del entries[next(iter(entries))]
-        entries[key] = hand
+        self.entries[key] = hand
 
 
 class PayloadMemos:

@@ -70,7 +70,8 @@ def test_kept_seat_names_are_bounded():
     for table_id in (1, 2, 3):
         seat_names(table_for(GAME, state, table_id), translator("es"), known)
     assert list(known.entries) == [(2, "es"), (3, "es")]
-    assert PayloadMemos().names.kept == NAMES_KEPT and PayloadMemos().hands.kept == HANDS_KEPT
+    memos = PayloadMemos()
+    assert memos.names.entries.at_most == NAMES_KEPT and memos.hands.entries.at_most == HANDS_KEPT
 
 
 def test_a_bot_s_presenters_share_its_memos_and_two_bots_share_nothing():
