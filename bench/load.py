@@ -13,6 +13,7 @@ measured. Prints one JSON object per N, then a summary table.
     .venv/bin/python bench/load.py --tables 500 --global-rate 45,0   # the bot paced, unpaced
     .venv/bin/python bench/load.py --tables 100,500 --global-rate 45,0 --channel-play 0.5
     .venv/bin/python bench/load.py --tables 1000 --rematch   # "Revancha" after each game
+    .venv/bin/python bench/load.py --tables 300 --table-token-lifetime 60   # tokens aged in a minute
 
 The fake enforces Discord's global limit (50 bot-token requests per second, all shard processes
 together; interaction callbacks and webhook-token routes exempt): a request over it gets the
@@ -121,6 +122,7 @@ BOT_LAUNCHER = (
     "from bot.__main__ import main\n"
     + COUNTS_LOGGER
     + "exec(os.environ.get('MESA_BENCH_WITHOUT', ''))\n"
+    "exec(os.environ.get('MESA_BENCH_TABLE_TOKENS', ''))\n"
     "out = os.environ.get('MESA_BENCH_PROFILE')\n"
     "if out:\n"
     "    import cProfile\n"
@@ -131,6 +133,29 @@ BOT_LAUNCHER = (
     "    sys.exit(code)\n"
     "sys.exit(main(sys.argv[1:]))\n"
 )
+
+
+def table_token_patch(lifetime: float | None) -> str:
+    """The patch run in the bot's process before ``main`` that gives a table's public message
+    token (``Tokens`` key ``("public", table)``: the newest click on the table's message, or the
+    lobby's command) ``lifetime`` seconds instead of ``bot.ui.tokens.LIFETIME`` (``--table-token-
+    lifetime``): a DM-played table's public edits then go through the bot token after that, as
+    they do after 14 minutes in a long soak. Its players' DM hand tokens and the ephemeral hands'
+    keep their lifetime (a click refreshes them). "" for ``None``: the bot as it is."""
+    if lifetime is None:
+        return ""
+    return (
+        "import bot.ui.tokens as _tokens\n"
+        f"_aged = _tokens.LIFETIME - {float(lifetime)!r}\n"
+        "_offer = _tokens.Tokens.offer\n"
+        "def _offer_aged(self, key, interaction, message_id, **kwargs):\n"
+        "    if type(key) is tuple and key[:1] == ('public',):\n"
+        "        received = kwargs.get('received')\n"
+        "        start = self.arrival(interaction) if received is None else received\n"
+        "        kwargs['received'] = start - _aged  # so it expires ``lifetime`` after its birth\n"
+        "    return _offer(self, key, interaction, message_id, **kwargs)\n"
+        "_tokens.Tokens.offer = _offer_aged\n"
+    )
 
 
 def probe_parser(
@@ -302,6 +327,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="take session 15's loop levers away, comma-separated, to measure each one's"
         f" share: {', '.join(LEVERS)} (none)",
     )
+    parser.add_argument(
+        "--table-token-lifetime",
+        type=float,
+        metavar="S",
+        help="seconds a table's public message token edits it in the launched bot (its default:"
+        " bot.ui.tokens.LIFETIME, 14 minutes): e.g. 60 puts a DM-played table's public edits on"
+        " the bot token after a minute, as a soak does after 14; DM and ephemeral hands' tokens"
+        " keep theirs",
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument(
         "--processes", type=int, default=1, help="shard processes (PostgreSQL only; 1)"
@@ -388,12 +422,6 @@ async def start_bot(
         )
         + "LOG_LEVEL=INFO\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env["PYTHONPATH"] = str(args.bot_root.resolve())
-    env["MESA_BENCH_WITHOUT"] = "".join(LEVERS[name] for name in args.without)
-    if args.profile_bot:
-        out = args.profile_bot.resolve()
-        env["MESA_BENCH_PROFILE"] = str(out if shard == 0 else f"{out}.{shard}")
     log = (folder / log_name(shard)).open("wb")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -402,12 +430,25 @@ async def start_bot(
         "--env-file",
         str(env_file),
         cwd=folder,
-        env=env,
+        env=bot_environment(args, shard),
         stdout=log,
         stderr=asyncio.subprocess.STDOUT,
     )
     log.close()
     return process
+
+
+def bot_environment(args: argparse.Namespace, shard: int = 0) -> dict[str, str]:
+    """The launched bot's environment (``BOT_LAUNCHER`` reads the ``MESA_BENCH_*`` patches):
+    this process's, without Discord's settings (the ``.env`` file gives the fake's)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["PYTHONPATH"] = str(args.bot_root.resolve())
+    env["MESA_BENCH_WITHOUT"] = "".join(LEVERS[name] for name in args.without)
+    env["MESA_BENCH_TABLE_TOKENS"] = table_token_patch(args.table_token_lifetime)
+    if args.profile_bot:
+        out = args.profile_bot.resolve()
+        env["MESA_BENCH_PROFILE"] = str(out if shard == 0 else f"{out}.{shard}")
+    return env
 
 
 def log_name(shard: int) -> str:
@@ -727,6 +768,10 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
     return {
         "pacer": args.global_rate if args.global_rate is not None else "default",
         "without": ",".join(args.without) or "none",  # levers taken away (``--without``)
+        # a table token's seconds in the bot (``--table-token-lifetime``; "default": 14 min)
+        "table_token_lifetime": (
+            args.table_token_lifetime if args.table_token_lifetime is not None else "default"
+        ),
         "render_workers": args.render_workers if args.render_workers is not None else "default",
         "discord_limit": args.discord_limit or None,
         "bot_token_calls": t["bot"],

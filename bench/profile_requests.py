@@ -13,8 +13,11 @@ on its hot path, the way it sends it, measured two ways.
 The kinds: a table message's edit through an interaction token (``bot.ui.payload.
 edit_followup``, the views' way), JSON and with a PNG (multipart); a click's update (type 7)
 and deferred update (type 6) through discord.py's ``InteractionResponse`` with
-``callbacks_unread``; and discord.py's own edit of a webhook message (``AsyncWebhookAdapter``,
-what ``edit_original_response`` sends, its answer parsed) for comparison.
+``callbacks_unread``; a table's public edit through the bot token (``bot.ui.payload.
+edit_message``: discord.py's ``HTTPClient.request``, its route's bucket, the gate and its pacer),
+JSON and with a PNG: what a DM-played table's public message costs once its token aged out; and
+discord.py's own edit of a webhook message (``AsyncWebhookAdapter``, what
+``edit_original_response`` sends, its answer parsed) for comparison.
 
     .venv/bin/python bench/profile_requests.py [--requests 1000] [--rounds 7] [--top 0]
     .venv/bin/python bench/profile_requests.py --bot-root ../main   # another tree, same bench
@@ -23,7 +26,8 @@ Figures: this process's CPU per request (``getrusage``: user + system), the best
 median of ``--rounds`` interleaved rounds (the kinds take turns, so a loaded machine's noise
 falls on all alike); for the server, also the involuntary context switches per request (the
 server woken by the request preempting the bot: what a sampling profiler sees as time "in"
-the socket write). ``--top N``: cProfile's top functions of the token edit against the server.
+the socket write). ``--top N``: cProfile's top functions of the token edit against the server
+(``--top-kind``: of the kind whose name starts so instead).
 ``--loop``: uvloop (``python -m bot``'s loop, the default) or asyncio. Figures only.
 """
 
@@ -184,6 +188,8 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
     from bot.ui import payload as sending
     from bot.ui import v2
     from bot.ui.http_gate import GatedSession
+    from bot.ui.pacer import Priority, RequestPacer
+    from bot.ui.pacer import priority as pace_at
 
     discord.http.Route.BASE = base
     gated = GatedSession(session, pacer=lambda: None)  # type: ignore[arg-type,return-value]
@@ -265,15 +271,37 @@ async def kinds(session: Any, base: str) -> tuple[dict[str, Kind], Prepare]:
     work["discord.py's edit_original_response (a Message parsed)"] = discord_py_original
 
     http: Any = state.http
-    http.token = "bench"  # a bot-token route: through the gate's pacer (none here) and out
+    http.token = "bench"  # a bot-token route: through the gate's pacer and out
     http._global_over = asyncio.Event()  # as ``static_login`` sets them
     http._global_over.set()
+    # the pacer's bookkeeping of every bot-token request (its window, the turn, the landing),
+    # with room for any rate: nothing waits
+    pacer = RequestPacer(1_000_000)
+    gated.pacer = lambda: pacer
 
     async def bot_token_edit() -> None:
         with handle_message_parameters(view=card) as params:  # type: ignore[arg-type]
             await http.edit_message(3, 2, params=params)
 
     work["bot-token edit (discord.py's HTTPClient through the gate)"] = bot_token_edit
+    channel = client.get_partial_messageable(3)
+
+    async def table_edit(files: list[discord.File]) -> None:
+        # a table's public edit by the bot token (``bot/ui/public_view.py``): its turn taken
+        # ahead (``ViewKit._drain_slot``), then ``payload.edit_message`` uses it at the gate
+        await pacer.acquire(Priority.PUBLIC)
+        kwargs = {"content": None, "embeds": [], "view": card, "attachments": files}
+        with pace_at(Priority.PUBLIC):
+            await sending.edit_message(channel.get_partial_message(2), kwargs)
+
+    async def bot_table_edit() -> None:
+        await table_edit([])
+
+    async def bot_table_edit_png() -> None:
+        await table_edit(png())
+
+    work["bot-token table edit, JSON (payload.edit_message, paced)"] = bot_table_edit
+    work["bot-token table edit with a PNG (multipart)"] = bot_table_edit_png
     return work, prepare
 
 
@@ -384,13 +412,13 @@ async def measure(args: argparse.Namespace, port: int) -> None:
                 f" {writes.cpu / writes.calls * 1e6:.1f} µs of this thread's CPU"
             )
         if args.top:
-            edit = work["token edit, JSON (payload.edit_followup)"]
+            edit = next(send for name, send in work.items() if name.startswith(args.top_kind))
             profile = cProfile.Profile()
             profile.enable()
             for _ in range(args.requests):
                 await edit()
             profile.disable()
-            print(f"\nthe token edit against the server, top {args.top} functions by own time:")
+            print(f"\n{args.top_kind} against the server, top {args.top} functions by own time:")
             pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
     print(f"load average {_load()}")
 
@@ -418,6 +446,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=1000, help="per round and kind")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--top", type=int, default=0)
+    parser.add_argument("--top-kind", default="token edit, JSON", help="the kind --top profiles")
     parser.add_argument("--loop", default="uvloop", choices=("uvloop", "asyncio"))
     parser.add_argument("--bot-root", default=str(ROOT), help="the tree whose bot/ is measured")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
