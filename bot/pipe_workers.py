@@ -239,6 +239,7 @@ class PipeWorkers(Workers):
     _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
     ordered = True  # ``run`` takes the job's rank, since and ``wanted``
+    pickles = True  # each job is pickled to another process (``ImageRequest.sent_args``)
 
     def __init__(
         self,
