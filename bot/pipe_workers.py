@@ -32,6 +32,8 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import select
+import struct
 import threading
 import time
 from collections import deque
@@ -81,6 +83,12 @@ class _Worker:
     jobs: deque[asyncio.Future[Any]] = field(default_factory=deque)  # sent, oldest first
     alive: bool = True
     started: int = 0  # when its current job started, in the pool's turns (``_State.turns``)
+    # Whether a reply waits in its pipe, asked of the kernel in one call (``Connection.poll``
+    # builds a selector, registers the pipe and unregisters it at every ask)
+    replies: select.poll = field(init=False, default_factory=select.poll)
+
+    def __post_init__(self) -> None:
+        self.replies.register(self.conn.fileno(), select.POLLIN)
 
 
 def _serve(
@@ -123,6 +131,7 @@ def _serve(
 # encoding, ``bot.ui.images.fonts.ENCODE_CPU``) is forwarded under its own name.
 CPU_METRIC = "worker_cpu_"
 STAGES = ("read", "unpickle", "run", "pickle", "write", "idle")
+_STAGE_METRICS = {stage: CPU_METRIC + stage for stage in STAGES}
 
 
 class _Meter:
@@ -161,7 +170,7 @@ class _Meter:
         stages = {stage: seconds * 1000 for stage, seconds in spent.items()}
         stages.update(self._observed())
         start = self.clock()
-        data = ForkingPickler.dumps((*reply, stages))
+        data = pickle.dumps((*reply, stages), pickle.HIGHEST_PROTOCOL)
         middle = self.clock()
         conn.send_bytes(data)
         self.last = self.clock()
@@ -181,9 +190,11 @@ class _Meter:
 # A render job's view is a tree of pydantic models (a Triple Triad table: ~30). Pickled as they
 # are, each is ``copyreg.__newobj__`` and a state dict of four (its ``__dict__``, fields set,
 # extra, private: the fields set a set of its field names), built by pydantic's ``__getstate__``
-# in Python: a third of the job's pickling (issue 29). The render pool's jobs are pickled
-# compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields set only
-# when it is not every field it holds. Same objects unpickled (``tests/bot/test_pipe_workers.py``).
+# in Python: a third of the job's pickling (issue 29). The search pool's jobs (a seat's view)
+# are pickled compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields
+# set only when it is not every field it holds. Same objects unpickled
+# (``tests/bot/test_pipe_workers.py``). (The render pool's carry no models: an image's drawn
+# part goes as its JSON, ``bot.ui.rendering.DrawnJson``.)
 def _model(cls: type[BaseModel], values: dict[str, Any], fields_set: set[str] | None) -> Any:
     """A model unpickled: ``values`` as they were, without validation (pydantic's own
     ``__setstate__`` does the same)."""
@@ -214,8 +225,12 @@ class _CompactPickler(ForkingPickler):
         return (_model, (type(obj), values, None if fields_set == values.keys() else fields_set))
 
 
+def _plain_dumps(obj: Any) -> bytes:
+    return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+
+
 def compact_dumps(obj: Any) -> bytes:
-    """``obj`` pickled by ``_CompactPickler`` (what the render pool writes to a worker's pipe;
+    """``obj`` pickled by ``_CompactPickler`` (what the search pool writes to a worker's pipe;
     any unpickler reads it)."""
     buffer = io.BytesIO()
     _CompactPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(obj)
@@ -250,7 +265,7 @@ class PipeWorkers(Workers):
         depth: int = DEPTH,
         metered: bool = True,
         behind_newest_only: bool = False,
-        compact: bool = True,
+        compact: bool = False,
     ) -> None:
         super().__init__(size, initializer, name, niceness)
         self.depth = depth
@@ -261,9 +276,13 @@ class PipeWorkers(Workers):
         # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
         # pool's only, so the benches' figures per image count no search.
         self.metered = metered
-        # Whether jobs are pickled by ``compact_dumps`` (the render pool's views), else as
-        # ``Connection.send`` pickles them.
+        # Whether jobs are pickled by ``compact_dumps`` (the search pool's: a seat's view, a
+        # tree of models), else by ``pickle.dumps`` (the render pool's: an image's drawn part
+        # goes as its JSON, ``bot.ui.rendering.DrawnJson``, no model in it, and the compact
+        # pickler's own costs, its dispatch table copied and ``reducer_override`` called per
+        # object, were a third of the job's pickling: ``bench/render_instructions.py``).
         self.compact = compact
+        self._dumps: Callable[[Any], bytes] = compact_dumps if compact else _plain_dumps
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -357,10 +376,7 @@ class PipeWorkers(Workers):
                 future.set_exception(Superseded())
                 continue
             try:
-                if self.compact:
-                    worker.conn.send_bytes(compact_dumps((job.fn, job.args)))
-                else:
-                    worker.conn.send((job.fn, job.args))
+                _write_message(worker.conn.fileno(), self._dumps((job.fn, job.args)))
             except (EOFError, OSError) as exc:
                 error = BrokenProcessPool(f"a worker died: {exc!r}")
                 future.set_exception(error)
@@ -381,7 +397,7 @@ class PipeWorkers(Workers):
         gets both answered (and its pipe refilled) in that one turn, not one a turn."""
         if not self._answer(state, worker):
             return
-        while worker.jobs and _has_reply(worker.conn):
+        while worker.jobs and _has_reply(worker):
             if not self._answer(state, worker):
                 return
         self._dispatch(state)
@@ -390,7 +406,7 @@ class PipeWorkers(Workers):
         """Reads one reply and settles its job; False if the worker died (then retired and
         the waiting jobs handed to the others)."""
         try:
-            ok, value, stages = worker.conn.recv()
+            data = _read_message(worker.conn.fileno())
         except (EOFError, OSError):
             self._retire(state, worker, BrokenProcessPool("a worker process died"))
             if worker in state.workers:
@@ -398,11 +414,14 @@ class PipeWorkers(Workers):
             _reap_later([worker.process])
             self._dispatch(state)  # the next job gets a fresh worker
             return False
+        try:
+            ok, value, stages = pickle.loads(data)
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
             ok, value, stages = False, exc, {}
         if self.metered:
+            histograms = metrics.histograms  # (``metrics.observe``'s own, without its calls)
             for stage, ms in stages.items():
-                metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
+                histograms[_STAGE_METRICS.get(stage, stage)].add(ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if worker.jobs:  # the next one, already in its pipe, starts now
             worker.started = next(state.turns)
@@ -460,6 +479,7 @@ def create_workers(
         SEARCH_DEPTH,
         metered=False,
         behind_newest_only=True,
+        compact=True,
     )
 
 
@@ -472,11 +492,48 @@ def _affine(live: list[_Worker], least: _Worker, affinity: Hashable | None) -> _
     return preferred if len(preferred.jobs) <= len(least.jobs) else least
 
 
-def _has_reply(conn: Connection) -> bool:
-    try:
-        return conn.poll(0)
-    except (EOFError, OSError):
-        return True  # read, it tells the worker died
+def _has_reply(worker: _Worker) -> bool:
+    """Whether the worker's pipe holds a reply, or tells of its death (read, it says so)."""
+    return bool(worker.replies.poll(0))
+
+
+# ``Connection.send_bytes`` / ``recv_bytes``'s framing (a 4-byte big-endian length, -1 then 8
+# bytes for a larger one), read and written here in a call or two of the kernel each, without
+# their Python layers (checks, a memoryview, a BytesIO per read and its copies: issue 29). The
+# worker's end keeps its ``Connection``.
+_SHORT = struct.Struct("!i")
+_LONG = struct.Struct("!Q")
+
+
+def _write_message(fd: int, data: bytes) -> None:
+    size = len(data)
+    header = _SHORT.pack(size) if size <= 0x7FFFFFFF else _SHORT.pack(-1) + _LONG.pack(size)
+    view = memoryview(header + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_message(fd: int) -> bytes:
+    (size,) = _SHORT.unpack(_read_exactly(fd, 4))
+    if size == -1:
+        (size,) = _LONG.unpack(_read_exactly(fd, 8))
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    """``size`` bytes from the (blocking) pipe: at once when they are there, as a reply is."""
+    chunk = os.read(fd, size)
+    if len(chunk) == size:
+        return chunk
+    if not chunk:
+        raise EOFError
+    data = bytearray(chunk)
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise OSError("got end of file during message")
+        data += chunk
+    return bytes(data)
 
 
 def _still_wanted(job: _Job) -> bool:

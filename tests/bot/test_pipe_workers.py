@@ -26,7 +26,11 @@ from bot.pipe_workers import (
     SEARCH_DEPTH,
     STAGES,
     PipeWorkers,
+    _has_reply,
     _Meter,
+    _read_message,
+    _Worker,
+    _write_message,
     compact_dumps,
     create_workers,
 )
@@ -498,3 +502,37 @@ async def test_a_tables_jobs_go_to_one_worker_while_it_is_as_free_as_any():
         assert len(set().union(*by_key.values())) == 2  # the keys spread over both workers
     finally:
         pool.shutdown()
+
+
+def test_the_pools_own_framing_is_the_connections_whatever_the_size():
+    """The bot's end writes and reads ``Connection.send_bytes``' framing itself (issue 29: one
+    or two kernel calls a message, no Python layers): what it writes a worker's ``Connection``
+    reads, a message larger than the pipe's buffer whole, and what it reads is what a
+    ``Connection`` wrote; a pipe closed at the other end reads as ``EOFError``."""
+    ours, theirs = multiprocessing.Pipe()
+    big = os.urandom(300_000)  # several times a pipe's buffer: written while read
+    writer = threading.Thread(target=_write_message, args=(ours.fileno(), big))
+    writer.start()
+    assert theirs.recv_bytes() == big
+    writer.join()
+    for data in (b"", b"x", big):
+        writer = threading.Thread(target=theirs.send_bytes, args=(data,))
+        writer.start()
+        assert _read_message(ours.fileno()) == data
+        writer.join()
+    theirs.close()
+    with pytest.raises(EOFError):
+        _read_message(ours.fileno())
+    ours.close()
+
+
+def test_a_reply_or_a_dead_workers_closed_pipe_is_seen_waiting():
+    ours, theirs = multiprocessing.Pipe()
+    worker = _Worker(multiprocessing.current_process(), ours)
+    assert not _has_reply(worker)
+    theirs.send_bytes(b"reply")
+    assert _has_reply(worker)
+    assert _read_message(ours.fileno()) == b"reply" and not _has_reply(worker)
+    theirs.close()
+    assert _has_reply(worker)  # read, it tells the worker died
+    ours.close()
