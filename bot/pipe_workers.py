@@ -60,20 +60,22 @@ SPAWN = multiprocessing.get_context("spawn")  # never fork: the bot process has 
 LAST = 1  # ``run``'s default rank: after every job ranked 0
 
 
-@dataclass(order=True)
+@dataclass(slots=True, eq=False)
 class _Job:
-    """A job waiting for a worker, ordered by its caller's rank, then since when it waits
-    (its caller may say it waits since earlier: a job that replaces a superseded one keeps that
-    one's place), then by arrival."""
+    """A job waiting for a worker (in the pool's heap as ``_Waiting``)."""
 
-    rank: int
-    since: float
-    seq: int
-    fn: Callable[..., Any] = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-    future: asyncio.Future[Any] = field(compare=False)
-    wanted: Callable[[], bool] | None = field(compare=False, default=None)
-    affinity: Hashable | None = field(compare=False, default=None)
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    wanted: Callable[[], bool] | None = None
+    affinity: Hashable | None = None
+
+
+# A waiting job in the heap, ordered by its caller's rank, then since when it waits (its caller
+# may say it waits since earlier: a job that replaces a superseded one keeps that one's place),
+# then by arrival: a tuple, compared in C (a dataclass's ``order`` compared in Python, a call per
+# comparison of the heap's pushes and pops).
+_Waiting = tuple[int, float, int, _Job]
 
 
 @dataclass(eq=False)
@@ -120,7 +122,7 @@ def _serve(
         except (EOFError, OSError):
             return
         except Exception as exc:  # an unpicklable result or exception
-            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}"), {}))
+            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}"), (), {}))
 
 
 # The stages of a worker's CPU per job (issue 29), observed in the bot as ``CPU_METRIC +
@@ -131,7 +133,7 @@ def _serve(
 # encoding, ``bot.ui.images.fonts.ENCODE_CPU``) is forwarded under its own name.
 CPU_METRIC = "worker_cpu_"
 STAGES = ("read", "unpickle", "run", "pickle", "write", "idle")
-_STAGE_METRICS = {stage: CPU_METRIC + stage for stage in STAGES}
+_STAGE_METRICS = tuple(CPU_METRIC + stage for stage in STAGES)
 
 
 class _Meter:
@@ -163,14 +165,14 @@ class _Meter:
             self.spent["run"] = self.clock() - start
 
     def send(self, conn: Connection, reply: tuple[bool, Any]) -> None:
-        """The reply and this job's CPU by stage (ms), the previous job's sending included."""
+        """The reply, this job's CPU by stage (ms, in ``STAGES``' order: no names to pickle
+        and unpickle per job), the previous job's sending included, and what it observed."""
         now = self.clock()
         spent = self.spent
         spent["idle"] = max(0.0, now - self.last - spent["read"] - spent["unpickle"] - spent["run"])
-        stages = {stage: seconds * 1000 for stage, seconds in spent.items()}
-        stages.update(self._observed())
+        stages = tuple(seconds * 1000 for seconds in spent.values())  # (``STAGES``' order)
         start = self.clock()
-        data = pickle.dumps((*reply, stages), pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps((*reply, stages, self._observed()), pickle.HIGHEST_PROTOCOL)
         middle = self.clock()
         conn.send_bytes(data)
         self.last = self.clock()
@@ -241,7 +243,7 @@ def compact_dumps(obj: Any) -> bytes:
 class _State:
     loop: asyncio.AbstractEventLoop
     workers: list[_Worker] = field(default_factory=list)
-    waiting: list[_Job] = field(default_factory=list)  # a heap
+    waiting: list[_Waiting] = field(default_factory=list)  # a heap
     arrivals: itertools.count[int] = field(default_factory=itertools.count)
     turns: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -307,8 +309,8 @@ class PipeWorkers(Workers):
         state = self._bound(asyncio.get_running_loop())
         future: asyncio.Future[T] = state.loop.create_future()
         when = time.perf_counter() if since is None else since
-        job = _Job(rank, when, next(state.arrivals), fn, args, future, wanted, affinity)
-        heapq.heappush(state.waiting, job)
+        job = _Job(fn, args, future, wanted, affinity)
+        heapq.heappush(state.waiting, (rank, when, next(state.arrivals), job))
         self._dispatch(state)
         try:
             return await future
@@ -323,7 +325,7 @@ class PipeWorkers(Workers):
         state, self._state = self._state, None
         if state is None:
             return
-        for job in state.waiting:
+        for *_, job in state.waiting:
             job.future.cancel()
         state.waiting.clear()
         for worker in state.workers:
@@ -365,10 +367,10 @@ class PipeWorkers(Workers):
             elif worker.jobs and self.behind_newest_only:
                 worker = max(live, key=lambda w: w.started)
             else:
-                worker = _affine(live, worker, state.waiting[0].affinity)
+                worker = _affine(live, worker, state.waiting[0][-1].affinity)
             if len(worker.jobs) >= self.depth:
                 return
-            job = heapq.heappop(state.waiting)
+            job = heapq.heappop(state.waiting)[-1]
             future = job.future
             if future.done():  # its caller gave up while it waited
                 continue
@@ -415,13 +417,15 @@ class PipeWorkers(Workers):
             self._dispatch(state)  # the next job gets a fresh worker
             return False
         try:
-            ok, value, stages = pickle.loads(data)
+            ok, value, stages, observed = pickle.loads(data)
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
-            ok, value, stages = False, exc, {}
+            ok, value, stages, observed = False, exc, (), {}
         if self.metered:
             histograms = metrics.histograms  # (``metrics.observe``'s own, without its calls)
-            for stage, ms in stages.items():
-                histograms[_STAGE_METRICS.get(stage, stage)].add(ms)
+            for metric, ms in zip(_STAGE_METRICS, stages, strict=False):  # () if it failed
+                histograms[metric].add(ms)
+            for name, ms in observed.items():
+                histograms[name].add(ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if worker.jobs:  # the next one, already in its pipe, starts now
             worker.started = next(state.turns)

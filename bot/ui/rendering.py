@@ -30,7 +30,7 @@ import typing
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic.fields import FieldInfo
@@ -82,26 +82,22 @@ DESCRIPTIONS = 256
 T = TypeVar("T")
 
 
-class kept_once(Generic[T]):  # (a decorator, named as ``cached_property`` is)
+class kept_once(functools.cached_property[T]):  # (a decorator, named as its base is)
     """``functools.cached_property`` without Python 3.11's lock (an ``RLock`` taken at every
     first read: a request's digest is read once per payload, issue 29): the value is computed
     at the first read and kept in the instance's ``__dict__``, where later reads find it."""
 
-    def __init__(self, func: Callable[[Any], T]) -> None:
-        self.func = func
-        self.name = func.__name__
-        self.__doc__ = func.__doc__
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> kept_once[T]: ...
 
     @overload
-    def __get__(self, instance: None, owner: type | None = None) -> kept_once[T]: ...
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> T: ...
 
-    @overload
-    def __get__(self, instance: object, owner: type | None = None) -> T: ...
-
-    def __get__(self, instance: object | None, owner: type | None = None) -> T | kept_once[T]:
+    def __get__(self, instance: object | None, owner: type[Any] | None = None) -> Any:
         if instance is None:
             return self
-        value = instance.__dict__[self.name] = self.func(instance)
+        # (``attrname``: set by ``__set_name__`` as the class is built)
+        value = instance.__dict__[self.attrname] = self.func(instance)  # type: ignore[index]
         return value
 
 
@@ -139,7 +135,10 @@ class ImageRequest:
         view = self.view
         if not json_rebuilds(type(view), self.inputs):
             return self.args
-        part = DrawnJson(type(view), self.inputs, self.drawn_json)
+        inputs: Inputs = self.inputs
+        if inputs is not None and inputs is image_inputs(self.game_key, self.function):
+            inputs = (self.game_key, self.function)  # the declared ones, named (not pickled)
+        part = DrawnJson(type(view), inputs, self.drawn_json)
         return (self.game_key, self.function, part, self.locale, self.names, self.extras)
 
     @kept_once
@@ -200,6 +199,11 @@ _new_model = object.__new__  # (a model class has no ``__new__`` of its own)
 _set_attribute = object.__setattr__
 
 
+# A part's inputs as sent: a set of fields, None (all drawn), or (game, renderer): those the
+# game's images module declares for that renderer (``image_inputs``), a set not pickled per job
+Inputs = frozenset[str] | tuple[str, str] | None
+
+
 class DrawnJson:
     """A view's drawn part carried as the JSON its digest hashed (``ImageRequest.sent_args``):
     pickled as that JSON, it unpickles (in a render worker) as the drawn part validated from
@@ -207,9 +211,9 @@ class DrawnJson:
 
     __slots__ = ("data", "inputs", "model")
 
-    def __init__(self, model: type[PlayerView], inputs: frozenset[str] | None, data: bytes):
+    def __init__(self, model: type[PlayerView], inputs: Inputs, data: bytes):
         self.model = model
-        self.inputs = inputs
+        self.inputs = inputs  # (a game's declared inputs by its key and renderer's name)
         self.data = data
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -229,8 +233,10 @@ def _model_at(path: str) -> type[PlayerView]:
     return model
 
 
-def _view_from_sent(path: str, inputs: frozenset[str] | None, data: bytes) -> Any:
+def _view_from_sent(path: str, inputs: Inputs, data: bytes) -> Any:
     """A ``DrawnJson`` unpickled: ``view_from_json`` of the model at ``path``."""
+    if isinstance(inputs, tuple):
+        inputs = image_inputs(*inputs)
     return view_from_json(_model_at(path), inputs, data)
 
 
@@ -590,11 +596,12 @@ class Renderer:
         self.renders += 1
         done = self._clock()
         begun = started[0] if started else asked
-        metrics.observe(WAIT, (begun - asked) * 1000)
+        histograms = metrics.histograms  # (``metrics.observe``'s own, without its calls)
+        histograms[WAIT].add((begun - asked) * 1000)
         if first:
-            metrics.observe(WAIT_FIRST, (begun - asked) * 1000)
-        metrics.observe("render", (done - begun) * 1000)
-        metrics.observe(f"image_{request.game_key}_{request.function}", (done - begun) * 1000)
+            histograms[WAIT_FIRST].add((begun - asked) * 1000)
+        histograms["render"].add((done - begun) * 1000)
+        histograms[f"image_{request.game_key}_{request.function}"].add((done - begun) * 1000)
         return self._described(request, result)
 
     def _sent(self, request: ImageRequest) -> tuple[Any, ...]:

@@ -270,7 +270,8 @@ def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
         ours.send_bytes(ForkingPickler.dumps((job.__name__, ())))
         meter.unpickle(meter.read(theirs))
         meter.send(theirs, (True, meter.run(job, ())))
-        ok, value, stages = ForkingPickler.loads(ours.recv_bytes())
+        ok, value, spent, _ = ForkingPickler.loads(ours.recv_bytes())
+        stages = dict(zip(STAGES, spent, strict=True))  # in ``STAGES``' order
         assert (ok, value) == (True, "done")
         assert stages["run"] == pytest.approx(50.0)
         assert stages["read"] == stages["unpickle"] == stages["idle"] == 0.0
@@ -278,7 +279,8 @@ def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
         ours.send_bytes(ForkingPickler.dumps(None))
         meter.unpickle(meter.read(theirs))
         meter.send(theirs, (True, meter.run(_nothing, ())))
-        *_, stages = ForkingPickler.loads(ours.recv_bytes())
+        _, _, spent, _ = ForkingPickler.loads(ours.recv_bytes())
+        stages = dict(zip(STAGES, spent, strict=True))
         assert stages["run"] == 0.0 and stages["idle"] == pytest.approx(7.0)
     finally:
         ours.close()
@@ -476,7 +478,7 @@ async def test_every_reply_waiting_in_a_workers_pipe_is_answered_in_one_callback
     worker.jobs.extend(jobs)
     try:
         for n in range(DEPTH):
-            theirs.send((True, n, {}))
+            theirs.send((True, n, (), {}))
         pool._readable(state, worker)
         assert [job.result() for job in jobs] == list(range(DEPTH))
         assert not worker.jobs and not ours.poll(0)

@@ -533,6 +533,8 @@ def test_a_worker_sent_the_digests_json_rebuilds_the_drawn_part_and_draws_the_sa
             ("render_table", names, image_inputs(key, "render_table")),
             ("render_hand", None, image_inputs(key, "render_hand")),
             ("render_table", names, None),  # nothing declared: all but ``NOT_DRAWN``
+            # a set of its own, not the declared one (sent as the set, not by its name)
+            ("render_table", names, frozenset(image_inputs(key, "render_table") or ())),
         ):
             request = ImageRequest(key, function, view, "es", given, "i.png", {}, inputs)
             sent = request.sent_args
