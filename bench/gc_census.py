@@ -8,14 +8,25 @@ the types say whose.
     .venv/bin/python bench/gc_census.py --tables 500 --window 60
     .venv/bin/python bench/gc_census.py --gc-thresholds 10000,5,10
     .venv/bin/python bench/gc_census.py --bot-root ../main -- --channel-play 0.5
-    .venv/bin/python bench/gc_census.py --young-check 1e9   # young collections by count only
+    .venv/bin/python bench/gc_census.py --alternate clock:1e9   # by CPython's count alone
 
 Each collection's pause is printed as the loop sees it (wall) beside its CPU, with the times
 the kernel took the core away meanwhile (preempted) and the objects it walked: its generations'
 lists, not the young count (allocations minus deallocations of any generation, which older
 objects' deaths keep below the list's length). Counting the walked objects lists them
 (``gc.get_objects``) as each collection starts: its CPU is kept out of the collection's own, but it costs the bot, so
-compare two runs of this tool, not its CPU figures with ``bench/profile_live.py``'s.
+compare two runs of this tool, not its CPU figures with ``bench/profile_live.py``'s, and
+turn it off (``--no-walked``) when comparing CPU: it warms the caches the collection walks.
+
+The collector's own CPU between collections is printed too: each call of the bot's young
+step (``collector.collect_young_if_grown`` or ``collect_young``), less the collections inside
+it. ``--alternate`` compares young-collection policies in one bot process, taking turns of
+``--turn`` seconds, so the machine's drift and load weigh on each alike (the prelude's notes
+name the specs):
+
+    .venv/bin/python bench/gc_census.py --tables 300 --window 200 --no-walked \
+        --sample-every 1000000 --alternate 'size:5000;bot' -- --channel-play 0.5
+
 Figures only; nothing is asserted.
 """
 
@@ -43,12 +54,121 @@ from bench.load_probe import load_average  # noqa: E402
 PRELUDE = r"""
 import os as _os
 if _os.environ.get('MESA_BENCH_GC_CENSUS'):
+    def _young_policies(out, now):
+        # The collector's own CPU between collections (its checks of the young list): each call
+        # of the bot's young step, less the collections (and this census) inside it, one line
+        # per call. With MESA_BENCH_GC_ALTERNATE ("spec;spec;..."), young-collection policies
+        # take turns of MESA_BENCH_GC_SLICE seconds in this one process (by the wall clock:
+        # policy int(time // slice) % n), so the machine's drift weighs on each alike. A spec:
+        # "bot" (the tree's own loop, run while its turn lasts), "size:LIMIT[:EVERY]" (session
+        # 27's: the young list measured every EVERY s, collected at LIMIT objects),
+        # "clock:EVERY" (collected every EVERY s whatever its size), "pace:MS:LEAST:MOST" (every
+        # LEAST..MOST s, the period adapted so a collection takes about MS of CPU); "/N" after
+        # any of them: generation 1 once N young collections ran since the last (its threshold).
+        import asyncio, gc, json, time
+        import bot.ops.collector as collector
+
+        def timed(step, policy=None):
+            def step_timed(*args, **kwargs):
+                bracket = now['bracket']
+                started = time.thread_time()
+                try:
+                    return step(*args, **kwargs)
+                finally:
+                    whole = time.thread_time() - started
+                    inside = now['bracket'] - bracket
+                    # the step's own CPU, and its whole when it collected: the loop's pause
+                    row = {'wall': time.time(), 'step_ms': (whole - inside) * 1000}
+                    if inside:
+                        row['pause_ms'] = whole * 1000
+                        row['generation_collected'] = now['last_generation']
+                    row['policy'] = now['policy'] if policy is None else policy
+                    out.write(json.dumps(row) + '\n')
+            return step_timed
+
+        for name in ('collect_young_if_grown', 'collect_young'):
+            if hasattr(collector, name):
+                setattr(collector, name, timed(getattr(collector, name)))
+        specs = [s for s in _os.environ.get('MESA_BENCH_GC_ALTERNATE', '').split(';') if s]
+        if not specs:
+            return
+        turn = float(_os.environ.get('MESA_BENCH_GC_SLICE') or 20)
+        set_threshold = gc.set_threshold
+        # the tree's own loop: session 27's (by size), or the pace's since
+        loop_name = next(
+            name for name in ('collect_young_by_pace', 'collect_young_when_grown')
+            if hasattr(collector, name)
+        )
+        own_loop = getattr(collector, loop_name)
+
+        def by_rule():
+            generation = 1 if gc.get_count()[1] > gc.get_threshold()[1] else 0
+            gc.collect(generation)
+            return generation
+
+        def parse(spec):
+            spec, _, older = spec.partition('/')
+            kind, *values = spec.split(':')
+            values = [float(v) for v in values]
+            older = int(older) if older else collector.THRESHOLDS[1]
+            if kind == 'bot':
+                return kind, None, None, older
+            if kind == 'size':
+                limit, every = (values + [0.25])[:2]
+
+                def step():
+                    if len(gc.get_objects(0)) >= limit:
+                        by_rule()
+                return kind, lambda: every, step, older
+            if kind == 'clock':
+                return kind, lambda: values[0], by_rule, older
+            if kind == 'pace':
+                target, least, most = values
+                pace = {'every': least}
+
+                def step():
+                    if by_rule():
+                        return  # generation 1 walks more than the young list: no measure of it
+                    ratio = target / max(now.get('last_ms', target), 1e-3)
+                    every = pace['every'] * min(2.0, max(0.5, ratio))
+                    pace['every'] = min(most, max(least, every))
+                return kind, lambda: pace['every'], step, older
+            raise ValueError(spec)
+
+        policies = [parse(s) for s in specs]
+
+        def current():
+            return int(time.time() // turn) % len(policies)
+
+        async def alternating():
+            own = None
+            while True:
+                index = now['policy'] = current()
+                kind, wait, step, older = policies[index]
+                first, _, oldest = gc.get_threshold()
+                set_threshold(first, older, oldest)
+                if kind == 'bot':
+                    own = asyncio.ensure_future(own_loop())
+                    await asyncio.sleep(turn - time.time() % turn + 0.001)
+                    own.cancel()
+                    continue
+                step = timed(step, index)
+                while current() == index:
+                    await asyncio.sleep(wait())
+                    if current() == index:
+                        step()
+
+        setattr(collector, loop_name, lambda *_, **__: alternating())
+
     def _gc_census():
         import collections, gc, json, resource, threading, time
         out = open(_os.environ['MESA_BENCH_GC_CENSUS'], 'a', buffering=1)
-        now = {'n': 0, 'save': False}
+        # 'bracket': CPU seconds inside collections and this census's callbacks, so far;
+        # 'policy': the young-collection policy in force (--alternate), 0 without
+        now = {'n': 0, 'save': False, 'bracket': 0.0, 'policy': 0}
         young = bool(_os.environ.get('MESA_BENCH_GC_YOUNG'))
         every = int(_os.environ.get('MESA_BENCH_GC_SAMPLE_EVERY') or 10)
+        walked = not _os.environ.get('MESA_BENCH_GC_NO_WALKED')
 
         import importlib.util
         spec = importlib.util.spec_from_file_location('mesa_bench_walk', _os.environ['MESA_BENCH_WALK'])
@@ -63,12 +183,16 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         def census(phase, info):
             generation = info['generation']
             if phase == 'start':
+                now['entered'] = time.thread_time()
                 now['n'] += 1
                 # the young generation's allocation count, and the objects the collection walks
                 # (its generations' lists): the count is allocations minus deallocations of any
                 # generation, so deaths of older objects let the young list outgrow it
                 now['count'] = gc.get_count()[0]
-                now['walked'] = sum(len(gc.get_objects(g)) for g in range(generation + 1))
+                # (listing them warms the caches the collection then walks: --no-walked)
+                now['walked'] = (
+                    sum(len(gc.get_objects(g)) for g in range(generation + 1)) if walked else 0
+                )
                 if now['n'] % every == 0 and generation < 2:
                     gc.set_debug(gc.DEBUG_SAVEALL)
                     now['save'] = True
@@ -104,6 +228,7 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 'count': now['count'], 'loop_thread': threading.get_ident() == loop_thread,
                 'walked': now['walked'], 'collected': info['collected'],
                 'uncollectable': info['uncollectable'],
+                'policy': now['policy'],
             }
             for key in ('young', 'edges', 'largest'):
                 if key in now:
@@ -116,14 +241,11 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 row['garbage'] = collections.Counter(map(label, garbage)).most_common(60)
                 del garbage
             out.write(json.dumps(row) + '\n')
+            now['last_ms'], now['last_generation'] = cpu_ms, generation
+            now['bracket'] += time.thread_time() - now['entered']  # what a step's own leaves out
 
         gc.callbacks.append(census)
-        if _os.environ.get('MESA_BENCH_GC_YOUNG_CHECK'):
-            import bot.ops.collector as collector
-            collector.YOUNG_CHECK_SECONDS = float(_os.environ['MESA_BENCH_GC_YOUNG_CHECK'])
-        if _os.environ.get('MESA_BENCH_GC_YOUNG_LIMIT'):
-            import bot.ops.collector as collector
-            collector.YOUNG_LIMIT = int(_os.environ['MESA_BENCH_GC_YOUNG_LIMIT'])
+        _young_policies(out, now)
         if _os.environ.get('MESA_BENCH_GC_THRESHOLDS'):
             gc.set_threshold(*map(int, _os.environ['MESA_BENCH_GC_THRESHOLDS'].split(',')))
             gc.set_threshold = lambda *_: None
@@ -157,13 +279,53 @@ def spread(values: list[float], digits: int = 1) -> str:
     )
 
 
-def report(rows: list[dict[str, Any]], window: Window, moves: int, settings: str) -> str:
+def turns(window: Window, turn: float, policies: int) -> list[float]:
+    """The seconds of the window each alternated policy was in force (``--alternate``): policy
+    ``int(t // turn) % policies`` at wall time ``t``."""
+    seconds = [0.0] * policies
+    at = window.start_at
+    while at < window.end_at:
+        ends = min(window.end_at, (at // turn + 1) * turn)
+        seconds[int(at // turn) % policies] += ends - at
+        at = ends
+    return seconds
+
+
+def report(
+    rows: list[dict[str, Any]],
+    window: Window,
+    moves: int,
+    settings: str,
+    policies: list[str] | None = None,
+    turn: float = 0.0,
+) -> str:
+    """The census's tables; with ``policies`` alternated every ``turn`` seconds, one per
+    policy, its moves taken as the window's in proportion to its seconds (a steady load)."""
     rows = [r for r in rows if window.start_at <= r["wall"] <= window.end_at]
     seconds = max(window.end_at - window.start_at, 1e-9)
-    per_move = max(moves, 1)
+    collected = [r for r in rows if "generation" in r]
     lines = [
-        f"{len(rows)} collections in the {seconds:.0f}-s window, {moves} moves; {settings};"
+        f"{len(collected)} collections in the {seconds:.0f}-s window, {moves} moves; {settings};"
         f" load average {' '.join(f'{x:.2f}' for x in load_average())}",
+    ]
+    if not policies:
+        return "\n".join(lines + policy_table(rows, seconds, moves) + tail(collected))
+    for index, (policy, share) in enumerate(
+        zip(policies, turns(window, turn, len(policies)), strict=True)
+    ):
+        own = [r for r in rows if r.get("policy", 0) == index]
+        lines += ["", f"policy {policy!r}: {share:.0f} s of the window in turns of {turn:.0f} s"]
+        lines += policy_table(own, max(share, 1e-9), moves * share / seconds)
+    return "\n".join(lines + tail(collected))
+
+
+def policy_table(rows: list[dict[str, Any]], seconds: float, moves: float) -> list[str]:
+    """Each generation's collections, then the collector's CPU per move: the collections and
+    its own steps between them (the young list's checks), by the loop thread's clock."""
+    per_move = max(moves, 1)
+    collected = [r for r in rows if "generation" in r]
+    steps = [r["step_ms"] for r in rows if "step_ms" in r]
+    lines = [
         "",
         "| generation | collections/s | CPU ms per move | CPU ms mean / p99 / max"
         " | wall ms mean / p99 / max | objects walked mean / p99 / max | young count at start"
@@ -171,7 +333,7 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, settings: str
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for generation in range(3):
-        done = [r for r in rows if r["generation"] == generation]
+        done = [r for r in collected if r["generation"] == generation]
         if not done:
             continue
         pauses = [r["ms"] for r in done]
@@ -186,7 +348,29 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, settings: str
             f" | {sum(not r.get('loop_thread', True) for r in done)}"
             f" | {sum(r['collected'] for r in done) / per_move:.1f} |"
         )
-    lines += ["", *long_pauses(rows)]
+    collections_ms = sum(r["ms"] for r in collected)
+    for generation in range(2):
+        paused = [r["pause_ms"] for r in rows if r.get("generation_collected", -1) == generation]
+        if paused:
+            lines += [
+                "",
+                f"the collector's steps that collected generation {generation}: {len(paused)},"
+                f" CPU ms mean / p99 / max {spread(paused, 2)} (the loop's pause: a check and"
+                " the collection it starts)",
+            ]
+    lines += [
+        "",
+        f"the collector's CPU per move: collections {collections_ms / per_move:.4f} ms"
+        f" + its own steps {sum(steps) / per_move:.4f} ms ({len(steps) / seconds:.2f} a second,"
+        f" {1000 * sum(steps) / max(len(steps), 1):.1f} us each)"
+        f" = {(collections_ms + sum(steps)) / per_move:.4f} ms; {moves / seconds:.1f} moves/s",
+    ]
+    return lines
+
+
+def tail(rows: list[dict[str, Any]]) -> list[str]:
+    """The long pauses, the garbage by type and the sampled young generations' contents."""
+    lines = ["", *long_pauses(rows)]
     garbage: collections.Counter[str] = collections.Counter()
     sampled = [r for r in rows if "garbage" in r]
     for r in sampled:
@@ -211,7 +395,7 @@ def report(rows: list[dict[str, Any]], window: Window, moves: int, settings: str
         lines += [f"  {n:7d}  {kind}" for kind, n in young.most_common(25)]
         largest = sorted((tuple(x) for r in walked for x in r["largest"]), reverse=True)[:12]
         lines += ["largest containers:"] + [f"  {n:7d}  {kind}" for n, kind in largest]
-    return "\n".join(lines)
+    return lines
 
 
 def long_pauses(rows: list[dict[str, Any]], over_ms: float = 20.0) -> list[str]:
@@ -243,22 +427,25 @@ async def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--gc-thresholds", default="", help="e.g. 10000,10,10 (the bot's: none)")
     parser.add_argument(
-        "--young-check",
-        default="",
-        help="seconds between the bot's checks of its young generation's size (1e9: off)",
-    )
-    parser.add_argument(
-        "--young-limit",
-        default="",
-        help="the young generation's size that makes the bot collect it (the bot's: YOUNG_LIMIT)",
-    )
-    parser.add_argument(
         "--young",
         action="store_true",
         help="at each sampled young collection, also what it walks (types, references, sizes)",
     )
     parser.add_argument(
         "--sample-every", type=int, default=10, help="list the garbage of one young collection in N"
+    )
+    parser.add_argument(
+        "--alternate",
+        default="",
+        help="young-collection policies taking turns in the one bot, ';'-separated: bot,"
+        " size:LIMIT[:EVERY], clock:EVERY, pace:MS:LEAST:MOST, each with /N for generation 1's"
+        " threshold (the prelude's notes)",
+    )
+    parser.add_argument("--turn", type=float, default=20.0, help="seconds of each policy's turn")
+    parser.add_argument(
+        "--no-walked",
+        action="store_true",
+        help="do not list each collection's objects (it warms the caches the collection walks)",
     )
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
@@ -268,15 +455,16 @@ async def main(argv: list[str] | None = None) -> int:
     os.environ["MESA_BENCH_GC_SAMPLE_EVERY"] = str(args.sample_every)
     if args.young:
         os.environ["MESA_BENCH_GC_YOUNG"] = "1"
-    if args.young_check:
-        os.environ["MESA_BENCH_GC_YOUNG_CHECK"] = args.young_check
-        settings.append(f"the young generation's size checked every {args.young_check} s")
-    if args.young_limit:
-        os.environ["MESA_BENCH_GC_YOUNG_LIMIT"] = args.young_limit
-        settings.append(f"a young collection at {args.young_limit} objects")
     if args.gc_thresholds:
         os.environ["MESA_BENCH_GC_THRESHOLDS"] = args.gc_thresholds
         settings.append(f"thresholds {args.gc_thresholds}")
+    if args.no_walked:
+        os.environ["MESA_BENCH_GC_NO_WALKED"] = "1"
+    policies = [spec for spec in args.alternate.split(";") if spec]
+    if policies:
+        os.environ["MESA_BENCH_GC_ALTERNATE"] = ";".join(policies)
+        os.environ["MESA_BENCH_GC_SLICE"] = str(args.turn)
+        settings.append(f"young-collection policies alternated every {args.turn:.0f} s")
     with tempfile.TemporaryDirectory(prefix="mesa-gc-") as folder:
         out = Path(folder) / "census.jsonl"
         os.environ["MESA_BENCH_GC_CENSUS"] = str(out)
@@ -287,7 +475,7 @@ async def main(argv: list[str] | None = None) -> int:
         result = await load.run_one(args.tables, load_args, bot_folder)
         rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     text = "; ".join(settings) or f"the settings of {args.bot_root}/bot/ops/collector.py"
-    print(report(rows, window, result["moves"], text))
+    print(report(rows, window, result["moves"], text, policies, args.turn))
     print(f"bot RSS {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s")
     for name in ("ack_ms", "public_edit_ms", "next_view_ms"):
         figures = result.get(name) or {}

@@ -228,11 +228,11 @@ async def freeze_when_ready(bot: MesaBot) -> None:
 
 async def keep_heap_frozen(bot: MesaBot) -> None:
     """The start-up heap frozen once connected, then what the tables add; the young
-    generation collected by its size, not only by its count."""
+    generation collected by the clock, not only by CPython's count."""
     from bot.ops import collector
 
     await freeze_when_ready(bot)
-    await asyncio.gather(collector.keep_frozen(), collector.collect_young_when_grown())
+    await asyncio.gather(collector.keep_frozen(), collector.collect_young_by_pace())
 
 
 def _reason(exc: BaseException) -> str:

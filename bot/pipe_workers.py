@@ -32,6 +32,8 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import select
+import struct
 import threading
 import time
 from collections import deque
@@ -58,20 +60,22 @@ SPAWN = multiprocessing.get_context("spawn")  # never fork: the bot process has 
 LAST = 1  # ``run``'s default rank: after every job ranked 0
 
 
-@dataclass(order=True)
+@dataclass(slots=True, eq=False)
 class _Job:
-    """A job waiting for a worker, ordered by its caller's rank, then since when it waits
-    (its caller may say it waits since earlier: a job that replaces a superseded one keeps that
-    one's place), then by arrival."""
+    """A job waiting for a worker (in the pool's heap as ``_Waiting``)."""
 
-    rank: int
-    since: float
-    seq: int
-    fn: Callable[..., Any] = field(compare=False)
-    args: tuple[Any, ...] = field(compare=False)
-    future: asyncio.Future[Any] = field(compare=False)
-    wanted: Callable[[], bool] | None = field(compare=False, default=None)
-    affinity: Hashable | None = field(compare=False, default=None)
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    wanted: Callable[[], bool] | None = None
+    affinity: Hashable | None = None
+
+
+# A waiting job in the heap, ordered by its caller's rank, then since when it waits (its caller
+# may say it waits since earlier: a job that replaces a superseded one keeps that one's place),
+# then by arrival: a tuple, compared in C (a dataclass's ``order`` compared in Python, a call per
+# comparison of the heap's pushes and pops).
+_Waiting = tuple[int, float, int, _Job]
 
 
 @dataclass(eq=False)
@@ -81,6 +85,12 @@ class _Worker:
     jobs: deque[asyncio.Future[Any]] = field(default_factory=deque)  # sent, oldest first
     alive: bool = True
     started: int = 0  # when its current job started, in the pool's turns (``_State.turns``)
+    # Whether a reply waits in its pipe, asked of the kernel in one call (``Connection.poll``
+    # builds a selector, registers the pipe and unregisters it at every ask)
+    replies: select.poll = field(init=False, default_factory=select.poll)
+
+    def __post_init__(self) -> None:
+        self.replies.register(self.conn.fileno(), select.POLLIN)
 
 
 def _serve(
@@ -112,7 +122,7 @@ def _serve(
         except (EOFError, OSError):
             return
         except Exception as exc:  # an unpicklable result or exception
-            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}"), {}))
+            conn.send((False, RuntimeError(f"worker result not picklable: {exc!r}"), (), {}))
 
 
 # The stages of a worker's CPU per job (issue 29), observed in the bot as ``CPU_METRIC +
@@ -123,6 +133,7 @@ def _serve(
 # encoding, ``bot.ui.images.fonts.ENCODE_CPU``) is forwarded under its own name.
 CPU_METRIC = "worker_cpu_"
 STAGES = ("read", "unpickle", "run", "pickle", "write", "idle")
+_STAGE_METRICS = tuple(CPU_METRIC + stage for stage in STAGES)
 
 
 class _Meter:
@@ -154,14 +165,14 @@ class _Meter:
             self.spent["run"] = self.clock() - start
 
     def send(self, conn: Connection, reply: tuple[bool, Any]) -> None:
-        """The reply and this job's CPU by stage (ms), the previous job's sending included."""
+        """The reply, this job's CPU by stage (ms, in ``STAGES``' order: no names to pickle
+        and unpickle per job), the previous job's sending included, and what it observed."""
         now = self.clock()
         spent = self.spent
         spent["idle"] = max(0.0, now - self.last - spent["read"] - spent["unpickle"] - spent["run"])
-        stages = {stage: seconds * 1000 for stage, seconds in spent.items()}
-        stages.update(self._observed())
+        stages = tuple(seconds * 1000 for seconds in spent.values())  # (``STAGES``' order)
         start = self.clock()
-        data = ForkingPickler.dumps((*reply, stages))
+        data = pickle.dumps((*reply, stages, self._observed()), pickle.HIGHEST_PROTOCOL)
         middle = self.clock()
         conn.send_bytes(data)
         self.last = self.clock()
@@ -181,9 +192,11 @@ class _Meter:
 # A render job's view is a tree of pydantic models (a Triple Triad table: ~30). Pickled as they
 # are, each is ``copyreg.__newobj__`` and a state dict of four (its ``__dict__``, fields set,
 # extra, private: the fields set a set of its field names), built by pydantic's ``__getstate__``
-# in Python: a third of the job's pickling (issue 29). The render pool's jobs are pickled
-# compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields set only
-# when it is not every field it holds. Same objects unpickled (``tests/bot/test_pipe_workers.py``).
+# in Python: a third of the job's pickling (issue 29). The search pool's jobs (a seat's view)
+# are pickled compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields
+# set only when it is not every field it holds. Same objects unpickled
+# (``tests/bot/test_pipe_workers.py``). (The render pool's carry no models: an image's drawn
+# part goes as its JSON, ``bot.ui.rendering.DrawnJson``.)
 def _model(cls: type[BaseModel], values: dict[str, Any], fields_set: set[str] | None) -> Any:
     """A model unpickled: ``values`` as they were, without validation (pydantic's own
     ``__setstate__`` does the same)."""
@@ -214,8 +227,12 @@ class _CompactPickler(ForkingPickler):
         return (_model, (type(obj), values, None if fields_set == values.keys() else fields_set))
 
 
+def _plain_dumps(obj: Any) -> bytes:
+    return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+
+
 def compact_dumps(obj: Any) -> bytes:
-    """``obj`` pickled by ``_CompactPickler`` (what the render pool writes to a worker's pipe;
+    """``obj`` pickled by ``_CompactPickler`` (what the search pool writes to a worker's pipe;
     any unpickler reads it)."""
     buffer = io.BytesIO()
     _CompactPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(obj)
@@ -226,7 +243,7 @@ def compact_dumps(obj: Any) -> bytes:
 class _State:
     loop: asyncio.AbstractEventLoop
     workers: list[_Worker] = field(default_factory=list)
-    waiting: list[_Job] = field(default_factory=list)  # a heap
+    waiting: list[_Waiting] = field(default_factory=list)  # a heap
     arrivals: itertools.count[int] = field(default_factory=itertools.count)
     turns: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -239,6 +256,7 @@ class PipeWorkers(Workers):
     _state: _State | None = None  # bound to the loop that first runs a job (``_bound``)
 
     ordered = True  # ``run`` takes the job's rank, since and ``wanted``
+    pickles = True  # each job is pickled to another process (``ImageRequest.sent_args``)
 
     def __init__(
         self,
@@ -249,7 +267,7 @@ class PipeWorkers(Workers):
         depth: int = DEPTH,
         metered: bool = True,
         behind_newest_only: bool = False,
-        compact: bool = True,
+        compact: bool = False,
     ) -> None:
         super().__init__(size, initializer, name, niceness)
         self.depth = depth
@@ -260,9 +278,13 @@ class PipeWorkers(Workers):
         # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
         # pool's only, so the benches' figures per image count no search.
         self.metered = metered
-        # Whether jobs are pickled by ``compact_dumps`` (the render pool's views), else as
-        # ``Connection.send`` pickles them.
+        # Whether jobs are pickled by ``compact_dumps`` (the search pool's: a seat's view, a
+        # tree of models), else by ``pickle.dumps`` (the render pool's: an image's drawn part
+        # goes as its JSON, ``bot.ui.rendering.DrawnJson``, no model in it, and the compact
+        # pickler's own costs, its dispatch table copied and ``reducer_override`` called per
+        # object, were a third of the job's pickling: ``bench/render_instructions.py``).
         self.compact = compact
+        self._dumps: Callable[[Any], bytes] = compact_dumps if compact else _plain_dumps
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -287,8 +309,8 @@ class PipeWorkers(Workers):
         state = self._bound(asyncio.get_running_loop())
         future: asyncio.Future[T] = state.loop.create_future()
         when = time.perf_counter() if since is None else since
-        job = _Job(rank, when, next(state.arrivals), fn, args, future, wanted, affinity)
-        heapq.heappush(state.waiting, job)
+        job = _Job(fn, args, future, wanted, affinity)
+        heapq.heappush(state.waiting, (rank, when, next(state.arrivals), job))
         self._dispatch(state)
         try:
             return await future
@@ -303,7 +325,7 @@ class PipeWorkers(Workers):
         state, self._state = self._state, None
         if state is None:
             return
-        for job in state.waiting:
+        for *_, job in state.waiting:
             job.future.cancel()
         state.waiting.clear()
         for worker in state.workers:
@@ -345,10 +367,10 @@ class PipeWorkers(Workers):
             elif worker.jobs and self.behind_newest_only:
                 worker = max(live, key=lambda w: w.started)
             else:
-                worker = _affine(live, worker, state.waiting[0].affinity)
+                worker = _affine(live, worker, state.waiting[0][-1].affinity)
             if len(worker.jobs) >= self.depth:
                 return
-            job = heapq.heappop(state.waiting)
+            job = heapq.heappop(state.waiting)[-1]
             future = job.future
             if future.done():  # its caller gave up while it waited
                 continue
@@ -356,10 +378,7 @@ class PipeWorkers(Workers):
                 future.set_exception(Superseded())
                 continue
             try:
-                if self.compact:
-                    worker.conn.send_bytes(compact_dumps((job.fn, job.args)))
-                else:
-                    worker.conn.send((job.fn, job.args))
+                _write_message(worker.conn.fileno(), self._dumps((job.fn, job.args)))
             except (EOFError, OSError) as exc:
                 error = BrokenProcessPool(f"a worker died: {exc!r}")
                 future.set_exception(error)
@@ -380,7 +399,7 @@ class PipeWorkers(Workers):
         gets both answered (and its pipe refilled) in that one turn, not one a turn."""
         if not self._answer(state, worker):
             return
-        while worker.jobs and _has_reply(worker.conn):
+        while worker.jobs and _has_reply(worker):
             if not self._answer(state, worker):
                 return
         self._dispatch(state)
@@ -389,7 +408,7 @@ class PipeWorkers(Workers):
         """Reads one reply and settles its job; False if the worker died (then retired and
         the waiting jobs handed to the others)."""
         try:
-            ok, value, stages = worker.conn.recv()
+            data = _read_message(worker.conn.fileno())
         except (EOFError, OSError):
             self._retire(state, worker, BrokenProcessPool("a worker process died"))
             if worker in state.workers:
@@ -397,11 +416,16 @@ class PipeWorkers(Workers):
             _reap_later([worker.process])
             self._dispatch(state)  # the next job gets a fresh worker
             return False
+        try:
+            ok, value, stages, observed = pickle.loads(data)
         except Exception as exc:  # a reply that cannot be unpickled here: that job fails
-            ok, value, stages = False, exc, {}
+            ok, value, stages, observed = False, exc, (), {}
         if self.metered:
-            for stage, ms in stages.items():
-                metrics.observe(CPU_METRIC + stage if stage in STAGES else stage, ms)
+            histograms = metrics.histograms  # (``metrics.observe``'s own, without its calls)
+            for metric, ms in zip(_STAGE_METRICS, stages, strict=False):  # () if it failed
+                histograms[metric].add(ms)
+            for name, ms in observed.items():
+                histograms[name].add(ms)
         job = worker.jobs.popleft() if worker.jobs else None
         if worker.jobs:  # the next one, already in its pipe, starts now
             worker.started = next(state.turns)
@@ -459,6 +483,7 @@ def create_workers(
         SEARCH_DEPTH,
         metered=False,
         behind_newest_only=True,
+        compact=True,
     )
 
 
@@ -471,11 +496,48 @@ def _affine(live: list[_Worker], least: _Worker, affinity: Hashable | None) -> _
     return preferred if len(preferred.jobs) <= len(least.jobs) else least
 
 
-def _has_reply(conn: Connection) -> bool:
-    try:
-        return conn.poll(0)
-    except (EOFError, OSError):
-        return True  # read, it tells the worker died
+def _has_reply(worker: _Worker) -> bool:
+    """Whether the worker's pipe holds a reply, or tells of its death (read, it says so)."""
+    return bool(worker.replies.poll(0))
+
+
+# ``Connection.send_bytes`` / ``recv_bytes``'s framing (a 4-byte big-endian length, -1 then 8
+# bytes for a larger one), read and written here in a call or two of the kernel each, without
+# their Python layers (checks, a memoryview, a BytesIO per read and its copies: issue 29). The
+# worker's end keeps its ``Connection``.
+_SHORT = struct.Struct("!i")
+_LONG = struct.Struct("!Q")
+
+
+def _write_message(fd: int, data: bytes) -> None:
+    size = len(data)
+    header = _SHORT.pack(size) if size <= 0x7FFFFFFF else _SHORT.pack(-1) + _LONG.pack(size)
+    view = memoryview(header + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read_message(fd: int) -> bytes:
+    (size,) = _SHORT.unpack(_read_exactly(fd, 4))
+    if size == -1:
+        (size,) = _LONG.unpack(_read_exactly(fd, 8))
+    return _read_exactly(fd, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    """``size`` bytes from the (blocking) pipe: at once when they are there, as a reply is."""
+    chunk = os.read(fd, size)
+    if len(chunk) == size:
+        return chunk
+    if not chunk:
+        raise EOFError
+    data = bytearray(chunk)
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise OSError("got end of file during message")
+        data += chunk
+    return bytes(data)
 
 
 def _still_wanted(job: _Job) -> bool:

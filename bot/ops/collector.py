@@ -151,6 +151,23 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   older collections, and the freeze after them, keep their cadence. A young collection every
   quarter second whatever its size was tried: 0.8 ms of CPU mean (generation 1: 4.0), 257
   objects walked and 0.102 ms per move; a limit of 10,000: 7.1 ms mean, 260 objects.
+- A young collection by the clock since session 28, with no measure of the young list
+  (``collect_young_by_pace``): in the live bot that measure cost as much as the collections
+  it decided, ~1.0-1.2 ms of CPU each of its four a second at 300 busy tables
+  (``bench/probe_calls.py``: ``gc.get_objects`` 1,048 us a call, 0.081 ms per move; its list
+  touches every young object with the caches cold, as the collection then does, and each
+  object was listed ~4 times before one walked it). A young collection comes 0.25-1 s after
+  the last instead, the wait doubled or halved after each so that one takes about 2.5 ms of
+  CPU (``YoungPace``; a collection's CPU follows the wait before it). Compared in one bot at
+  300 busy tables, the policies taking 15-20-s turns (``bench/gc_census.py --alternate``,
+  four runs, load 3-4): the collector's CPU (collections and its own steps) per move
+  0.173-0.181 ms with the measure, 0.118-0.133 aiming at 3 ms, 0.122-0.130 at 2.5, 0.132
+  every quarter second. The loop's pause, a step's CPU (the measure and the collection it
+  started): young 4.5 ms mean, 7.0 p99, 8.5 at most against 2.6, 5.2, 5.6 at 2.5 ms;
+  generation 1 (every 3 s, not 5) 17.3, 29.0 at most against 10.7, 15.6. Generation 1 every tenth young collection (threshold 8)
+  instead of every sixth was weighed: 0.108 against 0.124 ms per move, but its pause 19.3 ms
+  of CPU mean and 25.9 at most against 12.7 and 16.6 (it walks what survived 9 young
+  collections, not 5), the bot's longest: kept at every sixth.
 """
 
 from __future__ import annotations
@@ -173,9 +190,12 @@ THAW_GROWTH = 0.25
 THAW_LEAST_SECONDS = 10 * 60.0
 THAW_MOST_SECONDS = 6 * 3600.0
 THAW_CHECK_SECONDS = 60.0
-# How often the young generation's list is measured against YOUNG_LIMIT objects.
-YOUNG_CHECK_SECONDS = 0.25
-YOUNG_LIMIT = THRESHOLDS[0]
+# Young collections come by the clock, whatever CPython's count says (the module's notes):
+# YOUNG_LEAST_SECONDS to YOUNG_MOST_SECONDS apart, the period adapted after each so that one
+# takes about YOUNG_PAUSE_SECONDS of CPU.
+YOUNG_PAUSE_SECONDS = 0.0025
+YOUNG_LEAST_SECONDS = 0.25
+YOUNG_MOST_SECONDS = 1.0
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
@@ -209,28 +229,46 @@ def freeze_after_collections(phase: str, info: dict[str, int]) -> None:
         gc.freeze()
 
 
-def collect_young_if_grown(limit: int | None = None) -> int | None:
-    """A collection of the young generation if its list holds ``limit`` objects
-    (``YOUNG_LIMIT``), or of generation 1 when as many young ones ran since the last as its
-    threshold allows (CPython's rule for its own); returns the generation collected."""
-    limit = YOUNG_LIMIT if limit is None else limit
-    if len(gc.get_objects(0)) < limit:
-        return None
+def collect_young() -> tuple[int, float]:
+    """A collection of the young generation, or of generation 1 when as many young ones ran
+    since the last as its threshold allows (CPython's rule for its own); returns the
+    generation collected and the CPU seconds it took."""
     generation = 1 if gc.get_count()[1] > gc.get_threshold()[1] else 0
+    started = time.thread_time()
     gc.collect(generation)
-    return generation
+    return generation, time.thread_time() - started
 
 
-async def collect_young_when_grown(
-    every: float | None = None,
+@dataclass
+class YoungPace:
+    """How long until the next young collection: ``every`` seconds, from ``least`` to
+    ``most``, adapted after each young one so that one takes about ``pause`` seconds of CPU
+    (the young list grows about steadily, so a collection's CPU follows the wait before it);
+    by half or double at most, so a burst does not swing it."""
+
+    pause: float = YOUNG_PAUSE_SECONDS
+    least: float = YOUNG_LEAST_SECONDS
+    most: float = YOUNG_MOST_SECONDS
+    every: float = YOUNG_LEAST_SECONDS
+
+    def collected(self, generation: int, cpu: float) -> None:
+        if generation:  # generation 1 walks more than the young list: it says nothing of it
+            return
+        ratio = min(2.0, max(0.5, self.pause / max(cpu, 1e-6)))
+        self.every = min(self.most, max(self.least, self.every * ratio))
+
+
+async def collect_young_by_pace(
+    pace: YoungPace | None = None,
     sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
 ) -> None:
-    """``collect_young_if_grown`` every ``every`` seconds (``YOUNG_CHECK_SECONDS``), until
-    cancelled: a young collection's pause is then what the threshold allows, not everything
-    kept since the count last passed it (the module's notes)."""
+    """A young collection every ``pace.every`` seconds, until cancelled: its pause is then
+    what the pace allows, not everything kept since CPython's count last passed its threshold,
+    and no measure of the young list is paid for (the module's notes)."""
+    pace = pace or YoungPace()
     while True:
-        await sleep(YOUNG_CHECK_SECONDS if every is None else every)
-        collect_young_if_grown()
+        await sleep(pace.every)
+        pace.collected(*collect_young())
 
 
 @dataclass

@@ -42,11 +42,16 @@ log = logging.getLogger(__name__)
 DISCORD_EPOCH_MS = 1_420_070_400_000  # a snowflake's time is milliseconds since this
 
 
-def api_path(url: str | URL) -> str:
+def api_path(url: str | URL | Target) -> str:
     """``https://discord.com/api/v10/channels/1/messages`` -> ``/channels/1/messages``. A
-    ``yarl.URL`` (``bot/ui/payload.py``'s requests) has its path parsed already: not split
-    again (urlsplit was a tenth of the gate's own CPU)."""
-    path = url.raw_path if isinstance(url, URL) else urlsplit(url).path
+    ``yarl.URL`` or a ``token_wire.Target`` (``bot/ui/payload.py``'s requests) has its path
+    split already: not split again (urlsplit was a tenth of the gate's own CPU)."""
+    if isinstance(url, Target):
+        path = url.path_qs.partition("?")[0]
+    elif isinstance(url, URL):
+        path = url.raw_path
+    else:
+        path = urlsplit(url).path
     marker = path.find("/api/v")
     if marker >= 0:
         rest = path[marker + len("/api/v") :]
@@ -406,11 +411,14 @@ class GatedSession:
             or not _ON_THE_WIRE.issuperset(kwargs)
             or not (data is None or isinstance(data, bytes | str))
         ):
-            return self.session.request(method, url, **kwargs)
-        target = url if isinstance(url, URL) else URL(url)
+            return self.session.request(method, url.url() if type(url) is Target else url, **kwargs)
         query = kwargs.get("params")
-        if query:
-            target = target.extend_query(query)  # as aiohttp adds it
+        if type(url) is Target and not query:
+            target: URL | Target = url  # split already (``payload.bot_send``)
+        else:
+            target = url.url() if type(url) is Target else url if isinstance(url, URL) else URL(url)
+            if query:
+                target = target.extend_query(query)  # as aiohttp adds it
         body = data.encode() if isinstance(data, str) else data  # aiohttp's: UTF-8
         headers = kwargs.get("headers") or {}
         return _OnTheWire(self.overdue, wire, method, target, body, headers)

@@ -96,15 +96,22 @@ class Payload:
 # attachments, components…) that the table's views throw away: a tenth of the bot's CPU per move
 # (issue 29, ``bench/profile_move.py``). These send the same request through the same session,
 # gate and pacer (``bot/ui/http_gate.py`` wraps that session) and keep the view bookkeeping, but
-# leave the answer as JSON. Errors are discord.py's own (``HTTPException``, ``NotFound``…).
+# leave the answer unread (``bot_send``, ``send``). Errors are discord.py's own
+# (``HTTPException``, ``NotFound``…).
 async def edit_message(partial: discord.PartialMessage, kwargs: dict[str, Any]) -> None:
     """``partial.edit(**kwargs)`` with the bot token, without parsing the edited message."""
     state = partial._state
     view = kwargs.get("view", MISSING)
     if view is not MISSING:
         state.prevent_view_updates_for(partial.id)
+    route = Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=partial.channel.id,
+        message_id=partial.id,
+    )
     with edit_parameters(kwargs, state.allowed_mentions) as params:
-        await state.http.edit_message(partial.channel.id, partial.id, params=params)
+        await bot_send(state.http, route, params)  # discord.py's ``http.edit_message``, lean
     _keep_view(state, view, partial.id)
 
 
@@ -511,3 +518,144 @@ async def _unread_answer(sent: Any, interaction_id: int) -> dict[str, Any]:
     was accepted (an error raised as discord.py raises it), for this interaction."""
     await sent
     return {"interaction": {"id": str(interaction_id)}}
+
+
+# ----- bot-token requests whose answer nobody reads ---------------------------------------------
+# Issue 29: a table's public edit once its table token aged out (every edit of a DM-played
+# table's public message after 14 minutes), a DM hand's without a fresh token (``edit_message``).
+#
+# ``bot_send`` sends such a request as discord.py's ``HTTPClient.request`` does: its route's
+# bucket (discord.py's own ``_buckets`` by ``_bucket_hashes``, shared with its requests of the
+# same route and major parameters: the ``X-RateLimit-*`` headers read into it, the bucket's hash
+# learnt, a spent bucket waited out), the wait behind a global 429, ``Authorization: Bot …`` and
+# discord.py's User-Agent, 429s (``Via``: Discord's own; a global one stops every request until
+# its ``retry_after``) and 500/502/504/524 waited out and sent again up to five times, a reset
+# connection retried, errors raised as discord.py raises them (``NotFound``, ``Forbidden``,
+# ``DiscordServerError``, ``HTTPException``, ``RateLimited``); through the gate as before (the
+# pacer's turn and count, a global 429 pausing it: ``http_gate._GatedRequest``) and its wire.
+# Minus the work it does for an answer nobody reads: the edited message's JSON decoded and
+# parsed, aiohttp's ``FormData`` built per try (and read back into bytes by the gate), the URL
+# as a string split by the gate and parsed again by yarl, the answer's headers made a multidict.
+# discord.py internals used (re-check on upgrade): ``HTTPClient``'s ``_HTTPClient__session``,
+# ``_bucket_hashes``, ``_buckets``, ``get_ratelimit``, ``_global_over``, ``user_agent``,
+# ``use_clock``, ``max_ratelimit_timeout``; ``Route.key``, ``major_parameters``, ``url``; and
+# ``Ratelimit`` as an ``async with`` and its ``update``, ``remaining``.
+_RETRIED_STATUSES = frozenset({500, 502, 504, 524})  # discord.py's unconditional retries
+
+
+async def bot_send(http: Any, route: Route, params: MultipartParameters) -> None:
+    """``http.request(route, …)`` of ``params``' body (``json=params.payload``, or ``files`` and
+    ``form``: discord.py's ``edit_message``), its answer unread (see above)."""
+    route_key = route.key
+    bucket_hash = http._bucket_hashes.get(route_key)
+    major = route.major_parameters
+    key = f"{route_key if bucket_hash is None else bucket_hash}:{major}"
+    ratelimit = http.get_ratelimit(key)
+    headers: dict[str, str] = {"User-Agent": http.user_agent}
+    if http.token is not None:
+        headers["Authorization"] = "Bot " + http.token
+    extra: dict[str, Any] = {}
+    if http.proxy is not None:
+        extra["proxy"] = http.proxy
+    if http.proxy_auth is not None:
+        extra["proxy_auth"] = http.proxy_auth
+    session = http._HTTPClient__session
+    url: Any = token_url(route.url[len(Route.BASE) :]) if route.url.startswith(Route.BASE) else None
+    if url is None or (type(url) is Target and not isinstance(session, http_gate.GatedSession)):
+        url = route.url  # (aiohttp's own session parses it)
+    body = None if params.payload is None else orjson.dumps(params.payload)
+    files = params.files or []
+    if not http._global_over.is_set():
+        await http._global_over.wait()  # a global 429 is being waited out
+    response: Any = None
+    answer: Any = None
+    async with ratelimit:
+        for tries in range(5):
+            for file in files:
+                file.reset(seek=tries)
+            data: Any = body
+            if params.multipart:
+                data, headers["Content-Type"] = multipart(params.multipart)
+            elif body is not None:
+                headers["Content-Type"] = JSON_TYPE
+            try:
+                async with session.request(
+                    route.method, url, data=data, headers=headers, **extra
+                ) as response:
+                    status = response.status
+                    _bucket_learnt(http, route, response, ratelimit, bucket_hash, key)
+                    if 300 > status >= 200 and response.content.is_eof():
+                        return  # arrived whole: its connection is back in the pool already
+                    raw = await response.read()  # read whole: the connection is kept alive
+                    if 300 > status >= 200:
+                        return
+                    answer = _answer(response, raw)
+            except OSError as exc:
+                if tries < 4 and exc.errno in (54, 10054):  # reset by the peer
+                    await asyncio.sleep(1 + tries * 2)
+                    continue
+                raise
+            # waited out once the answer is released (``send``: outside the request's guard)
+            if status == 429:
+                await _rate_limited(http, route, response, answer)
+                continue
+            if status in _RETRIED_STATUSES:
+                await asyncio.sleep(1 + tries * 2)
+                continue
+            if status == 403:
+                raise discord.Forbidden(response, answer)
+            if status == 404:
+                raise discord.NotFound(response, answer)
+            if status >= 500:
+                raise discord.DiscordServerError(response, answer)
+            raise discord.HTTPException(response, answer)
+    if response is None:  # (every try ended in a reset connection, the last one raised)
+        raise RuntimeError("Unreachable code in HTTP handling")
+    if response.status >= 500:
+        raise discord.DiscordServerError(response, answer)
+    raise discord.HTTPException(response, answer)
+
+
+def _bucket_learnt(
+    http: Any, route: Route, response: Any, ratelimit: Any, bucket_hash: str | None, key: str
+) -> None:
+    """What discord.py learns of an answer's rate-limit headers: the route's bucket hash (the
+    bucket filed under it) and, but on a 429, the bucket's limit, remaining and reset."""
+    discord_hash = _header(response, "X-Ratelimit-Bucket")
+    if discord_hash is not None and bucket_hash != discord_hash:
+        route_key = route.key
+        if bucket_hash is not None:  # the hash changed (a sub-limit, or the limit did)
+            http._bucket_hashes[route_key] = discord_hash
+            http._buckets[f"{discord_hash}:{route.major_parameters}"] = ratelimit
+            http._buckets.pop(key, None)
+        elif route_key not in http._bucket_hashes:
+            http._bucket_hashes[route_key] = discord_hash
+            http._buckets[f"{discord_hash}:{route.major_parameters}"] = ratelimit
+    if response.status != 429 and _header(response, "X-Ratelimit-Remaining") is not None:
+        ratelimit.update(response, use_clock=http.use_clock)
+
+
+async def _rate_limited(http: Any, route: Route, response: Any, answer: Any) -> None:
+    """A 429: Discord's own (``Via``) waited out, a global one holding every request behind
+    ``http._global_over`` meanwhile; a Cloudflare ban raised, and a wait over the client's
+    ``max_ratelimit_timeout`` too (``RateLimited``), as discord.py does."""
+    if not _header(response, "Via") or isinstance(answer, str):
+        raise discord.HTTPException(response, answer)  # banned by Cloudflare, most likely
+    retry_after = float(answer["retry_after"])
+    if http.max_ratelimit_timeout and retry_after > http.max_ratelimit_timeout:
+        raise discord.RateLimited(retry_after)
+    log.warning(
+        "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.",
+        route.method,
+        route.url,
+        retry_after,
+    )
+    is_global = bool(answer.get("global", False))
+    if is_global:
+        log.warning("Global rate limit has been hit. Retrying in %.2f seconds.", retry_after)
+        http._global_over.clear()
+    try:
+        await asyncio.sleep(retry_after)
+    finally:
+        if is_global:
+            http._global_over.set()

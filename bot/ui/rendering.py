@@ -22,14 +22,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import importlib
 import json
 import logging
 import time
+import typing
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, overload
+
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic.fields import FieldInfo
 
 from bot import metrics
 from bot.i18n import translator
@@ -75,6 +79,28 @@ OWED_PLACES = 4096
 DESCRIPTIONS = 256
 
 
+T = TypeVar("T")
+
+
+class kept_once(functools.cached_property[T]):  # (a decorator, named as its base is)
+    """``functools.cached_property`` without Python 3.11's lock (an ``RLock`` taken at every
+    first read: a request's digest is read once per payload, issue 29): the value is computed
+    at the first read and kept in the instance's ``__dict__``, where later reads find it."""
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any] | None = None) -> kept_once[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> T: ...
+
+    def __get__(self, instance: object | None, owner: type[Any] | None = None) -> Any:
+        if instance is None:
+            return self
+        # (``attrname``: set by ``__set_name__`` as the class is built)
+        value = instance.__dict__[self.attrname] = self.func(instance)  # type: ignore[index]
+        return value
+
+
 class NameBook(dict[str, str]):
     """Seat -> display name, usable both as a mapping and as a function (renderers use
     either)."""
@@ -101,18 +127,37 @@ class ImageRequest:
         view = drawn_part(self.view, self.inputs)
         return (self.game_key, self.function, view, self.locale, self.names, self.extras)
 
-    @cached_property
-    def digest(self) -> str:
-        """SHA-256 of ``{head}\n{the drawn fields' JSON}``: the drawn part's JSON bytes as
-        pydantic writes them (``model_dump_json`` is their text), hashed after the head's
-        bytes without a text of both built and encoded again (issue 29). Digests are stored
-        (what a message shows): the same text, the same digest, from release to release."""
+    @property
+    def sent_args(self) -> tuple[Any, ...]:
+        """``args`` as a render worker is sent them: the drawn part as the JSON its digest
+        hashed (``DrawnJson``: one serialisation per image, not a second one to pickle a tree
+        of models; the worker validates the part back from it), where its fields allow."""
+        view = self.view
+        if not json_rebuilds(type(view), self.inputs):
+            return self.args
+        inputs: Inputs = self.inputs
+        if inputs is not None and inputs is image_inputs(self.game_key, self.function):
+            inputs = (self.game_key, self.function)  # the declared ones, named (not pickled)
+        part = DrawnJson(type(view), inputs, self.drawn_json)
+        return (self.game_key, self.function, part, self.locale, self.names, self.extras)
+
+    @kept_once
+    def drawn_json(self) -> bytes:
+        """The drawn part's JSON bytes as pydantic writes them (``model_dump_json`` is their
+        text): the fields ``inputs`` name, else every field but ``NOT_DRAWN``."""
         view = self.view
         serializer = view.__pydantic_serializer__
         if self.inputs is not None:
-            drawn = serializer.to_json(view, include=included(self.inputs))
-        else:
-            drawn = serializer.to_json(view, exclude=NOT_DRAWN & set(type(view).model_fields))
+            return serializer.to_json(view, include=included(self.inputs))
+        return serializer.to_json(view, exclude=_drawn_exclude(type(view)))
+
+    @kept_once
+    def digest(self) -> str:
+        """SHA-256 of ``{head}\n{the drawn fields' JSON}``: the drawn part's JSON bytes
+        (``drawn_json``), hashed after the head's bytes without a text of both built and
+        encoded again (issue 29). Digests are stored (what a message shows): the same text,
+        the same digest, from release to release."""
+        drawn = self.drawn_json
         if self.extras:
             head = _head(self.game_key, self.function, self.locale, self.names, self.extras)
             hashed = hashlib.sha256(f"{head}\n".encode())
@@ -152,6 +197,157 @@ def drawn_part(view: PlayerView, inputs: frozenset[str] | None) -> PlayerView:
 
 _new_model = object.__new__  # (a model class has no ``__new__`` of its own)
 _set_attribute = object.__setattr__
+
+
+# A part's inputs as sent: a set of fields, None (all drawn), or (game, renderer): those the
+# game's images module declares for that renderer (``image_inputs``), a set not pickled per job
+Inputs = frozenset[str] | tuple[str, str] | None
+
+
+class DrawnJson:
+    """A view's drawn part carried as the JSON its digest hashed (``ImageRequest.sent_args``):
+    pickled as that JSON, it unpickles (in a render worker) as the drawn part validated from
+    it (``view_from_json``), the same fields with the same values."""
+
+    __slots__ = ("data", "inputs", "model")
+
+    def __init__(self, model: type[PlayerView], inputs: Inputs, data: bytes):
+        self.model = model
+        self.inputs = inputs  # (a game's declared inputs by its key and renderer's name)
+        self.data = data
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the model by its path: a class pickled is looked up in its module at every pickling
+        return (_view_from_sent, (_path(self.model), self.inputs, self.data))
+
+
+@functools.lru_cache(maxsize=64)
+def _path(model: type[BaseModel]) -> str:
+    return f"{model.__module__}:{model.__qualname__}"
+
+
+@functools.lru_cache(maxsize=64)
+def _model_at(path: str) -> type[PlayerView]:
+    module, _, name = path.partition(":")
+    model: type[PlayerView] = getattr(importlib.import_module(module), name)
+    return model
+
+
+def _view_from_sent(path: str, inputs: Inputs, data: bytes) -> Any:
+    """A ``DrawnJson`` unpickled: ``view_from_json`` of the model at ``path``."""
+    if isinstance(inputs, tuple):
+        inputs = image_inputs(*inputs)
+    return view_from_json(_model_at(path), inputs, data)
+
+
+def view_from_json(model: type[PlayerView], inputs: frozenset[str] | None, data: bytes) -> Any:
+    """The drawn part of a ``model`` view from its JSON (``ImageRequest.drawn_json``): an
+    instance of ``model`` holding only the drawn fields, each validated as ``model`` validates
+    it (a view is what validating its JSON gives: ``tests/games/test_contract.py``); a dotted
+    input's items (``"players.coins"``) instances of their own model holding only the drawn
+    parts. A renderer reading an undeclared field fails (AttributeError), as on ``drawn_part``."""
+    part = _part_model(model, inputs).model_validate_json(data)
+    values = part.__dict__
+    fields = _part_fields(model, inputs)
+    assert fields is not None, "json_rebuilds() first"
+    for name, item_model, _ in fields[1]:
+        values[name] = [_as_instance(item_model, item) for item in values[name]]
+    return _as_instance(model, part)
+
+
+def _as_instance(model: type[BaseModel], part: BaseModel) -> Any:
+    """``part``'s values as an instance of ``model`` (built as ``drawn_part`` builds one)."""
+    instance = _new_model(model)
+    _set_attribute(instance, "__dict__", part.__dict__)
+    _set_attribute(instance, "__pydantic_fields_set__", part.__pydantic_fields_set__)
+    _set_attribute(instance, "__pydantic_extra__", None)
+    _set_attribute(instance, "__pydantic_private__", None)
+    return instance
+
+
+# (fields kept whole, (field, its items' model, the items' fields kept) of each dotted input)
+PartFields = tuple[tuple[str, ...], tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...]]
+
+
+def json_rebuilds(model: type[PlayerView], inputs: frozenset[str] | None) -> bool:
+    """Whether a ``model`` view's drawn part can go to a worker as its JSON (``DrawnJson``):
+    models without private or extra values, a dotted input's field a list of models."""
+    return _part_fields(model, inputs) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _part_fields(model: type[BaseModel], inputs: frozenset[str] | None) -> PartFields | None:
+    """The drawn part's fields (``PartFields``), or None if it cannot be rebuilt from JSON."""
+    if inputs is None:
+        return _plain_fields(model, tuple(n for n in model.model_fields if n not in NOT_DRAWN))
+    whole = tuple(n for n in model.model_fields if n in inputs)
+    nested = []
+    for name, spec in included(inputs).items():
+        if spec is True:
+            continue
+        info = model.model_fields.get(name)
+        item = _list_item_model(info.annotation) if info is not None else None
+        wanted = spec["__all__"]
+        if item is None or _plain_fields(item, tuple(wanted)) is None:
+            return None
+        nested.append((name, item, tuple(n for n in item.model_fields if n in wanted)))
+    if _plain_fields(model, whole + tuple(name for name, _, _ in nested)) is None:
+        return None
+    return whole, tuple(nested)
+
+
+def _plain_fields(model: type[BaseModel], names: tuple[str, ...]) -> PartFields | None:
+    """``names`` kept whole, if ``model`` holds no private or extra values and has them all."""
+    config = model.model_config
+    if model.__private_attributes__ or config.get("extra") == "allow":
+        return None
+    fields = model.model_fields
+    if any(name not in fields or fields[name].exclude for name in names):
+        return None
+    return names, ()
+
+
+def _list_item_model(annotation: Any) -> type[BaseModel] | None:
+    """``M`` of a ``list[M]`` annotation whose items are models, else None."""
+    if typing.get_origin(annotation) is not list:
+        return None
+    (item,) = typing.get_args(annotation)
+    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
+
+
+@functools.lru_cache(maxsize=64)
+def _part_model(model: type[BaseModel], inputs: frozenset[str] | None) -> type[BaseModel]:
+    """A model of the drawn part's fields only, each declared as ``model`` declares it (a
+    dotted input's items: a model of their drawn fields), built once per process."""
+    parts = _part_fields(model, inputs)
+    assert parts is not None, "json_rebuilds() first"
+    whole, nested = parts
+    fields: dict[str, Any] = {name: _field(model, name) for name in whole}
+    for name, item, kept in nested:
+        item_part = _subset_model(item, kept)
+        fields[name] = (list[item_part], model.model_fields[name])  # type: ignore[valid-type]
+    return _subset_model(model, (), fields)
+
+
+def _field(model: type[BaseModel], name: str) -> tuple[Any, FieldInfo]:
+    info = model.model_fields[name]
+    return info.annotation, info
+
+
+def _subset_model(
+    model: type[BaseModel], names: tuple[str, ...], more: dict[str, Any] | None = None
+) -> type[BaseModel]:
+    fields = {name: _field(model, name) for name in names} | (more or {})
+    config = ConfigDict(**model.model_config)
+    config["validate_by_name"] = True  # the JSON has the fields' names, not their aliases
+    built: type[BaseModel] = create_model(f"{model.__name__}Drawn", __config__=config, **fields)
+    return built
+
+
+@functools.lru_cache(maxsize=64)
+def _drawn_exclude(model: type[PlayerView]) -> set[str]:
+    """What a view's digest leaves out when no inputs are declared: its ``NOT_DRAWN`` fields."""
+    return NOT_DRAWN & set(model.model_fields)
 
 
 @functools.lru_cache(maxsize=64)
@@ -257,6 +453,9 @@ class Renderer:
         job: Callable[..., tuple[bytes | None, str | None]] | None = None,
     ) -> None:
         self.workers = workers
+        # Whether ``workers`` pickle each job to another process (the pipe pool), so a
+        # view's drawn part may go as its JSON (``sent_args``)
+        self._pickles = bool(getattr(workers, "pickles", False))
         # What a worker runs for an image: ``job(*request.args)``, its PNG and alt text
         # (``bot.ui.alt_text.render_described``: the description written off the event loop,
         # issue 29); None: ``render_image`` alone, the caller describes it.
@@ -354,7 +553,8 @@ class Renderer:
             self.renders += 1
             start = time.perf_counter()
             try:
-                return self._described(request, await self.workers.run(self._run, *request.args))
+                args = self._sent(request)
+                return self._described(request, await self.workers.run(self._run, *args))
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
 
@@ -379,7 +579,7 @@ class Renderer:
         try:
             result = await self.workers.run(
                 self._run,
-                *request.args,
+                *self._sent(request),
                 rank=0 if first else 1,
                 since=since,
                 wanted=still_wanted,
@@ -396,12 +596,18 @@ class Renderer:
         self.renders += 1
         done = self._clock()
         begun = started[0] if started else asked
-        metrics.observe(WAIT, (begun - asked) * 1000)
+        histograms = metrics.histograms  # (``metrics.observe``'s own, without its calls)
+        histograms[WAIT].add((begun - asked) * 1000)
         if first:
-            metrics.observe(WAIT_FIRST, (begun - asked) * 1000)
-        metrics.observe("render", (done - begun) * 1000)
-        metrics.observe(f"image_{request.game_key}_{request.function}", (done - begun) * 1000)
+            histograms[WAIT_FIRST].add((begun - asked) * 1000)
+        histograms["render"].add((done - begun) * 1000)
+        histograms[f"image_{request.game_key}_{request.function}"].add((done - begun) * 1000)
         return self._described(request, result)
+
+    def _sent(self, request: ImageRequest) -> tuple[Any, ...]:
+        """The job's arguments: the drawn part as its JSON to a pool that pickles its jobs
+        (``sent_args``), else the drawn part itself (a pool running jobs in this process)."""
+        return request.sent_args if self._pickles else request.args
 
     @property
     def _run(self) -> Callable[..., Any]:

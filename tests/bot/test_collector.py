@@ -204,7 +204,9 @@ def test_older_objects_dying_let_the_young_list_outgrow_the_young_count(restored
         gc.enable()
 
 
-def test_a_young_collection_comes_once_the_young_list_holds_the_threshold(restored_gc):
+def test_a_young_collection_is_of_generation_1_once_as_many_ran_as_its_threshold_allows(
+    restored_gc,
+):
     gc.unfreeze()
     gc.set_threshold(collector.THRESHOLDS[0], 2, 10)
     collected: list[int] = []
@@ -216,37 +218,56 @@ def test_a_young_collection_comes_once_the_young_list_holds_the_threshold(restor
     gc.disable()  # only the collections below run
     gc.callbacks.append(seen)
     try:
-        gc.collect(1)  # generation 1's count back to 0, the young list empty
+        gc.collect(1)  # generation 1's count back to 0
         collected.clear()
         garbage = Cycle()
         gone = weakref.ref(garbage)
         del garbage
-        kept = [[n] for n in range(1_000)]
-        assert collector.collect_young_if_grown(limit=2_000) is None  # not grown yet
-        assert gone() is not None and not collected
-        kept += [[n] for n in range(1_000)]
-        assert collector.collect_young_if_grown(limit=2_000) == 0
+        kept = [[n] for n in range(100)]  # a young list far below the threshold
+        generation, cpu = collector.collect_young()
+        assert generation == 0 and cpu >= 0.0
         assert gone() is None and tracked(kept[0])  # freed; the survivors promoted
-        for _ in range(3):
-            kept += [[n] for n in range(2_000)]
-            collector.collect_young_if_grown(limit=2_000)
+        returned = [collector.collect_young()[0] for _ in range(3)]
     finally:
         gc.callbacks.remove(seen)
         gc.enable()
-    assert collected == [0, 0, 0, 1]  # as CPython does: once generation 1's count passed 2
+    assert collected == [0, 0, 0, 1] == [0, *returned]  # as CPython does: once its count passed 2
 
 
-async def test_the_young_generation_is_measured_by_the_clock(monkeypatch):
-    checks: list[str] = []
+def test_the_young_pace_adapts_the_wait_to_the_pause_it_aims_at():
+    """Session 28: a young collection by the clock, whatever its size, with no measure of the
+    young list (a list of every young object, ~1 ms of CPU at 300 busy tables, as much as the
+    collection it decided); its CPU follows the wait before it, so the wait follows the CPU."""
+    pace = collector.YoungPace(pause=0.003, least=0.25, most=1.0)
+    assert pace.every == 0.25  # from the shortest: a start-up's burst
+    pace.collected(0, 0.001)  # a third of the pause aimed at: wait longer, at most twice
+    assert pace.every == 0.5
+    pace.collected(0, 0.002)
+    assert pace.every == pytest.approx(0.75)
+    pace.collected(0, 0.0005)
+    assert pace.every == 1.0  # no longer than the longest
+    pace.collected(1, 0.0001)  # generation 1 walked more than the young list: no measure
+    assert pace.every == 1.0
+    pace.collected(0, 0.012)  # four times the pause: halved, not quartered
+    assert pace.every == 0.5
+    pace.collected(0, 0.012)
+    pace.collected(0, 0.012)
+    assert pace.every == 0.25  # no shorter than the shortest
+    pace.collected(0, 0.0)  # nothing to walk: an idle bot
+    assert pace.every == 0.5
+
+
+async def test_the_young_generation_is_collected_at_the_pace(monkeypatch):
     waits: list[float] = []
-    monkeypatch.setattr(collector, "collect_young_if_grown", lambda: checks.append("checked"))
+    results = iter([(0, 0.001), (1, 0.02), (0, 0.006)])
+    monkeypatch.setattr(collector, "collect_young", lambda: next(results))
 
     async def sleep(seconds: float) -> None:
         waits.append(seconds)
         if len(waits) > 3:
             raise asyncio.CancelledError
 
+    pace = collector.YoungPace(pause=0.003, least=0.25, most=1.0)
     with pytest.raises(asyncio.CancelledError):
-        await collector.collect_young_when_grown(sleep=sleep)
-    assert waits == [collector.YOUNG_CHECK_SECONDS] * 4
-    assert checks == ["checked"] * 3
+        await collector.collect_young_by_pace(pace, sleep)
+    assert waits == [0.25, 0.5, 0.5, 0.25]  # each collection's CPU sets the next wait

@@ -26,7 +26,11 @@ from bot.pipe_workers import (
     SEARCH_DEPTH,
     STAGES,
     PipeWorkers,
+    _has_reply,
     _Meter,
+    _read_message,
+    _Worker,
+    _write_message,
     compact_dumps,
     create_workers,
 )
@@ -266,7 +270,8 @@ def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
         ours.send_bytes(ForkingPickler.dumps((job.__name__, ())))
         meter.unpickle(meter.read(theirs))
         meter.send(theirs, (True, meter.run(job, ())))
-        ok, value, stages = ForkingPickler.loads(ours.recv_bytes())
+        ok, value, spent, _ = ForkingPickler.loads(ours.recv_bytes())
+        stages = dict(zip(STAGES, spent, strict=True))  # in ``STAGES``' order
         assert (ok, value) == (True, "done")
         assert stages["run"] == pytest.approx(50.0)
         assert stages["read"] == stages["unpickle"] == stages["idle"] == 0.0
@@ -274,7 +279,8 @@ def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
         ours.send_bytes(ForkingPickler.dumps(None))
         meter.unpickle(meter.read(theirs))
         meter.send(theirs, (True, meter.run(_nothing, ())))
-        *_, stages = ForkingPickler.loads(ours.recv_bytes())
+        _, _, spent, _ = ForkingPickler.loads(ours.recv_bytes())
+        stages = dict(zip(STAGES, spent, strict=True))
         assert stages["run"] == 0.0 and stages["idle"] == pytest.approx(7.0)
     finally:
         ours.close()
@@ -472,7 +478,7 @@ async def test_every_reply_waiting_in_a_workers_pipe_is_answered_in_one_callback
     worker.jobs.extend(jobs)
     try:
         for n in range(DEPTH):
-            theirs.send((True, n, {}))
+            theirs.send((True, n, (), {}))
         pool._readable(state, worker)
         assert [job.result() for job in jobs] == list(range(DEPTH))
         assert not worker.jobs and not ours.poll(0)
@@ -498,3 +504,37 @@ async def test_a_tables_jobs_go_to_one_worker_while_it_is_as_free_as_any():
         assert len(set().union(*by_key.values())) == 2  # the keys spread over both workers
     finally:
         pool.shutdown()
+
+
+def test_the_pools_own_framing_is_the_connections_whatever_the_size():
+    """The bot's end writes and reads ``Connection.send_bytes``' framing itself (issue 29: one
+    or two kernel calls a message, no Python layers): what it writes a worker's ``Connection``
+    reads, a message larger than the pipe's buffer whole, and what it reads is what a
+    ``Connection`` wrote; a pipe closed at the other end reads as ``EOFError``."""
+    ours, theirs = multiprocessing.Pipe()
+    big = os.urandom(300_000)  # several times a pipe's buffer: written while read
+    writer = threading.Thread(target=_write_message, args=(ours.fileno(), big))
+    writer.start()
+    assert theirs.recv_bytes() == big
+    writer.join()
+    for data in (b"", b"x", big):
+        writer = threading.Thread(target=theirs.send_bytes, args=(data,))
+        writer.start()
+        assert _read_message(ours.fileno()) == data
+        writer.join()
+    theirs.close()
+    with pytest.raises(EOFError):
+        _read_message(ours.fileno())
+    ours.close()
+
+
+def test_a_reply_or_a_dead_workers_closed_pipe_is_seen_waiting():
+    ours, theirs = multiprocessing.Pipe()
+    worker = _Worker(multiprocessing.current_process(), ours)
+    assert not _has_reply(worker)
+    theirs.send_bytes(b"reply")
+    assert _has_reply(worker)
+    assert _read_message(ours.fileno()) == b"reply" and not _has_reply(worker)
+    theirs.close()
+    assert _has_reply(worker)  # read, it tells the worker died
+    ours.close()

@@ -9,15 +9,18 @@ import gc
 import hashlib
 import itertools
 import json
+import pickle
 import random
 import weakref
 
 import discord
 import pytest
+from pydantic import ConfigDict
 
 from bot import metrics
-from bot.pipe_workers import DEPTH, PipeWorkers
+from bot.pipe_workers import DEPTH, PipeWorkers, compact_dumps
 from bot.registry import load_games
+from bot.ui.alt_text import describe, render_described
 from bot.ui.images import fonts
 from bot.ui.messages import finish
 from bot.ui.payload import Payload
@@ -26,12 +29,15 @@ from bot.ui.rendering import (
     IMAGE_KIB,
     NOT_DRAWN,
     REUSED,
+    DrawnJson,
     ImageRequest,
     Renderer,
     Superseded,
+    drawn_part,
     image_inputs,
     included,
     install,
+    json_rebuilds,
     render_image,
 )
 from bot.workers import Workers
@@ -495,3 +501,107 @@ async def test_a_failed_render_leaves_no_cycle_for_the_collector():
         assert gone() is None
     finally:
         gc.enable()
+
+
+def _drawn_values(view, inputs) -> dict:
+    """The drawn fields' values: whole fields as they are, a dotted input's items as the dict
+    of their drawn fields."""
+    if inputs is None:
+        return {k: v for k, v in view.__dict__.items() if k not in NOT_DRAWN}
+    values = {}
+    for name, part in included(inputs).items():
+        value = view.__dict__.get(name)
+        if part is True:
+            values[name] = value
+        else:
+            wanted = part["__all__"]
+            values[name] = [{k: v for k, v in i.__dict__.items() if k in wanted} for i in value]
+    return values
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_worker_sent_the_digests_json_rebuilds_the_drawn_part_and_draws_the_same(key):
+    """Issue 29: a render worker is sent the drawn part as the very JSON its digest hashed (one
+    serialisation per image, not a second pickling of a tree of models); unpickled, it is a
+    view of the game's own class holding the drawn fields with the same values (a dotted
+    input's items their drawn fields), from which the same image is drawn."""
+    seats, views = _views(key, moves=12)
+    names = {s: f"p{s}" for s in seats}
+    compared = 0
+    for _, view in views:
+        for function, given, inputs in (
+            ("render_table", names, image_inputs(key, "render_table")),
+            ("render_hand", None, image_inputs(key, "render_hand")),
+            ("render_table", names, None),  # nothing declared: all but ``NOT_DRAWN``
+            # a set of its own, not the declared one (sent as the set, not by its name)
+            ("render_table", names, frozenset(image_inputs(key, "render_table") or ())),
+        ):
+            request = ImageRequest(key, function, view, "es", given, "i.png", {}, inputs)
+            sent = request.sent_args
+            assert isinstance(sent[2], DrawnJson) and sent[2].data == request.drawn_json
+            job = pickle.loads(compact_dumps((render_image, sent)))  # as a worker reads it
+            rebuilt = job[1][2]
+            assert type(rebuilt) is type(view)
+            assert rebuilt.__dict__.keys() == _drawn_values(view, inputs).keys()
+            assert _drawn_values(rebuilt, inputs) == _drawn_values(view, inputs)
+            drawn = render_image(key, function, view, "es", given)
+            assert render_image(*job[1]) == drawn
+            # the worker's job writes the alt text from it too: the bot's, from the whole view
+            assert render_described(*job[1]) == (drawn, describe(request))
+            compared += 1
+    assert compared >= 6
+
+
+def test_a_part_that_cannot_be_rebuilt_from_json_goes_as_the_part_itself():
+    """A view whose drawn part JSON could not give back (a dotted input on a field that is
+    not a list of models, a model keeping extra values) is sent cut, as ``args`` cuts it."""
+    seats, views = _views("macarena")
+    view = views[0][1]
+    assert json_rebuilds(type(view), frozenset({"players.coins", "pozos"}))
+    for inputs in (frozenset({"hand_number.real"}), frozenset({"winners.x"})):
+        assert not json_rebuilds(type(view), inputs)
+        request = ImageRequest("macarena", "render_table", view, "es", None, "t.png", {}, inputs)
+        sent = request.sent_args
+        assert sent[2] == drawn_part(view, inputs) and not isinstance(sent[2], DrawnJson)
+
+    class _Loose(type(view)):
+        model_config = ConfigDict(extra="allow")
+
+    assert not json_rebuilds(_Loose, None)
+
+
+async def test_the_render_pool_is_sent_the_digests_json_and_an_inline_pool_the_part():
+    """The pipe pool (it pickles each job) gets the drawn part as its JSON and draws the same
+    image; a pool running its jobs in this process gets the cut view itself."""
+    seats, views = _views("triad")
+    requests = [_request("triad", *view, seats) for view in views[:2]]
+    sent: list[tuple] = []
+
+    class _Recording(PipeWorkers):
+        async def run(self, fn, *args, **how):
+            sent.append(args)
+            return await super().run(fn, *args, **how)
+
+    renderer = Renderer(_Recording(1))
+    try:
+        images = [await renderer.render(r) for r in requests]
+    finally:
+        renderer.close()
+    assert images == [render_image(*r.args) for r in requests]
+    assert [args[2].data for args in sent] == [r.drawn_json for r in requests]
+    pool = _OrderedPool()
+    assert await Renderer(pool).render(dataclasses.replace(requests[0])) == images[0]
+
+
+def test_a_requests_drawn_json_and_digest_are_computed_once_and_kept():
+    """``kept_once``: read once per payload, kept on the request (a request built again, as
+    every payload builds its own, computes them afresh)."""
+    seats, views = _views("triad")
+    request = _request("triad", *views[0], seats)
+    assert "digest" not in request.__dict__ and "drawn_json" not in request.__dict__
+    digest = request.digest
+    assert request.__dict__["digest"] is digest and request.digest is digest
+    assert request.drawn_json is request.__dict__["drawn_json"]
+    again = dataclasses.replace(request)
+    assert "digest" not in again.__dict__ and again.digest == digest
+    assert type(request).__dict__["digest"].__doc__.startswith("SHA-256")
