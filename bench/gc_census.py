@@ -64,7 +64,9 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         # 27's: the young list measured every EVERY s, collected at LIMIT objects),
         # "clock:EVERY" (collected every EVERY s whatever its size), "pace:MS:LEAST:MOST" (every
         # LEAST..MOST s, the period adapted so a collection takes about MS of CPU); "/N" after
-        # any of them: generation 1 once N young collections ran since the last (its threshold).
+        # any of them: generation 1 once N young collections ran since the last (its threshold);
+        # "+freeze" at the end: a young collection's survivors frozen as it ends, as the bot
+        # does after generation 1's (no generation-1 walk; cycles alive then wait for a thaw).
         import asyncio, gc, json, time
         import bot.ops.collector as collector
 
@@ -135,7 +137,12 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 return kind, lambda: pace['every'], step, older
             raise ValueError(spec)
 
-        policies = [parse(s) for s in specs]
+        policies = [parse(s.removesuffix('+freeze')) for s in specs]
+        freezing = [s.endswith('+freeze') for s in specs]
+
+        def freeze_young(phase, info):
+            if phase == 'stop' and info['generation'] == 0:
+                gc.freeze()
 
         def current():
             return int(time.time() // turn) % len(policies)
@@ -147,6 +154,10 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 kind, wait, step, older = policies[index]
                 first, _, oldest = gc.get_threshold()
                 set_threshold(first, older, oldest)
+                if freeze_young in gc.callbacks:
+                    gc.callbacks.remove(freeze_young)
+                if freezing[index]:
+                    gc.callbacks.append(freeze_young)
                 if kind == 'bot':
                     own = asyncio.ensure_future(own_loop())
                     await asyncio.sleep(turn - time.time() % turn + 0.001)

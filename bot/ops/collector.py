@@ -152,22 +152,33 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   quarter second whatever its size was tried: 0.8 ms of CPU mean (generation 1: 4.0), 257
   objects walked and 0.102 ms per move; a limit of 10,000: 7.1 ms mean, 260 objects.
 - A young collection by the clock since session 28, with no measure of the young list
-  (``collect_young_by_pace``): in the live bot that measure cost as much as the collections
-  it decided, ~1.0-1.2 ms of CPU each of its four a second at 300 busy tables
+  (``collect_young_by_pace``): in the live bot that measure cost as much as the collections it
+  decided, ~1.0-1.2 ms of CPU each of its four a second at 300 busy tables
   (``bench/probe_calls.py``: ``gc.get_objects`` 1,048 us a call, 0.081 ms per move; its list
   touches every young object with the caches cold, as the collection then does, and each
   object was listed ~4 times before one walked it). A young collection comes 0.25-1 s after
   the last instead, the wait doubled or halved after each so that one takes about 2.5 ms of
   CPU (``YoungPace``; a collection's CPU follows the wait before it). Compared in one bot at
-  300 busy tables, the policies taking 15-20-s turns (``bench/gc_census.py --alternate``,
-  four runs, load 3-4): the collector's CPU (collections and its own steps) per move
-  0.173-0.181 ms with the measure, 0.118-0.133 aiming at 3 ms, 0.122-0.130 at 2.5, 0.132
-  every quarter second. The loop's pause, a step's CPU (the measure and the collection it
+  300 busy tables, the policies taking 15-20-s turns (``bench/gc_census.py --alternate``, four
+  runs, load 3-4): the collector's CPU (collections and its own steps) per move 0.173-0.181 ms
+  with the measure, 0.118-0.133 aiming at 3 ms, 0.122-0.130 at 2.5, 0.132 every quarter
+  second; on an overloaded machine (load ~6, the bot's ack p99 1.5 s) no difference, 0.297
+  against 0.299: a collection's CPU grows as the caches are contended, so the pace keeps to
+  its shortest wait. The loop's pause, a step's CPU (the measure and the collection it
   started): young 4.5 ms mean, 7.0 p99, 8.5 at most against 2.6, 5.2, 5.6 at 2.5 ms;
-  generation 1 (every 3 s, not 5) 17.3, 29.0 at most against 10.7, 15.6. Generation 1 every tenth young collection (threshold 8)
-  instead of every sixth was weighed: 0.108 against 0.124 ms per move, but its pause 19.3 ms
-  of CPU mean and 25.9 at most against 12.7 and 16.6 (it walks what survived 9 young
-  collections, not 5), the bot's longest: kept at every sixth.
+  generation 1 (every 3 s, not 5) 17.3, 29.0 at most against 10.7, 15.6. Freezing every 3 s
+  rather than 5 freezes a few more cycles alive then (``bench/heap_census.py --tables 300
+  --window 200 --thaw-at-start``, load ~8): 196 objects of frozen garbage in 3.3 minutes
+  against 39 (0.02 and 0.004 per move: openskill's closures, a few interactions), the bot's
+  RSS 178 MB in both. Generation 1 every tenth young collection (threshold 8) instead of every
+  sixth was weighed: 0.108 against 0.124 ms per move, but its pause 19.3 ms of CPU mean and
+  25.9 at most against 12.7 and 16.6 (it walks what survived 9 young collections, not 5), the
+  bot's longest: kept at every sixth. Freezing a young collection's survivors too
+  (``--alternate 'bot;bot+freeze'``, one run on the overloaded machine): 0.155 against 0.299
+  ms per move, no generation-1 walk, young pauses 3.8 against 5.2 ms mean; not kept: every
+  cycle alive at a young collection would wait for a thaw, unmeasured yet (a heap census of it
+  was void: ``gc.freeze`` after any young collection also refreezes what a thaw has just
+  unfrozen, before its collection runs).
 """
 
 from __future__ import annotations
