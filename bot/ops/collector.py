@@ -159,9 +159,9 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   object was listed ~4 times before one walked it). A young collection comes 0.25-1 s after
   the last instead, the wait doubled or halved after each so that one takes about 2.5 ms of
   CPU (``YoungPace``; a collection's CPU follows the wait before it). Compared in one bot at
-  300 busy tables, the policies taking 15-20-s turns (``bench/gc_census.py --alternate``, four
+  300 busy tables, the policies taking 15-20-s turns (``bench/gc_census.py --alternate``, five
   runs, load 3-4): the collector's CPU (collections and its own steps) per move 0.173-0.181 ms
-  with the measure, 0.118-0.133 aiming at 3 ms, 0.122-0.130 at 2.5, 0.132 every quarter
+  with the measure, 0.118-0.133 aiming at 3 ms, 0.122-0.132 at 2.5, 0.132 every quarter
   second; on an overloaded machine (load ~6, the bot's ack p99 1.5 s) no difference, 0.297
   against 0.299: a collection's CPU grows as the caches are contended, so the pace keeps to
   its shortest wait. The loop's pause, a step's CPU (the measure and the collection it
