@@ -19,6 +19,7 @@ import asyncio
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,6 +86,24 @@ def callgrind(argv: list[str]) -> tuple[int, str]:
     if found is None:
         raise SystemExit(out.stderr[-2000:])
     return int(found.group(1)), out.stdout
+
+
+def callgrind_dumps(argv: list[str], prefix: str) -> tuple[list[int], str]:
+    """Instructions callgrind counts running ``python argv`` (this interpreter), one count per
+    dump: the process marks the end of each piece it measures by calling ``math.gcd`` (a dump
+    before it), so the first count is what ran before the first marker. Also its output."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        out = Path(folder) / "cg.out"
+        command = ["valgrind", "--tool=callgrind", "--dump-before=math_gcd", "--dump-instr=no"]
+        command += [f"--callgrind-out-file={out}", sys.executable, *argv]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        dumps = sorted(Path(folder).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        return [_summary(path) for path in dumps], done.stdout
+
+
+def _summary(path: Path) -> int:
+    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
+    return int(found.group(1)) if found else 0
 
 
 def instructions(name: str, count: int, port: int, bot_root: str, ready: int) -> int:

@@ -20,10 +20,7 @@ import argparse
 import asyncio
 import gc
 import math
-import re
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,24 +37,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.run:
         return asyncio.run(_in_a_loop(args))
-    with tempfile.TemporaryDirectory(prefix="mesa-pieces-") as folder:
-        out = Path(folder) / "cg.out"
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--dump-before=math_gcd",
-            "--dump-instr=no",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--run",
-            *("--root", str(args.root), "--row", str(args.row)),
-            *(("--games", *args.games) if args.games else ()),
-        ]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
-        moves_line, names_line = done.stdout.split("\n")[:2]
-        dumps = sorted(Path(folder).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        counts = [_summary(p) for p in dumps]
+    from count_request_instructions import callgrind_dumps  # (a sibling script)
+
+    argv = [__file__, "--run", "--root", str(args.root), "--row", str(args.row)]
+    argv += ["--games", *args.games] if args.games else []
+    counts, stdout = callgrind_dumps(argv, "mesa-pieces-")
+    moves_line, names_line = stdout.split("\n")[:2]
     names = names_line.split()
     moves = int(moves_line)
     print(f"bot from {args.root}: instructions per move ({moves} moves in a row)")
@@ -67,11 +52,6 @@ def main(argv: list[str] | None = None) -> int:
     for name, count in zip(names, counts[-len(names) :], strict=True):
         print(f"| {name} | {count / moves:,.0f} |")
     return 0
-
-
-def _summary(path: Path) -> int:
-    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
-    return int(found.group(1)) if found else 0
 
 
 async def _in_a_loop(args: argparse.Namespace) -> int:

@@ -32,10 +32,7 @@ import gc
 import math
 import pickle
 import random
-import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -53,24 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.run:
         return _counted(args)
-    with tempfile.TemporaryDirectory(prefix="mesa-render-instructions-") as folder:
-        out = Path(folder) / "cg.out"
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--dump-before=math_gcd",
-            "--dump-instr=no",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--run",
-            *("--root", str(args.root), "--images", str(args.images)),
-            *(("--games", *args.games) if args.games else ()),
-        ]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
-        lines = done.stdout.splitlines()
-        dumps = sorted(Path(folder).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        counts = [_summary(p) for p in dumps]
+    from count_request_instructions import callgrind_dumps  # (a sibling script)
+
+    argv = [__file__, "--run", "--root", str(args.root), "--images", str(args.images)]
+    argv += ["--games", *args.games] if args.games else []
+    counts, stdout = callgrind_dumps(argv, "mesa-render-instructions-")
+    lines = stdout.splitlines()
     groups = [line.split("\t") for line in lines if line.count("\t") == 4]
     # the dump before the first marker: start-up and the untimed run; then each group's
     # pieces and one more dump (what runs between two groups)
@@ -106,11 +91,6 @@ def main(argv: list[str] | None = None) -> int:
             f" | {mix[3]:,.0f} | {mix[4]:,.0f} | {mix[5]:,.0f} | {mix[6]:,.0f} | {mix[7]:.1f} |"
         )
     return 0
-
-
-def _summary(path: Path) -> int:
-    found = re.search(r"^summary: (\d+)", path.read_text(), re.MULTILINE)
-    return int(found.group(1)) if found else 0
 
 
 def _counted(args: argparse.Namespace) -> int:

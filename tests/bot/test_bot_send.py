@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,7 +22,7 @@ from bot.ui import http_gate
 from bot.ui import payload as sending
 from bot.ui.pacer import RequestPacer
 from bot.ui.token_wire import TokenWire
-from tests.bot.test_token_transport import _parsed, _serving, answering
+from tests.bot.test_token_transport import _parsed, _serving, answering, json_answer
 from tests.bot.test_token_wire import MESSAGE, PNG, _card
 from tests.fakediscord.pytest_plugin import discord_py_pointed_at
 from tests.fakediscord.server import FakeDiscord
@@ -56,12 +55,7 @@ def _http(session: Any, wire: TokenWire | None, pacer: RequestPacer | None = Non
 async def test_the_edit_is_discord_py_s_request_byte_for_byte(
     monkeypatch: pytest.MonkeyPatch, image: bool
 ):
-    message = json.dumps(MESSAGE).encode()
-    answer = (
-        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-        b"Content-Length: %d\r\n\r\n" % len(message)
-    ) + message
-    server = await _serving(answering(answer))
+    server = await _serving(answering(json_answer(MESSAGE)))
     monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
     wire = TokenWire()
     try:

@@ -92,6 +92,13 @@ class RawServer:
             await self.server.wait_closed()
 
 
+def json_answer(document: object) -> bytes:
+    """A whole HTTP/1.1 200 answer carrying ``document`` as JSON."""
+    body = json.dumps(document).encode()
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+    return head % len(body) + body
+
+
 def answering(*answers: bytes | None, close: bool = False) -> Answering:
     """Each request answered with the next of ``answers`` (the last one again after them)."""
     queue = list(answers)
@@ -528,12 +535,7 @@ async def test_a_token_edit_on_the_wire_is_discord_py_s_request_byte_for_byte(
     body's boundary aside)."""
     from tests.bot.test_token_wire import CLICK, MESSAGE, PNG, _card
 
-    message = json.dumps(MESSAGE).encode()
-    answer = (
-        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-        b"Content-Length: %d\r\n\r\n" % len(message)
-    ) + message
-    server = await _serving(answering(answer))
+    server = await _serving(answering(json_answer(MESSAGE)))
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{server.port}/api/v10")
     try:
         async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
