@@ -187,12 +187,19 @@ def drawn_part(view: PlayerView, inputs: frozenset[str] | None) -> PlayerView:
     # (~1 us against ~4: a part is cut for every image drawn; ``model_construct`` would run
     # every missing field's default factory, through ``inspect.signature``: 0.5 ms for a
     # Macarena view)
-    part = _new_model(type(view))
-    _set_attribute(part, "__dict__", {k: v for k, v in view.__dict__.items() if k in kept})
-    _set_attribute(part, "__pydantic_fields_set__", view.__pydantic_fields_set__ & kept)
-    _set_attribute(part, "__pydantic_extra__", None)
-    _set_attribute(part, "__pydantic_private__", None)
-    return part
+    values = {k: v for k, v in view.__dict__.items() if k in kept}
+    return _model_of(type(view), values, view.__pydantic_fields_set__ & kept)
+
+
+def _model_of(model: type[BaseModel], values: dict[str, Any], fields_set: set[str]) -> Any:
+    """An instance of ``model`` holding ``values`` (no validation), built as pydantic's own
+    ``model_copy`` builds one, with no extra or private values."""
+    instance = _new_model(model)
+    _set_attribute(instance, "__dict__", values)
+    _set_attribute(instance, "__pydantic_fields_set__", fields_set)
+    _set_attribute(instance, "__pydantic_extra__", None)
+    _set_attribute(instance, "__pydantic_private__", None)
+    return instance
 
 
 _new_model = object.__new__  # (a model class has no ``__new__`` of its own)
@@ -257,12 +264,7 @@ def view_from_json(model: type[PlayerView], inputs: frozenset[str] | None, data:
 
 def _as_instance(model: type[BaseModel], part: BaseModel) -> Any:
     """``part``'s values as an instance of ``model`` (built as ``drawn_part`` builds one)."""
-    instance = _new_model(model)
-    _set_attribute(instance, "__dict__", part.__dict__)
-    _set_attribute(instance, "__pydantic_fields_set__", part.__pydantic_fields_set__)
-    _set_attribute(instance, "__pydantic_extra__", None)
-    _set_attribute(instance, "__pydantic_private__", None)
-    return instance
+    return _model_of(model, part.__dict__, part.__pydantic_fields_set__)
 
 
 # (fields kept whole, (field, its items' model, the items' fields kept) of each dotted input)
