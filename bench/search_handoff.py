@@ -1,7 +1,8 @@
 """What the bot hands a search worker per computer turn (``bot.service.cpu.next_move_off_loop``:
 ``choose_action_text``'s arguments, the seat's view among them): the job's pickled bytes and
 the CPU to pickle it (bot) and unpickle it (worker), as ``Connection.send`` pickles it and as
-``bot.pipe_workers.compact_dumps`` does, per game after random moves, the rounds interleaved
+``bot.pipe_workers.compact_dumps`` does, and with the view as its JSON as the search pool sends
+it (``views_as_json_dumps``), per game after random moves, the rounds interleaved
 (A, B, A, B…) so a machine's drift hits both alike.
 
     .venv/bin/python bench/search_handoff.py [--games 6] [--moves 40] [--repeat 200] [--rounds 3]
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from multiprocessing.reduction import ForkingPickler
 
 from bench.render_handoff import cpu_ms
-from bot.pipe_workers import compact_dumps
+from bot.pipe_workers import compact_dumps, views_as_json_dumps
 from bot.registry import load_games
 from bot.service.choose import choose_action_text, game_ref
 from tests.playouts import played
@@ -34,7 +35,11 @@ def _plain(job: tuple[Any, ...]) -> bytes:
     return bytes(ForkingPickler.dumps(job))
 
 
-WAYS: dict[str, Callable[[tuple[Any, ...]], bytes]] = {"send": _plain, "compact": compact_dumps}
+WAYS: dict[str, Callable[[Any], bytes]] = {
+    "send": _plain,
+    "compact": compact_dumps,
+    "json": views_as_json_dumps,  # the search pool's: the view as its JSON
+}
 
 
 def jobs(key: str, game: Any, count: int, moves: int) -> list[tuple[Any, ...]]:

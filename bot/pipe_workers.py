@@ -48,7 +48,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from bot import metrics
+from bot.trusted_json import AsJson, sendable
 from bot.workers import InlineWorkers, Superseded, Workers, _worker_start
+from games.core import PlayerView
 
 T = TypeVar("T")
 
@@ -192,11 +194,12 @@ class _Meter:
 # A render job's view is a tree of pydantic models (a Triple Triad table: ~30). Pickled as they
 # are, each is ``copyreg.__newobj__`` and a state dict of four (its ``__dict__``, fields set,
 # extra, private: the fields set a set of its field names), built by pydantic's ``__getstate__``
-# in Python: a third of the job's pickling (issue 29). The search pool's jobs (a seat's view)
-# are pickled compactly instead: each model as ``_model(cls, __dict__, fields_set)``, its fields
-# set only when it is not every field it holds. Same objects unpickled
-# (``tests/bot/test_pipe_workers.py``). (The render pool's carry no models: an image's drawn
-# part goes as its JSON, ``bot.ui.rendering.DrawnJson``.)
+# in Python: a third of the job's pickling (issue 29). ``compact_dumps`` pickles each model as
+# ``_model(cls, __dict__, fields_set)`` instead, its fields set only when it is not every field
+# it holds. Same objects unpickled (``tests/bot/test_pipe_workers.py``). (Neither pool's jobs
+# carry models that way any more: an image's drawn part goes as its JSON,
+# ``bot.ui.rendering.DrawnJson``, and a search's view too, ``views_as_json_dumps``; a view
+# without a decoder is pickled compactly.)
 def _model(cls: type[BaseModel], values: dict[str, Any], fields_set: set[str] | None) -> Any:
     """A model unpickled: ``values`` as they were, without validation (pydantic's own
     ``__setstate__`` does the same)."""
@@ -232,11 +235,29 @@ def _plain_dumps(obj: Any) -> bytes:
 
 
 def compact_dumps(obj: Any) -> bytes:
-    """``obj`` pickled by ``_CompactPickler`` (what the search pool writes to a worker's pipe;
-    any unpickler reads it)."""
+    """``obj`` pickled by ``_CompactPickler`` (any unpickler reads it)."""
     buffer = io.BytesIO()
     _CompactPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(obj)
     return buffer.getvalue()
+
+
+def views_as_json_dumps(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> bytes:
+    """A job ``(fn, args)`` pickled with each view among its arguments as its JSON
+    (``trusted_json.AsJson``: the search pool's, a seat's view per search; the view's JSON
+    written by pydantic's serializer and the job pickled plainly cost the bot a third to a half
+    of ``compact_dumps``, and the worker rebuilds it in less than its unpickling:
+    ``bench/search_handoff.py``); a view without a decoder pickled compactly."""
+    fn, args = job
+    sent = []
+    plain = True
+    for arg in args:
+        if isinstance(arg, PlayerView):
+            if sendable(type(arg)):
+                arg = AsJson(arg)
+            else:
+                plain = False
+        sent.append(arg)
+    return (_plain_dumps if plain else compact_dumps)((fn, tuple(sent)))
 
 
 @dataclass(eq=False)
@@ -267,7 +288,7 @@ class PipeWorkers(Workers):
         depth: int = DEPTH,
         metered: bool = True,
         behind_newest_only: bool = False,
-        compact: bool = False,
+        views_as_json: bool = False,
     ) -> None:
         super().__init__(size, initializer, name, niceness)
         self.depth = depth
@@ -278,13 +299,17 @@ class PipeWorkers(Workers):
         # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
         # pool's only, so the benches' figures per image count no search.
         self.metered = metered
-        # Whether jobs are pickled by ``compact_dumps`` (the search pool's: a seat's view, a
-        # tree of models), else by ``pickle.dumps`` (the render pool's: an image's drawn part
-        # goes as its JSON, ``bot.ui.rendering.DrawnJson``, no model in it, and the compact
-        # pickler's own costs, its dispatch table copied and ``reducer_override`` called per
-        # object, were a third of the job's pickling: ``bench/render_instructions.py``).
-        self.compact = compact
-        self._dumps: Callable[[Any], bytes] = compact_dumps if compact else _plain_dumps
+        # Whether jobs are pickled by ``views_as_json_dumps`` (the search pool's: a seat's
+        # view, a tree of models, as its JSON), else by ``pickle.dumps`` (the render pool's: an
+        # image's drawn part goes as its JSON, ``bot.ui.rendering.DrawnJson``, no model in it,
+        # and the compact pickler's own costs, its dispatch table copied and
+        # ``reducer_override`` called per object, were a third of the job's pickling:
+        # ``bench/render_instructions.py``).
+        self.views_as_json = views_as_json
+
+    def _dumps(self, job: tuple[Callable[..., Any], tuple[Any, ...]]) -> bytes:
+        # (the module's functions looked up at each job: ``bench/probe_calls.py`` wraps them)
+        return views_as_json_dumps(job) if self.views_as_json else _plain_dumps(job)
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -471,7 +496,7 @@ def create_workers(
     behind the search that started last: one running long holds no short one back.
     Its CPU is told from the render pool's by the workers' process name
     (``bench/pool_cpu.py``), not observed per stage (``CPU_METRIC``: the render pool's). Its
-    jobs (a seat's view, a tree of models) are pickled compactly too (``compact_dumps``:
+    jobs' views (a seat's, a tree of models) go as their JSON (``views_as_json_dumps``:
     ``bench/search_handoff.py``)."""
     if size == 0:
         return InlineWorkers()
@@ -483,7 +508,7 @@ def create_workers(
         SEARCH_DEPTH,
         metered=False,
         behind_newest_only=True,
-        compact=True,
+        views_as_json=True,
     )
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import importlib
 import json
 import logging
 import time
@@ -37,6 +36,7 @@ from pydantic.fields import FieldInfo
 
 from bot import metrics
 from bot.i18n import translator
+from bot.trusted_json import Decoder, Unsupported, model_at, model_path
 from bot.ui.modules import game_module
 from bot.workers import Superseded, Workers
 from games.core import PlayerView
@@ -225,34 +225,47 @@ class DrawnJson:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the model by its path: a class pickled is looked up in its module at every pickling
-        return (_view_from_sent, (_path(self.model), self.inputs, self.data))
-
-
-@functools.lru_cache(maxsize=64)
-def _path(model: type[BaseModel]) -> str:
-    return f"{model.__module__}:{model.__qualname__}"
-
-
-@functools.lru_cache(maxsize=64)
-def _model_at(path: str) -> type[PlayerView]:
-    module, _, name = path.partition(":")
-    model: type[PlayerView] = getattr(importlib.import_module(module), name)
-    return model
+        return (_view_from_sent, (model_path(self.model), self.inputs, self.data))
 
 
 def _view_from_sent(path: str, inputs: Inputs, data: bytes) -> Any:
     """A ``DrawnJson`` unpickled: ``view_from_json`` of the model at ``path``."""
     if isinstance(inputs, tuple):
         inputs = image_inputs(*inputs)
-    return view_from_json(_model_at(path), inputs, data)
+    return view_from_json(model_at(path), inputs, data)
 
 
 def view_from_json(model: type[PlayerView], inputs: frozenset[str] | None, data: bytes) -> Any:
     """The drawn part of a ``model`` view from its JSON (``ImageRequest.drawn_json``): an
-    instance of ``model`` holding only the drawn fields, each validated as ``model`` validates
-    it (a view is what validating its JSON gives: ``tests/games/test_contract.py``); a dotted
-    input's items (``"players.coins"``) instances of their own model holding only the drawn
-    parts. A renderer reading an undeclared field fails (AttributeError), as on ``drawn_part``."""
+    instance of ``model`` holding only the drawn fields, each as validating it as ``model``
+    does gives it (a view is what validating its JSON gives: ``tests/games/test_contract.py``);
+    a dotted input's items (``"players.coins"``) instances of their own model holding only the
+    drawn parts. A renderer reading an undeclared field fails (AttributeError), as on
+    ``drawn_part``. Rebuilt by the part's ``trusted_json.Decoder`` (the bot wrote the JSON of
+    values its models hold: nothing is validated again, issue 29), else validated."""
+    decode = _decoder(model, inputs)
+    if decode is not None:
+        return decode(data)
+    return view_validated_from_json(model, inputs, data)
+
+
+@functools.lru_cache(maxsize=64)
+def _decoder(model: type[PlayerView], inputs: frozenset[str] | None) -> Decoder | None:
+    """The drawn part's decoder, built once per process; None if its fields' validation does
+    more than ``trusted_json`` reproduces (``Unsupported``)."""
+    parts = _part_fields(model, inputs)
+    assert parts is not None, "json_rebuilds() first"
+    try:
+        return Decoder(model, *parts)
+    except Unsupported:
+        log.debug("the drawn part of %s is validated", model.__name__, exc_info=True)
+        return None
+
+
+def view_validated_from_json(
+    model: type[PlayerView], inputs: frozenset[str] | None, data: bytes
+) -> Any:
+    """``view_from_json`` by validating the JSON (``_part_model``)."""
     part = _part_model(model, inputs).model_validate_json(data)
     values = part.__dict__
     fields = _part_fields(model, inputs)

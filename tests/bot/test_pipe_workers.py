@@ -33,11 +33,13 @@ from bot.pipe_workers import (
     _write_message,
     compact_dumps,
     create_workers,
+    views_as_json_dumps,
 )
 from bot.service.choose import choose_action_text, game_ref
 from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer, drawn_part, image_inputs, render_image
 from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
+from games.core import PlayerView
 from tests.bot.test_rendering import GAMES, _request, _views
 from tests.playouts import played
 
@@ -161,11 +163,14 @@ def test_a_compact_job_unpickles_to_the_very_views_it_was_given(key):
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
-def test_a_compact_search_job_unpickles_to_its_views_and_chooses_the_same(key):
-    """The search pool pickles compactly too: each computer seat's job (``choose_action_text``
-    and its arguments, the seat's view among them) gives back the very view, and the same
-    choice, as the job before pickling."""
+def test_a_search_job_sends_its_view_as_json_and_unpickles_to_it_and_the_same_choice(key):
+    """The search pool sends each computer seat's view as its JSON (``views_as_json_dumps``):
+    its job (``choose_action_text`` and its arguments) gives back the very view, type for
+    type down to its events, and the same choice, as the job before pickling."""
     game = GAMES[key]
+    pool = create_workers(1)
+    assert isinstance(pool, PipeWorkers) and pool.views_as_json
+    dumps = pool._dumps
     seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
     compared = 0
     for n in range(3):
@@ -185,13 +190,34 @@ def test_a_compact_search_job_unpickles_to_its_views_and_chooses_the_same(key):
                 ("cpu", seat, state.version),
                 {},
             )
-            fn, back = ForkingPickler.loads(compact_dumps((choose_action_text, args)))
+            data = dumps((choose_action_text, args))
+            assert data_of(args[1]) in data  # the view as its JSON
+            fn, back = ForkingPickler.loads(data)
             assert fn is choose_action_text and back[0] == args[0] and back[2:] == args[2:]
             assert back[1] == args[1] and back[1].model_dump() == args[1].model_dump()
-            compared += _same_models(back[1], args[1])
+            # type for type as validating its JSON gives it (fields set: all it holds; no
+            # engine reads which were given)
+            compared += _same_models(back[1], type(args[1]).model_validate_json(data_of(args[1])))
             assert choose_action_text(*back) == choose_action_text(*args)
     assert compared > 0
-    assert create_workers(1).compact
+
+
+def data_of(view: BaseModel) -> bytes:
+    return view.__pydantic_serializer__.to_json(view)
+
+
+def test_a_view_without_a_decoder_goes_in_a_search_job_compactly():
+    """A view whose JSON no ``trusted_json`` decoder rebuilds (here: one keeping extra
+    values) is pickled as ``compact_dumps`` pickles it, and comes back as it was."""
+    view = _Noted(seat="1", seats=["1"], version=3, to_act=[], note=[1, 2])
+    data = views_as_json_dumps((choose_action_text, ("ref", view, ["a"])))
+    fn, back = ForkingPickler.loads(data)
+    assert data == compact_dumps((choose_action_text, ("ref", view, ["a"])))
+    assert (
+        back[1] == view
+        and back[1].note == [1, 2]
+        and back[1].__pydantic_extra__ == {"note": [1, 2]}
+    )
 
 
 class _Loose(BaseModel):
@@ -222,6 +248,10 @@ def test_a_model_with_extra_or_private_values_is_pickled_as_pydantic_pickles_it(
     assert back == loose and back.more == [2] and back._note == "private"
     plain = _Loose.model_construct(kept=3)  # nothing extra, its private values unset
     assert ForkingPickler.loads(compact_dumps(plain)) == plain
+
+
+class _Noted(PlayerView):
+    model_config = ConfigDict(extra="allow")
 
 
 def _nothing() -> None:
