@@ -59,7 +59,7 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   freed by reference counting, they would cost the collector nothing
   (``bench/gc_census.py`` lists the garbage by type).
 - Frozen at the end of every generation-1 collection since session 19, with no collection of
-  its own (``freeze_after_collections``, a ``gc.callbacks`` hook): a generation-1
+  its own (a ``gc.callbacks`` hook, ``FreezeAfterCollections``): a generation-1
   collection has just walked every object not frozen (generation 2 is empty, frozen at the
   previous one), so its survivors are what a refreeze's full collection would have kept, and
   freezing them costs a list splice. The refreeze's own collection, the bot's longest pause
@@ -188,12 +188,14 @@ import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
 THRESHOLDS = (5_000, 4, 10)
+# What survives each collection of this generation or older is frozen (the module's notes).
+FREEZE_FROM = 1
 # One collection walks every object again (a thaw) once the frozen heap grew by a quarter
 # since the last one, not within 10 minutes of it and at least every 6 hours; checked every
 # minute.
@@ -232,12 +234,30 @@ def refreeze(*, thaw: bool = False) -> int:
     return gc.get_freeze_count()
 
 
-def freeze_after_collections(phase: str, info: dict[str, int]) -> None:
-    """A ``gc.callbacks`` hook: freeze what survived each collection of generation 1 or 2.
-    Such a collection walked every object not frozen, so no garbage it could free is frozen,
-    and the next one walks only what is made from now on."""
-    if phase == "stop" and info["generation"] >= 1:
-        gc.freeze()
+@dataclass
+class FreezeAfterCollections:
+    """A ``gc.callbacks`` hook: freeze what survived each collection of generation ``least`` or
+    older, so that no later collection walks it again; none while a thaw is under way. A thaw
+    unfreezes every object and then collects them all: a freeze in between (a collection on
+    another thread, CPython's count passing its threshold there) would take them out of its
+    reach again, and the thaw would free nothing."""
+
+    least: int = field(default_factory=lambda: FREEZE_FROM)
+    freeze: Callable[[], None] = gc.freeze
+    thawing: bool = False
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] >= self.least and not self.thawing:
+            self.freeze()
+
+    def thaw(self, collect_all: Callable[[], int] = lambda: refreeze(thaw=True)) -> int:
+        """One collection of every object, frozen ones included (``refreeze(thaw=True)``),
+        with this hook's freezes held off meanwhile; returns how many objects are frozen."""
+        self.thawing = True
+        try:
+            return collect_all()
+        finally:
+            self.thawing = False
 
 
 def collect_young() -> tuple[int, float]:
@@ -308,12 +328,14 @@ async def keep_frozen(
     check_every: float = THAW_CHECK_SECONDS,
     sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
+    hook: FreezeAfterCollections | None = None,
 ) -> None:
-    """Freeze the survivors of every older collection (``freeze_after_collections``) and
+    """Freeze the survivors of collections (``hook``, in ``gc.callbacks`` while this runs) and
     thaw when ``policy`` says so (checked every ``check_every`` seconds), until cancelled."""
     policy = policy or ThawWhenGrown()
+    hook = hook or FreezeAfterCollections()
     policy.thawed(clock(), gc.get_freeze_count())  # the start-up heap, frozen
-    gc.callbacks.append(freeze_after_collections)
+    gc.callbacks.append(hook)
     try:
         while True:
             await sleep(check_every)
@@ -321,7 +343,7 @@ async def keep_frozen(
             if not policy.due(clock(), before):
                 continue
             started = time.thread_time()
-            frozen = refreeze(thaw=True)
+            frozen = hook.thaw()
             policy.thawed(clock(), frozen)
             log.info(
                 "garbage collector: thawed %d frozen objects in %.0f ms of CPU; %d frozen again",
@@ -330,4 +352,4 @@ async def keep_frozen(
                 frozen,
             )
     finally:
-        gc.callbacks.remove(freeze_after_collections)
+        gc.callbacks.remove(hook)
