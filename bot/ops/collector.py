@@ -179,6 +179,26 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   cycle alive at a young collection would wait for a thaw, unmeasured yet (a heap census of it
   was void: ``gc.freeze`` after any young collection also refreezes what a thaw has just
   unfrozen, before its collection runs).
+- Frozen at the end of every collection, young ones included, since session 29
+  (``FREEZE_FROM`` 0): each object is walked by one young collection at most before a thaw,
+  generation 1 stays empty and no generation-1 collection comes at all (a freeze resets
+  CPython's counts, so ``collect_young`` never picks one). The hook holds its freezes off
+  while a thaw runs (``FreezeAfterCollections.thaw``): a collection between the thaw's
+  unfreeze and its own (another thread's, by CPython's count) had frozen everything again.
+  Alternated in one bot at 300 busy tables (``bench/gc_census.py --alternate
+  'bot;bot+freeze'``, 15-s turns, 210-s windows, three runs, load 2-4): the collector's CPU
+  per move 0.140, 0.142, 0.151 ms -> 0.092, 0.101, 0.110 (-0.040 to -0.048); young pauses
+  alike (2.4-2.5 ms of CPU mean, 5.0-5.6 p99, 5.0-8.0 at most -> 2.4-2.5, 5.1-6.0, 6.2-10.3),
+  generation 1's (10.2-10.3 ms mean, 17.4-19.9 at most, 0.33 a second) gone. What a cycle
+  alive at a young collection costs: frozen garbage 58 objects against 0 (14 a minute, 0.004
+  per move; ``bench/heap_census.py --tables 300 --warmup 20 --window 250 --thaw-at-start
+  --freeze-from 0|1 -- --channel-play 0.5``, 4.2 minutes, ~14,200 moves: openskill's closures,
+  a lobby view), the bot's RSS 123.5 -> 181.5 MB over the window against 122.9 -> 180.6; the
+  thaw then walks the live heap, 278,000 objects against 275,000, 291 against 236 ms of CPU
+  (fastest of 5, load ~2.5; one run each). That garbage is bounded by the thaw's rule: it
+  counts in the frozen heap's growth (a quarter of the heap the last thaw left brings the
+  next), and the thaw at least every 6 hours frees it (~5,000 objects by then at the rate
+  measured).
 """
 
 from __future__ import annotations
@@ -194,8 +214,9 @@ log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
 THRESHOLDS = (5_000, 4, 10)
-# What survives each collection of this generation or older is frozen (the module's notes).
-FREEZE_FROM = 1
+# What survives each collection of this generation or older is frozen (the module's notes):
+# young ones included since session 29.
+FREEZE_FROM = 0
 # One collection walks every object again (a thaw) once the frozen heap grew by a quarter
 # since the last one, not within 10 minutes of it and at least every 6 hours; checked every
 # minute.
@@ -262,8 +283,9 @@ class FreezeAfterCollections:
 
 def collect_young() -> tuple[int, float]:
     """A collection of the young generation, or of generation 1 when as many young ones ran
-    since the last as its threshold allows (CPython's rule for its own); returns the
-    generation collected and the CPU seconds it took."""
+    since the last as its threshold allows (CPython's rule for its own; never once every
+    collection's survivors are frozen: a freeze resets the counts); returns the generation
+    collected and the CPU seconds it took."""
     generation = 1 if gc.get_count()[1] > gc.get_threshold()[1] else 0
     started = time.thread_time()
     gc.collect(generation)

@@ -139,6 +139,7 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
 def test_from_generation_0_a_young_collection_s_survivors_are_frozen(restored_gc):
     """Session 29: no generation-1 walk at all; a cycle alive at a young collection waits
     for the thaw."""
+    assert collector.FREEZE_FROM == 0  # the bot's policy since
     gc.unfreeze()
     gc.freeze()  # start-up
     hook = collector.FreezeAfterCollections(least=0)
