@@ -65,8 +65,11 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
         # "clock:EVERY" (collected every EVERY s whatever its size), "pace:MS:LEAST:MOST" (every
         # LEAST..MOST s, the period adapted so a collection takes about MS of CPU); "/N" after
         # any of them: generation 1 once N young collections ran since the last (its threshold);
-        # "+freeze" at the end: a young collection's survivors frozen as it ends, as the bot
-        # does after generation 1's (no generation-1 walk; cycles alive then wait for a thaw).
+        # "+freeze" at the end: a young collection's survivors frozen as it ends (no
+        # generation-1 walk; cycles alive then wait for a thaw), "+freeze1" only generation 1's
+        # and older; without either, the tree's own (collector.FREEZE_FROM). Set on the bot's
+        # hook (collector.FreezeAfterCollections, which holds its freezes off during a thaw);
+        # a tree without one gets a hook of this prelude's for "+freeze".
         import asyncio, gc, json, time
         import bot.ops.collector as collector
 
@@ -137,12 +140,19 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 return kind, lambda: pace['every'], step, older
             raise ValueError(spec)
 
-        policies = [parse(s.removesuffix('+freeze')) for s in specs]
-        freezing = [s.endswith('+freeze') for s in specs]
+        policies = [parse(s.partition('+')[0]) for s in specs]
+        # the generation from which survivors are frozen in each turn (None: the tree's own)
+        freezing = [
+            int(s.partition('+freeze')[2] or 0) if '+freeze' in s else None for s in specs
+        ]
 
         def freeze_young(phase, info):
             if phase == 'stop' and info['generation'] == 0:
                 gc.freeze()
+
+        def bot_hook():
+            kind = getattr(collector, 'FreezeAfterCollections', None)
+            return next((h for h in gc.callbacks if kind and isinstance(h, kind)), None)
 
         def current():
             return int(time.time() // turn) % len(policies)
@@ -154,10 +164,15 @@ if _os.environ.get('MESA_BENCH_GC_CENSUS'):
                 kind, wait, step, older = policies[index]
                 first, _, oldest = gc.get_threshold()
                 set_threshold(first, older, oldest)
-                if freeze_young in gc.callbacks:
-                    gc.callbacks.remove(freeze_young)
-                if freezing[index]:
-                    gc.callbacks.append(freeze_young)
+                hook = bot_hook()
+                if hook is not None:
+                    own_least = now.setdefault('own_least', hook.least)
+                    hook.least = own_least if freezing[index] is None else freezing[index]
+                else:
+                    if freeze_young in gc.callbacks:
+                        gc.callbacks.remove(freeze_young)
+                    if freezing[index] == 0:
+                        gc.callbacks.append(freeze_young)
                 if kind == 'bot':
                     own = asyncio.ensure_future(own_loop())
                     await asyncio.sleep(turn - time.time() % turn + 0.001)
@@ -450,7 +465,8 @@ async def main(argv: list[str] | None = None) -> int:
         default="",
         help="young-collection policies taking turns in the one bot, ';'-separated: bot,"
         " size:LIMIT[:EVERY], clock:EVERY, pace:MS:LEAST:MOST, each with /N for generation 1's"
-        " threshold (the prelude's notes)",
+        " threshold and +freeze (a young collection's survivors frozen) or +freeze1 (only"
+        " generation 1's) (the prelude's notes)",
     )
     parser.add_argument("--turn", type=float, default=20.0, help="seconds of each policy's turn")
     parser.add_argument(

@@ -11,6 +11,7 @@ how fast the steady state freezes garbage for the next thaw.
     .venv/bin/python bench/heap_census.py --tables 300 --window 30
     .venv/bin/python bench/heap_census.py --tables 1000 --warmup 120 -- --channel-play 0.5
     .venv/bin/python bench/heap_census.py --tables 300 --window 240 --thaw-at-start
+    .venv/bin/python bench/heap_census.py --tables 300 --window 240 --thaw-at-start --freeze-from 0
     .venv/bin/python bench/heap_census.py --bot-root ../before --tables 300
 
 The census stops the bot for its duration (seconds at 1,000 tables). Figures only; nothing is
@@ -43,6 +44,10 @@ if _os.environ.get('MESA_BENCH_HEAP'):
     def _heap_census():
         import importlib.util, json, threading, time, weakref
         import bot.client
+        if _os.environ.get('MESA_BENCH_FREEZE_FROM'):
+            # another freezing policy than the tree's (read as the bot's hook is made)
+            import bot.ops.collector
+            bot.ops.collector.FREEZE_FROM = int(_os.environ['MESA_BENCH_FREEZE_FROM'])
         started = time.monotonic()
         path = _os.environ['MESA_BENCH_HEAP']
         spec = importlib.util.spec_from_file_location('heap_probe', _os.environ['MESA_BENCH_HEAP_PROBE'])
@@ -64,18 +69,21 @@ if _os.environ.get('MESA_BENCH_HEAP'):
             return 0
 
         def run():
-            since = started
+            since, rss_start = started, 0
             while not _os.path.exists(path + '.now'):
                 if _os.path.exists(path + '.start'):
                     # a thaw as the window starts: what the census frees then is the frozen
                     # garbage of the window alone (the steady state's, not the start-up's)
                     probe.thaw()
-                    since = time.monotonic()
+                    since, rss_start = time.monotonic(), rss_kb()
                     _os.remove(path + '.start')
                 time.sleep(0.2)
             try:
                 live = [b() for b in bots if b() is not None]
-                row = {'uptime_s': time.monotonic() - since, 'rss_kb': rss_kb()}
+                row = {
+                    'uptime_s': time.monotonic() - since, 'rss_kb': rss_kb(),
+                    'rss_start_kb': rss_start,
+                }
                 row.update(probe.census(live[0], int(_os.environ.get('MESA_BENCH_HEAP_ROUNDS') or 5)))
                 row['rss_after_kb'] = rss_kb()
             except Exception as exc:
@@ -111,7 +119,12 @@ def report(row: dict[str, Any], moves: int, top: int, thawed: bool) -> str:
         f" {' '.join(f'{x:.2f}' for x in load_average())}",
         f"tracked objects {row['tracked']:,} ({row['frozen']:,} frozen); after the thaw's"
         f" first collection {row['live']:,}, {row['live'] / tables:,.0f} per open table;"
-        f" bot RSS {row['rss_kb'] / 1024:.1f} MB",
+        f" bot RSS {row['rss_kb'] / 1024:.1f} MB"
+        + (
+            f" ({row['rss_start_kb'] / 1024:.1f} MB at the window's start, after its thaw)"
+            if row.get("rss_start_kb")
+            else ""
+        ),
         "",
         f"thaw (one collection of every object): first {thaw['first_ms']:.0f} ms of CPU, freeing"
         f" {thaw['freed']:,} objects of {thaw.get('bytes', 0) / 2**20:.1f} MB"
@@ -156,12 +169,21 @@ async def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="thaw as the window starts: the census's frozen garbage is the window's alone",
     )
+    parser.add_argument(
+        "--freeze-from",
+        type=int,
+        choices=(0, 1),
+        help="freeze the survivors of collections of this generation or older (the tree's"
+        " collector.FREEZE_FROM: none)",
+    )
     parser.add_argument("--save", type=Path, help="keep the census (JSON) in this file")
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
     os.environ["MESA_BENCH_HEAP_PROBE"] = str(ROOT / "bench" / "heap_probe.py")
     os.environ["MESA_BENCH_HEAP_ROUNDS"] = str(args.rounds)
+    if args.freeze_from is not None:
+        os.environ["MESA_BENCH_FREEZE_FROM"] = str(args.freeze_from)
     with tempfile.TemporaryDirectory(prefix="mesa-heap-") as folder:
         out = Path(folder) / "heap.json"
         os.environ["MESA_BENCH_HEAP"] = str(out)
@@ -177,6 +199,11 @@ async def main(argv: list[str] | None = None) -> int:
     print(
         f"bot RSS at the end {result.get('bot_rss_mb')} MB; {result.get('moves_per_s')} moves/s;"
         f" bot tree {args.bot_root}"
+        + (
+            ""
+            if args.freeze_from is None
+            else f", survivors frozen from generation {args.freeze_from}"
+        )
     )
     return 0
 

@@ -59,7 +59,7 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   freed by reference counting, they would cost the collector nothing
   (``bench/gc_census.py`` lists the garbage by type).
 - Frozen at the end of every generation-1 collection since session 19, with no collection of
-  its own (``freeze_after_collections``, a ``gc.callbacks`` hook): a generation-1
+  its own (a ``gc.callbacks`` hook, ``FreezeAfterCollections``): a generation-1
   collection has just walked every object not frozen (generation 2 is empty, frozen at the
   previous one), so its survivors are what a refreeze's full collection would have kept, and
   freezing them costs a list splice. The refreeze's own collection, the bot's longest pause
@@ -179,6 +179,26 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   cycle alive at a young collection would wait for a thaw, unmeasured yet (a heap census of it
   was void: ``gc.freeze`` after any young collection also refreezes what a thaw has just
   unfrozen, before its collection runs).
+- Frozen at the end of every collection, young ones included, since session 29
+  (``FREEZE_FROM`` 0): each object is walked by one young collection at most before a thaw,
+  generation 1 stays empty and no generation-1 collection comes at all (a freeze resets
+  CPython's counts, so ``collect_young`` never picks one). The hook holds its freezes off
+  while a thaw runs (``FreezeAfterCollections.thaw``): a collection between the thaw's
+  unfreeze and its own (another thread's, by CPython's count) had frozen everything again.
+  Alternated in one bot at 300 busy tables (``bench/gc_census.py --alternate
+  'bot;bot+freeze'``, 15-s turns, 210-s windows, three runs, load 2-4): the collector's CPU
+  per move 0.140, 0.142, 0.151 ms -> 0.092, 0.101, 0.110 (-0.040 to -0.048); young pauses
+  alike (2.4-2.5 ms of CPU mean, 5.0-5.6 p99, 5.0-8.0 at most -> 2.4-2.5, 5.1-6.0, 6.2-10.3),
+  generation 1's (10.2-10.3 ms mean, 17.4-19.9 at most, 0.33 a second) gone. What a cycle
+  alive at a young collection costs: frozen garbage 58 objects against 0 (14 a minute, 0.004
+  per move; ``bench/heap_census.py --tables 300 --warmup 20 --window 250 --thaw-at-start
+  --freeze-from 0|1 -- --channel-play 0.5``, 4.2 minutes, ~14,200 moves: openskill's closures,
+  a lobby view), the bot's RSS 123.5 -> 181.5 MB over the window against 122.9 -> 180.6; the
+  thaw then walks the live heap, 278,000 objects against 275,000, 291 against 236 ms of CPU
+  (fastest of 5, load ~2.5; one run each). That garbage is bounded by the thaw's rule: it
+  counts in the frozen heap's growth (a quarter of the heap the last thaw left brings the
+  next), and the thaw at least every 6 hours frees it (~5,000 objects by then at the rate
+  measured).
 """
 
 from __future__ import annotations
@@ -188,12 +208,15 @@ import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 
 # Python's defaults are (700, 10, 10).
 THRESHOLDS = (5_000, 4, 10)
+# What survives each collection of this generation or older is frozen (the module's notes):
+# young ones included since session 29.
+FREEZE_FROM = 0
 # One collection walks every object again (a thaw) once the frozen heap grew by a quarter
 # since the last one, not within 10 minutes of it and at least every 6 hours; checked every
 # minute.
@@ -232,18 +255,37 @@ def refreeze(*, thaw: bool = False) -> int:
     return gc.get_freeze_count()
 
 
-def freeze_after_collections(phase: str, info: dict[str, int]) -> None:
-    """A ``gc.callbacks`` hook: freeze what survived each collection of generation 1 or 2.
-    Such a collection walked every object not frozen, so no garbage it could free is frozen,
-    and the next one walks only what is made from now on."""
-    if phase == "stop" and info["generation"] >= 1:
-        gc.freeze()
+@dataclass
+class FreezeAfterCollections:
+    """A ``gc.callbacks`` hook: freeze what survived each collection of generation ``least`` or
+    older, so that no later collection walks it again; none while a thaw is under way. A thaw
+    unfreezes every object and then collects them all: a freeze in between (a collection on
+    another thread, CPython's count passing its threshold there) would take them out of its
+    reach again, and the thaw would free nothing."""
+
+    least: int = field(default_factory=lambda: FREEZE_FROM)
+    freeze: Callable[[], None] = gc.freeze
+    thawing: bool = False
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] >= self.least and not self.thawing:
+            self.freeze()
+
+    def thaw(self, collect_all: Callable[[], int] = lambda: refreeze(thaw=True)) -> int:
+        """One collection of every object, frozen ones included (``refreeze(thaw=True)``),
+        with this hook's freezes held off meanwhile; returns how many objects are frozen."""
+        self.thawing = True
+        try:
+            return collect_all()
+        finally:
+            self.thawing = False
 
 
 def collect_young() -> tuple[int, float]:
     """A collection of the young generation, or of generation 1 when as many young ones ran
-    since the last as its threshold allows (CPython's rule for its own); returns the
-    generation collected and the CPU seconds it took."""
+    since the last as its threshold allows (CPython's rule for its own; never once every
+    collection's survivors are frozen: a freeze resets the counts); returns the generation
+    collected and the CPU seconds it took."""
     generation = 1 if gc.get_count()[1] > gc.get_threshold()[1] else 0
     started = time.thread_time()
     gc.collect(generation)
@@ -308,12 +350,14 @@ async def keep_frozen(
     check_every: float = THAW_CHECK_SECONDS,
     sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
+    hook: FreezeAfterCollections | None = None,
 ) -> None:
-    """Freeze the survivors of every older collection (``freeze_after_collections``) and
+    """Freeze the survivors of collections (``hook``, in ``gc.callbacks`` while this runs) and
     thaw when ``policy`` says so (checked every ``check_every`` seconds), until cancelled."""
     policy = policy or ThawWhenGrown()
+    hook = hook or FreezeAfterCollections()
     policy.thawed(clock(), gc.get_freeze_count())  # the start-up heap, frozen
-    gc.callbacks.append(freeze_after_collections)
+    gc.callbacks.append(hook)
     try:
         while True:
             await sleep(check_every)
@@ -321,7 +365,7 @@ async def keep_frozen(
             if not policy.due(clock(), before):
                 continue
             started = time.thread_time()
-            frozen = refreeze(thaw=True)
+            frozen = hook.thaw()
             policy.thawed(clock(), frozen)
             log.info(
                 "garbage collector: thawed %d frozen objects in %.0f ms of CPU; %d frozen again",
@@ -330,4 +374,4 @@ async def keep_frozen(
                 frozen,
             )
     finally:
-        gc.callbacks.remove(freeze_after_collections)
+        gc.callbacks.remove(hook)

@@ -114,8 +114,9 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
     generation-1 collection keeps is frozen as it ends."""
     gc.unfreeze()
     gc.freeze()  # start-up
+    hook = collector.FreezeAfterCollections(least=1)
     gc.disable()  # only the collections below run
-    gc.callbacks.append(collector.freeze_after_collections)
+    gc.callbacks.append(hook)
     try:
         kept = {"a table opened since": [1, 2, 3]}
         garbage = Cycle()
@@ -131,7 +132,90 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
         assert gone() is None  # freed, not frozen
         assert not tracked(kept) and not tracked(young)  # frozen, never walked again
     finally:
-        gc.callbacks.remove(collector.freeze_after_collections)
+        gc.callbacks.remove(hook)
+        gc.enable()
+
+
+def test_from_generation_0_a_young_collection_s_survivors_are_frozen(restored_gc):
+    """Session 29: no generation-1 walk at all; a cycle alive at a young collection waits
+    for the thaw."""
+    assert collector.FREEZE_FROM == 0  # the bot's policy since
+    gc.unfreeze()
+    gc.freeze()  # start-up
+    hook = collector.FreezeAfterCollections(least=0)
+    gc.disable()
+    gc.callbacks.append(hook)
+    try:
+        kept = {"a table opened since": [1, 2, 3]}
+        garbage = Cycle()
+        gone = weakref.ref(garbage)
+        del garbage
+        alive = Cycle()  # alive at the collection, garbage after it
+        frozen_alive = weakref.ref(alive)
+        gc.collect(0)
+        assert gone() is None  # freed, not frozen
+        assert not tracked(kept) and not tracked(alive)  # frozen by the young collection
+        del alive
+        gc.collect(1)
+        assert frozen_alive() is not None  # frozen: no collection but a thaw walks it
+        hook.thaw()
+        assert frozen_alive() is None
+        assert not tracked(kept)  # frozen again after the thaw
+    finally:
+        gc.callbacks.remove(hook)
+        gc.enable()
+
+
+def test_the_freeze_hook_follows_the_tree_s_setting_and_each_generation_from_it():
+    frozen: list[int] = []
+    hook = collector.FreezeAfterCollections(least=1, freeze=lambda: frozen.append(1))
+    assert collector.FreezeAfterCollections().least == collector.FREEZE_FROM
+    for generation in (0, 1, 2):
+        hook("start", {"generation": generation})
+        hook("stop", {"generation": generation, "collected": 0, "uncollectable": 0})
+    assert frozen == [1, 1]  # at the end of generation 1's and 2's, not 0's nor at starts
+
+
+def test_no_freeze_undoes_a_thaw_before_its_collection_runs():
+    """A collection between the thaw's unfreeze and its own (another thread's, by CPython's
+    count) would freeze everything again, and the thaw would free nothing."""
+    frozen: list[str] = []
+    hook = collector.FreezeAfterCollections(least=0, freeze=lambda: frozen.append("hook"))
+
+    def collect_all() -> int:
+        assert hook.thawing
+        hook("stop", {"generation": 0, "collected": 0, "uncollectable": 0})  # in between
+        hook("stop", {"generation": 2, "collected": 0, "uncollectable": 0})  # its own
+        return 7
+
+    assert hook.thaw(collect_all) == 7
+    assert frozen == [] and not hook.thawing
+    hook("stop", {"generation": 0, "collected": 0, "uncollectable": 0})
+    assert frozen == ["hook"]  # freezing again after it
+
+
+def test_a_thaw_frees_frozen_cycles_though_a_young_collection_runs_within_it(restored_gc):
+    gc.unfreeze()
+    hook = collector.FreezeAfterCollections(least=0)
+    gc.disable()
+    gc.callbacks.append(hook)
+    try:
+        cycle = Cycle()
+        gone = weakref.ref(cycle)
+        gc.collect(0)  # alive: frozen
+        del cycle
+
+        def intruded() -> int:
+            gc.unfreeze()
+            gc.collect(0)  # another thread's young collection, before the thaw's own
+            gc.collect()
+            gc.freeze()
+            return gc.get_freeze_count()
+
+        hook.thaw(intruded)
+        assert gone() is None
+    finally:
+        gc.callbacks.remove(hook)
         gc.enable()
 
 
@@ -142,7 +226,14 @@ async def test_keep_frozen_hooks_the_collector_and_thaws_when_its_policy_says(
     waits: list[float] = []
     counts = iter([100, 100, 200, 100])  # the frozen count at each check
     due = iter([False, True, False])
-    monkeypatch.setattr(collector, "refreeze", lambda *, thaw=False: thaws.append(thaw) or 50)
+    hook = collector.FreezeAfterCollections()
+
+    def refreeze(*, thaw: bool = False) -> int:
+        assert hook.thawing  # the hook's freezes held off
+        thaws.append(thaw)
+        return 50
+
+    monkeypatch.setattr(collector, "refreeze", refreeze)
     monkeypatch.setattr(gc, "get_freeze_count", lambda: next(counts))
     seen: list[tuple[float, int]] = []
     left: list[tuple[float, int]] = []
@@ -156,19 +247,20 @@ async def test_keep_frozen_hooks_the_collector_and_thaws_when_its_policy_says(
             left.append((now, frozen))
 
     async def sleep(seconds: float) -> None:
-        assert collector.freeze_after_collections in gc.callbacks
+        assert hook in gc.callbacks
         waits.append(seconds)
         if len(waits) > 3:
             raise asyncio.CancelledError
 
     clock = iter(range(0, 1000, 10))
     with pytest.raises(asyncio.CancelledError):
-        await collector.keep_frozen(Policy(), 60.0, sleep, lambda: float(next(clock)))
+        await collector.keep_frozen(Policy(), 60.0, sleep, lambda: float(next(clock)), hook)
     assert waits == [60.0] * 4
     assert seen == [(10.0, 100), (20.0, 200), (40.0, 100)]
     assert thaws == [True]  # only when due
     assert left == [(0.0, 100), (30.0, 50)]  # the start-up heap, then what the thaw left
-    assert collector.freeze_after_collections not in gc.callbacks  # removed when cancelled
+    assert hook not in gc.callbacks  # removed when cancelled
+    assert not hook.thawing
 
 
 def test_a_thaw_is_due_when_the_frozen_heap_grew_by_a_quarter_not_by_the_clock():
