@@ -15,6 +15,7 @@ from yarl import URL
 from bot.ui.http_gate import GatedSession, api_path, bound_to_global_limit, is_exempt
 from bot.ui.payload import quoted, token_url
 from bot.ui.token_wire import Target
+from tests.fakediscord.server import FakeDiscord
 
 
 def test_what_the_gate_counts():
@@ -63,8 +64,13 @@ def test_a_prebuilt_url_is_the_one_aiohttp_would_build(monkeypatch, token):
     assert is_exempt(api_path(url))
 
 
-async def _flood(bot: discord.Client, channel_id: int, calls: int) -> list[discord.Message]:
-    """``calls`` channel posts at once, through discord.py's HTTP client (no pacing by hand)."""
+async def _flood(
+    fake: FakeDiscord, bot: discord.Client, channel_id: int, calls: int
+) -> list[discord.Message]:
+    """``calls`` channel posts at once, through discord.py's HTTP client (no pacing by hand):
+    a flood of the global limit on purpose, so the channel's own bucket (5 posts per 5 s, which
+    would stretch 120 posts over two minutes) is turned off."""
+    fake.ratelimits.routes.enabled = False
     channel = bot.get_partial_messageable(channel_id)
     return await asyncio.gather(*(channel.send(content=f"flood {n}") for n in range(calls)))
 
@@ -76,7 +82,7 @@ async def test_a_flood_of_bot_token_calls_through_the_bot_gets_no_global_429(fak
     pacer = bot.listener.pacer
     assert pacer.per_second == 45
     before_bot, before_sent = fake_discord.ratelimits.traffic.bot, pacer.sent
-    posted = await _flood(bot, fake_discord.channel.id, 120)
+    posted = await _flood(fake_discord, bot, fake_discord.channel.id, 120)
     assert len(posted) == 120
     traffic = fake_discord.ratelimits.traffic
     assert traffic.global_429 == 0
@@ -93,7 +99,7 @@ async def test_a_global_429_is_retried_through_the_gate(fake_discord, mesa):
     pacer = bot.listener.pacer
     fake_discord.ratelimits.global_rate = 20
     before_bot, before_sent = fake_discord.ratelimits.traffic.bot, pacer.sent
-    posted = await _flood(bot, fake_discord.channel.id, 40)
+    posted = await _flood(fake_discord, bot, fake_discord.channel.id, 40)
     assert len(posted) == 40  # every post went out in the end
     traffic = fake_discord.ratelimits.traffic
     assert traffic.global_429 > 0 and gate.global_429s == traffic.global_429

@@ -10,14 +10,44 @@
 - Invalid requests (answered 401, 403 or 429, except 429s of scope "shared"): 10,000 in 10
   minutes get the IP banned by Cloudflare; the fake records a violation when a run gets there.
 
+- Per-route buckets (`RouteBuckets`, on by default): every request on a bot-token or
+  webhook-token route is counted in its route's bucket, keyed as Discord keys it: the bucket
+  (`RouteLimit.bucket`, the `X-RateLimit-Bucket` hash's name) and the route's top-level resource
+  ("major parameter": `channel_id`, `guild_id`, or `webhook_id` + `webhook_token`). Every answer
+  carries the bucket's `X-RateLimit-Limit`, `-Remaining`, `-Reset` (Unix seconds), `-Reset-After`
+  (seconds, rounded up to the millisecond) and `-Bucket`. A request over its bucket gets 429
+  with scope "user" (`route_429`: JSON `retry_after`, `"global": false`, `Via`, the bucket's
+  headers with `Remaining: 0`), which Discord counts as an invalid request; the fake records a
+  `route_rate_limit` violation (a bot that reads the headers never sees one). A bucket is a
+  fixed window: it opens at its first request and holds `limit` requests until `period`
+  seconds later, as Discord's `Reset` says.
+
+  The limits (`ROUTE_LIMITS`; Discord publishes none of them: "rate limits should not be hard
+  coded", https://discord.com/developers/docs/topics/rate-limits), each with its source:
+
+  | route | limit / period | keyed by | source |
+  |---|---|---|---|
+  | `POST /channels/{channel_id}/messages` | 5 / 5 s | channel | observed (the widely reported `Limit: 5`, `Reset-After: 5`) |
+  | `PATCH /channels/{channel_id}/messages/{message_id}` | 5 / 5 s | channel | observed (as creates; a bucket of its own: assumed) |
+  | `DELETE /channels/{channel_id}/messages/{message_id}` | 5 / 1 s | channel | assumed |
+  | `/webhooks/{webhook_id}/{webhook_token}…` (execute, `@original`, messages: each route its own bucket) | 5 / 2 s | webhook id + token (an interaction's token: per interaction) | observed (discord-api-docs#2701: follow-ups 5/2 s per interaction, "identical to webhook rate limits") |
+  | `POST /interactions/{id}/{token}/callback` | none: one answer per interaction (a second is 400 / 40060, `interactions.py`), no headers | | assumed: discord.py's stock adapter would hold the handler for the reset after a `Remaining: 0` |
+  | any other route | 50 / 1 s | its major parameter | assumed (never tighter than the global limit) |
+
+  A test changes the table (`fake.ratelimits.routes.table[(method, template)] = RouteLimit(…)`,
+  `routes.default`) or turns the buckets off (`FakeDiscord(route_limits=False)`,
+  `fake.ratelimits.routes.enabled = False`: no headers, no per-route 429s, as before).
+
 Every request is classified (`route_kind`) and counted (`Traffic`), so a benchmark can read how
 many calls went through the bot token and how many through interaction tokens.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,6 +111,7 @@ class Traffic:
     interaction: int = 0  # interaction callbacks and webhook-token requests
     anonymous: int = 0
     global_429: int = 0  # bot-token requests refused by the global limit
+    route_429: int = 0  # requests refused by their route's bucket (scope "user")
     invalid: int = 0  # answers 401 / 403 / 429
     bot_edits: int = 0  # message edits through the bot token
     interaction_edits: int = 0  # message edits through an interaction token (update or webhook)
@@ -129,7 +160,8 @@ class RateLimits:
     """The bot token's global limit and the invalid-request limit of one fake Discord.
 
     `global_rate`: requests per second on bot-token routes (Discord's 50; None or 0: not
-    enforced, for a run that shows the bot unpaced). `clock`: seconds, the fake's clock by
+    enforced, for a run that shows the bot unpaced). `route_limits`: the per-route buckets
+    (`routes`, a `RouteBuckets`) on or off. `clock`: seconds, the fake's clock by
     default; a test may put a clock of its own in (`limits.clock = frozen.now`).
     """
 
@@ -140,9 +172,12 @@ class RateLimits:
         global_rate: int | None = GLOBAL_PER_SECOND,
         invalid_limit: int = INVALID_LIMIT,
         invalid_window: float = INVALID_WINDOW,
+        route_limits: bool = True,
     ) -> None:
         self.traffic = Traffic()
         self._clock = clock
+        # per-route buckets, on the same clock (a test's own clock moves them too)
+        self.routes = RouteBuckets(self._now, enabled=route_limits)
         self._global = SlidingWindow(global_rate or 0, GLOBAL_WINDOW, self._now)
         self._invalid = SlidingWindow(invalid_limit, invalid_window, self._now)
         self.global_rate = global_rate
@@ -205,6 +240,16 @@ class RateLimits:
         self.traffic.invalid += 1
         return self._invalid.take()
 
+    def route_slot(self, kind: str, method: str, template: str | None, path: str) -> Slot | None:
+        """Count a bot-token or webhook-token request in its route's bucket (`RouteBuckets.take`);
+        a refusal is counted as `route_429`."""
+        if kind == ANONYMOUS:
+            return None
+        slot = self.routes.take(method, template, path)
+        if slot is not None and not slot.admitted:
+            self.traffic.route_429 += 1
+        return slot
+
     def bot_requests_in_window(self) -> int:
         """Bot-token requests admitted in the last second."""
         return self._global.count()
@@ -224,6 +269,196 @@ def global_429(retry_after: float) -> tuple[bytes, dict[str, str]]:
         "Retry-After": str(max(1, math.ceil(retry_after))),
         "X-RateLimit-Global": "true",
         "X-RateLimit-Scope": "global",
+        "Via": "1.1 google",
+    }
+    return json.dumps(body).encode(), headers
+
+
+# --- per-route buckets ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RouteLimit:
+    """A route's bucket: `limit` requests per `period` seconds for each value of its major
+    parameter. Routes naming the same `bucket` share it (one `X-RateLimit-Bucket`)."""
+
+    limit: int
+    period: float
+    bucket: str
+    source: str = "assumed"  # documented / observed / assumed (module docstring)
+
+
+_WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
+_WEBHOOK_TOKEN_LIMIT = 5, 2.0, "observed: discord-api-docs#2701 (5/2 s per interaction)"
+
+# (method, spec template) -> its bucket; the module docstring says where each figure comes from.
+ROUTE_LIMITS: dict[tuple[str, str], RouteLimit] = {
+    ("POST", "/channels/{channel_id}/messages"): RouteLimit(
+        5, 5.0, "channel-message-create", "observed"
+    ),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}"): RouteLimit(
+        5, 5.0, "channel-message-edit", "observed"
+    ),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}"): RouteLimit(
+        5, 1.0, "channel-message-delete", "assumed"
+    ),
+    **{
+        (method, _WEBHOOK + tail): RouteLimit(
+            _WEBHOOK_TOKEN_LIMIT[0],
+            _WEBHOOK_TOKEN_LIMIT[1],
+            f"webhook-{method.lower()}{tail.replace('/', '-').replace('{', '').replace('}', '')}",
+            _WEBHOOK_TOKEN_LIMIT[2],
+        )
+        for method, tail in (
+            ("POST", ""),
+            ("GET", "/messages/@original"),
+            ("PATCH", "/messages/@original"),
+            ("DELETE", "/messages/@original"),
+            ("GET", "/messages/{message_id}"),
+            ("PATCH", "/messages/{message_id}"),
+            ("DELETE", "/messages/{message_id}"),
+        )
+    },
+}
+DEFAULT_ROUTE_LIMIT = RouteLimit(50, 1.0, "", "assumed")  # bucket "": the route's own
+# No bucket, no headers: answered once per interaction (a second answer is 400 / 40060).
+UNBUCKETED = frozenset({("POST", "/interactions/{interaction_id}/{interaction_token}/callback")})
+# Discord's top-level resources: a route's bucket is counted apart for each of their values.
+MAJOR_PARAMETERS = ("channel_id", "guild_id", "webhook_id", "webhook_token")
+
+
+class Bucket:
+    """One bucket for one value of its major parameter: a fixed window that opens at its first
+    request and holds `limit` requests until `reset_at`."""
+
+    __slots__ = ("limit", "used", "reset_at", "name")
+
+    def __init__(self, limit: RouteLimit, name: str) -> None:
+        self.limit = limit
+        self.used = 0
+        self.reset_at = -math.inf
+        self.name = name
+
+
+@dataclass
+class Slot:
+    """A request's place in its bucket: admitted or not, and the headers of its answer."""
+
+    admitted: bool
+    retry_after: float
+    headers: dict[str, str]
+    bucket: str
+    major: str
+    limit: RouteLimit
+
+
+class RouteBuckets:
+    """Discord's per-route limits (module docstring): `take` counts a request in its bucket."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        *,
+        enabled: bool = True,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.enabled = enabled
+        self.table: dict[tuple[str, str], RouteLimit] = dict(ROUTE_LIMITS)
+        self.default = DEFAULT_ROUTE_LIMIT
+        self._clock = clock
+        self._wall = wall  # Unix seconds, for `X-RateLimit-Reset`
+        self._buckets: dict[tuple[str, str], Bucket] = {}
+        self._majors: dict[str, tuple[int, ...]] = {}  # template -> its major segments' indices
+        self._takes = 0
+
+    def _major_of(self, template: str, path: str) -> str:
+        indices = self._majors.get(template)
+        if indices is None:
+            segments = template.split("/")
+            indices = self._majors[template] = tuple(
+                i for i, segment in enumerate(segments) if segment.strip("{}") in MAJOR_PARAMETERS
+            )
+        if not indices:
+            return ""
+        parts = path.split("/")
+        return "/".join(parts[i] for i in indices if i < len(parts))
+
+    def limit_of(self, method: str, template: str) -> tuple[RouteLimit, str]:
+        """The route's limit and its bucket's name (the route's own when the table names none)."""
+        limit = self.table.get((method, template), self.default)
+        return limit, limit.bucket or f"{method} {template}"
+
+    def take(self, method: str, template: str | None, path: str) -> Slot | None:
+        """Count a request in its bucket; None when it has none (turned off, an unknown route,
+        an interaction callback)."""
+        if not self.enabled or template is None or (method, template) in UNBUCKETED:
+            return None
+        limit, name = self.limit_of(method, template)
+        major = self._major_of(template, path)
+        key = (name, major)
+        bucket = self._buckets.get(key)
+        if bucket is None or bucket.limit != limit:
+            bucket = self._buckets[key] = Bucket(limit, name)
+        now = self._clock()
+        if bucket.reset_at <= now:
+            bucket.used = 0
+            bucket.reset_at = now + limit.period
+        admitted = bucket.used < limit.limit
+        if admitted:
+            bucket.used += 1
+        reset_after = max(bucket.reset_at - now, 0.0)
+        self._takes += 1
+        if self._takes % 4096 == 0:
+            self._forget(now)
+        return Slot(
+            admitted=admitted,
+            retry_after=reset_after if not admitted else 0.0,
+            headers=bucket_headers(bucket, reset_after, self._wall()),
+            bucket=name,
+            major=major,
+            limit=limit,
+        )
+
+    def _forget(self, now: float) -> None:
+        """Drop the buckets whose window ended (a load run's tokens come and go)."""
+        for key in [k for k, b in self._buckets.items() if b.reset_at <= now]:
+            del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def _hash(name: str) -> str:
+    """A bucket's `X-RateLimit-Bucket`: an opaque hex string, the same for the same name."""
+    return hashlib.blake2s(name.encode(), digest_size=16).hexdigest()
+
+
+def bucket_headers(bucket: Bucket, reset_after: float, wall_now: float) -> dict[str, str]:
+    """The `X-RateLimit-*` headers of an answer counted in `bucket`. Reset-After is rounded up
+    to the millisecond: a client that waits it out never comes back a moment early."""
+    after = math.ceil(reset_after * 1000) / 1000
+    return {
+        "X-RateLimit-Limit": str(bucket.limit.limit),
+        "X-RateLimit-Remaining": str(max(bucket.limit.limit - bucket.used, 0)),
+        "X-RateLimit-Reset": f"{wall_now + after:.3f}",
+        "X-RateLimit-Reset-After": f"{after:.3f}",
+        "X-RateLimit-Bucket": _hash(bucket.name),
+    }
+
+
+def route_429(slot: Slot) -> tuple[bytes, dict[str, str]]:
+    """Discord's answer to a request over its route's bucket (status 429, scope "user"):
+    discord.py waits `retry_after` and sends it again (`Via`: Discord's own limit)."""
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": math.ceil(slot.retry_after * 1000) / 1000,
+        "global": False,
+    }
+    headers = {
+        "Content-Type": "application/json",
+        "Retry-After": str(max(1, math.ceil(slot.retry_after))),
+        **slot.headers,
+        "X-RateLimit-Scope": "user",
         "Via": "1.1 google",
     }
     return json.dumps(body).encode(), headers

@@ -144,6 +144,7 @@ class FakeDiscord:
         shard_count: int = 1,
         global_rate: int | None = ratelimit.GLOBAL_PER_SECOND,
         invalid_limit: int = ratelimit.INVALID_LIMIT,
+        route_limits: bool = True,
         require_alt_text: bool = True,
         forget_after: float | None = None,
     ) -> None:
@@ -170,7 +171,10 @@ class FakeDiscord:
         # Discord's global limit on bot-token routes (`global_rate` per second, None: off) and
         # its invalid-request limit; `ratelimits.traffic` counts requests per kind of route.
         self.ratelimits = ratelimit.RateLimits(
-            self.clock.now, global_rate=global_rate, invalid_limit=invalid_limit
+            self.clock.now,
+            global_rate=global_rate,
+            invalid_limit=invalid_limit,
+            route_limits=route_limits,
         )
         self.ids = Snowflakes()
         self.token = token
@@ -836,13 +840,20 @@ class FakeDiscord:
         record = RequestRecord(method=method, path=path, template=template, kind=kind)
         if self.keep_history:
             self.requests.append(record)
+        slot: ratelimit.Slot | None = None
         try:
             retry_after = self.ratelimits.admit(kind)
+            # An injected fault answers before the route's bucket counts the request (a 5xx of
+            # Discord's edge, a test's own 429 with its own headers): it carries no bucket state.
             fault = None if retry_after else self._take_fault(method, path, template)
+            if not retry_after and fault is None:
+                slot = self.ratelimits.route_slot(kind, method, template, path)
             if retry_after:
                 response = self._over_global_limit(method, path, retry_after)
             elif fault is not None:
                 response = fault.response()
+            elif slot is not None and not slot.admitted:
+                response = self._over_route_limit(method, path, slot)
             else:
                 response = await self._process(request, method, path, op, record)
         except OldEditLimit:
@@ -857,6 +868,8 @@ class FakeDiscord:
                     body=record.body,
                 )
             response = exc.response()
+        if slot is not None and slot.admitted:
+            response.headers.update(slot.headers)  # every answer carries its bucket's state
         record.status = response.status
         if self.ratelimits.answered(method, template, record.body, response.status):
             self.violate(
@@ -881,6 +894,21 @@ class FakeDiscord:
             path=path,
         )
         body, headers = ratelimit.global_429(retry_after)
+        return web.Response(body=body, status=429, headers=headers)
+
+    def _over_route_limit(self, method: str, path: str, slot: ratelimit.Slot) -> web.Response:
+        """Discord's 429 (scope "user") for a request over its route's bucket, recorded as a
+        violation: a bot that reads the `X-RateLimit-*` headers waits before it gets there."""
+        limit = slot.limit
+        self.violate(
+            "route_rate_limit",
+            f"more than {limit.limit} requests in {limit.period:g} s on bucket {slot.bucket!r} "
+            f"({slot.major or 'no major parameter'}): Discord answers 429, scope user, retry "
+            f"after {slot.retry_after:.3f} s",
+            method=method,
+            path=path,
+        )
+        body, headers = ratelimit.route_429(slot)
         return web.Response(body=body, status=429, headers=headers)
 
     async def _process(
