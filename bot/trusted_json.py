@@ -299,6 +299,8 @@ def _event(value: dict[str, Any]) -> Event:
 _OWN_FORMS: dict[Any, Callable[[Any], Any]] = {Event: _event}
 
 
+# Each model's builder, per process (a cache, as ``functools.cache`` keeps one; filled before
+# the builder's field converters are, so a model referring to itself finds its own)
 _BUILDERS: dict[type[BaseModel], Callable[[Any], Any]] = {}
 
 
@@ -309,7 +311,6 @@ def _model_builder(model: type[BaseModel]) -> Callable[[Any], Any]:
         return known
     _check_model(model)
     names = tuple(model.model_fields)
-    # (a self-referencing model finds itself while its fields' converters are built)
     convert: list[tuple[str, Callable[[Any], Any]]] = []
     every = all_fields(model)
     filtered = bool(model.__pydantic_decorators__.computed_fields)
