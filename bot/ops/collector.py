@@ -190,15 +190,16 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   per move 0.140, 0.142, 0.151 ms -> 0.092, 0.101, 0.110 (-0.040 to -0.048); young pauses
   alike (2.4-2.5 ms of CPU mean, 5.0-5.6 p99, 5.0-8.0 at most -> 2.4-2.5, 5.1-6.0, 6.2-10.3),
   generation 1's (10.2-10.3 ms mean, 17.4-19.9 at most, 0.33 a second) gone. What a cycle
-  alive at a young collection costs: frozen garbage 58 objects against 0 (14 a minute, 0.004
-  per move; ``bench/heap_census.py --tables 300 --warmup 20 --window 250 --thaw-at-start
-  --freeze-from 0|1 -- --channel-play 0.5``, 4.2 minutes, ~14,200 moves: openskill's closures,
-  a lobby view), the bot's RSS 123.5 -> 181.5 MB over the window against 122.9 -> 180.6; the
-  thaw then walks the live heap, 278,000 objects against 275,000, 291 against 236 ms of CPU
-  (fastest of 5, load ~2.5; one run each). That garbage is bounded by the thaw's rule: it
-  counts in the frozen heap's growth (a quarter of the heap the last thaw left brings the
-  next), and the thaw at least every 6 hours frees it (~5,000 objects by then at the rate
-  measured).
+  alive at a young collection costs (``bench/heap_census.py --tables 300 --warmup 20 --window
+  250 --thaw-at-start --freeze-from 0|1 -- --channel-play 0.5``, two runs each, 4.2 minutes
+  and ~14,300 moves each, load 2.5-5.5): frozen garbage 58 and 94 objects against 0 and 0 (14
+  and 23 a minute, 0.004-0.007 per move: lobby views, openskill's closures); the bot's RSS
+  over the window 123.5 -> 181.5 and 123.1 -> 181.6 MB against 122.9 -> 180.6 and 123.1 ->
+  181.7; the live heap 278,000 objects against 275,000-277,000, its thaw 291 and 307 ms of CPU
+  against 236 and 274 (fastest of 5): more for as many objects, once in 10 minutes at most
+  (under 0.002 ms per move). That garbage is bounded by the thaw's rule: it counts in the
+  frozen heap's growth (a quarter of the heap the last thaw left brings the next), and the
+  thaw at least every 6 hours frees it (5,000-8,000 objects by then at the rates measured).
 """
 
 from __future__ import annotations
