@@ -8,7 +8,10 @@ Discord's global limit waits its turn in the pacer (``bot/ui/pacer.py``) and is 
 when it goes; interaction callbacks and webhook-token routes (``/interactions/…``,
 ``/webhooks/{app}/{token}/…``) are exempt and pass at once. A global 429 that still comes back
 pauses the pacer for its ``retry_after``, so discord.py's retry, and everyone else's call, waits
-it out in the gate instead of going around it.
+it out in the gate instead of going around it. Before its turn, such a request waits for room in
+its route's bucket as the answers' ``X-RateLimit-*`` headers told it, counting the requests still
+on their way (``bot/ui/route_guard.py``): discord.py's own bucket trusts a first answer's
+``Remaining`` while others it let go are still held here.
 
 A request the bot itself makes on an interaction token's route (``bot/ui/payload.py``: a click's
 update, a token edit) knows it is exempt: it goes straight to the session under the gate
@@ -35,6 +38,7 @@ from yarl import URL
 
 from bot import metrics
 from bot.ui.pacer import RequestPacer
+from bot.ui.route_guard import RouteGuard, header_reader
 from bot.ui.token_wire import DONE, Answer, Target, TokenWire
 
 log = logging.getLogger(__name__)
@@ -346,18 +350,28 @@ class _GatedRequest:
         start = time.perf_counter()
         if path.startswith("/interactions/"):
             _time_answer(path, start, kwargs.get("data"))
+        routes = self._gate.routes if counted else None
+        bucket = None
+        if routes is not None:  # its route's bucket first: a turn is not held while it waits
+            bucket = await routes.sending(method, path)
         if pacer is not None:
             await pacer.sending()
             metrics.count("http.bot_token")
             sent = time.perf_counter()
             metrics.observe("gate_wait", (sent - start) * 1000)
             start = sent
-        self._inner = self._gate.sent(method, url, await in_one_piece(kwargs))
         try:
+            self._inner = self._gate.sent(method, url, await in_one_piece(kwargs))
             response = await self._inner.__aenter__()
+        except BaseException:
+            if routes is not None and bucket is not None:
+                routes.failed(bucket)
+            raise
         finally:
             if pacer is not None:
                 pacer.landed()  # Discord counted it by now: the pacer's window knows when
+        if routes is not None and bucket is not None:
+            routes.answered(bucket, header_reader(response))
         answered(request_kind(path, counted), start)
         if pacer is not None and response.status == 429:
             self._gate.refused(pacer, response)
@@ -390,6 +404,7 @@ class GatedSession:
         self.session = session
         self.pacer = pacer  # the bot's current one (shard processes swap in a shared one)
         self.global_429s = 0
+        self.routes = RouteGuard()  # the bot token's per-route buckets, as answers tell them
         self.overdue = Overdue()  # the bot's own token requests (``exempt_request``)
         # their transport when no proxy is set (None: the session's, aiohttp)
         self.wire = wire
