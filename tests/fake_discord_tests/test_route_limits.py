@@ -142,6 +142,7 @@ def test_a_refusal_is_counted_as_a_route_429_never_for_anonymous_requests():
     assert limits.route_slot(ratelimit.ANONYMOUS, *CREATE, "/channels/2/messages") is None
     assert limits.route_slot(INTERACTION, *CALLBACK, "/interactions/1/t/callback") is None
     assert limits.traffic.route_429 == 1
+    assert limits.traffic.route_spent == 1  # the fifth spent the bucket
     assert RateLimits(clock.now, route_limits=False).routes.enabled is False
 
 

@@ -112,6 +112,7 @@ class Traffic:
     anonymous: int = 0
     global_429: int = 0  # bot-token requests refused by the global limit
     route_429: int = 0  # requests refused by their route's bucket (scope "user")
+    route_spent: int = 0  # requests admitted as their bucket's last (Remaining: 0): how near
     invalid: int = 0  # answers 401 / 403 / 429
     bot_edits: int = 0  # message edits through the bot token
     interaction_edits: int = 0  # message edits through an interaction token (update or webhook)
@@ -246,8 +247,11 @@ class RateLimits:
         if kind == ANONYMOUS:
             return None
         slot = self.routes.take(method, template, path)
-        if slot is not None and not slot.admitted:
-            self.traffic.route_429 += 1
+        if slot is not None:
+            if not slot.admitted:
+                self.traffic.route_429 += 1
+            elif slot.spent:
+                self.traffic.route_spent += 1
         return slot
 
     def bot_requests_in_window(self) -> int:
@@ -350,6 +354,7 @@ class Slot:
     bucket: str
     major: str
     limit: RouteLimit
+    spent: bool = False  # admitted as the window's last (its answer says Remaining: 0)
 
 
 class RouteBuckets:
@@ -417,6 +422,7 @@ class RouteBuckets:
             bucket=name,
             major=major,
             limit=limit,
+            spent=admitted and bucket.used >= limit.limit,
         )
 
     def _forget(self, now: float) -> None:
