@@ -186,20 +186,22 @@ the bot's CPU (Python's defaults: 13 % at 150 tables, 24–31 % at 600).
   while a thaw runs (``FreezeAfterCollections.thaw``): a collection between the thaw's
   unfreeze and its own (another thread's, by CPython's count) had frozen everything again.
   Alternated in one bot at 300 busy tables (``bench/gc_census.py --alternate
-  'bot;bot+freeze'``, 15-s turns, 210-s windows, three runs, load 2-4): the collector's CPU
-  per move 0.140, 0.142, 0.151 ms -> 0.092, 0.101, 0.110 (-0.040 to -0.048); young pauses
-  alike (2.4-2.5 ms of CPU mean, 5.0-5.6 p99, 5.0-8.0 at most -> 2.4-2.5, 5.1-6.0, 6.2-10.3),
-  generation 1's (10.2-10.3 ms mean, 17.4-19.9 at most, 0.33 a second) gone. What a cycle
-  alive at a young collection costs (``bench/heap_census.py --tables 300 --warmup 20 --window
-  250 --thaw-at-start --freeze-from 0|1 -- --channel-play 0.5``, two runs each, 4.2 minutes
-  and ~14,300 moves each, load 2.5-5.5): frozen garbage 58 and 94 objects against 0 and 0 (14
-  and 23 a minute, 0.004-0.007 per move: lobby views, openskill's closures); the bot's RSS
-  over the window 123.5 -> 181.5 and 123.1 -> 181.6 MB against 122.9 -> 180.6 and 123.1 ->
-  181.7; the live heap 278,000 objects against 275,000-277,000, its thaw 291 and 307 ms of CPU
-  against 236 and 274 (fastest of 5): more for as many objects, once in 10 minutes at most
-  (under 0.002 ms per move). That garbage is bounded by the thaw's rule: it counts in the
-  frozen heap's growth (a quarter of the heap the last thaw left brings the next), and the
-  thaw at least every 6 hours frees it (5,000-8,000 objects by then at the rates measured).
+  'bot;bot+freeze'``, 15-s turns, 210-s windows, four runs, the last 'bot+freeze1;bot' in this
+  tree, load 1.3-4): the collector's CPU per move 0.140, 0.142, 0.151, 0.163 ms -> 0.092,
+  0.101, 0.110, 0.113 (-0.040 to -0.050); young pauses alike (2.4-2.5 ms of CPU mean, 5.0-5.6
+  p99, 5.0-8.0 at most -> 2.4-2.5, 5.1-6.0, 6.2-10.3), generation 1's (10.2-10.4 ms mean,
+  17.4-19.9 at most, 0.33-0.38 a second) gone (none at all in the last run's turns of this
+  tree). What a cycle alive at a young collection costs (``bench/heap_census.py --tables 300
+  --warmup 20 --window 250 --thaw-at-start --freeze-from 0|1 -- --channel-play 0.5``, two runs
+  each, 4.2 minutes and ~14,300 moves each, load 2.5-5.5): frozen garbage 58 and 94 objects
+  against 0 and 0 (14 and 23 a minute, 0.004-0.007 per move: lobby views, openskill's
+  closures); the bot's RSS over the window 123.5 -> 181.5 and 123.1 -> 181.6 MB against 122.9
+  -> 180.6 and 123.1 -> 181.7; the live heap 278,000 objects against 275,000-277,000, its thaw
+  291 and 307 ms of CPU against 236 and 274 (fastest of 5): more for as many objects, once in
+  10 minutes at most (under 0.002 ms per move). That garbage is bounded by the thaw's rule: it
+  counts in the frozen heap's growth (a quarter of the heap the last thaw left brings the
+  next), and the thaw at least every 6 hours frees it (5,000-8,000 objects by then at the
+  rates measured).
 """
 
 from __future__ import annotations
