@@ -39,6 +39,8 @@ FIGURES = (
     ("next_view_ms", "next view p99 ms", "p99"),
     ("public_edit_ms", "public p99 ms", "p99"),
     ("ack_ms", "ack p99 ms", "p99"),
+    ("route_429", "route 429s", None),
+    ("route_spent", "route buckets spent", None),
     ("bot_rss_mb", "bot RSS MB", None),
     ("driver_cpu_pct", "driver CPU %", None),
 )
@@ -80,7 +82,7 @@ def figures_of(output: str) -> dict[str, object]:
 
 
 def value(figures: dict[str, object], key: str, part: str | None) -> float:
-    raw = figures[key]
+    raw = figures.get(key, float("nan"))  # (a figure an older bench/load.py did not print)
     if part is not None:
         assert isinstance(raw, dict)
         raw = raw[part]

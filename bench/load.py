@@ -19,6 +19,10 @@ The fake enforces Discord's global limit (50 bot-token requests per second, all 
 together; interaction callbacks and webhook-token routes exempt): a request over it gets the
 global 429, which discord.py waits out. ``--discord-limit 0`` turns that off (as if Discord
 raised the bot's limit); ``--global-rate`` sets the bot's own pacer, several values side by side.
+It also keeps Discord's per-route buckets (5 message edits per 5 s per channel, 5 requests per 2 s
+per interaction token, ...: tests/fakediscord/ratelimit.py) and says so in every answer's
+``X-RateLimit-*`` headers; a request over its bucket is refused (a route 429, printed with the
+buckets a request spent: how near the bot runs to them).
 
 ``--backend postgres`` runs the bot on a real PostgreSQL (the embedded server of the tests, or
 MESA_TEST_POSTGRES_URL; a fresh database per run); ``--processes N`` (PostgreSQL only) runs N
@@ -39,7 +43,8 @@ the bot does not log them), discord.py's "Can't keep up" warnings, the driver's 
 
 Issue 25's figures (second summary table): bot-token calls per human move, set-up apart (calls
 in the window for tables being played, by the channel or DM they touch; calls for tables being
-opened are "setup"), global 429s (in the window, and over the whole run), click → the next
+opened are "setup"), global 429s (in the window, and over the whole run), route 429s and
+buckets spent, click → the next
 player's view that lets them act (the first view of the table, any human's, offering a move at a
 later version: the next version; moves after which computer seats played first, their delay
 included, are listed apart), click → public table, click → the mover's own view (DM or "Ver mi
@@ -667,6 +672,7 @@ async def run_one(
         violations=violations,
         traffic={k: traffic_end[k] - traffic_start[k] for k in traffic_end},
         global_429_run=fake.ratelimits.traffic.global_429,
+        route_429_run=fake.ratelimits.traffic.route_429,
         loop_cpu=loop_cpu.percent(window),
         fake_loop_lag_ms=fake_lag,
         fake_loop_lag_setup_ms=setup_lag,
@@ -697,7 +703,8 @@ def freeze_driver_heap() -> None:
     Frozen once, everything made after set-up was walked again by each collection of the
     oldest generation (one in ten generation-1 collections), whose pause grew with the run:
     1.6-2.1 s each in session 25's 20-minute soak at 1,000 tables (none came within a 170-s
-    window at 300: ~25 young collections). So, as the bot does (``freeze_after_collections``), what survives each collection
+    window at 300: ~25 young collections). So, as the bot did until session 29 (it now freezes after young collections too:
+    ``collector.FreezeAfterCollections``), what survives each collection
     of generation 1 is frozen too: generation 2 stays empty, no collection walks an object
     twice after its first generation-1 one, and none grows with the run. What the frozen heap
     would keep as garbage is little: the fake breaks a message's cycle with its interaction
@@ -742,6 +749,7 @@ class Measured:
     violations: list[Violation]
     traffic: dict[str, int]  # the fake's counters over the window (ratelimit.Traffic)
     global_429_run: int  # over the whole run, set-up included
+    route_429_run: int  # requests refused by their route's bucket, the whole run
     loop_cpu: dict[str, float]  # CPU % of this process's loop: "fake", "driver" (players)
     fake_loop_lag_ms: list[float]  # this process's loop (the fake's and the players')
     fake_loop_lag_setup_ms: list[float]  # the same while the tables opened
@@ -805,6 +813,11 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "interaction_calls": t["interaction"],
         "global_429": t["global_429"],
         "global_429_run": m.global_429_run,
+        # per-route buckets (tests/fakediscord/ratelimit.py): refusals (a bot that reads the
+        # X-RateLimit-* headers gets none) and requests admitted as their bucket's last
+        "route_429": t["route_429"],
+        "route_429_run": m.route_429_run,
+        "route_spent": t["route_spent"],
         "invalid_requests": t["invalid"],
         "next_view_ms": percentiles(stats.next_ms),
         "next_view_after_cpu_ms": percentiles(stats.next_after_cpu_ms),
@@ -1244,7 +1257,7 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
     head = (
         "| tables | pacer / Discord limit | moves/s | bot-token calls per human move (set-up apart)"
         " | per move: DM play / channel play (moves); the same in each channel's later games | set-up: s, bot-token calls per table, 429s"
-        " | global 429s (window, run) | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
+        " | global 429s (window, run); route 429s (window, run), buckets spent | next player's view p50/p99/max ms (n; after CPUs p50/p99)"
         " | public table p50/p99 ms | mover's view p50/p99 ms | ack p50/p99 ms"
         " | edits via interaction tokens | CPU % bot / workers / fake / players | loop lag p50/p99 ms bot (fake; fake in set-up) |"
     )
@@ -1276,7 +1289,8 @@ def issue25_summary(results: list[dict[str, Any]]) -> list[str]:
             f" other {purposes.get('other', 0)}; {r['human_moves']} moves)"
             f" | {mode_text}"
             f" | {r['setup_s']} s, {r['setup_bot_calls_per_table']}, {r['setup_global_429']}"
-            f" | {r['global_429']}, {r['global_429_run']}"
+            f" | {r['global_429']}, {r['global_429_run']}; {r['route_429']},"
+            f" {r['route_429_run']}, {r['route_spent']}"
             f" | {ms(nv, 'p50')} / {ms(nv, 'p99')} / {ms(nv, 'max')} ({nv['n']};"
             f" {ms(nc, 'p50')} / {ms(nc, 'p99')})"
             f" | {ms(p, 'p50')} / {ms(p, 'p99')} | {ms(o, 'p50')} / {ms(o, 'p99')}"

@@ -43,7 +43,7 @@ class BufferFile(discord.File):
     ``close`` puts the buffer's own bound ``close`` back on the buffer as an attribute: buffer
     -> its ``__dict__`` -> bound method -> buffer, one cycle holding each image's bytes per
     attachment sent (``bench/gc_census.py``: ``_io.BytesIO`` and ``builtin_function_or_method``
-    among the garbage; with ``collector.freeze_after_collections``, a cycle still alive at a
+    among the garbage; with ``collector.FreezeAfterCollections``, a cycle still alive at a
     freeze stays until the thaw). Here, beside the payload that carries it: a click's path
     passes no module more (``tests/e2e/test_click_path.py``)."""
 
