@@ -5,8 +5,10 @@ garbage of the start-up is kept forever)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import weakref
+from collections.abc import Iterator
 
 import pytest
 
@@ -41,6 +43,20 @@ class NotReadyYet:
 
 def tracked(obj: object) -> bool:
     return any(o is obj for o in gc.get_objects())
+
+
+@contextlib.contextmanager
+def hooked(least: int) -> Iterator[collector.FreezeAfterCollections]:
+    """The freeze hook (freezing from generation ``least``) installed, automatic collections
+    off."""
+    hook = collector.FreezeAfterCollections(least=least)
+    gc.disable()
+    gc.callbacks.append(hook)
+    try:
+        yield hook
+    finally:
+        gc.callbacks.remove(hook)
+        gc.enable()
 
 
 def test_tune_raises_the_thresholds(restored_gc):
@@ -114,10 +130,7 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
     generation-1 collection keeps is frozen as it ends."""
     gc.unfreeze()
     gc.freeze()  # start-up
-    hook = collector.FreezeAfterCollections(least=1)
-    gc.disable()  # only the collections below run
-    gc.callbacks.append(hook)
-    try:
+    with hooked(least=1):  # only the test's collections run
         kept = {"a table opened since": [1, 2, 3]}
         garbage = Cycle()
         gone = weakref.ref(garbage)
@@ -131,9 +144,6 @@ def test_an_older_collection_frees_its_garbage_and_freezes_its_survivors(restore
         gc.collect(1)
         assert gone() is None  # freed, not frozen
         assert not tracked(kept) and not tracked(young)  # frozen, never walked again
-    finally:
-        gc.callbacks.remove(hook)
-        gc.enable()
 
 
 def test_from_generation_0_a_young_collection_s_survivors_are_frozen(restored_gc):
@@ -142,10 +152,7 @@ def test_from_generation_0_a_young_collection_s_survivors_are_frozen(restored_gc
     assert collector.FREEZE_FROM == 0  # the bot's policy since
     gc.unfreeze()
     gc.freeze()  # start-up
-    hook = collector.FreezeAfterCollections(least=0)
-    gc.disable()
-    gc.callbacks.append(hook)
-    try:
+    with hooked(least=0) as hook:  # only the test's collections run
         kept = {"a table opened since": [1, 2, 3]}
         garbage = Cycle()
         gone = weakref.ref(garbage)
@@ -161,9 +168,6 @@ def test_from_generation_0_a_young_collection_s_survivors_are_frozen(restored_gc
         hook.thaw()
         assert frozen_alive() is None
         assert not tracked(kept)  # frozen again after the thaw
-    finally:
-        gc.callbacks.remove(hook)
-        gc.enable()
 
 
 def test_the_freeze_hook_follows_the_tree_s_setting_and_each_generation_from_it():
@@ -196,10 +200,7 @@ def test_no_freeze_undoes_a_thaw_before_its_collection_runs():
 
 def test_a_thaw_frees_frozen_cycles_though_a_young_collection_runs_within_it(restored_gc):
     gc.unfreeze()
-    hook = collector.FreezeAfterCollections(least=0)
-    gc.disable()
-    gc.callbacks.append(hook)
-    try:
+    with hooked(least=0) as hook:  # only the test's collections run
         cycle = Cycle()
         gone = weakref.ref(cycle)
         gc.collect(0)  # alive: frozen
@@ -214,9 +215,6 @@ def test_a_thaw_frees_frozen_cycles_though_a_young_collection_runs_within_it(res
 
         hook.thaw(intruded)
         assert gone() is None
-    finally:
-        gc.callbacks.remove(hook)
-        gc.enable()
 
 
 async def test_keep_frozen_hooks_the_collector_and_thaws_when_its_policy_says(

@@ -9,19 +9,15 @@ per-route 429 (``route_rate_limit``)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord
 import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 
-from bot.ui import http_gate
 from bot.ui import payload as sending
-from bot.ui.pacer import RequestPacer
+from tests.bot.test_bot_send import _logged_in
 from tests.fakediscord.model import MESSAGE_COMPONENT
-from tests.fakediscord.pytest_plugin import discord_py_pointed_at
 from tests.fakediscord.ratelimit import RouteLimit
 from tests.fakediscord.server import FakeDiscord
 
@@ -43,20 +39,6 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     finally:
         await started.stop()
     started.assert_no_violations()  # a per-route 429 would be one
-
-
-@contextlib.asynccontextmanager
-async def _logged_in(fake: FakeDiscord) -> AsyncIterator[tuple[Any, RequestPacer]]:
-    """A discord.py client logged in to the fake (REST only), under the gate with a pacer."""
-    pacer = RequestPacer(45)
-    client = discord.Client(intents=discord.Intents.none())
-    with discord_py_pointed_at(fake):
-        await client.login(fake.token)
-        try:
-            http_gate.install(client.http, lambda: pacer)
-            yield client, pacer
-        finally:
-            await client.close()
 
 
 def _refused(fake: FakeDiscord) -> int:

@@ -9,40 +9,13 @@ import asyncio
 import aiohttp
 import pytest
 
+from tests.fake_discord_tests.clocks import StoppedClock
 from tests.fakediscord import ratelimit
 from tests.fakediscord.model import APPLICATION_COMMAND, MESSAGE_COMPONENT
 from tests.fakediscord.ratelimit import BOT, INTERACTION, RateLimits
 from tests.fakediscord.server import FakeDiscord
 
 MESSAGES = "/channels/{channel_id}/messages"
-
-
-class StoppedClock:
-    """A clock that moves only when the test moves it (no sleeping, no timing)."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def now(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
-
-@pytest.fixture
-def stopped(fake_discord) -> StoppedClock:
-    clock = StoppedClock()
-    fake_discord.ratelimits.clock = clock.now
-    return clock
-
-
-@pytest.fixture
-async def http(fake_discord):
-    async with aiohttp.ClientSession(
-        headers={"Authorization": f"Bot {fake_discord.token}"}
-    ) as session:
-        yield session
 
 
 async def get_me(fake, http) -> tuple[int, dict, dict]:

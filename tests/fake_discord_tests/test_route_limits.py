@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-import aiohttp
 import pytest
 from discord.http import handle_message_parameters
 
+from tests.fake_discord_tests.clocks import StoppedClock
 from tests.fakediscord import ratelimit
 from tests.fakediscord.ratelimit import BOT, INTERACTION, RateLimits, RouteBuckets, RouteLimit
 from tests.fakediscord.server import FakeDiscord
@@ -19,19 +19,6 @@ CREATE = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 EDIT_ORIGINAL = ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
 CALLBACK = ("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
-
-
-class StoppedClock:
-    """A clock that moves only when the test moves it (no sleeping, no timing)."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def now(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 def buckets(clock: StoppedClock) -> RouteBuckets:
@@ -170,21 +157,6 @@ async def test_the_buckets_are_on_by_default():
 
 
 # --- through HTTP -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def stopped(fake_discord) -> StoppedClock:
-    clock = StoppedClock()
-    fake_discord.ratelimits.clock = clock.now
-    return clock
-
-
-@pytest.fixture
-async def http(fake_discord):
-    async with aiohttp.ClientSession(
-        headers={"Authorization": f"Bot {fake_discord.token}"}
-    ) as session:
-        yield session
 
 
 async def post(fake, http, channel_id: int, text: str) -> tuple[int, dict, dict]:
