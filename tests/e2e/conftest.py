@@ -132,9 +132,20 @@ def e2e_database(request: pytest.FixtureRequest) -> Iterator[str]:
         Mesa.created.clear()
 
 
+# The flows' players click the moment a view shows and computer seats play at once, so a table
+# changes many times a second where people make a move every few seconds: under Discord's own
+# per-route windows (5 edits per 5 s per channel, 5 per 2 s per token) the bot rightly waits,
+# and the suite took twice as long (a Macarena flow 8.8 -> 49.6 s). The windows are ten times
+# shorter here, as many requests in each: a bot that ignores the X-RateLimit-* headers is still
+# refused; the real windows are tested in tests/fake_discord_tests/test_route_limits.py and
+# tests/bot/test_route_buckets.py, and every bench/load.py run plays under them.
+FLOW_PACE = 10.0
+
+
 @pytest.fixture
 async def mesa(fake_discord, tmp_path) -> AsyncIterator[Mesa]:  # noqa: F811
     saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    fake_discord.ratelimits.routes.quicken(FLOW_PACE)
     harness = Mesa(fake_discord, tmp_path / "mesa.db")
     try:
         await harness.start()

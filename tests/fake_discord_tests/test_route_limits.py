@@ -109,6 +109,19 @@ def test_the_limits_are_data_a_test_changes_and_the_buckets_can_be_turned_off():
     assert routes.take(*CREATE, path) is None
 
 
+def test_quickened_buckets_hold_as_many_requests_in_a_shorter_window():
+    clock = StoppedClock()
+    routes = buckets(clock)
+    routes.quicken(10.0)
+    limit, _ = routes.limit_of(*EDIT)
+    assert (limit.limit, limit.period) == (5, 0.5)  # Discord's 5 per 5 s, ten times quicker
+    assert routes.default.period == ratelimit.DEFAULT_ROUTE_LIMIT.period / 10
+    path = "/channels/10/messages/20"
+    assert [routes.take(*EDIT, path).admitted for _ in range(6)] == [True] * 5 + [False]
+    clock.advance(0.5)
+    assert routes.take(*EDIT, path).admitted
+
+
 def test_buckets_whose_window_ended_are_forgotten():
     clock = StoppedClock()
     routes = buckets(clock)

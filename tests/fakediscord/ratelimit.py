@@ -50,7 +50,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 GLOBAL_PER_SECOND = 50
@@ -375,6 +375,15 @@ class RouteBuckets:
         self._buckets: dict[tuple[str, str], Bucket] = {}
         self._majors: dict[str, tuple[int, ...]] = {}  # template -> its major segments' indices
         self._takes = 0
+
+    def quicken(self, pace: float) -> None:
+        """Every bucket's window `pace` times shorter, the same number of requests in it: a bot
+        that ignores the headers is refused as before, one that waits waits `pace` times less
+        (end-to-end flows whose players click the moment a view shows)."""
+        self.table = {
+            key: replace(limit, period=limit.period / pace) for key, limit in self.table.items()
+        }
+        self.default = replace(self.default, period=self.default.period / pace)
 
     def _major_of(self, template: str, path: str) -> str:
         indices = self._majors.get(template)
