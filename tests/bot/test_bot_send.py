@@ -132,18 +132,6 @@ async def test_the_route_s_bucket_is_learnt_as_discord_py_learns_it(
 
 
 # ----- against the fake Discord ------------------------------------------------------------------
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    """A started fake Discord (the e2e tests' ``fake_discord``): the violations a test provokes
-    on purpose it takes; any other fails it."""
-    started = FakeDiscord()
-    await started.start()
-    try:
-        yield started
-        await started.settle()
-    finally:
-        await started.stop()
-    started.assert_no_violations()
 
 
 @contextlib.asynccontextmanager

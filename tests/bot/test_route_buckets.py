@@ -9,10 +9,8 @@ per-route 429 (``route_rate_limit``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 
 from bot.ui import payload as sending
@@ -27,18 +25,6 @@ SHORT = RouteLimit(2, 0.2, "short")
 CREATE = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 EDIT_ORIGINAL = ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    started = FakeDiscord()
-    await started.start()
-    try:
-        yield started
-        await started.settle()
-    finally:
-        await started.stop()
-    started.assert_no_violations()  # a per-route 429 would be one
 
 
 def _refused(fake: FakeDiscord) -> int:
