@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
+from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
 from tests.fakediscord.server import FakeDiscord
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    """A started fake Discord (the e2e tests' ``fake_discord``): the violations a test provokes
+def fake(fake_discord: FakeDiscord) -> FakeDiscord:  # noqa: F811
+    """A started fake Discord (the plugin's ``fake_discord``): the violations a test provokes
     on purpose it takes; any other (a per-route 429 among them) fails it."""
-    started = FakeDiscord()
-    await started.start()
-    try:
-        yield started
-        await started.settle()
-    finally:
-        await started.stop()
-    started.assert_no_violations()
+    return fake_discord
