@@ -164,11 +164,15 @@ def _unmarked(*_: int) -> None:
 
 def _job_bytes(pool: Any, job: Any, request: Any) -> bytes:
     """What the render ``pool`` writes to a worker's pipe for ``request``: its ``sent_args`` as
-    the pool pickles them (a tree before them: its ``args``, by ``compact_dumps``)."""
+    the pool pickles them at a worker's later jobs (the job's function by its index, a tree
+    since session 30; before: the function itself; a tree before those: its ``args``, by
+    ``compact_dumps``)."""
     from bot.pipe_workers import compact_dumps
 
     sent = getattr(request, "sent_args", None)
     dumps = getattr(pool, "_dumps", compact_dumps)
+    if hasattr(pool, "_message"):
+        return bytes(dumps((0, sent if sent is not None else request.args)))
     return bytes(dumps((job, sent if sent is not None else request.args)))
 
 

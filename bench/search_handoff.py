@@ -25,7 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from multiprocessing.reduction import ForkingPickler
 
 from bench.render_handoff import cpu_ms
-from bot.pipe_workers import compact_dumps, views_as_json_dumps
+from bot.pipe_workers import (
+    _Meter,
+    _plain_dumps,
+    _views_sent_as_json,
+    compact_dumps,
+    views_as_json_dumps,
+)
 from bot.registry import load_games
 from bot.service.choose import choose_action_text, game_ref
 from tests.playouts import played
@@ -35,11 +41,37 @@ def _plain(job: tuple[Any, ...]) -> bytes:
     return bytes(ForkingPickler.dumps(job))
 
 
+def _later(job: tuple[Any, ...]) -> bytes:
+    """The search pool's bytes at a worker's later jobs: the function by its index."""
+    sent = _views_sent_as_json(*job, {})
+    assert sent is not None
+    return _plain_dumps((0, sent[1]))
+
+
 WAYS: dict[str, Callable[[Any], bytes]] = {
     "send": _plain,
     "compact": compact_dumps,
-    "json": views_as_json_dumps,  # the search pool's: the view as its JSON
+    "json": views_as_json_dumps,  # the search pool's at a worker's first job of the function
+    "json, later jobs": _later,  # and then (the worker knows the function by its index)
 }
+
+
+def _reader(way: str, job: tuple[Any, ...]) -> Callable[[bytes], Any]:
+    """The job ``(fn, args)`` from its bytes, as a worker reads them (the search pool's: by
+    its meter, the function known from the first job at later jobs)."""
+    if not way.startswith("json"):
+        return ForkingPickler.loads
+    meter = _Meter()
+    if way == "json":
+
+        def first(data: bytes) -> Any:
+            read = meter.unpickle(data)
+            meter.known.clear()  # (each time a worker's first job)
+            return read
+
+        return first
+    meter.unpickle(views_as_json_dumps(job))
+    return meter.unpickle
 
 
 def jobs(key: str, game: Any, count: int, moves: int) -> list[tuple[Any, ...]]:
@@ -86,9 +118,10 @@ def main() -> None:
             for way, dumps in WAYS.items():
                 for job in found:
                     data = dumps(job)
-                    assert ForkingPickler.loads(data)[1][2] == job[1][2]
+                    reader = _reader(way, job)
+                    assert reader(data)[1][2] == job[1][2]
                     sent = cpu_ms(lambda j=job, d=dumps: d(j), args.repeat)
-                    read = cpu_ms(lambda d=data: ForkingPickler.loads(d), args.repeat)
+                    read = cpu_ms(lambda d=data, r=reader: r(d), args.repeat)
                     figures[way].append((len(data), sent, read))
         for way, rows in figures.items():
             size, sent, read = (statistics.mean(r[i] for r in rows) for i in range(3))

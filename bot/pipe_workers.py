@@ -20,6 +20,16 @@ jobs wait here, in the order their callers give (``run``'s ``rank`` then ``since
 player's turn waits for goes before the others, issue 25), and each is handed to a worker in
 the very callback that read the previous result (no loop turn between two jobs). A job whose
 ``wanted()`` is false when its turn comes is never sent: its caller gets ``Superseded``.
+
+A job's function is pickled only at its first job in a worker, then named by the index the
+worker keeps it at (``_message``): a function or class pickled is looked up by its module and
+name (an import's machinery) at every pickling and again at every unpickling. Render and search
+jobs carry no class nor function of ours at all: their functions (``bot.workers.Sent``:
+``bot.ui.rendering.SentRender``, ``_ViewsAsJson``) take plain data and rebuild their views in
+the worker (issue 29, session 30: a render job's pickling 2.30 -> 0.54 us hot, the worker's read
+of it 10.7 -> 8.5 us, 779 -> 699 bytes; live at 300 tables, ``bench/probe_calls.py``, before and
+after at the same 70 moves/s: ``_plain_dumps`` 53.1 -> 34.9 us a call, ``_dispatch`` 0.166 ->
+0.146 ms a move).
 """
 
 from __future__ import annotations
@@ -48,8 +58,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from bot import metrics
-from bot.trusted_json import AsJson, sendable
-from bot.workers import InlineWorkers, Superseded, Workers, _worker_start
+from bot.trusted_json import from_json, model_path, sendable
+from bot.workers import InlineWorkers, Sent, Superseded, Workers, _worker_start
 from games.core import PlayerView
 
 T = TypeVar("T")
@@ -87,6 +97,8 @@ class _Worker:
     jobs: deque[asyncio.Future[Any]] = field(default_factory=deque)  # sent, oldest first
     alive: bool = True
     started: int = 0  # when its current job started, in the pool's turns (``_State.turns``)
+    # The functions it was sent, by the index it keeps them at (``_message``)
+    known: dict[Hashable, int] = field(default_factory=dict)
     # Whether a reply waits in its pipe, asked of the kernel in one call (``Connection.poll``
     # builds a selector, registers the pipe and unregisters it at every ask)
     replies: select.poll = field(init=False, default_factory=select.poll)
@@ -146,6 +158,7 @@ class _Meter:
         self.spent = dict.fromkeys(STAGES, 0.0)
         self.last = self.clock()  # the process's CPU when the previous reply was sent
         self.seen: dict[str, float] = {}  # the worker's own metrics' totals already forwarded
+        self.known: list[Callable[..., Any]] = []  # the functions sent, by their index
 
     def read(self, conn: Connection) -> bytes:
         start = self.clock()  # blocked in the read, the worker spends no CPU
@@ -153,11 +166,25 @@ class _Meter:
         self.spent["read"] = self.clock() - start
         return data
 
-    def unpickle(self, data: bytes) -> Any:
+    def unpickle(self, data: bytes) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """The job ``(fn, args)`` of a message (``_message``), None for the pool's stop: its
+        function from this worker's table of those it was sent (``known``), its arguments as
+        the function rebuilds them (``Sent``), within this stage."""
         start = self.clock()
-        job = ForkingPickler.loads(data)
+        message = ForkingPickler.loads(data)
+        if message is None:
+            return None
+        if len(message) == 2:  # (index, args): a function this worker was sent before
+            index, args = message
+            fn = self.known[index]
+        else:  # (index, fn, args): its first job here (index -1: not kept, unhashable)
+            index, fn, args = message
+            if index >= 0:
+                self.known.append(fn)
+        if isinstance(fn, Sent):
+            args = fn.arguments(args)
         self.spent["unpickle"] = self.clock() - start
-        return job
+        return fn, args
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         start = self.clock()
@@ -198,7 +225,7 @@ class _Meter:
 # ``_model(cls, __dict__, fields_set)`` instead, its fields set only when it is not every field
 # it holds. Same objects unpickled (``tests/bot/test_pipe_workers.py``). (Neither pool's jobs
 # carry models that way any more: an image's drawn part goes as its JSON,
-# ``bot.ui.rendering.DrawnJson``, and a search's view too, ``views_as_json_dumps``; a view
+# ``bot.ui.rendering.SentRender``, and a search's view too, ``_ViewsAsJson``; a view
 # without a decoder is pickled compactly.)
 def _model(cls: type[BaseModel], values: dict[str, Any], fields_set: set[str] | None) -> Any:
     """A model unpickled: ``values`` as they were, without validation (pydantic's own
@@ -241,23 +268,67 @@ def compact_dumps(obj: Any) -> bytes:
     return buffer.getvalue()
 
 
+class _ViewsAsJson(Sent):
+    """``fn`` with the views at ``places`` among its arguments sent as their JSON, each with
+    its model's path (the search pool's, ``views_as_json``: plain data, no ``AsJson`` and its
+    rebuilding function to look up per job), rebuilt in the worker by ``from_json``. Pickled
+    once per worker (``PipeWorkers._message``)."""
+
+    __slots__ = ("fn", "places")
+
+    def __init__(self, fn: Callable[..., Any], places: tuple[int, ...]) -> None:
+        self.fn = fn
+        self.places = places
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_ViewsAsJson, (self.fn, self.places))
+
+    def arguments(self, sent: tuple[Any, ...]) -> tuple[Any, ...]:
+        args = list(sent)
+        for place in self.places:
+            args[place] = from_json(*args[place])
+        return tuple(args)
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+
+def _views_sent_as_json(
+    fn: Callable[..., Any], args: tuple[Any, ...], known: dict[Any, _ViewsAsJson]
+) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+    """``(fn, args)`` with each view among ``args`` as ``(its model's path, its JSON)`` and
+    ``fn`` as the ``_ViewsAsJson`` that rebuilds them (kept in ``known``, one per function and
+    places); ``(fn, args)`` if no view is among them; None if a view has no decoder (then
+    ``views_as_json_dumps`` pickles the job compactly)."""
+    places = []
+    sent = list(args)
+    for place, arg in enumerate(args):
+        if isinstance(arg, PlayerView):
+            model = type(arg)
+            if not sendable(model):
+                return None
+            sent[place] = (model_path(model), arg.__pydantic_serializer__.to_json(arg))
+            places.append(place)
+    if not places:
+        return fn, args
+    key = (fn, tuple(places))
+    wrapper = known.get(key)
+    if wrapper is None:
+        wrapper = known[key] = _ViewsAsJson(fn, key[1])
+    return wrapper, tuple(sent)
+
+
 def views_as_json_dumps(job: tuple[Callable[..., Any], tuple[Any, ...]]) -> bytes:
-    """A job ``(fn, args)`` pickled with each view among its arguments as its JSON
-    (``trusted_json.AsJson``: the search pool's, a seat's view per search; the view's JSON
-    written by pydantic's serializer and the job pickled plainly cost the bot a third to a half
-    of ``compact_dumps``, and the worker rebuilds it in less than its unpickling:
+    """The bytes the search pool writes for a job ``(fn, args)`` at a worker's first job of
+    ``fn`` (``PipeWorkers._message``): each view among its arguments as its JSON (pydantic's
+    serializer writes it and the job is pickled plainly for a third to a half of
+    ``compact_dumps``' CPU, and the worker rebuilds it in less than its unpickling:
     ``bench/search_handoff.py``); a view without a decoder pickled compactly."""
     fn, args = job
-    sent = []
-    plain = True
-    for arg in args:
-        if isinstance(arg, PlayerView):
-            if sendable(type(arg)):
-                arg = AsJson(arg)
-            else:
-                plain = False
-        sent.append(arg)
-    return (_plain_dumps if plain else compact_dumps)((fn, tuple(sent)))
+    sent = _views_sent_as_json(fn, args, {})
+    if sent is None:
+        return compact_dumps((-1, fn, args))
+    return _plain_dumps((0, *sent))
 
 
 @dataclass(eq=False)
@@ -299,17 +370,41 @@ class PipeWorkers(Workers):
         # Whether its jobs' CPU by stage goes to the bot's metrics (``CPU_METRIC``): the render
         # pool's only, so the benches' figures per image count no search.
         self.metered = metered
-        # Whether jobs are pickled by ``views_as_json_dumps`` (the search pool's: a seat's
-        # view, a tree of models, as its JSON), else by ``pickle.dumps`` (the render pool's: an
-        # image's drawn part goes as its JSON, ``bot.ui.rendering.DrawnJson``, no model in it,
+        # Whether each view among a job's arguments goes as its JSON (``_ViewsAsJson``: the
+        # search pool's, a seat's view, a tree of models), else the arguments are pickled as
+        # they are (the render pool's: an image's drawn part goes as its JSON,
+        # ``bot.ui.rendering.SentRender``, no model in it,
         # and the compact pickler's own costs, its dispatch table copied and
         # ``reducer_override`` called per object, were a third of the job's pickling:
         # ``bench/render_instructions.py``).
         self.views_as_json = views_as_json
+        self._wrappers: dict[Any, _ViewsAsJson] = {}  # (``_views_sent_as_json``'s)
 
-    def _dumps(self, job: tuple[Callable[..., Any], tuple[Any, ...]]) -> bytes:
-        # (the module's functions looked up at each job: ``bench/probe_calls.py`` wraps them)
-        return views_as_json_dumps(job) if self.views_as_json else _plain_dumps(job)
+    def _dumps(self, message: tuple[Any, ...]) -> bytes:
+        # (the module's function looked up at each job: ``bench/probe_calls.py`` wraps it)
+        return _plain_dumps(message)
+
+    def _message(
+        self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...]
+    ) -> tuple[bytes, int | None]:
+        """A job's bytes for ``worker``: ``(index, args)`` if it was sent ``fn`` before, else
+        ``(index, fn, args)``, ``index`` the place it keeps ``fn`` at from then on (-1, never
+        kept: an unhashable ``fn``), returned to be remembered once the bytes are written.
+        A function pickled is looked up by its module and name (an import's machinery) at
+        every pickling, and at every unpickling in the worker (issue 29)."""
+        if self.views_as_json:
+            sent = _views_sent_as_json(fn, args, self._wrappers)
+            if sent is None:  # a view without a decoder: pickled compactly, as it is
+                return compact_dumps((-1, fn, args)), None
+            fn, args = sent
+        try:
+            index = worker.known.get(fn)
+        except TypeError:
+            return self._dumps((-1, fn, args)), None
+        if index is not None:
+            return self._dumps((index, args)), None
+        index = len(worker.known)
+        return self._dumps((index, fn, args)), index
 
     def start(self) -> None:
         """Spawns the workers now (from the running loop's thread)."""
@@ -403,7 +498,8 @@ class PipeWorkers(Workers):
                 future.set_exception(Superseded())
                 continue
             try:
-                _write_message(worker.conn.fileno(), self._dumps((job.fn, job.args)))
+                data, new = self._message(worker, job.fn, job.args)
+                _write_message(worker.conn.fileno(), data)
             except (EOFError, OSError) as exc:
                 error = BrokenProcessPool(f"a worker died: {exc!r}")
                 future.set_exception(error)
@@ -414,6 +510,8 @@ class PipeWorkers(Workers):
             except Exception as exc:  # the job itself could not be pickled
                 future.set_exception(exc)
                 continue
+            if new is not None:
+                worker.known[job.fn] = new
             if not worker.jobs:
                 worker.started = next(state.turns)
             worker.jobs.append(future)

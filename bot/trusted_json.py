@@ -1,7 +1,7 @@
 """Models rebuilt from JSON the bot itself wrote, without validating it again.
 
 A render worker is sent an image's drawn part as the JSON pydantic wrote of a view the bot built
-(``bot.ui.rendering.DrawnJson``). Validating it back (``model_validate_json``) costs a render
+(``bot.ui.rendering.SentRender``). Validating it back (``model_validate_json``) costs a render
 worker more CPU live than the unpickling of trusted models it replaced (issue 29: the worker's
 "unpickle" stage 0.12 -> 0.20 ms an image). A ``Decoder`` is built once per model and set of
 fields from their annotations: ``orjson`` parses the text, and only the values whose Python type
@@ -48,31 +48,18 @@ _SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
 _SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
-class AsJson:
-    """A model sent to a worker process as its JSON (``model_dump_json``'s bytes: pydantic's
-    serializer, in Rust, writes them in a third of the time a compact pickling of its tree
-    takes, issue 29); unpickled (``from_json``) by its class's ``whole_decoder``. For models
-    whose JSON gives back an equal model (a game's views: ``tests/games/test_contract.py``)
-    that have a decoder (``sendable``)."""
-
-    __slots__ = ("data", "model")
-
-    def __init__(self, model: BaseModel) -> None:
-        self.model = type(model)
-        self.data = model.__pydantic_serializer__.to_json(model)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # the class by its path: a class pickled is looked up in its module at every pickling
-        return (from_json, (model_path(self.model), self.data))
-
-
 def sendable(model: type[BaseModel]) -> bool:
-    """Whether ``model``'s instances may go as ``AsJson``: it has a ``whole_decoder``."""
+    """Whether ``model``'s instances may go to a worker as their JSON (``model_dump_json``'s
+    bytes: pydantic's serializer, in Rust, writes them in a third of the time a compact
+    pickling of its tree takes, issue 29; ``bot.pipe_workers``' search pool): it has a
+    ``whole_decoder``. For models whose JSON gives back an equal model (a game's views:
+    ``tests/games/test_contract.py``)."""
     return whole_decoder(model) is not None
 
 
 def from_json(path: str, data: bytes) -> Any:
-    """An ``AsJson`` unpickled: the model at ``path`` (``model_path``) rebuilt from ``data``."""
+    """A model sent as its JSON, rebuilt in a worker: the model at ``path`` (``model_path``)
+    from ``data``."""
     model = model_at(path)
     decoder = whole_decoder(model)
     if decoder is None:  # (a sender of another release)

@@ -72,6 +72,17 @@ class Superseded(Exception):
     moved on): it was not run."""
 
 
+class Sent:
+    """A job's function whose arguments go to a pipe-fed worker (``bot.pipe_workers``) in a
+    form of their own, plain data (no class or function in them, each looked up by its module
+    and name at every pickling and unpickling), and are rebuilt there by ``arguments`` before
+    the call, within the worker's "unpickle" stage. Pools that do not pickle their jobs call
+    it with its arguments as they are."""
+
+    def arguments(self, sent: tuple[Any, ...]) -> tuple[Any, ...]:
+        return sent
+
+
 def default_size() -> int:
     return os.cpu_count() or 1
 

@@ -38,7 +38,7 @@ from bot import metrics
 from bot.i18n import translator
 from bot.trusted_json import Decoder, Unsupported, model_at, model_path
 from bot.ui.modules import game_module
-from bot.workers import Superseded, Workers
+from bot.workers import Sent, Superseded, Workers
 from games.core import PlayerView
 
 log = logging.getLogger(__name__)
@@ -128,18 +128,28 @@ class ImageRequest:
         return (self.game_key, self.function, view, self.locale, self.names, self.extras)
 
     @property
-    def sent_args(self) -> tuple[Any, ...]:
-        """``args`` as a render worker is sent them: the drawn part as the JSON its digest
-        hashed (``DrawnJson``: one serialisation per image, not a second one to pickle a tree
-        of models; the worker validates the part back from it), where its fields allow."""
+    def sent_args(self) -> tuple[Any, ...] | None:
+        """``args`` as a render worker is sent them (``SentRender``'s): the drawn part as the
+        JSON its digest hashed (one serialisation per image, not a second one to pickle a
+        tree of models; the worker rebuilds the part from it), with its model's path and its
+        inputs; None where its fields do not allow (then ``args`` go)."""
         view = self.view
         if not json_rebuilds(type(view), self.inputs):
-            return self.args
+            return None
         inputs: Inputs = self.inputs
         if inputs is not None and inputs is image_inputs(self.game_key, self.function):
             inputs = (self.game_key, self.function)  # the declared ones, named (not pickled)
-        part = DrawnJson(type(view), inputs, self.drawn_json)
-        return (self.game_key, self.function, part, self.locale, self.names, self.extras)
+        path = model_path(type(view))
+        return (
+            self.game_key,
+            self.function,
+            path,
+            inputs,
+            self.drawn_json,
+            self.locale,
+            self.names,
+            self.extras,
+        )
 
     @kept_once
     def drawn_json(self) -> bytes:
@@ -211,28 +221,31 @@ _set_attribute = object.__setattr__
 Inputs = frozenset[str] | tuple[str, str] | None
 
 
-class DrawnJson:
-    """A view's drawn part carried as the JSON its digest hashed (``ImageRequest.sent_args``):
-    pickled as that JSON, it unpickles (in a render worker) as the drawn part validated from
-    it (``view_from_json``), the same fields with the same values."""
+class SentRender(Sent):
+    """A render job (``job``: ``render_image``'s arguments) as the render pool runs it: sent
+    ``ImageRequest.sent_args`` (plain data: a pickled view part, a model class or a function
+    among them is looked up by its module and name at every pickling and unpickling, issue
+    29), its drawn part rebuilt in the worker (``arguments``: ``view_from_json`` of the model
+    at its path, the same fields with the same values), then drawn. Pickled once per worker
+    (``bot.pipe_workers``: a function sent before goes by its index)."""
 
-    __slots__ = ("data", "inputs", "model")
+    __slots__ = ("job",)
 
-    def __init__(self, model: type[PlayerView], inputs: Inputs, data: bytes):
-        self.model = model
-        self.inputs = inputs  # (a game's declared inputs by its key and renderer's name)
-        self.data = data
+    def __init__(self, job: Callable[..., Any]) -> None:
+        self.job = job
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # the model by its path: a class pickled is looked up in its module at every pickling
-        return (_view_from_sent, (model_path(self.model), self.inputs, self.data))
+        return (SentRender, (self.job,))
 
+    def arguments(self, sent: tuple[Any, ...]) -> tuple[Any, ...]:
+        game_key, function, path, inputs, data, locale, names, extras = sent
+        if isinstance(inputs, tuple):
+            inputs = image_inputs(*inputs)
+        view = view_from_json(model_at(path), inputs, data)
+        return (game_key, function, view, locale, names, extras)
 
-def _view_from_sent(path: str, inputs: Inputs, data: bytes) -> Any:
-    """A ``DrawnJson`` unpickled: ``view_from_json`` of the model at ``path``."""
-    if isinstance(inputs, tuple):
-        inputs = image_inputs(*inputs)
-    return view_from_json(model_at(path), inputs, data)
+    def __call__(self, *args: Any) -> Any:
+        return self.job(*args)
 
 
 def view_from_json(model: type[PlayerView], inputs: frozenset[str] | None, data: bytes) -> Any:
@@ -285,7 +298,7 @@ PartFields = tuple[tuple[str, ...], tuple[tuple[str, type[BaseModel], tuple[str,
 
 
 def json_rebuilds(model: type[PlayerView], inputs: frozenset[str] | None) -> bool:
-    """Whether a ``model`` view's drawn part can go to a worker as its JSON (``DrawnJson``):
+    """Whether a ``model`` view's drawn part can go to a worker as its JSON (``SentRender``):
     models without private or extra values, a dotted input's field a list of models."""
     return _part_fields(model, inputs) is not None
 
@@ -475,6 +488,7 @@ class Renderer:
         # (``bot.ui.alt_text.render_described``: the description written off the event loop,
         # issue 29); None: ``render_image`` alone, the caller describes it.
         self._job = job
+        self._sent_job = SentRender(self._run)  # (one object: the pool sends it once a worker)
         self._descriptions: OrderedDict[str, str] = OrderedDict()
         self._clock = clock  # the ordered pool's clock: since when a render waits in line
         self._free = (
@@ -568,8 +582,8 @@ class Renderer:
             self.renders += 1
             start = time.perf_counter()
             try:
-                args = self._sent(request)
-                return self._described(request, await self.workers.run(self._run, *args))
+                fn, args = self._sent(request)
+                return self._described(request, await self.workers.run(fn, *args))
             finally:
                 metrics.observe("render", (time.perf_counter() - start) * 1000)
 
@@ -591,10 +605,11 @@ class Renderer:
             return wanted is None or wanted()
 
         assert self.workers is not None
+        fn, args = self._sent(request)
         try:
             result = await self.workers.run(
-                self._run,
-                *self._sent(request),
+                fn,
+                *args,
                 rank=0 if first else 1,
                 since=since,
                 wanted=still_wanted,
@@ -619,10 +634,15 @@ class Renderer:
         histograms[f"image_{request.game_key}_{request.function}"].add((done - begun) * 1000)
         return self._described(request, result)
 
-    def _sent(self, request: ImageRequest) -> tuple[Any, ...]:
-        """The job's arguments: the drawn part as its JSON to a pool that pickles its jobs
-        (``sent_args``), else the drawn part itself (a pool running jobs in this process)."""
-        return request.sent_args if self._pickles else request.args
+    def _sent(self, request: ImageRequest) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """The job's function and arguments: the drawn part as its JSON to a pool that pickles
+        its jobs (``SentRender``), else the drawn part itself (a pool running jobs in this
+        process, or a part its JSON cannot give back)."""
+        if self._pickles:
+            sent = request.sent_args
+            if sent is not None:
+                return self._sent_job, sent
+        return self._run, request.args
 
     @property
     def _run(self) -> Callable[..., Any]:

@@ -8,6 +8,7 @@ import asyncio
 import gc
 import multiprocessing
 import os
+import pickle
 import random
 import signal
 import threading
@@ -40,7 +41,7 @@ from bot.ui.images.fonts import ENCODE_CPU
 from bot.ui.rendering import ImageRequest, Renderer, drawn_part, image_inputs, render_image
 from bot.workers import RENDER_POOL, SEARCH_POOL, InlineWorkers, Workers
 from games.core import PlayerView
-from tests.bot.test_rendering import GAMES, _request, _views
+from tests.bot.test_rendering import GAMES, _request, _views, plain_data
 from tests.playouts import played
 
 
@@ -109,6 +110,54 @@ async def test_a_dead_worker_fails_its_job_and_the_next_job_gets_a_new_one(tmp_p
         workers.shutdown()
 
 
+class _Unhashable:
+    """A job's callable that cannot be a dict key (it defines equality, not a hash)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unhashable)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __call__(self, x: int) -> int:
+        return x + 1
+
+
+async def test_a_function_goes_once_to_a_worker_then_by_its_index_there(tmp_path):
+    """Issue 29: a job's function is pickled (looked up by its module and name there and in
+    the worker) only at its first job in a worker, then named by the index the worker keeps
+    it at; a new worker is sent it again; a callable that cannot be a key goes every time."""
+    messages: list[tuple] = []
+
+    class _Recording(PipeWorkers):
+        def _dumps(self, message: tuple) -> bytes:
+            messages.append(message)
+            return super()._dumps(message)
+
+    workers = _Recording(1)
+    try:
+        pid = await workers.run(os.getpid)
+        assert await workers.run(os.getpid) == pid
+        assert await workers.run(sum, [1, 2]) == 3
+        assert await workers.run(os.getpid) == pid and await workers.run(sum, [3]) == 3
+        assert messages == [
+            (0, os.getpid, ()),
+            (0, ()),
+            (1, sum, ([1, 2],)),
+            (0, ()),
+            (1, ([3],)),
+        ]
+        assert await workers.run(_Unhashable(), 1) == 2 and await workers.run(_Unhashable(), 2) == 3
+        assert [m[0] for m in messages[-2:]] == [-1, -1] and len(messages[-1]) == 3
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(BrokenProcessPool):
+            await asyncio.wait_for(workers.run(_held_pid, str(tmp_path / "never")), 60)
+        del messages[:]
+        assert await workers.run(os.getpid) not in (pid, os.getpid())
+        assert messages == [(0, os.getpid, ())]  # the new worker knows no function yet
+    finally:
+        workers.shutdown()
+
+
 async def test_a_worker_pool_on_pipes_draws_the_same_image_as_inline():
     seats, views = _views("chupate2")
     request: ImageRequest = _request("chupate2", None, views[0][1], seats)
@@ -170,7 +219,6 @@ def test_a_search_job_sends_its_view_as_json_and_unpickles_to_it_and_the_same_ch
     game = GAMES[key]
     pool = create_workers(1)
     assert isinstance(pool, PipeWorkers) and pool.views_as_json
-    dumps = pool._dumps
     seats = [str(100 + i) for i in range(max(game.min_players, min(3, game.max_players)))]
     compared = 0
     for n in range(3):
@@ -190,15 +238,18 @@ def test_a_search_job_sends_its_view_as_json_and_unpickles_to_it_and_the_same_ch
                 ("cpu", seat, state.version),
                 {},
             )
-            data = dumps((choose_action_text, args))
+            data = views_as_json_dumps((choose_action_text, args))
             assert data_of(args[1]) in data  # the view as its JSON
-            fn, back = ForkingPickler.loads(data)
-            assert fn is choose_action_text and back[0] == args[0] and back[2:] == args[2:]
+            index, wrapper, sent = ForkingPickler.loads(data)
+            # after a worker's first job, its arguments alone: plain data, no class of ours
+            assert plain_data(pickle.dumps(sent))
+            fn, back = _Meter().unpickle(data)  # as a worker reads it
+            assert fn.fn is choose_action_text and back[0] == args[0] and back[2:] == args[2:]
             assert back[1] == args[1] and back[1].model_dump() == args[1].model_dump()
             # type for type as validating its JSON gives it (fields set: all it holds; no
             # engine reads which were given)
             compared += _same_models(back[1], type(args[1]).model_validate_json(data_of(args[1])))
-            assert choose_action_text(*back) == choose_action_text(*args)
+            assert fn(*back) == choose_action_text(*args)
     assert compared > 0
 
 
@@ -211,8 +262,9 @@ def test_a_view_without_a_decoder_goes_in_a_search_job_compactly():
     values) is pickled as ``compact_dumps`` pickles it, and comes back as it was."""
     view = _Noted(seat="1", seats=["1"], version=3, to_act=[], note=[1, 2])
     data = views_as_json_dumps((choose_action_text, ("ref", view, ["a"])))
-    fn, back = ForkingPickler.loads(data)
-    assert data == compact_dumps((choose_action_text, ("ref", view, ["a"])))
+    fn, back = _Meter().unpickle(data)
+    assert fn is choose_action_text
+    assert data == compact_dumps((-1, choose_action_text, ("ref", view, ["a"])))
     assert (
         back[1] == view
         and back[1].note == [1, 2]
@@ -297,7 +349,7 @@ def test_a_jobs_cpu_is_charged_to_the_stage_that_spent_it():
         return "done"
 
     try:
-        ours.send_bytes(ForkingPickler.dumps((job.__name__, ())))
+        ours.send_bytes(ForkingPickler.dumps((-1, job.__name__, ())))
         meter.unpickle(meter.read(theirs))
         meter.send(theirs, (True, meter.run(job, ())))
         ok, value, spent, _ = ForkingPickler.loads(ours.recv_bytes())

@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import json
 import pickle
+import pickletools
 import random
 import weakref
 
@@ -18,7 +19,7 @@ import pytest
 from pydantic import ConfigDict
 
 from bot import metrics
-from bot.pipe_workers import DEPTH, PipeWorkers, compact_dumps
+from bot.pipe_workers import DEPTH, PipeWorkers, _Meter
 from bot.registry import load_games
 from bot.ui.alt_text import describe, render_described
 from bot.ui.images import fonts
@@ -29,9 +30,9 @@ from bot.ui.rendering import (
     IMAGE_KIB,
     NOT_DRAWN,
     REUSED,
-    DrawnJson,
     ImageRequest,
     Renderer,
+    SentRender,
     Superseded,
     drawn_part,
     image_inputs,
@@ -519,6 +520,12 @@ def _drawn_values(view, inputs) -> dict:
     return values
 
 
+def plain_data(pickled: bytes) -> bool:
+    """Whether ``pickled`` holds data alone: no class nor function looked up to unpickle it."""
+    found = {op.name for op, _, _ in pickletools.genops(pickled)}
+    return not found & {"GLOBAL", "STACK_GLOBAL", "INST", "OBJ", "REDUCE", "NEWOBJ", "BUILD"}
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_a_worker_sent_the_digests_json_rebuilds_the_drawn_part_and_draws_the_same(key):
     """Issue 29: a render worker is sent the drawn part as the very JSON its digest hashed (one
@@ -538,16 +545,19 @@ def test_a_worker_sent_the_digests_json_rebuilds_the_drawn_part_and_draws_the_sa
         ):
             request = ImageRequest(key, function, view, "es", given, "i.png", {}, inputs)
             sent = request.sent_args
-            assert isinstance(sent[2], DrawnJson) and sent[2].data == request.drawn_json
-            job = pickle.loads(compact_dumps((render_image, sent)))  # as a worker reads it
-            rebuilt = job[1][2]
+            assert sent is not None and sent[4] == request.drawn_json
+            # plain data: no class nor function of ours pickled with each job
+            assert plain_data(pickle.dumps(sent))
+            job = SentRender(render_described)
+            fn, args = _Meter().unpickle(pickle.dumps((-1, job, sent)))  # as a worker reads it
+            rebuilt = args[2]
             assert type(rebuilt) is type(view)
             assert rebuilt.__dict__.keys() == _drawn_values(view, inputs).keys()
             assert _drawn_values(rebuilt, inputs) == _drawn_values(view, inputs)
             drawn = render_image(key, function, view, "es", given)
-            assert render_image(*job[1]) == drawn
+            assert render_image(*args) == drawn
             # the worker's job writes the alt text from it too: the bot's, from the whole view
-            assert render_described(*job[1]) == (drawn, describe(request))
+            assert fn(*args) == (drawn, describe(request))
             compared += 1
     assert compared >= 6
 
@@ -561,8 +571,10 @@ def test_a_part_that_cannot_be_rebuilt_from_json_goes_as_the_part_itself():
     for inputs in (frozenset({"hand_number.real"}), frozenset({"winners.x"})):
         assert not json_rebuilds(type(view), inputs)
         request = ImageRequest("macarena", "render_table", view, "es", None, "t.png", {}, inputs)
-        sent = request.sent_args
-        assert sent[2] == drawn_part(view, inputs) and not isinstance(sent[2], DrawnJson)
+        assert request.sent_args is None
+        pickling = Renderer(PipeWorkers(1))
+        assert pickling._sent(request) == (pickling._run, request.args)
+        assert request.args[2] == drawn_part(view, inputs)
 
     class _Loose(type(view)):
         model_config = ConfigDict(extra="allow")
@@ -588,7 +600,7 @@ async def test_the_render_pool_is_sent_the_digests_json_and_an_inline_pool_the_p
     finally:
         renderer.close()
     assert images == [render_image(*r.args) for r in requests]
-    assert [args[2].data for args in sent] == [r.drawn_json for r in requests]
+    assert [args[4] for args in sent] == [r.drawn_json for r in requests]
     pool = _OrderedPool()
     assert await Renderer(pool).render(dataclasses.replace(requests[0])) == images[0]
 
