@@ -9,6 +9,7 @@ an image's digest 85 us a call here against 5-16 us in ``bench/render_handoff.py
     .venv/bin/python bench/probe_calls.py                      # the default functions, 300 tables
     .venv/bin/python bench/probe_calls.py --functions bot.ui.messages:private_payload,\
 bot.ui.rendering:ImageRequest.digest --tables 300 --window 40 -- --channel-play 0.5
+    .venv/bin/python bench/probe_calls.py --functions handoff   # the render/search hand-off
 
 A function is ``module:qualname`` (a module's function, or a class's method or
 ``cached_property``), synchronous: a coroutine's time would stop at its first wait. Times are
@@ -43,6 +44,19 @@ DEFAULT = (
     "bot.pipe_workers:compact_dumps",
     "bot.ui.payload:edit_parameters",
 )
+# ``--functions handoff``: the bot's side of the render and search pools' jobs (issue 29,
+# session 30). ``PipeWorkers._readable`` is left out: the loop holds the method it was given
+# when the worker started, before the window wraps it.
+HANDOFF = (
+    "bot.ui.rendering:ImageRequest.digest",
+    "bot.ui.rendering:ImageRequest.drawn_json",
+    "bot.pipe_workers:PipeWorkers.run",
+    "bot.pipe_workers:PipeWorkers._dispatch",
+    "bot.pipe_workers:_plain_dumps",
+    "bot.pipe_workers:_write_message",
+    "bot.pipe_workers:PipeWorkers._answer",
+)
+PRESETS = {"handoff": HANDOFF}
 
 # Run in the bot process before it starts: at the first SIGUSR2 the functions named by
 # MESA_PROBE_CALLS are wrapped (the module's attribute, and every module of the bot that
@@ -136,14 +150,18 @@ async def main(argv: list[str] | None = None) -> int:
     parser, own, passed = load.probe_parser(
         __doc__.split("\n\n")[0], sys.argv[1:] if argv is None else argv, global_rate="45"
     )
-    parser.add_argument("--functions", default=",".join(DEFAULT), help="module:qualname, ...")
+    parser.add_argument(
+        "--functions",
+        default=",".join(DEFAULT),
+        help="module:qualname, ... (or a preset's name: " + ", ".join(PRESETS) + ")",
+    )
     args = parser.parse_args(own)
     load_args = load.probe_args(args, passed)
     load.BOT_LAUNCHER = PRELUDE + load.BOT_LAUNCHER
     load_args.window_probe = Window()
     with tempfile.TemporaryDirectory(prefix="mesa-probe-") as folder:
         out = Path(folder) / "calls.json"
-        os.environ["MESA_PROBE_CALLS"] = args.functions
+        os.environ["MESA_PROBE_CALLS"] = ",".join(PRESETS.get(args.functions, [args.functions]))
         os.environ["MESA_PROBE_CALLS_OUT"] = str(out)
         bot_folder = Path(folder) / "bot"
         bot_folder.mkdir()
