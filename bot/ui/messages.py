@@ -573,12 +573,13 @@ def _private_payload(
         custom, legal = presenter.private_components(
             table.id, view, legal, draft or {}, names, tr, written
         )
-    used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
+    # (most games add no items of their own: nothing to walk then)
+    used_rows = 1 + max((item.row or 0 for item in custom), default=-1) if custom else 0
     choices = (
         [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
     )
     # the game's own items placed in their rows once: what they cost, and the card's first rows
-    custom_rows = v2.action_rows(custom)
+    custom_rows = v2.action_rows(custom) if custom else []
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
     layout = build_layout(
         choices,
@@ -589,7 +590,7 @@ def _private_payload(
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX
         - v2.fixed_components(card)
-        - sum([1 + len(row) for row in custom_rows]),
+        - (sum([1 + len(row) for row in custom_rows]) if custom_rows else 0),
     )
     card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:
