@@ -18,7 +18,7 @@ from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import Choice, build_layout, check_limits
-from bot.ui.payload import BufferFile, Payload, edit_followup
+from bot.ui.payload import BufferFile, Payload, edit_followup, update_clicked
 from bot.ui.payload_memos import KnownNames
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
@@ -97,7 +97,7 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
     try:
         if not fresh and not interaction.response.is_done():
             try:
-                await interaction.response.edit_message(**payload.edit_kwargs())
+                await update_clicked(interaction, payload.edit_kwargs())
                 return
             except discord.HTTPException:
                 pass  # e.g. an expired token: a new message still shows it

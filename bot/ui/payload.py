@@ -300,7 +300,9 @@ def _keep_view(state: Any, view: Any, message_id: int) -> None:
 
 # ----- requests through an interaction token whose answer nobody reads --------------------------
 # Issue 29: the views' edits of their messages (``edit_followup``) and a click's update or
-# deferred update (``callbacks_unread``), two to four per move.
+# deferred update (``callbacks_unread``), two to four per move. Session 30: a click answered
+# in place with its view (``update_clicked``) has its update's fields written as an edit's,
+# not by discord.py's general ``interaction_message_response_params``.
 #
 # ``send`` sends such a request as discord.py's ``AsyncWebhookAdapter.request`` does (the same
 # URL and body, the same per-(id, token) bucket lock and its delay after a bucket's last
