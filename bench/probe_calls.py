@@ -11,8 +11,8 @@ an image's digest 85 us a call here against 5-16 us in ``bench/render_handoff.py
 bot.ui.rendering:ImageRequest.digest --tables 300 --window 40 -- --channel-play 0.5
     .venv/bin/python bench/probe_calls.py --functions handoff   # the render/search hand-off
 
-A function is ``module:qualname`` (a module's function, or a class's method or
-``cached_property``), synchronous: a coroutine's time would stop at its first wait. Times are
+A function is ``module:qualname`` (a module's function, or a class's method, classmethod,
+staticmethod or ``cached_property``), synchronous: a coroutine's time would stop at its first wait. Times are
 inclusive (a function probed inside another counts in both) and include the collector's
 collections that ran inside a call. The bot is wrapped when the window starts (SIGUSR2) and
 the figures written when it ends (SIGUSR2 again); ``--bot-root`` measures another tree.
@@ -75,7 +75,8 @@ PRELUDE = (
     "            owner = getattr(owner, part)\n"
     "        raw = vars(owner)[name]\n"
     "        cached = isinstance(raw, _ft.cached_property)\n"
-    "        func = raw.func if cached else raw\n"
+    "        bound = type(raw) if isinstance(raw, (classmethod, staticmethod)) else None\n"
+    "        func = raw.func if cached else raw.__func__ if bound is not None else raw\n"
     "        spent = _probed[spec] = [0, 0.0]\n"
     "        clock = _tm.thread_time\n"
     "        @_ft.wraps(func)\n"
@@ -86,6 +87,9 @@ PRELUDE = (
     "            finally:\n"
     "                spent[0] += 1\n"
     "                spent[1] += clock() - start\n"
+    "        if bound is not None:\n"
+    "            setattr(owner, name, bound(timed))\n"
+    "            return\n"
     "        if cached:\n"
     "            wrapped = _ft.cached_property(timed)\n"
     "            wrapped.__set_name__(owner, name)\n"

@@ -18,7 +18,7 @@ from bot.ui.alt_text import describe
 from bot.ui.fairness import commitment_line
 from bot.ui.feedback import reply
 from bot.ui.layout import Choice, build_layout, check_limits
-from bot.ui.payload import BufferFile, Payload, edit_followup
+from bot.ui.payload import BufferFile, Payload, edit_followup, update_clicked
 from bot.ui.payload_memos import KnownNames
 from bot.ui.presenter import GamePresenter, SeatNames
 from bot.ui.ratings_view import shown_rating
@@ -97,7 +97,7 @@ async def answer_with(interaction: discord.Interaction, payload: Payload, *, fre
     try:
         if not fresh and not interaction.response.is_done():
             try:
-                await interaction.response.edit_message(**payload.edit_kwargs())
+                await update_clicked(interaction, payload.edit_kwargs())
                 return
             except discord.HTTPException:
                 pass  # e.g. an expired token: a new message still shows it
@@ -573,12 +573,13 @@ def _private_payload(
         custom, legal = presenter.private_components(
             table.id, view, legal, draft or {}, names, tr, written
         )
-    used_rows = 1 + max((item.row or 0 for item in custom), default=-1)
+    # (most games add no items of their own: nothing to walk then)
+    used_rows = 1 + max((item.row or 0 for item in custom), default=-1) if custom else 0
     choices = (
         [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
     )
     # the game's own items placed in their rows once: what they cost, and the card's first rows
-    custom_rows = v2.action_rows(custom)
+    custom_rows = v2.action_rows(custom) if custom else []
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
     layout = build_layout(
         choices,
@@ -589,7 +590,7 @@ def _private_payload(
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX
         - v2.fixed_components(card)
-        - sum([1 + len(row) for row in custom_rows]),
+        - (sum([1 + len(row) for row in custom_rows]) if custom_rows else 0),
     )
     card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:

@@ -459,7 +459,7 @@ class PrivateViews:
                 )
                 metrics.count("why.dm_answer_click")
                 await timed_rest(
-                    interaction.response.edit_message(**payload.edit_kwargs()), "click_update"
+                    sending.update_clicked(interaction, payload.edit_kwargs()), "click_update"
                 )
             except TimeoutError:
                 return False  # not ready in time: acknowledged by the caller, shown by the slot

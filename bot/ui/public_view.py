@@ -401,7 +401,7 @@ class PublicTable:
                 image = await ready_by(finish(payload, shown=slot.image), deadline)
                 metrics.count("why.public_answer_click")
                 await timed_rest(
-                    interaction.response.edit_message(**payload.edit_kwargs()),
+                    sending.update_clicked(interaction, payload.edit_kwargs()),
                     "click_update_public",
                 )
             except (TimeoutError, discord.HTTPException):

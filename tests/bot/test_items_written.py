@@ -158,6 +158,28 @@ def test_an_item_given_its_fields_in_order_is_the_item_given_them_by_name(in_ord
     assert short.item.to_component_dict() == named.item.to_component_dict()
 
 
+@pytest.mark.parametrize(
+    "made",
+    [
+        lambda: items.ActionButton(7, 12, "p.r5a", label="5 rojo"),
+        lambda: items.ActionButton(label="5 rojo", action="p.r5a", version=12, table_id=7),
+        lambda: items.DraftSelect(3, 9, "s.0", placeholder="Mano", max_values=2),
+    ],
+)
+def test_an_item_starts_with_discord_pys_item_state_no_component_and_no_table_found(made):
+    """Either way of the constructor sets what ``discord.ui.Item.__init__`` sets (one update
+    of a prebuilt start, session 30), no component built yet and no table found: a click's
+    table is looked up when it runs (``_run_loaded``)."""
+    probe = discord.ui.Button()
+    expected = {name: vars(probe)[name] for name in ("_view", "_row", "_rendered_row", "_id")}
+    item = made()
+    state = vars(item)
+    assert {name: state[name] for name in expected} == {**expected, "_row": None}
+    assert state["_parent"] is None and state["_provided_custom_id"] is False
+    assert state["_component"] is None and item.found is None
+    assert state["_custom_id"] == item.custom_id
+
+
 def test_an_item_refuses_what_is_no_field_or_look_either_way():
     with pytest.raises(TypeError, match="unexpected"):
         items.ActionButton(7, 12, "p.r5a", lable="typo")

@@ -182,6 +182,39 @@ async def test_a_token_edit_leaves_as_discord_py_s_edit_of_that_message(wire, im
         assert json.loads(ours["body"])["components"][0]["type"] == v2.CONTAINER
 
 
+@pytest.mark.parametrize("shape", ["the view", "with a PNG", "keeps its image", "no view"])
+async def test_a_click_s_update_leaves_as_discord_py_s_edit_message(wire, shape):
+    """``update_clicked`` (session 30) sends what ``interaction.response.edit_message`` sends,
+    through the same adapter: the same callback, byte for byte, for every shape of
+    ``Payload.edit_kwargs``; the response is then done, and a second answer refused."""
+
+    def kwargs() -> dict[str, Any]:
+        made: dict[str, Any] = {"content": None, "embeds": [], "view": _card()}
+        if shape == "with a PNG":
+            made["attachments"] = [discord.File(io.BytesIO(PNG), "t.png", description="x")]
+        elif shape == "the view":
+            made["attachments"] = []
+        elif shape == "no view":
+            made.update(content="the table moved on", view=None, attachments=[])
+        return made
+
+    theirs_click, ours_click = _click(wire), _click(wire)
+    await theirs_click.response.edit_message(**kwargs())
+    await sending.update_clicked(ours_click, kwargs())
+
+    theirs, ours = (_unbounded(r) for r in wire.sent)
+    assert ours == theirs
+    assert f"/interactions/{CLICK['id']}/{CLICK['token']}/callback" in ours["url"]
+    body = ours["body"] if shape != "with a PNG" else ours["body"].split(b"\r\n\r\n")[1]
+    assert json.loads(body.split(b"\r\n")[0])["type"] == 7
+    for click in (theirs_click, ours_click):
+        assert click.response.is_done()
+        assert click.response.type is discord.InteractionResponseType.message_update
+    with pytest.raises(discord.InteractionResponded):
+        await sending.update_clicked(ours_click, kwargs())
+    assert len(wire.sent) == 2
+
+
 async def test_a_token_edit_is_timed_as_the_gate_times_a_webhook_request(wire):
     interaction = _click(wire)
     before = metrics.histograms["http_webhook"].count
