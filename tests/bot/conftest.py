@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
+from tests.fakediscord.pytest_plugin import discord_pace, fake_discord  # noqa: F401
 from tests.fakediscord.server import FakeDiscord
 
 

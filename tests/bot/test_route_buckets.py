@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from discord.http import MultipartParameters, handle_message_parameters
 
 from bot.ui import payload as sending
@@ -25,6 +26,9 @@ SHORT = RouteLimit(2, 0.2, "short")
 CREATE = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 EDIT_ORIGINAL = ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+
+# The bot waits its buckets' windows out: the fake keeps Discord's, as a test of rate limits.
+pytestmark = pytest.mark.real_discord_windows
 
 
 def _refused(fake: FakeDiscord) -> int:

@@ -19,7 +19,7 @@ import discord.gateway
 import discord.http
 import pytest
 
-from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401
+from tests.fakediscord.pytest_plugin import discord_pace, fake_discord  # noqa: F401
 from tests.fakediscord.server import FakeDiscord
 from tests.pg_server import PostgresServer
 from tests.waiting import within_guard
@@ -132,20 +132,10 @@ def e2e_database(request: pytest.FixtureRequest) -> Iterator[str]:
         Mesa.created.clear()
 
 
-# The flows' players click the moment a view shows and computer seats play at once, so a table
-# changes many times a second where people make a move every few seconds: under Discord's own
-# per-route windows (5 edits per 5 s per channel, 5 per 2 s per token) the bot rightly waits,
-# and the suite took twice as long (a Macarena flow 8.8 -> 49.6 s). The windows are ten times
-# shorter here, as many requests in each: a bot that ignores the X-RateLimit-* headers is still
-# refused; the real windows are tested in tests/fake_discord_tests/test_route_limits.py and
-# tests/bot/test_route_buckets.py, and every bench/load.py run plays under them.
-FLOW_PACE = 10.0
-
-
 @pytest.fixture
 async def mesa(fake_discord, tmp_path) -> AsyncIterator[Mesa]:  # noqa: F811
+    """Mesa on the plugin's fake (its per-route windows at the tests' pace, `discord_pace`)."""
     saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    fake_discord.ratelimits.routes.quicken(FLOW_PACE)
     harness = Mesa(fake_discord, tmp_path / "mesa.db")
     try:
         await harness.start()

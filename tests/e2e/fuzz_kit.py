@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
+from tests.fakediscord.pytest_plugin import TEST_PACE
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import FakeUser, RawValue
 
@@ -90,7 +91,7 @@ class LiveBot:
         from tests.e2e.amapatolli_driver import start_game
         from tests.e2e.conftest import Mesa
 
-        self.fake = fake = FakeDiscord()
+        self.fake = fake = FakeDiscord(route_pace=TEST_PACE)  # the tests' pace, as fake_discord
         await fake.start()
         self.mesa = Mesa(fake, self.folder / "fuzz.db")
         await self.mesa.start()

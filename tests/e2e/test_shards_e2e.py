@@ -38,8 +38,8 @@ def _settings(fake: FakeDiscord, db: Path, **extra) -> Settings:
     )
 
 
-async def test_one_process_runs_every_shard_on_sqlite(tmp_path):
-    async with FakeDiscord(shard_count=2) as fake:
+async def test_one_process_runs_every_shard_on_sqlite(tmp_path, discord_pace):
+    async with FakeDiscord(shard_count=2, route_pace=discord_pace) as fake:
         bot = create_bot(
             _settings(fake, tmp_path / "m.db", shard_count=2), guild_ready_timeout=0.05
         )
@@ -251,12 +251,14 @@ async def _start_chupate2(fake: FakeDiscord, players, url: str) -> Chupate2Table
     return table
 
 
-async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9(pg_url, tmp_path):
+async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9(
+    pg_url, tmp_path, discord_pace
+):
     """Shard 1 (process "one") runs the game's guild; every DM click reaches shard 0 (process
     "zero"), which plays it against the database; "one" hears of it (LISTEN/NOTIFY) and shows
     it. Each process is killed with SIGKILL once mid-game and started again: the game goes on
     from where it was, every move stored once, in order."""
-    async with FakeDiscord(shard_count=2) as fake:
+    async with FakeDiscord(shard_count=2, route_pace=discord_pace) as fake:
         assert fake.shard_of(fake.guild) == 1  # the game's guild: shard 1
         zero_guild = fake.add_guild("Shard Zero", shard=0)
         common = {
@@ -342,7 +344,7 @@ async def test_two_processes_one_postgres_a_game_played_from_dms_survives_kill_9
 
 
 async def test_shard_0_flooded_with_dm_clicks_the_other_process_s_table_is_still_served(
-    pg_url, tmp_path
+    pg_url, tmp_path, discord_pace
 ):
     """Issue 25 "A fair bot-token budget": two shard processes share one bot-token budget in
     PostgreSQL (storage/token_budget.py) under the fake's enforced 50/s. Shard 0 ("zero")
@@ -350,7 +352,7 @@ async def test_shard_0_flooded_with_dm_clicks_the_other_process_s_table_is_still
     left, each answered through its own interaction) runs while the game of shard 1's guild is
     played from the DMs; the owner ("one") keeps showing every move on the public table, and
     nobody ever hits Discord's global 429."""
-    async with FakeDiscord(shard_count=2) as fake:
+    async with FakeDiscord(shard_count=2, route_pace=discord_pace) as fake:
         zero_guild = fake.add_guild("Shard Zero", shard=0)
         common = {
             "DISCORD_TOKEN": fake.token,

@@ -197,13 +197,13 @@ async def _forgotten_by(fake, bot, table_id: int) -> None:
 
 
 async def test_a_game_played_from_dms_leaves_nothing_in_the_process_that_answered_them(
-    pg_url, tmp_path
+    pg_url, tmp_path, discord_pace
 ):
     """Every move is a DM click, answered by "zero", which never presents the table: its DM
     slots, tokens and clicks of the game go once the game is over (heard from its own last
     move, or from the change feed), as the owner's do."""
     async with (
-        FakeDiscord(shard_count=2) as fake,
+        FakeDiscord(shard_count=2, route_pace=discord_pace) as fake,
         _two_processes(fake, tmp_path, pg_url, SEED) as bots,
     ):
         zero, one = bots
@@ -221,13 +221,13 @@ async def test_a_game_played_from_dms_leaves_nothing_in_the_process_that_answere
 
 
 async def test_a_table_closed_by_its_owner_leaves_nothing_in_the_process_that_answered_dms(
-    pg_url, tmp_path
+    pg_url, tmp_path, discord_pace
 ):
     """A wild's colour picker open in Alice's DM ("zero" keeps the draft) when the host stops
     the table in its channel ("one"): "zero" hears the closing from the change feed only, and
     forgets the draft with the rest."""
     async with (
-        FakeDiscord(shard_count=2) as fake,
+        FakeDiscord(shard_count=2, route_pace=discord_pace) as fake,
         _two_processes(fake, tmp_path, pg_url, WILD_SEED) as bots,
     ):
         zero, one = bots

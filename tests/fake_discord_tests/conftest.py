@@ -5,7 +5,7 @@ import pytest
 
 from tests.fake_discord_tests.clocks import StoppedClock
 from tests.fake_discord_tests.demo_bot import DemoBot
-from tests.fakediscord.pytest_plugin import fake_discord, running_bot  # noqa: F401
+from tests.fakediscord.pytest_plugin import discord_pace, fake_discord, running_bot  # noqa: F401
 
 
 @pytest.fixture

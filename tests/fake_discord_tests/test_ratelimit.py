@@ -17,6 +17,9 @@ from tests.fakediscord.server import FakeDiscord
 
 MESSAGES = "/channels/{channel_id}/messages"
 
+# The limits under test: Discord's own windows, not the tests' shorter ones.
+pytestmark = pytest.mark.real_discord_windows
+
 
 async def get_me(fake, http) -> tuple[int, dict, dict]:
     async with http.get(fake.api_base + "/users/@me") as resp:

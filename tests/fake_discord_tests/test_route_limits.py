@@ -20,6 +20,9 @@ EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
 EDIT_ORIGINAL = ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
 CALLBACK = ("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
 
+# The buckets under test: Discord's own windows, not the tests' shorter ones.
+pytestmark = pytest.mark.real_discord_windows
+
 
 def buckets(clock: StoppedClock) -> RouteBuckets:
     return RouteBuckets(clock.now, wall=lambda: 1_700_000_000.0)

@@ -1,10 +1,14 @@
 """Pytest fixtures for the fake Discord, and helpers to run an unmodified discord.py client on it.
 
-Use from a conftest.py:  `from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401`
+Use from a conftest.py:  `from tests.fakediscord.pytest_plugin import discord_pace, fake_discord  # noqa: F401`
 
 The `fake_discord` fixture fails the test at teardown if the fake recorded violations (invalid
 requests, unanswered or late interactions, ...). A test that provokes violations on purpose takes
 them with `fake_discord.take_violations(kind)` and asserts on them.
+
+Its per-route windows run `TEST_PACE` times shorter than Discord's, as many requests in each
+(`discord_pace`); a test of the rate limits, or one asserting that the bot waits a window out,
+says so with `@pytest.mark.real_discord_windows` and gets Discord's own.
 """
 
 from __future__ import annotations
@@ -67,10 +71,31 @@ async def running_bot(
                 await asyncio.wait_for(task, HANG_GUARD_SECONDS)
 
 
+# Tests play faster than people: their players click the moment a view shows and computer seats
+# play at once, so a table changes many times a second where people make a move every few
+# seconds. Under Discord's own per-route windows (5 edits per 5 s per channel, 5 per 2 s per
+# token) the bot rightly waits, and a test waits with it for what it does not test (a Macarena
+# flow 8.8 -> 49.6 s). Ten times shorter windows, as many requests in each, still refuse a bot
+# that ignores the X-RateLimit-* headers (a burst over a bucket is refused however short its
+# window); the real windows are kept by the tests marked `real_discord_windows` and by every
+# bench/load.py run.
+TEST_PACE = 10.0
+REAL_WINDOWS = "real_discord_windows"  # the marker of a test that needs Discord's own windows
+
+
 @pytest.fixture
-async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
-    """A started fake Discord; fails the test at teardown on any unexpected violation."""
-    fake = FakeDiscord()
+def discord_pace(request: pytest.FixtureRequest) -> float:
+    """How many times shorter than Discord's the fake's per-route windows are in this test
+    (`FakeDiscord(route_pace=discord_pace)` for a fake a test starts itself): `TEST_PACE`, or
+    1 for a test marked `real_discord_windows`."""
+    return 1.0 if request.node.get_closest_marker(REAL_WINDOWS) else TEST_PACE
+
+
+@pytest.fixture
+async def fake_discord(discord_pace: float) -> AsyncIterator[FakeDiscord]:
+    """A started fake Discord (its windows at `discord_pace`); fails the test at teardown on any
+    unexpected violation."""
+    fake = FakeDiscord(route_pace=discord_pace)
     await fake.start()
     try:
         yield fake

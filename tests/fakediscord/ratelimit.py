@@ -379,7 +379,7 @@ class RouteBuckets:
     def quicken(self, pace: float) -> None:
         """Every bucket's window `pace` times shorter, the same number of requests in it: a bot
         that ignores the headers is refused as before, one that waits waits `pace` times less
-        (end-to-end flows whose players click the moment a view shows)."""
+        (the tests' pace: `FakeDiscord(route_pace=…)`, `pytest_plugin.discord_pace`)."""
         self.table = {
             key: replace(limit, period=limit.period / pace) for key, limit in self.table.items()
         }

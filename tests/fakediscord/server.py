@@ -145,6 +145,7 @@ class FakeDiscord:
         global_rate: int | None = ratelimit.GLOBAL_PER_SECOND,
         invalid_limit: int = ratelimit.INVALID_LIMIT,
         route_limits: bool = True,
+        route_pace: float = 1.0,
         require_alt_text: bool = True,
         forget_after: float | None = None,
     ) -> None:
@@ -176,6 +177,10 @@ class FakeDiscord:
             invalid_limit=invalid_limit,
             route_limits=route_limits,
         )
+        # Every per-route window `route_pace` times shorter, as many requests in each
+        # (`RouteBuckets.quicken`): the pytest plugin's fixtures run tests at `TEST_PACE`.
+        if route_pace != 1.0:
+            self.ratelimits.routes.quicken(route_pace)
         self.ids = Snowflakes()
         self.token = token
         self.interaction_deadline = interaction_deadline
