@@ -206,6 +206,18 @@ async def _pieces(args: argparse.Namespace) -> int:
             await renderer.render(r, place=("table", i), first=True) for i, r in enumerate(requests)
         ]
 
+    from bot.ui import rendering
+
+    if hasattr(rendering, "SentRender"):  # (session 30: a job's arguments, rebuilt by its job)
+        job = rendering.SentRender(render_described)
+
+        def read(data: bytes) -> Any:
+            args = pickle.loads(data)[-1]
+            return job.arguments(args) if len(args) == 8 else args  # (else the part itself)
+
+    else:
+        read = pickle.loads
+
     def attach(images: list[bytes | None]) -> None:
         for image in images:
             if image is not None:
@@ -233,7 +245,7 @@ async def _pieces(args: argparse.Namespace) -> int:
             attach(images)
             mark(1, 1)
             for data in sent:
-                pickle.loads(data)
+                read(data)
             mark(1, 1)
             kib = sum(len(i or b"") for i in images) / max(1, len(images)) / 1024
             size = sum(len(data) for data in sent) / len(sent)

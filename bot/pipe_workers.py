@@ -29,9 +29,7 @@ jobs carry no class nor function of ours at all: their functions (``bot.workers.
 the worker (issue 29, session 30: a render job's pickling 2.30 -> 0.54 us hot, the worker's read
 of it 10.7 -> 8.5 us, 779 -> 699 bytes; live at 300 tables, ``bench/probe_calls.py``, before and
 after at the same 70 moves/s: ``_plain_dumps`` 53.1 -> 34.9 us a call, ``_dispatch`` 0.166 ->
-0.146 ms a move). Replies are read whole, whatever the pipe holds in one call (``_Inbox``):
-2.5 calls of the kernel per reply (its length, its bytes, whether another waits) -> 1
-(``strace`` of the loop's thread, 400 replies of 8 KiB in pairs).
+0.146 ms a move).
 """
 
 from __future__ import annotations
@@ -104,7 +102,6 @@ class _Worker:
     # Whether a reply waits in its pipe, asked of the kernel in one call (``Connection.poll``
     # builds a selector, registers the pipe and unregisters it at every ask)
     replies: select.poll = field(init=False, default_factory=select.poll)
-    inbox: _Inbox = field(init=False, default_factory=lambda: _Inbox())
 
     def __post_init__(self) -> None:
         self.replies.register(self.conn.fileno(), select.POLLIN)
@@ -525,8 +522,7 @@ class PipeWorkers(Workers):
         gets both answered (and its pipe refilled) in that one turn, not one a turn."""
         if not self._answer(state, worker):
             return
-        inbox = worker.inbox
-        while worker.jobs and (inbox.holds_reply() or (not inbox.drained and _has_reply(worker))):
+        while worker.jobs and _has_reply(worker):
             if not self._answer(state, worker):
                 return
         self._dispatch(state)
@@ -535,7 +531,7 @@ class PipeWorkers(Workers):
         """Reads one reply and settles its job; False if the worker died (then retired and
         the waiting jobs handed to the others)."""
         try:
-            data = worker.inbox.read(worker.conn.fileno())
+            data = _read_message(worker.conn.fileno())
         except (EOFError, OSError):
             self._retire(state, worker, BrokenProcessPool("a worker process died"))
             if worker in state.workers:
@@ -629,7 +625,7 @@ def _has_reply(worker: _Worker) -> bool:
 
 
 # ``Connection.send_bytes`` / ``recv_bytes``'s framing (a 4-byte big-endian length, -1 then 8
-# bytes for a larger one), read (``_Inbox``) and written here in a call of the kernel, without
+# bytes for a larger one), read and written here in a call or two of the kernel each, without
 # their Python layers (checks, a memoryview, a BytesIO per read and its copies: issue 29). The
 # worker's end keeps its ``Connection``.
 _SHORT = struct.Struct("!i")
@@ -644,62 +640,27 @@ def _write_message(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-# At most a read's bytes: every reply waiting in a worker's pipe (its buffer: 64 KiB) at once
-READ_SIZE = 1 << 20
+def _read_message(fd: int) -> bytes:
+    (size,) = _SHORT.unpack(_read_exactly(fd, 4))
+    if size == -1:
+        (size,) = _LONG.unpack(_read_exactly(fd, 8))
+    return _read_exactly(fd, size)
 
 
-class _Inbox:
-    """A worker's replies as read from its (blocking) pipe: each read takes whatever the pipe
-    holds, a whole reply, often more, in one call of the kernel, where reading a reply's
-    length, then the reply, then asking whether another waits took three (issue 29)."""
-
-    __slots__ = ("buffer", "drained")
-
-    def __init__(self) -> None:
-        self.buffer = bytearray()
-        # Whether the last read emptied the pipe: then no reply waits there that the loop's
-        # reader callback would not be called for anyway (it is level-triggered)
-        self.drained = False
-
-    def read(self, fd: int) -> bytes:
-        """The next reply: buffered, or read (waiting for the rest of one being written);
-        ``EOFError`` once the worker's end is closed."""
-        while True:
-            data = self._whole()
-            if data is not None:
-                return data
-            chunk = os.read(fd, READ_SIZE)
-            if not chunk:
-                raise EOFError
-            self.drained = len(chunk) < READ_SIZE
-            self.buffer += chunk
-
-    def holds_reply(self) -> bool:
-        """Whether a whole reply is buffered."""
-        return self._span() is not None
-
-    def _span(self) -> tuple[int, int] | None:
-        buffer = self.buffer
-        if len(buffer) < 4:
-            return None
-        (size,) = _SHORT.unpack_from(buffer)
-        start = 4
-        if size == -1:
-            if len(buffer) < 12:
-                return None
-            (size,) = _LONG.unpack_from(buffer, 4)
-            start = 12
-        end = start + size
-        return (start, end) if len(buffer) >= end else None
-
-    def _whole(self) -> bytes | None:
-        span = self._span()
-        if span is None:
-            return None
-        start, end = span
-        data = bytes(self.buffer[start:end])
-        del self.buffer[:end]
-        return data
+def _read_exactly(fd: int, size: int) -> bytes:
+    """``size`` bytes from the (blocking) pipe: at once when they are there, as a reply is."""
+    chunk = os.read(fd, size)
+    if len(chunk) == size:
+        return chunk
+    if not chunk:
+        raise EOFError
+    data = bytearray(chunk)
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            raise OSError("got end of file during message")
+        data += chunk
+    return bytes(data)
 
 
 def _still_wanted(job: _Job) -> bool:
