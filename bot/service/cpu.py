@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 # A computer move the database could not save is tried again after this long (and again, while
 # the database stays away): the table goes on by itself once it is back.
 RETRY_SECONDS = 2.0
+# Metric (``bot.metrics``): a computer move played without a search (its one legal action).
+FORCED = "cpu_forced"
 
 
 @dataclass(eq=False, repr=False)
@@ -53,10 +55,18 @@ class ComputerTurns:
             return True
         return self.next_move(table) is not None
 
-    def _searches(self, table: Table) -> list[tuple[str, bool, tuple[Any, ...], list[Action]]]:
+    def _searches(
+        self, table: Table
+    ) -> list[tuple[str, bool, tuple[Any, ...] | None, list[Action]]]:
         """(seat, waited on, picklable arguments of ``choose_action_text``, the legal actions
         whose texts they offer) per computer seat that has a legal action, in the order they
-        are asked. Built synchronously, so they all describe one version of the state."""
+        are asked. Built synchronously, so they all describe one version of the state.
+
+        A waited seat with one legal action, in a game whose legal actions are every action
+        (``Game.lists_every_action``), has no choice: no arguments (None), no search. Its
+        search chose that action anyway (a waited seat cannot decline), and its random
+        generator is its own (``rng_for`` of the seat and version), so no later choice
+        changes; a third of the load's searches were such (session 30)."""
         state = table.state
         game = table.game
         if state is None or game.is_over(state):
@@ -65,7 +75,7 @@ class ComputerTurns:
         cpus = [s for s in table.record.seats if s.is_cpu]
         extra = self.think_budget(game)
         ref = game if self.ctx.workers.in_process else game_ref(game)
-        out = []
+        out: list[tuple[str, bool, tuple[Any, ...] | None, list[Action]]] = []
         # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
         # a fixed order keeps a computer-only game reproducible from its seed.
         for only_waited in (False, True):
@@ -74,6 +84,9 @@ class ComputerTurns:
                     continue
                 legal = game.legal_actions(state, seat.id)
                 if not legal:
+                    continue
+                if only_waited and len(legal) == 1 and game.lists_every_action:
+                    out.append((seat.id, True, None, legal))
                     continue
                 args = (
                     ref,
@@ -99,7 +112,9 @@ class ComputerTurns:
     def next_move(self, table: Table) -> tuple[str, str] | None:
         """The next (seat, action text) a computer seat wants to play, if any, searched here
         (for cheap checks; the computer's turns search in the workers, ``next_move_off_loop``)."""
-        for seat, waited, args, _ in self._searches(table):
+        for seat, waited, args, legal in self._searches(table):
+            if args is None:
+                return seat, legal[0].encode()
             choice = choose_action_text(*args)
             if choice is None and waited:
                 choice = args[2][0]
@@ -112,6 +127,9 @@ class ComputerTurns:
         Also the action chosen, of the legal actions offered (None: a text not offered), so
         the move does not parse its text again (issue 29)."""
         for seat, waited, args, legal in self._searches(table):
+            if args is None:
+                metrics.count(FORCED)
+                return seat, legal[0].encode(), legal[0]
             with metrics.phase("cpu_search"):
                 choice = await self.ctx.workers.run(choose_action_text, *args)
             if choice is None and waited:

@@ -328,6 +328,13 @@ class Game(ABC, Generic[S, A, V, Opts]):
     # Search steps a second of the ``hard`` computer on a quiet machine (rollouts, or nodes of an
     # exact search): what ``think_budget`` caps a think time at.
     think_rate: ClassVar[float] = 1000.0
+    # Whether ``legal_actions`` lists every action a seat the game waits on may take. False
+    # where some are free-form, built by the player and validated as they are applied
+    # (Maquiavelo's plays, Macarena's longer series): only a game that lists them all has a
+    # waited seat with one legal action and no choice, played without a search
+    # (``bot/service/cpu.py``). A rules module that does not list every action says so beside
+    # its ``legal_actions``: ``LISTS_EVERY_ACTION = False``.
+    lists_every_action: ClassVar[bool] = True
 
     # ----- creation -------------------------------------------------------------------------
     @final

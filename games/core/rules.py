@@ -139,6 +139,7 @@ class RulesGame(Game[S, A, V, Opts]):
         cls.rules = parts.rules
         cls.action_codec = parts.codec
         cls.think_rate = parts.ai.THINK_RATE
+        cls.lists_every_action = getattr(parts.rules, "LISTS_EVERY_ACTION", True)
         functions = {method: getattr(parts.rules, name) for method, name in BOUND.items()}
         functions |= {"view": parts.views.build_view, "choose_action": parts.ai.choose_action}
         for method, function in functions.items():

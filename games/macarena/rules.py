@@ -159,6 +159,10 @@ def deal(state: MacarenaState, turn: _Turn) -> None:
 # ----- legality ------------------------------------------------------------------------------
 
 
+# A series is listed by its first card, its longer runs are not
+LISTS_EVERY_ACTION = False
+
+
 def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
     """Every action of ``seat`` now. In the play phase a series is listed by its first card
     (``Play(pozo, (card,))``); longer series extend it through ``series_options``."""

@@ -86,6 +86,10 @@ def to_act(state: MaquiaveloState) -> set[str]:
     return set() if state.finished else {state.seats[state.turn]}
 
 
+# Play and Arrange are free-form: Draw or Pass alone is not the only choice
+LISTS_EVERY_ACTION = False
+
+
 def legal_actions(state: MaquiaveloState, seat: str) -> list[AnyAction]:
     """Draw (or Pass once the stock is empty) for the seat to act.
 

@@ -43,10 +43,12 @@ class ContractSpec:
       (default ``None``: uniform random over ``legal``, so every rule gets exercised; a game whose
       random games run too long may prefer, say, its ``normal`` computer now and then). The
       chosen action need not be in ``legal`` when ``complete_legal`` is false (free-form plays).
-    - ``complete_legal``: ``legal_actions`` lists every action a seat may take (so anything
-      else must be refused). ``False`` for games with free-form actions that only ``apply``
-      validates (Maquiavelo's plays); seats outside ``to_act`` must still be refused anything
-      not in their list.
+    - ``complete_legal`` (the game's ``lists_every_action``): ``legal_actions`` lists every
+      action a seat may take (so anything else must be refused; the computer turns play a
+      waited seat's only legal action without a search). ``False`` for games with free-form
+      actions that only ``apply`` validates (Maquiavelo's plays, Macarena's series listed by
+      their first card); seats outside ``to_act`` must still be refused anything not in their
+      list.
     - ``extra``: tuning knobs of the contract test, all optional: ``forge_rate`` (share of steps
       that also try forged, out-of-turn and garbage actions; default 0.1), ``roundtrip_sample``
       (legal actions round-tripped through text per step; default 8), ``callout_rate`` (chance
@@ -61,5 +63,8 @@ class ContractSpec:
     max_steps: int = 5_000
     playouts: int = 3
     policy: Callable[[GameState, str, list[Any], random.Random], Any] | None = None
-    complete_legal: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def complete_legal(self) -> bool:
+        return self.game.lists_every_action

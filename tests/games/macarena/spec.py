@@ -89,5 +89,4 @@ SPEC = ContractSpec(
     max_steps=10_000,  # uniform play: ~2,600 steps on average with 5 players and 3 amulets
     playouts=1,  # 16 option sets x counts already; the whole contract module keeps to ~60 s
     policy=random_series,
-    complete_legal=False,  # legal_actions lists a series by its first card only
 )

@@ -1,7 +1,8 @@
 """Maquiavelo's part in the contract test (``tests/games/test_contract.py``).
 
 Play and Arrange are free-form (cards picked in selects, a table typed in a modal), so
-``legal_actions`` lists only Draw or Pass and ``complete_legal`` is false. The policy makes the
+``legal_actions`` lists only Draw or Pass and the game does not list every action
+(``lists_every_action``, the contract's ``complete_legal``). The policy makes the
 playouts meaningful: now and then the best play (the solver), an easy computer play, a random
 hand meld (sometimes typed as a whole arrangement), a random card or a wrong arrangement (refused,
 or under "estricto" a penalty); only proposals ``apply`` accepts and whose text fits a custom_id
@@ -152,5 +153,4 @@ SPEC = ContractSpec(
     max_steps=2_000,
     playouts=1,  # 30 option sets x counts already; the whole contract module keeps to ~60 s
     policy=policy,
-    complete_legal=False,
 )

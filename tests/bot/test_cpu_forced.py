@@ -1,0 +1,132 @@
+"""A waited computer seat with one legal action, in a game that lists every action, plays it
+without a search (``bot/service/cpu.py``): the search would have chosen it, and no worker job
+is made for it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.registry import load_games
+from bot.service import ServiceConfig
+from bot.service.choose import choose_action_text
+from bot.service.cpu import ComputerTurns
+from bot.service.models import Table
+from storage import TableRecord
+from tests.playouts import random_states
+
+GAMES = load_games()
+# Seats named as the bot names computer seats' ids in a table record; two or three players.
+SEATS = ["cpu1", "cpu2", "cpu3"]
+
+
+class _Workers:
+    """A pool that counts its jobs and runs them here (the choice is the same: pure)."""
+
+    in_process = True
+
+    def __init__(self) -> None:
+        self.jobs = 0
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        self.jobs += 1
+        return fn(*args)
+
+
+class _Ctx:
+    """Just what ``ComputerTurns`` reads of its context for a search."""
+
+    think_clock = None
+    config = ServiceConfig(cpu_think_seconds=0.2)
+
+    def __init__(self) -> None:
+        self.workers = _Workers()
+
+
+def _turns() -> ComputerTurns:
+    turns = ComputerTurns.__new__(ComputerTurns)  # (only its searches are used here)
+    turns.ctx = _Ctx()  # type: ignore[assignment]
+    return turns
+
+
+def _table(key: str, state: Any, players: int) -> Table:
+    record = TableRecord(
+        id=1,
+        guild_id="g",
+        channel_id="c",
+        game=key,
+        status="playing",
+        host_id="cpu1",
+        locale="es",
+        options={},
+        seats=[
+            {"id": seat, "name": seat, "cpu_level": level}
+            for seat, level in zip(SEATS[:players], ("normal", "easy", "hard"), strict=False)
+        ],
+        seed=state.seed,
+    )
+    return Table(record=record, game=GAMES[key], state=state)
+
+
+def _states(key: str, seed: int) -> list[Any]:
+    """States of a random game of ``key`` (two or three computer seats, the game's default
+    options), from its start."""
+    game = GAMES[key]
+    players = max(game.min_players, 2 if seed % 2 else min(3, game.max_players))
+    try:
+        state = game.new(SEATS[:players], f"forced-{key}-{seed}", {})
+    except Exception:  # a game that needs more set-up to start (Triple Triad's hands)
+        return []
+    return list(random_states(game, state, random.Random(seed), 120))
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_a_waited_seat_with_one_action_plays_it_without_a_search(key: str):
+    game = GAMES[key]
+    forced = searched = 0
+    for seed in range(4):
+        for state in _states(key, seed):
+            if game.is_over(state):
+                continue
+            players = len(state.seats)
+            table = _table(key, state, players)
+            turns = _turns()
+            searches = turns._searches(table)
+            for seat, waited, args, legal in searches:
+                if args is not None:
+                    continue
+                forced += 1
+                assert waited and len(legal) == 1 and game.lists_every_action
+                level = table.record.seat(seat).cpu_level or "normal"  # type: ignore[union-attr]
+                view = game.view(state, seat)
+                texts = [legal[0].encode()]
+                for labels_level in {level, "hard"}:
+                    chosen = choose_action_text(
+                        game,
+                        view,
+                        texts,
+                        labels_level,
+                        state.seed,
+                        ("cpu", seat, state.version),
+                        {},
+                    )
+                    assert chosen in (None, texts[0]), (key, state.version, seat, chosen)
+            chosen_move = await turns.next_move_off_loop(table)
+            if searches and searches_forced_first(searches):
+                assert turns.ctx.workers.jobs == 0  # type: ignore[attr-defined]
+                seat, text, action = chosen_move  # type: ignore[misc]
+                assert action is not None and text == action.encode()
+            else:
+                searched += turns.ctx.workers.jobs  # type: ignore[attr-defined]
+    if game.lists_every_action and _states(key, 0):
+        assert forced > 0 and searched > 0, (forced, searched)
+    else:
+        assert forced == 0
+
+
+def searches_forced_first(searches: list[tuple[str, bool, Any, list[Any]]]) -> bool:
+    """Whether the first search asked is a forced one (the move then comes without any job);
+    an optional move's search (a call-out) is asked before it."""
+    return searches[0][2] is None
