@@ -219,9 +219,12 @@ class TriadCog(commands.Cog):
         """The command answered: its lobby may follow it up now (posted by the lobby's worker);
         the command is forgotten once it did (or could not: the bot token posts it). When its
         own answer did not go out, the lobby would be its first follow-up, private: the bot
-        token posts the lobby instead."""
+        token posts the lobby instead, and nothing is waited for (``settled`` is a follow-up's:
+        waiting for it kept the place question 10 s, ``LOBBY_FOLLOWS_WITHIN``)."""
         if not answered:
             self.bot.listener.kit.answers.forget(channel_id, lobby)
+            _settle(lobby.after)
+            return
         _settle(lobby.after)
         if lobby.settled is not None:
             await asyncio.wait({lobby.settled}, timeout=LOBBY_FOLLOWS_WITHIN)

@@ -9,7 +9,9 @@ the command's token posts it, edits it at every pick and deletes it: no bot-toke
 from __future__ import annotations
 
 import re
+import sys
 
+from tests.e2e.test_place_question import questions
 from tests.e2e.triad_driver import TriadMatch, open_against_cpu, pick_five
 from tests.fakediscord.ratelimit import BOT
 from tests.fakediscord.server import RequestRecord
@@ -120,10 +122,16 @@ async def test_the_game_posted_by_the_press_waits_out_no_coalescing_window(fake_
     assert metrics.counters["public.coalesced"] == coalesced
 
 
-async def test_a_play_whose_answer_was_refused_gets_its_lobby_posted_publicly(fake_discord, mesa):
+async def test_a_play_whose_answer_was_refused_gets_its_lobby_posted_publicly(
+    fake_discord, mesa, monkeypatch
+):
     """The lobby follows up the command's own answer (the picker, after its ephemeral
     "thinking"); when Discord refused that answer, the lobby would be the command's first
-    follow-up, taking the place of its ephemeral "thinking": private. It is posted with the bot token instead, for everyone to see."""
+    follow-up, taking the place of its ephemeral "thinking": private. It is posted with the bot
+    token instead, for everyone to see, and the command goes on at once to ask where the host
+    plays (it waited for a follow-up that never comes: ``LOBBY_FOLLOWS_WITHIN``, here an hour)."""
+    # (the module the bot loaded as its extension: discord.py imports it anew)
+    monkeypatch.setattr(sys.modules["bot.cogs.triad"], "LOBBY_FOLLOWS_WITHIN", 3600.0)
     fake = fake_discord
     mesa.seed = SEED
     alice = fake.user("alice")
@@ -140,3 +148,5 @@ async def test_a_play_whose_answer_was_refused_gets_its_lobby_posted_publicly(fa
         m for m in fake.channel_messages() if "mesa #" in ((read_card(m) or {}).get("title") or "")
     )
     assert not lobby.ephemeral and lobby.interaction is None  # the bot token's post
+    table_id = int(re.search(r"#(\d+)", read_card(lobby)["title"]).group(1))
+    await fake.wait_until(lambda: questions(alice, table_id), what="where alice plays, asked")
