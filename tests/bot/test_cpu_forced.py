@@ -13,13 +13,10 @@ from bot.registry import load_games
 from bot.service import ServiceConfig
 from bot.service.choose import choose_action_text
 from bot.service.cpu import ComputerTurns
-from bot.service.models import Table
-from storage import TableRecord
+from tests.bot.computer_kit import SEATS, computer_table
 from tests.playouts import random_states
 
 GAMES = load_games()
-# Seats named as the bot names computer seats' ids in a table record; two or three players.
-SEATS = ["cpu1", "cpu2", "cpu3"]
 
 
 class _Workers:
@@ -51,32 +48,13 @@ def _turns() -> ComputerTurns:
     return turns
 
 
-def _table(key: str, state: Any, players: int) -> Table:
-    record = TableRecord(
-        id=1,
-        guild_id="g",
-        channel_id="c",
-        game=key,
-        status="playing",
-        host_id="cpu1",
-        locale="es",
-        options={},
-        seats=[
-            {"id": seat, "name": seat, "cpu_level": level}
-            for seat, level in zip(SEATS[:players], ("normal", "easy", "hard"), strict=False)
-        ],
-        seed=state.seed,
-    )
-    return Table(record=record, game=GAMES[key], state=state)
-
-
 def _states(key: str, seed: int) -> list[Any]:
     """States of a random game of ``key`` (two or three computer seats, the game's default
     options), from its start."""
     game = GAMES[key]
     players = max(game.min_players, 2 if seed % 2 else min(3, game.max_players))
     try:
-        state = game.new(SEATS[:players], f"forced-{key}-{seed}", {})
+        state = game.new(list(SEATS[:players]), f"forced-{key}-{seed}", {})
     except Exception:  # a game that needs more set-up to start (Triple Triad's hands)
         return []
     return list(random_states(game, state, random.Random(seed), 120))
@@ -90,8 +68,7 @@ async def test_a_waited_seat_with_one_action_plays_it_without_a_search(key: str)
         for state in _states(key, seed):
             if game.is_over(state):
                 continue
-            players = len(state.seats)
-            table = _table(key, state, players)
+            table = computer_table(key, game, state)
             turns = _turns()
             searches = turns._searches(table)
             for seat, waited, args, legal in searches:

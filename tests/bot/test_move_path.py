@@ -10,12 +10,12 @@ import pytest
 from bot.service import ServiceConfig, TableService
 from bot.service.choose import choose_action_text, game_ref
 from bot.service.cpu import ComputerTurns
-from bot.service.models import Table
 from bot.service.moves import Move
 from bot.workers import Workers
 from games.core import IllegalAction
-from storage import TableRecord, open_database
+from storage import open_database
 from storage.writer import Decided
+from tests.bot.computer_kit import computer_table
 from tests.bot.lobby_kit import open_lobby
 from tests.bot.toy_game import TOY, Take
 from tests.waiting import computer_idle, until
@@ -313,22 +313,7 @@ async def test_process_pool_choice_equals_in_process_choice(db_target):
                 state = game.new(["cpu1", "cpu2"], f"pool-{key}", {})
             except Exception:  # a game that needs more setup (triad hands)
                 continue
-            record = TableRecord(
-                id=1,
-                guild_id="g",
-                channel_id="c",
-                game=key,
-                status="playing",
-                host_id="cpu1",
-                locale="es",
-                options={},
-                seats=[
-                    {"id": "cpu1", "name": "CPU 1", "cpu_level": "normal"},
-                    {"id": "cpu2", "name": "CPU 2", "cpu_level": "easy"},
-                ],
-                seed=state.seed,
-            )
-            table = Table(record=record, game=game, state=state)
+            table = computer_table(key, game, state)
             searches = ComputerTurns._searches(_CtxStub(), table)  # type: ignore[arg-type]
             for _, _, args, legal in searches:
                 if args is None:  # a waited seat's only action: played without a search
