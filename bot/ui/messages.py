@@ -590,7 +590,7 @@ def _private_payload(
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX
         - v2.fixed_components(card)
-        - (sum([1 + len(row) for row in custom_rows]) if custom_rows else 0),
+        - sum([1 + len(row) for row in custom_rows]),
     )
     card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:
