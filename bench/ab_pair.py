@@ -11,6 +11,12 @@ how far to trust it. Each round swaps which run starts first.
     .venv/bin/python bench/ab_pair.py --a ../before --b . --tables 500 --rounds 3
     .venv/bin/python bench/ab_pair.py --a ../before --b . -- --channel-play 0.5 --no-validate
 
+``--a-python`` / ``--b-python`` run a side's ``bench/load.py`` (its driver and its bot) under
+another interpreter, a virtual environment of that tree built with another CPython: the same code
+on two Pythons side by side (session 31: 3.11 against 3.13).
+
+    .venv/bin/python bench/ab_pair.py --a . --b ../py313 --b-python ../py313/.venv/bin/python
+
 Arguments after ``--`` go to both ``bench/load.py`` runs. Prints each round's figures of both
 runs and B − A, then the mean difference with its range over rounds.
 """
@@ -53,6 +59,13 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", type=Path, required=True, help="the before tree (bot root)")
     parser.add_argument("--b", type=Path, default=ROOT, help="the after tree (default: this one)")
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--{side}-python",
+            type=Path,
+            default=Path(sys.executable),
+            help=f"the interpreter of side {side.upper()}'s driver and bot (default: this one)",
+        )
     parser.add_argument(
         "--tables", type=int, default=500, help="tables per run (500: 1,000 in all)"
     )
@@ -62,9 +75,10 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_args(own), passed
 
 
-def load_command(args: argparse.Namespace, root: Path, seed: int, passed: list[str]) -> list[str]:
+def load_command(args: argparse.Namespace, side: str, seed: int, passed: list[str]) -> list[str]:
+    root = args.a if side == "a" else args.b
     return [
-        sys.executable,
+        str(getattr(args, f"{side}_python")),
         str(LOAD),
         *("--tables", str(args.tables), "--window", str(args.window)),
         *("--warmup", str(args.warmup), "--drain", "10", "--seed", str(seed)),
@@ -95,9 +109,8 @@ def run_round(args: argparse.Namespace, passed: list[str], number: int) -> dict[
     order = ("a", "b") if number % 2 == 0 else ("b", "a")
     running = {}
     for name in order:
-        root = args.a if name == "a" else args.b
         running[name] = subprocess.Popen(
-            load_command(args, root, seed=number + 1, passed=passed),
+            load_command(args, name, seed=number + 1, passed=passed),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -116,7 +129,7 @@ def row(label: str, cells: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     args, passed = parse_args(sys.argv[1:] if argv is None else argv)
-    print(f"A = {args.a.resolve()}\nB = {args.b.resolve()}")
+    print(f"A = {args.a.resolve()} ({args.a_python})\nB = {args.b.resolve()} ({args.b_python})")
     print(f"{args.rounds} rounds, {args.tables} tables per run side by side, {args.window:.0f}-s")
     print(f"windows after {args.warmup:.0f} s of warm-up; passed to bench/load.py: {passed}\n")
     differences: dict[str, list[float]] = {label: [] for _, label, _ in FIGURES}
