@@ -51,6 +51,7 @@ class RawServer:
         self.server: asyncio.Server | None = None
         self.port = 0
         self.closed_idle = asyncio.Event()
+        self.writers: set[asyncio.StreamWriter] = set()
 
     async def start(self, context: ssl.SSLContext | None = None) -> None:
         if context is not None:
@@ -64,6 +65,7 @@ class RawServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self.writers.add(writer)
         try:
             while True:
                 try:
@@ -83,12 +85,17 @@ class RawServer:
                 if answer is None or close:
                     return
         finally:
+            self.writers.discard(writer)
             writer.close()
             self.closed_idle.set()
 
     async def stop(self) -> None:
         if self.server is not None:
             self.server.close()
+            # Since Python 3.12 ``wait_closed`` waits for every connection to end: the
+            # client's idle keep-alive connections are closed here, from the server's side.
+            for writer in list(self.writers):
+                writer.close()
             await self.server.wait_closed()
 
 
