@@ -72,3 +72,60 @@ async def test_closing_the_service_disarms_every_timer(tmp_path):
     assert not service.timers.armed(table.id)
     assert service.timers.tasks() == []
     await db.close()
+
+
+async def test_a_moved_deadline_keeps_the_handle_and_the_turn_times_out_at_the_new_one(
+    tmp_path, monkeypatch
+):
+    """A move moves the deadline later: the armed handle is kept (no new loop timer), fires
+    at the old time into a re-arm for the rest, and the turn times out at the new deadline,
+    not the old one. A shorter time than the handle's arms a new handle."""
+    db, service, table = await _playing(tmp_path / "t.db")
+    loop = asyncio.get_running_loop()
+    arms: list[float] = []
+    real_call_at = loop.call_at
+
+    def call_at(when, callback, *args, **kwargs):
+        if callback == service.timers._fire:  # (not the test's own sleeps)
+            arms.append(when)
+        return real_call_at(when, callback, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "call_at", call_at)
+    try:
+        seat, version = TOY.to_act(table.state).pop(), table.version
+        service.timers.restart(table, 0.05)
+        assert len(arms) == 1  # shorter than the full turn's handle: a new one
+        start = loop.time()
+        service.timers.restart(table, 0.3)  # a move moved the deadline
+        assert len(arms) == 1  # the handle kept
+        await until(lambda: len(arms) == 2, "the early handle armed again for the rest")
+        assert table.version == version  # not timed out at the old deadline
+        assert arms[1] >= start + 0.3 - 0.01
+        await until(lambda: table.version > version, "the timeout at the new deadline")
+        assert loop.time() >= start + 0.3
+        rows = await service.repo.actions(table.id)
+        assert [(r.seat, r.by_timer) for r in rows] == [(seat, True)]
+    finally:
+        await service.close()
+        await db.close()
+
+
+async def test_a_table_nobody_waits_on_is_disarmed_and_its_left_handle_plays_nothing(tmp_path):
+    db, service, table = await _playing(tmp_path / "t.db")
+    try:
+        version = table.version
+        service.timers.restart(table, 0.05)
+        seats = table.record.seats
+        table.record.seats = [s.model_copy(update={"cpu_level": "easy"}) for s in seats]
+        service.timers.restart(table)  # nobody waited on: disarmed, its handle left
+        assert not service.timers.armed(table.id)
+        await asyncio.sleep(0.2)  # past the left handle's time
+        assert table.version == version
+        assert not service.timers.armed(table.id)
+        table.record.seats = seats
+        service.timers.restart(table, 0.05)  # waited on again: armed again
+        assert service.timers.armed(table.id)
+        await until(lambda: table.version > version, "the timeout")
+    finally:
+        await service.close()
+        await db.close()
