@@ -237,12 +237,8 @@ class TableItem(
             custom_id = ":".join([cls.id_format.prefix, *map(str, values.values())])
         if not cls.__discord_ui_compiled_template__.match(custom_id):
             raise ValueError(f"item custom_id {custom_id!r} must match the template")
-        self._finish(custom_id, looks)
-
-    def _finish(self, custom_id: str, looks: dict[str, Any]) -> None:
-        """The custom_id and every look given, and the component when it cannot be written
-        without it (``_writes_itself``)."""
-        own = self.__dict__
+        # (as ``from_click`` ends: written out in both, a method call per item cost the
+        # payloads' dozens of items more than the click saves)
         own["_custom_id"] = custom_id
         own["_looks_given"] = looks
         if not self._writes_itself(looks):
@@ -366,7 +362,7 @@ class TableItem(
         which the template just matched (issue 29: a dict of the fields by name took the
         constructor's long way, ~1.6 us of each click; session 31: the constructor wrote the
         custom_id again and matched it again, and built a union per ``isinstance``: a button's
-        click 39,174 -> 32,379 instructions hot, a select's 43,467 -> 34,745)."""
+        click 39,174 -> 31,976 instructions hot, a select's 43,467 -> 34,442)."""
         fields = [parse(value) for parse, value in zip(cls._parsers, match.groups(), strict=True)]
         looks = cls._looks_of(cls.looks_of(component))
         if not cls._short_way:
@@ -377,7 +373,12 @@ class TableItem(
         own.update(zip(cls._field_names, fields, strict=True))
         for name in cls._stored_looks:
             own[name] = looks[name]
-        item._finish(match.string, looks)
+        own["_custom_id"] = match.string
+        own["_looks_given"] = looks
+        if not item._writes_itself(looks):
+            item._component = item.component(match.string, looks)
+        elif looks["row"] is not None and not 0 <= looks["row"] < 5:
+            raise ValueError("row cannot be negative or greater than or equal to 5")
         return item
 
     def _game(self, cog: TableHandler) -> str | None:
