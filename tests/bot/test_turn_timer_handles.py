@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.__main__ import loop_factory
 from bot.service import ServiceConfig, TableService
 from storage import open_database
 from tests.bot.lobby_kit import open_lobby
@@ -74,29 +75,28 @@ async def test_closing_the_service_disarms_every_timer(tmp_path):
     await db.close()
 
 
-async def test_a_moved_deadline_keeps_the_handle_and_the_turn_times_out_at_the_new_one(
-    tmp_path, monkeypatch
-):
-    """A move moves the deadline later: the armed handle is kept (no new loop timer), fires
-    at the old time into a re-arm for the rest, and the turn times out at the new deadline,
-    not the old one. A shorter time than the handle's arms a new handle."""
-    db, service, table = await _playing(tmp_path / "t.db")
+async def _a_moved_deadline(path) -> None:
+    """A move moves the deadline later: the armed handle is kept (no new timer), fires at the
+    old time into a re-arm for the rest, and the turn times out at the new deadline, not the
+    old one. A shorter time than the handle's arms a new handle."""
+    db, service, table = await _playing(path)
     loop = asyncio.get_running_loop()
-    arms: list[float] = []
-    real_call_at = loop.call_at
+    timers = service.timers
+    arms: list[float] = []  # when each timer armed for the table fires
+    later = timers.ctx.later
 
-    def call_at(when, callback, *args, **kwargs):
-        if callback == service.timers._fire:  # (not the test's own sleeps)
-            arms.append(when)
-        return real_call_at(when, callback, *args, **kwargs)
+    def counted_later(seconds, callback, *args):
+        armed = later(seconds, callback, *args)
+        arms.append(armed.when())
+        return armed
 
-    monkeypatch.setattr(loop, "call_at", call_at)
+    timers.ctx.later = counted_later  # type: ignore[method-assign]
     try:
         seat, version = TOY.to_act(table.state).pop(), table.version
-        service.timers.restart(table, 0.05)
+        timers.restart(table, 0.05)
         assert len(arms) == 1  # shorter than the full turn's handle: a new one
         start = loop.time()
-        service.timers.restart(table, 0.3)  # a move moved the deadline
+        timers.restart(table, 0.3)  # a move moved the deadline
         assert len(arms) == 1  # the handle kept
         await until(lambda: len(arms) == 2, "the early handle armed again for the rest")
         assert table.version == version  # not timed out at the old deadline
@@ -108,6 +108,21 @@ async def test_a_moved_deadline_keeps_the_handle_and_the_turn_times_out_at_the_n
     finally:
         await service.close()
         await db.close()
+
+
+async def test_a_moved_deadline_keeps_the_handle_and_the_turn_times_out_at_the_new_one(
+    tmp_path,
+):
+    await _a_moved_deadline(tmp_path / "t.db")
+
+
+def test_a_moved_deadline_keeps_the_handle_on_uvloop_too(tmp_path):
+    """The bot's loop (``bot.__main__.loop_factory``): uvloop's timer handles are no
+    ``asyncio.TimerHandle``, and are kept all the same."""
+    factory = loop_factory()
+    assert factory is not None  # uvloop is a dependency
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(_a_moved_deadline(tmp_path / "t.db"))
 
 
 async def test_a_table_nobody_waits_on_is_disarmed_and_its_left_handle_plays_nothing(tmp_path):
