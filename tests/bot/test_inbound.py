@@ -303,6 +303,44 @@ async def test_the_lean_interaction_reads_as_discord_pys_own(client, kind):
     assert message == theirs.message and hash(message) == hash(theirs.message)
 
 
+@pytest.mark.parametrize("kind", sorted(KINDS))
+async def test_the_lean_interaction_sets_every_slot_discord_py_sets_alike(client, kind):
+    """Every slot of discord.py's ``Interaction`` that its constructor sets is set on the
+    lean one (a slot a discord.py upgrade adds fails here), each to an equal value but for
+    the objects built of the event (compared by their facts above)."""
+    state: Any = client._connection
+    event = KINDS[kind]
+    theirs = discord.Interaction(data=copy.deepcopy(event), state=state)
+    ours = LeanInteractions(state).build(copy.deepcopy(event))
+    assert type(ours) is discord.Interaction
+    built_of_event = {"message", "user", "channel", "entitlements", "context"}
+    for name in discord.Interaction.__slots__:
+        assert hasattr(ours, name) == hasattr(theirs, name), name
+        if hasattr(theirs, name) and name not in built_of_event:
+            mine, its = getattr(ours, name), getattr(theirs, name)
+            assert mine is its or mine == its, name  # (``MISSING`` equals nothing)
+    assert ours.context.to_array() == theirs.context.to_array()
+    assert ours.entitlements == theirs.entitlements == []
+    assert ours.user is not discord.utils.MISSING
+
+
+async def test_an_event_without_member_user_or_locales_builds_as_discord_py_s(client):
+    """Keys an event may leave out (discord.py reads them by catching a ``KeyError``): no
+    person, no context, no locales, no message."""
+    state: Any = client._connection
+    for guild_id in (GUILD_ID, None):
+        event = _event(2, guild_id=guild_id, data={"id": "88", "name": "tables", "type": 1})
+        for key in ("member", "user", "context", "locale", "guild_locale"):
+            event.pop(key, None)
+        theirs = discord.Interaction(data=copy.deepcopy(event), state=state)
+        ours = LeanInteractions(state).build(copy.deepcopy(event))
+        assert ours.user is theirs.user is discord.utils.MISSING
+        assert ours.message is theirs.message is None
+        assert (ours.locale, ours.guild_locale) == (theirs.locale, theirs.guild_locale)
+        assert ours.context.to_array() == theirs.context.to_array()
+        assert ours._permissions == theirs._permissions == 0
+
+
 async def test_a_message_read_past_its_id_is_built_once_with_its_interaction_s_guild(client):
     state: Any = client._connection
     ours = LeanInteractions(state).build(copy.deepcopy(KINDS["a table's button"]))
