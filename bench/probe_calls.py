@@ -14,7 +14,10 @@ bot.ui.rendering:ImageRequest.digest --tables 300 --window 40 -- --channel-play 
 A function is ``module:qualname`` (a module's function, or a class's method, classmethod,
 staticmethod or ``cached_property``), synchronous: a coroutine's time would stop at its first wait. Times are
 inclusive (a function probed inside another counts in both) and include the collector's
-collections that ran inside a call. The bot is wrapped when the window starts (SIGUSR2) and
+collections that ran inside a call (printed apart: ``gc.callbacks``' thread clock; a collection
+on another thread while a call waits for the GIL would count too). Each function's median and
+p90 a call (its first ``SAMPLES`` calls) tell a cold call's own cost from a few slow ones; the
+render and search pools' CPU of the same window follow (session 31). The bot is wrapped when the window starts (SIGUSR2) and
 the figures written when it ends (SIGUSR2 again); ``--bot-root`` measures another tree.
 Figures only; nothing is asserted.
 """
@@ -58,6 +61,11 @@ HANDOFF = (
 )
 PRESETS = {"handoff": HANDOFF}
 
+# Calls whose own times are kept per function (the first ones of the window): the median and
+# p90 a call, apart from the mean (a few calls that ran a collection or were slow once weigh on
+# the mean only).
+SAMPLES = 20000
+
 # Run in the bot process before it starts: at the first SIGUSR2 the functions named by
 # MESA_PROBE_CALLS are wrapped (the module's attribute, and every module of the bot that
 # imported it by name), at the second their calls and CPU seconds go to MESA_PROBE_CALLS_OUT.
@@ -67,6 +75,13 @@ PRELUDE = (
     "    import functools as _ft, importlib as _il, json as _js, signal as _sg, sys as _sys\n"
     "    import time as _tm\n"
     "    _probed = {}\n"
+    f"    SAMPLES = {SAMPLES}\n"
+    "    _gc_spent = [0.0, 0.0]  # the collector's thread CPU so far, and when its run began\n"
+    "    def _gc_clock(phase, info):\n"
+    "        if phase == 'start':\n"
+    "            _gc_spent[1] = _tm.thread_time()\n"
+    "        else:\n"
+    "            _gc_spent[0] += _tm.thread_time() - _gc_spent[1]\n"
     "    def _probe(spec):\n"
     "        module, _, qualname = spec.partition(':')\n"
     "        *path, name = qualname.split('.')\n"
@@ -77,16 +92,22 @@ PRELUDE = (
     "        cached = isinstance(raw, _ft.cached_property)\n"
     "        bound = type(raw) if isinstance(raw, (classmethod, staticmethod)) else None\n"
     "        func = raw.func if cached else raw.__func__ if bound is not None else raw\n"
-    "        spent = _probed[spec] = [0, 0.0]\n"
+    "        spent = _probed[spec] = [0, 0.0, 0.0, []]\n"
     "        clock = _tm.thread_time\n"
+    "        calls = spent[3]\n"
     "        @_ft.wraps(func)\n"
     "        def timed(*args, **kwargs):\n"
+    "            collected = _gc_spent[0]\n"
     "            start = clock()\n"
     "            try:\n"
     "                return func(*args, **kwargs)\n"
     "            finally:\n"
+    "                took = clock() - start\n"
     "                spent[0] += 1\n"
-    "                spent[1] += clock() - start\n"
+    "                spent[1] += took\n"
+    "                spent[2] += _gc_spent[0] - collected\n"
+    "                if len(calls) < SAMPLES:\n"
+    "                    calls.append(took)\n"
     "        if bound is not None:\n"
     "            setattr(owner, name, bound(timed))\n"
     "            return\n"
@@ -104,6 +125,8 @@ PRELUDE = (
     "                names[name] = timed\n"
     "    def _window(*_):\n"
     "        if not _probed:\n"
+    "            import gc as _gc\n"
+    "            _gc.callbacks.append(_gc_clock)\n"
     "            for spec in _os.environ['MESA_PROBE_CALLS'].split(','):\n"
     "                _probe(spec)\n"
     "            return\n"
@@ -138,15 +161,28 @@ def report(probed: dict[str, list[float]], result: dict[str, Any]) -> str:
         f" ({result['moves_per_s']} moves/s); bot CPU {bot_ms} ms per move;"
         f" load average {' '.join(f'{x:.2f}' for x in result['loadavg'])}",
         "",
-        "| function | calls per move | CPU us per call | CPU ms per move | share of the bot's |",
-        "|---|---:|---:|---:|---:|",
+        "| function | calls per move | CPU us per call | median, p90 us | of which collector"
+        " us | CPU ms per move | share of the bot's |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for spec, (calls, seconds) in sorted(probed.items(), key=lambda kv: -kv[1][1]):
+    for spec, (calls, seconds, collected, took) in sorted(probed.items(), key=lambda kv: -kv[1][1]):
         per_move = seconds * 1000 / moves
+        took = sorted(took) or [0.0]
+        median, p90 = took[len(took) // 2] * 1e6, took[len(took) * 9 // 10] * 1e6
         lines.append(
             f"| {spec} | {calls / moves:.2f} | {seconds * 1e6 / max(calls, 1):.1f}"
+            f" | {median:.1f}, {p90:.1f} | {collected * 1e6 / max(calls, 1):.1f}"
             f" | {per_move:.3f} | {100 * per_move / max(bot_ms, 1e-9):.1f} % |"
         )
+    # The pools' side of the same window (a render worker's read and unpickle stages are the
+    # other end of the hand-off): their CPU per move, and a render worker's per image by stage
+    lines += [
+        "",
+        f"render workers {result.get('render_workers_cpu_ms_per_move')} ms per move,"
+        f" searches {result.get('search_workers_cpu_ms_per_move')} ms per move,"
+        f" {result.get('images_drawn_per_move')} images drawn per move",
+        *load.worker_stage_lines(result),
+    ]
     return "\n".join(lines)
 
 

@@ -11,7 +11,8 @@ tables (as ``bench/render_instructions.py`` picks them) in ``LOAD_SHARES`` and i
 
 Prints per way the first round's stage per image (fresh workers: per-process models and
 decoders built at their first image) and the later rounds' (median of rounds), mean and p90,
-and the draw's ("run") for scale. Figures only (CPU time of the workers); nothing is asserted.
+and the draw's ("run") for scale, and the read stage's (the job read from the pipe by a worker
+woken for it). Figures only (CPU time of the workers); nothing is asserted.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ def requests(images: int) -> list[Any]:
     return out
 
 
-async def measure(images: int, rounds: int) -> dict[str, list[list[tuple[float, float]]]]:
-    """Per way, per round, each image's (unpickle, run) CPU in ms."""
+async def measure(images: int, rounds: int) -> dict[str, list[list[tuple[float, float, float]]]]:
+    """Per way, per round, each image's (unpickle, run, read) CPU in ms."""
     import dataclasses
 
     from bot import metrics
@@ -74,7 +75,8 @@ async def measure(images: int, rounds: int) -> dict[str, list[list[tuple[float, 
         pool.start()
     unpickle = metrics.histograms[CPU_METRIC + "unpickle"]
     run = metrics.histograms[CPU_METRIC + "run"]
-    out: dict[str, list[list[tuple[float, float]]]] = {way: [] for way in WAYS}
+    read = metrics.histograms[CPU_METRIC + "read"]
+    out: dict[str, list[list[tuple[float, float, float]]]] = {way: [] for way in WAYS}
     try:
         for n in range(rounds):
             renderers = {way: Renderer(pool, job=render_described) for way, pool in pools.items()}
@@ -83,10 +85,16 @@ async def measure(images: int, rounds: int) -> dict[str, list[list[tuple[float, 
             for i, request in enumerate(wanted):
                 order = WAYS if (i + n) % 2 == 0 else WAYS[::-1]
                 for way in order:
-                    before = unpickle.total, run.total
+                    before = unpickle.total, run.total, read.total
                     fresh = dataclasses.replace(request)  # (each renderer its own request)
                     await renderers[way].render(fresh, place=("table", i))
-                    out[way][-1].append((unpickle.total - before[0], run.total - before[1]))
+                    out[way][-1].append(
+                        (
+                            unpickle.total - before[0],
+                            run.total - before[1],
+                            read.total - before[2],
+                        )
+                    )
     finally:
         for pool in pools.values():
             pool.shutdown()
@@ -101,18 +109,22 @@ def main(argv: list[str] | None = None) -> int:
     figures = asyncio.run(measure(args.images, args.rounds))
     count = len(figures[WAYS[0]][0])
     print(f"{count} images a round (the load's mix), {args.rounds} rounds, one worker per way")
-    print("| way | first round: unpickle ms/image | later: unpickle mean | later: p90 | run ms |")
-    print("|---|---:|---:|---:|---:|")
+    print(
+        "| way | first round: unpickle ms/image | later: unpickle mean | later: p90 | run ms"
+        " | later: read mean ms |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     for way in WAYS:
         first = figures[way][0]
         later = figures[way][1:] or figures[way]
-        means = [statistics.fmean(u for u, _ in r) for r in later]
-        p90s = [statistics.quantiles([u for u, _ in r], n=10)[-1] for r in later]
-        runs = [statistics.fmean(d for _, d in r) for r in later]
+        means = [statistics.fmean(u for u, _, _ in r) for r in later]
+        p90s = [statistics.quantiles([u for u, _, _ in r], n=10)[-1] for r in later]
+        runs = [statistics.fmean(d for _, d, _ in r) for r in later]
+        reads = [statistics.fmean(g for _, _, g in r) for r in later]
         print(
-            f"| {way} | {statistics.fmean(u for u, _ in first):.3f}"
+            f"| {way} | {statistics.fmean(u for u, _, _ in first):.3f}"
             f" | {statistics.median(means):.3f} | {statistics.median(p90s):.3f}"
-            f" | {statistics.median(runs):.2f} |"
+            f" | {statistics.median(runs):.2f} | {statistics.median(reads):.3f} |"
         )
     return 0
 

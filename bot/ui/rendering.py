@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import importlib
 import json
 import logging
 import time
@@ -80,6 +81,25 @@ DESCRIPTIONS = 256
 
 
 T = TypeVar("T")
+
+
+def builtin_sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (``_sha2`` from 3.12, ``_sha256`` before), else ``hashlib``'s.
+
+    ``hashlib.sha256`` is OpenSSL's: once a move, its caches cold, creating a hash there,
+    feeding it and reading it cost the bot's loop 45 us live against 13 for CPython's own, for
+    a few hundred bytes to 2 KB (issue 29, session 31: ``bench/probe_calls.py``, both in one
+    bot, 300 tables; hot they are alike). The same digests."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            found: Callable[[bytes], Any] = importlib.import_module(name).sha256
+        except (ImportError, AttributeError):
+            continue
+        return found
+    return hashlib.sha256
+
+
+sha256 = builtin_sha256()
 
 
 class kept_once(functools.cached_property[T]):  # (a decorator, named as its base is)
@@ -164,18 +184,17 @@ class ImageRequest:
     @kept_once
     def digest(self) -> str:
         """SHA-256 of ``{head}\n{the drawn fields' JSON}``: the drawn part's JSON bytes
-        (``drawn_json``), hashed after the head's bytes without a text of both built and
-        encoded again (issue 29). Digests are stored (what a message shows): the same text,
-        the same digest, from release to release."""
+        (``drawn_json``) after the head's bytes, without a text of both built and encoded
+        again (issue 29), by CPython's own SHA-256 (``sha256``). Digests are stored (what a
+        message shows): the same text, the same digest, from release to release."""
         drawn = self.drawn_json
         if self.extras:
             head = _head(self.game_key, self.function, self.locale, self.names, self.extras)
-            hashed = hashlib.sha256(f"{head}\n".encode())
-        else:  # a table's: its seats' names, kept written (the same every move)
-            names = tuple(self.names.items()) if self.names is not None else None
-            hashed = hashlib.sha256(_plain_head(self.game_key, self.function, self.locale, names))
-        hashed.update(drawn)
-        return hashed.hexdigest()
+            return sha256(f"{head}\n".encode() + drawn).hexdigest()
+        # a table's: its seats' names, kept written (the same every move)
+        names = tuple(self.names.items()) if self.names is not None else None
+        head_line = _plain_head(self.game_key, self.function, self.locale, names)
+        return sha256(head_line + drawn).hexdigest()
 
 
 def drawn_part(view: PlayerView, inputs: frozenset[str] | None) -> PlayerView:

@@ -612,6 +612,34 @@ def test_the_pools_own_framing_is_the_connections_whatever_the_size():
     ours.close()
 
 
+def test_a_workers_meter_reads_and_replies_in_the_connections_framing():
+    """A worker reads its job and writes its reply with the pool's own framing too (session 31:
+    no ``Connection`` layers in a worker woken for a job): a job larger than the pipe's buffer
+    is read whole, the reply is what a ``Connection`` reads, and a closed pipe ends the read
+    as ``EOFError`` (the worker's end of life)."""
+    ours, theirs = multiprocessing.Pipe()
+    meter = _Meter()
+    big = os.urandom(300_000)
+    writer = threading.Thread(
+        target=ours.send_bytes, args=(ForkingPickler.dumps((-1, len, (big,))),)
+    )
+    writer.start()
+    fn, args = meter.unpickle(meter.read(theirs))
+    writer.join()
+    assert (fn, args) == (len, (big,))
+    reader = threading.Thread(target=lambda: replies.append(ours.recv_bytes()))
+    replies: list[bytes] = []
+    reader.start()
+    meter.send(theirs, (True, big))
+    reader.join()
+    ok, value, stages, _ = ForkingPickler.loads(replies[0])
+    assert (ok, value, len(stages)) == (True, big, len(STAGES))
+    ours.close()
+    with pytest.raises(EOFError):
+        meter.read(theirs)
+    theirs.close()
+
+
 def test_a_reply_or_a_dead_workers_closed_pipe_is_seen_waiting():
     ours, theirs = multiprocessing.Pipe()
     worker = _Worker(multiprocessing.current_process(), ours)
