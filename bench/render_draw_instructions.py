@@ -5,14 +5,16 @@ where drawn in RGB, rows deflated), and the alt text the worker writes beside it
 (``alt_text.describe``), with KiB per image.
 
 The images are the load's (``bench.render_interleaved``: many tables of a game, their moves
-interleaved, ``bench/load.py``'s names, an image only when its drawn inputs changed). Per game,
-``--warm`` images are drawn first, uncounted (a long-lived worker's sprites, layers and text
-patches), then the next ``--images`` counted: a name or score first met there is drawn as the
-live worker draws it. The figure the load's render workers spend most on (``bench/load.py``'s
-"draw" stage: drawing and alt text) is the sum of the first and the third.
+interleaved, ``bench/load.py``'s names, an image only when its drawn inputs changed; ``--tables
+200``: a game's share of 1,000). Per game, ``--warm`` images are drawn first, uncounted (a
+long-lived worker's sprites, layers and text patches: a render worker has drawn ~700-1,000 of
+a game's images when ``bench/load.py --tables 1000`` starts measuring), then the next
+``--images`` counted: a name or score first met there is drawn as the live worker draws it
+(Maquiavelo's images change at ~1 move in 30: fewer warm ones where its moves run out). What
+``bench/load.py``'s "draw" stage counts is the drawing and the alt text.
 
-    .venv/bin/python bench/render_draw_instructions.py [--root /other/checkout] [--images 60]
-        [--warm 120] [--games triad chupate2]
+    .venv/bin/python bench/render_draw_instructions.py [--root /other/checkout] [--images 100]
+        [--warm 600] [--tables 200] [--games triad chupate2]
 
 Needs valgrind. Figures only; nothing is asserted.
 """
@@ -33,9 +35,9 @@ PIECES = ("draw", "encode", "alt text")
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=HERE.parent, help="the tree whose bot runs")
-    parser.add_argument("--images", type=int, default=60, help="counted images per game")
-    parser.add_argument("--warm", type=int, default=120, help="images per game drawn before")
-    parser.add_argument("--tables", type=int, default=100, help="tables per game, interleaved")
+    parser.add_argument("--images", type=int, default=100, help="counted images per game")
+    parser.add_argument("--warm", type=int, default=600, help="images per game drawn before")
+    parser.add_argument("--tables", type=int, default=200, help="tables per game, interleaved")
     parser.add_argument("--games", nargs="+", default=None, help="only these games (keys)")
     parser.add_argument("--run", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -101,13 +103,12 @@ def _counted(args: argparse.Namespace) -> int:
     gc.disable()  # (a collection would fall in one piece or another)
     for key in keys:
         wanted = args.warm + args.images
-        moves = wanted * 3
-        requests = _table_requests(key, args.tables, moves, wanted)
-        while len(requests) < wanted and moves < wanted * 300:  # (Maquiavelo: ~1 in 30)
-            moves *= 10
-            requests = _table_requests(key, args.tables, moves, wanted)
+        requests = _table_requests(key, args.tables, wanted * 3, wanted)
+        if len(requests) < wanted:  # (Maquiavelo's image changes at ~1 move in 30)
+            requests = _table_requests(key, args.tables, wanted * 30, wanted)
         jobs = [_worker_args(rendering, request) for request in requests]
-        warm, counted = jobs[: args.warm], jobs[args.warm :]
+        warm_count = max(0, len(jobs) - args.images)  # fewer warm ones where moves ran out
+        warm, counted = jobs[:warm_count], jobs[warm_count:]
         for job in warm:
             _safe_render_args(*job)
             describe(ImageRequest(*job[:5], "", {}))
