@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import io
 import random
+import zlib
 
 import pytest
 from PIL import Image, ImageChops
@@ -148,13 +149,14 @@ def test_our_png_is_the_palette_image_pillow_reads_back(key, monkeypatch):
         encode.palette_png(Image.new("RGB", (2, 2)))
 
 
-def test_png_rows_read_from_a_kept_canvas_are_each_images_own():
-    """The padded canvas an image size keeps (``encode._raw_rows``) carries nothing from the
-    image before it: random images of one size, and sizes beyond what is kept, each decode to
-    their own pixels."""
+def test_png_rows_read_with_a_wider_stride_are_each_images_own_pixels():
+    """The rows as Pillow's raw encoder reads them one byte wider than the image
+    (``encode._deflated_rows``: the zero padding each row becomes the next row's filter byte):
+    random images of many sizes, one pixel wide or high too, decode to their own pixels, and
+    the stream inflates to the PNG's raw data (a zero before each row)."""
     rng = random.Random(3)
-    sizes = [(7, 5), (1, 1), (550, 466), (7, 5)]
-    sizes += [(20 + i, 3) for i in range(encode.PADDED_SIZES + 2)] + [(550, 466)]
+    sizes = [(7, 5), (1, 1), (1, 9), (9, 1), (550, 466), (7, 5), (720, 513)]
+    sizes += [(20 + i, 3) for i in range(18)]
     for width, height in sizes:
         image = Image.frombytes("P", (width, height), rng.randbytes(width * height))
         image.putpalette([rng.randrange(256) for _ in range(768)])
@@ -162,3 +164,6 @@ def test_png_rows_read_from_a_kept_canvas_are_each_images_own():
         ours.load()
         assert ours.size == (width, height) and ours.tobytes() == image.tobytes()
         assert ours.getpalette() == image.getpalette()
+        pixels = image.tobytes()
+        raw = b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
+        assert zlib.decompress(encode._deflated_rows(image, encode.LEVEL)) == raw

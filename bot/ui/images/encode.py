@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import struct
-import threading
 import zlib
 
 from isal import isal_zlib
@@ -27,8 +26,6 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # ISA-L's level (0-3): 0 is 15 % faster for 26 % more bytes, 2 and 3 no smaller than 1
 # (``bench/render_encode.py --other isal`` prints them).
 LEVEL = 1
-# Padded canvases kept per thread (each table and hand layout has its own size): a few.
-PADDED_SIZES = 16
 
 
 def palette_png(image: Image.Image, level: int = LEVEL) -> bytes:
@@ -36,8 +33,7 @@ def palette_png(image: Image.Image, level: int = LEVEL) -> bytes:
     if image.mode != "P":
         raise ValueError(f"a palette image, not {image.mode!r}")
     width, height = image.size
-    data = isal_zlib.compress(_raw_rows(image), level)
-    image.load()
+    data = _deflated_rows(image, level)
     palette = image.im.getpalette(image.im.getpalettemode(), "RGB") or bytes(3)
     return b"".join(
         (SIGNATURE, _header(width, height), _palette(palette), _chunk(b"IDAT", data), IEND)
@@ -56,45 +52,25 @@ def _palette(palette: bytes) -> bytes:
     return _chunk(b"PLTE", palette)
 
 
-class _Padded(threading.local):
-    """Per thread, a "P" canvas one column wider than each image size met: the PNG's raw rows
-    (each its filter byte, 0, then its pixels) are that canvas with the image pasted one column
-    in. Kept, not made per image: its first column is never written, so it stays the filter
-    bytes."""
-
-    def __init__(self) -> None:
-        self.by_size: dict[tuple[int, int], Image.Image] = {}
-
-
-_padded = _Padded()
-
-
-def _raw_rows(image: Image.Image) -> bytes:
-    """The PNG's raw data of ``image`` (unfiltered rows), read out in one piece: Pillow's
-    ``tobytes`` reads 64 KiB at a time and joins them, and on these ~250 KB images that took
-    ~0.1 ms against ~8 us in one call (``bench/render_interleaved.py``: encode 0.155 -> 0.131
-    ms per image)."""
+def _deflated_rows(image: Image.Image, level: int) -> bytes:
+    """The PNG's raw data of ``image`` (each row its filter byte, 0, then its pixels),
+    deflated. Pillow's raw encoder reads the rows out in one piece with a stride one byte wider
+    than a row, which it pads with a zero: that is the raw data shifted by one byte (each row's
+    pixels, then the next row's filter byte), so the stream is a zero, then all of it but its
+    last byte (a view, not a copy). Pasting the image one column into a wider canvas first (to
+    put the zeros before the rows) was one more pass over its ~250 KB: 10-23 us an image
+    (``bench/render_draw_instructions.py``; issue 29). Read in one call: Pillow's ``tobytes``
+    reads 64 KiB at a time and joins them (~0.1 ms against ~8 us)."""
     width, height = image.size
-    canvases = _padded.by_size
-    rows = canvases.get((width, height))
-    if rows is None:
-        if len(canvases) >= PADDED_SIZES:
-            canvases.clear()
-        rows = canvases[(width, height)] = Image.new("P", (width + 1, height), 0)
+    stride = width + 1
     image.load()
-    rows.im.paste(image.im, (1, 0, width + 1, height))
-    size = (width + 1) * height
-    encoder = Image._getencoder("P", "raw", ("P", 0, 1))
-    encoder.setimage(rows.im, (0, 0, width + 1, height))
-    parts = []
-    while True:  # one round: the buffer holds every row
-        _, status, data = encoder.encode(size)
-        parts.append(data)
-        if status:
-            break
-    if status < 0:
-        raise RuntimeError(f"raw encoder error {status}")
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    encoder = Image._getencoder("P", "raw", ("P", stride, 1))
+    encoder.setimage(image.im, (0, 0, width, height))
+    _, status, rows = encoder.encode(stride * height)
+    if status != 1:  # the buffer holds every row: one round, done
+        raise RuntimeError(f"raw encoder status {status}")
+    deflate = isal_zlib.compressobj(level)
+    return deflate.compress(b"\0") + deflate.compress(memoryview(rows)[:-1]) + deflate.flush()
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:

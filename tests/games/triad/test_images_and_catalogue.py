@@ -267,3 +267,58 @@ def test_a_card_pasted_from_its_sprite_is_the_card_painted_in_place(scale):
         )
         assert ImageChops.difference(pasted_png, painted_png).getbbox() is None, size
         assert images._card_sprite(look, size, scale) is images._card_sprite(look, size, scale)
+
+
+@pytest.mark.parametrize("locale", ["es", "en"])
+def test_a_score_is_drawn_apart_from_its_label_s_words(locale, monkeypatch):
+    """The header's score is its own text, the words around it another (issue 29: the words
+    stay one text patch a table, the score one of a few for every table): the header reads as
+    the whole label drawn in one, within a pixel of where each glyph went."""
+    from bot.ui.triad import images
+
+    tr = _tr(locale)
+    assert images._score_parts(tr, "Ana (Azul)", 7) == ("Ana (Azul): ", "7", "")
+    g = random_game(5)
+    view = GAME.view(g.states[4], None)
+    names = {SEATS[0]: "Alejandra Fernández", SEATS[1]: "🤖 CPU 1 (normal)"}.__getitem__
+    drawn: list[str] = []
+    real_text = images._text
+
+    def spy(draw, xy, text, *args, **kwargs):
+        drawn.append(text)
+        return real_text(draw, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(images, "_text", spy)
+    parts = _png(render_table(view, tr, names))
+    scores = [str(view.scores[seat]) for seat in view.seats]
+    colour = tr("triad.colour.0")
+    assert scores[0] in drawn and scores[1] in drawn
+    assert f"Alejandra Fernández ({colour}): " in drawn
+    assert not any(text.endswith(f": {scores[0]}") for text in drawn)
+
+    # the same header as the whole label drawn in one: the score's glyphs at most a pixel away,
+    # nothing else moved
+    def whole_label(tr, colour, score):
+        return tr("triad.label.score", colour=colour, score=score), "", ""
+
+    monkeypatch.setattr(images, "_score_parts", whole_label)
+    whole = _png(render_table(view, tr, names))
+    difference = ImageChops.difference(parts.convert("RGB"), whole.convert("RGB"))
+    box = difference.getbbox()
+    if box is not None:
+        assert box[3] <= images.HEADER * images.TABLE_SCALE  # the header alone
+        assert sum(1 for p in difference.convert("L").getdata() if p) < 150
+
+
+def test_a_score_label_not_showing_the_score_as_it_is_is_drawn_whole():
+    from bot.ui.triad import images
+
+    def spelled(key, **params):  # a catalogue writing the score in words
+        return f"{params['colour']} ({ {7: 'seven'}.get(params['score'], '?') })"
+
+    assert images._score_parts(spelled, "Ana", 7) == ("Ana (seven)", "", "")
+
+    def twice(key, **params):
+        return f"{params['score']} · {params['colour']} · {params['score']}"
+
+    assert images._score_parts(twice, "Ana", 7) == ("7 · Ana · 7", "", "")
