@@ -29,7 +29,11 @@ async def test_the_play_answer_is_the_lobby_and_costs_no_bot_token_call(fake_dis
     assert [b.label for b in lobby.buttons][:2] == ["Unirse", "Salir"]
     table_id = int(re.search(r"#(\d+)", lobby.text).group(1))
     table = mesa.bot.tables.registry.find(table_id)
-    assert table.record.message_id == str(lobby.id)  # stored: edited (and recovered) as before
+    # Stored once Discord has it (edited and recovered as before); the command's handler
+    # stores it after its answer, which the loop may run after this test's next step.
+    await fake.wait_until(
+        lambda: table.record.message_id == str(lobby.id), what="the lobby's message stored"
+    )
     await (await bob.click(lobby, "Unirse")).acknowledged()
     await fake.wait_until(lambda: f"2. {bob.name}" in lobby.text, what="bob seated")
     await (await alice.click(lobby, "Empezar")).acknowledged()
