@@ -255,11 +255,13 @@ class _Stages:
     def mark(self, stage: str) -> None:
         """The stage that ends now."""
         now = time.perf_counter()
-        metrics.observe(self._names[stage], (now - self._last) * 1000)
+        # (``metrics.observe``'s own, without its call: ~15 marks a move, session 31)
+        metrics.histograms[self._names[stage]].add((now - self._last) * 1000)
         self._last = now
 
     def done(self) -> None:
-        metrics.observe(self._names["total"], (time.perf_counter() - self._since) * 1000)
+        elapsed = (time.perf_counter() - self._since) * 1000
+        metrics.histograms[self._names["total"]].add(elapsed)
 
 
 # Every stage a trace marks (``ViewKit._drain_slot`` and the works' ``stage_done``).
