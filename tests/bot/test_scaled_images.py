@@ -208,11 +208,35 @@ def _macarena_cases():
     return cases
 
 
+def _maquiavelo_cases():
+    from bot.i18n import translator
+    from games.maquiavelo import GAME
+    from games.maquiavelo.view import CardView, MeldView
+
+    cases = []
+    for n, (players, options) in enumerate([(3, None), (5, {"ayuda": True}), (2, None)]):
+        seats = [f"s{k}" for k in range(players)]
+        names = dict(zip(seats, NAMES, strict=False))
+        base = GAME.view(GAME.new(seats, f"palette-{n}", options), None)
+        rng = random.Random(n)
+        for k in range(8):  # melds of every suit and rank, the last play framed, a winner
+            starts = sorted(rng.sample(range(0, 104, 4), 2 + k))
+            melds = [
+                [c for c in range(start, start + 3 + (start % 5)) if c < 104] for start in starts
+            ]
+            table = [MeldView(kind="run", cards=[CardView.of(i) for i in m]) for m in melds]
+            update = {"table": table, "last_play": melds[-1], "winners": seats[k % 2 :][:1]}
+            view = base.model_copy(update=update if k else {})  # the first: the empty table
+            cases.append((view, translator(("es", "en")[k % 2]), names))
+    return cases
+
+
 PALETTE_TABLES = {
     "triad": _triad_cases,
     "chupate2": _chupate2_cases,
     "amapatolli": _amapatolli_cases,
     "macarena": _macarena_cases,
+    "maquiavelo": _maquiavelo_cases,
 }
 # A fixed layer of each (its ``_table_layer``'s arguments)
 LAYER_PROBES = {
@@ -220,6 +244,7 @@ LAYER_PROBES = {
     "chupate2": (500, True, "x"),
     "amapatolli": (True, "x", "y"),
     "macarena": (2, ("h",) * 5, (("x", None),)),
+    "maquiavelo": (300,),
 }
 
 

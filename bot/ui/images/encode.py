@@ -52,15 +52,24 @@ def _palette(palette: bytes) -> bytes:
     return _chunk(b"PLTE", palette)
 
 
+# The zlib stream of a PNG's rows is written in pieces: its header (deflate, a 32 KiB window),
+# a stored deflate block that is not the last holding one zero byte (the first row's filter
+# byte), then the rest deflated by ISA-L as a raw stream (its blocks continue this one), then
+# the Adler-32 of it all.
+ZLIB_HEADER = b"\x78\x01"
+ZERO_BLOCK = b"\x00\x01\x00\xfe\xff\x00"  # not last, stored, 1 byte (LEN, ~LEN), the byte: 0
+ZERO_ADLER = zlib.adler32(b"\0")
+
+
 def _deflated_rows(image: Image.Image, level: int) -> bytes:
-    """The PNG's raw data of ``image`` (each row its filter byte, 0, then its pixels),
-    deflated. Pillow's raw encoder reads the rows out in one piece with a stride one byte wider
-    than a row, which it pads with a zero: that is the raw data shifted by one byte (each row's
+    """The PNG's raw data of ``image`` (each row its filter byte, 0, then its pixels) as a zlib
+    stream. Pillow's raw encoder reads the rows out in one piece with a stride one byte wider
+    than a row, which it pads with a zero: that is the raw data shifted by a byte (each row's
     pixels, then the next row's filter byte), so the stream is a zero, then all of it but its
     last byte (a view, not a copy). Pasting the image one column into a wider canvas first (to
-    put the zeros before the rows) was one more pass over its ~250 KB: 10-23 us an image
-    (``bench/render_draw_instructions.py``; issue 29). Read in one call: Pillow's ``tobytes``
-    reads 64 KiB at a time and joins them (~0.1 ms against ~8 us)."""
+    put the zeros before the rows) was one more pass over its ~250 KB (issue 29: 107 -> 97 us
+    an image read and deflated, 630,000 -> 603,000 instructions). Read in one call: Pillow's
+    ``tobytes`` reads 64 KiB at a time and joins them (~0.1 ms against ~8 us)."""
     width, height = image.size
     stride = width + 1
     image.load()
@@ -69,8 +78,10 @@ def _deflated_rows(image: Image.Image, level: int) -> bytes:
     _, status, rows = encoder.encode(stride * height)
     if status != 1:  # the buffer holds every row: one round, done
         raise RuntimeError(f"raw encoder status {status}")
-    deflate = isal_zlib.compressobj(level)
-    return deflate.compress(b"\0") + deflate.compress(memoryview(rows)[:-1]) + deflate.flush()
+    rest = memoryview(rows)[:-1]
+    deflated = isal_zlib.compress(rest, level, wbits=-15)
+    check = isal_zlib.adler32(rest, ZERO_ADLER)
+    return b"".join((ZLIB_HEADER, ZERO_BLOCK, deflated, struct.pack(">I", check)))
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:

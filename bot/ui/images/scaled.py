@@ -389,8 +389,9 @@ def cut_out(image: Image.Image, colours: tuple[RGB, ...] | None = None) -> Sprit
     return Sprite(picture if colours is None else to_palette(picture, colours), mask)
 
 
-# Pictures kept per process: card backs, and faces (Chúpate 2's 54, each in the locales in use)
-SPRITES = 512
+# Pictures kept per process: card backs, and faces (Chúpate 2's 54, each in the locales in use;
+# Maquiavelo's 52 at two sizes, framed or not, whole or covered: up to 260), ~5-25 KB each
+SPRITES = 1024
 
 
 @functools.lru_cache(maxsize=SPRITES)

@@ -8,17 +8,26 @@ Cards are small playing cards: white, the rank in the corner and a suit pip draw
 (hearts and diamonds red, spades and clubs black), so no font needs the suit glyphs. The table
 shows one meld after another in rows (cards just played have a gold frame), then the face-up
 help cards ("ayuda"), the stock and each player's card count; the hand shows one row per suit.
+
+The table is drawn as the other games' are (issue 29): on a copy of its fixed layer (the felt and
+the header's panel) kept on the module's palette, its cards pasted from sprites drawn once per
+look, its names from mapped text patches; drawn in RGB and mapped per image (a palette chosen
+for 223,000 pixels), it cost 8.2 M instructions, 1.35 M so (``bench/render_draw_instructions.py``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import cast
 
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
+from bot.ui.images.palette import module_colours, to_palette
+from bot.ui.images.scaled import ScaledDraw, stamp
 from bot.ui.maquiavelo.text import SUITS
 from games.maquiavelo.view import CardView, MaquiaveloView
 
@@ -108,6 +117,15 @@ def draw_card(
 ) -> None:
     """A face-up card with its top-left corner at (x, y). ``full=False`` draws only the left
     strip that stays visible when the next card overlaps it (rank + small pip)."""
+    _paint_card(draw, x, y, w, h, card.suit, card.rank, highlight, full)
+
+
+def _paint_card(
+    draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float, suit: str, rank: int,
+    highlight: bool, full: bool,
+) -> None:  # fmt: skip
+    """``draw_card`` of a card by its suit and rank: on the table a sprite's painter (``stamp``:
+    each look drawn once per process)."""
     radius = max(3, int(w * 0.12))
     draw.rounded_rectangle(
         (x, y, x + w, y + h),
@@ -116,14 +134,14 @@ def draw_card(
         outline=GOLD if highlight else EDGE,
         width=3 if highlight else 1,
     )
-    colour = RED if card.suit in "HD" else BLACK
-    rank = RANKS.get(card.rank, str(card.rank))
-    font = _font(max(9, int(h * (0.26 if len(rank) == 1 else 0.22))))
-    draw.text((x + w * 0.08, y + h * 0.05), rank, font=font, fill=colour)
+    colour = RED if suit in "HD" else BLACK
+    text = RANKS.get(rank, str(rank))
+    font = _font(max(9, int(h * (0.26 if len(text) == 1 else 0.22))))
+    draw.text((x + w * 0.08, y + h * 0.05), text, font=font, fill=colour)
     corner_r = h * 0.09
-    draw_pip(draw, card.suit, x + w * 0.08 + corner_r * 0.9, y + h * 0.44, corner_r)
+    draw_pip(draw, suit, x + w * 0.08 + corner_r * 0.9, y + h * 0.44, corner_r)
     if full:
-        draw_pip(draw, card.suit, x + w * 0.6, y + h * 0.68, h * 0.2)
+        draw_pip(draw, suit, x + w * 0.6, y + h * 0.68, h * 0.2)
 
 
 def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
@@ -207,29 +225,57 @@ def table_height(view: MaquiaveloView) -> int:
 IMAGE_INPUTS_TABLE = frozenset({"seats", "table", "helpers", "options", "last_play", "winners"})
 
 
+LAYERS = 8  # table heights (rows of melds) kept per process
+
+
+@functools.lru_cache(maxsize=LAYERS)
+def _table_layer(height: int) -> Image.Image:
+    """What every table ``height`` tall shows: the felt and the header's panel. Drawn once per
+    process and copied for each image; kept on the module's palette, so each image is drawn
+    straight on it (issue 29: drawn in RGB at 980 px wide and mapped, a Maquiavelo table cost
+    8.2 M instructions, three times a Triple Triad table's; ``bench/render_draw_instructions.py``).
+    """
+    return to_palette(_draw_table_layer(height), module_colours(__name__))
+
+
+def _draw_table_layer(height: int) -> Image.Image:
+    """``_table_layer`` in RGB."""
+    image = Image.new("RGB", (WIDTH, height), FELT)
+    ImageDraw.Draw(image).rounded_rectangle(
+        (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + HEADER_H - 8), radius=10, fill=PANEL
+    )
+    return image
+
+
+def _drawer(image: Image.Image, background: tuple[int, int, int]) -> ImageDraw.ImageDraw:
+    """The draw of a table drawn on ``background``: on a palette layer, shapes take their
+    palette entries, text its mapped patch of ``background`` and cards their sprites on the
+    palette; on an RGB one the same calls, mapped by the encoder (the same pixels)."""
+    draw = ScaledDraw(ImageDraw.Draw(image), 1.0, background, module_colours(__name__))
+    return cast(ImageDraw.ImageDraw, draw)
+
+
 def render_table(
     view: MaquiaveloView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
     w, h = SMALL
     header_h = HEADER_H
     height = table_height(view)
-    img = Image.new("RGB", (WIDTH, height), FELT)
-    draw = ImageDraw.Draw(img)
+    img = _table_layer(height).copy()
+    draw = _drawer(img, FELT)  # the melds, on the felt
+    on_panel = _drawer(img, PANEL)  # the header, on the layer's panel
     small = _font(14)
     label = _font(16)
 
-    # header panel: helpers and players. The stock, the card counts and whose turn it is are
-    # the message's text (its status and seat lines): drawn here too they made a new image of
+    # header: helpers and players. The stock, the card counts and whose turn it is are the
+    # message's text (its status and seat lines): drawn here too they made a new image of
     # almost every move (a draw changes only them), issue 29.
-    draw.rounded_rectangle(
-        (MARGIN, MARGIN, WIDTH - MARGIN, MARGIN + header_h - 8), radius=10, fill=PANEL
-    )
     x0, y0 = MARGIN + 12, MARGIN + 10
     x = x0
     if view.helpers or view.options.ayuda:
-        draw.text((x, y0 - 2), tr("maquiavelo.image.helpers"), font=small, fill=GOLD)
+        on_panel.text((x, y0 - 2), tr("maquiavelo.image.helpers"), font=small, fill=GOLD)
         for k, c in enumerate(view.helpers):
-            draw_card(draw, c, x + k * (w + 6), y0 + 18, w, h)
+            _stamp_card(on_panel, c, x + k * (w + 6), y0 + 18, w, h)
         x += max(4, len(view.helpers)) * (w + 6) + 20
     # players: up to two columns of names
     px = x
@@ -241,7 +287,7 @@ def render_table(
         text = _name(seat, view, names)
         if winner:
             text += f" ★ {tr('maquiavelo.image.winner')}"
-        draw_text(draw, (cx, cy), text, 14, GOLD if winner else TEXT, max_width=col_w - 10)
+        draw_text(on_panel, (cx, cy), text, 14, GOLD if winner else TEXT, max_width=col_w - 10)
 
     # melds
     top = MARGIN + header_h + 6
@@ -256,7 +302,7 @@ def render_table(
     highlight = set(view.last_play)
     by_id = {c.id: c for m in view.table for c in m.cards}
     for box in table_layout(view):
-        draw_card(
+        _stamp_card(
             draw,
             by_id[box.card],
             box.x,
@@ -267,6 +313,15 @@ def render_table(
             full=box.visible_w == box.w,
         )
     return _png(img)
+
+
+def _stamp_card(
+    draw: ImageDraw.ImageDraw, card: CardView, x: float, y: float, w: int, h: int,
+    *, highlight: bool = False, full: bool = True,
+) -> None:  # fmt: skip
+    """``draw_card``, pasted from its sprite (a table shows up to 104 cards, each five shapes
+    and a text)."""
+    stamp(draw, _paint_card, x, y, w, h, card.suit, card.rank, highlight, full)
 
 
 # ----- the hand ---------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -174,9 +174,10 @@ def draw_element_icon(
         draw.polygon(points, fill=ink)
 
 
-@dataclass(frozen=True)
-class CardLook:
-    """Everything a card's picture shows, in the reader's words: its sprite's key."""
+class CardLook(NamedTuple):
+    """Everything a card's picture shows, in the reader's words: its sprite's key. A tuple, so
+    the sprites' cache hashes and compares it in C (a frozen dataclass was built, hashed and
+    compared in Python: ~3 us a card, each image's cards looked up; issue 29)."""
 
     values: tuple[int, ...]
     printed: tuple[int, ...]
