@@ -1,5 +1,5 @@
 # Mesa — the Discord card-game bot.
-FROM python:3.13-slim
+FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
