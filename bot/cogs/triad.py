@@ -221,11 +221,10 @@ class TriadCog(commands.Cog):
         own answer did not go out, the lobby would be its first follow-up, private: the bot
         token posts the lobby instead, and nothing is waited for (``settled`` is a follow-up's:
         waiting for it kept the place question 10 s, ``LOBBY_FOLLOWS_WITHIN``)."""
+        _settle(lobby.after)
         if not answered:
             self.bot.listener.kit.answers.forget(channel_id, lobby)
-            _settle(lobby.after)
             return
-        _settle(lobby.after)
         if lobby.settled is not None:
             await asyncio.wait({lobby.settled}, timeout=LOBBY_FOLLOWS_WITHIN)
         self.bot.listener.kit.answers.forget(channel_id, lobby)

@@ -31,6 +31,8 @@ from discord.flags import MessageFlags
 from discord.sku import Entitlement
 from discord.utils import MISSING, _get_as_snowflake
 
+log = logging.getLogger(__name__)
+
 _OWN_SLOTS = frozenset({"_payload", "_guild_fallback", "_built"})
 
 
@@ -156,7 +158,7 @@ class LeanInteractions:
                 guild._add_member(
                     discord.Member._from_client_user(user=client.user, guild=guild, state=state)
                 )
-        channel = self._channel(data.get("channel", {}), guild)
+        channel = self._channel(data.get("channel", {}), guild, client.user)
         interaction.channel = channel
         raw_message = data.get("message")
         # (and then its guild, as ``_from_data`` upgrades its message's guild)
@@ -204,7 +206,7 @@ class LeanInteractions:
         _kept(self._people, key, (payload, user), self._keep)
         return user
 
-    def _channel(self, raw: Any, guild: discord.Guild | None) -> Any:
+    def _channel(self, raw: Any, guild: discord.Guild | None, me: Any) -> Any:
         """``_from_data``'s channel: the guild's own, else one built of the payload; a DM's
         (or group DM's) kept while its payload is the same, for the bot's user as it is now
         (a new login makes a new one)."""
@@ -216,7 +218,6 @@ class LeanInteractions:
         if channel is not None or raw_type is None:
             return channel
         state = self._state
-        me = state._get_client().user
         in_dm = guild is None and raw_type in _DM_TYPES
         if in_dm:
             kept = self._channels.get(raw.get("id"))
@@ -224,7 +225,7 @@ class LeanInteractions:
                 return kept[1]
         factory, channel_type = _threaded_channel_factory(raw_type)
         if factory is None:
-            logging.info("Unknown channel type {type} for channel ID {id}.".format_map(raw))
+            log.info("Unknown channel type %s for channel ID %s.", raw_type, raw.get("id"))
             return None
         if channel_type in (discord.ChannelType.group, discord.ChannelType.private):
             channel = factory(me=me, data=raw, state=state)

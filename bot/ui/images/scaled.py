@@ -294,9 +294,10 @@ def drawer(
 ) -> ImageDraw.ImageDraw:
     """The draw to lay out on ``image`` (drawn at ``scale``) in layout units: e.g. on a copy of
     a table's fixed layer (``layer``); a "P" one needs the ``background`` its text is drawn on
-    and its module's ``colours`` (``ScaledDraw``)."""
+    and its module's ``colours`` (``ScaledDraw``). Given a ``background``, an RGB image is drawn
+    by the same calls as a "P" one, at any scale (the tests' reference of a palette table)."""
     draw = ImageDraw.Draw(image)
-    if scale == 1.0 and image.mode != "P":
+    if scale == 1.0 and background is None and image.mode != "P":
         return draw
     return cast(ImageDraw.ImageDraw, ScaledDraw(draw, scale, background, colours))
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import cast
 
 from PIL import Image, ImageDraw
 
 from bot.ui.images.fonts import draw_text, png_of
 from bot.ui.images.fonts import font as _font
 from bot.ui.images.palette import module_colours, to_palette
-from bot.ui.images.scaled import ScaledDraw, stamp
+from bot.ui.images.scaled import drawer, stamp
 from bot.ui.maquiavelo.text import SUITS
 from games.maquiavelo.view import CardView, MaquiaveloView
 
@@ -247,14 +246,6 @@ def _draw_table_layer(height: int) -> Image.Image:
     return image
 
 
-def _drawer(image: Image.Image, background: tuple[int, int, int]) -> ImageDraw.ImageDraw:
-    """The draw of a table drawn on ``background``: on a palette layer, shapes take their
-    palette entries, text its mapped patch of ``background`` and cards their sprites on the
-    palette; on an RGB one the same calls, mapped by the encoder (the same pixels)."""
-    draw = ScaledDraw(ImageDraw.Draw(image), 1.0, background, module_colours(__name__))
-    return cast(ImageDraw.ImageDraw, draw)
-
-
 def render_table(
     view: MaquiaveloView, tr: Translator, names: Mapping[str, str] | None = None
 ) -> bytes:
@@ -262,8 +253,9 @@ def render_table(
     header_h = HEADER_H
     height = table_height(view)
     img = _table_layer(height).copy()
-    draw = _drawer(img, FELT)  # the melds, on the felt
-    on_panel = _drawer(img, PANEL)  # the header, on the layer's panel
+    colours = module_colours(__name__)
+    draw = drawer(img, 1.0, FELT, colours)  # the melds, on the felt
+    on_panel = drawer(img, 1.0, PANEL, colours)  # the header, on the layer's panel
     small = _font(14)
     label = _font(16)
 
