@@ -129,16 +129,14 @@ class PrivateViews:
                 self.waiting.shown("hand", table.id, seat, finished, waiting, became, slot.waiting)
                 slot.waiting = waiting
 
-        held = self._hands.get((table.id, seat))
-        if held is not None and held.idle() and not table.game.is_over(table.state):
-            if self.waiting.waits(
-                "hand", table.id, seat, held, seat in table.game.to_act(table.state)
-            ):
-                # its wait under way covers this change too: no worker until it ends (the
-                # change is its latest, for ``WaitingHands._show`` to show)
-                held.work = work
-                return
-        self._hands.kick((table.id, seat), work)
+        held = self._hands.of((table.id, seat))
+        if held.idle() and _hand_left_as_is(self.k, self.waiting, table, seat, held, version):
+            # Its worker would leave it as it is: no task for it (issue 29: ~0.6 a move at
+            # channel play, a task and its trace each). The change is still its latest, for a
+            # wait that ends (``WaitingHands._show``) to show.
+            held.work = work
+            return
+        self.k.kick(held, work)
 
     async def _present_private(self, table: Table, seat: str, slot: Slot) -> None:
         if table.state is None:
@@ -578,6 +576,28 @@ class PrivateViews:
                 self.k.kick(slot, functools.partial(self._retire_hand, table, seat, build))
                 retiring.append(slot)
         return retiring
+
+
+def _hand_left_as_is(
+    kit: ViewKit, hands: WaitingHands, table: Table, seat: str, slot: Slot, version: int
+) -> bool:
+    """Whether this change leaves ``seat``'s live hand as it is, known without a wait (the
+    checks of ``PrivateViews.show_hand``'s work): it shows ``version`` already, a wait for its
+    next edit is under way (``WaitingHands.waits``), or this change starts one
+    (``WaitingHands.held_back``; a wait that is due is left to the worker, which ends it and
+    shows the change). Not at the game's end."""
+    assert table.state is not None
+    if table.game.is_over(table.state):
+        return False
+    waiting = seat in table.game.to_act(table.state)
+    if hands.waits("hand", table.id, seat, slot, waiting):
+        return True
+    shown = kit.ephemerals.live(table.id, seat)
+    if shown is None or (shown.version is not None and shown.version >= version):
+        return True
+    return not hands.holds_any("hand", table.id, seat) and hands.held_back(
+        "hand", table.id, seat, slot, waiting, False
+    )
 
 
 def _not_needed_yet(

@@ -88,6 +88,10 @@ class WaitingHands:
         metrics.count(f"{kind}_held_back")
         return True
 
+    def holds_any(self, kind: str, table_id: int, seat: str) -> bool:
+        """Whether ``seat``'s hand (``kind``) has a wait, under way or due."""
+        return (kind, table_id, seat) in self._held
+
     def holds(self, kind: str, table_id: int, seat: str, message_id: int | None) -> bool:
         """Whether ``message_id`` is ``seat``'s hand (``kind``), held back now: it shows an
         older version than the table's by the hold alone, not by its player's doing."""
