@@ -22,7 +22,15 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import Translator, translator
+from bot.i18n import (
+    DEFAULT_LOCALE,
+    BoundTranslator,
+    Translator,
+    catalogue,
+    placeholders,
+    plural_names,
+    translator,
+)
 from bot.ui.modules import game_module
 from bot.ui.rendering import ImageRequest, NameBook, _safe_render_args
 from games.core import PlayerView
@@ -101,6 +109,38 @@ def listing(items: Iterable[str], separator: str = "; ") -> str:
     return separator.join(i for i in items if i)
 
 
+def framed(tr: Translator, key: str, name: str, text: str) -> str:
+    """``tr(key, **{name: text})`` for a template that shows ``text`` as it is (``"Cells:
+    {cells}"``): the words around it, rendered once per language, then ``text`` put between
+    them. A whole board's or well row's text is new at every image: rendered through the
+    translator it missed its cache every time (~4 us, and a cache entry of its own, issue 29);
+    any other template, or a text the translator would change (a ``[/command]``), goes to it."""
+    locale = tr.locale if isinstance(tr, BoundTranslator) else None
+    frame = _frame(locale, key, name) if locale is not None else None
+    if frame is None or "[/" in text:
+        return tr(key, **{name: text})
+    return frame[0] + text + frame[1]
+
+
+_MARK = "\x00"  # in no catalogue text
+
+
+@functools.lru_cache(maxsize=256)
+def _frame(locale: str, key: str, name: str) -> tuple[str, str] | None:
+    """The words before and after ``{name}`` in ``key``'s text in ``locale``, if the template
+    shows that one parameter once, as it is (no plural choice, format spec or command)."""
+    template = catalogue(locale).get(key) or catalogue(DEFAULT_LOCALE).get(key)
+    if template is None or "[/" in template or template.count("{") != 1:
+        return None
+    if placeholders(template) != {name} or plural_names(template) or f"{{{name}}}" not in template:
+        return None
+    whole = translator(locale)(key, **{name: _MARK})
+    if whole.count(_MARK) != 1:
+        return None
+    before, _, after = whole.partition(_MARK)
+    return before, after
+
+
 @functools.cache
 def _describer(game_key: str, function: str) -> Callable[..., str] | None:
     module = game_module(game_key, "alt")
@@ -130,7 +170,7 @@ class AltWords:
 
     def players(self, rows: Iterable[str]) -> str:
         """The sentence listing every player: ``Players: Ann: 3 cards; Bob: 5 cards``."""
-        return self.tr("access.alt.players", players=listing(rows))
+        return framed(self.tr, "access.alt.players", "players", listing(rows))
 
     def hand(self, count: int, cards: str) -> str:
         """``Your hand (3 cards): …``, or that the hand is empty."""

@@ -8,7 +8,9 @@ import ast
 import dataclasses
 import inspect
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -252,3 +254,65 @@ async def test_the_render_pool_hands_back_the_workers_alt_text_with_the_image(mo
     finally:
         rendering.install(previous)
         pool.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_framed_words_are_the_translators_own(locale):
+    """``framed`` puts a text between its template's words, rendered once per language: the
+    same text as the translator's for the templates it frames, whatever the text (a command in
+    it, braces, an empty one), and the translator's own for any other template."""
+    tr = translator(locale)
+    texts = ["a1: Moon Jelly [3-3-5-6]; b2: —", "", "{x} }{", "Ann [/stop] (Blue)", "\x01 ü 🤖"]
+    framable = [
+        ("access.alt.triad.board", "cells"),
+        ("access.alt.triad.hands", "hands"),
+        ("access.alt.macarena.wells", "wells"),
+        ("access.alt.players", "players"),
+    ]
+    for key, name in framable:
+        assert alt_text._frame(locale, key, name) is not None, key
+        for text in texts:
+            assert alt_text.framed(tr, key, name, text) == tr(key, **{name: text}), (key, text)
+    # a plural, a second parameter, another parameter's name, a key not in the catalogue
+    for key, name in [
+        ("access.alt.triad.hidden", "count"),
+        ("access.alt.your_hand", "cards"),
+        ("access.alt.triad.board", "hands"),
+        ("no.such.key", "cells"),
+    ]:
+        assert alt_text._frame(locale, key, name) is None, key
+        assert alt_text.framed(tr, key, name, "x") == tr(key, **{name: "x"})
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_alt_text_written_from_kept_words_is_the_text_written_afresh(key):
+    """Words kept per language (Triple Triad's faces and rules, ``framed`` templates) give the
+    very text a translator that keeps nothing gives (not a ``BoundTranslator``: every word
+    rendered afresh), at every state of a game, options changing between tables."""
+    options = [None, {"same": True, "plus": True, "payout": "directo"}, {"open": True}]
+    checked = 0
+    for index, option in enumerate(options if key == "triad" else [None]):
+        game = GAMES[key]
+        seats = [str(100 + i) for i in range(max(game.min_players, 3 if key != "triad" else 2))]
+        start = game.new(seats, f"kept-{key}", option)
+        for k, state in enumerate(random_states(game, start, random.Random(index), 120)):
+            if k % 4:
+                continue
+            for locale in LOCALES:
+                request = _table(key, state, locale)
+                afresh = _Afresh(translator(locale))
+                func = alt_text._describer(key, "render_table")
+                words = alt_text.AltWords(afresh, NameBook(request.names))
+                assert describe(request) == clip_alt(func(request.view, words)), (key, k)
+                checked += 1
+    assert checked >= 4
+
+
+@dataclasses.dataclass(frozen=True)
+class _Afresh:
+    """A translator that is not a ``BoundTranslator``: words it gives are kept nowhere."""
+
+    tr: Callable[..., str]
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return self.tr(key, **params)

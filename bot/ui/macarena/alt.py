@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.ui.alt_text import AltWords, listing, sentences
+from bot.ui.alt_text import AltWords, framed, listing, sentences
 from bot.ui.macarena.text import card_label
 from games.macarena.elements import ELEMENTS
 from games.macarena.view import MacarenaView
@@ -10,13 +10,12 @@ from games.macarena.view import MacarenaView
 
 def describe_table(view: MacarenaView, alt: AltWords) -> str:
     tr = alt.tr
-    number_of = {seat: n for n, seat in enumerate(view.seats, start=1)}
-
-    def name(seat: str) -> str:
-        """The name and the seat number the image's dots carry: ``Ann (2)``."""
-        player = alt.name(seat, tr("macarena.image.player", number=number_of[seat]))
-        return f"{player} ({number_of[seat]})"
-
+    # each seat's words, once (a table names its seats up to ~20 times): the name and the seat
+    # number the image's dots carry, ``Ann (2)``
+    names = {
+        seat: f"{alt.name(seat, tr('macarena.image.player', number=n))} ({n})"
+        for n, seat in enumerate(view.seats, start=1)
+    }
     wells = []
     for pozo in view.pozos:
         parts = [
@@ -28,7 +27,7 @@ def describe_table(view: MacarenaView, alt: AltWords) -> str:
             )
         ]
         owners = [
-            tr("access.alt.macarena.macas", player=name(s), count=n)
+            tr("access.alt.macarena.macas", player=names[s], count=n)
             for s, n in pozo.macas.items()
             if n > 0
         ]
@@ -41,7 +40,7 @@ def describe_table(view: MacarenaView, alt: AltWords) -> str:
     for p in view.players:
         held = [tr(f"macarena.element.{e}") for e in ELEMENTS if e in p.elements]
         players.append(
-            name(p.seat)
+            names[p.seat]
             + ": "
             + tr(
                 "access.alt.macarena.player",
@@ -53,13 +52,13 @@ def describe_table(view: MacarenaView, alt: AltWords) -> str:
                 macas=p.active_macas,
             )
         )
-    winners = ", ".join(name(s) for s in view.winners)
+    winners = ", ".join(names[s] for s in view.winners)
     return sentences(
         tr("access.alt.macarena.table", hand=view.hand_number),
         tr("macarena.image.winner", players=winners, count=len(view.winners))
         if view.finished and view.winners
         else None,
-        tr("access.alt.macarena.wells", wells=listing(wells)),
+        framed(tr, "access.alt.macarena.wells", "wells", listing(wells)),
         alt.players(players),
     )
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bot.i18n import BoundTranslator, Translator, translator
-from bot.ui.alt_text import AltWords, listing, sentences
+from bot.ui.alt_text import AltWords, framed, listing, sentences
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
+from games.triad.options import Options
 from games.triad.view import CardFace, TriadView
 
 
@@ -46,16 +47,12 @@ def _face_text(
 
 def describe_table(view: TriadView, alt: AltWords) -> str:
     tr = alt.tr
-
-    def who(s: int) -> str:
-        colour = tr(f"triad.colour.{s}")
-        name = alt.name(view.seats[s], "")
-        return f"{name} ({colour})" if name else colour
-
-    scores = [
-        tr("triad.label.score", colour=who(s), score=view.scores[view.seats[s]]) for s in (0, 1)
-    ]
-    status = status_line(view, tr, who) or None
+    seats = view.seats
+    # each side's words, once (a board names its sides ~8 times)
+    sides = tuple(_side(tr(f"triad.colour.{s}"), alt.name(seats[s], "")) for s in (0, 1))
+    scores = [tr("triad.label.score", colour=sides[s], score=view.scores[seats[s]]) for s in (0, 1)]
+    status = status_line(view, tr, sides.__getitem__) or None
+    last_cell = view.last_move.cell if view.last_move is not None else None
     cells = []
     for cv in view.board:
         where = tr(f"triad.cell.{cv.cell}")
@@ -63,22 +60,16 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
         if cv.card is None:
             cells.append(f"{where}{element}: {tr('access.alt.triad.empty')}")
             continue
-        owner = who(colour_index(view, cv.holder))
-        last = ""
-        if view.last_move is not None and view.last_move.cell == cv.cell:
-            last = f" ({tr('access.alt.triad.last')})"
+        owner = sides[colour_index(view, cv.holder)]
+        last = f" ({tr('access.alt.triad.last')})" if last_cell == cv.cell else ""
         cells.append(f"{where}{element}: {face_text(cv.card, tr)}, {owner}{last}")
     hands = []
     for s in (0, 1):
-        hand = view.hands.get(view.seats[s], [])
+        hand = view.hands.get(seats[s], [])
         shown = [face_text(f, tr) for f in hand if f is not None]
-        hidden = sum(1 for f in hand if f is None)
+        hidden = len(hand) - len(shown)
         parts = shown + ([tr("access.alt.triad.hidden", count=hidden)] if hidden else [])
-        hands.append(f"{who(s)}: {', '.join(parts) if parts else '—'}")
-    rules = [
-        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
-    ]
-    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
+        hands.append(f"{sides[s]}: {', '.join(parts) if parts else '—'}")
     return sentences(
         tr("access.alt.triad.table"),
         ", ".join(scores),
@@ -86,10 +77,35 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
         if view.round > 0
         else None,
         status,
-        tr("access.alt.triad.board", cells=listing(cells)),
-        tr("access.alt.triad.hands", hands=listing(hands)),
-        " · ".join(rules),
+        framed(tr, "access.alt.triad.board", "cells", listing(cells)),
+        framed(tr, "access.alt.triad.hands", "hands", listing(hands)),
+        _rules(tr, view.options),
     )
+
+
+def _side(colour: str, name: str) -> str:
+    """A side as the board names it: ``Ann (Blue)``, or its colour alone."""
+    return f"{name} ({colour})" if name else colour
+
+
+def _rules(tr: Translator, options: Options) -> str:
+    """The rules in force, then the payout: ``Same · Plus · Payout: One``."""
+    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
+        return _catalogue_rules(tuple(options.__dict__.items()), tr.locale)
+    return _rules_text(options.model_dump(), tr)
+
+
+# A table's rules stay for its whole match and a board's alt text ends with them: written once
+# per language and set of options (a few dozen sets in use).
+@lru_cache(maxsize=256)
+def _catalogue_rules(options: tuple[tuple[str, object], ...], locale: str) -> str:
+    return _rules_text(dict(options), translator(locale))
+
+
+def _rules_text(options: dict[str, object], tr: Translator) -> str:
+    rules = [tr(f"triad.rule.{name}") for name, on in options.items() if on is True]
+    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{options['payout']}")))
+    return " · ".join(rules)
 
 
 def describe_hand(view: TriadView, alt: AltWords) -> str:
