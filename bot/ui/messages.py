@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, BoundTranslator, Translator, translator
+from bot.i18n import DEFAULT_LOCALE, BoundTranslator, Translator, fresh, translator
 from bot.service import Table, TableService
 from bot.service.guild_settings import SERVER_DEFAULTS
 from bot.service.seats import reclaimable
@@ -364,7 +364,8 @@ def public_payload(
     if outcome is None and to_act:
         deadline = int(time.time()) + service.turn_seconds(table)
         lines.append(
-            tr(
+            fresh(  # (a deadline of its own at every move: not remembered)
+                tr,
                 "table.turn",
                 players=", ".join(f"**{names(s)}**" for s in to_act),
                 deadline=f"<t:{deadline}:R>",
@@ -399,7 +400,7 @@ def public_payload(
         else v2.turn_accent(table.state.seats, to_act, presenter.colour, presenter.key),
         text="\n".join(lines) + "\n\n" + seat_lines,
         parts=parts,
-        footer=tr("table.footer", version=table.state.version),
+        footer=fresh(tr, "table.footer", version=table.state.version),
         image=image.filename if image is not None else None,
     )
     components: list[discord.ui.Item[Any]] = []
@@ -564,7 +565,7 @@ def _private_payload(
         else v2.WINNER,
         text="\n".join(lines),
         parts=parts,
-        footer=tr("table.footer", version=table.state.version),
+        footer=fresh(tr, "table.footer", version=table.state.version),
         image=image.filename if image is not None else None,
     )
     custom: list[discord.ui.Item[Any]] = []

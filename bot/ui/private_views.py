@@ -85,8 +85,10 @@ class PrivateViews:
     def _left_as_is(self, table: Table, seat: str, slot: Slot) -> bool:
         """Whether this change leaves ``seat``'s DM hand as it is, known without a wait
         (``_present_private_view``'s own checks): it waits for their turn
-        (``_not_needed_yet``), they play from the table (``spares_dm``), or a wait for its
-        next edit is under way (``WaitingHands.waits``). Issue 29: such a hand was a task and
+        (``_not_needed_yet``), they play from the table (``spares_dm``), a wait for its
+        next edit is under way (``WaitingHands.waits``), it shows this version already, or
+        this change starts a wait (``WaitingHands.held_back``; a wait that is due is left to
+        the worker, which ends it and shows the change). Issue 29: such a hand was a task and
         its trace at every move, to do nothing. In one process only (else another may have
         answered with it: ``_answered_elsewhere``), and not at the game's end."""
         if slot.dirty or (slot.task is not None and not slot.task.done()):
@@ -104,7 +106,16 @@ class PrivateViews:
         if _not_needed_yet(self.k, table.id, seat, slot, waiting, False):
             metrics.count("dm_deferred")
             return True
-        return spared is False and self.waiting.waits("dm", table.id, seat, slot, waiting)
+        if spared is None:
+            return False  # where they play is read first: the worker's
+        if self.waiting.waits("dm", table.id, seat, slot, waiting):
+            return True
+        if self.waiting.holds_any("dm", table.id, seat):
+            return False
+        # the worker's next checks, in its order: the view it shows, a wait this change starts
+        return _view_digest(table, seat, False) == slot.digest or self.waiting.held_back(
+            "dm", table.id, seat, slot, waiting, False
+        )
 
     def show_hand(self, table: Table, seat: str) -> None:
         """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""

@@ -308,6 +308,17 @@ def test_alt_text_written_from_kept_words_is_the_text_written_afresh(key):
     assert checked >= 4
 
 
+def test_an_alt_text_is_one_paragraph_whatever_whitespace_it_had():
+    """``clip_alt`` gives every text as its words one space apart, a text already so as it is
+    (not split and joined again) and any other (tabs, line breaks, a no-break space, spaces
+    doubled or at an end) made so."""
+    texts = ["Cells: a1; b2. Hands: —", "one", "", " ", "a  b", " a", "a ", "a\tb", "a\nb"]
+    texts += ["a\u00a0b", "a\u2028b", "a\x1cb", "a\u3000b", "🤖 CPU 1 (normal): 5 cartas."]
+    for text in texts:
+        assert clip_alt(text) == " ".join(text.split()), repr(text)
+    assert alt_text._spaced_once("Cells: a1; b2.") and not alt_text._spaced_once("a\u00a0b")
+
+
 @dataclasses.dataclass(frozen=True)
 class _Afresh:
     """A translator that is not a ``BoundTranslator``: words it gives are kept nowhere."""

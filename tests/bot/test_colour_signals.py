@@ -104,6 +104,28 @@ def test_amapatolli_cards_say_their_colours_in_words(locale):
     assert set(ama.COLOUR_EMOJI) == {"white", "red", "black", "blue"}
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_amapatolli_card_texts_written_once_read_as_written_afresh(locale):
+    """A card's text is kept per card and language (``text._card_text``): the same as written
+    afresh, and a card that differs in what the text shows gets its own."""
+    from games.amapatolli.options import Options
+    from games.amapatolli.view import card_views
+
+    tr = translator(locale)
+    for options in (Options(), Options(no_birds=True, powers=True)):
+        for card in card_views(options).values():
+            written = ama._written(
+                card.margin, card.background, card.name, card.value, card.wild, tr
+            )
+            assert ama.card_text(card, tr) == ama.card_text(card, tr) == written
+            changed = card.model_copy(update={"value": card.value + 1, "margin": "blue"})
+            assert ama.card_text(changed, tr) == ama._written(
+                "blue", card.background, card.name, card.value + 1, card.wild, tr
+            )
+    card = next(iter(card_views(Options()).values()))  # another translator: its own words
+    assert f"<amapatolli.colour.{card.margin}>" in ama.card_text(card, lambda key, **_: f"<{key}>")
+
+
 # ----- Macarena -------------------------------------------------------------------------------
 @pytest.mark.parametrize("index", range(len(mac_images.PLAYER_RGB)))
 def test_every_macarena_player_colour_carries_its_number(index):

@@ -61,3 +61,32 @@ def test_rendering_formats_as_python_s_formatter_for_every_key_and_parameter_sha
                 flat = _flatten(parse(template), locale, params)
                 expected = string.Formatter().vformat(flat, (), _KeepMissing(params))
                 assert render(template, locale, params) == expected
+
+
+def test_fresh_texts_and_the_short_way_give_the_whole_rendering():
+    """``fresh`` (a text not remembered) and the short way of a template without plurals
+    (``bot.i18n._short``) give the whole rendering's text: every parameter's own value at
+    every call (nothing kept from the last one), a missing parameter kept visible, a command
+    name a value brings in shown as the reader's client names it."""
+    from bot.i18n import _short
+    from bot.i18n import fresh as not_remembered
+
+    assert _short("es", "table.footer", {"version": 1}) is not None  # the way tested
+    assert _short("es", next(k for k, t in catalogue("es").items() if "plural" in t), {}) is None
+    assert _short("es", "no.such.key", {}) is None
+    for locale in LOCALES:
+        bound = translator(locale)
+        for key, template in catalogue(locale).items():
+            for value in (1, 2, "x", "[/stop]"):
+                params = {name: value for name in placeholders(template)}
+                expected = fresh(locale, key, params)
+                assert not_remembered(bound, key, **params) == expected
+                assert bound(key, **params) == expected  # (remembered the short way)
+            some = {name: 1 for name in sorted(placeholders(template))[1:]}  # one missing
+            assert not_remembered(bound, key, **some) == fresh(locale, key, some)
+    bound = translator("es")
+    for version in (1, 2, 1):
+        assert not_remembered(bound, "table.footer", version=version) == f"Versión {version}"
+    assert not_remembered(bound, "table.footer") == "Versión {version}"
+    assert not_remembered(bound, "table.footer", version="[/stop]") == "Versión /terminar"
+    assert not_remembered(lambda key, **params: f"{key}{params}", "k", a=1) == "k{'a': 1}"

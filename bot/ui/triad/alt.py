@@ -55,14 +55,13 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
     last_cell = view.last_move.cell if view.last_move is not None else None
     cells = []
     for cv in view.board:
-        where = tr(f"triad.cell.{cv.cell}")
-        element = f" ({tr(f'triad.element.{cv.element}')})" if cv.element else ""
+        head, empty = _cell_words(tr, cv.cell, cv.element)
         if cv.card is None:
-            cells.append(f"{where}{element}: {tr('access.alt.triad.empty')}")
+            cells.append(empty)
             continue
         owner = sides[colour_index(view, cv.holder)]
         last = f" ({tr('access.alt.triad.last')})" if last_cell == cv.cell else ""
-        cells.append(f"{where}{element}: {face_text(cv.card, tr)}, {owner}{last}")
+        cells.append(f"{head}{face_text(cv.card, tr)}, {owner}{last}")
     hands = []
     for s in (0, 1):
         hand = view.hands.get(seats[s], [])
@@ -79,8 +78,29 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
         status,
         framed(tr, "access.alt.triad.board", "cells", listing(cells)),
         framed(tr, "access.alt.triad.hands", "hands", listing(hands)),
-        _rules(tr, view.options),
+        rules_line(view.options, tr),
     )
+
+
+def _cell_words(tr: Translator, cell: int, element: str | None) -> tuple[str, str]:
+    """A cell's words before its card (``top left (Fire): ``) and its whole line when it is
+    empty (``top left (Fire): empty``)."""
+    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
+        return _catalogue_cell_words(cell, element, tr.locale)
+    return _cell_words_of(cell, element, tr)
+
+
+# Nine cells, each plain or of one of eight elements, in the locales in use: bounded.
+@lru_cache(maxsize=256)
+def _catalogue_cell_words(cell: int, element: str | None, locale: str) -> tuple[str, str]:
+    return _cell_words_of(cell, element, translator(locale))
+
+
+def _cell_words_of(cell: int, element: str | None, tr: Translator) -> tuple[str, str]:
+    where = tr(f"triad.cell.{cell}")
+    element_text = f" ({tr(f'triad.element.{element}')})" if element else ""
+    head = f"{where}{element_text}: "
+    return head, head + tr("access.alt.triad.empty")
 
 
 def _side(colour: str, name: str) -> str:
@@ -88,15 +108,16 @@ def _side(colour: str, name: str) -> str:
     return f"{name} ({colour})" if name else colour
 
 
-def _rules(tr: Translator, options: Options) -> str:
-    """The rules in force, then the payout: ``Same · Plus · Payout: One``."""
+def rules_line(options: Options, tr: Translator) -> str:
+    """The rules in force, then the payout: ``Same · Plus · Payout: One`` (the table image's
+    footer, and the board's last sentence)."""
     if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
         return _catalogue_rules(tuple(options.__dict__.items()), tr.locale)
     return _rules_text(options.model_dump(), tr)
 
 
-# A table's rules stay for its whole match and a board's alt text ends with them: written once
-# per language and set of options (a few dozen sets in use).
+# A table's rules stay for its whole match, its image's footer and its alt text's end: written
+# once per language and set of options (a few dozen sets in use).
 @lru_cache(maxsize=256)
 def _catalogue_rules(options: tuple[tuple[str, object], ...], locale: str) -> str:
     return _rules_text(dict(options), translator(locale))

@@ -31,6 +31,7 @@ from bot.ui.images.scaled import (
     scaled_size,
 )
 from bot.ui.images.symbols import SHAPE, draw_shape
+from bot.ui.triad.alt import rules_line
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
 from games.triad.view import CardFace, TriadView
@@ -440,11 +441,7 @@ def render_table(
     """The public table (or a seat's view of it) as PNG bytes."""
     col_w, board_w = COLUMN_W, BOARD_W
     width, height = TABLE_LAYOUT
-    rules = [
-        tr(f"triad.rule.{name}") for name, on in view.options.model_dump().items() if on is True
-    ]
-    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{view.options.payout}")))
-    footer = " · ".join(rules)
+    footer = rules_line(view.options, tr)
     elements = tuple(cv.element for cv in sorted(view.board, key=lambda cv: cv.cell))
     cells = tuple(tr(f"triad.element.{e}") if e else "" for e in elements)
     if any(elements):
