@@ -180,7 +180,12 @@ class CardLayout:
         return 1 + len(self.texts) + (self.image is not None) + len(rows) + sum(map(len, rows))
 
     def to_components(self) -> list[dict[str, Any]]:
-        inner: list[dict[str, Any]] = [{"type": TEXT_DISPLAY, "content": t} for t in self.texts]
+        # Written in loops, in the order Discord shows them (the first text, the gallery, the
+        # other texts, the rows): no list comprehension's frame nor ``insert`` per payload.
+        inner: list[dict[str, Any]] = []
+        texts = self.texts
+        if texts:
+            inner.append({"type": TEXT_DISPLAY, "content": texts[0]})
         if self.image is not None:
             item: dict[str, Any] = {
                 "media": {"url": f"attachment://{self.image}"},
@@ -188,12 +193,15 @@ class CardLayout:
             }
             if self.alt is not None:
                 item["description"] = self.alt
-            inner.insert(1, {"type": MEDIA_GALLERY, "items": [item]})
+            inner.append({"type": MEDIA_GALLERY, "items": [item]})
+        for text in texts[1:]:
+            inner.append({"type": TEXT_DISPLAY, "content": text})
         for row in self.rows:
             if row:
-                inner.append(
-                    {"type": ACTION_ROW, "components": [i.to_component_dict() for i in row]}
-                )
+                written = []
+                for i in row:
+                    written.append(i.to_component_dict())
+                inner.append({"type": ACTION_ROW, "components": written})
         container: dict[str, Any] = {"type": CONTAINER}
         if self.accent is not None:
             container["accent_color"] = self.accent.value

@@ -497,3 +497,19 @@ def test_a_payloads_choices_written_once_are_the_ones_written_afresh():
                 assert shared.view.to_components() == fresh.view.to_components()
             seat = sorted(s for s in GAME.to_act(state) if GAME.legal_actions(state, s))[0]
             state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+
+
+def test_card_labels_written_once_read_as_written_afresh():
+    """A card's label is kept per card and language (``text._card_label``): the same as
+    written afresh for every card of the deck, and another translator gets its own words."""
+    from bot.i18n import LOCALES
+    from bot.ui.chupate2 import text
+    from games.chupate2.cards import FACE_OF
+
+    for locale in LOCALES:
+        tr = translator(locale)
+        for card in FACE_OF:
+            written = text._written_label(card, tr)
+            assert text.card_label(card, tr) == text.card_label(card, tr) == written
+    card = next(iter(FACE_OF))
+    assert text.card_label(card, lambda key, **_: f"<{key}>").startswith("<chupate2.")

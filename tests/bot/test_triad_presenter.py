@@ -303,3 +303,27 @@ def test_cards_pages_show_name_level_element_values_and_quantity():
     )
     assert "wins 1, draws 1, losses 1" in profile and "Cards won: 2" in profile
     assert "Macarena: 2 wins in 5 games" in profile
+
+
+def test_card_labels_and_faces_written_once_read_as_written_afresh():
+    """A card's label and a face's text are kept per card, level, element and language
+    (``text._catalogue_card_label``, ``text._catalogue_face_text``): the same as written afresh
+    for every catalogue card, and another translator gets its own words."""
+    from types import SimpleNamespace
+
+    from bot.i18n import LOCALES
+    from bot.ui.triad import text
+    from games.triad.cards import ELEMENTS, cards_by_id
+
+    for locale in LOCALES:
+        tr = translator(locale)
+        for card_id, card in cards_by_id().items():
+            assert text.card_label(card_id, tr) == text._card_label(card_id, tr)
+            for level, element in ((card.level, card.element), (card.level + 1, ELEMENTS[0])):
+                face = SimpleNamespace(card=card_id, level=level, element=element)
+                written = text._face_text(card_id, level, element, tr)
+                assert text.face_text(face, tr) == text.face_text(face, tr) == written
+    card_id = next(iter(cards_by_id()))
+    assert text.card_label(card_id, lambda key, **_: f"<{key}>").startswith(
+        f"<triad.card.{card_id}>"
+    )
