@@ -225,14 +225,15 @@ class ComputerTurns:
                     async with table.lock:
                         if table.version != version or table.record.status != "playing":
                             continue
-                        _, delivery = await self.moves.act_locked(
+                        _, turn = await self.moves.act_locked_told(
                             table, Move(seat, version, action_text, action=action)
                         )
                 except StorageUnavailable:  # nothing saved nor shown: the same turn again
                     log.warning("computer move at table %s not saved; retrying", table.id)
                     await self.ctx.sleep(RETRY_SECONDS)
                     continue
-                await delivery
+                async with turn as tell:  # outside the table lock, in version order
+                    await tell()
                 self.timers.restart(table)
                 if table.record.status != "playing":
                     self._after_change(table)
