@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import metrics
-from bot.service.choose import choose_action_text, game_ref
+from bot.service.choose import GameRef, choose_action_text, game_ref
 from bot.service.context import ServiceContext
 from bot.service.models import Table
 from bot.service.moves import Move, Moves
@@ -73,8 +73,10 @@ class ComputerTurns:
             return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
-        extra = self.think_budget(game)
-        ref = game if self.ctx.workers.in_process else game_ref(game)
+        # Made for the first search only: most calls find no computer seat with a legal
+        # action (``pending`` after a person's move, issue 29: ~20 us a call in the live bot)
+        extra: dict[str, Any] | None = None
+        ref: Game | GameRef = game
         out: list[tuple[str, bool, tuple[Any, ...] | None, list[Action]]] = []
         # Optional moves (call-outs) first, then the seats the game waits on, in seat order:
         # a fixed order keeps a computer-only game reproducible from its seed.
@@ -88,6 +90,9 @@ class ComputerTurns:
                 if only_waited and len(legal) == 1 and game.lists_every_action:
                     out.append((seat.id, True, None, legal))
                     continue
+                if extra is None:
+                    extra = self.think_budget(game)
+                    ref = game if self.ctx.workers.in_process else game_ref(game)
                 args = (
                     ref,
                     game.view(state, seat.id),
@@ -220,14 +225,15 @@ class ComputerTurns:
                     async with table.lock:
                         if table.version != version or table.record.status != "playing":
                             continue
-                        _, delivery = await self.moves.act_locked(
+                        _, turn = await self.moves.act_locked_told(
                             table, Move(seat, version, action_text, action=action)
                         )
                 except StorageUnavailable:  # nothing saved nor shown: the same turn again
                     log.warning("computer move at table %s not saved; retrying", table.id)
                     await self.ctx.sleep(RETRY_SECONDS)
                     continue
-                await delivery
+                async with turn as tell:  # outside the table lock, in version order
+                    await tell()
                 self.timers.restart(table)
                 if table.record.status != "playing":
                     self._after_change(table)

@@ -7,8 +7,9 @@
    the rating changes it returns are kept in the table's meta, as that transaction stored them;
 5. post the listener's notification (``notify.py``) and release the lock; the notification is
    delivered *outside* the lock, so presenting never blocks the next move: a person's move
-   (``play``) tells the listener itself, in its own task, when its turn in the table's line
-   comes; a computer's or a timer's move awaits a delivery by a task of its own.
+   (``play``) and a computer's (``act_locked_told``) tell the listener themselves, in their own
+   task, when their turn in the table's line comes; a timer's move awaits a delivery by a task
+   of its own.
 Scheduling what comes next (computer turns, the turn timer) is the caller's: for a person's
 move (``play``, the click path, ``TableService.act``) the service's ``after_change``.
 
@@ -130,10 +131,17 @@ class Moves:
             return events, self.ctx.notify.turn(table, events, move.seat, False)
 
     async def act_locked(self, table: Table, move: Move) -> tuple[list[Event], Delivery]:
-        """Steps 2-5 for a caller holding ``table.lock`` (a computer's or the timer's move).
-        The caller awaits the returned delivery after releasing the lock."""
+        """Steps 2-5 for a caller holding ``table.lock`` (the timer's move). The caller awaits
+        the returned delivery after releasing the lock."""
         events = await self._apply_and_persist(table, move)
         return events, self.ctx.notify.game_changed(table, events, move.seat, move.by_timer)
+
+    async def act_locked_told(self, table: Table, move: Move) -> tuple[list[Event], Turn]:
+        """``act_locked`` for a caller that tells the listener itself once it released the
+        lock (a computer's move: ``async with turn as tell: await tell()``), as a person's move
+        does: no delivery task, and no loop turn between the move's commit and its views."""
+        events = await self._apply_and_persist(table, move)
+        return events, self.ctx.notify.turn(table, events, move.seat, move.by_timer)
 
     async def _apply_and_persist(self, table: Table, move: Move) -> list[Event]:
         version = move.version

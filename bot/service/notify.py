@@ -14,8 +14,9 @@ delivered concurrently. Two ways to be delivered:
   caller that is cancelled does not cancel the delivery (later ones still wait for it).
 - ``turn`` (``Turn``): by its poster, in the poster's own task, once every earlier one of its
   table was delivered (``async with turn as tell: await tell()``): a person's move (the click
-  path, ``Moves.play``) tells the listener itself, no task and no loop turn between its commit
-  and its views, and a reader follows the click from the move straight to the listener. A
+  path, ``Moves.play``) and a computer's (``ComputerTurns``, ``Moves.act_locked_told``) tell
+  the listener themselves, no task and no loop turn between the commit and its views, and a
+  reader follows the click from the move straight to the listener. A
   poster cancelled before its turn came hands the delivery to a task; once told, the listener's
   call is the poster's (the Discord listener's ``game_changed`` only queues its views).
 

@@ -433,7 +433,8 @@ class ViewKit:
             trace = _Stages(slot)
             slot.urgent = False  # a later change is no click's answer
             urgency = Priority.PUBLIC
-            if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
+            by_bot_token = slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None
+            if by_bot_token:
                 if await _lets_act(slot):
                     urgency = Priority.NEXT_PLAYER  # its player's view: at once, first in line
                 else:
@@ -443,7 +444,11 @@ class ViewKit:
                         return  # answered in place meanwhile: its release starts the worker
                     if outcome is _Waited.LETS_ACT:
                         urgency = Priority.NEXT_PLAYER
-            if slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None:
+                # (asked again after those waits: a token may have come meanwhile)
+                by_bot_token = (
+                    slot.needs_pacing() and self.tokens.fresh(slot.token_key, None) is None
+                )
+            if by_bot_token:
                 slot.paced_turn = True
                 await self.pacer.acquire(urgency)
                 trace.mark("pace")
