@@ -211,7 +211,7 @@ class TableService:
                 continue
             if self.cpu.pending(table):
                 self.cpu.kick(table)
-            if entry.wake_at is not None or not self.cpu.pending(table):
+            if entry.wake_at is not None or not self.cpu.must_act(table):
                 left = spreader.delay(entry.wake_at, float(self.turn_seconds(table)))
                 self.timers.restart(table, left if entry.wake_at is not None else None)
         for entry in self.registry.unloaded():  # woken (and loaded) when due

@@ -4,6 +4,7 @@ is made for it."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -107,3 +108,36 @@ def searches_forced_first(searches: list[tuple[str, bool, Any, list[Any]]]) -> b
     """Whether the first search asked is a forced one (the move then comes without any job);
     an optional move's search (a call-out) is asked before it."""
     return searches[0][2] is None
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+async def test_pending_searches_nothing_and_misses_no_computer_move(key: str, monkeypatch):
+    """``pending`` decides whether a computer's loop starts without a search (a search on the
+    event loop held it for a computer's optional call-out): every move a computer's search
+    would make is pending, every waited computer seat too."""
+    game = GAMES[key]
+    optional = 0
+    for seed in range(3):
+        for state, people_to_act in itertools.product(_states(key, seed), (False, True)):
+            table = computer_table(key, game, state)
+            if people_to_act:  # the seats the game waits on are people's, the others computers
+                to_act = game.to_act(state) if not game.is_over(state) else set()
+                for seat in table.record.seats:
+                    if seat.id in to_act:
+                        seat.cpu_level = None
+            turns = _turns()
+            with monkeypatch.context() as patched:
+                patched.setattr(type(game), "choose_action", _no_search)
+                pending = turns.pending(table)
+                must_act = turns.must_act(table)
+            chosen = await turns.next_move_off_loop(table)
+            assert pending or chosen is None, (key, state.version, chosen)
+            assert pending or not must_act
+            if pending and not must_act:
+                optional += 1  # an optional move only: its search, in a worker, decides
+    if key == "amapatolli":
+        assert optional > 0  # its "Ce" windows: every computer may call the holder out
+
+
+def _no_search(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a computer's search ran in pending()")
