@@ -82,8 +82,8 @@ class ComputerTurns:
             return []
         to_act = game.to_act(state)
         cpus = [s for s in table.record.seats if s.is_cpu]
-        # Made for the first search only: most calls find no computer seat with a legal
-        # action (``pending`` after a person's move, issue 29: ~20 us a call in the live bot)
+        # Made for the first search only: a forced move (one legal action, no search) needs
+        # neither (issue 29: ~20 us a call in the live bot)
         extra: dict[str, Any] | None = None
         ref: Game | GameRef = game
         out: list[tuple[str, bool, tuple[Any, ...] | None, list[Action]]] = []
