@@ -96,13 +96,6 @@ def _rendered(loc: str, key: str, /, *names_then_values: Any) -> str:
     return text if text is not None else _render_key(loc, key, params)
 
 
-# Per locale, the templates with no plural choice nor command name (``[/stop]``) by key, None
-# for the others (catalogue keys only: bounded by the catalogue). ``messages.render`` of such a
-# template is ``str.format_map`` with every parameter given; ``_render_key`` all the same.
-_SIMPLE: dict[str, dict[str, str | None]] = {}
-_UNSEEN: Any = object()
-
-
 def _short(loc: str, key: str, params: dict[str, Any]) -> str | None:
     """``_render_key(loc, key, params)`` the short way, or None when it does not apply: a
     template with a plural or a command name, a parameter missing (kept visible by the whole
@@ -117,24 +110,15 @@ def _short(loc: str, key: str, params: dict[str, Any]) -> str | None:
     return text if "[/" not in text else command_names(text, loc)
 
 
+@lru_cache(maxsize=8192)  # (the catalogues' keys in the locales in use)
 def _simple(loc: str, key: str) -> str | None:
-    """``key``'s template in ``loc`` when it renders as ``str.format_map`` alone, else None."""
-    kept = _SIMPLE.get(loc)
-    if kept is None:
-        kept = _SIMPLE[loc] = {}
-    simple = kept.get(key, _UNSEEN)
-    if simple is not _UNSEEN:
-        return simple
+    """``key``'s template in ``loc`` when it renders as ``str.format_map`` alone (no plural
+    choice nor command name, ``[/stop]``; ``messages.render`` of such a template is
+    ``str.format_map`` with every parameter given), else None (also: not a catalogue key)."""
     template = catalogue(loc).get(key) or catalogue(DEFAULT_LOCALE).get(key)
-    if template is None:
-        return None  # (not kept: not a catalogue key, it renders as itself)
-    simple = (
-        template
-        if "[/" not in template and all(type(part) is str for part in parse(template))
-        else None
-    )
-    kept[key] = simple
-    return simple
+    if template is None or "[/" in template:
+        return None
+    return template if all(type(part) is str for part in parse(template)) else None
 
 
 def _render_key(loc: str, key: str, params: dict[str, Any]) -> str:

@@ -47,20 +47,22 @@ class ComputerTurns:
         (a call-out, e.g. Amapatolli's catch) it may take. No search here: whether it takes
         it is its search's, in a worker (``_loop``); a search on the event loop held it ~0.4 ms
         for ~1 % of the moves, and a think budget could make it longer."""
-        state = table.state
-        if state is None or table.game.is_over(state):
-            return False
-        return any(s.is_cpu and table.game.legal_actions(state, s.id) for s in table.record.seats)
+        return self._has_move(table, waited_only=False)
 
     def must_act(self, table: Table) -> bool:
         """Whether a computer seat the game waits on has a legal action: it will move (its turn
         timer is its own loop's to restart)."""
+        return self._has_move(table, waited_only=True)
+
+    def _has_move(self, table: Table, *, waited_only: bool) -> bool:
         state = table.state
         if state is None or table.game.is_over(state):
             return False
-        to_act = table.game.to_act(state)
+        to_act = table.game.to_act(state) if waited_only else None
         return any(
-            s.is_cpu and s.id in to_act and table.game.legal_actions(state, s.id)
+            s.is_cpu
+            and (to_act is None or s.id in to_act)
+            and table.game.legal_actions(state, s.id)
             for s in table.record.seats
         )
 
