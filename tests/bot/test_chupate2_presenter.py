@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 
 import pytest
 
@@ -500,16 +501,18 @@ def test_a_payloads_choices_written_once_are_the_ones_written_afresh():
 
 
 def test_card_labels_written_once_read_as_written_afresh():
-    """A card's label is kept per card and language (``text._card_label``): the same as
-    written afresh for every card of the deck, and another translator gets its own words."""
+    """A card's label is kept per card and language: the same as written afresh (through a
+    translator that keeps nothing) for every card of the deck, and another translator gets its
+    own words."""
     from bot.i18n import LOCALES
     from bot.ui.chupate2 import text
     from games.chupate2.cards import FACE_OF
 
     for locale in LOCALES:
         tr = translator(locale)
+        afresh = partial(tr)  # the same words, from a translator that keeps nothing
         for card in FACE_OF:
-            written = text._written_label(card, tr)
+            written = text.card_label(card, afresh)
             assert text.card_label(card, tr) == text.card_label(card, tr) == written
     card = next(iter(FACE_OF))
     assert text.card_label(card, lambda key, **_: f"<{key}>").startswith("<chupate2.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from functools import partial
 
 import pytest
 
@@ -306,9 +307,9 @@ def test_cards_pages_show_name_level_element_values_and_quantity():
 
 
 def test_card_labels_and_faces_written_once_read_as_written_afresh():
-    """A card's label and a face's text are kept per card, level, element and language
-    (``text._catalogue_card_label``, ``text._catalogue_face_text``): the same as written afresh
-    for every catalogue card, and another translator gets its own words."""
+    """A card's label and a face's text are kept per card, level, element and language: the
+    same as written afresh (through a translator that keeps nothing) for every catalogue card,
+    and another translator gets its own words."""
     from types import SimpleNamespace
 
     from bot.i18n import LOCALES
@@ -317,11 +318,13 @@ def test_card_labels_and_faces_written_once_read_as_written_afresh():
 
     for locale in LOCALES:
         tr = translator(locale)
+        afresh = partial(tr)  # the same words, from a translator that keeps nothing
         for card_id, card in cards_by_id().items():
-            assert text.card_label(card_id, tr) == text._card_label(card_id, tr)
+            label = text.card_label(card_id, afresh)
+            assert text.card_label(card_id, tr) == text.card_label(card_id, tr) == label
             for level, element in ((card.level, card.element), (card.level + 1, ELEMENTS[0])):
                 face = SimpleNamespace(card=card_id, level=level, element=element)
-                written = text._face_text(card_id, level, element, tr)
+                written = text.face_text(face, afresh)
                 assert text.face_text(face, tr) == text.face_text(face, tr) == written
     card_id = next(iter(cards_by_id()))
     assert text.card_label(card_id, lambda key, **_: f"<{key}>").startswith(

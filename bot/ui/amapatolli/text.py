@@ -3,9 +3,7 @@ Only ``amapatolli.*`` catalogue keys are used."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.ui.images.symbols import EMOJI
 from games.amapatolli.view import AmapatolliView, CardView
 
@@ -16,20 +14,14 @@ COLOUR_EMOJI = {c: EMOJI[c] for c in ("white", "red", "black", "blue")}
 def card_text(card: CardView, tr: Translator) -> str:
     """``⚪🔺 Mázatl 7 (blanco/rojo)``: margin and background as emoji of their shapes, then
     sign and number, then the colours in words (colour is never the only signal: red and black
-    squares looked alike to many). Written once per card and language (``_card_text``)."""
-    if type(tr) is not BoundTranslator:  # (not a catalogue's language: nothing to key it by)
-        return _written(card.margin, card.background, card.name, card.value, card.wild, tr)
-    return _card_text(card.margin, card.background, card.name, card.value, card.wild, tr.locale)
+    squares looked alike to many). Written once per card and language (``_written``)."""
+    return _written(card.margin, card.background, card.name, card.value, card.wild, tr)
 
 
 # A move's hand lists every card and its buttons name the playable ones again: ~10 texts of two
 # catalogue lookups each per move, the same the move before (issue 29: ~1 -> ~0.3 us each). By
 # what the text reads of the card: the 84 cards in both languages fit.
-@lru_cache(maxsize=512)
-def _card_text(margin: str, background: str, name: str, value: int, wild: bool, locale: str) -> str:
-    return _written(margin, background, name, value, wild, translator(locale))
-
-
+@per_language(maxsize=512)
 def _written(
     margin: str, background: str, name: str, value: int, wild: bool, tr: Translator
 ) -> str:

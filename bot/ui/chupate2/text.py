@@ -8,10 +8,9 @@ turned into words) and ``hand_groups`` (the hand a row per colour)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.ui.images.symbols import EMOJI
 from games.chupate2.actions import ChooseColour, Play
 from games.chupate2.cards import COLOUR_OF, COLOURS, FACE_OF, WILD
@@ -24,23 +23,13 @@ COLOUR_WORD = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
 COLOUR_EMOJI = {c: EMOJI[word] for c, word in COLOUR_WORD.items()} | {WILD: "🌈"}
 
 
-def card_label(card: str, tr: Translator) -> str:
-    """A card in words: ``Chúpate 2 rojo`` / ``red 7`` / ``Comodín +4``; written once per card
-    and language (``_card_label``)."""
-    if type(tr) is not BoundTranslator:  # (not a catalogue's language: nothing to key it by)
-        return _written_label(card, tr)
-    return _card_label(card, tr.locale)
-
-
 # A move's texts name the top card, the hand's cards and the playable ones' buttons: ~6 labels
 # of two or three catalogue lookups each per move, the same the move before (issue 29). By card
 # id and language: the deck's ids in both languages fit.
-@lru_cache(maxsize=512)
-def _card_label(card: str, locale: str) -> str:
-    return _written_label(card, translator(locale))
-
-
-def _written_label(card: str, tr: Translator) -> str:
+@per_language(maxsize=512)
+def card_label(card: str, tr: Translator) -> str:
+    """A card in words: ``Chúpate 2 rojo`` / ``red 7`` / ``Comodín +4``; written once per card
+    and language."""
     face = tr(f"chupate2.face.{FACE_OF[card]}")
     colour = COLOUR_OF[card]
     if colour == WILD:

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.ui.alt_text import AltWords, framed, listing, sentences
 from bot.ui.triad.text import card_name, colour_index, status_line
 from games.triad.cards import edge_text
@@ -16,22 +14,13 @@ from games.triad.view import CardFace, TriadView
 def face_text(face: CardFace, tr: Translator) -> str:
     """A card as the image draws it: its values in force (an Elemental cell may raise or lower
     them), level and element: ``Moon Jelly [3-3-5-6] · Lv. 3 · Water``."""
-    values = tuple(face.values)
-    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
-        return _catalogue_face_text(face.card, values, face.level, face.element, tr.locale)
-    return _face_text(face.card, values, face.level, face.element, tr)
+    return _face_text(face.card, tuple(face.values), face.level, face.element, tr)
 
 
 # A board's alt text names up to ten faces (five catalogue texts each); a face's words depend on
 # these alone, so each is written once per language (a catalogue card's values, level and
 # element: bounded).
-@lru_cache(maxsize=4096)
-def _catalogue_face_text(
-    card: str, values: tuple[int, ...], level: int, element: str | None, locale: str
-) -> str:
-    return _face_text(card, values, level, element, translator(locale))
-
-
+@per_language(maxsize=4096)
 def _face_text(
     card: str, values: tuple[int, ...], level: int, element: str | None, tr: Translator
 ) -> str:
@@ -55,7 +44,7 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
     last_cell = view.last_move.cell if view.last_move is not None else None
     cells = []
     for cv in view.board:
-        head, empty = _cell_words(tr, cv.cell, cv.element)
+        head, empty = _cell_words(cv.cell, cv.element, tr)
         if cv.card is None:
             cells.append(empty)
             continue
@@ -82,21 +71,11 @@ def describe_table(view: TriadView, alt: AltWords) -> str:
     )
 
 
-def _cell_words(tr: Translator, cell: int, element: str | None) -> tuple[str, str]:
-    """A cell's words before its card (``top left (Fire): ``) and its whole line when it is
-    empty (``top left (Fire): empty``)."""
-    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
-        return _catalogue_cell_words(cell, element, tr.locale)
-    return _cell_words_of(cell, element, tr)
-
-
 # Nine cells, each plain or of one of eight elements, in the locales in use: bounded.
-@lru_cache(maxsize=256)
-def _catalogue_cell_words(cell: int, element: str | None, locale: str) -> tuple[str, str]:
-    return _cell_words_of(cell, element, translator(locale))
-
-
-def _cell_words_of(cell: int, element: str | None, tr: Translator) -> tuple[str, str]:
+@per_language(maxsize=256)
+def _cell_words(cell: int, element: str | None, tr: Translator) -> tuple[str, str]:
+    """A cell's words before its card (``top left (Fire): ``) and its whole line when it is
+    empty (``top left (Fire): empty``): the same for every board."""
     where = tr(f"triad.cell.{cell}")
     element_text = f" ({tr(f'triad.element.{element}')})" if element else ""
     head = f"{where}{element_text}: "
@@ -111,21 +90,16 @@ def _side(colour: str, name: str) -> str:
 def rules_line(options: Options, tr: Translator) -> str:
     """The rules in force, then the payout: ``Same · Plus · Payout: One`` (the table image's
     footer, and the board's last sentence)."""
-    if isinstance(tr, BoundTranslator):  # a catalogue's words: the same for every board
-        return _catalogue_rules(tuple(options.__dict__.items()), tr.locale)
-    return _rules_text(options.model_dump(), tr)
+    return _rules_text(tuple(options.__dict__.items()), tr)
 
 
 # A table's rules stay for its whole match, its image's footer and its alt text's end: written
 # once per language and set of options (a few dozen sets in use).
-@lru_cache(maxsize=256)
-def _catalogue_rules(options: tuple[tuple[str, object], ...], locale: str) -> str:
-    return _rules_text(dict(options), translator(locale))
-
-
-def _rules_text(options: dict[str, object], tr: Translator) -> str:
-    rules = [tr(f"triad.rule.{name}") for name, on in options.items() if on is True]
-    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{options['payout']}")))
+@per_language(maxsize=256)
+def _rules_text(options: tuple[tuple[str, object], ...], tr: Translator) -> str:
+    rules = [tr(f"triad.rule.{name}") for name, on in options if on is True]
+    payout = dict(options)["payout"]
+    rules.append(tr("triad.label.payout", rule=tr(f"triad.payout.{payout}")))
     return " · ".join(rules)
 
 

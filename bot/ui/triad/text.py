@@ -5,10 +5,9 @@ event parameters. Shared by the presenter, the lobby payloads and the images; on
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.ui.images.symbols import EMOJI
 from games.core import PlayerView
 from games.triad.actions import Play, TriadAction
@@ -30,39 +29,24 @@ def card_name(card_id: str, tr: Translator) -> str:
     return tr(f"triad.card.{card_id}")
 
 
-def card_label(card_id: str, tr: Translator) -> str:
-    """``Name [top-right-bottom-left]`` with A for 10, e.g. ``Dragón Solar [9-2-A-8]``."""
-    if isinstance(tr, BoundTranslator):  # a catalogue's words: written once per language
-        return _catalogue_card_label(card_id, tr.locale)
-    return _card_label(card_id, tr)
-
-
-def face_text(face: CardFace, tr: Translator) -> str:
-    """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
-    if isinstance(tr, BoundTranslator):  # a catalogue's words: written once per language
-        return _catalogue_face_text(face.card, face.level, face.element, tr.locale)
-    return _face_text(face.card, face.level, face.element, tr)
-
-
 # A move's hand and picks list each face, and the buttons label each playable card: ~5 faces
 # and ~8 labels of up to five catalogue texts each per move, the same the move before (issue
-# 29). Their words depend on these alone: a catalogue card's level and element (bounded).
-@lru_cache(maxsize=2048)
-def _catalogue_card_label(card_id: str, locale: str) -> str:
-    return _card_label(card_id, translator(locale))
-
-
-@lru_cache(maxsize=2048)
-def _catalogue_face_text(card: str, level: int, element: str | None, locale: str) -> str:
-    return _face_text(card, level, element, translator(locale))
-
-
-def _card_label(card_id: str, tr: Translator) -> str:
+# 29): each written once per language. Their words depend on these alone: a catalogue card's
+# level and element (bounded).
+@per_language(maxsize=2048)
+def card_label(card_id: str, tr: Translator) -> str:
+    """``Name [top-right-bottom-left]`` with A for 10, e.g. ``Dragón Solar [9-2-A-8]``."""
     c = catalogue_card(card_id)
     values = "-".join(edge_text(v) for v in c.edges)
     return f"{card_name(card_id, tr)} [{values}]"
 
 
+def face_text(face: CardFace, tr: Translator) -> str:
+    """A card as shown: ``Name [5-3-A-2] · Lv. 3 · Fire``."""
+    return _face_text(face.card, face.level, face.element, tr)
+
+
+@per_language(maxsize=2048)
 def _face_text(card: str, level: int, element: str | None, tr: Translator) -> str:
     words = tr(f"triad.element.{element}") if element else tr("triad.element.none")
     return tr(
