@@ -25,7 +25,7 @@ import importlib
 import types
 import typing
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
 from pydantic import BaseModel
@@ -95,10 +95,21 @@ def built(model: type[BaseModel], values: dict[str, Any], fields_set: set[str]) 
     return instance
 
 
+class Nested(NamedTuple):
+    """A field of which only some fields were written: a model (``listed``: a list of models)
+    whose ``kept`` fields alone are in the JSON."""
+
+    name: str
+    model: type[BaseModel]
+    kept: tuple[str, ...]
+    listed: bool
+
+
 class Decoder:
     """Builds an instance of ``model`` holding the fields ``names`` of a JSON object (the keys
     it has), each as ``model`` validates it; nested fields of the model's own (``nested``: a
-    list of models of which only some fields were written) as instances holding those fields."""
+    model or a list of models of which only some fields were written) as instances holding
+    those fields."""
 
     __slots__ = ("convert", "model")
 
@@ -106,7 +117,7 @@ class Decoder:
         self,
         model: type[BaseModel],
         names: tuple[str, ...],
-        nested: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (),
+        nested: tuple[Nested, ...] = (),
         *,
         whole: bool = False,
     ) -> None:
@@ -121,8 +132,9 @@ class Decoder:
             found = field_converter(model.model_fields[name])
             if found is not None:
                 convert.append((name, found))
-        for name, item, kept in nested:
-            convert.append((name, _list_of(_part_builder(item, kept))))
+        for part in nested:
+            build = _part_builder(part.model, part.kept)
+            convert.append((part.name, _list_of(build) if part.listed else build))
         self.convert = tuple(convert)
 
     def __call__(self, data: bytes | str) -> Any:

@@ -37,7 +37,7 @@ from pydantic.fields import FieldInfo
 
 from bot import metrics
 from bot.i18n import translator
-from bot.trusted_json import Decoder, Unsupported, model_at, model_path
+from bot.trusted_json import Decoder, Nested, Unsupported, model_at, model_path
 from bot.ui.modules import game_module
 from bot.workers import Sent, Superseded, Workers
 from games.core import PlayerView
@@ -50,7 +50,8 @@ NOT_DRAWN = {"version", "last_events", "last_event_versions"}
 # A game's images module may name, per renderer, exactly the view fields that renderer reads
 # (``IMAGE_INPUTS = {"render_hand": frozenset({"hand", "playable"})}``): then only those fields
 # make the cache key, so a hand image is not drawn (nor uploaded) again when only the table moved
-# on. A dotted name reads one field of every item of a list field (``"players.coins"``: each
+# on. A dotted name reads one field of a model field (``"top.sign"``: the top card's sign, not
+# which copy of it lies there) or of every item of a list of models (``"players.coins"``: each
 # player's coins, not their hand count). ``tests/bot/test_rendering.py`` checks that every
 # declared set is complete.
 INPUTS_ATTRIBUTE = "IMAGE_INPUTS"
@@ -178,7 +179,7 @@ class ImageRequest:
         view = self.view
         serializer = view.__pydantic_serializer__
         if self.inputs is not None:
-            return serializer.to_json(view, include=included(self.inputs))
+            return serializer.to_json(view, include=included(type(view), self.inputs))
         return serializer.to_json(view, exclude=_drawn_exclude(type(view)))
 
     @kept_once
@@ -271,10 +272,11 @@ def view_from_json(model: type[PlayerView], inputs: frozenset[str] | None, data:
     """The drawn part of a ``model`` view from its JSON (``ImageRequest.drawn_json``): an
     instance of ``model`` holding only the drawn fields, each as validating it as ``model``
     does gives it (a view is what validating its JSON gives: ``tests/games/test_contract.py``);
-    a dotted input's items (``"players.coins"``) instances of their own model holding only the
-    drawn parts. A renderer reading an undeclared field fails (AttributeError), as on
-    ``drawn_part``. Rebuilt by the part's ``trusted_json.Decoder`` (the bot wrote the JSON of
-    values its models hold: nothing is validated again, issue 29), else validated."""
+    a dotted input's model (``"top.sign"``) or items (``"players.coins"``) instances of their
+    own model holding only the drawn parts. A renderer reading an undeclared field fails
+    (AttributeError), as on ``drawn_part``. Rebuilt by the part's ``trusted_json.Decoder`` (the
+    bot wrote the JSON of values its models hold: nothing is validated again, issue 29), else
+    validated."""
     decode = _decoder(model, inputs)
     if decode is not None:
         return decode(data)
@@ -302,8 +304,12 @@ def view_validated_from_json(
     values = part.__dict__
     fields = _part_fields(model, inputs)
     assert fields is not None, "json_rebuilds() first"
-    for name, item_model, _ in fields[1]:
-        values[name] = [_as_instance(item_model, item) for item in values[name]]
+    for name, item_model, _, listed in fields[1]:
+        value = values[name]
+        if listed:
+            values[name] = [_as_instance(item_model, item) for item in value]
+        else:
+            values[name] = _as_instance(item_model, value)
     return _as_instance(model, part)
 
 
@@ -312,13 +318,14 @@ def _as_instance(model: type[BaseModel], part: BaseModel) -> Any:
     return _model_of(model, part.__dict__, part.__pydantic_fields_set__)
 
 
-# (fields kept whole, (field, its items' model, the items' fields kept) of each dotted input)
-PartFields = tuple[tuple[str, ...], tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...]]
+# (fields kept whole, the fields of which a dotted input keeps some: their model's fields kept)
+PartFields = tuple[tuple[str, ...], tuple[Nested, ...]]
 
 
 def json_rebuilds(model: type[PlayerView], inputs: frozenset[str] | None) -> bool:
     """Whether a ``model`` view's drawn part can go to a worker as its JSON (``SentRender``):
-    models without private or extra values, a dotted input's field a list of models."""
+    models without private or extra values, a dotted input's field a model or a list of
+    models."""
     return _part_fields(model, inputs) is not None
 
 
@@ -329,16 +336,16 @@ def _part_fields(model: type[BaseModel], inputs: frozenset[str] | None) -> PartF
         return _plain_fields(model, tuple(n for n in model.model_fields if n not in NOT_DRAWN))
     whole = tuple(n for n in model.model_fields if n in inputs)
     nested = []
-    for name, spec in included(inputs).items():
-        if spec is True:
+    for name, wanted in _dotted(inputs).items():
+        if name in whole:
             continue
-        info = model.model_fields.get(name)
-        item = _list_item_model(info.annotation) if info is not None else None
-        wanted = spec["__all__"]
-        if item is None or _plain_fields(item, tuple(wanted)) is None:
+        found = _nested_model(model, name)
+        if found is None or _plain_fields(found[0], tuple(wanted)) is None:
             return None
-        nested.append((name, item, tuple(n for n in item.model_fields if n in wanted)))
-    if _plain_fields(model, whole + tuple(name for name, _, _ in nested)) is None:
+        item, listed = found
+        kept = tuple(n for n in item.model_fields if n in wanted)
+        nested.append(Nested(name, item, kept, listed))
+    if _plain_fields(model, whole + tuple(part.name for part in nested)) is None:
         return None
     return whole, tuple(nested)
 
@@ -354,12 +361,18 @@ def _plain_fields(model: type[BaseModel], names: tuple[str, ...]) -> PartFields 
     return names, ()
 
 
-def _list_item_model(annotation: Any) -> type[BaseModel] | None:
-    """``M`` of a ``list[M]`` annotation whose items are models, else None."""
-    if typing.get_origin(annotation) is not list:
+def _nested_model(model: type[BaseModel], name: str) -> tuple[type[BaseModel], bool] | None:
+    """The model of field ``name`` of ``model`` and whether the field is a list of them
+    (``list[M]``: True; ``M``: False), else None (not a model's field, nor a list of them)."""
+    info = model.model_fields.get(name)
+    if info is None:
         return None
-    (item,) = typing.get_args(annotation)
-    return item if isinstance(item, type) and issubclass(item, BaseModel) else None
+    annotation, listed = info.annotation, typing.get_origin(info.annotation) is list
+    if listed:
+        (annotation,) = typing.get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation, listed
+    return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -370,9 +383,9 @@ def _part_model(model: type[BaseModel], inputs: frozenset[str] | None) -> type[B
     assert parts is not None, "json_rebuilds() first"
     whole, nested = parts
     fields: dict[str, Any] = {name: _field(model, name) for name in whole}
-    for name, item, kept in nested:
-        item_part = _subset_model(item, kept)
-        fields[name] = (list[item_part], model.model_fields[name])  # type: ignore[valid-type]
+    for name, item, kept, listed in nested:
+        item_part: Any = _subset_model(item, kept)
+        fields[name] = (list[item_part] if listed else item_part, model.model_fields[name])
     return _subset_model(model, (), fields)
 
 
@@ -404,17 +417,27 @@ def _kept_fields(inputs: frozenset[str]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def included(inputs: frozenset[str]) -> dict[str, Any]:
-    """Declared inputs as pydantic's ``include``: ``"pozos"`` whole, ``"players.coins"`` the
-    ``coins`` of every item of ``players``."""
-    spec: dict[str, Any] = {}
-    for name in sorted(inputs):
-        field, _, part = name.partition(".")
-        if not part:
-            spec[field] = True
-        elif spec.get(field) is not True:
-            spec.setdefault(field, {"__all__": set()})["__all__"].add(part)
+def included(model: type[BaseModel], inputs: frozenset[str]) -> dict[str, Any]:
+    """Declared inputs of a ``model`` view as pydantic's ``include``: ``"pozos"`` whole,
+    ``"top.sign"`` the ``sign`` of the model ``top``, ``"players.coins"`` the ``coins`` of
+    every item of ``players``."""
+    spec: dict[str, Any] = {name: True for name in sorted(inputs) if "." not in name}
+    for name, parts in _dotted(inputs).items():
+        if name not in spec:  # (else kept whole)
+            found = _nested_model(model, name)
+            one_model = found is not None and not found[1]
+            spec[name] = set(parts) if one_model else {"__all__": set(parts)}
     return spec
+
+
+def _dotted(inputs: frozenset[str]) -> dict[str, frozenset[str]]:
+    """The fields of which dotted inputs name some: ``"players.coins"`` -> ``players: {coins}``."""
+    parts: dict[str, set[str]] = {}
+    for name in sorted(inputs):  # (the same order in every process)
+        head, _, part = name.partition(".")
+        if part:
+            parts.setdefault(head, set()).add(part)
+    return {head: frozenset(names) for head, names in parts.items()}
 
 
 def _head(

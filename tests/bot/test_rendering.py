@@ -306,21 +306,25 @@ def test_declared_image_inputs_are_all_a_hand_image_reads(key):
 
 
 def _inputs_of(view, inputs: frozenset[str]) -> dict:
-    return view.model_dump(include=included(inputs))
+    return view.model_dump(include=included(type(view), inputs))
 
 
 def _mixed(now, other, inputs: frozenset[str]):
-    """``other`` with the declared inputs of ``now``: whole fields, and for ``"players.coins"``
-    the ``coins`` of each of ``now``'s players put on ``other``'s (same length: same game)."""
+    """``other`` with the declared inputs of ``now``: whole fields, for ``"top.sign"`` the
+    ``sign`` of ``now``'s ``top`` put on ``other``'s, and for ``"players.coins"`` the ``coins``
+    of each of ``now``'s players put on ``other``'s (same length: same game)."""
     data = other.model_dump()
-    for field, part in included(inputs).items():
+    for field, part in included(type(now), inputs).items():
         if part is True:
             data[field] = now.model_dump(include={field})[field]
             continue
-        items = now.model_dump(include={field: part})[field]
-        assert len(items) == len(data[field])
-        for theirs, ours in zip(data[field], items, strict=True):
-            theirs.update(ours)
+        ours = now.model_dump(include={field: part})[field]
+        if isinstance(ours, dict):  # some fields of a model
+            data[field].update(ours)
+            continue
+        assert len(ours) == len(data[field])
+        for theirs, our_item in zip(data[field], ours, strict=True):
+            theirs.update(our_item)
     return type(now).model_validate(data)
 
 
@@ -334,7 +338,7 @@ def test_a_digest_is_its_head_and_drawn_fields_hashed_whatever_order_names_come_
     names = {s: f"p{s}" for s in seats}
     backwards = dict(reversed(names.items()))
     head = json.dumps(["chupate2", "render_table", "es", names, {}], sort_keys=True)
-    drawn = view.model_dump_json(include=included(inputs))
+    drawn = view.model_dump_json(include=included(type(view), inputs))
     expected = hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
     for given in (names, backwards, names):
         request = ImageRequest(
@@ -381,7 +385,7 @@ def test_every_game_s_digests_are_the_sha_256_of_the_head_and_the_drawn_json_tex
             request = ImageRequest(key, function, view, "es", given, "i.png", extras, inputs)
             head = json.dumps([key, function, "es", given, extras], sort_keys=True)
             if inputs is not None:
-                drawn = view.model_dump_json(include=included(inputs))
+                drawn = view.model_dump_json(include=included(type(view), inputs))
             else:
                 drawn = view.model_dump_json(exclude=NOT_DRAWN & set(type(view).model_fields))
             assert request.digest == hashlib.sha256(f"{head}\n{drawn}".encode()).hexdigest()
@@ -476,12 +480,12 @@ def test_remembered_text_bitmaps_draw_the_same_image_as_fresh_fonts(key):
 def test_a_dotted_input_keys_one_field_of_each_item_of_a_list():
     """``"players.coins"`` (issue 29): Macarena's table image changes with a player's coins, not
     with their hand count (the text says it), so a draw keeps the image."""
-    assert included(frozenset({"pozos", "players.coins", "players.seat"})) == {
+    seats, views = _views("macarena")
+    view = views[0][1]
+    assert included(type(view), frozenset({"pozos", "players.coins", "players.seat"})) == {
         "players": {"__all__": {"coins", "seat"}},
         "pozos": True,
     }
-    seats, views = _views("macarena")
-    view = views[0][1]
     inputs = image_inputs("macarena", "render_table")
     assert inputs is not None and "players.coins" in inputs
 
@@ -496,6 +500,45 @@ def test_a_dotted_input_keys_one_field_of_each_item_of_a_list():
     more_coins = first.model_copy(update={"coins": first.coins + 1})
     assert key([more_cards, *view.players[1:]]) == key(view.players)
     assert key([more_coins, *view.players[1:]]) != key(view.players)
+
+
+def test_a_dotted_input_keys_some_fields_of_a_model_field():
+    """``"top.sign"`` (issue 29): Ce Amapatolli's table image draws the last card's face, not
+    which copy of it lies there: a twin played on its twin keeps the image (7 % of the table's
+    images were drawn again identical), a card of another sign does not. A render worker gets
+    the card holding the drawn fields alone, and draws the same image from it."""
+    from games.amapatolli.view import card_views
+
+    seats, views = _views("amapatolli")
+    view = views[0][1]
+    inputs = image_inputs("amapatolli", "render_table")
+    assert inputs is not None and "top.sign" in inputs and "top" not in inputs
+    drawn_of_top = included(type(view), inputs)["top"]
+    assert isinstance(drawn_of_top, set) and {"sign", "name"} <= drawn_of_top
+    assert not {"id", "value"} & drawn_of_top
+    cards = card_views(view.options)
+    twin = next(
+        c
+        for c in cards.values()
+        if c.id != view.top.id
+        and c.model_dump(exclude={"id"}) == view.top.model_dump(exclude={"id"})
+    )
+    other = next(c for c in cards.values() if c.sign != view.top.sign and not c.wild)
+
+    def request(top) -> ImageRequest:
+        changed = view.model_copy(update={"top": top})
+        return ImageRequest("amapatolli", "render_table", changed, "es", None, "t.png", {}, inputs)
+
+    assert request(twin).digest == request(view.top).digest
+    assert request(other).digest != request(view.top).digest
+    drawn = render_image(*request(view.top).args)
+    assert render_image(*request(twin).args) == drawn
+    sent = request(twin).sent_args
+    assert sent is not None
+    rebuilt = SentRender(render_image).arguments(sent)
+    assert type(rebuilt[2].top) is type(view.top)
+    assert rebuilt[2].top.__dict__ == {k: getattr(twin, k) for k in sorted(drawn_of_top)}
+    assert render_image(*rebuilt) == drawn
 
 
 async def test_a_failed_render_leaves_no_cycle_for_the_collector():
@@ -527,10 +570,12 @@ def _drawn_values(view, inputs) -> dict:
     if inputs is None:
         return {k: v for k, v in view.__dict__.items() if k not in NOT_DRAWN}
     values = {}
-    for name, part in included(inputs).items():
+    for name, part in included(type(view), inputs).items():
         value = view.__dict__.get(name)
         if part is True:
             values[name] = value
+        elif isinstance(part, set):  # some fields of a model
+            values[name] = {k: v for k, v in value.__dict__.items() if k in part}
         else:
             wanted = part["__all__"]
             values[name] = [{k: v for k, v in i.__dict__.items() if k in wanted} for i in value]
