@@ -11,10 +11,9 @@ It is on every public table's render, so it reads the seal with ``games.core.fai
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.service import Table
 from games.core.fairness import SEAL_META, Verdict, check_seal, seal_in, short
 
@@ -27,26 +26,20 @@ def commitment_line(table: Table, tr: Translator) -> tuple[str, str] | None:
     if sealed is None or table.state is None:
         return None
     if table.game.outcome(table.state) is None:
-        if isinstance(tr, BoundTranslator):  # the same line at every move: written once
-            return _sealed_line(tr.locale, sealed.commitment, table.id)
-        return _sealed(tr, sealed.commitment, table.id)
+        return _sealed(sealed.commitment, table.id, tr)  # the same line at every move
     return (
         tr("fair.revealed.name", short=short(sealed.commitment)),
         tr("fair.revealed.value", seed=table.record.seed, salt=sealed.salt, table=table.id),
     )
 
 
-def _sealed(tr: Translator, commitment: str, table_id: int) -> tuple[str, str]:
+# Written once per table playing and language (bounded).
+@per_language(maxsize=4096)
+def _sealed(commitment: str, table_id: int, tr: Translator) -> tuple[str, str]:
     return (
         tr("fair.sealed.name", short=short(commitment)),
         tr("fair.sealed.value", commitment=commitment, table=table_id),
     )
-
-
-# Bounded: one line a table playing and language.
-@lru_cache(maxsize=4096)
-def _sealed_line(locale: str, commitment: str, table_id: int) -> tuple[str, str]:
-    return _sealed(translator(locale), commitment, table_id)
 
 
 def verdict_of(table: Table, first_state: str | None) -> Verdict:

@@ -14,12 +14,11 @@ The public message offers the "¡Última!" call and the catch of the variant as 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.i18n import BoundTranslator, Translator, has, translator
+from bot.i18n import Translator, has, per_language
 from bot.ui.chupate2.images import playable_cards
 from bot.ui.chupate2.text import (
     COLOUR_EMOJI,
@@ -641,19 +640,13 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
 def _hand_lines(hand: Sequence[str], tr: Translator) -> Sequence[str]:
     """A hand in words, a line per colour: written once per hand and language (a hand is
     shown again at every move until it changes: each seat's view, the next player's)."""
-    if isinstance(tr, BoundTranslator):
-        return _kept_hand_lines(tuple(hand), tr.locale)
-    return _written_hand_lines(hand, tr)
+    return _written_hand_lines(tuple(hand), tr)
 
 
 # Hands in words, per process: a busy bot's hands (three or four a table) with room to spare,
 # ~0.4 KB each; the least recently shown goes first.
-@lru_cache(maxsize=4096)
-def _kept_hand_lines(hand: tuple[str, ...], locale: str) -> tuple[str, ...]:
-    return tuple(_written_hand_lines(hand, translator(locale)))
-
-
-def _written_hand_lines(hand: Sequence[str], tr: Translator) -> list[str]:
+@per_language(maxsize=4096)
+def _written_hand_lines(hand: tuple[str, ...], tr: Translator) -> tuple[str, ...]:
     lines = [tr("chupate2.ui.hand", count=len(hand))]
     for colour in (*COLOURS, WILD):
         cards = [c for c in hand if COLOUR_OF[c] == colour]
@@ -663,4 +656,4 @@ def _written_hand_lines(hand: Sequence[str], tr: Translator) -> list[str]:
             )
             named = tr("chupate2.ui.wild_cards" if colour == WILD else f"chupate2.colour.{colour}")
             lines.append(f"{COLOUR_EMOJI[colour]} {named}: {faces}")
-    return lines
+    return tuple(lines)

@@ -19,12 +19,11 @@ Private view (DM / "Ver mi mano"), row by row:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import discord
 
-from bot.i18n import BoundTranslator, Translator, has, translator
+from bot.i18n import Translator, has, per_language
 from bot.ui.items import ActionButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
 from bot.ui.macarena.text import (
@@ -554,13 +553,11 @@ def _by_element(cards: list[PlayingCard]) -> dict[str, list[PlayingCard]]:
 def _hand_lines(hand: list[PlayingCard], tr: Translator) -> Sequence[str]:
     """A hand's lines by element: written once per hand and language (a hand is shown again at
     every move until it changes: the mover's answer, the waiting hands)."""
-    if isinstance(tr, BoundTranslator):
-        return _kept_hand_lines(tuple(hand), tr.locale)
-    return Presenter._by_element(hand, tr)
+    return _written_hand_lines(tuple(hand), tr)
 
 
 # Hands in words, per process: a busy bot's hands (two or three people a table) with room to
 # spare. Cards are frozen values.
-@lru_cache(maxsize=4096)
-def _kept_hand_lines(hand: tuple[PlayingCard, ...], locale: str) -> tuple[str, ...]:
-    return tuple(Presenter._by_element(list(hand), translator(locale)))
+@per_language(maxsize=4096)
+def _written_hand_lines(hand: tuple[PlayingCard, ...], tr: Translator) -> tuple[str, ...]:
+    return tuple(Presenter._by_element(list(hand), tr))

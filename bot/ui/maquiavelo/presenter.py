@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import BoundTranslator, Translator, translator
+from bot.i18n import Translator, per_language
 from bot.ui import items
 from bot.ui.maquiavelo.text import SUITS, card_ids_text, cards_text, suit_name
 from bot.ui.presenter import (
@@ -387,20 +387,18 @@ def _state_of(view: MaquiaveloView) -> MaquiaveloState:
 def _hand_lines(view: MaquiaveloView, tr: Translator) -> Sequence[str]:
     """The viewer's hand a line per suit: written once per hand and language (a hand is shown
     again at every move until it changes: the mover's answer, the waiting hands)."""
-    if isinstance(tr, BoundTranslator):
-        return _kept_hand_lines(tuple([c.id for c in view.hand or ()]), tr.locale)
-    return _written_hand_lines(view.hand_by_suit(), tr)
+    return _kept_hand_lines(tuple([c.id for c in view.hand or ()]), tr)
 
 
 # Hands in words, per process: a busy bot's hands (two or three people a table) with room to
 # spare. A card's id names its face (``CardView.of``).
-@lru_cache(maxsize=4096)
-def _kept_hand_lines(hand: tuple[int, ...], locale: str) -> tuple[str, ...]:
+@per_language(maxsize=4096)
+def _kept_hand_lines(hand: tuple[int, ...], tr: Translator) -> tuple[str, ...]:
     groups: dict[str, list[CardView]] = {}
     for card_id in hand:
         card = CardView.of(card_id)
         groups.setdefault(card.suit, []).append(card)
-    return tuple(_written_hand_lines(groups, translator(locale)))
+    return tuple(_written_hand_lines(groups, tr))
 
 
 def _written_hand_lines(by_suit: dict[str, list[CardView]], tr: Translator) -> list[str]:
