@@ -1,7 +1,8 @@
 """The kernel's share of the bot's CPU per move under ``bench/load.py``'s load (issue 29): each
 thread's user and system CPU by the kernel's clock (``/proc/<pid>/task/<tid>/stat``), its
 context switches and minor page faults, and its system calls by kind (``perf trace -s``), per
-move, for the bot process and its worker processes (renders, searches).
+move, for the bot process and its worker processes (renders, searches); and the REST requests
+and the connections opened for them per move (``TokenWire``'s counts).
 
     nice -n 10 .venv/bin/python bench/syscalls_per_move.py                 # 100 tables, 60 s
     nice -n 10 .venv/bin/python bench/syscalls_per_move.py --kernel        # + perf record
@@ -18,7 +19,7 @@ at every call but names each file descriptor (``--keep-dir``: ``strace.txt``, e.
 writes go to a socket, a pipe, the log); ``--kernel`` samples the bot with ``perf record`` and
 prints each thread's kernel time by where it goes (system calls by kind, TCP send, softirqs,
 switches, page faults). A thread is named by the bot's own ``threading`` names (a SIGUSR2 has
-the bot write them, ``THREADS_PRELUDE``): the event loop's "MainThread", the storage writer's
+the bot write them with its ``TokenWire``'s counts, ``THREADS_PRELUDE``): the event loop's "MainThread", the storage writer's
 "db-writer", aiosqlite's readers, the checkpointer; a worker process by its title
 (``mesa-render`` / ``mesa-search``). Calls that never enter the kernel (``time.monotonic``,
 ``time.time``, ``perf_counter``: the vDSO) are not seen, as they cost no system time; CPU-time
@@ -37,7 +38,10 @@ second), futex 5 (GIL and queue hand-offs with the writer thread, which makes as
 context switches. No ``epoll_ctl`` churn, ``setsockopt``, ``getsockname``, nor
 ``clock_gettime`` per request. The writer: pwrite64 9, fcntl 7.5 (SQLite's locks), 1.3 eventfd
 writes (one hand-back per batch) per move; a render worker: 2 reads and a write per image,
-~12 ``clock_gettime`` (its stages' ``process_time``).
+~12 ``clock_gettime`` (its stages' ``process_time``). Connections opened: 0.010-0.015 per move
+(socket, connect, setsockopt, getsockname, ... and a handshake each; 0.06 in a traced half on a
+loaded machine) while the idle pool gave the newest connection first, none since it gives the
+one idle longest (``token_wire._Origin.idle_one``).
 
 Figures only; nothing is asserted.
 """
@@ -66,15 +70,23 @@ sys.path.insert(0, str(ROOT))
 import bench.load as load  # noqa: E402
 from bench.load_probe import TICKS, descendants, load_average  # noqa: E402
 
-# At each SIGUSR2 the bot writes its threads' names by native id to MESA_BENCH_THREADS.
+# At each SIGUSR2 the bot appends a line to MESA_BENCH_THREADS: its threads' names by native id,
+# and its REST connections' counts (``TokenWire``: requests written, connections opened).
 THREADS_PRELUDE = (
     "import os as _os\n"
     "if _os.environ.get('MESA_BENCH_THREADS'):\n"
     "    import json as _json, signal as _signal, threading as _threading\n"
+    "    import bot.ui.token_wire as _token_wire\n"
+    "    _wires, _wire_init = [], _token_wire.TokenWire.__init__\n"
+    "    def _kept_wire(self, *args, **kwargs):\n"
+    "        _wire_init(self, *args, **kwargs)\n"
+    "        _wires.append(self)\n"
+    "    _token_wire.TokenWire.__init__ = _kept_wire\n"
     "    def _name_threads(*_):\n"
     "        names = {t.native_id: t.name for t in _threading.enumerate()}\n"
-    "        with open(_os.environ['MESA_BENCH_THREADS'], 'w') as out:\n"
-    "            out.write(_json.dumps(names))\n"
+    "        wire = {'sent': sum(w.sent for w in _wires), 'opened': sum(w.opened for w in _wires)}\n"
+    "        with open(_os.environ['MESA_BENCH_THREADS'], 'a') as out:\n"
+    "            out.write(_json.dumps({'threads': names, 'wire': wire}) + '\\n')\n"
     "    _signal.signal(_signal.SIGUSR2, _name_threads)\n"
 )
 
@@ -177,6 +189,8 @@ class Tracer:
         self.middle = snapshot(self.bot)
         self.moves.append(moves_now())
         self.stamps.append(time.monotonic())
+        with contextlib.suppress(OSError):
+            os.kill(self.bot, signal.SIGUSR2)
         traced = ",".join(str(p) for p in [self.bot, *self.workers])
         if self.tool == "strace":
             command = ["strace", "-f", "-qq", "-y", "-s", "48", "-o", str(self.out), "-p", traced]
@@ -202,13 +216,28 @@ class Tracer:
                 self.process.kill()
                 await self.process.wait()
 
+    def _snapshots(self) -> list[dict[str, Any]]:
+        """What the bot wrote at each SIGUSR2: the window's start, middle and end."""
+        with contextlib.suppress(OSError, ValueError):
+            return [json.loads(line) for line in self.names_file.read_text().splitlines()]
+        return []
+
     def names(self) -> dict[int, str]:
         """The bot's threads by native id, its worker processes by pid."""
         found: dict[int, str] = {}
-        with contextlib.suppress(OSError, ValueError):
-            found = {int(k): v for k, v in json.loads(self.names_file.read_text()).items()}
+        for snapshot in self._snapshots():
+            found.update({int(k): v for k, v in snapshot["threads"].items()})
         found.update(self.workers)
         return found
+
+    def wire(self) -> dict[str, float]:
+        """REST requests and connections opened per move, in the untraced half."""
+        snapshots = self._snapshots()
+        if len(snapshots) < 2:
+            return {}
+        first, second = snapshots[0]["wire"], snapshots[1]["wire"]
+        moves = max(self.moves[1] - self.moves[0], 1)
+        return {key: (second[key] - first[key]) / moves for key in first}
 
     def calls(self) -> dict[int, Counter[str]]:
         """System calls by thread id, by kind, in the traced half."""
@@ -305,6 +334,7 @@ def report(tracer: Tracer, root: Path) -> str:
             bot.add(row)
     halves = [tracer.stamps[1] - tracer.stamps[0], tracer.stamps[2] - tracer.stamps[1]]
     share = 100 * bot.system_ms / max(bot.user_ms + bot.system_ms, 1e-9)
+    wire = tracer.wire()
     lines = [
         f"bot {root}: untraced half {tracer.moves[1] - tracer.moves[0]} moves in"
         f" {halves[0]:.1f} s (CPU), traced half ({tracer.tool}) {tracer.moves[2] - tracer.moves[1]}"
@@ -313,6 +343,8 @@ def report(tracer: Tracer, root: Path) -> str:
         f"bot process: user {bot.user_ms:.3f} + system {bot.system_ms:.3f} ms per move (system"
         f" {share:.1f} %); with its workers: user {everything.user_ms:.3f} + system"
         f" {everything.system_ms:.3f}",
+        f"REST requests per move (TokenWire) {wire.get('sent', 0.0):.2f}, connections opened"
+        f" per move {wire.get('opened', 0.0):.4f}",
         "",
     ]
     counted = bool(everything.calls)  # none with --kernel: its half is perf record's
@@ -458,7 +490,8 @@ async def main(argv: list[str] | None = None) -> int:
             folder.mkdir(parents=True, exist_ok=True)
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="mesa-sys-")))
-        names_file = folder / "threads.json"
+        names_file = folder / "bot-snapshots.jsonl"
+        names_file.unlink(missing_ok=True)
         os.environ["MESA_BENCH_THREADS"] = str(names_file)
         tracer = Tracer(folder, tool, names_file)
         load_args.window_probe = tracer
