@@ -19,11 +19,11 @@ at every call but names each file descriptor (``--keep-dir``: ``strace.txt``, e.
 writes go to a socket, a pipe, the log); ``--kernel`` samples the bot with ``perf record`` and
 prints each thread's kernel time by where it goes (system calls by kind, TCP send, softirqs,
 switches, page faults). A thread is named by the bot's own ``threading`` names (a SIGUSR2 has
-the bot write them with its ``TokenWire``'s counts, ``THREADS_PRELUDE``): the event loop's "MainThread", the storage writer's
-"db-writer", aiosqlite's readers, the checkpointer; a worker process by its title
-(``mesa-render`` / ``mesa-search``). Calls that never enter the kernel (``time.monotonic``,
-``time.time``, ``perf_counter``: the vDSO) are not seen, as they cost no system time; CPU-time
-clocks (``time.process_time``, ``thread_time``) are real calls.
+the bot write them with its ``TokenWire``'s counts, ``THREADS_PRELUDE``): the event loop's
+"MainThread", the storage writer's "db-writer", aiosqlite's readers, the checkpointer; a worker
+process by its title (``mesa-render`` / ``mesa-search``). Calls that never enter the kernel
+(``time.monotonic``, ``time.time``, ``perf_counter``: the vDSO) are not seen, as they cost no
+system time; CPU-time clocks (``time.process_time``, ``thread_time``) are real calls.
 
 Session 33 (100 tables, ~24 moves/s, five runs, a shared 2-core VM): the bot process's system
 time is 6.8-9.9 % of its CPU (0.25-0.46 ms per move of 3.8-4.7), the event loop's thread
@@ -38,10 +38,10 @@ second), futex 5 (GIL and queue hand-offs with the writer thread, which makes as
 context switches. No ``epoll_ctl`` churn, ``setsockopt``, ``getsockname``, nor
 ``clock_gettime`` per request. The writer: pwrite64 9, fcntl 7.5 (SQLite's locks), 1.3 eventfd
 writes (one hand-back per batch) per move; a render worker: 2 reads and a write per image,
-~12 ``clock_gettime`` (its stages' ``process_time``). Connections opened: 0.010-0.015 per move
-(socket, connect, setsockopt, getsockname, ... and a handshake each; 0.06 in a traced half on a
-loaded machine) while the idle pool gave the newest connection first, none since it gives the
-one idle longest (``token_wire._Origin.idle_one``).
+~12 ``clock_gettime`` (its stages' ``process_time``). Connections opened: 0.006-0.042 per move
+in four runs (socket, connect, setsockopt, getsockname, ... and a handshake each; 0.06 in a
+traced half on a loaded machine) while the idle pool gave the newest connection first, none in
+four runs since it gives the one idle longest (``token_wire._Origin.idle_one``).
 
 Figures only; nothing is asserted.
 """
@@ -84,7 +84,8 @@ THREADS_PRELUDE = (
     "    _token_wire.TokenWire.__init__ = _kept_wire\n"
     "    def _name_threads(*_):\n"
     "        names = {t.native_id: t.name for t in _threading.enumerate()}\n"
-    "        wire = {'sent': sum(w.sent for w in _wires), 'opened': sum(w.opened for w in _wires)}\n"
+    "        sent, opened = sum(w.sent for w in _wires), sum(w.opened for w in _wires)\n"
+    "        wire = {'sent': sent, 'opened': opened}\n"
     "        with open(_os.environ['MESA_BENCH_THREADS'], 'a') as out:\n"
     "            out.write(_json.dumps({'threads': names, 'wire': wire}) + '\\n')\n"
     "    _signal.signal(_signal.SIGUSR2, _name_threads)\n"
