@@ -603,10 +603,18 @@ def _replay_mismatches(conn: sqlite3.Connection, result: SoakResult) -> int:
                 (record.id,),
             )
         ]
+        # The state is stored every few moves, at the version the row names (the game's end
+        # always: bot/service/snapshots.py): the replay up to it must be it, and the whole log
+        # must reach the table's version.
+        stored_at = record.stored_version
+        at_stored = rebuild(game, record, [a for a in actions if a.version <= stored_at])
         state = rebuild(game, record, actions)
-        if json.loads(game.dump_state(state)) != json.loads(record.state or "null"):
+        if json.loads(game.dump_state(at_stored)) != json.loads(record.state or "null"):
             mismatches += 1
             result.details.append(f"table {record.id}: replay differs from the stored state")
+        if state.version != record.version:
+            mismatches += 1
+            result.details.append(f"table {record.id}: the log does not reach its version")
         outcome = game.outcome(state)
         if record.status == "finished" and outcome is not None:
             for delta in standing_deltas(Table(record=record, game=game, state=state), outcome):

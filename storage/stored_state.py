@@ -1,7 +1,8 @@
 """A table's game state as SQLite stores it: a large one's JSON text deflated (issue 29).
 
-Every move rewrites its table's state, 1.5-9.5 KB of JSON (Macarena's ~9 KB at three players,
-Chupate 2's ~3.8 KB at four). A row larger than a page (4 KiB) spills into overflow pages, and
+A move that stores its table's state (every 8th, and a game's end: bot/service/snapshots.py;
+the others write their action row only) rewrites it, 1.5-9.5 KB of JSON (Macarena's ~9 KB at
+three players, Chupate 2's ~3.8 KB at four). A row larger than a page (4 KiB) spills into overflow pages, and
 SQLite writes each of them again on every move, frees the old ones (zeroed: this build's
 ``secure_delete``) and updates the free list and the file's header page. Deflated, such a state
 is 1.1-1.9 KB: the row stays in its leaf page, one page written per move. A state of at most

@@ -1,4 +1,5 @@
-"""Tables: a lobby or game in one channel, its snapshot and its action log."""
+"""Tables: a lobby or game in one channel, its stored state (every few moves, with the version
+it is at: bot/service/snapshots.py) and its action log."""
 
 from __future__ import annotations
 
@@ -66,11 +67,19 @@ class TableRecord(BaseModel):
     message_id: str | None = None
     state: str | None = None
     version: int = 0
+    # The version ``state`` is at: the state is stored every few moves, not at every one
+    # (bot/service/snapshots.py replays the actions after it); None without a state (a lobby).
+    state_version: int | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
     # A table in a thread of its own: the text channel /play was typed in and its short line
     # there (``channel_id`` is then the thread's; storage/threads.py binds them).
     parent_channel_id: str | None = None
     parent_message_id: str | None = None
+
+    @property
+    def stored_version(self) -> int:
+        """The version of the stored ``state`` (the actions after it are in the log)."""
+        return 0 if self.state_version is None else self.state_version
 
     def seat(self, seat_id: str) -> SeatInfo | None:
         # A plain loop, not next() over a generator (issue 29: called tens of times per move;
@@ -109,13 +118,15 @@ def _seats_json(seats: list[SeatInfo]) -> str:
     return json.dumps([s.model_dump() for s in seats])
 
 
-@functools.lru_cache(maxsize=8)
-def _move_update(seats: bool, meta: bool, finished: bool) -> str:
-    """A move's guarded UPDATE of its table (parameters: state, version, [seats], [meta],
-    wake_at, updated_at, id, expected version). The seats and meta only when the move changed
-    them, the status only when it ends the game (issue 29: JSON made and written for nothing;
-    setting the status rewrote its three partial indexes)."""
-    columns = ["state = ?", "version = ?"]
+@functools.lru_cache(maxsize=16)
+def _move_update(state: bool, seats: bool, meta: bool, finished: bool) -> str:
+    """A move's guarded UPDATE of its table (parameters: [state, its version], version,
+    [seats], [meta], wake_at, updated_at, id, expected version). The state only when the move
+    stores it (a snapshot: bot/service/snapshots.py), the seats and meta only when the move
+    changed them, the status only when it ends the game (issue 29: JSON made and written for
+    nothing; setting the status rewrote its three partial indexes)."""
+    columns = ["state = ?", "state_version = ?"] if state else []
+    columns += ["version = ?"]
     columns += ["seats = ?"] if seats else []
     columns += ["meta = ?"] if meta else []
     columns += ["wake_at = ?", "updated_at = ?"]
@@ -265,9 +276,10 @@ class TablesRepo:
 
         def unit(conn: Transaction) -> None:
             cur = conn.execute(
-                "UPDATE tables SET status = 'playing', seats = ?, state = ?, version = ?,"
-                " meta = COALESCE(?, meta), updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (seats_json, pack(state_json), version, meta_json, utc_now(), table_id),
+                "UPDATE tables SET status = 'playing', seats = ?, state = ?, state_version = ?,"
+                " version = ?, meta = COALESCE(?, meta), updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (seats_json, pack(state_json), version, version, meta_json, utc_now(), table_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
@@ -276,12 +288,27 @@ class TablesRepo:
 
         await self.db.write(unit)
 
-    async def close(self, table_id: int, status: TableStatus = "cancelled") -> None:
+    async def close(
+        self,
+        table_id: int,
+        status: TableStatus = "cancelled",
+        *,
+        state: tuple[str, int] | None = None,
+    ) -> None:
+        """Close the table; ``state``: its state's JSON and version, stored with it (a game
+        closed between two stored states: bot/service/snapshots.py)."""
+        pack = self._pack
+
         def unit(conn: Transaction) -> None:
             conn.execute(
                 "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?",
                 (status, utc_now(), table_id),
             )
+            if state is not None:
+                conn.execute(
+                    "UPDATE tables SET state = ?, state_version = ? WHERE id = ?",
+                    (pack(state[0]), state[1], table_id),
+                )
             release_stakes(conn, table_id)
 
         await self.db.write(unit)
@@ -292,7 +319,7 @@ class TablesRepo:
         *,
         seat: str,
         action: str,
-        state_json: str,
+        state_json: str | None,
         version: int,
         by_timer: bool = False,
         seats: list[SeatInfo] | None = None,
@@ -306,8 +333,10 @@ class TablesRepo:
         intent: Intent | None = None,
         wake_at: float | None = None,
     ) -> asyncio.Future[dict[str, tuple[float, float]]]:
-        """Write the action row, the new snapshot and (when the game ended) the standings and
-        card transfers as ONE writer unit: one round trip, one transaction, guarded by the
+        """Write the action row, the new state when given (``state_json``: a snapshot, at
+        version ``version``; None leaves the stored one, which the actions after it rebuild:
+        bot/service/snapshots.py) and (when the game ended) the standings and card transfers
+        as ONE writer unit: one round trip, one transaction, guarded by the
         previous version so two writers cannot both win, and all-or-nothing (a failure
         anywhere leaves nothing of it). ``seats`` / ``meta``: written when given (the move
         changed them: a timer's move hands a seat to the computer and counts its timeouts),
@@ -324,7 +353,8 @@ class TablesRepo:
         empty unless this move finished a rated game); the same transaction stores them in the
         table's meta (``RATING_CHANGES_META``), so whatever shows the table later reads them."""
         meta_dict = meta if meta is not None else table.meta
-        sql = _move_update(seats is not None, meta is not None, finished)
+        snapshot = state_json is not None
+        sql = _move_update(snapshot, seats is not None, meta is not None, finished)
         changed: tuple[object, ...] = (version,)
         if seats is not None:
             changed += (_seats_json(seats),)
@@ -340,7 +370,8 @@ class TablesRepo:
             # Under PostgreSQL a second writer at the same version (another process) waits for
             # the first one's row lock, then finds the version moved: one of them wins. The
             # state deflated here, in the writer's thread, not on the event loop.
-            cur = conn.execute(sql, (pack(state_json), *changed, utc_now(), table_id, expected))
+            state = (pack(state_json), version) if state_json is not None else ()
+            cur = conn.execute(sql, (*state, *changed, utc_now(), table_id, expected))
             if cur.rowcount != 1:
                 raise StaleVersion(table_id)
             conn.execute(
@@ -375,10 +406,11 @@ class TablesRepo:
         covers = None if intent is None else intent_key(intent)
         return self.db.submit(unit, decided=True, covers=covers)
 
-    async def actions(self, table_id: int) -> list[ActionRow]:
+    async def actions(self, table_id: int, after: int = 0) -> list[ActionRow]:
+        """The table's logged moves, those after version ``after`` (all by default)."""
         return await self.db.models(
             ActionRow,
             "SELECT version, seat, action, by_timer FROM actions WHERE table_id = ?"
-            " ORDER BY version",
-            (table_id,),
+            " AND version > ? ORDER BY version",
+            (table_id, after),
         )

@@ -233,18 +233,19 @@ class Lobby:
                 FAIR_META: new_seal(table.game, state, table.record.seed),
             }
             # One transaction: the start, its setup (for replays) and the cards it stakes.
+            state_json = table.game.dump_state(state)
             await self.ctx.repo.start(
                 table.id,
                 table.record.seats,
-                table.game.dump_state(state),
+                state_json,
                 state.version,
                 meta=meta,
                 stake=self._stake_of(table, state, setup or {}),
             )
             table.record.meta = meta
             table.record.status = "playing"
-            table.record.state = table.game.dump_state(state)
-            table.record.version = state.version
+            table.record.state = state_json
+            table.record.state_version = table.record.version = state.version
             table.state = state
             table.last_events = []
         await self.ctx.notify.game_changed(table, [], None, False)
@@ -335,7 +336,12 @@ class Lobby:
         await self.ctx.notify.table_closed(table, "stopped")
 
     async def close_locked(self, table: Table, status: TableStatus) -> None:
-        await self.ctx.repo.close(table.id, status)
+        # A game closed between two stored states stores its last one: a closed table's row
+        # is whole, for whatever reads it later (snapshots.py).
+        state, closing = table.state, None
+        if state is not None and table.record.stored_version < state.version:
+            closing = (table.game.dump_state(state), state.version)
+        await self.ctx.repo.close(table.id, status, state=closing)
         table.record.status = status
         self._stop_background(table.id)
         self.ctx.tables.pop(table.id, None)

@@ -2,7 +2,8 @@
 
 1. take the table's lock (``act``; the computer and the timer take it themselves);
 2. check the version the player saw;  3. ``apply`` (the engine validates);
-4. persist snapshot + action row (+ standings, card transfers and ratings when it ends) as ONE
+4. persist the action row, the state when the move stores it (every few moves and at the end:
+   ``snapshots.py``) (+ standings, card transfers and ratings when it ends) as ONE
    writer unit (``storage/writer.py``: one round trip, one transaction, committed before step 5);
    the rating changes it returns are kept in the table's meta, as that transaction stored them;
 5. post the listener's notification (``notify.py``) and release the lock; the notification is
@@ -36,6 +37,7 @@ from bot.service.context import ServiceContext
 from bot.service.models import Table, is_human_id
 from bot.service.notify import Delivery, Turn
 from bot.service.results import card_transfers, finished_record, standing_deltas
+from bot.service.snapshots import stores_state
 from bot.service.table_registry import TableRegistry
 from bot.service.wake import next_wake
 from games.core import Action, Event, GameState, IllegalAction
@@ -174,7 +176,10 @@ class Moves:
             action = move.action if move.action is not None else game.decode_action(move.text)
             new_state, events = game.apply(table.state, seat, action)
             outcome = game.outcome(new_state)
-            state_json = game.dump_state(new_state)
+            # Dumped only when stored (snapshots.py): the actions rebuild the states between.
+            finished = outcome is not None
+            stores = stores_state(table.record, new_state.version, finished)
+            state_json = game.dump_state(new_state) if stores else None
             wake_at = next_wake(
                 game, table.record.seats, new_state, self.ctx.turn_seconds(table), self.ctx.clock
             )
@@ -198,7 +203,7 @@ class Moves:
             by_timer=by_timer,
             seats=table.record.seats if by_timer else None,
             meta=meta if meta_changed else None,
-            finished=outcome is not None,
+            finished=finished,
             standings=standing_deltas(table, outcome) if outcome else None,
             transfers=card_transfers(outcome) if outcome else None,
             # A card staked here may have left its owner in another game meanwhile: that
@@ -222,7 +227,7 @@ class Moves:
             if not await _committed(write):
                 raise
             meta = with_rating_changes(meta, write.result())
-            self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+            self._remember(table, seat, new_state, events, state_json, meta, finished)
             table.last_by_timer = by_timer
             # Persisted, so shown: a shutdown cancels computer turns after its drain, and a move
             # committed then would otherwise stay unshown until the next start.
@@ -231,7 +236,7 @@ class Moves:
         finally:
             metrics.observe("persist", (time.perf_counter() - start) * 1000)
         meta = with_rating_changes(meta, changes)
-        self._remember(table, seat, new_state, events, state_json, meta, outcome is not None)
+        self._remember(table, seat, new_state, events, state_json, meta, finished)
         table.last_by_timer = by_timer
         metrics.count("moves")
         return events
@@ -242,14 +247,16 @@ class Moves:
         seat: str,
         new_state: GameState,
         events: list[Event],
-        state_json: str,
+        state_json: str | None,
         meta: dict,
         finished: bool,
     ) -> None:
         table.state = new_state
         table.last_events = events
         table.last_actor = seat
-        table.record.state = state_json
+        if state_json is not None:  # the stored state, as the row has it now
+            table.record.state = state_json
+            table.record.state_version = new_state.version
         table.record.version = new_state.version
         table.record.meta = meta
         if finished:

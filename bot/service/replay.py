@@ -102,23 +102,35 @@ class Tail:
 
 
 def tail_events(
-    deal: Deal, actions: list[tuple[str, str, bool]], since: int, final_state: str
+    deal: Deal,
+    actions: list[tuple[str, str, bool]],
+    since: int,
+    stored_state: str,
+    stored_at: int | None = None,
 ) -> Tail | None:
     """The events of the actions after version ``since`` (seat, action text, by the timer),
-    rebuilt from the seed in a worker process; None when the rebuilt game does not reach the
-    stored ``final_state`` (a rule changed since: the caller shows the snapshot as it is)."""
+    rebuilt from the seed in a worker process; None when the rebuilt game does not pass
+    through the stored ``stored_state`` at its version ``stored_at`` (None: the last one;
+    the state is stored every few moves, bot/service/snapshots.py) (a rule changed since: the
+    caller shows the table as it is)."""
     engine = resolve(deal.game)
     tail = Tail()
     try:
         state = deal.first_state(engine)
+        at_stored = state if state.version == stored_at else None
         for seat, text, by_timer in actions:
             state, events = engine.apply(state, seat, engine.decode_action(text))
+            if state.version == stored_at:
+                at_stored = state
             if state.version > since:
                 tail.events.extend(events)
                 tail.actor, tail.by_timer = seat, by_timer
     except (IllegalAction, ValueError):
         return None
-    return tail if _ends_as_stored(engine, final_state, state) else None
+    compared = state if stored_at is None else at_stored
+    return (
+        tail if compared is not None and _ends_as_stored(engine, stored_state, compared) else None
+    )
 
 
 class Replays:

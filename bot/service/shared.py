@@ -15,7 +15,8 @@ The rules, for a process that does not hold the only copy of the truth:
   (``feed.py``) carries the news, and the owner catches up and presents.
 - **Catching up** replays the logged actions after the copy's version through the engine
   (deterministic), so the owner presents the same events the mover saw; if that fails (a gap,
-  an unknown copy) the stored snapshot is loaded and shown without events.
+  an unknown copy) the stored state (with the moves after it: ``snapshots.py``) is shown
+  without events.
 - **No edit twice.** The mover's process answers a click on the mover's DM view in place (the
   acknowledgement and the edit in one call) and says so on the feed (``ViewShown``); the owner,
   about to edit that view for the same version, waits for that word (``ViewsShownElsewhere``,
@@ -40,6 +41,7 @@ from bot.service.feed import TableChange, ViewShown
 from bot.service.models import Table, TableListener, is_human_id
 from bot.service.notify import Delivery
 from bot.service.replay import Deal, tail_events
+from bot.service.snapshots import rebuilt, restored
 from games.core import Event, GameState
 from storage import PresentedRepo, TableRecord
 from storage.presented import PUBLIC
@@ -234,7 +236,9 @@ class CatchUp:
         tail = None
         if record.state and actions and len(actions) == version:  # else: a gap in the log
             deal = Deal.of(table.game, record)
-            tail = await self.ctx.workers.run(tail_events, deal, actions, since, record.state)
+            tail = await self.ctx.workers.run(
+                tail_events, deal, actions, since, record.state, record.stored_version
+            )
         events = tail.events if tail is not None else []
         actor = tail.actor if tail is not None else None
         by_timer = tail.by_timer if tail is not None else False
@@ -252,11 +256,14 @@ class CatchUp:
         game = table.game
         if record.status not in LIVE or not record.state:
             return None, [], None, False
-        stored = game.load_state(record.state)
         start = table.state
         if start is None or table.record.status != "playing" or start.version >= record.version:
-            return stored, [], None, False
-        rows = [a for a in await self.ctx.repo.actions(table.id) if a.version > start.version]
+            return await restored(self.ctx.repo, game, record), [], None, False
+        since = min(start.version, record.stored_version)
+        logged = await self.ctx.repo.actions(table.id, after=since)
+        # the stored state at its version, and the moves after it (snapshots.py)
+        stored = rebuilt(game, record, logged)
+        rows = [a for a in logged if start.version < a.version <= record.version]
         state: GameState = start
         events: list[Event] = []
         actor, by_timer = None, False
@@ -268,7 +275,7 @@ class CatchUp:
         except Exception:  # a gap or an engine refusal: the snapshot is the truth
             log.warning("table %s: replay to version %s failed", table.id, record.version)
             return stored, [], None, False
-        if state.version != record.version or game.dump_state(state) != record.state:
+        if state.version != record.version or game.dump_state(state) != game.dump_state(stored):
             return stored, [], None, False
         return state, events, actor, by_timer
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from bot.errors import TableError
 from bot.service.context import ServiceContext
 from bot.service.models import Table
+from bot.service.snapshots import restored
 from storage import OpenTable
 
 
@@ -113,13 +114,14 @@ class TableRegistry:
             del self._by_channel[entry.channel_id]
         if record is None or record.status not in ("lobby", "playing"):
             return None
+        game = self._ctx.games[record.game]
+        # the stored state and the moves after it (before the check: it reads the log)
+        state = await restored(self._ctx.repo, game, record) if record.status == "playing" else None
         live = self._ctx.tables.get(table_id)
         if live is not None:
             return live
-        game = self._ctx.games[record.game]
         table = Table(record=record, game=game)
-        if record.status == "playing" and record.state:
-            table.state = game.load_state(record.state)
+        table.state = state
         self._ctx.tables[record.id] = table
         return table
 
@@ -144,8 +146,7 @@ class TableRegistry:
             return None
         game = self._ctx.games[record.game]
         table = Table(record=record, game=game)
-        if record.state:
-            table.state = game.load_state(record.state)
+        table.state = await restored(self._ctx.repo, game, record)
         return table
 
     async def set_message(self, table: Table, message_id: str | None) -> None:

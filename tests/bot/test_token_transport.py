@@ -152,6 +152,40 @@ async def test_keep_alive_one_connection_serves_every_request(wire: TokenWire):
         await server.stop()
 
 
+async def test_the_kept_connections_take_the_requests_in_turn(wire: TokenWire):
+    """Three requests at once open three connections; the requests after them go to the one
+    idle longest each time (as aiohttp's connector), so all three stay in use and none is left
+    idle to expire (the newest first kept reusing one, the other two expired and were opened
+    again at the next burst)."""
+    release = asyncio.Event()
+
+    async def held_answer(_request: bytes) -> tuple[bytes | None, bool]:
+        await release.wait()
+        return OK, False
+
+    server = await _serving(held_answer)
+    try:
+        url = _url(server)
+        burst = [asyncio.ensure_future(_send(wire, url)) for _ in range(3)]
+
+        async def all_read() -> None:
+            while len(server.requests) < 3:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(all_read(), HANG_GUARD)
+        release.set()
+        await asyncio.gather(*burst)
+        origin = wire.origin(url)
+        returned = {id(conn): conn.idle_since for conn in origin.idle}
+        assert len(returned) == 3
+        for _ in range(3):
+            await _send(wire, url)
+        assert server.connections == 3
+        assert all(conn.idle_since > returned[id(conn)] for conn in origin.idle)
+    finally:
+        await server.stop()
+
+
 async def test_a_connection_the_peer_closed_while_idle_is_not_written_to(wire: TokenWire):
     """The server closes after its answer, without saying so: the connection left idle is
     found closed, so the next request goes on a new one, sent once."""
@@ -495,6 +529,7 @@ def test_the_transport_s_tests_pass_on_uvloop(authority: trustme.CA):
 
     on_a_wire = [
         test_keep_alive_one_connection_serves_every_request,
+        test_the_kept_connections_take_the_requests_in_turn,
         test_a_connection_the_peer_closed_while_idle_is_not_written_to,
         test_chunked_and_read_to_close_answers_arrive_whole,
         test_connection_close_ends_the_connection_after_its_answer,
