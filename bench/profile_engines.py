@@ -57,17 +57,26 @@ def script(game: Any, key: str, moves: int, seed: int) -> list[list[tuple[str, s
         state = game.new(seats_of(key), f"engines-{key}-{number}", None)
         played: list[tuple[str, str]] = []
         while total < moves and not game.is_over(state):
-            movers = sorted(s for s in state.seats if game.legal_actions(state, s))
-            if not movers:
+            move = random_move(game, state, rng)
+            if move is None:
                 break
-            waited = [s for s in movers if s in game.to_act(state)]
-            seat = rng.choice(waited or movers)
-            action = rng.choice(game.legal_actions(state, seat))
+            seat, action = move
             played.append((seat, action.encode()))
             state, _ = game.apply(state, seat, action)
             total += 1
         games.append(played)
     return games
+
+
+def random_move(game: Any, state: Any, rng: random.Random) -> tuple[str, Any] | None:
+    """A random legal move: of a seat the game waits on when there is one, else of any seat
+    with a legal action; None when no seat has one."""
+    movers = sorted(s for s in state.seats if game.legal_actions(state, s))
+    if not movers:
+        return None
+    waited = [s for s in movers if s in game.to_act(state)]
+    seat = rng.choice(waited or movers)
+    return seat, rng.choice(game.legal_actions(state, seat))
 
 
 def seats_of(key: str) -> list[str]:

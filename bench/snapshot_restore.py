@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.profile_engines import SHARES, weighted  # noqa: E402
+from bench.profile_engines import SHARES, random_move, weighted  # noqa: E402
 from bench.writer_contention import LOAD_PLAYERS  # noqa: E402
 
 Played = list[tuple[Any, str, str]]  # (state after the move, seat, action text)
@@ -43,12 +43,10 @@ def random_games(game: Any, key: str, moves: int, seed: int) -> list[tuple[Any, 
         number += 1
         played: Played = []
         while total < moves and not game.is_over(state):
-            movers = sorted(s for s in state.seats if game.legal_actions(state, s))
-            if not movers:
+            move = random_move(game, state, rng)
+            if move is None:
                 break
-            waited = [s for s in movers if s in game.to_act(state)]
-            seat = rng.choice(waited or movers)
-            action = rng.choice(game.legal_actions(state, seat))
+            seat, action = move
             state, _ = game.apply(state, seat, action)
             played.append((state, seat, action.encode()))
             total += 1
