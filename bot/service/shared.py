@@ -42,8 +42,8 @@ from bot.service.models import Table, TableListener, is_human_id
 from bot.service.notify import Delivery
 from bot.service.replay import Deal, tail_events
 from bot.service.snapshots import rebuilt, restored
-from games.core import Event, GameState
-from storage import PresentedRepo, TableRecord
+from games.core import Event, Game, GameState
+from storage import ActionRow, PresentedRepo, TableRecord
 from storage.presented import PUBLIC
 
 log = logging.getLogger(__name__)
@@ -252,7 +252,11 @@ class CatchUp:
         self, table: Table, record: TableRecord
     ) -> tuple[GameState | None, list[Event], str | None, bool]:
         """The stored state, reached by replaying the logged actions after the copy's version
-        (their events kept for the presentation); the snapshot when that is not possible."""
+        (their events kept for the presentation); the stored one (``rebuilt``) when that is not
+        possible or the replay disagrees with it. The copy's replay is checked against the
+        stored state where it passes through it (the copy at or before the stored version:
+        one replay, not two); a copy already past it is checked against the stored state
+        with the moves after it replayed."""
         game = table.game
         if record.status not in LIVE or not record.state:
             return None, [], None, False
@@ -261,23 +265,41 @@ class CatchUp:
             return await restored(self.ctx.repo, game, record), [], None, False
         since = min(start.version, record.stored_version)
         logged = await self.ctx.repo.actions(table.id, after=since)
-        # the stored state at its version, and the moves after it (snapshots.py)
-        stored = rebuilt(game, record, logged)
-        rows = [a for a in logged if start.version < a.version <= record.version]
+        at_stored = start if start.version == record.stored_version else None
         state: GameState = start
         events: list[Event] = []
         actor, by_timer = None, False
         try:
-            for row in rows:
+            for row in logged:
+                if not start.version < row.version <= record.version:
+                    continue
                 state, more = game.apply(state, row.seat, game.decode_action(row.action))
                 events.extend(more)
                 actor, by_timer = row.seat, row.by_timer
-        except Exception:  # a gap or an engine refusal: the snapshot is the truth
+                if state.version == record.stored_version:
+                    at_stored = state
+        except Exception:  # a gap or an engine refusal: the stored state is the truth
             log.warning("table %s: replay to version %s failed", table.id, record.version)
-            return stored, [], None, False
-        if state.version != record.version or game.dump_state(state) != game.dump_state(stored):
-            return stored, [], None, False
-        return state, events, actor, by_timer
+            return rebuilt(game, record, logged), [], None, False
+        if state.version == record.version and self._agrees(game, record, logged, at_stored, state):
+            return state, events, actor, by_timer
+        return rebuilt(game, record, logged), [], None, False
+
+    @staticmethod
+    def _agrees(
+        game: Game,
+        record: TableRecord,
+        logged: list[ActionRow],
+        at_stored: GameState | None,
+        replayed: GameState,
+    ) -> bool:
+        """Whether the copy's replay agrees with storage: at the stored state's version when
+        it passed through it (the engines are pure: the moves after it agree then too), else
+        at the end with the stored state and the moves after it (``rebuilt``)."""
+        assert record.state is not None
+        if at_stored is not None:
+            return game.dump_state(at_stored) == game.dump_state(game.load_state(record.state))
+        return game.dump_state(replayed) == game.dump_state(rebuilt(game, record, logged))
 
 
 def is_over(table: Table) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from bot.errors import TableError
 from bot.service import ServiceConfig, TableService
 from bot.service.feed import LocalFeed, LocalFeedHub, NoFeed, TableChange
+from bot.service.snapshots import SNAPSHOT_EVERY
 from storage import open_database
 from tests.bot.lobby_kit import open_lobby
 from tests.bot.test_move_path import Listener
@@ -224,6 +225,57 @@ async def test_after_a_resync_the_owner_shows_what_its_feed_missed(tmp_path):
         assert owner.registry.find(table.id).version == 0  # missed
         owner.sharing._resync()  # what the feed calls once reconnected
         await _until(lambda: heard.calls[-1:] == [(1, "h")], "the owner presenting version 1")
+    finally:
+        await other.close(drain_seconds=1)
+        await owner.close(drain_seconds=1)
+        await db.close()
+
+
+async def _owner_behind_a_stored_state(tmp_path, name, moves):
+    """(db, owner, other, heard, table): the owner's feed hears nothing, the other process
+    plays ``moves`` one-card moves, past a stored state (bot/service/snapshots.py)."""
+    db = await open_database(tmp_path / f"{name}.db")
+    hub = LocalFeedHub()
+    heard = Listener()
+    owner = TableService(db, {"toy": TOY}, heard, CONFIG, feed=LocalFeed(hub))
+    other = TableService(
+        db, {"toy": TOY}, Listener(), CONFIG, feed=hub.feed(), owns=lambda g: False
+    )
+    await owner.load()
+    await other.load()
+    table = await open_lobby(owner, "toy", host=("h", "H"), seed=name, options={"pile": 40})
+    await owner.lobby.join(table.id, "a", "A")
+    await owner.lobby.start(table.id, "h")
+    for version in range(moves):
+        await other.act(table.id, "ha"[version % 2], version, "t.1")
+    return db, owner, other, heard, table
+
+
+@pytest.mark.parametrize("copy_agrees", [True, False])
+async def test_a_copy_older_than_the_stored_state_is_checked_where_it_passes_it(
+    tmp_path, copy_agrees
+):
+    """The owner's copy (version 0) is older than the state stored at version 8: its replay
+    to version 9 is checked against the stored state at version 8. A copy that agrees is
+    shown with the events of all nine moves; one that does not (here: a pile the stored
+    game never had) gives way to the stored state, shown without events."""
+    moves = SNAPSHOT_EVERY + 1
+    db, owner, other, heard, table = await _owner_behind_a_stored_state(
+        tmp_path, f"older-{copy_agrees}", moves
+    )
+    try:
+        record = await owner.repo.get(table.id)
+        assert (record.stored_version, record.version) == (SNAPSHOT_EVERY, moves)
+        live = owner.registry.find(table.id)
+        assert live.version == 0
+        if not copy_agrees:
+            live.state = live.state.model_copy(update={"pile": 41})
+        owner.sharing._resync()
+        await _until(lambda: heard.calls and heard.calls[-1][0] == moves, "the owner presenting")
+        assert live.state.pile == 40 - moves  # the stored game's, either way
+        expected = ["took"] * moves if copy_agrees else []
+        assert [e.code for e in live.last_events] == expected
+        assert heard.calls[-1] == (moves, "h" if copy_agrees else None)
     finally:
         await other.close(drain_seconds=1)
         await owner.close(drain_seconds=1)
