@@ -17,6 +17,13 @@ statements by kind (SQLite's trace), transactions, rows changed and bytes writte
     .venv/bin/python bench/lifecycle.py                          # 2 game ends per game
     .venv/bin/python bench/lifecycle.py --games amapatolli --ends 3 --via hand
     .venv/bin/python bench/lifecycle.py --bot-root ../wt-before  # another tree's bot
+    .venv/bin/python bench/lifecycle.py --ends 1 --game-calls    # what a move asks of games/
+
+``--game-calls`` prints, instead of the windows, what a mean move (a person's, a computer's)
+asks of the games: the calls of ``games/`` functions made from outside ``games/`` (``apply``,
+``view``, ``legal_actions``, ``to_act``, ``outcome``, an action's ``encode``...), by entry point
+and caller, and how many of the views and legal actions were asked again of a (state, seat)
+they were asked of before.
 
 Counts, not times: a loaded machine changes them little (the players wait for the bot before
 each move; what a coalescing timer holds may land in a neighbouring segment, so a few requests
@@ -55,6 +62,11 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--validate", action="store_true", help="the fake checks requests")
     parser.add_argument("--trace", action="store_true", help="each window's requests and SQL")
+    parser.add_argument(
+        "--game-calls",
+        action="store_true",
+        help="instead of the game ends: the calls into games/ per move by the caller outside it",
+    )
     parser.add_argument(
         "--cprofile",
         action="store_true",
@@ -97,8 +109,12 @@ def statement_kind(sql: str) -> str:
 class Ledger:
     """The segments, and the counting hooks that fill the current one."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, game_calls: bool = False) -> None:
         self.prefix = str(root / "bot") + "/"
+        # --game-calls: the calls of games/ functions made from outside games/ (entry points)
+        self.games = str(root / "games") + "/" if game_calls else None
+        # (function, id of the state, seat) -> the state: each view and legal actions asked
+        self._asked: dict[tuple[str, int, Any], Any] = {}
         self.tests = str(root / "tests") + "/"
         self.segments: list[Segment] = []
         self.current: Segment | None = None
@@ -112,9 +128,29 @@ class Ledger:
     def profile(self, frame, event, arg) -> None:
         if event == "call" and self.current is not None:
             code = frame.f_code
-            if code.co_filename.startswith(self.prefix):
+            if self.games is not None:
+                self._game_call(frame, code)
+            elif code.co_filename.startswith(self.prefix):
                 name = code.co_filename[len(self.prefix) :]
                 self.current.calls[f"{name}:{code.co_qualname}"] += 1
+
+    def _game_call(self, frame, code) -> None:
+        """A call of a games/ function from outside games/, by its caller (file and function)."""
+        assert self.games is not None and self.current is not None
+        if not code.co_filename.startswith(self.games) or frame.f_back is None:
+            return
+        caller = frame.f_back.f_code
+        if caller.co_filename.startswith(self.games):
+            return
+        name = "games/" + code.co_filename[len(self.games) :]
+        where = "/".join(caller.co_filename.rsplit("/", 2)[-2:])
+        self.current.calls[f"{name}:{code.co_qualname} <- {where}:{caller.co_qualname}"] += 1
+        if code.co_name in ("build_view", "legal_actions"):
+            state, seat = frame.f_locals.get("state"), frame.f_locals.get("seat")
+            key = (code.co_name, id(state), seat)
+            if self._asked.get(key) is state:  # (the entry holds the state: its id is its own)
+                self.current.calls[f"(asked again of a state and seat) {code.co_name}"] += 1
+            self._asked[key] = state
 
     def watch_tasks(self, loop: asyncio.AbstractEventLoop) -> None:
         factory = loop.get_task_factory()
@@ -229,7 +265,7 @@ async def run(args: argparse.Namespace) -> Ledger:
                 cpu_delay_seconds=args.cpu_delay,
             )
 
-    ledger = Ledger(args.bot_root.resolve())
+    ledger = Ledger(args.bot_root.resolve(), args.game_calls)
     ledger.tracing = args.trace
     ledger.watch_tasks(asyncio.get_running_loop())
     low, high = (float(x) for x in args.think.split(","))
@@ -454,6 +490,23 @@ def report(segments: list[Segment], args: argparse.Namespace) -> None:
             print(f"    {n:9.0f}  {name}")
 
 
+def report_game_calls(segments: list[Segment], args: argparse.Namespace) -> None:
+    """--game-calls: per game and mover, the mean move's calls into games/ by entry point and
+    caller (a game's ends left out: their windows hold the next game's start)."""
+    for game in args.games.split(","):
+        for mover in ("person", "computer"):
+            mine = [s for s in segments if s.game == game and s.mover == mover and not s.ending]
+            if not mine:
+                continue
+            mean = _mean(mine, "calls")
+            print(
+                f"\n{game}, {mover}s' moves ({len(mine)}): {sum(mean.values()):.1f} calls into"
+                f" games/ a move, top {args.top}:"
+            )
+            for name, n in mean.most_common(args.top):
+                print(f"  {n:8.2f}  {name}")
+
+
 def main() -> None:
     args = _parse()
     sys.path.insert(0, str(args.bot_root.resolve()))
@@ -463,6 +516,8 @@ def main() -> None:
     ledger = asyncio.run(run(args))
     if ledger.profilers is not None:
         report_own_times(ledger, args)
+    elif args.game_calls:
+        report_game_calls(ledger.segments, args)
     else:
         report(ledger.segments, args)
     print(f"({time.monotonic() - started:.0f} s)")
