@@ -406,8 +406,9 @@ async def send(
     said the bucket is spent, until it is not. A ``callback``'s bucket, (the interaction, its
     token), serves this one request (an interaction is answered once): no lock, and no wait
     after it for a next request (discord.py holds its caller that long). The route is exempt
-    from the global limit: straight to the session under the gate, timed here as the gate
-    would (``http_gate.answered``; a callback's ``http_gate.callback_sent``)."""
+    from the global limit: straight to the session under the gate (on the gate's wire, its
+    whole answer awaited: ``http_gate.exempt_exchange``), timed here as the gate would
+    (``http_gate.answered``; a callback's ``http_gate.callback_sent``)."""
     lock: asyncio.Lock | None = None
     if not callback:
         locks = async_context.get()._locks
