@@ -18,8 +18,9 @@ update, a token edit) knows it is exempt: it goes straight to the session under 
 (``exempt_request``) and times itself (``answered``, ``callback_sent``), without the gate's
 parse of its URL and body (issue 29: a tenth of a request's bot-side CPU), and without
 aiohttp's per-request timer: the gate's ``Overdue`` guards all of them with one. Without a
-proxy they go through the gate's lean transport (``bot/ui/token_wire.py``) instead of aiohttp,
-and so do discord.py's own requests through the gate (``GatedSession.sent``), once paced.
+proxy they go through the gate's lean transport (``bot/ui/token_wire.py``) instead of aiohttp
+(``exempt_exchange``: awaited, its whole answer), and so do discord.py's own requests through
+the gate (``GatedSession.sent``), once paced.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
@@ -39,7 +40,7 @@ from yarl import URL
 from bot import metrics
 from bot.ui.pacer import RequestPacer
 from bot.ui.route_guard import RouteGuard, header_reader
-from bot.ui.token_wire import DONE, Answer, Target, TokenWire
+from bot.ui.token_wire import Answer, Target, TokenWire
 
 log = logging.getLogger(__name__)
 
@@ -192,11 +193,33 @@ def exempt_request(session: Any, method: str, url: URL | Target, **kwargs: Any) 
     if wire is not None and kwargs.get("proxy") is None:
         # the lean transport (``bot/ui/token_wire.py``): ~a quarter of aiohttp's instructions
         headers = kwargs.get("headers") or {}
-        return _OnTheWire(session.overdue, wire, method, url, kwargs.get("data"), headers)
+        return wire.request(method, url, kwargs.get("data"), headers, session.overdue)
     if type(url) is Target:
         url = url.url()
     request = session.session.request(method, url, timeout=UNTIMED, **kwargs)
     return _Guarded(session.overdue, request)
+
+
+def exempt_wire(session: Any, proxy: str | None) -> TokenWire | None:
+    """The gate's wire, when ``exempt_request`` of ``session`` without a proxy or through
+    ``proxy`` would send on it (``exempt_exchange``); else None."""
+    if proxy is None and isinstance(session, GatedSession):
+        return session.wire
+    return None
+
+
+def exempt_exchange(
+    session: GatedSession,
+    wire: TokenWire,
+    method: str,
+    url: URL | Target,
+    data: bytes | None,
+    headers: Mapping[str, str],
+) -> Coroutine[Any, Any, Answer]:
+    """``exempt_request`` on the gate's ``wire`` (``exempt_wire``) as one awaitable of its whole
+    answer: the wire's exchange under the gate's ``Overdue``, without the ``async with``'s
+    object and calls around it (issue 29: the bot's own token requests, ~3 a move)."""
+    return wire.exchange(method, url, data, headers, session.overdue)
 
 
 # aiohttp arms a timer per request for its total timeout (``ClientTimeout.total``, 300 s by
@@ -208,15 +231,19 @@ UNTIMED = aiohttp.ClientTimeout(total=None, sock_connect=30)
 
 
 class Overdue:
-    """Requests in flight, each cancelled if it is not over ``limit`` seconds after it began
-    and raised as the ``TimeoutError`` aiohttp's total timeout raises: ONE timer checks them
+    """Requests in flight, each ended if it is not over ``limit`` seconds after it began and
+    raised as the ``TimeoutError`` aiohttp's total timeout raises: ONE timer checks them
     every ``every`` seconds while any is in flight (so one is late by at most ``every``),
-    instead of a timer armed and cancelled per request."""
+    instead of a timer armed and cancelled per request. A request on aiohttp (``_Guarded``)
+    is cancelled and its cancellation raised as the timeout; an answer awaited on the wire
+    (``watch``: its future, from the request's write on) is failed with the timeout itself,
+    so nothing is cancelled nor registered per request but the future (issue 29)."""
 
     def __init__(self, limit: float = REQUEST_LIMIT, every: float = 10.0) -> None:
         self.limit = limit
         self.every = every
         self._open: set[_Guarded] = set()
+        self._answers: dict[asyncio.Future[Any], float] = {}  # the wire's: answer -> deadline
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -226,14 +253,28 @@ class Overdue:
         request.deadline = loop.time() + self.limit
         self._open.add(request)
         if self._timer is None or self._loop is not loop:
-            self._loop = loop
-            self._timer = loop.call_later(self.every, self._check)
+            self._arm(loop)
 
     def end(self, request: _Guarded) -> None:
         self._open.discard(request)
 
+    def watch(self, answer: asyncio.Future[Any]) -> None:
+        """The wire's answer to a request written now (``token_wire.TokenWire.exchange``)."""
+        loop = answer.get_loop()
+        self._answers[answer] = loop.time() + self.limit
+        if self._timer is None or self._loop is not loop:
+            self._arm(loop)
+
+    def unwatch(self, answer: asyncio.Future[Any]) -> None:
+        """``answer`` came (or failed, or its request was cancelled)."""
+        self._answers.pop(answer, None)
+
     def in_flight(self) -> int:
-        return len(self._open)
+        return len(self._open) + len(self._answers)
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._timer = loop.call_later(self.every, self._check)
 
     def _check(self) -> None:
         loop = self._loop
@@ -243,7 +284,12 @@ class Overdue:
             if request.deadline <= now and not request.expired and request.task is not None:
                 request.expired = True
                 request.task.cancel()
-        self._timer = loop.call_later(self.every, self._check) if self._open else None
+        for answer, deadline in list(self._answers.items()):
+            if deadline <= now and not answer.done():
+                answer.set_exception(TimeoutError(f"no answer within {self.limit:.0f} s"))
+        self._timer = (
+            loop.call_later(self.every, self._check) if self._open or self._answers else None
+        )
 
 
 class _Guarded:
@@ -291,47 +337,6 @@ class _Guarded:
             and self.task.uncancel() == 0
         ):
             raise TimeoutError(f"no answer within {self._overdue.limit:.0f} s") from exc
-
-
-class _OnTheWire(_Guarded):
-    """A request on the gate's wire (``token_wire.TokenWire.exchange``) under its ``Overdue``:
-    the whole answer is read when it is entered, so the guard ends there and leaving awaits
-    nothing (issue 29: one object and one coroutine per request instead of the wire's request,
-    its guard and a coroutine each to enter and to leave)."""
-
-    __slots__ = ("_wire", "_args")
-
-    def __init__(
-        self,
-        overdue: Overdue,
-        wire: TokenWire,
-        method: str,
-        url: URL | Target,
-        data: bytes | None,
-        headers: Mapping[str, str],
-    ) -> None:
-        super().__init__(overdue, None)
-        self._wire = wire
-        self._args = (method, url, data, headers)
-
-    async def __aenter__(self) -> Answer:
-        overdue = self._overdue
-        overdue.begin(self)
-        try:
-            return await self._wire.exchange(*self._args)
-        except BaseException as exc:
-            self._timed_out(exc)
-            raise
-        finally:
-            overdue.end(self)
-
-    def __aexit__(  # type: ignore[override]
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> Awaitable[None]:
-        return DONE
 
 
 class _GatedRequest:
@@ -436,7 +441,7 @@ class GatedSession:
                 target = target.extend_query(query)  # as aiohttp adds it
         body = data.encode() if isinstance(data, str) else data  # aiohttp's: UTF-8
         headers = kwargs.get("headers") or {}
-        return _OnTheWire(self.overdue, wire, method, target, body, headers)
+        return wire.request(method, target, body, headers, self.overdue)
 
     def refused(self, pacer: RequestPacer, response: Any) -> None:
         """A 429 came back: a global one pauses every bot-token call for its retry-after."""

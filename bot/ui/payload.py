@@ -17,7 +17,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -115,16 +115,20 @@ async def edit_message(partial: discord.PartialMessage, kwargs: dict[str, Any]) 
     _keep_view(state, view, partial.id)
 
 
-async def edit_followup(
+def edit_followup(
     interaction: discord.Interaction,
     message_id: int,
     kwargs: dict[str, Any],
     *,
     ref: int | str | None = None,
-) -> None:
+) -> Coroutine[Any, Any, None]:
     """``interaction.followup.edit_message(message_id, **kwargs)`` without parsing the edited
     message; ``ref`` names it in the request instead (``"@original"``). The request of
-    ``AsyncWebhookAdapter.edit_webhook_message``: its URL, query and bucket (``send``)."""
+    ``AsyncWebhookAdapter.edit_webhook_message``: its URL, query and bucket (``send``).
+    Awaited by its caller as a coroutine function's call is: the request's body is built now
+    and ``send``'s own coroutine returned, with nothing of this function's left on the chain a
+    token edit's answer wakes (issue 29), unless files are to be closed or a view kept after it
+    (``_after_edit``)."""
     state = interaction._state
     http = state.http
     view = kwargs.get("view", MISSING)
@@ -135,16 +139,32 @@ async def edit_followup(
         f"/webhooks/{application_id}/{quoted(token)}/messages/{message}"
         f"?with_components={int(view is not MISSING)}"
     )
-    with edit_parameters(kwargs, state.allowed_mentions) as params:
-        await send(
-            "PATCH",
-            url,
-            (application_id, token),
-            params,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-        )
+    params = edit_parameters(kwargs, state.allowed_mentions)
+    sent = send(
+        "PATCH",
+        url,
+        (application_id, token),
+        params,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+    )
+    if params.files or _kept(view):
+        return _after_edit(sent, params, state, view, message_id)
+    return sent
+
+
+async def _after_edit(
+    sent: Coroutine[Any, Any, None],
+    params: MultipartParameters,
+    state: Any,
+    view: Any,
+    message_id: int,
+) -> None:
+    """An edit's request, then what discord.py does after it: its files closed (also when it
+    failed), the view kept (``_keep_view``)."""
+    with params:
+        await sent
     _keep_view(state, view, message_id)
 
 
@@ -198,8 +218,8 @@ def edit_parameters(
     payload: dict[str, Any] = {}
     files = _edited_fields(kwargs, previous_allowed_mentions, payload, tts_first=False)
     if not files:
-        return MultipartParameters(payload, [], files)  # (payload, multipart, files)
-    return MultipartParameters(None, _parts(payload, files), files)
+        return _parameters(payload, [], files)
+    return _parameters(None, _parts(payload, files), files)
 
 
 def update_parameters(
@@ -212,8 +232,16 @@ def update_parameters(
     files = _edited_fields(kwargs, previous_allowed_mentions, data, tts_first=True)
     payload = {"type": _UPDATE_MESSAGE, "data": data}
     if not files:
-        return MultipartParameters(payload, [], files)
-    return MultipartParameters(None, _parts(payload, files), files)
+        return _parameters(payload, [], files)
+    return _parameters(None, _parts(payload, files), files)
+
+
+def _parameters(
+    payload: dict[str, Any] | None, multipart: list[dict[str, Any]], files: list[discord.File]
+) -> MultipartParameters:
+    """``MultipartParameters(payload, multipart, files)``, a named tuple made as a tuple: its
+    generated ``__new__`` (a Python call) was ~0.6 us of every edit and update (issue 29)."""
+    return tuple.__new__(MultipartParameters, (payload, multipart, files))
 
 
 _UPDATE_MESSAGE = discord.InteractionResponseType.message_update.value  # 7
@@ -238,7 +266,7 @@ def _edited_fields(
     if embeds is not MISSING:
         if len(embeds) > 10:
             raise ValueError("embeds has a maximum of 10 elements.")
-        payload["embeds"] = [e.to_dict() for e in embeds]
+        payload["embeds"] = [e.to_dict() for e in embeds] if embeds else []
     content = kwargs.get("content", MISSING)
     if content is not MISSING:
         payload["content"] = str(content) if content is not None else None
@@ -254,7 +282,7 @@ def _edited_fields(
         payload["tts"] = False
     if v2_flags:
         payload["flags"] = _V2_FLAGS
-    allowed_mentions = kwargs.get("allowed_mentions", MISSING)
+    allowed_mentions = kwargs.get("allowed_mentions")  # (absent: None, not MISSING's __bool__)
     if allowed_mentions:
         if previous_allowed_mentions is not None:
             allowed_mentions = previous_allowed_mentions.merge(allowed_mentions)
@@ -294,8 +322,19 @@ def _parts(payload: dict[str, Any], files: list[discord.File]) -> list[dict[str,
 
 def _keep_view(state: Any, view: Any, message_id: int) -> None:
     """What discord.py does after an edit: a live view that routes clicks is kept for it."""
-    if view and view is not MISSING and not view.is_finished() and view.is_dispatchable():
+    if _kept(view):
         state.store_view(view, message_id)
+
+
+def _kept(view: Any) -> bool:
+    """Whether an edit's view is one discord.py keeps (``_keep_view``): never a card's."""
+    return bool(
+        view
+        and view is not MISSING
+        and type(view) is not v2.CardLayout  # (it is finished and not dispatchable)
+        and not view.is_finished()
+        and view.is_dispatchable()
+    )
 
 
 # ----- requests through an interaction token whose answer nobody reads --------------------------
@@ -367,8 +406,9 @@ async def send(
     said the bucket is spent, until it is not. A ``callback``'s bucket, (the interaction, its
     token), serves this one request (an interaction is answered once): no lock, and no wait
     after it for a next request (discord.py holds its caller that long). The route is exempt
-    from the global limit: straight to the session under the gate, timed here as the gate
-    would (``http_gate.answered``; a callback's ``http_gate.callback_sent``)."""
+    from the global limit: straight to the session under the gate (on the gate's wire, its
+    whole answer awaited: ``http_gate.exempt_exchange``), timed here as the gate would
+    (``http_gate.answered``; a callback's ``http_gate.callback_sent``)."""
     lock: asyncio.Lock | None = None
     if not callback:
         locks = async_context.get()._locks
@@ -381,6 +421,8 @@ async def send(
         body = None if params.payload is None else orjson.dumps(params.payload)
         files = params.files or []
         kind = "callback" if callback else "webhook"
+        # the gate's wire when it carries the request: awaited, no ``async with`` around it
+        wire = http_gate.exempt_wire(session, proxy)
         response: Any = None
         answer: Any = None
         for attempt in range(5):
@@ -397,53 +439,58 @@ async def send(
                     http_gate.made_at(int(bucket[0])), _callback_kind(params), start
                 )
             try:
-                async with http_gate.exempt_request(
-                    session,
-                    method,
-                    url,
-                    data=data,
-                    headers=headers,
-                    proxy=proxy,
-                    proxy_auth=proxy_auth,
-                ) as response:
+                if wire is not None:  # its whole answer, read already (``token_wire``)
+                    response = await http_gate.exempt_exchange(
+                        session, wire, method, url, data, headers
+                    )
                     http_gate.answered(kind, start)
-                    status = response.status
-                    if (
-                        lock is not None
-                        and status != 429
-                        and _header(response, "X-Ratelimit-Remaining") == "0"
-                    ):
-                        delay = discord.utils._parse_ratelimit_header(response)
-                    if 300 > status >= 200 and not read and response.content.is_eof():
-                        # arrived whole, so its connection is back in the pool already;
-                        # nobody reads it (``read`` was ~5 % of a request)
-                        return None
-                    raw = await response.read()  # read whole: the connection is kept alive
-                    if 300 > status >= 200:
-                        return _answer(response, raw) if read else None
-                    answer = _answer(response, raw)
-                    if status == 429:
-                        if not response.headers.get("Via"):
-                            raise discord.HTTPException(response, answer)
-                        pause = float(answer["retry_after"])
-                        log.warning(
-                            "Webhook ID %s is rate limited. Retrying in %.2f seconds.",
-                            bucket[0],
-                            pause,
-                        )
-                    elif status >= 500:
-                        pause = 1 + attempt * 2
-                    elif status == 403:
-                        raise discord.Forbidden(response, answer)
-                    elif status == 404:
-                        raise discord.NotFound(response, answer)
-                    else:
-                        raise discord.HTTPException(response, answer)
+                    raw = response.body
+                else:
+                    async with http_gate.exempt_request(
+                        session,
+                        method,
+                        url,
+                        data=data,
+                        headers=headers,
+                        proxy=proxy,
+                        proxy_auth=proxy_auth,
+                    ) as response:
+                        http_gate.answered(kind, start)
+                        if 300 > response.status >= 200 and not read and response.content.is_eof():
+                            raw = b""  # arrived whole: its connection is back in the pool
+                        else:
+                            raw = await response.read()  # read whole: the connection is kept
             except OSError as exc:
                 if attempt < 4 and exc.errno in (54, 10054):
                     await asyncio.sleep(1 + attempt * 2)
                     continue
                 raise
+            status = response.status
+            if (
+                lock is not None
+                and status != 429
+                and _header(response, "X-Ratelimit-Remaining") == "0"
+            ):
+                delay = discord.utils._parse_ratelimit_header(response)
+            if 300 > status >= 200:
+                # nobody reads it unless ``read`` (reading it was ~5 % of a request)
+                return _answer(response, raw) if read else None
+            answer = _answer(response, raw)
+            if status == 429:
+                if not response.headers.get("Via"):
+                    raise discord.HTTPException(response, answer)
+                pause = float(answer["retry_after"])
+                log.warning(
+                    "Webhook ID %s is rate limited. Retrying in %.2f seconds.", bucket[0], pause
+                )
+            elif status >= 500:
+                pause = 1 + attempt * 2
+            elif status == 403:
+                raise discord.Forbidden(response, answer)
+            elif status == 404:
+                raise discord.NotFound(response, answer)
+            else:
+                raise discord.HTTPException(response, answer)
             # waited out once the answer is released: outside the request's guard against a
             # hang (``http_gate.Overdue``), as aiohttp's own timer ended with the answer
             await asyncio.sleep(pause)

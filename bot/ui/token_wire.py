@@ -46,7 +46,7 @@ import time
 import zlib
 from collections import deque
 from collections.abc import Coroutine, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import httptools
@@ -195,6 +195,16 @@ class Answer:
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self.body.decode(encoding, errors="replace")
+
+
+class Watch(Protocol):
+    """What watches an answer for its time limit (``http_gate.Overdue``): told when the
+    request is written (``watch``: its answer's future, which it may fail) and when it is
+    over (``unwatch``)."""
+
+    def watch(self, answer: asyncio.Future[Any]) -> None: ...
+
+    def unwatch(self, answer: asyncio.Future[Any]) -> None: ...
 
 
 class _Deaf:
@@ -481,11 +491,17 @@ class TokenWire:
         return self._ssl
 
     def request(
-        self, method: str, url: URL | Target, data: bytes | None, headers: Mapping[str, str]
+        self,
+        method: str,
+        url: URL | Target,
+        data: bytes | None,
+        headers: Mapping[str, str],
+        overdue: Watch | None = None,
     ) -> WireRequest:
         """``method url`` with body ``data`` and ``headers`` (beside the fixed ones), used as
-        ``async with`` like aiohttp's ``session.request``: the whole answer inside."""
-        return WireRequest(self, method, url, data, headers)
+        ``async with`` like aiohttp's ``session.request``: the whole answer inside; ``overdue``
+        watches its answer (``exchange``)."""
+        return WireRequest(self, method, url, data, headers, overdue)
 
     def origin(self, url: URL | Target) -> _Origin:
         # keyed by the URL's scheme and authority as written: one property of a fresh URL
@@ -503,8 +519,16 @@ class TokenWire:
         return found
 
     async def exchange(
-        self, method: str, url: URL | Target, data: bytes | None, headers: Mapping[str, str]
+        self,
+        method: str,
+        url: URL | Target,
+        data: bytes | None,
+        headers: Mapping[str, str],
+        overdue: Watch | None = None,
     ) -> Answer:
+        """The whole answer to ``method url``. ``overdue`` (the gate's ``Overdue``) watches it
+        from the request's write on: one it fails (a ``TimeoutError``) ends the exchange as a
+        lost connection does (the connection closed), without a task cancelled."""
         origin = self.origin(url)
         path_qs = url.path_qs if isinstance(url, Target) else url.raw_path_qs
         fixed = origin.fixed
@@ -534,6 +558,8 @@ class TokenWire:
             # an open one: nothing awaited since it was found so, and nothing of this request
             # was written anywhere else; from here on, it is written
             waiter = conn.send(request)
+            if overdue is not None:
+                overdue.watch(waiter)
             try:
                 answer = await waiter
             except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
@@ -547,8 +573,11 @@ class TokenWire:
                 self.opened += 1
                 continue
             except BaseException:
-                conn.close()  # mid-exchange (cancelled, lost): its state is unknown
+                conn.close()  # mid-exchange (cancelled, lost, overdue): its state is unknown
                 raise
+            finally:
+                if overdue is not None:
+                    overdue.unwatch(waiter)
             origin.back(conn)
             return answer
 
@@ -587,9 +616,10 @@ class WireRequest:
         url: URL | Target,
         data: bytes | None,
         headers: Mapping[str, str],
+        overdue: Watch | None = None,
     ) -> None:
         self._wire = wire
-        self._args = (method, url, data, headers)
+        self._args = (method, url, data, headers, overdue)
 
     def __aenter__(self) -> Coroutine[Any, Any, Answer]:
         return self._wire.exchange(*self._args)  # awaited by ``async with``: no frame between

@@ -457,7 +457,10 @@ class ViewKit:
                     return  # answered in place meanwhile: its release starts the worker again
             slot.dirty = False
             slot.since = None  # a change from now on waits anew
-            async with slot.busy:
+            # (the lock's own acquire and release: ``async with`` adds a coroutine to enter
+            # and one to leave, each change)
+            await slot.busy.acquire()
+            try:
                 trace.mark("busy")
                 work = slot.work  # the latest, also if a change came while waiting
                 if work is None:
@@ -477,6 +480,8 @@ class ViewKit:
                         self.pacer.release()  # an interaction token edited, or nothing was sent
                     trace.mark("sent")
                     trace.done()
+            finally:
+                slot.busy.release()
 
     async def _coalesce(self, slot: Slot) -> _Waited:
         """A table being played whose last bot-token edit is under ``public_every`` seconds

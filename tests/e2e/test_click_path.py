@@ -172,6 +172,13 @@ class HandOffs:
             return real_exempt(session, method, url, **kwargs)
 
         monkeypatch.setattr(http_gate, "exempt_request", exempt)
+        real_exchange = http_gate.exempt_exchange
+
+        def exchange(session, wire, method, url, *rest):  # the same, awaited on the wire
+            self._point(f"{method} {http_gate.api_path(str(url))}", sys._getframe(1))
+            return real_exchange(session, wire, method, url, *rest)
+
+        monkeypatch.setattr(http_gate, "exempt_exchange", exchange)
 
     def close(self) -> None:
         self._loop.set_task_factory(self._factory)

@@ -58,10 +58,10 @@ def callbacks(mesa: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any
     if wire is not None:
         real_wire = wire.exchange  # what the gate sends every request on the wire through
 
-        async def wired(method: str, url: Any, data: Any, headers: Any) -> Any:
+        async def wired(method: str, url: Any, data: Any, headers: Any, overdue: Any = None) -> Any:
             if "/callback" in str(url):
                 sent.append((str(url), dict(URL(str(url)).query) or None))  # a Target too
-            return await real_wire(method, url, data, headers)
+            return await real_wire(method, url, data, headers, overdue)
 
         monkeypatch.setattr(wire, "exchange", wired)
     return sent
