@@ -15,6 +15,14 @@ Compiled with this tree's mypy (``mypyc`` ships with it; gcc and the Python head
 ``opt_level`` 3, every module in one shared library (mypyc's default: calls between compiled
 modules are native calls). DEST is emptied first. A developer who edits a ``.py`` of DEST
 runs the stale ``.so`` still: rerun this script. Nothing is asserted.
+
+Session 34 (64 modules, 4-8 min wall on the shared 2-core VM, 8.4 MiB of extensions):
+``bench/profile_engines.py --instructions`` 1,808,819 -> 1,553,381 instructions per move of the
+load's mix (-14 %; best-of CPU 310 -> 275 us), ``bench/profile_payloads.py --instructions``
+2,149,264 -> 1,809,086 per move in a row (-16 %); the live bot at 100 tables beside the pure
+tree (``bench/ab_pair.py``, 2 rounds, a loaded machine): bot -0.04 ms per move (-0.07 to 0.00 of
+4.9), bot + render workers +0.00, RSS +4 MB. The handlers (cogs,
+items, view kit, payload sends) and the models stay pure Python: what is left to gain.
 """
 
 from __future__ import annotations
@@ -163,19 +171,15 @@ LEFT_OUT = {
 # ``allow_interpreted_subclasses=True`` where a module left out (or a test) subclasses it.
 CLASS_ATTRS = {
     "bot/ui/presenter.py": [
-        # a frozen dataclass that is also Generic: "'__dict__' of 'type' objects is not
-        # writable" at import
-        ("class PrivateMove(", "native_class=False"),
-        ("class DraftStep(", "native_class=False"),
         # the games' presenters (left out) and the tests' presenters subclass it
         ("class GamePresenter(", "allow_interpreted_subclasses=True"),
     ],
+    # a Generic dataclass: "'__dict__' of 'type' objects is not writable" at import
     "games/core/search.py": [("class SearchResult(", "native_class=False")],
     "bot/ui/rendering.py": [
         # ``kept_once`` keeps its value in the instance's ``__dict__``, which a native class has
         # not (AttributeError)
         ("class kept_once(", "native_class=False"),
-        ("class ImageRequest:", "native_class=False"),
         # a dict subclass called as a function: the render tests crashed (segfault) in its call
         ("class NameBook(", "native_class=False"),
     ],
@@ -183,6 +187,11 @@ CLASS_ATTRS = {
     # a subclass of a builtin type other than object
     "bot/trusted_json.py": [("class Unsupported(TypeError):", "native_class=False")],
 }
+# And every frozen dataclass of a compiled module is made non-native: a native one does not
+# unpickle (its ``__setattr__`` refuses: ``Budget`` sent to a search worker killed the pool,
+# FrozenInstanceError), nor is a Generic one made (PrivateMove, DraftStep: "'__dict__' of 'type'
+# objects is not writable"), nor does ``kept_once`` find a ``__dict__`` (ImageRequest).
+FROZEN = "@dataclass(frozen=True"
 
 
 def give_class_attributes(dest: Path, compiled: list[str]) -> int:
@@ -198,8 +207,11 @@ def give_class_attributes(dest: Path, compiled: list[str]) -> int:
                 if line.startswith(start):
                     out.append(f"@mypyc_attr({attribute})")
                     marked += 1
+            if line.startswith(FROZEN):
+                out.append("@mypyc_attr(native_class=False)")
+                marked += 1
             out.append(line)
-            if line == "from __future__ import annotations" and classes:
+            if line == "from __future__ import annotations" and (classes or FROZEN in text):
                 out.append("from mypy_extensions import mypyc_attr")
             if line == "from __future__ import annotations" and "pydantic" in text:
                 # mypyc's C for a class made at import names the metaclass's module, declared
