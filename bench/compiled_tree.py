@@ -16,13 +16,15 @@ Compiled with this tree's mypy (``mypyc`` ships with it; gcc and the Python head
 modules are native calls). DEST is emptied first. A developer who edits a ``.py`` of DEST
 runs the stale ``.so`` still: rerun this script. Nothing is asserted.
 
-Session 34 (64 modules, 4-8 min wall on the shared 2-core VM, 8.4 MiB of extensions):
-``bench/profile_engines.py --instructions`` 1,808,819 -> 1,553,381 instructions per move of the
-load's mix (-14 %; best-of CPU 310 -> 275 us), ``bench/profile_payloads.py --instructions``
-2,149,264 -> 1,809,086 per move in a row (-16 %); the live bot at 100 tables beside the pure
-tree (``bench/ab_pair.py``, 2 rounds, a loaded machine): bot -0.04 ms per move (-0.07 to 0.00 of
-4.9), bot + render workers +0.00, RSS +4 MB. The handlers (cogs,
-items, view kit, payload sends) and the models stay pure Python: what is left to gain.
+Session 34 (62 modules, 3-8 min wall on the shared 2-core VM, 8.0 MiB of extensions; payloads
+byte-identical, ``bench/payload_digest.py``): ``bench/profile_engines.py --instructions``
+1,808,819 -> 1,553,381 instructions per move of the load's mix (-14 %; best-of CPU, trees
+alternated, 361 -> 308 us), ``bench/profile_payloads.py --instructions`` 2,149,264 -> 1,809,086
+per move in a row (-16 %) (both counted with bot/ui/presenter.py compiled too); the live bot
+at 100 tables beside the pure tree (``bench/ab_pair.py``, a loaded machine): bot -0.07, 0.00
+and +0.14 ms per move of ~4.5 in three rounds (noise; a new DEST's first run also compiles the
+numba kernel into its cache: searches slow). The handlers (cogs, items, view kit, payload
+sends), the models and the engines' states stay pure Python: what is left to gain.
 """
 
 from __future__ import annotations
