@@ -187,13 +187,13 @@ def exempt_request(session: Any, method: str, url: URL | Target, **kwargs: Any) 
     session under the gate at once; the caller times it (``answered``, ``callback_sent``).
     Under the gate it runs without aiohttp's own timer, guarded by the gate's ``Overdue``.
     A ``token_wire.Target`` goes to aiohttp as yarl's URL."""
-    if not isinstance(session, GatedSession):
-        return session.request(method, url.url() if type(url) is Target else url, **kwargs)
-    wire = session.wire
-    if wire is not None and kwargs.get("proxy") is None:
+    wire = exempt_wire(session, kwargs.get("proxy"))
+    if wire is not None:
         # the lean transport (``bot/ui/token_wire.py``): ~a quarter of aiohttp's instructions
         headers = kwargs.get("headers") or {}
         return wire.request(method, url, kwargs.get("data"), headers, session.overdue)
+    if not isinstance(session, GatedSession):
+        return session.request(method, url.url() if type(url) is Target else url, **kwargs)
     if type(url) is Target:
         url = url.url()
     request = session.session.request(method, url, timeout=UNTIMED, **kwargs)
@@ -201,8 +201,9 @@ def exempt_request(session: Any, method: str, url: URL | Target, **kwargs: Any) 
 
 
 def exempt_wire(session: Any, proxy: str | None) -> TokenWire | None:
-    """The gate's wire, when ``exempt_request`` of ``session`` without a proxy or through
-    ``proxy`` would send on it (``exempt_exchange``); else None."""
+    """The gate's wire when a request on ``session`` through ``proxy`` (None: none) goes on
+    it (``exempt_request``, ``exempt_exchange``): a gated session's without a proxy; else
+    None (aiohttp)."""
     if proxy is None and isinstance(session, GatedSession):
         return session.wire
     return None

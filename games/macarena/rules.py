@@ -11,17 +11,17 @@ from functools import cache
 
 from games.core import Event, IllegalAction, event, shuffled
 from games.core.actions import Draw, Pass
-from games.core.cards import PlayingCard, two_decks
+from games.core.cards import two_decks
 from games.core.engine import opening
 from games.core.errors import NOT_YOUR_TURN
 from games.core.fast import replace
 from games.core.rng import rng_for
 from games.macarena import endhand
 from games.macarena.actions import BuyElement, GiveElement, MacarenaAction, MoveMaca, Play
-from games.macarena.elements import ELEMENTS, FOLLOWERS, sort_key
+from games.macarena.elements import ELEMENTS
 from games.macarena.endhand import own_tokens
 from games.macarena.options import Options, amulets_target
-from games.macarena.series import resolve_series
+from games.macarena.series import faces_following, first_of_each_face, resolve_series
 from games.macarena.state import (
     MACAS_PER_PLAYER,
     MAX_MACAS_PER_POZO,
@@ -176,14 +176,9 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
         for pozo in range(POZOS):
             if may_play_on(state, seat, pozo):
                 if faces is None:  # (the hand read once for every pozo it may play on)
-                    faces = _first_of_each_face(state.hands[seat])
-                top = state.pozos[pozo][-1].__dict__
-                follows = FOLLOWERS[top["rank"], top["suit"]]
-                # ``next_options(top, hand, [])``: the faces that follow the top, sorted
-                options = [card for face, card in faces.items() if face in follows]
-                if len(options) > 1:
-                    options.sort(key=sort_key)
-                plays.extend(_first_card(pozo, card.code) for card in options)
+                    faces = first_of_each_face(state.hands[seat])
+                for card in faces_following(state.pozos[pozo][-1], faces):
+                    plays.append(_first_card(pozo, card.code))
         return plays
     if state.phase == "move_maca":
         return [MoveMaca(source=i) for i in maca_sources(state)]
@@ -192,17 +187,6 @@ def legal_actions(state: MacarenaState, seat: str) -> list[MacarenaAction]:
     if state.phase == "buy":
         return [BuyElement(element=e) for e in ELEMENTS if e not in state.tokens[seat].elements]
     return []
-
-
-def _first_of_each_face(hand: list[PlayingCard]) -> dict[tuple[int, str], PlayingCard]:
-    """The first card of each face (rank and suit) of ``hand``, by face: read once for every
-    pozo a seat may play on (a waited seat's legal actions are asked ~3 times a move; the hand
-    was copied and walked per pozo)."""
-    first: dict[tuple[int, str], PlayingCard] = {}
-    for card in hand:
-        fields = card.__dict__
-        first.setdefault((fields["rank"], fields["suit"]), card)
-    return first
 
 
 # Legal actions are frozen values: the same instances serve every call (none is validated again).

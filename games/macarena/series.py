@@ -105,15 +105,27 @@ def next_options(
     else:
         left = list(hand)
         prev = top
-    seen: set[tuple[int, str]] = set()
-    out: list[PlayingCard] = []
+    return faces_following(prev, first_of_each_face(left))
+
+
+def first_of_each_face(hand: Sequence[PlayingCard]) -> dict[tuple[int, str], PlayingCard]:
+    """The first card of each face (rank and suit) of ``hand``, by face, in the hand's order
+    (read once, it serves every pozo a seat may play on: ``rules.legal_actions``)."""
+    first: dict[tuple[int, str], PlayingCard] = {}
+    for card in hand:
+        fields = card.__dict__
+        first.setdefault((fields["rank"], fields["suit"]), card)
+    return first
+
+
+def faces_following(
+    prev: PlayingCard, faces: dict[tuple[int, str], PlayingCard]
+) -> list[PlayingCard]:
+    """The cards of ``faces`` (``first_of_each_face``) that may follow ``prev``, sorted."""
     follows = FOLLOWERS[prev.rank, prev.suit]  # ``link_kind(prev, c) is not None``, tabulated
-    for c in left:
-        face = (c.rank, c.suit)
-        if face not in seen and face in follows:
-            seen.add(face)
-            out.append(c)
-    out.sort(key=sort_key)
+    out = [card for face, card in faces.items() if face in follows]
+    if len(out) > 1:
+        out.sort(key=sort_key)
     return out
 
 

@@ -1,6 +1,6 @@
 """A waited seat's legal plays (``rules.legal_actions`` in the play phase) are the first card of
 each series ``next_options`` offers on every pozo it may play on, pozo by pozo in a hand's order:
-the hand is read once for all pozos (``_first_of_each_face``), and lists what it listed."""
+the hand is read once for all pozos (``series.first_of_each_face``), and lists what it listed."""
 
 from __future__ import annotations
 
