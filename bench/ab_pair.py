@@ -13,9 +13,14 @@ how far to trust it. Each round swaps which run starts first.
 
 ``--a-python`` / ``--b-python`` run a side's ``bench/load.py`` (its driver and its bot) under
 another interpreter, a virtual environment of that tree built with another CPython: the same code
-on two Pythons side by side (session 31: 3.11 against 3.13).
+on two Pythons side by side (session 31: 3.11 against 3.13). ``--a-bot-python`` /
+``--b-bot-python`` run that side's bot alone on another (``bench/load.py --bot-python``: a path,
+or ``production``, a CPython built as the Docker image's, ``bench/production_python.py``), its
+driver and fake Discord on the same interpreter as the other side's (session 35: this machine's
+pyenv build against a PGO+LTO build, the same tree).
 
     .venv/bin/python bench/ab_pair.py --a . --b ../py313 --b-python ../py313/.venv/bin/python
+    .venv/bin/python bench/ab_pair.py --a . --b . --b-bot-python production
 
 Arguments after ``--`` go to both ``bench/load.py`` runs. Prints each round's figures of both
 runs and B − A, then the mean difference with its range over rounds.
@@ -66,6 +71,13 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
             default=Path(sys.executable),
             help=f"the interpreter of side {side.upper()}'s driver and bot (default: this one)",
         )
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--{side}-bot-python",
+            default="",
+            help=f"side {side.upper()}'s bot alone on another interpreter (bench/load.py"
+            " --bot-python: a path or 'production'); its driver stays on --{side}-python",
+        )
     parser.add_argument(
         "--tables", type=int, default=500, help="tables per run (500: 1,000 in all)"
     )
@@ -83,6 +95,11 @@ def load_command(args: argparse.Namespace, side: str, seed: int, passed: list[st
         *("--tables", str(args.tables), "--window", str(args.window)),
         *("--warmup", str(args.warmup), "--drain", "10", "--seed", str(seed)),
         *("--bot-root", str(root.resolve()), "--quiet", *passed),
+        *(
+            ("--bot-python", bot_python)
+            if (bot_python := getattr(args, f"{side}_bot_python"))
+            else ()
+        ),
     ]
 
 

@@ -345,6 +345,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--processes", type=int, default=1, help="shard processes (PostgreSQL only; 1)"
     )
+    parser.add_argument(
+        "--bot-python",
+        default="",
+        help="the interpreter the bot (and its workers) runs on: a path, or 'production'"
+        " (bench/production_python.py: a CPython built as the Docker image's, with PGO and LTO,"
+        " made into .venv-production); default: this one. The driver and the fake stay on this"
+        " one",
+    )
     args = parser.parse_args(argv)
     if args.profile_driver_slices and (args.profile_driver or not args.driver_slices):
         parser.error("--profile-driver-slices needs --driver-slices and not --profile-driver")
@@ -429,7 +437,7 @@ async def start_bot(
     )
     log = (folder / log_name(shard)).open("wb")
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
+        bot_python(args),
         "-c",
         BOT_LAUNCHER,
         "--env-file",
@@ -441,6 +449,16 @@ async def start_bot(
     )
     log.close()
     return process
+
+
+def bot_python(args: argparse.Namespace) -> str:
+    """The interpreter of the bot's process (``--bot-python``; ``production`` resolved once)."""
+    chosen = getattr(args, "bot_python", "") or ""
+    if chosen == "production":
+        from bench.production_python import ensure
+
+        args.bot_python = chosen = str(ensure())
+    return chosen or sys.executable
 
 
 def bot_environment(args: argparse.Namespace, shard: int = 0) -> dict[str, str]:
@@ -503,6 +521,12 @@ async def run_one(
 ) -> dict[str, Any]:
     low, high = (float(x) for x in args.think.split(","))
     machine_before = await asyncio.to_thread(machine_speed)
+    python = bot_python(args)
+    # The fixed work on the bot's interpreter too when it is another (``--bot-python``): how
+    # much faster or slower it runs Python than the driver's, beside the figures it gives.
+    bot_python_ms = (
+        await asyncio.to_thread(machine_speed, 7, python) if python != sys.executable else None
+    )
     fake = FakeDiscord(
         validate=not args.no_validate,
         keep_history=False,
@@ -656,6 +680,8 @@ async def run_one(
     measured = Measured(
         window=window,
         machine_ms=[machine_before, machine_after],
+        bot_python=python,
+        bot_python_ms=bot_python_ms,
         playing_at_start=playing_at_start,
         setup_s=setup_s,
         setup_bot_calls=setup_bot_calls,
@@ -734,6 +760,8 @@ class Measured:
     window: float
     # bench/machine_speed.py before the bot started and after it stopped (the VM's speed drifts)
     machine_ms: list[float]
+    bot_python: str  # the bot's interpreter (``--bot-python``)
+    bot_python_ms: float | None  # the fixed work on it, when it is not the driver's
     playing_at_start: int
     setup_s: float
     setup_bot_calls: int  # bot-token calls while the tables opened (humans not playing yet)
@@ -908,6 +936,8 @@ def report(tables: int, args: argparse.Namespace, world: World, m: Measured) -> 
         "driver_cpu_pct": m.driver_cpu_pct,
         "loadavg": m.loadavg,
         "machine_ms": m.machine_ms,
+        "bot_python": m.bot_python,
+        "bot_python_ms": m.bot_python_ms,
         "violations": kinds,
         "setup_errors": dict(world.setup_errors),
         "driver_slices": m.driver_slices,
@@ -1100,6 +1130,13 @@ def summary(results: list[dict[str, Any]]) -> str:
     notes = []
     if any(not r["validate"] for r in results):
         notes.append("OpenAPI validation OFF (--no-validate)")
+    for r in results:
+        machine = " / ".join(str(x) for x in r["machine_ms"])
+        theirs = "" if r["bot_python_ms"] is None else f"; on the bot's: {r['bot_python_ms']} ms"
+        notes.append(
+            f"{r['tables']} tables: the bot ran on {r['bot_python']}; the fixed work"
+            f" (bench/machine_speed.py) on the driver's interpreter {machine} ms{theirs}"
+        )
     for r in results:
         top = list(r["rest_per_move_by_route"].items())[:8]
         notes.append(

@@ -50,10 +50,11 @@ print(best * 1000)
 """
 
 
-def measure(rounds: int = 7) -> float:
-    """CPU ms of the fastest of `rounds` rounds of the fixed work, in a fresh Python process."""
+def measure(rounds: int = 7, python: str | None = None) -> float:
+    """CPU ms of the fastest of `rounds` rounds of the fixed work, in a fresh Python process
+    (``python``: another interpreter's, e.g. the one ``bench/load.py --bot-python`` runs)."""
     out = subprocess.run(
-        [sys.executable, "-c", _WORK.replace("ROUNDS", str(rounds))],
+        [python or sys.executable, "-c", _WORK.replace("ROUNDS", str(rounds))],
         capture_output=True,
         text=True,
         check=True,

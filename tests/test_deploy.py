@@ -118,3 +118,22 @@ def test_compose_builds_the_same_image_as_the_dockerfile(name: str) -> None:
     build = _shard_services()[name]["build"]
     context = build if isinstance(build, str) else build.get("context", ".")
     assert (COMPOSE.parent / context / "Dockerfile").resolve() == DOCKERFILE.resolve()
+
+
+def test_the_benchmarks_production_interpreter_is_the_images_python() -> None:
+    """``bench/load.py --bot-python production`` measures the bot on a CPython of the image's
+    version built as the image's is (PGO and LTO): the version is read from this Dockerfile, and
+    a build is taken for one only by what its configure arguments or origin say."""
+    from bench.production_python import DISTRIBUTION_DIR, Interpreter, image_version
+
+    version = image_version(DOCKERFILE)
+    assert re.search(rf"^FROM python:{re.escape(version)}-slim$", DOCKERFILE.read_text(), re.M)
+    pyenv = "'--prefix=/root/.pyenv/versions/3.11.7' '--enable-shared'"
+    official = "'--enable-optimizations' '--enable-shared' '--with-lto'"
+    debian = "'--enable-shared' '--prefix=/usr' '--with-computed-gotos'"
+    local = Path("/usr/local/bin/python3.11")
+    assert not Interpreter(local, "3.11.7", "cpython", pyenv).optimized_build
+    assert Interpreter(local, "3.11.9", "cpython", official).optimized_build
+    assert Interpreter(DISTRIBUTION_DIR / "python3.11", "3.11.2", "cpython", debian).optimized_build
+    assert not Interpreter(local, "3.11.2", "cpython", debian).optimized_build
+    assert Interpreter(local, "3.11.9", "cpython", official).minor == "3.11"

@@ -85,6 +85,9 @@ def test_the_load_benchmark_runs_end_to_end_and_reports_every_figure(tmp_path):
     result = json.loads(line)
     assert FIGURES <= set(result)
     assert result["tables"] == 3 and result["tables_playing"] == 3
+    # the bot's interpreter is named beside the figures (this one: no --bot-python)
+    assert result["bot_python"] == sys.executable and result["bot_python_ms"] is None
+    assert f"the bot ran on {sys.executable}" in run.stdout
     assert result["human_moves"] >= 6 and result["moves"] >= 6
     assert result["ack_ms"]["n"] > 0 and result["public_edit_ms"]["n"] > 0
     callbacks = "POST /interactions/{interaction_id}/{interaction_token}/callback"
