@@ -14,13 +14,13 @@ how far to trust it. Each round swaps which run starts first.
 ``--a-python`` / ``--b-python`` run a side's ``bench/load.py`` (its driver and its bot) under
 another interpreter, a virtual environment of that tree built with another CPython: the same code
 on two Pythons side by side (session 31: 3.11 against 3.13). ``--a-bot-python`` /
-``--b-bot-python`` run that side's bot alone on another (``bench/load.py --bot-python``: a path,
-or ``production``, a CPython built as the Docker image's, ``bench/production_python.py``), its
-driver and fake Discord on the same interpreter as the other side's (session 35: this machine's
-pyenv build against a PGO+LTO build, the same tree).
+``--b-bot-python`` run that side's bot alone on another (``bench/load.py --bot-python``:
+``production``, its default, a CPython built as the Docker image's, ``bench/production_python.py``;
+``current``, the driver's; or a path), its driver and fake Discord on the same interpreter as the
+other side's (session 35: this machine's pyenv build against a PGO+LTO build, the same tree).
 
     .venv/bin/python bench/ab_pair.py --a . --b ../py313 --b-python ../py313/.venv/bin/python
-    .venv/bin/python bench/ab_pair.py --a . --b . --b-bot-python production
+    .venv/bin/python bench/ab_pair.py --a . --b . --a-bot-python current
 
 Arguments after ``--`` go to both ``bench/load.py`` runs. Prints each round's figures of both
 runs and B − A, then the mean difference with its range over rounds.
@@ -76,7 +76,8 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
             f"--{side}-bot-python",
             default="",
             help=f"side {side.upper()}'s bot alone on another interpreter (bench/load.py"
-            " --bot-python: a path or 'production'); its driver stays on --{side}-python",
+            f" --bot-python: 'production', its default, 'current' or a path); its driver stays"
+            f" on --{side}-python",
         )
     parser.add_argument(
         "--tables", type=int, default=500, help="tables per run (500: 1,000 in all)"
