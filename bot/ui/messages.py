@@ -129,17 +129,23 @@ def seat_names(table: Table, tr: Translator, known: KnownNames | None = None) ->
         into = (
             kept if kept is not None else known.keep(table.id, locale, seats, _names_of(seats, tr))
         )
+    # The dict's own lookup (``_SeatNameMap``: None and a stranger's id read too): a name
+    # asked for ~16 times a move costs no Python call.
+    return into.__getitem__  # type: ignore[return-value]
 
-    def name(seat: str | None) -> str:
-        if seat is None:
-            return "—"
-        return into.get(seat, seat)
 
-    return name
+class _SeatNameMap(dict[str, str]):
+    """Seat -> name; read as ``names[seat]``, an id that is no seat reads as itself and None
+    (nobody) as "—"."""
+
+    __slots__ = ()
+
+    def __missing__(self, seat: str | None) -> str:
+        return "—" if seat is None else seat
 
 
 def _names_of(seats: list[SeatInfo], tr: Translator) -> dict[str, str]:
-    into: dict[str, str] = {}
+    into: dict[str, str] = _SeatNameMap()
     for info in seats:
         if info.id in into:
             continue  # (the first seat of an id names it, as ``Table.seat`` finds it)
@@ -367,14 +373,18 @@ def public_payload(
             fresh(  # (a deadline of its own at every move: not remembered)
                 tr,
                 "table.turn",
-                players=", ".join(f"**{names(s)}**" for s in to_act),
+                players=", ".join([f"**{names(s)}**" for s in to_act])
+                if len(to_act) > 1
+                else f"**{names(to_act[0])}**",
                 deadline=f"<t:{deadline}:R>",
             )
         )
-    seat_lines = "\n".join(
-        ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
-        for s in table.state.seats
-    )
+    # (loops, not generators: the public message is written at every move)
+    seat_line = presenter.seat_line
+    shown_seats = []
+    for s in table.state.seats:
+        shown_seats.append(("▶ " if s in to_act else "• ") + seat_line(view, s, names, tr))
+    seat_lines = "\n".join(shown_seats)
     events = _latest_texts(presenter.last_events(view), presenter, names, tr)
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
@@ -408,11 +418,9 @@ def public_payload(
         components.extend(_playing_buttons(table, tr))
         public: list[Choice] = []
         for seat in table.state.seats if presenter.has_public_actions else ():
-            public.extend(
-                presenter.choice(action, view, names, tr)
-                for action in game.legal_actions(table.state, seat)
-                if presenter.is_public_action(action)
-            )
+            for action in game.legal_actions(table.state, seat):  # (no generator per seat)
+                if presenter.is_public_action(action):
+                    public.append(presenter.choice(action, view, names, tr))
         layout = build_layout(
             public, table_id=table.id, version=table.state.version, rows=1, first_row=1
         )
@@ -426,21 +434,6 @@ def public_payload(
         )
     card.items = components
     return _payload(card, image)
-
-
-def _choice(
-    written: dict[int, tuple[Any, Choice]],
-    action: Any,
-    presenter: GamePresenter[Any, Any],
-    view: Any,
-    names: SeatNames,
-    tr: Translator,
-) -> Choice:
-    """``presenter.choice``, or the one the game's components wrote for this payload already."""
-    kept = written.get(id(action))
-    if kept is not None and kept[0] is action:
-        return kept[1]
-    return presenter.choice(action, view, names, tr)
 
 
 def _playing_buttons(table: Table, tr: Translator) -> Sequence[discord.ui.Item[Any]]:
@@ -576,9 +569,15 @@ def _private_payload(
         )
     # (most games add no items of their own: nothing to walk then)
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1) if custom else 0
-    choices = (
-        [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
-    )
+    choices: list[Choice] = []
+    if outcome is None:
+        for action in legal:  # (``_choice`` inlined: a loop over a hand's moves, no frames)
+            kept = written.get(id(action))
+            choices.append(
+                kept[1]
+                if kept is not None and kept[0] is action
+                else presenter.choice(action, view, names, tr)
+            )
     # the game's own items placed in their rows once: what they cost, and the card's first rows
     custom_rows = v2.action_rows(custom) if custom else []
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
@@ -591,7 +590,8 @@ def _private_payload(
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX
         - v2.fixed_components(card)
-        - sum([1 + len(row) for row in custom_rows]),
+        - len(custom_rows)  # (their action rows, then their items: no list per payload)
+        - sum(map(len, custom_rows)),
     )
     card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:

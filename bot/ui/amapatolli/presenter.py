@@ -4,24 +4,58 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Translator
+from bot.i18n import BoundTranslator, Translator, per_language
 from bot.ui.amapatolli.text import COLOUR_EMOJI, card_text
 from bot.ui.layout import Choice
 from bot.ui.presenter import GamePresenter, SeatNames
 from games.amapatolli.actions import AmapatolliAction, Catch, Play
-from games.amapatolli.view import AmapatolliView
-from games.core import Event
+from games.amapatolli.view import AmapatolliView, CardView
+from games.core import Event, Game
+
+# A card's text kept with the card it was written of, by its id.
+KeptTexts = dict[str, tuple[CardView, str]]
 
 
 class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
     colour = discord.Colour.from_rgb(196, 120, 48)
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        # Per language, every card's ``card_text`` as written last, by the card's id, with the
+        # card itself: a view's cards are the shared ``card_views`` objects, so a move's hand
+        # lines and buttons (~10 texts) find theirs by one lookup and an ``is``, not by the
+        # five fields ``card_text`` reads and hashes (issue 29). At most the deck's 84 ids a
+        # language.
+        self._card_texts: dict[str, KeptTexts] = {}
+
+    def _kept_texts(self, tr: Translator) -> KeptTexts:
+        """The card texts kept for ``tr``'s language; for another translator (a test's stub:
+        nothing to key it by), a dict of this call's own."""
+        if type(tr) is not BoundTranslator:
+            return {}
+        kept = self._card_texts.get(tr.locale)
+        if kept is None:
+            kept = self._card_texts[tr.locale] = {}
+        return kept
+
+    def _card_text(self, card: CardView, tr: Translator, kept: KeptTexts) -> str:
+        """``card_text(card, tr)``, read from ``kept`` while written of this very card."""
+        entry = kept.get(card.id)
+        if entry is not None and entry[0] is card:
+            return entry[1]
+        text = card_text(card, tr)
+        kept[card.id] = (card, text)
+        return text
+
     def choice(
         self, action: AmapatolliAction, view: AmapatolliView, names: SeatNames, tr: Translator
     ) -> Choice:
         if isinstance(action, Play):
-            card = next((c for c in view.hand if c.id == action.card), None)
-            text = card_text(card, tr) if card else action.card
+            text = action.card  # (a card not in the hand: its id)
+            for card in view.hand:  # (a loop: no generator per button)
+                if card.id == text:
+                    text = self._card_text(card, tr, self._kept_texts(tr))
+                    break
             colour = action.colour
             if colour:
                 return Choice(
@@ -63,7 +97,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         return isinstance(action, Catch)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
-        return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}
+        return _group_placeholders(tr)
 
     def event_text(self, event: Event, names: SeatNames, tr: Translator) -> str | None:
         if event.code == "played" and event.params.get("answer"):  # a bird answering a bird
@@ -80,7 +114,8 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         return super().event_text(event, names, tr)
 
     def status_lines(self, view: AmapatolliView, names: SeatNames, tr: Translator) -> list[str]:
-        lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
+        top = self._card_text(view.top, tr, self._kept_texts(tr))
+        lines = [tr("amapatolli.ui.top", card=top)]
         if view.named_colour:
             lines.append(
                 tr("amapatolli.table.named", colour=tr(f"amapatolli.colour.{view.named_colour}"))
@@ -108,15 +143,29 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         return line
 
     def private_lines(self, view: AmapatolliView, tr: Translator) -> list[str]:
-        lines = [tr("amapatolli.ui.top", card=card_text(view.top, tr))]
-        if view.hand:
+        kept = self._kept_texts(tr)
+        lines = [tr("amapatolli.ui.top", card=self._card_text(view.top, tr, kept))]
+        hand = view.hand
+        if hand:
             lines.append(
-                tr("amapatolli.hand.title", count=len(view.hand))
+                tr("amapatolli.hand.title", count=len(hand))
                 + " · "
                 + tr("amapatolli.ui.playable_mark")
             )
-            lines.extend(
-                f"• {card_text(c, tr)}" + (" ✅" if c.id in view.playable else "")
-                for c in view.hand
-            )
+            playable = view.playable
+            get = kept.get
+            for card in hand:  # (``_card_text`` inlined: a hand's lines are written each move)
+                entry = get(card.id)
+                text = (
+                    entry[1]
+                    if entry is not None and entry[0] is card
+                    else self._card_text(card, tr, kept)
+                )
+                lines.append(f"• {text} ✅" if card.id in playable else f"• {text}")
         return lines
+
+
+# The same in every private payload with choices: written once per language.
+@per_language(maxsize=4)
+def _group_placeholders(tr: Translator) -> dict[str, str]:
+    return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}

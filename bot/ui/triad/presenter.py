@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Translator, has
+from bot.i18n import Translator, has, per_language
 from bot.service import Table, TableService
 from bot.ui.layout import BUTTON_LABEL, Choice
 from bot.ui.payload import Payload
@@ -70,7 +70,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         return Choice(action=action.encode(), label=label, group=kind, style=style)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
-        return {"pick": tr("triad.ui.pick_placeholder")}
+        return _group_placeholders(tr)
 
     def move_components(
         self, move: PrivateMove[TriadView, TriadAction]
@@ -297,3 +297,9 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
+
+
+# The same in every private payload with choices: written once per language.
+@per_language(maxsize=4)
+def _group_placeholders(tr: Translator) -> dict[str, str]:
+    return {"pick": tr("triad.ui.pick_placeholder")}
