@@ -222,6 +222,39 @@ def _latest_texts(
     return texts
 
 
+def _title(key: str, table: Table, tr: Translator) -> str:
+    """The title ``key`` of a table's message (its game's name and the table's number): the
+    same in the public message and every seat's hand at every move, written once per table
+    and language (``_written_title``)."""
+    if type(tr) is not BoundTranslator:  # (a test's stub: nothing to key it by)
+        return tr(key, game=tr(f"{table.game.key}.name"), table=table.id)
+    return _written_title(key, table.game.key, table.id, tr.locale)
+
+
+# Two titles a table (its public message, its hands) in the languages in use: room for a busy
+# bot's tables.
+@lru_cache(maxsize=8192)
+def _written_title(key: str, game_key: str, table_id: int, locale: str) -> str:
+    tr = translator(locale)
+    return tr(key, game=tr(f"{game_key}.name"), table=table_id)
+
+
+def _footer(version: int, tr: Translator) -> str:
+    """A table message's footer (its state's version): the same in the public message and every
+    seat's hand of a move, and in every table's at that version: written once per version and
+    language (``_written_footer``), not at every payload."""
+    if type(tr) is not BoundTranslator:
+        return tr("table.footer", version=version)
+    return _written_footer(version, tr.locale)
+
+
+# Versions of the games being played (a game's version counts its moves: a few hundred), in
+# the languages in use.
+@lru_cache(maxsize=2048)
+def _written_footer(version: int, locale: str) -> str:
+    return fresh(translator(locale), "table.footer", version=version)
+
+
 def _png(data: bytes, name: str, description: str) -> discord.File:
     """The one place an image becomes an attachment: always with its alt text."""
     return BufferFile(data, filename=name, description=description)
@@ -404,13 +437,13 @@ def public_payload(
         parts.append(deal)
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")
     card = v2.Card(
-        title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
+        title=_title("table.title", table, tr),
         colour=v2.WINNER
         if outcome is not None
         else v2.turn_accent(table.state.seats, to_act, presenter.colour, presenter.key),
         text="\n".join(lines) + "\n\n" + seat_lines,
         parts=parts,
-        footer=fresh(tr, "table.footer", version=table.state.version),
+        footer=_footer(table.state.version, tr),
         image=image.filename if image is not None else None,
     )
     components: list[discord.ui.Item[Any]] = []
@@ -528,7 +561,7 @@ def _private_payload(
     elif legal:
         lines.insert(0, tr("private.optional_actions"))
     else:
-        waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
+        waiting = ", ".join(map(names, sorted(to_act, key=table.state.seats.index)))
         lines.insert(0, tr("private.waiting", players=waiting))
     private_events = _latest_texts(presenter.last_events(view), presenter, names, tr, seat)
     parts = []
@@ -550,7 +583,7 @@ def _private_payload(
         else None
     )
     card = v2.Card(
-        title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
+        title=_title("private.title", table, tr),
         colour=v2.turn_accent(
             table.state.seats, [seat] if seat in to_act else [], presenter.colour, presenter.key
         )
@@ -558,7 +591,7 @@ def _private_payload(
         else v2.WINNER,
         text="\n".join(lines),
         parts=parts,
-        footer=fresh(tr, "table.footer", version=table.state.version),
+        footer=_footer(table.state.version, tr),
         image=image.filename if image is not None else None,
     )
     custom: list[discord.ui.Item[Any]] = []

@@ -378,7 +378,12 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         colour_of = {p.seat: p.colour for p in view.players}
         pozos = []
         for pozo in view.pozos:
-            marks = "".join(player_mark(colour_of.get(s, 0)) * n for s, n in pozo.macas.items())
+            macas = pozo.macas
+            marks = (  # (most pozos have none: no generator for them)
+                "".join(player_mark(colour_of.get(s, 0)) * n for s, n in macas.items())
+                if macas
+                else ""
+            )
             pozos.append(
                 f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks else "")
             )
@@ -459,7 +464,11 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         ]
 
     def seat_line(self, view: MacarenaView, seat: str, names: SeatNames, tr: Translator) -> str:
-        p = next(p for p in view.players if p.seat == seat)
+        for p in view.players:  # (a loop: no generator per seat)
+            if p.seat == seat:
+                break
+        else:
+            raise ValueError(f"no player at seat {seat!r}")
         line = (
             player_mark(p.colour)
             + " "
@@ -496,7 +505,7 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         me = next(p for p in view.players if p.seat == view.seat)
         collection = view.collection or []
         kept = _by_element(collection)
-        counts = " · ".join(f"{ELEMENT_EMOJI[e]} {len(kept.get(e, ()))}" for e in ELEMENTS)
+        counts = " · ".join([f"{ELEMENT_EMOJI[e]} {len(kept.get(e, ()))}" for e in ELEMENTS])
         lines.append(tr("macarena.ui.collection_summary", count=len(collection), counts=counts))
         lines.append(
             tr(

@@ -218,7 +218,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
 
     def status_lines(self, view: TriadView, names: SeatNames, tr: Translator) -> list[str]:
         scores = " — ".join(
-            f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats
+            [f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats]
         )
         lines = [
             scores,
@@ -260,7 +260,8 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         mine = [f for f in _own_hand(view) if f is not None]
         if mine:
             lines.append(tr("triad.label.your_hand"))
-            lines.extend(f"• {face_text(f, tr)}" for f in mine)
+            for face in mine:  # (a loop: no generator per payload)
+                lines.append(f"• {face_text(face, tr)}")
             lines.append(tr("triad.ui.values_legend"))  # what "[3-5-4-3]" means
         if view.hands_open:
             for seat in view.seats:
