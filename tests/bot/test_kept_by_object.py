@@ -34,6 +34,9 @@ def test_amapatolli_card_texts_kept_by_the_card_read_as_written_afresh(locale):
         changed = card.model_copy(update={"value": card.value + 1, "margin": "blue"})
         assert presenter._card_text(changed, tr, kept) == presenter._card_text(changed, afresh, {})
         assert kept[card.id][0] is changed
+        for shown in (card, changed, card):  # the top card's line: kept by the card too
+            line = tr("amapatolli.ui.top", card=presenter._card_text(shown, afresh, {}))
+            assert presenter._top_line(shown, tr) == line
     assert presenter._kept_texts(tr) is kept  # one per language
     assert presenter._kept_texts(afresh) == {}  # a stub translator keeps nothing
 

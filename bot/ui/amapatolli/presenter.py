@@ -27,16 +27,30 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         # five fields ``card_text`` reads and hashes (issue 29). At most the deck's 84 ids a
         # language.
         self._card_texts: dict[str, KeptTexts] = {}
+        # ... and the top card's line (``amapatolli.ui.top``), the same in the public message
+        # and every hand of a move, kept the same way.
+        self._top_lines: dict[str, KeptTexts] = {}
 
-    def _kept_texts(self, tr: Translator) -> KeptTexts:
-        """The card texts kept for ``tr``'s language; for another translator (a test's stub:
-        nothing to key it by), a dict of this call's own."""
+    def _kept_texts(self, tr: Translator, texts: dict[str, KeptTexts] | None = None) -> KeptTexts:
+        """The card texts (or the ``texts`` given) kept for ``tr``'s language; for another
+        translator (a test's stub: nothing to key it by), a dict of this call's own."""
         if type(tr) is not BoundTranslator:
             return {}
-        kept = self._card_texts.get(tr.locale)
+        per_locale = self._card_texts if texts is None else texts
+        kept = per_locale.get(tr.locale)
         if kept is None:
-            kept = self._card_texts[tr.locale] = {}
+            kept = per_locale[tr.locale] = {}
         return kept
+
+    def _top_line(self, card: CardView, tr: Translator) -> str:
+        """The top card's line, read from the kept lines while written of this very card."""
+        kept = self._kept_texts(tr, self._top_lines)
+        entry = kept.get(card.id)
+        if entry is not None and entry[0] is card:
+            return entry[1]
+        line = tr("amapatolli.ui.top", card=self._card_text(card, tr, self._kept_texts(tr)))
+        kept[card.id] = (card, line)
+        return line
 
     def _card_text(self, card: CardView, tr: Translator, kept: KeptTexts) -> str:
         """``card_text(card, tr)``, read from ``kept`` while written of this very card."""
@@ -114,8 +128,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         return super().event_text(event, names, tr)
 
     def status_lines(self, view: AmapatolliView, names: SeatNames, tr: Translator) -> list[str]:
-        top = self._card_text(view.top, tr, self._kept_texts(tr))
-        lines = [tr("amapatolli.ui.top", card=top)]
+        lines = [self._top_line(view.top, tr)]
         if view.named_colour:
             lines.append(
                 tr("amapatolli.table.named", colour=tr(f"amapatolli.colour.{view.named_colour}"))
@@ -130,12 +143,7 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
 
     def seat_line(self, view: AmapatolliView, seat: str, names: SeatNames, tr: Translator) -> str:
         count = view.hand_counts.get(seat, 0)
-        cards = (
-            tr("amapatolli.table.cards_one")
-            if count == 1
-            else tr("amapatolli.table.cards", count=count)
-        )
-        line = f"{names(seat)} — {cards}"
+        line = f"{names(seat)} — {_cards_held(count, tr)}"
         if view.announced.get(seat) and count == 1:
             line += " · " + tr("amapatolli.table.announced")
         if view.hand_values is not None:
@@ -144,14 +152,10 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
 
     def private_lines(self, view: AmapatolliView, tr: Translator) -> list[str]:
         kept = self._kept_texts(tr)
-        lines = [tr("amapatolli.ui.top", card=self._card_text(view.top, tr, kept))]
+        lines = [self._top_line(view.top, tr)]
         hand = view.hand
         if hand:
-            lines.append(
-                tr("amapatolli.hand.title", count=len(hand))
-                + " · "
-                + tr("amapatolli.ui.playable_mark")
-            )
+            lines.append(_hand_title(len(hand), tr))
             playable = view.playable
             get = kept.get
             for card in hand:  # (``_card_text`` inlined: a hand's lines are written each move)
@@ -169,3 +173,18 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
 @per_language(maxsize=4)
 def _group_placeholders(tr: Translator) -> dict[str, str]:
     return {"play": tr("amapatolli.ui.pick_card"), "wild": tr("amapatolli.ui.pick_wild")}
+
+
+# A seat's card count (every seat's line of every public message) and a hand's title (every
+# hand): a few counts, the same from one move to the next; written once per count and language
+# (a text with parameters costs ~3x a kept one's lookup, issue 29).
+@per_language(maxsize=256)
+def _cards_held(count: int, tr: Translator) -> str:
+    if count == 1:
+        return tr("amapatolli.table.cards_one")
+    return tr("amapatolli.table.cards", count=count)
+
+
+@per_language(maxsize=256)
+def _hand_title(count: int, tr: Translator) -> str:
+    return tr("amapatolli.hand.title", count=count) + " · " + tr("amapatolli.ui.playable_mark")
