@@ -216,8 +216,16 @@ def fresh(tr: Translator, key: str, /, **params: Any) -> str:
     if type(tr) is not BoundTranslator:
         return tr(key, **params)
     loc = tr.locale
-    text = _short(loc, key, params)
-    return text if text is not None else _render_key(loc, key, params)
+    # ``_short`` inlined (a payload's footer, every payload of every move)
+    simple = _simple(loc, key)
+    if simple is not None:
+        try:
+            text = simple.format_map(params)
+        except KeyError:
+            pass  # a parameter missing: kept visible by the whole rendering
+        else:
+            return text if "[/" not in text else command_names(text, loc)
+    return _render_key(loc, key, params)
 
 
 # The one translator of each language (immutable).

@@ -129,17 +129,23 @@ def seat_names(table: Table, tr: Translator, known: KnownNames | None = None) ->
         into = (
             kept if kept is not None else known.keep(table.id, locale, seats, _names_of(seats, tr))
         )
+    # The dict's own lookup (``_SeatNameMap``: None and a stranger's id read too): a name
+    # asked for ~16 times a move costs no Python call.
+    return into.__getitem__  # type: ignore[return-value]
 
-    def name(seat: str | None) -> str:
-        if seat is None:
-            return "—"
-        return into.get(seat, seat)
 
-    return name
+class _SeatNameMap(dict[str, str]):
+    """Seat -> name; read as ``names[seat]``, an id that is no seat reads as itself and None
+    (nobody) as "—"."""
+
+    __slots__ = ()
+
+    def __missing__(self, seat: str | None) -> str:
+        return "—" if seat is None else seat
 
 
 def _names_of(seats: list[SeatInfo], tr: Translator) -> dict[str, str]:
-    into: dict[str, str] = {}
+    into: dict[str, str] = _SeatNameMap()
     for info in seats:
         if info.id in into:
             continue  # (the first seat of an id names it, as ``Table.seat`` finds it)
@@ -214,6 +220,39 @@ def _latest_texts(
                 break
     texts.reverse()
     return texts
+
+
+def _title(key: str, table: Table, tr: Translator) -> str:
+    """The title ``key`` of a table's message (its game's name and the table's number): the
+    same in the public message and every seat's hand at every move, written once per table
+    and language (``_written_title``)."""
+    if type(tr) is not BoundTranslator:  # (a test's stub: nothing to key it by)
+        return tr(key, game=tr(f"{table.game.key}.name"), table=table.id)
+    return _written_title(key, table.game.key, table.id, tr.locale)
+
+
+# Two titles a table (its public message, its hands) in the languages in use: room for a busy
+# bot's tables.
+@lru_cache(maxsize=8192)
+def _written_title(key: str, game_key: str, table_id: int, locale: str) -> str:
+    tr = translator(locale)
+    return tr(key, game=tr(f"{game_key}.name"), table=table_id)
+
+
+def _footer(version: int, tr: Translator) -> str:
+    """A table message's footer (its state's version): the same in the public message and every
+    seat's hand of a move, and in every table's at that version: written once per version and
+    language (``_written_footer``), not at every payload."""
+    if type(tr) is not BoundTranslator:
+        return tr("table.footer", version=version)
+    return _written_footer(version, tr.locale)
+
+
+# Versions of the games being played (a game's version counts its moves: a few hundred), in
+# the languages in use.
+@lru_cache(maxsize=2048)
+def _written_footer(version: int, locale: str) -> str:
+    return fresh(translator(locale), "table.footer", version=version)
 
 
 def _png(data: bytes, name: str, description: str) -> discord.File:
@@ -367,14 +406,18 @@ def public_payload(
             fresh(  # (a deadline of its own at every move: not remembered)
                 tr,
                 "table.turn",
-                players=", ".join(f"**{names(s)}**" for s in to_act),
+                players=", ".join([f"**{names(s)}**" for s in to_act])
+                if len(to_act) > 1
+                else f"**{names(to_act[0])}**",
                 deadline=f"<t:{deadline}:R>",
             )
         )
-    seat_lines = "\n".join(
-        ("▶ " if s in to_act else "• ") + presenter.seat_line(view, s, names, tr)
-        for s in table.state.seats
-    )
+    # (loops, not generators: the public message is written at every move)
+    seat_line = presenter.seat_line
+    shown_seats = []
+    for s in table.state.seats:
+        shown_seats.append(("▶ " if s in to_act else "• ") + seat_line(view, s, names, tr))
+    seat_lines = "\n".join(shown_seats)
     events = _latest_texts(presenter.last_events(view), presenter, names, tr)
     if events and table.last_by_timer and table.last_actor is not None:
         # the last move was the computer's for a person whose time ran out: say so
@@ -394,13 +437,13 @@ def public_payload(
         parts.append(deal)
     image = _image_request(presenter, "render_table", view, tr, names, "table.png")
     card = v2.Card(
-        title=tr("table.title", game=tr(f"{game.key}.name"), table=table.id),
+        title=_title("table.title", table, tr),
         colour=v2.WINNER
         if outcome is not None
         else v2.turn_accent(table.state.seats, to_act, presenter.colour, presenter.key),
         text="\n".join(lines) + "\n\n" + seat_lines,
         parts=parts,
-        footer=fresh(tr, "table.footer", version=table.state.version),
+        footer=_footer(table.state.version, tr),
         image=image.filename if image is not None else None,
     )
     components: list[discord.ui.Item[Any]] = []
@@ -408,11 +451,9 @@ def public_payload(
         components.extend(_playing_buttons(table, tr))
         public: list[Choice] = []
         for seat in table.state.seats if presenter.has_public_actions else ():
-            public.extend(
-                presenter.choice(action, view, names, tr)
-                for action in game.legal_actions(table.state, seat)
-                if presenter.is_public_action(action)
-            )
+            for action in game.legal_actions(table.state, seat):  # (no generator per seat)
+                if presenter.is_public_action(action):
+                    public.append(presenter.choice(action, view, names, tr))
         layout = build_layout(
             public, table_id=table.id, version=table.state.version, rows=1, first_row=1
         )
@@ -426,21 +467,6 @@ def public_payload(
         )
     card.items = components
     return _payload(card, image)
-
-
-def _choice(
-    written: dict[int, tuple[Any, Choice]],
-    action: Any,
-    presenter: GamePresenter[Any, Any],
-    view: Any,
-    names: SeatNames,
-    tr: Translator,
-) -> Choice:
-    """``presenter.choice``, or the one the game's components wrote for this payload already."""
-    kept = written.get(id(action))
-    if kept is not None and kept[0] is action:
-        return kept[1]
-    return presenter.choice(action, view, names, tr)
 
 
 def _playing_buttons(table: Table, tr: Translator) -> Sequence[discord.ui.Item[Any]]:
@@ -535,7 +561,7 @@ def _private_payload(
     elif legal:
         lines.insert(0, tr("private.optional_actions"))
     else:
-        waiting = ", ".join(names(s) for s in sorted(to_act, key=table.state.seats.index))
+        waiting = ", ".join(map(names, sorted(to_act, key=table.state.seats.index)))
         lines.insert(0, tr("private.waiting", players=waiting))
     private_events = _latest_texts(presenter.last_events(view), presenter, names, tr, seat)
     parts = []
@@ -557,7 +583,7 @@ def _private_payload(
         else None
     )
     card = v2.Card(
-        title=tr("private.title", game=tr(f"{game.key}.name"), table=table.id),
+        title=_title("private.title", table, tr),
         colour=v2.turn_accent(
             table.state.seats, [seat] if seat in to_act else [], presenter.colour, presenter.key
         )
@@ -565,7 +591,7 @@ def _private_payload(
         else v2.WINNER,
         text="\n".join(lines),
         parts=parts,
-        footer=fresh(tr, "table.footer", version=table.state.version),
+        footer=_footer(table.state.version, tr),
         image=image.filename if image is not None else None,
     )
     custom: list[discord.ui.Item[Any]] = []
@@ -576,9 +602,15 @@ def _private_payload(
         )
     # (most games add no items of their own: nothing to walk then)
     used_rows = 1 + max((item.row or 0 for item in custom), default=-1) if custom else 0
-    choices = (
-        [_choice(written, a, presenter, view, names, tr) for a in legal] if outcome is None else []
-    )
+    choices: list[Choice] = []
+    if outcome is None:
+        for action in legal:  # (``_choice`` inlined: a loop over a hand's moves, no frames)
+            kept = written.get(id(action))
+            choices.append(
+                kept[1]
+                if kept is not None and kept[0] is action
+                else presenter.choice(action, view, names, tr)
+            )
     # the game's own items placed in their rows once: what they cost, and the card's first rows
     custom_rows = v2.action_rows(custom) if custom else []
     # Components V2: the hand's rows may use every component the card leaves (40 in all)
@@ -591,7 +623,8 @@ def _private_payload(
         group_placeholders=presenter.group_placeholders(tr) if choices else None,
         budget=v2.COMPONENTS_MAX
         - v2.fixed_components(card)
-        - sum([1 + len(row) for row in custom_rows]),
+        - len(custom_rows)  # (their action rows, then their items: no list per payload)
+        - sum(map(len, custom_rows)),
     )
     card.more_rows = [*custom_rows, *layout.rows]
     if layout.pages > 1:

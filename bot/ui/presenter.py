@@ -229,6 +229,8 @@ class GamePresenter(Generic[V, A]):
         return False
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
+        """A select's placeholder per choice group. May be one dict shared by every payload
+        (written once per language): read, never changed."""
         return {}
 
     # ----- moves built over several clicks (drafts) and typed moves (modals) ---------------

@@ -67,11 +67,16 @@ def turn_accent(
 ) -> discord.Colour:
     """The colour of the one seat whose turn it is (the game's own seat colour where it has
     one); the game's colour when several act at once or nobody does."""
-    acting = [s for s in to_act if s in seats]
-    if len(acting) != 1:
+    acting = None
+    for seat in to_act:  # (a loop, no list: every payload asks)
+        if seat in seats:
+            if acting is not None:
+                return game_colour  # several act at once
+            acting = seat
+    if acting is None:
         return game_colour
     palette = seat_accents(game_key)
-    return palette[list(seats).index(acting[0]) % len(palette)]
+    return palette[seats.index(acting) % len(palette)]
 
 
 class WrittenItem(discord.ui.Item[Any]):
@@ -82,21 +87,18 @@ class WrittenItem(discord.ui.Item[Any]):
     payloads that show it (``bot.ui.messages``: the buttons a table message shows at every
     move). Nothing changes it once written."""
 
+    # Plain attributes, not ``Item``'s properties: the limit checks and the row placing read
+    # each shown item's width at every edit (a table message shows these at every move).
+    width: int = 1
+    type: discord.ComponentType = discord.ComponentType.button
+
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__()
         self._row = item.row
         self.custom_id: str | None = getattr(item, "custom_id", None)
-        self._width = item.width
-        self._type = item.type
+        self.width = item.width
+        self.type = item.type
         self._data = item.to_component_dict()
-
-    @property
-    def width(self) -> int:
-        return self._width
-
-    @property
-    def type(self) -> discord.ComponentType:
-        return self._type
 
     def to_component_dict(self) -> dict[str, Any]:
         return dict(self._data)  # (a copy: the written one is shared)
@@ -242,20 +244,38 @@ def copy_layout(layout: CardLayout) -> CardLayout:
 def fixed_components(card: Card) -> int:
     """Components ``card`` costs before its items: the container, its texts and the gallery
     (counted as ``_texts`` lays them out, without writing them: ``card_view`` does that)."""
-    texts = 1 + sum(1 for _, text in card.parts if text) + bool(card.footer)
+    texts = 1 + bool(card.footer)
+    for _, text in card.parts:  # (a loop: no generator per payload)
+        if text:
+            texts += 1
     return 1 + texts + (card.image is not None)
 
 
 def _texts(card: Card) -> list[str]:
     """The TextDisplays' texts within the 4,000-character budget: the parts and the footer are
-    clipped first to their own sizes, the main text gets what remains."""
-    parts = [f"**{name}**\n{clip(text, PART_TEXT)}" for name, text in card.parts if text]
-    if card.footer:
-        parts.append(f"-# {clip(card.footer, FOOTER_TEXT)}")
-    head = f"## {clip(card.title, 256)}"
-    room = TEXT_MAX - len(head) - 1 - sum(len(p) for p in parts)
-    first = head + ("\n" + clip(card.text, room) if card.text and room > 0 else "")
-    return [first, *parts]
+    clipped first to their own sizes, the main text gets what remains. One loop, and ``clip``
+    called only for a text too long (a card is laid out at every edit: issue 29)."""
+    texts = [""]  # the first (title and main text) once the parts say what room it has
+    taken = 0
+    for name, text in card.parts:
+        if text:
+            part = f"**{name}**\n{text if len(text) <= PART_TEXT else clip(text, PART_TEXT)}"
+            taken += len(part)
+            texts.append(part)
+    footer = card.footer
+    if footer:
+        part = f"-# {footer if len(footer) <= FOOTER_TEXT else clip(footer, FOOTER_TEXT)}"
+        taken += len(part)
+        texts.append(part)
+    title = card.title
+    head = f"## {title if len(title) <= 256 else clip(title, 256)}"
+    room = TEXT_MAX - len(head) - 1 - taken
+    main = card.text
+    if main and room > 0:
+        texts[0] = f"{head}\n{main if len(main) <= room else clip(main, room)}"
+    else:
+        texts[0] = head
+    return texts
 
 
 def row_numbers(items_: Sequence[discord.ui.Item[Any]]) -> list[int]:
@@ -303,8 +323,11 @@ def action_rows(
                 placed[row] = [item]
             else:
                 group.append(item)
-        rows = [placed[r] for r in sorted(placed)]
-    rows += [list(group) for group in more_rows if group]
+        for r in sorted(placed):
+            rows.append(placed[r])
+    for more in more_rows:  # (a loop: no list comprehension's frame per payload)
+        if more:
+            rows.append(list(more))
     return rows
 
 

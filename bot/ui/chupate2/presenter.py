@@ -180,12 +180,7 @@ class Presenter(GamePresenter[Chupate2View, Chupate2Action]):
         return _kind(action) in ("announce", "catch")
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
-        out = {c: tr("chupate2.ui.pick_in_colour", colour=colour_text(c, tr)) for c in COLOURS}
-        out[WILD] = tr("chupate2.ui.pick_wild")
-        out["colour"] = tr("chupate2.group.colour")
-        out["turn"] = tr("chupate2.ui.pick_turn")
-        out["swap"] = tr("chupate2.group.swap")
-        return out
+        return _group_placeholders(tr)
 
     # ----- the colour picker (a draft) and the turn row ---------------------------------------
     def move_components(
@@ -657,3 +652,14 @@ def _written_hand_lines(hand: tuple[str, ...], tr: Translator) -> tuple[str, ...
             named = tr("chupate2.ui.wild_cards" if colour == WILD else f"chupate2.colour.{colour}")
             lines.append(f"{COLOUR_EMOJI[colour]} {named}: {faces}")
     return tuple(lines)
+
+
+# The same nine texts in every private payload with choices: written once per language.
+@per_language(maxsize=4)
+def _group_placeholders(tr: Translator) -> dict[str, str]:
+    out = {c: tr("chupate2.ui.pick_in_colour", colour=colour_text(c, tr)) for c in COLOURS}
+    out[WILD] = tr("chupate2.ui.pick_wild")
+    out["colour"] = tr("chupate2.group.colour")
+    out["turn"] = tr("chupate2.ui.pick_turn")
+    out["swap"] = tr("chupate2.group.swap")
+    return out

@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Translator, has, per_language
+from bot.i18n import BoundTranslator, Translator, has
 from bot.ui.items import ActionButton
 from bot.ui.layout import BUTTON_LABEL, BUTTONS_PER_ROW, Choice
 from bot.ui.macarena.text import (
@@ -37,7 +37,7 @@ from bot.ui.macarena.text import (
 )
 from bot.ui.presenter import DraftResult, DraftStep, GamePresenter, PrivateMove, SeatNames, draft_op
 from bot.ui.text import clip
-from games.core import Event, IllegalAction, Outcome
+from games.core import Event, Game, IllegalAction, Outcome
 from games.core.cards import PlayingCard, parse_card
 from games.core.errors import BAD_ACTION, NOT_YOUR_TURN
 from games.macarena import (
@@ -98,8 +98,38 @@ def _series(view, draft: dict[str, Any]) -> tuple[int, list[str]] | None:
     return pozo, cards
 
 
+# A kept hand's lines: (the hand's cards, kept so that no other object takes their ids, its
+# lines), by the cards' ids and the language.
+KeptHandLines = dict[tuple[tuple[int, ...], str], tuple[tuple[PlayingCard, ...], tuple[str, ...]]]
+# A busy bot's hands (two or three people a table) in both languages, with room to spare.
+HAND_LINES_KEPT = 4096
+
+
 class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
     colour = discord.Colour.from_rgb(30, 120, 90)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._hand_lines: KeptHandLines = {}
+
+    def _hand_lines_of(self, hand: list[PlayingCard], tr: Translator) -> Sequence[str]:
+        """A hand's lines by element: written once per hand and language (a hand is shown again
+        at every move until it changes: the mover's answer, the waiting hands). Kept by the
+        cards' ids, not their values: a hand of the very same card objects (a state's cards
+        are the shared ``two_decks`` ones) is found without a Python ``__hash__`` per card
+        (~40 a move, issue 29); the entry holds the cards, so their ids are no other
+        object's while it is kept. Cards are frozen: the same objects, the same lines."""
+        if type(tr) is not BoundTranslator:  # (a test's stub: nothing to key it by)
+            return self._by_element(hand, tr)
+        key = (tuple(map(id, hand)), tr.locale)
+        kept = self._hand_lines.get(key)
+        if kept is not None:
+            return kept[1]
+        lines = tuple(self._by_element(hand, tr))
+        if len(self._hand_lines) >= HAND_LINES_KEPT:
+            del self._hand_lines[next(iter(self._hand_lines))]  # the oldest written
+        self._hand_lines[key] = (tuple(hand), lines)
+        return lines
 
     # ----- actions --------------------------------------------------------------------------
     def choice(
@@ -348,7 +378,12 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         colour_of = {p.seat: p.colour for p in view.players}
         pozos = []
         for pozo in view.pozos:
-            marks = "".join(player_mark(colour_of.get(s, 0)) * n for s, n in pozo.macas.items())
+            macas = pozo.macas
+            marks = (  # (most pozos have none: no generator for them)
+                "".join(player_mark(colour_of.get(s, 0)) * n for s, n in macas.items())
+                if macas
+                else ""
+            )
             pozos.append(
                 f"**{pozo.index + 1}** {card_label(pozo.top)}" + (f" {marks}" if marks else "")
             )
@@ -429,7 +464,11 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         ]
 
     def seat_line(self, view: MacarenaView, seat: str, names: SeatNames, tr: Translator) -> str:
-        p = next(p for p in view.players if p.seat == seat)
+        for p in view.players:  # (a loop: no generator per seat)
+            if p.seat == seat:
+                break
+        else:
+            raise ValueError(f"no player at seat {seat!r}")
         line = (
             player_mark(p.colour)
             + " "
@@ -462,11 +501,11 @@ class Presenter(GamePresenter[MacarenaView, MacarenaAction]):
         elif view.choice == "buy_element":
             lines.append("🪙 " + tr("macarena.ui.choose_buy"))
         lines.append(tr("macarena.ui.hand_title", count=len(view.hand)))
-        lines.extend(_hand_lines(view.hand, tr))
+        lines.extend(self._hand_lines_of(view.hand, tr))
         me = next(p for p in view.players if p.seat == view.seat)
         collection = view.collection or []
         kept = _by_element(collection)
-        counts = " · ".join(f"{ELEMENT_EMOJI[e]} {len(kept.get(e, ()))}" for e in ELEMENTS)
+        counts = " · ".join([f"{ELEMENT_EMOJI[e]} {len(kept.get(e, ()))}" for e in ELEMENTS])
         lines.append(tr("macarena.ui.collection_summary", count=len(collection), counts=counts))
         lines.append(
             tr(
@@ -548,16 +587,3 @@ def _by_element(cards: list[PlayingCard]) -> dict[str, list[PlayingCard]]:
     for card in cards:
         grouped.setdefault(SUIT_ELEMENT[card.suit], []).append(card)
     return grouped
-
-
-def _hand_lines(hand: list[PlayingCard], tr: Translator) -> Sequence[str]:
-    """A hand's lines by element: written once per hand and language (a hand is shown again at
-    every move until it changes: the mover's answer, the waiting hands)."""
-    return _written_hand_lines(tuple(hand), tr)
-
-
-# Hands in words, per process: a busy bot's hands (two or three people a table) with room to
-# spare. Cards are frozen values.
-@per_language(maxsize=4096)
-def _written_hand_lines(hand: tuple[PlayingCard, ...], tr: Translator) -> tuple[str, ...]:
-    return tuple(Presenter._by_element(list(hand), tr))

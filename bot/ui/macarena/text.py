@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from games.core import Event
-from games.core.cards import SUIT_SYMBOLS, PlayingCard, parse_card
+from games.core.cards import RANK_NAMES, SUIT_SYMBOLS, PlayingCard, parse_card
 from games.macarena.elements import ELEMENTS, element_of
 from games.macarena.view import MacarenaView
 
@@ -19,16 +19,26 @@ ELEMENT_EMOJI = {"earth": "🌍", "air": "💨", "water": "💧", "fire": "🔥"
 PLAYER_EMOJI = ["🔴", "🔵", "🟢", "🟡", "🟣"]  # the image's player colours, in order
 
 
+# Every face's ``pretty`` (``7♥``) by rank and suit: a move's texts name ~17 cards (issue 29),
+# each otherwise two properties' calls.
+_PRETTY = {
+    (rank, suit): f"{RANK_NAMES.get(rank, str(rank))}{symbol}"
+    for rank in range(1, 14)
+    for suit, symbol in SUIT_SYMBOLS.items()
+}
+
+
 def card_label(card: PlayingCard | str) -> str:
     """``7♥``: rank and suit symbol (the suit names the element)."""
     if isinstance(card, str):
         rank, suit = card[:-1], card[-1]
         return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
-    return card.pretty
+    fields = card.__dict__  # (a frozen card's fields, read as ``PlayingCard.__eq__`` reads them)
+    return _PRETTY[fields["rank"], fields["suit"]]
 
 
 def cards_label(cards: list[Any]) -> str:
-    return " ".join(card_label(c) for c in cards)
+    return " ".join(map(card_label, cards))
 
 
 def action_params(action: Any, view: MacarenaView | None, tr: Translator) -> dict[str, Any]:
@@ -82,7 +92,7 @@ def card_text(card: PlayingCard | str) -> str:
 
 
 def cards_text(cards: list[PlayingCard] | list[str]) -> str:
-    return " ".join(card_label(c) for c in cards)
+    return " ".join(map(card_label, cards))
 
 
 def player_mark(colour: int) -> str:

@@ -95,10 +95,12 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         for c in cards:  # plain attribute read: ~600 instructions each, issue 29)
             suit = c.suit
             counts[suit] = counts.get(suit, 0) + 1
-        if all(len(by_suit[s]) == count for s, count in counts.items()):
-            label = " · ".join(suit_name(s, tr) for s in sorted(counts, key=SUITS.index))
+        for suit, count in counts.items():  # (loops, not generators: every select, each move)
+            if len(by_suit[suit]) != count:
+                label = f"{cards[0].pretty}–{cards[-1].pretty}"
+                break
         else:
-            label = f"{cards[0].pretty}–{cards[-1].pretty}"
+            label = " · ".join([suit_name(s, tr) for s in sorted(counts, key=SUITS.index)])
         return clip(tr("maquiavelo.ui.select_placeholder", suit=label), PLACEHOLDER)
 
     def _selects(self, view: MaquiaveloView) -> tuple[list[list[CardView]], bool]:
@@ -249,7 +251,7 @@ class Presenter(GamePresenter[MaquiaveloView, AnyAction]):
         if view.options.estricto:
             lines.append(tr("maquiavelo.ui.estricto_warning"))
         chunks, _ = self._selects(view)
-        shown = sum(len(c) for c in chunks)
+        shown = sum(map(len, chunks))
         if shown < len(view.hand or []):
             lines.append(tr("maquiavelo.ui.hand_cut", shown=shown, count=len(view.hand or [])))
         return lines

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Translator, has
+from bot.i18n import Translator, has, per_language
 from bot.service import Table, TableService
 from bot.ui.layout import BUTTON_LABEL, Choice
 from bot.ui.payload import Payload
@@ -70,7 +70,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         return Choice(action=action.encode(), label=label, group=kind, style=style)
 
     def group_placeholders(self, tr: Translator) -> dict[str, str]:
-        return {"pick": tr("triad.ui.pick_placeholder")}
+        return _group_placeholders(tr)
 
     def move_components(
         self, move: PrivateMove[TriadView, TriadAction]
@@ -218,7 +218,7 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
 
     def status_lines(self, view: TriadView, names: SeatNames, tr: Translator) -> list[str]:
         scores = " — ".join(
-            f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats
+            [f"{seat_emoji(view, s)} {names(s)} **{view.scores.get(s, 0)}**" for s in view.seats]
         )
         lines = [
             scores,
@@ -260,7 +260,8 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         mine = [f for f in _own_hand(view) if f is not None]
         if mine:
             lines.append(tr("triad.label.your_hand"))
-            lines.extend(f"• {face_text(f, tr)}" for f in mine)
+            for face in mine:  # (a loop: no generator per payload)
+                lines.append(f"• {face_text(face, tr)}")
             lines.append(tr("triad.ui.values_legend"))  # what "[3-5-4-3]" means
         if view.hands_open:
             for seat in view.seats:
@@ -297,3 +298,9 @@ class Presenter(GamePresenter[TriadView, TriadAction]):
         if not outcome.transfers:
             lines.append(tr("triad.ui.no_transfer"))
         return lines
+
+
+# The same in every private payload with choices: written once per language.
+@per_language(maxsize=4)
+def _group_placeholders(tr: Translator) -> dict[str, str]:
+    return {"pick": tr("triad.ui.pick_placeholder")}
