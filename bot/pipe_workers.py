@@ -157,6 +157,9 @@ class _Meter:
         self.clock = clock
         self.spent = dict.fromkeys(STAGES, 0.0)
         self.last = self.clock()  # the process's CPU when the previous reply was sent
+        # When the stage under way began: the previous stage's end, read once for both (a
+        # CPU-time clock is a system call, not the vDSO's: six a job, not ten; issue 29)
+        self.mark = self.last
         self.seen: dict[str, float] = {}  # the worker's own metrics' totals already forwarded
         self.known: list[Callable[..., Any]] = []  # the functions sent, by their index
 
@@ -165,14 +168,15 @@ class _Meter:
         # (the pipe read as the bot's end reads it: ``Connection.recv_bytes``' Python layers,
         # a BytesIO and its copies, cost a worker woken for a job more than the read itself)
         data = _read_message(conn.fileno())
-        self.spent["read"] = self.clock() - start
+        self.mark = self.clock()
+        self.spent["read"] = self.mark - start
         return data
 
     def unpickle(self, data: bytes) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
         """The job ``(fn, args)`` of a message (``_message``), None for the pool's stop: its
         function from this worker's table of those it was sent (``known``), its arguments as
         the function rebuilds them (``Sent``), within this stage."""
-        start = self.clock()
+        start = self.mark  # (the read's end)
         message = ForkingPickler.loads(data)
         if message is None:
             return None
@@ -185,28 +189,31 @@ class _Meter:
                 self.known.append(fn)
         if isinstance(fn, Sent):
             args = fn.arguments(args)
-        self.spent["unpickle"] = self.clock() - start
+        self.mark = self.clock()
+        self.spent["unpickle"] = self.mark - start
         return fn, args
 
     def run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        start = self.clock()
+        start = self.mark  # (the unpickling's end)
         try:
             return fn(*args)
         finally:
-            self.spent["run"] = self.clock() - start
+            self.mark = self.clock()
+            self.spent["run"] = self.mark - start
 
     def send(self, conn: Connection, reply: tuple[bool, Any]) -> None:
         """The reply, this job's CPU by stage (ms, in ``STAGES``' order: no names to pickle
         and unpickle per job), the previous job's sending included, and what it observed."""
-        now = self.clock()
+        start = self.mark  # (the run's end)
         spent = self.spent
-        spent["idle"] = max(0.0, now - self.last - spent["read"] - spent["unpickle"] - spent["run"])
+        spent["idle"] = max(
+            0.0, start - self.last - spent["read"] - spent["unpickle"] - spent["run"]
+        )
         stages = tuple(seconds * 1000 for seconds in spent.values())  # (``STAGES``' order)
-        start = self.clock()
         data = pickle.dumps((*reply, stages, self._observed()), pickle.HIGHEST_PROTOCOL)
         middle = self.clock()
         _write_message(conn.fileno(), data)
-        self.last = self.clock()
+        self.last = self.mark = self.clock()
         spent["pickle"], spent["write"] = middle - start, self.last - middle
 
     def _observed(self) -> dict[str, float]:
