@@ -466,7 +466,7 @@ class PrivateViews:
                 image = await ready_by(
                     finish(payload, shown=slot.image if own_message else None), deadline
                 )
-                metrics.count("why.dm_answer_click")
+                metrics.counters["why.dm_answer_click"] += 1  # (no call: every DM click)
                 await timed_rest(
                     sending.update_clicked(interaction, payload.edit_kwargs()), "click_update"
                 )

@@ -130,8 +130,8 @@ class PublicTable:
                     payload, slot.image, wanted, first=first, place=("public", table.id)
                 )
                 stage_done("render")
-                metrics.count("why.public_edit")
-                metrics.count(_edit_kind(table, slot, version))
+                metrics.counters["why.public_edit"] += 1  # (no ``count`` call: every move)
+                metrics.counters[_edit_kind(table, slot, version)] += 1
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
