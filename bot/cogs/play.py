@@ -673,9 +673,9 @@ def _is_private_view(interaction: discord.Interaction) -> bool:
     """A click on a player's own view: an ephemeral "Ver mi mano" or their DM with the bot (a
     group DM's public table is not one: ``bot/places.py``; the channel's type is read here so
     that module stays off every click's path)."""
-    channel = interaction.channel
-    return interaction.message is not None and (
-        _is_ephemeral(interaction)
+    message, channel = interaction.message, interaction.channel
+    return message is not None and (
+        bool(message.flags.ephemeral)  # (``_is_ephemeral``'s own, without its call)
         or (
             interaction.guild_id is None
             and (channel is None or channel.type is not discord.ChannelType.group)

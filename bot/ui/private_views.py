@@ -21,6 +21,7 @@ from bot.ui import payload as sending
 from bot.ui import v2
 from bot.ui.dm_followup import post_by_last_click
 from bot.ui.endings import ended_hand_payload
+from bot.ui.ephemeral import EphemeralView
 from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
@@ -119,7 +120,8 @@ class PrivateViews:
 
     def show_hand(self, table: Table, seat: str) -> None:
         """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
-        if self.k.ephemerals.live(table.id, seat) is None or table.state is None:
+        live = self.k.ephemerals.live(table.id, seat)
+        if live is None or table.state is None:
             return
         presenter = self.k.bot.presenter(table.game.key)
         version = table.version
@@ -141,7 +143,7 @@ class PrivateViews:
                 slot.waiting = waiting
 
         held = self._hands.of((table.id, seat))
-        if held.idle() and _hand_left_as_is(self.k, self.waiting, table, seat, held, version):
+        if held.idle() and _hand_left_as_is(self.waiting, table, seat, held, version, live):
             # Its worker would leave it as it is: no task for it (issue 29: ~0.6 a move at
             # channel play, a task and its trace each). The change is still its latest, for a
             # wait that ends (``WaitingHands._show``) to show.
@@ -590,11 +592,11 @@ class PrivateViews:
 
 
 def _hand_left_as_is(
-    kit: ViewKit, hands: WaitingHands, table: Table, seat: str, slot: Slot, version: int
+    hands: WaitingHands, table: Table, seat: str, slot: Slot, version: int, shown: EphemeralView
 ) -> bool:
-    """Whether this change leaves ``seat``'s live hand as it is, known without a wait (the
-    checks of ``PrivateViews.show_hand``'s work): it shows ``version`` already, a wait for its
-    next edit is under way (``WaitingHands.waits``), or this change starts one
+    """Whether this change leaves ``seat``'s live hand ``shown`` as it is, known without a
+    wait (the checks of ``PrivateViews.show_hand``'s work): it shows ``version`` already, a
+    wait for its next edit is under way (``WaitingHands.waits``), or this change starts one
     (``WaitingHands.held_back``; a wait that is due is left to the worker, which ends it and
     shows the change). Not at the game's end."""
     assert table.state is not None
@@ -603,8 +605,7 @@ def _hand_left_as_is(
     waiting = seat in table.game.to_act(table.state)
     if hands.waits("hand", table.id, seat, slot, waiting):
         return True
-    shown = kit.ephemerals.live(table.id, seat)
-    if shown is None or (shown.version is not None and shown.version >= version):
+    if shown.version is not None and shown.version >= version:
         return True
     return not hands.holds_any("hand", table.id, seat) and hands.held_back(
         "hand", table.id, seat, slot, waiting, False
