@@ -441,8 +441,10 @@ class ViewKit:
                 if slot.task is not None:
                     self._tasks.add(slot.task)
                     slot.task.add_done_callback(self._tasks.discard)
-            else:
-                slot.task = self.spawn(self._drain_slot(slot))
+            else:  # (``spawn``'s own, without its call: most moves' views)
+                task = slot.task = asyncio.get_running_loop().create_task(self._drain_slot(slot))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _drain_slot(self, slot: Slot) -> None:
         while slot.dirty and not slot.holds and slot.work is not None:
