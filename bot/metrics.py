@@ -96,9 +96,10 @@ class Histogram:
     def unlogged(self) -> list[float]:
         """The values added since the last call (those still in the reservoir), now logged."""
         self._fold()
-        count, end = self._count, self._folded  # (values appended after the fold: next time)
-        new, self.logged = count - self.logged, count
-        return self.samples[max(0, end - new) : end] if new > 0 else []
+        with self._lock:  # (an exporter's fold may trim meanwhile: the slice is read as one)
+            count, end = self._count, self._folded  # (values appended since: the next time)
+            new, self.logged = count - self.logged, count
+            return self.samples[max(0, end - new) : end] if new > 0 else []
 
     def quantile(self, q: float) -> float:
         if not self.samples:
