@@ -20,38 +20,74 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 log = logging.getLogger("mesa.metrics")
 
 LOOP_LAG = "loop_lag"
 
 
-@dataclass(slots=True)  # slotted: ``add`` runs several times per move (a quarter of its cost)
 class Histogram:
     """Count, sum and max, plus a bounded sample reservoir (the newest ``keep`` values, up
-    to twice as many kept between trims)."""
+    to twice as many kept between trims).
 
-    keep: int = 2048
-    count: int = 0
-    total: float = 0.0
-    max: float = 0.0
-    samples: list[float] = field(default_factory=list)
-    logged: int = 0  # ``count`` when its values were last logged (``flush_log``)
+    ``add`` is the reservoir's own ``list.append`` (a C call, no Python frame: ~40 values a
+    move, issue 29); count, sum and max take in the values appended since they were last read
+    (``_fold``), which also trims the reservoir: each read does, and the loop-lag monitor's
+    ``flush_log`` reads every histogram once an interval, so the reservoir holds at most twice
+    ``keep`` values plus an interval's."""
 
-    def add(self, value: float) -> None:
-        samples = self.samples
-        samples.append(value)  # before it is counted: ``unlogged`` reads the count first
-        self.count += 1
-        self.total += value
-        if value > self.max:  # (no ``max()`` call)
-            self.max = value
-        # Trimmed once it holds twice ``keep``: trimming at every value past ``keep`` moved
-        # the whole reservoir each time (a tenth of a millisecond of the bot's CPU per move).
-        if len(samples) >= 2 * self.keep:
-            del samples[: len(samples) - self.keep]
+    __slots__ = ("keep", "samples", "add", "_count", "_total", "_max", "_folded", "logged", "_lock")
+
+    def __init__(self, keep: int = 2048) -> None:
+        self.keep = keep
+        self.samples: list[float] = []
+        self.add: Callable[[float], None] = self.samples.append
+        self._count = 0
+        self._total = 0.0
+        self._max = 0.0
+        self._folded = 0  # the values of ``samples`` already in count, sum and max
+        self.logged = 0  # ``count`` when its values were last logged (``flush_log``)
+        # The database writer thread adds concurrently (an append is atomic); two readers
+        # (the loop, an exporter's thread) must not take the same values in twice.
+        self._lock = threading.Lock()
+
+    def _fold(self) -> None:
+        """Take the values appended since the last fold into count, sum and max; trim the
+        reservoir once it holds twice ``keep`` (trimming it at every value past ``keep`` moved
+        the whole reservoir each time)."""
+        with self._lock:
+            samples = self.samples
+            end = len(samples)  # (values appended meanwhile wait for the next fold)
+            if end > self._folded:
+                new = samples[self._folded : end]
+                self._count += len(new)
+                self._total += sum(new)
+                highest = max(new)
+                if highest > self._max:
+                    self._max = highest
+            self._folded = end
+            if end >= 2 * self.keep:
+                del samples[: end - self.keep]  # only folded values: the first ``end``
+                self._folded = self.keep
+
+    @property
+    def count(self) -> int:
+        self._fold()
+        return self._count
+
+    @property
+    def total(self) -> float:
+        self._fold()
+        return self._total
+
+    @property
+    def max(self) -> float:
+        self._fold()
+        return self._max
 
     def newest(self) -> list[float]:
         """The newest ``keep`` values."""
@@ -59,9 +95,11 @@ class Histogram:
 
     def unlogged(self) -> list[float]:
         """The values added since the last call (those still in the reservoir), now logged."""
-        count = self.count
-        new, self.logged = count - self.logged, count
-        return self.samples[-new:] if new > 0 else []
+        self._fold()
+        with self._lock:  # (an exporter's fold may trim meanwhile: the slice is read as one)
+            count, end = self._count, self._folded  # (values appended since: the next time)
+            new, self.logged = count - self.logged, count
+            return self.samples[max(0, end - new) : end] if new > 0 else []
 
     def quantile(self, q: float) -> float:
         if not self.samples:
@@ -71,7 +109,8 @@ class Histogram:
 
     @property
     def mean(self) -> float:
-        return self.total / self.count if self.count else 0.0
+        count = self.count
+        return self._total / count if count else 0.0
 
 
 counters: Counter[str] = Counter()
@@ -94,6 +133,8 @@ def flush_log() -> None:
     debug = log.isEnabledFor(logging.DEBUG)
     # Copied first: the database writer thread observes concurrently.
     for name, histogram in list(histograms.items()):
+        if len(histogram.samples) == histogram._folded and histogram._count == histogram.logged:
+            continue  # nothing new (asked without a call per histogram: ~60 a second)
         values = histogram.unlogged()
         if debug and values and name != LOOP_LAG:  # (the monitor logs its own lines)
             log.debug("phase=%s ms=%s", name, _joined(values))
@@ -118,7 +159,7 @@ class PhaseTimer:
         self.start = time.perf_counter()
 
     def __exit__(self, *exc: object) -> None:
-        observe(self.name, (time.perf_counter() - self.start) * 1000)
+        histograms[self.name].add((time.perf_counter() - self.start) * 1000)  # (``observe``)
 
 
 def phase(phase_name: str) -> PhaseTimer:

@@ -229,43 +229,40 @@ class PlayCog(commands.Cog):
         deadline = asyncio.get_running_loop().time() + self._answer_within()
         click = Click(self.bot, interaction, table_id, version, action, table=table)
         click.start_record()
+        # (one coroutine with the click's answer, not one more level below: each level of the
+        # click's stack is resumed at each of its waits, issue 29)
         try:
-            await self._on_action(interaction, click, deadline)
-        except Exception:
-            await click.settle()  # refused: the guard answers it
-            raise
-
-    async def _on_action(
-        self, interaction: discord.Interaction, click: Click, deadline: float
-    ) -> None:
-        in_place = _is_private_view(interaction)
-        table_id, seat = click.intent.table_id, click.intent.seat
-        listener = self.bot.listener
-        table = click.table
-        if not in_place:
-            if table is None or not listener.public.is_public_message(table, interaction.message):
+            in_place = _is_private_view(interaction)
+            seat = click.intent.seat
+            listener = self.bot.listener
+            table = click.table
+            if in_place:
+                listener.private.hold_private(table_id, seat)  # this answer shows the mover's view
+                try:
+                    await self._move(interaction, click, deadline, True)
+                finally:
+                    listener.private.release_private(table_id, seat)
+            elif table is None or not listener.public.is_public_message(table, interaction.message):
                 metrics.count("why.defer_elsewhere")
                 await click.defer(interaction)
                 await self._move(interaction, click, deadline, False)
-                return
-            listener.public.hold_public(table_id)  # this answer shows the public message's update
-            try:
-                await self._move(interaction, click, deadline, False)
-                if not await listener.public.answer_public_in_place(
-                    interaction, table, deadline=deadline
-                ):
-                    if not interaction.response.is_done():
-                        metrics.count("why.defer_public_late")
-                    await click.defer(interaction)
-                listener.public.offer_public(table, interaction)  # its token edits the table next
-            finally:
-                listener.public.release_public(table_id)
-            return
-        listener.private.hold_private(table_id, seat)  # this answer shows the mover's view
-        try:
-            await self._move(interaction, click, deadline, True)
-        finally:
-            listener.private.release_private(table_id, seat)
+            else:
+                # this answer shows the public message's update
+                listener.public.hold_public(table_id)
+                try:
+                    await self._move(interaction, click, deadline, False)
+                    if not await listener.public.answer_public_in_place(
+                        interaction, table, deadline=deadline
+                    ):
+                        if not interaction.response.is_done():
+                            metrics.count("why.defer_public_late")
+                        await click.defer(interaction)
+                    listener.public.offer_public(table, interaction)  # its token edits it next
+                finally:
+                    listener.public.release_public(table_id)
+        except Exception:
+            await click.settle()  # refused: the guard answers it
+            raise
 
     async def _move(
         self, interaction: discord.Interaction, click: Click, deadline: float, in_place: bool
@@ -289,7 +286,8 @@ class PlayCog(commands.Cog):
             await self._refused_stale(interaction, click, exc, deadline, in_place)
             return
         finally:
-            metrics.observe("click_move", (time.perf_counter() - start) * 1000)
+            # (``metrics.observe``'s own, without its call: every click)
+            metrics.histograms["click_move"].add((time.perf_counter() - start) * 1000)
             await self.bot.remember(interaction)
         if in_place:
             # The table the click carried is the live one: the move was applied to it. (The
@@ -675,9 +673,9 @@ def _is_private_view(interaction: discord.Interaction) -> bool:
     """A click on a player's own view: an ephemeral "Ver mi mano" or their DM with the bot (a
     group DM's public table is not one: ``bot/places.py``; the channel's type is read here so
     that module stays off every click's path)."""
-    channel = interaction.channel
-    return interaction.message is not None and (
-        _is_ephemeral(interaction)
+    message, channel = interaction.message, interaction.channel
+    return message is not None and (
+        bool(message.flags.ephemeral)  # (``_is_ephemeral``'s own, without its call)
         or (
             interaction.guild_id is None
             and (channel is None or channel.type is not discord.ChannelType.group)
@@ -685,14 +683,14 @@ def _is_private_view(interaction: discord.Interaction) -> bool:
     )
 
 
-async def _within(
+def _within(
     interaction: discord.Interaction,
     deadline: float,
     work: Awaitable[T],
     *,
     ephemeral: bool = False,
     click: Click | None = None,
-) -> T:
+) -> Awaitable[T]:
     """``work``'s result; if it is not ready by ``deadline`` (loop time), the click is
     acknowledged meanwhile (``ephemeral``: as "thinking" of an ephemeral answer to come), so
     Discord does not give up on it; a ``click`` is recorded as an intent first. An
@@ -701,8 +699,10 @@ async def _within(
     ``work`` runs in the click's own task (issue 25, the ack): it starts at once, its write
     queued right behind the click's intent so both commit together, and the click's answer
     in place follows the move's end in the same loop turn (a task of its own cost two turns
-    more, each a loop lag under load); the deadline's timer acknowledges meanwhile."""
-    return await acknowledged_meanwhile(
+    more, each a loop lag under load); the deadline's timer acknowledges meanwhile.
+    (A plain function handing back ``acknowledged_meanwhile``'s coroutine: no coroutine
+    level of its own, resumed at each of the click's waits, issue 29.)"""
+    return acknowledged_meanwhile(
         interaction, deadline, work, lambda: _acknowledge(interaction, ephemeral, click)
     )
 

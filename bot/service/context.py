@@ -82,7 +82,8 @@ class ServiceContext:
         return table.table_options()
 
     def turn_seconds(self, table: Table) -> int:
-        return self.table_options(table).turn_seconds or self.config.turn_timeout_seconds
+        # (the table's own ``table_options``, not through ``self.table_options``: ~3 a move)
+        return table.table_options().turn_seconds or self.config.turn_timeout_seconds
 
     def cpu_delay(self, table: Table) -> float:
         """The pause before a computer's move: the table's (from /settings) or the bot's."""

@@ -59,12 +59,12 @@ class ComputerTurns:
         if state is None or table.game.is_over(state):
             return False
         to_act = table.game.to_act(state) if waited_only else None
-        return any(
-            s.is_cpu
-            and (to_act is None or s.id in to_act)
-            and table.game.legal_actions(state, s.id)
-            for s in table.record.seats
-        )
+        # (a loop, not ``any`` of a generator: a resumed generator frame per seat, every move)
+        for s in table.record.seats:
+            if s.is_cpu and (to_act is None or s.id in to_act):
+                if table.game.legal_actions(state, s.id):
+                    return True
+        return False
 
     def _searches(
         self, table: Table

@@ -60,9 +60,15 @@ class Table:
     # ``record.id``, read once: a click asks for it ~55 times (a property call each; issue 29).
     # A table's record may be replaced (caught up from the database), never by another table's.
     id: int = field(init=False, compare=False)
+    # Whether the table lives on interaction tokens alone (opened where the bot may not post:
+    # ``bot/places.py``): no bot-token call about its channel, ever. Fixed when the table is
+    # opened (``bot/service/lobby.py``), and read once: every view of a move asks (~9 property
+    # calls a move, issue 29).
+    interaction_only: bool = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         self.id = self.record.id
+        self.interaction_only = bool(self.record.meta.get(INTERACTION_ONLY))
 
     @property
     def version(self) -> int:
@@ -85,12 +91,6 @@ class Table:
 
     def human_seats(self) -> list[SeatInfo]:
         return [s for s in self.record.seats if not s.is_cpu]
-
-    @property
-    def interaction_only(self) -> bool:
-        """Whether the table lives on interaction tokens alone (opened where the bot may not
-        post: ``bot/places.py``): no bot-token call about its channel, ever."""
-        return bool(self.record.meta.get(INTERACTION_ONLY))
 
 
 class TableListener(Protocol):

@@ -111,7 +111,8 @@ class Turn:
         return self._call
 
     async def __aexit__(self, *exc: object) -> None:
-        metrics.observe("notify", (time.perf_counter() - self._start) * 1000)
+        # (``metrics.observe``'s own, without its call: every move)
+        metrics.histograms["notify"].add((time.perf_counter() - self._start) * 1000)
         self._told()
 
 

@@ -43,6 +43,9 @@ class SharedTables:
         self._ctx = ctx
         self._over_elsewhere = over_elsewhere
         self._feed = feed
+        # Whether other processes share the tables: the feed's kind, fixed (a plain attribute:
+        # read for every view of every move, issue 29)
+        self.shared: bool = feed.shared
         self._owns = owns
         self._registry = registry
         self._after_change = after_change
@@ -52,10 +55,6 @@ class SharedTables:
         if feed.shared:
             ctx.refresh = self.catch_up.refresh
         self._background: set[asyncio.Task[Any]] = set()
-
-    @property
-    def shared(self) -> bool:
-        return self._feed.shared
 
     def owns(self, guild_id: str | None) -> bool:
         """Whether this process presents (and runs the timers of) ``guild_id``'s tables."""

@@ -31,8 +31,9 @@ def next_wake(
     if game.is_over(state):
         return None
     to_act = game.to_act(state)
-    if any(not s.is_cpu and s.id in to_act for s in seats):
-        return now() + turn_seconds
+    for s in seats:  # (a loop, not ``any`` of a generator: a generator frame per seat a move)
+        if not s.is_cpu and s.id in to_act:
+            return now() + turn_seconds
     return now()
 
 

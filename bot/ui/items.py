@@ -153,7 +153,7 @@ class TableItem(
 
     handled_by: ClassVar[str] = "PlayCog"  # the cog whose handler ``run`` calls
     # Whether its click may be answered "thinking" (an answer a restart must send): recorded
-    # before it runs (``_run_loaded``). The play cog records its clicks itself.
+    # before it runs (``callback``). The play cog records its clicks itself.
     may_think: ClassVar[bool] = True
     _fields: ClassVar[dict[str, Any]] = {}  # field -> default (``_REQUIRED`` when none)
     _looks: ClassVar[dict[str, Any]] = {}  # look keyword -> default
@@ -168,7 +168,7 @@ class TableItem(
     _custom_id: str
     _looks_given: dict[str, Any]
     _component: ComponentT | None
-    found: Table | None  # the table its click is about, once it runs (``_run_loaded``)
+    found: Table | None  # the table its click is about, once it runs (``callback``)
 
     def __init_subclass__(cls, *, template: ids.CustomIdFormat | None = None) -> None:
         super().__init_subclass__(template=template.pattern if template else NEVER_MATCHES)
@@ -346,10 +346,33 @@ class TableItem(
         return self._written() if built is None else built.to_component_dict()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Refuse while the bot shuts down; load the table first if start-up left it unloaded;
+        then the click goes straight to its handler (``run``): no wrapper between them on its
+        path, and no coroutine level either (each is resumed at each of the click's waits,
+        issue 29)."""
         handling_started()  # every click's answer's wait is timed (bot/ui/http_gate.py)
         cog = handler_cog(interaction, self.handled_by)
-        try:  # the click goes straight to its handler: no wrapper between them on its path
-            await self._run_loaded(cog, interaction)
+        try:
+            # The bot (bot/client.py) has its table service, listener and pending commands
+            # before it loads the cogs that handle clicks (``handler_cog`` found one).
+            client: Any = interaction.client
+            tables = client.tables
+            if tables.closing:
+                raise TableError("restarting")
+            self.found = await tables.registry.ensure(self.table_id)
+            _refuse_if_moved(interaction, self.table_id, client)
+            # Seat and Triple Triad clicks may answer "thinking": recorded so a restart answers
+            # one a killed bot left so. Game actions record their own intents, and the play cog
+            # records a click just before it answers "thinking" (``_within``). Lobby presses
+            # never think (an update or a deferred update of the lobby: nothing a restart must
+            # finish).
+            pending = client.pending_commands
+            if self.may_think and self.handled_by != "PlayCog":
+                await pending.record(interaction)
+            try:
+                await self.run(cog, interaction)
+            finally:
+                await pending.settle(interaction)  # nothing to do unless it was recorded
         except Exception as exc:  # refused: the one answer to a failed interaction
             await answer_error(interaction, exc, self._game(cog))
 
@@ -385,30 +408,10 @@ class TableItem(
         """The game whose catalogue explains a refusal of this click."""
         return self.found.game.key if self.found is not None else cog.game_key(self.table_id)
 
-    async def _run_loaded(self, cog: Any, interaction: discord.Interaction) -> None:
-        """Refuse while the bot shuts down; load the table first if start-up left it unloaded."""
-        # The bot (bot/client.py) has its table service, listener and pending commands before
-        # it loads the cogs that handle clicks (``handler_cog`` found one).
-        client: Any = interaction.client
-        tables = client.tables
-        if tables.closing:
-            raise TableError("restarting")
-        self.found = await tables.registry.ensure(self.table_id)
-        _refuse_if_moved(interaction, self.table_id, client)
-        # Seat and Triple Triad clicks may answer "thinking": recorded so a restart answers
-        # one a killed bot left so. Game actions record their own intents, and the play cog
-        # records a click just before it answers "thinking" (``_within``). Lobby presses never
-        # think (an update or a deferred update of the lobby: nothing a restart must finish).
-        pending = client.pending_commands
-        if self.may_think and self.handled_by != "PlayCog":
-            await pending.record(interaction)
-        try:
-            await self.run(cog, interaction)
-        finally:
-            await pending.settle(interaction)  # nothing to do unless it was recorded
-
-    async def run(self, cog: Any, interaction: discord.Interaction) -> None:
-        """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler)."""
+    def run(self, cog: Any, interaction: discord.Interaction) -> Awaitable[None]:
+        """Hand the click to ``cog`` (the ``handled_by`` cog: a PlayHandler or LobbyHandler):
+        its handler's coroutine, awaited by ``callback`` (a plain function handing it back adds
+        no coroutine level to the click's stack; an ``async def`` works too)."""
         raise NotImplementedError
 
 
@@ -422,7 +425,7 @@ _ITEM_STATE: dict[str, Any] = dict(vars(_probe))  # (None and False: shared by e
 del _probe
 # What a table item starts with (``TableItem.__init__``): discord.py's item state, no component
 # built yet, and ``found``: the table its click is about, looked up once when it runs
-# (``_run_loaded``).
+# (``callback``).
 _ITEM_START: dict[str, Any] = {**_ITEM_STATE, "_component": None, "found": None}
 
 
@@ -596,8 +599,8 @@ class ActionButton(TableButton, template=ids.ACTION_BUTTON):
     version: int
     action: str
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
-        await cog.on_action(interaction, self.table_id, self.version, self.action, self.found)
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_action(interaction, self.table_id, self.version, self.action, self.found)
 
 
 class ActionSelect(TableSelect, template=ids.ACTION_MENU):
@@ -605,12 +608,11 @@ class ActionSelect(TableSelect, template=ids.ACTION_MENU):
     group: str
     page: int
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
         values = selected_values(interaction)
         if not values:
-            await cog.on_empty_select(interaction)
-            return
-        await cog.on_action(interaction, self.table_id, self.version, values[0], self.found)
+            return cog.on_empty_select(interaction)
+        return cog.on_action(interaction, self.table_id, self.version, values[0], self.found)
 
 
 class HandButton(TableButton, template=ids.HAND_BUTTON):
@@ -619,8 +621,8 @@ class HandButton(TableButton, template=ids.HAND_BUTTON):
     page: int = 0
     style: discord.ButtonStyle = look(default=discord.ButtonStyle.primary, kw_only=True)
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
-        await cog.on_show_hand(interaction, self.table_id, self.page)
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_show_hand(interaction, self.table_id, self.page)
 
 
 class LobbyButton(TableButton, template=ids.LOBBY_BUTTON):
@@ -628,8 +630,8 @@ class LobbyButton(TableButton, template=ids.LOBBY_BUTTON):
     may_think = False  # answered by an update or a deferred update of the lobby
     op: str
 
-    async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:
-        await cog.on_lobby_button(interaction, self.table_id, self.op)
+    def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_lobby_button(interaction, self.table_id, self.op)
 
 
 class LobbyRemoveSelect(TableSelect, template=ids.LOBBY_REMOVE):
@@ -637,9 +639,9 @@ class LobbyRemoveSelect(TableSelect, template=ids.LOBBY_REMOVE):
     may_think = False  # answered by a deferred update of the lobby
     row: int | None = look(default=1, kw_only=True)
 
-    async def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> None:
+    def run(self, cog: LobbyHandler, interaction: discord.Interaction) -> Awaitable[None]:
         values = selected_values(interaction)
-        await cog.on_remove(interaction, self.table_id, values[0] if values else "")
+        return cog.on_remove(interaction, self.table_id, values[0] if values else "")
 
 
 class DraftButton(TableButton, template=ids.DRAFT_BUTTON):
@@ -648,17 +650,17 @@ class DraftButton(TableButton, template=ids.DRAFT_BUTTON):
     version: int
     op: str
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
-        await cog.on_draft(interaction, self.table_id, self.version, self.op, [])
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_draft(interaction, self.table_id, self.version, self.op, [])
 
 
 class DraftSelect(TableSelect, template=ids.DRAFT_MENU):
     version: int
     op: str
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
         values = selected_values(interaction)
-        await cog.on_draft(interaction, self.table_id, self.version, self.op, values)
+        return cog.on_draft(interaction, self.table_id, self.version, self.op, values)
 
 
 class ModalButton(TableButton, template=ids.MODAL_BUTTON):
@@ -667,8 +669,8 @@ class ModalButton(TableButton, template=ids.MODAL_BUTTON):
     version: int
     kind: str
 
-    async def run(self, cog: PlayHandler, interaction: discord.Interaction) -> None:
-        await cog.on_open_modal(interaction, self.table_id, self.kind)
+    def run(self, cog: PlayHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_open_modal(interaction, self.table_id, self.kind)
 
 
 class SeatButton(TableButton, template=ids.SEAT_BUTTON):
@@ -677,8 +679,8 @@ class SeatButton(TableButton, template=ids.SEAT_BUTTON):
     handled_by = "SeatsCog"
     op: str
 
-    async def run(self, cog: SeatHandler, interaction: discord.Interaction) -> None:
-        await cog.on_seat_button(interaction, self.table_id, self.op)
+    def run(self, cog: SeatHandler, interaction: discord.Interaction) -> Awaitable[None]:
+        return cog.on_seat_button(interaction, self.table_id, self.op)
 
 
 # How a click reaches its item. discord.py finds the dynamic item a click is for by rebuilding

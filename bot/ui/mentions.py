@@ -102,12 +102,16 @@ class TurnMentions:
         if over or table.state is None:
             return False
         to_act = table.game.to_act(table.state)
-        return any(
-            seat.id in to_act
-            and not self._watching(table.id, seat.id)
-            and self._named_now(table, seat.id) is not False
-            for seat in table.human_seats()
-        )
+        # (a loop, not ``any`` of a generator: a resumed generator frame per seat, every move)
+        for seat in table.human_seats():
+            if seat.id not in to_act:
+                continue
+            if (
+                not self._watching(table.id, seat.id)
+                and self._named_now(table, seat.id) is not False
+            ):
+                return True
+        return False
 
     async def _present_mention(self, table: Table, slot: Slot, over: bool) -> None:
         row = await self.k.shown.restore(table.id, "@mention")

@@ -21,6 +21,7 @@ from bot.ui import payload as sending
 from bot.ui import v2
 from bot.ui.dm_followup import post_by_last_click
 from bot.ui.endings import ended_hand_payload
+from bot.ui.ephemeral import EphemeralView
 from bot.ui.messages import Payload, finish, private_payload
 from bot.ui.pacer import Priority
 from bot.ui.rendering import Superseded
@@ -51,9 +52,12 @@ class PrivateViews:
             hand.holds += 1
 
     def release_private(self, table_id: int, seat: str) -> None:
-        self._slots.release((table_id, seat))
-        self._hands.release((table_id, seat))
-        held = self._slots.get((table_id, seat))
+        key = (table_id, seat)
+        self.k.release(self._slots.get(key))
+        hand = self._hands.get(key)
+        if hand is not None:  # (most DM players' have none: no release call for it)
+            self.k.release(hand)
+        held = self._slots.get(key)  # (again: the release may have shown its last edit)
         if (
             held is not None
             and held.message_id is None
@@ -62,7 +66,7 @@ class PrivateViews:
         ):
             # A click on a view of a table that is over: the slot its hold made, which shows
             # nothing, is not kept (the table was forgotten already: ``forget``).
-            self._slots.pop((table_id, seat))
+            self._slots.pop(key)
 
     def refresh_private(self, table: Table, seat: str) -> None:
         """Show ``seat``'s current view in their DM again, even if it seems unchanged."""
@@ -119,7 +123,8 @@ class PrivateViews:
 
     def show_hand(self, table: Table, seat: str) -> None:
         """``seat``'s live ephemeral hand (channel play) follows the table, through its token."""
-        if self.k.ephemerals.live(table.id, seat) is None or table.state is None:
+        live = self.k.ephemerals.live(table.id, seat)
+        if live is None or table.state is None:
             return
         presenter = self.k.bot.presenter(table.game.key)
         version = table.version
@@ -141,7 +146,7 @@ class PrivateViews:
                 slot.waiting = waiting
 
         held = self._hands.of((table.id, seat))
-        if held.idle() and _hand_left_as_is(self.k, self.waiting, table, seat, held, version):
+        if held.idle() and _hand_left_as_is(self.waiting, table, seat, held, version, live):
             # Its worker would leave it as it is: no task for it (issue 29: ~0.6 a move at
             # channel play, a task and its trace each). The change is still its latest, for a
             # wait that ends (``WaitingHands._show``) to show.
@@ -418,102 +423,92 @@ class PrivateViews:
         slot's worker then shows the view as usual."""
         # (message, the plain view's digest, its version, whether it shows buttons)
         answered: list[tuple[int, str | None, int, bool]] = []
+        # (one coroutine, not one more level below: each level of a click's stack is resumed
+        # at each of its waits, issue 29)
         try:
-            return await self._answer_in_place(
-                interaction, table, seat, tr, page, draft, notice, deadline, answered
-            )
+            key = (table.id, seat)
+            slot = self._slots.of(key)
+            if interaction.response.is_done() or interaction.message is None or table.state is None:
+                return False
+            if not await slot.take_by(deadline):
+                return False
+            try:
+                own_message = interaction.message.id == slot.message_id
+                state, game = table.state, table.game
+                digest = _view_digest(table, seat, game.is_over(state))
+                waiting = seat in game.to_act(state)
+                version = table.version
+                payload = private_payload(
+                    table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft
+                )
+                if notice:
+                    payload.content = tr(notice)
+                try:
+                    image = await ready_by(
+                        finish(payload, shown=slot.image if own_message else None), deadline
+                    )
+                    metrics.counters["why.dm_answer_click"] += 1  # (no call: every DM click)
+                    await timed_rest(
+                        sending.update_clicked(interaction, payload.edit_kwargs()), "click_update"
+                    )
+                except TimeoutError:
+                    return False  # not ready in time: acknowledged by the caller, shown by the slot
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "updating the clicked view of %s at table %s failed: %s",
+                        seat,
+                        table.id,
+                        exc,
+                    )
+                    return False
+                finally:
+                    if payload.view is not None:
+                        payload.view.stop()
+                if own_message:
+                    slot.clickable = payload.view is not None
+                    self.waiting.answered("dm", table.id, seat)
+                elif interaction.guild_id is not None or _in_group_dm(interaction):
+                    # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
+                    self.waiting.hand_shown(table.id, seat, waiting)
+                    hand = self._hands.get(key)
+                    if hand is not None and hand.holds and table.version == version:
+                        # The live hand from now on (``PlayCog._touch``) shows the change its
+                        # worker waits to show (the click's move): that worker would find it
+                        # shown (issue 29, as the mover's DM hand above).
+                        hand.dirty, hand.since = False, None
+                elif payload.view is not None and interaction.message.id not in slot.older:
+                    slot.older.append(interaction.message.id)  # an older view shows buttons again
+                elif payload.view is None and interaction.message.id in slot.older:
+                    slot.older.remove(interaction.message.id)  # its buttons are off already
+                plain = page == 0 and not draft and not notice
+                clickable = payload.view is not None
+                answered.append(
+                    (interaction.message.id, digest if plain else None, version, clickable)
+                )
+                if own_message and plain:
+                    slot.digest, slot.image, slot.waiting = digest, image, waiting
+                    if table.version == version and not game.is_over(state):
+                        # The change the worker waits to show (the click's move) is this very
+                        # view: its drain on release would only find it shown (issue 29: ~0.55
+                        # drains a move, a task and their trace each). A newer change marks the
+                        # slot again; an ended game's drain still turns older buttons off.
+                        slot.dirty, slot.since = False, None
+                elif own_message:
+                    slot.digest, slot.image = None, image  # a page or a draft: not the plain view
+                if self.k.bot.tables.sharing.owns(
+                    table.record.guild_id
+                ):  # else the owner's to store
+                    self.k.shown.private(table.id, seat, table.version, slot)
+                return True
+            finally:
+                slot.busy.release()
         finally:
             # Another process owns the table: it is told what this answer showed (or that
             # there was none), so it does not edit the view again to show the same thing.
             if answered:
-                message_id, digest, version, clickable = answered[0]
-                self.k.bot.tables.sharing.view_answered(
-                    table, seat, message_id, digest, version, clickable
-                )
+                self.k.bot.tables.sharing.view_answered(table, seat, *answered[0])
             else:
                 self.k.bot.tables.sharing.view_answered(table, seat, None, None)
-
-    async def _answer_in_place(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        seat: str,
-        tr: Translator,
-        page: int,
-        draft: dict[str, Any] | None,
-        notice: str | None,
-        deadline: float,
-        answered: list[tuple[int, str | None, int, bool]],
-    ) -> bool:
-        key = (table.id, seat)
-        slot = self._slots.of(key)
-        if interaction.response.is_done() or interaction.message is None or table.state is None:
-            return False
-        if not await slot.take_by(deadline):
-            return False
-        try:
-            own_message = interaction.message.id == slot.message_id
-            state, game = table.state, table.game
-            digest = _view_digest(table, seat, game.is_over(state))
-            waiting = seat in game.to_act(state)
-            version = table.version
-            payload = private_payload(
-                table, self.k.bot.presenter(table.game.key), seat, tr, page, draft=draft
-            )
-            if notice:
-                payload.content = tr(notice)
-            try:
-                image = await ready_by(
-                    finish(payload, shown=slot.image if own_message else None), deadline
-                )
-                metrics.count("why.dm_answer_click")
-                await timed_rest(
-                    sending.update_clicked(interaction, payload.edit_kwargs()), "click_update"
-                )
-            except TimeoutError:
-                return False  # not ready in time: acknowledged by the caller, shown by the slot
-            except discord.HTTPException as exc:
-                log.warning(
-                    "updating the clicked view of %s at table %s failed: %s", seat, table.id, exc
-                )
-                return False
-            finally:
-                if payload.view is not None:
-                    payload.view.stop()
-            if own_message:
-                slot.clickable = payload.view is not None
-                self.waiting.answered("dm", table.id, seat)
-            elif interaction.guild_id is not None or _in_group_dm(interaction):
-                # a "Ver mi mano" hand: not a DM view (``EphemeralViews`` ends those)
-                self.waiting.hand_shown(table.id, seat, waiting)
-                hand = self._hands.get(key)
-                if hand is not None and hand.holds and table.version == version:
-                    # The live hand from now on (``PlayCog._touch``) shows the change its
-                    # worker waits to show (the click's move): that worker would find it
-                    # shown (issue 29, as the mover's DM hand above).
-                    hand.dirty, hand.since = False, None
-            elif payload.view is not None and interaction.message.id not in slot.older:
-                slot.older.append(interaction.message.id)  # an older view shows buttons again
-            elif payload.view is None and interaction.message.id in slot.older:
-                slot.older.remove(interaction.message.id)  # its buttons are off already
-            plain = page == 0 and not draft and not notice
-            clickable = payload.view is not None
-            answered.append((interaction.message.id, digest if plain else None, version, clickable))
-            if own_message and plain:
-                slot.digest, slot.image, slot.waiting = digest, image, waiting
-                if table.version == version and not game.is_over(state):
-                    # The change the worker waits to show (the click's move) is this very
-                    # view: its drain on release would only find it shown (issue 29: ~0.55
-                    # drains a move, a task and their trace each). A newer change marks the
-                    # slot again; an ended game's drain still turns older buttons off.
-                    slot.dirty, slot.since = False, None
-            elif own_message:
-                slot.digest, slot.image = None, image  # a page or a draft: not the plain view
-            if self.k.bot.tables.sharing.owns(table.record.guild_id):  # else the owner's to store
-                self.k.shown.private(table.id, seat, table.version, slot)
-            return True
-        finally:
-            slot.busy.release()
 
     async def _restore_private_slots(self, table: Table) -> list[str]:
         """Every DM view of ``table`` stored before a restart gets its slot back; their seats."""
@@ -590,11 +585,11 @@ class PrivateViews:
 
 
 def _hand_left_as_is(
-    kit: ViewKit, hands: WaitingHands, table: Table, seat: str, slot: Slot, version: int
+    hands: WaitingHands, table: Table, seat: str, slot: Slot, version: int, shown: EphemeralView
 ) -> bool:
-    """Whether this change leaves ``seat``'s live hand as it is, known without a wait (the
-    checks of ``PrivateViews.show_hand``'s work): it shows ``version`` already, a wait for its
-    next edit is under way (``WaitingHands.waits``), or this change starts one
+    """Whether this change leaves ``seat``'s live hand ``shown`` as it is, known without a
+    wait (the checks of ``PrivateViews.show_hand``'s work): it shows ``version`` already, a
+    wait for its next edit is under way (``WaitingHands.waits``), or this change starts one
     (``WaitingHands.held_back``; a wait that is due is left to the worker, which ends it and
     shows the change). Not at the game's end."""
     assert table.state is not None
@@ -603,8 +598,7 @@ def _hand_left_as_is(
     waiting = seat in table.game.to_act(table.state)
     if hands.waits("hand", table.id, seat, slot, waiting):
         return True
-    shown = kit.ephemerals.live(table.id, seat)
-    if shown is None or (shown.version is not None and shown.version >= version):
+    if shown.version is not None and shown.version >= version:
         return True
     return not hands.holds_any("hand", table.id, seat) and hands.held_back(
         "hand", table.id, seat, slot, waiting, False

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
@@ -118,7 +118,7 @@ class PublicTable:
             table, slot, payload, version, carrier, int(message_id) if message_id else None
         ):
             return
-        with self._showing(table, slot, payload, bot_token=True):
+        with _Showing(self, table, slot, payload, bot_token=True):
             if message_id and self.k.ages.too_old(message_id, table.id):
                 log.info("table %s message is about an hour old; posting a fresh one", table.id)
                 self.k.ages.moved(message_id, table.id)
@@ -130,8 +130,8 @@ class PublicTable:
                     payload, slot.image, wanted, first=first, place=("public", table.id)
                 )
                 stage_done("render")
-                metrics.count("why.public_edit")
-                metrics.count(_edit_kind(table, slot, version))
+                metrics.counters["why.public_edit"] += 1  # (no ``count`` call: every move)
+                metrics.counters[_edit_kind(table, slot, version)] += 1
                 try:
                     if not await self.k.edit_through_token(
                         ("public", table.id), int(message_id), payload, "public_hook_edit"
@@ -176,30 +176,6 @@ class PublicTable:
                 )
             await self._posted(table, slot, payload, message.id, version, playing)
 
-    @contextlib.contextmanager
-    def _showing(
-        self, table: Table, slot: Slot, payload: Payload, *, bot_token: bool
-    ) -> Iterator[None]:
-        """Around one showing of ``table``'s message: a render superseded meanwhile is left to
-        the slot's worker (the slot is dirty: it goes on with the newer change); a refused
-        request is logged, and on a message the bot token may show (``bot_token``) retried;
-        the payload's view is stopped (dynamic items route clicks: the view store stays empty);
-        a message with the bot token's fallback that shows the end is forgotten (fresh.py)."""
-        try:
-            yield
-        except Superseded:
-            pass
-        except discord.HTTPException:
-            slot.image = None
-            log.exception("could not show table %s", table.id)
-            if bot_token:
-                self._retry_public(table)
-        finally:
-            if payload.view is not None:
-                payload.view.stop()
-            if bot_token and (slot.final or table.record.status == "finished"):
-                self.k.ages.ended(table.id)  # its last word: nothing of it is kept
-
     async def _present_by_token(
         self, table: Table, slot: Slot, payload: Payload, version: int, playing: bool
     ) -> None:
@@ -209,7 +185,7 @@ class PublicTable:
         message_id = table.record.message_id
         wanted = lambda: not slot.dirty  # noqa: E731 - a newer change supersedes this one
         carrier = self.k.anywhere.moving(table) if message_id and playing else None
-        with self._showing(table, slot, payload, bot_token=False):
+        with _Showing(self, table, slot, payload, bot_token=False):
             if carrier is not None:  # a player's click posts it anew (bot/ui/anywhere.py)
                 await self._move_by_click(table, slot, payload, version, carrier)
                 return
@@ -506,3 +482,43 @@ def _edit_kind(table: Table, slot: Slot, version: int) -> str:
     if slot.shown_version is not None and version <= slot.shown_version:
         return "public_edit.same_version"
     return "public_edit.playing"
+
+
+class _Showing:
+    """Around one showing of a table's message: a render superseded meanwhile is left to the
+    slot's worker (the slot is dirty: it goes on with the newer change); a refused request is
+    logged, and on a message the bot token may show (``bot_token``) retried; the payload's
+    view is stopped (dynamic items route clicks: the view store stays empty); a message with
+    the bot token's fallback that shows the end is forgotten (fresh.py). A slotted object,
+    not a ``contextmanager`` (no generator and no wrapper object per showing: one a move)."""
+
+    __slots__ = ("public", "table", "slot", "payload", "bot_token")
+
+    def __init__(
+        self, public: PublicTable, table: Table, slot: Slot, payload: Payload, bot_token: bool
+    ) -> None:
+        self.public, self.table, self.slot = public, table, slot
+        self.payload, self.bot_token = payload, bot_token
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: object
+    ) -> bool:
+        table, slot = self.table, self.slot
+        try:
+            if kind is None or issubclass(kind, Superseded):
+                return kind is not None  # (a superseded render: left to the worker)
+            if issubclass(kind, discord.HTTPException):
+                slot.image = None
+                log.error("could not show table %s", table.id, exc_info=error)
+                if self.bot_token:
+                    self.public._retry_public(table)
+                return True
+            return False
+        finally:
+            if self.payload.view is not None:
+                self.payload.view.stop()
+            if self.bot_token and (slot.final or table.record.status == "finished"):
+                self.public.k.ages.ended(table.id)  # its last word: nothing of it is kept

@@ -74,7 +74,7 @@ class WaitingHands:
         if held is None:
             held = self._held[key] = _Held(slot)
             held.timer = self.schedule(self.every, lambda: self._show(key))
-        metrics.count(f"{kind}_held_back")
+        metrics.counters[f"{kind}_held_back"] += 1  # (no ``count`` call: most moves)
         return True
 
     def waits(self, kind: str, table_id: int, seat: str, slot: Slot, waiting: bool) -> bool:
@@ -85,7 +85,7 @@ class WaitingHands:
             return False
         if self.every <= 0 or self._unheld or (kind == "dm" and slot.message_id is None):
             return False
-        metrics.count(f"{kind}_held_back")
+        metrics.counters[f"{kind}_held_back"] += 1
         return True
 
     def holds_any(self, kind: str, table_id: int, seat: str) -> bool:
@@ -148,7 +148,7 @@ class WaitingHands:
         printed per move by ``bench/load.py``), a waiting seat's edit with the seconds since
         the hand's previous one (``gap_<kind>_waiting``, ms)."""
         purpose = _purpose(finished, waiting, became, was_waiting)
-        metrics.count(f"why.{kind}_{purpose}")
+        metrics.counters[f"why.{kind}_{purpose}"] += 1  # (no ``count`` call)
         now = self.k.clock()
         key = (kind, table_id, seat)
         if purpose == "waiting" and (last := self._shown_at.get(key)) is not None:

@@ -169,7 +169,7 @@ def test_an_item_given_its_fields_in_order_is_the_item_given_them_by_name(in_ord
 def test_an_item_starts_with_discord_pys_item_state_no_component_and_no_table_found(made):
     """Either way of the constructor sets what ``discord.ui.Item.__init__`` sets (one update
     of a prebuilt start, session 30), no component built yet and no table found: a click's
-    table is looked up when it runs (``_run_loaded``)."""
+    table is looked up when it runs (``callback``)."""
     probe = discord.ui.Button()
     expected = {name: vars(probe)[name] for name in ("_view", "_row", "_rendered_row", "_id")}
     item = made()
