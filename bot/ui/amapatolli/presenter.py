@@ -157,14 +157,8 @@ class Presenter(GamePresenter[AmapatolliView, AmapatolliAction]):
         if hand:
             lines.append(_hand_title(len(hand), tr))
             playable = view.playable
-            get = kept.get
-            for card in hand:  # (``_card_text`` inlined: a hand's lines are written each move)
-                entry = get(card.id)
-                text = (
-                    entry[1]
-                    if entry is not None and entry[0] is card
-                    else self._card_text(card, tr, kept)
-                )
+            for card in hand:
+                text = self._card_text(card, tr, kept)
                 lines.append(f"• {text} ✅" if card.id in playable else f"• {text}")
         return lines
 
